@@ -1,0 +1,1043 @@
+#!/usr/bin/env python3
+"""eval.py: did a change to an LLM system make it better, or does it only seem to?
+
+Run a prompt and a model over a fixed, hand-labelled golden set, keep every raw
+answer with the configuration that produced it, score offline, compare case by case.
+
+    python eval.py run --split dev                          # newest prompt, qwen2.5:7b, T=0, seed 42
+    python eval.py run --split dev --prompt prompts/v2.txt --compare runs/dev-v1.json
+    python eval.py run --split dev --jobs 4 --timeout 120   # 4 requests in flight
+    python eval.py run --resume runs/dev-v3.json            # finish an interrupted run
+    python eval.py report runs/dev-v2.json [--json]         # never calls a model
+    python eval.py compare runs/dev-v2.json runs/dev-v3.json [--json]
+
+Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure error.
+The file reads top to bottom in the order the pipeline runs: constants and the run-file
+format, loading and hashing, the model client, running, normalizing, scoring, reporting,
+comparing, then the command line.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import signal
+import sys
+import threading
+import time
+import unicodedata
+import queue
+from datetime import datetime
+
+__version__ = "0.1.0"
+
+# ---------------------------------------------------------------------------
+# Defaults. Each says why it is what it is.
+
+DEFAULT_MODEL = "qwen2.5:7b"      # the model the seed's worked example used
+DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remove it
+DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
+DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
+DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
+DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
+RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
+RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
+PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
+SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
+
+GOLDEN_DIR = "golden"
+PROMPTS_DIR = "prompts"
+RUNS_DIR = "runs"
+LABELS_FILE = "labels.txt"
+INVALID = "INVALID"               # an answer that is not exactly one label after normalization
+
+RUN_FORMAT = "eval.py-run/1"
+JOURNAL_SUFFIX = ".journal"
+CASE_FIELDS = ("id", "input", "expected", "difficulty", "note")
+FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
+REQUIRED_FIELDS = ("id", "input", "expected", "difficulty", "note")
+# A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}. Each result
+# holds the case as it was (CASE_FIELDS) and what the server did with it (CALL_FIELDS).
+CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
+               "completion_tokens", "total_duration_ns", "load_duration_ns",
+               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason")
+# Fields that describe how the answers were produced; compare shows those that differ.
+COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "server_version")
+
+
+class EvalError(Exception):
+    """A foreseeable problem: shown to the user as plain lines, exit 2."""
+
+
+def short(sha):
+    return sha[:8]
+
+
+# ---------------------------------------------------------------------------
+# Loading and hashing: every problem in a split is found before any model call.
+
+def sha256_bytes(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def fold(text):
+    """Lowercase without accents: how answers and labels are matched."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+
+
+def resolve_split(value):
+    """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given."""
+    if value.endswith(".jsonl"):
+        return value, os.path.splitext(os.path.basename(value))[0]
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+        raise EvalError(f"--split {value!r}: give a split name (dev, test) or a path ending in .jsonl")
+    return os.path.join(GOLDEN_DIR, value + ".jsonl"), value
+
+
+def read_bytes(path, what):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise EvalError(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise EvalError(f"{path}: is a folder, not a {what}") from None
+    except OSError as e:
+        raise EvalError(f"{path}: cannot read {what} ({e.strerror})") from None
+
+
+def parse_labels(path):
+    """The closed label set beside a split: one label a line, '#' starts a comment."""
+    text = read_bytes(path, "label file").decode("utf-8-sig", errors="replace")
+    labels, seen = [], {}
+    for number, line in enumerate(text.splitlines(), 1):
+        label = unicodedata.normalize("NFC", line.split("#", 1)[0].strip())
+        if not label:
+            continue
+        if fold(label) in seen:
+            raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[fold(label)]} "
+                            "(labels are matched without case or accents)")
+        if fold(label) == fold(INVALID):
+            raise EvalError(f"{path}:{number}: {INVALID} is reserved for answers that match no label")
+        seen[fold(label)] = number
+        labels.append(label)
+    if len(labels) < 2:
+        raise EvalError(f"{path}: needs at least two labels, one per line")
+    return labels
+
+
+def parse_case(obj, labels):
+    """Check one decoded line; return (case, problems)."""
+    if not isinstance(obj, dict):
+        return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
+    problems, case = [], {}
+    for key, value in obj.items():
+        name = FIELD_ALIASES.get(key, key)
+        if name not in CASE_FIELDS:
+            problems.append(f"unknown field {key!r} (known: {', '.join(CASE_FIELDS)}; "
+                            "'dificultad' and 'nota' are accepted too)")
+            continue
+        if name in case:
+            problems.append(f"field {name!r} given twice (as {name!r} and its alias)")
+            continue
+        case[name] = value
+    for name in REQUIRED_FIELDS:
+        value = case.get(name)
+        if name not in case:
+            problems.append(f"missing field {name!r}")
+        elif not isinstance(value, str):
+            problems.append(f"field {name!r} must be a string, not {type(value).__name__}")
+        elif not value.strip():
+            problems.append(f"field {name!r} is empty")
+    expected = case.get("expected")
+    if isinstance(expected, str) and expected.strip():
+        expected = case["expected"] = unicodedata.normalize("NFC", expected)
+        if expected not in labels:
+            near = [l for l in labels if fold(l) == fold(expected)]
+            hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
+            problems.append(f"label {expected!r} is not in {LABELS_FILE}{hint}")
+    return case, problems
+
+
+def load_split(path):
+    """Read and validate a split. Returns (cases, labels, sha256 of the file's bytes)."""
+    labels_path = os.path.join(os.path.dirname(path) or ".", LABELS_FILE)
+    data = read_bytes(path, "split file")
+    if not os.path.exists(labels_path):
+        raise EvalError(f"{path}: no {LABELS_FILE} beside it ({labels_path}); "
+                        "write the closed label set there, one label a line")
+    labels = parse_labels(labels_path)
+    sha = sha256_bytes(data)
+    problems, cases, first_line_of = [], [], {}
+    if data.startswith(b"\xef\xbb\xbf"):
+        problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
+        data = data[3:]
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()   # the newline that ends the last line
+    for number, raw in enumerate(lines, 1):
+        where = f"{path}:{number}"
+        raw = raw[:-1] if raw.endswith(b"\r") else raw   # CRLF files are fine
+        if not raw.strip():
+            problems.append(f"{where}: blank line (one case per line, no empty lines)")
+            continue
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
+            continue
+        except json.JSONDecodeError as e:
+            problems.append(f"{where}: bad JSON: {e.msg} at column {e.colno}")
+            continue
+        case, case_problems = parse_case(obj, labels)
+        problems.extend(f"{where}: {p}" for p in case_problems)
+        if case_problems:
+            continue
+        if case["id"] in first_line_of:
+            problems.append(f"{where}: duplicate id {case['id']!r} (first on line {first_line_of[case['id']]})")
+            continue
+        first_line_of[case["id"]] = number
+        cases.append(case)
+    if not lines:
+        problems.append(f"{path}: no cases (the file is empty)")
+    if problems:
+        raise EvalError("\n".join(problems))
+    return cases, labels, sha
+
+
+def newest_prompt(folder=PROMPTS_DIR):
+    """The prompt with the highest version number: prompts/v3.txt beats v2.txt and v10.txt beats v9."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        raise EvalError(f"no {folder}/ folder here; pass --prompt PATH") from None
+    versions = [(int(m.group(1)), name) for name in names
+                if (m := re.fullmatch(r"v(\d+)\.txt", name))]
+    if not versions:
+        raise EvalError(f"no {folder}/v<N>.txt prompt found; pass --prompt PATH")
+    return os.path.join(folder, max(versions)[1])
+
+
+def load_prompt(path):
+    """Returns (text, sha256 of the file's bytes)."""
+    data = read_bytes(path, "prompt file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EvalError(f"{path}: the prompt is not valid UTF-8") from None
+    if not text.strip():
+        raise EvalError(f"{path}: the prompt is empty")
+    return text, sha256_bytes(data)
+
+
+# ---------------------------------------------------------------------------
+# The model client: Ollama's /api/chat, with timeouts and bounded retries.
+
+def resolve_host(value):
+    """Read a host the way the ollama CLI reads OLLAMA_HOST.
+
+    No scheme means http and port 11434; an explicit http:// or https:// without a port
+    means 80 or 443; quotes, spaces and trailing slashes are ignored."""
+    value = (value or "").strip().strip("\"'").strip()
+    scheme, sep, rest = value.partition("://")
+    default_port = "11434"
+    if not sep:
+        scheme, rest = "http", value
+    elif scheme == "http":
+        default_port = "80"
+    elif scheme == "https":
+        default_port = "443"
+    elif scheme not in ("http", "https"):
+        raise EvalError(f"host {value!r}: only http:// and https:// are supported")
+    hostport, _, path = rest.partition("/")
+    m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]+):([^:]*)", hostport)
+    if m:
+        host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    else:
+        host, port = hostport.strip("[]") or "127.0.0.1", default_port
+    if not port.isdigit() or int(port) > 65535:
+        port = default_port
+    if ":" in host:
+        host = f"[{host}]"
+    path = path.rstrip("/")
+    return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
+
+
+class CallFailed(Exception):
+    """One request failed. `retry` says whether another attempt may succeed."""
+
+    def __init__(self, reason, retry, wait=None):
+        super().__init__(reason)
+        self.retry = retry
+        self.wait = wait   # seconds the server asked us to wait (Retry-After)
+
+
+def error_text(response):
+    """The server's own words for an HTTP error: Ollama sends {"error": "..."}."""
+    try:
+        body = response.json()
+        message = body.get("error") if isinstance(body, dict) else None
+        if isinstance(message, dict):
+            message = message.get("message")
+        if message:
+            return str(message)
+    except ValueError:
+        pass
+    return (response.text or response.reason or "").strip()[:200]
+
+
+def retry_after(response):
+    try:
+        return max(0.0, float(response.headers.get("Retry-After", "")))
+    except ValueError:
+        return None
+
+
+class OllamaClient:
+    """One keep-alive session to one Ollama server, shared by every worker of a run."""
+
+    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, pool=10):
+        import requests   # imported here so report and compare start without it
+        self.requests = requests
+        self.host = host
+        self.timeout = timeout
+        self.retries = retries
+        self.session = requests.Session()
+        adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(pool, 1))
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
+
+    def _get_json(self, path):
+        try:
+            response = self.session.get(self.host + path, timeout=PREFLIGHT_TIMEOUT)
+        except self.requests.exceptions.RequestException as e:
+            raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
+                            "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it.") from None
+        if response.status_code != 200:
+            return response.status_code, None
+        try:
+            return 200, response.json()
+        except ValueError:
+            raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
+                            "is --host pointing at an Ollama server?") from None
+
+    def check(self, model):
+        """Before the first case: is the server there, and is the model pulled? Returns its version."""
+        status, tags = self._get_json("/api/tags")
+        if status != 200 or not isinstance(tags, dict):
+            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; "
+                            "is --host pointing at an Ollama server?")
+        names = set()
+        for entry in tags.get("models") or []:
+            if isinstance(entry, dict):
+                names.update(str(entry.get(k)) for k in ("name", "model") if entry.get(k))
+        wanted = model if ":" in model else model + ":latest"
+        if model not in names and wanted not in names:
+            raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
+                            f"Run `ollama pull {model}`, or pick one it has: "
+                            f"{', '.join(sorted(names)) or 'none'}.")
+        status, version = self._get_json("/api/version")
+        return version.get("version") if status == 200 and isinstance(version, dict) else None
+
+    def chat_once(self, model, system, user, options):
+        body = {"model": model, "stream": False, "options": options,
+                "messages": [{"role": "system", "content": system},
+                             {"role": "user", "content": user}]}
+        exc = self.requests.exceptions
+        try:
+            response = self.session.post(self.host + "/api/chat", json=body, timeout=self.timeout)
+        except exc.Timeout:
+            raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
+        except exc.RequestException as e:
+            raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
+        if response.status_code != 200:
+            status = response.status_code
+            reason = f"HTTP {status}: {error_text(response)}"
+            if status == 404:
+                reason += f" (run `ollama pull {model}`)"
+            transient = status == 429 or status >= 500
+            raise CallFailed(reason, retry=transient, wait=retry_after(response) if transient else None)
+        try:
+            data = response.json()
+            content = data["message"]["content"]
+            if not isinstance(content, str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            raise CallFailed("the server's answer had no message.content", retry=True) from None
+        return {
+            "response": content,
+            "prompt_tokens": data.get("prompt_eval_count"),
+            "completion_tokens": data.get("eval_count"),
+            "total_duration_ns": data.get("total_duration"),
+            "load_duration_ns": data.get("load_duration"),
+            "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
+            "eval_duration_ns": data.get("eval_duration"),
+            "done_reason": data.get("done_reason"),
+        }
+
+    def chat(self, model, system, user, options):
+        """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
+        for attempt in range(self.retries + 1):
+            started = time.monotonic()
+            try:
+                answer = self.chat_once(model, system, user, options)
+            except CallFailed as failure:
+                if not failure.retry or attempt == self.retries:
+                    return {"response": None, "error": str(failure), "attempts": attempt + 1}
+                time.sleep(backoff(attempt, failure.wait))
+                continue
+            answer.update(error=None, attempts=attempt + 1,
+                          latency_ms=round((time.monotonic() - started) * 1000, 1))
+            return answer
+
+
+def backoff(attempt, asked=None):
+    """Exponential backoff with jitter, so parallel workers do not retry in lockstep."""
+    if asked is not None:
+        return min(asked, RETRY_CAP_SECONDS)
+    ceiling = min(RETRY_CAP_SECONDS, RETRY_BASE_SECONDS * 2 ** attempt)
+    return ceiling / 2 + random.uniform(0, ceiling / 2)
+
+
+# ---------------------------------------------------------------------------
+# Running: every finished case is appended to a journal at once, so a killed run
+# loses nothing; the run file is written once, atomically, at the end.
+
+def default_run_path(split_name, prompt_path):
+    stem = os.path.splitext(os.path.basename(prompt_path))[0]
+    return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
+
+
+def free_run_path(path):
+    """The first of path, path-2, path-3 ... with neither a run file nor a journal."""
+    base, ext = os.path.splitext(path)
+    candidate, n = path, 1
+    while os.path.exists(candidate) or os.path.exists(candidate + JOURNAL_SUFFIX):
+        n += 1
+        candidate = f"{base}-{n}{ext}"
+    return candidate
+
+
+def open_journal(run_path, config):
+    """Create the journal exclusively (it reserves the run's name) and write its header."""
+    folder = os.path.dirname(run_path) or "."
+    os.makedirs(folder, exist_ok=True)
+    while True:
+        run_path = free_run_path(run_path)
+        try:
+            fd = os.open(run_path + JOURNAL_SUFFIX, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue   # another run took the name between our look and our open
+        journal = os.fdopen(fd, "a", encoding="utf-8")
+        journal.write(json.dumps({"format": RUN_FORMAT, "config": config}, ensure_ascii=False) + "\n")
+        journal.flush()
+        return run_path, journal
+
+
+def read_journal(path):
+    """Returns (config, {case id: call result}). A torn last line (killed mid-write) is dropped."""
+    data = read_bytes(path, "journal")
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    try:
+        header = json.loads(lines[0])
+        config = header["config"]
+        if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
+    done = {}
+    for number, line in enumerate(lines[1:], 2):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            done[entry["id"]] = entry
+        except (ValueError, KeyError, TypeError):
+            if number != len(lines):   # only a last line with no newline can be torn by a kill
+                raise EvalError(f"{path}:{number}: damaged journal line; "
+                                "it was not cut short by a kill, so it was edited") from None
+    return config, done
+
+
+def reopen_journal(path):
+    """Open a journal to append, first cutting off a line torn by a kill."""
+    journal = open(path, "r+", encoding="utf-8", newline="")
+    text = journal.read()
+    journal.seek(text.rfind("\n") + 1 if not text.endswith("\n") else len(text))
+    journal.truncate()
+    return journal
+
+
+def append_journal(journal, entry):
+    journal.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
+
+
+def write_new_file(path, text):
+    """Write atomically and never over an existing file: temp file, fsync, hard link."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    try:
+        os.link(tmp, path)   # fails if path exists, unlike rename
+    except FileExistsError:
+        os.unlink(tmp)
+        raise EvalError(f"{path} appeared while the run was writing; the answers are still in "
+                        f"{path + JOURNAL_SUFFIX}") from None
+    except OSError:
+        if os.path.exists(path):
+            os.unlink(tmp)
+            raise EvalError(f"{path} exists; it was not overwritten") from None
+        os.replace(tmp, path)   # file systems without hard links
+    else:
+        os.unlink(tmp)
+
+
+class Progress:
+    """done/total, errors, elapsed and ETA on stderr: redrawn on a terminal, sparse lines otherwise."""
+
+    def __init__(self, total, already, stream=sys.stderr):
+        self.total, self.already, self.stream = total, already, stream
+        self.tty = stream.isatty()
+        self.started = self.last = time.monotonic()
+
+    def update(self, done, errors, final=False):
+        now = time.monotonic()
+        if not (final or self.tty and now - self.last >= 0.1 or now - self.last >= 10):
+            return
+        self.last = now
+        elapsed = now - self.started
+        fresh = done - self.already
+        left = self.total - done
+        eta = f"{elapsed / fresh * left:.0f}s" if fresh and left else "-"
+        line = f"[{done}/{self.total}] errors {errors} · {elapsed:.1f}s elapsed · ETA {eta}"
+        if self.tty:
+            self.stream.write("\r\033[K" + line + ("\n" if final else ""))
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def ask_all(client, config, prompt_text, cases, jobs, on_answer):
+    """Ask the model about each case with `jobs` requests in flight; call on_answer(case, result)
+    in the main thread as answers arrive. Workers are daemons: Ctrl-C never waits for them."""
+    options = {"temperature": config["temperature"], "seed": config["seed"]}
+    pending = iter(cases)
+    take = threading.Lock()
+    answers = queue.Queue()
+
+    def work():
+        while True:
+            with take:
+                case = next(pending, None)
+            if case is None:
+                return
+            try:
+                answers.put((case, client.chat(config["model"], prompt_text, case["input"], options)))
+            except BaseException as e:   # a bug must surface in the main thread, not hang it
+                answers.put((case, e))
+                return
+
+    for _ in range(min(jobs, len(cases))):
+        threading.Thread(target=work, daemon=True).start()
+    for _ in range(len(cases)):
+        while True:
+            try:
+                case, result = answers.get(timeout=0.5)
+                break
+            except queue.Empty:
+                continue
+        if isinstance(result, BaseException):
+            raise result
+        on_answer(case, result)
+
+
+def assemble_run(config, cases, answers):
+    """The run file's content: config plus one result per case, in the split's order."""
+    results = []
+    for case in cases:
+        result = {k: case[k] for k in CASE_FIELDS}
+        answer = answers[case["id"]]
+        result.update({k: answer.get(k) for k in CALL_FIELDS})
+        results.append(result)
+    return {"format": RUN_FORMAT, "config": config, "results": results}
+
+
+# ---------------------------------------------------------------------------
+# Normalizing: free text onto the closed label set, or INVALID. Deliberately strict:
+# a wrong label and an answer that ignored the format are different problems.
+
+STRIP_CHARS = ".\"'`*"
+
+
+def normalize(answer, labels):
+    cleaned = fold(answer.strip().strip(STRIP_CHARS))
+    for label in labels:
+        if cleaned == fold(label):
+            return label
+    return INVALID
+
+
+# ---------------------------------------------------------------------------
+# Scoring: everything is recomputed from the run file alone.
+
+def ratio(part, whole):
+    return part / whole if whole else None
+
+
+def pct(part, whole):
+    return f"{part}/{whole} = {100 * part / whole:.0f}%" if whole else f"{part}/{whole} = -"
+
+
+def outcomes(run):
+    """Per case: the normalized label and whether it is right; None for both when the
+    server gave no answer (an infrastructure error is not the model's fault)."""
+    labels = run["config"]["labels"]
+    graded = []
+    for r in run["results"]:
+        if r.get("error") is not None or r.get("response") is None:
+            graded.append({"predicted": None, "correct": None, "error": r.get("error") or "no answer"})
+        else:
+            predicted = normalize(r["response"], labels)
+            graded.append({"predicted": predicted, "correct": predicted == r["expected"], "error": None})
+    return graded
+
+
+def score(run):
+    labels = run["config"]["labels"]
+    results = run["results"]
+    graded = outcomes(run)
+    answered = [dict(r, **g) for r, g in zip(results, graded) if g["error"] is None]
+    errors = [{"id": r["id"], "error": g["error"]} for r, g in zip(results, graded) if g["error"] is not None]
+    counts = {label: 0 for label in labels}
+    for r in results:
+        counts[r["expected"]] = counts.get(r["expected"], 0) + 1
+    majority = max(labels, key=lambda label: counts[label])   # ties: first in labels.txt
+    correct = sum(r["correct"] for r in answered)
+    baseline = sum(r["expected"] == majority for r in answered)
+    confusion = {e: {p: 0 for p in labels + [INVALID]} for e in labels}
+    for r in answered:
+        confusion[r["expected"]][r["predicted"]] += 1
+    per_label = {}
+    for label in labels:
+        tp = confusion[label][label]
+        predicted = sum(confusion[e][label] for e in labels)
+        support = sum(confusion[label].values())
+        precision, recall = ratio(tp, predicted), ratio(tp, support)
+        f1 = (2 * precision * recall / (precision + recall)
+              if precision is not None and recall is not None and precision + recall else
+              (0.0 if precision is not None and recall is not None else None))
+        per_label[label] = {"precision": precision, "recall": recall, "f1": f1, "support": support}
+    by_difficulty = {}
+    for r in answered:
+        slot = by_difficulty.setdefault(r["difficulty"], {"correct": 0, "total": 0})
+        slot["total"] += 1
+        slot["correct"] += r["correct"]
+    for slot in by_difficulty.values():
+        slot["accuracy"] = ratio(slot["correct"], slot["total"])
+    return {
+        "cases": len(results),
+        "scored": len(answered),
+        "correct": correct,
+        "accuracy": ratio(correct, len(answered)),
+        "baseline": {"label": majority, "correct": baseline, "accuracy": ratio(baseline, len(answered))},
+        "invalid": sum(r["predicted"] == INVALID for r in answered),
+        "errors": errors,
+        "per_label": per_label,
+        "confusion": confusion,
+        "by_difficulty": by_difficulty,
+        "failures": [{"id": r["id"], "difficulty": r["difficulty"], "expected": r["expected"],
+                      "got": r["predicted"], "response": r["response"]}
+                     for r in answered if not r["correct"]],
+    }
+
+
+# ---------------------------------------------------------------------------
+# Reporting.
+
+def one_line(text, width=70):
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def table(rows, align_right_from=1):
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def describe_config(config):
+    return (f"{config['split']} ({short(config['split_sha'])}) · {config['prompt']} "
+            f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
+            f"· seed {config['seed']}")
+
+
+def format_report(run, s):
+    labels = run["config"]["labels"]
+    base = s["baseline"]
+    out = [f"Accuracy: {pct(s['correct'], s['scored'])}",
+           f"Baseline (always '{base['label']}'): {pct(base['correct'], s['scored'])}",
+           f"Invalid answers: {s['invalid']}"]
+    if s["errors"]:
+        out.append(f"Errors: {len(s['errors'])} of {s['cases']} cases got no answer "
+                   "(infrastructure, not scored)")
+        out += [f"  {e['id']}: {e['error']}" for e in s["errors"]]
+    out += ["", "Run: " + describe_config(run["config"]), "", "Per label:"]
+    rows = [["label", "precision", "recall", "f1", "support"]]
+    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
+             for label, m in s["per_label"].items()]
+    out += table(rows)
+    out += ["", "Confusion matrix (rows expected, columns predicted):"]
+    rows = [["expected"] + labels + [INVALID]]
+    rows += [[e] + [s["confusion"][e][p] for p in labels + [INVALID]] for e in labels]
+    out += table(rows)
+    out += ["", "By difficulty:"]
+    rows = []
+    for name, slot in s["by_difficulty"].items():
+        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if slot["total"] < SMALL_SLICE else ""
+        rows.append([name, pct(slot["correct"], slot["total"]), thin])
+    out += table(rows, align_right_from=99) if rows else ["  -"]
+    out += ["", f"Failures ({len(s['failures'])}):"]
+    if s["failures"]:
+        rows = [["id", "difficulty", "expected", "got", "answer"]]
+        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])]
+                 for f in s["failures"]]
+        out += table(rows, align_right_from=99)
+    else:
+        out.append("  -")
+    return "\n".join(out)
+
+
+def load_run(path):
+    """Read a run file, or explain in one line why it cannot be read."""
+    if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
+        raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
+                        f"Finish it with: python eval.py run --resume {path}")
+    data = read_bytes(path, "run file")
+    try:
+        run = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        where = f" (line {e.lineno}, column {e.colno}: {e.msg})" if isinstance(e, json.JSONDecodeError) else ""
+        raise EvalError(f"{path}: not a readable run file, damaged or cut short{where}") from None
+    problem = check_run(run)
+    if problem:
+        raise EvalError(f"{path}: not a valid run file: {problem}")
+    return run
+
+
+def check_run(run):
+    if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
+        return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
+    config, results = run.get("config"), run.get("results")
+    if not isinstance(config, dict) or not isinstance(results, list):
+        return "needs a config object and a results list"
+    for key in ("model", "temperature", "seed", "prompt", "prompt_sha", "split", "split_sha", "labels"):
+        if key not in config:
+            return f"config has no {key!r}"
+    labels = config["labels"]
+    if not isinstance(labels, list) or not all(isinstance(l, str) for l in labels):
+        return "config.labels must be a list of strings"
+    seen = set()
+    for i, r in enumerate(results):
+        if not isinstance(r, dict):
+            return f"result {i + 1} is not an object"
+        for key in ("id", "expected", "difficulty"):
+            if not isinstance(r.get(key), str):
+                return f"result {i + 1} has no {key!r}"
+        if r["expected"] not in labels:
+            return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
+        if not isinstance(r.get("response"), (str, type(None))):
+            return f"result {r['id']}: response must be text or null"
+        if r["id"] in seen:
+            return f"result id {r['id']!r} appears twice"
+        seen.add(r["id"])
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Comparing two runs of the same split, case by case.
+
+def compare_runs(baseline, candidate):
+    a_cfg, b_cfg = baseline["config"], candidate["config"]
+    if a_cfg["split_sha"] != b_cfg["split_sha"]:
+        raise EvalError(f"refusing to compare: the runs used different versions of the split "
+                        f"({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
+                        f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
+    a_ids = [r["id"] for r in baseline["results"]]
+    b_ids = [r["id"] for r in candidate["results"]]
+    if set(a_ids) != set(b_ids):
+        only = sorted(set(a_ids) ^ set(b_ids))
+        raise EvalError(f"refusing to compare: the runs hold different cases ({', '.join(only[:5])}"
+                        f"{' …' if len(only) > 5 else ''}); split sha {short(a_cfg['split_sha'])} "
+                        f"vs {short(b_cfg['split_sha'])}")
+    a_score, b_score = score(baseline), score(candidate)
+    b_by_id = {r["id"]: g for r, g in zip(candidate["results"], outcomes(candidate))}
+    buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
+    for r, a in zip(baseline["results"], outcomes(baseline)):
+        b = b_by_id[r["id"]]
+        if a["error"] or b["error"]:
+            buckets["not_compared"].append(r["id"])   # an error on either side is not the model's doing
+        elif a["correct"] == b["correct"]:
+            buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(r["id"])
+        else:
+            buckets["fixed" if b["correct"] else "regressions"].append(r["id"])
+    changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if a_cfg.get(k) != b_cfg.get(k)}
+    return {"changed": changed, **buckets,
+            "baseline": {"correct": a_score["correct"], "scored": a_score["scored"], "accuracy": a_score["accuracy"]},
+            "candidate": {"correct": b_score["correct"], "scored": b_score["scored"], "accuracy": b_score["accuracy"]}}
+
+
+def format_compare(c, baseline_path, candidate_path):
+    def ids(name):
+        return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
+    out = [f"Baseline:  {baseline_path}", f"Candidate: {candidate_path}"]
+    if c["changed"]:
+        out.append("Changed:")
+        for key, (old, new) in c["changed"].items():
+            shown = [short(v) if key == "prompt_sha" and v else v for v in (old, new)]
+            out.append(f"  {key}: {shown[0]} -> {shown[1]}")
+    else:
+        out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
+    out += ["", ids("fixed"), ids("regressions"),
+            f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
+    if c["not_compared"]:
+        out.append(ids("not_compared") + "  (an error in either run)")
+    out.append(f"Accuracy: {pct(c['baseline']['correct'], c['baseline']['scored'])} -> "
+               f"{pct(c['candidate']['correct'], c['candidate']['scored'])}")
+    return "\n".join(out)
+
+
+def print_json(obj):
+    print(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+# ---------------------------------------------------------------------------
+# The command line.
+
+def warn(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_config(args):
+    split_path, split_name = resolve_split(args.split)
+    prompt_path = args.prompt or newest_prompt()
+    return {
+        "model": args.model, "temperature": args.temperature, "seed": args.seed,
+        "prompt": prompt_path, "split": split_name, "split_path": split_path,
+        "host": resolve_host(args.host if args.host is not None else os.environ.get("OLLAMA_HOST", "")),
+    }
+
+
+def interrupt(signum, frame):
+    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
+    raise KeyboardInterrupt
+
+
+def cmd_run(args):
+    if args.resume:
+        if args.config_given:
+            raise EvalError("--resume takes its split, prompt, model and options from the interrupted "
+                            "run; give only --jobs, --timeout, --retries or --host with it")
+        run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
+        if not os.path.exists(run_path + JOURNAL_SUFFIX):
+            if os.path.exists(run_path):
+                raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
+            raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
+        config, done = read_journal(run_path + JOURNAL_SUFFIX)
+        if args.host is not None:
+            config["host"] = resolve_host(args.host)
+    else:
+        if not args.split:
+            raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
+        config, done = build_config(args), {}
+
+    cases, labels, split_sha = load_split(config["split_path"])
+    prompt_text, prompt_sha = load_prompt(config["prompt"])
+    if args.resume:
+        if split_sha != config["split_sha"]:
+            raise EvalError(f"refusing to resume: {config['split_path']} changed since the run started "
+                            f"(sha {short(config['split_sha'])} then, {short(split_sha)} now)")
+        if prompt_sha != config["prompt_sha"]:
+            raise EvalError(f"refusing to resume: {config['prompt']} changed since the run started "
+                            f"(sha {short(config['prompt_sha'])} then, {short(prompt_sha)} now)")
+    baseline = load_run(args.compare) if args.compare else None
+    if baseline and baseline["config"]["split_sha"] != split_sha:
+        raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
+                        f"({short(baseline['config']['split_sha'])} there, {short(split_sha)} here)")
+
+    client = OllamaClient(config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs)
+    server_version = client.check(config["model"])
+    if args.resume:
+        if config.get("server_version") != server_version:
+            warn(f"note: the server is now version {server_version}, the run began on {config.get('server_version')}")
+    else:
+        config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
+                      cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
+                      server="ollama", server_version=server_version, eval_version=__version__)
+    warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
+         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} (ollama {server_version})")
+
+    if args.resume:
+        journal = reopen_journal(run_path + JOURNAL_SUFFIX)
+        done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
+        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) - len(done)} to ask")
+    else:
+        run_path, journal = open_journal(args.out or default_run_path(config["split"], config["prompt"]), config)
+        if args.out and run_path != args.out:
+            warn(f"{args.out} exists; writing {run_path} instead")
+    todo = [c for c in cases if c["id"] not in done]
+    progress = Progress(len(cases), len(done))
+    errors = 0
+
+    def on_answer(case, answer):
+        nonlocal errors
+        append_journal(journal, {"id": case["id"], **answer})
+        done[case["id"]] = answer
+        errors += answer["error"] is not None
+        progress.update(len(done), errors)
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        ask_all(client, config, prompt_text, todo, args.jobs, on_answer)
+    except KeyboardInterrupt:
+        journal.close()
+        progress.update(len(done), errors, final=True)
+        warn(f"interrupted: {len(done)} of {len(cases)} answers kept in {run_path + JOURNAL_SUFFIX}\n"
+             f"Resume with: python eval.py run --resume {run_path}")
+        return 2
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    progress.update(len(done), errors, final=True)
+    journal.close()
+
+    run = assemble_run(config, cases, done)
+    write_new_file(run_path, json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+    os.unlink(run_path + JOURNAL_SUFFIX)
+    warn(f"wrote {run_path}")
+    print(format_report(run, score(run)))
+    if baseline:
+        print()
+        print(format_compare(compare_runs(baseline, run), args.compare, run_path))
+    if errors:
+        warn(f"{errors} case(s) got no answer from the server; they are recorded as errors, not scored.")
+        return 2
+    return 0
+
+
+def cmd_report(args):
+    run = load_run(args.run)
+    s = score(run)
+    if args.json:
+        print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"}, **s})
+    else:
+        print(format_report(run, s))
+    return 0
+
+
+def cmd_compare(args):
+    c = compare_runs(load_run(args.baseline), load_run(args.candidate))
+    if args.json:
+        print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c})
+    else:
+        print(format_compare(c, args.baseline, args.candidate))
+    return 0
+
+
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def positive_float(text):
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="eval.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="Exit codes: 0 success, 1 quality gate failed, "
+                                       "2 usage, input or infrastructure error.")
+    p.add_argument("--version", action="version", version=f"eval.py {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{run,report,compare}")
+
+    r = sub.add_parser("run", help="ask the model about every case of a split and store a run file",
+                       description="Ask the model about every case of a split, store the raw answers with "
+                                   "their configuration in runs/, then print the report.")
+    r.add_argument("--split", help="dev, test (golden/<name>.jsonl), or a path ending in .jsonl")
+    try:
+        newest = f", here {newest_prompt()}"
+    except EvalError:
+        newest = ""
+    r.add_argument("--prompt", help=f"system prompt file (default: the newest prompts/vN.txt, highest N{newest})")
+    r.add_argument("--model", default=None, help=f"model name on the server (default {DEFAULT_MODEL})")
+    r.add_argument("--temperature", type=float, default=None,
+                   help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
+    r.add_argument("--seed", type=int, default=None, help=f"sampling seed (default {DEFAULT_SEED})")
+    r.add_argument("--host", help=f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); "
+                                  "read as ollama reads it: no scheme means http, no port means 11434")
+    r.add_argument("--out", help="run file to write (default runs/<split>-<prompt>.json; "
+                                 "an existing file is never overwritten: the next free name is used)")
+    r.add_argument("--compare", "--comparar", metavar="RUN", help="after the run, compare it with this run file")
+    r.add_argument("--resume", metavar="PATH", help="finish an interrupted run (the path it printed)")
+    r.add_argument("--jobs", type=positive_int, default=1, help="requests in flight at once (default 1)")
+    r.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                   help=f"seconds to wait for one answer (default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
+    r.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
+                   help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
+
+    rep = sub.add_parser("report", help="score a run file (never calls a model)",
+                         description="Recompute every figure from a run file alone.")
+    rep.add_argument("run", help="a run file, e.g. runs/dev-v3.json")
+    rep.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+
+    c = sub.add_parser("compare", help="compare two runs of the same split case by case",
+                       description="Which cases a change fixed and which it broke. Refuses runs made "
+                                   "on different versions of the split.")
+    c.add_argument("baseline", help="the run before the change")
+    c.add_argument("candidate", help="the run after the change")
+    c.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    if args.command == "run":
+        args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,
+                                                          args.temperature, args.seed))
+        args.model = args.model or DEFAULT_MODEL
+        args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
+        args.seed = DEFAULT_SEED if args.seed is None else args.seed
+    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare}[args.command]
+    try:
+        return handler(args)
+    except EvalError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 2
+    except BrokenPipeError:   # `eval.py report ... | head`
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
