@@ -1,0 +1,146 @@
+"""A small stand-in for an Ollama server, over real HTTP on 127.0.0.1.
+
+It speaks the parts of Ollama's API that eval.py uses: GET /api/tags, GET /api/version and
+POST /api/chat (non-streaming), with Ollama's error shape {"error": "..."} and status codes.
+A test scripts its behaviour: what to answer per input, latency, and faults (HTTP 404, 500,
+503, a dropped connection, a hang, a body that is not JSON) either for the next requests or
+for the attempts on one particular input.
+"""
+
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+BUSY = "server busy, please try again.  maximum pending requests exceeded"
+
+
+class FakeOllama:
+    def __init__(self, models=("qwen2.5:7b",), version="0.12.6"):
+        self.models = list(models)
+        self.version = version
+        self.answers = {}             # input text -> answer text
+        self.default_answer = "bug"   # for inputs not in answers; may be a callable(input)
+        self.latency = 0.0            # seconds, or a callable(input) -> seconds
+        self.faults = []              # faults for the next chat requests, in order
+        self.faults_for = {}          # input text -> faults for its successive attempts
+        self.hang_seconds = 5.0
+        self.chat_bodies = []         # every /api/chat body received
+        self.connections = set()      # client (host, port) pairs seen: one per TCP connection
+        self.lock = threading.Lock()
+        self.server = None
+
+    # -- scripting -------------------------------------------------------
+    def next_fault(self, text):
+        with self.lock:
+            if self.faults_for.get(text):
+                return self.faults_for[text].pop(0)
+            if self.faults:
+                return self.faults.pop(0)
+        return None
+
+    def answer_for(self, text):
+        if text in self.answers:
+            return self.answers[text]
+        return self.default_answer(text) if callable(self.default_answer) else self.default_answer
+
+    # -- lifecycle -------------------------------------------------------
+    def start(self):
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"   # keep-alive, as Ollama's Go server does
+
+            def setup(self):
+                super().setup()
+                # one send per response and no Nagle delay, so latency is the fake's own
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                with fake.lock:
+                    fake.connections.add(self.client_address)
+
+            def log_message(self, *args):
+                pass
+
+            def send_json(self, status, obj):
+                body = json.dumps(obj).encode()
+                self.send_raw(status, body, "application/json; charset=utf-8")
+
+            def send_raw(self, status, body, content_type):
+                head = (f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}\r\n"
+                        f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+                self.wfile.write(head + body)
+                self.wfile.flush()
+
+            def do_GET(self):
+                if self.path == "/api/tags":
+                    self.send_json(200, {"models": [
+                        {"name": m, "model": m, "size": 4683087332, "digest": "0" * 64,
+                         "details": {"family": "qwen2", "parameter_size": "7.6B",
+                                     "quantization_level": "Q4_K_M"}} for m in fake.models]})
+                elif self.path == "/api/version":
+                    self.send_json(200, {"version": fake.version})
+                elif self.path == "/":
+                    self.send_raw(200, b"Ollama is running", "text/plain; charset=utf-8")
+                else:
+                    self.send_raw(404, b"404 page not found", "text/plain")
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                raw = self.rfile.read(length)
+                if self.path != "/api/chat":
+                    self.send_raw(404, b"404 page not found", "text/plain")
+                    return
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    self.send_json(400, {"error": "invalid character looking for beginning of value"})
+                    return
+                with fake.lock:
+                    fake.chat_bodies.append(body)
+                model = body.get("model")
+                if ":" not in str(model):
+                    model = f"{model}:latest"   # Ollama reads a bare name as its latest tag
+                if model not in fake.models:
+                    self.send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
+                    return
+                text = body["messages"][-1]["content"]
+                delay = fake.latency(text) if callable(fake.latency) else fake.latency
+                if delay:
+                    time.sleep(delay)
+                fault = fake.next_fault(text)
+                if fault == "500":
+                    self.send_json(500, {"error": "llama runner process has terminated: exit status 2"})
+                elif fault == "503":
+                    self.send_json(503, {"error": BUSY})
+                elif fault == "404":
+                    self.send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
+                elif fault == "badjson":
+                    self.send_raw(200, b"<html>proxy error</html>", "text/html")
+                elif fault == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                elif fault == "hang":
+                    time.sleep(fake.hang_seconds)
+                    self.close_connection = True
+                else:
+                    content = fake.answer_for(text)
+                    self.send_json(200, {
+                        "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
+                        "message": {"role": "assistant", "content": content},
+                        "done_reason": "stop", "done": True,
+                        "total_duration": 812345678, "load_duration": 1234567,
+                        "prompt_eval_count": 10 + len(text) // 4, "prompt_eval_duration": 123456789,
+                        "eval_count": 1 + len(content) // 4, "eval_duration": 456789012})
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.server.block_on_close = False
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self
+
+    def stop(self):
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()

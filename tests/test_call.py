@@ -1,0 +1,198 @@
+"""Stage 2, call: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
+
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, answer_key, evalpy, load_json
+
+
+@pytest.mark.parametrize("value, url", [
+    ("", "http://127.0.0.1:11434"),
+    ("0.0.0.0", "http://0.0.0.0:11434"),
+    ("example.com", "http://example.com:11434"),
+    ("example.com:8080", "http://example.com:8080"),
+    ("example.com:", "http://example.com:11434"),
+    ("example.com:notaport", "http://example.com:11434"),
+    ("http://example.com", "http://example.com:80"),
+    ("https://example.com", "https://example.com:443"),
+    ("https://example.com:8443/", "https://example.com:8443"),
+    ("http://example.com:8080/ollama/", "http://example.com:8080/ollama"),
+    ("'localhost:1234'", "http://localhost:1234"),
+    ('  "localhost"  ', "http://localhost:11434"),
+    ("::1", "http://[::1]:11434"),
+    ("[::1]:5000", "http://[::1]:5000"),
+])
+def test_host_is_read_as_the_ollama_cli_reads_it(value, url):
+    assert evalpy.resolve_host(value) == url
+
+
+def test_unknown_scheme_is_refused():
+    with pytest.raises(evalpy.EvalError, match="only http"):
+        evalpy.resolve_host("ftp://example.com")
+
+
+def test_backoff_grows_with_jitter_and_honours_retry_after():
+    for attempt in range(4):
+        ceiling = min(evalpy.RETRY_CAP_SECONDS, evalpy.RETRY_BASE_SECONDS * 2 ** attempt)
+        waits = [evalpy.backoff(attempt) for _ in range(200)]
+        assert all(ceiling / 2 <= w <= ceiling for w in waits)
+        assert len(set(waits)) > 1
+    assert evalpy.backoff(0, asked=2.5) == 2.5
+    assert evalpy.backoff(0, asked=999) == evalpy.RETRY_CAP_SECONDS
+    assert evalpy.backoff(50) <= evalpy.RETRY_CAP_SECONDS
+
+
+def closed_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_unreachable_server_ends_the_run_before_any_file(project, cli):
+    port = closed_port()
+    code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{port}")
+    assert code == 2
+    assert f"cannot reach the model server at http://127.0.0.1:{port}" in err
+    assert "ollama serve" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) <= 2
+    assert not (project / "runs").exists()
+
+
+def test_missing_model_names_the_pull_command(project, cli, fake):
+    fake.models = ["llama3.2:3b"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2
+    assert "ollama pull qwen2.5:7b" in err and "llama3.2:3b" in err
+    assert fake.chat_bodies == []
+    assert not (project / "runs").exists()
+
+
+def test_model_without_tag_matches_latest(project, cli, fake):
+    fake.models = ["mistral:latest"]
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral")
+    assert code == 0, err
+
+
+def test_a_server_that_is_not_ollama_is_named(project, cli):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+
+    class NotOllama(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), NotOllama)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 2 and "answered HTTP 500" in err and "Traceback" not in err
+
+
+def test_ollama_host_environment_variable_is_used(project, cli, fake, monkeypatch):
+    monkeypatch.setenv("OLLAMA_HOST", fake.url.removeprefix("http://"))   # no scheme, as people write it
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev")
+    assert code == 0, err
+    assert load_json("runs/dev-v3.json")["config"]["host"] == fake.url
+
+
+def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--temperature", "0.7", "--seed", "7")
+    assert code == 0, err
+    body = fake.chat_bodies[0]
+    prompt = (project / "prompts" / "v3.txt").read_text(encoding="utf-8")
+    assert body["model"] == "qwen2.5:7b" and body["stream"] is False
+    assert body["options"] == {"temperature": 0.7, "seed": 7}
+    assert body["messages"][0] == {"role": "system", "content": prompt}
+    assert body["messages"][1]["role"] == "user"
+    assert len(fake.chat_bodies) == 25
+
+
+def test_one_keep_alive_connection_for_the_whole_run(project, cli, fake):
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.connections) == 1   # preflight and all 25 chats on one connection
+
+
+def test_transient_faults_are_retried_until_an_answer(project, cli, fake):
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    first = next(iter(key))
+    fake.faults_for[first] = ["503", "500", "drop", "badjson"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "4")
+    assert code == 0, err
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert result["attempts"] == 5 and result["error"] is None and result["response"] == key[first]
+    assert out.startswith("Accuracy: 25/25 = 100%")
+
+
+def test_a_hung_request_times_out_and_is_retried(project, cli, fake):
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.hang_seconds = 3
+    fake.faults_for[next(iter(key))] = ["hang"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--timeout", "0.3")
+    assert code == 0, err
+    assert load_json("runs/dev-v3.json")["results"][0]["attempts"] == 2
+
+
+def test_a_case_that_fails_for_good_is_an_error_not_a_wrong_answer(project, cli, fake):
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    broken = list(key)[3]
+    fake.faults_for[broken] = ["500"] * 10
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "2")
+    assert code == 2                                     # an error ends the run with 2 ...
+    run = load_json("runs/dev-v3.json")                  # ... but the run file is kept
+    result = run["results"][3]
+    assert result["response"] is None and result["attempts"] == 3
+    assert result["error"].startswith("HTTP 500: llama runner process has terminated")
+    lines = out.splitlines()
+    assert lines[0] == "Accuracy: 24/24 = 100%"          # not scored, not counted as wrong
+    assert lines[2] == "Invalid answers: 0"
+    assert lines[3].startswith("Errors: 1 of 25 cases got no answer")
+    assert "dev-04: HTTP 500" in out
+    assert "1 case(s) got no answer" in err
+
+
+def test_model_gone_mid_run_is_not_retried(project, cli, fake):
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for[list(key)[0]] = ["404", "404"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert result["attempts"] == 1 and "ollama pull qwen2.5:7b" in result["error"]
+
+
+def test_retries_are_bounded(project, cli, fake):
+    fake.faults = ["503"] * 1000
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
+    assert code == 2
+    assert len(fake.chat_bodies) == 25 * 2
+    assert "server busy" in load_json("runs/dev-v3.json")["results"][0]["error"]
+
+
+def test_progress_goes_to_stderr_in_plain_lines_when_not_a_terminal(project, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    proc = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url],
+                          capture_output=True, text=True, cwd=project, timeout=60,
+                          env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    assert proc.returncode == 0, proc.stderr
+    assert "[25/25] errors 0" in proc.stderr and "\r" not in proc.stderr
+    assert "prompts/v3.txt" in proc.stderr        # says which prompt the default picked
+    assert proc.stdout.startswith("Accuracy: 25/25 = 100%\n")

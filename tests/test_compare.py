@@ -1,0 +1,102 @@
+"""Stage 7, compare: two runs of the same split, case by case; refused across split versions."""
+
+import json
+
+import pytest
+
+from conftest import answer_key, load_json
+
+V2_MISSES = {"dev-09": "facturación", "dev-11": "Categoría: bug", "dev-24": "petición"}
+
+
+@pytest.fixture
+def two_runs(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", V2_MISSES)
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-05": "acceso"})
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+    return "runs/dev-v2.json", "runs/dev-v3.json"
+
+
+def test_compare_lists_fixed_and_regressions(two_runs, cli):
+    code, out, err = cli("compare", *two_runs)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "Fixed (3): dev-09, dev-11, dev-24" in lines
+    assert "Regressions (1): dev-05" in lines
+    assert "Stayed right: 21 · Stayed wrong: 0" in lines
+    assert "Accuracy: 22/25 = 88% -> 24/25 = 96%" in lines
+    v2, v3 = (load_json(p)["config"] for p in two_runs)
+    assert "  prompt: prompts/v2.txt -> prompts/v3.txt" in lines
+    assert f"  prompt_sha: {v2['prompt_sha'][:8]} -> {v3['prompt_sha'][:8]}" in lines
+    assert not any(l.startswith("  model:") for l in lines)
+
+
+def test_compare_the_other_way_round(two_runs, cli):
+    out = cli("compare", two_runs[1], two_runs[0])[1]
+    assert "Fixed (1): dev-05" in out and "Regressions (3): dev-09, dev-11, dev-24" in out
+
+
+def test_a_rerun_shows_no_configuration_change(two_runs, cli, fake):
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+    out = cli("compare", two_runs[1], "runs/dev-v3-2.json")[1]
+    assert "Changed: nothing in the configuration" in out
+    assert "Fixed (0): -" in out and "Regressions (0): -" in out
+
+
+def test_compare_json(two_runs, cli):
+    c = json.loads(cli("compare", *two_runs, "--json")[1])
+    assert c["fixed"] == ["dev-09", "dev-11", "dev-24"] and c["regressions"] == ["dev-05"]
+    assert c["baseline"]["correct"] == 22 and c["candidate"]["correct"] == 24
+    assert c["changed"]["prompt"] == ["prompts/v2.txt", "prompts/v3.txt"]
+
+
+@pytest.mark.parametrize("flag", ["--compare", "--comparar"])
+def test_run_compares_as_it_finishes(project, cli, fake, flag):
+    fake.answers = answer_key("golden/dev.jsonl", V2_MISSES)
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, flag, "runs/dev-v2.json")
+    assert code == 0, err
+    assert out.startswith("Accuracy: 25/25 = 100%")
+    assert "Baseline:  runs/dev-v2.json" in out and "Fixed (3): dev-09, dev-11, dev-24" in out
+
+
+def test_compare_refuses_runs_of_different_split_versions(two_runs, cli, fake, project):
+    old_sha = load_json(two_runs[0])["config"]["split_sha"]
+    with open("golden/dev.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps({"id": "dev-26", "input": "Nuevo", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    new_sha = load_json("runs/dev-v3-2.json")["config"]["split_sha"]
+    code, out, err = cli("compare", two_runs[0], "runs/dev-v3-2.json")
+    assert code == 2 and out == ""
+    assert f"different versions of the split (dev {old_sha[:8]} vs dev {new_sha[:8]})" in err
+
+
+def test_run_compare_refuses_before_calling_the_model(two_runs, cli, fake):
+    with open("golden/dev.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps({"id": "dev-26", "input": "Nuevo", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--compare", two_runs[0])
+    assert code == 2 and "another version of the split" in err
+    assert len(fake.chat_bodies) == asked
+
+
+def test_compare_refuses_runs_with_different_cases(two_runs, cli):
+    run = load_json(two_runs[1])
+    run["results"][0]["id"] = "dev-99"
+    json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
+    code, out, err = cli("compare", two_runs[0], "edited.json")
+    assert code == 2 and "different cases (dev-01, dev-99)" in err
+    sha = run["config"]["split_sha"][:8]
+    assert f"split sha {sha} vs {sha}" in err
+
+
+def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults_for[list(fake.answers)[8]] = ["500"] * 10   # dev-09
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
+    assert code == 2
+    out = cli("compare", two_runs[0], "runs/dev-v3-2.json")[1]
+    assert "Fixed (2): dev-11, dev-24" in out
+    assert "Not compared (1): dev-09  (an error in either run)" in out

@@ -1,0 +1,147 @@
+"""Stage 1, load: the split is validated line by line and hashed before any model call."""
+
+import hashlib
+import json
+from collections import Counter
+
+import pytest
+
+from conftest import ROOT, evalpy, read_cases
+
+LABELS = "facturación\nbug\nacceso\npetición\n"
+GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
+
+
+def write_split(tmp_path, lines, raw=None):
+    (tmp_path / "labels.txt").write_text(LABELS, encoding="utf-8")
+    path = tmp_path / "s.jsonl"
+    if raw is not None:
+        path.write_bytes(raw)
+    else:
+        path.write_text("".join(l if isinstance(l, str) else json.dumps(l, ensure_ascii=False) + "\n"
+                                for l in lines), encoding="utf-8")
+    return str(path)
+
+
+def problems(path):
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(path)
+    return str(e.value).splitlines()
+
+
+def test_good_split_loads_and_hashes_the_bytes(tmp_path):
+    path = write_split(tmp_path, [GOOD, dict(GOOD, id="c2")])
+    cases, labels, sha = evalpy.load_split(path)
+    assert [c["id"] for c in cases] == ["c1", "c2"]
+    assert labels == ["facturación", "bug", "acceso", "petición"]
+    assert sha == hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def test_spanish_field_names_are_aliases(tmp_path):
+    case = {"id": "c1", "input": "x", "expected": "bug", "dificultad": "fácil", "nota": "por qué"}
+    cases, _, _ = evalpy.load_split(write_split(tmp_path, [case]))
+    assert cases[0]["difficulty"] == "fácil" and cases[0]["note"] == "por qué"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{not json\n", "s.jsonl:2: bad JSON"),
+    ('["a list"]\n', "s.jsonl:2: expected a JSON object"),
+    (json.dumps({k: v for k, v in GOOD.items() if k != "input"} | {"id": "x"}) + "\n", "s.jsonl:2: missing field 'input'"),
+    (json.dumps(GOOD | {"id": "x", "input": "  "}) + "\n", "s.jsonl:2: field 'input' is empty"),
+    (json.dumps(GOOD | {"id": "x", "note": 3}) + "\n", "s.jsonl:2: field 'note' must be a string"),
+    (json.dumps(GOOD) + "\n", "s.jsonl:2: duplicate id 'c1' (first on line 1)"),
+    (json.dumps(GOOD | {"id": "x", "expected": "Bug"}) + "\n", "s.jsonl:2: label 'Bug' is not in labels.txt (did you mean 'bug'?)"),
+    (json.dumps(GOOD | {"id": "x", "expected": "spam"}) + "\n", "s.jsonl:2: label 'spam' is not in labels.txt"),
+    (json.dumps(GOOD | {"id": "x", "expeted": "bug"}) + "\n", "s.jsonl:2: unknown field 'expeted'"),
+    (json.dumps(GOOD | {"id": "x", "dificultad": "easy"}) + "\n", "s.jsonl:2: field 'difficulty' given twice"),
+    ("\n", "s.jsonl:2: blank line"),
+    ("   \n", "s.jsonl:2: blank line"),
+])
+def test_each_kind_of_problem_is_reported_with_file_and_line(tmp_path, line, message):
+    found = problems(write_split(tmp_path, [GOOD, line, dict(GOOD, id="c3")]))
+    assert any(p.startswith(f"{tmp_path}/{message}") for p in found), found
+
+
+def test_all_problems_are_reported_at_once(tmp_path):
+    found = problems(write_split(tmp_path, ["{bad\n", GOOD, "\n", dict(GOOD, expected="x")]))
+    assert [p.split(": ")[0].rsplit(":", 1)[1] for p in found] == ["1", "3", "4"]
+
+
+def test_bom_is_reported(tmp_path):
+    raw = b"\xef\xbb\xbf" + json.dumps(GOOD).encode() + b"\n"
+    assert any("s.jsonl:1: starts with a byte-order mark" in p for p in problems(write_split(tmp_path, [], raw)))
+
+
+def test_crlf_line_endings_are_accepted(tmp_path):
+    raw = (json.dumps(GOOD) + "\r\n" + json.dumps(dict(GOOD, id="c2")) + "\r\n").encode()
+    cases, _, sha = evalpy.load_split(write_split(tmp_path, [], raw))
+    assert [c["id"] for c in cases] == ["c1", "c2"]
+    assert sha == hashlib.sha256(raw).hexdigest()   # the hash is of the bytes as they are
+
+
+def test_invalid_utf8_and_empty_file(tmp_path):
+    assert any("not valid UTF-8" in p for p in problems(write_split(tmp_path, [], b'{"id": "\xff"}\n')))
+    assert any("no cases" in p for p in problems(write_split(tmp_path, [], b"")))
+
+
+def test_missing_labels_file_and_missing_split(tmp_path):
+    (tmp_path / "s.jsonl").write_text(json.dumps(GOOD) + "\n")
+    with pytest.raises(evalpy.EvalError, match="no labels.txt beside it"):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    with pytest.raises(evalpy.EvalError, match="no such split file"):
+        evalpy.load_split(str(tmp_path / "nope.jsonl"))
+
+
+def test_labels_file_rules(tmp_path):
+    path = tmp_path / "labels.txt"
+    path.write_text("# comment\nbug  # trailing comment\n\nacceso\n", encoding="utf-8")
+    assert evalpy.parse_labels(str(path)) == ["bug", "acceso"]
+    path.write_text("facturación\nfacturacion\n", encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="repeats line 1"):
+        evalpy.parse_labels(str(path))
+    path.write_text("bug\n", encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="at least two labels"):
+        evalpy.parse_labels(str(path))
+
+
+def test_split_names_resolve_to_golden_files():
+    assert evalpy.resolve_split("dev") == ("golden/dev.jsonl", "dev")
+    assert evalpy.resolve_split("data/extra.jsonl") == ("data/extra.jsonl", "extra")
+    with pytest.raises(evalpy.EvalError):
+        evalpy.resolve_split("../dev")
+
+
+def test_newest_prompt_is_the_highest_version_number(tmp_path):
+    for name in ("v2.txt", "v10.txt", "v9.txt", "notes.txt"):
+        (tmp_path / name).write_text("x")
+    assert evalpy.newest_prompt(str(tmp_path)).endswith("v10.txt")
+    with pytest.raises(evalpy.EvalError, match="pass --prompt"):
+        evalpy.newest_prompt(str(tmp_path / "missing"))
+
+
+def test_prompt_loading(tmp_path):
+    (tmp_path / "p.txt").write_text("Clasifica.\n", encoding="utf-8")
+    text, sha = evalpy.load_prompt(str(tmp_path / "p.txt"))
+    assert text == "Clasifica.\n" and sha == hashlib.sha256(b"Clasifica.\n").hexdigest()
+    (tmp_path / "e.txt").write_text(" \n")
+    with pytest.raises(evalpy.EvalError, match="empty"):
+        evalpy.load_prompt(str(tmp_path / "e.txt"))
+
+
+@pytest.mark.parametrize("split, total, bugs", [("dev", 25, 11), ("test", 15, 6)])
+def test_the_shipped_golden_set_has_the_designed_shape(split, total, bugs):
+    cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / f"{split}.jsonl"))
+    counts = Counter(c["expected"] for c in cases)
+    assert len(cases) == total and counts["bug"] == bugs
+    assert set(counts) == set(labels) == {"facturación", "bug", "acceso", "petición"}
+    assert [c["id"] for c in cases] == [f"{split}-{i:02d}" for i in range(1, total + 1)]
+    assert {c["difficulty"] for c in cases} <= {"easy", "ambiguous", "trap"}
+    if split == "dev":
+        assert sum(c["difficulty"] != "easy" for c in cases) == 6
+    assert all(c["note"].strip() for c in cases)
+
+
+def test_dev_and_test_share_no_ticket():
+    dev = {c["input"] for c in read_cases(ROOT / "golden" / "dev.jsonl")}
+    test = {c["input"] for c in read_cases(ROOT / "golden" / "test.jsonl")}
+    assert not dev & test

@@ -1,0 +1,240 @@
+"""Stage 3, store: run files, the journal, crash safety, resume, no overwrite, --jobs."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, answer_key, evalpy, load_json
+
+VOLATILE = ("latency_ms",)   # the only fields that differ between two identical runs
+
+
+def content(run):
+    """A run without what legitimately differs between two runs of the same configuration."""
+    run = json.loads(json.dumps(run))
+    run["config"].pop("date")
+    for r in run["results"]:
+        for key in VOLATILE:
+            r.pop(key)
+    return run
+
+
+def test_run_file_holds_config_and_raw_answers(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": "  **Facturación.**\n"})
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    assert "wrote runs/dev-v3.json" in err
+    run = load_json("runs/dev-v3.json")
+    config = run["config"]
+    prompt = (project / "prompts" / "v3.txt").read_bytes()
+    split = (project / "golden" / "dev.jsonl").read_bytes()
+    import hashlib
+    assert config["model"] == "qwen2.5:7b" and config["temperature"] == 0.0 and config["seed"] == 42
+    assert config["prompt"] == "prompts/v3.txt" and config["prompt_text"] == prompt.decode()
+    assert config["prompt_sha"] == hashlib.sha256(prompt).hexdigest()
+    assert config["split"] == "dev" and config["split_sha"] == hashlib.sha256(split).hexdigest()
+    assert config["host"] == fake.url and config["server_version"] == "0.12.6"
+    assert config["eval_version"] == evalpy.__version__ and config["cases"] == 25
+    assert config["labels"] == ["facturación", "bug", "acceso", "petición"]
+    assert config["date"][:4].isdigit()
+    r = run["results"][1]
+    assert r["id"] == "dev-02" and r["response"] == "  **Facturación.**\n"   # raw, exactly as returned
+    assert r["expected"] == "facturación" and r["difficulty"] == "easy" and r["note"]
+    assert r["prompt_tokens"] > 0 and r["completion_tokens"] > 0 and r["done_reason"] == "stop"
+    assert r["total_duration_ns"] == 812345678 and r["latency_ms"] >= 0 and r["error"] is None
+    assert not os.path.exists("runs/dev-v3.json.journal")
+    assert [p.name for p in (project / "runs").iterdir()] == ["dev-v3.json"]   # no temp files left
+
+
+def test_an_existing_run_is_never_overwritten(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    first = (project / "runs" / "dev-v3.json").read_bytes()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "wrote runs/dev-v3-2.json" in err
+    assert (project / "runs" / "dev-v3.json").read_bytes() == first
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 0 and "runs/dev-v3.json exists; writing runs/dev-v3-3.json instead" in err
+    assert (project / "runs" / "dev-v3.json").read_bytes() == first
+
+
+def test_an_unfinished_run_keeps_its_name(project, cli, fake):
+    (project / "runs").mkdir()
+    (project / "runs" / "dev-v3.json.journal").write_text("left by a killed run\n")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "wrote runs/dev-v3-2.json" in err
+    assert (project / "runs" / "dev-v3.json.journal").read_text() == "left by a killed run\n"
+
+
+def test_write_new_file_refuses_to_replace(tmp_path):
+    target = tmp_path / "run.json"
+    target.write_text("mine")
+    with pytest.raises(evalpy.EvalError):
+        evalpy.write_new_file(str(target), "theirs")
+    assert target.read_text() == "mine" and os.listdir(tmp_path) == ["run.json"]
+
+
+def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-03": "Categoría: acceso", "dev-09": "facturación"})
+    rng = random.Random(1)
+    fake.latency = lambda text: rng.uniform(0, 0.03)   # answers come back out of order
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/four.json", "--jobs", "4")[0] == 0
+    one, four = load_json("runs/one.json"), load_json("runs/four.json")
+    assert content(one) == content(four)
+    assert [r["id"] for r in four["results"]] == [f"dev-{i:02d}" for i in range(1, 26)]
+
+
+def start_run(project, fake, *extra):
+    return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev",
+                             "--host", fake.url, *extra],
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+
+
+def wait_for_answers(journal, n, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if journal.exists() and journal.read_text(encoding="utf-8").count("\n") >= n + 1:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"{journal} never reached {n} answers")
+
+
+def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-11": "petición"})
+    fake.latency = 0.05
+    journal = project / "runs" / "dev-v3.json.journal"
+    proc = start_run(project, fake)
+    wait_for_answers(journal, 8)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    kept = journal.read_text(encoding="utf-8").count("\n") - 1
+    assert 8 <= kept < 25 and not (project / "runs" / "dev-v3.json").exists()
+
+    code, out, err = cli("report", "runs/dev-v3.json")
+    assert code == 2 and "run --resume runs/dev-v3.json" in err
+
+    asked_before = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) - asked_before == 25 - kept   # only the missing ones
+    asked = {b["messages"][1]["content"] for b in fake.chat_bodies[asked_before:]}
+    assert len(asked) == 25 - kept
+    assert not journal.exists()
+
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/whole.json")[0] == 0
+    resumed, whole = load_json("runs/dev-v3.json"), load_json("runs/whole.json")
+    assert content(resumed) == content(whole)
+
+
+def test_sigterm_keeps_the_answers_and_says_how_to_resume(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = 0.05
+    journal = project / "runs" / "dev-v3.json.journal"
+    proc = start_run(project, fake)
+    wait_for_answers(journal, 3)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 2
+    assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err and "Traceback" not in err
+    assert journal.exists()
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and out.startswith("Accuracy: 25/25 = 100%")
+
+
+def interrupted_journal(project, cli, fake, keep):
+    """A journal as a killed run leaves it: the header and the first `keep` answers."""
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    os.unlink("runs/dev-v3.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:keep]]
+    (project / "runs" / "dev-v3.json.journal").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fake.chat_bodies.clear()
+
+
+def test_resume_tolerates_a_torn_last_line(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=5)
+    with open("runs/dev-v3.json.journal", "a") as f:
+        f.write('{"id": "dev-06", "respo')   # killed in the middle of a write
+    journal = evalpy.reopen_journal("runs/dev-v3.json.journal")
+    evalpy.append_journal(journal, {"id": "dev-06", "response": "bug", "error": None})
+    journal.close()
+    config, done = evalpy.read_journal("runs/dev-v3.json.journal")
+    assert sorted(done) == [f"dev-{i:02d}" for i in range(1, 7)]   # the torn fragment is gone
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 19
+
+
+def test_a_damaged_line_inside_the_journal_is_refused(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=5)
+    text = open("runs/dev-v3.json.journal").read().splitlines()
+    text[2] = text[2][:20]
+    open("runs/dev-v3.json.journal", "w").write("\n".join(text) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err
+
+
+def test_resume_asks_again_the_cases_that_ended_in_error(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=5)
+    with open("runs/dev-v3.json.journal", "a") as f:
+        f.write(json.dumps({"id": "dev-06", "response": None, "error": "HTTP 500: boom", "attempts": 4}) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json.journal", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 20
+    assert load_json("runs/dev-v3.json")["results"][5]["error"] is None
+
+
+@pytest.mark.parametrize("change, message", [
+    ("golden/dev.jsonl", "golden/dev.jsonl changed since the run started"),
+    ("prompts/v3.txt", "prompts/v3.txt changed since the run started"),
+])
+def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, change, message):
+    interrupted_journal(project, cli, fake, keep=5)
+    with open(change, "a", encoding="utf-8") as f:
+        f.write("\n" if change.endswith(".txt") else
+                json.dumps({"id": "dev-99", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and message in err
+    assert fake.chat_bodies == []
+
+
+def test_resume_takes_its_configuration_from_the_run(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--model", "other")
+    assert code == 2 and "--resume takes its split, prompt, model" in err
+    code, out, err = cli("run", "--resume", "runs/nothing.json")
+    assert code == 2 and "no such journal" in err
+
+
+def test_resume_of_a_finished_run_says_so(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and "is a finished run" in err
+
+
+def test_run_refuses_a_broken_split_before_calling(project, cli, fake):
+    with open("golden/dev.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"id": "dev-26", "input": "x", "expected": "spam", "difficulty": "easy", "note": "n"}\n')
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "golden/dev.jsonl:26: label 'spam' is not in labels.txt" in err
+    assert fake.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_usage_errors_are_plain(project, cli):
+    code, out, err = cli("run")
+    assert code == 2 and "run needs --split" in err
+    code, out, err = cli("run", "--split", "nope", "--host", "127.0.0.1:1")
+    assert code == 2 and "golden/nope.jsonl: no such split file" in err
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v9.txt")
+    assert code == 2 and "prompts/v9.txt: no such prompt file" in err
+    with pytest.raises(SystemExit) as e:
+        cli("run", "--split", "dev", "--jobs", "0")
+    assert e.value.code == 2

@@ -1,0 +1,127 @@
+"""Stages 5 and 6, score and report: every figure recomputed from the run file alone."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, evalpy, load_json
+
+LABELS = "facturación\nbug\nacceso\npetición\n"
+# id, expected, difficulty, what the fake model answers
+CASES = [
+    ("a1", "bug", "easy", "bug"),
+    ("a2", "bug", "easy", "Bug."),
+    ("a3", "bug", "easy", "acceso"),
+    ("a4", "acceso", "easy", "acceso"),
+    ("a5", "facturación", "trap", "Categoría: facturación"),
+    ("a6", "petición", "trap", "bug"),
+    ("a7", "facturación", "trap", "facturacion"),
+]
+
+
+@pytest.fixture
+def hand_run(project, cli, fake):
+    """A real run of a 7-case split whose every figure is worked out by hand below."""
+    (project / "small").mkdir()
+    (project / "small" / "labels.txt").write_text(LABELS, encoding="utf-8")
+    with open(project / "small" / "s.jsonl", "w", encoding="utf-8") as f:
+        for cid, expected, difficulty, _ in CASES:
+            f.write(json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected,
+                                "difficulty": difficulty, "note": "n"}, ensure_ascii=False) + "\n")
+    fake.answers = {f"ticket {cid}": answer for cid, _, _, answer in CASES}
+    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 0, err
+    return "runs/s-v2.json", out
+
+
+def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
+    path, run_output = hand_run
+    code, out, err = cli("report", path)
+    assert code == 0 and out == run_output
+    assert out.splitlines()[:3] == [
+        "Accuracy: 4/7 = 57%",                      # a1 a2 a4 a7
+        "Baseline (always 'bug'): 3/7 = 43%",       # bug is 3 of 7
+        "Invalid answers: 1",                       # a5
+    ]
+
+
+def test_report_json_has_the_hand_computed_figures(hand_run, cli):
+    code, out, err = cli("report", hand_run[0], "--json")
+    s = json.loads(out)
+    assert (s["correct"], s["scored"], s["cases"], s["invalid"]) == (4, 7, 7, 1)
+    assert s["baseline"] == {"label": "bug", "correct": 3, "accuracy": 3 / 7}
+    bug, acceso, fact, pet = (s["per_label"][k] for k in ("bug", "acceso", "facturación", "petición"))
+    assert (bug["precision"], bug["recall"], bug["support"]) == (2 / 3, 2 / 3, 3)      # a1 a2 of a1 a2 a6
+    assert bug["f1"] == pytest.approx(2 / 3)
+    assert (acceso["precision"], acceso["recall"], acceso["support"]) == (1 / 2, 1.0, 1)
+    assert acceso["f1"] == pytest.approx(2 / 3)
+    assert (fact["precision"], fact["recall"], fact["support"]) == (1.0, 1 / 2, 2)
+    assert (pet["precision"], pet["recall"], pet["f1"], pet["support"]) == (None, 0.0, None, 1)
+    assert s["confusion"]["bug"] == {"facturación": 0, "bug": 2, "acceso": 1, "petición": 0, "INVALID": 0}
+    assert s["confusion"]["facturación"] == {"facturación": 1, "bug": 0, "acceso": 0, "petición": 0, "INVALID": 1}
+    assert s["confusion"]["petición"]["bug"] == 1
+    assert s["by_difficulty"] == {"easy": {"correct": 3, "total": 4, "accuracy": 0.75},
+                                  "trap": {"correct": 1, "total": 3, "accuracy": 1 / 3}}
+    assert [(f["id"], f["got"]) for f in s["failures"]] == [("a3", "acceso"), ("a5", "INVALID"), ("a6", "bug")]
+    assert s["errors"] == [] and "prompt_text" not in s["config"]
+
+
+def test_report_text_sections(hand_run, cli):
+    out = cli("report", hand_run[0])[1]
+    assert "  bug               0.67    0.67  0.67        3" in out
+    assert "  petición             -    0.00     -        1" in out
+    assert "  easy  3/4 = 75%  (fewer than 10 cases: too few to read much into)" in out
+    assert "  trap  1/3 = 33%  (fewer than 10 cases: too few to read much into)" in out
+    assert "  a5  trap        facturación  INVALID  Categoría: facturación" in out
+    assert "Confusion matrix (rows expected, columns predicted):" in out
+
+
+def test_report_never_calls_a_model(hand_run, cli, fake):
+    fake.stop()
+    asked = len(fake.chat_bodies)
+    assert cli("report", hand_run[0])[0] == 0
+    assert len(fake.chat_bodies) == asked
+
+
+def test_baseline_ties_go_to_the_first_label_in_labels_txt():
+    run = {"config": {"labels": ["a", "b"]},
+           "results": [{"id": "1", "expected": "b", "difficulty": "easy", "response": "b", "error": None},
+                       {"id": "2", "expected": "a", "difficulty": "easy", "response": "a", "error": None}]}
+    assert evalpy.score(run)["baseline"]["label"] == "a"
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"format": "eval.py-run/1", "config": {', "damaged or cut short (line 1, column"),
+    ("not json at all", "damaged or cut short"),
+    ("[1, 2]", 'no "format": "eval.py-run/1"'),
+    ('{"format": "eval.py-run/1", "config": {}, "results": []}', "config has no 'model'"),
+    (None, "no such run file"),
+])
+def test_bad_run_files_are_one_plain_error(project, cli, text, message):
+    if text is not None:
+        (project / "bad.json").write_text(text)
+    code, out, err = cli("report", "bad.json")
+    assert code == 2 and message in err and out == ""
+    assert err.startswith("error: bad.json: ") and len(err.strip().splitlines()) == 1
+
+
+def test_edited_results_are_caught(hand_run, cli):
+    run = load_json(hand_run[0])
+    run["results"][1]["id"] = "a1"
+    json.dump(run, open("dup.json", "w"))
+    assert "result id 'a1' appears twice" in cli("report", "dup.json")[2]
+    run = load_json(hand_run[0])
+    run["results"][0]["expected"] = "spam"
+    json.dump(run, open("spam.json", "w"))
+    assert "expected label 'spam' is not in config.labels" in cli("report", "spam.json")[2]
+
+
+def test_a_truncated_run_file_gives_no_traceback_from_the_real_command(hand_run, project):
+    data = (project / hand_run[0]).read_bytes()
+    (project / "cut.json").write_bytes(data[: len(data) // 2])
+    proc = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", "cut.json"],
+                          capture_output=True, text=True, cwd=project, timeout=30)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "cut.json: not a readable run file, damaged or cut short" in proc.stderr
