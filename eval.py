@@ -424,6 +424,8 @@ def free_run_path(path):
 def open_journal(run_path, config):
     """Create the journal exclusively (it reserves the run's name) and write its header."""
     folder = os.path.dirname(run_path) or "."
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise EvalError(f"{folder} is not a folder; run files go in a folder (see --out)")
     os.makedirs(folder, exist_ok=True)
     while True:
         run_path = free_run_path(run_path)
@@ -448,6 +450,9 @@ def read_journal(path):
             raise ValueError
     except (ValueError, KeyError, TypeError):
         raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
+    problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host"))
+    if problem:
+        raise EvalError(f"{path}:1: damaged journal header: {problem}")
     done = {}
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
@@ -591,7 +596,20 @@ def ratio(part, whole):
 
 
 def pct(part, whole):
-    return f"{part}/{whole} = {100 * part / whole:.0f}%" if whole else f"{part}/{whole} = -"
+    """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
+    if not whole:
+        return f"{part}/{whole} = -"
+    value = 100 * part / whole
+    text = f"{value:.0f}"
+    if (text == "100" and part != whole) or (text == "0" and part):
+        text = f"{value:.1f}"
+    return f"{part}/{whole} = {text}%"
+
+
+def f1_score(precision, recall):
+    if precision is None or recall is None:
+        return None
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 def outcomes(run):
@@ -629,10 +647,8 @@ def score(run):
         predicted = sum(confusion[e][label] for e in labels)
         support = sum(confusion[label].values())
         precision, recall = ratio(tp, predicted), ratio(tp, support)
-        f1 = (2 * precision * recall / (precision + recall)
-              if precision is not None and recall is not None and precision + recall else
-              (0.0 if precision is not None and recall is not None else None))
-        per_label[label] = {"precision": precision, "recall": recall, "f1": f1, "support": support}
+        per_label[label] = {"precision": precision, "recall": recall,
+                            "f1": f1_score(precision, recall), "support": support}
     by_difficulty = {}
     for r in answered:
         slot = by_difficulty.setdefault(r["difficulty"], {"correct": 0, "total": 0})
@@ -738,15 +754,30 @@ def load_run(path):
     return run
 
 
+def check_config(config, text_keys):
+    """What eval.py reads from a config it did not just build (a run file, a journal)."""
+    for key in text_keys + ("temperature", "seed"):
+        if key not in config:
+            return f"config has no {key!r}"
+    for key in text_keys:
+        if key != "labels" and not isinstance(config[key], str):
+            return f"config.{key} must be a string"
+    if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
+        return "config.temperature must be a number"
+    if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
+        return "config.seed must be a whole number"
+    return None
+
+
 def check_run(run):
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config, results = run.get("config"), run.get("results")
     if not isinstance(config, dict) or not isinstance(results, list):
         return "needs a config object and a results list"
-    for key in ("model", "temperature", "seed", "prompt", "prompt_sha", "split", "split_sha", "labels"):
-        if key not in config:
-            return f"config has no {key!r}"
+    problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
+    if problem:
+        return problem
     labels = config["labels"]
     if not isinstance(labels, list) or not all(isinstance(l, str) for l in labels):
         return "config.labels must be a list of strings"
@@ -761,6 +792,8 @@ def check_run(run):
             return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
         if not isinstance(r.get("response"), (str, type(None))):
             return f"result {r['id']}: response must be text or null"
+        if not isinstance(r.get("error"), (str, type(None))):
+            return f"result {r['id']}: error must be text or null"
         if r["id"] in seen:
             return f"result id {r['id']!r} appears twice"
         seen.add(r["id"])
@@ -846,33 +879,42 @@ def interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def cmd_run(args):
-    if args.resume:
-        if args.config_given:
-            raise EvalError("--resume takes its split, prompt, model and options from the interrupted "
-                            "run; give only --jobs, --timeout, --retries or --host with it")
-        run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
-        if not os.path.exists(run_path + JOURNAL_SUFFIX):
-            if os.path.exists(run_path):
-                raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
-            raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
-        config, done = read_journal(run_path + JOURNAL_SUFFIX)
-        if args.host is not None:
-            config["host"] = resolve_host(args.host)
-    else:
+def open_or_resume(args):
+    """(config, answers kept, journal path to resume or None) for a new run or a resumed one."""
+    if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        config, done = build_config(args), {}
+        return build_config(args), {}, None
+    if args.config_given:
+        raise EvalError("--resume takes its split, prompt, model and options from the interrupted "
+                        "run; give only --jobs, --timeout, --retries or --host with it")
+    run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
+    if not os.path.exists(run_path + JOURNAL_SUFFIX):
+        if os.path.exists(run_path):
+            raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
+        raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
+    config, done = read_journal(run_path + JOURNAL_SUFFIX)
+    if args.host is not None:
+        config["host"] = resolve_host(args.host)
+    done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
+    return config, done, run_path
 
+
+def refuse_changed(config, split_sha, prompt_sha):
+    """A resumed run must ask the same questions of the same cases."""
+    for what, path, then, now in (("split", config["split_path"], config["split_sha"], split_sha),
+                                  ("prompt", config["prompt"], config["prompt_sha"], prompt_sha)):
+        if then != now:
+            raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
+                            f"(sha {short(then)} then, {short(now)} now)")
+
+
+def cmd_run(args):
+    config, done, run_path = open_or_resume(args)
     cases, labels, split_sha = load_split(config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
-    if args.resume:
-        if split_sha != config["split_sha"]:
-            raise EvalError(f"refusing to resume: {config['split_path']} changed since the run started "
-                            f"(sha {short(config['split_sha'])} then, {short(split_sha)} now)")
-        if prompt_sha != config["prompt_sha"]:
-            raise EvalError(f"refusing to resume: {config['prompt']} changed since the run started "
-                            f"(sha {short(config['prompt_sha'])} then, {short(prompt_sha)} now)")
+    if run_path:
+        refuse_changed(config, split_sha, prompt_sha)
     baseline = load_run(args.compare) if args.compare else None
     if baseline and baseline["config"]["split_sha"] != split_sha:
         raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
@@ -880,25 +922,22 @@ def cmd_run(args):
 
     client = OllamaClient(config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs)
     server_version = client.check(config["model"])
-    if args.resume:
+    warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
+         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} (ollama {server_version})")
+    if run_path:
         if config.get("server_version") != server_version:
-            warn(f"note: the server is now version {server_version}, the run began on {config.get('server_version')}")
+            warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
+        journal = reopen_journal(run_path + JOURNAL_SUFFIX)
+        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) - len(done)} to ask")
     else:
         config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
                       cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
                       server="ollama", server_version=server_version, eval_version=__version__)
-    warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
-         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} (ollama {server_version})")
+        wanted = args.out or default_run_path(config["split"], config["prompt"])
+        run_path, journal = open_journal(wanted, config)
+        if run_path != wanted:
+            warn(f"{wanted} exists; writing {run_path} instead")
 
-    if args.resume:
-        journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-        done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
-        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) - len(done)} to ask")
-    else:
-        run_path, journal = open_journal(args.out or default_run_path(config["split"], config["prompt"]), config)
-        if args.out and run_path != args.out:
-            warn(f"{args.out} exists; writing {run_path} instead")
-    todo = [c for c in cases if c["id"] not in done]
     progress = Progress(len(cases), len(done))
     errors = 0
 
@@ -911,20 +950,23 @@ def cmd_run(args):
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        ask_all(client, config, prompt_text, todo, args.jobs, on_answer)
+        ask_all(client, config, prompt_text, [c for c in cases if c["id"] not in done], args.jobs, on_answer)
     except KeyboardInterrupt:
-        journal.close()
         progress.update(len(done), errors, final=True)
         warn(f"interrupted: {len(done)} of {len(cases)} answers kept in {run_path + JOURNAL_SUFFIX}\n"
              f"Resume with: python eval.py run --resume {run_path}")
         return 2
     finally:
         signal.signal(signal.SIGTERM, previous)
+        journal.close()
     progress.update(len(done), errors, final=True)
-    journal.close()
 
     run = assemble_run(config, cases, done)
-    write_new_file(run_path, json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+    try:
+        write_new_file(run_path, json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+    except OSError as e:
+        raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
+                        f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
     os.unlink(run_path + JOURNAL_SUFFIX)
     warn(f"wrote {run_path}")
     print(format_report(run, score(run)))
@@ -1037,6 +1079,10 @@ def main(argv=None):
     except BrokenPipeError:   # `eval.py report ... | head`
         sys.stderr.close()
         return 0
+    except OSError as e:      # disk full, no permission: the user's machine, not a bug
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

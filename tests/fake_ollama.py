@@ -28,6 +28,8 @@ class FakeOllama:
         self.hang_seconds = 5.0
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
+        self.in_flight = 0            # chat requests being answered right now
+        self.max_in_flight = 0
         self.lock = threading.Lock()
         self.server = None
 
@@ -105,6 +107,16 @@ class FakeOllama:
                     self.send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
                     return
                 text = body["messages"][-1]["content"]
+                with fake.lock:
+                    fake.in_flight += 1
+                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                try:
+                    self.answer_chat(model, text)
+                finally:
+                    with fake.lock:
+                        fake.in_flight -= 1
+
+            def answer_chat(self, model, text):
                 delay = fake.latency(text) if callable(fake.latency) else fake.latency
                 if delay:
                     time.sleep(delay)

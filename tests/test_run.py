@@ -90,6 +90,14 @@ def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
     assert [r["id"] for r in four["results"]] == [f"dev-{i:02d}" for i in range(1, 26)]
 
 
+@pytest.mark.parametrize("jobs", [1, 4])
+def test_jobs_is_the_number_of_requests_in_flight(project, cli, fake, jobs):
+    fake.latency = 0.05
+    assert cli("run", "--split", "dev", "--host", fake.url, "--jobs", jobs)[0] == 0
+    assert fake.max_in_flight == jobs
+    assert len(fake.chat_bodies) == 25
+
+
 def start_run(project, fake, *extra):
     return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev",
                              "--host", fake.url, *extra],
@@ -193,8 +201,8 @@ def test_resume_asks_again_the_cases_that_ended_in_error(project, cli, fake):
 
 
 @pytest.mark.parametrize("change, message", [
-    ("golden/dev.jsonl", "golden/dev.jsonl changed since the run started"),
-    ("prompts/v3.txt", "prompts/v3.txt changed since the run started"),
+    ("golden/dev.jsonl", "the split golden/dev.jsonl changed since the run started"),
+    ("prompts/v3.txt", "the prompt prompts/v3.txt changed since the run started"),
 ])
 def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, change, message):
     interrupted_journal(project, cli, fake, keep=5)
@@ -226,6 +234,23 @@ def test_run_refuses_a_broken_split_before_calling(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and "golden/dev.jsonl:26: label 'spam' is not in labels.txt" in err
     assert fake.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_damaged_journal_header_is_refused(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    header = json.loads(lines[0])
+    del header["config"]["split_path"]
+    open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and "journal:1: damaged journal header: config has no 'split_path'" in err
+
+
+def test_an_unwritable_runs_folder_is_a_plain_error(project, cli, fake):
+    (project / "runs").write_text("a file where the folder should be")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "error: runs is not a folder" in err and "Traceback" not in err
+    assert fake.chat_bodies == []
 
 
 def test_usage_errors_are_plain(project, cli):

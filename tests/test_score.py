@@ -85,6 +85,16 @@ def test_report_never_calls_a_model(hand_run, cli, fake):
     assert len(fake.chat_bodies) == asked
 
 
+@pytest.mark.parametrize("part, whole, text", [
+    (22, 25, "22/25 = 88%"), (0, 5, "0/5 = 0%"), (5, 5, "5/5 = 100%"), (14, 15, "14/15 = 93%"),
+    (199, 200, "199/200 = 99.5%"),   # never "100%" with a failure in it
+    (1, 300, "1/300 = 0.3%"),        # never "0%" with a success in it
+    (0, 0, "0/0 = -"),
+])
+def test_percentages(part, whole, text):
+    assert evalpy.pct(part, whole) == text
+
+
 def test_baseline_ties_go_to_the_first_label_in_labels_txt():
     run = {"config": {"labels": ["a", "b"]},
            "results": [{"id": "1", "expected": "b", "difficulty": "easy", "response": "b", "error": None},
@@ -97,6 +107,9 @@ def test_baseline_ties_go_to_the_first_label_in_labels_txt():
     ("not json at all", "damaged or cut short"),
     ("[1, 2]", 'no "format": "eval.py-run/1"'),
     ('{"format": "eval.py-run/1", "config": {}, "results": []}', "config has no 'model'"),
+    ('{"format": "eval.py-run/1", "results": [], "config": {"model": "m", "prompt": "p", "prompt_sha": "s", '
+     '"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": "hot", "seed": 1}}',
+     "config.temperature must be a number"),
     (None, "no such run file"),
 ])
 def test_bad_run_files_are_one_plain_error(project, cli, text, message):
