@@ -187,6 +187,30 @@ def test_retries_are_bounded(project, cli, fake):
     assert "server busy" in load_json("runs/dev-v3.json")["results"][0]["error"]
 
 
+def test_progress_redraws_in_place_on_a_terminal(project, fake):
+    import pty
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = 0.01
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url],
+                            stdout=subprocess.PIPE, stderr=follower, cwd=project,
+                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:   # the terminal closes when the process ends
+            break
+        if not chunk:
+            break
+        shown += chunk
+    proc.wait(timeout=30)
+    os.close(leader)
+    assert proc.returncode == 0
+    assert b"\r\x1b[K[" in shown and b"[25/25] errors 0" in shown
+
+
 def test_progress_goes_to_stderr_in_plain_lines_when_not_a_terminal(project, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     proc = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url],

@@ -141,13 +141,14 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     assert content(resumed) == content(whole)
 
 
-def test_sigterm_keeps_the_answers_and_says_how_to_resume(project, cli, fake):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli, fake, sig):
     fake.answers = answer_key("golden/dev.jsonl")
     fake.latency = 0.05
     journal = project / "runs" / "dev-v3.json.journal"
     proc = start_run(project, fake)
     wait_for_answers(journal, 3)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=10)
     assert proc.returncode == 2
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err and "Traceback" not in err
