@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import json
 import os
+import queue
 import random
 import re
 import signal
@@ -28,7 +29,6 @@ import sys
 import threading
 import time
 import unicodedata
-import queue
 from datetime import datetime
 
 __version__ = "0.1.0"
@@ -57,7 +57,6 @@ RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
 CASE_FIELDS = ("id", "input", "expected", "difficulty", "note")
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
-REQUIRED_FIELDS = ("id", "input", "expected", "difficulty", "note")
 # A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}. Each result
 # holds the case as it was (CASE_FIELDS) and what the server did with it (CALL_FIELDS).
 CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
@@ -144,7 +143,7 @@ def parse_case(obj, labels):
             problems.append(f"field {name!r} given twice (as {name!r} and its alias)")
             continue
         case[name] = value
-    for name in REQUIRED_FIELDS:
+    for name in CASE_FIELDS:   # all required, all non-empty strings
         value = case.get(name)
         if name not in case:
             problems.append(f"missing field {name!r}")
