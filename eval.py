@@ -29,7 +29,10 @@ import sys
 import threading
 import time
 import unicodedata
+from collections import Counter
 from datetime import datetime
+from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
+from statistics import NormalDist
 
 __version__ = "0.1.0"
 
@@ -55,10 +58,12 @@ INVALID = "INVALID"               # an answer that is not exactly one label afte
 
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
-CASE_FIELDS = ("id", "input", "expected", "difficulty", "note")
+REQUIRED_FIELDS = ("id", "input", "expected", "difficulty", "note")
+CASE_FIELDS = REQUIRED_FIELDS + ("tags",)   # tags: optional list of strings, for slices and gates
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
-# A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}. Each result
-# holds the case as it was (CASE_FIELDS) and what the server did with it (CALL_FIELDS).
+# A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}: one result per
+# case and trial, holding the case as it was (CASE_FIELDS), its trial number (1..repeat)
+# and what the server did with it (CALL_FIELDS).
 CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason")
@@ -143,7 +148,7 @@ def parse_case(obj, labels):
             problems.append(f"field {name!r} given twice (as {name!r} and its alias)")
             continue
         case[name] = value
-    for name in CASE_FIELDS:   # all required, all non-empty strings
+    for name in REQUIRED_FIELDS:   # all required, all non-empty strings
         value = case.get(name)
         if name not in case:
             problems.append(f"missing field {name!r}")
@@ -151,6 +156,11 @@ def parse_case(obj, labels):
             problems.append(f"field {name!r} must be a string, not {type(value).__name__}")
         elif not value.strip():
             problems.append(f"field {name!r} is empty")
+    tags = case.setdefault("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
+        problems.append("field 'tags' must be a list of non-empty strings")
+    elif len(set(tags)) != len(tags):
+        problems.append("field 'tags' repeats a tag")
     expected = case.get("expected")
     if isinstance(expected, str) and expected.strip():
         expected = case["expected"] = unicodedata.normalize("NFC", expected)
@@ -439,7 +449,7 @@ def open_journal(run_path, config):
 
 
 def read_journal(path):
-    """Returns (config, {case id: call result}). A torn last line (killed mid-write) is dropped."""
+    """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped."""
     data = read_bytes(path, "journal")
     lines = data.decode("utf-8", errors="replace").split("\n")
     try:
@@ -452,13 +462,14 @@ def read_journal(path):
     problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host"))
     if problem:
         raise EvalError(f"{path}:1: damaged journal header: {problem}")
+    config.setdefault("repeat", 1)
     done = {}
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
-            done[entry["id"]] = entry
+            done[entry["id"], entry.get("trial", 1)] = entry
         except (ValueError, KeyError, TypeError):
             if number != len(lines):   # only a last line with no newline can be torn by a kill
                 raise EvalError(f"{path}:{number}: damaged journal line; "
@@ -527,214 +538,57 @@ class Progress:
         self.stream.flush()
 
 
-def ask_all(client, config, prompt_text, cases, jobs, on_answer):
-    """Ask the model about each case with `jobs` requests in flight; call on_answer(case, result)
-    in the main thread as answers arrive. Workers are daemons: Ctrl-C never waits for them."""
+def ask_all(client, config, prompt_text, work, jobs, on_answer):
+    """Ask the model about each (case, trial) in `work` with `jobs` requests in flight; call
+    on_answer(case, trial, result) in the main thread as answers arrive. Workers are daemons:
+    Ctrl-C never waits for them."""
     options = {"temperature": config["temperature"], "seed": config["seed"]}
-    pending = iter(cases)
+    pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
 
-    def work():
+    def worker():
         while True:
             with take:
-                case = next(pending, None)
-            if case is None:
+                item = next(pending, None)
+            if item is None:
                 return
+            case, trial = item
             try:
-                answers.put((case, client.chat(config["model"], prompt_text, case["input"], options)))
+                answers.put((case, trial, client.chat(config["model"], prompt_text, case["input"], options)))
             except BaseException as e:   # a bug must surface in the main thread, not hang it
-                answers.put((case, e))
+                answers.put((case, trial, e))
                 return
 
-    for _ in range(min(jobs, len(cases))):
-        threading.Thread(target=work, daemon=True).start()
-    for _ in range(len(cases)):
+    for _ in range(min(jobs, len(work))):
+        threading.Thread(target=worker, daemon=True).start()
+    for _ in range(len(work)):
         while True:
             try:
-                case, result = answers.get(timeout=0.5)
+                case, trial, result = answers.get(timeout=0.5)
                 break
             except queue.Empty:
                 continue
         if isinstance(result, BaseException):
             raise result
-        on_answer(case, result)
+        on_answer(case, trial, result)
 
 
 def assemble_run(config, cases, answers):
-    """The run file's content: config plus one result per case, in the split's order."""
+    """The run file's content: config plus one result per case and trial, in the split's order."""
     results = []
     for case in cases:
-        result = {k: case[k] for k in CASE_FIELDS}
-        answer = answers[case["id"]]
-        result.update({k: answer.get(k) for k in CALL_FIELDS})
-        results.append(result)
+        for trial in range(1, config["repeat"] + 1):
+            result = {k: case[k] for k in CASE_FIELDS}
+            result["trial"] = trial
+            answer = answers[case["id"], trial]
+            result.update({k: answer.get(k) for k in CALL_FIELDS})
+            results.append(result)
     return {"format": RUN_FORMAT, "config": config, "results": results}
 
 
 # ---------------------------------------------------------------------------
-# Normalizing: free text onto the closed label set, or INVALID. Deliberately strict:
-# a wrong label and an answer that ignored the format are different problems.
-
-STRIP_CHARS = ".\"'`*"
-
-
-def normalize(answer, labels):
-    cleaned = fold(answer.strip().strip(STRIP_CHARS))
-    for label in labels:
-        if cleaned == fold(label):
-            return label
-    return INVALID
-
-
-# ---------------------------------------------------------------------------
-# Scoring: everything is recomputed from the run file alone.
-
-def ratio(part, whole):
-    return part / whole if whole else None
-
-
-def pct(part, whole):
-    """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
-    if not whole:
-        return f"{part}/{whole} = -"
-    value = 100 * part / whole
-    text = f"{value:.0f}"
-    if (text == "100" and part != whole) or (text == "0" and part):
-        text = f"{value:.1f}"
-    return f"{part}/{whole} = {text}%"
-
-
-def f1_score(precision, recall):
-    if precision is None or recall is None:
-        return None
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-
-
-def outcomes(run):
-    """Per case: the normalized label and whether it is right; None for both when the
-    server gave no answer (an infrastructure error is not the model's fault)."""
-    labels = run["config"]["labels"]
-    graded = []
-    for r in run["results"]:
-        if r.get("error") is not None or r.get("response") is None:
-            graded.append({"predicted": None, "correct": None, "error": r.get("error") or "no answer"})
-        else:
-            predicted = normalize(r["response"], labels)
-            graded.append({"predicted": predicted, "correct": predicted == r["expected"], "error": None})
-    return graded
-
-
-def score(run):
-    labels = run["config"]["labels"]
-    results = run["results"]
-    graded = outcomes(run)
-    answered = [dict(r, **g) for r, g in zip(results, graded) if g["error"] is None]
-    errors = [{"id": r["id"], "error": g["error"]} for r, g in zip(results, graded) if g["error"] is not None]
-    counts = {label: 0 for label in labels}
-    for r in results:
-        counts[r["expected"]] = counts.get(r["expected"], 0) + 1
-    majority = max(labels, key=lambda label: counts[label])   # ties: first in labels.txt
-    correct = sum(r["correct"] for r in answered)
-    baseline = sum(r["expected"] == majority for r in answered)
-    confusion = {e: {p: 0 for p in labels + [INVALID]} for e in labels}
-    for r in answered:
-        confusion[r["expected"]][r["predicted"]] += 1
-    per_label = {}
-    for label in labels:
-        tp = confusion[label][label]
-        predicted = sum(confusion[e][label] for e in labels)
-        support = sum(confusion[label].values())
-        precision, recall = ratio(tp, predicted), ratio(tp, support)
-        per_label[label] = {"precision": precision, "recall": recall,
-                            "f1": f1_score(precision, recall), "support": support}
-    by_difficulty = {}
-    for r in answered:
-        slot = by_difficulty.setdefault(r["difficulty"], {"correct": 0, "total": 0})
-        slot["total"] += 1
-        slot["correct"] += r["correct"]
-    for slot in by_difficulty.values():
-        slot["accuracy"] = ratio(slot["correct"], slot["total"])
-    return {
-        "cases": len(results),
-        "scored": len(answered),
-        "correct": correct,
-        "accuracy": ratio(correct, len(answered)),
-        "baseline": {"label": majority, "correct": baseline, "accuracy": ratio(baseline, len(answered))},
-        "invalid": sum(r["predicted"] == INVALID for r in answered),
-        "errors": errors,
-        "per_label": per_label,
-        "confusion": confusion,
-        "by_difficulty": by_difficulty,
-        "failures": [{"id": r["id"], "difficulty": r["difficulty"], "expected": r["expected"],
-                      "got": r["predicted"], "response": r["response"]}
-                     for r in answered if not r["correct"]],
-    }
-
-
-# ---------------------------------------------------------------------------
-# Reporting.
-
-def one_line(text, width=70):
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[:width - 1] + "…"
-
-
-def fmt(x):
-    return "-" if x is None else f"{x:.2f}"
-
-
-def table(rows, align_right_from=1):
-    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
-                 for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append("  " + "  ".join(cells).rstrip())
-    return lines
-
-
-def describe_config(config):
-    return (f"{config['split']} ({short(config['split_sha'])}) · {config['prompt']} "
-            f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
-            f"· seed {config['seed']}")
-
-
-def format_report(run, s):
-    labels = run["config"]["labels"]
-    base = s["baseline"]
-    out = [f"Accuracy: {pct(s['correct'], s['scored'])}",
-           f"Baseline (always '{base['label']}'): {pct(base['correct'], s['scored'])}",
-           f"Invalid answers: {s['invalid']}"]
-    if s["errors"]:
-        out.append(f"Errors: {len(s['errors'])} of {s['cases']} cases got no answer "
-                   "(infrastructure, not scored)")
-        out += [f"  {e['id']}: {e['error']}" for e in s["errors"]]
-    out += ["", "Run: " + describe_config(run["config"]), "", "Per label:"]
-    rows = [["label", "precision", "recall", "f1", "support"]]
-    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
-             for label, m in s["per_label"].items()]
-    out += table(rows)
-    out += ["", "Confusion matrix (rows expected, columns predicted):"]
-    rows = [["expected"] + labels + [INVALID]]
-    rows += [[e] + [s["confusion"][e][p] for p in labels + [INVALID]] for e in labels]
-    out += table(rows)
-    out += ["", "By difficulty:"]
-    rows = []
-    for name, slot in s["by_difficulty"].items():
-        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if slot["total"] < SMALL_SLICE else ""
-        rows.append([name, pct(slot["correct"], slot["total"]), thin])
-    out += table(rows, align_right_from=99) if rows else ["  -"]
-    out += ["", f"Failures ({len(s['failures'])}):"]
-    if s["failures"]:
-        rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])]
-                 for f in s["failures"]]
-        out += table(rows, align_right_from=99)
-    else:
-        out.append("  -")
-    return "\n".join(out)
-
+# Reading a run back: report and compare start here, from the run file alone.
 
 def load_run(path):
     """Read a run file, or explain in one line why it cannot be read."""
@@ -765,6 +619,9 @@ def check_config(config, text_keys):
         return "config.temperature must be a number"
     if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
         return "config.seed must be a whole number"
+    repeat = config.setdefault("repeat", 1)
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        return "config.repeat must be a whole number, 1 or more"
     return None
 
 
@@ -787,55 +644,520 @@ def check_run(run):
         for key in ("id", "expected", "difficulty"):
             if not isinstance(r.get(key), str):
                 return f"result {i + 1} has no {key!r}"
+        where = f"result {r['id']}"
+        trial = r.setdefault("trial", 1)
+        if isinstance(trial, bool) or not isinstance(trial, int) or not 1 <= trial <= config["repeat"]:
+            return f"{where}: trial must be a whole number from 1 to config.repeat"
         if r["expected"] not in labels:
-            return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
+            return f"{where}: expected label {r['expected']!r} is not in config.labels"
         if not isinstance(r.get("response"), (str, type(None))):
-            return f"result {r['id']}: response must be text or null"
+            return f"{where}: response must be text or null"
         if not isinstance(r.get("error"), (str, type(None))):
-            return f"result {r['id']}: error must be text or null"
-        if r["id"] in seen:
-            return f"result id {r['id']!r} appears twice"
-        seen.add(r["id"])
+            return f"{where}: error must be text or null"
+        tags = r.setdefault("tags", [])
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            return f"{where}: tags must be a list of strings"
+        if (r["id"], trial) in seen:
+            return f"{where}, trial {trial} appears twice"
+        seen.add((r["id"], trial))
+    return None
+
+
+def read_run_config(path):
+    """Only the config block of a run file (it comes first), without parsing every result.
+    None if the file is not a readable run."""
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            head = f.read(1 << 20)
+            at = head.find('"config"')
+            start = head.find("{", at) if at >= 0 else -1
+            if start < 0:
+                return None
+            try:
+                config, _ = json.JSONDecoder().raw_decode(head, start)
+            except json.JSONDecodeError:   # a config longer than the first MiB
+                config, _ = json.JSONDecoder().raw_decode(head + f.read(), start)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return config if isinstance(config, dict) else None
+
+
+# ---------------------------------------------------------------------------
+# Normalizing: free text onto the closed label set, or INVALID. Deliberately strict:
+# a wrong label and an answer that ignored the format are different problems.
+
+STRIP_CHARS = ".\"'`*"
+TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
+
+
+def normalize(answer, labels):
+    cleaned = fold(answer.strip().strip(STRIP_CHARS))
+    for label in labels:
+        if cleaned == fold(label):
+            return label
+    return INVALID
+
+
+def majority(predicted):
+    """The answer most trials gave; TIE when two answers share the most votes."""
+    counts = Counter(predicted).most_common()
+    if not counts:
+        return None
+    if len(counts) > 1 and counts[0][1] == counts[1][1]:
+        return TIE
+    return counts[0][0]
+
+
+# ---------------------------------------------------------------------------
+# Scoring: everything is recomputed from the run file alone. A case is the unit: with
+# --repeat K its verdict is the majority of its trials, and its trials feed pass@k.
+
+def grade(run):
+    """One entry per case, in the run's order: its fields, each trial graded, and its verdict.
+    A trial the server never answered is an error: not the model's fault, not scored."""
+    labels = run["config"]["labels"]
+    cases = {}
+    for r in run["results"]:
+        case = cases.get(r["id"])
+        if case is None:
+            case = cases[r["id"]] = {k: r.get(k) for k in CASE_FIELDS if k != "input"}
+            case["trials"] = []
+        if r.get("error") is not None or r.get("response") is None:
+            trial = {"trial": r["trial"], "response": None, "predicted": None, "correct": None,
+                     "error": r.get("error") or "no answer"}
+        else:
+            predicted = normalize(r["response"], labels)
+            trial = {"trial": r["trial"], "response": r["response"], "predicted": predicted,
+                     "correct": predicted == r["expected"], "error": None}
+        case["trials"].append(trial)
+    for case in cases.values():
+        case["trials"].sort(key=lambda t: t["trial"])
+        answered = [t for t in case["trials"] if t["error"] is None]
+        case["n"] = len(answered)
+        case["c"] = sum(t["correct"] for t in answered)
+        case["predicted"] = majority(t["predicted"] for t in answered)
+        case["correct"] = case["predicted"] == case["expected"] if answered else None
+        case["flaky"] = len({t["predicted"] for t in answered}) > 1
+    return list(cases.values())
+
+
+def ratio(part, whole):
+    return part / whole if whole else None
+
+
+def f1_score(precision, recall):
+    if precision is None or recall is None:
+        return None
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def proportion(correct, total):
+    """A share of cases with its Wilson 95% interval, and whether it is too thin to read."""
+    return {"correct": correct, "total": total, "accuracy": ratio(correct, total),
+            "ci": list(wilson(correct, total)), "thin": total < SMALL_SLICE}
+
+
+def slices(cases, key):
+    groups = {}
+    for case in cases:
+        for name in key(case):
+            groups.setdefault(name, []).append(case["correct"])
+    return {name: proportion(sum(v), len(v)) for name, v in groups.items()}
+
+
+def score(run, cases=None):
+    config = run["config"]
+    labels, repeat = config["labels"], config["repeat"]
+    cases = grade(run) if cases is None else cases
+    scored = [c for c in cases if c["n"]]
+    counts = Counter(c["expected"] for c in cases)
+    majority_label = max(labels, key=lambda label: counts[label])   # ties: first in labels.txt
+    columns = labels + [INVALID] + ([TIE] if any(c["predicted"] == TIE for c in scored) else [])
+    confusion = {e: {p: 0 for p in columns} for e in labels}
+    for c in scored:
+        confusion[c["expected"]][c["predicted"]] += 1
+    per_label = {}
+    for label in labels:
+        tp = confusion[label][label]
+        precision = ratio(tp, sum(confusion[e][label] for e in labels))
+        recall = ratio(tp, sum(confusion[label].values()))
+        per_label[label] = {"precision": precision, "recall": recall,
+                            "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
+    by_trial = {t: [] for t in range(1, repeat + 1)}
+    for c in cases:
+        for t in c["trials"]:
+            if t["error"] is None:
+                by_trial[t["trial"]].append(t)
+    trials = [{"trial": t, "correct": sum(g["correct"] for g in answered), "scored": len(answered),
+               "accuracy": ratio(sum(g["correct"] for g in answered), len(answered)),
+               "invalid": sum(g["predicted"] == INVALID for g in answered)}
+              for t, answered in by_trial.items()]
+    accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
+    pass_k = []
+    if repeat > 1:
+        for k in range(1, repeat + 1):
+            eligible = [c for c in cases if c["n"] >= k]
+            pass_k.append({"k": k, "cases": len(eligible),
+                           "pass_at_k": ratio(fsum(pass_at_k(c["n"], c["c"], k) for c in eligible), len(eligible)),
+                           "pass_hat_k": ratio(fsum(pass_hat_k(c["n"], c["c"], k) for c in eligible), len(eligible))})
+    return {
+        "cases": len(cases),
+        "repeat": repeat,
+        "scored": len(scored),
+        "correct": sum(c["correct"] for c in scored),
+        "accuracy": ratio(sum(c["correct"] for c in scored), len(scored)),
+        "accuracy_ci": list(wilson(sum(c["correct"] for c in scored), len(scored))),
+        "mean_accuracy": fsum(accuracies) / len(accuracies) if accuracies else None,
+        "trials": trials,
+        "baseline": {"label": majority_label, **proportion(sum(c["expected"] == majority_label for c in scored),
+                                                           len(scored))},
+        "invalid": sum(t["invalid"] for t in trials),
+        "answers": sum(t["scored"] for t in trials),
+        "errors": [{"id": c["id"], "trial": t["trial"], "error": t["error"]}
+                   for c in cases for t in c["trials"] if t["error"] is not None],
+        "per_label": per_label,
+        "confusion": confusion,
+        "by_difficulty": slices(scored, lambda c: [c["difficulty"]]),
+        "by_tag": slices(scored, lambda c: c["tags"] or []),
+        "pass_k": pass_k,
+        "flaky": [{"id": c["id"], "expected": c["expected"],
+                   "answers": [{"trial": t["trial"], "predicted": t["predicted"], "response": t["response"]}
+                               for t in c["trials"] if t["error"] is None]}
+                  for c in scored if c["flaky"]],
+        "failures": [{"id": c["id"], "difficulty": c["difficulty"], "expected": c["expected"],
+                      "got": c["predicted"], "response": next(t["response"] for t in c["trials"]
+                                                              if t["error"] is None and not t["correct"])}
+                     for c in scored if not c["correct"]],
+        "rerun_test": config.get("rerun_test"),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Statistics: exact tests and intervals, standard library only, in log space where
+# the numbers grow. Checked against scipy in tests/test_stats.py.
+
+Z95 = NormalDist().inv_cdf(0.975)   # 1.959963984540054
+FISHER_TIE = 1 + 1e-7                # tables this close in probability count as equally extreme (as R does)
+
+
+def wilson(successes, n, z=Z95):
+    """Wilson score interval for a proportion: sane at 0/n and n/n, unlike the normal one."""
+    if n == 0:
+        return None, None
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+def log_comb(n, k):
+    return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1)
+
+
+def sum_exp(logs):
+    """log-sum-exp: add probabilities kept as logarithms without underflow."""
+    logs = list(logs)
+    if not logs:
+        return 0.0
+    top = max(logs)
+    return exp(top) * fsum(exp(x - top) for x in logs)
+
+
+def binom_log_pmf(k, n, p):
+    if p == 0:
+        return 0.0 if k == 0 else -inf
+    if p == 1:
+        return 0.0 if k == n else -inf
+    return log_comb(n, k) + k * log(p) + (n - k) * log1p(-p)
+
+
+def binom_cdf(k, n, p):
+    """P(X <= k) for X ~ Binomial(n, p)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k + 1)))
+
+
+def binom_at_least(k, n, p):
+    """P(X >= k) for X ~ Binomial(n, p), summed on its own side to keep small tails exact."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k, n + 1)))
+
+
+def mcnemar_exact(fixed, broken):
+    """Two-sided exact McNemar test: under no change, each discordant case is a fair coin."""
+    n = fixed + broken
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * binom_cdf(min(fixed, broken), n, 0.5))
+
+
+def fisher_exact(a, b, c, d):
+    """Two-sided Fisher's exact test on [[a, b], [c, d]]: the probability, with the margins
+    fixed, of a table no more likely than the one seen."""
+    row1, row2, col1 = a + b, c + d, a + c
+    n = row1 + row2
+    if row1 == 0 or row2 == 0 or col1 == 0 or col1 == n:
+        return 1.0
+    def log_p(x):
+        return log_comb(row1, x) + log_comb(row2, col1 - x) - log_comb(n, col1)
+    seen = log_p(a) + log(FISHER_TIE)
+    tables = (log_p(x) for x in range(max(0, col1 - row2), min(row1, col1) + 1))
+    return min(1.0, sum_exp(lp for lp in tables if lp <= seen))
+
+
+def pass_at_k(n, c, k):
+    """Unbiased pass@k (Chen et al. 2021): P(at least one of k trials drawn from n passes)."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def pass_hat_k(n, c, k):
+    """pass^k: P(all k trials drawn from n pass). The one that matters in production."""
+    return comb(c, k) / comb(n, k)
+
+
+def rows_for_failures(rate, failures, prob, limit=10_000_000):
+    """Fewest rows for P(at least `failures` failures) >= prob when each row fails at `rate`."""
+    n = failures
+    while binom_at_least(failures, n, rate) < prob:
+        n += 1
+        if n > limit:
+            return None
+    return n
+
+
+def failures_for_fisher(rows, alpha):
+    """Fewest failures out of `rows` that Fisher's test tells apart from a baseline that never
+    failed on as many rows, at significance alpha."""
+    for failures in range(1, rows + 1):
+        if fisher_exact(rows - failures, failures, rows, 0) <= alpha:
+            return failures
     return None
 
 
 # ---------------------------------------------------------------------------
-# Comparing two runs of the same split, case by case.
+# Reporting: text for people, --json for machines (unrounded), --markdown for pull requests.
 
-def compare_runs(baseline, candidate):
+def pct(part, whole):
+    """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
+    if not whole:
+        return f"{part}/{whole} = -"
+    return f"{part}/{whole} = {percent(part / whole)}"
+
+
+def percent(x):
+    if x is None:
+        return "-"
+    text = f"{100 * x:.0f}"
+    if (text == "100" and x < 1) or (text == "0" and x > 0):
+        text = f"{100 * x:.1f}"
+    return text + "%"
+
+
+def interval(ci):
+    low, high = ci
+    return "" if low is None else f"{100 * low:.0f}–{100 * high:.0f}%"
+
+
+def p_value(p):
+    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
+
+
+def one_line(text, width=70):
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def table(rows, align_right_from=1):
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def describe_config(config):
+    trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
+    return (f"{config['split']} ({short(config['split_sha'])}) · {config['prompt']} "
+            f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
+            f"· seed {config['seed']}{trials}")
+
+
+def rerun_warning(rerun):
+    return (f"WARNING: a forced re-run of the held-out test split (it had already been run: "
+            f"{', '.join(rerun['earlier'])}); its figures are no longer a clean held-out measure.")
+
+
+def headline(s):
+    """The opening lines: accuracy, majority vote (with trials), baseline, invalid answers."""
+    base = s["baseline"]
+    if s["repeat"] == 1:
+        lines = [f"Accuracy: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
+        invalid = f"Invalid answers: {s['invalid']}"
+    else:
+        per_trial = " · ".join(f"trial {t['trial']}: {pct(t['correct'], t['scored'])}" for t in s["trials"])
+        lines = [f"Accuracy: {percent(s['mean_accuracy'])} mean over {s['repeat']} trials ({per_trial})",
+                 f"Majority vote: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
+        invalid = (f"Invalid answers: {s['invalid']} of {s['answers']} ("
+                   + " · ".join(f"trial {t['trial']}: {t['invalid']}" for t in s["trials"]) + ")")
+    lines += [f"Baseline (always '{base['label']}'): {pct(base['correct'], base['total'])}"
+              f"  (95% CI {interval(base['ci'])})", invalid]
+    return [line.replace("  (95% CI )", "") for line in lines]
+
+
+def slice_rows(groups):
+    rows = []
+    for name, g in groups.items():
+        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if g["thin"] else ""
+        rows.append([name, pct(g["correct"], g["total"]), f"95% CI {interval(g['ci'])}", thin])
+    return table(rows, align_right_from=99) if rows else ["  -"]
+
+
+def format_report(run, s):
+    out = headline(s)
+    if s["rerun_test"]:
+        out.append(rerun_warning(s["rerun_test"]))
+    if s["errors"]:
+        out.append(f"Errors: {len(s['errors'])} of {s['answers'] + len(s['errors'])} requests got no answer "
+                   "(infrastructure, not scored)")
+        out += [f"  {e['id']}" + (f" trial {e['trial']}" if s["repeat"] > 1 else "") + f": {e['error']}"
+                for e in s["errors"]]
+    out += ["", "Run: " + describe_config(run["config"]), "", "Per label:"]
+    rows = [["label", "precision", "recall", "f1", "support"]]
+    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
+             for label, m in s["per_label"].items()]
+    out += table(rows)
+    columns = list(next(iter(s["confusion"].values())))
+    out += ["", "Confusion matrix (rows expected, columns predicted):"]
+    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in s["confusion"].items()]
+    out += table(rows)
+    out += ["", "By difficulty:"] + slice_rows(s["by_difficulty"])
+    if s["by_tag"]:
+        out += ["", "By tag:"] + slice_rows(s["by_tag"])
+    if s["pass_k"]:
+        out += ["", f"Trials ({s['repeat']} per case):"]
+        rows = [["k", "pass@k", "pass^k", "cases"]]
+        rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
+        out += table(rows)
+        out += ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
+        for f in s["flaky"]:
+            answers = " | ".join(f"{a['predicted']}: {one_line(a['response'], 30)}" for a in f["answers"])
+            out.append(f"  {f['id']} (expected {f['expected']}): {answers}")
+        if not s["flaky"]:
+            out.append("  -")
+    out += ["", f"Failures ({len(s['failures'])}):"]
+    if s["failures"]:
+        rows = [["id", "difficulty", "expected", "got", "answer"]]
+        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])]
+                 for f in s["failures"]]
+        out += table(rows, align_right_from=99)
+    else:
+        out.append("  -")
+    return "\n".join(out)
+
+
+def markdown_report(run, s, path):
+    config = run["config"]
+    out = [f"### eval.py report: `{path}`", "",
+           f"{config['split']} (`{short(config['split_sha'])}`) · `{config['prompt']}` "
+           f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
+    if s["rerun_test"]:
+        out += [f"> **{rerun_warning(s['rerun_test'])}**", ""]
+    out += ["| | result | 95% CI |", "|---|---|---|"]
+    if s["repeat"] > 1:
+        out.append(f"| Accuracy, mean of {s['repeat']} trials | {percent(s['mean_accuracy'])} | |")
+        out.append(f"| Majority vote | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
+        out.append(f"| pass^{s['repeat']} (every trial right) | {percent(s['pass_k'][-1]['pass_hat_k'])} | |")
+    else:
+        out.append(f"| Accuracy | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
+    base = s["baseline"]
+    out.append(f"| Baseline (always `{base['label']}`) | {pct(base['correct'], base['total'])} | {interval(base['ci'])} |")
+    out.append(f"| Invalid answers | {s['invalid']} | |")
+    if s["errors"]:
+        out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
+    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: expected {f['expected']}, got {f['got']})"
+                         for f in s["failures"]) or "none"
+    out += ["", f"**Failures ({len(s['failures'])}):** {failures}"]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Comparing two runs of the same split, case by case, and whether the difference is real.
+
+def compare_runs(baseline, candidate, alpha=0.05):
     a_cfg, b_cfg = baseline["config"], candidate["config"]
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
         raise EvalError(f"refusing to compare: the runs used different versions of the split "
                         f"({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
-    a_ids = [r["id"] for r in baseline["results"]]
-    b_ids = [r["id"] for r in candidate["results"]]
-    if set(a_ids) != set(b_ids):
-        only = sorted(set(a_ids) ^ set(b_ids))
+    a_cases, b_cases = grade(baseline), {c["id"]: c for c in grade(candidate)}
+    if {c["id"] for c in a_cases} != set(b_cases):
+        only = sorted({c["id"] for c in a_cases} ^ set(b_cases))
         raise EvalError(f"refusing to compare: the runs hold different cases ({', '.join(only[:5])}"
                         f"{' …' if len(only) > 5 else ''}); split sha {short(a_cfg['split_sha'])} "
                         f"vs {short(b_cfg['split_sha'])}")
-    a_score, b_score = score(baseline), score(candidate)
-    b_by_id = {r["id"]: g for r, g in zip(candidate["results"], outcomes(candidate))}
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
-    for r, a in zip(baseline["results"], outcomes(baseline)):
-        b = b_by_id[r["id"]]
-        if a["error"] or b["error"]:
-            buckets["not_compared"].append(r["id"])   # an error on either side is not the model's doing
+    identical = paired = 0
+    for a in a_cases:
+        b = b_cases[a["id"]]
+        if a["correct"] is None or b["correct"] is None:
+            buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
         elif a["correct"] == b["correct"]:
-            buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(r["id"])
+            buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(a["id"])
         else:
-            buckets["fixed" if b["correct"] else "regressions"].append(r["id"])
+            buckets["fixed" if b["correct"] else "regressions"].append(a["id"])
+        b_answers = {t["trial"]: t["response"] for t in b["trials"] if t["response"] is not None}
+        for t in a["trials"]:
+            if t["response"] is not None and t["trial"] in b_answers:
+                paired += 1
+                identical += t["response"] == b_answers[t["trial"]]
+    fixed, broken = len(buckets["fixed"]), len(buckets["regressions"])
+    right, wrong = len(buckets["stayed_right"]), len(buckets["stayed_wrong"])
+    a_pass, b_pass, n = right + broken, right + fixed, right + wrong + fixed + broken
+    mcnemar = mcnemar_exact(fixed, broken)
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if a_cfg.get(k) != b_cfg.get(k)}
     return {"changed": changed, **buckets,
-            "baseline": {"correct": a_score["correct"], "scored": a_score["scored"], "accuracy": a_score["accuracy"]},
-            "candidate": {"correct": b_score["correct"], "scored": b_score["scored"], "accuracy": b_score["accuracy"]}}
+            "baseline": {"correct": a_pass, "scored": n, "accuracy": ratio(a_pass, n)},
+            "candidate": {"correct": b_pass, "scored": n, "accuracy": ratio(b_pass, n)},
+            "identical_answers": identical, "paired_answers": paired,
+            "mcnemar_p": mcnemar, "fisher_p": fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass),
+            "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
+            "reading": plain_reading(fixed, broken, mcnemar, alpha),
+            "majority_vote": a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1,
+            "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
+                           if cfg.get("rerun_test")}}
+
+
+def plain_reading(fixed, broken, p, alpha):
+    counts = f"{fixed} fixed, {broken} broken"
+    if fixed + broken == 0:
+        return f"{counts}: no case changed its outcome"
+    if p <= alpha:
+        return f"{counts}: p = {p_value(p)}, the candidate is {'better' if fixed > broken else 'worse'} beyond chance"
+    return f"{counts}: p = {p_value(p)}, not enough cases to call it"
 
 
 def format_compare(c, baseline_path, candidate_path):
     def ids(name):
         return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
     out = [f"Baseline:  {baseline_path}", f"Candidate: {candidate_path}"]
+    out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
     if c["changed"]:
         out.append("Changed:")
         for key, (old, new) in c["changed"].items():
@@ -843,17 +1165,105 @@ def format_compare(c, baseline_path, candidate_path):
             out.append(f"  {key}: {shown[0]} -> {shown[1]}")
     else:
         out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
+    vote = " (majority vote of each case's trials)" if c["majority_vote"] else ""
     out += ["", ids("fixed"), ids("regressions"),
             f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
     if c["not_compared"]:
         out.append(ids("not_compared") + "  (an error in either run)")
-    out.append(f"Accuracy: {pct(c['baseline']['correct'], c['baseline']['scored'])} -> "
-               f"{pct(c['candidate']['correct'], c['candidate']['scored'])}")
+    out += [f"Accuracy{vote}: {pct(c['baseline']['correct'], c['baseline']['scored'])} -> "
+            f"{pct(c['candidate']['correct'], c['candidate']['scored'])}",
+            f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
+            f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
+            f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}"]
+    return "\n".join(out)
+
+
+def markdown_compare(c, baseline_path, candidate_path):
+    out = [f"### eval.py compare: `{baseline_path}` → `{candidate_path}`", ""]
+    out += [f"> **{side.capitalize()}: {rerun_warning(r)}**" for side, r in c["rerun_test"].items()]
+    if c["changed"]:
+        out.append("Changed: " + "; ".join(f"{k} `{a}` → `{b}`" for k, (a, b) in c["changed"].items()))
+    out += ["", "| | baseline | candidate |", "|---|---|---|",
+            f"| Accuracy | {pct(c['baseline']['correct'], c['baseline']['scored'])} | "
+            f"{pct(c['candidate']['correct'], c['candidate']['scored'])} |", ""]
+    for name in ("fixed", "regressions"):
+        out.append(f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none"))
+    if c["not_compared"]:
+        out.append(f"**Not compared (error in a run):** " + ", ".join(f"`{i}`" for i in c["not_compared"]))
+    out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
+                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}."]
     return "\n".join(out)
 
 
 def print_json(obj):
     print(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+# ---------------------------------------------------------------------------
+# Gates for CI: exit 1 when quality falls short, 2 when the run cannot be judged.
+
+def report_gates(cases, s, min_accuracy=None, must_pass=()):
+    """(exit code, messages) for the gates asked of a report."""
+    if min_accuracy is None and not must_pass:
+        return 0, []
+    known = sorted({t for c in cases for t in c["tags"]})
+    for tag in must_pass:
+        if tag not in known:
+            return 2, [f"--must-pass {tag}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
+    if s["errors"]:
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
+                   "model); finish the run (run --resume) or run again"]
+    failed, passed = [], []
+    if min_accuracy is not None:
+        verdict = f"accuracy {percent(s['mean_accuracy'])} against a minimum of {percent(min_accuracy)}"
+        ok = s["mean_accuracy"] is not None and s["mean_accuracy"] >= min_accuracy
+        (passed if ok else failed).append(verdict)
+    for tag in must_pass:
+        tagged = [c for c in cases if tag in c["tags"]]
+        # every trial must pass: an adversarial case is never averaged away
+        broken = [c["id"] for c in tagged if not all(t["correct"] for t in c["trials"])]
+        verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {len(tagged)} cases pass every trial"
+        (failed if broken else passed).append(verdict + (f" (failing: {', '.join(broken)})" if broken else ""))
+    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+
+
+def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
+    if not (fail_on_regression or fail_if_worse):
+        return 0, []
+    if c["not_compared"]:
+        return 2, [f"gates not judged: {len(c['not_compared'])} case(s) got no answer in a run "
+                   "(infrastructure, not the model); finish or rerun it first"]
+    failed, passed = [], []
+    if fail_on_regression:
+        verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
+        (failed if c["regressions"] else passed).append(verdict)
+    if fail_if_worse:
+        worse = c["significant"] and len(c["regressions"]) > len(c["fixed"])
+        (failed if worse else passed).append(f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})")
+    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+
+
+# ---------------------------------------------------------------------------
+# The held-out split stays held out: run once, at the end.
+
+HELD_OUT_SPLITS = ("test",)
+TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
+
+
+def earlier_held_out_runs(folders, split_sha, config):
+    """Earlier runs of the same held-out split made with another prompt, model, temperature or seed."""
+    found = []
+    for folder in dict.fromkeys(folders):
+        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        for name in names:
+            path = os.path.join(folder, name)
+            earlier = read_run_config(path) if name.endswith(".json") else None
+            if earlier and earlier.get("split_sha") == split_sha:
+                differs = [k for k in TUNED_CONFIG if earlier.get(k) != config.get(k)]
+                if differs:
+                    found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
+                                  "differs": differs})
+    return found
 
 
 # ---------------------------------------------------------------------------
@@ -867,7 +1277,7 @@ def build_config(args):
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or newest_prompt()
     return {
-        "model": args.model, "temperature": args.temperature, "seed": args.seed,
+        "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
         "prompt": prompt_path, "split": split_name, "split_path": split_path,
         "host": resolve_host(args.host if args.host is not None else os.environ.get("OLLAMA_HOST", "")),
     }
@@ -908,12 +1318,31 @@ def refuse_changed(config, split_sha, prompt_sha):
                             f"(sha {short(then)} then, {short(now)} now)")
 
 
+def guard_held_out(config, split_sha, prompt_sha, folders, forced):
+    earlier = earlier_held_out_runs(folders, split_sha, dict(config, prompt_sha=prompt_sha))
+    if not earlier:
+        return
+    first = earlier[0]
+    why = (f"{first['path']} already ran this split with another {' and '.join(first['differs'])} "
+           f"({first['prompt']}, {first['model']})")
+    if not forced:
+        raise EvalError(f"refusing to run the held-out {config['split']} split again: {why}.\n"
+                        "Re-running it after changes turns it into one more dev set. Pass --rerun-test to run "
+                        "it anyway; the run will be marked as a forced re-run.")
+    config["rerun_test"] = {"forced": True, "earlier": [e["path"] for e in earlier]}
+    warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
+
+
 def cmd_run(args):
     config, done, run_path = open_or_resume(args)
     cases, labels, split_sha = load_split(config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     if run_path:
         refuse_changed(config, split_sha, prompt_sha)
+    else:
+        wanted = args.out or default_run_path(config["split"], config["prompt"])
+        if config["split"] in HELD_OUT_SPLITS:
+            guard_held_out(config, split_sha, prompt_sha, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = load_run(args.compare) if args.compare else None
     if baseline and baseline["config"]["split_sha"] != split_sha:
         raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
@@ -927,32 +1356,33 @@ def cmd_run(args):
         if config.get("server_version") != server_version:
             warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
         journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) - len(done)} to ask")
+        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) * config['repeat'] - len(done)} to ask")
     else:
         config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
                       cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
                       server="ollama", server_version=server_version, eval_version=__version__)
-        wanted = args.out or default_run_path(config["split"], config["prompt"])
         run_path, journal = open_journal(wanted, config)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
 
-    progress = Progress(len(cases), len(done))
+    work = [(case, trial) for case in cases for trial in range(1, config["repeat"] + 1)
+            if (case["id"], trial) not in done]
+    progress = Progress(len(cases) * config["repeat"], len(done))
     errors = 0
 
-    def on_answer(case, answer):
+    def on_answer(case, trial, answer):
         nonlocal errors
-        append_journal(journal, {"id": case["id"], **answer})
-        done[case["id"]] = answer
+        append_journal(journal, {"id": case["id"], "trial": trial, **answer})
+        done[case["id"], trial] = answer
         errors += answer["error"] is not None
         progress.update(len(done), errors)
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        ask_all(client, config, prompt_text, [c for c in cases if c["id"] not in done], args.jobs, on_answer)
+        ask_all(client, config, prompt_text, work, args.jobs, on_answer)
     except KeyboardInterrupt:
         progress.update(len(done), errors, final=True)
-        warn(f"interrupted: {len(done)} of {len(cases)} answers kept in {run_path + JOURNAL_SUFFIX}\n"
+        warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
              f"Resume with: python eval.py run --resume {run_path}")
         return 2
     finally:
@@ -973,27 +1403,81 @@ def cmd_run(args):
         print()
         print(format_compare(compare_runs(baseline, run), args.compare, run_path))
     if errors:
-        warn(f"{errors} case(s) got no answer from the server; they are recorded as errors, not scored.")
+        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
         return 2
     return 0
 
 
 def cmd_report(args):
     run = load_run(args.run)
-    s = score(run)
+    cases = grade(run)
+    s = score(run, cases)
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.json:
-        print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"}, **s})
+        print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"},
+                    **s, "gates": {"exit": code, "verdicts": verdicts}})
+    elif args.markdown:
+        print(markdown_report(run, s, args.run) + "".join(f"\n\n**{v}**" for v in verdicts))
     else:
         print(format_report(run, s))
-    return 0
+    for verdict in verdicts:
+        warn(verdict)
+    return code
 
 
 def cmd_compare(args):
-    c = compare_runs(load_run(args.baseline), load_run(args.candidate))
+    c = compare_runs(load_run(args.baseline), load_run(args.candidate), alpha=args.alpha)
+    code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
     if args.json:
-        print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c})
+        print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
+                    "gates": {"exit": code, "verdicts": verdicts}})
+    elif args.markdown:
+        print(markdown_compare(c, args.baseline, args.candidate) + "".join(f"\n\n**{v}**" for v in verdicts))
     else:
         print(format_compare(c, args.baseline, args.candidate))
+    for verdict in verdicts:
+        warn(verdict)
+    return code
+
+
+def cmd_power(args):
+    """The seed's sizing questions, answered exactly."""
+    if args.rate is not None and args.rows is not None:
+        chance = binom_at_least(args.failures, args.rows, args.rate)
+        lines = [f"{chance:.1%}: the chance of seeing at least {args.failures} failures in {args.rows} rows "
+                 f"when each fails with probability {args.rate:g}",
+                 f"(failures ~ Binomial({args.rows}, {args.rate:g}); {args.rows * args.rate:.1f} expected)."]
+        result = {"rows": args.rows, "rate": args.rate, "failures": args.failures, "probability": chance}
+    elif args.rate is not None:
+        rows = rows_for_failures(args.rate, args.failures, args.prob)
+        if rows is None:
+            raise EvalError(f"no set of up to 10,000,000 rows reaches {percent(args.prob)} at rate {args.rate:g}")
+        chance = binom_at_least(args.failures, rows, args.rate)
+        before = binom_at_least(args.failures, rows - 1, args.rate)
+        lines = [f"{rows} rows: the fewest that give at least {args.failures} failures with probability "
+                 f">= {args.prob:.0%} when each row fails with probability {args.rate:g}",
+                 f"(P = {chance:.2%} at {rows} rows, {before:.2%} at {rows - 1}; "
+                 f"failures ~ Binomial(rows, {args.rate:g})). Use more rows than that, not the expected count."]
+        result = {"rows": rows, "rate": args.rate, "failures": args.failures, "prob": args.prob,
+                  "probability": chance}
+    elif args.rows is not None:
+        needed = failures_for_fisher(args.rows, args.alpha)
+        if needed is None:
+            raise EvalError(f"at {args.rows} rows no number of failures reaches alpha {args.alpha:g}")
+        p = fisher_exact(args.rows - needed, needed, args.rows, 0)
+        p_less = fisher_exact(args.rows - needed + 1, needed - 1, args.rows, 0)
+        lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
+                 f"baseline that never failed on {args.rows} rows, at alpha {args.alpha:g}",
+                 f"({args.rows - needed}/{args.rows} vs {args.rows}/{args.rows} gives p = {p_value(p)}; "
+                 f"{args.rows - needed + 1}/{args.rows} gives p = {p_value(p_less)})."]
+        result = {"rows": args.rows, "alpha": args.alpha, "failures": needed, "p": p}
+    else:
+        raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
+                        "or --rows alone (failures Fisher's test needs); see power --help")
+    if args.json:
+        print_json(result)
+    else:
+        print("\n".join(lines))
     return 0
 
 
@@ -1017,13 +1501,35 @@ def positive_float(text):
     return value
 
 
+def fraction(text):
+    """A probability strictly between 0 and 1; '85%' is read as 0.85."""
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a fraction between 0 and 1, like 0.05 or 5%")
+    return value
+
+
+def accuracy_threshold(text):
+    """0.85 or 85%; 0 and 1 are allowed here (1 means every case must pass)."""
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
+    return value
+
+
 def parser():
     p = argparse.ArgumentParser(prog="eval.py", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Exit codes: 0 success, 1 quality gate failed, "
                                        "2 usage, input or infrastructure error.")
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="{run,report,compare}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{run,report,compare,power}")
 
     r = sub.add_parser("run", help="ask the model about every case of a split and store a run file",
                        description="Ask the model about every case of a split, store the raw answers with "
@@ -1043,7 +1549,13 @@ def parser():
     r.add_argument("--out", help="run file to write (default runs/<split>-<prompt>.json; "
                                  "an existing file is never overwritten: the next free name is used)")
     r.add_argument("--compare", "--comparar", metavar="RUN", help="after the run, compare it with this run file")
+    r.add_argument("--rerun-test", action="store_true",
+                   help="run the held-out test split even though runs/ shows it was already run with "
+                        "another prompt, model, temperature or seed (the run is marked as forced)")
     r.add_argument("--resume", metavar="PATH", help="finish an interrupted run (the path it printed)")
+    r.add_argument("--repeat", type=positive_int, default=None, metavar="K",
+                   help="ask K times per case with the same configuration, keeping every answer "
+                        "(default 1); the report adds pass@k, pass^k and the flaky cases")
     r.add_argument("--jobs", type=positive_int, default=1, help="requests in flight at once (default 1)")
     r.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                    help=f"seconds to wait for one answer (default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
@@ -1053,14 +1565,42 @@ def parser():
     rep = sub.add_parser("report", help="score a run file (never calls a model)",
                          description="Recompute every figure from a run file alone.")
     rep.add_argument("run", help="a run file, e.g. runs/dev-v3.json")
-    rep.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    view = rep.add_mutually_exclusive_group()
+    view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
+    view.add_argument("--markdown", action="store_true",
+                      help="print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)")
+    rep.add_argument("--min-accuracy", type=accuracy_threshold, metavar="X",
+                     help="gate: exit 1 if accuracy (the mean over trials) is below X (0.85 or 85%%)")
+    rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
+                     help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
     c = sub.add_parser("compare", help="compare two runs of the same split case by case",
                        description="Which cases a change fixed and which it broke. Refuses runs made "
                                    "on different versions of the split.")
     c.add_argument("baseline", help="the run before the change")
     c.add_argument("candidate", help="the run after the change")
-    c.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    view = c.add_mutually_exclusive_group()
+    view.add_argument("--json", action="store_true", help="print the comparison as one JSON object, unrounded")
+    view.add_argument("--markdown", action="store_true", help="print a short GitHub-flavoured summary")
+    c.add_argument("--alpha", type=fraction, default=0.05,
+                   help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
+    c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
+    c.add_argument("--fail-if-worse", action="store_true",
+                   help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha)")
+
+    pw = sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
+                        description="Sizing questions, answered exactly. Examples:\n"
+                                    "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80%% chance\n"
+                                    "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
+                                    "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
+                                    "never-failing baseline",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pw.add_argument("--rate", type=fraction, help="the failure rate you want to be able to catch, e.g. 0.16")
+    pw.add_argument("--failures", type=positive_int, default=6, help="failures you want to see (default 6)")
+    pw.add_argument("--prob", type=fraction, default=0.8, help="with this probability (default 0.8)")
+    pw.add_argument("--rows", type=positive_int, help="rows in the test (each version runs on as many)")
+    pw.add_argument("--alpha", type=fraction, default=0.05, help="significance level (default 0.05)")
+    pw.add_argument("--json", action="store_true", help="print the answer as JSON")
     return p
 
 
@@ -1068,11 +1608,12 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if args.command == "run":
         args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,
-                                                          args.temperature, args.seed))
+                                                          args.temperature, args.seed, args.repeat))
+        args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
-    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare}[args.command]
+    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "power": cmd_power}[args.command]
     try:
         return handler(args)
     except EvalError as e:

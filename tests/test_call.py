@@ -162,11 +162,11 @@ def test_a_case_that_fails_for_good_is_an_error_not_a_wrong_answer(project, cli,
     assert result["response"] is None and result["attempts"] == 3
     assert result["error"].startswith("HTTP 500: llama runner process has terminated")
     lines = out.splitlines()
-    assert lines[0] == "Accuracy: 24/24 = 100%"          # not scored, not counted as wrong
+    assert lines[0] == "Accuracy: 24/24 = 100%  (95% CI 86–100%)"   # not scored, not counted as wrong
     assert lines[2] == "Invalid answers: 0"
-    assert lines[3].startswith("Errors: 1 of 25 cases got no answer")
+    assert lines[3].startswith("Errors: 1 of 25 requests got no answer")
     assert "dev-04: HTTP 500" in out
-    assert "1 case(s) got no answer" in err
+    assert "1 request(s) got no answer" in err
 
 
 def test_model_gone_mid_run_is_not_retried(project, cli, fake):
@@ -219,4 +219,4 @@ def test_progress_goes_to_stderr_in_plain_lines_when_not_a_terminal(project, fak
     assert proc.returncode == 0, proc.stderr
     assert "[25/25] errors 0" in proc.stderr and "\r" not in proc.stderr
     assert "prompts/v3.txt" in proc.stderr        # says which prompt the default picked
-    assert proc.stdout.startswith("Accuracy: 25/25 = 100%\n")
+    assert proc.stdout.startswith("Accuracy: 25/25 = 100%  (95% CI 87–100%)\n")

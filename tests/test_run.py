@@ -176,7 +176,7 @@ def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     evalpy.append_journal(journal, {"id": "dev-06", "response": "bug", "error": None})
     journal.close()
     config, done = evalpy.read_journal("runs/dev-v3.json.journal")
-    assert sorted(done) == [f"dev-{i:02d}" for i in range(1, 7)]   # the torn fragment is gone
+    assert sorted(done) == [(f"dev-{i:02d}", 1) for i in range(1, 7)]   # the torn fragment is gone
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
     assert len(fake.chat_bodies) == 19

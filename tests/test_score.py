@@ -41,9 +41,9 @@ def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
     code, out, err = cli("report", path)
     assert code == 0 and out == run_output
     assert out.splitlines()[:3] == [
-        "Accuracy: 4/7 = 57%",                      # a1 a2 a4 a7
-        "Baseline (always 'bug'): 3/7 = 43%",       # bug is 3 of 7
-        "Invalid answers: 1",                       # a5
+        "Accuracy: 4/7 = 57%  (95% CI 25–84%)",                 # a1 a2 a4 a7
+        "Baseline (always 'bug'): 3/7 = 43%  (95% CI 16–75%)",  # bug is 3 of 7
+        "Invalid answers: 1",                                   # a5
     ]
 
 
@@ -51,7 +51,10 @@ def test_report_json_has_the_hand_computed_figures(hand_run, cli):
     code, out, err = cli("report", hand_run[0], "--json")
     s = json.loads(out)
     assert (s["correct"], s["scored"], s["cases"], s["invalid"]) == (4, 7, 7, 1)
-    assert s["baseline"] == {"label": "bug", "correct": 3, "accuracy": 3 / 7}
+    assert {k: s["baseline"][k] for k in ("label", "correct", "total", "accuracy", "thin")} == \
+        {"label": "bug", "correct": 3, "total": 7, "accuracy": 3 / 7, "thin": True}
+    assert s["accuracy"] == 4 / 7 and s["mean_accuracy"] == 4 / 7 and s["pass_k"] == []
+    assert s["accuracy_ci"] == list(evalpy.wilson(4, 7)) and s["baseline"]["ci"] == list(evalpy.wilson(3, 7))
     bug, acceso, fact, pet = (s["per_label"][k] for k in ("bug", "acceso", "facturación", "petición"))
     assert (bug["precision"], bug["recall"], bug["support"]) == (2 / 3, 2 / 3, 3)      # a1 a2 of a1 a2 a6
     assert bug["f1"] == pytest.approx(2 / 3)
@@ -62,8 +65,9 @@ def test_report_json_has_the_hand_computed_figures(hand_run, cli):
     assert s["confusion"]["bug"] == {"facturación": 0, "bug": 2, "acceso": 1, "petición": 0, "INVALID": 0}
     assert s["confusion"]["facturación"] == {"facturación": 1, "bug": 0, "acceso": 0, "petición": 0, "INVALID": 1}
     assert s["confusion"]["petición"]["bug"] == 1
-    assert s["by_difficulty"] == {"easy": {"correct": 3, "total": 4, "accuracy": 0.75},
-                                  "trap": {"correct": 1, "total": 3, "accuracy": 1 / 3}}
+    assert s["by_difficulty"] == {
+        "easy": {"correct": 3, "total": 4, "accuracy": 0.75, "ci": list(evalpy.wilson(3, 4)), "thin": True},
+        "trap": {"correct": 1, "total": 3, "accuracy": 1 / 3, "ci": list(evalpy.wilson(1, 3)), "thin": True}}
     assert [(f["id"], f["got"]) for f in s["failures"]] == [("a3", "acceso"), ("a5", "INVALID"), ("a6", "bug")]
     assert s["errors"] == [] and "prompt_text" not in s["config"]
 
@@ -72,8 +76,8 @@ def test_report_text_sections(hand_run, cli):
     out = cli("report", hand_run[0])[1]
     assert "  bug               0.67    0.67  0.67        3" in out
     assert "  petición             -    0.00     -        1" in out
-    assert "  easy  3/4 = 75%  (fewer than 10 cases: too few to read much into)" in out
-    assert "  trap  1/3 = 33%  (fewer than 10 cases: too few to read much into)" in out
+    assert "  easy  3/4 = 75%  95% CI 30–95%  (fewer than 10 cases: too few to read much into)" in out
+    assert "  trap  1/3 = 33%  95% CI 6–79%   (fewer than 10 cases: too few to read much into)" in out
     assert "  a5  trap        facturación  INVALID  Categoría: facturación" in out
     assert "Confusion matrix (rows expected, columns predicted):" in out
 
@@ -96,9 +100,9 @@ def test_percentages(part, whole, text):
 
 
 def test_baseline_ties_go_to_the_first_label_in_labels_txt():
-    run = {"config": {"labels": ["a", "b"]},
-           "results": [{"id": "1", "expected": "b", "difficulty": "easy", "response": "b", "error": None},
-                       {"id": "2", "expected": "a", "difficulty": "easy", "response": "a", "error": None}]}
+    run = {"config": {"labels": ["a", "b"], "repeat": 1},
+           "results": [{"id": "1", "trial": 1, "expected": "b", "difficulty": "easy", "response": "b", "error": None},
+                       {"id": "2", "trial": 1, "expected": "a", "difficulty": "easy", "response": "a", "error": None}]}
     assert evalpy.score(run)["baseline"]["label"] == "a"
 
 
@@ -124,7 +128,7 @@ def test_edited_results_are_caught(hand_run, cli):
     run = load_json(hand_run[0])
     run["results"][1]["id"] = "a1"
     json.dump(run, open("dup.json", "w"))
-    assert "result id 'a1' appears twice" in cli("report", "dup.json")[2]
+    assert "result a1, trial 1 appears twice" in cli("report", "dup.json")[2]
     run = load_json(hand_run[0])
     run["results"][0]["expected"] = "spam"
     json.dump(run, open("spam.json", "w"))

@@ -1,0 +1,152 @@
+"""Statistics: every function against an independent implementation (scipy) on many random
+inputs, to 1e-9 relative, and the figures the seeds publish."""
+
+import random
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+scipy_stats = pytest.importorskip("scipy.stats", reason="pip install -r requirements-dev.txt (scipy checks the statistics)")
+
+from conftest import evalpy
+
+RNG = random.Random(20261130)
+REL = 1e-9
+
+
+def close(ours, theirs):
+    return ours == pytest.approx(float(theirs), rel=REL, abs=1e-300)
+
+
+def random_tables(count):
+    for _ in range(count):
+        size = RNG.choice([5, 20, 60, 200])
+        yield [RNG.randint(0, size) for _ in range(4)]
+    yield from ([0, 0, 0, 0], [5, 0, 0, 5], [0, 7, 3, 0], [110, 0, 92, 18], [1, 1, 1, 1], [400, 3, 380, 40])
+
+
+@pytest.mark.parametrize("table", list(random_tables(300)))
+def test_fisher_exact_matches_scipy(table):
+    a, b, c, d = table
+    assert close(evalpy.fisher_exact(a, b, c, d), scipy_stats.fisher_exact([[a, b], [c, d]]).pvalue)
+
+
+def test_mcnemar_exact_matches_scipy_binomial_test():
+    for _ in range(300):
+        fixed, broken = RNG.randint(0, 60), RNG.randint(0, 60)
+        n = fixed + broken
+        theirs = 1.0 if n == 0 else scipy_stats.binomtest(min(fixed, broken), n, 0.5).pvalue
+        assert close(evalpy.mcnemar_exact(fixed, broken), theirs), (fixed, broken)
+
+
+def test_wilson_matches_scipy():
+    for _ in range(300):
+        n = RNG.randint(1, 500)
+        k = RNG.choice([0, n, RNG.randint(0, n)])
+        ci = scipy_stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        low, high = evalpy.wilson(k, n)
+        assert close(low, ci.low) and close(high, ci.high), (k, n)
+    assert evalpy.wilson(0, 0) == (None, None)
+
+
+def exact_tail(k, n, p):
+    """P(X >= k) in exact rational arithmetic: the referee where scipy's floats give out."""
+    p = Fraction(p)
+    return float(sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+def test_binomial_tails_match_scipy():
+    for _ in range(300):
+        n = RNG.randint(1, 300)
+        p = RNG.choice([RNG.random(), RNG.random() / 50, 0.16, 0.0625])
+        k = RNG.randint(0, n)
+        assert close(evalpy.binom_cdf(k, n, p), scipy_stats.binom.cdf(k, n, p)), (k, n, p)
+        theirs = scipy_stats.binom.sf(k - 1, n, p)
+        if theirs < 1e-200:   # scipy loses digits this deep in the tail (seen: 1e-6 off at 2e-284)
+            theirs = exact_tail(k, n, p)
+        assert close(evalpy.binom_at_least(k, n, p), theirs), (k, n, p)
+
+
+def test_extreme_tails_against_exact_arithmetic():
+    for k, n, p in [(154, 181, 0.008932511417706547), (290, 300, 0.01), (1, 300, 1e-9), (150, 300, 0.5)]:
+        assert close(evalpy.binom_at_least(k, n, p), exact_tail(k, n, p))
+
+
+def test_pass_at_k_and_pass_hat_k_match_the_hypergeometric():
+    # drawing k of n trials without replacement, c of them passing
+    for _ in range(300):
+        n = RNG.randint(1, 30)
+        c = RNG.randint(0, n)
+        k = RNG.randint(1, n)
+        none_pass = scipy_stats.hypergeom.pmf(0, n, c, k)
+        all_pass = scipy_stats.hypergeom.pmf(k, n, c, k)
+        assert evalpy.pass_at_k(n, c, k) == pytest.approx(1 - none_pass, rel=REL, abs=1e-12), (n, c, k)
+        assert evalpy.pass_hat_k(n, c, k) == pytest.approx(all_pass, rel=REL, abs=1e-12), (n, c, k)
+
+
+def test_rows_for_failures_is_the_fewest_that_reach_the_probability():
+    for _ in range(40):
+        rate = RNG.choice([0.05, 0.1, 0.16, 0.3, RNG.uniform(0.02, 0.5)])
+        failures = RNG.randint(1, 8)
+        prob = RNG.choice([0.5, 0.8, 0.9, 0.95])
+        rows = evalpy.rows_for_failures(rate, failures, prob)
+        assert scipy_stats.binom.sf(failures - 1, rows, rate) >= prob
+        assert rows == failures or scipy_stats.binom.sf(failures - 1, rows - 1, rate) < prob
+
+
+def test_failures_for_fisher_is_the_fewest_that_reach_alpha():
+    for rows in list(range(3, 60)) + [110, 200]:
+        for alpha in (0.05, 0.01):
+            needed = evalpy.failures_for_fisher(rows, alpha)
+            p = lambda f: scipy_stats.fisher_exact([[rows - f, f], [rows, 0]]).pvalue
+            if needed is None:
+                assert p(rows) > alpha
+            else:
+                assert p(needed) <= alpha and (needed == 1 or p(needed - 1) > alpha)
+
+
+# The seeds' published figures (002: a regression a 40-row run missed).
+
+def test_the_seed_fisher_figures():
+    assert f"{evalpy.fisher_exact(110, 0, 92, 18):.1e}" == "3.6e-06"     # 18/110 failures vs 0/110
+    assert round(evalpy.fisher_exact(40, 0, 34, 6), 3) == 0.026           # 34/40 vs 40/40
+    assert round(evalpy.fisher_exact(40, 0, 35, 5), 3) == 0.055           # 35/40 vs 40/40
+    assert round(evalpy.fisher_exact(20, 0, 15, 5), 3) == 0.047           # 15/20 vs 20/20
+
+
+def test_the_seed_sizing_figures():
+    assert evalpy.rows_for_failures(0.16, 6, 0.8) == 48
+    assert round(evalpy.binom_at_least(6, 48, 0.16), 2) == 0.80
+    assert round(evalpy.binom_at_least(6, 38, 0.16), 2) == 0.58
+    assert evalpy.rows_for_failures(0.0625, 6, 0.8) == 126
+    assert evalpy.failures_for_fisher(40, 0.05) == 6
+    assert evalpy.failures_for_fisher(20, 0.05) == 5
+
+
+def test_the_seed_pass_k_example():
+    # a task passed 9 times in 10: pass@10 is certain, pass^10 (from 0.9 per trial) about 0.35
+    assert evalpy.pass_at_k(10, 9, 10) == 1.0
+    assert round(0.9 ** 10, 2) == 0.35 and evalpy.pass_hat_k(10, 9, 10) == 0.0   # unbiased: 9 passes cannot make 10
+    assert evalpy.pass_hat_k(10, 9, 1) == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("argv, lines", [
+    (["--rate", "0.16", "--failures", "6", "--prob", "0.8"], ["48 rows:", "(P = 80.14% at 48 rows, 78.44% at 47;"]),
+    (["--rate", "0.16", "--rows", "38"], ["58.2%: the chance of seeing at least 6 failures in 38 rows"]),
+    (["--rate", "0.16", "--rows", "48"], ["80.1%: the chance"]),
+    (["--rate", "6.25%"], ["126 rows:"]),
+    (["--rows", "40"], ["6 failures:", "(34/40 vs 40/40 gives p = 0.026; 35/40 gives p = 0.055)."]),
+    (["--rows", "20", "--alpha", "0.05"], ["5 failures:", "(15/20 vs 20/20 gives p = 0.047; 16/20 gives p = 0.11)."]),
+])
+def test_power_command(cli, argv, lines):
+    code, out, err = cli("power", *argv)
+    assert code == 0, err
+    for expected, got in zip(lines, out.splitlines()):
+        assert got.startswith(expected)
+
+
+def test_power_command_errors(cli):
+    assert cli("power")[0] == 2
+    with pytest.raises(SystemExit):
+        cli("power", "--rate", "1.5")
