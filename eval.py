@@ -1153,6 +1153,10 @@ def plain_reading(fixed, broken, p, alpha):
     return f"{counts}: p = {p_value(p)}, not enough cases to call it"
 
 
+def shown(key, value):
+    return short(value) if key.endswith("_sha") and isinstance(value, str) else value
+
+
 def format_compare(c, baseline_path, candidate_path):
     def ids(name):
         return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
@@ -1160,9 +1164,7 @@ def format_compare(c, baseline_path, candidate_path):
     out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
     if c["changed"]:
         out.append("Changed:")
-        for key, (old, new) in c["changed"].items():
-            shown = [short(v) if key == "prompt_sha" and v else v for v in (old, new)]
-            out.append(f"  {key}: {shown[0]} -> {shown[1]}")
+        out += [f"  {key}: {shown(key, old)} -> {shown(key, new)}" for key, (old, new) in c["changed"].items()]
     else:
         out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
     vote = " (majority vote of each case's trials)" if c["majority_vote"] else ""
@@ -1182,14 +1184,15 @@ def markdown_compare(c, baseline_path, candidate_path):
     out = [f"### eval.py compare: `{baseline_path}` → `{candidate_path}`", ""]
     out += [f"> **{side.capitalize()}: {rerun_warning(r)}**" for side, r in c["rerun_test"].items()]
     if c["changed"]:
-        out.append("Changed: " + "; ".join(f"{k} `{a}` → `{b}`" for k, (a, b) in c["changed"].items()))
+        out.append("Changed: " + "; ".join(f"{k} `{shown(k, a)}` → `{shown(k, b)}`"
+                                           for k, (a, b) in c["changed"].items()))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
             f"| Accuracy | {pct(c['baseline']['correct'], c['baseline']['scored'])} | "
-            f"{pct(c['candidate']['correct'], c['candidate']['scored'])} |", ""]
+            f"{pct(c['candidate']['correct'], c['candidate']['scored'])} |"]
     for name in ("fixed", "regressions"):
-        out.append(f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none"))
+        out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
     if c["not_compared"]:
-        out.append(f"**Not compared (error in a run):** " + ", ".join(f"`{i}`" for i in c["not_compared"]))
+        out += ["", "**Not compared (error in a run):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
     out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
                 f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}."]
     return "\n".join(out)

@@ -1,0 +1,125 @@
+"""--repeat K: every trial kept, the report's trial figures, resume and --jobs with trials."""
+
+import json
+import threading
+from collections import Counter
+
+import pytest
+
+from conftest import answer_key, evalpy, load_json
+
+# id, expected, the model's answer in trials 1, 2 and 3
+SCRIPT = [
+    ("c1", "bug", ["bug", "bug", "bug"]),
+    ("c2", "acceso", ["acceso", "bug", "acceso"]),
+    ("c3", "petición", ["bug", "bug", "petición"]),
+    ("c4", "facturación", ["Categoría: facturación", "facturación", "bug"]),
+]
+
+
+def by_trial(fake, script):
+    """Make the fake answer the n-th request for an input with the n-th scripted answer."""
+    answers = {f"ticket {cid}": trials for cid, _, trials in script}
+    seen, lock = Counter(), threading.Lock()
+
+    def answer(text):
+        with lock:
+            n = seen[text]
+            seen[text] += 1
+        return answers[text][n % len(answers[text])]
+    fake.default_answer = answer
+
+
+@pytest.fixture
+def trial_run(project, cli, fake):
+    (project / "small").mkdir()
+    (project / "small" / "labels.txt").write_text("facturación\nbug\nacceso\npetición\n", encoding="utf-8")
+    with open(project / "small" / "s.jsonl", "w", encoding="utf-8") as f:
+        for cid, expected, _ in SCRIPT:
+            f.write(json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected,
+                                "difficulty": "easy", "note": "n"}, ensure_ascii=False) + "\n")
+    by_trial(fake, SCRIPT)
+    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v2.txt",
+                         "--host", fake.url, "--repeat", 3)
+    assert code == 0, err
+    return "runs/s-v2.json"
+
+
+def test_every_trial_is_kept_with_its_number(trial_run):
+    run = load_json(trial_run)
+    assert run["config"]["repeat"] == 3
+    assert [(r["id"], r["trial"]) for r in run["results"]] == [(c, t) for c, _, _ in SCRIPT for t in (1, 2, 3)]
+    assert [r["response"] for r in run["results"] if r["id"] == "c4"] == SCRIPT[3][2]
+
+
+def test_trial_figures_by_hand(trial_run, cli):
+    s = json.loads(cli("report", trial_run, "--json")[1])
+    assert [(t["correct"], t["scored"], t["invalid"]) for t in s["trials"]] == [(2, 4, 1), (2, 4, 0), (3, 4, 0)]
+    assert s["mean_accuracy"] == pytest.approx((0.5 + 0.5 + 0.75) / 3)
+    assert (s["correct"], s["scored"]) == (2, 4)          # majority: c1 and c2 right, c3 wrong, c4 a tie
+    assert (s["invalid"], s["answers"]) == (1, 12)
+    # c = 3, 2, 1, 1 passes of n = 3 trials
+    expected = {1: (7 / 12, 7 / 12), 2: (5 / 6, 1 / 3), 3: (1.0, 1 / 4)}
+    for p in s["pass_k"]:
+        assert (p["pass_at_k"], p["pass_hat_k"]) == pytest.approx(expected[p["k"]]), p
+        assert p["cases"] == 4
+    assert [f["id"] for f in s["flaky"]] == ["c2", "c3", "c4"]
+    assert [a["predicted"] for a in s["flaky"][2]["answers"]] == ["INVALID", "facturación", "bug"]
+    assert s["confusion"]["facturación"]["(tie)"] == 1
+    assert [(f["id"], f["got"]) for f in s["failures"]] == [("c3", "bug"), ("c4", "(tie)")]
+
+
+def test_trial_report_text(trial_run, cli):
+    out = cli("report", trial_run)[1]
+    lines = out.splitlines()
+    assert lines[0] == "Accuracy: 58% mean over 3 trials (trial 1: 2/4 = 50% · trial 2: 2/4 = 50% · trial 3: 3/4 = 75%)"
+    assert lines[1] == "Majority vote: 2/4 = 50%  (95% CI 15–85%)"
+    assert lines[3] == "Invalid answers: 1 of 12 (trial 1: 1 · trial 2: 0 · trial 3: 0)"
+    assert "  k  pass@k  pass^k  cases" in lines
+    assert "  2    0.83    0.33      4" in lines
+    assert "Flaky cases (3, trials disagree):" in lines
+    assert any(l.startswith("  c4 (expected facturación): INVALID: Categoría: facturación | facturación") for l in lines)
+
+
+def test_resume_with_trials_asks_only_the_missing_trials(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    (project / "runs" / "dev-v3.json").unlink()
+    keep = run["results"][:17]
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id", "trial") + evalpy.CALL_FIELDS}) for r in keep]
+    (project / "runs" / "dev-v3.json.journal").write_text("\n".join(lines) + "\n")
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 50 - 17
+    assert "resuming runs/dev-v3.json: 17 answers kept, 33 to ask" in err
+    assert [(r["id"], r["trial"]) for r in load_json("runs/dev-v3.json")["results"]] == \
+        [(r["id"], r["trial"]) for r in run["results"]]
+
+
+def test_jobs_with_trials_gives_the_same_run(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": "bug"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 3, "--out", "runs/a.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 3, "--jobs", 6, "--out", "runs/b.json")[0] == 0
+    a, b = load_json("runs/a.json"), load_json("runs/b.json")
+    strip = lambda run: [{k: v for k, v in r.items() if k != "latency_ms"} for r in run["results"]]
+    assert strip(a) == strip(b) and len(a["results"]) == 75
+
+
+def test_compare_counts_identical_raw_answers(trial_run, cli, fake):
+    script = [(c, e, list(t)) for c, e, t in SCRIPT]
+    script[1][2][1] = "acceso"            # c2 trial 2 now right: 11 of 12 answers identical
+    by_trial(fake, script)
+    assert cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url, "--repeat", 3)[0] == 0
+    c = json.loads(cli("compare", trial_run, "runs/s-v2-2.json", "--json")[1])
+    assert (c["identical_answers"], c["paired_answers"]) == (11, 12)
+    assert c["majority_vote"] is True and c["fixed"] == [] and c["regressions"] == []
+    out = cli("compare", trial_run, "runs/s-v2-2.json")[1]
+    assert "Identical raw answers: 11 of 12" in out
+    assert "Accuracy (majority vote of each case's trials): 2/4 = 50% -> 2/4 = 50%" in out
+
+
+def test_repeat_is_refused_with_resume(project, cli):
+    code, out, err = cli("run", "--resume", "runs/x.json", "--repeat", 2)
+    assert code == 2 and "--resume takes its split" in err
