@@ -788,9 +788,10 @@ def score(run, cases=None):
         for t in c["trials"]:
             if t["error"] is None:
                 by_trial[t["trial"]].append(t)
-    trials = [{"trial": t, "correct": sum(g["correct"] for g in answered), "scored": len(answered),
-               "accuracy": ratio(sum(g["correct"] for g in answered), len(answered)),
-               "invalid": sum(g["predicted"] == INVALID for g in answered)}
+    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
+    # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
+    trials = [{"trial": t, **proportion(sum(g["correct"] for g in answered), len(answered)),
+               "scored": len(answered), "invalid": sum(g["predicted"] == INVALID for g in answered)}
               for t, answered in by_trial.items()]
     accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
     pass_k = []
@@ -1052,12 +1053,16 @@ def format_report(run, s):
         out += ["", "By tag:"] + slice_rows(s["by_tag"])
     if s["pass_k"]:
         out += ["", f"Trials ({s['repeat']} per case):"]
+        out += table([[f"trial {t['trial']}", pct(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
+                      for t in s["trials"]], align_right_from=99)
+        out.append("")
         rows = [["k", "pass@k", "pass^k", "cases"]]
         rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
         out += table(rows)
         out += ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
         for f in s["flaky"]:
-            answers = " | ".join(f"{a['predicted']}: {one_line(a['response'], 30)}" for a in f["answers"])
+            answers = " | ".join(a["predicted"] if a["response"].strip() == a["predicted"]
+                                 else f'{a["predicted"]} "{one_line(a["response"], 30)}"' for a in f["answers"])
             out.append(f"  {f['id']} (expected {f['expected']}): {answers}")
         if not s["flaky"]:
             out.append("  -")

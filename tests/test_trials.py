@@ -55,6 +55,7 @@ def test_every_trial_is_kept_with_its_number(trial_run):
 def test_trial_figures_by_hand(trial_run, cli):
     s = json.loads(cli("report", trial_run, "--json")[1])
     assert [(t["correct"], t["scored"], t["invalid"]) for t in s["trials"]] == [(2, 4, 1), (2, 4, 0), (3, 4, 0)]
+    assert s["trials"][2]["ci"] == list(evalpy.wilson(3, 4))
     assert s["mean_accuracy"] == pytest.approx((0.5 + 0.5 + 0.75) / 3)
     assert (s["correct"], s["scored"]) == (2, 4)          # majority: c1 and c2 right, c3 wrong, c4 a tie
     assert (s["invalid"], s["answers"]) == (1, 12)
@@ -75,10 +76,12 @@ def test_trial_report_text(trial_run, cli):
     assert lines[0] == "Accuracy: 58% mean over 3 trials (trial 1: 2/4 = 50% · trial 2: 2/4 = 50% · trial 3: 3/4 = 75%)"
     assert lines[1] == "Majority vote: 2/4 = 50%  (95% CI 15–85%)"
     assert lines[3] == "Invalid answers: 1 of 12 (trial 1: 1 · trial 2: 0 · trial 3: 0)"
+    assert "  trial 3  3/4 = 75%  95% CI 30–95%" in lines
     assert "  k  pass@k  pass^k  cases" in lines
     assert "  2    0.83    0.33      4" in lines
     assert "Flaky cases (3, trials disagree):" in lines
-    assert any(l.startswith("  c4 (expected facturación): INVALID: Categoría: facturación | facturación") for l in lines)
+    assert '  c4 (expected facturación): INVALID "Categoría: facturación" | facturación | bug' in lines
+    assert "  c2 (expected acceso): acceso | bug | acceso" in lines
 
 
 def test_resume_with_trials_asks_only_the_missing_trials(project, cli, fake):
