@@ -1509,24 +1509,26 @@ def positive_float(text):
     return value
 
 
-def fraction(text):
-    """A probability strictly between 0 and 1; '85%' is read as 0.85."""
+def share(text):
+    """'0.85' or '85%' as 0.85; None if it is neither."""
     try:
-        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
     except ValueError:
-        value = -1.0
-    if not 0 < value < 1:
+        return None
+
+
+def fraction(text):
+    """A probability strictly between 0 and 1."""
+    value = share(text)
+    if value is None or not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give a fraction between 0 and 1, like 0.05 or 5%")
     return value
 
 
 def accuracy_threshold(text):
-    """0.85 or 85%; 0 and 1 are allowed here (1 means every case must pass)."""
-    try:
-        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
+    """0 and 1 are allowed here (1 means every case must pass)."""
+    value = share(text)
+    if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
     return value
 
