@@ -49,24 +49,26 @@ RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (wi
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
+LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the seed's threshold)
 
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
 LABELS_FILE = "labels.txt"
+CHECKS_FILE = "checks.json"       # default checks for every case of the splits beside it
 INVALID = "INVALID"               # an answer that is not exactly one label after normalization
 
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
-REQUIRED_FIELDS = ("id", "input", "expected", "difficulty", "note")
-CASE_FIELDS = REQUIRED_FIELDS + ("tags",)   # tags: optional list of strings, for slices and gates
+# input may be left out when a case gives vars; expected, in a free-text set (no labels.txt)
+CASE_FIELDS = ("id", "input", "expected", "difficulty", "note", "tags", "vars", "checks")
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}: one result per
 # case and trial, holding the case as it was (CASE_FIELDS), its trial number (1..repeat)
 # and what the server did with it (CALL_FIELDS).
 CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
-               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason")
+               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges")
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "server_version")
 
@@ -93,9 +95,12 @@ def fold(text):
 
 
 def resolve_split(value):
-    """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given."""
+    """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
+    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev)."""
     if value.endswith(".jsonl"):
-        return value, os.path.splitext(os.path.basename(value))[0]
+        inside = os.path.relpath(value, GOLDEN_DIR)
+        name = inside if not inside.startswith("..") else os.path.basename(value)
+        return value, name[:-len(".jsonl")].replace(os.sep, "-")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
         raise EvalError(f"--split {value!r}: give a split name (dev, test) or a path ending in .jsonl")
     return os.path.join(GOLDEN_DIR, value + ".jsonl"), value
@@ -133,8 +138,117 @@ def parse_labels(path):
     return labels
 
 
-def parse_case(obj, labels):
-    """Check one decoded line; return (case, problems)."""
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+# What each check type needs as its "value" (None: it takes no value).
+CHECK_TYPES = {"contains": str, "not_contains": str, "icontains": str, "regex": str, "not_regex": str,
+               "equals_expected": None, "label": None, "json": None, "max_latency_ms": float, "judge": str}
+CHECK_KEYS = ("type", "value", "name", "blocking", "schema")
+SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
+SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+
+
+def render(template, values, escape=str):
+    """Fill {{name}} placeholders; escape= re.escape keeps a value literal inside a regex."""
+    return PLACEHOLDER.sub(lambda m: escape(str(values[m.group(1)])), template)
+
+
+def schema_problems(schema, where="schema"):
+    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
+    if not isinstance(schema, dict):
+        return [f"{where} must be an object"]
+    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
+                for k in schema if k not in SCHEMA_KEYWORDS]
+    kinds = schema.get("type", "string")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
+        problems.append(f"{where}.type must be one of {', '.join(SCHEMA_TYPES)} (or a list of them)")
+    if "enum" in schema and not isinstance(schema["enum"], list):
+        problems.append(f"{where}.enum must be a list")
+    if "required" in schema and not (isinstance(schema["required"], list)
+                                     and all(isinstance(r, str) for r in schema["required"])):
+        problems.append(f"{where}.required must be a list of property names")
+    if "properties" in schema:
+        if not isinstance(schema["properties"], dict):
+            problems.append(f"{where}.properties must be an object")
+        else:
+            for name, sub in schema["properties"].items():
+                problems += schema_problems(sub, f"{where}.properties.{name}")
+    if "items" in schema:
+        problems += schema_problems(schema["items"], f"{where}.items")
+    return problems
+
+
+def parse_check(obj):
+    """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
+    if not isinstance(obj, dict) or "type" not in obj:
+        return None, ['a check is an object {"type": ..., "value": ...}']
+    kind = obj["type"]
+    if kind not in CHECK_TYPES:
+        return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
+    problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
+    want, value = CHECK_TYPES[kind], obj.get("value")
+    if want is None and "value" in obj:
+        problems.append(f"check {kind!r} takes no value")
+    elif want is str and not (isinstance(value, str) and value):
+        problems.append(f"check {kind!r} needs a non-empty string value")
+    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
+    if "schema" in obj:
+        problems += [f"check {kind!r}: {p}" for p in
+                     (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
+    if not isinstance(obj.get("blocking", True), bool):
+        problems.append(f"check {kind!r}: blocking must be true or false")
+    name = obj.get("name", kind if value is None else f"{kind} {value}")
+    if not (isinstance(name, str) and name.strip()):
+        problems.append(f"check {kind!r}: name must be a non-empty string")
+    check = {"name": name, "type": kind, "blocking": obj.get("blocking", True)}
+    check.update({k: obj[k] for k in ("value", "schema") if k in obj})
+    return check, problems
+
+
+def case_checks(case, defaults, labels):
+    """The checks one case is scored with: the implied label check (classification sets), the
+    split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems)."""
+    written, problems = [], []
+    for obj in case.get("checks", []):
+        check, check_problems = parse_check(obj)
+        problems += check_problems
+        if check:
+            written.append(check)
+    merged = list(defaults) + written
+    if labels is not None and not any(c["type"] == "label" for c in merged):
+        merged.insert(0, {"name": "label", "type": "label", "blocking": True})
+    checks, names = [], set()
+    for check in merged:
+        missing = [v for v in PLACEHOLDER.findall(check.get("value", "") if isinstance(check.get("value"), str) else "")
+                   if v not in case.get("vars", {})]
+        if missing:
+            problems.append(f"check {check['name']!r} uses {{{{{missing[0]}}}}} but the case has no vars.{missing[0]}")
+            continue
+        check = dict(check)
+        if isinstance(check.get("value"), str):
+            literal = re.escape if check["type"] in ("regex", "not_regex") else str
+            check["value"] = render(check["value"], case.get("vars", {}), literal)
+            check["name"] = render(check["name"], case.get("vars", {}))
+        if check["type"] in ("regex", "not_regex"):
+            try:
+                re.compile(check["value"])
+            except re.error as e:
+                problems.append(f"check {check['name']!r}: bad regular expression: {e}")
+        if check["type"] == "label" and labels is None:
+            problems.append(f"check {check['name']!r}: a label check needs {LABELS_FILE} beside the split")
+        if check["type"] == "equals_expected" and "expected" not in case:
+            problems.append(f"check {check['name']!r}: equals_expected needs the case's 'expected'")
+        if check["name"] in names:
+            problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
+        names.add(check["name"])
+        checks.append(check)
+    return checks, problems
+
+
+def parse_case(obj, labels, defaults):
+    """Check one decoded line; return (case, problems). labels is None for a free-text set."""
     if not isinstance(obj, dict):
         return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
     problems, case = [], {}
@@ -148,10 +262,14 @@ def parse_case(obj, labels):
             problems.append(f"field {name!r} given twice (as {name!r} and its alias)")
             continue
         case[name] = value
-    for name in REQUIRED_FIELDS:   # all required, all non-empty strings
+    required = ["id", "difficulty", "note"]
+    required += ["expected"] if labels is not None else []
+    required += ["input"] if "vars" not in case else []
+    optional_text = [f for f in ("input", "expected") if f not in required and f in case]
+    for name in required + optional_text:   # non-empty strings
         value = case.get(name)
         if name not in case:
-            problems.append(f"missing field {name!r}")
+            problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
         elif not isinstance(value, str):
             problems.append(f"field {name!r} must be a string, not {type(value).__name__}")
         elif not value.strip():
@@ -161,25 +279,58 @@ def parse_case(obj, labels):
         problems.append("field 'tags' must be a list of non-empty strings")
     elif len(set(tags)) != len(tags):
         problems.append("field 'tags' repeats a tag")
+    variables = case.get("vars", {})
+    if not isinstance(variables, dict) or not all(
+            isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+            for k, v in variables.items()):
+        problems.append("field 'vars' must be an object of names to strings or numbers")
+        case["vars"] = {}
+    if not isinstance(case.get("checks", []), list):
+        problems.append("field 'checks' must be a list of checks")
+        case["checks"] = []
     expected = case.get("expected")
-    if isinstance(expected, str) and expected.strip():
+    if labels is not None and isinstance(expected, str) and expected.strip():
         expected = case["expected"] = unicodedata.normalize("NFC", expected)
         if expected not in labels:
             near = [l for l in labels if fold(l) == fold(expected)]
             hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
             problems.append(f"label {expected!r} is not in {LABELS_FILE}{hint}")
-    return case, problems
+    if problems:
+        return case, problems
+    case["checks"], check_problems = case_checks(case, defaults, labels)
+    return case, check_problems
+
+
+def load_default_checks(path):
+    """checks.json beside a split: checks every case of the split is scored with."""
+    if not os.path.exists(path):
+        return [], b""
+    data = read_bytes(path, "checks file")
+    try:
+        written = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise EvalError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(written, list):
+        raise EvalError(f"{path}: must be a JSON list of checks")
+    checks, problems = [], []
+    for number, obj in enumerate(written, 1):
+        check, check_problems = parse_check(obj)
+        problems += [f"{path}: check {number}: {p}" for p in check_problems]
+        checks.append(check)
+    if problems:
+        raise EvalError("\n".join(problems))
+    return checks, data
 
 
 def load_split(path):
-    """Read and validate a split. Returns (cases, labels, sha256 of the file's bytes)."""
-    labels_path = os.path.join(os.path.dirname(path) or ".", LABELS_FILE)
+    """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
+    (no labels.txt beside it). The sha covers the split and its checks.json, if any."""
+    folder = os.path.dirname(path) or "."
     data = read_bytes(path, "split file")
-    if not os.path.exists(labels_path):
-        raise EvalError(f"{path}: no {LABELS_FILE} beside it ({labels_path}); "
-                        "write the closed label set there, one label a line")
-    labels = parse_labels(labels_path)
-    sha = sha256_bytes(data)
+    labels_path = os.path.join(folder, LABELS_FILE)
+    labels = parse_labels(labels_path) if os.path.exists(labels_path) else None
+    defaults, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
+    sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b""))
     problems, cases, first_line_of = [], [], {}
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
@@ -201,20 +352,33 @@ def load_split(path):
         except json.JSONDecodeError as e:
             problems.append(f"{where}: bad JSON: {e.msg} at column {e.colno}")
             continue
-        case, case_problems = parse_case(obj, labels)
+        case, case_problems = parse_case(obj, labels, defaults)
         problems.extend(f"{where}: {p}" for p in case_problems)
         if case_problems:
             continue
         if case["id"] in first_line_of:
             problems.append(f"{where}: duplicate id {case['id']!r} (first on line {first_line_of[case['id']]})")
             continue
-        first_line_of[case["id"]] = number
+        first_line_of[case["id"]] = case["line"] = number
         cases.append(case)
     if not lines:
         problems.append(f"{path}: no cases (the file is empty)")
     if problems:
         raise EvalError("\n".join(problems))
     return cases, labels, sha
+
+
+def prompt_problems(prompt_path, prompt_text, split_path, cases):
+    """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
+    names = sorted(set(PLACEHOLDER.findall(prompt_text)))
+    return [f"{split_path}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has no vars.{name}"
+            for case in cases for name in names if name not in case.get("vars", {})]
+
+
+def prompt_folder(split_path):
+    """Prompts live in the folder that mirrors the split's: golden/support/ -> prompts/support/."""
+    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    return PROMPTS_DIR if inside == "." or inside.startswith("..") else os.path.join(PROMPTS_DIR, inside)
 
 
 def newest_prompt(folder=PROMPTS_DIR):
@@ -351,10 +515,10 @@ class OllamaClient:
         status, version = self._get_json("/api/version")
         return version.get("version") if status == 200 and isinstance(version, dict) else None
 
-    def chat_once(self, model, system, user, options):
-        body = {"model": model, "stream": False, "options": options,
-                "messages": [{"role": "system", "content": system},
-                             {"role": "user", "content": user}]}
+    def chat_once(self, model, messages, options, fmt=None):
+        body = {"model": model, "stream": False, "options": options, "messages": messages}
+        if fmt is not None:
+            body["format"] = fmt
         exc = self.requests.exceptions
         try:
             response = self.session.post(self.host + "/api/chat", json=body, timeout=self.timeout)
@@ -387,12 +551,12 @@ class OllamaClient:
             "done_reason": data.get("done_reason"),
         }
 
-    def chat(self, model, system, user, options):
+    def chat(self, model, messages, options, fmt=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
-                answer = self.chat_once(model, system, user, options)
+                answer = self.chat_once(model, messages, options, fmt)
             except CallFailed as failure:
                 if not failure.retry or attempt == self.retries:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
@@ -409,6 +573,78 @@ def backoff(attempt, asked=None):
         return min(asked, RETRY_CAP_SECONDS)
     ceiling = min(RETRY_CAP_SECONDS, RETRY_BASE_SECONDS * 2 ** attempt)
     return ceiling / 2 + random.uniform(0, ceiling / 2)
+
+
+def messages_for(system, case):
+    """The system prompt (its {{vars}} filled from the case) and the case's input as the user turn."""
+    system = render(system, case.get("vars", {}))
+    user = [{"role": "user", "content": case["input"]}] if case.get("input") else []
+    return [{"role": "system", "content": system}] + user
+
+
+def output_format(fmt, labels):
+    """Ollama's `format`: "json", or a JSON Schema whose one property is the closed label set."""
+    if fmt == "json":
+        return "json"
+    if fmt == "schema":
+        return {"type": "object", "properties": {"label": {"type": "string", "enum": labels}},
+                "required": ["label"]}
+    return None
+
+
+# The judge reads one answer against one criterion, reasons first and gives its verdict last:
+# asking for the reason before the verdict makes it weigh the answer instead of its length.
+JUDGE_PROMPT = """You grade one answer written by an AI assistant against one criterion.
+Read the user's message and the answer. First reason about whether the answer meets the
+criterion, quoting the words that decide it. Judge that criterion only: length, tone and style
+count only if the criterion names them. Then give your verdict.
+Reply with a single JSON object, the reasoning first and the verdict last:
+{"reason": "<your reasoning>", "pass": true or false}"""
+
+
+def judge_messages(criterion, case, answer):
+    context = case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False)
+    return [{"role": "system", "content": JUDGE_PROMPT},
+            {"role": "user", "content": f"Criterion: {criterion}\n\nUser's message:\n{context}\n\n"
+                                        f"Answer to grade:\n{answer}"}]
+
+
+def parse_verdict(raw):
+    """(pass, reason) from a judge's output: the last JSON object in it with a boolean "pass".
+    (None, None) when there is none: an unreadable verdict is recorded, never guessed."""
+    decoder = json.JSONDecoder()
+    for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
+        try:
+            obj, _ = decoder.raw_decode(raw, start)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("pass"), bool):
+            reason = obj.get("reason")
+            return obj["pass"], reason if isinstance(reason, str) else None
+    return None, None
+
+
+def judge_answer(client, judge, case, answer):
+    """Every vote of every judge model on every judge check of a case: raw output kept."""
+    votes = []
+    for check in case["checks"]:
+        if check["type"] != "judge":
+            continue
+        for model in judge["models"]:
+            for vote in range(1, judge["votes"] + 1):
+                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1}
+                said = client.chat(model, judge_messages(check["value"], case, answer), options)
+                verdict, reason = parse_verdict(said["response"]) if said["response"] is not None else (None, None)
+                votes.append({"check": check["name"], "model": model, "vote": vote, "seed": options["seed"],
+                              "pass": verdict, "reason": reason, "raw": said["response"], "error": said["error"],
+                              "prompt_tokens": said.get("prompt_tokens"),
+                              "completion_tokens": said.get("completion_tokens")})
+    return votes
+
+
+def model_family(model):
+    """qwen2.5:7b -> qwen. A judge of the candidate's own family tends to go easy on it."""
+    return re.match(r"[a-z]*", model.lower()).group()
 
 
 # ---------------------------------------------------------------------------
@@ -538,11 +774,20 @@ class Progress:
         self.stream.flush()
 
 
-def ask_all(client, config, prompt_text, work, jobs, on_answer):
-    """Ask the model about each (case, trial) in `work` with `jobs` requests in flight; call
+def ask_case(client, config, prompt_text, case):
+    """One answer to one case, then (if it has judge checks) the judge's votes on it."""
+    options = {"temperature": config["temperature"], "seed": config["seed"]}
+    answer = client.chat(config["model"], messages_for(prompt_text, case), options,
+                         output_format(config.get("format"), config["labels"]))
+    if answer["response"] is not None and config.get("judge"):
+        answer["judges"] = judge_answer(client, config["judge"], case, answer["response"]) or None
+    return answer
+
+
+def ask_all(work, jobs, ask, on_answer):
+    """Call ask(case) for each (case, trial) in `work` with `jobs` in flight; call
     on_answer(case, trial, result) in the main thread as answers arrive. Workers are daemons:
     Ctrl-C never waits for them."""
-    options = {"temperature": config["temperature"], "seed": config["seed"]}
     pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
@@ -555,7 +800,7 @@ def ask_all(client, config, prompt_text, work, jobs, on_answer):
                 return
             case, trial = item
             try:
-                answers.put((case, trial, client.chat(config["model"], prompt_text, case["input"], options)))
+                answers.put((case, trial, ask(case)))
             except BaseException as e:   # a bug must surface in the main thread, not hang it
                 answers.put((case, trial, e))
                 return
@@ -579,7 +824,7 @@ def assemble_run(config, cases, answers):
     results = []
     for case in cases:
         for trial in range(1, config["repeat"] + 1):
-            result = {k: case[k] for k in CASE_FIELDS}
+            result = {k: case[k] for k in CASE_FIELDS if k in case}
             result["trial"] = trial
             answer = answers[case["id"], trial]
             result.update({k: answer.get(k) for k in CALL_FIELDS})
@@ -635,21 +880,32 @@ def check_run(run):
     if problem:
         return problem
     labels = config["labels"]
-    if not isinstance(labels, list) or not all(isinstance(l, str) for l in labels):
-        return "config.labels must be a list of strings"
+    if labels is not None and not (isinstance(labels, list) and all(isinstance(l, str) for l in labels)):
+        return "config.labels must be a list of strings, or null for a free-text set"
+    if config.setdefault("format", None) not in (None, "json", "schema"):
+        return "config.format must be null, \"json\" or \"schema\""
     seen = set()
     for i, r in enumerate(results):
         if not isinstance(r, dict):
             return f"result {i + 1} is not an object"
-        for key in ("id", "expected", "difficulty"):
+        for key in ("id", "difficulty") + (("expected",) if labels is not None else ()):
             if not isinstance(r.get(key), str):
                 return f"result {i + 1} has no {key!r}"
         where = f"result {r['id']}"
         trial = r.setdefault("trial", 1)
         if isinstance(trial, bool) or not isinstance(trial, int) or not 1 <= trial <= config["repeat"]:
             return f"{where}: trial must be a whole number from 1 to config.repeat"
-        if r["expected"] not in labels:
+        if labels is not None and r["expected"] not in labels:
             return f"{where}: expected label {r['expected']!r} is not in config.labels"
+        checks = r.setdefault("checks", [{"name": "label", "type": "label", "blocking": True}] if labels else [])
+        if not isinstance(checks, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("name"), str) and c.get("type") in CHECK_TYPES
+                and (c["type"] != "label" or labels is not None) for c in checks):
+            return f"{where}: checks must be a list of checks with a name and a known type"
+        for c in checks:
+            c.setdefault("blocking", True)
+        if not isinstance(r.get("judges") or [], list):
+            return f"{where}: judges must be a list of votes"
         if not isinstance(r.get("response"), (str, type(None))):
             return f"{where}: response must be text or null"
         if not isinstance(r.get("error"), (str, type(None))):
@@ -709,35 +965,148 @@ def majority(predicted):
 
 
 # ---------------------------------------------------------------------------
+# Checks: binary criteria evaluated from the stored answer, so a changed check needs no model call.
+
+def extract_answer(response, fmt):
+    """With --format json or schema the label sits inside a JSON object; None if it does not."""
+    if fmt in (None, "text"):
+        return response
+    try:
+        value = json.loads(response)
+    except ValueError:
+        return None
+    if isinstance(value, dict):
+        if isinstance(value.get("label"), str):
+            return value["label"]
+        strings = [v for v in value.values() if isinstance(v, str)]
+        return strings[0] if len(strings) == 1 else None
+    return value if isinstance(value, str) else None
+
+
+def label_of(response, labels, fmt=None):
+    answer = extract_answer(response, fmt)
+    return INVALID if answer is None else normalize(answer, labels)
+
+
+def schema_errors(value, schema, where="$"):
+    """Validate against the supported JSON Schema subset; returns what does not match."""
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    python = {"string": (str,), "number": (int, float), "integer": (int,), "boolean": (bool,),
+              "object": (dict,), "array": (list,), "null": (type(None),)}
+    if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
+                         for k in kinds):
+        return [f"{where} is not {' or '.join(kinds)}"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where} is not one of {schema['enum']}"]
+    errors = []
+    if isinstance(value, dict):
+        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
+        for name, sub in schema.get("properties", {}).items():
+            if name in value:
+                errors += schema_errors(value[name], sub, f"{where}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            errors += schema_errors(item, schema["items"], f"{where}[{i}]")
+    return errors
+
+
+def passes_json(text, schema):
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return not schema or not schema_errors(value, schema)
+
+
+CHECKERS = {
+    "contains": lambda c, r: c["value"] in r["response"],
+    "not_contains": lambda c, r: c["value"] not in r["response"],
+    "icontains": lambda c, r: c["value"].casefold() in r["response"].casefold(),
+    "regex": lambda c, r: re.search(c["value"], r["response"]) is not None,
+    "not_regex": lambda c, r: re.search(c["value"], r["response"]) is None,
+    "equals_expected": lambda c, r: r["response"].strip() == r.get("expected"),
+    "label": lambda c, r: r["predicted"] == r.get("expected"),
+    "json": lambda c, r: passes_json(r["response"], c.get("schema")),
+    "max_latency_ms": lambda c, r: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"],
+    "judge": lambda c, r: r["judged"].get(c["name"], {}).get("pass"),
+}
+
+
+def judge_verdicts(votes):
+    """Per judge check: each judge model's majority over its votes, then the panel's majority.
+    A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
+    by_check = {}
+    for vote in votes or []:
+        by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
+    verdicts = {}
+    for check, models in by_check.items():
+        per_model, certainties, unreadable, failed = {}, [], 0, 0
+        for model, model_votes in models.items():
+            readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
+            failed += sum(1 for v in model_votes if v.get("error"))
+            unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
+            yes = sum(readable)
+            per_model[model] = None if not readable or yes * 2 == len(readable) else yes * 2 > len(readable)
+            if readable:
+                certainties.append(max(yes, len(readable) - yes) / len(readable))
+        decided = [v for v in per_model.values() if v is not None]
+        yes = sum(decided)
+        verdicts[check] = {
+            "pass": None if len(decided) < len(per_model) or yes * 2 == len(decided) else yes * 2 > len(decided),
+            "models": per_model, "certainty": min(certainties) if certainties else None,
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
+    return verdicts
+
+
+def verdict(results):
+    """A case passes only if all its blocking checks pass; open (None) if one could not be decided."""
+    blocking = [ok for ok, check in results if check["blocking"]]
+    if False in blocking:
+        return False
+    return None if None in blocking else True
+
+
+# ---------------------------------------------------------------------------
 # Scoring: everything is recomputed from the run file alone. A case is the unit: with
 # --repeat K its verdict is the majority of its trials, and its trials feed pass@k.
 
-def grade(run):
-    """One entry per case, in the run's order: its fields, each trial graded, and its verdict.
-    A trial the server never answered is an error: not the model's fault, not scored."""
-    labels = run["config"]["labels"]
+def grade(run, checks_by_id=None):
+    """One entry per case, in the run's order: its fields, each trial graded check by check, and
+    its verdict (the majority of its trials). A trial the server never answered is an error: not
+    the model's fault, not scored. checks_by_id replaces the checks stored in the run."""
+    config = run["config"]
+    labels, fmt = config["labels"], config.get("format")
     cases = {}
     for r in run["results"]:
         case = cases.get(r["id"])
         if case is None:
-            case = cases[r["id"]] = {k: r.get(k) for k in CASE_FIELDS if k != "input"}
+            case = cases[r["id"]] = {k: r.get(k) for k in CASE_FIELDS if k not in ("input", "checks")}
+            case["tags"] = case["tags"] or []
+            case["checks"] = checks_by_id[r["id"]] if checks_by_id else r.get("checks") or []
             case["trials"] = []
-        if r.get("error") is not None or r.get("response") is None:
-            trial = {"trial": r["trial"], "response": None, "predicted": None, "correct": None,
-                     "error": r.get("error") or "no answer"}
+        trial = {"trial": r["trial"], "response": r.get("response"), "predicted": None, "checks": {},
+                 "judged": {}, "correct": None, "error": r.get("error")}
+        if trial["error"] is not None or trial["response"] is None:
+            trial["error"] = trial["error"] or "no answer"
         else:
-            predicted = normalize(r["response"], labels)
-            trial = {"trial": r["trial"], "response": r["response"], "predicted": predicted,
-                     "correct": predicted == r["expected"], "error": None}
+            if labels is not None:
+                trial["predicted"] = label_of(r["response"], labels, fmt)
+            trial["judged"] = judge_verdicts(r.get("judges"))
+            context = dict(r, predicted=trial["predicted"], judged=trial["judged"])
+            outcomes = [(CHECKERS[c["type"]](c, context), c) for c in case["checks"]]
+            trial["checks"] = {c["name"]: ok for ok, c in outcomes}
+            trial["correct"] = verdict(outcomes)
         case["trials"].append(trial)
     for case in cases.values():
         case["trials"].sort(key=lambda t: t["trial"])
-        answered = [t for t in case["trials"] if t["error"] is None]
-        case["n"] = len(answered)
-        case["c"] = sum(t["correct"] for t in answered)
-        case["predicted"] = majority(t["predicted"] for t in answered)
-        case["correct"] = case["predicted"] == case["expected"] if answered else None
-        case["flaky"] = len({t["predicted"] for t in answered}) > 1
+        decided = [t for t in case["trials"] if t["correct"] is not None]
+        case["n"] = len(decided)
+        case["c"] = sum(t["correct"] for t in decided)
+        case["correct"] = case["c"] * 2 > case["n"] if decided else None   # the majority of its trials
+        case["predicted"] = majority(t["predicted"] for t in decided) if labels is not None else None
+        case["flaky"] = len({(t["predicted"], t["correct"]) for t in decided}) > 1
+        case["open"] = [t["trial"] for t in case["trials"] if t["error"] is None and t["correct"] is None]
     return list(cases.values())
 
 
@@ -765,12 +1134,121 @@ def slices(cases, key):
     return {name: proportion(sum(v), len(v)) for name, v in groups.items()}
 
 
+def check_table(cases):
+    """Pass rate of every check, by name, over all decided answers: 'order number: 92/110'."""
+    table = {}
+    for case in cases:
+        by_name = {c["name"]: c for c in case["checks"]}
+        for t in case["trials"]:
+            for name, ok in t["checks"].items():
+                check = by_name[name]
+                row = table.setdefault(name, {"name": name, "type": check["type"], "blocking": check["blocking"],
+                                              "passed": 0, "total": 0, "open": 0})
+                if ok is None:
+                    row["open"] += 1
+                else:
+                    row["passed"] += ok
+                    row["total"] += 1
+    return list(table.values())
+
+
+def judge_summary(run, cases):
+    """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
+    votes = [v for r in run["results"] for v in r.get("judges") or []]
+    review = []
+    for case in cases:
+        for t in case["trials"]:
+            for name, j in t["judged"].items():
+                reasons = []
+                if j["pass"] is None:
+                    reasons.append("no verdict (tie or unreadable answer from the judge)")
+                if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
+                    reasons.append(f"low certainty ({j['certainty']:.2f})")
+                if j["disagree"]:
+                    reasons.append("judges disagree")
+                if reasons:
+                    review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
+                                   "why": "; ".join(reasons), "models": j["models"]})
+    return {"config": run["config"].get("judge"), "calls": len(votes),
+            "failed_calls": sum(1 for v in votes if v.get("error")),
+            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
+            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
+            "review": review}
+
+
+def checks_fingerprint(cases):
+    """A short hash of the checks a report was scored with, to tell two scorings apart."""
+    spec = json.dumps({c["id"]: c["checks"] for c in cases}, sort_keys=True, ensure_ascii=False)
+    return sha256_bytes(spec.encode())
+
+
 def score(run, cases=None):
     config = run["config"]
     labels, repeat = config["labels"], config["repeat"]
     cases = grade(run) if cases is None else cases
     scored = [c for c in cases if c["n"]]
-    counts = Counter(c["expected"] for c in cases)
+    by_trial = {t: [] for t in range(1, repeat + 1)}
+    for c in cases:
+        for t in c["trials"]:
+            if t["correct"] is not None:
+                by_trial[t["trial"]].append(t)
+    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
+    # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
+    trials = [{"trial": t, **proportion(sum(g["correct"] for g in decided), len(decided)),
+               "scored": len(decided), "invalid": sum(g["predicted"] == INVALID for g in decided)}
+              for t, decided in by_trial.items()]
+    accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
+    pass_k = []
+    if repeat > 1:
+        for k in range(1, repeat + 1):
+            eligible = [c for c in cases if c["n"] >= k]
+            pass_k.append({"k": k, "cases": len(eligible),
+                           "pass_at_k": ratio(fsum(pass_at_k(c["n"], c["c"], k) for c in eligible), len(eligible)),
+                           "pass_hat_k": ratio(fsum(pass_hat_k(c["n"], c["c"], k) for c in eligible), len(eligible))})
+    checks = check_table(cases)
+    only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
+    s = {
+        "cases": len(cases),
+        "repeat": repeat,
+        "measure": "accuracy" if labels is not None and only_label else "pass rate",
+        "scored": len(scored),
+        "correct": sum(c["correct"] for c in scored),
+        "accuracy": ratio(sum(c["correct"] for c in scored), len(scored)),
+        "accuracy_ci": list(wilson(sum(c["correct"] for c in scored), len(scored))),
+        "mean_accuracy": fsum(accuracies) / len(accuracies) if accuracies else None,
+        "trials": trials,
+        "invalid": sum(t["invalid"] for t in trials),
+        "answers": sum(t["scored"] for t in trials),
+        "errors": [{"id": c["id"], "trial": t["trial"], "error": t["error"]}
+                   for c in cases for t in c["trials"] if t["error"] is not None],
+        "open": [{"id": c["id"], "trial": t} for c in cases for t in c["open"]],
+        "checks": checks,
+        "checks_sha": checks_fingerprint(cases),
+        "judge": judge_summary(run, cases) if any(r["type"] == "judge" for r in checks) else None,
+        "by_difficulty": slices(scored, lambda c: [c["difficulty"]]),
+        "by_tag": slices(scored, lambda c: c["tags"]),
+        "pass_k": pass_k,
+        "flaky": [{"id": c["id"], "expected": c["expected"],
+                   "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
+                                "response": t["response"]} for t in c["trials"] if t["correct"] is not None]}
+                  for c in scored if c["flaky"]],
+        "failures": [failure(c) for c in scored if not c["correct"]],
+        "rerun_test": config.get("rerun_test"),
+    }
+    if labels is not None:
+        s.update(label_figures(scored, labels, Counter(c["expected"] for c in cases)))
+    return s
+
+
+def failure(case):
+    wrong = next(t for t in case["trials"] if t["correct"] is False)
+    return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
+            "got": case["predicted"], "response": wrong["response"],
+            "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
+
+
+def label_figures(scored, labels, counts):
+    """What only a closed label set has: the majority baseline, per-label figures, the confusion matrix."""
     majority_label = max(labels, key=lambda label: counts[label])   # ties: first in labels.txt
     columns = labels + [INVALID] + ([TIE] if any(c["predicted"] == TIE for c in scored) else [])
     confusion = {e: {p: 0 for p in columns} for e in labels}
@@ -783,54 +1261,8 @@ def score(run, cases=None):
         recall = ratio(tp, sum(confusion[label].values()))
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
-    by_trial = {t: [] for t in range(1, repeat + 1)}
-    for c in cases:
-        for t in c["trials"]:
-            if t["error"] is None:
-                by_trial[t["trial"]].append(t)
-    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
-    # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
-    trials = [{"trial": t, **proportion(sum(g["correct"] for g in answered), len(answered)),
-               "scored": len(answered), "invalid": sum(g["predicted"] == INVALID for g in answered)}
-              for t, answered in by_trial.items()]
-    accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
-    pass_k = []
-    if repeat > 1:
-        for k in range(1, repeat + 1):
-            eligible = [c for c in cases if c["n"] >= k]
-            pass_k.append({"k": k, "cases": len(eligible),
-                           "pass_at_k": ratio(fsum(pass_at_k(c["n"], c["c"], k) for c in eligible), len(eligible)),
-                           "pass_hat_k": ratio(fsum(pass_hat_k(c["n"], c["c"], k) for c in eligible), len(eligible))})
-    return {
-        "cases": len(cases),
-        "repeat": repeat,
-        "scored": len(scored),
-        "correct": sum(c["correct"] for c in scored),
-        "accuracy": ratio(sum(c["correct"] for c in scored), len(scored)),
-        "accuracy_ci": list(wilson(sum(c["correct"] for c in scored), len(scored))),
-        "mean_accuracy": fsum(accuracies) / len(accuracies) if accuracies else None,
-        "trials": trials,
-        "baseline": {"label": majority_label, **proportion(sum(c["expected"] == majority_label for c in scored),
-                                                           len(scored))},
-        "invalid": sum(t["invalid"] for t in trials),
-        "answers": sum(t["scored"] for t in trials),
-        "errors": [{"id": c["id"], "trial": t["trial"], "error": t["error"]}
-                   for c in cases for t in c["trials"] if t["error"] is not None],
-        "per_label": per_label,
-        "confusion": confusion,
-        "by_difficulty": slices(scored, lambda c: [c["difficulty"]]),
-        "by_tag": slices(scored, lambda c: c["tags"] or []),
-        "pass_k": pass_k,
-        "flaky": [{"id": c["id"], "expected": c["expected"],
-                   "answers": [{"trial": t["trial"], "predicted": t["predicted"], "response": t["response"]}
-                               for t in c["trials"] if t["error"] is None]}
-                  for c in scored if c["flaky"]],
-        "failures": [{"id": c["id"], "difficulty": c["difficulty"], "expected": c["expected"],
-                      "got": c["predicted"], "response": next(t["response"] for t in c["trials"]
-                                                              if t["error"] is None and not t["correct"])}
-                     for c in scored if not c["correct"]],
-        "rerun_test": config.get("rerun_test"),
-    }
+    baseline = proportion(sum(c["expected"] == majority_label for c in scored), len(scored))
+    return {"baseline": {"label": majority_label, **baseline}, "per_label": per_label, "confusion": confusion}
 
 
 # ---------------------------------------------------------------------------
@@ -927,6 +1359,24 @@ def pass_hat_k(n, c, k):
     return comb(c, k) / comb(n, k)
 
 
+def judge_agreement(pairs):
+    """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
+    what a judge is for, so they are counted on their own: raw agreement misleads when most pass."""
+    caught = sum(not h and not j for h, j in pairs)
+    missed = sum(not h and j for h, j in pairs)
+    kept = sum(h and j for h, j in pairs)
+    false_alarms = sum(h and not j for h, j in pairs)
+    n = len(pairs)
+    agreement = ratio(caught + kept, n)
+    chance = ratio((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
+    kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
+    return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
+                                  "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
+            "failure_detection": ratio(caught, caught + missed), "pass_retention": ratio(kept, kept + false_alarms),
+            "agreement": agreement, "kappa": kappa,
+            "human_fail_share": ratio(caught + missed, n)}
+
+
 def rows_for_failures(rate, failures, prob, limit=10_000_000):
     """Fewest rows for P(at least `failures` failures) >= prob when each row fails at `rate`."""
     n = failures
@@ -995,9 +1445,10 @@ def table(rows, align_right_from=1):
 
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
+    fmt = f" · format {config['format']}" if config.get("format") else ""
     return (f"{config['split']} ({short(config['split_sha'])}) · {config['prompt']} "
             f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
-            f"· seed {config['seed']}{trials}")
+            f"· seed {config['seed']}{trials}{fmt}")
 
 
 def rerun_warning(rerun):
@@ -1006,19 +1457,21 @@ def rerun_warning(rerun):
 
 
 def headline(s):
-    """The opening lines: accuracy, majority vote (with trials), baseline, invalid answers."""
-    base = s["baseline"]
+    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
+    name = s["measure"].capitalize()
     if s["repeat"] == 1:
-        lines = [f"Accuracy: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
+        lines = [f"{name}: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
         invalid = f"Invalid answers: {s['invalid']}"
     else:
         per_trial = " · ".join(f"trial {t['trial']}: {pct(t['correct'], t['scored'])}" for t in s["trials"])
-        lines = [f"Accuracy: {percent(s['mean_accuracy'])} mean over {s['repeat']} trials ({per_trial})",
+        lines = [f"{name}: {percent(s['mean_accuracy'])} mean over {s['repeat']} trials ({per_trial})",
                  f"Majority vote: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
         invalid = (f"Invalid answers: {s['invalid']} of {s['answers']} ("
                    + " · ".join(f"trial {t['trial']}: {t['invalid']}" for t in s["trials"]) + ")")
-    lines += [f"Baseline (always '{base['label']}'): {pct(base['correct'], base['total'])}"
-              f"  (95% CI {interval(base['ci'])})", invalid]
+    if "baseline" in s:
+        base = s["baseline"]
+        lines += [f"Baseline (always '{base['label']}'): {pct(base['correct'], base['total'])}"
+                  f"  (95% CI {interval(base['ci'])})", invalid]
     return [line.replace("  (95% CI )", "") for line in lines]
 
 
@@ -1030,51 +1483,97 @@ def slice_rows(groups):
     return table(rows, align_right_from=99) if rows else ["  -"]
 
 
+def label_section(s):
+    rows = [["label", "precision", "recall", "f1", "support"]]
+    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
+             for label, m in s["per_label"].items()]
+    out = ["Per label:"] + table(rows)
+    columns = list(next(iter(s["confusion"].values())))
+    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in s["confusion"].items()]
+    return out + ["", "Confusion matrix (rows expected, columns predicted):"] + table(rows)
+
+
+def check_section(s):
+    """Pattern and code checks first; judge checks apart, with their cost and what a person should see."""
+    out = []
+    plain = [c for c in s["checks"] if c["type"] != "judge"]
+    judged = [c for c in s["checks"] if c["type"] == "judge"]
+    def rows(checks):
+        return table([[c["name"], c["type"], "blocking" if c["blocking"] else "not blocking",
+                       pct(c["passed"], c["total"]), f"{c['open']} open" if c["open"] else ""] for c in checks],
+                     align_right_from=99)
+    if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
+        out += ["Checks (answers passing each):"] + rows(plain)
+    if judged:
+        j = s["judge"]
+        models = ", ".join((j["config"] or {}).get("models", [])) or "?"
+        out += ["" if out else None, f"Judge checks (LLM judge: {models}; reported apart, a judge can be wrong):"]
+        out += rows(judged)
+        out.append(f"  cost: {j['calls']} judge calls ({j['failed_calls']} failed), "
+                   f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens")
+        out += ["", f"For human review ({len(j['review'])}):"]
+        out += [f"  {r['id']}" + (f" trial {r['trial']}" if s["repeat"] > 1 else "") + f" · {r['check']}: {r['why']}"
+                for r in j["review"]] or ["  -"]
+    return [line for line in out if line is not None]
+
+
+def trial_section(s):
+    out = [f"Trials ({s['repeat']} per case):"]
+    out += table([[f"trial {t['trial']}", pct(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
+                  for t in s["trials"]], align_right_from=99)
+    rows = [["k", "pass@k", "pass^k", "cases"]]
+    rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
+    out += [""] + table(rows) + ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
+    for f in s["flaky"]:
+        expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
+        out.append(f"  {f['id']}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"]))
+    return out + ([] if s["flaky"] else ["  -"])
+
+
+def trial_answer(a):
+    """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
+    shown = a["predicted"] if a["predicted"] is not None else ("pass" if a["passed"] else "fail")
+    return shown if a["response"].strip() == shown else f'{shown} "{one_line(a["response"], 30)}"'
+
+
+def failure_section(s):
+    out = [f"Failures ({len(s['failures'])}):"]
+    if not s["failures"]:
+        return out + ["  -"]
+    if "baseline" in s:
+        rows = [["id", "difficulty", "expected", "got", "answer"]]
+        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in s["failures"]]
+    else:
+        rows = [["id", "difficulty", "failed checks", "answer"]]
+        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)]
+                 for f in s["failures"]]
+    return out + table(rows, align_right_from=99)
+
+
 def format_report(run, s):
     out = headline(s)
     if s["rerun_test"]:
         out.append(rerun_warning(s["rerun_test"]))
     if s["errors"]:
-        out.append(f"Errors: {len(s['errors'])} of {s['answers'] + len(s['errors'])} requests got no answer "
-                   "(infrastructure, not scored)")
+        out.append(f"Errors: {len(s['errors'])} of {s['answers'] + len(s['errors']) + len(s['open'])} requests "
+                   "got no answer (infrastructure, not scored)")
         out += [f"  {e['id']}" + (f" trial {e['trial']}" if s["repeat"] > 1 else "") + f": {e['error']}"
                 for e in s["errors"]]
-    out += ["", "Run: " + describe_config(run["config"]), "", "Per label:"]
-    rows = [["label", "precision", "recall", "f1", "support"]]
-    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
-             for label, m in s["per_label"].items()]
-    out += table(rows)
-    columns = list(next(iter(s["confusion"].values())))
-    out += ["", "Confusion matrix (rows expected, columns predicted):"]
-    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in s["confusion"].items()]
-    out += table(rows)
+    if s["open"]:
+        out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
+    out += ["", "Run: " + describe_config(run["config"]),
+            f"Scored with {len(s['checks'])} checks ({', '.join(c['name'] for c in s['checks'])}; "
+            f"checks sha {short(s['checks_sha'])})"]
+    if "baseline" in s:
+        out += [""] + label_section(s)
+    checks = check_section(s)
+    out += [""] + checks if checks else []
     out += ["", "By difficulty:"] + slice_rows(s["by_difficulty"])
     if s["by_tag"]:
         out += ["", "By tag:"] + slice_rows(s["by_tag"])
     if s["pass_k"]:
-        out += ["", f"Trials ({s['repeat']} per case):"]
-        out += table([[f"trial {t['trial']}", pct(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
-                      for t in s["trials"]], align_right_from=99)
-        out.append("")
-        rows = [["k", "pass@k", "pass^k", "cases"]]
-        rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
-        out += table(rows)
-        out += ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
-        for f in s["flaky"]:
-            answers = " | ".join(a["predicted"] if a["response"].strip() == a["predicted"]
-                                 else f'{a["predicted"]} "{one_line(a["response"], 30)}"' for a in f["answers"])
-            out.append(f"  {f['id']} (expected {f['expected']}): {answers}")
-        if not s["flaky"]:
-            out.append("  -")
-    out += ["", f"Failures ({len(s['failures'])}):"]
-    if s["failures"]:
-        rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])]
-                 for f in s["failures"]]
-        out += table(rows, align_right_from=99)
-    else:
-        out.append("  -")
-    return "\n".join(out)
+        out += [""] + trial_section(s)
+    return "\n".join(out + [""] + failure_section(s))
 
 
 def markdown_report(run, s, path):
@@ -1085,18 +1584,25 @@ def markdown_report(run, s, path):
     if s["rerun_test"]:
         out += [f"> **{rerun_warning(s['rerun_test'])}**", ""]
     out += ["| | result | 95% CI |", "|---|---|---|"]
+    name = s["measure"].capitalize()
     if s["repeat"] > 1:
-        out.append(f"| Accuracy, mean of {s['repeat']} trials | {percent(s['mean_accuracy'])} | |")
+        out.append(f"| {name}, mean of {s['repeat']} trials | {percent(s['mean_accuracy'])} | |")
         out.append(f"| Majority vote | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
         out.append(f"| pass^{s['repeat']} (every trial right) | {percent(s['pass_k'][-1]['pass_hat_k'])} | |")
     else:
-        out.append(f"| Accuracy | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
-    base = s["baseline"]
-    out.append(f"| Baseline (always `{base['label']}`) | {pct(base['correct'], base['total'])} | {interval(base['ci'])} |")
-    out.append(f"| Invalid answers | {s['invalid']} | |")
+        out.append(f"| {name} | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
+    if "baseline" in s:
+        base = s["baseline"]
+        out.append(f"| Baseline (always `{base['label']}`) | {pct(base['correct'], base['total'])} | {interval(base['ci'])} |")
+        out.append(f"| Invalid answers | {s['invalid']} | |")
+    for c in s["checks"]:
+        if c["type"] != "label":
+            judge = " (LLM judge)" if c["type"] == "judge" else ""
+            out.append(f"| Check `{c['name']}`{judge} | {pct(c['passed'], c['total'])} | |")
     if s["errors"]:
         out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
-    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: expected {f['expected']}, got {f['got']})"
+    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
+                                                               if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
                          for f in s["failures"]) or "none"
     out += ["", f"**Failures ({len(s['failures'])}):** {failures}"]
     return "\n".join(out)
@@ -1254,7 +1760,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
 # ---------------------------------------------------------------------------
 # The held-out split stays held out: run once, at the end.
 
-HELD_OUT_SPLITS = ("test",)
+HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
 TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
 
 
@@ -1283,12 +1789,25 @@ def warn(message):
 
 def build_config(args):
     split_path, split_name = resolve_split(args.split)
-    prompt_path = args.prompt or newest_prompt()
+    prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "prompt": prompt_path, "split": split_name, "split_path": split_path,
+        "format": args.format, "prompt": prompt_path, "split": split_name, "split_path": split_path,
         "host": resolve_host(args.host if args.host is not None else os.environ.get("OLLAMA_HOST", "")),
     }
+
+
+def judge_config(args, model, cases):
+    """How judge checks are judged, recorded in the run; None when no case has a judge check."""
+    if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
+        return None
+    models = args.judge_model or [model]
+    for judge in models:
+        if model_family(judge) == model_family(model):
+            warn(f"note: judge {judge} is of the same family as {model}; a judge tends to favour its own "
+                 "family (add a --judge-model of another family for a panel)")
+    return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
+            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode())}
 
 
 def interrupt(signum, frame):
@@ -1345,19 +1864,28 @@ def cmd_run(args):
     config, done, run_path = open_or_resume(args)
     cases, labels, split_sha = load_split(config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
+    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
+    if problems:
+        raise EvalError("\n".join(problems))
+    if config.get("format") == "schema" and labels is None:
+        raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
     if run_path:
         refuse_changed(config, split_sha, prompt_sha)
     else:
         wanted = args.out or default_run_path(config["split"], config["prompt"])
-        if config["split"] in HELD_OUT_SPLITS:
+        if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             guard_held_out(config, split_sha, prompt_sha, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = load_run(args.compare) if args.compare else None
     if baseline and baseline["config"]["split_sha"] != split_sha:
         raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
                         f"({short(baseline['config']['split_sha'])} there, {short(split_sha)} here)")
 
+    if not run_path:
+        config["judge"] = judge_config(args, config["model"], cases)
     client = OllamaClient(config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs)
     server_version = client.check(config["model"])
+    for judge in (config.get("judge") or {}).get("models", []):
+        client.check(judge)
     warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
          f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} (ollama {server_version})")
     if run_path:
@@ -1387,7 +1915,7 @@ def cmd_run(args):
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        ask_all(client, config, prompt_text, work, args.jobs, on_answer)
+        ask_all(work, args.jobs, lambda case: ask_case(client, config, prompt_text, case), on_answer)
     except KeyboardInterrupt:
         progress.update(len(done), errors, final=True)
         warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
@@ -1416,9 +1944,23 @@ def cmd_run(args):
     return 0
 
 
+def checks_from_split(path, run):
+    """The checks a split defines now, for report --checks: rescoring without a model call."""
+    cases, _, _ = load_split(path)
+    checks = {c["id"]: c["checks"] for c in cases}
+    ids = {r["id"] for r in run["results"]}
+    if set(checks) != ids:
+        only = sorted(set(checks) ^ ids)
+        raise EvalError(f"--checks {path}: its cases are not the run's ({', '.join(only[:5])}"
+                        f"{' …' if len(only) > 5 else ''} on one side only)")
+    return checks
+
+
 def cmd_report(args):
     run = load_run(args.run)
-    cases = grade(run)
+    cases = grade(run, checks_from_split(args.checks, run) if args.checks else None)
+    if args.checks:
+        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
     s = score(run, cases)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.json:
@@ -1446,6 +1988,122 @@ def cmd_compare(args):
     for verdict in verdicts:
         warn(verdict)
     return code
+
+
+def cmd_judge(args):
+    """Judge an existing run's answers again (another judge, more votes, a panel) into a new run file."""
+    run = load_run(args.run)
+    todo = [r for r in run["results"]
+            if r.get("response") is not None and any(c["type"] == "judge" for c in r["checks"])]
+    if not todo:
+        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
+                        "--checks to see it, or run again")
+    config = dict(run["config"], judged_from=args.run)
+    config["judge"] = judge_config(args, config["model"], todo)
+    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
+    client = OllamaClient(config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs)
+    for model in config["judge"]["models"]:
+        client.check(model)
+    progress = Progress(len(todo), 0)
+    votes, failed = {}, 0
+
+    def on_votes(result, trial, result_votes):
+        nonlocal failed
+        votes[result["id"], trial] = result_votes
+        failed += any(v["error"] for v in result_votes)
+        progress.update(len(votes), failed)
+
+    ask_all([(r, r["trial"]) for r in todo], args.jobs,
+            lambda r: judge_answer(client, config["judge"], r, r["response"]), on_votes)
+    progress.update(len(votes), failed, final=True)
+    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
+    judged = {"format": RUN_FORMAT, "config": config, "results": results}
+    out = free_run_path(args.out or os.path.splitext(args.run)[0] + "-judged.json")
+    try:
+        write_new_file(out, json.dumps(judged, ensure_ascii=False, indent=1) + "\n")
+    except OSError as e:
+        raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
+    warn(f"wrote {out} ({args.run} is unchanged)")
+    print(format_report(judged, score(judged)))
+    return 2 if failed else 0
+
+
+def read_human_labels(path):
+    """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
+    text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
+    labels, problems = {}, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            key = (obj["id"], obj.get("trial", 1), obj["check"])
+            if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
+            continue
+        if key in labels:
+            problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
+        labels[key] = obj["pass"]
+    if problems or not labels:
+        raise EvalError("\n".join(problems) or f"{path}: no labels")
+    return labels
+
+
+def cmd_calibrate(args):
+    """How far to trust a judge: its verdicts in RUN against a person's labels of the same answers."""
+    human = read_human_labels(args.labels)
+    verdicts = {(c["id"], t["trial"], name): j["pass"]
+                for c in grade(load_run(args.run)) for t in c["trials"] for name, j in t["judged"].items()}
+    unknown = [k for k in human if k not in verdicts]
+    if unknown:
+        raise EvalError(f"{args.labels}: {len(unknown)} label(s) match no judge verdict in {args.run} "
+                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+    report = {}
+    for check in sorted({k[2] for k in human}):
+        keys = [k for k in human if k[2] == check]
+        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
+        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
+        report[check]["warnings"] = calibration_warnings(report[check])
+    if args.json:
+        print_json({"labels": args.labels, "run": args.run, "checks": report})
+    else:
+        print(format_calibration(report))
+    return 0
+
+
+def calibration_warnings(a):
+    warnings = []
+    if a["failure_detection"] is None:
+        warnings.append("no human-labelled failure: the judge's failure detection cannot be measured")
+    elif a["failure_detection"] < LOW_CERTAINTY:
+        warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
+                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
+    share = a["human_fail_share"]
+    if share is not None and min(share, 1 - share) < 0.2:
+        warnings.append(f"unbalanced labels ({percent(share)} failures): raw agreement misleads; "
+                        "read failure detection and kappa instead")
+    return warnings
+
+
+def format_calibration(report):
+    out = []
+    for check, a in report.items():
+        t = a["table"]
+        out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
+                + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
+                f"  Failure detection: {pct(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
+                "  (real failures the judge fails)",
+                f"  Pass retention:    {pct(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
+                "  (real passes the judge leaves alone)",
+                f"  Raw agreement:     {percent(a['agreement'])}",
+                f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
+        out += table([["", "judge fail", "judge pass"],
+                      ["human fail", t["human_fail"]["judge_fail"], t["human_fail"]["judge_pass"]],
+                      ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
+        out += [f"  WARNING: {w}" for w in a["warnings"]] + [""]
+    return "\n".join(out).rstrip()
 
 
 def cmd_power(args):
@@ -1539,7 +2197,7 @@ def parser():
                                 epilog="Exit codes: 0 success, 1 quality gate failed, "
                                        "2 usage, input or infrastructure error.")
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="{run,report,compare,power}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{run,report,compare,judge,calibrate,power}")
 
     r = sub.add_parser("run", help="ask the model about every case of a split and store a run file",
                        description="Ask the model about every case of a split, store the raw answers with "
@@ -1563,6 +2221,15 @@ def parser():
                    help="run the held-out test split even though runs/ shows it was already run with "
                         "another prompt, model, temperature or seed (the run is marked as forced)")
     r.add_argument("--resume", metavar="PATH", help="finish an interrupted run (the path it printed)")
+    r.add_argument("--format", choices=["json", "schema"], default=None,
+                   help="structured output: json sends Ollama's format \"json\"; schema sends a JSON Schema "
+                        "whose one property is an enum of the labels. The label is read from the JSON")
+    r.add_argument("--judge-model", action="append", metavar="M",
+                   help="model for judge checks (default: the run's model); repeat it for a panel of judges")
+    r.add_argument("--judge-votes", type=positive_int, default=1, metavar="N",
+                   help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
+    r.add_argument("--judge-temperature", type=float, default=0.0, metavar="T",
+                   help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
     r.add_argument("--repeat", type=positive_int, default=None, metavar="K",
                    help="ask K times per case with the same configuration, keeping every answer "
                         "(default 1); the report adds pass@k, pass^k and the flaky cases")
@@ -1579,6 +2246,9 @@ def parser():
     view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
     view.add_argument("--markdown", action="store_true",
                       help="print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)")
+    rep.add_argument("--checks", metavar="SPLIT",
+                     help="score with the checks this split file (and its checks.json) defines now, "
+                          "instead of those stored in the run: change a check, re-report, no model call")
     rep.add_argument("--min-accuracy", type=accuracy_threshold, metavar="X",
                      help="gate: exit 1 if accuracy (the mean over trials) is below X (0.85 or 85%%)")
     rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
@@ -1597,6 +2267,28 @@ def parser():
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
     c.add_argument("--fail-if-worse", action="store_true",
                    help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha)")
+
+    j = sub.add_parser("judge", help="judge a run's answers again into a new run file (the original is kept)",
+                       description="Ask the judge(s) about every answer that has a judge check, and write a new "
+                                   "run file with the votes. The run itself is never modified.")
+    j.add_argument("run", help="the run whose answers to judge")
+    j.add_argument("--judge-model", action="append", metavar="M", help="judge model (default: the run's model); repeat for a panel")
+    j.add_argument("--judge-votes", type=positive_int, default=1, metavar="N", help="votes per judge (default 1)")
+    j.add_argument("--judge-temperature", type=float, default=0.0, metavar="T", help="judge temperature (default 0)")
+    j.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"judge seed; vote i uses seed+i-1 (default {DEFAULT_SEED})")
+    j.add_argument("--host", help="server URL (default: the run's host)")
+    j.add_argument("--out", help="file to write (default RUN-judged.json; never overwritten)")
+    j.add_argument("--jobs", type=positive_int, default=1, help="answers judged at once (default 1)")
+    j.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per judge call")
+    j.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
+                   help=f"retries per judge call (default {DEFAULT_RETRIES})")
+
+    cal = sub.add_parser("calibrate", help="measure a judge against a person's labels",
+                         description="LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
+                                     "(optionally \"trial\") a line: a person's verdicts on answers in RUN.")
+    cal.add_argument("labels", help="JSONL of human verdicts")
+    cal.add_argument("run", help="a run with judge verdicts for those answers")
+    cal.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     pw = sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
                         description="Sizing questions, answered exactly. Examples:\n"
@@ -1618,12 +2310,14 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if args.command == "run":
         args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,
-                                                          args.temperature, args.seed, args.repeat))
+                                                          args.temperature, args.seed, args.repeat,
+                                                          args.format, args.judge_model))
         args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
-    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "power": cmd_power}[args.command]
+    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "judge": cmd_judge,
+               "calibrate": cmd_calibrate, "power": cmd_power}[args.command]
     try:
         return handler(args)
     except EvalError as e:

@@ -22,6 +22,7 @@ class FakeOllama:
         self.version = version
         self.answers = {}             # input text -> answer text
         self.default_answer = "bug"   # for inputs not in answers; may be a callable(input)
+        self.route = None             # callable(request body) -> answer or None, tried first
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
         self.faults_for = {}          # input text -> faults for its successive attempts
@@ -111,12 +112,12 @@ class FakeOllama:
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 try:
-                    self.answer_chat(model, text)
+                    self.answer_chat(model, text, body)
                 finally:
                     with fake.lock:
                         fake.in_flight -= 1
 
-            def answer_chat(self, model, text):
+            def answer_chat(self, model, text, body):
                 delay = fake.latency(text) if callable(fake.latency) else fake.latency
                 if delay:
                     time.sleep(delay)
@@ -136,7 +137,8 @@ class FakeOllama:
                     time.sleep(fake.hang_seconds)
                     self.close_connection = True
                 else:
-                    content = fake.answer_for(text)
+                    routed = fake.route(body) if fake.route else None
+                    content = routed if routed is not None else fake.answer_for(text)
                     self.send_json(200, {
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                         "message": {"role": "assistant", "content": content},

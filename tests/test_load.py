@@ -84,10 +84,15 @@ def test_invalid_utf8_and_empty_file(tmp_path):
     assert any("no cases" in p for p in problems(write_split(tmp_path, [], b"")))
 
 
-def test_missing_labels_file_and_missing_split(tmp_path):
-    (tmp_path / "s.jsonl").write_text(json.dumps(GOOD) + "\n")
-    with pytest.raises(evalpy.EvalError, match="no labels.txt beside it"):
-        evalpy.load_split(str(tmp_path / "s.jsonl"))
+def test_no_labels_file_makes_a_free_text_set(tmp_path):
+    (tmp_path / "s.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({"id": "c2", "input": "hola",
+                                      "difficulty": "easy", "note": "n"}) + "\n")
+    cases, labels, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert labels is None
+    assert cases[0]["checks"] == [] and "expected" not in cases[1]   # no implied label check
+
+
+def test_missing_split(tmp_path):
     with pytest.raises(evalpy.EvalError, match="no such split file"):
         evalpy.load_split(str(tmp_path / "nope.jsonl"))
 

@@ -1,0 +1,265 @@
+"""Checks on free text, prompt variables and structured output: evaluated from stored answers."""
+
+import json
+
+import pytest
+
+from conftest import ROOT, evalpy, load_json
+
+
+def check(kind, value=None, **extra):
+    c = {"type": kind, **extra}
+    if value is not None:
+        c["value"] = value
+    parsed, problems = evalpy.parse_check(c)
+    assert problems == []
+    return parsed
+
+
+def result(response, expected=None, latency_ms=100.0, predicted=None):
+    return {"response": response, "expected": expected, "latency_ms": latency_ms, "predicted": predicted, "judged": {}}
+
+
+@pytest.mark.parametrize("c, passing, failing", [
+    (check("contains", "A-123"), "Su pedido A-123 sale hoy", "Su pedido sale hoy"),
+    (check("not_contains", "lo siento"), "Hecho.", "Pues lo siento mucho"),
+    (check("icontains", "PEDIDO"), "su pedido", "su compra"),
+    (check("regex", r"\bA-\d{3}\b"), "pedido A-123.", "pedido A-1234"),
+    (check("not_regex", r"(?i)reembolso.{0,20}lunes"), "Le avisaremos.", "El reembolso llegará el lunes"),
+    (check("json"), '{"a": 1}', "a: 1"),
+    (check("json", schema={"type": "object", "required": ["label"],
+                           "properties": {"label": {"enum": ["bug", "acceso"]}}}), '{"label": "bug"}', '{"label": "otro"}'),
+])
+def test_each_check_type_passes_and_fails(c, passing, failing):
+    assert evalpy.CHECKERS[c["type"]](c, result(passing)) is True
+    assert evalpy.CHECKERS[c["type"]](c, result(failing)) is False
+
+
+def test_checks_that_look_at_more_than_the_text():
+    assert evalpy.CHECKERS["equals_expected"](check("equals_expected"), result(" 42\n", expected="42"))
+    assert not evalpy.CHECKERS["equals_expected"](check("equals_expected"), result("42.", expected="42"))
+    assert evalpy.CHECKERS["label"](check("label"), result("x", expected="bug", predicted="bug"))
+    assert not evalpy.CHECKERS["label"](check("label"), result("x", expected="bug", predicted="INVALID"))
+    fast = check("max_latency_ms", 500)
+    assert evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=499.9))
+    assert not evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=500.1))
+
+
+@pytest.mark.parametrize("value, schema, errors", [
+    (3, {"type": "integer"}, 0), (3.5, {"type": "integer"}, 1), (True, {"type": "integer"}, 1),
+    (True, {"type": "boolean"}, 0), (None, {"type": ["string", "null"]}, 0), ("x", {"type": "number"}, 1),
+    ({"a": 1}, {"type": "object", "required": ["a", "b"]}, 1),
+    ({"a": "x"}, {"properties": {"a": {"type": "integer"}}}, 1),
+    ([1, 2, "3"], {"type": "array", "items": {"type": "integer"}}, 1),
+    ("b", {"enum": ["a", "b"]}, 0), ("c", {"enum": ["a", "b"]}, 1),
+])
+def test_schema_subset(value, schema, errors):
+    assert len(evalpy.schema_errors(value, schema)) == errors
+
+
+@pytest.mark.parametrize("written, message", [
+    ({"type": "regex", "value": "(unclosed"}, "bad regular expression"),
+    ({"type": "contain", "value": "x"}, "check type 'contain' is unknown"),
+    ({"type": "contains"}, "needs a non-empty string value"),
+    ({"type": "json", "schema": {"type": "object", "pattern": "x"}}, "keyword 'pattern' is not supported"),
+    ({"type": "json", "schema": {"type": "strin"}}, "schema.type must be one of"),
+    ({"type": "contains", "value": "x", "blocking": "no"}, "blocking must be true or false"),
+    ({"type": "label", "value": "x"}, "takes no value"),
+    ({"type": "max_latency_ms", "value": -3}, "positive number of milliseconds"),
+    ({"type": "contains", "value": "{{order}}"}, "uses {{order}} but the case has no vars.order"),
+    ({"type": "label"}, "a label check needs labels.txt"),
+    ({"type": "equals_expected"}, "equals_expected needs the case's 'expected'"),
+])
+def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message):
+    (tmp_path / "s.jsonl").write_text(
+        json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n"}) + "\n" +
+        json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n", "checks": [written]}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
+
+
+def test_default_checks_file_and_placeholders(tmp_path):
+    (tmp_path / "checks.json").write_text(json.dumps([
+        {"name": "order {{order}}", "type": "regex", "value": "\\b{{order}}\\b"}, {"type": "contains", "value": "Hola"}]))
+    (tmp_path / "s.jsonl").write_text(json.dumps(
+        {"id": "a", "input": "x", "difficulty": "easy", "note": "n", "vars": {"order": "A-1.5"},
+         "checks": [{"type": "not_contains", "value": "lo siento", "blocking": False}]}) + "\n")
+    cases, labels, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
+    checks = cases[0]["checks"]
+    assert [c["name"] for c in checks] == ["order A-1.5", "contains Hola", "not_contains lo siento"]
+    assert checks[0]["value"] == r"\bA\-1\.5\b"          # a var is literal inside a regex
+    assert checks[2]["blocking"] is False
+    (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "("}]')
+    with pytest.raises(evalpy.EvalError, match="bad regular expression"):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    (tmp_path / "checks.json").write_text('{"type": "regex"}')
+    with pytest.raises(evalpy.EvalError, match="must be a JSON list"):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
+def test_two_checks_with_one_name_are_refused(tmp_path):
+    (tmp_path / "s.jsonl").write_text(json.dumps(
+        {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+         "checks": [{"type": "contains", "value": "x", "name": "n"}, {"type": "contains", "value": "y", "name": "n"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError, match="two checks are named 'n'"):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
+# --- a free-text set through the real command line
+
+ORDERS = [("o1", "A-101", "Ana"), ("o2", "A-102", "Bea"), ("o3", "A-103", "Carlos"), ("o4", "A-104", "Dani")]
+
+
+@pytest.fixture
+def free_text(project):
+    folder = project / "golden" / "orders"
+    folder.mkdir()
+    (folder / "checks.json").write_text(json.dumps([
+        {"name": "order number", "type": "regex", "value": "\\b{{order}}\\b"},
+        {"name": "no refund date", "type": "not_regex", "value": "(?i)reembolso.{0,30}\\b(lunes|viernes)\\b"},
+        {"name": "short", "type": "max_latency_ms", "value": 60000, "blocking": False}]))
+    with open(folder / "dev.jsonl", "w", encoding="utf-8") as f:
+        for cid, order, name in ORDERS:
+            f.write(json.dumps({"id": cid, "input": f"¿Dónde está mi pedido {order}?", "vars": {"order": order, "name": name},
+                                "difficulty": "easy", "note": "n"}, ensure_ascii=False) + "\n")
+    (project / "prompts" / "orders").mkdir()
+    (project / "prompts" / "orders" / "v1.txt").write_text("Atiende a {{name}}. Cita siempre el número de pedido.\n")
+    (project / "prompts" / "orders" / "v2.txt").write_text("Atiende a {{name}}.\n")
+    return "golden/orders/dev.jsonl"
+
+
+def support_answers(fake, omit=(), refund_date=()):
+    def answer(text):
+        order = text.split("pedido ")[1].rstrip("?")
+        said = "Lo revisamos hoy." if order in omit else f"Hola, su pedido {order} sale hoy."
+        return said + (" El reembolso llegará el lunes." if order in refund_date else "")
+    fake.default_answer = answer
+
+
+def test_free_text_set_is_scored_by_its_checks_alone(free_text, cli, fake):
+    support_answers(fake, omit=("A-102",), refund_date=("A-103",))
+    code, out, err = cli("run", "--split", free_text, "--host", fake.url)
+    assert code == 0, err
+    assert "wrote runs/orders-dev-v2.json" in err          # newest prompt of prompts/orders/
+    lines = out.splitlines()
+    assert lines[0] == "Pass rate: 2/4 = 50%  (95% CI 15–85%)"
+    assert "Baseline" not in out and "Confusion" not in out and "Invalid answers" not in out
+    assert "  order number    regex           blocking      3/4 = 75%" in lines
+    assert "  no refund date  not_regex       blocking      3/4 = 75%" in lines
+    assert "  short           max_latency_ms  not blocking  4/4 = 100%" in lines
+    assert any(l.startswith("  o2  easy        order number") for l in lines)
+    assert any("Scored with 3 checks (order number, no refund date, short; checks sha" in l for l in lines)
+    run = load_json("runs/orders-dev-v2.json")
+    assert run["config"]["labels"] is None
+    assert run["results"][0]["checks"][0]["value"] == r"\bA\-101\b"
+
+
+def test_prompt_variables_fill_the_system_prompt(free_text, cli, fake):
+    support_answers(fake)
+    assert cli("run", "--split", free_text, "--prompt", "prompts/orders/v1.txt", "--host", fake.url)[0] == 0
+    assert fake.chat_bodies[1]["messages"] == [
+        {"role": "system", "content": "Atiende a Bea. Cita siempre el número de pedido.\n"},
+        {"role": "user", "content": "¿Dónde está mi pedido A-102?"}]
+
+
+def test_a_placeholder_without_a_value_stops_the_run_before_any_call(free_text, project, cli, fake):
+    (project / "prompts" / "orders" / "v3.txt").write_text("Atiende a {{name}} ({{tier}}).\n")
+    code, out, err = cli("run", "--split", free_text, "--host", fake.url)
+    assert code == 2
+    assert "golden/orders/dev.jsonl:1: prompts/orders/v3.txt uses {{tier}} but this case has no vars.tier" in err
+    assert fake.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
+    support_answers(fake, omit=("A-102",))
+    assert cli("run", "--split", free_text, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    before = cli("report", "runs/orders-dev-v2.json")[1]
+    assert before.startswith("Pass rate: 3/4 = 75%")
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
+        {"name": "greets", "type": "icontains", "value": "hola"}]))
+    code, out, err = cli("report", "runs/orders-dev-v2.json", "--checks", free_text)
+    assert code == 0 and "scored with the checks golden/orders/dev.jsonl defines now" in err
+    assert out.startswith("Pass rate: 3/4 = 75%") and "Scored with 1 checks (greets;" in out
+    assert "  greets  icontains  blocking  3/4 = 75%" in out
+    assert len(fake.chat_bodies) == asked
+    assert cli("report", "runs/orders-dev-v2.json")[1] == before    # the run itself is untouched
+    code, out, err = cli("report", "runs/orders-dev-v2.json", "--checks", "golden/dev.jsonl")
+    assert code == 2 and "its cases are not the run's" in err
+
+
+def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli, fake):
+    support_answers(fake)
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
+        {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "blocking": False}]))
+    assert cli("run", "--split", free_text, "--host", fake.url)[0] == 0
+    out = cli("report", "runs/orders-dev-v2.json")[1]
+    assert out.startswith("Pass rate: 4/4 = 100%") and "  apology            contains  not blocking  0/4 = 0%" in out
+
+
+def test_structured_output_json(project, cli, fake):
+    answers = {"ticket a": '{"label": "Bug"}', "ticket b": '{"categoría": "acceso"}', "ticket c": "bug, seguro"}
+    (project / "small").mkdir()
+    (project / "small" / "labels.txt").write_text("bug\nacceso\n")
+    with open(project / "small" / "s.jsonl", "w") as f:
+        for cid, expected in (("a", "bug"), ("b", "acceso"), ("c", "bug")):
+            f.write(json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected, "difficulty": "easy", "note": "n"}) + "\n")
+    fake.answers = answers
+    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url, "--format", "json")
+    assert code == 0, err
+    assert fake.chat_bodies[0]["format"] == "json"
+    assert out.splitlines()[0].startswith("Accuracy: 2/3 = 67%") and "Invalid answers: 1" in out
+    assert load_json("runs/s-v3.json")["config"]["format"] == "json"
+
+
+def test_structured_output_schema_sends_the_labels(project, cli, fake):
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--format", "schema")
+    assert code == 0, err
+    assert fake.chat_bodies[0]["format"] == {
+        "type": "object", "properties": {"label": {"type": "string", "enum": ["facturación", "bug", "acceso", "petición"]}},
+        "required": ["label"]}
+    assert "Invalid answers: 25" in out          # the fake answered plain text, not JSON: invalid, no crash
+
+
+def test_schema_format_needs_labels(free_text, cli, fake):
+    code, out, err = cli("run", "--split", free_text, "--host", fake.url, "--format", "schema")
+    assert code == 2 and "this split has no labels.txt" in err
+
+
+def test_the_shipped_support_set():
+    for split, total in (("dev", 24), ("test", 20)):
+        cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / "support" / f"{split}.jsonl"))
+        assert labels is None and len(cases) == total
+        assert {t for c in cases for t in c["tags"]} == {"entrega", "devolución", "artículo equivocado",
+                                                         "artículo dañado", "facturación"}
+        for c in cases:
+            assert [x["type"] for x in c["checks"]] == ["regex", "not_regex", "judge"]
+            assert c["vars"]["order_id"] in c["input"]
+
+
+
+def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(project, cli, fake):
+    """The seed's story on the shipped set: v2 shortened the prompt and dropped a rule."""
+    def route(body):
+        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+        if system == evalpy.JUDGE_PROMPT:
+            return '{"reason": "contesta", "pass": true}'
+        order = next(w.strip(".,?¿") for w in user.split() if w.startswith("A-"))
+        keeps_rule = "Incluye siempre el número de pedido" in system
+        name = system.split("Estás respondiendo a ")[1].split(".")[0]
+        if keeps_rule or int(order[-1]) % 3:
+            return f"Hola {name}, revisamos tu pedido {order} y te avisamos en cuanto haya novedades."
+        return f"Hola {name}, lo revisamos y te avisamos en cuanto haya novedades."
+    fake.route = route
+    assert cli("run", "--split", "golden/support/dev.jsonl", "--prompt", "prompts/support/v1.txt", "--host", fake.url)[0] == 0
+    assert cli("run", "--split", "golden/support/dev.jsonl", "--host", fake.url)[0] == 0   # newest: v2
+    v1, v2 = load_json("runs/support-dev-v1.json"), load_json("runs/support-dev-v2.json")
+    assert v2["config"]["prompt"] == "prompts/support/v2.txt"
+    assert "Lucía" in fake.chat_bodies[0]["messages"][0]["content"]       # {{customer}} filled in
+    omitted = [r["id"] for r in v2["results"] if r["vars"]["order_id"] not in r["response"]]
+    report = cli("report", "runs/support-dev-v2.json")[1]
+    line = next(l for l in report.splitlines() if l.startswith("  order number "))
+    assert line.split()[-3:] == [f"{24 - len(omitted)}/24", "=", f"{100 * (24 - len(omitted)) / 24:.0f}%"]
+    c = json.loads(cli("compare", "runs/support-dev-v1.json", "runs/support-dev-v2.json", "--json")[1])
+    assert c["regressions"] == omitted and len(omitted) >= 6 and c["fixed"] == []
