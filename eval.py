@@ -904,8 +904,11 @@ def check_run(run):
             return f"{where}: checks must be a list of checks with a name and a known type"
         for c in checks:
             c.setdefault("blocking", True)
-        if not isinstance(r.get("judges") or [], list):
-            return f"{where}: judges must be a list of votes"
+        votes = r.get("judges") or []
+        if not isinstance(votes, list) or not all(
+                isinstance(v, dict) and isinstance(v.get("check"), str) and isinstance(v.get("model"), str)
+                and v.get("pass") in (True, False, None) for v in votes):
+            return f"{where}: judges must be a list of votes with a check, a model and pass true, false or null"
         if not isinstance(r.get("response"), (str, type(None))):
             return f"{where}: response must be text or null"
         if not isinstance(r.get("error"), (str, type(None))):
@@ -1563,7 +1566,7 @@ def format_report(run, s):
         out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
     out += ["", "Run: " + describe_config(run["config"]),
             f"Scored with {len(s['checks'])} checks ({', '.join(c['name'] for c in s['checks'])}; "
-            f"checks sha {short(s['checks_sha'])})"]
+            f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
     if "baseline" in s:
         out += [""] + label_section(s)
     checks = check_section(s)
@@ -1961,7 +1964,7 @@ def cmd_report(args):
     cases = grade(run, checks_from_split(args.checks, run) if args.checks else None)
     if args.checks:
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-    s = score(run, cases)
+    s = dict(score(run, cases), checks_from=args.checks or "the run file")
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.json:
         print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"},

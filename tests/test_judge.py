@@ -180,3 +180,18 @@ def test_calibrate_input_errors(calibration, project, cli):
     (project / "other.jsonl").write_text('{"id": "j01", "check": "tone", "pass": true}\n')
     code, out, err = cli("calibrate", "other.jsonl", calibration[1])
     assert code == 2 and "match no judge verdict" in err and "check 'tone'" in err
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ('{"reason": "cita el pedido", "pass": true}', (True, "cita el pedido")),
+    ('La respuesta no menciona el pedido.\n\n{"reason": "falta el pedido", "pass": false}', (False, "falta el pedido")),
+    ('```json\n{"reason": "ok", "pass": true}\n```', (True, "ok")),
+    ('{"reason": "primero", "pass": false} y luego {"reason": "al final", "pass": true}', (True, "al final")),
+    ('{"reason": "x", "pass": tru', (None, None)),                # malformed JSON
+    ('{"reason": "x", "pass": "true"}', (None, None)),           # a string is not a verdict
+    ('{"reason": "x", "verdict": "PASS"}', (None, None)),
+    ("Aprobado, sin duda.", (None, None)),                       # prose only
+    ("", (None, None)),
+])
+def test_parse_verdict(raw, expected):
+    assert evalpy.parse_verdict(raw) == expected
