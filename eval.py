@@ -24,6 +24,7 @@ import os
 import queue
 import random
 import re
+import secrets
 import signal
 import sys
 import threading
@@ -1553,6 +1554,12 @@ def failure_section(s):
     return out + table(rows, align_right_from=99)
 
 
+def failure_label_section(s):
+    labels = s["failure_labels"]
+    out = [f"Failure labels ({sum(n for _, n in labels['counts'])} labelled, from {labels['file']}; most frequent first):"]
+    return out + table([[label, n] for label, n in labels["counts"]])
+
+
 def format_report(run, s):
     out = headline(s)
     if s["rerun_test"]:
@@ -1576,7 +1583,10 @@ def format_report(run, s):
         out += ["", "By tag:"] + slice_rows(s["by_tag"])
     if s["pass_k"]:
         out += [""] + trial_section(s)
-    return "\n".join(out + [""] + failure_section(s))
+    out += [""] + failure_section(s)
+    if s.get("failure_labels"):
+        out += [""] + failure_label_section(s)
+    return "\n".join(out)
 
 
 def markdown_report(run, s, path):
@@ -1784,6 +1794,370 @@ def earlier_held_out_runs(folders, split_sha, config):
 
 
 # ---------------------------------------------------------------------------
+# Error analysis: read the traces one by one in a local page, label what went wrong on each
+# failure, count the labels, fix the most frequent first. Labels live in a sidecar file
+# beside the run (the run itself is never touched).
+
+LABELS_SUFFIX = ".labels.json"
+LABEL_FORMAT = "eval.py-labels/1"
+MAX_LABEL = 200
+
+
+def read_failure_labels(path):
+    """The sidecar of a run: {case key: {"label": ..., "time": ...}} and the run sha it was made on."""
+    if not os.path.exists(path):
+        return {}, None
+    try:
+        data = json.loads(read_bytes(path, "labels file").decode("utf-8"))
+        labels = data["labels"]
+        if data.get("format") != LABEL_FORMAT or not isinstance(labels, dict):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise EvalError(f"{path}: not a labels file written by eval.py review; move it aside to start afresh") from None
+    return labels, data.get("run_sha")
+
+
+def label_counts(labels):
+    """The failure labels, most frequent first: the seed's count that says what to fix first."""
+    counts = Counter(entry["label"] for entry in labels.values())
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def review_items(run, against=None):
+    """One item per case and trial, everything the page shows, as plain data."""
+    config = run["config"]
+    changes = {}
+    if against:
+        c = compare_runs(against, run)
+        changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
+    other = {}
+    if against:
+        for case in grade(against):
+            for t in case["trials"]:
+                other[case["id"], t["trial"]] = t
+    results = {(r["id"], r["trial"]): r for r in run["results"]}
+    items = []
+    for case in grade(run):
+        for t in case["trials"]:
+            r = results[case["id"], t["trial"]]
+            o = other.get((case["id"], t["trial"]))
+            items.append({
+                "key": f"{case['id']}#{t['trial']}", "id": case["id"], "trial": t["trial"],
+                "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
+                "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
+                "input": r.get("input"), "response": t["response"], "predicted": t["predicted"],
+                "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
+                "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
+                "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],
+                "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
+                "completion_tokens": r.get("completion_tokens"),
+                "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
+                "change": changes.get(case["id"]),
+            })
+    return items
+
+
+def trial_verdict(t):
+    if t["error"] is not None:
+        return "error"
+    return {True: "pass", False: "fail", None: "open"}[t["correct"]]
+
+
+class Review:
+    """The state behind the page: the run as loaded, and the sidecar of labels (saved at once)."""
+
+    def __init__(self, path, against_path=None):
+        self.path, self.against_path = path, against_path
+        self.run = load_run(path)
+        self.run_sha = sha256_bytes(read_bytes(path, "run file"))
+        self.items = review_items(self.run, load_run(against_path) if against_path else None)
+        self.keys = {item["key"] for item in self.items}
+        self.sidecar = path + LABELS_SUFFIX
+        labels, labelled_sha = read_failure_labels(self.sidecar)
+        self.stale_labels = labelled_sha is not None and labelled_sha != self.run_sha
+        self.lock = threading.Lock()
+
+    def data(self):
+        labels, _ = read_failure_labels(self.sidecar)
+        try:
+            changed = sha256_bytes(read_bytes(self.path, "run file")) != self.run_sha
+        except EvalError:
+            changed = True
+        config = self.run["config"]
+        return {"run": self.path, "against": self.against_path, "changed": changed, "stale_labels": self.stale_labels,
+                "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
+                "items": [dict(item, label=labels.get(item["key"])) for item in self.items],
+                "counts": label_counts(labels)}
+
+    def save(self, body):
+        """Write one label (an empty one removes it) to the sidecar: read, change, write, under a
+        lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
+        if not isinstance(body, dict) or body.get("key") not in self.keys or not isinstance(body.get("label"), str):
+            raise ValueError('send {"key": "<case id>#<trial>", "label": "<text>"} for a case of this run')
+        label = " ".join(body["label"].split())
+        if len(label) > MAX_LABEL:
+            raise ValueError(f"a label is at most {MAX_LABEL} characters")
+        with self.lock, file_lock(self.sidecar + ".lock"):
+            labels, _ = read_failure_labels(self.sidecar)
+            if label:
+                labels[body["key"]] = {"label": label, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+            else:
+                labels.pop(body["key"], None)
+            replace_file(self.sidecar, json.dumps({"format": LABEL_FORMAT, "run": os.path.basename(self.path),
+                                                   "run_sha": self.run_sha, "labels": labels},
+                                                  ensure_ascii=False, indent=1) + "\n")
+        return {"saved": body["key"], "label": labels.get(body["key"]), "counts": label_counts(labels)}
+
+
+class file_lock:
+    """An advisory lock on a file, so two review servers on one run take turns (POSIX; a no-op elsewhere)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        self.file = open(self.path, "a")
+        try:
+            import fcntl
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+        except ImportError:
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()   # closing releases the lock
+
+
+def replace_file(path, text):
+    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename."""
+    tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def review_handler(review, nonce):
+    from http.server import BaseHTTPRequestHandler
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "eval.py-review"
+
+        def log_message(self, *args):
+            pass
+
+        def allowed(self):
+            """Only this page may talk to this server: the Host must be ours (no DNS rebinding) and
+            an Origin, when sent, too (no other site's page posting labels)."""
+            port = self.server.server_address[1]
+            ours = {f"127.0.0.1:{port}", f"localhost:{port}"}
+            origin = self.headers.get("Origin")
+            if self.headers.get("Host") not in ours or (origin is not None and origin not in {f"http://{h}" for h in ours}):
+                self.send(403, "text/plain; charset=utf-8", b"forbidden: foreign origin or host\n")
+                return False
+            return True
+
+        def send(self, status, kind, body, extra=()):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            for name, value in extra:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def send_json(self, status, obj):
+            self.send(status, "application/json; charset=utf-8", json.dumps(obj, ensure_ascii=False).encode())
+
+        def do_GET(self):
+            if not self.allowed():
+                return
+            if self.path == "/":
+                policy = (f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
+                          "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'")
+                self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).encode(),
+                          [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")])
+            elif self.path == "/data":
+                try:
+                    self.send_json(200, review.data())
+                except EvalError as e:
+                    self.send_json(500, {"error": str(e)})
+            else:
+                self.send(404, "text/plain; charset=utf-8", b"not found\n")
+
+        def do_POST(self):
+            if not self.allowed():
+                return
+            if self.path != "/labels":
+                self.send(404, "text/plain; charset=utf-8", b"not found\n")
+                return
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+                if not 0 < length <= 4096:
+                    raise ValueError("the body must be a small JSON object")
+                self.send_json(200, review.save(json.loads(self.rfile.read(length))))
+            except (ValueError, UnicodeDecodeError) as e:
+                self.send_json(400, {"error": str(e)})
+            except EvalError as e:
+                self.send_json(500, {"error": str(e)})
+
+    return Handler
+
+
+def serve_review(review, port):
+    from http.server import ThreadingHTTPServer
+
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 128   # the default 5 resets connections when many tabs save at once
+        daemon_threads = True
+
+    try:
+        server = Server(("127.0.0.1", port), review_handler(review, secrets.token_urlsafe(16)))
+    except OSError as e:
+        raise EvalError(f"cannot listen on 127.0.0.1:{port} ({e.strerror}); pick another --port") from None
+    return server
+
+
+REVIEW_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4}
+header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
+header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
+main{display:grid;grid-template-columns:1fr 300px;gap:16px;padding:16px}
+section,aside{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
+h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
+pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0}
+.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#eee;margin-right:4px;font-size:12px}
+.pass{background:#d7f5dc}.fail{background:#ffd9d6}.error{background:#e6e0ff}.open{background:#fff0c2}
+.fixed{background:#d7f5dc}.regressed{background:#ffd9d6}
+table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}
+td:first-child{width:14em;color:#555}td.n{text-align:right}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+#labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
+.muted{color:#777}
+</style></head><body>
+<header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
+<div id="bar">
+<label>show <select id="status">
+<option value="failures">failures</option><option value="invalid">invalid</option><option value="errors">errors</option>
+<option value="regressions">regressions</option><option value="fixed">fixed</option><option value="all">all</option></select></label>
+<select id="difficulty"><option value="">any difficulty</option></select>
+<select id="label"><option value="">any expected label</option></select>
+<select id="tag"><option value="">any tag</option></select>
+<button id="prev" title="previous (k)">&#9664; k</button><span id="pos"></span><button id="next" title="next (j)">j &#9654;</button>
+<span id="counter" class="muted"></span>
+</div>
+<main><section id="case"></section>
+<aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
+<datalist id="used"></datalist>
+<script nonce="{{nonce}}">
+"use strict";
+let data = null, shown = [], at = 0;
+const read = new Set();
+const $ = (id) => document.getElementById(id);
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; return e; }
+function option(select, value) { select.appendChild(el("option", value)).value = value; }
+function matches(it) {
+  const s = $("status").value;
+  if (s === "failures" && it.verdict !== "fail") return false;
+  if (s === "invalid" && it.predicted !== "INVALID") return false;
+  if (s === "errors" && it.verdict !== "error") return false;
+  if (s === "regressions" && it.change !== "regressed") return false;
+  if (s === "fixed" && it.change !== "fixed") return false;
+  if ($("difficulty").value && it.difficulty !== $("difficulty").value) return false;
+  if ($("label").value && it.expected !== $("label").value) return false;
+  if ($("tag").value && !it.tags.includes($("tag").value)) return false;
+  return true;
+}
+function refilter() { shown = data.items.filter(matches); at = 0; draw(); }
+function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
+function draw() {
+  const box = $("case"); box.replaceChildren();
+  $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
+  if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
+  const it = shown[at]; read.add(it.key);
+  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
+  box.appendChild(head);
+  const pills = el("div");
+  pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
+  if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
+  pills.appendChild(el("span", it.difficulty, "pill"));
+  for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
+  box.appendChild(pills);
+  if (it.note) box.appendChild(el("p", it.note, "muted"));
+  const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
+  box.appendChild(block("Input", it.input));
+  const answers = el("div", undefined, it.other ? "cols" : "");
+  const mine = block("Answer, exactly as given", it.error ? "ERROR: " + it.error : it.response);
+  mine.id = "answer"; answers.appendChild(mine);
+  if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
+  box.appendChild(answers);
+  const facts = el("table");
+  const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
+  if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
+  for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
+  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : ""));
+  row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
+  row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
+  box.appendChild(el("h3", "Details")); box.appendChild(facts);
+  box.appendChild(el("h3", "What went wrong"));
+  const form = el("div"); form.id = "labelform";
+  const input = el("input"); input.id = "labelinput"; input.setAttribute("list", "used"); input.maxLength = 200;
+  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.label ? it.label.label : "";
+  const save = el("button", "Save"); save.id = "save";
+  const status = el("span", it.label ? "saved " + it.label.time : "", "muted"); status.id = "savestatus";
+  save.onclick = () => store(it, input.value, status);
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
+  form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
+  counter();
+}
+function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
+function counts(list) {
+  const t = $("counts"); t.replaceChildren();
+  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No labels yet.", "muted")); }
+  for (const [label, n] of list) { const tr = el("tr"); tr.appendChild(el("td", label)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
+  const used = $("used"); used.replaceChildren(); for (const [label] of list) option(used, label);
+}
+async function store(it, label, status) {
+  status.textContent = "saving…";
+  const response = await fetch("/labels", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, label: label})});
+  const answer = await response.json();
+  if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
+  it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
+  counts(answer.counts);
+}
+function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
+document.addEventListener("keydown", (e) => {
+  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
+  if (typing) return;
+  if (e.key === "j") move(1); else if (e.key === "k") move(-1);
+  else if (e.key === "/") { e.preventDefault(); const i = $("labelinput"); if (i) i.focus(); }
+});
+async function start() {
+  const response = await fetch("/data"); data = await response.json();
+  $("run").textContent = data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : "");
+  const notes = [];
+  if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
+  if (data.stale_labels) notes.push("These labels were written against another version of this run file.");
+  if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
+  const values = (f) => [...new Set(data.items.flatMap(f))].sort();
+  for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
+  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  for (const v of values((it) => it.tags)) option($("tag"), v);
+  for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
+  $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
+  counts(data.counts); refilter();
+}
+start();
+</script></body></html>
+"""
+
+
+# ---------------------------------------------------------------------------
 # The command line.
 
 def warn(message):
@@ -1965,6 +2339,9 @@ def cmd_report(args):
     if args.checks:
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
     s = dict(score(run, cases), checks_from=args.checks or "the run file")
+    labels, _ = read_failure_labels(args.run + LABELS_SUFFIX)
+    if labels:
+        s["failure_labels"] = {"file": args.run + LABELS_SUFFIX, "counts": label_counts(labels)}
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.json:
         print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"},
@@ -2109,6 +2486,22 @@ def format_calibration(report):
     return "\n".join(out).rstrip()
 
 
+def cmd_review(args):
+    review = Review(args.run, args.against)
+    server = serve_review(review, args.port)
+    print(f"Reviewing {args.run} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
+          f"{review.sidecar}; Ctrl-C to stop)", flush=True)
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        warn("stopped")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.server_close()
+    return 0
+
+
 def cmd_power(args):
     """The seed's sizing questions, answered exactly."""
     if args.rate is not None and args.rows is not None:
@@ -2200,7 +2593,8 @@ def parser():
                                 epilog="Exit codes: 0 success, 1 quality gate failed, "
                                        "2 usage, input or infrastructure error.")
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="{run,report,compare,judge,calibrate,power}")
+    sub = p.add_subparsers(dest="command", required=True,
+                           metavar="{run,report,compare,judge,calibrate,review,power}")
 
     r = sub.add_parser("run", help="ask the model about every case of a split and store a run file",
                        description="Ask the model about every case of a split, store the raw answers with "
@@ -2293,6 +2687,14 @@ def parser():
     cal.add_argument("run", help="a run with judge verdicts for those answers")
     cal.add_argument("--json", action="store_true", help="print the figures as JSON")
 
+    rv = sub.add_parser("review", help="read a run's traces in the browser and label what went wrong",
+                        description="Serve a local page (127.0.0.1 only) to read every case of a run and write a "
+                                    "free-text label of what went wrong on each failure. Labels are saved at once "
+                                    "to RUN.labels.json; the run file is never modified. report counts them.")
+    rv.add_argument("run", help="the run to read")
+    rv.add_argument("--against", metavar="OTHER_RUN", help="show this run's answer beside each case, and fixed/regressed")
+    rv.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+
     pw = sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
                         description="Sizing questions, answered exactly. Examples:\n"
                                     "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80%% chance\n"
@@ -2320,7 +2722,7 @@ def main(argv=None):
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "judge": cmd_judge,
-               "calibrate": cmd_calibrate, "power": cmd_power}[args.command]
+               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power}[args.command]
     try:
         return handler(args)
     except EvalError as e:

@@ -147,9 +147,12 @@ class FakeOllama:
                         "prompt_eval_count": 10 + len(text) // 4, "prompt_eval_duration": 123456789,
                         "eval_count": 1 + len(content) // 4, "eval_duration": 456789012})
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.block_on_close = False
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 128   # many workers connecting at once
+            daemon_threads = True
+            block_on_close = False
+
+        self.server = Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         return self

@@ -1,0 +1,155 @@
+"""The trace viewer's server: data and save endpoints, concurrency, bad input, origin and path checks."""
+
+import json
+import threading
+
+import pytest
+import requests
+
+from conftest import answer_key, evalpy, load_json
+
+HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+
+
+@pytest.fixture
+def runs(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-09": "facturación", "dev-11": HOSTILE, "dev-24": "petición"})
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-05": "acceso"})
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    return "runs/dev-v2.json", "runs/dev-v3.json"
+
+
+@pytest.fixture
+def server(runs):
+    review = evalpy.Review(runs[1], against_path=runs[0])
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", review
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_page_is_served_with_a_strict_policy(server):
+    url, _ = server
+    page = requests.get(url + "/")
+    assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+    policy = page.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src 'nonce-" in policy and "img-src 'none'" in policy
+    assert "http://" not in page.text.replace(url, "") and "https://" not in page.text   # nothing from a CDN
+    assert "innerHTML" not in page.text                                               # text only, never markup
+
+
+def test_data_has_each_case_with_the_other_run(server):
+    url, _ = server
+    data = requests.get(url + "/data").json()
+    assert data["run"] == "runs/dev-v3.json" and data["against"] == "runs/dev-v2.json" and data["changed"] is False
+    items = {it["id"]: it for it in data["items"]}
+    assert len(items) == 25
+    fixed = items["dev-11"]
+    assert fixed["change"] == "fixed" and fixed["other"]["response"] == HOSTILE and fixed["other"]["verdict"] == "fail"
+    broken = items["dev-05"]
+    assert broken["change"] == "regressed" and broken["verdict"] == "fail" and broken["predicted"] == "acceso"
+    assert broken["system"].startswith("Trabajas en el equipo de soporte") and broken["input"]
+    assert broken["checks"] == [{"name": "label", "ok": False}] and broken["latency_ms"] is not None
+
+
+def test_a_label_is_saved_at_once_beside_the_run(server, project, runs):
+    url, _ = server
+    run_bytes = (project / runs[1]).read_bytes()
+    answer = requests.post(url + "/labels", json={"key": "dev-05#1", "label": "  confused  login with   billing "})
+    assert answer.status_code == 200
+    assert answer.json()["counts"] == [["confused login with billing", 1]]
+    sidecar = load_json(runs[1] + ".labels.json")
+    assert sidecar["labels"]["dev-05#1"]["label"] == "confused login with billing"
+    assert sidecar["labels"]["dev-05#1"]["time"][:4].isdigit()
+    assert (project / runs[1]).read_bytes() == run_bytes                 # the run file is never modified
+    requests.post(url + "/labels", json={"key": "dev-05#1", "label": ""})
+    assert load_json(runs[1] + ".labels.json")["labels"] == {}           # an empty label removes it
+
+
+def test_concurrent_saves_lose_nothing(server, runs):
+    url, _ = server
+    keys = [f"dev-{i:02d}#1" for i in range(1, 26)]
+    barrier = threading.Barrier(len(keys))
+
+    def save(key):
+        session = requests.Session()
+        barrier.wait()
+        assert session.post(url + "/labels", json={"key": key, "label": f"label {int(key[4:6]) % 3}"}).status_code == 200
+    threads = [threading.Thread(target=save, args=(k,)) for k in keys]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    labels = load_json(runs[1] + ".labels.json")["labels"]
+    assert sorted(labels) == keys
+    assert requests.get(url + "/data").json()["counts"] == [["label 1", 9], ["label 0", 8], ["label 2", 8]]
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"not json", "Expecting value"),
+    (json.dumps({"key": "dev-99#1", "label": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-01#1"}).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-01#1", "label": 3}).encode(), "for a case of this run"),
+    (json.dumps(["dev-01#1", "x"]).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-01#1", "label": "x" * 201}).encode(), "at most 200 characters"),
+    (b"", "small JSON object"),
+    (b"{" + b" " * 5000 + b"}", "small JSON object"),
+])
+def test_bad_saves_are_refused(server, runs, body, message):
+    url, _ = server
+    answer = requests.post(url + "/labels", data=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400 and message in answer.json()["error"]
+
+
+@pytest.mark.parametrize("path", ["/../runs/dev-v3.json", "/runs/dev-v3.json", "/etc/passwd", "/data/../labels",
+                                  "/%2e%2e/eval.py", "/index.html", "/favicon.ico"])
+def test_only_the_page_and_its_data_are_served(server, path):
+    url, _ = server
+    assert requests.get(url + path).status_code == 404
+
+
+def test_foreign_origins_and_hosts_are_refused(server):
+    url, _ = server
+    port = url.rsplit(":", 1)[1]
+    assert requests.post(url + "/labels", json={"key": "dev-01#1", "label": "x"},
+                         headers={"Origin": "http://evil.example"}).status_code == 403
+    assert requests.get(url + "/data", headers={"Origin": "http://localhost:1"}).status_code == 403
+    assert requests.get(url + "/data", headers={"Host": f"evil.example:{port}"}).status_code == 403   # DNS rebinding
+    assert requests.get(url + "/data", headers={"Origin": f"http://localhost:{port}"}).status_code == 200
+
+
+def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
+    url, _ = server
+    with open(project / runs[1], "a") as f:
+        f.write("\n")
+    assert requests.get(url + "/data").json()["changed"] is True
+
+
+def test_report_counts_the_failure_labels(server, runs, cli):
+    url, _ = server
+    for key, label in (("dev-05#1", "confused login with billing"), ("dev-09#1", "confused login with billing"),
+                       ("dev-11#1", "answered with a sentence")):
+        requests.post(url + "/labels", json={"key": key, "label": label})
+    out = cli("report", runs[1])[1]
+    assert "Failure labels (3 labelled, from runs/dev-v3.json.labels.json; most frequent first):" in out
+    assert out.rstrip().endswith("  confused login with billing  2\n  answered with a sentence     1")
+    s = json.loads(cli("report", runs[1], "--json")[1])
+    assert s["failure_labels"]["counts"] == [["confused login with billing", 2], ["answered with a sentence", 1]]
+
+
+def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
+    (project / (runs[1] + ".labels.json")).write_text("{not json")
+    code, out, err = cli("review", runs[1], "--port", "0")
+    assert code == 2 and "not a labels file written by eval.py review" in err
+    (project / (runs[1] + ".labels.json")).unlink()
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        code, out, err = cli("review", runs[1], "--port", busy.getsockname()[1])
+    finally:
+        busy.close()
+    assert code == 2 and "pick another --port" in err

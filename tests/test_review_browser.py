@@ -1,0 +1,77 @@
+"""The review page in real headless Chromium: hostile answers stay text, filters, keys, labels kept."""
+
+import re
+
+import pytest
+
+import browser
+from conftest import answer_key, evalpy
+
+pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+
+HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+
+
+@pytest.fixture
+def page(project, cli, fake):
+    from playwright.sync_api import sync_playwright
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-09": "facturación", "dev-11": HOSTILE, "dev-24": "petición"})
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    httpd, url = browser.serve(evalpy, "runs/dev-v2.json")
+    with sync_playwright() as p:
+        chromium = browser.launch(p)
+        tab = chromium.new_page()
+        tab.goto(url)
+        tab.wait_for_selector("#case h2")
+        yield tab
+        chromium.close()
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_the_review_page_end_to_end(page):
+    from playwright.sync_api import expect
+    # failures only, by default: the three wrong cases
+    assert page.text_content("#pos") == "1 / 3"
+    assert page.text_content("#case h2") == "dev-09"
+    page.keyboard.press("j")
+    assert page.text_content("#case h2") == "dev-11"
+    # a hostile answer is shown as its characters and runs nothing
+    assert page.text_content("#answer pre") == HOSTILE
+    assert page.evaluate("window.pwned") is None
+    assert page.query_selector("#case img") is None and page.query_selector("#case script") is None
+    assert page.text_content("#counter") == "2 of 3 read"
+    page.keyboard.press("k")
+    assert page.text_content("#case h2") == "dev-09"
+    # filters
+    page.select_option("#status", "all")
+    assert page.text_content("#pos") == "1 / 25"
+    page.select_option("#difficulty", "trap")
+    assert page.text_content("#pos") == "1 / 4"
+    page.select_option("#difficulty", "")
+    page.select_option("#label", "acceso")
+    assert page.text_content("#pos") == "1 / 5"
+    page.select_option("#label", "")
+    page.select_option("#status", "failures")
+    # "/" jumps to the label field; Enter saves at once
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "labelinput"
+    page.keyboard.type("picked the billing label for a broken page")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    expect(page.locator("#counts")).to_have_text("picked the billing label for a broken page1")
+    page.keyboard.press("Escape")
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    assert page.text_content("#case h2") == "dev-24"
+    page.fill("#labelinput", "picked the billing label for a broken page")
+    page.click("#save")
+    expect(page.locator("#counts")).to_have_text("picked the billing label for a broken page2")
+    # a reload keeps what was saved
+    page.reload()
+    page.wait_for_selector("#case h2")
+    assert page.input_value("#labelinput") == "picked the billing label for a broken page"
+    assert page.text_content("#counts") == "picked the billing label for a broken page2"
+    options = page.eval_on_selector_all("#used option", "els => els.map(e => e.value)")
+    assert options == ["picked the billing label for a broken page"]   # autocomplete from labels used
