@@ -71,7 +71,8 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges")
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "server_version")
+COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format", "api",
+                   "server_version")
 
 
 class EvalError(Exception):
@@ -453,11 +454,11 @@ def error_text(response):
     """The server's own words for an HTTP error: Ollama sends {"error": "..."}."""
     try:
         body = response.json()
-        message = body.get("error") if isinstance(body, dict) else None
-        if isinstance(message, dict):
+        message = (body.get("error") or body.get("detail")) if isinstance(body, dict) else None
+        if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
         if message:
-            return str(message)
+            return str(message)[:300]
     except ValueError:
         pass
     return (response.text or response.reason or "").strip()[:200]
@@ -470,10 +471,14 @@ def retry_after(response):
         return None
 
 
-class OllamaClient:
-    """One keep-alive session to one Ollama server, shared by every worker of a run."""
+class ChatClient:
+    """One keep-alive session to one model server, shared by every worker of a run, and the retry
+    policy every API shares. Subclasses say how to list models and how to ask."""
 
-    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, pool=10):
+    api = None
+    start_hint = ""
+
+    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, pool=10, api_key=None):
         import requests   # imported here so report and compare start without it
         self.requests = requests
         self.host = host
@@ -483,46 +488,29 @@ class OllamaClient:
         adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(pool, 1))
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
+        if api_key:
+            self.session.headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
 
-    def _get_json(self, path):
+    def get_json(self, path):
+        """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
         try:
             response = self.session.get(self.host + path, timeout=PREFLIGHT_TIMEOUT)
         except self.requests.exceptions.RequestException as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
-                            "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it.") from None
+                            f"{self.start_hint}") from None
         if response.status_code != 200:
-            return response.status_code, None
+            return response.status_code, None, response.headers
         try:
-            return 200, response.json()
+            return 200, response.json(), response.headers
         except ValueError:
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
-                            "is --host pointing at an Ollama server?") from None
+                            f"is --host pointing at an {self.api} server?") from None
 
-    def check(self, model):
-        """Before the first case: is the server there, and is the model pulled? Returns its version."""
-        status, tags = self._get_json("/api/tags")
-        if status != 200 or not isinstance(tags, dict):
-            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; "
-                            "is --host pointing at an Ollama server?")
-        names = set()
-        for entry in tags.get("models") or []:
-            if isinstance(entry, dict):
-                names.update(str(entry.get(k)) for k in ("name", "model") if entry.get(k))
-        wanted = model if ":" in model else model + ":latest"
-        if model not in names and wanted not in names:
-            raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
-                            f"Run `ollama pull {model}`, or pick one it has: "
-                            f"{', '.join(sorted(names)) or 'none'}.")
-        status, version = self._get_json("/api/version")
-        return version.get("version") if status == 200 and isinstance(version, dict) else None
-
-    def chat_once(self, model, messages, options, fmt=None):
-        body = {"model": model, "stream": False, "options": options, "messages": messages}
-        if fmt is not None:
-            body["format"] = fmt
+    def post(self, path, body, model):
+        """POST, turning every way it can fail into a CallFailed that says whether to retry."""
         exc = self.requests.exceptions
         try:
-            response = self.session.post(self.host + "/api/chat", json=body, timeout=self.timeout)
+            response = self.session.post(self.host + path, json=body, timeout=self.timeout)
         except exc.Timeout:
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
         except exc.RequestException as e:
@@ -530,27 +518,14 @@ class OllamaClient:
         if response.status_code != 200:
             status = response.status_code
             reason = f"HTTP {status}: {error_text(response)}"
-            if status == 404:
+            if status == 404 and self.api == "ollama":
                 reason += f" (run `ollama pull {model}`)"
             transient = status == 429 or status >= 500
             raise CallFailed(reason, retry=transient, wait=retry_after(response) if transient else None)
         try:
-            data = response.json()
-            content = data["message"]["content"]
-            if not isinstance(content, str):
-                raise TypeError
-        except (ValueError, KeyError, TypeError):
-            raise CallFailed("the server's answer had no message.content", retry=True) from None
-        return {
-            "response": content,
-            "prompt_tokens": data.get("prompt_eval_count"),
-            "completion_tokens": data.get("eval_count"),
-            "total_duration_ns": data.get("total_duration"),
-            "load_duration_ns": data.get("load_duration"),
-            "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
-            "eval_duration_ns": data.get("eval_duration"),
-            "done_reason": data.get("done_reason"),
-        }
+            return response.json()
+        except ValueError:
+            raise CallFailed("the server's answer was not JSON", retry=True) from None
 
     def chat(self, model, messages, options, fmt=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
@@ -566,6 +541,114 @@ class OllamaClient:
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
+
+
+class OllamaClient(ChatClient):
+    """Ollama's own API: /api/tags, /api/version, /api/chat."""
+
+    api = "ollama"
+    start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
+
+    def check(self, model):
+        """Before the first case: is the server there, and is the model pulled? Returns its version."""
+        status, tags, _ = self.get_json("/api/tags")
+        if status != 200 or not isinstance(tags, dict):
+            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; "
+                            "is --host pointing at an Ollama server? (--api openai for other servers)")
+        names = set()
+        for entry in tags.get("models") or []:
+            if isinstance(entry, dict):
+                names.update(str(entry.get(k)) for k in ("name", "model") if entry.get(k))
+        wanted = model if ":" in model else model + ":latest"
+        if model not in names and wanted not in names:
+            raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
+                            f"Run `ollama pull {model}`, or pick one it has: "
+                            f"{', '.join(sorted(names)) or 'none'}.")
+        status, version, _ = self.get_json("/api/version")
+        return version.get("version") if status == 200 and isinstance(version, dict) else None
+
+    def chat_once(self, model, messages, options, fmt=None):
+        body = {"model": model, "stream": False, "options": options, "messages": messages}
+        if fmt is not None:
+            body["format"] = fmt
+        data = self.post("/api/chat", body, model)
+        try:
+            content = data["message"]["content"]
+            if not isinstance(content, str):
+                raise TypeError
+        except (KeyError, TypeError):
+            raise CallFailed("the server's answer had no message.content", retry=True) from None
+        return {
+            "response": content,
+            "prompt_tokens": data.get("prompt_eval_count"),
+            "completion_tokens": data.get("eval_count"),
+            "total_duration_ns": data.get("total_duration"),
+            "load_duration_ns": data.get("load_duration"),
+            "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
+            "eval_duration_ns": data.get("eval_duration"),
+            "done_reason": data.get("done_reason"),
+        }
+
+
+OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
+
+
+class OpenAIClient(ChatClient):
+    """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
+    Ollama itself speak: /v1/models and /v1/chat/completions."""
+
+    api = "openai"
+    start_hint = "Start the server, or point --host at its base URL (e.g. http://127.0.0.1:8000)."
+
+    def __init__(self, host, *args, **kwargs):
+        super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
+
+    def check(self, model):
+        """Is the server there, and does it serve the model? Returns what it says it is."""
+        status, listing, headers = self.get_json("/models")
+        if status in (401, 403):
+            raise EvalError(f"{self.host}/models answered HTTP {status}: the server wants an API key "
+                            "(--api-key or $OPENAI_API_KEY)")
+        if status != 200 or not isinstance(listing, dict):
+            raise EvalError(f"{self.host}/models answered HTTP {status}; is --host the base URL of an "
+                            "OpenAI-compatible server?")
+        ids = [str(m.get("id")) for m in listing.get("data") or [] if isinstance(m, dict)]
+        if model not in ids:
+            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {', '.join(ids) or 'none'}")
+        return headers.get("Server")
+
+    def chat_once(self, model, messages, options, fmt=None):
+        body = {"model": model, "messages": messages, "stream": False}
+        body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
+        if fmt == "json":
+            body["response_format"] = {"type": "json_object"}
+        elif fmt is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "schema": fmt, "strict": True}}
+        data = self.post("/chat/completions", body, model)
+        try:
+            choice = data["choices"][0]
+            content = choice["message"]["content"]
+            if not isinstance(content, str):
+                raise TypeError
+        except (KeyError, IndexError, TypeError):
+            raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
+                "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason")}
+
+    def check_format(self, model, fmt):
+        """--format schema where the server may not support it: ask once, so a refusal is one clear
+        error before the run instead of an error on every case."""
+        try:
+            self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
+        except CallFailed as failure:
+            if not failure.retry:
+                raise EvalError(f"{self.host} refused --format schema (response_format json_schema): {failure}.\n"
+                                "Use --format json, or a server that supports JSON Schema output.") from None
+
+
+CLIENTS = {"ollama": OllamaClient, "openai": OpenAIClient}
 
 
 def backoff(attempt, asked=None):
@@ -777,7 +860,7 @@ class Progress:
 
 def ask_case(client, config, prompt_text, case):
     """One answer to one case, then (if it has judge checks) the judge's votes on it."""
-    options = {"temperature": config["temperature"], "seed": config["seed"]}
+    options = {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
     answer = client.chat(config["model"], messages_for(prompt_text, case), options,
                          output_format(config.get("format"), config["labels"]))
     if answer["response"] is not None and config.get("judge"):
@@ -868,6 +951,10 @@ def check_config(config, text_keys):
     repeat = config.setdefault("repeat", 1)
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         return "config.repeat must be a whole number, 1 or more"
+    if config.setdefault("api", "ollama") not in CLIENTS:
+        return f"config.api must be one of {', '.join(CLIENTS)}"
+    if not isinstance(config.setdefault("options", {}), dict):
+        return "config.options must be an object"
     return None
 
 
@@ -2169,9 +2256,43 @@ def build_config(args):
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "format": args.format, "prompt": prompt_path, "split": split_name, "split_path": split_path,
-        "host": resolve_host(args.host if args.host is not None else os.environ.get("OLLAMA_HOST", "")),
+        "options": parse_options(args.option), "format": args.format, "prompt": prompt_path,
+        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
     }
+
+
+def server_url(api, host):
+    """--host, else $OLLAMA_HOST for Ollama (read as the ollama CLI reads it), else $OPENAI_BASE_URL."""
+    if host is not None:
+        return resolve_host(host)
+    if api == "ollama":
+        return resolve_host(os.environ.get("OLLAMA_HOST", ""))
+    if os.environ.get("OPENAI_BASE_URL"):
+        return resolve_host(os.environ["OPENAI_BASE_URL"])
+    raise EvalError("--api openai needs --host (the server's base URL, e.g. http://127.0.0.1:8000) "
+                    "or $OPENAI_BASE_URL")
+
+
+def parse_options(pairs):
+    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
+    options = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
+        if key in ("temperature", "seed"):
+            raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
+
+def make_client(config, args):
+    key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
+    return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs,
+                                  api_key=key)
 
 
 def judge_config(args, model, cases):
@@ -2259,12 +2380,14 @@ def cmd_run(args):
 
     if not run_path:
         config["judge"] = judge_config(args, config["model"], cases)
-    client = OllamaClient(config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs)
+    client = make_client(config, args)
     server_version = client.check(config["model"])
     for judge in (config.get("judge") or {}).get("models", []):
         client.check(judge)
+    if config["api"] == "openai" and config.get("format") == "schema":
+        client.check_format(config["model"], output_format("schema", labels))
     warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
-         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} (ollama {server_version})")
+         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} ({config['api']} {server_version or ''})".replace(" )", ")"))
     if run_path:
         if config.get("server_version") != server_version:
             warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
@@ -2273,7 +2396,7 @@ def cmd_run(args):
     else:
         config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
                       cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
-                      server="ollama", server_version=server_version, eval_version=__version__)
+                      server=config["api"], server_version=server_version, eval_version=__version__)
         run_path, journal = open_journal(wanted, config)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
@@ -2381,7 +2504,7 @@ def cmd_judge(args):
     config = dict(run["config"], judged_from=args.run)
     config["judge"] = judge_config(args, config["model"], todo)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-    client = OllamaClient(config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs)
+    client = make_client(config, args)
     for model in config["judge"]["models"]:
         client.check(model)
     progress = Progress(len(todo), 0)
@@ -2618,6 +2741,13 @@ def parser():
                    help="run the held-out test split even though runs/ shows it was already run with "
                         "another prompt, model, temperature or seed (the run is marked as forced)")
     r.add_argument("--resume", metavar="PATH", help="finish an interrupted run (the path it printed)")
+    r.add_argument("--api", choices=list(CLIENTS), default=None,
+                   help="ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
+                        "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host")
+    r.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="a model option passed through (num_predict, num_ctx, top_p, stop...; JSON values parsed); "
+                        "repeatable; num_predict becomes max_tokens for --api openai")
+    r.add_argument("--api-key", help="Bearer token for --api openai (default $OPENAI_API_KEY); never written anywhere")
     r.add_argument("--format", choices=["json", "schema"], default=None,
                    help="structured output: json sends Ollama's format \"json\"; schema sends a JSON Schema "
                         "whose one property is an enum of the labels. The label is read from the JSON")
@@ -2674,6 +2804,7 @@ def parser():
     j.add_argument("--judge-temperature", type=float, default=0.0, metavar="T", help="judge temperature (default 0)")
     j.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"judge seed; vote i uses seed+i-1 (default {DEFAULT_SEED})")
     j.add_argument("--host", help="server URL (default: the run's host)")
+    j.add_argument("--api-key", help="Bearer token for a run made with --api openai (default $OPENAI_API_KEY)")
     j.add_argument("--out", help="file to write (default RUN-judged.json; never overwritten)")
     j.add_argument("--jobs", type=positive_int, default=1, help="answers judged at once (default 1)")
     j.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per judge call")
@@ -2716,7 +2847,8 @@ def main(argv=None):
     if args.command == "run":
         args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,
                                                           args.temperature, args.seed, args.repeat,
-                                                          args.format, args.judge_model))
+                                                          args.format, args.judge_model, args.api, args.option))
+        args.api = args.api or "ollama"
         args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature

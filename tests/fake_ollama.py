@@ -1,7 +1,9 @@
 """A small stand-in for an Ollama server, over real HTTP on 127.0.0.1.
 
 It speaks the parts of Ollama's API that eval.py uses: GET /api/tags, GET /api/version and
-POST /api/chat (non-streaming), with Ollama's error shape {"error": "..."} and status codes.
+POST /api/chat (non-streaming), with Ollama's error shape {"error": "..."} and status codes; and,
+as Ollama does too, the OpenAI-compatible GET /v1/models and POST /v1/chat/completions, with
+OpenAI's error shape {"error": {"message": ..., "type": ...}}.
 A test scripts its behaviour: what to answer per input, latency, and faults (HTTP 404, 500,
 503, a dropped connection, a hang, a body that is not JSON) either for the next requests or
 for the attempts on one particular input.
@@ -23,6 +25,10 @@ class FakeOllama:
         self.answers = {}             # input text -> answer text
         self.default_answer = "bug"   # for inputs not in answers; may be a callable(input)
         self.route = None             # callable(request body) -> answer or None, tried first
+        self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
+        self.auth_headers = []        # the Authorization header of every chat request
+        self.refuse_json_schema = False
+        self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
         self.faults_for = {}          # input text -> faults for its successive attempts
@@ -81,6 +87,12 @@ class FakeOllama:
                         {"name": m, "model": m, "size": 4683087332, "digest": "0" * 64,
                          "details": {"family": "qwen2", "parameter_size": "7.6B",
                                      "quantization_level": "Q4_K_M"}} for m in fake.models]})
+                elif self.path == "/v1/models":
+                    if fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
+                        self.send_json(401, {"error": {"message": "Incorrect API key provided", "type": "auth"}})
+                        return
+                    self.send_json(200, {"object": "list", "data": [
+                        {"id": m, "object": "model", "created": 1764496800, "owned_by": "library"} for m in fake.models]})
                 elif self.path == "/api/version":
                     self.send_json(200, {"version": fake.version})
                 elif self.path == "/":
@@ -91,13 +103,19 @@ class FakeOllama:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
-                if self.path != "/api/chat":
+                openai = self.path == "/v1/chat/completions"
+                if self.path != "/api/chat" and not openai:
                     self.send_raw(404, b"404 page not found", "text/plain")
+                    return
+                with fake.lock:
+                    fake.auth_headers.append(self.headers.get("Authorization"))
+                if openai and fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
+                    self.send_error_json(401, "Incorrect API key provided", openai)
                     return
                 try:
                     body = json.loads(raw)
                 except ValueError:
-                    self.send_json(400, {"error": "invalid character looking for beginning of value"})
+                    self.send_error_json(400, "invalid character looking for beginning of value", openai)
                     return
                 with fake.lock:
                     fake.chat_bodies.append(body)
@@ -105,29 +123,44 @@ class FakeOllama:
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag
                 if model not in fake.models:
-                    self.send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
+                    self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
+                    return
+                if openai and fake.refuse_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
+                    self.send_error_json(400, "response_format type json_schema is not supported", openai)
                     return
                 text = body["messages"][-1]["content"]
                 with fake.lock:
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 try:
-                    self.answer_chat(model, text, body)
+                    self.answer_chat(model, text, body, openai)
                 finally:
                     with fake.lock:
                         fake.in_flight -= 1
 
-            def answer_chat(self, model, text, body):
+            def send_error_json(self, status, message, openai):
+                if openai:   # OpenAI's shape
+                    self.send_json(status, {"error": {"message": message, "type": "api_error", "code": None}})
+                else:        # Ollama's shape
+                    self.send_json(status, {"error": message})
+
+            def answer_chat(self, model, text, body, openai):
                 delay = fake.latency(text) if callable(fake.latency) else fake.latency
                 if delay:
                     time.sleep(delay)
                 fault = fake.next_fault(text)
                 if fault == "500":
-                    self.send_json(500, {"error": "llama runner process has terminated: exit status 2"})
+                    self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
                 elif fault == "503":
-                    self.send_json(503, {"error": BUSY})
+                    self.send_error_json(503, BUSY, openai)
+                elif fault == "429":
+                    body = json.dumps({"error": {"message": "Rate limit reached", "type": "rate_limit"}}).encode()
+                    head = (f"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+                            f"Retry-After: {fake.retry_after}\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+                    self.wfile.write(head + body)
+                    self.wfile.flush()
                 elif fault == "404":
-                    self.send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
+                    self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
                 elif fault == "drop":
@@ -139,13 +172,22 @@ class FakeOllama:
                 else:
                     routed = fake.route(body) if fake.route else None
                     content = routed if routed is not None else fake.answer_for(text)
+                    prompt_tokens, completion_tokens = 10 + len(text) // 4, 1 + len(content) // 4
+                    if openai:
+                        self.send_json(200, {
+                            "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": model,
+                            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                         "finish_reason": "stop"}],
+                            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                      "total_tokens": prompt_tokens + completion_tokens}})
+                        return
                     self.send_json(200, {
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                         "message": {"role": "assistant", "content": content},
                         "done_reason": "stop", "done": True,
                         "total_duration": 812345678, "load_duration": 1234567,
-                        "prompt_eval_count": 10 + len(text) // 4, "prompt_eval_duration": 123456789,
-                        "eval_count": 1 + len(content) // 4, "eval_duration": 456789012})
+                        "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789,
+                        "eval_count": completion_tokens, "eval_duration": 456789012})
 
         class Server(ThreadingHTTPServer):
             request_queue_size = 128   # many workers connecting at once

@@ -1,0 +1,137 @@
+"""--api openai: any OpenAI-compatible server; --option passed through; the API key kept secret."""
+
+import json
+import os
+import time
+
+import pytest
+
+from conftest import answer_key, evalpy, load_json
+
+SECRET = "sk-test-5up3r-s3cr3t"
+
+
+def test_run_against_an_openai_compatible_server(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--seed", 7)
+    assert code == 0, err
+    assert out.startswith("Accuracy: 25/25 = 100%")
+    body = fake.chat_bodies[0]
+    assert body["temperature"] == 0.0 and body["seed"] == 7 and body["stream"] is False and "options" not in body
+    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+    run = load_json("runs/dev-v3.json")
+    assert run["config"]["api"] == "openai" and run["config"]["host"] == fake.url
+    r = run["results"][0]
+    assert r["prompt_tokens"] > 10 and r["completion_tokens"] >= 1 and r["done_reason"] == "stop"
+
+
+def test_a_base_url_with_v1_is_accepted(project, cli, fake):
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url + "/v1")[0] == 0
+
+
+def test_model_list_and_missing_host(project, cli, fake, monkeypatch):
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "gpt-9")
+    assert code == 2 and "model 'gpt-9' is not served by" in err and "it serves: qwen2.5:7b" in err
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai")
+    assert code == 2 and "--api openai needs --host" in err
+    monkeypatch.setenv("OPENAI_BASE_URL", fake.url)
+    assert cli("run", "--split", "dev", "--api", "openai")[0] == 0
+
+
+@pytest.mark.parametrize("api, where", [("openai", lambda b: b), ("ollama", lambda b: b["options"])])
+def test_options_are_passed_through_and_recorded(project, cli, fake, api, where):
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", "num_predict=64",
+                         "--option", "top_p=0.9", "--option", 'stop=["\\n"]', "--option", "mirostat_mode=off")
+    assert code == 0, err
+    sent = where(fake.chat_bodies[0])
+    tokens = "max_tokens" if api == "openai" else "num_predict"
+    assert sent[tokens] == 64 and sent["top_p"] == 0.9 and sent["stop"] == ["\n"] and sent["mirostat_mode"] == "off"
+    assert load_json("runs/dev-v3.json")["config"]["options"] == {"num_predict": 64, "top_p": 0.9, "stop": ["\n"],
+                                                                   "mirostat_mode": "off"}
+
+
+def test_compare_shows_changed_options_and_api(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048")[0] == 0
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_ctx=4096")[0] == 0
+    out = cli("compare", "runs/dev-v3.json", "runs/dev-v3-2.json")[1]
+    assert "  options: {'num_ctx': 2048} -> {'num_ctx': 4096}" in out and "  api: ollama -> openai" in out
+
+
+@pytest.mark.parametrize("option, message", [("num_predict", "write KEY=VALUE"), ("=3", "write KEY=VALUE"),
+                                             ("temperature=1", "use --temperature")])
+def test_bad_options(project, cli, fake, option, message):
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option)
+    assert code == 2 and message in err
+
+
+def test_the_api_key_is_sent_and_never_written(project, cli, fake, monkeypatch):
+    fake.api_key = SECRET
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 2 and "wants an API key (--api-key or $OPENAI_API_KEY)" in err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
+    assert code == 0, err
+    assert set(fake.auth_headers) == {f"Bearer {SECRET}"}
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    fake.faults = ["500"] * 3
+    code, out2, err2 = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--retries", "2")
+    assert code == 2                                    # one case failed for good: its error is written too
+    for text in (out, err, out2, err2):
+        assert SECRET not in text
+    for path in (project / "runs").iterdir():
+        assert SECRET not in path.read_text(encoding="utf-8")
+
+
+def test_the_api_key_is_not_in_a_journal(project, fake):
+    import signal
+    import subprocess
+    import sys
+    from conftest import ROOT
+    fake.api_key = SECRET
+    fake.latency = 0.05
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--api", "openai",
+                             "--host", fake.url], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, OPENAI_API_KEY=SECRET))
+    journal = project / "runs" / "dev-v3.json.journal"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (journal.exists() and journal.read_text().count("\n") >= 4):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=10)
+    assert journal.exists() and SECRET not in journal.read_text() and SECRET not in out + err
+
+
+def test_openai_errors_get_the_same_messages_and_retries(project, cli, fake):
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    first, second = list(key)[:2]
+    fake.faults_for[first] = ["500", "503"]
+    fake.faults_for[second] = ["429"]
+    fake.retry_after = 1
+    started = time.monotonic()
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 0, err
+    assert time.monotonic() - started >= 1.0                  # Retry-After was honoured
+    results = load_json("runs/dev-v3.json")["results"]
+    assert results[0]["attempts"] == 3 and results[1]["attempts"] == 2
+    fake.faults_for[first] = ["404"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    error = load_json("runs/dev-v3-2.json")["results"][0]["error"]
+    assert code == 2 and error == 'HTTP 404: model "qwen2.5:7b" not found, try pulling it first'
+
+
+def test_structured_output_over_openai(project, cli, fake):
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json")[0] == 0
+    assert fake.chat_bodies[-1]["response_format"] == {"type": "json_object"}
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")[0] == 0
+    sent = fake.chat_bodies[-1]["response_format"]
+    assert sent["type"] == "json_schema" and sent["json_schema"]["schema"]["properties"]["label"]["enum"][0] == "facturación"
+
+
+def test_a_server_that_refuses_json_schema_is_one_clear_error(project, cli, fake):
+    fake.refuse_json_schema = True
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
+    assert code == 2
+    assert "refused --format schema (response_format json_schema): HTTP 400: response_format type json_schema" in err
+    assert "Use --format json" in err and not (project / "runs").exists()
