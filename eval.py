@@ -18,6 +18,7 @@ comparing, then the command line.
 """
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -50,6 +51,7 @@ RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (wi
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
+FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the seed's threshold)
 
 GOLDEN_DIR = "golden"
@@ -92,6 +94,8 @@ def sha256_bytes(data):
 
 def fold(text):
     """Lowercase without accents: how answers and labels are matched."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFD", text.lower())
     return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
 
@@ -924,9 +928,10 @@ def load_run(path):
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
-    data = read_bytes(path, "run file")
+    read_bytes(path, "run file") if not os.path.isfile(path) else None   # the plain errors for a bad path
     try:
-        run = json.loads(data.decode("utf-8"))
+        with open(path, encoding="utf-8") as f:   # one copy of the text in memory, not bytes and text
+            run = json.load(f)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         where = f" (line {e.lineno}, column {e.colno}: {e.msg})" if isinstance(e, json.JSONDecodeError) else ""
         raise EvalError(f"{path}: not a readable run file, damaged or cut short{where}") from None
@@ -1038,15 +1043,20 @@ TIE = "(tie)"   # the majority vote of a case whose trials split evenly between 
 
 
 def normalize(answer, labels):
-    cleaned = fold(answer.strip().strip(STRIP_CHARS))
-    for label in labels:
-        if cleaned == fold(label):
-            return label
-    return INVALID
+    return folded_labels(tuple(labels)).get(fold(answer.strip().strip(STRIP_CHARS)), INVALID)
+
+
+@functools.lru_cache(maxsize=16)
+def folded_labels(labels):
+    """{label without case or accents: label}, built once per label set, not once per answer."""
+    return {fold(label): label for label in labels}
 
 
 def majority(predicted):
     """The answer most trials gave; TIE when two answers share the most votes."""
+    predicted = list(predicted)
+    if len(predicted) == 1:
+        return predicted[0]
     counts = Counter(predicted).most_common()
     if not counts:
         return None
@@ -1110,17 +1120,19 @@ def passes_json(text, schema):
     return not schema or not schema_errors(value, schema)
 
 
+# Each takes the check, the stored result (response, expected, latency_ms) and the graded trial
+# (its normalized label and judge verdicts).
 CHECKERS = {
-    "contains": lambda c, r: c["value"] in r["response"],
-    "not_contains": lambda c, r: c["value"] not in r["response"],
-    "icontains": lambda c, r: c["value"].casefold() in r["response"].casefold(),
-    "regex": lambda c, r: re.search(c["value"], r["response"]) is not None,
-    "not_regex": lambda c, r: re.search(c["value"], r["response"]) is None,
-    "equals_expected": lambda c, r: r["response"].strip() == r.get("expected"),
-    "label": lambda c, r: r["predicted"] == r.get("expected"),
-    "json": lambda c, r: passes_json(r["response"], c.get("schema")),
-    "max_latency_ms": lambda c, r: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"],
-    "judge": lambda c, r: r["judged"].get(c["name"], {}).get("pass"),
+    "contains": lambda c, r, t: c["value"] in r["response"],
+    "not_contains": lambda c, r, t: c["value"] not in r["response"],
+    "icontains": lambda c, r, t: c["value"].casefold() in r["response"].casefold(),
+    "regex": lambda c, r, t: re.search(c["value"], r["response"]) is not None,
+    "not_regex": lambda c, r, t: re.search(c["value"], r["response"]) is None,
+    "equals_expected": lambda c, r, t: r["response"].strip() == r.get("expected"),
+    "label": lambda c, r, t: t["predicted"] == r.get("expected"),
+    "json": lambda c, r, t: passes_json(r["response"], c.get("schema")),
+    "max_latency_ms": lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"],
+    "judge": lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"),
 }
 
 
@@ -1183,9 +1195,9 @@ def grade(run, checks_by_id=None):
         else:
             if labels is not None:
                 trial["predicted"] = label_of(r["response"], labels, fmt)
-            trial["judged"] = judge_verdicts(r.get("judges"))
-            context = dict(r, predicted=trial["predicted"], judged=trial["judged"])
-            outcomes = [(CHECKERS[c["type"]](c, context), c) for c in case["checks"]]
+            if r.get("judges"):
+                trial["judged"] = judge_verdicts(r["judges"])
+            outcomes = [(CHECKERS[c["type"]](c, r, trial), c) for c in case["checks"]]
             trial["checks"] = {c["name"]: ok for ok, c in outcomes}
             trial["correct"] = verdict(outcomes)
         case["trials"].append(trial)
@@ -1631,14 +1643,16 @@ def failure_section(s):
     out = [f"Failures ({len(s['failures'])}):"]
     if not s["failures"]:
         return out + ["  -"]
+    shown = s["failures"][:FAILURES_SHOWN]
     if "baseline" in s:
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in s["failures"]]
+        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)]
-                 for f in s["failures"]]
-    return out + table(rows, align_right_from=99)
+        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
+    more = len(s["failures"]) - len(shown)
+    return out + table(rows, align_right_from=99) + (
+        [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
 def failure_label_section(s):

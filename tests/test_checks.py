@@ -16,8 +16,12 @@ def check(kind, value=None, **extra):
     return parsed
 
 
-def result(response, expected=None, latency_ms=100.0, predicted=None):
-    return {"response": response, "expected": expected, "latency_ms": latency_ms, "predicted": predicted, "judged": {}}
+def result(response, expected=None, latency_ms=100.0):
+    return {"response": response, "expected": expected, "latency_ms": latency_ms}
+
+
+def graded(predicted=None):
+    return {"predicted": predicted, "judged": {}}
 
 
 @pytest.mark.parametrize("c, passing, failing", [
@@ -31,18 +35,18 @@ def result(response, expected=None, latency_ms=100.0, predicted=None):
                            "properties": {"label": {"enum": ["bug", "acceso"]}}}), '{"label": "bug"}', '{"label": "otro"}'),
 ])
 def test_each_check_type_passes_and_fails(c, passing, failing):
-    assert evalpy.CHECKERS[c["type"]](c, result(passing)) is True
-    assert evalpy.CHECKERS[c["type"]](c, result(failing)) is False
+    assert evalpy.CHECKERS[c["type"]](c, result(passing), graded()) is True
+    assert evalpy.CHECKERS[c["type"]](c, result(failing), graded()) is False
 
 
 def test_checks_that_look_at_more_than_the_text():
-    assert evalpy.CHECKERS["equals_expected"](check("equals_expected"), result(" 42\n", expected="42"))
-    assert not evalpy.CHECKERS["equals_expected"](check("equals_expected"), result("42.", expected="42"))
-    assert evalpy.CHECKERS["label"](check("label"), result("x", expected="bug", predicted="bug"))
-    assert not evalpy.CHECKERS["label"](check("label"), result("x", expected="bug", predicted="INVALID"))
+    assert evalpy.CHECKERS["equals_expected"](check("equals_expected"), result(" 42\n", expected="42"), graded())
+    assert not evalpy.CHECKERS["equals_expected"](check("equals_expected"), result("42.", expected="42"), graded())
+    assert evalpy.CHECKERS["label"](check("label"), result("x", expected="bug"), graded("bug"))
+    assert not evalpy.CHECKERS["label"](check("label"), result("x", expected="bug"), graded("INVALID"))
     fast = check("max_latency_ms", 500)
-    assert evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=499.9))
-    assert not evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=500.1))
+    assert evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=499.9), graded())
+    assert not evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=500.1), graded())
 
 
 @pytest.mark.parametrize("value, schema, errors", [

@@ -264,3 +264,14 @@ def test_usage_errors_are_plain(project, cli):
     with pytest.raises(SystemExit) as e:
         cli("run", "--split", "dev", "--jobs", "0")
     assert e.value.code == 2
+
+
+def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
+    rng = random.Random(16)
+    delays = {}
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-07": "acceso", "dev-13": "Categoría: bug"})
+    fake.latency = lambda text: delays.setdefault(text, rng.uniform(0, 0.08))
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--out", "runs/one.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--jobs", 16, "--out", "runs/sixteen.json")[0] == 0
+    assert fake.max_in_flight == 16
+    assert content(load_json("runs/one.json")) == content(load_json("runs/sixteen.json"))

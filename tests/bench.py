@@ -1,0 +1,365 @@
+"""Benchmarks for eval.py's own cost (not collected by pytest): prints one table of targets,
+the figure measured, the bound and the ratio.
+
+    python tests/bench.py            # the full targets (a few minutes)
+    python tests/bench.py --quick    # a reduced version, under a minute
+
+Every server here is a fake on 127.0.0.1, in a process of its own, with a fixed latency and an
+optional limit on requests served at once. eval.py, and the bare thread pool it is measured
+against, also run as processes of their own, timed from start to exit.
+"""
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EVAL = os.path.join(ROOT, "eval.py")
+LABELS = ["facturación", "bug", "acceso", "petición"]
+
+
+# --- a fast fake Ollama, in its own process ---------------------------------------------------
+
+def serve(port_file, latency, parallel):
+    """Answer /api/tags and /api/chat after `latency` seconds, at most `parallel` at once (0: no
+    limit). GET /stats gives the time the server spent full and the requests seen per input."""
+    gate = threading.BoundedSemaphore(parallel) if parallel else None
+    lock = threading.Lock()
+    state = {"in_flight": 0, "full_since": None, "full_time": 0.0, "first": None, "last": None, "seen": {}}
+
+    def enter():
+        with lock:
+            now = time.monotonic()
+            state["first"] = state["first"] or now
+            state["in_flight"] += 1
+            if parallel and state["in_flight"] == parallel:
+                state["full_since"] = now
+
+    def leave():
+        with lock:
+            now = time.monotonic()
+            if parallel and state["in_flight"] == parallel and state["full_since"] is not None:
+                state["full_time"] += now - state["full_since"]
+                state["full_since"] = None
+            state["in_flight"] -= 1
+            state["last"] = now
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def setup(self):
+            super().setup()
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # no Nagle delay
+
+        def log_message(self, *args):
+            pass
+
+        def reply(self, obj):
+            body = json.dumps(obj).encode()
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                             + str(len(body)).encode() + b"\r\n\r\n" + body)   # one send
+
+        def do_GET(self):
+            if self.path == "/api/tags":
+                self.reply({"models": [{"name": "bench:latest", "model": "bench:latest"}]})
+            elif self.path == "/api/version":
+                self.reply({"version": "bench"})
+            elif self.path == "/stats":
+                with lock:
+                    span = (state["last"] or 0) - (state["first"] or 0)
+                    self.reply({"full_time": state["full_time"], "span": span, "seen": state["seen"]})
+            elif self.path == "/reset":
+                with lock:
+                    state.update(first=None, last=None, full_time=0.0, full_since=None, seen={})
+                self.reply({})
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            text = body["messages"][-1]["content"]
+            if gate:
+                gate.acquire()
+            try:
+                enter()
+                with lock:
+                    state["seen"][text] = state["seen"].get(text, 0) + 1
+                if latency:
+                    time.sleep(latency)
+                leave()
+            finally:
+                if gate:
+                    gate.release()
+            self.reply({"model": body["model"], "message": {"role": "assistant", "content": "bug"},
+                        "done": True, "done_reason": "stop", "prompt_eval_count": 20, "eval_count": 1})
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = 256
+
+    server = Server(("127.0.0.1", 0), Handler)
+    with open(port_file, "w") as f:
+        f.write(str(server.server_address[1]))
+    server.serve_forever()
+
+
+class FakeServer:
+    def __init__(self, latency, parallel=0):
+        self.port_file = tempfile.mktemp()
+        self.proc = subprocess.Popen([sys.executable, __file__, "--serve", self.port_file, str(latency), str(parallel)])
+        deadline = time.monotonic() + 10
+        while not os.path.exists(self.port_file) or not open(self.port_file).read():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the fake server did not start")
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{open(self.port_file).read()}"
+
+    def get(self, path):
+        import requests
+        return requests.get(self.url + path, timeout=30).json()
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait()
+        os.unlink(self.port_file)
+
+
+# --- the bare client eval.py is measured against ------------------------------------------------
+
+def bare(url, split, prompt, jobs):
+    """N threads, each with its own requests.Session, making the same calls eval.py makes."""
+    import requests
+    cases = [json.loads(line) for line in open(split, encoding="utf-8")]
+    system = open(prompt, encoding="utf-8").read()
+    lock, pending, answers = threading.Lock(), iter(cases), {}
+
+    def work():
+        session = requests.Session()
+        while True:
+            with lock:
+                case = next(pending, None)
+            if case is None:
+                return
+            body = {"model": "bench:latest", "stream": False, "options": {"temperature": 0.0, "seed": 42},
+                    "messages": [{"role": "system", "content": system}, {"role": "user", "content": case["input"]}]}
+            answers[case["id"]] = session.post(url + "/api/chat", json=body, timeout=60).json()["message"]["content"]
+    threads = [threading.Thread(target=work) for _ in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == len(cases)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+def make_project(folder, cases, name="dev"):
+    os.makedirs(os.path.join(folder, "golden"), exist_ok=True)
+    os.makedirs(os.path.join(folder, "prompts"), exist_ok=True)
+    with open(os.path.join(folder, "golden", "labels.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(LABELS) + "\n")
+    with open(os.path.join(folder, "prompts", "v1.txt"), "w", encoding="utf-8") as f:
+        f.write("Clasifica el ticket en facturación, bug, acceso o petición. Responde solo la categoría.\n")
+    path = os.path.join(folder, "golden", f"{name}.jsonl")
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(cases):
+            f.write(json.dumps({"id": f"c{i:06d}", "input": f"Ticket número {i}: la página de informes falla.",
+                                "expected": LABELS[i % 4], "difficulty": "easy", "note": "synthetic"},
+                               ensure_ascii=False) + "\n")
+    return path
+
+
+def run_measured(argv, cwd):
+    """Wall time and peak RSS (MB) of one child process: it runs alone, so RUSAGE_CHILDREN's
+    maximum is its own (measured through a wrapper that reports it)."""
+    wrapper = ("import resource, subprocess, sys, time, json\n"
+               "t = time.monotonic(); p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)\n"
+               "s = time.monotonic() - t\n"
+               "print(json.dumps({'seconds': s, 'rss_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, "
+               "'code': p.returncode, 'err': p.stderr[-2000:]}))\n")
+    done = subprocess.run([sys.executable, "-c", wrapper, *argv], cwd=cwd, capture_output=True, text=True)
+    result = json.loads(done.stdout)
+    if result["code"] not in (0,):
+        raise RuntimeError(f"{' '.join(argv[:4])}... exited {result['code']}: {result['err']}")
+    return result
+
+
+def eval_run(folder, url, *extra, out=None):
+    argv = [sys.executable, EVAL, "run", "--split", "dev", "--prompt", "prompts/v1.txt", "--model", "bench",
+            "--host", url, *extra]
+    if out:
+        argv += ["--out", out]
+    return run_measured(argv, folder)
+
+
+ROWS = []
+
+
+def row(target, measured, bound, ratio, ok):
+    ROWS.append((target, measured, bound, f"{ratio:.2f}" if ratio is not None else "-", "ok" if ok else "MISSED"))
+    print(f"  {target}: {measured} (bound {bound})", file=sys.stderr, flush=True)
+
+
+# --- the targets ---------------------------------------------------------------------------------
+
+def throughput(quick):
+    cases, latency, jobs = (160, 0.05, 8) if quick else (400, 0.05, 8)
+    server = FakeServer(latency)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            make_project(folder, cases)
+            for n in (jobs, 1):
+                if quick and n == 1:
+                    cases_1 = 40
+                    make_project(folder, cases_1)
+                base = run_measured([sys.executable, __file__, "--bare", server.url, "golden/dev.jsonl",
+                                     "prompts/v1.txt", str(n)], folder)
+                ours = eval_run(folder, server.url, "--jobs", str(n), out=f"runs/bench-{n}.json")
+                ratio = ours["seconds"] / base["seconds"]
+                row(f"throughput --jobs {n} vs bare pool", f"{ours['seconds']:.2f} s vs {base['seconds']:.2f} s",
+                    "<= 1.10x", ratio, ratio <= 1.10)
+                if n == jobs:
+                    ideal = cases * latency / jobs
+                    row(f"throughput --jobs {n} vs M*L/N", f"{ours['seconds']:.2f} s vs {ideal:.2f} s", "<= 1.25x",
+                        ours["seconds"] / ideal, ours["seconds"] <= 1.25 * ideal)
+                    row("peak memory of that run", f"{ours['rss_mb']:.0f} MB", "< 60 MB", ours["rss_mb"] / 60,
+                        ours["rss_mb"] < 60)
+    finally:
+        server.close()
+
+
+def saturation(quick):
+    parallel, cases = 4, (120 if quick else 400)
+    server = FakeServer(0.05, parallel)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            make_project(folder, cases)
+            for jobs in (parallel, parallel * 4):
+                server.get("/reset")
+                eval_run(folder, server.url, "--jobs", str(jobs), out=f"runs/sat-{jobs}.json")
+                stats = server.get("/stats")
+                run = json.load(open(os.path.join(folder, "runs", f"sat-{jobs}.json"), encoding="utf-8"))
+                exact = (len(run["results"]) == cases and len(stats["seen"]) == cases
+                         and set(stats["seen"].values()) == {1})
+                busy = stats["full_time"] / stats["span"]
+                if jobs == parallel:
+                    row(f"saturation --jobs {jobs} (server takes {parallel})", f"busy {busy:.1%} of the run",
+                        ">= 95%", busy / 0.95, busy >= 0.95)
+                row(f"--jobs {jobs} on a server of {parallel}: each case asked once, all kept",
+                    "yes" if exact else "NO", "exact", None, exact)
+    finally:
+        server.close()
+
+
+def scale(quick):
+    small, large = (1000, 10000) if quick else (1000, 100000)
+    server = FakeServer(0)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            per_case = {}
+            for n in (small, large):
+                make_project(folder, n)
+                result = eval_run(folder, server.url, "--jobs", "8", out=f"runs/scale-{n}.json")
+                per_case[n] = result["seconds"] / n
+                if n == large:
+                    ratio = per_case[large] / per_case[small]
+                    row(f"time per case at {large:,} vs {small:,}", f"{per_case[large] * 1e6:.0f} vs "
+                        f"{per_case[small] * 1e6:.0f} us", "<= 1.20x", ratio, ratio <= 1.20)
+                    row(f"peak memory, {large:,} cases", f"{result['rss_mb']:.0f} MB", "< 400 MB",
+                        result["rss_mb"] / 400, result["rss_mb"] < 400)
+            trials_cases, trials = (2000, 5) if quick else (20000, 5)
+            make_project(folder, trials_cases)
+            result = eval_run(folder, server.url, "--jobs", "8", "--repeat", str(trials), out="runs/trials.json")
+            row(f"peak memory, {trials_cases:,} cases x {trials} trials", f"{result['rss_mb']:.0f} MB", "< 400 MB",
+                result["rss_mb"] / 400, result["rss_mb"] < 400)
+            resume_after_kill(folder, server, large)
+            offline(folder, large)
+    finally:
+        server.close()
+
+
+def resume_after_kill(folder, server, cases):
+    make_project(folder, cases)
+    argv = [sys.executable, EVAL, "run", "--split", "dev", "--prompt", "prompts/v1.txt", "--model", "bench",
+            "--host", server.url, "--jobs", "8", "--out", "runs/killed.json"]
+    proc = subprocess.Popen(argv, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    journal = os.path.join(folder, "runs", "killed.json.journal")
+    target = int(cases * 0.9)
+    while True:
+        time.sleep(0.05)
+        if os.path.exists(journal) and count_lines(journal) - 1 >= target:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    kept = count_lines(journal) - 1
+    server.get("/reset")
+    eval_measured = run_measured([sys.executable, EVAL, "run", "--resume", "runs/killed.json", "--jobs", "8"], folder)
+    asked = sum(server.get("/stats")["seen"].values())
+    exact = asked == cases - kept
+    row(f"resume after a kill at {kept / cases:.0%} of {cases:,}", f"re-asked {asked:,} (missing {cases - kept:,})",
+        "only the missing", None, exact)
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def offline(folder, cases):
+    a = os.path.join("runs", f"scale-{cases}.json")
+    b = os.path.join("runs", "killed.json")
+    size_mb = os.path.getsize(os.path.join(folder, a)) / 2 ** 20
+    load = run_measured([sys.executable, "-c", f"import json; json.load(open({a!r}, encoding='utf-8'))"], folder)
+    load2 = run_measured([sys.executable, "-c", f"import json; json.load(open({a!r}, encoding='utf-8')); "
+                                                f"json.load(open({b!r}, encoding='utf-8'))"], folder)
+    report = run_measured([sys.executable, EVAL, "report", a], folder)
+    compare = run_measured([sys.executable, EVAL, "compare", a, b], folder)
+    for name, result, base in (("report", report, load), ("compare", compare, load2)):
+        ratio = result["seconds"] / base["seconds"]
+        row(f"{name} on {cases:,} cases vs json.load", f"{result['seconds']:.2f} s vs {base['seconds']:.2f} s",
+            "<= 2x", ratio, ratio <= 2)
+        files = size_mb * (2 if name == "compare" else 1)
+        row(f"{name} peak memory vs file size", f"{result['rss_mb']:.0f} MB vs {files:.0f} MB", "< 4x",
+            result["rss_mb"] / files / 4, result["rss_mb"] < 4 * files)
+
+
+def startup(quick):
+    rounds = 5 if quick else 15
+    def best(argv):
+        return min(run_measured(argv, ROOT)["seconds"] for _ in range(rounds))
+    ours = best([sys.executable, EVAL, "--help"])
+    base = best([sys.executable, "-c", "import requests"])
+    row("python eval.py --help vs import requests", f"{ours * 1000:.0f} ms vs {base * 1000:.0f} ms", "<= 1.5x",
+        ours / base, ours <= 1.5 * base)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="a reduced version, under a minute")
+    p.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
+    p.add_argument("--bare", nargs=4, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.serve:
+        return serve(args.serve[0], float(args.serve[1]), int(args.serve[2]))
+    if args.bare:
+        return bare(args.bare[0], args.bare[1], args.bare[2], int(args.bare[3]))
+    started = time.monotonic()
+    for step in (startup, throughput, saturation, scale):
+        step(args.quick)
+    widths = [max(len(str(r[i])) for r in ROWS + [("target", "measured", "bound", "ratio", "")]) for i in range(5)]
+    print("  ".join(h.ljust(w) for h, w in zip(("target", "measured", "bound", "ratio", ""), widths)))
+    for r in ROWS:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    print(f"({'quick' if args.quick else 'full'} run, {time.monotonic() - started:.0f} s, "
+          f"{os.cpu_count()} cores, Python {sys.version.split()[0]})")
+    return 0 if all(r[4] == "ok" for r in ROWS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
