@@ -815,11 +815,21 @@ def append_journal(journal, entry):
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
 
 
-def write_new_file(path, text):
+def run_text(run):
+    """The run file's text, piece by piece: the same as json.dumps(run, indent=1), without ever
+    holding a second copy of a large run in memory as one string."""
+    yield '{\n "format": ' + json.dumps(run["format"]) + ',\n "config": '
+    yield json.dumps(run["config"], ensure_ascii=False, indent=1).replace("\n", "\n ") + ',\n "results": ['
+    for i, result in enumerate(run["results"]):
+        yield ("\n  " if i == 0 else ",\n  ") + json.dumps(result, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+    yield "\n ]\n}\n" if run["results"] else "]\n}\n"
+
+
+def write_new_file(path, pieces):
     """Write atomically and never over an existing file: temp file, fsync, hard link."""
     tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
+        f.writelines([pieces] if isinstance(pieces, str) else pieces)
         f.flush()
         os.fsync(f.fileno())
     try:
@@ -1184,12 +1194,13 @@ def grade(run, checks_by_id=None):
     for r in run["results"]:
         case = cases.get(r["id"])
         if case is None:
-            case = cases[r["id"]] = {k: r.get(k) for k in CASE_FIELDS if k not in ("input", "checks")}
+            # only what scoring needs: at 100,000 cases every key costs megabytes
+            case = cases[r["id"]] = {k: r.get(k) for k in ("id", "expected", "difficulty", "tags")}
             case["tags"] = case["tags"] or []
             case["checks"] = checks_by_id[r["id"]] if checks_by_id else r.get("checks") or []
             case["trials"] = []
         trial = {"trial": r["trial"], "response": r.get("response"), "predicted": None, "checks": {},
-                 "judged": {}, "correct": None, "error": r.get("error")}
+                 "judged": NO_VERDICTS, "correct": None, "error": r.get("error")}
         if trial["error"] is not None or trial["response"] is None:
             trial["error"] = trial["error"] or "no answer"
         else:
@@ -1208,9 +1219,14 @@ def grade(run, checks_by_id=None):
         case["c"] = sum(t["correct"] for t in decided)
         case["correct"] = case["c"] * 2 > case["n"] if decided else None   # the majority of its trials
         case["predicted"] = majority(t["predicted"] for t in decided) if labels is not None else None
-        case["flaky"] = len({(t["predicted"], t["correct"]) for t in decided}) > 1
-        case["open"] = [t["trial"] for t in case["trials"] if t["error"] is None and t["correct"] is None]
     return list(cases.values())
+
+
+NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
+
+
+def is_flaky(case):
+    return len({(t["predicted"], t["correct"]) for t in case["trials"] if t["correct"] is not None}) > 1
 
 
 def ratio(part, whole):
@@ -1324,7 +1340,8 @@ def score(run, cases=None):
         "answers": sum(t["scored"] for t in trials),
         "errors": [{"id": c["id"], "trial": t["trial"], "error": t["error"]}
                    for c in cases for t in c["trials"] if t["error"] is not None],
-        "open": [{"id": c["id"], "trial": t} for c in cases for t in c["open"]],
+        "open": [{"id": c["id"], "trial": t["trial"]} for c in cases for t in c["trials"]
+                 if t["error"] is None and t["correct"] is None],
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "judge": judge_summary(run, cases) if any(r["type"] == "judge" for r in checks) else None,
@@ -1334,7 +1351,7 @@ def score(run, cases=None):
         "flaky": [{"id": c["id"], "expected": c["expected"],
                    "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
                                 "response": t["response"]} for t in c["trials"] if t["correct"] is not None]}
-                  for c in scored if c["flaky"]],
+                  for c in scored if is_flaky(c)],
         "failures": [failure(c) for c in scored if not c["correct"]],
         "rerun_test": config.get("rerun_test"),
     }
@@ -1673,7 +1690,8 @@ def format_report(run, s):
     if s["open"]:
         out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
     out += ["", "Run: " + describe_config(run["config"]),
-            f"Scored with {len(s['checks'])} checks ({', '.join(c['name'] for c in s['checks'])}; "
+            f"Scored with {len(s['checks'])} check{'s' if len(s['checks']) != 1 else ''} "
+            f"({', '.join(c['name'] for c in s['checks'])}; "
             f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
     if "baseline" in s:
         out += [""] + label_section(s)
@@ -2131,7 +2149,8 @@ header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padd
 main{display:grid;grid-template-columns:1fr 300px;gap:16px;padding:16px}
 section,aside{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
 h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
-pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0}
+pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
+max-height:22em;overflow:auto}
 .pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#eee;margin-right:4px;font-size:12px}
 .pass{background:#d7f5dc}.fail{background:#ffd9d6}.error{background:#e6e0ff}.open{background:#fff0c2}
 .fixed{background:#d7f5dc}.regressed{background:#ffd9d6}
@@ -2441,8 +2460,9 @@ def cmd_run(args):
     progress.update(len(done), errors, final=True)
 
     run = assemble_run(config, cases, done)
+    del done, cases, work   # the run holds what is needed now; a 100k-case run is big
     try:
-        write_new_file(run_path, json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+        write_new_file(run_path, run_text(run))
     except OSError as e:
         raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
                         f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
@@ -2537,7 +2557,7 @@ def cmd_judge(args):
     judged = {"format": RUN_FORMAT, "config": config, "results": results}
     out = free_run_path(args.out or os.path.splitext(args.run)[0] + "-judged.json")
     try:
-        write_new_file(out, json.dumps(judged, ensure_ascii=False, indent=1) + "\n")
+        write_new_file(out, run_text(judged))
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
     warn(f"wrote {out} ({args.run} is unchanged)")

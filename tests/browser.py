@@ -1,6 +1,7 @@
 """Headless Chromium (Debian's package) driven by Playwright, for the review page's tests and the
 README's screenshot. `python tests/browser.py RUN PNG` takes the screenshot of a real run."""
 
+import os
 import shutil
 import sys
 import threading
@@ -34,23 +35,45 @@ def serve(evalpy, run, against=None):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
-def screenshot(run, png, against=None):
+def screenshot(run, png, against=None, label=None):
+    """A PNG of the review page on a copy of the run (so a label typed for the picture leaves no
+    file beside the real run)."""
+    import shutil
+    import tempfile
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import eval as evalpy
-    from playwright.sync_api import sync_playwright
-    httpd, url = serve(evalpy, run, against)
-    try:
-        with sync_playwright() as p:
-            browser = launch(p)
-            page = browser.new_page(viewport={"width": 1280, "height": 860})
-            page.goto(url)
-            page.wait_for_selector("#case h2")
-            page.screenshot(path=png, full_page=True)
-            browser.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    from playwright.sync_api import expect, sync_playwright
+    with tempfile.TemporaryDirectory() as folder:
+        copies = []
+        for path in (run, against):
+            if path:
+                copies.append(str(Path(folder) / Path(path).name))
+                shutil.copy(path, copies[-1])
+        os.chdir(folder)
+        httpd, url = serve(evalpy, Path(copies[0]).name, Path(copies[1]).name if against else None)
+        try:
+            with sync_playwright() as p:
+                browser = launch(p)
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.goto(url)
+                page.wait_for_selector("#case h2")
+                if label:
+                    page.fill("#labelinput", label)
+                    page.click("#save")
+                    expect(page.locator("#savestatus")).to_contain_text("saved")
+                page.screenshot(path=png, full_page=True)
+                browser.close()
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
 
 
 if __name__ == "__main__":
-    screenshot(*sys.argv[1:])
+    import argparse
+    cli = argparse.ArgumentParser(description="PNG of the review page of a run")
+    cli.add_argument("run")
+    cli.add_argument("png")
+    cli.add_argument("--against")
+    cli.add_argument("--label", help="a failure label to type and save on the first case shown")
+    a = cli.parse_args()
+    screenshot(os.path.abspath(a.run), os.path.abspath(a.png), a.against and os.path.abspath(a.against), a.label)

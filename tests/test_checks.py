@@ -185,7 +185,7 @@ def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
         {"name": "greets", "type": "icontains", "value": "hola"}]))
     code, out, err = cli("report", "runs/orders-dev-v2.json", "--checks", free_text)
     assert code == 0 and "scored with the checks golden/orders/dev.jsonl defines now" in err
-    assert out.startswith("Pass rate: 3/4 = 75%") and "Scored with 1 checks (greets;" in out
+    assert out.startswith("Pass rate: 3/4 = 75%") and "Scored with 1 check (greets;" in out
     assert "  greets  icontains  blocking  3/4 = 75%" in out
     assert len(fake.chat_bodies) == asked
     assert cli("report", "runs/orders-dev-v2.json")[1] == before    # the run itself is untouched

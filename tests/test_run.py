@@ -275,3 +275,12 @@ def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--jobs", 16, "--out", "runs/sixteen.json")[0] == 0
     assert fake.max_in_flight == 16
     assert content(load_json("runs/one.json")) == content(load_json("runs/sixteen.json"))
+
+
+def test_the_run_file_is_written_in_pieces_exactly_as_json_dumps_would(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": 'Categoría: "facturación"\n\tcon ñ y \u2028'})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2)[0] == 0
+    text = (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n"
+    empty = {"format": evalpy.RUN_FORMAT, "config": {"labels": ["a", "b"]}, "results": []}
+    assert "".join(evalpy.run_text(empty)) == json.dumps(empty, ensure_ascii=False, indent=1) + "\n"
