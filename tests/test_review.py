@@ -153,3 +153,19 @@ def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
     finally:
         busy.close()
     assert code == 2 and "pick another --port" in err
+
+
+def test_review_prints_its_address_and_stops_cleanly_on_ctrl_c(runs, project):
+    import signal
+    import subprocess
+    import sys
+    from conftest import ROOT
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "review", runs[1], "--port", "0"], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith(f"Reviewing {runs[1]} at http://127.0.0.1:")
+    url = line.split(" at ")[1].split()[0]
+    assert requests.get(url + "data").status_code == 200
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
