@@ -492,6 +492,10 @@ class ChatClient:
         adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(pool, 1))
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
+        # Proxy settings are read from the environment once, not on every request (requests does
+        # that by default, and it costs more than the rest of a request to a local server).
+        self.session.proxies = requests.utils.get_environ_proxies(host)
+        self.session.trust_env = False
         if api_key:
             self.session.headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
 
