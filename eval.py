@@ -6,15 +6,22 @@ answer with the configuration that produced it, score offline, compare case by c
 
     python eval.py run --split dev                          # newest prompt, qwen2.5:7b, T=0, seed 42
     python eval.py run --split dev --prompt prompts/v2.txt --compare runs/dev-v1.json
-    python eval.py run --split dev --jobs 4 --timeout 120   # 4 requests in flight
+    python eval.py run --split dev --jobs 4 --repeat 5 --temperature 0.7
+    python eval.py run --split golden/support/dev.jsonl     # free text: checks and an LLM judge
+    python eval.py run --split dev --api openai --host 127.0.0.1:8000 --model M   # llama.cpp, vLLM...
     python eval.py run --resume runs/dev-v3.json            # finish an interrupted run
-    python eval.py report runs/dev-v2.json [--json]         # never calls a model
-    python eval.py compare runs/dev-v2.json runs/dev-v3.json [--json]
+    python eval.py report runs/dev-v2.json [--json | --markdown] [--min-accuracy 0.9]
+    python eval.py compare runs/dev-v2.json runs/dev-v3.json [--fail-on-regression]
+    python eval.py judge runs/support-dev-v2.json --judge-model llama3.1:8b
+    python eval.py calibrate human.jsonl runs/support-dev-v2.json
+    python eval.py review runs/dev-v3.json --against runs/dev-v2.json
+    python eval.py power --rate 0.16 --failures 6 --prob 0.8
 
 Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure error.
 The file reads top to bottom in the order the pipeline runs: constants and the run-file
-format, loading and hashing, the model client, running, normalizing, scoring, reporting,
-comparing, then the command line.
+format; loading and hashing; the model clients and the judge; running; reading a run back;
+normalizing; checks; scoring; statistics; reporting; comparing; gates; the held-out rule;
+error analysis (review); then the command line.
 """
 
 import argparse
@@ -52,6 +59,7 @@ RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
+MARKDOWN_FAILURES = 20            # a pull-request comment names this many
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the seed's threshold)
 
 GOLDEN_DIR = "golden"
@@ -413,7 +421,8 @@ def load_prompt(path):
 
 
 # ---------------------------------------------------------------------------
-# The model client: Ollama's /api/chat, with timeouts and bounded retries.
+# The model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions,
+# with timeouts and bounded retries.
 
 def resolve_host(value):
     """Read a host the way the ollama CLI reads OLLAMA_HOST.
@@ -1739,7 +1748,9 @@ def markdown_report(run, s, path):
         out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
     failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
                                                                if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
-                         for f in s["failures"]) or "none"
+                         for f in s["failures"][:MARKDOWN_FAILURES]) or "none"
+    if len(s["failures"]) > MARKDOWN_FAILURES:
+        failures += f", and {len(s['failures']) - MARKDOWN_FAILURES} more"
     out += ["", f"**Failures ({len(s['failures'])}):** {failures}"]
     return "\n".join(out)
 
