@@ -125,12 +125,17 @@ def read_bytes(path, what):
     try:
         with open(path, "rb") as f:
             return f.read()
-    except FileNotFoundError:
-        raise EvalError(f"{path}: no such {what}") from None
-    except IsADirectoryError:
-        raise EvalError(f"{path}: is a folder, not a {what}") from None
     except OSError as e:
-        raise EvalError(f"{path}: cannot read {what} ({e.strerror})") from None
+        raise unreadable(path, what, e) from None
+
+
+def unreadable(path, what, error):
+    """The one-line error for a file that cannot be opened."""
+    if isinstance(error, FileNotFoundError):
+        return EvalError(f"{path}: no such {what}")
+    if isinstance(error, IsADirectoryError):
+        return EvalError(f"{path}: is a folder, not a {what}")
+    return EvalError(f"{path}: cannot read {what} ({error.strerror})")
 
 
 def parse_labels(path):
@@ -952,10 +957,11 @@ def load_run(path):
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
-    read_bytes(path, "run file") if not os.path.isfile(path) else None   # the plain errors for a bad path
     try:
         with open(path, encoding="utf-8") as f:   # one copy of the text in memory, not bytes and text
             run = json.load(f)
+    except OSError as e:
+        raise unreadable(path, "run file", e) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         where = f" (line {e.lineno}, column {e.colno}: {e.msg})" if isinstance(e, json.JSONDecodeError) else ""
         raise EvalError(f"{path}: not a readable run file, damaged or cut short{where}") from None
@@ -2407,8 +2413,8 @@ def guard_held_out(config, split_sha, prompt_sha, folders, forced):
     warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
 
 
-def cmd_run(args):
-    config, done, run_path = open_or_resume(args)
+def load_inputs(config):
+    """The split and the prompt a run will use, every problem in them found before any call."""
     cases, labels, split_sha = load_split(config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
@@ -2416,6 +2422,12 @@ def cmd_run(args):
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
+    return cases, labels, split_sha, prompt_text, prompt_sha
+
+
+def cmd_run(args):
+    config, done, run_path = open_or_resume(args)
+    cases, labels, split_sha, prompt_text, prompt_sha = load_inputs(config)
     if run_path:
         refuse_changed(config, split_sha, prompt_sha)
     else:
@@ -2436,7 +2448,8 @@ def cmd_run(args):
     if config["api"] == "openai" and config.get("format") == "schema":
         client.check_format(config["model"], output_format("schema", labels))
     warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
-         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} ({config['api']} {server_version or ''})".replace(" )", ")"))
+         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} "
+         f"({' '.join(filter(None, (config['api'], server_version)))})")
     if run_path:
         if config.get("server_version") != server_version:
             warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
