@@ -469,23 +469,23 @@ class CallFailed(Exception):
         self.wait = wait   # seconds the server asked us to wait (Retry-After)
 
 
-def error_text(response):
-    """The server's own words for an HTTP error: Ollama sends {"error": "..."}."""
+def error_text(body, reason=""):
+    """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}."""
     try:
-        body = response.json()
-        message = (body.get("error") or body.get("detail")) if isinstance(body, dict) else None
+        obj = json.loads(body)
+        message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
         if message:
             return str(message)[:300]
     except ValueError:
         pass
-    return (response.text or response.reason or "").strip()[:200]
+    return (body.decode("utf-8", errors="replace") or reason or "").strip()[:200]
 
 
-def retry_after(response):
+def retry_after(headers):
     try:
-        return max(0.0, float(response.headers.get("Retry-After", "")))
+        return max(0.0, float(headers.get("Retry-After", "")))
     except ValueError:
         return None
 
@@ -499,7 +499,8 @@ class ChatClient:
 
     def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, pool=10, api_key=None):
         import requests   # imported here so report and compare start without it
-        self.requests = requests
+        import urllib3
+        self.requests, self.urllib3 = requests, urllib3
         self.host = host
         self.timeout = timeout
         self.retries = retries
@@ -511,8 +512,19 @@ class ChatClient:
         # that by default, and it costs more than the rest of a request to a local server).
         self.session.proxies = requests.utils.get_environ_proxies(host)
         self.session.trust_env = False
+        # The model calls go straight to the connection pool requests keeps for this host, set up
+        # by requests itself (proxy, TLS verification): Session.post's own work on every call
+        # (merging settings, cookies, hooks, redirects) holds the GIL long enough that P workers
+        # could not keep P slots of a server busy.
+        base = requests.Request("POST", host.rstrip("/") + "/").prepare()
+        self.pool = adapter.get_connection_with_tls_context(base, True, self.session.proxies)
+        self.base = adapter.request_url(base, self.session.proxies).rstrip("/")   # full URL through a proxy
+        self.call_timeout = urllib3.Timeout(connect=timeout, read=timeout)
+        self.headers = {"User-Agent": f"eval.py/{__version__}", "Accept": "application/json",
+                        "Content-Type": "application/json"}
         if api_key:
-            self.session.headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
+            for headers in (self.session.headers, self.headers):
+                headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
 
     def get_json(self, path):
         """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
@@ -531,22 +543,24 @@ class ChatClient:
 
     def post(self, path, body, model):
         """POST, turning every way it can fail into a CallFailed that says whether to retry."""
-        exc = self.requests.exceptions
+        errors = self.urllib3.exceptions
         try:
-            response = self.session.post(self.host + path, json=body, timeout=self.timeout)
-        except exc.Timeout:
+            response = self.pool.urlopen("POST", self.base + path, body=json.dumps(body).encode(),
+                                         headers=self.headers, retries=False, redirect=False,
+                                         assert_same_host=False, timeout=self.call_timeout)
+        except errors.TimeoutError:
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
-        except exc.RequestException as e:
+        except (errors.HTTPError, OSError) as e:
             raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
-        if response.status_code != 200:
-            status = response.status_code
-            reason = f"HTTP {status}: {error_text(response)}"
+        if response.status != 200:
+            status = response.status
+            reason = f"HTTP {status}: {error_text(response.data, response.reason)}"
             if status == 404 and self.api == "ollama":
                 reason += f" (run `ollama pull {model}`)"
             transient = status == 429 or status >= 500
-            raise CallFailed(reason, retry=transient, wait=retry_after(response) if transient else None)
+            raise CallFailed(reason, retry=transient, wait=retry_after(response.headers) if transient else None)
         try:
-            return response.json()
+            return json.loads(response.data)
         except ValueError:
             raise CallFailed("the server's answer was not JSON", retry=True) from None
 
