@@ -35,6 +35,7 @@ class FakeOllama:
         self.hang_seconds = 5.0
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
+        self.proxied = []             # absolute URLs asked of it as an HTTP proxy
         self.in_flight = 0            # chat requests being answered right now
         self.max_in_flight = 0
         self.lock = threading.Lock()
@@ -70,6 +71,14 @@ class FakeOllama:
 
             def log_message(self, *args):
                 pass
+
+            def parse_request(self):
+                ok = super().parse_request()
+                if ok and self.path.startswith("http://"):   # asked as a proxy: serve it as the server
+                    with fake.lock:
+                        fake.proxied.append(self.path)
+                    self.path = "/" + self.path.split("/", 3)[3]
+                return ok
 
             def send_json(self, status, obj):
                 body = json.dumps(obj).encode()

@@ -110,6 +110,28 @@ def test_ollama_host_environment_variable_is_used(project, cli, fake, monkeypatc
     assert load_json("runs/dev-v3.json")["config"]["host"] == fake.url
 
 
+def test_calls_go_through_the_proxy_the_environment_names(project, cli, fake, monkeypatch):
+    # the model calls bypass Session.post, so they must still take requests' proxy settings
+    monkeypatch.setenv("HTTP_PROXY", fake.url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
+    assert code == 0, err
+    chats = [u for u in fake.proxied if u.endswith("/api/chat")]
+    assert len(chats) == 25 and set(chats) == {"http://models.internal:11434/api/chat"}
+    assert "http://models.internal:11434/api/tags" in fake.proxied
+    assert "Accuracy: 25/25 = 100%" in out
+
+
+def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")   # nothing listens there
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    assert fake.proxied == [] and len(fake.chat_bodies) == 25
+
+
 def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--temperature", "0.7", "--seed", "7")
     assert code == 0, err
