@@ -966,23 +966,183 @@ def assemble_run(config, cases, answers):
 # ---------------------------------------------------------------------------
 # Reading a run back: report and compare start here, from the run file alone.
 
-def load_run(path):
-    """Read a run file, or explain in one line why it cannot be read."""
+RUN_CHUNK = 1 << 20   # a run file is read a MiB at a time: a 100,000-case run is never whole in memory
+WHITESPACE = re.compile(r"[ \t\n\r]*")
+BETWEEN_VALUES = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
+DECODER = json.JSONDecoder()
+
+
+class BadJSON(Exception):
+    def __init__(self, message, line, column):
+        super().__init__(f"line {line}, column {column}: {message}")
+
+
+class JSONReader:
+    """JSON text decoded one value at a time from a window over the file. The window always
+    starts at a line boundary, so an error's line and column are those of the file."""
+
+    def __init__(self, f):
+        self.f, self.text, self.pos, self.lines_before, self.eof = f, "", 0, 0, False
+
+    def more(self):
+        """Drop the whole lines already read, append the next chunk; False at the end of the file."""
+        if self.eof:
+            return False
+        cut = self.text.rfind("\n", 0, self.pos) + 1
+        if cut:
+            self.lines_before += self.text.count("\n", 0, cut)
+            self.text, self.pos = self.text[cut:], self.pos - cut
+        chunk = self.f.read(max(RUN_CHUNK, len(self.text)))   # a long value doubles the window: never quadratic
+        self.text += chunk
+        self.eof = not chunk
+        return not self.eof
+
+    def peek(self):
+        """The next character that is not whitespace ("" at the end), without taking it."""
+        while True:
+            self.pos = WHITESPACE.match(self.text, self.pos).end()
+            if self.pos < len(self.text) or not self.more():
+                return self.text[self.pos:self.pos + 1]
+
+    def take(self, allowed, what):
+        char = self.peek()
+        if not char or char not in allowed:
+            self.fail(f"expected {what}")
+        self.pos += 1
+        return char
+
+    def value(self):
+        self.peek()
+        while True:
+            try:
+                value, end = DECODER.raw_decode(self.text, self.pos)
+                if end < len(self.text) or self.eof:   # a number at the window's edge may go on
+                    self.pos = end
+                    return value
+            except json.JSONDecodeError as e:
+                if self.eof:
+                    raise BadJSON(e.msg, self.lines_before + e.lineno, e.colno) from None
+            self.more()
+
+    def end(self):
+        if self.peek():
+            self.fail("text after the end of the run")
+
+    def fail(self, message):
+        line_start = self.text.rfind("\n", 0, self.pos) + 1
+        raise BadJSON(message, self.lines_before + self.text.count("\n", 0, self.pos) + 1, self.pos - line_start + 1)
+
+
+def read_head(reader):
+    """The run file's top-level object up to its results: (head, True) with the reader at the first
+    result when "results" follows "format" and "config" (as eval.py writes it); otherwise the whole
+    object is read, (head, False), and head["results"] holds them."""
+    if reader.peek() != "{":
+        return reader.value(), False   # not an object: check_head says why
+    reader.take("{", "'{'")
+    head = {}
+    if reader.peek() == "}":
+        reader.pos += 1
+        return head, False
+    while True:
+        key = reader.value()
+        if not isinstance(key, str):
+            reader.fail("expected a key")
+        reader.take(":", "':'")
+        if key == "results" and "config" in head and "format" in head and reader.peek() == "[":
+            reader.pos += 1
+            return head, True
+        head[key] = reader.value()
+        if reader.take(",}", "',' or '}'") == "}":
+            return head, False
+
+
+def read_results(reader):
+    """The results one by one, then the rest of the file, which must close the object."""
+    if reader.peek() == "]":
+        reader.pos += 1
+    else:
+        while True:
+            yield reader.value()
+            comma = BETWEEN_VALUES.match(reader.text, reader.pos)   # the usual case, taken quickly
+            if comma:
+                reader.pos = comma.end()
+            elif reader.take(",]", "',' or ']' after a result") == "]":
+                break
+    while reader.take(",}", "',' or '}'") == ",":   # keys after the results are read and ignored
+        reader.value()
+        reader.take(":", "':'")
+        reader.value()
+    reader.end()
+
+
+def read_run_config(path):
+    """Only the config block of a run file (it comes first), without reading the results.
+    None if the file is not a readable run."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            head, _ = read_head(JSONReader(f))
+    except (OSError, UnicodeDecodeError, BadJSON):
+        return None
+    config = head.get("config") if isinstance(head, dict) else None
+    return config if isinstance(config, dict) else None
+
+
+def open_run(path):
+    """A run file's head (format and config), checked, and an iterator over its results, each
+    checked as it is read. Raises EvalError, in one line, for anything wrong with it."""
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
     try:
-        with open(path, encoding="utf-8") as f:   # one copy of the text in memory, not bytes and text
-            run = json.load(f)
+        f = open(path, encoding="utf-8")
     except OSError as e:
         raise unreadable(path, "run file", e) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        where = f" (line {e.lineno}, column {e.colno}: {e.msg})" if isinstance(e, json.JSONDecodeError) else ""
-        raise EvalError(f"{path}: not a readable run file, damaged or cut short{where}") from None
-    problem = check_run(run)
-    if problem:
-        raise EvalError(f"{path}: not a valid run file: {problem}")
-    return run
+    try:
+        reader = JSONReader(f)
+        head, streaming = read_head(reader)
+        if not streaming:
+            reader.end()
+        problem = check_head(head, streaming)
+        if problem:
+            raise EvalError(f"{path}: not a valid run file: {problem}")
+    except BaseException as e:
+        f.close()
+        raise damaged(path, e) from None
+    results = read_results(reader) if streaming else iter(head.pop("results"))
+    return head, checked_results(path, f, results, head["config"])
+
+
+def damaged(path, error):
+    if isinstance(error, (BadJSON, UnicodeDecodeError)):
+        where = f" ({error})" if isinstance(error, BadJSON) else ""
+        return EvalError(f"{path}: not a readable run file, damaged or cut short{where}")
+    return error
+
+
+def checked_results(path, f, results, config):
+    labels = config["labels"]
+    seen = set()
+    shared = None   # the checks of the case before: most cases share theirs, so one copy is kept
+    with f:
+        try:
+            for i, r in enumerate(results, 1):
+                problem = result_problem(r, i, config, labels, seen, shared)
+                if problem:
+                    raise EvalError(f"{path}: not a valid run file: {problem}")
+                shared = r["checks"]
+                yield r
+        except (BadJSON, UnicodeDecodeError) as e:
+            raise damaged(path, e) from None
+        except OSError as e:
+            raise unreadable(path, "run file", e) from None
+
+
+def load_run(path):
+    """A whole run file in memory, checked: for the commands that need every result at hand."""
+    head, results = open_run(path)
+    head["results"] = list(results)
+    return head
 
 
 def check_config(config, text_keys):
@@ -1007,11 +1167,12 @@ def check_config(config, text_keys):
     return None
 
 
-def check_run(run):
+def check_head(run, streaming=False):
+    """What must hold of a run file's format and config before any result is read."""
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
-    config, results = run.get("config"), run.get("results")
-    if not isinstance(config, dict) or not isinstance(results, list):
+    config = run.get("config")
+    if not isinstance(config, dict) or not (streaming or isinstance(run.get("results"), list)):
         return "needs a config object and a results list"
     problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
     if problem:
@@ -1021,61 +1182,56 @@ def check_run(run):
         return "config.labels must be a list of strings, or null for a free-text set"
     if config.setdefault("format", None) not in (None, "json", "schema"):
         return "config.format must be null, \"json\" or \"schema\""
-    seen = set()
-    for i, r in enumerate(results):
-        if not isinstance(r, dict):
-            return f"result {i + 1} is not an object"
-        for key in ("id", "difficulty") + (("expected",) if labels is not None else ()):
-            if not isinstance(r.get(key), str):
-                return f"result {i + 1} has no {key!r}"
-        where = f"result {r['id']}"
-        trial = r.setdefault("trial", 1)
-        if isinstance(trial, bool) or not isinstance(trial, int) or not 1 <= trial <= config["repeat"]:
-            return f"{where}: trial must be a whole number from 1 to config.repeat"
-        if labels is not None and r["expected"] not in labels:
-            return f"{where}: expected label {r['expected']!r} is not in config.labels"
-        checks = r.setdefault("checks", [{"name": "label", "type": "label", "blocking": True}] if labels else [])
-        if not isinstance(checks, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("name"), str) and c.get("type") in CHECK_TYPES
-                and (c["type"] != "label" or labels is not None) for c in checks):
-            return f"{where}: checks must be a list of checks with a name and a known type"
-        for c in checks:
-            c.setdefault("blocking", True)
-        votes = r.get("judges") or []
-        if not isinstance(votes, list) or not all(
-                isinstance(v, dict) and isinstance(v.get("check"), str) and isinstance(v.get("model"), str)
-                and v.get("pass") in (True, False, None) for v in votes):
-            return f"{where}: judges must be a list of votes with a check, a model and pass true, false or null"
-        if not isinstance(r.get("response"), (str, type(None))):
-            return f"{where}: response must be text or null"
-        if not isinstance(r.get("error"), (str, type(None))):
-            return f"{where}: error must be text or null"
-        tags = r.setdefault("tags", [])
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            return f"{where}: tags must be a list of strings"
-        if (r["id"], trial) in seen:
-            return f"{where}, trial {trial} appears twice"
-        seen.add((r["id"], trial))
     return None
 
 
-def read_run_config(path):
-    """Only the config block of a run file (it comes first), without parsing every result.
-    None if the file is not a readable run."""
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            head = f.read(1 << 20)
-            at = head.find('"config"')
-            start = head.find("{", at) if at >= 0 else -1
-            if start < 0:
-                return None
-            try:
-                config, _ = json.JSONDecoder().raw_decode(head, start)
-            except json.JSONDecodeError:   # a config longer than the first MiB
-                config, _ = json.JSONDecoder().raw_decode(head + f.read(), start)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    return config if isinstance(config, dict) else None
+LABEL_CHECKS = [{"name": "label", "type": "label", "blocking": True}]   # a labelled case's checks by default
+REQUIRED_TEXT = ("id", "difficulty", "expected")   # expected only where there are labels
+
+
+def result_problem(r, i, config, labels, seen, shared_checks=None):
+    """What is wrong with the i-th result, or None; fills in the defaults of fields left out.
+    Checks equal to shared_checks (the case before's, already checked) become that same list."""
+    if type(r) is not dict:
+        return f"result {i} is not an object"
+    for key in REQUIRED_TEXT if labels is not None else REQUIRED_TEXT[:2]:
+        if type(r.get(key)) is not str:
+            return f"result {i} has no {key!r}"
+    trial = r.setdefault("trial", 1)
+    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
+        return f"result {r['id']}: trial must be a whole number from 1 to config.repeat"
+    if labels is not None and r["expected"] not in labels:
+        return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
+    if "checks" not in r:
+        r["checks"] = [dict(c) for c in LABEL_CHECKS] if labels else []
+    checks = r["checks"]
+    if checks == shared_checks:
+        r["checks"] = shared_checks
+    elif type(checks) is not list or not all(
+            type(c) is dict and type(c.get("name")) is str and c.get("type") in CHECK_TYPES
+            and (c["type"] != "label" or labels is not None) for c in checks):
+        return f"result {r['id']}: checks must be a list of checks with a name and a known type"
+    else:
+        for c in checks:
+            c.setdefault("blocking", True)
+    votes = r.get("judges")
+    if votes and (type(votes) is not list or not all(
+            type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
+            and v.get("pass") in (True, False, None) for v in votes)):
+        return f"result {r['id']}: judges must be a list of votes with a check, a model and pass true, false or null"
+    response, error = r.get("response"), r.get("error")
+    if response is not None and type(response) is not str:
+        return f"result {r['id']}: response must be text or null"
+    if error is not None and type(error) is not str:
+        return f"result {r['id']}: error must be text or null"
+    tags = r.setdefault("tags", [])
+    if type(tags) is not list or tags and not all(type(t) is str for t in tags):
+        return f"result {r['id']}: tags must be a list of strings"
+    key = (r["id"], trial)
+    if key in seen:
+        return f"result {r['id']}, trial {trial} appears twice"
+    seen.add(key)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -1131,6 +1287,12 @@ def extract_answer(response, fmt):
 def label_of(response, labels, fmt=None):
     answer = extract_answer(response, fmt)
     return INVALID if answer is None else normalize(answer, labels)
+
+
+def label_reader(labels, fmt):
+    """label_of for one run. Answers repeat (a classifier says "bug" thousands of times), so each
+    distinct answer is read once."""
+    return functools.lru_cache(maxsize=4096)(lambda response: label_of(response, labels, fmt))
 
 
 def schema_errors(value, schema, where="$"):
@@ -1206,54 +1368,75 @@ def judge_verdicts(votes):
     return verdicts
 
 
-def verdict(results):
-    """A case passes only if all its blocking checks pass; open (None) if one could not be decided."""
-    blocking = [ok for ok, check in results if check["blocking"]]
-    if False in blocking:
-        return False
-    return None if None in blocking else True
+def run_checks(checks, r, trial):
+    """({check name: passed}, verdict) of one answer. The verdict passes only if every blocking
+    check passes, and stays open (None) if one of them could not be decided."""
+    passed, verdict = {}, True
+    for c in checks:
+        ok = passed[c["name"]] = CHECKERS[c["type"]](c, r, trial)
+        if c["blocking"] and ok is not True and verdict is not False:
+            verdict = ok
+    return passed, verdict
 
 
 # ---------------------------------------------------------------------------
 # Scoring: everything is recomputed from the run file alone. A case is the unit: with
 # --repeat K its verdict is the majority of its trials, and its trials feed pass@k.
 
-def grade(run, checks_by_id=None):
+def grade(config, results, checks_by_id=None):
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
-    the model's fault, not scored. checks_by_id replaces the checks stored in the run."""
-    config = run["config"]
-    labels, fmt = config["labels"], config.get("format")
+    the model's fault, not scored. `results` may be a stream: each is read once and let go.
+    checks_by_id replaces the checks stored in the run."""
+    labels = config["labels"]
+    predict = label_reader(labels, config.get("format")) if labels is not None else None
     cases = {}
-    for r in run["results"]:
+    for r in results:
         case = cases.get(r["id"])
         if case is None:
             # only what scoring needs: at 100,000 cases every key costs megabytes
-            case = cases[r["id"]] = {k: r.get(k) for k in ("id", "expected", "difficulty", "tags")}
-            case["tags"] = case["tags"] or []
-            case["checks"] = checks_by_id[r["id"]] if checks_by_id else r.get("checks") or []
-            case["trials"] = []
-        trial = {"trial": r["trial"], "response": r.get("response"), "predicted": None, "checks": {},
-                 "judged": NO_VERDICTS, "correct": None, "error": r.get("error")}
-        if trial["error"] is not None or trial["response"] is None:
-            trial["error"] = trial["error"] or "no answer"
+            checks = r.get("checks") or [] if checks_by_id is None else checks_by_id.get(r["id"], [])
+            case = cases[r["id"]] = {"id": r["id"], "expected": r.get("expected"), "difficulty": r.get("difficulty"),
+                                     "tags": r.get("tags") or [], "checks": checks, "trials": []}
+        response, error = r.get("response"), r.get("error")
+        trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {},
+                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges")}
+        if error is not None or response is None:
+            trial["error"] = error or "no answer"
         else:
-            if labels is not None:
-                trial["predicted"] = label_of(r["response"], labels, fmt)
-            if r.get("judges"):
-                trial["judged"] = judge_verdicts(r["judges"])
-            outcomes = [(CHECKERS[c["type"]](c, r, trial), c) for c in case["checks"]]
-            trial["checks"] = {c["name"]: ok for ok, c in outcomes}
-            trial["correct"] = verdict(outcomes)
+            if predict:
+                trial["predicted"] = predict(response)
+            if trial["votes"]:
+                trial["judged"] = judge_verdicts(trial["votes"])
+            trial["checks"], trial["correct"] = run_checks(case["checks"], r, trial)
         case["trials"].append(trial)
     for case in cases.values():
-        case["trials"].sort(key=lambda t: t["trial"])
-        decided = [t for t in case["trials"] if t["correct"] is not None]
+        trials = case["trials"]
+        if len(trials) == 1:   # the common case, kept cheap: a 100,000-case report does this 100,000 times
+            t = trials[0]
+            case["n"] = int(t["correct"] is not None)
+            case["c"] = int(t["correct"] is True)
+            case["correct"] = t["correct"]
+            case["predicted"] = t["predicted"] if case["n"] else None
+            continue
+        trials.sort(key=lambda t: t["trial"])
+        decided = [t for t in trials if t["correct"] is not None]
         case["n"] = len(decided)
         case["c"] = sum(t["correct"] for t in decided)
         case["correct"] = case["c"] * 2 > case["n"] if decided else None   # the majority of its trials
-        case["predicted"] = majority(t["predicted"] for t in decided) if labels is not None else None
+        case["predicted"] = majority(t["predicted"] for t in decided) if labels is not None and decided else None
     return list(cases.values())
+
+
+def grade_run(run, checks_by_id=None):
+    return grade(run["config"], run["results"], checks_by_id)
+
+
+def read_graded(path):
+    """(config, graded cases) of a run file, graded as it is read: its results are never all in
+    memory at once, which is what lets report and compare take a 100,000-case run in stride."""
+    head, results = open_run(path)
+    return head["config"], grade(head["config"], results)
 
 
 NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
@@ -1279,24 +1462,25 @@ def proportion(correct, total):
             "ci": list(wilson(correct, total)), "thin": total < SMALL_SLICE}
 
 
-def slices(cases, key):
-    groups = {}
-    for case in cases:
-        for name in key(case):
-            groups.setdefault(name, []).append(case["correct"])
-    return {name: proportion(sum(v), len(v)) for name, v in groups.items()}
+def slice_figures(groups):
+    """{name: [correct, total]} -> {name: proportion}."""
+    return {name: proportion(correct, total) for name, (correct, total) in groups.items()}
 
 
 def check_table(cases):
     """Pass rate of every check, by name, over all decided answers: 'order number: 92/110'."""
-    table = {}
+    table, by_name, last = {}, {}, None
     for case in cases:
-        by_name = {c["name"]: c for c in case["checks"]}
+        if case["checks"] is not last:   # cases mostly share one list of checks
+            last = case["checks"]
+            by_name = {c["name"]: c for c in last}
         for t in case["trials"]:
             for name, ok in t["checks"].items():
-                check = by_name[name]
-                row = table.setdefault(name, {"name": name, "type": check["type"], "blocking": check["blocking"],
-                                              "passed": 0, "total": 0, "open": 0})
+                row = table.get(name)
+                if row is None:
+                    check = by_name[name]
+                    row = table[name] = {"name": name, "type": check["type"], "blocking": check["blocking"],
+                                         "passed": 0, "total": 0, "open": 0}
                 if ok is None:
                     row["open"] += 1
                 else:
@@ -1305,9 +1489,9 @@ def check_table(cases):
     return list(table.values())
 
 
-def judge_summary(run, cases):
+def judge_summary(config, cases):
     """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
-    votes = [v for r in run["results"] for v in r.get("judges") or []]
+    votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
     review = []
     for case in cases:
         for t in case["trials"]:
@@ -1322,7 +1506,7 @@ def judge_summary(run, cases):
                 if reasons:
                     review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
                                    "why": "; ".join(reasons), "models": j["models"]})
-    return {"config": run["config"].get("judge"), "calls": len(votes),
+    return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
             "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
             "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
@@ -1330,26 +1514,61 @@ def judge_summary(run, cases):
 
 
 def checks_fingerprint(cases):
-    """A short hash of the checks a report was scored with, to tell two scorings apart."""
-    spec = json.dumps({c["id"]: c["checks"] for c in cases}, sort_keys=True, ensure_ascii=False)
-    return sha256_bytes(spec.encode())
-
-
-def score(run, cases=None):
-    config = run["config"]
-    labels, repeat = config["labels"], config["repeat"]
-    cases = grade(run) if cases is None else cases
-    scored = [c for c in cases if c["n"]]
-    by_trial = {t: [] for t in range(1, repeat + 1)}
+    """A short hash of the checks a report was scored with, to tell two scorings apart: each
+    distinct list of checks with the ids of the cases that have it, in the run's order."""
+    dumped, groups = {}, {}   # cases often share one list object: it is written out once
     for c in cases:
+        text = dumped.get(id(c["checks"]))
+        if text is None:
+            text = dumped[id(c["checks"])] = json.dumps(c["checks"], sort_keys=True, ensure_ascii=False)
+        groups.setdefault(text, []).append(c["id"])
+    spec = sorted(text + "\n" + json.dumps(ids, ensure_ascii=False) for text, ids in groups.items())
+    return sha256_bytes("\n".join(spec).encode())
+
+
+def score(config, cases):
+    """Every figure of a report, from graded cases, in one pass over them where it can be."""
+    labels, repeat = config["labels"], config["repeat"]
+    per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
+    scored, errors, undecided, flaky, failures = [], [], [], [], []
+    by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> cases
+    for c in cases:
+        expected[c["expected"]] = expected.get(c["expected"], 0) + 1
         for t in c["trials"]:
             if t["correct"] is not None:
-                by_trial[t["trial"]].append(t)
+                row = per_trial[t["trial"]]
+                row[0] += 1
+                row[1] += t["correct"]
+                row[2] += t["predicted"] == INVALID
+            elif t["error"] is not None:
+                errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
+            else:
+                undecided.append({"id": c["id"], "trial": t["trial"]})
+        if not c["n"]:
+            continue
+        scored.append(c)
+        pair = c["expected"], c["predicted"]
+        outcomes[pair] = outcomes.get(pair, 0) + 1
+        ok = c["correct"]
+        group = by_difficulty.get(c["difficulty"])
+        if group is None:
+            group = by_difficulty[c["difficulty"]] = [0, 0]
+        group[0] += ok
+        group[1] += 1
+        for tag in c["tags"]:
+            group = by_tag.setdefault(tag, [0, 0])
+            group[0] += ok
+            group[1] += 1
+        if not ok:
+            failures.append(failure(c))
+        if c["n"] > 1 and is_flaky(c):
+            flaky.append({"id": c["id"], "expected": c["expected"],
+                          "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
+                                       "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
     # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
     # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
-    trials = [{"trial": t, **proportion(sum(g["correct"] for g in decided), len(decided)),
-               "scored": len(decided), "invalid": sum(g["predicted"] == INVALID for g in decided)}
-              for t, decided in by_trial.items()]
+    trials = [{"trial": t, **proportion(correct, decided), "scored": decided, "invalid": invalid}
+              for t, (decided, correct, invalid) in per_trial.items()]
     accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
     pass_k = []
     if repeat > 1:
@@ -1360,54 +1579,52 @@ def score(run, cases=None):
                            "pass_hat_k": ratio(fsum(pass_hat_k(c["n"], c["c"], k) for c in eligible), len(eligible))})
     checks = check_table(cases)
     only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
+    correct = len(scored) - len(failures)
     s = {
         "cases": len(cases),
         "repeat": repeat,
         "measure": "accuracy" if labels is not None and only_label else "pass rate",
         "scored": len(scored),
-        "correct": sum(c["correct"] for c in scored),
-        "accuracy": ratio(sum(c["correct"] for c in scored), len(scored)),
-        "accuracy_ci": list(wilson(sum(c["correct"] for c in scored), len(scored))),
+        "correct": correct,
+        "accuracy": ratio(correct, len(scored)),
+        "accuracy_ci": list(wilson(correct, len(scored))),
         "mean_accuracy": fsum(accuracies) / len(accuracies) if accuracies else None,
         "trials": trials,
         "invalid": sum(t["invalid"] for t in trials),
         "answers": sum(t["scored"] for t in trials),
-        "errors": [{"id": c["id"], "trial": t["trial"], "error": t["error"]}
-                   for c in cases for t in c["trials"] if t["error"] is not None],
-        "open": [{"id": c["id"], "trial": t["trial"]} for c in cases for t in c["trials"]
-                 if t["error"] is None and t["correct"] is None],
+        "errors": errors,
+        "open": undecided,
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
-        "judge": judge_summary(run, cases) if any(r["type"] == "judge" for r in checks) else None,
-        "by_difficulty": slices(scored, lambda c: [c["difficulty"]]),
-        "by_tag": slices(scored, lambda c: c["tags"]),
+        "judge": judge_summary(config, cases) if any(r["type"] == "judge" for r in checks) else None,
+        "by_difficulty": slice_figures(by_difficulty),
+        "by_tag": slice_figures(by_tag),
         "pass_k": pass_k,
-        "flaky": [{"id": c["id"], "expected": c["expected"],
-                   "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
-                                "response": t["response"]} for t in c["trials"] if t["correct"] is not None]}
-                  for c in scored if is_flaky(c)],
-        "failures": [failure(c) for c in scored if not c["correct"]],
+        "flaky": flaky,
+        "failures": failures,
         "rerun_test": config.get("rerun_test"),
     }
     if labels is not None:
-        s.update(label_figures(scored, labels, Counter(c["expected"] for c in cases)))
+        s.update(label_figures(outcomes, labels, expected))
     return s
 
 
 def failure(case):
-    wrong = next(t for t in case["trials"] if t["correct"] is False)
+    trials = case["trials"]
+    wrong = trials[0] if len(trials) == 1 else next(t for t in trials if t["correct"] is False)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": case["predicted"], "response": wrong["response"],
             "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
 
 
-def label_figures(scored, labels, counts):
-    """What only a closed label set has: the majority baseline, per-label figures, the confusion matrix."""
-    majority_label = max(labels, key=lambda label: counts[label])   # ties: first in labels.txt
-    columns = labels + [INVALID] + ([TIE] if any(c["predicted"] == TIE for c in scored) else [])
+def label_figures(outcomes, labels, counts):
+    """What only a closed label set has: the majority baseline, per-label figures, the confusion
+    matrix. outcomes: {(expected, predicted): scored cases}; counts: {expected: all cases}."""
+    majority_label = max(labels, key=lambda label: counts.get(label, 0))   # ties: first in labels.txt
+    columns = labels + [INVALID] + ([TIE] if any(p == TIE for _, p in outcomes) else [])
     confusion = {e: {p: 0 for p in columns} for e in labels}
-    for c in scored:
-        confusion[c["expected"]][c["predicted"]] += 1
+    for (e, p), n in outcomes.items():
+        confusion[e][p] += n
     per_label = {}
     for label in labels:
         tp = confusion[label][label]
@@ -1415,7 +1632,7 @@ def label_figures(scored, labels, counts):
         recall = ratio(tp, sum(confusion[label].values()))
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
-    baseline = proportion(sum(c["expected"] == majority_label for c in scored), len(scored))
+    baseline = proportion(sum(confusion[majority_label].values()), sum(outcomes.values()))
     return {"baseline": {"label": majority_label, **baseline}, "per_label": per_label, "confusion": confusion}
 
 
@@ -1779,13 +1996,18 @@ def markdown_report(run, s, path):
 # ---------------------------------------------------------------------------
 # Comparing two runs of the same split, case by case, and whether the difference is real.
 
-def compare_runs(baseline, candidate, alpha=0.05):
-    a_cfg, b_cfg = baseline["config"], candidate["config"]
+def same_split(a_cfg, b_cfg):
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
         raise EvalError(f"refusing to compare: the runs used different versions of the split "
                         f"({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
-    a_cases, b_cases = grade(baseline), {c["id"]: c for c in grade(candidate)}
+
+
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
+    """Two graded runs of one split, case by case: what the candidate fixed and broke, and whether
+    that difference is more than chance."""
+    same_split(a_cfg, b_cfg)
+    b_cases = {c["id"]: c for c in b_cases}
     if {c["id"] for c in a_cases} != set(b_cases):
         only = sorted({c["id"] for c in a_cases} ^ set(b_cases))
         raise EvalError(f"refusing to compare: the runs hold different cases ({', '.join(only[:5])}"
@@ -1982,17 +2204,18 @@ def review_items(run, against=None):
     """One item per case and trial, everything the page shows, as plain data."""
     config = run["config"]
     changes = {}
-    if against:
-        c = compare_runs(against, run)
-        changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
+    cases = grade_run(run)
     other = {}
     if against:
-        for case in grade(against):
+        against_cases = grade_run(against)
+        c = compare_runs(against["config"], against_cases, config, cases)
+        changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
+        for case in against_cases:
             for t in case["trials"]:
                 other[case["id"], t["trial"]] = t
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     items = []
-    for case in grade(run):
+    for case in cases:
         for t in case["trials"]:
             r = results[case["id"], t["trial"]]
             o = other.get((case["id"], t["trial"]))
@@ -2448,10 +2671,10 @@ def cmd_run(args):
         wanted = args.out or default_run_path(config["split"], config["prompt"])
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             guard_held_out(config, split_sha, prompt_sha, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
-    baseline = load_run(args.compare) if args.compare else None
-    if baseline and baseline["config"]["split_sha"] != split_sha:
+    baseline = read_graded(args.compare) if args.compare else None
+    if baseline and baseline[0]["split_sha"] != split_sha:
         raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
-                        f"({short(baseline['config']['split_sha'])} there, {short(split_sha)} here)")
+                        f"({short(baseline[0]['split_sha'])} there, {short(split_sha)} here)")
 
     if not run_path:
         config["judge"] = judge_config(args, config["model"], cases)
@@ -2511,34 +2734,39 @@ def cmd_run(args):
                         f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
     os.unlink(run_path + JOURNAL_SUFFIX)
     warn(f"wrote {run_path}")
-    print(format_report(run, score(run)))
+    cases = grade_run(run)
+    print(format_report(run, score(config, cases)))
     if baseline:
         print()
-        print(format_compare(compare_runs(baseline, run), args.compare, run_path))
+        print(format_compare(compare_runs(*baseline, config, cases), args.compare, run_path))
     if errors:
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
         return 2
     return 0
 
 
-def checks_from_split(path, run):
+def checks_from_split(path):
     """The checks a split defines now, for report --checks: rescoring without a model call."""
     cases, _, _ = load_split(path)
-    checks = {c["id"]: c["checks"] for c in cases}
-    ids = {r["id"] for r in run["results"]}
+    return {c["id"]: c["checks"] for c in cases}
+
+
+def same_cases(path, checks, cases):
+    ids = {c["id"] for c in cases}
     if set(checks) != ids:
         only = sorted(set(checks) ^ ids)
         raise EvalError(f"--checks {path}: its cases are not the run's ({', '.join(only[:5])}"
                         f"{' …' if len(only) > 5 else ''} on one side only)")
-    return checks
 
 
 def cmd_report(args):
-    run = load_run(args.run)
-    cases = grade(run, checks_from_split(args.checks, run) if args.checks else None)
+    checks = checks_from_split(args.checks) if args.checks else None
+    run, results = open_run(args.run)   # run: its format and config; the results are graded as read
+    cases = grade(run["config"], results, checks)
     if args.checks:
+        same_cases(args.checks, checks, cases)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-    s = dict(score(run, cases), checks_from=args.checks or "the run file")
+    s = dict(score(run["config"], cases), checks_from=args.checks or "the run file")
     labels, _ = read_failure_labels(args.run + LABELS_SUFFIX)
     if labels:
         s["failure_labels"] = {"file": args.run + LABELS_SUFFIX, "counts": label_counts(labels)}
@@ -2556,7 +2784,10 @@ def cmd_report(args):
 
 
 def cmd_compare(args):
-    c = compare_runs(load_run(args.baseline), load_run(args.candidate), alpha=args.alpha)
+    (a, a_results), (b, b_results) = open_run(args.baseline), open_run(args.candidate)
+    same_split(a["config"], b["config"])   # before reading either run's results
+    c = compare_runs(a["config"], grade(a["config"], a_results), b["config"], grade(b["config"], b_results),
+                     alpha=args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
     if args.json:
         print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
@@ -2604,7 +2835,7 @@ def cmd_judge(args):
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
     warn(f"wrote {out} ({args.run} is unchanged)")
-    print(format_report(judged, score(judged)))
+    print(format_report(judged, score(config, grade_run(judged))))
     return 2 if failed else 0
 
 
@@ -2635,7 +2866,7 @@ def cmd_calibrate(args):
     """How far to trust a judge: its verdicts in RUN against a person's labels of the same answers."""
     human = read_human_labels(args.labels)
     verdicts = {(c["id"], t["trial"], name): j["pass"]
-                for c in grade(load_run(args.run)) for t in c["trials"] for name, j in t["judged"].items()}
+                for c in read_graded(args.run)[1] for t in c["trials"] for name, j in t["judged"].items()}
     unknown = [k for k in human if k not in verdicts]
     if unknown:
         raise EvalError(f"{args.labels}: {len(unknown)} label(s) match no judge verdict in {args.run} "

@@ -103,7 +103,7 @@ def test_baseline_ties_go_to_the_first_label_in_labels_txt():
     run = {"config": {"labels": ["a", "b"], "repeat": 1},
            "results": [{"id": "1", "trial": 1, "expected": "b", "difficulty": "easy", "response": "b", "error": None},
                        {"id": "2", "trial": 1, "expected": "a", "difficulty": "easy", "response": "a", "error": None}]}
-    assert evalpy.score(run)["baseline"]["label"] == "a"
+    assert evalpy.score(run["config"], evalpy.grade_run(run))["baseline"]["label"] == "a"
 
 
 @pytest.mark.parametrize("text, message", [

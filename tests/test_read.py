@@ -1,0 +1,139 @@
+"""Reading a run back: the run file is read a chunk at a time and its results one by one, so a
+large run is never whole in memory. Whatever the chunk size, it must read exactly what json.load
+reads, and a damaged file must fail where json.load fails, in one line."""
+
+import json
+import random
+
+import pytest
+
+from conftest import evalpy
+
+CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "p" * 64, "split": "dev",
+          "split_sha": "s" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0, "seed": 42,
+          "repeat": 2, "prompt_text": "Clasifica «el ticket».\n"}
+
+
+def make_run(cases=30):
+    rng = random.Random(7)
+    results = []
+    for i in range(cases):
+        for trial in (1, 2):
+            results.append({
+                "id": f"c{i:03d}", "input": f"ticket número {i} ünïcödé 🚀", "expected": CONFIG["labels"][i % 3],
+                "difficulty": "easy", "note": "n", "tags": ["t"] if i % 4 else [],
+                "checks": [{"name": "label", "type": "label", "blocking": True}],
+                "trial": trial, "response": rng.choice(["bug", "Bug.", "acceso", "no sé", "x" * 50]),
+                "error": None, "attempts": 1, "latency_ms": round(rng.uniform(0, 20000), 3),
+                "prompt_tokens": rng.randrange(10 ** 6), "completion_tokens": 1, "done_reason": "stop",
+                "judges": None})
+    return {"format": evalpy.RUN_FORMAT, "config": dict(CONFIG), "results": results}
+
+
+def read(path):
+    head, results = evalpy.open_run(str(path))
+    head["results"] = list(results)
+    return head
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 64, 1000, 1 << 20])
+@pytest.mark.parametrize("layout", ["as written", "compact", "indent 4", "results before config"])
+def test_any_chunk_size_reads_what_json_load_reads(tmp_path, monkeypatch, chunk, layout):
+    monkeypatch.setattr(evalpy, "RUN_CHUNK", chunk)   # values and numbers cut at every place
+    run = make_run()
+    if layout == "as written":
+        text = "".join(evalpy.run_text(run))
+    elif layout == "compact":
+        text = json.dumps(run, ensure_ascii=False, separators=(",", ":"))
+    elif layout == "indent 4":
+        text = json.dumps(run, indent=4)
+    else:
+        text = json.dumps({"results": run["results"], "config": run["config"], "format": run["format"]})
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    back, reference = read(tmp_path / "r.json"), json.loads(text)
+    assert back["results"] == reference["results"]
+    assert back["config"] == dict(reference["config"], api="ollama", format=None, options={})   # defaults filled
+
+
+def test_keys_after_the_results_are_read_and_ignored(tmp_path):
+    run = make_run(3)
+    text = json.dumps(run)[:-1] + ', "notes": {"by": "me", "list": [1, 2]}}'
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    assert read(tmp_path / "r.json")["results"] == run["results"]
+
+
+@pytest.mark.parametrize("tail", ["x", "{}", "]", ', "k"'])
+def test_text_after_the_run_is_damage(tmp_path, tail):
+    (tmp_path / "r.json").write_text(json.dumps(make_run(2)) + tail, encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="damaged or cut short"):
+        read(tmp_path / "r.json")
+
+
+def test_a_file_cut_anywhere_is_one_plain_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(evalpy, "RUN_CHUNK", 16)
+    data = "".join(evalpy.run_text(make_run(2))).encode()
+    end = data.rstrip().rfind(b"}")   # cut anywhere before the closing brace
+    for cut in range(end):
+        (tmp_path / "r.json").write_bytes(data[:cut])
+        with pytest.raises(evalpy.EvalError) as caught:
+            read(tmp_path / "r.json")
+        assert "damaged or cut short" in str(caught.value) or "not a valid run file" in str(caught.value), cut
+
+
+def test_damage_is_placed_at_the_line_and_column_json_load_gives(tmp_path, monkeypatch):
+    monkeypatch.setattr(evalpy, "RUN_CHUNK", 100)   # most damage lies many windows into the file
+    text = "".join(evalpy.run_text(make_run(40)))
+    starts = [i for i, ch in enumerate(text) if ch == '"' and text[i - 1] == " " and i > 2000]
+    rng = random.Random(3)
+    for at in rng.sample(starts, 40):
+        damaged = text[:at] + "@" + text[at + 1:]   # a value or key that is not JSON
+        with pytest.raises(json.JSONDecodeError) as reference:
+            json.loads(damaged)
+        (tmp_path / "r.json").write_text(damaged, encoding="utf-8")
+        with pytest.raises(evalpy.EvalError) as caught:
+            read(tmp_path / "r.json")
+        where = f"line {reference.value.lineno}, column {reference.value.colno}"
+        assert where in str(caught.value), (str(caught.value), where)
+
+
+def test_not_utf8_is_one_plain_error(tmp_path):
+    data = "".join(evalpy.run_text(make_run(3))).encode().replace(b"n\xc3\xbamero", b"n\xfamero", 1)
+    (tmp_path / "r.json").write_bytes(data)
+    with pytest.raises(evalpy.EvalError, match="damaged or cut short"):
+        read(tmp_path / "r.json")
+
+
+def test_a_result_problem_deep_in_the_file_is_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(evalpy, "RUN_CHUNK", 64)
+    run = make_run(30)
+    run["results"][45]["trial"] = 9
+    (tmp_path / "r.json").write_text("".join(evalpy.run_text(run)), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="result c022: trial must be a whole number from 1 to config.repeat"):
+        read(tmp_path / "r.json")
+
+
+def test_cases_with_equal_checks_share_one_list(tmp_path):
+    (tmp_path / "r.json").write_text("".join(evalpy.run_text(make_run(5))), encoding="utf-8")
+    results = read(tmp_path / "r.json")["results"]
+    assert len({id(r["checks"]) for r in results}) == 1
+
+
+def test_the_config_alone_is_read_without_the_results(tmp_path):
+    run = make_run(3)
+    text = "".join(evalpy.run_text(run))
+    (tmp_path / "r.json").write_text(text[: text.index('"results"') + 20], encoding="utf-8")   # cut: still fine
+    assert evalpy.read_run_config(str(tmp_path / "r.json")) == run["config"]
+    (tmp_path / "bad.json").write_text('{"format": "x", "config": [1]}', encoding="utf-8")
+    assert evalpy.read_run_config(str(tmp_path / "bad.json")) is None
+    assert evalpy.read_run_config(str(tmp_path / "none.json")) is None
+
+
+def test_the_checks_fingerprint_follows_the_checks_not_how_they_are_held():
+    def cases(checks_for):
+        return [{"id": f"c{i}", "checks": checks_for(i)} for i in range(6)]
+    label = [{"name": "label", "type": "label", "blocking": True}]
+    shared = evalpy.checks_fingerprint(cases(lambda i: label))
+    assert evalpy.checks_fingerprint(cases(lambda i: json.loads(json.dumps(label)))) == shared
+    other = [{"name": "label", "type": "label", "blocking": False}]
+    assert evalpy.checks_fingerprint(cases(lambda i: other if i == 3 else label)) != shared
+    assert evalpy.checks_fingerprint(cases(lambda i: label + other if i == 5 else label)) != shared
