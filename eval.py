@@ -40,6 +40,7 @@ import threading
 import time
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
@@ -1560,7 +1561,7 @@ def score(config, cases):
             group[0] += ok
             group[1] += 1
         if not ok:
-            failures.append(failure(c))
+            failures.append(c)
         if c["n"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
@@ -1601,12 +1602,26 @@ def score(config, cases):
         "by_tag": slice_figures(by_tag),
         "pass_k": pass_k,
         "flaky": flaky,
-        "failures": failures,
+        "failures": Failures(failures),
         "rerun_test": config.get("rerun_test"),
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected))
     return s
+
+
+class Failures(Sequence):
+    """A report's failing cases, each described by failure() only when it is read: the text
+    report shows 100 of a 100,000-case run's failures, and only --json shows them all."""
+
+    def __init__(self, cases):
+        self.cases = cases
+
+    def __len__(self):
+        return len(self.cases)
+
+    def __getitem__(self, i):
+        return [failure(c) for c in self.cases[i]] if isinstance(i, slice) else failure(self.cases[i])
 
 
 def failure(case):
@@ -2100,7 +2115,7 @@ def markdown_compare(c, baseline_path, candidate_path):
 
 
 def print_json(obj):
-    print(json.dumps(obj, ensure_ascii=False, indent=2))
+    print(json.dumps(obj, ensure_ascii=False, indent=2, default=list))   # default: a lazy Failures
 
 
 # ---------------------------------------------------------------------------
@@ -3161,6 +3176,7 @@ def main(argv=None):
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
+    collecting = gc.isenabled()
     if args.command in ("report", "compare", "calibrate"):
         # Short batch jobs over one big tree of dicts that holds no reference cycles: the cyclic
         # collector would only walk that tree again and again (40% of a 100,000-case report).
@@ -3182,6 +3198,9 @@ def main(argv=None):
         where = f"{e.filename}: " if e.filename else ""
         print(f"error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
+    finally:
+        if collecting:
+            gc.enable()   # main() is also called in-process, by the tests
 
 
 if __name__ == "__main__":
