@@ -28,12 +28,14 @@ import argparse
 import functools
 import gc
 import hashlib
+import http.client
 import json
 import os
 import queue
 import random
 import re
 import secrets
+import select
 import signal
 import sys
 import threading
@@ -44,6 +46,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
+from urllib.parse import urlsplit
 
 __version__ = "0.1.0"
 
@@ -513,16 +516,19 @@ class ChatClient:
         # that by default, and it costs more than the rest of a request to a local server).
         self.session.proxies = requests.utils.get_environ_proxies(host)
         self.session.trust_env = False
-        # The model calls go straight to the connection pool requests keeps for this host, set up
-        # by requests itself (proxy, TLS verification): Session.post's own work on every call
-        # (merging settings, cookies, hooks, redirects) holds the GIL long enough that P workers
-        # could not keep P slots of a server busy.
+        # Model calls skip Session.post: its work on every call (merging settings, cookies, hooks,
+        # redirects), held under the GIL, kept P workers from keeping P slots of a server busy.
+        # Plain HTTP with no proxy (a local server) goes through one http.client connection per
+        # worker, the least work per call; anything else through the connection pool requests
+        # sets up for the host, with its proxy and TLS settings.
         base = requests.Request("POST", host.rstrip("/") + "/").prepare()
         self.pool = adapter.get_connection_with_tls_context(base, True, self.session.proxies)
         self.base = adapter.request_url(base, self.session.proxies).rstrip("/")   # full URL through a proxy
+        self.direct = base.url.startswith("http://") and not requests.utils.select_proxy(base.url, self.session.proxies)
+        self.address = urlsplit(base.url)
+        self.worker = threading.local()   # .connection: the worker's own, when direct
         self.call_timeout = urllib3.Timeout(connect=timeout, read=timeout)
-        self.headers = {"User-Agent": f"eval.py/{__version__}", "Accept": "application/json",
-                        "Content-Type": "application/json"}
+        self.headers = {"User-Agent": f"eval.py/{__version__}", "Content-Type": "application/json"}
         if api_key:
             for headers in (self.session.headers, self.headers):
                 headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
@@ -542,26 +548,48 @@ class ChatClient:
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
                             f"is --host pointing at an {self.api} server?") from None
 
+    def connection(self):
+        """This worker's keep-alive connection, new if it has none or the server closed it."""
+        connection = getattr(self.worker, "connection", None)
+        if connection is not None and connection.sock is not None and select.select([connection.sock], [], [], 0)[0]:
+            connection.close()   # readable while idle: the server hung up (keep-alive timeout)
+        if connection is None:
+            connection = self.worker.connection = http.client.HTTPConnection(
+                self.address.hostname, self.address.port or 80, timeout=self.timeout)
+        return connection
+
+    def send(self, path, data):
+        """One POST: the response's status, reason, headers and body. Raises what the transport raises."""
+        if not self.direct:
+            r = self.pool.urlopen("POST", self.base + path, body=data, headers=self.headers, retries=False,
+                                  redirect=False, assert_same_host=False, timeout=self.call_timeout)
+            return r.status, r.reason, r.headers, r.data
+        connection = self.connection()
+        try:
+            connection.request("POST", self.base + path, data, self.headers)   # base: the path here
+            r = connection.getresponse()
+            return r.status, r.reason, r.headers, r.read()
+        except BaseException:
+            connection.close()   # a half-finished exchange leaves the connection unusable
+            raise
+
     def post(self, path, body, model):
         """POST, turning every way it can fail into a CallFailed that says whether to retry."""
         errors = self.urllib3.exceptions
         try:
-            response = self.pool.urlopen("POST", self.base + path, body=json.dumps(body).encode(),
-                                         headers=self.headers, retries=False, redirect=False,
-                                         assert_same_host=False, timeout=self.call_timeout)
-        except errors.TimeoutError:
+            status, reason, headers, data = self.send(path, json.dumps(body).encode())
+        except (errors.TimeoutError, TimeoutError):
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
-        except (errors.HTTPError, OSError) as e:
+        except (errors.HTTPError, http.client.HTTPException, OSError) as e:
             raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
-        if response.status != 200:
-            status = response.status
-            reason = f"HTTP {status}: {error_text(response.data, response.reason)}"
+        if status != 200:
+            why = f"HTTP {status}: {error_text(data, reason)}"
             if status == 404 and self.api == "ollama":
-                reason += f" (run `ollama pull {model}`)"
+                why += f" (run `ollama pull {model}`)"
             transient = status == 429 or status >= 500
-            raise CallFailed(reason, retry=transient, wait=retry_after(response.headers) if transient else None)
+            raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None)
         try:
-            return json.loads(response.data)
+            return json.loads(data)
         except ValueError:
             raise CallFailed("the server's answer was not JSON", retry=True) from None
 

@@ -35,6 +35,8 @@ class FakeOllama:
         self.hang_seconds = 5.0
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
+        self.chat_connections = set()  # those that carried a chat request
+        self.open_sockets = set()     # connections open now, for hang_up_idle()
         self.proxied = []             # absolute URLs asked of it as an HTTP proxy
         self.in_flight = 0            # chat requests being answered right now
         self.max_in_flight = 0
@@ -68,6 +70,12 @@ class FakeOllama:
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 with fake.lock:
                     fake.connections.add(self.client_address)
+                    fake.open_sockets.add(self.connection)
+
+            def finish(self):
+                with fake.lock:
+                    fake.open_sockets.discard(self.connection)
+                super().finish()
 
             def log_message(self, *args):
                 pass
@@ -118,6 +126,7 @@ class FakeOllama:
                     return
                 with fake.lock:
                     fake.auth_headers.append(self.headers.get("Authorization"))
+                    fake.chat_connections.add(self.client_address)
                 if openai and fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
                     self.send_error_json(401, "Incorrect API key provided", openai)
                     return
@@ -207,6 +216,15 @@ class FakeOllama:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         return self
+
+    def hang_up_idle(self):
+        """Close every open connection, as a server does when its keep-alive timeout runs out."""
+        with self.lock:
+            for sock in self.open_sockets:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     def stop(self):
         if self.server:

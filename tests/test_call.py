@@ -4,6 +4,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -144,10 +145,25 @@ def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
     assert len(fake.chat_bodies) == 25
 
 
-def test_one_keep_alive_connection_for_the_whole_run(project, cli, fake):
+def test_one_keep_alive_connection_per_worker(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0, err
-    assert len(fake.connections) == 1   # preflight and all 25 chats on one connection
+    assert len(fake.chat_connections) == 1   # all 25 chats on one connection
+    assert len(fake.connections) == 2        # and one for the checks before the run
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4", "--out", "runs/j4.json")
+    assert code == 0, err
+    assert len(fake.chat_connections) <= 1 + 4
+
+
+def test_a_connection_the_server_closed_while_idle_is_replaced_not_failed(fake):
+    client = evalpy.OllamaClient(fake.url, retries=0)
+    messages = [{"role": "user", "content": "hola"}]
+    assert client.chat("qwen2.5:7b", messages, {})["error"] is None
+    fake.hang_up_idle()   # as llama.cpp's server does after 5 s without a request
+    time.sleep(0.2)
+    answer = client.chat("qwen2.5:7b", messages, {})
+    assert answer["error"] is None and answer["attempts"] == 1
+    assert len(fake.chat_connections) == 2
 
 
 def test_transient_faults_are_retried_until_an_answer(project, cli, fake):
