@@ -495,8 +495,9 @@ def retry_after(headers):
 
 
 class ChatClient:
-    """One keep-alive session to one model server, shared by every worker of a run, and the retry
-    policy every API shares. Subclasses say how to list models and how to ask."""
+    """The connections to one model server, shared by the workers of a run (a keep-alive
+    connection each), and the retry policy every API shares. Subclasses say how to list models
+    and how to ask."""
 
     api = None
     start_hint = ""
@@ -1011,7 +1012,8 @@ class JSONReader:
     starts at a line boundary, so an error's line and column are those of the file."""
 
     def __init__(self, f):
-        self.f, self.text, self.pos, self.lines_before, self.eof = f, "", 0, 0, False
+        self.f, self.text, self.pos, self.eof = f, "", 0, False
+        self.dropped = []   # the length of each whole-lines piece dropped from the window
 
     def more(self):
         """Drop the whole lines already read, append the next chunk; False at the end of the file."""
@@ -1019,12 +1021,17 @@ class JSONReader:
             return False
         cut = self.text.rfind("\n", 0, self.pos) + 1
         if cut:
-            self.lines_before += self.text.count("\n", 0, cut)
+            self.dropped.append(cut)
             self.text, self.pos = self.text[cut:], self.pos - cut
         chunk = self.f.read(max(RUN_CHUNK, len(self.text)))   # a long value doubles the window: never quadratic
         self.text += chunk
         self.eof = not chunk
         return not self.eof
+
+    def lines_before(self):
+        """Lines dropped from the window, counted again from the file only when an error needs them."""
+        self.f.seek(0)
+        return sum(self.f.read(n).count("\n") for n in self.dropped)
 
     def peek(self):
         """The next character that is not whitespace ("" at the end), without taking it."""
@@ -1041,7 +1048,8 @@ class JSONReader:
         return char
 
     def value(self):
-        self.peek()
+        if self.pos >= len(self.text) or self.text[self.pos] in " \t\n\r":
+            self.peek()
         while True:
             try:
                 value, end = DECODER.raw_decode(self.text, self.pos)
@@ -1050,7 +1058,7 @@ class JSONReader:
                     return value
             except json.JSONDecodeError as e:
                 if self.eof:
-                    raise BadJSON(e.msg, self.lines_before + e.lineno, e.colno) from None
+                    raise BadJSON(e.msg, self.lines_before() + e.lineno, e.colno) from None
             self.more()
 
     def end(self):
@@ -1059,7 +1067,7 @@ class JSONReader:
 
     def fail(self, message):
         line_start = self.text.rfind("\n", 0, self.pos) + 1
-        raise BadJSON(message, self.lines_before + self.text.count("\n", 0, self.pos) + 1, self.pos - line_start + 1)
+        raise BadJSON(message, self.lines_before() + self.text.count("\n", 0, self.pos) + 1, self.pos - line_start + 1)
 
 
 def read_head(reader):

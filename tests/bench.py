@@ -343,11 +343,14 @@ def offline(folder, cases):
     a = os.path.join("runs", f"scale-{cases}.json")
     b = os.path.join("runs", "killed.json")
     size_mb = os.path.getsize(os.path.join(folder, a)) / 2 ** 20
-    load = run_measured([sys.executable, "-c", f"import json; json.load(open({a!r}, encoding='utf-8'))"], folder)
-    load2 = run_measured([sys.executable, "-c", f"import json; json.load(open({a!r}, encoding='utf-8')); "
-                                                f"json.load(open({b!r}, encoding='utf-8'))"], folder)
-    report = run_measured([sys.executable, EVAL, "report", a], folder)
-    compare = run_measured([sys.executable, EVAL, "compare", a, b], folder)
+
+    def best(argv):   # each side its best of three: a timing on a shared machine only errs upward
+        return min((run_measured(argv, folder) for _ in range(3)), key=lambda r: r["seconds"])
+    load = best([sys.executable, "-c", f"import json; json.load(open({a!r}, encoding='utf-8'))"])
+    load2 = best([sys.executable, "-c", f"import json; json.load(open({a!r}, encoding='utf-8')); "
+                                        f"json.load(open({b!r}, encoding='utf-8'))"])
+    report = best([sys.executable, EVAL, "report", a])
+    compare = best([sys.executable, EVAL, "compare", a, b])
     for name, result, base in (("report", report, load), ("compare", compare, load2)):
         ratio = result["seconds"] / base["seconds"]
         row(f"{name} on {cases:,} cases vs json.load", f"{result['seconds']:.2f} s vs {base['seconds']:.2f} s",
