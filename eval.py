@@ -1003,6 +1003,8 @@ DECODER = json.JSONDecoder()
 
 
 class BadJSON(Exception):
+    """Text that is not JSON, placed by line and column in the file."""
+
     def __init__(self, message, line, column):
         super().__init__(f"line {line}, column {column}: {message}")
 
@@ -1151,6 +1153,7 @@ def open_run(path):
 
 
 def damaged(path, error):
+    """The one-line EvalError for a run file that is not JSON or not UTF-8; other errors as they are."""
     if isinstance(error, (BadJSON, UnicodeDecodeError)):
         where = f" ({error})" if isinstance(error, BadJSON) else ""
         return EvalError(f"{path}: not a readable run file, damaged or cut short{where}")
@@ -1158,6 +1161,7 @@ def damaged(path, error):
 
 
 def checked_results(path, f, results, config):
+    """Each result checked (result_problem) before it is handed on; the file closes after the last."""
     labels = config["labels"]
     seen = set()
     shared = None   # the checks of the case before: most cases share theirs, so one copy is kept
