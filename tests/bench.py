@@ -327,7 +327,7 @@ def resume_after_kill(folder, server, cases):
     proc.wait()
     kept = count_lines(journal) - 1
     server.get("/reset")
-    eval_measured = run_measured([sys.executable, EVAL, "run", "--resume", "runs/killed.json", "--jobs", "8"], folder)
+    run_measured([sys.executable, EVAL, "run", "--resume", "runs/killed.json", "--jobs", "8"], folder)
     asked = sum(server.get("/stats")["seen"].values())
     exact = asked == cases - kept
     row(f"resume after a kill at {kept / cases:.0%} of {cases:,}", f"re-asked {asked:,} (missing {cases - kept:,})",

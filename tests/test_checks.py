@@ -260,6 +260,7 @@ def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(projec
     assert cli("run", "--split", "golden/support/dev.jsonl", "--host", fake.url)[0] == 0   # newest: v2
     v1, v2 = load_json("runs/support-dev-v1.json"), load_json("runs/support-dev-v2.json")
     assert v2["config"]["prompt"] == "prompts/support/v2.txt"
+    assert all(r["vars"]["order_id"] in r["response"] for r in v1["results"])   # v1 keeps the rule
     assert "Lucía" in fake.chat_bodies[0]["messages"][0]["content"]       # {{customer}} filled in
     omitted = [r["id"] for r in v2["results"] if r["vars"]["order_id"] not in r["response"]]
     report = cli("report", "runs/support-dev-v2.json")[1]

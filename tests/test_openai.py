@@ -1,12 +1,11 @@
 """--api openai: any OpenAI-compatible server; --option passed through; the API key kept secret."""
 
-import json
 import os
 import time
 
 import pytest
 
-from conftest import answer_key, evalpy, load_json
+from conftest import answer_key, load_json
 
 SECRET = "sk-test-5up3r-s3cr3t"
 
