@@ -86,8 +86,8 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges")
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format", "api",
-                   "server_version")
+COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format",
+                   "response_format", "api", "server_version")
 
 
 class EvalError(Exception):
@@ -480,11 +480,21 @@ def error_text(body, reason=""):
         message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
+        if isinstance(message, list):   # FastAPI's refusal: {"detail": [{"loc": [...], "msg": ...}]}
+            message = "; ".join(validation_text(item) for item in message)
         if message:
             return str(message)[:300]
     except ValueError:
         pass
     return (body.decode("utf-8", errors="replace") or reason or "").strip()[:200]
+
+
+def validation_text(item):
+    """One of FastAPI's validation errors as `response_format.type: Input should be ...`."""
+    if not isinstance(item, dict):
+        return str(item)
+    where = [str(part) for part in item.get("loc") or [] if part != "body"]
+    return f"{'.'.join(where)}: {item.get('msg')}" if where else str(item.get("msg"))
 
 
 def retry_after(headers):
@@ -653,12 +663,28 @@ class OllamaClient(ChatClient):
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
 
 
+# The two ways an OpenAI-compatible server takes a JSON Schema for structured output: OpenAI's
+# own, and llama-cpp-python's server, which refuses that one and wants the schema beside
+# "json_object". The run config records which one its answers were asked with.
+SCHEMA_FORMS = {"json_schema": "json_schema", "json_object": "json_object with a schema"}
+
+
+def response_format(fmt, schema_form):
+    """The OpenAI `response_format` for --format json, or for a schema in the given form."""
+    if fmt == "json":
+        return {"type": "json_object"}
+    if schema_form == "json_object":
+        return {"type": "json_object", "schema": fmt}
+    return {"type": "json_schema", "json_schema": {"name": "answer", "schema": fmt, "strict": True}}
+
+
 class OpenAIClient(ChatClient):
     """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
     Ollama itself speak: /v1/models and /v1/chat/completions."""
 
     api = "openai"
     start_hint = "Start the server, or point --host at its base URL (e.g. http://127.0.0.1:8000)."
+    schema_form = "json_schema"   # until choose_schema_form finds what the server takes
 
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
@@ -680,11 +706,8 @@ class OpenAIClient(ChatClient):
     def chat_once(self, model, messages, options, fmt=None):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
-        if fmt == "json":
-            body["response_format"] = {"type": "json_object"}
-        elif fmt is not None:
-            body["response_format"] = {"type": "json_schema",
-                                       "json_schema": {"name": "answer", "schema": fmt, "strict": True}}
+        if fmt is not None:
+            body["response_format"] = response_format(fmt, self.schema_form)
         data = self.post("/chat/completions", body, model)
         try:
             choice = data["choices"][0]
@@ -697,15 +720,31 @@ class OpenAIClient(ChatClient):
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason")}
 
-    def check_format(self, model, fmt):
-        """--format schema where the server may not support it: ask once, so a refusal is one clear
-        error before the run instead of an error on every case."""
-        try:
-            self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
-        except CallFailed as failure:
-            if not failure.retry:
-                raise EvalError(f"{self.host} refused --format schema (response_format json_schema): {failure}.\n"
-                                "Use --format json, or a server that supports JSON Schema output.") from None
+    def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
+        """--format schema: ask once in each form in turn and keep the first the server accepts, so
+        a server that takes none is one clear error before the run, not an error on every case.
+        Returns (the form, why each form before it was refused)."""
+        refusals = []
+        for form in forms:
+            self.schema_form = form
+            failure = self.probe(model, fmt)
+            if failure is None:
+                return form, refusals
+            refusals.append(f"response_format {SCHEMA_FORMS[form]}: {failure}")
+        raise EvalError(f"{self.host} refused --format schema ({'; '.join(refusals)}).\n"
+                        "Use --format json, or a server that supports JSON Schema output.")
+
+    def probe(self, model, fmt):
+        """One one-token question in the current form: None if answered, else why not. Transient
+        faults are retried as a case's are; a refusal some servers send as HTTP 500 ends up here too."""
+        for attempt in range(self.retries + 1):
+            try:
+                self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
+                return None
+            except CallFailed as failure:
+                if not failure.retry or attempt == self.retries:
+                    return failure
+                time.sleep(backoff(attempt, failure.wait))
 
 
 CLIENTS = {"ollama": OllamaClient, "openai": OpenAIClient}
@@ -1198,6 +1237,8 @@ def check_config(config, text_keys):
         return f"config.api must be one of {', '.join(CLIENTS)}"
     if not isinstance(config.setdefault("options", {}), dict):
         return "config.options must be an object"
+    if config.get("response_format") not in (None, *SCHEMA_FORMS):
+        return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     return None
 
 
@@ -2710,6 +2751,17 @@ def load_inputs(config):
     return cases, labels, split_sha, prompt_text, prompt_sha
 
 
+def choose_response_format(client, config, labels, resuming):
+    """--format schema over --api openai: the form of response_format this server takes, said on
+    stderr. A resumed run keeps the form its first answers were asked with (json_schema for runs
+    made before the form was recorded), so one run never mixes two."""
+    forms = [config.get("response_format") or "json_schema"] if resuming else list(SCHEMA_FORMS)
+    form, refusals = client.choose_schema_form(config["model"], output_format("schema", labels), forms)
+    why = f" ({client.host} refused {'; '.join(refusals)})" if refusals else ""
+    warn(f"--format schema: sent as response_format {SCHEMA_FORMS[form]}{why}")
+    return form
+
+
 def cmd_run(args):
     config, done, run_path = open_or_resume(args)
     cases, labels, split_sha, prompt_text, prompt_sha = load_inputs(config)
@@ -2731,7 +2783,7 @@ def cmd_run(args):
     for judge in (config.get("judge") or {}).get("models", []):
         client.check(judge)
     if config["api"] == "openai" and config.get("format") == "schema":
-        client.check_format(config["model"], output_format("schema", labels))
+        config["response_format"] = choose_response_format(client, config, labels, resuming=bool(run_path))
     warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
          f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} "
          f"({' '.join(filter(None, (config['api'], server_version)))})")

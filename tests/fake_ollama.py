@@ -27,7 +27,7 @@ class FakeOllama:
         self.route = None             # callable(request body) -> answer or None, tried first
         self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
         self.auth_headers = []        # the Authorization header of every chat request
-        self.refuse_json_schema = False
+        self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
         self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
@@ -143,8 +143,13 @@ class FakeOllama:
                 if model not in fake.models:
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
                     return
-                if openai and fake.refuse_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
-                    self.send_error_json(400, "response_format type json_schema is not supported", openai)
+                kind = (body.get("response_format") or {}).get("type")
+                if openai and kind in fake.refused_formats:
+                    # llama-cpp-python's server (FastAPI) refuses a type outside its Literal this way
+                    self.send_json(422, {"detail": [{
+                        "type": "literal_error", "loc": ["body", "response_format", "type"],
+                        "msg": "Input should be 'text' or 'json_object'", "input": kind,
+                        "ctx": {"expected": "'text' or 'json_object'"}}]})
                     return
                 text = body["messages"][-1]["content"]
                 with fake.lock:

@@ -1,11 +1,15 @@
 """--api openai: any OpenAI-compatible server; --option passed through; the API key kept secret."""
 
+import json
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from conftest import answer_key, load_json
+from conftest import ROOT, answer_key, load_json
 
 SECRET = "sk-test-5up3r-s3cr3t"
 
@@ -123,14 +127,79 @@ def test_openai_errors_get_the_same_messages_and_retries(project, cli, fake):
 def test_structured_output_over_openai(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json")[0] == 0
     assert fake.chat_bodies[-1]["response_format"] == {"type": "json_object"}
-    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")[0] == 0
+    assert "response_format" not in load_json("runs/dev-v3.json")["config"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
+    assert code == 0 and "--format schema: sent as response_format json_schema\n" in err
     sent = fake.chat_bodies[-1]["response_format"]
     assert sent["type"] == "json_schema" and sent["json_schema"]["schema"]["properties"]["label"]["enum"][0] == "facturación"
+    assert load_json("runs/dev-v3-2.json")["config"]["response_format"] == "json_schema"
 
 
-def test_a_server_that_refuses_json_schema_is_one_clear_error(project, cli, fake):
-    fake.refuse_json_schema = True
+def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(project, cli, fake):
+    """llama-cpp-python's server refuses OpenAI's json_schema form (HTTP 422) and takes the schema
+    beside "json_object": the run uses that form, says so, records it, and compare shows it."""
+    fake.refused_formats = {"json_schema"}
+    expected = answer_key("golden/dev.jsonl")
+    fake.route = lambda body: json.dumps({"label": expected.get(body["messages"][-1]["content"], "bug")},
+                                         ensure_ascii=False)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+                         "--out", "runs/schema.json")
+    assert code == 0, err
+    assert ("--format schema: sent as response_format json_object with a schema (" + fake.url + "/v1 refused "
+            "response_format json_schema: HTTP 422: response_format.type: Input should be 'text' or 'json_object')") in err
+    assert out.startswith("Accuracy: 25/25 = 100%")
+    asked = [b for b in fake.chat_bodies if b["messages"][-1]["content"] != "ok"]   # not the probes
+    assert len(asked) == 25
+    for body in asked:
+        sent = body["response_format"]
+        assert sent["type"] == "json_object" and sent["schema"]["properties"]["label"]["enum"][0] == "facturación"
+    assert load_json("runs/schema.json")["config"]["response_format"] == "json_object"
+
+    fake.refused_formats = set()
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+               "--out", "runs/schema-openai.json")[0] == 0
+    out = cli("compare", "runs/schema.json", "runs/schema-openai.json")[1]
+    assert "  response_format: json_object -> json_schema" in out
+
+
+def test_a_server_that_refuses_every_schema_form_is_one_clear_error(project, cli, fake):
+    fake.refused_formats = {"json_schema", "json_object"}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
     assert code == 2
-    assert "refused --format schema (response_format json_schema): HTTP 400: response_format type json_schema" in err
+    assert (f"{fake.url}/v1 refused --format schema (response_format json_schema: HTTP 422: response_format.type: "
+            "Input should be 'text' or 'json_object'; response_format json_object with a schema: HTTP 422: ") in err
     assert "Use --format json" in err and not (project / "runs").exists()
+    assert len(fake.chat_bodies) == 2   # one probe per form, never a case
+
+
+def test_a_refusal_sent_as_http_500_still_finds_the_form_that_works(project, cli, fake):
+    """Some servers refuse json_schema with a 500: after the retries, the other form is tried."""
+    fake.faults = ["500"] * 4     # the probe's first try and its three retries
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+                         "--retries", "3")
+    assert code == 0, err
+    assert "sent as response_format json_object with a schema" in err and "HTTP 500: llama runner process" in err
+    assert load_json("runs/dev-v3.json")["config"]["response_format"] == "json_object"
+
+
+def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
+    fake.refused_formats = {"json_schema"}
+    fake.latency = lambda text: 0.05
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--api", "openai",
+                             "--host", fake.url, "--format", "schema", "--out", "runs/r.json"],
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while len(fake.chat_bodies) < 8 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 2
+    fake.refused_formats = {"json_object"}   # the server changed; the run must not switch forms
+    code, out, err = cli("run", "--resume", "runs/r.json")
+    assert code == 2 and "refused --format schema (response_format json_object with a schema: HTTP 422" in err
+    assert "response_format json_schema" not in err
+    fake.refused_formats = {"json_schema"}
+    code, out, err = cli("run", "--resume", "runs/r.json")
+    assert code == 0, err
+    assert load_json("runs/r.json")["config"]["response_format"] == "json_object"
+    assert fake.chat_bodies[0]["response_format"]["type"] == "json_schema"   # the first probe, refused
+    assert all(b["response_format"]["type"] == "json_object" for b in fake.chat_bodies[1:])

@@ -245,6 +245,10 @@ def test_a_damaged_journal_header_is_refused(project, cli, fake):
     open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json")
     assert code == 2 and "journal:1: damaged journal header: config has no 'split_path'" in err
+    header["config"].update(split_path="golden/dev.jsonl", format="schema", response_format="xml")
+    open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and "damaged journal header: config.response_format must be null or one of" in err
 
 
 def test_an_unwritable_runs_folder_is_a_plain_error(project, cli, fake):
