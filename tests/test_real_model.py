@@ -1,77 +1,145 @@
 """End to end against a real model: no fake anywhere. Asserts the pipeline, never the accuracy
-(a 135M model does badly, and that is fine here)."""
+(a 135M model does badly, and that is fine here). A server that dies fails the test at once, with
+its signal and the end of its log."""
 
 import json
 import os
-import subprocess
+import shutil
 import sys
+import time
 
 import pytest
 
 import real_model
 from conftest import ROOT
 
-pytestmark = pytest.mark.skipif(real_model.missing() is not None, reason=str(real_model.missing()))
+needs_model = pytest.mark.skipif(real_model.missing() is not None, reason=str(real_model.missing()))
 
-# Answers are cut at 16 tokens so the suite stays fast; the committed runs/ have no such limit.
+# Answers are cut at 16 tokens so the suite stays fast; the committed runs have no such limit.
 LIMIT = ["--option", "num_predict=16"]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    proc, url = real_model.start(tmp_path_factory.mktemp("server") / "llama-server.log")
-    yield url
-    real_model.stop(proc)
+    try:
+        server = real_model.start(tmp_path_factory.mktemp("server") / "llama-server.log")
+    except real_model.ServerDied as died:
+        pytest.fail(str(died), pytrace=False)
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     folder = tmp_path_factory.mktemp("real")
     for name in ("golden", "prompts"):
-        subprocess.run(["cp", "-r", str(ROOT / name), str(folder / name)], check=True)
+        shutil.copytree(ROOT / name, folder / name)
     return folder
 
 
-def eval_py(project, *args):
+def eval_py(server, project, *args):
     env = {k: v for k, v in os.environ.items() if k not in ("OLLAMA_HOST", "OPENAI_API_KEY")}
-    return subprocess.run([sys.executable, str(ROOT / "eval.py"), *args], cwd=project, capture_output=True,
-                          text=True, timeout=900, env=env)
+    try:
+        return real_model.run_watched(server, [sys.executable, str(ROOT / "eval.py"), *args], cwd=project, env=env)
+    except real_model.ServerDied as died:
+        pytest.fail(str(died), pytrace=False)
 
 
+def ask(server, project, *args):
+    return eval_py(server, project, "run", "--split", "dev", "--api", "openai", "--host", server.url,
+                   "--model", real_model.ALIAS, *args)
+
+
+@needs_model
 def test_a_real_model_end_to_end(server, project):
     for version in ("v1", "v2", "v3"):
-        done = eval_py(project, "run", "--split", "dev", "--api", "openai", "--host", server,
-                       "--model", real_model.ALIAS, "--prompt", f"prompts/{version}.txt", *LIMIT)
+        done = ask(server, project, "--prompt", f"prompts/{version}.txt", *LIMIT)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("Accuracy: ")
         run = json.loads((project / "runs" / f"dev-{version}.json").read_text(encoding="utf-8"))
         config = run["config"]
-        assert config["model"] == real_model.ALIAS and config["api"] == "openai" and config["host"] == server
+        assert config["model"] == real_model.ALIAS and config["api"] == "openai" and config["host"] == server.url
         assert config["server_version"] == "uvicorn" and config["options"] == {"num_predict": 16}
         assert len(run["results"]) == 25
         for r in run["results"]:
             assert r["error"] is None and isinstance(r["response"], str)
             assert r["completion_tokens"] <= 16 and r["prompt_tokens"] > 0 and r["latency_ms"] > 0
 
-    report = eval_py(project, "report", "runs/dev-v2.json", "--json")
+    report = eval_py(server, project, "report", "runs/dev-v2.json", "--json")
     assert report.returncode == 0
     figures = json.loads(report.stdout)
     assert figures["scored"] == 25 and figures["errors"] == [] and figures["baseline"]["correct"] == 11
 
-    compare = eval_py(project, "compare", "runs/dev-v1.json", "runs/dev-v3.json")
+    compare = eval_py(server, project, "compare", "runs/dev-v1.json", "runs/dev-v3.json")
     assert compare.returncode == 0
     assert "  prompt: prompts/v1.txt -> prompts/v3.txt" in compare.stdout and "McNemar exact test" in compare.stdout
 
 
+@needs_model
 def test_the_same_seed_twice_and_the_measured_disagreement(server, project):
     for out in ("runs/seed-a.json", "runs/seed-b.json"):
-        done = eval_py(project, "run", "--split", "dev", "--api", "openai", "--host", server, "--model",
-                       real_model.ALIAS, "--prompt", "prompts/v2.txt", "--seed", "7", "--out", out, *LIMIT)
+        done = ask(server, project, "--prompt", "prompts/v2.txt", "--seed", "7", "--out", out, *LIMIT)
         assert done.returncode == 0, done.stderr
     a, b = (json.loads((project / p).read_text(encoding="utf-8")) for p in ("runs/seed-a.json", "runs/seed-b.json"))
     same = sum(x["response"] == y["response"] for x, y in zip(a["results"], b["results"]))
-    compare = eval_py(project, "compare", "runs/seed-a.json", "runs/seed-b.json")
+    compare = eval_py(server, project, "compare", "runs/seed-a.json", "runs/seed-b.json")
     assert "Changed: nothing in the configuration" in compare.stdout
     # whatever the server does, compare reports exactly what was measured
     assert f"Identical raw answers: {same} of 25" in compare.stdout
     print(f"same seed twice on a real model: {same} of 25 answers identical")
+
+
+@needs_model
+def test_format_schema_on_llama_cpp_python(server, project):
+    """llama-cpp-python refuses OpenAI's json_schema form; eval.py finds the form it takes, and the
+    grammar it then applies makes every answer a JSON object whose label is one of the labels."""
+    done = ask(server, project, "--prompt", "prompts/v3.txt", "--format", "schema", "--out", "runs/schema.json",
+               "--option", "num_predict=48")
+    assert done.returncode == 0, done.stderr
+    assert "--format schema: sent as response_format json_object with a schema" in done.stderr
+    assert "refused response_format json_schema: HTTP 500: 1 validation error" in done.stderr
+    run = json.loads((project / "runs" / "schema.json").read_text(encoding="utf-8"))
+    assert run["config"]["response_format"] == "json_object" and run["config"]["format"] == "schema"
+    labels = run["config"]["labels"]
+    for r in run["results"]:
+        assert r["error"] is None and json.loads(r["response"])["label"] in labels, r["response"]
+    figures = json.loads(eval_py(server, project, "report", "runs/schema.json", "--json").stdout)
+    assert figures["invalid"] == 0 and figures["scored"] == 25
+
+
+# A stand-in for a llama.cpp server built for instructions the sandbox refuses: it lists its
+# model, then dies with SIGSEGV on the first chat request, as the AMX build did.
+CRASHING_SERVER = r"""
+import http.server, json, os, signal, sys
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps({"object": "list", "data": [{"id": "crashy", "object": "model"}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def do_POST(self):
+        print("Thread 1 received signal SIGSEGV in ggml_compute_forward (libggml-cpu.so): ldtilecfg", flush=True)
+        os.kill(os.getpid(), signal.SIGSEGV)
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+"""
+
+
+def test_a_server_that_dies_fails_at_once_with_its_signal_and_log(tmp_path):
+    server = real_model.start(tmp_path / "server.log", timeout=30, model="crashy",
+                              command=lambda port: [sys.executable, "-c", CRASHING_SERVER, str(port)])
+    started = time.monotonic()
+    try:
+        with pytest.raises(real_model.ServerDied) as died:
+            real_model.run_watched(server, [sys.executable, str(ROOT / "eval.py"), "run", "--split",
+                                            str(ROOT / "golden" / "dev.jsonl"), "--prompt", str(ROOT / "prompts" / "v1.txt"),
+                                            "--api", "openai", "--host",
+                                            server.url, "--model", "crashy", "--out", str(tmp_path / "r.json")],
+                                   cwd=tmp_path)
+    finally:
+        server.stop()
+    message = str(died.value)
+    assert message.startswith("llama_cpp.server died with SIGSEGV: ")
+    assert "ldtilecfg" in message and "-DGGML_NATIVE=OFF" in message
+    # eval.py alone would retry all 25 cases with backoff for minutes; the watch stops it at once
+    assert time.monotonic() - started < 30
