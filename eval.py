@@ -480,21 +480,11 @@ def error_text(body, reason=""):
         message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
-        if isinstance(message, list):   # FastAPI's refusal: {"detail": [{"loc": [...], "msg": ...}]}
-            message = "; ".join(validation_text(item) for item in message)
         if message:
             return str(message)[:300]
     except ValueError:
         pass
     return (body.decode("utf-8", errors="replace") or reason or "").strip()[:200]
-
-
-def validation_text(item):
-    """One of FastAPI's validation errors as `response_format.type: Input should be ...`."""
-    if not isinstance(item, dict):
-        return str(item)
-    where = [str(part) for part in item.get("loc") or [] if part != "body"]
-    return f"{'.'.join(where)}: {item.get('msg')}" if where else str(item.get("msg"))
 
 
 def retry_after(headers):
@@ -727,23 +717,29 @@ class OpenAIClient(ChatClient):
         refusals = []
         for form in forms:
             self.schema_form = form
-            failure = self.probe(model, fmt)
-            if failure is None:
+            refusal = self.probe(model, fmt)
+            if refusal is None:
                 return form, refusals
-            refusals.append(f"response_format {SCHEMA_FORMS[form]}: {failure}")
+            refusals.append(f"response_format {SCHEMA_FORMS[form]}: {refusal}")
         raise EvalError(f"{self.host} refused --format schema ({'; '.join(refusals)}).\n"
                         "Use --format json, or a server that supports JSON Schema output.")
 
     def probe(self, model, fmt):
-        """One one-token question in the current form: None if answered, else why not. Transient
-        faults are retried as a case's are; a refusal some servers send as HTTP 500 ends up here too."""
+        """A one-token question in the current form: None if answered, else the server's refusal,
+        on one line. A refusal is an HTTP 4xx, or any error that names response_format
+        (llama-cpp-python refuses json_schema with a 500 that does). Other faults are retried as a
+        case's are, and if they last the run stops: moving to the next form on a mere fault could
+        pick one that a server accepts while ignoring its schema."""
         for attempt in range(self.retries + 1):
             try:
                 self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
                 return None
             except CallFailed as failure:
-                if not failure.retry or attempt == self.retries:
-                    return failure
+                said = " ".join(str(failure).split())
+                if not failure.retry or "response_format" in said:
+                    return said
+                if attempt == self.retries:
+                    raise EvalError(f"cannot learn whether {self.host} takes --format schema: {said}") from None
                 time.sleep(backoff(attempt, failure.wait))
 
 
@@ -2122,7 +2118,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     a_pass, b_pass, n = right + broken, right + fixed, right + wrong + fixed + broken
     mcnemar = mcnemar_exact(fixed, broken)
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if a_cfg.get(k) != b_cfg.get(k)}
-    return {"changed": changed, **buckets,
+    # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
+    invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
+    return {"changed": changed, **buckets, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
             "baseline": {"correct": a_pass, "scored": n, "accuracy": ratio(a_pass, n)},
             "candidate": {"correct": b_pass, "scored": n, "accuracy": ratio(b_pass, n)},
             "identical_answers": identical, "paired_answers": paired,
@@ -2164,6 +2162,8 @@ def format_compare(c, baseline_path, candidate_path):
         out.append(ids("not_compared") + "  (an error in either run)")
     out += [f"Accuracy{vote}: {pct(c['baseline']['correct'], c['baseline']['scored'])} -> "
             f"{pct(c['candidate']['correct'], c['candidate']['scored'])}",
+            *([f"Invalid answers: {c['invalid_answers'][0]} -> {c['invalid_answers'][1]}"]
+              if any(c["invalid_answers"] or []) else []),
             f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
             f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
             f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}"]
@@ -2179,6 +2179,8 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += ["", "| | baseline | candidate |", "|---|---|---|",
             f"| Accuracy | {pct(c['baseline']['correct'], c['baseline']['scored'])} | "
             f"{pct(c['candidate']['correct'], c['candidate']['scored'])} |"]
+    if any(c["invalid_answers"] or []):
+        out.append(f"| Invalid answers | {c['invalid_answers'][0]} | {c['invalid_answers'][1]} |")
     for name in ("fixed", "regressions"):
         out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
     if c["not_compared"]:

@@ -145,11 +145,13 @@ class FakeOllama:
                     return
                 kind = (body.get("response_format") or {}).get("type")
                 if openai and kind in fake.refused_formats:
-                    # llama-cpp-python's server (FastAPI) refuses a type outside its Literal this way
-                    self.send_json(422, {"detail": [{
-                        "type": "literal_error", "loc": ["body", "response_format", "type"],
-                        "msg": "Input should be 'text' or 'json_object'", "input": kind,
-                        "ctx": {"expected": "'text' or 'json_object'"}}]})
+                    # word for word how llama-cpp-python 0.3.36's server refuses a type outside its
+                    # Literal["text", "json_object"]: a pydantic error wrapped in an HTTP 500
+                    self.send_error_json(500, (
+                        "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+                        "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': '" + str(kind) +
+                        "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
+                        "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
                     return
                 text = body["messages"][-1]["content"]
                 with fake.lock:

@@ -26,6 +26,7 @@ def test_compare_lists_fixed_and_regressions(two_runs, cli):
     assert "Regressions (1): dev-05" in lines
     assert "Stayed right: 21 · Stayed wrong: 0" in lines
     assert "Accuracy: 22/25 = 88% -> 24/25 = 96%" in lines
+    assert "Invalid answers: 1 -> 0" in lines   # dev-11's "Categoría: bug" matched no label
     v2, v3 = (load_json(p)["config"] for p in two_runs)
     assert "  prompt: prompts/v2.txt -> prompts/v3.txt" in lines
     assert f"  prompt_sha: {v2['prompt_sha'][:8]} -> {v3['prompt_sha'][:8]}" in lines
@@ -42,6 +43,7 @@ def test_a_rerun_shows_no_configuration_change(two_runs, cli, fake):
     out = cli("compare", two_runs[1], "runs/dev-v3-2.json")[1]
     assert "Changed: nothing in the configuration" in out
     assert "Fixed (0): -" in out and "Regressions (0): -" in out
+    assert "Invalid answers" not in out   # said only where either run has some
 
 
 def test_compare_json(two_runs, cli):
@@ -100,3 +102,8 @@ def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli, fake):
     out = cli("compare", two_runs[0], "runs/dev-v3-2.json")[1]
     assert "Fixed (2): dev-11, dev-24" in out
     assert "Not compared (1): dev-09  (an error in either run)" in out
+
+
+def test_invalid_answers_are_counted_apart_in_every_view(two_runs, cli):
+    assert json.loads(cli("compare", *two_runs, "--json")[1])["invalid_answers"] == [1, 0]
+    assert "| Invalid answers | 1 | 0 |" in cli("compare", *two_runs, "--markdown")[1]

@@ -136,8 +136,9 @@ def test_structured_output_over_openai(project, cli, fake):
 
 
 def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(project, cli, fake):
-    """llama-cpp-python's server refuses OpenAI's json_schema form (HTTP 422) and takes the schema
-    beside "json_object": the run uses that form, says so, records it, and compare shows it."""
+    """llama-cpp-python's server refuses OpenAI's json_schema form (with an HTTP 500 that names
+    response_format) and takes the schema beside "json_object": the run uses that form at once,
+    says so, records it, and compare shows it."""
     fake.refused_formats = {"json_schema"}
     expected = answer_key("golden/dev.jsonl")
     fake.route = lambda body: json.dumps({"label": expected.get(body["messages"][-1]["content"], "bug")},
@@ -146,7 +147,9 @@ def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(projec
                          "--out", "runs/schema.json")
     assert code == 0, err
     assert ("--format schema: sent as response_format json_object with a schema (" + fake.url + "/v1 refused "
-            "response_format json_schema: HTTP 422: response_format.type: Input should be 'text' or 'json_object')") in err
+            "response_format json_schema: HTTP 500: 1 validation error: {'type': 'literal_error', 'loc': ('body', "
+            "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"") in err
+    assert len(fake.chat_bodies) == 2 + 25   # a refusal is not retried: one probe per form, then the cases
     assert out.startswith("Accuracy: 25/25 = 100%")
     asked = [b for b in fake.chat_bodies if b["messages"][-1]["content"] != "ok"]   # not the probes
     assert len(asked) == 25
@@ -166,20 +169,27 @@ def test_a_server_that_refuses_every_schema_form_is_one_clear_error(project, cli
     fake.refused_formats = {"json_schema", "json_object"}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
     assert code == 2
-    assert (f"{fake.url}/v1 refused --format schema (response_format json_schema: HTTP 422: response_format.type: "
-            "Input should be 'text' or 'json_object'; response_format json_object with a schema: HTTP 422: ") in err
+    assert f"{fake.url}/v1 refused --format schema (response_format json_schema: HTTP 500: 1 validation error: " in err
+    assert "'input': 'json_schema'" in err and "; response_format json_object with a schema: HTTP 500: " in err
     assert "Use --format json" in err and not (project / "runs").exists()
     assert len(fake.chat_bodies) == 2   # one probe per form, never a case
 
 
-def test_a_refusal_sent_as_http_500_still_finds_the_form_that_works(project, cli, fake):
-    """Some servers refuse json_schema with a 500: after the retries, the other form is tried."""
-    fake.faults = ["500"] * 4     # the probe's first try and its three retries
-    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
-                         "--retries", "3")
+def test_a_fault_during_the_probe_is_retried_never_taken_for_a_refusal(project, cli, fake):
+    """A 500 that says nothing of response_format is a fault: retried in the same form, and when it
+    lasts the run stops; falling back could pick a form a server accepts while ignoring the schema."""
+    fake.faults = ["500", "503"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
     assert code == 0, err
-    assert "sent as response_format json_object with a schema" in err and "HTTP 500: llama runner process" in err
-    assert load_json("runs/dev-v3.json")["config"]["response_format"] == "json_object"
+    assert "--format schema: sent as response_format json_schema\n" in err
+    assert [b["response_format"]["type"] for b in fake.chat_bodies[:3]] == ["json_schema"] * 3
+    fake.faults = ["500"] * 4
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+                         "--retries", "3", "--out", "runs/never.json")
+    assert code == 2 and not os.path.exists("runs/never.json")
+    assert (f"cannot learn whether {fake.url}/v1 takes --format schema: HTTP 500: "
+            "llama runner process has terminated: exit status 2") in err
+    assert all(b["response_format"]["type"] == "json_schema" for b in fake.chat_bodies[-4:])
 
 
 def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
@@ -195,7 +205,7 @@ def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
     assert proc.wait(timeout=30) == 2
     fake.refused_formats = {"json_object"}   # the server changed; the run must not switch forms
     code, out, err = cli("run", "--resume", "runs/r.json")
-    assert code == 2 and "refused --format schema (response_format json_object with a schema: HTTP 422" in err
+    assert code == 2 and "refused --format schema (response_format json_object with a schema: HTTP 500" in err
     assert "response_format json_schema" not in err
     fake.refused_formats = {"json_schema"}
     code, out, err = cli("run", "--resume", "runs/r.json")
