@@ -41,6 +41,10 @@ import sys
 import threading
 import time
 import unicodedata
+try:                                   # the parser of the re module, to inspect check patterns
+    import re._parser as re_parser     # Python 3.11+
+except ImportError:
+    import sre_parse as re_parser      # Python 3.10
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
@@ -59,6 +63,7 @@ DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
+MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
@@ -142,9 +147,62 @@ def unreadable(path, what, error):
     return EvalError(f"{path}: cannot read {what} ({error.strerror})")
 
 
+MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
+
+
+def strict_json(text):
+    """json.loads for files people write: a key given twice, NaN or Infinity, nesting deeper than
+    MAX_NESTING or a lone surrogate is refused (ValueError) instead of silently kept."""
+    def unique(pairs):
+        obj = {}
+        for key, value in pairs:
+            if key in obj:
+                raise ValueError(f"key {key!r} is given twice")
+            obj[key] = value
+        return obj
+
+    def refuse(name):
+        raise ValueError(f"{name} is not a number (JSON has no {name})")
+
+    try:
+        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
+    problem = unreadable_value(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def unreadable_value(value):
+    """Why a decoded JSON value cannot be used (too deep, a lone surrogate), or None."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_NESTING:
+                return f"nested deeper than {MAX_NESTING} levels"
+            for inner in (list(item) + list(item.values())) if isinstance(item, dict) else item:
+                stack.append((inner, depth + 1))
+        elif isinstance(item, str) and LONE_SURROGATE.search(item):
+            return f"holds \\u{ord(LONE_SURROGATE.search(item).group()):04x}, half of a character (a lone surrogate)"
+    return None
+
+
+def json_problem(error):
+    """One line for a JSON error: JSONDecodeError's message and column, or what strict_json refused."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"bad JSON: {error.msg} (column {error.colno})"
+    return str(error)
+
+
 def parse_labels(path):
     """The closed label set beside a split: one label a line, '#' starts a comment."""
-    text = read_bytes(path, "label file").decode("utf-8-sig", errors="replace")
+    try:
+        text = read_bytes(path, "label file").decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
     labels, seen = [], {}
     for number, line in enumerate(text.splitlines(), 1):
         label = unicodedata.normalize("NFC", line.split("#", 1)[0].strip())
@@ -203,12 +261,61 @@ def schema_problems(schema, where="schema"):
     return problems
 
 
+REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
+
+
+def regex_problem(pattern):
+    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
+    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
+    that almost matches, such a pattern backtracks for longer than anyone waits."""
+    try:
+        re.compile(pattern)
+        parsed = re_parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError) as e:
+        return f"bad regular expression: {e}"
+    if nests_repetition(parsed):
+        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
+                "that almost matches; write it with one repetition (a+)")
+    return None
+
+
+def nests_repetition(parsed):
+    for op, av in parsed:
+        if op in REPEATS and av[1] == re_parser.MAXREPEAT and cut_many_ways(av[2]):
+            return True
+        if any(nests_repetition(sub) for sub in subpatterns(av)):
+            return True
+    return False
+
+
+def cut_many_ways(body):
+    """Whether a repeated body is, but for parts that may be empty, one repetition of varying
+    length (or a group of one): then a run of text splits into iterations in exponentially many ways."""
+    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
+    if not solid:   # every part may be empty: any repetition in it is one too many
+        return any(op in REPEATS or op == re_parser.SUBPATTERN and cut_many_ways(av[-1]) for op, av in body)
+    if len(solid) > 1:
+        return False
+    op, av = solid[0]
+    if op in REPEATS:
+        return av[0] != av[1]
+    return op == re_parser.SUBPATTERN and cut_many_ways(av[-1])
+
+
+def subpatterns(av):
+    if isinstance(av, re_parser.SubPattern):
+        yield av
+    elif isinstance(av, (tuple, list)):
+        for item in av:
+            yield from subpatterns(item)
+
+
 def parse_check(obj):
     """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
     if not isinstance(obj, dict) or "type" not in obj:
         return None, ['a check is an object {"type": ..., "value": ...}']
     kind = obj["type"]
-    if kind not in CHECK_TYPES:
+    if not isinstance(kind, str) or kind not in CHECK_TYPES:
         return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
     problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
     want, value = CHECK_TYPES[kind], obj.get("value")
@@ -255,11 +362,8 @@ def case_checks(case, defaults, labels):
             literal = re.escape if check["type"] in ("regex", "not_regex") else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             check["name"] = render(check["name"], case.get("vars", {}))
-        if check["type"] in ("regex", "not_regex"):
-            try:
-                re.compile(check["value"])
-            except re.error as e:
-                problems.append(f"check {check['name']!r}: bad regular expression: {e}")
+        if check["type"] in ("regex", "not_regex") and regex_problem(check["value"]):
+            problems.append(f"check {check['name']!r}: {regex_problem(check['value'])}")
         if check["type"] == "label" and labels is None:
             problems.append(f"check {check['name']!r}: a label check needs {LABELS_FILE} beside the split")
         if check["type"] == "equals_expected" and "expected" not in case:
@@ -331,9 +435,11 @@ def load_default_checks(path):
         return [], b""
     data = read_bytes(path, "checks file")
     try:
-        written = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise EvalError(f"{path}: not valid JSON ({e})") from None
+        written = strict_json(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
+    except ValueError as e:
+        raise EvalError(f"{path}: {json_problem(e)}") from None
     if not isinstance(written, list):
         raise EvalError(f"{path}: must be a JSON list of checks")
     checks, problems = [], []
@@ -369,12 +475,12 @@ def load_split(path):
             problems.append(f"{where}: blank line (one case per line, no empty lines)")
             continue
         try:
-            obj = json.loads(raw.decode("utf-8"))
+            obj = strict_json(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
             problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
             continue
-        except json.JSONDecodeError as e:
-            problems.append(f"{where}: bad JSON: {e.msg} at column {e.colno}")
+        except ValueError as e:
+            problems.append(f"{where}: {json_problem(e)}")
             continue
         case, case_problems = parse_case(obj, labels, defaults)
         problems.extend(f"{where}: {p}" for p in case_problems)
@@ -539,7 +645,7 @@ class ChatClient:
             return response.status_code, None, response.headers
         try:
             return 200, response.json(), response.headers
-        except ValueError:
+        except (ValueError, RecursionError):
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
                             f"is --host pointing at an {self.api} server?") from None
 
@@ -584,7 +690,7 @@ class ChatClient:
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None)
         try:
             return json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise CallFailed("the server's answer was not JSON", retry=True) from None
 
     def chat(self, model, messages, options, fmt=None):
@@ -598,6 +704,7 @@ class ChatClient:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
                 time.sleep(backoff(attempt, failure.wait))
                 continue
+            answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -857,9 +964,8 @@ def open_journal(run_path, config):
             fd = os.open(run_path + JOURNAL_SUFFIX, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             continue   # another run took the name between our look and our open
-        journal = os.fdopen(fd, "a", encoding="utf-8")
-        journal.write(json.dumps({"format": RUN_FORMAT, "config": config}, ensure_ascii=False) + "\n")
-        journal.flush()
+        journal = os.fdopen(fd, "ab")
+        append_journal(journal, {"format": RUN_FORMAT, "config": config})
         return run_path, journal
 
 
@@ -884,35 +990,65 @@ def read_journal(path):
             continue
         try:
             entry = json.loads(line)
-            done[entry["id"], entry.get("trial", 1)] = entry
-        except (ValueError, KeyError, TypeError):
-            if number != len(lines):   # only a last line with no newline can be torn by a kill
-                raise EvalError(f"{path}:{number}: damaged journal line; "
-                                "it was not cut short by a kill, so it was edited") from None
+        except (ValueError, RecursionError):
+            if number == len(lines):   # only a last line with no newline can be torn by a kill
+                continue
+            raise EvalError(f"{path}:{number}: damaged journal line; "
+                            "it was not cut short by a kill, so it was edited") from None
+        problem = journal_entry_problem(entry, config)
+        if problem:
+            raise EvalError(f"{path}:{number}: damaged journal line: {problem}")
+        done[entry["id"], entry.get("trial", 1)] = entry
     return config, done
 
 
+def journal_entry_problem(entry, config):
+    """A journal line is held to what a run file's result is held to: resuming never writes a run
+    that report would refuse."""
+    if type(entry) is not dict or type(entry.get("id")) is not str:
+        return "not an answer with an id"
+    trial = entry.get("trial", 1)
+    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
+        return "trial must be a whole number from 1 to config.repeat"
+    votes = entry.get("judges")
+    if votes is not None and (type(votes) is not list or not all(type(v) is dict and not answer_problem(v) for v in votes)):
+        return "judges must be a list of votes"
+    return answer_problem(entry)
+
+
 def reopen_journal(path):
-    """Open a journal to append, first cutting off a line torn by a kill."""
-    journal = open(path, "r+", encoding="utf-8", newline="")
-    text = journal.read()
-    journal.seek(text.rfind("\n") + 1 if not text.endswith("\n") else len(text))
-    journal.truncate()
+    """Open a journal to append, first cutting off a line torn by a kill. In bytes: a count of
+    characters is not an offset in a file that holds any non-ASCII text."""
+    journal = open(path, "rb+")
+    data = journal.read()
+    journal.truncate(data.rfind(b"\n") + 1)
+    journal.seek(0, os.SEEK_END)
     return journal
 
 
 def append_journal(journal, entry):
-    journal.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    journal.write(json_line(entry))
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
+
+
+def json_text(obj, **options):
+    """json.dumps with non-ASCII text kept readable, except a lone surrogate (a server may send
+    "\\ud800"): UTF-8 cannot hold one, so it stays a JSON escape and reads back the same."""
+    text = json.dumps(obj, ensure_ascii=False, **options)
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_line(obj):
+    return (json_text(obj) + "\n").encode("utf-8")
 
 
 def run_text(run):
     """The run file's text, piece by piece: the same as json.dumps(run, indent=1), without ever
     holding a second copy of a large run in memory as one string."""
     yield '{\n "format": ' + json.dumps(run["format"]) + ',\n "config": '
-    yield json.dumps(run["config"], ensure_ascii=False, indent=1).replace("\n", "\n ") + ',\n "results": ['
+    yield json_text(run["config"], indent=1).replace("\n", "\n ") + ',\n "results": ['
     for i, result in enumerate(run["results"]):
-        yield ("\n  " if i == 0 else ",\n  ") + json.dumps(result, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+        yield ("\n  " if i == 0 else ",\n  ") + json_text(result, indent=1).replace("\n", "\n  ")
     yield "\n ]\n}\n" if run["results"] else "]\n}\n"
 
 
@@ -1227,10 +1363,18 @@ def check_config(config, text_keys):
     if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
         return "config.seed must be a whole number"
     repeat = config.setdefault("repeat", 1)
-    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
-        return "config.repeat must be a whole number, 1 or more"
-    if config.setdefault("api", "ollama") not in CLIENTS:
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
+        return f"config.repeat must be a whole number from 1 to {MAX_REPEAT}"
+    if not isinstance(config.setdefault("api", "ollama"), str) or config["api"] not in CLIENTS:
         return f"config.api must be one of {', '.join(CLIENTS)}"
+    rerun = config.get("rerun_test")
+    if rerun is not None and not (type(rerun) is dict and rerun.get("forced") is True and type(rerun.get("earlier")) is list
+                                  and all(type(path) is str for path in rerun["earlier"])):
+        return 'config.rerun_test must be {"forced": true, "earlier": [paths]} or null'
+    judge = config.get("judge")
+    if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
+                                  and all(type(m) is str for m in judge["models"])):
+        return "config.judge must be null or an object whose models is a list of model names"
     if not isinstance(config.setdefault("options", {}), dict):
         return "config.options must be an object"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
@@ -1256,6 +1400,38 @@ def check_head(run, streaming=False):
     return None
 
 
+TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw")
+NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
+                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns")
+
+
+def answer_problem(answer):
+    """What is wrong with the fields a server's answer (or a judge's vote) was stored in, or None."""
+    for key in TEXT_FIELDS:
+        if answer.get(key) is not None and type(answer[key]) is not str:
+            return f"{key} must be text or null"
+    for key in NUMBER_FIELDS:
+        value = answer.get(key)
+        if value is not None and (type(value) not in (int, float) or value != value or abs(value) == inf):
+            return f"{key} must be a number or null"
+    return None
+
+
+def stored_check_problem(check, labels):
+    """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
+    same rules as in a split, so a hand-edited run cannot hang or crash a report."""
+    if type(check) is not dict or type(check.get("name")) is not str:
+        return "a check must be an object with a name"
+    _, problems = parse_check(check)
+    if problems:
+        return f"check {check['name']!r}: {problems[0]}"
+    if check["type"] in ("regex", "not_regex") and regex_problem(check["value"]):
+        return f"check {check['name']!r}: {regex_problem(check['value'])}"
+    if check["type"] == "label" and labels is None:
+        return f"check {check['name']!r}: a label check needs config.labels"
+    return None
+
+
 LABEL_CHECKS = [{"name": "label", "type": "label", "blocking": True}]   # a labelled case's checks by default
 REQUIRED_TEXT = ("id", "difficulty", "expected")   # expected only where there are labels
 
@@ -1266,11 +1442,15 @@ def result_problem(r, i, config, labels, seen, shared_checks=None):
     if type(r) is not dict:
         return f"result {i} is not an object"
     for key in REQUIRED_TEXT if labels is not None else REQUIRED_TEXT[:2]:
-        if type(r.get(key)) is not str:
+        if key not in r:
             return f"result {i} has no {key!r}"
+        if type(r[key]) is not str:
+            return f"result {i}: {key} must be text"
     trial = r.setdefault("trial", 1)
     if type(trial) is not int or not 1 <= trial <= config["repeat"]:
         return f"result {r['id']}: trial must be a whole number from 1 to config.repeat"
+    if "expected" in r and type(r["expected"]) is not str:
+        return f"result {r['id']}: expected must be text"
     if labels is not None and r["expected"] not in labels:
         return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
     if "checks" not in r:
@@ -1278,23 +1458,22 @@ def result_problem(r, i, config, labels, seen, shared_checks=None):
     checks = r["checks"]
     if checks == shared_checks:
         r["checks"] = shared_checks
-    elif type(checks) is not list or not all(
-            type(c) is dict and type(c.get("name")) is str and c.get("type") in CHECK_TYPES
-            and (c["type"] != "label" or labels is not None) for c in checks):
-        return f"result {r['id']}: checks must be a list of checks with a name and a known type"
+    elif type(checks) is not list:
+        return f"result {r['id']}: checks must be a list of checks"
     else:
         for c in checks:
+            problem = stored_check_problem(c, labels)
+            if problem:
+                return f"result {r['id']}: {problem}"
             c.setdefault("blocking", True)
     votes = r.get("judges")
     if votes and (type(votes) is not list or not all(
             type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-            and v.get("pass") in (True, False, None) for v in votes)):
+            and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
         return f"result {r['id']}: judges must be a list of votes with a check, a model and pass true, false or null"
-    response, error = r.get("response"), r.get("error")
-    if response is not None and type(response) is not str:
-        return f"result {r['id']}: response must be text or null"
-    if error is not None and type(error) is not str:
-        return f"result {r['id']}: error must be text or null"
+    problem = answer_problem(r)
+    if problem:
+        return f"result {r['id']}: {problem}"
     tags = r.setdefault("tags", [])
     if type(tags) is not list or tags and not all(type(t) is str for t in tags):
         return f"result {r['id']}: tags must be a list of strings"
@@ -1345,7 +1524,7 @@ def extract_answer(response, fmt):
         return response
     try:
         value = json.loads(response)
-    except ValueError:
+    except (ValueError, RecursionError):   # nested past Python's stack: not an answer either
         return None
     if isinstance(value, dict):
         if isinstance(value.get("label"), str):
@@ -1392,7 +1571,7 @@ def schema_errors(value, schema, where="$"):
 def passes_json(text, schema):
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return not schema or not schema_errors(value, schema)
 
@@ -1591,9 +1770,9 @@ def checks_fingerprint(cases):
     for c in cases:
         text = dumped.get(id(c["checks"]))
         if text is None:
-            text = dumped[id(c["checks"])] = json.dumps(c["checks"], sort_keys=True, ensure_ascii=False)
+            text = dumped[id(c["checks"])] = json_text(c["checks"], sort_keys=True)
         groups.setdefault(text, []).append(c["id"])
-    spec = sorted(text + "\n" + json.dumps(ids, ensure_ascii=False) for text, ids in groups.items())
+    spec = sorted(text + "\n" + json_text(ids) for text, ids in groups.items())
     return sha256_bytes("\n".join(spec).encode())
 
 
@@ -2191,7 +2370,7 @@ def markdown_compare(c, baseline_path, candidate_path):
 
 
 def print_json(obj):
-    print(json.dumps(obj, ensure_ascii=False, indent=2, default=list))   # default: a lazy Failures
+    print(json_text(obj, indent=2, default=list))   # default: a lazy Failures
 
 
 # ---------------------------------------------------------------------------
@@ -2372,9 +2551,8 @@ class Review:
                 labels[body["key"]] = {"label": label, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 labels.pop(body["key"], None)
-            replace_file(self.sidecar, json.dumps({"format": LABEL_FORMAT, "run": os.path.basename(self.path),
-                                                   "run_sha": self.run_sha, "labels": labels},
-                                                  ensure_ascii=False, indent=1) + "\n")
+            replace_file(self.sidecar, json_text({"format": LABEL_FORMAT, "run": os.path.basename(self.path),
+                                                  "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n")
         return {"saved": body["key"], "label": labels.get(body["key"]), "counts": label_counts(labels)}
 
 
@@ -2439,7 +2617,7 @@ def review_handler(review, nonce):
             self.wfile.write(body)
 
         def send_json(self, status, obj):
-            self.send(status, "application/json; charset=utf-8", json.dumps(obj, ensure_ascii=False).encode())
+            self.send(status, "application/json; charset=utf-8", json_text(obj).encode())
 
         def do_GET(self):
             if not self.allowed():
@@ -3086,6 +3264,13 @@ def positive_int(text):
     return value
 
 
+def repeat_count(text):
+    count = positive_int(text)
+    if count > MAX_REPEAT:
+        raise argparse.ArgumentTypeError(f"at most {MAX_REPEAT} trials per case")
+    return count
+
+
 def positive_float(text):
     try:
         value = float(text)
@@ -3167,7 +3352,7 @@ def parser():
                    help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
     r.add_argument("--judge-temperature", type=float, default=0.0, metavar="T",
                    help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
-    r.add_argument("--repeat", type=positive_int, default=None, metavar="K",
+    r.add_argument("--repeat", type=repeat_count, default=None, metavar="K",
                    help="ask K times per case with the same configuration, keeping every answer "
                         "(default 1); the report adds pass@k, pass^k and the flaky cases")
     r.add_argument("--jobs", type=positive_int, default=1, help="requests in flight at once (default 1)")
@@ -3253,6 +3438,9 @@ def parser():
 
 
 def main(argv=None):
+    for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
     if args.command == "run":
         args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,

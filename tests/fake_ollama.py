@@ -27,6 +27,7 @@ class FakeOllama:
         self.route = None             # callable(request body) -> answer or None, tried first
         self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
         self.auth_headers = []        # the Authorization header of every chat request
+        self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
         self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
@@ -212,7 +213,7 @@ class FakeOllama:
                         "done_reason": "stop", "done": True,
                         "total_duration": 812345678, "load_duration": 1234567,
                         "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789,
-                        "eval_count": completion_tokens, "eval_duration": 456789012})
+                        "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
 
         class Server(ThreadingHTTPServer):
             request_queue_size = 128   # many workers connecting at once

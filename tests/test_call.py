@@ -258,3 +258,15 @@ def test_progress_goes_to_stderr_in_plain_lines_when_not_a_terminal(project, fak
     assert "[25/25] errors 0" in proc.stderr and "\r" not in proc.stderr
     assert "prompts/v3.txt" in proc.stderr        # says which prompt the default picked
     assert proc.stdout.startswith("Accuracy: 25/25 = 100%  (95% CI 87–100%)\n")
+
+
+def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
+    """Token counts and durations that are not numbers would make a run file report refuses."""
+    fake.extra_fields = {"prompt_eval_count": "12", "eval_count": [1], "eval_duration": float("nan"),
+                         "done_reason": {"why": "stop"}}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    r = load_json("runs/dev-v3.json")["results"][0]
+    assert (r["prompt_tokens"], r["completion_tokens"], r["eval_duration_ns"], r["done_reason"]) == (None,) * 4
+    assert r["total_duration_ns"] == 812345678
+    assert cli("report", "runs/dev-v3.json")[0] == 0

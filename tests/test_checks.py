@@ -73,6 +73,9 @@ def test_schema_subset(value, schema, errors):
     ({"type": "contains", "value": "{{order}}"}, "uses {{order}} but the case has no vars.order"),
     ({"type": "label"}, "a label check needs labels.txt"),
     ({"type": "equals_expected"}, "equals_expected needs the case's 'expected'"),
+    ({"type": "regex", "value": "(a+)+$"}, "check 'regex (a+)+$': the pattern repeats a repetition"),
+    ({"type": "not_regex", "value": r"^(\w+\s?)*$"}, "can run for hours on an answer that almost matches"),
+    ({"type": "regex", "value": "(a*)*b"}, "write it with one repetition"),
 ])
 def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message):
     (tmp_path / "s.jsonl").write_text(
@@ -268,3 +271,47 @@ def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(projec
     assert line.split()[-3:] == [f"{24 - len(omitted)}/24", "=", f"{100 * (24 - len(omitted)) / 24:.0f}%"]
     c = json.loads(cli("compare", "runs/support-dev-v1.json", "runs/support-dev-v2.json", "--json")[1])
     assert c["regressions"] == omitted and len(omitted) >= 6 and c["fixed"] == []
+
+
+@pytest.mark.parametrize("pattern, nests", [
+    ("(a+)+$", True), ("(a*)*", True), ("(.*)*x", True), (r"^(\w+\s?)*$", True), ("((ab)+)+", True),
+    ("(a{1,5})+$", True), ("x(?:a+)+y", True), ("(?=(a+)+)", True),
+    (r"\bA-\d{5}\b", False), (r"(\d+,)*\d+", False), ("(a{3})+", False), ("(?:a|b)+", False),
+    (r"(?i)(reembols|abon)\w*[^.?!]{0,80}?(\b\d+\s+d[ií]as)", False), ("[(a+)+]", False),
+])
+def test_patterns_that_repeat_a_repetition_are_refused(pattern, nests):
+    assert (evalpy.regex_problem(pattern) is not None) is nests
+
+
+def test_a_catastrophic_pattern_in_a_hand_edited_run_is_refused_not_run(project, cli, fake):
+    """(a+)+$ on 32 a's and a "!" would backtrack for hours: report refuses the run file at once."""
+    fake.default_answer = "a" * 32 + "!"
+    (project / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                 "checks": [{"type": "regex", "value": "a+$"}]}) + "\n")
+    assert cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)[0] == 0
+    run = load_json("runs/s-v1.json")
+    run["results"][0]["checks"][0]["value"] = "(a+)+$"
+    (project / "edited.json").write_text(json.dumps(run))
+    code, out, err = cli("report", "edited.json")
+    assert code == 2 and out == ""
+    assert err == ("error: edited.json: not a valid run file: result a: check 'regex a+$': the pattern repeats a "
+                   "repetition ((a+)+ and the like), which can run for hours on an answer that almost matches; "
+                   "write it with one repetition (a+)\n")
+
+
+def test_answers_nested_past_pythons_stack_are_not_json(project, cli, fake):
+    deep = "[" * 100_000 + "]" * 100_000
+    (project / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                 "checks": [{"type": "json"}]}) + "\n")
+    fake.default_answer = deep
+    code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 0/1 = 0%"), err
+    assert load_json("runs/s-v1.json")["results"][0]["response"] == deep   # stored exactly
+    fake.answers = {"ticket a": deep}
+    (project / "small").mkdir()
+    (project / "small" / "labels.txt").write_text("bug\nacceso\n")
+    (project / "small" / "s.jsonl").write_text(json.dumps({"id": "a", "input": "ticket a", "expected": "bug",
+                                                           "difficulty": "easy", "note": "n"}) + "\n")
+    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
+                         "--format", "json")
+    assert code == 0 and "Invalid answers: 1" in out, err

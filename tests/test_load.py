@@ -56,6 +56,23 @@ def test_spanish_field_names_are_aliases(tmp_path):
     (json.dumps(GOOD | {"id": "x", "dificultad": "easy"}) + "\n", "s.jsonl:2: field 'difficulty' given twice"),
     ("\n", "s.jsonl:2: blank line"),
     ("   \n", "s.jsonl:2: blank line"),
+    ('{"id": "a", "id": "b", "input": "x", "expected": "bug", "difficulty": "e", "note": "n"}\n',
+     "s.jsonl:2: key 'id' is given twice"),
+    ('{"id": "x", "input": "\\ud800", "expected": "bug", "difficulty": "e", "note": "n"}\n',
+     "s.jsonl:2: holds \\ud800, half of a character (a lone surrogate)"),
+    ('{"id": "x", "input": "t", "vars": {"n": NaN}, "expected": "bug", "difficulty": "e", "note": "n"}\n',
+     "s.jsonl:2: NaN is not a number (JSON has no NaN)"),
+    ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": '
+     '[{"type": "max_latency_ms", "value": Infinity}]}\n', "s.jsonl:2: Infinity is not a number"),
+    ('{"id": "x", "input": "t", "vars": ' + "[" * 100_000 + "]" * 100_000 + '}\n',
+     "s.jsonl:2: nested deeper than 64 levels"),
+    ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": [{"type": "json", '
+     '"schema": ' + '{"items": ' * 70 + "{}" + "}" * 70 + '}]}\n', "s.jsonl:2: nested deeper than 64 levels"),
+    ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": '
+     '[{"type": ["regex"], "value": "a"}]}\n', "s.jsonl:2: check type ['regex'] is unknown"),
+    ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": '
+     '[{"type": {"a": 1}, "value": "a"}]}\n', "s.jsonl:2: check type {'a': 1} is unknown"),
+    ('{"id": "x", "input": "unterminated\n', "s.jsonl:2: bad JSON: Unterminated string starting at (column 22)"),
 ])
 def test_each_kind_of_problem_is_reported_with_file_and_line(tmp_path, line, message):
     found = problems(write_split(tmp_path, [GOOD, line, dict(GOOD, id="c3")]))
@@ -150,3 +167,19 @@ def test_dev_and_test_share_no_ticket():
     dev = {c["input"] for c in read_cases(ROOT / "golden" / "dev.jsonl")}
     test = {c["input"] for c in read_cases(ROOT / "golden" / "test.jsonl")}
     assert not dev & test
+
+
+def test_a_labels_file_that_is_not_utf8_is_named(tmp_path):
+    path = write_split(tmp_path, [GOOD])
+    (tmp_path / "labels.txt").write_bytes("facturación\nbug\nacceso\n".encode("latin-1"))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(path)
+    assert str(e.value) == f"{tmp_path}/labels.txt: not valid UTF-8 (byte 10); save it as UTF-8"
+
+
+def test_checks_json_is_held_to_the_same_json_rules(tmp_path):
+    path = write_split(tmp_path, [GOOD])
+    (tmp_path / "checks.json").write_text('[{"type": "contains", "value": "a", "value": "b"}]', encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(path)
+    assert str(e.value) == f"{tmp_path}/checks.json: key 'value' is given twice"

@@ -288,3 +288,71 @@ def test_the_run_file_is_written_in_pieces_exactly_as_json_dumps_would(project, 
     assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n"
     empty = {"format": evalpy.RUN_FORMAT, "config": {"labels": ["a", "b"]}, "results": []}
     assert "".join(evalpy.run_text(empty)) == json.dumps(empty, ensure_ascii=False, indent=1) + "\n"
+
+
+def start_eval(project, *argv):
+    return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_run_killed_three_times_then_resumed_has_every_answer_once(project, cli, fake, seed):
+    """A journal is reopened at a byte offset, not a count of characters: with answers in Spanish
+    the two differ, and a run killed during a resume could never be finished."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "«petición» ñandú", "dev-02": "Categoría: bug"})
+    fake.latency = 0.03
+    journal = project / "runs" / "dev-v3.json.journal"
+    rng = random.Random(seed)
+    kept = 0
+    for argv in (("run", "--split", "dev", "--host", fake.url), ("run", "--resume", "runs/dev-v3.json"),
+                 ("run", "--resume", "runs/dev-v3.json")):
+        proc = start_eval(project, *argv)
+        wait_for_answers(journal, kept + rng.randint(2, 5))
+        time.sleep(rng.uniform(0, 0.03))   # anywhere, a write half done included
+        proc.send_signal(rng.choice([signal.SIGKILL, signal.SIGTERM]))
+        proc.communicate(timeout=10)
+        kept = len(evalpy.read_journal(str(journal))[1])
+        assert kept < 25 and not (project / "runs" / "dev-v3.json").exists()
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    resumed = load_json("runs/dev-v3.json")
+    assert [r["id"] for r in resumed["results"]] == [f"dev-{i:02d}" for i in range(1, 26)]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/whole.json")[0] == 0
+    assert content(resumed) == content(load_json("runs/whole.json"))
+
+
+def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake):
+    """A server may send "\\ud800" (a lone surrogate): UTF-8 cannot hold it, so the journal and the
+    run file keep it as a JSON escape, and it reads back as it came."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "bug \ud800", "dev-02": "\udfff"})
+    fake.latency = 0.03
+    journal = project / "runs" / "dev-v3.json.journal"
+    proc = start_run(project, fake)
+    wait_for_answers(journal, 4)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 2
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    raw = (project / "runs" / "dev-v3.json").read_bytes()
+    raw.decode("utf-8")   # the file is valid UTF-8
+    assert [r["response"] for r in load_json("runs/dev-v3.json")["results"][:2]] == ["bug \ud800", "\udfff"]
+    code, out, err = cli("report", "runs/dev-v3.json")
+    assert code == 0 and "bug \\ud800" in out   # printed escaped: no stream can encode it
+    assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["invalid"] == 2
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"id": "dev-06", "response": 42, "error": None}, "response must be text or null"),
+    ({"id": "dev-06", "trial": 7, "response": "bug", "error": None}, "trial must be a whole number from 1"),
+    ({"id": 6, "response": "bug", "error": None}, "not an answer with an id"),
+    ({"id": "dev-06", "response": "bug", "error": None, "prompt_tokens": "many"}, "prompt_tokens must be a number"),
+])
+def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, entry, message):
+    """Otherwise resume writes a run that report then refuses."""
+    interrupted_journal(project, cli, fake, keep=5)
+    with open("runs/dev-v3.json.journal", "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and f"runs/dev-v3.json.journal:7: damaged journal line: {message}" in err
+    assert fake.chat_bodies == [] and not os.path.exists("runs/dev-v3.json")

@@ -145,3 +145,38 @@ def test_a_truncated_run_file_gives_no_traceback_from_the_real_command(hand_run,
                           capture_output=True, text=True, cwd=project, timeout=30)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "cut.json: not a readable run file, damaged or cut short" in proc.stderr
+
+
+def edit(run, where, value):
+    """A copy of run with one field changed: where is "config.key" or "result.key" (the first result)."""
+    run = json.loads(json.dumps(run))
+    block, key = where.split(".")
+    (run["config"] if block == "config" else run["results"][0])[key] = value
+    return run
+
+
+@pytest.mark.parametrize("where, value, message", [
+    ("result.checks", [{"name": "r", "type": "regex", "value": "("}], "check 'r': bad regular expression"),
+    ("result.checks", [{"name": "r", "type": "regex"}], "check 'r': check 'regex' needs a non-empty string value"),
+    ("result.checks", [{"name": "r", "type": "regex", "value": 5}], "needs a non-empty string value"),
+    ("result.checks", [{"name": "r", "type": ["regex"]}], "check type ['regex'] is unknown"),
+    ("result.checks", [{"name": "j", "type": "json", "schema": 5}], "check 'j': check 'json': schema"),
+    ("result.checks", [{"name": "l", "type": "max_latency_ms", "value": "x"}], "positive number of milliseconds"),
+    ("result.expected", ["bug"], "expected must be text"),
+    ("result.response", 42, "response must be text or null"),
+    ("result.latency_ms", "fast", "latency_ms must be a number or null"),
+    ("result.judges", [{"check": "c", "model": "m", "pass": True, "prompt_tokens": "x"}], "judges must be a list"),
+    ("config.rerun_test", {"forced": True, "earlier": 3}, 'config.rerun_test must be {"forced": true'),
+    ("config.rerun_test", "yes", "config.rerun_test must be"),
+    ("config.judge", {"models": "m"}, "config.judge must be null or an object whose models is a list"),
+    ("config.repeat", 1_000_000_000_000, "config.repeat must be a whole number from 1 to 1000"),
+    ("config.api", ["ollama"], "config.api must be one of ollama, openai"),
+])
+def test_every_field_of_a_hand_edited_run_is_checked_before_use(hand_run, cli, where, value, message):
+    bad = edit(load_json(hand_run[0]), where, value)
+    open("edited.json", "w").write(json.dumps(bad))
+    for command in (["report", "edited.json"], ["report", "edited.json", "--json"],
+                    ["compare", hand_run[0], "edited.json"]):
+        code, out, err = cli(*command)
+        assert code == 2 and out == "" and err.startswith("error: edited.json: not a valid run file: "), err
+        assert message in err and len(err.strip().splitlines()) == 1
