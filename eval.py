@@ -35,8 +35,8 @@ import queue
 import random
 import re
 import secrets
-import select
 import signal
+import socket
 import sys
 import threading
 import time
@@ -600,10 +600,14 @@ def retry_after(headers):
         return None
 
 
+# What of an Authorization header a server may echo back in an error ("Authorization: Bearer
+# sk-...", "Bearer sk-..."): removed before any text from a server is stored or printed.
+AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}]*|\bbearer\s+[^\s\"',}]+")
+
+
 class ChatClient:
-    """The connections to one model server, shared by the workers of a run (a keep-alive
-    connection each), and the retry policy every API shares. Subclasses say how to list models
-    and how to ask."""
+    """How to reach one model server, shared by the workers of a run, and the retry policy every
+    API shares. Subclasses say how to list models and how to ask."""
 
     api = None
     start_hint = ""
@@ -614,6 +618,7 @@ class ChatClient:
         self.host = host
         self.timeout = timeout
         self.retries = retries
+        self.api_key = api_key
         self.session = requests.Session()
         adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(pool, 1))
         self.session.mount("http://", adapter)
@@ -622,25 +627,37 @@ class ChatClient:
         # that by default, and it costs more than the rest of a request to a local server).
         self.session.proxies = requests.utils.get_environ_proxies(host)
         self.session.trust_env = False
-        # Model calls to plain HTTP with no proxy (a local server) go through one http.client
-        # connection per worker: requests' work on every call (merging settings, cookies, hooks,
-        # redirects, its connection pool), held under the GIL, kept 4 workers from keeping a
-        # 4-slot server busy (90%, against 96% this way). HTTPS and proxies go through requests.
+        # Model calls to plain HTTP with no proxy (a local server) go through http.client:
+        # requests' work on every call (merging settings, cookies, hooks, redirects, its pool),
+        # held under the GIL, kept 4 workers from keeping a 4-slot server busy. HTTPS and
+        # proxies go through requests.
         self.address = urlsplit(host)
         self.direct = self.address.scheme == "http" and not requests.utils.select_proxy(host, self.session.proxies)
-        self.worker = threading.local()   # .connection: the worker's own, when direct
-        self.headers = {"User-Agent": f"eval.py/{__version__}", "Content-Type": "application/json"}
+        # Each model call has a connection of its own ("Connection: close"): a server that sends
+        # a response nobody asked for on a reused connection would have it read as the answer to
+        # the next case, and nothing in a response says which request it answers.
+        self.headers = {"User-Agent": f"eval.py/{__version__}", "Content-Type": "application/json",
+                        "Connection": "close"}
         if api_key:
             for headers in (self.session.headers, self.headers):
                 headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
 
+    def scrub(self, text, answer=False):
+        """Text from the server without the API key, which a hostile or careless server may echo;
+        in anything but an answer, without any Authorization value either."""
+        if not answer:
+            text = AUTHORIZATION_ECHO.sub(lambda m: (m.group(1) or "Bearer ") + "[removed]", text)
+        return text.replace(self.api_key, "[API key removed]") if self.api_key else text
+
     def get_json(self, path):
         """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
         try:
-            response = self.session.get(self.host + path, timeout=PREFLIGHT_TIMEOUT)
+            response = self.session.get(self.host + path, timeout=PREFLIGHT_TIMEOUT, allow_redirects=False)
         except self.requests.exceptions.RequestException as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
+        if response.is_redirect:
+            raise EvalError(f"{self.host}{path} {self.redirect_text(response.status_code, response.headers)}")
         if response.status_code != 200:
             return response.status_code, None, response.headers
         try:
@@ -649,29 +666,51 @@ class ChatClient:
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
                             f"is --host pointing at an {self.api} server?") from None
 
-    def connection(self):
-        """This worker's keep-alive connection, new if it has none or the server closed it."""
-        connection = getattr(self.worker, "connection", None)
-        if connection is not None and connection.sock is not None and select.select([connection.sock], [], [], 0)[0]:
-            connection.close()   # readable while idle: the server hung up (keep-alive timeout)
-        if connection is None:
-            connection = self.worker.connection = http.client.HTTPConnection(
-                self.address.hostname, self.address.port or 80, timeout=self.timeout)
-        return connection
+    def redirect_text(self, status, headers):
+        return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location') or '(nowhere)')!r}; "
+                "eval.py does not follow redirects, so an answer is never credited to the wrong server: "
+                "point --host at where the server really is")
 
     def send(self, path, data):
-        """One POST: the response's status, reason, headers and body. Raises what the transport raises."""
-        if not self.direct:
-            r = self.session.post(self.host + path, data=data, headers=self.headers, timeout=self.timeout)
+        """One POST within --timeout, from the first byte sent to the last byte read, however
+        slowly the server drips them: (status, reason, headers, body). Raises what the transport
+        raises, or TimeoutError. The exchange runs in a thread of its own so that a server that
+        never finishes costs this case a timeout, not the run its progress."""
+        connection = (http.client.HTTPConnection(self.address.hostname, self.address.port or 80, timeout=self.timeout)
+                      if self.direct else None)
+        outcome = queue.SimpleQueue()
+
+        def exchange():
+            try:
+                outcome.put((self.exchange(connection, path, data), None))
+            except BaseException as e:
+                outcome.put((None, e))
+
+        threading.Thread(target=exchange, daemon=True).start()
+        try:
+            answer, error = outcome.get(timeout=self.timeout)
+        except queue.Empty:
+            if connection is not None and connection.sock is not None:
+                try:
+                    connection.sock.shutdown(socket.SHUT_RDWR)   # the exchange thread ends now
+                except OSError:
+                    pass
+            raise TimeoutError from None
+        if error is not None:
+            raise error
+        return answer
+
+    def exchange(self, connection, path, data):
+        if connection is None:
+            r = self.session.post(self.host + path, data=data, headers=self.headers, timeout=self.timeout,
+                                  allow_redirects=False)
             return r.status_code, r.reason, r.headers, r.content
-        connection = self.connection()
         try:
             connection.request("POST", self.address.path.rstrip("/") + path, data, self.headers)
             r = connection.getresponse()
             return r.status, r.reason, r.headers, r.read()
-        except BaseException:
-            connection.close()   # a half-finished exchange leaves the connection unusable
-            raise
+        finally:
+            connection.close()
 
     def post(self, path, body, model):
         """POST, turning every way it can fail into a CallFailed that says whether to retry."""
@@ -682,16 +721,22 @@ class ChatClient:
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
         except (errors.RequestException, http.client.HTTPException, OSError) as e:
             raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
+        if 300 <= status < 400:
+            raise CallFailed(self.redirect_text(status, headers), retry=False)
         if status != 200:
-            why = f"HTTP {status}: {error_text(data, reason)}"
+            why = f"HTTP {status}: {self.scrub(error_text(data, reason))}"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
             transient = status == 429 or status >= 500
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None)
         try:
-            return json.loads(data)
+            answer = json.loads(data)
         except (ValueError, RecursionError):
             raise CallFailed("the server's answer was not JSON", retry=True) from None
+        if isinstance(answer, dict) and "error" in answer and not {"message", "choices"} & set(answer):
+            # an error sent with status 200: keep the server's own words
+            raise CallFailed(f"HTTP 200 with an error: {self.scrub(error_text(data, reason))}", retry=True)
+        return answer
 
     def chat(self, model, messages, options, fmt=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
@@ -705,6 +750,7 @@ class ChatClient:
                 time.sleep(backoff(attempt, failure.wait))
                 continue
             answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
+            answer["response"] = self.scrub(answer["response"], answer=True)
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -730,9 +776,10 @@ class OllamaClient(ChatClient):
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
                             f"Run `ollama pull {model}`, or pick one it has: "
-                            f"{', '.join(sorted(names)) or 'none'}.")
+                            f"{self.scrub(', '.join(sorted(names))) or 'none'}.")
         status, version, _ = self.get_json("/api/version")
-        return version.get("version") if status == 200 and isinstance(version, dict) else None
+        version = version.get("version") if status == 200 and isinstance(version, dict) else None
+        return self.scrub(version) if isinstance(version, str) else None
 
     def chat_once(self, model, messages, options, fmt=None):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
@@ -797,8 +844,8 @@ class OpenAIClient(ChatClient):
                             "OpenAI-compatible server?")
         ids = [str(m.get("id")) for m in listing.get("data") or [] if isinstance(m, dict)]
         if model not in ids:
-            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {', '.join(ids) or 'none'}")
-        return headers.get("Server")
+            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
+        return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
     def chat_once(self, model, messages, options, fmt=None):
         body = {"model": model, "messages": messages, "stream": False}

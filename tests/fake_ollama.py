@@ -28,6 +28,7 @@ class FakeOllama:
         self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
         self.auth_headers = []        # the Authorization header of every chat request
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
+        self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
         self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
@@ -160,9 +161,41 @@ class FakeOllama:
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 try:
                     self.answer_chat(model, text, body, openai)
+                    if fake.unasked_answer is not None:   # a broken server or proxy: one answer too many
+                        time.sleep(0.02)
+                        try:
+                            self.send_json(200, {"model": model, "done": True, "done_reason": "stop",
+                                                 "message": {"role": "assistant", "content": fake.unasked_answer}})
+                        except OSError:
+                            pass   # the client had already closed the connection
                 finally:
                     with fake.lock:
                         fake.in_flight -= 1
+
+            def drip(self, how, model):
+                """A server that answers, but a few bytes at a time, for hang_seconds: each read
+                gets something, so only a bound on the whole request ends it."""
+                body = json.dumps({"model": model, "done": True, "message": {"role": "assistant", "content": "bug"}})
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                if how == "endless_chunked":
+                    head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    body = "1\r\n \r\n" * 10_000
+                elif how == "drip_headers":
+                    head = head[:-2] + "".join(f"X-Pad-{i}: 1\r\n" for i in range(50)) + "\r\n"
+                text = head + body if how != "drip_body" else body
+                if how == "drip_body":
+                    self.wfile.write(head.encode())
+                deadline = time.monotonic() + fake.hang_seconds
+                try:
+                    for i in range(0, len(text), 4):
+                        if time.monotonic() > deadline:
+                            break
+                        self.wfile.write(text[i:i + 4].encode())
+                        self.wfile.flush()
+                        time.sleep(0.05)
+                except OSError:
+                    pass   # the client gave up: as it should
+                self.close_connection = True
 
             def send_error_json(self, status, message, openai):
                 if openai:   # OpenAI's shape
@@ -195,6 +228,25 @@ class FakeOllama:
                 elif fault == "hang":
                     time.sleep(fake.hang_seconds)
                     self.close_connection = True
+                elif fault == "redirect":       # a proxy sending the client somewhere else
+                    self.wfile.write(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:9/api/chat\r\n"
+                                     b"Content-Length: 0\r\n\r\n")
+                    self.wfile.flush()
+                elif fault == "error_200":      # an error in a 200, as some servers send when a runner dies
+                    self.send_json(200, {"error": "llama runner process no longer running: -1"})
+                elif fault == "echo_headers":   # a debugging proxy: the request's headers in its error
+                    body = ("upstream failed; request was:\n" + str(self.headers)).encode()
+                    self.send_raw(500, body, "text/plain")
+                elif fault == "key_in_reason":  # an empty 502 whose reason phrase repeats the header
+                    self.wfile.write(f"HTTP/1.1 502 {self.headers.get('Authorization')}\r\n"
+                                     "Content-Length: 0\r\n\r\n".encode())
+                    self.wfile.flush()
+                elif fault == "key_in_answer":  # a model or proxy that repeats what it was sent
+                    message = {"role": "assistant", "content": f"you sent {self.headers.get('Authorization')}"}
+                    self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+                                   if openai else {"model": model, "done": True, "message": message})
+                elif fault in ("drip_headers", "drip_body", "endless_chunked"):
+                    self.drip(fault, model)
                 else:
                     routed = fake.route(body) if fake.route else None
                     content = routed if routed is not None else fake.answer_for(text)

@@ -1,5 +1,6 @@
 """Stage 2, call: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
 
+import json
 import os
 import socket
 import subprocess
@@ -123,6 +124,9 @@ def test_calls_go_through_the_proxy_the_environment_names(project, cli, fake, mo
     assert len(chats) == 25 and set(chats) == {"http://models.internal:11434/api/chat"}
     assert "http://models.internal:11434/api/tags" in fake.proxied
     assert "Accuracy: 25/25 = 100%" in out
+    fake.faults = ["redirect"]   # through a proxy, requests would follow it and credit the answer
+    code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434", "--out", "runs/r.json")
+    assert code == 2 and "a redirect to 'http://127.0.0.1:9/api/chat'" in load_json("runs/r.json")["results"][0]["error"]
 
 
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
@@ -145,14 +149,27 @@ def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
     assert len(fake.chat_bodies) == 25
 
 
-def test_one_keep_alive_connection_per_worker(project, cli, fake):
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+def test_each_model_call_has_a_connection_of_its_own(project, cli, fake):
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
-    assert len(fake.chat_connections) == 1   # all 25 chats on one connection
-    assert len(fake.connections) == 2        # and one for the checks before the run
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4", "--out", "runs/j4.json")
+    assert len(fake.chat_connections) == 25   # one request on each: nothing read after it is taken
+    assert len(fake.connections) == 25 + 1    # and one for the checks before the run
+
+
+def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
+    """A server that sends one extra response after each real one made most answers land on the
+    wrong case with --jobs 8 when connections were reused. Each answer must be its case's own."""
+    with open(project / "many.jsonl", "w") as f:
+        for i in range(100):
+            f.write(json.dumps({"id": f"c{i:03d}", "input": f"ticket {i}", "difficulty": "easy", "note": "n",
+                                "checks": [{"type": "contains", "value": "answer"}]}) + "\n")
+    fake.default_answer = lambda text: f"answer to {text}"
+    fake.unasked_answer = "UNASKED"
+    code, out, err = cli("run", "--split", "many.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         "--jobs", "8")
     assert code == 0, err
-    assert len(fake.chat_connections) <= 1 + 4
+    results = load_json("runs/many-v1.json")["results"]
+    assert [r["response"] for r in results] == [f"answer to ticket {i}" for i in range(100)]
 
 
 def test_a_connection_the_server_closed_while_idle_is_replaced_not_failed(fake):
@@ -270,3 +287,41 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
     assert (r["prompt_tokens"], r["completion_tokens"], r["eval_duration_ns"], r["done_reason"]) == (None,) * 4
     assert r["total_duration_ns"] == 812345678
     assert cli("report", "runs/dev-v3.json")[0] == 0
+
+
+@pytest.mark.parametrize("drip", ["drip_headers", "drip_body", "endless_chunked"])
+def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, fake, drip):
+    """A server that sends a few bytes every 50 ms satisfies every read; --timeout must still end
+    each request: 3 cases, 1 s each, where the server would go on for 10 s a case."""
+    with open(project / "three.jsonl", "w") as f:
+        for i in range(3):
+            f.write(json.dumps({"id": f"c{i}", "input": f"ticket {i}", "difficulty": "easy", "note": "n",
+                                "checks": [{"type": "contains", "value": "bug"}]}) + "\n")
+    fake.hang_seconds = 10
+    fake.faults = [drip] * 3
+    started = time.monotonic()
+    code, out, err = cli("run", "--split", "three.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         "--timeout", "1", "--retries", "0")
+    assert time.monotonic() - started < 8
+    assert code == 2
+    assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 1 s (timeout)"] * 3
+
+
+def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):
+    """Following it would credit another server's answer to --host."""
+    fake.faults = ["redirect"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2
+    error = load_json("runs/dev-v3.json")["results"][0]["error"]
+    assert error == ("answered HTTP 307, a redirect to 'http://127.0.0.1:9/api/chat'; eval.py does not follow "
+                     "redirects, so an answer is never credited to the wrong server: point --host at where the "
+                     "server really is")
+    assert len(fake.chat_bodies) == 25   # asked once: a redirect is not retried
+
+
+def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fake):
+    fake.faults = ["error_200"] * 4
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "3")
+    assert code == 2
+    error = load_json("runs/dev-v3.json")["results"][0]["error"]
+    assert error == "HTTP 200 with an error: llama runner process no longer running: -1"

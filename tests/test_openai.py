@@ -213,3 +213,27 @@ def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
     assert load_json("runs/r.json")["config"]["response_format"] == "json_object"
     assert fake.chat_bodies[0]["response_format"]["type"] == "json_schema"   # the first probe, refused
     assert all(b["response_format"]["type"] == "json_object" for b in fake.chat_bodies[1:])
+
+
+@pytest.mark.parametrize("give_key", ["--api-key", "$OPENAI_API_KEY"])
+def test_the_api_key_never_leaks_through_what_a_server_sends_back(project, cli, fake, monkeypatch, give_key):
+    """An error that echoes the request's headers, a reason phrase holding the header, an answer
+    that repeats it: the key is removed before anything is stored or printed."""
+    fake.api_key = SECRET
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    first, second, third = list(key)[:3]
+    fake.faults_for = {first: ["echo_headers"] * 2, second: ["key_in_reason"] * 2, third: ["key_in_answer"]}
+    args = ["--api-key", SECRET] if give_key == "--api-key" else []
+    if give_key == "$OPENAI_API_KEY":
+        monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--retries", "1", *args)
+    assert code == 2
+    results = load_json("runs/dev-v3.json")["results"]
+    assert results[0]["error"].startswith("HTTP 500: upstream failed; request was:")
+    assert results[0]["error"].endswith("Authorization: [removed]")
+    assert results[1]["error"] == "HTTP 502: Bearer [removed]"
+    assert results[2]["response"] == "you sent Bearer [API key removed]"
+    report = cli("report", "runs/dev-v3.json", "--json")[1]
+    for text in (out, err, report, (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")):
+        assert SECRET not in text
