@@ -231,8 +231,9 @@ SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "nu
 
 
 def render(template, values, escape=str):
-    """Fill {{name}} placeholders; escape= re.escape keeps a value literal inside a regex."""
-    return PLACEHOLDER.sub(lambda m: escape(str(values[m.group(1)])), template)
+    """Fill {{name}} placeholders; escape= re.escape keeps a value literal inside a regex. One with
+    no value stays as written (a run is refused before that; a page only shows the prompt)."""
+    return PLACEHOLDER.sub(lambda m: escape(str(values[m.group(1)])) if m.group(1) in values else m.group(0), template)
 
 
 def schema_problems(schema, where="schema"):
@@ -1011,9 +1012,10 @@ def open_journal(run_path, config):
             fd = os.open(run_path + JOURNAL_SUFFIX, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             continue   # another run took the name between our look and our open
+        lock = RunLock(run_path)
         journal = os.fdopen(fd, "ab")
         append_journal(journal, {"format": RUN_FORMAT, "config": config})
-        return run_path, journal
+        return run_path, journal, lock
 
 
 def read_journal(path):
@@ -1100,12 +1102,18 @@ def run_text(run):
 
 
 def write_new_file(path, pieces):
-    """Write atomically and never over an existing file: temp file, fsync, hard link."""
+    """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
+    file never outlives a failure (a full disk, say); one left by a killed process is removed."""
+    remove_stale_temp_files(path)
     tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.writelines([pieces] if isinstance(pieces, str) else pieces)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines([pieces] if isinstance(pieces, str) else pieces)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        remove_quietly(tmp)
+        raise
     try:
         os.link(tmp, path)   # fails if path exists, unlike rename
     except FileExistsError:
@@ -1119,6 +1127,68 @@ def write_new_file(path, pieces):
         os.replace(tmp, path)   # file systems without hard links
     else:
         os.unlink(tmp)
+
+
+def remove_quietly(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def remove_stale_temp_files(path):
+    """Temp files of `path` (`path.tmp-PID...`) whose process is gone: a kill during a write left them."""
+    folder, name = os.path.split(path)
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    for other in names:
+        pid = re.fullmatch(re.escape(name) + r"\.tmp-(\d+)(-\d+)?", other)
+        if pid and not process_alive(int(pid.group(1))):
+            remove_quietly(os.path.join(folder, other))
+
+
+def process_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+class RunLock:
+    """An exclusive lock on a run while a process asks for its answers (POSIX flock on
+    RUN.lock, which holds the pid), so two resumes of one journal never both call the model."""
+
+    def __init__(self, run_path):
+        self.path = run_path + ".lock"
+        self.file = None
+        try:
+            import fcntl
+        except ImportError:
+            return   # no flock (Windows): no lock
+        handle = open(self.path, "a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            handle.close()
+            raise EvalError(f"another eval.py (pid {holder}) is finishing this run ({run_path}); "
+                            "wait for it, or stop it first") from None
+        handle.truncate(0)
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self.file = handle
+
+    def release(self):
+        if self.file is not None:
+            remove_quietly(self.path)   # while still held: no other process can have taken it
+            self.file.close()
+            self.file = None
 
 
 class Progress:
@@ -1524,6 +1594,9 @@ def result_problem(r, i, config, labels, seen, shared_checks=None):
     tags = r.setdefault("tags", [])
     if type(tags) is not list or tags and not all(type(t) is str for t in tags):
         return f"result {r['id']}: tags must be a list of strings"
+    variables = r.get("vars", {})
+    if type(variables) is not dict or not all(type(v) in (str, int, float) for v in variables.values()):
+        return f"result {r['id']}: vars must be an object of names to strings or numbers"
     key = (r["id"], trial)
     if key in seen:
         return f"result {r['id']}, trial {trial} appears twice"
@@ -2504,11 +2577,15 @@ def read_failure_labels(path):
     try:
         data = json.loads(read_bytes(path, "labels file").decode("utf-8"))
         labels = data["labels"]
-        if data.get("format") != LABEL_FORMAT or not isinstance(labels, dict):
+        if data.get("format") != LABEL_FORMAT or not isinstance(labels, dict) or not all(
+                isinstance(entry, dict) and isinstance(entry.get("label"), str) and entry["label"]
+                for entry in labels.values()):
             raise ValueError
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        raise EvalError(f"{path}: not a labels file written by eval.py review; move it aside to start afresh") from None
-    return labels, data.get("run_sha")
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+        raise EvalError(f"{path}: damaged, not a labels file written by eval.py review; "
+                        "move it aside to start afresh") from None
+    run_sha = data.get("run_sha")
+    return labels, run_sha if isinstance(run_sha, str) else None
 
 
 def label_counts(labels):
@@ -2623,13 +2700,19 @@ class file_lock:
 
 
 def replace_file(path, text):
-    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename."""
+    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
+    temp file never outlives a failure; one left by a killed process is removed."""
+    remove_stale_temp_files(path)
     tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        remove_quietly(tmp)
+        raise
 
 
 def review_handler(review, nonce):
@@ -2666,7 +2749,25 @@ def review_handler(review, nonce):
         def send_json(self, status, obj):
             self.send(status, "application/json; charset=utf-8", json_text(obj).encode())
 
+        def answer(self, respond):
+            """Every request gets an answer, even when the code behind it fails: a page left
+            waiting for a response that never comes looks like a hang."""
+            try:
+                respond()
+            except (ValueError, UnicodeDecodeError) as e:
+                self.send_json(400, {"error": str(e)})
+            except EvalError as e:
+                self.send_json(500, {"error": str(e)})
+            except Exception as e:   # a bug: said, not swallowed
+                self.send_json(500, {"error": f"eval.py review failed: {type(e).__name__}: {e}"})
+
         def do_GET(self):
+            self.answer(self.get)
+
+        def do_POST(self):
+            self.answer(self.post)
+
+        def get(self):
             if not self.allowed():
                 return
             if self.path == "/":
@@ -2675,28 +2776,20 @@ def review_handler(review, nonce):
                 self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).encode(),
                           [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")])
             elif self.path == "/data":
-                try:
-                    self.send_json(200, review.data())
-                except EvalError as e:
-                    self.send_json(500, {"error": str(e)})
+                self.send_json(200, review.data())
             else:
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
 
-        def do_POST(self):
+        def post(self):
             if not self.allowed():
                 return
             if self.path != "/labels":
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
-            try:
-                length = int(self.headers.get("Content-Length", "0"))
-                if not 0 < length <= 4096:
-                    raise ValueError("the body must be a small JSON object")
-                self.send_json(200, review.save(json.loads(self.rfile.read(length))))
-            except (ValueError, UnicodeDecodeError) as e:
-                self.send_json(400, {"error": str(e)})
-            except EvalError as e:
-                self.send_json(500, {"error": str(e)})
+            length = int(self.headers.get("Content-Length", "0"))
+            if not 0 < length <= 4096:
+                raise ValueError("the body must be a small JSON object")
+            self.send_json(200, review.save(strict_json(self.rfile.read(length).decode("utf-8"))))
 
     return Handler
 
@@ -3017,16 +3110,27 @@ def cmd_run(args):
     if run_path:
         if config.get("server_version") != server_version:
             warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
+        lock = RunLock(run_path)
+        if not os.path.exists(run_path + JOURNAL_SUFFIX):
+            lock.release()
+            raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
         journal = reopen_journal(run_path + JOURNAL_SUFFIX)
         warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) * config['repeat'] - len(done)} to ask")
     else:
         config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
                       cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
                       server=config["api"], server_version=server_version, eval_version=__version__)
-        run_path, journal = open_journal(wanted, config)
+        run_path, journal, lock = open_journal(wanted, config)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
+    try:
+        return finish_run(args, config, cases, done, client, prompt_text, run_path, journal, baseline)
+    finally:
+        lock.release()
 
+
+def finish_run(args, config, cases, done, client, prompt_text, run_path, journal, baseline):
+    """Ask what is left, journaling each answer; write the run file; print its report."""
     work = [(case, trial) for case in cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(cases) * config["repeat"], len(done))
@@ -3034,7 +3138,12 @@ def cmd_run(args):
 
     def on_answer(case, trial, answer):
         nonlocal errors
-        append_journal(journal, {"id": case["id"], "trial": trial, **answer})
+        try:
+            append_journal(journal, {"id": case["id"], "trial": trial, **answer})
+        except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
+            raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
+                            f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
+                            f"{run_path}") from None
         done[case["id"], trial] = answer
         errors += answer["error"] is not None
         progress.update(len(done), errors)
@@ -3049,7 +3158,10 @@ def cmd_run(args):
         return 2
     finally:
         signal.signal(signal.SIGTERM, previous)
-        journal.close()
+        try:
+            journal.close()
+        except OSError:
+            pass   # a full disk: the error above says so
     progress.update(len(done), errors, final=True)
 
     run = assemble_run(config, cases, done)

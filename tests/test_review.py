@@ -169,3 +169,36 @@ def test_review_prints_its_address_and_stops_cleanly_on_ctrl_c(runs, project):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("labels", [
+    {"dev-05#1": {"label": 7}}, {"dev-05#1": {"label": ["x"]}}, {"dev-05#1": {}}, {"dev-05#1": "bug"},
+    {"dev-05#1": {"label": "[" * 100_000}} | {"x": json.loads("[" * 500 + "]" * 500)},
+])
+def test_a_damaged_labels_sidecar_is_one_line_in_report_and_an_answer_from_review(server, runs, cli, labels):
+    url, review = server
+    sidecar = {"format": evalpy.LABEL_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "labels": labels}
+    open(review.sidecar, "w", encoding="utf-8").write(json.dumps(sidecar))
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and err == (f"error: {runs[1]}.labels.json: damaged, not a labels file written by eval.py "
+                                 "review; move it aside to start afresh\n")
+    data = requests.get(url + "/data", timeout=5)
+    assert data.status_code == 500 and "damaged" in data.json()["error"]
+    saved = requests.post(url + "/labels", json={"key": "dev-05#1", "label": "formato"}, timeout=5)
+    assert saved.status_code == 500 and "damaged" in saved.json()["error"]
+
+
+def test_the_review_server_answers_even_when_its_own_code_fails(server, monkeypatch):
+    url, review = server
+    monkeypatch.setattr(review, "data", lambda: {}["boom"])
+    answer = requests.get(url + "/data", timeout=5)
+    assert answer.status_code == 500 and answer.json() == {"error": "eval.py review failed: KeyError: 'boom'"}
+
+
+def test_a_prompt_placeholder_without_vars_is_shown_as_written(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    run["config"]["prompt_text"] = "Hola {{customer}}, clasifica el ticket."
+    (project / "edited.json").write_text(json.dumps(run), encoding="utf-8")
+    items = evalpy.Review("edited.json").items
+    assert items[0]["system"] == "Hola {{customer}}, clasifica el ticket."

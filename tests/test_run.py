@@ -356,3 +356,75 @@ def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, e
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and f"runs/dev-v3.json.journal:7: damaged journal line: {message}" in err
     assert fake.chat_bodies == [] and not os.path.exists("runs/dev-v3.json")
+
+
+def run_with_file_size_limit(project, fake, limit, *argv):
+    """eval.py with writes past `limit` bytes refused (EFBIG), as a full disk refuses them (ENOSPC)."""
+    import resource
+
+    def limit_writes():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, capture_output=True,
+                          text=True, timeout=60, preexec_fn=limit_writes,
+                          env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+
+
+def test_a_full_disk_while_journaling_says_which_file_and_how_to_resume(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = run_with_file_size_limit(project, fake, 9000, "run", "--split", "dev", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    kept = len(evalpy.read_journal("runs/dev-v3.json.journal")[1])
+    assert 0 < kept < 25
+    assert (f"error: cannot write to runs/dev-v3.json.journal (File too large); the {kept} answers before this one "
+            "are safe in it.\nFree some space, then: python eval.py run --resume runs/dev-v3.json") in done.stderr
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and f"resuming runs/dev-v3.json: {kept} answers kept, {25 - kept} to ask" in err
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]
+
+
+def test_a_full_disk_during_the_final_write_leaves_no_temp_file(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = run_with_file_size_limit(project, fake, 16000, "run", "--split", "dev", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert ("cannot write runs/dev-v3.json (File too large); every answer is kept in runs/dev-v3.json.journal"
+            in done.stderr)
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json.journal"]
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 25
+
+
+def failing_pieces():
+    yield "{\"partial\": "
+    raise OSError(28, "No space left on device")
+
+
+def test_failed_writes_remove_their_temp_files_and_stale_ones_go(tmp_path):
+    target = str(tmp_path / "run.json")
+    with pytest.raises(OSError):
+        evalpy.write_new_file(target, failing_pieces())
+    with pytest.raises(UnicodeEncodeError):   # a write that fails half way, as a full disk makes it
+        evalpy.replace_file(target + ".labels.json", "{" * 100_000 + "\ud800")
+    assert os.listdir(tmp_path) == []
+    (tmp_path / "run.json.tmp-999999999").write_text("left by a killed run")   # no such process
+    (tmp_path / f"run.json.tmp-{os.getpid()}-1").write_text("a live writer's")
+    evalpy.write_new_file(target, "{}")
+    assert sorted(os.listdir(tmp_path)) == ["run.json", f"run.json.tmp-{os.getpid()}-1"]
+
+
+def test_two_resumes_of_one_run_never_both_ask(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=5)
+    fake.latency = 0.1
+    first = start_eval(project, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    deadline = time.monotonic() + 20
+    while not fake.chat_bodies and time.monotonic() < deadline:
+        time.sleep(0.01)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: another eval.py (pid {first.pid}) is finishing this run "
+                                      "(runs/dev-v3.json); wait for it, or stop it first\n")
+    out, err = first.communicate(timeout=30)
+    assert first.returncode == 0, err
+    assert len(fake.chat_bodies) == 20 and asked >= 1   # the second asked nothing
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]   # no lock file left
