@@ -574,10 +574,21 @@ def resolve_host(value):
 class CallFailed(Exception):
     """One request failed. `retry` says whether another attempt may succeed."""
 
-    def __init__(self, reason, retry, wait=None):
+    def __init__(self, reason, retry, wait=None, status=None, body=b""):
         super().__init__(reason)
         self.retry = retry
-        self.wait = wait   # seconds the server asked us to wait (Retry-After)
+        self.wait = wait       # seconds the server asked us to wait (Retry-After)
+        self.status = status   # the HTTP status, when the server answered
+        self.body = body       # what it answered, whole
+
+
+# Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
+# passed on, when text from a server or a model is printed or kept as an error.
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def inert(text):
+    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def error_text(body, reason=""):
@@ -588,10 +599,10 @@ def error_text(body, reason=""):
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
         if message:
-            return str(message)[:300]
-    except ValueError:
+            return inert(str(message)[:300])
+    except (ValueError, RecursionError):
         pass
-    return (body.decode("utf-8", errors="replace") or reason or "").strip()[:200]
+    return inert((body.decode("utf-8", errors="replace") or reason or "").strip()[:200])
 
 
 def retry_after(headers):
@@ -729,7 +740,8 @@ class ChatClient:
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
             transient = status == 429 or status >= 500
-            raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None)
+            raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
+                             status=status, body=data)
         try:
             answer = json.loads(data)
         except (ValueError, RecursionError):
@@ -880,20 +892,20 @@ class OpenAIClient(ChatClient):
                         "Use --format json, or a server that supports JSON Schema output.")
 
     def probe(self, model, fmt):
-        """A one-token question in the current form: None if answered, else the server's refusal,
-        on one line. A refusal is an HTTP 4xx, or any error that names response_format
-        (llama-cpp-python refuses json_schema with a 500 that does). Other faults are retried as a
-        case's are, and if they last the run stops: moving to the next form on a mere fault could
-        pick one that a server accepts while ignoring its schema."""
+        """A one-token question in the current form: None if answered, else the server's refusal
+        of the form, on one line. A refusal is an HTTP 400 or 422, or a 500 that names
+        response_format (llama-cpp-python's). Faults (a 503, a timeout) are retried as a case's
+        are; they, and any other answer (401, 404), stop the run if they last: moving to the next
+        form on a mere fault could pick one that a server accepts while ignoring its schema."""
         for attempt in range(self.retries + 1):
             try:
                 self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
                 return None
             except CallFailed as failure:
                 said = " ".join(str(failure).split())
-                if not failure.retry or "response_format" in said:
+                if failure.status in (400, 422) or failure.status == 500 and b"response_format" in failure.body:
                     return said
-                if attempt == self.retries:
+                if not failure.retry or attempt == self.retries:
                     raise EvalError(f"cannot learn whether {self.host} takes --format schema: {said}") from None
                 time.sleep(backoff(attempt, failure.wait))
 
@@ -1027,7 +1039,7 @@ def read_journal(path):
         config = header["config"]
         if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
             raise ValueError
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
     problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host"))
     if problem:
@@ -1198,12 +1210,15 @@ class Progress:
         self.total, self.already, self.stream = total, already, stream
         self.tty = stream.isatty()
         self.started = self.last = time.monotonic()
+        self.shown = None   # (done, errors) of the last line written off a terminal
 
     def update(self, done, errors, final=False):
         now = time.monotonic()
         if not (final or self.tty and now - self.last >= 0.1 or now - self.last >= 10):
             return
-        self.last = now
+        if final and not self.tty and self.shown == (done, errors):
+            return   # the last line already said it
+        self.last, self.shown = now, (done, errors)
         elapsed = now - self.started
         fresh = done - self.already
         left = self.total - done
@@ -1342,6 +1357,8 @@ class JSONReader:
             except json.JSONDecodeError as e:
                 if self.eof:
                     raise BadJSON(e.msg, self.lines_before() + e.lineno, e.colno) from None
+            except RecursionError:
+                self.fail("a value nested too deep to read")
             self.more()
 
     def end(self):
@@ -1496,6 +1513,8 @@ def check_config(config, text_keys):
         return "config.options must be an object"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
+    if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
+        config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None
 
 
@@ -2180,7 +2199,7 @@ def p_value(p):
 
 
 def one_line(text, width=70):
-    flat = " ".join(text.split())
+    flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
 
 
@@ -2419,7 +2438,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if a_cfg.get(k) != b_cfg.get(k)}
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
+    answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     return {"changed": changed, **buckets, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
+            "answers": answers,
             "baseline": {"correct": a_pass, "scored": n, "accuracy": ratio(a_pass, n)},
             "candidate": {"correct": b_pass, "scored": n, "accuracy": ratio(b_pass, n)},
             "identical_answers": identical, "paired_answers": paired,
@@ -2461,12 +2482,18 @@ def format_compare(c, baseline_path, candidate_path):
         out.append(ids("not_compared") + "  (an error in either run)")
     out += [f"Accuracy{vote}: {pct(c['baseline']['correct'], c['baseline']['scored'])} -> "
             f"{pct(c['candidate']['correct'], c['candidate']['scored'])}",
-            *([f"Invalid answers: {c['invalid_answers'][0]} -> {c['invalid_answers'][1]}"]
-              if any(c["invalid_answers"] or []) else []),
+            *([f"Invalid answers: {invalid_counts(c)}"] if any(c["invalid_answers"] or []) else []),
             f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
             f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
             f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}"]
     return "\n".join(out)
+
+
+def invalid_counts(c):
+    """"25 -> 0"; with trials, out of how many answers ("22 of 75 -> 25 of 75"): a count of
+    trials beside a count of cases would read as more than it is."""
+    (a, b), (na, nb) = c["invalid_answers"], c["answers"]
+    return f"{a} -> {b}" if not c["majority_vote"] else f"{a} of {na} -> {b} of {nb}"
 
 
 def markdown_compare(c, baseline_path, candidate_path):
@@ -2479,7 +2506,7 @@ def markdown_compare(c, baseline_path, candidate_path):
             f"| Accuracy | {pct(c['baseline']['correct'], c['baseline']['scored'])} | "
             f"{pct(c['candidate']['correct'], c['candidate']['scored'])} |"]
     if any(c["invalid_answers"] or []):
-        out.append(f"| Invalid answers | {c['invalid_answers'][0]} | {c['invalid_answers'][1]} |")
+        out.append("| Invalid answers | " + " | ".join(invalid_counts(c).split(" -> ")) + " |")
     for name in ("fixed", "regressions"):
         out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
     if c["not_compared"]:
@@ -2984,7 +3011,7 @@ def parse_options(pairs):
         if key in ("temperature", "seed"):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
-            options[key.strip()] = json.loads(value)
+            options[key.strip()] = strict_json(value)
         except ValueError:
             options[key.strip()] = value
     return options
@@ -3073,11 +3100,18 @@ def load_inputs(config):
 
 def choose_response_format(client, config, labels, resuming):
     """--format schema over --api openai: the form of response_format this server takes, said on
-    stderr. A resumed run keeps the form its first answers were asked with (json_schema for runs
-    made before the form was recorded), so one run never mixes two."""
-    forms = [config.get("response_format") or "json_schema"] if resuming else list(SCHEMA_FORMS)
-    form, refusals = client.choose_schema_form(config["model"], output_format("schema", labels), forms)
-    why = f" ({client.host} refused {'; '.join(refusals)})" if refusals else ""
+    stderr. A resumed run keeps the form its first answers were asked with, so one run never mixes two."""
+    schema = output_format("schema", labels)
+    if resuming:
+        try:
+            client.choose_schema_form(config["model"], schema, [config["response_format"]])
+        except EvalError as e:
+            raise EvalError(f"{e}".split("\n")[0] + f"\nThis run's answers so far were asked with response_format "
+                            f"{SCHEMA_FORMS[config['response_format']]}: resume it against a server that takes "
+                            "that form (--host).") from None
+        return config["response_format"]
+    form, refusals = client.choose_schema_form(config["model"], schema)
+    why = f" ({client.host} refused {one_line('; '.join(refusals), 150)})" if refusals else ""
     warn(f"--format schema: sent as response_format {SCHEMA_FORMS[form]}{why}")
     return form
 
@@ -3102,11 +3136,11 @@ def cmd_run(args):
     server_version = client.check(config["model"])
     for judge in (config.get("judge") or {}).get("models", []):
         client.check(judge)
-    if config["api"] == "openai" and config.get("format") == "schema":
-        config["response_format"] = choose_response_format(client, config, labels, resuming=bool(run_path))
     warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
          f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} "
          f"({' '.join(filter(None, (config['api'], server_version)))})")
+    if config["api"] == "openai" and config.get("format") == "schema":
+        config["response_format"] = choose_response_format(client, config, labels, resuming=bool(run_path))
     if run_path:
         if config.get("server_version") != server_version:
             warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
@@ -3290,7 +3324,8 @@ def read_human_labels(path):
             key = (obj["id"], obj.get("trial", 1), obj["check"])
             if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
                 raise TypeError
-        except (ValueError, KeyError, TypeError):
+            hash(key)   # a trial that is a list or an object cannot be looked up
+        except (ValueError, KeyError, TypeError, RecursionError):
             problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
             continue
         if key in labels:

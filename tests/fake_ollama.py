@@ -30,6 +30,8 @@ class FakeOllama:
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
+        self.custom_error = ""        # the message of a "custom" fault (HTTP 500)
+        self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
         self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
@@ -149,7 +151,7 @@ class FakeOllama:
                 if openai and kind in fake.refused_formats:
                     # word for word how llama-cpp-python 0.3.36's server refuses a type outside its
                     # Literal["text", "json_object"]: a pydantic error wrapped in an HTTP 500
-                    self.send_error_json(500, (
+                    self.send_error_json(500, fake.refusal_preamble + (
                         "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
                         "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': '" + str(kind) +
                         "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
@@ -228,6 +230,12 @@ class FakeOllama:
                 elif fault == "hang":
                     time.sleep(fake.hang_seconds)
                     self.close_connection = True
+                elif fault == "503_format":     # busy, in words that happen to name the field
+                    self.send_error_json(503, "overloaded while validating response_format; try again", openai)
+                elif fault == "custom":
+                    self.send_error_json(500, fake.custom_error, openai)
+                elif fault == "401":
+                    self.send_error_json(401, "invalid api key", openai)
                 elif fault == "redirect":       # a proxy sending the client somewhere else
                     self.wfile.write(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:9/api/chat\r\n"
                                      b"Content-Length: 0\r\n\r\n")

