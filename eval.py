@@ -3158,13 +3158,20 @@ def cmd_run(args):
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
     try:
-        return finish_run(args, config, cases, done, client, prompt_text, run_path, journal, baseline)
+        errors = ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal)
+        if errors is None:
+            return 2   # interrupted: the answers are in the journal
+        run = assemble_run(config, cases, done)
+        del done, cases   # the run holds what is needed now; a 100k-case run is big
+        write_run(run, run_path)
     finally:
         lock.release()
+    return report_run(run, run_path, args.compare, baseline, errors)
 
 
-def finish_run(args, config, cases, done, client, prompt_text, run_path, journal, baseline):
-    """Ask what is left, journaling each answer; write the run file; print its report."""
+def ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal):
+    """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
+    Returns how many ended in error, or None if the run was interrupted."""
     work = [(case, trial) for case in cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(cases) * config["repeat"], len(done))
@@ -3189,7 +3196,7 @@ def finish_run(args, config, cases, done, client, prompt_text, run_path, journal
         progress.update(len(done), errors, final=True)
         warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
              f"Resume with: python eval.py run --resume {run_path}")
-        return 2
+        return None
     finally:
         signal.signal(signal.SIGTERM, previous)
         try:
@@ -3197,9 +3204,11 @@ def finish_run(args, config, cases, done, client, prompt_text, run_path, journal
         except OSError:
             pass   # a full disk: the error above says so
     progress.update(len(done), errors, final=True)
+    return errors
 
-    run = assemble_run(config, cases, done)
-    del done, cases, work   # the run holds what is needed now; a 100k-case run is big
+
+def write_run(run, run_path):
+    """The run file, written once and atomically; then its journal goes."""
     try:
         write_new_file(run_path, run_text(run))
     except OSError as e:
@@ -3207,11 +3216,16 @@ def finish_run(args, config, cases, done, client, prompt_text, run_path, journal
                         f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
     os.unlink(run_path + JOURNAL_SUFFIX)
     warn(f"wrote {run_path}")
+
+
+def report_run(run, run_path, compare_path, baseline, errors):
+    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
+    config = run["config"]
     cases = grade_run(run)
     print(format_report(run, score(config, cases)))
     if baseline:
         print()
-        print(format_compare(compare_runs(*baseline, config, cases), args.compare, run_path))
+        print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
     if errors:
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
         return 2
@@ -3551,7 +3565,8 @@ def parser():
                         "(default 1); the report adds pass@k, pass^k and the flaky cases")
     r.add_argument("--jobs", type=positive_int, default=1, help="requests in flight at once (default 1)")
     r.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                   help=f"seconds to wait for one answer (default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
+                   help=f"the longest one request may take, first byte sent to last byte read "
+                        f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
     r.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
                    help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
 
