@@ -363,8 +363,9 @@ def case_checks(case, defaults, labels):
             literal = re.escape if check["type"] in ("regex", "not_regex") else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             check["name"] = render(check["name"], case.get("vars", {}))
-        if check["type"] in ("regex", "not_regex") and regex_problem(check["value"]):
-            problems.append(f"check {check['name']!r}: {regex_problem(check['value'])}")
+        pattern_problem = check["type"] in ("regex", "not_regex") and regex_problem(check["value"])
+        if pattern_problem:
+            problems.append(f"check {check['name']!r}: {pattern_problem}")
         if check["type"] == "label" and labels is None:
             problems.append(f"check {check['name']!r}: a label check needs {LABELS_FILE} beside the split")
         if check["type"] == "equals_expected" and "expected" not in case:
@@ -1561,8 +1562,9 @@ def stored_check_problem(check, labels):
     _, problems = parse_check(check)
     if problems:
         return f"check {check['name']!r}: {problems[0]}"
-    if check["type"] in ("regex", "not_regex") and regex_problem(check["value"]):
-        return f"check {check['name']!r}: {regex_problem(check['value'])}"
+    pattern_problem = check["type"] in ("regex", "not_regex") and regex_problem(check["value"])
+    if pattern_problem:
+        return f"check {check['name']!r}: {pattern_problem}"
     if check["type"] == "label" and labels is None:
         return f"check {check['name']!r}: a label check needs config.labels"
     return None
