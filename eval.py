@@ -592,18 +592,19 @@ def inert(text):
     return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def error_text(body, reason=""):
-    """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}."""
+def error_text(body, reason="", clean=str):
+    """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}.
+    clean (the API key's removal) sees the words whole, before they are cut short."""
     try:
         obj = json.loads(body)
         message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
         if message:
-            return inert(str(message)[:300])
+            return inert(clean(str(message))[:300])
     except (ValueError, RecursionError):
         pass
-    return inert((body.decode("utf-8", errors="replace") or reason or "").strip()[:200])
+    return inert(clean((body.decode("utf-8", errors="replace") or reason or "").strip())[:200])
 
 
 def retry_after(headers):
@@ -618,42 +619,41 @@ def retry_after(headers):
 AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}]*|\bbearer\s+[^\s\"',}]+")
 
 
+MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
-    API shares. Subclasses say how to list models and how to ask."""
+    API shares. Subclasses say how to list models and how to ask.
+
+    Every request, model call or check, has a connection of its own ("Connection: close"): a
+    server that sends a response nobody asked for on a reused connection would have it read as
+    the answer to the next request, and nothing in a response says which request it answers.
+    Every request runs in a thread of its own, within a time limit on the whole exchange, so
+    a server that drips bytes costs that request a timeout and nothing more."""
 
     api = None
     start_hint = ""
 
-    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, pool=10, api_key=None):
+    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None):
         import requests   # imported here so report and compare start without it
         self.requests = requests
         self.host = host
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
-        self.session = requests.Session()
-        adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(pool, 1))
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
-        self.session.proxies = requests.utils.get_environ_proxies(host)
-        self.session.trust_env = False
-        # Model calls to plain HTTP with no proxy (a local server) go through http.client:
-        # requests' work on every call (merging settings, cookies, hooks, redirects, its pool),
-        # held under the GIL, kept 4 workers from keeping a 4-slot server busy. HTTPS and
-        # proxies go through requests.
+        self.proxies = requests.utils.get_environ_proxies(host)
+        # Plain HTTP with no proxy (a local server) goes through http.client: requests' work on
+        # every call (merging settings, cookies, hooks, its pool), held under the GIL, kept 4
+        # workers from keeping a 4-slot server busy. HTTPS and proxies go through requests.
         self.address = urlsplit(host)
-        self.direct = self.address.scheme == "http" and not requests.utils.select_proxy(host, self.session.proxies)
-        # Each model call has a connection of its own ("Connection: close"): a server that sends
-        # a response nobody asked for on a reused connection would have it read as the answer to
-        # the next case, and nothing in a response says which request it answers.
+        self.direct = self.address.scheme == "http" and not requests.utils.select_proxy(host, self.proxies)
         self.headers = {"User-Agent": f"eval.py/{__version__}", "Content-Type": "application/json",
                         "Connection": "close"}
         if api_key:
-            for headers in (self.session.headers, self.headers):
-                headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
+            self.headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
 
     def scrub(self, text, answer=False):
         """Text from the server without the API key, which a hostile or careless server may echo;
@@ -665,16 +665,17 @@ class ChatClient:
     def get_json(self, path):
         """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
         try:
-            response = self.session.get(self.host + path, timeout=PREFLIGHT_TIMEOUT, allow_redirects=False)
-        except self.requests.exceptions.RequestException as e:
+            status, reason, headers, data = self.request("GET", path, None, PREFLIGHT_TIMEOUT)
+        except (TimeoutError, OSError, ValueError, self.requests.exceptions.RequestException,
+                http.client.HTTPException) as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
-        if response.is_redirect:
-            raise EvalError(f"{self.host}{path} {self.redirect_text(response.status_code, response.headers)}")
-        if response.status_code != 200:
-            return response.status_code, None, response.headers
+        if 300 <= status < 400:
+            raise EvalError(f"{self.host}{path} {self.redirect_text(status, headers)}")
+        if status != 200:
+            return status, None, headers
         try:
-            return 200, response.json(), response.headers
+            return 200, json.loads(data), headers
         except (ValueError, RecursionError):
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
                             f"is --host pointing at an {self.api} server?") from None
@@ -684,24 +685,23 @@ class ChatClient:
                 "eval.py does not follow redirects, so an answer is never credited to the wrong server: "
                 "point --host at where the server really is")
 
-    def send(self, path, data):
-        """One POST within --timeout, from the first byte sent to the last byte read, however
-        slowly the server drips them: (status, reason, headers, body). Raises what the transport
-        raises, or TimeoutError. The exchange runs in a thread of its own so that a server that
-        never finishes costs this case a timeout, not the run its progress."""
-        connection = (http.client.HTTPConnection(self.address.hostname, self.address.port or 80, timeout=self.timeout)
+    def request(self, method, path, data, seconds):
+        """One request within `seconds`, from the first byte sent to the last byte read:
+        (status, reason, headers, body). Raises what the transport raises, TimeoutError, or
+        ValueError for a body over MAX_BODY."""
+        connection = (http.client.HTTPConnection(self.address.hostname, self.address.port or 80, timeout=seconds)
                       if self.direct else None)
         outcome = queue.SimpleQueue()
 
         def exchange():
             try:
-                outcome.put((self.exchange(connection, path, data), None))
+                outcome.put((self.exchange(connection, method, path, data, seconds), None))
             except BaseException as e:
                 outcome.put((None, e))
 
         threading.Thread(target=exchange, daemon=True).start()
         try:
-            answer, error = outcome.get(timeout=self.timeout)
+            answer, error = outcome.get(timeout=seconds)
         except queue.Empty:
             if connection is not None and connection.sock is not None:
                 try:
@@ -713,31 +713,41 @@ class ChatClient:
             raise error
         return answer
 
-    def exchange(self, connection, path, data):
-        if connection is None:
-            r = self.session.post(self.host + path, data=data, headers=self.headers, timeout=self.timeout,
-                                  allow_redirects=False)
-            return r.status_code, r.reason, r.headers, r.content
-        try:
-            connection.request("POST", self.address.path.rstrip("/") + path, data, self.headers)
-            r = connection.getresponse()
-            return r.status, r.reason, r.headers, r.read()
-        finally:
-            connection.close()
+    def exchange(self, connection, method, path, data, seconds):
+        if connection is None:   # through requests: a session of its own, closed after, takes no second answer
+            with self.requests.Session() as session:
+                session.trust_env = False
+                r = session.request(method, self.host + path, data=data, headers=self.headers, timeout=seconds,
+                                    proxies=self.proxies, allow_redirects=False, stream=True)
+                body = r.raw.read(MAX_BODY + 1, decode_content=True)
+                status, reason, headers = r.status_code, r.reason, r.headers
+        else:
+            try:
+                connection.request(method, self.address.path.rstrip("/") + path, data, self.headers)
+                r = connection.getresponse()
+                body = r.read(MAX_BODY + 1)
+                status, reason, headers = r.status, r.reason, r.headers
+            finally:
+                connection.close()
+        if len(body) > MAX_BODY:
+            raise ValueError(f"the server's answer is over {MAX_BODY >> 20} MiB")
+        return status, reason, headers, body
 
     def post(self, path, body, model):
         """POST, turning every way it can fail into a CallFailed that says whether to retry."""
         errors = self.requests.exceptions
         try:
-            status, reason, headers, data = self.send(path, json.dumps(body).encode())
+            status, reason, headers, data = self.request("POST", path, json.dumps(body).encode(), self.timeout)
         except (errors.Timeout, TimeoutError):
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
+        except ValueError as e:
+            raise CallFailed(str(e), retry=True) from None
         except (errors.RequestException, http.client.HTTPException, OSError) as e:
             raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers), retry=False)
         if status != 200:
-            why = f"HTTP {status}: {self.scrub(error_text(data, reason))}"
+            why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
             transient = status == 429 or status >= 500
@@ -749,7 +759,7 @@ class ChatClient:
             raise CallFailed("the server's answer was not JSON", retry=True) from None
         if isinstance(answer, dict) and "error" in answer and not {"message", "choices"} & set(answer):
             # an error sent with status 200: keep the server's own words
-            raise CallFailed(f"HTTP 200 with an error: {self.scrub(error_text(data, reason))}", retry=True)
+            raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
         return answer
 
     def chat(self, model, messages, options, fmt=None):
@@ -764,7 +774,7 @@ class ChatClient:
                 time.sleep(backoff(attempt, failure.wait))
                 continue
             answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
-            answer["response"] = self.scrub(answer["response"], answer=True)
+            answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -963,7 +973,7 @@ def parse_verdict(raw):
     for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
         try:
             obj, _ = decoder.raw_decode(raw, start)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
         if isinstance(obj, dict) and isinstance(obj.get("pass"), bool):
             reason = obj.get("reason")
@@ -3021,7 +3031,7 @@ def parse_options(pairs):
 
 def make_client(config, args):
     key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
-    return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries, pool=args.jobs,
+    return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
                                   api_key=key)
 
 

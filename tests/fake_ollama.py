@@ -30,6 +30,7 @@ class FakeOllama:
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
+        self.drip_gets = False        # GET answers drip for hang_seconds
         self.custom_error = ""        # the message of a "custom" fault (HTTP 500)
         self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
         self.retry_after = 1          # seconds, sent with a 429
@@ -103,6 +104,9 @@ class FakeOllama:
                 self.wfile.flush()
 
             def do_GET(self):
+                if fake.drip_gets:   # the checks before a run, answered a few bytes at a time
+                    self.drip("drip_headers", "-")
+                    return
                 if self.path == "/api/tags":
                     self.send_json(200, {"models": [
                         {"name": m, "model": m, "size": 4683087332, "digest": "0" * 64,
@@ -232,6 +236,26 @@ class FakeOllama:
                     self.close_connection = True
                 elif fault == "503_format":     # busy, in words that happen to name the field
                     self.send_error_json(503, "overloaded while validating response_format; try again", openai)
+                elif fault == "key_in_done_reason":   # the header sent back as why the answer ended
+                    message = {"role": "assistant", "content": "bug"}
+                    why = str(self.headers.get("Authorization"))
+                    self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": why}]}
+                                   if openai else {"model": model, "done": True, "message": message, "done_reason": why})
+                elif fault == "key_at_the_cut":       # the header where an error is cut short
+                    self.send_raw(500, ("x" * 190 + " " + str(self.headers.get("Authorization"))).encode(), "text/plain")
+                elif fault == "huge_length":          # a body it says is 100 GB long
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000000000\r\n\r\n{\"message\": ")
+                    self.wfile.flush()
+                    self.close_connection = True
+                elif fault == "flood":                # an endless body, as fast as it goes
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+                    chunk = b"100000\r\n" + b" " * 0x100000 + b"\r\n"
+                    try:
+                        for _ in range(200):   # 200 MiB at most
+                            self.wfile.write(chunk)
+                    except OSError:
+                        pass
+                    self.close_connection = True
                 elif fault == "custom":
                     self.send_error_json(500, fake.custom_error, openai)
                 elif fault == "401":

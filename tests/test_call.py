@@ -149,11 +149,11 @@ def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
     assert len(fake.chat_bodies) == 25
 
 
-def test_each_model_call_has_a_connection_of_its_own(project, cli, fake):
+def test_each_request_has_a_connection_of_its_own(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
     assert len(fake.chat_connections) == 25   # one request on each: nothing read after it is taken
-    assert len(fake.connections) == 25 + 1    # and one for the checks before the run
+    assert len(fake.connections) == 25 + 2    # and one for each check before the run (tags, version)
 
 
 def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
@@ -340,3 +340,36 @@ def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, 
     assert run["results"][1]["error"] == "HTTP 500: \\x1b]0;pwned\\x07 runner died"
     report = cli("report", "runs/dev-v3.json")[1]
     assert "\x1b" not in out + err + report and "\\x1b[2J\\x1b[31mbug" in report
+
+
+def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli, fake, monkeypatch):
+    """The proxy path (and so HTTPS) goes through requests, whose pool would reuse the connection."""
+    monkeypatch.setenv("HTTP_PROXY", fake.url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.unasked_answer = "UNASKED"
+    code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434", "--jobs", "4")
+    assert code == 0 and out.startswith("Accuracy: 25/25 = 100%"), err
+    assert len(fake.chat_bodies) == 25
+
+
+def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch):
+    monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 1.0)
+    fake.drip_gets = True
+    fake.hang_seconds = 20
+    started = time.monotonic()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert time.monotonic() - started < 10
+    assert code == 2 and f"cannot reach the model server at {fake.url} (TimeoutError)" in err
+
+
+@pytest.mark.parametrize("fault, error", [
+    ("huge_length", "the server's answer was not JSON"),   # what came before it hung up
+    ("flood", "the server's answer is over 64 MiB"),
+])
+def test_a_body_too_big_to_hold_is_an_error_not_a_crash(project, cli, fake, fault, error):
+    fake.faults = [fault]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
+    assert code == 2 and "Traceback" not in err
+    assert load_json("runs/dev-v3.json")["results"][0]["error"] == error

@@ -195,3 +195,11 @@ def test_calibrate_input_errors(calibration, project, cli):
 ])
 def test_parse_verdict(raw, expected):
     assert evalpy.parse_verdict(raw) == expected
+
+
+def test_a_verdict_nested_past_pythons_stack_is_unreadable_not_a_crash(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: '{"pass": true, "reason": ' + "[" * 100_000)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0, err
+    votes = [v for r in load_json("runs/answers-dev-v1.json")["results"] for v in r["judges"]]
+    assert len(votes) == 10 and all(v["pass"] is None for v in votes)

@@ -273,3 +273,19 @@ def test_a_schema_run_from_before_the_form_was_recorded_compares_as_json_schema(
     (project / "runs" / "old.json").write_text(json.dumps(old), encoding="utf-8")
     out = cli("compare", "runs/old.json", "runs/new.json")[1]
     assert "Changed: nothing in the configuration" in out
+
+
+def test_the_api_key_never_leaks_through_done_reason_or_a_cut_error(project, cli, fake):
+    """Every text field of an answer is cleaned, and an error is cleaned before it is cut short
+    (else half the key survives the cut)."""
+    key = answer_key("golden/dev.jsonl")
+    first, second = list(key)[:2]
+    fake.faults_for = {first: ["key_in_done_reason"], second: ["key_at_the_cut"] * 2}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--retries", "1",
+                         "--api-key", SECRET)
+    assert code == 2
+    results = load_json("runs/dev-v3.json")["results"]
+    assert results[0]["done_reason"] == "Bearer [removed]"
+    assert results[1]["error"].startswith("HTTP 500: " + "x" * 100) and "sk-" not in results[1]["error"]
+    for text in (out, err, (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")):
+        assert SECRET not in text and SECRET[:9] not in text
