@@ -63,6 +63,7 @@ DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
+REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
 MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
@@ -165,8 +166,14 @@ def strict_json(text):
     def refuse(name):
         raise ValueError(f"{name} is not a number (JSON has no {name})")
 
+    def finite(digits):
+        number = float(digits)
+        if abs(number) == inf:
+            raise ValueError(f"{digits} is too large a number")
+        return number
+
     try:
-        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse)
+        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse, parse_float=finite)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
     problem = unreadable_value(value)
@@ -263,6 +270,7 @@ def schema_problems(schema, where="schema"):
 
 
 REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
+MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
 
 
 def regex_problem(pattern):
@@ -282,7 +290,7 @@ def regex_problem(pattern):
 
 def nests_repetition(parsed):
     for op, av in parsed:
-        if op in REPEATS and av[1] == re_parser.MAXREPEAT and cut_many_ways(av[2]):
+        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
             return True
         if any(nests_repetition(sub) for sub in subpatterns(av)):
             return True
@@ -290,17 +298,25 @@ def nests_repetition(parsed):
 
 
 def cut_many_ways(body):
-    """Whether a repeated body is, but for parts that may be empty, one repetition of varying
-    length (or a group of one): then a run of text splits into iterations in exponentially many ways."""
+    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
+    only (in a group, or as one alternative): then a run of text splits into iterations in
+    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
     solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
     if not solid:   # every part may be empty: any repetition in it is one too many
-        return any(op in REPEATS or op == re_parser.SUBPATTERN and cut_many_ways(av[-1]) for op, av in body)
+        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
     if len(solid) > 1:
-        return False
+        return all(varies(item) for item in solid)
     op, av = solid[0]
-    if op in REPEATS:
-        return av[0] != av[1]
-    return op == re_parser.SUBPATTERN and cut_many_ways(av[-1])
+    if op == re_parser.SUBPATTERN:
+        return cut_many_ways(av[-1])
+    if op == re_parser.BRANCH:
+        return any(cut_many_ways(branch) for branch in av[1])
+    return varies(solid[0])
+
+
+def varies(item):
+    op, av = item
+    return op in REPEATS and av[0] != av[1]
 
 
 def subpatterns(av):
@@ -585,11 +601,12 @@ class CallFailed(Exception):
 
 # Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
 # passed on, when text from a server or a model is printed or kept as an error.
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # and bidi overrides
 
 
 def inert(text):
-    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\u0100" else f"\\u{ord(m.group()):04x}",
+                             text)
 
 
 def error_text(body, reason="", clean=str):
@@ -1037,7 +1054,17 @@ def open_journal(run_path, config):
             continue   # another run took the name between our look and our open
         lock = RunLock(run_path)
         journal = os.fdopen(fd, "ab")
-        append_journal(journal, {"format": RUN_FORMAT, "config": config})
+        try:
+            append_journal(journal, {"format": RUN_FORMAT, "config": config})
+        except OSError as e:   # a full disk before the first answer: leave nothing behind
+            for close in (journal.close, lock.release):
+                try:
+                    close()
+                except OSError:
+                    pass
+            remove_quietly(run_path + JOURNAL_SUFFIX)
+            raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet. "
+                            "Free some space and run again") from None
         return run_path, journal, lock
 
 
@@ -1051,8 +1078,12 @@ def read_journal(path):
         if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
             raise ValueError
     except (ValueError, KeyError, TypeError, RecursionError):
+        if len(lines) == 1:   # no complete first line: killed, or out of space, before anything was asked
+            raise EvalError(f"{path}: the run that made it stopped before asking anything (its first line is "
+                            "incomplete); remove it and run again") from None
         raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
-    problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host"))
+    problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
+                                    "labels"))
     if problem:
         raise EvalError(f"{path}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
@@ -1197,9 +1228,15 @@ class RunLock:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            handle.seek(0)
-            holder = handle.read().strip() or "?"
+            holder = ""
+            for _ in range(50):   # the holder may be between emptying the file and writing its pid
+                handle.seek(0)
+                holder = handle.read().strip()
+                if holder:
+                    break
+                time.sleep(0.01)
             handle.close()
+            holder = holder or "?"
             raise EvalError(f"another eval.py (pid {holder}) is finishing this run ({run_path}); "
                             "wait for it, or stop it first") from None
         handle.truncate(0)
@@ -1503,6 +1540,16 @@ def check_config(config, text_keys):
     for key in text_keys:
         if key != "labels" and not isinstance(config[key], str):
             return f"config.{key} must be a string"
+        if key in ("prompt", "split_path") and LONE_SURROGATE.search(config[key]):
+            return f"config.{key} is not a path (it holds half a character)"
+    labels = config.get("labels")
+    if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
+                                   and all(isinstance(l, str) and l for l in labels)):
+        return "config.labels must be a list of at least two labels, or null for a free-text set"
+    if config.setdefault("format", None) not in (None, "json", "schema"):
+        return "config.format must be null, \"json\" or \"schema\""
+    if not isinstance(config.get("prompt_text", ""), str):
+        return "config.prompt_text must be text"
     if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
         return "config.temperature must be a number"
     if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
@@ -1536,15 +1583,7 @@ def check_head(run, streaming=False):
     config = run.get("config")
     if not isinstance(config, dict) or not (streaming or isinstance(run.get("results"), list)):
         return "needs a config object and a results list"
-    problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
-    if problem:
-        return problem
-    labels = config["labels"]
-    if labels is not None and not (isinstance(labels, list) and all(isinstance(l, str) for l in labels)):
-        return "config.labels must be a list of strings, or null for a free-text set"
-    if config.setdefault("format", None) not in (None, "json", "schema"):
-        return "config.format must be null, \"json\" or \"schema\""
-    return None
+    return check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
 
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw")
@@ -1733,8 +1772,8 @@ CHECKERS = {
     "contains": lambda c, r, t: c["value"] in r["response"],
     "not_contains": lambda c, r, t: c["value"] not in r["response"],
     "icontains": lambda c, r, t: c["value"].casefold() in r["response"].casefold(),
-    "regex": lambda c, r, t: re.search(c["value"], r["response"]) is not None,
-    "not_regex": lambda c, r, t: re.search(c["value"], r["response"]) is None,
+    "regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is not None,
+    "not_regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is None,
     "equals_expected": lambda c, r, t: r["response"].strip() == r.get("expected"),
     "label": lambda c, r, t: t["predicted"] == r.get("expected"),
     "json": lambda c, r, t: passes_json(r["response"], c.get("schema")),
@@ -1769,12 +1808,39 @@ def judge_verdicts(votes):
     return verdicts
 
 
+class PatternTimeout(Exception):
+    """A check's pattern ran past REGEX_SECONDS on one answer."""
+
+
+def stop_pattern(signum, frame):
+    raise PatternTimeout
+
+
+def guarded_search(pattern, text):
+    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
+    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
+    only the main thread, where scoring runs; elsewhere the search is plain."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return re.search(pattern, text)
+    previous = signal.signal(signal.SIGALRM, stop_pattern)
+    signal.setitimer(signal.ITIMER_REAL, REGEX_SECONDS)
+    try:
+        return re.search(pattern, text)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_checks(checks, r, trial):
     """({check name: passed}, verdict) of one answer. The verdict passes only if every blocking
     check passes, and stays open (None) if one of them could not be decided."""
     passed, verdict = {}, True
     for c in checks:
-        ok = passed[c["name"]] = CHECKERS[c["type"]](c, r, trial)
+        try:
+            ok = passed[c["name"]] = CHECKERS[c["type"]](c, r, trial)
+        except PatternTimeout:
+            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
+                            "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
         if c["blocking"] and ok is not True and verdict is not False:
             verdict = ok
     return passed, verdict
@@ -2754,11 +2820,15 @@ def replace_file(path, text):
         raise
 
 
+REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
+
+
 def review_handler(review, nonce):
     from http.server import BaseHTTPRequestHandler
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "eval.py-review"
+        timeout = REVIEW_READ_SECONDS
 
         def log_message(self, *args):
             pass
@@ -2792,13 +2862,20 @@ def review_handler(review, nonce):
             """Every request gets an answer, even when the code behind it fails: a page left
             waiting for a response that never comes looks like a hang."""
             try:
-                respond()
-            except (ValueError, UnicodeDecodeError) as e:
-                self.send_json(400, {"error": str(e)})
-            except EvalError as e:
-                self.send_json(500, {"error": str(e)})
-            except Exception as e:   # a bug: said, not swallowed
-                self.send_json(500, {"error": f"eval.py review failed: {type(e).__name__}: {e}"})
+                try:
+                    respond()
+                except ConnectionError:
+                    raise
+                except TimeoutError:
+                    self.send_json(408, {"error": "the request's body did not all arrive (less than its Content-Length)"})
+                except (ValueError, UnicodeDecodeError) as e:
+                    self.send_json(400, {"error": str(e)})
+                except EvalError as e:
+                    self.send_json(500, {"error": str(e)})
+                except Exception as e:   # a bug: said, not swallowed
+                    self.send_json(500, {"error": f"eval.py review failed: {type(e).__name__}: {e}"})
+            except (ConnectionError, TimeoutError):
+                self.close_connection = True   # the page went away, or never sent all it promised
 
         def do_GET(self):
             self.answer(self.get)
@@ -3067,6 +3144,9 @@ def open_or_resume(args):
         if os.path.exists(run_path):
             raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
         raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
+    if os.path.exists(run_path):
+        raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
+                        f"just after the run file was written: every answer is in {run_path}; remove the journal")
     config, done = read_journal(run_path + JOURNAL_SUFFIX)
     if args.host is not None:
         config["host"] = resolve_host(args.host)
@@ -3074,13 +3154,20 @@ def open_or_resume(args):
     return config, done, run_path
 
 
-def refuse_changed(config, split_sha, prompt_sha):
-    """A resumed run must ask the same questions of the same cases."""
+def refuse_changed(config, split_sha, prompt_sha, labels, cases, done):
+    """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
     for what, path, then, now in (("split", config["split_path"], config["split_sha"], split_sha),
                                   ("prompt", config["prompt"], config["prompt_sha"], prompt_sha)):
         if then != now:
             raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
                             f"(sha {short(then)} then, {short(now)} now)")
+    if config["labels"] != labels:
+        raise EvalError(f"refusing to resume: the labels beside {config['split_path']} changed since the run "
+                        f"started ({config['labels']} then, {labels} now)")
+    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in cases})
+    if stray:
+        raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
+                        f"({', '.join(stray[:5])}); it was edited")
 
 
 def guard_held_out(config, split_sha, prompt_sha, folders, forced):
@@ -3132,7 +3219,7 @@ def cmd_run(args):
     config, done, run_path = open_or_resume(args)
     cases, labels, split_sha, prompt_text, prompt_sha = load_inputs(config)
     if run_path:
-        refuse_changed(config, split_sha, prompt_sha)
+        refuse_changed(config, split_sha, prompt_sha, labels, cases, done)
     else:
         wanted = args.out or default_run_path(config["split"], config["prompt"])
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:

@@ -329,7 +329,7 @@ def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fak
 
 def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, fake):
     """An answer or an error holding ESC sequences must not recolour or move the user's terminal."""
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "\x1b[2J\x1b[31mbug"})
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "\x1b[2J\x1b[31mbug", "dev-03": "gub\u202e"})
     first = list(fake.answers)[1]
     fake.faults_for[first] = ["custom"] * 2
     fake.custom_error = "\x1b]0;pwned\x07 runner died"
@@ -340,6 +340,7 @@ def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, 
     assert run["results"][1]["error"] == "HTTP 500: \\x1b]0;pwned\\x07 runner died"
     report = cli("report", "runs/dev-v3.json")[1]
     assert "\x1b" not in out + err + report and "\\x1b[2J\\x1b[31mbug" in report
+    assert "\u202e" not in report and "gub\\u202e" in report   # a right-to-left override is shown, not obeyed
 
 
 def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli, fake, monkeypatch):

@@ -278,6 +278,9 @@ def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(projec
     ("(a{1,5})+$", True), ("x(?:a+)+y", True), ("(?=(a+)+)", True),
     (r"\bA-\d{5}\b", False), (r"(\d+,)*\d+", False), ("(a{3})+", False), ("(?:a|b)+", False),
     (r"(?i)(reembols|abon)\w*[^.?!]{0,80}?(\b\d+\s+d[ií]as)", False), ("[(a+)+]", False),
+    ("(a+|b)+$", True), ("(?:a+|b)+$", True), ("(x+x+)+y", True), ("(a+){1,100}$", True),
+    (r"(\w+\s?){2,200}$", True), ("(a?){28}a{28}", True),
+    (r"(\d{1,3}\.){3}\d{1,3}", False), (r"(\w+\s)+", False),
 ])
 def test_patterns_that_repeat_a_repetition_are_refused(pattern, nests):
     assert (evalpy.regex_problem(pattern) is not None) is nests
@@ -315,3 +318,17 @@ def test_answers_nested_past_pythons_stack_are_not_json(project, cli, fake):
     code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                          "--format", "json")
     assert code == 0 and "Invalid answers: 1" in out, err
+
+
+def test_a_pattern_that_still_backtracks_stops_the_report_with_one_line(project, cli, fake, monkeypatch):
+    """(a|aa)+$ passes the load-time rule (its alternatives overlap without a repetition) and
+    still backtracks; each search is stopped after REGEX_SECONDS."""
+    monkeypatch.setattr(evalpy, "REGEX_SECONDS", 0.5)
+    fake.default_answer = "a" * 40 + "!"
+    (project / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                 "checks": [{"type": "regex", "value": "(a|aa)+$"}]}) + "\n")
+    code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 2 and out == ""
+    assert err.endswith("error: check 'regex (a|aa)+$' ran for over 0.5 s on the answer to a (its pattern "
+                        "backtracks on it); rewrite the pattern, then report --checks\n")
+    assert load_json("runs/s-v1.json")["results"][0]["response"] == "a" * 40 + "!"   # the answer is kept

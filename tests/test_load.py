@@ -64,6 +64,8 @@ def test_spanish_field_names_are_aliases(tmp_path):
      "s.jsonl:2: NaN is not a number (JSON has no NaN)"),
     ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": '
      '[{"type": "max_latency_ms", "value": Infinity}]}\n', "s.jsonl:2: Infinity is not a number"),
+    ('{"id": "x", "input": "t", "vars": {"n": 1e999}, "expected": "bug", "difficulty": "e", "note": "n"}\n',
+     "s.jsonl:2: 1e999 is too large a number"),
     ('{"id": "x", "input": "t", "vars": ' + "[" * 100_000 + "]" * 100_000 + '}\n',
      "s.jsonl:2: nested deeper than 64 levels"),
     ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": [{"type": "json", '

@@ -1,7 +1,9 @@
 """The trace viewer's server: data and save endpoints, concurrency, bad input, origin and path checks."""
 
 import json
+import socket
 import threading
+import time
 
 import pytest
 import requests
@@ -202,3 +204,42 @@ def test_a_prompt_placeholder_without_vars_is_shown_as_written(project, cli, fak
     (project / "edited.json").write_text(json.dumps(run), encoding="utf-8")
     items = evalpy.Review("edited.json").items
     assert items[0]["system"] == "Hola {{customer}}, clasifica el ticket."
+
+
+def test_a_run_whose_prompt_text_is_not_text_is_refused_in_one_line(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    run["config"]["prompt_text"] = None
+    (project / "edited.json").write_text(json.dumps(run), encoding="utf-8")
+    for command in (["review", "edited.json", "--port", "0"], ["report", "edited.json"]):
+        code, out, err = cli(*command)
+        assert code == 2 and err == "error: edited.json: not a valid run file: config.prompt_text must be text\n"
+
+
+def test_a_body_shorter_than_its_content_length_gets_an_answer(runs, monkeypatch):
+    """A page that promises more than it sends is answered 408 once the read gives up, not left hanging."""
+    monkeypatch.setattr(evalpy, "REVIEW_READ_SECONDS", 1)
+    httpd = evalpy.serve_review(evalpy.Review(runs[1]), 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    port = httpd.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(f"POST /labels HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 100\r\n\r\n{\"key\": ".encode())
+        started = time.monotonic()
+        reply = s.recv(4096).decode()
+    httpd.shutdown()
+    httpd.server_close()
+    assert reply.startswith("HTTP/1.0 408") or reply.startswith("HTTP/1.1 408"), reply
+    assert time.monotonic() - started < 6
+
+
+def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
+    url, review = server
+    host, port = url[len("http://"):].split(":")
+    for _ in range(5):
+        with socket.create_connection((host, int(port))) as s:
+            s.sendall(f"GET /data HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")   # reset on close
+    time.sleep(0.5)
+    assert requests.get(url + "/data", timeout=5).status_code == 200
+    assert "Traceback" not in capsys.readouterr().err

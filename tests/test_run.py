@@ -249,6 +249,53 @@ def test_a_damaged_journal_header_is_refused(project, cli, fake):
     open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json")
     assert code == 2 and "damaged journal header: config.response_format must be null or one of" in err
+    for edit, message in (({"labels": "bug"}, "config.labels must be a list of at least two labels"),
+                          ({"labels": []}, "config.labels must be a list"), ({"format": "x"}, "config.format must be"),
+                          ({"prompt": "\ud800"}, "config.prompt is not a path"),
+                          ({"prompt_text": None}, "config.prompt_text must be text")):
+        edited = json.loads(json.dumps(header))
+        edited["config"].update({"format": None, "response_format": None, **edit})
+        open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(edited)] + lines[1:]) + "\n")
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+        assert code == 2 and f"damaged journal header: {message}" in err, (edit, err)
+
+
+def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli, fake):
+    interrupted_journal(project, cli, fake, keep=5)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    header = json.loads(lines[0])
+    header["config"]["labels"] = None   # as if the split had been free text when the run began
+    open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "refusing to resume: the labels beside golden/dev.jsonl changed since the run started" in err
+    stray = json.dumps({"id": "dev-99", "response": "bug", "error": None})
+    open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "the journal holds answers to cases the split does not have (dev-99)" in err
+    assert fake.chat_bodies == []
+
+
+def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cli, fake):
+    done = run_with_file_size_limit(project, fake, 100, "run", "--split", "dev", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert ("error: cannot write runs/dev-v3.json.journal (File too large); nothing was asked yet. Free some space "
+            "and run again") in done.stderr
+    assert list((project / "runs").iterdir()) == [] and fake.chat_bodies == []
+    (project / "runs" / "dev-v3.json.journal").write_text('{"format": "eval.py-run/1", "con')   # killed there
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "the run that made it stopped before asking anything" in err
+
+
+def test_a_journal_left_beside_its_finished_run_is_named_not_resumed(project, cli, fake):
+    """A stop between writing the run file and removing the journal leaves both."""
+    interrupted_journal(project, cli, fake, keep=25)
+    journal = (project / "runs" / "dev-v3.json.journal").read_bytes()
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    (project / "runs" / "dev-v3.json.journal").write_bytes(journal)   # as if the stop came before its removal
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert err == ("error: runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind by a stop "
+                   "just after the run file was written: every answer is in runs/dev-v3.json; remove the journal\n")
 
 
 def test_an_unwritable_runs_folder_is_a_plain_error(project, cli, fake):
