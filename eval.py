@@ -636,6 +636,7 @@ def retry_after(headers):
 AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}]*|\bbearer\s+[^\s\"',}]+")
 
 
+SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 
 
@@ -674,10 +675,14 @@ class ChatClient:
 
     def scrub(self, text, answer=False):
         """Text from the server without the API key, which a hostile or careless server may echo;
-        in anything but an answer, without any Authorization value either."""
+        in anything but an answer, without any Authorization value either. A "key" shorter than
+        SECRET_LENGTH is a placeholder ("ollama"), not a secret: searching answers for it would
+        rewrite them."""
         if not answer:
             text = AUTHORIZATION_ECHO.sub(lambda m: (m.group(1) or "Bearer ") + "[removed]", text)
-        return text.replace(self.api_key, "[API key removed]") if self.api_key else text
+        if self.api_key and len(self.api_key) >= SECRET_LENGTH:
+            text = text.replace(self.api_key, "[API key removed]")
+        return text
 
     def get_json(self, path):
         """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
@@ -707,7 +712,7 @@ class ChatClient:
         (status, reason, headers, body). Raises what the transport raises, TimeoutError, or
         ValueError for a body over MAX_BODY."""
         connection = (http.client.HTTPConnection(self.address.hostname, self.address.port or 80, timeout=seconds)
-                      if self.direct else None)
+                      if self.direct else [])   # through requests: the response, once its headers are in
         outcome = queue.SimpleQueue()
 
         def exchange():
@@ -720,23 +725,33 @@ class ChatClient:
         try:
             answer, error = outcome.get(timeout=seconds)
         except queue.Empty:
-            if connection is not None and connection.sock is not None:
-                try:
-                    connection.sock.shutdown(socket.SHUT_RDWR)   # the exchange thread ends now
-                except OSError:
-                    pass
+            try:   # end the exchange thread now: its socket closes under it
+                if isinstance(connection, list):
+                    for response in connection:
+                        response.close()
+                elif connection.sock is not None:
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+            except Exception:
+                pass
             raise TimeoutError from None
         if error is not None:
             raise error
         return answer
 
     def exchange(self, connection, method, path, data, seconds):
-        if connection is None:   # through requests: a session of its own, closed after, takes no second answer
+        if isinstance(connection, list):   # through requests: a session of its own, closed after, takes no second answer
             with self.requests.Session() as session:
                 session.trust_env = False
                 r = session.request(method, self.host + path, data=data, headers=self.headers, timeout=seconds,
                                     proxies=self.proxies, allow_redirects=False, stream=True)
-                body = r.raw.read(MAX_BODY + 1, decode_content=True)
+                connection.append(r)
+                chunks, size = [], 0
+                for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size > MAX_BODY:
+                        break
+                body = b"".join(chunks)
                 status, reason, headers = r.status_code, r.reason, r.headers
         else:
             try:

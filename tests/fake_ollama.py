@@ -256,6 +256,10 @@ class FakeOllama:
                     except OSError:
                         pass
                     self.close_connection = True
+                elif fault == "cut_body":   # hangs up ten bytes into a body it said was longer
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"message\"")
+                    self.wfile.flush()
+                    self.close_connection = True
                 elif fault == "custom":
                     self.send_error_json(500, fake.custom_error, openai)
                 elif fault == "401":

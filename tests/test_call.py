@@ -374,3 +374,33 @@ def test_a_body_too_big_to_hold_is_an_error_not_a_crash(project, cli, fake, faul
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
     assert code == 2 and "Traceback" not in err
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
+
+
+def through_the_fake_as_a_proxy(monkeypatch, fake):
+    monkeypatch.setenv("HTTP_PROXY", fake.url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    return "http://models.internal:11434"
+
+
+def test_a_body_cut_short_through_a_proxy_is_an_error_not_a_traceback(project, cli, fake, monkeypatch):
+    """Through requests (proxies, HTTPS) a broken body raised urllib3's own error, uncaught: exit 1."""
+    host = through_the_fake_as_a_proxy(monkeypatch, fake)
+    fake.faults = ["cut_body"] * 2
+    code, out, err = cli("run", "--split", "dev", "--host", host, "--retries", "1")
+    assert code == 2 and "Traceback" not in err
+    assert load_json("runs/dev-v3.json")["results"][0]["error"].startswith("connection failed (")
+
+
+def test_timed_out_requests_through_a_proxy_leave_no_thread_behind(project, cli, fake, monkeypatch):
+    import threading
+    host = through_the_fake_as_a_proxy(monkeypatch, fake)
+    fake.hang_seconds = 30
+    fake.faults = ["endless_chunked"] * 16
+    before = threading.active_count()
+    code, out, err = cli("run", "--split", "dev", "--host", host, "--timeout", "1", "--retries", "0", "--jobs", "8")
+    assert code == 2
+    deadline = time.monotonic() + 5
+    while threading.active_count() > before + 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert threading.active_count() <= before + 1   # the fake's own handler threads aside, none left reading

@@ -289,3 +289,11 @@ def test_the_api_key_never_leaks_through_done_reason_or_a_cut_error(project, cli
     assert results[1]["error"].startswith("HTTP 500: " + "x" * 100) and "sk-" not in results[1]["error"]
     for text in (out, err, (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")):
         assert SECRET not in text and SECRET[:9] not in text
+
+
+def test_a_placeholder_key_never_rewrites_answers(project, cli, fake):
+    """OPENAI_API_KEY=ollama is what Ollama's docs suggest; a key that short is no secret to hunt for."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", "bug")
+    assert code == 0 and out.startswith("Accuracy: 25/25 = 100%"), err
+    assert "[API key removed]" not in (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")
