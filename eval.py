@@ -2664,6 +2664,17 @@ HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jso
 TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
 
 
+def journal_config(path):
+    """The config of an unfinished run, from its journal's first line; None if it has none: an
+    interrupted run of the held-out split has seen it as much as a finished one."""
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+        return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
+    except (OSError, ValueError, KeyError, RecursionError):
+        return None
+
+
 def earlier_held_out_runs(folders, split_sha, config):
     """Earlier runs of the same held-out split made with another prompt, model, temperature or seed."""
     found = []
@@ -2671,7 +2682,8 @@ def earlier_held_out_runs(folders, split_sha, config):
         names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
         for name in names:
             path = os.path.join(folder, name)
-            earlier = read_run_config(path) if name.endswith(".json") else None
+            earlier = (read_run_config(path) if name.endswith(".json") else
+                       journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
             if earlier and earlier.get("split_sha") == split_sha:
                 differs = [k for k in TUNED_CONFIG if earlier.get(k) != config.get(k)]
                 if differs:

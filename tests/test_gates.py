@@ -188,3 +188,27 @@ def test_a_forced_rerun_is_marked_everywhere(test_run, cli, fake):
 
 def test_dev_is_never_guarded(dev_run, cli, fake):
     assert cli("run", "--split", "dev", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+
+
+def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(project, cli, fake):
+    """Its answers were seen: stopping it before the end does not make the split unseen."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from conftest import ROOT
+    fake.answers = answer_key("golden/test.jsonl")
+    fake.latency = 0.1
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "test", "--prompt",
+                             "prompts/v3.txt", "--host", fake.url], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while len(fake.chat_bodies) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=20) == 2
+    assert (project / "runs" / "test-v3.json.journal").exists()
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert "runs/test-v3.json.journal already ran this split with another prompt_sha (prompts/v3.txt" in err
