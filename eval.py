@@ -1125,13 +1125,7 @@ def journal_entry_problem(entry, config):
     that report would refuse."""
     if type(entry) is not dict or type(entry.get("id")) is not str:
         return "not an answer with an id"
-    trial = entry.get("trial", 1)
-    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
-        return "trial must be a whole number from 1 to config.repeat"
-    votes = entry.get("judges")
-    if votes is not None and (type(votes) is not list or not all(type(v) is dict and not answer_problem(v) for v in votes)):
-        return "judges must be a list of votes"
-    return answer_problem(entry)
+    return recorded_answer_problem(entry, config)
 
 
 def reopen_journal(path):
@@ -1173,16 +1167,7 @@ def run_text(run):
 def write_new_file(path, pieces):
     """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
     file never outlives a failure (a full disk, say); one left by a killed process is removed."""
-    remove_stale_temp_files(path)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.writelines([pieces] if isinstance(pieces, str) else pieces)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        remove_quietly(tmp)
-        raise
+    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", pieces)
     try:
         os.link(tmp, path)   # fails if path exists, unlike rename
     except FileExistsError:
@@ -1196,6 +1181,21 @@ def write_new_file(path, pieces):
         os.replace(tmp, path)   # file systems without hard links
     else:
         os.unlink(tmp)
+
+
+def write_temp_file(path, tmp, pieces):
+    """The text in `tmp`, on disk (fsync), for a write of `path` to finish; `tmp` is removed if
+    the write fails (a full disk, say), and those of `path` that killed processes left, first."""
+    remove_stale_temp_files(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines([pieces] if isinstance(pieces, str) else pieces)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        remove_quietly(tmp)
+        raise
+    return tmp
 
 
 def remove_quietly(path):
@@ -1618,6 +1618,20 @@ def answer_problem(answer):
     return None
 
 
+def recorded_answer_problem(r, config):
+    """What a journal line and a run file's result share: the trial, the judges' votes, and the
+    fields the server's answer went into."""
+    trial = r.get("trial", 1)
+    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
+        return "trial must be a whole number from 1 to config.repeat"
+    votes = r.get("judges")
+    if votes and (type(votes) is not list or not all(
+            type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
+            and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
+        return "judges must be a list of votes with a check, a model and pass true, false or null"
+    return answer_problem(r)
+
+
 def stored_check_problem(check, labels):
     """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
     same rules as in a split, so a hand-edited run cannot hang or crash a report."""
@@ -1649,8 +1663,9 @@ def result_problem(r, i, config, labels, seen, shared_checks=None):
         if type(r[key]) is not str:
             return f"result {i}: {key} must be text"
     trial = r.setdefault("trial", 1)
-    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
-        return f"result {r['id']}: trial must be a whole number from 1 to config.repeat"
+    problem = recorded_answer_problem(r, config)
+    if problem:
+        return f"result {r['id']}: {problem}"
     if "expected" in r and type(r["expected"]) is not str:
         return f"result {r['id']}: expected must be text"
     if labels is not None and r["expected"] not in labels:
@@ -1668,14 +1683,6 @@ def result_problem(r, i, config, labels, seen, shared_checks=None):
             if problem:
                 return f"result {r['id']}: {problem}"
             c.setdefault("blocking", True)
-    votes = r.get("judges")
-    if votes and (type(votes) is not list or not all(
-            type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-            and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
-        return f"result {r['id']}: judges must be a list of votes with a check, a model and pass true, false or null"
-    problem = answer_problem(r)
-    if problem:
-        return f"result {r['id']}: {problem}"
     tags = r.setdefault("tags", [])
     if type(tags) is not list or tags and not all(type(t) is str for t in tags):
         return f"result {r['id']}: tags must be a list of strings"
@@ -2834,13 +2841,8 @@ class file_lock:
 def replace_file(path, text):
     """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
     temp file never outlives a failure; one left by a killed process is removed."""
-    remove_stale_temp_files(path)
-    tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
+    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         remove_quietly(tmp)

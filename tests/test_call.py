@@ -114,9 +114,7 @@ def test_ollama_host_environment_variable_is_used(project, cli, fake, monkeypatc
 
 def test_calls_go_through_the_proxy_the_environment_names(project, cli, fake, monkeypatch):
     # the model calls bypass Session.post, so they must still take requests' proxy settings
-    monkeypatch.setenv("HTTP_PROXY", fake.url)
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    monkeypatch.delenv("no_proxy", raising=False)
+    through_the_fake_as_a_proxy(monkeypatch, fake)
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 0, err
@@ -345,12 +343,10 @@ def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, 
 
 def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli, fake, monkeypatch):
     """The proxy path (and so HTTPS) goes through requests, whose pool would reuse the connection."""
-    monkeypatch.setenv("HTTP_PROXY", fake.url)
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    monkeypatch.delenv("no_proxy", raising=False)
+    host = through_the_fake_as_a_proxy(monkeypatch, fake)
     fake.answers = answer_key("golden/dev.jsonl")
     fake.unasked_answer = "UNASKED"
-    code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434", "--jobs", "4")
+    code, out, err = cli("run", "--split", "dev", "--host", host, "--jobs", "4")
     assert code == 0 and out.startswith("Accuracy: 25/25 = 100%"), err
     assert len(fake.chat_bodies) == 25
 

@@ -98,11 +98,14 @@ def test_jobs_is_the_number_of_requests_in_flight(project, cli, fake, jobs):
     assert len(fake.chat_bodies) == 25
 
 
-def start_run(project, fake, *extra):
-    return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev",
-                             "--host", fake.url, *extra],
-                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+def start_eval(project, *argv):
+    return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
                             env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+
+
+def start_run(project, fake, *extra):
+    return start_eval(project, "run", "--split", "dev", "--host", fake.url, *extra)
 
 
 def wait_for_answers(journal, n, timeout=30):
@@ -335,12 +338,6 @@ def test_the_run_file_is_written_in_pieces_exactly_as_json_dumps_would(project, 
     assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n"
     empty = {"format": evalpy.RUN_FORMAT, "config": {"labels": ["a", "b"]}, "results": []}
     assert "".join(evalpy.run_text(empty)) == json.dumps(empty, ensure_ascii=False, indent=1) + "\n"
-
-
-def start_eval(project, *argv):
-    return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
