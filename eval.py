@@ -28,7 +28,6 @@ import argparse
 import functools
 import gc
 import hashlib
-import http.client
 import json
 import os
 import queue
@@ -36,7 +35,6 @@ import random
 import re
 import secrets
 import signal
-import socket
 import sys
 import threading
 import time
@@ -50,7 +48,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
-from urllib.parse import urlsplit
 
 __version__ = "0.1.0"
 
@@ -644,34 +641,37 @@ class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
 
-    Every request, model call or check, has a connection of its own ("Connection: close"): a
-    server that sends a response nobody asked for on a reused connection would have it read as
-    the answer to the next request, and nothing in a response says which request it answers.
-    Every request runs in a thread of its own, within a time limit on the whole exchange, so
-    a server that drips bytes costs that request a timeout and nothing more."""
+    Every call goes through one requests.Session, its pool sized to the workers. Every request
+    still has a connection of its own ("Connection: close", and the socket closed after the
+    answer): a server that sends a response nobody asked for on a reused connection would have it
+    read as the answer to the next request, and nothing in a response says which request it
+    answers. Every request runs in a thread of its own, within a time limit on the whole
+    exchange, so a server that drips bytes costs that request a timeout and nothing more."""
 
     api = None
     start_hint = ""
 
-    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None):
+    def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None, jobs=1):
         import requests   # imported here so report and compare start without it
+        import http.cookiejar
         self.requests = requests
         self.host = host
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
+        self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
-        self.proxies = requests.utils.get_environ_proxies(host)
-        # Plain HTTP with no proxy (a local server) goes through http.client: requests' work on
-        # every call (merging settings, cookies, hooks, its pool), held under the GIL, kept 4
-        # workers from keeping a 4-slot server busy. HTTPS and proxies go through requests.
-        self.address = urlsplit(host)
-        self.direct = self.address.scheme == "http" and not requests.utils.select_proxy(host, self.proxies)
-        self.headers = {"User-Agent": f"eval.py/{__version__}", "Content-Type": "application/json",
-                        "Connection": "close"}
+        self.session.trust_env = False
+        self.session.proxies = requests.utils.get_environ_proxies(host)
+        self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))   # no state between answers
+        pool = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(1, jobs), max_retries=0)
+        self.session.mount("http://", pool)
+        self.session.mount("https://", pool)
+        self.session.headers = requests.structures.CaseInsensitiveDict(   # these alone, not requests' defaults
+            {"User-Agent": f"eval.py/{__version__}", "Content-Type": "application/json", "Connection": "close"})
         if api_key:
-            self.headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
+            self.session.headers["Authorization"] = f"Bearer {api_key}"   # never stored, never printed
 
     def scrub(self, text, answer=False):
         """Text from the server without the API key, which a hostile or careless server may echo;
@@ -688,8 +688,7 @@ class ChatClient:
         """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
         try:
             status, reason, headers, data = self.request("GET", path, None, PREFLIGHT_TIMEOUT)
-        except (TimeoutError, OSError, ValueError, self.requests.exceptions.RequestException,
-                http.client.HTTPException) as e:
+        except (TimeoutError, OSError, ValueError, self.requests.exceptions.RequestException) as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if 300 <= status < 400:
@@ -709,15 +708,14 @@ class ChatClient:
 
     def request(self, method, path, data, seconds):
         """One request within `seconds`, from the first byte sent to the last byte read:
-        (status, reason, headers, body). Raises what the transport raises, TimeoutError, or
+        (status, reason, headers, body). Raises what requests raises, TimeoutError, or
         ValueError for a body over MAX_BODY."""
-        connection = (http.client.HTTPConnection(self.address.hostname, self.address.port or 80, timeout=seconds)
-                      if self.direct else [])   # through requests: the response, once its headers are in
+        response = []   # the response, once its headers are in, so a timeout can close it
         outcome = queue.SimpleQueue()
 
         def exchange():
             try:
-                outcome.put((self.exchange(connection, method, path, data, seconds), None))
+                outcome.put((self.exchange(response, method, path, data, seconds), None))
             except BaseException as e:
                 outcome.put((None, e))
 
@@ -725,45 +723,37 @@ class ChatClient:
         try:
             answer, error = outcome.get(timeout=seconds)
         except queue.Empty:
-            try:   # end the exchange thread now: its socket closes under it
-                if isinstance(connection, list):
-                    for response in connection:
-                        response.close()
-                elif connection.sock is not None:
-                    connection.sock.shutdown(socket.SHUT_RDWR)
-            except Exception:
-                pass
+            for r in response:   # end the exchange thread now: its socket closes under it
+                try:
+                    r.close()
+                except Exception:
+                    pass
             raise TimeoutError from None
         if error is not None:
             raise error
         return answer
 
-    def exchange(self, connection, method, path, data, seconds):
-        if isinstance(connection, list):   # through requests: a session of its own, closed after, takes no second answer
-            with self.requests.Session() as session:
-                session.trust_env = False
-                r = session.request(method, self.host + path, data=data, headers=self.headers, timeout=seconds,
-                                    proxies=self.proxies, allow_redirects=False, stream=True)
-                connection.append(r)
-                chunks, size = [], 0
-                for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
-                    chunks.append(chunk)
-                    size += len(chunk)
-                    if size > MAX_BODY:
-                        break
-                body = b"".join(chunks)
-                status, reason, headers = r.status_code, r.reason, r.headers
-        else:
-            try:
-                connection.request(method, self.address.path.rstrip("/") + path, data, self.headers)
-                r = connection.getresponse()
-                body = r.read(MAX_BODY + 1)
-                status, reason, headers = r.status, r.reason, r.headers
-            finally:
-                connection.close()
-        if len(body) > MAX_BODY:
-            raise ValueError(f"the server's answer is over {MAX_BODY >> 20} MiB")
-        return status, reason, headers, body
+    def exchange(self, response, method, path, data, seconds):
+        r = self.session.request(method, self.host + path, data=data, timeout=seconds,
+                                 allow_redirects=False, stream=True)
+        response.append(r)
+        # The socket is taken from its connection before the body is read: the pool gets back a
+        # connection without one, which it replaces, and the socket closes here after the answer.
+        connection, sock = r.raw.connection, None
+        if connection is not None:
+            sock, connection.sock = connection.sock, None
+        try:
+            chunks, size = [], 0
+            for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise ValueError(f"the server's answer is over {MAX_BODY >> 20} MiB")
+            return r.status_code, r.reason, r.headers, b"".join(chunks)
+        finally:
+            r.close()
+            if sock is not None:
+                sock.close()
 
     def post(self, path, body, model):
         """POST, turning every way it can fail into a CallFailed that says whether to retry."""
@@ -774,7 +764,7 @@ class ChatClient:
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
         except ValueError as e:
             raise CallFailed(str(e), retry=True) from None
-        except (errors.RequestException, http.client.HTTPException, OSError) as e:
+        except (errors.RequestException, OSError) as e:
             raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers), retry=False)
@@ -3138,7 +3128,7 @@ def parse_options(pairs):
 def make_client(config, args):
     key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
     return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
-                                  api_key=key)
+                                  api_key=key, jobs=getattr(args, "jobs", 1))
 
 
 def judge_config(args, model, cases):
