@@ -44,7 +44,6 @@ try:                                   # the parser of the re module, to inspect
 except ImportError:
     import sre_parse as re_parser      # Python 3.10
 from collections import Counter
-from collections.abc import Sequence
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
@@ -1345,196 +1344,60 @@ def assemble_run(config, cases, answers):
 # ---------------------------------------------------------------------------
 # Reading a run back: report and compare start here, from the run file alone.
 
-RUN_CHUNK = 1 << 20   # a run file is read a MiB at a time: a 100,000-case run is never whole in memory
-WHITESPACE = re.compile(r"[ \t\n\r]*")
-BETWEEN_VALUES = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
-DECODER = json.JSONDecoder()
-
-
-class BadJSON(Exception):
-    """Text that is not JSON, placed by line and column in the file."""
-
-    def __init__(self, message, line, column):
-        super().__init__(f"line {line}, column {column}: {message}")
-
-
-class JSONReader:
-    """JSON text decoded one value at a time from a window over the file. The window always
-    starts at a line boundary, so an error's line and column are those of the file."""
-
-    def __init__(self, f):
-        self.f, self.text, self.pos, self.eof = f, "", 0, False
-        self.dropped = []   # the length of each whole-lines piece dropped from the window
-
-    def more(self):
-        """Drop the whole lines already read, append the next chunk; False at the end of the file."""
-        if self.eof:
-            return False
-        cut = self.text.rfind("\n", 0, self.pos) + 1
-        if cut:
-            self.dropped.append(cut)
-            self.text, self.pos = self.text[cut:], self.pos - cut
-        chunk = self.f.read(max(RUN_CHUNK, len(self.text)))   # a long value doubles the window: never quadratic
-        self.text += chunk
-        self.eof = not chunk
-        return not self.eof
-
-    def lines_before(self):
-        """Lines dropped from the window, counted again from the file only when an error needs them."""
-        self.f.seek(0)
-        return sum(self.f.read(n).count("\n") for n in self.dropped)
-
-    def peek(self):
-        """The next character that is not whitespace ("" at the end), without taking it."""
-        while True:
-            self.pos = WHITESPACE.match(self.text, self.pos).end()
-            if self.pos < len(self.text) or not self.more():
-                return self.text[self.pos:self.pos + 1]
-
-    def take(self, allowed, what):
-        char = self.peek()
-        if not char or char not in allowed:
-            self.fail(f"expected {what}")
-        self.pos += 1
-        return char
-
-    def value(self):
-        if self.pos >= len(self.text) or self.text[self.pos] in " \t\n\r":
-            self.peek()
-        while True:
-            try:
-                value, end = DECODER.raw_decode(self.text, self.pos)
-                if end < len(self.text) or self.eof:   # a number at the window's edge may go on
-                    self.pos = end
-                    return value
-            except json.JSONDecodeError as e:
-                if self.eof:
-                    raise BadJSON(e.msg, self.lines_before() + e.lineno, e.colno) from None
-            except RecursionError:
-                self.fail("a value nested too deep to read")
-            self.more()
-
-    def end(self):
-        if self.peek():
-            self.fail("text after the end of the run")
-
-    def fail(self, message):
-        line_start = self.text.rfind("\n", 0, self.pos) + 1
-        raise BadJSON(message, self.lines_before() + self.text.count("\n", 0, self.pos) + 1, self.pos - line_start + 1)
-
-
-def read_head(reader):
-    """The run file's top-level object up to its results: (head, True) with the reader at the first
-    result when "results" follows "format" and "config" (as eval.py writes it); otherwise the whole
-    object is read, (head, False), and head["results"] holds them."""
-    if reader.peek() != "{":
-        return reader.value(), False   # not an object: check_head says why
-    reader.take("{", "'{'")
-    head = {}
-    if reader.peek() == "}":
-        reader.pos += 1
-        return head, False
-    while True:
-        key = reader.value()
-        if not isinstance(key, str):
-            reader.fail("expected a key")
-        reader.take(":", "':'")
-        if key == "results" and "config" in head and "format" in head and reader.peek() == "[":
-            reader.pos += 1
-            return head, True
-        head[key] = reader.value()
-        if reader.take(",}", "',' or '}'") == "}":
-            return head, False
-
-
-def read_results(reader):
-    """The results one by one, then the rest of the file, which must close the object."""
-    if reader.peek() == "]":
-        reader.pos += 1
-    else:
-        while True:
-            yield reader.value()
-            comma = BETWEEN_VALUES.match(reader.text, reader.pos)   # the usual case, taken quickly
-            if comma:
-                reader.pos = comma.end()
-            elif reader.take(",]", "',' or ']' after a result") == "]":
-                break
-    while reader.take(",}", "',' or '}'") == ",":   # keys after the results are read and ignored
-        reader.value()
-        reader.take(":", "':'")
-        reader.value()
-    reader.end()
-
-
-def read_run_config(path):
-    """Only the config block of a run file (it comes first), without reading the results.
-    None if the file is not a readable run."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            head, _ = read_head(JSONReader(f))
-    except (OSError, UnicodeDecodeError, BadJSON):
-        return None
-    config = head.get("config") if isinstance(head, dict) else None
-    return config if isinstance(config, dict) else None
-
-
-def open_run(path):
-    """A run file's head (format and config), checked, and an iterator over its results, each
-    checked as it is read. Raises EvalError, in one line, for anything wrong with it."""
+def load_run(path):
+    """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
+    anything wrong with it."""
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
     try:
-        f = open(path, encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            run = json.load(f)
     except OSError as e:
         raise unreadable(path, "run file", e) from None
+    except json.JSONDecodeError as e:
+        raise damaged(path, f" (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except UnicodeDecodeError:
+        raise damaged(path) from None
+    except RecursionError:
+        raise damaged(path, " (a value nested too deep to read)") from None
+    problem = check_head(run) or results_problem(run["results"], run["config"])
+    if problem:
+        raise EvalError(f"{path}: not a valid run file: {problem}")
+    return run
+
+
+def damaged(path, where=""):
+    return EvalError(f"{path}: not a readable run file, damaged or cut short{where}")
+
+
+def read_run_config(path):
+    """Only the config block of a run file; None if there is none. A run cut short or damaged
+    after its config still has one: eval.py writes it first."""
     try:
-        reader = JSONReader(f)
-        head, streaming = read_head(reader)
-        if not streaming:
-            reader.end()
-        problem = check_head(head, streaming)
-        if problem:
-            raise EvalError(f"{path}: not a valid run file: {problem}")
-    except BaseException as e:
-        f.close()
-        raise damaged(path, e) from None
-    results = read_results(reader) if streaming else iter(head.pop("results"))
-    return head, checked_results(path, f, results, head["config"])
-
-
-def damaged(path, error):
-    """The one-line EvalError for a run file that is not JSON or not UTF-8; other errors as they are."""
-    if isinstance(error, (BadJSON, UnicodeDecodeError)):
-        where = f" ({error})" if isinstance(error, BadJSON) else ""
-        return EvalError(f"{path}: not a readable run file, damaged or cut short{where}")
-    return error
-
-
-def checked_results(path, f, results, config):
-    """Each result checked (result_problem) before it is handed on; the file closes after the last."""
-    labels = config["labels"]
-    seen = set()
-    shared = None   # the checks of the case before: most cases share theirs, so one copy is kept
-    with f:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        run = json.loads(text)
+        config = run.get("config") if isinstance(run, dict) else None
+    except (OSError, UnicodeDecodeError, RecursionError):
+        return None
+    except ValueError:
+        at = text.find('"config": ')
         try:
-            for i, r in enumerate(results, 1):
-                problem = result_problem(r, i, config, labels, seen, shared)
-                if problem:
-                    raise EvalError(f"{path}: not a valid run file: {problem}")
-                shared = r["checks"]
-                yield r
-        except (BadJSON, UnicodeDecodeError) as e:
-            raise damaged(path, e) from None
-        except OSError as e:
-            raise unreadable(path, "run file", e) from None
+            config = json.JSONDecoder().raw_decode(text, at + 10)[0] if at >= 0 else None
+        except (ValueError, RecursionError):
+            return None
+    return config if isinstance(config, dict) else None
 
 
-def load_run(path):
-    """A whole run file in memory, checked: for the commands that need every result at hand."""
-    head, results = open_run(path)
-    head["results"] = list(results)
-    return head
+def results_problem(results, config):
+    """What is wrong with the first bad result, or None; fills in the defaults of fields left out."""
+    seen = set()
+    for i, r in enumerate(results, 1):
+        problem = result_problem(r, i, config, config["labels"], seen)
+        if problem:
+            return problem
+    return None
 
 
 def check_config(config, text_keys):
@@ -1581,12 +1444,12 @@ def check_config(config, text_keys):
     return None
 
 
-def check_head(run, streaming=False):
+def check_head(run):
     """What must hold of a run file's format and config before any result is read."""
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config = run.get("config")
-    if not isinstance(config, dict) or not (streaming or isinstance(run.get("results"), list)):
+    if not isinstance(config, dict) or not isinstance(run.get("results"), list):
         return "needs a config object and a results list"
     return check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
 
@@ -1642,9 +1505,8 @@ LABEL_CHECKS = [{"name": "label", "type": "label", "blocking": True}]   # a labe
 REQUIRED_TEXT = ("id", "difficulty", "expected")   # expected only where there are labels
 
 
-def result_problem(r, i, config, labels, seen, shared_checks=None):
-    """What is wrong with the i-th result, or None; fills in the defaults of fields left out.
-    Checks equal to shared_checks (the case before's, already checked) become that same list."""
+def result_problem(r, i, config, labels, seen):
+    """What is wrong with the i-th result, or None; fills in the defaults of fields left out."""
     if type(r) is not dict:
         return f"result {i} is not an object"
     for key in REQUIRED_TEXT if labels is not None else REQUIRED_TEXT[:2]:
@@ -1663,9 +1525,7 @@ def result_problem(r, i, config, labels, seen, shared_checks=None):
     if "checks" not in r:
         r["checks"] = [dict(c) for c in LABEL_CHECKS] if labels else []
     checks = r["checks"]
-    if checks == shared_checks:
-        r["checks"] = shared_checks
-    elif type(checks) is not list:
+    if type(checks) is not list:
         return f"result {r['id']}: checks must be a list of checks"
     else:
         for c in checks:
@@ -1911,11 +1771,10 @@ def grade_run(run, checks_by_id=None):
     return grade(run["config"], run["results"], checks_by_id)
 
 
-def read_graded(path):
-    """(config, graded cases) of a run file, graded as it is read: its results are never all in
-    memory at once, which is what lets report and compare take a 100,000-case run in stride."""
-    head, results = open_run(path)
-    return head["config"], grade(head["config"], results)
+def read_graded(path, checks_by_id=None):
+    """(config, graded cases) of a run file; its results are let go once graded."""
+    run = load_run(path)
+    return run["config"], grade(run["config"], run.pop("results"), checks_by_id)
 
 
 NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
@@ -2080,26 +1939,12 @@ def score(config, cases):
         "by_tag": slice_figures(by_tag),
         "pass_k": pass_k,
         "flaky": flaky,
-        "failures": Failures(failures),
+        "failures": [failure(c) for c in failures],
         "rerun_test": config.get("rerun_test"),
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected))
     return s
-
-
-class Failures(Sequence):
-    """A report's failing cases, each described by failure() only when it is read: the text
-    report shows 100 of a 100,000-case run's failures, and only --json shows them all."""
-
-    def __init__(self, cases):
-        self.cases = cases
-
-    def __len__(self):
-        return len(self.cases)
-
-    def __getitem__(self, i):
-        return [failure(c) for c in self.cases[i]] if isinstance(i, slice) else failure(self.cases[i])
 
 
 def failure(case):
@@ -2607,7 +2452,7 @@ def markdown_compare(c, baseline_path, candidate_path):
 
 
 def print_json(obj):
-    print(json_text(obj, indent=2, default=list))   # default: a lazy Failures
+    print(json_text(obj, indent=2))
 
 
 # ---------------------------------------------------------------------------
@@ -3366,8 +3211,8 @@ def same_cases(path, checks, cases):
 
 def cmd_report(args):
     checks = checks_from_split(args.checks) if args.checks else None
-    run, results = open_run(args.run)   # run: its format and config; the results are graded as read
-    cases = grade(run["config"], results, checks)
+    config, cases = read_graded(args.run, checks)
+    run = {"config": config}
     if args.checks:
         same_cases(args.checks, checks, cases)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
@@ -3389,10 +3234,9 @@ def cmd_report(args):
 
 
 def cmd_compare(args):
-    (a, a_results), (b, b_results) = open_run(args.baseline), open_run(args.candidate)
-    same_split(a["config"], b["config"])   # before reading either run's results
-    c = compare_runs(a["config"], grade(a["config"], a_results), b["config"], grade(b["config"], b_results),
-                     alpha=args.alpha)
+    (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
+    same_split(a_config, b_config)
+    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
     if args.json:
         print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c,

@@ -1,6 +1,5 @@
-"""Reading a run back: the run file is read a chunk at a time and its results one by one, so a
-large run is never whole in memory. Whatever the chunk size, it must read exactly what json.load
-reads, and a damaged file must fail where json.load fails, in one line."""
+"""Reading a run back: whatever its layout, a run file reads as json.load reads it, every result
+checked; a damaged file fails in one line, where json.load places the damage."""
 
 import json
 import random
@@ -31,15 +30,11 @@ def make_run(cases=30):
 
 
 def read(path):
-    head, results = evalpy.open_run(str(path))
-    head["results"] = list(results)
-    return head
+    return evalpy.load_run(str(path))
 
 
-@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 64, 1000, 1 << 20])
 @pytest.mark.parametrize("layout", ["as written", "compact", "indent 4", "results before config"])
-def test_any_chunk_size_reads_what_json_load_reads(tmp_path, monkeypatch, chunk, layout):
-    monkeypatch.setattr(evalpy, "RUN_CHUNK", chunk)   # values and numbers cut at every place
+def test_any_layout_reads_what_json_load_reads(tmp_path, layout):
     run = make_run()
     if layout == "as written":
         text = "".join(evalpy.run_text(run))
@@ -69,8 +64,7 @@ def test_text_after_the_run_is_damage(tmp_path, tail):
         read(tmp_path / "r.json")
 
 
-def test_a_file_cut_anywhere_is_one_plain_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(evalpy, "RUN_CHUNK", 16)
+def test_a_file_cut_anywhere_is_one_plain_error(tmp_path):
     data = "".join(evalpy.run_text(make_run(2))).encode()
     end = data.rstrip().rfind(b"}")   # cut anywhere before the closing brace
     for cut in range(end):
@@ -80,8 +74,7 @@ def test_a_file_cut_anywhere_is_one_plain_error(tmp_path, monkeypatch):
         assert "damaged or cut short" in str(caught.value) or "not a valid run file" in str(caught.value), cut
 
 
-def test_damage_is_placed_at_the_line_and_column_json_load_gives(tmp_path, monkeypatch):
-    monkeypatch.setattr(evalpy, "RUN_CHUNK", 100)   # most damage lies many windows into the file
+def test_damage_is_placed_at_the_line_and_column_json_load_gives(tmp_path):
     text = "".join(evalpy.run_text(make_run(40)))
     starts = [i for i, ch in enumerate(text) if ch == '"' and text[i - 1] == " " and i > 2000]
     rng = random.Random(3)
@@ -103,8 +96,7 @@ def test_not_utf8_is_one_plain_error(tmp_path):
         read(tmp_path / "r.json")
 
 
-def test_a_result_problem_deep_in_the_file_is_named(tmp_path, monkeypatch):
-    monkeypatch.setattr(evalpy, "RUN_CHUNK", 64)
+def test_a_result_problem_deep_in_the_file_is_named(tmp_path):
     run = make_run(30)
     run["results"][45]["trial"] = 9
     (tmp_path / "r.json").write_text("".join(evalpy.run_text(run)), encoding="utf-8")
@@ -112,13 +104,7 @@ def test_a_result_problem_deep_in_the_file_is_named(tmp_path, monkeypatch):
         read(tmp_path / "r.json")
 
 
-def test_cases_with_equal_checks_share_one_list(tmp_path):
-    (tmp_path / "r.json").write_text("".join(evalpy.run_text(make_run(5))), encoding="utf-8")
-    results = read(tmp_path / "r.json")["results"]
-    assert len({id(r["checks"]) for r in results}) == 1
-
-
-def test_the_config_alone_is_read_without_the_results(tmp_path):
+def test_the_config_alone_is_read_even_from_a_run_cut_after_it(tmp_path):
     run = make_run(3)
     text = "".join(evalpy.run_text(run))
     (tmp_path / "r.json").write_text(text[: text.index('"results"') + 20], encoding="utf-8")   # cut: still fine

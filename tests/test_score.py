@@ -118,7 +118,7 @@ def test_baseline_ties_go_to_the_first_label_in_labels_txt():
      '"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": 0, "seed": 1, "response_format": ["x"]}}',
      "config.response_format must be null or one of json_schema, json_object"),
     ('{"format": "eval.py-run/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}",
-     "damaged or cut short (line 1, column 39: a value nested too deep to read)"),
+     "damaged or cut short (a value nested too deep to read)"),
     (None, "no such run file"),
 ])
 def test_bad_run_files_are_one_plain_error(project, cli, text, message):
