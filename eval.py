@@ -23,7 +23,6 @@ format; loading and hashing; the model clients and the judge; running; reading a
 normalizing; checks; scoring; statistics; reporting; comparing; gates; the held-out rule;
 error analysis (review); then the command line.
 """
-
 import argparse
 import functools
 import gc
@@ -47,11 +46,11 @@ from collections import Counter
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
-
 __version__ = "0.1.0"
 
+
 # ---------------------------------------------------------------------------
-# Defaults. Each says why it is what it is.
+# 1. Defaults. Each says why it is what it is.
 
 DEFAULT_MODEL = "qwen2.5:7b"      # the model the seed's worked example used
 DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remove it
@@ -68,13 +67,17 @@ SMALL_SLICE = 10                  # a slice with fewer cases than this is flagge
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the seed's threshold)
-
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
 LABELS_FILE = "labels.txt"
 CHECKS_FILE = "checks.json"       # default checks for every case of the splits beside it
 INVALID = "INVALID"               # an answer that is not exactly one label after normalization
+
+
+# ---------------------------------------------------------------------------
+# 2. Records, declared once: the case, the check, the answer, the run config and the run file,
+#    the graded case and the score. Plain dicts in the JSON's own shape; the TypedDicts name their keys.
 
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
@@ -90,18 +93,120 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format",
                    "response_format", "api", "server_version")
+TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw")
+NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
+                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns")
+
+
+def answer_problem(answer):
+    """What is wrong with the fields a server's answer (or a judge's vote) was stored in, or None."""
+    for key in TEXT_FIELDS:
+        if answer.get(key) is not None and type(answer[key]) is not str:
+            return f"{key} must be text or null"
+    for key in NUMBER_FIELDS:
+        value = answer.get(key)
+        if value is not None and (type(value) not in (int, float) or value != value or abs(value) == inf):
+            return f"{key} must be a number or null"
+    return None
+
+
+def build_config(args):
+    split_path, split_name = resolve_split(args.split)
+    prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
+    return {
+        "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
+        "options": parse_options(args.option), "format": args.format, "prompt": prompt_path,
+        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+    }
+
+
+def server_url(api, host):
+    """--host, else $OLLAMA_HOST for Ollama (read as the ollama CLI reads it), else $OPENAI_BASE_URL."""
+    if host is not None:
+        return resolve_host(host)
+    if api == "ollama":
+        return resolve_host(os.environ.get("OLLAMA_HOST", ""))
+    if os.environ.get("OPENAI_BASE_URL"):
+        return resolve_host(os.environ["OPENAI_BASE_URL"])
+    raise EvalError("--api openai needs --host (the server's base URL, e.g. http://127.0.0.1:8000) "
+                    "or $OPENAI_BASE_URL")
+
+
+def parse_options(pairs):
+    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
+    options = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
+        if key in ("temperature", "seed"):
+            raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
+        try:
+            options[key.strip()] = strict_json(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
+
+def check_config(config, text_keys):
+    """What eval.py reads from a config it did not just build (a run file, a journal)."""
+    for key in text_keys + ("temperature", "seed"):
+        if key not in config:
+            return f"config has no {key!r}"
+    for key in text_keys:
+        if key != "labels" and not isinstance(config[key], str):
+            return f"config.{key} must be a string"
+        if key in ("prompt", "split_path") and LONE_SURROGATE.search(config[key]):
+            return f"config.{key} is not a path (it holds half a character)"
+    labels = config.get("labels")
+    if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
+                                   and all(isinstance(l, str) and l for l in labels)):
+        return "config.labels must be a list of at least two labels, or null for a free-text set"
+    if config.setdefault("format", None) not in (None, "json", "schema"):
+        return "config.format must be null, \"json\" or \"schema\""
+    if not isinstance(config.get("prompt_text", ""), str):
+        return "config.prompt_text must be text"
+    if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
+        return "config.temperature must be a number"
+    if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
+        return "config.seed must be a whole number"
+    repeat = config.setdefault("repeat", 1)
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
+        return f"config.repeat must be a whole number from 1 to {MAX_REPEAT}"
+    if not isinstance(config.setdefault("api", "ollama"), str) or config["api"] not in CLIENTS:
+        return f"config.api must be one of {', '.join(CLIENTS)}"
+    rerun = config.get("rerun_test")
+    if rerun is not None and not (type(rerun) is dict and rerun.get("forced") is True and type(rerun.get("earlier")) is list
+                                  and all(type(path) is str for path in rerun["earlier"])):
+        return 'config.rerun_test must be {"forced": true, "earlier": [paths]} or null'
+    judge = config.get("judge")
+    if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
+                                  and all(type(m) is str for m in judge["models"])):
+        return "config.judge must be null or an object whose models is a list of model names"
+    if not isinstance(config.setdefault("options", {}), dict):
+        return "config.options must be an object"
+    if config.get("response_format") not in (None, *SCHEMA_FORMS):
+        return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
+    if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
+        config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
+    return None
 
 
 class EvalError(Exception):
     """A foreseeable problem: shown to the user as plain lines, exit 2."""
 
 
-def short(sha):
-    return sha[:8]
+def warn(message):
+    print(message, file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------
-# Loading and hashing: every problem in a split is found before any model call.
+# 3. Load: the split, its labels and default checks, the prompt, and their hashes. Every
+#    problem in them is found before any model call.
+
+def short(sha):
+    return sha[:8]
+
 
 def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
@@ -225,130 +330,11 @@ def parse_labels(path):
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
-# What each check type needs as its "value" (None: it takes no value).
-CHECK_TYPES = {"contains": str, "not_contains": str, "icontains": str, "regex": str, "not_regex": str,
-               "equals_expected": None, "label": None, "json": None, "max_latency_ms": float, "judge": str}
-CHECK_KEYS = ("type", "value", "name", "blocking", "schema")
-SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
-SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
-
 
 def render(template, values, escape=str):
     """Fill {{name}} placeholders; escape= re.escape keeps a value literal inside a regex. One with
     no value stays as written (a run is refused before that; a page only shows the prompt)."""
     return PLACEHOLDER.sub(lambda m: escape(str(values[m.group(1)])) if m.group(1) in values else m.group(0), template)
-
-
-def schema_problems(schema, where="schema"):
-    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
-    if not isinstance(schema, dict):
-        return [f"{where} must be an object"]
-    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
-                for k in schema if k not in SCHEMA_KEYWORDS]
-    kinds = schema.get("type", "string")
-    kinds = kinds if isinstance(kinds, list) else [kinds]
-    if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
-        problems.append(f"{where}.type must be one of {', '.join(SCHEMA_TYPES)} (or a list of them)")
-    if "enum" in schema and not isinstance(schema["enum"], list):
-        problems.append(f"{where}.enum must be a list")
-    if "required" in schema and not (isinstance(schema["required"], list)
-                                     and all(isinstance(r, str) for r in schema["required"])):
-        problems.append(f"{where}.required must be a list of property names")
-    if "properties" in schema:
-        if not isinstance(schema["properties"], dict):
-            problems.append(f"{where}.properties must be an object")
-        else:
-            for name, sub in schema["properties"].items():
-                problems += schema_problems(sub, f"{where}.properties.{name}")
-    if "items" in schema:
-        problems += schema_problems(schema["items"], f"{where}.items")
-    return problems
-
-
-REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
-MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
-
-
-def regex_problem(pattern):
-    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
-    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
-    that almost matches, such a pattern backtracks for longer than anyone waits."""
-    try:
-        re.compile(pattern)
-        parsed = re_parser.parse(pattern)
-    except (re.error, RecursionError, OverflowError) as e:
-        return f"bad regular expression: {e}"
-    if nests_repetition(parsed):
-        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
-                "that almost matches; write it with one repetition (a+)")
-    return None
-
-
-def nests_repetition(parsed):
-    for op, av in parsed:
-        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
-            return True
-        if any(nests_repetition(sub) for sub in subpatterns(av)):
-            return True
-    return False
-
-
-def cut_many_ways(body):
-    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
-    only (in a group, or as one alternative): then a run of text splits into iterations in
-    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
-    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
-    if not solid:   # every part may be empty: any repetition in it is one too many
-        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
-    if len(solid) > 1:
-        return all(varies(item) for item in solid)
-    op, av = solid[0]
-    if op == re_parser.SUBPATTERN:
-        return cut_many_ways(av[-1])
-    if op == re_parser.BRANCH:
-        return any(cut_many_ways(branch) for branch in av[1])
-    return varies(solid[0])
-
-
-def varies(item):
-    op, av = item
-    return op in REPEATS and av[0] != av[1]
-
-
-def subpatterns(av):
-    if isinstance(av, re_parser.SubPattern):
-        yield av
-    elif isinstance(av, (tuple, list)):
-        for item in av:
-            yield from subpatterns(item)
-
-
-def parse_check(obj):
-    """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
-    if not isinstance(obj, dict) or "type" not in obj:
-        return None, ['a check is an object {"type": ..., "value": ...}']
-    kind = obj["type"]
-    if not isinstance(kind, str) or kind not in CHECK_TYPES:
-        return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
-    problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
-    want, value = CHECK_TYPES[kind], obj.get("value")
-    if want is None and "value" in obj:
-        problems.append(f"check {kind!r} takes no value")
-    elif want is str and not (isinstance(value, str) and value):
-        problems.append(f"check {kind!r} needs a non-empty string value")
-    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
-    if "schema" in obj:
-        problems += [f"check {kind!r}: {p}" for p in
-                     (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
-    if not isinstance(obj.get("blocking", True), bool):
-        problems.append(f"check {kind!r}: blocking must be true or false")
-    name = obj.get("name", kind if value is None else f"{kind} {value}")
-    if not (isinstance(name, str) and name.strip()):
-        problems.append(f"check {kind!r}: name must be a non-empty string")
-    check = {"name": name, "type": kind, "blocking": obj.get("blocking", True)}
-    check.update({k: obj[k] for k in ("value", "schema") if k in obj})
-    return check, problems
 
 
 def case_checks(case, defaults, labels):
@@ -550,9 +536,263 @@ def load_prompt(path):
     return text, sha256_bytes(data)
 
 
+def load_inputs(config):
+    """The split and the prompt a run will use, every problem in them found before any call."""
+    cases, labels, split_sha = load_split(config["split_path"])
+    prompt_text, prompt_sha = load_prompt(config["prompt"])
+    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
+    if problems:
+        raise EvalError("\n".join(problems))
+    if config.get("format") == "schema" and labels is None:
+        raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
+    return cases, labels, split_sha, prompt_text, prompt_sha
+
+
+def checks_from_split(path):
+    """The checks a split defines now, for report --checks: rescoring without a model call."""
+    cases, _, _ = load_split(path)
+    return {c["id"]: c["checks"] for c in cases}
+
+
+def same_cases(path, checks, cases):
+    ids = {c["id"] for c in cases}
+    if set(checks) != ids:
+        only = sorted(set(checks) ^ ids)
+        raise EvalError(f"--checks {path}: its cases are not the run's ({', '.join(only[:5])}"
+                        f"{' …' if len(only) > 5 else ''} on one side only)")
+
+
 # ---------------------------------------------------------------------------
-# The model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions,
-# with timeouts and bounded retries.
+# 4. Checks: binary criteria evaluated from the stored answer, so a changed check needs no model
+#    call. Every check type is one entry of CHECK_TYPES: what its value must be, how it is evaluated.
+
+CHECK_KEYS = ("type", "value", "name", "blocking", "schema")
+SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
+SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+
+
+def schema_problems(schema, where="schema"):
+    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
+    if not isinstance(schema, dict):
+        return [f"{where} must be an object"]
+    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
+                for k in schema if k not in SCHEMA_KEYWORDS]
+    kinds = schema.get("type", "string")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
+        problems.append(f"{where}.type must be one of {', '.join(SCHEMA_TYPES)} (or a list of them)")
+    if "enum" in schema and not isinstance(schema["enum"], list):
+        problems.append(f"{where}.enum must be a list")
+    if "required" in schema and not (isinstance(schema["required"], list)
+                                     and all(isinstance(r, str) for r in schema["required"])):
+        problems.append(f"{where}.required must be a list of property names")
+    if "properties" in schema:
+        if not isinstance(schema["properties"], dict):
+            problems.append(f"{where}.properties must be an object")
+        else:
+            for name, sub in schema["properties"].items():
+                problems += schema_problems(sub, f"{where}.properties.{name}")
+    if "items" in schema:
+        problems += schema_problems(schema["items"], f"{where}.items")
+    return problems
+
+
+def schema_errors(value, schema, where="$"):
+    """Validate against the supported JSON Schema subset; returns what does not match."""
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    python = {"string": (str,), "number": (int, float), "integer": (int,), "boolean": (bool,),
+              "object": (dict,), "array": (list,), "null": (type(None),)}
+    if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
+                         for k in kinds):
+        return [f"{where} is not {' or '.join(kinds)}"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where} is not one of {schema['enum']}"]
+    errors = []
+    if isinstance(value, dict):
+        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
+        for name, sub in schema.get("properties", {}).items():
+            if name in value:
+                errors += schema_errors(value[name], sub, f"{where}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            errors += schema_errors(item, schema["items"], f"{where}[{i}]")
+    return errors
+
+
+def passes_json(text, schema):
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return not schema or not schema_errors(value, schema)
+
+
+REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
+MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
+
+
+def regex_problem(pattern):
+    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
+    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
+    that almost matches, such a pattern backtracks for longer than anyone waits."""
+    try:
+        re.compile(pattern)
+        parsed = re_parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError) as e:
+        return f"bad regular expression: {e}"
+    if nests_repetition(parsed):
+        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
+                "that almost matches; write it with one repetition (a+)")
+    return None
+
+
+def nests_repetition(parsed):
+    for op, av in parsed:
+        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
+            return True
+        if any(nests_repetition(sub) for sub in subpatterns(av)):
+            return True
+    return False
+
+
+def cut_many_ways(body):
+    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
+    only (in a group, or as one alternative): then a run of text splits into iterations in
+    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
+    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
+    if not solid:   # every part may be empty: any repetition in it is one too many
+        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
+    if len(solid) > 1:
+        return all(varies(item) for item in solid)
+    op, av = solid[0]
+    if op == re_parser.SUBPATTERN:
+        return cut_many_ways(av[-1])
+    if op == re_parser.BRANCH:
+        return any(cut_many_ways(branch) for branch in av[1])
+    return varies(solid[0])
+
+
+def varies(item):
+    op, av = item
+    return op in REPEATS and av[0] != av[1]
+
+
+def subpatterns(av):
+    if isinstance(av, re_parser.SubPattern):
+        yield av
+    elif isinstance(av, (tuple, list)):
+        for item in av:
+            yield from subpatterns(item)
+
+
+class PatternTimeout(Exception):
+    """A check's pattern ran past REGEX_SECONDS on one answer."""
+
+
+def stop_pattern(signum, frame):
+    raise PatternTimeout
+
+
+def guarded_search(pattern, text):
+    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
+    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
+    only the main thread, where scoring runs; elsewhere the search is plain."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return re.search(pattern, text)
+    previous = signal.signal(signal.SIGALRM, stop_pattern)
+    signal.setitimer(signal.ITIMER_REAL, REGEX_SECONDS)
+    try:
+        return re.search(pattern, text)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# What each check type needs as its "value" (None: it takes no value).
+CHECK_TYPES = {"contains": str, "not_contains": str, "icontains": str, "regex": str, "not_regex": str,
+               "equals_expected": None, "label": None, "json": None, "max_latency_ms": float, "judge": str}
+# Each takes the check, the stored result (response, expected, latency_ms) and the graded trial
+# (its normalized label and judge verdicts).
+CHECKERS = {
+    "contains": lambda c, r, t: c["value"] in r["response"],
+    "not_contains": lambda c, r, t: c["value"] not in r["response"],
+    "icontains": lambda c, r, t: c["value"].casefold() in r["response"].casefold(),
+    "regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is not None,
+    "not_regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is None,
+    "equals_expected": lambda c, r, t: r["response"].strip() == r.get("expected"),
+    "label": lambda c, r, t: t["predicted"] == r.get("expected"),
+    "json": lambda c, r, t: passes_json(r["response"], c.get("schema")),
+    "max_latency_ms": lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"],
+    "judge": lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"),
+}
+
+
+def parse_check(obj):
+    """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
+    if not isinstance(obj, dict) or "type" not in obj:
+        return None, ['a check is an object {"type": ..., "value": ...}']
+    kind = obj["type"]
+    if not isinstance(kind, str) or kind not in CHECK_TYPES:
+        return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
+    problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
+    want, value = CHECK_TYPES[kind], obj.get("value")
+    if want is None and "value" in obj:
+        problems.append(f"check {kind!r} takes no value")
+    elif want is str and not (isinstance(value, str) and value):
+        problems.append(f"check {kind!r} needs a non-empty string value")
+    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
+    if "schema" in obj:
+        problems += [f"check {kind!r}: {p}" for p in
+                     (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
+    if not isinstance(obj.get("blocking", True), bool):
+        problems.append(f"check {kind!r}: blocking must be true or false")
+    name = obj.get("name", kind if value is None else f"{kind} {value}")
+    if not (isinstance(name, str) and name.strip()):
+        problems.append(f"check {kind!r}: name must be a non-empty string")
+    check = {"name": name, "type": kind, "blocking": obj.get("blocking", True)}
+    check.update({k: obj[k] for k in ("value", "schema") if k in obj})
+    return check, problems
+
+
+def stored_check_problem(check, labels):
+    """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
+    same rules as in a split, so a hand-edited run cannot hang or crash a report."""
+    if type(check) is not dict or type(check.get("name")) is not str:
+        return "a check must be an object with a name"
+    _, problems = parse_check(check)
+    if problems:
+        return f"check {check['name']!r}: {problems[0]}"
+    pattern_problem = check["type"] in ("regex", "not_regex") and regex_problem(check["value"])
+    if pattern_problem:
+        return f"check {check['name']!r}: {pattern_problem}"
+    if check["type"] == "label" and labels is None:
+        return f"check {check['name']!r}: a label check needs config.labels"
+    return None
+
+
+LABEL_CHECKS = [{"name": "label", "type": "label", "blocking": True}]   # a labelled case's checks by default
+
+
+def run_checks(checks, r, trial):
+    """({check name: passed}, verdict) of one answer. The verdict passes only if every blocking
+    check passes, and stays open (None) if one of them could not be decided."""
+    passed, verdict = {}, True
+    for c in checks:
+        try:
+            ok = passed[c["name"]] = CHECKERS[c["type"]](c, r, trial)
+        except PatternTimeout:
+            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
+                            "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
+        if c["blocking"] and ok is not True and verdict is not False:
+            verdict = ok
+    return passed, verdict
+
+
+# ---------------------------------------------------------------------------
+# 5. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, with
+#    timeouts and bounded retries.
 
 def resolve_host(value):
     """Read a host the way the ollama CLI reads OLLAMA_HOST.
@@ -630,8 +870,6 @@ def retry_after(headers):
 # What of an Authorization header a server may echo back in an error ("Authorization: Bearer
 # sk-...", "Bearer sk-..."): removed before any text from a server is stored or printed.
 AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}]*|\bbearer\s+[^\s\"',}]+")
-
-
 SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 
@@ -850,8 +1088,6 @@ class OllamaClient(ChatClient):
 
 
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
-
-
 # The two ways an OpenAI-compatible server takes a JSON Schema for structured output: OpenAI's
 # own, and llama-cpp-python's server, which refuses that one and wants the schema beside
 # "json_object". The run config records which one its answers were asked with.
@@ -945,6 +1181,12 @@ class OpenAIClient(ChatClient):
 CLIENTS = {"ollama": OllamaClient, "openai": OpenAIClient}
 
 
+def make_client(config, args):
+    key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
+    return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
+                                  api_key=key, jobs=getattr(args, "jobs", 1))
+
+
 def backoff(attempt, asked=None):
     """Exponential backoff with jitter, so parallel workers do not retry in lockstep."""
     if asked is not None:
@@ -969,6 +1211,28 @@ def output_format(fmt, labels):
                 "required": ["label"]}
     return None
 
+
+def choose_response_format(client, config, labels, resuming):
+    """--format schema over --api openai: the form of response_format this server takes, said on
+    stderr. A resumed run keeps the form its first answers were asked with, so one run never mixes two."""
+    schema = output_format("schema", labels)
+    if resuming:
+        try:
+            client.choose_schema_form(config["model"], schema, [config["response_format"]])
+        except EvalError as e:
+            raise EvalError(f"{e}".split("\n")[0] + f"\nThis run's answers so far were asked with response_format "
+                            f"{SCHEMA_FORMS[config['response_format']]}: resume it against a server that takes "
+                            "that form (--host).") from None
+        return config["response_format"]
+    form, refusals = client.choose_schema_form(config["model"], schema)
+    why = f" ({client.host} refused {one_line('; '.join(refusals), 150)})" if refusals else ""
+    warn(f"--format schema: sent as response_format {SCHEMA_FORMS[form]}{why}")
+    return form
+
+
+# ---------------------------------------------------------------------------
+# 6. The judge and its calibration: a model reads an answer against a criterion; a person's labels
+#    say how far to trust it.
 
 # The judge reads one answer against one criterion, reasons first and gives its verdict last:
 # asking for the reason before the verdict makes it weigh the answer instead of its length.
@@ -1025,9 +1289,147 @@ def model_family(model):
     return re.match(r"[a-z]*", model.lower()).group()
 
 
+def judge_config(args, model, cases):
+    """How judge checks are judged, recorded in the run; None when no case has a judge check."""
+    if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
+        return None
+    models = args.judge_model or [model]
+    for judge in models:
+        if model_family(judge) == model_family(model):
+            warn(f"note: judge {judge} is of the same family as {model}; a judge tends to favour its own "
+                 "family (add a --judge-model of another family for a panel)")
+    return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
+            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode())}
+
+
+def judge_verdicts(votes):
+    """Per judge check: each judge model's majority over its votes, then the panel's majority.
+    A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
+    by_check = {}
+    for vote in votes or []:
+        by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
+    verdicts = {}
+    for check, models in by_check.items():
+        per_model, certainties, unreadable, failed = {}, [], 0, 0
+        for model, model_votes in models.items():
+            readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
+            failed += sum(1 for v in model_votes if v.get("error"))
+            unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
+            yes = sum(readable)
+            per_model[model] = None if not readable or yes * 2 == len(readable) else yes * 2 > len(readable)
+            if readable:
+                certainties.append(max(yes, len(readable) - yes) / len(readable))
+        decided = [v for v in per_model.values() if v is not None]
+        yes = sum(decided)
+        verdicts[check] = {
+            "pass": None if len(decided) < len(per_model) or yes * 2 == len(decided) else yes * 2 > len(decided),
+            "models": per_model, "certainty": min(certainties) if certainties else None,
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
+    return verdicts
+
+
+def judge_summary(config, cases):
+    """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
+    votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
+    review = []
+    for case in cases:
+        for t in case["trials"]:
+            for name, j in t["judged"].items():
+                reasons = []
+                if j["pass"] is None:
+                    reasons.append("no verdict (tie or unreadable answer from the judge)")
+                if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
+                    reasons.append(f"low certainty ({j['certainty']:.2f})")
+                if j["disagree"]:
+                    reasons.append("judges disagree")
+                if reasons:
+                    review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
+                                   "why": "; ".join(reasons), "models": j["models"]})
+    return {"config": config.get("judge"), "calls": len(votes),
+            "failed_calls": sum(1 for v in votes if v.get("error")),
+            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
+            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
+            "review": review}
+
+
+def judge_agreement(pairs):
+    """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
+    what a judge is for, so they are counted on their own: raw agreement misleads when most pass."""
+    caught = sum(not h and not j for h, j in pairs)
+    missed = sum(not h and j for h, j in pairs)
+    kept = sum(h and j for h, j in pairs)
+    false_alarms = sum(h and not j for h, j in pairs)
+    n = len(pairs)
+    agreement = ratio(caught + kept, n)
+    chance = ratio((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
+    kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
+    return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
+                                  "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
+            "failure_detection": ratio(caught, caught + missed), "pass_retention": ratio(kept, kept + false_alarms),
+            "agreement": agreement, "kappa": kappa,
+            "human_fail_share": ratio(caught + missed, n)}
+
+
+def read_human_labels(path):
+    """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
+    text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
+    labels, problems = {}, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            key = (obj["id"], obj.get("trial", 1), obj["check"])
+            if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
+                raise TypeError
+            hash(key)   # a trial that is a list or an object cannot be looked up
+        except (ValueError, KeyError, TypeError, RecursionError):
+            problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
+            continue
+        if key in labels:
+            problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
+        labels[key] = obj["pass"]
+    if problems or not labels:
+        raise EvalError("\n".join(problems) or f"{path}: no labels")
+    return labels
+
+
+def calibration_warnings(a):
+    warnings = []
+    if a["failure_detection"] is None:
+        warnings.append("no human-labelled failure: the judge's failure detection cannot be measured")
+    elif a["failure_detection"] < LOW_CERTAINTY:
+        warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
+                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
+    share = a["human_fail_share"]
+    if share is not None and min(share, 1 - share) < 0.2:
+        warnings.append(f"unbalanced labels ({percent(share)} failures): raw agreement misleads; "
+                        "read failure detection and kappa instead")
+    return warnings
+
+
+def format_calibration(report):
+    out = []
+    for check, a in report.items():
+        t = a["table"]
+        out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
+                + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
+                f"  Failure detection: {pct(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
+                "  (real failures the judge fails)",
+                f"  Pass retention:    {pct(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
+                "  (real passes the judge leaves alone)",
+                f"  Raw agreement:     {percent(a['agreement'])}",
+                f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
+        out += table([["", "judge fail", "judge pass"],
+                      ["human fail", t["human_fail"]["judge_fail"], t["human_fail"]["judge_pass"]],
+                      ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
+        out += [f"  WARNING: {w}" for w in a["warnings"]] + [""]
+    return "\n".join(out).rstrip()
+
+
 # ---------------------------------------------------------------------------
-# Running: every finished case is appended to a journal at once, so a killed run
-# loses nothing; the run file is written once, atomically, at the end.
+# 7. Run and store: every finished case is appended to a journal at once, so a killed run loses
+#    nothing; the run file is written once, atomically, at the end. The held-out split is run once.
 
 def default_run_path(split_name, prompt_path):
     stem = os.path.splitext(os.path.basename(prompt_path))[0]
@@ -1042,6 +1444,27 @@ def free_run_path(path):
         n += 1
         candidate = f"{base}-{n}{ext}"
     return candidate
+
+
+def json_text(obj, **options):
+    """json.dumps with non-ASCII text kept readable, except a lone surrogate (a server may send
+    "\\ud800"): UTF-8 cannot hold one, so it stays a JSON escape and reads back the same."""
+    text = json.dumps(obj, ensure_ascii=False, **options)
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_line(obj):
+    return (json_text(obj) + "\n").encode("utf-8")
+
+
+def run_text(run):
+    """The run file's text, piece by piece: the same as json.dumps(run, indent=1), without ever
+    holding a second copy of a large run in memory as one string."""
+    yield '{\n "format": ' + json.dumps(run["format"]) + ',\n "config": '
+    yield json_text(run["config"], indent=1).replace("\n", "\n ") + ',\n "results": ['
+    for i, result in enumerate(run["results"]):
+        yield ("\n  " if i == 0 else ",\n  ") + json_text(result, indent=1).replace("\n", "\n  ")
+    yield "\n ]\n}\n" if run["results"] else "]\n}\n"
 
 
 def open_journal(run_path, config):
@@ -1132,27 +1555,6 @@ def append_journal(journal, entry):
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
 
 
-def json_text(obj, **options):
-    """json.dumps with non-ASCII text kept readable, except a lone surrogate (a server may send
-    "\\ud800"): UTF-8 cannot hold one, so it stays a JSON escape and reads back the same."""
-    text = json.dumps(obj, ensure_ascii=False, **options)
-    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def json_line(obj):
-    return (json_text(obj) + "\n").encode("utf-8")
-
-
-def run_text(run):
-    """The run file's text, piece by piece: the same as json.dumps(run, indent=1), without ever
-    holding a second copy of a large run in memory as one string."""
-    yield '{\n "format": ' + json.dumps(run["format"]) + ',\n "config": '
-    yield json_text(run["config"], indent=1).replace("\n", "\n ") + ',\n "results": ['
-    for i, result in enumerate(run["results"]):
-        yield ("\n  " if i == 0 else ",\n  ") + json_text(result, indent=1).replace("\n", "\n  ")
-    yield "\n ]\n}\n" if run["results"] else "]\n}\n"
-
-
 def write_new_file(path, pieces):
     """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
     file never outlives a failure (a full disk, say); one left by a killed process is removed."""
@@ -1170,6 +1572,17 @@ def write_new_file(path, pieces):
         os.replace(tmp, path)   # file systems without hard links
     else:
         os.unlink(tmp)
+
+
+def replace_file(path, text):
+    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
+    temp file never outlives a failure; one left by a killed process is removed."""
+    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        remove_quietly(tmp)
+        raise
 
 
 def write_temp_file(path, tmp, pieces):
@@ -1341,8 +1754,150 @@ def assemble_run(config, cases, answers):
     return {"format": RUN_FORMAT, "config": config, "results": results}
 
 
+HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
+TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
+
+
+def journal_config(path):
+    """The config of an unfinished run, from its journal's first line; None if it has none: an
+    interrupted run of the held-out split has seen it as much as a finished one."""
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+        return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
+    except (OSError, ValueError, KeyError, RecursionError):
+        return None
+
+
+def earlier_held_out_runs(folders, split_sha, config):
+    """Earlier runs of the same held-out split made with another prompt, model, temperature or seed."""
+    found = []
+    for folder in dict.fromkeys(folders):
+        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        for name in names:
+            path = os.path.join(folder, name)
+            earlier = (read_run_config(path) if name.endswith(".json") else
+                       journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
+            if earlier and earlier.get("split_sha") == split_sha:
+                differs = [k for k in TUNED_CONFIG if earlier.get(k) != config.get(k)]
+                if differs:
+                    found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
+                                  "differs": differs})
+    return found
+
+
+def guard_held_out(config, split_sha, prompt_sha, folders, forced):
+    earlier = earlier_held_out_runs(folders, split_sha, dict(config, prompt_sha=prompt_sha))
+    if not earlier:
+        return
+    first = earlier[0]
+    why = (f"{first['path']} already ran this split with another {' and '.join(first['differs'])} "
+           f"({first['prompt']}, {first['model']})")
+    if not forced:
+        raise EvalError(f"refusing to run the held-out {config['split']} split again: {why}.\n"
+                        "Re-running it after changes turns it into one more dev set. Pass --rerun-test to run "
+                        "it anyway; the run will be marked as a forced re-run.")
+    config["rerun_test"] = {"forced": True, "earlier": [e["path"] for e in earlier]}
+    warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
+
+
+def interrupt(signum, frame):
+    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
+    raise KeyboardInterrupt
+
+
+def open_or_resume(args):
+    """(config, answers kept, journal path to resume or None) for a new run or a resumed one."""
+    if not args.resume:
+        if not args.split:
+            raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
+        return build_config(args), {}, None
+    if args.config_given:
+        raise EvalError("--resume takes its split, prompt, model and options from the interrupted "
+                        "run; give only --jobs, --timeout, --retries or --host with it")
+    run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
+    if not os.path.exists(run_path + JOURNAL_SUFFIX):
+        if os.path.exists(run_path):
+            raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
+        raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
+    if os.path.exists(run_path):
+        raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
+                        f"just after the run file was written: every answer is in {run_path}; remove the journal")
+    config, done = read_journal(run_path + JOURNAL_SUFFIX)
+    if args.host is not None:
+        config["host"] = resolve_host(args.host)
+    done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
+    return config, done, run_path
+
+
+def refuse_changed(config, split_sha, prompt_sha, labels, cases, done):
+    """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
+    for what, path, then, now in (("split", config["split_path"], config["split_sha"], split_sha),
+                                  ("prompt", config["prompt"], config["prompt_sha"], prompt_sha)):
+        if then != now:
+            raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
+                            f"(sha {short(then)} then, {short(now)} now)")
+    if config["labels"] != labels:
+        raise EvalError(f"refusing to resume: the labels beside {config['split_path']} changed since the run "
+                        f"started ({config['labels']} then, {labels} now)")
+    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in cases})
+    if stray:
+        raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
+                        f"({', '.join(stray[:5])}); it was edited")
+
+
+def ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal):
+    """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
+    Returns how many ended in error, or None if the run was interrupted."""
+    work = [(case, trial) for case in cases for trial in range(1, config["repeat"] + 1)
+            if (case["id"], trial) not in done]
+    progress = Progress(len(cases) * config["repeat"], len(done))
+    errors = 0
+
+    def on_answer(case, trial, answer):
+        nonlocal errors
+        try:
+            append_journal(journal, {"id": case["id"], "trial": trial, **answer})
+        except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
+            raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
+                            f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
+                            f"{run_path}") from None
+        done[case["id"], trial] = answer
+        errors += answer["error"] is not None
+        progress.update(len(done), errors)
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        ask_all(work, args.jobs, lambda case: ask_case(client, config, prompt_text, case), on_answer)
+    except KeyboardInterrupt:
+        progress.update(len(done), errors, final=True)
+        warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
+             f"Resume with: python eval.py run --resume {run_path}")
+        return None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        try:
+            journal.close()
+        except OSError:
+            pass   # a full disk: the error above says so
+    progress.update(len(done), errors, final=True)
+    return errors
+
+
+def write_run(run, run_path):
+    """The run file, written once and atomically; then its journal goes."""
+    try:
+        write_new_file(run_path, run_text(run))
+    except OSError as e:
+        raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
+                        f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
+    os.unlink(run_path + JOURNAL_SUFFIX)
+    warn(f"wrote {run_path}")
+
+
 # ---------------------------------------------------------------------------
-# Reading a run back: report and compare start here, from the run file alone.
+# 8. Read back, normalize, grade, score: everything is recomputed from the run file alone. A case
+#    is the unit: with --repeat K its verdict is the majority of its trials.
 
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
@@ -1390,60 +1945,6 @@ def read_run_config(path):
     return config if isinstance(config, dict) else None
 
 
-def results_problem(results, config):
-    """What is wrong with the first bad result, or None; fills in the defaults of fields left out."""
-    seen = set()
-    for i, r in enumerate(results, 1):
-        problem = result_problem(r, i, config, config["labels"], seen)
-        if problem:
-            return problem
-    return None
-
-
-def check_config(config, text_keys):
-    """What eval.py reads from a config it did not just build (a run file, a journal)."""
-    for key in text_keys + ("temperature", "seed"):
-        if key not in config:
-            return f"config has no {key!r}"
-    for key in text_keys:
-        if key != "labels" and not isinstance(config[key], str):
-            return f"config.{key} must be a string"
-        if key in ("prompt", "split_path") and LONE_SURROGATE.search(config[key]):
-            return f"config.{key} is not a path (it holds half a character)"
-    labels = config.get("labels")
-    if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
-                                   and all(isinstance(l, str) and l for l in labels)):
-        return "config.labels must be a list of at least two labels, or null for a free-text set"
-    if config.setdefault("format", None) not in (None, "json", "schema"):
-        return "config.format must be null, \"json\" or \"schema\""
-    if not isinstance(config.get("prompt_text", ""), str):
-        return "config.prompt_text must be text"
-    if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
-        return "config.temperature must be a number"
-    if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
-        return "config.seed must be a whole number"
-    repeat = config.setdefault("repeat", 1)
-    if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
-        return f"config.repeat must be a whole number from 1 to {MAX_REPEAT}"
-    if not isinstance(config.setdefault("api", "ollama"), str) or config["api"] not in CLIENTS:
-        return f"config.api must be one of {', '.join(CLIENTS)}"
-    rerun = config.get("rerun_test")
-    if rerun is not None and not (type(rerun) is dict and rerun.get("forced") is True and type(rerun.get("earlier")) is list
-                                  and all(type(path) is str for path in rerun["earlier"])):
-        return 'config.rerun_test must be {"forced": true, "earlier": [paths]} or null'
-    judge = config.get("judge")
-    if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
-                                  and all(type(m) is str for m in judge["models"])):
-        return "config.judge must be null or an object whose models is a list of model names"
-    if not isinstance(config.setdefault("options", {}), dict):
-        return "config.options must be an object"
-    if config.get("response_format") not in (None, *SCHEMA_FORMS):
-        return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
-    if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
-        config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
-    return None
-
-
 def check_head(run):
     """What must hold of a run file's format and config before any result is read."""
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
@@ -1454,54 +1955,16 @@ def check_head(run):
     return check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
 
 
-TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw")
-NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
-                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns")
-
-
-def answer_problem(answer):
-    """What is wrong with the fields a server's answer (or a judge's vote) was stored in, or None."""
-    for key in TEXT_FIELDS:
-        if answer.get(key) is not None and type(answer[key]) is not str:
-            return f"{key} must be text or null"
-    for key in NUMBER_FIELDS:
-        value = answer.get(key)
-        if value is not None and (type(value) not in (int, float) or value != value or abs(value) == inf):
-            return f"{key} must be a number or null"
+def results_problem(results, config):
+    """What is wrong with the first bad result, or None; fills in the defaults of fields left out."""
+    seen = set()
+    for i, r in enumerate(results, 1):
+        problem = result_problem(r, i, config, config["labels"], seen)
+        if problem:
+            return problem
     return None
 
 
-def recorded_answer_problem(r, config):
-    """What a journal line and a run file's result share: the trial, the judges' votes, and the
-    fields the server's answer went into."""
-    trial = r.get("trial", 1)
-    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
-        return "trial must be a whole number from 1 to config.repeat"
-    votes = r.get("judges")
-    if votes and (type(votes) is not list or not all(
-            type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-            and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
-        return "judges must be a list of votes with a check, a model and pass true, false or null"
-    return answer_problem(r)
-
-
-def stored_check_problem(check, labels):
-    """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
-    same rules as in a split, so a hand-edited run cannot hang or crash a report."""
-    if type(check) is not dict or type(check.get("name")) is not str:
-        return "a check must be an object with a name"
-    _, problems = parse_check(check)
-    if problems:
-        return f"check {check['name']!r}: {problems[0]}"
-    pattern_problem = check["type"] in ("regex", "not_regex") and regex_problem(check["value"])
-    if pattern_problem:
-        return f"check {check['name']!r}: {pattern_problem}"
-    if check["type"] == "label" and labels is None:
-        return f"check {check['name']!r}: a label check needs config.labels"
-    return None
-
-
-LABEL_CHECKS = [{"name": "label", "type": "label", "blocking": True}]   # a labelled case's checks by default
 REQUIRED_TEXT = ("id", "difficulty", "expected")   # expected only where there are labels
 
 
@@ -1546,9 +2009,19 @@ def result_problem(r, i, config, labels, seen):
     return None
 
 
-# ---------------------------------------------------------------------------
-# Normalizing: free text onto the closed label set, or INVALID. Deliberately strict:
-# a wrong label and an answer that ignored the format are different problems.
+def recorded_answer_problem(r, config):
+    """What a journal line and a run file's result share: the trial, the judges' votes, and the
+    fields the server's answer went into."""
+    trial = r.get("trial", 1)
+    if type(trial) is not int or not 1 <= trial <= config["repeat"]:
+        return "trial must be a whole number from 1 to config.repeat"
+    votes = r.get("judges")
+    if votes and (type(votes) is not list or not all(
+            type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
+            and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
+        return "judges must be a list of votes with a check, a model and pass true, false or null"
+    return answer_problem(r)
+
 
 STRIP_CHARS = ".\"'`*"
 TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
@@ -1577,9 +2050,6 @@ def majority(predicted):
     return counts[0][0]
 
 
-# ---------------------------------------------------------------------------
-# Checks: binary criteria evaluated from the stored answer, so a changed check needs no model call.
-
 def extract_answer(response, fmt):
     """With --format json or schema the label sits inside a JSON object; None if it does not."""
     if fmt in (None, "text"):
@@ -1607,120 +2077,8 @@ def label_reader(labels, fmt):
     return functools.lru_cache(maxsize=4096)(lambda response: label_of(response, labels, fmt))
 
 
-def schema_errors(value, schema, where="$"):
-    """Validate against the supported JSON Schema subset; returns what does not match."""
-    kinds = schema.get("type")
-    kinds = [kinds] if isinstance(kinds, str) else kinds
-    python = {"string": (str,), "number": (int, float), "integer": (int,), "boolean": (bool,),
-              "object": (dict,), "array": (list,), "null": (type(None),)}
-    if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
-                         for k in kinds):
-        return [f"{where} is not {' or '.join(kinds)}"]
-    if "enum" in schema and value not in schema["enum"]:
-        return [f"{where} is not one of {schema['enum']}"]
-    errors = []
-    if isinstance(value, dict):
-        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
-        for name, sub in schema.get("properties", {}).items():
-            if name in value:
-                errors += schema_errors(value[name], sub, f"{where}.{name}")
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            errors += schema_errors(item, schema["items"], f"{where}[{i}]")
-    return errors
+NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
 
-
-def passes_json(text, schema):
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return not schema or not schema_errors(value, schema)
-
-
-# Each takes the check, the stored result (response, expected, latency_ms) and the graded trial
-# (its normalized label and judge verdicts).
-CHECKERS = {
-    "contains": lambda c, r, t: c["value"] in r["response"],
-    "not_contains": lambda c, r, t: c["value"] not in r["response"],
-    "icontains": lambda c, r, t: c["value"].casefold() in r["response"].casefold(),
-    "regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is not None,
-    "not_regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is None,
-    "equals_expected": lambda c, r, t: r["response"].strip() == r.get("expected"),
-    "label": lambda c, r, t: t["predicted"] == r.get("expected"),
-    "json": lambda c, r, t: passes_json(r["response"], c.get("schema")),
-    "max_latency_ms": lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"],
-    "judge": lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"),
-}
-
-
-def judge_verdicts(votes):
-    """Per judge check: each judge model's majority over its votes, then the panel's majority.
-    A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
-    by_check = {}
-    for vote in votes or []:
-        by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
-    verdicts = {}
-    for check, models in by_check.items():
-        per_model, certainties, unreadable, failed = {}, [], 0, 0
-        for model, model_votes in models.items():
-            readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
-            failed += sum(1 for v in model_votes if v.get("error"))
-            unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
-            yes = sum(readable)
-            per_model[model] = None if not readable or yes * 2 == len(readable) else yes * 2 > len(readable)
-            if readable:
-                certainties.append(max(yes, len(readable) - yes) / len(readable))
-        decided = [v for v in per_model.values() if v is not None]
-        yes = sum(decided)
-        verdicts[check] = {
-            "pass": None if len(decided) < len(per_model) or yes * 2 == len(decided) else yes * 2 > len(decided),
-            "models": per_model, "certainty": min(certainties) if certainties else None,
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
-    return verdicts
-
-
-class PatternTimeout(Exception):
-    """A check's pattern ran past REGEX_SECONDS on one answer."""
-
-
-def stop_pattern(signum, frame):
-    raise PatternTimeout
-
-
-def guarded_search(pattern, text):
-    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
-    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
-    only the main thread, where scoring runs; elsewhere the search is plain."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        return re.search(pattern, text)
-    previous = signal.signal(signal.SIGALRM, stop_pattern)
-    signal.setitimer(signal.ITIMER_REAL, REGEX_SECONDS)
-    try:
-        return re.search(pattern, text)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def run_checks(checks, r, trial):
-    """({check name: passed}, verdict) of one answer. The verdict passes only if every blocking
-    check passes, and stays open (None) if one of them could not be decided."""
-    passed, verdict = {}, True
-    for c in checks:
-        try:
-            ok = passed[c["name"]] = CHECKERS[c["type"]](c, r, trial)
-        except PatternTimeout:
-            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
-                            "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
-        if c["blocking"] and ok is not True and verdict is not False:
-            verdict = ok
-    return passed, verdict
-
-
-# ---------------------------------------------------------------------------
-# Scoring: everything is recomputed from the run file alone. A case is the unit: with
-# --repeat K its verdict is the majority of its trials, and its trials feed pass@k.
 
 def grade(config, results, checks_by_id=None):
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
@@ -1777,9 +2135,6 @@ def read_graded(path, checks_by_id=None):
     return run["config"], grade(run["config"], run.pop("results"), checks_by_id)
 
 
-NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
-
-
 def is_flaky(case):
     return len({(t["predicted"], t["correct"]) for t in case["trials"] if t["correct"] is not None}) > 1
 
@@ -1825,30 +2180,6 @@ def check_table(cases):
                     row["passed"] += ok
                     row["total"] += 1
     return list(table.values())
-
-
-def judge_summary(config, cases):
-    """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
-    votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
-    review = []
-    for case in cases:
-        for t in case["trials"]:
-            for name, j in t["judged"].items():
-                reasons = []
-                if j["pass"] is None:
-                    reasons.append("no verdict (tie or unreadable answer from the judge)")
-                if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
-                    reasons.append(f"low certainty ({j['certainty']:.2f})")
-                if j["disagree"]:
-                    reasons.append("judges disagree")
-                if reasons:
-                    review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
-                                   "why": "; ".join(reasons), "models": j["models"]})
-    return {"config": config.get("judge"), "calls": len(votes),
-            "failed_calls": sum(1 for v in votes if v.get("error")),
-            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
-            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
-            "review": review}
 
 
 def checks_fingerprint(cases):
@@ -1975,8 +2306,8 @@ def label_figures(outcomes, labels, counts):
 
 
 # ---------------------------------------------------------------------------
-# Statistics: exact tests and intervals, standard library only, in log space where
-# the numbers grow. Checked against scipy in tests/test_stats.py.
+# 9. Statistics: exact tests and intervals, standard library only, in log space where the numbers
+#    grow. Checked against scipy in tests/test_stats.py.
 
 Z95 = NormalDist().inv_cdf(0.975)   # 1.959963984540054
 FISHER_TIE = 1 + 1e-7                # tables this close in probability count as equally extreme (as R does)
@@ -2068,24 +2399,6 @@ def pass_hat_k(n, c, k):
     return comb(c, k) / comb(n, k)
 
 
-def judge_agreement(pairs):
-    """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
-    what a judge is for, so they are counted on their own: raw agreement misleads when most pass."""
-    caught = sum(not h and not j for h, j in pairs)
-    missed = sum(not h and j for h, j in pairs)
-    kept = sum(h and j for h, j in pairs)
-    false_alarms = sum(h and not j for h, j in pairs)
-    n = len(pairs)
-    agreement = ratio(caught + kept, n)
-    chance = ratio((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
-    kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
-    return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
-                                  "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
-            "failure_detection": ratio(caught, caught + missed), "pass_retention": ratio(kept, kept + false_alarms),
-            "agreement": agreement, "kappa": kappa,
-            "human_fail_share": ratio(caught + missed, n)}
-
-
 def rows_for_failures(rate, failures, prob, limit=10_000_000):
     """Fewest rows for P(at least `failures` failures) >= prob when each row fails at `rate`."""
     n = failures
@@ -2106,7 +2419,8 @@ def failures_for_fisher(rows, alpha):
 
 
 # ---------------------------------------------------------------------------
-# Reporting: text for people, --json for machines (unrounded), --markdown for pull requests.
+# 10. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
+#     pull requests; exit 1 when quality falls short, 2 when a run cannot be judged.
 
 def pct(part, whole):
     """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
@@ -2150,6 +2464,10 @@ def table(rows, align_right_from=1):
                  for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
+
+
+def print_json(obj):
+    print(json_text(obj, indent=2))
 
 
 def describe_config(config):
@@ -2331,8 +2649,30 @@ def markdown_report(run, s, path):
     return "\n".join(out)
 
 
-# ---------------------------------------------------------------------------
-# Comparing two runs of the same split, case by case, and whether the difference is real.
+def report_gates(cases, s, min_accuracy=None, must_pass=()):
+    """(exit code, messages) for the gates asked of a report."""
+    if min_accuracy is None and not must_pass:
+        return 0, []
+    known = sorted({t for c in cases for t in c["tags"]})
+    for tag in must_pass:
+        if tag not in known:
+            return 2, [f"--must-pass {tag}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
+    if s["errors"]:
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
+                   "model); finish the run (run --resume) or run again"]
+    failed, passed = [], []
+    if min_accuracy is not None:
+        verdict = f"accuracy {percent(s['mean_accuracy'])} against a minimum of {percent(min_accuracy)}"
+        ok = s["mean_accuracy"] is not None and s["mean_accuracy"] >= min_accuracy
+        (passed if ok else failed).append(verdict)
+    for tag in must_pass:
+        tagged = [c for c in cases if tag in c["tags"]]
+        # every trial must pass: an adversarial case is never averaged away
+        broken = [c["id"] for c in tagged if not all(t["correct"] for t in c["trials"])]
+        verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {len(tagged)} cases pass every trial"
+        (failed if broken else passed).append(verdict + (f" (failing: {', '.join(broken)})" if broken else ""))
+    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+
 
 def same_split(a_cfg, b_cfg):
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
@@ -2451,38 +2791,6 @@ def markdown_compare(c, baseline_path, candidate_path):
     return "\n".join(out)
 
 
-def print_json(obj):
-    print(json_text(obj, indent=2))
-
-
-# ---------------------------------------------------------------------------
-# Gates for CI: exit 1 when quality falls short, 2 when the run cannot be judged.
-
-def report_gates(cases, s, min_accuracy=None, must_pass=()):
-    """(exit code, messages) for the gates asked of a report."""
-    if min_accuracy is None and not must_pass:
-        return 0, []
-    known = sorted({t for c in cases for t in c["tags"]})
-    for tag in must_pass:
-        if tag not in known:
-            return 2, [f"--must-pass {tag}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
-    if s["errors"]:
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
-                   "model); finish the run (run --resume) or run again"]
-    failed, passed = [], []
-    if min_accuracy is not None:
-        verdict = f"accuracy {percent(s['mean_accuracy'])} against a minimum of {percent(min_accuracy)}"
-        ok = s["mean_accuracy"] is not None and s["mean_accuracy"] >= min_accuracy
-        (passed if ok else failed).append(verdict)
-    for tag in must_pass:
-        tagged = [c for c in cases if tag in c["tags"]]
-        # every trial must pass: an adversarial case is never averaged away
-        broken = [c["id"] for c in tagged if not all(t["correct"] for t in c["trials"])]
-        verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {len(tagged)} cases pass every trial"
-        (failed if broken else passed).append(verdict + (f" (failing: {', '.join(broken)})" if broken else ""))
-    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
-
-
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     if not (fail_on_regression or fail_if_worse):
         return 0, []
@@ -2499,45 +2807,24 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
 
 
-# ---------------------------------------------------------------------------
-# The held-out split stays held out: run once, at the end.
-
-HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
-TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
-
-
-def journal_config(path):
-    """The config of an unfinished run, from its journal's first line; None if it has none: an
-    interrupted run of the held-out split has seen it as much as a finished one."""
-    try:
-        with open(path, "rb") as f:
-            header = json.loads(f.readline())
-        return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
-    except (OSError, ValueError, KeyError, RecursionError):
-        return None
-
-
-def earlier_held_out_runs(folders, split_sha, config):
-    """Earlier runs of the same held-out split made with another prompt, model, temperature or seed."""
-    found = []
-    for folder in dict.fromkeys(folders):
-        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
-        for name in names:
-            path = os.path.join(folder, name)
-            earlier = (read_run_config(path) if name.endswith(".json") else
-                       journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
-            if earlier and earlier.get("split_sha") == split_sha:
-                differs = [k for k in TUNED_CONFIG if earlier.get(k) != config.get(k)]
-                if differs:
-                    found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
-                                  "differs": differs})
-    return found
+def report_run(run, run_path, compare_path, baseline, errors):
+    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
+    config = run["config"]
+    cases = grade_run(run)
+    print(format_report(run, score(config, cases)))
+    if baseline:
+        print()
+        print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
+    if errors:
+        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
+        return 2
+    return 0
 
 
 # ---------------------------------------------------------------------------
-# Error analysis: read the traces one by one in a local page, label what went wrong on each
-# failure, count the labels, fix the most frequent first. Labels live in a sidecar file
-# beside the run (the run itself is never touched).
+# 11. Review: read the traces one by one in a local page, label what went wrong on each failure,
+#     count the labels, fix the most frequent first. Labels live in a sidecar file beside the run
+#     (the run itself is never touched). The page itself is REVIEW_PAGE, at the end of the file.
 
 LABELS_SUFFIX = ".labels.json"
 LABEL_FORMAT = "eval.py-labels/1"
@@ -2673,17 +2960,6 @@ class file_lock:
         self.file.close()   # closing releases the lock
 
 
-def replace_file(path, text):
-    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
-    temp file never outlives a failure; one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        remove_quietly(tmp)
-        raise
-
-
 REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
 
 
@@ -2788,641 +3064,8 @@ def serve_review(review, port):
     return server
 
 
-REVIEW_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4}
-header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
-header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
-main{display:grid;grid-template-columns:1fr 300px;gap:16px;padding:16px}
-section,aside{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
-h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
-pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
-max-height:22em;overflow:auto}
-.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#eee;margin-right:4px;font-size:12px}
-.pass{background:#d7f5dc}.fail{background:#ffd9d6}.error{background:#e6e0ff}.open{background:#fff0c2}
-.fixed{background:#d7f5dc}.regressed{background:#ffd9d6}
-table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}
-td:first-child{width:14em;color:#555}td.n{text-align:right}
-.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-#labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
-.muted{color:#777}
-</style></head><body>
-<header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
-<div id="bar">
-<label>show <select id="status">
-<option value="failures">failures</option><option value="invalid">invalid</option><option value="errors">errors</option>
-<option value="regressions">regressions</option><option value="fixed">fixed</option><option value="all">all</option></select></label>
-<select id="difficulty"><option value="">any difficulty</option></select>
-<select id="label"><option value="">any expected label</option></select>
-<select id="tag"><option value="">any tag</option></select>
-<button id="prev" title="previous (k)">&#9664; k</button><span id="pos"></span><button id="next" title="next (j)">j &#9654;</button>
-<span id="counter" class="muted"></span>
-</div>
-<main><section id="case"></section>
-<aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
-<datalist id="used"></datalist>
-<script nonce="{{nonce}}">
-"use strict";
-let data = null, shown = [], at = 0;
-const read = new Set();
-const $ = (id) => document.getElementById(id);
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; return e; }
-function option(select, value) { select.appendChild(el("option", value)).value = value; }
-function matches(it) {
-  const s = $("status").value;
-  if (s === "failures" && it.verdict !== "fail") return false;
-  if (s === "invalid" && it.predicted !== "INVALID") return false;
-  if (s === "errors" && it.verdict !== "error") return false;
-  if (s === "regressions" && it.change !== "regressed") return false;
-  if (s === "fixed" && it.change !== "fixed") return false;
-  if ($("difficulty").value && it.difficulty !== $("difficulty").value) return false;
-  if ($("label").value && it.expected !== $("label").value) return false;
-  if ($("tag").value && !it.tags.includes($("tag").value)) return false;
-  return true;
-}
-function refilter() { shown = data.items.filter(matches); at = 0; draw(); }
-function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
-function draw() {
-  const box = $("case"); box.replaceChildren();
-  $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
-  if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
-  const it = shown[at]; read.add(it.key);
-  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
-  box.appendChild(head);
-  const pills = el("div");
-  pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
-  if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
-  pills.appendChild(el("span", it.difficulty, "pill"));
-  for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
-  box.appendChild(pills);
-  if (it.note) box.appendChild(el("p", it.note, "muted"));
-  const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
-  box.appendChild(block("Input", it.input));
-  const answers = el("div", undefined, it.other ? "cols" : "");
-  const mine = block("Answer, exactly as given", it.error ? "ERROR: " + it.error : it.response);
-  mine.id = "answer"; answers.appendChild(mine);
-  if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
-  box.appendChild(answers);
-  const facts = el("table");
-  const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
-  if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
-  for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
-  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : ""));
-  row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
-  row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
-  box.appendChild(el("h3", "Details")); box.appendChild(facts);
-  box.appendChild(el("h3", "What went wrong"));
-  const form = el("div"); form.id = "labelform";
-  const input = el("input"); input.id = "labelinput"; input.setAttribute("list", "used"); input.maxLength = 200;
-  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.label ? it.label.label : "";
-  const save = el("button", "Save"); save.id = "save";
-  const status = el("span", it.label ? "saved " + it.label.time : "", "muted"); status.id = "savestatus";
-  save.onclick = () => store(it, input.value, status);
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
-  form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
-  counter();
-}
-function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
-function counts(list) {
-  const t = $("counts"); t.replaceChildren();
-  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No labels yet.", "muted")); }
-  for (const [label, n] of list) { const tr = el("tr"); tr.appendChild(el("td", label)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
-  const used = $("used"); used.replaceChildren(); for (const [label] of list) option(used, label);
-}
-async function store(it, label, status) {
-  status.textContent = "saving…";
-  const response = await fetch("/labels", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, label: label})});
-  const answer = await response.json();
-  if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
-  it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
-  counts(answer.counts);
-}
-function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
-document.addEventListener("keydown", (e) => {
-  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
-  if (typing) return;
-  if (e.key === "j") move(1); else if (e.key === "k") move(-1);
-  else if (e.key === "/") { e.preventDefault(); const i = $("labelinput"); if (i) i.focus(); }
-});
-async function start() {
-  const response = await fetch("/data"); data = await response.json();
-  $("run").textContent = data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : "");
-  const notes = [];
-  if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
-  if (data.stale_labels) notes.push("These labels were written against another version of this run file.");
-  if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
-  const values = (f) => [...new Set(data.items.flatMap(f))].sort();
-  for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
-  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
-  for (const v of values((it) => it.tags)) option($("tag"), v);
-  for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
-  $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
-  counts(data.counts); refilter();
-}
-start();
-</script></body></html>
-"""
-
-
 # ---------------------------------------------------------------------------
-# The command line.
-
-def warn(message):
-    print(message, file=sys.stderr, flush=True)
-
-
-def build_config(args):
-    split_path, split_name = resolve_split(args.split)
-    prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
-    return {
-        "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "options": parse_options(args.option), "format": args.format, "prompt": prompt_path,
-        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
-    }
-
-
-def server_url(api, host):
-    """--host, else $OLLAMA_HOST for Ollama (read as the ollama CLI reads it), else $OPENAI_BASE_URL."""
-    if host is not None:
-        return resolve_host(host)
-    if api == "ollama":
-        return resolve_host(os.environ.get("OLLAMA_HOST", ""))
-    if os.environ.get("OPENAI_BASE_URL"):
-        return resolve_host(os.environ["OPENAI_BASE_URL"])
-    raise EvalError("--api openai needs --host (the server's base URL, e.g. http://127.0.0.1:8000) "
-                    "or $OPENAI_BASE_URL")
-
-
-def parse_options(pairs):
-    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
-    options = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
-        if key in ("temperature", "seed"):
-            raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
-        try:
-            options[key.strip()] = strict_json(value)
-        except ValueError:
-            options[key.strip()] = value
-    return options
-
-
-def make_client(config, args):
-    key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
-    return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
-                                  api_key=key, jobs=getattr(args, "jobs", 1))
-
-
-def judge_config(args, model, cases):
-    """How judge checks are judged, recorded in the run; None when no case has a judge check."""
-    if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
-        return None
-    models = args.judge_model or [model]
-    for judge in models:
-        if model_family(judge) == model_family(model):
-            warn(f"note: judge {judge} is of the same family as {model}; a judge tends to favour its own "
-                 "family (add a --judge-model of another family for a panel)")
-    return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
-            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode())}
-
-
-def interrupt(signum, frame):
-    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
-    raise KeyboardInterrupt
-
-
-def open_or_resume(args):
-    """(config, answers kept, journal path to resume or None) for a new run or a resumed one."""
-    if not args.resume:
-        if not args.split:
-            raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, None
-    if args.config_given:
-        raise EvalError("--resume takes its split, prompt, model and options from the interrupted "
-                        "run; give only --jobs, --timeout, --retries or --host with it")
-    run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
-    if not os.path.exists(run_path + JOURNAL_SUFFIX):
-        if os.path.exists(run_path):
-            raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
-        raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
-    if os.path.exists(run_path):
-        raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
-                        f"just after the run file was written: every answer is in {run_path}; remove the journal")
-    config, done = read_journal(run_path + JOURNAL_SUFFIX)
-    if args.host is not None:
-        config["host"] = resolve_host(args.host)
-    done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
-    return config, done, run_path
-
-
-def refuse_changed(config, split_sha, prompt_sha, labels, cases, done):
-    """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
-    for what, path, then, now in (("split", config["split_path"], config["split_sha"], split_sha),
-                                  ("prompt", config["prompt"], config["prompt_sha"], prompt_sha)):
-        if then != now:
-            raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
-                            f"(sha {short(then)} then, {short(now)} now)")
-    if config["labels"] != labels:
-        raise EvalError(f"refusing to resume: the labels beside {config['split_path']} changed since the run "
-                        f"started ({config['labels']} then, {labels} now)")
-    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in cases})
-    if stray:
-        raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
-                        f"({', '.join(stray[:5])}); it was edited")
-
-
-def guard_held_out(config, split_sha, prompt_sha, folders, forced):
-    earlier = earlier_held_out_runs(folders, split_sha, dict(config, prompt_sha=prompt_sha))
-    if not earlier:
-        return
-    first = earlier[0]
-    why = (f"{first['path']} already ran this split with another {' and '.join(first['differs'])} "
-           f"({first['prompt']}, {first['model']})")
-    if not forced:
-        raise EvalError(f"refusing to run the held-out {config['split']} split again: {why}.\n"
-                        "Re-running it after changes turns it into one more dev set. Pass --rerun-test to run "
-                        "it anyway; the run will be marked as a forced re-run.")
-    config["rerun_test"] = {"forced": True, "earlier": [e["path"] for e in earlier]}
-    warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
-
-
-def load_inputs(config):
-    """The split and the prompt a run will use, every problem in them found before any call."""
-    cases, labels, split_sha = load_split(config["split_path"])
-    prompt_text, prompt_sha = load_prompt(config["prompt"])
-    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
-    if problems:
-        raise EvalError("\n".join(problems))
-    if config.get("format") == "schema" and labels is None:
-        raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    return cases, labels, split_sha, prompt_text, prompt_sha
-
-
-def choose_response_format(client, config, labels, resuming):
-    """--format schema over --api openai: the form of response_format this server takes, said on
-    stderr. A resumed run keeps the form its first answers were asked with, so one run never mixes two."""
-    schema = output_format("schema", labels)
-    if resuming:
-        try:
-            client.choose_schema_form(config["model"], schema, [config["response_format"]])
-        except EvalError as e:
-            raise EvalError(f"{e}".split("\n")[0] + f"\nThis run's answers so far were asked with response_format "
-                            f"{SCHEMA_FORMS[config['response_format']]}: resume it against a server that takes "
-                            "that form (--host).") from None
-        return config["response_format"]
-    form, refusals = client.choose_schema_form(config["model"], schema)
-    why = f" ({client.host} refused {one_line('; '.join(refusals), 150)})" if refusals else ""
-    warn(f"--format schema: sent as response_format {SCHEMA_FORMS[form]}{why}")
-    return form
-
-
-def cmd_run(args):
-    config, done, run_path = open_or_resume(args)
-    cases, labels, split_sha, prompt_text, prompt_sha = load_inputs(config)
-    if run_path:
-        refuse_changed(config, split_sha, prompt_sha, labels, cases, done)
-    else:
-        wanted = args.out or default_run_path(config["split"], config["prompt"])
-        if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
-            guard_held_out(config, split_sha, prompt_sha, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
-    baseline = read_graded(args.compare) if args.compare else None
-    if baseline and baseline[0]["split_sha"] != split_sha:
-        raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
-                        f"({short(baseline[0]['split_sha'])} there, {short(split_sha)} here)")
-
-    if not run_path:
-        config["judge"] = judge_config(args, config["model"], cases)
-    client = make_client(config, args)
-    server_version = client.check(config["model"])
-    for judge in (config.get("judge") or {}).get("models", []):
-        client.check(judge)
-    warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
-         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} "
-         f"({' '.join(filter(None, (config['api'], server_version)))})")
-    if config["api"] == "openai" and config.get("format") == "schema":
-        config["response_format"] = choose_response_format(client, config, labels, resuming=bool(run_path))
-    if run_path:
-        if config.get("server_version") != server_version:
-            warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
-        lock = RunLock(run_path)
-        if not os.path.exists(run_path + JOURNAL_SUFFIX):
-            lock.release()
-            raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
-        journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) * config['repeat'] - len(done)} to ask")
-    else:
-        config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
-                      cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
-                      server=config["api"], server_version=server_version, eval_version=__version__)
-        run_path, journal, lock = open_journal(wanted, config)
-        if run_path != wanted:
-            warn(f"{wanted} exists; writing {run_path} instead")
-    try:
-        errors = ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal)
-        if errors is None:
-            return 2   # interrupted: the answers are in the journal
-        run = assemble_run(config, cases, done)
-        del done, cases   # the run holds what is needed now; a 100k-case run is big
-        write_run(run, run_path)
-    finally:
-        lock.release()
-    return report_run(run, run_path, args.compare, baseline, errors)
-
-
-def ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal):
-    """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
-    Returns how many ended in error, or None if the run was interrupted."""
-    work = [(case, trial) for case in cases for trial in range(1, config["repeat"] + 1)
-            if (case["id"], trial) not in done]
-    progress = Progress(len(cases) * config["repeat"], len(done))
-    errors = 0
-
-    def on_answer(case, trial, answer):
-        nonlocal errors
-        try:
-            append_journal(journal, {"id": case["id"], "trial": trial, **answer})
-        except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
-            raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
-                            f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
-                            f"{run_path}") from None
-        done[case["id"], trial] = answer
-        errors += answer["error"] is not None
-        progress.update(len(done), errors)
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        ask_all(work, args.jobs, lambda case: ask_case(client, config, prompt_text, case), on_answer)
-    except KeyboardInterrupt:
-        progress.update(len(done), errors, final=True)
-        warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
-             f"Resume with: python eval.py run --resume {run_path}")
-        return None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        try:
-            journal.close()
-        except OSError:
-            pass   # a full disk: the error above says so
-    progress.update(len(done), errors, final=True)
-    return errors
-
-
-def write_run(run, run_path):
-    """The run file, written once and atomically; then its journal goes."""
-    try:
-        write_new_file(run_path, run_text(run))
-    except OSError as e:
-        raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
-                        f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
-    os.unlink(run_path + JOURNAL_SUFFIX)
-    warn(f"wrote {run_path}")
-
-
-def report_run(run, run_path, compare_path, baseline, errors):
-    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
-    config = run["config"]
-    cases = grade_run(run)
-    print(format_report(run, score(config, cases)))
-    if baseline:
-        print()
-        print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
-    if errors:
-        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
-        return 2
-    return 0
-
-
-def checks_from_split(path):
-    """The checks a split defines now, for report --checks: rescoring without a model call."""
-    cases, _, _ = load_split(path)
-    return {c["id"]: c["checks"] for c in cases}
-
-
-def same_cases(path, checks, cases):
-    ids = {c["id"] for c in cases}
-    if set(checks) != ids:
-        only = sorted(set(checks) ^ ids)
-        raise EvalError(f"--checks {path}: its cases are not the run's ({', '.join(only[:5])}"
-                        f"{' …' if len(only) > 5 else ''} on one side only)")
-
-
-def cmd_report(args):
-    checks = checks_from_split(args.checks) if args.checks else None
-    config, cases = read_graded(args.run, checks)
-    run = {"config": config}
-    if args.checks:
-        same_cases(args.checks, checks, cases)
-        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-    s = dict(score(run["config"], cases), checks_from=args.checks or "the run file")
-    labels, _ = read_failure_labels(args.run + LABELS_SUFFIX)
-    if labels:
-        s["failure_labels"] = {"file": args.run + LABELS_SUFFIX, "counts": label_counts(labels)}
-    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
-    if args.json:
-        print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"},
-                    **s, "gates": {"exit": code, "verdicts": verdicts}})
-    elif args.markdown:
-        print(markdown_report(run, s, args.run) + "".join(f"\n\n**{v}**" for v in verdicts))
-    else:
-        print(format_report(run, s))
-    for verdict in verdicts:
-        warn(verdict)
-    return code
-
-
-def cmd_compare(args):
-    (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
-    same_split(a_config, b_config)
-    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
-    code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
-    if args.json:
-        print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
-                    "gates": {"exit": code, "verdicts": verdicts}})
-    elif args.markdown:
-        print(markdown_compare(c, args.baseline, args.candidate) + "".join(f"\n\n**{v}**" for v in verdicts))
-    else:
-        print(format_compare(c, args.baseline, args.candidate))
-    for verdict in verdicts:
-        warn(verdict)
-    return code
-
-
-def cmd_judge(args):
-    """Judge an existing run's answers again (another judge, more votes, a panel) into a new run file."""
-    run = load_run(args.run)
-    todo = [r for r in run["results"]
-            if r.get("response") is not None and any(c["type"] == "judge" for c in r["checks"])]
-    if not todo:
-        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
-                        "--checks to see it, or run again")
-    config = dict(run["config"], judged_from=args.run)
-    config["judge"] = judge_config(args, config["model"], todo)
-    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-    client = make_client(config, args)
-    for model in config["judge"]["models"]:
-        client.check(model)
-    progress = Progress(len(todo), 0)
-    votes, failed = {}, 0
-
-    def on_votes(result, trial, result_votes):
-        nonlocal failed
-        votes[result["id"], trial] = result_votes
-        failed += any(v["error"] for v in result_votes)
-        progress.update(len(votes), failed)
-
-    ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, r["response"]), on_votes)
-    progress.update(len(votes), failed, final=True)
-    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
-    judged = {"format": RUN_FORMAT, "config": config, "results": results}
-    out = free_run_path(args.out or os.path.splitext(args.run)[0] + "-judged.json")
-    try:
-        write_new_file(out, run_text(judged))
-    except OSError as e:
-        raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
-    warn(f"wrote {out} ({args.run} is unchanged)")
-    print(format_report(judged, score(config, grade_run(judged))))
-    return 2 if failed else 0
-
-
-def read_human_labels(path):
-    """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
-    text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
-    labels, problems = {}, []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            key = (obj["id"], obj.get("trial", 1), obj["check"])
-            if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
-                raise TypeError
-            hash(key)   # a trial that is a list or an object cannot be looked up
-        except (ValueError, KeyError, TypeError, RecursionError):
-            problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
-            continue
-        if key in labels:
-            problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
-        labels[key] = obj["pass"]
-    if problems or not labels:
-        raise EvalError("\n".join(problems) or f"{path}: no labels")
-    return labels
-
-
-def cmd_calibrate(args):
-    """How far to trust a judge: its verdicts in RUN against a person's labels of the same answers."""
-    human = read_human_labels(args.labels)
-    verdicts = {(c["id"], t["trial"], name): j["pass"]
-                for c in read_graded(args.run)[1] for t in c["trials"] for name, j in t["judged"].items()}
-    unknown = [k for k in human if k not in verdicts]
-    if unknown:
-        raise EvalError(f"{args.labels}: {len(unknown)} label(s) match no judge verdict in {args.run} "
-                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
-    report = {}
-    for check in sorted({k[2] for k in human}):
-        keys = [k for k in human if k[2] == check]
-        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
-        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
-        report[check]["warnings"] = calibration_warnings(report[check])
-    if args.json:
-        print_json({"labels": args.labels, "run": args.run, "checks": report})
-    else:
-        print(format_calibration(report))
-    return 0
-
-
-def calibration_warnings(a):
-    warnings = []
-    if a["failure_detection"] is None:
-        warnings.append("no human-labelled failure: the judge's failure detection cannot be measured")
-    elif a["failure_detection"] < LOW_CERTAINTY:
-        warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
-                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
-    share = a["human_fail_share"]
-    if share is not None and min(share, 1 - share) < 0.2:
-        warnings.append(f"unbalanced labels ({percent(share)} failures): raw agreement misleads; "
-                        "read failure detection and kappa instead")
-    return warnings
-
-
-def format_calibration(report):
-    out = []
-    for check, a in report.items():
-        t = a["table"]
-        out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
-                + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
-                f"  Failure detection: {pct(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
-                "  (real failures the judge fails)",
-                f"  Pass retention:    {pct(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
-                "  (real passes the judge leaves alone)",
-                f"  Raw agreement:     {percent(a['agreement'])}",
-                f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
-        out += table([["", "judge fail", "judge pass"],
-                      ["human fail", t["human_fail"]["judge_fail"], t["human_fail"]["judge_pass"]],
-                      ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
-        out += [f"  WARNING: {w}" for w in a["warnings"]] + [""]
-    return "\n".join(out).rstrip()
-
-
-def cmd_review(args):
-    review = Review(args.run, args.against)
-    server = serve_review(review, args.port)
-    print(f"Reviewing {args.run} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
-          f"{review.sidecar}; Ctrl-C to stop)", flush=True)
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        warn("stopped")
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        server.server_close()
-    return 0
-
-
-def cmd_power(args):
-    """The seed's sizing questions, answered exactly."""
-    if args.rate is not None and args.rows is not None:
-        chance = binom_at_least(args.failures, args.rows, args.rate)
-        lines = [f"{chance:.1%}: the chance of seeing at least {args.failures} failures in {args.rows} rows "
-                 f"when each fails with probability {args.rate:g}",
-                 f"(failures ~ Binomial({args.rows}, {args.rate:g}); {args.rows * args.rate:.1f} expected)."]
-        result = {"rows": args.rows, "rate": args.rate, "failures": args.failures, "probability": chance}
-    elif args.rate is not None:
-        rows = rows_for_failures(args.rate, args.failures, args.prob)
-        if rows is None:
-            raise EvalError(f"no set of up to 10,000,000 rows reaches {percent(args.prob)} at rate {args.rate:g}")
-        chance = binom_at_least(args.failures, rows, args.rate)
-        before = binom_at_least(args.failures, rows - 1, args.rate)
-        lines = [f"{rows} rows: the fewest that give at least {args.failures} failures with probability "
-                 f">= {args.prob:.0%} when each row fails with probability {args.rate:g}",
-                 f"(P = {chance:.2%} at {rows} rows, {before:.2%} at {rows - 1}; "
-                 f"failures ~ Binomial(rows, {args.rate:g})). Use more rows than that, not the expected count."]
-        result = {"rows": rows, "rate": args.rate, "failures": args.failures, "prob": args.prob,
-                  "probability": chance}
-    elif args.rows is not None:
-        needed = failures_for_fisher(args.rows, args.alpha)
-        if needed is None:
-            raise EvalError(f"at {args.rows} rows no number of failures reaches alpha {args.alpha:g}")
-        p = fisher_exact(args.rows - needed, needed, args.rows, 0)
-        p_less = fisher_exact(args.rows - needed + 1, needed - 1, args.rows, 0)
-        lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-                 f"baseline that never failed on {args.rows} rows, at alpha {args.alpha:g}",
-                 f"({args.rows - needed}/{args.rows} vs {args.rows}/{args.rows} gives p = {p_value(p)}; "
-                 f"{args.rows - needed + 1}/{args.rows} gives p = {p_value(p_less)})."]
-        result = {"rows": args.rows, "alpha": args.alpha, "failures": needed, "p": p}
-    else:
-        raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
-                        "or --rows alone (failures Fisher's test needs); see power --help")
-    if args.json:
-        print_json(result)
-    else:
-        print("\n".join(lines))
-    return 0
-
+# 12. The command line: each command calls the stages above by name.
 
 def positive_int(text):
     try:
@@ -3608,6 +3251,217 @@ def parser():
     return p
 
 
+def cmd_run(args):
+    config, done, run_path = open_or_resume(args)
+    cases, labels, split_sha, prompt_text, prompt_sha = load_inputs(config)
+    if run_path:
+        refuse_changed(config, split_sha, prompt_sha, labels, cases, done)
+    else:
+        wanted = args.out or default_run_path(config["split"], config["prompt"])
+        if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
+            guard_held_out(config, split_sha, prompt_sha, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
+    baseline = read_graded(args.compare) if args.compare else None
+    if baseline and baseline[0]["split_sha"] != split_sha:
+        raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
+                        f"({short(baseline[0]['split_sha'])} there, {short(split_sha)} here)")
+
+    if not run_path:
+        config["judge"] = judge_config(args, config["model"], cases)
+    client = make_client(config, args)
+    server_version = client.check(config["model"])
+    for judge in (config.get("judge") or {}).get("models", []):
+        client.check(judge)
+    warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
+         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} "
+         f"({' '.join(filter(None, (config['api'], server_version)))})")
+    if config["api"] == "openai" and config.get("format") == "schema":
+        config["response_format"] = choose_response_format(client, config, labels, resuming=bool(run_path))
+    if run_path:
+        if config.get("server_version") != server_version:
+            warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
+        lock = RunLock(run_path)
+        if not os.path.exists(run_path + JOURNAL_SUFFIX):
+            lock.release()
+            raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
+        journal = reopen_journal(run_path + JOURNAL_SUFFIX)
+        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) * config['repeat'] - len(done)} to ask")
+    else:
+        config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
+                      cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
+                      server=config["api"], server_version=server_version, eval_version=__version__)
+        run_path, journal, lock = open_journal(wanted, config)
+        if run_path != wanted:
+            warn(f"{wanted} exists; writing {run_path} instead")
+    try:
+        errors = ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal)
+        if errors is None:
+            return 2   # interrupted: the answers are in the journal
+        run = assemble_run(config, cases, done)
+        del done, cases   # the run holds what is needed now; a 100k-case run is big
+        write_run(run, run_path)
+    finally:
+        lock.release()
+    return report_run(run, run_path, args.compare, baseline, errors)
+
+
+def cmd_report(args):
+    checks = checks_from_split(args.checks) if args.checks else None
+    config, cases = read_graded(args.run, checks)
+    run = {"config": config}
+    if args.checks:
+        same_cases(args.checks, checks, cases)
+        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+    s = dict(score(run["config"], cases), checks_from=args.checks or "the run file")
+    labels, _ = read_failure_labels(args.run + LABELS_SUFFIX)
+    if labels:
+        s["failure_labels"] = {"file": args.run + LABELS_SUFFIX, "counts": label_counts(labels)}
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
+    if args.json:
+        print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"},
+                    **s, "gates": {"exit": code, "verdicts": verdicts}})
+    elif args.markdown:
+        print(markdown_report(run, s, args.run) + "".join(f"\n\n**{v}**" for v in verdicts))
+    else:
+        print(format_report(run, s))
+    for verdict in verdicts:
+        warn(verdict)
+    return code
+
+
+def cmd_compare(args):
+    (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
+    same_split(a_config, b_config)
+    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
+    code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
+    if args.json:
+        print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
+                    "gates": {"exit": code, "verdicts": verdicts}})
+    elif args.markdown:
+        print(markdown_compare(c, args.baseline, args.candidate) + "".join(f"\n\n**{v}**" for v in verdicts))
+    else:
+        print(format_compare(c, args.baseline, args.candidate))
+    for verdict in verdicts:
+        warn(verdict)
+    return code
+
+
+def cmd_judge(args):
+    """Judge an existing run's answers again (another judge, more votes, a panel) into a new run file."""
+    run = load_run(args.run)
+    todo = [r for r in run["results"]
+            if r.get("response") is not None and any(c["type"] == "judge" for c in r["checks"])]
+    if not todo:
+        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
+                        "--checks to see it, or run again")
+    config = dict(run["config"], judged_from=args.run)
+    config["judge"] = judge_config(args, config["model"], todo)
+    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
+    client = make_client(config, args)
+    for model in config["judge"]["models"]:
+        client.check(model)
+    progress = Progress(len(todo), 0)
+    votes, failed = {}, 0
+
+    def on_votes(result, trial, result_votes):
+        nonlocal failed
+        votes[result["id"], trial] = result_votes
+        failed += any(v["error"] for v in result_votes)
+        progress.update(len(votes), failed)
+
+    ask_all([(r, r["trial"]) for r in todo], args.jobs,
+            lambda r: judge_answer(client, config["judge"], r, r["response"]), on_votes)
+    progress.update(len(votes), failed, final=True)
+    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
+    judged = {"format": RUN_FORMAT, "config": config, "results": results}
+    out = free_run_path(args.out or os.path.splitext(args.run)[0] + "-judged.json")
+    try:
+        write_new_file(out, run_text(judged))
+    except OSError as e:
+        raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
+    warn(f"wrote {out} ({args.run} is unchanged)")
+    print(format_report(judged, score(config, grade_run(judged))))
+    return 2 if failed else 0
+
+
+def cmd_calibrate(args):
+    """How far to trust a judge: its verdicts in RUN against a person's labels of the same answers."""
+    human = read_human_labels(args.labels)
+    verdicts = {(c["id"], t["trial"], name): j["pass"]
+                for c in read_graded(args.run)[1] for t in c["trials"] for name, j in t["judged"].items()}
+    unknown = [k for k in human if k not in verdicts]
+    if unknown:
+        raise EvalError(f"{args.labels}: {len(unknown)} label(s) match no judge verdict in {args.run} "
+                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+    report = {}
+    for check in sorted({k[2] for k in human}):
+        keys = [k for k in human if k[2] == check]
+        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
+        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
+        report[check]["warnings"] = calibration_warnings(report[check])
+    if args.json:
+        print_json({"labels": args.labels, "run": args.run, "checks": report})
+    else:
+        print(format_calibration(report))
+    return 0
+
+
+def cmd_review(args):
+    review = Review(args.run, args.against)
+    server = serve_review(review, args.port)
+    print(f"Reviewing {args.run} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
+          f"{review.sidecar}; Ctrl-C to stop)", flush=True)
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        warn("stopped")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.server_close()
+    return 0
+
+
+def cmd_power(args):
+    """The seed's sizing questions, answered exactly."""
+    if args.rate is not None and args.rows is not None:
+        chance = binom_at_least(args.failures, args.rows, args.rate)
+        lines = [f"{chance:.1%}: the chance of seeing at least {args.failures} failures in {args.rows} rows "
+                 f"when each fails with probability {args.rate:g}",
+                 f"(failures ~ Binomial({args.rows}, {args.rate:g}); {args.rows * args.rate:.1f} expected)."]
+        result = {"rows": args.rows, "rate": args.rate, "failures": args.failures, "probability": chance}
+    elif args.rate is not None:
+        rows = rows_for_failures(args.rate, args.failures, args.prob)
+        if rows is None:
+            raise EvalError(f"no set of up to 10,000,000 rows reaches {percent(args.prob)} at rate {args.rate:g}")
+        chance = binom_at_least(args.failures, rows, args.rate)
+        before = binom_at_least(args.failures, rows - 1, args.rate)
+        lines = [f"{rows} rows: the fewest that give at least {args.failures} failures with probability "
+                 f">= {args.prob:.0%} when each row fails with probability {args.rate:g}",
+                 f"(P = {chance:.2%} at {rows} rows, {before:.2%} at {rows - 1}; "
+                 f"failures ~ Binomial(rows, {args.rate:g})). Use more rows than that, not the expected count."]
+        result = {"rows": rows, "rate": args.rate, "failures": args.failures, "prob": args.prob,
+                  "probability": chance}
+    elif args.rows is not None:
+        needed = failures_for_fisher(args.rows, args.alpha)
+        if needed is None:
+            raise EvalError(f"at {args.rows} rows no number of failures reaches alpha {args.alpha:g}")
+        p = fisher_exact(args.rows - needed, needed, args.rows, 0)
+        p_less = fisher_exact(args.rows - needed + 1, needed - 1, args.rows, 0)
+        lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
+                 f"baseline that never failed on {args.rows} rows, at alpha {args.alpha:g}",
+                 f"({args.rows - needed}/{args.rows} vs {args.rows}/{args.rows} gives p = {p_value(p)}; "
+                 f"{args.rows - needed + 1}/{args.rows} gives p = {p_value(p_less)})."]
+        result = {"rows": args.rows, "alpha": args.alpha, "failures": needed, "p": p}
+    else:
+        raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
+                        "or --rows alone (failures Fisher's test needs); see power --help")
+    if args.json:
+        print_json(result)
+    else:
+        print("\n".join(lines))
+    return 0
+
+
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
         if hasattr(stream, "reconfigure"):
@@ -3649,5 +3503,143 @@ def main(argv=None):
             gc.enable()   # main() is also called in-process, by the tests
 
 
+# ---------------------------------------------------------------------------
+# The review page, served by `eval.py review`.
+
+REVIEW_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4}
+header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
+header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
+main{display:grid;grid-template-columns:1fr 300px;gap:16px;padding:16px}
+section,aside{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
+h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
+pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
+max-height:22em;overflow:auto}
+.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#eee;margin-right:4px;font-size:12px}
+.pass{background:#d7f5dc}.fail{background:#ffd9d6}.error{background:#e6e0ff}.open{background:#fff0c2}
+.fixed{background:#d7f5dc}.regressed{background:#ffd9d6}
+table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}
+td:first-child{width:14em;color:#555}td.n{text-align:right}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+#labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
+.muted{color:#777}
+</style></head><body>
+<header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
+<div id="bar">
+<label>show <select id="status">
+<option value="failures">failures</option><option value="invalid">invalid</option><option value="errors">errors</option>
+<option value="regressions">regressions</option><option value="fixed">fixed</option><option value="all">all</option></select></label>
+<select id="difficulty"><option value="">any difficulty</option></select>
+<select id="label"><option value="">any expected label</option></select>
+<select id="tag"><option value="">any tag</option></select>
+<button id="prev" title="previous (k)">&#9664; k</button><span id="pos"></span><button id="next" title="next (j)">j &#9654;</button>
+<span id="counter" class="muted"></span>
+</div>
+<main><section id="case"></section>
+<aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
+<datalist id="used"></datalist>
+<script nonce="{{nonce}}">
+"use strict";
+let data = null, shown = [], at = 0;
+const read = new Set();
+const $ = (id) => document.getElementById(id);
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; return e; }
+function option(select, value) { select.appendChild(el("option", value)).value = value; }
+function matches(it) {
+  const s = $("status").value;
+  if (s === "failures" && it.verdict !== "fail") return false;
+  if (s === "invalid" && it.predicted !== "INVALID") return false;
+  if (s === "errors" && it.verdict !== "error") return false;
+  if (s === "regressions" && it.change !== "regressed") return false;
+  if (s === "fixed" && it.change !== "fixed") return false;
+  if ($("difficulty").value && it.difficulty !== $("difficulty").value) return false;
+  if ($("label").value && it.expected !== $("label").value) return false;
+  if ($("tag").value && !it.tags.includes($("tag").value)) return false;
+  return true;
+}
+function refilter() { shown = data.items.filter(matches); at = 0; draw(); }
+function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
+function draw() {
+  const box = $("case"); box.replaceChildren();
+  $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
+  if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
+  const it = shown[at]; read.add(it.key);
+  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
+  box.appendChild(head);
+  const pills = el("div");
+  pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
+  if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
+  pills.appendChild(el("span", it.difficulty, "pill"));
+  for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
+  box.appendChild(pills);
+  if (it.note) box.appendChild(el("p", it.note, "muted"));
+  const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
+  box.appendChild(block("Input", it.input));
+  const answers = el("div", undefined, it.other ? "cols" : "");
+  const mine = block("Answer, exactly as given", it.error ? "ERROR: " + it.error : it.response);
+  mine.id = "answer"; answers.appendChild(mine);
+  if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
+  box.appendChild(answers);
+  const facts = el("table");
+  const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
+  if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
+  for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
+  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : ""));
+  row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
+  row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
+  box.appendChild(el("h3", "Details")); box.appendChild(facts);
+  box.appendChild(el("h3", "What went wrong"));
+  const form = el("div"); form.id = "labelform";
+  const input = el("input"); input.id = "labelinput"; input.setAttribute("list", "used"); input.maxLength = 200;
+  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.label ? it.label.label : "";
+  const save = el("button", "Save"); save.id = "save";
+  const status = el("span", it.label ? "saved " + it.label.time : "", "muted"); status.id = "savestatus";
+  save.onclick = () => store(it, input.value, status);
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
+  form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
+  counter();
+}
+function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
+function counts(list) {
+  const t = $("counts"); t.replaceChildren();
+  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No labels yet.", "muted")); }
+  for (const [label, n] of list) { const tr = el("tr"); tr.appendChild(el("td", label)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
+  const used = $("used"); used.replaceChildren(); for (const [label] of list) option(used, label);
+}
+async function store(it, label, status) {
+  status.textContent = "saving…";
+  const response = await fetch("/labels", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, label: label})});
+  const answer = await response.json();
+  if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
+  it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
+  counts(answer.counts);
+}
+function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
+document.addEventListener("keydown", (e) => {
+  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
+  if (typing) return;
+  if (e.key === "j") move(1); else if (e.key === "k") move(-1);
+  else if (e.key === "/") { e.preventDefault(); const i = $("labelinput"); if (i) i.focus(); }
+});
+async function start() {
+  const response = await fetch("/data"); data = await response.json();
+  $("run").textContent = data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : "");
+  const notes = [];
+  if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
+  if (data.stale_labels) notes.push("These labels were written against another version of this run file.");
+  if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
+  const values = (f) => [...new Set(data.items.flatMap(f))].sort();
+  for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
+  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  for (const v of values((it) => it.tags)) option($("tag"), v);
+  for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
+  $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
+  counts(data.counts); refilter();
+}
+start();
+</script></body></html>
+"""
 if __name__ == "__main__":
     sys.exit(main())
