@@ -30,6 +30,7 @@ def test_run_file_holds_config_and_raw_answers(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0, err
     assert "wrote runs/dev-v3.json" in err
+    assert cli("report", "runs/dev-v3.json")[1] == out   # run prints the report of the file it wrote
     run = load_json("runs/dev-v3.json")
     config = run["config"]
     prompt = (project / "prompts" / "v3.txt").read_bytes()
