@@ -111,6 +111,13 @@ def test_no_labels_file_makes_a_free_text_set(tmp_path):
     assert cases[0]["checks"] == [] and "expected" not in cases[1]   # no implied label check
 
 
+def test_bad_tags_are_refused_at_load(project, cli):
+    (project / "golden" / "x.jsonl").write_text(
+        json.dumps({"id": "a", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n", "tags": "red"}) + "\n")
+    code, out, err = cli("run", "--split", "golden/x.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and "golden/x.jsonl:1: field 'tags' must be a list of non-empty strings" in err
+
+
 def test_missing_split(tmp_path):
     with pytest.raises(evalpy.EvalError, match="no such split file"):
         evalpy.load_split(str(tmp_path / "nope.jsonl"))
