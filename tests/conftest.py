@@ -1,5 +1,7 @@
-"""Shared fixtures: a fake Ollama on 127.0.0.1, a throw-away project folder, the CLI in-process."""
+"""Shared fixtures: a fake Ollama on 127.0.0.1, a throw-away project folder, the CLI in-process,
+and run files built directly (make_run) for the stages that only read them back."""
 
+import hashlib
 import json
 import shutil
 import sys
@@ -55,3 +57,154 @@ def answer_key(split_path, overrides=None):
 
 def load_json(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+# --- answers several files use
+
+LABELS = ["facturación", "bug", "acceso", "petición"]   # golden/labels.txt
+HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+# prompt v2 on dev: 22/25; dev-11's answer matches no label (invalid)
+V2_MISSES = {"dev-09": "facturación", "dev-11": "Categoría: bug", "dev-24": "petición"}
+V2_HOSTILE_MISSES = V2_MISSES | {"dev-11": HOSTILE}   # the same, dev-11 answered with markup
+V3_MISSES = {"dev-05": "acceso"}                                  # 24/25: fixes v2's three, breaks dev-05
+V1_MISSES = {f"dev-{i:02d}": "acceso" for i in (1, 2, 4, 5, 6, 7)}   # 19/25: six that v2 got right
+
+
+def small_split(labels, cases):
+    """small/s.jsonl in the working folder, its cases (id, expected) asking "ticket <id>", and
+    small/labels.txt beside it; returns the split's path."""
+    Path("small").mkdir()
+    Path("small/labels.txt").write_text("".join(label + "\n" for label in labels), encoding="utf-8")
+    Path("small/s.jsonl").write_text("".join(
+        json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected, "difficulty": "easy", "note": "n"},
+                   ensure_ascii=False) + "\n" for cid, expected in cases), encoding="utf-8")
+    return "small/s.jsonl"
+
+
+# --- run files without a model: make_run builds what `eval.py run` would have written
+
+LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}
+
+
+def sha(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def make_run(cases, labels=LABELS, **config):
+    """A run as eval.py writes it (format, config, one result per case and trial), built directly.
+
+    A case is (id, expected, response) or a dict of result fields; missing fields get eval.py's
+    values or a plain default (input "ticket <id>", difficulty "easy", the label check when there
+    are labels). "response" is the model's answer, or a list of them, one per trial (the run's
+    repeat is the longest list, or repeat=K); None is a request that got no answer ("error" says why).
+    Keyword arguments replace config keys; the prompt's text is the shipped file's when there is one."""
+    specs = [c if isinstance(c, dict) else dict(zip(("id", "expected", "response"), c)) for c in cases]
+    repeat = config.setdefault(
+        "repeat", max((len(s["response"]) for s in specs if isinstance(s.get("response"), list)), default=1))
+    results = []
+    for s in specs:
+        case = {"id": s["id"], "input": s.get("input", f"ticket {s['id']}")}
+        if "expected" in s:
+            case["expected"] = s["expected"]
+        case.update(difficulty=s.get("difficulty", "easy"), note=s.get("note", "n"), tags=s.get("tags", []))
+        if "vars" in s:
+            case["vars"] = s["vars"]
+        case["checks"] = s.get("checks", [dict(LABEL_CHECK)] if labels is not None else [])
+        answers = s.get("response", s.get("expected"))
+        for trial, answer in enumerate(answers if isinstance(answers, list) else [answers] * repeat, 1):
+            call = {"response": answer, "error": None, "attempts": 1, "latency_ms": s.get("latency_ms", 120.0),
+                    "prompt_tokens": 32, "completion_tokens": 2, "total_duration_ns": 812345678,
+                    "load_duration_ns": 1234567, "prompt_eval_duration_ns": 123456789,
+                    "eval_duration_ns": 456789012, "done_reason": "stop", "judges": s.get("judges")}
+            if answer is None:
+                call = dict.fromkeys(call, None) | {"error": s.get("error", "HTTP 500: boom"), "attempts": 4}
+            results.append({**case, "trial": trial, **call})
+    prompt = config.get("prompt", "prompts/v3.txt")
+    shipped = ROOT / prompt
+    prompt_text = config.get("prompt_text", shipped.read_text(encoding="utf-8") if shipped.is_file()
+                             else f"Clasifica el ticket ({prompt}).\n")
+    split_id = json.dumps([[s["id"], s.get("input"), s.get("expected")] for s in specs], ensure_ascii=False)
+    run_config = {
+        "model": "qwen2.5:7b", "temperature": 0.0, "seed": 42, "repeat": repeat, "options": {}, "format": None,
+        "prompt": prompt, "split": "tickets", "split_path": "tickets.jsonl", "api": "ollama",
+        "host": "http://127.0.0.1:11434", "judge": None, "prompt_text": prompt_text, "prompt_sha": sha(prompt_text),
+        "split_sha": sha(split_id), "labels": labels, "cases": len(specs), "date": "2026-01-02T09:30:00+01:00",
+        "server": "ollama", "server_version": "0.12.6", "eval_version": evalpy.__version__}
+    run_config.update(config)
+    return {"format": evalpy.RUN_FORMAT, "config": run_config, "results": results}
+
+
+def split_run(split="dev", answers=None, **config):
+    """make_run of a split in the working folder (a name in golden/ or a path), with its cases, labels
+    and sha as loaded: every case answered with its expected label, except the ids in answers."""
+    path, name = evalpy.resolve_split(split)
+    cases, labels, split_sha = evalpy.load_split(path)
+    answers = answers or {}
+    specs = [dict(c, response=answers.get(c["id"], c.get("expected"))) for c in cases]
+    return make_run(specs, labels, **{"split": name, "split_path": path, "split_sha": split_sha, **config})
+
+
+def write_run(path, run):
+    """A run file where eval.py would write it, laid out as eval.py lays it out; returns the path."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return str(path)
+
+
+# --- runs several files read
+
+# id, expected, difficulty, the model's answer: every figure of this run is worked out by hand in test_score.py
+HAND_CASES = [
+    ("a1", "bug", "easy", "bug"),
+    ("a2", "bug", "easy", "Bug."),
+    ("a3", "bug", "easy", "acceso"),
+    ("a4", "acceso", "easy", "acceso"),
+    ("a5", "facturación", "trap", "Categoría: facturación"),
+    ("a6", "petición", "trap", "bug"),
+    ("a7", "facturación", "trap", "facturacion"),
+]
+
+
+def hand_cases():
+    return [{"id": cid, "expected": expected, "difficulty": difficulty, "response": answer}
+            for cid, expected, difficulty, answer in HAND_CASES]
+
+
+@pytest.fixture
+def hand_run(project):
+    """A 7-case run whose every figure is worked out by hand (4/7 right, a5 invalid)."""
+    return write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt"))
+
+
+@pytest.fixture
+def dev_run(project):
+    """Prompt v2 on the dev split: 22/25, misses dev-09, dev-11 (invalid) and dev-24."""
+    return write_run("runs/dev-v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
+
+
+@pytest.fixture
+def worse_run(dev_run):
+    """Prompt v1 on dev: 19/25, misses dev-01, 02, 04, 05, 06, 07 where dev-v2 misses 09, 11, 24."""
+    return write_run("runs/dev-v1.json", split_run("dev", V1_MISSES, prompt="prompts/v1.txt"))
+
+
+def write_two_runs(v2_misses=V2_MISSES):
+    """runs/dev-v2.json (v2_misses) and runs/dev-v3.json (only dev-05 wrong): v3 fixes three, breaks one."""
+    return (write_run("runs/dev-v2.json", split_run("dev", v2_misses, prompt="prompts/v2.txt")),
+            write_run("runs/dev-v3.json", split_run("dev", V3_MISSES)))
+
+
+@pytest.fixture
+def two_runs(project):
+    return write_two_runs()
+
+
+@pytest.fixture
+def tagged_run(project):
+    """Three trials of four tagged cases: t1 right by majority only (one trial failed), the rest always right."""
+    trials = {"t1": ["unsafe", "unsafe", "safe"], "t2": ["unsafe"] * 3, "t3": ["safe"] * 3, "t4": ["safe"] * 3}
+    cases = [{"id": cid, "input": cid, "expected": expected, "tags": tags, "response": trials[cid]}
+             for cid, expected, tags in (("t1", "unsafe", ["red-team"]), ("t2", "unsafe", ["red-team", "injection"]),
+                                         ("t3", "safe", []), ("t4", "safe", ["injection"]))]
+    return write_run("runs/cases-v1.json", make_run(cases, ["safe", "unsafe"], prompt="prompts/v1.txt",
+                                                    split="cases", split_path="tagged/cases.jsonl"))

@@ -1,10 +1,10 @@
-"""Checks on free text, prompt variables and structured output: evaluated from stored answers."""
+"""Checks: every check type validated at load and evaluated from stored answers; free text, vars, JSON."""
 
 import json
 
 import pytest
 
-from conftest import ROOT, evalpy, load_json
+from conftest import evalpy, load_json, make_run, small_split, split_run, write_run
 
 
 def check(kind, value=None, **extra):
@@ -136,12 +136,19 @@ def free_text(project):
     return "golden/orders/dev.jsonl"
 
 
+def support_answer(order, omit=(), refund_date=()):
+    said = "Lo revisamos hoy." if order in omit else f"Hola, su pedido {order} sale hoy."
+    return said + (" El reembolso llegará el lunes." if order in refund_date else "")
+
+
 def support_answers(fake, omit=(), refund_date=()):
-    def answer(text):
-        order = text.split("pedido ")[1].rstrip("?")
-        said = "Lo revisamos hoy." if order in omit else f"Hola, su pedido {order} sale hoy."
-        return said + (" El reembolso llegará el lunes." if order in refund_date else "")
-    fake.default_answer = answer
+    fake.default_answer = lambda text: support_answer(text.split("pedido ")[1].rstrip("?"), omit, refund_date)
+
+
+def support_run(split, omit=(), **config):
+    """The free-text set answered as support_answer would, written where run writes it (newest prompt: v2)."""
+    answers = {cid: support_answer(order, omit) for cid, order, _ in ORDERS}
+    return write_run("runs/orders-dev-v2.json", split_run(split, answers, prompt="prompts/orders/v2.txt", **config))
 
 
 def test_free_text_set_is_scored_by_its_checks_alone(free_text, cli, fake):
@@ -179,41 +186,34 @@ def test_a_placeholder_without_a_value_stops_the_run_before_any_call(free_text, 
 
 
 def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
-    support_answers(fake, omit=("A-102",))
-    assert cli("run", "--split", free_text, "--host", fake.url)[0] == 0
+    run = support_run(free_text, omit=("A-102",), host=fake.url)
     asked = len(fake.chat_bodies)
-    before = cli("report", "runs/orders-dev-v2.json")[1]
+    before = cli("report", run)[1]
     assert before.startswith("Pass rate: 3/4 = 75%")
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"name": "greets", "type": "icontains", "value": "hola"}]))
-    code, out, err = cli("report", "runs/orders-dev-v2.json", "--checks", free_text)
+    code, out, err = cli("report", run, "--checks", free_text)
     assert code == 0 and "scored with the checks golden/orders/dev.jsonl defines now" in err
     assert out.startswith("Pass rate: 3/4 = 75%") and "Scored with 1 check (greets;" in out
     assert "  greets  icontains  blocking  3/4 = 75%" in out
     assert len(fake.chat_bodies) == asked
-    assert cli("report", "runs/orders-dev-v2.json")[1] == before    # the run itself is untouched
-    code, out, err = cli("report", "runs/orders-dev-v2.json", "--checks", "golden/dev.jsonl")
+    assert cli("report", run)[1] == before    # the run itself is untouched
+    code, out, err = cli("report", run, "--checks", "golden/dev.jsonl")
     assert code == 2 and "its cases are not the run's" in err
 
 
-def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli, fake):
-    support_answers(fake)
+def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli):
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "blocking": False}]))
-    assert cli("run", "--split", free_text, "--host", fake.url)[0] == 0
-    out = cli("report", "runs/orders-dev-v2.json")[1]
+    out = cli("report", support_run(free_text))[1]
     assert out.startswith("Pass rate: 4/4 = 100%") and "  apology            contains  not blocking  0/4 = 0%" in out
 
 
 def test_structured_output_json(project, cli, fake):
     answers = {"ticket a": '{"label": "Bug"}', "ticket b": '{"categoría": "acceso"}', "ticket c": "bug, seguro"}
-    (project / "small").mkdir()
-    (project / "small" / "labels.txt").write_text("bug\nacceso\n")
-    with open(project / "small" / "s.jsonl", "w") as f:
-        for cid, expected in (("a", "bug"), ("b", "acceso"), ("c", "bug")):
-            f.write(json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected, "difficulty": "easy", "note": "n"}) + "\n")
+    split = small_split(["bug", "acceso"], [("a", "bug"), ("b", "acceso"), ("c", "bug")])
     fake.answers = answers
-    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url, "--format", "json")
+    code, out, err = cli("run", "--split", split, "--prompt", "prompts/v3.txt", "--host", fake.url, "--format", "json")
     assert code == 0, err
     assert fake.chat_bodies[0]["format"] == "json"
     assert out.splitlines()[0].startswith("Accuracy: 2/3 = 67%") and "Invalid answers: 1" in out
@@ -234,45 +234,6 @@ def test_schema_format_needs_labels(free_text, cli, fake):
     assert code == 2 and "this split has no labels.txt" in err
 
 
-def test_the_shipped_support_set():
-    for split, total in (("dev", 24), ("test", 20)):
-        cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / "support" / f"{split}.jsonl"))
-        assert labels is None and len(cases) == total
-        assert {t for c in cases for t in c["tags"]} == {"entrega", "devolución", "artículo equivocado",
-                                                         "artículo dañado", "facturación"}
-        for c in cases:
-            assert [x["type"] for x in c["checks"]] == ["regex", "not_regex", "judge"]
-            assert c["vars"]["order_id"] in c["input"]
-
-
-
-def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(project, cli, fake):
-    """The seed's story on the shipped set: v2 shortened the prompt and dropped a rule."""
-    def route(body):
-        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-        if system == evalpy.JUDGE_PROMPT:
-            return '{"reason": "contesta", "pass": true}'
-        order = next(w.strip(".,?¿") for w in user.split() if w.startswith("A-"))
-        keeps_rule = "Incluye siempre el número de pedido" in system
-        name = system.split("Estás respondiendo a ")[1].split(".")[0]
-        if keeps_rule or int(order[-1]) % 3:
-            return f"Hola {name}, revisamos tu pedido {order} y te avisamos en cuanto haya novedades."
-        return f"Hola {name}, lo revisamos y te avisamos en cuanto haya novedades."
-    fake.route = route
-    assert cli("run", "--split", "golden/support/dev.jsonl", "--prompt", "prompts/support/v1.txt", "--host", fake.url)[0] == 0
-    assert cli("run", "--split", "golden/support/dev.jsonl", "--host", fake.url)[0] == 0   # newest: v2
-    v1, v2 = load_json("runs/support-dev-v1.json"), load_json("runs/support-dev-v2.json")
-    assert v2["config"]["prompt"] == "prompts/support/v2.txt"
-    assert all(r["vars"]["order_id"] in r["response"] for r in v1["results"])   # v1 keeps the rule
-    assert "Lucía" in fake.chat_bodies[0]["messages"][0]["content"]       # {{customer}} filled in
-    omitted = [r["id"] for r in v2["results"] if r["vars"]["order_id"] not in r["response"]]
-    report = cli("report", "runs/support-dev-v2.json")[1]
-    line = next(l for l in report.splitlines() if l.startswith("  order number "))
-    assert line.split()[-3:] == [f"{24 - len(omitted)}/24", "=", f"{100 * (24 - len(omitted)) / 24:.0f}%"]
-    c = json.loads(cli("compare", "runs/support-dev-v1.json", "runs/support-dev-v2.json", "--json")[1])
-    assert c["regressions"] == omitted and len(omitted) >= 6 and c["fixed"] == []
-
-
 @pytest.mark.parametrize("pattern, nests", [
     ("(a+)+$", True), ("(a*)*", True), ("(.*)*x", True), (r"^(\w+\s?)*$", True), ("((ab)+)+", True),
     ("(a{1,5})+$", True), ("x(?:a+)+y", True), ("(?=(a+)+)", True),
@@ -286,15 +247,10 @@ def test_patterns_that_repeat_a_repetition_are_refused(pattern, nests):
     assert (evalpy.regex_problem(pattern) is not None) is nests
 
 
-def test_a_catastrophic_pattern_in_a_hand_edited_run_is_refused_not_run(project, cli, fake):
+def test_a_catastrophic_pattern_in_a_hand_edited_run_is_refused_not_run(project, cli):
     """(a+)+$ on 32 a's and a "!" would backtrack for hours: report refuses the run file at once."""
-    fake.default_answer = "a" * 32 + "!"
-    (project / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
-                                                 "checks": [{"type": "regex", "value": "a+$"}]}) + "\n")
-    assert cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)[0] == 0
-    run = load_json("runs/s-v1.json")
-    run["results"][0]["checks"][0]["value"] = "(a+)+$"
-    (project / "edited.json").write_text(json.dumps(run))
+    check = {"name": "regex a+$", "type": "regex", "value": "(a+)+$", "blocking": True}   # "a+$" when run
+    write_run("edited.json", make_run([{"id": "a", "checks": [check], "response": "a" * 32 + "!"}], labels=None))
     code, out, err = cli("report", "edited.json")
     assert code == 2 and out == ""
     assert err == ("error: edited.json: not a valid run file: result a: check 'regex a+$': the pattern repeats a "
@@ -311,11 +267,8 @@ def test_answers_nested_past_pythons_stack_are_not_json(project, cli, fake):
     assert code == 0 and out.startswith("Pass rate: 0/1 = 0%"), err
     assert load_json("runs/s-v1.json")["results"][0]["response"] == deep   # stored exactly
     fake.answers = {"ticket a": deep}
-    (project / "small").mkdir()
-    (project / "small" / "labels.txt").write_text("bug\nacceso\n")
-    (project / "small" / "s.jsonl").write_text(json.dumps({"id": "a", "input": "ticket a", "expected": "bug",
-                                                           "difficulty": "easy", "note": "n"}) + "\n")
-    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
+    split = small_split(["bug", "acceso"], [("a", "bug")])
+    code, out, err = cli("run", "--split", split, "--prompt", "prompts/v3.txt", "--host", fake.url,
                          "--format", "json")
     assert code == 0 and "Invalid answers: 1" in out, err
 

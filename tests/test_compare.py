@@ -1,21 +1,11 @@
-"""Stage 7, compare: two runs of the same split, case by case; refused across split versions."""
+"""Compare: two runs of the same split, case by case; refused across split versions."""
 
 import json
 
 import pytest
+import scipy.stats
 
-from conftest import answer_key, load_json
-
-V2_MISSES = {"dev-09": "facturación", "dev-11": "Categoría: bug", "dev-24": "petición"}
-
-
-@pytest.fixture
-def two_runs(project, cli, fake):
-    fake.answers = answer_key("golden/dev.jsonl", V2_MISSES)
-    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-05": "acceso"})
-    assert cli("run", "--split", "dev", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
-    return "runs/dev-v2.json", "runs/dev-v3.json"
+from conftest import V3_MISSES, answer_key, load_json, split_run, write_run
 
 
 def test_compare_lists_fixed_and_regressions(two_runs, cli):
@@ -38,9 +28,9 @@ def test_compare_the_other_way_round(two_runs, cli):
     assert "Fixed (1): dev-05" in out and "Regressions (3): dev-09, dev-11, dev-24" in out
 
 
-def test_a_rerun_shows_no_configuration_change(two_runs, cli, fake):
-    assert cli("run", "--split", "dev", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
-    out = cli("compare", two_runs[1], "runs/dev-v3-2.json")[1]
+def test_a_rerun_shows_no_configuration_change(two_runs, cli):
+    rerun = write_run("runs/dev-v3-2.json", split_run("dev", V3_MISSES, date="2026-01-03T10:00:00+01:00"))
+    out = cli("compare", two_runs[1], rerun)[1]
     assert "Changed: nothing in the configuration" in out
     assert "Fixed (0): -" in out and "Regressions (0): -" in out
     assert "Invalid answers" not in out   # said only where either run has some
@@ -53,31 +43,44 @@ def test_compare_json(two_runs, cli):
     assert c["changed"]["prompt"] == ["prompts/v2.txt", "prompts/v3.txt"]
 
 
+def test_compare_statistics_lines(dev_run, worse_run, cli):
+    # baseline dev-v2 misses 09, 11, 24; candidate misses 01, 02, 04, 05, 06, 07
+    c = json.loads(cli("compare", dev_run, worse_run, "--json")[1])
+    assert len(c["fixed"]) == 3 and len(c["regressions"]) == 6
+    assert c["mcnemar_p"] == pytest.approx(scipy.stats.binomtest(3, 9, 0.5).pvalue, rel=1e-9)
+    assert c["fisher_p"] == pytest.approx(scipy.stats.fisher_exact([[22, 3], [19, 6]]).pvalue, rel=1e-9)
+    out = cli("compare", dev_run, worse_run)[1]
+    assert f"McNemar exact test (paired, alpha 0.05): 3 fixed, 6 broken: p = {c['mcnemar_p']:.2g}, " \
+           "not enough cases to call it" in out
+    assert f"Fisher exact test (pass/fail counts): p = {c['fisher_p']:.2g}" in out
+
+
 @pytest.mark.parametrize("flag", ["--compare", "--comparar"])
-def test_run_compares_as_it_finishes(project, cli, fake, flag):
-    fake.answers = answer_key("golden/dev.jsonl", V2_MISSES)
-    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+def test_run_compares_as_it_finishes(dev_run, cli, fake, flag):
     fake.answers = answer_key("golden/dev.jsonl")
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url, flag, "runs/dev-v2.json")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, flag, dev_run)
     assert code == 0, err
     assert out.startswith("Accuracy: 25/25 = 100%")
     assert "Baseline:  runs/dev-v2.json" in out and "Fixed (3): dev-09, dev-11, dev-24" in out
 
 
-def test_compare_refuses_runs_of_different_split_versions(two_runs, cli, fake, project):
-    old_sha = load_json(two_runs[0])["config"]["split_sha"]
-    with open("golden/dev.jsonl", "a", encoding="utf-8") as f:
+def add_a_case(split="golden/dev.jsonl"):
+    with open(split, "a", encoding="utf-8") as f:
         f.write(json.dumps({"id": "dev-26", "input": "Nuevo", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
-    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
-    new_sha = load_json("runs/dev-v3-2.json")["config"]["split_sha"]
-    code, out, err = cli("compare", two_runs[0], "runs/dev-v3-2.json")
+
+
+def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
+    old_sha = load_json(two_runs[0])["config"]["split_sha"]
+    add_a_case()
+    newer = write_run("runs/dev-v3-2.json", split_run("dev"))
+    new_sha = load_json(newer)["config"]["split_sha"]
+    code, out, err = cli("compare", two_runs[0], newer)
     assert code == 2 and out == ""
     assert f"different versions of the split (dev {old_sha[:8]} vs dev {new_sha[:8]})" in err
 
 
 def test_run_compare_refuses_before_calling_the_model(two_runs, cli, fake):
-    with open("golden/dev.jsonl", "a", encoding="utf-8") as f:
-        f.write(json.dumps({"id": "dev-26", "input": "Nuevo", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
+    add_a_case()
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--compare", two_runs[0])
     assert code == 2 and "another version of the split" in err
@@ -94,12 +97,9 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     assert f"split sha {sha} vs {sha}" in err
 
 
-def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli, fake):
-    fake.answers = answer_key("golden/dev.jsonl")
-    fake.faults_for[list(fake.answers)[8]] = ["500"] * 10   # dev-09
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
-    assert code == 2
-    out = cli("compare", two_runs[0], "runs/dev-v3-2.json")[1]
+def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
+    errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no answer
+    out = cli("compare", two_runs[0], errored)[1]
     assert "Fixed (2): dev-11, dev-24" in out
     assert "Not compared (1): dev-09  (an error in either run)" in out
 
@@ -109,13 +109,11 @@ def test_invalid_answers_are_counted_apart_in_every_view(two_runs, cli):
     assert "| Invalid answers | 1 | 0 |" in cli("compare", *two_runs, "--markdown")[1]
 
 
-def test_with_trials_invalid_answers_say_out_of_how_many(project, cli, fake):
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-11": "Categoría: bug"})
-    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", "3", "--out", "runs/a.json")[0] == 0
-    fake.answers = answer_key("golden/dev.jsonl")
-    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", "3", "--out", "runs/b.json")[0] == 0
-    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+def test_with_trials_invalid_answers_say_out_of_how_many(project, cli):
+    a = write_run("runs/a.json", split_run("dev", {"dev-11": "Categoría: bug"}, repeat=3))
+    b = write_run("runs/b.json", split_run("dev", repeat=3))
+    out = cli("compare", a, b)[1]
     assert "Invalid answers: 3 of 75 -> 0 of 75" in out.splitlines()
-    assert "| Invalid answers | 3 of 75 | 0 of 75 |" in cli("compare", "runs/a.json", "runs/b.json", "--markdown")[1]
-    c = json.loads(cli("compare", "runs/a.json", "runs/b.json", "--json")[1])
+    assert "| Invalid answers | 3 of 75 | 0 of 75 |" in cli("compare", a, b, "--markdown")[1]
+    c = json.loads(cli("compare", a, b, "--json")[1])
     assert c["invalid_answers"] == [3, 0] and c["answers"] == [75, 75]

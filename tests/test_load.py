@@ -1,19 +1,17 @@
-"""Stage 1, load: the split is validated line by line and hashed before any model call."""
+"""Load: the split, its labels and the prompt, validated line by line and hashed before any model call."""
 
 import hashlib
 import json
-from collections import Counter
 
 import pytest
 
-from conftest import ROOT, evalpy, read_cases
+from conftest import LABELS, evalpy
 
-LABELS = "facturación\nbug\nacceso\npetición\n"
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
 
 
 def write_split(tmp_path, lines, raw=None):
-    (tmp_path / "labels.txt").write_text(LABELS, encoding="utf-8")
+    (tmp_path / "labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
     path = tmp_path / "s.jsonl"
     if raw is not None:
         path.write_bytes(raw)
@@ -111,6 +109,13 @@ def test_no_labels_file_makes_a_free_text_set(tmp_path):
     assert cases[0]["checks"] == [] and "expected" not in cases[1]   # no implied label check
 
 
+def test_bad_tags_are_refused_at_load(project, cli):
+    (project / "golden" / "x.jsonl").write_text(
+        json.dumps({"id": "a", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n", "tags": "red"}) + "\n")
+    code, out, err = cli("run", "--split", "golden/x.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and "golden/x.jsonl:1: field 'tags' must be a list of non-empty strings" in err
+
+
 def test_missing_split(tmp_path):
     with pytest.raises(evalpy.EvalError, match="no such split file"):
         evalpy.load_split(str(tmp_path / "nope.jsonl"))
@@ -150,25 +155,6 @@ def test_prompt_loading(tmp_path):
     (tmp_path / "e.txt").write_text(" \n")
     with pytest.raises(evalpy.EvalError, match="empty"):
         evalpy.load_prompt(str(tmp_path / "e.txt"))
-
-
-@pytest.mark.parametrize("split, total, bugs", [("dev", 25, 11), ("test", 15, 6)])
-def test_the_shipped_golden_set_has_the_designed_shape(split, total, bugs):
-    cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / f"{split}.jsonl"))
-    counts = Counter(c["expected"] for c in cases)
-    assert len(cases) == total and counts["bug"] == bugs
-    assert set(counts) == set(labels) == {"facturación", "bug", "acceso", "petición"}
-    assert [c["id"] for c in cases] == [f"{split}-{i:02d}" for i in range(1, total + 1)]
-    assert {c["difficulty"] for c in cases} <= {"easy", "ambiguous", "trap"}
-    if split == "dev":
-        assert sum(c["difficulty"] != "easy" for c in cases) == 6
-    assert all(c["note"].strip() for c in cases)
-
-
-def test_dev_and_test_share_no_ticket():
-    dev = {c["input"] for c in read_cases(ROOT / "golden" / "dev.jsonl")}
-    test = {c["input"] for c in read_cases(ROOT / "golden" / "test.jsonl")}
-    assert not dev & test
 
 
 def test_a_labels_file_that_is_not_utf8_is_named(tmp_path):

@@ -1,25 +1,23 @@
-"""The trace viewer's server: data and save endpoints, concurrency, bad input, origin and path checks."""
+"""Review: the trace viewer's server, its data and save endpoints, bad input, origin and path checks."""
 
 import json
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
 import requests
 
-from conftest import answer_key, evalpy, load_json
-
-HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+from conftest import HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, split_run, write_run, write_two_runs
 
 
 @pytest.fixture
-def runs(project, cli, fake):
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-09": "facturación", "dev-11": HOSTILE, "dev-24": "petición"})
-    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-05": "acceso"})
-    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
-    return "runs/dev-v2.json", "runs/dev-v3.json"
+def runs(project):
+    """runs/dev-v2.json, whose dev-11 answer is markup, and runs/dev-v3.json, which fixes it."""
+    return write_two_runs(V2_HOSTILE_MISSES)
 
 
 @pytest.fixture
@@ -146,7 +144,6 @@ def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
     code, out, err = cli("review", runs[1], "--port", "0")
     assert code == 2 and "not a labels file written by eval.py review" in err
     (project / (runs[1] + ".labels.json")).unlink()
-    import socket
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))
     busy.listen()
@@ -158,10 +155,6 @@ def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
 
 
 def test_review_prints_its_address_and_stops_cleanly_on_ctrl_c(runs, project):
-    import signal
-    import subprocess
-    import sys
-    from conftest import ROOT
     proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "review", runs[1], "--port", "0"], cwd=project,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -197,20 +190,16 @@ def test_the_review_server_answers_even_when_its_own_code_fails(server, monkeypa
     assert answer.status_code == 500 and answer.json() == {"error": "eval.py review failed: KeyError: 'boom'"}
 
 
-def test_a_prompt_placeholder_without_vars_is_shown_as_written(project, cli, fake):
-    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
-    run = load_json("runs/dev-v3.json")
-    run["config"]["prompt_text"] = "Hola {{customer}}, clasifica el ticket."
-    (project / "edited.json").write_text(json.dumps(run), encoding="utf-8")
+def test_a_prompt_placeholder_without_vars_is_shown_as_written(project):
+    write_run("edited.json", split_run("dev", prompt_text="Hola {{customer}}, clasifica el ticket."))
     items = evalpy.Review("edited.json").items
     assert items[0]["system"] == "Hola {{customer}}, clasifica el ticket."
 
 
-def test_a_run_whose_prompt_text_is_not_text_is_refused_in_one_line(project, cli, fake):
-    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
-    run = load_json("runs/dev-v3.json")
+def test_a_run_whose_prompt_text_is_not_text_is_refused_in_one_line(project, cli):
+    run = split_run("dev")
     run["config"]["prompt_text"] = None
-    (project / "edited.json").write_text(json.dumps(run), encoding="utf-8")
+    write_run("edited.json", run)
     for command in (["review", "edited.json", "--port", "0"], ["report", "edited.json"]):
         code, out, err = cli(*command)
         assert code == 2 and err == "error: edited.json: not a valid run file: config.prompt_text must be text\n"

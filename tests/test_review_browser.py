@@ -5,19 +5,16 @@ import re
 import pytest
 
 import browser
-from conftest import answer_key, evalpy
+from conftest import HOSTILE, V2_HOSTILE_MISSES, evalpy, split_run, write_run
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
-HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
-
 
 @pytest.fixture
-def page(project, cli, fake):
+def page(project):
     from playwright.sync_api import sync_playwright
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-09": "facturación", "dev-11": HOSTILE, "dev-24": "petición"})
-    assert cli("run", "--split", "dev", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
-    httpd, url = browser.serve(evalpy, "runs/dev-v2.json")
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    httpd, url = browser.serve(evalpy, run)
     with sync_playwright() as p:
         chromium = browser.launch(p)
         tab = chromium.new_page()

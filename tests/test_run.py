@@ -1,4 +1,4 @@
-"""Stage 3, store: run files, the journal, crash safety, resume, no overwrite, --jobs."""
+"""Run and store: run files, the journal, crash safety, resume, --jobs, the held-out split run once."""
 
 import json
 import os
@@ -30,6 +30,7 @@ def test_run_file_holds_config_and_raw_answers(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0, err
     assert "wrote runs/dev-v3.json" in err
+    assert cli("report", "runs/dev-v3.json")[1] == out   # run prints the report of the file it wrote
     run = load_json("runs/dev-v3.json")
     config = run["config"]
     prompt = (project / "prompts" / "v3.txt").read_bytes()
@@ -482,3 +483,64 @@ def test_off_a_terminal_the_last_progress_line_is_written_once():
     progress.update(25, 1)
     progress.update(25, 1, final=True)
     assert len(stream.getvalue().splitlines()) == 1 and stream.getvalue().startswith("[25/25] errors 1 ")
+
+
+# --- the held-out split: run once
+
+@pytest.fixture
+def held_out_run(project, cli, fake):
+    fake.answers = answer_key("golden/test.jsonl")
+    assert cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    fake.chat_bodies.clear()
+    return "runs/test-v2.json"
+
+
+def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, fake):
+    code, out, err = cli("run", "--split", "test", "--host", fake.url)
+    assert code == 2
+    assert "refusing to run the held-out test split again: runs/test-v2.json already ran this split " \
+           "with another prompt_sha (prompts/v2.txt, qwen2.5:7b)" in err
+    assert "--rerun-test" in err
+    assert fake.chat_bodies == [] and not (project / "runs" / "test-v3.json").exists()
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--temperature", "0.5")
+    assert code == 2 and "another temperature" in err
+
+
+def test_the_same_configuration_may_run_again(held_out_run, cli, fake):
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 0, err
+    assert "rerun_test" not in load_json("runs/test-v2-2.json")["config"]
+
+
+def test_a_forced_rerun_is_marked_everywhere(held_out_run, cli, fake):
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--rerun-test")
+    assert code == 0 and "warning: forced re-run of the held-out test split" in err
+    config = load_json("runs/test-v3.json")["config"]
+    assert config["rerun_test"] == {"forced": True, "earlier": ["runs/test-v2.json"]}
+    warning = "WARNING: a forced re-run of the held-out test split (it had already been run: runs/test-v2.json)"
+    assert warning in cli("report", "runs/test-v3.json")[1]
+    assert warning in cli("report", "runs/test-v3.json", "--markdown")[1]
+    assert "Candidate: " + warning in cli("compare", held_out_run, "runs/test-v3.json")[1]
+    assert json.loads(cli("report", "runs/test-v3.json", "--json")[1])["rerun_test"]["forced"] is True
+
+
+def test_dev_is_never_guarded(dev_run, cli, fake):
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+
+
+def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(project, cli, fake):
+    """Its answers were seen: stopping it before the end does not make the split unseen."""
+    fake.answers = answer_key("golden/test.jsonl")
+    fake.latency = 0.1
+    proc = start_eval(project, "run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    deadline = time.monotonic() + 20
+    while len(fake.chat_bodies) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=20)
+    assert proc.returncode == 2
+    assert (project / "runs" / "test-v3.json.journal").exists()
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert "runs/test-v3.json.journal already ran this split with another prompt_sha (prompts/v3.txt" in err

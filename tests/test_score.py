@@ -1,4 +1,4 @@
-"""Stages 5 and 6, score and report: every figure recomputed from the run file alone."""
+"""Read back, grade, score: every figure from the run file alone; a bad run file is one plain error."""
 
 import json
 import subprocess
@@ -8,47 +8,9 @@ import pytest
 
 from conftest import ROOT, evalpy, load_json
 
-LABELS = "facturación\nbug\nacceso\npetición\n"
-# id, expected, difficulty, what the fake model answers
-CASES = [
-    ("a1", "bug", "easy", "bug"),
-    ("a2", "bug", "easy", "Bug."),
-    ("a3", "bug", "easy", "acceso"),
-    ("a4", "acceso", "easy", "acceso"),
-    ("a5", "facturación", "trap", "Categoría: facturación"),
-    ("a6", "petición", "trap", "bug"),
-    ("a7", "facturación", "trap", "facturacion"),
-]
-
-
-@pytest.fixture
-def hand_run(project, cli, fake):
-    """A real run of a 7-case split whose every figure is worked out by hand below."""
-    (project / "small").mkdir()
-    (project / "small" / "labels.txt").write_text(LABELS, encoding="utf-8")
-    with open(project / "small" / "s.jsonl", "w", encoding="utf-8") as f:
-        for cid, expected, difficulty, _ in CASES:
-            f.write(json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected,
-                                "difficulty": difficulty, "note": "n"}, ensure_ascii=False) + "\n")
-    fake.answers = {f"ticket {cid}": answer for cid, _, _, answer in CASES}
-    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)
-    assert code == 0, err
-    return "runs/s-v2.json", out
-
-
-def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
-    path, run_output = hand_run
-    code, out, err = cli("report", path)
-    assert code == 0 and out == run_output
-    assert out.splitlines()[:3] == [
-        "Accuracy: 4/7 = 57%  (95% CI 25–84%)",                 # a1 a2 a4 a7
-        "Baseline (always 'bug'): 3/7 = 43%  (95% CI 16–75%)",  # bug is 3 of 7
-        "Invalid answers: 1",                                   # a5
-    ]
-
 
 def test_report_json_has_the_hand_computed_figures(hand_run, cli):
-    code, out, err = cli("report", hand_run[0], "--json")
+    code, out, err = cli("report", hand_run, "--json")
     s = json.loads(out)
     assert (s["correct"], s["scored"], s["cases"], s["invalid"]) == (4, 7, 7, 1)
     assert {k: s["baseline"][k] for k in ("label", "correct", "total", "accuracy", "thin")} == \
@@ -70,33 +32,6 @@ def test_report_json_has_the_hand_computed_figures(hand_run, cli):
         "trap": {"correct": 1, "total": 3, "accuracy": 1 / 3, "ci": list(evalpy.wilson(1, 3)), "thin": True}}
     assert [(f["id"], f["got"]) for f in s["failures"]] == [("a3", "acceso"), ("a5", "INVALID"), ("a6", "bug")]
     assert s["errors"] == [] and "prompt_text" not in s["config"]
-
-
-def test_report_text_sections(hand_run, cli):
-    out = cli("report", hand_run[0])[1]
-    assert "  bug               0.67    0.67  0.67        3" in out
-    assert "  petición             -    0.00     -        1" in out
-    assert "  easy  3/4 = 75%  95% CI 30–95%  (fewer than 10 cases: too few to read much into)" in out
-    assert "  trap  1/3 = 33%  95% CI 6–79%   (fewer than 10 cases: too few to read much into)" in out
-    assert "  a5  trap        facturación  INVALID  Categoría: facturación" in out
-    assert "Confusion matrix (rows expected, columns predicted):" in out
-
-
-def test_report_never_calls_a_model(hand_run, cli, fake):
-    fake.stop()
-    asked = len(fake.chat_bodies)
-    assert cli("report", hand_run[0])[0] == 0
-    assert len(fake.chat_bodies) == asked
-
-
-@pytest.mark.parametrize("part, whole, text", [
-    (22, 25, "22/25 = 88%"), (0, 5, "0/5 = 0%"), (5, 5, "5/5 = 100%"), (14, 15, "14/15 = 93%"),
-    (199, 200, "199/200 = 99.5%"),   # never "100%" with a failure in it
-    (1, 300, "1/300 = 0.3%"),        # never "0%" with a success in it
-    (0, 0, "0/0 = -"),
-])
-def test_percentages(part, whole, text):
-    assert evalpy.pct(part, whole) == text
 
 
 def test_baseline_ties_go_to_the_first_label_in_labels_txt():
@@ -130,18 +65,18 @@ def test_bad_run_files_are_one_plain_error(project, cli, text, message):
 
 
 def test_edited_results_are_caught(hand_run, cli):
-    run = load_json(hand_run[0])
+    run = load_json(hand_run)
     run["results"][1]["id"] = "a1"
     json.dump(run, open("dup.json", "w"))
     assert "result a1, trial 1 appears twice" in cli("report", "dup.json")[2]
-    run = load_json(hand_run[0])
+    run = load_json(hand_run)
     run["results"][0]["expected"] = "spam"
     json.dump(run, open("spam.json", "w"))
     assert "expected label 'spam' is not in config.labels" in cli("report", "spam.json")[2]
 
 
 def test_a_truncated_run_file_gives_no_traceback_from_the_real_command(hand_run, project):
-    data = (project / hand_run[0]).read_bytes()
+    data = (project / hand_run).read_bytes()
     (project / "cut.json").write_bytes(data[: len(data) // 2])
     proc = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", "cut.json"],
                           capture_output=True, text=True, cwd=project, timeout=30)
@@ -175,10 +110,10 @@ def edit(run, where, value):
     ("config.api", ["ollama"], "config.api must be one of ollama, openai"),
 ])
 def test_every_field_of_a_hand_edited_run_is_checked_before_use(hand_run, cli, where, value, message):
-    bad = edit(load_json(hand_run[0]), where, value)
+    bad = edit(load_json(hand_run), where, value)
     open("edited.json", "w").write(json.dumps(bad))
     for command in (["report", "edited.json"], ["report", "edited.json", "--json"],
-                    ["compare", hand_run[0], "edited.json"]):
+                    ["compare", hand_run, "edited.json"]):
         code, out, err = cli(*command)
         assert code == 2 and out == "" and err.startswith("error: edited.json: not a valid run file: "), err
         assert message in err and len(err.strip().splitlines()) == 1

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import answer_key, evalpy, load_json
+from conftest import LABELS, answer_key, evalpy, load_json, make_run, small_split, write_run
 
 # id, expected, the model's answer in trials 1, 2 and 3
 SCRIPT = [
@@ -30,23 +30,22 @@ def by_trial(fake, script):
     fake.default_answer = answer
 
 
+def script_cases(script):
+    return [{"id": cid, "expected": expected, "response": list(trials)} for cid, expected, trials in script]
+
+
 @pytest.fixture
-def trial_run(project, cli, fake):
-    (project / "small").mkdir()
-    (project / "small" / "labels.txt").write_text("facturación\nbug\nacceso\npetición\n", encoding="utf-8")
-    with open(project / "small" / "s.jsonl", "w", encoding="utf-8") as f:
-        for cid, expected, _ in SCRIPT:
-            f.write(json.dumps({"id": cid, "input": f"ticket {cid}", "expected": expected,
-                                "difficulty": "easy", "note": "n"}, ensure_ascii=False) + "\n")
+def trial_run(project):
+    return write_run("runs/s-v2.json", make_run(script_cases(SCRIPT), prompt="prompts/v2.txt"))
+
+
+def test_every_trial_is_kept_with_its_number(project, cli, fake):
+    split = small_split(LABELS, [(cid, expected) for cid, expected, _ in SCRIPT])
     by_trial(fake, SCRIPT)
-    code, out, err = cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v2.txt",
+    code, out, err = cli("run", "--split", split, "--prompt", "prompts/v2.txt",
                          "--host", fake.url, "--repeat", 3)
     assert code == 0, err
-    return "runs/s-v2.json"
-
-
-def test_every_trial_is_kept_with_its_number(trial_run):
-    run = load_json(trial_run)
+    run = load_json("runs/s-v2.json")
     assert run["config"]["repeat"] == 3
     assert [(r["id"], r["trial"]) for r in run["results"]] == [(c, t) for c, _, _ in SCRIPT for t in (1, 2, 3)]
     assert [r["response"] for r in run["results"] if r["id"] == "c4"] == SCRIPT[3][2]
@@ -110,15 +109,14 @@ def test_jobs_with_trials_gives_the_same_run(project, cli, fake):
     assert strip(a) == strip(b) and len(a["results"]) == 75
 
 
-def test_compare_counts_identical_raw_answers(trial_run, cli, fake):
+def test_compare_counts_identical_raw_answers(trial_run, cli):
     script = [(c, e, list(t)) for c, e, t in SCRIPT]
     script[1][2][1] = "acceso"            # c2 trial 2 now right: 11 of 12 answers identical
-    by_trial(fake, script)
-    assert cli("run", "--split", "small/s.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url, "--repeat", 3)[0] == 0
-    c = json.loads(cli("compare", trial_run, "runs/s-v2-2.json", "--json")[1])
+    other = write_run("runs/s-v2-2.json", make_run(script_cases(script), prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", trial_run, other, "--json")[1])
     assert (c["identical_answers"], c["paired_answers"]) == (11, 12)
     assert c["majority_vote"] is True and c["fixed"] == [] and c["regressions"] == []
-    out = cli("compare", trial_run, "runs/s-v2-2.json")[1]
+    out = cli("compare", trial_run, other)[1]
     assert "Identical raw answers: 11 of 12" in out
     assert "Accuracy (majority vote of each case's trials): 2/4 = 50% -> 2/4 = 50%" in out
 

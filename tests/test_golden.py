@@ -1,0 +1,65 @@
+"""The shipped golden data: the splits have the shape they were designed with; the shipped prompts tell their story."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from conftest import ROOT, evalpy, load_json, read_cases
+
+
+@pytest.mark.parametrize("split, total, bugs", [("dev", 25, 11), ("test", 15, 6)])
+def test_the_shipped_golden_set_has_the_designed_shape(split, total, bugs):
+    cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / f"{split}.jsonl"))
+    counts = Counter(c["expected"] for c in cases)
+    assert len(cases) == total and counts["bug"] == bugs
+    assert set(counts) == set(labels) == {"facturación", "bug", "acceso", "petición"}
+    assert [c["id"] for c in cases] == [f"{split}-{i:02d}" for i in range(1, total + 1)]
+    assert {c["difficulty"] for c in cases} <= {"easy", "ambiguous", "trap"}
+    if split == "dev":
+        assert sum(c["difficulty"] != "easy" for c in cases) == 6
+    assert all(c["note"].strip() for c in cases)
+
+
+def test_dev_and_test_share_no_ticket():
+    dev = {c["input"] for c in read_cases(ROOT / "golden" / "dev.jsonl")}
+    test = {c["input"] for c in read_cases(ROOT / "golden" / "test.jsonl")}
+    assert not dev & test
+
+
+def test_the_shipped_support_set():
+    for split, total in (("dev", 24), ("test", 20)):
+        cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / "support" / f"{split}.jsonl"))
+        assert labels is None and len(cases) == total
+        assert {t for c in cases for t in c["tags"]} == {"entrega", "devolución", "artículo equivocado",
+                                                         "artículo dañado", "facturación"}
+        for c in cases:
+            assert [x["type"] for x in c["checks"]] == ["regex", "not_regex", "judge"]
+            assert c["vars"]["order_id"] in c["input"]
+
+
+def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(project, cli, fake):
+    """The seed's story on the shipped set: v2 shortened the prompt and dropped a rule."""
+    def route(body):
+        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+        if system == evalpy.JUDGE_PROMPT:
+            return '{"reason": "contesta", "pass": true}'
+        order = next(w.strip(".,?¿") for w in user.split() if w.startswith("A-"))
+        keeps_rule = "Incluye siempre el número de pedido" in system
+        name = system.split("Estás respondiendo a ")[1].split(".")[0]
+        if keeps_rule or int(order[-1]) % 3:
+            return f"Hola {name}, revisamos tu pedido {order} y te avisamos en cuanto haya novedades."
+        return f"Hola {name}, lo revisamos y te avisamos en cuanto haya novedades."
+    fake.route = route
+    assert cli("run", "--split", "golden/support/dev.jsonl", "--prompt", "prompts/support/v1.txt", "--host", fake.url)[0] == 0
+    assert cli("run", "--split", "golden/support/dev.jsonl", "--host", fake.url)[0] == 0   # newest: v2
+    v1, v2 = load_json("runs/support-dev-v1.json"), load_json("runs/support-dev-v2.json")
+    assert v2["config"]["prompt"] == "prompts/support/v2.txt"
+    assert all(r["vars"]["order_id"] in r["response"] for r in v1["results"])   # v1 keeps the rule
+    assert "Lucía" in fake.chat_bodies[0]["messages"][0]["content"]       # {{customer}} filled in
+    omitted = [r["id"] for r in v2["results"] if r["vars"]["order_id"] not in r["response"]]
+    report = cli("report", "runs/support-dev-v2.json")[1]
+    line = next(l for l in report.splitlines() if l.startswith("  order number "))
+    assert line.split()[-3:] == [f"{24 - len(omitted)}/24", "=", f"{100 * (24 - len(omitted)) / 24:.0f}%"]
+    c = json.loads(cli("compare", "runs/support-dev-v1.json", "runs/support-dev-v2.json", "--json")[1])
+    assert c["regressions"] == omitted and len(omitted) >= 6 and c["fixed"] == []

@@ -1,0 +1,78 @@
+"""Report: the score of a run file rendered as text, markdown or JSON, never calling a model."""
+
+import json
+
+import pytest
+import scipy.stats
+
+from conftest import evalpy, hand_cases, make_run, write_run
+
+
+def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
+    code, out, err = cli("report", hand_run)
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "Accuracy: 4/7 = 57%  (95% CI 25–84%)",                 # a1 a2 a4 a7
+        "Baseline (always 'bug'): 3/7 = 43%  (95% CI 16–75%)",  # bug is 3 of 7
+        "Invalid answers: 1",                                   # a5
+    ]
+
+
+def test_report_text_sections(hand_run, cli):
+    out = cli("report", hand_run)[1]
+    assert "  bug               0.67    0.67  0.67        3" in out
+    assert "  petición             -    0.00     -        1" in out
+    assert "  easy  3/4 = 75%  95% CI 30–95%  (fewer than 10 cases: too few to read much into)" in out
+    assert "  trap  1/3 = 33%  95% CI 6–79%   (fewer than 10 cases: too few to read much into)" in out
+    assert "  a5  trap        facturación  INVALID  Categoría: facturación" in out
+    assert "Confusion matrix (rows expected, columns predicted):" in out
+
+
+def test_report_never_calls_a_model(project, cli, fake):
+    path = write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt", host=fake.url))
+    fake.stop()
+    asked = len(fake.chat_bodies)
+    assert cli("report", path)[0] == 0
+    assert len(fake.chat_bodies) == asked
+
+
+@pytest.mark.parametrize("part, whole, text", [
+    (22, 25, "22/25 = 88%"), (0, 5, "0/5 = 0%"), (5, 5, "5/5 = 100%"), (14, 15, "14/15 = 93%"),
+    (199, 200, "199/200 = 99.5%"),   # never "100%" with a failure in it
+    (1, 300, "1/300 = 0.3%"),        # never "0%" with a success in it
+    (0, 0, "0/0 = -"),
+])
+def test_percentages(part, whole, text):
+    assert evalpy.pct(part, whole) == text
+
+
+def test_accuracy_per_tag(tagged_run, cli):
+    out = cli("report", tagged_run)[1]
+    assert "By tag:" in out
+    assert "  red-team   2/2 = 100%  95% CI 34–100%" in out
+    s = json.loads(cli("report", tagged_run, "--json")[1])
+    assert s["by_tag"]["injection"]["correct"] == 2 and s["by_tag"]["injection"]["total"] == 2
+
+
+def test_json_carries_unrounded_figures_and_gates(dev_run, cli):
+    s = json.loads(cli("report", dev_run, "--json", "--min-accuracy", "0.9")[1])
+    ci = scipy.stats.binomtest(22, 25).proportion_ci(method="wilson")
+    assert s["accuracy"] == 0.88
+    assert s["accuracy_ci"] == [pytest.approx(ci.low, rel=1e-12), pytest.approx(ci.high, rel=1e-12)]
+    assert s["gates"] == {"exit": 1, "verdicts": ["GATE FAILED: accuracy 88% against a minimum of 90%"]}
+
+
+def test_markdown_views(dev_run, worse_run, cli):
+    code, out, err = cli("report", dev_run, "--markdown", "--min-accuracy", "0.8")
+    assert code == 0
+    assert out.startswith("### eval.py report: `runs/dev-v2.json`")
+    assert "| Accuracy | 22/25 = 88% | 70–96% |" in out
+    assert "| Baseline (always `bug`) | 11/25 = 44% | 27–63% |" in out
+    assert "**Failures (3):** `dev-09` (trap: expected bug, got facturación)" in out
+    assert out.rstrip().endswith("**gate passed: accuracy 88% against a minimum of 80%**")
+    out = cli("compare", dev_run, worse_run, "--markdown")[1]
+    assert "| Accuracy | 22/25 = 88% | 19/25 = 76% |" in out
+    assert "**Fixed (3):** `dev-09`, `dev-11`, `dev-24`" in out
+    assert "McNemar exact: 3 fixed, 6 broken" in out
+    with pytest.raises(SystemExit):
+        cli("report", dev_run, "--json", "--markdown")
