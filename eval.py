@@ -348,7 +348,7 @@ def case_checks(case, defaults, labels):
             written.append(check)
     merged = list(defaults) + written
     if labels is not None and not any(c["type"] == "label" for c in merged):
-        merged.insert(0, {"name": "label", "type": "label", "blocking": True})
+        merged.insert(0, dict(LABEL_CHECK))
     checks, names = [], set()
     for check in merged:
         missing = [v for v in PLACEHOLDER.findall(check.get("value", "") if isinstance(check.get("value"), str) else "")
@@ -358,15 +358,11 @@ def case_checks(case, defaults, labels):
             continue
         check = dict(check)
         if isinstance(check.get("value"), str):
-            literal = re.escape if check["type"] in ("regex", "not_regex") else str
+            literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             check["name"] = render(check["name"], case.get("vars", {}))
-        pattern_problem = check["type"] in ("regex", "not_regex") and regex_problem(check["value"])
-        if pattern_problem:
-            problems.append(f"check {check['name']!r}: {pattern_problem}")
-        if check["type"] == "label" and labels is None:
-            problems.append(f"check {check['name']!r}: a label check needs {LABELS_FILE} beside the split")
-        if check["type"] == "equals_expected" and "expected" not in case:
+        problems += [f"check {check['name']!r}: {p}" for p in filled_check_problems(check, labels, where="split")]
+        if CHECK_TYPES[check["type"]].needs == "expected" and "expected" not in case:
             problems.append(f"check {check['name']!r}: equals_expected needs the case's 'expected'")
         if check["name"] in names:
             problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
@@ -709,22 +705,28 @@ def guarded_search(pattern, text):
         signal.signal(signal.SIGALRM, previous)
 
 
-# What each check type needs as its "value" (None: it takes no value).
-CHECK_TYPES = {"contains": str, "not_contains": str, "icontains": str, "regex": str, "not_regex": str,
-               "equals_expected": None, "label": None, "json": None, "max_latency_ms": float, "judge": str}
-# Each takes the check, the stored result (response, expected, latency_ms) and the graded trial
-# (its normalized label and judge verdicts).
-CHECKERS = {
-    "contains": lambda c, r, t: c["value"] in r["response"],
-    "not_contains": lambda c, r, t: c["value"] not in r["response"],
-    "icontains": lambda c, r, t: c["value"].casefold() in r["response"].casefold(),
-    "regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is not None,
-    "not_regex": lambda c, r, t: guarded_search(c["value"], r["response"]) is None,
-    "equals_expected": lambda c, r, t: r["response"].strip() == r.get("expected"),
-    "label": lambda c, r, t: t["predicted"] == r.get("expected"),
-    "json": lambda c, r, t: passes_json(r["response"], c.get("schema")),
-    "max_latency_ms": lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"],
-    "judge": lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"),
+class CheckType:
+    """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
+    none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
+    stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
+    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it and
+    vetted for runaway backtracking. needs: what its case must have. shown: its mark in reports."""
+
+    def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
+        self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
+
+
+CHECK_TYPES = {
+    "contains": CheckType(str, lambda c, r, t: c["value"] in r["response"]),
+    "not_contains": CheckType(str, lambda c, r, t: c["value"] not in r["response"]),
+    "icontains": CheckType(str, lambda c, r, t: c["value"].casefold() in r["response"].casefold()),
+    "regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is not None, pattern=True),
+    "not_regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is None, pattern=True),
+    "equals_expected": CheckType(None, lambda c, r, t: r["response"].strip() == r.get("expected"), needs="expected"),
+    "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
+    "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
+    "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
+    "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
 }
 
 
@@ -736,7 +738,7 @@ def parse_check(obj):
     if not isinstance(kind, str) or kind not in CHECK_TYPES:
         return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
     problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
-    want, value = CHECK_TYPES[kind], obj.get("value")
+    want, value = CHECK_TYPES[kind].value, obj.get("value")
     if want is None and "value" in obj:
         problems.append(f"check {kind!r} takes no value")
     elif want is str and not (isinstance(value, str) and value):
@@ -762,17 +764,22 @@ def stored_check_problem(check, labels):
     if type(check) is not dict or type(check.get("name")) is not str:
         return "a check must be an object with a name"
     _, problems = parse_check(check)
-    if problems:
-        return f"check {check['name']!r}: {problems[0]}"
-    pattern_problem = check["type"] in ("regex", "not_regex") and regex_problem(check["value"])
-    if pattern_problem:
-        return f"check {check['name']!r}: {pattern_problem}"
-    if check["type"] == "label" and labels is None:
-        return f"check {check['name']!r}: a label check needs config.labels"
-    return None
+    problems = problems or filled_check_problems(check, labels, where="run")
+    return f"check {check['name']!r}: {problems[0]}" if problems else None
 
 
-LABEL_CHECKS = [{"name": "label", "type": "label", "blocking": True}]   # a labelled case's checks by default
+def filled_check_problems(check, labels, where):
+    """What the rules of a check's type say of it once its placeholders are filled: a pattern
+    that can backtrack for hours, a label check without labels."""
+    kind = CHECK_TYPES[check["type"]]
+    problems = [regex_problem(check["value"])] if kind.pattern else []
+    if kind.needs == "labels" and labels is None:
+        problems.append(f"a label check needs {LABELS_FILE} beside the split" if where == "split"
+                        else "a label check needs config.labels")
+    return [p for p in problems if p]
+
+
+LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every labelled case has one
 
 
 def run_checks(checks, r, trial):
@@ -781,7 +788,7 @@ def run_checks(checks, r, trial):
     passed, verdict = {}, True
     for c in checks:
         try:
-            ok = passed[c["name"]] = CHECKERS[c["type"]](c, r, trial)
+            ok = passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
         except PatternTimeout:
             raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
                             "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
@@ -1315,14 +1322,12 @@ def judge_verdicts(votes):
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
             unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
-            yes = sum(readable)
-            per_model[model] = None if not readable or yes * 2 == len(readable) else yes * 2 > len(readable)
+            per_model[model] = majority(readable)
             if readable:
-                certainties.append(max(yes, len(readable) - yes) / len(readable))
+                certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
         decided = [v for v in per_model.values() if v is not None]
-        yes = sum(decided)
         verdicts[check] = {
-            "pass": None if len(decided) < len(per_model) or yes * 2 == len(decided) else yes * 2 > len(decided),
+            "pass": majority(decided) if len(decided) == len(per_model) else None,
             "models": per_model, "certainty": min(certainties) if certainties else None,
             "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
     return verdicts
@@ -1986,7 +1991,7 @@ def result_problem(r, i, config, labels, seen):
     if labels is not None and r["expected"] not in labels:
         return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
     if "checks" not in r:
-        r["checks"] = [dict(c) for c in LABEL_CHECKS] if labels else []
+        r["checks"] = [dict(LABEL_CHECK)] if labels else []
     checks = r["checks"]
     if type(checks) is not list:
         return f"result {r['id']}: checks must be a list of checks"
@@ -2037,17 +2042,13 @@ def folded_labels(labels):
     return {fold(label): label for label in labels}
 
 
-def majority(predicted):
-    """The answer most trials gave; TIE when two answers share the most votes."""
-    predicted = list(predicted)
-    if len(predicted) == 1:
-        return predicted[0]
-    counts = Counter(predicted).most_common()
+def majority(votes, tie=None):
+    """The value most votes give; `tie` when two values share the most; None when there is no vote.
+    The one vote count in eval.py: a case's trials (labels, verdicts) and a judge's votes."""
+    counts = Counter(votes).most_common(2)
     if not counts:
         return None
-    if len(counts) > 1 and counts[0][1] == counts[1][1]:
-        return TIE
-    return counts[0][0]
+    return tie if len(counts) > 1 and counts[0][1] == counts[1][1] else counts[0][0]
 
 
 def extract_answer(response, fmt):
@@ -2120,8 +2121,8 @@ def grade(config, results, checks_by_id=None):
         decided = [t for t in trials if t["correct"] is not None]
         case["n"] = len(decided)
         case["c"] = sum(t["correct"] for t in decided)
-        case["correct"] = case["c"] * 2 > case["n"] if decided else None   # the majority of its trials
-        case["predicted"] = majority(t["predicted"] for t in decided) if labels is not None and decided else None
+        case["correct"] = majority((t["correct"] for t in decided), tie=False)   # a split vote is no pass
+        case["predicted"] = majority((t["predicted"] for t in decided), tie=TIE) if labels is not None else None
     return list(cases.values())
 
 
@@ -2636,7 +2637,7 @@ def markdown_report(run, s, path):
         out.append(f"| Invalid answers | {s['invalid']} | |")
     for c in s["checks"]:
         if c["type"] != "label":
-            judge = " (LLM judge)" if c["type"] == "judge" else ""
+            judge = CHECK_TYPES[c["type"]].shown
             out.append(f"| Check `{c['name']}`{judge} | {pct(c['passed'], c['total'])} | |")
     if s["errors"]:
         out.append(f"| Errors (not scored) | {len(s['errors'])} | |")

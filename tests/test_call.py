@@ -1,4 +1,4 @@
-"""Stage 2, call: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
+"""Calling the model: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
 
 import json
 import os

@@ -35,18 +35,18 @@ def graded(predicted=None):
                            "properties": {"label": {"enum": ["bug", "acceso"]}}}), '{"label": "bug"}', '{"label": "otro"}'),
 ])
 def test_each_check_type_passes_and_fails(c, passing, failing):
-    assert evalpy.CHECKERS[c["type"]](c, result(passing), graded()) is True
-    assert evalpy.CHECKERS[c["type"]](c, result(failing), graded()) is False
+    assert evalpy.CHECK_TYPES[c["type"]].evaluate(c, result(passing), graded()) is True
+    assert evalpy.CHECK_TYPES[c["type"]].evaluate(c, result(failing), graded()) is False
 
 
 def test_checks_that_look_at_more_than_the_text():
-    assert evalpy.CHECKERS["equals_expected"](check("equals_expected"), result(" 42\n", expected="42"), graded())
-    assert not evalpy.CHECKERS["equals_expected"](check("equals_expected"), result("42.", expected="42"), graded())
-    assert evalpy.CHECKERS["label"](check("label"), result("x", expected="bug"), graded("bug"))
-    assert not evalpy.CHECKERS["label"](check("label"), result("x", expected="bug"), graded("INVALID"))
+    assert evalpy.CHECK_TYPES["equals_expected"].evaluate(check("equals_expected"), result(" 42\n", expected="42"), graded())
+    assert not evalpy.CHECK_TYPES["equals_expected"].evaluate(check("equals_expected"), result("42.", expected="42"), graded())
+    assert evalpy.CHECK_TYPES["label"].evaluate(check("label"), result("x", expected="bug"), graded("bug"))
+    assert not evalpy.CHECK_TYPES["label"].evaluate(check("label"), result("x", expected="bug"), graded("INVALID"))
     fast = check("max_latency_ms", 500)
-    assert evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=499.9), graded())
-    assert not evalpy.CHECKERS["max_latency_ms"](fast, result("x", latency_ms=500.1), graded())
+    assert evalpy.CHECK_TYPES["max_latency_ms"].evaluate(fast, result("x", latency_ms=499.9), graded())
+    assert not evalpy.CHECK_TYPES["max_latency_ms"].evaluate(fast, result("x", latency_ms=500.1), graded())
 
 
 @pytest.mark.parametrize("value, schema, errors", [
