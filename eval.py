@@ -46,6 +46,7 @@ from collections import Counter
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
+from typing import NamedTuple
 __version__ = "0.1.0"
 
 
@@ -93,6 +94,16 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format",
                    "response_format", "api", "server_version")
+class Inputs(NamedTuple):
+    """What a run asks: the split's cases and labels (None for free text), the system prompt, and
+    the hashes that pin both."""
+    cases: list
+    labels: list
+    split_sha: str
+    prompt_text: str
+    prompt_sha: str
+
+
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns")
@@ -541,7 +552,7 @@ def load_inputs(config):
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    return cases, labels, split_sha, prompt_text, prompt_sha
+    return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
 
 
 def checks_from_split(path):
@@ -1791,10 +1802,12 @@ def earlier_held_out_runs(folders, split_sha, config):
     return found
 
 
-def guard_held_out(config, split_sha, prompt_sha, folders, forced):
-    earlier = earlier_held_out_runs(folders, split_sha, dict(config, prompt_sha=prompt_sha))
+def guard_held_out(config, inputs, folders, forced):
+    """None if the held-out split may run; else refused, or with --rerun-test the record of a
+    forced re-run."""
+    earlier = earlier_held_out_runs(folders, inputs.split_sha, dict(config, prompt_sha=inputs.prompt_sha))
     if not earlier:
-        return
+        return None
     first = earlier[0]
     why = (f"{first['path']} already ran this split with another {' and '.join(first['differs'])} "
            f"({first['prompt']}, {first['model']})")
@@ -1802,8 +1815,8 @@ def guard_held_out(config, split_sha, prompt_sha, folders, forced):
         raise EvalError(f"refusing to run the held-out {config['split']} split again: {why}.\n"
                         "Re-running it after changes turns it into one more dev set. Pass --rerun-test to run "
                         "it anyway; the run will be marked as a forced re-run.")
-    config["rerun_test"] = {"forced": True, "earlier": [e["path"] for e in earlier]}
     warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
+    return {"forced": True, "earlier": [e["path"] for e in earlier]}
 
 
 def interrupt(signum, frame):
@@ -1835,28 +1848,116 @@ def open_or_resume(args):
     return config, done, run_path
 
 
-def refuse_changed(config, split_sha, prompt_sha, labels, cases, done):
+def refuse_changed(config, inputs, done):
     """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
-    for what, path, then, now in (("split", config["split_path"], config["split_sha"], split_sha),
-                                  ("prompt", config["prompt"], config["prompt_sha"], prompt_sha)):
+    for what, path, then, now in (("split", config["split_path"], config["split_sha"], inputs.split_sha),
+                                  ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha)):
         if then != now:
             raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
                             f"(sha {short(then)} then, {short(now)} now)")
-    if config["labels"] != labels:
+    if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {config['split_path']} changed since the run "
-                        f"started ({config['labels']} then, {labels} now)")
-    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in cases})
+                        f"started ({config['labels']} then, {inputs.labels} now)")
+    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in inputs.cases})
     if stray:
         raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
                         f"({', '.join(stray[:5])}); it was edited")
 
 
-def ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal):
+def run_split(args):
+    """Everything `run` does before its report: the inputs and the server checked, every case and
+    trial without an answer asked and journaled, the run file written. Returns (run, its path, the
+    graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
+    config, done, run_path = open_or_resume(args)
+    inputs = load_inputs(config)
+    rerun = None
+    if run_path:
+        refuse_changed(config, inputs, done)
+    else:
+        wanted = args.out or default_run_path(config["split"], config["prompt"])
+        if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
+            rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
+    baseline = read_baseline(args.compare, inputs.split_sha) if args.compare else None
+    judge = config.get("judge") if run_path else judge_config(args, config["model"], inputs.cases)
+    client = make_client(config, args)
+    server_version = check_server(client, config, judge, inputs)
+    form = None
+    if config["api"] == "openai" and config.get("format") == "schema":
+        form = choose_response_format(client, config, inputs.labels, resuming=bool(run_path))
+    if run_path:
+        journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done))
+    else:
+        start_config(config, inputs, rerun, judge, form, server_version)
+        run_path, journal, lock = open_journal(wanted, config)
+        if run_path != wanted:
+            warn(f"{wanted} exists; writing {run_path} instead")
+    try:
+        errors = ask_remaining(args, config, inputs, done, client, run_path, journal)
+        if errors is None:
+            return None   # interrupted: the answers are in the journal
+        run = assemble_run(config, inputs.cases, done)
+        del done, inputs   # the run holds what is needed now; a 100k-case run is big
+        write_run(run, run_path)
+    finally:
+        lock.release()
+    return run, run_path, baseline, errors
+
+
+def read_baseline(path, split_sha):
+    """run --compare: the graded run to compare with, refused before any call if it answered
+    another version of the split."""
+    baseline = read_graded(path)
+    if baseline[0]["split_sha"] != split_sha:
+        raise EvalError(f"refusing to compare with {path}: it was run on another version of the split "
+                        f"({short(baseline[0]['split_sha'])} there, {short(split_sha)} here)")
+    return baseline
+
+
+def check_server(client, config, judge, inputs):
+    """The server is there and has the model and every judge; the run's first line says what runs
+    where. Returns the server's version."""
+    server_version = client.check(config["model"])
+    for model in (judge or {}).get("models", []):
+        client.check(model)
+    warn(f"split {config['split_path']} ({len(inputs.cases)} cases, sha {short(inputs.split_sha)}) · prompt "
+         f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
+         f"({' '.join(filter(None, (config['api'], server_version)))})")
+    return server_version
+
+
+def start_config(config, inputs, rerun, judge, form, server_version):
+    """What a new run's config records once its inputs and server are known, in the order a run
+    file has always held it."""
+    if rerun:
+        config["rerun_test"] = rerun
+    config["judge"] = judge
+    if form:
+        config["response_format"] = form
+    config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
+                  labels=inputs.labels, cases=len(inputs.cases),
+                  date=datetime.now().astimezone().isoformat(timespec="seconds"),
+                  server=config["api"], server_version=server_version, eval_version=__version__)
+
+
+def resume_journal(run_path, config, server_version, cases, kept):
+    """The interrupted run's journal, locked and open for more answers."""
+    if config.get("server_version") != server_version:
+        warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
+    lock = RunLock(run_path)
+    if not os.path.exists(run_path + JOURNAL_SUFFIX):
+        lock.release()
+        raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
+    journal = reopen_journal(run_path + JOURNAL_SUFFIX)
+    warn(f"resuming {run_path}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
+    return journal, lock
+
+
+def ask_remaining(args, config, inputs, done, client, run_path, journal):
     """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
     Returns how many ended in error, or None if the run was interrupted."""
-    work = [(case, trial) for case in cases for trial in range(1, config["repeat"] + 1)
+    work = [(case, trial) for case in inputs.cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
-    progress = Progress(len(cases) * config["repeat"], len(done))
+    progress = Progress(len(inputs.cases) * config["repeat"], len(done))
     errors = 0
 
     def on_answer(case, trial, answer):
@@ -1873,7 +1974,7 @@ def ask_remaining(args, config, cases, done, client, prompt_text, run_path, jour
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        ask_all(work, args.jobs, lambda case: ask_case(client, config, prompt_text, case), on_answer)
+        ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
     except KeyboardInterrupt:
         progress.update(len(done), errors, final=True)
         warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
@@ -2808,7 +2909,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
 
 
-def report_run(run, run_path, compare_path, baseline, errors):
+def report_run(run, run_path, baseline, errors, compare_path):
     """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
     config = run["config"]
     cases = grade_run(run)
@@ -3253,56 +3354,10 @@ def parser():
 
 
 def cmd_run(args):
-    config, done, run_path = open_or_resume(args)
-    cases, labels, split_sha, prompt_text, prompt_sha = load_inputs(config)
-    if run_path:
-        refuse_changed(config, split_sha, prompt_sha, labels, cases, done)
-    else:
-        wanted = args.out or default_run_path(config["split"], config["prompt"])
-        if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
-            guard_held_out(config, split_sha, prompt_sha, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
-    baseline = read_graded(args.compare) if args.compare else None
-    if baseline and baseline[0]["split_sha"] != split_sha:
-        raise EvalError(f"refusing to compare with {args.compare}: it was run on another version of the split "
-                        f"({short(baseline[0]['split_sha'])} there, {short(split_sha)} here)")
-
-    if not run_path:
-        config["judge"] = judge_config(args, config["model"], cases)
-    client = make_client(config, args)
-    server_version = client.check(config["model"])
-    for judge in (config.get("judge") or {}).get("models", []):
-        client.check(judge)
-    warn(f"split {config['split_path']} ({len(cases)} cases, sha {short(split_sha)}) · prompt {config['prompt']} "
-         f"(sha {short(prompt_sha)}) · {config['model']} at {config['host']} "
-         f"({' '.join(filter(None, (config['api'], server_version)))})")
-    if config["api"] == "openai" and config.get("format") == "schema":
-        config["response_format"] = choose_response_format(client, config, labels, resuming=bool(run_path))
-    if run_path:
-        if config.get("server_version") != server_version:
-            warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
-        lock = RunLock(run_path)
-        if not os.path.exists(run_path + JOURNAL_SUFFIX):
-            lock.release()
-            raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
-        journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-        warn(f"resuming {run_path}: {len(done)} answers kept, {len(cases) * config['repeat'] - len(done)} to ask")
-    else:
-        config.update(prompt_text=prompt_text, prompt_sha=prompt_sha, split_sha=split_sha, labels=labels,
-                      cases=len(cases), date=datetime.now().astimezone().isoformat(timespec="seconds"),
-                      server=config["api"], server_version=server_version, eval_version=__version__)
-        run_path, journal, lock = open_journal(wanted, config)
-        if run_path != wanted:
-            warn(f"{wanted} exists; writing {run_path} instead")
-    try:
-        errors = ask_remaining(args, config, cases, done, client, prompt_text, run_path, journal)
-        if errors is None:
-            return 2   # interrupted: the answers are in the journal
-        run = assemble_run(config, cases, done)
-        del done, cases   # the run holds what is needed now; a 100k-case run is big
-        write_run(run, run_path)
-    finally:
-        lock.release()
-    return report_run(run, run_path, args.compare, baseline, errors)
+    finished = run_split(args)
+    if finished is None:
+        return 2   # interrupted: the answers are in the journal, and the message says how to resume
+    return report_run(*finished, args.compare)
 
 
 def cmd_report(args):
