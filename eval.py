@@ -562,11 +562,15 @@ def checks_from_split(path):
 
 
 def same_cases(path, checks, cases):
-    ids = {c["id"] for c in cases}
-    if set(checks) != ids:
-        only = sorted(set(checks) ^ ids)
-        raise EvalError(f"--checks {path}: its cases are not the run's ({', '.join(only[:5])}"
-                        f"{' …' if len(only) > 5 else ''} on one side only)")
+    only = one_sided(set(checks), {c["id"] for c in cases})
+    if only:
+        raise EvalError(f"--checks {path}: its cases are not the run's ({only} on one side only)")
+
+
+def one_sided(a_ids, b_ids):
+    """The ids only one of two sets holds, the first five named; "" when the sets are equal."""
+    only = sorted(a_ids ^ b_ids)
+    return ", ".join(only[:5]) + (" …" if len(only) > 5 else "")
 
 
 # ---------------------------------------------------------------------------
@@ -2572,6 +2576,23 @@ def print_json(obj):
     print(json_text(obj, indent=2))
 
 
+def show(view, as_json, markdown, text, verdicts=()):
+    """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
+    last two built only when asked for. Gate verdicts close a markdown view and go to stderr."""
+    if view == "json":
+        print_json(as_json)
+    elif view == "markdown":
+        print(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
+    else:
+        print(text())
+    for verdict in verdicts:
+        warn(verdict)
+
+
+def view_of(args):
+    return "json" if args.json else "markdown" if getattr(args, "markdown", False) else "text"
+
+
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
@@ -2687,7 +2708,7 @@ def failure_label_section(s):
     return out + table([[label, n] for label, n in labels["counts"]])
 
 
-def format_report(run, s):
+def format_report(config, s):
     out = headline(s)
     if s["rerun_test"]:
         out.append(rerun_warning(s["rerun_test"]))
@@ -2698,7 +2719,7 @@ def format_report(run, s):
                 for e in s["errors"]]
     if s["open"]:
         out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
-    out += ["", "Run: " + describe_config(run["config"]),
+    out += ["", "Run: " + describe_config(config),
             f"Scored with {len(s['checks'])} check{'s' if len(s['checks']) != 1 else ''} "
             f"({', '.join(c['name'] for c in s['checks'])}; "
             f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
@@ -2717,8 +2738,7 @@ def format_report(run, s):
     return "\n".join(out)
 
 
-def markdown_report(run, s, path):
-    config = run["config"]
+def markdown_report(config, s, path):
     out = [f"### eval.py report: `{path}`", "",
            f"{config['split']} (`{short(config['split_sha'])}`) · `{config['prompt']}` "
            f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
@@ -2751,6 +2771,16 @@ def markdown_report(run, s, path):
     return "\n".join(out)
 
 
+def report_score(run_path, config, cases, checks_path=None):
+    """The score a report shows: the figures, where the checks came from, and the failure labels
+    written in review, if any."""
+    s = dict(score(config, cases), checks_from=checks_path or "the run file")
+    labels, _ = read_failure_labels(run_path + LABELS_SUFFIX)
+    if labels:
+        s["failure_labels"] = {"file": run_path + LABELS_SUFFIX, "counts": label_counts(labels)}
+    return s
+
+
 def report_gates(cases, s, min_accuracy=None, must_pass=()):
     """(exit code, messages) for the gates asked of a report."""
     if min_accuracy is None and not must_pass:
@@ -2773,7 +2803,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
         broken = [c["id"] for c in tagged if not all(t["correct"] for t in c["trials"])]
         verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {len(tagged)} cases pass every trial"
         (failed if broken else passed).append(verdict + (f" (failing: {', '.join(broken)})" if broken else ""))
-    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+    return gate_outcome(failed, passed)
 
 
 def same_split(a_cfg, b_cfg):
@@ -2788,11 +2818,10 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     that difference is more than chance."""
     same_split(a_cfg, b_cfg)
     b_cases = {c["id"]: c for c in b_cases}
-    if {c["id"] for c in a_cases} != set(b_cases):
-        only = sorted({c["id"] for c in a_cases} ^ set(b_cases))
-        raise EvalError(f"refusing to compare: the runs hold different cases ({', '.join(only[:5])}"
-                        f"{' …' if len(only) > 5 else ''}); split sha {short(a_cfg['split_sha'])} "
-                        f"vs {short(b_cfg['split_sha'])}")
+    only = one_sided({c["id"] for c in a_cases}, set(b_cases))
+    if only:
+        raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
+                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}")
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     for a in a_cases:
@@ -2893,6 +2922,11 @@ def markdown_compare(c, baseline_path, candidate_path):
     return "\n".join(out)
 
 
+def gate_outcome(failed, passed):
+    """(exit code, messages): 1 and what failed if any gate failed, else 0 and what passed."""
+    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+
+
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     if not (fail_on_regression or fail_if_worse):
         return 0, []
@@ -2906,14 +2940,14 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     if fail_if_worse:
         worse = c["significant"] and len(c["regressions"]) > len(c["fixed"])
         (failed if worse else passed).append(f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})")
-    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+    return gate_outcome(failed, passed)
 
 
 def report_run(run, run_path, baseline, errors, compare_path):
     """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
     config = run["config"]
     cases = grade_run(run)
-    print(format_report(run, score(config, cases)))
+    print(format_report(config, score(config, cases)))
     if baseline:
         print()
         print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
@@ -3363,41 +3397,25 @@ def cmd_run(args):
 def cmd_report(args):
     checks = checks_from_split(args.checks) if args.checks else None
     config, cases = read_graded(args.run, checks)
-    run = {"config": config}
     if args.checks:
         same_cases(args.checks, checks, cases)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-    s = dict(score(run["config"], cases), checks_from=args.checks or "the run file")
-    labels, _ = read_failure_labels(args.run + LABELS_SUFFIX)
-    if labels:
-        s["failure_labels"] = {"file": args.run + LABELS_SUFFIX, "counts": label_counts(labels)}
+    s = report_score(args.run, config, cases, args.checks)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
-    if args.json:
-        print_json({"run": args.run, "config": {k: v for k, v in run["config"].items() if k != "prompt_text"},
-                    **s, "gates": {"exit": code, "verdicts": verdicts}})
-    elif args.markdown:
-        print(markdown_report(run, s, args.run) + "".join(f"\n\n**{v}**" for v in verdicts))
-    else:
-        print(format_report(run, s))
-    for verdict in verdicts:
-        warn(verdict)
+    show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
+                         **s, "gates": {"exit": code, "verdicts": verdicts}},
+         lambda: markdown_report(config, s, args.run), lambda: format_report(config, s), verdicts)
     return code
 
 
 def cmd_compare(args):
     (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
-    same_split(a_config, b_config)
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
-    if args.json:
-        print_json({"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
-                    "gates": {"exit": code, "verdicts": verdicts}})
-    elif args.markdown:
-        print(markdown_compare(c, args.baseline, args.candidate) + "".join(f"\n\n**{v}**" for v in verdicts))
-    else:
-        print(format_compare(c, args.baseline, args.candidate))
-    for verdict in verdicts:
-        warn(verdict)
+    show(view_of(args), {"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
+                         "gates": {"exit": code, "verdicts": verdicts}},
+         lambda: markdown_compare(c, args.baseline, args.candidate),
+         lambda: format_compare(c, args.baseline, args.candidate), verdicts)
     return code
 
 
@@ -3435,7 +3453,7 @@ def cmd_judge(args):
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
     warn(f"wrote {out} ({args.run} is unchanged)")
-    print(format_report(judged, score(config, grade_run(judged))))
+    print(format_report(config, score(config, grade_run(judged))))
     return 2 if failed else 0
 
 
