@@ -1414,6 +1414,67 @@ def read_human_labels(path):
     return labels
 
 
+def judge_run(args):
+    """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
+    new votes, to be written as a new run file, and how many answers had a judge call fail."""
+    run = load_run(args.run)
+    todo = [r for r in run["results"]
+            if r.get("response") is not None and any(c["type"] == "judge" for c in r["checks"])]
+    if not todo:
+        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
+                        "--checks to see it, or run again")
+    config = dict(run["config"], judged_from=args.run)
+    config["judge"] = judge_config(args, config["model"], todo)
+    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
+    client = make_client(config, args)
+    for model in config["judge"]["models"]:
+        client.check(model)
+    progress = Progress(len(todo), 0)
+    votes, failed = {}, 0
+
+    def on_votes(result, trial, result_votes):
+        nonlocal failed
+        votes[result["id"], trial] = result_votes
+        failed += any(v["error"] for v in result_votes)
+        progress.update(len(votes), failed)
+
+    ask_all([(r, r["trial"]) for r in todo], args.jobs,
+            lambda r: judge_answer(client, config["judge"], r, r["response"]), on_votes)
+    progress.update(len(votes), failed, final=True)
+    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
+    return {"format": RUN_FORMAT, "config": config, "results": results}, failed
+
+
+def write_judged(judged, run_path, out):
+    """The re-judged run, in a file of its own: the run it came from is never touched."""
+    out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
+    try:
+        write_new_file(out, run_text(judged))
+    except OSError as e:
+        raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
+    warn(f"wrote {out} ({run_path} is unchanged)")
+
+
+def calibration(human, verdicts, labels_path, run_path):
+    """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
+    unknown = [k for k in human if k not in verdicts]
+    if unknown:
+        raise EvalError(f"{labels_path}: {len(unknown)} label(s) match no judge verdict in {run_path} "
+                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+    report = {}
+    for check in sorted({k[2] for k in human}):
+        keys = [k for k in human if k[2] == check]
+        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
+        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
+        report[check]["warnings"] = calibration_warnings(report[check])
+    return report
+
+
+def judge_verdicts_of(cases):
+    """{(case id, trial, check name): the judge's verdict} of a graded run."""
+    return {(c["id"], t["trial"], name): j["pass"] for c in cases for t in c["trials"] for name, j in t["judged"].items()}
+
+
 def calibration_warnings(a):
     warnings = []
     if a["failure_detection"] is None:
@@ -2524,6 +2585,40 @@ def failures_for_fisher(rows, alpha):
     return None
 
 
+def power_answer(rate, rows, failures, prob, alpha):
+    """`power`: the seed's sizing questions, answered exactly. Returns (lines, figures)."""
+    if rate is not None and rows is not None:
+        chance = binom_at_least(failures, rows, rate)
+        lines = [f"{chance:.1%}: the chance of seeing at least {failures} failures in {rows} rows "
+                 f"when each fails with probability {rate:g}",
+                 f"(failures ~ Binomial({rows}, {rate:g}); {rows * rate:.1f} expected)."]
+        return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
+    if rate is not None:
+        rows = rows_for_failures(rate, failures, prob)
+        if rows is None:
+            raise EvalError(f"no set of up to 10,000,000 rows reaches {percent(prob)} at rate {rate:g}")
+        chance = binom_at_least(failures, rows, rate)
+        before = binom_at_least(failures, rows - 1, rate)
+        lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
+                 f">= {prob:.0%} when each row fails with probability {rate:g}",
+                 f"(P = {chance:.2%} at {rows} rows, {before:.2%} at {rows - 1}; "
+                 f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
+        return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
+    if rows is not None:
+        needed = failures_for_fisher(rows, alpha)
+        if needed is None:
+            raise EvalError(f"at {rows} rows no number of failures reaches alpha {alpha:g}")
+        p = fisher_exact(rows - needed, needed, rows, 0)
+        p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
+        lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
+                 f"baseline that never failed on {rows} rows, at alpha {alpha:g}",
+                 f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p)}; "
+                 f"{rows - needed + 1}/{rows} gives p = {p_value(p_less)})."]
+        return lines, {"rows": rows, "alpha": alpha, "failures": needed, "p": p}
+    raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
+                    "or --rows alone (failures Fisher's test needs); see power --help")
+
+
 # ---------------------------------------------------------------------------
 # 10. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
 #     pull requests; exit 1 when quality falls short, 2 when a run cannot be judged.
@@ -3420,62 +3515,17 @@ def cmd_compare(args):
 
 
 def cmd_judge(args):
-    """Judge an existing run's answers again (another judge, more votes, a panel) into a new run file."""
-    run = load_run(args.run)
-    todo = [r for r in run["results"]
-            if r.get("response") is not None and any(c["type"] == "judge" for c in r["checks"])]
-    if not todo:
-        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
-                        "--checks to see it, or run again")
-    config = dict(run["config"], judged_from=args.run)
-    config["judge"] = judge_config(args, config["model"], todo)
-    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-    client = make_client(config, args)
-    for model in config["judge"]["models"]:
-        client.check(model)
-    progress = Progress(len(todo), 0)
-    votes, failed = {}, 0
-
-    def on_votes(result, trial, result_votes):
-        nonlocal failed
-        votes[result["id"], trial] = result_votes
-        failed += any(v["error"] for v in result_votes)
-        progress.update(len(votes), failed)
-
-    ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, r["response"]), on_votes)
-    progress.update(len(votes), failed, final=True)
-    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
-    judged = {"format": RUN_FORMAT, "config": config, "results": results}
-    out = free_run_path(args.out or os.path.splitext(args.run)[0] + "-judged.json")
-    try:
-        write_new_file(out, run_text(judged))
-    except OSError as e:
-        raise EvalError(f"cannot write {out} ({e.strerror}); {args.run} is unchanged") from None
-    warn(f"wrote {out} ({args.run} is unchanged)")
-    print(format_report(config, score(config, grade_run(judged))))
+    judged, failed = judge_run(args)
+    write_judged(judged, args.run, args.out)
+    print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
     return 2 if failed else 0
 
 
 def cmd_calibrate(args):
-    """How far to trust a judge: its verdicts in RUN against a person's labels of the same answers."""
     human = read_human_labels(args.labels)
-    verdicts = {(c["id"], t["trial"], name): j["pass"]
-                for c in read_graded(args.run)[1] for t in c["trials"] for name, j in t["judged"].items()}
-    unknown = [k for k in human if k not in verdicts]
-    if unknown:
-        raise EvalError(f"{args.labels}: {len(unknown)} label(s) match no judge verdict in {args.run} "
-                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
-    report = {}
-    for check in sorted({k[2] for k in human}):
-        keys = [k for k in human if k[2] == check]
-        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
-        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
-        report[check]["warnings"] = calibration_warnings(report[check])
-    if args.json:
-        print_json({"labels": args.labels, "run": args.run, "checks": report})
-    else:
-        print(format_calibration(report))
+    report = calibration(human, judge_verdicts_of(read_graded(args.run)[1]), args.labels, args.run)
+    show(view_of(args), {"labels": args.labels, "run": args.run, "checks": report}, None,
+         lambda: format_calibration(report))
     return 0
 
 
@@ -3496,43 +3546,8 @@ def cmd_review(args):
 
 
 def cmd_power(args):
-    """The seed's sizing questions, answered exactly."""
-    if args.rate is not None and args.rows is not None:
-        chance = binom_at_least(args.failures, args.rows, args.rate)
-        lines = [f"{chance:.1%}: the chance of seeing at least {args.failures} failures in {args.rows} rows "
-                 f"when each fails with probability {args.rate:g}",
-                 f"(failures ~ Binomial({args.rows}, {args.rate:g}); {args.rows * args.rate:.1f} expected)."]
-        result = {"rows": args.rows, "rate": args.rate, "failures": args.failures, "probability": chance}
-    elif args.rate is not None:
-        rows = rows_for_failures(args.rate, args.failures, args.prob)
-        if rows is None:
-            raise EvalError(f"no set of up to 10,000,000 rows reaches {percent(args.prob)} at rate {args.rate:g}")
-        chance = binom_at_least(args.failures, rows, args.rate)
-        before = binom_at_least(args.failures, rows - 1, args.rate)
-        lines = [f"{rows} rows: the fewest that give at least {args.failures} failures with probability "
-                 f">= {args.prob:.0%} when each row fails with probability {args.rate:g}",
-                 f"(P = {chance:.2%} at {rows} rows, {before:.2%} at {rows - 1}; "
-                 f"failures ~ Binomial(rows, {args.rate:g})). Use more rows than that, not the expected count."]
-        result = {"rows": rows, "rate": args.rate, "failures": args.failures, "prob": args.prob,
-                  "probability": chance}
-    elif args.rows is not None:
-        needed = failures_for_fisher(args.rows, args.alpha)
-        if needed is None:
-            raise EvalError(f"at {args.rows} rows no number of failures reaches alpha {args.alpha:g}")
-        p = fisher_exact(args.rows - needed, needed, args.rows, 0)
-        p_less = fisher_exact(args.rows - needed + 1, needed - 1, args.rows, 0)
-        lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-                 f"baseline that never failed on {args.rows} rows, at alpha {args.alpha:g}",
-                 f"({args.rows - needed}/{args.rows} vs {args.rows}/{args.rows} gives p = {p_value(p)}; "
-                 f"{args.rows - needed + 1}/{args.rows} gives p = {p_value(p_less)})."]
-        result = {"rows": args.rows, "alpha": args.alpha, "failures": needed, "p": p}
-    else:
-        raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
-                        "or --rows alone (failures Fisher's test needs); see power --help")
-    if args.json:
-        print_json(result)
-    else:
-        print("\n".join(lines))
+    lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha)
+    show(view_of(args), figures, None, lambda: "\n".join(lines))
     return 0
 
 
