@@ -3349,6 +3349,36 @@ def accuracy_threshold(text):
     return value
 
 
+def option_groups():
+    """The options several commands share, declared once: how calls are made (run, judge), how
+    answers are judged (run, judge), and the views of a result (report, compare)."""
+    calls_parser = argparse.ArgumentParser(add_help=False)
+    calls = calls_parser.add_argument_group("model calls")
+    calls.add_argument("--jobs", type=positive_int, default=1, help="model calls in flight at once (default 1)")
+    calls.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                       help=f"the longest one call may take, first byte sent to last byte read "
+                            f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
+    calls.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
+                       help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
+    calls.add_argument("--api-key", help="Bearer token for --api openai (default $OPENAI_API_KEY); never written anywhere")
+    judging_parser = argparse.ArgumentParser(add_help=False)
+    judging = judging_parser.add_argument_group("judge checks and sampling")
+    judging.add_argument("--seed", type=int, default=None,
+                         help=f"sampling seed; a judge's vote i uses seed+i-1 (default {DEFAULT_SEED})")
+    judging.add_argument("--judge-model", action="append", metavar="M",
+                         help="model for judge checks (default: the run's model); repeat it for a panel of judges")
+    judging.add_argument("--judge-votes", type=positive_int, default=1, metavar="N",
+                         help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
+    judging.add_argument("--judge-temperature", type=float, default=0.0, metavar="T",
+                         help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
+    views_parser = argparse.ArgumentParser(add_help=False)
+    view = views_parser.add_argument_group("output").add_mutually_exclusive_group()
+    view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
+    view.add_argument("--markdown", action="store_true",
+                      help="print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)")
+    return calls_parser, judging_parser, views_parser
+
+
 def parser():
     p = argparse.ArgumentParser(prog="eval.py", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -3357,8 +3387,9 @@ def parser():
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
     sub = p.add_subparsers(dest="command", required=True,
                            metavar="{run,report,compare,judge,calibrate,review,power}")
+    calls, judging, views = option_groups()
 
-    r = sub.add_parser("run", help="ask the model about every case of a split and store a run file",
+    r = sub.add_parser("run", parents=[calls, judging], help="ask the model about every case of a split and store a run file",
                        description="Ask the model about every case of a split, store the raw answers with "
                                    "their configuration in runs/, then print the report.")
     r.add_argument("--split", help="dev, test (golden/<name>.jsonl), or a path ending in .jsonl")
@@ -3370,7 +3401,6 @@ def parser():
     r.add_argument("--model", default=None, help=f"model name on the server (default {DEFAULT_MODEL})")
     r.add_argument("--temperature", type=float, default=None,
                    help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
-    r.add_argument("--seed", type=int, default=None, help=f"sampling seed (default {DEFAULT_SEED})")
     r.add_argument("--host", help=f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); "
                                   "read as ollama reads it: no scheme means http, no port means 11434")
     r.add_argument("--out", help="run file to write (default runs/<split>-<prompt>.json; "
@@ -3386,33 +3416,16 @@ def parser():
     r.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="a model option passed through (num_predict, num_ctx, top_p, stop...; JSON values parsed); "
                         "repeatable; num_predict becomes max_tokens for --api openai")
-    r.add_argument("--api-key", help="Bearer token for --api openai (default $OPENAI_API_KEY); never written anywhere")
     r.add_argument("--format", choices=["json", "schema"], default=None,
                    help="structured output: json sends Ollama's format \"json\"; schema sends a JSON Schema "
                         "whose one property is an enum of the labels. The label is read from the JSON")
-    r.add_argument("--judge-model", action="append", metavar="M",
-                   help="model for judge checks (default: the run's model); repeat it for a panel of judges")
-    r.add_argument("--judge-votes", type=positive_int, default=1, metavar="N",
-                   help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
-    r.add_argument("--judge-temperature", type=float, default=0.0, metavar="T",
-                   help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
     r.add_argument("--repeat", type=repeat_count, default=None, metavar="K",
                    help="ask K times per case with the same configuration, keeping every answer "
                         "(default 1); the report adds pass@k, pass^k and the flaky cases")
-    r.add_argument("--jobs", type=positive_int, default=1, help="requests in flight at once (default 1)")
-    r.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                   help=f"the longest one request may take, first byte sent to last byte read "
-                        f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
-    r.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
-                   help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
 
-    rep = sub.add_parser("report", help="score a run file (never calls a model)",
+    rep = sub.add_parser("report", parents=[views], help="score a run file (never calls a model)",
                          description="Recompute every figure from a run file alone.")
     rep.add_argument("run", help="a run file, e.g. runs/dev-v3.json")
-    view = rep.add_mutually_exclusive_group()
-    view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
-    view.add_argument("--markdown", action="store_true",
-                      help="print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)")
     rep.add_argument("--checks", metavar="SPLIT",
                      help="score with the checks this split file (and its checks.json) defines now, "
                           "instead of those stored in the run: change a check, re-report, no model call")
@@ -3421,35 +3434,24 @@ def parser():
     rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
                      help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
-    c = sub.add_parser("compare", help="compare two runs of the same split case by case",
+    c = sub.add_parser("compare", parents=[views], help="compare two runs of the same split case by case",
                        description="Which cases a change fixed and which it broke. Refuses runs made "
                                    "on different versions of the split.")
     c.add_argument("baseline", help="the run before the change")
     c.add_argument("candidate", help="the run after the change")
-    view = c.add_mutually_exclusive_group()
-    view.add_argument("--json", action="store_true", help="print the comparison as one JSON object, unrounded")
-    view.add_argument("--markdown", action="store_true", help="print a short GitHub-flavoured summary")
     c.add_argument("--alpha", type=fraction, default=0.05,
                    help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
     c.add_argument("--fail-if-worse", action="store_true",
                    help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha)")
 
-    j = sub.add_parser("judge", help="judge a run's answers again into a new run file (the original is kept)",
+    j = sub.add_parser("judge", parents=[calls, judging],
+                       help="judge a run's answers again into a new run file (the original is kept)",
                        description="Ask the judge(s) about every answer that has a judge check, and write a new "
                                    "run file with the votes. The run itself is never modified.")
     j.add_argument("run", help="the run whose answers to judge")
-    j.add_argument("--judge-model", action="append", metavar="M", help="judge model (default: the run's model); repeat for a panel")
-    j.add_argument("--judge-votes", type=positive_int, default=1, metavar="N", help="votes per judge (default 1)")
-    j.add_argument("--judge-temperature", type=float, default=0.0, metavar="T", help="judge temperature (default 0)")
-    j.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"judge seed; vote i uses seed+i-1 (default {DEFAULT_SEED})")
     j.add_argument("--host", help="server URL (default: the run's host)")
-    j.add_argument("--api-key", help="Bearer token for a run made with --api openai (default $OPENAI_API_KEY)")
     j.add_argument("--out", help="file to write (default RUN-judged.json; never overwritten)")
-    j.add_argument("--jobs", type=positive_int, default=1, help="answers judged at once (default 1)")
-    j.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per judge call")
-    j.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
-                   help=f"retries per judge call (default {DEFAULT_RETRIES})")
 
     cal = sub.add_parser("calibrate", help="measure a judge against a person's labels",
                          description="LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
@@ -3564,6 +3566,7 @@ def main(argv=None):
         args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
+    if args.command in ("run", "judge"):
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
     collecting = gc.isenabled()
     if args.command in ("report", "compare", "calibrate"):
