@@ -46,7 +46,7 @@ from collections import Counter
 from datetime import datetime
 from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
 from statistics import NormalDist
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 __version__ = "0.1.0"
 
 
@@ -94,6 +94,145 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format",
                    "response_format", "api", "server_version")
+
+
+# The records below are plain dicts, read and written as JSON; these declarations name their keys
+# and say what each holds. A key marked "or None" may also be absent in older run files.
+
+class Check(TypedDict, total=False):
+    """One binary criterion (section 4 has every type). As a split writes it, "name" and
+    "blocking" may be left out; as a run file stores it, both are there and placeholders are filled."""
+    name: str            # unique within its case; reports and judge votes refer to it
+    type: str            # a key of CHECK_TYPES
+    value: str | float   # what the type needs: text, a pattern, milliseconds, a criterion
+    schema: dict         # json checks only: the JSON Schema subset of schema_problems()
+    blocking: bool       # a case passes only if every blocking check passes (default true)
+
+
+class Case(TypedDict, total=False):
+    """One line of a split: the fixed question and what a right answer is."""
+    id: str
+    input: str           # the user turn; may be left out when the system prompt takes vars
+    expected: str        # one of the labels; in a free-text set, what equals_expected compares with
+    difficulty: str      # easy, medium, hard, trap...: reports slice by it
+    note: str            # why the case exists
+    tags: list           # free words: reports slice by them, --must-pass gates on them
+    vars: dict           # {name: text or number} for the prompt's and checks' {{name}}
+    checks: list         # of Check, the label check first in a labelled set
+
+
+class Vote(TypedDict):
+    """One judge model's answer about one check of one answer."""
+    check: str
+    model: str
+    vote: int            # 1..votes
+    seed: int
+    reason: str | None   # what the judge wrote before its verdict
+    raw: str | None      # the judge's whole answer
+    error: str | None    # why no answer came
+    prompt_tokens: int | None
+    completion_tokens: int | None
+
+
+class Result(TypedDict, total=False):
+    """One answer in a run file (and, with id and trial only, one journal line): the case as it
+    was (CASE_FIELDS), which trial, and what the server did (CALL_FIELDS)."""
+    trial: int           # 1..config.repeat
+    response: str | None           # the model's raw answer, exactly as sent; None if it never came
+    error: str | None              # why it never came, after every retry
+    attempts: int
+    latency_ms: float
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    done_reason: str | None        # stop, length...
+    judges: list | None            # of Vote
+
+
+class RunConfig(TypedDict, total=False):
+    """How a run's answers were produced: built by build_config (what was asked) and start_config
+    (what was found at the start), read back through check_config. Never holds the API key."""
+    model: str
+    temperature: float
+    seed: int
+    repeat: int
+    options: dict        # --option KEY=VALUE, passed through to the server
+    format: str | None   # None, "json" or "schema"
+    prompt: str          # the prompt file's path
+    split: str           # the split's name (dev, test, support-dev)
+    split_path: str
+    api: str             # a key of CLIENTS
+    host: str
+    rerun_test: dict | None        # {"forced": true, "earlier": [paths]}: a held-out split run again
+    judge: dict | None             # models, votes, temperature, seed, prompt_sha of the judge
+    response_format: str | None    # the form --format schema was sent in over --api openai
+    prompt_text: str
+    prompt_sha: str
+    split_sha: str
+    labels: list | None            # the closed label set; None for a free-text set
+    cases: int
+    date: str
+    server: str
+    server_version: str | None
+    eval_version: str
+    judged_from: str               # set by `judge`: the run whose answers were judged again
+
+
+class GradedTrial(TypedDict):
+    """One answer read back and graded (grade())."""
+    trial: int
+    response: str | None
+    predicted: str | None   # the label it normalizes to, INVALID, or None without labels
+    checks: dict            # {check name: True, False, or None when undecided}
+    judged: dict            # {judge check name: the panel's verdict (judge_verdicts())}
+    correct: bool | None    # every blocking check passed; None if one is undecided or on error
+    error: str | None
+    votes: list | None      # of Vote
+
+
+class GradedCase(TypedDict):
+    """A case with all its trials graded: the unit of every figure."""
+    id: str
+    expected: str | None
+    difficulty: str
+    tags: list
+    checks: list            # of Check
+    trials: list            # of GradedTrial, by trial number
+    decided_trials: int     # trials with a verdict (not errors, not undecided)
+    passed_trials: int      # of those, how many passed
+    correct: bool | None    # the majority of its decided trials (a split vote fails); None if none
+    predicted: str | None   # the majority label of its decided trials, TIE on a split vote
+
+
+class Score(TypedDict, total=False):
+    """Every figure of a report (score()); --json prints it as it is."""
+    cases: int
+    repeat: int
+    measure: str            # "accuracy" when only the label decides, else "pass rate"
+    scored: int             # cases with a verdict
+    correct: int
+    accuracy: float | None  # correct / scored, by each case's majority verdict
+    accuracy_ci: list       # Wilson 95% interval of accuracy
+    mean_accuracy: float | None    # the mean of the trials' accuracies
+    trials: list            # per trial: accuracy, ci, scored, invalid
+    invalid: int            # answers that were no label
+    answers: int            # decided answers over all trials
+    errors: list            # {id, trial, error}: no answer from the server, not scored
+    open: list              # {id, trial}: a blocking check undecided
+    checks: list            # per check: name, type, blocking, passed, total, open
+    checks_sha: str         # which checks scored the run
+    judge: dict | None      # judge_summary()
+    by_difficulty: dict     # {difficulty: proportion()}
+    by_tag: dict            # {tag: proportion()}
+    pass_k: list            # with trials: {k, cases, pass_at_k, pass_hat_k}
+    flaky: list             # cases whose trials disagree
+    failures: list          # failure() of each failing case
+    rerun_test: dict | None
+    baseline: dict          # labels only: the majority-label baseline
+    per_label: dict         # labels only: precision, recall, f1, support
+    confusion: dict         # labels only: {expected: {predicted: cases}}
+    checks_from: str        # set by report: the run file, or --checks SPLIT
+    failure_labels: dict    # set by report: the counts of review's labels
+
 class Inputs(NamedTuple):
     """What a run asks: the split's cases and labels (None for free text), the system prompt, and
     the hashes that pin both."""
@@ -121,7 +260,7 @@ def answer_problem(answer):
     return None
 
 
-def build_config(args):
+def build_config(args) -> RunConfig:
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     return {
@@ -382,7 +521,7 @@ def case_checks(case, defaults, labels):
     return checks, problems
 
 
-def parse_case(obj, labels, defaults):
+def parse_case(obj, labels, defaults) -> tuple[Case, list]:
     """Check one decoded line; return (case, problems). labels is None for a free-text set."""
     if not isinstance(obj, dict):
         return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
@@ -745,7 +884,7 @@ CHECK_TYPES = {
 }
 
 
-def parse_check(obj):
+def parse_check(obj) -> tuple[Check | None, list]:
     """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
     if not isinstance(obj, dict) or "type" not in obj:
         return None, ['a check is an object {"type": ..., "value": ...}']
@@ -1288,7 +1427,7 @@ def parse_verdict(raw):
     return None, None
 
 
-def judge_answer(client, judge, case, answer):
+def judge_answer(client, judge, case, answer) -> list[Vote]:
     """Every vote of every judge model on every judge check of a case: raw output kept."""
     votes = []
     for check in case["checks"]:
@@ -2247,7 +2386,7 @@ def label_reader(labels, fmt):
 NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
 
 
-def grade(config, results, checks_by_id=None):
+def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
     the model's fault, not scored. `results` may be a stream: each is read once and let go.
@@ -2278,15 +2417,15 @@ def grade(config, results, checks_by_id=None):
         trials = case["trials"]
         if len(trials) == 1:   # the common case, kept cheap: a 100,000-case report does this 100,000 times
             t = trials[0]
-            case["n"] = int(t["correct"] is not None)
-            case["c"] = int(t["correct"] is True)
+            case["decided_trials"] = int(t["correct"] is not None)
+            case["passed_trials"] = int(t["correct"] is True)
             case["correct"] = t["correct"]
-            case["predicted"] = t["predicted"] if case["n"] else None
+            case["predicted"] = t["predicted"] if case["decided_trials"] else None
             continue
         trials.sort(key=lambda t: t["trial"])
         decided = [t for t in trials if t["correct"] is not None]
-        case["n"] = len(decided)
-        case["c"] = sum(t["correct"] for t in decided)
+        case["decided_trials"] = len(decided)
+        case["passed_trials"] = sum(t["correct"] for t in decided)
         case["correct"] = majority((t["correct"] for t in decided), tie=False)   # a split vote is no pass
         case["predicted"] = majority((t["predicted"] for t in decided), tie=TIE) if labels is not None else None
     return list(cases.values())
@@ -2329,11 +2468,9 @@ def slice_figures(groups):
 
 def check_table(cases):
     """Pass rate of every check, by name, over all decided answers: 'order number: 92/110'."""
-    table, by_name, last = {}, {}, None
+    table = {}
     for case in cases:
-        if case["checks"] is not last:   # cases mostly share one list of checks
-            last = case["checks"]
-            by_name = {c["name"]: c for c in last}
+        by_name = {c["name"]: c for c in case["checks"]}
         for t in case["trials"]:
             for name, ok in t["checks"].items():
                 row = table.get(name)
@@ -2362,7 +2499,7 @@ def checks_fingerprint(cases):
     return sha256_bytes("\n".join(spec).encode())
 
 
-def score(config, cases):
+def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     """Every figure of a report, from graded cases, in one pass over them where it can be."""
     labels, repeat = config["labels"], config["repeat"]
     per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
@@ -2380,7 +2517,7 @@ def score(config, cases):
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
                 undecided.append({"id": c["id"], "trial": t["trial"]})
-        if not c["n"]:
+        if not c["decided_trials"]:
             continue
         scored.append(c)
         pair = c["expected"], c["predicted"]
@@ -2397,7 +2534,7 @@ def score(config, cases):
             group[1] += 1
         if not ok:
             failures.append(c)
-        if c["n"] > 1 and is_flaky(c):
+        if c["decided_trials"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
                                        "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
@@ -2409,10 +2546,11 @@ def score(config, cases):
     pass_k = []
     if repeat > 1:
         for k in range(1, repeat + 1):
-            eligible = [c for c in cases if c["n"] >= k]
-            pass_k.append({"k": k, "cases": len(eligible),
-                           "pass_at_k": ratio(fsum(pass_at_k(c["n"], c["c"], k) for c in eligible), len(eligible)),
-                           "pass_hat_k": ratio(fsum(pass_hat_k(c["n"], c["c"], k) for c in eligible), len(eligible))})
+            eligible = [c for c in cases if c["decided_trials"] >= k]
+            at_k = fsum(pass_at_k(c["decided_trials"], c["passed_trials"], k) for c in eligible)
+            hat_k = fsum(pass_hat_k(c["decided_trials"], c["passed_trials"], k) for c in eligible)
+            pass_k.append({"k": k, "cases": len(eligible), "pass_at_k": ratio(at_k, len(eligible)),
+                           "pass_hat_k": ratio(hat_k, len(eligible))})
     checks = check_table(cases)
     only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
     correct = len(scored) - len(failures)
