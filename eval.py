@@ -221,8 +221,8 @@ class Score(TypedDict, total=False):
     checks: list            # per check: name, type, blocking, passed, total, open
     checks_sha: str         # which checks scored the run
     judge: dict | None      # judge_summary()
-    by_difficulty: dict     # {difficulty: proportion()}
-    by_tag: dict            # {tag: proportion()}
+    by_difficulty: dict     # {difficulty: rate_figures()}
+    by_tag: dict            # {tag: rate_figures()}
     pass_k: list            # with trials: {k, cases, pass_at_k, pass_hat_k}
     flaky: list             # cases whose trials disagree
     failures: list          # failure() of each failing case
@@ -298,7 +298,7 @@ def parse_options(pairs):
     return options
 
 
-def check_config(config, text_keys):
+def config_problem(config, text_keys):
     """What eval.py reads from a config it did not just build (a run file, a journal)."""
     for key in text_keys + ("temperature", "seed"):
         if key not in config:
@@ -1206,7 +1206,7 @@ class OllamaClient(ChatClient):
     api = "ollama"
     start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
 
-    def check(self, model):
+    def preflight(self, model):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
         status, tags, _ = self.get_json("/api/tags")
         if status != 200 or not isinstance(tags, dict):
@@ -1275,7 +1275,7 @@ class OpenAIClient(ChatClient):
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
 
-    def check(self, model):
+    def preflight(self, model):
         """Is the server there, and does it serve the model? Returns what it says it is."""
         status, listing, headers = self.get_json("/models")
         if status in (401, 403):
@@ -1519,17 +1519,17 @@ def judge_agreement(pairs):
     kept = sum(h and j for h, j in pairs)
     false_alarms = sum(h and not j for h, j in pairs)
     n = len(pairs)
-    agreement = ratio(caught + kept, n)
-    chance = ratio((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
+    agreement = rate(caught + kept, n)
+    chance = rate((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
     kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
     return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
                                   "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
-            "failure_detection": ratio(caught, caught + missed), "pass_retention": ratio(kept, kept + false_alarms),
+            "failure_detection": rate(caught, caught + missed), "pass_retention": rate(kept, kept + false_alarms),
             "agreement": agreement, "kappa": kappa,
-            "human_fail_share": ratio(caught + missed, n)}
+            "human_fail_share": rate(caught + missed, n)}
 
 
-def read_human_labels(path):
+def read_human_verdicts(path):
     """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
     text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
     labels, problems = {}, []
@@ -1567,7 +1567,7 @@ def judge_run(args):
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
     for model in config["judge"]["models"]:
-        client.check(model)
+        client.preflight(model)
     progress = Progress(len(todo), 0)
     votes, failed = {}, 0
 
@@ -1621,9 +1621,9 @@ def calibration_warnings(a):
     elif a["failure_detection"] < LOW_CERTAINTY:
         warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
                         f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
-    share = a["human_fail_share"]
-    if share is not None and min(share, 1 - share) < 0.2:
-        warnings.append(f"unbalanced labels ({percent(share)} failures): raw agreement misleads; "
+    fail_share = a["human_fail_share"]
+    if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
+        warnings.append(f"unbalanced labels ({percent(fail_share)} failures): raw agreement misleads; "
                         "read failure detection and kappa instead")
     return warnings
 
@@ -1634,9 +1634,9 @@ def format_calibration(report):
         t = a["table"]
         out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
                 + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
-                f"  Failure detection: {pct(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
+                f"  Failure detection: {count_percent(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
                 "  (real failures the judge fails)",
-                f"  Pass retention:    {pct(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
+                f"  Pass retention:    {count_percent(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
                 "  (real passes the judge leaves alone)",
                 f"  Raw agreement:     {percent(a['agreement'])}",
                 f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
@@ -1729,7 +1729,7 @@ def read_journal(path):
             raise EvalError(f"{path}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
         raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
-    problem = check_config(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
+    problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
                                     "labels"))
     if problem:
         raise EvalError(f"{path}:1: damaged journal header: {problem}")
@@ -2084,7 +2084,7 @@ def run_split(args):
     baseline = read_baseline(args.compare, inputs.split_sha) if args.compare else None
     judge = config.get("judge") if run_path else judge_config(args, config["model"], inputs.cases)
     client = make_client(config, args)
-    server_version = check_server(client, config, judge, inputs)
+    server_version = preflight_server(client, config, judge, inputs)
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=bool(run_path))
@@ -2117,12 +2117,12 @@ def read_baseline(path, split_sha):
     return baseline
 
 
-def check_server(client, config, judge, inputs):
+def preflight_server(client, config, judge, inputs):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version."""
-    server_version = client.check(config["model"])
+    server_version = client.preflight(config["model"])
     for model in (judge or {}).get("models", []):
-        client.check(model)
+        client.preflight(model)
     warn(f"split {config['split_path']} ({len(inputs.cases)} cases, sha {short(inputs.split_sha)}) · prompt "
          f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
          f"({' '.join(filter(None, (config['api'], server_version)))})")
@@ -2226,7 +2226,7 @@ def load_run(path):
         raise damaged(path) from None
     except RecursionError:
         raise damaged(path, " (a value nested too deep to read)") from None
-    problem = check_head(run) or results_problem(run["results"], run["config"])
+    problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{path}: not a valid run file: {problem}")
     return run
@@ -2255,14 +2255,14 @@ def read_run_config(path):
     return config if isinstance(config, dict) else None
 
 
-def check_head(run):
+def head_problem(run):
     """What must hold of a run file's format and config before any result is read."""
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config = run.get("config")
     if not isinstance(config, dict) or not isinstance(run.get("results"), list):
         return "needs a config object and a results list"
-    return check_config(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
+    return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
 
 
 def results_problem(results, config):
@@ -2445,7 +2445,7 @@ def is_flaky(case):
     return len({(t["predicted"], t["correct"]) for t in case["trials"] if t["correct"] is not None}) > 1
 
 
-def ratio(part, whole):
+def rate(part, whole):
     return part / whole if whole else None
 
 
@@ -2455,15 +2455,15 @@ def f1_score(precision, recall):
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
-def proportion(correct, total):
-    """A share of cases with its Wilson 95% interval, and whether it is too thin to read."""
-    return {"correct": correct, "total": total, "accuracy": ratio(correct, total),
+def rate_figures(correct, total):
+    """The rate of passing cases with its Wilson 95% interval, and whether it is too thin to read."""
+    return {"correct": correct, "total": total, "accuracy": rate(correct, total),
             "ci": list(wilson(correct, total)), "thin": total < SMALL_SLICE}
 
 
 def slice_figures(groups):
-    """{name: [correct, total]} -> {name: proportion}."""
-    return {name: proportion(correct, total) for name, (correct, total) in groups.items()}
+    """{name: [correct, total]} -> {name: rate_figures}."""
+    return {name: rate_figures(correct, total) for name, (correct, total) in groups.items()}
 
 
 def check_table(cases):
@@ -2489,12 +2489,9 @@ def check_table(cases):
 def checks_fingerprint(cases):
     """A short hash of the checks a report was scored with, to tell two scorings apart: each
     distinct list of checks with the ids of the cases that have it, in the run's order."""
-    dumped, groups = {}, {}   # cases often share one list object: it is written out once
+    groups = {}
     for c in cases:
-        text = dumped.get(id(c["checks"]))
-        if text is None:
-            text = dumped[id(c["checks"])] = json_text(c["checks"], sort_keys=True)
-        groups.setdefault(text, []).append(c["id"])
+        groups.setdefault(json_text(c["checks"], sort_keys=True), []).append(c["id"])
     spec = sorted(text + "\n" + json_text(ids) for text, ids in groups.items())
     return sha256_bytes("\n".join(spec).encode())
 
@@ -2540,7 +2537,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                                        "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
     # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
     # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
-    trials = [{"trial": t, **proportion(correct, decided), "scored": decided, "invalid": invalid}
+    trials = [{"trial": t, **rate_figures(correct, decided), "scored": decided, "invalid": invalid}
               for t, (decided, correct, invalid) in per_trial.items()]
     accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
     pass_k = []
@@ -2549,8 +2546,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             eligible = [c for c in cases if c["decided_trials"] >= k]
             at_k = fsum(pass_at_k(c["decided_trials"], c["passed_trials"], k) for c in eligible)
             hat_k = fsum(pass_hat_k(c["decided_trials"], c["passed_trials"], k) for c in eligible)
-            pass_k.append({"k": k, "cases": len(eligible), "pass_at_k": ratio(at_k, len(eligible)),
-                           "pass_hat_k": ratio(hat_k, len(eligible))})
+            pass_k.append({"k": k, "cases": len(eligible), "pass_at_k": rate(at_k, len(eligible)),
+                           "pass_hat_k": rate(hat_k, len(eligible))})
     checks = check_table(cases)
     only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
     correct = len(scored) - len(failures)
@@ -2560,7 +2557,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "measure": "accuracy" if labels is not None and only_label else "pass rate",
         "scored": len(scored),
         "correct": correct,
-        "accuracy": ratio(correct, len(scored)),
+        "accuracy": rate(correct, len(scored)),
         "accuracy_ci": list(wilson(correct, len(scored))),
         "mean_accuracy": fsum(accuracies) / len(accuracies) if accuracies else None,
         "trials": trials,
@@ -2602,11 +2599,11 @@ def label_figures(outcomes, labels, counts):
     per_label = {}
     for label in labels:
         tp = confusion[label][label]
-        precision = ratio(tp, sum(confusion[e][label] for e in labels))
-        recall = ratio(tp, sum(confusion[label].values()))
+        precision = rate(tp, sum(confusion[e][label] for e in labels))
+        recall = rate(tp, sum(confusion[label].values()))
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
-    baseline = proportion(sum(confusion[majority_label].values()), sum(outcomes.values()))
+    baseline = rate_figures(sum(confusion[majority_label].values()), sum(outcomes.values()))
     return {"baseline": {"label": majority_label, **baseline}, "per_label": per_label, "confusion": confusion}
 
 
@@ -2761,7 +2758,7 @@ def power_answer(rate, rows, failures, prob, alpha):
 # 10. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
 #     pull requests; exit 1 when quality falls short, 2 when a run cannot be judged.
 
-def pct(part, whole):
+def count_percent(part, whole):
     """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
     if not whole:
         return f"{part}/{whole} = -"
@@ -2843,17 +2840,17 @@ def headline(s):
     """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
     name = s["measure"].capitalize()
     if s["repeat"] == 1:
-        lines = [f"{name}: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
+        lines = [f"{name}: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
         invalid = f"Invalid answers: {s['invalid']}"
     else:
-        per_trial = " · ".join(f"trial {t['trial']}: {pct(t['correct'], t['scored'])}" for t in s["trials"])
+        per_trial = " · ".join(f"trial {t['trial']}: {count_percent(t['correct'], t['scored'])}" for t in s["trials"])
         lines = [f"{name}: {percent(s['mean_accuracy'])} mean over {s['repeat']} trials ({per_trial})",
-                 f"Majority vote: {pct(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
+                 f"Majority vote: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
         invalid = (f"Invalid answers: {s['invalid']} of {s['answers']} ("
                    + " · ".join(f"trial {t['trial']}: {t['invalid']}" for t in s["trials"]) + ")")
     if "baseline" in s:
         base = s["baseline"]
-        lines += [f"Baseline (always '{base['label']}'): {pct(base['correct'], base['total'])}"
+        lines += [f"Baseline (always '{base['label']}'): {count_percent(base['correct'], base['total'])}"
                   f"  (95% CI {interval(base['ci'])})", invalid]
     return [line.replace("  (95% CI )", "") for line in lines]
 
@@ -2862,7 +2859,7 @@ def slice_rows(groups):
     rows = []
     for name, g in groups.items():
         thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if g["thin"] else ""
-        rows.append([name, pct(g["correct"], g["total"]), f"95% CI {interval(g['ci'])}", thin])
+        rows.append([name, count_percent(g["correct"], g["total"]), f"95% CI {interval(g['ci'])}", thin])
     return table(rows, align_right_from=99) if rows else ["  -"]
 
 
@@ -2883,7 +2880,7 @@ def check_section(s):
     judged = [c for c in s["checks"] if c["type"] == "judge"]
     def rows(checks):
         return table([[c["name"], c["type"], "blocking" if c["blocking"] else "not blocking",
-                       pct(c["passed"], c["total"]), f"{c['open']} open" if c["open"] else ""] for c in checks],
+                       count_percent(c["passed"], c["total"]), f"{c['open']} open" if c["open"] else ""] for c in checks],
                      align_right_from=99)
     if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
         out += ["Checks (answers passing each):"] + rows(plain)
@@ -2902,7 +2899,7 @@ def check_section(s):
 
 def trial_section(s):
     out = [f"Trials ({s['repeat']} per case):"]
-    out += table([[f"trial {t['trial']}", pct(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
+    out += table([[f"trial {t['trial']}", count_percent(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
                   for t in s["trials"]], align_right_from=99)
     rows = [["k", "pass@k", "pass^k", "cases"]]
     rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
@@ -2981,18 +2978,18 @@ def markdown_report(config, s, path):
     name = s["measure"].capitalize()
     if s["repeat"] > 1:
         out.append(f"| {name}, mean of {s['repeat']} trials | {percent(s['mean_accuracy'])} | |")
-        out.append(f"| Majority vote | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
+        out.append(f"| Majority vote | {count_percent(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
         out.append(f"| pass^{s['repeat']} (every trial right) | {percent(s['pass_k'][-1]['pass_hat_k'])} | |")
     else:
-        out.append(f"| {name} | {pct(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
+        out.append(f"| {name} | {count_percent(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
     if "baseline" in s:
         base = s["baseline"]
-        out.append(f"| Baseline (always `{base['label']}`) | {pct(base['correct'], base['total'])} | {interval(base['ci'])} |")
+        out.append(f"| Baseline (always `{base['label']}`) | {count_percent(base['correct'], base['total'])} | {interval(base['ci'])} |")
         out.append(f"| Invalid answers | {s['invalid']} | |")
     for c in s["checks"]:
         if c["type"] != "label":
             judge = CHECK_TYPES[c["type"]].shown
-            out.append(f"| Check `{c['name']}`{judge} | {pct(c['passed'], c['total'])} | |")
+            out.append(f"| Check `{c['name']}`{judge} | {count_percent(c['passed'], c['total'])} | |")
     if s["errors"]:
         out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
     failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
@@ -3008,9 +3005,9 @@ def report_score(run_path, config, cases, checks_path=None):
     """The score a report shows: the figures, where the checks came from, and the failure labels
     written in review, if any."""
     s = dict(score(config, cases), checks_from=checks_path or "the run file")
-    labels, _ = read_failure_labels(run_path + LABELS_SUFFIX)
-    if labels:
-        s["failure_labels"] = {"file": run_path + LABELS_SUFFIX, "counts": label_counts(labels)}
+    failure_labels, _ = read_failure_labels(run_path + FAILURE_LABELS_SUFFIX)
+    if failure_labels:
+        s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(failure_labels)}
     return s
 
 
@@ -3080,8 +3077,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     return {"changed": changed, **buckets, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
             "answers": answers,
-            "baseline": {"correct": a_pass, "scored": n, "accuracy": ratio(a_pass, n)},
-            "candidate": {"correct": b_pass, "scored": n, "accuracy": ratio(b_pass, n)},
+            "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n)},
+            "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n)},
             "identical_answers": identical, "paired_answers": paired,
             "mcnemar_p": mcnemar, "fisher_p": fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass),
             "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
@@ -3119,8 +3116,8 @@ def format_compare(c, baseline_path, candidate_path):
             f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
     if c["not_compared"]:
         out.append(ids("not_compared") + "  (an error in either run)")
-    out += [f"Accuracy{vote}: {pct(c['baseline']['correct'], c['baseline']['scored'])} -> "
-            f"{pct(c['candidate']['correct'], c['candidate']['scored'])}",
+    out += [f"Accuracy{vote}: {count_percent(c['baseline']['correct'], c['baseline']['scored'])} -> "
+            f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])}",
             *([f"Invalid answers: {invalid_counts(c)}"] if any(c["invalid_answers"] or []) else []),
             f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
             f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
@@ -3142,8 +3139,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out.append("Changed: " + "; ".join(f"{k} `{shown(k, a)}` → `{shown(k, b)}`"
                                            for k, (a, b) in c["changed"].items()))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
-            f"| Accuracy | {pct(c['baseline']['correct'], c['baseline']['scored'])} | "
-            f"{pct(c['candidate']['correct'], c['candidate']['scored'])} |"]
+            f"| Accuracy | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
+            f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])} |"]
     if any(c["invalid_answers"] or []):
         out.append("| Invalid answers | " + " | ".join(invalid_counts(c).split(" -> ")) + " |")
     for name in ("fixed", "regressions"):
@@ -3195,9 +3192,9 @@ def report_run(run, run_path, baseline, errors, compare_path):
 #     count the labels, fix the most frequent first. Labels live in a sidecar file beside the run
 #     (the run itself is never touched). The page itself is REVIEW_PAGE, at the end of the file.
 
-LABELS_SUFFIX = ".labels.json"
-LABEL_FORMAT = "eval.py-labels/1"
-MAX_LABEL = 200
+FAILURE_LABELS_SUFFIX = ".labels.json"
+FAILURE_LABELS_FORMAT = "eval.py-labels/1"
+MAX_FAILURE_LABEL = 200
 
 
 def read_failure_labels(path):
@@ -3207,7 +3204,7 @@ def read_failure_labels(path):
     try:
         data = json.loads(read_bytes(path, "labels file").decode("utf-8"))
         labels = data["labels"]
-        if data.get("format") != LABEL_FORMAT or not isinstance(labels, dict) or not all(
+        if data.get("format") != FAILURE_LABELS_FORMAT or not isinstance(labels, dict) or not all(
                 isinstance(entry, dict) and isinstance(entry.get("label"), str) and entry["label"]
                 for entry in labels.values()):
             raise ValueError
@@ -3218,7 +3215,7 @@ def read_failure_labels(path):
     return labels, run_sha if isinstance(run_sha, str) else None
 
 
-def label_counts(labels):
+def failure_label_counts(labels):
     """The failure labels, most frequent first: the seed's count that says what to fix first."""
     counts = Counter(entry["label"] for entry in labels.values())
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -3274,7 +3271,7 @@ class Review:
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = path + LABELS_SUFFIX
+        self.sidecar = path + FAILURE_LABELS_SUFFIX
         labels, labelled_sha = read_failure_labels(self.sidecar)
         self.stale_labels = labelled_sha is not None and labelled_sha != self.run_sha
         self.lock = threading.Lock()
@@ -3289,7 +3286,7 @@ class Review:
         return {"run": self.path, "against": self.against_path, "changed": changed, "stale_labels": self.stale_labels,
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, label=labels.get(item["key"])) for item in self.items],
-                "counts": label_counts(labels)}
+                "counts": failure_label_counts(labels)}
 
     def save(self, body):
         """Write one label (an empty one removes it) to the sidecar: read, change, write, under a
@@ -3297,17 +3294,17 @@ class Review:
         if not isinstance(body, dict) or body.get("key") not in self.keys or not isinstance(body.get("label"), str):
             raise ValueError('send {"key": "<case id>#<trial>", "label": "<text>"} for a case of this run')
         label = " ".join(body["label"].split())
-        if len(label) > MAX_LABEL:
-            raise ValueError(f"a label is at most {MAX_LABEL} characters")
+        if len(label) > MAX_FAILURE_LABEL:
+            raise ValueError(f"a label is at most {MAX_FAILURE_LABEL} characters")
         with self.lock, file_lock(self.sidecar + ".lock"):
             labels, _ = read_failure_labels(self.sidecar)
             if label:
                 labels[body["key"]] = {"label": label, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 labels.pop(body["key"], None)
-            replace_file(self.sidecar, json_text({"format": LABEL_FORMAT, "run": os.path.basename(self.path),
+            replace_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
                                                   "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n")
-        return {"saved": body["key"], "label": labels.get(body["key"]), "counts": label_counts(labels)}
+        return {"saved": body["key"], "label": labels.get(body["key"]), "counts": failure_label_counts(labels)}
 
 
 class file_lock:
@@ -3463,7 +3460,7 @@ def positive_float(text):
     return value
 
 
-def share(text):
+def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither."""
     try:
         return float(text[:-1]) / 100 if text.endswith("%") else float(text)
@@ -3471,9 +3468,9 @@ def share(text):
         return None
 
 
-def fraction(text):
+def probability(text):
     """A probability strictly between 0 and 1."""
-    value = share(text)
+    value = parse_rate(text)
     if value is None or not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give a fraction between 0 and 1, like 0.05 or 5%")
     return value
@@ -3481,7 +3478,7 @@ def fraction(text):
 
 def accuracy_threshold(text):
     """0 and 1 are allowed here (1 means every case must pass)."""
-    value = share(text)
+    value = parse_rate(text)
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
     return value
@@ -3577,7 +3574,7 @@ def parser():
                                    "on different versions of the split.")
     c.add_argument("baseline", help="the run before the change")
     c.add_argument("candidate", help="the run after the change")
-    c.add_argument("--alpha", type=fraction, default=0.05,
+    c.add_argument("--alpha", type=probability, default=0.05,
                    help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
     c.add_argument("--fail-if-worse", action="store_true",
@@ -3613,11 +3610,11 @@ def parser():
                                     "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
                                     "never-failing baseline",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    pw.add_argument("--rate", type=fraction, help="the failure rate you want to be able to catch, e.g. 0.16")
+    pw.add_argument("--rate", type=probability, help="the failure rate you want to be able to catch, e.g. 0.16")
     pw.add_argument("--failures", type=positive_int, default=6, help="failures you want to see (default 6)")
-    pw.add_argument("--prob", type=fraction, default=0.8, help="with this probability (default 0.8)")
+    pw.add_argument("--prob", type=probability, default=0.8, help="with this probability (default 0.8)")
     pw.add_argument("--rows", type=positive_int, help="rows in the test (each version runs on as many)")
-    pw.add_argument("--alpha", type=fraction, default=0.05, help="significance level (default 0.05)")
+    pw.add_argument("--alpha", type=probability, default=0.05, help="significance level (default 0.05)")
     pw.add_argument("--json", action="store_true", help="print the answer as JSON")
     return p
 
@@ -3662,7 +3659,7 @@ def cmd_judge(args):
 
 
 def cmd_calibrate(args):
-    human = read_human_labels(args.labels)
+    human = read_human_verdicts(args.labels)
     report = calibration(human, judge_verdicts_of(read_graded(args.run)[1]), args.labels, args.run)
     show(view_of(args), {"labels": args.labels, "run": args.run, "checks": report}, None,
          lambda: format_calibration(report))

@@ -43,7 +43,7 @@ def test_report_never_calls_a_model(project, cli, fake):
     (0, 0, "0/0 = -"),
 ])
 def test_percentages(part, whole, text):
-    assert evalpy.pct(part, whole) == text
+    assert evalpy.count_percent(part, whole) == text
 
 
 def test_accuracy_per_tag(tagged_run, cli):

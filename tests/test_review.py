@@ -172,7 +172,7 @@ def test_review_prints_its_address_and_stops_cleanly_on_ctrl_c(runs, project):
 ])
 def test_a_damaged_labels_sidecar_is_one_line_in_report_and_an_answer_from_review(server, runs, cli, labels):
     url, review = server
-    sidecar = {"format": evalpy.LABEL_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "labels": labels}
+    sidecar = {"format": evalpy.FAILURE_LABELS_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "labels": labels}
     open(review.sidecar, "w", encoding="utf-8").write(json.dumps(sidecar))
     code, out, err = cli("report", runs[1])
     assert code == 2 and err == (f"error: {runs[1]}.labels.json: damaged, not a labels file written by eval.py "
