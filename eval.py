@@ -18,10 +18,20 @@ answer with the configuration that produced it, score offline, compare case by c
     python eval.py power --rate 0.16 --failures 6 --prob 0.8
 
 Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure error.
-The file reads top to bottom in the order the pipeline runs: constants and the run-file
-format; loading and hashing; the model clients and the judge; running; reading a run back;
-normalizing; checks; scoring; statistics; reporting; comparing; gates; the held-out rule;
-error analysis (review); then the command line.
+
+The file reads top to bottom in the order the pipeline runs; each numbered section is one stage:
+   1. Defaults         every tunable constant, each with the reason for its value
+   2. Records          the case, check, answer, run config, graded case and score; config build and checks
+   3. Load             split, labels, default checks, prompt, hashes; every problem before any call
+   4. Checks           CHECK_TYPES: each check type's value rule and evaluation in one entry
+   5. Model clients    Ollama and OpenAI-compatible, one requests.Session, timeouts, retries
+   6. Judge            the LLM judge's prompt, votes and verdicts, and its calibration against people
+   7. Run and store    the journal, resume, the held-out rule; run_split() is `run` up to its report
+   8. Read back, score load_run(), normalize, grade(), score(): every figure from the run file alone
+   9. Statistics       Wilson, McNemar, Fisher, pass@k, pass^k, sizing (power)
+  10. Report, compare  text, markdown and JSON views; compare_runs(); the CI gates
+  11. Review           the local trace viewer and its labels sidecar
+  12. Command line     the parsers, one short cmd_* per command, main(); then the review page
 """
 import argparse
 import functools
@@ -34,6 +44,7 @@ import random
 import re
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -1035,6 +1046,104 @@ SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 
 
+class Deadlines:
+    """The time limit on whole requests, for all the workers of a client, kept by one thread: a
+    request still running at its deadline has its socket shut down, which wakes the worker
+    reading from it. A per-read timeout alone lets a server that sends a byte now and then hold
+    a worker for ever; a thread per request to wait on would cost every request two handoffs."""
+
+    def __init__(self):
+        self.lock = threading.Condition()
+        self.running = {}                  # id -> {"deadline", "sock", "expired"}, one per worker at most
+        self.waking_at = None              # the deadline the keeper sleeps until
+        self.current = threading.local()   # the request this thread is making, for its socket to join
+        self.keeper = None
+
+    def start(self, seconds):
+        watched = {"deadline": time.monotonic() + seconds, "sock": None, "expired": False}
+        with self.lock:
+            self.running[id(watched)] = watched
+            if self.keeper is None:
+                self.keeper = threading.Thread(target=self.keep, name="eval.py deadlines", daemon=True)
+                self.keeper.start()
+            if self.waking_at is None or watched["deadline"] < self.waking_at:
+                self.lock.notify()
+        self.current.watched = watched
+        return watched
+
+    def connected(self, sock):
+        """Called in the requesting thread with each socket its request opens."""
+        watched = getattr(self.current, "watched", None)
+        if watched is not None:
+            with self.lock:
+                watched["sock"] = sock
+                if watched["expired"]:
+                    shut(sock)
+
+    def finish(self, watched):
+        self.current.watched = None
+        with self.lock:
+            self.running.pop(id(watched), None)
+
+    def keep(self):
+        with self.lock:
+            while True:
+                now = time.monotonic()
+                for key, watched in list(self.running.items()):
+                    if watched["deadline"] <= now:
+                        del self.running[key]
+                        watched["expired"] = True
+                        shut(watched["sock"])
+                if not self.running:   # nothing to watch: the next request starts a keeper again
+                    self.keeper = self.waking_at = None
+                    return
+                self.waking_at = min(w["deadline"] for w in self.running.values())
+                self.lock.wait(self.waking_at - now)
+
+
+def shut(sock):
+    """Wake whoever reads from this socket: it reads the end of the stream at once."""
+    try:
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass   # already closed
+
+
+def watched_adapter(requests, deadlines):
+    """requests' HTTPAdapter, whose connections hand each socket they open to `deadlines`."""
+    import urllib3
+
+    def watched(connection_class):
+        class Watched(connection_class):
+            def _new_conn(self):
+                sock = super()._new_conn()
+                deadlines.connected(sock)
+                return sock
+        return Watched
+
+    class HTTPPool(urllib3.HTTPConnectionPool):
+        ConnectionCls = watched(urllib3.connection.HTTPConnection)
+
+    class HTTPSPool(urllib3.HTTPSConnectionPool):
+        ConnectionCls = watched(urllib3.connection.HTTPSConnection)
+
+    def watch(manager):
+        manager.pool_classes_by_scheme = {"http": HTTPPool, "https": HTTPSPool}
+        return manager
+
+    class Adapter(requests.adapters.HTTPAdapter):
+        def init_poolmanager(self, *args, **kwargs):
+            super().init_poolmanager(*args, **kwargs)
+            watch(self.poolmanager)
+
+        def proxy_manager_for(self, proxy, **kwargs):
+            manager = super().proxy_manager_for(proxy, **kwargs)
+            return watch(manager) if manager.pool_classes_by_scheme["http"] is urllib3.HTTPConnectionPool else manager
+
+    return Adapter
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -1043,8 +1152,8 @@ class ChatClient:
     still has a connection of its own ("Connection: close", and the socket closed after the
     answer): a server that sends a response nobody asked for on a reused connection would have it
     read as the answer to the next request, and nothing in a response says which request it
-    answers. Every request runs in a thread of its own, within a time limit on the whole
-    exchange, so a server that drips bytes costs that request a timeout and nothing more."""
+    answers. Every request has a time limit on the whole exchange (Deadlines), so a server that
+    drips bytes costs that request a timeout and nothing more."""
 
     api = None
     start_hint = ""
@@ -1063,7 +1172,8 @@ class ChatClient:
         self.session.trust_env = False
         self.session.proxies = requests.utils.get_environ_proxies(host)
         self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))   # no state between answers
-        pool = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=max(1, jobs), max_retries=0)
+        self.deadlines = Deadlines()
+        pool = watched_adapter(requests, self.deadlines)(pool_connections=1, pool_maxsize=max(1, jobs), max_retries=0)
         self.session.mount("http://", pool)
         self.session.mount("https://", pool)
         self.session.headers = requests.structures.CaseInsensitiveDict(   # these alone, not requests' defaults
@@ -1108,50 +1218,35 @@ class ChatClient:
         """One request within `seconds`, from the first byte sent to the last byte read:
         (status, reason, headers, body). Raises what requests raises, TimeoutError, or
         ValueError for a body over MAX_BODY."""
-        response = []   # the response, once its headers are in, so a timeout can close it
-        outcome = queue.SimpleQueue()
-
-        def exchange():
-            try:
-                outcome.put((self.exchange(response, method, path, data, seconds), None))
-            except BaseException as e:
-                outcome.put((None, e))
-
-        threading.Thread(target=exchange, daemon=True).start()
+        watched = self.deadlines.start(seconds)
         try:
-            answer, error = outcome.get(timeout=seconds)
-        except queue.Empty:
-            for r in response:   # end the exchange thread now: its socket closes under it
-                try:
-                    r.close()
-                except Exception:
-                    pass
-            raise TimeoutError from None
-        if error is not None:
-            raise error
-        return answer
-
-    def exchange(self, response, method, path, data, seconds):
-        r = self.session.request(method, self.host + path, data=data, timeout=seconds,
-                                 allow_redirects=False, stream=True)
-        response.append(r)
-        # The socket is taken from its connection before the body is read: the pool gets back a
-        # connection without one, which it replaces, and the socket closes here after the answer.
-        connection, sock = r.raw.connection, None
-        if connection is not None:
-            sock, connection.sock = connection.sock, None
-        try:
-            chunks, size = [], 0
-            for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > MAX_BODY:
-                    raise ValueError(f"the server's answer is over {MAX_BODY >> 20} MiB")
-            return r.status_code, r.reason, r.headers, b"".join(chunks)
+            return self.exchange(method, path, data, seconds)
+        except Exception:
+            if watched["expired"]:
+                raise TimeoutError from None
+            raise
         finally:
-            r.close()
-            if sock is not None:
-                sock.close()
+            self.deadlines.finish(watched)
+
+    def exchange(self, method, path, data, seconds):
+        with self.session.request(method, self.host + path, data=data, timeout=seconds,
+                                  allow_redirects=False, stream=True) as r:
+            # The socket is taken from its connection before the body is read: the pool gets back
+            # a connection without one, which it replaces, and the socket closes here after the answer.
+            connection, sock = r.raw.connection, None
+            if connection is not None:
+                sock, connection.sock = connection.sock, None
+            try:
+                chunks, size = [], 0
+                for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size > MAX_BODY:
+                        raise ValueError(f"the server's answer is over {MAX_BODY >> 20} MiB")
+                return r.status_code, r.reason, r.headers, b"".join(chunks)
+            finally:
+                if sock is not None:
+                    sock.close()
 
     def post(self, path, body, model):
         """POST, turning every way it can fail into a CallFailed that says whether to retry."""
@@ -2389,7 +2484,7 @@ NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
 def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
-    the model's fault, not scored. `results` may be a stream: each is read once and let go.
+    the model's fault, not scored. Each result is read once.
     checks_by_id replaces the checks stored in the run."""
     labels = config["labels"]
     predict = label_reader(labels, config.get("format")) if labels is not None else None

@@ -263,23 +263,32 @@ def saturation(quick):
     try:
         with tempfile.TemporaryDirectory() as folder:
             make_project(folder, cases)
-            server.get("/reset")
-            run_measured([sys.executable, __file__, "--bare", server.url, "golden/dev.jsonl", "prompts/v1.txt",
-                          str(parallel)], folder)
-            stats = server.get("/stats")
-            reference = stats["full_time"] / stats["span"]
-            for jobs in (parallel, parallel * 4):
+
+            def busy_share(argv, out=None):
                 server.get("/reset")
-                eval_run(folder, server.url, "--jobs", str(jobs), out=f"runs/sat-{jobs}.json")
+                if out:
+                    eval_run(folder, server.url, *argv, out=out)
+                else:
+                    run_measured(argv, folder)
                 stats = server.get("/stats")
-                run = json.load(open(os.path.join(folder, "runs", f"sat-{jobs}.json"), encoding="utf-8"))
+                return stats["full_time"] / stats["span"], stats
+
+            # Each side's best of three, taken in turn: on a shared machine a run only errs downward,
+            # by a point or two either way from one run to the next.
+            bare_argv = [sys.executable, __file__, "--bare", server.url, "golden/dev.jsonl", "prompts/v1.txt",
+                         str(parallel)]
+            reference = busy = 0.0
+            for _ in range(1 if quick else 3):
+                reference = max(reference, busy_share(bare_argv)[0])
+                busy = max(busy, busy_share(["--jobs", str(parallel)], out=f"runs/sat-{parallel}.json")[0])
+            row(f"saturation --jobs {parallel} (server takes {parallel})",
+                f"busy {busy:.1%} of the run (bare pool: {reference:.1%})", "bare pool - 2 points",
+                busy / (reference - 0.02), busy >= reference - 0.02)
+            for jobs in (parallel, parallel * 4):
+                _, stats = busy_share(["--jobs", str(jobs)], out=f"runs/sat-{jobs}-exact.json")
+                run = json.load(open(os.path.join(folder, "runs", f"sat-{jobs}-exact.json"), encoding="utf-8"))
                 exact = (len(run["results"]) == cases and len(stats["seen"]) == cases
                          and set(stats["seen"].values()) == {1})
-                busy = stats["full_time"] / stats["span"]
-                if jobs == parallel:
-                    row(f"saturation --jobs {jobs} (server takes {parallel})",
-                        f"busy {busy:.1%} of the run (bare pool: {reference:.1%})", "bare pool - 2 points",
-                        busy / (reference - 0.02), busy >= reference - 0.02)
                 row(f"--jobs {jobs} on a server of {parallel}: each case asked once, all kept",
                     "yes" if exact else "NO", "exact", None, exact)
     finally:
