@@ -108,7 +108,7 @@ COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "opti
 
 
 # The records below are plain dicts, read and written as JSON; these declarations name their keys
-# and say what each holds. A key marked "or None" may also be absent in older run files.
+# and say what each holds. A key typed "X | None" may be null, or absent from older run files.
 
 class Check(TypedDict, total=False):
     """One binary criterion (section 4 has every type). As a split writes it, "name" and
@@ -272,6 +272,8 @@ def answer_problem(answer):
 
 
 def build_config(args) -> RunConfig:
+    """What `run` was asked for: the first keys of a run's config. start_config adds what the
+    start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     return {
