@@ -89,7 +89,7 @@ INVALID = "INVALID"               # an answer that is not exactly one label afte
 
 # ---------------------------------------------------------------------------
 # 2. Records, declared once: the case, the check, the answer, the run config and the run file,
-#    the graded case and the score. Plain dicts in the JSON's own shape; the TypedDicts name their keys.
+#    the graded case and the score: plain dicts in the JSON's shape, their keys named here.
 
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
@@ -965,8 +965,8 @@ def run_checks(checks, r, trial):
 
 
 # ---------------------------------------------------------------------------
-# 5. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, with
-#    timeouts and bounded retries.
+# 5. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, through
+#    one requests.Session, with a time limit on each whole request and bounded retries.
 
 def resolve_host(value):
     """Read a host the way the ollama CLI reads OLLAMA_HOST.
@@ -2304,7 +2304,9 @@ def write_run(run, run_path):
 
 # ---------------------------------------------------------------------------
 # 8. Read back, normalize, grade, score: everything is recomputed from the run file alone. A case
-#    is the unit: with --repeat K its verdict is the majority of its trials.
+#    is the unit: with --repeat K its verdict is the majority of its trials. Normalizing maps free
+#    text onto the closed label set or INVALID, deliberately strictly: a wrong label and an answer
+#    that ignored the format are different problems.
 
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
@@ -3527,6 +3529,20 @@ def serve_review(review, port):
     return server
 
 
+def serve_until_stopped(server, run_path, sidecar):
+    """Serve the page until Ctrl-C or SIGTERM; every label is already saved by then."""
+    print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
+          f"{sidecar}; Ctrl-C to stop)", flush=True)
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        warn("stopped")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.server_close()
+
+
 # ---------------------------------------------------------------------------
 # 12. The command line: each command calls the stages above by name.
 
@@ -3765,17 +3781,7 @@ def cmd_calibrate(args):
 
 def cmd_review(args):
     review = Review(args.run, args.against)
-    server = serve_review(review, args.port)
-    print(f"Reviewing {args.run} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
-          f"{review.sidecar}; Ctrl-C to stop)", flush=True)
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        warn("stopped")
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        server.server_close()
+    serve_until_stopped(serve_review(review, args.port), args.run, review.sidecar)
     return 0
 
 
