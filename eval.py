@@ -524,9 +524,7 @@ def case_checks(case, defaults, labels):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             check["name"] = render(check["name"], case.get("vars", {}))
-        problems += [f"check {check['name']!r}: {p}" for p in filled_check_problems(check, labels, where="split")]
-        if CHECK_TYPES[check["type"]].needs == "expected" and "expected" not in case:
-            problems.append(f"check {check['name']!r}: equals_expected needs the case's 'expected'")
+        problems += [f"check {check['name']!r}: {p}" for p in filled_check_problems(check, labels, case)]
         if check["name"] in names:
             problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
         names.add(check["name"])
@@ -931,18 +929,21 @@ def stored_check_problem(check, labels):
     if type(check) is not dict or type(check.get("name")) is not str:
         return "a check must be an object with a name"
     _, problems = parse_check(check)
-    problems = problems or filled_check_problems(check, labels, where="run")
+    problems = problems or filled_check_problems(check, labels)
     return f"check {check['name']!r}: {problems[0]}" if problems else None
 
 
-def filled_check_problems(check, labels, where):
+def filled_check_problems(check, labels, case=None):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
-    that can backtrack for hours, a label check without labels."""
+    that can backtrack for hours, a label check without labels, a comparison without a case's
+    expected answer. `case`: the split's case, when the check comes from a split, not a run."""
     kind = CHECK_TYPES[check["type"]]
     problems = [regex_problem(check["value"])] if kind.pattern else []
     if kind.needs == "labels" and labels is None:
-        problems.append(f"a label check needs {LABELS_FILE} beside the split" if where == "split"
+        problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
                         else "a label check needs config.labels")
+    if kind.needs == "expected" and case is not None and "expected" not in case:
+        problems.append("equals_expected needs the case's 'expected'")
     return [p for p in problems if p]
 
 
@@ -2178,7 +2179,7 @@ def run_split(args):
         wanted = args.out or default_run_path(config["split"], config["prompt"])
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
-    baseline = read_baseline(args.compare, inputs.split_sha) if args.compare else None
+    baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
     judge = config.get("judge") if run_path else judge_config(args, config["model"], inputs.cases)
     client = make_client(config, args)
     server_version = preflight_server(client, config, judge, inputs)
@@ -2204,13 +2205,12 @@ def run_split(args):
     return run, run_path, baseline, errors
 
 
-def read_baseline(path, split_sha):
+def read_baseline(path, config, split_sha):
     """run --compare: the graded run to compare with, refused before any call if it answered
     another version of the split."""
     baseline = read_graded(path)
-    if baseline[0]["split_sha"] != split_sha:
-        raise EvalError(f"refusing to compare with {path}: it was run on another version of the split "
-                        f"({short(baseline[0]['split_sha'])} there, {short(split_sha)} here)")
+    same_split(baseline[0], dict(config, split_sha=split_sha),
+               f"refusing to compare with {path}: it was run on another version of the split")
     return baseline
 
 
@@ -3135,10 +3135,10 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     return gate_outcome(failed, passed)
 
 
-def same_split(a_cfg, b_cfg):
+def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
+    """Runs of two versions of a split answer different questions: they are never compared."""
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
-        raise EvalError(f"refusing to compare: the runs used different versions of the split "
-                        f"({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
+        raise EvalError(f"{refusal} ({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
 
 
