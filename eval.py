@@ -2600,7 +2600,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     labels, repeat = config["labels"], config["repeat"]
     per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
     scored, errors, undecided, flaky, failures = [], [], [], [], []
-    by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> cases
+    by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
         for t in c["trials"]:
@@ -2609,6 +2609,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 row[0] += 1
                 row[1] += t["correct"]
                 row[2] += t["predicted"] == INVALID
+                pair = c["expected"], t["predicted"]
+                outcomes[pair] = outcomes.get(pair, 0) + 1
             elif t["error"] is not None:
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
@@ -2616,8 +2618,6 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         if not c["decided_trials"]:
             continue
         scored.append(c)
-        pair = c["expected"], c["predicted"]
-        outcomes[pair] = outcomes.get(pair, 0) + 1
         ok = c["correct"]
         group = by_difficulty.get(c["difficulty"])
         if group is None:
@@ -2675,23 +2675,29 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "rerun_test": config.get("rerun_test"),
     }
     if labels is not None:
-        s.update(label_figures(outcomes, labels, expected))
+        s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
     return s
 
 
 def failure(case):
+    """A failing case: what it got is every decided trial's label, so that a case whose most
+    frequent label is right but whose trials mostly failed never reads as right."""
     trials = case["trials"]
     wrong = trials[0] if len(trials) == 1 else next(t for t in trials if t["correct"] is False)
+    got = case["predicted"] if len(trials) == 1 else (
+        " | ".join(t["predicted"] for t in trials if t["correct"] is not None) if case["predicted"] is not None else None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
-            "got": case["predicted"], "response": wrong["response"],
+            "got": got, "response": wrong["response"],
             "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
 
 
-def label_figures(outcomes, labels, counts):
+def label_figures(outcomes, labels, counts, scored):
     """What only a closed label set has: the majority baseline, per-label figures, the confusion
-    matrix. outcomes: {(expected, predicted): scored cases}; counts: {expected: all cases}."""
+    matrix. outcomes: {(expected, predicted): decided trials}, every trial counted; counts:
+    {expected: all cases}; scored: {expected: cases with a verdict}, for the baseline, which
+    like accuracy counts cases."""
     majority_label = max(labels, key=lambda label: counts.get(label, 0))   # ties: first in labels.txt
-    columns = labels + [INVALID] + ([TIE] if any(p == TIE for _, p in outcomes) else [])
+    columns = labels + [INVALID]
     confusion = {e: {p: 0 for p in columns} for e in labels}
     for (e, p), n in outcomes.items():
         confusion[e][p] += n
@@ -2702,7 +2708,7 @@ def label_figures(outcomes, labels, counts):
         recall = rate(tp, sum(confusion[label].values()))
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
-    baseline = rate_figures(sum(confusion[majority_label].values()), sum(outcomes.values()))
+    baseline = rate_figures(scored.get(majority_label, 0), sum(scored.values()))
     return {"baseline": {"label": majority_label, **baseline}, "per_label": per_label, "confusion": confusion}
 
 
@@ -2963,13 +2969,15 @@ def slice_rows(groups):
 
 
 def label_section(s):
+    each = " (every trial counted)" if s["repeat"] > 1 else ""
     rows = [["label", "precision", "recall", "f1", "support"]]
     rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
              for label, m in s["per_label"].items()]
-    out = ["Per label:"] + table(rows)
+    out = [f"Per label{each}:"] + table(rows)
     columns = list(next(iter(s["confusion"].values())))
     rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in s["confusion"].items()]
-    return out + ["", "Confusion matrix (rows expected, columns predicted):"] + table(rows)
+    each = "; every trial counted" if each else ""
+    return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
 
 
 def check_section(s):

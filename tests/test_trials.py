@@ -65,8 +65,9 @@ def test_trial_figures_by_hand(trial_run, cli):
         assert p["cases"] == 4
     assert [f["id"] for f in s["flaky"]] == ["c2", "c3", "c4"]
     assert [a["predicted"] for a in s["flaky"][2]["answers"]] == ["INVALID", "facturación", "bug"]
-    assert s["confusion"]["facturación"]["(tie)"] == 1
-    assert [(f["id"], f["got"]) for f in s["failures"]] == [("c3", "bug"), ("c4", "(tie)")]
+    assert s["confusion"]["facturación"] == {"facturación": 1, "bug": 1, "acceso": 0, "petición": 0, "INVALID": 1}
+    assert [(f["id"], f["got"]) for f in s["failures"]] == [("c3", "bug | bug | petición"),
+                                                            ("c4", "INVALID | facturación | bug")]
 
 
 def test_trial_report_text(trial_run, cli):
@@ -124,3 +125,26 @@ def test_compare_counts_identical_raw_answers(trial_run, cli):
 def test_repeat_is_refused_with_resume(project, cli):
     code, out, err = cli("run", "--resume", "runs/x.json", "--repeat", 2)
     assert code == 2 and "--resume takes its split" in err
+
+
+def test_every_section_follows_the_majority_of_verdicts(project, cli):
+    """dev-12 of the issue: 2 of 5 trials right, the plurality label right. The verdict (the
+    majority of the trials' verdicts) is a failure; no section may show the case as right: the
+    failure list shows every trial's label, the confusion matrix counts trials and says so, and
+    compare follows the verdict."""
+    runs = {"a": ["acceso", "acceso", "facturación", "bug", "petición"], "b": ["acceso"] * 5}
+    for name, answers in runs.items():
+        write_run(f"runs/{name}.json", make_run([("c1", "acceso", answers), ("c2", "bug", ["bug"] * 5)]))
+    code, out, err = cli("report", "runs/a.json", "--json")
+    s = json.loads(out)
+    assert s["correct"] == 1 and [f["id"] for f in s["failures"]] == ["c1"]
+    assert s["failures"][0]["got"] == "acceso | acceso | facturación | bug | petición"
+    assert s["confusion"]["acceso"] == {"facturación": 1, "bug": 1, "acceso": 2, "petición": 1, "INVALID": 0}
+    assert s["confusion"]["bug"]["bug"] == 5 and s["per_label"]["acceso"]["support"] == 5
+    assert s["baseline"]["total"] == 2   # cases, as accuracy: the baseline is a case-level figure
+    text = cli("report", "runs/a.json")[1]
+    assert "Confusion matrix (rows expected, columns predicted; every trial counted):" in text
+    assert "Per label (every trial counted):" in text
+    assert "  c1  easy        acceso    acceso | acceso | facturación | bug | petición" in text
+    c = json.loads(cli("compare", "runs/b.json", "runs/a.json", "--json")[1])
+    assert c["regressions"] == ["c1"] and c["fixed"] == []
