@@ -650,6 +650,10 @@ def load_split(path):
         cases.append(case)
     if not lines:
         problems.append(f"{path}: no cases (the file is empty)")
+    elif labels is None and cases and not problems and not any(case["checks"] for case in cases):
+        problems.append(f"{path}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
+                        f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
+                        "for a free-text set")
     if problems:
         raise EvalError("\n".join(problems))
     return cases, labels, sha
@@ -1754,6 +1758,22 @@ def default_run_path(split_name, prompt_path):
     return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
 
 
+def chosen_run_path(out, config):
+    """(where the run file goes, whether that name is the user's own). A default name moves to the
+    next free one; a name given with --out is taken as given or refused, so that a `report` of that
+    name reads this run and no older one; --out naming a folder puts the default name in it."""
+    default = default_run_path(config["split"], config["prompt"])
+    if not out:
+        return default, False
+    if out.endswith(("/", os.sep)) or os.path.isdir(out):
+        return os.path.join(out, os.path.basename(default)), False
+    for taken in (out, out + JOURNAL_SUFFIX):
+        if os.path.exists(taken):
+            raise EvalError(f"--out {out}: {taken} exists, and eval.py never overwrites a run; remove it or "
+                            "give another --out (without --out, the next free name is used)")
+    return out, True
+
+
 def free_run_path(path):
     """The first of path, path-2, path-3 ... with neither a run file nor a journal."""
     base, ext = os.path.splitext(path)
@@ -1785,17 +1805,20 @@ def run_text(run):
     yield "\n ]\n}\n" if run["results"] else "]\n}\n"
 
 
-def open_journal(run_path, config):
-    """Create the journal exclusively (it reserves the run's name) and write its header."""
+def open_journal(run_path, config, exact=False):
+    """Create the journal exclusively (it reserves the run's name) and write its header. An exact
+    name taken meanwhile is refused, not moved."""
     folder = os.path.dirname(run_path) or "."
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{folder} is not a folder; run files go in a folder (see --out)")
     os.makedirs(folder, exist_ok=True)
     while True:
-        run_path = free_run_path(run_path)
+        run_path = run_path if exact else free_run_path(run_path)
         try:
             fd = os.open(run_path + JOURNAL_SUFFIX, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
+            if exact:   # (a run file of that name was refused before: chosen_run_path)
+                raise EvalError(f"--out {run_path}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
         lock = RunLock(run_path)
         journal = os.fdopen(fd, "ab")
@@ -2176,7 +2199,7 @@ def run_split(args):
     if run_path:
         refuse_changed(config, inputs, done)
     else:
-        wanted = args.out or default_run_path(config["split"], config["prompt"])
+        wanted, exact = chosen_run_path(args.out, config)
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
@@ -2190,7 +2213,7 @@ def run_split(args):
         journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done))
     else:
         start_config(config, inputs, rerun, judge, form, server_version)
-        run_path, journal, lock = open_journal(wanted, config)
+        run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
     try:
@@ -3143,6 +3166,16 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     return gate_outcome(failed, passed)
 
 
+def refuse_same_run(a_path, b_path):
+    """A run compared with itself would be read as a rerun whose differences are noise."""
+    try:
+        same = os.path.samefile(a_path, b_path)
+    except OSError:
+        return   # a missing file: reading it says so
+    if same:
+        raise EvalError(f"both arguments are the same run ({a_path}); compare it with another run")
+
+
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
     """Runs of two versions of a split answer different questions: they are never compared."""
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
@@ -3659,8 +3692,9 @@ def parser():
                    help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
     r.add_argument("--host", help=f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); "
                                   "read as ollama reads it: no scheme means http, no port means 11434")
-    r.add_argument("--out", help="run file to write (default runs/<split>-<prompt>.json; "
-                                 "an existing file is never overwritten: the next free name is used)")
+    r.add_argument("--out", help="run file to write; if it exists, nothing is asked and run exits 2; a folder "
+                                 "gets the default name (default runs/<split>-<prompt>.json, or the next free "
+                                 "name: -2, -3...)")
     r.add_argument("--compare", "--comparar", metavar="RUN", help="after the run, compare it with this run file")
     r.add_argument("--rerun-test", action="store_true",
                    help="run the held-out test split even though runs/ shows it was already run with "
@@ -3762,6 +3796,7 @@ def cmd_report(args):
 
 
 def cmd_compare(args):
+    refuse_same_run(args.baseline, args.candidate)
     (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)

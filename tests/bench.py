@@ -278,9 +278,9 @@ def saturation(quick):
             bare_argv = [sys.executable, __file__, "--bare", server.url, "golden/dev.jsonl", "prompts/v1.txt",
                          str(parallel)]
             reference = busy = 0.0
-            for _ in range(1 if quick else 3):
+            for i in range(1 if quick else 3):
                 reference = max(reference, busy_share(bare_argv)[0])
-                busy = max(busy, busy_share(["--jobs", str(parallel)], out=f"runs/sat-{parallel}.json")[0])
+                busy = max(busy, busy_share(["--jobs", str(parallel)], out=f"runs/sat-{parallel}-{i}.json")[0])
             row(f"saturation --jobs {parallel} (server takes {parallel})",
                 f"busy {busy:.1%} of the run (bare pool: {reference:.1%})", "bare pool - 2 points",
                 busy / (reference - 0.02), busy >= reference - 0.02)

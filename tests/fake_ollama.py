@@ -162,21 +162,14 @@ class FakeOllama:
                         "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
                     return
                 text = body["messages"][-1]["content"]
-                with fake.lock:
-                    fake.in_flight += 1
-                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
-                try:
-                    self.answer_chat(model, text, body, openai)
-                    if fake.unasked_answer is not None:   # a broken server or proxy: one answer too many
-                        time.sleep(0.02)
-                        try:
-                            self.send_json(200, {"model": model, "done": True, "done_reason": "stop",
-                                                 "message": {"role": "assistant", "content": fake.unasked_answer}})
-                        except OSError:
-                            pass   # the client had already closed the connection
-                finally:
-                    with fake.lock:
-                        fake.in_flight -= 1
+                self.answer_chat(model, text, body, openai)
+                if fake.unasked_answer is not None:   # a broken server or proxy: one answer too many
+                    time.sleep(0.02)
+                    try:
+                        self.send_json(200, {"model": model, "done": True, "done_reason": "stop",
+                                             "message": {"role": "assistant", "content": fake.unasked_answer}})
+                    except OSError:
+                        pass   # the client had already closed the connection
 
             def drip(self, how, model):
                 """A server that answers, but a few bytes at a time, for hang_seconds: each read
@@ -210,9 +203,18 @@ class FakeOllama:
                     self.send_json(status, {"error": message})
 
             def answer_chat(self, model, text, body, openai):
-                delay = fake.latency(text) if callable(fake.latency) else fake.latency
-                if delay:
-                    time.sleep(delay)
+                # "In flight": from the request read to the answer ready to send. Counting the send
+                # as well would count a request whose client already has its answer and asks again.
+                with fake.lock:
+                    fake.in_flight += 1
+                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                try:
+                    delay = fake.latency(text) if callable(fake.latency) else fake.latency
+                    if delay:
+                        time.sleep(delay)
+                finally:
+                    with fake.lock:
+                        fake.in_flight -= 1
                 fault = fake.next_fault(text)
                 if fault == "500":
                     self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)

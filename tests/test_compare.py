@@ -1,6 +1,7 @@
 """Compare: two runs of the same split, case by case; refused across split versions."""
 
 import json
+import os
 
 import pytest
 import scipy.stats
@@ -117,3 +118,9 @@ def test_with_trials_invalid_answers_say_out_of_how_many(project, cli):
     assert "| Invalid answers | 3 of 75 | 0 of 75 |" in cli("compare", a, b, "--markdown")[1]
     c = json.loads(cli("compare", a, b, "--json")[1])
     assert c["invalid_answers"] == [3, 0] and c["answers"] == [75, 75]
+
+
+def test_a_run_compared_with_itself_is_refused(project, cli, dev_run):
+    for other in (dev_run, "./" + dev_run, os.path.abspath(dev_run)):
+        code, out, err = cli("compare", dev_run, other)
+        assert code == 2 and out == "" and "both arguments are the same run" in err

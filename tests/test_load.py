@@ -103,7 +103,8 @@ def test_invalid_utf8_and_empty_file(tmp_path):
 
 def test_no_labels_file_makes_a_free_text_set(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({"id": "c2", "input": "hola",
-                                      "difficulty": "easy", "note": "n"}) + "\n")
+                                      "difficulty": "easy", "note": "n",
+                                      "checks": [{"type": "contains", "value": "hola"}]}) + "\n")
     cases, labels, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert labels is None
     assert cases[0]["checks"] == [] and "expected" not in cases[1]   # no implied label check
@@ -171,3 +172,14 @@ def test_checks_json_is_held_to_the_same_json_rules(tmp_path):
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(path)
     assert str(e.value) == f"{tmp_path}/checks.json: key 'value' is given twice"
+
+
+def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
+    """Every answer would pass: "Pass rate: 1/1 = 100%", scored with 0 checks."""
+    (project / "free").mkdir()
+    (project / "free" / "dev.jsonl").write_text(
+        '{"id": "a", "input": "hola", "difficulty": "easy", "note": "n"}\n', encoding="utf-8")
+    code, out, err = cli("run", "--split", "free/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert "no labels.txt beside the split and no checks: nothing would be scored" in err
+    assert not (project / "runs").exists() or not list((project / "runs").iterdir())

@@ -59,9 +59,31 @@ def test_an_existing_run_is_never_overwritten(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0 and "wrote runs/dev-v3-2.json" in err
     assert (project / "runs" / "dev-v3.json").read_bytes() == first
+    asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
-    assert code == 0 and "runs/dev-v3.json exists; writing runs/dev-v3-3.json instead" in err
-    assert (project / "runs" / "dev-v3.json").read_bytes() == first
+    assert code == 2 and "--out runs/dev-v3.json: runs/dev-v3.json exists, and eval.py never overwrites a run" in err
+    assert (project / "runs" / "dev-v3.json").read_bytes() == first and len(fake.chat_bodies) == asked
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3-2.json", "dev-v3.json"]
+
+
+def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
+    """The README's CI pattern: run --out runs/pr.json, then report runs/pr.json. A second run must
+    not slip into runs/pr-2.json while report reads the stale one."""
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/pr.json")[0] == 0
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/pr.json")
+    assert code == 2 and not (project / "runs" / "pr-2.json").exists()
+    (project / "runs" / "pr.json.journal").write_text("left by a killed run\n")
+    (project / "runs" / "pr.json").unlink()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/pr.json")
+    assert code == 2 and "runs/pr.json.journal exists" in err
+
+
+@pytest.mark.parametrize("folder", ["runs", "runs/", "mine/"])
+def test_out_naming_a_folder_writes_the_default_name_into_it(project, cli, fake, folder):
+    (project / folder.rstrip("/")).mkdir(exist_ok=True)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", folder)
+    name = os.path.join(folder.rstrip("/"), "dev-v3.json")
+    assert code == 0 and f"wrote {name}" in err and (project / name).is_file()
 
 
 def test_an_unfinished_run_keeps_its_name(project, cli, fake):
