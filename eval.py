@@ -186,6 +186,7 @@ class RunConfig(TypedDict, total=False):
     server_version: str | None
     eval_version: str
     judged_from: str               # set by `judge`: the run whose answers were judged again
+    completed_from: str            # set by `run --resume` of a finished run: the run whose errors it asked again
 
 
 class GradedTrial(TypedDict):
@@ -2150,18 +2151,22 @@ def interrupt(signum, frame):
 
 
 def open_or_resume(args):
-    """(config, answers kept, journal path to resume or None) for a new run or a resumed one."""
+    """(config, answers kept, journal path to resume or None, finished run to complete or None)
+    for a new run, a resumed one, or the completion of a finished run that has errors."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, None
+        return build_config(args), {}, None, None
     if args.config_given:
-        raise EvalError("--resume takes its split, prompt, model and options from the interrupted "
-                        "run; give only --jobs, --timeout, --retries or --host with it")
+        raise EvalError("--resume takes its split, prompt, model and options from the run it resumes; "
+                        "give only --jobs, --timeout, --retries or --host with it")
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if os.path.exists(run_path):
-            raise EvalError(f"{run_path} is a finished run; there is nothing to resume")
+            config, done = answers_to_complete(run_path)
+            if args.host is not None:
+                config["host"] = resolve_host(args.host)
+            return config, done, None, run_path
         raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
         raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
@@ -2170,7 +2175,29 @@ def open_or_resume(args):
     if args.host is not None:
         config["host"] = resolve_host(args.host)
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
-    return config, done, run_path
+    return config, done, run_path, None
+
+
+def answers_to_complete(run_path):
+    """A finished run's config and its answers without an error: what `run --resume` keeps when
+    it completes a run whose calls failed. A run without errors has nothing to complete."""
+    run = load_run(run_path)
+    done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
+    if len(done) == len(run["results"]):
+        raise EvalError(f"{run_path} is a finished run without errors; there is nothing to resume")
+    return dict(run["config"], completed_from=run_path), done
+
+
+def complete_journal(finished, config, done):
+    """The journal of a run that completes `finished` in a file of its own, holding the answers
+    it keeps, so that the completion can itself be interrupted and resumed."""
+    base, ext = os.path.splitext(finished)
+    run_path, journal, lock = open_journal(base + "-completed" + ext, config)
+    for (case_id, trial), answer in done.items():
+        append_journal(journal, {"id": case_id, "trial": trial, **answer})
+    warn(f"completing {finished} ({len(done)} answers kept, the rest asked again) into {run_path}; "
+         f"{finished} is unchanged")
+    return run_path, journal, lock
 
 
 def refuse_changed(config, inputs, done):
@@ -2193,24 +2220,26 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, run_path = open_or_resume(args)
+    config, done, run_path, completes = open_or_resume(args)
     inputs = load_inputs(config)
-    rerun = None
-    if run_path:
+    rerun, resuming = None, bool(run_path or completes)
+    if resuming:
         refuse_changed(config, inputs, done)
     else:
         wanted, exact = chosen_run_path(args.out, config)
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    judge = config.get("judge") if run_path else judge_config(args, config["model"], inputs.cases)
+    judge = config.get("judge") if resuming else judge_config(args, config["model"], inputs.cases)
     client = make_client(config, args)
     server_version = preflight_server(client, config, judge, inputs)
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
-        form = choose_response_format(client, config, inputs.labels, resuming=bool(run_path))
+        form = choose_response_format(client, config, inputs.labels, resuming=resuming)
     if run_path:
         journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done))
+    elif completes:
+        run_path, journal, lock = complete_journal(completes, config, done)
     else:
         start_config(config, inputs, rerun, judge, form, server_version)
         run_path, journal, lock = open_journal(wanted, config, exact)

@@ -566,3 +566,29 @@ def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(proje
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
     assert code == 2 and fake.chat_bodies == []
     assert "runs/test-v3.json.journal already ran this split with another prompt_sha (prompts/v3.txt" in err
+
+
+def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project, cli, fake):
+    """The gate says "finish the run (run --resume)": a finished run with errors is completed by
+    asking exactly the errored cases again; the original stays as it was."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    broken = sorted(key)[:2]
+    fake.faults_for = {text: ["500"] for text in broken}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
+    assert code == 2
+    original = (project / "runs" / "dev-v3.json").read_bytes()
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--jobs", "2")
+    assert code == 0, err
+    assert sorted(b["messages"][-1]["content"] for b in fake.chat_bodies[asked:]) == broken
+    assert "runs/dev-v3.json is unchanged" in err and "wrote runs/dev-v3-completed.json" in err
+    assert (project / "runs" / "dev-v3.json").read_bytes() == original
+    done = load_json("runs/dev-v3-completed.json")
+    assert [r["error"] for r in done["results"]] == [None] * 25
+    assert done["config"]["completed_from"] == "runs/dev-v3.json"
+    first = load_json("runs/dev-v3.json")
+    kept = [r for r in first["results"] if r["error"] is None]
+    assert kept == [r for r in done["results"] if r["input"] not in broken]
+    code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
+    assert code == 2 and "a finished run without errors; there is nothing to resume" in err
