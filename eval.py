@@ -37,6 +37,7 @@ import argparse
 import functools
 import gc
 import hashlib
+import ipaddress
 import json
 import os
 import queue
@@ -978,7 +979,8 @@ def resolve_host(value):
     """Read a host the way the ollama CLI reads OLLAMA_HOST.
 
     No scheme means http and port 11434; an explicit http:// or https:// without a port
-    means 80 or 443; quotes, spaces and trailing slashes are ignored."""
+    means 80 or 443; quotes, spaces and trailing slashes are ignored. A host that is neither a
+    name nor an address, or a port that is not one, is refused: never another port in silence."""
     value = (value or "").strip().strip("\"'").strip()
     scheme, sep, rest = value.partition("://")
     default_port = "11434"
@@ -996,10 +998,18 @@ def resolve_host(value):
         host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
     else:
         host, port = hostport.strip("[]") or "127.0.0.1", default_port
-    if not port.isdigit() or int(port) > 65535:
+    if not port:
         port = default_port
+    if not port.isdigit() or not 0 < int(port) <= 65535:
+        raise EvalError(f"host {value!r}: {port!r} is not a port (a whole number from 1 to 65535)")
     if ":" in host:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise EvalError(f"host {value!r}: {host!r} is not an IPv6 address") from None
         host = f"[{host}]"
+    elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", host):
+        raise EvalError(f"host {value!r}: {host!r} is not a host name or an IP address")
     path = path.rstrip("/")
     return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
 
@@ -3643,6 +3653,22 @@ def positive_float(text):
     return value
 
 
+def temperature(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a temperature of 0 or more, like 0 or 0.7")
+    return value
+
+
+def port_number(text):
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a port from 0 to 65535 (0 picks a free one)")
+    return int(text)
+
+
 def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither."""
     try:
@@ -3667,10 +3693,17 @@ def accuracy_threshold(text):
     return value
 
 
+class CommandLine(argparse.ArgumentParser):
+    """argparse, saying what is wrong in one line and where the help is, instead of the usage first."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def option_groups():
     """The options several commands share, declared once: how calls are made (run, judge), how
     answers are judged (run, judge), and the views of a result (report, compare)."""
-    calls_parser = argparse.ArgumentParser(add_help=False)
+    calls_parser = CommandLine(add_help=False)
     calls = calls_parser.add_argument_group("model calls")
     calls.add_argument("--jobs", type=positive_int, default=1, help="model calls in flight at once (default 1)")
     calls.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
@@ -3679,7 +3712,7 @@ def option_groups():
     calls.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
                        help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
     calls.add_argument("--api-key", help="Bearer token for --api openai (default $OPENAI_API_KEY); never written anywhere")
-    judging_parser = argparse.ArgumentParser(add_help=False)
+    judging_parser = CommandLine(add_help=False)
     judging = judging_parser.add_argument_group("judge checks and sampling")
     judging.add_argument("--seed", type=int, default=None,
                          help=f"sampling seed; a judge's vote i uses seed+i-1 (default {DEFAULT_SEED})")
@@ -3687,9 +3720,9 @@ def option_groups():
                          help="model for judge checks (default: the run's model); repeat it for a panel of judges")
     judging.add_argument("--judge-votes", type=positive_int, default=1, metavar="N",
                          help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
-    judging.add_argument("--judge-temperature", type=float, default=0.0, metavar="T",
+    judging.add_argument("--judge-temperature", type=temperature, default=0.0, metavar="T",
                          help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
-    views_parser = argparse.ArgumentParser(add_help=False)
+    views_parser = CommandLine(add_help=False)
     view = views_parser.add_argument_group("output").add_mutually_exclusive_group()
     view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
     view.add_argument("--markdown", action="store_true",
@@ -3698,7 +3731,7 @@ def option_groups():
 
 
 def parser():
-    p = argparse.ArgumentParser(prog="eval.py", description=__doc__.split("\n\n")[0],
+    p = CommandLine(prog="eval.py", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Exit codes: 0 success, 1 quality gate failed, "
                                        "2 usage, input or infrastructure error.")
@@ -3717,7 +3750,7 @@ def parser():
         newest = ""
     r.add_argument("--prompt", help=f"system prompt file (default: the newest prompts/vN.txt, highest N{newest})")
     r.add_argument("--model", default=None, help=f"model name on the server (default {DEFAULT_MODEL})")
-    r.add_argument("--temperature", type=float, default=None,
+    r.add_argument("--temperature", type=temperature, default=None,
                    help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
     r.add_argument("--host", help=f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); "
                                   "read as ollama reads it: no scheme means http, no port means 11434")
@@ -3785,7 +3818,7 @@ def parser():
                                     "to RUN.labels.json; the run file is never modified. report counts them.")
     rv.add_argument("run", help="the run to read")
     rv.add_argument("--against", metavar="OTHER_RUN", help="show this run's answer beside each case, and fixed/regressed")
-    rv.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    rv.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
 
     pw = sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
                         description="Sizing questions, answered exactly. Examples:\n"

@@ -18,7 +18,6 @@ from conftest import ROOT, answer_key, evalpy, load_json
     ("example.com", "http://example.com:11434"),
     ("example.com:8080", "http://example.com:8080"),
     ("example.com:", "http://example.com:11434"),
-    ("example.com:notaport", "http://example.com:11434"),
     ("http://example.com", "http://example.com:80"),
     ("https://example.com", "https://example.com:443"),
     ("https://example.com:8443/", "https://example.com:8443"),
@@ -35,6 +34,42 @@ def test_host_is_read_as_the_ollama_cli_reads_it(value, url):
 def test_unknown_scheme_is_refused():
     with pytest.raises(evalpy.EvalError, match="only http"):
         evalpy.resolve_host("ftp://example.com")
+
+
+@pytest.mark.parametrize("value, why", [
+    ("::::", "is not an IPv6 address"),
+    ("127.0.0.1:99999", "'99999' is not a port"),
+    ("127.0.0.1:0", "'0' is not a port"),
+    ("127.0.0.1:1.5", "'1.5' is not a port"),
+    ("http://h:notaport", "'notaport' is not a port"),
+    ("exa mple.com", "is not a host name or an IP address"),
+    ("http://user@example.com:80", "is not a host name or an IP address"),
+])
+def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
+    """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
+    code, out, err = cli("run", "--split", "dev", "--host", value)
+    assert code == 2 and why in err and "Traceback" not in err and len(err.splitlines()) == 1
+    monkeypatch.setenv("OLLAMA_HOST", value)
+    code, out, err = cli("run", "--split", "dev")
+    assert code == 2 and why in err
+
+
+@pytest.mark.parametrize("argv, why", [
+    (["review", "runs/x.json", "--port", "99999"], "argument --port: '99999': give a port from 0 to 65535"),
+    (["review", "runs/x.json", "--port", "-1"], "argument --port: '-1': give a port from 0 to 65535"),
+    (["run", "--split", "dev", "--temperature", "-1"], "argument --temperature: '-1': give a temperature of 0 or more"),
+    (["run", "--split", "dev", "--temperature", "nan"], "argument --temperature: 'nan'"),
+    (["judge", "r.json", "--judge-temperature", "-0.5"], "argument --judge-temperature: '-0.5'"),
+    (["run", "--jobs", "0"], "argument --jobs: '0': give a whole number, 1 or more"),
+])
+def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
+    """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
+    an OverflowError, --temperature -1 was taken)."""
+    with pytest.raises(SystemExit) as exit:
+        evalpy.main(argv)
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err.startswith(f"error: {why}") and len(err.splitlines()) == 1
+    assert err.rstrip().endswith(f"(see eval.py {argv[0]} --help)")
 
 
 def test_backoff_grows_with_jitter_and_honours_retry_after():
