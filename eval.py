@@ -2282,7 +2282,7 @@ def preflight_server(client, config, judge, inputs):
     server_version = client.preflight(config["model"])
     for model in (judge or {}).get("models", []):
         client.preflight(model)
-    warn(f"split {config['split_path']} ({len(inputs.cases)} cases, sha {short(inputs.split_sha)}) · prompt "
+    warn(f"split {config['split_path']} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
          f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
          f"({' '.join(filter(None, (config['api'], server_version)))})")
     return server_version
@@ -2373,6 +2373,9 @@ def write_run(run, run_path):
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
+    if path.endswith(JOURNAL_SUFFIX):
+        raise EvalError(f"{path} is the journal of an unfinished run: finish it with "
+                        f"`python eval.py run --resume {path[:-len(JOURNAL_SUFFIX)]}`, then use the run file")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
@@ -2382,6 +2385,9 @@ def load_run(path):
     except OSError as e:
         raise unreadable(path, "run file", e) from None
     except json.JSONDecodeError as e:
+        if path.endswith(".jsonl"):
+            raise EvalError(f"{path} looks like a split, not a run: run it with `python eval.py run --split "
+                            f"{path}`, then report the run file it writes") from None
         raise damaged(path, f" (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
@@ -2418,6 +2424,8 @@ def read_run_config(path):
 
 def head_problem(run):
     """What must hold of a run file's format and config before any result is read."""
+    if isinstance(run, dict) and run.get("format") == FAILURE_LABELS_FORMAT:
+        return "this is the failure labels file of a review, not a run: give the run it sits beside"
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config = run.get("config")
@@ -2950,6 +2958,10 @@ def p_value(p):
     return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
 
 
+def plural(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def one_line(text, width=70):
     flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
@@ -3006,6 +3018,9 @@ def rerun_warning(rerun):
 def headline(s):
     """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
     name = s["measure"].capitalize()
+    if not s["scored"]:   # every call failed or stayed undecided: no figure, not a baseline of nothing
+        return [f"{name}: no answers to score ({plural(len(s['errors']), 'error')}, "
+                f"{len(s['open'])} undecided)"]
     if s["repeat"] == 1:
         lines = [f"{name}: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
         invalid = f"Invalid answers: {s['invalid']}"
@@ -3119,9 +3134,9 @@ def format_report(config, s):
     if s["open"]:
         out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
     out += ["", "Run: " + describe_config(config),
-            f"Scored with {len(s['checks'])} check{'s' if len(s['checks']) != 1 else ''} "
-            f"({', '.join(c['name'] for c in s['checks'])}; "
-            f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
+            f"Scored with {plural(len(s['checks']), 'check')} ("
+            + "".join(f"{c['name']}, " for c in s["checks"]).removesuffix(", ") + ("; " if s["checks"] else "")
+            + f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
     if "baseline" in s:
         out += [""] + label_section(s)
     checks = check_section(s)
@@ -3200,7 +3215,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
         tagged = [c for c in cases if tag in c["tags"]]
         # every trial must pass: an adversarial case is never averaged away
         broken = [c["id"] for c in tagged if not all(t["correct"] for t in c["trials"])]
-        verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {len(tagged)} cases pass every trial"
+        verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {plural(len(tagged), 'case')} pass every trial"
         (failed if broken else passed).append(verdict + (f" (failing: {', '.join(broken)})" if broken else ""))
     return gate_outcome(failed, passed)
 
@@ -3217,6 +3232,9 @@ def refuse_same_run(a_path, b_path):
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
     """Runs of two versions of a split answer different questions: they are never compared."""
+    if a_cfg["split"] != b_cfg["split"]:
+        raise EvalError(f"{refusal.split(':')[0]}: different splits ({a_cfg['split']} vs {b_cfg['split']}); "
+                        "compare runs of one split")
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
         raise EvalError(f"{refusal} ({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
@@ -3681,7 +3699,7 @@ def probability(text):
     """A probability strictly between 0 and 1."""
     value = parse_rate(text)
     if value is None or not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a fraction between 0 and 1, like 0.05 or 5%")
+        raise argparse.ArgumentTypeError(f"{text!r}: give a probability between 0 and 1, exclusive, like 0.05 or 5%")
     return value
 
 
@@ -3822,7 +3840,7 @@ def parser():
 
     pw = sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
                         description="Sizing questions, answered exactly. Examples:\n"
-                                    "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80%% chance\n"
+                                    "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80% chance\n"
                                     "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
                                     "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
                                     "never-failing baseline",

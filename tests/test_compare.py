@@ -124,3 +124,9 @@ def test_a_run_compared_with_itself_is_refused(project, cli, dev_run):
     for other in (dev_run, "./" + dev_run, os.path.abspath(dev_run)):
         code, out, err = cli("compare", dev_run, other)
         assert code == 2 and out == "" and "both arguments are the same run" in err
+
+
+def test_runs_of_different_splits_are_called_that(project, cli, dev_run):
+    test_run = write_run("runs/test-v2.json", split_run("test", prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", dev_run, test_run)
+    assert code == 2 and "different splits (dev vs test)" in err and "versions" not in err

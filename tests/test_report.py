@@ -76,3 +76,32 @@ def test_markdown_views(dev_run, worse_run, cli):
     assert "McNemar exact: 3 fixed, 6 broken" in out
     with pytest.raises(SystemExit):
         cli("report", dev_run, "--json", "--markdown")
+
+
+def test_a_run_with_no_answer_says_so_instead_of_a_baseline_of_nothing(project, cli):
+    path = write_run("runs/none.json", make_run([("c1", "bug", None), ("c2", "acceso", None)]))
+    code, out, err = cli("report", path)
+    lines = out.splitlines()
+    assert lines[0] == "Accuracy: no answers to score (2 errors, 0 undecided)"
+    assert not any(line.startswith("Baseline") for line in lines) and "0/0" not in out
+    assert "Scored with 1 check (label; checks sha" in out or "Scored with 0 checks (checks sha" in out
+    assert "(;" not in out
+
+
+def test_counts_of_one_are_singular(project, cli):
+    out = cli("report", write_run("runs/one.json", make_run([("c1", "bug", "acceso")])))[1]
+    assert "Scored with 1 check (label; checks sha" in out
+
+
+@pytest.mark.parametrize("given, says", [
+    ("golden/dev.jsonl", "golden/dev.jsonl looks like a split, not a run: run it with `python eval.py run --split"),
+    ("runs/x.json.journal", "is the journal of an unfinished run: finish it with `python eval.py run --resume runs/x.json`"),
+    ("runs/x.json.labels.json", "this is the failure labels file of a review, not a run"),
+])
+def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says):
+    (project / "runs").mkdir(exist_ok=True)
+    (project / "runs" / "x.json.journal").write_text('{"format": "eval.py-run/1", "config": {}}\n')
+    (project / "runs" / "x.json.labels.json").write_text(json.dumps(
+        {"format": evalpy.FAILURE_LABELS_FORMAT, "run": "x.json", "labels": {}}))
+    code, out, err = cli("report", given)
+    assert code == 2 and says in err and "damaged or cut short" not in err

@@ -149,3 +149,12 @@ def test_power_command_errors(cli):
     assert cli("power")[0] == 2
     with pytest.raises(SystemExit):
         cli("power", "--rate", "1.5")
+
+
+def test_power_help_and_bounds_read_plainly(project, cli, capsys):
+    with pytest.raises(SystemExit):
+        evalpy.main(["power", "--help"])
+    assert "80% chance" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        evalpy.main(["power", "--rate", "1"])
+    assert "between 0 and 1, exclusive" in capsys.readouterr().err
