@@ -1568,10 +1568,12 @@ def judge_config(args, model, cases):
     if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
         return None
     models = args.judge_model or [model]
-    for judge in models:
-        if model_family(judge) == model_family(model):
-            warn(f"note: judge {judge} is of the same family as {model}; a judge tends to favour its own "
-                 "family (add a --judge-model of another family for a panel)")
+    if not args.judge_model:
+        warn(f"note: the judge is {model}, the model being judged; a judge tends to favour its own answers "
+             "(add a --judge-model of another family)")
+    elif all(model_family(judge) == model_family(model) for judge in models):
+        warn(f"note: every judge ({', '.join(models)}) is of the family of {model}, which a judge tends to "
+             "favour (add a --judge-model of another family for a panel)")
     return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
             "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode())}
 

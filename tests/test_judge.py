@@ -48,7 +48,7 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
                                                         prose="Lo he leído con calma.\n" if cid == "j02" else ""))
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
     assert code == 0, err
-    assert "judge qwen2.5:7b is of the same family as qwen2.5:7b" in err
+    assert err.count("note: the judge is qwen2.5:7b, the model being judged") == 1
     judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
     assert len(judge_bodies) == 10
     assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42}
@@ -98,6 +98,7 @@ def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake)
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url,
                          "--judge-model", "qwen2.5:7b", "--judge-model", "llama3.1:8b")
     assert code == 0, err
+    assert "note:" not in err   # the panel already has another family
     s = json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])
     assert s["judge"]["calls"] == 20 and s["scored"] == 9
     assert s["judge"]["review"][0]["id"] == "j04" and "judges disagree" in s["judge"]["review"][0]["why"]
@@ -203,3 +204,10 @@ def test_a_verdict_nested_past_pythons_stack_is_unreadable_not_a_crash(judged_sp
     assert code == 0, err
     votes = [v for r in load_json("runs/answers-dev-v1.json")["results"] for v in r["judges"]]
     assert len(votes) == 10 and all(v["pass"] is None for v in votes)
+
+
+def test_a_panel_of_the_judged_family_alone_is_noted_once(project, judged_split, cli, fake):
+    fake.models = ["qwen2.5:7b", "qwen2.5:14b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "qwen2.5:14b")
+    assert code == 0 and err.count("note: every judge (qwen2.5:14b) is of the family of qwen2.5:7b") == 1
