@@ -34,6 +34,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   12. Command line     the parsers, one short cmd_* per command, main(); then the review page
 """
 import argparse
+import difflib
 import functools
 import gc
 import hashlib
@@ -394,7 +395,15 @@ def resolve_split(value):
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
         raise EvalError(f"--split {value!r}: give a split name (dev, test) or a path ending in .jsonl")
-    return os.path.join(GOLDEN_DIR, value + ".jsonl"), value
+    path = os.path.join(GOLDEN_DIR, value + ".jsonl")
+    if not os.path.exists(path):
+        names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
+                       for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
+        near = difflib.get_close_matches(value, names, n=1)
+        raise EvalError(f"no split {value!r} ({path} does not exist)" + (f"; did you mean {near[0]}?" if near else "")
+                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(names)} (or give a path ending in .jsonl)"
+                           if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))
+    return path, value
 
 
 def read_bytes(path, what):
@@ -711,9 +720,10 @@ def load_inputs(config):
     return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
 
 
-def checks_from_split(path):
-    """The checks a split defines now, for report --checks: rescoring without a model call."""
-    cases, _, _ = load_split(path)
+def checks_from_split(split):
+    """The checks a split (a name or a path, as run --split takes it) defines now, for report
+    --checks: rescoring without a model call."""
+    cases, _, _ = load_split(resolve_split(split)[0])
     return {c["id"]: c["checks"] for c in cases}
 
 
@@ -3717,7 +3727,10 @@ class CommandLine(argparse.ArgumentParser):
     """argparse, saying what is wrong in one line and where the help is, instead of the usage first."""
 
     def error(self, message):
-        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        near = wrong and difflib.get_close_matches(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)), n=1)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        self.exit(2, f"error: {message}{hint} (see {self.prog} --help)\n")
 
 
 def option_groups():

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import LABELS, evalpy
+from conftest import LABELS, evalpy, split_run, write_run
 
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
 
@@ -183,3 +183,22 @@ def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
     assert code == 2 and fake.chat_bodies == []
     assert "no labels.txt beside the split and no checks: nothing would be scored" in err
     assert not (project / "runs").exists() or not list((project / "runs").iterdir())
+
+
+def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
+    code, out, err = cli("run", "--split", "dve")
+    assert code == 2 and "no split 'dve' (golden/dve.jsonl does not exist); did you mean dev?" in err
+    assert "Splits in golden/: dev, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
+
+
+def test_an_unknown_command_suggests_the_near_one(project, capsys):
+    with pytest.raises(SystemExit):
+        evalpy.main(["rnu"])
+    assert "did you mean run? (see eval.py --help)" in capsys.readouterr().err
+
+
+def test_report_checks_takes_a_split_name_as_run_does(project, cli):
+    run = write_run("runs/dev-v2.json", split_run("dev", prompt="prompts/v2.txt"))
+    assert cli("report", run, "--checks", "dev")[0] == 0
+    code, out, err = cli("report", run, "--checks", "dve")
+    assert code == 2 and "did you mean dev?" in err
