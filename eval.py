@@ -1657,6 +1657,9 @@ def judge_agreement(pairs):
 def read_human_verdicts(path):
     """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
     text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
+    if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
+        raise EvalError(f"{path} is a run file, not a person's labels: calibrate takes the labels first, "
+                        "then the run (calibrate LABELS RUN)")
     labels, problems = {}, []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -1674,8 +1677,14 @@ def read_human_verdicts(path):
             problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
         labels[key] = obj["pass"]
     if problems or not labels:
-        raise EvalError("\n".join(problems) or f"{path}: no labels")
+        raise EvalError(capped(problems) or f"{path}: no labels")
     return labels
+
+
+def capped(problems, shown=20):
+    """A list of problems, one a line, cut at `shown` with how many more there are."""
+    more = len(problems) - shown
+    return "\n".join(problems[:shown] + ([f"... and {more} more"] if more > 0 else []))
 
 
 def judge_run(args):
@@ -1721,6 +1730,14 @@ def write_judged(judged, run_path, out):
 
 def calibration(human, verdicts, labels_path, run_path):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
+    judged = sorted({k[2] for k in verdicts})
+    if not judged:
+        raise EvalError(f"{run_path} holds no judge verdict: it has no judge check, or its judge was never "
+                        "asked (add a judge check and use `judge`, or run again)")
+    stray = sorted({k[2] for k in human} - set(judged))
+    if stray:
+        raise EvalError(f"{labels_path}: check {stray[0]!r} is not a judge check of {run_path}; its judge "
+                        f"checks are: {', '.join(judged)}")
     unknown = [k for k in human if k not in verdicts]
     if unknown:
         raise EvalError(f"{labels_path}: {len(unknown)} label(s) match no judge verdict in {run_path} "

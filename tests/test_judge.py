@@ -180,7 +180,32 @@ def test_calibrate_input_errors(calibration, project, cli):
     assert code == 2 and "bad.jsonl:1: expected" in err
     (project / "other.jsonl").write_text('{"id": "j01", "check": "tone", "pass": true}\n')
     code, out, err = cli("calibrate", "other.jsonl", calibration[1])
-    assert code == 2 and "match no judge verdict" in err and "check 'tone'" in err
+    assert code == 2 and "check 'tone' is not a judge check of runs/answers-dev-v1.json" in err
+    assert "its judge checks are: answers" in err
+    (project / "stray.jsonl").write_text('{"id": "j99", "check": "answers", "pass": true}\n')
+    code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
+    assert code == 2 and "match no judge verdict" in err and "id j99" in err
+
+
+def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, cli):
+    """It printed one error per line of the run file: 1,452 lines."""
+    labels, run = calibration
+    code, out, err = cli("calibrate", run, labels)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "is a run file, not a person's labels: calibrate takes the labels first, then the run" in err
+
+
+def test_a_long_list_of_bad_label_lines_is_cut_at_twenty(calibration, project, cli):
+    (project / "many.jsonl").write_text("not json\n" * 300)
+    code, out, err = cli("calibrate", "many.jsonl", calibration[1])
+    assert code == 2 and len(err.splitlines()) == 21 and err.rstrip().endswith("... and 280 more")
+
+
+def test_calibrate_against_a_run_without_judge_checks_says_so(project, cli, fake):
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    (project / "h.jsonl").write_text('{"id": "dev-01", "check": "answers", "pass": true}\n')
+    code, out, err = cli("calibrate", "h.jsonl", "runs/dev-v3.json")
+    assert code == 2 and "runs/dev-v3.json holds no judge verdict" in err
 
 
 @pytest.mark.parametrize("raw, expected", [
