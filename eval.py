@@ -105,7 +105,7 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges")
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "options", "format",
+COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "repeat", "options", "format",
                    "response_format", "api", "server_version")
 
 
@@ -2694,6 +2694,12 @@ def checks_fingerprint(cases):
     return sha256_bytes("\n".join(spec).encode())
 
 
+def measure(labels, checks):
+    """What a report calls its headline: accuracy when the label alone decides, else pass rate."""
+    only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
+    return "accuracy" if labels is not None and only_label else "pass rate"
+
+
 def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     """Every figure of a report, from graded cases, in one pass over them where it can be."""
     labels, repeat = config["labels"], config["repeat"]
@@ -2747,12 +2753,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             pass_k.append({"k": k, "cases": len(eligible), "pass_at_k": rate(at_k, len(eligible)),
                            "pass_hat_k": rate(hat_k, len(eligible))})
     checks = check_table(cases)
-    only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
     correct = len(scored) - len(failures)
     s = {
         "cases": len(cases),
         "repeat": repeat,
-        "measure": "accuracy" if labels is not None and only_label else "pass rate",
+        "measure": measure(labels, checks),
         "scored": len(scored),
         "correct": correct,
         "accuracy": rate(correct, len(scored)),
@@ -3310,6 +3315,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
             "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
             "reading": plain_reading(fixed, broken, mcnemar, alpha),
             "majority_vote": a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1,
+            "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
+            "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
             "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                            if cfg.get("rerun_test")}}
 
@@ -3324,7 +3331,10 @@ def plain_reading(fixed, broken, p, alpha):
 
 
 def shown(key, value):
-    return short(value) if key.endswith("_sha") and isinstance(value, str) else value
+    """A config value as compare prints it: hashes short, text as it is, anything else as JSON."""
+    if isinstance(value, str):
+        return short(value) if key.endswith("_sha") else value
+    return json_text(value)
 
 
 def format_compare(c, baseline_path, candidate_path):
@@ -3342,13 +3352,19 @@ def format_compare(c, baseline_path, candidate_path):
             f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
     if c["not_compared"]:
         out.append(ids("not_compared") + "  (an error in either run)")
-    out += [f"Accuracy{vote}: {count_percent(c['baseline']['correct'], c['baseline']['scored'])} -> "
+    out += [f"{c['measure'].capitalize()}{vote}: {count_percent(c['baseline']['correct'], c['baseline']['scored'])} -> "
             f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])}",
             *([f"Invalid answers: {invalid_counts(c)}"] if any(c["invalid_answers"] or []) else []),
             f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
             f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
-            f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}"]
+            f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}"]
     return "\n".join(out)
+
+
+def paired_trials(c):
+    """Which answers were paired when the runs have different numbers of trials."""
+    k = c["trials_paired"]
+    return "" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"
 
 
 def invalid_counts(c):
@@ -3365,7 +3381,7 @@ def markdown_compare(c, baseline_path, candidate_path):
         out.append("Changed: " + "; ".join(f"{k} `{shown(k, a)}` → `{shown(k, b)}`"
                                            for k, (a, b) in c["changed"].items()))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
-            f"| Accuracy | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
+            f"| {c['measure'].capitalize()} | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
             f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])} |"]
     if any(c["invalid_answers"] or []):
         out.append("| Invalid answers | " + " | ".join(invalid_counts(c).split(" -> ")) + " |")
@@ -3374,7 +3390,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     if c["not_compared"]:
         out += ["", "**Not compared (error in a run):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
     out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
-                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}."]
+                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
     return "\n".join(out)
 
 

@@ -6,7 +6,7 @@ import os
 import pytest
 import scipy.stats
 
-from conftest import V3_MISSES, answer_key, load_json, split_run, write_run
+from conftest import V3_MISSES, answer_key, load_json, make_run, split_run, write_run
 
 
 def test_compare_lists_fixed_and_regressions(two_runs, cli):
@@ -130,3 +130,19 @@ def test_runs_of_different_splits_are_called_that(project, cli, dev_run):
     test_run = write_run("runs/test-v2.json", split_run("test", prompt="prompts/v2.txt"))
     code, out, err = cli("compare", dev_run, test_run)
     assert code == 2 and "different splits (dev vs test)" in err and "versions" not in err
+
+
+def test_changed_values_print_as_json_and_trials_pair_like_for_like(project, cli):
+    """compare printed Python reprs ({}, None, ['\\n']), left repeat out, and said "Accuracy" of a
+    free-text set."""
+    a = write_run("runs/a.json", make_run([("c1", "bug", "bug"), ("c2", "acceso", "bug")], options={}, format=None))
+    b = write_run("runs/b.json", make_run([("c1", "bug", ["bug"] * 3), ("c2", "acceso", ["acceso"] * 3)],
+                                          options={"stop": ["\n"]}, format="json"))
+    out = cli("compare", a, b)[1]
+    assert '  options: {} -> {"stop": ["\\n"]}' in out and "  format: null -> json" in out
+    assert "  repeat: 1 -> 3" in out
+    assert "Identical raw answers: 1 of 2 (trial 1 of each case: the trials both runs have)" in out
+    free = [{"id": "c1", "response": "hola", "checks": [{"name": "says hi", "type": "contains", "value": "hola",
+                                                         "blocking": True}]}]
+    fa, fb = (write_run(f"runs/free-{n}.json", make_run(free, labels=None, prompt=f"prompts/{n}.txt")) for n in ("v1", "v2"))
+    assert "Pass rate: 1/1 = 100% -> 1/1 = 100%" in cli("compare", fa, fb)[1]

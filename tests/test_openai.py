@@ -58,7 +58,7 @@ def test_compare_shows_changed_options_and_api(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048")[0] == 0
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_ctx=4096")[0] == 0
     out = cli("compare", "runs/dev-v3.json", "runs/dev-v3-2.json")[1]
-    assert "  options: {'num_ctx': 2048} -> {'num_ctx': 4096}" in out and "  api: ollama -> openai" in out
+    assert '  options: {"num_ctx": 2048} -> {"num_ctx": 4096}' in out and "  api: ollama -> openai" in out
 
 
 @pytest.mark.parametrize("option, message", [("num_predict", "write KEY=VALUE"), ("=3", "write KEY=VALUE"),

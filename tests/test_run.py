@@ -335,7 +335,7 @@ def test_usage_errors_are_plain(project, cli):
     code, out, err = cli("run")
     assert code == 2 and "run needs --split" in err
     code, out, err = cli("run", "--split", "nope", "--host", "127.0.0.1:1")
-    assert code == 2 and "golden/nope.jsonl: no such split file" in err
+    assert code == 2 and "no split 'nope' (golden/nope.jsonl does not exist)" in err
     code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v9.txt")
     assert code == 2 and "prompts/v9.txt: no such prompt file" in err
     with pytest.raises(SystemExit) as e:
