@@ -63,7 +63,7 @@ class FakeOllama:
         return self.default_answer(text) if callable(self.default_answer) else self.default_answer
 
     # -- lifecycle -------------------------------------------------------
-    def start(self):
+    def start(self, port=0):
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -310,7 +310,7 @@ class FakeOllama:
             daemon_threads = True
             block_on_close = False
 
-        self.server = Server(("127.0.0.1", 0), Handler)
+        self.server = Server(("127.0.0.1", port), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         return self
@@ -328,3 +328,65 @@ class FakeOllama:
         if self.server:
             self.server.shutdown()
             self.server.server_close()
+
+
+# --- by hand: `python tests/fake_ollama.py`, to see every command work with no model at all ------
+
+def shipped_answers(golden):
+    """input text -> a plausible answer for every case of the splits under `golden`: the expected
+    label, except about one case in six, which gets the next label (so reports have something to
+    show); for a free-text case, a reply that greets the customer and cites the order."""
+    import glob
+    import hashlib
+    answers = {}
+    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+        labels_path = path.rsplit("/", 1)[0] + "/labels.txt"
+        try:
+            labels = [l.strip() for l in open(labels_path, encoding="utf-8") if l.strip()]
+        except OSError:
+            labels = []
+        for line in open(path, encoding="utf-8"):
+            try:
+                case = json.loads(line)
+                text = case.get("input", "")
+            except (ValueError, AttributeError):
+                continue
+            miss = hashlib.sha256(str(case.get("id")).encode()).digest()[0] % 6 == 0
+            expected = case.get("expected")
+            if labels and expected in labels:
+                answers[text] = labels[(labels.index(expected) + miss) % len(labels)]
+            else:
+                v = case.get("vars", {})
+                answers[text] = (f"Hola {v.get('customer', '')}, he revisado el pedido {v.get('order_id', '')} "
+                                 "y te escribo en cuanto tenga novedades.")
+    return answers
+
+
+def by_hand(argv=None):
+    import argparse
+    p = argparse.ArgumentParser(description="A fake Ollama on 127.0.0.1 that answers the shipped golden sets "
+                                            "plausibly (and every judge with a pass), to try eval.py without a model.")
+    p.add_argument("--port", type=int, default=11434, help="port on 127.0.0.1 (default 11434, Ollama's)")
+    p.add_argument("--golden", default="golden", help="the folder of splits to answer (default golden)")
+    p.add_argument("--latency", type=float, default=0.02, help="seconds per answer (default 0.02)")
+    args = p.parse_args(argv)
+    fake = FakeOllama()
+    answers = shipped_answers(args.golden)
+    judge = json.dumps({"reason": "La respuesta cita el pedido y contesta a lo que se pregunta.", "pass": True},
+                       ensure_ascii=False)
+    fake.route = lambda body: judge if "Criterion:" in body["messages"][-1]["content"] else None
+    fake.answers, fake.latency = answers, args.latency
+    try:
+        fake.start(args.port)
+    except OSError as e:
+        raise SystemExit(f"cannot listen on 127.0.0.1:{args.port} ({e.strerror}); is Ollama running? pick --port")
+    print(f"fake Ollama at {fake.url}, serving {', '.join(fake.models)} ({len(answers)} scripted answers); "
+          "Ctrl-C to stop", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        fake.stop()
+
+
+if __name__ == "__main__":
+    by_hand()

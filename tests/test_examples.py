@@ -61,3 +61,23 @@ def test_the_worked_example_shows_the_constrained_run():
     commands = [" ".join(argv) for argv, _ in shown_sessions()]
     assert "compare runs/example/dev-v3.json runs/example/dev-v3-schema.json" in commands
     assert "report runs/example/dev-v3-schema.json" in commands
+
+
+def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
+    """README, "Try it without Ollama": python tests/fake_ollama.py, then eval.py as written."""
+    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = fake.stdout.readline().split()[3].rstrip(",")
+        assert url.startswith("http://127.0.0.1:")
+        for split in ("dev", "golden/support/dev.jsonl"):
+            done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", split, "--host", url],
+                                  capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            assert "errors 0" in done.stderr and "Traceback" not in done.stderr
+        s = json.loads(subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", "runs/dev-v3.json", "--json"],
+                                      capture_output=True, text=True).stdout)
+        assert 0.6 <= s["accuracy"] < 1   # plausible: mostly right, not all
+    finally:
+        fake.terminate()
+        fake.wait()
