@@ -76,6 +76,7 @@ REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones
 MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
+SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
@@ -2344,16 +2345,20 @@ def resume_journal(run_path, config, server_version, cases, kept):
     return journal, lock
 
 
+class ServerGone(Exception):
+    """Calls failed to connect SERVER_GONE_AFTER times in a row: the run stops, resumable."""
+
+
 def ask_remaining(args, config, inputs, done, client, run_path, journal):
     """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
     Returns how many ended in error, or None if the run was interrupted."""
     work = [(case, trial) for case in inputs.cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
-    errors = 0
+    errors = unreachable = 0
 
     def on_answer(case, trial, answer):
-        nonlocal errors
+        nonlocal errors, unreachable
         try:
             append_journal(journal, {"id": case["id"], "trial": trial, **answer})
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
@@ -2363,13 +2368,18 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
         done[case["id"], trial] = answer
         errors += answer["error"] is not None
         progress.update(len(done), errors)
+        unreachable = unreachable + 1 if (answer["error"] or "").startswith("connection failed") else 0
+        if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
+            raise ServerGone(answer["error"])
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        warn(f"interrupted: {len(done)} of {progress.total} answers kept in {run_path + JOURNAL_SUFFIX}\n"
+        why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
+               if isinstance(stop, ServerGone) else "interrupted")
+        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {run_path + JOURNAL_SUFFIX}\n"
              f"Resume with: python eval.py run --resume {run_path}")
         return None
     finally:
