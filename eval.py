@@ -2051,17 +2051,28 @@ class RunLock:
 
 
 class Progress:
-    """done/total, errors, elapsed and ETA on stderr: redrawn on a terminal, sparse lines otherwise."""
+    """done/total, errors, elapsed and ETA on stderr: redrawn on a terminal; off one (a CI log), a
+    line every 5% of the run, at a new error (one a second at most), and every 10 s."""
 
     def __init__(self, total, already, stream=sys.stderr):
         self.total, self.already, self.stream = total, already, stream
         self.tty = stream.isatty()
         self.started = self.last = time.monotonic()
-        self.shown = None   # (done, errors) of the last line written off a terminal
+        self.shown = (already, 0)   # (done, errors) of the last line written off a terminal
+        self.step = max(1, total // 20)
+        self.error_shown_at = -inf   # when a line last showed a new error
+
+    def due(self, now, done, errors):
+        if self.tty:
+            return now - self.last >= 0.1
+        if errors != self.shown[1] and now - self.error_shown_at >= 1:
+            self.error_shown_at = now
+            return True
+        return done // self.step > self.shown[0] // self.step or now - self.last >= 10
 
     def update(self, done, errors, final=False):
         now = time.monotonic()
-        if not (final or self.tty and now - self.last >= 0.1 or now - self.last >= 10):
+        if not (final or self.due(now, done, errors)):
             return
         if final and not self.tty and self.shown == (done, errors):
             return   # the last line already said it

@@ -617,3 +617,18 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", revived.url)
     revived.stop()
     assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 25
+
+
+def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
+    """A CI log saw a line every 10 s only: nothing for a fast run, and errors unseen until the end."""
+    import io
+    stream = io.StringIO()
+    progress = evalpy.Progress(200, 0, stream)
+    for done in range(1, 201):
+        progress.update(done, 0)
+    lines = stream.getvalue().splitlines()
+    assert [line.split("]")[0] + "]" for line in lines] == [f"[{n}/200]" for n in range(10, 201, 10)]
+    stream.seek(0), stream.truncate()
+    progress = evalpy.Progress(200, 0, stream)
+    progress.update(3, 1)   # a first error is shown at once, with its count
+    assert stream.getvalue().startswith("[3/200] errors 1 ")
