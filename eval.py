@@ -3240,6 +3240,38 @@ def markdown_report(config, s, path):
     return "\n".join(out)
 
 
+def case_views(run, case_id):
+    """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text)."""
+    results = [r for r in run["results"] if r["id"] == case_id]
+    if not results:
+        near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
+        raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {near[0]}?" if near else ""))
+    case = grade(run["config"], results)[0]
+    first = results[0]
+    detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
+    detail.update(checks=first["checks"], correct=case["correct"], trials=[
+        {"trial": t["trial"], "response": t["response"], "error": t["error"], "predicted": t["predicted"],
+         "checks": t["checks"], "correct": t["correct"],
+         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
+        for t in case["trials"]])
+    verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
+    lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
+             + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
+             f"Note: {detail['note']}", "Input:", *(f"  {line}" for line in inert(detail["input"] or "").splitlines())]
+    if detail["vars"]:
+        lines.append(f"Vars: {json_text(detail['vars'])}")
+    for t in detail["trials"]:
+        label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
+        checks = ", ".join(f"{name} {'pass' if ok else 'fail' if ok is False else 'open'}" for name, ok in t["checks"].items())
+        lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")]
+        lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
+        lines += [f"  judge {j['model']} on {j['check']!r}: {j['pass']} ({inert(j['reason'] or j['error'] or '')})"
+                  for j in t["judges"]]
+    text = "\n".join(lines)
+    fence = "~~~~"   # a fence no answer is likely to close
+    return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
+
+
 def report_score(run_path, config, cases, checks_path=None):
     """The score a report shows: the figures, where the checks came from, and the failure labels
     written in review, if any."""
@@ -3870,6 +3902,8 @@ def parser():
                           "instead of those stored in the run: change a check, re-report, no model call")
     rep.add_argument("--min-accuracy", type=accuracy_threshold, metavar="X",
                      help="gate: exit 1 if accuracy (the mean over trials) is below X (0.85 or 85%%)")
+    rep.add_argument("--case", metavar="ID", help="show one case in full: its input, every trial's answer uncut, "
+                                                  "each check and each judge's reason")
     rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
                      help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
@@ -3931,6 +3965,9 @@ def cmd_run(args):
 
 
 def cmd_report(args):
+    if args.case:
+        show(view_of(args), *case_views(load_run(args.run), args.case))
+        return 0
     checks = checks_from_split(args.checks) if args.checks else None
     config, cases = read_graded(args.run, checks)
     if args.checks:

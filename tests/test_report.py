@@ -105,3 +105,17 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
         {"format": evalpy.FAILURE_LABELS_FORMAT, "run": "x.json", "labels": {}}))
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
+
+
+def test_report_case_shows_one_case_in_full(project, cli):
+    long = "Categoría: facturación. " + "Más texto. " * 40
+    run = make_run([("c1", "bug", ["bug", long]), ("c2", "acceso", ["acceso", "acceso"])])
+    path = write_run("runs/t.json", run)
+    code, out, err = cli("report", path, "--case", "c1")
+    assert code == 0 and out.startswith("Case c1 (easy) fails; expected bug")
+    assert "Trial 1 -> bug (label pass)" in out and "Trial 2 -> INVALID (label fail)" in out
+    assert long.strip() in out.replace("\n  ", "")   # uncut
+    s = json.loads(cli("report", path, "--case", "c1", "--json")[1])
+    assert [t["response"] for t in s["trials"]] == ["bug", long] and s["correct"] is False
+    code, out, err = cli("report", path, "--case", "c3")
+    assert code == 2 and "no case 'c3' in this run" in err
