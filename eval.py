@@ -12,6 +12,7 @@ answer with the configuration that produced it, score offline, compare case by c
     python eval.py run --resume runs/dev-v3.json            # finish an interrupted run
     python eval.py report runs/dev-v2.json [--json | --markdown] [--min-accuracy 0.9]
     python eval.py compare runs/dev-v2.json runs/dev-v3.json [--fail-on-regression]
+    python eval.py runs                                     # the run files in runs/, one line each
     python eval.py judge runs/support-dev-v2.json --judge-model llama3.1:8b
     python eval.py calibrate human.jsonl runs/support-dev-v2.json
     python eval.py review runs/dev-v3.json --against runs/dev-v2.json
@@ -3272,6 +3273,35 @@ def case_views(run, case_id):
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
 
 
+def run_listing(folder):
+    """`runs`: each run file in a folder, one line each, newest first (by the date it records):
+    what it ran and its headline. A file that is not a readable run is listed as such, never
+    skipped in silence."""
+    rows, listing = [], []
+    paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith(".json") and not f.endswith(FAILURE_LABELS_SUFFIX))
+    for path in paths:
+        try:
+            config, cases = read_graded(path)
+        except EvalError as e:
+            rows.append([path, "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
+            listing.append({"file": path, "problem": str(e)})
+            continue
+        s = score(config, cases)
+        figure = f"{s['measure']} {count_percent(s['correct'], s['scored'])}" if s["scored"] else "no answers"
+        rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
+                     f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure])
+        listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
+                        "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
+                        "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
+                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"]})
+    order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
+    rows = [["file", "split", "prompt", "model", "T", "trials", "date", "score"]] + [rows[i] for i in order]
+    listing = [listing[i] for i in order]
+    text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {folder}"
+    return listing, None, lambda: text
+
+
 def report_score(run_path, config, cases, checks_path=None):
     """The score a report shows: the figures, where the checks came from, and the failure labels
     written in review, if any."""
@@ -3856,7 +3886,7 @@ def parser():
                                        "2 usage, input or infrastructure error.")
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
     sub = p.add_subparsers(dest="command", required=True,
-                           metavar="{run,report,compare,judge,calibrate,review,power}")
+                           metavar="{run,report,compare,runs,judge,calibrate,review,power}")
     calls, judging, views = option_groups()
 
     r = sub.add_parser("run", parents=[calls, judging], help="ask the model about every case of a split and store a run file",
@@ -3917,6 +3947,12 @@ def parser():
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
     c.add_argument("--fail-if-worse", action="store_true",
                    help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha)")
+
+    ls = sub.add_parser("runs", help="list the run files in a folder, one line each, newest first",
+                        description="Each run file in FOLDER: its split and hash, prompt, model, temperature, "
+                                    "trials, date and headline figure, newest first.")
+    ls.add_argument("folder", nargs="?", default=RUNS_DIR, help=f"the folder (default {RUNS_DIR})")
+    ls.add_argument("--json", action="store_true", help="print the list as JSON")
 
     j = sub.add_parser("judge", parents=[calls, judging],
                        help="judge a run's answers again into a new run file (the original is kept)",
@@ -4014,6 +4050,13 @@ def cmd_review(args):
     return 0
 
 
+def cmd_runs(args):
+    if not os.path.isdir(args.folder):
+        raise EvalError(f"{args.folder}: no such folder")
+    show(view_of(args), *run_listing(args.folder))
+    return 0
+
+
 def cmd_power(args):
     lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha)
     show(view_of(args), figures, None, lambda: "\n".join(lines))
@@ -4036,11 +4079,11 @@ def main(argv=None):
     if args.command in ("run", "judge"):
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
     collecting = gc.isenabled()
-    if args.command in ("report", "compare", "calibrate"):
+    if args.command in ("report", "compare", "runs", "calibrate"):
         # Short batch jobs over one big tree of dicts that holds no reference cycles: the cyclic
         # collector would only walk that tree again and again (40% of a 100,000-case report).
         gc.disable()
-    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "judge": cmd_judge,
+    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power}[args.command]
     try:
         return handler(args)

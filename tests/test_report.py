@@ -119,3 +119,20 @@ def test_report_case_shows_one_case_in_full(project, cli):
     assert [t["response"] for t in s["trials"]] == ["bug", long] and s["correct"] is False
     code, out, err = cli("report", path, "--case", "c3")
     assert code == 2 and "no case 'c3' in this run" in err
+
+
+def test_runs_lists_every_run_file_newest_first(project, cli):
+    write_run("runs/old.json", make_run([("c1", "bug", "bug"), ("c2", "acceso", "bug")], date="2026-01-01T09:00:00+01:00"))
+    write_run("runs/new.json", make_run([("c1", "bug", "bug")], prompt="prompts/v2.txt", date="2026-02-01T09:00:00+01:00"))
+    (project / "runs" / "broken.json").write_text("{", encoding="utf-8")
+    code, out, err = cli("runs")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == ["file", "split", "prompt", "model", "T", "trials", "date", "score"]
+    assert lines[1].split()[0] == "runs/new.json" and lines[1].rstrip().endswith("accuracy 1/1 = 100%")
+    assert lines[2].split()[0] == "runs/old.json" and "prompts/v3.txt" in lines[2] and "1/2 = 50%" in lines[2]
+    assert lines[3].split()[0] == "runs/broken.json" and "not a readable run file" in lines[3]
+    listed = json.loads(cli("runs", "--json")[1])
+    assert [r["file"] for r in listed] == ["runs/new.json", "runs/old.json", "runs/broken.json"]
+    assert listed[1]["correct"] == 1 and listed[1]["scored"] == 2 and "problem" in listed[2]
+    code, out, err = cli("runs", "nowhere")
+    assert code == 2 and "nowhere: no such folder" in err
