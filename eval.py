@@ -107,7 +107,7 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges")
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("prompt", "prompt_sha", "model", "temperature", "seed", "repeat", "options", "format",
+COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "temperature", "seed", "repeat", "options", "format",
                    "response_format", "api", "server_version")
 
 
@@ -177,6 +177,7 @@ class RunConfig(TypedDict, total=False):
     split_path: str
     api: str             # a key of CLIENTS
     host: str
+    subset: dict | None            # {"limit": N} or {"cases": [ids]}: only part of the split was asked
     rerun_test: dict | None        # {"forced": true, "earlier": [paths]}: a held-out split run again
     judge: dict | None             # models, votes, temperature, seed, prompt_sha of the judge
     response_format: str | None    # the form --format schema was sent in over --api openai
@@ -285,6 +286,8 @@ def build_config(args) -> RunConfig:
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
         "options": parse_options(args.option), "format": args.format, "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+        **({"subset": {"limit": args.limit}} if args.limit else {}),
+        **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
     }
 
 
@@ -353,6 +356,12 @@ def config_problem(config, text_keys):
         return "config.judge must be null or an object whose models is a list of model names"
     if not isinstance(config.setdefault("options", {}), dict):
         return "config.options must be an object"
+    subset = config.get("subset")
+    if subset is not None and not (type(subset) is dict and (
+            list(subset) == ["limit"] and type(subset["limit"]) is int and subset["limit"] >= 1
+            or list(subset) == ["cases"] and type(subset["cases"]) is list
+            and all(type(i) is str for i in subset["cases"]))):
+        return "config.subset must be null, {\"limit\": N} or {\"cases\": [ids]}"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
@@ -713,6 +722,7 @@ def load_prompt(path):
 def load_inputs(config):
     """The split and the prompt a run will use, every problem in them found before any call."""
     cases, labels, split_sha = load_split(config["split_path"])
+    cases = subset_of(cases, config.get("subset"), config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
     if problems:
@@ -720,6 +730,20 @@ def load_inputs(config):
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
     return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
+
+
+def subset_of(cases, subset, split_path):
+    """run --limit N (the first N cases) or --cases ID,ID (those, in the split's order): a quick
+    look, recorded in the run as such. The split's hash stays the whole split's."""
+    if not subset:
+        return cases
+    if "cases" in subset:
+        ids = set(subset["cases"])
+        unknown = sorted(ids - {c["id"] for c in cases})
+        if unknown:
+            raise EvalError(f"--cases: {split_path} has no case {', '.join(unknown[:5])}")
+        return [c for c in cases if c["id"] in ids]
+    return cases[:subset["limit"]]
 
 
 def checks_from_split(split):
@@ -3061,9 +3085,17 @@ def view_of(args):
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
-    return (f"{config['split']} ({short(config['split_sha'])}) · {config['prompt']} "
+    return (f"{config['split']} ({short(config['split_sha'])}{subset_text(config)}) · {config['prompt']} "
             f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}")
+
+
+def subset_text(config):
+    subset = config.get("subset")
+    if not subset:
+        return ""
+    return (f", only the first {config['cases']} cases: --limit" if "limit" in subset
+            else f", only {config['cases']} chosen cases: --cases")
 
 
 def rerun_warning(rerun):
@@ -3364,8 +3396,10 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     b_cases = {c["id"]: c for c in b_cases}
     only = one_sided({c["id"] for c in a_cases}, set(b_cases))
     if only:
+        part = ("; a run that asked only part of the split (--limit, --cases) compares only with a run of "
+                "the same cases") if a_cfg.get("subset") or b_cfg.get("subset") else ""
         raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
-                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}")
+                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     for a in a_cases:
@@ -3398,6 +3432,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
             "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
             "reading": plain_reading(fixed, broken, mcnemar, alpha),
             "majority_vote": a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1,
+            "subset": a_cfg.get("subset") or b_cfg.get("subset"),
             "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
             "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
             "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
@@ -3424,6 +3459,8 @@ def format_compare(c, baseline_path, candidate_path):
     def ids(name):
         return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
     out = [f"Baseline:  {baseline_path}", f"Candidate: {candidate_path}"]
+    if c["subset"]:
+        out.append(f"Cases: only part of the split ({json_text(c['subset'])}), not a full comparison")
     out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
     if c["changed"]:
         out.append("Changed:")
@@ -3907,6 +3944,10 @@ def parser():
                                  "gets the default name (default runs/<split>-<prompt>.json, or the next free "
                                  "name: -2, -3...)")
     r.add_argument("--compare", "--comparar", metavar="RUN", help="after the run, compare it with this run file")
+    quick = r.add_mutually_exclusive_group()
+    quick.add_argument("--limit", type=positive_int, metavar="N",
+                       help="ask only the first N cases (a quick look; the run says so wherever it is shown)")
+    quick.add_argument("--cases", metavar="ID,ID", help="ask only these cases (a quick look, recorded as such)")
     r.add_argument("--rerun-test", action="store_true",
                    help="run the held-out test split even though runs/ shows it was already run with "
                         "another prompt, model, temperature or seed (the run is marked as forced)")
@@ -4071,7 +4112,8 @@ def main(argv=None):
     if args.command == "run":
         args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,
                                                           args.temperature, args.seed, args.repeat,
-                                                          args.format, args.judge_model, args.api, args.option))
+                                                          args.format, args.judge_model, args.api, args.option,
+                                                          args.limit, args.cases))
         args.api = args.api or "ollama"
         args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL

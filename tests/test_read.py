@@ -123,3 +123,12 @@ def test_the_checks_fingerprint_follows_the_checks_not_how_they_are_held():
     other = [{"name": "label", "type": "label", "blocking": False}]
     assert evalpy.checks_fingerprint(cases(lambda i: other if i == 3 else label)) != shared
     assert evalpy.checks_fingerprint(cases(lambda i: label + other if i == 5 else label)) != shared
+
+
+@pytest.mark.parametrize("subset", [3, [1], {"limit": 0}, {"limit": "5"}, {"cases": "dev-01"}, {"limit": 2, "cases": []}])
+def test_a_hand_edited_subset_is_refused_in_one_line(tmp_path, subset):
+    run = make_run(3)
+    run["config"]["subset"] = subset
+    (tmp_path / "r.json").write_text(json.dumps(run), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="config.subset must be null"):
+        read(tmp_path / "r.json")

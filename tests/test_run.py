@@ -632,3 +632,23 @@ def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
     progress = evalpy.Progress(200, 0, stream)
     progress.update(3, 1)   # a first error is shown at once, with its count
     assert stream.getvalue().startswith("[3/200] errors 1 ")
+
+
+def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five.json")
+    assert code == 0 and len(fake.chat_bodies) == 5
+    run = load_json("runs/five.json")
+    assert run["config"]["subset"] == {"limit": 5} and run["config"]["cases"] == 5
+    assert [r["id"] for r in run["results"]] == [f"dev-{i:02d}" for i in range(1, 6)]
+    assert "dev (edcb8fc4, only the first 5 cases: --limit)" in cli("report", "runs/five.json")[1]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-09, dev-02", "--out", "runs/two.json")
+    assert code == 0 and [r["id"] for r in load_json("runs/two.json")["results"]] == ["dev-02", "dev-09"]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/all.json")[0] == 0
+    code, out, err = cli("compare", "runs/five.json", "runs/all.json")
+    assert code == 2 and "asked only part of the split (--limit, --cases)" in err
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five-again.json")
+    out = cli("compare", "runs/five.json", "runs/five-again.json")[1]
+    assert 'Cases: only part of the split ({"limit": 5}), not a full comparison' in out
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-99")
+    assert code == 2 and "--cases: golden/dev.jsonl has no case dev-99" in err
