@@ -71,6 +71,7 @@ DEFAULT_MODEL = "qwen2.5:7b"      # the model the seed's worked example used
 DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remove it
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
+MAX_TIMEOUT = 1e6                 # seconds, 11 days: past any model, short of what a socket refuses
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
@@ -760,9 +761,10 @@ def same_cases(path, checks, cases):
 
 
 def one_sided(a_ids, b_ids):
-    """The ids only one of two sets holds, the first five named; "" when the sets are equal."""
+    """The ids only one of two sets holds, the first five named (an empty one as ''); "" when the
+    sets are equal."""
     only = sorted(a_ids ^ b_ids)
-    return ", ".join(only[:5]) + (" …" if len(only) > 5 else "")
+    return ", ".join(repr(i) if not i else i for i in only[:5]) + (" …" if len(only) > 5 else "")
 
 
 # ---------------------------------------------------------------------------
@@ -1274,13 +1276,16 @@ class ChatClient:
         ValueError for a body over MAX_BODY."""
         watched = self.deadlines.start(seconds)
         try:
-            return self.exchange(method, path, data, seconds)
+            answer = self.exchange(method, path, data, seconds)
         except Exception:
             if watched["expired"]:
                 raise TimeoutError from None
             raise
         finally:
             self.deadlines.finish(watched)
+        if watched["expired"]:   # a body without a length ends where the deadline cut it: not an answer
+            raise TimeoutError
+        return answer
 
     def exchange(self, method, path, data, seconds):
         with self.session.request(method, self.host + path, data=data, timeout=seconds,
@@ -2468,6 +2473,8 @@ def load_run(path):
         raise damaged(path) from None
     except RecursionError:
         raise damaged(path, " (a value nested too deep to read)") from None
+    except ValueError as e:   # an integer of over 4300 digits, which json.load will not convert
+        raise damaged(path, f" ({e})") from None
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{path}: not a valid run file: {problem}")
@@ -2510,12 +2517,18 @@ def head_problem(run):
 
 
 def results_problem(results, config):
-    """What is wrong with the first bad result, or None; fills in the defaults of fields left out."""
+    """What is wrong with the first bad result, or None; fills in the defaults of fields left out.
+    Every case the config counts must have every trial: a run with results taken out (or a second
+    "results" key, which json.load reads last) must not pass a gate."""
     seen = set()
     for i, r in enumerate(results, 1):
         problem = result_problem(r, i, config, config["labels"], seen)
         if problem:
             return problem
+    cases = config.get("cases")
+    if type(cases) is int and len(seen) != cases * config["repeat"]:
+        return (f"config.cases says {cases} cases of {config['repeat']} trial(s), but the results hold "
+                f"{len(seen)} answers: results were taken out or added")
     return None
 
 
@@ -2529,8 +2542,8 @@ def result_problem(r, i, config, labels, seen):
     for key in REQUIRED_TEXT if labels is not None else REQUIRED_TEXT[:2]:
         if key not in r:
             return f"result {i} has no {key!r}"
-        if type(r[key]) is not str:
-            return f"result {i}: {key} must be text"
+        if type(r[key]) is not str or key == "id" and not r[key]:
+            return f"result {i}: {key} must be text" + (" that is not empty" if key == "id" else "")
     trial = r.setdefault("trial", 1)
     problem = recorded_answer_problem(r, config)
     if problem:
@@ -3831,8 +3844,8 @@ def positive_float(text):
         value = float(text)
     except ValueError:
         value = 0.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    if not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0, at most {MAX_TIMEOUT:,.0f}")
     return value
 
 
@@ -3891,13 +3904,14 @@ def option_groups():
     answers are judged (run, judge), and the views of a result (report, compare)."""
     calls_parser = CommandLine(add_help=False)
     calls = calls_parser.add_argument_group("model calls")
-    calls.add_argument("--jobs", type=positive_int, default=1, help="model calls in flight at once (default 1)")
-    calls.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+    calls.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="model calls in flight at once (default 1)")
+    calls.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
                        help=f"the longest one call may take, first byte sent to last byte read "
                             f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
     calls.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
                        help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
-    calls.add_argument("--api-key", help="Bearer token for --api openai (default $OPENAI_API_KEY); never written anywhere")
+    calls.add_argument("--api-key", help="Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
+                                         "never written anywhere")
     judging_parser = CommandLine(add_help=False)
     judging = judging_parser.add_argument_group("judge checks and sampling")
     judging.add_argument("--seed", type=int, default=None,

@@ -283,6 +283,12 @@ class FakeOllama:
                     message = {"role": "assistant", "content": f"you sent {self.headers.get('Authorization')}"}
                     self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
                                    if openai else {"model": model, "done": True, "message": message})
+                elif fault == "no_length":      # a whole answer with no length, the connection left open
+                    body = json.dumps({"model": model, "done": True, "message": {"role": "assistant", "content": "bug"}})
+                    self.wfile.write(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{body}".encode())
+                    self.wfile.flush()
+                    time.sleep(fake.hang_seconds)
+                    self.close_connection = True
                 elif fault in ("drip_headers", "drip_body", "endless_chunked"):
                     self.drip(fault, model)
                 else:

@@ -323,7 +323,7 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
 
 
 @pytest.mark.parametrize("via", ["direct", "proxy"])
-@pytest.mark.parametrize("drip", ["drip_headers", "drip_body", "endless_chunked"])
+@pytest.mark.parametrize("drip", ["drip_headers", "drip_body", "endless_chunked", "no_length"])
 def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, fake, monkeypatch, drip, via):
     """A server that sends a few bytes every 50 ms satisfies every read; --timeout must still end
     each request: 3 cases, 1 s each, where the server would go on for 10 s a case. Through a proxy
@@ -438,3 +438,12 @@ def test_timed_out_requests_through_a_proxy_leave_no_thread_behind(project, cli,
     while threading.active_count() > before + 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert threading.active_count() <= before + 1   # the fake's own handler threads aside, none left reading
+
+
+def test_a_timeout_too_long_for_a_socket_is_one_line(project, capsys):
+    """--timeout 1e10 was an OverflowError from the socket, exit 1, a journal left behind."""
+    with pytest.raises(SystemExit) as exit:
+        evalpy.main(["run", "--split", "dev", "--timeout", "1e10"])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and "argument --timeout: '1e10': give a number of seconds above 0, at most" in err
+    assert not (project / "runs").exists()

@@ -132,3 +132,34 @@ def test_a_hand_edited_subset_is_refused_in_one_line(tmp_path, subset):
     (tmp_path / "r.json").write_text(json.dumps(run), encoding="utf-8")
     with pytest.raises(evalpy.EvalError, match="config.subset must be null"):
         read(tmp_path / "r.json")
+
+
+def test_an_integer_too_long_to_convert_is_one_plain_error(tmp_path):
+    text = json.dumps(make_run(2)).replace('"seed": 42', '"seed": ' + "9" * 5000)
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="damaged or cut short"):
+        read(tmp_path / "r.json")
+
+
+def test_an_empty_case_id_is_refused(tmp_path):
+    run = make_run(2)
+    for r in run["results"][:2]:
+        r["id"] = ""
+    (tmp_path / "r.json").write_text(json.dumps(run), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="result 1: id must be text that is not empty"):
+        read(tmp_path / "r.json")
+
+
+@pytest.mark.parametrize("edit", ["results taken out", "a second results key"])
+def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
+    """A second "results" key holding only the right answers made a failing run pass its gate."""
+    run = make_run(6)
+    run["config"]["cases"] = 6   # as eval.py records it
+    if edit == "results taken out":
+        run["results"] = run["results"][:-2]
+        text = json.dumps(run)
+    else:
+        text = json.dumps(run)[:-1] + ', "results": ' + json.dumps(run["results"][:4]) + "}"
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="config.cases says 6 cases of 2 trial"):
+        read(tmp_path / "r.json")
