@@ -1167,25 +1167,25 @@ def shut(sock):
 
 
 def watched_adapter(requests, deadlines):
-    """requests' HTTPAdapter, whose connections hand each socket they open to `deadlines`."""
-    import urllib3
+    """requests' HTTPAdapter, whose connections hand each socket they open to `deadlines`. The
+    pools it watches are subclasses of the ones requests gives it (plain, TLS, through a proxy),
+    so nothing of the transport is imported beside requests."""
+    watched_pools = {}
 
-    def watched(connection_class):
-        class Watched(connection_class):
-            def _new_conn(self):
-                sock = super()._new_conn()
-                deadlines.connected(sock)
-                return sock
-        return Watched
-
-    class HTTPPool(urllib3.HTTPConnectionPool):
-        ConnectionCls = watched(urllib3.connection.HTTPConnection)
-
-    class HTTPSPool(urllib3.HTTPSConnectionPool):
-        ConnectionCls = watched(urllib3.connection.HTTPSConnection)
+    def watched(pool):
+        if getattr(pool, "watched", False):
+            return pool
+        if pool not in watched_pools:
+            class Connection(pool.ConnectionCls):
+                def _new_conn(self):
+                    sock = super()._new_conn()
+                    deadlines.connected(sock)
+                    return sock
+            watched_pools[pool] = type(pool.__name__, (pool,), {"ConnectionCls": Connection, "watched": True})
+        return watched_pools[pool]
 
     def watch(manager):
-        manager.pool_classes_by_scheme = {"http": HTTPPool, "https": HTTPSPool}
+        manager.pool_classes_by_scheme = {scheme: watched(pool) for scheme, pool in manager.pool_classes_by_scheme.items()}
         return manager
 
     class Adapter(requests.adapters.HTTPAdapter):
@@ -1194,8 +1194,7 @@ def watched_adapter(requests, deadlines):
             watch(self.poolmanager)
 
         def proxy_manager_for(self, proxy, **kwargs):
-            manager = super().proxy_manager_for(proxy, **kwargs)
-            return watch(manager) if manager.pool_classes_by_scheme["http"] is urllib3.HTTPConnectionPool else manager
+            return watch(super().proxy_manager_for(proxy, **kwargs))
 
     return Adapter
 
