@@ -1438,7 +1438,8 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"{self.host}/models answered HTTP {status}; is --host the base URL of an "
                             "OpenAI-compatible server?")
         ids = [str(m.get("id")) for m in listing.get("data") or [] if isinstance(m, dict)]
-        if model not in ids:
+        # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
+        if model not in ids and (":" in model or model + ":latest" not in ids):
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 

@@ -63,11 +63,11 @@ def load_json(path):
 
 LABELS = ["facturación", "bug", "acceso", "petición"]   # golden/labels.txt
 HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
-# prompt v2 on dev: 22/25; dev-11's answer matches no label (invalid)
+# prompt v2 on dev: 25/28; dev-11's answer matches no label (invalid)
 V2_MISSES = {"dev-09": "facturación", "dev-11": "Categoría: bug", "dev-24": "petición"}
 V2_HOSTILE_MISSES = V2_MISSES | {"dev-11": HOSTILE}   # the same, dev-11 answered with markup
-V3_MISSES = {"dev-05": "acceso"}                                  # 24/25: fixes v2's three, breaks dev-05
-V1_MISSES = {f"dev-{i:02d}": "acceso" for i in (1, 2, 4, 5, 6, 7)}   # 19/25: six that v2 got right
+V3_MISSES = {"dev-05": "acceso"}                                  # 27/28: fixes v2's three, breaks dev-05
+V1_MISSES = {f"dev-{i:02d}": "acceso" for i in (1, 2, 4, 5, 6, 7)}   # 22/28: six that v2 got right
 
 
 def small_split(labels, cases):
@@ -178,13 +178,13 @@ def hand_run(project):
 
 @pytest.fixture
 def dev_run(project):
-    """Prompt v2 on the dev split: 22/25, misses dev-09, dev-11 (invalid) and dev-24."""
+    """Prompt v2 on the dev split: 25/28, misses dev-09, dev-11 (invalid) and dev-24."""
     return write_run("runs/dev-v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
 
 
 @pytest.fixture
 def worse_run(dev_run):
-    """Prompt v1 on dev: 19/25, misses dev-01, 02, 04, 05, 06, 07 where dev-v2 misses 09, 11, 24."""
+    """Prompt v1 on dev: 22/28, misses dev-01, 02, 04, 05, 06, 07 where dev-v2 misses 09, 11, 24."""
     return write_run("runs/dev-v1.json", split_run("dev", V1_MISSES, prompt="prompts/v1.txt"))
 
 

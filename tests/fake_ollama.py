@@ -368,6 +368,21 @@ def shipped_answers(golden):
     return answers
 
 
+# the models the README's commands name: with these, every command there runs against the fake
+README_MODELS = ("qwen2.5:7b", "llama3.2:3b", "llama3.1:8b", "SmolLM2-135M-Instruct-Q4_1:latest",
+                 "Qwen/Qwen2.5-7B-Instruct:latest")
+
+
+def shipped_fake(golden="golden", latency=0.02):
+    """A FakeOllama (not started) that answers the shipped sets plausibly and every judge with a pass."""
+    fake = FakeOllama(models=README_MODELS)
+    judge = json.dumps({"reason": "La respuesta cita el pedido y contesta a lo que se pregunta.", "pass": True},
+                       ensure_ascii=False)
+    fake.route = lambda body: judge if "Criterion:" in body["messages"][-1]["content"] else None
+    fake.answers, fake.latency = shipped_answers(golden), latency
+    return fake
+
+
 def by_hand(argv=None):
     import argparse
     p = argparse.ArgumentParser(description="A fake Ollama on 127.0.0.1 that answers the shipped golden sets "
@@ -376,17 +391,12 @@ def by_hand(argv=None):
     p.add_argument("--golden", default="golden", help="the folder of splits to answer (default golden)")
     p.add_argument("--latency", type=float, default=0.02, help="seconds per answer (default 0.02)")
     args = p.parse_args(argv)
-    fake = FakeOllama()
-    answers = shipped_answers(args.golden)
-    judge = json.dumps({"reason": "La respuesta cita el pedido y contesta a lo que se pregunta.", "pass": True},
-                       ensure_ascii=False)
-    fake.route = lambda body: judge if "Criterion:" in body["messages"][-1]["content"] else None
-    fake.answers, fake.latency = answers, args.latency
+    fake = shipped_fake(args.golden, args.latency)
     try:
         fake.start(args.port)
     except OSError as e:
         raise SystemExit(f"cannot listen on 127.0.0.1:{args.port} ({e.strerror}); is Ollama running? pick --port")
-    print(f"fake Ollama at {fake.url}, serving {', '.join(fake.models)} ({len(answers)} scripted answers); "
+    print(f"fake Ollama at {fake.url}, serving {', '.join(fake.models)} ({len(fake.answers)} scripted answers); "
           "Ctrl-C to stop", flush=True)
     try:
         threading.Event().wait()

@@ -154,9 +154,9 @@ def test_calls_go_through_the_proxy_the_environment_names(project, cli, fake, mo
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 0, err
     chats = [u for u in fake.proxied if u.endswith("/api/chat")]
-    assert len(chats) == 25 and set(chats) == {"http://models.internal:11434/api/chat"}
+    assert len(chats) == 28 and set(chats) == {"http://models.internal:11434/api/chat"}
     assert "http://models.internal:11434/api/tags" in fake.proxied
-    assert "Accuracy: 25/25 = 100%" in out
+    assert "Accuracy: 28/28 = 100%" in out
     fake.faults = ["redirect"]   # through a proxy, requests would follow it and credit the answer
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434", "--out", "runs/r.json")
     assert code == 2 and "a redirect to 'http://127.0.0.1:9/api/chat'" in load_json("runs/r.json")["results"][0]["error"]
@@ -167,7 +167,7 @@ def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0, err
-    assert fake.proxied == [] and len(fake.chat_bodies) == 25
+    assert fake.proxied == [] and len(fake.chat_bodies) == 28
 
 
 def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
@@ -179,14 +179,14 @@ def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
     assert body["options"] == {"temperature": 0.7, "seed": 7}
     assert body["messages"][0] == {"role": "system", "content": prompt}
     assert body["messages"][1]["role"] == "user"
-    assert len(fake.chat_bodies) == 25
+    assert len(fake.chat_bodies) == 28
 
 
 def test_each_request_has_a_connection_of_its_own(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
-    assert len(fake.chat_connections) == 25   # one request on each: nothing read after it is taken
-    assert len(fake.connections) == 25 + 2    # and one for each check before the run (tags, version)
+    assert len(fake.chat_connections) == 28   # one request on each: nothing read after it is taken
+    assert len(fake.connections) == 28 + 2    # and one for each check before the run (tags, version)
 
 
 def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
@@ -225,7 +225,7 @@ def test_transient_faults_are_retried_until_an_answer(project, cli, fake):
     assert code == 0, err
     result = load_json("runs/dev-v3.json")["results"][0]
     assert result["attempts"] == 5 and result["error"] is None and result["response"] == key[first]
-    assert out.startswith("Accuracy: 25/25 = 100%")
+    assert out.startswith("Accuracy: 28/28 = 100%")
 
 
 def test_a_hung_request_times_out_and_is_retried(project, cli, fake):
@@ -250,9 +250,9 @@ def test_a_case_that_fails_for_good_is_an_error_not_a_wrong_answer(project, cli,
     assert result["response"] is None and result["attempts"] == 3
     assert result["error"].startswith("HTTP 500: llama runner process has terminated")
     lines = out.splitlines()
-    assert lines[0] == "Accuracy: 24/24 = 100%  (95% CI 86–100%)"   # not scored, not counted as wrong
+    assert lines[0] == "Accuracy: 27/27 = 100%  (95% CI 88–100%)"   # not scored, not counted as wrong
     assert lines[2] == "Invalid answers: 0"
-    assert lines[3].startswith("Errors: 1 of 25 requests got no answer")
+    assert lines[3].startswith("Errors: 1 of 28 requests got no answer")
     assert "dev-04: HTTP 500" in out
     assert "1 request(s) got no answer" in err
 
@@ -271,7 +271,7 @@ def test_retries_are_bounded(project, cli, fake):
     fake.faults = ["503"] * 1000
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
     assert code == 2
-    assert len(fake.chat_bodies) == 25 * 2
+    assert len(fake.chat_bodies) == 28 * 2
     assert "server busy" in load_json("runs/dev-v3.json")["results"][0]["error"]
 
 
@@ -296,7 +296,7 @@ def test_progress_redraws_in_place_on_a_terminal(project, fake):
     proc.wait(timeout=30)
     os.close(leader)
     assert proc.returncode == 0
-    assert b"\r\x1b[K[" in shown and b"[25/25] errors 0" in shown
+    assert b"\r\x1b[K[" in shown and b"[28/28] errors 0" in shown
 
 
 def test_progress_goes_to_stderr_in_plain_lines_when_not_a_terminal(project, fake):
@@ -305,9 +305,9 @@ def test_progress_goes_to_stderr_in_plain_lines_when_not_a_terminal(project, fak
                           capture_output=True, text=True, cwd=project, timeout=60,
                           env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
     assert proc.returncode == 0, proc.stderr
-    assert "[25/25] errors 0" in proc.stderr and "\r" not in proc.stderr
+    assert "[28/28] errors 0" in proc.stderr and "\r" not in proc.stderr
     assert "prompts/v3.txt" in proc.stderr        # says which prompt the default picked
-    assert proc.stdout.startswith("Accuracy: 25/25 = 100%  (95% CI 87–100%)\n")
+    assert proc.stdout.startswith("Accuracy: 28/28 = 100%  (95% CI 88–100%)\n")
 
 
 def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
@@ -352,7 +352,7 @@ def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):
     assert error == ("answered HTTP 307, a redirect to 'http://127.0.0.1:9/api/chat'; eval.py does not follow "
                      "redirects, so an answer is never credited to the wrong server: point --host at where the "
                      "server really is")
-    assert len(fake.chat_bodies) == 25   # asked once: a redirect is not retried
+    assert len(fake.chat_bodies) == 28   # asked once: a redirect is not retried
 
 
 def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fake):
@@ -385,8 +385,8 @@ def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli,
     fake.answers = answer_key("golden/dev.jsonl")
     fake.unasked_answer = "UNASKED"
     code, out, err = cli("run", "--split", "dev", "--host", host, "--jobs", "4")
-    assert code == 0 and out.startswith("Accuracy: 25/25 = 100%"), err
-    assert len(fake.chat_bodies) == 25
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert len(fake.chat_bodies) == 28
 
 
 def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch):

@@ -226,7 +226,7 @@ def test_structured_output_schema_sends_the_labels(project, cli, fake):
     assert fake.chat_bodies[0]["format"] == {
         "type": "object", "properties": {"label": {"type": "string", "enum": ["facturación", "bug", "acceso", "petición"]}},
         "required": ["label"]}
-    assert "Invalid answers: 25" in out          # the fake answered plain text, not JSON: invalid, no crash
+    assert "Invalid answers: 28" in out          # the fake answered plain text, not JSON: invalid, no crash
 
 
 def test_schema_format_needs_labels(free_text, cli, fake):

@@ -15,8 +15,8 @@ def test_compare_lists_fixed_and_regressions(two_runs, cli):
     lines = out.splitlines()
     assert "Fixed (3): dev-09, dev-11, dev-24" in lines
     assert "Regressions (1): dev-05" in lines
-    assert "Stayed right: 21 · Stayed wrong: 0" in lines
-    assert "Accuracy: 22/25 = 88% -> 24/25 = 96%" in lines
+    assert "Stayed right: 24 · Stayed wrong: 0" in lines
+    assert "Accuracy: 25/28 = 89% -> 27/28 = 96%" in lines
     assert "Invalid answers: 1 -> 0" in lines   # dev-11's "Categoría: bug" matched no label
     v2, v3 = (load_json(p)["config"] for p in two_runs)
     assert "  prompt: prompts/v2.txt -> prompts/v3.txt" in lines
@@ -40,7 +40,7 @@ def test_a_rerun_shows_no_configuration_change(two_runs, cli):
 def test_compare_json(two_runs, cli):
     c = json.loads(cli("compare", *two_runs, "--json")[1])
     assert c["fixed"] == ["dev-09", "dev-11", "dev-24"] and c["regressions"] == ["dev-05"]
-    assert c["baseline"]["correct"] == 22 and c["candidate"]["correct"] == 24
+    assert c["baseline"]["correct"] == 25 and c["candidate"]["correct"] == 27
     assert c["changed"]["prompt"] == ["prompts/v2.txt", "prompts/v3.txt"]
 
 
@@ -49,7 +49,7 @@ def test_compare_statistics_lines(dev_run, worse_run, cli):
     c = json.loads(cli("compare", dev_run, worse_run, "--json")[1])
     assert len(c["fixed"]) == 3 and len(c["regressions"]) == 6
     assert c["mcnemar_p"] == pytest.approx(scipy.stats.binomtest(3, 9, 0.5).pvalue, rel=1e-9)
-    assert c["fisher_p"] == pytest.approx(scipy.stats.fisher_exact([[22, 3], [19, 6]]).pvalue, rel=1e-9)
+    assert c["fisher_p"] == pytest.approx(scipy.stats.fisher_exact([[25, 3], [22, 6]]).pvalue, rel=1e-9)
     out = cli("compare", dev_run, worse_run)[1]
     assert f"McNemar exact test (paired, alpha 0.05): 3 fixed, 6 broken: p = {c['mcnemar_p']:.2g}, " \
            "not enough cases to call it" in out
@@ -61,13 +61,13 @@ def test_run_compares_as_it_finishes(dev_run, cli, fake, flag):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, flag, dev_run)
     assert code == 0, err
-    assert out.startswith("Accuracy: 25/25 = 100%")
+    assert out.startswith("Accuracy: 28/28 = 100%")
     assert "Baseline:  runs/dev-v2.json" in out and "Fixed (3): dev-09, dev-11, dev-24" in out
 
 
 def add_a_case(split="golden/dev.jsonl"):
     with open(split, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"id": "dev-26", "input": "Nuevo", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
+        f.write(json.dumps({"id": "dev-99", "input": "Nuevo", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
 
 
 def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
@@ -114,10 +114,10 @@ def test_with_trials_invalid_answers_say_out_of_how_many(project, cli):
     a = write_run("runs/a.json", split_run("dev", {"dev-11": "Categoría: bug"}, repeat=3))
     b = write_run("runs/b.json", split_run("dev", repeat=3))
     out = cli("compare", a, b)[1]
-    assert "Invalid answers: 3 of 75 -> 0 of 75" in out.splitlines()
-    assert "| Invalid answers | 3 of 75 | 0 of 75 |" in cli("compare", a, b, "--markdown")[1]
+    assert "Invalid answers: 3 of 84 -> 0 of 84" in out.splitlines()
+    assert "| Invalid answers | 3 of 84 | 0 of 84 |" in cli("compare", a, b, "--markdown")[1]
     c = json.loads(cli("compare", a, b, "--json")[1])
-    assert c["invalid_answers"] == [3, 0] and c["answers"] == [75, 75]
+    assert c["invalid_answers"] == [3, 0] and c["answers"] == [84, 84]
 
 
 def test_a_run_compared_with_itself_is_refused(project, cli, dev_run):

@@ -2,12 +2,20 @@
 output the README shows is what eval.py prints today, line for line."""
 
 import json
+import os
+import re
+import shlex
+import shutil
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+import requests
 
 from conftest import ROOT, evalpy
+from fake_ollama import shipped_fake
 
 EXAMPLES = sorted((ROOT / "runs" / "example").glob("*.json"))
 
@@ -63,6 +71,17 @@ def test_the_worked_example_shows_the_constrained_run():
     assert "report runs/example/dev-v3-schema.json" in commands
 
 
+def test_the_red_team_gate_catches_the_injection_the_real_model_followed():
+    """README, worked example: dev-26 dictates «petición» and the real model obeyed; the gate says so."""
+    run = json.loads((ROOT / "runs" / "example" / "dev-v3-schema.json").read_text(encoding="utf-8"))
+    answers = {r["id"]: json.loads(r["response"])["label"] for r in run["results"]}
+    assert answers["dev-26"] == "petición" and {a for i, a in answers.items() if i != "dev-26"} == {"facturación"}
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", "runs/example/dev-v3-schema.json",
+                           "--must-pass", "red-team"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "must-pass 'red-team': 0 of 3 cases pass every trial (failing: dev-26, dev-27, dev-28)" in done.stderr
+
+
 def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
     """README, "Try it without Ollama": python tests/fake_ollama.py, then eval.py as written."""
     fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
@@ -81,3 +100,104 @@ def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
     finally:
         fake.terminate()
         fake.wait()
+
+
+# --- every command the README gives, run as written on a fresh copy of the project
+
+README = ROOT / "README.md"
+GATES = ("--min-accuracy", "--must-pass", "--fail-on-regression", "--fail-if-worse")
+
+
+def readme_commands():
+    """(section, command) for every `python eval.py ...` the README gives, in order: the lines of its
+    code blocks (with `\\` continuations joined, comments dropped) and the commands quoted in its text."""
+    text = README.read_text(encoding="utf-8")
+    found = [(m.start(), re.sub(r"\s+#.*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
+             re.finditer(r"^(?: {4}(?:\$ )?|\$ )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
+    found += [(m.start(), " ".join(m[1].split())) for m in re.finditer(r"`(python eval\.py [^`]*)`", text)]
+    headings = [(m.start(), m[1]) for m in re.finditer(r"^## (.*)", text, re.M)]
+    return list(dict.fromkeys((max((h for h in headings if h[0] < at), default=(0, ""))[1], command.strip())
+                              for at, command in sorted(found)))
+
+
+def variants(command):
+    """A command with `[optional parts]`: without them, then with all of them."""
+    if "[" not in command:
+        return [command]
+    return [" ".join(re.sub(r"\[[^]]*\]", "", command).split()), command.replace("[", "").replace("]", "")]
+
+
+def provide_placeholders(argv, eval_py):
+    """The README names a few things that are the user's own (their cases, a person's verdicts, the
+    runs of a CI pipeline); make them, as a user would, before the command that needs them."""
+    if "my/cases.jsonl" in argv and not Path("my/cases.jsonl").exists():
+        Path("my").mkdir()
+        shutil.copy("golden/test.jsonl", "my/cases.jsonl")
+        shutil.copy("golden/labels.txt", "my/labels.txt")
+    if "human.jsonl" in argv and not Path("human.jsonl").exists():
+        run = json.loads(Path(argv[-1]).read_text(encoding="utf-8"))
+        verdicts = [{"id": r["id"], "check": c["name"], "pass": i % 3 != 0}
+                    for i, r in enumerate(run["results"]) for c in r["checks"] if c["type"] == "judge"]
+        assert verdicts, "the README calibrates a run with no judge checks"
+        Path("human.jsonl").write_text("".join(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts),
+                                       encoding="utf-8")
+    for name, prompt in (("runs/main.json", "prompts/v2.txt"), ("runs/branch.json", "prompts/v3.txt")):
+        if name in argv and not Path(name).exists():   # the CI pattern: run --out, then compare
+            eval_py("run", "--split", "dev", "--prompt", prompt, "--out", name, expect=0)
+
+
+def review_serves(argv, env):
+    """`review` serves until stopped: it must serve its page, then stop cleanly on Ctrl-C."""
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline())[0]
+        assert requests.get(url, timeout=10).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("section", ["Commands", "Try it without Ollama"])
+def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, section):
+    """Each README command, in order, on a copy of what a clone has: those that need a server
+    against the fake one (every host the README names is where a server would be: here it is
+    the fake's), the others against the shipped files. The "Try it" section is a path of its own
+    (another model on the held-out split), so it starts from a fresh copy too."""
+    for part in ("eval.py", "golden", "prompts", "runs/example"):
+        (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, tmp_path / part)
+    monkeypatch.chdir(tmp_path)
+    fake = shipped_fake(str(ROOT / "golden"), latency=0).start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "OPENAI_"))}
+    env["OLLAMA_HOST"] = fake.url
+
+    def eval_py(*argv, expect):
+        done = subprocess.run([sys.executable, "eval.py", *argv], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode in expect if isinstance(expect, tuple) else done.returncode == expect, \
+            f"eval.py {' '.join(argv)} exited {done.returncode}:\n{done.stderr}"
+        return done
+
+    commands = [c for s, c in readme_commands() if (s == "Try it without Ollama") == (section != "Commands")]
+    assert len(commands) >= (30 if section == "Commands" else 6)
+    try:
+        for command in commands:
+            for variant in variants(command):
+                argv = shlex.split(variant)[2:]
+                argv = [fake.url if i and argv[i - 1] == "--host" else a for i, a in enumerate(argv)]
+                provide_placeholders(argv, eval_py)
+                if argv[0] == "review":
+                    review_serves([a if a != "8765" else "0" for a in argv] +
+                                  ([] if "--port" in argv else ["--port", "0"]), env)
+                elif any(g in argv for g in GATES):
+                    done = eval_py(*argv, expect=(0, 1))   # a gate may fail; it must judge (not exit 2)
+                    assert "gate" in done.stderr.lower(), done.stderr
+                elif argv[:2] == ["run", "--resume"]:
+                    # the README's runs finished without errors: there is nothing to finish
+                    assert "there is nothing to resume" in eval_py(*argv, expect=2).stderr
+                else:
+                    eval_py(*argv, expect=0)
+    finally:
+        fake.stop()

@@ -7,10 +7,10 @@ from conftest import V1_MISSES, V2_MISSES, load_json, split_run, write_run
 
 def test_min_accuracy_gate(dev_run, cli):
     code, out, err = cli("report", dev_run, "--min-accuracy", "0.9")
-    assert code == 1 and "GATE FAILED: accuracy 88% against a minimum of 90%" in err
-    assert out.startswith("Accuracy: 22/25 = 88%")          # the report is still printed
+    assert code == 1 and "GATE FAILED: accuracy 89% against a minimum of 90%" in err
+    assert out.startswith("Accuracy: 25/28 = 89%")          # the report is still printed
     code, out, err = cli("report", dev_run, "--min-accuracy", "85%")
-    assert code == 0 and "gate passed: accuracy 88% against a minimum of 85%" in err
+    assert code == 0 and "gate passed: accuracy 89% against a minimum of 85%" in err
     assert cli("report", dev_run, "--min-accuracy", "0.88")[0] == 0
     with pytest.raises(SystemExit) as e:
         cli("report", dev_run, "--min-accuracy", "88")

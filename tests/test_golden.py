@@ -1,6 +1,7 @@
 """The shipped golden data: the splits have the shape they were designed with; the shipped prompts tell their story."""
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from conftest import ROOT, evalpy, load_json, read_cases
 
 
-@pytest.mark.parametrize("split, total, bugs", [("dev", 25, 11), ("test", 15, 6)])
+@pytest.mark.parametrize("split, total, bugs", [("dev", 28, 11), ("test", 15, 6)])
 def test_the_shipped_golden_set_has_the_designed_shape(split, total, bugs):
     cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / f"{split}.jsonl"))
     counts = Counter(c["expected"] for c in cases)
@@ -17,8 +18,25 @@ def test_the_shipped_golden_set_has_the_designed_shape(split, total, bugs):
     assert [c["id"] for c in cases] == [f"{split}-{i:02d}" for i in range(1, total + 1)]
     assert {c["difficulty"] for c in cases} <= {"easy", "ambiguous", "trap"}
     if split == "dev":
-        assert sum(c["difficulty"] != "easy" for c in cases) == 6
+        assert sum(c["difficulty"] != "easy" for c in cases) == 9
     assert all(c["note"].strip() for c in cases)
+
+
+def test_every_hard_case_names_a_rule_the_guide_has():
+    guide = (ROOT / "golden" / "GUIDE.md").read_text(encoding="utf-8")
+    rules = {int(n) for n in re.findall(r"^(\d)\. \*\*", guide, re.M)}
+    for split in ("dev", "test"):
+        for case in read_cases(ROOT / "golden" / f"{split}.jsonl"):
+            if case["difficulty"] != "easy":
+                cited = re.match(r"Regla (\d):", case["note"])
+                assert cited and int(cited[1]) in rules, case["id"]
+
+
+def test_the_dev_split_has_a_red_team_subset_the_readme_gate_names():
+    """README: report ... --must-pass red-team. Seed 001: malicious inputs as a subset gated apart."""
+    red = [c for c in read_cases(ROOT / "golden" / "dev.jsonl") if "red-team" in c.get("tags", [])]
+    assert len(red) >= 3 and all(c["difficulty"] == "trap" and c["note"].startswith("Regla 5:") for c in red)
+    assert "--must-pass red-team" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_dev_and_test_share_no_ticket():

@@ -18,7 +18,7 @@ def test_run_against_an_openai_compatible_server(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--seed", 7)
     assert code == 0, err
-    assert out.startswith("Accuracy: 25/25 = 100%")
+    assert out.startswith("Accuracy: 28/28 = 100%")
     body = fake.chat_bodies[0]
     assert body["temperature"] == 0.0 and body["seed"] == 7 and body["stream"] is False and "options" not in body
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
@@ -30,6 +30,16 @@ def test_run_against_an_openai_compatible_server(project, cli, fake):
 
 def test_a_base_url_with_v1_is_accepted(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url + "/v1")[0] == 0
+
+
+def test_a_bare_model_name_is_its_latest_tag_on_ollamas_v1(project, cli, fake):
+    """Ollama's /v1/models lists "smollm:latest" and its chat serves "smollm": a bare name is found."""
+    fake.models.append("smollm:latest")
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "smollm")
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "smollm:7b")
+    assert code == 2 and "model 'smollm:7b' is not served by" in err   # another tag is another model
 
 
 def test_model_list_and_missing_host(project, cli, fake, monkeypatch):
@@ -151,10 +161,10 @@ def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(projec
                            "/v1 refused response_format json_schema: HTTP 500: 1 validation error: {'type': "
                            "'literal_error', 'loc': ('body', 'response_format', 'type')")
     assert note.endswith("…)") and len(note) < 300   # the server's words, cut to one readable line
-    assert len(fake.chat_bodies) == 2 + 25   # a refusal is not retried: one probe per form, then the cases
-    assert out.startswith("Accuracy: 25/25 = 100%")
+    assert len(fake.chat_bodies) == 2 + 28   # a refusal is not retried: one probe per form, then the cases
+    assert out.startswith("Accuracy: 28/28 = 100%")
     asked = [b for b in fake.chat_bodies if b["messages"][-1]["content"] != "ok"]   # not the probes
-    assert len(asked) == 25
+    assert len(asked) == 28
     for body in asked:
         sent = body["response_format"]
         assert sent["type"] == "json_object" and sent["schema"]["properties"]["label"]["enum"][0] == "facturación"
@@ -262,7 +272,7 @@ def test_a_refusal_named_late_in_a_long_error_is_still_a_refusal(project, cli, f
     fake.refusal_preamble = "x" * 400 + " "
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
     assert code == 0 and "sent as response_format json_object with a schema" in err
-    assert len(fake.chat_bodies) == 2 + 25   # no retries of a refusal
+    assert len(fake.chat_bodies) == 2 + 28   # no retries of a refusal
 
 
 def test_a_schema_run_from_before_the_form_was_recorded_compares_as_json_schema(project, cli, fake):
@@ -295,5 +305,5 @@ def test_a_placeholder_key_never_rewrites_answers(project, cli, fake):
     """OPENAI_API_KEY=ollama is what Ollama's docs suggest; a key that short is no secret to hunt for."""
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", "bug")
-    assert code == 0 and out.startswith("Accuracy: 25/25 = 100%"), err
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert "[API key removed]" not in (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")

@@ -60,7 +60,7 @@ def test_a_real_model_end_to_end(server, project):
         config = run["config"]
         assert config["model"] == real_model.ALIAS and config["api"] == "openai" and config["host"] == server.url
         assert config["server_version"] == "uvicorn" and config["options"] == {"num_predict": 16}
-        assert len(run["results"]) == 25
+        assert len(run["results"]) == 28
         for r in run["results"]:
             assert r["error"] is None and isinstance(r["response"], str)
             assert r["completion_tokens"] <= 16 and r["prompt_tokens"] > 0 and r["latency_ms"] > 0
@@ -68,7 +68,7 @@ def test_a_real_model_end_to_end(server, project):
     report = eval_py(server, project, "report", "runs/dev-v2.json", "--json")
     assert report.returncode == 0
     figures = json.loads(report.stdout)
-    assert figures["scored"] == 25 and figures["errors"] == [] and figures["baseline"]["correct"] == 11
+    assert figures["scored"] == 28 and figures["errors"] == [] and figures["baseline"]["correct"] == 11
 
     compare = eval_py(server, project, "compare", "runs/dev-v1.json", "runs/dev-v3.json")
     assert compare.returncode == 0
@@ -85,8 +85,8 @@ def test_the_same_seed_twice_and_the_measured_disagreement(server, project):
     compare = eval_py(server, project, "compare", "runs/seed-a.json", "runs/seed-b.json")
     assert "Changed: nothing in the configuration" in compare.stdout
     # whatever the server does, compare reports exactly what was measured
-    assert f"Identical raw answers: {same} of 25" in compare.stdout
-    print(f"same seed twice on a real model: {same} of 25 answers identical")
+    assert f"Identical raw answers: {same} of 28" in compare.stdout
+    print(f"same seed twice on a real model: {same} of 28 answers identical")
 
 
 @needs_model
@@ -104,7 +104,7 @@ def test_format_schema_on_llama_cpp_python(server, project):
     for r in run["results"]:
         assert r["error"] is None and json.loads(r["response"])["label"] in labels, r["response"]
     figures = json.loads(eval_py(server, project, "report", "runs/schema.json", "--json").stdout)
-    assert figures["invalid"] == 0 and figures["scored"] == 25
+    assert figures["invalid"] == 0 and figures["scored"] == 28
 
 
 # A stand-in for a llama.cpp server built for instructions the sandbox refuses: it lists its

@@ -56,22 +56,22 @@ def test_accuracy_per_tag(tagged_run, cli):
 
 def test_json_carries_unrounded_figures_and_gates(dev_run, cli):
     s = json.loads(cli("report", dev_run, "--json", "--min-accuracy", "0.9")[1])
-    ci = scipy.stats.binomtest(22, 25).proportion_ci(method="wilson")
-    assert s["accuracy"] == 0.88
+    ci = scipy.stats.binomtest(25, 28).proportion_ci(method="wilson")
+    assert s["accuracy"] == 25 / 28
     assert s["accuracy_ci"] == [pytest.approx(ci.low, rel=1e-12), pytest.approx(ci.high, rel=1e-12)]
-    assert s["gates"] == {"exit": 1, "verdicts": ["GATE FAILED: accuracy 88% against a minimum of 90%"]}
+    assert s["gates"] == {"exit": 1, "verdicts": ["GATE FAILED: accuracy 89% against a minimum of 90%"]}
 
 
 def test_markdown_views(dev_run, worse_run, cli):
     code, out, err = cli("report", dev_run, "--markdown", "--min-accuracy", "0.8")
     assert code == 0
     assert out.startswith("### eval.py report: `runs/dev-v2.json`")
-    assert "| Accuracy | 22/25 = 88% | 70–96% |" in out
-    assert "| Baseline (always `bug`) | 11/25 = 44% | 27–63% |" in out
+    assert "| Accuracy | 25/28 = 89% | 73–96% |" in out
+    assert "| Baseline (always `bug`) | 11/28 = 39% | 24–58% |" in out
     assert "**Failures (3):** `dev-09` (trap: expected bug, got facturación)" in out
-    assert out.rstrip().endswith("**gate passed: accuracy 88% against a minimum of 80%**")
+    assert out.rstrip().endswith("**gate passed: accuracy 89% against a minimum of 80%**")
     out = cli("compare", dev_run, worse_run, "--markdown")[1]
-    assert "| Accuracy | 22/25 = 88% | 19/25 = 76% |" in out
+    assert "| Accuracy | 25/28 = 89% | 22/28 = 79% |" in out
     assert "**Fixed (3):** `dev-09`, `dev-11`, `dev-24`" in out
     assert "McNemar exact: 3 fixed, 6 broken" in out
     with pytest.raises(SystemExit):

@@ -45,7 +45,7 @@ def test_data_has_each_case_with_the_other_run(server):
     data = requests.get(url + "/data").json()
     assert data["run"] == "runs/dev-v3.json" and data["against"] == "runs/dev-v2.json" and data["changed"] is False
     items = {it["id"]: it for it in data["items"]}
-    assert len(items) == 25
+    assert len(items) == 28
     fixed = items["dev-11"]
     assert fixed["change"] == "fixed" and fixed["other"]["response"] == HOSTILE and fixed["other"]["verdict"] == "fail"
     broken = items["dev-05"]

@@ -42,12 +42,12 @@ def test_the_review_page_end_to_end(page):
     assert page.text_content("#case h2") == "dev-09"
     # filters
     page.select_option("#status", "all")
-    assert page.text_content("#pos") == "1 / 25"
+    assert page.text_content("#pos") == "1 / 28"
     page.select_option("#difficulty", "trap")
-    assert page.text_content("#pos") == "1 / 4"
+    assert page.text_content("#pos") == "1 / 7"
     page.select_option("#difficulty", "")
     page.select_option("#label", "acceso")
-    assert page.text_content("#pos") == "1 / 5"
+    assert page.text_content("#pos") == "1 / 6"
     page.select_option("#label", "")
     page.select_option("#status", "failures")
     # "/" jumps to the label field; Enter saves at once

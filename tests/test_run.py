@@ -42,7 +42,7 @@ def test_run_file_holds_config_and_raw_answers(project, cli, fake):
     assert config["prompt_sha"] == hashlib.sha256(prompt).hexdigest()
     assert config["split"] == "dev" and config["split_sha"] == hashlib.sha256(split).hexdigest()
     assert config["host"] == fake.url and config["server_version"] == "0.12.6"
-    assert config["eval_version"] == evalpy.__version__ and config["cases"] == 25
+    assert config["eval_version"] == evalpy.__version__ and config["cases"] == 28
     assert config["labels"] == ["facturación", "bug", "acceso", "petición"]
     assert config["date"][:4].isdigit()
     r = run["results"][1]
@@ -111,7 +111,7 @@ def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/four.json", "--jobs", "4")[0] == 0
     one, four = load_json("runs/one.json"), load_json("runs/four.json")
     assert content(one) == content(four)
-    assert [r["id"] for r in four["results"]] == [f"dev-{i:02d}" for i in range(1, 26)]
+    assert [r["id"] for r in four["results"]] == [f"dev-{i:02d}" for i in range(1, 29)]
 
 
 @pytest.mark.parametrize("jobs", [1, 4])
@@ -119,7 +119,7 @@ def test_jobs_is_the_number_of_requests_in_flight(project, cli, fake, jobs):
     fake.latency = 0.05
     assert cli("run", "--split", "dev", "--host", fake.url, "--jobs", jobs)[0] == 0
     assert fake.max_in_flight == jobs
-    assert len(fake.chat_bodies) == 25
+    assert len(fake.chat_bodies) == 28
 
 
 def start_eval(project, *argv):
@@ -150,7 +150,7 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     kept = journal.read_text(encoding="utf-8").count("\n") - 1
-    assert 8 <= kept < 25 and not (project / "runs" / "dev-v3.json").exists()
+    assert 8 <= kept < 28 and not (project / "runs" / "dev-v3.json").exists()
 
     code, out, err = cli("report", "runs/dev-v3.json")
     assert code == 2 and "run --resume runs/dev-v3.json" in err
@@ -158,9 +158,9 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     asked_before = len(fake.chat_bodies)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
-    assert len(fake.chat_bodies) - asked_before == 25 - kept   # only the missing ones
+    assert len(fake.chat_bodies) - asked_before == 28 - kept   # only the missing ones
     asked = {b["messages"][1]["content"] for b in fake.chat_bodies[asked_before:]}
-    assert len(asked) == 25 - kept
+    assert len(asked) == 28 - kept
     assert not journal.exists()
 
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/whole.json")[0] == 0
@@ -181,7 +181,7 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err and "Traceback" not in err
     assert journal.exists()
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 0 and out.startswith("Accuracy: 25/25 = 100%")
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
 def interrupted_journal(project, cli, fake, keep):
@@ -206,7 +206,7 @@ def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     assert sorted(done) == [(f"dev-{i:02d}", 1) for i in range(1, 7)]   # the torn fragment is gone
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
-    assert len(fake.chat_bodies) == 19
+    assert len(fake.chat_bodies) == 22
 
 
 def test_a_damaged_line_inside_the_journal_is_refused(project, cli, fake):
@@ -224,7 +224,7 @@ def test_resume_asks_again_the_cases_that_ended_in_error(project, cli, fake):
         f.write(json.dumps({"id": "dev-06", "response": None, "error": "HTTP 500: boom", "attempts": 4}) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json.journal", "--host", fake.url)
     assert code == 0, err
-    assert len(fake.chat_bodies) == 20
+    assert len(fake.chat_bodies) == 23
     assert load_json("runs/dev-v3.json")["results"][5]["error"] is None
 
 
@@ -258,9 +258,9 @@ def test_resume_of_a_finished_run_says_so(project, cli, fake):
 
 def test_run_refuses_a_broken_split_before_calling(project, cli, fake):
     with open("golden/dev.jsonl", "a", encoding="utf-8") as f:
-        f.write('{"id": "dev-26", "input": "x", "expected": "spam", "difficulty": "easy", "note": "n"}\n')
+        f.write('{"id": "dev-99", "input": "x", "expected": "spam", "difficulty": "easy", "note": "n"}\n')
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
-    assert code == 2 and "golden/dev.jsonl:26: label 'spam' is not in labels.txt" in err
+    assert code == 2 and "golden/dev.jsonl:29: label 'spam' is not in labels.txt" in err
     assert fake.chat_bodies == [] and not (project / "runs").exists()
 
 
@@ -315,7 +315,7 @@ def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cl
 
 def test_a_journal_left_beside_its_finished_run_is_named_not_resumed(project, cli, fake):
     """A stop between writing the run file and removing the journal leaves both."""
-    interrupted_journal(project, cli, fake, keep=25)
+    interrupted_journal(project, cli, fake, keep=28)
     journal = (project / "runs" / "dev-v3.json.journal").read_bytes()
     assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
     (project / "runs" / "dev-v3.json.journal").write_bytes(journal)   # as if the stop came before its removal
@@ -381,11 +381,11 @@ def test_a_run_killed_three_times_then_resumed_has_every_answer_once(project, cl
         proc.send_signal(rng.choice([signal.SIGKILL, signal.SIGTERM]))
         proc.communicate(timeout=10)
         kept = len(evalpy.read_journal(str(journal))[1])
-        assert kept < 25 and not (project / "runs" / "dev-v3.json").exists()
+        assert kept < 28 and not (project / "runs" / "dev-v3.json").exists()
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
     resumed = load_json("runs/dev-v3.json")
-    assert [r["id"] for r in resumed["results"]] == [f"dev-{i:02d}" for i in range(1, 26)]
+    assert [r["id"] for r in resumed["results"]] == [f"dev-{i:02d}" for i in range(1, 29)]
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/whole.json")[0] == 0
     assert content(resumed) == content(load_json("runs/whole.json"))
 
@@ -444,11 +444,11 @@ def test_a_full_disk_while_journaling_says_which_file_and_how_to_resume(project,
     done = run_with_file_size_limit(project, fake, 9000, "run", "--split", "dev", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     kept = len(evalpy.read_journal("runs/dev-v3.json.journal")[1])
-    assert 0 < kept < 25
+    assert 0 < kept < 28
     assert (f"error: cannot write to runs/dev-v3.json.journal (File too large); the {kept} answers before this one "
             "are safe in it.\nFree some space, then: python eval.py run --resume runs/dev-v3.json") in done.stderr
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 0 and f"resuming runs/dev-v3.json: {kept} answers kept, {25 - kept} to ask" in err
+    assert code == 0 and f"resuming runs/dev-v3.json: {kept} answers kept, {28 - kept} to ask" in err
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]
 
 
@@ -460,7 +460,7 @@ def test_a_full_disk_during_the_final_write_leaves_no_temp_file(project, cli, fa
             in done.stderr)
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json.journal"]
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 25
+    assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28
 
 
 def failing_pieces():
@@ -494,18 +494,18 @@ def test_two_resumes_of_one_run_never_both_ask(project, cli, fake):
                                       "(runs/dev-v3.json); wait for it, or stop it first\n")
     out, err = first.communicate(timeout=30)
     assert first.returncode == 0, err
-    assert len(fake.chat_bodies) == 20 and asked >= 1   # the second asked nothing
+    assert len(fake.chat_bodies) == 23 and asked >= 1   # the second asked nothing
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]   # no lock file left
 
 
 def test_off_a_terminal_the_last_progress_line_is_written_once():
     import io
     stream = io.StringIO()
-    progress = evalpy.Progress(25, 0, stream)
+    progress = evalpy.Progress(28, 0, stream)
     progress.last -= 11   # the last line was 11 s ago: this answer's line is due
-    progress.update(25, 1)
-    progress.update(25, 1, final=True)
-    assert len(stream.getvalue().splitlines()) == 1 and stream.getvalue().startswith("[25/25] errors 1 ")
+    progress.update(28, 1)
+    progress.update(28, 1, final=True)
+    assert len(stream.getvalue().splitlines()) == 1 and stream.getvalue().startswith("[28/28] errors 1 ")
 
 
 # --- the held-out split: run once
@@ -586,7 +586,7 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     assert "runs/dev-v3.json is unchanged" in err and "wrote runs/dev-v3-completed.json" in err
     assert (project / "runs" / "dev-v3.json").read_bytes() == original
     done = load_json("runs/dev-v3-completed.json")
-    assert [r["error"] for r in done["results"]] == [None] * 25
+    assert [r["error"] for r in done["results"]] == [None] * 28
     assert done["config"]["completed_from"] == "runs/dev-v3.json"
     first = load_json("runs/dev-v3.json")
     kept = [r for r in first["results"] if r["error"] is None]
@@ -611,12 +611,12 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     assert f"stopped: the server stopped answering ({evalpy.SERVER_GONE_AFTER} calls in a row: connection failed" in err
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err
     journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
-    assert len(journal) < 25 and sum(e["error"] is None for e in journal) >= 9   # stopped early, answers kept
+    assert len(journal) < 28 and sum(e["error"] is None for e in journal) >= 9   # stopped early, answers kept
     revived = type(fake)().start()
     revived.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", revived.url)
     revived.stop()
-    assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 25
+    assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 28
 
 
 def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
@@ -641,7 +641,7 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     run = load_json("runs/five.json")
     assert run["config"]["subset"] == {"limit": 5} and run["config"]["cases"] == 5
     assert [r["id"] for r in run["results"]] == [f"dev-{i:02d}" for i in range(1, 6)]
-    assert "dev (edcb8fc4, only the first 5 cases: --limit)" in cli("report", "runs/five.json")[1]
+    assert "dev (a74c6ae4, only the first 5 cases: --limit)" in cli("report", "runs/five.json")[1]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-09, dev-02", "--out", "runs/two.json")
     assert code == 0 and [r["id"] for r in load_json("runs/two.json")["results"]] == ["dev-02", "dev-09"]
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/all.json")[0] == 0

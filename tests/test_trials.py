@@ -95,8 +95,8 @@ def test_resume_with_trials_asks_only_the_missing_trials(project, cli, fake):
     fake.chat_bodies.clear()
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
-    assert len(fake.chat_bodies) == 50 - 17
-    assert "resuming runs/dev-v3.json: 17 answers kept, 33 to ask" in err
+    assert len(fake.chat_bodies) == 56 - 17
+    assert "resuming runs/dev-v3.json: 17 answers kept, 39 to ask" in err
     assert [(r["id"], r["trial"]) for r in load_json("runs/dev-v3.json")["results"]] == \
         [(r["id"], r["trial"]) for r in run["results"]]
 
@@ -107,7 +107,7 @@ def test_jobs_with_trials_gives_the_same_run(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 3, "--jobs", 6, "--out", "runs/b.json")[0] == 0
     a, b = load_json("runs/a.json"), load_json("runs/b.json")
     strip = lambda run: [{k: v for k, v in r.items() if k != "latency_ms"} for r in run["results"]]
-    assert strip(a) == strip(b) and len(a["results"]) == 75
+    assert strip(a) == strip(b) and len(a["results"]) == 84
 
 
 def test_compare_counts_identical_raw_answers(trial_run, cli):
