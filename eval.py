@@ -106,10 +106,14 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # and what the server did with it (CALL_FIELDS).
 CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
-               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges")
+               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking")
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "temperature", "seed", "repeat", "options", "format",
-                   "response_format", "api", "server_version")
+                   "think", "response_format", "api", "server_version")
+# run --think: what Ollama's "think" is sent as. "default" sends nothing (the model decides), and
+# is what runs made before --think existed did.
+THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high"}
+THINK_DEFAULT = "default"
 
 
 # The records below are plain dicts, read and written as JSON; these declarations name their keys
@@ -162,6 +166,7 @@ class Result(TypedDict, total=False):
     completion_tokens: int | None
     done_reason: str | None        # stop, length...
     judges: list | None            # of Vote
+    thinking: str | None           # the reasoning a server sent apart (Ollama's message.thinking)
 
 
 class RunConfig(TypedDict, total=False):
@@ -173,6 +178,7 @@ class RunConfig(TypedDict, total=False):
     repeat: int
     options: dict        # --option KEY=VALUE, passed through to the server
     format: str | None   # None, "json" or "schema"
+    think: bool | str    # sent as Ollama's "think": true, false, "low"...; "default": nothing sent
     prompt: str          # the prompt file's path
     split: str           # the split's name (dev, test, support-dev)
     split_path: str
@@ -261,7 +267,7 @@ class Inputs(NamedTuple):
     prompt_sha: str
 
 
-TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw")
+TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns")
 
@@ -285,11 +291,21 @@ def build_config(args) -> RunConfig:
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "options": parse_options(args.option), "format": args.format, "prompt": prompt_path,
+        "options": parse_options(args.option), "format": args.format, "think": think_value(args.think, args.api),
+        "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
         **({"subset": {"limit": args.limit}} if args.limit else {}),
         **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
     }
+
+
+def think_value(think, api):
+    if think is None:
+        return THINK_DEFAULT
+    if api != "ollama":
+        raise EvalError("--think is sent as Ollama's \"think\"; an OpenAI-compatible server takes its own "
+                        "option, e.g. --option reasoning_effort=low")
+    return THINK_VALUES[think]
 
 
 def server_url(api, host):
@@ -336,6 +352,10 @@ def config_problem(config, text_keys):
         return "config.labels must be a list of at least two labels, or null for a free-text set"
     if config.setdefault("format", None) not in (None, "json", "schema"):
         return "config.format must be null, \"json\" or \"schema\""
+    think = config.setdefault("think", THINK_DEFAULT)
+    if not any(think is v for v in (True, False)) and think not in ("low", "medium", "high", THINK_DEFAULT):
+        return 'config.think must be true, false, "low", "medium", "high" or "default"'
+
     if not isinstance(config.get("prompt_text", ""), str):
         return "config.prompt_text must be text"
     if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
@@ -1335,12 +1355,12 @@ class ChatClient:
             raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
         return answer
 
-    def chat(self, model, messages, options, fmt=None):
+    def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
-                answer = self.chat_once(model, messages, options, fmt)
+                answer = self.chat_once(model, messages, options, fmt, think)
             except CallFailed as failure:
                 if not failure.retry or attempt == self.retries:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
@@ -1378,10 +1398,12 @@ class OllamaClient(ChatClient):
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
 
-    def chat_once(self, model, messages, options, fmt=None):
+    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
         if fmt is not None:
             body["format"] = fmt
+        if think != THINK_DEFAULT:
+            body["think"] = think
         data = self.post("/api/chat", body, model)
         try:
             content = data["message"]["content"]
@@ -1398,6 +1420,7 @@ class OllamaClient(ChatClient):
             "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
             "eval_duration_ns": data.get("eval_duration"),
             "done_reason": data.get("done_reason"),
+            "thinking": data["message"].get("thinking"),
         }
 
 
@@ -1443,7 +1466,7 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
-    def chat_once(self, model, messages, options, fmt=None):
+    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
         if fmt is not None:
@@ -1457,8 +1480,10 @@ class OpenAIClient(ChatClient):
         except (KeyError, IndexError, TypeError):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
-                "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason")}
+                "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
+                "thinking": message.get("reasoning_content", message.get("reasoning"))}
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
         """--format schema: ask once in each form in turn and keep the first the server accepts, so
@@ -1591,7 +1616,9 @@ def judge_answer(client, judge, case, answer) -> list[Vote]:
             for vote in range(1, judge["votes"] + 1):
                 options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1}
                 said = client.chat(model, judge_messages(check["value"], case, answer), options)
-                verdict, reason = parse_verdict(said["response"]) if said["response"] is not None else (None, None)
+                # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
+                said_answer = answer_of(said["response"]) if said["response"] is not None else None
+                verdict, reason = parse_verdict(said_answer) if said_answer is not None else (None, None)
                 votes.append({"check": check["name"], "model": model, "vote": vote, "seed": options["seed"],
                               "pass": verdict, "reason": reason, "raw": said["response"], "error": said["error"],
                               "prompt_tokens": said.get("prompt_tokens"),
@@ -1722,8 +1749,8 @@ def judge_run(args):
     """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
     new votes, to be written as a new run file, and how many answers had a judge call fail."""
     run = load_run(args.run)
-    todo = [r for r in run["results"]
-            if r.get("response") is not None and any(c["type"] == "judge" for c in r["checks"])]
+    todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
+            and any(c["type"] == "judge" for c in r["checks"])]
     if not todo:
         raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
@@ -1743,7 +1770,7 @@ def judge_run(args):
         progress.update(len(votes), failed)
 
     ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, r["response"]), on_votes)
+            lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
     progress.update(len(votes), failed, final=True)
     results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
     return {"format": RUN_FORMAT, "config": config, "results": results}, failed
@@ -2123,9 +2150,10 @@ def ask_case(client, config, prompt_text, case):
     """One answer to one case, then (if it has judge checks) the judge's votes on it."""
     options = {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
     answer = client.chat(config["model"], messages_for(prompt_text, case), options,
-                         output_format(config.get("format"), config["labels"]))
-    if answer["response"] is not None and config.get("judge"):
-        answer["judges"] = judge_answer(client, config["judge"], case, answer["response"]) or None
+                         output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
+    said = answer_of(answer["response"]) if answer["response"] is not None else None
+    if said is not None and config.get("judge"):
+        answer["judges"] = judge_answer(client, config["judge"], case, said) or None
     return answer
 
 
@@ -2591,6 +2619,25 @@ def recorded_answer_problem(r, config):
 
 
 STRIP_CHARS = ".\"'`*"
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+
+
+def split_thinking(response):
+    """(reasoning, answer) of a response. The answer is what is scored, checked and judged: the
+    response without a leading <think>...</think> block (the reasoning that servers and models
+    which do not send it apart put inline). It is None when the block never closed: the model was
+    still thinking when it stopped, and said nothing."""
+    text = response.lstrip()
+    if not text.startswith(THINK_OPEN):
+        return None, response
+    end = text.find(THINK_CLOSE)
+    if end < 0:
+        return text[len(THINK_OPEN):].strip(), None
+    return text[len(THINK_OPEN):end].strip(), text[end + len(THINK_CLOSE):].lstrip()
+
+
+def answer_of(response):
+    return split_thinking(response)[1]
 TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
 
 
@@ -2660,15 +2707,21 @@ def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[G
                                      "tags": r.get("tags") or [], "checks": checks, "trials": []}
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {},
-                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges")}
+                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
+                 "done_reason": r.get("done_reason"), "unfinished": False}
         if error is not None or response is None:
             trial["error"] = error or "no answer"
+        elif (said := answer_of(response)) is None:
+            # still thinking when it stopped: no answer, so INVALID and every check failed
+            trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False,
+                         checks={c["name"]: False for c in case["checks"]})
         else:
             if predict:
-                trial["predicted"] = predict(response)
+                trial["predicted"] = predict(said)
             if trial["votes"]:
                 trial["judged"] = judge_verdicts(trial["votes"])
-            trial["checks"], trial["correct"] = run_checks(case["checks"], r, trial)
+            trial["checks"], trial["correct"] = run_checks(case["checks"], r if said is response else
+                                                           dict(r, response=said), trial)
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -2764,10 +2817,15 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     labels, repeat = config["labels"], config["repeat"]
     per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
     scored, errors, undecided, flaky, failures = [], [], [], [], []
+    unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
         for t in c["trials"]:
+            if t["unfinished"]:
+                unfinished.append({"id": c["id"], "trial": t["trial"]})
+            if t["done_reason"] == "length" and t["error"] is None:
+                cut_off.append({"id": c["id"], "trial": t["trial"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
@@ -2827,6 +2885,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "answers": sum(t["scored"] for t in trials),
         "errors": errors,
         "open": undecided,
+        "unfinished_thinking": unfinished,
+        "cut_off": cut_off,
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "judge": judge_summary(config, cases) if any(r["type"] == "judge" for r in checks) else None,
@@ -3098,9 +3158,11 @@ def view_of(args):
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
+    think = config.get("think", THINK_DEFAULT)
+    think = "" if think == THINK_DEFAULT else f" · think {next(k for k, v in THINK_VALUES.items() if v is think or v == think and type(v) is str)}"
     return (f"{config['split']} ({short(config['split_sha'])}{subset_text(config)}) · {config['prompt']} "
             f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
-            f"· seed {config['seed']}{trials}{fmt}")
+            f"· seed {config['seed']}{trials}{fmt}{think}")
 
 
 def subset_text(config):
@@ -3223,6 +3285,24 @@ def failure_label_section(s):
     return out + table([[label, n] for label, n in labels["counts"]])
 
 
+def which(answers, repeat):
+    """dev-07, dev-11 trial 2, ...: the answers of a list, at most ten named."""
+    named = [a["id"] + (f" trial {a['trial']}" if repeat > 1 else "") for a in answers[:10]]
+    return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
+
+
+def stopped_short_lines(s):
+    """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
+    out = []
+    if s["unfinished_thinking"]:
+        out.append(f"Thinking never finished: {len(s['unfinished_thinking'])} ({which(s['unfinished_thinking'], s['repeat'])}): "
+                   "the reasoning had not closed when the answer stopped, so there is no answer (scored as failed)")
+    if s["cut_off"]:
+        out.append(f"Cut off by the token limit: {len(s['cut_off'])} ({which(s['cut_off'], s['repeat'])}): "
+                   "raise num_predict (--option num_predict=N); a better prompt will not fix these")
+    return out
+
+
 def format_report(config, s):
     out = headline(s)
     if s["rerun_test"]:
@@ -3234,6 +3314,7 @@ def format_report(config, s):
                 for e in s["errors"]]
     if s["open"]:
         out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
+    out += stopped_short_lines(s)
     out += ["", "Run: " + describe_config(config),
             f"Scored with {plural(len(s['checks']), 'check')} ("
             + "".join(f"{c['name']}, " for c in s["checks"]).removesuffix(", ") + ("; " if s["checks"] else "")
@@ -3277,6 +3358,10 @@ def markdown_report(config, s, path):
             out.append(f"| Check `{c['name']}`{judge} | {count_percent(c['passed'], c['total'])} | |")
     if s["errors"]:
         out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
+    if s["unfinished_thinking"]:
+        out.append(f"| Thinking never finished | {len(s['unfinished_thinking'])} | |")
+    if s["cut_off"]:
+        out.append(f"| Cut off by the token limit | {len(s['cut_off'])} | |")
     failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
                                                                if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
                          for f in s["failures"][:MARKDOWN_FAILURES]) or "none"
@@ -3295,9 +3380,10 @@ def case_views(run, case_id):
     case = grade(run["config"], results)[0]
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
+    thinking = {r["trial"]: r.get("thinking") for r in results}
     detail.update(checks=first["checks"], correct=case["correct"], trials=[
-        {"trial": t["trial"], "response": t["response"], "error": t["error"], "predicted": t["predicted"],
-         "checks": t["checks"], "correct": t["correct"],
+        {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
+         "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
@@ -3309,7 +3395,10 @@ def case_views(run, case_id):
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {'pass' if ok else 'fail' if ok is False else 'open'}" for name, ok in t["checks"].items())
-        lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")]
+        lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")
+                  + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
+        if t["thinking"]:
+            lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {j['model']} on {j['check']!r}: {j['pass']} ({inert(j['reason'] or j['error'] or '')})"
                   for j in t["judges"]]
@@ -3625,6 +3714,9 @@ def review_items(run, against=None):
                 "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
+                "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),
+                "stopped": [why for why, yes in (("thinking never finished", t["unfinished"]),
+                                                 ("cut off by the token limit", t["done_reason"] == "length")) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })
@@ -3972,6 +4064,10 @@ def parser():
     r.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="a model option passed through (num_predict, num_ctx, top_p, stop...; JSON values parsed); "
                         "repeatable; num_predict becomes max_tokens for --api openai")
+    r.add_argument("--think", choices=list(THINK_VALUES), default=None,
+                   help="thinking models (Ollama API): sent as \"think\": on/off are true/false, low/medium/high "
+                        "a level for models that have levels. Default: nothing sent, the model decides. The "
+                        "reasoning is stored apart and never scored")
     r.add_argument("--format", choices=["json", "schema"], default=None,
                    help="structured output: json sends Ollama's format \"json\"; schema sends a JSON Schema "
                         "whose one property is an enum of the labels. The label is read from the JSON")
@@ -4231,10 +4327,16 @@ function draw() {
   if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
   pills.appendChild(el("span", it.difficulty, "pill"));
   for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
+  for (const why of it.stopped) pills.appendChild(el("span", why, "pill fail"));
   box.appendChild(pills);
   if (it.note) box.appendChild(el("p", it.note, "muted"));
   const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
   box.appendChild(block("Input", it.input));
+  if (it.thinking) {
+    const thought = el("details"); thought.id = "thinking";
+    thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
+    thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);
+  }
   const answers = el("div", undefined, it.other ? "cols" : "");
   const mine = block("Answer, exactly as given", it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);

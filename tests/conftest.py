@@ -115,7 +115,8 @@ def make_run(cases, labels=LABELS, **config):
             call = {"response": answer, "error": None, "attempts": 1, "latency_ms": s.get("latency_ms", 120.0),
                     "prompt_tokens": 32, "completion_tokens": 2, "total_duration_ns": 812345678,
                     "load_duration_ns": 1234567, "prompt_eval_duration_ns": 123456789,
-                    "eval_duration_ns": 456789012, "done_reason": "stop", "judges": s.get("judges")}
+                    "eval_duration_ns": 456789012, "done_reason": s.get("done_reason", "stop"), "judges": s.get("judges"),
+                    "thinking": s.get("thinking")}
             if answer is None:
                 call = dict.fromkeys(call, None) | {"error": s.get("error", "HTTP 500: boom"), "attempts": 4}
             results.append({**case, "trial": trial, **call})

@@ -38,6 +38,10 @@ class FakeOllama:
         self.faults = []              # faults for the next chat requests, in order
         self.faults_for = {}          # input text -> faults for its successive attempts
         self.hang_seconds = 5.0
+        # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
+        # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
+        self.thinking = {}
+        self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
         self.chat_connections = set()  # those that carried a chat request
@@ -294,19 +298,29 @@ class FakeOllama:
                 else:
                     routed = fake.route(body) if fake.route else None
                     content = routed if routed is not None else fake.answer_for(text)
+                    message = {"role": "assistant", "content": content}
+                    done_reason = "stop"
+                    thinks = fake.thinking.get(model) or fake.thinking.get(model.removesuffix(":latest"))
+                    if thinks == "apart" and body.get("think") is not False:
+                        message["thinking"] = fake.reasoning
+                    elif thinks == "inline":
+                        message["content"] = f"<think>\n{fake.reasoning}\n</think>\n\n{content}"
+                    elif thinks == "unclosed":
+                        message["content"], done_reason = f"<think>\n{fake.reasoning}", "length"
+                    content = message["content"]
                     prompt_tokens, completion_tokens = 10 + len(text) // 4, 1 + len(content) // 4
                     if openai:
+                        if "thinking" in message:   # llama.cpp's and vLLM's name for it
+                            message["reasoning_content"] = message.pop("thinking")
                         self.send_json(200, {
                             "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": model,
-                            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                         "finish_reason": "stop"}],
+                            "choices": [{"index": 0, "message": message, "finish_reason": done_reason}],
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                       "total_tokens": prompt_tokens + completion_tokens}})
                         return
                     self.send_json(200, {
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
-                        "message": {"role": "assistant", "content": content},
-                        "done_reason": "stop", "done": True,
+                        "message": message, "done_reason": done_reason, "done": True,
                         "total_duration": 812345678, "load_duration": 1234567,
                         "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789,
                         "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
@@ -369,7 +383,7 @@ def shipped_answers(golden):
 
 
 # the models the README's commands name: with these, every command there runs against the fake
-README_MODELS = ("qwen2.5:7b", "llama3.2:3b", "llama3.1:8b", "SmolLM2-135M-Instruct-Q4_1:latest",
+README_MODELS = ("qwen2.5:7b", "qwen3:8b", "llama3.2:3b", "llama3.1:8b", "SmolLM2-135M-Instruct-Q4_1:latest",
                  "Qwen/Qwen2.5-7B-Instruct:latest")
 
 
@@ -380,6 +394,7 @@ def shipped_fake(golden="golden", latency=0.02):
                        ensure_ascii=False)
     fake.route = lambda body: judge if "Criterion:" in body["messages"][-1]["content"] else None
     fake.answers, fake.latency = shipped_answers(golden), latency
+    fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one
     return fake
 
 

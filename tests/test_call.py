@@ -447,3 +447,71 @@ def test_a_timeout_too_long_for_a_socket_is_one_line(project, capsys):
     err = capsys.readouterr().err
     assert exit.value.code == 2 and "argument --timeout: '1e10': give a number of seconds above 0, at most" in err
     assert not (project / "runs").exists()
+
+
+# --- thinking models: "think" as asked, the reasoning stored apart, the answer alone scored
+
+@pytest.mark.parametrize("flag, sent", [("on", True), ("off", False), ("high", "high"), (None, "absent")])
+def test_think_is_sent_as_asked_and_recorded(project, cli, fake, flag, sent):
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b",
+                         *(["--think", flag] if flag else []))
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert {body.get("think", "absent") for body in fake.chat_bodies} == {sent}
+    run = load_json("runs/dev-v3.json")
+    assert run["config"]["think"] == ("default" if flag is None else sent)
+    thought = [r["thinking"] for r in run["results"]]
+    assert thought == [None] * 28 if flag == "off" else thought == [fake.reasoning] * 28
+    assert all(r["response"] == r["expected"] for r in run["results"])   # the content, untouched
+    assert ("· think " + flag in out) if flag else "think" not in out
+
+
+def test_inline_reasoning_is_stored_raw_and_scored_without_it(project, cli, fake):
+    fake.thinking["qwen2.5:7b"] = "inline"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    r = load_json("runs/dev-v3.json")["results"][0]
+    assert r["response"] == f"<think>\n{fake.reasoning}\n</think>\n\nbug" and r["thinking"] is None
+
+
+def test_reasoning_that_never_closed_is_no_answer_and_is_counted_apart(project, cli, fake):
+    fake.thinking["qwen2.5:7b"] = "unclosed"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Accuracy: 0/28 = 0%") and "Invalid answers: 28" in lines
+    assert any(l.startswith("Thinking never finished: 28 (dev-01, dev-02,") and "and 18 more" in l for l in lines)
+    assert any(l.startswith("Cut off by the token limit: 28 (dev-01,") and "num_predict" in l for l in lines)
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert len(s["unfinished_thinking"]) == 28 and len(s["cut_off"]) == 28
+    md = cli("report", "runs/dev-v3.json", "--markdown")[1]
+    assert "| Thinking never finished | 28 | |" in md and "| Cut off by the token limit | 28 | |" in md
+
+
+def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
+    fake.thinking["qwen2.5:7b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert load_json("runs/dev-v3.json")["results"][0]["thinking"] == fake.reasoning
+
+
+def test_think_with_the_openai_api_is_refused_before_asking(project, cli, fake):
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--think", "on")
+    assert code == 2 and "--think is sent as Ollama's" in err and "reasoning_effort" in err
+    assert fake.chat_bodies == []
+
+
+def test_compare_shows_a_change_of_think(project, cli, fake):
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--out", "runs/a.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "off",
+               "--out", "runs/b.json")[0] == 0
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "  think: default -> false" in out.splitlines()

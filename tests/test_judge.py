@@ -67,6 +67,23 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
     assert "For human review (0):" in lines
 
 
+def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning(judged_split, cli, fake):
+    """The judged answer reaches the judge without the reasoning before it; a judge's own reasoning
+    never counts as its verdict, and a judge still reasoning when it stopped gave no verdict."""
+    fake.reasoning = 'Pienso en voz alta: {"pass": true, "reason": "parece bien"}'
+    fake.thinking["qwen2.5:7b"] = "inline"
+    judge_replies(fake, lambda cid, model, seed: verdict(cid != "j03"))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0, err
+    judged = [b["messages"][1]["content"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert len(judged) == 10 and not any("Pienso" in text for text in judged)
+    assert out.splitlines()[0] == "Pass rate: 9/10 = 90%  (95% CI 60–98%)"   # j03's verdict, not the reasoning's
+    fake.thinking["qwen2.5:7b"] = "unclosed"
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[0] == 0
+    out = cli("report", "runs/answers-dev-v1-judged.json")[1]
+    assert "Undecided: 10 answers whose judge gave no verdict" in out   # never the {"pass": true} it was thinking
+
+
 def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake):
     judge_replies(fake, lambda cid, model, seed: "Creo que aprueba." if cid == "j03" else verdict(True))
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0

@@ -59,3 +59,33 @@ def test_normalize(answer, label):
 def test_decomposed_accents_match_composed_labels():
     assert evalpy.normalize("petic\u0069\u0301on", LABELS) == "petición"
     assert evalpy.normalize("facturaci\u00f3n", ["facturacio\u0301n", "bug"]) == "facturacio\u0301n"
+
+
+# --- thinking: what is scored is the answer after the reasoning, never the reasoning
+
+@pytest.mark.parametrize("response, answer", [
+    ("bug", "bug"),                                                  # no reasoning: the response itself
+    ("<think>\nUn cobro doble: facturación.\n</think>\n\nbug", "bug"),  # the answer after the block
+    ("  <think>x</think>acceso", "acceso"),                          # leading whitespace before the block
+    ("<think></think>petición", "petición"),                         # an empty block
+    ("<think>\nsigo pensando", None),                                # never closed: no answer at all
+    ("<think>", None),
+    ("bug <think>x</think>", "bug <think>x</think>"),                # only a leading block is reasoning
+    ("<think>a</think> b </think> c", "b </think> c"),               # the first close ends it
+])
+def test_answer_of_drops_a_leading_reasoning_block(response, answer):
+    assert evalpy.answer_of(response) == answer
+
+
+def test_the_reasoning_never_decides_the_label_or_a_check(project):
+    """The reasoning names another label; only the answer after it is read."""
+    from conftest import make_run
+    checks = [{"name": "label", "type": "label", "blocking": True},
+              {"name": "no money", "type": "not_contains", "value": "facturación", "blocking": False}]
+    run = make_run([{"id": "a", "expected": "bug", "checks": checks,
+                     "response": "<think>¿facturación? No: hay que arreglarlo.</think>\nbug"},
+                    {"id": "b", "expected": "bug", "checks": checks, "response": "<think>facturación o bug"}])
+    a, b = evalpy.grade_run(run)
+    assert a["predicted"] == "bug" and a["correct"] is True and a["trials"][0]["checks"] == {"label": True, "no money": True}
+    assert b["predicted"] == I and b["correct"] is False and not any(b["trials"][0]["checks"].values())
+    assert b["trials"][0]["unfinished"] and not a["trials"][0]["unfinished"]

@@ -47,7 +47,7 @@ def test_any_layout_reads_what_json_load_reads(tmp_path, layout):
     (tmp_path / "r.json").write_text(text, encoding="utf-8")
     back, reference = read(tmp_path / "r.json"), json.loads(text)
     assert back["results"] == reference["results"]
-    assert back["config"] == dict(reference["config"], api="ollama", format=None, options={})   # defaults filled
+    assert back["config"] == dict(reference["config"], api="ollama", format=None, options={}, think="default")   # defaults filled
 
 
 def test_keys_after_the_results_are_read_and_ignored(tmp_path):

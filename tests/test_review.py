@@ -11,7 +11,7 @@ import time
 import pytest
 import requests
 
-from conftest import HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, split_run, write_run, write_two_runs
+from conftest import HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, make_run, split_run, write_run, write_two_runs
 
 
 @pytest.fixture
@@ -52,6 +52,21 @@ def test_data_has_each_case_with_the_other_run(server):
     assert broken["change"] == "regressed" and broken["verdict"] == "fail" and broken["predicted"] == "acceso"
     assert broken["system"].startswith("Trabajas en el equipo de soporte") and broken["input"]
     assert broken["checks"] == [{"name": "label", "ok": False}] and broken["latency_ms"] is not None
+
+
+def test_the_thinking_is_shown_apart_and_answers_that_stopped_short_say_why(project):
+    run = make_run([{"id": "a", "expected": "bug", "response": "<think>\nes un fallo\n</think>\nbug"},
+                    {"id": "b", "expected": "bug", "response": "<think>\nsigo", "done_reason": "length"},
+                    {"id": "c", "expected": "bug", "response": "bug", "thinking": "apart: es un fallo"},
+                    ("d", "bug", "bug")])
+    items = {i["id"]: i for i in evalpy.review_items(run)}
+    assert items["a"]["thinking"] == "es un fallo" and items["a"]["verdict"] == "pass" and items["a"]["stopped"] == []
+    assert items["b"]["thinking"] == "sigo" and items["b"]["predicted"] == "INVALID"
+    assert items["b"]["stopped"] == ["thinking never finished", "cut off by the token limit"]
+    assert items["c"]["thinking"] == "apart: es un fallo" and items["d"]["thinking"] is None
+    text = evalpy.case_views(run, "c")[2]()
+    assert "  thinking (sent apart; not scored):\n    apart: es un fallo\n  bug" in text
+    assert "stopped by the token limit" in evalpy.case_views(run, "b")[2]()
 
 
 def test_a_label_is_saved_at_once_beside_the_run(server, project, runs):
