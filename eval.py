@@ -108,7 +108,7 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking")
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "temperature", "seed", "repeat", "options", "format",
+COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
                    "think", "response_format", "api", "server_version")
 # run --think: what Ollama's "think" is sent as. "default" sends nothing (the model decides), and
 # is what runs made before --think existed did.
@@ -199,6 +199,11 @@ class RunConfig(TypedDict, total=False):
     eval_version: str
     judged_from: str               # set by `judge`: the run whose answers were judged again
     completed_from: str            # set by `run --resume` of a finished run: the run whose errors it asked again
+    model_digest: str | None       # Ollama's /api/tags entry for the model: changes when it is re-pulled
+    model_family: str | None
+    parameter_size: str | None
+    quantization: str | None
+    model_entry: dict | None       # --api openai: the server's /v1/models entry, as it came
 
 
 class GradedTrial(TypedDict):
@@ -1241,6 +1246,7 @@ class ChatClient:
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
+        self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS)
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -1385,18 +1391,29 @@ class OllamaClient(ChatClient):
         if status != 200 or not isinstance(tags, dict):
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; "
                             "is --host pointing at an Ollama server? (--api openai for other servers)")
-        names = set()
+        names, entries = set(), {}
         for entry in tags.get("models") or []:
             if isinstance(entry, dict):
-                names.update(str(entry.get(k)) for k in ("name", "model") if entry.get(k))
+                for k in ("name", "model"):
+                    if entry.get(k):
+                        names.add(str(entry[k]))
+                        entries.setdefault(str(entry[k]), entry)
         wanted = model if ":" in model else model + ":latest"
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
                             f"Run `ollama pull {model}`, or pick one it has: "
                             f"{self.scrub(', '.join(sorted(names))) or 'none'}.")
+        self.identities[model] = self.identity(entries.get(model) or entries.get(wanted))
         status, version, _ = self.get_json("/api/version")
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
+
+    def identity(self, entry):
+        """The model as /api/tags describes it: its digest changes when it is re-pulled or replaced."""
+        details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
+        found = {"model_digest": entry.get("digest"), "model_family": details.get("family"),
+                 "parameter_size": details.get("parameter_size"), "quantization": details.get("quantization_level")}
+        return {k: self.scrub(v) if isinstance(v, str) and v else None for k, v in found.items()}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
@@ -1464,6 +1481,10 @@ class OpenAIClient(ChatClient):
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and (":" in model or model + ":latest" not in ids):
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
+        entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, model + ":latest"))
+        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came
+        self.identities[model] = {"model_entry": {k: self.scrub(v) if isinstance(v, str) else v
+                                                  for k, v in entry.items() if isinstance(v, (str, int, float))}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
@@ -1626,9 +1647,21 @@ def judge_answer(client, judge, case, answer) -> list[Vote]:
     return votes
 
 
-def model_family(model):
-    """qwen2.5:7b -> qwen. A judge of the candidate's own family tends to go easy on it."""
-    return re.match(r"[a-z]*", model.lower()).group()
+def model_family(model, identities):
+    """The family the server reported for a model (Ollama's details.family), else a guess from its
+    name (qwen2.5:7b -> qwen). A judge of the candidate's own family tends to go easy on it."""
+    return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*", model.lower()).group()
+
+
+def judge_note(model, judges, identities):
+    """Warn when nothing but the judged model's own family judges it."""
+    if judges == [model]:
+        warn(f"note: the judge is {model}, the model being judged; a judge tends to favour its own answers "
+             "(add a --judge-model of another family)")
+    elif all(model_family(judge, identities) == model_family(model, identities) for judge in judges):
+        family = model_family(model, identities)
+        warn(f"note: every judge ({', '.join(judges)}) is of the family of {model} ({family}), which a judge "
+             "tends to favour (add a --judge-model of another family for a panel)")
 
 
 def judge_config(args, model, cases):
@@ -1636,12 +1669,6 @@ def judge_config(args, model, cases):
     if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
         return None
     models = args.judge_model or [model]
-    if not args.judge_model:
-        warn(f"note: the judge is {model}, the model being judged; a judge tends to favour its own answers "
-             "(add a --judge-model of another family)")
-    elif all(model_family(judge) == model_family(model) for judge in models):
-        warn(f"note: every judge ({', '.join(models)}) is of the family of {model}, which a judge tends to "
-             "favour (add a --judge-model of another family for a panel)")
     return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
             "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode())}
 
@@ -1760,6 +1787,9 @@ def judge_run(args):
     client = make_client(config, args)
     for model in config["judge"]["models"]:
         client.preflight(model)
+    # the judged model's family as the run recorded it; the judges' as the server says now
+    judge_note(config["model"], config["judge"]["models"],
+               {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
     progress = Progress(len(todo), 0)
     votes, failed = {}, 0
 
@@ -2341,7 +2371,7 @@ def run_split(args):
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
     judge = config.get("judge") if resuming else judge_config(args, config["model"], inputs.cases)
     client = make_client(config, args)
-    server_version = preflight_server(client, config, judge, inputs)
+    server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
@@ -2350,7 +2380,7 @@ def run_split(args):
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done)
     else:
-        start_config(config, inputs, rerun, judge, form, server_version)
+        start_config(config, inputs, rerun, judge, form, server_version, identity)
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
@@ -2375,19 +2405,28 @@ def read_baseline(path, config, split_sha):
     return baseline
 
 
-def preflight_server(client, config, judge, inputs):
+def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
-    where. Returns the server's version."""
+    where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
     for model in (judge or {}).get("models", []):
         client.preflight(model)
+    identity = client.identities.get(config["model"], {})
+    if resuming:
+        was, now = config.get("model_digest"), identity.get("model_digest")
+        if was and now and was != now:
+            raise EvalError(f"refusing to resume: {config['model']} on {config['host']} is not the model the run "
+                            f"began with (digest {short(was)}, now {short(now)}: re-pulled or replaced); its "
+                            "answers would mix two models. Run again.")
+    elif judge:
+        judge_note(config["model"], judge["models"], client.identities)
     warn(f"split {config['split_path']} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
          f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
          f"({' '.join(filter(None, (config['api'], server_version)))})")
-    return server_version
+    return server_version, identity
 
 
-def start_config(config, inputs, rerun, judge, form, server_version):
+def start_config(config, inputs, rerun, judge, form, server_version, identity):
     """What a new run's config records once its inputs and server are known, in the order a run
     file has always held it."""
     if rerun:
@@ -2398,7 +2437,7 @@ def start_config(config, inputs, rerun, judge, form, server_version):
     config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
                   labels=inputs.labels, cases=len(inputs.cases),
                   date=datetime.now().astimezone().isoformat(timespec="seconds"),
-                  server=config["api"], server_version=server_version, eval_version=__version__)
+                  server=config["api"], server_version=server_version, eval_version=__version__, **identity)
 
 
 def resume_journal(run_path, config, server_version, cases, kept):
@@ -3552,9 +3591,22 @@ def plain_reading(fixed, broken, p, alpha):
 
 def shown(key, value):
     """A config value as compare prints it: hashes short, text as it is, anything else as JSON."""
+    if key == "model_digest":
+        return short(value) if isinstance(value, str) else "unknown"   # runs before digests were recorded
     if isinstance(value, str):
         return short(value) if key.endswith("_sha") else value
     return json_text(value)
+
+
+def change_lines(changed):
+    """compare's "Changed" block: one line per config key that differs."""
+    out = []
+    for key, (old, new) in changed.items():
+        line = f"  {key.replace('model_digest', 'model digest')}: {shown(key, old)} -> {shown(key, new)}"
+        if key == "model_digest" and "model" not in changed and old and new:
+            line += ": the model was re-pulled or replaced under the same name"
+        out.append(line)
+    return out
 
 
 def format_compare(c, baseline_path, candidate_path):
@@ -3566,7 +3618,7 @@ def format_compare(c, baseline_path, candidate_path):
     out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
     if c["changed"]:
         out.append("Changed:")
-        out += [f"  {key}: {shown(key, old)} -> {shown(key, new)}" for key, (old, new) in c["changed"].items()]
+        out += change_lines(c["changed"])
     else:
         out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
     vote = " (majority vote of each case's trials)" if c["majority_vote"] else ""

@@ -9,7 +9,9 @@ A test scripts its behaviour: what to answer per input, latency, and faults (HTT
 for the attempts on one particular input.
 """
 
+import hashlib
 import json
+import re
 import socket
 import threading
 import time
@@ -41,6 +43,7 @@ class FakeOllama:
         # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
+        self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
@@ -51,6 +54,20 @@ class FakeOllama:
         self.max_in_flight = 0
         self.lock = threading.Lock()
         self.server = None
+
+    def digest(self, model):
+        """A model's digest as /api/tags gives it (sha256 hex); self.digests replaces it, as a re-pull does."""
+        return self.digests.get(model) or hashlib.sha256(model.encode()).hexdigest()
+
+    @staticmethod
+    def family(model):
+        """details.family as Ollama reports it for the models the tests name: qwen2.5 is "qwen2"."""
+        name = model.lower()
+        for prefix, family in (("qwen2", "qwen2"), ("qwen3", "qwen3"), ("llama", "llama"), ("smollm", "llama"),
+                               ("gemma", "gemma3"), ("mistral", "llama")):
+            if name.startswith(prefix):
+                return family
+        return re.match(r"[a-z]*", name).group()
 
     # -- scripting -------------------------------------------------------
     def next_fault(self, text):
@@ -113,8 +130,10 @@ class FakeOllama:
                     return
                 if self.path == "/api/tags":
                     self.send_json(200, {"models": [
-                        {"name": m, "model": m, "size": 4683087332, "digest": "0" * 64,
-                         "details": {"family": "qwen2", "parameter_size": "7.6B",
+                        {"name": m, "model": m, "modified_at": "2026-11-02T09:14:51.218337+01:00", "size": 4683087332,
+                         "digest": fake.digest(m),
+                         "details": {"parent_model": "", "format": "gguf", "family": fake.family(m),
+                                     "families": [fake.family(m)], "parameter_size": "7.6B",
                                      "quantization_level": "Q4_K_M"}} for m in fake.models]})
                 elif self.path == "/v1/models":
                     if fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
@@ -357,7 +376,6 @@ def shipped_answers(golden):
     label, except about one case in six, which gets the next label (so reports have something to
     show); for a free-text case, a reply that greets the customer and cites the order."""
     import glob
-    import hashlib
     answers = {}
     for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
         labels_path = path.rsplit("/", 1)[0] + "/labels.txt"

@@ -515,3 +515,58 @@ def test_compare_shows_a_change_of_think(project, cli, fake):
                "--out", "runs/b.json")[0] == 0
     out = cli("compare", "runs/a.json", "runs/b.json")[1]
     assert "  think: default -> false" in out.splitlines()
+
+
+# --- the model's identity: what the server says it is, recorded, compared, and held to on resume
+
+def test_the_run_records_the_model_as_the_server_describes_it(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    config = load_json("runs/dev-v3.json")["config"]
+    assert config["model_digest"] == fake.digest("qwen2.5:7b") and len(config["model_digest"]) == 64
+    assert (config["model_family"], config["parameter_size"], config["quantization"]) == ("qwen2", "7.6B", "Q4_K_M")
+
+
+def test_compare_names_a_model_replaced_under_the_same_name(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    fake.digests["qwen2.5:7b"] = "2f4a1b7c" + "0" * 56   # `ollama pull` brought a new build
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    old = load_json("runs/a.json")["config"]["model_digest"]
+    assert code == 0 and (f"  model digest: {old[:8]} -> 2f4a1b7c: the model was re-pulled or replaced "
+                          "under the same name") in out.splitlines()
+    c = json.loads(cli("compare", "runs/a.json", "runs/b.json", "--json")[1])
+    assert c["changed"]["model_digest"] == [old, "2f4a1b7c" + "0" * 56]
+    # a run made before digests were recorded: unknown, never an error
+    before = load_json("runs/a.json")
+    for key in ("model_digest", "model_family", "parameter_size", "quantization"):
+        del before["config"][key]
+    json.dump(before, open("runs/before.json", "w", encoding="utf-8"), ensure_ascii=False)
+    code, out, err = cli("compare", "runs/before.json", "runs/b.json")
+    assert code == 0 and "  model digest: unknown -> 2f4a1b7c" in out.splitlines()
+
+
+def test_a_run_is_not_resumed_on_a_model_replaced_since_it_began(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    os.unlink("runs/dev-v3.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:5]]
+    open("runs/dev-v3.json.journal", "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    fake.digests["qwen2.5:7b"] = "f" * 64
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "is not the model the run began with" in err and "ffffffff" in err
+    assert fake.chat_bodies == [] and os.path.exists("runs/dev-v3.json.journal")   # nothing asked, nothing lost
+    del fake.digests["qwen2.5:7b"]
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0   # the same model: resumed
+
+
+def test_openai_servers_model_entry_is_recorded(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)[0] == 0
+    config = load_json("runs/dev-v3.json")["config"]
+    assert config["model_entry"] == {"id": "qwen2.5:7b", "object": "model", "created": 1764496800, "owned_by": "library"}
+    assert "model_digest" not in config

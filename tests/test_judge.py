@@ -253,3 +253,22 @@ def test_a_panel_of_the_judged_family_alone_is_noted_once(project, judged_split,
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "qwen2.5:14b")
     assert code == 0 and err.count("note: every judge (qwen2.5:14b) is of the family of qwen2.5:7b") == 1
+
+
+def test_the_family_note_uses_the_family_the_server_reports(project, judged_split, cli, fake):
+    """qwen3 and qwen2.5 share a name prefix but not a family (Ollama: qwen3, qwen2): no note. A judge
+    given as the judged model itself is said to be that, not "of its family"."""
+    fake.models = ["qwen2.5:7b", "qwen3:8b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "qwen3:8b",
+                         "--out", "runs/a.json")
+    assert code == 0 and "note:" not in err, err
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "qwen2.5:7b",
+                         "--out", "runs/b.json")
+    assert code == 0 and "note: the judge is qwen2.5:7b, the model being judged" in err and "family of" not in err
+    fake.models.append("gemma3:4b")
+    code, out, err = cli("judge", "runs/a.json", "--host", fake.url, "--judge-model", "qwen2.5:7b",
+                         "--judge-model", "gemma3:4b")
+    assert code == 0 and "note:" not in err   # the panel has another family
+    code, out, err = cli("judge", "runs/a.json", "--host", fake.url, "--judge-model", "qwen3:8b")
+    assert code == 0 and "note:" not in err   # the run recorded qwen2, the judge is qwen3
