@@ -72,6 +72,9 @@ DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remo
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 MAX_TIMEOUT = 1e6                 # seconds, 11 days: past any model, short of what a socket refuses
+# Ollama's context window, sent with every request: its own default has changed between versions
+# (2048, then 4096, then by memory), and a prompt longer than the window is cut without a word
+DEFAULT_NUM_CTX = 4096
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
@@ -296,12 +299,20 @@ def build_config(args) -> RunConfig:
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "options": parse_options(args.option), "format": args.format, "think": think_value(args.think, args.api),
+        "options": pinned_options(parse_options(args.option), args.api), "format": args.format,
+        "think": think_value(args.think, args.api),
         "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
         **({"subset": {"limit": args.limit}} if args.limit else {}),
         **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
     }
+
+
+def pinned_options(options, api):
+    """Ollama's num_ctx is always sent (DEFAULT_NUM_CTX unless --option num_ctx=N), so a run asks
+    the same way whatever the server's version defaults to, and the report can tell when a prompt
+    filled the window."""
+    return {"num_ctx": DEFAULT_NUM_CTX, **options} if api == "ollama" else options
 
 
 def think_value(think, api):
@@ -2747,7 +2758,7 @@ def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[G
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {},
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
-                 "done_reason": r.get("done_reason"), "unfinished": False}
+                 "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens")}
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := answer_of(response)) is None:
@@ -2857,6 +2868,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
     scored, errors, undecided, flaky, failures = [], [], [], [], []
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
+    window, filled = context_window(config), []   # prompts that filled Ollama's window: the server may have cut them
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
@@ -2865,6 +2877,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
+            if window and type(t["prompt_tokens"]) is int and t["prompt_tokens"] >= window:
+                filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
@@ -2926,6 +2940,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "open": undecided,
         "unfinished_thinking": unfinished,
         "cut_off": cut_off,
+        "num_ctx": window,
+        "input_may_be_cut": filled,
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "judge": judge_summary(config, cases) if any(r["type"] == "judge" for r in checks) else None,
@@ -2939,6 +2955,12 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
     return s
+
+
+def context_window(config):
+    """num_ctx, when the run sent it to Ollama (a prompt that reaches it may have been cut)."""
+    num_ctx = (config.get("options") or {}).get("num_ctx")
+    return num_ctx if config.get("api", "ollama") == "ollama" and type(num_ctx) is int and num_ctx > 0 else None
 
 
 def failure(case):
@@ -3339,6 +3361,10 @@ def stopped_short_lines(s):
     if s["cut_off"]:
         out.append(f"Cut off by the token limit: {len(s['cut_off'])} ({which(s['cut_off'], s['repeat'])}): "
                    "raise num_predict (--option num_predict=N); a better prompt will not fix these")
+    if s["input_may_be_cut"]:
+        out.append(f"Input may have been cut to fit num_ctx={s['num_ctx']}: {len(s['input_may_be_cut'])} "
+                   f"({which(s['input_may_be_cut'], s['repeat'])}): the prompt filled the context window, and "
+                   "Ollama cuts what does not fit without an error; raise it (--option num_ctx=N)")
     return out
 
 
@@ -3401,6 +3427,8 @@ def markdown_report(config, s, path):
         out.append(f"| Thinking never finished | {len(s['unfinished_thinking'])} | |")
     if s["cut_off"]:
         out.append(f"| Cut off by the token limit | {len(s['cut_off'])} | |")
+    if s["input_may_be_cut"]:
+        out.append(f"| Input may have been cut to fit num_ctx={s['num_ctx']} | {len(s['input_may_be_cut'])} | |")
     failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
                                                                if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
                          for f in s["failures"][:MARKDOWN_FAILURES]) or "none"
@@ -3751,6 +3779,7 @@ def review_items(run, against=None):
             for t in case["trials"]:
                 other[case["id"], t["trial"]] = t
     results = {(r["id"], r["trial"]): r for r in run["results"]}
+    window = context_window(config)
     items = []
     for case in cases:
         for t in case["trials"]:
@@ -3767,8 +3796,11 @@ def review_items(run, against=None):
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),
-                "stopped": [why for why, yes in (("thinking never finished", t["unfinished"]),
-                                                 ("cut off by the token limit", t["done_reason"] == "length")) if yes],
+                "stopped": [why for why, yes in (
+                    ("thinking never finished", t["unfinished"]),
+                    ("cut off by the token limit", t["done_reason"] == "length"),
+                    (f"input may have been cut to fit num_ctx={window}",
+                     window and type(t["prompt_tokens"]) is int and t["prompt_tokens"] >= window)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })

@@ -328,6 +328,13 @@ class FakeOllama:
                         message["content"], done_reason = f"<think>\n{fake.reasoning}", "length"
                     content = message["content"]
                     prompt_tokens, completion_tokens = 10 + len(text) // 4, 1 + len(content) // 4
+                    options = body.get("options") if isinstance(body.get("options"), dict) else {}
+                    limit = body.get("max_tokens") if openai else options.get("num_predict")
+                    if isinstance(limit, int) and 0 < limit < completion_tokens:   # about 4 characters a token
+                        message["content"] = content = content[:4 * limit]
+                        completion_tokens, done_reason = limit, "length"
+                    if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut to it, silently
+                        prompt_tokens = min(prompt_tokens, options["num_ctx"])
                     if openai:
                         if "thinking" in message:   # llama.cpp's and vLLM's name for it
                             message["reasoning_content"] = message.pop("thinking")

@@ -176,7 +176,7 @@ def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
     body = fake.chat_bodies[0]
     prompt = (project / "prompts" / "v3.txt").read_text(encoding="utf-8")
     assert body["model"] == "qwen2.5:7b" and body["stream"] is False
-    assert body["options"] == {"temperature": 0.7, "seed": 7}
+    assert body["options"] == {"temperature": 0.7, "seed": 7, "num_ctx": 4096}   # the window pinned, always
     assert body["messages"][0] == {"role": "system", "content": prompt}
     assert body["messages"][1]["role"] == "user"
     assert len(fake.chat_bodies) == 28
@@ -570,3 +570,38 @@ def test_openai_servers_model_entry_is_recorded(project, cli, fake):
     config = load_json("runs/dev-v3.json")["config"]
     assert config["model_entry"] == {"id": "qwen2.5:7b", "object": "model", "created": 1764496800, "owned_by": "library"}
     assert "model_digest" not in config
+
+
+# --- answers cut short and prompts that filled the window, told apart from invalid answers
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_answers_stopped_by_the_token_limit_are_listed_apart(project, cli, fake, api):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": "facturación, porque el cargo no cuadra con el plan"})
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", "num_predict=3")
+    assert code == 0, err
+    r = load_json("runs/dev-v3.json")["results"][1]
+    assert r["done_reason"] == "length" and r["response"] == "facturación, porque"[:12]
+    lines = out.splitlines()
+    assert "Invalid answers: 1" in lines
+    assert any(l.startswith("Cut off by the token limit: 1 (dev-02): raise num_predict") for l in lines)
+    assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["cut_off"] == [{"id": "dev-02", "trial": 1}]
+
+
+def test_a_prompt_that_filled_the_window_is_flagged(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40")
+    assert code == 0, err
+    run = load_json("runs/dev-v3.json")
+    assert {b["options"]["num_ctx"] for b in fake.chat_bodies} == {40} and run["config"]["options"] == {"num_ctx": 40}
+    full = [r["id"] for r in run["results"] if r["prompt_tokens"] >= 40]
+    assert full and len(full) < 28   # the long tickets, not the short ones
+    flag = next(l for l in out.splitlines() if l.startswith("Input may have been cut to fit num_ctx=40:"))
+    assert flag.startswith(f"Input may have been cut to fit num_ctx=40: {len(full)} ({full[0]},")
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert [x["id"] for x in s["input_may_be_cut"]] == full and s["num_ctx"] == 40
+    items = {i["id"]: i for i in evalpy.review_items(run)}
+    assert items[full[0]]["stopped"] == ["input may have been cut to fit num_ctx=40"]
+    # the default window: sent, recorded, and no ticket comes near it
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "Input may have been cut" not in out
+    assert load_json("runs/dev-v3-2.json")["config"]["options"] == {"num_ctx": 4096}
