@@ -3520,7 +3520,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     known = sorted({t for c in cases for t in c["tags"]})
     for tag in must_pass:
         if tag not in known:
-            return 2, [f"--must-pass {tag}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
+            return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s["errors"]:
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
                    "model); finish the run (run --resume) or run again"]

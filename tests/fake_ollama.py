@@ -43,6 +43,7 @@ class FakeOllama:
         # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
+        self.json_when_asked = False   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         self.chat_bodies = []         # every /api/chat body received
@@ -317,6 +318,10 @@ class FakeOllama:
                 else:
                     routed = fake.route(body) if fake.route else None
                     content = routed if routed is not None else fake.answer_for(text)
+                    structured = body.get("response_format", {}).get("type") != "text" if openai and isinstance(
+                        body.get("response_format"), dict) else bool(body.get("format")) and not openai
+                    if fake.json_when_asked and structured and routed is None:
+                        content = json.dumps({"label": content}, ensure_ascii=False)
                     message = {"role": "assistant", "content": content}
                     done_reason = "stop"
                     thinks = fake.thinking.get(model) or fake.thinking.get(model.removesuffix(":latest"))
@@ -387,7 +392,7 @@ def shipped_answers(golden):
     for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
         labels_path = path.rsplit("/", 1)[0] + "/labels.txt"
         try:
-            labels = [l.strip() for l in open(labels_path, encoding="utf-8") if l.strip()]
+            labels = [l.strip() for l in open(labels_path, encoding="utf-8") if l.strip() and not l.startswith("#")]
         except OSError:
             labels = []
         for line in open(path, encoding="utf-8"):
@@ -420,6 +425,8 @@ def shipped_fake(golden="golden", latency=0.02):
     fake.route = lambda body: judge if "Criterion:" in body["messages"][-1]["content"] else None
     fake.answers, fake.latency = shipped_answers(golden), latency
     fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one
+    fake.json_when_asked = True
+    fake.refused_formats = {"json_schema"}   # as llama-cpp-python's server, the README's real model, does
     return fake
 
 

@@ -15,20 +15,25 @@ import pytest
 import requests
 
 from conftest import ROOT, evalpy
-from fake_ollama import shipped_fake
+from fake_ollama import shipped_answers, shipped_fake
 
 EXAMPLES = sorted((ROOT / "runs" / "example").glob("*.json"))
 
 
-def shown_sessions():
-    """(command, lines shown) for each `$ python eval.py ...` in the README's fenced blocks."""
+def fenced_blocks():
+    """The lines of each of the README's fenced blocks."""
     blocks, block = [], None
     for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
             block = [] if block is None else blocks.append(block)   # opens, or closes (None)
         elif block is not None:
             block.append(line)
-    return [(lines[0][len("$ python eval.py "):].split(), lines[1:]) for lines in blocks
+    return blocks
+
+
+def shown_sessions():
+    """(command, lines shown) for each `$ python eval.py ...` in the README's fenced blocks."""
+    return [(lines[0][len("$ python eval.py "):].split(), lines[1:]) for lines in fenced_blocks()
             if lines and lines[0].startswith("$ python eval.py ") and "runs/example/" in lines[0]]
 
 
@@ -82,6 +87,16 @@ def test_the_red_team_gate_catches_the_injection_the_real_model_followed():
     assert "must-pass 'red-team': 0 of 3 cases pass every trial (failing: dev-26, dev-27, dev-28)" in done.stderr
 
 
+def test_the_fake_answers_every_labelled_case_with_a_label():
+    """labels.txt's comment line is not a label: the fake's planted misses must be other labels."""
+    labels = [l.strip() for l in (ROOT / "golden" / "labels.txt").read_text(encoding="utf-8").splitlines()
+              if l.strip() and not l.startswith("#")]
+    answers = shipped_answers(str(ROOT / "golden"))
+    for split in ("dev", "test"):
+        for line in (ROOT / "golden" / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+            assert answers[json.loads(line)["input"]] in labels
+
+
 def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
     """README, "Try it without Ollama": python tests/fake_ollama.py, then eval.py as written."""
     fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
@@ -108,16 +123,25 @@ README = ROOT / "README.md"
 GATES = ("--min-accuracy", "--must-pass", "--fail-on-regression", "--fail-if-worse")
 
 
+TRY_IT = "Try it without Ollama"
+
+
 def readme_commands():
-    """(section, command) for every `python eval.py ...` the README gives, in order: the lines of its
-    code blocks (with `\\` continuations joined, comments dropped) and the commands quoted in its text."""
+    """(group, command) for every `python eval.py ...` the README gives, in order: the lines of its
+    code blocks (with `\\` continuations joined, comments and output redirections dropped), the
+    CI workflow's steps, and the commands quoted in its text. The group is "Commands", or one of
+    the paths of "Try it without Ollama", each meant for a fresh clone."""
     text = README.read_text(encoding="utf-8")
-    found = [(m.start(), re.sub(r"\s+#.*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
-             re.finditer(r"^(?: {4}(?:\$ )?|\$ )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
+    found = [(m.start(), re.sub(r"\s+(#|>>).*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
+             re.finditer(r"^(?: {4}(?:\$ )?|\$ | *- run: )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
     found += [(m.start(), " ".join(m[1].split())) for m in re.finditer(r"`(python eval\.py [^`]*)`", text)]
-    headings = [(m.start(), m[1]) for m in re.finditer(r"^## (.*)", text, re.M)]
-    return list(dict.fromkeys((max((h for h in headings if h[0] < at), default=(0, ""))[1], command.strip())
-                              for at, command in sorted(found)))
+    sections = [(m.start(), m[1]) for m in re.finditer(r"^## (.*)", text, re.M)]
+    paths = [(m.start(), m[1]) for m in re.finditer(r"^### (.*)", text, re.M)]
+
+    def group(at):
+        section = max((h for h in sections if h[0] < at), default=(0, ""))
+        return max(h for h in paths if section[0] < h[0] < at)[1] if section[1] == TRY_IT else "Commands"
+    return list(dict.fromkeys((group(at), command.strip()) for at, command in sorted(found)))
 
 
 def variants(command):
@@ -141,7 +165,8 @@ def provide_placeholders(argv, eval_py):
         assert verdicts, "the README calibrates a run with no judge checks"
         Path("human.jsonl").write_text("".join(json.dumps(v, ensure_ascii=False) + "\n" for v in verdicts),
                                        encoding="utf-8")
-    for name, prompt in (("runs/main.json", "prompts/v2.txt"), ("runs/branch.json", "prompts/v3.txt")):
+    for name, prompt in (("runs/main.json", "prompts/v2.txt"), ("runs/branch.json", "prompts/v3.txt"),
+                         ("runs/main-dev.json", "prompts/v2.txt")):
         if name in argv and not Path(name).exists():   # the CI pattern: run --out, then compare
             eval_py("run", "--split", "dev", "--prompt", prompt, "--out", name, expect=0)
 
@@ -159,12 +184,12 @@ def review_serves(argv, env):
     assert proc.returncode == 0 and "Traceback" not in err, err
 
 
-@pytest.mark.parametrize("section", ["Commands", "Try it without Ollama"])
-def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, section):
+@pytest.mark.parametrize("group", ["Commands", "No model at all", "A real model, without Ollama or a GPU"])
+def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, group):
     """Each README command, in order, on a copy of what a clone has: those that need a server
     against the fake one (every host the README names is where a server would be: here it is
-    the fake's), the others against the shipped files. The "Try it" section is a path of its own
-    (another model on the held-out split), so it starts from a fresh copy too."""
+    the fake's), the others against the shipped files. The paths of "Try it without Ollama" say
+    to start from a fresh clone, so each starts from a fresh copy."""
     for part in ("eval.py", "golden", "prompts", "runs/example"):
         (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, tmp_path / part)
     monkeypatch.chdir(tmp_path)
@@ -180,8 +205,8 @@ def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, sectio
             f"eval.py {' '.join(argv)} exited {done.returncode}:\n{done.stderr}"
         return done
 
-    commands = [c for s, c in readme_commands() if (s == "Try it without Ollama") == (section != "Commands")]
-    assert len(commands) >= (30 if section == "Commands" else 6)
+    commands = [c for g, c in readme_commands() if g == group]
+    assert len(commands) >= {"Commands": 35, "No model at all": 1}.get(group, 6)
     try:
         for command in commands:
             for variant in variants(command):
@@ -198,6 +223,23 @@ def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, sectio
                     # the README's runs finished without errors: there is nothing to finish
                     assert "there is nothing to resume" in eval_py(*argv, expect=2).stderr
                 else:
-                    eval_py(*argv, expect=0)
+                    done = eval_py(*argv, expect=0)
+                    if "--compare" in argv and "--format" in argv:
+                        # the chain compares what it says it compares: the schema against plain text alone
+                        changed = done.stdout.split("Changed:\n", 1)[1].split("\n\n", 1)[0]
+                        assert [l.split(":")[0].strip() for l in changed.splitlines()] == ["format", "response_format"]
     finally:
         fake.stop()
+
+
+def test_the_readme_layout_samples_are_what_eval_py_prints(project, cli):
+    """The report and compare samples of "report" and "compare", remade from their scripted answers."""
+    from conftest import split_run, write_run
+    write_run("runs/dev-v2.json", split_run("dev", {"dev-09": "facturación", "dev-12": "bug", "dev-24": "petición"},
+                                            prompt="prompts/v2.txt"))
+    write_run("runs/dev-v3.json", split_run("dev"))
+    blocks = ["".join(line + "\n" for line in block) for block in fenced_blocks()]
+    report = next(b for b in blocks if b.startswith("Accuracy: "))
+    compare = next(b for b in blocks if b.startswith("Baseline:  runs/dev-v2.json"))
+    assert cli("report", "runs/dev-v2.json")[1] == report
+    assert cli("compare", "runs/dev-v2.json", "runs/dev-v3.json")[1] == compare

@@ -34,7 +34,9 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli):
     code, out, err = cli("report", tagged_run, "--must-pass", "injection")
     assert code == 0 and "gate passed: must-pass 'injection': 2 of 2" in err
     code, out, err = cli("report", tagged_run, "--must-pass", "red-teem")
-    assert code == 2 and "no case has this tag (tags in this run: injection, red-team)" in err
+    assert code == 2 and "error: --must-pass 'red-teem': no case has this tag (tags in this run: injection, red-team)" in err
+    code, out, err = cli("report", tagged_run, "--must-pass", "red-team ")   # a stray space is shown, not hidden
+    assert code == 2 and "error: --must-pass 'red-team ': no case has this tag" in err
 
 
 def test_fail_on_regression_and_fail_if_worse(dev_run, worse_run, cli):
