@@ -72,6 +72,9 @@ DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remo
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 MAX_TIMEOUT = 1e6                 # seconds, 11 days: past any model, short of what a socket refuses
+# A call whose load_duration is above this loaded the model: a loaded model reports a few
+# milliseconds at most, a load takes from a second to minutes
+LOADED_ABOVE_NS = 100_000_000
 # Ollama's context window, sent with every request: its own default has changed between versions
 # (2048, then 4096, then by memory), and a prompt longer than the window is cut without a word
 DEFAULT_NUM_CTX = 4096
@@ -109,7 +112,8 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # and what the server did with it (CALL_FIELDS).
 CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
-               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking")
+               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking",
+               "thinking_tokens")
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
                    "think", "response_format", "api", "server_version")
@@ -170,6 +174,7 @@ class Result(TypedDict, total=False):
     done_reason: str | None        # stop, length...
     judges: list | None            # of Vote
     thinking: str | None           # the reasoning a server sent apart (Ollama's message.thinking)
+    thinking_tokens: int | None    # of completion_tokens, those spent reasoning, when the server says
 
 
 class RunConfig(TypedDict, total=False):
@@ -207,6 +212,7 @@ class RunConfig(TypedDict, total=False):
     parameter_size: str | None
     quantization: str | None
     model_entry: dict | None       # --api openai: the server's /v1/models entry, as it came
+    model_load: dict | None        # the load before the first case: {"ms": wall time, "load_duration_ns"}
 
 
 class GradedTrial(TypedDict):
@@ -277,7 +283,7 @@ class Inputs(NamedTuple):
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
-                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns")
+                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")
 
 
 def answer_problem(answer):
@@ -1372,6 +1378,11 @@ class ChatClient:
             raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
         return answer
 
+    def load(self, model):
+        """Load the model before the first case, so that no case is charged for it; None where the
+        API has no way to (an OpenAI-compatible server loads at start)."""
+        return None
+
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
         for attempt in range(self.retries + 1):
@@ -1418,6 +1429,20 @@ class OllamaClient(ChatClient):
         status, version, _ = self.get_json("/api/version")
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
+
+    def load(self, model):
+        """Ollama loads a model on a chat with no messages, and answers nothing. The load is timed
+        and recorded; if it fails, the run goes on and the first case carries the load."""
+        started = time.monotonic()
+        try:
+            data = self.post("/api/chat", {"model": model, "messages": []}, model)
+        except CallFailed as failure:
+            warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
+                 "latency may include the load")
+            return None
+        ns = data.get("load_duration") if isinstance(data, dict) else None
+        return {"ms": round((time.monotonic() - started) * 1000, 1),
+                "load_duration_ns": ns if type(ns) is int and ns >= 0 else None}
 
     def identity(self, entry):
         """The model as /api/tags describes it: its digest changes when it is re-pulled or replaced."""
@@ -1513,9 +1538,11 @@ class OpenAIClient(ChatClient):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
+        details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
-                "thinking": message.get("reasoning_content", message.get("reasoning"))}
+                "thinking": message.get("reasoning_content", message.get("reasoning")),
+                "thinking_tokens": details.get("reasoning_tokens")}
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
         """--format schema: ask once in each form in turn and keep the first the server accepts, so
@@ -2383,6 +2410,7 @@ def run_split(args):
     judge = config.get("judge") if resuming else judge_config(args, config["model"], inputs.cases)
     client = make_client(config, args)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
+    load = client.load(config["model"])
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
@@ -2391,7 +2419,7 @@ def run_split(args):
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done)
     else:
-        start_config(config, inputs, rerun, judge, form, server_version, identity)
+        start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load))
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
@@ -2738,6 +2766,9 @@ def label_reader(labels, fmt):
 
 
 NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
+# what the Speed section reads of each answer, kept by grade() as one tuple per trial
+TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eval_duration_ns", "eval_duration_ns",
+                 "load_duration_ns", "thinking_tokens")
 
 
 def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[GradedCase]:
@@ -2758,7 +2789,8 @@ def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[G
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {},
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
-                 "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens")}
+                 "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens"),
+                 "timing": tuple(r.get(k) for k in TIMING_FIELDS)}
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := answer_of(response)) is None:
@@ -2951,10 +2983,35 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "flaky": flaky,
         "failures": [failure(c) for c in failures],
         "rerun_test": config.get("rerun_test"),
+        "speed": speed_figures(config, cases),
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
     return s
+
+
+def speed_figures(config, cases):
+    """How fast the model answered, from what each answer recorded: wall latency as eval.py measured
+    it, tokens per second from the server's own counts and durations (Ollama's eval_count over
+    eval_duration), and which calls paid for loading the model. The load before the run is apart."""
+    rows = [t["timing"] for c in cases for t in c["trials"] if t["error"] is None and t["response"] is not None]
+    def whole(i):
+        return [row[i] for row in rows if type(row[i]) is int and row[i] >= 0]
+    latencies = sorted(row[0] for row in rows if type(row[0]) in (int, float) and row[0] >= 0)
+
+    def per_second(tokens_at, ns_at):
+        pairs = [(row[tokens_at], row[ns_at]) for row in rows
+                 if type(row[tokens_at]) is int and type(row[ns_at]) is int and row[ns_at] > 0]
+        return rate(sum(p[0] for p in pairs), sum(p[1] for p in pairs) / 1e9) if pairs else None
+    prompt, completion, thinking = whole(1), whole(2), whole(6)
+    loads = whole(5)
+    return {"calls": len(rows),
+            "latency_ms_median": percentile(latencies, 50), "latency_ms_p95": percentile(latencies, 95),
+            "generation_tokens_per_s": per_second(2, 4), "prompt_tokens_per_s": per_second(1, 3),
+            "prompt_tokens": sum(prompt) if prompt else None, "completion_tokens": sum(completion) if completion else None,
+            "thinking_tokens": sum(thinking) if thinking else None,
+            "calls_with_load": sum(ns > LOADED_ABOVE_NS for ns in loads) if loads else None,
+            "load_before_run": config.get("model_load")}
 
 
 def context_window(config):
@@ -3002,6 +3059,17 @@ def label_figures(outcomes, labels, counts, scored):
 
 Z95 = NormalDist().inv_cdf(0.975)   # 1.959963984540054
 FISHER_TIE = 1 + 1e-7                # tables this close in probability count as equally extreme (as R does)
+
+
+def percentile(ordered, q):
+    """The q-th percentile of sorted values, interpolating linearly between the two nearest ranks
+    (numpy's and scipy's default); None for no values."""
+    if not ordered:
+        return None
+    at = (len(ordered) - 1) * q / 100
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
 def wilson(successes, n, z=Z95):
@@ -3368,6 +3436,37 @@ def stopped_short_lines(s):
     return out
 
 
+def duration(ms):
+    return "-" if ms is None else f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
+
+
+def speed(value):
+    return "-" if value is None else f"{value:.1f} tokens/s"
+
+
+def speed_section(s):
+    """Wall time and the server's own throughput; the load before the run is never a case's."""
+    sp = s["speed"]
+    out = [f"Speed ({plural(sp['calls'], 'answer')}):",
+           f"  latency     median {duration(sp['latency_ms_median'])} · 95th percentile {duration(sp['latency_ms_p95'])}"
+           " (wall time of each request)"]
+    if sp["generation_tokens_per_s"] is not None or sp["prompt_tokens_per_s"] is not None:
+        out.append(f"  generation  {speed(sp['generation_tokens_per_s'])} · prompt {speed(sp['prompt_tokens_per_s'])}"
+                   " (the server's token counts over its own durations)")
+    if sp["prompt_tokens"] is not None or sp["completion_tokens"] is not None:
+        total = (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)
+        thinking = f", {sp['thinking_tokens']} of them thinking" if sp["thinking_tokens"] else ""
+        out.append(f"  tokens      {total} ({sp['prompt_tokens'] or 0} prompt + {sp['completion_tokens'] or 0} "
+                   f"completion{thinking})")
+    load = sp["load_before_run"]
+    if load or sp["calls_with_load"] is not None:
+        before = (f"{duration(load['ms'])} before the first case, not charged to any; " if load else "")
+        calls = sp["calls_with_load"]
+        out.append(f"  model load  {before}" + (f"{plural(calls, 'answer')} included a load" if calls is not None
+                                                else "no load figures from the server"))
+    return out
+
+
 def format_report(config, s):
     out = headline(s)
     if s["rerun_test"]:
@@ -3393,6 +3492,8 @@ def format_report(config, s):
         out += ["", "By tag:"] + slice_rows(s["by_tag"])
     if s["pass_k"]:
         out += [""] + trial_section(s)
+    if s["speed"]["calls"]:
+        out += [""] + speed_section(s)
     out += [""] + failure_section(s)
     if s.get("failure_labels"):
         out += [""] + failure_label_section(s)
@@ -3429,6 +3530,15 @@ def markdown_report(config, s, path):
         out.append(f"| Cut off by the token limit | {len(s['cut_off'])} | |")
     if s["input_may_be_cut"]:
         out.append(f"| Input may have been cut to fit num_ctx={s['num_ctx']} | {len(s['input_may_be_cut'])} | |")
+    sp = s["speed"]
+    if sp["calls"]:
+        out.append(f"| Latency, median / 95th percentile | {duration(sp['latency_ms_median'])} / "
+                   f"{duration(sp['latency_ms_p95'])} | |")
+        if sp["generation_tokens_per_s"] is not None:
+            out.append(f"| Generation / prompt speed | {speed(sp['generation_tokens_per_s'])} / "
+                       f"{speed(sp['prompt_tokens_per_s'])} | |")
+        if sp["calls_with_load"]:
+            out.append(f"| Answers that included a model load | {sp['calls_with_load']} | |")
     failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
                                                                if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
                          for f in s["failures"][:MARKDOWN_FAILURES]) or "none"
@@ -3593,7 +3703,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     return {"changed": changed, **buckets, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
-            "answers": answers,
+            "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
             "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n)},
             "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n)},
             "identical_answers": identical, "paired_answers": paired,
@@ -3660,6 +3770,11 @@ def format_compare(c, baseline_path, candidate_path):
             f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
             f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
             f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}"]
+    a, b = c["speed"]
+    if a["calls"] and b["calls"]:
+        out.append(f"Speed: median latency {duration(a['latency_ms_median'])} -> {duration(b['latency_ms_median'])}"
+                   + (f" · generation {speed(a['generation_tokens_per_s'])} -> {speed(b['generation_tokens_per_s'])}"
+                      if a["generation_tokens_per_s"] or b["generation_tokens_per_s"] else ""))
     return "\n".join(out)
 
 
@@ -3687,6 +3802,11 @@ def markdown_compare(c, baseline_path, candidate_path):
             f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])} |"]
     if any(c["invalid_answers"] or []):
         out.append("| Invalid answers | " + " | ".join(invalid_counts(c).split(" -> ")) + " |")
+    a, b = c["speed"]
+    if a["calls"] and b["calls"]:
+        out.append(f"| Latency, median | {duration(a['latency_ms_median'])} | {duration(b['latency_ms_median'])} |")
+        if a["generation_tokens_per_s"] or b["generation_tokens_per_s"]:
+            out.append(f"| Generation speed | {speed(a['generation_tokens_per_s'])} | {speed(b['generation_tokens_per_s'])} |")
     for name in ("fixed", "regressions"):
         out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
     if c["not_compared"]:

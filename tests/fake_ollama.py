@@ -43,7 +43,11 @@ class FakeOllama:
         # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
-        self.json_when_asked = False   # answer {"label": ...} when asked for structured output, as a grammar would
+        self.json_when_asked = False
+        self.loads = []               # bodies of load requests (a chat with no messages), kept out of chat_bodies
+        self.loaded = set()           # models loaded so far
+        self.load_seconds = 0.0       # how long the first request for a model takes to load it
+        self.refuse_loads = False     # answer load requests with HTTP 500   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         self.chat_bodies = []         # every /api/chat body received
@@ -69,6 +73,16 @@ class FakeOllama:
             if name.startswith(prefix):
                 return family
         return re.match(r"[a-z]*", name).group()
+
+    def load(self, model):
+        """The first request for a model loads it (load_seconds, reported as load_duration); later
+        ones find it loaded and report the microseconds Ollama does. Returns load_duration in ns."""
+        with self.lock:
+            first = model not in self.loaded
+            self.loaded.add(model)
+        if first and self.load_seconds:
+            time.sleep(self.load_seconds)
+        return int(self.load_seconds * 1e9) if first and self.load_seconds else 1234567
 
     # -- scripting -------------------------------------------------------
     def next_fault(self, text):
@@ -167,13 +181,23 @@ class FakeOllama:
                 except ValueError:
                     self.send_error_json(400, "invalid character looking for beginning of value", openai)
                     return
+                loading = not openai and body.get("messages") == []   # Ollama: load the model, answer nothing
                 with fake.lock:
-                    fake.chat_bodies.append(body)
+                    (fake.loads if loading else fake.chat_bodies).append(body)
                 model = body.get("model")
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag
                 if model not in fake.models:
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
+                    return
+                if loading and fake.refuse_loads:
+                    self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
+                    return
+                self.load_ns = fake.load(model)
+                if loading:
+                    self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
+                                         "message": {"role": "assistant", "content": ""},
+                                         "done_reason": "load", "done": True})
                     return
                 kind = (body.get("response_format") or {}).get("type")
                 if openai and kind in fake.refused_formats:
@@ -352,7 +376,7 @@ class FakeOllama:
                     self.send_json(200, {
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                         "message": message, "done_reason": done_reason, "done": True,
-                        "total_duration": 812345678, "load_duration": 1234567,
+                        "total_duration": 812345678 - 1234567 + self.load_ns, "load_duration": self.load_ns,
                         "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789,
                         "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -154,7 +155,8 @@ def test_calls_go_through_the_proxy_the_environment_names(project, cli, fake, mo
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 0, err
     chats = [u for u in fake.proxied if u.endswith("/api/chat")]
-    assert len(chats) == 28 and set(chats) == {"http://models.internal:11434/api/chat"}
+    assert len(chats) == 1 + 28 and set(chats) == {"http://models.internal:11434/api/chat"}   # the load, the cases
+    assert len(fake.loads) == 1
     assert "http://models.internal:11434/api/tags" in fake.proxied
     assert "Accuracy: 28/28 = 100%" in out
     fake.faults = ["redirect"]   # through a proxy, requests would follow it and credit the answer
@@ -185,8 +187,8 @@ def test_request_is_the_ollama_chat_call_with_options(project, cli, fake):
 def test_each_request_has_a_connection_of_its_own(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
-    assert len(fake.chat_connections) == 28   # one request on each: nothing read after it is taken
-    assert len(fake.connections) == 28 + 2    # and one for each check before the run (tags, version)
+    assert len(fake.chat_connections) == 28 + 1   # one request on each: nothing read after it is taken (+ the load)
+    assert len(fake.connections) == 28 + 1 + 2    # and one for each check before the run (tags, version)
 
 
 def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
@@ -605,3 +607,42 @@ def test_a_prompt_that_filled_the_window_is_flagged(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0 and "Input may have been cut" not in out
     assert load_json("runs/dev-v3-2.json")["config"]["options"] == {"num_ctx": 4096}
+
+
+# --- the model is loaded before the first case, and no case pays for it
+
+def test_the_model_is_loaded_before_the_first_case_and_the_load_is_recorded_apart(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.load_seconds = 0.4
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    assert fake.loads == [{"model": "qwen2.5:7b", "messages": []}] and len(fake.chat_bodies) == 28
+    run = load_json("runs/dev-v3.json")
+    load = run["config"]["model_load"]
+    assert load["ms"] >= 400 and load["load_duration_ns"] is None   # Ollama's load answer carries no durations
+    assert max(r["latency_ms"] for r in run["results"]) < 400 and all(r["load_duration_ns"] == 1234567
+                                                                       for r in run["results"])
+    assert any(re.fullmatch(r"  model load  4\d\d ms before the first case, not charged to any; 0 answers included a load", l)
+               for l in out.splitlines()), out
+
+
+def test_a_failed_load_is_noted_and_the_run_goes_on(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.refuse_loads, fake.load_seconds = True, 0.3
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "note: loading qwen2.5:7b before the first case failed (HTTP 500" in err
+    run = load_json("runs/dev-v3.json")
+    assert run["config"]["model_load"] is None and run["results"][0]["load_duration_ns"] == 300_000_000
+    assert any(l.endswith("1 answer included a load") for l in out.splitlines())   # the first case paid for it
+
+
+def test_compare_shows_both_runs_speed(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json", "--option", "num_ctx=8192")[0] == 0
+    lines = cli("compare", "runs/a.json", "runs/b.json")[1].splitlines()
+    assert any(l.startswith("Speed: median latency ") and " tokens/s -> " in l for l in lines)
+    c = json.loads(cli("compare", "runs/a.json", "runs/b.json", "--json")[1])
+    assert [s["calls"] for s in c["speed"]] == [28, 28]
+    md = cli("compare", "runs/a.json", "runs/b.json", "--markdown")[1]
+    assert "| Latency, median |" in md and "| Generation speed |" in md

@@ -136,3 +136,47 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     assert listed[1]["correct"] == 1 and listed[1]["scored"] == 2 and "problem" in listed[2]
     code, out, err = cli("runs", "nowhere")
     assert code == 2 and "nowhere: no such folder" in err
+
+
+# --- Speed: wall time as measured, throughput from the server's own counts, loads apart
+
+def test_speed_figures_worked_out_by_hand(project, cli):
+    # latency ms, completion tokens, eval ns, load ns: the third call loaded the model (3.4 s)
+    calls = [(100.0, 10, 500_000_000, 1_000_000), (200.0, 30, 500_000_000, 2_000_000),
+             (300.0, 20, 1_000_000_000, 3_400_000_000), (1000.0, 40, 2_000_000_000, 5_000_000)]
+    run = make_run([{"id": f"s{i}", "expected": "bug", "response": "bug", "latency_ms": c[0]} for i, c in enumerate(calls)])
+    for r, (_, completion, eval_ns, load_ns) in zip(run["results"], calls):
+        r.update(completion_tokens=completion, eval_duration_ns=eval_ns, load_duration_ns=load_ns,
+                 prompt_tokens=100, prompt_eval_duration_ns=250_000_000)
+    run["config"]["model_load"] = {"ms": 2412.0, "load_duration_ns": 2_300_000_000}
+    write_run("runs/speed.json", run)
+    sp = json.loads(cli("report", "runs/speed.json", "--json")[1])["speed"]
+    assert sp["calls"] == 4 and sp["latency_ms_median"] == 250.0
+    assert sp["latency_ms_p95"] == pytest.approx(300 + 0.85 * 700)          # between the 3rd and 4th of 4
+    assert sp["generation_tokens_per_s"] == pytest.approx(100 / 4.0)         # 100 tokens in 4 s of eval
+    assert sp["prompt_tokens_per_s"] == pytest.approx(400 / 1.0)
+    assert (sp["prompt_tokens"], sp["completion_tokens"], sp["calls_with_load"]) == (400, 100, 1)
+    assert sp["load_before_run"] == {"ms": 2412.0, "load_duration_ns": 2_300_000_000}
+    out = cli("report", "runs/speed.json")[1].splitlines()
+    at = out.index("Speed (4 answers):")
+    assert out[at + 1:at + 5] == [
+        "  latency     median 250 ms · 95th percentile 895 ms (wall time of each request)",
+        "  generation  25.0 tokens/s · prompt 400.0 tokens/s (the server's token counts over its own durations)",
+        "  tokens      500 (400 prompt + 100 completion)",
+        "  model load  2.41 s before the first case, not charged to any; 1 answer included a load"]
+    md = cli("report", "runs/speed.json", "--markdown")[1]
+    assert "| Latency, median / 95th percentile | 250 ms / 895 ms | |" in md
+    assert "| Generation / prompt speed | 25.0 tokens/s / 400.0 tokens/s | |" in md
+    assert "| Answers that included a model load | 1 | |" in md
+
+
+def test_speed_without_server_durations_shows_latency_alone(project, cli):
+    run = make_run([("a", "bug", "bug"), ("b", "bug", "bug")])
+    for r in run["results"]:
+        for key in ("prompt_tokens", "completion_tokens", "total_duration_ns", "load_duration_ns",
+                    "prompt_eval_duration_ns", "eval_duration_ns"):
+            r[key] = None
+    write_run("runs/plain.json", run)
+    out = cli("report", "runs/plain.json")[1].splitlines()
+    at = out.index("Speed (2 answers):")
+    assert out[at + 1].startswith("  latency     median 120 ms") and out[at + 2] == ""

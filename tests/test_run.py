@@ -20,6 +20,7 @@ def content(run):
     """A run without what legitimately differs between two runs of the same configuration."""
     run = json.loads(json.dumps(run))
     run["config"].pop("date")
+    run["config"].pop("model_load")   # the load before the run: its time varies, and a second run finds it loaded
     for r in run["results"]:
         for key in VOLATILE:
             r.pop(key)

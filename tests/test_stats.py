@@ -158,3 +158,13 @@ def test_power_help_and_bounds_read_plainly(project, cli, capsys):
     with pytest.raises(SystemExit):
         evalpy.main(["power", "--rate", "1"])
     assert "between 0 and 1, exclusive" in capsys.readouterr().err
+
+
+def test_percentile_matches_scipy_on_many_inputs():
+    """The Speed section's median and 95th percentile: linear interpolation, as scipy's default."""
+    rng = random.Random(15)
+    for _ in range(500):
+        values = sorted(rng.choice([rng.uniform(0, 5000), rng.randint(0, 3)]) for _ in range(rng.randint(1, 60)))
+        for q in (0, 5, 50, 95, 99, 100, rng.uniform(0, 100)):
+            assert evalpy.percentile(values, q) == pytest.approx(scipy_stats.scoreatpercentile(values, q), rel=1e-12, abs=1e-9)
+    assert evalpy.percentile([], 50) is None
