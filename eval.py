@@ -113,7 +113,7 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking",
-               "thinking_tokens")
+               "thinking_tokens", "system_fingerprint")
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
                    "think", "response_format", "api", "server_version")
@@ -175,6 +175,7 @@ class Result(TypedDict, total=False):
     judges: list | None            # of Vote
     thinking: str | None           # the reasoning a server sent apart (Ollama's message.thinking)
     thinking_tokens: int | None    # of completion_tokens, those spent reasoning, when the server says
+    system_fingerprint: str | None  # --api openai: the backend configuration that answered, when the server says
 
 
 class RunConfig(TypedDict, total=False):
@@ -281,7 +282,7 @@ class Inputs(NamedTuple):
     prompt_sha: str
 
 
-TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking")
+TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking", "system_fingerprint")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")
 
@@ -1542,7 +1543,7 @@ class OpenAIClient(ChatClient):
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
                 "thinking": message.get("reasoning_content", message.get("reasoning")),
-                "thinking_tokens": details.get("reasoning_tokens")}
+                "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
         """--format schema: ask once in each form in turn and keep the first the server accepts, so

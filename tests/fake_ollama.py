@@ -370,8 +370,11 @@ class FakeOllama:
                         self.send_json(200, {
                             "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": model,
                             "choices": [{"index": 0, "message": message, "finish_reason": done_reason}],
+                            "system_fingerprint": "b7020-cpu",
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                                      "total_tokens": prompt_tokens + completion_tokens}})
+                                      "total_tokens": prompt_tokens + completion_tokens,
+                                      **({"completion_tokens_details": {"reasoning_tokens": len(fake.reasoning) // 4}}
+                                         if "reasoning_content" in message else {})}})
                         return
                     self.send_json(200, {
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",

@@ -499,7 +499,10 @@ def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
-    assert load_json("runs/dev-v3.json")["results"][0]["thinking"] == fake.reasoning
+    r = load_json("runs/dev-v3.json")["results"][0]
+    assert r["thinking"] == fake.reasoning and r["thinking_tokens"] == len(fake.reasoning) // 4
+    assert r["system_fingerprint"] == "b7020-cpu"   # what an OpenAI-compatible server says of its backend
+    assert f"{28 * (len(fake.reasoning) // 4)} of them thinking" in out
 
 
 def test_think_with_the_openai_api_is_refused_before_asking(project, cli, fake):

@@ -72,3 +72,32 @@ def test_the_review_page_end_to_end(page):
     assert page.text_content("#counts") == "picked the billing label for a broken page2"
     options = page.eval_on_selector_all("#used option", "els => els.map(e => e.value)")
     assert options == ["picked the billing label for a broken page"]   # autocomplete from labels used
+
+
+def test_the_thinking_is_folded_above_the_answer_and_stays_text(project):
+    """A reasoning model's thinking: folded (closed) above the answer, hostile text shown as text;
+    an answer that stopped mid-thought says so."""
+    from playwright.sync_api import sync_playwright
+    run = split_run("dev", {"dev-09": f"<think>\n{HOSTILE}\n</think>\nfacturación", "dev-11": "<think>\nsigo"},
+                    prompt="prompts/v2.txt")
+    write_run("runs/thinking.json", run)
+    httpd, url = browser.serve(evalpy, "runs/thinking.json")
+    try:
+        with sync_playwright() as p:
+            chromium = browser.launch(p)
+            tab = chromium.new_page()
+            tab.goto(url)
+            tab.wait_for_selector("#case h2")
+            assert tab.text_content("#case h2") == "dev-09"
+            assert tab.eval_on_selector("#thinking", "d => d.open") is False   # folded until asked
+            assert tab.text_content("#thinking summary") == f"Thinking ({len(HOSTILE)} characters; not scored)"
+            assert tab.text_content("#thinking pre") == HOSTILE and tab.evaluate("window.pwned") is None
+            order = tab.eval_on_selector_all("#thinking, #answer", "els => els.map(e => e.id)")
+            assert order == ["thinking", "answer"]
+            tab.keyboard.press("j")
+            assert tab.text_content("#case h2") == "dev-11"
+            assert "thinking never finished" in tab.text_content("#case")
+            chromium.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
