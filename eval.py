@@ -1436,7 +1436,7 @@ class OllamaClient(ChatClient):
         and recorded; if it fails, the run goes on and the first case carries the load."""
         started = time.monotonic()
         try:
-            data = self.post("/api/chat", {"model": model, "messages": []}, model)
+            data = self.post("/api/chat", {"model": model, "messages": [], "stream": False}, model)
         except CallFailed as failure:
             warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
                  "latency may include the load")

@@ -619,7 +619,7 @@ def test_the_model_is_loaded_before_the_first_case_and_the_load_is_recorded_apar
     fake.load_seconds = 0.4
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0, err
-    assert fake.loads == [{"model": "qwen2.5:7b", "messages": []}] and len(fake.chat_bodies) == 28
+    assert fake.loads == [{"model": "qwen2.5:7b", "messages": [], "stream": False}] and len(fake.chat_bodies) == 28
     run = load_json("runs/dev-v3.json")
     load = run["config"]["model_load"]
     assert load["ms"] >= 400 and load["load_duration_ns"] is None   # Ollama's load answer carries no durations
