@@ -78,6 +78,7 @@ LOADED_ABOVE_NS = 100_000_000
 # Ollama's context window, sent with every request: its own default has changed between versions
 # (2048, then 4096, then by memory), and a prompt longer than the window is cut without a word
 DEFAULT_NUM_CTX = 4096
+ENTRY_TEXT = 200   # characters kept of each value of a /v1/models entry: identity, not a dump
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
@@ -406,6 +407,16 @@ def config_problem(config, text_keys):
             or list(subset) == ["cases"] and type(subset["cases"]) is list
             and all(type(i) is str for i in subset["cases"]))):
         return "config.subset must be null, {\"limit\": N} or {\"cases\": [ids]}"
+    for key in ("model_digest", "model_family", "parameter_size", "quantization"):
+        if config.get(key) is not None and type(config[key]) is not str:
+            return f"config.{key} must be text or null"
+    if config.get("model_entry") is not None and type(config["model_entry"]) is not dict:
+        return "config.model_entry must be an object or null"
+    load = config.get("model_load")
+    if load is not None and not (type(load) is dict and set(load) == {"ms", "load_duration_ns"}
+                                 and type(load["ms"]) in (int, float) and 0 <= load["ms"] < inf
+                                 and (load["load_duration_ns"] is None or type(load["load_duration_ns"]) is int)):
+        return 'config.model_load must be null or {"ms": milliseconds, "load_duration_ns": a whole number or null}'
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
@@ -1379,7 +1390,7 @@ class ChatClient:
             raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
         return answer
 
-    def load(self, model):
+    def load(self, model, options):
         """Load the model before the first case, so that no case is charged for it; None where the
         API has no way to (an OpenAI-compatible server loads at start)."""
         return None
@@ -1431,12 +1442,13 @@ class OllamaClient(ChatClient):
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
 
-    def load(self, model):
+    def load(self, model, options):
         """Ollama loads a model on a chat with no messages, and answers nothing. The load is timed
-        and recorded; if it fails, the run goes on and the first case carries the load."""
+        and recorded; if it fails, the run goes on and the first case carries the load. It is sent
+        the run's options: Ollama loads again a model asked with other runner options (num_ctx)."""
         started = time.monotonic()
         try:
-            data = self.post("/api/chat", {"model": model, "messages": [], "stream": False}, model)
+            data = self.post("/api/chat", {"model": model, "messages": [], "stream": False, "options": options}, model)
         except CallFailed as failure:
             warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
                  "latency may include the load")
@@ -1520,8 +1532,9 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
         entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, model + ":latest"))
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came
-        self.identities[model] = {"model_entry": {k: self.scrub(v) if isinstance(v, str) else v
-                                                  for k, v in entry.items() if isinstance(v, (str, int, float))}}
+        self.identities[model] = {"model_entry": {
+            str(k)[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
+            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
@@ -1542,7 +1555,7 @@ class OpenAIClient(ChatClient):
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
-                "thinking": message.get("reasoning_content", message.get("reasoning")),
+                "thinking": message.get("reasoning_content") or message.get("reasoning"),
                 "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
@@ -1674,7 +1687,8 @@ def judge_answer(client, judge, case, answer) -> list[Vote]:
             continue
         for model in judge["models"]:
             for vote in range(1, judge["votes"] + 1):
-                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1}
+                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
+                           **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
                 said = client.chat(model, judge_messages(check["value"], case, answer), options)
                 # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
                 said_answer = answer_of(said["response"]) if said["response"] is not None else None
@@ -1703,13 +1717,16 @@ def judge_note(model, judges, identities):
              "tends to favour (add a --judge-model of another family for a panel)")
 
 
-def judge_config(args, model, cases):
-    """How judge checks are judged, recorded in the run; None when no case has a judge check."""
+def judge_config(args, config, cases):
+    """How judge checks are judged, recorded in the run; None when no case has a judge check.
+    With Ollama the judge's window is pinned as the run's is: its prompt holds a whole answer."""
     if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
         return None
-    models = args.judge_model or [model]
+    models = args.judge_model or [config["model"]]
+    window = context_window(config) or (DEFAULT_NUM_CTX if config["api"] == "ollama" else None)
     return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
-            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode())}
+            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode()),
+            **({"num_ctx": window} if window else {})}
 
 
 def judge_verdicts(votes):
@@ -1821,7 +1838,7 @@ def judge_run(args):
         raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
     config = dict(run["config"], judged_from=args.run)
-    config["judge"] = judge_config(args, config["model"], todo)
+    config["judge"] = judge_config(args, config, todo)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
     for model in config["judge"]["models"]:
@@ -2215,9 +2232,13 @@ class Progress:
         self.stream.flush()
 
 
+def case_options(config):
+    return {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
+
+
 def ask_case(client, config, prompt_text, case):
     """One answer to one case, then (if it has judge checks) the judge's votes on it."""
-    options = {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
+    options = case_options(config)
     answer = client.chat(config["model"], messages_for(prompt_text, case), options,
                          output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
     said = answer_of(answer["response"]) if answer["response"] is not None else None
@@ -2408,10 +2429,10 @@ def run_split(args):
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    judge = config.get("judge") if resuming else judge_config(args, config["model"], inputs.cases)
+    judge = config.get("judge") if resuming else judge_config(args, config, inputs.cases)
     client = make_client(config, args)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
-    load = client.load(config["model"])
+    load = client.load(config["model"], case_options(config))
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
@@ -2910,7 +2931,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
-            if window and type(t["prompt_tokens"]) is int and t["prompt_tokens"] >= window:
+            if window and is_amount(t["prompt_tokens"]) and t["prompt_tokens"] >= window:
                 filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
@@ -2996,13 +3017,13 @@ def speed_figures(config, cases):
     it, tokens per second from the server's own counts and durations (Ollama's eval_count over
     eval_duration), and which calls paid for loading the model. The load before the run is apart."""
     rows = [t["timing"] for c in cases for t in c["trials"] if t["error"] is None and t["response"] is not None]
-    def whole(i):
-        return [row[i] for row in rows if type(row[i]) is int and row[i] >= 0]
-    latencies = sorted(row[0] for row in rows if type(row[0]) in (int, float) and row[0] >= 0)
+    def whole(i):   # a server may send 4096.0 for 4096: a count all the same
+        return [row[i] for row in rows if is_amount(row[i])]
+    latencies = sorted(whole(0))
 
     def per_second(tokens_at, ns_at):
         pairs = [(row[tokens_at], row[ns_at]) for row in rows
-                 if type(row[tokens_at]) is int and type(row[ns_at]) is int and row[ns_at] > 0]
+                 if is_amount(row[tokens_at]) and is_amount(row[ns_at]) and row[ns_at] > 0]
         return rate(sum(p[0] for p in pairs), sum(p[1] for p in pairs) / 1e9) if pairs else None
     prompt, completion, thinking = whole(1), whole(2), whole(6)
     loads = whole(5)
@@ -3013,6 +3034,11 @@ def speed_figures(config, cases):
             "thinking_tokens": sum(thinking) if thinking else None,
             "calls_with_load": sum(ns > LOADED_ABOVE_NS for ns in loads) if loads else None,
             "load_before_run": config.get("model_load")}
+
+
+def is_amount(value):
+    """A count or a duration as a server may send it: a number (not a bool), finite, not negative."""
+    return type(value) in (int, float) and 0 <= value < inf
 
 
 def context_window(config):
@@ -3729,12 +3755,13 @@ def plain_reading(fixed, broken, p, alpha):
 
 
 def shown(key, value):
-    """A config value as compare prints it: hashes short, text as it is, anything else as JSON."""
+    """A config value as compare prints it: hashes short, text as it is (control characters
+    escaped: it came from a file or a server), anything else as JSON."""
     if key == "model_digest":
-        return short(value) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+        return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
     if isinstance(value, str):
-        return short(value) if key.endswith("_sha") else value
-    return json_text(value)
+        return inert(short(value) if key.endswith("_sha") else value)
+    return inert(json_text(value))
 
 
 def change_lines(changed):
@@ -3796,7 +3823,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     out = [f"### eval.py compare: `{baseline_path}` → `{candidate_path}`", ""]
     out += [f"> **{side.capitalize()}: {rerun_warning(r)}**" for side, r in c["rerun_test"].items()]
     if c["changed"]:
-        out.append("Changed: " + "; ".join(f"{k} `{shown(k, a)}` → `{shown(k, b)}`"
+        out.append("Changed: " + "; ".join(f"{k.replace('model_digest', 'model digest')} `{shown(k, a)}` → `{shown(k, b)}`"
                                            for k, (a, b) in c["changed"].items()))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
             f"| {c['measure'].capitalize()} | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
@@ -3921,7 +3948,7 @@ def review_items(run, against=None):
                     ("thinking never finished", t["unfinished"]),
                     ("cut off by the token limit", t["done_reason"] == "length"),
                     (f"input may have been cut to fit num_ctx={window}",
-                     window and type(t["prompt_tokens"]) is int and t["prompt_tokens"] >= window)) if yes],
+                     window and is_amount(t["prompt_tokens"]) and t["prompt_tokens"] >= window)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })

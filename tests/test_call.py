@@ -619,7 +619,8 @@ def test_the_model_is_loaded_before_the_first_case_and_the_load_is_recorded_apar
     fake.load_seconds = 0.4
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0, err
-    assert fake.loads == [{"model": "qwen2.5:7b", "messages": [], "stream": False}] and len(fake.chat_bodies) == 28
+    assert fake.loads == [{"model": "qwen2.5:7b", "messages": [], "stream": False,
+                           "options": fake.chat_bodies[0]["options"]}] and len(fake.chat_bodies) == 28
     run = load_json("runs/dev-v3.json")
     load = run["config"]["model_load"]
     assert load["ms"] >= 400 and load["load_duration_ns"] is None   # Ollama's load answer carries no durations
@@ -649,3 +650,48 @@ def test_compare_shows_both_runs_speed(project, cli, fake):
     assert [s["calls"] for s in c["speed"]] == [28, 28]
     md = cli("compare", "runs/a.json", "runs/b.json", "--markdown")[1]
     assert "| Latency, median |" in md and "| Generation speed |" in md
+
+
+def test_the_load_and_the_judge_ask_with_the_runs_window(project, cli, fake):
+    """Ollama reloads a model whose runner options differ: a load without num_ctx would be paid
+    twice; a judge prompt (criterion, case and answer) is the longest of a run."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=8192")[0] == 0
+    assert fake.loads[-1]["options"]["num_ctx"] == 8192
+    folder = project / "golden" / "judged"
+    folder.mkdir()
+    (folder / "checks.json").write_text(json.dumps([{"name": "ok", "type": "judge", "value": "Contesta."}]))
+    (folder / "dev.jsonl").write_text(json.dumps({"id": "j1", "input": "hola", "difficulty": "easy", "note": "n"}) + "\n")
+    fake.route = lambda body: '{"reason": "sí", "pass": true}' if "Criterion:" in body["messages"][-1]["content"] else None
+    assert cli("run", "--split", "golden/judged/dev.jsonl", "--host", fake.url, "--prompt", "prompts/v3.txt")[0] == 0
+    judged = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert judged and all(b["options"]["num_ctx"] == 4096 for b in judged)
+
+
+@pytest.mark.parametrize("key, value", [("model_digest", 12345), ("model_digest", ["x"]), ("model_family", {}),
+                                        ("model_load", "abc"), ("model_load", [1, 2]), ("model_load", 5),
+                                        ("model_load", {"x": 1}), ("model_load", {"ms": "fast"}),
+                                        ("model_entry", "m")])
+def test_a_hand_edited_identity_or_load_is_one_plain_error(project, cli, fake, key, value):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    run["config"][key] = value
+    json.dump(run, open("runs/edited.json", "w", encoding="utf-8"), ensure_ascii=False)
+    for argv in (("report", "runs/edited.json"), ("compare", "runs/dev-v3.json", "runs/edited.json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and f"config.{key}" in err and err.count("\n") <= 2, err
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    open("runs/dev-v3-2.json.journal", "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3-2.json", "--host", fake.url)
+    assert code == 2 and f"config.{key}" in err
+
+
+def test_what_a_server_says_of_its_model_is_kept_as_valid_json_and_printed_inert(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    fake.digests["qwen2.5:7b"] = "\x1b[31mRED"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    for view in ((), ("--markdown",)):
+        out = cli("compare", "runs/a.json", "runs/b.json", *view)[1]
+        assert "\x1b" not in out and "\\x1b[31mRED" in out and "model digest" in out

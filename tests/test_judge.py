@@ -51,7 +51,7 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
     assert err.count("note: the judge is qwen2.5:7b, the model being judged") == 1
     judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
     assert len(judge_bodies) == 10
-    assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42}
+    assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42, "num_ctx": 4096}
     run = load_json("runs/answers-dev-v1.json")
     assert run["config"]["judge"]["models"] == ["qwen2.5:7b"] and run["config"]["judge"]["votes"] == 1
     vote = run["results"][1]["judges"][0]

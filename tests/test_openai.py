@@ -308,3 +308,41 @@ def test_a_placeholder_key_never_rewrites_answers(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", "bug")
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert "[API key removed]" not in (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")
+
+
+def test_a_models_entry_with_nan_or_a_huge_field_keeps_the_run_file_json(project, cli):
+    """Only plain values of a /v1/models entry are kept, short: NaN is not JSON, 5 MB is not identity."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Odd(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, text):
+            body = text.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            self.reply('{"data": [{"id": "m", "created": NaN, "x": Infinity, "big": "' + "a" * 5_000_000 + '"}]}')
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.reply('{"choices": [{"message": {"content": "bug"}, "finish_reason": "stop"}]}')
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Odd)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m",
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    text = open("runs/dev-v3.json", encoding="utf-8").read()
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in the run file"))
+    entry = load_json("runs/dev-v3.json")["config"]["model_entry"]
+    assert entry["id"] == "m" and "created" not in entry and len(entry["big"]) <= 200
