@@ -35,6 +35,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   12. Command line     the parsers, one short cmd_* per command, main(); then the review page
 """
 import argparse
+import contextlib
 import difflib
 import functools
 import gc
@@ -2349,6 +2350,17 @@ def interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def terminated_as_interrupted():
+    """SIGTERM as Ctrl-C for a whole run, the checks and the model load before the first case
+    included (a load can take minutes)."""
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def open_or_resume(args):
     """(config, answers kept, journal path to resume or None, finished run to complete or None)
     for a new run, a resumed one, or the completion of a finished run that has errors."""
@@ -4377,7 +4389,8 @@ def parser():
 
 
 def cmd_run(args):
-    finished = run_split(args)
+    with terminated_as_interrupted():
+        finished = run_split(args)
     if finished is None:
         return 2   # interrupted: the answers are in the journal, and the message says how to resume
     return report_run(*finished, args.compare)

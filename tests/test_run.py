@@ -185,6 +185,22 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_the_model_load_ends_the_run_plainly(project, fake, sig):
+    """The load before the first case can take minutes; SIGTERM then is Ctrl-C, not a silent death."""
+    fake.load_seconds = 5
+    proc = start_run(project, fake)
+    deadline = time.monotonic() + 20
+    while not fake.loads and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert fake.loads and not fake.chat_bodies   # inside the load, nothing asked yet
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err, err
+    runs = project / "runs"
+    assert not runs.exists() or not any(runs.iterdir())   # no run, no journal, no lock left behind
+
+
 def interrupted_journal(project, cli, fake, keep):
     """A journal as a killed run leaves it: the header and the first `keep` answers."""
     assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
