@@ -324,6 +324,15 @@ def pinned_options(options, api):
     return {"num_ctx": DEFAULT_NUM_CTX, **options} if api == "ollama" else options
 
 
+def same_setting(key, a, b):
+    """Two recorded values of one config key that ask the same thing. A model name without a tag
+    is its :latest (as Ollama reads it, through either API), so "smollm" and "smollm:latest" are
+    one model."""
+    if key == "model" and isinstance(a, str) and isinstance(b, str):
+        return (a if ":" in a else a + ":latest") == (b if ":" in b else b + ":latest")
+    return a == b
+
+
 def think_value(think, api):
     if think is None:
         return THINK_DEFAULT
@@ -2321,7 +2330,7 @@ def earlier_held_out_runs(folders, split_sha, config):
             earlier = (read_run_config(path) if name.endswith(".json") else
                        journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
             if earlier and earlier.get("split_sha") == split_sha:
-                differs = [k for k in TUNED_CONFIG if earlier.get(k) != config.get(k)]
+                differs = [k for k in TUNED_CONFIG if not same_setting(k, earlier.get(k), config.get(k))]
                 if differs:
                     found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                                   "differs": differs})
@@ -3737,7 +3746,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     right, wrong = len(buckets["stayed_right"]), len(buckets["stayed_wrong"])
     a_pass, b_pass, n = right + broken, right + fixed, right + wrong + fixed + broken
     mcnemar = mcnemar_exact(fixed, broken)
-    changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if a_cfg.get(k) != b_cfg.get(k)}
+    changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]

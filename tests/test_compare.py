@@ -146,3 +146,19 @@ def test_changed_values_print_as_json_and_trials_pair_like_for_like(project, cli
                                                          "blocking": True}]}]
     fa, fb = (write_run(f"runs/free-{n}.json", make_run(free, labels=None, prompt=f"prompts/{n}.txt")) for n in ("v1", "v2"))
     assert "Pass rate: 1/1 = 100% -> 1/1 = 100%" in cli("compare", fa, fb)[1]
+
+
+def test_a_model_name_and_its_latest_tag_are_one_model(project, cli, fake):
+    """Ollama serves "smollm" as "smollm:latest": compare and the held-out rule must not call it a change."""
+    fake.models.append("smollm:latest")
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--model", "smollm", "--out", "runs/a.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--model", "smollm:latest", "--out", "runs/b.json")[0] == 0
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "Changed: nothing in the configuration" in out
+    fake.answers = answer_key("golden/test.jsonl")
+    assert cli("run", "--split", "test", "--host", fake.url, "--model", "smollm")[0] == 0
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--model", "smollm:latest")
+    assert code == 0 and "refusing" not in err   # the same configuration again is allowed
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--model", "qwen2.5:7b")
+    assert code == 2 and "refusing to run the held-out test split again" in err   # another model is not
