@@ -123,6 +123,10 @@ COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "t
 # is what runs made before --think existed did.
 THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high"}
 THINK_DEFAULT = "default"
+THINK_FLAGS = {value: flag for flag, value in THINK_VALUES.items()}   # as the report names them
+# What Ollama's /api/tags says of the model, as the run config records it: the digest changes when
+# the model is pulled again or replaced under the same name
+IDENTITY_FIELDS = ("model_digest", "model_family", "parameter_size", "quantization")
 
 
 # The records below are plain dicts, read and written as JSON; these declarations name their keys
@@ -324,12 +328,16 @@ def pinned_options(options, api):
     return {"num_ctx": DEFAULT_NUM_CTX, **options} if api == "ollama" else options
 
 
+def tagged(model):
+    """A model name without a tag is its :latest, as Ollama reads it (through either API)."""
+    return model if ":" in model else model + ":latest"
+
+
 def same_setting(key, a, b):
-    """Two recorded values of one config key that ask the same thing. A model name without a tag
-    is its :latest (as Ollama reads it, through either API), so "smollm" and "smollm:latest" are
-    one model."""
+    """Two recorded values of one config key that ask the same thing: "smollm" and "smollm:latest"
+    are one model."""
     if key == "model" and isinstance(a, str) and isinstance(b, str):
-        return (a if ":" in a else a + ":latest") == (b if ":" in b else b + ":latest")
+        return tagged(a) == tagged(b)
     return a == b
 
 
@@ -389,7 +397,6 @@ def config_problem(config, text_keys):
     think = config.setdefault("think", THINK_DEFAULT)
     if not any(think is v for v in (True, False)) and think not in ("low", "medium", "high", THINK_DEFAULT):
         return 'config.think must be true, false, "low", "medium", "high" or "default"'
-
     if not isinstance(config.get("prompt_text", ""), str):
         return "config.prompt_text must be text"
     if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
@@ -417,7 +424,7 @@ def config_problem(config, text_keys):
             or list(subset) == ["cases"] and type(subset["cases"]) is list
             and all(type(i) is str for i in subset["cases"]))):
         return "config.subset must be null, {\"limit\": N} or {\"cases\": [ids]}"
-    for key in ("model_digest", "model_family", "parameter_size", "quantization"):
+    for key in IDENTITY_FIELDS:
         if config.get(key) is not None and type(config[key]) is not str:
             return f"config.{key} must be text or null"
     if config.get("model_entry") is not None and type(config["model_entry"]) is not dict:
@@ -1285,7 +1292,7 @@ class ChatClient:
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
-        self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS)
+        self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -1442,7 +1449,7 @@ class OllamaClient(ChatClient):
                     if entry.get(k):
                         names.add(str(entry[k]))
                         entries.setdefault(str(entry[k]), entry)
-        wanted = model if ":" in model else model + ":latest"
+        wanted = tagged(model)
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
                             f"Run `ollama pull {model}`, or pick one it has: "
@@ -1470,9 +1477,9 @@ class OllamaClient(ChatClient):
     def identity(self, entry):
         """The model as /api/tags describes it: its digest changes when it is re-pulled or replaced."""
         details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
-        found = {"model_digest": entry.get("digest"), "model_family": details.get("family"),
-                 "parameter_size": details.get("parameter_size"), "quantization": details.get("quantization_level")}
-        return {k: self.scrub(v) if isinstance(v, str) and v else None for k, v in found.items()}
+        found = (entry.get("digest"), details.get("family"), details.get("parameter_size"),
+                 details.get("quantization_level"))
+        return {k: self.scrub(v) if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
@@ -1538,9 +1545,9 @@ class OpenAIClient(ChatClient):
                             "OpenAI-compatible server?")
         ids = [str(m.get("id")) for m in listing.get("data") or [] if isinstance(m, dict)]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
-        if model not in ids and (":" in model or model + ":latest" not in ids):
+        if model not in ids and tagged(model) not in ids:
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
-        entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, model + ":latest"))
+        entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, tagged(model)))
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came
         self.identities[model] = {"model_entry": {
             str(k)[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
@@ -2759,6 +2766,8 @@ def split_thinking(response):
 
 def answer_of(response):
     return split_thinking(response)[1]
+
+
 TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
 
 
@@ -2952,7 +2961,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
-            if window and is_amount(t["prompt_tokens"]) and t["prompt_tokens"] >= window:
+            if filled_window(t["prompt_tokens"], window):
                 filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
@@ -3060,6 +3069,11 @@ def speed_figures(config, cases):
 def is_amount(value):
     """A count or a duration as a server may send it: a number (not a bool), finite, not negative."""
     return type(value) in (int, float) and 0 <= value < inf
+
+
+def filled_window(prompt_tokens, window):
+    """The prompt used the whole context window: Ollama may have cut it to fit."""
+    return bool(window) and is_amount(prompt_tokens) and prompt_tokens >= window
 
 
 def context_window(config):
@@ -3336,7 +3350,7 @@ def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
     think = config.get("think", THINK_DEFAULT)
-    think = "" if think == THINK_DEFAULT else f" · think {next(k for k, v in THINK_VALUES.items() if v is think or v == think and type(v) is str)}"
+    think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
     return (f"{config['split']} ({short(config['split_sha'])}{subset_text(config)}) · {config['prompt']} "
             f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}{think}")
@@ -3785,11 +3799,15 @@ def shown(key, value):
     return inert(json_text(value))
 
 
+def config_label(key):
+    return "model digest" if key == "model_digest" else key
+
+
 def change_lines(changed):
     """compare's "Changed" block: one line per config key that differs."""
     out = []
     for key, (old, new) in changed.items():
-        line = f"  {key.replace('model_digest', 'model digest')}: {shown(key, old)} -> {shown(key, new)}"
+        line = f"  {config_label(key)}: {shown(key, old)} -> {shown(key, new)}"
         if key == "model_digest" and "model" not in changed and old and new:
             line += ": the model was re-pulled or replaced under the same name"
         out.append(line)
@@ -3844,7 +3862,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     out = [f"### eval.py compare: `{baseline_path}` → `{candidate_path}`", ""]
     out += [f"> **{side.capitalize()}: {rerun_warning(r)}**" for side, r in c["rerun_test"].items()]
     if c["changed"]:
-        out.append("Changed: " + "; ".join(f"{k.replace('model_digest', 'model digest')} `{shown(k, a)}` → `{shown(k, b)}`"
+        out.append("Changed: " + "; ".join(f"{config_label(k)} `{shown(k, a)}` → `{shown(k, b)}`"
                                            for k, (a, b) in c["changed"].items()))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
             f"| {c['measure'].capitalize()} | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
@@ -3969,7 +3987,7 @@ def review_items(run, against=None):
                     ("thinking never finished", t["unfinished"]),
                     ("cut off by the token limit", t["done_reason"] == "length"),
                     (f"input may have been cut to fit num_ctx={window}",
-                     window and is_amount(t["prompt_tokens"]) and t["prompt_tokens"] >= window)) if yes],
+                     filled_window(t["prompt_tokens"], window))) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })
