@@ -59,7 +59,8 @@ except ImportError:
     import sre_parse as re_parser      # Python 3.10
 from collections import Counter
 from datetime import datetime
-from math import comb, exp, fsum, inf, lgamma, log, log1p, sqrt
+from fractions import Fraction
+from math import comb, exp, fsum, inf, isfinite, lgamma, log, log1p, sqrt
 from statistics import NormalDist
 from typing import NamedTuple, TypedDict
 __version__ = "0.1.0"
@@ -107,7 +108,7 @@ INVALID = "INVALID"               # an answer that is not exactly one label afte
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
 # input may be left out when a case gives vars; expected, in a free-text set (no labels.txt)
-CASE_FIELDS = ("id", "input", "expected", "difficulty", "note", "tags", "vars", "checks")
+CASE_FIELDS = ("id", "input", "expected", "difficulty", "note", "tags", "vars", "checks", "pass_threshold")
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}: one result per
 # case and trial, holding the case as it was (CASE_FIELDS), its trial number (1..repeat)
@@ -139,7 +140,8 @@ class Check(TypedDict, total=False):
     type: str            # a key of CHECK_TYPES
     value: str | float   # what the type needs: text, a pattern, milliseconds, a criterion
     schema: dict         # json checks only: the JSON Schema subset of schema_problems()
-    blocking: bool       # a case passes only if every blocking check passes (default true)
+    blocking: bool       # a case passes only if every blocking check passes (default true; false with a weight)
+    weight: float        # a weighed check: it counts toward the case's weighted score, never blocks
 
 
 class Case(TypedDict, total=False):
@@ -152,6 +154,7 @@ class Case(TypedDict, total=False):
     tags: list           # free words: reports slice by them, --must-pass gates on them
     vars: dict           # {name: text or number} for the prompt's and checks' {{name}}
     checks: list         # of Check, the label check first in a labelled set
+    pass_threshold: float  # with weighed checks: the share of their weight a passing case reaches
 
 
 class Vote(TypedDict):
@@ -229,7 +232,8 @@ class GradedTrial(TypedDict):
     predicted: str | None   # the label it normalizes to, INVALID, or None without labels
     checks: dict            # {check name: True, False, or None when undecided}
     judged: dict            # {judge check name: the panel's verdict (judge_verdicts())}
-    correct: bool | None    # every blocking check passed; None if one is undecided or on error
+    correct: bool | None    # case_verdict(): None if a check that could tip it is undecided, or on error
+    weighted: tuple | None  # (lowest, highest) weighted score (weighted_score()); None without weights
     error: str | None
     votes: list | None      # of Vote
 
@@ -241,6 +245,7 @@ class GradedCase(TypedDict):
     difficulty: str
     tags: list
     checks: list            # of Check
+    pass_threshold: float | None   # the weighted score a passing answer reaches; None: blocking checks decide
     trials: list            # of GradedTrial, by trial number
     decided_trials: int     # trials with a verdict (not errors, not undecided)
     passed_trials: int      # of those, how many passed
@@ -626,8 +631,9 @@ def case_checks(case, defaults, labels):
     return checks, problems
 
 
-def parse_case(obj, labels, defaults) -> tuple[Case, list]:
-    """Check one decoded line; return (case, problems). labels is None for a free-text set."""
+def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, list]:
+    """Check one decoded line; return (case, problems). labels is None for a free-text set;
+    default_threshold is checks.json's pass_threshold, which a case's own replaces."""
     if not isinstance(obj, dict):
         return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
     problems, case = [], {}
@@ -677,30 +683,77 @@ def parse_case(obj, labels, defaults) -> tuple[Case, list]:
     if problems:
         return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels)
+    own = "pass_threshold" in case
+    case["pass_threshold"] = case.get("pass_threshold", default_threshold)
+    problem = threshold_problem(case["pass_threshold"], case["checks"])
+    if problem:
+        check_problems.append(problem + ("" if own else f" (the threshold comes from {CHECKS_FILE})"))
+    if case["pass_threshold"] is None:
+        del case["pass_threshold"]
     return case, check_problems
 
 
+DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
+
+
 def load_default_checks(path):
-    """checks.json beside a split: checks every case of the split is scored with."""
+    """checks.json beside a split: checks every case of the split is scored with, and the threshold
+    of their weighted score, if any. Returns (checks, threshold, the file's bytes)."""
     if not os.path.exists(path):
-        return [], b""
+        return [], None, b""
     data = read_bytes(path, "checks file")
     try:
-        written = strict_json(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        written = strict_json(text)
     except UnicodeDecodeError as e:
         raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
     except ValueError as e:
         raise EvalError(f"{path}: {json_problem(e)}") from None
+    threshold, problems = None, []
+    if isinstance(written, dict) and "checks" in written:
+        problems += [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(DEFAULTS_KEYS)})"
+                     for key in written if key not in DEFAULTS_KEYS]
+        threshold = written.get("pass_threshold")
+        if threshold is not None and not is_share(threshold):
+            problems.append(f"{path}:{line_of(text, json_text('pass_threshold'))}: pass_threshold must be a number above 0 "
+                            f"and at most 1 (a share of the weight), not {json_text(threshold)}")
+        written = written.get("checks", [])
     if not isinstance(written, list):
-        raise EvalError(f"{path}: must be a JSON list of checks")
-    checks, problems = [], []
+        raise EvalError(f"{path}: must be a JSON list of checks, or an object "
+                        '{"pass_threshold": ..., "checks": [...]}')
+    checks, lines = [], item_lines(text)
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj)
-        problems += [f"{path}: check {number}: {p}" for p in check_problems]
+        where = f"{path}:{lines[number - 1]}" if len(lines) == len(written) else f"{path}"
+        problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)
     if problems:
         raise EvalError("\n".join(problems))
-    return checks, data
+    return checks, threshold, data
+
+
+def line_of(text, needle):
+    """The line of the first occurrence of needle in text (1 if absent): where a key was written."""
+    return text.count("\n", 0, max(text.find(needle), 0)) + 1
+
+
+def item_lines(text):
+    """The line each check of a checks.json begins on: the items of its top-level list, or of the
+    list under its "checks" key. [] when they cannot be found (the caller then names the file only)."""
+    start = re.search(r'"checks"\s*:\s*\[', text) if text.lstrip().startswith("{") else re.search(r"\[", text)
+    if not start:
+        return []
+    decoder, lines, i = json.JSONDecoder(), [], start.end()
+    blank = re.compile(r"[\s,]*")
+    try:
+        while True:
+            i = blank.match(text, i).end()
+            if i >= len(text) or text[i] == "]":
+                return lines
+            lines.append(text.count("\n", 0, i) + 1)
+            _, i = decoder.raw_decode(text, i)
+    except ValueError:
+        return []
 
 
 def load_split(path):
@@ -710,7 +763,7 @@ def load_split(path):
     data = read_bytes(path, "split file")
     labels_path = os.path.join(folder, LABELS_FILE)
     labels = parse_labels(labels_path) if os.path.exists(labels_path) else None
-    defaults, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
+    defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
     sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b""))
     problems, cases, first_line_of = [], [], {}
     if data.startswith(b"\xef\xbb\xbf"):
@@ -733,7 +786,7 @@ def load_split(path):
         except ValueError as e:
             problems.append(f"{where}: {json_problem(e)}")
             continue
-        case, case_problems = parse_case(obj, labels, defaults)
+        case, case_problems = parse_case(obj, labels, defaults, threshold)
         problems.extend(f"{where}: {p}" for p in case_problems)
         if case_problems:
             continue
@@ -819,10 +872,10 @@ def subset_of(cases, subset, split_path):
 
 
 def checks_from_split(split):
-    """The checks a split (a name or a path, as run --split takes it) defines now, for report
-    --checks: rescoring without a model call."""
+    """The checks a split (a name or a path, as run --split takes it) defines now, and the threshold
+    of their weighted score, for report --checks: rescoring without a model call."""
     cases, _, _ = load_split(resolve_split(split)[0])
-    return {c["id"]: c["checks"] for c in cases}
+    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold")} for c in cases}
 
 
 def same_cases(path, checks, cases):
@@ -842,7 +895,7 @@ def one_sided(a_ids, b_ids):
 # 4. Checks: binary criteria evaluated from the stored answer, so a changed check needs no model
 #    call. Every check type is one entry of CHECK_TYPES: what its value must be, how it is evaluated.
 
-CHECK_KEYS = ("type", "value", "name", "blocking", "schema")
+CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight")
 SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
 SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 
@@ -1028,14 +1081,65 @@ def parse_check(obj) -> tuple[Check | None, list]:
     if "schema" in obj:
         problems += [f"check {kind!r}: {p}" for p in
                      (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
-    if not isinstance(obj.get("blocking", True), bool):
+    weighed = "weight" in obj
+    if not isinstance(obj.get("blocking", not weighed), bool):
         problems.append(f"check {kind!r}: blocking must be true or false")
+    problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
     name = obj.get("name", kind if value is None else f"{kind} {value}")
     if not (isinstance(name, str) and name.strip()):
         problems.append(f"check {kind!r}: name must be a non-empty string")
-    check = {"name": name, "type": kind, "blocking": obj.get("blocking", True)}
-    check.update({k: obj[k] for k in ("value", "schema") if k in obj})
+    check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
+    check.update({k: obj[k] for k in ("value", "schema", "weight") if k in obj})
     return check, problems
+
+
+# Seed 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
+# threshold, with safety and policy checks blocking whatever the sum. A check either blocks or
+# weighs, never both: a blocking check that also weighed would count twice.
+def is_share(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value)
+            and 0 < value <= 1)
+
+
+def weight_problems(obj):
+    """What is wrong with a check's "weight", or []: a positive number, on a check that does not block."""
+    if "weight" not in obj:
+        return []
+    w = obj["weight"]
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not isfinite(w) or w <= 0:
+        return [f"weight must be a positive number, not {json_text(w)}"]
+    if obj.get("blocking") is True:
+        return ['a check with a weight counts toward the weighted score and does not block; '
+                'drop "blocking": true or the weight']
+    return []
+
+
+def threshold_problem(value, checks):
+    """What is wrong with a case's pass_threshold given its checks, or None."""
+    if value is None:
+        return None
+    if not is_share(value):
+        return f"pass_threshold must be a number above 0 and at most 1 (a share of the weight), not {json_text(value)}"
+    if not any("weight" in c for c in checks):
+        return 'pass_threshold needs at least one check with a "weight"'
+    return None
+
+
+def exact(number):
+    """A weight or threshold as written in decimal, exactly: 0.1 + 0.2 + 0.4 reaches 0.7."""
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
+def weighted_score(checks, passed):
+    """(lowest, highest) share of the weighed checks' weight that passes: an undecided check (a judge
+    with no verdict) may go either way, so the two differ until it is decided. None without weights."""
+    weighed = [c for c in checks if "weight" in c]
+    if not weighed:
+        return None
+    total = sum(exact(c["weight"]) for c in weighed)
+    sure = sum(exact(c["weight"]) for c in weighed if passed.get(c["name"]) is True)
+    maybe = sum(exact(c["weight"]) for c in weighed if passed.get(c["name"]) is None)
+    return sure / total, (sure + maybe) / total
 
 
 def stored_check_problem(check, labels):
@@ -1065,19 +1169,34 @@ def filled_check_problems(check, labels, case=None):
 LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every labelled case has one
 
 
-def run_checks(checks, r, trial):
-    """({check name: passed}, verdict) of one answer. The verdict passes only if every blocking
-    check passes, and stays open (None) if one of them could not be decided."""
-    passed, verdict = {}, True
+def run_checks(checks, r, trial, threshold=None):
+    """({check name: passed}, verdict, weighted score) of one answer: case_verdict() of its checks'
+    results, and weighted_score() of them (None when no check has a weight)."""
+    passed = {}
     for c in checks:
         try:
-            ok = passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
+            passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
         except PatternTimeout:
             raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
                             "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
+    weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
+    return passed, case_verdict(checks, passed, threshold, weighted), weighted
+
+
+def case_verdict(checks, passed, threshold, weighted):
+    """An answer passes when every blocking check passes and, with a threshold, when its weighted
+    score reaches it; no score makes up for a failed blocking check. It stays open (None) while
+    an undecided check could still tip it."""
+    verdict = True
+    for c in checks:
+        ok = passed[c["name"]]
         if c["blocking"] and ok is not True and verdict is not False:
             verdict = ok
-    return passed, verdict
+    if threshold is None or verdict is False:
+        return verdict
+    low, high = weighted
+    t = exact(threshold)
+    return False if high < t else verdict if low >= t else None
 
 
 # ---------------------------------------------------------------------------
@@ -2718,7 +2837,10 @@ def result_problem(r, i, config, labels, seen):
             problem = stored_check_problem(c, labels)
             if problem:
                 return f"result {r['id']}: {problem}"
-            c.setdefault("blocking", True)
+            c.setdefault("blocking", "weight" not in c)
+        problem = threshold_problem(r.get("pass_threshold"), checks)
+        if problem:
+            return f"result {r['id']}: {problem}"
     tags = r.setdefault("tags", [])
     if type(tags) is not list or tags and not all(type(t) is str for t in tags):
         return f"result {r['id']}: tags must be a list of strings"
@@ -2823,11 +2945,11 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
-def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[GradedCase]:
+def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
     the model's fault, not scored. Each result is read once.
-    checks_by_id replaces the checks stored in the run."""
+    rules_by_id ({id: {"checks": [...], "pass_threshold": t}}) replaces the checks stored in the run."""
     labels = config["labels"]
     predict = label_reader(labels, config.get("format")) if labels is not None else None
     cases = {}
@@ -2835,11 +2957,12 @@ def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[G
         case = cases.get(r["id"])
         if case is None:
             # only what scoring needs: at 100,000 cases every key costs megabytes
-            checks = r.get("checks") or [] if checks_by_id is None else checks_by_id.get(r["id"], [])
+            rule = r if rules_by_id is None else rules_by_id.get(r["id"], {})
             case = cases[r["id"]] = {"id": r["id"], "expected": r.get("expected"), "difficulty": r.get("difficulty"),
-                                     "tags": r.get("tags") or [], "checks": checks, "trials": []}
+                                     "tags": r.get("tags") or [], "checks": rule.get("checks") or [],
+                                     "pass_threshold": rule.get("pass_threshold"), "trials": []}
         response, error = r.get("response"), r.get("error")
-        trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {},
+        trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
                  "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens"),
                  "timing": tuple(r.get(k) for k in TIMING_FIELDS)}
@@ -2854,8 +2977,8 @@ def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[G
                 trial["predicted"] = predict(said)
             if trial["votes"]:
                 trial["judged"] = judge_verdicts(trial["votes"])
-            trial["checks"], trial["correct"] = run_checks(case["checks"], r if said is response else
-                                                           dict(r, response=said), trial)
+            trial["checks"], trial["correct"], trial["weighted"] = run_checks(
+                case["checks"], r if said is response else dict(r, response=said), trial, case["pass_threshold"])
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -2875,14 +2998,14 @@ def grade(config: RunConfig, results: list[Result], checks_by_id=None) -> list[G
     return list(cases.values())
 
 
-def grade_run(run, checks_by_id=None):
-    return grade(run["config"], run["results"], checks_by_id)
+def grade_run(run, rules_by_id=None):
+    return grade(run["config"], run["results"], rules_by_id)
 
 
-def read_graded(path, checks_by_id=None):
+def read_graded(path, rules_by_id=None):
     """(config, graded cases) of a run file; its results are let go once graded."""
     run = load_run(path)
-    return run["config"], grade(run["config"], run.pop("results"), checks_by_id)
+    return run["config"], grade(run["config"], run.pop("results"), rules_by_id)
 
 
 def is_flaky(case):
@@ -2922,6 +3045,8 @@ def check_table(cases):
                     check = by_name[name]
                     row = table[name] = {"name": name, "type": check["type"], "blocking": check["blocking"],
                                          "passed": 0, "total": 0, "open": 0}
+                    if "weight" in check:
+                        row["weight"] = check["weight"]
                 if ok is None:
                     row["open"] += 1
                 else:
@@ -2935,14 +3060,55 @@ def checks_fingerprint(cases):
     distinct list of checks with the ids of the cases that have it, in the run's order."""
     groups = {}
     for c in cases:
-        groups.setdefault(json_text(c["checks"], sort_keys=True), []).append(c["id"])
+        rule = json_text(c["checks"], sort_keys=True)
+        if c.get("pass_threshold") is not None:   # runs without a threshold keep the hash they always had
+            rule += f"\npass_threshold {c['pass_threshold']!r}"
+        groups.setdefault(rule, []).append(c["id"])
     spec = sorted(text + "\n" + json_text(ids) for text, ids in groups.items())
     return sha256_bytes("\n".join(spec).encode())
 
 
+def weighted_figures(cases):
+    """The rule that decided the cases, and each case's weighted score beside its verdict (the mean
+    of its decided trials' scores; an undecided judge check leaves a range). None without weights."""
+    weighed = [c for c in cases if any("weight" in check for check in c["checks"])]
+    if not weighed:
+        return None
+    rows, vetoed = [], []
+    for c in weighed:
+        decided = [t for t in c["trials"] if t["weighted"] is not None]
+        low = fsum(float(t["weighted"][0]) for t in decided) / len(decided) if decided else None
+        high = fsum(float(t["weighted"][1]) for t in decided) / len(decided) if decided else None
+        rows.append({"id": c["id"], "correct": c["correct"], "score": low, "score_high": high,
+                     "threshold": c["pass_threshold"],
+                     "failed": sorted({name for t in decided for name, ok in t["checks"].items()
+                                       if ok is False and "weight" in next(x for x in c["checks"] if x["name"] == name)})})
+        if c["pass_threshold"] is not None and any(
+                t["correct"] is False and t["weighted"][0] >= exact(c["pass_threshold"]) for t in decided):
+            vetoed.append(c["id"])
+    thresholds = sorted({c["pass_threshold"] for c in cases if c["pass_threshold"] is not None})
+    return {"thresholds": thresholds, "without_threshold": sum(c["pass_threshold"] is None for c in cases),
+            "cases": rows, "vetoed": vetoed}
+
+
+def rule_text(w):
+    """The rule in force, said once: 'passes when: no blocking check fails and weighted score ≥ 0.7'."""
+    t = w["thresholds"]
+    if not t:
+        return "Passes when: no blocking check fails (weights are shown, not applied: no pass_threshold is set)"
+    bound = fmt_share(t[0]) if len(t) == 1 else f"the case's pass_threshold ({fmt_share(t[0])} to {fmt_share(t[-1])})"
+    alone = (f"; {plural(w['without_threshold'], 'case')} without a threshold: blocking checks alone"
+             if w["without_threshold"] else "")
+    return f"Passes when: no blocking check fails and weighted score ≥ {bound}{alone}"
+
+
+def fmt_share(x):
+    return f"{x:.2f}".rstrip("0").rstrip(".") if x is not None else "-"
+
+
 def measure(labels, checks):
     """What a report calls its headline: accuracy when the label alone decides, else pass rate."""
-    only_label = all(row["type"] == "label" or not row["blocking"] for row in checks)
+    only_label = all(row["type"] == "label" or not (row["blocking"] or "weight" in row) for row in checks)
     return "accuracy" if labels is not None and only_label else "pass rate"
 
 
@@ -3028,6 +3194,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "input_may_be_cut": filled,
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
+        "weighted": weighted_figures(cases),
         "judge": judge_summary(config, cases) if any(r["type"] == "judge" for r in checks) else None,
         "by_difficulty": slice_figures(by_difficulty),
         "by_tag": slice_figures(by_tag),
@@ -3417,7 +3584,7 @@ def check_section(s):
     plain = [c for c in s["checks"] if c["type"] != "judge"]
     judged = [c for c in s["checks"] if c["type"] == "judge"]
     def rows(checks):
-        return table([[c["name"], c["type"], "blocking" if c["blocking"] else "not blocking",
+        return table([[c["name"], c["type"], role(c),
                        count_percent(c["passed"], c["total"]), f"{c['open']} open" if c["open"] else ""] for c in checks],
                      align_right_from=99)
     if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
@@ -3433,6 +3600,33 @@ def check_section(s):
         out += [f"  {r['id']}" + (f" trial {r['trial']}" if s["repeat"] > 1 else "") + f" · {r['check']}: {r['why']}"
                 for r in j["review"]] or ["  -"]
     return [line for line in out if line is not None]
+
+
+def role(check):
+    """What a check does to the verdict, as the check table says it."""
+    return f"weight {check['weight']:g}" if "weight" in check else "blocking" if check["blocking"] else "not blocking"
+
+
+def score_text(row):
+    """A case's weighted score: '0.67', or '0.33–1' while an undecided judge check could tip it."""
+    if row["score"] is None:
+        return "-"
+    low, high = fmt_share(row["score"]), fmt_share(row["score_high"])
+    return low if low == high else f"{low}–{high}"
+
+
+def weighted_section(w):
+    verdicts = {True: "pass", False: "fail", None: "open"}
+    rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
+    rows += [[r["id"], verdicts[r["correct"]], score_text(r), fmt_share(r["threshold"]), ", ".join(r["failed"])]
+             for r in w["cases"][:FAILURES_SHOWN]]
+    out = ["Weighted score per case (the share of the weighed checks' weight that passed):"]
+    out += table(rows, align_right_from=99)
+    more = len(w["cases"]) - FAILURES_SHOWN
+    out += [f"  … and {more} more: report --json lists them all"] if more > 0 else []
+    if w["vetoed"]:
+        out.append(f"Failed by a blocking check whatever the score ({len(w['vetoed'])}): {', '.join(w['vetoed'])}")
+    return out
 
 
 def trial_section(s):
@@ -3545,6 +3739,8 @@ def format_report(config, s):
             f"Scored with {plural(len(s['checks']), 'check')} ("
             + "".join(f"{c['name']}, " for c in s["checks"]).removesuffix(", ") + ("; " if s["checks"] else "")
             + f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
+    if s["weighted"]:
+        out.append(rule_text(s["weighted"]))
     if "baseline" in s:
         out += [""] + label_section(s)
     checks = check_section(s)
@@ -3552,6 +3748,8 @@ def format_report(config, s):
     out += ["", "By difficulty:"] + slice_rows(s["by_difficulty"])
     if s["by_tag"]:
         out += ["", "By tag:"] + slice_rows(s["by_tag"])
+    if s["weighted"]:
+        out += [""] + weighted_section(s["weighted"])
     if s["pass_k"]:
         out += [""] + trial_section(s)
     if s["speed"]["calls"]:
@@ -3568,6 +3766,8 @@ def markdown_report(config, s, path):
            f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
     if s["rerun_test"]:
         out += [f"> **{rerun_warning(s['rerun_test'])}**", ""]
+    if s["weighted"]:
+        out += [rule_text(s["weighted"]), ""]
     out += ["| | result | 95% CI |", "|---|---|---|"]
     name = s["measure"].capitalize()
     if s["repeat"] > 1:
@@ -3620,9 +3820,10 @@ def case_views(run, case_id):
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
     thinking = {r["trial"]: r.get("thinking") for r in results}
-    detail.update(checks=first["checks"], correct=case["correct"], trials=[
+    detail.update(checks=first["checks"], pass_threshold=case["pass_threshold"], correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
+         "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
          "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
@@ -3634,8 +3835,11 @@ def case_views(run, case_id):
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {'pass' if ok else 'fail' if ok is False else 'open'}" for name, ok in t["checks"].items())
+        score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
+                 + (f" (passes at {fmt_share(case['pass_threshold'])})" if case["pass_threshold"] is not None else "")
+                 if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")
-                  + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
+                  + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]

@@ -285,3 +285,177 @@ def test_a_pattern_that_still_backtracks_stops_the_report_with_one_line(project,
     assert err.endswith("error: check 'regex (a|aa)+$' ran for over 0.5 s on the answer to a (its pattern "
                         "backtracks on it); rewrite the pattern, then report --checks\n")
     assert load_json("runs/s-v1.json")["results"][0]["response"] == "a" * 40 + "!"   # the answer is kept
+
+
+# --- weighted criteria: a weighted sum against a threshold, blocking checks vetoing it (seed 001)
+
+def weighed(name, weight, kind="contains", value=None):
+    return check(kind, value or name, name=name, weight=weight)
+
+
+@pytest.mark.parametrize("weights, passing, threshold, verdict", [
+    ([0.1, 0.2, 0.4, 0.3], "abc", 0.7, True),      # 0.1 + 0.2 + 0.4 is 0.7 as written, not 0.7000000000000001
+    ([0.1, 0.2, 0.4, 0.3], "abd", 0.7, False),     # 0.6
+    ([7, 3], "a", 0.7, True),
+    ([7, 3], "b", 0.7, False),
+    ([1, 1, 1], "ab", 2 / 3, True),
+    ([1, 1, 1], "a", 0.34, False),
+    ([2, 1, 1], "ab", 0.75, True),
+    ([2, 1, 1], "bc", 0.75, False),
+    ([1, 2], "ab", 1, True),
+    ([1, 2], "b", 1, False),
+])
+def test_the_weighted_score_passes_at_its_threshold_and_fails_below(weights, passing, threshold, verdict):
+    checks = [weighed(name, w) for name, w in zip("abcd", weights)]
+    passed = {c["name"]: c["name"] in passing for c in checks}
+    score = evalpy.weighted_score(checks, passed)
+    assert score[0] == score[1]
+    assert evalpy.case_verdict(checks, passed, threshold, score) is verdict
+    assert all(c["blocking"] is False for c in checks)      # a weight makes a check weigh, not block
+
+
+def test_an_undecided_weighed_check_decides_only_when_it_could_tip_the_case():
+    checks = [weighed("a", 6), weighed("b", 3), weighed("judge", 1, "judge", "helps")]
+    for passed, threshold, verdict in [({"a": True, "b": True, "judge": None}, 0.9, True),    # 0.9 whatever it says
+                                       ({"a": True, "b": False, "judge": None}, 0.7, None),   # 0.6 or 0.7
+                                       ({"a": False, "b": True, "judge": None}, 0.7, False)]: # 0.4 at most
+        assert evalpy.case_verdict(checks, passed, threshold, evalpy.weighted_score(checks, passed)) is verdict
+
+
+def test_no_score_makes_up_for_a_failed_blocking_check():
+    checks = [weighed("a", 1), weighed("b", 1), check("not_contains", "reembolso", name="policy")]
+    passed = {"a": True, "b": True, "policy": False}
+    assert evalpy.weighted_score(checks, passed) == (1, 1)
+    assert evalpy.case_verdict(checks, passed, 0.5, evalpy.weighted_score(checks, passed)) is False
+    passed["policy"] = True
+    assert evalpy.case_verdict(checks, passed, 0.5, evalpy.weighted_score(checks, passed)) is True
+
+
+@pytest.mark.parametrize("case_extra, written, message", [
+    ({}, {"type": "contains", "value": "x", "weight": 0}, "weight must be a positive number, not 0"),
+    ({}, {"type": "contains", "value": "x", "weight": -2}, "weight must be a positive number, not -2"),
+    ({}, {"type": "contains", "value": "x", "weight": "2"}, 'weight must be a positive number, not "2"'),
+    ({}, {"type": "contains", "value": "x", "weight": True}, "weight must be a positive number, not true"),
+    ({}, {"type": "contains", "value": "x", "weight": float("inf")}, "Infinity is not a number"),
+    ({}, {"type": "contains", "value": "x", "weight": 2, "blocking": True},
+     'a check with a weight counts toward the weighted score and does not block'),
+    ({"pass_threshold": 0}, {"type": "contains", "value": "x", "weight": 1}, "pass_threshold must be a number above 0"),
+    ({"pass_threshold": 1.5}, {"type": "contains", "value": "x", "weight": 1}, "not 1.5"),
+    ({"pass_threshold": "0.7"}, {"type": "contains", "value": "x", "weight": 1}, 'not "0.7"'),
+    ({"pass_threshold": 0.7}, {"type": "contains", "value": "x"}, 'pass_threshold needs at least one check with a "weight"'),
+])
+def test_every_bad_weighting_is_refused_at_load_with_file_and_line(tmp_path, case_extra, written, message):
+    (tmp_path / "s.jsonl").write_text(
+        json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n"}) + "\n" +
+        json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n", "checks": [written], **case_extra})
+        + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
+
+
+def test_a_checks_file_sets_the_threshold_and_its_mistakes_name_their_line(tmp_path):
+    case = {"id": "a", "input": "x", "difficulty": "easy", "note": "n", "vars": {"order": "A-1"}}
+    (tmp_path / "s.jsonl").write_text(json.dumps(case) + "\n" + json.dumps(dict(case, id="b", pass_threshold=1)) + "\n"
+                                      + json.dumps(dict(case, id="c", pass_threshold=None)) + "\n")
+    good = ('{\n "pass_threshold": 0.5,\n "checks": [\n  {"type": "contains", "value": "{{order}}", "weight": 2},\n'
+            '  {"name": "greets", "type": "icontains", "value": "hola", "weight": 1},\n'
+            '  {"name": "policy", "type": "not_contains", "value": "reembolso"}\n ]\n}\n')
+    (tmp_path / "checks.json").write_text(good)
+    cases, _, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert [c.get("pass_threshold") for c in cases] == [0.5, 1, None]   # a case's own wins; null: blocking checks alone
+    assert [(c["name"], c["blocking"], c.get("weight")) for c in cases[0]["checks"]] == [
+        ("contains A-1", False, 2), ("greets", False, 1), ("policy", True, None)]
+    for bad, where, message in [
+            (good.replace('"weight": 1}', '"weight": 0}'), 5, "check 2: check 'icontains': weight must be a positive number"),
+            (good.replace('"reembolso"}', '"reembolso", "weight": 1, "blocking": true}'), 6, "check 3: "),
+            (good.replace("0.5", "2"), 2, "pass_threshold must be a number above 0 and at most 1"),
+            (good.replace('"pass_threshold"', '"threshold"'), 2, "unknown key 'threshold'")]:
+        (tmp_path / "checks.json").write_text(bad)
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert f"checks.json:{where}: " in str(e.value) and message in str(e.value), str(e.value)
+    (tmp_path / "checks.json").write_text('{"pass_threshold": 0.5, "checks": [{"type": "contains", "value": "x"}]}')
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert f"s.jsonl:1: pass_threshold needs at least one check with a \"weight\" (the threshold comes from checks.json)" in str(e.value)
+
+
+@pytest.fixture
+def weighted_set(free_text, project):
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.7, "checks": [
+        {"name": "order number", "type": "regex", "value": "\\b{{order}}\\b", "weight": 2},
+        {"name": "greets", "type": "icontains", "value": "hola", "weight": 1},
+        {"name": "no refund date", "type": "not_regex", "value": "(?i)reembolso.{0,30}\\b(lunes|viernes)\\b"}]}))
+    return free_text
+
+
+def test_the_report_says_the_rule_once_and_each_cases_score_beside_its_verdict(weighted_set, cli, fake):
+    # o1 all pass (1); o2 no order number (1/3 < 0.7); o3 all weighed checks pass but a refund date blocks it;
+    # o4 does not greet (2/3 < 0.7)
+    fake.default_answer = lambda text: {"A-101": "Hola, su pedido A-101 sale hoy.", "A-102": "Hola, lo revisamos.",
+                                        "A-103": "Hola, A-103: el reembolso llegará el lunes.",
+                                        "A-104": "Su pedido A-104 sale hoy."}[text.split("pedido ")[1].rstrip("?")]
+    code, out, err = cli("run", "--split", weighted_set, "--host", fake.url)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Pass rate: 1/4 = 25%  (95% CI 5–70%)"
+    assert "Passes when: no blocking check fails and weighted score ≥ 0.7" in lines
+    assert "  order number    regex      weight 2  3/4 = 75%" in lines
+    assert "  greets          icontains  weight 1  3/4 = 75%" in lines
+    assert "  no refund date  not_regex  blocking  3/4 = 75%" in lines
+    start = lines.index("Weighted score per case (the share of the weighed checks' weight that passed):")
+    assert [line.rstrip() for line in lines[start + 1:start + 6]] == [
+        "  id  verdict  score  threshold  weighed checks failed",
+        "  o1  pass     1      0.7",
+        "  o2  fail     0.33   0.7        order number",
+        "  o3  fail     1      0.7",
+        "  o4  fail     0.67   0.7        greets"]
+    assert "Failed by a blocking check whatever the score (1): o3" in lines
+    report = json.loads(cli("report", "runs/orders-dev-v2.json", "--json")[1])
+    assert report["weighted"]["thresholds"] == [0.7] and report["weighted"]["vetoed"] == ["o3"]
+    assert [(r["id"], r["correct"], round(r["score"], 4)) for r in report["weighted"]["cases"]] == [
+        ("o1", True, 1), ("o2", False, 0.3333), ("o3", False, 1), ("o4", False, 0.6667)]
+    assert "Passes when: no blocking check fails and weighted score ≥ 0.7" in cli("report", "runs/orders-dev-v2.json",
+                                                                                  "--markdown")[1]
+    case = cli("report", "runs/orders-dev-v2.json", "--case", "o4")[1]
+    assert "weighted score 0.67 (passes at 0.7)" in case
+
+
+def test_a_new_threshold_rescores_without_a_model_call(weighted_set, project, cli, fake):
+    fake.default_answer = lambda text: "Su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    assert cli("report", "runs/orders-dev-v2.json")[1].startswith("Pass rate: 0/4 = 0%")    # 2/3 < 0.7
+    checks = json.loads((project / "golden" / "orders" / "checks.json").read_text())
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps(dict(checks, pass_threshold=0.6)))
+    code, out, err = cli("report", "runs/orders-dev-v2.json", "--checks", weighted_set)
+    assert code == 0 and out.startswith("Pass rate: 4/4 = 100%") and "weighted score ≥ 0.6" in out
+    assert len(fake.chat_bodies) == asked
+    before = json.loads(cli("report", "runs/orders-dev-v2.json", "--json")[1])["checks_sha"]
+    after = json.loads(cli("report", "runs/orders-dev-v2.json", "--json", "--checks", weighted_set)[1])["checks_sha"]
+    assert before != after          # the threshold is part of what scored the run
+
+
+def test_weights_without_a_threshold_are_shown_not_applied(free_text, project, cli):
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
+        {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "weight": 1}]))
+    out = cli("report", support_run(free_text))[1]
+    assert out.startswith("Pass rate: 4/4 = 100%")
+    assert "Passes when: no blocking check fails (weights are shown, not applied: no pass_threshold is set)" in out
+
+
+def test_a_hand_edited_threshold_in_a_run_is_one_plain_error(weighted_set, project, cli, fake):
+    fake.default_answer = lambda text: "Hola, su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url)[0] == 0
+    for bad, message in [(2, "pass_threshold must be a number above 0"), ("x", "pass_threshold must be")]:
+        run = load_json("runs/orders-dev-v2.json")
+        run["results"][1]["pass_threshold"] = bad
+        path = write_run("runs/edited.json", run)
+        code, out, err = cli("report", path)
+        assert code == 2 and "o2" in err and message in err and "Traceback" not in err
+    run = load_json("runs/orders-dev-v2.json")
+    for c in run["results"][0]["checks"]:
+        c.pop("weight", None)
+    code, out, err = cli("report", write_run("runs/edited.json", run))
+    assert code == 2 and 'pass_threshold needs at least one check with a "weight"' in err

@@ -52,7 +52,9 @@ def test_the_shipped_support_set():
         assert {t for c in cases for t in c["tags"]} == {"entrega", "devolución", "artículo equivocado",
                                                          "artículo dañado", "facturación"}
         for c in cases:
-            assert [x["type"] for x in c["checks"]] == ["regex", "not_regex", "judge"]
+            assert [(x["name"], x.get("weight")) for x in c["checks"]] == [
+                ("order number", 2), ("answers the question", 2), ("greets by name", 1), ("no refund date", None)]
+            assert c["pass_threshold"] == 0.75 and c["checks"][3]["blocking"]   # a refund date fails it whatever the score
             assert c["vars"]["order_id"] in c["input"]
 
 
