@@ -1865,6 +1865,107 @@ def judge_config(args, config, cases):
             **({"num_ctx": window} if window else {})}
 
 
+# Two answers side by side: a judge tends to prefer the one it reads first, so every pair is asked
+# in both orders, and only a preference that survives the swap counts (seed 001).
+PAIRWISE_PROMPT = """You compare two answers, A and B, written by AI assistants to the same user message,
+against one criterion. Read the message and both answers. First reason about which answer meets the
+criterion better, quoting the words that decide it. Judge that criterion only: which answer comes
+first, its length, tone and style count for nothing unless the criterion names them. When neither is
+better, say so.
+Reply with a single JSON object, the reasoning first and the verdict last:
+{"reason": "<your reasoning>", "winner": "A", "B" or "tie"}"""
+ORDERS = ("baseline first", "candidate first")   # which run's answer the judge reads as A
+WINNERS = {"a": "A", "b": "B", "tie": "tie"}
+
+
+def pairwise_messages(criterion, case, first, second):
+    context = case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False)
+    return [{"role": "system", "content": PAIRWISE_PROMPT},
+            {"role": "user", "content": f"Criterion: {criterion}\n\nUser's message:\n{context}\n\n"
+                                        f"Answer A:\n{first}\n\nAnswer B:\n{second}"}]
+
+
+def parse_winner(raw):
+    """(winner, reason) from a pairwise judge's output: the last JSON object in it whose "winner" is
+    A, B or tie (any case). (None, None) when there is none: never guessed."""
+    decoder = json.JSONDecoder()
+    for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
+        try:
+            obj, _ = decoder.raw_decode(raw, start)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        winner = obj.get("winner") if isinstance(obj, dict) else None
+        if isinstance(winner, str) and winner.strip().casefold() in WINNERS:
+            reason = obj.get("reason")
+            return WINNERS[winner.strip().casefold()], reason if isinstance(reason, str) else None
+    return None, None
+
+
+def pairwise_votes(client, judge, pair, kept):
+    """Every vote of every judge model on one pair of answers, in both orders. kept: the votes
+    already stored for this pair, {(model, vote, order): vote}; those without an error are reused."""
+    votes = []
+    for model in judge["models"]:
+        for vote in range(1, judge["votes"] + 1):
+            for order in ORDERS:
+                old = kept.get((model, vote, order))
+                if old is not None and not old.get("error"):
+                    votes.append(old)
+                    continue
+                first, second = ((pair["baseline"], pair["candidate"]) if order == ORDERS[0]
+                                 else (pair["candidate"], pair["baseline"]))
+                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
+                           **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
+                said = client.chat(model, pairwise_messages(judge["criterion"], pair["case"], first, second), options)
+                said_answer = answer_of(said["response"]) if said["response"] is not None else None
+                winner, reason = parse_winner(said_answer) if said_answer is not None else (None, None)
+                votes.append({"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
+                              "order": order, "seed": options["seed"], "winner": winner, "reason": reason,
+                              "raw": said["response"], "error": said["error"],
+                              "prompt_tokens": said.get("prompt_tokens"),
+                              "completion_tokens": said.get("completion_tokens")})
+    return votes
+
+
+def preferred_run(order, winner):
+    """The run a verdict prefers: A is the run read first."""
+    if winner == "tie":
+        return "tie"
+    return ("baseline" if winner == "A" else "candidate") if order == ORDERS[0] else (
+        "candidate" if winner == "A" else "baseline")
+
+
+def pairwise_outcome(votes):
+    """One pair's outcome from its votes: "candidate" or "baseline" (both orders agree), "tie", "flip"
+    (each order preferred the answer in the same place: a tie caused by position), or None with why
+    (an unreadable verdict or a failed call: never guessed). Each model's majority over its votes in
+    each order, both orders combined per model, then the panel's majority; a split panel is a tie."""
+    by_model = {}
+    for v in votes:
+        by_model.setdefault(v["model"], {}).setdefault(v["order"], []).append(v)
+    outcomes, why = {}, None
+    for model, orders in by_model.items():
+        sides = []
+        for order in ORDERS:
+            order_votes = orders.get(order, [])
+            readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner")]
+            if not readable:
+                why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
+                              else "unreadable verdict")
+                sides.append(None)
+            else:
+                sides.append(majority(readable, tie="tie"))
+        if None in sides:
+            outcomes[model] = None
+        elif sides[0] == sides[1]:
+            outcomes[model] = sides[0]
+        else:
+            outcomes[model] = "flip" if "tie" not in sides else "tie"
+    if not outcomes or None in outcomes.values():
+        return None, why or "no verdict", outcomes
+    return majority(outcomes.values(), tie="tie"), None, outcomes
+
+
 def judge_verdicts(votes):
     """Per judge check: each judge model's majority over its votes, then the panel's majority.
     A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
@@ -1996,6 +2097,137 @@ def judge_run(args):
     progress.update(len(votes), failed, final=True)
     results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
     return {"format": RUN_FORMAT, "config": config, "results": results}, failed
+
+
+PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
+PAIRWISE_FORMAT = "eval.py-pairwise/1"
+# A sidecar holds every pairwise comparison made against its run, each under the key that decides
+# whether stored verdicts can stand for new ones: the two runs' bytes and the judge, criterion included.
+COMPARISON_KEY = ("baseline_sha", "candidate_sha", "judge")
+
+
+def pairwise_judge(args, a_cfg, b_cfg):
+    """How compare --pairwise asks: the judge models (default: the candidate's model), votes,
+    temperature, seed, the criterion, the prompt's hash. With Ollama the window is pinned, as a
+    run's: the judge's prompt holds two whole answers."""
+    api = args.api or b_cfg["api"]
+    window = max(filter(None, (context_window(a_cfg), context_window(b_cfg))), default=None) or (
+        DEFAULT_NUM_CTX if api == "ollama" else None)
+    return {"criterion": args.pairwise, "models": args.judge_model or [b_cfg["model"]], "votes": args.judge_votes,
+            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
+            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {})}
+
+
+def answer_pairs(a_run, b_run):
+    """The cases both runs answered, trial 1 of each, in the baseline's order, and the ids of those
+    one run (or neither) answered: an error or reasoning that never ended is no answer to compare."""
+    def answers(run):
+        return {r["id"]: (r, answer_of(r["response"]) if r.get("response") is not None else None)
+                for r in run["results"] if r["trial"] == 1}
+    a, b = answers(a_run), answers(b_run)
+    pairs, unanswered = [], {"only_baseline": [], "only_candidate": [], "neither": []}
+    for cid, (case, a_answer) in a.items():
+        b_answer = b[cid][1]
+        if a_answer is not None and b_answer is not None:
+            pairs.append({"id": cid, "trial": 1, "case": case, "baseline": a_answer, "candidate": b_answer})
+        else:
+            side = "only_baseline" if a_answer is not None else "only_candidate" if b_answer is not None else "neither"
+            unanswered[side].append(cid)
+    return pairs, unanswered
+
+
+def file_sha(path):
+    return sha256_bytes(read_bytes(path, "run file"))
+
+
+def read_pairwise(path):
+    """The comparisons stored in a pairwise sidecar ([] if there is none); a damaged one is an error,
+    never overwritten: it holds verdicts someone paid for."""
+    if not os.path.exists(path):
+        return []
+    try:
+        stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
+        problem = pairwise_problem(stored)
+    except (ValueError, UnicodeDecodeError) as e:
+        problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+    if problem:
+        raise EvalError(f"{path}: damaged pairwise file ({problem}); move it aside to ask the judge again")
+    return stored["comparisons"]
+
+
+def pairwise_problem(stored):
+    """What is wrong with a decoded pairwise sidecar, or None."""
+    if type(stored) is not dict or stored.get("format") != PAIRWISE_FORMAT or type(stored.get("comparisons")) is not list:
+        return f'expected {{"format": "{PAIRWISE_FORMAT}", "comparisons": [...]}}'
+    for c in stored["comparisons"]:
+        if type(c) is not dict or not all(k in c for k in COMPARISON_KEY) or type(c.get("verdicts")) is not list:
+            return "a comparison without its runs' hashes, its judge or its verdicts"
+        for v in c["verdicts"]:
+            if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
+                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
+                    or v.get("winner") not in (*WINNERS.values(), None) or answer_problem(v)):
+                return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
+    return None
+
+
+def save_comparison(path, comparison):
+    """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
+    Atomic, and under a lock, so two compares at once each keep their own."""
+    with file_lock(path + ".lock"):
+        comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
+        replace_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n")
+
+
+def pairwise_compare(args, a_path, a_run, b_path, b_run):
+    """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
+    those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
+    verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now."""
+    judge = pairwise_judge(args, a_run["config"], b_run["config"])
+    pairs, unanswered = answer_pairs(a_run, b_run)
+    sidecar = b_path + PAIRWISE_SUFFIX
+    key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
+    stored = next((c for c in read_pairwise(sidecar) if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
+    kept = {}
+    for v in stored["verdicts"] if stored else []:
+        kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
+    wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
+    todo = [p for p in pairs if any(kept.get((p["id"], p["trial"]), {}).get(w) is None
+                                    or kept[p["id"], p["trial"]][w].get("error") for w in wanted)]
+    asking = {(p["id"], p["trial"]) for p in todo}
+    votes = {(p["id"], p["trial"]): [kept[p["id"], p["trial"]][w] for w in wanted]
+             for p in pairs if (p["id"], p["trial"]) not in asking}
+    if todo:
+        config = {"api": args.api or b_run["config"]["api"],
+                  "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
+        client = make_client(config, args)
+        for model in judge["models"]:
+            client.preflight(model)
+        for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
+            judge_note(judged_model, judge["models"], client.identities)
+        warn(f"asking {judge['models'][0] if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) in "
+             f"both orders ({len(todo) * len(wanted)} calls; {len(pairs) - len(todo)} pair(s) stored already)")
+        progress, failed = Progress(len(todo), 0), 0
+
+        def on_votes(pair, trial, pair_votes):
+            nonlocal failed
+            votes[pair["id"], trial] = pair_votes
+            failed += any(v["error"] for v in pair_votes)
+            progress.update(len(votes) - (len(pairs) - len(todo)), failed)
+
+        try:
+            ask_all([(p, p["trial"]) for p in todo], args.jobs,
+                    lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
+            progress.update(len(todo), failed, final=True)
+        finally:   # interrupted too: the verdicts already paid for are kept, and reused next time
+            save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
+                                      "date": datetime.now().astimezone().isoformat(timespec="seconds"),
+                                      "eval_version": __version__,
+                                      "verdicts": [v for p in pairs for v in votes.get((p["id"], p["trial"]), [])]})
+            warn(f"stored the verdicts in {sidecar}")
+    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+    return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
+            "asked": sum(id(v) not in reused for pair_votes in votes.values() for v in pair_votes),
+            "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
 
 
 def write_judged(judged, run_path, out):
@@ -3353,12 +3585,18 @@ def binom_at_least(k, n, p):
     return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k, n + 1)))
 
 
-def mcnemar_exact(fixed, broken):
-    """Two-sided exact McNemar test: under no change, each discordant case is a fair coin."""
-    n = fixed + broken
+def sign_test(wins, losses):
+    """Two-sided exact sign test (binomial, p = 1/2), ties set aside: under no preference, each
+    decided pair is a fair coin. Exact McNemar is this test on the discordant cases."""
+    n = wins + losses
     if n == 0:
         return 1.0
-    return min(1.0, 2 * binom_cdf(min(fixed, broken), n, 0.5))
+    return min(1.0, 2 * binom_cdf(min(wins, losses), n, 0.5))
+
+
+def mcnemar_exact(fixed, broken):
+    """Two-sided exact McNemar test: under no change, each discordant case is a fair coin."""
+    return sign_test(fixed, broken)
 
 
 def fisher_exact(a, b, c, d):
@@ -3856,7 +4094,7 @@ def run_listing(folder):
     skipped in silence."""
     rows, listing = [], []
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith(".json") and not f.endswith(FAILURE_LABELS_SUFFIX))
+                   if f.endswith(".json") and not f.endswith((FAILURE_LABELS_SUFFIX, PAIRWISE_SUFFIX)))
     for path in paths:
         try:
             config, cases = read_graded(path)
@@ -3993,6 +4231,85 @@ def plain_reading(fixed, broken, p, alpha):
     return f"{counts}: p = {p_value(p)}, not enough cases to call it"
 
 
+def pairwise_figures(asked, alpha):
+    """compare --pairwise, counted: wins each way, ties, position flips, pairs without a verdict
+    (why), and the sign test on wins against losses."""
+    outcomes = {"candidate": [], "baseline": [], "tie": [], "flip": []}
+    no_verdict, flips_by_model, decided_by_model = [], {}, {}
+    calls = [v for pair_votes in asked["votes"].values() for v in pair_votes]
+    for pair in asked["pairs"]:
+        votes = asked["votes"].get((pair["id"], pair["trial"]))
+        outcome, why, per_model = pairwise_outcome(votes) if votes else (None, "not asked (interrupted)", {})
+        for model, o in per_model.items():
+            if o is not None:
+                decided_by_model[model] = decided_by_model.get(model, 0) + 1
+                flips_by_model[model] = flips_by_model.get(model, 0) + (o == "flip")
+        if outcome is None:
+            no_verdict.append({"id": pair["id"], "why": why})
+        else:
+            outcomes[outcome].append(pair["id"])
+    wins, losses = len(outcomes["candidate"]), len(outcomes["baseline"])
+    p = sign_test(wins, losses)
+    decided = len(asked["pairs"]) - len(no_verdict)
+    return {"criterion": asked["judge"]["criterion"], "judge": asked["judge"], "pairs": len(asked["pairs"]),
+            "candidate_wins": outcomes["candidate"], "baseline_wins": outcomes["baseline"], "ties": outcomes["tie"],
+            "flips": outcomes["flip"], "flip_rate": rate(len(outcomes["flip"]), decided),
+            "flip_rate_by_model": {m: rate(flips_by_model[m], n) for m, n in decided_by_model.items()},
+            "no_verdict": no_verdict, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
+            "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
+            "calls": len(calls), "asked_now": asked["asked"], "failed_calls": sum(1 for v in calls if v.get("error")),
+            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in calls),
+            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in calls),
+            "sidecar": asked["sidecar"], "trial_one": asked["trial_one"]}
+
+
+def pairwise_reading(wins, losses, p, alpha):
+    counts = f"{wins} candidate wins, {losses} baseline wins"
+    if wins + losses == 0:
+        return f"{counts}: no pair has a winner"
+    if p <= alpha:
+        return f"{counts}: p = {p_value(p)}, the {'candidate' if wins > losses else 'baseline'} is preferred beyond chance"
+    return f"{counts}: p = {p_value(p)}, not enough pairs to call it"
+
+
+def pairwise_lines(w):
+    """compare --pairwise, as text."""
+    def ids(items):
+        return ", ".join(items) or "-"
+    j = w["judge"]
+    out = ["", f"Pairwise (judge {', '.join(j['models'])}"
+               + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
+           f"  Candidate wins ({len(w['candidate_wins'])}): {ids(w['candidate_wins'])}",
+           f"  Baseline wins ({len(w['baseline_wins'])}): {ids(w['baseline_wins'])}",
+           f"  Ties ({len(w['ties'])}): {ids(w['ties'])}",
+           f"  Position flips ({len(w['flips'])}, counted as ties): {ids(w['flips'])}",
+           f"  Flip rate: {count_percent(len(w['flips']), w['pairs'] - len(w['no_verdict']))} of pairs with a verdict"
+           "  (the judge's position bias on these answers)"]
+    if len(w["flip_rate_by_model"]) > 1:
+        out.append("  Flip rate by judge: " + " · ".join(f"{m} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
+    if w["no_verdict"]:
+        out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
+                   + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
+    for key, label in (("only_baseline", "only the baseline"), ("only_candidate", "only the candidate"),
+                       ("neither", "neither run")):
+        if w[key]:
+            out.append(f"  Answered by {label} (not compared): {ids(w[key])}")
+    out += [f"  Sign test (exact, ties set aside, alpha {w['alpha']:g}): {w['reading']}",
+            f"  {w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed), "
+            f"{w['prompt_tokens']} prompt + {w['completion_tokens']} completion tokens; verdicts in {w['sidecar']}"
+            + (" · trial 1 of each case" if w["trial_one"] else "")]
+    return out
+
+
+def pairwise_markdown(w):
+    return ["", f"**Pairwise** ({', '.join(w['judge']['models'])}, both orders; "
+                f"criterion: {one_line(inert(w['criterion']), 60)}):", "",
+            "| candidate wins | baseline wins | ties | position flips | no verdict |", "|---|---|---|---|---|",
+            f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
+            f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
+            f"Sign test: {w['reading']}."]
+
+
 def shown(key, value):
     """A config value as compare prints it: hashes short, text as it is (control characters
     escaped: it came from a file or a server), anything else as JSON."""
@@ -4046,6 +4363,8 @@ def format_compare(c, baseline_path, candidate_path):
         out.append(f"Speed: median latency {duration(a['latency_ms_median'])} -> {duration(b['latency_ms_median'])}"
                    + (f" · generation {speed(a['generation_tokens_per_s'])} -> {speed(b['generation_tokens_per_s'])}"
                       if a["generation_tokens_per_s"] or b["generation_tokens_per_s"] else ""))
+    if c.get("pairwise"):
+        out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
 
 
@@ -4084,6 +4403,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", "**Not compared (error in a run):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
     out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
                 f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
+    if c.get("pairwise"):
+        out += pairwise_markdown(c["pairwise"])
     return "\n".join(out)
 
 
@@ -4093,6 +4414,10 @@ def gate_outcome(failed, passed):
 
 
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
+    w = c.get("pairwise")
+    if w and w["failed_calls"]:
+        return 2, [f"{w['failed_calls']} pairwise judge call(s) failed (infrastructure, not the model), so some pairs "
+                   "have no verdict; compare again to ask only those (the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["not_compared"]:
@@ -4105,6 +4430,10 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     if fail_if_worse:
         worse = c["significant"] and len(c["regressions"]) > len(c["fixed"])
         (failed if worse else passed).append(f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})")
+    if fail_if_worse and w:
+        worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
+        (failed if worse else passed).append(f"judged significantly worse side by side? {'yes' if worse else 'no'} "
+                                             f"({w['reading']})")
     return gate_outcome(failed, passed)
 
 
@@ -4563,16 +4892,26 @@ def parser():
     rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
                      help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
-    c = sub.add_parser("compare", parents=[views], help="compare two runs of the same split case by case",
+    c = sub.add_parser("compare", parents=[views, calls, judging], help="compare two runs of the same split case by case",
                        description="Which cases a change fixed and which it broke. Refuses runs made "
-                                   "on different versions of the split.")
+                                   "on different versions of the split. Never calls a model, except with "
+                                   "--pairwise, which asks a judge (the model-call and judge options apply "
+                                   "to it alone) and stores its verdicts beside the candidate run.")
     c.add_argument("baseline", help="the run before the change")
     c.add_argument("candidate", help="the run after the change")
     c.add_argument("--alpha", type=probability, default=0.05,
                    help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
     c.add_argument("--fail-if-worse", action="store_true",
-                   help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha)")
+                   help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha; with "
+                        "--pairwise, also if the judge significantly prefers the baseline)")
+    c.add_argument("--pairwise", metavar="CRITERION",
+                   help="ask a judge which answer meets CRITERION better, for every case both runs answered, in "
+                        "both orders (a preference counts only if it survives the swap); verdicts are stored in "
+                        f"CANDIDATE{PAIRWISE_SUFFIX} and reused when the runs and the judge are the same")
+    c.add_argument("--host", help="with --pairwise: the judge's server (default: the candidate run's host)")
+    c.add_argument("--api", choices=list(CLIENTS), default=None,
+                   help="with --pairwise: the judge server's API (default: the candidate run's)")
 
     ls = sub.add_parser("runs", help="list the run files in a folder, one line each, newest first",
                         description="Each run file in FOLDER: its split and hash, prompt, model, temperature, "
@@ -4646,14 +4985,37 @@ def cmd_report(args):
 
 def cmd_compare(args):
     refuse_same_run(args.baseline, args.candidate)
-    (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
+    refuse_judge_options_alone(args)
+    if args.pairwise:   # the answers themselves are needed, not only their grades
+        a_run, b_run = load_run(args.baseline), load_run(args.candidate)
+        (a_config, a_cases), (b_config, b_cases) = (a_run["config"], grade_run(a_run)), (b_run["config"], grade_run(b_run))
+    else:
+        (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
+    if args.pairwise:
+        c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
     show(view_of(args), {"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
                          "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_compare(c, args.baseline, args.candidate),
          lambda: format_compare(c, args.baseline, args.candidate), verdicts)
     return code
+
+
+def refuse_judge_options_alone(args):
+    """compare's judge and call options only mean something with --pairwise: refused without it,
+    rather than silently ignored."""
+    if args.pairwise is not None:
+        if not args.pairwise.strip():
+            raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
+        return
+    given = [flag for flag, value, default in (
+        ("--judge-model", args.judge_model, None), ("--judge-votes", args.judge_votes, 1),
+        ("--judge-temperature", args.judge_temperature, 0.0), ("--seed", args.seed, None), ("--host", args.host, None),
+        ("--api", args.api, None), ("--jobs", args.jobs, 1), ("--timeout", args.timeout, DEFAULT_TIMEOUT),
+        ("--retries", args.retries, DEFAULT_RETRIES), ("--api-key", args.api_key, None)) if value != default]
+    if given:
+        raise EvalError(f"{given[0]} only applies with --pairwise (compare alone never calls a model)")
 
 
 def cmd_judge(args):

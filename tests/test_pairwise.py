@@ -1,0 +1,239 @@
+"""compare --pairwise: a judge reads both runs' answers side by side, in both orders; only a
+preference that survives the swap counts. Verdicts are stored beside the candidate run and reused."""
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from scipy.stats import binomtest
+
+from conftest import evalpy, load_json, make_run, write_run
+
+CRITERION = "Which answer helps the customer more?"
+
+
+def answers_in(body):
+    """The two answers of a pairwise request, as the judge reads them (A first)."""
+    text = body["messages"][-1]["content"]
+    a = text.split("\nAnswer A:\n", 1)[1].split("\n\nAnswer B:\n", 1)[0]
+    b = text.split("\n\nAnswer B:\n", 1)[1]
+    return a, b
+
+
+def verdict(winner, reason="razono"):
+    return json.dumps({"reason": reason, "winner": winner})
+
+
+def scripted_judge(fake, biased=(), unreadable=(), ties=()):
+    """A judge that prefers the answer with "pedido" in it, except: for cases in `biased` it always
+    picks A (the first it reads), for `unreadable` it writes no verdict, for `ties` it says tie."""
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        case = a.split("[")[1].split("]")[0]
+        if case in biased:
+            return verdict("A")
+        if case in unreadable:
+            return "Las dos están bien, creo."
+        if case in ties:
+            return verdict("tie")
+        return verdict("A" if "pedido" in a else "B")
+    fake.route = route
+
+
+def two_runs(ids, candidate_better, baseline_better, **config):
+    """Free-text runs of the same cases: each answer names its case as [id]; the better one of a
+    pair has "pedido" in it. Returns (baseline path, candidate path)."""
+    def run(better):
+        return make_run([{"id": cid, "input": f"¿Y mi pedido {cid}?", "response":
+                          f"[{cid}] Hola, su pedido está en camino." if cid in better else f"[{cid}] Hola."}
+                         for cid in ids], labels=None, split="support-dev", **config)
+    return (write_run("runs/base.json", run(baseline_better)), write_run("runs/cand.json", run(candidate_better)))
+
+
+IDS = [f"c{i:02d}" for i in range(1, 13)]
+
+
+def test_a_preference_counts_only_when_it_survives_the_swap(project, cli, fake):
+    base, cand = two_runs(IDS, candidate_better=IDS[:8], baseline_better=IDS[8:9])
+    scripted_judge(fake, biased=("c01", "c02"), unreadable=("c03",), ties=("c04",))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    lines = out.splitlines()
+    start = lines.index(f"Pairwise (judge qwen2.5:7b; both orders; criterion: {CRITERION}):")
+    # c05-c08 better in the candidate; c09 in the baseline; c10-c12 alike ("Hola." both): judged as
+    # "pedido" in neither, so B wins in each order: a position flip too
+    assert lines[start + 1:start + 8] == [
+        "  Candidate wins (4): c05, c06, c07, c08",
+        "  Baseline wins (1): c09",
+        "  Ties (1): c04",
+        "  Position flips (5, counted as ties): c01, c02, c10, c11, c12",
+        "  Flip rate: 5/11 = 45% of pairs with a verdict  (the judge's position bias on these answers)",
+        "  No verdict (1, not counted): c03 (unreadable verdict)",
+        "  Sign test (exact, ties set aside, alpha 0.05): 4 candidate wins, 1 baseline wins: p = 0.38, "
+        "not enough pairs to call it"]
+    assert lines[start + 8].startswith("  24 judge calls (24 made now, 0 failed), ")
+    assert lines[start + 8].endswith(f" completion tokens; verdicts in {cand}.pairwise.json")
+    bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]
+    assert len(bodies) == 2 * len(IDS)
+    first = [answers_in(b) for b in bodies if "[c05]" in b["messages"][1]["content"]]
+    assert first == [("[c05] Hola.", "[c05] Hola, su pedido está en camino."),            # baseline read first
+                     ("[c05] Hola, su pedido está en camino.", "[c05] Hola.")]            # then swapped
+    figures = json.loads(cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")[1])["pairwise"]
+    assert figures["candidate_wins"] == ["c05", "c06", "c07", "c08"] and figures["flip_rate"] == 5 / 11
+    assert figures["no_verdict"] == [{"id": "c03", "why": "unreadable verdict"}]
+    assert figures["sign_test_p"] == pytest.approx(binomtest(4, 5, 0.5).pvalue)
+
+
+def test_stored_verdicts_are_reused_without_a_call(project, cli, fake):
+    base, cand = two_runs(IDS, candidate_better=IDS, baseline_better=())
+    scripted_judge(fake)
+    first = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert first[0] == 0 and "12 candidate wins, 0 baseline wins: p = 4.9e-04, the candidate is preferred beyond chance" in first[1]
+    asked = len(fake.chat_bodies)
+    stored = load_json(cand + ".pairwise.json")
+    assert stored["format"] == "eval.py-pairwise/1" and len(stored["comparisons"]) == 1
+    comparison = stored["comparisons"][0]
+    assert comparison["baseline"] == base and comparison["judge"]["criterion"] == CRITERION
+    assert comparison["baseline_sha"] == evalpy.sha256_bytes(Path(base).read_bytes())
+    assert len(comparison["verdicts"]) == 24 and all(v["raw"] for v in comparison["verdicts"])
+    again = cli("compare", base, cand, "--pairwise", CRITERION)        # no --host: nothing to ask
+    assert again[0] == 0 and len(fake.chat_bodies) == asked
+    assert again[1].replace("(0 made now", "(24 made now") == first[1]
+    # another criterion is another comparison: asked, and stored beside the first
+    cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
+    assert len(fake.chat_bodies) == asked + 24
+    assert [c["judge"]["criterion"] for c in load_json(cand + ".pairwise.json")["comparisons"]] == [
+        CRITERION, "Which answer is shorter?"]
+    # a changed run is another comparison: its stored verdicts no longer stand for it
+    run = load_json(cand)
+    run["results"][0]["response"] += " Gracias."
+    write_run(cand, run)
+    cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert len(fake.chat_bodies) == asked + 48
+    assert len(load_json(cand + ".pairwise.json")["comparisons"]) == 3
+
+
+def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, cli, fake):
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    fake.faults = ["500"] * 4        # the first call, and its three retries
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
+    assert code == 2 and "1 pairwise judge call(s) failed (infrastructure, not the model)" in err
+    assert "No verdict (1, not counted): c01 (the judge call failed)" in out
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
+    assert code == 0, err
+    assert len(fake.chat_bodies) == asked + 1                    # only the failed call
+    assert "Candidate wins (4): c01, c02, c03, c04" in out and "(1 made now, 0 failed)" in out
+
+
+def test_the_gate_fails_when_the_judge_prefers_the_baseline(project, cli, fake):
+    base, cand = two_runs(IDS, candidate_better=(), baseline_better=IDS)
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
+    assert code == 1
+    assert "GATE FAILED: judged significantly worse side by side? yes (0 candidate wins, 12 baseline wins" in err
+    md = cli("compare", base, cand, "--pairwise", CRITERION, "--markdown")[1]
+    assert "| 0 | 12 | 0 | 0 (0%) | 0 |" in md and "the baseline is preferred beyond chance" in md
+
+
+def test_a_panel_with_votes_takes_each_judges_majority_then_the_panels(project, cli, fake):
+    fake.models += ["llama3.1:8b", "gemma3:4b"]
+    base, cand = two_runs(IDS[:6], candidate_better=IDS[:6], baseline_better=())
+    flip = {"gemma3:4b"}
+
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        if body["model"] in flip:
+            return verdict("A")
+        return verdict("A" if "pedido" in a else "B")
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model",
+                         "qwen2.5:7b", "--judge-model", "llama3.1:8b", "--judge-model", "gemma3:4b", "--judge-votes", "3",
+                         "--judge-temperature", "0.7")
+    assert code == 0, err
+    assert "Candidate wins (6)" in out                          # two of three judges agree in both orders
+    assert "Flip rate by judge: qwen2.5:7b 0% · llama3.1:8b 0% · gemma3:4b 100%" in out
+    seeds = sorted({(b["model"], b["options"]["seed"]) for b in fake.chat_bodies
+                    if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT})
+    assert len(seeds) == 9 and len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 6 * 3 * 3 * 2
+
+
+def test_cases_one_run_did_not_answer_are_named(project, cli, fake):
+    base, cand = two_runs(IDS[:5], candidate_better=IDS[:5], baseline_better=())
+    for path, cid in ((base, "c01"), (cand, "c02"), (base, "c03"), (cand, "c03")):
+        run = load_json(path)
+        r = next(r for r in run["results"] if r["id"] == cid)
+        r.update(response=None, error="HTTP 500: boom")
+        write_run(path, run)
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert "Answered by only the candidate (not compared): c01" in out
+    assert "Answered by only the baseline (not compared): c02" in out
+    assert "Answered by neither run (not compared): c03" in out
+    assert "Candidate wins (2): c04, c05" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--judge-model", "x"], "--judge-model only applies with --pairwise"),
+    (["--host", "127.0.0.1:9"], "--host only applies with --pairwise"),
+    (["--jobs", "4"], "--jobs only applies with --pairwise"),
+    (["--pairwise", "  "], "--pairwise needs a criterion in words"),
+])
+def test_judge_options_without_pairwise_are_refused(project, cli, argv, message):
+    base, cand = two_runs(IDS[:2], candidate_better=(), baseline_better=())
+    code, out, err = cli("compare", base, cand, *argv)
+    assert code == 2 and message in err
+
+
+def test_a_damaged_sidecar_is_an_error_and_is_never_overwritten(project, cli, fake):
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    for damage in ('{"format": "eval.py-pairwise/1", "comparisons": [', '{"format": "other"}',
+                   '{"format": "eval.py-pairwise/1", "comparisons": [{"baseline_sha": "x"}]}'):
+        Path(cand + ".pairwise.json").write_text(damage)
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+        assert code == 2 and "damaged pairwise file" in err and "Traceback" not in err
+        assert Path(cand + ".pairwise.json").read_text() == damage
+    assert not [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]
+
+
+def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(project, cli, fake):
+    base, cand = two_runs(IDS[:1], candidate_better=IDS[:1], baseline_better=())
+    run = load_json(cand)
+    run["results"][0]["response"] = "<think>el A es peor {\"winner\": \"A\"}</think>" + run["results"][0]["response"]
+    write_run(cand, run)
+
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        assert "<think>" not in a + b
+        return '<think>{"reason": "x", "winner": "tie"}</think>' + verdict("A" if "pedido" in a else "B")
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "Candidate wins (1): c01" in out
+
+
+@pytest.mark.parametrize("raw, winner", [
+    ('{"reason": "r", "winner": "A"}', "A"), ('pienso... {"reason": "r", "winner": "b"}', "B"),
+    ('{"winner": " Tie "}', "tie"), ('{"winner": "A"} luego {"winner": "B"}', "B"),
+    ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
+])
+def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
+    assert evalpy.parse_winner(raw)[0] == winner
+
+
+def test_the_sign_test_equals_scipys_binomtest_on_many_inputs():
+    rng = random.Random(16)
+    pairs = [(w, l) for w in range(0, 31) for l in range(0, 31)] + [(rng.randrange(0, 400), rng.randrange(0, 400))
+                                                                      for _ in range(300)]
+    for wins, losses in pairs:
+        expected = binomtest(wins, wins + losses, 0.5).pvalue if wins + losses else 1.0
+        assert evalpy.sign_test(wins, losses) == pytest.approx(expected, rel=1e-9, abs=1e-300), (wins, losses)
