@@ -1793,6 +1793,12 @@ Reply with a single JSON object, the reasoning first and the verdict last:
 {"reason": "<your reasoning>", "pass": true or false}"""
 
 
+# --judge-schema: the judge's answer constrained to its verdict's shape, reason first, for a small
+# model that cannot otherwise write the JSON (the server turns the schema into a grammar).
+VERDICT_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"}, "pass": {"type": "boolean"}},
+                  "required": ["reason", "pass"]}
+
+
 def judge_messages(criterion, case, answer):
     context = case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False)
     return [{"role": "system", "content": JUDGE_PROMPT},
@@ -1825,7 +1831,8 @@ def judge_answer(client, judge, case, answer) -> list[Vote]:
             for vote in range(1, judge["votes"] + 1):
                 options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
                            **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
-                said = client.chat(model, judge_messages(check["value"], case, answer), options)
+                said = client.chat(model, judge_messages(check["value"], case, answer), options,
+                                   VERDICT_SCHEMA if judge.get("schema") else None)
                 # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
                 said_answer = answer_of(said["response"]) if said["response"] is not None else None
                 verdict, reason = parse_verdict(said_answer) if said_answer is not None else (None, None)
@@ -1862,7 +1869,17 @@ def judge_config(args, config, cases):
     window = context_window(config) or (DEFAULT_NUM_CTX if config["api"] == "ollama" else None)
     return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
             "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode()),
-            **({"num_ctx": window} if window else {})}
+            **({"num_ctx": window} if window else {}), **({"schema": True} if args.judge_schema else {})}
+
+
+def prepare_judge(client, api, judge, schema):
+    """Before the first judge call: is every judge model there, and, with --judge-schema over
+    --api openai, which form of response_format does the server take (asked once)."""
+    for model in judge["models"]:
+        client.preflight(model)
+    if judge.get("schema") and api == "openai":
+        form, _ = client.choose_schema_form(judge["models"][0], schema)
+        warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
 
 
 # Two answers side by side: a judge tends to prefer the one it reads first, so every pair is asked
@@ -1876,6 +1893,8 @@ Reply with a single JSON object, the reasoning first and the verdict last:
 {"reason": "<your reasoning>", "winner": "A", "B" or "tie"}"""
 ORDERS = ("baseline first", "candidate first")   # which run's answer the judge reads as A
 WINNERS = {"a": "A", "b": "B", "tie": "tie"}
+WINNER_SCHEMA = {"type": "object", "required": ["reason", "winner"],
+                 "properties": {"reason": {"type": "string"}, "winner": {"enum": ["A", "B", "tie"]}}}
 
 
 def pairwise_messages(criterion, case, first, second):
@@ -1916,7 +1935,8 @@ def pairwise_votes(client, judge, pair, kept):
                                  else (pair["candidate"], pair["baseline"]))
                 options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
                            **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
-                said = client.chat(model, pairwise_messages(judge["criterion"], pair["case"], first, second), options)
+                said = client.chat(model, pairwise_messages(judge["criterion"], pair["case"], first, second), options,
+                                   WINNER_SCHEMA if judge.get("schema") else None)
                 said_answer = answer_of(said["response"]) if said["response"] is not None else None
                 winner, reason = parse_winner(said_answer) if said_answer is not None else (None, None)
                 votes.append({"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
@@ -2078,8 +2098,7 @@ def judge_run(args):
     config["judge"] = judge_config(args, config, todo)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
-    for model in config["judge"]["models"]:
-        client.preflight(model)
+    prepare_judge(client, config["api"], config["judge"], VERDICT_SCHEMA)
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
@@ -2115,7 +2134,8 @@ def pairwise_judge(args, a_cfg, b_cfg):
         DEFAULT_NUM_CTX if api == "ollama" else None)
     return {"criterion": args.pairwise, "models": args.judge_model or [b_cfg["model"]], "votes": args.judge_votes,
             "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
-            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {})}
+            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {}),
+            **({"schema": True} if args.judge_schema else {})}
 
 
 def answer_pairs(a_run, b_run):
@@ -2200,8 +2220,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
-        for model in judge["models"]:
-            client.preflight(model)
+        prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         warn(f"asking {judge['models'][0] if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) in "
@@ -2215,10 +2234,11 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             progress.update(len(votes) - (len(pairs) - len(todo)), failed)
 
         try:
-            ask_all([(p, p["trial"]) for p in todo], args.jobs,
-                    lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
+            with terminated_as_interrupted():
+                ask_all([(p, p["trial"]) for p in todo], args.jobs,
+                        lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
             progress.update(len(todo), failed, final=True)
-        finally:   # interrupted too: the verdicts already paid for are kept, and reused next time
+        finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
             save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
                                       "date": datetime.now().astimezone().isoformat(timespec="seconds"),
                                       "eval_version": __version__,
@@ -2263,6 +2283,11 @@ def calibration(human, verdicts, labels_path, run_path):
     return report
 
 
+def judge_votes_of(config):
+    """How many times the run's judge was asked about each answer."""
+    return (config.get("judge") or {}).get("votes") or 1
+
+
 def judge_verdicts_of(cases):
     """{(case id, trial, check name): the judge's verdict} of a graded run."""
     return {(c["id"], t["trial"], name): j["pass"] for c in cases for t in c["trials"] for name, j in t["judged"].items()}
@@ -2299,6 +2324,156 @@ def format_calibration(report):
                       ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
         out += [f"  WARNING: {w}" for w in a["warnings"]] + [""]
     return "\n".join(out).rstrip()
+
+
+# The audit: where a judge leans (seed 001's biases), read from the verdicts a run already holds:
+# answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
+AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
+
+
+def judge_audit(config, cases, pairwise_path, human=None):
+    """Per judge check: verdicts by answer-length quarter with the rank correlation, each judge's
+    pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
+    of every pairwise comparison stored beside the run. human: a person's labels, when calibrating."""
+    judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
+    position = stored_flip_rates(pairwise_path)
+    if not judged and not position["comparisons"]:
+        raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
+                        "asked (eval.py judge RUN asks it), and no pairwise comparison is stored beside it")
+    family = config.get("model_family") or model_family(config["model"], {})
+    checks = {}
+    for name in judged:
+        rows = [(len(answer_of(t["response"]) or ""), c["id"], t["trial"], t["judged"][name])
+                for c in cases for t in c["trials"] if name in t["judged"]]
+        decided = [r for r in rows if r[3]["pass"] is not None]
+        checks[name] = {"answers": len(rows), "verbosity": length_bias(decided, human, name),
+                        "judges": judge_rates(rows, config["model"], family), "consistency": vote_consistency(rows)}
+    return {"model": config["model"], "family": family, "checks": checks, "position": position}
+
+
+def length_bias(rows, human, check):
+    """Verdicts by answer length: pass rate per quarter (shortest first) and Spearman's correlation of
+    length with the verdict; with a person's labels, theirs beside the judge's."""
+    rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
+    labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
+    n, quarters = len(rows), []
+    for q in range(4):
+        part = rows[q * n // 4:(q + 1) * n // 4]
+        people = [human[r[1], r[2], check] for r in part if human and (r[1], r[2], check) in human]
+        quarters.append({"chars": [part[0][0], part[-1][0]] if part else None, "total": len(part),
+                         "passed": sum(r[3]["pass"] for r in part),
+                         "human_total": len(people), "human_passed": sum(people)})
+    rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
+    human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
+    return {"answers": n, "quarters": quarters, "spearman": rho, "human_spearman": human_rho,
+            "reading": length_reading(n, quarters, rho, human_rho, bool(labelled))}
+
+
+def length_reading(n, quarters, rho, human_rho, labelled):
+    if n < AUDIT_FEW:
+        return f"too few judged answers ({n}) to read a length effect"
+    if rho is None:
+        return "every verdict is the same: length cannot sway what never changes"
+    short_q, long_q = quarters[0], quarters[-1]
+    said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
+            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho:+.2f})")
+    if labelled and human_rho is not None:
+        gap = rho - human_rho
+        return said + (f"; people's verdicts give {human_rho:+.2f}: "
+                       + ("the judge leans to long answers more than people do" if gap > 0.2 else
+                          "the judge leans to short answers more than people do" if gap < -0.2 else
+                          "the judge follows length no more than people do"))
+    if abs(rho) < 0.2:
+        return said + ": little sign that length sways it"
+    return said + (": longer answers pass more often; a length bias unless they really are better "
+                   "(a person's labels tell: calibrate --audit)" if rho > 0 else
+                   ": shorter answers pass more often; read some long ones it failed")
+
+
+def judge_rates(rows, judged_model, family):
+    """Each judge model's pass rate over the answers it decided, and whether it is of the judged
+    model's family (a judge tends to favour its own): the family the run recorded, else the name's."""
+    rates = {}
+    for _, _, _, verdict in rows:
+        for model, said in verdict["models"].items():
+            same = model == judged_model or model_family(model, {}) == family
+            r = rates.setdefault(model, {"passed": 0, "total": 0, "same_family": same})
+            if said is not None:
+                r["passed"] += said
+                r["total"] += 1
+    return rates
+
+
+def vote_consistency(rows):
+    """With several votes per judge: the answers where a judge's own votes split, those under the
+    certainty threshold (already listed for human review), and those where the panel's judges disagree."""
+    def named(r):
+        return r[1] + (f" trial {r[2]}" if r[2] != 1 else "")
+    certain = [r for r in rows if r[3]["certainty"] is not None]
+    return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
+            "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
+            "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
+
+
+def stored_flip_rates(path):
+    """The flip rate of every pairwise comparison stored in a sidecar: how often the judge preferred
+    a position rather than an answer."""
+    found = []
+    for comparison in read_pairwise(path):
+        by_pair = {}
+        for v in comparison["verdicts"]:
+            by_pair.setdefault((v["id"], v["trial"]), []).append(v)
+        outcomes = [pairwise_outcome(votes)[0] for votes in by_pair.values()]
+        decided = [o for o in outcomes if o is not None]
+        found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
+                      "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
+                      "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
+    return {"file": path, "comparisons": found}
+
+
+def format_audit(audit, votes):
+    out = [f"Judge audit: the judged model is {inert(audit['model'])} (family {inert(audit['family'])})"]
+    for name, a in audit["checks"].items():
+        v = a["verbosity"]
+        out += ["", f"Check {name!r} ({v['answers']} answers with a verdict of {a['answers']} judged):",
+                f"  Length: {v['reading']}"]
+        if v["answers"] >= AUDIT_FEW:
+            people = any(q["human_total"] for q in v["quarters"])
+            rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
+            for label, q in zip(("shortest", "second", "third", "longest"), v["quarters"]):
+                rows.append([label, f"{q['chars'][0]}–{q['chars'][1]}", count_percent(q["passed"], q["total"])]
+                            + ([count_percent(q["human_passed"], q["human_total"]) if q["human_total"] else "-"]
+                               if people else []))
+            out += ["  " + line for line in table(rows, align_right_from=99)]
+        for model, r in a["judges"].items():
+            same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
+            out.append(f"  Judge {inert(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
+        if len(a["judges"]) > 1 and any(r["same_family"] for r in a["judges"].values()) and not all(
+                r["same_family"] for r in a["judges"].values()):
+            out.append("  (compare the same-family judge's rate with the others': a gap on the same answers is "
+                       "self-preference, or a stricter judge)")
+        c = a["consistency"]
+        if votes > 1:
+            out.append(f"  Self-consistency ({votes} votes each): {count_percent(len(c['split']), c['answers'])} of "
+                       f"answers split their votes; {len(c['low_certainty'])} under certainty {LOW_CERTAINTY:g} "
+                       "(already listed for human review)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
+        else:
+            out.append("  Self-consistency: one vote per judge, nothing to measure (judge RUN --judge-votes 3 "
+                       "--judge-temperature 0.7 asks again)")
+        if len(a["judges"]) > 1:
+            out.append(f"  Panel: the judges disagree on {count_percent(len(c['panel_split']), c['answers'])} of answers"
+                       + (f": {', '.join(c['panel_split'])}" if c["panel_split"] else ""))
+    position = audit["position"]
+    if position["comparisons"]:
+        out += ["", f"Position (pairwise comparisons stored in {position['file']}):"]
+        for p in position["comparisons"]:
+            out.append(f"  against {inert(p['baseline'] or '?')}, judge {', '.join(p['models'] or [])}: "
+                       f"{count_percent(p['flips'], p['decided'])} of pairs flipped with the order"
+                       f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
+    else:
+        out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}); "
+                    "compare BASELINE RUN --pairwise CRITERION makes one"]
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -2849,8 +3024,8 @@ def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
-    for model in (judge or {}).get("models", []):
-        client.preflight(model)
+    if judge:
+        prepare_judge(client, config["api"], judge, VERDICT_SCHEMA)
     identity = client.identities.get(config["model"], {})
     if resuming:
         was, now = config.get("model_digest"), identity.get("model_digest")
@@ -3531,6 +3706,32 @@ def percentile(ordered, q):
     low = int(at)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
+def average_ranks(values):
+    """Ranks 1..n, tied values sharing the mean of the ranks they span (as scipy.stats.rankdata)."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks, i = [0.0] * len(values), 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (Pearson's on average ranks); None when either side is constant."""
+    rx, ry = average_ranks(xs), average_ranks(ys)
+    n = len(rx)
+    if n < 2:
+        return None
+    mx, my = fsum(rx) / n, fsum(ry) / n
+    sxy = fsum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx, syy = fsum((a - mx) ** 2 for a in rx), fsum((b - my) ** 2 for b in ry)
+    return sxy / sqrt(sxx * syy) if sxx and syy else None
 
 
 def wilson(successes, n, z=Z95):
@@ -4258,6 +4459,7 @@ def pairwise_figures(asked, alpha):
             "no_verdict": no_verdict, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
             "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
             "calls": len(calls), "asked_now": asked["asked"], "failed_calls": sum(1 for v in calls if v.get("error")),
+            "first_error": next((v["error"] for v in calls if v.get("error")), None),
             "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in calls),
             "completion_tokens": sum(v.get("completion_tokens") or 0 for v in calls),
             "sidecar": asked["sidecar"], "trial_one": asked["trial_one"]}
@@ -4351,7 +4553,7 @@ def format_compare(c, baseline_path, candidate_path):
     out += ["", ids("fixed"), ids("regressions"),
             f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
     if c["not_compared"]:
-        out.append(ids("not_compared") + "  (an error in either run)")
+        out.append(ids("not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
     out += [f"{c['measure'].capitalize()}{vote}: {count_percent(c['baseline']['correct'], c['baseline']['scored'])} -> "
             f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])}",
             *([f"Invalid answers: {invalid_counts(c)}"] if any(c["invalid_answers"] or []) else []),
@@ -4400,7 +4602,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     for name in ("fixed", "regressions"):
         out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
     if c["not_compared"]:
-        out += ["", "**Not compared (error in a run):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
+        out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
     out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
                 f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
     if c.get("pairwise"):
@@ -4416,8 +4618,9 @@ def gate_outcome(failed, passed):
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     w = c.get("pairwise")
     if w and w["failed_calls"]:
-        return 2, [f"{w['failed_calls']} pairwise judge call(s) failed (infrastructure, not the model), so some pairs "
-                   "have no verdict; compare again to ask only those (the others are stored)"]
+        return 2, [f"{w['failed_calls']} pairwise judge call(s) failed (first: {one_line(w['first_error'], 160)}), so "
+                   "some pairs have no verdict; this says nothing of either run. Compare again to ask only those "
+                   "(the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["not_compared"]:
@@ -4818,6 +5021,10 @@ def option_groups():
                          help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
     judging.add_argument("--judge-temperature", type=temperature, default=0.0, metavar="T",
                          help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
+    judging.add_argument("--judge-schema", action="store_true",
+                         help="constrain the judge's answer to its verdict's JSON Schema (reason first, verdict "
+                              "last), sent as --format schema sends a run's: for a small judge that cannot "
+                              "write the JSON unaided")
     views_parser = CommandLine(add_help=False)
     view = views_parser.add_argument_group("output").add_mutually_exclusive_group()
     view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
@@ -4926,6 +5133,11 @@ def parser():
     j.add_argument("run", help="the run whose answers to judge")
     j.add_argument("--host", help="server URL (default: the run's host)")
     j.add_argument("--out", help="file to write (default RUN-judged.json; never overwritten)")
+    j.add_argument("--audit", action="store_true",
+                   help="instead of judging, audit the verdicts RUN holds (no model call): pass rate by answer "
+                        "length, each judge's rate and family, split votes, and the position flips of pairwise "
+                        "comparisons stored beside it")
+    j.add_argument("--json", action="store_true", help="with --audit: print the audit as JSON")
 
     cal = sub.add_parser("calibrate", help="measure a judge against a person's labels",
                          description="LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
@@ -4933,6 +5145,9 @@ def parser():
     cal.add_argument("labels", help="JSONL of human verdicts")
     cal.add_argument("run", help="a run with judge verdicts for those answers")
     cal.add_argument("--json", action="store_true", help="print the figures as JSON")
+    cal.add_argument("--audit", action="store_true",
+                     help="add the judge-bias audit (judge RUN --audit), with people's verdicts by answer length "
+                          "beside the judge's")
 
     rv = sub.add_parser("review", help="read a run's traces in the browser and label what went wrong",
                         description="Serve a local page (127.0.0.1 only) to read every case of a run and write a "
@@ -5002,23 +5217,37 @@ def cmd_compare(args):
     return code
 
 
-def refuse_judge_options_alone(args):
-    """compare's judge and call options only mean something with --pairwise: refused without it,
-    rather than silently ignored."""
-    if args.pairwise is not None:
-        if not args.pairwise.strip():
-            raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
-        return
-    given = [flag for flag, value, default in (
-        ("--judge-model", args.judge_model, None), ("--judge-votes", args.judge_votes, 1),
-        ("--judge-temperature", args.judge_temperature, 0.0), ("--seed", args.seed, None), ("--host", args.host, None),
-        ("--api", args.api, None), ("--jobs", args.jobs, 1), ("--timeout", args.timeout, DEFAULT_TIMEOUT),
-        ("--retries", args.retries, DEFAULT_RETRIES), ("--api-key", args.api_key, None)) if value != default]
+# The options that say how to ask a judge, with the value each has when not given.
+JUDGE_CALL_OPTIONS = (("--judge-model", "judge_model", None), ("--judge-votes", "judge_votes", 1),
+                      ("--judge-temperature", "judge_temperature", 0.0), ("--judge-schema", "judge_schema", False),
+                      ("--seed", "seed", None),
+                      ("--host", "host", None), ("--api", "api", None), ("--jobs", "jobs", 1),
+                      ("--timeout", "timeout", DEFAULT_TIMEOUT), ("--retries", "retries", DEFAULT_RETRIES),
+                      ("--api-key", "api_key", None), ("--out", "out", None))
+
+
+def refuse_call_options(args, why):
+    """Options for asking a judge, given to a command that asks none: refused, never silently ignored."""
+    given = [flag for flag, name, default in JUDGE_CALL_OPTIONS if getattr(args, name, default) != default]
     if given:
-        raise EvalError(f"{given[0]} only applies with --pairwise (compare alone never calls a model)")
+        raise EvalError(f"{given[0]} {why}")
+
+
+def refuse_judge_options_alone(args):
+    """compare's judge and call options only mean something with --pairwise."""
+    if args.pairwise is None:
+        refuse_call_options(args, "only applies with --pairwise (compare alone never calls a model)")
+    elif not args.pairwise.strip():
+        raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
 
 
 def cmd_judge(args):
+    if args.audit:
+        refuse_call_options(args, "does not apply with --audit: the audit reads the verdicts the run holds and asks no judge")
+        config, cases = read_graded(args.run)
+        return show_audit(args, config, cases)
+    if args.json:
+        raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     judged, failed = judge_run(args)
     write_judged(judged, args.run, args.out)
     print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
@@ -5027,9 +5256,17 @@ def cmd_judge(args):
 
 def cmd_calibrate(args):
     human = read_human_verdicts(args.labels)
-    report = calibration(human, judge_verdicts_of(read_graded(args.run)[1]), args.labels, args.run)
-    show(view_of(args), {"labels": args.labels, "run": args.run, "checks": report}, None,
-         lambda: format_calibration(report))
+    config, cases = read_graded(args.run)
+    report = calibration(human, judge_verdicts_of(cases), args.labels, args.run)
+    audit = judge_audit(config, cases, args.run + PAIRWISE_SUFFIX, human) if args.audit else None
+    show(view_of(args), {"labels": args.labels, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
+         None, lambda: format_calibration(report) + (f"\n\n{format_audit(audit, judge_votes_of(config))}" if audit else ""))
+    return 0
+
+
+def show_audit(args, config, cases):
+    audit = judge_audit(config, cases, args.run + PAIRWISE_SUFFIX)
+    show(view_of(args), {"run": args.run, "audit": audit}, None, lambda: format_audit(audit, judge_votes_of(config)))
     return 0
 
 
@@ -5066,7 +5303,7 @@ def main(argv=None):
         args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
-    if args.command in ("run", "judge"):
+    if args.command == "run" or args.command == "judge" and not args.audit:
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
     collecting = gc.isenabled()
     if args.command in ("report", "compare", "runs", "calibrate"):

@@ -445,16 +445,25 @@ README_MODELS = ("qwen2.5:7b", "qwen3:8b", "llama3.2:3b", "llama3.1:8b", "SmolLM
 
 
 def shipped_fake(golden="golden", latency=0.02):
-    """A FakeOllama (not started) that answers the shipped sets plausibly and every judge with a pass."""
+    """A FakeOllama (not started) that answers the shipped sets plausibly, every judge with a pass, and
+    every pairwise judge with the longer answer."""
     fake = FakeOllama(models=README_MODELS)
     judge = json.dumps({"reason": "La respuesta cita el pedido y contesta a lo que se pregunta.", "pass": True},
                        ensure_ascii=False)
-    fake.route = lambda body: judge if "Criterion:" in body["messages"][-1]["content"] else None
+    fake.route = lambda body: (side_by_side(body["messages"][-1]["content"]) if "\nAnswer A:\n" in body["messages"][-1]["content"]
+                               else judge if "Criterion:" in body["messages"][-1]["content"] else None)
     fake.answers, fake.latency = shipped_answers(golden), latency
     fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one
     fake.json_when_asked = True
     fake.refused_formats = {"json_schema"}   # as llama-cpp-python's server, the README's real model, does
     return fake
+
+
+def side_by_side(text):
+    """A pairwise judge's verdict: the longer answer wins, in either order (a tie when as long)."""
+    a, b = text.split("\nAnswer A:\n", 1)[1].split("\n\nAnswer B:\n", 1)
+    winner = "A" if len(a) > len(b) else "B" if len(b) > len(a) else "tie"
+    return json.dumps({"reason": "Compara las dos respuestas.", "winner": winner})
 
 
 def by_hand(argv=None):

@@ -272,3 +272,129 @@ def test_the_family_note_uses_the_family_the_server_reports(project, judged_spli
     assert code == 0 and "note:" not in err   # the panel has another family
     code, out, err = cli("judge", "runs/a.json", "--host", fake.url, "--judge-model", "qwen3:8b")
     assert code == 0 and "note:" not in err   # the run recorded qwen2, the judge is qwen3
+
+
+# --- the judge-bias audit, on constructed runs whose judge leans, or does not, on answer length
+
+AUDIT_JUDGES = ("qwen2.5:7b", "llama3.1:8b")
+
+
+def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b"):
+    """20 answers, a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge, vote)
+    says each vote. Written as runs/audited.json; returns its path."""
+    from conftest import make_run, write_run
+    votes = votes or 1
+    cases = []
+    for i in range(1, 21):
+        case_votes = [{"check": "answers", "model": judge, "vote": v, "seed": 41 + v, "pass": passes(i, judge, v),
+                       "reason": "r", "raw": "{}", "error": None, "prompt_tokens": 10, "completion_tokens": 3}
+                      for judge in judges for v in range(1, votes + 1)]
+        cases.append({"id": f"a{i:02d}", "response": "x" * (10 * i), "judges": case_votes,
+                      "checks": [{"name": "answers", "type": "judge", "value": CRITERION, "blocking": True}]})
+    return write_run("runs/audited.json", make_run(cases, labels=None, model=model, judge={
+        "models": list(judges), "votes": votes, "temperature": 0.7 if votes > 1 else 0.0, "seed": 42,
+        "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}))
+
+
+BALANCED = (1, 4, 5, 8, 9, 12, 13, 16, 17, 20)   # passes spread evenly over the lengths: Spearman 0
+
+
+def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
+    run = audited_run(lambda i, judge, vote: i > 10)
+    code, out, err = cli("judge", run, "--audit")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert ("  Length: the judge passes 100% of the longest quarter and 0% of the shortest (Spearman +0.87): longer "
+            "answers pass more often; a length bias unless they really are better (a person's labels tell: "
+            "calibrate --audit)") in lines
+    start = lines.index("  Length: " + lines[lines.index("Check 'answers' (20 answers with a verdict of 20 judged):") + 1][10:])
+    assert [l.split() for l in lines[start + 1:start + 6]] == [
+        ["quarter", "characters", "judge", "passes"], ["shortest", "10–50", "0/5", "=", "0%"],
+        ["second", "60–100", "0/5", "=", "0%"], ["third", "110–150", "5/5", "=", "100%"],
+        ["longest", "160–200", "5/5", "=", "100%"]]
+    audit = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]
+    assert audit["checks"]["answers"]["verbosity"]["spearman"] == pytest.approx(0.8671099695241199)
+
+
+def test_the_audit_finds_no_length_effect_where_there_is_none(project, cli):
+    run = audited_run(lambda i, judge, vote: i in BALANCED)
+    out = cli("judge", run, "--audit")[1]
+    assert ("  Length: the judge passes 60% of the longest quarter and 60% of the shortest (Spearman +0.00): little "
+            "sign that length sways it") in out.splitlines()
+
+
+def test_with_human_labels_the_audit_says_whether_people_follow_length_too(project, cli):
+    run = audited_run(lambda i, judge, vote: i > 10)
+    for people, reading in ((lambda i: i > 10, "the judge follows length no more than people do"),
+                            (lambda i: i in BALANCED, "the judge leans to long answers more than people do")):
+        with open("human.jsonl", "w") as f:
+            for i in range(1, 21):
+                f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i)}) + "\n")
+        code, out, err = cli("calibrate", "human.jsonl", run, "--audit")
+        assert code == 0, err
+        assert reading in out and "people pass" in out and "Failure detection" in out
+        assert "audit" in json.loads(cli("calibrate", "human.jsonl", run, "--audit", "--json")[1])
+
+
+def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_panel(project, cli):
+    run = audited_run(lambda i, judge, vote: judge == "qwen2.5:7b" or i % 2 == 0, judges=AUDIT_JUDGES)
+    out = cli("judge", run, "--audit")[1]
+    assert "  Judge qwen2.5:7b: passes 20/20 = 100% · same family as the judged model: it may go easy on it" in out
+    assert "  Judge llama3.1:8b: passes 10/20 = 50%\n" in out
+    assert "  Panel: the judges disagree on 10/20 = 50% of answers: a01, a03" in out
+    other = audited_run(lambda i, judge, vote: True, judges=("llama3.1:8b",))
+    assert "same family" not in cli("judge", other, "--audit")[1]
+
+
+def test_the_audit_counts_split_votes(project, cli):
+    # a01..a05: votes pass, pass, fail (certainty 0.67); the rest unanimous
+    run = audited_run(lambda i, judge, vote: not (i <= 5 and vote == 3), votes=3)
+    out = cli("judge", run, "--audit")[1]
+    assert ("  Self-consistency (3 votes each): 5/20 = 25% of answers split their votes; 5 under certainty 0.8 "
+            "(already listed for human review): a01, a02, a03, a04, a05") in out
+    single = audited_run(lambda i, judge, vote: True)
+    assert "Self-consistency: one vote per judge, nothing to measure" in cli("judge", single, "--audit")[1]
+
+
+def test_the_audit_reads_the_flip_rate_of_stored_pairwise_comparisons(project, cli, fake):
+    from test_pairwise import CRITERION as PAIRWISE, IDS, scripted_judge, two_runs
+    base, cand = two_runs(IDS, candidate_better=IDS[:8], baseline_better=IDS[8:9])
+    scripted_judge(fake, biased=("c01", "c02"), unreadable=("c03",), ties=("c04",))
+    assert cli("compare", base, cand, "--pairwise", PAIRWISE, "--host", fake.url)[0] == 0
+    code, out, err = cli("judge", cand, "--audit")       # no judge check: the position is all there is
+    assert code == 0, err
+    assert (f"  against {base}, judge qwen2.5:7b: 5/11 = 45% of pairs flipped with the order "
+            f"(criterion: {PAIRWISE})") in out
+    assert "no pairwise comparison stored" in cli("judge", audited_run(lambda i, j, v: True), "--audit")[1]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--judge-model", "llama3.1:8b"], "--judge-model does not apply with --audit"),
+    (["--out", "x.json"], "--out does not apply with --audit"),
+    (["--seed", "7"], "--seed does not apply with --audit"),
+])
+def test_the_audit_asks_no_judge_and_says_so(project, cli, extra, message):
+    run = audited_run(lambda i, judge, vote: True)
+    code, out, err = cli("judge", run, "--audit", *extra)
+    assert code == 2 and message in err
+
+
+def test_an_audit_of_a_run_without_verdicts_says_what_to_do(project, cli):
+    from conftest import make_run, write_run
+    run = write_run("runs/plain.json", make_run([("a1", "bug", "bug")]))
+    code, out, err = cli("judge", run, "--audit")
+    assert code == 2 and "holds no judge verdict to audit" in err and "Traceback" not in err
+
+
+def test_judge_schema_is_sent_with_every_judge_call_and_recorded(judged_split, project, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-schema")
+    assert code == 0, err
+    judged = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    asked = [b for b in fake.chat_bodies if b["messages"][0]["content"] != evalpy.JUDGE_PROMPT]
+    assert len(judged) == 10 and all(b["format"] == evalpy.VERDICT_SCHEMA for b in judged)
+    assert all("format" not in b for b in asked)              # the model's own answers are not constrained
+    assert load_json("runs/answers-dev-v1.json")["config"]["judge"]["schema"] is True
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-schema", "--host", fake.url)
+    assert code == 0, err
+    assert all(b["format"] == evalpy.VERDICT_SCHEMA for b in fake.chat_bodies[len(judged) + len(asked):])

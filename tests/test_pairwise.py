@@ -122,7 +122,7 @@ def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, 
     scripted_judge(fake)
     fake.faults = ["500"] * 4        # the first call, and its three retries
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
-    assert code == 2 and "1 pairwise judge call(s) failed (infrastructure, not the model)" in err
+    assert code == 2 and "1 pairwise judge call(s) failed (first: HTTP 500" in err and "says nothing of either run" in err
     assert "No verdict (1, not counted): c01 (the judge call failed)" in out
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
@@ -237,3 +237,48 @@ def test_the_sign_test_equals_scipys_binomtest_on_many_inputs():
     for wins, losses in pairs:
         expected = binomtest(wins, wins + losses, 0.5).pvalue if wins + losses else 1.0
         assert evalpy.sign_test(wins, losses) == pytest.approx(expected, rel=1e-9, abs=1e-300), (wins, losses)
+
+
+def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
+    import signal
+    import subprocess
+    import sys
+    import time
+    base, cand = two_runs(IDS, candidate_better=IDS, baseline_better=())
+    scripted_judge(fake)
+    fake.latency = 0.25
+    proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", CRITERION,
+                             "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while len(fake.chat_bodies) < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err
+    stored = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
+    assert 4 <= len(stored) < 24 and len(stored) % 2 == 0          # whole pairs, both orders
+    asked = len(fake.chat_bodies)
+    fake.latency = 0
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "Candidate wins (12)" in out
+    assert len(fake.chat_bodies) - asked == 24 - len(stored)        # only what was missing
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_judge_schema_constrains_the_verdict_over_either_api(project, cli, fake, api):
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=(), api=api)
+    scripted_judge(fake)
+    fake.refused_formats = {"json_schema"}        # as llama-cpp-python's server: the other form is used
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-schema")
+    assert code == 0, err
+    bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]
+    assert len(bodies) == 6
+    if api == "ollama":
+        assert all(b["format"] == evalpy.WINNER_SCHEMA for b in bodies)
+    else:
+        assert "--judge-schema: sent as response_format json_object with a schema" in err
+        assert all(b["response_format"] == {"type": "json_object", "schema": evalpy.WINNER_SCHEMA} for b in bodies)
+    assert load_json(cand + ".pairwise.json")["comparisons"][0]["judge"]["schema"] is True
+    # without the schema it is another judge: its verdicts are asked, not taken from the schema's
+    cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 12

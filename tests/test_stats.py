@@ -1,6 +1,7 @@
 """Statistics: every function against scipy (1e-9 relative) on many random inputs, and the seeds' figures."""
 
 import random
+import warnings
 from fractions import Fraction
 from math import comb
 
@@ -168,3 +169,21 @@ def test_percentile_matches_scipy_on_many_inputs():
         for q in (0, 5, 50, 95, 99, 100, rng.uniform(0, 100)):
             assert evalpy.percentile(values, q) == pytest.approx(scipy_stats.scoreatpercentile(values, q), rel=1e-12, abs=1e-9)
     assert evalpy.percentile([], 50) is None
+
+
+def test_spearman_equals_scipys_on_many_inputs_ties_included():
+    from scipy.stats import spearmanr
+    rng = random.Random(18)
+    for _ in range(400):
+        n = rng.randrange(2, 60)
+        xs = [rng.randrange(0, rng.choice((3, 20, 1000))) for _ in range(n)]
+        ys = [rng.choice((0, 1)) if rng.random() < 0.7 else rng.random() for _ in range(n)]
+        with warnings.catch_warnings():   # scipy warns on a constant side, and says nan
+            warnings.simplefilter("ignore")
+            expected = spearmanr(xs, ys).statistic
+        got = evalpy.spearman(xs, ys)
+        if len(set(xs)) < 2 or len(set(ys)) < 2:
+            assert got is None           # scipy says nan: a constant side has no rank order
+        else:
+            assert got == pytest.approx(expected, abs=1e-12), (xs, ys)
+    assert evalpy.average_ranks([3, 1, 3, 2]) == [3.5, 1, 3.5, 2]
