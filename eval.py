@@ -2182,6 +2182,10 @@ def pairwise_problem(stored):
     for c in stored["comparisons"]:
         if type(c) is not dict or not all(k in c for k in COMPARISON_KEY) or type(c.get("verdicts")) is not list:
             return "a comparison without its runs' hashes, its judge or its verdicts"
+        judge = c["judge"]
+        if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
+                or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
+            return "a comparison whose judge has no criterion or models"
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
                     or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
@@ -2467,7 +2471,7 @@ def format_audit(audit, votes):
     if position["comparisons"]:
         out += ["", f"Position (pairwise comparisons stored in {position['file']}):"]
         for p in position["comparisons"]:
-            out.append(f"  against {inert(p['baseline'] or '?')}, judge {', '.join(p['models'] or [])}: "
+            out.append(f"  against {inert(p['baseline'] or '?')}, judge {inert(', '.join(p['models'] or []))}: "
                        f"{count_percent(p['flips'], p['decided'])} of pairs flipped with the order"
                        f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
     else:
@@ -4424,12 +4428,23 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
 
 
 def plain_reading(fixed, broken, p, alpha):
-    counts = f"{fixed} fixed, {broken} broken"
-    if fixed + broken == 0:
-        return f"{counts}: no case changed its outcome"
+    return exact_test_reading(f"{fixed} fixed, {broken} broken", fixed, broken, p, alpha,
+                        ("the candidate is better", "the candidate is worse"), "no case changed its outcome", "cases")
+
+
+def pairwise_reading(wins, losses, p, alpha):
+    return exact_test_reading(f"{wins} candidate wins, {losses} baseline wins", wins, losses, p, alpha,
+                        ("the candidate is preferred", "the baseline is preferred"), "no pair has a winner", "pairs")
+
+
+def exact_test_reading(counts, up, down, p, alpha, sides, nothing, unit):
+    """An exact paired test in plain words: what moved each way, its p-value, and whether that is
+    more than chance (the same words for McNemar and the pairwise sign test)."""
+    if up + down == 0:
+        return f"{counts}: {nothing}"
     if p <= alpha:
-        return f"{counts}: p = {p_value(p)}, the candidate is {'better' if fixed > broken else 'worse'} beyond chance"
-    return f"{counts}: p = {p_value(p)}, not enough cases to call it"
+        return f"{counts}: p = {p_value(p)}, {sides[0] if up > down else sides[1]} beyond chance"
+    return f"{counts}: p = {p_value(p)}, not enough {unit} to call it"
 
 
 def pairwise_figures(asked, alpha):
@@ -4465,21 +4480,12 @@ def pairwise_figures(asked, alpha):
             "sidecar": asked["sidecar"], "trial_one": asked["trial_one"]}
 
 
-def pairwise_reading(wins, losses, p, alpha):
-    counts = f"{wins} candidate wins, {losses} baseline wins"
-    if wins + losses == 0:
-        return f"{counts}: no pair has a winner"
-    if p <= alpha:
-        return f"{counts}: p = {p_value(p)}, the {'candidate' if wins > losses else 'baseline'} is preferred beyond chance"
-    return f"{counts}: p = {p_value(p)}, not enough pairs to call it"
-
-
 def pairwise_lines(w):
     """compare --pairwise, as text."""
     def ids(items):
         return ", ".join(items) or "-"
     j = w["judge"]
-    out = ["", f"Pairwise (judge {', '.join(j['models'])}"
+    out = ["", f"Pairwise (judge {inert(', '.join(j['models']))}"
                + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
            f"  Candidate wins ({len(w['candidate_wins'])}): {ids(w['candidate_wins'])}",
            f"  Baseline wins ({len(w['baseline_wins'])}): {ids(w['baseline_wins'])}",
@@ -4488,7 +4494,7 @@ def pairwise_lines(w):
            f"  Flip rate: {count_percent(len(w['flips']), w['pairs'] - len(w['no_verdict']))} of pairs with a verdict"
            "  (the judge's position bias on these answers)"]
     if len(w["flip_rate_by_model"]) > 1:
-        out.append("  Flip rate by judge: " + " · ".join(f"{m} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
+        out.append("  Flip rate by judge: " + " · ".join(f"{inert(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
                    + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
@@ -4504,7 +4510,7 @@ def pairwise_lines(w):
 
 
 def pairwise_markdown(w):
-    return ["", f"**Pairwise** ({', '.join(w['judge']['models'])}, both orders; "
+    return ["", f"**Pairwise** ({inert(', '.join(w['judge']['models']))}, both orders; "
                 f"criterion: {one_line(inert(w['criterion']), 60)}):", "",
             "| candidate wins | baseline wins | ties | position flips | no verdict |", "|---|---|---|---|---|",
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "

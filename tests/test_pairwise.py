@@ -196,7 +196,9 @@ def test_a_damaged_sidecar_is_an_error_and_is_never_overwritten(project, cli, fa
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
     for damage in ('{"format": "eval.py-pairwise/1", "comparisons": [', '{"format": "other"}',
-                   '{"format": "eval.py-pairwise/1", "comparisons": [{"baseline_sha": "x"}]}'):
+                   '{"format": "eval.py-pairwise/1", "comparisons": [{"baseline_sha": "x"}]}',
+                   '{"format": "eval.py-pairwise/1", "comparisons": [{"baseline_sha": "x", "candidate_sha": "y", '
+                   '"judge": {"criterion": "c", "models": [1]}, "verdicts": []}]}'):
         Path(cand + ".pairwise.json").write_text(damage)
         code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
         assert code == 2 and "damaged pairwise file" in err and "Traceback" not in err
