@@ -716,7 +716,7 @@ def load_default_checks(path):
         threshold = written.get("pass_threshold")
         if threshold is not None and not is_share(threshold):
             problems.append(f"{path}:{line_of(text, json_text('pass_threshold'))}: pass_threshold must be a number above 0 "
-                            f"and at most 1 (a share of the weight), not {json_text(threshold)}")
+                            f"and at most 1 (a share of the weight), not {one_line(json_text(threshold), 40)}")
         written = written.get("checks", [])
     if not isinstance(written, list):
         raise EvalError(f"{path}: must be a JSON list of checks, or an object "
@@ -1096,9 +1096,18 @@ def parse_check(obj) -> tuple[Check | None, list]:
 # Seed 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
 # threshold, with safety and policy checks blocking whatever the sum. A check either blocks or
 # weighs, never both: a blocking check that also weighed would count twice.
+def is_number(value):
+    """A finite JSON number: not true/false, not an integer too long for a float (10**400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return isfinite(value)
+    except OverflowError:
+        return False
+
+
 def is_share(value):
-    return (isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value)
-            and 0 < value <= 1)
+    return is_number(value) and 0 < value <= 1
 
 
 def weight_problems(obj):
@@ -1106,8 +1115,8 @@ def weight_problems(obj):
     if "weight" not in obj:
         return []
     w = obj["weight"]
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not isfinite(w) or w <= 0:
-        return [f"weight must be a positive number, not {json_text(w)}"]
+    if not is_number(w) or w <= 0:
+        return [f"weight must be a positive number, not {one_line(json_text(w), 40)}"]
     if obj.get("blocking") is True:
         return ['a check with a weight counts toward the weighted score and does not block; '
                 'drop "blocking": true or the weight']
@@ -1119,7 +1128,7 @@ def threshold_problem(value, checks):
     if value is None:
         return None
     if not is_share(value):
-        return f"pass_threshold must be a number above 0 and at most 1 (a share of the weight), not {json_text(value)}"
+        return f"pass_threshold must be a number above 0 and at most 1 (a share of the weight), not {one_line(json_text(value), 40)}"
     if not any("weight" in c for c in checks):
         return 'pass_threshold needs at least one check with a "weight"'
     return None
@@ -1852,11 +1861,11 @@ def model_family(model, identities):
 def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
     if judges == [model]:
-        warn(f"note: the judge is {model}, the model being judged; a judge tends to favour its own answers "
+        warn(f"note: the judge is {inert(model)}, the model being judged; a judge tends to favour its own answers "
              "(add a --judge-model of another family)")
     elif all(model_family(judge, identities) == model_family(model, identities) for judge in judges):
         family = model_family(model, identities)
-        warn(f"note: every judge ({', '.join(judges)}) is of the family of {model} ({family}), which a judge "
+        warn(f"note: every judge ({inert(', '.join(judges))}) is of the family of {inert(model)} ({inert(family)}), which a judge "
              "tends to favour (add a --judge-model of another family for a panel)")
 
 
@@ -2165,6 +2174,8 @@ def read_pairwise(path):
     never overwritten: it holds verdicts someone paid for."""
     if not os.path.exists(path):
         return []
+    if not os.path.isfile(path):
+        raise EvalError(f"{path}: not a regular file; move it aside to ask the judge again")
     try:
         stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
         problem = pairwise_problem(stored)
@@ -2227,7 +2238,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
-        warn(f"asking {judge['models'][0] if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) in "
+        warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) in "
              f"both orders ({len(todo) * len(wanted)} calls; {len(pairs) - len(todo)} pair(s) stored already)")
         progress, failed = Progress(len(todo), 0), 0
 
@@ -2333,17 +2344,19 @@ def format_calibration(report):
 # The audit: where a judge leans (seed 001's biases), read from the verdicts a run already holds:
 # answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
 AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
+UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called unsure of itself
 
 
-def judge_audit(config, cases, pairwise_path, human=None):
+def judge_audit(config, cases, run_path, human=None):
     """Per judge check: verdicts by answer-length quarter with the rank correlation, each judge's
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
     of every pairwise comparison stored beside the run. human: a person's labels, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(pairwise_path)
+    position = stored_flip_rates(run_path + PAIRWISE_SUFFIX, file_sha(run_path))
     if not judged and not position["comparisons"]:
+        stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
-                        "asked (eval.py judge RUN asks it), and no pairwise comparison is stored beside it")
+                        f"asked (eval.py judge RUN asks it), and no pairwise comparison is stored beside it{stale}")
     family = config.get("model_family") or model_family(config["model"], {})
     checks = {}
     for name in judged:
@@ -2384,8 +2397,8 @@ def length_reading(n, quarters, rho, human_rho, labelled):
     if labelled and human_rho is not None:
         gap = rho - human_rho
         return said + (f"; people's verdicts give {human_rho:+.2f}: "
-                       + ("the judge leans to long answers more than people do" if gap > 0.2 else
-                          "the judge leans to short answers more than people do" if gap < -0.2 else
+                       + ("the judge favours long answers more than people do" if gap > 0.2 else
+                          "the judge favours long answers less than people do" if gap < -0.2 else
                           "the judge follows length no more than people do"))
     if abs(rho) < 0.2:
         return said + ": little sign that length sways it"
@@ -2419,11 +2432,15 @@ def vote_consistency(rows):
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
 
-def stored_flip_rates(path):
+def stored_flip_rates(path, run_sha):
     """The flip rate of every pairwise comparison stored in a sidecar: how often the judge preferred
-    a position rather than an answer."""
-    found = []
+    a position rather than an answer. Comparisons made on another version of the run file (one
+    run again under the same name) are not its answers: counted apart, not read."""
+    found, stale = [], 0
     for comparison in read_pairwise(path):
+        if comparison["candidate_sha"] != run_sha:
+            stale += 1
+            continue
         by_pair = {}
         for v in comparison["verdicts"]:
             by_pair.setdefault((v["id"], v["trial"]), []).append(v)
@@ -2432,15 +2449,18 @@ def stored_flip_rates(path):
         found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
                       "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
                       "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
-    return {"file": path, "comparisons": found}
+    return {"file": path, "comparisons": found, "stale": stale}
 
 
 def format_audit(audit, votes):
     out = [f"Judge audit: the judged model is {inert(audit['model'])} (family {inert(audit['family'])})"]
     for name, a in audit["checks"].items():
         v = a["verbosity"]
-        out += ["", f"Check {name!r} ({v['answers']} answers with a verdict of {a['answers']} judged):",
-                f"  Length: {v['reading']}"]
+        out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
+        if a["answers"] > v["answers"]:
+            out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, a failed "
+                       "call, or votes that tied): the figures below leave them out")
+        out.append(f"  Length: {v['reading']}")
         if v["answers"] >= AUDIT_FEW:
             people = any(q["human_total"] for q in v["quarters"])
             rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
@@ -2461,6 +2481,9 @@ def format_audit(audit, votes):
             out.append(f"  Self-consistency ({votes} votes each): {count_percent(len(c['split']), c['answers'])} of "
                        f"answers split their votes; {len(c['low_certainty'])} under certainty {LOW_CERTAINTY:g} "
                        "(already listed for human review)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
+            if c["answers"] and len(c["split"]) / c["answers"] > UNSURE_SHARE:
+                out.append("  The judge disagrees with itself on more than one answer in five: treat its verdicts "
+                           "as unsure, and calibrate it or change it before trusting its rate")
         else:
             out.append("  Self-consistency: one vote per judge, nothing to measure (judge RUN --judge-votes 3 "
                        "--judge-temperature 0.7 asks again)")
@@ -2468,14 +2491,16 @@ def format_audit(audit, votes):
             out.append(f"  Panel: the judges disagree on {count_percent(len(c['panel_split']), c['answers'])} of answers"
                        + (f": {', '.join(c['panel_split'])}" if c["panel_split"] else ""))
     position = audit["position"]
+    stale = (f" ({plural(position['stale'], 'comparison')} stored for another version of this run file, not read)"
+             if position["stale"] else "")
     if position["comparisons"]:
-        out += ["", f"Position (pairwise comparisons stored in {position['file']}):"]
+        out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
         for p in position["comparisons"]:
             out.append(f"  against {inert(p['baseline'] or '?')}, judge {inert(', '.join(p['models'] or []))}: "
                        f"{count_percent(p['flips'], p['decided'])} of pairs flipped with the order"
                        f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
     else:
-        out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}); "
+        out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}){stale}; "
                     "compare BASELINE RUN --pairwise CRITERION makes one"]
     return "\n".join(out)
 
@@ -3492,6 +3517,8 @@ def weighted_figures(cases):
         high = fsum(float(t["weighted"][1]) for t in decided) / len(decided) if decided else None
         rows.append({"id": c["id"], "correct": c["correct"], "score": low, "score_high": high,
                      "threshold": c["pass_threshold"],
+                     "short_of_threshold": c["pass_threshold"] is not None and any(
+                         t["weighted"][1] < exact(c["pass_threshold"]) for t in decided),
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and "weight" in next(x for x in c["checks"] if x["name"] == name)})})
         if c["pass_threshold"] is not None and any(
@@ -4051,17 +4078,21 @@ def role(check):
 
 
 def score_text(row):
-    """A case's weighted score: '0.67', or '0.33–1' while an undecided judge check could tip it."""
+    """A case's weighted score: '0.67', or '0.33–1' while an undecided judge check could tip it;
+    'just under 0.67' when rounding would show a failing score equal to its threshold."""
     if row["score"] is None:
         return "-"
     low, high = fmt_share(row["score"]), fmt_share(row["score_high"])
-    return low if low == high else f"{low}–{high}"
+    decided = low == high
+    if row.get("short_of_threshold") and low == fmt_share(row["threshold"]):
+        low = f"just under {low}"
+    return low if decided else f"{low}–{high}"
 
 
 def weighted_section(w):
     verdicts = {True: "pass", False: "fail", None: "open"}
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
-    rows += [[r["id"], verdicts[r["correct"]], score_text(r), fmt_share(r["threshold"]), ", ".join(r["failed"])]
+    rows += [[r["id"], verdicts[r["correct"]], score_text(r), fmt_share(r["threshold"]), one_line(", ".join(r["failed"]), 60)]
              for r in w["cases"][:FAILURES_SHOWN]]
     out = ["Weighted score per case (the share of the weighed checks' weight that passed):"]
     out += table(rows, align_right_from=99)
@@ -4253,17 +4284,18 @@ def markdown_report(config, s, path):
     return "\n".join(out)
 
 
-def case_views(run, case_id):
-    """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text)."""
+def case_views(run, case_id, rules_by_id=None):
+    """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
+    with rules_by_id (report --checks), scored by the checks the split defines now."""
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
         near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
         raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {near[0]}?" if near else ""))
-    case = grade(run["config"], results)[0]
+    case = grade(run["config"], results, rules_by_id)[0]
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
     thinking = {r["trial"]: r.get("thinking") for r in results}
-    detail.update(checks=first["checks"], pass_threshold=case["pass_threshold"], correct=case["correct"], trials=[
+    detail.update(checks=case["checks"], pass_threshold=case["pass_threshold"], correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
@@ -4464,6 +4496,9 @@ def pairwise_figures(asked, alpha):
             no_verdict.append({"id": pair["id"], "why": why})
         else:
             outcomes[outcome].append(pair["id"])
+    window = asked["judge"].get("num_ctx")
+    filled = [pair["id"] for pair in asked["pairs"] if any(filled_window(v.get("prompt_tokens"), window)
+                                                           for v in asked["votes"].get((pair["id"], pair["trial"]), []))]
     wins, losses = len(outcomes["candidate"]), len(outcomes["baseline"])
     p = sign_test(wins, losses)
     decided = len(asked["pairs"]) - len(no_verdict)
@@ -4477,7 +4512,7 @@ def pairwise_figures(asked, alpha):
             "first_error": next((v["error"] for v in calls if v.get("error")), None),
             "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in calls),
             "completion_tokens": sum(v.get("completion_tokens") or 0 for v in calls),
-            "sidecar": asked["sidecar"], "trial_one": asked["trial_one"]}
+            "sidecar": asked["sidecar"], "trial_one": asked["trial_one"], "num_ctx": window, "input_may_be_cut": filled}
 
 
 def pairwise_lines(w):
@@ -4502,6 +4537,9 @@ def pairwise_lines(w):
                        ("neither", "neither run")):
         if w[key]:
             out.append(f"  Answered by {label} (not compared): {ids(w[key])}")
+    if w["input_may_be_cut"]:
+        out.append(f"  Judge prompts that filled its window (num_ctx={w['num_ctx']}), so the answers it read may have "
+                   f"been cut ({len(w['input_may_be_cut'])}): {ids(w['input_may_be_cut'])}")
     out += [f"  Sign test (exact, ties set aside, alpha {w['alpha']:g}): {w['reading']}",
             f"  {w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed), "
             f"{w['prompt_tokens']} prompt + {w['completion_tokens']} completion tokens; verdicts in {w['sidecar']}"
@@ -5188,10 +5226,14 @@ def cmd_run(args):
 
 
 def cmd_report(args):
-    if args.case:
-        show(view_of(args), *case_views(load_run(args.run), args.case))
-        return 0
     checks = checks_from_split(args.checks) if args.checks else None
+    if args.case:
+        if args.checks:
+            if args.case not in checks:
+                raise EvalError(f"--checks {args.checks}: its cases are not the run's (no case {args.case!r})")
+            warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+        show(view_of(args), *case_views(load_run(args.run), args.case, checks))
+        return 0
     config, cases = read_graded(args.run, checks)
     if args.checks:
         same_cases(args.checks, checks, cases)
@@ -5264,14 +5306,14 @@ def cmd_calibrate(args):
     human = read_human_verdicts(args.labels)
     config, cases = read_graded(args.run)
     report = calibration(human, judge_verdicts_of(cases), args.labels, args.run)
-    audit = judge_audit(config, cases, args.run + PAIRWISE_SUFFIX, human) if args.audit else None
+    audit = judge_audit(config, cases, args.run, human) if args.audit else None
     show(view_of(args), {"labels": args.labels, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
          None, lambda: format_calibration(report) + (f"\n\n{format_audit(audit, judge_votes_of(config))}" if audit else ""))
     return 0
 
 
 def show_audit(args, config, cases):
-    audit = judge_audit(config, cases, args.run + PAIRWISE_SUFFIX)
+    audit = judge_audit(config, cases, args.run)
     show(view_of(args), {"run": args.run, "audit": audit}, None, lambda: format_audit(audit, judge_votes_of(config)))
     return 0
 

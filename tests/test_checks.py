@@ -1,6 +1,7 @@
 """Checks: every check type validated at load and evaluated from stored answers; free text, vars, JSON."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -459,3 +460,52 @@ def test_a_hand_edited_threshold_in_a_run_is_one_plain_error(weighted_set, proje
         c.pop("weight", None)
     code, out, err = cli("report", write_run("runs/edited.json", run))
     assert code == 2 and 'pass_threshold needs at least one check with a "weight"' in err
+
+
+def test_an_integer_too_long_for_a_float_is_refused_not_a_crash(tmp_path, project, cli, weighted_set):
+    """From the attack on issue 16: 1 followed by 400 zeros overflowed the finite-number test."""
+    huge = "1" + "0" * 400
+    for written in ('{"type": "contains", "value": "x", "weight": %s}' % huge,):
+        (tmp_path / "s.jsonl").write_text('{"id": "a", "input": "x", "difficulty": "easy", "note": "n", "checks": [%s]}\n' % written)
+        with pytest.raises(evalpy.EvalError, match="s.jsonl:1: .*weight must be a positive number, not 1000"):
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+    (tmp_path / "s.jsonl").write_text('{"id": "a", "input": "x", "difficulty": "easy", "note": "n", "pass_threshold": %s, '
+                                      '"checks": [{"type": "contains", "value": "x", "weight": 1}]}\n' % huge)
+    with pytest.raises(evalpy.EvalError, match="s.jsonl:1: pass_threshold must be a number above 0"):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    (tmp_path / "checks.json").write_text('{"pass_threshold": %s, "checks": []}' % huge)
+    with pytest.raises(evalpy.EvalError, match="checks.json:1: pass_threshold must be"):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    path = support_run(weighted_set)
+    text = Path(path).read_text(encoding="utf-8")
+    for edited in (text.replace('"weight": 2', '"weight": ' + huge, 1),
+                   text.replace('"pass_threshold": 0.7', '"pass_threshold": ' + huge, 1)):
+        Path("runs/huge.json").write_text(edited, encoding="utf-8")
+        code, out, err = cli("report", "runs/huge.json")
+        assert code == 2 and "not a valid run file" in err and "Traceback" not in err
+        code, out, err = cli("runs", "runs")
+        assert code == 0 and "huge.json" in out and "Traceback" not in err
+
+
+def test_report_case_scores_with_the_checks_it_is_given(weighted_set, project, cli, fake):
+    """From the attack on issue 16: --case ignored --checks and showed the stored verdict."""
+    fake.default_answer = lambda text: "Hola, su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url)[0] == 0
+    assert "Case o1 (easy) passes" in cli("report", "runs/orders-dev-v2.json", "--case", "o1")[1]
+    checks = json.loads((project / "golden" / "orders" / "checks.json").read_text())
+    checks["checks"].append({"name": "tiny", "type": "icontains", "value": "zzz", "weight": 10})
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps(checks))
+    code, out, err = cli("report", "runs/orders-dev-v2.json", "--case", "o1", "--checks", weighted_set)
+    assert code == 0 and "Case o1 (easy) fails" in out and "tiny fail" in out
+    assert "scored with the checks golden/orders/dev.jsonl defines now" in err
+    code, out, err = cli("report", "runs/orders-dev-v2.json", "--case", "o1", "--checks", "golden/dev.jsonl")
+    assert code == 2 and "no case 'o1'" in err
+
+
+def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
+    """From the attack on issue 16: 2 of 3 at threshold 0.67 read '0.67  0.67' beside 'fail'."""
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.67, "checks": [
+        {"type": "contains", "value": "sale hoy", "weight": 1}, {"type": "contains", "value": "Hola", "weight": 1},
+        {"type": "contains", "value": "zzz", "weight": 1}]}))
+    out = cli("report", support_run(free_text))[1]
+    assert "  o1  fail     just under 0.67  0.67" in out

@@ -33,7 +33,7 @@ def fenced_blocks():
 
 def shown_sessions():
     """(command, lines shown) for each `$ python eval.py ...` in the README's fenced blocks."""
-    return [(lines[0][len("$ python eval.py "):].split(), lines[1:]) for lines in fenced_blocks()
+    return [(shlex.split(lines[0][len("$ python eval.py "):]), lines[1:]) for lines in fenced_blocks()
             if lines and lines[0].startswith("$ python eval.py ") and "runs/example/" in lines[0]]
 
 

@@ -326,7 +326,7 @@ def test_the_audit_finds_no_length_effect_where_there_is_none(project, cli):
 def test_with_human_labels_the_audit_says_whether_people_follow_length_too(project, cli):
     run = audited_run(lambda i, judge, vote: i > 10)
     for people, reading in ((lambda i: i > 10, "the judge follows length no more than people do"),
-                            (lambda i: i in BALANCED, "the judge leans to long answers more than people do")):
+                            (lambda i: i in BALANCED, "the judge favours long answers more than people do")):
         with open("human.jsonl", "w") as f:
             for i in range(1, 21):
                 f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i)}) + "\n")
@@ -352,6 +352,9 @@ def test_the_audit_counts_split_votes(project, cli):
     out = cli("judge", run, "--audit")[1]
     assert ("  Self-consistency (3 votes each): 5/20 = 25% of answers split their votes; 5 under certainty 0.8 "
             "(already listed for human review): a01, a02, a03, a04, a05") in out
+    assert "disagrees with itself on more than one answer in five" in out          # 25% > 20%
+    steadier = audited_run(lambda i, judge, vote: not (i <= 4 and vote == 3), votes=3)    # 20%: not above
+    assert "disagrees with itself" not in cli("judge", steadier, "--audit")[1]
     single = audited_run(lambda i, judge, vote: True)
     assert "Self-consistency: one vote per judge, nothing to measure" in cli("judge", single, "--audit")[1]
 
@@ -398,3 +401,22 @@ def test_judge_schema_is_sent_with_every_judge_call_and_recorded(judged_split, p
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-schema", "--host", fake.url)
     assert code == 0, err
     assert all(b["format"] == evalpy.VERDICT_SCHEMA for b in fake.chat_bodies[len(judged) + len(asked):])
+
+
+def test_the_audit_says_how_many_answers_had_no_verdict(project, cli):
+    """From the attack on issue 16: an audit of unreadable verdicts said 'too few' and never why."""
+    run = audited_run(lambda i, judge, vote: None if i <= 15 else True)
+    out = cli("judge", run, "--audit")[1]
+    assert "Check 'answers' (5 answers with a verdict of 20 judged):" in out
+    assert ("  No verdict on 15 answers (an unreadable answer from the judge, a failed call, or votes that tied): "
+            "the figures below leave them out") in out
+
+
+def test_a_judge_that_ignores_length_people_reward_is_read_as_such(project, cli):
+    """From the attack on issue 16: judge ~0 against people +0.4 read as 'leans to short answers'."""
+    run = audited_run(lambda i, judge, vote: i in BALANCED)
+    with open("human.jsonl", "w") as f:
+        for i in range(1, 21):
+            f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": i > 10}) + "\n")
+    out = cli("calibrate", "human.jsonl", run, "--audit")[1]
+    assert "the judge favours long answers less than people do" in out

@@ -284,3 +284,65 @@ def test_judge_schema_constrains_the_verdict_over_either_api(project, cli, fake,
     # without the schema it is another judge: its verdicts are asked, not taken from the schema's
     cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 12
+
+
+def test_a_judge_prompt_that_filled_its_window_is_named(project, cli, fake):
+    """From the attack on issue 16: Ollama cuts a prompt longer than num_ctx without a word."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    run = load_json(cand)
+    run["results"][0]["response"] += " " + "muy " * 5000
+    write_run(cand, run)
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert "  Judge prompts that filled its window (num_ctx=4096), so the answers it read may have been cut (1): c01" in out
+    assert all(b["options"]["num_ctx"] == 4096 for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT)
+
+
+def test_a_sidecar_that_is_not_a_file_is_refused_before_reading(project, cli, fake):
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    os.symlink("/dev/zero", cand + ".pairwise.json")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "not a regular file" in err
+    assert os.path.islink(cand + ".pairwise.json")
+
+
+def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):
+    hostile = "evil\x1b[31mred"
+    fake.models += [hostile, hostile + ":latest"]
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    for view in ((), ("--markdown",)):
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", hostile, *view)
+        assert code == 0, err
+        assert "\x1b" not in out and "\x1b" not in err and "evil\\x1b[31mred" in out
+    out = cli("judge", cand, "--audit")[1]
+    assert "\x1b" not in out and "evil\\x1b[31mred" in out
+
+
+def test_the_audit_leaves_out_comparisons_of_another_version_of_the_run(project, cli, fake):
+    """From the attack on issue 16: a run made again under the same name kept the old sidecar's flips."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    fake.route = lambda body: verdict("A") if body["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT else None
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    assert "4/4 = 100% of pairs flipped" in cli("judge", cand, "--audit")[1]
+    run = load_json(cand)
+    run["results"][0]["response"] += " Otra versión."
+    write_run(cand, run)
+    code, out, err = cli("judge", cand, "--audit")
+    assert code == 2 and "flipped" not in out
+    assert "(those stored there are of another version of the run file)" in err
+
+
+@pytest.mark.parametrize("comparison", [
+    {"judge": 3}, {"judge": {"criterion": "c", "models": [1, 2]}}, {"baseline": 7}, {"baseline": ["a"]}])
+def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, comparison):
+    """From the attack on issue 16: types the audit reads were not checked."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    stored = {"baseline": "x", "baseline_sha": "1", "candidate_sha": evalpy.sha256_bytes(Path(cand).read_bytes()),
+              "judge": {"criterion": "c", "models": ["m"]}, "verdicts": [
+                  {"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A"}]}
+    Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1",
+                                                         "comparisons": [dict(stored, **comparison)]}))
+    code, out, err = cli("judge", cand, "--audit")
+    assert code == 2 and "damaged pairwise file" in err and "Traceback" not in err
