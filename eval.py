@@ -4515,6 +4515,9 @@ def pairwise_figures(asked, alpha):
             "sidecar": asked["sidecar"], "trial_one": asked["trial_one"], "num_ctx": window, "input_may_be_cut": filled}
 
 
+UNANSWERED_BY = {"only_baseline": "only the baseline", "only_candidate": "only the candidate", "neither": "neither run"}
+
+
 def pairwise_lines(w):
     """compare --pairwise, as text."""
     def ids(items):
@@ -4533,8 +4536,7 @@ def pairwise_lines(w):
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
                    + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
-    for key, label in (("only_baseline", "only the baseline"), ("only_candidate", "only the candidate"),
-                       ("neither", "neither run")):
+    for key, label in UNANSWERED_BY.items():
         if w[key]:
             out.append(f"  Answered by {label} (not compared): {ids(w[key])}")
     if w["input_may_be_cut"]:
@@ -4553,7 +4555,9 @@ def pairwise_markdown(w):
             "| candidate wins | baseline wins | ties | position flips | no verdict |", "|---|---|---|---|---|",
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
             f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
-            f"Sign test: {w['reading']}."]
+            f"Sign test: {w['reading']}."] + [
+        f"Answered by {label} (not compared): " + ", ".join(f"`{i}`" for i in w[key])
+        for key, label in UNANSWERED_BY.items() if w[key]]
 
 
 def shown(key, value):

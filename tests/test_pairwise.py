@@ -178,6 +178,10 @@ def test_cases_one_run_did_not_answer_are_named(project, cli, fake):
     assert "Answered by only the baseline (not compared): c02" in out
     assert "Answered by neither run (not compared): c03" in out
     assert "Candidate wins (2): c04, c05" in out
+    md = cli("compare", base, cand, "--pairwise", CRITERION, "--markdown")[1]
+    assert "Answered by only the candidate (not compared): `c01`" in md and "Answered by neither run (not compared): `c03`" in md
+    figures = json.loads(cli("compare", base, cand, "--pairwise", CRITERION, "--json")[1])["pairwise"]
+    assert (figures["only_candidate"], figures["only_baseline"], figures["neither"]) == (["c01"], ["c02"], ["c03"])
 
 
 @pytest.mark.parametrize("argv, message", [
