@@ -245,7 +245,7 @@ class GradedCase(TypedDict):
     difficulty: str
     tags: list
     checks: list            # of Check
-    pass_threshold: float | None   # the weighted score a passing answer reaches; None: blocking checks decide
+    pass_threshold: float   # the weighted score a passing answer reaches; absent: blocking checks decide
     trials: list            # of GradedTrial, by trial number
     decided_trials: int     # trials with a verdict (not errors, not undecided)
     passed_trials: int      # of those, how many passed
@@ -2028,7 +2028,8 @@ def judge_summary(config, cases):
             for name, j in t["judged"].items():
                 reasons = []
                 if j["pass"] is None:
-                    reasons.append("no verdict (tie or unreadable answer from the judge)")
+                    reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
+                                   "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     reasons.append(f"low certainty ({j['certainty']:.2f})")
                 if j["disagree"]:
@@ -2240,7 +2241,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             judge_note(judged_model, judge["models"], client.identities)
         warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) in "
              f"both orders ({len(todo) * len(wanted)} calls; {len(pairs) - len(todo)} pair(s) stored already)")
-        progress, failed = Progress(len(todo), 0), 0
+        progress, failed, interrupted = Progress(len(todo), 0), 0, False
 
         def on_votes(pair, trial, pair_votes):
             nonlocal failed
@@ -2253,12 +2254,16 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
                         lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
             progress.update(len(todo), failed, final=True)
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
             save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
                                       "date": datetime.now().astimezone().isoformat(timespec="seconds"),
                                       "eval_version": __version__,
                                       "verdicts": [v for p in pairs for v in votes.get((p["id"], p["trial"]), [])]})
-            warn(f"stored the verdicts in {sidecar}")
+            warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
+                                                         if interrupted else ""))
     reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
     return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
             "asked": sum(id(v) not in reused for pair_votes in votes.values() for v in pair_votes),
@@ -2397,9 +2402,9 @@ def length_reading(n, quarters, rho, human_rho, labelled):
     if labelled and human_rho is not None:
         gap = rho - human_rho
         return said + (f"; people's verdicts give {human_rho:+.2f}: "
-                       + ("the judge favours long answers more than people do" if gap > 0.2 else
-                          "the judge favours long answers less than people do" if gap < -0.2 else
-                          "the judge follows length no more than people do"))
+                       + ("the judge rewards length more than people do" if gap > 0.2 else
+                          "the judge rewards length less than people do" if gap < -0.2 else
+                          "the judge follows length as people do"))
     if abs(rho) < 0.2:
         return said + ": little sign that length sways it"
     return said + (": longer answers pass more often; a length bias unless they really are better "
@@ -3395,8 +3400,9 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             # only what scoring needs: at 100,000 cases every key costs megabytes
             rule = r if rules_by_id is None else rules_by_id.get(r["id"], {})
             case = cases[r["id"]] = {"id": r["id"], "expected": r.get("expected"), "difficulty": r.get("difficulty"),
-                                     "tags": r.get("tags") or [], "checks": rule.get("checks") or [],
-                                     "pass_threshold": rule.get("pass_threshold"), "trials": []}
+                                     "tags": r.get("tags") or [], "checks": rule.get("checks") or [], "trials": []}
+            if rule.get("pass_threshold") is not None:   # only then: one key more per case costs 8% at 100,000
+                case["pass_threshold"] = rule["pass_threshold"]
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
@@ -3414,7 +3420,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             if trial["votes"]:
                 trial["judged"] = judge_verdicts(trial["votes"])
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
-                case["checks"], r if said is response else dict(r, response=said), trial, case["pass_threshold"])
+                case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -3516,16 +3522,16 @@ def weighted_figures(cases):
         low = fsum(float(t["weighted"][0]) for t in decided) / len(decided) if decided else None
         high = fsum(float(t["weighted"][1]) for t in decided) / len(decided) if decided else None
         rows.append({"id": c["id"], "correct": c["correct"], "score": low, "score_high": high,
-                     "threshold": c["pass_threshold"],
-                     "short_of_threshold": c["pass_threshold"] is not None and any(
-                         t["weighted"][1] < exact(c["pass_threshold"]) for t in decided),
+                     "threshold": c.get("pass_threshold"),
+                     "short_of_threshold": c.get("pass_threshold") is not None and any(
+                         t["weighted"][1] < exact(c.get("pass_threshold")) for t in decided),
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and "weight" in next(x for x in c["checks"] if x["name"] == name)})})
-        if c["pass_threshold"] is not None and any(
-                t["correct"] is False and t["weighted"][0] >= exact(c["pass_threshold"]) for t in decided):
+        if c.get("pass_threshold") is not None and any(
+                t["correct"] is False and t["weighted"][0] >= exact(c.get("pass_threshold")) for t in decided):
             vetoed.append(c["id"])
-    thresholds = sorted({c["pass_threshold"] for c in cases if c["pass_threshold"] is not None})
-    return {"thresholds": thresholds, "without_threshold": sum(c["pass_threshold"] is None for c in cases),
+    thresholds = sorted({c.get("pass_threshold") for c in cases if c.get("pass_threshold") is not None})
+    return {"thresholds": thresholds, "without_threshold": sum(c.get("pass_threshold") is None for c in cases),
             "cases": rows, "vetoed": vetoed}
 
 
@@ -4295,7 +4301,7 @@ def case_views(run, case_id, rules_by_id=None):
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
     thinking = {r["trial"]: r.get("thinking") for r in results}
-    detail.update(checks=case["checks"], pass_threshold=case["pass_threshold"], correct=case["correct"], trials=[
+    detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
@@ -4311,7 +4317,7 @@ def case_views(run, case_id, rules_by_id=None):
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {'pass' if ok else 'fail' if ok is False else 'open'}" for name, ok in t["checks"].items())
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
-                 + (f" (passes at {fmt_share(case['pass_threshold'])})" if case["pass_threshold"] is not None else "")
+                 + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")
                   + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
@@ -4422,10 +4428,13 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
                         f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
+    errored = []   # of not_compared, those a failed call left without a verdict (not a judge that gave none)
     for a in a_cases:
         b = b_cases[a["id"]]
         if a["correct"] is None or b["correct"] is None:
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
+            if any(c["correct"] is None and any(t["error"] for t in c["trials"]) for c in (a, b)):
+                errored.append(a["id"])
         elif a["correct"] == b["correct"]:
             buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(a["id"])
         else:
@@ -4443,7 +4452,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
-    return {"changed": changed, **buckets, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
+    return {"changed": changed, **buckets, "errored": errored, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
             "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
             "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n)},
             "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n)},
@@ -4671,9 +4680,12 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
                    "(the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
-    if c["not_compared"]:
-        return 2, [f"gates not judged: {len(c['not_compared'])} case(s) got no answer in a run "
+    if c["errored"]:
+        return 2, [f"gates not judged: {len(c['errored'])} case(s) got no answer in a run "
                    "(infrastructure, not the model); finish or rerun it first"]
+    if not c["baseline"]["scored"]:
+        return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
+                   "judge them again (eval.py judge RUN)"]
     failed, passed = [], []
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
@@ -5046,16 +5058,21 @@ class CommandLine(argparse.ArgumentParser):
         self.exit(2, f"error: {message}{hint} (see {self.prog} --help)\n")
 
 
-def option_groups():
+def option_groups(unset=False):
     """The options several commands share, declared once: how calls are made (run, judge), how
-    answers are judged (run, judge), and the views of a result (report, compare)."""
+    answers are judged (run, judge), and the views of a result (report, compare). unset: every
+    call option defaults to None, so that a command that may ask no judge (compare, judge --audit)
+    tells an option typed at its default from one not given; call_defaults() fills them in."""
+    def default(value):
+        return None if unset else value
+
     calls_parser = CommandLine(add_help=False)
     calls = calls_parser.add_argument_group("model calls")
-    calls.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="model calls in flight at once (default 1)")
-    calls.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
+    calls.add_argument("--jobs", type=positive_int, default=default(1), metavar="N", help="model calls in flight at once (default 1)")
+    calls.add_argument("--timeout", type=positive_float, default=default(DEFAULT_TIMEOUT), metavar="S",
                        help=f"the longest one call may take, first byte sent to last byte read "
                             f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
-    calls.add_argument("--retries", type=int, default=DEFAULT_RETRIES, choices=range(0, 11), metavar="N",
+    calls.add_argument("--retries", type=int, default=default(DEFAULT_RETRIES), choices=range(0, 11), metavar="N",
                        help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
     calls.add_argument("--api-key", help="Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
                                          "never written anywhere")
@@ -5064,12 +5081,14 @@ def option_groups():
     judging.add_argument("--seed", type=int, default=None,
                          help=f"sampling seed; a judge's vote i uses seed+i-1 (default {DEFAULT_SEED})")
     judging.add_argument("--judge-model", action="append", metavar="M",
-                         help="model for judge checks (default: the run's model); repeat it for a panel of judges")
-    judging.add_argument("--judge-votes", type=positive_int, default=1, metavar="N",
-                         help="ask each judge N times and take the majority; agreement below 0.8 goes to review")
-    judging.add_argument("--judge-temperature", type=temperature, default=0.0, metavar="T",
+                         help="the judge model (default: the run's model; compare --pairwise: the candidate's); "
+                              "repeat it for a panel of judges")
+    judging.add_argument("--judge-votes", type=positive_int, default=default(1), metavar="N",
+                         help="ask each judge N times and take the majority (default 1); agreement below 0.8 "
+                              "goes to review")
+    judging.add_argument("--judge-temperature", type=temperature, default=default(0.0), metavar="T",
                          help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
-    judging.add_argument("--judge-schema", action="store_true",
+    judging.add_argument("--judge-schema", action="store_true", default=default(False),
                          help="constrain the judge's answer to its verdict's JSON Schema (reason first, verdict "
                               "last), sent as --format schema sends a run's: for a small judge that cannot "
                               "write the JSON unaided")
@@ -5090,6 +5109,7 @@ def parser():
     sub = p.add_subparsers(dest="command", required=True,
                            metavar="{run,report,compare,runs,judge,calibrate,review,power}")
     calls, judging, views = option_groups()
+    unset_calls, unset_judging, _ = option_groups(unset=True)   # compare and judge: may ask no judge
 
     r = sub.add_parser("run", parents=[calls, judging], help="ask the model about every case of a split and store a run file",
                        description="Ask the model about every case of a split, store the raw answers with "
@@ -5147,7 +5167,7 @@ def parser():
     rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
                      help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
-    c = sub.add_parser("compare", parents=[views, calls, judging], help="compare two runs of the same split case by case",
+    c = sub.add_parser("compare", parents=[views, unset_calls, unset_judging], help="compare two runs of the same split case by case",
                        description="Which cases a change fixed and which it broke. Refuses runs made "
                                    "on different versions of the split. Never calls a model, except with "
                                    "--pairwise, which asks a judge (the model-call and judge options apply "
@@ -5163,7 +5183,7 @@ def parser():
     c.add_argument("--pairwise", metavar="CRITERION",
                    help="ask a judge which answer meets CRITERION better, for every case both runs answered, in "
                         "both orders (a preference counts only if it survives the swap); verdicts are stored in "
-                        f"CANDIDATE{PAIRWISE_SUFFIX} and reused when the runs and the judge are the same")
+                        f"CANDIDATE{PAIRWISE_SUFFIX} and reused when the runs, the judge and the criterion are the same")
     c.add_argument("--host", help="with --pairwise: the judge's server (default: the candidate run's host)")
     c.add_argument("--api", choices=list(CLIENTS), default=None,
                    help="with --pairwise: the judge server's API (default: the candidate run's)")
@@ -5174,13 +5194,14 @@ def parser():
     ls.add_argument("folder", nargs="?", default=RUNS_DIR, help=f"the folder (default {RUNS_DIR})")
     ls.add_argument("--json", action="store_true", help="print the list as JSON")
 
-    j = sub.add_parser("judge", parents=[calls, judging],
+    j = sub.add_parser("judge", parents=[unset_calls, unset_judging],
                        help="judge a run's answers again into a new run file (the original is kept)",
                        description="Ask the judge(s) about every answer that has a judge check, and write a new "
                                    "run file with the votes. The run itself is never modified.")
     j.add_argument("run", help="the run whose answers to judge")
     j.add_argument("--host", help="server URL (default: the run's host)")
-    j.add_argument("--out", help="file to write (default RUN-judged.json; never overwritten)")
+    j.add_argument("--out", help="file to write (default: the run's name with -judged, runs/x-judged.json; "
+                                 "never overwritten: -judged-2 and so on when it exists)")
     j.add_argument("--audit", action="store_true",
                    help="instead of judging, audit the verdicts RUN holds (no model call): pass rate by answer "
                         "length, each judge's rate and family, split votes, and the position flips of pairwise "
@@ -5189,7 +5210,10 @@ def parser():
 
     cal = sub.add_parser("calibrate", help="measure a judge against a person's labels",
                          description="LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
-                                     "(optionally \"trial\") a line: a person's verdicts on answers in RUN.")
+                                     "(optionally \"trial\") a line: a person's verdicts on answers in RUN. For each "
+                                     "judge check: the share of real failures the judge catches, of real passes it "
+                                     "leaves alone, raw agreement, Cohen's kappa and the 2x2 table, with warnings "
+                                     "when failure detection is below 0.8 or the labels are unbalanced.")
     cal.add_argument("labels", help="JSONL of human verdicts")
     cal.add_argument("run", help="a run with judge verdicts for those answers")
     cal.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -5272,17 +5296,25 @@ def cmd_compare(args):
 # The options that say how to ask a judge, with the value each has when not given.
 JUDGE_CALL_OPTIONS = (("--judge-model", "judge_model", None), ("--judge-votes", "judge_votes", 1),
                       ("--judge-temperature", "judge_temperature", 0.0), ("--judge-schema", "judge_schema", False),
-                      ("--seed", "seed", None),
+                      ("--seed", "seed", DEFAULT_SEED),
                       ("--host", "host", None), ("--api", "api", None), ("--jobs", "jobs", 1),
                       ("--timeout", "timeout", DEFAULT_TIMEOUT), ("--retries", "retries", DEFAULT_RETRIES),
                       ("--api-key", "api_key", None), ("--out", "out", None))
 
 
 def refuse_call_options(args, why):
-    """Options for asking a judge, given to a command that asks none: refused, never silently ignored."""
-    given = [flag for flag, name, default in JUDGE_CALL_OPTIONS if getattr(args, name, default) != default]
+    """Options for asking a judge, given to a command that asks none: refused, never silently ignored
+    (compare and judge leave them None when not given: even a default typed out is seen)."""
+    given = [flag for flag, name, _ in JUDGE_CALL_OPTIONS if getattr(args, name, None) is not None]
     if given:
         raise EvalError(f"{given[0]} {why}")
+
+
+def call_defaults(args):
+    """The defaults of the options compare and judge leave None, once they are to ask a judge."""
+    for _, name, default in JUDGE_CALL_OPTIONS:
+        if getattr(args, name, default) is None:
+            setattr(args, name, default)
 
 
 def refuse_judge_options_alone(args):
@@ -5291,6 +5323,7 @@ def refuse_judge_options_alone(args):
         refuse_call_options(args, "only applies with --pairwise (compare alone never calls a model)")
     elif not args.pairwise.strip():
         raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
+    call_defaults(args)
 
 
 def cmd_judge(args):
@@ -5300,6 +5333,7 @@ def cmd_judge(args):
         return show_audit(args, config, cases)
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
+    call_defaults(args)
     judged, failed = judge_run(args)
     write_judged(judged, args.run, args.out)
     print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
@@ -5355,7 +5389,7 @@ def main(argv=None):
         args.repeat = args.repeat or 1
         args.model = args.model or DEFAULT_MODEL
         args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
-    if args.command == "run" or args.command == "judge" and not args.audit:
+    if args.command == "run":
         args.seed = DEFAULT_SEED if args.seed is None else args.seed
     collecting = gc.isenabled()
     if args.command in ("report", "compare", "runs", "calibrate"):

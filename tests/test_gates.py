@@ -50,3 +50,24 @@ def test_fail_on_regression_and_fail_if_worse(dev_run, worse_run, cli):
     assert code == 0
     same = write_run("runs/dev-v2-again.json", load_json(dev_run))
     assert cli("compare", dev_run, same, "--fail-on-regression", "--fail-if-worse")[0] == 0
+
+
+def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(project, cli):
+    """From the newcomer pass on issue 16: open cases (the judge gave no verdict) were reported as
+    'got no answer (infrastructure)'. Gates are judged on the cases both runs decided."""
+    from conftest import make_run, write_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+
+    def vote(ok):
+        return [{"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": ok, "reason": None, "raw": "x",
+                 "error": None, "prompt_tokens": 1, "completion_tokens": 1}]
+    cases = [{"id": f"c{i}", "response": "r", "checks": check} for i in range(4)]
+    base = write_run("runs/a.json", make_run([dict(c, judges=vote(True)) for c in cases], labels=None))
+    cand = write_run("runs/b.json", make_run([dict(c, judges=vote(None if i == 0 else i != 3)) for i, c in enumerate(cases)],
+                                             labels=None, prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", base, cand, "--fail-on-regression")
+    assert code == 1 and "GATE FAILED: 1 regression(s): c3" in err and "infrastructure" not in err
+    assert "Not compared (1): c0  (no verdict in a run: an error, or a judge that gave none)" in out
+    none = write_run("runs/c.json", make_run([dict(c, judges=vote(None)) for c in cases], labels=None, prompt="prompts/v1.txt"))
+    code, out, err = cli("compare", base, none, "--fail-on-regression")
+    assert code == 2 and "no case has a verdict in both runs" in err

@@ -1,6 +1,7 @@
 """The LLM judge: votes, panels, unreadable verdicts kept open, cost, re-judging, calibration."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -325,8 +326,8 @@ def test_the_audit_finds_no_length_effect_where_there_is_none(project, cli):
 
 def test_with_human_labels_the_audit_says_whether_people_follow_length_too(project, cli):
     run = audited_run(lambda i, judge, vote: i > 10)
-    for people, reading in ((lambda i: i > 10, "the judge follows length no more than people do"),
-                            (lambda i: i in BALANCED, "the judge favours long answers more than people do")):
+    for people, reading in ((lambda i: i > 10, "the judge follows length as people do"),
+                            (lambda i: i in BALANCED, "the judge rewards length more than people do")):
         with open("human.jsonl", "w") as f:
             for i in range(1, 21):
                 f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i)}) + "\n")
@@ -419,4 +420,25 @@ def test_a_judge_that_ignores_length_people_reward_is_read_as_such(project, cli)
         for i in range(1, 21):
             f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": i > 10}) + "\n")
     out = cli("calibrate", "human.jsonl", run, "--audit")[1]
-    assert "the judge favours long answers less than people do" in out
+    assert "the judge rewards length less than people do" in out
+
+
+def test_audit_refuses_a_call_option_typed_at_its_default(project, cli):
+    run = audited_run(lambda i, judge, vote: True)
+    code, out, err = cli("judge", run, "--audit", "--jobs", "1")
+    assert code == 2 and "--jobs does not apply with --audit" in err
+
+
+def test_a_failed_judge_call_is_named_as_such_in_the_review_list(project, cli):
+    """From the newcomer pass on issue 16: a call refused by the server read 'tie or unreadable'."""
+    from conftest import make_run, write_run
+    check = [{"name": "answers", "type": "judge", "value": CRITERION, "blocking": True}]
+    vote = {"check": "answers", "model": "m", "vote": 1, "seed": 42, "reason": None, "prompt_tokens": None,
+            "completion_tokens": None}
+    run = write_run("runs/j.json", make_run([
+        {"id": "f1", "response": "r", "checks": check, "judges": [{**vote, "pass": None, "raw": None, "error": "HTTP 400: too long"}]},
+        {"id": "u1", "response": "r", "checks": check, "judges": [{**vote, "pass": None, "raw": "no sé", "error": None}]}],
+        labels=None))
+    out = cli("report", run)[1]
+    assert "  f1 · answers: no verdict (the judge call failed)" in out
+    assert "  u1 · answers: no verdict (tie or unreadable answer from the judge)" in out

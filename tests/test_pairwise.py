@@ -261,6 +261,7 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err
+    assert "compare again to ask only the calls still missing" in err
     stored = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     assert 4 <= len(stored) < 24 and len(stored) % 2 == 0          # whole pairs, both orders
     asked = len(fake.chat_bodies)
@@ -350,3 +351,12 @@ def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, com
                                                          "comparisons": [dict(stored, **comparison)]}))
     code, out, err = cli("judge", cand, "--audit")
     assert code == 2 and "damaged pairwise file" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["--jobs", "1"], ["--judge-votes", "1"], ["--timeout", "300"], ["--retries", "3"],
+                                  ["--judge-temperature", "0"], ["--seed", "42"]])
+def test_a_judge_option_typed_at_its_default_is_refused_too(project, cli, argv):
+    """From the newcomer pass on issue 16: an option equal to its default slipped through."""
+    base, cand = two_runs(IDS[:2], candidate_better=(), baseline_better=())
+    code, out, err = cli("compare", base, cand, *argv)
+    assert code == 2 and f"{argv[0]} only applies with --pairwise" in err
