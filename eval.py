@@ -1815,19 +1815,26 @@ def judge_messages(criterion, case, answer):
                                         f"Answer to grade:\n{answer}"}]
 
 
-def parse_verdict(raw):
-    """(pass, reason) from a judge's output: the last JSON object in it with a boolean "pass".
-    (None, None) when there is none: an unreadable verdict is recorded, never guessed."""
+def last_verdict(raw, read):
+    """(verdict, reason) from a judge's output: the last JSON object in it in which read(object)
+    finds a verdict (anything but None). (None, None) when there is none: an unreadable verdict
+    is recorded, never guessed. The last, because a judge reasons before it decides."""
     decoder = json.JSONDecoder()
     for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
         try:
             obj, _ = decoder.raw_decode(raw, start)
         except (json.JSONDecodeError, RecursionError):
             continue
-        if isinstance(obj, dict) and isinstance(obj.get("pass"), bool):
+        verdict = read(obj) if isinstance(obj, dict) else None
+        if verdict is not None:
             reason = obj.get("reason")
-            return obj["pass"], reason if isinstance(reason, str) else None
+            return verdict, reason if isinstance(reason, str) else None
     return None, None
+
+
+def parse_verdict(raw):
+    """(pass, reason): the binary judge's verdict is a boolean "pass"."""
+    return last_verdict(raw, lambda obj: obj["pass"] if isinstance(obj.get("pass"), bool) else None)
 
 
 def judge_answer(client, judge, case, answer) -> list[Vote]:
@@ -1914,19 +1921,11 @@ def pairwise_messages(criterion, case, first, second):
 
 
 def parse_winner(raw):
-    """(winner, reason) from a pairwise judge's output: the last JSON object in it whose "winner" is
-    A, B or tie (any case). (None, None) when there is none: never guessed."""
-    decoder = json.JSONDecoder()
-    for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
-        try:
-            obj, _ = decoder.raw_decode(raw, start)
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        winner = obj.get("winner") if isinstance(obj, dict) else None
-        if isinstance(winner, str) and winner.strip().casefold() in WINNERS:
-            reason = obj.get("reason")
-            return WINNERS[winner.strip().casefold()], reason if isinstance(reason, str) else None
-    return None, None
+    """(winner, reason): the pairwise judge's verdict is a "winner" of A, B or tie (any case)."""
+    def winner(obj):
+        said = obj.get("winner")
+        return WINNERS.get(said.strip().casefold()) if isinstance(said, str) else None
+    return last_verdict(raw, winner)
 
 
 def pairwise_votes(client, judge, pair, kept):
@@ -2261,7 +2260,9 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
                                       "date": datetime.now().astimezone().isoformat(timespec="seconds"),
                                       "eval_version": __version__,
-                                      "verdicts": [v for p in pairs for v in votes.get((p["id"], p["trial"]), [])]})
+                                      # a pair not asked again keeps what was stored of it
+                                      "verdicts": [v for p in pairs for v in votes.get(
+                                          (p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]})
             warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
                                                          if interrupted else ""))
     reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}

@@ -360,3 +360,32 @@ def test_a_judge_option_typed_at_its_default_is_refused_too(project, cli, argv):
     base, cand = two_runs(IDS[:2], candidate_better=(), baseline_better=())
     code, out, err = cli("compare", base, cand, *argv)
     assert code == 2 and f"{argv[0]} only applies with --pairwise" in err
+
+
+def test_an_interrupted_retry_keeps_the_stored_verdicts_of_pairs_it_did_not_reach(project, cli, fake):
+    """A pair whose stored verdicts had one failed call waits to be asked again; stopping before
+    it is reached must not drop the verdicts it already had."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    base, cand = two_runs(IDS, candidate_better=IDS, baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    stored = load_json(cand + ".pairwise.json")
+    for v in stored["comparisons"][0]["verdicts"]:
+        if v["order"] == "candidate first":      # every pair: one order failed, one kept
+            v.update(winner=None, raw=None, error="HTTP 500: boom")
+    Path(cand + ".pairwise.json").write_text(json.dumps(stored))
+    fake.latency = 0.3
+    asked = len(fake.chat_bodies)
+    proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", CRITERION,
+                             "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while len(fake.chat_bodies) < asked + 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=20)
+    verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
+    kept = [v for v in verdicts if v["order"] == "baseline first"]
+    assert len(kept) == 12 and all(v["winner"] for v in kept)     # none of the good ones lost
