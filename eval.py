@@ -5050,7 +5050,11 @@ def accuracy_threshold(text):
 
 
 class CommandLine(argparse.ArgumentParser):
-    """argparse, saying what is wrong in one line and where the help is, instead of the usage first."""
+    """argparse, saying what is wrong in one line and where the help is, instead of the usage first;
+    never taking a prefix for an option (`--api` must not quietly become `--api-key`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **{"allow_abbrev": False, **kwargs})
 
     def error(self, message):
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)

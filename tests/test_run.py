@@ -361,6 +361,18 @@ def test_usage_errors_are_plain(project, cli):
     assert e.value.code == 2
 
 
+@pytest.mark.parametrize("argv, unknown", [
+    (["judge", "runs/x.json", "--api", "openai"], "--api"),   # would have been read as --api-key openai
+    (["run", "--split", "dev", "--case", "dev-01"], "--case"),   # would have been read as --cases
+    (["report", "runs/x.json", "--min", "0.8"], "--min"),
+])
+def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsys, argv, unknown):
+    with pytest.raises(SystemExit) as e:
+        cli(*argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and f"unrecognized arguments: {unknown}" in err
+
+
 def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
     rng = random.Random(16)
     delays = {}
