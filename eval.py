@@ -2018,6 +2018,12 @@ def judge_verdicts(votes):
     return verdicts
 
 
+def left_open_by_failed_call(trial):
+    """An answer without a verdict because a judge call failed (the server, not the judge): like
+    an answer that never came, it says nothing of the model, and judging again may decide it."""
+    return trial["correct"] is None and any(j["pass"] is None and j["failed"] for j in trial["judged"].values())
+
+
 def judge_summary(config, cases):
     """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
     votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
@@ -4382,17 +4388,32 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     if s["errors"]:
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
                    "model); finish the run (run --resume) or run again"]
-    failed, passed = [], []
+    judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if left_open_by_failed_call(t)})
+    if judge_failed:
+        return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
+                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), which have no "
+                   "verdict (infrastructure, not the model); judge them again (eval.py judge RUN)"]
+    if min_accuracy is not None and not s["scored"]:
+        return 2, ["gates not judged: no case has a verdict (the judge gave none); judge again (eval.py judge RUN)"]
+    failed, passed, undecided = [], [], []
     if min_accuracy is not None:
         verdict = f"accuracy {percent(s['mean_accuracy'])} against a minimum of {percent(min_accuracy)}"
         ok = s["mean_accuracy"] is not None and s["mean_accuracy"] >= min_accuracy
         (passed if ok else failed).append(verdict)
     for tag in must_pass:
         tagged = [c for c in cases if tag in c["tags"]]
-        # every trial must pass: an adversarial case is never averaged away
-        broken = [c["id"] for c in tagged if not all(t["correct"] for t in c["trials"])]
-        verdict = f"must-pass '{tag}': {len(tagged) - len(broken)} of {plural(len(tagged), 'case')} pass every trial"
-        (failed if broken else passed).append(verdict + (f" (failing: {', '.join(broken)})" if broken else ""))
+        # every trial must pass: an adversarial case is never averaged away, nor let through undecided
+        broken = [c["id"] for c in tagged if any(t["correct"] is False for t in c["trials"])]
+        unsure = [c["id"] for c in tagged if c["id"] not in broken and any(t["correct"] is None for t in c["trials"])]
+        verdict = f"must-pass '{tag}': {len(tagged) - len(broken) - len(unsure)} of {plural(len(tagged), 'case')} pass every trial"
+        if broken:
+            failed.append(verdict + f" (failing: {', '.join(broken)})")
+        elif unsure:
+            undecided.append(verdict + f" (no verdict yet: {', '.join(unsure)})")
+        else:
+            passed.append(verdict)
+    if undecided and not failed:
+        return 2, [f"gates not judged: {m}; judge again (eval.py judge RUN)" for m in undecided]
     return gate_outcome(failed, passed)
 
 
@@ -4434,7 +4455,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
         b = b_cases[a["id"]]
         if a["correct"] is None or b["correct"] is None:
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
-            if any(c["correct"] is None and any(t["error"] for t in c["trials"]) for c in (a, b)):
+            if any(c["correct"] is None and any(t["error"] or left_open_by_failed_call(t) for t in c["trials"])
+                   for c in (a, b)):
                 errored.append(a["id"])
         elif a["correct"] == b["correct"]:
             buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(a["id"])

@@ -71,3 +71,45 @@ def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(projec
     none = write_run("runs/c.json", make_run([dict(c, judges=vote(None)) for c in cases], labels=None, prompt="prompts/v1.txt"))
     code, out, err = cli("compare", base, none, "--fail-on-regression")
     assert code == 2 and "no case has a verdict in both runs" in err
+
+
+def judged_cases(verdicts, tags=()):
+    """Free-text cases c0, c1, ... each judged once: True/False, None (an unreadable verdict) or
+    "failed" (the judge call failed)."""
+    from conftest import make_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    cases = []
+    for i, v in enumerate(verdicts):
+        vote = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": None if v == "failed" else v,
+                "reason": None, "raw": None if v == "failed" else "x", "error": "HTTP 503" if v == "failed" else None,
+                "prompt_tokens": 1, "completion_tokens": 1}
+        cases.append({"id": f"c{i}", "response": "r", "checks": check, "judges": [vote], "tags": list(tags)})
+    return make_run(cases, labels=None)
+
+
+def test_report_gates_follow_compares_rules_for_cases_without_a_verdict(project, cli):
+    """From the attack pass after issue 16: report --min-accuracy exited 1 when no case had a
+    verdict; --must-pass called an undecided case failing; a failed judge call left its case
+    open and the gates were judged without it (while a failed pairwise call exits 2)."""
+    none = write_run("runs/none.json", judged_cases([None, None]))
+    code, out, err = cli("report", none, "--min-accuracy", "0.5")
+    assert code == 2 and "gates not judged: no case has a verdict" in err and "GATE FAILED" not in err
+
+    unsure = write_run("runs/unsure.json", judged_cases([True, None], tags=["red-team"]))
+    code, out, err = cli("report", unsure, "--must-pass", "red-team")
+    assert code == 2 and "must-pass 'red-team': 1 of 2 cases pass every trial (no verdict yet: c1)" in err
+    assert "failing" not in err
+    code, out, err = cli("report", unsure, "--min-accuracy", "0.5")   # judged on the decided case, as compare does
+    assert code == 0 and "gate passed: accuracy 100%" in err
+
+    broken = write_run("runs/broken.json", judged_cases([False, None], tags=["red-team"]))
+    code, out, err = cli("report", broken, "--must-pass", "red-team")   # a proven failure needs no more verdicts
+    assert code == 1 and "GATE FAILED: must-pass 'red-team': 0 of 2 cases pass every trial (failing: c0)" in err
+
+    failed = write_run("runs/failed.json", judged_cases([True, True, "failed"]))
+    code, out, err = cli("report", failed, "--min-accuracy", "0.5")
+    assert code == 2 and "a judge call failed on 1 case (c2)" in err and "eval.py judge RUN" in err
+    assert cli("report", failed)[0] == 0   # without a gate, a report is just a report
+    base = write_run("runs/base.json", judged_cases([True, True, True]))
+    code, out, err = cli("compare", base, failed, "--fail-on-regression")
+    assert code == 2 and "gates not judged" in err
