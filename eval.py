@@ -31,15 +31,18 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
    8. Read back, score load_run(), normalize, grade(), score(): every figure from the run file alone
    9. Statistics       Wilson, McNemar, Fisher, pass@k, pass^k, sizing (power)
   10. Report, compare  text, markdown and JSON views; compare_runs(); the CI gates
-  11. Review           the local trace viewer and its labels sidecar
-  12. Command line     the parsers, one short cmd_* per command, main(); then the review page
+  11. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
+  12. Review           the local trace viewer and its labels sidecar
+  13. Command line     the parsers, one short cmd_* per command, main(); then the review page
 """
 import argparse
+import base64
 import contextlib
 import difflib
 import functools
 import gc
 import hashlib
+import html
 import ipaddress
 import json
 import os
@@ -4738,7 +4741,668 @@ def report_run(run, run_path, baseline, errors, compare_path):
 
 
 # ---------------------------------------------------------------------------
-# 11. Review: read the traces one by one in a local page, label what went wrong on each failure,
+# 11. Pages: `report --html` and `compare --html` write one self-contained file to look at, send or
+#     attach to a CI run: inline CSS, SVG charts drawn here, and a small script that only sorts
+#     and filters tables, under a Content-Security-Policy that forbids everything else (no request
+#     leaves the page). Every figure is also written as text, so the page reads with scripts off.
+#     Whatever came from a run reaches the page through esc(): it is shown as text, never markup.
+
+CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
+CHART_NAME = 190       # px for the names left of the bars
+CHART_ROW = 26         # px per bar, whisker and name
+CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
+CELL = 52              # px per confusion-matrix cell: room for a four-digit count
+DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
+
+
+class Markup(str):
+    """HTML made here, from escaped parts: put in a page as it is. Any other value is escaped."""
+
+
+def esc(value):
+    """Any value as HTML text: markup escaped, control and bidi-override characters shown as
+    codes (\\u202e), so text from a run can neither run nor reorder the page around it."""
+    return value if isinstance(value, Markup) else Markup(html.escape(inert(str(value)), quote=True))
+
+
+def scale(share, width=CHART_WIDTH):
+    """A share (0 to 1) as pixels along a plot, clamped: no figure draws outside its chart."""
+    if share is None or not isfinite(share):
+        return 0.0
+    return round(min(1.0, max(0.0, share)) * width, 1)
+
+
+def svg_text(text, x, y, cls, anchor="start", limit=CHART_NAME_CHARS):
+    """A name drawn in a chart, cut to fit, the whole of it in a tooltip."""
+    cut = text if len(text) <= limit else text[:limit - 1] + "…"
+    return (f'<text class="{cls}" x="{x}" y="{y}" text-anchor="{anchor}"><title>{esc(text)}</title>'
+            f'{esc(cut)}</text>')
+
+
+def interval_chart(rows, caption):
+    """Bars with their 95% intervals drawn as whiskers, on one 0–100% axis. rows: {"name", "value",
+    "ci": [low, high], "kind": a CSS class, "thin": marked as a small slice}; a row without a value
+    (nothing scored) is named and left without a bar, never drawn as 0."""
+    if not rows:
+        return Markup(f'<p class="empty">{esc(caption)}: nothing to draw.</p>')
+    top, left = 24, CHART_NAME
+    height, width = top + CHART_ROW * len(rows) + 6, CHART_NAME + CHART_WIDTH + 96
+    out = [f'<svg class="chart" role="img" aria-label="{esc(caption)}" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">']
+    for tick in (0, 0.25, 0.5, 0.75, 1):
+        x = left + scale(tick)
+        out.append(f'<line class="grid" x1="{x}" y1="{top - 4}" x2="{x}" y2="{height - 2}"/>'
+                   f'<text class="tick" x="{x}" y="{top - 9}" text-anchor="middle">{tick:.0%}</text>')
+    for i, row in enumerate(rows):
+        y = top + i * CHART_ROW
+        mid = y + CHART_ROW / 2
+        out.append(f'<g class="row{" thin" if row.get("thin") else ""}">'
+                   + svg_text(row["name"], left - 8, mid + 4, "name", "end"))
+        if row["value"] is None:
+            out.append(f'<text class="value" x="{left + 4}" y="{mid + 4}">no verdict to count</text></g>')
+            continue
+        out.append(f'<rect class="bar {esc(row.get("kind", ""))}" x="{left}" y="{y + 6}" '
+                   f'width="{scale(row["value"])}" height="{CHART_ROW - 12}"/>')
+        low, high = row.get("ci") or (None, None)
+        if low is not None:
+            x1, x2 = left + scale(low), left + scale(high)
+            out.append(f'<path class="ci" d="M{x1} {mid}H{x2}M{x1} {mid - 6}V{mid + 6}M{x2} {mid - 6}V{mid + 6}"/>')
+        mark = " *" if row.get("thin") else ""
+        out.append(f'<text class="value" x="{left + CHART_WIDTH + 8}" y="{mid + 4}">{percent(row["value"])}{mark}</text></g>')
+    out.append("</svg>")
+    note = (f'<p class="note">* fewer than {SMALL_SLICE} cases: too few to read much into.</p>'
+            if any(r.get("thin") for r in rows) else "")
+    return Markup("".join(out) + note)
+
+
+def heat_map(confusion, caption):
+    """The confusion matrix as a heat map: rows expected, columns predicted, each cell's count
+    written in it and shaded by its share of the row (the diagonal green, the rest red)."""
+    rows = list(confusion)
+    columns = list(next(iter(confusion.values()))) if rows else []
+    if not rows or not columns:
+        return Markup(f'<p class="empty">{esc(caption)}: nothing to draw.</p>')
+    top, left = 96, CHART_NAME
+    width, height = left + CELL * len(columns) + 80, top + CELL * len(rows) + 24   # the last name leans right
+    out = [f'<svg class="chart heat" role="img" aria-label="{esc(caption)}" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+           f'<text class="axis" x="{left}" y="12">predicted →</text>',
+           f'<text class="axis" x="{left - 8}" y="{top - 6}" text-anchor="end">expected ↓</text>']
+    for j, column in enumerate(columns):
+        x, y = left + j * CELL + CELL / 2 + 4, top - 8
+        out.append(f'<g transform="rotate(-40 {x} {y})">{svg_text(column, x, y, "name", limit=14)}</g>')
+    for i, expected in enumerate(rows):
+        y = top + i * CELL
+        total = sum(confusion[expected].values())
+        out.append(svg_text(expected, left - 8, y + CELL / 2 + 4, "name", "end"))
+        for j, predicted in enumerate(columns):
+            n = confusion[expected][predicted]
+            share = n / total if total else 0.0
+            x = left + j * CELL
+            kind = "hit" if expected == predicted else "miss"
+            out.append(f'<rect class="cell {kind}" x="{x}" y="{y}" width="{CELL - 2}" height="{CELL - 2}" '
+                       f'fill-opacity="{0.06 + 0.94 * share:.2f}"><title>{esc(expected)} → {esc(predicted)}: {n}</title></rect>'
+                       f'<text class="count{" strong" if share > 0.55 else ""}" x="{x + CELL / 2 - 1}" '
+                       f'y="{y + CELL / 2 + 5}" text-anchor="middle">{n}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def html_table(header, rows, sortable=True, table_id=None, numeric_from=99, widths=None):
+    """A table of text (escaped here) or Markup cells. A cell may be (shown, sort key) so that a
+    column of '22/25 = 88%' sorts by the rate. With sortable, the script sorts by a header click.
+    header None: a table of keys and values. widths: a class per column (COLUMN_WIDTHS), for the
+    tables of whole answers, laid out fixed so that no answer can widen the page."""
+    classes = ["sortable"] * sortable + ["kv"] * (header is None) + ["fixed"] * bool(widths)
+    cls = f' class="{" ".join(classes)}"' if classes else ""
+    ident = f' id="{table_id}"' if table_id else ""
+    out = [f"<table{cls}{ident}>"]
+    if widths:
+        out.append("<colgroup>" + "".join(f'<col class="{w}">' for w in widths) + "</colgroup>")
+    if header is not None:
+        out.append("<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr></thead>")
+    out.append("<tbody>")
+    for row in rows:
+        attributes = ""
+        if isinstance(row, dict):   # {"cells": [...], "id": anchor, "class": ...}
+            attributes = "".join(f' {k}="{esc(row[k])}"' for k in ("id", "class") if row.get(k))
+            row = row["cells"]
+        cells = []
+        for i, cell in enumerate(row):
+            shown, key = cell if isinstance(cell, tuple) else (cell, None)
+            sort = f' data-sort="{esc(key)}"' if key is not None else ""
+            num = ' class="n"' if i >= numeric_from else ""
+            cells.append(f"<td{num}{sort}>{esc('-' if shown is None else shown)}</td>")
+        out.append(f"<tr{attributes}>" + "".join(cells) + "</tr>")
+    return Markup("".join(out) + "</tbody></table>")
+
+
+def filter_box(table_id, what):
+    """A text filter over a table's rows: hidden until the script shows it, so with scripts off
+    the page has no control that does nothing (and every row shows)."""
+    return Markup(f'<p class="filter" hidden><input type="search" data-filter="{table_id}" '
+                  f'placeholder="filter {esc(what)}" aria-label="filter {esc(what)}"> <span class="count"></span></p>')
+
+
+def pre(text):
+    return Markup(f"<pre>{esc('' if text is None else text)}</pre>")
+
+
+def section(title, *parts, ident=None):
+    anchor = f' id="{ident}"' if ident else ""
+    return Markup(f"<section{anchor}><h2>{esc(title)}</h2>" + "".join(esc(p) for p in parts if p) + "</section>")
+
+
+def paragraph(text, cls=None):
+    return Markup(f'<p{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>{esc(text)}</p>')
+
+
+def bullet_list(items, cls=None):
+    if not items:
+        return Markup("")
+    return Markup(f'<ul{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>' + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
+
+
+def case_link(case_id, anchors):
+    """A case's id, linking to its row on the page when it has one (anchors: id -> our own
+    'case-N': never an id from the run, which may hold anything)."""
+    return Markup(f'<a href="#{anchors[case_id]}">{esc(case_id)}</a>') if case_id in anchors else esc(case_id)
+
+
+def config_rows(config, path):
+    """The head of a page: everything that produced the run, hashes whole."""
+    digest = config.get("model_digest")
+    trials = f" · {config['repeat']} trials per case" if config["repeat"] > 1 else ""
+    think = config.get("think", THINK_DEFAULT)
+    extras = [f"format {config['format']}"] if config.get("format") else []
+    extras += [f"think {THINK_FLAGS[think]}"] if think != THINK_DEFAULT else []
+    rows = [["run file", path],
+            ["model", config["model"] + (f" · digest {digest}" if isinstance(digest, str) else "")],
+            ["prompt", f"{config['prompt']} · sha256 {config['prompt_sha']}"],
+            ["split", f"{config['split']} · sha256 {config['split_sha']}{subset_text(config)}"],
+            ["sampling", f"temperature {config['temperature']:g} · seed {config['seed']}{trials}"],
+            ["options", " · ".join([json_text(config.get("options") or {})] + extras)]]
+    if config.get("judge"):
+        j = config["judge"]
+        rows.append(["judge", f"{', '.join(j.get('models', []))} · {j.get('votes', 1)} vote(s) · "
+                              f"temperature {j.get('temperature', 0):g}"])
+    server = " · ".join(str(config[k]) for k in ("api", "host", "server_version") if config.get(k))
+    rows += [["server", server or "-"], ["date", config.get("date", "-")], ["eval.py", config.get("eval_version", "-")]]
+    return rows
+
+
+def stat(name, figure, detail=""):
+    return Markup(f'<div class="stat"><div class="k">{esc(name)}</div><div class="v">{esc(figure)}</div>'
+                  f'<div class="d">{esc(detail)}</div></div>')
+
+
+def headline_rows(s):
+    """The bars at the top of a report: the headline figure (each trial too, with trials) and
+    the majority baseline it must beat."""
+    name = s["measure"].capitalize()
+    if s["repeat"] == 1:
+        rows = [{"name": name, "value": s["accuracy"], "ci": s["accuracy_ci"], "kind": "main"}]
+    else:
+        rows = [{"name": f"{name}, majority vote", "value": s["accuracy"], "ci": s["accuracy_ci"], "kind": "main"}]
+        rows += [{"name": f"trial {t['trial']}", "value": t["accuracy"], "ci": t["ci"], "kind": "trial"} for t in s["trials"]]
+    if "baseline" in s:
+        base = s["baseline"]
+        rows.append({"name": f"Baseline: always {base['label']}", "value": base["accuracy"], "ci": base["ci"], "kind": "baseline"})
+    return rows
+
+
+def slice_table(groups):
+    return html_table(["slice", "cases", "passing", "95% CI", ""],
+                      [[name, g["total"], (count_percent(g["correct"], g["total"]), g["accuracy"]), interval(g["ci"]),
+                        f"fewer than {SMALL_SLICE} cases" if g["thin"] else ""] for name, g in groups.items()])
+
+
+def slice_bars(groups):
+    return [{"name": f"{name} ({g['total']})", "value": g["accuracy"], "ci": g["ci"], "thin": g["thin"]}
+            for name, g in groups.items()]
+
+
+def check_reason(check, trial, result):
+    """Why a check failed on an answer, in words a reader can act on."""
+    kind = check["type"]
+    if kind == "judge":
+        reasons = [f"{v['model']}: {v.get('reason') or v.get('error') or 'no reason given'}"
+                   for v in trial["votes"] or [] if v["check"] == check["name"] and v.get("pass") is False]
+        return "; ".join(reasons) or "the judge said it fails"
+    if kind == "label":
+        return f"expected {result.get('expected')}, got {trial['predicted']}"
+    if kind == "max_latency_ms":
+        return f"took {result.get('latency_ms')} ms, more than {check['value']:g}"
+    if kind == "json":
+        return "not JSON" + (" matching its schema" if check.get("schema") else "")
+    if kind == "equals_expected":
+        return f"is not exactly {result.get('expected')!r}"
+    return f"{kind} {check['value']!r}"
+
+
+def trial_answers(case, results, with_verdict=True):
+    """Every trial's raw answer, whole, as the page shows it under a case."""
+    parts = []
+    for t in case["trials"]:
+        r = results[case["id"], t["trial"]]
+        head = f"trial {t['trial']}: {trial_verdict(t)}" if len(case["trials"]) > 1 else ""
+        if r.get("thinking"):
+            head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
+        body = f"ERROR: {t['error']}" if t["error"] else t["response"]
+        parts.append((f'<div class="trial">{esc(head)}</div>' if head and with_verdict else "") + pre(body))
+    return Markup("".join(parts))
+
+
+def failure_rows(s, cases, results, labels, anchors):
+    """One row per failing case: what it was asked, what was expected, what came back (whole),
+    and why it failed."""
+    failing = [c for c in cases if c["correct"] is False]
+    labelled = {key.split("#")[0]: entry["label"] for key, entry in labels.items()}
+    rows = []
+    for c in failing:
+        first = results[c["id"], c["trials"][0]["trial"]]
+        wrong = [t for t in c["trials"] if t["correct"] is False]
+        if "baseline" in s:
+            why = " | ".join(t["predicted"] or "-" for t in c["trials"] if t["correct"] is not None)
+            middle = [c["expected"], why]
+        else:
+            by_name = {check["name"]: check for check in c["checks"]}
+            reasons = sorted({f"{name}: {check_reason(by_name[name], t, results[c['id'], t['trial']])}"
+                              for t in wrong for name, ok in t["checks"].items() if ok is False})
+            middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
+        rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
+                                                        pre(first.get("input")), trial_answers(c, results),
+                                                        labelled.get(c["id"], "")]})
+    header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
+    return header + ["input", "raw answer, whole", "failure label (review)"], rows
+
+
+def failure_label_table(labels, anchors):
+    """The labels typed in review, most frequent first, each with links to its cases."""
+    by_label = {}
+    for key, entry in labels.items():
+        by_label.setdefault(entry["label"], []).append(key.split("#")[0])
+    rows = [[label, (n, n), Markup(", ".join(case_link(i, anchors) for i in dict.fromkeys(sorted(by_label[label]))))]
+            for label, n in failure_label_counts(labels)]
+    return html_table(["failure label", "answers", "cases"], rows)
+
+
+def check_rows(checks):
+    return [[c["name"], c["type"], role(c), (count_percent(c["passed"], c["total"]), rate(c["passed"], c["total"])),
+             c["open"] or ""] for c in checks]
+
+
+def report_page(path, run, cases, s, labels):
+    """The run report as one HTML page."""
+    config = run["config"]
+    results = {(r["id"], r["trial"]): r for r in run["results"]}
+    labelled = {}
+    for key, entry in labels.items():
+        labelled.setdefault(key.split("#")[0], []).append(entry["label"])
+    # only the cases the page has a row for: the failing ones and those labelled in review
+    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["correct"] is False or c["id"] in labelled}
+    name = s["measure"].capitalize()
+    top = [html_table(None, config_rows(config, path), sortable=False)]
+    warnings = ([rerun_warning(s["rerun_test"])] if s["rerun_test"] else [])
+    warnings += [f"{len(s['errors'])} requests got no answer (infrastructure, not scored): "
+                 + ", ".join(f"{e['id']} ({e['error']})" for e in s["errors"][:20])] if s["errors"] else []
+    warnings += [f"{len(s['open'])} answers have no verdict from their judge (not scored)"] if s["open"] else []
+    warnings += stopped_short_lines(s)
+    stats = [stat(name, count_percent(s["correct"], s["scored"]) if s["scored"] else "no answers",
+                  f"95% CI {interval(s['accuracy_ci'])}" if s["scored"] else "")]
+    if s["repeat"] > 1:
+        stats.append(stat(f"{name}, mean of {s['repeat']} trials", percent(s["mean_accuracy"])))
+    if "baseline" in s:
+        base = s["baseline"]
+        stats.append(stat(f"Baseline (always {base['label']})", count_percent(base["correct"], base["total"]),
+                          f"95% CI {interval(base['ci'])}"))
+        stats.append(stat("Invalid answers", f"{s['invalid']} of {s['answers']}", "matched no label; counted as wrong"))
+    if s["errors"] or s["open"]:
+        stats.append(stat("Not scored", f"{len(s['errors'])} errors · {len(s['open'])} undecided"))
+    parts = [section("Run", *top),
+             section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
+             section(name, Markup('<div class="stats">' + "".join(stats) + "</div>"),
+                     paragraph(rule_text(s["weighted"])) if s["weighted"] else "",
+                     interval_chart(headline_rows(s), f"{name} with its 95% interval"), ident="headline")]
+    if "baseline" in s:
+        each = " (every trial counted)" if s["repeat"] > 1 else ""
+        parts.append(section(f"Per label{each}", html_table(
+            ["label", "precision", "recall", "f1", "support"],
+            [[label, (fmt(m["precision"]), m["precision"]), (fmt(m["recall"]), m["recall"]), (fmt(m["f1"]), m["f1"]),
+              m["support"]] for label, m in s["per_label"].items()], numeric_from=1),
+            paragraph(f"Confusion matrix: rows are the expected label, columns the one the answer normalized to{each}."),
+            heat_map(s["confusion"], "confusion matrix"), ident="labels"))
+    plain = [c for c in s["checks"] if c["type"] != "judge"]
+    judged = [c for c in s["checks"] if c["type"] == "judge"]
+    if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
+        parts.append(section("Checks", html_table(["check", "type", "role", "answers passing", "open"], check_rows(plain)),
+                             ident="checks"))
+    if judged:
+        j = s["judge"]
+        review = [f"{r['id']}" + (f" trial {r['trial']}" if s["repeat"] > 1 else "") + f" · {r['check']}: {r['why']}"
+                  for r in j["review"]]
+        parts.append(section(
+            "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
+            html_table(["check", "type", "role", "answers passing", "open"], check_rows(judged)),
+            paragraph(f"Judge: {', '.join((j['config'] or {}).get('models', [])) or '?'} · cost: {j['calls']} calls "
+                      f"({j['failed_calls']} failed), {j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens"),
+            paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
+    if s["weighted"]:
+        w = s["weighted"]
+        verdicts = {True: "pass", False: "fail", None: "open"}
+        parts.append(section("Weighted score per case", paragraph(rule_text(w)), html_table(
+            ["id", "verdict", "score", "threshold", "weighed checks failed"],
+            [[case_link(r["id"], anchors), verdicts[r["correct"]], (score_text(r), r["score"]), fmt_share(r["threshold"]),
+              ", ".join(r["failed"])] for r in w["cases"]]),
+            paragraph(f"Failed by a blocking check whatever the score: {', '.join(w['vetoed'])}") if w["vetoed"] else ""))
+    parts.append(section("By difficulty", interval_chart(slice_bars(s["by_difficulty"]), f"{name} by difficulty"),
+                         slice_table(s["by_difficulty"]), ident="difficulty"))
+    if s["by_tag"]:
+        parts.append(section("By tag", interval_chart(slice_bars(s["by_tag"]), f"{name} by tag"), slice_table(s["by_tag"])))
+    if s["pass_k"]:
+        flaky = [f"{f['id']}" + (f" (expected {f['expected']})" if f["expected"] is not None else "") + ": "
+                 + " | ".join(trial_answer(a) for a in f["answers"]) for f in s["flaky"]]
+        parts.append(section(f"Trials ({s['repeat']} per case)", html_table(
+            ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
+            [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]], numeric_from=1),
+            paragraph(f"Flaky cases, whose trials disagree ({len(flaky)}):"), bullet_list(flaky) or paragraph("none")))
+    if s["speed"]["calls"]:
+        parts.append(section("Speed", bullet_list([line.strip() for line in speed_section(s)[1:]])))
+    if labels:
+        parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
+                             ident="failure-labels"))
+    header, rows = failure_rows(s, cases, results, labels, anchors)
+    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures", "failing cases"),
+                         html_table(header, rows, table_id="failures",
+                                    widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
+                                            "wide", "wide", "mid"])
+                         if rows else paragraph("none"), ident="failures"))
+    other = [c for c in cases if c["id"] in labelled and c["correct"] is not False]
+    if other:
+        rows = [{"id": anchors[c["id"]], "cells": [c["id"], {True: "pass", None: "no verdict"}[c["correct"]],
+                                                    trial_answers(c, results), "; ".join(labelled[c["id"]])]}
+                for c in other]
+        parts.append(section("Labelled cases that did not fail", html_table(
+            ["id", "verdict", "raw answer, whole", "failure label (review)"], rows, widths=["id", "short", "wide", "mid"])))
+    return html_page(f"eval.py report: {path}", parts)
+
+
+def marked_diff(old, new):
+    """Two answers as HTML, each with the words the other lacks marked (<del> in the old one,
+    <ins> in the new); answers too long to weigh word by word are shown unmarked."""
+    a, b = (re.findall(r"\s+|\w+|[^\w\s]", text or "") for text in (old, new))
+    if len(a) * len(b) > DIFF_WORK:
+        return pre(old), pre(new)
+    left, right = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        removed, added = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
+        if op == "equal":
+            left.append(removed)
+            right.append(added)
+            continue
+        if removed:
+            left.append(f"<del>{removed}</del>")
+        if added:
+            right.append(f"<ins>{added}</ins>")
+    return Markup(f'<pre>{"".join(left)}</pre>'), Markup(f'<pre>{"".join(right)}</pre>')
+
+
+def delta(a, b):
+    if a is None or b is None:
+        return ("-", None)
+    d = 100 * (b - a)
+    return (f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts", d)
+
+
+def compare_page(paths, runs, graded, c):
+    """The comparison as one HTML page: what changed, both figures, the tests in words, and each
+    case that changed its outcome with the two answers side by side."""
+    (a_path, b_path), (a_run, b_run), (a_cases, b_cases) = paths, runs, graded
+    a_cfg, b_cfg = a_run["config"], b_run["config"]
+    sa, sb = score(a_cfg, a_cases), score(b_cfg, b_cases)
+    name = c["measure"].capitalize()
+    anchors = {i: f"case-{n}" for n, i in enumerate(c["fixed"] + c["regressions"])}
+    changed = [[config_label(k), shown(k, old), shown(k, new)] for k, (old, new) in c["changed"].items()]
+    rows = [{"name": "Baseline", "value": c["baseline"]["accuracy"],
+             "ci": list(wilson(c["baseline"]["correct"], c["baseline"]["scored"])), "kind": "baseline"},
+            {"name": "Candidate", "value": c["candidate"]["accuracy"],
+             "ci": list(wilson(c["candidate"]["correct"], c["candidate"]["scored"])), "kind": "main"}]
+    notes = [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
+    notes += [f"Only part of the split was run ({json_text(c['subset'])}): not a full comparison"] if c["subset"] else []
+    readings = [f"McNemar's exact test on the cases that changed (paired; alpha {c['alpha']:g}): {c['reading']}.",
+                f"Fisher's exact test on the pass/fail counts alone (ignores the pairing, so it is the weaker "
+                f"reading): p = {p_value(c['fisher_p'])}.",
+                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
+    if c["not_compared"]:
+        readings.append(f"Not compared ({len(c['not_compared'])}, no verdict in a run: an error, or a judge that gave "
+                        f"none): {', '.join(c['not_compared'])}")
+    parts = [section("Runs", html_table(["", "baseline", "candidate"],
+                                        [["run file", a_path, b_path], ["model", a_cfg["model"], b_cfg["model"]],
+                                         ["prompt", a_cfg["prompt"], b_cfg["prompt"]],
+                                         ["date", a_cfg.get("date", "-"), b_cfg.get("date", "-")],
+                                         ["split", f"{a_cfg['split']} · sha256 {a_cfg['split_sha']}",
+                                          f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False)),
+             section("What changed", html_table(["setting", "baseline", "candidate"], changed, sortable=False) if changed
+                     else paragraph("Nothing in the configuration: a rerun, so differences are run-to-run variation.")),
+             section("Warnings", bullet_list(notes, "warn")) if notes else "",
+             section(name + (" (majority vote of each case's trials)" if c["majority_vote"] else ""),
+                     Markup('<div class="stats">'
+                            + stat("Baseline", count_percent(c["baseline"]["correct"], c["baseline"]["scored"]),
+                                   f"95% CI {interval(rows[0]['ci'])}")
+                            + stat("Candidate", count_percent(c["candidate"]["correct"], c["candidate"]["scored"]),
+                                   f"95% CI {interval(rows[1]['ci'])}")
+                            + stat("Fixed · broken", f"{len(c['fixed'])} · {len(c['regressions'])}")
+                            + (stat("Invalid answers", invalid_counts(c).replace(" -> ", " → "))
+                               if any(c["invalid_answers"] or []) else "")
+                            + "</div>"),
+                     interval_chart(rows, f"{name} of both runs with 95% intervals"),
+                     bullet_list(readings), ident="headline"),
+             section("Fixed and broken", Markup('<div class="cols">'
+                     + f"<div><h3>Fixed ({len(c['fixed'])})</h3>"
+                     + (bullet_list([case_link(i, anchors) for i in c["fixed"]]) or paragraph("none")) + "</div>"
+                     + f"<div><h3>Broken ({len(c['regressions'])})</h3>"
+                     + (bullet_list([case_link(i, anchors) for i in c["regressions"]]) or paragraph("none")) + "</div></div>"),
+                     paragraph(f"Stayed right: {len(c['stayed_right'])} · stayed wrong: {len(c['stayed_wrong'])}"),
+                     ident="changes")]
+    if "per_label" in sa and "per_label" in sb:
+        parts.append(section("Per label (each run's own figures)", html_table(
+            ["label", "precision: baseline", "candidate", "Δ", "recall: baseline", "candidate", "Δ"],
+            [[label, fmt(m["precision"]), fmt(sb["per_label"][label]["precision"]),
+              delta(m["precision"], sb["per_label"][label]["precision"]),
+              fmt(m["recall"]), fmt(sb["per_label"][label]["recall"]), delta(m["recall"], sb["per_label"][label]["recall"])]
+             for label, m in sa["per_label"].items() if label in sb["per_label"]], numeric_from=1)))
+    else:
+        b_checks = {x["name"]: x for x in sb["checks"]}
+        parts.append(section("Per check (each run's own figures)", html_table(
+            ["check", "baseline", "candidate", "Δ"],
+            [[x["name"], count_percent(x["passed"], x["total"]),
+              count_percent(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]),
+              delta(rate(x["passed"], x["total"]), rate(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]))]
+             for x in sa["checks"] if x["name"] in b_checks], numeric_from=1)))
+    parts.append(section("Per difficulty (each run's own figures)", html_table(
+        ["difficulty", "baseline", "candidate", "Δ"],
+        [[d, count_percent(g["correct"], g["total"]),
+          count_percent(sb["by_difficulty"][d]["correct"], sb["by_difficulty"][d]["total"]) if d in sb["by_difficulty"] else "-",
+          delta(g["accuracy"], sb["by_difficulty"].get(d, {}).get("accuracy"))]
+         for d, g in sa["by_difficulty"].items()], numeric_from=1)))
+    a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
+    a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
+    changed_rows = []
+    for case_id in c["fixed"] + c["regressions"]:
+        a, b = a_by_id[case_id], b_by_id[case_id]
+        b_trials = {t["trial"]: t for t in b["trials"]}
+        for t in a["trials"]:
+            o = b_trials.get(t["trial"])
+            if o is None:
+                continue
+            old, new = marked_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
+                                   o["response"] if o["error"] is None else f"ERROR: {o['error']}")
+            label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
+            changed_rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None,
+                                 "class": "fixed" if case_id in c["fixed"] else "broken",
+                                 "cells": [case_id + (f" trial {t['trial']}" if len(a["trials"]) > 1 else ""),
+                                           "fixed" if case_id in c["fixed"] else "broken",
+                                           (a["expected"] or "") + label,
+                                           pre(a_results[case_id, t["trial"]].get("input")),
+                                           Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
+                                           Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
+    parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
+                         paragraph("Words only the baseline has are struck through; words only the candidate has are "
+                                   "underlined and shaded."),
+                         filter_box("changed", "changed cases"),
+                         html_table(["case", "change", "expected: baseline → candidate", "input", "baseline answer",
+                                     "candidate answer"], changed_rows, table_id="changed",
+                                    widths=["id", "short", "mid", "mid", "wide", "wide"]) if changed_rows else paragraph("none"),
+                         ident="changed-cases"))
+    a_speed, b_speed = c["speed"]
+    if a_speed["calls"] and b_speed["calls"]:
+        parts.append(section("Speed", paragraph(
+            f"Median latency {duration(a_speed['latency_ms_median'])} → {duration(b_speed['latency_ms_median'])}"
+            + (f" · generation {speed(a_speed['generation_tokens_per_s'])} → {speed(b_speed['generation_tokens_per_s'])}"
+               if a_speed["generation_tokens_per_s"] or b_speed["generation_tokens_per_s"] else ""))))
+    if c.get("pairwise"):
+        lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
+        parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
+    return html_page(f"eval.py compare: {a_path} → {b_path}", parts)
+
+
+PAGE_STYLE = """
+:root{color-scheme:light}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4}
+header{padding:14px 24px;background:#fff;border-bottom:1px solid #ddd}
+h1{font-size:19px;margin:0;overflow-wrap:anywhere}h1 small{color:#666;font-weight:normal}
+main{padding:12px 24px;max-width:1280px}
+section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 16px 14px;margin:0 0 14px;overflow-x:auto}
+h2{font-size:16px;margin:4px 0 10px}h3{font-size:14px;margin:4px 0}
+table{border-collapse:collapse;margin:6px 0;max-width:100%}
+th,td{padding:4px 8px;border-bottom:1px solid #e8e8e4;text-align:left;vertical-align:top;overflow-wrap:anywhere;unicode-bidi:isolate}
+th{background:#f3f3f0;font-weight:600}
+table.kv td:first-child{white-space:nowrap;color:#555}table.fixed{table-layout:fixed;width:100%}
+col.id{width:9em}col.short{width:8em}col.mid{width:13em}col.wide{width:auto}
+table.sortable th{cursor:pointer}th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;background:#f3f3f0;border:1px solid #e2e2de;border-radius:4px;
+padding:6px;font:12.5px/1.4 ui-monospace,Menlo,Consolas,monospace;max-width:100%;unicode-bidi:isolate}
+del{background:#ffd9d6;text-decoration:line-through}ins{background:#c9f2d0;text-decoration:underline}
+.stats{display:flex;gap:12px;flex-wrap:wrap;margin-bottom:8px}
+.stat{border:1px solid #e2e2de;border-radius:6px;padding:6px 12px;min-width:150px;overflow-wrap:anywhere}
+.stat .k{color:#555;font-size:12px}.stat .v{font-size:20px;font-weight:600}.stat .d{color:#555;font-size:12px}
+.warn li{color:#8a4b00}.note,.empty{color:#666}.trial{color:#555;font-size:12px;margin:4px 0 2px}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:16px}
+tr.fixed td:nth-child(2){color:#17702b;font-weight:600}tr.broken td:nth-child(2){color:#b3261e;font-weight:600}
+:target{outline:2px solid #e0b400}
+.filter input{padding:4px 6px;font:inherit;width:22em}.count{color:#666}
+svg.chart{display:block;max-width:100%;height:auto;font:12px system-ui,sans-serif;margin:6px 0}
+svg .grid{stroke:#e2e2de}svg .tick,svg .axis{fill:#666}svg .name{fill:#1d1d1f}svg .value{fill:#1d1d1f;font-weight:600}
+svg .bar{fill:#4a78c2}svg .bar.baseline{fill:#b9b9b4}svg .bar.trial{fill:#9db7e0}svg .row.thin .bar{fill-opacity:.55}
+svg .ci{stroke:#1d1d1f;stroke-width:1.5;fill:none}
+svg .cell.hit{fill:#1f8a3a}svg .cell.miss{fill:#c0392b}svg .count{fill:#1d1d1f;font-weight:600}svg .count.strong{fill:#fff}
+footer{color:#777;padding:0 24px 24px;font-size:12px}
+@media print{body{background:#fff}section{border:0;padding:0;break-inside:auto}.filter{display:none}
+tr{break-inside:avoid}tr[hidden]{display:table-row}pre{max-height:none}a{color:inherit;text-decoration:none}}
+"""
+
+PAGE_SCRIPT = """
+"use strict";
+function cellKey(row, column) {
+  const cell = row.cells[column];
+  if (!cell) return "";
+  const raw = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
+  const number = Number(raw);
+  return raw !== "" && raw !== "-" && !Number.isNaN(number) ? number : raw.toLowerCase();
+}
+for (const table of document.querySelectorAll("table.sortable")) {
+  const headers = [...table.tHead.rows[0].cells];
+  headers.forEach((th, column) => {
+    th.tabIndex = 0;
+    th.title = "sort by this column";
+    const sort = () => {
+      const up = th.getAttribute("aria-sort") !== "ascending";
+      headers.forEach((h) => h.removeAttribute("aria-sort"));
+      th.setAttribute("aria-sort", up ? "ascending" : "descending");
+      const rows = [...table.tBodies[0].rows];
+      rows.sort((a, b) => {
+        const x = cellKey(a, column), y = cellKey(b, column);
+        const order = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
+        return up ? order : -order;
+      });
+      table.tBodies[0].append(...rows);
+    };
+    th.addEventListener("click", sort);
+    th.addEventListener("keydown", (e) => { if (e.key === "Enter") sort(); });
+  });
+}
+for (const box of document.querySelectorAll("input[data-filter]")) {
+  const rows = [...document.getElementById(box.dataset.filter).tBodies[0].rows];
+  const count = box.parentElement.querySelector(".count");
+  box.parentElement.hidden = false;
+  box.addEventListener("input", () => {
+    const words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    for (const row of rows) {
+      const text = row.textContent.toLowerCase();
+      row.hidden = !words.every((w) => text.includes(w));
+      shown += !row.hidden;
+    }
+    count.textContent = words.length ? shown + " of " + rows.length + " shown" : "";
+  });
+}
+"""
+
+
+def csp_hash(text):
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+# Nothing may load: no image, font, frame or connection, and only this file's own style and script.
+PAGE_POLICY = (f"default-src 'none'; style-src {csp_hash(PAGE_STYLE)}; script-src {csp_hash(PAGE_SCRIPT)}; "
+               "base-uri 'none'; form-action 'none'")
+
+
+def html_page(title, parts):
+    return "".join([
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{PAGE_POLICY}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{PAGE_STYLE}</style></head><body>",
+        f"<header><h1>{esc(title)}</h1></header><main>", *parts, "</main>",
+        f"<footer>Made by eval.py {__version__} from the run files alone; every figure is recomputed from them. "
+        "Tables sort by a click on their header.</footer>",
+        f"<script>{PAGE_SCRIPT}</script></body></html>\n"])
+
+
+def write_page(path, text, force, inputs):
+    """Write a page atomically. An existing file is kept unless force; one of the files the page
+    was made from (a run, its labels) never, even with force."""
+    for given in filter(None, inputs):
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, given):
+                raise EvalError(f"--html {path} is {given}, which this page is made from; write the page elsewhere")
+    if os.path.isdir(path):
+        raise EvalError(f"--html {path} is a folder; give a file name, like report.html")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise EvalError(f"--html {path}: there is no folder {folder}")
+    if os.path.lexists(path) and not force:
+        raise EvalError(f"{path} exists; add --force to replace it, or give another file name")
+    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", text)
+    try:
+        if force:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)   # fails if the file appeared meanwhile: never a silent overwrite
+            except FileExistsError:
+                raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
+            except OSError:   # a file system without hard links: the check above is all there is
+                os.replace(tmp, path)
+    finally:
+        remove_quietly(tmp)
+    warn(f"wrote {path}")
+
+
+# ---------------------------------------------------------------------------
+# 12. Review: read the traces one by one in a local page, label what went wrong on each failure,
 #     count the labels, fix the most frequent first. Labels live in a sidecar file beside the run
 #     (the run itself is never touched). The page itself is REVIEW_PAGE, at the end of the file.
 
@@ -5002,7 +5666,7 @@ def serve_until_stopped(server, run_path, sidecar):
 
 
 # ---------------------------------------------------------------------------
-# 12. The command line: each command calls the stages above by name.
+# 13. The command line: each command calls the stages above by name.
 
 def positive_int(text):
     try:
@@ -5124,6 +5788,11 @@ def option_groups(unset=False):
     view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
     view.add_argument("--markdown", action="store_true",
                       help="print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)")
+    page = views_parser.add_argument_group("page")
+    page.add_argument("--html", metavar="FILE",
+                      help="also write the result as one self-contained HTML page (charts drawn inline, nothing "
+                           "fetched: open it offline, attach it, send it); an existing FILE is kept unless --force")
+    page.add_argument("--force", action="store_true", help="with --html: replace FILE if it exists")
     return calls_parser, judging_parser, views_parser
 
 
@@ -5280,21 +5949,34 @@ def cmd_run(args):
     return report_run(*finished, args.compare)
 
 
+def refuse_page_options(args):
+    if args.force and not args.html:
+        raise EvalError("--force only applies with --html FILE (it lets the page replace FILE)")
+
+
 def cmd_report(args):
+    refuse_page_options(args)
     checks = checks_from_split(args.checks) if args.checks else None
     if args.case:
+        if args.html:
+            raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
         if args.checks:
             if args.case not in checks:
                 raise EvalError(f"--checks {args.checks}: its cases are not the run's (no case {args.case!r})")
             warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
         show(view_of(args), *case_views(load_run(args.run), args.case, checks))
         return 0
-    config, cases = read_graded(args.run, checks)
+    run = load_run(args.run) if args.html else None   # the page shows inputs and answers, not only grades
+    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
     if args.checks:
         same_cases(args.checks, checks, cases)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
     s = report_score(args.run, config, cases, args.checks)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
+    if args.html:
+        sidecar = args.run + FAILURE_LABELS_SUFFIX
+        write_page(args.html, report_page(args.run, run, cases, s, read_failure_labels(sidecar)[0]), args.force,
+                   [args.run, sidecar, args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
                          **s, "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_report(config, s, args.run), lambda: format_report(config, s), verdicts)
@@ -5302,9 +5984,10 @@ def cmd_report(args):
 
 
 def cmd_compare(args):
+    refuse_page_options(args)
     refuse_same_run(args.baseline, args.candidate)
     refuse_judge_options_alone(args)
-    if args.pairwise:   # the answers themselves are needed, not only their grades
+    if args.pairwise or args.html:   # the answers themselves are needed, not only their grades
         a_run, b_run = load_run(args.baseline), load_run(args.candidate)
         (a_config, a_cases), (b_config, b_cases) = (a_run["config"], grade_run(a_run)), (b_run["config"], grade_run(b_run))
     else:
@@ -5313,6 +5996,9 @@ def cmd_compare(args):
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
+    if args.html:
+        write_page(args.html, compare_page((args.baseline, args.candidate), (a_run, b_run), (a_cases, b_cases), c),
+                   args.force, [args.baseline, args.candidate, args.candidate + PAIRWISE_SUFFIX])
     show(view_of(args), {"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
                          "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_compare(c, args.baseline, args.candidate),

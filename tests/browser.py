@@ -1,5 +1,6 @@
-"""Headless Chromium (Debian's package) driven by Playwright, for the review page's tests and the
-README's screenshot. `python tests/browser.py RUN PNG` takes the screenshot of a real run."""
+"""Headless Chromium (Debian's package) driven by Playwright, for the page tests and the README's
+screenshots. `python tests/browser.py RUN PNG` takes the review page of a real run;
+`python tests/browser.py --page PAGE.html PNG` takes a page written by report or compare --html."""
 
 import os
 import shutil
@@ -68,12 +69,31 @@ def screenshot(run, png, against=None, label=None):
             httpd.server_close()
 
 
+def page_screenshot(page_path, png, width=1280, height=None):
+    """A PNG of an HTML page from disk, with every request other than the file itself refused."""
+    from playwright.sync_api import sync_playwright
+    url = Path(page_path).resolve().as_uri()
+    with sync_playwright() as p:
+        browser = launch(p)
+        context = browser.new_context(viewport={"width": width, "height": height or 900}, offline=True)
+        context.route("**/*", lambda route: route.continue_() if route.request.url == url else route.abort())
+        page = context.new_page()
+        page.goto(url)
+        page.screenshot(path=png, full_page=height is None)
+        browser.close()
+
+
 if __name__ == "__main__":
     import argparse
-    cli = argparse.ArgumentParser(description="PNG of the review page of a run")
-    cli.add_argument("run")
+    cli = argparse.ArgumentParser(description="PNG of the review page of a run, or of a page from --html")
+    cli.add_argument("run", help="the run to review, or with --page the HTML file")
     cli.add_argument("png")
     cli.add_argument("--against")
     cli.add_argument("--label", help="a failure label to type and save on the first case shown")
+    cli.add_argument("--page", action="store_true", help="RUN is a page written by report or compare --html")
+    cli.add_argument("--height", type=int, help="with --page: this many pixels from the top (default: the whole page)")
     a = cli.parse_args()
-    screenshot(os.path.abspath(a.run), os.path.abspath(a.png), a.against and os.path.abspath(a.against), a.label)
+    if a.page:
+        page_screenshot(a.run, os.path.abspath(a.png), height=a.height)
+    else:
+        screenshot(os.path.abspath(a.run), os.path.abspath(a.png), a.against and os.path.abspath(a.against), a.label)
