@@ -6140,8 +6140,14 @@ REVIEW_PAGE = """<!doctype html>
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4}
 header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
-main{display:grid;grid-template-columns:1fr 300px;gap:16px;padding:16px}
-section,aside{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
+main{display:grid;grid-template-columns:250px minmax(0,1fr) 280px;gap:16px;padding:16px}
+section,aside,nav{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
+nav{padding:8px;position:sticky;top:8px;align-self:start;max-height:calc(100vh - 130px);overflow:auto}
+#list{list-style:none;margin:0;padding:0}#list button{all:unset;box-sizing:border-box;display:block;width:100%;cursor:pointer;
+padding:4px 6px;border-radius:4px;border-bottom:1px solid #eee;overflow-wrap:anywhere}
+#list button:hover{background:#f3f3f0}#list li.current button{background:#e3ecfa;outline:1px solid #4a78c2}
+#list button:focus-visible{outline:2px solid #4a78c2}#list .what,#list .typed{display:block;font-size:12px;color:#555}
+#list .typed{color:#8a4b00}#list li.read .lid{color:#666}
 h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
 pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
 max-height:22em;overflow:auto}
@@ -6165,7 +6171,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 <button id="prev" title="previous (k)">&#9664; k</button><span id="pos"></span><button id="next" title="next (j)">j &#9654;</button>
 <span id="counter" class="muted"></span>
 </div>
-<main><section id="case"></section>
+<main><nav aria-label="cases in view"><h3>Cases in view</h3><ol id="list"></ol></nav><section id="case"></section>
 <aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
 <datalist id="used"></datalist>
 <script nonce="{{nonce}}">
@@ -6187,13 +6193,33 @@ function matches(it) {
   if ($("tag").value && !it.tags.includes($("tag").value)) return false;
   return true;
 }
-function refilter() { shown = data.items.filter(matches); at = 0; draw(); }
+function refilter() { shown = data.items.filter(matches); at = 0; drawList(); draw(); }
+function listEntry(it, i) {
+  const li = el("li"); li.dataset.index = i;
+  const button = el("button"); button.title = "show this case";
+  const head = el("span", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
+  button.appendChild(head); button.appendChild(el("span", it.verdict, "pill " + it.verdict));
+  const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
+    : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
+  if (what) button.appendChild(el("span", what, "what"));
+  if (it.label) button.appendChild(el("span", it.label.label, "typed"));
+  button.onclick = () => { at = i; draw(); };
+  li.appendChild(button); return li;
+}
+function drawList() { $("list").replaceChildren(...shown.map(listEntry)); }
+function markList() {
+  for (const li of $("list").children) {
+    const i = Number(li.dataset.index);
+    li.classList.toggle("current", i === at); li.classList.toggle("read", read.has(shown[i].key));
+    if (i === at) li.scrollIntoView({block: "nearest"});
+  }
+}
 function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
 function draw() {
   const box = $("case"); box.replaceChildren();
   $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
   if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
-  const it = shown[at]; read.add(it.key);
+  const it = shown[at]; read.add(it.key); markList();
   const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
   box.appendChild(head);
   const pills = el("div");
@@ -6249,6 +6275,8 @@ async function store(it, label, status) {
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
   it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
   counts(answer.counts);
+  const i = shown.indexOf(it);
+  if (i >= 0) { $("list").children[i].replaceWith(listEntry(it, i)); markList(); }
 }
 function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
 document.addEventListener("keydown", (e) => {

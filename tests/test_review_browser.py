@@ -74,6 +74,65 @@ def test_the_review_page_end_to_end(page):
     assert options == ["picked the billing label for a broken page"]   # autocomplete from labels used
 
 
+def entries(page):
+    return page.eval_on_selector_all("#list li", "els => els.map(e => [e.querySelector('.lid').textContent.trim(), "
+                                     "e.querySelector('.pill').textContent, e.querySelector('.what')?.textContent ?? '', "
+                                     "e.querySelector('.typed')?.textContent ?? '', e.classList.contains('current')])")
+
+
+def test_the_list_beside_the_case_follows_the_filters_keys_and_labels(page):
+    from playwright.sync_api import expect
+    # the failures in view, each with its verdict and what it answered; the current one marked
+    assert entries(page) == [["dev-09", "fail", "→ facturación", "", True], ["dev-11", "fail", "→ INVALID", "", False],
+                             ["dev-24", "fail", "→ petición", "", False]]
+    page.keyboard.press("j")
+    assert [e[4] for e in entries(page)] == [False, True, False]
+    assert page.text_content("#answer pre") == HOSTILE and page.evaluate("window.pwned") is None
+    # a click jumps; j and k go on from there
+    page.click("#list li:nth-child(3) button")
+    assert page.text_content("#case h2") == "dev-24" and page.text_content("#pos") == "3 / 3"
+    page.keyboard.press("k")
+    assert page.text_content("#case h2") == "dev-11" and [e[4] for e in entries(page)] == [False, True, False]
+    # a saved label shows in the list at once, and after a reload
+    page.fill("#labelinput", "<b>answered with markup</b>")
+    page.click("#save")
+    expect(page.locator("#list li:nth-child(2) .typed")).to_have_text("<b>answered with markup</b>")
+    assert page.query_selector("#list b") is None
+    page.reload()
+    page.wait_for_selector("#list li")
+    assert entries(page)[1][3] == "<b>answered with markup</b>"
+    # the list is the filtered view
+    page.select_option("#status", "all")
+    assert len(entries(page)) == 28 and entries(page)[0][:2] == ["dev-01", "pass"]
+    page.select_option("#difficulty", "trap")
+    traps = [c["id"] for c in evalpy.load_split("golden/dev.jsonl")[0] if c["difficulty"] == "trap"]
+    assert [e[0] for e in entries(page)] == traps and len(traps) == 7
+    page.select_option("#status", "regressions")
+    assert entries(page) == [] and page.text_content("#pos") == "0 / 0"
+
+
+def test_the_list_names_the_checks_a_free_text_answer_failed(project):
+    from conftest import make_run
+    checks = [{"name": "greets", "type": "icontains", "value": "hola", "blocking": True},
+              {"name": "no <i>date</i>", "type": "not_contains", "value": "lunes", "blocking": True}]
+    run = make_run([{"id": "s1", "response": "hola", "checks": checks},
+                    {"id": "s2", "response": "el lunes", "checks": checks}], labels=None)
+    write_run("runs/support.json", run)
+    from playwright.sync_api import sync_playwright
+    httpd, url = browser.serve(evalpy, "runs/support.json")
+    try:
+        with sync_playwright() as p:
+            chromium = browser.launch(p)
+            tab = chromium.new_page()
+            tab.goto(url)
+            tab.wait_for_selector("#list li")
+            assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
+            chromium.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 def test_the_thinking_is_folded_above_the_answer_and_stays_text(project):
     """A reasoning model's thinking: folded (closed) above the answer, hostile text shown as text;
     an answer that stopped mid-thought says so."""
