@@ -5112,8 +5112,8 @@ def report_page(path, run, cases, s, labels):
         parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
                              ident="failure-labels"))
     header, rows = failure_rows(s, cases, results, labels, anchors)
-    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures", "failing cases"),
-                         html_table(header, rows, table_id="failures",
+    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures-table", "failing cases"),
+                         html_table(header, rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
                                             "wide", "wide", "mid"])
                          if rows else paragraph("none"), ident="failures"))
@@ -5249,11 +5249,11 @@ def compare_page(paths, runs, graded, c):
     parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
-                         filter_box("changed", "changed cases"),
+                         filter_box("changed-table", "changed cases"),
                          html_table(["case", "change", "expected: baseline → candidate", "input", "baseline answer",
-                                     "candidate answer"], changed_rows, table_id="changed",
+                                     "candidate answer"], changed_rows, table_id="changed-table",
                                     widths=["id", "short", "mid", "mid", "wide", "wide"]) if changed_rows else paragraph("none"),
-                         ident="changed-cases"))
+                         ident="changed"))
     a_speed, b_speed = c["speed"]
     if a_speed["calls"] and b_speed["calls"]:
         parts.append(section("Speed", paragraph(

@@ -1,0 +1,303 @@
+"""report --html and compare --html: the chart helpers, what each page holds, hostile text kept
+inert, and the file written atomically, never over one that exists without --force."""
+
+import base64
+import hashlib
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import HOSTILE, V2_MISSES, evalpy, make_run, split_run, write_run, write_two_runs
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def svg_of(markup):
+    """The chart as XML: it must be well formed, or a browser would draw nothing."""
+    return ET.fromstring(re.search(r"<svg.*</svg>", markup, re.S).group())
+
+
+def bars(svg):
+    return [r for r in svg.iter(SVG + "rect") if "bar" in r.get("class").split()]
+
+
+def row(name, value, n=20, **extra):
+    correct = round(value * n) if value is not None else 0
+    return {"name": name, "value": value, "ci": list(evalpy.wilson(correct, n)), **extra}
+
+
+# --- the chart helpers
+
+def test_scale_maps_a_share_to_pixels_and_never_leaves_the_plot():
+    width = evalpy.CHART_WIDTH
+    assert [evalpy.scale(x) for x in (0, 0.25, 0.5, 1)] == [0, width / 4, width / 2, width]
+    assert evalpy.scale(0.123, width=100) == 12.3
+    for outside, edge in ((-0.5, 0), (1.7, width), (float("inf"), 0), (float("nan"), 0), (None, 0)):
+        assert evalpy.scale(outside) == edge
+
+
+def test_an_interval_chart_draws_one_bar_and_whisker_per_row_on_one_axis():
+    svg = svg_of(evalpy.interval_chart([row("Accuracy", 0.9), row("Baseline", 0.4, kind="baseline")], "c"))
+    drawn = bars(svg)
+    assert len(drawn) == 2 and [float(b.get("width")) for b in drawn] == [evalpy.scale(0.9), evalpy.scale(0.4)]
+    assert "baseline" in drawn[1].get("class")
+    whiskers = [p.get("d") for p in svg.iter(SVG + "path")]
+    low, high = evalpy.wilson(18, 20)
+    left = evalpy.CHART_NAME
+    assert len(whiskers) == 2 and whiskers[0].startswith(f"M{left + evalpy.scale(low)} ")
+    assert f"H{left + evalpy.scale(high)}" in whiskers[0]
+    texts = ["".join(t.itertext()) for t in svg.iter(SVG + "text")]
+    assert "90%" in texts and "40%" in texts and "0%" in texts and "100%" in texts   # values, and the axis
+
+
+def test_zero_and_hundred_percent_stay_inside_the_chart():
+    svg = svg_of(evalpy.interval_chart([row("none", 0.0), row("all", 1.0)], "c"))
+    zero, full = bars(svg)
+    assert float(zero.get("width")) == 0 and float(full.get("width")) == evalpy.CHART_WIDTH
+    right = evalpy.CHART_NAME + evalpy.CHART_WIDTH
+    for path in svg.iter(SVG + "path"):
+        xs = [float(x) for x in re.findall(r"[MH](-?[\d.]+)", path.get("d"))]
+        assert all(evalpy.CHART_NAME <= x <= right for x in xs)
+    assert int(svg.get("width")) > right   # room for the value written after the bar
+
+
+def test_one_case_and_no_case():
+    one = svg_of(evalpy.interval_chart([row("easy (1)", 1.0, n=1, thin=True)], "by difficulty"))
+    assert len(bars(one)) == 1 and "thin" in next(g for g in one.iter(SVG + "g")).get("class")
+    assert "100% *" in ["".join(t.itertext()) for t in one.iter(SVG + "text")]
+    assert "* fewer than 10 cases" in evalpy.interval_chart([row("easy (1)", 1.0, n=1, thin=True)], "x")
+    empty = evalpy.interval_chart([], "By tag")
+    assert "<svg" not in empty and "By tag: nothing to draw." in empty
+    unscored = svg_of(evalpy.interval_chart([{"name": "Accuracy", "value": None, "ci": [None, None]}], "c"))
+    assert bars(unscored) == [] and "no verdict to count" in ET.tostring(unscored, encoding="unicode")
+
+
+def test_a_very_long_name_is_cut_to_fit_and_whole_in_its_tooltip():
+    name = "a tag with a very long name indeed, " * 5 + "<script>"
+    svg = svg_of(evalpy.interval_chart([row(name, 0.5)], "c"))
+    label = next(t for t in svg.iter(SVG + "text") if t.get("class") == "name")
+    drawn = "".join(label.itertext()).replace(label.find(SVG + "title").text, "", 1)
+    assert len(drawn) == evalpy.CHART_NAME_CHARS and drawn.endswith("…")
+    assert label.find(SVG + "title").text == name   # escaped in the markup, whole in the tooltip
+    assert label.get("text-anchor") == "end"
+
+
+def test_the_heat_map_has_a_cell_per_pair_with_its_count():
+    confusion = {"bug": {"bug": 8, "acceso": 2, "INVALID": 0}, "acceso": {"bug": 0, "acceso": 0, "INVALID": 0}}
+    svg = svg_of(evalpy.heat_map(confusion, "confusion"))
+    cells = [r for r in svg.iter(SVG + "rect") if "cell" in r.get("class")]
+    assert len(cells) == 6
+    assert [c.get("class") for c in cells] == ["cell hit", "cell miss", "cell miss", "cell miss", "cell hit", "cell miss"]
+    assert [c.get("fill-opacity") for c in cells[:3]] == ["0.81", "0.25", "0.06"]   # share of its row
+    assert [c.get("fill-opacity") for c in cells[3:]] == ["0.06"] * 3                  # an empty row draws nothing
+    counts = [t.text for t in svg.iter(SVG + "text") if (t.get("class") or "").startswith("count")]
+    assert counts == ["8", "2", "0", "0", "0", "0"]
+    assert "nothing to draw" in evalpy.heat_map({}, "confusion")
+
+
+def test_esc_leaves_no_markup_and_shows_direction_overrides_as_codes():
+    hostile = '</textarea><script>x()</script><a href="javascript:alert(1)">\u202egnp.exe\u2066 & "q"'
+    shown = evalpy.esc(hostile)
+    assert "<" not in shown and ">" not in shown and '"' not in shown
+    assert "\u202e" not in shown and "\\u202e" in shown and "\\u2066" in shown
+    assert evalpy.esc(evalpy.Markup("<b>ours</b>")) == "<b>ours</b>"   # only what eval.py built passes through
+    assert evalpy.esc(3) == "3"
+
+
+def test_a_word_diff_marks_only_what_changed_and_stays_text():
+    old, new = evalpy.marked_diff("the answer is bug <b>", "the answer is acceso <b>")
+    assert old == "<pre>the answer is <del>bug</del> &lt;b&gt;</pre>"
+    assert new == "<pre>the answer is <ins>acceso</ins> &lt;b&gt;</pre>"
+    same = evalpy.marked_diff("same", "same")
+    assert same == ("<pre>same</pre>", "<pre>same</pre>")
+    long_old, long_new = "w " * 2100, "v " * 2100   # too long to weigh word by word: shown whole, unmarked
+    assert evalpy.marked_diff(long_old, long_new) == (f"<pre>{long_old}</pre>", f"<pre>{long_new}</pre>")
+
+
+# --- the pages
+
+def page_policy(text):
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text).group(1)
+    style = re.search(r"<style>(.*?)</style>", text, re.S).group(1)
+    script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
+    return policy, style, script
+
+
+def digest(text):
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+class Tags(HTMLParser):
+    """Every tag a browser would build from the page, with its attributes (text is not a tag)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def assert_self_contained(text):
+    """Only the page's own style and script may run, nothing may be fetched, and nothing from a run
+    became a tag: every tag and attribute is one eval.py writes."""
+    policy, style, script = page_policy(text)
+    assert policy.startswith("default-src 'none';")
+    assert f"style-src {digest(style)};" in policy and f"script-src {digest(script)};" in policy
+    tags = Tags(text).tags
+    names = {tag for tag, _ in tags}
+    assert names <= {"html", "head", "meta", "title", "style", "body", "header", "h1", "main", "section", "h2", "h3",
+                     "table", "colgroup", "col", "thead", "tbody", "tr", "th", "td", "p", "ul", "li", "a", "pre", "div",
+                     "del", "ins", "br", "input", "span", "svg", "g", "line", "text", "title", "rect", "path", "footer",
+                     "script"}, names
+    assert [tag for tag, _ in tags].count("script") == 1 and [tag for tag, _ in tags].count("style") == 1
+    for tag, attributes in tags:
+        assert not {"src", "action", "srcset", "style"} & set(attributes) and not any(a.startswith("on") for a in attributes)
+        assert attributes.get("href", "#").startswith("#"), attributes   # links within the page only
+
+
+def test_report_html_of_a_classification_run(dev_run, cli):
+    run = json.loads(Path(dev_run).read_text())
+    long_answer = "La categoría es facturación, aunque " + "x" * 5000 + " FIN"
+    for r in run["results"]:
+        if r["id"] == "dev-24":
+            r["response"] = long_answer
+    Path(dev_run).write_text(json.dumps(run))
+    Path(dev_run + ".labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
+        "dev-09#1": {"label": "billing word in the ticket", "time": "t"},
+        "dev-24#1": {"label": "billing word in the ticket", "time": "t"},
+        "dev-11#1": {"label": "wrote a sentence", "time": "t"}, "dev-01#1": {"label": "right, oddly", "time": "t"}}}))
+    code, out, err = cli("report", dev_run, "--html", "report.html")
+    assert code == 0 and out.startswith("Accuracy: 25/28") and "wrote report.html" in err
+    text = Path("report.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    assert "25/28 = 89%" in text and "95% CI 73–96%" in text and "Baseline (always bug)" in text
+    assert "Invalid answers" in text and "2 of 28" in text   # dev-11 and the long dev-24
+    assert len(re.findall(r'class="cell (?:hit|miss)"', text)) == 4 * 5   # labels x (labels + INVALID)
+    assert text.count('class="bar main"') == 1 and text.count('class="bar baseline"') == 1
+    assert long_answer in text   # the raw answer, whole
+    # failure labels: counted, most frequent first, each linking to a row the page has
+    table = text[text.index("Failure labels (typed in review"):]
+    shown = re.findall(r"<tr><td>([^<]*)</td><td[^>]*>(\d+)</td>", table)
+    assert shown[:3] == [("billing word in the ticket", "2"), ("right, oddly", "1"), ("wrote a sentence", "1")]
+    for anchor in re.findall(r'href="#(case-\d+)"', text):
+        assert f'id="{anchor}"' in text
+    assert "Labelled cases that did not fail" in text   # dev-01 passed but was labelled: it has a row too
+    assert "sha256 " + run["config"]["prompt_sha"] in text and run["config"]["split_sha"] in text
+
+
+def test_report_html_of_a_free_text_run_shows_checks_judges_and_reasons(project, cli):
+    checks = [{"name": "greets", "type": "icontains", "value": "hola", "blocking": True},
+              {"name": "helps", "type": "judge", "value": "Does it help?", "blocking": True}]
+
+    def vote(ok, reason):
+        return {"check": "helps", "model": "judge-m", "vote": 1, "seed": 42, "pass": ok, "reason": reason, "raw": "x",
+                "error": None, "prompt_tokens": 50, "completion_tokens": 7}
+    run = make_run([{"id": "s1", "response": "hola, aquí tiene", "checks": checks, "judges": [vote(True, "fine")]},
+                    {"id": "s2", "response": "no sé", "checks": checks,
+                     "judges": [vote(False, "it never says when the parcel arrives")]}],
+                   labels=None, judge={"models": ["judge-m"], "votes": 1, "temperature": 0.0, "seed": 42})
+    write_run("runs/support.json", run)
+    assert cli("report", "runs/support.json", "--html", "support.html")[0] == 0
+    text = Path("support.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    assert "Pass rate" in text and "1/2 = 50%" in text
+    assert "Judge checks (an LLM judge" in text and "2 calls (0 failed), 100 prompt + 14 completion tokens" in text
+    assert "greets: icontains &#x27;hola&#x27;" in text
+    assert "helps: judge-m: it never says when the parcel arrives" in text
+    assert "<td>s1</td>" not in text   # a passing, unlabelled case has no row
+
+
+def test_report_html_with_trials_shows_pass_at_k(tagged_run, cli):
+    assert cli("report", tagged_run, "--html", "trials.html")[0] == 0
+    text = Path("trials.html").read_text(encoding="utf-8")
+    assert "pass@k (some trial of k passes)" in text and "Flaky cases, whose trials disagree (1):" in text
+    assert text.count('class="bar trial"') == 3 and "majority vote" in text
+
+
+def test_compare_html_shows_what_changed_and_each_changed_case_side_by_side(project, cli):
+    v2, v3 = write_two_runs()
+    code, out, err = cli("compare", v2, v3, "--html", "compare.html")
+    assert code == 0 and "wrote compare.html" in err
+    text = Path("compare.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    assert "<td>prompt</td><td>prompts/v2.txt</td><td>prompts/v3.txt</td>" in text
+    assert "25/28 = 89%" in text and "27/28 = 96%" in text and text.count('class="bar ') == 2
+    assert "3 fixed, 1 broken: p = 0.62, not enough cases to call it" in text
+    assert "Fisher&#x27;s exact test" in text and "Identical raw answers: 24 of 28." in text
+    fixed = text[text.index("<h3>Fixed (3)</h3>"):text.index("<h3>Broken (1)</h3>")]
+    assert re.findall(r">(dev-\d+)</a>", fixed) == ["dev-09", "dev-11", "dev-24"]
+    assert "<del>facturación</del>" in text and "<ins>bug</ins>" in text   # dev-09: the word that changed
+    assert "<td>facturación</td><td>-</td>" not in text
+    assert "Per label (each run" in text and "Per difficulty (each run" in text
+    assert len(re.findall(r'<tr id="case-\d+" class="(?:fixed|broken)"', text)) == 4
+
+
+def test_hostile_text_from_a_run_is_inert_in_both_pages(project, cli):
+    evil_id = '</textarea><script>window.pwned=3</script>'
+    evil_label = 'javascript:alert(1)'
+    answer = HOSTILE + " \u202eevil\u202c <a href=\"javascript:alert(2)\">x</a>"
+    run = make_run([{"id": evil_id, "expected": "bug", "response": answer},
+                    {"id": "ok", "expected": evil_label, "response": evil_label}], labels=["bug", evil_label])
+    write_run("runs/evil.json", run)
+    Path("runs/evil.json.labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
+        f"{evil_id}#1": {"label": "<img src=x onerror=alert(4)>", "time": "t"}}}))
+    assert cli("report", "runs/evil.json", "--html", "evil.html")[0] == 0
+    text = Path("evil.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    for raw in ("<script>window", "<img", "<a href=\"javascript", "\u202e", "</textarea>"):
+        assert raw not in text
+    assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in text and "\\u202eevil\\u202c" in text
+    write_run("runs/evil-2.json", make_run([{"id": evil_id, "expected": "bug", "response": "bug"},
+                                            {"id": "ok", "expected": evil_label, "response": "bug"}],
+                                           labels=["bug", evil_label], prompt="prompts/v2.txt"))
+    assert cli("compare", "runs/evil.json", "runs/evil-2.json", "--html", "evil-compare.html")[0] == 0
+    text = Path("evil-compare.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    for raw in ("<script>window", "<img", "<a href=\"javascript", "\u202e", "</textarea>"):
+        assert raw not in text
+
+
+# --- the file
+
+def test_an_existing_file_is_kept_unless_force(dev_run, cli):
+    Path("report.html").write_text("mine")
+    code, out, err = cli("report", dev_run, "--html", "report.html")
+    assert code == 2 and "report.html exists; add --force to replace it" in err and out == ""
+    assert Path("report.html").read_text() == "mine"
+    code, out, err = cli("report", dev_run, "--html", "report.html", "--force")
+    assert code == 0 and Path("report.html").read_text().startswith("<!doctype html>")
+    assert sorted(p.name for p in Path(".").iterdir() if p.name.startswith("report")) == ["report.html"]   # no temp file left
+    Path("link.html").symlink_to("elsewhere.html")   # a dangling link is a file too
+    assert cli("report", dev_run, "--html", "link.html")[0] == 2 and not Path("elsewhere.html").exists()
+
+
+def test_a_page_never_replaces_what_it_was_made_from(project, cli):
+    v2, v3 = write_two_runs()
+    before = Path(v3).read_bytes()
+    for argv in (("report", v3, "--html", v3, "--force"), ("compare", v2, v3, "--html", v3, "--force"),
+                 ("compare", v2, v3, "--html", "runs/../runs/dev-v2.json", "--force")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "which this page is made from" in err
+    assert Path(v3).read_bytes() == before
+    Path(v3 + ".labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {}}))
+    code, out, err = cli("report", v3, "--html", v3 + ".labels.json", "--force")
+    assert code == 2 and json.loads(Path(v3 + ".labels.json").read_text())["labels"] == {}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["report", "runs/dev-v2.json", "--force"], "--force only applies with --html FILE"),
+    (["compare", "runs/dev-v2.json", "runs/dev-v3.json", "--force"], "--force only applies with --html FILE"),
+    (["report", "runs/dev-v2.json", "--case", "dev-09", "--html", "x.html"], "--html writes the page of the whole run"),
+    (["report", "runs/dev-v2.json", "--html", "runs"], "--html runs is a folder"),
+    (["report", "runs/dev-v2.json", "--html", "nowhere/x.html"], "there is no folder nowhere"),
+])
+def test_page_usage_errors_are_plain(project, cli, argv, message):
+    write_two_runs()
+    code, out, err = cli(*argv)
+    assert code == 2 and message in err and "Traceback" not in err and out == ""
