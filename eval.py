@@ -12,6 +12,7 @@ answer with the configuration that produced it, score offline, compare case by c
     python eval.py run --resume runs/dev-v3.json            # finish an interrupted run
     python eval.py report runs/dev-v2.json [--json | --markdown] [--min-accuracy 0.9]
     python eval.py compare runs/dev-v2.json runs/dev-v3.json [--fail-on-regression]
+    python eval.py compare runs/dev-v2.json runs/dev-v3.json --html compare.html   # one page, charts inline
     python eval.py runs                                     # the run files in runs/, one line each
     python eval.py judge runs/support-dev-v2.json --judge-model llama3.1:8b
     python eval.py calibrate human.jsonl runs/support-dev-v2.json
@@ -4848,12 +4849,13 @@ def heat_map(confusion, caption):
     return Markup("".join(out))
 
 
-def html_table(header, rows, sortable=True, table_id=None, numeric_from=99, widths=None):
+def html_table(header, rows, sortable=True, table_id=None, numeric_from=99, widths=None, keyed=False):
     """A table of text (escaped here) or Markup cells. A cell may be (shown, sort key) so that a
     column of '22/25 = 88%' sorts by the rate. With sortable, the script sorts by a header click.
-    header None: a table of keys and values. widths: a class per column (COLUMN_WIDTHS), for the
-    tables of whole answers, laid out fixed so that no answer can widen the page."""
-    classes = ["sortable"] * sortable + ["kv"] * (header is None) + ["fixed"] * bool(widths)
+    keyed (or no header): the first column holds eval.py's own names, kept on one line. widths: a
+    class per column (col.id, .short, .mid, .wide in PAGE_STYLE), for the tables of whole answers,
+    laid out fixed so that no answer can widen the page."""
+    classes = ["sortable"] * sortable + ["kv"] * (header is None or keyed) + ["fixed"] * bool(widths)
     cls = f' class="{" ".join(classes)}"' if classes else ""
     ident = f' id="{table_id}"' if table_id else ""
     out = [f"<table{cls}{ident}>"]
@@ -5181,7 +5183,7 @@ def compare_page(paths, runs, graded, c):
                                          ["prompt", a_cfg["prompt"], b_cfg["prompt"]],
                                          ["date", a_cfg.get("date", "-"), b_cfg.get("date", "-")],
                                          ["split", f"{a_cfg['split']} · sha256 {a_cfg['split_sha']}",
-                                          f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False)),
+                                          f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False, keyed=True)),
              section("What changed", html_table(["setting", "baseline", "candidate"], changed, sortable=False) if changed
                      else paragraph("Nothing in the configuration: a rerun, so differences are run-to-run variation.")),
              section("Warnings", bullet_list(notes, "warn")) if notes else "",
@@ -5371,9 +5373,16 @@ def html_page(title, parts):
         f"<script>{PAGE_SCRIPT}</script></body></html>\n"])
 
 
+def files_of_run(path):
+    """A run and the files eval.py keeps beside it: what a page must never replace."""
+    return [path, path + FAILURE_LABELS_SUFFIX, path + PAIRWISE_SUFFIX]
+
+
 def write_page(path, text, force, inputs):
     """Write a page atomically. An existing file is kept unless force; one of the files the page
     was made from (a run, its labels) never, even with force."""
+    if path.lower().endswith((".json", ".jsonl")):
+        raise EvalError(f"--html {path}: .json and .jsonl names are for runs, labels and splits; name the page .html")
     for given in filter(None, inputs):
         with contextlib.suppress(OSError):
             if os.path.samefile(path, given):
@@ -5976,7 +5985,7 @@ def cmd_report(args):
     if args.html:
         sidecar = args.run + FAILURE_LABELS_SUFFIX
         write_page(args.html, report_page(args.run, run, cases, s, read_failure_labels(sidecar)[0]), args.force,
-                   [args.run, sidecar, args.checks])
+                   [*files_of_run(args.run), args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
                          **s, "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_report(config, s, args.run), lambda: format_report(config, s), verdicts)
@@ -5998,7 +6007,7 @@ def cmd_compare(args):
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
     if args.html:
         write_page(args.html, compare_page((args.baseline, args.candidate), (a_run, b_run), (a_cases, b_cases), c),
-                   args.force, [args.baseline, args.candidate, args.candidate + PAIRWISE_SUFFIX])
+                   args.force, [*files_of_run(args.baseline), *files_of_run(args.candidate)])
     show(view_of(args), {"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
                          "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_compare(c, args.baseline, args.candidate),
@@ -6147,7 +6156,7 @@ nav{padding:8px;position:sticky;top:8px;align-self:start;max-height:calc(100vh -
 padding:4px 6px;border-radius:4px;border-bottom:1px solid #eee;overflow-wrap:anywhere}
 #list button:hover{background:#f3f3f0}#list li.current button{background:#e3ecfa;outline:1px solid #4a78c2}
 #list button:focus-visible{outline:2px solid #4a78c2}#list .what,#list .typed{display:block;font-size:12px;color:#555}
-#list .typed{color:#8a4b00}#list li.read .lid{color:#666}
+#list .typed{color:#8a4b00}#list li.read .lid{color:#666}#list li.current .lid{color:inherit;font-weight:600}
 h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
 pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
 max-height:22em;overflow:auto}

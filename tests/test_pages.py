@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOSTILE, V2_MISSES, evalpy, make_run, split_run, write_run, write_two_runs
+from conftest import HOSTILE, evalpy, make_run, write_run, write_two_runs
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -280,14 +280,24 @@ def test_an_existing_file_is_kept_unless_force(dev_run, cli):
 def test_a_page_never_replaces_what_it_was_made_from(project, cli):
     v2, v3 = write_two_runs()
     before = Path(v3).read_bytes()
+    Path("run-link.html").symlink_to(v3)
     for argv in (("report", v3, "--html", v3, "--force"), ("compare", v2, v3, "--html", v3, "--force"),
                  ("compare", v2, v3, "--html", "runs/../runs/dev-v2.json", "--force")):
         code, out, err = cli(*argv)
-        assert code == 2 and "which this page is made from" in err
+        assert code == 2 and "name the page .html" in err
+    for argv in (("report", v3, "--html", "run-link.html", "--force"), ("compare", v2, v3, "--html", "run-link.html", "--force")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "run-link.html is runs/dev-v3.json, which this page is made from" in err
     assert Path(v3).read_bytes() == before
-    Path(v3 + ".labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {}}))
-    code, out, err = cli("report", v3, "--html", v3 + ".labels.json", "--force")
-    assert code == 2 and json.loads(Path(v3 + ".labels.json").read_text())["labels"] == {}
+    Path(v2 + ".labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {}}))
+    Path("labels-link.html").symlink_to(v2 + ".labels.json")   # the same file under a page's name
+    for argv in (("report", v3, "--html", v3 + ".labels.json", "--force"),
+                 ("compare", v2, v3, "--html", "labels-link.html", "--force")):
+        code, out, err = cli(*argv)
+        assert code == 2 and ("name the page .html" in err or "which this page is made from" in err), err
+    assert json.loads(Path(v2 + ".labels.json").read_text())["labels"] == {}
+    code, out, err = cli("report", v3, "--html", "runs/other-run.json", "--force")   # a run name, even a new one
+    assert code == 2 and "name the page .html" in err and not Path("runs/other-run.json").exists()
 
 
 @pytest.mark.parametrize("argv, message", [
