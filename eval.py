@@ -4895,14 +4895,18 @@ def section(title, *parts, ident=None):
     return Markup(f"<section{anchor}><h2>{esc(title)}</h2>" + "".join(esc(p) for p in parts if p) + "</section>")
 
 
+def class_of(cls):
+    return f' class="{cls}"' if cls else ""
+
+
 def paragraph(text, cls=None):
-    return Markup(f'<p{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>{esc(text)}</p>')
+    return Markup(f"<p{class_of(cls)}>{esc(text)}</p>")
 
 
 def bullet_list(items, cls=None):
     if not items:
         return Markup("")
-    return Markup(f'<ul{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>' + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
+    return Markup(f"<ul{class_of(cls)}>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
 
 
 def case_link(case_id, anchors):
@@ -5114,7 +5118,7 @@ def report_page(path, run, cases, s, labels):
         parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
                              ident="failure-labels"))
     header, rows = failure_rows(s, cases, results, labels, anchors)
-    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures-table", "failing cases"),
+    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures-table", "failing cases") if rows else "",
                          html_table(header, rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
                                             "wide", "wide", "mid"])
@@ -5251,7 +5255,7 @@ def compare_page(paths, runs, graded, c):
     parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
-                         filter_box("changed-table", "changed cases"),
+                         filter_box("changed-table", "changed cases") if changed_rows else "",
                          html_table(["case", "change", "expected: baseline → candidate", "input", "baseline answer",
                                      "candidate answer"], changed_rows, table_id="changed-table",
                                     widths=["id", "short", "mid", "mid", "wide", "wide"]) if changed_rows else paragraph("none"),
@@ -5335,7 +5339,9 @@ for (const table of document.querySelectorAll("table.sortable")) {
   });
 }
 for (const box of document.querySelectorAll("input[data-filter]")) {
-  const rows = [...document.getElementById(box.dataset.filter).tBodies[0].rows];
+  const table = document.getElementById(box.dataset.filter);
+  if (!table) continue;
+  const rows = [...table.tBodies[0].rows];
   const count = box.parentElement.querySelector(".count");
   box.parentElement.hidden = false;
   box.addEventListener("input", () => {

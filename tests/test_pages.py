@@ -311,3 +311,14 @@ def test_page_usage_errors_are_plain(project, cli, argv, message):
     write_two_runs()
     code, out, err = cli(*argv)
     assert code == 2 and message in err and "Traceback" not in err and out == ""
+
+
+def test_a_page_with_no_failing_or_changed_case_has_no_filter_box(project, cli):
+    """From the Chromium test of the real runs: a filter box over a table that was not there made
+    the page's script fail."""
+    v3 = write_run("runs/dev-v3.json", make_run([("a", "bug", "bug")], prompt="prompts/v3.txt"))
+    again = write_run("runs/dev-v3-again.json", make_run([("a", "bug", "bug")], prompt="prompts/v2.txt"))
+    assert cli("report", v3, "--html", "r.html")[0] == 0 and cli("compare", v3, again, "--html", "c.html")[0] == 0
+    for page in ("r.html", "c.html"):
+        text = Path(page).read_text(encoding="utf-8")
+        assert "<input" not in text and "<p>none</p>" in text

@@ -131,3 +131,24 @@ def test_the_comparison_in_chromium(project, cli, chromium):
     assert page.evaluate("location.hash") == page.get_attribute("#changed tr.broken", "id").join(["#", ""])
     page, requests, console, url = open_page(chromium, "compare.html", scripts=False)
     assert requests == [url] and count(page, "#changed tbody tr") == 4 and "27/28 = 96%" in page.text_content("#headline")
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "runs/example/support-dev-v2-judged.json"],
+    ["report", "runs/example/test-v3.json"],
+    ["compare", "runs/example/support-dev-v1-judged.json", "runs/example/support-dev-v2-judged.json"],
+    ["compare", "runs/example/dev-v1.json", "runs/example/dev-v2.json"],
+], ids=["free-text report", "test report", "free-text compare", "dev compare"])
+def test_the_pages_of_the_real_example_runs(chromium, cli, tmp_path, monkeypatch, argv):
+    """The committed runs of a real model, free text and labels, as the README shows them."""
+    from conftest import ROOT
+    monkeypatch.chdir(ROOT)
+    page_path = tmp_path / "page.html"
+    assert cli(*argv, "--html", str(page_path))[0] == 0
+    page, requests, console, url = open_page(chromium, page_path)
+    assert requests == [url] and console == []
+    assert count(page, "#headline svg rect.bar") >= 1 and count(page, "script") == 1
+    if argv[1].startswith("runs/example/support-dev-v2"):
+        assert "Judge checks" in page.text_content("#judge") and "weighted score ≥ 0.75" in page.text_content("#headline")
+        assert count(page, "#failures-table tbody tr") == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
