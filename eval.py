@@ -4301,9 +4301,13 @@ def markdown_report(config, s, path):
     return "\n".join(out)
 
 
-def case_views(run, case_id, rules_by_id=None):
+JUDGE_SAID = {True: "pass", False: "fail", None: "no verdict"}
+
+
+def case_views(run, case_id, rules_by_id=None, checks_path=None):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
-    with rules_by_id (report --checks), scored by the checks the split defines now."""
+    with rules_by_id (report --checks), scored by the checks the split defines now. It names the
+    checks that scored it as the whole report does (their source and hash)."""
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
         near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
@@ -4311,6 +4315,8 @@ def case_views(run, case_id, rules_by_id=None):
     case = grade(run["config"], results, rules_by_id)[0]
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
+    detail.update(checks_from=checks_path or "the run file",
+                  checks_sha=checks_fingerprint(grade(run["config"], run["results"], rules_by_id)))
     thinking = {r["trial"]: r.get("thinking") for r in results}
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
@@ -4321,7 +4327,9 @@ def case_views(run, case_id, rules_by_id=None):
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
              + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
-             f"Note: {detail['note']}", "Input:", *(f"  {line}" for line in inert(detail["input"] or "").splitlines())]
+             f"Note: {detail['note']}",
+             f"Scored with checks sha {short(detail['checks_sha'])} from {detail['checks_from']}",
+             "Input:", *(f"  {line}" for line in inert(detail["input"] or "").splitlines())]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
     for t in detail["trials"]:
@@ -4335,8 +4343,8 @@ def case_views(run, case_id, rules_by_id=None):
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
-        lines += [f"  judge {j['model']} on {j['check']!r}: {j['pass']} ({inert(j['reason'] or j['error'] or '')})"
-                  for j in t["judges"]]
+        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {JUDGE_SAID[j['pass']]} "
+                  f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
@@ -5975,11 +5983,11 @@ def cmd_report(args):
     if args.case:
         if args.html:
             raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
-        if args.checks:
-            if args.case not in checks:
-                raise EvalError(f"--checks {args.checks}: its cases are not the run's (no case {args.case!r})")
+        run = load_run(args.run)
+        if args.checks:   # the same rule as the whole report's: the split's cases are the run's
+            same_cases(args.checks, checks, run["results"])
             warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-        show(view_of(args), *case_views(load_run(args.run), args.case, checks))
+        show(view_of(args), *case_views(run, args.case, checks, args.checks))
         return 0
     run = load_run(args.run) if args.html else None   # the page shows inputs and answers, not only grades
     config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)

@@ -499,7 +499,39 @@ def test_report_case_scores_with_the_checks_it_is_given(weighted_set, project, c
     assert code == 0 and "Case o1 (easy) fails" in out and "tiny fail" in out
     assert "scored with the checks golden/orders/dev.jsonl defines now" in err
     code, out, err = cli("report", "runs/orders-dev-v2.json", "--case", "o1", "--checks", "golden/dev.jsonl")
-    assert code == 2 and "no case 'o1'" in err
+    assert code == 2 and "--checks golden/dev.jsonl: its cases are not the run's" in err
+
+
+def test_report_case_holds_to_the_whole_reports_rules_and_names_its_checks(weighted_set, project, cli, fake):
+    """From the attack after issue 16: --case --checks took a split with other cases as long as it
+    had the one asked for, its --json did not say which checks scored it, and a judge's verdict
+    printed as True/None."""
+    fake.default_answer = lambda text: "Hola, su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url)[0] == 0
+    run = "runs/orders-dev-v2.json"
+    for checks in ((), ("--checks", weighted_set)):
+        whole = json.loads(cli("report", run, "--json", *checks)[1])
+        one = json.loads(cli("report", run, "--case", "o2", "--json", *checks)[1])
+        assert (one["checks_from"], one["checks_sha"]) == (whole["checks_from"], whole["checks_sha"])
+        text = cli("report", run, "--case", "o2", *checks)[1]
+        assert f"Scored with checks sha {whole['checks_sha'][:8]} from {whole['checks_from']}" in text
+    fewer = project / "golden" / "orders" / "fewer.jsonl"
+    fewer.write_text("".join(line + "\n" for line in (project / "golden" / "orders" / "dev.jsonl").read_text().splitlines()[:2]))
+    code, out, err = cli("report", run, "--case", "o1", "--checks", str(fewer))
+    assert code == 2 and "its cases are not the run's (o3, o4 on one side only)" in err and out == ""
+    code, out, err = cli("report", run, "--case", "o9", "--checks", weighted_set)
+    assert code == 2 and "no case 'o9' in this run" in err
+
+
+def test_report_case_says_a_judges_verdict_in_words(project, cli):
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    votes = [{"check": "helps", "model": "m", "vote": v, "seed": 42, "pass": ok, "reason": why, "raw": "x",
+              "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+             for v, ok, why in ((1, True, "fine"), (2, False, "vague"), (3, None, None))]
+    write_run("runs/j.json", make_run([{"id": "c1", "response": "r", "checks": check, "judges": votes}], labels=None))
+    out = cli("report", "runs/j.json", "--case", "c1")[1]
+    assert "judge m on 'helps': pass (fine)" in out and "judge m on 'helps': fail (vague)" in out
+    assert "judge m on 'helps': no verdict ()" in out and "True" not in out and "None" not in out
 
 
 def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
