@@ -2236,8 +2236,10 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     for v in stored["verdicts"] if stored else []:
         kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
-    todo = [p for p in pairs if any(kept.get((p["id"], p["trial"]), {}).get(w) is None
-                                    or kept[p["id"], p["trial"]][w].get("error") for w in wanted)]
+    def missing(p):   # the calls of a pair still to make: never stored, or failed
+        stored_votes = kept.get((p["id"], p["trial"]), {})
+        return [w for w in wanted if stored_votes.get(w) is None or stored_votes[w].get("error")]
+    todo = [p for p in pairs if missing(p)]
     asking = {(p["id"], p["trial"]) for p in todo}
     votes = {(p["id"], p["trial"]): [kept[p["id"], p["trial"]][w] for w in wanted]
              for p in pairs if (p["id"], p["trial"]) not in asking}
@@ -2248,8 +2250,9 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
-        warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) in "
-             f"both orders ({len(todo) * len(wanted)} calls; {len(pairs) - len(todo)} pair(s) stored already)")
+        calls = sum(len(missing(p)) for p in todo)
+        warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
+             f"({plural(calls, 'call')}, both orders in all; {len(pairs) - len(todo)} pair(s) stored already)")
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
 
         def on_votes(pair, trial, pair_votes):
