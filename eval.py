@@ -3851,6 +3851,18 @@ def mcnemar_exact(fixed, broken):
     return sign_test(fixed, broken)
 
 
+def holm(p_values):
+    """Holm's step-down adjustment for m comparisons: the k-th smallest p-value is multiplied by
+    m - k + 1, kept no smaller than the one before it, and capped at 1. Reading each adjusted p
+    against alpha keeps the chance of any false "better" among all m at most alpha."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted, running = [1.0] * len(p_values), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
 def fisher_exact(a, b, c, d):
     """Two-sided Fisher's exact test on [[a, b], [c, d]]: the probability, with the margins
     fixed, of a table no more likely than the one seen."""
@@ -4506,6 +4518,112 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
                            if cfg.get("rerun_test")}}
 
 
+def run_names(paths):
+    """Short names for a table of runs: each file's name without .json, or its path when two
+    runs share a name."""
+    names = [os.path.basename(p).removesuffix(".json") for p in paths]
+    return names if len(set(names)) == len(names) else list(paths)
+
+
+def distinct_settings(configs):
+    """The settings that tell runs apart: compared config keys whose values differ among them (a
+    prompt's hash only when its name does not already differ; a model's digest likewise)."""
+    keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k)) for cfg in configs}) > 1]
+    implied = {"prompt_sha": "prompt", "model_digest": "model"}
+    return [k for k in keys if implied.get(k) not in keys]
+
+
+def compare_many(runs, alpha=0.05):
+    """Three or more runs of one split (path, config, graded cases), on the cases all of them hold:
+    each run's figure with its interval, best first, and each paired with the best by the exact
+    McNemar test, the p-values adjusted by Holm's method for the number of comparisons."""
+    configs = [cfg for _, cfg, _ in runs]
+    for cfg in configs[1:]:
+        same_split(configs[0], cfg)
+    by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
+    shared = [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in by_id)]
+    if not shared:
+        raise EvalError("refusing to compare: the runs share no case (each asked other --cases)")
+    names = run_names([path for path, _, _ in runs])
+    distinct = distinct_settings(configs)
+    rows = []
+    for (path, cfg, _), ids, name in zip(runs, by_id, names):
+        decided = [ids[i] for i in shared if ids[i]["correct"] is not None]
+        correct = sum(c["correct"] for c in decided)
+        rows.append({"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, "correct": correct,
+                     "scored": len(decided), "accuracy": rate(correct, len(decided)),
+                     "ci": list(wilson(correct, len(decided))), "not_scored": len(shared) - len(decided)})
+    best = max(range(len(rows)), key=lambda i: (rows[i]["accuracy"] if rows[i]["accuracy"] is not None else -1, -i))
+    others = [i for i in range(len(rows)) if i != best]
+    for i in others:
+        pairs = [(by_id[best][c]["correct"], by_id[i][c]["correct"]) for c in shared
+                 if by_id[best][c]["correct"] is not None and by_id[i][c]["correct"] is not None]
+        rows[i].update(paired=len(pairs), best_only=sum(a and not b for a, b in pairs),
+                       run_only=sum(b and not a for a, b in pairs))
+        rows[i]["p"] = mcnemar_exact(rows[i]["best_only"], rows[i]["run_only"])
+    for i, adjusted in zip(others, holm([rows[i]["p"] for i in others])):
+        rows[i]["holm_p"] = adjusted
+        rows[i]["significant"] = rows[i]["best_only"] + rows[i]["run_only"] > 0 and adjusted <= alpha
+        rows[i]["reading"] = many_reading(rows[best]["name"], rows[i], alpha)
+    rows[best].update(best=True, reading=None)
+    ranked = sorted(range(len(rows)), key=lambda i: (i != best, -(rows[i]["accuracy"] if rows[i]["accuracy"] is not None else -1), i))
+    return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": [rows[i] for i in ranked],
+            "best": rows[best]["run"], "cases": len(shared), "all_cases": [len(ids) for ids in by_id],
+            "partial": any(len(ids) != len(shared) for ids in by_id) or any(cfg.get("subset") for cfg in configs),
+            "comparisons": len(others), "alpha": alpha, "distinct": distinct,
+            "measure": measure(configs[0]["labels"], [row for _, _, cases in runs for row in check_table(cases)]),
+            "majority_vote": any(cfg["repeat"] > 1 for cfg in configs)}
+
+
+def many_reading(best, row, alpha):
+    """One run against the best, in words, read at the Holm-adjusted p."""
+    if row["best_only"] + row["run_only"] == 0:
+        return f"{best} and {row['name']} cannot be told apart: no case differs between them"
+    if row["holm_p"] <= alpha:
+        better, worse = (best, row["name"]) if row["best_only"] > row["run_only"] else (row["name"], best)
+        return f"{better} is better than {worse} (adjusted p = {p_value(row['holm_p'])})"
+    return f"{best} and {row['name']} cannot be told apart on {plural(row['paired'], 'case')}"
+
+
+def many_rows(m):
+    """The table of compare_many, as text cells."""
+    header = ["#", "run", *(config_label(k) for k in m["distinct"]), m["measure"], "95% CI", "vs best", "p", "Holm p"]
+    rows = [header]
+    for n, r in enumerate(m["runs"], 1):
+        versus = "best" if r.get("best") else f"+{r['best_only']} / +{r['run_only']}"
+        rows.append([n, r["name"], *(one_line(shown(k, v), 30) for k, v in r["settings"].items()),
+                     count_percent(r["correct"], r["scored"]), interval(r["ci"]) or "-", versus,
+                     "" if r.get("best") else p_value(r["p"]), "" if r.get("best") else p_value(r["holm_p"])])
+    return rows
+
+
+def many_notes(m):
+    """What the table rests on: the shared cases, the pairing, the adjustment."""
+    each = " (each case's majority vote)" if m["majority_vote"] else ""
+    notes = [f"{len(m['runs'])} runs of {m['split']} ({short(m['split_sha'])}), compared on "
+             f"{plural(m['cases'], 'case')}{each}, best first."]
+    if m["partial"]:
+        notes.append(f"Only the cases every run holds are compared ({m['cases']}; the runs hold "
+                     f"{', '.join(str(n) for n in m['all_cases'])}): some ran only part of the split (--limit, --cases).")
+    notes.append(f"vs best: cases only the best got right / cases only this run got right. p: exact McNemar test against "
+                 f"the best; Holm p: adjusted for {plural(m['comparisons'], 'comparison')} (read this one, at alpha "
+                 f"{m['alpha']:g}).")
+    return notes
+
+
+def format_many(m):
+    out = [many_notes(m)[0], ""] + table(many_rows(m), align_right_from=99) + [""] + many_notes(m)[1:]
+    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in m["runs"] if not r.get("best")])
+
+
+def markdown_many(m):
+    rows = many_rows(m)
+    out = [f"### eval.py compare: {len(m['runs'])} runs", "", many_notes(m)[0], "",
+           "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
+    return "\n".join(out + [""] + many_notes(m)[1:] + [""] + [f"- {r['reading']}" for r in m["runs"] if not r.get("best")])
+
+
 def plain_reading(fixed, broken, p, alpha):
     return exact_test_reading(f"{fixed} fixed, {broken} broken", fixed, broken, p, alpha,
                         ("the candidate is better", "the candidate is worse"), "no case changed its outcome", "cases")
@@ -4736,6 +4854,23 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
         (failed if worse else passed).append(f"judged significantly worse side by side? {'yes' if worse else 'no'} "
                                              f"({w['reading']})")
     return gate_outcome(failed, passed)
+
+
+def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
+    """The gates of a compare of many runs: the first run listed is the baseline, and each other run
+    is gated against it on the cases all share, as compare of two would; exit 2 over 1 over 0."""
+    if not (fail_on_regression or fail_if_worse):
+        return 0, []
+    shared = {c["id"] for c in runs[0][2]} & set.intersection(*({c["id"] for c in cases} for _, _, cases in runs))
+    names = run_names([path for path, _, _ in runs])
+    (_, base_cfg, base_cases), code, verdicts = runs[0], 0, []
+    for (_, cfg, cases), name in zip(runs[1:], names[1:]):
+        c = compare_runs(base_cfg, [x for x in base_cases if x["id"] in shared], cfg,
+                         [x for x in cases if x["id"] in shared], alpha=m["alpha"])
+        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse)
+        code = max(code, one_code)
+        verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
+    return code, verdicts
 
 
 def report_run(run, run_path, baseline, errors, compare_path):
@@ -5896,6 +6031,9 @@ def parser():
                                    "to it alone) and stores its verdicts beside the candidate run.")
     c.add_argument("baseline", help="the run before the change")
     c.add_argument("candidate", help="the run after the change")
+    c.add_argument("more", nargs="*", metavar="RUN",
+                   help="more runs of the same split: a table of all of them, best first, each tested against the "
+                        "best (exact McNemar, Holm-adjusted); the gates take the first run as the baseline of each other")
     c.add_argument("--alpha", type=probability, default=0.05,
                    help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
@@ -6011,7 +6149,12 @@ def cmd_report(args):
 
 def cmd_compare(args):
     refuse_page_options(args)
-    refuse_same_run(args.baseline, args.candidate)
+    paths = [args.baseline, args.candidate, *args.more]
+    for i, path in enumerate(paths):
+        for other in paths[i + 1:]:
+            refuse_same_run(path, other)
+    if args.more:
+        return compare_many_runs(args, paths)
     refuse_judge_options_alone(args)
     if args.pairwise or args.html:   # the answers themselves are needed, not only their grades
         a_run, b_run = load_run(args.baseline), load_run(args.candidate)
@@ -6029,6 +6172,19 @@ def cmd_compare(args):
                          "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_compare(c, args.baseline, args.candidate),
          lambda: format_compare(c, args.baseline, args.candidate), verdicts)
+    return code
+
+
+def compare_many_runs(args, paths):
+    if args.pairwise is not None or args.html:
+        raise EvalError(f"{'--pairwise' if args.pairwise is not None else '--html'} compares two runs; "
+                        f"give a baseline and a candidate, not {len(paths)} runs")
+    refuse_call_options(args, "only applies with --pairwise, which compares two runs")
+    runs = [(path, *read_graded(path)) for path in paths]
+    m = compare_many(runs, alpha=args.alpha)
+    code, verdicts = many_gates(runs, m, args.fail_on_regression, args.fail_if_worse)
+    show(view_of(args), {**m, "gates": {"exit": code, "verdicts": verdicts}},
+         lambda: markdown_many(m), lambda: format_many(m), verdicts)
     return code
 
 

@@ -162,3 +162,91 @@ def test_a_model_name_and_its_latest_tag_are_one_model(project, cli, fake):
     assert code == 0 and "refusing" not in err   # the same configuration again is allowed
     code, out, err = cli("run", "--split", "test", "--host", fake.url, "--model", "qwen2.5:7b")
     assert code == 2 and "refusing to run the held-out test split again" in err   # another model is not
+
+
+# --- three or more runs
+
+def four_runs(worst=None):
+    """dev-v1 (22/28), dev-v2 (25/28), dev-v3 (27/28) and dev-llama (27/28, another model)."""
+    from conftest import V1_MISSES, V2_MISSES
+    return [write_run("runs/dev-v1.json", split_run("dev", worst or V1_MISSES, prompt="prompts/v1.txt")),
+            write_run("runs/dev-v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt")),
+            write_run("runs/dev-v3.json", split_run("dev", V3_MISSES)),
+            write_run("runs/dev-llama.json", split_run("dev", {"dev-03": "bug"}, model="llama3.1:8b"))]
+
+
+def test_many_runs_make_one_table_best_first_with_holm_adjusted_tests(project, cli):
+    code, out, err = cli("compare", *four_runs())
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "4 runs of dev (a74c6ae4), compared on 28 cases, best first."
+    assert [l.split()[:2] for l in lines[3:7]] == [["1", "dev-v3"], ["2", "dev-llama"], ["3", "dev-v2"], ["4", "dev-v1"]]
+    assert lines[2].split() == ["#", "run", "prompt", "model", "accuracy", "95%", "CI", "vs", "best", "p", "Holm", "p"]
+    assert lines[3].split()[2:] == ["prompts/v3.txt", "qwen2.5:7b", "27/28", "=", "96%", "82–99%", "best"]
+    # the best against each: p by exact McNemar, adjusted by Holm for 3 comparisons (worked by hand in
+    # test_stats: 0.0625 x 3, then 0.625 x 2 and 1 x 1, capped at 1)
+    assert lines[4].endswith("+1 / +1  1      1") and lines[5].endswith("+3 / +1  0.62   1")
+    assert lines[6].endswith("+5 / +0  0.062  0.19")
+    assert "Holm p: adjusted for 3 comparisons" in out
+    assert lines[-3:] == ["  dev-v3 and dev-llama cannot be told apart on 28 cases",
+                          "  dev-v3 and dev-v2 cannot be told apart on 28 cases",
+                          "  dev-v3 and dev-v1 cannot be told apart on 28 cases"]
+    m = json.loads(cli("compare", *four_runs(), "--json")[1])
+    assert m["best"] == "runs/dev-v3.json" and m["cases"] == 28 and m["comparisons"] == 3
+    worst = m["runs"][-1]
+    assert (worst["best_only"], worst["run_only"]) == (5, 0) and worst["p"] == 0.0625 and worst["holm_p"] == pytest.approx(0.1875)
+    assert worst["ci"] == pytest.approx(list(scipy.stats.binomtest(22, 28).proportion_ci(method="wilson")))
+    md = cli("compare", *four_runs(), "--markdown")[1]
+    assert "| 4 | dev-v1 | prompts/v1.txt | qwen2.5:7b | 22/28 = 79% | 60–90% | +5 / +0 | 0.062 | 0.19 |" in md
+
+
+def test_a_difference_that_survives_the_adjustment_is_called(project, cli):
+    ten = {f"dev-{i:02d}": "no sé" for i in (1, 2, 3, 4, 6, 7, 8, 9, 10, 11)}
+    out = cli("compare", *four_runs(worst=ten))[1]
+    # 10 only the best got right, 1 (dev-05) only dev-v1: p = 2 x 12/2048 = 0.0117; times 3 = 0.035
+    assert "+10 / +1  0.012  0.035" in out and "  dev-v3 is better than dev-v1 (adjusted p = 0.035)" in out
+
+
+def test_runs_of_part_of_the_split_are_compared_on_the_cases_all_share(project, cli):
+    runs = four_runs()
+    part = split_run("dev", {}, prompt="prompts/v2.txt", subset={"limit": 10}, temperature=0.7)
+    part["results"] = part["results"][:10]
+    part["config"]["cases"] = 10
+    write_run("runs/dev-quick.json", part)
+    code, out, err = cli("compare", *runs, "runs/dev-quick.json")
+    assert code == 0, err
+    assert "5 runs of dev (a74c6ae4), compared on 10 cases, best first." in out
+    assert "Only the cases every run holds are compared (10; the runs hold 28, 28, 28, 28, 10)" in out
+    assert " temperature " in out.splitlines()[2] and " subset " in out.splitlines()[2]
+
+
+def test_many_runs_are_refused_as_two_are(project, cli):
+    runs = four_runs()
+    code, out, err = cli("compare", runs[0], runs[1], runs[0])
+    assert code == 2 and "both arguments are the same run" in err
+    other = split_run("dev", {})
+    other["config"]["split_sha"] = "0" * 64
+    write_run("runs/other.json", other)
+    code, out, err = cli("compare", *runs, "runs/other.json")
+    assert code == 2 and "different versions of the split" in err
+    for extra, says in ((["--pairwise", "Which is better?"], "--pairwise compares two runs"),
+                        (["--html", "x.html"], "--html compares two runs"),
+                        (["--judge-model", "m"], "--judge-model only applies with --pairwise")):
+        code, out, err = cli("compare", *runs, *extra)
+        assert code == 2 and says in err and out == ""
+
+
+def test_gates_over_many_runs_take_the_first_as_the_baseline_of_each(project, cli):
+    runs = four_runs()
+    code, out, err = cli("compare", *runs, "--fail-on-regression")
+    assert code == 1
+    assert "GATE FAILED: dev-v1 -> dev-v2: 3 regression(s): dev-09, dev-11, dev-24" in err
+    assert "gate passed: dev-v1 -> dev-v3: 0 regression(s)" in err
+    assert "GATE FAILED: dev-v1 -> dev-llama: 1 regression(s): dev-03" in err
+    code, out, err = cli("compare", *runs, "--fail-if-worse")
+    assert code == 0 and err.count("gate passed: ") == 3
+    errored = split_run("dev", {"dev-01": None}, prompt="prompts/v2.txt", temperature=0.5)
+    write_run("runs/errored.json", errored)
+    code, out, err = cli("compare", *runs, "runs/errored.json", "--fail-on-regression")
+    assert code == 2 and "gates not judged" in err
+    assert json.loads(cli("compare", *runs, "--fail-on-regression", "--json")[1])["gates"]["exit"] == 1

@@ -187,3 +187,19 @@ def test_spearman_equals_scipys_on_many_inputs_ties_included():
         else:
             assert got == pytest.approx(expected, abs=1e-12), (xs, ys)
     assert evalpy.average_ranks([3, 1, 3, 2]) == [3.5, 1, 3.5, 2]
+
+
+def test_holm_matches_statsmodels_on_many_inputs():
+    multipletests = pytest.importorskip("statsmodels.stats.multitest",
+                                        reason="pip install -r requirements-dev.txt (statsmodels checks Holm)").multipletests
+    for _ in range(400):
+        m = RNG.choice([1, 2, 3, 5, 8, 20])
+        p = [RNG.choice([RNG.random(), RNG.random() / 50, 1.0, 0.05]) for _ in range(m)]
+        theirs = multipletests(p, method="holm")[1]
+        assert all(close(a, b) for a, b in zip(evalpy.holm(p), theirs)), p
+
+
+def test_holm_by_hand():
+    # sorted: 0.005 x 4 = 0.02; 0.01 x 3 = 0.03; 0.03 x 2 = 0.06; 0.04 x 1 = 0.04, raised to the 0.06 before it
+    assert evalpy.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert evalpy.holm([0.5, 0.6]) == [1.0, 1.0] and evalpy.holm([]) == [] and evalpy.holm([0.2]) == [0.2]
