@@ -12,6 +12,7 @@ answer with the configuration that produced it, score offline, compare case by c
     python eval.py run --resume runs/dev-v3.json            # finish an interrupted run
     python eval.py report runs/dev-v2.json [--json | --markdown] [--min-accuracy 0.9]
     python eval.py compare runs/dev-v2.json runs/dev-v3.json [--fail-on-regression]
+    python eval.py compare runs/dev-v1.json runs/dev-v2.json runs/dev-v3.json     # many runs: best first, Holm
     python eval.py compare runs/dev-v2.json runs/dev-v3.json --html compare.html   # one page, charts inline
     python eval.py runs                                     # the run files in runs/, one line each
     python eval.py judge runs/support-dev-v2.json --judge-model llama3.1:8b
@@ -6024,9 +6025,10 @@ def parser():
     rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
                      help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
-    c = sub.add_parser("compare", parents=[views, unset_calls, unset_judging], help="compare two runs of the same split case by case",
-                       description="Which cases a change fixed and which it broke. Refuses runs made "
-                                   "on different versions of the split. Never calls a model, except with "
+    c = sub.add_parser("compare", parents=[views, unset_calls, unset_judging], help="compare runs of the same split case by case (two; or three and more in one table)",
+                       description="Which cases a change fixed and which it broke. With three or more runs: "
+                                   "one table, best first, each run tested against the best (Holm-adjusted). "
+                                   "Refuses runs made on different versions of the split. Never calls a model, except with "
                                    "--pairwise, which asks a judge (the model-call and judge options apply "
                                    "to it alone) and stores its verdicts beside the candidate run.")
     c.add_argument("baseline", help="the run before the change")
