@@ -112,8 +112,10 @@ INVALID = "INVALID"               # an answer that is not exactly one label afte
 
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
-# input may be left out when a case gives vars; expected, in a free-text set (no labels.txt)
-CASE_FIELDS = ("id", "input", "expected", "difficulty", "note", "tags", "vars", "checks", "pass_threshold")
+# input may be left out when a case gives vars; expected, in a free-text set (no labels.txt);
+# messages (a conversation so far) replaces input
+CASE_FIELDS = ("id", "input", "messages", "expected", "difficulty", "note", "tags", "vars", "checks", "pass_threshold")
+TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is the prompt file's
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}: one result per
 # case and trial, holding the case as it was (CASE_FIELDS), its trial number (1..repeat)
@@ -153,6 +155,8 @@ class Case(TypedDict, total=False):
     """One line of a split: the fixed question and what a right answer is."""
     id: str
     input: str           # the user turn; may be left out when the system prompt takes vars
+    messages: list       # instead of input: the conversation so far, [{"role": "user"|"assistant",
+                         # "content": ...}], ending with the user's turn; {{vars}} filled at load
     expected: str        # one of the labels; in a free-text set, what equals_expected compares with
     difficulty: str      # easy, medium, hard, trap...: reports slice by it
     note: str            # why the case exists
@@ -654,7 +658,10 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
         case[name] = value
     required = ["id", "difficulty", "note"]
     required += ["expected"] if labels is not None else []
-    required += ["input"] if "vars" not in case else []
+    required += ["input"] if "vars" not in case and "messages" not in case else []
+    if "messages" in case:
+        problems += ["give either input or messages, not both (messages ends with the user's turn)"] * ("input" in case)
+        problems += turn_problems(case["messages"])
     optional_text = [f for f in ("input", "expected") if f not in required and f in case]
     for name in required + optional_text:   # non-empty strings
         value = case.get(name)
@@ -687,6 +694,10 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
             problems.append(f"label {expected!r} is not in {LABELS_FILE}{hint}")
     if problems:
         return case, problems
+    if "messages" in case:
+        case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}))
+        if problems:
+            return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels)
     own = "pass_threshold" in case
     case["pass_threshold"] = case.get("pass_threshold", default_threshold)
@@ -696,6 +707,36 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
     if case["pass_threshold"] is None:
         del case["pass_threshold"]
     return case, check_problems
+
+
+def turn_problems(turns):
+    """What is wrong with a case's messages as written: a conversation so far, user and assistant
+    turns with text, the user's last (the model's answer is the next turn)."""
+    if not isinstance(turns, list) or not turns:
+        return ["field 'messages' must be a non-empty list of turns {\"role\": \"user\", \"content\": ...}"]
+    problems = []
+    for number, turn in enumerate(turns, 1):
+        if not isinstance(turn, dict) or set(turn) != {"role", "content"}:
+            problems.append(f"messages turn {number}: must be an object with exactly \"role\" and \"content\"")
+        elif turn["role"] == "system":
+            problems.append(f"messages turn {number}: a system turn belongs in the prompt file, not in a case")
+        elif turn["role"] not in TURN_ROLES:
+            problems.append(f"messages turn {number}: role {one_line(json_text(turn['role']), 30)} is neither "
+                            "\"user\" nor \"assistant\"")
+        elif not isinstance(turn["content"], str) or not turn["content"].strip():
+            problems.append(f"messages turn {number}: content must be non-empty text")
+    if not problems and turns[-1]["role"] != "user":
+        problems.append(f"messages: the last turn is the {turns[-1]['role']}'s; it must be the user's "
+                        "(the model answers it)")
+    return problems
+
+
+def filled_turns(turns, values):
+    """A case's turns with their {{vars}} filled; a placeholder the case has no value for is a problem."""
+    problems = [f"messages turn {number} uses {{{{{name}}}}} but the case has no vars.{name}"
+                for number, turn in enumerate(turns, 1) for name in PLACEHOLDER.findall(turn["content"])
+                if name not in values]
+    return [{"role": t["role"], "content": render(t["content"], values)} for t in turns], problems
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
@@ -1759,10 +1800,23 @@ def backoff(attempt, asked=None):
 
 
 def messages_for(system, case):
-    """The system prompt (its {{vars}} filled from the case) and the case's input as the user turn."""
-    system = render(system, case.get("vars", {}))
-    user = [{"role": "user", "content": case["input"]}] if case.get("input") else []
-    return [{"role": "system", "content": system}] + user
+    """The system prompt (its {{vars}} filled from the case), then the case's conversation."""
+    return [{"role": "system", "content": render(system, case.get("vars", {}))}] + conversation(case)
+
+
+def conversation(case):
+    """What the model is answering: a conversation case's turns, else its input as the one user turn."""
+    if case.get("messages"):
+        return [dict(turn) for turn in case["messages"]]
+    return [{"role": "user", "content": case["input"]}] if case.get("input") else []
+
+
+def case_context(case):
+    """What the user said, as a judge reads it: the input, a conversation turn by turn (the answer
+    is the assistant's next turn), or the vars."""
+    if case.get("messages"):
+        return "Conversation so far:\n" + "\n\n".join(f"[{t['role']}]\n{t['content']}" for t in case["messages"])
+    return "User's message:\n" + (case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False))
 
 
 def output_format(fmt, labels):
@@ -1814,9 +1868,8 @@ VERDICT_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"},
 
 
 def judge_messages(criterion, case, answer):
-    context = case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False)
     return [{"role": "system", "content": JUDGE_PROMPT},
-            {"role": "user", "content": f"Criterion: {criterion}\n\nUser's message:\n{context}\n\n"
+            {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n"
                                         f"Answer to grade:\n{answer}"}]
 
 
@@ -1919,9 +1972,8 @@ WINNER_SCHEMA = {"type": "object", "required": ["reason", "winner"],
 
 
 def pairwise_messages(criterion, case, first, second):
-    context = case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False)
     return [{"role": "system", "content": PAIRWISE_PROMPT},
-            {"role": "user", "content": f"Criterion: {criterion}\n\nUser's message:\n{context}\n\n"
+            {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n"
                                         f"Answer A:\n{first}\n\nAnswer B:\n{second}"}]
 
 
@@ -3283,6 +3335,10 @@ def result_problem(r, i, config, labels, seen):
         return f"result {r['id']}: expected must be text"
     if labels is not None and r["expected"] not in labels:
         return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
+    if "messages" in r:   # the conversation sent: judged again, and shown turn by turn
+        problems = turn_problems(r["messages"])
+        if problems:
+            return f"result {r['id']}: {problems[0]}"
     if "checks" not in r:
         r["checks"] = [dict(LABEL_CHECK)] if labels else []
     checks = r["checks"]
@@ -4317,6 +4373,16 @@ def markdown_report(config, s, path):
     return "\n".join(out)
 
 
+def asked_lines(case):
+    """report --case: the input, or the conversation turn by turn (each trial's answer follows)."""
+    if not case.get("messages"):
+        return ["Input:", *(f"  {line}" for line in inert(case["input"] or "").splitlines())]
+    lines = ["Conversation (the answer is the next turn):"]
+    for turn in case["messages"]:
+        lines += [f"  [{turn['role']}]"] + [f"    {line}" for line in inert(turn["content"]).splitlines()]
+    return lines
+
+
 JUDGE_SAID = {True: "pass", False: "fail", None: "no verdict"}
 
 
@@ -4330,7 +4396,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {near[0]}?" if near else ""))
     case = grade(run["config"], results, rules_by_id)[0]
     first = results[0]
-    detail = {k: first.get(k) for k in ("id", "input", "vars", "expected", "difficulty", "note", "tags")}
+    detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags")}
     detail.update(checks_from=checks_path or "the run file",
                   checks_sha=checks_fingerprint(grade(run["config"], run["results"], rules_by_id)))
     thinking = {r["trial"]: r.get("thinking") for r in results}
@@ -4345,7 +4411,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
              + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
              f"Note: {detail['note']}",
              f"Scored with checks sha {short(detail['checks_sha'])} from {detail['checks_from']}",
-             "Input:", *(f"  {line}" for line in inert(detail["input"] or "").splitlines())]
+             *asked_lines(detail)]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
     for t in detail["trials"]:
@@ -5056,6 +5122,14 @@ def bullet_list(items, cls=None):
     return Markup(f"<ul{class_of(cls)}>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
 
 
+def asked_html(result):
+    """What the model was asked, as a page shows it: the input, or a conversation turn by turn
+    (the answer, shown beside it, is the next turn)."""
+    if not result.get("messages"):
+        return pre(result.get("input"))
+    return Markup("".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in result["messages"]))
+
+
 def case_link(case_id, anchors):
     """A case's id, linking to its row on the page when it has one (anchors: id -> our own
     'case-N': never an id from the run, which may hold anything)."""
@@ -5164,10 +5238,10 @@ def failure_rows(s, cases, results, labels, anchors):
                               for t in wrong for name, ok in t["checks"].items() if ok is False})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
-                                                        pre(first.get("input")), trial_answers(c, results),
+                                                        asked_html(first), trial_answers(c, results),
                                                         labelled.get(c["id"], "")]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
-    return header + ["input", "raw answer, whole", "failure label (review)"], rows
+    return header + ["input (or conversation)", "raw answer, whole", "failure label (review)"], rows
 
 
 def failure_label_table(labels, anchors):
@@ -5396,7 +5470,7 @@ def compare_page(paths, runs, graded, c):
                                  "cells": [case_id + (f" trial {t['trial']}" if len(a["trials"]) > 1 else ""),
                                            "fixed" if case_id in c["fixed"] else "broken",
                                            (a["expected"] or "") + label,
-                                           pre(a_results[case_id, t["trial"]].get("input")),
+                                           asked_html(a_results[case_id, t["trial"]]),
                                            Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
                                            Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
     parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
@@ -5440,7 +5514,7 @@ del{background:#ffd9d6;text-decoration:line-through}ins{background:#c9f2d0;text-
 .stats{display:flex;gap:12px;flex-wrap:wrap;margin-bottom:8px}
 .stat{border:1px solid #e2e2de;border-radius:6px;padding:6px 12px;min-width:150px;overflow-wrap:anywhere}
 .stat .k{color:#555;font-size:12px}.stat .v{font-size:20px;font-weight:600}.stat .d{color:#555;font-size:12px}
-.warn li{color:#8a4b00}.note,.empty{color:#666}.trial{color:#555;font-size:12px;margin:4px 0 2px}
+.warn li{color:#8a4b00}.note,.empty{color:#666}.trial,.turn{color:#555;font-size:12px;margin:4px 0 2px}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:16px}
 tr.fixed td:nth-child(2){color:#17702b;font-weight:600}tr.broken td:nth-child(2){color:#b3261e;font-weight:600}
 :target{outline:2px solid #e0b400}
@@ -5621,7 +5695,7 @@ def review_items(run, against=None):
                 "key": f"{case['id']}#{t['trial']}", "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
-                "input": r.get("input"), "response": t["response"], "predicted": t["predicted"],
+                "input": r.get("input"), "messages": r.get("messages"), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],
@@ -6341,6 +6415,7 @@ max-height:22em;overflow:auto}
 table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}
 td:first-child{width:14em;color:#555}td.n{text-align:right}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.turn.assistant pre{background:#eef3fb}
 #labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
 .muted{color:#777}
 </style></head><body>
@@ -6415,14 +6490,19 @@ function draw() {
   box.appendChild(pills);
   if (it.note) box.appendChild(el("p", it.note, "muted"));
   const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
-  box.appendChild(block("Input", it.input));
+  if (it.messages) {
+    const turns = el("div"); turns.id = "conversation";
+    it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
+    box.appendChild(turns);
+  } else box.appendChild(block("Input", it.input));
   if (it.thinking) {
     const thought = el("details"); thought.id = "thinking";
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
     thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);
   }
   const answers = el("div", undefined, it.other ? "cols" : "");
-  const mine = block("Answer, exactly as given", it.error ? "ERROR: " + it.error : it.response);
+  const mine = block(it.messages ? "Answer (the next assistant turn), exactly as given" : "Answer, exactly as given",
+                     it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);
   if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
   box.appendChild(answers);

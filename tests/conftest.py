@@ -103,7 +103,11 @@ def make_run(cases, labels=LABELS, **config):
         "repeat", max((len(s["response"]) for s in specs if isinstance(s.get("response"), list)), default=1))
     results = []
     for s in specs:
-        case = {"id": s["id"], "input": s.get("input", f"ticket {s['id']}")}
+        case = {"id": s["id"]}
+        if "messages" in s:   # a conversation case: its turns instead of an input
+            case["messages"] = s["messages"]
+        else:
+            case["input"] = s.get("input", f"ticket {s['id']}")
         if "expected" in s:
             case["expected"] = s["expected"]
         case.update(difficulty=s.get("difficulty", "easy"), note=s.get("note", "n"), tags=s.get("tags", []))

@@ -202,3 +202,48 @@ def test_report_checks_takes_a_split_name_as_run_does(project, cli):
     assert cli("report", run, "--checks", "dev")[0] == 0
     code, out, err = cli("report", run, "--checks", "dve")
     assert code == 2 and "did you mean dev?" in err
+
+
+# --- conversation cases: "messages" instead of "input"
+
+TURNS = [{"role": "user", "content": "Mi pedido es el {{order}}."}, {"role": "assistant", "content": "Gracias, lo miro."},
+         {"role": "user", "content": "¿Y cuándo llega?"}]
+
+
+def test_a_conversation_case_loads_with_its_vars_filled(tmp_path):
+    case = {"id": "c1", "messages": TURNS, "vars": {"order": "A-77"}, "expected": "petición", "difficulty": "easy", "note": "n"}
+    cases, _, sha = evalpy.load_split(write_split(tmp_path, [case]))
+    assert cases[0]["messages"][0] == {"role": "user", "content": "Mi pedido es el A-77."}
+    assert [t["role"] for t in cases[0]["messages"]] == ["user", "assistant", "user"] and "input" not in cases[0]
+    assert evalpy.messages_for("Eres {{order}}", cases[0]) == [{"role": "system", "content": "Eres A-77"}] + [
+        {"role": "user", "content": "Mi pedido es el A-77."}, TURNS[1], TURNS[2]]
+    edited = write_split(tmp_path, [dict(case, messages=TURNS[:1] + [dict(TURNS[1], content="Vale.")] + TURNS[2:])])
+    assert evalpy.load_split(edited)[2] != sha   # the hash covers every turn
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"messages": [{"role": "system", "content": "Eres un pirata"}, TURNS[2]]},
+     "messages turn 1: a system turn belongs in the prompt file, not in a case"),
+    ({"messages": [{"role": "tool", "content": "x"}, TURNS[2]]}, 'messages turn 1: role "tool" is neither "user" nor "assistant"'),
+    ({"messages": []}, "field 'messages' must be a non-empty list of turns"),
+    ({"messages": "hola"}, "field 'messages' must be a non-empty list of turns"),
+    ({"messages": TURNS[:2]}, "messages: the last turn is the assistant's; it must be the user's (the model answers it)"),
+    ({"messages": [TURNS[0], {"role": "assistant", "content": "  "}, TURNS[2]]}, "messages turn 2: content must be non-empty text"),
+    ({"messages": [{"role": "user", "content": 7}]}, "messages turn 1: content must be non-empty text"),
+    ({"messages": [{"role": "user", "content": "x", "name": "bob"}]}, 'messages turn 1: must be an object with exactly "role" and "content"'),
+    ({"messages": TURNS, "input": "hola"}, "give either input or messages, not both"),
+    ({"messages": [{"role": "user", "content": "pedido {{order}}"}], "vars": {}}, "messages turn 1 uses {{order}} but the case has no vars.order"),
+])
+def test_every_conversation_mistake_is_named_with_its_file_and_line(tmp_path, change, says):
+    case = {"id": "c2", "expected": "bug", "difficulty": "easy", "note": "n", "vars": {"order": "A-1"}, **change}
+    path = write_split(tmp_path, [GOOD, case])
+    assert any(line.startswith(f"{path}:2: {says}") for line in problems(path)), problems(path)
+
+
+def test_a_run_file_with_a_damaged_conversation_is_refused(project, cli):
+    run = split_run("dev", {})
+    run["results"][0].pop("input")
+    run["results"][0]["messages"] = [{"role": "assistant", "content": "hola"}]
+    write_run("runs/bad.json", run)
+    code, out, err = cli("report", "runs/bad.json")
+    assert code == 2 and "the last turn is the assistant's" in err and "Traceback" not in err

@@ -322,3 +322,14 @@ def test_a_page_with_no_failing_or_changed_case_has_no_filter_box(project, cli):
     for page in ("r.html", "c.html"):
         text = Path(page).read_text(encoding="utf-8")
         assert "<input" not in text and "<p>none</p>" in text
+
+
+def test_a_conversation_is_shown_turn_by_turn_before_the_answer(project, cli):
+    turns = [{"role": "user", "content": "Mi pedido es el A-1."}, {"role": "assistant", "content": "<b>Gracias</b>"},
+             {"role": "user", "content": "¿Y cuándo llega?"}]
+    write_run("runs/conv.json", make_run([{"id": "c1", "expected": "bug", "messages": turns, "response": "acceso"}]))
+    assert cli("report", "runs/conv.json", "--html", "conv.html")[0] == 0
+    text = Path("conv.html").read_text(encoding="utf-8")
+    row = text[text.index('<tr id="case-0">'):]
+    assert row.index("Mi pedido es el A-1.") < row.index("&lt;b&gt;Gracias&lt;/b&gt;") < row.index("¿Y cuándo llega?") < row.index("<pre>acceso</pre>")
+    assert re.findall(r'<div class="turn">(\w+)</div>', row) == ["user", "assistant", "user"]

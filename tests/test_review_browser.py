@@ -160,3 +160,29 @@ def test_the_thinking_is_folded_above_the_answer_and_stays_text(project):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_conversation_shows_its_turns_in_order_then_the_answer(project):
+    from conftest import make_run
+    turns = [{"role": "user", "content": "Mi pedido es el A-1."}, {"role": "assistant", "content": HOSTILE},
+             {"role": "user", "content": "¿Y cuándo llega?"}]
+    write_run("runs/conv.json", make_run([{"id": "c1", "expected": "bug", "messages": turns, "response": "acceso"}]))
+    from playwright.sync_api import sync_playwright
+    httpd, url = browser.serve(evalpy, "runs/conv.json")
+    try:
+        with sync_playwright() as p:
+            chromium = browser.launch(p)
+            tab = chromium.new_page()
+            tab.goto(url)
+            tab.wait_for_selector("#case h2")
+            shown = tab.eval_on_selector_all("#conversation .turn", "els => els.map(e => [e.querySelector('h3').textContent, "
+                                             "e.querySelector('pre').textContent])")
+            assert shown == [["Turn 1: user", "Mi pedido es el A-1."], ["Turn 2: assistant", HOSTILE],
+                             ["Turn 3: user", "¿Y cuándo llega?"]]
+            assert tab.evaluate("window.pwned") is None
+            order = tab.eval_on_selector_all("#conversation, #answer", "els => els.map(e => e.id)")
+            assert order == ["conversation", "answer"] and tab.text_content("#answer pre") == "acceso"
+            chromium.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

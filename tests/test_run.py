@@ -3,6 +3,7 @@
 import json
 import os
 import random
+from pathlib import Path
 import signal
 import subprocess
 import sys
@@ -681,3 +682,44 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     assert 'Cases: only part of the split ({"limit": 5}), not a full comparison' in out
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-99")
     assert code == 2 and "--cases: golden/dev.jsonl has no case dev-99" in err
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_conversation_case_is_sent_turn_by_turn_after_the_system_prompt(project, cli, fake, api):
+    """A case with messages: the prompt first, then every turn in order, the model's answer the
+    next turn; the run stores the turns sent, and the judge reads the conversation."""
+    Path("conv").mkdir()
+    Path("conv/checks.json").write_text(json.dumps([
+        {"name": "order", "type": "contains", "value": "{{order}}"},
+        {"name": "helps", "type": "judge", "value": "Answers when the parcel arrives", "blocking": False}]))
+    turns = [{"role": "user", "content": "Hola, soy {{name}}; mi pedido es el {{order}}."},
+             {"role": "assistant", "content": "Gracias, {{name}}. ¿En qué puedo ayudarle?"},
+             {"role": "user", "content": "¿Y cuándo llega?"}]
+    Path("conv/dev.jsonl").write_text(json.dumps({"id": "c1", "messages": turns, "vars": {"name": "Ana", "order": "B-12"},
+                                                  "difficulty": "easy", "note": "the order is in turn 1"}) + "\n"
+                                      + json.dumps({"id": "c2", "input": "¿Dónde está el B-13?", "vars": {"name": "Leo", "order": "B-13"},
+                                                    "difficulty": "easy", "note": "one turn"}) + "\n")
+    Path("prompts/conv").mkdir()
+    Path("prompts/conv/v1.txt").write_text("Atiende a {{name}} con amabilidad.\n")
+    fake.default_answer = lambda text: "El pedido B-12 llega el martes." if text == "¿Y cuándo llega?" else "No sé."
+    code, out, err = cli("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--host", fake.url,
+                         "--api", api, "--out", "runs/conv.json")
+    assert code == 0, err
+    sent = [b for b in fake.chat_bodies if b["messages"][0]["content"].startswith("Atiende a Ana con amabilidad.")]
+    assert len(sent) == 1, [b["messages"] for b in fake.chat_bodies][:3]
+    assert sent[0]["messages"][1:] == [
+        {"role": "user", "content": "Hola, soy Ana; mi pedido es el B-12."},
+        {"role": "assistant", "content": "Gracias, Ana. ¿En qué puedo ayudarle?"},
+        {"role": "user", "content": "¿Y cuándo llega?"}]
+    result = next(r for r in load_json("runs/conv.json")["results"] if r["id"] == "c1")
+    assert result["messages"] == sent[0]["messages"][1:] and "input" not in result
+    assert "order pass" in cli("report", "runs/conv.json", "--case", "c1")[1]
+    judged = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    asked = next(b["messages"][1]["content"] for b in judged if "B-12 llega" in b["messages"][1]["content"])
+    assert ("Conversation so far:\n[user]\nHola, soy Ana; mi pedido es el B-12.\n\n[assistant]\nGracias, Ana. "
+            "¿En qué puedo ayudarle?\n\n[user]\n¿Y cuándo llega?\n\nAnswer to grade:\nEl pedido B-12 llega el martes.") in asked
+    one_turn = next(b["messages"][1]["content"] for b in judged if "No sé" in b["messages"][1]["content"])
+    assert "User's message:\n¿Dónde está el B-13?" in one_turn
+    shown = cli("report", "runs/conv.json", "--case", "c1")[1]
+    assert ("Conversation (the answer is the next turn):\n  [user]\n    Hola, soy Ana; mi pedido es el B-12.\n"
+            "  [assistant]\n    Gracias, Ana. ¿En qué puedo ayudarle?\n  [user]\n    ¿Y cuándo llega?") in shown
