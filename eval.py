@@ -1310,7 +1310,7 @@ class CallFailed(Exception):
 
 # Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
 # passed on, when text from a server or a model is printed or kept as an error.
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # and bidi overrides
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # and bidi overrides
 
 
 def inert(text):
@@ -4296,7 +4296,7 @@ def format_report(config, s):
         out += [f"  {e['id']}" + (f" trial {e['trial']}" if s["repeat"] > 1 else "") + f": {e['error']}"
                 for e in s["errors"]]
     if s["open"]:
-        out.append(f"Undecided: {len(s['open'])} answers whose judge gave no verdict (not scored; see review below)")
+        out.append(f"Undecided: {plural(len(s['open']), 'answer')} whose judge gave no verdict (not scored; see review below)")
     out += stopped_short_lines(s)
     out += ["", "Run: " + describe_config(config),
             f"Scored with {plural(len(s['checks']), 'check')} ("
@@ -4485,8 +4485,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if left_open_by_failed_call(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
-                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), which have no "
-                   "verdict (infrastructure, not the model); judge them again (eval.py judge RUN)"]
+                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), left without a "
+                   "verdict (infrastructure, not the model); judge again (eval.py judge RUN)"]
     if min_accuracy is not None and not s["scored"]:
         return 2, ["gates not judged: no case has a verdict (the judge gave none); judge again (eval.py judge RUN)"]
     failed, passed, undecided = [], [], []
@@ -5152,7 +5152,7 @@ def config_rows(config, path):
     if config.get("judge"):
         j = config["judge"]
         rows.append(["judge", f"{', '.join(j.get('models', []))} · {j.get('votes', 1)} vote(s) · "
-                              f"temperature {j.get('temperature', 0):g}"])
+                              f"temperature {json_text(j.get('temperature', 0))}"])
     server = " · ".join(str(config[k]) for k in ("api", "host", "server_version") if config.get(k))
     rows += [["server", server or "-"], ["date", config.get("date", "-")], ["eval.py", config.get("eval_version", "-")]]
     return rows
@@ -5220,11 +5220,10 @@ def trial_answers(case, results, with_verdict=True):
     return Markup("".join(parts))
 
 
-def failure_rows(s, cases, results, labels, anchors):
+def failure_rows(s, cases, results, labelled, anchors):
     """One row per failing case: what it was asked, what was expected, what came back (whole),
     and why it failed."""
     failing = [c for c in cases if c["correct"] is False]
-    labelled = {key.split("#")[0]: entry["label"] for key, entry in labels.items()}
     rows = []
     for c in failing:
         first = results[c["id"], c["trials"][0]["trial"]]
@@ -5239,7 +5238,7 @@ def failure_rows(s, cases, results, labels, anchors):
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         asked_html(first), trial_answers(c, results),
-                                                        labelled.get(c["id"], "")]})
+                                                        "; ".join(labelled.get(c["id"], []))]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
     return header + ["input (or conversation)", "raw answer, whole", "failure label (review)"], rows
 
@@ -5248,7 +5247,7 @@ def failure_label_table(labels, anchors):
     """The labels typed in review, most frequent first, each with links to its cases."""
     by_label = {}
     for key, entry in labels.items():
-        by_label.setdefault(entry["label"], []).append(key.split("#")[0])
+        by_label.setdefault(entry["label"], []).append(key.rsplit("#", 1)[0])
     rows = [[label, (n, n), Markup(", ".join(case_link(i, anchors) for i in dict.fromkeys(sorted(by_label[label]))))]
             for label, n in failure_label_counts(labels)]
     return html_table(["failure label", "answers", "cases"], rows)
@@ -5259,13 +5258,26 @@ def check_rows(checks):
              c["open"] or ""] for c in checks]
 
 
+def labels_by_case(labels, cases, repeat):
+    """The failure labels typed in review, by case id (each trial's, 'trial 2: ...' with trials),
+    only those on an answer of this run, and the keys of those that name no answer of it."""
+    by_case, strays = {}, []
+    answers = {label_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
+    for key, entry in labels.items():
+        if key not in answers:
+            strays.append(key)
+            continue
+        case_id, trial = key.rsplit("#", 1)
+        by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['label']}" if repeat > 1 else entry["label"])
+    return by_case, strays
+
+
 def report_page(path, run, cases, s, labels):
     """The run report as one HTML page."""
     config = run["config"]
     results = {(r["id"], r["trial"]): r for r in run["results"]}
-    labelled = {}
-    for key, entry in labels.items():
-        labelled.setdefault(key.split("#")[0], []).append(entry["label"])
+    labelled, strays = labels_by_case(labels, cases, config["repeat"])
+    labels = {k: v for k, v in labels.items() if k not in strays}
     # only the cases the page has a row for: the failing ones and those labelled in review
     anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["correct"] is False or c["id"] in labelled}
     name = s["measure"].capitalize()
@@ -5273,9 +5285,12 @@ def report_page(path, run, cases, s, labels):
     warnings = ([rerun_warning(s["rerun_test"])] if s["rerun_test"] else [])
     warnings += [f"{len(s['errors'])} requests got no answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in s["errors"][:20])] if s["errors"] else []
-    warnings += [f"{len(s['open'])} answers have no verdict from their judge (not scored)"] if s["open"] else []
+    warnings += [f"{plural(len(s['open']), 'answer')} without a verdict from their judge (not scored)"] if s["open"] else []
+    warnings += [f"{plural(len(strays), 'failure label')} in {path + FAILURE_LABELS_SUFFIX} name answers this run does "
+                 f"not have (written for another version of it?), left out here: {', '.join(strays[:10])}"] if strays else []
     warnings += stopped_short_lines(s)
-    stats = [stat(name, count_percent(s["correct"], s["scored"]) if s["scored"] else "no answers",
+    stats = [stat(name + (", majority vote" if s["repeat"] > 1 else ""),
+                  count_percent(s["correct"], s["scored"]) if s["scored"] else "no answers",
                   f"95% CI {interval(s['accuracy_ci'])}" if s["scored"] else "")]
     if s["repeat"] > 1:
         stats.append(stat(f"{name}, mean of {s['repeat']} trials", percent(s["mean_accuracy"])))
@@ -5338,7 +5353,7 @@ def report_page(path, run, cases, s, labels):
     if labels:
         parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
                              ident="failure-labels"))
-    header, rows = failure_rows(s, cases, results, labels, anchors)
+    header, rows = failure_rows(s, cases, results, labelled, anchors)
     parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures-table", "failing cases") if rows else "",
                          html_table(header, rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
@@ -5499,7 +5514,8 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color
 header{padding:14px 24px;background:#fff;border-bottom:1px solid #ddd}
 h1{font-size:19px;margin:0;overflow-wrap:anywhere}h1 small{color:#666;font-weight:normal}
 main{padding:12px 24px;max-width:1280px}
-section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 16px 14px;margin:0 0 14px;overflow-x:auto}
+section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 16px 14px;margin:0 0 14px;overflow-x:auto;
+overflow-wrap:anywhere}
 h2{font-size:16px;margin:4px 0 10px}h3{font-size:14px;margin:4px 0}
 table{border-collapse:collapse;margin:6px 0;max-width:100%}
 th,td{padding:4px 8px;border-bottom:1px solid #e8e8e4;text-align:left;vertical-align:top;overflow-wrap:anywhere;unicode-bidi:isolate}
@@ -5525,8 +5541,11 @@ svg .bar{fill:#4a78c2}svg .bar.baseline{fill:#b9b9b4}svg .bar.trial{fill:#9db7e0
 svg .ci{stroke:#1d1d1f;stroke-width:1.5;fill:none}
 svg .cell.hit{fill:#1f8a3a}svg .cell.miss{fill:#c0392b}svg .count{fill:#1d1d1f;font-weight:600}svg .count.strong{fill:#fff}
 footer{color:#777;padding:0 24px 24px;font-size:12px}
-@media print{body{background:#fff}section{border:0;padding:0;break-inside:auto}.filter{display:none}
-tr{break-inside:avoid}tr[hidden]{display:table-row}pre{max-height:none}a{color:inherit;text-decoration:none}}
+@media (max-width:1000px){col.id{width:6em}col.short{width:5em}col.mid{width:8em}}
+@media print{body{background:#fff;font-size:11px}main{padding:0}header{padding:4px 0}
+section{border:0;padding:0;overflow:visible;break-inside:auto}.filter{display:none}
+col.id{width:6em}col.short{width:5em}col.mid{width:7em}pre{font-size:9.5px;padding:3px}th,td{padding:2px 4px}
+tr{break-inside:avoid}tr[hidden]{display:table-row}a{color:inherit;text-decoration:none}}
 """
 
 PAGE_SCRIPT = """
@@ -5619,6 +5638,8 @@ def write_page(path, text, force, inputs):
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise EvalError(f"--html {path}: there is no folder {folder}")
+    if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced
+        raise EvalError(f"--html {path} exists and is not a regular file; give another file name")
     if os.path.lexists(path) and not force:
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name")
     tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", text)
@@ -5645,6 +5666,11 @@ def write_page(path, text, force, inputs):
 FAILURE_LABELS_SUFFIX = ".labels.json"
 FAILURE_LABELS_FORMAT = "eval.py-labels/1"
 MAX_FAILURE_LABEL = 200
+
+
+def label_key(case_id, trial):
+    """How the labels sidecar names an answer: 'dev-09#1' (an id may hold '#': split on the last)."""
+    return f"{case_id}#{trial}"
 
 
 def read_failure_labels(path):
@@ -5692,7 +5718,7 @@ def review_items(run, against=None):
             r = results[case["id"], t["trial"]]
             o = other.get((case["id"], t["trial"]))
             items.append({
-                "key": f"{case['id']}#{t['trial']}", "id": case["id"], "trial": t["trial"],
+                "key": label_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
                 "input": r.get("input"), "messages": r.get("messages"), "response": t["response"], "predicted": t["predicted"],
@@ -6190,15 +6216,17 @@ def cmd_run(args):
 
 
 def refuse_page_options(args):
-    if args.force and not args.html:
+    if args.force and args.html is None:
         raise EvalError("--force only applies with --html FILE (it lets the page replace FILE)")
+    if args.html is not None and (not args.html.strip() or args.html == "-"):
+        raise EvalError("--html needs a file name, like report.html (the page is a file, never stdout)")
 
 
 def cmd_report(args):
     refuse_page_options(args)
     checks = checks_from_split(args.checks) if args.checks else None
     if args.case:
-        if args.html:
+        if args.html is not None:
             raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
         run = load_run(args.run)
         if args.checks:   # the same rule as the whole report's: the split's cases are the run's
@@ -6206,14 +6234,14 @@ def cmd_report(args):
             warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
         show(view_of(args), *case_views(run, args.case, checks, args.checks))
         return 0
-    run = load_run(args.run) if args.html else None   # the page shows inputs and answers, not only grades
+    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
     config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
     if args.checks:
         same_cases(args.checks, checks, cases)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
     s = report_score(args.run, config, cases, args.checks)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
-    if args.html:
+    if args.html is not None:
         sidecar = args.run + FAILURE_LABELS_SUFFIX
         write_page(args.html, report_page(args.run, run, cases, s, read_failure_labels(sidecar)[0]), args.force,
                    [*files_of_run(args.run), args.checks])
@@ -6241,7 +6269,7 @@ def cmd_compare(args):
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
-    if args.html:
+    if args.html is not None:
         write_page(args.html, compare_page((args.baseline, args.candidate), (a_run, b_run), (a_cases, b_cases), c),
                    args.force, [*files_of_run(args.baseline), *files_of_run(args.candidate)])
     show(view_of(args), {"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
@@ -6395,7 +6423,8 @@ def main(argv=None):
 REVIEW_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4}
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4;overflow-wrap:anywhere}
+select{max-width:14em}
 header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
 main{display:grid;grid-template-columns:250px minmax(0,1fr) 280px;gap:16px;padding:16px}
@@ -6438,7 +6467,11 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 let data = null, shown = [], at = 0;
 const read = new Set();
 const $ = (id) => document.getElementById(id);
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; return e; }
+// Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
+// or answer from a run must not reorder what is around it.
+const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
+function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(text); if (cls) e.className = cls; return e; }
 function option(select, value) { select.appendChild(el("option", value)).value = value; }
 function matches(it) {
   const s = $("status").value;
@@ -6551,7 +6584,7 @@ document.addEventListener("keydown", (e) => {
 });
 async function start() {
   const response = await fetch("/data"); data = await response.json();
-  $("run").textContent = data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : "");
+  $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
   if (data.stale_labels) notes.push("These labels were written against another version of this run file.");

@@ -90,7 +90,7 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
     out = cli("report", "runs/answers-dev-v1.json")[1]
     assert out.startswith("Pass rate: 9/9 = 100%")
-    assert "Undecided: 1 answers whose judge gave no verdict" in out
+    assert "Undecided: 1 answer whose judge gave no verdict" in out
     assert "  j03 · answers: no verdict (tie or unreadable answer from the judge)" in out
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None
 

@@ -4,6 +4,7 @@ inert, and the file written atomically, never over one that exists without --for
 import base64
 import hashlib
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -217,6 +218,7 @@ def test_report_html_with_trials_shows_pass_at_k(tagged_run, cli):
     assert cli("report", tagged_run, "--html", "trials.html")[0] == 0
     text = Path("trials.html").read_text(encoding="utf-8")
     assert "pass@k (some trial of k passes)" in text and "Flaky cases, whose trials disagree (1):" in text
+    assert '<div class="k">Accuracy, majority vote</div>' in text
     assert text.count('class="bar trial"') == 3 and "majority vote" in text
 
 
@@ -306,6 +308,8 @@ def test_a_page_never_replaces_what_it_was_made_from(project, cli):
     (["report", "runs/dev-v2.json", "--case", "dev-09", "--html", "x.html"], "--html writes the page of the whole run"),
     (["report", "runs/dev-v2.json", "--html", "runs"], "--html runs is a folder"),
     (["report", "runs/dev-v2.json", "--html", "nowhere/x.html"], "there is no folder nowhere"),
+    (["report", "runs/dev-v2.json", "--html", ""], "--html needs a file name"),
+    (["report", "runs/dev-v2.json", "--html", "-"], "--html needs a file name"),
 ])
 def test_page_usage_errors_are_plain(project, cli, argv, message):
     write_two_runs()
@@ -333,3 +337,40 @@ def test_a_conversation_is_shown_turn_by_turn_before_the_answer(project, cli):
     row = text[text.index('<tr id="case-0">'):]
     assert row.index("Mi pedido es el A-1.") < row.index("&lt;b&gt;Gracias&lt;/b&gt;") < row.index("¿Y cuándo llega?") < row.index("<pre>acceso</pre>")
     assert re.findall(r'<div class="turn">(\w+)</div>', row) == ["user", "assistant", "user"]
+
+
+def test_a_target_that_is_not_a_regular_file_is_never_replaced(dev_run, cli):
+    """From the attack on issue 17: --force replaced /dev/null (as root) with the page."""
+    os.mkfifo("pipe.html")
+    code, out, err = cli("report", dev_run, "--html", "pipe.html", "--force")
+    assert code == 2 and "exists and is not a regular file" in err and Path("pipe.html").is_fifo()
+    Path("gone.html").symlink_to("nowhere.html")
+    code, out, err = cli("report", dev_run, "--html", "gone.html", "--force")
+    assert code == 2 and "not a regular file" in err and Path("gone.html").is_symlink()
+
+
+def test_a_judge_setting_of_another_type_is_shown_not_a_traceback(project, cli):
+    """From the attack on issue 17: a judge temperature of null made the page raise TypeError."""
+    run = make_run([("a", "bug", "bug")], judge={"models": ["m"], "votes": 1, "temperature": None, "seed": 42})
+    write_run("runs/j.json", run)
+    code, out, err = cli("report", "runs/j.json", "--html", "j.html")
+    assert code == 0 and "temperature null" in Path("j.html").read_text(encoding="utf-8")
+
+
+def test_failure_labels_are_matched_to_their_answers_exactly(project, cli):
+    """From the attack on issue 17: an id holding '#' took another case's label; with trials a
+    failing case showed one trial's label; labels of answers the run does not have were counted."""
+    run = make_run([{"id": "x", "expected": "bug", "response": ["acceso", "acceso"]},
+                    {"id": "x#1", "expected": "bug", "response": ["acceso", "bug"]}])
+    write_run("runs/h.json", run)
+    Path("runs/h.json.labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
+        "x#1#1": {"label": "label of x#1", "time": "t"}, "x#1": {"label": "wrong format", "time": "t"},
+        "x#2": {"label": "hallucinated", "time": "t"}, "ghost#1": {"label": "stale", "time": "t"},
+        "x#9": {"label": "stale", "time": "t"}}}))
+    assert cli("report", "runs/h.json", "--html", "h.html")[0] == 0
+    text = Path("h.html").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r'<tr id="case-\d+"><td><a href="#case-\d+">([^<]*)</a>(.*?)</tr>', text)}
+    assert rows["x"].endswith("<td>trial 1: wrong format; trial 2: hallucinated</td>")
+    assert rows["x#1"].endswith("<td>trial 1: label of x#1</td>") and "label of x#1" not in rows["x"]
+    assert "2 failure labels in runs/h.json.labels.json name answers this run does not have" in text
+    assert "ghost#1, x#9" in text and "<td>stale</td>" not in text

@@ -87,7 +87,8 @@ def test_a_hostile_run_shows_its_text_inert_and_cannot_move_the_layout(project, 
     evil_label = 'javascript:window.pwned=5'
     answer = HOSTILE + " \u202eevil\u202c <a href=\"javascript:window.pwned=2\">x</a> " + "W" * 3000
     run = make_run([{"id": evil_id, "expected": "bug", "response": answer, "tags": ["<b>" + "t" * 300 + "</b>"]},
-                    {"id": "ok", "expected": evil_label, "response": "bug"}], labels=["bug", evil_label])
+                    {"id": "ok", "expected": evil_label, "response": "bug"},
+                    {"id": "lost", "expected": "bug", "response": None, "error": "E" * 3000}], labels=["bug", evil_label])
     write_run("runs/evil.json", run)
     Path("runs/evil.json.labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
         f"{evil_id}#1": {"label": "<img src=x onerror=window.pwned=4>", "time": "t"}}}))
@@ -103,10 +104,13 @@ def test_a_hostile_run_shows_its_text_inert_and_cannot_move_the_layout(project, 
         assert link.startswith("#case-")
     page.click("#failure-labels a")   # its link leads to the case's row
     assert page.evaluate("location.hash") == "#case-0" and page.evaluate("window.pwned") is None
-    # 3,000 characters without a space and a 300-character tag: the page does not get wider
+    # 3,000 characters without a space and a 300-character tag: the page does not get wider, nor any section
     assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+    assert page.evaluate("[...document.querySelectorAll('section')].filter(s => s.scrollWidth > s.clientWidth + 1)"
+                         ".map(s => s.querySelector('h2').textContent)") == []
     two = make_run([{"id": evil_id, "expected": "bug", "response": "bug"},
-                    {"id": "ok", "expected": evil_label, "response": answer}], labels=["bug", evil_label], prompt="prompts/v2.txt")
+                    {"id": "ok", "expected": evil_label, "response": answer}, {"id": "lost", "expected": "bug", "response": "bug"}],
+                   labels=["bug", evil_label], prompt="prompts/v2.txt")
     write_run("runs/evil-2.json", two)
     assert cli("compare", "runs/evil.json", "runs/evil-2.json", "--html", "evil-compare.html")[0] == 0
     page, requests, console, url = open_page(chromium, "evil-compare.html", width=1000)
@@ -152,3 +156,18 @@ def test_the_pages_of_the_real_example_runs(chromium, cli, tmp_path, monkeypatch
         assert "Judge checks" in page.text_content("#judge") and "weighted score ≥ 0.75" in page.text_content("#headline")
         assert count(page, "#failures-table tbody tr") == 4
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_a_page_prints_readably_on_a4(project, cli, chromium, command):
+    """From the newcomer pass on issue 17: printed on A4 the fixed columns left the answers about
+    20 px, one letter a line."""
+    v2, v3 = write_two_runs()
+    assert cli(*(["report", v2] if command == "report" else ["compare", v2, v3]), "--html", "page.html")[0] == 0
+    page, requests, console, url = open_page(chromium, "page.html", width=718)   # A4 less 1 cm margins, at 96 dpi
+    page.emulate_media(media="print")
+    table = "#failures-table" if command == "report" else "#changed-table"
+    widths = page.eval_on_selector_all(f"{table} tbody tr:first-child td", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert min(widths[-3:-1] if command == "report" else widths[-2:]) >= 150, widths   # the input and the answers
+    assert page.evaluate("document.documentElement.scrollWidth") <= 718 and not page.is_visible(".filter")
+    assert len(page.pdf(format="A4")) > 1000

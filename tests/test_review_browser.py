@@ -186,3 +186,24 @@ def test_a_conversation_shows_its_turns_in_order_then_the_answer(project):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_direction_overrides_in_a_run_are_shown_as_codes(project):
+    """From the attack on issue 17: an id with U+202E read backwards in the new list and heading."""
+    from conftest import make_run
+    write_run("runs/bidi.json", make_run([{"id": "case-\u202eevil", "expected": "bug", "response": "acceso\u202e!"}]))
+    from playwright.sync_api import sync_playwright
+    httpd, url = browser.serve(evalpy, "runs/bidi.json")
+    try:
+        with sync_playwright() as p:
+            chromium = browser.launch(p)
+            tab = chromium.new_page()
+            tab.goto(url)
+            tab.wait_for_selector("#case h2")
+            assert tab.text_content("#case h2") == "case-\\u202eevil"
+            assert entries(tab)[0][0] == "case-\\u202eevil" and tab.text_content("#answer pre") == "acceso\\u202e!"
+            assert "\u202e" not in tab.text_content("body")
+            chromium.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
