@@ -1,5 +1,6 @@
 """The review page in real headless Chromium: hostile answers stay text, filters, keys, labels kept."""
 
+import contextlib
 import re
 
 import pytest
@@ -10,20 +11,28 @@ from conftest import HOSTILE, V2_HOSTILE_MISSES, evalpy, split_run, write_run
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
 
+@contextlib.contextmanager
+def review_tab(run, ready="#case h2"):
+    """The review page of a run in headless Chromium, served on a free port, gone afterwards."""
+    from playwright.sync_api import sync_playwright
+    httpd, url = browser.serve(evalpy, run)
+    try:
+        with sync_playwright() as p:
+            chromium = browser.launch(p)
+            tab = chromium.new_page()
+            tab.goto(url)
+            tab.wait_for_selector(ready)
+            yield tab
+            chromium.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.fixture
 def page(project):
-    from playwright.sync_api import sync_playwright
-    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
-    httpd, url = browser.serve(evalpy, run)
-    with sync_playwright() as p:
-        chromium = browser.launch(p)
-        tab = chromium.new_page()
-        tab.goto(url)
-        tab.wait_for_selector("#case h2")
+    with review_tab(write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) as tab:
         yield tab
-        chromium.close()
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def test_the_review_page_end_to_end(page):
@@ -118,48 +127,26 @@ def test_the_list_names_the_checks_a_free_text_answer_failed(project):
     run = make_run([{"id": "s1", "response": "hola", "checks": checks},
                     {"id": "s2", "response": "el lunes", "checks": checks}], labels=None)
     write_run("runs/support.json", run)
-    from playwright.sync_api import sync_playwright
-    httpd, url = browser.serve(evalpy, "runs/support.json")
-    try:
-        with sync_playwright() as p:
-            chromium = browser.launch(p)
-            tab = chromium.new_page()
-            tab.goto(url)
-            tab.wait_for_selector("#list li")
-            assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
-            chromium.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with review_tab("runs/support.json", "#list li") as tab:
+        assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
 
 
 def test_the_thinking_is_folded_above_the_answer_and_stays_text(project):
     """A reasoning model's thinking: folded (closed) above the answer, hostile text shown as text;
     an answer that stopped mid-thought says so."""
-    from playwright.sync_api import sync_playwright
     run = split_run("dev", {"dev-09": f"<think>\n{HOSTILE}\n</think>\nfacturación", "dev-11": "<think>\nsigo"},
                     prompt="prompts/v2.txt")
     write_run("runs/thinking.json", run)
-    httpd, url = browser.serve(evalpy, "runs/thinking.json")
-    try:
-        with sync_playwright() as p:
-            chromium = browser.launch(p)
-            tab = chromium.new_page()
-            tab.goto(url)
-            tab.wait_for_selector("#case h2")
-            assert tab.text_content("#case h2") == "dev-09"
-            assert tab.eval_on_selector("#thinking", "d => d.open") is False   # folded until asked
-            assert tab.text_content("#thinking summary") == f"Thinking ({len(HOSTILE)} characters; not scored)"
-            assert tab.text_content("#thinking pre") == HOSTILE and tab.evaluate("window.pwned") is None
-            order = tab.eval_on_selector_all("#thinking, #answer", "els => els.map(e => e.id)")
-            assert order == ["thinking", "answer"]
-            tab.keyboard.press("j")
-            assert tab.text_content("#case h2") == "dev-11"
-            assert "thinking never finished" in tab.text_content("#case")
-            chromium.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with review_tab("runs/thinking.json") as tab:
+        assert tab.text_content("#case h2") == "dev-09"
+        assert tab.eval_on_selector("#thinking", "d => d.open") is False   # folded until asked
+        assert tab.text_content("#thinking summary") == f"Thinking ({len(HOSTILE)} characters; not scored)"
+        assert tab.text_content("#thinking pre") == HOSTILE and tab.evaluate("window.pwned") is None
+        order = tab.eval_on_selector_all("#thinking, #answer", "els => els.map(e => e.id)")
+        assert order == ["thinking", "answer"]
+        tab.keyboard.press("j")
+        assert tab.text_content("#case h2") == "dev-11"
+        assert "thinking never finished" in tab.text_content("#case")
 
 
 def test_a_conversation_shows_its_turns_in_order_then_the_answer(project):
@@ -167,43 +154,21 @@ def test_a_conversation_shows_its_turns_in_order_then_the_answer(project):
     turns = [{"role": "user", "content": "Mi pedido es el A-1."}, {"role": "assistant", "content": HOSTILE},
              {"role": "user", "content": "¿Y cuándo llega?"}]
     write_run("runs/conv.json", make_run([{"id": "c1", "expected": "bug", "messages": turns, "response": "acceso"}]))
-    from playwright.sync_api import sync_playwright
-    httpd, url = browser.serve(evalpy, "runs/conv.json")
-    try:
-        with sync_playwright() as p:
-            chromium = browser.launch(p)
-            tab = chromium.new_page()
-            tab.goto(url)
-            tab.wait_for_selector("#case h2")
-            shown = tab.eval_on_selector_all("#conversation .turn", "els => els.map(e => [e.querySelector('h3').textContent, "
-                                             "e.querySelector('pre').textContent])")
-            assert shown == [["Turn 1: user", "Mi pedido es el A-1."], ["Turn 2: assistant", HOSTILE],
-                             ["Turn 3: user", "¿Y cuándo llega?"]]
-            assert tab.evaluate("window.pwned") is None
-            order = tab.eval_on_selector_all("#conversation, #answer", "els => els.map(e => e.id)")
-            assert order == ["conversation", "answer"] and tab.text_content("#answer pre") == "acceso"
-            chromium.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with review_tab("runs/conv.json") as tab:
+        shown = tab.eval_on_selector_all("#conversation .turn", "els => els.map(e => [e.querySelector('h3').textContent, "
+                                         "e.querySelector('pre').textContent])")
+        assert shown == [["Turn 1: user", "Mi pedido es el A-1."], ["Turn 2: assistant", HOSTILE],
+                         ["Turn 3: user", "¿Y cuándo llega?"]]
+        assert tab.evaluate("window.pwned") is None
+        order = tab.eval_on_selector_all("#conversation, #answer", "els => els.map(e => e.id)")
+        assert order == ["conversation", "answer"] and tab.text_content("#answer pre") == "acceso"
 
 
 def test_direction_overrides_in_a_run_are_shown_as_codes(project):
     """From the attack on issue 17: an id with U+202E read backwards in the new list and heading."""
     from conftest import make_run
     write_run("runs/bidi.json", make_run([{"id": "case-\u202eevil", "expected": "bug", "response": "acceso\u202e!"}]))
-    from playwright.sync_api import sync_playwright
-    httpd, url = browser.serve(evalpy, "runs/bidi.json")
-    try:
-        with sync_playwright() as p:
-            chromium = browser.launch(p)
-            tab = chromium.new_page()
-            tab.goto(url)
-            tab.wait_for_selector("#case h2")
-            assert tab.text_content("#case h2") == "case-\\u202eevil"
-            assert entries(tab)[0][0] == "case-\\u202eevil" and tab.text_content("#answer pre") == "acceso\\u202e!"
-            assert "\u202e" not in tab.text_content("body")
-            chromium.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with review_tab("runs/bidi.json") as tab:
+        assert tab.text_content("#case h2") == "case-\\u202eevil"
+        assert entries(tab)[0][0] == "case-\\u202eevil" and tab.text_content("#answer pre") == "acceso\\u202e!"
+        assert "\u202e" not in tab.text_content("body")
