@@ -5396,12 +5396,62 @@ def delta(a, b):
     return (f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts", d)
 
 
+def delta_sections(sa, sb):
+    """Per label (per check in a free-text set) and per difficulty: each run's own figure and the
+    change in points."""
+    if "per_label" in sa and "per_label" in sb:
+        first = section("Per label (each run's own figures)", html_table(
+            ["label", "precision: baseline", "candidate", "Δ", "recall: baseline", "candidate", "Δ"],
+            [[label, fmt(m["precision"]), fmt(sb["per_label"][label]["precision"]),
+              delta(m["precision"], sb["per_label"][label]["precision"]),
+              fmt(m["recall"]), fmt(sb["per_label"][label]["recall"]), delta(m["recall"], sb["per_label"][label]["recall"])]
+             for label, m in sa["per_label"].items() if label in sb["per_label"]], numeric_from=1))
+    else:
+        b_checks = {x["name"]: x for x in sb["checks"]}
+        first = section("Per check (each run's own figures)", html_table(
+            ["check", "baseline", "candidate", "Δ"],
+            [[x["name"], count_percent(x["passed"], x["total"]),
+              count_percent(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]),
+              delta(rate(x["passed"], x["total"]), rate(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]))]
+             for x in sa["checks"] if x["name"] in b_checks], numeric_from=1))
+    return [first, section("Per difficulty (each run's own figures)", html_table(
+        ["difficulty", "baseline", "candidate", "Δ"],
+        [[d, count_percent(g["correct"], g["total"]),
+          count_percent(sb["by_difficulty"][d]["correct"], sb["by_difficulty"][d]["total"]) if d in sb["by_difficulty"] else "-",
+          delta(g["accuracy"], sb["by_difficulty"].get(d, {}).get("accuracy"))]
+         for d, g in sa["by_difficulty"].items()], numeric_from=1))]
+
+
+def changed_case_rows(c, a_run, a_cases, b_cases, anchors):
+    """A row per trial of each case that changed its outcome: what was asked, and both answers
+    with the words that differ marked."""
+    a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
+    a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
+    rows = []
+    for case_id in c["fixed"] + c["regressions"]:
+        a, b = a_by_id[case_id], b_by_id[case_id]
+        b_trials = {t["trial"]: t for t in b["trials"]}
+        change = "fixed" if case_id in c["fixed"] else "broken"
+        for t in a["trials"]:
+            o = b_trials.get(t["trial"])
+            if o is None:
+                continue
+            old, new = marked_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
+                                   o["response"] if o["error"] is None else f"ERROR: {o['error']}")
+            label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
+            rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None, "class": change,
+                         "cells": [case_id + (f" trial {t['trial']}" if len(a["trials"]) > 1 else ""), change,
+                                   (a["expected"] or "") + label, asked_html(a_results[case_id, t["trial"]]),
+                                   Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
+                                   Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
+    return rows
+
+
 def compare_page(paths, runs, graded, c):
     """The comparison as one HTML page: what changed, both figures, the tests in words, and each
     case that changed its outcome with the two answers side by side."""
     (a_path, b_path), (a_run, b_run), (a_cases, b_cases) = paths, runs, graded
     a_cfg, b_cfg = a_run["config"], b_run["config"]
-    sa, sb = score(a_cfg, a_cases), score(b_cfg, b_cases)
     name = c["measure"].capitalize()
     anchors = {i: f"case-{n}" for n, i in enumerate(c["fixed"] + c["regressions"])}
     changed = [[config_label(k), shown(k, old), shown(k, new)] for k, (old, new) in c["changed"].items()]
@@ -5446,48 +5496,8 @@ def compare_page(paths, runs, graded, c):
                      + (bullet_list([case_link(i, anchors) for i in c["regressions"]]) or paragraph("none")) + "</div></div>"),
                      paragraph(f"Stayed right: {len(c['stayed_right'])} · stayed wrong: {len(c['stayed_wrong'])}"),
                      ident="changes")]
-    if "per_label" in sa and "per_label" in sb:
-        parts.append(section("Per label (each run's own figures)", html_table(
-            ["label", "precision: baseline", "candidate", "Δ", "recall: baseline", "candidate", "Δ"],
-            [[label, fmt(m["precision"]), fmt(sb["per_label"][label]["precision"]),
-              delta(m["precision"], sb["per_label"][label]["precision"]),
-              fmt(m["recall"]), fmt(sb["per_label"][label]["recall"]), delta(m["recall"], sb["per_label"][label]["recall"])]
-             for label, m in sa["per_label"].items() if label in sb["per_label"]], numeric_from=1)))
-    else:
-        b_checks = {x["name"]: x for x in sb["checks"]}
-        parts.append(section("Per check (each run's own figures)", html_table(
-            ["check", "baseline", "candidate", "Δ"],
-            [[x["name"], count_percent(x["passed"], x["total"]),
-              count_percent(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]),
-              delta(rate(x["passed"], x["total"]), rate(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]))]
-             for x in sa["checks"] if x["name"] in b_checks], numeric_from=1)))
-    parts.append(section("Per difficulty (each run's own figures)", html_table(
-        ["difficulty", "baseline", "candidate", "Δ"],
-        [[d, count_percent(g["correct"], g["total"]),
-          count_percent(sb["by_difficulty"][d]["correct"], sb["by_difficulty"][d]["total"]) if d in sb["by_difficulty"] else "-",
-          delta(g["accuracy"], sb["by_difficulty"].get(d, {}).get("accuracy"))]
-         for d, g in sa["by_difficulty"].items()], numeric_from=1)))
-    a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
-    a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
-    changed_rows = []
-    for case_id in c["fixed"] + c["regressions"]:
-        a, b = a_by_id[case_id], b_by_id[case_id]
-        b_trials = {t["trial"]: t for t in b["trials"]}
-        for t in a["trials"]:
-            o = b_trials.get(t["trial"])
-            if o is None:
-                continue
-            old, new = marked_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
-                                   o["response"] if o["error"] is None else f"ERROR: {o['error']}")
-            label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
-            changed_rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None,
-                                 "class": "fixed" if case_id in c["fixed"] else "broken",
-                                 "cells": [case_id + (f" trial {t['trial']}" if len(a["trials"]) > 1 else ""),
-                                           "fixed" if case_id in c["fixed"] else "broken",
-                                           (a["expected"] or "") + label,
-                                           asked_html(a_results[case_id, t["trial"]]),
-                                           Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
-                                           Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
+    parts += delta_sections(score(a_cfg, a_cases), score(b_cfg, b_cases))
+    changed_rows = changed_case_rows(c, a_run, a_cases, b_cases, anchors)
     parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),

@@ -425,7 +425,7 @@ def shipped_answers(golden):
         for line in open(path, encoding="utf-8"):
             try:
                 case = json.loads(line)
-                text = case.get("input", "")
+                text = case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")
             except (ValueError, AttributeError):
                 continue
             miss = hashlib.sha256(str(case.get("id")).encode()).digest()[0] % 6 == 0

@@ -46,16 +46,23 @@ def test_dev_and_test_share_no_ticket():
 
 
 def test_the_shipped_support_set():
-    for split, total in (("dev", 24), ("test", 20)):
+    for split, total, talks in (("dev", 27, 3), ("test", 22, 2)):
         cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / "support" / f"{split}.jsonl"))
         assert labels is None and len(cases) == total
         assert {t for c in cases for t in c["tags"]} == {"entrega", "devolución", "artículo equivocado",
-                                                         "artículo dañado", "facturación"}
+                                                         "artículo dañado", "facturación", "conversación"}
+        conversations = [c for c in cases if "messages" in c]
+        assert len(conversations) == talks and all("conversación" in c["tags"] for c in conversations)
+        for c in conversations:   # the order is named in the first turn only: the answer must use it
+            turns = c["messages"]
+            assert [t["role"] for t in turns] == ["user", "assistant", "user"]
+            assert c["vars"]["order_id"] in turns[0]["content"]
+            assert not any(c["vars"]["order_id"] in t["content"] for t in turns[1:])
         for c in cases:
             assert [(x["name"], x.get("weight")) for x in c["checks"]] == [
                 ("order number", 2), ("answers the question", 2), ("greets by name", 1), ("no refund date", None)]
             assert c["pass_threshold"] == 0.75 and c["checks"][3]["blocking"]   # a refund date fails it whatever the score
-            assert c["vars"]["order_id"] in c["input"]
+            assert c["vars"]["order_id"] in (c.get("input") or c["messages"][0]["content"])
 
 
 def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(project, cli, fake):
@@ -64,7 +71,8 @@ def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(projec
         system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
         if system == evalpy.JUDGE_PROMPT:
             return '{"reason": "contesta", "pass": true}'
-        order = next(w.strip(".,?¿") for w in user.split() if w.startswith("A-"))
+        asked = " ".join(m["content"] for m in body["messages"][1:])   # a conversation names it in an earlier turn
+        order = next(w.strip(".,:?¿") for w in asked.split() if w.startswith("A-"))
         keeps_rule = "Incluye siempre el número de pedido" in system
         name = system.split("Estás respondiendo a ")[1].split(".")[0]
         if keeps_rule or int(order[-1]) % 3:
@@ -80,6 +88,6 @@ def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(projec
     omitted = [r["id"] for r in v2["results"] if r["vars"]["order_id"] not in r["response"]]
     report = cli("report", "runs/support-dev-v2.json")[1]
     line = next(l for l in report.splitlines() if l.startswith("  order number "))
-    assert line.split()[-3:] == [f"{24 - len(omitted)}/24", "=", f"{100 * (24 - len(omitted)) / 24:.0f}%"]
+    assert line.split()[-3:] == [f"{27 - len(omitted)}/27", "=", f"{100 * (27 - len(omitted)) / 27:.0f}%"]
     c = json.loads(cli("compare", "runs/support-dev-v1.json", "runs/support-dev-v2.json", "--json")[1])
     assert c["regressions"] == omitted and len(omitted) >= 6 and c["fixed"] == []
