@@ -3335,7 +3335,11 @@ def result_problem(r, i, config, labels, seen):
         return f"result {r['id']}: expected must be text"
     if labels is not None and r["expected"] not in labels:
         return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
+    if "input" in r and type(r["input"]) is not str:
+        return f"result {r['id']}: input must be text"
     if "messages" in r:   # the conversation sent: judged again, and shown turn by turn
+        if "input" in r:
+            return f"result {r['id']}: holds both input and messages (a case gives one of them)"
         problems = turn_problems(r["messages"])
         if problems:
             return f"result {r['id']}: {problems[0]}"
@@ -4077,8 +4081,8 @@ def describe_config(config):
     fmt = f" · format {config['format']}" if config.get("format") else ""
     think = config.get("think", THINK_DEFAULT)
     think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
-    return (f"{config['split']} ({short(config['split_sha'])}{subset_text(config)}) · {config['prompt']} "
-            f"({short(config['prompt_sha'])}) · {config['model']} · T={config['temperature']:g} "
+    return (f"{inert(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · {inert(config['prompt'])} "
+            f"({short(config['prompt_sha'])}) · {inert(config['model'])} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}{think}")
 
 
@@ -4589,7 +4593,7 @@ def run_names(paths):
     """Short names for a table of runs: each file's name without .json, or its path when two
     runs share a name."""
     names = [os.path.basename(p).removesuffix(".json") for p in paths]
-    return names if len(set(names)) == len(names) else list(paths)
+    return [inert(n) for n in (names if len(set(names)) == len(names) else paths)]
 
 
 def distinct_settings(configs):
@@ -4611,20 +4615,25 @@ def compare_many(runs, alpha=0.05):
     shared = [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in by_id)]
     if not shared:
         raise EvalError("refusing to compare: the runs share no case (each asked other --cases)")
+    # every figure on the cases each run decided: a run whose calls failed must not rank on the few
+    # it answered, nor hide a difference between the others
+    decided = [i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)]
+    if not decided:
+        raise EvalError("refusing to compare: no case has a verdict in every run (errors, or a judge that gave "
+                        "none); finish or rerun them first")
     names = run_names([path for path, _, _ in runs])
     distinct = distinct_settings(configs)
     rows = []
     for (path, cfg, _), ids, name in zip(runs, by_id, names):
-        decided = [ids[i] for i in shared if ids[i]["correct"] is not None]
-        correct = sum(c["correct"] for c in decided)
+        correct = sum(ids[i]["correct"] for i in decided)
         rows.append({"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, "correct": correct,
                      "scored": len(decided), "accuracy": rate(correct, len(decided)),
-                     "ci": list(wilson(correct, len(decided))), "not_scored": len(shared) - len(decided)})
-    best = max(range(len(rows)), key=lambda i: (rows[i]["accuracy"] if rows[i]["accuracy"] is not None else -1, -i))
+                     "ci": list(wilson(correct, len(decided))),
+                     "not_scored": sum(ids[i]["correct"] is None for i in shared)})
+    best = max(range(len(rows)), key=lambda i: (rows[i]["accuracy"], -i))   # ties: the first listed
     others = [i for i in range(len(rows)) if i != best]
     for i in others:
-        pairs = [(by_id[best][c]["correct"], by_id[i][c]["correct"]) for c in shared
-                 if by_id[best][c]["correct"] is not None and by_id[i][c]["correct"] is not None]
+        pairs = [(by_id[best][c]["correct"], by_id[i][c]["correct"]) for c in decided]
         rows[i].update(paired=len(pairs), best_only=sum(a and not b for a, b in pairs),
                        run_only=sum(b and not a for a, b in pairs))
         rows[i]["p"] = mcnemar_exact(rows[i]["best_only"], rows[i]["run_only"])
@@ -4633,9 +4642,10 @@ def compare_many(runs, alpha=0.05):
         rows[i]["significant"] = rows[i]["best_only"] + rows[i]["run_only"] > 0 and adjusted <= alpha
         rows[i]["reading"] = many_reading(rows[best]["name"], rows[i], alpha)
     rows[best].update(best=True, reading=None)
-    ranked = sorted(range(len(rows)), key=lambda i: (i != best, -(rows[i]["accuracy"] if rows[i]["accuracy"] is not None else -1), i))
+    ranked = sorted(range(len(rows)), key=lambda i: (i != best, -rows[i]["accuracy"], i))
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": [rows[i] for i in ranked],
-            "best": rows[best]["run"], "cases": len(shared), "all_cases": [len(ids) for ids in by_id],
+            "best": rows[best]["run"], "cases": len(decided), "shared_cases": len(shared),
+            "all_cases": [len(ids) for ids in by_id],
             "partial": any(len(ids) != len(shared) for ids in by_id) or any(cfg.get("subset") for cfg in configs),
             "comparisons": len(others), "alpha": alpha, "distinct": distinct,
             "measure": measure(configs[0]["labels"], [row for _, _, cases in runs for row in check_table(cases)]),
@@ -4667,11 +4677,16 @@ def many_rows(m):
 def many_notes(m):
     """What the table rests on: the shared cases, the pairing, the adjustment."""
     each = " (each case's majority vote)" if m["majority_vote"] else ""
-    notes = [f"{len(m['runs'])} runs of {m['split']} ({short(m['split_sha'])}), compared on "
+    notes = [f"{len(m['runs'])} runs of {inert(m['split'])} ({short(m['split_sha'])}), compared on "
              f"{plural(m['cases'], 'case')}{each}, best first."]
     if m["partial"]:
-        notes.append(f"Only the cases every run holds are compared ({m['cases']}; the runs hold "
+        notes.append(f"Only the cases every run holds are compared ({m['shared_cases']}; the runs hold "
                      f"{', '.join(str(n) for n in m['all_cases'])}): some ran only part of the split (--limit, --cases).")
+    left_out = [f"{r['name']} {r['not_scored']}" for r in m["runs"] if r["not_scored"]]
+    if left_out:
+        notes.append(f"Left out: {plural(m['shared_cases'] - m['cases'], 'case')} without a verdict in some run "
+                     f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
+                     f"{m['cases']} all decided.")
     notes.append(f"vs best: cases only the best got right / cases only this run got right. p: exact McNemar test against "
                  f"the best; Holm p: adjusted for {plural(m['comparisons'], 'comparison')} (read this one, at alpha "
                  f"{m['alpha']:g}).")
@@ -4820,7 +4835,7 @@ def change_lines(changed):
 def format_compare(c, baseline_path, candidate_path):
     def ids(name):
         return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
-    out = [f"Baseline:  {baseline_path}", f"Candidate: {candidate_path}"]
+    out = [f"Baseline:  {inert(baseline_path)}", f"Candidate: {inert(candidate_path)}"]
     if c["subset"]:
         out.append(f"Cases: only part of the split ({json_text(c['subset'])}), not a full comparison")
     out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]

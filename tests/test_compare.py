@@ -250,3 +250,34 @@ def test_gates_over_many_runs_take_the_first_as_the_baseline_of_each(project, cl
     code, out, err = cli("compare", *runs, "runs/errored.json", "--fail-on-regression")
     assert code == 2 and "gates not judged" in err
     assert json.loads(cli("compare", *runs, "--fail-on-regression", "--json")[1])["gates"]["exit"] == 1
+
+
+def test_a_run_that_mostly_failed_is_never_ranked_on_the_few_it_answered(project, cli):
+    """From the attack on issue 18: a run whose calls failed on 27 of 28 cases ranked best on its
+    one answer, and its pairings hid a real difference between the other two runs."""
+    ids = [f"dev-{i:02d}" for i in range(1, 29)]
+    a = write_run("runs/a.json", split_run("dev", {i: "no sé" for i in ids[20:]}, prompt="prompts/v1.txt"))
+    b = write_run("runs/b.json", split_run("dev", {i: "no sé" for i in ids[10:]}, prompt="prompts/v2.txt"))
+    one = write_run("runs/one.json", split_run("dev", {i: None for i in ids[1:]}, temperature=0.5))
+    out = cli("compare", a, one, b)[1]
+    assert "compared on 1 case, best first" in out
+    assert "Left out: 27 cases without a verdict in some run (an error, or a judge that gave none; by run: one 27)" in out
+    code, out, err = cli("compare", a, b, one, "--fail-if-worse")
+    assert code == 2 and "gates not judged" in err   # the gates say it too
+    none = write_run("runs/none.json", split_run("dev", {i: None for i in ids}, temperature=0.6))
+    code, out, err = cli("compare", a, b, none)
+    assert code == 2 and "no case has a verdict in every run" in err
+    m = json.loads(cli("compare", a, b, one, "--json")[1])
+    assert [r["not_scored"] for r in m["runs"]] == [0, 0, 27] and m["cases"] == 1 and m["shared_cases"] == 28
+
+
+def test_names_from_files_and_runs_reach_the_terminal_inert(project, cli):
+    from conftest import write_two_runs
+    v2, v3 = write_two_runs()
+    evil = "runs/e\x1b[2J\u202evil.json"
+    os.rename(v3, evil)
+    out = cli("compare", v2, evil)[1]
+    assert "\x1b" not in out and "\u202e" not in out and "Candidate: runs/e\\x1b[2J\\u202evil.json" in out
+    third = write_run("runs/dev-v1.json", split_run("dev", {}, prompt="prompts/v1.txt"))
+    out = cli("compare", v2, evil, third)[1]
+    assert "\x1b" not in out and "\u202e" not in out and "e\\x1b[2J\\u202evil" in out

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import evalpy
+from conftest import evalpy, split_run, write_run
 
 CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "p" * 64, "split": "dev",
           "split_sha": "s" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0, "seed": 42,
@@ -163,3 +163,19 @@ def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
     (tmp_path / "r.json").write_text(text, encoding="utf-8")
     with pytest.raises(evalpy.EvalError, match="config.cases says 6 cases of 2 trial"):
         read(tmp_path / "r.json")
+
+
+@pytest.mark.parametrize("edit, says", [
+    (lambda r: r.update(input=5), "input must be text"),
+    (lambda r: r.update(input=["a"]), "input must be text"),
+    (lambda r: r.update(messages=[{"role": "user", "content": "hola"}]), "holds both input and messages"),
+])
+def test_a_hand_edited_input_is_refused_not_a_traceback(project, cli, edit, says):
+    """From the attack on issue 18: an input of another type crashed judge and report --case."""
+    run = split_run("dev", {})
+    edit(run["results"][1])
+    write_run("runs/edited.json", run)
+    for argv in (["report", "runs/edited.json"], ["report", "runs/edited.json", "--case", "dev-02"],
+                 ["judge", "runs/edited.json", "--host", "127.0.0.1:9"]):
+        code, out, err = cli(*argv)
+        assert code == 2 and says in err and "Traceback" not in err, argv
