@@ -660,7 +660,7 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
     required += ["expected"] if labels is not None else []
     required += ["input"] if "vars" not in case and "messages" not in case else []
     if "messages" in case:
-        problems += ["give either input or messages, not both (messages ends with the user's turn)"] * ("input" in case)
+        problems += ["give either input or messages, not both"] * ("input" in case)
         problems += turn_problems(case["messages"])
     optional_text = [f for f in ("input", "expected") if f not in required and f in case]
     for name in required + optional_text:   # non-empty strings
@@ -4668,7 +4668,7 @@ def many_rows(m):
     rows = [header]
     for n, r in enumerate(m["runs"], 1):
         versus = "best" if r.get("best") else f"+{r['best_only']} / +{r['run_only']}"
-        rows.append([n, r["name"], *(one_line(shown(k, v), 30) for k, v in r["settings"].items()),
+        rows.append([n, r["name"], *("-" if v is None else one_line(shown(k, v), 30) for k, v in r["settings"].items()),
                      count_percent(r["correct"], r["scored"]), interval(r["ci"]) or "-", versus,
                      "" if r.get("best") else p_value(r["p"]), "" if r.get("best") else p_value(r["holm_p"])])
     return rows
@@ -4703,7 +4703,8 @@ def markdown_many(m):
     out = [f"### eval.py compare: {len(m['runs'])} runs", "", many_notes(m)[0], "",
            "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
-    return "\n".join(out + [""] + many_notes(m)[1:] + [""] + [f"- {r['reading']}" for r in m["runs"] if not r.get("best")])
+    return "\n".join(out + [""] + many_notes(m)[1:] + ["", "Readings:", ""]
+                     + [f"- {r['reading']}" for r in m["runs"] if not r.get("best")])
 
 
 def plain_reading(fixed, broken, p, alpha):
@@ -4946,9 +4947,14 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     shared = {c["id"] for c in runs[0][2]} & set.intersection(*({c["id"] for c in cases} for _, _, cases in runs))
     names = run_names([path for path, _, _ in runs])
     (_, base_cfg, base_cases), code, verdicts = runs[0], 0, []
-    for (_, cfg, cases), name in zip(runs[1:], names[1:]):
-        c = compare_runs(base_cfg, [x for x in base_cases if x["id"] in shared], cfg,
-                         [x for x in cases if x["id"] in shared], alpha=m["alpha"])
+    compared = [compare_runs(base_cfg, [x for x in base_cases if x["id"] in shared], cfg,
+                             [x for x in cases if x["id"] in shared], alpha=m["alpha"]) for _, cfg, cases in runs[1:]]
+    # "significantly worse" over several comparisons at once: read at the Holm-adjusted p, as the table is
+    for c, adjusted in zip(compared, holm([c["mcnemar_p"] for c in compared])):
+        fixed, broken = len(c["fixed"]), len(c["regressions"])
+        c["significant"] = fixed + broken > 0 and adjusted <= m["alpha"]
+        c["reading"] = plain_reading(fixed, broken, adjusted, m["alpha"]).replace("p = ", "Holm-adjusted p = ", 1)
+    for c, name in zip(compared, names[1:]):
         one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse)
         code = max(code, one_code)
         verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]

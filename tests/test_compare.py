@@ -281,3 +281,19 @@ def test_names_from_files_and_runs_reach_the_terminal_inert(project, cli):
     third = write_run("runs/dev-v1.json", split_run("dev", {}, prompt="prompts/v1.txt"))
     out = cli("compare", v2, evil, third)[1]
     assert "\x1b" not in out and "\u202e" not in out and "e\\x1b[2J\\u202evil" in out
+
+
+def test_the_worse_gate_over_many_runs_reads_the_adjusted_p_as_the_table_does(project, cli):
+    """From the newcomer pass on issue 18: --fail-if-worse failed CI on a raw p of 0.125 while the
+    table beside it read the same comparison at its Holm-adjusted 0.25 ("cannot be told apart")."""
+    from conftest import V2_MISSES
+    base = write_run("runs/base.json", split_run("dev", V3_MISSES))
+    a = write_run("runs/a.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))        # +1 / -3 against base: p = 0.625
+    c = write_run("runs/c.json", split_run("dev", {i: "no sé" for i in ("dev-01", "dev-02", "dev-03", "dev-04",
+                                                                      "dev-06", "dev-07")}, prompt="prompts/v1.txt"))   # +1 / -6: p = 0.125
+    code, out, err = cli("compare", base, a, c, "--fail-if-worse", "--alpha", "0.2")
+    assert code == 0, err
+    assert "gate passed: base -> c: significantly worse? no (1 fixed, 6 broken: Holm-adjusted p = 0.25" in err
+    assert "gate passed: base -> a: significantly worse? no (1 fixed, 3 broken: Holm-adjusted p = 0.62" in err
+    code, out, err = cli("compare", base, c, "--fail-if-worse", "--alpha", "0.2")   # two runs: one comparison, no adjustment
+    assert code == 1 and "p = 0.12, the candidate is worse beyond chance" in err
