@@ -4605,8 +4605,8 @@ def distinct_settings(configs):
 
 
 def compare_many(runs, alpha=0.05):
-    """Three or more runs of one split (path, config, graded cases), on the cases all of them hold:
-    each run's figure with its interval, best first, and each paired with the best by the exact
+    """Three or more runs of one split (path, config, graded cases), on the cases all of them hold
+    and decided: each run's figure with its interval, best first, and each paired with the best by the exact
     McNemar test, the p-values adjusted by Holm's method for the number of comparisons."""
     configs = [cfg for _, cfg, _ in runs]
     for cfg in configs[1:]:
