@@ -4160,9 +4160,13 @@ def check_section(s):
         out.append(f"  cost: {j['calls']} judge calls ({j['failed_calls']} failed), "
                    f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens")
         out += ["", f"For human review ({len(j['review'])}):"]
-        out += [f"  {r['id']}" + (f" trial {r['trial']}" if s["repeat"] > 1 else "") + f" · {r['check']}: {r['why']}"
-                for r in j["review"]] or ["  -"]
+        out += [f"  {review_line(r, s['repeat'])}" for r in j["review"]] or ["  -"]
     return [line for line in out if line is not None]
+
+
+def review_line(r, repeat):
+    """An answer a person should look at, and why: 'dev-07 trial 2 · helps: low certainty (0.67)'."""
+    return f"{r['id']}" + (f" trial {r['trial']}" if repeat > 1 else "") + f" · {r['check']}: {r['why']}"
 
 
 def role(check):
@@ -4203,10 +4207,14 @@ def trial_section(s):
     rows = [["k", "pass@k", "pass^k", "cases"]]
     rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
     out += [""] + table(rows) + ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
-    for f in s["flaky"]:
-        expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
-        out.append(f"  {f['id']}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"]))
+    out += [f"  {flaky_line(f)}" for f in s["flaky"]]
     return out + ([] if s["flaky"] else ["  -"])
+
+
+def flaky_line(f):
+    """A case whose trials disagree: 'dev-07 (expected bug): bug | acceso "Es acceso."'."""
+    expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
+    return f"{f['id']}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"])
 
 
 def trial_answer(a):
@@ -4398,11 +4406,11 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     if not results:
         near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
         raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {near[0]}?" if near else ""))
-    case = grade(run["config"], results, rules_by_id)[0]
+    graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
+    case = next(c for c in graded if c["id"] == case_id)
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags")}
-    detail.update(checks_from=checks_path or "the run file",
-                  checks_sha=checks_fingerprint(grade(run["config"], run["results"], rules_by_id)))
+    detail.update(checks_from=checks_path or "the run file", checks_sha=checks_fingerprint(graded))
     thinking = {r["trial"]: r.get("thinking") for r in results}
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
@@ -4465,11 +4473,12 @@ def run_listing(folder):
     return listing, None, lambda: text
 
 
-def report_score(run_path, config, cases, checks_path=None):
+def report_score(run_path, config, cases, checks_path=None, failure_labels=None):
     """The score a report shows: the figures, where the checks came from, and the failure labels
-    written in review, if any."""
+    written in review, if any (read from beside the run unless given)."""
     s = dict(score(config, cases), checks_from=checks_path or "the run file")
-    failure_labels, _ = read_failure_labels(run_path + FAILURE_LABELS_SUFFIX)
+    if failure_labels is None:
+        failure_labels, _ = read_failure_labels(run_path + FAILURE_LABELS_SUFFIX)
     if failure_labels:
         s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(failure_labels)}
     return s
@@ -4604,6 +4613,12 @@ def distinct_settings(configs):
     return [k for k in keys if implied.get(k) not in keys]
 
 
+def shared_cases(runs):
+    """The ids every run holds, in the first run's order: what a compare of many runs is made on."""
+    held = [{c["id"] for c in cases} for _, _, cases in runs]
+    return [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in held)]
+
+
 def compare_many(runs, alpha=0.05):
     """Three or more runs of one split (path, config, graded cases), on the cases all of them hold
     and decided: each run's figure with its interval, best first, and each paired with the best by the exact
@@ -4612,7 +4627,7 @@ def compare_many(runs, alpha=0.05):
     for cfg in configs[1:]:
         same_split(configs[0], cfg)
     by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
-    shared = [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in by_id)]
+    shared = shared_cases(runs)
     if not shared:
         raise EvalError("refusing to compare: the runs share no case (each asked other --cases)")
     # every figure on the cases each run decided: a run whose calls failed must not rank on the few
@@ -4944,7 +4959,7 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     is gated against it on the cases all share, as compare of two would; exit 2 over 1 over 0."""
     if not (fail_on_regression or fail_if_worse):
         return 0, []
-    shared = {c["id"] for c in runs[0][2]} & set.intersection(*({c["id"] for c in cases} for _, _, cases in runs))
+    shared = set(shared_cases(runs))
     names = run_names([path for path, _, _ in runs])
     (_, base_cfg, base_cases), code, verdicts = runs[0], 0, []
     compared = [compare_runs(base_cfg, [x for x in base_cases if x["id"] in shared], cfg,
@@ -5228,7 +5243,7 @@ def check_reason(check, trial, result):
     return f"{kind} {check['value']!r}"
 
 
-def trial_answers(case, results, with_verdict=True):
+def trial_answers(case, results):
     """Every trial's raw answer, whole, as the page shows it under a case."""
     parts = []
     for t in case["trials"]:
@@ -5237,7 +5252,7 @@ def trial_answers(case, results, with_verdict=True):
         if r.get("thinking"):
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
-        parts.append((f'<div class="trial">{esc(head)}</div>' if head and with_verdict else "") + pre(body))
+        parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
 
 
@@ -5268,7 +5283,7 @@ def failure_label_table(labels, anchors):
     """The labels typed in review, most frequent first, each with links to its cases."""
     by_label = {}
     for key, entry in labels.items():
-        by_label.setdefault(entry["label"], []).append(key.rsplit("#", 1)[0])
+        by_label.setdefault(entry["label"], []).append(label_key_parts(key)[0])
     rows = [[label, (n, n), Markup(", ".join(case_link(i, anchors) for i in dict.fromkeys(sorted(by_label[label]))))]
             for label, n in failure_label_counts(labels)]
     return html_table(["failure label", "answers", "cases"], rows)
@@ -5288,7 +5303,7 @@ def labels_by_case(labels, cases, repeat):
         if key not in answers:
             strays.append(key)
             continue
-        case_id, trial = key.rsplit("#", 1)
+        case_id, trial = label_key_parts(key)
         by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['label']}" if repeat > 1 else entry["label"])
     return by_case, strays
 
@@ -5342,8 +5357,7 @@ def report_page(path, run, cases, s, labels):
                              ident="checks"))
     if judged:
         j = s["judge"]
-        review = [f"{r['id']}" + (f" trial {r['trial']}" if s["repeat"] > 1 else "") + f" · {r['check']}: {r['why']}"
-                  for r in j["review"]]
+        review = [review_line(r, s["repeat"]) for r in j["review"]]
         parts.append(section(
             "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
             html_table(["check", "type", "role", "answers passing", "open"], check_rows(judged)),
@@ -5363,8 +5377,7 @@ def report_page(path, run, cases, s, labels):
     if s["by_tag"]:
         parts.append(section("By tag", interval_chart(slice_bars(s["by_tag"]), f"{name} by tag"), slice_table(s["by_tag"])))
     if s["pass_k"]:
-        flaky = [f"{f['id']}" + (f" (expected {f['expected']})" if f["expected"] is not None else "") + ": "
-                 + " | ".join(trial_answer(a) for a in f["answers"]) for f in s["flaky"]]
+        flaky = [flaky_line(f) for f in s["flaky"]]
         parts.append(section(f"Trials ({s['repeat']} per case)", html_table(
             ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
             [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]], numeric_from=1),
@@ -5700,8 +5713,14 @@ MAX_FAILURE_LABEL = 200
 
 
 def label_key(case_id, trial):
-    """How the labels sidecar names an answer: 'dev-09#1' (an id may hold '#': split on the last)."""
+    """How the labels sidecar names an answer: 'dev-09#1'."""
     return f"{case_id}#{trial}"
+
+
+def label_key_parts(key):
+    """(case id, trial as written) of a labels-sidecar key; an id may hold '#', so the last one splits."""
+    case_id, _, trial = key.rpartition("#")
+    return case_id, trial
 
 
 def read_failure_labels(path):
@@ -6270,11 +6289,11 @@ def cmd_report(args):
     if args.checks:
         same_cases(args.checks, checks, cases)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-    s = report_score(args.run, config, cases, args.checks)
+    failure_labels, _ = read_failure_labels(args.run + FAILURE_LABELS_SUFFIX)
+    s = report_score(args.run, config, cases, args.checks, failure_labels)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.html is not None:
-        sidecar = args.run + FAILURE_LABELS_SUFFIX
-        write_page(args.html, report_page(args.run, run, cases, s, read_failure_labels(sidecar)[0]), args.force,
+        write_page(args.html, report_page(args.run, run, cases, s, failure_labels), args.force,
                    [*files_of_run(args.run), args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
                          **s, "gates": {"exit": code, "verdicts": verdicts}},
