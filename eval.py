@@ -1,3 +1,4 @@
+
 #!/usr/bin/env python3
 """eval.py: did a change to an LLM system make it better, or does it only seem to?
 
@@ -23,19 +24,23 @@ answer with the configuration that produced it, score offline, compare case by c
 Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure error.
 
 The file reads top to bottom in the order the pipeline runs; each numbered section is one stage:
-   1. Defaults         every tunable constant, each with the reason for its value
-   2. Records          the case, check, answer, run config, graded case and score; config build and checks
-   3. Load             split, labels, default checks, prompt, hashes; every problem before any call
+   1. Defaults         every tunable constant and file name, each with the reason for its value
+   2. Helpers          errors, terminal text, JSON, whole-file writes, locks, signals: no stage's ideas
+   3. Records          the case, check, answer, run config, graded case and score, declared once
    4. Checks           CHECK_TYPES: each check type's value rule and evaluation in one entry
-   5. Model clients    Ollama and OpenAI-compatible, one requests.Session, timeouts, retries
-   6. Judge            the LLM judge's prompt, votes and verdicts, and its calibration against people
-   7. Run and store    the journal, resume, the held-out rule; run_split() is `run` up to its report
-   8. Read back, score load_run(), normalize, grade(), score(): every figure from the run file alone
-   9. Statistics       Wilson, McNemar, Fisher, pass@k, pass^k, sizing (power)
-  10. Report, compare  text, markdown and JSON views; compare_runs(); the CI gates
-  11. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
-  12. Review           the local trace viewer and its labels sidecar
-  13. Command line     the parsers, one short cmd_* per command, main(); then the review page
+   5. Load             split, labels, default checks, prompt, hashes; every problem before any call
+   6. Model clients    Ollama and OpenAI-compatible, one requests.Session, timeouts, retries
+   7. Judge            the judge's prompts and calls (one answer, or two answers side by side) and
+                       how its votes become a verdict
+   8. Run and store    the run's config, the journal, resume, the held-out rule, the run file
+                       written and read back; run_split() is `run` up to its report
+   9. Normalize, score normalize, grade(), score(): every figure from the run file alone
+  10. Statistics       Wilson, McNemar, Fisher, Holm, pass@k, pass^k, sizing (power)
+  11. Report, compare  text, markdown and JSON views; compare_runs(); the CI gates
+  12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
+  13. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
+  14. Review           the local trace viewer, its page, and its failure-labels sidecar
+  15. Command line     the parsers, one short cmd_* per command, main()
 """
 import argparse
 import base64
@@ -71,6 +76,7 @@ from typing import NamedTuple, TypedDict
 __version__ = "0.1.0"
 
 
+
 # ---------------------------------------------------------------------------
 # 1. Defaults. Each says why it is what it is.
 
@@ -79,9 +85,11 @@ DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remo
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 MAX_TIMEOUT = 1e6                 # seconds, 11 days: past any model, short of what a socket refuses
+
 # A call whose load_duration is above this loaded the model: a loaded model reports a few
 # milliseconds at most, a load takes from a second to minutes
 LOADED_ABOVE_NS = 100_000_000
+
 # Ollama's context window, sent with every request: its own default has changed between versions
 # (2048, then 4096, then by memory), and a prompt longer than the window is cut without a word
 DEFAULT_NUM_CTX = 4096
@@ -105,18 +113,368 @@ LABELS_FILE = "labels.txt"
 CHECKS_FILE = "checks.json"       # default checks for every case of the splits beside it
 INVALID = "INVALID"               # an answer that is not exactly one label after normalization
 
-
-# ---------------------------------------------------------------------------
-# 2. Records, declared once: the case, the check, the answer, the run config and the run file,
-#    the graded case and the score: plain dicts in the JSON's shape, their keys named here.
-
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
+
+FAILURE_LABELS_SUFFIX = ".labels.json"
+FAILURE_LABELS_FORMAT = "eval.py-labels/1"
+
+
+PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
+PAIRWISE_FORMAT = "eval.py-pairwise/1"
+
+
+MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
+SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
+MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
+
+
+# The audit: where a judge leans (seed 001's biases), read from the verdicts a run already holds:
+# answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
+AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
+UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called unsure of itself
+
+
+REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
+MAX_FAILURE_LABEL = 200
+
+CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
+CHART_NAME = 190       # px for the names left of the bars
+CHART_ROW = 26         # px per bar, whisker and name
+CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
+CELL = 52              # px per confusion-matrix cell: room for a four-digit count
+DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
+
+
+
+# ---------------------------------------------------------------------------
+# 2. Helpers every stage uses: errors, text for a terminal, JSON, files written whole, locks,
+#    signals. Nothing here knows what a case or a run is.
+
+class EvalError(Exception):
+    """A foreseeable problem: shown to the user as plain lines, exit 2."""
+
+
+def warn(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+# Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
+# passed on, when text from a server or a model is printed or kept as an error.
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # and bidi overrides
+
+
+def inert(text):
+    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\u0100" else f"\\u{ord(m.group()):04x}",
+                             text)
+
+
+def one_line(text, width=70):
+    flat = inert(" ".join(text.split()))
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+def short(sha):
+    return sha[:8]
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def percent(x):
+    if x is None:
+        return "-"
+    text = f"{100 * x:.0f}"
+    if (text == "100" and x < 1) or (text == "0" and x > 0):
+        text = f"{100 * x:.1f}"
+    return text + "%"
+
+
+def count_percent(part, whole):
+    """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
+    if not whole:
+        return f"{part}/{whole} = -"
+    return f"{part}/{whole} = {percent(part / whole)}"
+
+
+def interval(ci):
+    low, high = ci
+    return "" if low is None else f"{100 * low:.0f}–{100 * high:.0f}%"
+
+
+def p_value(p):
+    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
+
+
+def plural(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def table(rows, align_right_from=1):
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def print_json(obj):
+    print(json_text(obj, indent=2))
+
+
+def show(view, as_json, markdown, text, verdicts=()):
+    """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
+    last two built only when asked for. Gate verdicts close a markdown view and go to stderr."""
+    if view == "json":
+        print_json(as_json)
+    elif view == "markdown":
+        print(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
+    else:
+        print(text())
+    for verdict in verdicts:
+        warn(verdict)
+
+
+def view_of(args):
+    return "json" if args.json else "markdown" if getattr(args, "markdown", False) else "text"
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
+
+
+def strict_json(text):
+    """json.loads for files people write: a key given twice, NaN or Infinity, nesting deeper than
+    MAX_NESTING or a lone surrogate is refused (ValueError) instead of silently kept."""
+    def unique(pairs):
+        obj = {}
+        for key, value in pairs:
+            if key in obj:
+                raise ValueError(f"key {key!r} is given twice")
+            obj[key] = value
+        return obj
+
+    def refuse(name):
+        raise ValueError(f"{name} is not a number (JSON has no {name})")
+
+    def finite(digits):
+        number = float(digits)
+        if abs(number) == inf:
+            raise ValueError(f"{digits} is too large a number")
+        return number
+
+    try:
+        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse, parse_float=finite)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
+    problem = unreadable_value(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def unreadable_value(value):
+    """Why a decoded JSON value cannot be used (too deep, a lone surrogate), or None."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_NESTING:
+                return f"nested deeper than {MAX_NESTING} levels"
+            for inner in (list(item) + list(item.values())) if isinstance(item, dict) else item:
+                stack.append((inner, depth + 1))
+        elif isinstance(item, str) and LONE_SURROGATE.search(item):
+            return f"holds \\u{ord(LONE_SURROGATE.search(item).group()):04x}, half of a character (a lone surrogate)"
+    return None
+
+
+def json_text(obj, **options):
+    """json.dumps with non-ASCII text kept readable, except a lone surrogate (a server may send
+    "\\ud800"): UTF-8 cannot hold one, so it stays a JSON escape and reads back the same."""
+    text = json.dumps(obj, ensure_ascii=False, **options)
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_line(obj):
+    return (json_text(obj) + "\n").encode("utf-8")
+
+
+def sha256_bytes(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_new_file(path, pieces):
+    """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
+    file never outlives a failure (a full disk, say); one left by a killed process is removed."""
+    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", pieces)
+    try:
+        os.link(tmp, path)   # fails if path exists, unlike rename
+    except FileExistsError:
+        os.unlink(tmp)
+        raise EvalError(f"{path} appeared while the run was writing; the answers are still in "
+                        f"{path + JOURNAL_SUFFIX}") from None
+    except OSError:
+        if os.path.exists(path):
+            os.unlink(tmp)
+            raise EvalError(f"{path} exists; it was not overwritten") from None
+        os.replace(tmp, path)   # file systems without hard links
+    else:
+        os.unlink(tmp)
+
+
+def replace_file(path, text):
+    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
+    temp file never outlives a failure; one left by a killed process is removed."""
+    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        remove_quietly(tmp)
+        raise
+
+
+def write_temp_file(path, tmp, pieces):
+    """The text in `tmp`, on disk (fsync), for a write of `path` to finish; `tmp` is removed if
+    the write fails (a full disk, say), and those of `path` that killed processes left, first."""
+    remove_stale_temp_files(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines([pieces] if isinstance(pieces, str) else pieces)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        remove_quietly(tmp)
+        raise
+    return tmp
+
+
+def remove_quietly(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def remove_stale_temp_files(path):
+    """Temp files of `path` (`path.tmp-PID...`) whose process is gone: a kill during a write left them."""
+    folder, name = os.path.split(path)
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    for other in names:
+        pid = re.fullmatch(re.escape(name) + r"\.tmp-(\d+)(-\d+)?", other)
+        if pid and not process_alive(int(pid.group(1))):
+            remove_quietly(os.path.join(folder, other))
+
+
+def process_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+class RunLock:
+    """An exclusive lock on a run while a process asks for its answers (POSIX flock on
+    RUN.lock, which holds the pid), so two resumes of one journal never both call the model."""
+
+    def __init__(self, run_path):
+        self.path = run_path + ".lock"
+        self.file = None
+        try:
+            import fcntl
+        except ImportError:
+            return   # no flock (Windows): no lock
+        handle = open(self.path, "a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = ""
+            for _ in range(50):   # the holder may be between emptying the file and writing its pid
+                handle.seek(0)
+                holder = handle.read().strip()
+                if holder:
+                    break
+                time.sleep(0.01)
+            handle.close()
+            holder = holder or "?"
+            raise EvalError(f"another eval.py (pid {holder}) is finishing this run ({run_path}); "
+                            "wait for it, or stop it first") from None
+        handle.truncate(0)
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self.file = handle
+
+    def release(self):
+        if self.file is not None:
+            remove_quietly(self.path)   # while still held: no other process can have taken it
+            self.file.close()
+            self.file = None
+
+
+class file_lock:
+    """An advisory lock on a file, so two review servers on one run take turns (POSIX; a no-op elsewhere)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        self.file = open(self.path, "a")
+        try:
+            import fcntl
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+        except ImportError:
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()   # closing releases the lock
+
+
+def interrupt(signum, frame):
+    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def terminated_as_interrupted():
+    """SIGTERM as Ctrl-C for a whole run, the checks and the model load before the first case
+    included (a load can take minutes)."""
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def majority(votes, tie=None):
+    """The value most votes give; `tie` when two values share the most; None when there is no vote.
+    The one vote count in eval.py: a case's trials (labels, verdicts) and a judge's votes."""
+    counts = Counter(votes).most_common(2)
+    if not counts:
+        return None
+    return tie if len(counts) > 1 and counts[0][1] == counts[1][1] else counts[0][0]
+
+
+def rate(part, whole):
+    return part / whole if whole else None
+
+
+
+# ---------------------------------------------------------------------------
+# 3. Records, declared once: the case, the check, the answer, the run config and the run file,
+#    the graded case and the score: plain dicts in the JSON's shape, their keys named here.
+
 # input may be left out when a case gives vars; expected, in a free-text set (no labels.txt);
 # messages (a conversation so far) replaces input
 CASE_FIELDS = ("id", "input", "messages", "expected", "difficulty", "note", "tags", "vars", "checks", "pass_threshold")
 TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is the prompt file's
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
+
 # A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}: one result per
 # case and trial, holding the case as it was (CASE_FIELDS), its trial number (1..repeat)
 # and what the server did with it (CALL_FIELDS).
@@ -124,14 +482,18 @@ CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
                "completion_tokens", "total_duration_ns", "load_duration_ns",
                "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking",
                "thinking_tokens", "system_fingerprint")
+
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
                    "think", "response_format", "api", "server_version")
+
 # run --think: what Ollama's "think" is sent as. "default" sends nothing (the model decides), and
 # is what runs made before --think existed did.
 THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high"}
 THINK_DEFAULT = "default"
+APIS = ("ollama", "openai")   # the server APIs a run can speak: Ollama's own, and OpenAI's (llama.cpp, vLLM...)
 THINK_FLAGS = {value: flag for flag, value in THINK_VALUES.items()}   # as the report names them
+
 # What Ollama's /api/tags says of the model, as the run config records it: the digest changes when
 # the model is pulled again or replaced under the same name
 IDENTITY_FIELDS = ("model_digest", "model_family", "parameter_size", "quantization")
@@ -209,7 +571,7 @@ class RunConfig(TypedDict, total=False):
     prompt: str          # the prompt file's path
     split: str           # the split's name (dev, test, support-dev)
     split_path: str
-    api: str             # a key of CLIENTS
+    api: str             # one of APIS
     host: str
     subset: dict | None            # {"limit": N} or {"cases": [ids]}: only part of the split was asked
     rerun_test: dict | None        # {"forced": true, "earlier": [paths]}: a held-out split run again
@@ -292,6 +654,7 @@ class Score(TypedDict, total=False):
     checks_from: str        # set by report: the run file, or --checks SPLIT
     failure_labels: dict    # set by report: the counts of review's labels
 
+
 class Inputs(NamedTuple):
     """What a run asks: the split's cases and labels (None for free text), the system prompt, and
     the hashes that pin both."""
@@ -319,29 +682,6 @@ def answer_problem(answer):
     return None
 
 
-def build_config(args) -> RunConfig:
-    """What `run` was asked for: the first keys of a run's config. start_config adds what the
-    start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
-    split_path, split_name = resolve_split(args.split)
-    prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
-    return {
-        "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "options": pinned_options(parse_options(args.option), args.api), "format": args.format,
-        "think": think_value(args.think, args.api),
-        "prompt": prompt_path,
-        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
-        **({"subset": {"limit": args.limit}} if args.limit else {}),
-        **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
-    }
-
-
-def pinned_options(options, api):
-    """Ollama's num_ctx is always sent (DEFAULT_NUM_CTX unless --option num_ctx=N), so a run asks
-    the same way whatever the server's version defaults to, and the report can tell when a prompt
-    filled the window."""
-    return {"num_ctx": DEFAULT_NUM_CTX, **options} if api == "ollama" else options
-
-
 def tagged(model):
     """A model name without a tag is its :latest, as Ollama reads it (through either API)."""
     return model if ":" in model else model + ":latest"
@@ -353,43 +693,6 @@ def same_setting(key, a, b):
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
     return a == b
-
-
-def think_value(think, api):
-    if think is None:
-        return THINK_DEFAULT
-    if api != "ollama":
-        raise EvalError("--think is sent as Ollama's \"think\"; an OpenAI-compatible server takes its own "
-                        "option, e.g. --option reasoning_effort=low")
-    return THINK_VALUES[think]
-
-
-def server_url(api, host):
-    """--host, else $OLLAMA_HOST for Ollama (read as the ollama CLI reads it), else $OPENAI_BASE_URL."""
-    if host is not None:
-        return resolve_host(host)
-    if api == "ollama":
-        return resolve_host(os.environ.get("OLLAMA_HOST", ""))
-    if os.environ.get("OPENAI_BASE_URL"):
-        return resolve_host(os.environ["OPENAI_BASE_URL"])
-    raise EvalError("--api openai needs --host (the server's base URL, e.g. http://127.0.0.1:8000) "
-                    "or $OPENAI_BASE_URL")
-
-
-def parse_options(pairs):
-    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
-    options = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
-        if key in ("temperature", "seed"):
-            raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
-        try:
-            options[key.strip()] = strict_json(value)
-        except ValueError:
-            options[key.strip()] = value
-    return options
 
 
 def config_problem(config, text_keys):
@@ -420,8 +723,8 @@ def config_problem(config, text_keys):
     repeat = config.setdefault("repeat", 1)
     if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
         return f"config.repeat must be a whole number from 1 to {MAX_REPEAT}"
-    if not isinstance(config.setdefault("api", "ollama"), str) or config["api"] not in CLIENTS:
-        return f"config.api must be one of {', '.join(CLIENTS)}"
+    if not isinstance(config.setdefault("api", "ollama"), str) or config["api"] not in APIS:
+        return f"config.api must be one of {', '.join(APIS)}"
     rerun = config.get("rerun_test")
     if rerun is not None and not (type(rerun) is dict and rerun.get("forced") is True and type(rerun.get("earlier")) is list
                                   and all(type(path) is str for path in rerun["earlier"])):
@@ -454,26 +757,359 @@ def config_problem(config, text_keys):
         config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None
 
+# The two ways an OpenAI-compatible server takes a JSON Schema for structured output: OpenAI's
+# own, and llama-cpp-python's server, which refuses that one and wants the schema beside
+# "json_object". The run config records which one its answers were asked with.
+SCHEMA_FORMS = {"json_schema": "json_schema", "json_object": "json_object with a schema"}
 
-class EvalError(Exception):
-    """A foreseeable problem: shown to the user as plain lines, exit 2."""
+
+def context_window(config):
+    """num_ctx, when the run sent it to Ollama (a prompt that reaches it may have been cut)."""
+    num_ctx = (config.get("options") or {}).get("num_ctx")
+    return num_ctx if config.get("api", "ollama") == "ollama" and type(num_ctx) is int and num_ctx > 0 else None
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
 
-def warn(message):
-    print(message, file=sys.stderr, flush=True)
+def split_thinking(response):
+    """(reasoning, answer) of a response. The answer is what is scored, checked and judged: the
+    response without a leading <think>...</think> block (the reasoning that servers and models
+    which do not send it apart put inline). It is None when the block never closed: the model was
+    still thinking when it stopped, and said nothing."""
+    text = response.lstrip()
+    if not text.startswith(THINK_OPEN):
+        return None, response
+    end = text.find(THINK_CLOSE)
+    if end < 0:
+        return text[len(THINK_OPEN):].strip(), None
+    return text[len(THINK_OPEN):end].strip(), text[end + len(THINK_CLOSE):].lstrip()
+
+
+def answer_of(response):
+    return split_thinking(response)[1]
+
 
 
 # ---------------------------------------------------------------------------
-# 3. Load: the split, its labels and default checks, the prompt, and their hashes. Every
+# 4. Checks: binary criteria evaluated from the stored answer, so a changed check needs no model
+#    call. Every check type is one entry of CHECK_TYPES: what its value must be, how it is evaluated.
+
+CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight")
+SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
+SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+
+
+def schema_problems(schema, where="schema"):
+    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
+    if not isinstance(schema, dict):
+        return [f"{where} must be an object"]
+    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
+                for k in schema if k not in SCHEMA_KEYWORDS]
+    kinds = schema.get("type", "string")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
+        problems.append(f"{where}.type must be one of {', '.join(SCHEMA_TYPES)} (or a list of them)")
+    if "enum" in schema and not isinstance(schema["enum"], list):
+        problems.append(f"{where}.enum must be a list")
+    if "required" in schema and not (isinstance(schema["required"], list)
+                                     and all(isinstance(r, str) for r in schema["required"])):
+        problems.append(f"{where}.required must be a list of property names")
+    if "properties" in schema:
+        if not isinstance(schema["properties"], dict):
+            problems.append(f"{where}.properties must be an object")
+        else:
+            for name, sub in schema["properties"].items():
+                problems += schema_problems(sub, f"{where}.properties.{name}")
+    if "items" in schema:
+        problems += schema_problems(schema["items"], f"{where}.items")
+    return problems
+
+
+def schema_errors(value, schema, where="$"):
+    """Validate against the supported JSON Schema subset; returns what does not match."""
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    python = {"string": (str,), "number": (int, float), "integer": (int,), "boolean": (bool,),
+              "object": (dict,), "array": (list,), "null": (type(None),)}
+    if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
+                         for k in kinds):
+        return [f"{where} is not {' or '.join(kinds)}"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where} is not one of {schema['enum']}"]
+    errors = []
+    if isinstance(value, dict):
+        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
+        for name, sub in schema.get("properties", {}).items():
+            if name in value:
+                errors += schema_errors(value[name], sub, f"{where}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            errors += schema_errors(item, schema["items"], f"{where}[{i}]")
+    return errors
+
+
+def passes_json(text, schema):
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return not schema or not schema_errors(value, schema)
+
+
+REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
+MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
+
+
+def regex_problem(pattern):
+    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
+    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
+    that almost matches, such a pattern backtracks for longer than anyone waits."""
+    try:
+        re.compile(pattern)
+        parsed = re_parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError) as e:
+        return f"bad regular expression: {e}"
+    if nests_repetition(parsed):
+        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
+                "that almost matches; write it with one repetition (a+)")
+    return None
+
+
+def nests_repetition(parsed):
+    for op, av in parsed:
+        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
+            return True
+        if any(nests_repetition(sub) for sub in subpatterns(av)):
+            return True
+    return False
+
+
+def cut_many_ways(body):
+    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
+    only (in a group, or as one alternative): then a run of text splits into iterations in
+    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
+    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
+    if not solid:   # every part may be empty: any repetition in it is one too many
+        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
+    if len(solid) > 1:
+        return all(varies(item) for item in solid)
+    op, av = solid[0]
+    if op == re_parser.SUBPATTERN:
+        return cut_many_ways(av[-1])
+    if op == re_parser.BRANCH:
+        return any(cut_many_ways(branch) for branch in av[1])
+    return varies(solid[0])
+
+
+def varies(item):
+    op, av = item
+    return op in REPEATS and av[0] != av[1]
+
+
+def subpatterns(av):
+    if isinstance(av, re_parser.SubPattern):
+        yield av
+    elif isinstance(av, (tuple, list)):
+        for item in av:
+            yield from subpatterns(item)
+
+
+class PatternTimeout(Exception):
+    """A check's pattern ran past REGEX_SECONDS on one answer."""
+
+
+def stop_pattern(signum, frame):
+    raise PatternTimeout
+
+
+def guarded_search(pattern, text):
+    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
+    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
+    only the main thread, where scoring runs; elsewhere the search is plain."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return re.search(pattern, text)
+    previous = signal.signal(signal.SIGALRM, stop_pattern)
+    signal.setitimer(signal.ITIMER_REAL, REGEX_SECONDS)
+    try:
+        return re.search(pattern, text)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class CheckType:
+    """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
+    none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
+    stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
+    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it and
+    vetted for runaway backtracking. needs: what its case must have. shown: its mark in reports."""
+
+    def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
+        self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
+
+
+CHECK_TYPES = {
+    "contains": CheckType(str, lambda c, r, t: c["value"] in r["response"]),
+    "not_contains": CheckType(str, lambda c, r, t: c["value"] not in r["response"]),
+    "icontains": CheckType(str, lambda c, r, t: c["value"].casefold() in r["response"].casefold()),
+    "regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is not None, pattern=True),
+    "not_regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is None, pattern=True),
+    "equals_expected": CheckType(None, lambda c, r, t: r["response"].strip() == r.get("expected"), needs="expected"),
+    "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
+    "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
+    "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
+    "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
+}
+
+
+def parse_check(obj) -> tuple[Check | None, list]:
+    """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
+    if not isinstance(obj, dict) or "type" not in obj:
+        return None, ['a check is an object {"type": ..., "value": ...}']
+    kind = obj["type"]
+    if not isinstance(kind, str) or kind not in CHECK_TYPES:
+        return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
+    problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
+    want, value = CHECK_TYPES[kind].value, obj.get("value")
+    if want is None and "value" in obj:
+        problems.append(f"check {kind!r} takes no value")
+    elif want is str and not (isinstance(value, str) and value):
+        problems.append(f"check {kind!r} needs a non-empty string value")
+    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
+    if "schema" in obj:
+        problems += [f"check {kind!r}: {p}" for p in
+                     (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
+    weighed = "weight" in obj
+    if not isinstance(obj.get("blocking", not weighed), bool):
+        problems.append(f"check {kind!r}: blocking must be true or false")
+    problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
+    name = obj.get("name", kind if value is None else f"{kind} {value}")
+    if not (isinstance(name, str) and name.strip()):
+        problems.append(f"check {kind!r}: name must be a non-empty string")
+    check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
+    check.update({k: obj[k] for k in ("value", "schema", "weight") if k in obj})
+    return check, problems
+
+
+# Seed 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
+# threshold, with safety and policy checks blocking whatever the sum. A check either blocks or
+# weighs, never both: a blocking check that also weighed would count twice.
+def is_number(value):
+    """A finite JSON number: not true/false, not an integer too long for a float (10**400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return isfinite(value)
+    except OverflowError:
+        return False
+
+
+def is_share(value):
+    return is_number(value) and 0 < value <= 1
+
+
+def weight_problems(obj):
+    """What is wrong with a check's "weight", or []: a positive number, on a check that does not block."""
+    if "weight" not in obj:
+        return []
+    w = obj["weight"]
+    if not is_number(w) or w <= 0:
+        return [f"weight must be a positive number, not {one_line(json_text(w), 40)}"]
+    if obj.get("blocking") is True:
+        return ['a check with a weight counts toward the weighted score and does not block; '
+                'drop "blocking": true or the weight']
+    return []
+
+
+def threshold_problem(value, checks):
+    """What is wrong with a case's pass_threshold given its checks, or None."""
+    if value is None:
+        return None
+    if not is_share(value):
+        return f"pass_threshold must be a number above 0 and at most 1 (a share of the weight), not {one_line(json_text(value), 40)}"
+    if not any("weight" in c for c in checks):
+        return 'pass_threshold needs at least one check with a "weight"'
+    return None
+
+
+def exact(number):
+    """A weight or threshold as written in decimal, exactly: 0.1 + 0.2 + 0.4 reaches 0.7."""
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
+def weighted_score(checks, passed):
+    """(lowest, highest) share of the weighed checks' weight that passes: an undecided check (a judge
+    with no verdict) may go either way, so the two differ until it is decided. None without weights."""
+    weighed = [c for c in checks if "weight" in c]
+    if not weighed:
+        return None
+    total = sum(exact(c["weight"]) for c in weighed)
+    sure = sum(exact(c["weight"]) for c in weighed if passed.get(c["name"]) is True)
+    maybe = sum(exact(c["weight"]) for c in weighed if passed.get(c["name"]) is None)
+    return sure / total, (sure + maybe) / total
+
+
+def stored_check_problem(check, labels):
+    """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
+    same rules as in a split, so a hand-edited run cannot hang or crash a report."""
+    if type(check) is not dict or type(check.get("name")) is not str:
+        return "a check must be an object with a name"
+    _, problems = parse_check(check)
+    problems = problems or filled_check_problems(check, labels)
+    return f"check {check['name']!r}: {problems[0]}" if problems else None
+
+
+def filled_check_problems(check, labels, case=None):
+    """What the rules of a check's type say of it once its placeholders are filled: a pattern
+    that can backtrack for hours, a label check without labels, a comparison without a case's
+    expected answer. `case`: the split's case, when the check comes from a split, not a run."""
+    kind = CHECK_TYPES[check["type"]]
+    problems = [regex_problem(check["value"])] if kind.pattern else []
+    if kind.needs == "labels" and labels is None:
+        problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
+                        else "a label check needs config.labels")
+    if kind.needs == "expected" and case is not None and "expected" not in case:
+        problems.append("equals_expected needs the case's 'expected'")
+    return [p for p in problems if p]
+
+
+LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every labelled case has one
+
+
+def run_checks(checks, r, trial, threshold=None):
+    """({check name: passed}, verdict, weighted score) of one answer: case_verdict() of its checks'
+    results, and weighted_score() of them (None when no check has a weight)."""
+    passed = {}
+    for c in checks:
+        try:
+            passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
+        except PatternTimeout:
+            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
+                            "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
+    weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
+    return passed, case_verdict(checks, passed, threshold, weighted), weighted
+
+
+def case_verdict(checks, passed, threshold, weighted):
+    """An answer passes when every blocking check passes and, with a threshold, when its weighted
+    score reaches it; no score makes up for a failed blocking check. It stays open (None) while
+    an undecided check could still tip it."""
+    verdict = True
+    for c in checks:
+        ok = passed[c["name"]]
+        if c["blocking"] and ok is not True and verdict is not False:
+            verdict = ok
+    if threshold is None or verdict is False:
+        return verdict
+    low, high = weighted
+    t = exact(threshold)
+    return False if high < t else verdict if low >= t else None
+
+
+
+# ---------------------------------------------------------------------------
+# 5. Load: the split, its labels and default checks, the prompt, and their hashes. Every
 #    problem in them is found before any model call.
-
-def short(sha):
-    return sha[:8]
-
-
-def sha256_bytes(data):
-    return hashlib.sha256(data).hexdigest()
-
 
 def fold(text):
     """Lowercase without accents: how answers and labels are matched."""
@@ -518,55 +1154,6 @@ def unreadable(path, what, error):
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{path}: is a folder, not a {what}")
     return EvalError(f"{path}: cannot read {what} ({error.strerror})")
-
-
-MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
-
-
-def strict_json(text):
-    """json.loads for files people write: a key given twice, NaN or Infinity, nesting deeper than
-    MAX_NESTING or a lone surrogate is refused (ValueError) instead of silently kept."""
-    def unique(pairs):
-        obj = {}
-        for key, value in pairs:
-            if key in obj:
-                raise ValueError(f"key {key!r} is given twice")
-            obj[key] = value
-        return obj
-
-    def refuse(name):
-        raise ValueError(f"{name} is not a number (JSON has no {name})")
-
-    def finite(digits):
-        number = float(digits)
-        if abs(number) == inf:
-            raise ValueError(f"{digits} is too large a number")
-        return number
-
-    try:
-        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse, parse_float=finite)
-    except RecursionError:
-        raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
-    problem = unreadable_value(value)
-    if problem:
-        raise ValueError(problem)
-    return value
-
-
-def unreadable_value(value):
-    """Why a decoded JSON value cannot be used (too deep, a lone surrogate), or None."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            if depth > MAX_NESTING:
-                return f"nested deeper than {MAX_NESTING} levels"
-            for inner in (list(item) + list(item.values())) if isinstance(item, dict) else item:
-                stack.append((inner, depth + 1))
-        elif isinstance(item, str) and LONE_SURROGATE.search(item):
-            return f"holds \\u{ord(LONE_SURROGATE.search(item).group()):04x}, half of a character (a lone surrogate)"
-    return None
 
 
 def json_problem(error):
@@ -937,325 +1524,9 @@ def one_sided(a_ids, b_ids):
     return ", ".join(repr(i) if not i else i for i in only[:5]) + (" …" if len(only) > 5 else "")
 
 
-# ---------------------------------------------------------------------------
-# 4. Checks: binary criteria evaluated from the stored answer, so a changed check needs no model
-#    call. Every check type is one entry of CHECK_TYPES: what its value must be, how it is evaluated.
-
-CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight")
-SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
-SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
-
-
-def schema_problems(schema, where="schema"):
-    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
-    if not isinstance(schema, dict):
-        return [f"{where} must be an object"]
-    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
-                for k in schema if k not in SCHEMA_KEYWORDS]
-    kinds = schema.get("type", "string")
-    kinds = kinds if isinstance(kinds, list) else [kinds]
-    if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
-        problems.append(f"{where}.type must be one of {', '.join(SCHEMA_TYPES)} (or a list of them)")
-    if "enum" in schema and not isinstance(schema["enum"], list):
-        problems.append(f"{where}.enum must be a list")
-    if "required" in schema and not (isinstance(schema["required"], list)
-                                     and all(isinstance(r, str) for r in schema["required"])):
-        problems.append(f"{where}.required must be a list of property names")
-    if "properties" in schema:
-        if not isinstance(schema["properties"], dict):
-            problems.append(f"{where}.properties must be an object")
-        else:
-            for name, sub in schema["properties"].items():
-                problems += schema_problems(sub, f"{where}.properties.{name}")
-    if "items" in schema:
-        problems += schema_problems(schema["items"], f"{where}.items")
-    return problems
-
-
-def schema_errors(value, schema, where="$"):
-    """Validate against the supported JSON Schema subset; returns what does not match."""
-    kinds = schema.get("type")
-    kinds = [kinds] if isinstance(kinds, str) else kinds
-    python = {"string": (str,), "number": (int, float), "integer": (int,), "boolean": (bool,),
-              "object": (dict,), "array": (list,), "null": (type(None),)}
-    if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
-                         for k in kinds):
-        return [f"{where} is not {' or '.join(kinds)}"]
-    if "enum" in schema and value not in schema["enum"]:
-        return [f"{where} is not one of {schema['enum']}"]
-    errors = []
-    if isinstance(value, dict):
-        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
-        for name, sub in schema.get("properties", {}).items():
-            if name in value:
-                errors += schema_errors(value[name], sub, f"{where}.{name}")
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            errors += schema_errors(item, schema["items"], f"{where}[{i}]")
-    return errors
-
-
-def passes_json(text, schema):
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return not schema or not schema_errors(value, schema)
-
-
-REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
-MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
-
-
-def regex_problem(pattern):
-    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
-    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
-    that almost matches, such a pattern backtracks for longer than anyone waits."""
-    try:
-        re.compile(pattern)
-        parsed = re_parser.parse(pattern)
-    except (re.error, RecursionError, OverflowError) as e:
-        return f"bad regular expression: {e}"
-    if nests_repetition(parsed):
-        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
-                "that almost matches; write it with one repetition (a+)")
-    return None
-
-
-def nests_repetition(parsed):
-    for op, av in parsed:
-        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
-            return True
-        if any(nests_repetition(sub) for sub in subpatterns(av)):
-            return True
-    return False
-
-
-def cut_many_ways(body):
-    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
-    only (in a group, or as one alternative): then a run of text splits into iterations in
-    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
-    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
-    if not solid:   # every part may be empty: any repetition in it is one too many
-        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
-    if len(solid) > 1:
-        return all(varies(item) for item in solid)
-    op, av = solid[0]
-    if op == re_parser.SUBPATTERN:
-        return cut_many_ways(av[-1])
-    if op == re_parser.BRANCH:
-        return any(cut_many_ways(branch) for branch in av[1])
-    return varies(solid[0])
-
-
-def varies(item):
-    op, av = item
-    return op in REPEATS and av[0] != av[1]
-
-
-def subpatterns(av):
-    if isinstance(av, re_parser.SubPattern):
-        yield av
-    elif isinstance(av, (tuple, list)):
-        for item in av:
-            yield from subpatterns(item)
-
-
-class PatternTimeout(Exception):
-    """A check's pattern ran past REGEX_SECONDS on one answer."""
-
-
-def stop_pattern(signum, frame):
-    raise PatternTimeout
-
-
-def guarded_search(pattern, text):
-    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
-    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
-    only the main thread, where scoring runs; elsewhere the search is plain."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        return re.search(pattern, text)
-    previous = signal.signal(signal.SIGALRM, stop_pattern)
-    signal.setitimer(signal.ITIMER_REAL, REGEX_SECONDS)
-    try:
-        return re.search(pattern, text)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-class CheckType:
-    """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
-    none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
-    stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
-    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it and
-    vetted for runaway backtracking. needs: what its case must have. shown: its mark in reports."""
-
-    def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
-        self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
-
-
-CHECK_TYPES = {
-    "contains": CheckType(str, lambda c, r, t: c["value"] in r["response"]),
-    "not_contains": CheckType(str, lambda c, r, t: c["value"] not in r["response"]),
-    "icontains": CheckType(str, lambda c, r, t: c["value"].casefold() in r["response"].casefold()),
-    "regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is not None, pattern=True),
-    "not_regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is None, pattern=True),
-    "equals_expected": CheckType(None, lambda c, r, t: r["response"].strip() == r.get("expected"), needs="expected"),
-    "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
-    "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
-    "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
-    "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
-}
-
-
-def parse_check(obj) -> tuple[Check | None, list]:
-    """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
-    if not isinstance(obj, dict) or "type" not in obj:
-        return None, ['a check is an object {"type": ..., "value": ...}']
-    kind = obj["type"]
-    if not isinstance(kind, str) or kind not in CHECK_TYPES:
-        return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
-    problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
-    want, value = CHECK_TYPES[kind].value, obj.get("value")
-    if want is None and "value" in obj:
-        problems.append(f"check {kind!r} takes no value")
-    elif want is str and not (isinstance(value, str) and value):
-        problems.append(f"check {kind!r} needs a non-empty string value")
-    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
-    if "schema" in obj:
-        problems += [f"check {kind!r}: {p}" for p in
-                     (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
-    weighed = "weight" in obj
-    if not isinstance(obj.get("blocking", not weighed), bool):
-        problems.append(f"check {kind!r}: blocking must be true or false")
-    problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
-    name = obj.get("name", kind if value is None else f"{kind} {value}")
-    if not (isinstance(name, str) and name.strip()):
-        problems.append(f"check {kind!r}: name must be a non-empty string")
-    check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
-    check.update({k: obj[k] for k in ("value", "schema", "weight") if k in obj})
-    return check, problems
-
-
-# Seed 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
-# threshold, with safety and policy checks blocking whatever the sum. A check either blocks or
-# weighs, never both: a blocking check that also weighed would count twice.
-def is_number(value):
-    """A finite JSON number: not true/false, not an integer too long for a float (10**400)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return isfinite(value)
-    except OverflowError:
-        return False
-
-
-def is_share(value):
-    return is_number(value) and 0 < value <= 1
-
-
-def weight_problems(obj):
-    """What is wrong with a check's "weight", or []: a positive number, on a check that does not block."""
-    if "weight" not in obj:
-        return []
-    w = obj["weight"]
-    if not is_number(w) or w <= 0:
-        return [f"weight must be a positive number, not {one_line(json_text(w), 40)}"]
-    if obj.get("blocking") is True:
-        return ['a check with a weight counts toward the weighted score and does not block; '
-                'drop "blocking": true or the weight']
-    return []
-
-
-def threshold_problem(value, checks):
-    """What is wrong with a case's pass_threshold given its checks, or None."""
-    if value is None:
-        return None
-    if not is_share(value):
-        return f"pass_threshold must be a number above 0 and at most 1 (a share of the weight), not {one_line(json_text(value), 40)}"
-    if not any("weight" in c for c in checks):
-        return 'pass_threshold needs at least one check with a "weight"'
-    return None
-
-
-def exact(number):
-    """A weight or threshold as written in decimal, exactly: 0.1 + 0.2 + 0.4 reaches 0.7."""
-    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
-
-
-def weighted_score(checks, passed):
-    """(lowest, highest) share of the weighed checks' weight that passes: an undecided check (a judge
-    with no verdict) may go either way, so the two differ until it is decided. None without weights."""
-    weighed = [c for c in checks if "weight" in c]
-    if not weighed:
-        return None
-    total = sum(exact(c["weight"]) for c in weighed)
-    sure = sum(exact(c["weight"]) for c in weighed if passed.get(c["name"]) is True)
-    maybe = sum(exact(c["weight"]) for c in weighed if passed.get(c["name"]) is None)
-    return sure / total, (sure + maybe) / total
-
-
-def stored_check_problem(check, labels):
-    """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
-    same rules as in a split, so a hand-edited run cannot hang or crash a report."""
-    if type(check) is not dict or type(check.get("name")) is not str:
-        return "a check must be an object with a name"
-    _, problems = parse_check(check)
-    problems = problems or filled_check_problems(check, labels)
-    return f"check {check['name']!r}: {problems[0]}" if problems else None
-
-
-def filled_check_problems(check, labels, case=None):
-    """What the rules of a check's type say of it once its placeholders are filled: a pattern
-    that can backtrack for hours, a label check without labels, a comparison without a case's
-    expected answer. `case`: the split's case, when the check comes from a split, not a run."""
-    kind = CHECK_TYPES[check["type"]]
-    problems = [regex_problem(check["value"])] if kind.pattern else []
-    if kind.needs == "labels" and labels is None:
-        problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
-                        else "a label check needs config.labels")
-    if kind.needs == "expected" and case is not None and "expected" not in case:
-        problems.append("equals_expected needs the case's 'expected'")
-    return [p for p in problems if p]
-
-
-LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every labelled case has one
-
-
-def run_checks(checks, r, trial, threshold=None):
-    """({check name: passed}, verdict, weighted score) of one answer: case_verdict() of its checks'
-    results, and weighted_score() of them (None when no check has a weight)."""
-    passed = {}
-    for c in checks:
-        try:
-            passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
-        except PatternTimeout:
-            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
-                            "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
-    weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
-    return passed, case_verdict(checks, passed, threshold, weighted), weighted
-
-
-def case_verdict(checks, passed, threshold, weighted):
-    """An answer passes when every blocking check passes and, with a threshold, when its weighted
-    score reaches it; no score makes up for a failed blocking check. It stays open (None) while
-    an undecided check could still tip it."""
-    verdict = True
-    for c in checks:
-        ok = passed[c["name"]]
-        if c["blocking"] and ok is not True and verdict is not False:
-            verdict = ok
-    if threshold is None or verdict is False:
-        return verdict
-    low, high = weighted
-    t = exact(threshold)
-    return False if high < t else verdict if low >= t else None
-
 
 # ---------------------------------------------------------------------------
-# 5. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, through
+# 6. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, through
 #    one requests.Session, with a time limit on each whole request and bounded retries.
 
 def resolve_host(value):
@@ -1308,16 +1579,6 @@ class CallFailed(Exception):
         self.body = body       # what it answered, whole
 
 
-# Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
-# passed on, when text from a server or a model is printed or kept as an error.
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # and bidi overrides
-
-
-def inert(text):
-    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\u0100" else f"\\u{ord(m.group()):04x}",
-                             text)
-
-
 def error_text(body, reason="", clean=str):
     """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}.
     clean (the API key's removal) sees the words whole, before they are cut short."""
@@ -1343,8 +1604,6 @@ def retry_after(headers):
 # What of an Authorization header a server may echo back in an error ("Authorization: Bearer
 # sk-...", "Bearer sk-..."): removed before any text from a server is stored or printed.
 AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}]*|\bbearer\s+[^\s\"',}]+")
-SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
-MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 
 
 class Deadlines:
@@ -1682,10 +1941,6 @@ class OllamaClient(ChatClient):
 
 
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
-# The two ways an OpenAI-compatible server takes a JSON Schema for structured output: OpenAI's
-# own, and llama-cpp-python's server, which refuses that one and wants the schema beside
-# "json_object". The run config records which one its answers were asked with.
-SCHEMA_FORMS = {"json_schema": "json_schema", "json_object": "json_object with a schema"}
 
 
 def response_format(fmt, schema_form):
@@ -1782,7 +2037,7 @@ class OpenAIClient(ChatClient):
                 time.sleep(backoff(attempt, failure.wait))
 
 
-CLIENTS = {"ollama": OllamaClient, "openai": OpenAIClient}
+CLIENTS = dict(zip(APIS, (OllamaClient, OpenAIClient)))
 
 
 def make_client(config, args):
@@ -1847,9 +2102,9 @@ def choose_response_format(client, config, labels, resuming):
     return form
 
 
+
 # ---------------------------------------------------------------------------
-# 6. The judge and its calibration: a model reads an answer against a criterion; a person's labels
-#    say how far to trust it.
+# 7. The judge: a model reads an answer against a criterion and votes; the votes become a verdict.
 
 # The judge reads one answer against one criterion, reasons first and gives its verdict last:
 # asking for the reason before the verdict makes it weigh the answer instead of its length.
@@ -1956,6 +2211,79 @@ def prepare_judge(client, api, judge, schema):
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
 
 
+def judge_verdicts(votes):
+    """Per judge check: each judge model's majority over its votes, then the panel's majority.
+    A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
+    by_check = {}
+    for vote in votes or []:
+        by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
+    verdicts = {}
+    for check, models in by_check.items():
+        per_model, certainties, unreadable, failed = {}, [], 0, 0
+        for model, model_votes in models.items():
+            readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
+            failed += sum(1 for v in model_votes if v.get("error"))
+            unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
+            per_model[model] = majority(readable)
+            if readable:
+                certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
+        decided = [v for v in per_model.values() if v is not None]
+        verdicts[check] = {
+            "pass": majority(decided) if len(decided) == len(per_model) else None,
+            "models": per_model, "certainty": min(certainties) if certainties else None,
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
+    return verdicts
+
+
+def left_open_by_failed_call(trial):
+    """An answer without a verdict because a judge call failed (the server, not the judge): like
+    an answer that never came, it says nothing of the model, and judging again may decide it."""
+    return trial["correct"] is None and any(j["pass"] is None and j["failed"] for j in trial["judged"].values())
+
+
+def judge_summary(config, cases):
+    """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
+    votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
+    review = []
+    for case in cases:
+        for t in case["trials"]:
+            for name, j in t["judged"].items():
+                reasons = []
+                if j["pass"] is None:
+                    reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
+                                   "no verdict (tie or unreadable answer from the judge)")
+                if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
+                    reasons.append(f"low certainty ({j['certainty']:.2f})")
+                if j["disagree"]:
+                    reasons.append("judges disagree")
+                if reasons:
+                    review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
+                                   "why": "; ".join(reasons), "models": j["models"]})
+    return {"config": config.get("judge"), "calls": len(votes),
+            "failed_calls": sum(1 for v in votes if v.get("error")),
+            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
+            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
+            "review": review}
+
+
+def judge_agreement(pairs):
+    """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
+    what a judge is for, so they are counted on their own: raw agreement misleads when most pass."""
+    caught = sum(not h and not j for h, j in pairs)
+    missed = sum(not h and j for h, j in pairs)
+    kept = sum(h and j for h, j in pairs)
+    false_alarms = sum(h and not j for h, j in pairs)
+    n = len(pairs)
+    agreement = rate(caught + kept, n)
+    chance = rate((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
+    kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
+    return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
+                                  "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
+            "failure_detection": rate(caught, caught + missed), "pass_retention": rate(kept, kept + false_alarms),
+            "agreement": agreement, "kappa": kappa,
+            "human_fail_share": rate(caught + missed, n)}
+
+
 # Two answers side by side: a judge tends to prefer the one it reads first, so every pair is asked
 # in both orders, and only a preference that survives the swap counts (seed 001).
 PAIRWISE_PROMPT = """You compare two answers, A and B, written by AI assistants to the same user message,
@@ -2051,535 +2379,71 @@ def pairwise_outcome(votes):
     return majority(outcomes.values(), tie="tie"), None, outcomes
 
 
-def judge_verdicts(votes):
-    """Per judge check: each judge model's majority over its votes, then the panel's majority.
-    A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
-    by_check = {}
-    for vote in votes or []:
-        by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
-    verdicts = {}
-    for check, models in by_check.items():
-        per_model, certainties, unreadable, failed = {}, [], 0, 0
-        for model, model_votes in models.items():
-            readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
-            failed += sum(1 for v in model_votes if v.get("error"))
-            unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
-            per_model[model] = majority(readable)
-            if readable:
-                certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
-        decided = [v for v in per_model.values() if v is not None]
-        verdicts[check] = {
-            "pass": majority(decided) if len(decided) == len(per_model) else None,
-            "models": per_model, "certainty": min(certainties) if certainties else None,
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
-    return verdicts
-
-
-def left_open_by_failed_call(trial):
-    """An answer without a verdict because a judge call failed (the server, not the judge): like
-    an answer that never came, it says nothing of the model, and judging again may decide it."""
-    return trial["correct"] is None and any(j["pass"] is None and j["failed"] for j in trial["judged"].values())
-
-
-def judge_summary(config, cases):
-    """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
-    votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
-    review = []
-    for case in cases:
-        for t in case["trials"]:
-            for name, j in t["judged"].items():
-                reasons = []
-                if j["pass"] is None:
-                    reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
-                                   "no verdict (tie or unreadable answer from the judge)")
-                if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
-                    reasons.append(f"low certainty ({j['certainty']:.2f})")
-                if j["disagree"]:
-                    reasons.append("judges disagree")
-                if reasons:
-                    review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
-                                   "why": "; ".join(reasons), "models": j["models"]})
-    return {"config": config.get("judge"), "calls": len(votes),
-            "failed_calls": sum(1 for v in votes if v.get("error")),
-            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
-            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
-            "review": review}
-
-
-def judge_agreement(pairs):
-    """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
-    what a judge is for, so they are counted on their own: raw agreement misleads when most pass."""
-    caught = sum(not h and not j for h, j in pairs)
-    missed = sum(not h and j for h, j in pairs)
-    kept = sum(h and j for h, j in pairs)
-    false_alarms = sum(h and not j for h, j in pairs)
-    n = len(pairs)
-    agreement = rate(caught + kept, n)
-    chance = rate((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
-    kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
-    return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
-                                  "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
-            "failure_detection": rate(caught, caught + missed), "pass_retention": rate(kept, kept + false_alarms),
-            "agreement": agreement, "kappa": kappa,
-            "human_fail_share": rate(caught + missed, n)}
-
-
-def read_human_verdicts(path):
-    """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
-    text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
-    if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
-        raise EvalError(f"{path} is a run file, not a person's labels: calibrate takes the labels first, "
-                        "then the run (calibrate LABELS RUN)")
-    labels, problems = {}, []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            key = (obj["id"], obj.get("trial", 1), obj["check"])
-            if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
-                raise TypeError
-            hash(key)   # a trial that is a list or an object cannot be looked up
-        except (ValueError, KeyError, TypeError, RecursionError):
-            problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
-            continue
-        if key in labels:
-            problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
-        labels[key] = obj["pass"]
-    if problems or not labels:
-        raise EvalError(capped(problems) or f"{path}: no labels")
-    return labels
-
-
-def capped(problems, shown=20):
-    """A list of problems, one a line, cut at `shown` with how many more there are."""
-    more = len(problems) - shown
-    return "\n".join(problems[:shown] + ([f"... and {more} more"] if more > 0 else []))
-
-
-def judge_run(args):
-    """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
-    new votes, to be written as a new run file, and how many answers had a judge call fail."""
-    run = load_run(args.run)
-    todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
-            and any(c["type"] == "judge" for c in r["checks"])]
-    if not todo:
-        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
-                        "--checks to see it, or run again")
-    config = dict(run["config"], judged_from=args.run)
-    config["judge"] = judge_config(args, config, todo)
-    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-    client = make_client(config, args)
-    prepare_judge(client, config["api"], config["judge"], VERDICT_SCHEMA)
-    # the judged model's family as the run recorded it; the judges' as the server says now
-    judge_note(config["model"], config["judge"]["models"],
-               {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
-    progress = Progress(len(todo), 0)
-    votes, failed = {}, 0
-
-    def on_votes(result, trial, result_votes):
-        nonlocal failed
-        votes[result["id"], trial] = result_votes
-        failed += any(v["error"] for v in result_votes)
-        progress.update(len(votes), failed)
-
-    ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
-    progress.update(len(votes), failed, final=True)
-    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
-    return {"format": RUN_FORMAT, "config": config, "results": results}, failed
-
-
-PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
-PAIRWISE_FORMAT = "eval.py-pairwise/1"
-# A sidecar holds every pairwise comparison made against its run, each under the key that decides
-# whether stored verdicts can stand for new ones: the two runs' bytes and the judge, criterion included.
-COMPARISON_KEY = ("baseline_sha", "candidate_sha", "judge")
-
-
-def pairwise_judge(args, a_cfg, b_cfg):
-    """How compare --pairwise asks: the judge models (default: the candidate's model), votes,
-    temperature, seed, the criterion, the prompt's hash. With Ollama the window is pinned, as a
-    run's: the judge's prompt holds two whole answers."""
-    api = args.api or b_cfg["api"]
-    window = max(filter(None, (context_window(a_cfg), context_window(b_cfg))), default=None) or (
-        DEFAULT_NUM_CTX if api == "ollama" else None)
-    return {"criterion": args.pairwise, "models": args.judge_model or [b_cfg["model"]], "votes": args.judge_votes,
-            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
-            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {}),
-            **({"schema": True} if args.judge_schema else {})}
-
-
-def answer_pairs(a_run, b_run):
-    """The cases both runs answered, trial 1 of each, in the baseline's order, and the ids of those
-    one run (or neither) answered: an error or reasoning that never ended is no answer to compare."""
-    def answers(run):
-        return {r["id"]: (r, answer_of(r["response"]) if r.get("response") is not None else None)
-                for r in run["results"] if r["trial"] == 1}
-    a, b = answers(a_run), answers(b_run)
-    pairs, unanswered = [], {"only_baseline": [], "only_candidate": [], "neither": []}
-    for cid, (case, a_answer) in a.items():
-        b_answer = b[cid][1]
-        if a_answer is not None and b_answer is not None:
-            pairs.append({"id": cid, "trial": 1, "case": case, "baseline": a_answer, "candidate": b_answer})
-        else:
-            side = "only_baseline" if a_answer is not None else "only_candidate" if b_answer is not None else "neither"
-            unanswered[side].append(cid)
-    return pairs, unanswered
-
-
-def file_sha(path):
-    return sha256_bytes(read_bytes(path, "run file"))
-
-
-def read_pairwise(path):
-    """The comparisons stored in a pairwise sidecar ([] if there is none); a damaged one is an error,
-    never overwritten: it holds verdicts someone paid for."""
-    if not os.path.exists(path):
-        return []
-    if not os.path.isfile(path):
-        raise EvalError(f"{path}: not a regular file; move it aside to ask the judge again")
-    try:
-        stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
-        problem = pairwise_problem(stored)
-    except (ValueError, UnicodeDecodeError) as e:
-        problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
-    if problem:
-        raise EvalError(f"{path}: damaged pairwise file ({problem}); move it aside to ask the judge again")
-    return stored["comparisons"]
-
-
-def pairwise_problem(stored):
-    """What is wrong with a decoded pairwise sidecar, or None."""
-    if type(stored) is not dict or stored.get("format") != PAIRWISE_FORMAT or type(stored.get("comparisons")) is not list:
-        return f'expected {{"format": "{PAIRWISE_FORMAT}", "comparisons": [...]}}'
-    for c in stored["comparisons"]:
-        if type(c) is not dict or not all(k in c for k in COMPARISON_KEY) or type(c.get("verdicts")) is not list:
-            return "a comparison without its runs' hashes, its judge or its verdicts"
-        judge = c["judge"]
-        if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
-                or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
-            return "a comparison whose judge has no criterion or models"
-        for v in c["verdicts"]:
-            if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
-                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
-                    or v.get("winner") not in (*WINNERS.values(), None) or answer_problem(v)):
-                return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
-    return None
-
-
-def save_comparison(path, comparison):
-    """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
-    Atomic, and under a lock, so two compares at once each keep their own."""
-    with file_lock(path + ".lock"):
-        comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
-        replace_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n")
-
-
-def pairwise_compare(args, a_path, a_run, b_path, b_run):
-    """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
-    those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
-    verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now."""
-    judge = pairwise_judge(args, a_run["config"], b_run["config"])
-    pairs, unanswered = answer_pairs(a_run, b_run)
-    sidecar = b_path + PAIRWISE_SUFFIX
-    key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
-    stored = next((c for c in read_pairwise(sidecar) if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
-    kept = {}
-    for v in stored["verdicts"] if stored else []:
-        kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
-    wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
-    def missing(p):   # the calls of a pair still to make: never stored, or failed
-        stored_votes = kept.get((p["id"], p["trial"]), {})
-        return [w for w in wanted if stored_votes.get(w) is None or stored_votes[w].get("error")]
-    todo = [p for p in pairs if missing(p)]
-    asking = {(p["id"], p["trial"]) for p in todo}
-    votes = {(p["id"], p["trial"]): [kept[p["id"], p["trial"]][w] for w in wanted]
-             for p in pairs if (p["id"], p["trial"]) not in asking}
-    if todo:
-        config = {"api": args.api or b_run["config"]["api"],
-                  "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
-        client = make_client(config, args)
-        prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
-        for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
-            judge_note(judged_model, judge["models"], client.identities)
-        calls = sum(len(missing(p)) for p in todo)
-        warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
-             f"({plural(calls, 'call')}, both orders in all; {len(pairs) - len(todo)} pair(s) stored already)")
-        progress, failed, interrupted = Progress(len(todo), 0), 0, False
-
-        def on_votes(pair, trial, pair_votes):
-            nonlocal failed
-            votes[pair["id"], trial] = pair_votes
-            failed += any(v["error"] for v in pair_votes)
-            progress.update(len(votes) - (len(pairs) - len(todo)), failed)
-
-        try:
-            with terminated_as_interrupted():
-                ask_all([(p, p["trial"]) for p in todo], args.jobs,
-                        lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
-            progress.update(len(todo), failed, final=True)
-        except KeyboardInterrupt:
-            interrupted = True
-            raise
-        finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
-            save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
-                                      "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-                                      "eval_version": __version__,
-                                      # a pair not asked again keeps what was stored of it
-                                      "verdicts": [v for p in pairs for v in votes.get(
-                                          (p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]})
-            warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
-                                                         if interrupted else ""))
-    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
-    return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
-            "asked": sum(id(v) not in reused for pair_votes in votes.values() for v in pair_votes),
-            "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
-
-
-def write_judged(judged, run_path, out):
-    """The re-judged run, in a file of its own: the run it came from is never touched."""
-    out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
-    try:
-        write_new_file(out, run_text(judged))
-    except OSError as e:
-        raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
-    warn(f"wrote {out} ({run_path} is unchanged)")
-
-
-def calibration(human, verdicts, labels_path, run_path):
-    """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
-    judged = sorted({k[2] for k in verdicts})
-    if not judged:
-        raise EvalError(f"{run_path} holds no judge verdict: it has no judge check, or its judge was never "
-                        "asked (add a judge check and use `judge`, or run again)")
-    stray = sorted({k[2] for k in human} - set(judged))
-    if stray:
-        raise EvalError(f"{labels_path}: check {stray[0]!r} is not a judge check of {run_path}; its judge "
-                        f"checks are: {', '.join(judged)}")
-    unknown = [k for k in human if k not in verdicts]
-    if unknown:
-        raise EvalError(f"{labels_path}: {len(unknown)} label(s) match no judge verdict in {run_path} "
-                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
-    report = {}
-    for check in sorted({k[2] for k in human}):
-        keys = [k for k in human if k[2] == check]
-        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
-        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
-        report[check]["warnings"] = calibration_warnings(report[check])
-    return report
-
-
-def judge_votes_of(config):
-    """How many times the run's judge was asked about each answer."""
-    return (config.get("judge") or {}).get("votes") or 1
-
-
-def judge_verdicts_of(cases):
-    """{(case id, trial, check name): the judge's verdict} of a graded run."""
-    return {(c["id"], t["trial"], name): j["pass"] for c in cases for t in c["trials"] for name, j in t["judged"].items()}
-
-
-def calibration_warnings(a):
-    warnings = []
-    if a["failure_detection"] is None:
-        warnings.append("no human-labelled failure: the judge's failure detection cannot be measured")
-    elif a["failure_detection"] < LOW_CERTAINTY:
-        warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
-                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
-    fail_share = a["human_fail_share"]
-    if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
-        warnings.append(f"unbalanced labels ({percent(fail_share)} failures): raw agreement misleads; "
-                        "read failure detection and kappa instead")
-    return warnings
-
-
-def format_calibration(report):
-    out = []
-    for check, a in report.items():
-        t = a["table"]
-        out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
-                + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
-                f"  Failure detection: {count_percent(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
-                "  (real failures the judge fails)",
-                f"  Pass retention:    {count_percent(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
-                "  (real passes the judge leaves alone)",
-                f"  Raw agreement:     {percent(a['agreement'])}",
-                f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
-        out += table([["", "judge fail", "judge pass"],
-                      ["human fail", t["human_fail"]["judge_fail"], t["human_fail"]["judge_pass"]],
-                      ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
-        out += [f"  WARNING: {w}" for w in a["warnings"]] + [""]
-    return "\n".join(out).rstrip()
-
-
-# The audit: where a judge leans (seed 001's biases), read from the verdicts a run already holds:
-# answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
-AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
-UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called unsure of itself
-
-
-def judge_audit(config, cases, run_path, human=None):
-    """Per judge check: verdicts by answer-length quarter with the rank correlation, each judge's
-    pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
-    of every pairwise comparison stored beside the run. human: a person's labels, when calibrating."""
-    judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(run_path + PAIRWISE_SUFFIX, file_sha(run_path))
-    if not judged and not position["comparisons"]:
-        stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
-        raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
-                        f"asked (eval.py judge RUN asks it), and no pairwise comparison is stored beside it{stale}")
-    family = config.get("model_family") or model_family(config["model"], {})
-    checks = {}
-    for name in judged:
-        rows = [(len(answer_of(t["response"]) or ""), c["id"], t["trial"], t["judged"][name])
-                for c in cases for t in c["trials"] if name in t["judged"]]
-        decided = [r for r in rows if r[3]["pass"] is not None]
-        checks[name] = {"answers": len(rows), "verbosity": length_bias(decided, human, name),
-                        "judges": judge_rates(rows, config["model"], family), "consistency": vote_consistency(rows)}
-    return {"model": config["model"], "family": family, "checks": checks, "position": position}
-
-
-def length_bias(rows, human, check):
-    """Verdicts by answer length: pass rate per quarter (shortest first) and Spearman's correlation of
-    length with the verdict; with a person's labels, theirs beside the judge's."""
-    rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
-    labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
-    n, quarters = len(rows), []
-    for q in range(4):
-        part = rows[q * n // 4:(q + 1) * n // 4]
-        people = [human[r[1], r[2], check] for r in part if human and (r[1], r[2], check) in human]
-        quarters.append({"chars": [part[0][0], part[-1][0]] if part else None, "total": len(part),
-                         "passed": sum(r[3]["pass"] for r in part),
-                         "human_total": len(people), "human_passed": sum(people)})
-    rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
-    human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
-    return {"answers": n, "quarters": quarters, "spearman": rho, "human_spearman": human_rho,
-            "reading": length_reading(n, quarters, rho, human_rho, bool(labelled))}
-
-
-def length_reading(n, quarters, rho, human_rho, labelled):
-    if n < AUDIT_FEW:
-        return f"too few judged answers ({n}) to read a length effect"
-    if rho is None:
-        return "every verdict is the same: length cannot sway what never changes"
-    short_q, long_q = quarters[0], quarters[-1]
-    said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
-            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho:+.2f})")
-    if labelled and human_rho is not None:
-        gap = rho - human_rho
-        return said + (f"; people's verdicts give {human_rho:+.2f}: "
-                       + ("the judge rewards length more than people do" if gap > 0.2 else
-                          "the judge rewards length less than people do" if gap < -0.2 else
-                          "the judge follows length as people do"))
-    if abs(rho) < 0.2:
-        return said + ": little sign that length sways it"
-    return said + (": longer answers pass more often; a length bias unless they really are better "
-                   "(a person's labels tell: calibrate --audit)" if rho > 0 else
-                   ": shorter answers pass more often; read some long ones it failed")
-
-
-def judge_rates(rows, judged_model, family):
-    """Each judge model's pass rate over the answers it decided, and whether it is of the judged
-    model's family (a judge tends to favour its own): the family the run recorded, else the name's."""
-    rates = {}
-    for _, _, _, verdict in rows:
-        for model, said in verdict["models"].items():
-            same = model == judged_model or model_family(model, {}) == family
-            r = rates.setdefault(model, {"passed": 0, "total": 0, "same_family": same})
-            if said is not None:
-                r["passed"] += said
-                r["total"] += 1
-    return rates
-
-
-def vote_consistency(rows):
-    """With several votes per judge: the answers where a judge's own votes split, those under the
-    certainty threshold (already listed for human review), and those where the panel's judges disagree."""
-    def named(r):
-        return r[1] + (f" trial {r[2]}" if r[2] != 1 else "")
-    certain = [r for r in rows if r[3]["certainty"] is not None]
-    return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
-            "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
-            "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
-
-
-def stored_flip_rates(path, run_sha):
-    """The flip rate of every pairwise comparison stored in a sidecar: how often the judge preferred
-    a position rather than an answer. Comparisons made on another version of the run file (one
-    run again under the same name) are not its answers: counted apart, not read."""
-    found, stale = [], 0
-    for comparison in read_pairwise(path):
-        if comparison["candidate_sha"] != run_sha:
-            stale += 1
-            continue
-        by_pair = {}
-        for v in comparison["verdicts"]:
-            by_pair.setdefault((v["id"], v["trial"]), []).append(v)
-        outcomes = [pairwise_outcome(votes)[0] for votes in by_pair.values()]
-        decided = [o for o in outcomes if o is not None]
-        found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
-                      "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
-                      "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
-    return {"file": path, "comparisons": found, "stale": stale}
-
-
-def format_audit(audit, votes):
-    out = [f"Judge audit: the judged model is {inert(audit['model'])} (family {inert(audit['family'])})"]
-    for name, a in audit["checks"].items():
-        v = a["verbosity"]
-        out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
-        if a["answers"] > v["answers"]:
-            out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, a failed "
-                       "call, or votes that tied): the figures below leave them out")
-        out.append(f"  Length: {v['reading']}")
-        if v["answers"] >= AUDIT_FEW:
-            people = any(q["human_total"] for q in v["quarters"])
-            rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
-            for label, q in zip(("shortest", "second", "third", "longest"), v["quarters"]):
-                rows.append([label, f"{q['chars'][0]}–{q['chars'][1]}", count_percent(q["passed"], q["total"])]
-                            + ([count_percent(q["human_passed"], q["human_total"]) if q["human_total"] else "-"]
-                               if people else []))
-            out += ["  " + line for line in table(rows, align_right_from=99)]
-        for model, r in a["judges"].items():
-            same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
-            out.append(f"  Judge {inert(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
-        if len(a["judges"]) > 1 and any(r["same_family"] for r in a["judges"].values()) and not all(
-                r["same_family"] for r in a["judges"].values()):
-            out.append("  (compare the same-family judge's rate with the others': a gap on the same answers is "
-                       "self-preference, or a stricter judge)")
-        c = a["consistency"]
-        if votes > 1:
-            out.append(f"  Self-consistency ({votes} votes each): {count_percent(len(c['split']), c['answers'])} of "
-                       f"answers split their votes; {len(c['low_certainty'])} under certainty {LOW_CERTAINTY:g} "
-                       "(already listed for human review)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
-            if c["answers"] and len(c["split"]) / c["answers"] > UNSURE_SHARE:
-                out.append("  The judge disagrees with itself on more than one answer in five: treat its verdicts "
-                           "as unsure, and calibrate it or change it before trusting its rate")
-        else:
-            out.append("  Self-consistency: one vote per judge, nothing to measure (judge RUN --judge-votes 3 "
-                       "--judge-temperature 0.7 asks again)")
-        if len(a["judges"]) > 1:
-            out.append(f"  Panel: the judges disagree on {count_percent(len(c['panel_split']), c['answers'])} of answers"
-                       + (f": {', '.join(c['panel_split'])}" if c["panel_split"] else ""))
-    position = audit["position"]
-    stale = (f" ({plural(position['stale'], 'comparison')} stored for another version of this run file, not read)"
-             if position["stale"] else "")
-    if position["comparisons"]:
-        out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
-        for p in position["comparisons"]:
-            out.append(f"  against {inert(p['baseline'] or '?')}, judge {inert(', '.join(p['models'] or []))}: "
-                       f"{count_percent(p['flips'], p['decided'])} of pairs flipped with the order"
-                       f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
-    else:
-        out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}){stale}; "
-                    "compare BASELINE RUN --pairwise CRITERION makes one"]
-    return "\n".join(out)
-
 
 # ---------------------------------------------------------------------------
-# 7. Run and store: every finished case is appended to a journal at once, so a killed run loses
-#    nothing; the run file is written once, atomically, at the end. The held-out split is run once.
+# 8. Run and store: every finished case is appended to a journal at once, so a killed run loses
+#    nothing; the run file is written once, atomically, at the end, and read back checked line by
+#    line. The held-out split is run once.
+
+def build_config(args) -> RunConfig:
+    """What `run` was asked for: the first keys of a run's config. start_config adds what the
+    start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
+    split_path, split_name = resolve_split(args.split)
+    prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
+    return {
+        "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
+        "options": pinned_options(parse_options(args.option), args.api), "format": args.format,
+        "think": think_value(args.think, args.api),
+        "prompt": prompt_path,
+        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+        **({"subset": {"limit": args.limit}} if args.limit else {}),
+        **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
+    }
+
+
+def pinned_options(options, api):
+    """Ollama's num_ctx is always sent (DEFAULT_NUM_CTX unless --option num_ctx=N), so a run asks
+    the same way whatever the server's version defaults to, and the report can tell when a prompt
+    filled the window."""
+    return {"num_ctx": DEFAULT_NUM_CTX, **options} if api == "ollama" else options
+
+
+def think_value(think, api):
+    if think is None:
+        return THINK_DEFAULT
+    if api != "ollama":
+        raise EvalError("--think is sent as Ollama's \"think\"; an OpenAI-compatible server takes its own "
+                        "option, e.g. --option reasoning_effort=low")
+    return THINK_VALUES[think]
+
+
+def server_url(api, host):
+    """--host, else $OLLAMA_HOST for Ollama (read as the ollama CLI reads it), else $OPENAI_BASE_URL."""
+    if host is not None:
+        return resolve_host(host)
+    if api == "ollama":
+        return resolve_host(os.environ.get("OLLAMA_HOST", ""))
+    if os.environ.get("OPENAI_BASE_URL"):
+        return resolve_host(os.environ["OPENAI_BASE_URL"])
+    raise EvalError("--api openai needs --host (the server's base URL, e.g. http://127.0.0.1:8000) "
+                    "or $OPENAI_BASE_URL")
+
+
+def parse_options(pairs):
+    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
+    options = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
+        if key in ("temperature", "seed"):
+            raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
+        try:
+            options[key.strip()] = strict_json(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
 
 def default_run_path(split_name, prompt_path):
     stem = os.path.splitext(os.path.basename(prompt_path))[0]
@@ -2610,17 +2474,6 @@ def free_run_path(path):
         n += 1
         candidate = f"{base}-{n}{ext}"
     return candidate
-
-
-def json_text(obj, **options):
-    """json.dumps with non-ASCII text kept readable, except a lone surrogate (a server may send
-    "\\ud800"): UTF-8 cannot hold one, so it stays a JSON escape and reads back the same."""
-    text = json.dumps(obj, ensure_ascii=False, **options)
-    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def json_line(obj):
-    return (json_text(obj) + "\n").encode("utf-8")
 
 
 def run_text(run):
@@ -2722,119 +2575,6 @@ def reopen_journal(path):
 def append_journal(journal, entry):
     journal.write(json_line(entry))
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
-
-
-def write_new_file(path, pieces):
-    """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
-    file never outlives a failure (a full disk, say); one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", pieces)
-    try:
-        os.link(tmp, path)   # fails if path exists, unlike rename
-    except FileExistsError:
-        os.unlink(tmp)
-        raise EvalError(f"{path} appeared while the run was writing; the answers are still in "
-                        f"{path + JOURNAL_SUFFIX}") from None
-    except OSError:
-        if os.path.exists(path):
-            os.unlink(tmp)
-            raise EvalError(f"{path} exists; it was not overwritten") from None
-        os.replace(tmp, path)   # file systems without hard links
-    else:
-        os.unlink(tmp)
-
-
-def replace_file(path, text):
-    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
-    temp file never outlives a failure; one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        remove_quietly(tmp)
-        raise
-
-
-def write_temp_file(path, tmp, pieces):
-    """The text in `tmp`, on disk (fsync), for a write of `path` to finish; `tmp` is removed if
-    the write fails (a full disk, say), and those of `path` that killed processes left, first."""
-    remove_stale_temp_files(path)
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.writelines([pieces] if isinstance(pieces, str) else pieces)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        remove_quietly(tmp)
-        raise
-    return tmp
-
-
-def remove_quietly(path):
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-def remove_stale_temp_files(path):
-    """Temp files of `path` (`path.tmp-PID...`) whose process is gone: a kill during a write left them."""
-    folder, name = os.path.split(path)
-    try:
-        names = os.listdir(folder or ".")
-    except OSError:
-        return
-    for other in names:
-        pid = re.fullmatch(re.escape(name) + r"\.tmp-(\d+)(-\d+)?", other)
-        if pid and not process_alive(int(pid.group(1))):
-            remove_quietly(os.path.join(folder, other))
-
-
-def process_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
-
-
-class RunLock:
-    """An exclusive lock on a run while a process asks for its answers (POSIX flock on
-    RUN.lock, which holds the pid), so two resumes of one journal never both call the model."""
-
-    def __init__(self, run_path):
-        self.path = run_path + ".lock"
-        self.file = None
-        try:
-            import fcntl
-        except ImportError:
-            return   # no flock (Windows): no lock
-        handle = open(self.path, "a+")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = ""
-            for _ in range(50):   # the holder may be between emptying the file and writing its pid
-                handle.seek(0)
-                holder = handle.read().strip()
-                if holder:
-                    break
-                time.sleep(0.01)
-            handle.close()
-            holder = holder or "?"
-            raise EvalError(f"another eval.py (pid {holder}) is finishing this run ({run_path}); "
-                            "wait for it, or stop it first") from None
-        handle.truncate(0)
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self.file = handle
-
-    def release(self):
-        if self.file is not None:
-            remove_quietly(self.path)   # while still held: no other process can have taken it
-            self.file.close()
-            self.file = None
 
 
 class Progress:
@@ -2986,22 +2726,6 @@ def guard_held_out(config, inputs, folders, forced):
                         "it anyway; the run will be marked as a forced re-run.")
     warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
     return {"forced": True, "earlier": [e["path"] for e in earlier]}
-
-
-def interrupt(signum, frame):
-    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def terminated_as_interrupted():
-    """SIGTERM as Ctrl-C for a whole run, the checks and the model load before the first case
-    included (a load can take minutes)."""
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def open_or_resume(args):
@@ -3227,12 +2951,6 @@ def write_run(run, run_path):
     warn(f"wrote {run_path}")
 
 
-# ---------------------------------------------------------------------------
-# 8. Read back, normalize, grade, score: everything is recomputed from the run file alone. A case
-#    is the unit: with --repeat K its verdict is the majority of its trials. Normalizing maps free
-#    text onto the closed label set or INVALID, deliberately strictly: a wrong label and an answer
-#    that ignored the format are different problems.
-
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
@@ -3384,26 +3102,14 @@ def recorded_answer_problem(r, config):
     return answer_problem(r)
 
 
+
+# ---------------------------------------------------------------------------
+# 9. Normalize, grade, score: everything is recomputed from the run file alone. A case
+#    is the unit: with --repeat K its verdict is the majority of its trials. Normalizing maps free
+#    text onto the closed label set or INVALID, deliberately strictly: a wrong label and an answer
+#    that ignored the format are different problems.
+
 STRIP_CHARS = ".\"'`*"
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
-
-
-def split_thinking(response):
-    """(reasoning, answer) of a response. The answer is what is scored, checked and judged: the
-    response without a leading <think>...</think> block (the reasoning that servers and models
-    which do not send it apart put inline). It is None when the block never closed: the model was
-    still thinking when it stopped, and said nothing."""
-    text = response.lstrip()
-    if not text.startswith(THINK_OPEN):
-        return None, response
-    end = text.find(THINK_CLOSE)
-    if end < 0:
-        return text[len(THINK_OPEN):].strip(), None
-    return text[len(THINK_OPEN):end].strip(), text[end + len(THINK_CLOSE):].lstrip()
-
-
-def answer_of(response):
-    return split_thinking(response)[1]
 
 
 TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
@@ -3417,15 +3123,6 @@ def normalize(answer, labels):
 def folded_labels(labels):
     """{label without case or accents: label}, built once per label set, not once per answer."""
     return {fold(label): label for label in labels}
-
-
-def majority(votes, tie=None):
-    """The value most votes give; `tie` when two values share the most; None when there is no vote.
-    The one vote count in eval.py: a case's trials (labels, verdicts) and a judge's votes."""
-    counts = Counter(votes).most_common(2)
-    if not counts:
-        return None
-    return tie if len(counts) > 1 and counts[0][1] == counts[1][1] else counts[0][0]
 
 
 def extract_answer(response, fmt):
@@ -3456,6 +3153,7 @@ def label_reader(labels, fmt):
 
 
 NO_VERDICTS = {}   # shared by every trial without judge votes; never written to
+
 # what the Speed section reads of each answer, kept by grade() as one tuple per trial
 TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eval_duration_ns", "eval_duration_ns",
                  "load_duration_ns", "thinking_tokens")
@@ -3527,10 +3225,6 @@ def read_graded(path, rules_by_id=None):
 
 def is_flaky(case):
     return len({(t["predicted"], t["correct"]) for t in case["trials"] if t["correct"] is not None}) > 1
-
-
-def rate(part, whole):
-    return part / whole if whole else None
 
 
 def f1_score(precision, recall):
@@ -3762,12 +3456,6 @@ def filled_window(prompt_tokens, window):
     return bool(window) and is_amount(prompt_tokens) and prompt_tokens >= window
 
 
-def context_window(config):
-    """num_ctx, when the run sent it to Ollama (a prompt that reaches it may have been cut)."""
-    num_ctx = (config.get("options") or {}).get("num_ctx")
-    return num_ctx if config.get("api", "ollama") == "ollama" and type(num_ctx) is int and num_ctx > 0 else None
-
-
 def failure(case):
     """A failing case: what it got is every decided trial's label, so that a case whose most
     frequent label is right but whose trials mostly failed never reads as right."""
@@ -3801,8 +3489,9 @@ def label_figures(outcomes, labels, counts, scored):
     return {"baseline": {"label": majority_label, **baseline}, "per_label": per_label, "confusion": confusion}
 
 
+
 # ---------------------------------------------------------------------------
-# 9. Statistics: exact tests and intervals, standard library only, in log space where the numbers
+# 10. Statistics: exact tests and intervals, standard library only, in log space where the numbers
 #    grow. Checked against scipy in tests/test_stats.py.
 
 Z95 = NormalDist().inv_cdf(0.975)   # 1.959963984540054
@@ -4003,78 +3692,10 @@ def power_answer(rate, rows, failures, prob, alpha):
                     "or --rows alone (failures Fisher's test needs); see power --help")
 
 
+
 # ---------------------------------------------------------------------------
-# 10. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
+# 11. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
 #     pull requests; exit 1 when quality falls short, 2 when a run cannot be judged.
-
-def count_percent(part, whole):
-    """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
-    if not whole:
-        return f"{part}/{whole} = -"
-    return f"{part}/{whole} = {percent(part / whole)}"
-
-
-def percent(x):
-    if x is None:
-        return "-"
-    text = f"{100 * x:.0f}"
-    if (text == "100" and x < 1) or (text == "0" and x > 0):
-        text = f"{100 * x:.1f}"
-    return text + "%"
-
-
-def interval(ci):
-    low, high = ci
-    return "" if low is None else f"{100 * low:.0f}–{100 * high:.0f}%"
-
-
-def p_value(p):
-    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
-
-
-def plural(n, noun):
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def one_line(text, width=70):
-    flat = inert(" ".join(text.split()))
-    return flat if len(flat) <= width else flat[:width - 1] + "…"
-
-
-def fmt(x):
-    return "-" if x is None else f"{x:.2f}"
-
-
-def table(rows, align_right_from=1):
-    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
-                 for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append("  " + "  ".join(cells).rstrip())
-    return lines
-
-
-def print_json(obj):
-    print(json_text(obj, indent=2))
-
-
-def show(view, as_json, markdown, text, verdicts=()):
-    """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
-    last two built only when asked for. Gate verdicts close a markdown view and go to stderr."""
-    if view == "json":
-        print_json(as_json)
-    elif view == "markdown":
-        print(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
-    else:
-        print(text())
-    for verdict in verdicts:
-        warn(verdict)
-
-
-def view_of(args):
-    return "json" if args.json else "markdown" if getattr(args, "markdown", False) else "text"
-
 
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
@@ -4990,20 +4611,503 @@ def report_run(run, run_path, baseline, errors, compare_path):
     return 0
 
 
+def label_key(case_id, trial):
+    """How the labels sidecar names an answer: 'dev-09#1'."""
+    return f"{case_id}#{trial}"
+
+
+def label_key_parts(key):
+    """(case id, trial as written) of a labels-sidecar key; an id may hold '#', so the last one splits."""
+    case_id, _, trial = key.rpartition("#")
+    return case_id, trial
+
+
+def read_failure_labels(path):
+    """The sidecar of a run: {case key: {"label": ..., "time": ...}} and the run sha it was made on."""
+    if not os.path.exists(path):
+        return {}, None
+    try:
+        data = json.loads(read_bytes(path, "labels file").decode("utf-8"))
+        labels = data["labels"]
+        if data.get("format") != FAILURE_LABELS_FORMAT or not isinstance(labels, dict) or not all(
+                isinstance(entry, dict) and isinstance(entry.get("label"), str) and entry["label"]
+                for entry in labels.values()):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+        raise EvalError(f"{path}: damaged, not a labels file written by eval.py review; "
+                        "move it aside to start afresh") from None
+    run_sha = data.get("run_sha")
+    return labels, run_sha if isinstance(run_sha, str) else None
+
+
+def failure_label_counts(labels):
+    """The failure labels, most frequent first: the seed's count that says what to fix first."""
+    counts = Counter(entry["label"] for entry in labels.values())
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def trial_verdict(t):
+    if t["error"] is not None:
+        return "error"
+    return {True: "pass", False: "fail", None: "open"}[t["correct"]]
+
+
+
 # ---------------------------------------------------------------------------
-# 11. Pages: `report --html` and `compare --html` write one self-contained file to look at, send or
+# 12. Judge after the run: the judge command, the pairwise comparison of two runs, calibration
+#     against people's verdicts, and the audit of a judge's biases.
+
+def read_human_verdicts(path):
+    """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
+    text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
+    if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
+        raise EvalError(f"{path} is a run file, not a person's labels: calibrate takes the labels first, "
+                        "then the run (calibrate LABELS RUN)")
+    labels, problems = {}, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            key = (obj["id"], obj.get("trial", 1), obj["check"])
+            if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
+                raise TypeError
+            hash(key)   # a trial that is a list or an object cannot be looked up
+        except (ValueError, KeyError, TypeError, RecursionError):
+            problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
+            continue
+        if key in labels:
+            problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
+        labels[key] = obj["pass"]
+    if problems or not labels:
+        raise EvalError(capped(problems) or f"{path}: no labels")
+    return labels
+
+
+def capped(problems, shown=20):
+    """A list of problems, one a line, cut at `shown` with how many more there are."""
+    more = len(problems) - shown
+    return "\n".join(problems[:shown] + ([f"... and {more} more"] if more > 0 else []))
+
+
+def judge_run(args):
+    """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
+    new votes, to be written as a new run file, and how many answers had a judge call fail."""
+    run = load_run(args.run)
+    todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
+            and any(c["type"] == "judge" for c in r["checks"])]
+    if not todo:
+        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
+                        "--checks to see it, or run again")
+    config = dict(run["config"], judged_from=args.run)
+    config["judge"] = judge_config(args, config, todo)
+    config["host"] = resolve_host(args.host if args.host is not None else config["host"])
+    client = make_client(config, args)
+    prepare_judge(client, config["api"], config["judge"], VERDICT_SCHEMA)
+    # the judged model's family as the run recorded it; the judges' as the server says now
+    judge_note(config["model"], config["judge"]["models"],
+               {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
+    progress = Progress(len(todo), 0)
+    votes, failed = {}, 0
+
+    def on_votes(result, trial, result_votes):
+        nonlocal failed
+        votes[result["id"], trial] = result_votes
+        failed += any(v["error"] for v in result_votes)
+        progress.update(len(votes), failed)
+
+    ask_all([(r, r["trial"]) for r in todo], args.jobs,
+            lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
+    progress.update(len(votes), failed, final=True)
+    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
+    return {"format": RUN_FORMAT, "config": config, "results": results}, failed
+
+# A sidecar holds every pairwise comparison made against its run, each under the key that decides
+# whether stored verdicts can stand for new ones: the two runs' bytes and the judge, criterion included.
+COMPARISON_KEY = ("baseline_sha", "candidate_sha", "judge")
+
+
+def pairwise_judge(args, a_cfg, b_cfg):
+    """How compare --pairwise asks: the judge models (default: the candidate's model), votes,
+    temperature, seed, the criterion, the prompt's hash. With Ollama the window is pinned, as a
+    run's: the judge's prompt holds two whole answers."""
+    api = args.api or b_cfg["api"]
+    window = max(filter(None, (context_window(a_cfg), context_window(b_cfg))), default=None) or (
+        DEFAULT_NUM_CTX if api == "ollama" else None)
+    return {"criterion": args.pairwise, "models": args.judge_model or [b_cfg["model"]], "votes": args.judge_votes,
+            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
+            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {}),
+            **({"schema": True} if args.judge_schema else {})}
+
+
+def answer_pairs(a_run, b_run):
+    """The cases both runs answered, trial 1 of each, in the baseline's order, and the ids of those
+    one run (or neither) answered: an error or reasoning that never ended is no answer to compare."""
+    def answers(run):
+        return {r["id"]: (r, answer_of(r["response"]) if r.get("response") is not None else None)
+                for r in run["results"] if r["trial"] == 1}
+    a, b = answers(a_run), answers(b_run)
+    pairs, unanswered = [], {"only_baseline": [], "only_candidate": [], "neither": []}
+    for cid, (case, a_answer) in a.items():
+        b_answer = b[cid][1]
+        if a_answer is not None and b_answer is not None:
+            pairs.append({"id": cid, "trial": 1, "case": case, "baseline": a_answer, "candidate": b_answer})
+        else:
+            side = "only_baseline" if a_answer is not None else "only_candidate" if b_answer is not None else "neither"
+            unanswered[side].append(cid)
+    return pairs, unanswered
+
+
+def file_sha(path):
+    return sha256_bytes(read_bytes(path, "run file"))
+
+
+def read_pairwise(path):
+    """The comparisons stored in a pairwise sidecar ([] if there is none); a damaged one is an error,
+    never overwritten: it holds verdicts someone paid for."""
+    if not os.path.exists(path):
+        return []
+    if not os.path.isfile(path):
+        raise EvalError(f"{path}: not a regular file; move it aside to ask the judge again")
+    try:
+        stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
+        problem = pairwise_problem(stored)
+    except (ValueError, UnicodeDecodeError) as e:
+        problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+    if problem:
+        raise EvalError(f"{path}: damaged pairwise file ({problem}); move it aside to ask the judge again")
+    return stored["comparisons"]
+
+
+def pairwise_problem(stored):
+    """What is wrong with a decoded pairwise sidecar, or None."""
+    if type(stored) is not dict or stored.get("format") != PAIRWISE_FORMAT or type(stored.get("comparisons")) is not list:
+        return f'expected {{"format": "{PAIRWISE_FORMAT}", "comparisons": [...]}}'
+    for c in stored["comparisons"]:
+        if type(c) is not dict or not all(k in c for k in COMPARISON_KEY) or type(c.get("verdicts")) is not list:
+            return "a comparison without its runs' hashes, its judge or its verdicts"
+        judge = c["judge"]
+        if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
+                or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
+            return "a comparison whose judge has no criterion or models"
+        for v in c["verdicts"]:
+            if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
+                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
+                    or v.get("winner") not in (*WINNERS.values(), None) or answer_problem(v)):
+                return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
+    return None
+
+
+def save_comparison(path, comparison):
+    """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
+    Atomic, and under a lock, so two compares at once each keep their own."""
+    with file_lock(path + ".lock"):
+        comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
+        replace_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n")
+
+
+def pairwise_compare(args, a_path, a_run, b_path, b_run):
+    """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
+    those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
+    verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now."""
+    judge = pairwise_judge(args, a_run["config"], b_run["config"])
+    pairs, unanswered = answer_pairs(a_run, b_run)
+    sidecar = b_path + PAIRWISE_SUFFIX
+    key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
+    stored = next((c for c in read_pairwise(sidecar) if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
+    kept = {}
+    for v in stored["verdicts"] if stored else []:
+        kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
+    wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
+    def missing(p):   # the calls of a pair still to make: never stored, or failed
+        stored_votes = kept.get((p["id"], p["trial"]), {})
+        return [w for w in wanted if stored_votes.get(w) is None or stored_votes[w].get("error")]
+    todo = [p for p in pairs if missing(p)]
+    asking = {(p["id"], p["trial"]) for p in todo}
+    votes = {(p["id"], p["trial"]): [kept[p["id"], p["trial"]][w] for w in wanted]
+             for p in pairs if (p["id"], p["trial"]) not in asking}
+    if todo:
+        config = {"api": args.api or b_run["config"]["api"],
+                  "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
+        client = make_client(config, args)
+        prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
+        for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
+            judge_note(judged_model, judge["models"], client.identities)
+        calls = sum(len(missing(p)) for p in todo)
+        warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
+             f"({plural(calls, 'call')}, both orders in all; {len(pairs) - len(todo)} pair(s) stored already)")
+        progress, failed, interrupted = Progress(len(todo), 0), 0, False
+
+        def on_votes(pair, trial, pair_votes):
+            nonlocal failed
+            votes[pair["id"], trial] = pair_votes
+            failed += any(v["error"] for v in pair_votes)
+            progress.update(len(votes) - (len(pairs) - len(todo)), failed)
+
+        try:
+            with terminated_as_interrupted():
+                ask_all([(p, p["trial"]) for p in todo], args.jobs,
+                        lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
+            progress.update(len(todo), failed, final=True)
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
+        finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
+            save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
+                                      "date": datetime.now().astimezone().isoformat(timespec="seconds"),
+                                      "eval_version": __version__,
+                                      # a pair not asked again keeps what was stored of it
+                                      "verdicts": [v for p in pairs for v in votes.get(
+                                          (p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]})
+            warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
+                                                         if interrupted else ""))
+    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+    return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
+            "asked": sum(id(v) not in reused for pair_votes in votes.values() for v in pair_votes),
+            "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+
+
+def write_judged(judged, run_path, out):
+    """The re-judged run, in a file of its own: the run it came from is never touched."""
+    out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
+    try:
+        write_new_file(out, run_text(judged))
+    except OSError as e:
+        raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
+    warn(f"wrote {out} ({run_path} is unchanged)")
+
+
+def calibration(human, verdicts, labels_path, run_path):
+    """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
+    judged = sorted({k[2] for k in verdicts})
+    if not judged:
+        raise EvalError(f"{run_path} holds no judge verdict: it has no judge check, or its judge was never "
+                        "asked (add a judge check and use `judge`, or run again)")
+    stray = sorted({k[2] for k in human} - set(judged))
+    if stray:
+        raise EvalError(f"{labels_path}: check {stray[0]!r} is not a judge check of {run_path}; its judge "
+                        f"checks are: {', '.join(judged)}")
+    unknown = [k for k in human if k not in verdicts]
+    if unknown:
+        raise EvalError(f"{labels_path}: {len(unknown)} label(s) match no judge verdict in {run_path} "
+                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+    report = {}
+    for check in sorted({k[2] for k in human}):
+        keys = [k for k in human if k[2] == check]
+        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
+        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
+        report[check]["warnings"] = calibration_warnings(report[check])
+    return report
+
+
+def judge_votes_of(config):
+    """How many times the run's judge was asked about each answer."""
+    return (config.get("judge") or {}).get("votes") or 1
+
+
+def judge_verdicts_of(cases):
+    """{(case id, trial, check name): the judge's verdict} of a graded run."""
+    return {(c["id"], t["trial"], name): j["pass"] for c in cases for t in c["trials"] for name, j in t["judged"].items()}
+
+
+def calibration_warnings(a):
+    warnings = []
+    if a["failure_detection"] is None:
+        warnings.append("no human-labelled failure: the judge's failure detection cannot be measured")
+    elif a["failure_detection"] < LOW_CERTAINTY:
+        warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
+                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
+    fail_share = a["human_fail_share"]
+    if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
+        warnings.append(f"unbalanced labels ({percent(fail_share)} failures): raw agreement misleads; "
+                        "read failure detection and kappa instead")
+    return warnings
+
+
+def format_calibration(report):
+    out = []
+    for check, a in report.items():
+        t = a["table"]
+        out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
+                + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
+                f"  Failure detection: {count_percent(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
+                "  (real failures the judge fails)",
+                f"  Pass retention:    {count_percent(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
+                "  (real passes the judge leaves alone)",
+                f"  Raw agreement:     {percent(a['agreement'])}",
+                f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
+        out += table([["", "judge fail", "judge pass"],
+                      ["human fail", t["human_fail"]["judge_fail"], t["human_fail"]["judge_pass"]],
+                      ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
+        out += [f"  WARNING: {w}" for w in a["warnings"]] + [""]
+    return "\n".join(out).rstrip()
+
+
+def judge_audit(config, cases, run_path, human=None):
+    """Per judge check: verdicts by answer-length quarter with the rank correlation, each judge's
+    pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
+    of every pairwise comparison stored beside the run. human: a person's labels, when calibrating."""
+    judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
+    position = stored_flip_rates(run_path + PAIRWISE_SUFFIX, file_sha(run_path))
+    if not judged and not position["comparisons"]:
+        stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
+        raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
+                        f"asked (eval.py judge RUN asks it), and no pairwise comparison is stored beside it{stale}")
+    family = config.get("model_family") or model_family(config["model"], {})
+    checks = {}
+    for name in judged:
+        rows = [(len(answer_of(t["response"]) or ""), c["id"], t["trial"], t["judged"][name])
+                for c in cases for t in c["trials"] if name in t["judged"]]
+        decided = [r for r in rows if r[3]["pass"] is not None]
+        checks[name] = {"answers": len(rows), "verbosity": length_bias(decided, human, name),
+                        "judges": judge_rates(rows, config["model"], family), "consistency": vote_consistency(rows)}
+    return {"model": config["model"], "family": family, "checks": checks, "position": position}
+
+
+def length_bias(rows, human, check):
+    """Verdicts by answer length: pass rate per quarter (shortest first) and Spearman's correlation of
+    length with the verdict; with a person's labels, theirs beside the judge's."""
+    rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
+    labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
+    n, quarters = len(rows), []
+    for q in range(4):
+        part = rows[q * n // 4:(q + 1) * n // 4]
+        people = [human[r[1], r[2], check] for r in part if human and (r[1], r[2], check) in human]
+        quarters.append({"chars": [part[0][0], part[-1][0]] if part else None, "total": len(part),
+                         "passed": sum(r[3]["pass"] for r in part),
+                         "human_total": len(people), "human_passed": sum(people)})
+    rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
+    human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
+    return {"answers": n, "quarters": quarters, "spearman": rho, "human_spearman": human_rho,
+            "reading": length_reading(n, quarters, rho, human_rho, bool(labelled))}
+
+
+def length_reading(n, quarters, rho, human_rho, labelled):
+    if n < AUDIT_FEW:
+        return f"too few judged answers ({n}) to read a length effect"
+    if rho is None:
+        return "every verdict is the same: length cannot sway what never changes"
+    short_q, long_q = quarters[0], quarters[-1]
+    said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
+            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho:+.2f})")
+    if labelled and human_rho is not None:
+        gap = rho - human_rho
+        return said + (f"; people's verdicts give {human_rho:+.2f}: "
+                       + ("the judge rewards length more than people do" if gap > 0.2 else
+                          "the judge rewards length less than people do" if gap < -0.2 else
+                          "the judge follows length as people do"))
+    if abs(rho) < 0.2:
+        return said + ": little sign that length sways it"
+    return said + (": longer answers pass more often; a length bias unless they really are better "
+                   "(a person's labels tell: calibrate --audit)" if rho > 0 else
+                   ": shorter answers pass more often; read some long ones it failed")
+
+
+def judge_rates(rows, judged_model, family):
+    """Each judge model's pass rate over the answers it decided, and whether it is of the judged
+    model's family (a judge tends to favour its own): the family the run recorded, else the name's."""
+    rates = {}
+    for _, _, _, verdict in rows:
+        for model, said in verdict["models"].items():
+            same = model == judged_model or model_family(model, {}) == family
+            r = rates.setdefault(model, {"passed": 0, "total": 0, "same_family": same})
+            if said is not None:
+                r["passed"] += said
+                r["total"] += 1
+    return rates
+
+
+def vote_consistency(rows):
+    """With several votes per judge: the answers where a judge's own votes split, those under the
+    certainty threshold (already listed for human review), and those where the panel's judges disagree."""
+    def named(r):
+        return r[1] + (f" trial {r[2]}" if r[2] != 1 else "")
+    certain = [r for r in rows if r[3]["certainty"] is not None]
+    return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
+            "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
+            "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
+
+
+def stored_flip_rates(path, run_sha):
+    """The flip rate of every pairwise comparison stored in a sidecar: how often the judge preferred
+    a position rather than an answer. Comparisons made on another version of the run file (one
+    run again under the same name) are not its answers: counted apart, not read."""
+    found, stale = [], 0
+    for comparison in read_pairwise(path):
+        if comparison["candidate_sha"] != run_sha:
+            stale += 1
+            continue
+        by_pair = {}
+        for v in comparison["verdicts"]:
+            by_pair.setdefault((v["id"], v["trial"]), []).append(v)
+        outcomes = [pairwise_outcome(votes)[0] for votes in by_pair.values()]
+        decided = [o for o in outcomes if o is not None]
+        found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
+                      "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
+                      "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
+    return {"file": path, "comparisons": found, "stale": stale}
+
+
+def format_audit(audit, votes):
+    out = [f"Judge audit: the judged model is {inert(audit['model'])} (family {inert(audit['family'])})"]
+    for name, a in audit["checks"].items():
+        v = a["verbosity"]
+        out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
+        if a["answers"] > v["answers"]:
+            out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, a failed "
+                       "call, or votes that tied): the figures below leave them out")
+        out.append(f"  Length: {v['reading']}")
+        if v["answers"] >= AUDIT_FEW:
+            people = any(q["human_total"] for q in v["quarters"])
+            rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
+            for label, q in zip(("shortest", "second", "third", "longest"), v["quarters"]):
+                rows.append([label, f"{q['chars'][0]}–{q['chars'][1]}", count_percent(q["passed"], q["total"])]
+                            + ([count_percent(q["human_passed"], q["human_total"]) if q["human_total"] else "-"]
+                               if people else []))
+            out += ["  " + line for line in table(rows, align_right_from=99)]
+        for model, r in a["judges"].items():
+            same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
+            out.append(f"  Judge {inert(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
+        if len(a["judges"]) > 1 and any(r["same_family"] for r in a["judges"].values()) and not all(
+                r["same_family"] for r in a["judges"].values()):
+            out.append("  (compare the same-family judge's rate with the others': a gap on the same answers is "
+                       "self-preference, or a stricter judge)")
+        c = a["consistency"]
+        if votes > 1:
+            out.append(f"  Self-consistency ({votes} votes each): {count_percent(len(c['split']), c['answers'])} of "
+                       f"answers split their votes; {len(c['low_certainty'])} under certainty {LOW_CERTAINTY:g} "
+                       "(already listed for human review)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
+            if c["answers"] and len(c["split"]) / c["answers"] > UNSURE_SHARE:
+                out.append("  The judge disagrees with itself on more than one answer in five: treat its verdicts "
+                           "as unsure, and calibrate it or change it before trusting its rate")
+        else:
+            out.append("  Self-consistency: one vote per judge, nothing to measure (judge RUN --judge-votes 3 "
+                       "--judge-temperature 0.7 asks again)")
+        if len(a["judges"]) > 1:
+            out.append(f"  Panel: the judges disagree on {count_percent(len(c['panel_split']), c['answers'])} of answers"
+                       + (f": {', '.join(c['panel_split'])}" if c["panel_split"] else ""))
+    position = audit["position"]
+    stale = (f" ({plural(position['stale'], 'comparison')} stored for another version of this run file, not read)"
+             if position["stale"] else "")
+    if position["comparisons"]:
+        out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
+        for p in position["comparisons"]:
+            out.append(f"  against {inert(p['baseline'] or '?')}, judge {inert(', '.join(p['models'] or []))}: "
+                       f"{count_percent(p['flips'], p['decided'])} of pairs flipped with the order"
+                       f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
+    else:
+        out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}){stale}; "
+                    "compare BASELINE RUN --pairwise CRITERION makes one"]
+    return "\n".join(out)
+
+
+
+# ---------------------------------------------------------------------------
+# 13. Pages: `report --html` and `compare --html` write one self-contained file to look at, send or
 #     attach to a CI run: inline CSS, SVG charts drawn here, and a small script that only sorts
 #     and filters tables, under a Content-Security-Policy that forbids everything else (no request
 #     leaves the page). Every figure is also written as text, so the page reads with scripts off.
 #     Whatever came from a run reaches the page through esc(): it is shown as text, never markup.
-
-CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
-CHART_NAME = 190       # px for the names left of the bars
-CHART_ROW = 26         # px per bar, whisker and name
-CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
-CELL = 52              # px per confusion-matrix cell: room for a four-digit count
-DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
-
 
 class Markup(str):
     """HTML made here, from escaped parts: put in a page as it is. Any other value is escaped."""
@@ -5702,50 +5806,11 @@ def write_page(path, text, force, inputs):
     warn(f"wrote {path}")
 
 
+
 # ---------------------------------------------------------------------------
-# 12. Review: read the traces one by one in a local page, label what went wrong on each failure,
+# 14. Review: read the traces one by one in a local page, label what went wrong on each failure,
 #     count the labels, fix the most frequent first. Labels live in a sidecar file beside the run
-#     (the run itself is never touched). The page itself is REVIEW_PAGE, at the end of the file.
-
-FAILURE_LABELS_SUFFIX = ".labels.json"
-FAILURE_LABELS_FORMAT = "eval.py-labels/1"
-MAX_FAILURE_LABEL = 200
-
-
-def label_key(case_id, trial):
-    """How the labels sidecar names an answer: 'dev-09#1'."""
-    return f"{case_id}#{trial}"
-
-
-def label_key_parts(key):
-    """(case id, trial as written) of a labels-sidecar key; an id may hold '#', so the last one splits."""
-    case_id, _, trial = key.rpartition("#")
-    return case_id, trial
-
-
-def read_failure_labels(path):
-    """The sidecar of a run: {case key: {"label": ..., "time": ...}} and the run sha it was made on."""
-    if not os.path.exists(path):
-        return {}, None
-    try:
-        data = json.loads(read_bytes(path, "labels file").decode("utf-8"))
-        labels = data["labels"]
-        if data.get("format") != FAILURE_LABELS_FORMAT or not isinstance(labels, dict) or not all(
-                isinstance(entry, dict) and isinstance(entry.get("label"), str) and entry["label"]
-                for entry in labels.values()):
-            raise ValueError
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
-        raise EvalError(f"{path}: damaged, not a labels file written by eval.py review; "
-                        "move it aside to start afresh") from None
-    run_sha = data.get("run_sha")
-    return labels, run_sha if isinstance(run_sha, str) else None
-
-
-def failure_label_counts(labels):
-    """The failure labels, most frequent first: the seed's count that says what to fix first."""
-    counts = Counter(entry["label"] for entry in labels.values())
-    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-
+#     (the run itself is never touched). The page itself is REVIEW_PAGE.
 
 def review_items(run, against=None):
     """One item per case and trial, everything the page shows, as plain data."""
@@ -5787,12 +5852,6 @@ def review_items(run, against=None):
                 "change": changes.get(case["id"]),
             })
     return items
-
-
-def trial_verdict(t):
-    if t["error"] is not None:
-        return "error"
-    return {True: "pass", False: "fail", None: "open"}[t["correct"]]
 
 
 class Review:
@@ -5838,28 +5897,6 @@ class Review:
             replace_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
                                                   "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n")
         return {"saved": body["key"], "label": labels.get(body["key"]), "counts": failure_label_counts(labels)}
-
-
-class file_lock:
-    """An advisory lock on a file, so two review servers on one run take turns (POSIX; a no-op elsewhere)."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def __enter__(self):
-        self.file = open(self.path, "a")
-        try:
-            import fcntl
-            fcntl.flock(self.file, fcntl.LOCK_EX)
-        except ImportError:
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        self.file.close()   # closing releases the lock
-
-
-REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
 
 
 def review_handler(review, nonce):
@@ -5976,9 +6013,194 @@ def serve_until_stopped(server, run_path, sidecar):
         signal.signal(signal.SIGTERM, previous)
         server.server_close()
 
+# ---------------------------------------------------------------------------
+# The review page, served by `eval.py review`.
+
+REVIEW_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4;overflow-wrap:anywhere}
+select{max-width:14em}
+header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
+header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
+main{display:grid;grid-template-columns:250px minmax(0,1fr) 280px;gap:16px;padding:16px}
+section,aside,nav{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
+nav{padding:8px;position:sticky;top:8px;align-self:start;max-height:calc(100vh - 130px);overflow:auto}
+#list{list-style:none;margin:0;padding:0}#list button{all:unset;box-sizing:border-box;display:block;width:100%;cursor:pointer;
+padding:4px 6px;border-radius:4px;border-bottom:1px solid #eee;overflow-wrap:anywhere}
+#list button:hover{background:#f3f3f0}#list li.current button{background:#e3ecfa;outline:1px solid #4a78c2}
+#list button:focus-visible{outline:2px solid #4a78c2}#list .what,#list .typed{display:block;font-size:12px;color:#555}
+#list .typed{color:#8a4b00}#list li.read .lid{color:#666}#list li.current .lid{color:inherit;font-weight:600}
+h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
+pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
+max-height:22em;overflow:auto}
+.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#eee;margin-right:4px;font-size:12px}
+.pass{background:#d7f5dc}.fail{background:#ffd9d6}.error{background:#e6e0ff}.open{background:#fff0c2}
+.fixed{background:#d7f5dc}.regressed{background:#ffd9d6}
+table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}
+td:first-child{width:14em;color:#555}td.n{text-align:right}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.turn.assistant pre{background:#eef3fb}
+#labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
+.muted{color:#777}
+</style></head><body>
+<header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
+<div id="bar">
+<label>show <select id="status">
+<option value="failures">failures</option><option value="invalid">invalid</option><option value="errors">errors</option>
+<option value="regressions">regressions</option><option value="fixed">fixed</option><option value="all">all</option></select></label>
+<select id="difficulty"><option value="">any difficulty</option></select>
+<select id="label"><option value="">any expected label</option></select>
+<select id="tag"><option value="">any tag</option></select>
+<button id="prev" title="previous (k)">&#9664; k</button><span id="pos"></span><button id="next" title="next (j)">j &#9654;</button>
+<span id="counter" class="muted"></span>
+</div>
+<main><nav aria-label="cases in view"><h3>Cases in view</h3><ol id="list"></ol></nav><section id="case"></section>
+<aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
+<datalist id="used"></datalist>
+<script nonce="{{nonce}}">
+"use strict";
+let data = null, shown = [], at = 0;
+const read = new Set();
+const $ = (id) => document.getElementById(id);
+// Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
+// or answer from a run must not reorder what is around it.
+const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
+function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(text); if (cls) e.className = cls; return e; }
+function option(select, value) { select.appendChild(el("option", value)).value = value; }
+function matches(it) {
+  const s = $("status").value;
+  if (s === "failures" && it.verdict !== "fail") return false;
+  if (s === "invalid" && it.predicted !== "INVALID") return false;
+  if (s === "errors" && it.verdict !== "error") return false;
+  if (s === "regressions" && it.change !== "regressed") return false;
+  if (s === "fixed" && it.change !== "fixed") return false;
+  if ($("difficulty").value && it.difficulty !== $("difficulty").value) return false;
+  if ($("label").value && it.expected !== $("label").value) return false;
+  if ($("tag").value && !it.tags.includes($("tag").value)) return false;
+  return true;
+}
+function refilter() { shown = data.items.filter(matches); at = 0; drawList(); draw(); }
+function listEntry(it, i) {
+  const li = el("li"); li.dataset.index = i;
+  const button = el("button"); button.title = "show this case";
+  const head = el("span", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
+  button.appendChild(head); button.appendChild(el("span", it.verdict, "pill " + it.verdict));
+  const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
+    : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
+  if (what) button.appendChild(el("span", what, "what"));
+  if (it.label) button.appendChild(el("span", it.label.label, "typed"));
+  button.onclick = () => { at = i; draw(); };
+  li.appendChild(button); return li;
+}
+function drawList() { $("list").replaceChildren(...shown.map(listEntry)); }
+function markList() {
+  for (const li of $("list").children) {
+    const i = Number(li.dataset.index);
+    li.classList.toggle("current", i === at); li.classList.toggle("read", read.has(shown[i].key));
+    if (i === at) li.scrollIntoView({block: "nearest"});
+  }
+}
+function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
+function draw() {
+  const box = $("case"); box.replaceChildren();
+  $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
+  if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
+  const it = shown[at]; read.add(it.key); markList();
+  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
+  box.appendChild(head);
+  const pills = el("div");
+  pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
+  if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
+  pills.appendChild(el("span", it.difficulty, "pill"));
+  for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
+  for (const why of it.stopped) pills.appendChild(el("span", why, "pill fail"));
+  box.appendChild(pills);
+  if (it.note) box.appendChild(el("p", it.note, "muted"));
+  const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
+  if (it.messages) {
+    const turns = el("div"); turns.id = "conversation";
+    it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
+    box.appendChild(turns);
+  } else box.appendChild(block("Input", it.input));
+  if (it.thinking) {
+    const thought = el("details"); thought.id = "thinking";
+    thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
+    thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);
+  }
+  const answers = el("div", undefined, it.other ? "cols" : "");
+  const mine = block(it.messages ? "Answer (the next assistant turn), exactly as given" : "Answer, exactly as given",
+                     it.error ? "ERROR: " + it.error : it.response);
+  mine.id = "answer"; answers.appendChild(mine);
+  if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
+  box.appendChild(answers);
+  const facts = el("table");
+  const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
+  if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
+  for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
+  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : ""));
+  row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
+  row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
+  box.appendChild(el("h3", "Details")); box.appendChild(facts);
+  box.appendChild(el("h3", "What went wrong"));
+  const form = el("div"); form.id = "labelform";
+  const input = el("input"); input.id = "labelinput"; input.setAttribute("list", "used"); input.maxLength = 200;
+  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.label ? it.label.label : "";
+  const save = el("button", "Save"); save.id = "save";
+  const status = el("span", it.label ? "saved " + it.label.time : "", "muted"); status.id = "savestatus";
+  save.onclick = () => store(it, input.value, status);
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
+  form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
+  counter();
+}
+function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
+function counts(list) {
+  const t = $("counts"); t.replaceChildren();
+  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No labels yet.", "muted")); }
+  for (const [label, n] of list) { const tr = el("tr"); tr.appendChild(el("td", label)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
+  const used = $("used"); used.replaceChildren(); for (const [label] of list) option(used, label);
+}
+async function store(it, label, status) {
+  status.textContent = "saving…";
+  const response = await fetch("/labels", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, label: label})});
+  const answer = await response.json();
+  if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
+  it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
+  counts(answer.counts);
+  const i = shown.indexOf(it);
+  if (i >= 0) { $("list").children[i].replaceWith(listEntry(it, i)); markList(); }
+}
+function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
+document.addEventListener("keydown", (e) => {
+  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
+  if (typing) return;
+  if (e.key === "j") move(1); else if (e.key === "k") move(-1);
+  else if (e.key === "/") { e.preventDefault(); const i = $("labelinput"); if (i) i.focus(); }
+});
+async function start() {
+  const response = await fetch("/data"); data = await response.json();
+  $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
+  const notes = [];
+  if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
+  if (data.stale_labels) notes.push("These labels were written against another version of this run file.");
+  if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
+  const values = (f) => [...new Set(data.items.flatMap(f))].sort();
+  for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
+  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  for (const v of values((it) => it.tags)) option($("tag"), v);
+  for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
+  $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
+  counts(data.counts); refilter();
+}
+start();
+</script></body></html>
+"""
+
+
 
 # ---------------------------------------------------------------------------
-# 13. The command line: each command calls the stages above by name.
+# 15. The command line: each command calls the stages above by name.
 
 def positive_int(text):
     try:
@@ -6145,7 +6367,7 @@ def parser():
                    help="run the held-out test split even though runs/ shows it was already run with "
                         "another prompt, model, temperature or seed (the run is marked as forced)")
     r.add_argument("--resume", metavar="PATH", help="finish an interrupted run (the path it printed)")
-    r.add_argument("--api", choices=list(CLIENTS), default=None,
+    r.add_argument("--api", choices=APIS, default=None,
                    help="ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
                         "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host")
     r.add_argument("--option", action="append", metavar="KEY=VALUE",
@@ -6197,7 +6419,7 @@ def parser():
                         "both orders (a preference counts only if it survives the swap); verdicts are stored in "
                         f"CANDIDATE{PAIRWISE_SUFFIX} and reused when the runs, the judge and the criterion are the same")
     c.add_argument("--host", help="with --pairwise: the judge's server (default: the candidate run's host)")
-    c.add_argument("--api", choices=list(CLIENTS), default=None,
+    c.add_argument("--api", choices=APIS, default=None,
                    help="with --pairwise: the judge server's API (default: the candidate run's)")
 
     ls = sub.add_parser("runs", help="list the run files in a folder, one line each, newest first",
@@ -6465,190 +6687,6 @@ def main(argv=None):
     finally:
         if collecting:
             gc.enable()   # main() is also called in-process, by the tests
-
-
-# ---------------------------------------------------------------------------
-# The review page, served by `eval.py review`.
-
-REVIEW_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f6f4;overflow-wrap:anywhere}
-select{max-width:14em}
-header,#bar{padding:8px 16px;background:#fff;border-bottom:1px solid #ddd;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
-header b{font-size:15px}.notice{background:#fff3c4;border:1px solid #e0b400;padding:4px 8px;border-radius:4px}
-main{display:grid;grid-template-columns:250px minmax(0,1fr) 280px;gap:16px;padding:16px}
-section,aside,nav{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px 16px}
-nav{padding:8px;position:sticky;top:8px;align-self:start;max-height:calc(100vh - 130px);overflow:auto}
-#list{list-style:none;margin:0;padding:0}#list button{all:unset;box-sizing:border-box;display:block;width:100%;cursor:pointer;
-padding:4px 6px;border-radius:4px;border-bottom:1px solid #eee;overflow-wrap:anywhere}
-#list button:hover{background:#f3f3f0}#list li.current button{background:#e3ecfa;outline:1px solid #4a78c2}
-#list button:focus-visible{outline:2px solid #4a78c2}#list .what,#list .typed{display:block;font-size:12px;color:#555}
-#list .typed{color:#8a4b00}#list li.read .lid{color:#666}#list li.current .lid{color:inherit;font-weight:600}
-h2{font-size:16px;margin:0 0 6px}h3{font-size:13px;margin:12px 0 4px;color:#555;text-transform:uppercase;letter-spacing:.04em}
-pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f0;border:1px solid #e2e2de;padding:8px;border-radius:4px;margin:0;
-max-height:22em;overflow:auto}
-.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#eee;margin-right:4px;font-size:12px}
-.pass{background:#d7f5dc}.fail{background:#ffd9d6}.error{background:#e6e0ff}.open{background:#fff0c2}
-.fixed{background:#d7f5dc}.regressed{background:#ffd9d6}
-table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px solid #eee;vertical-align:top}
-td:first-child{width:14em;color:#555}td.n{text-align:right}
-.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-.turn.assistant pre{background:#eef3fb}
-#labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
-.muted{color:#777}
-</style></head><body>
-<header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
-<div id="bar">
-<label>show <select id="status">
-<option value="failures">failures</option><option value="invalid">invalid</option><option value="errors">errors</option>
-<option value="regressions">regressions</option><option value="fixed">fixed</option><option value="all">all</option></select></label>
-<select id="difficulty"><option value="">any difficulty</option></select>
-<select id="label"><option value="">any expected label</option></select>
-<select id="tag"><option value="">any tag</option></select>
-<button id="prev" title="previous (k)">&#9664; k</button><span id="pos"></span><button id="next" title="next (j)">j &#9654;</button>
-<span id="counter" class="muted"></span>
-</div>
-<main><nav aria-label="cases in view"><h3>Cases in view</h3><ol id="list"></ol></nav><section id="case"></section>
-<aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
-<datalist id="used"></datalist>
-<script nonce="{{nonce}}">
-"use strict";
-let data = null, shown = [], at = 0;
-const read = new Set();
-const $ = (id) => document.getElementById(id);
-// Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
-// or answer from a run must not reorder what is around it.
-const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
-function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(text); if (cls) e.className = cls; return e; }
-function option(select, value) { select.appendChild(el("option", value)).value = value; }
-function matches(it) {
-  const s = $("status").value;
-  if (s === "failures" && it.verdict !== "fail") return false;
-  if (s === "invalid" && it.predicted !== "INVALID") return false;
-  if (s === "errors" && it.verdict !== "error") return false;
-  if (s === "regressions" && it.change !== "regressed") return false;
-  if (s === "fixed" && it.change !== "fixed") return false;
-  if ($("difficulty").value && it.difficulty !== $("difficulty").value) return false;
-  if ($("label").value && it.expected !== $("label").value) return false;
-  if ($("tag").value && !it.tags.includes($("tag").value)) return false;
-  return true;
-}
-function refilter() { shown = data.items.filter(matches); at = 0; drawList(); draw(); }
-function listEntry(it, i) {
-  const li = el("li"); li.dataset.index = i;
-  const button = el("button"); button.title = "show this case";
-  const head = el("span", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
-  button.appendChild(head); button.appendChild(el("span", it.verdict, "pill " + it.verdict));
-  const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
-    : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
-  if (what) button.appendChild(el("span", what, "what"));
-  if (it.label) button.appendChild(el("span", it.label.label, "typed"));
-  button.onclick = () => { at = i; draw(); };
-  li.appendChild(button); return li;
-}
-function drawList() { $("list").replaceChildren(...shown.map(listEntry)); }
-function markList() {
-  for (const li of $("list").children) {
-    const i = Number(li.dataset.index);
-    li.classList.toggle("current", i === at); li.classList.toggle("read", read.has(shown[i].key));
-    if (i === at) li.scrollIntoView({block: "nearest"});
-  }
-}
-function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
-function draw() {
-  const box = $("case"); box.replaceChildren();
-  $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
-  if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
-  const it = shown[at]; read.add(it.key); markList();
-  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
-  box.appendChild(head);
-  const pills = el("div");
-  pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
-  if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
-  pills.appendChild(el("span", it.difficulty, "pill"));
-  for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
-  for (const why of it.stopped) pills.appendChild(el("span", why, "pill fail"));
-  box.appendChild(pills);
-  if (it.note) box.appendChild(el("p", it.note, "muted"));
-  const sys = el("details"); sys.appendChild(el("summary", "System prompt")); sys.appendChild(el("pre", it.system)); box.appendChild(sys);
-  if (it.messages) {
-    const turns = el("div"); turns.id = "conversation";
-    it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
-    box.appendChild(turns);
-  } else box.appendChild(block("Input", it.input));
-  if (it.thinking) {
-    const thought = el("details"); thought.id = "thinking";
-    thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
-    thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);
-  }
-  const answers = el("div", undefined, it.other ? "cols" : "");
-  const mine = block(it.messages ? "Answer (the next assistant turn), exactly as given" : "Answer, exactly as given",
-                     it.error ? "ERROR: " + it.error : it.response);
-  mine.id = "answer"; answers.appendChild(mine);
-  if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
-  box.appendChild(answers);
-  const facts = el("table");
-  const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
-  if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
-  for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
-  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : ""));
-  row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
-  row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
-  box.appendChild(el("h3", "Details")); box.appendChild(facts);
-  box.appendChild(el("h3", "What went wrong"));
-  const form = el("div"); form.id = "labelform";
-  const input = el("input"); input.id = "labelinput"; input.setAttribute("list", "used"); input.maxLength = 200;
-  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.label ? it.label.label : "";
-  const save = el("button", "Save"); save.id = "save";
-  const status = el("span", it.label ? "saved " + it.label.time : "", "muted"); status.id = "savestatus";
-  save.onclick = () => store(it, input.value, status);
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
-  form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
-  counter();
-}
-function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
-function counts(list) {
-  const t = $("counts"); t.replaceChildren();
-  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No labels yet.", "muted")); }
-  for (const [label, n] of list) { const tr = el("tr"); tr.appendChild(el("td", label)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
-  const used = $("used"); used.replaceChildren(); for (const [label] of list) option(used, label);
-}
-async function store(it, label, status) {
-  status.textContent = "saving…";
-  const response = await fetch("/labels", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, label: label})});
-  const answer = await response.json();
-  if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
-  it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
-  counts(answer.counts);
-  const i = shown.indexOf(it);
-  if (i >= 0) { $("list").children[i].replaceWith(listEntry(it, i)); markList(); }
-}
-function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
-document.addEventListener("keydown", (e) => {
-  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
-  if (typing) return;
-  if (e.key === "j") move(1); else if (e.key === "k") move(-1);
-  else if (e.key === "/") { e.preventDefault(); const i = $("labelinput"); if (i) i.focus(); }
-});
-async function start() {
-  const response = await fetch("/data"); data = await response.json();
-  $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
-  const notes = [];
-  if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
-  if (data.stale_labels) notes.push("These labels were written against another version of this run file.");
-  if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
-  const values = (f) => [...new Set(data.items.flatMap(f))].sort();
-  for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
-  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
-  for (const v of values((it) => it.tags)) option($("tag"), v);
-  for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
-  $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
-  counts(data.counts); refilter();
-}
-start();
-</script></body></html>
-"""
 if __name__ == "__main__":
     sys.exit(main())
+
