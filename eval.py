@@ -523,6 +523,11 @@ class Case(TypedDict, total=False):
 CASE_FIELDS = tuple(Case.__annotations__)   # a result holds them in this order
 
 
+class LoadedCase(Case, total=False):
+    """A case as load_split() returns it: what a run asks, and where in the split it is."""
+    line: int            # its line in the split, for problems found after load; never stored in a run
+
+
 # The functional form, because one key is "pass", which a class body cannot name.
 Vote = TypedDict("Vote", {
     "check": str,            # the judge check's name
@@ -568,10 +573,15 @@ class Result(Case, Call, total=False):
     trial: int           # 1..config.repeat
 
 
-class RunFile(TypedDict):
-    """A run file; its journal is the same, as JSON lines: {"format", "config"}, then one Result a line."""
+class JournalHeader(TypedDict):
+    """The first line of a run's journal (RUN.journal, JOURNAL_SUFFIX); every line after it is one
+    Result with only the id and trial of its case."""
     format: str          # RUN_FORMAT
     config: dict         # RunConfig
+
+
+class RunFile(JournalHeader):
+    """A run file: the journal's header and every result, written whole when the run ends."""
     results: list        # of Result, one per case and trial, in the split's order
 
 
