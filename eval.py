@@ -26,7 +26,7 @@ Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure
 The file reads top to bottom in the order the pipeline runs; each numbered section is one stage:
    1. Defaults         every tunable constant and file name, each with the reason for its value
    2. Helpers          errors, terminal text, JSON, whole-file writes, locks, signals: no stage's ideas
-   3. Records          the case, check, answer, run config, graded case and score, declared once
+   3. Records          every record that crosses a stage (case, answer, config, score, sidecars...), declared once
    4. Checks           CHECK_TYPES: each check type's value rule and evaluation in one entry
    5. Load             split, labels, default checks, prompt, hashes; every problem before any call
    6. Model clients    Ollama and OpenAI-compatible, one requests.Session, timeouts, retries
@@ -467,21 +467,11 @@ def rate(part, whole):
 
 # ---------------------------------------------------------------------------
 # 3. Records, declared once: the case, the check, the answer, the run config and the run file,
-#    the graded case and the score: plain dicts in the JSON's shape, their keys named here.
+#    the graded case and the score, the compare results, the judges' votes and both sidecars:
+#    plain dicts in the JSON's shape, their keys named here (tests/test_records.py holds them to it).
 
-# input may be left out when a case gives vars; expected, in a free-text set (no labels.txt);
-# messages (a conversation so far) replaces input
-CASE_FIELDS = ("id", "input", "messages", "expected", "difficulty", "note", "tags", "vars", "checks", "pass_threshold")
 TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is the prompt file's
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
-
-# A run file is {"format": RUN_FORMAT, "config": {...}, "results": [...]}: one result per
-# case and trial, holding the case as it was (CASE_FIELDS), its trial number (1..repeat)
-# and what the server did with it (CALL_FIELDS).
-CALL_FIELDS = ("response", "error", "attempts", "latency_ms", "prompt_tokens",
-               "completion_tokens", "total_duration_ns", "load_duration_ns",
-               "prompt_eval_duration_ns", "eval_duration_ns", "done_reason", "judges", "thinking",
-               "thinking_tokens", "system_fingerprint")
 
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
@@ -514,7 +504,9 @@ class Check(TypedDict, total=False):
 
 
 class Case(TypedDict, total=False):
-    """One line of a split: the fixed question and what a right answer is."""
+    """One line of a split: the fixed question and what a right answer is. As a split writes it,
+    "dificultad" and "nota" may stand for difficulty and note (FIELD_ALIASES); as a run file stores
+    it, note may be missing (runs of older versions)."""
     id: str
     input: str           # the user turn; may be left out when the system prompt takes vars
     messages: list       # instead of input: the conversation so far, [{"role": "user"|"assistant",
@@ -528,34 +520,69 @@ class Case(TypedDict, total=False):
     pass_threshold: float  # with weighed checks: the share of their weight a passing case reaches
 
 
-class Vote(TypedDict):
-    """One judge model's answer about one check of one answer."""
-    check: str
-    model: str
-    vote: int            # 1..votes
-    seed: int
-    reason: str | None   # what the judge wrote before its verdict
-    raw: str | None      # the judge's whole answer
-    error: str | None    # why no answer came
-    prompt_tokens: int | None
-    completion_tokens: int | None
+CASE_FIELDS = tuple(Case.__annotations__)   # a result holds them in this order
 
 
-class Result(TypedDict, total=False):
-    """One answer in a run file (and, with id and trial only, one journal line): the case as it
-    was (CASE_FIELDS), which trial, and what the server did (CALL_FIELDS)."""
-    trial: int           # 1..config.repeat
+class LoadedCase(Case, total=False):
+    """A case as load_split() returns it: what a run asks, and where in the split it is."""
+    line: int            # its line in the split, for problems found after load; never stored in a run
+
+
+# The functional form, because one key is "pass", which a class body cannot name.
+Vote = TypedDict("Vote", {
+    "check": str,            # the judge check's name
+    "model": str,            # the judge model that voted
+    "vote": int,             # 1..votes
+    "seed": int,             # the judge's seed for this vote (its seed + vote - 1)
+    "pass": bool | None,     # the verdict; None when unreadable, or when the call failed
+    "reason": str | None,    # what the judge wrote before its verdict
+    "raw": str | None,       # the judge's whole answer
+    "error": str | None,     # why no answer came
+    "prompt_tokens": int | None,
+    "completion_tokens": int | None,
+})
+Vote.__doc__ = """One judge model's answer about one check of one answer."""
+
+
+class Call(TypedDict, total=False):
+    """What the server did with one case: a chat call's outcome (ChatClient.chat), with the judges'
+    votes on its answer. A failed call holds response, error and attempts only."""
     response: str | None           # the model's raw answer, exactly as sent; None if it never came
     error: str | None              # why it never came, after every retry
-    attempts: int
-    latency_ms: float
+    attempts: int                  # calls made, retries included
+    latency_ms: float              # wall time of the last attempt, as eval.py measured it
     prompt_tokens: int | None
     completion_tokens: int | None
+    total_duration_ns: int | None  # Ollama's own timings, when the server sends them
+    load_duration_ns: int | None   # above LOADED_ABOVE_NS: this call loaded the model
+    prompt_eval_duration_ns: int | None
+    eval_duration_ns: int | None
     done_reason: str | None        # stop, length...
     judges: list | None            # of Vote
     thinking: str | None           # the reasoning a server sent apart (Ollama's message.thinking)
     thinking_tokens: int | None    # of completion_tokens, those spent reasoning, when the server says
     system_fingerprint: str | None  # --api openai: the backend configuration that answered, when the server says
+
+
+CALL_FIELDS = tuple(Call.__annotations__)   # a result holds them in this order, after trial
+
+
+class Result(Case, Call, total=False):
+    """One answer in a run file: the case as it was (CASE_FIELDS), which trial, and what the server
+    did (CALL_FIELDS). One journal line holds the same with id and trial only of the case."""
+    trial: int           # 1..config.repeat
+
+
+class JournalHeader(TypedDict):
+    """The first line of a run's journal (RUN.journal, JOURNAL_SUFFIX); every line after it is one
+    Result with only the id and trial of its case."""
+    format: str          # RUN_FORMAT
+    config: dict         # RunConfig
+
+
+class RunFile(JournalHeader):
+    """A run file: the journal's header and every result, written whole when the run ends."""
+    results: list        # of Result, one per case and trial, in the split's order
 
 
 class RunConfig(TypedDict, total=False):
@@ -602,21 +629,28 @@ class GradedTrial(TypedDict):
     response: str | None
     predicted: str | None   # the label it normalizes to, INVALID, or None without labels
     checks: dict            # {check name: True, False, or None when undecided}
+    weighted: tuple | None  # (lowest, highest) weighted score (weighted_score()); None without weights
     judged: dict            # {judge check name: the panel's verdict (judge_verdicts())}
     correct: bool | None    # case_verdict(): None if a check that could tip it is undecided, or on error
-    weighted: tuple | None  # (lowest, highest) weighted score (weighted_score()); None without weights
     error: str | None
     votes: list | None      # of Vote
+    done_reason: str | None  # "length": cut off by the token limit (score's cut_off)
+    unfinished: bool        # still thinking when it stopped: no answer, every check failed
+    prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
+    timing: tuple           # the answer's TIMING_FIELDS, in that order, for speed_figures()
 
 
-class GradedCase(TypedDict):
-    """A case with all its trials graded: the unit of every figure."""
+class Threshold(TypedDict, total=False):
+    pass_threshold: float   # the weighted score a passing answer reaches; absent: blocking checks decide
+
+
+class GradedCase(Threshold):
+    """A case with all its trials graded: the unit of every figure. Only pass_threshold may be absent."""
     id: str
     expected: str | None
     difficulty: str
     tags: list
     checks: list            # of Check
-    pass_threshold: float   # the weighted score a passing answer reaches; absent: blocking checks decide
     trials: list            # of GradedTrial, by trial number
     decided_trials: int     # trials with a verdict (not errors, not undecided)
     passed_trials: int      # of those, how many passed
@@ -624,7 +658,16 @@ class GradedCase(TypedDict):
     predicted: str | None   # the majority label of its decided trials, TIE on a split vote
 
 
-class Score(TypedDict, total=False):
+class ReportAdds(TypedDict, total=False):
+    """What a score holds only sometimes: the figures of a labelled set, and what report adds."""
+    baseline: dict          # labels only: the majority-label baseline
+    per_label: dict         # labels only: precision, recall, f1, support
+    confusion: dict         # labels only: {expected: {predicted: cases}}
+    checks_from: str        # set by report: the run file, or --checks SPLIT
+    failure_labels: dict    # set by report when review labelled failures: {file, counts}
+
+
+class Score(ReportAdds):
     """Every figure of a report (score()); --json prints it as it is."""
     cases: int
     repeat: int
@@ -639,20 +682,136 @@ class Score(TypedDict, total=False):
     answers: int            # decided answers over all trials
     errors: list            # {id, trial, error}: no answer from the server, not scored
     open: list              # {id, trial}: a blocking check undecided
+    unfinished_thinking: list  # {id, trial}: answers still thinking when they stopped (failed)
+    cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length")
+    num_ctx: int | None     # the context window sent to Ollama (context_window()); None when none was
+    input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
     checks: list            # per check: name, type, blocking, passed, total, open
     checks_sha: str         # which checks scored the run
-    judge: dict | None      # judge_summary()
+    weighted: dict | None   # weighted_figures(): thresholds, each weighed case's score, vetoes; None without weights
+    judge: dict | None      # judge_summary(); None without judge checks
     by_difficulty: dict     # {difficulty: rate_figures()}
     by_tag: dict            # {tag: rate_figures()}
     pass_k: list            # with trials: {k, cases, pass_at_k, pass_hat_k}
     flaky: list             # cases whose trials disagree
     failures: list          # failure() of each failing case
     rerun_test: dict | None
-    baseline: dict          # labels only: the majority-label baseline
-    per_label: dict         # labels only: precision, recall, f1, support
-    confusion: dict         # labels only: {expected: {predicted: cases}}
-    checks_from: str        # set by report: the run file, or --checks SPLIT
-    failure_labels: dict    # set by report: the counts of review's labels
+    speed: dict             # speed_figures(): latency, tokens per second, calls that loaded the model
+
+
+class CompareResult(TypedDict):
+    """Two graded runs of one split compared case by case (compare_runs()); pairs are [baseline, candidate]."""
+    changed: dict           # {COMPARED_CONFIG key: [baseline's, candidate's]} of the settings that differ
+    fixed: list             # ids the candidate got right and the baseline wrong
+    regressions: list       # ids the baseline got right and the candidate wrong
+    stayed_right: list
+    stayed_wrong: list
+    not_compared: list      # ids without a verdict in either run
+    errored: list           # of not_compared, those a failed call left without one
+    invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
+    answers: list           # [baseline's, candidate's] answers that came
+    speed: list             # [baseline's, candidate's] speed_figures()
+    baseline: dict          # {correct, scored, accuracy} on the cases both decided
+    candidate: dict         # the same, of the candidate
+    identical_answers: int  # of paired_answers, those word for word the same
+    paired_answers: int     # answers to the same case and trial in both runs
+    mcnemar_p: float        # exact McNemar test of fixed against regressions
+    fisher_p: float         # Fisher's exact test of the two pass counts
+    alpha: float
+    significant: bool       # mcnemar_p <= alpha, with a case that differs
+    reading: str            # the result in words (plain_reading())
+    majority_vote: bool     # either run had trials: each case is its majority vote
+    subset: dict | None     # a run's config.subset: only part of the split was compared
+    measure: str            # "accuracy" or "pass rate"
+    trials_paired: int | None  # the fewer trials, when the runs' repeats differ
+    rerun_test: dict        # {"baseline"|"candidate": config.rerun_test} of a forced held-out re-run
+
+
+class ManyRow(TypedDict, total=False):
+    """One run's line in compare_many(); the best run's has best and no test against itself."""
+    run: str                # the run file's path
+    name: str               # its short name (run_names())
+    settings: dict          # {key: value} of the settings that tell the runs apart (distinct)
+    correct: int
+    scored: int             # the cases every run decided
+    accuracy: float | None
+    ci: list                # Wilson 95% interval
+    not_scored: int         # shared cases without a verdict in this run
+    best: bool              # the best run only
+    paired: int             # the others: cases compared with the best
+    best_only: int          # cases only the best got right
+    run_only: int           # cases only this run got right
+    p: float                # exact McNemar test against the best
+    holm_p: float           # p adjusted by Holm for the number of comparisons
+    significant: bool       # holm_p <= alpha, with a case that differs
+    reading: str | None     # the comparison in words; None for the best
+
+
+class ManyCompareResult(TypedDict):
+    """Three or more runs of one split (compare_many()), on the cases every run decided."""
+    split: str
+    split_sha: str
+    runs: list              # of ManyRow, best first
+    best: str               # the best run's path
+    cases: int              # the cases every run decided: every figure is on these
+    shared_cases: int       # the cases every run holds
+    all_cases: list         # the cases each run holds, in the order given
+    partial: bool           # some run asked only part of the split
+    comparisons: int        # tests against the best (Holm's count)
+    alpha: float
+    distinct: list          # the settings that tell the runs apart (distinct_settings())
+    measure: str
+    majority_vote: bool     # some run had trials
+
+
+class PairwiseVote(TypedDict):
+    """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
+    id: str                 # the case
+    trial: int
+    model: str              # the judge model
+    vote: int               # 1..votes
+    order: str              # one of ORDERS: which run's answer the judge read as A
+    seed: int
+    winner: str | None      # "A", "B" or "tie"; None when unreadable, or when the call failed
+    reason: str | None
+    raw: str | None         # the judge's whole answer
+    error: str | None       # why no answer came
+    prompt_tokens: int | None
+    completion_tokens: int | None
+
+
+class PairwiseComparison(TypedDict):
+    """One comparison stored in a pairwise sidecar: the runs' hashes and the judge are its key
+    (COMPARISON_KEY); a compare with the same key reuses its verdicts."""
+    baseline: str           # the baseline run's path
+    baseline_sha: str       # the run files' hashes: a changed run is asked again
+    candidate_sha: str
+    judge: dict             # criterion, models, votes, temperature, seed, prompt_sha, schema (pairwise_judge())
+    api: str
+    host: str
+    date: str
+    eval_version: str
+    verdicts: list          # of PairwiseVote
+
+
+class PairwiseFile(TypedDict):
+    """RUN.pairwise.json (PAIRWISE_SUFFIX), beside the candidate run of compare --pairwise."""
+    format: str             # PAIRWISE_FORMAT
+    comparisons: list       # of PairwiseComparison
+
+
+class FailureLabel(TypedDict):
+    """One answer's failure label, written in review."""
+    label: str              # the person's words for what went wrong
+    time: str               # when it was written, ISO 8601
+
+
+class FailureLabelsFile(TypedDict, total=False):
+    """RUN.labels.json (FAILURE_LABELS_SUFFIX): review's failure labels of a run."""
+    format: str             # FAILURE_LABELS_FORMAT
+    run: str                # the run file's name
+    run_sha: str            # the run file's hash when labelled: labels of another version are stale
+    labels: dict            # {label_key(): FailureLabel}
 
 
 class Inputs(NamedTuple):
