@@ -2150,26 +2150,40 @@ def parse_verdict(raw):
     return last_verdict(raw, lambda obj: obj["pass"] if isinstance(obj.get("pass"), bool) else None)
 
 
+class JudgeKind(NamedTuple):
+    """What sets one way of judging apart from the other: its system prompt, the vote's key for
+    its verdict, the schema that verdict is held to with --judge-schema, and its reader."""
+    prompt: str
+    verdict: str
+    schema: dict
+    parse: object   # the judge's answer -> (verdict, reason)
+
+
+BINARY = JudgeKind(JUDGE_PROMPT, "pass", VERDICT_SCHEMA, parse_verdict)
+
+
+def ask_judge(client, judge, kind, messages, who) -> dict:
+    """One vote: one call of one judge model (who["model"]), its verdict read from the answer, the
+    raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
+    seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
+    is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
+    options = {"temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
+               **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
+    said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
+    # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
+    said_answer = answer_of(said["response"]) if said["response"] is not None else None
+    verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
+    return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
+            "error": said["error"], "prompt_tokens": said.get("prompt_tokens"),
+            "completion_tokens": said.get("completion_tokens")}
+
+
 def judge_answer(client, judge, case, answer) -> list[Vote]:
-    """Every vote of every judge model on every judge check of a case: raw output kept."""
-    votes = []
-    for check in case["checks"]:
-        if check["type"] != "judge":
-            continue
-        for model in judge["models"]:
-            for vote in range(1, judge["votes"] + 1):
-                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
-                           **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
-                said = client.chat(model, judge_messages(check["value"], case, answer), options,
-                                   VERDICT_SCHEMA if judge.get("schema") else None)
-                # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
-                said_answer = answer_of(said["response"]) if said["response"] is not None else None
-                verdict, reason = parse_verdict(said_answer) if said_answer is not None else (None, None)
-                votes.append({"check": check["name"], "model": model, "vote": vote, "seed": options["seed"],
-                              "pass": verdict, "reason": reason, "raw": said["response"], "error": said["error"],
-                              "prompt_tokens": said.get("prompt_tokens"),
-                              "completion_tokens": said.get("completion_tokens")})
-    return votes
+    """Every vote of every judge model on every judge check of a case."""
+    return [ask_judge(client, judge, BINARY, judge_messages(check["value"], case, answer),
+                      {"check": check["name"], "model": model, "vote": vote})
+            for check in case["checks"] if check["type"] == "judge"
+            for model in judge["models"] for vote in range(1, judge["votes"] + 1)]
 
 
 def model_family(model, identities):
@@ -2189,25 +2203,31 @@ def judge_note(model, judges, identities):
              "tends to favour (add a --judge-model of another family for a panel)")
 
 
-def judge_config(args, config, cases):
-    """How judge checks are judged, recorded in the run; None when no case has a judge check.
-    With Ollama the judge's window is pinned as the run's is: its prompt holds a whole answer."""
-    if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
-        return None
-    models = args.judge_model or [config["model"]]
-    window = context_window(config) or (DEFAULT_NUM_CTX if config["api"] == "ollama" else None)
-    return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
-            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode()),
-            **({"num_ctx": window} if window else {}), **({"schema": True} if args.judge_schema else {})}
+def has_judge_check(cases):
+    return any(c["type"] == "judge" for case in cases for c in case["checks"])
 
 
-def prepare_judge(client, api, judge, schema):
+def judge_config(args, kind, judged, api, configs, criterion=None):
+    """How a judge is asked, recorded beside its votes: the models (default: the judged model, the
+    candidate's in a pairwise comparison), votes, temperature, seed, the prompt's hash; a pairwise
+    judge's criterion first. With Ollama the judge's window is pinned as the runs' were (the largest
+    of them): its prompt holds whole answers."""
+    window = max(filter(None, map(context_window, configs)), default=None) or (
+        DEFAULT_NUM_CTX if api == "ollama" else None)
+    return {**({"criterion": criterion} if criterion is not None else {}),
+            "models": args.judge_model or [judged], "votes": args.judge_votes,
+            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
+            "prompt_sha": sha256_bytes(kind.prompt.encode()), **({"num_ctx": window} if window else {}),
+            **({"schema": True} if args.judge_schema else {})}
+
+
+def prepare_judge(client, api, judge, kind):
     """Before the first judge call: is every judge model there, and, with --judge-schema over
     --api openai, which form of response_format does the server take (asked once)."""
     for model in judge["models"]:
         client.preflight(model)
     if judge.get("schema") and api == "openai":
-        form, _ = client.choose_schema_form(judge["models"][0], schema)
+        form, _ = client.choose_schema_form(judge["models"][0], kind.schema)
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
 
 
@@ -2313,6 +2333,9 @@ def parse_winner(raw):
     return last_verdict(raw, winner)
 
 
+PAIRWISE = JudgeKind(PAIRWISE_PROMPT, "winner", WINNER_SCHEMA, parse_winner)
+
+
 def pairwise_votes(client, judge, pair, kept):
     """Every vote of every judge model on one pair of answers, in both orders. kept: the votes
     already stored for this pair, {(model, vote, order): vote}; those without an error are reused."""
@@ -2326,17 +2349,10 @@ def pairwise_votes(client, judge, pair, kept):
                     continue
                 first, second = ((pair["baseline"], pair["candidate"]) if order == ORDERS[0]
                                  else (pair["candidate"], pair["baseline"]))
-                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
-                           **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
-                said = client.chat(model, pairwise_messages(judge["criterion"], pair["case"], first, second), options,
-                                   WINNER_SCHEMA if judge.get("schema") else None)
-                said_answer = answer_of(said["response"]) if said["response"] is not None else None
-                winner, reason = parse_winner(said_answer) if said_answer is not None else (None, None)
-                votes.append({"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
-                              "order": order, "seed": options["seed"], "winner": winner, "reason": reason,
-                              "raw": said["response"], "error": said["error"],
-                              "prompt_tokens": said.get("prompt_tokens"),
-                              "completion_tokens": said.get("completion_tokens")})
+                votes.append(ask_judge(client, judge, PAIRWISE,
+                                       pairwise_messages(judge["criterion"], pair["case"], first, second),
+                                       {"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
+                                        "order": order}))
     return votes
 
 
@@ -2808,7 +2824,8 @@ def run_split(args):
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    judge = config.get("judge") if resuming else judge_config(args, config, inputs.cases)
+    judge = config.get("judge") if resuming else (
+        judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     client = make_client(config, args)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     load = client.load(config["model"], case_options(config))
@@ -2850,7 +2867,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
     if judge:
-        prepare_judge(client, config["api"], judge, VERDICT_SCHEMA)
+        prepare_judge(client, config["api"], judge, BINARY)
     identity = client.identities.get(config["model"], {})
     if resuming:
         was, now = config.get("model_digest"), identity.get("model_digest")
@@ -4700,10 +4717,10 @@ def judge_run(args):
         raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
     config = dict(run["config"], judged_from=args.run)
-    config["judge"] = judge_config(args, config, todo)
+    config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
-    prepare_judge(client, config["api"], config["judge"], VERDICT_SCHEMA)
+    prepare_judge(client, config["api"], config["judge"], BINARY)
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
@@ -4725,19 +4742,6 @@ def judge_run(args):
 # A sidecar holds every pairwise comparison made against its run, each under the key that decides
 # whether stored verdicts can stand for new ones: the two runs' bytes and the judge, criterion included.
 COMPARISON_KEY = ("baseline_sha", "candidate_sha", "judge")
-
-
-def pairwise_judge(args, a_cfg, b_cfg):
-    """How compare --pairwise asks: the judge models (default: the candidate's model), votes,
-    temperature, seed, the criterion, the prompt's hash. With Ollama the window is pinned, as a
-    run's: the judge's prompt holds two whole answers."""
-    api = args.api or b_cfg["api"]
-    window = max(filter(None, (context_window(a_cfg), context_window(b_cfg))), default=None) or (
-        DEFAULT_NUM_CTX if api == "ollama" else None)
-    return {"criterion": args.pairwise, "models": args.judge_model or [b_cfg["model"]], "votes": args.judge_votes,
-            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
-            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {}),
-            **({"schema": True} if args.judge_schema else {})}
 
 
 def answer_pairs(a_run, b_run):
@@ -4810,7 +4814,8 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
     those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
     verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now."""
-    judge = pairwise_judge(args, a_run["config"], b_run["config"])
+    judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
+                         [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
     sidecar = b_path + PAIRWISE_SUFFIX
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
@@ -4830,7 +4835,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
-        prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
+        prepare_judge(client, config["api"], judge, PAIRWISE)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)
