@@ -303,49 +303,37 @@ def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def write_new_file(path, pieces):
-    """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
-    file never outlives a failure (a full disk, say); one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", pieces)
-    try:
-        os.link(tmp, path)   # fails if path exists, unlike rename
-    except FileExistsError:
-        os.unlink(tmp)
-        raise EvalError(f"{path} appeared while the run was writing; the answers are still in "
-                        f"{path + JOURNAL_SUFFIX}") from None
-    except OSError:
-        if os.path.exists(path):
-            os.unlink(tmp)
-            raise EvalError(f"{path} exists; it was not overwritten") from None
-        os.replace(tmp, path)   # file systems without hard links
-    else:
-        os.unlink(tmp)
-
-
-def replace_file(path, text):
-    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
-    temp file never outlives a failure; one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        remove_quietly(tmp)
-        raise
-
-
-def write_temp_file(path, tmp, pieces):
-    """The text in `tmp`, on disk (fsync), for a write of `path` to finish; `tmp` is removed if
-    the write fails (a full disk, say), and those of `path` that killed processes left, first."""
+def write_file(path, pieces, replace=False):
+    """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
+    its name), so a reader sees the old file or the new one, never half of one. replace=False: a
+    new file only, FileExistsError if the name is taken (a hard link fails on an existing name,
+    rename would not); replace=True: over the old file (a sidecar eval.py owns). The temp file
+    never outlives a failure (a full disk, say); those that killed processes left are removed first."""
     remove_stale_temp_files(path)
+    tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.writelines([pieces] if isinstance(pieces, str) else pieces)
             f.flush()
             os.fsync(f.fileno())
-    except BaseException:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            link_new(tmp, path)
+    finally:
         remove_quietly(tmp)
+
+
+def link_new(tmp, path):
+    """`tmp` under the name `path`, never over a file (or a link, a device, a pipe) already there."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
         raise
-    return tmp
+    except OSError:   # a file system without hard links: rename, after a last look
+        if os.path.lexists(path):
+            raise FileExistsError(f"{path} exists") from None
+        os.replace(tmp, path)
 
 
 def remove_quietly(path):
@@ -378,72 +366,74 @@ def process_alive(pid):
     return True
 
 
-class RunLock:
-    """An exclusive lock on a run while a process asks for its answers (POSIX flock on
-    RUN.lock, which holds the pid), so two resumes of one journal never both call the model."""
+class FileLock:
+    """An exclusive advisory lock (POSIX flock on PATH, which holds the holder's pid; none on
+    Windows), released by release() or at the end of a with block, and by the kernel when its
+    process dies: a lock file a killed process left is taken again at once. refuse: None to wait
+    for a turn (two review servers, two compares saving one sidecar); else a function of the
+    holder's pid giving the error to refuse with at once (two resumes of one run never both ask)."""
 
-    def __init__(self, run_path):
-        self.path = run_path + ".lock"
-        self.file = None
+    def __init__(self, path, refuse=None):
+        self.path, self.file = path, None
         try:
             import fcntl
         except ImportError:
-            return   # no flock (Windows): no lock
-        handle = open(self.path, "a+")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = ""
-            for _ in range(50):   # the holder may be between emptying the file and writing its pid
-                handle.seek(0)
-                holder = handle.read().strip()
-                if holder:
-                    break
-                time.sleep(0.01)
-            handle.close()
-            holder = holder or "?"
-            raise EvalError(f"another eval.py (pid {holder}) is finishing this run ({run_path}); "
-                            "wait for it, or stop it first") from None
-        handle.truncate(0)
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self.file = handle
+            return
+        while self.file is None:
+            handle = open(path, "a+")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if refuse else 0))
+            except OSError:
+                holder = lock_holder(handle)
+                handle.close()
+                raise EvalError(refuse(holder)) from None
+            if same_file(handle, path):
+                self.file = handle
+            else:   # its holder removed it as we waited: the lock is the file now at PATH
+                handle.close()
+        self.file.truncate(0)
+        self.file.write(str(os.getpid()))
+        self.file.flush()
 
     def release(self):
         if self.file is not None:
-            remove_quietly(self.path)   # while still held: no other process can have taken it
+            remove_quietly(self.path)   # while still held: whoever waits on it sees it gone and retries
             self.file.close()
             self.file = None
 
-
-class file_lock:
-    """An advisory lock on a file, so two review servers on one run take turns (POSIX; a no-op elsewhere)."""
-
-    def __init__(self, path):
-        self.path = path
-
     def __enter__(self):
-        self.file = open(self.path, "a")
-        try:
-            import fcntl
-            fcntl.flock(self.file, fcntl.LOCK_EX)
-        except ImportError:
-            pass
         return self
 
     def __exit__(self, *exc):
-        self.file.close()   # closing releases the lock
+        self.release()
 
 
-def interrupt(signum, frame):
-    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
-    raise KeyboardInterrupt
+def lock_holder(handle):
+    """The pid in a lock file another process holds ("?" if none): the holder may be between
+    emptying the file and writing its pid, so it is read a few times."""
+    for _ in range(50):
+        handle.seek(0)
+        holder = handle.read().strip()
+        if holder:
+            return holder
+        time.sleep(0.01)
+    return "?"
+
+
+def same_file(handle, path):
+    try:
+        return os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
 def terminated_as_interrupted():
-    """SIGTERM as Ctrl-C for a whole run, the checks and the model load before the first case
-    included (a load can take minutes)."""
+    """SIGTERM ends what runs inside as Ctrl-C does (a run: answers kept, resumable; a review:
+    every label already saved), the checks and the model load before a run's first case included
+    (a load can take minutes)."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
@@ -2502,6 +2492,13 @@ def run_text(run):
     yield "\n ]\n}\n" if run["results"] else "]\n}\n"
 
 
+def run_lock(run_path):
+    """The lock on a run while a process asks for its answers (RUN.lock), so two resumes of one
+    journal never both call the model: the second is refused, told who holds it."""
+    return FileLock(run_path + ".lock", lambda holder: f"another eval.py (pid {holder}) is finishing this run "
+                                                       f"({run_path}); wait for it, or stop it first")
+
+
 def open_journal(run_path, config, exact=False):
     """Create the journal exclusively (it reserves the run's name) and write its header. An exact
     name taken meanwhile is refused, not moved."""
@@ -2517,7 +2514,7 @@ def open_journal(run_path, config, exact=False):
             if exact:   # (a run file of that name was refused before: chosen_run_path)
                 raise EvalError(f"--out {run_path}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
-        lock = RunLock(run_path)
+        lock = run_lock(run_path)
         journal = os.fdopen(fd, "ab")
         try:
             append_journal(journal, {"format": RUN_FORMAT, "config": config})
@@ -2901,7 +2898,7 @@ def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
-    lock = RunLock(run_path)
+    lock = run_lock(run_path)
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
@@ -2937,9 +2934,9 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
         if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
+        with terminated_as_interrupted():
+            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
@@ -2948,7 +2945,6 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
              f"Resume with: python eval.py run --resume {run_path}")
         return None
     finally:
-        signal.signal(signal.SIGTERM, previous)
         try:
             journal.close()
         except OSError:
@@ -2960,7 +2956,10 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
 def write_run(run, run_path):
     """The run file, written once and atomically; then its journal goes."""
     try:
-        write_new_file(run_path, run_text(run))
+        write_file(run_path, run_text(run))
+    except FileExistsError:
+        raise EvalError(f"{run_path} appeared while the run was writing; the answers are still in "
+                        f"{run_path + JOURNAL_SUFFIX}") from None
     except OSError as e:
         raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
                         f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
@@ -4805,9 +4804,10 @@ def pairwise_problem(stored):
 def save_comparison(path, comparison):
     """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
     Atomic, and under a lock, so two compares at once each keep their own."""
-    with file_lock(path + ".lock"):
+    with FileLock(path + ".lock"):
         comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
-        replace_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n")
+        write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n",
+                   replace=True)
 
 
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
@@ -4876,7 +4876,10 @@ def write_judged(judged, run_path, out):
     """The re-judged run, in a file of its own: the run it came from is never touched."""
     out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
     try:
-        write_new_file(out, run_text(judged))
+        write_file(out, run_text(judged))
+    except FileExistsError:
+        raise EvalError(f"{out} appeared while the judge was asked; it was not overwritten, and {run_path} "
+                        "is unchanged") from None
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
     warn(f"wrote {out} ({run_path} is unchanged)")
@@ -5795,19 +5798,10 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"--html {path} exists and is not a regular file; give another file name")
     if os.path.lexists(path) and not force:
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name")
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", text)
     try:
-        if force:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)   # fails if the file appeared meanwhile: never a silent overwrite
-            except FileExistsError:
-                raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
-            except OSError:   # a file system without hard links: the check above is all there is
-                os.replace(tmp, path)
-    finally:
-        remove_quietly(tmp)
+        write_file(path, text, replace=force)
+    except FileExistsError:   # it appeared meanwhile: never a silent overwrite
+        raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
     warn(f"wrote {path}")
 
 
@@ -5893,14 +5887,14 @@ class Review:
         label = " ".join(body["label"].split())
         if len(label) > MAX_FAILURE_LABEL:
             raise ValueError(f"a label is at most {MAX_FAILURE_LABEL} characters")
-        with self.lock, file_lock(self.sidecar + ".lock"):
+        with self.lock, FileLock(self.sidecar + ".lock"):
             labels, _ = read_failure_labels(self.sidecar)
             if label:
                 labels[body["key"]] = {"label": label, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 labels.pop(body["key"], None)
-            replace_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
-                                                  "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n")
+            write_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
+                                                "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n", replace=True)
         return {"saved": body["key"], "label": labels.get(body["key"]), "counts": failure_label_counts(labels)}
 
 
@@ -6009,13 +6003,12 @@ def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every label is already saved by then."""
     print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
           f"{sidecar}; Ctrl-C to stop)", flush=True)
-    previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        server.serve_forever()
+        with terminated_as_interrupted():
+            server.serve_forever()
     except KeyboardInterrupt:
         warn("stopped")
     finally:
-        signal.signal(signal.SIGTERM, previous)
         server.server_close()
 
 # ---------------------------------------------------------------------------
