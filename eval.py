@@ -63,10 +63,6 @@ import sys
 import threading
 import time
 import unicodedata
-try:                                   # the parser of the re module, to inspect check patterns
-    import re._parser as re_parser     # Python 3.11+
-except ImportError:
-    import sre_parse as re_parser      # Python 3.10
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
@@ -845,62 +841,14 @@ def passes_json(text, schema):
     return not schema or not schema_errors(value, schema)
 
 
-REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
-MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
-
-
 def regex_problem(pattern):
-    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
-    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
-    that almost matches, such a pattern backtracks for longer than anyone waits."""
+    """Why a check's pattern cannot be used (it does not compile), or None. A pattern that
+    backtracks for ever on some answer is not looked for here: guarded_search() stops it."""
     try:
         re.compile(pattern)
-        parsed = re_parser.parse(pattern)
     except (re.error, RecursionError, OverflowError) as e:
         return f"bad regular expression: {e}"
-    if nests_repetition(parsed):
-        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
-                "that almost matches; write it with one repetition (a+)")
     return None
-
-
-def nests_repetition(parsed):
-    for op, av in parsed:
-        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
-            return True
-        if any(nests_repetition(sub) for sub in subpatterns(av)):
-            return True
-    return False
-
-
-def cut_many_ways(body):
-    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
-    only (in a group, or as one alternative): then a run of text splits into iterations in
-    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
-    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
-    if not solid:   # every part may be empty: any repetition in it is one too many
-        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
-    if len(solid) > 1:
-        return all(varies(item) for item in solid)
-    op, av = solid[0]
-    if op == re_parser.SUBPATTERN:
-        return cut_many_ways(av[-1])
-    if op == re_parser.BRANCH:
-        return any(cut_many_ways(branch) for branch in av[1])
-    return varies(solid[0])
-
-
-def varies(item):
-    op, av = item
-    return op in REPEATS and av[0] != av[1]
-
-
-def subpatterns(av):
-    if isinstance(av, re_parser.SubPattern):
-        yield av
-    elif isinstance(av, (tuple, list)):
-        for item in av:
-            yield from subpatterns(item)
 
 
 class PatternTimeout(Exception):
@@ -912,9 +860,11 @@ def stop_pattern(signum, frame):
 
 
 def guarded_search(pattern, text):
-    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
-    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
-    only the main thread, where scoring runs; elsewhere the search is plain."""
+    """re.search, stopped after REGEX_SECONDS: the defence against a pattern that backtracks for
+    hours on an answer that almost matches ((a+)+$, (\\w+\\s?)*$, (a|aa)+$, or \\s+$ on a long
+    answer), whatever its shape. The timer's signal handler raises PatternTimeout, and the re
+    engine checks for signals as it backtracks, so the search stops there. A timer signal reaches
+    only the main thread, where scoring runs; elsewhere (and without setitimer) the search is plain."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         return re.search(pattern, text)
     previous = signal.signal(signal.SIGALRM, stop_pattern)
@@ -930,8 +880,9 @@ class CheckType:
     """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
     none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
     stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
-    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it and
-    vetted for runaway backtracking. needs: what its case must have. shown: its mark in reports."""
+    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it,
+    compiled at load and searched under a timer. needs: what its case must have. shown: its mark
+    in reports."""
 
     def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
         self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
@@ -1051,7 +1002,7 @@ def stored_check_problem(check, labels):
 
 def filled_check_problems(check, labels, case=None):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
-    that can backtrack for hours, a label check without labels, a comparison without a case's
+    that does not compile, a label check without labels, a comparison without a case's
     expected answer. `case`: the split's case, when the check comes from a split, not a run."""
     kind = CHECK_TYPES[check["type"]]
     problems = [regex_problem(check["value"])] if kind.pattern else []
