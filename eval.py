@@ -63,10 +63,6 @@ import sys
 import threading
 import time
 import unicodedata
-try:                                   # the parser of the re module, to inspect check patterns
-    import re._parser as re_parser     # Python 3.11+
-except ImportError:
-    import sre_parse as re_parser      # Python 3.10
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
@@ -303,49 +299,37 @@ def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def write_new_file(path, pieces):
-    """Write atomically and never over an existing file: temp file, fsync, hard link. The temp
-    file never outlives a failure (a full disk, say); one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", pieces)
-    try:
-        os.link(tmp, path)   # fails if path exists, unlike rename
-    except FileExistsError:
-        os.unlink(tmp)
-        raise EvalError(f"{path} appeared while the run was writing; the answers are still in "
-                        f"{path + JOURNAL_SUFFIX}") from None
-    except OSError:
-        if os.path.exists(path):
-            os.unlink(tmp)
-            raise EvalError(f"{path} exists; it was not overwritten") from None
-        os.replace(tmp, path)   # file systems without hard links
-    else:
-        os.unlink(tmp)
-
-
-def replace_file(path, text):
-    """Atomic replace of a file eval.py owns (the labels sidecar): temp file, fsync, rename. The
-    temp file never outlives a failure; one left by a killed process is removed."""
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}-{threading.get_ident()}", text)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        remove_quietly(tmp)
-        raise
-
-
-def write_temp_file(path, tmp, pieces):
-    """The text in `tmp`, on disk (fsync), for a write of `path` to finish; `tmp` is removed if
-    the write fails (a full disk, say), and those of `path` that killed processes left, first."""
+def write_file(path, pieces, replace=False):
+    """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
+    its name), so a reader sees the old file or the new one, never half of one. replace=False: a
+    new file only, FileExistsError if the name is taken (a hard link fails on an existing name,
+    rename would not); replace=True: over the old file (a sidecar eval.py owns). The temp file
+    never outlives a failure (a full disk, say); those that killed processes left are removed first."""
     remove_stale_temp_files(path)
+    tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.writelines([pieces] if isinstance(pieces, str) else pieces)
             f.flush()
             os.fsync(f.fileno())
-    except BaseException:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            link_new(tmp, path)
+    finally:
         remove_quietly(tmp)
+
+
+def link_new(tmp, path):
+    """`tmp` under the name `path`, never over a file (or a link, a device, a pipe) already there."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
         raise
-    return tmp
+    except OSError:   # a file system without hard links: rename, after a last look
+        if os.path.lexists(path):
+            raise FileExistsError(f"{path} exists") from None
+        os.replace(tmp, path)
 
 
 def remove_quietly(path):
@@ -378,72 +362,74 @@ def process_alive(pid):
     return True
 
 
-class RunLock:
-    """An exclusive lock on a run while a process asks for its answers (POSIX flock on
-    RUN.lock, which holds the pid), so two resumes of one journal never both call the model."""
+class FileLock:
+    """An exclusive advisory lock (POSIX flock on PATH, which holds the holder's pid; none on
+    Windows), released by release() or at the end of a with block, and by the kernel when its
+    process dies: a lock file a killed process left is taken again at once. refuse: None to wait
+    for a turn (two review servers, two compares saving one sidecar); else a function of the
+    holder's pid giving the error to refuse with at once (two resumes of one run never both ask)."""
 
-    def __init__(self, run_path):
-        self.path = run_path + ".lock"
-        self.file = None
+    def __init__(self, path, refuse=None):
+        self.path, self.file = path, None
         try:
             import fcntl
         except ImportError:
-            return   # no flock (Windows): no lock
-        handle = open(self.path, "a+")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = ""
-            for _ in range(50):   # the holder may be between emptying the file and writing its pid
-                handle.seek(0)
-                holder = handle.read().strip()
-                if holder:
-                    break
-                time.sleep(0.01)
-            handle.close()
-            holder = holder or "?"
-            raise EvalError(f"another eval.py (pid {holder}) is finishing this run ({run_path}); "
-                            "wait for it, or stop it first") from None
-        handle.truncate(0)
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self.file = handle
+            return
+        while self.file is None:
+            handle = open(path, "a+")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if refuse else 0))
+            except OSError:
+                holder = lock_holder(handle)
+                handle.close()
+                raise EvalError(refuse(holder)) from None
+            if same_file(handle, path):
+                self.file = handle
+            else:   # its holder removed it as we waited: the lock is the file now at PATH
+                handle.close()
+        self.file.truncate(0)
+        self.file.write(str(os.getpid()))
+        self.file.flush()
 
     def release(self):
         if self.file is not None:
-            remove_quietly(self.path)   # while still held: no other process can have taken it
+            remove_quietly(self.path)   # while still held: whoever waits on it sees it gone and retries
             self.file.close()
             self.file = None
 
-
-class file_lock:
-    """An advisory lock on a file, so two review servers on one run take turns (POSIX; a no-op elsewhere)."""
-
-    def __init__(self, path):
-        self.path = path
-
     def __enter__(self):
-        self.file = open(self.path, "a")
-        try:
-            import fcntl
-            fcntl.flock(self.file, fcntl.LOCK_EX)
-        except ImportError:
-            pass
         return self
 
     def __exit__(self, *exc):
-        self.file.close()   # closing releases the lock
+        self.release()
 
 
-def interrupt(signum, frame):
-    """SIGTERM ends a run the way Ctrl-C does: answers kept, resumable."""
-    raise KeyboardInterrupt
+def lock_holder(handle):
+    """The pid in a lock file another process holds ("?" if none): the holder may be between
+    emptying the file and writing its pid, so it is read a few times."""
+    for _ in range(50):
+        handle.seek(0)
+        holder = handle.read().strip()
+        if holder:
+            return holder
+        time.sleep(0.01)
+    return "?"
+
+
+def same_file(handle, path):
+    try:
+        return os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
 def terminated_as_interrupted():
-    """SIGTERM as Ctrl-C for a whole run, the checks and the model load before the first case
-    included (a load can take minutes)."""
+    """SIGTERM ends what runs inside as Ctrl-C does (a run: answers kept, resumable; a review:
+    every label already saved), the checks and the model load before a run's first case included
+    (a load can take minutes)."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
@@ -1014,62 +1000,14 @@ def passes_json(text, schema):
     return not schema or not schema_errors(value, schema)
 
 
-REPEATS = (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT)
-MANY_TIMES = 10   # a group repeated more often than this can multiply its ways to match past waiting
-
-
 def regex_problem(pattern):
-    """Why a check's pattern cannot be used, or None. Besides compiling, it must not repeat without
-    bound a group whose text can be cut up in many ways ((a+)+, (\\w+\\s?)*, (a*)*): on an answer
-    that almost matches, such a pattern backtracks for longer than anyone waits."""
+    """Why a check's pattern cannot be used (it does not compile), or None. A pattern that
+    backtracks for ever on some answer is not looked for here: guarded_search() stops it."""
     try:
         re.compile(pattern)
-        parsed = re_parser.parse(pattern)
     except (re.error, RecursionError, OverflowError) as e:
         return f"bad regular expression: {e}"
-    if nests_repetition(parsed):
-        return ("the pattern repeats a repetition ((a+)+ and the like), which can run for hours on an answer "
-                "that almost matches; write it with one repetition (a+)")
     return None
-
-
-def nests_repetition(parsed):
-    for op, av in parsed:
-        if op in REPEATS and av[1] > MANY_TIMES and cut_many_ways(av[2]):
-            return True
-        if any(nests_repetition(sub) for sub in subpatterns(av)):
-            return True
-    return False
-
-
-def cut_many_ways(body):
-    """Whether a repeated body is, but for parts that may be empty, repetitions of varying length
-    only (in a group, or as one alternative): then a run of text splits into iterations in
-    exponentially many ways. Alternatives that overlap without a repetition ((a|aa)+) pass."""
-    solid = [item for item in body if re_parser.SubPattern(body.state, [item]).getwidth()[0] > 0]
-    if not solid:   # every part may be empty: any repetition in it is one too many
-        return any(varies(item) or item[0] == re_parser.SUBPATTERN and cut_many_ways(item[1][-1]) for item in body)
-    if len(solid) > 1:
-        return all(varies(item) for item in solid)
-    op, av = solid[0]
-    if op == re_parser.SUBPATTERN:
-        return cut_many_ways(av[-1])
-    if op == re_parser.BRANCH:
-        return any(cut_many_ways(branch) for branch in av[1])
-    return varies(solid[0])
-
-
-def varies(item):
-    op, av = item
-    return op in REPEATS and av[0] != av[1]
-
-
-def subpatterns(av):
-    if isinstance(av, re_parser.SubPattern):
-        yield av
-    elif isinstance(av, (tuple, list)):
-        for item in av:
-            yield from subpatterns(item)
 
 
 class PatternTimeout(Exception):
@@ -1081,9 +1019,11 @@ def stop_pattern(signum, frame):
 
 
 def guarded_search(pattern, text):
-    """re.search, stopped after REGEX_SECONDS: a pattern the load-time rule let through can still
-    backtrack for ever on some answer (\\s+$ on a long one is quadratic). A timer signal reaches
-    only the main thread, where scoring runs; elsewhere the search is plain."""
+    """re.search, stopped after REGEX_SECONDS: the defence against a pattern that backtracks for
+    hours on an answer that almost matches ((a+)+$, (\\w+\\s?)*$, (a|aa)+$, or \\s+$ on a long
+    answer), whatever its shape. The timer's signal handler raises PatternTimeout, and the re
+    engine checks for signals as it backtracks, so the search stops there. A timer signal reaches
+    only the main thread, where scoring runs; elsewhere (and without setitimer) the search is plain."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         return re.search(pattern, text)
     previous = signal.signal(signal.SIGALRM, stop_pattern)
@@ -1099,8 +1039,9 @@ class CheckType:
     """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
     none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
     stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
-    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it and
-    vetted for runaway backtracking. needs: what its case must have. shown: its mark in reports."""
+    verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it,
+    compiled at load and searched under a timer. needs: what its case must have. shown: its mark
+    in reports."""
 
     def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
         self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
@@ -1220,7 +1161,7 @@ def stored_check_problem(check, labels):
 
 def filled_check_problems(check, labels, case=None):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
-    that can backtrack for hours, a label check without labels, a comparison without a case's
+    that does not compile, a label check without labels, a comparison without a case's
     expected answer. `case`: the split's case, when the check comes from a split, not a run."""
     kind = CHECK_TYPES[check["type"]]
     problems = [regex_problem(check["value"])] if kind.pattern else []
@@ -2309,26 +2250,40 @@ def parse_verdict(raw):
     return last_verdict(raw, lambda obj: obj["pass"] if isinstance(obj.get("pass"), bool) else None)
 
 
+class JudgeKind(NamedTuple):
+    """What sets one way of judging apart from the other: its system prompt, the vote's key for
+    its verdict, the schema that verdict is held to with --judge-schema, and its reader."""
+    prompt: str
+    verdict: str
+    schema: dict
+    parse: object   # the judge's answer -> (verdict, reason)
+
+
+BINARY = JudgeKind(JUDGE_PROMPT, "pass", VERDICT_SCHEMA, parse_verdict)
+
+
+def ask_judge(client, judge, kind, messages, who) -> dict:
+    """One vote: one call of one judge model (who["model"]), its verdict read from the answer, the
+    raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
+    seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
+    is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
+    options = {"temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
+               **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
+    said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
+    # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
+    said_answer = answer_of(said["response"]) if said["response"] is not None else None
+    verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
+    return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
+            "error": said["error"], "prompt_tokens": said.get("prompt_tokens"),
+            "completion_tokens": said.get("completion_tokens")}
+
+
 def judge_answer(client, judge, case, answer) -> list[Vote]:
-    """Every vote of every judge model on every judge check of a case: raw output kept."""
-    votes = []
-    for check in case["checks"]:
-        if check["type"] != "judge":
-            continue
-        for model in judge["models"]:
-            for vote in range(1, judge["votes"] + 1):
-                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
-                           **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
-                said = client.chat(model, judge_messages(check["value"], case, answer), options,
-                                   VERDICT_SCHEMA if judge.get("schema") else None)
-                # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
-                said_answer = answer_of(said["response"]) if said["response"] is not None else None
-                verdict, reason = parse_verdict(said_answer) if said_answer is not None else (None, None)
-                votes.append({"check": check["name"], "model": model, "vote": vote, "seed": options["seed"],
-                              "pass": verdict, "reason": reason, "raw": said["response"], "error": said["error"],
-                              "prompt_tokens": said.get("prompt_tokens"),
-                              "completion_tokens": said.get("completion_tokens")})
-    return votes
+    """Every vote of every judge model on every judge check of a case."""
+    return [ask_judge(client, judge, BINARY, judge_messages(check["value"], case, answer),
+                      {"check": check["name"], "model": model, "vote": vote})
+            for check in case["checks"] if check["type"] == "judge"
+            for model in judge["models"] for vote in range(1, judge["votes"] + 1)]
 
 
 def model_family(model, identities):
@@ -2348,25 +2303,31 @@ def judge_note(model, judges, identities):
              "tends to favour (add a --judge-model of another family for a panel)")
 
 
-def judge_config(args, config, cases):
-    """How judge checks are judged, recorded in the run; None when no case has a judge check.
-    With Ollama the judge's window is pinned as the run's is: its prompt holds a whole answer."""
-    if not any(c["type"] == "judge" for case in cases for c in case["checks"]):
-        return None
-    models = args.judge_model or [config["model"]]
-    window = context_window(config) or (DEFAULT_NUM_CTX if config["api"] == "ollama" else None)
-    return {"models": models, "votes": args.judge_votes, "temperature": args.judge_temperature,
-            "seed": args.seed, "prompt_sha": sha256_bytes(JUDGE_PROMPT.encode()),
-            **({"num_ctx": window} if window else {}), **({"schema": True} if args.judge_schema else {})}
+def has_judge_check(cases):
+    return any(c["type"] == "judge" for case in cases for c in case["checks"])
 
 
-def prepare_judge(client, api, judge, schema):
+def judge_config(args, kind, judged, api, configs, criterion=None):
+    """How a judge is asked, recorded beside its votes: the models (default: the judged model, the
+    candidate's in a pairwise comparison), votes, temperature, seed, the prompt's hash; a pairwise
+    judge's criterion first. With Ollama the judge's window is pinned as the runs' were (the largest
+    of them): its prompt holds whole answers."""
+    window = max(filter(None, map(context_window, configs)), default=None) or (
+        DEFAULT_NUM_CTX if api == "ollama" else None)
+    return {**({"criterion": criterion} if criterion is not None else {}),
+            "models": args.judge_model or [judged], "votes": args.judge_votes,
+            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
+            "prompt_sha": sha256_bytes(kind.prompt.encode()), **({"num_ctx": window} if window else {}),
+            **({"schema": True} if args.judge_schema else {})}
+
+
+def prepare_judge(client, api, judge, kind):
     """Before the first judge call: is every judge model there, and, with --judge-schema over
     --api openai, which form of response_format does the server take (asked once)."""
     for model in judge["models"]:
         client.preflight(model)
     if judge.get("schema") and api == "openai":
-        form, _ = client.choose_schema_form(judge["models"][0], schema)
+        form, _ = client.choose_schema_form(judge["models"][0], kind.schema)
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
 
 
@@ -2472,6 +2433,9 @@ def parse_winner(raw):
     return last_verdict(raw, winner)
 
 
+PAIRWISE = JudgeKind(PAIRWISE_PROMPT, "winner", WINNER_SCHEMA, parse_winner)
+
+
 def pairwise_votes(client, judge, pair, kept):
     """Every vote of every judge model on one pair of answers, in both orders. kept: the votes
     already stored for this pair, {(model, vote, order): vote}; those without an error are reused."""
@@ -2485,17 +2449,10 @@ def pairwise_votes(client, judge, pair, kept):
                     continue
                 first, second = ((pair["baseline"], pair["candidate"]) if order == ORDERS[0]
                                  else (pair["candidate"], pair["baseline"]))
-                options = {"temperature": judge["temperature"], "seed": judge["seed"] + vote - 1,
-                           **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
-                said = client.chat(model, pairwise_messages(judge["criterion"], pair["case"], first, second), options,
-                                   WINNER_SCHEMA if judge.get("schema") else None)
-                said_answer = answer_of(said["response"]) if said["response"] is not None else None
-                winner, reason = parse_winner(said_answer) if said_answer is not None else (None, None)
-                votes.append({"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
-                              "order": order, "seed": options["seed"], "winner": winner, "reason": reason,
-                              "raw": said["response"], "error": said["error"],
-                              "prompt_tokens": said.get("prompt_tokens"),
-                              "completion_tokens": said.get("completion_tokens")})
+                votes.append(ask_judge(client, judge, PAIRWISE,
+                                       pairwise_messages(judge["criterion"], pair["case"], first, second),
+                                       {"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
+                                        "order": order}))
     return votes
 
 
@@ -2645,6 +2602,13 @@ def run_text(run):
     yield "\n ]\n}\n" if run["results"] else "]\n}\n"
 
 
+def run_lock(run_path):
+    """The lock on a run while a process asks for its answers (RUN.lock), so two resumes of one
+    journal never both call the model: the second is refused, told who holds it."""
+    return FileLock(run_path + ".lock", lambda holder: f"another eval.py (pid {holder}) is finishing this run "
+                                                       f"({run_path}); wait for it, or stop it first")
+
+
 def open_journal(run_path, config, exact=False):
     """Create the journal exclusively (it reserves the run's name) and write its header. An exact
     name taken meanwhile is refused, not moved."""
@@ -2660,7 +2624,7 @@ def open_journal(run_path, config, exact=False):
             if exact:   # (a run file of that name was refused before: chosen_run_path)
                 raise EvalError(f"--out {run_path}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
-        lock = RunLock(run_path)
+        lock = run_lock(run_path)
         journal = os.fdopen(fd, "ab")
         try:
             append_journal(journal, {"format": RUN_FORMAT, "config": config})
@@ -2967,7 +2931,8 @@ def run_split(args):
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    judge = config.get("judge") if resuming else judge_config(args, config, inputs.cases)
+    judge = config.get("judge") if resuming else (
+        judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     client = make_client(config, args)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     load = client.load(config["model"], case_options(config))
@@ -3009,7 +2974,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
     if judge:
-        prepare_judge(client, config["api"], judge, VERDICT_SCHEMA)
+        prepare_judge(client, config["api"], judge, BINARY)
     identity = client.identities.get(config["model"], {})
     if resuming:
         was, now = config.get("model_digest"), identity.get("model_digest")
@@ -3043,7 +3008,7 @@ def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
-    lock = RunLock(run_path)
+    lock = run_lock(run_path)
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
@@ -3079,9 +3044,9 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
         if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
+        with terminated_as_interrupted():
+            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
@@ -3090,7 +3055,6 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
              f"Resume with: python eval.py run --resume {run_path}")
         return None
     finally:
-        signal.signal(signal.SIGTERM, previous)
         try:
             journal.close()
         except OSError:
@@ -3102,7 +3066,10 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
 def write_run(run, run_path):
     """The run file, written once and atomically; then its journal goes."""
     try:
-        write_new_file(run_path, run_text(run))
+        write_file(run_path, run_text(run))
+    except FileExistsError:
+        raise EvalError(f"{run_path} appeared while the run was writing; the answers are still in "
+                        f"{run_path + JOURNAL_SUFFIX}") from None
     except OSError as e:
         raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
                         f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
@@ -4859,10 +4826,10 @@ def judge_run(args):
         raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
     config = dict(run["config"], judged_from=args.run)
-    config["judge"] = judge_config(args, config, todo)
+    config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
-    prepare_judge(client, config["api"], config["judge"], VERDICT_SCHEMA)
+    prepare_judge(client, config["api"], config["judge"], BINARY)
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
@@ -4884,19 +4851,6 @@ def judge_run(args):
 # A sidecar holds every pairwise comparison made against its run, each under the key that decides
 # whether stored verdicts can stand for new ones: the two runs' bytes and the judge, criterion included.
 COMPARISON_KEY = ("baseline_sha", "candidate_sha", "judge")
-
-
-def pairwise_judge(args, a_cfg, b_cfg):
-    """How compare --pairwise asks: the judge models (default: the candidate's model), votes,
-    temperature, seed, the criterion, the prompt's hash. With Ollama the window is pinned, as a
-    run's: the judge's prompt holds two whole answers."""
-    api = args.api or b_cfg["api"]
-    window = max(filter(None, (context_window(a_cfg), context_window(b_cfg))), default=None) or (
-        DEFAULT_NUM_CTX if api == "ollama" else None)
-    return {"criterion": args.pairwise, "models": args.judge_model or [b_cfg["model"]], "votes": args.judge_votes,
-            "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
-            "prompt_sha": sha256_bytes(PAIRWISE_PROMPT.encode()), **({"num_ctx": window} if window else {}),
-            **({"schema": True} if args.judge_schema else {})}
 
 
 def answer_pairs(a_run, b_run):
@@ -4960,16 +4914,18 @@ def pairwise_problem(stored):
 def save_comparison(path, comparison):
     """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
     Atomic, and under a lock, so two compares at once each keep their own."""
-    with file_lock(path + ".lock"):
+    with FileLock(path + ".lock"):
         comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
-        replace_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n")
+        write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n",
+                   replace=True)
 
 
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
     """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
     those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
     verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now."""
-    judge = pairwise_judge(args, a_run["config"], b_run["config"])
+    judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
+                         [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
     sidecar = b_path + PAIRWISE_SUFFIX
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
@@ -4989,7 +4945,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
-        prepare_judge(client, config["api"], judge, WINNER_SCHEMA)
+        prepare_judge(client, config["api"], judge, PAIRWISE)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)
@@ -5030,7 +4986,10 @@ def write_judged(judged, run_path, out):
     """The re-judged run, in a file of its own: the run it came from is never touched."""
     out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
     try:
-        write_new_file(out, run_text(judged))
+        write_file(out, run_text(judged))
+    except FileExistsError:
+        raise EvalError(f"{out} appeared while the judge was asked; it was not overwritten, and {run_path} "
+                        "is unchanged") from None
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
     warn(f"wrote {out} ({run_path} is unchanged)")
@@ -5949,19 +5908,10 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"--html {path} exists and is not a regular file; give another file name")
     if os.path.lexists(path) and not force:
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name")
-    tmp = write_temp_file(path, f"{path}.tmp-{os.getpid()}", text)
     try:
-        if force:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)   # fails if the file appeared meanwhile: never a silent overwrite
-            except FileExistsError:
-                raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
-            except OSError:   # a file system without hard links: the check above is all there is
-                os.replace(tmp, path)
-    finally:
-        remove_quietly(tmp)
+        write_file(path, text, replace=force)
+    except FileExistsError:   # it appeared meanwhile: never a silent overwrite
+        raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
     warn(f"wrote {path}")
 
 
@@ -6047,14 +5997,14 @@ class Review:
         label = " ".join(body["label"].split())
         if len(label) > MAX_FAILURE_LABEL:
             raise ValueError(f"a label is at most {MAX_FAILURE_LABEL} characters")
-        with self.lock, file_lock(self.sidecar + ".lock"):
+        with self.lock, FileLock(self.sidecar + ".lock"):
             labels, _ = read_failure_labels(self.sidecar)
             if label:
                 labels[body["key"]] = {"label": label, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 labels.pop(body["key"], None)
-            replace_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
-                                                  "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n")
+            write_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
+                                                "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n", replace=True)
         return {"saved": body["key"], "label": labels.get(body["key"]), "counts": failure_label_counts(labels)}
 
 
@@ -6163,13 +6113,12 @@ def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every label is already saved by then."""
     print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
           f"{sidecar}; Ctrl-C to stop)", flush=True)
-    previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        server.serve_forever()
+        with terminated_as_interrupted():
+            server.serve_forever()
     except KeyboardInterrupt:
         warn("stopped")
     finally:
-        signal.signal(signal.SIGTERM, previous)
         server.server_close()
 
 # ---------------------------------------------------------------------------

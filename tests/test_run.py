@@ -97,12 +97,31 @@ def test_an_unfinished_run_keeps_its_name(project, cli, fake):
     assert (project / "runs" / "dev-v3.json.journal").read_text() == "left by a killed run\n"
 
 
-def test_write_new_file_refuses_to_replace(tmp_path):
+def test_a_new_file_is_never_written_over_a_file_or_a_link(tmp_path):
     target = tmp_path / "run.json"
     target.write_text("mine")
-    with pytest.raises(evalpy.EvalError):
-        evalpy.write_new_file(str(target), "theirs")
-    assert target.read_text() == "mine" and os.listdir(tmp_path) == ["run.json"]
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "nowhere")
+    for path in (target, tmp_path / "dangling.json"):
+        with pytest.raises(FileExistsError):
+            evalpy.write_file(str(path), "theirs")
+    assert target.read_text() == "mine" and sorted(os.listdir(tmp_path)) == ["dangling.json", "run.json"]
+    evalpy.write_file(str(target), "theirs", replace=True)   # a sidecar eval.py owns is replaced whole
+    assert target.read_text() == "theirs" and sorted(os.listdir(tmp_path)) == ["dangling.json", "run.json"]
+
+
+def test_a_lock_is_taken_again_after_its_holder_died_or_removed_it(tmp_path):
+    path = str(tmp_path / "run.json.lock")
+    (tmp_path / "run.json.lock").write_text("999999999")   # left by a killed process: flock went with it
+    lock = evalpy.FileLock(path, lambda pid: f"held by {pid}")
+    assert open(path).read() == str(os.getpid())
+    proc = subprocess.run([sys.executable, "-c", "import sys, eval; eval.FileLock(sys.argv[1], lambda pid: 'held by ' + pid)",
+                           path], cwd=evalpy.__file__.rsplit("/", 1)[0], capture_output=True, text=True)
+    assert f"held by {os.getpid()}" in proc.stderr   # refused at once, told who holds it
+    lock.release()
+    assert os.listdir(tmp_path) == []
+    with evalpy.FileLock(path):   # the waiting kind (the sidecars) is the same lock
+        assert open(path).read() == str(os.getpid())
+    assert os.listdir(tmp_path) == []
 
 
 def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
@@ -501,13 +520,13 @@ def failing_pieces():
 def test_failed_writes_remove_their_temp_files_and_stale_ones_go(tmp_path):
     target = str(tmp_path / "run.json")
     with pytest.raises(OSError):
-        evalpy.write_new_file(target, failing_pieces())
+        evalpy.write_file(target, failing_pieces())
     with pytest.raises(UnicodeEncodeError):   # a write that fails half way, as a full disk makes it
-        evalpy.replace_file(target + ".labels.json", "{" * 100_000 + "\ud800")
+        evalpy.write_file(target + ".labels.json", "{" * 100_000 + "\ud800", replace=True)
     assert os.listdir(tmp_path) == []
     (tmp_path / "run.json.tmp-999999999").write_text("left by a killed run")   # no such process
     (tmp_path / f"run.json.tmp-{os.getpid()}-1").write_text("a live writer's")
-    evalpy.write_new_file(target, "{}")
+    evalpy.write_file(target, "{}")
     assert sorted(os.listdir(tmp_path)) == ["run.json", f"run.json.tmp-{os.getpid()}-1"]
 
 
