@@ -1343,42 +1343,10 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
             problems.append(f"field {name!r} given twice (as {name!r} and its alias)")
             continue
         case[name] = value
-    required = ["id", "difficulty", "note"]
-    required += ["expected"] if labels is not None else []
-    required += ["input"] if "vars" not in case and "messages" not in case else []
-    if "messages" in case:
-        problems += ["give either input or messages, not both"] * ("input" in case)
-        problems += turn_problems(case["messages"])
-    optional_text = [f for f in ("input", "expected") if f not in required and f in case]
-    for name in required + optional_text:   # non-empty strings
-        value = case.get(name)
-        if name not in case:
-            problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
-        elif not isinstance(value, str):
-            problems.append(f"field {name!r} must be a string, not {type(value).__name__}")
-        elif not value.strip():
-            problems.append(f"field {name!r} is empty")
-    tags = case.setdefault("tags", [])
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
-        problems.append("field 'tags' must be a list of non-empty strings")
-    elif len(set(tags)) != len(tags):
-        problems.append("field 'tags' repeats a tag")
-    variables = case.get("vars", {})
-    if not isinstance(variables, dict) or not all(
-            isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
-            for k, v in variables.items()):
-        problems.append("field 'vars' must be an object of names to strings or numbers")
-        case["vars"] = {}
-    if not isinstance(case.get("checks", []), list):
-        problems.append("field 'checks' must be a list of checks")
-        case["checks"] = []
     expected = case.get("expected")
-    if labels is not None and isinstance(expected, str) and expected.strip():
-        expected = case["expected"] = unicodedata.normalize("NFC", expected)
-        if expected not in labels:
-            near = [l for l in labels if fold(l) == fold(expected)]
-            hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
-            problems.append(f"label {expected!r} is not in {LABELS_FILE}{hint}")
+    if labels is not None and isinstance(expected, str):
+        case["expected"] = unicodedata.normalize("NFC", expected)   # as labels.txt is read
+    problems += case_problems(case, labels)
     if problems:
         return case, problems
     if "messages" in case:
@@ -1394,6 +1362,50 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
     if case["pass_threshold"] is None:
         del case["pass_threshold"]
     return case, check_problems
+
+
+def case_problems(case, labels, stored=False):
+    """What is wrong with a case's fields, in the order they are declared (Case), or []: one
+    validator for a split's line and for a run file's result, which stores its case as it was.
+    stored: a run file's, which runs of older versions made: it may have no note (and its note is
+    not read), an empty difficulty, input or expected, and empty or repeated tags; and it may give
+    neither input nor messages. Its checks are validated as stored (stored_check_problem), a
+    split's as written (case_checks), so this only says whether they are a list."""
+    problems = []
+    required = ["id", "difficulty"] + ["note"] * (not stored) + ["expected"] * (labels is not None)
+    if not stored and "vars" not in case and "messages" not in case:
+        required.append("input")
+    if "messages" in case:
+        problems += ["give either input or messages, not both"] * ("input" in case)
+        problems += turn_problems(case["messages"])
+    optional_text = [f for f in ("input", "expected") if f not in required and f in case]
+    for name in required + optional_text:
+        if name not in case:
+            problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
+        elif not isinstance(case[name], str):
+            problems.append(f"field {name!r} must be a string, not {type(case[name]).__name__}")
+        elif not case[name].strip() and (not stored or not case[name] and name == "id"):
+            problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
+    tags = case.setdefault("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
+        problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
+    elif not stored and len(set(tags)) != len(tags):
+        problems.append("field 'tags' repeats a tag")
+    variables = case.get("vars", {})
+    if not isinstance(variables, dict) or not all(
+            isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+            for k, v in variables.items()):
+        problems.append("field 'vars' must be an object of names to strings or numbers")
+        case["vars"] = {}
+    if not isinstance(case.get("checks", []), list):
+        problems.append("field 'checks' must be a list of checks")
+        case["checks"] = []
+    expected = case.get("expected")
+    if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
+        near = [l for l in labels if fold(l) == fold(expected)]
+        hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
+        problems.append(f"label {expected!r} is not in " + ("config.labels" if stored else LABELS_FILE) + hint)
+    return problems
 
 
 def turn_problems(turns):
@@ -3159,54 +3171,27 @@ def results_problem(results, config):
     return None
 
 
-REQUIRED_TEXT = ("id", "difficulty", "expected")   # expected only where there are labels
-
-
 def result_problem(r, i, config, labels, seen):
-    """What is wrong with the i-th result, or None; fills in the defaults of fields left out."""
+    """What is wrong with the i-th result, or None; fills in the defaults of fields left out. A
+    result stores its case as it was (case_problems, as stored), then its answer."""
     if type(r) is not dict:
         return f"result {i} is not an object"
-    for key in REQUIRED_TEXT if labels is not None else REQUIRED_TEXT[:2]:
-        if key not in r:
-            return f"result {i} has no {key!r}"
-        if type(r[key]) is not str or key == "id" and not r[key]:
-            return f"result {i}: {key} must be text" + (" that is not empty" if key == "id" else "")
+    problems = case_problems(r, labels, stored=True)
+    if problems:   # named by its position while its id is in doubt
+        return f"result {r['id'] if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
     trial = r.setdefault("trial", 1)
     problem = recorded_answer_problem(r, config)
     if problem:
         return f"result {r['id']}: {problem}"
-    if "expected" in r and type(r["expected"]) is not str:
-        return f"result {r['id']}: expected must be text"
-    if labels is not None and r["expected"] not in labels:
-        return f"result {r['id']}: expected label {r['expected']!r} is not in config.labels"
-    if "input" in r and type(r["input"]) is not str:
-        return f"result {r['id']}: input must be text"
-    if "messages" in r:   # the conversation sent: judged again, and shown turn by turn
-        if "input" in r:
-            return f"result {r['id']}: holds both input and messages (a case gives one of them)"
-        problems = turn_problems(r["messages"])
-        if problems:
-            return f"result {r['id']}: {problems[0]}"
-    if "checks" not in r:
-        r["checks"] = [dict(LABEL_CHECK)] if labels else []
-    checks = r["checks"]
-    if type(checks) is not list:
-        return f"result {r['id']}: checks must be a list of checks"
-    else:
-        for c in checks:
-            problem = stored_check_problem(c, labels)
-            if problem:
-                return f"result {r['id']}: {problem}"
-            c.setdefault("blocking", "weight" not in c)
-        problem = threshold_problem(r.get("pass_threshold"), checks)
+    checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
+    for c in checks:
+        problem = stored_check_problem(c, labels)
         if problem:
             return f"result {r['id']}: {problem}"
-    tags = r.setdefault("tags", [])
-    if type(tags) is not list or tags and not all(type(t) is str for t in tags):
-        return f"result {r['id']}: tags must be a list of strings"
-    variables = r.get("vars", {})
-    if type(variables) is not dict or not all(type(v) in (str, int, float) for v in variables.values()):
-        return f"result {r['id']}: vars must be an object of names to strings or numbers"
+        c.setdefault("blocking", "weight" not in c)
+    problem = threshold_problem(r.get("pass_threshold"), checks)
+    if problem:
+        return f"result {r['id']}: {problem}"
     key = (r["id"], trial)
     if key in seen:
         return f"result {r['id']}, trial {trial} appears twice"

@@ -247,3 +247,30 @@ def test_a_run_file_with_a_damaged_conversation_is_refused(project, cli):
     write_run("runs/bad.json", run)
     code, out, err = cli("report", "runs/bad.json")
     assert code == 2 and "the last turn is the assistant's" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("fields, split_says", [
+    ({"note": None}, "missing field 'note'"),
+    ({"difficulty": ""}, "field 'difficulty' is empty"),
+    ({"id": " "}, "field 'id' is empty"),
+    ({"tags": ["a", "a"]}, "field 'tags' repeats a tag"),
+    ({"tags": [""]}, "field 'tags' must be a list of non-empty strings"),
+    ({"input": None}, "missing field 'input' (or give vars)"),
+])
+def test_one_case_validator_where_split_and_run_file_differ(fields, split_says):
+    """case_problems() is the validator of a split's line and of a run file's result; a run file
+    keeps what older versions wrote, so these are refused in a split and accepted when stored."""
+    case = {"id": "a", "input": "hola", "expected": "bug", "difficulty": "easy", "note": "n"}
+    case.update(fields)
+    case = {k: v for k, v in case.items() if v is not None}
+    assert evalpy.case_problems(dict(case), ["bug", "acceso"]) == [split_says]
+    assert evalpy.case_problems(dict(case), ["bug", "acceso"], stored=True) == []
+
+
+def test_one_case_validator_says_the_same_at_both_boundaries():
+    case = {"id": "a", "input": 3, "expected": "Bug", "difficulty": "easy", "note": "n", "vars": [], "checks": 5}
+    says = ["field 'input' must be a string, not int", "field 'vars' must be an object of names to strings or numbers",
+            "field 'checks' must be a list of checks"]
+    assert evalpy.case_problems(dict(case), ["bug", "acceso"]) == says + ["label 'Bug' is not in labels.txt (did you mean 'bug'?)"]
+    assert evalpy.case_problems(dict(case), ["bug", "acceso"], stored=True) == says + [
+        "label 'Bug' is not in config.labels (did you mean 'bug'?)"]

@@ -146,7 +146,7 @@ def test_an_empty_case_id_is_refused(tmp_path):
     for r in run["results"][:2]:
         r["id"] = ""
     (tmp_path / "r.json").write_text(json.dumps(run), encoding="utf-8")
-    with pytest.raises(evalpy.EvalError, match="result 1: id must be text that is not empty"):
+    with pytest.raises(evalpy.EvalError, match="result 1: field 'id' is empty"):
         read(tmp_path / "r.json")
 
 
@@ -166,9 +166,9 @@ def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
 
 
 @pytest.mark.parametrize("edit, says", [
-    (lambda r: r.update(input=5), "input must be text"),
-    (lambda r: r.update(input=["a"]), "input must be text"),
-    (lambda r: r.update(messages=[{"role": "user", "content": "hola"}]), "holds both input and messages"),
+    (lambda r: r.update(input=5), "field 'input' must be a string, not int"),
+    (lambda r: r.update(input=["a"]), "field 'input' must be a string, not list"),
+    (lambda r: r.update(messages=[{"role": "user", "content": "hola"}]), "give either input or messages, not both"),
 ])
 def test_a_hand_edited_input_is_refused_not_a_traceback(project, cli, edit, says):
     """From the attack on issue 18: an input of another type crashed judge and report --case."""

@@ -72,7 +72,7 @@ def test_edited_results_are_caught(hand_run, cli):
     run = load_json(hand_run)
     run["results"][0]["expected"] = "spam"
     json.dump(run, open("spam.json", "w"))
-    assert "expected label 'spam' is not in config.labels" in cli("report", "spam.json")[2]
+    assert "label 'spam' is not in config.labels" in cli("report", "spam.json")[2]
 
 
 def test_a_truncated_run_file_gives_no_traceback_from_the_real_command(hand_run, project):
@@ -99,7 +99,7 @@ def edit(run, where, value):
     ("result.checks", [{"name": "r", "type": ["regex"]}], "check type ['regex'] is unknown"),
     ("result.checks", [{"name": "j", "type": "json", "schema": 5}], "check 'j': check 'json': schema"),
     ("result.checks", [{"name": "l", "type": "max_latency_ms", "value": "x"}], "positive number of milliseconds"),
-    ("result.expected", ["bug"], "expected must be text"),
+    ("result.expected", ["bug"], "field 'expected' must be a string, not list"),
     ("result.response", 42, "response must be text or null"),
     ("result.latency_ms", "fast", "latency_ms must be a number or null"),
     ("result.judges", [{"check": "c", "model": "m", "pass": True, "prompt_tokens": "x"}], "judges must be a list"),
