@@ -145,6 +145,10 @@ CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_N
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
 DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
 
+# The significance level of every test a gate or a reading rests on (compare, power): the usual
+# 5%, one false alarm in twenty comparisons of two equal systems
+ALPHA = 0.05
+
 
 
 # ---------------------------------------------------------------------------
@@ -4165,7 +4169,7 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
 
 
-def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, and whether
     that difference is more than chance."""
     same_split(a_cfg, b_cfg)
@@ -4240,7 +4244,7 @@ def shared_cases(runs):
     return [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in held)]
 
 
-def compare_many(runs, alpha=0.05):
+def compare_many(runs, alpha=ALPHA):
     """Three or more runs of one split (path, config, graded cases), on the cases all of them hold
     and decided: each run's figure with its interval, best first, and each paired with the best by the exact
     McNemar test, the p-values adjusted by Holm's method for the number of comparisons."""
@@ -6408,8 +6412,8 @@ def parser():
     c.add_argument("more", nargs="*", metavar="RUN",
                    help="more runs of the same split: a table of all of them, best first, each tested against the "
                         "best (exact McNemar, Holm-adjusted); the gates take the first run as the baseline of each other")
-    c.add_argument("--alpha", type=probability, default=0.05,
-                   help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
+    c.add_argument("--alpha", type=probability, default=ALPHA,
+                   help=f"significance level for the McNemar reading and --fail-if-worse (default {ALPHA:g})")
     c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
     c.add_argument("--fail-if-worse", action="store_true",
                    help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha; with "
@@ -6474,7 +6478,7 @@ def parser():
     pw.add_argument("--failures", type=positive_int, default=6, help="failures you want to see (default 6)")
     pw.add_argument("--prob", type=probability, default=0.8, help="with this probability (default 0.8)")
     pw.add_argument("--rows", type=positive_int, help="rows in the test (each version runs on as many)")
-    pw.add_argument("--alpha", type=probability, default=0.05, help="significance level (default 0.05)")
+    pw.add_argument("--alpha", type=probability, default=ALPHA, help=f"significance level (default {ALPHA:g})")
     pw.add_argument("--json", action="store_true", help="print the answer as JSON")
     return p
 
