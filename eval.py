@@ -6592,19 +6592,8 @@ def cmd_report(args):
     refuse_page_options(args)
     checks = checks_from_split(args.checks) if args.checks else None
     if args.case:
-        if args.html is not None:
-            raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
-        run = load_run(args.run)
-        if args.checks:   # the same rule as the whole report's: the split's cases are the run's
-            same_cases(args.checks, checks, run["results"])
-            warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-        show(view_of(args), *case_views(run, args.case, checks, args.checks))
-        return 0
-    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
-    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
-    if args.checks:
-        same_cases(args.checks, checks, cases)
-        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+        return show_one_case(args, checks)
+    run, config, cases = graded_for_report(args, checks)
     failure_labels, _ = read_failure_labels(args.run + FAILURE_LABELS_SUFFIX)
     s = report_score(args.run, config, cases, args.checks, failure_labels)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
@@ -6617,20 +6606,39 @@ def cmd_report(args):
     return code
 
 
+def show_one_case(args, checks):
+    """report --case: one case in full, graded as the whole report would grade it."""
+    if args.html is not None:
+        raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
+    run = load_run(args.run)
+    scored_with_checks_now(args, checks, run["results"])
+    show(view_of(args), *case_views(run, args.case, checks, args.checks))
+    return 0
+
+
+def graded_for_report(args, checks):
+    """(the run itself if the page needs it, else None; its config; its graded cases)."""
+    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
+    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
+    scored_with_checks_now(args, checks, cases)
+    return run, config, cases
+
+
+def scored_with_checks_now(args, checks, cases):
+    """report --checks: the split's cases must be the run's; the report says whose checks it used."""
+    if args.checks:
+        same_cases(args.checks, checks, cases)
+        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+
+
 def cmd_compare(args):
     refuse_page_options(args)
     paths = [args.baseline, args.candidate, *args.more]
-    for i, path in enumerate(paths):
-        for other in paths[i + 1:]:
-            refuse_same_run(path, other)
+    refuse_same_runs(paths)
     if args.more:
         return compare_many_runs(args, paths)
     refuse_judge_options_alone(args)
-    if args.pairwise or args.html:   # the answers themselves are needed, not only their grades
-        a_run, b_run = load_run(args.baseline), load_run(args.candidate)
-        (a_config, a_cases), (b_config, b_cases) = (a_run["config"], grade_run(a_run)), (b_run["config"], grade_run(b_run))
-    else:
-        (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
+    (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
@@ -6643,6 +6651,21 @@ def cmd_compare(args):
          lambda: markdown_compare(c, args.baseline, args.candidate),
          lambda: format_compare(c, args.baseline, args.candidate), verdicts)
     return code
+
+
+def refuse_same_runs(paths):
+    for i, path in enumerate(paths):
+        for other in paths[i + 1:]:
+            refuse_same_run(path, other)
+
+
+def graded_pair(args):
+    """(run or None, config, graded cases) of the baseline and of the candidate: the runs
+    themselves only when --pairwise or --html needs their answers, not only their grades."""
+    if args.pairwise or args.html:
+        a_run, b_run = load_run(args.baseline), load_run(args.candidate)
+        return (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
+    return (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
 
 
 def compare_many_runs(args, paths):
