@@ -25,6 +25,7 @@ Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure
 
 The file reads top to bottom in the order the pipeline runs; each numbered section is one stage:
    1. Defaults         every tunable constant and file name, each with the reason for its value
+                       and OPTIONS, every command-line option once: its default and its rules
    2. Helpers          errors, terminal text, JSON, whole-file writes, locks, signals: no stage's ideas
    3. Records          the case, check, answer, run config, graded case and score, declared once
    4. Checks           CHECK_TYPES: each check type's value rule and evaluation in one entry
@@ -40,7 +41,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
   13. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
   14. Review           the local trace viewer, its page, and its failure-labels sidecar
-  15. Command line     the parsers, one short cmd_* per command, main()
+  15. Command line     the parsers built from OPTIONS, one short cmd_* per command, main()
 """
 import argparse
 import base64
