@@ -25,6 +25,7 @@ Exit codes: 0 success, 1 a quality gate failed, 2 usage, input or infrastructure
 
 The file reads top to bottom in the order the pipeline runs; each numbered section is one stage:
    1. Defaults         every tunable constant and file name, each with the reason for its value
+                       and OPTIONS, every command-line option once: its default and its rules
    2. Helpers          errors, terminal text, JSON, whole-file writes, locks, signals: no stage's ideas
    3. Records          every record that crosses a stage (case, answer, config, score, sidecars...), declared once
    4. Checks           CHECK_TYPES: each check type's value rule and evaluation in one entry
@@ -40,7 +41,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
   13. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
   14. Review           the local trace viewer, its page, and its failure-labels sidecar
-  15. Command line     the parsers, one short cmd_* per command, main()
+  15. Command line     the parsers built from OPTIONS, one short cmd_* per command, main()
 """
 import argparse
 import base64
@@ -140,6 +141,174 @@ CHART_ROW = 26         # px per bar, whisker and name
 CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
 DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
+
+# The significance level of every test a gate or a reading rests on (compare, power): the usual
+# 5%, one false alarm in twenty comparisons of two equal systems
+ALPHA = 0.05
+
+
+class Option(NamedTuple):
+    """One command-line option, declared once: §15 builds every parser from these rows, fills in
+    their defaults and applies the --resume and judge-option rules from them. Plain data, so that
+    this section names nothing of a later one (a converter named here would be a forward reference):
+    `kind` names a way to read the value, which §15 resolves to its converter, or to the choices
+    §3 declares (--api, --think)."""
+    flags: tuple
+    commands: tuple            # the commands that take it (an option whose help differs per command is one row each)
+    help: str
+    kind: str = "text"         # text, int, count, trials, seconds, retries, temperature, probability, accuracy,
+                               # port, flag, each (repeatable), api, think, format
+    default: object = None     # its value when not given; None: nothing, or what the help says is taken instead
+    metavar: str = None
+    group: str = None          # its section of the help; None: the command's own options
+    exclusive: str = None      # the options sharing this name exclude each other
+    run_config: bool = False   # part of a run's configuration: `run --resume` refuses it (the run has its own)
+    judge_call: bool = False   # how compare and judge ask a judge: None until they ask one, refused if they ask none
+
+    @property
+    def dest(self):
+        return self.flags[0][2:].replace("-", "_")
+
+
+VIEWING = ("report", "compare")         # the commands that show a result
+CALLING = ("run", "compare", "judge")   # the commands that may call a model
+OPTIONS = (
+    # the views of a result
+    Option(("--json",), VIEWING, "print every figure as one JSON object, unrounded", "flag", False, exclusive="view"),
+    Option(("--markdown",), VIEWING, "print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)",
+           "flag", False, exclusive="view"),
+    Option(("--html",), VIEWING, "also write the result as one self-contained HTML page (charts drawn inline, nothing "
+                                 "fetched: open it offline, attach it, send it); an existing FILE is kept unless --force",
+           metavar="FILE", group="page"),
+    Option(("--force",), VIEWING, "with --html: replace FILE if it exists", "flag", False, group="page"),
+    # how model calls are made
+    Option(("--jobs",), CALLING, "model calls in flight at once (default 1)", "count",
+           1,   # one call at a time: what any server takes; more is faster only where the server runs calls in parallel
+           metavar="N", group="model calls", judge_call=True),
+    Option(("--timeout",), CALLING, f"the longest one call may take, first byte sent to last byte read "
+                                    f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)", "seconds",
+           DEFAULT_TIMEOUT, metavar="S", group="model calls", judge_call=True),
+    Option(("--retries",), CALLING, f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})",
+           "retries", DEFAULT_RETRIES, metavar="N", group="model calls", judge_call=True),
+    Option(("--api-key",), CALLING, "Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
+                                    "never written anywhere", group="model calls", judge_call=True),
+    # how answers are judged, and the sampling seed
+    Option(("--seed",), CALLING, f"sampling seed; a judge's vote i uses seed+i-1 (default {DEFAULT_SEED})", "int",
+           DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
+    Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
+                                        "candidate's); repeat it for a panel of judges", "each",
+           metavar="M", group="judge checks and sampling", run_config=True, judge_call=True),
+    Option(("--judge-votes",), CALLING, "ask each judge N times and take the majority (default 1); agreement below "
+                                        "0.8 goes to review", "count",
+           1,   # one vote: at temperature 0 more votes only repeat it
+           metavar="N", group="judge checks and sampling", run_config=True, judge_call=True),
+    Option(("--judge-temperature",), CALLING, "judge temperature (default 0; raise it so that --judge-votes sample, "
+                                              "not repeat)", "temperature",
+           0.0,   # the judge's least run-to-run variation, as a run's
+           metavar="T", group="judge checks and sampling", run_config=True, judge_call=True),
+    Option(("--judge-schema",), CALLING, "constrain the judge's answer to its verdict's JSON Schema (reason first, "
+                                         "verdict last), sent as --format schema sends a run's: for a small judge "
+                                         "that cannot write the JSON unaided", "flag", False,
+           group="judge checks and sampling", run_config=True, judge_call=True),
+    # run
+    Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True),
+    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest})",
+           run_config=True),   # {newest}: the newest prompt where the help is asked for, filled in by §15
+    Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL})", default=DEFAULT_MODEL,
+           run_config=True),
+    Option(("--temperature",), ("run",), f"sampling temperature (default {DEFAULT_TEMPERATURE:g})", "temperature",
+           DEFAULT_TEMPERATURE, run_config=True),
+    Option(("--host",), ("run",), f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); read as ollama reads it: "
+                                   "no scheme means http, no port means 11434"),
+    Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
+                                 "the default name (default runs/<split>-<prompt>.json, or the next free name: -2, "
+                                 "-3...)", run_config=True),
+    Option(("--compare", "--comparar"), ("run",), "after the run, compare it with this run file", metavar="RUN"),
+    Option(("--limit",), ("run",), "ask only the first N cases (a quick look; the run says so wherever it is shown)",
+           "count", metavar="N", exclusive="quick", run_config=True),
+    Option(("--cases",), ("run",), "ask only these cases (a quick look, recorded as such)", metavar="ID,ID",
+           exclusive="quick", run_config=True),
+    Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
+                                        "another prompt, model, temperature or seed (the run is marked as forced)",
+           "flag", False, run_config=True),
+    Option(("--resume",), ("run",), "finish an interrupted run (the path it printed)", metavar="PATH"),
+    Option(("--api",), ("run",), "ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
+                                 "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host", "api",
+           "ollama",   # Ollama's own API: the server DEFAULT_HOST and DEFAULT_MODEL are for
+           run_config=True),
+    Option(("--option",), ("run",), "a model option passed through (num_predict, num_ctx, top_p, stop...; JSON "
+                                    "values parsed); repeatable; num_predict becomes max_tokens for --api openai",
+           "each", metavar="KEY=VALUE", run_config=True),
+    Option(("--think",), ("run",), "thinking models (Ollama API): sent as \"think\": on/off are true/false, "
+                                   "low/medium/high a level for models that have levels. Default: nothing sent, the "
+                                   "model decides. The reasoning is stored apart and never scored", "think",
+           run_config=True),
+    Option(("--format",), ("run",), "structured output: json sends Ollama's format \"json\"; schema sends a JSON "
+                                    "Schema whose one property is an enum of the labels. The label is read from the "
+                                    "JSON", "format", run_config=True),
+    Option(("--repeat",), ("run",), "ask K times per case with the same configuration, keeping every answer "
+                                    "(default 1); the report adds pass@k, pass^k and the flaky cases", "trials",
+           1,   # one answer per case; pass@k and the flaky cases need more, and cost as many times the calls
+           metavar="K", run_config=True),
+    # report
+    Option(("--checks",), ("report",), "score with the checks this split file (and its checks.json) defines now, "
+                                       "instead of those stored in the run: change a check, re-report, no model call",
+           metavar="SPLIT"),
+    Option(("--min-accuracy",), ("report",), "gate: exit 1 if accuracy (the mean over trials) is below X (0.85 or "
+                                             "85%%)", "accuracy", metavar="X"),
+    Option(("--case",), ("report",), "show one case in full: its input, every trial's answer uncut, each check and "
+                                     "each judge's reason", metavar="ID"),
+    Option(("--must-pass",), ("report",), "gate: exit 1 if any case tagged TAG fails in any trial (repeatable)",
+           "each", [], metavar="TAG"),
+    # compare
+    Option(("--alpha",), ("compare",), f"significance level for the McNemar reading and --fail-if-worse "
+                                       f"(default {ALPHA:g})", "probability", ALPHA),
+    Option(("--fail-on-regression",), ("compare",), "gate: exit 1 if any case regressed", "flag", False),
+    Option(("--fail-if-worse",), ("compare",), "gate: exit 1 only if the candidate is significantly worse (exact "
+                                               "McNemar, --alpha; with --pairwise, also if the judge significantly "
+                                               "prefers the baseline)", "flag", False),
+    Option(("--pairwise",), ("compare",), "ask a judge which answer meets CRITERION better, for every case both runs "
+                                          "answered, in both orders (a preference counts only if it survives the "
+                                          "swap); verdicts are stored in CANDIDATE" + PAIRWISE_SUFFIX + " and reused "
+                                          "when the runs, the judge and the criterion are the same",
+           metavar="CRITERION"),
+    Option(("--host",), ("compare",), "with --pairwise: the judge's server (default: the candidate run's host)",
+           judge_call=True),
+    Option(("--api",), ("compare",), "with --pairwise: the judge server's API (default: the candidate run's)", "api",
+           judge_call=True),
+    # runs
+    Option(("--json",), ("runs",), "print the list as JSON", "flag", False),
+    # judge
+    Option(("--host",), ("judge",), "server URL (default: the run's host)", judge_call=True),
+    Option(("--out",), ("judge",), "file to write (default: the run's name with -judged, runs/x-judged.json; never "
+                                   "overwritten: -judged-2 and so on when it exists)", judge_call=True),
+    Option(("--audit",), ("judge",), "instead of judging, audit the verdicts RUN holds (no model call): pass rate by "
+                                     "answer length, each judge's rate and family, split votes, and the position "
+                                     "flips of pairwise comparisons stored beside it", "flag", False),
+    Option(("--json",), ("judge",), "with --audit: print the audit as JSON", "flag", False),
+    # calibrate
+    Option(("--json",), ("calibrate",), "print the figures as JSON", "flag", False),
+    Option(("--audit",), ("calibrate",), "add the judge-bias audit (judge RUN --audit), with people's verdicts by "
+                                         "answer length beside the judge's", "flag", False),
+    # review
+    Option(("--against",), ("review",), "show this run's answer beside each case, and fixed/regressed",
+           metavar="OTHER_RUN"),
+    Option(("--port",), ("review",), "port on 127.0.0.1 (default 8765; 0 picks a free one)", "port",
+           8765),   # fixed, so that the page's address is the same from one review to the next
+    # power
+    Option(("--rate",), ("power",), "the failure rate you want to be able to catch, e.g. 0.16", "probability"),
+    Option(("--failures",), ("power",), "failures you want to see (default 6)", "count",
+           6),   # a handful: enough failures of one kind to see a pattern in them, not a fluke
+    Option(("--prob",), ("power",), "with this probability (default 0.8)", "probability",
+           0.8),   # the conventional power of a test, 80%
+    Option(("--rows",), ("power",), "rows in the test (each version runs on as many)", "count"),
+    Option(("--alpha",), ("power",), f"significance level (default {ALPHA:g})", "probability", ALPHA),
+    Option(("--json",), ("power",), "print the answer as JSON", "flag", False),
+)
+
+# What `run --resume` takes besides the run: how to make the calls, and a run to compare with;
+# everything else is the run's configuration, which the run it resumes already has
+RESUME_TAKES = tuple(o.flags[0] for o in OPTIONS if "run" in o.commands and not o.run_config and o.dest != "resume")
 
 
 
@@ -2870,9 +3039,10 @@ def open_or_resume(args):
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
         return build_config(args), {}, None, None
-    if args.config_given:
-        raise EvalError("--resume takes its split, prompt, model and options from the run it resumes; "
-                        "give only --jobs, --timeout, --retries or --host with it")
+    if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
+        raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
+                        f"{args.config_given[0]} cannot be given with it "
+                        f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if os.path.exists(run_path):
@@ -4276,7 +4446,7 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
 
 
-def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, and whether
     that difference is more than chance."""
     same_split(a_cfg, b_cfg)
@@ -4351,7 +4521,7 @@ def shared_cases(runs):
     return [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in held)]
 
 
-def compare_many(runs, alpha=0.05):
+def compare_many(runs, alpha=ALPHA):
     """Three or more runs of one split (path, config, graded cases), on the cases all of them hold
     and decided: each run's figure with its interval, best first, and each paired with the best by the exact
     McNemar test, the p-values adjusted by Holm's method for the number of comparisons."""
@@ -6376,51 +6546,55 @@ class CommandLine(argparse.ArgumentParser):
         self.exit(2, f"error: {message}{hint} (see {self.prog} --help)\n")
 
 
-def option_groups(unset=False):
-    """The options several commands share, declared once: how calls are made (run, judge), how
-    answers are judged (run, judge), and the views of a result (report, compare). unset: every
-    call option defaults to None, so that a command that may ask no judge (compare, judge --audit)
-    tells an option typed at its default from one not given; call_defaults() fills them in."""
-    def default(value):
-        return None if unset else value
+# How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
+OPTION_KINDS = {
+    "text": {}, "int": {"type": int}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
+    "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
+    "temperature": {"type": temperature}, "probability": {"type": probability},
+    "accuracy": {"type": accuracy_threshold}, "port": {"type": port_number},
+    "flag": {"action": "store_true"}, "each": {"action": "append"},
+    "api": {"choices": APIS}, "think": {"choices": list(THINK_VALUES)}, "format": {"choices": ["json", "schema"]},
+}
 
-    calls_parser = CommandLine(add_help=False)
-    calls = calls_parser.add_argument_group("model calls")
-    calls.add_argument("--jobs", type=positive_int, default=default(1), metavar="N", help="model calls in flight at once (default 1)")
-    calls.add_argument("--timeout", type=positive_float, default=default(DEFAULT_TIMEOUT), metavar="S",
-                       help=f"the longest one call may take, first byte sent to last byte read "
-                            f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)")
-    calls.add_argument("--retries", type=int, default=default(DEFAULT_RETRIES), choices=range(0, 11), metavar="N",
-                       help=f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})")
-    calls.add_argument("--api-key", help="Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
-                                         "never written anywhere")
-    judging_parser = CommandLine(add_help=False)
-    judging = judging_parser.add_argument_group("judge checks and sampling")
-    judging.add_argument("--seed", type=int, default=None,
-                         help=f"sampling seed; a judge's vote i uses seed+i-1 (default {DEFAULT_SEED})")
-    judging.add_argument("--judge-model", action="append", metavar="M",
-                         help="the judge model (default: the run's model; compare --pairwise: the candidate's); "
-                              "repeat it for a panel of judges")
-    judging.add_argument("--judge-votes", type=positive_int, default=default(1), metavar="N",
-                         help="ask each judge N times and take the majority (default 1); agreement below 0.8 "
-                              "goes to review")
-    judging.add_argument("--judge-temperature", type=temperature, default=default(0.0), metavar="T",
-                         help="judge temperature (default 0; raise it so that --judge-votes sample, not repeat)")
-    judging.add_argument("--judge-schema", action="store_true", default=default(False),
-                         help="constrain the judge's answer to its verdict's JSON Schema (reason first, verdict "
-                              "last), sent as --format schema sends a run's: for a small judge that cannot "
-                              "write the JSON unaided")
-    views_parser = CommandLine(add_help=False)
-    view = views_parser.add_argument_group("output").add_mutually_exclusive_group()
-    view.add_argument("--json", action="store_true", help="print every figure as one JSON object, unrounded")
-    view.add_argument("--markdown", action="store_true",
-                      help="print a short GitHub-flavoured summary (for a pull request or $GITHUB_STEP_SUMMARY)")
-    page = views_parser.add_argument_group("page")
-    page.add_argument("--html", metavar="FILE",
-                      help="also write the result as one self-contained HTML page (charts drawn inline, nothing "
-                           "fetched: open it offline, attach it, send it); an existing FILE is kept unless --force")
-    page.add_argument("--force", action="store_true", help="with --html: replace FILE if it exists")
-    return calls_parser, judging_parser, views_parser
+
+def options_of(command, **wanted):
+    """The rows of OPTIONS that `command` takes, in the table's order; wanted: only those whose
+    fields have these values (run_config=True, judge_call=True)."""
+    return [o for o in OPTIONS if command in o.commands and all(getattr(o, k) == v for k, v in wanted.items())]
+
+
+def parsed_default(option):
+    """None for an option whose being given matters: `run --resume` refuses any of the run's
+    configuration, and compare and judge refuse a judge's options when they ask none; even a
+    default typed out is seen. fill_defaults() puts the table's default in afterwards."""
+    return None if option.run_config or option.judge_call else option.default
+
+
+def add_options(command_parser, command, newest):
+    """The command's options from the table, each in its section of the help, in the table's order."""
+    sections, exclusive = {None: command_parser}, {}
+    for option in options_of(command):
+        if option.group not in sections:
+            sections[option.group] = command_parser.add_argument_group(option.group)
+        into = sections[option.group]
+        if option.exclusive:
+            if option.exclusive not in exclusive:
+                exclusive[option.exclusive] = into.add_mutually_exclusive_group()
+            into = exclusive[option.exclusive]
+        into.add_argument(*option.flags, default=parsed_default(option), help=option.help.replace("{newest}", newest),
+                          **({"metavar": option.metavar} if option.metavar else {}), **OPTION_KINDS[option.kind])
+
+
+def given_options(args, options):
+    """The flags of those options the command line gave (parsed_default left them None otherwise)."""
+    return [o.flags[0] for o in options if getattr(args, o.dest) is not None]
+
+
+def fill_defaults(args, options):
+    """The table's default for each of these options that parsed_default left None."""
+    for option in options:
+        if getattr(args, option.dest) is None:
+            setattr(args, option.dest, option.default)
 
 
 def parser():
@@ -6431,66 +6605,20 @@ def parser():
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
     sub = p.add_subparsers(dest="command", required=True,
                            metavar="{run,report,compare,runs,judge,calibrate,review,power}")
-    calls, judging, views = option_groups()
-    unset_calls, unset_judging, _ = option_groups(unset=True)   # compare and judge: may ask no judge
-
-    r = sub.add_parser("run", parents=[calls, judging], help="ask the model about every case of a split and store a run file",
-                       description="Ask the model about every case of a split, store the raw answers with "
-                                   "their configuration in runs/, then print the report.")
-    r.add_argument("--split", help="dev, test (golden/<name>.jsonl), or a path ending in .jsonl")
     try:
         newest = f", here {newest_prompt()}"
     except EvalError:
         newest = ""
-    r.add_argument("--prompt", help=f"system prompt file (default: the newest prompts/vN.txt, highest N{newest})")
-    r.add_argument("--model", default=None, help=f"model name on the server (default {DEFAULT_MODEL})")
-    r.add_argument("--temperature", type=temperature, default=None,
-                   help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
-    r.add_argument("--host", help=f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); "
-                                  "read as ollama reads it: no scheme means http, no port means 11434")
-    r.add_argument("--out", help="run file to write; if it exists, nothing is asked and run exits 2; a folder "
-                                 "gets the default name (default runs/<split>-<prompt>.json, or the next free "
-                                 "name: -2, -3...)")
-    r.add_argument("--compare", "--comparar", metavar="RUN", help="after the run, compare it with this run file")
-    quick = r.add_mutually_exclusive_group()
-    quick.add_argument("--limit", type=positive_int, metavar="N",
-                       help="ask only the first N cases (a quick look; the run says so wherever it is shown)")
-    quick.add_argument("--cases", metavar="ID,ID", help="ask only these cases (a quick look, recorded as such)")
-    r.add_argument("--rerun-test", action="store_true",
-                   help="run the held-out test split even though runs/ shows it was already run with "
-                        "another prompt, model, temperature or seed (the run is marked as forced)")
-    r.add_argument("--resume", metavar="PATH", help="finish an interrupted run (the path it printed)")
-    r.add_argument("--api", choices=APIS, default=None,
-                   help="ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
-                        "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host")
-    r.add_argument("--option", action="append", metavar="KEY=VALUE",
-                   help="a model option passed through (num_predict, num_ctx, top_p, stop...; JSON values parsed); "
-                        "repeatable; num_predict becomes max_tokens for --api openai")
-    r.add_argument("--think", choices=list(THINK_VALUES), default=None,
-                   help="thinking models (Ollama API): sent as \"think\": on/off are true/false, low/medium/high "
-                        "a level for models that have levels. Default: nothing sent, the model decides. The "
-                        "reasoning is stored apart and never scored")
-    r.add_argument("--format", choices=["json", "schema"], default=None,
-                   help="structured output: json sends Ollama's format \"json\"; schema sends a JSON Schema "
-                        "whose one property is an enum of the labels. The label is read from the JSON")
-    r.add_argument("--repeat", type=repeat_count, default=None, metavar="K",
-                   help="ask K times per case with the same configuration, keeping every answer "
-                        "(default 1); the report adds pass@k, pass^k and the flaky cases")
 
-    rep = sub.add_parser("report", parents=[views], help="score a run file (never calls a model)",
+    sub.add_parser("run", help="ask the model about every case of a split and store a run file",
+                   description="Ask the model about every case of a split, store the raw answers with "
+                               "their configuration in runs/, then print the report.")
+
+    rep = sub.add_parser("report", help="score a run file (never calls a model)",
                          description="Recompute every figure from a run file alone.")
     rep.add_argument("run", help="a run file, e.g. runs/dev-v3.json")
-    rep.add_argument("--checks", metavar="SPLIT",
-                     help="score with the checks this split file (and its checks.json) defines now, "
-                          "instead of those stored in the run: change a check, re-report, no model call")
-    rep.add_argument("--min-accuracy", type=accuracy_threshold, metavar="X",
-                     help="gate: exit 1 if accuracy (the mean over trials) is below X (0.85 or 85%%)")
-    rep.add_argument("--case", metavar="ID", help="show one case in full: its input, every trial's answer uncut, "
-                                                  "each check and each judge's reason")
-    rep.add_argument("--must-pass", action="append", default=[], metavar="TAG",
-                     help="gate: exit 1 if any case tagged TAG fails in any trial (repeatable)")
 
-    c = sub.add_parser("compare", parents=[views, unset_calls, unset_judging], help="compare runs of the same split case by case (two; or three and more in one table)",
+    c = sub.add_parser("compare", help="compare runs of the same split case by case (two; or three and more in one table)",
                        description="Which cases a change fixed and which it broke. With three or more runs: "
                                    "one table, best first, each run tested against the best (Holm-adjusted). "
                                    "Refuses runs made on different versions of the split. Never calls a model, except with "
@@ -6501,39 +6629,16 @@ def parser():
     c.add_argument("more", nargs="*", metavar="RUN",
                    help="more runs of the same split: a table of all of them, best first, each tested against the "
                         "best (exact McNemar, Holm-adjusted); the gates take the first run as the baseline of each other")
-    c.add_argument("--alpha", type=probability, default=0.05,
-                   help="significance level for the McNemar reading and --fail-if-worse (default 0.05)")
-    c.add_argument("--fail-on-regression", action="store_true", help="gate: exit 1 if any case regressed")
-    c.add_argument("--fail-if-worse", action="store_true",
-                   help="gate: exit 1 only if the candidate is significantly worse (exact McNemar, --alpha; with "
-                        "--pairwise, also if the judge significantly prefers the baseline)")
-    c.add_argument("--pairwise", metavar="CRITERION",
-                   help="ask a judge which answer meets CRITERION better, for every case both runs answered, in "
-                        "both orders (a preference counts only if it survives the swap); verdicts are stored in "
-                        f"CANDIDATE{PAIRWISE_SUFFIX} and reused when the runs, the judge and the criterion are the same")
-    c.add_argument("--host", help="with --pairwise: the judge's server (default: the candidate run's host)")
-    c.add_argument("--api", choices=APIS, default=None,
-                   help="with --pairwise: the judge server's API (default: the candidate run's)")
 
     ls = sub.add_parser("runs", help="list the run files in a folder, one line each, newest first",
                         description="Each run file in FOLDER: its split and hash, prompt, model, temperature, "
                                     "trials, date and headline figure, newest first.")
     ls.add_argument("folder", nargs="?", default=RUNS_DIR, help=f"the folder (default {RUNS_DIR})")
-    ls.add_argument("--json", action="store_true", help="print the list as JSON")
 
-    j = sub.add_parser("judge", parents=[unset_calls, unset_judging],
-                       help="judge a run's answers again into a new run file (the original is kept)",
+    j = sub.add_parser("judge", help="judge a run's answers again into a new run file (the original is kept)",
                        description="Ask the judge(s) about every answer that has a judge check, and write a new "
                                    "run file with the votes. The run itself is never modified.")
     j.add_argument("run", help="the run whose answers to judge")
-    j.add_argument("--host", help="server URL (default: the run's host)")
-    j.add_argument("--out", help="file to write (default: the run's name with -judged, runs/x-judged.json; "
-                                 "never overwritten: -judged-2 and so on when it exists)")
-    j.add_argument("--audit", action="store_true",
-                   help="instead of judging, audit the verdicts RUN holds (no model call): pass rate by answer "
-                        "length, each judge's rate and family, split votes, and the position flips of pairwise "
-                        "comparisons stored beside it")
-    j.add_argument("--json", action="store_true", help="with --audit: print the audit as JSON")
 
     cal = sub.add_parser("calibrate", help="measure a judge against a person's labels",
                          description="LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
@@ -6543,32 +6648,22 @@ def parser():
                                      "when failure detection is below 0.8 or the labels are unbalanced.")
     cal.add_argument("labels", help="JSONL of human verdicts")
     cal.add_argument("run", help="a run with judge verdicts for those answers")
-    cal.add_argument("--json", action="store_true", help="print the figures as JSON")
-    cal.add_argument("--audit", action="store_true",
-                     help="add the judge-bias audit (judge RUN --audit), with people's verdicts by answer length "
-                          "beside the judge's")
 
     rv = sub.add_parser("review", help="read a run's traces in the browser and label what went wrong",
                         description="Serve a local page (127.0.0.1 only) to read every case of a run and write a "
                                     "free-text label of what went wrong on each failure. Labels are saved at once "
                                     "to RUN.labels.json; the run file is never modified. report counts them.")
     rv.add_argument("run", help="the run to read")
-    rv.add_argument("--against", metavar="OTHER_RUN", help="show this run's answer beside each case, and fixed/regressed")
-    rv.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
 
-    pw = sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
-                        description="Sizing questions, answered exactly. Examples:\n"
-                                    "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80% chance\n"
-                                    "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
-                                    "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
-                                    "never-failing baseline",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    pw.add_argument("--rate", type=probability, help="the failure rate you want to be able to catch, e.g. 0.16")
-    pw.add_argument("--failures", type=positive_int, default=6, help="failures you want to see (default 6)")
-    pw.add_argument("--prob", type=probability, default=0.8, help="with this probability (default 0.8)")
-    pw.add_argument("--rows", type=positive_int, help="rows in the test (each version runs on as many)")
-    pw.add_argument("--alpha", type=probability, default=0.05, help="significance level (default 0.05)")
-    pw.add_argument("--json", action="store_true", help="print the answer as JSON")
+    sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
+                   description="Sizing questions, answered exactly. Examples:\n"
+                               "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80% chance\n"
+                               "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
+                               "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
+                               "never-failing baseline",
+                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    for command, command_parser in sub.choices.items():   # every option from OPTIONS (§1)
+        add_options(command_parser, command, newest)
     return p
 
 
@@ -6591,19 +6686,8 @@ def cmd_report(args):
     refuse_page_options(args)
     checks = checks_from_split(args.checks) if args.checks else None
     if args.case:
-        if args.html is not None:
-            raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
-        run = load_run(args.run)
-        if args.checks:   # the same rule as the whole report's: the split's cases are the run's
-            same_cases(args.checks, checks, run["results"])
-            warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
-        show(view_of(args), *case_views(run, args.case, checks, args.checks))
-        return 0
-    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
-    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
-    if args.checks:
-        same_cases(args.checks, checks, cases)
-        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+        return show_one_case(args, checks)
+    run, config, cases = graded_for_report(args, checks)
     failure_labels, _ = read_failure_labels(args.run + FAILURE_LABELS_SUFFIX)
     s = report_score(args.run, config, cases, args.checks, failure_labels)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
@@ -6616,20 +6700,39 @@ def cmd_report(args):
     return code
 
 
+def show_one_case(args, checks):
+    """report --case: one case in full, graded as the whole report would grade it."""
+    if args.html is not None:
+        raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
+    run = load_run(args.run)
+    scored_with_checks_now(args, checks, run["results"])
+    show(view_of(args), *case_views(run, args.case, checks, args.checks))
+    return 0
+
+
+def graded_for_report(args, checks):
+    """(the run itself if the page needs it, else None; its config; its graded cases)."""
+    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
+    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
+    scored_with_checks_now(args, checks, cases)
+    return run, config, cases
+
+
+def scored_with_checks_now(args, checks, cases):
+    """report --checks: the split's cases must be the run's; the report says whose checks it used."""
+    if args.checks:
+        same_cases(args.checks, checks, cases)
+        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+
+
 def cmd_compare(args):
     refuse_page_options(args)
     paths = [args.baseline, args.candidate, *args.more]
-    for i, path in enumerate(paths):
-        for other in paths[i + 1:]:
-            refuse_same_run(path, other)
+    refuse_same_runs(paths)
     if args.more:
         return compare_many_runs(args, paths)
     refuse_judge_options_alone(args)
-    if args.pairwise or args.html:   # the answers themselves are needed, not only their grades
-        a_run, b_run = load_run(args.baseline), load_run(args.candidate)
-        (a_config, a_cases), (b_config, b_cases) = (a_run["config"], grade_run(a_run)), (b_run["config"], grade_run(b_run))
-    else:
-        (a_config, a_cases), (b_config, b_cases) = read_graded(args.baseline), read_graded(args.candidate)
+    (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
@@ -6642,6 +6745,21 @@ def cmd_compare(args):
          lambda: markdown_compare(c, args.baseline, args.candidate),
          lambda: format_compare(c, args.baseline, args.candidate), verdicts)
     return code
+
+
+def refuse_same_runs(paths):
+    for i, path in enumerate(paths):
+        for other in paths[i + 1:]:
+            refuse_same_run(path, other)
+
+
+def graded_pair(args):
+    """(run or None, config, graded cases) of the baseline and of the candidate: the runs
+    themselves only when --pairwise or --html needs their answers, not only their grades."""
+    if args.pairwise or args.html:
+        a_run, b_run = load_run(args.baseline), load_run(args.candidate)
+        return (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
+    return (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
 
 
 def compare_many_runs(args, paths):
@@ -6657,28 +6775,17 @@ def compare_many_runs(args, paths):
     return code
 
 
-# The options that say how to ask a judge, with the value each has when not given.
-JUDGE_CALL_OPTIONS = (("--judge-model", "judge_model", None), ("--judge-votes", "judge_votes", 1),
-                      ("--judge-temperature", "judge_temperature", 0.0), ("--judge-schema", "judge_schema", False),
-                      ("--seed", "seed", DEFAULT_SEED),
-                      ("--host", "host", None), ("--api", "api", None), ("--jobs", "jobs", 1),
-                      ("--timeout", "timeout", DEFAULT_TIMEOUT), ("--retries", "retries", DEFAULT_RETRIES),
-                      ("--api-key", "api_key", None), ("--out", "out", None))
-
-
 def refuse_call_options(args, why):
     """Options for asking a judge, given to a command that asks none: refused, never silently ignored
     (compare and judge leave them None when not given: even a default typed out is seen)."""
-    given = [flag for flag, name, _ in JUDGE_CALL_OPTIONS if getattr(args, name, None) is not None]
+    given = given_options(args, options_of(args.command, judge_call=True))
     if given:
         raise EvalError(f"{given[0]} {why}")
 
 
 def call_defaults(args):
     """The defaults of the options compare and judge leave None, once they are to ask a judge."""
-    for _, name, default in JUDGE_CALL_OPTIONS:
-        if getattr(args, name, default) is None:
-            setattr(args, name, default)
+    fill_defaults(args, options_of(args.command, judge_call=True))
 
 
 def refuse_judge_options_alone(args):
@@ -6739,29 +6846,22 @@ def cmd_power(args):
     return 0
 
 
-def main(argv=None):
-    for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    args = parser().parse_args(argv)
-    if args.command == "run":
-        args.config_given = any(v is not None for v in (args.split, args.prompt, args.model, args.out,
-                                                          args.temperature, args.seed, args.repeat,
-                                                          args.format, args.judge_model, args.api, args.option,
-                                                          args.limit, args.cases))
-        args.api = args.api or "ollama"
-        args.repeat = args.repeat or 1
-        args.model = args.model or DEFAULT_MODEL
-        args.temperature = DEFAULT_TEMPERATURE if args.temperature is None else args.temperature
-    if args.command == "run":
-        args.seed = DEFAULT_SEED if args.seed is None else args.seed
+@contextlib.contextmanager
+def cyclic_collector(off):
+    """off: short batch jobs over one big tree of dicts that holds no reference cycles: the cyclic
+    collector would only walk that tree again and again (40% of a 100,000-case report)."""
     collecting = gc.isenabled()
-    if args.command in ("report", "compare", "runs", "calibrate"):
-        # Short batch jobs over one big tree of dicts that holds no reference cycles: the cyclic
-        # collector would only walk that tree again and again (40% of a 100,000-case report).
+    if off:
         gc.disable()
-    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
-               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power}[args.command]
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()   # main() is also called in-process, by the tests
+
+
+def handled(handler, args):
+    """The command's exit code; every foreseeable failure as one plain line, exit 2."""
     try:
         return handler(args)
     except EvalError as e:
@@ -6777,9 +6877,22 @@ def main(argv=None):
         where = f"{e.filename}: " if e.filename else ""
         print(f"error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
-    finally:
-        if collecting:
-            gc.enable()   # main() is also called in-process, by the tests
+
+
+def main(argv=None):
+    for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    args = parser().parse_args(argv)
+    if args.command == "run":   # what `run --resume` refuses is seen before the defaults fill it in
+        args.config_given = given_options(args, options_of("run", run_config=True))
+        fill_defaults(args, options_of("run"))
+    handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
+               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power}[args.command]
+    with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
+        return handled(handler, args)
+
+
 if __name__ == "__main__":
     sys.exit(main())
 

@@ -287,6 +287,40 @@ def test_resume_takes_its_configuration_from_the_run(project, cli, fake):
     assert code == 2 and "no such journal" in err
 
 
+def typed(option):
+    """The words that give `option` on a command line: its default typed out where it has one (so
+    that a value equal to the default is seen as given), else a value of its kind."""
+    reading = evalpy.OPTION_KINDS[option.kind]
+    if reading.get("action") == "store_true":
+        return [option.flags[0]]
+    if option.default is not None and reading.get("action") != "append":
+        return [option.flags[0], str(option.default)]
+    return [option.flags[0], str(next(iter(reading.get("choices", ["1"]))))]
+
+
+@pytest.mark.parametrize("option", evalpy.options_of("run", run_config=True), ids=lambda o: o.flags[0])
+def test_resume_refuses_every_option_of_the_runs_configuration_and_names_it(project, cli, fake, option):
+    """Read from the table: an option added to the run's configuration is refused with --resume too
+    (--think, --judge-votes and --rerun-test were silently ignored)."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", *typed(option))
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("error: --resume takes its split, prompt, model and options from the run it resumes; "
+                          f"{option.flags[0]} cannot be given with it (give only --jobs, --timeout, --retries, ")
+    assert fake.chat_bodies == [] and os.path.exists("runs/dev-v3.json.journal")
+
+
+def test_resume_takes_the_options_of_how_calls_are_made(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--jobs", "3",
+                         "--timeout", "30", "--retries", "1", "--api-key", "not-sent-to-ollama")
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 23 and out.startswith("Accuracy: 28/28 = 100%")
+    assert not os.path.exists("runs/dev-v3.json.journal")
+    assert set(evalpy.RESUME_TAKES) == {"--jobs", "--timeout", "--retries", "--api-key", "--host", "--compare"}
+
+
 def test_resume_of_a_finished_run_says_so(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
     code, out, err = cli("run", "--resume", "runs/dev-v3.json")

@@ -1,0 +1,72 @@
+"""The shape of eval.py: each command is a short list of stages, and every option, its default
+and its rules come from one table, OPTIONS."""
+
+import ast
+
+import pytest
+
+from conftest import ROOT, evalpy
+
+LONGEST_COMMAND = 25   # lines, def to last line: a cmd_* only calls stages by name
+
+# The positional arguments each command needs to parse
+POSITIONALS = {"run": [], "report": ["r.json"], "compare": ["a.json", "b.json"], "runs": [], "judge": ["r.json"],
+               "calibrate": ["human.jsonl", "r.json"], "review": ["r.json"], "power": []}
+
+
+def test_every_command_is_a_short_list_of_stages():
+    tree = ast.parse((ROOT / "eval.py").read_text(encoding="utf-8"))
+    commands = {node.name: node.end_lineno - node.lineno + 1 for node in tree.body
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("cmd_")}
+    assert set(commands) == {f"cmd_{c}" for c in POSITIONALS}
+    assert {name: n for name, n in commands.items() if n > LONGEST_COMMAND} == {}
+
+
+def test_every_option_of_the_table_is_parsed_with_its_default():
+    """What main() leaves in args for a command given no option is the table's default, for every
+    row; a run-config or judge-call option is None in the parser so that even its default typed out
+    is seen as given."""
+    for command, positionals in POSITIONALS.items():
+        args = evalpy.parser().parse_args([command, *positionals])
+        for option in evalpy.options_of(command):
+            deferred = option.run_config or option.judge_call
+            assert getattr(args, option.dest) == (None if deferred else option.default), option.flags[0]
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "judge"])
+def test_the_defaults_filled_in_are_the_tables(project, monkeypatch, command):
+    seen = {}
+
+    def handler(args):
+        if command != "run":
+            evalpy.call_defaults(args)   # what compare --pairwise and judge do before they call a judge
+        seen.update(vars(args))
+        return 0
+
+    monkeypatch.setattr(evalpy, f"cmd_{command}", handler)
+    assert evalpy.main([command, *POSITIONALS[command]]) == 0
+    for option in evalpy.options_of(command):
+        assert seen[option.dest] == option.default, option.flags[0]
+    if command == "run":
+        assert seen["config_given"] == [] and seen["model"] == evalpy.DEFAULT_MODEL and seen["api"] == "ollama"
+
+
+def test_the_help_shows_each_option_and_the_default_the_table_holds(capsys):
+    for command in POSITIONALS:
+        with pytest.raises(SystemExit):
+            evalpy.main([command, "--help"])
+        shown = " ".join(capsys.readouterr().out.split())   # unwrapped
+        for option in evalpy.options_of(command):
+            assert option.flags[0] in shown
+            default = option.default
+            if default is None or isinstance(default, (bool, list)):
+                continue   # nothing, off, or empty: the help says what happens instead
+            assert "default" in option.help and (f"{default:g}" if isinstance(default, (int, float)) else default) \
+                in " ".join(option.help.split()), option.flags[0]
+
+
+def test_alpha_is_one_constant():
+    assert evalpy.compare_runs.__defaults__ == (evalpy.ALPHA,) and evalpy.compare_many.__defaults__ == (evalpy.ALPHA,)
+    for command in ("compare", "power"):
+        (alpha,) = [o for o in evalpy.options_of(command) if o.dest == "alpha"]
+        assert alpha.default == evalpy.ALPHA
