@@ -6482,24 +6482,24 @@ def repeat_count(text):
     return count
 
 
-def positive_float(text):
+def number_within(text, accepted, why):
+    """A float argument that `accepted` takes (nan never is); otherwise argparse's error, `why`."""
     try:
         value = float(text)
     except ValueError:
-        value = 0.0
-    if not 0 < value <= MAX_TIMEOUT:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0, at most {MAX_TIMEOUT:,.0f}")
+        value = None
+    if value is None or not accepted(value):
+        raise argparse.ArgumentTypeError(why)
     return value
+
+
+def positive_float(text):
+    return number_within(text, lambda v: 0 < v <= MAX_TIMEOUT,
+                         f"{text!r}: give a number of seconds above 0, at most {MAX_TIMEOUT:,.0f}")
 
 
 def temperature(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a temperature of 0 or more, like 0 or 0.7")
-    return value
+    return number_within(text, lambda v: 0 <= v < inf, f"{text!r}: give a temperature of 0 or more, like 0 or 0.7")
 
 
 def port_number(text):
@@ -6597,73 +6597,75 @@ def fill_defaults(args, options):
             setattr(args, option.dest, option.default)
 
 
+# Each command: its one-line summary, its description in --help, and its positional arguments (the
+# options are OPTIONS' rows, §1).
+COMMANDS = {
+    "run": ("ask the model about every case of a split and store a run file",
+            "Ask the model about every case of a split, store the raw answers with "
+            "their configuration in runs/, then print the report.", []),
+    "report": ("score a run file (never calls a model)", "Recompute every figure from a run file alone.",
+               [("run", {"help": "a run file, e.g. runs/dev-v3.json"})]),
+    "compare": ("compare runs of the same split case by case (two; or three and more in one table)",
+                "Which cases a change fixed and which it broke. With three or more runs: "
+                "one table, best first, each run tested against the best (Holm-adjusted). "
+                "Refuses runs made on different versions of the split. Never calls a model, except with "
+                "--pairwise, which asks a judge (the model-call and judge options apply "
+                "to it alone) and stores its verdicts beside the candidate run.",
+                [("baseline", {"help": "the run before the change"}),
+                 ("candidate", {"help": "the run after the change"}),
+                 ("more", {"nargs": "*", "metavar": "RUN",
+                           "help": "more runs of the same split: a table of all of them, best first, each tested "
+                                   "against the best (exact McNemar, Holm-adjusted); the gates take the first run "
+                                   "as the baseline of each other"})]),
+    "runs": ("list the run files in a folder, one line each, newest first",
+             "Each run file in FOLDER: its split and hash, prompt, model, temperature, "
+             "trials, date and headline figure, newest first.",
+             [("folder", {"nargs": "?", "default": RUNS_DIR, "help": f"the folder (default {RUNS_DIR})"})]),
+    "judge": ("judge a run's answers again into a new run file (the original is kept)",
+              "Ask the judge(s) about every answer that has a judge check, and write a new "
+              "run file with the votes. The run itself is never modified.",
+              [("run", {"help": "the run whose answers to judge"})]),
+    "calibrate": ("measure a judge against a person's labels",
+                  "LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
+                  "(optionally \"trial\") a line: a person's verdicts on answers in RUN. For each "
+                  "judge check: the share of real failures the judge catches, of real passes it "
+                  "leaves alone, raw agreement, Cohen's kappa and the 2x2 table, with warnings "
+                  "when failure detection is below 0.8 or the labels are unbalanced.",
+                  [("labels", {"help": "JSONL of human verdicts"}),
+                   ("run", {"help": "a run with judge verdicts for those answers"})]),
+    "review": ("read a run's traces in the browser and label what went wrong",
+               "Serve a local page (127.0.0.1 only) to read every case of a run and write a "
+               "free-text label of what went wrong on each failure. Labels are saved at once "
+               "to RUN.labels.json; the run file is never modified. report counts them.",
+               [("run", {"help": "the run to read"})]),
+    "power": ("how many rows a test needs, and how many failures make a difference",
+              "Sizing questions, answered exactly. Examples:\n"
+              "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80% chance\n"
+              "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
+              "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
+              "never-failing baseline", []),
+}
+
+
 def parser():
     p = CommandLine(prog="eval.py", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Exit codes: 0 success, 1 quality gate failed, "
                                        "2 usage, input or infrastructure error.")
     p.add_argument("--version", action="version", version=f"eval.py {__version__}")
-    sub = p.add_subparsers(dest="command", required=True,
-                           metavar="{run,report,compare,runs,judge,calibrate,review,power}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
     try:
         newest = f", here {newest_prompt()}"
     except EvalError:
         newest = ""
 
-    sub.add_parser("run", help="ask the model about every case of a split and store a run file",
-                   description="Ask the model about every case of a split, store the raw answers with "
-                               "their configuration in runs/, then print the report.")
-
-    rep = sub.add_parser("report", help="score a run file (never calls a model)",
-                         description="Recompute every figure from a run file alone.")
-    rep.add_argument("run", help="a run file, e.g. runs/dev-v3.json")
-
-    c = sub.add_parser("compare", help="compare runs of the same split case by case (two; or three and more in one table)",
-                       description="Which cases a change fixed and which it broke. With three or more runs: "
-                                   "one table, best first, each run tested against the best (Holm-adjusted). "
-                                   "Refuses runs made on different versions of the split. Never calls a model, except with "
-                                   "--pairwise, which asks a judge (the model-call and judge options apply "
-                                   "to it alone) and stores its verdicts beside the candidate run.")
-    c.add_argument("baseline", help="the run before the change")
-    c.add_argument("candidate", help="the run after the change")
-    c.add_argument("more", nargs="*", metavar="RUN",
-                   help="more runs of the same split: a table of all of them, best first, each tested against the "
-                        "best (exact McNemar, Holm-adjusted); the gates take the first run as the baseline of each other")
-
-    ls = sub.add_parser("runs", help="list the run files in a folder, one line each, newest first",
-                        description="Each run file in FOLDER: its split and hash, prompt, model, temperature, "
-                                    "trials, date and headline figure, newest first.")
-    ls.add_argument("folder", nargs="?", default=RUNS_DIR, help=f"the folder (default {RUNS_DIR})")
-
-    j = sub.add_parser("judge", help="judge a run's answers again into a new run file (the original is kept)",
-                       description="Ask the judge(s) about every answer that has a judge check, and write a new "
-                                   "run file with the votes. The run itself is never modified.")
-    j.add_argument("run", help="the run whose answers to judge")
-
-    cal = sub.add_parser("calibrate", help="measure a judge against a person's labels",
-                         description="LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
-                                     "(optionally \"trial\") a line: a person's verdicts on answers in RUN. For each "
-                                     "judge check: the share of real failures the judge catches, of real passes it "
-                                     "leaves alone, raw agreement, Cohen's kappa and the 2x2 table, with warnings "
-                                     "when failure detection is below 0.8 or the labels are unbalanced.")
-    cal.add_argument("labels", help="JSONL of human verdicts")
-    cal.add_argument("run", help="a run with judge verdicts for those answers")
-
-    rv = sub.add_parser("review", help="read a run's traces in the browser and label what went wrong",
-                        description="Serve a local page (127.0.0.1 only) to read every case of a run and write a "
-                                    "free-text label of what went wrong on each failure. Labels are saved at once "
-                                    "to RUN.labels.json; the run file is never modified. report counts them.")
-    rv.add_argument("run", help="the run to read")
-
-    sub.add_parser("power", help="how many rows a test needs, and how many failures make a difference",
-                   description="Sizing questions, answered exactly. Examples:\n"
-                               "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80% chance\n"
-                               "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
-                               "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
-                               "never-failing baseline",
-                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    for command, command_parser in sub.choices.items():   # every option from OPTIONS (§1)
-        add_options(command_parser, command, newest)
+    for name, (summary, description, positionals) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=summary, description=description,
+                                        formatter_class=argparse.RawDescriptionHelpFormatter if "\n" in description
+                                        else argparse.HelpFormatter)
+        for flag, settings in positionals:
+            command_parser.add_argument(flag, **settings)
+        add_options(command_parser, name, newest)   # every option from OPTIONS (§1)
     return p
 
 
