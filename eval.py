@@ -3697,6 +3697,22 @@ def power_answer(rate, rows, failures, prob, alpha):
 # 11. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
 #     pull requests; exit 1 when quality falls short, 2 when a run cannot be judged.
 
+def trial_name(case_id, trial, numbered=True):
+    """An answer's name: 'dev-07 trial 2', or the case id alone where a case has one answer."""
+    return f"{case_id} trial {trial}" if numbered else case_id
+
+
+def verdict_word(ok, undecided="open"):
+    """A verdict in one word, the same in every view: pass, fail, or the undecided's word."""
+    return {True: "pass", False: "fail"}.get(ok, undecided)
+
+
+def asked(case):
+    """What the model was asked, as data for every view: the input, or the conversation's
+    turns (the answer is the next turn)."""
+    return {"input": case.get("input"), "messages": case.get("messages") or None}
+
+
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
@@ -3787,7 +3803,7 @@ def check_section(s):
 
 def review_line(r, repeat):
     """An answer a person should look at, and why: 'dev-07 trial 2 · helps: low certainty (0.67)'."""
-    return f"{r['id']}" + (f" trial {r['trial']}" if repeat > 1 else "") + f" · {r['check']}: {r['why']}"
+    return f"{trial_name(r['id'], r['trial'], repeat > 1)} · {r['check']}: {r['why']}"
 
 
 def role(check):
@@ -3808,9 +3824,8 @@ def score_text(row):
 
 
 def weighted_section(w):
-    verdicts = {True: "pass", False: "fail", None: "open"}
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
-    rows += [[r["id"], verdicts[r["correct"]], score_text(r), fmt_share(r["threshold"]), one_line(", ".join(r["failed"]), 60)]
+    rows += [[r["id"], verdict_word(r["correct"]), score_text(r), fmt_share(r["threshold"]), one_line(", ".join(r["failed"]), 60)]
              for r in w["cases"][:FAILURES_SHOWN]]
     out = ["Weighted score per case (the share of the weighed checks' weight that passed):"]
     out += table(rows, align_right_from=99)
@@ -3840,7 +3855,7 @@ def flaky_line(f):
 
 def trial_answer(a):
     """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
-    shown = a["predicted"] if a["predicted"] is not None else ("pass" if a["passed"] else "fail")
+    shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
     return shown if a["response"].strip() == shown else f'{shown} "{one_line(a["response"], 30)}"'
 
 
@@ -3868,7 +3883,7 @@ def failure_label_section(s):
 
 def which(answers, repeat):
     """dev-07, dev-11 trial 2, ...: the answers of a list, at most ten named."""
-    named = [a["id"] + (f" trial {a['trial']}" if repeat > 1 else "") for a in answers[:10]]
+    named = [trial_name(a["id"], a["trial"], repeat > 1) for a in answers[:10]]
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
@@ -3926,7 +3941,7 @@ def format_report(config, s):
     if s["errors"]:
         out.append(f"Errors: {len(s['errors'])} of {s['answers'] + len(s['errors']) + len(s['open'])} requests "
                    "got no answer (infrastructure, not scored)")
-        out += [f"  {e['id']}" + (f" trial {e['trial']}" if s["repeat"] > 1 else "") + f": {e['error']}"
+        out += [f"  {trial_name(e['id'], e['trial'], s['repeat'] > 1)}: {e['error']}"
                 for e in s["errors"]]
     if s["open"]:
         out.append(f"Undecided: {plural(len(s['open']), 'answer')} whose judge gave no verdict (not scored; see review below)")
@@ -4007,16 +4022,14 @@ def markdown_report(config, s, path):
 
 
 def asked_lines(case):
-    """report --case: the input, or the conversation turn by turn (each trial's answer follows)."""
-    if not case.get("messages"):
-        return ["Input:", *(f"  {line}" for line in inert(case["input"] or "").splitlines())]
+    """report --case: what was asked (asked()), as text; each trial's answer follows."""
+    what = asked(case)
+    if not what["messages"]:
+        return ["Input:", *(f"  {line}" for line in inert(what["input"] or "").splitlines())]
     lines = ["Conversation (the answer is the next turn):"]
-    for turn in case["messages"]:
+    for turn in what["messages"]:
         lines += [f"  [{turn['role']}]"] + [f"    {line}" for line in inert(turn["content"]).splitlines()]
     return lines
-
-
-JUDGE_SAID = {True: "pass", False: "fail", None: "no verdict"}
 
 
 def case_views(run, case_id, rules_by_id=None, checks_path=None):
@@ -4049,7 +4062,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         lines.append(f"Vars: {json_text(detail['vars'])}")
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
-        checks = ", ".join(f"{name} {'pass' if ok else 'fail' if ok is False else 'open'}" for name, ok in t["checks"].items())
+        checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
                  + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
@@ -4058,7 +4071,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
-        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {JUDGE_SAID[j['pass']]} "
+        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
@@ -4649,7 +4662,7 @@ def failure_label_counts(labels):
 def trial_verdict(t):
     if t["error"] is not None:
         return "error"
-    return {True: "pass", False: "fail", None: "open"}[t["correct"]]
+    return verdict_word(t["correct"])
 
 
 
@@ -5021,7 +5034,7 @@ def vote_consistency(rows):
     """With several votes per judge: the answers where a judge's own votes split, those under the
     certainty threshold (already listed for human review), and those where the panel's judges disagree."""
     def named(r):
-        return r[1] + (f" trial {r[2]}" if r[2] != 1 else "")
+        return trial_name(r[1], r[2], r[2] != 1)
     certain = [r for r in rows if r[3]["certainty"] is not None]
     return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
             "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
@@ -5263,11 +5276,11 @@ def bullet_list(items, cls=None):
 
 
 def asked_html(result):
-    """What the model was asked, as a page shows it: the input, or a conversation turn by turn
-    (the answer, shown beside it, is the next turn)."""
-    if not result.get("messages"):
-        return pre(result.get("input"))
-    return Markup("".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in result["messages"]))
+    """What the model was asked (asked()), as a page shows it; the answer beside it is the next turn."""
+    what = asked(result)
+    if not what["messages"]:
+        return pre(what["input"])
+    return Markup("".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in what["messages"]))
 
 
 def case_link(case_id, anchors):
@@ -5470,10 +5483,9 @@ def report_page(path, run, cases, s, labels):
             paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
     if s["weighted"]:
         w = s["weighted"]
-        verdicts = {True: "pass", False: "fail", None: "open"}
         parts.append(section("Weighted score per case", paragraph(rule_text(w)), html_table(
             ["id", "verdict", "score", "threshold", "weighed checks failed"],
-            [[case_link(r["id"], anchors), verdicts[r["correct"]], (score_text(r), r["score"]), fmt_share(r["threshold"]),
+            [[case_link(r["id"], anchors), verdict_word(r["correct"]), (score_text(r), r["score"]), fmt_share(r["threshold"]),
               ", ".join(r["failed"])] for r in w["cases"]]),
             paragraph(f"Failed by a blocking check whatever the score: {', '.join(w['vetoed'])}") if w["vetoed"] else ""))
     parts.append(section("By difficulty", interval_chart(slice_bars(s["by_difficulty"]), f"{name} by difficulty"),
@@ -5499,7 +5511,7 @@ def report_page(path, run, cases, s, labels):
                          if rows else paragraph("none"), ident="failures"))
     other = [c for c in cases if c["id"] in labelled and c["correct"] is not False]
     if other:
-        rows = [{"id": anchors[c["id"]], "cells": [c["id"], {True: "pass", None: "no verdict"}[c["correct"]],
+        rows = [{"id": anchors[c["id"]], "cells": [c["id"], verdict_word(c["correct"], "no verdict"),
                                                     trial_answers(c, results), "; ".join(labelled[c["id"]])]}
                 for c in other]
         parts.append(section("Labelled cases that did not fail", html_table(
@@ -5578,7 +5590,7 @@ def changed_case_rows(c, a_run, a_cases, b_cases, anchors):
                                    o["response"] if o["error"] is None else f"ERROR: {o['error']}")
             label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
             rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None, "class": change,
-                         "cells": [case_id + (f" trial {t['trial']}" if len(a["trials"]) > 1 else ""), change,
+                         "cells": [trial_name(case_id, t["trial"], len(a["trials"]) > 1), change,
                                    (a["expected"] or "") + label, asked_html(a_results[case_id, t["trial"]]),
                                    Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
                                    Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
@@ -5836,7 +5848,7 @@ def review_items(run, against=None):
                 "key": label_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
-                "input": r.get("input"), "messages": r.get("messages"), "response": t["response"], "predicted": t["predicted"],
+                **asked(r), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],
