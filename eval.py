@@ -3713,6 +3713,62 @@ def asked(case):
     return {"input": case.get("input"), "messages": case.get("messages") or None}
 
 
+# The rows: report and compare compute every figure once, into sections of rows whose values
+# are already worked out; text, markdown and the page (13) only format them, so no view can
+# disagree with another. A figure names where --json holds it, unrounded ("json": its path).
+
+def figure(kind, value, json_at=None, **parts):
+    """One figure of the rows: its kind says how the views write it (FIGURE_TEXT)."""
+    return {"kind": kind, "value": value, "json": json_at, **parts}
+
+
+def share(count, of, at=None, keys=("correct", "scored", "accuracy", "ci"), ci=None):
+    """count of `of` and its rate (with its 95% interval when given), found in the JSON at `at`
+    under keys (count, of, rate, interval; None where the JSON keeps no such key)."""
+    paths = {part: [*at, key] for part, key in zip(("count", "of", "value", "ci"), keys) if key} if at is not None else None
+    if paths is not None and ci is None:
+        paths.pop("ci", None)
+    return figure("share", rate(count, of), paths, count=count, of=of, ci=None if ci is None else list(ci))
+
+
+def share_text(f):
+    """'22/25 = 88%': a share as every view writes it ('-' where a run has none)."""
+    if f["of"] is None:
+        return "-"
+    return f"{f['count']}/{f['of']} = {percent(f['value'])}" if f["of"] else f"{f['count']}/{f['of']} = -"
+
+
+def duration(ms):
+    return "-" if ms is None else f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
+
+
+def speed(value):
+    return "-" if value is None else f"{value:.1f} tokens/s"
+
+
+def points(d):
+    """A change in percentage points: '+4 pts', '+0.4 pts' when it rounds to nothing."""
+    return "-" if d is None else f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts"
+
+
+def ids_text(ids, empty="-"):
+    return ", ".join(ids) or empty
+
+
+# How each kind of figure is written, the same in every view (a page writes it escaped).
+FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
+               "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval}
+
+
+def figure_text(f):
+    return FIGURE_TEXT[f["kind"]](f["value"] if f["kind"] != "share" else f)
+
+
+def section_of(rows, key):
+    """A section of the rows by its key; None when the rows have none (nothing to show)."""
+    return next((sec for sec in rows if sec["key"] == key), None)
+
+
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
@@ -3901,14 +3957,6 @@ def stopped_short_lines(s):
                    f"({which(s['input_may_be_cut'], s['repeat'])}): the prompt filled the context window, and "
                    "Ollama cuts what does not fit without an error; raise it (--option num_ctx=N)")
     return out
-
-
-def duration(ms):
-    return "-" if ms is None else f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
-
-
-def speed(value):
-    return "-" if value is None else f"{value:.1f} tokens/s"
 
 
 def speed_section(s):
@@ -4218,8 +4266,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=0.05):
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     return {"changed": changed, **buckets, "errored": errored, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
             "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
-            "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n)},
-            "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n)},
+            "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n), "ci": list(wilson(a_pass, n))},
+            "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n), "ci": list(wilson(b_pass, n))},
             "identical_answers": identical, "paired_answers": paired,
             "mcnemar_p": mcnemar, "fisher_p": fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass),
             "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
@@ -4471,88 +4519,180 @@ def config_label(key):
     return "model digest" if key == "model_digest" else key
 
 
-def change_lines(changed):
-    """compare's "Changed" block: one line per config key that differs."""
-    out = []
-    for key, (old, new) in changed.items():
-        line = f"  {config_label(key)}: {shown(key, old)} -> {shown(key, new)}"
-        if key == "model_digest" and "model" not in changed and old and new:
-            line += ": the model was re-pulled or replaced under the same name"
-        out.append(line)
-    return out
+def compare_rows(c, baseline_path, candidate_path):
+    """compare of two runs as rows: every figure its views show, worked out here once."""
+    return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"],
+             "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
+             "changed": change_rows(c["changed"])},
+            {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
+                {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
+                for name in ("fixed", "regressions", "not_compared")] + [
+                {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
+            {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "rows": [
+                {"name": side, "figure": share(c[side]["correct"], c[side]["scored"], [side], ci=c[side]["ci"])}
+                for side in ("baseline", "candidate")] + invalid_rows(c) + [
+                {"name": "mcnemar", "figure": figure("p", c["mcnemar_p"], ["mcnemar_p"]), "alpha": c["alpha"],
+                 "reading": c["reading"], "changed": len(c["fixed"]) + len(c["regressions"])},
+                {"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"])},
+                {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
+                 "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
+            {"key": "speed", "rows": speed_pair_rows(c["speed"])}]
+
+
+def invalid_rows(c):
+    """Invalid answers of each run, out of its answers; none when no run has any."""
+    if not any(c["invalid_answers"] or []):
+        return []
+    return [{"name": "invalid", "majority_vote": c["majority_vote"], "figures": [
+        [figure("count", c["invalid_answers"][i], ["invalid_answers", i]), figure("count", c["answers"][i], ["answers", i])]
+        for i in (0, 1)]}]
+
+
+def speed_pair_rows(pair):
+    """Both runs' median latency, and their generation speed when either server reported one;
+    nothing unless both runs timed their calls."""
+    a, b = pair
+    if not (a["calls"] and b["calls"]):
+        return []
+    rows = [{"name": "latency", "figures": [figure("ms", x["latency_ms_median"], ["speed", i, "latency_ms_median"])
+                                            for i, x in enumerate(pair)]}]
+    if a["generation_tokens_per_s"] or b["generation_tokens_per_s"]:
+        rows.append({"name": "generation", "figures": [
+            figure("tokens_per_s", x["generation_tokens_per_s"], ["speed", i, "generation_tokens_per_s"]) for i, x in enumerate(pair)]})
+    return rows
+
+
+def change_rows(changed):
+    """compare's "Changed": each differing setting as it is shown, with what a re-pull means."""
+    return [{"setting": config_label(key), "old": shown(key, old), "new": shown(key, new),
+             "note": ": the model was re-pulled or replaced under the same name"
+             if key == "model_digest" and "model" not in changed and old and new else ""}
+            for key, (old, new) in changed.items()]
+
+
+def row_of(sec, name):
+    return next((r for r in sec["rows"] if r["name"] == name), None)
+
+
+def outcome_line(sec, name):
+    """'Fixed (3): dev-09, dev-11, dev-24'."""
+    r = row_of(sec, name)
+    return f"{name.replace('_', ' ').capitalize()} ({figure_text(r['count'])}): {figure_text(r['figure'])}"
 
 
 def format_compare(c, baseline_path, candidate_path):
-    def ids(name):
-        return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
-    out = [f"Baseline:  {inert(baseline_path)}", f"Candidate: {inert(candidate_path)}"]
-    if c["subset"]:
-        out.append(f"Cases: only part of the split ({json_text(c['subset'])}), not a full comparison")
-    out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
-    if c["changed"]:
+    rows = compare_rows(c, baseline_path, candidate_path)
+    runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
+    out = [f"Baseline:  {inert(runs['paths'][0])}", f"Candidate: {inert(runs['paths'][1])}"]
+    if runs["subset"]:
+        out.append(f"Cases: only part of the split ({json_text(runs['subset'])}), not a full comparison")
+    out += [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
+    if runs["changed"]:
         out.append("Changed:")
-        out += change_lines(c["changed"])
+        out += [f"  {r['setting']}: {r['old']} -> {r['new']}{r['note']}" for r in runs["changed"]]
     else:
         out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
-    vote = " (majority vote of each case's trials)" if c["majority_vote"] else ""
-    out += ["", ids("fixed"), ids("regressions"),
-            f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
-    if c["not_compared"]:
-        out.append(ids("not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
-    out += [f"{c['measure'].capitalize()}{vote}: {count_percent(c['baseline']['correct'], c['baseline']['scored'])} -> "
-            f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])}",
-            *([f"Invalid answers: {invalid_counts(c)}"] if any(c["invalid_answers"] or []) else []),
-            f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
-            f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
-            f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}"]
-    a, b = c["speed"]
-    if a["calls"] and b["calls"]:
-        out.append(f"Speed: median latency {duration(a['latency_ms_median'])} -> {duration(b['latency_ms_median'])}"
-                   + (f" · generation {speed(a['generation_tokens_per_s'])} -> {speed(b['generation_tokens_per_s'])}"
-                      if a["generation_tokens_per_s"] or b["generation_tokens_per_s"] else ""))
+    vote = " (majority vote of each case's trials)" if figures["majority_vote"] else ""
+    out += ["", outcome_line(outcome, "fixed"), outcome_line(outcome, "regressions"),
+            f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
+            f"Stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"]
+    if row_of(outcome, "not_compared")["figure"]["value"]:
+        out.append(outcome_line(outcome, "not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
+    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
+    out += [f"{figures['measure'].capitalize()}{vote}: {figure_text(base['figure'])} -> {figure_text(cand['figure'])}",
+            *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
+            f"McNemar exact test (paired, alpha {test['alpha']:g}): {test['reading']}",
+            f"Fisher exact test (pass/fail counts): p = {figure_text(fisher['figure'])}",
+            f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"]
+    speeds = section_of(rows, "speed")["rows"]
+    if speeds:
+        out.append("Speed: " + " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} -> "
+                                          f"{figure_text(r['figures'][1])}" for r in speeds))
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
 
 
-def paired_trials(c):
-    """Which answers were paired when the runs have different numbers of trials."""
-    k = c["trials_paired"]
-    return "" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"
+# The speed rows of a compare, as text and page name them and as markdown heads them.
+SPEED_WORDS = {"latency": ("median latency", "Latency, median"), "generation": ("generation", "Generation speed")}
 
 
-def invalid_counts(c):
+def identical_text(r):
+    """'27 of 28', and which trials were paired when the runs have different numbers of trials."""
+    k = r["trials_paired"]
+    return (f"{figure_text(r['figure'])} of {figure_text(r['of'])}"
+            + ("" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"))
+
+
+def invalid_text(r, arrow=" -> "):
     """"25 -> 0"; with trials, out of how many answers ("22 of 75 -> 25 of 75"): a count of
     trials beside a count of cases would read as more than it is."""
-    (a, b), (na, nb) = c["invalid_answers"], c["answers"]
-    return f"{a} -> {b}" if not c["majority_vote"] else f"{a} of {na} -> {b} of {nb}"
+    return arrow.join(invalid_side(r, i) for i in (0, 1))
+
+
+def invalid_side(r, i):
+    count, answers = r["figures"][i]
+    return figure_text(count) + (f" of {figure_text(answers)}" if r["majority_vote"] else "")
 
 
 def markdown_compare(c, baseline_path, candidate_path):
-    out = [f"### eval.py compare: `{baseline_path}` → `{candidate_path}`", ""]
-    out += [f"> **{side.capitalize()}: {rerun_warning(r)}**" for side, r in c["rerun_test"].items()]
-    if c["changed"]:
-        out.append("Changed: " + "; ".join(f"{config_label(k)} `{shown(k, a)}` → `{shown(k, b)}`"
-                                           for k, (a, b) in c["changed"].items()))
+    rows = compare_rows(c, baseline_path, candidate_path)
+    runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
+    out = [f"### eval.py compare: `{runs['paths'][0]}` → `{runs['paths'][1]}`", ""]
+    out += [f"> **{side.capitalize()}: {warning}**" for side, warning in runs["warnings"]]
+    if runs["changed"]:
+        out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
+    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
-            f"| {c['measure'].capitalize()} | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
-            f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])} |"]
-    if any(c["invalid_answers"] or []):
-        out.append("| Invalid answers | " + " | ".join(invalid_counts(c).split(" -> ")) + " |")
-    a, b = c["speed"]
-    if a["calls"] and b["calls"]:
-        out.append(f"| Latency, median | {duration(a['latency_ms_median'])} | {duration(b['latency_ms_median'])} |")
-        if a["generation_tokens_per_s"] or b["generation_tokens_per_s"]:
-            out.append(f"| Generation speed | {speed(a['generation_tokens_per_s'])} | {speed(b['generation_tokens_per_s'])} |")
+            f"| {figures['measure'].capitalize()} | {figure_text(base['figure'])} | {figure_text(cand['figure'])} |"]
+    if row_of(figures, "invalid"):
+        out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
+    out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
+            for r in section_of(rows, "speed")["rows"]]
     for name in ("fixed", "regressions"):
-        out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
-    if c["not_compared"]:
-        out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
-    out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
-                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
+        r = row_of(outcome, name)
+        out += ["", f"**{name.capitalize()} ({figure_text(r['count'])}):** " + ids_text([f"`{i}`" for i in r["figure"]["value"]], "none")]
+    if row_of(outcome, "not_compared")["figure"]["value"]:
+        out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
+                + ids_text([f"`{i}`" for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+    out += ["", f"McNemar exact: {test['reading']}. Fisher exact p = {figure_text(fisher['figure'])}. "
+                f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     return "\n".join(out)
+
+
+def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
+    """Each run's own figures per label (per check in a free-text set) and per difficulty, with
+    the change in points: what a compare page shows beside the comparison."""
+    sa, sb = score(a_cfg, a_cases), score(b_cfg, b_cases)
+    if "per_label" in sa and "per_label" in sb:
+        first = {"key": "per_label", "rows": [
+            {"name": label, "figures": [*pair_figures("fixed2", m["precision"], sb["per_label"][label]["precision"]),
+                                        *pair_figures("fixed2", m["recall"], sb["per_label"][label]["recall"])]}
+            for label, m in sa["per_label"].items() if label in sb["per_label"]]}
+    else:
+        b_checks = {x["name"]: x for x in sb["checks"]}
+        first = {"key": "per_check", "rows": [
+            {"name": x["name"], "figures": share_pair(x["passed"], x["total"], b_checks[x["name"]]["passed"],
+                                                      b_checks[x["name"]]["total"])}
+            for x in sa["checks"] if x["name"] in b_checks]}
+    b_groups = sb["by_difficulty"]
+    return [first, {"key": "per_difficulty", "rows": [
+        {"name": d, "figures": share_pair(g["correct"], g["total"], *((b_groups[d]["correct"], b_groups[d]["total"])
+                                                                      if d in b_groups else (None, None)))}
+        for d, g in sa["by_difficulty"].items()]}]
+
+
+def pair_figures(kind, a, b):
+    """A figure of each run and the change between them in points (None when either lacks it)."""
+    return [figure(kind, a), figure(kind, b), figure("points", None if a is None or b is None else 100 * (b - a))]
+
+
+def share_pair(a_count, a_of, b_count, b_of):
+    """Each run's share and the change in points; a share the candidate lacks is None."""
+    b = share(b_count, b_of) if b_of is not None else figure("share", None, count=None, of=None)
+    return [share(a_count, a_of), b, pair_figures("share", rate(a_count, a_of), b["value"])[2]]
 
 
 def gate_outcome(failed, passed):
@@ -5539,37 +5679,20 @@ def marked_diff(old, new):
     return Markup(f'<pre>{"".join(left)}</pre>'), Markup(f'<pre>{"".join(right)}</pre>')
 
 
-def delta(a, b):
-    if a is None or b is None:
-        return ("-", None)
-    d = 100 * (b - a)
-    return (f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts", d)
+# The headers of a compare page's per-run tables, by section key.
+DETAIL_HEADERS = {"per_label": ("Per label", ["label", "precision: baseline", "candidate", "Δ", "recall: baseline",
+                                              "candidate", "Δ"]),
+                  "per_check": ("Per check", ["check", "baseline", "candidate", "Δ"]),
+                  "per_difficulty": ("Per difficulty", ["difficulty", "baseline", "candidate", "Δ"])}
 
 
-def delta_sections(sa, sb):
-    """Per label (per check in a free-text set) and per difficulty: each run's own figure and the
-    change in points."""
-    if "per_label" in sa and "per_label" in sb:
-        first = section("Per label (each run's own figures)", html_table(
-            ["label", "precision: baseline", "candidate", "Δ", "recall: baseline", "candidate", "Δ"],
-            [[label, fmt(m["precision"]), fmt(sb["per_label"][label]["precision"]),
-              delta(m["precision"], sb["per_label"][label]["precision"]),
-              fmt(m["recall"]), fmt(sb["per_label"][label]["recall"]), delta(m["recall"], sb["per_label"][label]["recall"])]
-             for label, m in sa["per_label"].items() if label in sb["per_label"]], numeric_from=1))
-    else:
-        b_checks = {x["name"]: x for x in sb["checks"]}
-        first = section("Per check (each run's own figures)", html_table(
-            ["check", "baseline", "candidate", "Δ"],
-            [[x["name"], count_percent(x["passed"], x["total"]),
-              count_percent(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]),
-              delta(rate(x["passed"], x["total"]), rate(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]))]
-             for x in sa["checks"] if x["name"] in b_checks], numeric_from=1))
-    return [first, section("Per difficulty (each run's own figures)", html_table(
-        ["difficulty", "baseline", "candidate", "Δ"],
-        [[d, count_percent(g["correct"], g["total"]),
-          count_percent(sb["by_difficulty"][d]["correct"], sb["by_difficulty"][d]["total"]) if d in sb["by_difficulty"] else "-",
-          delta(g["accuracy"], sb["by_difficulty"].get(d, {}).get("accuracy"))]
-         for d, g in sa["by_difficulty"].items()], numeric_from=1))]
+def detail_sections(rows):
+    """Each run's own figures beside the change, as compare_detail_rows worked them out."""
+    def cell(f):
+        return (figure_text(f), f["value"]) if f["kind"] == "points" else figure_text(f)
+    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (each run's own figures)", html_table(
+        DETAIL_HEADERS[sec["key"]][1], [[r["name"], *(cell(f) for f in r["figures"])] for r in sec["rows"]],
+        numeric_from=1)) for sec in rows]
 
 
 def changed_case_rows(c, a_run, a_cases, b_cases, anchors):
@@ -5602,22 +5725,11 @@ def compare_page(paths, runs, graded, c):
     case that changed its outcome with the two answers side by side."""
     (a_path, b_path), (a_run, b_run), (a_cases, b_cases) = paths, runs, graded
     a_cfg, b_cfg = a_run["config"], b_run["config"]
-    name = c["measure"].capitalize()
-    anchors = {i: f"case-{n}" for n, i in enumerate(c["fixed"] + c["regressions"])}
-    changed = [[config_label(k), shown(k, old), shown(k, new)] for k, (old, new) in c["changed"].items()]
-    rows = [{"name": "Baseline", "value": c["baseline"]["accuracy"],
-             "ci": list(wilson(c["baseline"]["correct"], c["baseline"]["scored"])), "kind": "baseline"},
-            {"name": "Candidate", "value": c["candidate"]["accuracy"],
-             "ci": list(wilson(c["candidate"]["correct"], c["candidate"]["scored"])), "kind": "main"}]
-    notes = [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
-    notes += [f"Only part of the split was run ({json_text(c['subset'])}): not a full comparison"] if c["subset"] else []
-    readings = [f"McNemar's exact test on the cases that changed (paired; alpha {c['alpha']:g}): {c['reading']}.",
-                f"Fisher's exact test on the pass/fail counts alone (ignores the pairing, so it is the weaker "
-                f"reading): p = {p_value(c['fisher_p'])}.",
-                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
-    if c["not_compared"]:
-        readings.append(f"Not compared ({len(c['not_compared'])}, no verdict in a run: an error, or a judge that gave "
-                        f"none): {', '.join(c['not_compared'])}")
+    rows = compare_rows(c, a_path, b_path)
+    runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
+    fixed, broken = (row_of(outcome, k)["figure"]["value"] for k in ("fixed", "regressions"))
+    anchors = {i: f"case-{n}" for n, i in enumerate(fixed + broken)}
+    changed = [[r["setting"], r["old"], r["new"]] for r in runs["changed"]]
     parts = [section("Runs", html_table(["", "baseline", "candidate"],
                                         [["run file", a_path, b_path], ["model", a_cfg["model"], b_cfg["model"]],
                                          ["prompt", a_cfg["prompt"], b_cfg["prompt"]],
@@ -5626,29 +5738,15 @@ def compare_page(paths, runs, graded, c):
                                           f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False, keyed=True)),
              section("What changed", html_table(["setting", "baseline", "candidate"], changed, sortable=False) if changed
                      else paragraph("Nothing in the configuration: a rerun, so differences are run-to-run variation.")),
-             section("Warnings", bullet_list(notes, "warn")) if notes else "",
-             section(name + (" (majority vote of each case's trials)" if c["majority_vote"] else ""),
-                     Markup('<div class="stats">'
-                            + stat("Baseline", count_percent(c["baseline"]["correct"], c["baseline"]["scored"]),
-                                   f"95% CI {interval(rows[0]['ci'])}")
-                            + stat("Candidate", count_percent(c["candidate"]["correct"], c["candidate"]["scored"]),
-                                   f"95% CI {interval(rows[1]['ci'])}")
-                            + stat("Fixed · broken", f"{len(c['fixed'])} · {len(c['regressions'])}")
-                            + (stat("Invalid answers", invalid_counts(c).replace(" -> ", " → "))
-                               if any(c["invalid_answers"] or []) else "")
-                            + "</div>"),
-                     interval_chart(rows, f"{name} of both runs with 95% intervals"),
-                     bullet_list(readings), ident="headline"),
-             section("Fixed and broken", Markup('<div class="cols">'
-                     + f"<div><h3>Fixed ({len(c['fixed'])})</h3>"
-                     + (bullet_list([case_link(i, anchors) for i in c["fixed"]]) or paragraph("none")) + "</div>"
-                     + f"<div><h3>Broken ({len(c['regressions'])})</h3>"
-                     + (bullet_list([case_link(i, anchors) for i in c["regressions"]]) or paragraph("none")) + "</div></div>"),
-                     paragraph(f"Stayed right: {len(c['stayed_right'])} · stayed wrong: {len(c['stayed_wrong'])}"),
+             compare_warnings(runs), compare_headline(outcome, figures),
+             section("Fixed and broken", Markup('<div class="cols">' + id_column("Fixed", fixed, anchors)
+                                                + id_column("Broken", broken, anchors) + "</div>"),
+                     paragraph(f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
+                               f"stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"),
                      ident="changes")]
-    parts += delta_sections(score(a_cfg, a_cases), score(b_cfg, b_cases))
+    parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
     changed_rows = changed_case_rows(c, a_run, a_cases, b_cases, anchors)
-    parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
+    parts.append(section(f"Cases that changed ({len(fixed) + len(broken)}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
                          filter_box("changed-table", "changed cases") if changed_rows else "",
@@ -5656,16 +5754,51 @@ def compare_page(paths, runs, graded, c):
                                      "candidate answer"], changed_rows, table_id="changed-table",
                                     widths=["id", "short", "mid", "mid", "wide", "wide"]) if changed_rows else paragraph("none"),
                          ident="changed"))
-    a_speed, b_speed = c["speed"]
-    if a_speed["calls"] and b_speed["calls"]:
-        parts.append(section("Speed", paragraph(
-            f"Median latency {duration(a_speed['latency_ms_median'])} → {duration(b_speed['latency_ms_median'])}"
-            + (f" · generation {speed(a_speed['generation_tokens_per_s'])} → {speed(b_speed['generation_tokens_per_s'])}"
-               if a_speed["generation_tokens_per_s"] or b_speed["generation_tokens_per_s"] else ""))))
+    speeds = section_of(rows, "speed")["rows"]
+    if speeds:
+        line = " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}"
+                          for r in speeds)
+        parts.append(section("Speed", paragraph(line[:1].upper() + line[1:])))
     if c.get("pairwise"):
         lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
     return html_page(f"eval.py compare: {a_path} → {b_path}", parts)
+
+
+def compare_warnings(runs):
+    notes = [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
+    notes += [f"Only part of the split was run ({json_text(runs['subset'])}): not a full comparison"] if runs["subset"] else []
+    return section("Warnings", bullet_list(notes, "warn")) if notes else ""
+
+
+def compare_headline(outcome, figures):
+    """Both runs' figures with their intervals, as stats and a chart, and the tests in words."""
+    name = figures["measure"].capitalize()
+    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
+    fixed, broken = (row_of(outcome, k)["count"] for k in ("fixed", "regressions"))
+    bars = [{"name": "Baseline", "value": base["figure"]["value"], "ci": base["figure"]["ci"], "kind": "baseline"},
+            {"name": "Candidate", "value": cand["figure"]["value"], "ci": cand["figure"]["ci"], "kind": "main"}]
+    readings = [f"McNemar's exact test on the cases that changed (paired; alpha {test['alpha']:g}): {test['reading']}.",
+                f"Fisher's exact test on the pass/fail counts alone (ignores the pairing, so it is the weaker "
+                f"reading): p = {figure_text(fisher['figure'])}.",
+                f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
+    left_out = row_of(outcome, "not_compared")
+    if left_out["figure"]["value"]:
+        readings.append(f"Not compared ({figure_text(left_out['count'])}, no verdict in a run: an error, or a judge that "
+                        f"gave none): {figure_text(left_out['figure'])}")
+    invalid = row_of(figures, "invalid")
+    stats = (stat("Baseline", figure_text(base["figure"]), f"95% CI {interval(base['figure']['ci'])}")
+             + stat("Candidate", figure_text(cand["figure"]), f"95% CI {interval(cand['figure']['ci'])}")
+             + stat("Fixed · broken", f"{figure_text(fixed)} · {figure_text(broken)}")
+             + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
+    return section(name + (" (majority vote of each case's trials)" if figures["majority_vote"] else ""),
+                   Markup(f'<div class="stats">{stats}</div>'), interval_chart(bars, f"{name} of both runs with 95% intervals"),
+                   bullet_list(readings), ident="headline")
+
+
+def id_column(title, ids, anchors):
+    return (f"<div><h3>{title} ({len(ids)})</h3>"
+            + (bullet_list([case_link(i, anchors) for i in ids]) or paragraph("none")) + "</div>")
 
 
 PAGE_STYLE = """
