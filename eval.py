@@ -3792,69 +3792,218 @@ def rerun_warning(rerun):
             f"{', '.join(rerun['earlier'])}); its figures are no longer a clean held-out measure.")
 
 
-def headline(s):
-    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
-    name = s["measure"].capitalize()
-    if not s["scored"]:   # every call failed or stayed undecided: no figure, not a baseline of nothing
-        return [f"{name}: no answers to score ({plural(len(s['errors']), 'error')}, "
-                f"{len(s['open'])} undecided)"]
-    if s["repeat"] == 1:
-        lines = [f"{name}: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
-        invalid = f"Invalid answers: {s['invalid']}"
-    else:
-        per_trial = " · ".join(f"trial {t['trial']}: {count_percent(t['correct'], t['scored'])}" for t in s["trials"])
-        lines = [f"{name}: {percent(s['mean_accuracy'])} mean over {s['repeat']} trials ({per_trial})",
-                 f"Majority vote: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
-        invalid = (f"Invalid answers: {s['invalid']} of {s['answers']} ("
-                   + " · ".join(f"trial {t['trial']}: {t['invalid']}" for t in s["trials"]) + ")")
+def report_rows(config, s):
+    """A run's report as rows: every figure its views show, worked out here once, in sections
+    keyed by what they hold; a section the run has nothing for is left out."""
+    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
+                *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
+                rows_trials(s), rows_speed(s["speed"]), rows_failures(s), rows_failure_labels(s)]
+    return [sec for sec in sections if sec]
+
+
+def rows_headline(s):
+    """The headline (the majority vote's, with trials), each trial's, pass^k, the baseline to beat."""
+    main = share(s["correct"], s["scored"], [], ("correct", "scored", "accuracy", "accuracy_ci"), s["accuracy_ci"])
+    rows = [{"name": "main", "figure": main}]
+    if s["repeat"] > 1:
+        rows.append({"name": "mean", "figure": figure("percent", s["mean_accuracy"], ["mean_accuracy"])})
+        rows += [{"name": "trial", "trial": t["trial"], "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"]),
+                  "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
+        rows.append({"name": "pass_hat", "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"],
+                                                          ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
     if "baseline" in s:
         base = s["baseline"]
-        lines += [f"Baseline (always '{base['label']}'): {count_percent(base['correct'], base['total'])}"
-                  f"  (95% CI {interval(base['ci'])})", invalid]
+        rows.append({"name": "baseline", "label": base["label"],
+                     "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
+    rows.append({"name": "invalid", "figure": figure("count", s["invalid"], ["invalid"]),
+                 "of": figure("count", s["answers"], ["answers"])})
+    return {"key": "headline", "measure": s["measure"], "repeat": s["repeat"], "labels": "baseline" in s, "rows": rows}
+
+
+def count_of(s, key):
+    """How many a list of the score holds (the JSON has the list: '#' is its length)."""
+    return figure("count", len(s[key]), [key, "#"])
+
+
+def rows_problems(s):
+    """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
+    rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
+            for name in ("unfinished_thinking", "cut_off", "input_may_be_cut") if s[name]]
+    return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
+            "errors": count_of(s, "errors"), "open": count_of(s, "open"),
+            # every request made: answered, failed, or answered without a verdict
+            "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
+            "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
+                       for e in s["errors"]], "rows": rows}
+
+
+def rows_run(config, s):
+    return {"key": "run", "config": describe_config(config), "checks": [c["name"] for c in s["checks"]],
+            "checks_sha": short(s["checks_sha"]), "checks_from": s.get("checks_from", "the run file"),
+            "rule": rule_text(s["weighted"]) if s["weighted"] else None}
+
+
+def rows_labels(s):
+    if "baseline" not in s:
+        return None
+    rows = [{"name": label, "figures": [figure("fixed2", m[k], ["per_label", label, k]) for k in ("precision", "recall", "f1")]
+             + [figure("count", m["support"], ["per_label", label, "support"])]} for label, m in s["per_label"].items()]
+    return {"key": "labels", "every_trial": s["repeat"] > 1, "rows": rows, "confusion": s["confusion"]}
+
+
+def rows_checks(s):
+    """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
+    a person should see); the label check alone is no table."""
+    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] == "judge",
+             "shown": CHECK_TYPES[c["type"]].shown,
+             "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
+             "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]
+    plain = [r for r in rows if not r["judge"]]
+    judged = bool(len(plain) < len(rows))
+    out = {"key": "checks", "rows": rows, "repeat": s["repeat"],
+           "plain_table": bool(plain) and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged)}
+    if judged:
+        j = s["judge"]
+        out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "review": j["review"],
+                        **{k: figure("count", j[k], ["judge", k]) for k in
+                           ("calls", "failed_calls", "prompt_tokens", "completion_tokens")}}
+    return out
+
+
+def rows_slice(key, s):
+    """By difficulty or by tag: each slice's share with its interval, thin ones marked."""
+    if key == "by_tag" and not s[key]:
+        return None
+    return {"key": key, "rows": [{"name": name, "thin": g["thin"], "figure": share(
+        g["correct"], g["total"], [key, name], ("correct", "total", "accuracy", "ci"), g["ci"])} for name, g in s[key].items()]}
+
+
+def rows_weighted(w):
+    if not w:
+        return None
+    rows = [{"name": r["id"], "verdict": verdict_word(r["correct"]), "score": r["score"], "score_text": score_text(r),
+             "threshold": fmt_share(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
+    return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"]}
+
+
+def rows_trials(s):
+    if not s["pass_k"]:
+        return None
+    rows = [{"name": p["k"], "figures": [figure("count", p["k"], ["pass_k", i, "k"]),
+                                         figure("fixed2", p["pass_at_k"], ["pass_k", i, "pass_at_k"]),
+                                         figure("fixed2", p["pass_hat_k"], ["pass_k", i, "pass_hat_k"]),
+                                         figure("count", p["cases"], ["pass_k", i, "cases"])]} for i, p in enumerate(s["pass_k"])]
+    return {"key": "trials", "repeat": s["repeat"], "rows": rows, "flaky": [flaky_line(f) for f in s["flaky"]],
+            "trials": [{"name": f"trial {t['trial']}", "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"])}
+                       for i, t in enumerate(s["trials"])]}
+
+
+def rows_speed(sp):
+    """Wall time and the server's own throughput; the load before the run is never a case's."""
+    if not sp["calls"]:
+        return None
+    def f(kind, key):
+        return figure(kind, sp[key], ["speed", key])
+    tokens = sp["prompt_tokens"] is not None or sp["completion_tokens"] is not None
+    load = sp["load_before_run"]
+    return {"key": "speed", "calls": f("count", "calls"), "latency": [f("ms", "latency_ms_median"), f("ms", "latency_ms_p95")],
+            "rates": [f("tokens_per_s", "generation_tokens_per_s"), f("tokens_per_s", "prompt_tokens_per_s")],
+            "has_rates": sp["generation_tokens_per_s"] is not None or sp["prompt_tokens_per_s"] is not None,
+            # the tokens of every answer, prompt and completion: what a run costs
+            "tokens": figure("count", (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)) if tokens else None,
+            "token_parts": [figure("count", sp[k] or 0, ["speed", k] if sp[k] is not None else None)
+                            for k in ("prompt_tokens", "completion_tokens")],
+            "thinking": f("count", "thinking_tokens") if sp["thinking_tokens"] else None,
+            "load": figure("ms", load["ms"], ["speed", "load_before_run", "ms"]) if load else None,
+            "with_load": f("count", "calls_with_load") if sp["calls_with_load"] is not None else None,
+            "rows": []}
+
+
+def rows_failures(s):
+    """Every failing case: the views choose how many to list."""
+    labels = "baseline" in s
+    return {"key": "failures", "labels": labels, "count": count_of(s, "failures"), "rows": [
+        {"name": f["id"], "difficulty": f["difficulty"], "expected": f.get("expected"), "got": f.get("got"),
+         "response": f["response"], "failed_checks": f.get("failed_checks")} for f in s["failures"]]}
+
+
+def rows_failure_labels(s):
+    labels = s.get("failure_labels")
+    if not labels:
+        return None
+    return {"key": "failure_labels", "file": labels["file"], "total": figure("count", sum(n for _, n in labels["counts"])),
+            "rows": [{"name": label, "figure": figure("count", n, ["failure_labels", "counts", i, 1])}
+                     for i, (label, n) in enumerate(labels["counts"])]}
+
+
+# --- the report as text: each section of the rows, formatted
+
+def headline(sec, problems):
+    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
+    name = sec["measure"].capitalize()
+    main, invalid = row_of(sec, "main")["figure"], row_of(sec, "invalid")
+    if not main["of"]:   # every call failed or stayed undecided: no figure, not a baseline of nothing
+        return [f"{name}: no answers to score ({plural(problems['errors']['value'], 'error')}, "
+                f"{figure_text(problems['open'])} undecided)"]
+    trials = [r for r in sec["rows"] if r["name"] == "trial"]
+    if sec["repeat"] == 1:
+        lines = [f"{name}: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
+        invalid = f"Invalid answers: {figure_text(invalid['figure'])}"
+    else:
+        per_trial = " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)
+        lines = [f"{name}: {figure_text(row_of(sec, 'mean')['figure'])} mean over {sec['repeat']} trials ({per_trial})",
+                 f"Majority vote: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
+        invalid = (f"Invalid answers: {figure_text(invalid['figure'])} of {figure_text(invalid['of'])} ("
+                   + " · ".join(f"trial {t['trial']}: {figure_text(t['invalid'])}" for t in trials) + ")")
+    base = row_of(sec, "baseline")
+    if base:
+        lines += [f"Baseline (always '{base['label']}'): {figure_text(base['figure'])}"
+                  f"  (95% CI {interval(base['figure']['ci'])})", invalid]
     return [line.replace("  (95% CI )", "") for line in lines]
 
 
-def slice_rows(groups):
+def slice_lines(sec):
     rows = []
-    for name, g in groups.items():
-        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if g["thin"] else ""
-        rows.append([name, count_percent(g["correct"], g["total"]), f"95% CI {interval(g['ci'])}", thin])
+    for r in sec["rows"]:
+        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if r["thin"] else ""
+        rows.append([r["name"], figure_text(r["figure"]), f"95% CI {interval(r['figure']['ci'])}", thin])
     return table(rows, align_right_from=99) if rows else ["  -"]
 
 
-def label_section(s):
-    each = " (every trial counted)" if s["repeat"] > 1 else ""
+def label_section(sec):
+    each = " (every trial counted)" if sec["every_trial"] else ""
     rows = [["label", "precision", "recall", "f1", "support"]]
-    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
-             for label, m in s["per_label"].items()]
+    rows += [[r["name"], *(figure_text(f) for f in r["figures"])] for r in sec["rows"]]
     out = [f"Per label{each}:"] + table(rows)
-    columns = list(next(iter(s["confusion"].values())))
-    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in s["confusion"].items()]
+    columns = list(next(iter(sec["confusion"].values())))
+    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in sec["confusion"].items()]
     each = "; every trial counted" if each else ""
     return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
 
 
-def check_section(s):
+def check_section(sec):
     """Pattern and code checks first; judge checks apart, with their cost and what a person should see."""
     out = []
-    plain = [c for c in s["checks"] if c["type"] != "judge"]
-    judged = [c for c in s["checks"] if c["type"] == "judge"]
     def rows(checks):
-        return table([[c["name"], c["type"], role(c),
-                       count_percent(c["passed"], c["total"]), f"{c['open']} open" if c["open"] else ""] for c in checks],
+        return table([[r["name"], r["type"], r["role"], figure_text(r["figure"]),
+                       f"{figure_text(r['open'])} open" if r["open"]["value"] else ""] for r in checks],
                      align_right_from=99)
-    if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
-        out += ["Checks (answers passing each):"] + rows(plain)
-    if judged:
-        j = s["judge"]
-        models = ", ".join((j["config"] or {}).get("models", [])) or "?"
-        out += ["" if out else None, f"Judge checks (LLM judge: {models}; reported apart, a judge can be wrong):"]
-        out += rows(judged)
-        out.append(f"  cost: {j['calls']} judge calls ({j['failed_calls']} failed), "
-                   f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens")
+    if sec["plain_table"]:
+        out += ["Checks (answers passing each):"] + rows([r for r in sec["rows"] if not r["judge"]])
+    if "judge" in sec:
+        j = sec["judge"]
+        out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]
+        out += rows([r for r in sec["rows"] if r["judge"]])
+        out.append(f"  cost: {judge_cost(j)}")
         out += ["", f"For human review ({len(j['review'])}):"]
-        out += [f"  {review_line(r, s['repeat'])}" for r in j["review"]] or ["  -"]
+        out += [f"  {review_line(r, sec['repeat'])}" for r in j["review"]] or ["  -"]
     return [line for line in out if line is not None]
+
+
+def judge_cost(j, calls="judge calls"):
+    """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
+    return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed), "
+            f"{figure_text(j['prompt_tokens'])} prompt + {figure_text(j['completion_tokens'])} completion tokens")
 
 
 def review_line(r, repeat):
@@ -3879,28 +4028,27 @@ def score_text(row):
     return low if decided else f"{low}–{high}"
 
 
-def weighted_section(w):
+def weighted_section(sec):
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
-    rows += [[r["id"], verdict_word(r["correct"]), score_text(r), fmt_share(r["threshold"]), one_line(", ".join(r["failed"]), 60)]
-             for r in w["cases"][:FAILURES_SHOWN]]
+    rows += [[r["name"], r["verdict"], r["score_text"], r["threshold"], one_line(", ".join(r["failed"]), 60)]
+             for r in sec["rows"][:FAILURES_SHOWN]]
     out = ["Weighted score per case (the share of the weighed checks' weight that passed):"]
     out += table(rows, align_right_from=99)
-    more = len(w["cases"]) - FAILURES_SHOWN
+    more = len(sec["rows"]) - FAILURES_SHOWN
     out += [f"  … and {more} more: report --json lists them all"] if more > 0 else []
-    if w["vetoed"]:
-        out.append(f"Failed by a blocking check whatever the score ({len(w['vetoed'])}): {', '.join(w['vetoed'])}")
+    if sec["vetoed"]:
+        out.append(f"Failed by a blocking check whatever the score ({len(sec['vetoed'])}): {', '.join(sec['vetoed'])}")
     return out
 
 
-def trial_section(s):
-    out = [f"Trials ({s['repeat']} per case):"]
-    out += table([[f"trial {t['trial']}", count_percent(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
-                  for t in s["trials"]], align_right_from=99)
-    rows = [["k", "pass@k", "pass^k", "cases"]]
-    rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
-    out += [""] + table(rows) + ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
-    out += [f"  {flaky_line(f)}" for f in s["flaky"]]
-    return out + ([] if s["flaky"] else ["  -"])
+def trial_section(sec):
+    out = [f"Trials ({sec['repeat']} per case):"]
+    out += table([[t["name"], figure_text(t["figure"]), f"95% CI {interval(t['figure']['ci'])}"] for t in sec["trials"]],
+                 align_right_from=99)
+    rows = [["k", "pass@k", "pass^k", "cases"]] + [[figure_text(f) for f in r["figures"]] for r in sec["rows"]]
+    out += [""] + table(rows) + ["", f"Flaky cases ({len(sec['flaky'])}, trials disagree):"]
+    out += [f"  {line}" for line in sec["flaky"]]
+    return out + ([] if sec["flaky"] else ["  -"])
 
 
 def flaky_line(f):
@@ -3915,26 +4063,25 @@ def trial_answer(a):
     return shown if a["response"].strip() == shown else f'{shown} "{one_line(a["response"], 30)}"'
 
 
-def failure_section(s):
-    out = [f"Failures ({len(s['failures'])}):"]
-    if not s["failures"]:
+def failure_section(sec):
+    out = [f"Failures ({figure_text(sec['count'])}):"]
+    if not sec["rows"]:
         return out + ["  -"]
-    shown = s["failures"][:FAILURES_SHOWN]
-    if "baseline" in s:
+    shown = sec["rows"][:FAILURES_SHOWN]
+    if sec["labels"]:
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
+        rows += [[f["name"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
-    more = len(s["failures"]) - len(shown)
+        rows += [[f["name"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
+    more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
-def failure_label_section(s):
-    labels = s["failure_labels"]
-    out = [f"Failure labels ({sum(n for _, n in labels['counts'])} labelled, from {labels['file']}; most frequent first):"]
-    return out + table([[label, n] for label, n in labels["counts"]])
+def failure_label_section(sec):
+    out = [f"Failure labels ({figure_text(sec['total'])} labelled, from {sec['file']}; most frequent first):"]
+    return out + table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]])
 
 
 def which(answers, repeat):
@@ -3943,130 +4090,134 @@ def which(answers, repeat):
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
-def stopped_short_lines(s):
+def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
-    out = []
-    if s["unfinished_thinking"]:
-        out.append(f"Thinking never finished: {len(s['unfinished_thinking'])} ({which(s['unfinished_thinking'], s['repeat'])}): "
-                   "the reasoning had not closed when the answer stopped, so there is no answer (scored as failed)")
-    if s["cut_off"]:
-        out.append(f"Cut off by the token limit: {len(s['cut_off'])} ({which(s['cut_off'], s['repeat'])}): "
-                   "raise num_predict (--option num_predict=N); a better prompt will not fix these")
-    if s["input_may_be_cut"]:
-        out.append(f"Input may have been cut to fit num_ctx={s['num_ctx']}: {len(s['input_may_be_cut'])} "
-                   f"({which(s['input_may_be_cut'], s['repeat'])}): the prompt filled the context window, and "
-                   "Ollama cuts what does not fit without an error; raise it (--option num_ctx=N)")
-    return out
+    said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
+                                    "so there is no answer (scored as failed)"),
+            "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
+                        "not fix these"),
+            "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt filled the "
+                                 "context window, and Ollama cuts what does not fit without an error; raise it "
+                                 "(--option num_ctx=N)")}
+    return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
 
 
-def speed_section(s):
+def speed_section(sec):
     """Wall time and the server's own throughput; the load before the run is never a case's."""
-    sp = s["speed"]
-    out = [f"Speed ({plural(sp['calls'], 'answer')}):",
-           f"  latency     median {duration(sp['latency_ms_median'])} · 95th percentile {duration(sp['latency_ms_p95'])}"
-           " (wall time of each request)"]
-    if sp["generation_tokens_per_s"] is not None or sp["prompt_tokens_per_s"] is not None:
-        out.append(f"  generation  {speed(sp['generation_tokens_per_s'])} · prompt {speed(sp['prompt_tokens_per_s'])}"
+    median, p95 = (figure_text(f) for f in sec["latency"])
+    out = [f"Speed ({plural(sec['calls']['value'], 'answer')}):",
+           f"  latency     median {median} · 95th percentile {p95} (wall time of each request)"]
+    if sec["has_rates"]:
+        out.append(f"  generation  {figure_text(sec['rates'][0])} · prompt {figure_text(sec['rates'][1])}"
                    " (the server's token counts over its own durations)")
-    if sp["prompt_tokens"] is not None or sp["completion_tokens"] is not None:
-        total = (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)
-        thinking = f", {sp['thinking_tokens']} of them thinking" if sp["thinking_tokens"] else ""
-        out.append(f"  tokens      {total} ({sp['prompt_tokens'] or 0} prompt + {sp['completion_tokens'] or 0} "
-                   f"completion{thinking})")
-    load = sp["load_before_run"]
-    if load or sp["calls_with_load"] is not None:
-        before = (f"{duration(load['ms'])} before the first case, not charged to any; " if load else "")
-        calls = sp["calls_with_load"]
-        out.append(f"  model load  {before}" + (f"{plural(calls, 'answer')} included a load" if calls is not None
+    if sec["tokens"]:
+        thinking = f", {figure_text(sec['thinking'])} of them thinking" if sec["thinking"] else ""
+        prompt, completion = (figure_text(f) for f in sec["token_parts"])
+        out.append(f"  tokens      {figure_text(sec['tokens'])} ({prompt} prompt + {completion} completion{thinking})")
+    if sec["load"] or sec["with_load"]:
+        before = f"{figure_text(sec['load'])} before the first case, not charged to any; " if sec["load"] else ""
+        calls = sec["with_load"]
+        out.append(f"  model load  {before}" + (f"{plural(calls['value'], 'answer')} included a load" if calls
                                                 else "no load figures from the server"))
     return out
 
 
 def format_report(config, s):
-    out = headline(s)
-    if s["rerun_test"]:
-        out.append(rerun_warning(s["rerun_test"]))
-    if s["errors"]:
-        out.append(f"Errors: {len(s['errors'])} of {s['answers'] + len(s['errors']) + len(s['open'])} requests "
+    rows = report_rows(config, s)
+    problems = section_of(rows, "problems")
+    out = headline(section_of(rows, "headline"), problems)
+    if problems["rerun"]:
+        out.append(problems["rerun"])
+    if problems["failed"]:
+        out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    "got no answer (infrastructure, not scored)")
-        out += [f"  {trial_name(e['id'], e['trial'], s['repeat'] > 1)}: {e['error']}"
-                for e in s["errors"]]
-    if s["open"]:
-        out.append(f"Undecided: {plural(len(s['open']), 'answer')} whose judge gave no verdict (not scored; see review below)")
-    out += stopped_short_lines(s)
-    out += ["", "Run: " + describe_config(config),
-            f"Scored with {plural(len(s['checks']), 'check')} ("
-            + "".join(f"{c['name']}, " for c in s["checks"]).removesuffix(", ") + ("; " if s["checks"] else "")
-            + f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
-    if s["weighted"]:
-        out.append(rule_text(s["weighted"]))
-    if "baseline" in s:
-        out += [""] + label_section(s)
-    checks = check_section(s)
-    out += [""] + checks if checks else []
-    out += ["", "By difficulty:"] + slice_rows(s["by_difficulty"])
-    if s["by_tag"]:
-        out += ["", "By tag:"] + slice_rows(s["by_tag"])
-    if s["weighted"]:
-        out += [""] + weighted_section(s["weighted"])
-    if s["pass_k"]:
-        out += [""] + trial_section(s)
-    if s["speed"]["calls"]:
-        out += [""] + speed_section(s)
-    out += [""] + failure_section(s)
-    if s.get("failure_labels"):
-        out += [""] + failure_label_section(s)
+        out += [f"  {e['name']}: {e['error']}" for e in problems["failed"]]
+    if problems["open"]["value"]:
+        out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge gave no verdict "
+                   "(not scored; see review below)")
+    out += stopped_short_lines(problems)
+    run = section_of(rows, "run")
+    out += ["", "Run: " + run["config"],
+            f"Scored with {plural(len(run['checks']), 'check')} ("
+            + "".join(f"{name}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
+            + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
+    if run["rule"]:
+        out.append(run["rule"])
+    for key, title, lines in TEXT_SECTIONS:
+        sec = section_of(rows, key)
+        part = lines(sec) if sec else []
+        out += [""] + ([title] if title else []) + part if part else []
     return "\n".join(out)
+
+
+# The report's sections after its head, in order, as text: (key, title, the lines of the section).
+TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section),
+                 ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
+                 ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
+                 ("failures", None, failure_section), ("failure_labels", None, failure_label_section)]
 
 
 def markdown_report(config, s, path):
+    rows = report_rows(config, s)
+    head, problems, checks = (section_of(rows, k) for k in ("headline", "problems", "checks"))
+    run = section_of(rows, "run")
     out = [f"### eval.py report: `{path}`", "",
            f"{config['split']} (`{short(config['split_sha'])}`) · `{config['prompt']}` "
            f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
-    if s["rerun_test"]:
-        out += [f"> **{rerun_warning(s['rerun_test'])}**", ""]
-    if s["weighted"]:
-        out += [rule_text(s["weighted"]), ""]
-    out += ["| | result | 95% CI |", "|---|---|---|"]
-    name = s["measure"].capitalize()
-    if s["repeat"] > 1:
-        out.append(f"| {name}, mean of {s['repeat']} trials | {percent(s['mean_accuracy'])} | |")
-        out.append(f"| Majority vote | {count_percent(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
-        out.append(f"| pass^{s['repeat']} (every trial right) | {percent(s['pass_k'][-1]['pass_hat_k'])} | |")
+    if problems["rerun"]:
+        out += [f"> **{problems['rerun']}**", ""]
+    if run["rule"]:
+        out += [run["rule"], ""]
+    out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
+    out += [f"| Check `{r['name']}`{r['shown']} | {figure_text(r['figure'])} | |"
+            for r in checks["rows"] if r["type"] != "label"]
+    if problems["failed"]:
+        out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
+    out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
+            for r in problems["rows"]]
+    out += markdown_speed(section_of(rows, "speed"))
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
+
+
+MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
+                    "input_may_be_cut": "Input may have been cut to fit num_ctx={num_ctx}"}
+
+
+def markdown_headline(sec):
+    name = sec["measure"].capitalize()
+    main = row_of(sec, "main")["figure"]
+    if sec["repeat"] > 1:
+        out = [f"| {name}, mean of {sec['repeat']} trials | {figure_text(row_of(sec, 'mean')['figure'])} | |",
+               f"| Majority vote | {figure_text(main)} | {interval(main['ci'])} |",
+               f"| pass^{sec['repeat']} (every trial right) | {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
     else:
-        out.append(f"| {name} | {count_percent(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
-    if "baseline" in s:
-        base = s["baseline"]
-        out.append(f"| Baseline (always `{base['label']}`) | {count_percent(base['correct'], base['total'])} | {interval(base['ci'])} |")
-        out.append(f"| Invalid answers | {s['invalid']} | |")
-    for c in s["checks"]:
-        if c["type"] != "label":
-            judge = CHECK_TYPES[c["type"]].shown
-            out.append(f"| Check `{c['name']}`{judge} | {count_percent(c['passed'], c['total'])} | |")
-    if s["errors"]:
-        out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
-    if s["unfinished_thinking"]:
-        out.append(f"| Thinking never finished | {len(s['unfinished_thinking'])} | |")
-    if s["cut_off"]:
-        out.append(f"| Cut off by the token limit | {len(s['cut_off'])} | |")
-    if s["input_may_be_cut"]:
-        out.append(f"| Input may have been cut to fit num_ctx={s['num_ctx']} | {len(s['input_may_be_cut'])} | |")
-    sp = s["speed"]
-    if sp["calls"]:
-        out.append(f"| Latency, median / 95th percentile | {duration(sp['latency_ms_median'])} / "
-                   f"{duration(sp['latency_ms_p95'])} | |")
-        if sp["generation_tokens_per_s"] is not None:
-            out.append(f"| Generation / prompt speed | {speed(sp['generation_tokens_per_s'])} / "
-                       f"{speed(sp['prompt_tokens_per_s'])} | |")
-        if sp["calls_with_load"]:
-            out.append(f"| Answers that included a model load | {sp['calls_with_load']} | |")
-    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
-                                                               if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
-                         for f in s["failures"][:MARKDOWN_FAILURES]) or "none"
-    if len(s["failures"]) > MARKDOWN_FAILURES:
-        failures += f", and {len(s['failures']) - MARKDOWN_FAILURES} more"
-    out += ["", f"**Failures ({len(s['failures'])}):** {failures}"]
-    return "\n".join(out)
+        out = [f"| {name} | {figure_text(main)} | {interval(main['ci'])} |"]
+    base = row_of(sec, "baseline")
+    if base:
+        out.append(f"| Baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
+        out.append(f"| Invalid answers | {figure_text(row_of(sec, 'invalid')['figure'])} | |")
+    return out
+
+
+def markdown_speed(sec):
+    if not sec:
+        return []
+    out = [f"| Latency, median / 95th percentile | {figure_text(sec['latency'][0])} / {figure_text(sec['latency'][1])} | |"]
+    if sec["rates"][0]["value"] is not None:
+        out.append(f"| Generation / prompt speed | {figure_text(sec['rates'][0])} / {figure_text(sec['rates'][1])} | |")
+    if sec["with_load"] and sec["with_load"]["value"]:
+        out.append(f"| Answers that included a model load | {figure_text(sec['with_load'])} | |")
+    return out
+
+
+def markdown_failures(sec):
+    """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
+    failures = ", ".join(f"`{f['name']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})" if sec["labels"]
+                                                                 else f"failed {', '.join(f['failed_checks'])})")
+                         for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
+    if len(sec["rows"]) > MARKDOWN_FAILURES:
+        failures += f", and {len(sec['rows']) - MARKDOWN_FAILURES} more"
+    return f"**Failures ({figure_text(sec['count'])}):** {failures}"
 
 
 def asked_lines(case):
@@ -5456,32 +5607,6 @@ def stat(name, figure, detail=""):
                   f'<div class="d">{esc(detail)}</div></div>')
 
 
-def headline_rows(s):
-    """The bars at the top of a report: the headline figure (each trial too, with trials) and
-    the majority baseline it must beat."""
-    name = s["measure"].capitalize()
-    if s["repeat"] == 1:
-        rows = [{"name": name, "value": s["accuracy"], "ci": s["accuracy_ci"], "kind": "main"}]
-    else:
-        rows = [{"name": f"{name}, majority vote", "value": s["accuracy"], "ci": s["accuracy_ci"], "kind": "main"}]
-        rows += [{"name": f"trial {t['trial']}", "value": t["accuracy"], "ci": t["ci"], "kind": "trial"} for t in s["trials"]]
-    if "baseline" in s:
-        base = s["baseline"]
-        rows.append({"name": f"Baseline: always {base['label']}", "value": base["accuracy"], "ci": base["ci"], "kind": "baseline"})
-    return rows
-
-
-def slice_table(groups):
-    return html_table(["slice", "cases", "passing", "95% CI", ""],
-                      [[name, g["total"], (count_percent(g["correct"], g["total"]), g["accuracy"]), interval(g["ci"]),
-                        f"fewer than {SMALL_SLICE} cases" if g["thin"] else ""] for name, g in groups.items()])
-
-
-def slice_bars(groups):
-    return [{"name": f"{name} ({g['total']})", "value": g["accuracy"], "ci": g["ci"], "thin": g["thin"]}
-            for name, g in groups.items()]
-
-
 def check_reason(check, trial, result):
     """Why a check failed on an answer, in words a reader can act on."""
     kind = check["type"]
@@ -5513,10 +5638,9 @@ def trial_answers(case, results):
     return Markup("".join(parts))
 
 
-def failure_rows(s, cases, results, labelled, anchors):
-    """One row per failing case: what it was asked, what was expected, what came back (whole),
-    and why it failed."""
-    failing = [c for c in cases if c["correct"] is False]
+def failure_rows(s, failing, results, labelled, anchors):
+    """One row per failing case (those the report's rows list): what it was asked, what was
+    expected, what came back (whole), and why it failed."""
     rows = []
     for c in failing:
         first = results[c["id"], c["trials"][0]["trial"]]
@@ -5546,11 +5670,6 @@ def failure_label_table(labels, anchors):
     return html_table(["failure label", "answers", "cases"], rows)
 
 
-def check_rows(checks):
-    return [[c["name"], c["type"], role(c), (count_percent(c["passed"], c["total"]), rate(c["passed"], c["total"])),
-             c["open"] or ""] for c in checks]
-
-
 def labels_by_case(labels, cases, repeat):
     """The failure labels typed in review, by case id (each trial's, 'trial 2: ...' with trials),
     only those on an answer of this run, and the keys of those that name no answer of it."""
@@ -5566,97 +5685,159 @@ def labels_by_case(labels, cases, repeat):
 
 
 def report_page(path, run, cases, s, labels):
-    """The run report as one HTML page."""
+    """The run report as one HTML page: the rows of report_rows(), formatted, and each failing
+    case's answers whole."""
     config = run["config"]
+    rows = report_rows(config, s)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     labelled, strays = labels_by_case(labels, cases, config["repeat"])
     labels = {k: v for k, v in labels.items() if k not in strays}
+    failing = {r["name"] for r in section_of(rows, "failures")["rows"]}
     # only the cases the page has a row for: the failing ones and those labelled in review
-    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["correct"] is False or c["id"] in labelled}
-    name = s["measure"].capitalize()
-    top = [html_table(None, config_rows(config, path), sortable=False)]
-    warnings = ([rerun_warning(s["rerun_test"])] if s["rerun_test"] else [])
-    warnings += [f"{len(s['errors'])} requests got no answer (infrastructure, not scored): "
-                 + ", ".join(f"{e['id']} ({e['error']})" for e in s["errors"][:20])] if s["errors"] else []
-    warnings += [f"{plural(len(s['open']), 'answer')} without a verdict from their judge (not scored)"] if s["open"] else []
+    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in labelled}
+    head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
+    name = head["measure"].capitalize()
+    warnings = [problems["rerun"]] if problems["rerun"] else []
+    warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
+                 + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
+    warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
+        if problems["open"]["value"] else []
     warnings += [f"{plural(len(strays), 'failure label')} in {path + FAILURE_LABELS_SUFFIX} name answers this run does "
                  f"not have (written for another version of it?), left out here: {', '.join(strays[:10])}"] if strays else []
-    warnings += stopped_short_lines(s)
-    stats = [stat(name + (", majority vote" if s["repeat"] > 1 else ""),
-                  count_percent(s["correct"], s["scored"]) if s["scored"] else "no answers",
-                  f"95% CI {interval(s['accuracy_ci'])}" if s["scored"] else "")]
-    if s["repeat"] > 1:
-        stats.append(stat(f"{name}, mean of {s['repeat']} trials", percent(s["mean_accuracy"])))
-    if "baseline" in s:
-        base = s["baseline"]
-        stats.append(stat(f"Baseline (always {base['label']})", count_percent(base["correct"], base["total"]),
-                          f"95% CI {interval(base['ci'])}"))
-        stats.append(stat("Invalid answers", f"{s['invalid']} of {s['answers']}", "matched no label; counted as wrong"))
-    if s["errors"] or s["open"]:
-        stats.append(stat("Not scored", f"{len(s['errors'])} errors · {len(s['open'])} undecided"))
-    parts = [section("Run", *top),
+    warnings += stopped_short_lines(problems)
+    parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
-             section(name, Markup('<div class="stats">' + "".join(stats) + "</div>"),
-                     paragraph(rule_text(s["weighted"])) if s["weighted"] else "",
-                     interval_chart(headline_rows(s), f"{name} with its 95% interval"), ident="headline")]
-    if "baseline" in s:
-        each = " (every trial counted)" if s["repeat"] > 1 else ""
-        parts.append(section(f"Per label{each}", html_table(
-            ["label", "precision", "recall", "f1", "support"],
-            [[label, (fmt(m["precision"]), m["precision"]), (fmt(m["recall"]), m["recall"]), (fmt(m["f1"]), m["f1"]),
-              m["support"]] for label, m in s["per_label"].items()], numeric_from=1),
-            paragraph(f"Confusion matrix: rows are the expected label, columns the one the answer normalized to{each}."),
-            heat_map(s["confusion"], "confusion matrix"), ident="labels"))
-    plain = [c for c in s["checks"] if c["type"] != "judge"]
-    judged = [c for c in s["checks"] if c["type"] == "judge"]
-    if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
-        parts.append(section("Checks", html_table(["check", "type", "role", "answers passing", "open"], check_rows(plain)),
-                             ident="checks"))
-    if judged:
-        j = s["judge"]
-        review = [review_line(r, s["repeat"]) for r in j["review"]]
-        parts.append(section(
-            "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
-            html_table(["check", "type", "role", "answers passing", "open"], check_rows(judged)),
-            paragraph(f"Judge: {', '.join((j['config'] or {}).get('models', [])) or '?'} · cost: {j['calls']} calls "
-                      f"({j['failed_calls']} failed), {j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens"),
-            paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
-    if s["weighted"]:
-        w = s["weighted"]
-        parts.append(section("Weighted score per case", paragraph(rule_text(w)), html_table(
-            ["id", "verdict", "score", "threshold", "weighed checks failed"],
-            [[case_link(r["id"], anchors), verdict_word(r["correct"]), (score_text(r), r["score"]), fmt_share(r["threshold"]),
-              ", ".join(r["failed"])] for r in w["cases"]]),
-            paragraph(f"Failed by a blocking check whatever the score: {', '.join(w['vetoed'])}") if w["vetoed"] else ""))
-    parts.append(section("By difficulty", interval_chart(slice_bars(s["by_difficulty"]), f"{name} by difficulty"),
-                         slice_table(s["by_difficulty"]), ident="difficulty"))
-    if s["by_tag"]:
-        parts.append(section("By tag", interval_chart(slice_bars(s["by_tag"]), f"{name} by tag"), slice_table(s["by_tag"])))
-    if s["pass_k"]:
-        flaky = [flaky_line(f) for f in s["flaky"]]
-        parts.append(section(f"Trials ({s['repeat']} per case)", html_table(
-            ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
-            [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]], numeric_from=1),
-            paragraph(f"Flaky cases, whose trials disagree ({len(flaky)}):"), bullet_list(flaky) or paragraph("none")))
-    if s["speed"]["calls"]:
-        parts.append(section("Speed", bullet_list([line.strip() for line in speed_section(s)[1:]])))
+             section(name, Markup('<div class="stats">' + "".join(headline_stats(head, problems)) + "</div>"),
+                     paragraph(run_sec["rule"]) if run_sec["rule"] else "",
+                     interval_chart(headline_bars(head), f"{name} with its 95% interval"), ident="headline")]
+    for key, part in PAGE_SECTIONS:
+        sec = section_of(rows, key)
+        if sec:
+            parts += part(sec, anchors, name)
     if labels:
         parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
                              ident="failure-labels"))
-    header, rows = failure_rows(s, cases, results, labelled, anchors)
-    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures-table", "failing cases") if rows else "",
-                         html_table(header, rows, table_id="failures-table",
+    header, table_rows = failure_rows(s, [c for c in cases if c["id"] in failing], results, labelled, anchors)
+    parts.append(section(f"Failing cases ({len(table_rows)})",
+                         filter_box("failures-table", "failing cases") if table_rows else "",
+                         html_table(header, table_rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
                                             "wide", "wide", "mid"])
-                         if rows else paragraph("none"), ident="failures"))
-    other = [c for c in cases if c["id"] in labelled and c["correct"] is not False]
+                         if table_rows else paragraph("none"), ident="failures"))
+    other = [c for c in cases if c["id"] in labelled and c["id"] not in failing]
     if other:
-        rows = [{"id": anchors[c["id"]], "cells": [c["id"], verdict_word(c["correct"], "no verdict"),
-                                                    trial_answers(c, results), "; ".join(labelled[c["id"]])]}
-                for c in other]
+        other_rows = [{"id": anchors[c["id"]], "cells": [c["id"], verdict_word(c["correct"], "no verdict"),
+                                                          trial_answers(c, results), "; ".join(labelled[c["id"]])]}
+                      for c in other]
         parts.append(section("Labelled cases that did not fail", html_table(
-            ["id", "verdict", "raw answer, whole", "failure label (review)"], rows, widths=["id", "short", "wide", "mid"])))
+            ["id", "verdict", "raw answer, whole", "failure label (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
     return html_page(f"eval.py report: {path}", parts)
+
+
+def headline_stats(head, problems):
+    """The figures at the top of a report page."""
+    main = row_of(head, "main")["figure"]
+    name = head["measure"].capitalize()
+    stats = [stat(name + (", majority vote" if head["repeat"] > 1 else ""), figure_text(main) if main["of"] else "no answers",
+                  f"95% CI {interval(main['ci'])}" if main["of"] else "")]
+    if head["repeat"] > 1:
+        stats.append(stat(f"{name}, mean of {head['repeat']} trials", figure_text(row_of(head, "mean")["figure"])))
+    base = row_of(head, "baseline")
+    if base:
+        invalid = row_of(head, "invalid")
+        stats.append(stat(f"Baseline (always {base['label']})", figure_text(base["figure"]),
+                          f"95% CI {interval(base['figure']['ci'])}"))
+        stats.append(stat("Invalid answers", f"{figure_text(invalid['figure'])} of {figure_text(invalid['of'])}",
+                          "matched no label; counted as wrong"))
+    if problems["errors"]["value"] or problems["open"]["value"]:
+        stats.append(stat("Not scored", f"{figure_text(problems['errors'])} errors · {figure_text(problems['open'])} undecided"))
+    return stats
+
+
+def headline_bars(head):
+    """The bars at the top of a report: the headline figure (each trial too, with trials) and
+    the majority baseline it must beat."""
+    name = head["measure"].capitalize()
+    main = row_of(head, "main")["figure"]
+    bars = [{"name": name + (", majority vote" if head["repeat"] > 1 else ""), "value": main["value"], "ci": main["ci"],
+             "kind": "main"}]
+    bars += [{"name": f"trial {r['trial']}", "value": r["figure"]["value"], "ci": r["figure"]["ci"], "kind": "trial"}
+             for r in head["rows"] if r["name"] == "trial"]
+    base = row_of(head, "baseline")
+    if base:
+        bars.append({"name": f"Baseline: always {base['label']}", "value": base["figure"]["value"],
+                     "ci": base["figure"]["ci"], "kind": "baseline"})
+    return bars
+
+
+def sorted_by_value(f):
+    """A figure as a table cell that sorts by its value."""
+    return figure_text(f), f["value"]
+
+
+def label_part(sec, anchors, name):
+    each = " (every trial counted)" if sec["every_trial"] else ""
+    rows = [[r["name"], *(sorted_by_value(f) for f in r["figures"][:3]), figure_text(r["figures"][3])] for r in sec["rows"]]
+    return [section(f"Per label{each}", html_table(["label", "precision", "recall", "f1", "support"], rows, numeric_from=1),
+                    paragraph(f"Confusion matrix: rows are the expected label, columns the one the answer normalized to{each}."),
+                    heat_map(sec["confusion"], "confusion matrix"), ident="labels")]
+
+
+def check_cells(checks):
+    return [[r["name"], r["type"], r["role"], sorted_by_value(r["figure"]), r["open"]["value"] or ""] for r in checks]
+
+
+def check_part(sec, anchors, name):
+    parts = []
+    header = ["check", "type", "role", "answers passing", "open"]
+    if sec["plain_table"]:
+        parts.append(section("Checks", html_table(header, check_cells([r for r in sec["rows"] if not r["judge"]])),
+                             ident="checks"))
+    if "judge" in sec:
+        j = sec["judge"]
+        review = [review_line(r, sec["repeat"]) for r in j["review"]]
+        parts.append(section(
+            "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
+            html_table(header, check_cells([r for r in sec["rows"] if r["judge"]])),
+            paragraph(f"Judge: {j['models']} · cost: {judge_cost(j, 'calls')}"),
+            paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
+    return parts
+
+
+def weighted_part(sec, anchors, name):
+    return [section("Weighted score per case", paragraph(sec["rule"]), html_table(
+        ["id", "verdict", "score", "threshold", "weighed checks failed"],
+        [[case_link(r["name"], anchors), r["verdict"], (r["score_text"], r["score"]), r["threshold"], ", ".join(r["failed"])]
+         for r in sec["rows"]]),
+        paragraph(f"Failed by a blocking check whatever the score: {', '.join(sec['vetoed'])}") if sec["vetoed"] else "")]
+
+
+def slice_part(sec, anchors, name):
+    """By difficulty or by tag: the bars with their intervals, and the table."""
+    bars = [{"name": f"{r['name']} ({r['figure']['of']})",
+             "value": r["figure"]["value"], "ci": r["figure"]["ci"], "thin": r["thin"]} for r in sec["rows"]]
+    rows = [[r["name"], r["figure"]["of"], sorted_by_value(r["figure"]), interval(r["figure"]["ci"]),
+             f"fewer than {SMALL_SLICE} cases" if r["thin"] else ""] for r in sec["rows"]]
+    what = "difficulty" if sec["key"] == "by_difficulty" else "tag"
+    return [section(f"By {what}", interval_chart(bars, f"{name} by {what}"),
+                    html_table(["slice", "cases", "passing", "95% CI", ""], rows),
+                    ident="difficulty" if what == "difficulty" else None)]
+
+
+def trial_part(sec, anchors, name):
+    return [section(f"Trials ({sec['repeat']} per case)", html_table(
+        ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
+        [[figure_text(f) for f in r["figures"]] for r in sec["rows"]], numeric_from=1),
+        paragraph(f"Flaky cases, whose trials disagree ({len(sec['flaky'])}):"), bullet_list(sec["flaky"]) or paragraph("none"))]
+
+
+def speed_part(sec, anchors, name):
+    return [section("Speed", bullet_list([line.strip() for line in speed_section(sec)[1:]]))]
+
+
+# The report page's sections between its headline and its failure labels, in order.
+PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
+                 ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
 
 
 def marked_diff(old, new):
