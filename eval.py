@@ -4510,49 +4510,73 @@ def many_reading(best, row, alpha):
     return f"{best} and {row['name']} cannot be told apart on {plural(row['paired'], 'case')}"
 
 
-def many_rows(m):
-    """The table of compare_many, as text cells."""
-    header = ["#", "run", *(config_label(k) for k in m["distinct"]), m["measure"], "95% CI", "vs best", "p", "Holm p"]
+def compare_many_rows(m):
+    """compare of many runs as rows: each run's figures (best first), what the comparison rests on,
+    and the readings, worked out here once."""
+    rows = []
+    for i, r in enumerate(m["runs"]):
+        at = ["runs", i]
+        row = {"name": r["name"], "best": bool(r.get("best")), "settings": r["settings"], "reading": r["reading"],
+               "figure": share(r["correct"], r["scored"], at, ci=r["ci"]),
+               "not_scored": figure("count", r["not_scored"], [*at, "not_scored"])}
+        if not r.get("best"):
+            row.update({k: figure("count", r[k], [*at, k]) for k in ("best_only", "run_only")},
+                       p=figure("p", r["p"], [*at, "p"]), holm_p=figure("p", r["holm_p"], [*at, "holm_p"]))
+        rows.append(row)
+    return [{"key": "many", "split": m["split"], "split_sha": short(m["split_sha"]), "distinct": m["distinct"],
+             "measure": m["measure"], "majority_vote": m["majority_vote"], "partial": m["partial"], "alpha": m["alpha"],
+             "cases": figure("count", m["cases"], ["cases"]), "shared_cases": figure("count", m["shared_cases"], ["shared_cases"]),
+             "all_cases": [figure("count", n, ["all_cases", i]) for i, n in enumerate(m["all_cases"])],
+             "comparisons": figure("count", m["comparisons"], ["comparisons"]),
+             "left_out": figure("count", m["shared_cases"] - m["cases"]), "rows": rows}]
+
+
+def many_rows(sec):
+    """The table of a compare of many runs, as text cells."""
+    header = ["#", "run", *(config_label(k) for k in sec["distinct"]), sec["measure"], "95% CI", "vs best", "p", "Holm p"]
     rows = [header]
-    for n, r in enumerate(m["runs"], 1):
-        versus = "best" if r.get("best") else f"+{r['best_only']} / +{r['run_only']}"
+    for n, r in enumerate(sec["rows"], 1):
+        versus = "best" if r["best"] else f"+{figure_text(r['best_only'])} / +{figure_text(r['run_only'])}"
         rows.append([n, r["name"], *("-" if v is None else one_line(shown(k, v), 30) for k, v in r["settings"].items()),
-                     count_percent(r["correct"], r["scored"]), interval(r["ci"]) or "-", versus,
-                     "" if r.get("best") else p_value(r["p"]), "" if r.get("best") else p_value(r["holm_p"])])
+                     figure_text(r["figure"]), interval(r["figure"]["ci"]) or "-", versus,
+                     "" if r["best"] else figure_text(r["p"]), "" if r["best"] else figure_text(r["holm_p"])])
     return rows
 
 
-def many_notes(m):
+def many_notes(sec):
     """What the table rests on: the shared cases, the pairing, the adjustment."""
-    each = " (each case's majority vote)" if m["majority_vote"] else ""
-    notes = [f"{len(m['runs'])} runs of {inert(m['split'])} ({short(m['split_sha'])}), compared on "
-             f"{plural(m['cases'], 'case')}{each}, best first."]
-    if m["partial"]:
-        notes.append(f"Only the cases every run holds are compared ({m['shared_cases']}; the runs hold "
-                     f"{', '.join(str(n) for n in m['all_cases'])}): some ran only part of the split (--limit, --cases).")
-    left_out = [f"{r['name']} {r['not_scored']}" for r in m["runs"] if r["not_scored"]]
+    each = " (each case's majority vote)" if sec["majority_vote"] else ""
+    notes = [f"{len(sec['rows'])} runs of {inert(sec['split'])} ({sec['split_sha']}), compared on "
+             f"{plural(sec['cases']['value'], 'case')}{each}, best first."]
+    if sec["partial"]:
+        notes.append(f"Only the cases every run holds are compared ({figure_text(sec['shared_cases'])}; the runs hold "
+                     f"{', '.join(figure_text(n) for n in sec['all_cases'])}): some ran only part of the split (--limit, --cases).")
+    left_out = [f"{r['name']} {figure_text(r['not_scored'])}" for r in sec["rows"] if r["not_scored"]["value"]]
     if left_out:
-        notes.append(f"Left out: {plural(m['shared_cases'] - m['cases'], 'case')} without a verdict in some run "
+        notes.append(f"Left out: {plural(sec['left_out']['value'], 'case')} without a verdict in some run "
                      f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
-                     f"{m['cases']} all decided.")
+                     f"{figure_text(sec['cases'])} all decided.")
     notes.append(f"vs best: cases only the best got right / cases only this run got right. p: exact McNemar test against "
-                 f"the best; Holm p: adjusted for {plural(m['comparisons'], 'comparison')} (read this one, at alpha "
-                 f"{m['alpha']:g}).")
+                 f"the best; Holm p: adjusted for {plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha "
+                 f"{sec['alpha']:g}).")
     return notes
 
 
 def format_many(m):
-    out = [many_notes(m)[0], ""] + table(many_rows(m), align_right_from=99) + [""] + many_notes(m)[1:]
-    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in m["runs"] if not r.get("best")])
+    sec = section_of(compare_many_rows(m), "many")
+    notes = many_notes(sec)
+    out = [notes[0], ""] + table(many_rows(sec), align_right_from=99) + [""] + notes[1:]
+    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in sec["rows"] if not r["best"]])
 
 
 def markdown_many(m):
-    rows = many_rows(m)
-    out = [f"### eval.py compare: {len(m['runs'])} runs", "", many_notes(m)[0], "",
+    sec = section_of(compare_many_rows(m), "many")
+    rows, notes = many_rows(sec), many_notes(sec)
+    out = [f"### eval.py compare: {len(sec['rows'])} runs", "", notes[0], "",
            "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
-    return "\n".join(out + [""] + many_notes(m)[1:] + ["", "Readings:", ""]
-                     + [f"- {r['reading']}" for r in m["runs"] if not r.get("best")])
+    return "\n".join(out + [""] + notes[1:] + ["", "Readings:", ""]
+                     + [f"- {r['reading']}" for r in sec["rows"] if not r["best"]])
 
 
 def plain_reading(fixed, broken, p, alpha):
