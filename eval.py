@@ -3815,8 +3815,8 @@ def rows_headline(s):
         base = s["baseline"]
         rows.append({"name": "baseline", "label": base["label"],
                      "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
-    rows.append({"name": "invalid", "figure": figure("count", s["invalid"], ["invalid"]),
-                 "of": figure("count", s["answers"], ["answers"])})
+        rows.append({"name": "invalid", "figure": figure("count", s["invalid"], ["invalid"]),
+                     "of": figure("count", s["answers"], ["answers"])})
     return {"key": "headline", "measure": s["measure"], "repeat": s["repeat"], "labels": "baseline" in s, "rows": rows}
 
 
@@ -3948,18 +3948,23 @@ def headline(sec, problems):
     trials = [r for r in sec["rows"] if r["name"] == "trial"]
     if sec["repeat"] == 1:
         lines = [f"{name}: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
-        invalid = f"Invalid answers: {figure_text(invalid['figure'])}"
     else:
         per_trial = " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)
         lines = [f"{name}: {figure_text(row_of(sec, 'mean')['figure'])} mean over {sec['repeat']} trials ({per_trial})",
                  f"Majority vote: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
-        invalid = (f"Invalid answers: {figure_text(invalid['figure'])} of {figure_text(invalid['of'])} ("
-                   + " · ".join(f"trial {t['trial']}: {figure_text(t['invalid'])}" for t in trials) + ")")
     base = row_of(sec, "baseline")
     if base:
         lines += [f"Baseline (always '{base['label']}'): {figure_text(base['figure'])}"
-                  f"  (95% CI {interval(base['figure']['ci'])})", invalid]
+                  f"  (95% CI {interval(base['figure']['ci'])})", invalid_line(invalid, trials)]
     return [line.replace("  (95% CI )", "") for line in lines]
+
+
+def invalid_line(invalid, trials):
+    """Invalid answers; with trials, of how many answers, and each trial's."""
+    if not trials:
+        return f"Invalid answers: {figure_text(invalid['figure'])}"
+    return (f"Invalid answers: {figure_text(invalid['figure'])} of {figure_text(invalid['of'])} ("
+            + " · ".join(f"trial {t['trial']}: {figure_text(t['invalid'])}" for t in trials) + ")")
 
 
 def slice_lines(sec):
