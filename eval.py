@@ -5747,7 +5747,7 @@ def report_page(path, run, cases, s, labels):
         parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
                              ident="failure-labels"))
     header, table_rows = failure_rows(s, [c for c in cases if c["id"] in failing], results, labelled, anchors)
-    parts.append(section(f"Failing cases ({len(table_rows)})",
+    parts.append(section(f"Failing cases ({figure_text(section_of(rows, 'failures')['count'])})",
                          filter_box("failures-table", "failing cases") if table_rows else "",
                          html_table(header, table_rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
@@ -5905,16 +5905,16 @@ def detail_sections(rows):
         numeric_from=1)) for sec in rows]
 
 
-def changed_case_rows(c, a_run, a_cases, b_cases, anchors):
+def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
     """A row per trial of each case that changed its outcome: what was asked, and both answers
     with the words that differ marked."""
     a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
     a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
     rows = []
-    for case_id in c["fixed"] + c["regressions"]:
+    for case_id in fixed + broken:
         a, b = a_by_id[case_id], b_by_id[case_id]
         b_trials = {t["trial"]: t for t in b["trials"]}
-        change = "fixed" if case_id in c["fixed"] else "broken"
+        change = "fixed" if case_id in fixed else "broken"
         for t in a["trials"]:
             o = b_trials.get(t["trial"])
             if o is None:
@@ -5955,7 +5955,7 @@ def compare_page(paths, runs, graded, c):
                                f"stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"),
                      ident="changes")]
     parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
-    changed_rows = changed_case_rows(c, a_run, a_cases, b_cases, anchors)
+    changed_rows = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
     parts.append(section(f"Cases that changed ({len(fixed) + len(broken)}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),

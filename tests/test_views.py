@@ -46,6 +46,12 @@ def left_out(view, place, row, sec):
         return not row["figure"]["value"]
     if place in ("problems.errors", "problems.open"):   # said only when there are some
         return not sec[place.split(".")[1]]["value"]
+    if place == "problems.requests":   # the requests made, said beside the errors
+        return not sec["errors"]["value"]
+    if place.startswith("speed.rates"):   # the server's speeds, when it reported them
+        return sec["rates"][0]["value"] is None if view == "markdown" else not sec["has_rates"]
+    if place.startswith("figures.invalid.figures") and place.endswith("[1]"):   # of how many answers: with trials
+        return not row["majority_vote"]
     return place == "figures.mcnemar.figure" and row["changed"] == 0
 
 
@@ -222,3 +228,73 @@ def test_a_view_that_shows_a_figure_another_way_is_caught(project, cli, tmp_path
     doc["baseline"]["accuracy"] = round(doc["baseline"]["accuracy"], 2)
     with pytest.raises(AssertionError, match="--json at"):
         check_agree(rows, {}, doc)
+
+
+# --- each view takes each figure from the rows: change one figure, and every view that shows it
+# shows the change (a view working a figure out on its own would keep showing the old one)
+
+SENTINEL = {"count": {"value": 97531}, "share": {"count": 97531, "of": 97532, "value": 97531 / 97532, "ci": [0.0111, 0.9222]},
+            "p": {"value": 0.0000123}, "ms": {"value": 97531.0}, "tokens_per_s": {"value": 975.3},
+            "fixed2": {"value": 0.9753}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]}}
+
+
+def changed_at(rows, n):
+    """A copy of the rows with its n-th figure set to a value no run has."""
+    rows = json.loads(json.dumps(rows))
+    place, f, row, sec = list(places(rows))[n]
+    f.update({k: v for k, v in SENTINEL[f["kind"]].items() if k != "ci" or f.get("ci")})
+    return rows, place, f, row, sec
+
+
+def occurrences(view, text, f):
+    counts = []
+    for form in shown_forms(f) + ([evalpy.interval(f["ci"])] if f.get("ci") else []):
+        needle = html.escape(form, quote=True) if view == "html" else form
+        counts.append(len(re.findall(r"(?<![\w.])" + re.escape(needle) + r"(?!\w|\.\d)", text)))
+    return counts
+
+
+# Figures the views show inside a reading, a sentence compare_runs words once from the same figure
+IN_A_READING = {"figures.mcnemar.figure"}
+
+
+def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
+    """render() -> {view: text}, made with builder patched to return the changed rows."""
+    before = render()
+    for n in range(len(list(places(rows)))):
+        changed, place, f, row, sec = changed_at(rows, n)
+        if f["kind"] == "ids" or place in IN_A_READING:
+            continue   # a page lists the answers of the cases named: a name no run has has none (the test above checks ids)
+        original = list(places(rows))[n]
+        monkeypatch.setattr(evalpy, builder, lambda *a, **k: changed)
+        after = render()
+        for view, text in after.items():
+            if left_out(view, place, original[2], original[3]):
+                continue
+            grew = [a > b for a, b in zip(occurrences(view, text, f), occurrences(view, before[view], f))]
+            assert grew[0], f"{view} does not show {place} from the rows"
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("name", ["dev-v3", "support-dev-v2-judged", "trials", "free"])
+def test_each_report_view_shows_the_figures_of_the_rows(project, monkeypatch, name):
+    path = run_path(name, built_runs(project))
+    run = evalpy.load_run(path)
+    config, cases = run["config"], evalpy.grade_run(run)
+    s = evalpy.report_score(path, config, cases, failure_labels={})
+    rows = evalpy.report_rows(config, s)
+    assert_views_follow_the_rows(monkeypatch, "report_rows", rows, lambda: {
+        "text": evalpy.format_report(config, s), "markdown": evalpy.markdown_report(config, s, path),
+        "html": evalpy.report_page(path, run, cases, s, {})})
+
+
+@pytest.mark.parametrize("a, b", [("v2", "v3"), ("support-dev-v1-judged", "support-dev-v2-judged")])
+def test_each_compare_view_shows_the_figures_of_the_rows(project, monkeypatch, a, b):
+    built = dict(zip(("v1", "v2", "v3"), write_dev_runs()))
+    paths = run_path(a, built), run_path(b, built)
+    runs = [evalpy.load_run(p) for p in paths]
+    graded = [evalpy.grade_run(r) for r in runs]
+    c = evalpy.compare_runs(runs[0]["config"], graded[0], runs[1]["config"], graded[1])
+    assert_views_follow_the_rows(monkeypatch, "compare_rows", evalpy.compare_rows(c, *paths), lambda: {
+        "text": evalpy.format_compare(c, *paths), "markdown": evalpy.markdown_compare(c, *paths),
+        "html": evalpy.compare_page(paths, runs, graded, c)})
