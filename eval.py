@@ -36,9 +36,11 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
                        written and read back; run_split() is `run` up to its report
    9. Normalize, score normalize, grade(), score(): every figure from the run file alone
   10. Statistics       Wilson, McNemar, Fisher, Holm, pass@k, pass^k, sizing (power)
-  11. Report, compare  text, markdown and JSON views; compare_runs(); the CI gates
+  11. Report, compare  compare_runs(); every figure of a report or compare worked out once, as
+                       rows that text and markdown only format (--json: unrounded); the CI gates
   12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
-  13. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
+  13. Pages            report --html and compare --html: one self-contained file formatting the rows
+                       of 11, SVG charts drawn here
   14. Review           the local trace viewer, its page, and its failure-labels sidecar
   15. Command line     the parsers, one short cmd_* per command, main()
 """
@@ -3932,6 +3934,7 @@ def rows_failure_labels(s):
     if not labels:
         return None
     return {"key": "failure_labels", "file": labels["file"], "total": figure("count", sum(n for _, n in labels["counts"])),
+            "left_out": labels["left_out"] and stray_warning(labels["file"], labels["left_out"]),
             "rows": [{"name": label, "figure": figure("count", n, ["failure_labels", "counts", i, 1])}
                      for i, (label, n) in enumerate(labels["counts"])]}
 
@@ -4086,7 +4089,8 @@ def failure_section(sec):
 
 def failure_label_section(sec):
     out = [f"Failure labels ({figure_text(sec['total'])} labelled, from {sec['file']}; most frequent first):"]
-    return out + table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]])
+    out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
+    return out + ([f"  {sec['left_out']}"] if sec["left_out"] else [])
 
 
 def which(answers, repeat):
@@ -4318,8 +4322,23 @@ def report_score(run_path, config, cases, checks_path=None, failure_labels=None)
     if failure_labels is None:
         failure_labels, _ = read_failure_labels(run_path + FAILURE_LABELS_SUFFIX)
     if failure_labels:
-        s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(failure_labels)}
+        # only the labels on answers of this run, as the page counts them; the others are named apart
+        strays = stray_labels(failure_labels, cases)
+        kept = {k: v for k, v in failure_labels.items() if k not in strays}
+        s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(kept),
+                               "left_out": strays}
     return s
+
+
+def stray_labels(labels, cases):
+    """The keys of failure labels that name no answer of this run (written for another version of it?)."""
+    answers = {label_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
+    return [key for key in labels if key not in answers]
+
+
+def stray_warning(file, strays):
+    return (f"{plural(len(strays), 'failure label')} in {file} name answers this run does not have (written for "
+            f"another version of it?), left out here: {', '.join(strays[:10])}")
 
 
 def report_gates(cases, s, min_accuracy=None, must_pass=()):
@@ -5702,11 +5721,9 @@ def failure_label_table(labels, anchors):
 def labels_by_case(labels, cases, repeat):
     """The failure labels typed in review, by case id (each trial's, 'trial 2: ...' with trials),
     only those on an answer of this run, and the keys of those that name no answer of it."""
-    by_case, strays = {}, []
-    answers = {label_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
+    by_case, strays = {}, stray_labels(labels, cases)
     for key, entry in labels.items():
-        if key not in answers:
-            strays.append(key)
+        if key in strays:
             continue
         case_id, trial = label_key_parts(key)
         by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['label']}" if repeat > 1 else entry["label"])
@@ -5731,8 +5748,7 @@ def report_page(path, run, cases, s, labels):
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
         if problems["open"]["value"] else []
-    warnings += [f"{plural(len(strays), 'failure label')} in {path + FAILURE_LABELS_SUFFIX} name answers this run does "
-                 f"not have (written for another version of it?), left out here: {', '.join(strays[:10])}"] if strays else []
+    warnings += [stray_warning(path + FAILURE_LABELS_SUFFIX, strays)] if strays else []
     warnings += stopped_short_lines(problems)
     parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",

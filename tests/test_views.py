@@ -298,3 +298,20 @@ def test_each_compare_view_shows_the_figures_of_the_rows(project, monkeypatch, a
     assert_views_follow_the_rows(monkeypatch, "compare_rows", evalpy.compare_rows(c, *paths), lambda: {
         "text": evalpy.format_compare(c, *paths), "markdown": evalpy.markdown_compare(c, *paths),
         "html": evalpy.compare_page(paths, runs, graded, c)})
+
+
+def test_labels_naming_no_answer_of_the_run_are_left_out_of_every_view(project, cli, tmp_path):
+    """Regression: the text and --json counted the failure labels of answers the run does not have,
+    which the page left out (with a warning): 3 labelled in one view, 1 in the other."""
+    path = write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
+    labels = {"dev-09#1": "wrong label", "dev-99#1": "wrong label", "dev-98#1": "gone"}
+    Path(path + evalpy.FAILURE_LABELS_SUFFIX).write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
+        k: {"label": v, "time": "2026-01-02T10:00:00"} for k, v in labels.items()}}), encoding="utf-8")
+    views, doc = views_of(cli, ("report", path), tmp_path)
+    assert doc["failure_labels"]["counts"] == [["wrong label", 1]]
+    assert doc["failure_labels"]["left_out"] == ["dev-99#1", "dev-98#1"]
+    assert "Failure labels (1 labelled" in views["text"] and "\n  wrong label  1\n" in views["text"]
+    assert "gone" not in views["text"].split("Failure labels")[1].split("\n")[2]
+    warning = "2 failure labels in runs/v2.json.labels.json name answers this run does not have"
+    assert warning in views["text"] and warning in views["html"]
+    assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
