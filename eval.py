@@ -37,9 +37,11 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
                        written and read back; run_split() is `run` up to its report
    9. Normalize, score normalize, grade(), score(): every figure from the run file alone
   10. Statistics       Wilson, McNemar, Fisher, Holm, pass@k, pass^k, sizing (power)
-  11. Report, compare  text, markdown and JSON views; compare_runs(); the CI gates
+  11. Report, compare  compare_runs(); every figure of a report or compare worked out once, as
+                       rows that text and markdown only format (--json: unrounded); the CI gates
   12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
-  13. Pages            report --html and compare --html: one self-contained file, SVG charts drawn here
+  13. Pages            report --html and compare --html: one self-contained file formatting the rows
+                       of 11, SVG charts drawn here
   14. Review           the local trace viewer, its page, and its failure-labels sidecar
   15. Command line     the parsers built from OPTIONS, one short cmd_* per command, main()
 """
@@ -3978,6 +3980,78 @@ def power_answer(rate, rows, failures, prob, alpha):
 # 11. Report, compare, gates: text for people, --json for machines (unrounded), --markdown for
 #     pull requests; exit 1 when quality falls short, 2 when a run cannot be judged.
 
+def trial_name(case_id, trial, numbered=True):
+    """An answer's name: 'dev-07 trial 2', or the case id alone where a case has one answer."""
+    return f"{case_id} trial {trial}" if numbered else case_id
+
+
+def verdict_word(ok, undecided="open"):
+    """A verdict in one word, the same in every view: pass, fail, or the undecided's word."""
+    return {True: "pass", False: "fail"}.get(ok, undecided)
+
+
+def asked(case):
+    """What the model was asked, as data for every view: the input, or the conversation's
+    turns (the answer is the next turn)."""
+    return {"input": case.get("input"), "messages": case.get("messages") or None}
+
+
+# The rows: report and compare compute every figure once, into sections of rows whose values
+# are already worked out; text, markdown and the page (13) only format them, so no view can
+# disagree with another. A figure names where --json holds it, unrounded ("json": its path).
+
+def figure(kind, value, json_at=None, **parts):
+    """One figure of the rows: its kind says how the views write it (FIGURE_TEXT)."""
+    return {"kind": kind, "value": value, "json": json_at, **parts}
+
+
+def share(count, of, at=None, keys=("correct", "scored", "accuracy", "ci"), ci=None):
+    """count of `of` and its rate (with its 95% interval when given), found in the JSON at `at`
+    under keys (count, of, rate, interval; None where the JSON keeps no such key)."""
+    paths = {part: [*at, key] for part, key in zip(("count", "of", "value", "ci"), keys) if key} if at is not None else None
+    if paths is not None and ci is None:
+        paths.pop("ci", None)
+    return figure("share", rate(count, of), paths, count=count, of=of, ci=None if ci is None else list(ci))
+
+
+def share_text(f):
+    """'22/25 = 88%': a share as every view writes it ('-' where a run has none)."""
+    if f["of"] is None:
+        return "-"
+    return f"{f['count']}/{f['of']} = {percent(f['value'])}" if f["of"] else f"{f['count']}/{f['of']} = -"
+
+
+def duration(ms):
+    return "-" if ms is None else f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
+
+
+def speed(value):
+    return "-" if value is None else f"{value:.1f} tokens/s"
+
+
+def points(d):
+    """A change in percentage points: '+4 pts', '+0.4 pts' when it rounds to nothing."""
+    return "-" if d is None else f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts"
+
+
+def ids_text(ids, empty="-"):
+    return ", ".join(ids) or empty
+
+
+# How each kind of figure is written, the same in every view (a page writes it escaped).
+FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
+               "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval}
+
+
+def figure_text(f):
+    return FIGURE_TEXT[f["kind"]](f["value"] if f["kind"] != "share" else f)
+
+
+def section_of(rows, key):
+    """A section of the rows by its key; None when the rows have none (nothing to show)."""
+    return next((sec for sec in rows if sec["key"] == key), None)
+
+
 def describe_config(config):
     trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
     fmt = f" · format {config['format']}" if config.get("format") else ""
@@ -4001,74 +4075,229 @@ def rerun_warning(rerun):
             f"{', '.join(rerun['earlier'])}); its figures are no longer a clean held-out measure.")
 
 
-def headline(s):
-    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
-    name = s["measure"].capitalize()
-    if not s["scored"]:   # every call failed or stayed undecided: no figure, not a baseline of nothing
-        return [f"{name}: no answers to score ({plural(len(s['errors']), 'error')}, "
-                f"{len(s['open'])} undecided)"]
-    if s["repeat"] == 1:
-        lines = [f"{name}: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
-        invalid = f"Invalid answers: {s['invalid']}"
-    else:
-        per_trial = " · ".join(f"trial {t['trial']}: {count_percent(t['correct'], t['scored'])}" for t in s["trials"])
-        lines = [f"{name}: {percent(s['mean_accuracy'])} mean over {s['repeat']} trials ({per_trial})",
-                 f"Majority vote: {count_percent(s['correct'], s['scored'])}  (95% CI {interval(s['accuracy_ci'])})"]
-        invalid = (f"Invalid answers: {s['invalid']} of {s['answers']} ("
-                   + " · ".join(f"trial {t['trial']}: {t['invalid']}" for t in s["trials"]) + ")")
+def report_rows(config, s):
+    """A run's report as rows: every figure its views show, worked out here once, in sections
+    keyed by what they hold; a section the run has nothing for is left out."""
+    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
+                *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
+                rows_trials(s), rows_speed(s["speed"]), rows_failures(s), rows_failure_labels(s)]
+    return [sec for sec in sections if sec]
+
+
+def rows_headline(s):
+    """The headline (the majority vote's, with trials), each trial's, pass^k, the baseline to beat."""
+    main = share(s["correct"], s["scored"], [], ("correct", "scored", "accuracy", "accuracy_ci"), s["accuracy_ci"])
+    rows = [{"name": "main", "figure": main}]
+    if s["repeat"] > 1:
+        rows.append({"name": "mean", "figure": figure("percent", s["mean_accuracy"], ["mean_accuracy"])})
+        rows += [{"name": "trial", "trial": t["trial"], "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"]),
+                  "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
+        rows.append({"name": "pass_hat", "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"],
+                                                          ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
     if "baseline" in s:
         base = s["baseline"]
-        lines += [f"Baseline (always '{base['label']}'): {count_percent(base['correct'], base['total'])}"
-                  f"  (95% CI {interval(base['ci'])})", invalid]
+        rows.append({"name": "baseline", "label": base["label"],
+                     "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
+        rows.append({"name": "invalid", "figure": figure("count", s["invalid"], ["invalid"]),
+                     "of": figure("count", s["answers"], ["answers"])})
+    return {"key": "headline", "measure": s["measure"], "repeat": s["repeat"], "labels": "baseline" in s, "rows": rows}
+
+
+def count_of(s, key):
+    """How many a list of the score holds (the JSON has the list: '#' is its length)."""
+    return figure("count", len(s[key]), [key, "#"])
+
+
+def rows_problems(s):
+    """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
+    rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
+            for name in ("unfinished_thinking", "cut_off", "input_may_be_cut") if s[name]]
+    return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
+            "errors": count_of(s, "errors"), "open": count_of(s, "open"),
+            # every request made: answered, failed, or answered without a verdict
+            "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
+            "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
+                       for e in s["errors"]], "rows": rows}
+
+
+def rows_run(config, s):
+    return {"key": "run", "config": describe_config(config), "checks": [c["name"] for c in s["checks"]],
+            "checks_sha": short(s["checks_sha"]), "checks_from": s.get("checks_from", "the run file"),
+            "rule": rule_text(s["weighted"]) if s["weighted"] else None}
+
+
+def rows_labels(s):
+    if "baseline" not in s:
+        return None
+    rows = [{"name": label, "figures": [figure("fixed2", m[k], ["per_label", label, k]) for k in ("precision", "recall", "f1")]
+             + [figure("count", m["support"], ["per_label", label, "support"])]} for label, m in s["per_label"].items()]
+    return {"key": "labels", "every_trial": s["repeat"] > 1, "rows": rows, "confusion": s["confusion"]}
+
+
+def rows_checks(s):
+    """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
+    a person should see); the label check alone is no table."""
+    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] == "judge",
+             "shown": CHECK_TYPES[c["type"]].shown,
+             "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
+             "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]
+    plain = [r for r in rows if not r["judge"]]
+    judged = bool(len(plain) < len(rows))
+    out = {"key": "checks", "rows": rows, "repeat": s["repeat"],
+           "plain_table": bool(plain) and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged)}
+    if judged:
+        j = s["judge"]
+        out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "review": j["review"],
+                        **{k: figure("count", j[k], ["judge", k]) for k in
+                           ("calls", "failed_calls", "prompt_tokens", "completion_tokens")}}
+    return out
+
+
+def rows_slice(key, s):
+    """By difficulty or by tag: each slice's share with its interval, thin ones marked."""
+    if key == "by_tag" and not s[key]:
+        return None
+    return {"key": key, "rows": [{"name": name, "thin": g["thin"], "figure": share(
+        g["correct"], g["total"], [key, name], ("correct", "total", "accuracy", "ci"), g["ci"])} for name, g in s[key].items()]}
+
+
+def rows_weighted(w):
+    if not w:
+        return None
+    rows = [{"name": r["id"], "verdict": verdict_word(r["correct"]), "score": r["score"], "score_text": score_text(r),
+             "threshold": fmt_share(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
+    return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"]}
+
+
+def rows_trials(s):
+    if not s["pass_k"]:
+        return None
+    rows = [{"name": p["k"], "figures": [figure("count", p["k"], ["pass_k", i, "k"]),
+                                         figure("fixed2", p["pass_at_k"], ["pass_k", i, "pass_at_k"]),
+                                         figure("fixed2", p["pass_hat_k"], ["pass_k", i, "pass_hat_k"]),
+                                         figure("count", p["cases"], ["pass_k", i, "cases"])]} for i, p in enumerate(s["pass_k"])]
+    return {"key": "trials", "repeat": s["repeat"], "rows": rows, "flaky": [flaky_line(f) for f in s["flaky"]],
+            "trials": [{"name": f"trial {t['trial']}", "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"])}
+                       for i, t in enumerate(s["trials"])]}
+
+
+def rows_speed(sp):
+    """Wall time and the server's own throughput; the load before the run is never a case's."""
+    if not sp["calls"]:
+        return None
+    def f(kind, key):
+        return figure(kind, sp[key], ["speed", key])
+    tokens = sp["prompt_tokens"] is not None or sp["completion_tokens"] is not None
+    load = sp["load_before_run"]
+    return {"key": "speed", "calls": f("count", "calls"), "latency": [f("ms", "latency_ms_median"), f("ms", "latency_ms_p95")],
+            "rates": [f("tokens_per_s", "generation_tokens_per_s"), f("tokens_per_s", "prompt_tokens_per_s")],
+            "has_rates": sp["generation_tokens_per_s"] is not None or sp["prompt_tokens_per_s"] is not None,
+            # the tokens of every answer, prompt and completion: what a run costs
+            "tokens": figure("count", (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)) if tokens else None,
+            "token_parts": [figure("count", sp[k] or 0, ["speed", k] if sp[k] is not None else None)
+                            for k in ("prompt_tokens", "completion_tokens")],
+            "thinking": f("count", "thinking_tokens") if sp["thinking_tokens"] else None,
+            "load": figure("ms", load["ms"], ["speed", "load_before_run", "ms"]) if load else None,
+            "with_load": f("count", "calls_with_load") if sp["calls_with_load"] is not None else None,
+            "rows": []}
+
+
+def rows_failures(s):
+    """Every failing case: the views choose how many to list."""
+    labels = "baseline" in s
+    return {"key": "failures", "labels": labels, "count": count_of(s, "failures"), "rows": [
+        {"name": f["id"], "difficulty": f["difficulty"], "expected": f.get("expected"), "got": f.get("got"),
+         "response": f["response"], "failed_checks": f.get("failed_checks")} for f in s["failures"]]}
+
+
+def rows_failure_labels(s):
+    labels = s.get("failure_labels")
+    if not labels:
+        return None
+    return {"key": "failure_labels", "file": labels["file"], "total": figure("count", sum(n for _, n in labels["counts"])),
+            "left_out": labels["left_out"] and stray_warning(labels["file"], labels["left_out"]),
+            "rows": [{"name": label, "figure": figure("count", n, ["failure_labels", "counts", i, 1])}
+                     for i, (label, n) in enumerate(labels["counts"])]}
+
+
+# --- the report as text: each section of the rows, formatted
+
+def headline(sec, problems):
+    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
+    name = sec["measure"].capitalize()
+    main, invalid = row_of(sec, "main")["figure"], row_of(sec, "invalid")
+    if not main["of"]:   # every call failed or stayed undecided: no figure, not a baseline of nothing
+        return [f"{name}: no answers to score ({plural(problems['errors']['value'], 'error')}, "
+                f"{figure_text(problems['open'])} undecided)"]
+    trials = [r for r in sec["rows"] if r["name"] == "trial"]
+    if sec["repeat"] == 1:
+        lines = [f"{name}: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
+    else:
+        per_trial = " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)
+        lines = [f"{name}: {figure_text(row_of(sec, 'mean')['figure'])} mean over {sec['repeat']} trials ({per_trial})",
+                 f"Majority vote: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
+    base = row_of(sec, "baseline")
+    if base:
+        lines += [f"Baseline (always '{base['label']}'): {figure_text(base['figure'])}"
+                  f"  (95% CI {interval(base['figure']['ci'])})", invalid_line(invalid, trials)]
     return [line.replace("  (95% CI )", "") for line in lines]
 
 
-def slice_rows(groups):
+def invalid_line(invalid, trials):
+    """Invalid answers; with trials, of how many answers, and each trial's."""
+    if not trials:
+        return f"Invalid answers: {figure_text(invalid['figure'])}"
+    return (f"Invalid answers: {figure_text(invalid['figure'])} of {figure_text(invalid['of'])} ("
+            + " · ".join(f"trial {t['trial']}: {figure_text(t['invalid'])}" for t in trials) + ")")
+
+
+def slice_lines(sec):
     rows = []
-    for name, g in groups.items():
-        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if g["thin"] else ""
-        rows.append([name, count_percent(g["correct"], g["total"]), f"95% CI {interval(g['ci'])}", thin])
+    for r in sec["rows"]:
+        thin = f"(fewer than {SMALL_SLICE} cases: too few to read much into)" if r["thin"] else ""
+        rows.append([r["name"], figure_text(r["figure"]), f"95% CI {interval(r['figure']['ci'])}", thin])
     return table(rows, align_right_from=99) if rows else ["  -"]
 
 
-def label_section(s):
-    each = " (every trial counted)" if s["repeat"] > 1 else ""
+def label_section(sec):
+    each = " (every trial counted)" if sec["every_trial"] else ""
     rows = [["label", "precision", "recall", "f1", "support"]]
-    rows += [[label, fmt(m["precision"]), fmt(m["recall"]), fmt(m["f1"]), m["support"]]
-             for label, m in s["per_label"].items()]
+    rows += [[r["name"], *(figure_text(f) for f in r["figures"])] for r in sec["rows"]]
     out = [f"Per label{each}:"] + table(rows)
-    columns = list(next(iter(s["confusion"].values())))
-    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in s["confusion"].items()]
+    columns = list(next(iter(sec["confusion"].values())))
+    rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in sec["confusion"].items()]
     each = "; every trial counted" if each else ""
     return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
 
 
-def check_section(s):
+def check_section(sec):
     """Pattern and code checks first; judge checks apart, with their cost and what a person should see."""
     out = []
-    plain = [c for c in s["checks"] if c["type"] != "judge"]
-    judged = [c for c in s["checks"] if c["type"] == "judge"]
     def rows(checks):
-        return table([[c["name"], c["type"], role(c),
-                       count_percent(c["passed"], c["total"]), f"{c['open']} open" if c["open"] else ""] for c in checks],
+        return table([[r["name"], r["type"], r["role"], figure_text(r["figure"]),
+                       f"{figure_text(r['open'])} open" if r["open"]["value"] else ""] for r in checks],
                      align_right_from=99)
-    if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
-        out += ["Checks (answers passing each):"] + rows(plain)
-    if judged:
-        j = s["judge"]
-        models = ", ".join((j["config"] or {}).get("models", [])) or "?"
-        out += ["" if out else None, f"Judge checks (LLM judge: {models}; reported apart, a judge can be wrong):"]
-        out += rows(judged)
-        out.append(f"  cost: {j['calls']} judge calls ({j['failed_calls']} failed), "
-                   f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens")
+    if sec["plain_table"]:
+        out += ["Checks (answers passing each):"] + rows([r for r in sec["rows"] if not r["judge"]])
+    if "judge" in sec:
+        j = sec["judge"]
+        out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]
+        out += rows([r for r in sec["rows"] if r["judge"]])
+        out.append(f"  cost: {judge_cost(j)}")
         out += ["", f"For human review ({len(j['review'])}):"]
-        out += [f"  {review_line(r, s['repeat'])}" for r in j["review"]] or ["  -"]
+        out += [f"  {review_line(r, sec['repeat'])}" for r in j["review"]] or ["  -"]
     return [line for line in out if line is not None]
+
+
+def judge_cost(j, calls="judge calls"):
+    """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
+    return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed), "
+            f"{figure_text(j['prompt_tokens'])} prompt + {figure_text(j['completion_tokens'])} completion tokens")
 
 
 def review_line(r, repeat):
     """An answer a person should look at, and why: 'dev-07 trial 2 · helps: low certainty (0.67)'."""
-    return f"{r['id']}" + (f" trial {r['trial']}" if repeat > 1 else "") + f" · {r['check']}: {r['why']}"
+    return f"{trial_name(r['id'], r['trial'], repeat > 1)} · {r['check']}: {r['why']}"
 
 
 def role(check):
@@ -4088,29 +4317,27 @@ def score_text(row):
     return low if decided else f"{low}–{high}"
 
 
-def weighted_section(w):
-    verdicts = {True: "pass", False: "fail", None: "open"}
+def weighted_section(sec):
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
-    rows += [[r["id"], verdicts[r["correct"]], score_text(r), fmt_share(r["threshold"]), one_line(", ".join(r["failed"]), 60)]
-             for r in w["cases"][:FAILURES_SHOWN]]
+    rows += [[r["name"], r["verdict"], r["score_text"], r["threshold"], one_line(", ".join(r["failed"]), 60)]
+             for r in sec["rows"][:FAILURES_SHOWN]]
     out = ["Weighted score per case (the share of the weighed checks' weight that passed):"]
     out += table(rows, align_right_from=99)
-    more = len(w["cases"]) - FAILURES_SHOWN
+    more = len(sec["rows"]) - FAILURES_SHOWN
     out += [f"  … and {more} more: report --json lists them all"] if more > 0 else []
-    if w["vetoed"]:
-        out.append(f"Failed by a blocking check whatever the score ({len(w['vetoed'])}): {', '.join(w['vetoed'])}")
+    if sec["vetoed"]:
+        out.append(f"Failed by a blocking check whatever the score ({len(sec['vetoed'])}): {', '.join(sec['vetoed'])}")
     return out
 
 
-def trial_section(s):
-    out = [f"Trials ({s['repeat']} per case):"]
-    out += table([[f"trial {t['trial']}", count_percent(t["correct"], t["scored"]), f"95% CI {interval(t['ci'])}"]
-                  for t in s["trials"]], align_right_from=99)
-    rows = [["k", "pass@k", "pass^k", "cases"]]
-    rows += [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]]
-    out += [""] + table(rows) + ["", f"Flaky cases ({len(s['flaky'])}, trials disagree):"]
-    out += [f"  {flaky_line(f)}" for f in s["flaky"]]
-    return out + ([] if s["flaky"] else ["  -"])
+def trial_section(sec):
+    out = [f"Trials ({sec['repeat']} per case):"]
+    out += table([[t["name"], figure_text(t["figure"]), f"95% CI {interval(t['figure']['ci'])}"] for t in sec["trials"]],
+                 align_right_from=99)
+    rows = [["k", "pass@k", "pass^k", "cases"]] + [[figure_text(f) for f in r["figures"]] for r in sec["rows"]]
+    out += [""] + table(rows) + ["", f"Flaky cases ({len(sec['flaky'])}, trials disagree):"]
+    out += [f"  {line}" for line in sec["flaky"]]
+    return out + ([] if sec["flaky"] else ["  -"])
 
 
 def flaky_line(f):
@@ -4121,183 +4348,177 @@ def flaky_line(f):
 
 def trial_answer(a):
     """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
-    shown = a["predicted"] if a["predicted"] is not None else ("pass" if a["passed"] else "fail")
+    shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
     return shown if a["response"].strip() == shown else f'{shown} "{one_line(a["response"], 30)}"'
 
 
-def failure_section(s):
-    out = [f"Failures ({len(s['failures'])}):"]
-    if not s["failures"]:
+def failure_section(sec):
+    out = [f"Failures ({figure_text(sec['count'])}):"]
+    if not sec["rows"]:
         return out + ["  -"]
-    shown = s["failures"][:FAILURES_SHOWN]
-    if "baseline" in s:
+    shown = sec["rows"][:FAILURES_SHOWN]
+    if sec["labels"]:
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
+        rows += [[f["name"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
-    more = len(s["failures"]) - len(shown)
+        rows += [[f["name"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
+    more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
-def failure_label_section(s):
-    labels = s["failure_labels"]
-    out = [f"Failure labels ({sum(n for _, n in labels['counts'])} labelled, from {labels['file']}; most frequent first):"]
-    return out + table([[label, n] for label, n in labels["counts"]])
+def failure_label_section(sec):
+    out = [f"Failure labels ({figure_text(sec['total'])} labelled, from {sec['file']}; most frequent first):"]
+    out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
+    return out + ([f"  {sec['left_out']}"] if sec["left_out"] else [])
 
 
 def which(answers, repeat):
     """dev-07, dev-11 trial 2, ...: the answers of a list, at most ten named."""
-    named = [a["id"] + (f" trial {a['trial']}" if repeat > 1 else "") for a in answers[:10]]
+    named = [trial_name(a["id"], a["trial"], repeat > 1) for a in answers[:10]]
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
-def stopped_short_lines(s):
+def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
-    out = []
-    if s["unfinished_thinking"]:
-        out.append(f"Thinking never finished: {len(s['unfinished_thinking'])} ({which(s['unfinished_thinking'], s['repeat'])}): "
-                   "the reasoning had not closed when the answer stopped, so there is no answer (scored as failed)")
-    if s["cut_off"]:
-        out.append(f"Cut off by the token limit: {len(s['cut_off'])} ({which(s['cut_off'], s['repeat'])}): "
-                   "raise num_predict (--option num_predict=N); a better prompt will not fix these")
-    if s["input_may_be_cut"]:
-        out.append(f"Input may have been cut to fit num_ctx={s['num_ctx']}: {len(s['input_may_be_cut'])} "
-                   f"({which(s['input_may_be_cut'], s['repeat'])}): the prompt filled the context window, and "
-                   "Ollama cuts what does not fit without an error; raise it (--option num_ctx=N)")
-    return out
+    said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
+                                    "so there is no answer (scored as failed)"),
+            "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
+                        "not fix these"),
+            "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt filled the "
+                                 "context window, and Ollama cuts what does not fit without an error; raise it "
+                                 "(--option num_ctx=N)")}
+    return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
 
 
-def duration(ms):
-    return "-" if ms is None else f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
-
-
-def speed(value):
-    return "-" if value is None else f"{value:.1f} tokens/s"
-
-
-def speed_section(s):
+def speed_section(sec):
     """Wall time and the server's own throughput; the load before the run is never a case's."""
-    sp = s["speed"]
-    out = [f"Speed ({plural(sp['calls'], 'answer')}):",
-           f"  latency     median {duration(sp['latency_ms_median'])} · 95th percentile {duration(sp['latency_ms_p95'])}"
-           " (wall time of each request)"]
-    if sp["generation_tokens_per_s"] is not None or sp["prompt_tokens_per_s"] is not None:
-        out.append(f"  generation  {speed(sp['generation_tokens_per_s'])} · prompt {speed(sp['prompt_tokens_per_s'])}"
+    median, p95 = (figure_text(f) for f in sec["latency"])
+    out = [f"Speed ({plural(sec['calls']['value'], 'answer')}):",
+           f"  latency     median {median} · 95th percentile {p95} (wall time of each request)"]
+    if sec["has_rates"]:
+        out.append(f"  generation  {figure_text(sec['rates'][0])} · prompt {figure_text(sec['rates'][1])}"
                    " (the server's token counts over its own durations)")
-    if sp["prompt_tokens"] is not None or sp["completion_tokens"] is not None:
-        total = (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)
-        thinking = f", {sp['thinking_tokens']} of them thinking" if sp["thinking_tokens"] else ""
-        out.append(f"  tokens      {total} ({sp['prompt_tokens'] or 0} prompt + {sp['completion_tokens'] or 0} "
-                   f"completion{thinking})")
-    load = sp["load_before_run"]
-    if load or sp["calls_with_load"] is not None:
-        before = (f"{duration(load['ms'])} before the first case, not charged to any; " if load else "")
-        calls = sp["calls_with_load"]
-        out.append(f"  model load  {before}" + (f"{plural(calls, 'answer')} included a load" if calls is not None
+    if sec["tokens"]:
+        thinking = f", {figure_text(sec['thinking'])} of them thinking" if sec["thinking"] else ""
+        prompt, completion = (figure_text(f) for f in sec["token_parts"])
+        out.append(f"  tokens      {figure_text(sec['tokens'])} ({prompt} prompt + {completion} completion{thinking})")
+    if sec["load"] or sec["with_load"]:
+        before = f"{figure_text(sec['load'])} before the first case, not charged to any; " if sec["load"] else ""
+        calls = sec["with_load"]
+        out.append(f"  model load  {before}" + (f"{plural(calls['value'], 'answer')} included a load" if calls
                                                 else "no load figures from the server"))
     return out
 
 
 def format_report(config, s):
-    out = headline(s)
-    if s["rerun_test"]:
-        out.append(rerun_warning(s["rerun_test"]))
-    if s["errors"]:
-        out.append(f"Errors: {len(s['errors'])} of {s['answers'] + len(s['errors']) + len(s['open'])} requests "
+    rows = report_rows(config, s)
+    problems = section_of(rows, "problems")
+    out = headline(section_of(rows, "headline"), problems)
+    if problems["rerun"]:
+        out.append(problems["rerun"])
+    if problems["failed"]:
+        out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    "got no answer (infrastructure, not scored)")
-        out += [f"  {e['id']}" + (f" trial {e['trial']}" if s["repeat"] > 1 else "") + f": {e['error']}"
-                for e in s["errors"]]
-    if s["open"]:
-        out.append(f"Undecided: {plural(len(s['open']), 'answer')} whose judge gave no verdict (not scored; see review below)")
-    out += stopped_short_lines(s)
-    out += ["", "Run: " + describe_config(config),
-            f"Scored with {plural(len(s['checks']), 'check')} ("
-            + "".join(f"{c['name']}, " for c in s["checks"]).removesuffix(", ") + ("; " if s["checks"] else "")
-            + f"checks sha {short(s['checks_sha'])}) from {s.get('checks_from', 'the run file')}"]
-    if s["weighted"]:
-        out.append(rule_text(s["weighted"]))
-    if "baseline" in s:
-        out += [""] + label_section(s)
-    checks = check_section(s)
-    out += [""] + checks if checks else []
-    out += ["", "By difficulty:"] + slice_rows(s["by_difficulty"])
-    if s["by_tag"]:
-        out += ["", "By tag:"] + slice_rows(s["by_tag"])
-    if s["weighted"]:
-        out += [""] + weighted_section(s["weighted"])
-    if s["pass_k"]:
-        out += [""] + trial_section(s)
-    if s["speed"]["calls"]:
-        out += [""] + speed_section(s)
-    out += [""] + failure_section(s)
-    if s.get("failure_labels"):
-        out += [""] + failure_label_section(s)
+        out += [f"  {e['name']}: {e['error']}" for e in problems["failed"]]
+    if problems["open"]["value"]:
+        out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge gave no verdict "
+                   "(not scored; see review below)")
+    out += stopped_short_lines(problems)
+    run = section_of(rows, "run")
+    out += ["", "Run: " + run["config"],
+            f"Scored with {plural(len(run['checks']), 'check')} ("
+            + "".join(f"{name}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
+            + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
+    if run["rule"]:
+        out.append(run["rule"])
+    for key, title, lines in TEXT_SECTIONS:
+        sec = section_of(rows, key)
+        part = lines(sec) if sec else []
+        out += [""] + ([title] if title else []) + part if part else []
     return "\n".join(out)
+
+
+# The report's sections after its head, in order, as text: (key, title, the lines of the section).
+TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section),
+                 ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
+                 ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
+                 ("failures", None, failure_section), ("failure_labels", None, failure_label_section)]
 
 
 def markdown_report(config, s, path):
+    rows = report_rows(config, s)
+    head, problems, checks = (section_of(rows, k) for k in ("headline", "problems", "checks"))
+    run = section_of(rows, "run")
     out = [f"### eval.py report: `{path}`", "",
            f"{config['split']} (`{short(config['split_sha'])}`) · `{config['prompt']}` "
            f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
-    if s["rerun_test"]:
-        out += [f"> **{rerun_warning(s['rerun_test'])}**", ""]
-    if s["weighted"]:
-        out += [rule_text(s["weighted"]), ""]
-    out += ["| | result | 95% CI |", "|---|---|---|"]
-    name = s["measure"].capitalize()
-    if s["repeat"] > 1:
-        out.append(f"| {name}, mean of {s['repeat']} trials | {percent(s['mean_accuracy'])} | |")
-        out.append(f"| Majority vote | {count_percent(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
-        out.append(f"| pass^{s['repeat']} (every trial right) | {percent(s['pass_k'][-1]['pass_hat_k'])} | |")
+    if problems["rerun"]:
+        out += [f"> **{problems['rerun']}**", ""]
+    if run["rule"]:
+        out += [run["rule"], ""]
+    out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
+    out += [f"| Check `{r['name']}`{r['shown']} | {figure_text(r['figure'])} | |"
+            for r in checks["rows"] if r["type"] != "label"]
+    if problems["failed"]:
+        out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
+    out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
+            for r in problems["rows"]]
+    out += markdown_speed(section_of(rows, "speed"))
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
+
+
+MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
+                    "input_may_be_cut": "Input may have been cut to fit num_ctx={num_ctx}"}
+
+
+def markdown_headline(sec):
+    name = sec["measure"].capitalize()
+    main = row_of(sec, "main")["figure"]
+    if sec["repeat"] > 1:
+        out = [f"| {name}, mean of {sec['repeat']} trials | {figure_text(row_of(sec, 'mean')['figure'])} | |",
+               f"| Majority vote | {figure_text(main)} | {interval(main['ci'])} |",
+               f"| pass^{sec['repeat']} (every trial right) | {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
     else:
-        out.append(f"| {name} | {count_percent(s['correct'], s['scored'])} | {interval(s['accuracy_ci'])} |")
-    if "baseline" in s:
-        base = s["baseline"]
-        out.append(f"| Baseline (always `{base['label']}`) | {count_percent(base['correct'], base['total'])} | {interval(base['ci'])} |")
-        out.append(f"| Invalid answers | {s['invalid']} | |")
-    for c in s["checks"]:
-        if c["type"] != "label":
-            judge = CHECK_TYPES[c["type"]].shown
-            out.append(f"| Check `{c['name']}`{judge} | {count_percent(c['passed'], c['total'])} | |")
-    if s["errors"]:
-        out.append(f"| Errors (not scored) | {len(s['errors'])} | |")
-    if s["unfinished_thinking"]:
-        out.append(f"| Thinking never finished | {len(s['unfinished_thinking'])} | |")
-    if s["cut_off"]:
-        out.append(f"| Cut off by the token limit | {len(s['cut_off'])} | |")
-    if s["input_may_be_cut"]:
-        out.append(f"| Input may have been cut to fit num_ctx={s['num_ctx']} | {len(s['input_may_be_cut'])} | |")
-    sp = s["speed"]
-    if sp["calls"]:
-        out.append(f"| Latency, median / 95th percentile | {duration(sp['latency_ms_median'])} / "
-                   f"{duration(sp['latency_ms_p95'])} | |")
-        if sp["generation_tokens_per_s"] is not None:
-            out.append(f"| Generation / prompt speed | {speed(sp['generation_tokens_per_s'])} / "
-                       f"{speed(sp['prompt_tokens_per_s'])} | |")
-        if sp["calls_with_load"]:
-            out.append(f"| Answers that included a model load | {sp['calls_with_load']} | |")
-    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})"
-                                                               if "baseline" in s else f"failed {', '.join(f['failed_checks'])})")
-                         for f in s["failures"][:MARKDOWN_FAILURES]) or "none"
-    if len(s["failures"]) > MARKDOWN_FAILURES:
-        failures += f", and {len(s['failures']) - MARKDOWN_FAILURES} more"
-    out += ["", f"**Failures ({len(s['failures'])}):** {failures}"]
-    return "\n".join(out)
+        out = [f"| {name} | {figure_text(main)} | {interval(main['ci'])} |"]
+    base = row_of(sec, "baseline")
+    if base:
+        out.append(f"| Baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
+        out.append(f"| Invalid answers | {figure_text(row_of(sec, 'invalid')['figure'])} | |")
+    return out
+
+
+def markdown_speed(sec):
+    if not sec:
+        return []
+    out = [f"| Latency, median / 95th percentile | {figure_text(sec['latency'][0])} / {figure_text(sec['latency'][1])} | |"]
+    if sec["rates"][0]["value"] is not None:
+        out.append(f"| Generation / prompt speed | {figure_text(sec['rates'][0])} / {figure_text(sec['rates'][1])} | |")
+    if sec["with_load"] and sec["with_load"]["value"]:
+        out.append(f"| Answers that included a model load | {figure_text(sec['with_load'])} | |")
+    return out
+
+
+def markdown_failures(sec):
+    """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
+    failures = ", ".join(f"`{f['name']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})" if sec["labels"]
+                                                                 else f"failed {', '.join(f['failed_checks'])})")
+                         for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
+    if len(sec["rows"]) > MARKDOWN_FAILURES:
+        failures += f", and {len(sec['rows']) - MARKDOWN_FAILURES} more"
+    return f"**Failures ({figure_text(sec['count'])}):** {failures}"
 
 
 def asked_lines(case):
-    """report --case: the input, or the conversation turn by turn (each trial's answer follows)."""
-    if not case.get("messages"):
-        return ["Input:", *(f"  {line}" for line in inert(case["input"] or "").splitlines())]
+    """report --case: what was asked (asked()), as text; each trial's answer follows."""
+    what = asked(case)
+    if not what["messages"]:
+        return ["Input:", *(f"  {line}" for line in inert(what["input"] or "").splitlines())]
     lines = ["Conversation (the answer is the next turn):"]
-    for turn in case["messages"]:
+    for turn in what["messages"]:
         lines += [f"  [{turn['role']}]"] + [f"    {line}" for line in inert(turn["content"]).splitlines()]
     return lines
-
-
-JUDGE_SAID = {True: "pass", False: "fail", None: "no verdict"}
 
 
 def case_views(run, case_id, rules_by_id=None, checks_path=None):
@@ -4330,7 +4551,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         lines.append(f"Vars: {json_text(detail['vars'])}")
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
-        checks = ", ".join(f"{name} {'pass' if ok else 'fail' if ok is False else 'open'}" for name, ok in t["checks"].items())
+        checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
                  + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
@@ -4339,7 +4560,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
-        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {JUDGE_SAID[j['pass']]} "
+        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
@@ -4382,8 +4603,23 @@ def report_score(run_path, config, cases, checks_path=None, failure_labels=None)
     if failure_labels is None:
         failure_labels, _ = read_failure_labels(run_path + FAILURE_LABELS_SUFFIX)
     if failure_labels:
-        s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(failure_labels)}
+        # only the labels on answers of this run, as the page counts them; the others are named apart
+        strays = stray_labels(failure_labels, cases)
+        kept = {k: v for k, v in failure_labels.items() if k not in strays}
+        s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(kept),
+                               "left_out": strays}
     return s
+
+
+def stray_labels(labels, cases):
+    """The keys of failure labels that name no answer of this run (written for another version of it?)."""
+    answers = {label_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
+    return [key for key in labels if key not in answers]
+
+
+def stray_warning(file, strays):
+    return (f"{plural(len(strays), 'failure label')} in {file} name answers this run does not have (written for "
+            f"another version of it?), left out here: {', '.join(strays[:10])}")
 
 
 def report_gates(cases, s, min_accuracy=None, must_pass=()):
@@ -4486,8 +4722,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA):
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     return {"changed": changed, **buckets, "errored": errored, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
             "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
-            "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n)},
-            "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n)},
+            "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n), "ci": list(wilson(a_pass, n))},
+            "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n), "ci": list(wilson(b_pass, n))},
             "identical_answers": identical, "paired_answers": paired,
             "mcnemar_p": mcnemar, "fisher_p": fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass),
             "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
@@ -4579,49 +4815,73 @@ def many_reading(best, row, alpha):
     return f"{best} and {row['name']} cannot be told apart on {plural(row['paired'], 'case')}"
 
 
-def many_rows(m):
-    """The table of compare_many, as text cells."""
-    header = ["#", "run", *(config_label(k) for k in m["distinct"]), m["measure"], "95% CI", "vs best", "p", "Holm p"]
+def compare_many_rows(m):
+    """compare of many runs as rows: each run's figures (best first), what the comparison rests on,
+    and the readings, worked out here once."""
+    rows = []
+    for i, r in enumerate(m["runs"]):
+        at = ["runs", i]
+        row = {"name": r["name"], "best": bool(r.get("best")), "settings": r["settings"], "reading": r["reading"],
+               "figure": share(r["correct"], r["scored"], at, ci=r["ci"]),
+               "not_scored": figure("count", r["not_scored"], [*at, "not_scored"])}
+        if not r.get("best"):
+            row.update({k: figure("count", r[k], [*at, k]) for k in ("best_only", "run_only")},
+                       p=figure("p", r["p"], [*at, "p"]), holm_p=figure("p", r["holm_p"], [*at, "holm_p"]))
+        rows.append(row)
+    return [{"key": "many", "split": m["split"], "split_sha": short(m["split_sha"]), "distinct": m["distinct"],
+             "measure": m["measure"], "majority_vote": m["majority_vote"], "partial": m["partial"], "alpha": m["alpha"],
+             "cases": figure("count", m["cases"], ["cases"]), "shared_cases": figure("count", m["shared_cases"], ["shared_cases"]),
+             "all_cases": [figure("count", n, ["all_cases", i]) for i, n in enumerate(m["all_cases"])],
+             "comparisons": figure("count", m["comparisons"], ["comparisons"]),
+             "left_out": figure("count", m["shared_cases"] - m["cases"]), "rows": rows}]
+
+
+def many_rows(sec):
+    """The table of a compare of many runs, as text cells."""
+    header = ["#", "run", *(config_label(k) for k in sec["distinct"]), sec["measure"], "95% CI", "vs best", "p", "Holm p"]
     rows = [header]
-    for n, r in enumerate(m["runs"], 1):
-        versus = "best" if r.get("best") else f"+{r['best_only']} / +{r['run_only']}"
+    for n, r in enumerate(sec["rows"], 1):
+        versus = "best" if r["best"] else f"+{figure_text(r['best_only'])} / +{figure_text(r['run_only'])}"
         rows.append([n, r["name"], *("-" if v is None else one_line(shown(k, v), 30) for k, v in r["settings"].items()),
-                     count_percent(r["correct"], r["scored"]), interval(r["ci"]) or "-", versus,
-                     "" if r.get("best") else p_value(r["p"]), "" if r.get("best") else p_value(r["holm_p"])])
+                     figure_text(r["figure"]), interval(r["figure"]["ci"]) or "-", versus,
+                     "" if r["best"] else figure_text(r["p"]), "" if r["best"] else figure_text(r["holm_p"])])
     return rows
 
 
-def many_notes(m):
+def many_notes(sec):
     """What the table rests on: the shared cases, the pairing, the adjustment."""
-    each = " (each case's majority vote)" if m["majority_vote"] else ""
-    notes = [f"{len(m['runs'])} runs of {inert(m['split'])} ({short(m['split_sha'])}), compared on "
-             f"{plural(m['cases'], 'case')}{each}, best first."]
-    if m["partial"]:
-        notes.append(f"Only the cases every run holds are compared ({m['shared_cases']}; the runs hold "
-                     f"{', '.join(str(n) for n in m['all_cases'])}): some ran only part of the split (--limit, --cases).")
-    left_out = [f"{r['name']} {r['not_scored']}" for r in m["runs"] if r["not_scored"]]
+    each = " (each case's majority vote)" if sec["majority_vote"] else ""
+    notes = [f"{len(sec['rows'])} runs of {inert(sec['split'])} ({sec['split_sha']}), compared on "
+             f"{plural(sec['cases']['value'], 'case')}{each}, best first."]
+    if sec["partial"]:
+        notes.append(f"Only the cases every run holds are compared ({figure_text(sec['shared_cases'])}; the runs hold "
+                     f"{', '.join(figure_text(n) for n in sec['all_cases'])}): some ran only part of the split (--limit, --cases).")
+    left_out = [f"{r['name']} {figure_text(r['not_scored'])}" for r in sec["rows"] if r["not_scored"]["value"]]
     if left_out:
-        notes.append(f"Left out: {plural(m['shared_cases'] - m['cases'], 'case')} without a verdict in some run "
+        notes.append(f"Left out: {plural(sec['left_out']['value'], 'case')} without a verdict in some run "
                      f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
-                     f"{m['cases']} all decided.")
+                     f"{figure_text(sec['cases'])} all decided.")
     notes.append(f"vs best: cases only the best got right / cases only this run got right. p: exact McNemar test against "
-                 f"the best; Holm p: adjusted for {plural(m['comparisons'], 'comparison')} (read this one, at alpha "
-                 f"{m['alpha']:g}).")
+                 f"the best; Holm p: adjusted for {plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha "
+                 f"{sec['alpha']:g}).")
     return notes
 
 
 def format_many(m):
-    out = [many_notes(m)[0], ""] + table(many_rows(m), align_right_from=99) + [""] + many_notes(m)[1:]
-    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in m["runs"] if not r.get("best")])
+    sec = section_of(compare_many_rows(m), "many")
+    notes = many_notes(sec)
+    out = [notes[0], ""] + table(many_rows(sec), align_right_from=99) + [""] + notes[1:]
+    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in sec["rows"] if not r["best"]])
 
 
 def markdown_many(m):
-    rows = many_rows(m)
-    out = [f"### eval.py compare: {len(m['runs'])} runs", "", many_notes(m)[0], "",
+    sec = section_of(compare_many_rows(m), "many")
+    rows, notes = many_rows(sec), many_notes(sec)
+    out = [f"### eval.py compare: {len(sec['rows'])} runs", "", notes[0], "",
            "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
-    return "\n".join(out + [""] + many_notes(m)[1:] + ["", "Readings:", ""]
-                     + [f"- {r['reading']}" for r in m["runs"] if not r.get("best")])
+    return "\n".join(out + [""] + notes[1:] + ["", "Readings:", ""]
+                     + [f"- {r['reading']}" for r in sec["rows"] if not r["best"]])
 
 
 def plain_reading(fixed, broken, p, alpha):
@@ -4739,88 +4999,180 @@ def config_label(key):
     return "model digest" if key == "model_digest" else key
 
 
-def change_lines(changed):
-    """compare's "Changed" block: one line per config key that differs."""
-    out = []
-    for key, (old, new) in changed.items():
-        line = f"  {config_label(key)}: {shown(key, old)} -> {shown(key, new)}"
-        if key == "model_digest" and "model" not in changed and old and new:
-            line += ": the model was re-pulled or replaced under the same name"
-        out.append(line)
-    return out
+def compare_rows(c, baseline_path, candidate_path):
+    """compare of two runs as rows: every figure its views show, worked out here once."""
+    return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"],
+             "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
+             "changed": change_rows(c["changed"])},
+            {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
+                {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
+                for name in ("fixed", "regressions", "not_compared")] + [
+                {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
+            {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "rows": [
+                {"name": side, "figure": share(c[side]["correct"], c[side]["scored"], [side], ci=c[side]["ci"])}
+                for side in ("baseline", "candidate")] + invalid_rows(c) + [
+                {"name": "mcnemar", "figure": figure("p", c["mcnemar_p"], ["mcnemar_p"]), "alpha": c["alpha"],
+                 "reading": c["reading"], "changed": len(c["fixed"]) + len(c["regressions"])},
+                {"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"])},
+                {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
+                 "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
+            {"key": "speed", "rows": speed_pair_rows(c["speed"])}]
+
+
+def invalid_rows(c):
+    """Invalid answers of each run, out of its answers; none when no run has any."""
+    if not any(c["invalid_answers"] or []):
+        return []
+    return [{"name": "invalid", "majority_vote": c["majority_vote"], "figures": [
+        [figure("count", c["invalid_answers"][i], ["invalid_answers", i]), figure("count", c["answers"][i], ["answers", i])]
+        for i in (0, 1)]}]
+
+
+def speed_pair_rows(pair):
+    """Both runs' median latency, and their generation speed when either server reported one;
+    nothing unless both runs timed their calls."""
+    a, b = pair
+    if not (a["calls"] and b["calls"]):
+        return []
+    rows = [{"name": "latency", "figures": [figure("ms", x["latency_ms_median"], ["speed", i, "latency_ms_median"])
+                                            for i, x in enumerate(pair)]}]
+    if a["generation_tokens_per_s"] or b["generation_tokens_per_s"]:
+        rows.append({"name": "generation", "figures": [
+            figure("tokens_per_s", x["generation_tokens_per_s"], ["speed", i, "generation_tokens_per_s"]) for i, x in enumerate(pair)]})
+    return rows
+
+
+def change_rows(changed):
+    """compare's "Changed": each differing setting as it is shown, with what a re-pull means."""
+    return [{"setting": config_label(key), "old": shown(key, old), "new": shown(key, new),
+             "note": ": the model was re-pulled or replaced under the same name"
+             if key == "model_digest" and "model" not in changed and old and new else ""}
+            for key, (old, new) in changed.items()]
+
+
+def row_of(sec, name):
+    return next((r for r in sec["rows"] if r["name"] == name), None)
+
+
+def outcome_line(sec, name):
+    """'Fixed (3): dev-09, dev-11, dev-24'."""
+    r = row_of(sec, name)
+    return f"{name.replace('_', ' ').capitalize()} ({figure_text(r['count'])}): {figure_text(r['figure'])}"
 
 
 def format_compare(c, baseline_path, candidate_path):
-    def ids(name):
-        return f"{name.replace('_', ' ').capitalize()} ({len(c[name])}): {', '.join(c[name]) or '-'}"
-    out = [f"Baseline:  {inert(baseline_path)}", f"Candidate: {inert(candidate_path)}"]
-    if c["subset"]:
-        out.append(f"Cases: only part of the split ({json_text(c['subset'])}), not a full comparison")
-    out += [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
-    if c["changed"]:
+    rows = compare_rows(c, baseline_path, candidate_path)
+    runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
+    out = [f"Baseline:  {inert(runs['paths'][0])}", f"Candidate: {inert(runs['paths'][1])}"]
+    if runs["subset"]:
+        out.append(f"Cases: only part of the split ({json_text(runs['subset'])}), not a full comparison")
+    out += [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
+    if runs["changed"]:
         out.append("Changed:")
-        out += change_lines(c["changed"])
+        out += [f"  {r['setting']}: {r['old']} -> {r['new']}{r['note']}" for r in runs["changed"]]
     else:
         out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
-    vote = " (majority vote of each case's trials)" if c["majority_vote"] else ""
-    out += ["", ids("fixed"), ids("regressions"),
-            f"Stayed right: {len(c['stayed_right'])} · Stayed wrong: {len(c['stayed_wrong'])}"]
-    if c["not_compared"]:
-        out.append(ids("not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
-    out += [f"{c['measure'].capitalize()}{vote}: {count_percent(c['baseline']['correct'], c['baseline']['scored'])} -> "
-            f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])}",
-            *([f"Invalid answers: {invalid_counts(c)}"] if any(c["invalid_answers"] or []) else []),
-            f"McNemar exact test (paired, alpha {c['alpha']:g}): {c['reading']}",
-            f"Fisher exact test (pass/fail counts): p = {p_value(c['fisher_p'])}",
-            f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}"]
-    a, b = c["speed"]
-    if a["calls"] and b["calls"]:
-        out.append(f"Speed: median latency {duration(a['latency_ms_median'])} -> {duration(b['latency_ms_median'])}"
-                   + (f" · generation {speed(a['generation_tokens_per_s'])} -> {speed(b['generation_tokens_per_s'])}"
-                      if a["generation_tokens_per_s"] or b["generation_tokens_per_s"] else ""))
+    vote = " (majority vote of each case's trials)" if figures["majority_vote"] else ""
+    out += ["", outcome_line(outcome, "fixed"), outcome_line(outcome, "regressions"),
+            f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
+            f"Stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"]
+    if row_of(outcome, "not_compared")["figure"]["value"]:
+        out.append(outcome_line(outcome, "not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
+    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
+    out += [f"{figures['measure'].capitalize()}{vote}: {figure_text(base['figure'])} -> {figure_text(cand['figure'])}",
+            *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
+            f"McNemar exact test (paired, alpha {test['alpha']:g}): {test['reading']}",
+            f"Fisher exact test (pass/fail counts): p = {figure_text(fisher['figure'])}",
+            f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"]
+    speeds = section_of(rows, "speed")["rows"]
+    if speeds:
+        out.append("Speed: " + " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} -> "
+                                          f"{figure_text(r['figures'][1])}" for r in speeds))
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
 
 
-def paired_trials(c):
-    """Which answers were paired when the runs have different numbers of trials."""
-    k = c["trials_paired"]
-    return "" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"
+# The speed rows of a compare, as text and page name them and as markdown heads them.
+SPEED_WORDS = {"latency": ("median latency", "Latency, median"), "generation": ("generation", "Generation speed")}
 
 
-def invalid_counts(c):
+def identical_text(r):
+    """'27 of 28', and which trials were paired when the runs have different numbers of trials."""
+    k = r["trials_paired"]
+    return (f"{figure_text(r['figure'])} of {figure_text(r['of'])}"
+            + ("" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"))
+
+
+def invalid_text(r, arrow=" -> "):
     """"25 -> 0"; with trials, out of how many answers ("22 of 75 -> 25 of 75"): a count of
     trials beside a count of cases would read as more than it is."""
-    (a, b), (na, nb) = c["invalid_answers"], c["answers"]
-    return f"{a} -> {b}" if not c["majority_vote"] else f"{a} of {na} -> {b} of {nb}"
+    return arrow.join(invalid_side(r, i) for i in (0, 1))
+
+
+def invalid_side(r, i):
+    count, answers = r["figures"][i]
+    return figure_text(count) + (f" of {figure_text(answers)}" if r["majority_vote"] else "")
 
 
 def markdown_compare(c, baseline_path, candidate_path):
-    out = [f"### eval.py compare: `{baseline_path}` → `{candidate_path}`", ""]
-    out += [f"> **{side.capitalize()}: {rerun_warning(r)}**" for side, r in c["rerun_test"].items()]
-    if c["changed"]:
-        out.append("Changed: " + "; ".join(f"{config_label(k)} `{shown(k, a)}` → `{shown(k, b)}`"
-                                           for k, (a, b) in c["changed"].items()))
+    rows = compare_rows(c, baseline_path, candidate_path)
+    runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
+    out = [f"### eval.py compare: `{runs['paths'][0]}` → `{runs['paths'][1]}`", ""]
+    out += [f"> **{side.capitalize()}: {warning}**" for side, warning in runs["warnings"]]
+    if runs["changed"]:
+        out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
+    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
     out += ["", "| | baseline | candidate |", "|---|---|---|",
-            f"| {c['measure'].capitalize()} | {count_percent(c['baseline']['correct'], c['baseline']['scored'])} | "
-            f"{count_percent(c['candidate']['correct'], c['candidate']['scored'])} |"]
-    if any(c["invalid_answers"] or []):
-        out.append("| Invalid answers | " + " | ".join(invalid_counts(c).split(" -> ")) + " |")
-    a, b = c["speed"]
-    if a["calls"] and b["calls"]:
-        out.append(f"| Latency, median | {duration(a['latency_ms_median'])} | {duration(b['latency_ms_median'])} |")
-        if a["generation_tokens_per_s"] or b["generation_tokens_per_s"]:
-            out.append(f"| Generation speed | {speed(a['generation_tokens_per_s'])} | {speed(b['generation_tokens_per_s'])} |")
+            f"| {figures['measure'].capitalize()} | {figure_text(base['figure'])} | {figure_text(cand['figure'])} |"]
+    if row_of(figures, "invalid"):
+        out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
+    out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
+            for r in section_of(rows, "speed")["rows"]]
     for name in ("fixed", "regressions"):
-        out += ["", f"**{name.capitalize()} ({len(c[name])}):** " + (", ".join(f"`{i}`" for i in c[name]) or "none")]
-    if c["not_compared"]:
-        out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** " + ", ".join(f"`{i}`" for i in c["not_compared"])]
-    out += ["", f"McNemar exact: {c['reading']}. Fisher exact p = {p_value(c['fisher_p'])}. "
-                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
+        r = row_of(outcome, name)
+        out += ["", f"**{name.capitalize()} ({figure_text(r['count'])}):** " + ids_text([f"`{i}`" for i in r["figure"]["value"]], "none")]
+    if row_of(outcome, "not_compared")["figure"]["value"]:
+        out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
+                + ids_text([f"`{i}`" for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+    out += ["", f"McNemar exact: {test['reading']}. Fisher exact p = {figure_text(fisher['figure'])}. "
+                f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     return "\n".join(out)
+
+
+def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
+    """Each run's own figures per label (per check in a free-text set) and per difficulty, with
+    the change in points: what a compare page shows beside the comparison."""
+    sa, sb = score(a_cfg, a_cases), score(b_cfg, b_cases)
+    if "per_label" in sa and "per_label" in sb:
+        first = {"key": "per_label", "rows": [
+            {"name": label, "figures": [*pair_figures("fixed2", m["precision"], sb["per_label"][label]["precision"]),
+                                        *pair_figures("fixed2", m["recall"], sb["per_label"][label]["recall"])]}
+            for label, m in sa["per_label"].items() if label in sb["per_label"]]}
+    else:
+        b_checks = {x["name"]: x for x in sb["checks"]}
+        first = {"key": "per_check", "rows": [
+            {"name": x["name"], "figures": share_pair(x["passed"], x["total"], b_checks[x["name"]]["passed"],
+                                                      b_checks[x["name"]]["total"])}
+            for x in sa["checks"] if x["name"] in b_checks]}
+    b_groups = sb["by_difficulty"]
+    return [first, {"key": "per_difficulty", "rows": [
+        {"name": d, "figures": share_pair(g["correct"], g["total"], *((b_groups[d]["correct"], b_groups[d]["total"])
+                                                                      if d in b_groups else (None, None)))}
+        for d, g in sa["by_difficulty"].items()]}]
+
+
+def pair_figures(kind, a, b):
+    """A figure of each run and the change between them in points (None when either lacks it)."""
+    return [figure(kind, a), figure(kind, b), figure("points", None if a is None or b is None else 100 * (b - a))]
+
+
+def share_pair(a_count, a_of, b_count, b_of):
+    """Each run's share and the change in points; a share the candidate lacks is None."""
+    b = share(b_count, b_of) if b_of is not None else figure("share", None, count=None, of=None)
+    return [share(a_count, a_of), b, pair_figures("share", rate(a_count, a_of), b["value"])[2]]
 
 
 def gate_outcome(failed, passed):
@@ -4930,7 +5282,7 @@ def failure_label_counts(labels):
 def trial_verdict(t):
     if t["error"] is not None:
         return "error"
-    return {True: "pass", False: "fail", None: "open"}[t["correct"]]
+    return verdict_word(t["correct"])
 
 
 
@@ -5294,7 +5646,7 @@ def vote_consistency(rows):
     """With several votes per judge: the answers where a judge's own votes split, those under the
     certainty threshold (already listed for human review), and those where the panel's judges disagree."""
     def named(r):
-        return r[1] + (f" trial {r[2]}" if r[2] != 1 else "")
+        return trial_name(r[1], r[2], r[2] != 1)
     certain = [r for r in rows if r[3]["certainty"] is not None]
     return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
             "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
@@ -5536,11 +5888,11 @@ def bullet_list(items, cls=None):
 
 
 def asked_html(result):
-    """What the model was asked, as a page shows it: the input, or a conversation turn by turn
-    (the answer, shown beside it, is the next turn)."""
-    if not result.get("messages"):
-        return pre(result.get("input"))
-    return Markup("".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in result["messages"]))
+    """What the model was asked (asked()), as a page shows it; the answer beside it is the next turn."""
+    what = asked(result)
+    if not what["messages"]:
+        return pre(what["input"])
+    return Markup("".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in what["messages"]))
 
 
 def case_link(case_id, anchors):
@@ -5576,32 +5928,6 @@ def stat(name, figure, detail=""):
                   f'<div class="d">{esc(detail)}</div></div>')
 
 
-def headline_rows(s):
-    """The bars at the top of a report: the headline figure (each trial too, with trials) and
-    the majority baseline it must beat."""
-    name = s["measure"].capitalize()
-    if s["repeat"] == 1:
-        rows = [{"name": name, "value": s["accuracy"], "ci": s["accuracy_ci"], "kind": "main"}]
-    else:
-        rows = [{"name": f"{name}, majority vote", "value": s["accuracy"], "ci": s["accuracy_ci"], "kind": "main"}]
-        rows += [{"name": f"trial {t['trial']}", "value": t["accuracy"], "ci": t["ci"], "kind": "trial"} for t in s["trials"]]
-    if "baseline" in s:
-        base = s["baseline"]
-        rows.append({"name": f"Baseline: always {base['label']}", "value": base["accuracy"], "ci": base["ci"], "kind": "baseline"})
-    return rows
-
-
-def slice_table(groups):
-    return html_table(["slice", "cases", "passing", "95% CI", ""],
-                      [[name, g["total"], (count_percent(g["correct"], g["total"]), g["accuracy"]), interval(g["ci"]),
-                        f"fewer than {SMALL_SLICE} cases" if g["thin"] else ""] for name, g in groups.items()])
-
-
-def slice_bars(groups):
-    return [{"name": f"{name} ({g['total']})", "value": g["accuracy"], "ci": g["ci"], "thin": g["thin"]}
-            for name, g in groups.items()]
-
-
 def check_reason(check, trial, result):
     """Why a check failed on an answer, in words a reader can act on."""
     kind = check["type"]
@@ -5633,10 +5959,9 @@ def trial_answers(case, results):
     return Markup("".join(parts))
 
 
-def failure_rows(s, cases, results, labelled, anchors):
-    """One row per failing case: what it was asked, what was expected, what came back (whole),
-    and why it failed."""
-    failing = [c for c in cases if c["correct"] is False]
+def failure_rows(s, failing, results, labelled, anchors):
+    """One row per failing case (those the report's rows list): what it was asked, what was
+    expected, what came back (whole), and why it failed."""
     rows = []
     for c in failing:
         first = results[c["id"], c["trials"][0]["trial"]]
@@ -5666,19 +5991,12 @@ def failure_label_table(labels, anchors):
     return html_table(["failure label", "answers", "cases"], rows)
 
 
-def check_rows(checks):
-    return [[c["name"], c["type"], role(c), (count_percent(c["passed"], c["total"]), rate(c["passed"], c["total"])),
-             c["open"] or ""] for c in checks]
-
-
 def labels_by_case(labels, cases, repeat):
     """The failure labels typed in review, by case id (each trial's, 'trial 2: ...' with trials),
     only those on an answer of this run, and the keys of those that name no answer of it."""
-    by_case, strays = {}, []
-    answers = {label_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
+    by_case, strays = {}, stray_labels(labels, cases)
     for key, entry in labels.items():
-        if key not in answers:
-            strays.append(key)
+        if key in strays:
             continue
         case_id, trial = label_key_parts(key)
         by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['label']}" if repeat > 1 else entry["label"])
@@ -5686,98 +6004,158 @@ def labels_by_case(labels, cases, repeat):
 
 
 def report_page(path, run, cases, s, labels):
-    """The run report as one HTML page."""
+    """The run report as one HTML page: the rows of report_rows(), formatted, and each failing
+    case's answers whole."""
     config = run["config"]
+    rows = report_rows(config, s)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     labelled, strays = labels_by_case(labels, cases, config["repeat"])
     labels = {k: v for k, v in labels.items() if k not in strays}
+    failing = {r["name"] for r in section_of(rows, "failures")["rows"]}
     # only the cases the page has a row for: the failing ones and those labelled in review
-    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["correct"] is False or c["id"] in labelled}
-    name = s["measure"].capitalize()
-    top = [html_table(None, config_rows(config, path), sortable=False)]
-    warnings = ([rerun_warning(s["rerun_test"])] if s["rerun_test"] else [])
-    warnings += [f"{len(s['errors'])} requests got no answer (infrastructure, not scored): "
-                 + ", ".join(f"{e['id']} ({e['error']})" for e in s["errors"][:20])] if s["errors"] else []
-    warnings += [f"{plural(len(s['open']), 'answer')} without a verdict from their judge (not scored)"] if s["open"] else []
-    warnings += [f"{plural(len(strays), 'failure label')} in {path + FAILURE_LABELS_SUFFIX} name answers this run does "
-                 f"not have (written for another version of it?), left out here: {', '.join(strays[:10])}"] if strays else []
-    warnings += stopped_short_lines(s)
-    stats = [stat(name + (", majority vote" if s["repeat"] > 1 else ""),
-                  count_percent(s["correct"], s["scored"]) if s["scored"] else "no answers",
-                  f"95% CI {interval(s['accuracy_ci'])}" if s["scored"] else "")]
-    if s["repeat"] > 1:
-        stats.append(stat(f"{name}, mean of {s['repeat']} trials", percent(s["mean_accuracy"])))
-    if "baseline" in s:
-        base = s["baseline"]
-        stats.append(stat(f"Baseline (always {base['label']})", count_percent(base["correct"], base["total"]),
-                          f"95% CI {interval(base['ci'])}"))
-        stats.append(stat("Invalid answers", f"{s['invalid']} of {s['answers']}", "matched no label; counted as wrong"))
-    if s["errors"] or s["open"]:
-        stats.append(stat("Not scored", f"{len(s['errors'])} errors · {len(s['open'])} undecided"))
-    parts = [section("Run", *top),
+    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in labelled}
+    head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
+    name = head["measure"].capitalize()
+    warnings = [problems["rerun"]] if problems["rerun"] else []
+    warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
+                 + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
+    warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
+        if problems["open"]["value"] else []
+    warnings += [stray_warning(path + FAILURE_LABELS_SUFFIX, strays)] if strays else []
+    warnings += stopped_short_lines(problems)
+    parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
-             section(name, Markup('<div class="stats">' + "".join(stats) + "</div>"),
-                     paragraph(rule_text(s["weighted"])) if s["weighted"] else "",
-                     interval_chart(headline_rows(s), f"{name} with its 95% interval"), ident="headline")]
-    if "baseline" in s:
-        each = " (every trial counted)" if s["repeat"] > 1 else ""
-        parts.append(section(f"Per label{each}", html_table(
-            ["label", "precision", "recall", "f1", "support"],
-            [[label, (fmt(m["precision"]), m["precision"]), (fmt(m["recall"]), m["recall"]), (fmt(m["f1"]), m["f1"]),
-              m["support"]] for label, m in s["per_label"].items()], numeric_from=1),
-            paragraph(f"Confusion matrix: rows are the expected label, columns the one the answer normalized to{each}."),
-            heat_map(s["confusion"], "confusion matrix"), ident="labels"))
-    plain = [c for c in s["checks"] if c["type"] != "judge"]
-    judged = [c for c in s["checks"] if c["type"] == "judge"]
-    if plain and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged):
-        parts.append(section("Checks", html_table(["check", "type", "role", "answers passing", "open"], check_rows(plain)),
-                             ident="checks"))
-    if judged:
-        j = s["judge"]
-        review = [review_line(r, s["repeat"]) for r in j["review"]]
-        parts.append(section(
-            "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
-            html_table(["check", "type", "role", "answers passing", "open"], check_rows(judged)),
-            paragraph(f"Judge: {', '.join((j['config'] or {}).get('models', [])) or '?'} · cost: {j['calls']} calls "
-                      f"({j['failed_calls']} failed), {j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens"),
-            paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
-    if s["weighted"]:
-        w = s["weighted"]
-        verdicts = {True: "pass", False: "fail", None: "open"}
-        parts.append(section("Weighted score per case", paragraph(rule_text(w)), html_table(
-            ["id", "verdict", "score", "threshold", "weighed checks failed"],
-            [[case_link(r["id"], anchors), verdicts[r["correct"]], (score_text(r), r["score"]), fmt_share(r["threshold"]),
-              ", ".join(r["failed"])] for r in w["cases"]]),
-            paragraph(f"Failed by a blocking check whatever the score: {', '.join(w['vetoed'])}") if w["vetoed"] else ""))
-    parts.append(section("By difficulty", interval_chart(slice_bars(s["by_difficulty"]), f"{name} by difficulty"),
-                         slice_table(s["by_difficulty"]), ident="difficulty"))
-    if s["by_tag"]:
-        parts.append(section("By tag", interval_chart(slice_bars(s["by_tag"]), f"{name} by tag"), slice_table(s["by_tag"])))
-    if s["pass_k"]:
-        flaky = [flaky_line(f) for f in s["flaky"]]
-        parts.append(section(f"Trials ({s['repeat']} per case)", html_table(
-            ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
-            [[p["k"], fmt(p["pass_at_k"]), fmt(p["pass_hat_k"]), p["cases"]] for p in s["pass_k"]], numeric_from=1),
-            paragraph(f"Flaky cases, whose trials disagree ({len(flaky)}):"), bullet_list(flaky) or paragraph("none")))
-    if s["speed"]["calls"]:
-        parts.append(section("Speed", bullet_list([line.strip() for line in speed_section(s)[1:]])))
+             section(name, Markup('<div class="stats">' + "".join(headline_stats(head, problems)) + "</div>"),
+                     paragraph(run_sec["rule"]) if run_sec["rule"] else "",
+                     interval_chart(headline_bars(head), f"{name} with its 95% interval"), ident="headline")]
+    for key, part in PAGE_SECTIONS:
+        sec = section_of(rows, key)
+        if sec:
+            parts += part(sec, anchors, name)
     if labels:
         parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
                              ident="failure-labels"))
-    header, rows = failure_rows(s, cases, results, labelled, anchors)
-    parts.append(section(f"Failing cases ({len(rows)})", filter_box("failures-table", "failing cases") if rows else "",
-                         html_table(header, rows, table_id="failures-table",
+    header, table_rows = failure_rows(s, [c for c in cases if c["id"] in failing], results, labelled, anchors)
+    parts.append(section(f"Failing cases ({figure_text(section_of(rows, 'failures')['count'])})",
+                         filter_box("failures-table", "failing cases") if table_rows else "",
+                         html_table(header, table_rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
                                             "wide", "wide", "mid"])
-                         if rows else paragraph("none"), ident="failures"))
-    other = [c for c in cases if c["id"] in labelled and c["correct"] is not False]
+                         if table_rows else paragraph("none"), ident="failures"))
+    other = [c for c in cases if c["id"] in labelled and c["id"] not in failing]
     if other:
-        rows = [{"id": anchors[c["id"]], "cells": [c["id"], {True: "pass", None: "no verdict"}[c["correct"]],
-                                                    trial_answers(c, results), "; ".join(labelled[c["id"]])]}
-                for c in other]
+        other_rows = [{"id": anchors[c["id"]], "cells": [c["id"], verdict_word(c["correct"], "no verdict"),
+                                                          trial_answers(c, results), "; ".join(labelled[c["id"]])]}
+                      for c in other]
         parts.append(section("Labelled cases that did not fail", html_table(
-            ["id", "verdict", "raw answer, whole", "failure label (review)"], rows, widths=["id", "short", "wide", "mid"])))
+            ["id", "verdict", "raw answer, whole", "failure label (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
     return html_page(f"eval.py report: {path}", parts)
+
+
+def headline_stats(head, problems):
+    """The figures at the top of a report page."""
+    main = row_of(head, "main")["figure"]
+    name = head["measure"].capitalize()
+    stats = [stat(name + (", majority vote" if head["repeat"] > 1 else ""), figure_text(main) if main["of"] else "no answers",
+                  f"95% CI {interval(main['ci'])}" if main["of"] else "")]
+    if head["repeat"] > 1:
+        stats.append(stat(f"{name}, mean of {head['repeat']} trials", figure_text(row_of(head, "mean")["figure"])))
+    base = row_of(head, "baseline")
+    if base:
+        invalid = row_of(head, "invalid")
+        stats.append(stat(f"Baseline (always {base['label']})", figure_text(base["figure"]),
+                          f"95% CI {interval(base['figure']['ci'])}"))
+        stats.append(stat("Invalid answers", f"{figure_text(invalid['figure'])} of {figure_text(invalid['of'])}",
+                          "matched no label; counted as wrong"))
+    if problems["errors"]["value"] or problems["open"]["value"]:
+        stats.append(stat("Not scored", f"{figure_text(problems['errors'])} errors · {figure_text(problems['open'])} undecided"))
+    return stats
+
+
+def headline_bars(head):
+    """The bars at the top of a report: the headline figure (each trial too, with trials) and
+    the majority baseline it must beat."""
+    name = head["measure"].capitalize()
+    main = row_of(head, "main")["figure"]
+    bars = [{"name": name + (", majority vote" if head["repeat"] > 1 else ""), "value": main["value"], "ci": main["ci"],
+             "kind": "main"}]
+    bars += [{"name": f"trial {r['trial']}", "value": r["figure"]["value"], "ci": r["figure"]["ci"], "kind": "trial"}
+             for r in head["rows"] if r["name"] == "trial"]
+    base = row_of(head, "baseline")
+    if base:
+        bars.append({"name": f"Baseline: always {base['label']}", "value": base["figure"]["value"],
+                     "ci": base["figure"]["ci"], "kind": "baseline"})
+    return bars
+
+
+def sorted_by_value(f):
+    """A figure as a table cell that sorts by its value."""
+    return figure_text(f), f["value"]
+
+
+def label_part(sec, anchors, name):
+    each = " (every trial counted)" if sec["every_trial"] else ""
+    rows = [[r["name"], *(sorted_by_value(f) for f in r["figures"][:3]), figure_text(r["figures"][3])] for r in sec["rows"]]
+    return [section(f"Per label{each}", html_table(["label", "precision", "recall", "f1", "support"], rows, numeric_from=1),
+                    paragraph(f"Confusion matrix: rows are the expected label, columns the one the answer normalized to{each}."),
+                    heat_map(sec["confusion"], "confusion matrix"), ident="labels")]
+
+
+def check_cells(checks):
+    return [[r["name"], r["type"], r["role"], sorted_by_value(r["figure"]), r["open"]["value"] or ""] for r in checks]
+
+
+def check_part(sec, anchors, name):
+    parts = []
+    header = ["check", "type", "role", "answers passing", "open"]
+    if sec["plain_table"]:
+        parts.append(section("Checks", html_table(header, check_cells([r for r in sec["rows"] if not r["judge"]])),
+                             ident="checks"))
+    if "judge" in sec:
+        j = sec["judge"]
+        review = [review_line(r, sec["repeat"]) for r in j["review"]]
+        parts.append(section(
+            "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
+            html_table(header, check_cells([r for r in sec["rows"] if r["judge"]])),
+            paragraph(f"Judge: {j['models']} · cost: {judge_cost(j, 'calls')}"),
+            paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
+    return parts
+
+
+def weighted_part(sec, anchors, name):
+    return [section("Weighted score per case", paragraph(sec["rule"]), html_table(
+        ["id", "verdict", "score", "threshold", "weighed checks failed"],
+        [[case_link(r["name"], anchors), r["verdict"], (r["score_text"], r["score"]), r["threshold"], ", ".join(r["failed"])]
+         for r in sec["rows"]]),
+        paragraph(f"Failed by a blocking check whatever the score: {', '.join(sec['vetoed'])}") if sec["vetoed"] else "")]
+
+
+def slice_part(sec, anchors, name):
+    """By difficulty or by tag: the bars with their intervals, and the table."""
+    bars = [{"name": f"{r['name']} ({r['figure']['of']})",
+             "value": r["figure"]["value"], "ci": r["figure"]["ci"], "thin": r["thin"]} for r in sec["rows"]]
+    rows = [[r["name"], r["figure"]["of"], sorted_by_value(r["figure"]), interval(r["figure"]["ci"]),
+             f"fewer than {SMALL_SLICE} cases" if r["thin"] else ""] for r in sec["rows"]]
+    what = "difficulty" if sec["key"] == "by_difficulty" else "tag"
+    return [section(f"By {what}", interval_chart(bars, f"{name} by {what}"),
+                    html_table(["slice", "cases", "passing", "95% CI", ""], rows),
+                    ident="difficulty" if what == "difficulty" else None)]
+
+
+def trial_part(sec, anchors, name):
+    return [section(f"Trials ({sec['repeat']} per case)", html_table(
+        ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
+        [[figure_text(f) for f in r["figures"]] for r in sec["rows"]], numeric_from=1),
+        paragraph(f"Flaky cases, whose trials disagree ({len(sec['flaky'])}):"), bullet_list(sec["flaky"]) or paragraph("none"))]
+
+
+def speed_part(sec, anchors, name):
+    return [section("Speed", bullet_list([line.strip() for line in speed_section(sec)[1:]]))]
+
+
+# The report page's sections between its headline and its failure labels, in order.
+PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
+                 ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
 
 
 def marked_diff(old, new):
@@ -5800,49 +6178,32 @@ def marked_diff(old, new):
     return Markup(f'<pre>{"".join(left)}</pre>'), Markup(f'<pre>{"".join(right)}</pre>')
 
 
-def delta(a, b):
-    if a is None or b is None:
-        return ("-", None)
-    d = 100 * (b - a)
-    return (f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts", d)
+# The headers of a compare page's per-run tables, by section key.
+DETAIL_HEADERS = {"per_label": ("Per label", ["label", "precision: baseline", "candidate", "Δ", "recall: baseline",
+                                              "candidate", "Δ"]),
+                  "per_check": ("Per check", ["check", "baseline", "candidate", "Δ"]),
+                  "per_difficulty": ("Per difficulty", ["difficulty", "baseline", "candidate", "Δ"])}
 
 
-def delta_sections(sa, sb):
-    """Per label (per check in a free-text set) and per difficulty: each run's own figure and the
-    change in points."""
-    if "per_label" in sa and "per_label" in sb:
-        first = section("Per label (each run's own figures)", html_table(
-            ["label", "precision: baseline", "candidate", "Δ", "recall: baseline", "candidate", "Δ"],
-            [[label, fmt(m["precision"]), fmt(sb["per_label"][label]["precision"]),
-              delta(m["precision"], sb["per_label"][label]["precision"]),
-              fmt(m["recall"]), fmt(sb["per_label"][label]["recall"]), delta(m["recall"], sb["per_label"][label]["recall"])]
-             for label, m in sa["per_label"].items() if label in sb["per_label"]], numeric_from=1))
-    else:
-        b_checks = {x["name"]: x for x in sb["checks"]}
-        first = section("Per check (each run's own figures)", html_table(
-            ["check", "baseline", "candidate", "Δ"],
-            [[x["name"], count_percent(x["passed"], x["total"]),
-              count_percent(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]),
-              delta(rate(x["passed"], x["total"]), rate(b_checks[x["name"]]["passed"], b_checks[x["name"]]["total"]))]
-             for x in sa["checks"] if x["name"] in b_checks], numeric_from=1))
-    return [first, section("Per difficulty (each run's own figures)", html_table(
-        ["difficulty", "baseline", "candidate", "Δ"],
-        [[d, count_percent(g["correct"], g["total"]),
-          count_percent(sb["by_difficulty"][d]["correct"], sb["by_difficulty"][d]["total"]) if d in sb["by_difficulty"] else "-",
-          delta(g["accuracy"], sb["by_difficulty"].get(d, {}).get("accuracy"))]
-         for d, g in sa["by_difficulty"].items()], numeric_from=1))]
+def detail_sections(rows):
+    """Each run's own figures beside the change, as compare_detail_rows worked them out."""
+    def cell(f):
+        return (figure_text(f), f["value"]) if f["kind"] == "points" else figure_text(f)
+    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (each run's own figures)", html_table(
+        DETAIL_HEADERS[sec["key"]][1], [[r["name"], *(cell(f) for f in r["figures"])] for r in sec["rows"]],
+        numeric_from=1)) for sec in rows]
 
 
-def changed_case_rows(c, a_run, a_cases, b_cases, anchors):
+def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
     """A row per trial of each case that changed its outcome: what was asked, and both answers
     with the words that differ marked."""
     a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
     a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
     rows = []
-    for case_id in c["fixed"] + c["regressions"]:
+    for case_id in fixed + broken:
         a, b = a_by_id[case_id], b_by_id[case_id]
         b_trials = {t["trial"]: t for t in b["trials"]}
-        change = "fixed" if case_id in c["fixed"] else "broken"
+        change = "fixed" if case_id in fixed else "broken"
         for t in a["trials"]:
             o = b_trials.get(t["trial"])
             if o is None:
@@ -5851,7 +6212,7 @@ def changed_case_rows(c, a_run, a_cases, b_cases, anchors):
                                    o["response"] if o["error"] is None else f"ERROR: {o['error']}")
             label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
             rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None, "class": change,
-                         "cells": [case_id + (f" trial {t['trial']}" if len(a["trials"]) > 1 else ""), change,
+                         "cells": [trial_name(case_id, t["trial"], len(a["trials"]) > 1), change,
                                    (a["expected"] or "") + label, asked_html(a_results[case_id, t["trial"]]),
                                    Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
                                    Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
@@ -5863,22 +6224,11 @@ def compare_page(paths, runs, graded, c):
     case that changed its outcome with the two answers side by side."""
     (a_path, b_path), (a_run, b_run), (a_cases, b_cases) = paths, runs, graded
     a_cfg, b_cfg = a_run["config"], b_run["config"]
-    name = c["measure"].capitalize()
-    anchors = {i: f"case-{n}" for n, i in enumerate(c["fixed"] + c["regressions"])}
-    changed = [[config_label(k), shown(k, old), shown(k, new)] for k, (old, new) in c["changed"].items()]
-    rows = [{"name": "Baseline", "value": c["baseline"]["accuracy"],
-             "ci": list(wilson(c["baseline"]["correct"], c["baseline"]["scored"])), "kind": "baseline"},
-            {"name": "Candidate", "value": c["candidate"]["accuracy"],
-             "ci": list(wilson(c["candidate"]["correct"], c["candidate"]["scored"])), "kind": "main"}]
-    notes = [f"{side.capitalize()}: {rerun_warning(r)}" for side, r in c["rerun_test"].items()]
-    notes += [f"Only part of the split was run ({json_text(c['subset'])}): not a full comparison"] if c["subset"] else []
-    readings = [f"McNemar's exact test on the cases that changed (paired; alpha {c['alpha']:g}): {c['reading']}.",
-                f"Fisher's exact test on the pass/fail counts alone (ignores the pairing, so it is the weaker "
-                f"reading): p = {p_value(c['fisher_p'])}.",
-                f"Identical raw answers: {c['identical_answers']} of {c['paired_answers']}{paired_trials(c)}."]
-    if c["not_compared"]:
-        readings.append(f"Not compared ({len(c['not_compared'])}, no verdict in a run: an error, or a judge that gave "
-                        f"none): {', '.join(c['not_compared'])}")
+    rows = compare_rows(c, a_path, b_path)
+    runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
+    fixed, broken = (row_of(outcome, k)["figure"]["value"] for k in ("fixed", "regressions"))
+    anchors = {i: f"case-{n}" for n, i in enumerate(fixed + broken)}
+    changed = [[r["setting"], r["old"], r["new"]] for r in runs["changed"]]
     parts = [section("Runs", html_table(["", "baseline", "candidate"],
                                         [["run file", a_path, b_path], ["model", a_cfg["model"], b_cfg["model"]],
                                          ["prompt", a_cfg["prompt"], b_cfg["prompt"]],
@@ -5887,29 +6237,15 @@ def compare_page(paths, runs, graded, c):
                                           f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False, keyed=True)),
              section("What changed", html_table(["setting", "baseline", "candidate"], changed, sortable=False) if changed
                      else paragraph("Nothing in the configuration: a rerun, so differences are run-to-run variation.")),
-             section("Warnings", bullet_list(notes, "warn")) if notes else "",
-             section(name + (" (majority vote of each case's trials)" if c["majority_vote"] else ""),
-                     Markup('<div class="stats">'
-                            + stat("Baseline", count_percent(c["baseline"]["correct"], c["baseline"]["scored"]),
-                                   f"95% CI {interval(rows[0]['ci'])}")
-                            + stat("Candidate", count_percent(c["candidate"]["correct"], c["candidate"]["scored"]),
-                                   f"95% CI {interval(rows[1]['ci'])}")
-                            + stat("Fixed · broken", f"{len(c['fixed'])} · {len(c['regressions'])}")
-                            + (stat("Invalid answers", invalid_counts(c).replace(" -> ", " → "))
-                               if any(c["invalid_answers"] or []) else "")
-                            + "</div>"),
-                     interval_chart(rows, f"{name} of both runs with 95% intervals"),
-                     bullet_list(readings), ident="headline"),
-             section("Fixed and broken", Markup('<div class="cols">'
-                     + f"<div><h3>Fixed ({len(c['fixed'])})</h3>"
-                     + (bullet_list([case_link(i, anchors) for i in c["fixed"]]) or paragraph("none")) + "</div>"
-                     + f"<div><h3>Broken ({len(c['regressions'])})</h3>"
-                     + (bullet_list([case_link(i, anchors) for i in c["regressions"]]) or paragraph("none")) + "</div></div>"),
-                     paragraph(f"Stayed right: {len(c['stayed_right'])} · stayed wrong: {len(c['stayed_wrong'])}"),
+             compare_warnings(runs), compare_headline(outcome, figures),
+             section("Fixed and broken", Markup('<div class="cols">' + id_column("Fixed", fixed, anchors)
+                                                + id_column("Broken", broken, anchors) + "</div>"),
+                     paragraph(f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
+                               f"stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"),
                      ident="changes")]
-    parts += delta_sections(score(a_cfg, a_cases), score(b_cfg, b_cases))
-    changed_rows = changed_case_rows(c, a_run, a_cases, b_cases, anchors)
-    parts.append(section(f"Cases that changed ({len(c['fixed']) + len(c['regressions'])}), answers side by side",
+    parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
+    changed_rows = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
+    parts.append(section(f"Cases that changed ({len(fixed) + len(broken)}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
                          filter_box("changed-table", "changed cases") if changed_rows else "",
@@ -5917,16 +6253,51 @@ def compare_page(paths, runs, graded, c):
                                      "candidate answer"], changed_rows, table_id="changed-table",
                                     widths=["id", "short", "mid", "mid", "wide", "wide"]) if changed_rows else paragraph("none"),
                          ident="changed"))
-    a_speed, b_speed = c["speed"]
-    if a_speed["calls"] and b_speed["calls"]:
-        parts.append(section("Speed", paragraph(
-            f"Median latency {duration(a_speed['latency_ms_median'])} → {duration(b_speed['latency_ms_median'])}"
-            + (f" · generation {speed(a_speed['generation_tokens_per_s'])} → {speed(b_speed['generation_tokens_per_s'])}"
-               if a_speed["generation_tokens_per_s"] or b_speed["generation_tokens_per_s"] else ""))))
+    speeds = section_of(rows, "speed")["rows"]
+    if speeds:
+        line = " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}"
+                          for r in speeds)
+        parts.append(section("Speed", paragraph(line[:1].upper() + line[1:])))
     if c.get("pairwise"):
         lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
     return html_page(f"eval.py compare: {a_path} → {b_path}", parts)
+
+
+def compare_warnings(runs):
+    notes = [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
+    notes += [f"Only part of the split was run ({json_text(runs['subset'])}): not a full comparison"] if runs["subset"] else []
+    return section("Warnings", bullet_list(notes, "warn")) if notes else ""
+
+
+def compare_headline(outcome, figures):
+    """Both runs' figures with their intervals, as stats and a chart, and the tests in words."""
+    name = figures["measure"].capitalize()
+    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
+    fixed, broken = (row_of(outcome, k)["count"] for k in ("fixed", "regressions"))
+    bars = [{"name": "Baseline", "value": base["figure"]["value"], "ci": base["figure"]["ci"], "kind": "baseline"},
+            {"name": "Candidate", "value": cand["figure"]["value"], "ci": cand["figure"]["ci"], "kind": "main"}]
+    readings = [f"McNemar's exact test on the cases that changed (paired; alpha {test['alpha']:g}): {test['reading']}.",
+                f"Fisher's exact test on the pass/fail counts alone (ignores the pairing, so it is the weaker "
+                f"reading): p = {figure_text(fisher['figure'])}.",
+                f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
+    left_out = row_of(outcome, "not_compared")
+    if left_out["figure"]["value"]:
+        readings.append(f"Not compared ({figure_text(left_out['count'])}, no verdict in a run: an error, or a judge that "
+                        f"gave none): {figure_text(left_out['figure'])}")
+    invalid = row_of(figures, "invalid")
+    stats = (stat("Baseline", figure_text(base["figure"]), f"95% CI {interval(base['figure']['ci'])}")
+             + stat("Candidate", figure_text(cand["figure"]), f"95% CI {interval(cand['figure']['ci'])}")
+             + stat("Fixed · broken", f"{figure_text(fixed)} · {figure_text(broken)}")
+             + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
+    return section(name + (" (majority vote of each case's trials)" if figures["majority_vote"] else ""),
+                   Markup(f'<div class="stats">{stats}</div>'), interval_chart(bars, f"{name} of both runs with 95% intervals"),
+                   bullet_list(readings), ident="headline")
+
+
+def id_column(title, ids, anchors):
+    return (f"<div><h3>{title} ({len(ids)})</h3>"
+            + (bullet_list([case_link(i, anchors) for i in ids]) or paragraph("none")) + "</div>")
 
 
 PAGE_STYLE = """
@@ -6100,7 +6471,7 @@ def review_items(run, against=None):
                 "key": label_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
-                "input": r.get("input"), "messages": r.get("messages"), "response": t["response"], "predicted": t["predicted"],
+                **asked(r), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],

@@ -1,0 +1,317 @@
+"""The views agree: report and compare work out every figure once (report_rows, compare_rows,
+compare_detail_rows, compare_many_rows), and text, markdown, the HTML page and --json only show
+those rows. For every figure of the rows of a few runs (the shipped examples and runs built here:
+trials, weighted checks, errors, a conversation), each view that shows it must show it written
+the one way (figure_text), and --json must hold the same unrounded value where the figure says."""
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, V1_MISSES, V2_MISSES, V3_MISSES, evalpy, make_run, split_run, write_run
+
+EXAMPLES = ROOT / "runs" / "example"
+
+# What a view leaves out on purpose (a place: section key, row, field; see places()); every other
+# figure must be in every view. A place leaves out all below it. A markdown comment is short: no per-label table, no slices, no
+# trials table; a page draws each trial only as a bar; text and markdown have no intervals of a
+# compare, and no per-run detail (the page's alone).
+LEFT_OUT = {
+    "markdown": {"headline.trial.figure", "headline.trial.figure.ci", "headline.trial.invalid", "headline.invalid.of",
+                 "headline.mean.figure", "problems.open", "problems.requests", "labels.row.figures", "checks.row.open",
+                 "checks.judge", "by_difficulty", "by_tag", "trials", "speed.latency[1]", "speed.calls",
+                 "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "failure_labels",
+                 "outcome.stayed_right", "outcome.stayed_wrong",
+                 "figures.baseline.figure.ci", "figures.candidate.figure.ci", "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
+                 "many.left_out", "many.row.not_scored", "failures.row", "speed.rates[1]", "speed.with_load"},
+    "text": {"headline.pass_hat.figure", "figures.baseline.figure.ci", "figures.candidate.figure.ci", "speed.with_load",
+             "headline.invalid.of"},
+    "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
+             "speed.calls", "failure_labels", "headline.invalid.of"},
+}
+
+
+def left_out(view, place, row, sec):
+    """Whether a view leaves a place out; also the label check (markdown's headline says it, and
+    text and page have no table of it alone), the cases not compared when there are none, and
+    errors and undecided answers when there are none, and the McNemar p, which the reading words only when a case changed."""
+    if any(place == p or place.startswith((p + ".", p + "[")) for p in LEFT_OUT[view]):
+        return True
+    if place.startswith("checks.row") and not row["judge"]:
+        return row["type"] == "label" if view == "markdown" else not sec["plain_table"]
+    if place.startswith("outcome.not_compared"):
+        return not row["figure"]["value"]
+    if place in ("problems.errors", "problems.open"):   # said only when there are some
+        return not sec[place.split(".")[1]]["value"]
+    if place == "problems.requests":   # the requests made, said beside the errors
+        return not sec["errors"]["value"]
+    if place.startswith("speed.rates"):   # the server's speeds, when it reported them
+        return sec["rates"][0]["value"] is None if view == "markdown" else not sec["has_rates"]
+    if place.startswith("figures.invalid.figures") and place.endswith("[1]"):   # of how many answers: with trials
+        return not row["majority_vote"]
+    return place == "figures.mcnemar.figure" and row["changed"] == 0
+
+
+def figures(value, place, row=None):
+    """(place, figure, row) for every figure under a value of the rows."""
+    if isinstance(value, dict) and "kind" in value and "json" in value:
+        yield place, value, row
+        return
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from figures(inner, f"{place}.{key}", row)
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            if isinstance(inner, dict) and "name" in inner:
+                yield from figures({k: v for k, v in inner.items() if k != "name"}, row_place(place, inner), inner)
+            else:
+                yield from figures(inner, f"{place}[{i}]", row)
+
+
+# rows that are each their own place (a headline's, a compare's); other rows are "row"
+ROW_NAMES = {"main", "mean", "trial", "pass_hat", "baseline", "invalid", "fixed", "regressions", "not_compared",
+             "stayed_right", "stayed_wrong", "candidate", "mcnemar", "fisher", "identical", "latency", "generation"}
+
+
+def row_place(place, row):
+    """A section's own rows are placed under it ('headline.main', 'checks.row'); a list of rows
+    under another name keeps it ('trials.trials.row')."""
+    under = place.removesuffix(".rows")
+    return f"{under}.{row['name'] if row['name'] in ROW_NAMES else 'row'}"
+
+
+def places(rows):
+    for sec in rows:
+        for place, f, row in figures({k: v for k, v in sec.items() if k != "key"}, sec["key"]):
+            yield place, f, row, sec
+
+
+def dig(doc, path):
+    for step in path:
+        if step == "#":
+            return len(doc)
+        doc = doc[step]
+    return doc
+
+
+def assert_in_json(doc, f, where):
+    if f["json"] is None:
+        return   # a sum of figures the JSON holds apart (requests made, tokens), or the page's own detail
+    paths = f["json"] if isinstance(f["json"], dict) else {"value": f["json"]}
+    for part, path in paths.items():
+        assert dig(doc, path) == f[part], f"{where}: --json at {path} is {dig(doc, path)!r}, the rows {f[part]!r}"
+
+
+def shown_forms(f):
+    """The strings a view must show for a figure: its text; each id of a list of ids."""
+    if f["kind"] == "ids":
+        return list(f["value"])
+    return [evalpy.figure_text(f)]
+
+
+def assert_shown(views, place, f, row, sec):
+    for view, text in views.items():
+        for form, sub in [(shown_forms(f), place)] + ([([evalpy.interval(f["ci"])], place + ".ci")] if f.get("ci") else []):
+            if left_out(view, sub, row, sec):
+                continue
+            for shown in form:
+                needle = html.escape(shown, quote=True) if view == "html" else shown
+                assert re.search(r"(?<![\w.])" + re.escape(needle) + r"(?!\w|\.\d)", text), \
+                    f"{view} lacks {place} {shown!r} (row {row and row.get('name')!r})"
+
+
+def check_agree(rows, views, doc):
+    count = 0
+    for place, f, row, sec in places(rows):
+        assert_in_json(doc, f, place)
+        assert_shown(views, place, f, row, sec)
+        count += 1
+    assert count > 5   # the walk found the figures
+
+
+# --- the runs: the shipped examples, and runs built here for what they lack
+
+def built_runs(folder):
+    """Trials with an error, weighted checks with an error and a veto, a conversation case."""
+    trials = {"t1": ["unsafe", "unsafe", "safe"], "t2": ["unsafe"] * 3, "t3": ["safe"] * 3, "t4": ["safe", None, "safe"]}
+    cases = [{"id": cid, "input": cid, "expected": e, "tags": tags, "response": trials[cid]}
+             for cid, e, tags in (("t1", "unsafe", ["red-team"]), ("t2", "unsafe", ["red-team", "injection"]),
+                                  ("t3", "safe", []), ("t4", "safe", ["injection"]))]
+    checks = [dict(evalpy.parse_check({"type": "contains", "value": v, "name": n, "weight": w})[0])
+              for n, v, w in (("apology", "sorry", 1), ("refund", "refund", 2))]
+    checks.append(evalpy.parse_check({"type": "not_contains", "value": "idiot", "name": "polite"})[0])
+    free = [{"id": f"f{i}", "input": f"customer {i}", "checks": checks, "pass_threshold": 0.6, "difficulty": d,
+             "response": r} for i, (d, r) in enumerate([("easy", "sorry, refund"), ("easy", "refund only"),
+                                                        ("hard", "sorry"), ("hard", "sorry idiot refund"),
+                                                        ("easy", None), ("hard", "nothing")])]
+    conv = [{"id": "c1", "messages": [{"role": "user", "content": "hola"}, {"role": "assistant", "content": "¿sí?"},
+                                       {"role": "user", "content": "no puedo entrar"}], "expected": "acceso",
+             "response": "bug"}, {"id": "c2", "expected": "bug", "response": "bug"}]
+    return {"trials": write_run(folder / "trials.json", make_run(cases, labels=["safe", "unsafe"], temperature=0.7)),
+            "free": write_run(folder / "free.json", make_run(free, labels=None, split="free")),
+            "conv": write_run(folder / "conv.json", make_run(conv))}
+
+
+REPORTS = ["dev-v3", "test-v3", "support-dev-v1-judged", "support-dev-v2-judged", "trials", "free", "conv"]
+
+
+def run_path(name, built):
+    return built[name] if name in built else str(EXAMPLES / f"{name}.json")
+
+
+def views_of(cli, command, tmp_path):
+    """text, markdown, the page, and the parsed --json of one command."""
+    out = {}
+    for view, flags in (("text", []), ("markdown", ["--markdown"]), ("json", ["--json"])):
+        code, text, _ = cli(*command, *flags)
+        assert code == 0
+        out[view] = text
+    page = tmp_path / "page.html"
+    cli(*command, "--html", page, "--force")
+    out["html"] = page.read_text(encoding="utf-8")
+    return {k: v for k, v in out.items() if k != "json"}, json.loads(out["json"])
+
+
+@pytest.mark.parametrize("name", REPORTS)
+def test_every_figure_of_a_report_agrees_in_every_view(project, cli, tmp_path, name):
+    path = run_path(name, built_runs(project))
+    config, cases = evalpy.read_graded(path)
+    rows = evalpy.report_rows(config, evalpy.report_score(path, config, cases))
+    views, doc = views_of(cli, ("report", path), tmp_path)
+    check_agree(rows, views, doc)
+
+
+def write_dev_runs():
+    return (write_run("runs/v1.json", split_run("dev", V1_MISSES, prompt="prompts/v1.txt")),
+            write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt")),
+            write_run("runs/v3.json", split_run("dev", V3_MISSES)))
+
+
+COMPARES = [("dev-v1", "dev-v2"), ("support-dev-v1-judged", "support-dev-v2-judged"), ("v2", "v3"), ("v1", "v2")]
+
+
+@pytest.mark.parametrize("a, b", COMPARES)
+def test_every_figure_of_a_compare_agrees_in_every_view(project, cli, tmp_path, a, b):
+    built = dict(zip(("v1", "v2", "v3"), write_dev_runs()))
+    a_path, b_path = run_path(a, built), run_path(b, built)
+    (a_cfg, a_cases), (b_cfg, b_cases) = evalpy.read_graded(a_path), evalpy.read_graded(b_path)
+    c = evalpy.compare_runs(a_cfg, a_cases, b_cfg, b_cases)
+    views, doc = views_of(cli, ("compare", a_path, b_path), tmp_path)
+    check_agree(evalpy.compare_rows(c, a_path, b_path), views, doc)
+    # each run's own figures and the change: the page's alone, each in it
+    for place, f, row, _ in places(evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)):
+        assert html.escape(evalpy.figure_text(f)) in views["html"], (place, row["name"])
+
+
+def test_every_figure_of_a_compare_of_many_runs_agrees(project, cli, tmp_path):
+    paths = write_dev_runs()
+    m = evalpy.compare_many([(p, *evalpy.read_graded(p)) for p in paths])
+    out = {}
+    for view, flags in (("text", []), ("markdown", ["--markdown"]), ("json", ["--json"])):
+        code, out[view], _ = cli("compare", *paths, *flags)
+    doc = json.loads(out.pop("json"))
+    check_agree(evalpy.compare_many_rows(m), out, doc)
+
+
+def test_a_view_that_shows_a_figure_another_way_is_caught(project, cli, tmp_path, monkeypatch):
+    """The test above can fail: a markdown that rounds the headline its own way disagrees."""
+    path = run_path("dev-v3", {})
+    config, cases = evalpy.read_graded(path)
+    rows = evalpy.report_rows(config, evalpy.report_score(path, config, cases))
+    views, doc = views_of(cli, ("report", path), tmp_path)
+    views["markdown"] = views["markdown"].replace("11/28 = 39%", "11/28 = 39.3%")
+    with pytest.raises(AssertionError, match="markdown lacks headline.baseline"):
+        check_agree(rows, views, doc)
+    doc["baseline"]["accuracy"] = round(doc["baseline"]["accuracy"], 2)
+    with pytest.raises(AssertionError, match="--json at"):
+        check_agree(rows, {}, doc)
+
+
+# --- each view takes each figure from the rows: change one figure, and every view that shows it
+# shows the change (a view working a figure out on its own would keep showing the old one)
+
+SENTINEL = {"count": {"value": 97531}, "share": {"count": 97531, "of": 97532, "value": 97531 / 97532, "ci": [0.0111, 0.9222]},
+            "p": {"value": 0.0000123}, "ms": {"value": 97531.0}, "tokens_per_s": {"value": 975.3},
+            "fixed2": {"value": 0.9753}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]}}
+
+
+def changed_at(rows, n):
+    """A copy of the rows with its n-th figure set to a value no run has."""
+    rows = json.loads(json.dumps(rows))
+    place, f, row, sec = list(places(rows))[n]
+    f.update({k: v for k, v in SENTINEL[f["kind"]].items() if k != "ci" or f.get("ci")})
+    return rows, place, f, row, sec
+
+
+def occurrences(view, text, f):
+    counts = []
+    for form in shown_forms(f) + ([evalpy.interval(f["ci"])] if f.get("ci") else []):
+        needle = html.escape(form, quote=True) if view == "html" else form
+        counts.append(len(re.findall(r"(?<![\w.])" + re.escape(needle) + r"(?!\w|\.\d)", text)))
+    return counts
+
+
+# Figures the views show inside a reading, a sentence compare_runs words once from the same figure
+IN_A_READING = {"figures.mcnemar.figure"}
+
+
+def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
+    """render() -> {view: text}, made with builder patched to return the changed rows."""
+    before = render()
+    for n in range(len(list(places(rows)))):
+        changed, place, f, row, sec = changed_at(rows, n)
+        if f["kind"] == "ids" or place in IN_A_READING:
+            continue   # a page lists the answers of the cases named: a name no run has has none (the test above checks ids)
+        original = list(places(rows))[n]
+        monkeypatch.setattr(evalpy, builder, lambda *a, **k: changed)
+        after = render()
+        for view, text in after.items():
+            if left_out(view, place, original[2], original[3]):
+                continue
+            grew = [a > b for a, b in zip(occurrences(view, text, f), occurrences(view, before[view], f))]
+            assert grew[0], f"{view} does not show {place} from the rows"
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("name", ["dev-v3", "support-dev-v2-judged", "trials", "free"])
+def test_each_report_view_shows_the_figures_of_the_rows(project, monkeypatch, name):
+    path = run_path(name, built_runs(project))
+    run = evalpy.load_run(path)
+    config, cases = run["config"], evalpy.grade_run(run)
+    s = evalpy.report_score(path, config, cases, failure_labels={})
+    rows = evalpy.report_rows(config, s)
+    assert_views_follow_the_rows(monkeypatch, "report_rows", rows, lambda: {
+        "text": evalpy.format_report(config, s), "markdown": evalpy.markdown_report(config, s, path),
+        "html": evalpy.report_page(path, run, cases, s, {})})
+
+
+@pytest.mark.parametrize("a, b", [("v2", "v3"), ("support-dev-v1-judged", "support-dev-v2-judged")])
+def test_each_compare_view_shows_the_figures_of_the_rows(project, monkeypatch, a, b):
+    built = dict(zip(("v1", "v2", "v3"), write_dev_runs()))
+    paths = run_path(a, built), run_path(b, built)
+    runs = [evalpy.load_run(p) for p in paths]
+    graded = [evalpy.grade_run(r) for r in runs]
+    c = evalpy.compare_runs(runs[0]["config"], graded[0], runs[1]["config"], graded[1])
+    assert_views_follow_the_rows(monkeypatch, "compare_rows", evalpy.compare_rows(c, *paths), lambda: {
+        "text": evalpy.format_compare(c, *paths), "markdown": evalpy.markdown_compare(c, *paths),
+        "html": evalpy.compare_page(paths, runs, graded, c)})
+
+
+def test_labels_naming_no_answer_of_the_run_are_left_out_of_every_view(project, cli, tmp_path):
+    """Regression: the text and --json counted the failure labels of answers the run does not have,
+    which the page left out (with a warning): 3 labelled in one view, 1 in the other."""
+    path = write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
+    labels = {"dev-09#1": "wrong label", "dev-99#1": "wrong label", "dev-98#1": "gone"}
+    Path(path + evalpy.FAILURE_LABELS_SUFFIX).write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
+        k: {"label": v, "time": "2026-01-02T10:00:00"} for k, v in labels.items()}}), encoding="utf-8")
+    views, doc = views_of(cli, ("report", path), tmp_path)
+    assert doc["failure_labels"]["counts"] == [["wrong label", 1]]
+    assert doc["failure_labels"]["left_out"] == ["dev-99#1", "dev-98#1"]
+    assert "Failure labels (1 labelled" in views["text"] and "\n  wrong label  1\n" in views["text"]
+    assert "gone" not in views["text"].split("Failure labels")[1].split("\n")[2]
+    warning = "2 failure labels in runs/v2.json.labels.json name answers this run does not have"
+    assert warning in views["text"] and warning in views["html"]
+    assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
