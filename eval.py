@@ -42,7 +42,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
   13. Pages            report --html and compare --html: one self-contained file formatting the rows
                        of 11, SVG charts drawn here
-  14. Review           the local trace viewer, its page, and its failure-labels sidecar
+  14. Review           the local trace viewer, its page, and its annotations sidecar
   15. Command line     the parsers built from OPTIONS, one short cmd_* per command, main()
 """
 import argparse
@@ -79,7 +79,7 @@ __version__ = "0.1.0"
 # ---------------------------------------------------------------------------
 # 1. Defaults. Each says why it is what it is.
 
-DEFAULT_MODEL = "qwen2.5:7b"      # the model the seed's worked example used
+DEFAULT_MODEL = "qwen2.5:7b"      # the model the methodology's worked example used
 DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remove it
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
@@ -104,7 +104,7 @@ PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
-LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the seed's threshold)
+LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the methodology's threshold)
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
@@ -115,8 +115,12 @@ INVALID = "INVALID"               # an answer that is not exactly one label afte
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
 
-FAILURE_LABELS_SUFFIX = ".labels.json"
-FAILURE_LABELS_FORMAT = "eval.py-labels/1"
+# review's annotations of what went wrong, beside the run: RUN.annotations.json. Files of the older
+# name and form are still read (never written).
+ANNOTATIONS_SUFFIX = ".annotations.json"
+ANNOTATIONS_FORMAT = "eval.py-annotations/1"
+OLD_ANNOTATIONS_SUFFIX = ".labels.json"
+OLD_ANNOTATIONS_FORMAT = "eval.py-labels/1"
 
 
 PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
@@ -128,14 +132,14 @@ SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 
 
-# The audit: where a judge leans (seed 001's biases), read from the verdicts a run already holds:
+# The audit: where a judge leans (the biases methodology note 001 names), read from the verdicts a run already holds:
 # answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
 AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
 UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called unsure of itself
 
 
 REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
-MAX_FAILURE_LABEL = 200
+MAX_ANNOTATION = 200       # characters of one annotation: a name for a failure, not an essay
 
 CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
 CHART_NAME = 190       # px for the names left of the bars
@@ -231,7 +235,7 @@ OPTIONS = (
     Option(("--cases",), ("run",), "ask only these cases (a quick look, recorded as such)", metavar="ID,ID",
            exclusive="quick", run_config=True),
     Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
-                                        "another prompt, model, temperature or seed (the run is marked as forced)",
+                                        "another prompt, model, temperature or sampling seed (the run is marked as forced)",
            "flag", False, run_config=True),
     Option(("--resume",), ("run",), "finish an interrupted run (the path it printed)", metavar="PATH"),
     Option(("--api",), ("run",), "ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
@@ -821,7 +825,7 @@ class ReportAdds(TypedDict, total=False):
     per_label: dict         # labels only: precision, recall, f1, support
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
-    failure_labels: dict    # set by report when review labelled failures: {file, counts}
+    annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
 
 
 class Score(ReportAdds):
@@ -957,18 +961,19 @@ class PairwiseFile(TypedDict):
     comparisons: list       # of PairwiseComparison
 
 
-class FailureLabel(TypedDict):
-    """One answer's failure label, written in review."""
-    label: str              # the person's words for what went wrong
+class Annotation(TypedDict):
+    """One answer's annotation, written in review: what went wrong, in a person's words."""
+    text: str               # the person's words for what went wrong
     time: str               # when it was written, ISO 8601
 
 
-class FailureLabelsFile(TypedDict, total=False):
-    """RUN.labels.json (FAILURE_LABELS_SUFFIX): review's failure labels of a run."""
-    format: str             # FAILURE_LABELS_FORMAT
+class AnnotationsFile(TypedDict, total=False):
+    """RUN.annotations.json (ANNOTATIONS_SUFFIX): review's annotations of a run's answers. The older
+    RUN.labels.json held {"format": OLD_ANNOTATIONS_FORMAT, "labels": {key: {"label", "time"}}}."""
+    format: str             # ANNOTATIONS_FORMAT
     run: str                # the run file's name
-    run_sha: str            # the run file's hash when labelled: labels of another version are stale
-    labels: dict            # {label_key(): FailureLabel}
+    run_sha: str            # the run file's hash when annotated: annotations of another version are stale
+    annotations: dict       # {answer_key(): Annotation}
 
 
 class Inputs(NamedTuple):
@@ -1262,7 +1267,7 @@ def parse_check(obj) -> tuple[Check | None, list]:
     return check, problems
 
 
-# Seed 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
+# Methodology note 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
 # threshold, with safety and policy checks blocking whatever the sum. A check either blocks or
 # weighs, never both: a blocking check that also weighed would count twice.
 def is_number(value):
@@ -2547,7 +2552,7 @@ def left_open_by_failed_call(trial):
 def judge_summary(config, cases):
     """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
     votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
-    review = []
+    doubtful = []
     for case in cases:
         for t in case["trials"]:
             for name, j in t["judged"].items():
@@ -2560,13 +2565,13 @@ def judge_summary(config, cases):
                 if j["disagree"]:
                     reasons.append("judges disagree")
                 if reasons:
-                    review.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
+                    doubtful.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
             "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
             "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
-            "review": review}
+            "doubtful": doubtful}
 
 
 def judge_agreement(pairs):
@@ -2588,7 +2593,7 @@ def judge_agreement(pairs):
 
 
 # Two answers side by side: a judge tends to prefer the one it reads first, so every pair is asked
-# in both orders, and only a preference that survives the swap counts (seed 001).
+# in both orders, and only a preference that survives the swap counts (methodology note 001).
 PAIRWISE_PROMPT = """You compare two answers, A and B, written by AI assistants to the same user message,
 against one criterion. Read the message and both answers. First reason about which answer meets the
 criterion better, quoting the words that decide it. Judge that criterion only: which answer comes
@@ -3001,7 +3006,7 @@ def journal_config(path):
 
 
 def earlier_held_out_runs(folders, split_sha, config):
-    """Earlier runs of the same held-out split made with another prompt, model, temperature or seed."""
+    """Earlier runs of the same held-out split made with another prompt, model, temperature or sampling seed."""
     found = []
     for folder in dict.fromkeys(folders):
         names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
@@ -3317,8 +3322,8 @@ def read_run_config(path):
 
 def head_problem(run):
     """What must hold of a run file's format and config before any result is read."""
-    if isinstance(run, dict) and run.get("format") == FAILURE_LABELS_FORMAT:
-        return "this is the failure labels file of a review, not a run: give the run it sits beside"
+    if isinstance(run, dict) and run.get("format") in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
+        return "this is the annotations file of a review, not a run: give the run it sits beside"
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config = run.get("config")
@@ -3942,7 +3947,7 @@ def failures_for_fisher(rows, alpha):
 
 
 def power_answer(rate, rows, failures, prob, alpha):
-    """`power`: the seed's sizing questions, answered exactly. Returns (lines, figures)."""
+    """`power`: the methodology's sizing questions, answered exactly. Returns (lines, figures)."""
     if rate is not None and rows is not None:
         chance = binom_at_least(failures, rows, rate)
         lines = [f"{chance:.1%}: the chance of seeing at least {failures} failures in {rows} rows "
@@ -4080,7 +4085,7 @@ def report_rows(config, s):
     keyed by what they hold; a section the run has nothing for is left out."""
     sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
-                rows_trials(s), rows_speed(s["speed"]), rows_failures(s), rows_failure_labels(s)]
+                rows_trials(s), rows_speed(s["speed"]), rows_failures(s), rows_annotations(s)]
     return [sec for sec in sections if sec]
 
 
@@ -4147,7 +4152,7 @@ def rows_checks(s):
            "plain_table": bool(plain) and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged)}
     if judged:
         j = s["judge"]
-        out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "review": j["review"],
+        out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "doubtful": j["doubtful"],
                         **{k: figure("count", j[k], ["judge", k]) for k in
                            ("calls", "failed_calls", "prompt_tokens", "completion_tokens")}}
     return out
@@ -4210,14 +4215,15 @@ def rows_failures(s):
          "response": f["response"], "failed_checks": f.get("failed_checks")} for f in s["failures"]]}
 
 
-def rows_failure_labels(s):
-    labels = s.get("failure_labels")
-    if not labels:
+def rows_annotations(s):
+    annotations = s.get("annotations")
+    if not annotations:
         return None
-    return {"key": "failure_labels", "file": labels["file"], "total": figure("count", sum(n for _, n in labels["counts"])),
-            "left_out": labels["left_out"] and stray_warning(labels["file"], labels["left_out"]),
-            "rows": [{"name": label, "figure": figure("count", n, ["failure_labels", "counts", i, 1])}
-                     for i, (label, n) in enumerate(labels["counts"])]}
+    return {"key": "annotations", "file": annotations["file"],
+            "total": figure("count", sum(n for _, n in annotations["counts"])),
+            "left_out": annotations["left_out"] and stray_warning(annotations["file"], annotations["left_out"]),
+            "rows": [{"name": text, "figure": figure("count", n, ["annotations", "counts", i, 1])}
+                     for i, (text, n) in enumerate(annotations["counts"])]}
 
 
 # --- the report as text: each section of the rows, formatted
@@ -4284,8 +4290,8 @@ def check_section(sec):
         out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]
         out += rows([r for r in sec["rows"] if r["judge"]])
         out.append(f"  cost: {judge_cost(j)}")
-        out += ["", f"For human review ({len(j['review'])}):"]
-        out += [f"  {review_line(r, sec['repeat'])}" for r in j["review"]] or ["  -"]
+        out += ["", f"For human review ({len(j['doubtful'])}):"]
+        out += [f"  {doubtful_line(r, sec['repeat'])}" for r in j["doubtful"]] or ["  -"]
     return [line for line in out if line is not None]
 
 
@@ -4295,7 +4301,7 @@ def judge_cost(j, calls="judge calls"):
             f"{figure_text(j['prompt_tokens'])} prompt + {figure_text(j['completion_tokens'])} completion tokens")
 
 
-def review_line(r, repeat):
+def doubtful_line(r, repeat):
     """An answer a person should look at, and why: 'dev-07 trial 2 · helps: low certainty (0.67)'."""
     return f"{trial_name(r['id'], r['trial'], repeat > 1)} · {r['check']}: {r['why']}"
 
@@ -4368,8 +4374,8 @@ def failure_section(sec):
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
-def failure_label_section(sec):
-    out = [f"Failure labels ({figure_text(sec['total'])} labelled, from {sec['file']}; most frequent first):"]
+def annotation_section(sec):
+    out = [f"Annotations ({figure_text(sec['total'])} answers annotated in review, from {sec['file']}; most frequent first):"]
     out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
     return out + ([f"  {sec['left_out']}"] if sec["left_out"] else [])
 
@@ -4444,7 +4450,7 @@ def format_report(config, s):
 TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section),
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
-                 ("failures", None, failure_section), ("failure_labels", None, failure_label_section)]
+                 ("failures", None, failure_section), ("annotations", None, annotation_section)]
 
 
 def markdown_report(config, s, path):
@@ -4573,7 +4579,7 @@ def run_listing(folder):
     skipped in silence."""
     rows, listing = [], []
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith(".json") and not f.endswith((FAILURE_LABELS_SUFFIX, PAIRWISE_SUFFIX)))
+                   if f.endswith(".json") and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
     for path in paths:
         try:
             config, cases = read_graded(path)
@@ -4596,29 +4602,28 @@ def run_listing(folder):
     return listing, None, lambda: text
 
 
-def report_score(run_path, config, cases, checks_path=None, failure_labels=None):
-    """The score a report shows: the figures, where the checks came from, and the failure labels
+def report_score(run_path, config, cases, checks_path=None, annotations=None):
+    """The score a report shows: the figures, where the checks came from, and the annotations
     written in review, if any (read from beside the run unless given)."""
     s = dict(score(config, cases), checks_from=checks_path or "the run file")
-    if failure_labels is None:
-        failure_labels, _ = read_failure_labels(run_path + FAILURE_LABELS_SUFFIX)
-    if failure_labels:
-        # only the labels on answers of this run, as the page counts them; the others are named apart
-        strays = stray_labels(failure_labels, cases)
-        kept = {k: v for k, v in failure_labels.items() if k not in strays}
-        s["failure_labels"] = {"file": run_path + FAILURE_LABELS_SUFFIX, "counts": failure_label_counts(kept),
-                               "left_out": strays}
+    if annotations is None:
+        annotations, _ = read_annotations(annotations_file(run_path))
+    if annotations:
+        # only the annotations of answers of this run, as the page counts them; the others are named apart
+        strays = stray_annotations(annotations, cases)
+        kept = {k: v for k, v in annotations.items() if k not in strays}
+        s["annotations"] = {"file": annotations_file(run_path), "counts": annotation_counts(kept), "left_out": strays}
     return s
 
 
-def stray_labels(labels, cases):
-    """The keys of failure labels that name no answer of this run (written for another version of it?)."""
-    answers = {label_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
-    return [key for key in labels if key not in answers]
+def stray_annotations(annotations, cases):
+    """The keys of annotations that name no answer of this run (written for another version of it?)."""
+    answers = {answer_key(c["id"], t["trial"]) for c in cases for t in c["trials"]}
+    return [key for key in annotations if key not in answers]
 
 
 def stray_warning(file, strays):
-    return (f"{plural(len(strays), 'failure label')} in {file} name answers this run does not have (written for "
+    return (f"{plural(len(strays), 'annotation')} in {file} name answers this run does not have (written for "
             f"another version of it?), left out here: {', '.join(strays[:10])}")
 
 
@@ -5244,38 +5249,51 @@ def report_run(run, run_path, baseline, errors, compare_path):
     return 0
 
 
-def label_key(case_id, trial):
-    """How the labels sidecar names an answer: 'dev-09#1'."""
+def answer_key(case_id, trial):
+    """How the annotations sidecar names an answer: 'dev-09#1'."""
     return f"{case_id}#{trial}"
 
 
-def label_key_parts(key):
-    """(case id, trial as written) of a labels-sidecar key; an id may hold '#', so the last one splits."""
+def answer_key_parts(key):
+    """(case id, trial as written) of an annotations key; an id may hold '#', so the last one splits."""
     case_id, _, trial = key.rpartition("#")
     return case_id, trial
 
 
-def read_failure_labels(path):
-    """The sidecar of a run: {case key: {"label": ..., "time": ...}} and the run sha it was made on."""
+def annotations_file(run_path):
+    """The sidecar of a run that review writes and report reads: RUN.annotations.json, or the
+    RUN.labels.json of eval.py before 0.2 while no newer file stands beside it (it is read, never
+    written: review's first save writes its annotations into the new file and leaves it as it is)."""
+    path, older = run_path + ANNOTATIONS_SUFFIX, run_path + OLD_ANNOTATIONS_SUFFIX
+    return older if not os.path.lexists(path) and os.path.exists(older) else path
+
+
+def read_annotations(path):
+    """An annotations sidecar: {answer key: {"text": ..., "time": ...}} and the run sha it was made
+    on. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
     if not os.path.exists(path):
         return {}, None
     try:
-        data = json.loads(read_bytes(path, "labels file").decode("utf-8"))
-        labels = data["labels"]
-        if data.get("format") != FAILURE_LABELS_FORMAT or not isinstance(labels, dict) or not all(
-                isinstance(entry, dict) and isinstance(entry.get("label"), str) and entry["label"]
-                for entry in labels.values()):
+        data = json.loads(read_bytes(path, "annotations file").decode("utf-8"))
+        older = data.get("format") == OLD_ANNOTATIONS_FORMAT
+        if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
-        raise EvalError(f"{path}: damaged, not a labels file written by eval.py review; "
+        written = data["labels" if older else "annotations"]
+        text_key = "label" if older else "text"
+        if not isinstance(written, dict) or not all(isinstance(entry, dict) and isinstance(entry.get(text_key), str)
+                                                    and entry[text_key] for entry in written.values()):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
+        raise EvalError(f"{path}: damaged, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
+    annotations = {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
     run_sha = data.get("run_sha")
-    return labels, run_sha if isinstance(run_sha, str) else None
+    return annotations, run_sha if isinstance(run_sha, str) else None
 
 
-def failure_label_counts(labels):
-    """The failure labels, most frequent first: the seed's count that says what to fix first."""
-    counts = Counter(entry["label"] for entry in labels.values())
+def annotation_counts(annotations):
+    """The annotations, most frequent first: the methodology's count that says what to fix first."""
+    counts = Counter(entry["text"] for entry in annotations.values())
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
@@ -5291,12 +5309,12 @@ def trial_verdict(t):
 #     against people's verdicts, and the audit of a judge's biases.
 
 def read_human_verdicts(path):
-    """LABELS: one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
-    text = read_bytes(path, "labels file").decode("utf-8-sig", errors="replace")
+    """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
+    text = read_bytes(path, "verdicts file").decode("utf-8-sig", errors="replace")
     if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
-        raise EvalError(f"{path} is a run file, not a person's labels: calibrate takes the labels first, "
-                        "then the run (calibrate LABELS RUN)")
-    labels, problems = {}, []
+        raise EvalError(f"{path} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
+                        "then the run (calibrate VERDICTS RUN)")
+    verdicts, problems = {}, []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -5309,12 +5327,12 @@ def read_human_verdicts(path):
         except (ValueError, KeyError, TypeError, RecursionError):
             problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
             continue
-        if key in labels:
-            problems.append(f"{path}:{number}: a second label for {key[0]} / {key[2]}")
-        labels[key] = obj["pass"]
-    if problems or not labels:
-        raise EvalError(capped(problems) or f"{path}: no labels")
-    return labels
+        if key in verdicts:
+            problems.append(f"{path}:{number}: a second verdict for {key[0]} / {key[2]}")
+        verdicts[key] = obj["pass"]
+    if problems or not verdicts:
+        raise EvalError(capped(problems) or f"{path}: no verdicts")
+    return verdicts
 
 
 def capped(problems, shown=20):
@@ -5502,7 +5520,7 @@ def write_judged(judged, run_path, out):
     warn(f"wrote {out} ({run_path} is unchanged)")
 
 
-def calibration(human, verdicts, labels_path, run_path):
+def calibration(human, verdicts, human_path, run_path):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
     judged = sorted({k[2] for k in verdicts})
     if not judged:
@@ -5510,11 +5528,11 @@ def calibration(human, verdicts, labels_path, run_path):
                         "asked (add a judge check and use `judge`, or run again)")
     stray = sorted({k[2] for k in human} - set(judged))
     if stray:
-        raise EvalError(f"{labels_path}: check {stray[0]!r} is not a judge check of {run_path}; its judge "
+        raise EvalError(f"{human_path}: check {stray[0]!r} is not a judge check of {run_path}; its judge "
                         f"checks are: {', '.join(judged)}")
     unknown = [k for k in human if k not in verdicts]
     if unknown:
-        raise EvalError(f"{labels_path}: {len(unknown)} label(s) match no judge verdict in {run_path} "
+        raise EvalError(f"{human_path}: {len(unknown)} verdict(s) match no judge verdict in {run_path} "
                         f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
     report = {}
     for check in sorted({k[2] for k in human}):
@@ -5538,13 +5556,13 @@ def judge_verdicts_of(cases):
 def calibration_warnings(a):
     warnings = []
     if a["failure_detection"] is None:
-        warnings.append("no human-labelled failure: the judge's failure detection cannot be measured")
+        warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif a["failure_detection"] < LOW_CERTAINTY:
         warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
                         f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
     fail_share = a["human_fail_share"]
     if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
-        warnings.append(f"unbalanced labels ({percent(fail_share)} failures): raw agreement misleads; "
+        warnings.append(f"unbalanced verdicts ({percent(fail_share)} failures): raw agreement misleads; "
                         "read failure detection and kappa instead")
     return warnings
 
@@ -5553,7 +5571,7 @@ def format_calibration(report):
     out = []
     for check, a in report.items():
         t = a["table"]
-        out += [f"Check {check!r}: {a['pairs']} answers labelled by a person"
+        out += [f"Check {check!r}: {a['pairs']} answers judged by a person"
                 + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
                 f"  Failure detection: {count_percent(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
                 "  (real failures the judge fails)",
@@ -5571,7 +5589,7 @@ def format_calibration(report):
 def judge_audit(config, cases, run_path, human=None):
     """Per judge check: verdicts by answer-length quarter with the rank correlation, each judge's
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
-    of every pairwise comparison stored beside the run. human: a person's labels, when calibrating."""
+    of every pairwise comparison stored beside the run. human: a person's verdicts, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
     position = stored_flip_rates(run_path + PAIRWISE_SUFFIX, file_sha(run_path))
     if not judged and not position["comparisons"]:
@@ -5591,7 +5609,7 @@ def judge_audit(config, cases, run_path, human=None):
 
 def length_bias(rows, human, check):
     """Verdicts by answer length: pass rate per quarter (shortest first) and Spearman's correlation of
-    length with the verdict; with a person's labels, theirs beside the judge's."""
+    length with the verdict; with a person's verdicts, theirs beside the judge's."""
     rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
     labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
     n, quarters = len(rows), []
@@ -5624,7 +5642,7 @@ def length_reading(n, quarters, rho, human_rho, labelled):
     if abs(rho) < 0.2:
         return said + ": little sign that length sways it"
     return said + (": longer answers pass more often; a length bias unless they really are better "
-                   "(a person's labels tell: calibrate --audit)" if rho > 0 else
+                   "(a person's verdicts tell: calibrate --audit)" if rho > 0 else
                    ": shorter answers pass more often; read some long ones it failed")
 
 
@@ -5959,7 +5977,7 @@ def trial_answers(case, results):
     return Markup("".join(parts))
 
 
-def failure_rows(s, failing, results, labelled, anchors):
+def failure_rows(s, failing, results, annotated, anchors):
     """One row per failing case (those the report's rows list): what it was asked, what was
     expected, what came back (whole), and why it failed."""
     rows = []
@@ -5976,44 +5994,44 @@ def failure_rows(s, failing, results, labelled, anchors):
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         asked_html(first), trial_answers(c, results),
-                                                        "; ".join(labelled.get(c["id"], []))]})
+                                                        "; ".join(annotated.get(c["id"], []))]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
-    return header + ["input (or conversation)", "raw answer, whole", "failure label (review)"], rows
+    return header + ["input (or conversation)", "raw answer, whole", "annotation (review)"], rows
 
 
-def failure_label_table(labels, anchors):
-    """The labels typed in review, most frequent first, each with links to its cases."""
-    by_label = {}
-    for key, entry in labels.items():
-        by_label.setdefault(entry["label"], []).append(label_key_parts(key)[0])
-    rows = [[label, (n, n), Markup(", ".join(case_link(i, anchors) for i in dict.fromkeys(sorted(by_label[label]))))]
-            for label, n in failure_label_counts(labels)]
-    return html_table(["failure label", "answers", "cases"], rows)
+def annotation_table(annotations, anchors):
+    """The annotations typed in review, most frequent first, each with links to its cases."""
+    by_text = {}
+    for key, entry in annotations.items():
+        by_text.setdefault(entry["text"], []).append(answer_key_parts(key)[0])
+    rows = [[text, (n, n), Markup(", ".join(case_link(i, anchors) for i in dict.fromkeys(sorted(by_text[text]))))]
+            for text, n in annotation_counts(annotations)]
+    return html_table(["annotation", "answers", "cases"], rows)
 
 
-def labels_by_case(labels, cases, repeat):
-    """The failure labels typed in review, by case id (each trial's, 'trial 2: ...' with trials),
+def annotations_by_case(annotations, cases, repeat):
+    """The annotations typed in review, by case id (each trial's, 'trial 2: ...' with trials),
     only those on an answer of this run, and the keys of those that name no answer of it."""
-    by_case, strays = {}, stray_labels(labels, cases)
-    for key, entry in labels.items():
+    by_case, strays = {}, stray_annotations(annotations, cases)
+    for key, entry in annotations.items():
         if key in strays:
             continue
-        case_id, trial = label_key_parts(key)
-        by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['label']}" if repeat > 1 else entry["label"])
+        case_id, trial = answer_key_parts(key)
+        by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['text']}" if repeat > 1 else entry["text"])
     return by_case, strays
 
 
-def report_page(path, run, cases, s, labels):
+def report_page(path, run, cases, s, annotations):
     """The run report as one HTML page: the rows of report_rows(), formatted, and each failing
     case's answers whole."""
     config = run["config"]
     rows = report_rows(config, s)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
-    labelled, strays = labels_by_case(labels, cases, config["repeat"])
-    labels = {k: v for k, v in labels.items() if k not in strays}
+    annotated, strays = annotations_by_case(annotations, cases, config["repeat"])
+    annotations = {k: v for k, v in annotations.items() if k not in strays}
     failing = {r["name"] for r in section_of(rows, "failures")["rows"]}
-    # only the cases the page has a row for: the failing ones and those labelled in review
-    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in labelled}
+    # only the cases the page has a row for: the failing ones and those annotated in review
+    anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in annotated}
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
     name = head["measure"].capitalize()
     warnings = [problems["rerun"]] if problems["rerun"] else []
@@ -6021,7 +6039,7 @@ def report_page(path, run, cases, s, labels):
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
         if problems["open"]["value"] else []
-    warnings += [stray_warning(path + FAILURE_LABELS_SUFFIX, strays)] if strays else []
+    warnings += [stray_warning(annotations_file(path), strays)] if strays else []
     warnings += stopped_short_lines(problems)
     parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
@@ -6032,23 +6050,23 @@ def report_page(path, run, cases, s, labels):
         sec = section_of(rows, key)
         if sec:
             parts += part(sec, anchors, name)
-    if labels:
-        parts.append(section("Failure labels (typed in review, most frequent first)", failure_label_table(labels, anchors),
-                             ident="failure-labels"))
-    header, table_rows = failure_rows(s, [c for c in cases if c["id"] in failing], results, labelled, anchors)
+    if annotations:
+        parts.append(section("Annotations (typed in review, most frequent first)", annotation_table(annotations, anchors),
+                             ident="annotations"))
+    header, table_rows = failure_rows(s, [c for c in cases if c["id"] in failing], results, annotated, anchors)
     parts.append(section(f"Failing cases ({figure_text(section_of(rows, 'failures')['count'])})",
                          filter_box("failures-table", "failing cases") if table_rows else "",
                          html_table(header, table_rows, table_id="failures-table",
                                     widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
                                             "wide", "wide", "mid"])
                          if table_rows else paragraph("none"), ident="failures"))
-    other = [c for c in cases if c["id"] in labelled and c["id"] not in failing]
+    other = [c for c in cases if c["id"] in annotated and c["id"] not in failing]
     if other:
         other_rows = [{"id": anchors[c["id"]], "cells": [c["id"], verdict_word(c["correct"], "no verdict"),
-                                                          trial_answers(c, results), "; ".join(labelled[c["id"]])]}
+                                                          trial_answers(c, results), "; ".join(annotated[c["id"]])]}
                       for c in other]
-        parts.append(section("Labelled cases that did not fail", html_table(
-            ["id", "verdict", "raw answer, whole", "failure label (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
+        parts.append(section("Annotated cases that did not fail", html_table(
+            ["id", "verdict", "raw answer, whole", "annotation (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
     return html_page(f"eval.py report: {path}", parts)
 
 
@@ -6113,7 +6131,7 @@ def check_part(sec, anchors, name):
                              ident="checks"))
     if "judge" in sec:
         j = sec["judge"]
-        review = [review_line(r, sec["repeat"]) for r in j["review"]]
+        review = [doubtful_line(r, sec["repeat"]) for r in j["doubtful"]]
         parts.append(section(
             "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
             html_table(header, check_cells([r for r in sec["rows"] if r["judge"]])),
@@ -6153,7 +6171,7 @@ def speed_part(sec, anchors, name):
     return [section("Speed", bullet_list([line.strip() for line in speed_section(sec)[1:]]))]
 
 
-# The report page's sections between its headline and its failure labels, in order.
+# The report page's sections between its headline and its annotations, in order.
 PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
                  ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
 
@@ -6413,7 +6431,7 @@ def html_page(title, parts):
 
 def files_of_run(path):
     """A run and the files eval.py keeps beside it: what a page must never replace."""
-    return [path, path + FAILURE_LABELS_SUFFIX, path + PAIRWISE_SUFFIX]
+    return [path, path + ANNOTATIONS_SUFFIX, path + OLD_ANNOTATIONS_SUFFIX, path + PAIRWISE_SUFFIX]
 
 
 def write_page(path, text, force, inputs):
@@ -6443,9 +6461,9 @@ def write_page(path, text, force, inputs):
 
 
 # ---------------------------------------------------------------------------
-# 14. Review: read the traces one by one in a local page, label what went wrong on each failure,
-#     count the labels, fix the most frequent first. Labels live in a sidecar file beside the run
-#     (the run itself is never touched). The page itself is REVIEW_PAGE.
+# 14. Review: read the traces one by one in a local page, annotate what went wrong on each failure,
+#     count the annotations, fix the most frequent first. Annotations live in a sidecar file beside
+#     the run (the run itself is never touched). The page itself is REVIEW_PAGE.
 
 def review_items(run, against=None):
     """One item per case and trial, everything the page shows, as plain data."""
@@ -6468,7 +6486,7 @@ def review_items(run, against=None):
             r = results[case["id"], t["trial"]]
             o = other.get((case["id"], t["trial"]))
             items.append({
-                "key": label_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
+                "key": answer_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
                 **asked(r), "response": t["response"], "predicted": t["predicted"],
@@ -6490,7 +6508,7 @@ def review_items(run, against=None):
 
 
 class Review:
-    """The state behind the page: the run as loaded, and the sidecar of labels (saved at once)."""
+    """The state behind the page: the run as loaded, and the sidecar of annotations (saved at once)."""
 
     def __init__(self, path, against_path=None):
         self.path, self.against_path = path, against_path
@@ -6498,40 +6516,42 @@ class Review:
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = path + FAILURE_LABELS_SUFFIX
-        labels, labelled_sha = read_failure_labels(self.sidecar)
-        self.stale_labels = labelled_sha is not None and labelled_sha != self.run_sha
+        self.sidecar = path + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
+        _, annotated_sha = read_annotations(annotations_file(path))
+        self.stale = annotated_sha is not None and annotated_sha != self.run_sha
         self.lock = threading.Lock()
 
     def data(self):
-        labels, _ = read_failure_labels(self.sidecar)
+        annotations, _ = read_annotations(annotations_file(self.path))
         try:
             changed = sha256_bytes(read_bytes(self.path, "run file")) != self.run_sha
         except EvalError:
             changed = True
         config = self.run["config"]
-        return {"run": self.path, "against": self.against_path, "changed": changed, "stale_labels": self.stale_labels,
+        return {"run": self.path, "against": self.against_path, "changed": changed, "stale_annotations": self.stale,
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
-                "items": [dict(item, label=labels.get(item["key"])) for item in self.items],
-                "counts": failure_label_counts(labels)}
+                "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
+                "counts": annotation_counts(annotations)}
 
     def save(self, body):
-        """Write one label (an empty one removes it) to the sidecar: read, change, write, under a
-        lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
-        if not isinstance(body, dict) or body.get("key") not in self.keys or not isinstance(body.get("label"), str):
-            raise ValueError('send {"key": "<case id>#<trial>", "label": "<text>"} for a case of this run')
-        label = " ".join(body["label"].split())
-        if len(label) > MAX_FAILURE_LABEL:
-            raise ValueError(f"a label is at most {MAX_FAILURE_LABEL} characters")
+        """Write one annotation (an empty one removes it) to the sidecar: read, change, write, under
+        a lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
+        if not isinstance(body, dict) or body.get("key") not in self.keys or not isinstance(body.get("text"), str):
+            raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>"} for a case of this run')
+        text = " ".join(body["text"].split())
+        if len(text) > MAX_ANNOTATION:
+            raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         with self.lock, FileLock(self.sidecar + ".lock"):
-            labels, _ = read_failure_labels(self.sidecar)
-            if label:
-                labels[body["key"]] = {"label": label, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+            annotations, _ = read_annotations(annotations_file(self.path))
+            if text:
+                annotations[body["key"]] = {"text": text,
+                                            "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
-                labels.pop(body["key"], None)
-            write_file(self.sidecar, json_text({"format": FAILURE_LABELS_FORMAT, "run": os.path.basename(self.path),
-                                                "run_sha": self.run_sha, "labels": labels}, indent=1) + "\n", replace=True)
-        return {"saved": body["key"], "label": labels.get(body["key"]), "counts": failure_label_counts(labels)}
+                annotations.pop(body["key"], None)
+            write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.path),
+                                                "run_sha": self.run_sha, "annotations": annotations}, indent=1) + "\n",
+                       replace=True)
+        return {"saved": body["key"], "annotation": annotations.get(body["key"]), "counts": annotation_counts(annotations)}
 
 
 def review_handler(review, nonce):
@@ -6546,7 +6566,7 @@ def review_handler(review, nonce):
 
         def allowed(self):
             """Only this page may talk to this server: the Host must be ours (no DNS rebinding) and
-            an Origin, when sent, too (no other site's page posting labels)."""
+            an Origin, when sent, too (no other site's page posting annotations)."""
             port = self.server.server_address[1]
             ours = {f"127.0.0.1:{port}", f"localhost:{port}"}
             origin = self.headers.get("Origin")
@@ -6610,7 +6630,7 @@ def review_handler(review, nonce):
         def post(self):
             if not self.allowed():
                 return
-            if self.path != "/labels":
+            if self.path != "/annotations":
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
             length = int(self.headers.get("Content-Length", "0"))
@@ -6636,8 +6656,8 @@ def serve_review(review, port):
 
 
 def serve_until_stopped(server, run_path, sidecar):
-    """Serve the page until Ctrl-C or SIGTERM; every label is already saved by then."""
-    print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (labels go to "
+    """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
+    print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
           f"{sidecar}; Ctrl-C to stop)", flush=True)
     try:
         with terminated_as_interrupted():
@@ -6675,7 +6695,7 @@ table{border-collapse:collapse;width:100%}td{padding:2px 4px;border-bottom:1px s
 td:first-child{width:14em;color:#555}td.n{text-align:right}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 .turn.assistant pre{background:#eef3fb}
-#labelform{display:flex;gap:6px;margin-top:6px}#labelinput{flex:1;padding:5px;font:inherit}
+#annotationform{display:flex;gap:6px;margin-top:6px}#annotationinput{flex:1;padding:5px;font:inherit}
 .muted{color:#777}
 </style></head><body>
 <header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
@@ -6690,7 +6710,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 <span id="counter" class="muted"></span>
 </div>
 <main><nav aria-label="cases in view"><h3>Cases in view</h3><ol id="list"></ol></nav><section id="case"></section>
-<aside><h3>Failure labels</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: label field &middot; Enter: save</p></aside></main>
+<aside><h3>Annotations</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: annotation field &middot; Enter: save</p></aside></main>
 <datalist id="used"></datalist>
 <script nonce="{{nonce}}">
 "use strict";
@@ -6724,7 +6744,7 @@ function listEntry(it, i) {
   const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
     : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
   if (what) button.appendChild(el("span", what, "what"));
-  if (it.label) button.appendChild(el("span", it.label.label, "typed"));
+  if (it.annotation) button.appendChild(el("span", it.annotation.text, "typed"));
   button.onclick = () => { at = i; draw(); };
   li.appendChild(button); return li;
 }
@@ -6778,11 +6798,11 @@ function draw() {
   row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
   box.appendChild(el("h3", "Details")); box.appendChild(facts);
   box.appendChild(el("h3", "What went wrong"));
-  const form = el("div"); form.id = "labelform";
-  const input = el("input"); input.id = "labelinput"; input.setAttribute("list", "used"); input.maxLength = 200;
-  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.label ? it.label.label : "";
+  const form = el("div"); form.id = "annotationform";
+  const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used"); input.maxLength = 200;
+  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.annotation ? it.annotation.text : "";
   const save = el("button", "Save"); save.id = "save";
-  const status = el("span", it.label ? "saved " + it.label.time : "", "muted"); status.id = "savestatus";
+  const status = el("span", it.annotation ? "saved " + it.annotation.time : "", "muted"); status.id = "savestatus";
   save.onclick = () => store(it, input.value, status);
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
   form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
@@ -6791,16 +6811,16 @@ function draw() {
 function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
 function counts(list) {
   const t = $("counts"); t.replaceChildren();
-  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No labels yet.", "muted")); }
-  for (const [label, n] of list) { const tr = el("tr"); tr.appendChild(el("td", label)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
-  const used = $("used"); used.replaceChildren(); for (const [label] of list) option(used, label);
+  if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No annotations yet.", "muted")); }
+  for (const [text, n] of list) { const tr = el("tr"); tr.appendChild(el("td", text)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
+  const used = $("used"); used.replaceChildren(); for (const [text] of list) option(used, text);
 }
-async function store(it, label, status) {
+async function store(it, text, status) {
   status.textContent = "saving…";
-  const response = await fetch("/labels", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, label: label})});
+  const response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, text: text})});
   const answer = await response.json();
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
-  it.label = answer.label; status.textContent = answer.label ? "saved " + answer.label.time : "label removed";
+  it.annotation = answer.annotation; status.textContent = answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
   counts(answer.counts);
   const i = shown.indexOf(it);
   if (i >= 0) { $("list").children[i].replaceWith(listEntry(it, i)); markList(); }
@@ -6810,14 +6830,14 @@ document.addEventListener("keydown", (e) => {
   const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
   if (typing) return;
   if (e.key === "j") move(1); else if (e.key === "k") move(-1);
-  else if (e.key === "/") { e.preventDefault(); const i = $("labelinput"); if (i) i.focus(); }
+  else if (e.key === "/") { e.preventDefault(); const i = $("annotationinput"); if (i) i.focus(); }
 });
 async function start() {
   const response = await fetch("/data"); data = await response.json();
   $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
-  if (data.stale_labels) notes.push("These labels were written against another version of this run file.");
+  if (data.stale_annotations) notes.push("These annotations were written against another version of this run file.");
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
   const values = (f) => [...new Set(data.items.flatMap(f))].sort();
   for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
@@ -6996,18 +7016,18 @@ COMMANDS = {
               "Ask the judge(s) about every answer that has a judge check, and write a new "
               "run file with the votes. The run itself is never modified.",
               [("run", {"help": "the run whose answers to judge"})]),
-    "calibrate": ("measure a judge against a person's labels",
-                  "LABELS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
+    "calibrate": ("measure a judge against a person's verdicts",
+                  "VERDICTS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
                   "(optionally \"trial\") a line: a person's verdicts on answers in RUN. For each "
                   "judge check: the share of real failures the judge catches, of real passes it "
                   "leaves alone, raw agreement, Cohen's kappa and the 2x2 table, with warnings "
-                  "when failure detection is below 0.8 or the labels are unbalanced.",
-                  [("labels", {"help": "JSONL of human verdicts"}),
+                  "when failure detection is below 0.8 or the verdicts are unbalanced.",
+                  [("verdicts", {"help": "JSONL of a person's verdicts"}),
                    ("run", {"help": "a run with judge verdicts for those answers"})]),
-    "review": ("read a run's traces in the browser and label what went wrong",
+    "review": ("read a run's traces in the browser and annotate what went wrong",
                "Serve a local page (127.0.0.1 only) to read every case of a run and write a "
-               "free-text label of what went wrong on each failure. Labels are saved at once "
-               "to RUN.labels.json; the run file is never modified. report counts them.",
+               "free-text annotation of what went wrong on each failure. Annotations are saved at once "
+               "to RUN.annotations.json; the run file is never modified. report counts them.",
                [("run", {"help": "the run to read"})]),
     "power": ("how many rows a test needs, and how many failures make a difference",
               "Sizing questions, answered exactly. Examples:\n"
@@ -7061,11 +7081,11 @@ def cmd_report(args):
     if args.case:
         return show_one_case(args, checks)
     run, config, cases = graded_for_report(args, checks)
-    failure_labels, _ = read_failure_labels(args.run + FAILURE_LABELS_SUFFIX)
-    s = report_score(args.run, config, cases, args.checks, failure_labels)
+    annotations, _ = read_annotations(annotations_file(args.run))
+    s = report_score(args.run, config, cases, args.checks, annotations)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.html is not None:
-        write_page(args.html, report_page(args.run, run, cases, s, failure_labels), args.force,
+        write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run), args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
                          **s, "gates": {"exit": code, "verdicts": verdicts}},
@@ -7185,11 +7205,11 @@ def cmd_judge(args):
 
 
 def cmd_calibrate(args):
-    human = read_human_verdicts(args.labels)
+    human = read_human_verdicts(args.verdicts)
     config, cases = read_graded(args.run)
-    report = calibration(human, judge_verdicts_of(cases), args.labels, args.run)
+    report = calibration(human, judge_verdicts_of(cases), args.verdicts, args.run)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None
-    show(view_of(args), {"labels": args.labels, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
+    show(view_of(args), {"verdicts": args.verdicts, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
          None, lambda: format_calibration(report) + (f"\n\n{format_audit(audit, judge_votes_of(config))}" if audit else ""))
     return 0
 

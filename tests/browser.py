@@ -36,8 +36,8 @@ def serve(evalpy, run, against=None):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
-def screenshot(run, png, against=None, label=None):
-    """A PNG of the review page on a copy of the run (so a label typed for the picture leaves no
+def screenshot(run, png, against=None, annotation=None):
+    """A PNG of the review page on a copy of the run (so an annotation typed for the picture leaves no
     file beside the real run)."""
     import shutil
     import tempfile
@@ -58,8 +58,8 @@ def screenshot(run, png, against=None, label=None):
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 page.goto(url)
                 page.wait_for_selector("#case h2")
-                if label:
-                    page.fill("#labelinput", label)
+                if annotation:
+                    page.fill("#annotationinput", annotation)
                     page.click("#save")
                     expect(page.locator("#savestatus")).to_contain_text("saved")
                 page.screenshot(path=png, full_page=True)
@@ -89,11 +89,11 @@ if __name__ == "__main__":
     cli.add_argument("run", help="the run to review, or with --page the HTML file")
     cli.add_argument("png")
     cli.add_argument("--against")
-    cli.add_argument("--label", help="a failure label to type and save on the first case shown")
+    cli.add_argument("--annotation", help="an annotation to type and save on the first case shown")
     cli.add_argument("--page", action="store_true", help="RUN is a page written by report or compare --html")
     cli.add_argument("--height", type=int, help="with --page: this many pixels from the top (default: the whole page)")
     a = cli.parse_args()
     if a.page:
         page_screenshot(a.run, os.path.abspath(a.png), height=a.height)
     else:
-        screenshot(os.path.abspath(a.run), os.path.abspath(a.png), a.against and os.path.abspath(a.against), a.label)
+        screenshot(os.path.abspath(a.run), os.path.abspath(a.png), a.against and os.path.abspath(a.against), a.annotation)

@@ -159,7 +159,7 @@ def provide_placeholders(argv, eval_py):
         shutil.copy("golden/test.jsonl", "my/cases.jsonl")
         shutil.copy("golden/labels.txt", "my/labels.txt")
     if "human.jsonl" in argv and not Path("human.jsonl").exists():
-        run = json.loads(Path(argv[argv.index("human.jsonl") + 1]).read_text(encoding="utf-8"))   # calibrate LABELS RUN
+        run = json.loads(Path(argv[argv.index("human.jsonl") + 1]).read_text(encoding="utf-8"))   # calibrate VERDICTS RUN
         verdicts = [{"id": r["id"], "check": c["name"], "pass": i % 3 != 0}
                     for i, r in enumerate(run["results"]) for c in r["checks"] if c["type"] == "judge"]
         assert verdicts, "the README calibrates a run with no judge checks"

@@ -105,7 +105,7 @@ def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake)
     s = json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])
     assert s["correct"] == 10
     assert s["judge"]["calls"] == 30
-    assert s["judge"]["review"] == [{"id": "j01", "trial": 1, "check": "answers", "pass": True,
+    assert s["judge"]["doubtful"] == [{"id": "j01", "trial": 1, "check": "answers", "pass": True,
                                      "why": "low certainty (0.67)", "models": {"qwen2.5:7b": True}}]
 
 
@@ -119,8 +119,8 @@ def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake)
     assert "note:" not in err   # the panel already has another family
     s = json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])
     assert s["judge"]["calls"] == 20 and s["scored"] == 9
-    assert s["judge"]["review"][0]["id"] == "j04" and "judges disagree" in s["judge"]["review"][0]["why"]
-    assert s["judge"]["review"][0]["models"] == {"qwen2.5:7b": True, "llama3.1:8b": False}
+    assert s["judge"]["doubtful"][0]["id"] == "j04" and "judges disagree" in s["judge"]["doubtful"][0]["why"]
+    assert s["judge"]["doubtful"][0]["models"] == {"qwen2.5:7b": True, "llama3.1:8b": False}
 
 
 def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_split, cli, fake):
@@ -148,7 +148,7 @@ def test_judge_command_on_a_run_without_judge_checks(project, cli, fake):
     assert code == 2 and "no answer has a judge check" in err
 
 
-# --- calibration against a person's labels
+# --- calibration against a person's verdicts
 
 HUMAN_FAILS = {"j01", "j02", "j03", "j04"}
 JUDGE_FAILS = {"j01", "j02", "j03", "j05"}      # catches 3 of 4 real failures, one false alarm
@@ -182,14 +182,14 @@ def test_calibrate_on_a_hand_computed_table(calibration, cli):
     assert "  human fail           3           1" in out
 
 
-def test_calibrate_warns_when_labels_are_unbalanced(calibration, project, cli):
+def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli):
     with open(project / "all-pass.jsonl", "w") as f:
         for i in range(5, 11):
             f.write(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": True}) + "\n")
     a = json.loads(cli("calibrate", "all-pass.jsonl", calibration[1], "--json")[1])["checks"]["answers"]
     assert a["failure_detection"] is None and a["agreement"] == pytest.approx(5 / 6)
-    assert any("no human-labelled failure" in w for w in a["warnings"])
-    assert any("unbalanced labels (0% failures): raw agreement misleads" in w for w in a["warnings"])
+    assert any("no failure in the person's verdicts" in w for w in a["warnings"])
+    assert any("unbalanced verdicts (0% failures): raw agreement misleads" in w for w in a["warnings"])
 
 
 def test_calibrate_input_errors(calibration, project, cli):
@@ -210,10 +210,10 @@ def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, c
     labels, run = calibration
     code, out, err = cli("calibrate", run, labels)
     assert code == 2 and len(err.splitlines()) == 1
-    assert "is a run file, not a person's labels: calibrate takes the labels first, then the run" in err
+    assert "is a run file, not a person's verdicts: calibrate takes the verdicts first, then the run" in err
 
 
-def test_a_long_list_of_bad_label_lines_is_cut_at_twenty(calibration, project, cli):
+def test_a_long_list_of_bad_verdict_lines_is_cut_at_twenty(calibration, project, cli):
     (project / "many.jsonl").write_text("not json\n" * 300)
     code, out, err = cli("calibrate", "many.jsonl", calibration[1])
     assert code == 2 and len(err.splitlines()) == 21 and err.rstrip().endswith("... and 280 more")
@@ -306,7 +306,7 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
     assert code == 0, err
     lines = out.splitlines()
     assert ("  Length: the judge passes 100% of the longest quarter and 0% of the shortest (Spearman +0.87): longer "
-            "answers pass more often; a length bias unless they really are better (a person's labels tell: "
+            "answers pass more often; a length bias unless they really are better (a person's verdicts tell: "
             "calibrate --audit)") in lines
     start = lines.index("  Length: " + lines[lines.index("Check 'answers' (20 answers with a verdict of 20 judged):") + 1][10:])
     assert [l.split() for l in lines[start + 1:start + 6]] == [
@@ -324,7 +324,7 @@ def test_the_audit_finds_no_length_effect_where_there_is_none(project, cli):
             "sign that length sways it") in out.splitlines()
 
 
-def test_with_human_labels_the_audit_says_whether_people_follow_length_too(project, cli):
+def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(project, cli):
     run = audited_run(lambda i, judge, vote: i > 10)
     for people, reading in ((lambda i: i > 10, "the judge follows length as people do"),
                             (lambda i: i in BALANCED, "the judge rewards length more than people do")):

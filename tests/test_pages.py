@@ -169,10 +169,10 @@ def test_report_html_of_a_classification_run(dev_run, cli):
         if r["id"] == "dev-24":
             r["response"] = long_answer
     Path(dev_run).write_text(json.dumps(run))
-    Path(dev_run + ".labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
-        "dev-09#1": {"label": "billing word in the ticket", "time": "t"},
-        "dev-24#1": {"label": "billing word in the ticket", "time": "t"},
-        "dev-11#1": {"label": "wrote a sentence", "time": "t"}, "dev-01#1": {"label": "right, oddly", "time": "t"}}}))
+    Path(dev_run + ".annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        "dev-09#1": {"text": "billing word in the ticket", "time": "t"},
+        "dev-24#1": {"text": "billing word in the ticket", "time": "t"},
+        "dev-11#1": {"text": "wrote a sentence", "time": "t"}, "dev-01#1": {"text": "right, oddly", "time": "t"}}}))
     code, out, err = cli("report", dev_run, "--html", "report.html")
     assert code == 0 and out.startswith("Accuracy: 25/28") and "wrote report.html" in err
     text = Path("report.html").read_text(encoding="utf-8")
@@ -182,13 +182,13 @@ def test_report_html_of_a_classification_run(dev_run, cli):
     assert len(re.findall(r'class="cell (?:hit|miss)"', text)) == 4 * 5   # labels x (labels + INVALID)
     assert text.count('class="bar main"') == 1 and text.count('class="bar baseline"') == 1
     assert long_answer in text   # the raw answer, whole
-    # failure labels: counted, most frequent first, each linking to a row the page has
-    table = text[text.index("Failure labels (typed in review"):]
+    # annotations: counted, most frequent first, each linking to a row the page has
+    table = text[text.index("Annotations (typed in review"):]
     shown = re.findall(r"<tr><td>([^<]*)</td><td[^>]*>(\d+)</td>", table)
     assert shown[:3] == [("billing word in the ticket", "2"), ("right, oddly", "1"), ("wrote a sentence", "1")]
     for anchor in re.findall(r'href="#(case-\d+)"', text):
         assert f'id="{anchor}"' in text
-    assert "Labelled cases that did not fail" in text   # dev-01 passed but was labelled: it has a row too
+    assert "Annotated cases that did not fail" in text   # dev-01 passed but was annotated: it has a row too
     assert "sha256 " + run["config"]["prompt_sha"] in text and run["config"]["split_sha"] in text
 
 
@@ -247,8 +247,8 @@ def test_hostile_text_from_a_run_is_inert_in_both_pages(project, cli):
     run = make_run([{"id": evil_id, "expected": "bug", "response": answer},
                     {"id": "ok", "expected": evil_label, "response": evil_label}], labels=["bug", evil_label])
     write_run("runs/evil.json", run)
-    Path("runs/evil.json.labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
-        f"{evil_id}#1": {"label": "<img src=x onerror=alert(4)>", "time": "t"}}}))
+    Path("runs/evil.json.annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        f"{evil_id}#1": {"text": "<img src=x onerror=alert(4)>", "time": "t"}}}))
     assert cli("report", "runs/evil.json", "--html", "evil.html")[0] == 0
     text = Path("evil.html").read_text(encoding="utf-8")
     assert_self_contained(text)
@@ -291,12 +291,16 @@ def test_a_page_never_replaces_what_it_was_made_from(project, cli):
         code, out, err = cli(*argv)
         assert code == 2 and "run-link.html is runs/dev-v3.json, which this page is made from" in err
     assert Path(v3).read_bytes() == before
-    Path(v2 + ".labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {}}))
-    Path("labels-link.html").symlink_to(v2 + ".labels.json")   # the same file under a page's name
-    for argv in (("report", v3, "--html", v3 + ".labels.json", "--force"),
+    Path(v2 + ".annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}}))
+    Path(v2 + ".labels.json").write_text(json.dumps({"format": evalpy.OLD_ANNOTATIONS_FORMAT, "labels": {}}))
+    Path("annotations-link.html").symlink_to(v2 + ".annotations.json")   # the same file under a page's name
+    Path("labels-link.html").symlink_to(v2 + ".labels.json")             # and the older sidecar's
+    for argv in (("report", v3, "--html", v3 + ".annotations.json", "--force"),
+                 ("compare", v2, v3, "--html", "annotations-link.html", "--force"),
                  ("compare", v2, v3, "--html", "labels-link.html", "--force")):
         code, out, err = cli(*argv)
         assert code == 2 and ("name the page .html" in err or "which this page is made from" in err), err
+    assert json.loads(Path(v2 + ".annotations.json").read_text())["annotations"] == {}
     assert json.loads(Path(v2 + ".labels.json").read_text())["labels"] == {}
     code, out, err = cli("report", v3, "--html", "runs/other-run.json", "--force")   # a run name, even a new one
     assert code == 2 and "name the page .html" in err and not Path("runs/other-run.json").exists()
@@ -357,13 +361,14 @@ def test_a_judge_setting_of_another_type_is_shown_not_a_traceback(project, cli):
     assert code == 0 and "temperature null" in Path("j.html").read_text(encoding="utf-8")
 
 
-def test_failure_labels_are_matched_to_their_answers_exactly(project, cli):
-    """From the attack on issue 17: an id holding '#' took another case's label; with trials a
-    failing case showed one trial's label; labels of answers the run does not have were counted."""
+def test_annotations_are_matched_to_their_answers_exactly(project, cli):
+    """From the attack on issue 17: an id holding '#' took another case's annotation; with trials a
+    failing case showed one trial's; annotations of answers the run does not have were counted.
+    The sidecar here is the older RUN.labels.json, which is still read as the same."""
     run = make_run([{"id": "x", "expected": "bug", "response": ["acceso", "acceso"]},
                     {"id": "x#1", "expected": "bug", "response": ["acceso", "bug"]}])
     write_run("runs/h.json", run)
-    Path("runs/h.json.labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
+    Path("runs/h.json.labels.json").write_text(json.dumps({"format": evalpy.OLD_ANNOTATIONS_FORMAT, "labels": {
         "x#1#1": {"label": "label of x#1", "time": "t"}, "x#1": {"label": "wrong format", "time": "t"},
         "x#2": {"label": "hallucinated", "time": "t"}, "ghost#1": {"label": "stale", "time": "t"},
         "x#9": {"label": "stale", "time": "t"}}}))
@@ -372,5 +377,5 @@ def test_failure_labels_are_matched_to_their_answers_exactly(project, cli):
     rows = {m.group(1): m.group(2) for m in re.finditer(r'<tr id="case-\d+"><td><a href="#case-\d+">([^<]*)</a>(.*?)</tr>', text)}
     assert rows["x"].endswith("<td>trial 1: wrong format; trial 2: hallucinated</td>")
     assert rows["x#1"].endswith("<td>trial 1: label of x#1</td>") and "label of x#1" not in rows["x"]
-    assert "2 failure labels in runs/h.json.labels.json name answers this run does not have" in text
+    assert "2 annotations in runs/h.json.labels.json name answers this run does not have" in text
     assert "ghost#1, x#9" in text and "<td>stale</td>" not in text

@@ -90,8 +90,8 @@ def test_a_hostile_run_shows_its_text_inert_and_cannot_move_the_layout(project, 
                     {"id": "ok", "expected": evil_label, "response": "bug"},
                     {"id": "lost", "expected": "bug", "response": None, "error": "E" * 3000}], labels=["bug", evil_label])
     write_run("runs/evil.json", run)
-    Path("runs/evil.json.labels.json").write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
-        f"{evil_id}#1": {"label": "<img src=x onerror=window.pwned=4>", "time": "t"}}}))
+    Path("runs/evil.json.annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        f"{evil_id}#1": {"text": "<img src=x onerror=window.pwned=4>", "time": "t"}}}))
     assert cli("report", "runs/evil.json", "--html", "evil.html")[0] == 0
     page, requests, console, url = open_page(chromium, "evil.html", width=1000)
     assert requests == [url] and console == []
@@ -99,10 +99,10 @@ def test_a_hostile_run_shows_its_text_inert_and_cannot_move_the_layout(project, 
     assert count(page, "script") == 1 and count(page, "img") == 0 and count(page, "main a[href^=javascript]") == 0
     text = page.text_content("#failures")
     assert evil_id in text and HOSTILE in text and "\\u202eevil\\u202c" in text and "\u202e" not in text
-    assert "<img src=x onerror=window.pwned=4>" in page.text_content("#failure-labels")
+    assert "<img src=x onerror=window.pwned=4>" in page.text_content("#annotations")
     for link in page.eval_on_selector_all("a", "els => els.map(e => e.getAttribute('href'))"):
         assert link.startswith("#case-")
-    page.click("#failure-labels a")   # its link leads to the case's row
+    page.click("#annotations a")   # its link leads to the case's row
     assert page.evaluate("location.hash") == "#case-0" and page.evaluate("window.pwned") is None
     # 3,000 characters without a space and a 300-character tag: the page does not get wider, nor any section
     assert page.evaluate("document.documentElement.scrollWidth") <= 1000

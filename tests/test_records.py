@@ -3,7 +3,7 @@ every required key is there, and the main declarations keep no key the code no l
 
 The records come from real runs through the fake Ollama (trials, weighed checks, a judge, an error
 completed by --resume, a forced re-run of the held-out split, a part of a split, --api openai
-with a schema), a pairwise compare, a failure label written through review, and the shipped example
+with a schema), a pairwise compare, an annotation written through review, and the shipped example
 runs in runs/example/ (judged ones, and the pairwise sidecar beside one)."""
 
 import glob
@@ -16,7 +16,7 @@ from conftest import ROOT, evalpy, load_json
 from fake_ollama import shipped_fake
 
 EXAMPLES = sorted(p for p in glob.glob(str(ROOT / "runs" / "example" / "*.json"))
-                  if not p.endswith((evalpy.PAIRWISE_SUFFIX, evalpy.FAILURE_LABELS_SUFFIX)))
+                  if not p.endswith((evalpy.PAIRWISE_SUFFIX, evalpy.ANNOTATIONS_SUFFIX)))
 
 
 def run_cli(*argv):
@@ -70,12 +70,12 @@ def produced(tmp_path_factory):
         completed = [p for p in paths if p.startswith("runs/dev-errors") and p != "runs/dev-errors.json"]
         assert len(completed) == 1, paths
         review = evalpy.Review(completed[0])
-        review.save({"key": review.items[0]["key"], "label": "se equivoca de categoría"})
+        review.save({"key": review.items[0]["key"], "text": "se equivoca de categoría"})
 
         records = {name: [] for name in ("LoadedCase", "JournalHeader", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial",
                                          "GradedCase", "Score", "CompareResult", "ManyCompareResult", "ManyRow",
-                                         "PairwiseVote", "PairwiseComparison", "PairwiseFile", "FailureLabel",
-                                         "FailureLabelsFile")}
+                                         "PairwiseVote", "PairwiseComparison", "PairwiseFile", "Annotation",
+                                         "AnnotationsFile")}
         for split in sorted(glob.glob("golden/**/*.jsonl", recursive=True)):
             cases = evalpy.load_split(split)[0]
             records["LoadedCase"] += cases
@@ -114,10 +114,10 @@ def produced(tmp_path_factory):
             records["PairwiseFile"].append(stored)
             records["PairwiseComparison"] += stored["comparisons"]
             records["PairwiseVote"] += [v for c in stored["comparisons"] for v in c["verdicts"]]
-        for sidecar in glob.glob("runs/*" + evalpy.FAILURE_LABELS_SUFFIX):
+        for sidecar in glob.glob("runs/*" + evalpy.ANNOTATIONS_SUFFIX):
             stored = load_json(sidecar)
-            records["FailureLabelsFile"].append(stored)
-            records["FailureLabel"] += stored["labels"].values()
+            records["AnnotationsFile"].append(stored)
+            records["Annotation"] += stored["annotations"].values()
     return records
 
 
@@ -125,7 +125,7 @@ def produced(tmp_path_factory):
 MAIN = ("Score", "GradedCase", "Result", "RunConfig", "CompareResult")
 RECORDS = ("LoadedCase", "JournalHeader", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial", "GradedCase", "Score",
            "CompareResult", "ManyCompareResult", "ManyRow", "PairwiseVote", "PairwiseComparison", "PairwiseFile",
-           "FailureLabel", "FailureLabelsFile")
+           "Annotation", "AnnotationsFile")
 
 
 @pytest.mark.parametrize("name", RECORDS)

@@ -96,13 +96,16 @@ def test_counts_of_one_are_singular(project, cli):
 @pytest.mark.parametrize("given, says", [
     ("golden/dev.jsonl", "golden/dev.jsonl looks like a split, not a run: run it with `python eval.py run --split"),
     ("runs/x.json.journal", "is the journal of an unfinished run: finish it with `python eval.py run --resume runs/x.json`"),
-    ("runs/x.json.labels.json", "this is the failure labels file of a review, not a run"),
+    ("runs/x.json.annotations.json", "this is the annotations file of a review, not a run"),
+    ("runs/x.json.labels.json", "this is the annotations file of a review, not a run"),
 ])
 def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says):
     (project / "runs").mkdir(exist_ok=True)
     (project / "runs" / "x.json.journal").write_text('{"format": "eval.py-run/1", "config": {}}\n')
-    (project / "runs" / "x.json.labels.json").write_text(json.dumps(
-        {"format": evalpy.FAILURE_LABELS_FORMAT, "run": "x.json", "labels": {}}))
+    (project / "runs" / "x.json.annotations.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "x.json", "annotations": {}}))
+    (project / "runs" / "x.json.labels.json").write_text(json.dumps(   # the older name and form
+        {"format": evalpy.OLD_ANNOTATIONS_FORMAT, "run": "x.json", "labels": {}}))
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
 

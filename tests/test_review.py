@@ -69,18 +69,43 @@ def test_the_thinking_is_shown_apart_and_answers_that_stopped_short_say_why(proj
     assert "stopped by the token limit" in evalpy.case_views(run, "b")[2]()
 
 
-def test_a_label_is_saved_at_once_beside_the_run(server, project, runs):
+def test_an_annotation_is_saved_at_once_beside_the_run(server, project, runs):
     url, _ = server
     run_bytes = (project / runs[1]).read_bytes()
-    answer = requests.post(url + "/labels", json={"key": "dev-05#1", "label": "  confused  login with   billing "})
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "  confused  login with   billing "})
     assert answer.status_code == 200
     assert answer.json()["counts"] == [["confused login with billing", 1]]
-    sidecar = load_json(runs[1] + ".labels.json")
-    assert sidecar["labels"]["dev-05#1"]["label"] == "confused login with billing"
-    assert sidecar["labels"]["dev-05#1"]["time"][:4].isdigit()
+    sidecar = load_json(runs[1] + ".annotations.json")
+    assert sidecar["format"] == "eval.py-annotations/1"
+    assert sidecar["annotations"]["dev-05#1"]["text"] == "confused login with billing"
+    assert sidecar["annotations"]["dev-05#1"]["time"][:4].isdigit()
     assert (project / runs[1]).read_bytes() == run_bytes                 # the run file is never modified
-    requests.post(url + "/labels", json={"key": "dev-05#1", "label": ""})
-    assert load_json(runs[1] + ".labels.json")["labels"] == {}           # an empty label removes it
+    requests.post(url + "/annotations", json={"key": "dev-05#1", "text": ""})
+    assert load_json(runs[1] + ".annotations.json")["annotations"] == {}   # an empty annotation removes it
+
+
+def test_an_older_labels_sidecar_is_read_and_never_written(project, runs, cli):
+    """Before annotations had their own word, review wrote RUN.labels.json ({"labels": {key: {"label"}}}):
+    report and review read it as the same; review's first save writes RUN.annotations.json with its
+    annotations and the new one, and leaves the older file byte for byte as it was."""
+    older = project / (runs[1] + ".labels.json")
+    older.write_text(json.dumps({"format": "eval.py-labels/1", "run": "dev-v3.json", "labels": {
+        "dev-05#1": {"label": "confused login with billing", "time": "2026-01-02T10:00:00+00:00"}}}))
+    before = older.read_bytes()
+    s = json.loads(cli("report", runs[1], "--json")[1])
+    assert s["annotations"]["counts"] == [["confused login with billing", 1]]
+    assert s["annotations"]["file"] == runs[1] + ".labels.json"
+    review = evalpy.Review(runs[1])
+    assert review.data()["items"][[i["key"] for i in review.items].index("dev-05#1")]["annotation"]["text"] == \
+        "confused login with billing"
+    review.save({"key": "dev-09#1", "text": "answered with a sentence"})
+    saved = load_json(runs[1] + ".annotations.json")["annotations"]
+    assert {k: v["text"] for k, v in saved.items()} == {"dev-05#1": "confused login with billing",
+                                                       "dev-09#1": "answered with a sentence"}
+    assert saved["dev-05#1"]["time"] == "2026-01-02T10:00:00+00:00"   # carried over as it was
+    assert older.read_bytes() == before
+    s = json.loads(cli("report", runs[1], "--json")[1])
+    assert s["annotations"]["file"] == runs[1] + ".annotations.json" and len(s["annotations"]["counts"]) == 2
 
 
 def test_concurrent_saves_lose_nothing(server, runs):
@@ -91,34 +116,35 @@ def test_concurrent_saves_lose_nothing(server, runs):
     def save(key):
         session = requests.Session()
         barrier.wait()
-        assert session.post(url + "/labels", json={"key": key, "label": f"label {int(key[4:6]) % 3}"}).status_code == 200
+        assert session.post(url + "/annotations", json={"key": key, "text": f"kind {int(key[4:6]) % 3}"}).status_code == 200
     threads = [threading.Thread(target=save, args=(k,)) for k in keys]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    labels = load_json(runs[1] + ".labels.json")["labels"]
-    assert sorted(labels) == keys
-    assert requests.get(url + "/data").json()["counts"] == [["label 1", 9], ["label 0", 8], ["label 2", 8]]
+    annotations = load_json(runs[1] + ".annotations.json")["annotations"]
+    assert sorted(annotations) == keys
+    assert requests.get(url + "/data").json()["counts"] == [["kind 1", 9], ["kind 0", 8], ["kind 2", 8]]
 
 
 @pytest.mark.parametrize("body, message", [
     (b"not json", "Expecting value"),
-    (json.dumps({"key": "dev-99#1", "label": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-99#1", "text": "x"}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1"}).encode(), "for a case of this run"),
-    (json.dumps({"key": "dev-01#1", "label": 3}).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-01#1", "text": 3}).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-01#1", "label": "x"}).encode(), "for a case of this run"),   # the field is text
     (json.dumps(["dev-01#1", "x"]).encode(), "for a case of this run"),
-    (json.dumps({"key": "dev-01#1", "label": "x" * 201}).encode(), "at most 200 characters"),
+    (json.dumps({"key": "dev-01#1", "text": "x" * 201}).encode(), "at most 200 characters"),
     (b"", "small JSON object"),
     (b"{" + b" " * 5000 + b"}", "small JSON object"),
 ])
 def test_bad_saves_are_refused(server, runs, body, message):
     url, _ = server
-    answer = requests.post(url + "/labels", data=body, headers={"Content-Type": "application/json"})
+    answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and message in answer.json()["error"]
 
 
-@pytest.mark.parametrize("path", ["/../runs/dev-v3.json", "/runs/dev-v3.json", "/etc/passwd", "/data/../labels",
+@pytest.mark.parametrize("path", ["/../runs/dev-v3.json", "/runs/dev-v3.json", "/etc/passwd", "/data/../annotations", "/labels",
                                   "/%2e%2e/eval.py", "/index.html", "/favicon.ico"])
 def test_only_the_page_and_its_data_are_served(server, path):
     url, _ = server
@@ -128,7 +154,7 @@ def test_only_the_page_and_its_data_are_served(server, path):
 def test_foreign_origins_and_hosts_are_refused(server):
     url, _ = server
     port = url.rsplit(":", 1)[1]
-    assert requests.post(url + "/labels", json={"key": "dev-01#1", "label": "x"},
+    assert requests.post(url + "/annotations", json={"key": "dev-01#1", "text": "x"},
                          headers={"Origin": "http://evil.example"}).status_code == 403
     assert requests.get(url + "/data", headers={"Origin": "http://localhost:1"}).status_code == 403
     assert requests.get(url + "/data", headers={"Host": f"evil.example:{port}"}).status_code == 403   # DNS rebinding
@@ -142,23 +168,23 @@ def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
     assert requests.get(url + "/data").json()["changed"] is True
 
 
-def test_report_counts_the_failure_labels(server, runs, cli):
+def test_report_counts_the_annotations(server, runs, cli):
     url, _ = server
-    for key, label in (("dev-05#1", "confused login with billing"), ("dev-09#1", "confused login with billing"),
-                       ("dev-11#1", "answered with a sentence")):
-        requests.post(url + "/labels", json={"key": key, "label": label})
+    for key, text in (("dev-05#1", "confused login with billing"), ("dev-09#1", "confused login with billing"),
+                      ("dev-11#1", "answered with a sentence")):
+        requests.post(url + "/annotations", json={"key": key, "text": text})
     out = cli("report", runs[1])[1]
-    assert "Failure labels (3 labelled, from runs/dev-v3.json.labels.json; most frequent first):" in out
+    assert "Annotations (3 answers annotated in review, from runs/dev-v3.json.annotations.json; most frequent first):" in out
     assert out.rstrip().endswith("  confused login with billing  2\n  answered with a sentence     1")
     s = json.loads(cli("report", runs[1], "--json")[1])
-    assert s["failure_labels"]["counts"] == [["confused login with billing", 2], ["answered with a sentence", 1]]
+    assert s["annotations"]["counts"] == [["confused login with billing", 2], ["answered with a sentence", 1]]
 
 
 def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
-    (project / (runs[1] + ".labels.json")).write_text("{not json")
+    (project / (runs[1] + ".annotations.json")).write_text("{not json")
     code, out, err = cli("review", runs[1], "--port", "0")
-    assert code == 2 and "not a labels file written by eval.py review" in err
-    (project / (runs[1] + ".labels.json")).unlink()
+    assert code == 2 and "not an annotations file written by eval.py review" in err
+    (project / (runs[1] + ".annotations.json")).unlink()
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))
     busy.listen()
@@ -181,20 +207,22 @@ def test_review_prints_its_address_and_stops_cleanly_on_ctrl_c(runs, project):
     assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("labels", [
-    {"dev-05#1": {"label": 7}}, {"dev-05#1": {"label": ["x"]}}, {"dev-05#1": {}}, {"dev-05#1": "bug"},
-    {"dev-05#1": {"label": "[" * 100_000}} | {"x": json.loads("[" * 500 + "]" * 500)},
+@pytest.mark.parametrize("annotations", [
+    {"dev-05#1": {"text": 7}}, {"dev-05#1": {"text": ["x"]}}, {"dev-05#1": {}}, {"dev-05#1": "bug"},
+    {"dev-05#1": {"label": "written in the older form"}}, ["dev-05#1"],
+    {"dev-05#1": {"text": "[" * 100_000}} | {"x": json.loads("[" * 500 + "]" * 500)},
 ])
-def test_a_damaged_labels_sidecar_is_one_line_in_report_and_an_answer_from_review(server, runs, cli, labels):
+def test_a_damaged_annotations_sidecar_is_one_line_in_report_and_an_answer_from_review(server, runs, cli, annotations):
     url, review = server
-    sidecar = {"format": evalpy.FAILURE_LABELS_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "labels": labels}
+    sidecar = {"format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha,
+               "annotations": annotations}
     open(review.sidecar, "w", encoding="utf-8").write(json.dumps(sidecar))
     code, out, err = cli("report", runs[1])
-    assert code == 2 and err == (f"error: {runs[1]}.labels.json: damaged, not a labels file written by eval.py "
-                                 "review; move it aside to start afresh\n")
+    assert code == 2 and err == (f"error: {runs[1]}.annotations.json: damaged, not an annotations file written by "
+                                 "eval.py review; move it aside to start afresh\n")
     data = requests.get(url + "/data", timeout=5)
     assert data.status_code == 500 and "damaged" in data.json()["error"]
-    saved = requests.post(url + "/labels", json={"key": "dev-05#1", "label": "formato"}, timeout=5)
+    saved = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "formato"}, timeout=5)
     assert saved.status_code == 500 and "damaged" in saved.json()["error"]
 
 
@@ -227,7 +255,7 @@ def test_a_body_shorter_than_its_content_length_gets_an_answer(runs, monkeypatch
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     port = httpd.server_address[1]
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
-        s.sendall(f"POST /labels HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
                   "Content-Length: 100\r\n\r\n{\"key\": ".encode())
         started = time.monotonic()
         reply = s.recv(4096).decode()

@@ -1,4 +1,4 @@
-"""The review page in real headless Chromium: hostile answers stay text, filters, keys, labels kept."""
+"""The review page in real headless Chromium: hostile answers stay text, filters, keys, annotations kept."""
 
 import contextlib
 import re
@@ -59,9 +59,9 @@ def test_the_review_page_end_to_end(page):
     assert page.text_content("#pos") == "1 / 6"
     page.select_option("#label", "")
     page.select_option("#status", "failures")
-    # "/" jumps to the label field; Enter saves at once
+    # "/" jumps to the annotation field; Enter saves at once
     page.keyboard.press("/")
-    assert page.evaluate("document.activeElement.id") == "labelinput"
+    assert page.evaluate("document.activeElement.id") == "annotationinput"
     page.keyboard.type("picked the billing label for a broken page")
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
@@ -71,16 +71,16 @@ def test_the_review_page_end_to_end(page):
     page.keyboard.press("j")
     page.keyboard.press("j")
     assert page.text_content("#case h2") == "dev-24"
-    page.fill("#labelinput", "picked the billing label for a broken page")
+    page.fill("#annotationinput", "picked the billing label for a broken page")
     page.click("#save")
     expect(page.locator("#counts")).to_have_text("picked the billing label for a broken page2")
     # a reload keeps what was saved
     page.reload()
     page.wait_for_selector("#case h2")
-    assert page.input_value("#labelinput") == "picked the billing label for a broken page"
+    assert page.input_value("#annotationinput") == "picked the billing label for a broken page"
     assert page.text_content("#counts") == "picked the billing label for a broken page2"
     options = page.eval_on_selector_all("#used option", "els => els.map(e => e.value)")
-    assert options == ["picked the billing label for a broken page"]   # autocomplete from labels used
+    assert options == ["picked the billing label for a broken page"]   # autocomplete from annotations used
 
 
 def entries(page):
@@ -89,7 +89,7 @@ def entries(page):
                                      "e.querySelector('.typed')?.textContent ?? '', e.classList.contains('current')])")
 
 
-def test_the_list_beside_the_case_follows_the_filters_keys_and_labels(page):
+def test_the_list_beside_the_case_follows_the_filters_keys_and_annotations(page):
     from playwright.sync_api import expect
     # the failures in view, each with its verdict and what it answered; the current one marked
     assert entries(page) == [["dev-09", "fail", "→ facturación", "", True], ["dev-11", "fail", "→ INVALID", "", False],
@@ -102,8 +102,8 @@ def test_the_list_beside_the_case_follows_the_filters_keys_and_labels(page):
     assert page.text_content("#case h2") == "dev-24" and page.text_content("#pos") == "3 / 3"
     page.keyboard.press("k")
     assert page.text_content("#case h2") == "dev-11" and [e[4] for e in entries(page)] == [False, True, False]
-    # a saved label shows in the list at once, and after a reload
-    page.fill("#labelinput", "<b>answered with markup</b>")
+    # a saved annotation shows in the list at once, and after a reload
+    page.fill("#annotationinput", "<b>answered with markup</b>")
     page.click("#save")
     expect(page.locator("#list li:nth-child(2) .typed")).to_have_text("<b>answered with markup</b>")
     assert page.query_selector("#list b") is None

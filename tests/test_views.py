@@ -23,14 +23,14 @@ LEFT_OUT = {
     "markdown": {"headline.trial.figure", "headline.trial.figure.ci", "headline.trial.invalid", "headline.invalid.of",
                  "headline.mean.figure", "problems.open", "problems.requests", "labels.row.figures", "checks.row.open",
                  "checks.judge", "by_difficulty", "by_tag", "trials", "speed.latency[1]", "speed.calls",
-                 "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "failure_labels",
+                 "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "figures.baseline.figure.ci", "figures.candidate.figure.ci", "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
                  "many.left_out", "many.row.not_scored", "failures.row", "speed.rates[1]", "speed.with_load"},
     "text": {"headline.pass_hat.figure", "figures.baseline.figure.ci", "figures.candidate.figure.ci", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
-             "speed.calls", "failure_labels", "headline.invalid.of"},
+             "speed.calls", "annotations", "headline.invalid.of"},
 }
 
 
@@ -281,7 +281,7 @@ def test_each_report_view_shows_the_figures_of_the_rows(project, monkeypatch, na
     path = run_path(name, built_runs(project))
     run = evalpy.load_run(path)
     config, cases = run["config"], evalpy.grade_run(run)
-    s = evalpy.report_score(path, config, cases, failure_labels={})
+    s = evalpy.report_score(path, config, cases, annotations={})
     rows = evalpy.report_rows(config, s)
     assert_views_follow_the_rows(monkeypatch, "report_rows", rows, lambda: {
         "text": evalpy.format_report(config, s), "markdown": evalpy.markdown_report(config, s, path),
@@ -300,18 +300,18 @@ def test_each_compare_view_shows_the_figures_of_the_rows(project, monkeypatch, a
         "html": evalpy.compare_page(paths, runs, graded, c)})
 
 
-def test_labels_naming_no_answer_of_the_run_are_left_out_of_every_view(project, cli, tmp_path):
-    """Regression: the text and --json counted the failure labels of answers the run does not have,
-    which the page left out (with a warning): 3 labelled in one view, 1 in the other."""
+def test_annotations_naming_no_answer_of_the_run_are_left_out_of_every_view(project, cli, tmp_path):
+    """Regression: the text and --json counted the annotations of answers the run does not have,
+    which the page left out (with a warning): 3 in one view, 1 in the other."""
     path = write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
-    labels = {"dev-09#1": "wrong label", "dev-99#1": "wrong label", "dev-98#1": "gone"}
-    Path(path + evalpy.FAILURE_LABELS_SUFFIX).write_text(json.dumps({"format": evalpy.FAILURE_LABELS_FORMAT, "labels": {
-        k: {"label": v, "time": "2026-01-02T10:00:00"} for k, v in labels.items()}}), encoding="utf-8")
+    annotations = {"dev-09#1": "wrong label", "dev-99#1": "wrong label", "dev-98#1": "gone"}
+    Path(path + evalpy.ANNOTATIONS_SUFFIX).write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        k: {"text": v, "time": "2026-01-02T10:00:00"} for k, v in annotations.items()}}), encoding="utf-8")
     views, doc = views_of(cli, ("report", path), tmp_path)
-    assert doc["failure_labels"]["counts"] == [["wrong label", 1]]
-    assert doc["failure_labels"]["left_out"] == ["dev-99#1", "dev-98#1"]
-    assert "Failure labels (1 labelled" in views["text"] and "\n  wrong label  1\n" in views["text"]
-    assert "gone" not in views["text"].split("Failure labels")[1].split("\n")[2]
-    warning = "2 failure labels in runs/v2.json.labels.json name answers this run does not have"
+    assert doc["annotations"]["counts"] == [["wrong label", 1]]
+    assert doc["annotations"]["left_out"] == ["dev-99#1", "dev-98#1"]
+    assert "Annotations (1 answers annotated" in views["text"] and "\n  wrong label  1\n" in views["text"]
+    assert "gone" not in views["text"].split("Annotations (")[1].split("\n")[2]
+    warning = "2 annotations in runs/v2.json.annotations.json name answers this run does not have"
     assert warning in views["text"] and warning in views["html"]
     assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
