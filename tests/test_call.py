@@ -132,7 +132,7 @@ def test_a_server_that_is_not_ollama_is_named(project, cli):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), NotOllama)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     try:
         code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{server.server_address[1]}")
     finally:

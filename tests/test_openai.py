@@ -335,7 +335,7 @@ def test_a_models_entry_with_nan_or_a_huge_field_keeps_the_run_file_json(project
             self.reply('{"choices": [{"message": {"content": "bug"}, "finish_reason": "stop"}]}')
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Odd)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     try:
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m",
                              "--host", f"http://127.0.0.1:{server.server_address[1]}")
