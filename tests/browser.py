@@ -32,7 +32,7 @@ def launch(playwright):
 def serve(evalpy, run, against=None):
     review = evalpy.Review(run, against)
     httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()   # shutdown() within 20 ms
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 

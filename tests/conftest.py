@@ -24,6 +24,25 @@ def fake():
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def module_chromium():
+    """One headless Chromium for a module's browser tests: launching it costs about a second a test."""
+    import browser
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = browser.launch(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def chromium(module_chromium):
+    """The module's Chromium; every context (and so tab) a test opened is closed after it."""
+    yield module_chromium
+    for context in module_chromium.contexts:
+        context.close()
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A copy of the golden set and prompts in a temporary folder that is the working directory."""

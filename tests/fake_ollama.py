@@ -389,7 +389,8 @@ class FakeOllama:
             block_on_close = False
 
         self.server = Server(("127.0.0.1", port), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # polled every 20 ms, not 0.5 s: stop() returns as soon as the loop sees it (tests stop hundreds)
+        threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         return self
 

@@ -132,7 +132,7 @@ def test_a_server_that_is_not_ollama_is_named(project, cli):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), NotOllama)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     try:
         code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{server.server_address[1]}")
     finally:
@@ -328,7 +328,7 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
 @pytest.mark.parametrize("drip", ["drip_headers", "drip_body", "endless_chunked", "no_length"])
 def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, fake, monkeypatch, drip, via):
     """A server that sends a few bytes every 50 ms satisfies every read; --timeout must still end
-    each request: 3 cases, 1 s each, where the server would go on for 10 s a case. Through a proxy
+    each request: 3 cases, 0.5 s each, where the server would go on for 10 s a case. Through a proxy
     too, headers included: the worker itself is freed, not only the caller."""
     with open(project / "three.jsonl", "w") as f:
         for i in range(3):
@@ -339,10 +339,10 @@ def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, 
     fake.faults = [drip] * 3
     started = time.monotonic()
     code, out, err = cli("run", "--split", "three.jsonl", "--prompt", "prompts/v1.txt", "--host", host,
-                         "--timeout", "1", "--retries", "0")
+                         "--timeout", "0.5", "--retries", "0")
     assert time.monotonic() - started < 6
     assert code == 2
-    assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 1 s (timeout)"] * 3
+    assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 0.5 s (timeout)"] * 3
 
 
 def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):
@@ -392,7 +392,7 @@ def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli,
 
 
 def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch):
-    monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 1.0)
+    monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 0.5)
     fake.drip_gets = True
     fake.hang_seconds = 20
     started = time.monotonic()
@@ -434,7 +434,7 @@ def test_timed_out_requests_through_a_proxy_leave_no_thread_behind(project, cli,
     fake.hang_seconds = 30
     fake.faults = ["endless_chunked"] * 16
     before = threading.active_count()
-    code, out, err = cli("run", "--split", "dev", "--host", host, "--timeout", "1", "--retries", "0", "--jobs", "8")
+    code, out, err = cli("run", "--split", "dev", "--host", host, "--timeout", "0.5", "--retries", "0", "--jobs", "8")
     assert code == 2
     deadline = time.monotonic() + 5
     while threading.active_count() > before + 1 and time.monotonic() < deadline:

@@ -185,22 +185,31 @@ def review_serves(argv, env):
 
 
 @pytest.mark.parametrize("group", ["Commands", "No model at all", "A real model, without Ollama or a GPU"])
-def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, group):
+def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, capsys, group):
     """Each README command, in order, on a copy of what a clone has: those that need a server
     against the fake one (every host the README names is where a server would be: here it is
     the fake's), the others against the shipped files. The paths of "Try it without Ollama" say
-    to start from a fresh clone, so each starts from a fresh copy."""
+    to start from a fresh clone, so each starts from a fresh copy. Each command is eval.py's
+    main() in-process with the command's arguments (a python start-up each, some 50 of them, was
+    most of this test's time); `review`, which serves until Ctrl-C, runs as a process, and
+    test_the_readme_shows_what_eval_py_prints runs eval.py as a script."""
     for part in ("eval.py", "golden", "prompts", "runs/example"):
         (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, tmp_path / part)
     monkeypatch.chdir(tmp_path)
     fake = shipped_fake(str(ROOT / "golden"), latency=0).start()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "OPENAI_"))}
-    env["OLLAMA_HOST"] = fake.url
+    for name in [k for k in os.environ if k.startswith(("OLLAMA_", "OPENAI_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("OLLAMA_HOST", fake.url)
+    env = dict(os.environ)
 
     def eval_py(*argv, expect):
-        done = subprocess.run([sys.executable, "eval.py", *argv], capture_output=True, text=True, env=env,
-                              timeout=300)
-        assert "Traceback" not in done.stderr, done.stderr
+        try:
+            code = evalpy.main(list(argv))   # an uncaught exception fails the test with its traceback
+        except SystemExit as e:              # argparse refusing the command line
+            code = e.code
+        out, err = capsys.readouterr()
+        done = subprocess.CompletedProcess(argv, code, out, err)
+        assert "Traceback" not in done.stderr, done.stderr   # one a thread printed, say
         assert done.returncode in expect if isinstance(expect, tuple) else done.returncode == expect, \
             f"eval.py {' '.join(argv)} exited {done.returncode}:\n{done.stderr}"
         return done

@@ -216,6 +216,7 @@ def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
         time.sleep(0.02)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 2
+    fake.latency = 0   # the delay only gave the signal time to land mid-run
     fake.refused_formats = {"json_object"}   # the server changed; the run must not switch forms
     code, out, err = cli("run", "--resume", "runs/r.json")
     assert code == 2 and "refused --format schema (response_format json_object with a schema: HTTP 500" in err
@@ -335,7 +336,7 @@ def test_a_models_entry_with_nan_or_a_huge_field_keeps_the_run_file_json(project
             self.reply('{"choices": [{"message": {"content": "bug"}, "finish_reason": "stop"}]}')
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Odd)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     try:
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m",
                              "--host", f"http://127.0.0.1:{server.server_address[1]}")

@@ -13,15 +13,6 @@ from conftest import HOSTILE, V2_HOSTILE_MISSES, evalpy, make_run, split_run, wr
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
 
-@pytest.fixture
-def chromium():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser_ = browser.launch(p)
-        yield browser_
-        browser_.close()
-
-
 def open_page(chromium, path, scripts=True, width=1280):
     """The page from disk, offline, every request recorded (and refused unless it is the file),
     and every console message kept: a style or script the CSP refused would show there."""

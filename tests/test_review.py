@@ -24,7 +24,7 @@ def runs(project):
 def server(runs):
     review = evalpy.Review(runs[1], against_path=runs[0])
     httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", review
     httpd.shutdown()
     httpd.server_close()
@@ -250,9 +250,9 @@ def test_a_run_whose_prompt_text_is_not_text_is_refused_in_one_line(project, cli
 
 def test_a_body_shorter_than_its_content_length_gets_an_answer(runs, monkeypatch):
     """A page that promises more than it sends is answered 408 once the read gives up, not left hanging."""
-    monkeypatch.setattr(evalpy, "REVIEW_READ_SECONDS", 1)
+    monkeypatch.setattr(evalpy, "REVIEW_READ_SECONDS", 0.3)
     httpd = evalpy.serve_review(evalpy.Review(runs[1]), 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
     port = httpd.server_address[1]
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
         s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"

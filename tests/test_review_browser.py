@@ -12,26 +12,25 @@ pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browse
 
 
 @contextlib.contextmanager
-def review_tab(run, ready="#case h2"):
-    """The review page of a run in headless Chromium, served on a free port, gone afterwards."""
-    from playwright.sync_api import sync_playwright
+def review_tab(chromium, run, ready="#case h2"):
+    """The review page of a run in a new tab of headless Chromium, served on a free port, gone afterwards."""
     httpd, url = browser.serve(evalpy, run)
     try:
-        with sync_playwright() as p:
-            chromium = browser.launch(p)
-            tab = chromium.new_page()
+        tab = chromium.new_page()
+        try:
             tab.goto(url)
             tab.wait_for_selector(ready)
             yield tab
-            chromium.close()
+        finally:
+            tab.context.close()
     finally:
         httpd.shutdown()
         httpd.server_close()
 
 
 @pytest.fixture
-def page(project):
-    with review_tab(write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) as tab:
+def page(project, chromium):
+    with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) as tab:
         yield tab
 
 
@@ -120,24 +119,24 @@ def test_the_list_beside_the_case_follows_the_filters_keys_and_annotations(page)
     assert entries(page) == [] and page.text_content("#pos") == "0 / 0"
 
 
-def test_the_list_names_the_checks_a_free_text_answer_failed(project):
+def test_the_list_names_the_checks_a_free_text_answer_failed(project, chromium):
     from conftest import make_run
     checks = [{"name": "greets", "type": "icontains", "value": "hola", "blocking": True},
               {"name": "no <i>date</i>", "type": "not_contains", "value": "lunes", "blocking": True}]
     run = make_run([{"id": "s1", "response": "hola", "checks": checks},
                     {"id": "s2", "response": "el lunes", "checks": checks}], labels=None)
     write_run("runs/support.json", run)
-    with review_tab("runs/support.json", "#list li") as tab:
+    with review_tab(chromium, "runs/support.json", "#list li") as tab:
         assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
 
 
-def test_the_thinking_is_folded_above_the_answer_and_stays_text(project):
+def test_the_thinking_is_folded_above_the_answer_and_stays_text(project, chromium):
     """A reasoning model's thinking: folded (closed) above the answer, hostile text shown as text;
     an answer that stopped mid-thought says so."""
     run = split_run("dev", {"dev-09": f"<think>\n{HOSTILE}\n</think>\nfacturación", "dev-11": "<think>\nsigo"},
                     prompt="prompts/v2.txt")
     write_run("runs/thinking.json", run)
-    with review_tab("runs/thinking.json") as tab:
+    with review_tab(chromium, "runs/thinking.json") as tab:
         assert tab.text_content("#case h2") == "dev-09"
         assert tab.eval_on_selector("#thinking", "d => d.open") is False   # folded until asked
         assert tab.text_content("#thinking summary") == f"Thinking ({len(HOSTILE)} characters; not scored)"
@@ -149,12 +148,12 @@ def test_the_thinking_is_folded_above_the_answer_and_stays_text(project):
         assert "thinking never finished" in tab.text_content("#case")
 
 
-def test_a_conversation_shows_its_turns_in_order_then_the_answer(project):
+def test_a_conversation_shows_its_turns_in_order_then_the_answer(project, chromium):
     from conftest import make_run
     turns = [{"role": "user", "content": "Mi pedido es el A-1."}, {"role": "assistant", "content": HOSTILE},
              {"role": "user", "content": "¿Y cuándo llega?"}]
     write_run("runs/conv.json", make_run([{"id": "c1", "expected": "bug", "messages": turns, "response": "acceso"}]))
-    with review_tab("runs/conv.json") as tab:
+    with review_tab(chromium, "runs/conv.json") as tab:
         shown = tab.eval_on_selector_all("#conversation .turn", "els => els.map(e => [e.querySelector('h3').textContent, "
                                          "e.querySelector('pre').textContent])")
         assert shown == [["Turn 1: user", "Mi pedido es el A-1."], ["Turn 2: assistant", HOSTILE],
@@ -164,11 +163,11 @@ def test_a_conversation_shows_its_turns_in_order_then_the_answer(project):
         assert order == ["conversation", "answer"] and tab.text_content("#answer pre") == "acceso"
 
 
-def test_direction_overrides_in_a_run_are_shown_as_codes(project):
+def test_direction_overrides_in_a_run_are_shown_as_codes(project, chromium):
     """From the attack on issue 17: an id with U+202E read backwards in the new list and heading."""
     from conftest import make_run
     write_run("runs/bidi.json", make_run([{"id": "case-\u202eevil", "expected": "bug", "response": "acceso\u202e!"}]))
-    with review_tab("runs/bidi.json") as tab:
+    with review_tab(chromium, "runs/bidi.json") as tab:
         assert tab.text_content("#case h2") == "case-\\u202eevil"
         assert entries(tab)[0][0] == "case-\\u202eevil" and tab.text_content("#answer pre") == "acceso\\u202e!"
         assert "\u202e" not in tab.text_content("body")

@@ -126,9 +126,9 @@ def test_a_lock_is_taken_again_after_its_holder_died_or_removed_it(tmp_path):
 
 def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl", {"dev-03": "Categoría: acceso", "dev-09": "facturación"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json")[0] == 0   # one at a time: no delay needed
     rng = random.Random(1)
     fake.latency = lambda text: rng.uniform(0, 0.03)   # answers come back out of order
-    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json")[0] == 0
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/four.json", "--jobs", "4")[0] == 0
     one, four = load_json("runs/one.json"), load_json("runs/four.json")
     assert content(one) == content(four)
@@ -137,7 +137,7 @@ def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
 
 @pytest.mark.parametrize("jobs", [1, 4])
 def test_jobs_is_the_number_of_requests_in_flight(project, cli, fake, jobs):
-    fake.latency = 0.05
+    fake.latency = 0.05 if jobs > 1 else 0.01   # long enough for jobs to overlap; any overlap shows with one
     assert cli("run", "--split", "dev", "--host", fake.url, "--jobs", jobs)[0] == 0
     assert fake.max_in_flight == jobs
     assert len(fake.chat_bodies) == 28
@@ -172,6 +172,7 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     proc.wait(timeout=10)
     kept = journal.read_text(encoding="utf-8").count("\n") - 1
     assert 8 <= kept < 28 and not (project / "runs" / "dev-v3.json").exists()
+    fake.latency = 0   # the delay only gave the kill time to land mid-run
 
     code, out, err = cli("report", "runs/dev-v3.json")
     assert code == 2 and "run --resume runs/dev-v3.json" in err
@@ -201,6 +202,7 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert proc.returncode == 2
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err and "Traceback" not in err
     assert journal.exists()
+    fake.latency = 0
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
@@ -431,8 +433,8 @@ def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
     rng = random.Random(16)
     delays = {}
     fake.answers = answer_key("golden/dev.jsonl", {"dev-07": "acceso", "dev-13": "Categoría: bug"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--out", "runs/one.json")[0] == 0   # in order
     fake.latency = lambda text: delays.setdefault(text, rng.uniform(0, 0.08))
-    assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--out", "runs/one.json")[0] == 0
     assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--jobs", 16, "--out", "runs/sixteen.json")[0] == 0
     assert fake.max_in_flight == 16
     assert content(load_json("runs/one.json")) == content(load_json("runs/sixteen.json"))
@@ -465,6 +467,7 @@ def test_a_run_killed_three_times_then_resumed_has_every_answer_once(project, cl
         proc.communicate(timeout=10)
         kept = len(evalpy.read_journal(str(journal))[1])
         assert kept < 28 and not (project / "runs" / "dev-v3.json").exists()
+    fake.latency = 0   # the delay only gave the kills time to land mid-run
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
     resumed = load_json("runs/dev-v3.json")
@@ -483,6 +486,7 @@ def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake
     wait_for_answers(journal, 4)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 2
+    fake.latency = 0
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
     raw = (project / "runs" / "dev-v3.json").read_bytes()
@@ -573,6 +577,7 @@ def test_two_resumes_of_one_run_never_both_ask(project, cli, fake):
         time.sleep(0.01)
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    fake.latency = 0   # the first had to be still asking while the second tried; now let it finish
     assert code == 2 and err.endswith(f"error: another eval.py (pid {first.pid}) is finishing this run "
                                       "(runs/dev-v3.json); wait for it, or stop it first\n")
     out, err = first.communicate(timeout=30)

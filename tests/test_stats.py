@@ -1,5 +1,7 @@
-"""Statistics: every function against scipy (1e-9 relative) on many random inputs, and the seeds' figures."""
+"""Statistics: every function against scipy (1e-9 relative) on edge cases and a seeded random
+sample each, and the seeds' figures."""
 
+import gc
 import random
 import warnings
 from fractions import Fraction
@@ -11,39 +13,54 @@ scipy_stats = pytest.importorskip("scipy.stats", reason="pip install -r requirem
 
 from conftest import evalpy
 
-RNG = random.Random(20261130)
 REL = 1e-9
+
+
+def rng_for(name):
+    """Each test's own seeded random sample: the inputs of one test never depend on another's."""
+    return random.Random(f"20261130 {name}")
 
 
 def close(ours, theirs):
     return ours == pytest.approx(float(theirs), rel=REL, abs=1e-300)
 
 
-def random_tables(count):
-    for _ in range(count):
-        size = RNG.choice([5, 20, 60, 200])
-        yield [RNG.randint(0, size) for _ in range(4)]
-    yield from ([0, 0, 0, 0], [5, 0, 0, 5], [0, 7, 3, 0], [110, 0, 92, 18], [1, 1, 1, 1], [400, 3, 380, 40])
+FISHER_EDGE_TABLES = [
+    [0, 0, 0, 0],                                   # nothing at all
+    [0, 0, 3, 4], [3, 4, 0, 0],                     # an empty row
+    [0, 3, 0, 4], [3, 0, 4, 0],                     # an empty column
+    [0, 1, 0, 0], [1, 0, 0, 0],                     # one row in all
+    [1, 0, 0, 1], [5, 0, 0, 5], [0, 7, 3, 0],       # perfect separation, either way round
+    [200, 0, 0, 200],                               # a tail far below 1e-100
+    [1, 1, 1, 1], [3, 3, 3, 3], [2, 5, 5, 2],       # symmetric margins: tables tie in probability
+    [6, 4, 4, 6], [10, 10, 10, 11],
+    [0, 1, 4, 3], [0, 2, 2, 3], [14, 19, 11, 6],   # ties that floats miss: held by the tie tolerance
+    [110, 0, 92, 18], [40, 0, 34, 6], [40, 0, 35, 5], [20, 0, 15, 5],   # the seeds' figures
+    [400, 3, 380, 40], [1, 200, 0, 5], [1000, 2, 990, 12],              # lopsided and large
+]
 
 
-@pytest.mark.parametrize("table", list(random_tables(300)))
-def test_fisher_exact_matches_scipy(table):
-    a, b, c, d = table
-    assert close(evalpy.fisher_exact(a, b, c, d), scipy_stats.fisher_exact([[a, b], [c, d]]).pvalue)
+def test_fisher_exact_matches_scipy():
+    rng = rng_for("fisher")
+    sample = [[rng.randint(0, size) for _ in range(4)] for size in (rng.choice([5, 20, 60, 200]) for _ in range(40))]
+    for a, b, c, d in FISHER_EDGE_TABLES + sample:
+        assert close(evalpy.fisher_exact(a, b, c, d), scipy_stats.fisher_exact([[a, b], [c, d]]).pvalue), (a, b, c, d)
 
 
 def test_mcnemar_exact_matches_scipy_binomial_test():
+    rng = rng_for("mcnemar")
     for _ in range(300):
-        fixed, broken = RNG.randint(0, 60), RNG.randint(0, 60)
+        fixed, broken = rng.randint(0, 60), rng.randint(0, 60)
         n = fixed + broken
         theirs = 1.0 if n == 0 else scipy_stats.binomtest(min(fixed, broken), n, 0.5).pvalue
         assert close(evalpy.mcnemar_exact(fixed, broken), theirs), (fixed, broken)
 
 
 def test_wilson_matches_scipy():
+    rng = rng_for("wilson")
     for _ in range(300):
-        n = RNG.randint(1, 500)
-        k = RNG.choice([0, n, RNG.randint(0, n)])
+        n = rng.randint(1, 500)
+        k = rng.choice([0, n, rng.randint(0, n)])
         ci = scipy_stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
         low, high = evalpy.wilson(k, n)
         assert close(low, ci.low) and close(high, ci.high), (k, n)
@@ -51,16 +68,18 @@ def test_wilson_matches_scipy():
 
 
 def exact_tail(k, n, p):
-    """P(X >= k) in exact rational arithmetic: the referee where scipy's floats give out."""
-    p = Fraction(p)
-    return float(sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+    """P(X >= k) in exact rational arithmetic: the referee where scipy's floats give out.
+    With p = num/den, the sum over whole numbers is divided by den**n once (correctly rounded)."""
+    num, den = Fraction(p).as_integer_ratio()
+    return sum(comb(n, i) * num ** i * (den - num) ** (n - i) for i in range(k, n + 1)) / den ** n
 
 
 def test_binomial_tails_match_scipy():
+    rng = rng_for("binomial tails")
     for _ in range(300):
-        n = RNG.randint(1, 300)
-        p = RNG.choice([RNG.random(), RNG.random() / 50, 0.16, 0.0625])
-        k = RNG.randint(0, n)
+        n = rng.randint(1, 300)
+        p = rng.choice([rng.random(), rng.random() / 50, 0.16, 0.0625])
+        k = rng.randint(0, n)
         assert close(evalpy.binom_cdf(k, n, p), scipy_stats.binom.cdf(k, n, p)), (k, n, p)
         theirs = scipy_stats.binom.sf(k - 1, n, p)
         if theirs < 1e-200:   # scipy loses digits this deep in the tail (seen: 1e-6 off at 2e-284)
@@ -75,10 +94,11 @@ def test_extreme_tails_against_exact_arithmetic():
 
 def test_pass_at_k_and_pass_hat_k_match_the_hypergeometric():
     # drawing k of n trials without replacement, c of them passing
+    rng = rng_for("pass@k")
     for _ in range(300):
-        n = RNG.randint(1, 30)
-        c = RNG.randint(0, n)
-        k = RNG.randint(1, n)
+        n = rng.randint(1, 30)
+        c = rng.randint(0, n)
+        k = rng.randint(1, n)
         none_pass = scipy_stats.hypergeom.pmf(0, n, c, k)
         all_pass = scipy_stats.hypergeom.pmf(k, n, c, k)
         assert evalpy.pass_at_k(n, c, k) == pytest.approx(1 - none_pass, rel=REL, abs=1e-12), (n, c, k)
@@ -86,10 +106,11 @@ def test_pass_at_k_and_pass_hat_k_match_the_hypergeometric():
 
 
 def test_rows_for_failures_is_the_fewest_that_reach_the_probability():
+    rng = rng_for("rows for failures")
     for _ in range(40):
-        rate = RNG.choice([0.05, 0.1, 0.16, 0.3, RNG.uniform(0.02, 0.5)])
-        failures = RNG.randint(1, 8)
-        prob = RNG.choice([0.5, 0.8, 0.9, 0.95])
+        rate = rng.choice([0.05, 0.1, 0.16, 0.3, rng.uniform(0.02, 0.5)])
+        failures = rng.randint(1, 8)
+        prob = rng.choice([0.5, 0.8, 0.9, 0.95])
         rows = evalpy.rows_for_failures(rate, failures, prob)
         assert scipy_stats.binom.sf(failures - 1, rows, rate) >= prob
         assert rows == failures or scipy_stats.binom.sf(failures - 1, rows - 1, rate) < prob
@@ -189,14 +210,38 @@ def test_spearman_equals_scipys_on_many_inputs_ties_included():
     assert evalpy.average_ranks([3, 1, 3, 2]) == [3.5, 1, 3.5, 2]
 
 
-def test_holm_matches_statsmodels_on_many_inputs():
+HOLM_EDGE_FAMILIES = [
+    [0.03],                                  # one p-value: unchanged
+    [1.0], [0.0], [1.0, 1.0, 1.0], [0.0, 0.0],   # p = 1 and p = 0, alone and together
+    [0.0, 0.2, 1.0, 0.04],                   # p = 0 and p = 1 among others
+    [0.05, 0.05, 0.05, 0.05],                # all equal
+    [0.01, 0.04, 0.01, 0.04, 0.02],          # ties in between
+    [0.3, 0.3], [0.6, 0.7],                  # adjusted past 1: capped
+    [0.02, 0.03], [0.02, 0.024],             # below alpha = 0.05 alone, above it once adjusted
+    [0.01, 0.0125, 0.04, 0.02],              # some cross alpha, some do not
+    [0.01, 0.04, 0.03, 0.005],               # monotonicity: 0.04 x 1 is raised to 0.03 x 2 before it
+    [0.001, 0.0105, 0.011, 0.0111, 0.2],     # a later, smaller product held up by an earlier one
+    [1e-12, 1e-9, 0.049, 0.05, 0.051],       # tiny and alpha-sized values
+    [0.9, 0.001, 0.5, 0.0001, 0.02, 0.02, 0.3, 0.04],   # unsorted with ties
+    [i / 20 for i in range(20)],             # twenty, evenly spread, 0 included
+]
+
+
+def test_holm_matches_statsmodels():
     multipletests = pytest.importorskip("statsmodels.stats.multitest",
                                         reason="pip install -r requirements-dev.txt (statsmodels checks Holm)").multipletests
-    for _ in range(400):
-        m = RNG.choice([1, 2, 3, 5, 8, 20])
-        p = [RNG.choice([RNG.random(), RNG.random() / 50, 1.0, 0.05]) for _ in range(m)]
-        theirs = multipletests(p, method="holm")[1]
-        assert all(close(a, b) for a, b in zip(evalpy.holm(p), theirs)), p
+    rng = rng_for("holm")
+    sample = [[rng.choice([rng.random(), rng.random() / 50, 1.0, 0.05]) for _ in range(rng.choice([1, 2, 3, 5, 8, 20]))]
+              for _ in range(40)]
+    # multipletests runs a full garbage collection on every call, tens of ms with scipy and pandas
+    # loaded; objects already alive are frozen out of it meanwhile (it changes no figure)
+    gc.freeze()
+    try:
+        for p in HOLM_EDGE_FAMILIES + sample:
+            theirs = multipletests(p, method="holm")[1]
+            assert all(close(a, b) for a, b in zip(evalpy.holm(p), theirs, strict=True)), p
+    finally:
+        gc.unfreeze()
 
 
 def test_holm_by_hand():
