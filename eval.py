@@ -2070,7 +2070,10 @@ class ChatClient:
         try:
             answer = self.exchange(method, path, data, seconds)
         except Exception:
-            if watched["expired"]:
+            # Past the deadline, whatever broke the request is its time running out: requests reports
+            # a read timeout in the middle of a body as a ConnectionError, and on a busy machine the
+            # read timeout can fire before the keeper has marked the request expired.
+            if watched["expired"] or time.monotonic() >= watched["deadline"]:
                 raise TimeoutError from None
             raise
         finally:

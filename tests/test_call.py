@@ -345,6 +345,23 @@ def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, 
     assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 0.5 s (timeout)"] * 3
 
 
+def test_a_read_timeout_in_the_body_is_a_timeout_even_when_the_deadline_keeper_is_late(project, cli, fake, monkeypatch):
+    """Regression (flaky on a busy machine): a body that stops coming hits requests' per-read
+    timeout, which it reports as a ConnectionError; when that came before the deadline keeper had
+    marked the request expired, the answer was recorded as 'connection failed', and counted toward
+    the server being gone. Here the keeper never acts, so the read timeout always comes first."""
+    monkeypatch.setattr(evalpy.Deadlines, "keep", lambda self: None)
+    with open(project / "one.jsonl", "w") as f:
+        f.write(json.dumps({"id": "c0", "input": "ticket", "difficulty": "easy", "note": "n",
+                            "checks": [{"type": "contains", "value": "bug"}]}) + "\n")
+    fake.hang_seconds = 3
+    fake.faults = ["no_length"]
+    code, out, err = cli("run", "--split", "one.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         "--timeout", "0.5", "--retries", "0")
+    assert code == 2
+    assert [r["error"] for r in load_json("runs/one-v1.json")["results"]] == ["no answer within 0.5 s (timeout)"]
+
+
 def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):
     """Following it would credit another server's answer to --host."""
     fake.faults = ["redirect"]
