@@ -1548,13 +1548,15 @@ def case_problems(case, labels, stored=False):
     neither input nor messages. Its checks are validated as stored (stored_check_problem), a
     split's as written (case_checks), so this only says whether they are a list."""
     problems = []
-    required = ["id", "difficulty"] + ["note"] * (not stored) + ["expected"] * (labels is not None)
+    required = ("id", "difficulty") if stored else ("id", "difficulty", "note")   # tuples: this runs once a result
+    if labels is not None:
+        required += ("expected",)
     if not stored and "vars" not in case and "messages" not in case:
-        required.append("input")
+        required += ("input",)
     if "messages" in case:
         problems += ["give either input or messages, not both"] * ("input" in case)
         problems += turn_problems(case["messages"])
-    optional_text = [f for f in ("input", "expected") if f not in required and f in case]
+    optional_text = tuple(f for f in ("input", "expected") if f not in required and f in case)
     for name in required + optional_text:
         if name not in case:
             problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
@@ -1563,17 +1565,18 @@ def case_problems(case, labels, stored=False):
         elif not case[name].strip() and (not stored or not case[name] and name == "id"):
             problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
     tags = case.setdefault("tags", [])
-    if not isinstance(tags, list) or not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
+    if not isinstance(tags, list) or tags and not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
     elif not stored and len(set(tags)) != len(tags):
         problems.append("field 'tags' repeats a tag")
-    variables = case.get("vars", {})
-    if not isinstance(variables, dict) or not all(
-            isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
-            for k, v in variables.items()):
-        problems.append("field 'vars' must be an object of names to strings or numbers")
-        case["vars"] = {}
-    if not isinstance(case.get("checks", []), list):
+    if "vars" in case:
+        variables = case["vars"]
+        if not isinstance(variables, dict) or not all(
+                isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                for k, v in variables.items()):
+            problems.append("field 'vars' must be an object of names to strings or numbers")
+            case["vars"] = {}
+    if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
     expected = case.get("expected")
@@ -4211,11 +4214,9 @@ def rows_speed(sp):
 
 
 def rows_failures(s):
-    """Every failing case: the views choose how many to list."""
-    labels = "baseline" in s
-    return {"key": "failures", "labels": labels, "count": count_of(s, "failures"), "rows": [
-        {"name": f["id"], "difficulty": f["difficulty"], "expected": f.get("expected"), "got": f.get("got"),
-         "response": f["response"], "failed_checks": f.get("failed_checks")} for f in s["failures"]]}
+    """Every failing case, as failure() made it (not copied: a large run has tens of thousands):
+    the views choose how many to list."""
+    return {"key": "failures", "labels": "baseline" in s, "count": count_of(s, "failures"), "rows": s["failures"]}
 
 
 def rows_annotations(s):
@@ -4368,10 +4369,10 @@ def failure_section(sec):
     shown = sec["rows"][:FAILURES_SHOWN]
     if sec["labels"]:
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["name"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
+        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["name"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
+        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
     more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
@@ -4511,7 +4512,7 @@ def markdown_speed(sec):
 
 def markdown_failures(sec):
     """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
-    failures = ", ".join(f"`{f['name']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})" if sec["labels"]
+    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})" if sec["labels"]
                                                                  else f"failed {', '.join(f['failed_checks'])})")
                          for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
     if len(sec["rows"]) > MARKDOWN_FAILURES:
@@ -6032,7 +6033,7 @@ def report_page(path, run, cases, s, annotations):
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     annotated, strays = annotations_by_case(annotations, cases, config["repeat"])
     annotations = {k: v for k, v in annotations.items() if k not in strays}
-    failing = {r["name"] for r in section_of(rows, "failures")["rows"]}
+    failing = {f["id"] for f in section_of(rows, "failures")["rows"]}
     # only the cases the page has a row for: the failing ones and those annotated in review
     anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in annotated}
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
