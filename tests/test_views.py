@@ -4,6 +4,7 @@ those rows. For every figure of the rows of a few runs (the shipped examples and
 trials, weighted checks, errors, a conversation), each view that shows it must show it written
 the one way (figure_text), and --json must hold the same unrounded value where the figure says."""
 
+import functools
 import html
 import json
 import re
@@ -259,13 +260,19 @@ IN_A_READING = {"figures.mcnemar.figure"}
 
 
 def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
-    """render() -> {view: text}, made with builder patched to return the changed rows."""
+    """render() -> {view: text}, made with builder patched to return the changed rows. The word
+    diffs of a compare page are figured once (a pure function of two answers, and the slow part of
+    a page: a render per figure would redo them every time)."""
+    diff = functools.lru_cache(maxsize=None)(evalpy.marked_diff)
+    monkeypatch.setattr(evalpy, "marked_diff", diff)
     before = render()
-    for n in range(len(list(places(rows)))):
+    every = list(places(rows))
+    for n in range(len(every)):
         changed, place, f, row, sec = changed_at(rows, n)
         if f["kind"] == "ids" or place in IN_A_READING:
             continue   # a page lists the answers of the cases named: a name no run has has none (the test above checks ids)
-        original = list(places(rows))[n]
+        original = every[n]
+        monkeypatch.setattr(evalpy, "marked_diff", diff)
         monkeypatch.setattr(evalpy, builder, lambda *a, **k: changed)
         after = render()
         for view, text in after.items():
