@@ -5269,7 +5269,8 @@ def annotations_file(run_path):
     RUN.labels.json of eval.py before 0.2 while no newer file stands beside it (it is read, never
     written: review's first save writes its annotations into the new file and leaves it as it is)."""
     path, older = run_path + ANNOTATIONS_SUFFIX, run_path + OLD_ANNOTATIONS_SUFFIX
-    return older if not os.path.lexists(path) and os.path.exists(older) else path
+    # exists, not lexists: a dangling link in the new name must not hide the older file's annotations
+    return older if not os.path.exists(path) and os.path.exists(older) else path
 
 
 def read_annotations(path):
@@ -5278,7 +5279,7 @@ def read_annotations(path):
     if not os.path.exists(path):
         return {}, None
     try:
-        data = json.loads(read_bytes(path, "annotations file").decode("utf-8"))
+        data = json.loads(read_bytes(path, "sidecar file").decode("utf-8"))
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError

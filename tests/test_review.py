@@ -108,6 +108,20 @@ def test_an_older_labels_sidecar_is_read_and_never_written(project, runs, cli):
     assert s["annotations"]["file"] == runs[1] + ".annotations.json" and len(s["annotations"]["counts"]) == 2
 
 
+def test_a_dangling_link_in_the_new_name_never_hides_the_older_annotations(project, runs, cli):
+    """From the attack on the rename: RUN.annotations.json a link to nothing made report show no
+    annotations and review's first save drop the older file's; the older file is read, and the save
+    replaces the link (never its target) with a file holding both."""
+    older = project / (runs[1] + ".labels.json")
+    older.write_text(json.dumps({"format": "eval.py-labels/1", "labels": {"dev-05#1": {"label": "kept", "time": "t"}}}))
+    (project / (runs[1] + ".annotations.json")).symlink_to("nowhere.json")
+    assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"] == [["kept", 1]]
+    evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "new"})
+    saved = load_json(runs[1] + ".annotations.json")["annotations"]
+    assert sorted(entry["text"] for entry in saved.values()) == ["kept", "new"]
+    assert not (project / "runs" / "nowhere.json").exists() and not (project / "nowhere.json").exists()
+
+
 def test_concurrent_saves_lose_nothing(server, runs):
     url, _ = server
     keys = [f"dev-{i:02d}#1" for i in range(1, 26)]
