@@ -1495,7 +1495,10 @@ def case_checks(case, defaults, labels):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             check["name"] = render(check["name"], case.get("vars", {}))
-        problems += [f"check {check['name']!r}: {p}" for p in filled_check_problems(check, labels, case)]
+        # the check as filled is what the run file stores, and reading it back holds it to the
+        # same rules: a value or name a var leaves empty is refused here, before any call
+        filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
+        problems += [f"check {check['name']!r}: {p}" for p in filled]
         if check["name"] in names:
             problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
         names.add(check["name"])
@@ -1527,6 +1530,7 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
         return case, problems
     if "messages" in case:
         case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}))
+        problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
         if problems:
             return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels)

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from pathlib import Path
 
 import pytest
 
@@ -274,3 +275,22 @@ def test_one_case_validator_says_the_same_at_both_boundaries():
     assert evalpy.case_problems(dict(case), ["bug", "acceso"]) == says + ["label 'Bug' is not in labels.txt (did you mean 'bug'?)"]
     assert evalpy.case_problems(dict(case), ["bug", "acceso"], stored=True) == says + [
         "label 'Bug' is not in config.labels (did you mean 'bug'?)"]
+
+
+@pytest.mark.parametrize("case, says", [
+    ({"input": "hola", "vars": {"customer": ""}, "checks": [{"type": "icontains", "value": "{{customer}}"}]},
+     "check 'icontains' needs a non-empty string value"),
+    ({"messages": [{"role": "user", "content": "{{x}}"}], "vars": {"x": " "}, "checks": [{"type": "contains", "value": "a"}]},
+     "messages turn 1: content must be non-empty text"),
+    ({"input": "hola", "vars": {"x": " "}, "checks": [{"type": "contains", "value": "a", "name": "{{x}}"}]},
+     "name must be a non-empty string"),
+])
+def test_what_a_var_leaves_empty_is_refused_before_any_call(project, cli, fake, case, says):
+    """From the attack on issue 25: a check value, check name or turn that its vars fill with
+    nothing passed the split's rules (checked before filling) but not the run file's (after): run
+    asked every case, exited 0, and wrote a run file no command would read. Now the filled case
+    is held to the run file's rules at load: refused with file and line, nothing asked."""
+    Path("s.jsonl").write_text(json.dumps({"id": "v1", "difficulty": "easy", "note": "n", **case}) + "\n")
+    code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 2 and err.startswith("error: s.jsonl:1: ") and says in err
+    assert fake.chat_bodies == [] and not list(Path("runs").glob("s-*"))
