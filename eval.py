@@ -2704,6 +2704,10 @@ def build_config(args) -> RunConfig:
     start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
+    for what, path in (("split", split_path), ("prompt", prompt_path)):
+        if LONE_SURROGATE.search(path):   # config_problem refuses it when the run is read back
+            raise EvalError(f"{inert(path)}: the {what}'s file name is not valid UTF-8, and a run file records "
+                            "it as text; rename the file")
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
         "options": pinned_options(parse_options(args.option), args.api), "format": args.format,

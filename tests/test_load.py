@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,17 @@ def test_what_a_var_leaves_empty_is_refused_before_any_call(project, cli, fake, 
     code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
     assert code == 2 and err.startswith("error: s.jsonl:1: ") and says in err
     assert fake.chat_bodies == [] and not list(Path("runs").glob("s-*"))
+
+
+@pytest.mark.parametrize("what", ["split", "prompt"])
+def test_a_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, fake, what):
+    """From the attack on issue 25: a prompt or split named in bytes that are not UTF-8 ran to the
+    end, and the run file (or, interrupted, its journal) was then refused as 'not a path'."""
+    Path("ok.jsonl").write_text(json.dumps({"id": "v1", "input": "hola", "difficulty": "easy", "note": "n",
+                                            "checks": [{"type": "contains", "value": "a"}]}) + "\n")
+    odd = os.fsdecode(b"odd\xf3" + (b".jsonl" if what == "split" else b".txt"))
+    Path(odd).write_bytes(Path("ok.jsonl" if what == "split" else "prompts/v1.txt").read_bytes())
+    split, prompt = (odd, "prompts/v1.txt") if what == "split" else ("ok.jsonl", odd)
+    code, out, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url)
+    assert code == 2 and f"the {what}'s file name is not valid UTF-8" in err and "\\udcf3" in err
+    assert fake.chat_bodies == []
