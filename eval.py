@@ -6442,16 +6442,21 @@ def html_page(title, parts):
         f"<script>{PAGE_SCRIPT}</script></body></html>\n"])
 
 
-def files_of_run(path):
-    """A run and the files eval.py keeps beside it: what a page must never replace."""
-    return [path, path + ANNOTATIONS_SUFFIX, path + OLD_ANNOTATIONS_SUFFIX, path + PAIRWISE_SUFFIX]
+def files_of_run(path, config):
+    """A run, the files eval.py keeps beside it, and the files it was made from (its prompt, its
+    split and the labels and checks beside it): what a page must never replace."""
+    split_folder = os.path.dirname(config["split_path"])
+    return [path, *(path + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX,
+                                                 JOURNAL_SUFFIX, ".lock")),
+            config["prompt"], config["split_path"], os.path.join(split_folder, LABELS_FILE),
+            os.path.join(split_folder, CHECKS_FILE)]
 
 
 def write_page(path, text, force, inputs):
     """Write a page atomically. An existing file is kept unless force; one of the files the page
-    was made from (a run, its labels) never, even with force."""
+    was made from (a run, its sidecars, its prompt and split) never, even with force."""
     if path.lower().endswith((".json", ".jsonl")):
-        raise EvalError(f"--html {path}: .json and .jsonl names are for runs, labels and splits; name the page .html")
+        raise EvalError(f"--html {path}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
     for given in filter(None, inputs):
         with contextlib.suppress(OSError):
             if os.path.samefile(path, given):
@@ -7099,7 +7104,7 @@ def cmd_report(args):
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
-                   [*files_of_run(args.run), args.checks])
+                   [*files_of_run(args.run, config), args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
                          **s, "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_report(config, s, args.run), lambda: format_report(config, s), verdicts)
@@ -7145,7 +7150,7 @@ def cmd_compare(args):
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
     if args.html is not None:
         write_page(args.html, compare_page((args.baseline, args.candidate), (a_run, b_run), (a_cases, b_cases), c),
-                   args.force, [*files_of_run(args.baseline), *files_of_run(args.candidate)])
+                   args.force, [*files_of_run(args.baseline, a_config), *files_of_run(args.candidate, b_config)])
     show(view_of(args), {"baseline_run": args.baseline, "candidate_run": args.candidate, **c,
                          "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_compare(c, args.baseline, args.candidate),

@@ -306,6 +306,25 @@ def test_a_page_never_replaces_what_it_was_made_from(project, cli):
     assert code == 2 and "name the page .html" in err and not Path("runs/other-run.json").exists()
 
 
+def test_a_page_never_replaces_the_prompt_or_split_a_run_was_made_from(project, cli):
+    """From the attack on issue 25: --force let a page replace the run's prompt, its split, or the
+    labels.txt beside the split (only the runs and their sidecars were kept)."""
+    v2, v3 = write_two_runs()
+    config = json.loads(Path(v3).read_text())["config"]
+    folder = os.path.dirname(config["split_path"])
+    for made_from in (config["prompt"], config["split_path"], os.path.join(folder, "labels.txt")):
+        assert Path(made_from).exists(), made_from
+        before = Path(made_from).read_bytes()
+        link = f"link-{len(made_from)}.html"
+        Path(link).symlink_to(os.path.abspath(made_from))
+        for argv in (("report", v3, "--html", link, "--force"), ("compare", v2, v3, "--html", link, "--force")):
+            code, out, err = cli(*argv)
+            assert code == 2 and "which this page is made from" in err, err
+        assert Path(made_from).read_bytes() == before
+    code, out, err = cli("report", v3, "--html", config["prompt"], "--force")
+    assert code == 2 and "which this page is made from" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["report", "runs/dev-v2.json", "--force"], "--force only applies with --html FILE"),
     (["compare", "runs/dev-v2.json", "runs/dev-v3.json", "--force"], "--force only applies with --html FILE"),
