@@ -459,6 +459,16 @@ def unreadable_value(value):
     return None
 
 
+def is_number(value):
+    """A finite JSON number: not true/false, not an integer too long for a float (10**400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return isfinite(value)
+    except OverflowError:
+        return False
+
+
 def json_text(obj, **options):
     """json.dumps with non-ASCII text kept readable, except a lone surrogate (a server may send
     "\\ud800"): UTF-8 cannot hold one, so it stays a JSON escape and reads back the same."""
@@ -998,7 +1008,7 @@ def answer_problem(answer):
             return f"{key} must be text or null"
     for key in NUMBER_FIELDS:
         value = answer.get(key)
-        if value is not None and (type(value) not in (int, float) or value != value or abs(value) == inf):
+        if value is not None and not is_number(value):   # 10**400 would overflow the figures
             return f"{key} must be a number or null"
     return None
 
@@ -1037,8 +1047,8 @@ def config_problem(config, text_keys):
         return 'config.think must be true, false, "low", "medium", "high" or "default"'
     if not isinstance(config.get("prompt_text", ""), str):
         return "config.prompt_text must be text"
-    if isinstance(config["temperature"], bool) or not isinstance(config["temperature"], (int, float)):
-        return "config.temperature must be a number"
+    if not is_number(config["temperature"]) or config["temperature"] < 0:
+        return "config.temperature must be a number of 0 or more"
     if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
         return "config.seed must be a whole number"
     repeat = config.setdefault("repeat", 1)
@@ -1270,16 +1280,6 @@ def parse_check(obj) -> tuple[Check | None, list]:
 # Methodology note 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
 # threshold, with safety and policy checks blocking whatever the sum. A check either blocks or
 # weighs, never both: a blocking check that also weighed would count twice.
-def is_number(value):
-    """A finite JSON number: not true/false, not an integer too long for a float (10**400)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return isfinite(value)
-    except OverflowError:
-        return False
-
-
 def is_share(value):
     return is_number(value) and 0 < value <= 1
 

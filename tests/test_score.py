@@ -1,6 +1,7 @@
 """Read back, grade, score: every figure from the run file alone; a bad run file is one plain error."""
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -54,6 +55,9 @@ def test_baseline_ties_go_to_the_first_label_in_labels_txt():
      "config.response_format must be null or one of json_schema, json_object"),
     ('{"format": "eval.py-run/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}",
      "damaged or cut short (a value nested too deep to read)"),
+    *((f'{{"format": "eval.py-run/1", "results": [], "config": {{"model": "m", "prompt": "p", "prompt_sha": "s", '
+       f'"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": {t}, "seed": 1}}}}',
+       "config.temperature must be a number of 0 or more") for t in ("1" + "0" * 400, "NaN", "Infinity", "-1")),
     (None, "no such run file"),
 ])
 def test_bad_run_files_are_one_plain_error(project, cli, text, message):
@@ -117,3 +121,18 @@ def test_every_field_of_a_hand_edited_run_is_checked_before_use(hand_run, cli, w
         code, out, err = cli(*command)
         assert code == 2 and out == "" and err.startswith("error: edited.json: not a valid run file: "), err
         assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_run, cli):
+    """From the attack on issue 25: a temperature or a token count of 10**400 written as an integer
+    crashed report with OverflowError, and with it the whole `runs` listing of the folder."""
+    for edit in ({"config": {"temperature": 10 ** 400}}, {"result": {"prompt_tokens": 10 ** 400}}):
+        run = load_json(hand_run)
+        run["config"].update(edit.get("config", {}))
+        run["results"][0].update(edit.get("result", {}))
+        Path("odd").mkdir(exist_ok=True)
+        Path("odd/big.json").write_text(json.dumps(run))
+        code, out, err = cli("report", "odd/big.json")
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "must be a number" in err, err
+        code, out, err = cli("runs", "odd")
+        assert code == 0 and "odd/big.json" in out and "Traceback" not in err
