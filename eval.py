@@ -332,7 +332,7 @@ def warn(message):
 
 # Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
 # passed on, when text from a server or a model is printed or kept as an error.
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # and bidi overrides
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")   # and bidi overrides, lone surrogates
 
 
 def inert(text):

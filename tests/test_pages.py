@@ -398,3 +398,22 @@ def test_annotations_are_matched_to_their_answers_exactly(project, cli):
     assert rows["x#1"].endswith("<td>trial 1: label of x#1</td>") and "label of x#1" not in rows["x"]
     assert "2 annotations in runs/h.json.labels.json name answers this run does not have" in text
     assert "ghost#1, x#9" in text and "<td>stale</td>" not in text
+
+
+def test_a_lone_surrogate_in_a_run_is_shown_as_its_code_on_both_pages(project, cli):
+    """From the attack on issue 25 (and issue 28's list): a server may send "\\ud800"; the run keeps
+    it and the text views print it escaped, but both pages failed with UnicodeEncodeError (exit 1,
+    a traceback). The page shows its code, as the other views do."""
+    for name, answer in (("runs/s1.json", "bug \ud800"), ("runs/s2.json", "bug")):
+        run = make_run([{"id": "odd", "expected": "bug", "response": answer}, {"id": "ok", "expected": "bug", "response": "bug"}])
+        run["results"][0]["id"] = "odd\udfff"   # as a hand-edited or old run may hold it
+        Path(name).parent.mkdir(exist_ok=True)
+        Path(name).write_text(json.dumps(run))   # ASCII: the surrogates stay escapes, as eval.py writes them
+    Path("runs/s1.json.annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        "odd\udfff#1": {"text": "half \ud800 a character", "time": "t"}}}))
+    for argv in (("report", "runs/s1.json", "--html", "s.html"), ("compare", "runs/s1.json", "runs/s2.json", "--html", "c.html")):
+        code, out, err = cli(*argv)
+        assert code in (0, 1) and "Traceback" not in err, err
+        page = Path(argv[-1]).read_text(encoding="utf-8")
+        assert "\\ud800<" in page and "odd\\udfff" in page   # the compare page marks it as a deleted word
+    assert "half \\ud800 a character" in Path("s.html").read_text(encoding="utf-8")
