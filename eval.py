@@ -205,7 +205,7 @@ OPTIONS = (
                                         "candidate's); repeat it for a panel of judges", "each",
            metavar="M", group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-votes",), CALLING, "ask each judge N times and take the majority (default 1); agreement below "
-                                        "0.8 goes to review", "count",
+                                        "0.8 is listed as doubtful", "count",
            1,   # one vote: at temperature 0 more votes only repeat it
            metavar="N", group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-temperature",), CALLING, "judge temperature (default 0; raise it so that --judge-votes sample, "
@@ -4256,7 +4256,7 @@ def headline(sec, problems):
                  f"Majority vote: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
     base = row_of(sec, "baseline")
     if base:
-        lines += [f"Baseline (always '{base['label']}'): {figure_text(base['figure'])}"
+        lines += [f"Majority baseline (always '{base['label']}'): {figure_text(base['figure'])}"
                   f"  (95% CI {interval(base['figure']['ci'])})", invalid_line(invalid, trials)]
     return [line.replace("  (95% CI )", "") for line in lines]
 
@@ -4302,7 +4302,7 @@ def check_section(sec):
         out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]
         out += rows([r for r in sec["rows"] if r["judge"]])
         out.append(f"  cost: {judge_cost(j)}")
-        out += ["", f"For human review ({len(j['doubtful'])}):"]
+        out += ["", f"Doubtful verdicts, for a person to check ({len(j['doubtful'])}):"]
         out += [f"  {doubtful_line(r, sec['repeat'])}" for r in j["doubtful"]] or ["  -"]
     return [line for line in out if line is not None]
 
@@ -4387,7 +4387,8 @@ def failure_section(sec):
 
 
 def annotation_section(sec):
-    out = [f"Annotations ({figure_text(sec['total'])} answers annotated in review, from {sec['file']}; most frequent first):"]
+    out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
+           "most frequent first):"]
     out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
     return out + ([f"  {sec['left_out']}"] if sec["left_out"] else [])
 
@@ -4442,7 +4443,7 @@ def format_report(config, s):
         out += [f"  {e['name']}: {e['error']}" for e in problems["failed"]]
     if problems["open"]["value"]:
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge gave no verdict "
-                   "(not scored; see review below)")
+                   "(not scored; see the doubtful verdicts below)")
     out += stopped_short_lines(problems)
     run = section_of(rows, "run")
     out += ["", "Run: " + run["config"],
@@ -4502,7 +4503,7 @@ def markdown_headline(sec):
         out = [f"| {name} | {figure_text(main)} | {interval(main['ci'])} |"]
     base = row_of(sec, "baseline")
     if base:
-        out.append(f"| Baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
+        out.append(f"| Majority baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
         out.append(f"| Invalid answers | {figure_text(row_of(sec, 'invalid')['figure'])} | |")
     return out
 
@@ -5572,7 +5573,7 @@ def calibration_warnings(a):
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif a["failure_detection"] < LOW_CERTAINTY:
         warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
-                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or review by hand")
+                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or check its verdicts by hand")
     fail_share = a["human_fail_share"]
     if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
         warnings.append(f"unbalanced verdicts ({percent(fail_share)} failures): raw agreement misleads; "
@@ -5675,7 +5676,7 @@ def judge_rates(rows, judged_model, family):
 
 def vote_consistency(rows):
     """With several votes per judge: the answers where a judge's own votes split, those under the
-    certainty threshold (already listed for human review), and those where the panel's judges disagree."""
+    certainty threshold (already listed as doubtful), and those where the panel's judges disagree."""
     def named(r):
         return trial_name(r[1], r[2], r[2] != 1)
     certain = [r for r in rows if r[3]["certainty"] is not None]
@@ -5732,7 +5733,7 @@ def format_audit(audit, votes):
         if votes > 1:
             out.append(f"  Self-consistency ({votes} votes each): {count_percent(len(c['split']), c['answers'])} of "
                        f"answers split their votes; {len(c['low_certainty'])} under certainty {LOW_CERTAINTY:g} "
-                       "(already listed for human review)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
+                       "(already listed as doubtful)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
             if c["answers"] and len(c["split"]) / c["answers"] > UNSURE_SHARE:
                 out.append("  The judge disagrees with itself on more than one answer in five: treat its verdicts "
                            "as unsure, and calibrate it or change it before trusting its rate")
@@ -6094,7 +6095,7 @@ def headline_stats(head, problems):
     base = row_of(head, "baseline")
     if base:
         invalid = row_of(head, "invalid")
-        stats.append(stat(f"Baseline (always {base['label']})", figure_text(base["figure"]),
+        stats.append(stat(f"Majority baseline (always {base['label']})", figure_text(base["figure"]),
                           f"95% CI {interval(base['figure']['ci'])}"))
         stats.append(stat("Invalid answers", f"{figure_text(invalid['figure'])} of {figure_text(invalid['of'])}",
                           "matched no label; counted as wrong"))
@@ -6114,7 +6115,7 @@ def headline_bars(head):
              for r in head["rows"] if r["name"] == "trial"]
     base = row_of(head, "baseline")
     if base:
-        bars.append({"name": f"Baseline: always {base['label']}", "value": base["figure"]["value"],
+        bars.append({"name": f"Majority: always {base['label']}", "value": base["figure"]["value"],
                      "ci": base["figure"]["ci"], "kind": "baseline"})
     return bars
 
@@ -6149,7 +6150,7 @@ def check_part(sec, anchors, name):
             "Judge checks (an LLM judge: reported apart, as a judge can be wrong)",
             html_table(header, check_cells([r for r in sec["rows"] if r["judge"]])),
             paragraph(f"Judge: {j['models']} · cost: {judge_cost(j, 'calls')}"),
-            paragraph(f"For human review ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
+            paragraph(f"Doubtful verdicts, for a person to check ({len(review)}):"), bullet_list(review) or paragraph("none"), ident="judge"))
     return parts
 
 
@@ -6675,8 +6676,10 @@ def serve_review(review, port):
 
 def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
+    read_from = annotations_file(run_path)
+    older = f", those of {read_from} carried over" if read_from != sidecar else ""
     print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
-          f"{sidecar}; Ctrl-C to stop)", flush=True)
+          f"{sidecar}{older}; Ctrl-C to stop)", flush=True)
     try:
         with terminated_as_interrupted():
             server.serve_forever()

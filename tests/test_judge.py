@@ -65,7 +65,7 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
     assert "  answers  judge  blocking  8/10 = 80%" in lines
     tokens = sum(v["prompt_tokens"] for r in run["results"] for v in r["judges"])
     assert any(l.startswith(f"  cost: 10 judge calls (0 failed), {tokens} prompt + ") for l in lines)
-    assert "For human review (0):" in lines
+    assert "Doubtful verdicts, for a person to check (0):" in lines
 
 
 def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning(judged_split, cli, fake):
@@ -176,7 +176,7 @@ def test_calibrate_on_a_hand_computed_table(calibration, cli):
     tp, fn, fp, tn = 3, 1, 1, 5
     assert a["kappa"] == pytest.approx(2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)), rel=1e-12)
     assert a["warnings"] == ["the judge catches only 75% of real failures (below 0.8): rework its prompt, "
-                             "change its model, or review by hand"]
+                             "change its model, or check its verdicts by hand"]
     out = cli("calibrate", *calibration)[1]
     assert "  Failure detection: 3/4 = 75%  (real failures the judge fails)" in out
     assert "  human fail           3           1" in out
@@ -352,7 +352,7 @@ def test_the_audit_counts_split_votes(project, cli):
     run = audited_run(lambda i, judge, vote: not (i <= 5 and vote == 3), votes=3)
     out = cli("judge", run, "--audit")[1]
     assert ("  Self-consistency (3 votes each): 5/20 = 25% of answers split their votes; 5 under certainty 0.8 "
-            "(already listed for human review): a01, a02, a03, a04, a05") in out
+            "(already listed as doubtful): a01, a02, a03, a04, a05") in out
     assert "disagrees with itself on more than one answer in five" in out          # 25% > 20%
     steadier = audited_run(lambda i, judge, vote: not (i <= 4 and vote == 3), votes=3)    # 20%: not above
     assert "disagrees with itself" not in cli("judge", steadier, "--audit")[1]

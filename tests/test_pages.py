@@ -177,7 +177,7 @@ def test_report_html_of_a_classification_run(dev_run, cli):
     assert code == 0 and out.startswith("Accuracy: 25/28") and "wrote report.html" in err
     text = Path("report.html").read_text(encoding="utf-8")
     assert_self_contained(text)
-    assert "25/28 = 89%" in text and "95% CI 73–96%" in text and "Baseline (always bug)" in text
+    assert "25/28 = 89%" in text and "95% CI 73–96%" in text and "Majority baseline (always bug)" in text
     assert "Invalid answers" in text and "2 of 28" in text   # dev-11 and the long dev-24
     assert len(re.findall(r'class="cell (?:hit|miss)"', text)) == 4 * 5   # labels x (labels + INVALID)
     assert text.count('class="bar main"') == 1 and text.count('class="bar baseline"') == 1

@@ -38,7 +38,7 @@ def test_the_run_report_in_chromium(project, cli, chromium):
     assert cli("report", run, "--html", "report.html")[0] == 0
     page, requests, console, url = open_page(chromium, "report.html")
     assert requests == [url] and console == []
-    assert "25/28 = 89%" in page.text_content("#headline") and "Baseline (always bug)" in page.text_content("#headline")
+    assert "25/28 = 89%" in page.text_content("#headline") and "Majority baseline (always bug)" in page.text_content("#headline")
     assert count(page, "#headline svg rect.bar") == 2 and count(page, "#headline svg path.ci") == 2
     assert count(page, "#labels svg rect.cell") == 4 * 5
     cells = page.eval_on_selector_all("#labels svg text.count", "els => els.map(e => e.textContent)")

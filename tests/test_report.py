@@ -13,7 +13,7 @@ def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
     assert code == 0
     assert out.splitlines()[:3] == [
         "Accuracy: 4/7 = 57%  (95% CI 25–84%)",                 # a1 a2 a4 a7
-        "Baseline (always 'bug'): 3/7 = 43%  (95% CI 16–75%)",  # bug is 3 of 7
+        "Majority baseline (always 'bug'): 3/7 = 43%  (95% CI 16–75%)",  # bug is 3 of 7
         "Invalid answers: 1",                                   # a5
     ]
 
@@ -66,7 +66,7 @@ def test_markdown_views(dev_run, worse_run, cli):
     assert code == 0
     assert out.startswith("### eval.py report: `runs/dev-v2.json`")
     assert "| Accuracy | 25/28 = 89% | 73–96% |" in out
-    assert "| Baseline (always `bug`) | 11/28 = 39% | 24–58% |" in out
+    assert "| Majority baseline (always `bug`) | 11/28 = 39% | 24–58% |" in out
     assert "**Failures (3):** `dev-09` (trap: expected bug, got facturación)" in out
     assert out.rstrip().endswith("**gate passed: accuracy 89% against a minimum of 80%**")
     out = cli("compare", dev_run, worse_run, "--markdown")[1]

@@ -317,7 +317,7 @@ def test_annotations_naming_no_answer_of_the_run_are_left_out_of_every_view(proj
     views, doc = views_of(cli, ("report", path), tmp_path)
     assert doc["annotations"]["counts"] == [["wrong label", 1]]
     assert doc["annotations"]["left_out"] == ["dev-99#1", "dev-98#1"]
-    assert "Annotations (1 answers annotated" in views["text"] and "\n  wrong label  1\n" in views["text"]
+    assert "Annotations (1 answer annotated" in views["text"] and "\n  wrong label  1\n" in views["text"]
     assert "gone" not in views["text"].split("Annotations (")[1].split("\n")[2]
     warning = "2 annotations in runs/v2.json.annotations.json name answers this run does not have"
     assert warning in views["text"] and warning in views["html"]
