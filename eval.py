@@ -1001,6 +1001,25 @@ NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")
 
 
+def subset_words(subset):
+    """A run's config.subset as a person reads it: 'the first 5 cases, --limit 5'."""
+    if "limit" in subset:
+        return f"the first {subset['limit']} cases, --limit {subset['limit']}"
+    return f"{plural(len(subset['cases']), 'chosen case')}, --cases"
+
+
+def shown(key, value):
+    """A config value as compare prints it: hashes short, text as it is (control characters
+    escaped: it came from a file or a server), anything else as JSON."""
+    if key == "subset" and isinstance(value, dict):
+        return inert(subset_words(value))
+    if key == "model_digest":
+        return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+    if isinstance(value, str):
+        return inert(short(value) if key.endswith("_sha") else value)
+    return inert(json_text(value))
+
+
 def answer_problem(answer):
     """What is wrong with the fields a server's answer (or a judge's vote) was stored in, or None."""
     for key in TEXT_FIELDS:
@@ -5003,16 +5022,6 @@ def pairwise_markdown(w):
         for key, label in UNANSWERED_BY.items() if w[key]]
 
 
-def shown(key, value):
-    """A config value as compare prints it: hashes short, text as it is (control characters
-    escaped: it came from a file or a server), anything else as JSON."""
-    if key == "model_digest":
-        return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
-    if isinstance(value, str):
-        return inert(short(value) if key.endswith("_sha") else value)
-    return inert(json_text(value))
-
-
 def config_label(key):
     return "model digest" if key == "model_digest" else key
 
@@ -5083,7 +5092,7 @@ def format_compare(c, baseline_path, candidate_path):
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
     out = [f"Baseline:  {inert(runs['paths'][0])}", f"Candidate: {inert(runs['paths'][1])}"]
     if runs["subset"]:
-        out.append(f"Cases: only part of the split ({json_text(runs['subset'])}), not a full comparison")
+        out.append(f"Cases: only part of the split ({subset_words(runs['subset'])}), not a full comparison")
     out += [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
     if runs["changed"]:
         out.append("Changed:")
@@ -6298,7 +6307,7 @@ def compare_page(paths, runs, graded, c):
 
 def compare_warnings(runs):
     notes = [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
-    notes += [f"Only part of the split was run ({json_text(runs['subset'])}): not a full comparison"] if runs["subset"] else []
+    notes += [f"Only part of the split was run ({subset_words(runs['subset'])}): not a full comparison"] if runs["subset"] else []
     return section("Warnings", bullet_list(notes, "warn")) if notes else ""
 
 

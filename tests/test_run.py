@@ -737,7 +737,7 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     assert code == 2 and "asked only part of the split (--limit, --cases)" in err
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five-again.json")
     out = cli("compare", "runs/five.json", "runs/five-again.json")[1]
-    assert 'Cases: only part of the split ({"limit": 5}), not a full comparison' in out
+    assert 'Cases: only part of the split (the first 5 cases, --limit 5), not a full comparison' in out
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-99")
     assert code == 2 and "--cases: golden/dev.jsonl has no case dev-99" in err
 
