@@ -186,7 +186,7 @@ OPTIONS = (
     Option(("--html",), VIEWING, "also write the result as one self-contained HTML page (charts drawn inline, nothing "
                                  "fetched: open it offline, attach it, send it); an existing FILE is kept unless --force",
            metavar="FILE", group="page"),
-    Option(("--force",), VIEWING, "with --html: replace FILE if it exists", "flag", False, group="page"),
+    Option(("--force",), VIEWING, "with --html: replace FILE if it exists and is an HTML page", "flag", False, group="page"),
     # how model calls are made
     Option(("--jobs",), CALLING, "model calls in flight at once (default 1)", "count",
            1,   # one call at a time: what any server takes; more is faster only where the server runs calls in parallel
@@ -998,7 +998,8 @@ class Inputs(NamedTuple):
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking", "system_fingerprint")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
-                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")
+                 "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens",
+                 "vote", "seed")   # the last two: a judge's vote's
 
 
 def subset_words(subset):
@@ -1083,8 +1084,17 @@ def config_problem(config, text_keys):
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
         return "config.judge must be null or an object whose models is a list of model names"
+    for key in ("votes", "temperature", "seed", "num_ctx"):
+        if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
+            return f"config.judge.{key} must be a number"
     if not isinstance(config.setdefault("options", {}), dict):
         return "config.options must be an object"
+    odd = [k for k, v in config["options"].items() if isinstance(v, (int, float)) and not is_number(v)
+           and not isinstance(v, bool)]
+    if odd:   # NaN, Infinity, 10**400: no server takes them, and --json could not print them
+        return f"config.options.{odd[0]} must be a finite number"
+    if config.get("cases") is not None and type(config["cases"]) is not int:
+        return "config.cases must be a whole number"
     subset = config.get("subset")
     if subset is not None and not (type(subset) is dict and (
             list(subset) == ["limit"] and type(subset["limit"]) is int and subset["limit"] >= 1
@@ -1098,7 +1108,7 @@ def config_problem(config, text_keys):
         return "config.model_entry must be an object or null"
     load = config.get("model_load")
     if load is not None and not (type(load) is dict and set(load) == {"ms", "load_duration_ns"}
-                                 and type(load["ms"]) in (int, float) and 0 <= load["ms"] < inf
+                                 and is_number(load["ms"]) and 0 <= load["ms"] < MAX_TIMEOUT * 1000
                                  and (load["load_duration_ns"] is None or type(load["load_duration_ns"]) is int)):
         return 'config.model_load must be null or {"ms": milliseconds, "load_duration_ns": a whole number or null}'
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
@@ -3308,6 +3318,8 @@ def load_run(path):
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
+    if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
+        raise EvalError(f"{path}: not a regular file (a pipe or a device), so not a run file")
     try:
         with open(path, encoding="utf-8") as f:
             run = json.load(f)
@@ -5296,6 +5308,8 @@ def read_annotations(path):
     on. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
     if not os.path.exists(path):
         return {}, None
+    if not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
+        raise EvalError(f"{path}: not a regular file (a pipe or a device); move it aside")
     try:
         data = json.loads(read_bytes(path, "sidecar file").decode("utf-8"))
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
@@ -6440,6 +6454,9 @@ PAGE_POLICY = (f"default-src 'none'; style-src {csp_hash(PAGE_STYLE)}; script-sr
                "base-uri 'none'; form-action 'none'")
 
 
+PAGE_START = b"<!doctype html>"   # how every page eval.py writes begins: what --force may replace
+
+
 def html_page(title, parts):
     return "".join([
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
@@ -6450,6 +6467,15 @@ def html_page(title, parts):
         f"<footer>Made by eval.py {__version__} from the run files alone; every figure is recomputed from them. "
         "Tables sort by a click on their header.</footer>",
         f"<script>{PAGE_SCRIPT}</script></body></html>\n"])
+
+
+def is_page(path):
+    """Whether a file begins as every page eval.py writes begins."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(PAGE_START)).lower() == PAGE_START
+    except OSError:
+        return False
 
 
 def files_of_run(path, config):
@@ -6480,6 +6506,11 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"--html {path} exists and is not a regular file; give another file name")
     if os.path.lexists(path) and not force:
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name")
+    if os.path.lexists(path) and not is_page(path):
+        # the files a run was made from are named relative to where it ran, so from another folder
+        # they cannot all be recognised: --force replaces a page eval.py wrote, and nothing else
+        raise EvalError(f"--html {path} exists and is not an HTML page; --force replaces only a page, never "
+                        "another file (a prompt, a split, anything you made)")
     try:
         write_file(path, text, replace=force)
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite

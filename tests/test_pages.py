@@ -272,8 +272,11 @@ def test_an_existing_file_is_kept_unless_force(dev_run, cli):
     code, out, err = cli("report", dev_run, "--html", "report.html")
     assert code == 2 and "report.html exists; add --force to replace it" in err and out == ""
     assert Path("report.html").read_text() == "mine"
+    code, out, err = cli("report", dev_run, "--html", "report.html", "--force")   # not a page: never replaced
+    assert code == 2 and "is not an HTML page; --force replaces only a page" in err and Path("report.html").read_text() == "mine"
+    Path("report.html").write_text("<!DOCTYPE html><p>zz-earlier-page-zz</p>")
     code, out, err = cli("report", dev_run, "--html", "report.html", "--force")
-    assert code == 0 and Path("report.html").read_text().startswith("<!doctype html>")
+    assert code == 0 and Path("report.html").read_text().startswith("<!doctype html>") and "zz-earlier-page-zz" not in Path("report.html").read_text()
     assert sorted(p.name for p in Path(".").iterdir() if p.name.startswith("report")) == ["report.html"]   # no temp file left
     Path("link.html").symlink_to("elsewhere.html")   # a dangling link is a file too
     assert cli("report", dev_run, "--html", "link.html")[0] == 2 and not Path("elsewhere.html").exists()
@@ -417,3 +420,35 @@ def test_a_lone_surrogate_in_a_run_is_shown_as_its_code_on_both_pages(project, c
         page = Path(argv[-1]).read_text(encoding="utf-8")
         assert "\\ud800<" in page and "odd\\udfff" in page   # the compare page marks it as a deleted word
     assert "half \\ud800 a character" in Path("s.html").read_text(encoding="utf-8")
+
+
+def test_force_never_replaces_a_file_that_is_not_a_page_even_from_another_folder(project, cli):
+    """From the second attack on issue 25: a run names its prompt and split relative to the folder it
+    ran in, so from another folder the page's guard did not recognise them, and --force replaced
+    the prompt, the split and labels.txt with HTML. --force now replaces a page and nothing else."""
+    v2, v3 = write_two_runs()
+    prompt = json.loads(Path(v3).read_text())["config"]["prompt"]
+    before = Path(prompt).read_bytes()
+    os.mkdir("elsewhere")
+    os.chdir("elsewhere")
+    for argv in (("report", f"../{v3}", "--html", f"../{prompt}", "--force"),
+                 ("compare", f"../{v2}", f"../{v3}", "--html", "../golden/labels.txt", "--force")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "is not an HTML page" in err, err
+    os.chdir("..")
+    assert Path(prompt).read_bytes() == before and Path("golden/labels.txt").read_text().startswith(("facturación", "#"))
+
+
+def test_a_sidecar_or_run_that_is_a_pipe_is_one_line_not_a_hang(project, cli):
+    """From the second attack on issue 25: a FIFO named RUN.annotations.json (or *.json in a listed
+    folder) blocked report, review and runs for ever."""
+    v2, v3 = write_two_runs()
+    os.mkfifo(v3 + ".annotations.json")
+    code, out, err = cli("report", v3)
+    assert code == 2 and "not a regular file" in err
+    os.unlink(v3 + ".annotations.json")
+    os.mkfifo("runs/pipe.json")
+    code, out, err = cli("runs")
+    assert code == 0 and "runs/pipe.json" in out and "dev-v3" in out
+    code, out, err = cli("report", "runs/pipe.json")
+    assert code == 2 and "not a regular file" in err

@@ -136,3 +136,26 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
         assert code == 2 and len(err.strip().splitlines()) == 1 and "must be a number" in err, err
         code, out, err = cli("runs", "odd")
         assert code == 0 and "odd/big.json" in out and "Traceback" not in err
+
+
+@pytest.mark.parametrize("where, value, says", [
+    ("model_load", {"ms": 10 ** 400, "load_duration_ns": None}, "config.model_load must be"),
+    ("judge", {"models": ["j"], "votes": float("nan")}, "config.judge.votes must be a number"),
+    ("judge", {"models": ["j"], "temperature": float("inf")}, "config.judge.temperature must be a number"),
+    ("options", {"num_ctx": float("nan")}, "config.options.num_ctx must be a finite number"),
+    ("cases", float("nan"), "config.cases must be a whole number"),
+    ("vote", float("nan"), "judges must be a list of votes"),
+])
+def test_every_number_of_a_run_is_finite_or_refused_in_one_line(hand_run, cli, where, value, says):
+    """From the second attack on issue 25: NaN, Infinity or 10**400 in these fields went through
+    (report --json then printed bare NaN, not JSON) or crashed the page with OverflowError."""
+    run = load_json(hand_run)
+    if where == "vote":
+        run["results"][0]["judges"] = [{"check": "c", "model": "j", "vote": value, "seed": 1, "pass": True,
+                                        "reason": None, "raw": None, "error": None}]
+    else:
+        run["config"][where] = value
+    Path("odd.json").write_text(json.dumps(run))
+    for argv in (("report", "odd.json"), ("report", "odd.json", "--json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
