@@ -4655,7 +4655,8 @@ def report_score(run_path, config, cases, checks_path=None, annotations=None):
     if annotations:
         # only the annotations of answers of this run, as the page counts them; the others are named apart
         strays = stray_annotations(annotations, cases)
-        kept = {k: v for k, v in annotations.items() if k not in strays}
+        left_out = set(strays)   # a set: a sidecar may name many answers of an older run
+        kept = {k: v for k, v in annotations.items() if k not in left_out}
         s["annotations"] = {"file": annotations_file(run_path), "counts": annotation_counts(kept), "left_out": strays}
     return s
 
@@ -6050,8 +6051,9 @@ def annotations_by_case(annotations, cases, repeat):
     """The annotations typed in review, by case id (each trial's, 'trial 2: ...' with trials),
     only those on an answer of this run, and the keys of those that name no answer of it."""
     by_case, strays = {}, stray_annotations(annotations, cases)
+    left_out = set(strays)
     for key, entry in annotations.items():
-        if key in strays:
+        if key in left_out:
             continue
         case_id, trial = answer_key_parts(key)
         by_case.setdefault(case_id, []).append(f"trial {trial}: {entry['text']}" if repeat > 1 else entry["text"])
@@ -6065,7 +6067,8 @@ def report_page(path, run, cases, s, annotations):
     rows = report_rows(config, s)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     annotated, strays = annotations_by_case(annotations, cases, config["repeat"])
-    annotations = {k: v for k, v in annotations.items() if k not in strays}
+    left_out = set(strays)
+    annotations = {k: v for k, v in annotations.items() if k not in left_out}
     failing = {f["id"] for f in section_of(rows, "failures")["rows"]}
     # only the cases the page has a row for: the failing ones and those annotated in review
     anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in annotated}
@@ -6494,7 +6497,7 @@ def write_page(path, text, force, inputs):
     if path.lower().endswith((".json", ".jsonl")):
         raise EvalError(f"--html {path}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
     for given in filter(None, inputs):
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):   # ValueError: a path holding half a character
             if os.path.samefile(path, given):
                 raise EvalError(f"--html {path} is {given}, which this page is made from; write the page elsewhere")
     if os.path.isdir(path):

@@ -452,3 +452,16 @@ def test_a_sidecar_or_run_that_is_a_pipe_is_one_line_not_a_hang(project, cli):
     assert code == 0 and "runs/pipe.json" in out and "dev-v3" in out
     code, out, err = cli("report", "runs/pipe.json")
     assert code == 2 and "not a regular file" in err
+
+
+
+def test_a_split_path_holding_half_a_character_does_not_break_the_page(project, cli):
+    """From the second attack on issue 25: the page's guard compared its name with the run's split
+    path, and a path holding a lone surrogate raised UnicodeEncodeError there (a traceback)."""
+    v2, v3 = write_two_runs()
+    run = json.loads(Path(v3).read_text())
+    run["config"]["split_path"] = "golden/x\ud800.jsonl"
+    Path("runs/odd.json").write_text(json.dumps(run))
+    Path("odd.html").write_text("<!doctype html><p>an earlier page</p>")   # the guard looks only at existing files
+    code, out, err = cli("report", "runs/odd.json", "--html", "odd.html", "--force")
+    assert code in (0, 1) and "Traceback" not in err and "earlier" not in Path("odd.html").read_text()
