@@ -353,9 +353,25 @@ def fmt(x):
     return "-" if x is None else f"{x:.2f}"
 
 
-def percent(x):
+def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6)):
+    """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
+    against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
+    never as 0.05. A figure exactly on the line prints as the line does."""
+    for d in digits:
+        text = text_of(x, d)
+        shown = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+        if x == line or (shown != line and (shown < line) == (x < line)):
+            return text
+    return text
+
+
+def percent(x, line=None):
+    """'88%'; never 100% for a miss nor 0% for a hit; against a line, with the digits that keep it
+    on its side (89.8%, not 90%, against a minimum of 90%)."""
     if x is None:
         return "-"
+    if line is not None:
+        return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%")
     text = f"{100 * x:.0f}"
     if (text == "100" and x < 1) or (text == "0" and x > 0):
         text = f"{100 * x:.1f}"
@@ -374,8 +390,13 @@ def interval(ci):
     return "" if low is None else f"{100 * low:.0f}–{100 * high:.0f}%"
 
 
-def p_value(p):
-    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
+def p_value(p, alpha=None):
+    """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it."""
+    if p < 0.001:
+        return f"{p:.1e}"
+    if alpha is None:
+        return f"{p:.2g}"
+    return beside(p, alpha, lambda v, d: f"{v:.{d + 2}g}", digits=(0, 1, 2, 3, 4))
 
 
 def plural(n, noun):
@@ -4018,8 +4039,8 @@ def power_answer(rate, rows, failures, prob, alpha):
         p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
         lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
                  f"baseline that never failed on {rows} rows, at alpha {alpha:g}",
-                 f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p)}; "
-                 f"{rows - needed + 1}/{rows} gives p = {p_value(p_less)})."]
+                 f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
+                 f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)})."]
         return lines, {"rows": rows, "alpha": alpha, "failures": needed, "p": p}
     raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
                     "or --rows alone (failures Fisher's test needs); see power --help")
@@ -4692,7 +4713,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
         return 2, ["gates not judged: no case has a verdict (the judge gave none); judge again (eval.py judge RUN)"]
     failed, passed, undecided = [], [], []
     if min_accuracy is not None:
-        verdict = f"accuracy {percent(s['mean_accuracy'])} against a minimum of {percent(min_accuracy)}"
+        verdict = f"accuracy {percent(s['mean_accuracy'], min_accuracy)} against a minimum of {percent(min_accuracy)}"
         ok = s["mean_accuracy"] is not None and s["mean_accuracy"] >= min_accuracy
         (passed if ok else failed).append(verdict)
     for tag in must_pass:
@@ -4861,7 +4882,7 @@ def many_reading(best, row, alpha):
         return f"{best} and {row['name']} cannot be told apart: no case differs between them"
     if row["holm_p"] <= alpha:
         better, worse = (best, row["name"]) if row["best_only"] > row["run_only"] else (row["name"], best)
-        return f"{better} is better than {worse} (adjusted p = {p_value(row['holm_p'])})"
+        return f"{better} is better than {worse} (adjusted p = {p_value(row['holm_p'], alpha)})"
     return f"{best} and {row['name']} cannot be told apart on {plural(row['paired'], 'case')}"
 
 
@@ -4950,8 +4971,8 @@ def exact_test_reading(counts, up, down, p, alpha, sides, nothing, unit):
     if up + down == 0:
         return f"{counts}: {nothing}"
     if p <= alpha:
-        return f"{counts}: p = {p_value(p)}, {sides[0] if up > down else sides[1]} beyond chance"
-    return f"{counts}: p = {p_value(p)}, not enough {unit} to call it"
+        return f"{counts}: p = {p_value(p, alpha)}, {sides[0] if up > down else sides[1]} beyond chance"
+    return f"{counts}: p = {p_value(p, alpha)}, not enough {unit} to call it"
 
 
 def pairwise_figures(asked, alpha):

@@ -248,3 +248,16 @@ def test_holm_by_hand():
     # sorted: 0.005 x 4 = 0.02; 0.01 x 3 = 0.03; 0.03 x 2 = 0.06; 0.04 x 1 = 0.04, raised to the 0.06 before it
     assert evalpy.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert evalpy.holm([0.5, 0.6]) == [1.0, 1.0] and evalpy.holm([]) == [] and evalpy.holm([0.2]) == [0.2]
+
+
+def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
+    # 44/49 = 89.8% against a minimum of 90%; 42 fixed / 25 broken: p = 0.0497; 22 / 10: p = 0.0501
+    assert evalpy.percent(44 / 49, 0.9) == "89.8%"
+    assert evalpy.percent(0.9, 0.9) == "90%" and evalpy.percent(0.95, 0.9) == "95%"
+    assert evalpy.percent(0.90004, 0.9) == "90.004%"
+    p_below, p_above = evalpy.mcnemar_exact(42, 25), evalpy.mcnemar_exact(22, 10)
+    assert p_below < 0.05 < p_above   # scipy.stats.binomtest(25, 67).pvalue = 0.0498; (10, 32): 0.0501
+    assert abs(p_below - scipy_stats.binomtest(25, 67).pvalue) < 1e-12 and abs(p_above - scipy_stats.binomtest(10, 32).pvalue) < 1e-12
+    assert evalpy.p_value(p_below, 0.05) == "0.0498" and evalpy.p_value(p_above, 0.05) == "0.0501"
+    assert evalpy.p_value(0.0102, 0.01) == "0.0102" and evalpy.p_value(0.031, 0.05) == "0.031"
+    assert evalpy.p_value(0.05, 0.05) == "0.05"
