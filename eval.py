@@ -71,7 +71,7 @@ from datetime import datetime
 from fractions import Fraction
 from math import comb, exp, fsum, inf, isfinite, lgamma, log, log1p, sqrt
 from statistics import NormalDist
-from typing import NamedTuple, TypedDict
+from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
 
 
@@ -267,12 +267,17 @@ OPTIONS = (
     Option(("--must-pass",), ("report",), "gate: exit 1 if any case tagged TAG fails in any trial (repeatable)",
            "each", [], metavar="TAG"),
     # compare
-    Option(("--alpha",), ("compare",), f"significance level for the McNemar reading and --fail-if-worse "
-                                       f"(default {ALPHA:g})", "probability", ALPHA),
-    Option(("--fail-on-regression",), ("compare",), "gate: exit 1 if any case regressed", "flag", False),
-    Option(("--fail-if-worse",), ("compare",), "gate: exit 1 only if the candidate is significantly worse (exact "
-                                               "McNemar, --alpha; with --pairwise, also if the judge significantly "
+    Option(("--alpha",), ("compare",), f"significance level of the paired test, of its reading and of "
+                                       f"--fail-if-worse (default {ALPHA:g})", "probability", ALPHA),
+    Option(("--fail-on-regression",), ("compare",), "gate: exit 1 if any case regressed (with trials: by its "
+                                                    "majority vote)", "flag", False),
+    Option(("--fail-if-worse",), ("compare",), "gate: exit 1 only if the candidate is significantly worse (the "
+                                               "paired test: mid-p McNemar, or with trials a t-test on each case's "
+                                               "pass rate; --alpha; with --pairwise, also if the judge significantly "
                                                "prefers the baseline)", "flag", False),
+    Option(("--fisher",), ("compare",), "also print Fisher's exact test on the two pass counts, which ignores that "
+                                        "both runs answered the same cases: only for a test chosen before the run "
+                                        "(two runs)", "flag", False),
     Option(("--pairwise",), ("compare",), "ask a judge which answer meets CRITERION better, for every case both runs "
                                           "answered, in both orders (a preference counts only if it survives the "
                                           "swap); verdicts are stored in CANDIDATE" + PAIRWISE_SUFFIX + " and reused "
@@ -903,53 +908,61 @@ class CompareResult(TypedDict):
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     answers: list           # [baseline's, candidate's] answers that came
     speed: list             # [baseline's, candidate's] speed_figures()
-    baseline: dict          # {correct, scored, accuracy} on the cases both decided
-    candidate: dict         # the same, of the candidate
+    baseline: dict          # side_figures() on the cases both decided: {correct, scored, accuracy, ci}
+    candidate: dict         # the same, of the candidate (correct None with trials: accuracy is a mean of rates)
+    difference: dict        # candidate - baseline: {estimate, low, high, method}, fractions (paired_change())
+    test: dict              # {name, p}: mid-p McNemar, or with trials a paired t-test on per-case pass rates
+    unit: str               # "case", or with trials "case pass rate"
+    detectable: float | None  # without trials: the smallest difference the changed cases could have shown
+    discordant: int         # fixed + regressions
+    rose: list              # ids whose pass rate over trials went up (with trials: the unit, not the vote)
+    fell: list              # ids whose pass rate went down
     identical_answers: int  # of paired_answers, those word for word the same
     paired_answers: int     # answers to the same case and trial in both runs
-    mcnemar_p: float        # exact McNemar test of fixed against regressions
-    fisher_p: float         # Fisher's exact test of the two pass counts
+    fisher_p: NotRequired[float]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
     alpha: float
-    significant: bool       # mcnemar_p <= alpha, with a case that differs
-    reading: str            # the result in words (plain_reading())
-    majority_vote: bool     # either run had trials: each case is its majority vote
+    significant: bool       # test p <= alpha, with a difference
+    reading: str            # the result in words (change_reading())
+    majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
     subset: dict | None     # a run's config.subset: only part of the split was compared
     measure: str            # "accuracy" or "pass rate"
+    trials: list            # [baseline's, candidate's] trials per case (config repeat)
     trials_paired: int | None  # the fewer trials, when the runs' repeats differ
     rerun_test: dict        # {"baseline"|"candidate": config.rerun_test} of a forced held-out re-run
 
 
 class ManyRow(TypedDict, total=False):
-    """One run's line in compare_many(); the best run's has best and no test against itself."""
+    """One run's line in compare_many(); the reference (the first run) has no test against itself."""
     run: str                # the run file's path
     name: str               # its short name (run_names())
     settings: dict          # {key: value} of the settings that tell the runs apart (distinct)
-    correct: int
+    correct: int | None     # None with trials (accuracy is then the mean of per-case pass rates)
     scored: int             # the cases every run decided
     accuracy: float | None
-    ci: list                # Wilson 95% interval
+    ci: list                # Wilson 95% interval; with trials a t interval over cases
     not_scored: int         # shared cases without a verdict in this run
-    best: bool              # the best run only
-    paired: int             # the others: cases compared with the best
-    best_only: int          # cases only the best got right
-    run_only: int           # cases only this run got right
-    p: float                # exact McNemar test against the best
+    reference: bool         # the first run only
+    paired: int             # the others: cases compared with the reference
+    difference: dict        # this run - the reference: {estimate, low, high, method}
+    test: str               # the test's name (paired_change())
+    unit: str               # "case" or "case pass rate"
+    p: float                # the test against the reference
     holm_p: float           # p adjusted by Holm for the number of comparisons
-    significant: bool       # holm_p <= alpha, with a case that differs
-    reading: str | None     # the comparison in words; None for the best
+    significant: bool       # holm_p <= alpha, with a difference
+    reading: str | None     # the comparison in words; None for the reference
 
 
 class ManyCompareResult(TypedDict):
     """Three or more runs of one split (compare_many()), on the cases every run decided."""
     split: str
     split_sha: str
-    runs: list              # of ManyRow, best first
-    best: str               # the best run's path
+    runs: list              # of ManyRow, in the order given: the reference first
+    reference: str          # the first run's path: every other run is tested against it
     cases: int              # the cases every run decided: every figure is on these
     shared_cases: int       # the cases every run holds
     all_cases: list         # the cases each run holds, in the order given
     partial: bool           # some run asked only part of the split
-    comparisons: int        # tests against the best (Holm's count)
+    comparisons: int        # tests against the reference (Holm's count)
     alpha: float
     distinct: list          # the settings that tell the runs apart (distinct_settings())
     measure: str
@@ -4051,6 +4064,12 @@ def mean_difference(differences):
     return mean, max(-1.0, mean - half), min(1.0, mean + half), t_two_sided(mean / se, n - 1)
 
 
+def fewest_to_call(cases, alpha):
+    """The fewest cases that must change, all the same way, for the mid-p McNemar test to call it
+    (its p is then 1/2 to that power); None when the cases are fewer."""
+    return next((m for m in range(1, cases + 1) if mcnemar_mid_p(m, 0) <= alpha), None)
+
+
 def detectable_difference(cases, discordant, alpha):
     """The smallest difference (a share of the cases) the mid-p McNemar test could tell from chance
     when `discordant` cases changed: the most even split it would call. None when no split would."""
@@ -4063,6 +4082,33 @@ def detectable_difference(cases, discordant, alpha):
         mid = (low + high + 1) // 2
         low, high = (mid, high) if mcnemar_mid_p(discordant - mid, mid) <= alpha else (low, mid - 1)
     return (discordant - 2 * low) / cases
+
+
+# The two analyses of a paired comparison, named as every view and --json names them.
+BINARY_METHOD = "Newcombe's paired score interval (method 10)"
+BINARY_TEST = "mid-p McNemar"
+RATES_METHOD = "mean of per-case differences, t interval"
+RATES_TEST = "paired t-test on per-case pass rates"
+
+
+def paired_change(pairs, alpha):
+    """Candidate minus baseline over the same cases, each pair (baseline passed, of decided,
+    candidate passed, of decided). One answer a case on both sides: Newcombe's interval and the
+    mid-p McNemar test on the cases that changed. Trials on either side: each case's pass rate over
+    its own trials is one observation (trials of a case are not independent; cases are), and the
+    per-case differences get a t interval and test. A majority vote is never the unit: a majority of
+    five is more often right than one answer, which would read as a change the model never made."""
+    if all(a_of == 1 and b_of == 1 for _, a_of, _, b_of in pairs):
+        fixed = sum(b and not a for a, _, b, _ in pairs)
+        broken = sum(a and not b for a, _, b, _ in pairs)
+        both = sum(a and b for a, _, b, _ in pairs)
+        estimate, low, high = paired_difference(both, fixed, broken, len(pairs) - fixed - broken - both)
+        return {"difference": {"estimate": estimate, "low": low, "high": high, "method": BINARY_METHOD},
+                "test": {"name": BINARY_TEST, "p": mcnemar_mid_p(fixed, broken)}, "unit": "case",
+                "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
+    estimate, low, high, p = mean_difference([b / b_of - a / a_of for a, a_of, b, b_of in pairs])
+    return {"difference": {"estimate": estimate, "low": low, "high": high, "method": RATES_METHOD},
+            "test": {"name": RATES_TEST, "p": 1.0 if p is None else p}, "unit": "case pass rate", "detectable": None}
 
 
 def holm(p_values):
@@ -4215,16 +4261,37 @@ def points(d):
     return "-" if d is None else f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts"
 
 
+def signed_points(d, digits=1):
+    """A difference in percentage points with its sign: '+17.9', '-3.0'."""
+    return "-" if d is None else f"{100 * d:+.{digits}f}".replace("-", "−")
+
+
+def difference_text(d):
+    """'+17.9 points (95% CI +1.6 to +34.7)'."""
+    if d["estimate"] is None:
+        return "-"
+    ci = f" (95% CI {signed_points(d['low'])} to {signed_points(d['high'])})" if d["low"] is not None else ""
+    return f"{signed_points(d['estimate'])} points{ci}"
+
+
+def size_text(d):
+    """A difference without its sign, in points: '17.9 points'."""
+    return "-" if d is None else f"{100 * d:.1f} points"
+
+
 def ids_text(ids, empty="-"):
     return ", ".join(ids) or empty
 
 
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
-               "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval}
+               "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval,
+               "points_ci": difference_text, "size": size_text}
 
 
 def figure_text(f):
+    if f["kind"] == "p" and f.get("alpha") is not None:   # a p-value read against alpha keeps its side of it
+        return p_value(f["value"], f["alpha"])
     return FIGURE_TEXT[f["kind"]](f["value"] if f["kind"] != "share" else f)
 
 
@@ -4863,9 +4930,26 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
 
 
-def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA):
-    """Two graded runs of one split, case by case: what the candidate fixed and broke, and whether
-    that difference is more than chance."""
+def case_rates(cases, ids):
+    """(passed, decided) trials of each case named, in that order."""
+    return [(cases[i]["passed_trials"], cases[i]["decided_trials"]) for i in ids]
+
+
+def side_figures(rates):
+    """One run's figure over the compared cases: its share passed with Wilson's interval when each
+    case has one answer; with trials, the mean of the cases' pass rates with a t interval over cases."""
+    n = len(rates)
+    if all(of == 1 for _, of in rates):
+        correct = sum(passed for passed, _ in rates)
+        return {"correct": correct, "scored": n, "accuracy": rate(correct, n), "ci": list(wilson(correct, n))}
+    mean, low, high, _ = mean_difference([passed / of for passed, of in rates])
+    return {"correct": None, "scored": n, "accuracy": mean, "ci": [low, high]}
+
+
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
+    """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
+    with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
+    test, which ignores the pairing, for a user who set it before the run (seed 002 did)."""
     same_split(a_cfg, b_cfg)
     b_cases = {c["id"]: c for c in b_cases}
     only = one_sided({c["id"] for c in a_cases}, set(b_cases))
@@ -4877,6 +4961,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA):
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     errored = []   # of not_compared, those a failed call left without a verdict (not a judge that gave none)
+    compared, rose, fell = [], [], []
     for a in a_cases:
         b = b_cases[a["id"]]
         if a["correct"] is None or b["correct"] is None:
@@ -4884,37 +4969,66 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA):
             if any(c["correct"] is None and any(t["error"] or left_open_by_failed_call(t) for t in c["trials"])
                    for c in (a, b)):
                 errored.append(a["id"])
-        elif a["correct"] == b["correct"]:
-            buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(a["id"])
         else:
-            buckets["fixed" if b["correct"] else "regressions"].append(a["id"])
+            compared.append(a["id"])
+            if a["correct"] == b["correct"]:
+                buckets["stayed_right" if a["correct"] else "stayed_wrong"].append(a["id"])
+            else:
+                buckets["fixed" if b["correct"] else "regressions"].append(a["id"])
+            change = b["passed_trials"] * a["decided_trials"] - a["passed_trials"] * b["decided_trials"]
+            (rose if change > 0 else fell if change < 0 else []).append(a["id"])
         b_answers = {t["trial"]: t["response"] for t in b["trials"] if t["response"] is not None}
         for t in a["trials"]:
             if t["response"] is not None and t["trial"] in b_answers:
                 paired += 1
                 identical += t["response"] == b_answers[t["trial"]]
-    fixed, broken = len(buckets["fixed"]), len(buckets["regressions"])
-    right, wrong = len(buckets["stayed_right"]), len(buckets["stayed_wrong"])
-    a_pass, b_pass, n = right + broken, right + fixed, right + wrong + fixed + broken
-    mcnemar = mcnemar_exact(fixed, broken)
+    a_by_id = {c["id"]: c for c in a_cases}
+    a_rates, b_rates = case_rates(a_by_id, compared), case_rates(b_cases, compared)
+    change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
+    p = change["test"]["p"]
+    estimate = change["difference"]["estimate"]
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
-    return {"changed": changed, **buckets, "errored": errored, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
-            "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
-            "baseline": {"correct": a_pass, "scored": n, "accuracy": rate(a_pass, n), "ci": list(wilson(a_pass, n))},
-            "candidate": {"correct": b_pass, "scored": n, "accuracy": rate(b_pass, n), "ci": list(wilson(b_pass, n))},
-            "identical_answers": identical, "paired_answers": paired,
-            "mcnemar_p": mcnemar, "fisher_p": fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass),
-            "alpha": alpha, "significant": fixed + broken > 0 and mcnemar <= alpha,
-            "reading": plain_reading(fixed, broken, mcnemar, alpha),
-            "majority_vote": a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1,
-            "subset": a_cfg.get("subset") or b_cfg.get("subset"),
-            "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
-            "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
-            "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
-                           if cfg.get("rerun_test")}}
+    trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
+    result = {"changed": changed, **buckets, "errored": errored, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
+              "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
+              "baseline": side_figures(a_rates), "candidate": side_figures(b_rates),
+              "difference": change["difference"], "test": change["test"], "unit": change["unit"],
+              "detectable": change["detectable"], "discordant": len(buckets["fixed"]) + len(buckets["regressions"]),
+              "rose": rose, "fell": fell,
+              "identical_answers": identical, "paired_answers": paired,
+              "alpha": alpha, "significant": bool(estimate) and p <= alpha,
+              "reading": change_reading(change, alpha),
+              "majority_vote": trials,
+              "subset": a_cfg.get("subset") or b_cfg.get("subset"),
+              "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
+              "trials": [a_cfg["repeat"], b_cfg["repeat"]],
+              "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
+              "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
+                             if cfg.get("rerun_test")}}
+    if fisher:
+        a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
+                             len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
+        result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
+    return result
+
+
+def change_reading(change, alpha):
+    """The comparison in words, led by the size of the change and its interval, then the test."""
+    d, test = change["difference"], change["test"]
+    if d["estimate"] is None:
+        return "no case has a verdict in both runs"
+    said = f"{difference_text(d)}, p = {p_value(test['p'], alpha)} ({test['name']})"
+    if d["estimate"] and test["p"] <= alpha:
+        return f"{said}: the candidate is {'better' if d['estimate'] > 0 else 'worse'} beyond chance"
+    if d["low"] is None:
+        return f"{said}: too few cases to tell"
+    if d["low"] == d["high"] == 0:
+        return f"{said}: no case changed"
+    return (f"{said}: not told from chance; the cases fit anything from {signed_points(d['low'])} to "
+            f"{signed_points(d['high'])} points")
 
 
 def run_names(paths):
@@ -4940,8 +5054,10 @@ def shared_cases(runs):
 
 def compare_many(runs, alpha=ALPHA):
     """Three or more runs of one split (path, config, graded cases), on the cases all of them hold
-    and decided: each run's figure with its interval, best first, and each paired with the best by the exact
-    McNemar test, the p-values adjusted by Holm's method for the number of comparisons."""
+    and decided: each run's figure with its interval, in the order given, and each later run against
+    the first (the reference, chosen before the data, as the gates take it) by paired_change(), the
+    p-values adjusted by Holm's method for the number of comparisons. Testing against the best of
+    the same runs would pick the winner and then test it, and call chance a difference."""
     configs = [cfg for _, cfg, _ in runs]
     for cfg in configs[1:]:
         same_split(configs[0], cfg)
@@ -4957,57 +5073,51 @@ def compare_many(runs, alpha=ALPHA):
                         "none); finish or rerun them first")
     names = run_names([path for path, _, _ in runs])
     distinct = distinct_settings(configs)
-    rows = []
-    for (path, cfg, _), ids, name in zip(runs, by_id, names):
-        correct = sum(ids[i]["correct"] for i in decided)
-        rows.append({"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, "correct": correct,
-                     "scored": len(decided), "accuracy": rate(correct, len(decided)),
-                     "ci": list(wilson(correct, len(decided))),
-                     "not_scored": sum(ids[i]["correct"] is None for i in shared)})
-    best = max(range(len(rows)), key=lambda i: (rows[i]["accuracy"], -i))   # ties: the first listed
-    others = [i for i in range(len(rows)) if i != best]
-    for i in others:
-        pairs = [(by_id[best][c]["correct"], by_id[i][c]["correct"]) for c in decided]
-        rows[i].update(paired=len(pairs), best_only=sum(a and not b for a, b in pairs),
-                       run_only=sum(b and not a for a, b in pairs))
-        rows[i]["p"] = mcnemar_exact(rows[i]["best_only"], rows[i]["run_only"])
-    for i, adjusted in zip(others, holm([rows[i]["p"] for i in others])):
-        rows[i]["holm_p"] = adjusted
-        rows[i]["significant"] = rows[i]["best_only"] + rows[i]["run_only"] > 0 and adjusted <= alpha
-        rows[i]["reading"] = many_reading(rows[best]["name"], rows[i], alpha)
-    rows[best].update(best=True, reading=None)
-    ranked = sorted(range(len(rows)), key=lambda i: (i != best, -rows[i]["accuracy"], i))
-    return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": [rows[i] for i in ranked],
-            "best": rows[best]["run"], "cases": len(decided), "shared_cases": len(shared),
+    rates = [case_rates(ids, decided) for ids in by_id]
+    rows = [{"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, **side_figures(r),
+             "not_scored": sum(ids[i]["correct"] is None for i in shared)}
+            for (path, cfg, _), ids, name, r in zip(runs, by_id, names, rates)]
+    for row, r in zip(rows[1:], rates[1:]):
+        pairs = [(*x, *y) for x, y in zip(rates[0], r)]
+        change = paired_change(pairs, alpha)
+        row.update(paired=len(pairs), difference=change["difference"], test=change["test"]["name"],
+                   p=change["test"]["p"], unit=change["unit"])
+    for row, adjusted in zip(rows[1:], holm([row["p"] for row in rows[1:]])):
+        row["holm_p"] = adjusted
+        row["significant"] = bool(row["difference"]["estimate"]) and adjusted <= alpha
+        row["reading"] = many_reading(rows[0]["name"], row, alpha)
+    rows[0].update(reference=True, reading=None)
+    return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
+            "reference": rows[0]["run"], "cases": len(decided), "shared_cases": len(shared),
             "all_cases": [len(ids) for ids in by_id],
             "partial": any(len(ids) != len(shared) for ids in by_id) or any(cfg.get("subset") for cfg in configs),
-            "comparisons": len(others), "alpha": alpha, "distinct": distinct,
+            "comparisons": len(rows) - 1, "alpha": alpha, "distinct": distinct,
             "measure": measure(configs[0]["labels"], [row for _, _, cases in runs for row in check_table(cases)]),
             "majority_vote": any(cfg["repeat"] > 1 for cfg in configs)}
 
 
-def many_reading(best, row, alpha):
-    """One run against the best, in words, read at the Holm-adjusted p."""
-    if row["best_only"] + row["run_only"] == 0:
-        return f"{best} and {row['name']} cannot be told apart: no case differs between them"
-    if row["holm_p"] <= alpha:
-        better, worse = (best, row["name"]) if row["best_only"] > row["run_only"] else (row["name"], best)
-        return f"{better} is better than {worse} (adjusted p = {p_value(row['holm_p'], alpha)})"
-    return f"{best} and {row['name']} cannot be told apart on {plural(row['paired'], 'case')}"
+def many_reading(reference, row, alpha):
+    """One run against the reference, in words: the change with its interval, read at the Holm-adjusted p."""
+    d = row["difference"]
+    said = f"{row['name']} − {reference}: {difference_text(d)}, Holm-adjusted p = {p_value(row['holm_p'], alpha)}"
+    if row["significant"]:
+        return f"{said}: {row['name']} is {'better' if d['estimate'] > 0 else 'worse'} than {reference} beyond chance"
+    return f"{said}: not told from chance on {plural(row['paired'], 'case')}"
 
 
 def compare_many_rows(m):
-    """compare of many runs as rows: each run's figures (best first), what the comparison rests on,
-    and the readings, worked out here once."""
+    """compare of many runs as rows: each run's figures (the reference first), what the comparison
+    rests on, and the readings, worked out here once."""
     rows = []
     for i, r in enumerate(m["runs"]):
         at = ["runs", i]
-        row = {"name": r["name"], "best": bool(r.get("best")), "settings": r["settings"], "reading": r["reading"],
-               "figure": share(r["correct"], r["scored"], at, ci=r["ci"]),
+        row = {"name": r["name"], "reference": bool(r.get("reference")), "settings": r["settings"],
+               "reading": r["reading"], "figure": side_figure(r, at),
                "not_scored": figure("count", r["not_scored"], [*at, "not_scored"])}
-        if not r.get("best"):
-            row.update({k: figure("count", r[k], [*at, k]) for k in ("best_only", "run_only")},
-                       p=figure("p", r["p"], [*at, "p"]), holm_p=figure("p", r["holm_p"], [*at, "holm_p"]))
+        if not r.get("reference"):
+            row.update(difference=figure("points_ci", r["difference"], [*at, "difference"]),
+                       p=figure("p", r["p"], [*at, "p"], alpha=m["alpha"]),
+                       holm_p=figure("p", r["holm_p"], [*at, "holm_p"], alpha=m["alpha"]), test=r["test"])
         rows.append(row)
     return [{"key": "many", "split": m["split"], "split_sha": short(m["split_sha"]), "distinct": m["distinct"],
              "measure": m["measure"], "majority_vote": m["majority_vote"], "partial": m["partial"], "alpha": m["alpha"],
@@ -5019,21 +5129,22 @@ def compare_many_rows(m):
 
 def many_rows(sec):
     """The table of a compare of many runs, as text cells."""
-    header = ["#", "run", *(config_label(k) for k in sec["distinct"]), sec["measure"], "95% CI", "vs best", "p", "Holm p"]
+    header = ["#", "run", *(config_label(k) for k in sec["distinct"]), sec["measure"], "95% CI",
+              "vs reference", "p", "Holm p"]
     rows = [header]
     for n, r in enumerate(sec["rows"], 1):
-        versus = "best" if r["best"] else f"+{figure_text(r['best_only'])} / +{figure_text(r['run_only'])}"
         rows.append([n, r["name"], *("-" if v is None else one_line(shown(k, v), 30) for k, v in r["settings"].items()),
-                     figure_text(r["figure"]), interval(r["figure"]["ci"]) or "-", versus,
-                     "" if r["best"] else figure_text(r["p"]), "" if r["best"] else figure_text(r["holm_p"])])
+                     figure_text(r["figure"]), interval(r["figure"]["ci"]) or "-",
+                     "reference" if r["reference"] else figure_text(r["difference"]),
+                     "" if r["reference"] else figure_text(r["p"]), "" if r["reference"] else figure_text(r["holm_p"])])
     return rows
 
 
 def many_notes(sec):
-    """What the table rests on: the shared cases, the pairing, the adjustment."""
-    each = " (each case's majority vote)" if sec["majority_vote"] else ""
+    """What the table rests on: the shared cases, the reference, the pairing, the adjustment."""
+    each = " (each case's pass rate over its trials)" if sec["majority_vote"] else ""
     notes = [f"{len(sec['rows'])} runs of {inert(sec['split'])} ({sec['split_sha']}), compared on "
-             f"{plural(sec['cases']['value'], 'case')}{each}, best first."]
+             f"{plural(sec['cases']['value'], 'case')}{each}, each against the first listed (the reference)."]
     if sec["partial"]:
         notes.append(f"Only the cases every run holds are compared ({figure_text(sec['shared_cases'])}; the runs hold "
                      f"{', '.join(figure_text(n) for n in sec['all_cases'])}): some ran only part of the split (--limit, --cases).")
@@ -5042,9 +5153,12 @@ def many_notes(sec):
         notes.append(f"Left out: {plural(sec['left_out']['value'], 'case')} without a verdict in some run "
                      f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
                      f"{figure_text(sec['cases'])} all decided.")
-    notes.append(f"vs best: cases only the best got right / cases only this run got right. p: exact McNemar test against "
-                 f"the best; Holm p: adjusted for {plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha "
-                 f"{sec['alpha']:g}).")
+    tests = sorted({r["test"] for r in sec["rows"] if not r["reference"]})
+    notes.append(f"vs reference: this run minus the first, with its 95% interval. p: {' / '.join(tests)} "
+                 f"against the reference; Holm p: adjusted for {plural(sec['comparisons']['value'], 'comparison')} (read "
+                 f"this one, at alpha {sec['alpha']:g}; each interval is at 95% alone, not adjusted). The reference is "
+                 "the run listed first, not the best: testing against a winner picked from the same data finds "
+                 "differences that are not there.")
     return notes
 
 
@@ -5052,7 +5166,7 @@ def format_many(m):
     sec = section_of(compare_many_rows(m), "many")
     notes = many_notes(sec)
     out = [notes[0], ""] + table(many_rows(sec), align_right_from=99) + [""] + notes[1:]
-    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in sec["rows"] if not r["best"]])
+    return "\n".join(out + ["Readings:"] + [f"  {r['reading']}" for r in sec["rows"] if not r["reference"]])
 
 
 def markdown_many(m):
@@ -5062,27 +5176,19 @@ def markdown_many(m):
            "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
     return "\n".join(out + [""] + notes[1:] + ["", "Readings:", ""]
-                     + [f"- {r['reading']}" for r in sec["rows"] if not r["best"]])
-
-
-def plain_reading(fixed, broken, p, alpha):
-    return exact_test_reading(f"{fixed} fixed, {broken} broken", fixed, broken, p, alpha,
-                        ("the candidate is better", "the candidate is worse"), "no case changed its outcome", "cases")
+                     + [f"- {r['reading']}" for r in sec["rows"] if not r["reference"]])
 
 
 def pairwise_reading(wins, losses, p, alpha):
-    return exact_test_reading(f"{wins} candidate wins, {losses} baseline wins", wins, losses, p, alpha,
-                        ("the candidate is preferred", "the baseline is preferred"), "no pair has a winner", "pairs")
-
-
-def exact_test_reading(counts, up, down, p, alpha, sides, nothing, unit):
-    """An exact paired test in plain words: what moved each way, its p-value, and whether that is
-    more than chance (the same words for McNemar and the pairwise sign test)."""
-    if up + down == 0:
-        return f"{counts}: {nothing}"
+    """The judge's side-by-side verdicts in words: wins each way, the sign test's p, and whether
+    the preference is more than chance."""
+    counts = f"{wins} candidate wins, {losses} baseline wins"
+    if wins + losses == 0:
+        return f"{counts}: no pair has a winner"
     if p <= alpha:
-        return f"{counts}: p = {p_value(p, alpha)}, {sides[0] if up > down else sides[1]} beyond chance"
-    return f"{counts}: p = {p_value(p, alpha)}, not enough {unit} to call it"
+        return (f"{counts}: p = {p_value(p, alpha)}, the "
+                f"{'candidate' if wins > losses else 'baseline'} is preferred beyond chance")
+    return f"{counts}: p = {p_value(p, alpha)}, not enough pairs to call it"
 
 
 def pairwise_figures(asked, alpha):
@@ -5172,22 +5278,46 @@ def config_label(key):
 
 def compare_rows(c, baseline_path, candidate_path):
     """compare of two runs as rows: every figure its views show, worked out here once."""
+    d, test = c["difference"], c["test"]
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
-             "changed": change_rows(c["changed"])},
+             "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"])},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
                 {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
-                for name in ("fixed", "regressions", "not_compared")] + [
+                for name in ("fixed", "regressions", "not_compared", *(("rose", "fell") if c["majority_vote"] else ()))] + [
                 {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
-            {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "rows": [
-                {"name": side, "figure": share(c[side]["correct"], c[side]["scored"], [side], ci=c[side]["ci"])}
-                for side in ("baseline", "candidate")] + invalid_rows(c) + [
-                {"name": "mcnemar", "figure": figure("p", c["mcnemar_p"], ["mcnemar_p"]), "alpha": c["alpha"],
-                 "reading": c["reading"], "changed": len(c["fixed"]) + len(c["regressions"])},
-                {"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"])},
+            {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"], "rows": [
+                {"name": side, "figure": side_figure(c[side], [side])} for side in ("baseline", "candidate")] + invalid_rows(c) + [
+                {"name": "difference", "figure": figure("points_ci", d, ["difference"]), "method": d["method"],
+                 "test": test["name"], "p": figure("p", test["p"], ["test", "p"], alpha=c["alpha"]),
+                 "alpha": c["alpha"], "reading": c["reading"]},
+                *([{"name": "detectable", "figure": figure("size", c["detectable"], ["detectable"]),
+                    "cases": c["baseline"]["scored"], "discordant": c["discordant"],
+                    "fewest": fewest_to_call(c["baseline"]["scored"], c["alpha"])}] if c["unit"] == "case" else []),
+                *([{"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"], alpha=c["alpha"])}]
+                  if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
             {"key": "speed", "rows": speed_pair_rows(c["speed"])}]
+
+
+def side_figure(f, at):
+    """A run's figure in a compare: a share of cases, or with trials the mean of per-case rates."""
+    if f["correct"] is None:
+        return figure("percent", f["accuracy"], [*at, "accuracy"], ci=f["ci"])
+    return share(f["correct"], f["scored"], at, ci=f["ci"])
+
+
+def trials_note(trials):
+    """What a compare with trials measures, said once; None without trials."""
+    a, b = trials
+    if a == b == 1:
+        return None
+    same = (f"each case's pass rate over its {a} trials" if a == b else
+            f"each case's pass rate over its own trials ({a} in the baseline, {b} in the candidate): the chance one "
+            "answer passes, which trials of any number estimate; a majority vote of one count is not comparable "
+            "with another's, so it is not tested")
+    return f"The unit is the case: {same}. Fixed and broken are by majority vote, shown, never tested"
 
 
 def invalid_rows(c):
@@ -5243,17 +5373,25 @@ def format_compare(c, baseline_path, candidate_path):
         out += [f"  {r['setting']}: {r['old']} -> {r['new']}{r['note']}" for r in runs["changed"]]
     else:
         out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
-    vote = " (majority vote of each case's trials)" if figures["majority_vote"] else ""
-    out += ["", outcome_line(outcome, "fixed"), outcome_line(outcome, "regressions"),
+    if runs["trials"]:
+        out.append(runs["trials"])
+    vote = " (by majority vote of each case's trials)" if figures["majority_vote"] else ""
+    out += ["", outcome_line(outcome, "fixed") + vote, outcome_line(outcome, "regressions") + vote,
             f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
             f"Stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"]
+    if figures["majority_vote"]:
+        out.append(f"Pass rate rose on {figure_text(row_of(outcome, 'rose')['count'])}, fell on "
+                   f"{figure_text(row_of(outcome, 'fell')['count'])} cases")
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out.append(outcome_line(outcome, "not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
-    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
-    out += [f"{figures['measure'].capitalize()}{vote}: {figure_text(base['figure'])} -> {figure_text(cand['figure'])}",
+    base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
+    unit = " (mean of each case's pass rate)" if figures["unit"] != "case" else ""
+    out += [f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
             *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
-            f"McNemar exact test (paired, alpha {test['alpha']:g}): {test['reading']}",
-            f"Fisher exact test (pass/fail counts): p = {figure_text(fisher['figure'])}",
+            f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}):",
+            f"  {diff['reading']}",
+            *([detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []),
+            *([fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []),
             f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"]
     speeds = section_of(rows, "speed")["rows"]
     if speeds:
@@ -5275,6 +5413,31 @@ def identical_text(r):
             + ("" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"))
 
 
+def side_text(f):
+    """A run's figure with its interval: '20/28 = 71% (95% CI 53–85%)'."""
+    return figure_text(f) + (f" (95% CI {interval(f['ci'])})" if f.get("ci") and f["ci"][0] is not None else "")
+
+
+def detectable_text(r):
+    """What the number of changed cases could show at all, in words."""
+    cases, changed = r["cases"], r["discordant"]
+    if not changed:
+        needed = r["fewest"]
+        return ("No case changed its outcome; " + (
+            f"with {plural(cases, 'case')}, at least {needed} must change, all the same way, for a change to be "
+            "told from chance" if needed else f"{plural(cases, 'case')} are too few for any change to be told from chance"))
+    if r["figure"]["value"] is None:
+        return (f"With {plural(changed, 'changed case')} of {cases}, no split of them could be told from chance, "
+                "whichever way they went: run more cases")
+    return (f"With {plural(changed, 'changed case')} of {cases}, a change smaller than {figure_text(r['figure'])} could "
+            "not have been told from chance")
+
+
+def fisher_text(r):
+    return (f"Fisher exact test (--fisher; pass counts alone, ignoring that both runs answered the same cases: "
+            f"for a test set before the run): p = {figure_text(r['figure'])}")
+
+
 def invalid_text(r, arrow=" -> "):
     """"25 -> 0"; with trials, out of how many answers ("22 of 75 -> 25 of 75"): a count of
     trials beside a count of cases would read as more than it is."""
@@ -5293,21 +5456,26 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += [f"> **{side.capitalize()}: {warning}**" for side, warning in runs["warnings"]]
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
-    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
+    base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
+    unit = " (mean of each case's pass rate)" if figures["unit"] != "case" else ""
     out += ["", "| | baseline | candidate |", "|---|---|---|",
-            f"| {figures['measure'].capitalize()} | {figure_text(base['figure'])} | {figure_text(cand['figure'])} |"]
+            f"| {figures['measure'].capitalize()}{unit} | {side_text(base['figure'])} | {side_text(cand['figure'])} |"]
     if row_of(figures, "invalid"):
         out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
     out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
             for r in section_of(rows, "speed")["rows"]]
+    out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
+    out += [f"{runs['trials']}."] if runs["trials"] else []
+    vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
-        out += ["", f"**{name.capitalize()} ({figure_text(r['count'])}):** " + ids_text([f"`{i}`" for i in r["figure"]["value"]], "none")]
+        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([f"`{i}`" for i in r["figure"]["value"]], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
                 + ids_text([f"`{i}`" for i in row_of(outcome, "not_compared")["figure"]["value"]])]
-    out += ["", f"McNemar exact: {test['reading']}. Fisher exact p = {figure_text(fisher['figure'])}. "
-                f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
+    notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
+    notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
+    out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     return "\n".join(out)
@@ -5370,7 +5538,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
         (failed if c["regressions"] else passed).append(verdict)
     if fail_if_worse:
-        worse = c["significant"] and len(c["regressions"]) > len(c["fixed"])
+        worse = c["significant"] and c["difference"]["estimate"] < 0
         (failed if worse else passed).append(f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})")
     if fail_if_worse and w:
         worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
@@ -5389,11 +5557,9 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     (_, base_cfg, base_cases), code, verdicts = runs[0], 0, []
     compared = [compare_runs(base_cfg, [x for x in base_cases if x["id"] in shared], cfg,
                              [x for x in cases if x["id"] in shared], alpha=m["alpha"]) for _, cfg, cases in runs[1:]]
-    # "significantly worse" over several comparisons at once: read at the Holm-adjusted p, as the table is
-    for c, adjusted in zip(compared, holm([c["mcnemar_p"] for c in compared])):
-        fixed, broken = len(c["fixed"]), len(c["regressions"])
-        c["significant"] = fixed + broken > 0 and adjusted <= m["alpha"]
-        c["reading"] = plain_reading(fixed, broken, adjusted, m["alpha"]).replace("p = ", "Holm-adjusted p = ", 1)
+    # "significantly worse" over several comparisons at once: the table's reading, at the Holm-adjusted p
+    for c, row in zip(compared, m["runs"][1:]):
+        c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
     for c, name in zip(compared, names[1:]):
         one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse)
         code = max(code, one_code)
@@ -6426,11 +6592,14 @@ def compare_page(paths, runs, graded, c):
                                           f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False, keyed=True)),
              section("What changed", html_table(["setting", "baseline", "candidate"], changed, sortable=False) if changed
                      else paragraph("Nothing in the configuration: a rerun, so differences are run-to-run variation.")),
-             compare_warnings(runs), compare_headline(outcome, figures),
-             section("Fixed and broken", Markup('<div class="cols">' + id_column("Fixed", fixed, anchors)
-                                                + id_column("Broken", broken, anchors) + "</div>"),
+             compare_warnings(runs), compare_headline(runs, outcome, figures),
+             section("Fixed and broken" + (" (by majority vote of each case's trials)" if figures["majority_vote"] else ""),
+                     Markup('<div class="cols">' + id_column("Fixed", fixed, anchors)
+                            + id_column("Broken", broken, anchors) + "</div>"),
                      paragraph(f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
-                               f"stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"),
+                               f"stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"
+                               + (f" · pass rate rose on {figure_text(row_of(outcome, 'rose')['count'])}, fell on "
+                                  f"{figure_text(row_of(outcome, 'fell')['count'])} cases" if figures["majority_vote"] else "")),
                      ident="changes")]
     parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
     changed_rows = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
@@ -6459,29 +6628,35 @@ def compare_warnings(runs):
     return section("Warnings", bullet_list(notes, "warn")) if notes else ""
 
 
-def compare_headline(outcome, figures):
-    """Both runs' figures with their intervals, as stats and a chart, and the tests in words."""
+def compare_headline(runs, outcome, figures):
+    """Both runs' figures with their intervals, the difference with its interval, as stats and a
+    chart, and the test in words."""
     name = figures["measure"].capitalize()
-    base, cand, test, fisher = (row_of(figures, k) for k in ("baseline", "candidate", "mcnemar", "fisher"))
+    base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     fixed, broken = (row_of(outcome, k)["count"] for k in ("fixed", "regressions"))
     bars = [{"name": "Baseline", "value": base["figure"]["value"], "ci": base["figure"]["ci"], "kind": "baseline"},
             {"name": "Candidate", "value": cand["figure"]["value"], "ci": cand["figure"]["ci"], "kind": "main"}]
-    readings = [f"McNemar's exact test on the cases that changed (paired; alpha {test['alpha']:g}): {test['reading']}.",
-                f"Fisher's exact test on the pass/fail counts alone (ignores the pairing, so it is the weaker "
-                f"reading): p = {figure_text(fisher['figure'])}.",
+    readings = [f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}): {diff['reading']}.",
+                *([runs["trials"] + "."] if runs["trials"] else []),
+                *([detectable_text(row_of(figures, "detectable")) + "."] if row_of(figures, "detectable") else []),
+                *([fisher_text(row_of(figures, "fisher")) + "."] if row_of(figures, "fisher") else []),
                 f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
     left_out = row_of(outcome, "not_compared")
     if left_out["figure"]["value"]:
         readings.append(f"Not compared ({figure_text(left_out['count'])}, no verdict in a run: an error, or a judge that "
                         f"gave none): {figure_text(left_out['figure'])}")
     invalid = row_of(figures, "invalid")
+    vote = " (majority vote)" if figures["majority_vote"] else ""
+    d = diff["figure"]["value"]
     stats = (stat("Baseline", figure_text(base["figure"]), f"95% CI {interval(base['figure']['ci'])}")
              + stat("Candidate", figure_text(cand["figure"]), f"95% CI {interval(cand['figure']['ci'])}")
-             + stat("Fixed · broken", f"{figure_text(fixed)} · {figure_text(broken)}")
+             + stat("Difference", f"{signed_points(d['estimate'])} pts",
+                    f"95% CI {signed_points(d['low'])} to {signed_points(d['high'])}" if d["low"] is not None else "")
+             + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
-    return section(name + (" (majority vote of each case's trials)" if figures["majority_vote"] else ""),
-                   Markup(f'<div class="stats">{stats}</div>'), interval_chart(bars, f"{name} of both runs with 95% intervals"),
-                   bullet_list(readings), ident="headline")
+    unit = " (mean of each case's pass rate)" if figures["unit"] != "case" else ""
+    return section(name + unit, Markup(f'<div class="stats">{stats}</div>'),
+                   interval_chart(bars, f"{name} of both runs with 95% intervals"), bullet_list(readings), ident="headline")
 
 
 def id_column(title, ids, anchors):
@@ -7321,7 +7496,7 @@ def cmd_compare(args):
         return compare_many_runs(args, paths)
     refuse_judge_options_alone(args)
     (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
-    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha)
+    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher)
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
@@ -7351,9 +7526,9 @@ def graded_pair(args):
 
 
 def compare_many_runs(args, paths):
-    if args.pairwise is not None or args.html:
-        raise EvalError(f"{'--pairwise' if args.pairwise is not None else '--html'} compares two runs; "
-                        f"give a baseline and a candidate, not {len(paths)} runs")
+    if args.pairwise is not None or args.html or args.fisher:
+        flag = "--pairwise" if args.pairwise is not None else "--html" if args.html else "--fisher"
+        raise EvalError(f"{flag} compares two runs; give a baseline and a candidate, not {len(paths)} runs")
     refuse_call_options(args, "only applies with --pairwise, which compares two runs")
     runs = [(path, *read_graded(path)) for path in paths]
     m = compare_many(runs, alpha=args.alpha)

@@ -16,7 +16,7 @@ def test_compare_lists_fixed_and_regressions(two_runs, cli):
     assert "Fixed (3): dev-09, dev-11, dev-24" in lines
     assert "Regressions (1): dev-05" in lines
     assert "Stayed right: 24 · Stayed wrong: 0" in lines
-    assert "Accuracy: 25/28 = 89% -> 27/28 = 96%" in lines
+    assert "Accuracy: 25/28 = 89% (95% CI 73–96%) -> 27/28 = 96% (95% CI 82–99%)" in lines
     assert "Invalid answers: 1 -> 0" in lines   # dev-11's "Categoría: bug" matched no label
     v2, v3 = (load_json(p)["config"] for p in two_runs)
     assert "  prompt: prompts/v2.txt -> prompts/v3.txt" in lines
@@ -44,16 +44,34 @@ def test_compare_json(two_runs, cli):
     assert c["changed"]["prompt"] == ["prompts/v2.txt", "prompts/v3.txt"]
 
 
+def mid_p(fixed, broken):
+    """The two-sided mid-p McNemar test from scipy's binomial (Fagerland, Lydersen and Laake 2013):
+    twice the smaller tail less the probability of the table seen; 1 - half of it at a tie."""
+    n, k = fixed + broken, min(fixed, broken)
+    if fixed == broken:
+        return 1 - scipy.stats.binom.pmf(k, n, 0.5) / 2
+    return 2 * scipy.stats.binom.cdf(k, n, 0.5) - scipy.stats.binom.pmf(k, n, 0.5)
+
+
 def test_compare_statistics_lines(dev_run, worse_run, cli):
     # baseline dev-v2 misses 09, 11, 24; candidate misses 01, 02, 04, 05, 06, 07
     c = json.loads(cli("compare", dev_run, worse_run, "--json")[1])
     assert len(c["fixed"]) == 3 and len(c["regressions"]) == 6
-    assert c["mcnemar_p"] == pytest.approx(scipy.stats.binomtest(3, 9, 0.5).pvalue, rel=1e-9)
-    assert c["fisher_p"] == pytest.approx(scipy.stats.fisher_exact([[25, 3], [22, 6]]).pvalue, rel=1e-9)
+    assert c["test"] == {"name": "mid-p McNemar", "p": pytest.approx(mid_p(3, 6), rel=1e-9)}
+    assert "fisher_p" not in c   # Fisher ignores the pairing: only on request
+    d = c["difference"]
+    assert d["estimate"] == pytest.approx(-3 / 28) and d["low"] < -0.25 and d["high"] > 0.05
     out = cli("compare", dev_run, worse_run)[1]
-    assert f"McNemar exact test (paired, alpha 0.05): 3 fixed, 6 broken: p = {c['mcnemar_p']:.2g}, " \
-           "not enough cases to call it" in out
-    assert f"Fisher exact test (pass/fail counts): p = {c['fisher_p']:.2g}" in out
+    def pts(x):
+        return f"{100 * x:+.1f}".replace("-", "−")
+    assert (f"  {pts(-3 / 28)} points (95% CI {pts(d['low'])} to {pts(d['high'])}), "
+            f"p = {c['test']['p']:.2g} (mid-p McNemar): not told from chance; the cases fit anything from "
+            f"{pts(d['low'])} to {pts(d['high'])} points") in out
+    assert "Fisher" not in out
+    c = json.loads(cli("compare", dev_run, worse_run, "--json", "--fisher")[1])
+    assert c["fisher_p"] == pytest.approx(scipy.stats.fisher_exact([[25, 3], [22, 6]]).pvalue, rel=1e-9)
+    out = cli("compare", dev_run, worse_run, "--fisher")[1]
+    assert f"ignoring that both runs answered the same cases: for a test set before the run): p = {c['fisher_p']:.2g}" in out
 
 
 @pytest.mark.parametrize("flag", ["--compare", "--comparar"])
@@ -145,7 +163,7 @@ def test_changed_values_print_as_json_and_trials_pair_like_for_like(project, cli
     free = [{"id": "c1", "response": "hola", "checks": [{"name": "says hi", "type": "contains", "value": "hola",
                                                          "blocking": True}]}]
     fa, fb = (write_run(f"runs/free-{n}.json", make_run(free, labels=None, prompt=f"prompts/{n}.txt")) for n in ("v1", "v2"))
-    assert "Pass rate: 1/1 = 100% -> 1/1 = 100%" in cli("compare", fa, fb)[1]
+    assert "Pass rate: 1/1 = 100% (95% CI 21–100%) -> 1/1 = 100% (95% CI 21–100%)" in cli("compare", fa, fb)[1]
 
 
 def test_a_model_name_and_its_latest_tag_are_one_model(project, cli, fake):
@@ -175,36 +193,57 @@ def four_runs(worst=None):
             write_run("runs/dev-llama.json", split_run("dev", {"dev-03": "bug"}, model="llama3.1:8b"))]
 
 
-def test_many_runs_make_one_table_best_first_with_holm_adjusted_tests(project, cli):
+def test_many_runs_are_each_tested_against_the_first_with_holm_adjusted_p_values(project, cli):
+    """Issue 26: never against a best picked from the same data, which called chance a difference in
+    9% of 10-run comparisons of identical systems; against the run given first, Holm-adjusted."""
+    from statsmodels.stats.multitest import multipletests
     code, out, err = cli("compare", *four_runs())
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "4 runs of dev (a74c6ae4), compared on 28 cases, best first."
-    assert [l.split()[:2] for l in lines[3:7]] == [["1", "dev-v3"], ["2", "dev-llama"], ["3", "dev-v2"], ["4", "dev-v1"]]
-    assert lines[2].split() == ["#", "run", "prompt", "model", "accuracy", "95%", "CI", "vs", "best", "p", "Holm", "p"]
-    assert lines[3].split()[2:] == ["prompts/v3.txt", "qwen2.5:7b", "27/28", "=", "96%", "82–99%", "best"]
-    # the best against each: p by exact McNemar, adjusted by Holm for 3 comparisons (worked by hand in
-    # test_stats: 0.0625 x 3, then 0.625 x 2 and 1 x 1, capped at 1)
-    assert lines[4].endswith("+1 / +1  1      1") and lines[5].endswith("+3 / +1  0.62   1")
-    assert lines[6].endswith("+5 / +0  0.062  0.19")
-    assert "Holm p: adjusted for 3 comparisons" in out
-    assert lines[-3:] == ["  dev-v3 and dev-llama cannot be told apart on 28 cases",
-                          "  dev-v3 and dev-v2 cannot be told apart on 28 cases",
-                          "  dev-v3 and dev-v1 cannot be told apart on 28 cases"]
+    assert lines[0] == "4 runs of dev (a74c6ae4), compared on 28 cases, each against the first listed (the reference)."
+    assert [l.split()[:2] for l in lines[3:7]] == [["1", "dev-v1"], ["2", "dev-v2"], ["3", "dev-v3"], ["4", "dev-llama"]]
+    assert lines[2].split() == ["#", "run", "prompt", "model", "accuracy", "95%", "CI", "vs", "reference", "p", "Holm", "p"]
+    assert lines[3].split()[2:] == ["prompts/v1.txt", "qwen2.5:7b", "22/28", "=", "79%", "60–90%", "reference"]
+    # against dev-v1 (misses 01, 02, 04, 05, 06, 07): dev-v2 6 fixed / 3 broken, dev-v3 5 / 0, dev-llama 6 / 1
+    raw = [mid_p(6, 3), mid_p(5, 0), mid_p(6, 1)]
+    holm = multipletests(raw, method="holm")[1]
     m = json.loads(cli("compare", *four_runs(), "--json")[1])
-    assert m["best"] == "runs/dev-v3.json" and m["cases"] == 28 and m["comparisons"] == 3
-    worst = m["runs"][-1]
-    assert (worst["best_only"], worst["run_only"]) == (5, 0) and worst["p"] == 0.0625 and worst["holm_p"] == pytest.approx(0.1875)
-    assert worst["ci"] == pytest.approx(list(scipy.stats.binomtest(22, 28).proportion_ci(method="wilson")))
+    assert m["reference"] == "runs/dev-v1.json" and m["cases"] == 28 and m["comparisons"] == 3
+    assert [r["p"] for r in m["runs"][1:]] == pytest.approx(raw, rel=1e-9)
+    assert [r["holm_p"] for r in m["runs"][1:]] == pytest.approx(list(holm), rel=1e-9)
+    for r, (both, fixed, broken, neither) in zip(m["runs"][1:], [(19, 6, 3, 0), (22, 5, 0, 1), (21, 6, 1, 0)]):
+        assert [r["difference"][k] for k in ("estimate", "low", "high")] == pytest.approx(
+            newcombe_paired(both, fixed, broken, neither), rel=1e-9)
+    assert m["runs"][0]["ci"] == pytest.approx(list(scipy.stats.binomtest(22, 28).proportion_ci(method="wilson")))
+    assert lines[5].split()[-9:] == ["+17.9", "points", "(95%", "CI", "+1.0", "to", "+35.8)", "0.031", "0.094"]   # raw p under alpha, adjusted over it
+    assert "Holm p: adjusted for 3 comparisons" in out and "each interval is at 95% alone, not adjusted" in out
+    assert lines[-2] == ("  dev-v3 − dev-v1: +17.9 points (95% CI +1.0 to +35.8), Holm-adjusted p = 0.094: not told "
+                         "from chance on 28 cases")
     md = cli("compare", *four_runs(), "--markdown")[1]
-    assert "| 4 | dev-v1 | prompts/v1.txt | qwen2.5:7b | 22/28 = 79% | 60–90% | +5 / +0 | 0.062 | 0.19 |" in md
+    assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (95% CI +1.0 to +35.8) | 0.031 | 0.094 |" in md
+
+
+def newcombe_paired(both, fixed, broken, neither):
+    """Newcombe's (1998) method 10 for candidate minus baseline, written from the paper's formula
+    (phi with its correction, then the two Wilson intervals from scipy)."""
+    n = both + fixed + broken + neither
+    a, b = (both + broken) / n, (both + fixed) / n
+    (la, ua), (lb, ub) = (scipy.stats.binomtest(k, n).proportion_ci(method="wilson") for k in (both + broken, both + fixed))
+    margins = (both + broken) * (fixed + neither) * (both + fixed) * (broken + neither)
+    cross = both * neither - broken * fixed
+    cross = cross - n / 2 if cross > n / 2 else min(cross, 0)
+    phi = cross / margins ** 0.5 if margins else 0
+    d = b - a
+    return (d, d - ((b - lb) ** 2 - 2 * phi * (b - lb) * (ua - a) + (ua - a) ** 2) ** 0.5,
+            d + ((ub - b) ** 2 - 2 * phi * (ub - b) * (a - la) + (a - la) ** 2) ** 0.5)
 
 
 def test_a_difference_that_survives_the_adjustment_is_called(project, cli):
     ten = {f"dev-{i:02d}": "no sé" for i in (1, 2, 3, 4, 6, 7, 8, 9, 10, 11)}
-    out = cli("compare", *four_runs(worst=ten))[1]
-    # 10 only the best got right, 1 (dev-05) only dev-v1: p = 2 x 12/2048 = 0.0117; times 3 = 0.035
-    assert "+10 / +1  0.012  0.035" in out and "  dev-v3 is better than dev-v1 (adjusted p = 0.035)" in out
+    runs = four_runs()
+    out = cli("compare", write_run("runs/dev-bad.json", split_run("dev", ten, prompt="prompts/v1.txt")), *runs[1:])[1]
+    # dev-v3 against the bad run: 10 fixed, 1 broken (dev-05)
+    assert f"  dev-v3 − dev-bad: +32.1 points" in out and "dev-v3 is better than dev-bad beyond chance" in out
 
 
 def test_runs_of_part_of_the_split_are_compared_on_the_cases_all_share(project, cli):
@@ -215,7 +254,7 @@ def test_runs_of_part_of_the_split_are_compared_on_the_cases_all_share(project, 
     write_run("runs/dev-quick.json", part)
     code, out, err = cli("compare", *runs, "runs/dev-quick.json")
     assert code == 0, err
-    assert "5 runs of dev (a74c6ae4), compared on 10 cases, best first." in out
+    assert "5 runs of dev (a74c6ae4), compared on 10 cases, each against the first listed (the reference)." in out
     assert "Only the cases every run holds are compared (10; the runs hold 28, 28, 28, 28, 10)" in out
     assert " temperature " in out.splitlines()[2] and " subset " in out.splitlines()[2]
 
@@ -260,7 +299,7 @@ def test_a_run_that_mostly_failed_is_never_ranked_on_the_few_it_answered(project
     b = write_run("runs/b.json", split_run("dev", {i: "no sé" for i in ids[10:]}, prompt="prompts/v2.txt"))
     one = write_run("runs/one.json", split_run("dev", {i: None for i in ids[1:]}, temperature=0.5))
     out = cli("compare", a, one, b)[1]
-    assert "compared on 1 case, best first" in out
+    assert "compared on 1 case, each against the first listed" in out
     assert "Left out: 27 cases without a verdict in some run (an error, or a judge that gave none; by run: one 27)" in out
     code, out, err = cli("compare", a, b, one, "--fail-if-worse")
     assert code == 2 and "gates not judged" in err   # the gates say it too
@@ -291,9 +330,120 @@ def test_the_worse_gate_over_many_runs_reads_the_adjusted_p_as_the_table_does(pr
     a = write_run("runs/a.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))        # +1 / -3 against base: p = 0.625
     c = write_run("runs/c.json", split_run("dev", {i: "no sé" for i in ("dev-01", "dev-02", "dev-03", "dev-04",
                                                                       "dev-06", "dev-07")}, prompt="prompts/v1.txt"))   # +1 / -6: p = 0.125
-    code, out, err = cli("compare", base, a, c, "--fail-if-worse", "--alpha", "0.2")
+    # mid-p McNemar: c 1 fixed / 6 broken, p = 9/128 = 0.0703; a 1 / 3, p = 6/16; Holm: 0.14 and 0.375
+    code, out, err = cli("compare", base, a, c, "--fail-if-worse", "--alpha", "0.1")
     assert code == 0, err
-    assert "gate passed: base -> c: significantly worse? no (1 fixed, 6 broken: Holm-adjusted p = 0.25" in err
-    assert "gate passed: base -> a: significantly worse? no (1 fixed, 3 broken: Holm-adjusted p = 0.62" in err
-    code, out, err = cli("compare", base, c, "--fail-if-worse", "--alpha", "0.2")   # two runs: one comparison, no adjustment
-    assert code == 1 and "p = 0.12, the candidate is worse beyond chance" in err
+    assert ("gate passed: base -> c: significantly worse? no (c − base: −17.9 points (95% CI −36.5 to +1.1), "
+            "Holm-adjusted p = 0.14: not told from chance on 28 cases)") in err
+    assert "gate passed: base -> a: significantly worse? no (a − base: −7.1 points" in err
+    m = json.loads(cli("compare", base, a, c, "--json")[1])
+    assert [r["holm_p"] for r in m["runs"][1:]] == pytest.approx([6 / 16, 2 * 9 / 128], rel=1e-9)
+    code, out, err = cli("compare", base, c, "--fail-if-worse", "--alpha", "0.1")   # two runs: one comparison, no adjustment
+    assert code == 1 and "p = 0.07 (mid-p McNemar): the candidate is worse beyond chance" in err
+
+
+# --- issue 26: the paired difference with its interval; trials analysed per case
+
+def trial_runs():
+    """28 cases, 5 trials. The baseline passes 3 of 5 on ten cases and none on the rest (30 of 140
+    answers, 21%); the candidate passes 2 of 5 on every case (56 of 140, 40%). By majority vote the
+    candidate broke ten cases and fixed none; per answer it is far better."""
+    def answers(passes):
+        return ["bug"] * passes + ["no sé"] * (5 - passes)
+    base = [(f"c{i:02d}", "bug", answers(3 if i < 10 else 0)) for i in range(28)]
+    cand = [(f"c{i:02d}", "bug", answers(2)) for i in range(28)]
+    return (write_run("runs/base.json", make_run(base, prompt="prompts/v1.txt")),
+            write_run("runs/cand.json", make_run(cand, prompt="prompts/v2.txt")))
+
+
+def cluster_ols(a_rates, b_rates, trials=5):
+    """statsmodels' cluster-robust OLS of every answer's pass (0/1) on the candidate's indicator,
+    clustered by case: the coefficient and its 95% interval."""
+    import numpy as np
+    import statsmodels.api as sm
+    y, x, groups = [], [], []
+    for case, (a, b) in enumerate(zip(a_rates, b_rates)):
+        for side, passed in ((0, a), (1, b)):
+            y += [1] * passed + [0] * (trials - passed)
+            x += [side] * trials
+            groups += [case] * trials
+    fit = sm.OLS(np.array(y, float), sm.add_constant(np.array(x, float))).fit(
+        cov_type="cluster", cov_kwds={"groups": np.array(groups)}, use_t=True)
+    return fit.params[1], fit.conf_int()[1], fit.bse[1]
+
+
+def test_trials_are_compared_case_by_case_not_by_majority_vote(project, cli):
+    base, cand = trial_runs()
+    c = json.loads(cli("compare", base, cand, "--json")[1])
+    assert (len(c["fixed"]), len(c["regressions"])) == (0, 10)   # the majority vote, still shown
+    per_case = [2 / 5 - (3 / 5 if i < 10 else 0) for i in range(28)]
+    t = scipy.stats.ttest_1samp(per_case, 0)
+    d = c["difference"]
+    assert d["estimate"] == pytest.approx(sum(per_case) / 28) and round(100 * d["estimate"], 1) == 18.6
+    assert [d["low"], d["high"]] == pytest.approx(list(t.confidence_interval()), rel=1e-9)
+    assert c["test"] == {"name": "paired t-test on per-case pass rates", "p": pytest.approx(t.pvalue, rel=1e-9)}
+    # the same figures as statsmodels' OLS on every answer, clustered by case (with a two-valued
+    # regressor its small-sample factor is (N-1)/(N-2) on the variance, N = 280 answers)
+    coef, (low, high), se = cluster_ols([3 if i < 10 else 0 for i in range(28)], [2] * 28)
+    assert coef == pytest.approx(d["estimate"], rel=1e-12)
+    assert se == pytest.approx(scipy.stats.tstd(per_case) / 28 ** 0.5 * (279 / 278) ** 0.5, rel=1e-9)
+    assert round(se, 3) == 0.055 and round(low, 2) == round(d["low"], 2) == 0.07 and round(high, 2) == 0.3
+    assert c["unit"] == "case pass rate" and c["baseline"]["accuracy"] == pytest.approx(30 / 140)
+    code, out, err = cli("compare", base, cand, "--fail-if-worse")
+    assert code == 0, err
+    assert "+18.6 points (95% CI +7.2 to +29.9), p = 0.0024 (paired t-test on per-case pass rates)" in out and "the candidate is better beyond chance" in out
+    assert "The unit is the case: each case's pass rate over its 5 trials" in out
+    assert "Fixed (0): - (by majority vote of each case's trials)" in out
+    assert "Pass rate rose on 18, fell on 10 cases" in out
+    code, out, err = cli("compare", cand, base, "--fail-if-worse")
+    assert code == 1 and "GATE FAILED: significantly worse? yes (−18.6 points (95% CI −29.9 to −7.2)" in err
+
+
+def test_one_answer_against_five_is_compared_as_the_chance_one_answer_passes(project, cli):
+    """The same system at K=1 and K=5: a majority of five is more often right than one answer, which
+    read as a gain the model never made. Per case, the two estimate the same thing."""
+    one = [(f"c{i:02d}", "bug", "bug" if i % 2 else "no sé") for i in range(20)]          # 10 of 20
+    five = [(f"c{i:02d}", "bug", ["bug"] * 3 + ["no sé"] * 2 if i % 2 else ["bug"] * 2 + ["no sé"] * 3)
+            for i in range(20)]                                                            # majority: 10 of 20
+    a = write_run("runs/one.json", make_run(one))
+    b = write_run("runs/five.json", make_run(five, temperature=0.7))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    rates = [0.6 - 1 if i % 2 else 0.4 for i in range(20)]
+    assert c["difference"]["estimate"] == pytest.approx(0.0, abs=1e-12)
+    assert c["test"]["p"] == pytest.approx(scipy.stats.ttest_1samp(rates, 0).pvalue)
+    out = cli("compare", a, b)[1]
+    assert "its own trials (1 in the baseline, 5 in the candidate)" in out and "not tested" in out
+
+
+def test_the_worked_example_states_the_difference_with_its_interval(project, cli):
+    """20/28 -> 25/28, five fixed and none broken: exact McNemar said p = 0.0625, "not enough cases";
+    the change is +17.9 points with a Newcombe interval clear of zero, mid-p = 0.031."""
+    ids = [f"dev-{i:02d}" for i in range(1, 29)]
+    a = write_run("runs/a.json", split_run("dev", {i: "no sé" for i in ids[:8]}, prompt="prompts/v1.txt"))
+    b = write_run("runs/b.json", split_run("dev", {i: "no sé" for i in ids[5:8]}, prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert (len(c["fixed"]), len(c["regressions"]), c["baseline"]["correct"], c["candidate"]["correct"]) == (5, 0, 20, 25)
+    d = c["difference"]
+    assert [d["estimate"], d["low"], d["high"]] == pytest.approx(newcombe_paired(20, 5, 0, 3), rel=1e-9)
+    assert d["method"] == "Newcombe's paired score interval (method 10)"
+    assert c["test"]["p"] == pytest.approx(mid_p(5, 0)) == 0.03125
+    out = cli("compare", a, b)[1]
+    assert "  +17.9 points (95% CI +1.6 to +34.7), p = 0.031 (mid-p McNemar): the candidate is better beyond chance" in out
+    assert "With 5 changed cases of 28, a change smaller than 17.9 points could not have been told from chance" in out
+    md = cli("compare", a, b, "--markdown")[1]
+    assert "**Difference, candidate − baseline:** +17.9 points (95% CI +1.6 to +34.7), p = 0.031 (mid-p McNemar)" in md
+
+
+def test_a_null_result_says_what_the_cases_still_allow(project, cli):
+    """'Not enough cases to call it' was printed even at p = 1, where the data fit anything from a
+    loss to a gain of many points: the interval says how much."""
+    ids = [f"dev-{i:02d}" for i in range(1, 29)]
+    a = write_run("runs/a.json", split_run("dev", {ids[0]: "no sé", ids[1]: "no sé"}, prompt="prompts/v1.txt"))
+    b = write_run("runs/b.json", split_run("dev", {ids[2]: "no sé", ids[3]: "no sé"}, prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"]["p"] == pytest.approx(mid_p(2, 2)) and c["difference"]["estimate"] == 0
+    assert [c["difference"]["low"], c["difference"]["high"]] == pytest.approx(newcombe_paired(24, 2, 2, 0)[1:], rel=1e-9)
+    out = cli("compare", a, b)[1]
+    low, high = (f"{100 * x:+.1f}".replace("-", "−") for x in (c["difference"]["low"], c["difference"]["high"]))
+    assert f"not told from chance; the cases fit anything from {low} to {high} points" in out
+    assert "With 4 changed cases of 28, no split of them could be told from chance" in out

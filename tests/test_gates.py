@@ -42,10 +42,11 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli):
 def test_fail_on_regression_and_fail_if_worse(dev_run, worse_run, cli):
     assert cli("compare", dev_run, worse_run, "--fail-on-regression")[0] == 1
     code, out, err = cli("compare", dev_run, worse_run, "--fail-if-worse")
-    assert code == 0 and "gate passed: significantly worse? no" in err          # 3 vs 6: p = 0.51
+    assert code == 0 and "gate passed: significantly worse? no" in err          # 3 vs 6: mid-p = 0.36
     worst = write_run("runs/dev-v1-2.json", split_run("dev", V2_MISSES | V1_MISSES, prompt="prompts/v1.txt"))
     code, out, err = cli("compare", dev_run, worst, "--fail-if-worse")
-    assert code == 1 and "0 fixed, 6 broken: p = 0.031, the candidate is worse beyond chance" in err
+    # 0 fixed, 6 broken: mid-p = 1/2**6 = 0.016
+    assert code == 1 and "p = 0.016 (mid-p McNemar): the candidate is worse beyond chance" in err
     code, out, err = cli("compare", dev_run, worst, "--fail-if-worse", "--alpha", "0.01")
     assert code == 0
     same = write_run("runs/dev-v2-again.json", load_json(dev_run))

@@ -79,7 +79,7 @@ def test_a_real_model_end_to_end(server, project, dev_runs):
 
     compare = eval_py(server, project, "compare", "runs/dev-v1.json", "runs/dev-v3.json")
     assert compare.returncode == 0
-    assert "  prompt: prompts/v1.txt -> prompts/v3.txt" in compare.stdout and "McNemar exact test" in compare.stdout
+    assert "  prompt: prompts/v1.txt -> prompts/v3.txt" in compare.stdout and "(mid-p McNemar)" in compare.stdout
 
 
 @needs_model

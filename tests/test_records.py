@@ -104,7 +104,7 @@ def produced(tmp_path_factory):
             if a == "runs/dev-openai.json":   # a part of the split against the whole: on the part's cases
                 ids = {c["id"] for c in graded[a][1]}
                 graded[b] = (graded[b][0], [c for c in graded[b][1] if c["id"] in ids])
-            records["CompareResult"].append(evalpy.compare_runs(*graded[a], *graded[b]))
+            records["CompareResult"].append(evalpy.compare_runs(*graded[a], *graded[b], fisher=a.startswith("runs/test")))
         for group in (["dev-v1.json", "dev-v2.json", "dev-v3.json"], ["dev-v3.json", "dev-v3-schema.json", "dev-v2.json"]):
             many = evalpy.compare_many([(example[n], *graded[example[n]]) for n in group])
             records["ManyCompareResult"].append(many)

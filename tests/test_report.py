@@ -70,9 +70,9 @@ def test_markdown_views(dev_run, worse_run, cli):
     assert "**Failures (3):** `dev-09` (trap: expected bug, got facturación)" in out
     assert out.rstrip().endswith("**gate passed: accuracy 89% against a minimum of 80%**")
     out = cli("compare", dev_run, worse_run, "--markdown")[1]
-    assert "| Accuracy | 25/28 = 89% | 22/28 = 79% |" in out
+    assert "| Accuracy | 25/28 = 89% (95% CI 73–96%) | 22/28 = 79% (95% CI 60–90%) |" in out
     assert "**Fixed (3):** `dev-09`, `dev-11`, `dev-24`" in out
-    assert "McNemar exact: 3 fixed, 6 broken" in out
+    assert "**Difference, candidate − baseline:** −10.7 points (95% CI " in out and "(mid-p McNemar)" in out
     with pytest.raises(SystemExit):
         cli("report", dev_run, "--json", "--markdown")
 

@@ -261,3 +261,70 @@ def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
     assert evalpy.p_value(p_below, 0.05) == "0.0498" and evalpy.p_value(p_above, 0.05) == "0.0501"
     assert evalpy.p_value(0.0102, 0.01) == "0.0102" and evalpy.p_value(0.031, 0.05) == "0.031"
     assert evalpy.p_value(0.05, 0.05) == "0.05"
+
+
+# --- issue 26: the paired difference and its test
+
+def test_newcombe_paired_interval_matches_the_published_example_and_statsmodels():
+    # Fagerland, Lydersen and Laake (2017), ch. 8, complete response before and after consolidation
+    # therapy (Cavo et al. 2012), [[59, 6], [16, 80]]: -0.0621 (95% CI -0.1186 to -0.0046), as the
+    # R package contingencytables tests it (tests/testthat/test-ch8.R)
+    d, low, high = evalpy.paired_difference(59, 6, 16, 80)
+    assert (round(d, 4), round(low, 4), round(high, 4)) == (-0.0621, -0.1186, -0.0046)
+    # where phi is 0 (a margin is empty, or the pairs' correlation is corrected to nothing), method 10
+    # is Newcombe's interval for independent proportions: statsmodels computes that one
+    from statsmodels.stats.proportion import confint_proportions_2indep
+    for both, fixed, broken, neither in [(0, 5, 0, 23), (20, 5, 0, 0), (0, 3, 4, 0), (5, 0, 0, 0), (0, 0, 0, 9),
+                                         (2, 3, 4, 1)]:   # the last: ad - bc = -10 ... corrected below 0: phi != 0
+        n = both + fixed + broken + neither
+        cross = both * neither - broken * fixed
+        if 0 <= cross <= n / 2 or 0 in (both + broken, fixed + neither, both + fixed, broken + neither):
+            theirs = confint_proportions_2indep(both + fixed, n, both + broken, n, method="newcomb")
+            ours = evalpy.paired_difference(both, fixed, broken, neither)
+            assert ours[1:] == pytest.approx(tuple(float(x) for x in theirs), abs=1e-12), (both, fixed, broken, neither)
+
+
+def test_mid_p_mcnemar_against_scipy_and_its_paper():
+    for fixed, broken in [(0, 0), (5, 0), (0, 5), (1, 7), (3, 6), (4, 4), (10, 1), (25, 42), (200, 170)]:
+        n, k = fixed + broken, min(fixed, broken)
+        theirs = 1.0 if n == 0 else (1 - scipy_stats.binom.pmf(k, n, 0.5) / 2 if fixed == broken
+                                     else 2 * scipy_stats.binom.cdf(k, n, 0.5) - scipy_stats.binom.pmf(k, n, 0.5))
+        assert close(evalpy.mcnemar_mid_p(fixed, broken), theirs), (fixed, broken)
+    # Fagerland et al. 2013 (BMC Med Res Methodol 13:91), airway hyper-responsiveness (Bentur et al.
+    # 2009), 1 and 7 discordant pairs: exact conditional p = 0.070, mid-p = 0.039
+    assert round(evalpy.mcnemar_exact(1, 7), 3) == 0.070 and round(evalpy.mcnemar_mid_p(1, 7), 3) == 0.039
+
+
+def test_student_t_against_scipy():
+    for df in (1, 2, 3, 5, 9, 27, 99, 1000):
+        assert evalpy.t_quantile(0.975, df) == pytest.approx(scipy_stats.t.ppf(0.975, df), rel=1e-9)
+        for t in (0.0, 0.3, 1.96, 2.5, 7.0, 40.0):
+            assert evalpy.t_two_sided(t, df) == pytest.approx(2 * scipy_stats.t.sf(t, df), rel=1e-9, abs=1e-300)
+
+
+def test_the_mean_of_per_case_differences_against_scipy():
+    rng = rng_for("mean difference")
+    samples = [[0.2, 0.4, -0.2, 0, 0, 0.6, 0.2], [-1, 0, 1, 1, 0], [0.5, 0.5],
+               [rng.choice([-1, -0.6, -0.2, 0, 0.2, 0.6, 1]) for _ in range(200)]]
+    for diffs in samples:
+        mean, low, high, p = evalpy.mean_difference(diffs)
+        t = scipy_stats.ttest_1samp(diffs, 0)
+        ci = t.confidence_interval()
+        assert mean == pytest.approx(sum(diffs) / len(diffs))
+        assert (low, high) == pytest.approx((max(-1, ci.low), min(1, ci.high)), rel=1e-9)
+        assert close(p, t.pvalue)
+    assert evalpy.mean_difference([0.4]) == (0.4, None, None, None)   # one case: no spread to read
+    assert evalpy.mean_difference([0.5, 0.5, 0.5])[1:] == (0.5, 0.5, 0.0)   # every case moved alike: no spread
+
+
+def test_the_smallest_difference_the_test_could_call_by_enumeration():
+    def called(fixed, broken):
+        n, k = fixed + broken, min(fixed, broken)
+        p = 1 - scipy_stats.binom.pmf(k, n, 0.5) / 2 if fixed == broken else \
+            2 * scipy_stats.binom.cdf(k, n, 0.5) - scipy_stats.binom.pmf(k, n, 0.5)
+        return p <= 0.05
+    for cases, changed in [(28, 5), (28, 4), (100, 20), (100, 57), (5, 5), (300, 200)]:
+        splits = [abs(changed - 2 * k) for k in range(changed + 1) if called(changed - k, k)]
+        expected = min(splits) / cases if splits else None
+        assert evalpy.detectable_difference(cases, changed, 0.05) == pytest.approx(expected), (cases, changed)
+    assert evalpy.fewest_to_call(28, 0.05) == 5 and evalpy.fewest_to_call(4, 0.05) is None   # 1/2**5 = 0.031

@@ -119,7 +119,13 @@ def test_compare_counts_identical_raw_answers(trial_run, cli):
     assert c["majority_vote"] is True and c["fixed"] == [] and c["regressions"] == []
     out = cli("compare", trial_run, other)[1]
     assert "Identical raw answers: 11 of 12" in out
-    assert "Accuracy (majority vote of each case's trials): 2/4 = 50% -> 2/4 = 50%" in out
+    # per case (the unit with trials): c1 3/3, c2 2/3 then 3/3, c3 1/3, c4 1/3; scipy's t interval of each mean
+    import scipy.stats
+    ci = [scipy.stats.ttest_1samp(rates, 0).confidence_interval() for rates in ([1, 2 / 3, 1 / 3, 1 / 3], [1, 1, 1 / 3, 1 / 3])]
+    assert [c["baseline"]["accuracy"], c["candidate"]["accuracy"]] == pytest.approx([7 / 12, 8 / 12])
+    assert c["baseline"]["ci"] + c["candidate"]["ci"] == pytest.approx([ci[0].low, 1, ci[1].low, 1])   # capped at 100%
+    assert "Accuracy (mean of each case's pass rate): 58% (95% CI 8–100%) -> 67% (95% CI 5–100%)" in out
+    assert "Pass rate rose on 1, fell on 0 cases" in out
 
 
 def test_repeat_is_refused_with_resume(project, cli):

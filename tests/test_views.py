@@ -26,9 +26,9 @@ LEFT_OUT = {
                  "checks.judge", "by_difficulty", "by_tag", "trials", "speed.latency[1]", "speed.calls",
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
-                 "figures.baseline.figure.ci", "figures.candidate.figure.ci", "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
+                 "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
                  "many.left_out", "many.row.not_scored", "failures.row", "speed.rates[1]", "speed.with_load"},
-    "text": {"headline.pass_hat.figure", "figures.baseline.figure.ci", "figures.candidate.figure.ci", "speed.with_load",
+    "text": {"headline.pass_hat.figure", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
              "speed.calls", "annotations", "headline.invalid.of"},
@@ -38,7 +38,7 @@ LEFT_OUT = {
 def left_out(view, place, row, sec):
     """Whether a view leaves a place out; also the label check (markdown's headline says it, and
     text and page have no table of it alone), the cases not compared when there are none, and
-    errors and undecided answers when there are none, and the McNemar p, which the reading words only when a case changed."""
+    errors and undecided answers when there are none."""
     if any(place == p or place.startswith((p + ".", p + "[")) for p in LEFT_OUT[view]):
         return True
     if place.startswith("checks.row") and not row["judge"]:
@@ -53,7 +53,9 @@ def left_out(view, place, row, sec):
         return sec["rates"][0]["value"] is None if view == "markdown" else not sec["has_rates"]
     if place.startswith("figures.invalid.figures") and place.endswith("[1]"):   # of how many answers: with trials
         return not row["majority_vote"]
-    return place == "figures.mcnemar.figure" and row["changed"] == 0
+    if place == "many.left_out" or place.startswith("many.row.not_scored"):   # said only when a case is left out
+        return not (sec["left_out"] if place == "many.left_out" else row["not_scored"])["value"]
+    return False
 
 
 def figures(value, place, row=None):
@@ -74,7 +76,8 @@ def figures(value, place, row=None):
 
 # rows that are each their own place (a headline's, a compare's); other rows are "row"
 ROW_NAMES = {"main", "mean", "trial", "pass_hat", "baseline", "invalid", "fixed", "regressions", "not_compared",
-             "stayed_right", "stayed_wrong", "candidate", "mcnemar", "fisher", "identical", "latency", "generation"}
+             "stayed_right", "stayed_wrong", "candidate", "difference", "detectable", "fisher", "identical", "latency",
+             "generation", "rose", "fell"}
 
 
 def row_place(place, row):
@@ -236,7 +239,9 @@ def test_a_view_that_shows_a_figure_another_way_is_caught(project, cli, tmp_path
 
 SENTINEL = {"count": {"value": 97531}, "share": {"count": 97531, "of": 97532, "value": 97531 / 97532, "ci": [0.0111, 0.9222]},
             "p": {"value": 0.0000123}, "ms": {"value": 97531.0}, "tokens_per_s": {"value": 975.3},
-            "fixed2": {"value": 0.9753}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]}}
+            "fixed2": {"value": 0.9753}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]},
+            "points_ci": {"value": {"estimate": 0.97531, "low": 0.86421, "high": 0.99753, "method": "m"}},
+            "size": {"value": 0.97531}}
 
 
 def changed_at(rows, n):
@@ -256,7 +261,7 @@ def occurrences(view, text, f):
 
 
 # Figures the views show inside a reading, a sentence compare_runs words once from the same figure
-IN_A_READING = {"figures.mcnemar.figure"}
+IN_A_READING = {"figures.difference.figure", "figures.difference.p"}
 
 
 def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
