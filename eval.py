@@ -13,7 +13,7 @@ answer with the configuration that produced it, score offline, compare case by c
     python eval.py run --resume runs/dev-v3.json            # finish an interrupted run
     python eval.py report runs/dev-v2.json [--json | --markdown] [--min-accuracy 0.9]
     python eval.py compare runs/dev-v2.json runs/dev-v3.json [--fail-on-regression]
-    python eval.py compare runs/dev-v1.json runs/dev-v2.json runs/dev-v3.json     # many runs: best first, Holm
+    python eval.py compare runs/dev-v1.json runs/dev-v2.json runs/dev-v3.json     # many: each vs the first, Holm
     python eval.py compare runs/dev-v2.json runs/dev-v3.json --html compare.html   # one page, charts inline
     python eval.py runs                                     # the run files in runs/, one line each
     python eval.py judge runs/support-dev-v2.json --judge-model llama3.1:8b
@@ -36,7 +36,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
    8. Run and store    the run's config, the journal, resume, the held-out rule, the run file
                        written and read back; run_split() is `run` up to its report
    9. Normalize, score normalize, grade(), score(): every figure from the run file alone
-  10. Statistics       Wilson, McNemar, Fisher, Holm, pass@k, pass^k, sizing (power)
+  10. Statistics       Wilson, Newcombe, mid-p McNemar, Student's t, Fisher, Holm, pass@k, pass^k, sizing (power)
   11. Report, compare  compare_runs(); every figure of a report or compare worked out once, as
                        rows that text and markdown only format (--json: unrounded); the CI gates
   12. Judge afterwards the judge command, pairwise comparison, calibration against people, the audit
