@@ -7367,17 +7367,18 @@ COMMANDS = {
     "report": ("score a run file (never calls a model)", "Recompute every figure from a run file alone.",
                [("run", {"help": "a run file, e.g. runs/dev-v3.json"})]),
     "compare": ("compare runs of the same split case by case (two; or three and more in one table)",
-                "Which cases a change fixed and which it broke. With three or more runs: "
-                "one table, best first, each run tested against the best (Holm-adjusted). "
+                "Which cases a change fixed and which it broke, and the change in pass rate with its 95% "
+                "interval and a paired test (mid-p McNemar; with trials, per-case pass rates). With three or "
+                "more runs: one table, each run tested against the first (Holm-adjusted). "
                 "Refuses runs made on different versions of the split. Never calls a model, except with "
                 "--pairwise, which asks a judge (the model-call and judge options apply "
                 "to it alone) and stores its verdicts beside the candidate run.",
                 [("baseline", {"help": "the run before the change"}),
                  ("candidate", {"help": "the run after the change"}),
                  ("more", {"nargs": "*", "metavar": "RUN",
-                           "help": "more runs of the same split: a table of all of them, best first, each tested "
-                                   "against the best (exact McNemar, Holm-adjusted); the gates take the first run "
-                                   "as the baseline of each other"})]),
+                           "help": "more runs of the same split: a table of all of them in the order given, each "
+                                   "tested against the first, the reference (Holm-adjusted); the gates take it as "
+                                   "the baseline of each other"})]),
     "runs": ("list the run files in a folder, one line each, newest first",
              "Each run file in FOLDER: its split and hash, prompt, model, temperature, "
              "trials, date and headline figure, newest first.",
