@@ -397,6 +397,8 @@ def interval(ci):
 
 def p_value(p, alpha=None):
     """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it."""
+    if p is None:
+        return "-"
     if p < 0.001:
         return f"{p:.1e}"
     if alpha is None:
@@ -4108,7 +4110,7 @@ def paired_change(pairs, alpha):
                 "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
     estimate, low, high, p = mean_difference([b / b_of - a / a_of for a, a_of, b, b_of in pairs])
     return {"difference": {"estimate": estimate, "low": low, "high": high, "method": RATES_METHOD},
-            "test": {"name": RATES_TEST, "p": 1.0 if p is None else p}, "unit": "case pass rate", "detectable": None}
+            "test": {"name": RATES_TEST, "p": p}, "unit": "case pass rate", "detectable": None}
 
 
 def holm(p_values):
@@ -4987,6 +4989,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
     p = change["test"]["p"]
     estimate = change["difference"]["estimate"]
+    if fisher and change["unit"] != "case":
+        raise EvalError("--fisher tests the pass counts of one answer per case; these runs have trials, whose unit "
+                        "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
@@ -4999,7 +5004,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "detectable": change["detectable"], "discordant": len(buckets["fixed"]) + len(buckets["regressions"]),
               "rose": rose, "fell": fell,
               "identical_answers": identical, "paired_answers": paired,
-              "alpha": alpha, "significant": bool(estimate) and p <= alpha,
+              "alpha": alpha, "significant": bool(estimate) and p is not None and p <= alpha,
               "reading": change_reading(change, alpha),
               "majority_vote": trials,
               "subset": a_cfg.get("subset") or b_cfg.get("subset"),
@@ -5020,6 +5025,8 @@ def change_reading(change, alpha):
     d, test = change["difference"], change["test"]
     if d["estimate"] is None:
         return "no case has a verdict in both runs"
+    if test["p"] is None:
+        return f"{difference_text(d)}: too few cases to tell (a t interval needs two cases that differ)"
     said = f"{difference_text(d)}, p = {p_value(test['p'], alpha)} ({test['name']})"
     if d["estimate"] and test["p"] <= alpha:
         return f"{said}: the candidate is {'better' if d['estimate'] > 0 else 'worse'} beyond chance"
@@ -5082,9 +5089,10 @@ def compare_many(runs, alpha=ALPHA):
         change = paired_change(pairs, alpha)
         row.update(paired=len(pairs), difference=change["difference"], test=change["test"]["name"],
                    p=change["test"]["p"], unit=change["unit"])
-    for row, adjusted in zip(rows[1:], holm([row["p"] for row in rows[1:]])):
-        row["holm_p"] = adjusted
-        row["significant"] = bool(row["difference"]["estimate"]) and adjusted <= alpha
+    # a comparison without a p (one case: no spread to read) still counts in the adjustment, as a 1
+    for row, adjusted in zip(rows[1:], holm([1.0 if row["p"] is None else row["p"] for row in rows[1:]])):
+        row["holm_p"] = None if row["p"] is None else adjusted
+        row["significant"] = bool(row["difference"]["estimate"]) and row["p"] is not None and adjusted <= alpha
         row["reading"] = many_reading(rows[0]["name"], row, alpha)
     rows[0].update(reference=True, reading=None)
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
@@ -5099,6 +5107,8 @@ def compare_many(runs, alpha=ALPHA):
 def many_reading(reference, row, alpha):
     """One run against the reference, in words: the change with its interval, read at the Holm-adjusted p."""
     d = row["difference"]
+    if row["p"] is None:
+        return f"{row['name']} − {reference}: {difference_text(d)}: too few cases to tell"
     said = f"{row['name']} − {reference}: {difference_text(d)}, Holm-adjusted p = {p_value(row['holm_p'], alpha)}"
     if row["significant"]:
         return f"{said}: {row['name']} is {'better' if d['estimate'] > 0 else 'worse'} than {reference} beyond chance"
@@ -5293,7 +5303,8 @@ def compare_rows(c, baseline_path, candidate_path):
                  "alpha": c["alpha"], "reading": c["reading"]},
                 *([{"name": "detectable", "figure": figure("size", c["detectable"], ["detectable"]),
                     "cases": c["baseline"]["scored"], "discordant": c["discordant"],
-                    "fewest": fewest_to_call(c["baseline"]["scored"], c["alpha"])}] if c["unit"] == "case" else []),
+                    "fewest": fewest_to_call(c["baseline"]["scored"], c["alpha"])}]
+                  if c["unit"] == "case" and c["baseline"]["scored"] else []),
                 *([{"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"], alpha=c["alpha"])}]
                   if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),

@@ -447,3 +447,24 @@ def test_a_null_result_says_what_the_cases_still_allow(project, cli):
     low, high = (f"{100 * x:+.1f}".replace("-", "−") for x in (c["difference"]["low"], c["difference"]["high"]))
     assert f"not told from chance; the cases fit anything from {low} to {high} points" in out
     assert "With 4 changed cases of 28, no split of them could be told from chance" in out
+
+
+def test_what_one_case_or_none_cannot_tell_is_said_not_invented(project, cli):
+    """From trying issue 26's change: one case with trials has no spread to read, and printed p = 1
+    (a number no test gave); runs without a case in common printed what their changed cases could show."""
+    a = write_run("runs/t1.json", make_run([("c1", "bug", ["bug", "no sé"])]))
+    b = write_run("runs/t2.json", make_run([("c1", "bug", ["bug", "bug"])], prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"]["p"] is None and c["difference"]["low"] is None and c["significant"] is False
+    out = cli("compare", a, b)[1]
+    assert "  +50.0 points: too few cases to tell (a t interval needs two cases that differ)" in out and "p = 1" not in out
+    third = write_run("runs/t3.json", make_run([("c1", "bug", ["no sé", "no sé"])], prompt="prompts/v1.txt"))
+    m = json.loads(cli("compare", a, b, third, "--json")[1])
+    assert [(r["p"], r["holm_p"]) for r in m["runs"][1:]] == [(None, None), (None, None)]
+    assert "t3 − t1: −50.0 points: too few cases to tell" in cli("compare", a, b, third)[1]
+    code, out, err = cli("compare", a, b, "--fisher")
+    assert code == 2 and "--fisher tests the pass counts of one answer per case; these runs have trials" in err
+    e1 = write_run("runs/e1.json", make_run([("c1", "bug", None), ("c2", "bug", None)]))
+    e2 = write_run("runs/e2.json", make_run([("c1", "bug", None), ("c2", "bug", None)], prompt="prompts/v2.txt"))
+    out = cli("compare", e1, e2)[1]
+    assert "  no case has a verdict in both runs" in out and "changed its outcome" not in out
