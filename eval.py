@@ -69,7 +69,7 @@ import unicodedata
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
-from math import comb, exp, fsum, inf, isfinite, lgamma, log, log1p, sqrt
+from math import ceil, comb, exp, floor, fsum, inf, isfinite, lgamma, log, log1p, pi, sqrt
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -151,6 +151,14 @@ DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic
 # The significance level of every test a gate or a reading rests on (compare, power): the usual
 # 5%, one false alarm in twenty comparisons of two equal systems
 ALPHA = 0.05
+# Sizing (power): the search limits and what its answers show
+NEGLIGIBLE = 46                 # a term e^46 (10^20) times smaller than the first one no longer counts
+MAX_FAILURES = 1_000            # failures of one kind to see: a handful; a search step sums a term per failure
+MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search at the tiniest rate still ends
+MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the splits are worked out: a quarter second
+DISCORDANT_SHOWN = (0.10, 0.20, 0.40)   # shares of the cases changing verdict: a small, a usual, a large change
+SHORTFALL_SEARCH = 64           # sizes tried past Connor's n when its exact power falls short (tiny n: D = P = 1
+MAX_SEARCHED = 10_000           # needs 5 cases, not 4); the largest n searched past: a few ms a size
 
 
 class Option(NamedTuple):
@@ -307,12 +315,23 @@ OPTIONS = (
     Option(("--port",), ("review",), "port on 127.0.0.1 (default 8765; 0 picks a free one)", "port",
            8765),   # fixed, so that the page's address is the same from one review to the next
     # power
+    Option(("--difference",), ("power",), "the difference in pass rate a paired comparison should tell from chance, "
+                                          "candidate minus baseline, e.g. 0.10 or 10%% (its sign does not matter)",
+           "difference", metavar="D"),
+    Option(("--discordant",), ("power",), "with --difference: the share of the cases expected to change verdict "
+                                          "between the runs (fixed or broken), e.g. 0.14; at least the difference",
+           "share", metavar="P"),
     Option(("--rate",), ("power",), "the failure rate you want to be able to catch, e.g. 0.16", "probability"),
-    Option(("--failures",), ("power",), "failures you want to see (default 6)", "count",
+    Option(("--failures",), ("power",), "with --rate: failures you want to see (default 6)", "count",
            6),   # a handful: enough failures of one kind to see a pattern in them, not a fluke
-    Option(("--prob",), ("power",), "with this probability (default 0.8)", "probability",
+    Option(("--prob",), ("power",), "the chance to aim for: of seeing the failures (--rate), or the test's power "
+                                    "(--difference) (default 0.8)", "probability",
            0.8),   # the conventional power of a test, 80%
-    Option(("--rows",), ("power",), "rows in the test (each version runs on as many)", "count"),
+    Option(("--rows",), ("power",), "cases both runs answer: alone, what compare's paired test can tell on that "
+                                    "many; with --rate, the chance of seeing the failures", "count", metavar="N"),
+    Option(("--unpaired",), ("power",), "with --rows: the failures Fisher's exact test needs against a baseline that "
+                                        "never failed on as many rows; unpaired, for versions run on different rows "
+                                        "or a test pre-registered that way", "flag", False),
     Option(("--alpha",), ("power",), f"significance level (default {ALPHA:g})", "probability", ALPHA),
     Option(("--json",), ("power",), "print the answer as JSON", "flag", False),
 )
@@ -3975,7 +3994,7 @@ def mcnemar_mid_p(fixed, broken):
     probability of the table seen. The exact test is too cautious on few discordant cases (5 fixed
     and 0 broken: p = 0.0625, never under 0.05); the mid-p stays at or under alpha in their 9,595
     scenarios and has almost the power of the asymptotic test. This is the test compare uses."""
-    n = wins = min(fixed, broken)
+    wins = min(fixed, broken)
     n = fixed + broken
     if n == 0:
         return 1.0
@@ -4151,57 +4170,345 @@ def pass_hat_k(n, c, k):
     return comb(c, k) / comb(n, k)
 
 
-def rows_for_failures(rate, failures, prob, limit=10_000_000):
-    """Fewest rows for P(at least `failures` failures) >= prob when each row fails at `rate`."""
-    n = failures
-    while binom_at_least(failures, n, rate) < prob:
-        n += 1
-        if n > limit:
+# Sizing: `power`. Every question is answered exactly and in well under a second, however small
+# the rate or large the count: searches bisect, and a binomial tail is summed from where it starts
+# only as far as its terms still count.
+
+
+
+def stirling_error(x):
+    """log(x!) - log(sqrt(2 pi x) (x/e)^x): small, and from its series once x is large, where
+    lgamma's own size would swamp it."""
+    if x < 16:
+        return lgamma(x + 1) - (x + 0.5) * log(x) + x - 0.5 * log(2 * pi)
+    inverse = 1 / (x * x)
+    return (1 / 12 - inverse * (1 / 360 - inverse * (1 / 1260 - inverse * (1 / 1680 - inverse / 1188)))) / x
+
+
+def deviance(x, mean):
+    """x log(x / mean) + mean - x, by its series in v = (x - mean) / (x + mean) when x is near the
+    mean, where the two terms would cancel."""
+    if abs(x - mean) >= 0.1 * (x + mean):
+        return x * log(x / mean) + mean - x
+    v = (x - mean) / (x + mean)
+    total, term, j = (x - mean) * v, 2 * x * v, 1
+    while True:
+        term *= v * v
+        more = total + term / (2 * j + 1)
+        if more == total:
+            return total
+        total, j = more, j + 1
+
+
+def binom_log_term(k, n, p):
+    """log P(X = k), X ~ Binomial(n, p), to about 15 digits however large n (Loader 2000's saddle
+    point form), where lgamma's difference keeps about 9 at a million."""
+    if k == 0 or k == n or p in (0, 1):
+        return binom_log_pmf(k, n, p)
+    return (stirling_error(n) - stirling_error(k) - stirling_error(n - k) - deviance(k, n * p)
+            - deviance(n - k, n * (1 - p)) + 0.5 * log(n / (2 * pi * k * (n - k))))
+
+
+def terms_from(log_first, i, n, p, step):
+    """The log probabilities of Binomial(n, p) from the one at i (log_first), going up (step 1) or
+    down (-1), each from the one before, until they no longer count: walked away from the mode,
+    where they only fall, that is a few standard deviations' worth."""
+    odds = log(p) - log1p(-p)
+    logs = [log_first]
+    while (i < n if step > 0 else i > 0) and logs[-1] > log_first - NEGLIGIBLE:
+        logs.append(logs[-1] + (log((n - i) / (i + 1)) + odds if step > 0 else log(i / (n - i + 1)) - odds))
+        i += step
+    return logs
+
+
+def binom_at_most(k, n, p):
+    """P(X <= k) for X ~ Binomial(n, p) in a few standard deviations' worth of terms, not k of them:
+    summed from k away from the mean (below it the tail itself; above it the upper tail, taken
+    from 1) while the terms still count."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if p in (0, 1):
+        return float(p == 0)
+    if k < n * p:
+        return min(1.0, sum_exp(terms_from(binom_log_term(k, n, p), k, n, p, -1)))
+    return max(0.0, 1.0 - sum_exp(terms_from(binom_log_term(k + 1, n, p), k + 1, n, p, 1)))
+
+
+def failures_at_least(failures, rows, rate):
+    """P(at least `failures` of `rows` fail) when each fails at `rate`, in O(failures) terms: those
+    below `failures`, each from the one before, starting from P(none) (no lgamma of a huge row
+    count: 10^10 rows at a rate of 1e-9 keep their digits). When the tail above is the smaller
+    side it is summed instead, as far as its terms count, so that a tiny chance keeps its digits."""
+    if failures <= 0:
+        return 1.0
+    if failures > rows:
+        return 0.0
+    odds = log(rate) - log1p(-rate)
+    below = [rows * log1p(-rate)]
+    for i in range(1, failures):
+        below.append(below[-1] + log((rows - i + 1) / i) + odds)
+    if failures - 1 < rows * rate:
+        return max(0.0, 1.0 - sum_exp(below))
+    at = below[-1] + log((rows - failures + 1) / failures) + odds
+    return min(1.0, sum_exp(terms_from(at, failures, rows, rate, 1)))
+
+
+def rows_for_failures(rate, failures, prob, limit=MAX_SIZING_ROWS):
+    """Fewest rows for P(at least `failures` failures) >= prob when each row fails at `rate`. The
+    chance only grows with the rows: double until it is reached, then bisect (a hundred tails of
+    O(failures) terms; stepping one row at a time took minutes at a rate of 1e-4). None when not
+    even `limit` rows reach it."""
+    short, enough = failures - 1, failures   # fewer rows than failures never show them all
+    while failures_at_least(failures, enough, rate) < prob:
+        if enough >= limit:
             return None
-    return n
+        short, enough = enough, min(2 * enough, limit)
+    while enough - short > 1:
+        middle = (short + enough) // 2
+        short, enough = (short, middle) if failures_at_least(failures, middle, rate) >= prob else (middle, enough)
+    return enough
 
 
 def failures_for_fisher(rows, alpha):
     """Fewest failures out of `rows` that Fisher's test tells apart from a baseline that never
-    failed on as many rows, at significance alpha."""
+    failed on as many rows, at significance alpha: the unpaired test the methodology notes registered."""
     for failures in range(1, rows + 1):
         if fisher_exact(rows - failures, failures, rows, 0) <= alpha:
             return failures
     return None
 
 
-def power_answer(rate, rows, failures, prob, alpha):
-    """`power`: the methodology's sizing questions, answered exactly. Returns (lines, figures)."""
-    if rate is not None and rows is not None:
-        chance = binom_at_least(failures, rows, rate)
+def fewest_one_way(alpha, test, most):
+    """The fewest cases that, all changing verdict the same way, `test` (fixed, broken) calls at
+    alpha; None if not even `most` would."""
+    return next((k for k in range(1, most + 1) if test(k, 0) <= alpha), None)
+
+
+def connor_cases(difference, discordant, alpha, prob):
+    """Cases a paired comparison needs for McNemar's test to reach power `prob` at two-sided alpha,
+    by Connor's (1987, Biometrics 43:207-211) normal approximation: with D the difference in pass
+    rate and P the share of cases that change verdict, (z_{1-alpha/2} sqrt(P) + z_prob
+    sqrt(P - D^2))^2 / D^2, rounded up. None when it is beyond counting (a D of 1e-200)."""
+    z_alpha = -NormalDist().inv_cdf(max(alpha / 2, 1e-300))
+    squared = difference * difference
+    if squared == 0:
+        return None
+    cases = (z_alpha * sqrt(discordant) + NormalDist().inv_cdf(prob) * sqrt(discordant - squared)) ** 2 / squared
+    return ceil(cases) if cases <= MAX_SIZING_ROWS else None
+
+
+def binomial_mass(n, p):
+    """(first, logs): the counts of Binomial(n, p) that carry its mass, from `first` up, as log
+    probabilities relative to the likeliest count (each from its neighbour)."""
+    if p == 1:
+        return n, [0.0]
+    mode = min(n, floor((n + 1) * p))
+    down = terms_from(0.0, mode, n, p, -1)
+    return mode - len(down) + 1, down[:0:-1] + terms_from(0.0, mode, n, p, 1)
+
+
+def mid_p_at(k, m, below):
+    """The two-sided mid-p McNemar p of k cases one way and m - k the other (k <= m/2), given
+    below = P(X <= k) for X ~ Binomial(m, 1/2): twice the tail, less the table seen once."""
+    if m == 0:
+        return 1.0   # nothing changed: nothing to tell
+    seen = exp(binom_log_term(k, m, 0.5))
+    return 2 * below - seen if 2 * k < m else 1 - seen / 2
+
+
+def mid_p_cutoff(m, alpha):
+    """(k, P(X <= k), X ~ Binomial(m, 1/2)): the most cases the rarer direction may hold among m
+    discordant ones for the mid-p McNemar test to reject at alpha, -1 when even none would do.
+    Guessed from the normal approximation, then set right one case at a time."""
+    z = -NormalDist().inv_cdf(max(alpha / 2, 1e-300))
+    k = max(-1, min(m // 2, floor(m / 2 - z * sqrt(m) / 2)))
+    below = binom_at_most(k, m, 0.5)
+    while 2 * (k + 1) <= m and mid_p_at(k + 1, m, below + exp(binom_log_term(k + 1, m, 0.5))) <= alpha:
+        k += 1
+        below += exp(binom_log_term(k, m, 0.5))
+    while k >= 0 and mid_p_at(k, m, below) > alpha:
+        below -= exp(binom_log_term(k, m, 0.5))
+        k -= 1
+    return k, max(0.0, below)
+
+
+def difference_way(difference, discordant):
+    """The chance that a case changing verdict moves the pass rate the difference's way: of a share P
+    changing, (P + |D|) / 2 go that way and (P - |D|) / 2 the other."""
+    return min(1.0, (discordant + abs(difference)) / (2 * discordant))
+
+
+def mcnemar_power(cases, difference, discordant, alpha):
+    """The exact power of the two-sided mid-p McNemar test (the one compare uses) on `cases` cases
+    when a share `discordant` of them change verdict and the pass rate moves by `difference`:
+    the discordant count m ~ Binomial(cases, discordant); of those, the count that moved the
+    difference's way ~ Binomial(m, difference_way()); the test rejects when mid-p <= alpha, which
+    for each m is a count in the rarer direction at or below a cutoff. Only the m that carry
+    Binomial(cases, discordant)'s mass are enumerated, and from one m to the next the cutoff rises
+    by one case at most and each tail P(X <= cutoff) moves by a term or two: O(1) per m, a tenth
+    of a second for 100,000 cases."""
+    toward = difference_way(difference, discordant)
+    shares = (0.5, toward, 1 - toward)   # the null's split, and the two ways round of the true one
+    first, logs = binomial_mass(cases, discordant)
+    k, below = mid_p_cutoff(first, alpha)
+    tails = [below] + [binom_at_most(k, first, r) for r in shares[1:]]
+    power = weight = 0.0
+    for m, log_weight in enumerate(logs, first):
+        if m > first:
+            if k >= 0:   # one more discordant case: the mass at k that it lifts past k leaves each tail
+                tails = [max(0.0, t - r * exp(binom_log_term(k, m - 1, r))) for t, r in zip(tails, shares)]
+            if 2 * (k + 1) <= m and mid_p_at(k + 1, m, tails[0] + exp(binom_log_term(k + 1, m, 0.5))) <= alpha:
+                k += 1
+                tails = [t + exp(binom_log_term(k, m, r)) for t, r in zip(tails, shares)]
+        w = exp(log_weight)
+        weight += w
+        if k >= 0:
+            power += w * (1.0 if 2 * k >= m else tails[1] + tails[2])
+    return min(1.0, power / weight)
+
+
+def as_points(share):
+    """A difference in pass rate as points: 0.1786 -> '17.9'."""
+    return f"{100 * share:.3g}"
+
+
+def paired_cases_answer(difference, discordant, alpha, prob):
+    """`power --difference D --discordant P`: cases a paired comparison needs, and the exact power
+    of the test compare uses at that size."""
+    size = f"a difference of {as_points(abs(difference))} points in pass rate"
+    if abs(difference) > discordant:
+        raise EvalError(f"--difference {difference:g} with --discordant {discordant:g}: {size} needs at least "
+                        f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
+                        f"verdict moves the pass rate, so the share that changes bounds the difference: give "
+                        f"--discordant {abs(difference):g} or more")
+    cases = connor_cases(difference, discordant, alpha, prob)
+    if cases is None:
+        raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
+    power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
+    toward = difference_way(difference, discordant)
+    lines = [f"{cases} cases: what a paired comparison needs for {percent(prob)} power to tell {size} from chance "
+             f"at alpha {alpha:g}",
+             f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
+             f"McNemar's test)."]
+    if power is None:
+        lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
+    else:
+        lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
+                  f"(discordant cases ~ Binomial({cases}, {discordant:g}), each the difference's way with probability "
+                  f"{toward:.3g}; called at mid-p <= {alpha:g})."]
+        if power < prob:
+            sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
+            reached = next((n for n in sizes if mcnemar_power(n, difference, discordant, alpha) >= prob), None)
+            lines.append(f"That is short of {percent(prob)}: the formula is a normal approximation; "
+                         + (f"the exact power reaches it at {reached} cases." if reached else "take more cases."))
+    return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
+                   "power": power, "method": "Connor 1987", "test": "mid-p McNemar"}
+
+
+def discordant_split(rows, share, alpha):
+    """On `rows` cases of which a share change verdict: the smallest difference the mid-p McNemar
+    test calls (detectable_difference's answer, in a few standard deviations' worth of terms, not
+    the discordant count's), the most even split it calls (all one way when it calls none) and
+    that split's p."""
+    discordant = max(1, floor(share * rows + 0.5))
+    rarer, below = mid_p_cutoff(discordant, alpha)
+    p = mcnemar_mid_p(discordant, 0) if rarer < 0 else mid_p_at(rarer, discordant, below)
+    return {"share": share, "discordant": discordant, "difference": None if rarer < 0 else (discordant - 2 * rarer) / rows,
+            "split": [discordant - max(0, rarer), max(0, rarer)], "p": p}
+
+
+def detectable_answer(rows, alpha):
+    """`power --rows N`: what the mid-p McNemar test compare uses can tell from chance on N cases."""
+    changed = fewest_one_way(alpha, mcnemar_mid_p, rows)
+    if changed is None:
+        needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
+        raise EvalError(f"on {rows} cases no change can be told from chance at alpha {alpha:g}: even all {rows} "
+                        f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
+                        f"McNemar, the test compare uses); it needs {needed} cases or more")
+    p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
+    lines = [f"{changed} of {rows} cases ({as_points(changed / rows)} points): the fewest changes of verdict, all one "
+             f"way, that compare's test (mid-p McNemar) tells from chance at alpha {alpha:g}",
+             f"({changed} one way and none the other give p = {p_value(p, alpha)}"
+             + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]
+    if fewest_one_way(alpha, mcnemar_exact, rows) is None:
+        lines.append(f"The exact McNemar test could never reach {alpha:g} on {rows} cases: all {rows} one way give "
+                     f"p = {p_value(mcnemar_exact(rows, 0), alpha)}.")
+    if rows > MAX_ENUMERATED:
+        shown = []
+        lines.append(f"(How the smallest difference grows with the cases that change is worked out up to "
+                     f"{MAX_ENUMERATED:,} cases.)")
+    else:
+        shown = [discordant_split(rows, share, alpha) for share in DISCORDANT_SHOWN]
+        lines.append("Changes both ways cancel out: the more cases change verdict, the larger a difference must be.")
+    for s in shown:
+        split = f"{s['split'][0]} one way, {s['split'][1]} the other, p = {p_value(s['p'], alpha)}"
+        lines.append(f"  if {100 * s['share']:g}% of the cases change verdict ({s['discordant']}): "
+                     + (f"no difference can be told from chance ({split})" if s["difference"] is None else
+                        f"under {as_points(s['difference'])} points, no difference can be told from chance (its "
+                        f"closest call: {split})"))
+    return lines, {"rows": rows, "alpha": alpha, "test": "mid-p McNemar", "changed": changed,
+                   "difference": changed / rows, "p": p, "by_discordant": shown}
+
+
+def failures_answer(rate, rows, failures, prob):
+    """`power --rate R [--rows N]`: rows needed to see the failures, or the chance of seeing them."""
+    if failures > MAX_FAILURES:
+        raise EvalError(f"--failures {failures}: at most {MAX_FAILURES:,} (failures of one kind to read through)")
+    if rows is not None:
+        chance = failures_at_least(failures, rows, rate)
         lines = [f"{chance:.1%}: the chance of seeing at least {failures} failures in {rows} rows "
                  f"when each fails with probability {rate:g}",
                  f"(failures ~ Binomial({rows}, {rate:g}); {rows * rate:.1f} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
+    rows = rows_for_failures(rate, failures, prob)
+    if rows is None:
+        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent(prob)} at rate {rate:g}")
+    chance = failures_at_least(failures, rows, rate)
+    before = failures_at_least(failures, rows - 1, rate)
+    lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
+             f">= {percent(prob)} when each row fails with probability {rate:g}",
+             f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
+             f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
+    return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
+
+
+def fisher_answer(rows, alpha):
+    """`power --rows N --unpaired`: failures Fisher's test needs against a never-failing baseline."""
+    needed = failures_for_fisher(rows, alpha)
+    if needed is None:
+        raise EvalError(f"at {rows} rows no number of failures reaches alpha {alpha:g}")
+    p = fisher_exact(rows - needed, needed, rows, 0)
+    p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
+    lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
+             f"baseline that never failed on {rows} rows, at alpha {alpha:g}",
+             f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
+             f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)}).",
+             f"Unpaired: for versions run on different rows, or a test pre-registered so; two runs over the same "
+             f"cases are compare's paired question (power --rows {rows})."]
+    return lines, {"rows": rows, "alpha": alpha, "failures": needed, "p": p, "test": "Fisher exact, unpaired"}
+
+
+def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpaired):
+    """`power`: the sizing questions, each answered exactly. Returns (lines, figures)."""
+    if (difference is None) != (discordant is None):
+        raise EvalError("--difference and --discordant go together: the difference in pass rate to tell from "
+                        "chance, and the share of the cases expected to change verdict; see power --help")
+    if difference is not None:
+        if rate is not None or rows is not None or unpaired:
+            raise EvalError("--difference and --discordant ask how many cases a paired comparison needs: "
+                            "give them without --rate, --rows or --unpaired")
+        return paired_cases_answer(difference, discordant, alpha, prob)
+    if unpaired and (rows is None or rate is not None):
+        raise EvalError("--unpaired goes with --rows alone: the failures Fisher's test needs on that many fresh rows")
     if rate is not None:
-        rows = rows_for_failures(rate, failures, prob)
-        if rows is None:
-            raise EvalError(f"no set of up to 10,000,000 rows reaches {percent(prob)} at rate {rate:g}")
-        chance = binom_at_least(failures, rows, rate)
-        before = binom_at_least(failures, rows - 1, rate)
-        lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
-                 f">= {prob:.0%} when each row fails with probability {rate:g}",
-                 f"(P = {chance:.2%} at {rows} rows, {before:.2%} at {rows - 1}; "
-                 f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
-        return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
+        return failures_answer(rate, rows, failures, prob)
     if rows is not None:
-        needed = failures_for_fisher(rows, alpha)
-        if needed is None:
-            raise EvalError(f"at {rows} rows no number of failures reaches alpha {alpha:g}")
-        p = fisher_exact(rows - needed, needed, rows, 0)
-        p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
-        lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-                 f"baseline that never failed on {rows} rows, at alpha {alpha:g}",
-                 f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
-                 f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)})."]
-        return lines, {"rows": rows, "alpha": alpha, "failures": needed, "p": p}
-    raise EvalError("power needs --rate (rows needed, or with --rows the chance of seeing failures) "
-                    "or --rows alone (failures Fisher's test needs); see power --help")
+        return fisher_answer(rows, alpha) if unpaired else detectable_answer(rows, alpha)
+    raise EvalError("power needs --difference with --discordant (cases a paired comparison needs), --rows (what "
+                    "compare can tell on that many cases), or --rate (rows needed to see failures; with --rows, "
+                    "the chance of seeing them); see power --help")
 
 
 
@@ -7296,6 +7603,23 @@ def probability(text):
     return value
 
 
+def difference_in_rate(text):
+    """A difference in pass rate, either sign, not 0: 0.10, -0.05 or 10%."""
+    value = parse_rate(text)
+    if value is None or not 0 < abs(value) <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a difference in pass rate from -1 to 1, not 0, like 0.10 "
+                                         f"or 10%")
+    return value
+
+
+def share_of_cases(text):
+    """A share of the cases above 0, at most all of them: 0.14 or 14%."""
+    value = parse_rate(text)
+    if value is None or not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a share of the cases above 0 and at most 1, like 0.14 or 14%")
+    return value
+
+
 def accuracy_threshold(text):
     """0 and 1 are allowed here (1 means every case must pass)."""
     value = parse_rate(text)
@@ -7324,6 +7648,7 @@ OPTION_KINDS = {
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability},
     "accuracy": {"type": accuracy_threshold}, "port": {"type": port_number},
+    "difference": {"type": difference_in_rate}, "share": {"type": share_of_cases},
     "flag": {"action": "store_true"}, "each": {"action": "append"},
     "api": {"choices": APIS}, "think": {"choices": list(THINK_VALUES)}, "format": {"choices": ["json", "schema"]},
 }
@@ -7411,12 +7736,22 @@ COMMANDS = {
                "free-text annotation of what went wrong on each failure. Annotations are saved at once "
                "to RUN.annotations.json; the run file is never modified. report counts them.",
                [("run", {"help": "the run to read"})]),
-    "power": ("how many rows a test needs, and how many failures make a difference",
-              "Sizing questions, answered exactly. Examples:\n"
-              "  power --rate 0.16 --failures 6 --prob 0.8   rows to see >= 6 failures with 80% chance\n"
-              "  power --rate 0.16 --rows 38                 chance of seeing >= 6 failures in 38 rows\n"
-              "  power --rows 40 --alpha 0.05                failures Fisher's test needs against a "
-              "never-failing baseline", []),
+    "power": ("how many cases a comparison needs, and what a number of cases can tell",
+              "Sizing questions, each answered exactly and at once. Three of them:\n\n"
+              "How many cases does a paired comparison (compare) need? --difference is the change in pass rate to\n"
+              "tell from chance, --discordant the share of the cases expected to change verdict between the runs\n"
+              "(fixed or broken; at least the difference). Connor's (1987) formula for McNemar's test, then the\n"
+              "exact power at that size of the mid-p McNemar test compare uses:\n"
+              "  power --difference 0.10 --discordant 0.14    108 cases for 80% power at alpha 0.05\n\n"
+              "What can a comparison of N cases tell? The fewest changes of verdict, all one way, that compare's\n"
+              "test calls, and the smallest difference it calls when 10%, 20% or 40% of the cases change:\n"
+              "  power --rows 28                              5 of 28 changed, all one way: p = 0.031\n\n"
+              "How many rows does a test need to show a rule's failures? The chance of seeing them is binomial:\n"
+              "  power --rate 0.16 --failures 6 --prob 0.8    rows to see >= 6 failures with 80% chance\n"
+              "  power --rate 0.16 --rows 38                  chance of seeing >= 6 failures in 38 rows\n\n"
+              "For an unpaired test (versions run on different rows, or one pre-registered that way):\n"
+              "  power --rows 40 --unpaired                   failures Fisher's test needs against a baseline\n"
+              "                                               that never failed", []),
 }
 
 
@@ -7616,7 +7951,8 @@ def cmd_runs(args):
 
 
 def cmd_power(args):
-    lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha)
+    lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha, args.difference,
+                                  args.discordant, args.unpaired)
     show(view_of(args), figures, None, lambda: "\n".join(lines))
     return 0
 
