@@ -3740,8 +3740,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
                                        "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
-    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
-    # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
+    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the pooled
+    # trials are not (trials of one case agree more than two cases do): the mean's interval comes
+    # from the spread of the cases' rates (headline_mean)
     trials = [{"trial": t, **rate_figures(correct, decided), "scored": decided, "invalid": invalid}
               for t, (decided, correct, invalid) in per_trial.items()]
     pass_k = []
@@ -4469,7 +4470,8 @@ def rows_annotations(s):
 # --- the report as text: each section of the rows, formatted
 
 def headline(sec, problems):
-    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
+    """The opening lines: the bounds when answers are undecided, then accuracy (or pass rate) on the
+    decided cases (with trials: the mean per case, the majority vote, each trial), baseline, invalid answers."""
     name = sec["measure"].capitalize()
     main, invalid, bounds = row_of(sec, "main")["figure"], row_of(sec, "invalid"), row_of(sec, "bounds")
     if not main["of"] and not bounds:   # every call failed: no figure, not a baseline of nothing
@@ -4478,9 +4480,7 @@ def headline(sec, problems):
     # undecided answers: what they could make of the headline comes first, the decided alone after
     lines = [f"{name}: {figure_text(bounds['figure'])} ({bounds_detail(bounds['figure']['value'])})"] if bounds else []
     trials = [r for r in sec["rows"] if r["name"] == "trial"]
-    if not main["of"]:
-        lines.append(f"{name} on the decided cases: none is decided")
-    elif sec["repeat"] == 1:
+    if sec["repeat"] == 1:
         decided = f" on the {plural(main['of'], 'decided case')}" if bounds else ""
         lines.append(f"{name}{decided}: {figure_text(main)}  (95% CI {interval(main['ci'])})")
     else:
