@@ -268,8 +268,9 @@ OPTIONS = (
     Option(("--checks",), ("report",), "score with the checks this split file (and its checks.json) defines now, "
                                        "instead of those stored in the run: change a check, re-report, no model call",
            metavar="SPLIT"),
-    Option(("--min-accuracy",), ("report",), "gate: exit 1 if accuracy (the mean over trials) is below X (0.85 or "
-                                             "85%%)", "accuracy", metavar="X"),
+    Option(("--min-accuracy",), ("report",), "gate: exit 1 if accuracy (with trials, the mean of each case's pass "
+                                             "rate) is below X (0.85 or 85%%); with undecided cases, if even its high "
+                                             "bound is, and exit 2 if X lies between the bounds", "accuracy", metavar="X"),
     Option(("--case",), ("report",), "show one case in full: its input, every trial's answer uncut, each check and "
                                      "each judge's reason", metavar="ID"),
     Option(("--must-pass",), ("report",), "gate: exit 1 if any case tagged TAG fails in any trial (repeatable)",
@@ -894,7 +895,9 @@ class Score(ReportAdds):
     correct: int
     accuracy: float | None  # correct / scored, by each case's majority verdict
     accuracy_ci: list       # Wilson 95% interval of accuracy
-    mean_accuracy: float | None    # the mean of the trials' accuracies
+    mean_accuracy: float | None    # the mean of each case's pass rate over its decided trials (headline_mean())
+    mean_accuracy_ci: list  # its 95% interval: t on the cases' rates with trials, Wilson with one trial
+    bounds: dict | None     # undecided_bounds(): the headline with every undecided answer failing, then passing; None if none
     trials: list            # per trial: accuracy, ci, scored, invalid
     invalid: int            # answers that were no label
     answers: int            # decided answers over all trials
@@ -3718,11 +3721,15 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     labels, repeat = config["labels"], config["repeat"]
     per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
     scored, errors, undecided, flaky, failures = [], [], [], [], []
+    # each case's share of passing trials over its decided ones, and over its decided and undecided
+    # ones with every undecided answer failing (low), then passing (high): the headline and its bounds
+    rates, low_rates, high_rates, open_cases = [], [], [], 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
     window, filled = context_window(config), []   # prompts that filled Ollama's window: the server may have cut them
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
+        opened = 0
         for t in c["trials"]:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
@@ -3741,8 +3748,15 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
                 undecided.append({"id": c["id"], "trial": t["trial"]})
+                opened += 1
+        counted, passed = c["decided_trials"] + opened, c["passed_trials"]
+        if counted:
+            low_rates.append(passed / counted)
+            high_rates.append((passed + opened) / counted)
+            open_cases += bool(opened)
         if not c["decided_trials"]:
             continue
+        rates.append(passed / c["decided_trials"])
         scored.append(c)
         ok = c["correct"]
         group = by_difficulty.get(c["difficulty"])
@@ -3760,11 +3774,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
                                        "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
-    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the
-    # pooled trials are not (trials of one case agree more than two cases do), so the mean does not
+    # each trial alone is a sample of independent cases, so it gets a Wilson interval; the pooled
+    # trials are not (trials of one case agree more than two cases do): the mean's interval comes
+    # from the spread of the cases' rates (headline_mean)
     trials = [{"trial": t, **rate_figures(correct, decided), "scored": decided, "invalid": invalid}
               for t, (decided, correct, invalid) in per_trial.items()]
-    accuracies = [t["accuracy"] for t in trials if t["accuracy"] is not None]
     pass_k = []
     if repeat > 1:
         for k in range(1, repeat + 1):
@@ -3775,6 +3789,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                            "pass_hat_k": rate(hat_k, len(eligible))})
     checks = check_table(cases)
     correct = len(scored) - len(failures)
+    mean, mean_ci = headline_mean(rates, repeat, correct)
     s = {
         "cases": len(cases),
         "repeat": repeat,
@@ -3783,7 +3798,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "correct": correct,
         "accuracy": rate(correct, len(scored)),
         "accuracy_ci": list(wilson(correct, len(scored))),
-        "mean_accuracy": fsum(accuracies) / len(accuracies) if accuracies else None,
+        "mean_accuracy": mean,
+        "mean_accuracy_ci": mean_ci,
+        "bounds": undecided_bounds(low_rates, high_rates, repeat, correct, open_cases, len(undecided)) if undecided else None,
         "trials": trials,
         "invalid": sum(t["invalid"] for t in trials),
         "answers": sum(t["scored"] for t in trials),
@@ -3808,6 +3825,35 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
     return s
+
+
+def headline_mean(rates, repeat, correct):
+    """The headline with trials and its 95% interval: the mean of each case's pass rate (rates),
+    the case being the unit sampled. The interval is Student's t on the cases' rates (n - 1 df),
+    which is the cluster-robust mean of every answer with the case as cluster (Miller 2024,
+    "Adding Error Bars to Evals"): trials of one case agree more than two cases do, so an interval
+    on the pooled answers would be falsely narrow. Per case, not the mean of the trials'
+    accuracies: the two agree while every case has as many decided trials, and only the case's
+    rate still weighs each case once when errors or undecided answers leave some with fewer.
+    Cut to 0-100%, where a rate lives. With one trial the rates are the verdicts: the mean is the
+    accuracy, and Wilson's interval is the one a proportion needs (a t interval on 0s and 1s is
+    the Wald interval, wrong at the edges)."""
+    if repeat == 1:
+        return rate(correct, len(rates)), list(wilson(correct, len(rates)))
+    mean, low, high, _ = mean_difference(rates)
+    return mean, [None, None] if low is None else [max(0.0, low), min(1.0, high)]
+
+
+def undecided_bounds(low_rates, high_rates, repeat, correct, open_cases, open_answers):
+    """How far the undecided answers could move the headline: every one failing (low), every one
+    passing (high), over every case decided or undecided (a case with only errors is in neither).
+    With one trial these are counts of cases (0/27 to 21/27); with trials, the mean of each case's
+    pass rate with its undecided trials failing, then passing (low_count and high_count None)."""
+    of = len(low_rates)
+    counts = repeat == 1
+    return {"low": fsum(low_rates) / of, "high": fsum(high_rates) / of,
+            "low_count": correct if counts else None, "high_count": correct + open_cases if counts else None,
+            "of": of, "undecided_cases": open_cases, "undecided_answers": open_answers}
 
 
 def speed_figures(config, cases):
@@ -4592,10 +4638,26 @@ def ids_text(ids, empty="-"):
     return ", ".join(ids) or empty
 
 
+def bounds_text(b):
+    """'between 0/27 and 21/27' (cases, with one trial); 'between 40% and 65%' (a mean of rates, with trials)."""
+    if b["low_count"] is None:
+        return f"between {percent(b['low'])} and {percent(b['high'])}"
+    return f"between {b['low_count']}/{b['of']} and {b['high_count']}/{b['of']}"
+
+
+def bounds_detail(b):
+    """What the bounds mean, beside them in every view."""
+    if b["low_count"] is not None:
+        return (f"{b['undecided_cases']} undecided: {percent(b['low'])} if every one fails, "
+                f"{percent(b['high'])} if every one passes")
+    return (f"{plural(b['undecided_answers'], 'undecided answer')} in {plural(b['undecided_cases'], 'case')}, "
+            f"failing for the low bound and passing for the high; the mean over {b['of']} cases of each case's pass rate")
+
+
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
                "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval,
-               "points_ci": difference_text, "size": size_text}
+               "points_ci": difference_text, "size": size_text, "bounds": bounds_text}
 
 
 def figure_text(f):
@@ -4642,11 +4704,15 @@ def report_rows(config, s):
 
 
 def rows_headline(s):
-    """The headline (the majority vote's, with trials), each trial's, pass^k, the baseline to beat."""
+    """The headline: its bounds first when answers are undecided; the rate on the decided cases
+    (with trials: the mean of each case's pass rate, then the majority vote's), each trial's,
+    pass^k, the baseline to beat."""
     main = share(s["correct"], s["scored"], [], ("correct", "scored", "accuracy", "accuracy_ci"), s["accuracy_ci"])
-    rows = [{"name": "main", "figure": main}]
+    rows = [{"name": "bounds", "figure": figure("bounds", s["bounds"], ["bounds"])}] if s["bounds"] else []
+    rows.append({"name": "main", "figure": main})
     if s["repeat"] > 1:
-        rows.append({"name": "mean", "figure": figure("percent", s["mean_accuracy"], ["mean_accuracy"])})
+        rows.append({"name": "mean", "cases": s["scored"], "figure": figure(
+            "percent", s["mean_accuracy"], {"value": ["mean_accuracy"], "ci": ["mean_accuracy_ci"]}, ci=s["mean_accuracy_ci"])})
         rows += [{"name": "trial", "trial": t["trial"], "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"]),
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
         rows.append({"name": "pass_hat", "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"],
@@ -4779,24 +4845,35 @@ def rows_annotations(s):
 # --- the report as text: each section of the rows, formatted
 
 def headline(sec, problems):
-    """The opening lines: accuracy (or pass rate), majority vote (with trials), baseline, invalid answers."""
+    """The opening lines: the bounds when answers are undecided, then accuracy (or pass rate) on the
+    decided cases (with trials: the mean per case, the majority vote, each trial), baseline, invalid answers."""
     name = sec["measure"].capitalize()
-    main, invalid = row_of(sec, "main")["figure"], row_of(sec, "invalid")
-    if not main["of"]:   # every call failed or stayed undecided: no figure, not a baseline of nothing
+    main, invalid, bounds = row_of(sec, "main")["figure"], row_of(sec, "invalid"), row_of(sec, "bounds")
+    if not main["of"] and not bounds:   # every call failed: no figure, not a baseline of nothing
         return [f"{name}: no answers to score ({plural(problems['errors']['value'], 'error')}, "
                 f"{figure_text(problems['open'])} undecided)"]
+    # undecided answers: what they could make of the headline comes first, the decided alone after
+    lines = [f"{name}: {figure_text(bounds['figure'])} ({bounds_detail(bounds['figure']['value'])})"] if bounds else []
     trials = [r for r in sec["rows"] if r["name"] == "trial"]
     if sec["repeat"] == 1:
-        lines = [f"{name}: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
+        decided = f" on the {plural(main['of'], 'decided case')}" if bounds else ""
+        lines.append(f"{name}{decided}: {figure_text(main)}  (95% CI {interval(main['ci'])})")
     else:
-        per_trial = " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)
-        lines = [f"{name}: {figure_text(row_of(sec, 'mean')['figure'])} mean over {sec['repeat']} trials ({per_trial})",
-                 f"Majority vote: {figure_text(main)}  (95% CI {interval(main['ci'])})"]
+        mean = row_of(sec, "mean")
+        lines += [f"{name}{' on the decided answers' if bounds else ''}: {figure_text(mean['figure'])}  "
+                  f"(95% CI {interval(mean['figure']['ci'])}), {mean_words(mean)}",
+                  f"Majority vote of each case's trials: {figure_text(main)}  (95% CI {interval(main['ci'])})",
+                  "Each trial alone: " + " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)]
     base = row_of(sec, "baseline")
     if base:
         lines += [f"Majority baseline (always '{base['label']}'): {figure_text(base['figure'])}"
                   f"  (95% CI {interval(base['figure']['ci'])})", invalid_line(invalid, trials)]
     return [line.replace("  (95% CI )", "") for line in lines]
+
+
+def mean_words(mean):
+    """What the headline with trials is, in every view."""
+    return f"the mean over {plural(mean['cases'], 'case')} of each case's pass rate over its trials"
 
 
 def invalid_line(invalid, trials):
@@ -5032,13 +5109,17 @@ MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off":
 
 def markdown_headline(sec):
     name = sec["measure"].capitalize()
-    main = row_of(sec, "main")["figure"]
+    main, bounds = row_of(sec, "main")["figure"], row_of(sec, "bounds")
+    out = [f"| **{name}** ({bounds_detail(bounds['figure']['value'])}) | **{figure_text(bounds['figure'])}** | |"] if bounds else []
     if sec["repeat"] > 1:
-        out = [f"| {name}, mean of {sec['repeat']} trials | {figure_text(row_of(sec, 'mean')['figure'])} | |",
-               f"| Majority vote | {figure_text(main)} | {interval(main['ci'])} |",
-               f"| pass^{sec['repeat']} (every trial right) | {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
+        mean = row_of(sec, "mean")
+        out += [f"| {name}{', decided answers' if bounds else ''}: {mean_words(mean)} | {figure_text(mean['figure'])} "
+                f"| {interval(mean['figure']['ci'])} |",
+                f"| Majority vote of each case's trials | {figure_text(main)} | {interval(main['ci'])} |",
+                f"| pass^{sec['repeat']} (every trial right) | {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
     else:
-        out = [f"| {name} | {figure_text(main)} | {interval(main['ci'])} |"]
+        decided = f" on the {plural(main['of'], 'decided case')}" if bounds else ""
+        out.append(f"| {name}{decided} | {figure_text(main)} | {interval(main['ci'])} |")
     base = row_of(sec, "baseline")
     if base:
         out.append(f"| Majority baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
@@ -5199,9 +5280,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
         return 2, ["gates not judged: no case has a verdict (the judge gave none); judge again (eval.py judge RUN)"]
     failed, passed, undecided = [], [], []
     if min_accuracy is not None:
-        verdict = f"accuracy {percent(s['mean_accuracy'], min_accuracy)} against a minimum of {percent(min_accuracy)}"
-        ok = s["mean_accuracy"] is not None and s["mean_accuracy"] >= min_accuracy
-        (passed if ok else failed).append(verdict)
+        accuracy_gate(s, min_accuracy, failed, passed, undecided)
     for tag in must_pass:
         tagged = [c for c in cases if tag in c["tags"]]
         # every trial must pass: an adversarial case is never averaged away, nor let through undecided
@@ -5217,6 +5296,30 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     if undecided and not failed:
         return 2, [f"gates not judged: {m}; judge again (eval.py judge RUN)" for m in undecided]
     return gate_outcome(failed, passed)
+
+
+def accuracy_gate(s, minimum, failed, passed, undecided):
+    """--min-accuracy, its verdict put in the list it belongs to. The point is read against the
+    minimum, its interval shown beside it. With undecided answers the bounds are read instead:
+    below the minimum even if every undecided one passed fails; at or above it even if every one
+    failed passes; between, the undecided answers decide, and the gate cannot judge."""
+    b = s["bounds"]
+    # the minimum, too, with the digits that keep it apart from each figure read against it
+    shown = [s["mean_accuracy"]] if b is None else [b["low"], b["high"]]
+    against = "against a minimum of " + max((percent(minimum, x) for x in shown), key=len)
+    if b is None:
+        verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
+                   f"{against}").replace(" (95% CI )", "")
+        (passed if s["mean_accuracy"] >= minimum else failed).append(verdict)
+        return
+    low, high = percent(b["low"], minimum), percent(b["high"], minimum)
+    if b["low_count"] is None:
+        which = f"{plural(b['undecided_answers'], 'undecided answer')} in {plural(b['undecided_cases'], 'case')}"
+    else:
+        low, high = f"{b['low_count']}/{b['of']} = {low}", f"{b['high_count']}/{b['of']} = {high}"
+        which = plural(b["undecided_cases"], "undecided case")
+    verdict = f"accuracy between {low} and {high} ({which}) {against}"
+    (failed if b["high"] < minimum else passed if b["low"] >= minimum else undecided).append(verdict)
 
 
 def refuse_same_run(a_path, b_path):
@@ -6726,13 +6829,19 @@ def report_page(path, run, cases, s, annotations):
 
 
 def headline_stats(head, problems):
-    """The figures at the top of a report page."""
-    main = row_of(head, "main")["figure"]
+    """The figures at the top of a report page: the bounds first when answers are undecided, then
+    the rate on the decided cases (with trials, the mean of each case's pass rate before the
+    majority vote)."""
+    main, bounds = row_of(head, "main")["figure"], row_of(head, "bounds")
     name = head["measure"].capitalize()
-    stats = [stat(name + (", majority vote" if head["repeat"] > 1 else ""), figure_text(main) if main["of"] else "no answers",
-                  f"95% CI {interval(main['ci'])}" if main["of"] else "")]
+    stats = [stat(f"{name}, bounds", figure_text(bounds["figure"]), bounds_detail(bounds["figure"]["value"]))] if bounds else []
     if head["repeat"] > 1:
-        stats.append(stat(f"{name}, mean of {head['repeat']} trials", figure_text(row_of(head, "mean")["figure"])))
+        mean = row_of(head, "mean")
+        stats.append(stat(f"{name}{', decided answers' if bounds else ''}", figure_text(mean["figure"]),
+                          f"95% CI {interval(mean['figure']['ci'])}; {mean_words(mean)}"))
+    decided = f" on the {plural(main['of'], 'decided case')}" if bounds and head["repeat"] == 1 else ""
+    stats.append(stat(name + (", majority vote of each case's trials" if head["repeat"] > 1 else decided),
+                      figure_text(main) if main["of"] else "no answers", f"95% CI {interval(main['ci'])}" if main["of"] else ""))
     base = row_of(head, "baseline")
     if base:
         invalid = row_of(head, "invalid")
@@ -6746,12 +6855,18 @@ def headline_stats(head, problems):
 
 
 def headline_bars(head):
-    """The bars at the top of a report: the headline figure (each trial too, with trials) and
-    the majority baseline it must beat."""
+    """The bars at the top of a report: the headline figure (with trials: the mean per case, then
+    the majority vote and each trial) and the majority baseline it must beat. Bounds are no bar:
+    the figures above the chart lead with them."""
     name = head["measure"].capitalize()
-    main = row_of(head, "main")["figure"]
-    bars = [{"name": name + (", majority vote" if head["repeat"] > 1 else ""), "value": main["value"], "ci": main["ci"],
-             "kind": "main"}]
+    main, bounds = row_of(head, "main")["figure"], row_of(head, "bounds")
+    bars = []
+    if head["repeat"] > 1:
+        mean = row_of(head, "mean")["figure"]
+        bars.append({"name": f"{name}, mean per case", "value": mean["value"], "ci": mean["ci"], "kind": "main"})
+    decided = f", {main['of']} decided" if bounds and head["repeat"] == 1 else ""
+    bars.append({"name": name + (", majority vote" if head["repeat"] > 1 else decided), "value": main["value"],
+                 "ci": main["ci"], "kind": "vote" if head["repeat"] > 1 else "main"})
     bars += [{"name": f"trial {r['trial']}", "value": r["figure"]["value"], "ci": r["figure"]["ci"], "kind": "trial"}
              for r in head["rows"] if r["name"] == "trial"]
     base = row_of(head, "baseline")
@@ -7013,6 +7128,7 @@ svg.chart{display:block;max-width:100%;height:auto;font:12px system-ui,sans-seri
 svg .grid{stroke:#e2e2de}svg .tick,svg .axis{fill:#666}svg .name{fill:#1d1d1f}svg .value{fill:#1d1d1f;font-weight:600}
 svg .bar{fill:#4a78c2}svg .bar.baseline{fill:#b9b9b4}svg .bar.trial{fill:#9db7e0}svg .row.thin .bar{fill-opacity:.55}
 svg .ci{stroke:#1d1d1f;stroke-width:1.5;fill:none}
+svg .bar.vote{fill:#7a9bd3}
 svg .cell.hit{fill:#1f8a3a}svg .cell.miss{fill:#c0392b}svg .count{fill:#1d1d1f;font-weight:600}svg .count.strong{fill:#fff}
 footer{color:#777;padding:0 24px 24px;font-size:12px}
 @media (max-width:1000px){col.id{width:6em}col.short{width:5em}col.mid{width:8em}}

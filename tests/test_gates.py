@@ -7,10 +7,10 @@ from conftest import V1_MISSES, V2_MISSES, load_json, split_run, write_run
 
 def test_min_accuracy_gate(dev_run, cli):
     code, out, err = cli("report", dev_run, "--min-accuracy", "0.9")
-    assert code == 1 and "GATE FAILED: accuracy 89% against a minimum of 90%" in err
+    assert code == 1 and "GATE FAILED: accuracy 89% (95% CI 73–96%) against a minimum of 90%" in err
     assert out.startswith("Accuracy: 25/28 = 89%")          # the report is still printed
     code, out, err = cli("report", dev_run, "--min-accuracy", "85%")
-    assert code == 0 and "gate passed: accuracy 89% against a minimum of 85%" in err
+    assert code == 0 and "gate passed: accuracy 89% (95% CI 73–96%) against a minimum of 85%" in err
     assert cli("report", dev_run, "--min-accuracy", "0.88")[0] == 0
     with pytest.raises(SystemExit) as e:
         cli("report", dev_run, "--min-accuracy", "88")
@@ -100,8 +100,8 @@ def test_report_gates_follow_compares_rules_for_cases_without_a_verdict(project,
     code, out, err = cli("report", unsure, "--must-pass", "red-team")
     assert code == 2 and "must-pass 'red-team': 1 of 2 cases pass every trial (no verdict yet: c1)" in err
     assert "failing" not in err
-    code, out, err = cli("report", unsure, "--min-accuracy", "0.5")   # judged on the decided case, as compare does
-    assert code == 0 and "gate passed: accuracy 100%" in err
+    code, out, err = cli("report", unsure, "--min-accuracy", "0.5")   # even with c1 failing, 1/2 reaches 50%
+    assert code == 0 and "gate passed: accuracy between 1/2 = 50% and 2/2 = 100% (1 undecided case)" in err
 
     broken = write_run("runs/broken.json", judged_cases([False, None], tags=["red-team"]))
     code, out, err = cli("report", broken, "--must-pass", "red-team")   # a proven failure needs no more verdicts
@@ -114,3 +114,36 @@ def test_report_gates_follow_compares_rules_for_cases_without_a_verdict(project,
     base = write_run("runs/base.json", judged_cases([True, True, True]))
     code, out, err = cli("compare", base, failed, "--fail-on-regression")
     assert code == 2 and "gates not judged" in err
+
+
+def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli, fake):
+    """Issue 26, item 6: 44 of 49 is 89.8%; against --min-accuracy 0.9 it fails and says 89.8%, with
+    its Wilson interval beside it (checked against scipy), never 'accuracy 90% against a minimum of 90%'."""
+    import scipy.stats
+    from conftest import answer_key, small_split
+    split = small_split(["bug", "acceso"], [(f"t{i:02d}", "bug") for i in range(49)])
+    fake.answers = answer_key(split, {f"t{i:02d}": "acceso" for i in range(5)})
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/49.json")[0] == 0
+    code, out, err = cli("report", "runs/49.json", "--min-accuracy", "0.9")
+    ci = scipy.stats.binomtest(44, 49).proportion_ci(method="wilson")
+    assert code == 1 and f"GATE FAILED: accuracy 89.8% (95% CI {100 * ci.low:.0f}–{100 * ci.high:.0f}%) against a " \
+                         "minimum of 90%" in err
+    assert "90% against" not in err and out.startswith("Accuracy: 44/49 = 90%")   # the headline alone reads no line
+    code, out, err = cli("report", "runs/49.json", "--min-accuracy", "0.8979")   # nor the minimum as the figure
+    assert code == 0 and "gate passed: accuracy 90% (95% CI" in err and "against a minimum of 89.79%" in err
+    code, out, err = cli("report", "runs/49.json", "--min-accuracy", "0.89797")   # just over 44/49
+    assert code == 1 and "GATE FAILED: accuracy 89.796% (95% CI" in err and "against a minimum of 90%" in err
+
+
+def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
+    """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
+    the low bound passes whatever the judge says, one over the high bound fails whatever it says;
+    between, the undecided cases decide and the gate cannot judge (exit 2, saying the bounds)."""
+    path = write_run("runs/b.json", judged_cases([True, True, True, False, None, None]))
+    for minimum, code, says in ((0.5, 0, "gate passed"), (0.6, 2, "gates not judged"), (0.85, 1, "GATE FAILED")):
+        got, _, err = cli("report", path, "--min-accuracy", minimum)
+        assert got == code, (minimum, err)
+        assert f"{says}: accuracy between 3/6 = 50% and 5/6 = 83% (2 undecided cases) against a minimum of" in err
+    assert "judge again (eval.py judge RUN)" in cli("report", path, "--min-accuracy", 0.6)[2]
+    code, out, err = cli("report", path, "--min-accuracy", 0.83)   # 5/6 is 83.3%: never 83% against 83%
+    assert code == 2 and "5/6 = 83.3% (2 undecided cases) against a minimum of 83%" in err

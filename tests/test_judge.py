@@ -89,7 +89,8 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
     judge_replies(fake, lambda cid, model, seed: "Creo que aprueba." if cid == "j03" else verdict(True))
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
     out = cli("report", "runs/answers-dev-v1.json")[1]
-    assert out.startswith("Pass rate: 9/9 = 100%")
+    assert out.startswith("Pass rate: between 9/10 and 10/10 (1 undecided: 90% if every one fails, 100% if every one passes)\n"
+                          "Pass rate on the 9 decided cases: 9/9 = 100%")
     assert "Undecided: 1 answer whose judge gave no verdict" in out
     assert "  j03 · answers: no verdict (tie or unreadable answer from the judge)" in out
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None

@@ -5,7 +5,7 @@ import json
 import pytest
 import scipy.stats
 
-from conftest import evalpy, hand_cases, make_run, write_run
+from conftest import ROOT, evalpy, hand_cases, make_run, write_run
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -58,7 +58,7 @@ def test_json_carries_unrounded_figures_and_gates(dev_run, cli):
     ci = scipy.stats.binomtest(25, 28).proportion_ci(method="wilson")
     assert s["accuracy"] == 25 / 28
     assert s["accuracy_ci"] == [pytest.approx(ci.low, rel=1e-12), pytest.approx(ci.high, rel=1e-12)]
-    assert s["gates"] == {"exit": 1, "verdicts": ["GATE FAILED: accuracy 89% against a minimum of 90%"]}
+    assert s["gates"] == {"exit": 1, "verdicts": ["GATE FAILED: accuracy 89% (95% CI 73–96%) against a minimum of 90%"]}
 
 
 def test_markdown_views(dev_run, worse_run, cli):
@@ -68,7 +68,7 @@ def test_markdown_views(dev_run, worse_run, cli):
     assert "| Accuracy | 25/28 = 89% | 73–96% |" in out
     assert "| Majority baseline (always `bug`) | 11/28 = 39% | 24–58% |" in out
     assert "**Failures (3):** `dev-09` (trap: expected bug, got facturación)" in out
-    assert out.rstrip().endswith("**gate passed: accuracy 89% against a minimum of 80%**")
+    assert out.rstrip().endswith("**gate passed: accuracy 89% (95% CI 73–96%) against a minimum of 80%**")
     out = cli("compare", dev_run, worse_run, "--markdown")[1]
     assert "| Accuracy | 25/28 = 89% (95% CI 73–96%) | 22/28 = 79% (95% CI 60–90%) |" in out
     assert "**Fixed (3):** `dev-09`, `dev-11`, `dev-24`" in out
@@ -182,3 +182,55 @@ def test_speed_without_server_durations_shows_latency_alone(project, cli):
     out = cli("report", "runs/plain.json")[1].splitlines()
     at = out.index("Speed (2 answers):")
     assert out[at + 1].startswith("  latency     median 120 ms") and out[at + 2] == ""
+
+
+# --- undecided cases: the headline gives bounds before any rate on the decided ones (issue 26, item 7)
+
+EXAMPLE = ROOT / "runs" / "example" / "support-dev-v1.json"
+
+
+def test_the_example_with_undecided_cases_leads_with_its_bounds(project, cli, tmp_path):
+    """21 of its 27 cases wait on a judge that gave no verdict; the 6 decided all fail. In every view
+    the bounds come first (all 21 failing: 0/27; all passing: 21/27), the decided cases' rate after."""
+    lines = cli("report", EXAMPLE)[1].splitlines()
+    assert lines[:2] == ["Pass rate: between 0/27 and 21/27 (21 undecided: 0% if every one fails, 78% if every one passes)",
+                         "Pass rate on the 6 decided cases: 0/6 = 0%  (95% CI 0–39%)"]
+    s = json.loads(cli("report", EXAMPLE, "--json")[1])
+    assert s["bounds"] == {"low": 0.0, "high": 21 / 27, "low_count": 0, "high_count": 21, "of": 27,
+                           "undecided_cases": 21, "undecided_answers": 21}
+    assert (s["correct"], s["scored"], len(s["open"]), s["errors"]) == (0, 6, 21, [])
+    md = cli("report", EXAMPLE, "--markdown")[1]
+    table = md[md.index("| | result"):]
+    assert table.splitlines()[2] == ("| **Pass rate** (21 undecided: 0% if every one fails, 78% if every one passes) "
+                                     "| **between 0/27 and 21/27** | |")
+    assert table.splitlines()[3] == "| Pass rate on the 6 decided cases | 0/6 = 0% | 0–39% |"
+    cli("report", EXAMPLE, "--html", tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    bounds = page.index('<div class="k">Pass rate, bounds</div><div class="v">between 0/27 and 21/27</div>')
+    assert bounds < page.index('<div class="k">Pass rate on the 6 decided cases</div><div class="v">0/6 = 0%</div>')
+
+
+def test_errors_stay_apart_from_the_undecided(project, cli):
+    """c0 passes, c1 fails, c2 and c3 are undecided, c4 got no answer: the bounds are over the four
+    cases decided or undecided (1/4 to 3/4); the error is no case of them, and said apart."""
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+
+    def case(i, verdict):
+        vote = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": verdict, "reason": None, "raw": "x",
+                "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+        return {"id": f"c{i}", "response": None if verdict == "error" else "r", "checks": check, "judges": [vote]}
+    path = write_run("runs/e.json", make_run([case(i, v) for i, v in enumerate([True, False, None, None, "error"])],
+                                             labels=None))
+    s = json.loads(cli("report", path, "--json")[1])
+    assert (s["bounds"]["low_count"], s["bounds"]["high_count"], s["bounds"]["of"]) == (1, 3, 4)
+    assert [e["id"] for e in s["errors"]] == ["c4"] and [u["id"] for u in s["open"]] == ["c2", "c3"]
+    lines = cli("report", path)[1].splitlines()
+    assert lines[0] == "Pass rate: between 1/4 and 3/4 (2 undecided: 25% if every one fails, 75% if every one passes)"
+    assert lines[1] == "Pass rate on the 2 decided cases: 1/2 = 50%  (95% CI 9–91%)"
+    assert lines[2].startswith("Errors: 1 of 5 requests got no answer")
+
+
+def test_without_undecided_cases_there_are_no_bounds(dev_run, cli):
+    s = json.loads(cli("report", dev_run, "--json")[1])
+    assert s["bounds"] is None and s["mean_accuracy"] == s["accuracy"] and s["mean_accuracy_ci"] == s["accuracy_ci"]
+    assert cli("report", dev_run)[1].startswith("Accuracy: 25/28 = 89%  (95% CI 73–96%)\n")

@@ -73,9 +73,11 @@ def test_trial_figures_by_hand(trial_run, cli):
 def test_trial_report_text(trial_run, cli):
     out = cli("report", trial_run)[1]
     lines = out.splitlines()
-    assert lines[0] == "Accuracy: 58% mean over 3 trials (trial 1: 2/4 = 50% · trial 2: 2/4 = 50% · trial 3: 3/4 = 75%)"
-    assert lines[1] == "Majority vote: 2/4 = 50%  (95% CI 15–85%)"
-    assert lines[3] == "Invalid answers: 1 of 12 (trial 1: 1 · trial 2: 0 · trial 3: 0)"
+    # per-case rates 1, 2/3, 1/3, 1/3: t with 3 df reaches past 100%, cut there
+    assert lines[0] == "Accuracy: 58%  (95% CI 8–100%), the mean over 4 cases of each case's pass rate over its trials"
+    assert lines[1] == "Majority vote of each case's trials: 2/4 = 50%  (95% CI 15–85%)"
+    assert lines[2] == "Each trial alone: trial 1: 2/4 = 50% · trial 2: 2/4 = 50% · trial 3: 3/4 = 75%"
+    assert lines[4] == "Invalid answers: 1 of 12 (trial 1: 1 · trial 2: 0 · trial 3: 0)"
     assert "  trial 3  3/4 = 75%  95% CI 30–95%" in lines
     assert "  k  pass@k  pass^k  cases" in lines
     assert "  2    0.83    0.33      4" in lines
@@ -154,3 +156,104 @@ def test_every_section_follows_the_majority_of_verdicts(project, cli):
     assert "  c1  easy        acceso    acceso | acceso | facturación | bug | petición" in text
     c = json.loads(cli("compare", "runs/b.json", "runs/a.json", "--json")[1])
     assert c["regressions"] == ["c1"] and c["fixed"] == []
+
+
+# --- the headline with trials: the case is the unit (issue 26, item 9)
+
+# passing trials of 4 for twelve cases: spread enough that the interval stays inside 0-100%
+PASSES = [2, 2, 3, 4, 0, 0, 4, 4, 1, 1, 4, 2]
+
+
+def passes_run(passes, trials=4, errors=()):
+    """Case k{i} passes its first passes[i] trials of `trials` and fails the rest; (case, trial)
+    in errors got no answer."""
+    cases = [{"id": f"k{i}", "expected": "bug",
+              "response": [None if (i, t) in errors else "bug" if t <= p else "acceso" for t in range(1, trials + 1)]}
+             for i, p in enumerate(passes)]
+    return write_run("runs/k.json", make_run(cases, prompt="prompts/v2.txt"))
+
+
+def test_the_headline_with_trials_is_a_cluster_robust_mean_by_case(project, cli):
+    """The mean of each case's pass rate, 95% interval from Student's t with n - 1 df on the rates.
+    Checked against statsmodels' OLS of every answer's 0/1 on a constant, clustered by case:
+    its point is the mean of all answers (the mean per case when every case has as many trials);
+    its variance, sum over cases of (K * (rate - mean))^2 / (nK)^2, is multiplied by its small-sample
+    correction G/(G-1) * (N-1)/(N-k) with N = nK answers, k = 1 regressor, G = n clusters, which is
+    n/(n-1): exactly sd(rates)^2 / n. With use_t its t has G - 1 = n - 1 df (df_resid_inference).
+    And against scipy's one-sample t interval on the rates."""
+    sm = pytest.importorskip("statsmodels.api", reason="pip install -r requirements-dev.txt")
+    import numpy as np
+    import scipy.stats
+    s = json.loads(cli("report", passes_run(PASSES), "--json")[1])
+    answers = np.array([1.0 if t <= p else 0.0 for p in PASSES for t in range(1, 5)])
+    cluster = np.repeat(np.arange(len(PASSES)), 4)
+    ols = sm.OLS(answers, np.ones_like(answers)).fit(cov_type="cluster", cov_kwds={"groups": cluster}, use_t=True)
+    assert ols.df_resid_inference == len(PASSES) - 1
+    assert s["mean_accuracy"] == pytest.approx(ols.params[0], rel=1e-12)
+    assert s["mean_accuracy_ci"] == pytest.approx(list(ols.conf_int()[0]), rel=1e-9)
+    rates = [p / 4 for p in PASSES]
+    ci = scipy.stats.ttest_1samp(rates, 0).confidence_interval()
+    assert s["mean_accuracy_ci"] == pytest.approx([ci.low, ci.high], rel=1e-9)
+    # the majority vote stays, as a figure of its own: 4, 3 and 3 of 4 pass; 2 of 4 is a split, no pass
+    assert (s["correct"], s["scored"]) == (5, 12)
+    out = cli("report", "runs/k.json")[1].splitlines()
+    low, high = (f"{100 * x:.0f}" for x in (ci.low, ci.high))
+    assert out[0] == f"Accuracy: 56%  (95% CI {low}–{high}%), the mean over 12 cases of each case's pass rate over its trials"
+    assert out[1].startswith("Majority vote of each case's trials: 5/12 = 42%")
+
+
+def test_with_fewer_decided_trials_a_case_still_counts_once(project, cli):
+    """An error leaves k0 with 3 decided trials: the mean per case weighs it as one case (its rate
+    2/3), where the mean of the trials' accuracies would not. Checked against scipy on the rates."""
+    import scipy.stats
+    s = json.loads(cli("report", passes_run(PASSES, errors={(0, 4)}), "--json")[1])
+    rates = [2 / 3] + [p / 4 for p in PASSES[1:]]
+    ci = scipy.stats.ttest_1samp(rates, 0).confidence_interval()
+    assert s["mean_accuracy"] == pytest.approx(sum(rates) / len(rates), rel=1e-12)
+    assert s["mean_accuracy_ci"] == pytest.approx([ci.low, ci.high], rel=1e-9)
+    by_trial = [t["accuracy"] for t in s["trials"]]
+    assert s["mean_accuracy"] != pytest.approx(sum(by_trial) / len(by_trial))
+
+
+def test_the_interval_is_cut_to_what_a_rate_can_be(trial_run, cli):
+    """Rates 1, 2/3, 1/3, 1/3: scipy's t interval reaches past 1; a pass rate cannot."""
+    import scipy.stats
+    s = json.loads(cli("report", trial_run, "--json")[1])
+    ci = scipy.stats.ttest_1samp([1, 2 / 3, 1 / 3, 1 / 3], 0).confidence_interval()
+    assert ci.high > 1 and s["mean_accuracy_ci"] == [pytest.approx(ci.low, rel=1e-9), 1.0]
+    one = write_run("runs/one.json", make_run([("c1", "bug", ["bug", "acceso"])]))
+    s = json.loads(cli("report", one, "--json")[1])   # one case: no spread to read, no interval
+    assert s["mean_accuracy"] == 0.5 and s["mean_accuracy_ci"] == [None, None]
+    assert cli("report", one)[1].startswith("Accuracy: 50%, the mean over 1 case of each case's pass rate")
+
+
+def judged_trials(verdicts):
+    """Free-text cases j0, j1, ... with a judge check, one trial per verdict: True, False, or None
+    (an unreadable verdict: undecided)."""
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    run = make_run([{"id": f"j{i}", "response": ["r"] * len(v), "checks": check} for i, v in enumerate(verdicts)],
+                   labels=None)
+    for r in run["results"]:
+        v = verdicts[int(r["id"][1:])][r["trial"] - 1]
+        r["judges"] = [{"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": v, "reason": None, "raw": "x",
+                        "error": None, "prompt_tokens": 1, "completion_tokens": 1}]
+    return run
+
+
+def test_undecided_trials_bound_the_mean_per_case(project, cli):
+    """j0 passes 2 of 3 with one undecided (2/3 to 3/3), j1 fails one of 3 with two undecided (0 to
+    2/3), j2 passes 3 of 3, j3 1 of 3: the bounds are the means of those rates, by hand."""
+    path = write_run("runs/j.json", judged_trials([[True, True, None], [False, None, None], [True] * 3,
+                                                   [False, False, True]]))
+    s = json.loads(cli("report", path, "--json")[1])
+    low, high = (2 / 3 + 0 + 1 + 1 / 3) / 4, (1 + 2 / 3 + 1 + 1 / 3) / 4
+    assert s["bounds"] == {"low": pytest.approx(low), "high": pytest.approx(high), "low_count": None,
+                           "high_count": None, "of": 4, "undecided_cases": 2, "undecided_answers": 3}
+    assert s["mean_accuracy"] == pytest.approx((1 + 0 + 1 + 1 / 3) / 4)   # the decided trials alone
+    lines = cli("report", path)[1].splitlines()
+    assert lines[0] == ("Pass rate: between 50% and 75% (3 undecided answers in 2 cases, failing for the low bound "
+                        "and passing for the high; the mean over 4 cases of each case's pass rate)")
+    assert lines[1].startswith("Pass rate on the decided answers: 58%  (95% CI ")
+    for minimum, code, says in ((0.5, 0, "gate passed"), (0.6, 2, "gates not judged"), (0.76, 1, "GATE FAILED")):
+        got, _, err = cli("report", path, "--min-accuracy", minimum)
+        assert got == code and f"{says}: accuracy between 50% and 75% (3 undecided answers in 2 cases)" in err

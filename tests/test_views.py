@@ -22,7 +22,7 @@ EXAMPLES = ROOT / "runs" / "example"
 # compare, and no per-run detail (the page's alone).
 LEFT_OUT = {
     "markdown": {"headline.trial.figure", "headline.trial.figure.ci", "headline.trial.invalid", "headline.invalid.of",
-                 "headline.mean.figure", "problems.open", "problems.requests", "labels.row.figures", "checks.row.open",
+                 "problems.open", "problems.requests", "labels.row.figures", "checks.row.open",
                  "checks.judge", "by_difficulty", "by_tag", "trials", "speed.latency[1]", "speed.calls",
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
@@ -45,6 +45,8 @@ def left_out(view, place, row, sec):
         return row["type"] == "label" if view == "markdown" else not sec["plain_table"]
     if place.startswith("outcome.not_compared"):
         return not row["figure"]["value"]
+    if place == "headline.trial.invalid":   # answers matching no label: a free-text set has no labels
+        return not sec["labels"]
     if place in ("problems.errors", "problems.open"):   # said only when there are some
         return not sec[place.split(".")[1]]["value"]
     if place == "problems.requests":   # the requests made, said beside the errors
@@ -75,7 +77,7 @@ def figures(value, place, row=None):
 
 
 # rows that are each their own place (a headline's, a compare's); other rows are "row"
-ROW_NAMES = {"main", "mean", "trial", "pass_hat", "baseline", "invalid", "fixed", "regressions", "not_compared",
+ROW_NAMES = {"bounds", "main", "mean", "trial", "pass_hat", "baseline", "invalid", "fixed", "regressions", "not_compared",
              "stayed_right", "stayed_wrong", "candidate", "difference", "detectable", "fisher", "identical", "latency",
              "generation", "rose", "fell"}
 
@@ -151,15 +153,29 @@ def built_runs(folder):
              "response": r} for i, (d, r) in enumerate([("easy", "sorry, refund"), ("easy", "refund only"),
                                                         ("hard", "sorry"), ("hard", "sorry idiot refund"),
                                                         ("easy", None), ("hard", "nothing")])]
+    judged = [{"id": f"j{i}", "input": f"customer {i}", "response": ["r"] * 3,
+               "checks": [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]} for i in range(4)]
     conv = [{"id": "c1", "messages": [{"role": "user", "content": "hola"}, {"role": "assistant", "content": "¿sí?"},
                                        {"role": "user", "content": "no puedo entrar"}], "expected": "acceso",
              "response": "bug"}, {"id": "c2", "expected": "bug", "response": "bug"}]
     return {"trials": write_run(folder / "trials.json", make_run(cases, labels=["safe", "unsafe"], temperature=0.7)),
             "free": write_run(folder / "free.json", make_run(free, labels=None, split="free")),
-            "conv": write_run(folder / "conv.json", make_run(conv))}
+            "conv": write_run(folder / "conv.json", make_run(conv)),
+            "open-trials": write_run(folder / "open-trials.json", judged_trials(make_run(judged, labels=None)))}
 
 
-REPORTS = ["dev-v3", "test-v3", "support-dev-v1-judged", "support-dev-v2-judged", "trials", "free", "conv"]
+def judged_trials(run):
+    """Each answer judged, some left open: j0 passes 2 of 3 with one open, j1 fails one with two
+    open, j2 passes all three, j3 one."""
+    verdicts = {"j0": [True, True, None], "j1": [False, None, None], "j2": [True] * 3, "j3": [False, False, True]}
+    for r in run["results"]:
+        r["judges"] = [{"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": verdicts[r["id"]][r["trial"] - 1],
+                        "reason": None, "raw": "x", "error": None, "prompt_tokens": 1, "completion_tokens": 1}]
+    return run
+
+
+REPORTS = ["dev-v3", "test-v3", "support-dev-v1", "support-dev-v1-judged", "support-dev-v2-judged", "trials", "free", "conv",
+           "open-trials"]
 
 
 def run_path(name, built):
@@ -241,7 +257,9 @@ SENTINEL = {"count": {"value": 97531}, "share": {"count": 97531, "of": 97532, "v
             "p": {"value": 0.0000123}, "ms": {"value": 97531.0}, "tokens_per_s": {"value": 975.3},
             "fixed2": {"value": 0.9753}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]},
             "points_ci": {"value": {"estimate": 0.97531, "low": 0.86421, "high": 0.99753, "method": "m"}},
-            "size": {"value": 0.97531}}
+            "size": {"value": 0.97531},
+            "bounds": {"value": {"low": 0.0123, "high": 0.9753, "low_count": 975, "high_count": 97531, "of": 97533,
+                                 "undecided_cases": 96556, "undecided_answers": 96556}}}
 
 
 def changed_at(rows, n):
@@ -288,7 +306,7 @@ def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
         monkeypatch.undo()
 
 
-@pytest.mark.parametrize("name", ["dev-v3", "support-dev-v2-judged", "trials", "free"])
+@pytest.mark.parametrize("name", ["dev-v3", "support-dev-v1", "support-dev-v2-judged", "trials", "free", "open-trials"])
 def test_each_report_view_shows_the_figures_of_the_rows(project, monkeypatch, name):
     path = run_path(name, built_runs(project))
     run = evalpy.load_run(path)
