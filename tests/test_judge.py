@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from statsmodels.stats.inter_rater import cohens_kappa
+from statsmodels.stats.proportion import proportion_confint
 
 from conftest import evalpy, load_json
 
@@ -175,11 +177,97 @@ def test_calibrate_on_a_hand_computed_table(calibration, cli):
     # kappa for a 2x2 table [[a, b], [c, d]] written another way: 2(ad - bc) / ((a+b)(b+d) + (a+c)(c+d))
     tp, fn, fp, tn = 3, 1, 1, 5
     assert a["kappa"] == pytest.approx(2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)), rel=1e-12)
-    assert a["warnings"] == ["the judge catches only 75% of real failures (below 0.8): rework its prompt, "
-                             "change its model, or check its verdicts by hand"]
+    # the intervals, against statsmodels: Wilson's for each rate, the large-sample one for kappa
+    assert a["failure_detection_ci"] == pytest.approx(proportion_confint(3, 4, method="wilson"), rel=1e-9)
+    assert a["pass_retention_ci"] == pytest.approx(proportion_confint(5, 6, method="wilson"), rel=1e-9)
+    k = cohens_kappa([[tp, fn], [fp, tn]])
+    assert a["kappa_se"] == pytest.approx(k.std_kappa, rel=1e-9)
+    assert a["kappa_ci"] == pytest.approx([k.kappa_low, 1.0], rel=1e-9) and k.kappa_upp > 1   # cut to kappa's range
+    # 75% is below 0.8, but 3 of 4 leaves 30-95% open: no verdict on the judge either way
+    assert a["warnings"] == ["cannot tell yet whether the judge catches enough real failures: it caught 3 of 4 "
+                             "(95% CI 30–95%, reaching below 0.8); label more failing answers"]
     out = cli("calibrate", *calibration)[1]
-    assert "  Failure detection: 3/4 = 75%  (real failures the judge fails)" in out
+    assert "  Failure detection: 3/4 = 75% (95% CI 30–95%): real failures the judge fails" in out
+    assert "  Pass retention:    5/6 = 83% (95% CI 44–97%): real passes the judge leaves alone" in out
+    assert ("  Cohen's kappa:     0.58 (95% CI 0.07 to 1.00, a large-sample approximation, rough on 10 answers)"
+            in out)
     assert "  human fail           3           1" in out
+
+
+def calibrated_table(caught, missed, false_alarms, kept):
+    """A judged run and a person's verdicts on it whose table is the one given (human fail: caught by
+    the judge, missed; human pass: failed by the judge, kept), as the paths calibrate takes."""
+    kinds = [(False, False)] * caught + [(False, True)] * missed + [(True, False)] * false_alarms + [(True, True)] * kept
+    run = audited_run(lambda i, judge, vote: kinds[i - 1][1], count=len(kinds))
+    with open("human.jsonl", "w") as f:
+        for i, (person, _) in enumerate(kinds, 1):
+            f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": person}) + "\n")
+    return "human.jsonl", run
+
+
+@pytest.mark.parametrize("table", [(1, 4, 2, 93), (40, 3, 12, 5), (2, 0, 9, 89), (9, 1, 3, 30), (13, 7, 1, 0),
+                                   (0, 3, 4, 0), (60, 15, 20, 105)])
+def test_calibration_intervals_are_statsmodels(project, cli, table):
+    """Wilson's intervals on both rates; kappa's standard error is Fleiss, Cohen & Everitt's (1969),
+    as statsmodels computes it, on balanced tables and lopsided ones, the interval cut to [-1, 1]."""
+    caught, missed, false_alarms, kept = table
+    code, out, err = cli("calibrate", *calibrated_table(*table), "--json")
+    assert code == 0, err
+    a = json.loads(out)["checks"]["answers"]
+    assert a["failure_detection_ci"] == pytest.approx(proportion_confint(caught, caught + missed, method="wilson"),
+                                                      rel=1e-9, abs=1e-12)
+    assert a["pass_retention_ci"] == pytest.approx(proportion_confint(kept, kept + false_alarms, method="wilson"),
+                                                   rel=1e-9, abs=1e-12)
+    k = cohens_kappa([[caught, missed], [false_alarms, kept]])
+    assert a["kappa"] == pytest.approx(k.kappa, rel=1e-9) and a["kappa_se"] == pytest.approx(k.std_kappa, rel=1e-9)
+    assert a["kappa_ci"] == pytest.approx([max(-1, k.kappa_low), min(1, k.kappa_upp)], rel=1e-9)
+
+
+def test_kappa_of_a_larger_table_is_statsmodels():
+    """The function takes any square table: three categories, one rater's in rows."""
+    table = [[12, 3, 1], [4, 20, 5], [0, 6, 9]]
+    k = cohens_kappa(table)
+    assert evalpy.cohen_kappa(table) == pytest.approx((k.kappa, k.std_kappa, k.kappa_low, k.kappa_upp), rel=1e-9)
+
+
+@pytest.mark.parametrize("table, warning", [
+    # 4 of 5 is 80%, on the line, but 38-96%: the judge may miss more than half
+    ((4, 1, 0, 5), "cannot tell yet whether the judge catches enough real failures: it caught 4 of 5 (95% CI 38–96%, "
+                   "reaching below 0.8); label more failing answers"),
+    ((36, 4, 0, 10), "cannot tell yet whether the judge catches enough real failures: it caught 36 of 40 (95% CI "
+                     "77–96%, reaching below 0.8); label more failing answers"),
+    ((3, 7, 0, 10), "the judge catches only 30% of real failures, at most 60% by its 95% interval (below 0.8): rework "
+                    "its prompt, change its model, or check its verdicts by hand"),
+    # the top of the interval is 79.9%: printed so, never as the 80% it is read against
+    ((27, 13, 0, 10), "the judge catches only 68% of real failures, at most 79.9% by its 95% interval (below 0.8): "
+                      "rework its prompt, change its model, or check its verdicts by hand"),
+    ((49, 1, 0, 10), None),          # 98%, 90-100%: enough, surely
+    ((37, 3, 0, 10), None),          # 92.5%, 80.1-97%: the low end clears the line by a hair
+])
+def test_failure_detection_warnings_read_the_interval(project, cli, table, warning):
+    code, out, err = cli("calibrate", *calibrated_table(*table), "--json")
+    assert code == 0, err
+    a = json.loads(out)["checks"]["answers"]
+    low, high = proportion_confint(table[0], table[0] + table[1], method="wilson")
+    detection = [w for w in a["warnings"] if "real failures" in w]
+    assert detection == ([warning] if warning else [])
+    assert (high < 0.8) == ("catches only" in out) and (low < 0.8 <= high) == ("cannot tell yet" in out)
+    if table == (37, 3, 0, 10):
+        assert "  Failure detection: 37/40 = 92% (95% CI 80.1–97%): real failures" in cli("calibrate", *calibrated_table(*table))[1]
+
+
+def test_kappa_is_called_rough_on_few_answers_and_has_no_interval_without_a_disagreement(project, cli):
+    out = cli("calibrate", *calibrated_table(9, 1, 3, 30))[1]
+    assert "  Cohen's kappa:     0.76 (95% CI 0.53 to 0.98, a large-sample approximation, rough on 43 answers)" in out
+    out = cli("calibrate", *calibrated_table(60, 15, 20, 105))[1]
+    assert "  Cohen's kappa:     0.63 (95% CI 0.52 to 0.74, a large-sample approximation)\n" in out
+    code, out, err = cli("calibrate", *calibrated_table(5, 0, 0, 5), "--json")
+    a = json.loads(out)["checks"]["answers"]
+    assert a["kappa"] == 1 and a["kappa_se"] is None and a["kappa_ci"] is None
+    assert ("  Cohen's kappa:     1.00 (no interval: no answer is disagreed on, and the large-sample formula needs "
+            "some disagreement)") in cli("calibrate", *calibrated_table(5, 0, 0, 5))[1]
+    a = json.loads(cli("calibrate", *calibrated_table(5, 0, 0, 0), "--json")[1])["checks"]["answers"]
+    assert a["kappa"] is None and a["kappa_ci"] is None and a["pass_retention_ci"] is None
 
 
 def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli):
@@ -280,13 +368,13 @@ def test_the_family_note_uses_the_family_the_server_reports(project, judged_spli
 AUDIT_JUDGES = ("qwen2.5:7b", "llama3.1:8b")
 
 
-def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b"):
-    """20 answers, a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge, vote)
-    says each vote. Written as runs/audited.json; returns its path."""
+def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20):
+    """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge,
+    vote) says each vote. Written as runs/audited.json; returns its path."""
     from conftest import make_run, write_run
     votes = votes or 1
     cases = []
-    for i in range(1, 21):
+    for i in range(1, count + 1):
         case_votes = [{"check": "answers", "model": judge, "vote": v, "seed": 41 + v, "pass": passes(i, judge, v),
                        "reason": "r", "raw": "{}", "error": None, "prompt_tokens": 10, "completion_tokens": 3}
                       for judge in judges for v in range(1, votes + 1)]
