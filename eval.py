@@ -69,7 +69,7 @@ import unicodedata
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
-from math import comb, exp, fsum, inf, isfinite, lgamma, log, log1p, sqrt
+from math import atanh, comb, exp, fsum, inf, isfinite, lgamma, log, log1p, sqrt, tanh
 from statistics import NormalDist
 from typing import NamedTuple, TypedDict
 __version__ = "0.1.0"
@@ -135,6 +135,7 @@ MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's,
 # The audit: where a judge leans (the biases methodology note 001 names), read from the verdicts a run already holds:
 # answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
 AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
+LENGTH_SLIGHT = 0.2   # a rank correlation of length with the verdict within ±0.2: length sways it little
 # Kappa's interval is a normal approximation. In simulated calibrations (failures 15-50% of the
 # answers, judges catching 70-90% of them and passing 90-95% of passes; 3,000 tables each) its 95%
 # interval held the true kappa anywhere from 84% to 99% of the time on 10 to 30 answers, 89-94% on
@@ -3897,6 +3898,22 @@ def spearman(xs, ys):
     return sxy / sqrt(sxx * syy) if sxx and syy else None
 
 
+def spearman_interval(rho, n, z=Z95):
+    """Spearman's rho's 95% interval by Fisher's z, with the standard error Bonett & Wright (2000)
+    give for a rank correlation, sqrt((1 + rho²/2) / (n - 3)). Not Pearson's 1/sqrt(n - 3): a rank
+    correlation's z varies more than Pearson's, and their form grows with rho to follow it. In
+    simulations of what the audit reads (a pass/fail verdict leaning on length through a logistic
+    curve, true rho 0 to 0.78, 27 to 100 answers) it held the true rho 95-99% of the time, the
+    plain form 94-98%: it erred wide, not narrow. (None, None) without rho or with n <= 3; a rho
+    of ±1 leaves z no width, and its interval is that point."""
+    if rho is None or n <= 3:
+        return None, None
+    if abs(rho) >= 1:
+        return rho, rho
+    centre, half = atanh(rho), z * sqrt((1 + rho * rho / 2) / (n - 3))
+    return tanh(centre - half), tanh(centre + half)
+
+
 def cohen_kappa(table, z=Z95):
     """Cohen's kappa of a square table of counts (one rater's categories as rows, the other's as
     columns) with its large-sample standard error as Fleiss, Cohen & Everitt (1969) corrected it
@@ -5864,29 +5881,53 @@ def length_bias(rows, human, check):
                          "human_total": len(people), "human_passed": sum(people)})
     rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
     human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
-    return {"answers": n, "quarters": quarters, "spearman": rho, "human_spearman": human_rho,
-            "reading": length_reading(n, quarters, rho, human_rho, bool(labelled))}
+    ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(labelled))
+    return {"answers": n, "quarters": quarters, "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
+            "human_spearman": human_rho, "human_spearman_ci": None if human_ci[0] is None else list(human_ci),
+            "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), bool(labelled))}
 
 
-def length_reading(n, quarters, rho, human_rho, labelled):
+def rho_text(rho, low, high):
+    """'+0.05, 95% CI -0.34 to +0.42': the ends, read against 0 and ±LENGTH_SLIGHT, with the digits
+    that keep them on their side of both."""
+    def end(x):
+        return max((beside(x, line, lambda v, d: f"{v:+.{d}f}", digits=(2, 3, 4, 6))
+                    for line in (0, -LENGTH_SLIGHT, LENGTH_SLIGHT)), key=len)
+    return f"{rho:+.2f}" + ("" if low is None else f", 95% CI {end(low)} to {end(high)}")
+
+
+def length_reading(n, quarters, judge, people, labelled):
+    """judge, people: (rho, low, high) of the judge's verdicts and of people's. The reading follows
+    the interval: a bias is named only when it leaves out 0, 'little sign' only when it lies within
+    ±LENGTH_SLIGHT, and anything between is too few answers to tell."""
+    (rho, low, high), (human_rho, human_low, human_high) = judge, people
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
     if rho is None:
         return "every verdict is the same: length cannot sway what never changes"
     short_q, long_q = quarters[0], quarters[-1]
     said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
-            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho:+.2f})")
+            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho_text(*judge)})")
     if labelled and human_rho is not None:
+        # A gap is claimed only where the two intervals do not overlap. Cautious (the correlations
+        # share answers, so their difference varies less than the two intervals suggest) and simple
+        # to check by eye; a gap the intervals cannot carry is said to be too few answers
         gap = rho - human_rho
-        return said + (f"; people's verdicts give {human_rho:+.2f}: "
-                       + ("the judge rewards length more than people do" if gap > 0.2 else
-                          "the judge rewards length less than people do" if gap < -0.2 else
-                          "the judge follows length as people do"))
-    if abs(rho) < 0.2:
+        apart = human_low is not None and (low > human_high or high < human_low)
+        return said + (f"; people's verdicts give {rho_text(*people)}: "
+                       + ("the judge follows length as people do" if abs(gap) <= LENGTH_SLIGHT else
+                          "too few answers to tell whether the judge follows length more or less than people do"
+                          if not apart else
+                          "the judge rewards length more than people do" if gap > 0 else
+                          "the judge rewards length less than people do"))
+    if low > 0:
+        return said + (": longer answers pass more often; a length bias unless they really are better "
+                       "(a person's verdicts tell: calibrate --audit)")
+    if high < 0:
+        return said + ": shorter answers pass more often; read some long ones it failed"
+    if -LENGTH_SLIGHT <= low and high <= LENGTH_SLIGHT:
         return said + ": little sign that length sways it"
-    return said + (": longer answers pass more often; a length bias unless they really are better "
-                   "(a person's verdicts tell: calibrate --audit)" if rho > 0 else
-                   ": shorter answers pass more often; read some long ones it failed")
+    return said + ": too few answers to rule out a length effect"
 
 
 def judge_rates(rows, judged_model, family):

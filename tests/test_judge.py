@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+import numpy as np
+from scipy.stats import norm, pearsonr, rankdata, spearmanr
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
@@ -393,9 +395,9 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
     code, out, err = cli("judge", run, "--audit")
     assert code == 0, err
     lines = out.splitlines()
-    assert ("  Length: the judge passes 100% of the longest quarter and 0% of the shortest (Spearman +0.87): longer "
-            "answers pass more often; a length bias unless they really are better (a person's verdicts tell: "
-            "calibrate --audit)") in lines
+    assert ("  Length: the judge passes 100% of the longest quarter and 0% of the shortest (Spearman +0.87, 95% CI "
+            "+0.64 to +0.95): longer answers pass more often; a length bias unless they really are better (a "
+            "person's verdicts tell: calibrate --audit)") in lines
     start = lines.index("  Length: " + lines[lines.index("Check 'answers' (20 answers with a verdict of 20 judged):") + 1][10:])
     assert [l.split() for l in lines[start + 1:start + 6]] == [
         ["quarter", "characters", "judge", "passes"], ["shortest", "10–50", "0/5", "=", "0%"],
@@ -403,13 +405,57 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
         ["longest", "160–200", "5/5", "=", "100%"]]
     audit = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]
     assert audit["checks"]["answers"]["verbosity"]["spearman"] == pytest.approx(0.8671099695241199)
+    rho = spearmanr(range(20), [i > 10 for i in range(1, 21)])[0]
+    assert audit["checks"]["answers"]["verbosity"]["spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9)
 
 
-def test_the_audit_finds_no_length_effect_where_there_is_none(project, cli):
-    run = audited_run(lambda i, judge, vote: i in BALANCED)
+def bonett_wright(rho, n):
+    """Spearman's rho's 95% interval as Bonett & Wright (2000, Psychometrika 65:23-28) publish it:
+    tanh(atanh(rho) ± z_0.975 · sqrt((1 + rho²/2) / (n - 3)))."""
+    half = norm.ppf(0.975) * np.sqrt((1 + rho ** 2 / 2) / (n - 3))
+    return [np.tanh(np.arctanh(rho) - half), np.tanh(np.arctanh(rho) + half)]
+
+
+@pytest.mark.parametrize("count, passes, reading", [
+    # no correlation on 20 answers still leaves -0.44 to +0.44 open
+    (20, lambda i: i in BALANCED, "(Spearman +0.00, 95% CI -0.44 to +0.44): too few answers to rule out a length effect"),
+    # none on 200: the interval lies within ±0.2
+    (200, lambda i: i % 2 == 0, "(Spearman +0.01, 95% CI -0.13 to +0.15): little sign that length sways it"),
+    # +0.35 once read as a bias; on 20 answers its interval holds 0
+    (20, lambda i: i in (3, 6, 9, 11, 12, 14, 15, 17, 18, 20),
+     "(Spearman +0.35, 95% CI -0.13 to +0.69): too few answers to rule out a length effect"),
+    # +0.15 once read as 'little sign'; on 200 answers its interval leaves out 0 (its low end printed
+    # with the digits that keep it above 0)
+    (200, lambda i: i % 10 < (4 if i <= 100 else 6),
+     "(Spearman +0.15, 95% CI +0.01 to +0.28): longer answers pass more often; a length bias unless they really "
+     "are better (a person's verdicts tell: calibrate --audit)"),
+    (20, lambda i: i <= 10, "(Spearman -0.87, 95% CI -0.95 to -0.64): shorter answers pass more often; read some "
+                            "long ones it failed"),
+])
+def test_the_length_reading_follows_the_interval(project, cli, count, passes, reading):
+    run = audited_run(lambda i, judge, vote: passes(i), count=count)
     out = cli("judge", run, "--audit")[1]
-    assert ("  Length: the judge passes 60% of the longest quarter and 60% of the shortest (Spearman +0.00): little "
-            "sign that length sways it") in out.splitlines()
+    assert reading in out
+    v = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
+    rho = spearmanr([10 * i for i in range(1, count + 1)], [passes(i) for i in range(1, count + 1)])[0]
+    assert v["spearman"] == pytest.approx(rho, abs=1e-12)
+    assert v["spearman_ci"] == pytest.approx(bonett_wright(rho, count), rel=1e-9, abs=1e-12)
+    low, high = v["spearman_ci"]
+    assert ("length bias" in reading or "shorter answers" in reading) == (low > 0 or high < 0)
+    assert ("little sign" in reading) == (-0.2 <= low and high <= 0.2)
+
+
+def test_the_spearman_interval_is_pearsons_on_ranks_with_bonett_and_wrights_error(project):
+    """The same interval from another route: scipy's Pearson interval on the ranks uses 1/sqrt(n - 3);
+    scaled by sqrt(1 + rho²/2) about Fisher's z it is Bonett and Wright's."""
+    lengths, verdicts = list(range(27)), [i % 2 == 0 for i in range(27)]
+    fit = pearsonr(rankdata(lengths), rankdata(verdicts))
+    plain = fit.confidence_interval(0.95)
+    centre = np.arctanh(fit.statistic)
+    widen = np.sqrt(1 + fit.statistic ** 2 / 2)
+    expected = [np.tanh(centre + (np.arctanh(end) - centre) * widen) for end in (plain.low, plain.high)]
+    assert evalpy.spearman_interval(evalpy.spearman(lengths, [int(v) for v in verdicts]), 27) == pytest.approx(expected, rel=1e-9)
+    assert evalpy.spearman_interval(0.5, 3) == (None, None) and evalpy.spearman_interval(1.0, 10) == (1.0, 1.0)
 
 
 def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(project, cli):
@@ -422,7 +468,22 @@ def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(pro
         code, out, err = cli("calibrate", "human.jsonl", run, "--audit")
         assert code == 0, err
         assert reading in out and "people pass" in out and "Failure detection" in out
-        assert "audit" in json.loads(cli("calibrate", "human.jsonl", run, "--audit", "--json")[1])
+        v = json.loads(cli("calibrate", "human.jsonl", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
+        rho = spearmanr(range(20), [people(i) for i in range(1, 21)])[0]
+        assert v["human_spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9, abs=1e-12)
+
+
+def test_a_gap_with_people_the_intervals_cannot_support_is_not_claimed(project, cli):
+    """The judge +0.87 (20 answers, +0.64 to +0.95), people +0.44 on the 8 shortest they labelled
+    (-0.42 to +0.88): a gap of 0.43, but the intervals overlap."""
+    run = audited_run(lambda i, judge, vote: i > 10)
+    with open("human.jsonl", "w") as f:
+        for i in range(1, 9):
+            f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": i in (2, 5, 7, 8)}) + "\n")
+    out = cli("calibrate", "human.jsonl", run, "--audit")[1]
+    assert ("; people's verdicts give +0.44, 95% CI -0.42 to +0.88: too few answers to tell whether the judge "
+            "follows length more or less than people do") in out
+    assert "rewards length" not in out
 
 
 def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_panel(project, cli):
