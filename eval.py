@@ -69,7 +69,7 @@ import unicodedata
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
-from math import ceil, comb, exp, floor, fsum, inf, isfinite, lgamma, log, log1p, pi, sqrt
+from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, lgamma, log, log1p, pi, sqrt, tanh
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -135,6 +135,12 @@ MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's,
 # The audit: where a judge leans (the biases methodology note 001 names), read from the verdicts a run already holds:
 # answer length, its own family, the position in a pairwise comparison, its votes disagreeing.
 AUDIT_FEW = 8   # judged answers below which quarters of four or fewer say nothing
+LENGTH_SLIGHT = 0.2   # a rank correlation of length with the verdict within ±0.2: length sways it little
+# Kappa's interval is a normal approximation. In simulated calibrations (failures 15-50% of the
+# answers, judges catching 70-90% of them and passing 90-95% of passes; 3,000 tables each) its 95%
+# interval held the true kappa anywhere from 84% to 99% of the time on 10 to 30 answers, 89-94% on
+# 50 and 91-95% from 100 on (tables without a disagreement get none): below this it is called rough.
+KAPPA_FEW = 100
 UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called unsure of itself
 
 
@@ -2673,20 +2679,23 @@ def judge_summary(config, cases):
 
 def judge_agreement(pairs):
     """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
-    what a judge is for, so they are counted on their own: raw agreement misleads when most pass."""
+    what a judge is for, so they are counted on their own: raw agreement misleads when most pass.
+    Each share carries its Wilson 95% interval, kappa its large-sample one (cohen_kappa)."""
     caught = sum(not h and not j for h, j in pairs)
     missed = sum(not h and j for h, j in pairs)
     kept = sum(h and j for h, j in pairs)
     false_alarms = sum(h and not j for h, j in pairs)
     n = len(pairs)
-    agreement = rate(caught + kept, n)
-    chance = rate((kept + false_alarms) * (kept + missed) + (caught + missed) * (caught + false_alarms), n * n)
-    kappa = None if chance is None or chance == 1 else (agreement - chance) / (1 - chance)
+    kappa, kappa_se, *kappa_ci = cohen_kappa([[caught, missed], [false_alarms, kept]])
+
+    def ci(successes, total):   # Wilson's; none where there is nothing to count
+        return list(wilson(successes, total)) if total else None
     return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
                                   "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
-            "failure_detection": rate(caught, caught + missed), "pass_retention": rate(kept, kept + false_alarms),
-            "agreement": agreement, "kappa": kappa,
-            "human_fail_share": rate(caught + missed, n)}
+            "failure_detection": rate(caught, caught + missed), "failure_detection_ci": ci(caught, caught + missed),
+            "pass_retention": rate(kept, kept + false_alarms), "pass_retention_ci": ci(kept, kept + false_alarms),
+            "agreement": rate(caught + kept, n), "kappa": kappa, "kappa_se": kappa_se,
+            "kappa_ci": None if kappa_se is None else kappa_ci, "human_fail_share": rate(caught + missed, n)}
 
 
 # Two answers side by side: a judge tends to prefer the one it reads first, so every pair is asked
@@ -3967,6 +3976,51 @@ def spearman(xs, ys):
     sxy = fsum((a - mx) * (b - my) for a, b in zip(rx, ry))
     sxx, syy = fsum((a - mx) ** 2 for a in rx), fsum((b - my) ** 2 for b in ry)
     return sxy / sqrt(sxx * syy) if sxx and syy else None
+
+
+def spearman_interval(rho, n, z=Z95):
+    """Spearman's rho's 95% interval by Fisher's z, with the standard error Bonett & Wright (2000)
+    give for a rank correlation, sqrt((1 + rho²/2) / (n - 3)). Not Pearson's 1/sqrt(n - 3): a rank
+    correlation's z varies more than Pearson's, and their form grows with rho to follow it. In
+    simulations of what the audit reads (a pass/fail verdict leaning on length through a logistic
+    curve, true rho 0 to 0.78, 27 to 100 answers) it held the true rho 95-99% of the time, the
+    plain form 94-98%: it erred wide, not narrow. (None, None) without rho or with n <= 3; a rho
+    of ±1 leaves z no width, and its interval is that point."""
+    if rho is None or n <= 3:
+        return None, None
+    if abs(rho) >= 1:
+        return rho, rho
+    centre, half = atanh(rho), z * sqrt((1 + rho * rho / 2) / (n - 3))
+    return tanh(centre - half), tanh(centre + half)
+
+
+def cohen_kappa(table, z=Z95):
+    """Cohen's kappa of a square table of counts (one rater's categories as rows, the other's as
+    columns) with its large-sample standard error as Fleiss, Cohen & Everitt (1969) corrected it
+    (statsmodels' cohens_kappa computes the same) and the interval kappa ± z·se, cut to kappa's
+    range [-1, 1]. A normal approximation: on few answers it covers the truth less often than it
+    says (KAPPA_FEW). (kappa, se, low, high): all None when kappa is undefined (no answer, or both
+    raters always in the same one category); no interval when no answer is disagreed on, where
+    the formula's spread is zero however few the answers."""
+    n = sum(map(sum, table))
+    if n == 0:
+        return None, None, None, None
+    k = len(table)
+    p = [[count / n for count in row] for row in table]
+    rows = [fsum(row) for row in p]
+    cols = [fsum(p[i][j] for i in range(k)) for j in range(k)]
+    observed, chance = fsum(p[i][i] for i in range(k)), fsum(rows[i] * cols[i] for i in range(k))
+    if chance >= 1:
+        return None, None, None, None
+    kappa = (observed - chance) / (1 - chance)
+    if all(table[i][j] == 0 for i in range(k) for j in range(k) if i != j):
+        return kappa, None, None, None
+    agreed = fsum(p[i][i] * (1 - (rows[i] + cols[i]) * (1 - kappa)) ** 2 for i in range(k))
+    disagreed = (1 - kappa) ** 2 * fsum(p[i][j] * (cols[i] + rows[j]) ** 2
+                                         for i in range(k) for j in range(k) if i != j)
+    variance = (agreed + disagreed - (kappa - chance * (1 - kappa)) ** 2) / ((1 - chance) ** 2 * n)
+    se = sqrt(max(0.0, variance))
+    return kappa, se, max(-1.0, kappa - z * se), min(1.0, kappa + z * se)
 
 
 def wilson(successes, n, z=Z95):
@@ -6310,12 +6364,21 @@ def judge_verdicts_of(cases):
 
 
 def calibration_warnings(a):
+    """Failure detection is read by its interval, not its point: 4 of 5 caught is 80%, on the line,
+    yet its interval (38-96%) leaves open a judge that misses half the failures."""
     warnings = []
-    if a["failure_detection"] is None:
+    detection, ci = a["failure_detection"], a["failure_detection_ci"]
+    caught, failures = a["table"]["human_fail"]["judge_fail"], sum(a["table"]["human_fail"].values())
+    if detection is None:
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
-    elif a["failure_detection"] < LOW_CERTAINTY:
-        warnings.append(f"the judge catches only {percent(a['failure_detection'])} of real failures "
-                        f"(below {LOW_CERTAINTY:g}): rework its prompt, change its model, or check its verdicts by hand")
+    elif ci[1] < LOW_CERTAINTY:
+        warnings.append(f"the judge catches only {percent(detection, LOW_CERTAINTY)} of real failures, at most "
+                        f"{percent(ci[1], LOW_CERTAINTY)} by its 95% interval (below {LOW_CERTAINTY:g}): rework its "
+                        "prompt, change its model, or check its verdicts by hand")
+    elif ci[0] < LOW_CERTAINTY:
+        warnings.append(f"cannot tell yet whether the judge catches enough real failures: it caught {caught} of "
+                        f"{failures} (95% CI {percent_interval(ci, LOW_CERTAINTY)}, reaching below {LOW_CERTAINTY:g}); "
+                        "label more failing answers")
     fail_share = a["human_fail_share"]
     if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
         warnings.append(f"unbalanced verdicts ({percent(fail_share)} failures): raw agreement misleads; "
@@ -6323,18 +6386,46 @@ def calibration_warnings(a):
     return warnings
 
 
+def percent_interval(ci, line=None):
+    """'38–96%'; read against a line, each end with the digits that keep it on its side."""
+    if line is None:
+        return interval(ci)
+    return f"{percent(ci[0], line)[:-1]}–{percent(ci[1], line)}"
+
+
+def rate_with_interval(count, total, ci, line=None):
+    """'4/5 = 80% (95% CI 38–96%)'."""
+    if not total:
+        return f"{count}/{total} = -"
+    return f"{count}/{total} = {percent(count / total, line)} (95% CI {percent_interval(ci, line)})"
+
+
+def kappa_text(a):
+    """Kappa with its interval, said to be a large-sample one, and rough below KAPPA_FEW answers."""
+    if a["kappa"] is None:
+        return "-"
+    if a["kappa_ci"] is None:
+        return (f"{a['kappa']:.2f} (no interval: no answer is disagreed on, and the large-sample formula "
+                "needs some disagreement)")
+    low, high = a["kappa_ci"]
+    rough = f", rough on {a['pairs']} answers" if a["pairs"] < KAPPA_FEW else ""
+    return f"{a['kappa']:.2f} (95% CI {low:.2f} to {high:.2f}, a large-sample approximation{rough})"
+
+
 def format_calibration(report):
     out = []
     for check, a in report.items():
         t = a["table"]
+        # failure detection is read against the line its warnings use: its figures keep to their side
+        detection = rate_with_interval(t["human_fail"]["judge_fail"], sum(t["human_fail"].values()),
+                                       a["failure_detection_ci"], LOW_CERTAINTY)
+        retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
         out += [f"Check {check!r}: {a['pairs']} answers judged by a person"
                 + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
-                f"  Failure detection: {count_percent(t['human_fail']['judge_fail'], sum(t['human_fail'].values()))}"
-                "  (real failures the judge fails)",
-                f"  Pass retention:    {count_percent(t['human_pass']['judge_pass'], sum(t['human_pass'].values()))}"
-                "  (real passes the judge leaves alone)",
+                f"  Failure detection: {detection}: real failures the judge fails",
+                f"  Pass retention:    {retention}: real passes the judge leaves alone",
                 f"  Raw agreement:     {percent(a['agreement'])}",
-                f"  Cohen's kappa:     {fmt(a['kappa'])}", ""]
+                f"  Cohen's kappa:     {kappa_text(a)}", ""]
         out += table([["", "judge fail", "judge pass"],
                       ["human fail", t["human_fail"]["judge_fail"], t["human_fail"]["judge_pass"]],
                       ["human pass", t["human_pass"]["judge_fail"], t["human_pass"]["judge_pass"]]])
@@ -6377,29 +6468,53 @@ def length_bias(rows, human, check):
                          "human_total": len(people), "human_passed": sum(people)})
     rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
     human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
-    return {"answers": n, "quarters": quarters, "spearman": rho, "human_spearman": human_rho,
-            "reading": length_reading(n, quarters, rho, human_rho, bool(labelled))}
+    ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(labelled))
+    return {"answers": n, "quarters": quarters, "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
+            "human_spearman": human_rho, "human_spearman_ci": None if human_ci[0] is None else list(human_ci),
+            "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), bool(labelled))}
 
 
-def length_reading(n, quarters, rho, human_rho, labelled):
+def rho_text(rho, low, high):
+    """'+0.05, 95% CI -0.34 to +0.42': the ends, read against 0 and ±LENGTH_SLIGHT, with the digits
+    that keep them on their side of both."""
+    def end(x):
+        return max((beside(x, line, lambda v, d: f"{v:+.{d}f}", digits=(2, 3, 4, 6))
+                    for line in (0, -LENGTH_SLIGHT, LENGTH_SLIGHT)), key=len)
+    return f"{rho:+.2f}" + ("" if low is None else f", 95% CI {end(low)} to {end(high)}")
+
+
+def length_reading(n, quarters, judge, people, labelled):
+    """judge, people: (rho, low, high) of the judge's verdicts and of people's. The reading follows
+    the interval: a bias is named only when it leaves out 0, 'little sign' only when it lies within
+    ±LENGTH_SLIGHT, and anything between is too few answers to tell."""
+    (rho, low, high), (human_rho, human_low, human_high) = judge, people
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
     if rho is None:
         return "every verdict is the same: length cannot sway what never changes"
     short_q, long_q = quarters[0], quarters[-1]
     said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
-            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho:+.2f})")
+            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho_text(*judge)})")
     if labelled and human_rho is not None:
+        # A gap is claimed only where the two intervals do not overlap. Cautious (the correlations
+        # share answers, so their difference varies less than the two intervals suggest) and simple
+        # to check by eye; a gap the intervals cannot carry is said to be too few answers
         gap = rho - human_rho
-        return said + (f"; people's verdicts give {human_rho:+.2f}: "
-                       + ("the judge rewards length more than people do" if gap > 0.2 else
-                          "the judge rewards length less than people do" if gap < -0.2 else
-                          "the judge follows length as people do"))
-    if abs(rho) < 0.2:
+        apart = human_low is not None and (low > human_high or high < human_low)
+        return said + (f"; people's verdicts give {rho_text(*people)}: "
+                       + ("the judge follows length as people do" if abs(gap) <= LENGTH_SLIGHT else
+                          "too few answers to tell whether the judge follows length more or less than people do"
+                          if not apart else
+                          "the judge rewards length more than people do" if gap > 0 else
+                          "the judge rewards length less than people do"))
+    if low > 0:
+        return said + (": longer answers pass more often; a length bias unless they really are better "
+                       "(a person's verdicts tell: calibrate --audit)")
+    if high < 0:
+        return said + ": shorter answers pass more often; read some long ones it failed"
+    if -LENGTH_SLIGHT <= low and high <= LENGTH_SLIGHT:
         return said + ": little sign that length sways it"
-    return said + (": longer answers pass more often; a length bias unless they really are better "
-                   "(a person's verdicts tell: calibrate --audit)" if rho > 0 else
-                   ": shorter answers pass more often; read some long ones it failed")
+    return said + ": too few answers to rule out a length effect"
 
 
 def judge_rates(rows, judged_model, family):
@@ -7843,8 +7958,9 @@ COMMANDS = {
                   "VERDICTS is JSONL, one {\"id\": ..., \"check\": ..., \"pass\": true|false} "
                   "(optionally \"trial\") a line: a person's verdicts on answers in RUN. For each "
                   "judge check: the share of real failures the judge catches, of real passes it "
-                  "leaves alone, raw agreement, Cohen's kappa and the 2x2 table, with warnings "
-                  "when failure detection is below 0.8 or the verdicts are unbalanced.",
+                  "leaves alone (each with its Wilson 95% interval), raw agreement, Cohen's kappa "
+                  "(with its large-sample interval) and the 2x2 table, with warnings when failure "
+                  "detection's interval reaches below 0.8 or the verdicts are unbalanced.",
                   [("verdicts", {"help": "JSONL of a person's verdicts"}),
                    ("run", {"help": "a run with judge verdicts for those answers"})]),
     "review": ("read a run's traces in the browser and annotate what went wrong",

@@ -4,6 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
+import numpy as np
+from scipy.stats import norm, pearsonr, rankdata, spearmanr
+from statsmodels.stats.inter_rater import cohens_kappa
+from statsmodels.stats.proportion import proportion_confint
 
 from conftest import evalpy, load_json
 
@@ -176,11 +180,97 @@ def test_calibrate_on_a_hand_computed_table(calibration, cli):
     # kappa for a 2x2 table [[a, b], [c, d]] written another way: 2(ad - bc) / ((a+b)(b+d) + (a+c)(c+d))
     tp, fn, fp, tn = 3, 1, 1, 5
     assert a["kappa"] == pytest.approx(2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)), rel=1e-12)
-    assert a["warnings"] == ["the judge catches only 75% of real failures (below 0.8): rework its prompt, "
-                             "change its model, or check its verdicts by hand"]
+    # the intervals, against statsmodels: Wilson's for each rate, the large-sample one for kappa
+    assert a["failure_detection_ci"] == pytest.approx(proportion_confint(3, 4, method="wilson"), rel=1e-9)
+    assert a["pass_retention_ci"] == pytest.approx(proportion_confint(5, 6, method="wilson"), rel=1e-9)
+    k = cohens_kappa([[tp, fn], [fp, tn]])
+    assert a["kappa_se"] == pytest.approx(k.std_kappa, rel=1e-9)
+    assert a["kappa_ci"] == pytest.approx([k.kappa_low, 1.0], rel=1e-9) and k.kappa_upp > 1   # cut to kappa's range
+    # 75% is below 0.8, but 3 of 4 leaves 30-95% open: no verdict on the judge either way
+    assert a["warnings"] == ["cannot tell yet whether the judge catches enough real failures: it caught 3 of 4 "
+                             "(95% CI 30–95%, reaching below 0.8); label more failing answers"]
     out = cli("calibrate", *calibration)[1]
-    assert "  Failure detection: 3/4 = 75%  (real failures the judge fails)" in out
+    assert "  Failure detection: 3/4 = 75% (95% CI 30–95%): real failures the judge fails" in out
+    assert "  Pass retention:    5/6 = 83% (95% CI 44–97%): real passes the judge leaves alone" in out
+    assert ("  Cohen's kappa:     0.58 (95% CI 0.07 to 1.00, a large-sample approximation, rough on 10 answers)"
+            in out)
     assert "  human fail           3           1" in out
+
+
+def calibrated_table(caught, missed, false_alarms, kept):
+    """A judged run and a person's verdicts on it whose table is the one given (human fail: caught by
+    the judge, missed; human pass: failed by the judge, kept), as the paths calibrate takes."""
+    kinds = [(False, False)] * caught + [(False, True)] * missed + [(True, False)] * false_alarms + [(True, True)] * kept
+    run = audited_run(lambda i, judge, vote: kinds[i - 1][1], count=len(kinds))
+    with open("human.jsonl", "w") as f:
+        for i, (person, _) in enumerate(kinds, 1):
+            f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": person}) + "\n")
+    return "human.jsonl", run
+
+
+@pytest.mark.parametrize("table", [(1, 4, 2, 93), (40, 3, 12, 5), (2, 0, 9, 89), (9, 1, 3, 30), (13, 7, 1, 0),
+                                   (0, 3, 4, 0), (60, 15, 20, 105)])
+def test_calibration_intervals_are_statsmodels(project, cli, table):
+    """Wilson's intervals on both rates; kappa's standard error is Fleiss, Cohen & Everitt's (1969),
+    as statsmodels computes it, on balanced tables and lopsided ones, the interval cut to [-1, 1]."""
+    caught, missed, false_alarms, kept = table
+    code, out, err = cli("calibrate", *calibrated_table(*table), "--json")
+    assert code == 0, err
+    a = json.loads(out)["checks"]["answers"]
+    assert a["failure_detection_ci"] == pytest.approx(proportion_confint(caught, caught + missed, method="wilson"),
+                                                      rel=1e-9, abs=1e-12)
+    assert a["pass_retention_ci"] == pytest.approx(proportion_confint(kept, kept + false_alarms, method="wilson"),
+                                                   rel=1e-9, abs=1e-12)
+    k = cohens_kappa([[caught, missed], [false_alarms, kept]])
+    assert a["kappa"] == pytest.approx(k.kappa, rel=1e-9) and a["kappa_se"] == pytest.approx(k.std_kappa, rel=1e-9)
+    assert a["kappa_ci"] == pytest.approx([max(-1, k.kappa_low), min(1, k.kappa_upp)], rel=1e-9)
+
+
+def test_kappa_of_a_larger_table_is_statsmodels():
+    """The function takes any square table: three categories, one rater's in rows."""
+    table = [[12, 3, 1], [4, 20, 5], [0, 6, 9]]
+    k = cohens_kappa(table)
+    assert evalpy.cohen_kappa(table) == pytest.approx((k.kappa, k.std_kappa, k.kappa_low, k.kappa_upp), rel=1e-9)
+
+
+@pytest.mark.parametrize("table, warning", [
+    # 4 of 5 is 80%, on the line, but 38-96%: the judge may miss more than half
+    ((4, 1, 0, 5), "cannot tell yet whether the judge catches enough real failures: it caught 4 of 5 (95% CI 38–96%, "
+                   "reaching below 0.8); label more failing answers"),
+    ((36, 4, 0, 10), "cannot tell yet whether the judge catches enough real failures: it caught 36 of 40 (95% CI "
+                     "77–96%, reaching below 0.8); label more failing answers"),
+    ((3, 7, 0, 10), "the judge catches only 30% of real failures, at most 60% by its 95% interval (below 0.8): rework "
+                    "its prompt, change its model, or check its verdicts by hand"),
+    # the top of the interval is 79.9%: printed so, never as the 80% it is read against
+    ((27, 13, 0, 10), "the judge catches only 68% of real failures, at most 79.9% by its 95% interval (below 0.8): "
+                      "rework its prompt, change its model, or check its verdicts by hand"),
+    ((49, 1, 0, 10), None),          # 98%, 90-100%: enough, surely
+    ((37, 3, 0, 10), None),          # 92.5%, 80.1-97%: the low end clears the line by a hair
+])
+def test_failure_detection_warnings_read_the_interval(project, cli, table, warning):
+    code, out, err = cli("calibrate", *calibrated_table(*table), "--json")
+    assert code == 0, err
+    a = json.loads(out)["checks"]["answers"]
+    low, high = proportion_confint(table[0], table[0] + table[1], method="wilson")
+    detection = [w for w in a["warnings"] if "real failures" in w]
+    assert detection == ([warning] if warning else [])
+    assert (high < 0.8) == ("catches only" in out) and (low < 0.8 <= high) == ("cannot tell yet" in out)
+    if table == (37, 3, 0, 10):
+        assert "  Failure detection: 37/40 = 92% (95% CI 80.1–97%): real failures" in cli("calibrate", *calibrated_table(*table))[1]
+
+
+def test_kappa_is_called_rough_on_few_answers_and_has_no_interval_without_a_disagreement(project, cli):
+    out = cli("calibrate", *calibrated_table(9, 1, 3, 30))[1]
+    assert "  Cohen's kappa:     0.76 (95% CI 0.53 to 0.98, a large-sample approximation, rough on 43 answers)" in out
+    out = cli("calibrate", *calibrated_table(60, 15, 20, 105))[1]
+    assert "  Cohen's kappa:     0.63 (95% CI 0.52 to 0.74, a large-sample approximation)\n" in out
+    code, out, err = cli("calibrate", *calibrated_table(5, 0, 0, 5), "--json")
+    a = json.loads(out)["checks"]["answers"]
+    assert a["kappa"] == 1 and a["kappa_se"] is None and a["kappa_ci"] is None
+    assert ("  Cohen's kappa:     1.00 (no interval: no answer is disagreed on, and the large-sample formula needs "
+            "some disagreement)") in cli("calibrate", *calibrated_table(5, 0, 0, 5))[1]
+    a = json.loads(cli("calibrate", *calibrated_table(5, 0, 0, 0), "--json")[1])["checks"]["answers"]
+    assert a["kappa"] is None and a["kappa_ci"] is None and a["pass_retention_ci"] is None
 
 
 def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli):
@@ -281,13 +371,13 @@ def test_the_family_note_uses_the_family_the_server_reports(project, judged_spli
 AUDIT_JUDGES = ("qwen2.5:7b", "llama3.1:8b")
 
 
-def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b"):
-    """20 answers, a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge, vote)
-    says each vote. Written as runs/audited.json; returns its path."""
+def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20):
+    """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge,
+    vote) says each vote. Written as runs/audited.json; returns its path."""
     from conftest import make_run, write_run
     votes = votes or 1
     cases = []
-    for i in range(1, 21):
+    for i in range(1, count + 1):
         case_votes = [{"check": "answers", "model": judge, "vote": v, "seed": 41 + v, "pass": passes(i, judge, v),
                        "reason": "r", "raw": "{}", "error": None, "prompt_tokens": 10, "completion_tokens": 3}
                       for judge in judges for v in range(1, votes + 1)]
@@ -306,9 +396,9 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
     code, out, err = cli("judge", run, "--audit")
     assert code == 0, err
     lines = out.splitlines()
-    assert ("  Length: the judge passes 100% of the longest quarter and 0% of the shortest (Spearman +0.87): longer "
-            "answers pass more often; a length bias unless they really are better (a person's verdicts tell: "
-            "calibrate --audit)") in lines
+    assert ("  Length: the judge passes 100% of the longest quarter and 0% of the shortest (Spearman +0.87, 95% CI "
+            "+0.64 to +0.95): longer answers pass more often; a length bias unless they really are better (a "
+            "person's verdicts tell: calibrate --audit)") in lines
     start = lines.index("  Length: " + lines[lines.index("Check 'answers' (20 answers with a verdict of 20 judged):") + 1][10:])
     assert [l.split() for l in lines[start + 1:start + 6]] == [
         ["quarter", "characters", "judge", "passes"], ["shortest", "10–50", "0/5", "=", "0%"],
@@ -316,13 +406,57 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
         ["longest", "160–200", "5/5", "=", "100%"]]
     audit = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]
     assert audit["checks"]["answers"]["verbosity"]["spearman"] == pytest.approx(0.8671099695241199)
+    rho = spearmanr(range(20), [i > 10 for i in range(1, 21)])[0]
+    assert audit["checks"]["answers"]["verbosity"]["spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9)
 
 
-def test_the_audit_finds_no_length_effect_where_there_is_none(project, cli):
-    run = audited_run(lambda i, judge, vote: i in BALANCED)
+def bonett_wright(rho, n):
+    """Spearman's rho's 95% interval as Bonett & Wright (2000, Psychometrika 65:23-28) publish it:
+    tanh(atanh(rho) ± z_0.975 · sqrt((1 + rho²/2) / (n - 3)))."""
+    half = norm.ppf(0.975) * np.sqrt((1 + rho ** 2 / 2) / (n - 3))
+    return [np.tanh(np.arctanh(rho) - half), np.tanh(np.arctanh(rho) + half)]
+
+
+@pytest.mark.parametrize("count, passes, reading", [
+    # no correlation on 20 answers still leaves -0.44 to +0.44 open
+    (20, lambda i: i in BALANCED, "(Spearman +0.00, 95% CI -0.44 to +0.44): too few answers to rule out a length effect"),
+    # none on 200: the interval lies within ±0.2
+    (200, lambda i: i % 2 == 0, "(Spearman +0.01, 95% CI -0.13 to +0.15): little sign that length sways it"),
+    # +0.35 once read as a bias; on 20 answers its interval holds 0
+    (20, lambda i: i in (3, 6, 9, 11, 12, 14, 15, 17, 18, 20),
+     "(Spearman +0.35, 95% CI -0.13 to +0.69): too few answers to rule out a length effect"),
+    # +0.15 once read as 'little sign'; on 200 answers its interval leaves out 0 (its low end printed
+    # with the digits that keep it above 0)
+    (200, lambda i: i % 10 < (4 if i <= 100 else 6),
+     "(Spearman +0.15, 95% CI +0.01 to +0.28): longer answers pass more often; a length bias unless they really "
+     "are better (a person's verdicts tell: calibrate --audit)"),
+    (20, lambda i: i <= 10, "(Spearman -0.87, 95% CI -0.95 to -0.64): shorter answers pass more often; read some "
+                            "long ones it failed"),
+])
+def test_the_length_reading_follows_the_interval(project, cli, count, passes, reading):
+    run = audited_run(lambda i, judge, vote: passes(i), count=count)
     out = cli("judge", run, "--audit")[1]
-    assert ("  Length: the judge passes 60% of the longest quarter and 60% of the shortest (Spearman +0.00): little "
-            "sign that length sways it") in out.splitlines()
+    assert reading in out
+    v = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
+    rho = spearmanr([10 * i for i in range(1, count + 1)], [passes(i) for i in range(1, count + 1)])[0]
+    assert v["spearman"] == pytest.approx(rho, abs=1e-12)
+    assert v["spearman_ci"] == pytest.approx(bonett_wright(rho, count), rel=1e-9, abs=1e-12)
+    low, high = v["spearman_ci"]
+    assert ("length bias" in reading or "shorter answers" in reading) == (low > 0 or high < 0)
+    assert ("little sign" in reading) == (-0.2 <= low and high <= 0.2)
+
+
+def test_the_spearman_interval_is_pearsons_on_ranks_with_bonett_and_wrights_error(project):
+    """The same interval from another route: scipy's Pearson interval on the ranks uses 1/sqrt(n - 3);
+    scaled by sqrt(1 + rho²/2) about Fisher's z it is Bonett and Wright's."""
+    lengths, verdicts = list(range(27)), [i % 2 == 0 for i in range(27)]
+    fit = pearsonr(rankdata(lengths), rankdata(verdicts))
+    plain = fit.confidence_interval(0.95)
+    centre = np.arctanh(fit.statistic)
+    widen = np.sqrt(1 + fit.statistic ** 2 / 2)
+    expected = [np.tanh(centre + (np.arctanh(end) - centre) * widen) for end in (plain.low, plain.high)]
+    assert evalpy.spearman_interval(evalpy.spearman(lengths, [int(v) for v in verdicts]), 27) == pytest.approx(expected, rel=1e-9)
+    assert evalpy.spearman_interval(0.5, 3) == (None, None) and evalpy.spearman_interval(1.0, 10) == (1.0, 1.0)
 
 
 def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(project, cli):
@@ -335,7 +469,22 @@ def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(pro
         code, out, err = cli("calibrate", "human.jsonl", run, "--audit")
         assert code == 0, err
         assert reading in out and "people pass" in out and "Failure detection" in out
-        assert "audit" in json.loads(cli("calibrate", "human.jsonl", run, "--audit", "--json")[1])
+        v = json.loads(cli("calibrate", "human.jsonl", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
+        rho = spearmanr(range(20), [people(i) for i in range(1, 21)])[0]
+        assert v["human_spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9, abs=1e-12)
+
+
+def test_a_gap_with_people_the_intervals_cannot_support_is_not_claimed(project, cli):
+    """The judge +0.87 (20 answers, +0.64 to +0.95), people +0.44 on the 8 shortest they labelled
+    (-0.42 to +0.88): a gap of 0.43, but the intervals overlap."""
+    run = audited_run(lambda i, judge, vote: i > 10)
+    with open("human.jsonl", "w") as f:
+        for i in range(1, 9):
+            f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": i in (2, 5, 7, 8)}) + "\n")
+    out = cli("calibrate", "human.jsonl", run, "--audit")[1]
+    assert ("; people's verdicts give +0.44, 95% CI -0.42 to +0.88: too few answers to tell whether the judge "
+            "follows length more or less than people do") in out
+    assert "rewards length" not in out
 
 
 def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_panel(project, cli):
