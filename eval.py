@@ -5274,13 +5274,15 @@ def run_listing(folder):
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
-        figure = f"{s['measure']} {count_percent(s['correct'], s['scored'])}" if s["scored"] else "no answers"
+        # undecided cases (a judge gave no verdict) make the figure a range, said first as the report does
+        figure = (f"{s['measure']} {bounds_text(s['bounds'])} ({s['bounds']['undecided_cases']} undecided)" if s["bounds"]
+                  else f"{s['measure']} {count_percent(s['correct'], s['scored'])}" if s["scored"] else "no answers")
         rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
                      f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
-                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"]})
+                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"], "bounds": s["bounds"]})
     order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
     rows = [["file", "split", "prompt", "model", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]

@@ -234,3 +234,16 @@ def test_without_undecided_cases_there_are_no_bounds(dev_run, cli):
     s = json.loads(cli("report", dev_run, "--json")[1])
     assert s["bounds"] is None and s["mean_accuracy"] == s["accuracy"] and s["mean_accuracy_ci"] == s["accuracy_ci"]
     assert cli("report", dev_run)[1].startswith("Accuracy: 25/28 = 89%  (95% CI 73–96%)\n")
+
+
+def test_runs_lists_a_run_with_undecided_cases_by_its_bounds(cli):
+    """Issue 26, item 7, from the merge: `runs` still printed 'pass rate 0/6 = 0%' for the example
+    whose 21 of 27 cases no judge decided; it says the bounds, as the report's headline does."""
+    code, out, err = cli("runs", str(ROOT / "runs" / "example"))
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.split()[0].endswith("support-dev-v1.json"))
+    assert line.endswith("pass rate between 0/27 and 21/27 (21 undecided)")
+    listing = json.loads(cli("runs", str(ROOT / "runs" / "example"), "--json")[1])
+    entry = next(e for e in listing if e["file"].endswith("support-dev-v1.json"))
+    assert (entry["bounds"]["low_count"], entry["bounds"]["high_count"], entry["bounds"]["of"]) == (0, 21, 27)
+    assert next(e for e in listing if e["file"].endswith("dev-v3.json"))["bounds"] is None
