@@ -4185,24 +4185,11 @@ def mean_difference(differences):
     return mean, max(-1.0, mean - half), min(1.0, mean + half), t_two_sided(mean / se, n - 1)
 
 
-def fewest_to_call(cases, alpha):
-    """The fewest cases that must change, all the same way, for the mid-p McNemar test to call it
-    (its p is then 1/2 to that power); None when the cases are fewer."""
-    return next((m for m in range(1, cases + 1) if mcnemar_mid_p(m, 0) <= alpha), None)
-
-
 def detectable_difference(cases, discordant, alpha):
     """The smallest difference (a share of the cases) the mid-p McNemar test could tell from chance
     when `discordant` cases changed: the most even split it would call. None when no split would."""
-    if discordant == 0 or mcnemar_mid_p(discordant, 0) > alpha:
-        return None
-    low, high = 0, discordant // 2   # mid-p grows as the split evens out: find the last split called
-    if mcnemar_mid_p(discordant - high, high) <= alpha:
-        low = high
-    while low < high:
-        mid = (low + high + 1) // 2
-        low, high = (mid, high) if mcnemar_mid_p(discordant - mid, mid) <= alpha else (low, mid - 1)
-    return (discordant - 2 * low) / cases
+    rarer, _ = mid_p_cutoff(discordant, alpha)
+    return None if rarer < 0 or discordant == 0 else (discordant - 2 * rarer) / cases
 
 
 # The two analyses of a paired comparison, named as every view and --json names them.
@@ -5769,7 +5756,7 @@ def compare_rows(c, baseline_path, candidate_path):
                  "alpha": c["alpha"], "reading": c["reading"]},
                 *([{"name": "detectable", "figure": figure("size", c["detectable"], ["detectable"]),
                     "cases": c["baseline"]["scored"], "discordant": c["discordant"],
-                    "fewest": fewest_to_call(c["baseline"]["scored"], c["alpha"])}]
+                    "fewest": fewest_one_way(c["alpha"], mcnemar_mid_p, c["baseline"]["scored"])}]
                   if c["unit"] == "case" and c["baseline"]["scored"] else []),
                 *([{"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"], alpha=c["alpha"])}]
                   if "fisher_p" in c else []),

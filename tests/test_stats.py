@@ -547,7 +547,8 @@ def test_the_smallest_difference_the_test_could_call_by_enumeration():
         splits = [abs(changed - 2 * k) for k in range(changed + 1) if called(changed - k, k)]
         expected = min(splits) / cases if splits else None
         assert evalpy.detectable_difference(cases, changed, 0.05) == pytest.approx(expected), (cases, changed)
-    assert evalpy.fewest_to_call(28, 0.05) == 5 and evalpy.fewest_to_call(4, 0.05) is None   # 1/2**5 = 0.031
+    assert evalpy.fewest_one_way(0.05, evalpy.mcnemar_mid_p, 28) == 5   # 1/2**5 = 0.031
+    assert evalpy.fewest_one_way(0.05, evalpy.mcnemar_mid_p, 4) is None
 
 
 def readme_power_sessions():
