@@ -4166,11 +4166,13 @@ def t_quantile(q, df):
     return (low + high) / 2
 
 
-def mean_difference(differences):
-    """The mean of per-case differences with its 95% t interval (n - 1 degrees of freedom) and the
-    paired t-test's two-sided p: the analysis of trials, where each case's pass rate over its own
-    trials is one observation. Equal to a cluster-robust (by case) mean of every answer.
-    (estimate, low, high, p); with fewer than two cases, or no spread, no interval and p = None."""
+def mean_difference(differences, alpha=ALPHA):
+    """The mean of per-case differences with its 1 - alpha t interval (n - 1 degrees of freedom) and
+    the paired t-test's two-sided p: the analysis of trials, where each case's pass rate over its
+    own trials is one observation. Equal to a cluster-robust (by case) mean of every answer.
+    (estimate, low, high, p); one case: no interval and p None. Every case alike (no spread): no
+    interval either (a t interval of zero width would claim certainty no sample gives), and the
+    exact sign-flip p, 2 / 2**n when they all moved, 1 when none did."""
     n = len(differences)
     if n == 0:
         return None, None, None, None
@@ -4179,9 +4181,9 @@ def mean_difference(differences):
         return mean, None, None, None
     sd = sqrt(fsum((d - mean) ** 2 for d in differences) / (n - 1))
     if sd == 0:
-        return mean, mean, mean, (1.0 if mean == 0 else 0.0)
+        return mean, None, None, (1.0 if mean == 0 else min(1.0, 2 * 0.5 ** n))
     se = sd / sqrt(n)
-    half = t_quantile(0.975, n - 1) * se
+    half = t_quantile(1 - alpha / 2, n - 1) * se
     return mean, max(-1.0, mean - half), min(1.0, mean + half), t_two_sided(mean / se, n - 1)
 
 
@@ -4193,30 +4195,50 @@ def detectable_difference(cases, discordant, alpha):
 
 
 # The two analyses of a paired comparison, named as every view and --json names them.
-BINARY_METHOD = "Newcombe's paired score interval (method 10)"
+BINARY_METHOD = "Newcombe's paired interval"
 BINARY_TEST = "mid-p McNemar"
 RATES_METHOD = "mean of per-case differences, t interval"
 RATES_TEST = "paired t-test on per-case pass rates"
 
 
-def paired_change(pairs, alpha):
+def unanimous(pairs):
+    """Every case's trials agree, on both sides (a case passes all its trials or none): what a run
+    at temperature 0 gives. Its trials then add nothing; the case's one verdict is the observation."""
+    return all(a in (0, a_of) and b in (0, b_of) for a, a_of, b, b_of in pairs)
+
+
+def paired_change(pairs, alpha, level_alpha=None):
     """Candidate minus baseline over the same cases, each pair (baseline passed, of decided,
-    candidate passed, of decided). One answer a case on both sides: Newcombe's interval and the
-    mid-p McNemar test on the cases that changed. Trials on either side: each case's pass rate over
-    its own trials is one observation (trials of a case are not independent; cases are), and the
-    per-case differences get a t interval and test. A majority vote is never the unit: a majority of
-    five is more often right than one answer, which would read as a change the model never made."""
-    if all(a_of == 1 and b_of == 1 for _, a_of, _, b_of in pairs):
-        fixed = sum(b and not a for a, _, b, _ in pairs)
-        broken = sum(a and not b for a, _, b, _ in pairs)
-        both = sum(a and b for a, _, b, _ in pairs)
-        estimate, low, high = paired_difference(both, fixed, broken, len(pairs) - fixed - broken - both)
-        return {"difference": {"estimate": estimate, "low": low, "high": high, "method": BINARY_METHOD},
+    candidate passed, of decided), with a 1 - level_alpha interval (default: alpha's). Each case
+    one verdict (one answer, or trials that all agree): Newcombe's interval and the mid-p McNemar
+    test on the cases that changed. Trials that differ: each case's pass rate over its own trials
+    is one observation (trials of a case are not independent; cases are), and the per-case
+    differences get a t interval and test. A majority vote is never the unit: a majority of five is
+    more often right than one answer, which would read as a change the model never made."""
+    level_alpha = alpha if level_alpha is None else level_alpha
+    if unanimous(pairs):
+        fixed = sum(b == b_of and a < a_of for a, a_of, b, b_of in pairs)
+        broken = sum(a == a_of and b < b_of for a, a_of, b, b_of in pairs)
+        both = sum(a == a_of and b == b_of for a, a_of, b, b_of in pairs)
+        z = NormalDist().inv_cdf(1 - level_alpha / 2)
+        estimate, low, high = paired_difference(both, fixed, broken, len(pairs) - fixed - broken - both, z)
+        return {"difference": {"estimate": estimate, "low": low, "high": high, "level": 1 - level_alpha,
+                               "method": BINARY_METHOD},
                 "test": {"name": BINARY_TEST, "p": mcnemar_mid_p(fixed, broken)}, "unit": "case",
                 "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
-    estimate, low, high, p = mean_difference([b / b_of - a / a_of for a, a_of, b, b_of in pairs])
-    return {"difference": {"estimate": estimate, "low": low, "high": high, "method": RATES_METHOD},
+    estimate, low, high, p = mean_difference([b / b_of - a / a_of for a, a_of, b, b_of in pairs], level_alpha)
+    return {"difference": {"estimate": estimate, "low": low, "high": high, "level": 1 - level_alpha,
+                           "method": RATES_METHOD},
             "test": {"name": RATES_TEST, "p": p}, "unit": "case pass rate", "detectable": None}
+
+
+def called(change, alpha):
+    """Whether a paired change is called: the test under alpha AND the interval clear of zero. The
+    two are different calculations (Newcombe's interval does not invert the mid-p test) and can
+    disagree near the line; a verdict that one of them contradicts is not given."""
+    d, p = change["difference"], change["test"]["p"]
+    clear = d["low"] is None or d["low"] > 0 or d["high"] < 0
+    return bool(d["estimate"]) and p is not None and p <= alpha and clear
 
 
 def holm(p_values):
@@ -4663,10 +4685,11 @@ def signed_points(d, digits=1):
 
 
 def difference_text(d):
-    """'+17.9 points (95% CI +1.6 to +34.7)'."""
+    """'+17.9 points (95% CI +1.6 to +34.7)': the interval at its level (98.3% for three comparisons)."""
     if d["estimate"] is None:
         return "-"
-    ci = f" (95% CI {signed_points(d['low'])} to {signed_points(d['high'])})" if d["low"] is not None else ""
+    ci = (f" ({100 * d['level']:.3g}% CI {signed_points(d['low'])} to {signed_points(d['high'])})"
+          if d["low"] is not None else "")
     return f"{signed_points(d['estimate'])} points{ci}"
 
 
@@ -5457,8 +5480,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "detectable": change["detectable"], "discordant": len(buckets["fixed"]) + len(buckets["regressions"]),
               "rose": rose, "fell": fell,
               "identical_answers": identical, "paired_answers": paired,
-              "alpha": alpha, "significant": bool(estimate) and p is not None and p <= alpha,
-              "reading": change_reading(change, alpha),
+              "alpha": alpha, "significant": called(change, alpha),
+              "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
               "subset": a_cfg.get("subset") or b_cfg.get("subset"),
               "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
@@ -5473,22 +5496,24 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     return result
 
 
-def change_reading(change, alpha):
-    """The comparison in words, led by the size of the change and its interval, then the test."""
-    d, test = change["difference"], change["test"]
+def change_reading(d, p, alpha, called, p_said="p", test=None,
+                   verdict=("the candidate is better", "the candidate is worse")):
+    """A paired change in words, led by its size and interval, then the test; a verdict only where
+    the test and the interval agree (called()), "borderline" where they do not."""
     if d["estimate"] is None:
         return "no case has a verdict in both runs"
-    if test["p"] is None:
+    if p is None:
         return f"{difference_text(d)}: too few cases to tell (a t interval needs two cases that differ)"
-    said = f"{difference_text(d)}, p = {p_value(test['p'], alpha)} ({test['name']})"
-    if d["estimate"] and test["p"] <= alpha:
-        return f"{said}: the candidate is {'better' if d['estimate'] > 0 else 'worse'} beyond chance"
+    said = f"{difference_text(d)}, {p_said} = {p_value(p, alpha)}" + (f" ({test})" if test else "")
+    if called:
+        return f"{said}: {verdict[0] if d['estimate'] > 0 else verdict[1]} beyond chance"
+    clear = d["low"] is not None and (d["low"] > 0 or d["high"] < 0)
+    if d["estimate"] and (clear or p <= alpha):
+        return (f"{said}: borderline, not called (the test and the interval disagree: p is "
+                f"{'under' if p <= alpha else 'over'} {alpha:g}, the interval {'clear of' if clear else 'reaches'} zero)")
     if d["low"] is None:
-        return f"{said}: too few cases to tell"
-    if d["low"] == d["high"] == 0:
-        return f"{said}: no case changed"
-    return (f"{said}: not told from chance; the cases fit anything from {signed_points(d['low'])} to "
-            f"{signed_points(d['high'])} points")
+        return f"{said}: could be chance"
+    return f"{said}: could be chance (any change in the interval fits these cases)"
 
 
 def run_names(paths):
@@ -5539,14 +5564,17 @@ def compare_many(runs, alpha=ALPHA):
             for (path, cfg, _), ids, name, r in zip(runs, by_id, names, rates)]
     for row, r in zip(rows[1:], rates[1:]):
         pairs = [(*x, *y) for x, y in zip(rates[0], r)]
-        change = paired_change(pairs, alpha)
+        # each interval wide enough for all the comparisons at once (Bonferroni), as their p is adjusted
+        change = paired_change(pairs, alpha, alpha / (len(rows) - 1))
         row.update(paired=len(pairs), difference=change["difference"], test=change["test"]["name"],
                    p=change["test"]["p"], unit=change["unit"])
     # a comparison without a p (one case: no spread to read) still counts in the adjustment, as a 1
     for row, adjusted in zip(rows[1:], holm([1.0 if row["p"] is None else row["p"] for row in rows[1:]])):
         row["holm_p"] = None if row["p"] is None else adjusted
-        row["significant"] = bool(row["difference"]["estimate"]) and row["p"] is not None and adjusted <= alpha
-        row["reading"] = many_reading(rows[0]["name"], row, alpha)
+        row["significant"] = called({"difference": row["difference"], "test": {"p": row["holm_p"]}}, alpha)
+        row["reading"] = (f"{row['name']} − {rows[0]['name']}: " + change_reading(
+            row["difference"], row["holm_p"], alpha, row["significant"], "Holm-adjusted p",
+            verdict=(f"{row['name']} is better than {rows[0]['name']}", f"{row['name']} is worse than {rows[0]['name']}")))
     rows[0].update(reference=True, reading=None)
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
             "reference": rows[0]["run"], "cases": len(decided), "shared_cases": len(shared),
@@ -5555,17 +5583,6 @@ def compare_many(runs, alpha=ALPHA):
             "comparisons": len(rows) - 1, "alpha": alpha, "distinct": distinct,
             "measure": measure(configs[0]["labels"], [row for _, _, cases in runs for row in check_table(cases)]),
             "majority_vote": any(cfg["repeat"] > 1 for cfg in configs)}
-
-
-def many_reading(reference, row, alpha):
-    """One run against the reference, in words: the change with its interval, read at the Holm-adjusted p."""
-    d = row["difference"]
-    if row["p"] is None:
-        return f"{row['name']} − {reference}: {difference_text(d)}: too few cases to tell"
-    said = f"{row['name']} − {reference}: {difference_text(d)}, Holm-adjusted p = {p_value(row['holm_p'], alpha)}"
-    if row["significant"]:
-        return f"{said}: {row['name']} is {'better' if d['estimate'] > 0 else 'worse'} than {reference} beyond chance"
-    return f"{said}: not told from chance on {plural(row['paired'], 'case')}"
 
 
 def compare_many_rows(m):
@@ -5617,11 +5634,14 @@ def many_notes(sec):
                      f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
                      f"{figure_text(sec['cases'])} all decided.")
     tests = sorted({r["test"] for r in sec["rows"] if not r["reference"]})
-    notes.append(f"vs reference: this run minus the first, with its 95% interval. p: {' / '.join(tests)} "
-                 f"against the reference; Holm p: adjusted for {plural(sec['comparisons']['value'], 'comparison')} (read "
-                 f"this one, at alpha {sec['alpha']:g}; each interval is at 95% alone, not adjusted). The reference is "
-                 "the run listed first, not the best: testing against a winner picked from the same data finds "
-                 "differences that are not there.")
+    level = 100 * sec["rows"][1]["difference"]["value"]["level"]
+    notes += [f"vs reference: this run minus the first, with its {level:.3g}% interval, wide enough for "
+              + (f"the {sec['comparisons']['value']} comparisons at once (Bonferroni)." if sec["comparisons"]["value"] > 1
+                 else "its one comparison."),
+              f"p: {' / '.join(tests)} against the reference; Holm p: adjusted for "
+              f"{plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha {sec['alpha']:g}).",
+              "The reference is the run listed first, not the best: testing against a winner picked from the same "
+              "data finds differences that are not there."]
     return notes
 
 

@@ -6,7 +6,9 @@ import os
 import pytest
 import scipy.stats
 
-from conftest import V3_MISSES, answer_key, load_json, make_run, split_run, write_run
+from conftest import ROOT, V3_MISSES, answer_key, load_json, make_run, split_run, write_run
+
+EXAMPLE = ROOT / "runs" / "example"
 
 
 def test_compare_lists_fixed_and_regressions(two_runs, cli):
@@ -65,8 +67,8 @@ def test_compare_statistics_lines(dev_run, worse_run, cli):
     def pts(x):
         return f"{100 * x:+.1f}".replace("-", "−")
     assert (f"  {pts(-3 / 28)} points (95% CI {pts(d['low'])} to {pts(d['high'])}), "
-            f"p = {c['test']['p']:.2g} (mid-p McNemar): not told from chance; the cases fit anything from "
-            f"{pts(d['low'])} to {pts(d['high'])} points") in out
+            f"p = {c['test']['p']:.2g} (mid-p McNemar): could be chance (any change in the interval fits these "
+            f"cases)") in out
     assert "Fisher" not in out
     c = json.loads(cli("compare", dev_run, worse_run, "--json", "--fisher")[1])
     assert c["fisher_p"] == pytest.approx(scipy.stats.fisher_exact([[25, 3], [22, 6]]).pvalue, rel=1e-9)
@@ -212,23 +214,25 @@ def test_many_runs_are_each_tested_against_the_first_with_holm_adjusted_p_values
     assert [r["p"] for r in m["runs"][1:]] == pytest.approx(raw, rel=1e-9)
     assert [r["holm_p"] for r in m["runs"][1:]] == pytest.approx(list(holm), rel=1e-9)
     for r, (both, fixed, broken, neither) in zip(m["runs"][1:], [(19, 6, 3, 0), (22, 5, 0, 1), (21, 6, 1, 0)]):
+        # each interval at 1 - 0.05/3 (Bonferroni over the three comparisons), as their p-values are adjusted
         assert [r["difference"][k] for k in ("estimate", "low", "high")] == pytest.approx(
-            newcombe_paired(both, fixed, broken, neither), rel=1e-9)
+            newcombe_paired(both, fixed, broken, neither, level=1 - 0.05 / 3), rel=1e-9)
     assert m["runs"][0]["ci"] == pytest.approx(list(scipy.stats.binomtest(22, 28).proportion_ci(method="wilson")))
-    assert lines[5].split()[-9:] == ["+17.9", "points", "(95%", "CI", "+1.0", "to", "+35.8)", "0.031", "0.094"]   # raw p under alpha, adjusted over it
-    assert "Holm p: adjusted for 3 comparisons" in out and "each interval is at 95% alone, not adjusted" in out
-    assert lines[-2] == ("  dev-v3 − dev-v1: +17.9 points (95% CI +1.0 to +35.8), Holm-adjusted p = 0.094: not told "
-                         "from chance on 28 cases")
+    assert lines[5].split()[-9:] == ["+17.9", "points", "(98.3%", "CI", "−3.5", "to", "+40.1)", "0.031", "0.094"]   # raw p under alpha, adjusted over it
+    assert "Holm p: adjusted for 3 comparisons" in out and "98.3% interval, wide enough for the 3 comparisons at once" in out
+    assert lines[-2] == ("  dev-v3 − dev-v1: +17.9 points (98.3% CI −3.5 to +40.1), Holm-adjusted p = 0.094: could be "
+                         "chance (any change in the interval fits these cases)")
     md = cli("compare", *four_runs(), "--markdown")[1]
-    assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (95% CI +1.0 to +35.8) | 0.031 | 0.094 |" in md
+    assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (98.3% CI −3.5 to +40.1) | 0.031 | 0.094 |" in md
 
 
-def newcombe_paired(both, fixed, broken, neither):
+def newcombe_paired(both, fixed, broken, neither, level=0.95):
     """Newcombe's (1998) method 10 for candidate minus baseline, written from the paper's formula
     (phi with its correction, then the two Wilson intervals from scipy)."""
     n = both + fixed + broken + neither
     a, b = (both + broken) / n, (both + fixed) / n
-    (la, ua), (lb, ub) = (scipy.stats.binomtest(k, n).proportion_ci(method="wilson") for k in (both + broken, both + fixed))
+    (la, ua), (lb, ub) = (scipy.stats.binomtest(k, n).proportion_ci(method="wilson", confidence_level=level)
+                          for k in (both + broken, both + fixed))
     margins = (both + broken) * (fixed + neither) * (both + fixed) * (broken + neither)
     cross = both * neither - broken * fixed
     cross = cross - n / 2 if cross > n / 2 else min(cross, 0)
@@ -334,7 +338,7 @@ def test_the_worse_gate_over_many_runs_reads_the_adjusted_p_as_the_table_does(pr
     code, out, err = cli("compare", base, a, c, "--fail-if-worse", "--alpha", "0.1")
     assert code == 0, err
     assert ("gate passed: base -> c: significantly worse? no (c − base: −17.9 points (95% CI −36.5 to +1.1), "
-            "Holm-adjusted p = 0.14: not told from chance on 28 cases)") in err
+            "Holm-adjusted p = 0.14: could be chance (any change in the interval fits these cases))") in err
     assert "gate passed: base -> a: significantly worse? no (a − base: −7.1 points" in err
     m = json.loads(cli("compare", base, a, c, "--json")[1])
     assert [r["holm_p"] for r in m["runs"][1:]] == pytest.approx([6 / 16, 2 * 9 / 128], rel=1e-9)
@@ -425,7 +429,7 @@ def test_the_worked_example_states_the_difference_with_its_interval(project, cli
     assert (len(c["fixed"]), len(c["regressions"]), c["baseline"]["correct"], c["candidate"]["correct"]) == (5, 0, 20, 25)
     d = c["difference"]
     assert [d["estimate"], d["low"], d["high"]] == pytest.approx(newcombe_paired(20, 5, 0, 3), rel=1e-9)
-    assert d["method"] == "Newcombe's paired score interval (method 10)"
+    assert d["method"] == "Newcombe's paired interval" and d["level"] == 0.95
     assert c["test"]["p"] == pytest.approx(mid_p(5, 0)) == 0.03125
     out = cli("compare", a, b)[1]
     assert "  +17.9 points (95% CI +1.6 to +34.7), p = 0.031 (mid-p McNemar): the candidate is better beyond chance" in out
@@ -445,7 +449,8 @@ def test_a_null_result_says_what_the_cases_still_allow(project, cli):
     assert [c["difference"]["low"], c["difference"]["high"]] == pytest.approx(newcombe_paired(24, 2, 2, 0)[1:], rel=1e-9)
     out = cli("compare", a, b)[1]
     low, high = (f"{100 * x:+.1f}".replace("-", "−") for x in (c["difference"]["low"], c["difference"]["high"]))
-    assert f"not told from chance; the cases fit anything from {low} to {high} points" in out
+    assert (f"{low} to {high}), p = {c['test']['p']:.2g} (mid-p McNemar): could be chance (any change in the interval "
+            "fits these cases)") in out
     assert "With 4 changed cases of 28, no split of them could be told from chance" in out
 
 
@@ -468,3 +473,56 @@ def test_what_one_case_or_none_cannot_tell_is_said_not_invented(project, cli):
     e2 = write_run("runs/e2.json", make_run([("c1", "bug", None), ("c2", "bug", None)], prompt="prompts/v2.txt"))
     out = cli("compare", e1, e2)[1]
     assert "  no case has a verdict in both runs" in out and "changed its outcome" not in out
+
+
+def test_where_the_test_and_the_interval_disagree_nothing_is_called(project, cli):
+    """From the newcomer pass on issue 26: Newcombe's interval does not invert the mid-p test, and
+    near the line 'worse beyond chance' was printed beside an interval reaching +0.1, or 'not told
+    from chance' beside one wholly below zero; the gate followed the test alone."""
+    ids = [f"c{i:03d}" for i in range(100)]
+    # 100 cases: 1 both right, 1 fixed, 7 broken, 91 both wrong: mid-p 0.039, the interval reaches above zero
+    right_a, right_b = {ids[0], *ids[2:9]}, {ids[0], ids[1]}
+    a = write_run("runs/a.json", make_run([(i, "bug", "bug" if i in right_a else "no sé") for i in ids]))
+    b = write_run("runs/b.json", make_run([(i, "bug", "bug" if i in right_b else "no sé") for i in ids],
+                                          prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"]["p"] == pytest.approx(mid_p(1, 7)) and c["test"]["p"] < 0.05
+    assert [c["difference"][k] for k in ("low", "high")] == pytest.approx(newcombe_paired(1, 1, 7, 91)[1:], rel=1e-9)
+    assert c["difference"]["high"] > 0 and c["significant"] is False
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    assert code == 0 and "borderline, not called (the test and the interval disagree: p is under 0.05, the interval reaches zero)" in out
+    # 28 cases: 3 fixed, 10 broken: mid-p 0.057, but the interval lies wholly below zero
+    ids = ids[:28]
+    a = write_run("runs/c.json", make_run([(i, "bug", "no sé" if i in ids[:3] else "bug") for i in ids]))
+    b = write_run("runs/d.json", make_run([(i, "bug", "no sé" if i in ids[3:13] else "bug") for i in ids],
+                                          prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"]["p"] == pytest.approx(mid_p(3, 10)) and c["test"]["p"] > 0.05 and c["difference"]["high"] < 0
+    assert "the interval clear of zero" in c["reading"] and c["significant"] is False
+
+
+def test_the_interval_is_at_the_level_alpha_sets(project, cli):
+    """--alpha 0.01 read a 95% interval clear of zero as 'not told from chance': the interval now
+    follows alpha, so its level and the test's are one."""
+    c = json.loads(cli("compare", str(EXAMPLE / "dev-v3.json"), str(EXAMPLE / "dev-v3-schema.json"), "--json",
+                       "--alpha", "0.01")[1])
+    d = c["difference"]
+    assert d["level"] == 0.99
+    assert [d["estimate"], d["low"], d["high"]] == pytest.approx(newcombe_paired(0, 5, 0, 23, level=0.99), rel=1e-9)
+    assert "(99% CI " in c["reading"] and d["low"] < 0 and c["significant"] is False
+
+
+def test_trials_that_always_agree_are_read_as_one_verdict_a_case(project, cli):
+    """At temperature 0 every trial of a case agrees; the t-test on rates of 0 and 1 called four
+    cases broken in every trial 'worse' (p = 0.043) where the same cases with one trial were not
+    (mid-p 0.0625): trials that never differ add nothing, so the case's verdict is the unit."""
+    ids = [f"c{i:02d}" for i in range(28)]
+    def runs(k):
+        a = write_run(f"runs/k{k}-a.json", make_run([(i, "bug", ["bug"] * k) for i in ids]))
+        b = write_run(f"runs/k{k}-b.json", make_run([(i, "bug", ["no sé" if i in ids[:4] else "bug"] * k)
+                                                     for i in ids], prompt="prompts/v2.txt"))
+        return json.loads(cli("compare", a, b, "--json")[1])
+    one, five = runs(1), runs(5)
+    assert five["unit"] == one["unit"] == "case" and five["test"] == one["test"] == {"name": "mid-p McNemar",
+                                                                                  "p": pytest.approx(mid_p(0, 4))}
+    assert five["difference"] == one["difference"]

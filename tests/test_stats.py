@@ -534,7 +534,10 @@ def test_the_mean_of_per_case_differences_against_scipy():
         assert (low, high) == pytest.approx((max(-1, ci.low), min(1, ci.high)), rel=1e-9)
         assert close(p, t.pvalue)
     assert evalpy.mean_difference([0.4]) == (0.4, None, None, None)   # one case: no spread to read
-    assert evalpy.mean_difference([0.5, 0.5, 0.5])[1:] == (0.5, 0.5, 0.0)   # every case moved alike: no spread
+    # every case moved alike: no spread, so no interval (not one of zero width), and the exact
+    # sign-flip p: of the 2**3 ways to sign three equal moves, 2 are as far from zero as this one
+    assert evalpy.mean_difference([0.5, 0.5, 0.5])[1:] == (None, None, 0.25)
+    assert evalpy.mean_difference([0.0, 0.0])[1:] == (None, None, 1.0)
 
 
 def test_the_smallest_difference_the_test_could_call_by_enumeration():
