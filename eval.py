@@ -3849,6 +3849,17 @@ def headline_mean(rates, repeat, correct):
     the Wald interval, wrong at the edges)."""
     if repeat == 1:
         return rate(correct, len(rates)), list(wilson(correct, len(rates)))
+    return case_mean(rates)
+
+
+def case_mean(rates):
+    """(mean, [low, high]) of per-case pass rates: Student's t over the cases, cut to 0-100%; when
+    every case passed all its trials or none (temperature 0), the rates are verdicts and Wilson's
+    interval on the cases is the one a proportion needs (a t interval on 0s and 1s is Wald's, of no
+    width at 100%); when every case has the same rate otherwise, no interval."""
+    if all(r in (0, 1) for r in rates):
+        passed = sum(r == 1 for r in rates)
+        return rate(passed, len(rates)), list(wilson(passed, len(rates)))
     mean, low, high, _ = mean_difference(rates)
     return mean, [None, None] if low is None else [max(0.0, low), min(1.0, high)]
 
@@ -5420,8 +5431,8 @@ def side_figures(rates):
     if all(of == 1 for _, of in rates):
         correct = sum(passed for passed, _ in rates)
         return {"correct": correct, "scored": n, "accuracy": rate(correct, n), "ci": list(wilson(correct, n))}
-    mean, low, high, _ = mean_difference([passed / of for passed, of in rates])
-    return {"correct": None, "scored": n, "accuracy": mean, "ci": [low, high]}
+    mean, ci = case_mean([passed / of for passed, of in rates])
+    return {"correct": None, "scored": n, "accuracy": mean, "ci": ci}
 
 
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):

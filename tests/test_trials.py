@@ -257,3 +257,17 @@ def test_undecided_trials_bound_the_mean_per_case(project, cli):
     for minimum, code, says in ((0.5, 0, "gate passed"), (0.6, 2, "gates not judged"), (0.76, 1, "GATE FAILED")):
         got, _, err = cli("report", path, "--min-accuracy", minimum)
         assert got == code and f"{says}: accuracy between 50% and 75% (3 undecided answers in 2 cases)" in err
+
+
+def test_trials_that_always_agree_get_the_interval_of_a_proportion_never_one_of_no_width(project, cli):
+    """From the newcomer pass on issue 26: every case passing all five trials printed 'Accuracy:
+    100% (95% CI 100–100%)'. A t interval on 0s and 1s is Wald's; the cases' verdicts take Wilson's."""
+    import scipy.stats
+    cases = [(f"c{i:02d}", "bug", ["bug"] * 5) for i in range(20)] + [("c99", "bug", ["no sé"] * 5)]
+    run = write_run("runs/all5.json", make_run(cases))
+    s = json.loads(cli("report", run, "--json")[1])
+    assert s["mean_accuracy"] == pytest.approx(20 / 21)
+    assert s["mean_accuracy_ci"] == pytest.approx(list(scipy.stats.binomtest(20, 21).proportion_ci(method="wilson")))
+    same = write_run("runs/same.json", make_run([(f"c{i:02d}", "bug", ["bug"] * 3 + ["no sé"] * 2) for i in range(6)]))
+    s = json.loads(cli("report", same, "--json")[1])
+    assert s["mean_accuracy"] == pytest.approx(0.6) and s["mean_accuracy_ci"] == [None, None]   # every case alike
