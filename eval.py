@@ -390,8 +390,10 @@ def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6)):
     never as 0.05. A figure exactly on the line prints as the line does."""
     for d in digits:
         text = text_of(x, d)
-        shown = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        if x == line or (shown != line and (shown < line) == (x < line)):
+        # compared as printed: 17.86% is the line 0.1786, though 17.86 / 100 is not 0.1786 in floating point
+        scale = 100 if text.endswith("%") else 1
+        shown, mark = float(text.rstrip("%")), round(line * scale, 12)
+        if x == line or (shown != mark and (shown < mark) == (x * scale < mark)):
             return text
     return text
 
@@ -5381,9 +5383,8 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     below the minimum even if every undecided one passed fails; at or above it even if every one
     failed passes; between, the undecided answers decide, and the gate cannot judge."""
     b = s["bounds"]
-    # the minimum, too, with the digits that keep it apart from each figure read against it
-    shown = [s["mean_accuracy"]] if b is None else [b["low"], b["high"]]
-    against = "against a minimum of " + max((percent(minimum, x) for x in shown), key=len)
+    # the minimum as it was given (17.86%, never rounded to 18%); each figure gets the digits to differ from it
+    against = f"against a minimum of {round(100 * minimum, 10):g}%"
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
@@ -6031,6 +6032,8 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     failed, passed = [], []
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
+        if c["majority_vote"]:   # with trials a case regresses when its majority vote does; its rate may fall short of that
+            verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
         (failed if c["regressions"] else passed).append(verdict)
     if fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import V1_MISSES, V2_MISSES, load_json, split_run, write_run
+from conftest import ROOT, V1_MISSES, V2_MISSES, load_json, split_run, write_run
 
 
 def test_min_accuracy_gate(dev_run, cli):
@@ -132,7 +132,11 @@ def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli
     code, out, err = cli("report", "runs/49.json", "--min-accuracy", "0.8979")   # nor the minimum as the figure
     assert code == 0 and "gate passed: accuracy 90% (95% CI" in err and "against a minimum of 89.79%" in err
     code, out, err = cli("report", "runs/49.json", "--min-accuracy", "0.89797")   # just over 44/49
-    assert code == 1 and "GATE FAILED: accuracy 89.796% (95% CI" in err and "against a minimum of 90%" in err
+    assert code == 1 and "GATE FAILED: accuracy 89.796% (95% CI" in err and "against a minimum of 89.797%" in err
+    # the minimum as it was given, never rounded onto the figure (from the newcomer pass on issue 26:
+    # 5/28 = 17.857% against 0.1786 printed 'against a minimum of 18%')
+    code, out, err = cli("report", str(ROOT / "runs" / "example" / "dev-v3-schema.json"), "--min-accuracy", "0.1786")
+    assert code == 1 and "GATE FAILED: accuracy 17.857% (95% CI 8–36%) against a minimum of 17.86%" in err
 
 
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
@@ -147,3 +151,18 @@ def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli
     assert "judge again (eval.py judge RUN)" in cli("report", path, "--min-accuracy", 0.6)[2]
     code, out, err = cli("report", path, "--min-accuracy", 0.83)   # 5/6 is 83.3%: never 83% against 83%
     assert code == 2 and "5/6 = 83.3% (2 undecided cases) against a minimum of 83%" in err
+
+
+def test_with_trials_the_regression_gate_says_it_reads_the_majority_vote(project, cli):
+    """From the newcomer pass on issue 26: twenty cases falling from 5/5 to 3/5 passed
+    --fail-on-regression with 'gate passed: 0 regression(s)', nothing saying the gate reads the vote."""
+    from conftest import make_run, write_run
+    a = write_run("runs/all5.json", make_run([(f"c{i:02d}", "bug", ["bug"] * 5) for i in range(20)]))
+    b = write_run("runs/drop.json", make_run([(f"c{i:02d}", "bug", ["bug"] * 3 + ["no sé"] * 2) for i in range(20)],
+                                             prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", a, b, "--fail-on-regression")
+    assert code == 0
+    assert ("gate passed: 0 regression(s) (by majority vote; pass rate fell on 20 cases: --fail-if-worse reads "
+            "the rates)") in err
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    assert code == 1 and "GATE FAILED: significantly worse? yes (−40.0 points" in err
