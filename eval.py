@@ -5776,7 +5776,7 @@ def compare_rows(c, baseline_path, candidate_path):
     d, test = c["difference"], c["test"]
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
-             "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"])},
+             "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"])},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
                 {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
                 for name in ("fixed", "regressions", "not_compared", *(("rose", "fell") if c["majority_vote"] else ()))] + [
@@ -5789,7 +5789,7 @@ def compare_rows(c, baseline_path, candidate_path):
                 *([{"name": "detectable", "figure": figure("size", c["detectable"], ["detectable"]),
                     "cases": c["baseline"]["scored"], "discordant": c["discordant"],
                     "fewest": fewest_one_way(c["alpha"], mcnemar_mid_p, c["baseline"]["scored"])}]
-                  if c["unit"] == "case" and c["baseline"]["scored"] else []),
+                  if c["unit"] == "case" and c["baseline"]["scored"] and not c["significant"] else []),
                 *([{"name": "fisher", "figure": figure("p", c["fisher_p"], ["fisher_p"], alpha=c["alpha"])}]
                   if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
@@ -5804,16 +5804,19 @@ def side_figure(f, at):
     return share(f["correct"], f["scored"], at, ci=f["ci"])
 
 
-def trials_note(trials):
+def trials_note(trials, unit):
     """What a compare with trials measures, said once; None without trials."""
     a, b = trials
     if a == b == 1:
         return None
+    if unit == "case":
+        return ("Every case's trials agree (each passes all of them or none): its verdict is the unit, as with "
+                "one answer.")
     same = (f"each case's pass rate over its {a} trials" if a == b else
-            f"each case's pass rate over its own trials ({a} in the baseline, {b} in the candidate): the chance one "
-            "answer passes, which trials of any number estimate; a majority vote of one count is not comparable "
-            "with another's, so it is not tested")
-    return f"The unit is the case: {same}. Fixed and broken are by majority vote, shown, never tested"
+            f"each case's pass rate over its own trials ({a} in the baseline, {b} in the candidate), which "
+            "estimates the chance one answer passes whatever the number of trials")
+    return (f"The unit is the case: {same}. Fixed and Regressions are each case's majority vote, to read; "
+            "the test uses the rates.")
 
 
 def invalid_rows(c):
@@ -5961,7 +5964,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
             for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
-    out += [f"{runs['trials']}."] if runs["trials"] else []
+    out += [runs["trials"]] if runs["trials"] else []
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
@@ -7208,7 +7211,7 @@ def compare_headline(runs, outcome, figures):
     bars = [{"name": "Baseline", "value": base["figure"]["value"], "ci": base["figure"]["ci"], "kind": "baseline"},
             {"name": "Candidate", "value": cand["figure"]["value"], "ci": cand["figure"]["ci"], "kind": "main"}]
     readings = [f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}): {diff['reading']}.",
-                *([runs["trials"] + "."] if runs["trials"] else []),
+                *([runs["trials"]] if runs["trials"] else []),
                 *([detectable_text(row_of(figures, "detectable")) + "."] if row_of(figures, "detectable") else []),
                 *([fisher_text(row_of(figures, "fisher")) + "."] if row_of(figures, "fisher") else []),
                 f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
