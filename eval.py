@@ -4013,8 +4013,8 @@ def cohen_kappa(table, z=Z95):
     (statsmodels' cohens_kappa computes the same) and the interval kappa ± z·se, cut to kappa's
     range [-1, 1]. A normal approximation: on few answers it covers the truth less often than it
     says (KAPPA_FEW). (kappa, se, low, high): all None when kappa is undefined (no answer, or both
-    raters always in the same one category); no interval when no answer is disagreed on, where
-    the formula's spread is zero however few the answers."""
+    raters always in the same one category); no interval when no answer is disagreed on, or when a
+    rater used one category only: the formula's spread is zero there however few the answers."""
     n = sum(map(sum, table))
     if n == 0:
         return None, None, None, None
@@ -4026,7 +4026,9 @@ def cohen_kappa(table, z=Z95):
     if chance >= 1:
         return None, None, None, None
     kappa = (observed - chance) / (1 - chance)
-    if all(table[i][j] == 0 for i in range(k) for j in range(k) if i != j):
+    if all(table[i][j] == 0 for i in range(k) for j in range(k) if i != j) or 0 in rows or 0 in cols:
+        # nothing disagreed on, or a rater who used one verdict only (kappa is then 0 by construction):
+        # the formula's spread is zero, and an interval of no width would claim a certainty there is not
         return kappa, None, None, None
     agreed = fsum(p[i][i] * (1 - (rows[i] + cols[i]) * (1 - kappa)) ** 2 for i in range(k))
     disagreed = (1 - kappa) ** 2 * fsum(p[i][j] * (cols[i] + rows[j]) ** 2
@@ -6431,8 +6433,14 @@ def kappa_text(a):
     if a["kappa"] is None:
         return "-"
     if a["kappa_ci"] is None:
-        return (f"{a['kappa']:.2f} (no interval: no answer is disagreed on, and the large-sample formula "
-                "needs some disagreement)")
+        t = a["table"]
+        one_sided = not (t["human_fail"]["judge_fail"] + t["human_fail"]["judge_pass"]) or not (
+            t["human_pass"]["judge_fail"] + t["human_pass"]["judge_pass"]) or not (
+            t["human_fail"]["judge_fail"] + t["human_pass"]["judge_fail"]) or not (
+            t["human_fail"]["judge_pass"] + t["human_pass"]["judge_pass"])
+        why = ("the person or the judge gave one verdict only, so kappa has nothing to measure" if one_sided else
+               "no answer is disagreed on, and the large-sample formula needs some disagreement")
+        return f"{a['kappa']:.2f} (no interval: {why})"
     low, high = a["kappa_ci"]
     rough = f", rough on {a['pairs']} answers" if a["pairs"] < KAPPA_FEW else ""
     return f"{a['kappa']:.2f} (95% CI {low:.2f} to {high:.2f}, a large-sample approximation{rough})"

@@ -271,6 +271,12 @@ def test_kappa_is_called_rough_on_few_answers_and_has_no_interval_without_a_disa
             "some disagreement)") in cli("calibrate", *calibrated_table(5, 0, 0, 5))[1]
     a = json.loads(cli("calibrate", *calibrated_table(5, 0, 0, 0), "--json")[1])["checks"]["answers"]
     assert a["kappa"] is None and a["kappa_ci"] is None and a["pass_retention_ci"] is None
+    # from the newcomer pass on issue 26: a person who passed every answer printed kappa 0.00 with an
+    # interval of no width, '95% CI -0.00 to 0.00'; kappa has nothing to measure there
+    a = json.loads(cli("calibrate", *calibrated_table(0, 0, 3, 30), "--json")[1])["checks"]["answers"]
+    assert a["kappa"] == 0 and a["kappa_se"] is None and a["kappa_ci"] is None
+    assert ("  Cohen's kappa:     0.00 (no interval: the person or the judge gave one verdict only, so kappa has "
+            "nothing to measure)") in cli("calibrate", *calibrated_table(0, 0, 3, 30))[1]
 
 
 def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli):
