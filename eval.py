@@ -5685,7 +5685,7 @@ def pairwise_reading(wins, losses, p, alpha):
     if p <= alpha:
         return (f"{counts}: p = {p_value(p, alpha)}, the "
                 f"{'candidate' if wins > losses else 'baseline'} is preferred beyond chance")
-    return f"{counts}: p = {p_value(p, alpha)}, not enough pairs to call it"
+    return f"{counts}: p = {p_value(p, alpha)}, could be chance"
 
 
 def pairwise_figures(asked, alpha):
@@ -7965,7 +7965,11 @@ COMMANDS = {
     "run": ("ask the model about every case of a split and store a run file",
             "Ask the model about every case of a split, store the raw answers with "
             "their configuration in runs/, then print the report.", []),
-    "report": ("score a run file (never calls a model)", "Recompute every figure from a run file alone.",
+    "report": ("score a run file (never calls a model)",
+               "Recompute every figure from a run file alone: accuracy (or pass rate) with its 95% interval "
+               "beside the majority-label baseline; with trials, the mean of each case's pass rate with an "
+               "interval over cases; where a judge left cases undecided, the bounds they allow first "
+               "(between 0/27 and 21/27); then errors, per-label and per-check figures, slices, failures.",
                [("run", {"help": "a run file, e.g. runs/dev-v3.json"})]),
     "compare": ("compare runs of the same split case by case (two; or three and more in one table)",
                 "Which cases a change fixed and which it broke, and the change in pass rate with its 95% "

@@ -74,7 +74,7 @@ def test_a_preference_counts_only_when_it_survives_the_swap(project, cli, fake):
         "  Flip rate: 5/11 = 45% of pairs with a verdict  (the judge's position bias on these answers)",
         "  No verdict (1, not counted): c03 (unreadable verdict)",
         "  Sign test (exact, ties set aside, alpha 0.05): 4 candidate wins, 1 baseline wins: p = 0.38, "
-        "not enough pairs to call it"]
+        "could be chance"]
     assert lines[start + 8].startswith("  24 judge calls (24 made now, 0 failed), ")
     assert lines[start + 8].endswith(f" completion tokens; verdicts in {cand}.pairwise.json")
     bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]
