@@ -5783,7 +5783,8 @@ def compare_rows(c, baseline_path, candidate_path):
                 {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
                 for name in ("fixed", "regressions", "not_compared", *(("rose", "fell") if c["majority_vote"] else ()))] + [
                 {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
-            {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"], "rows": [
+            {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"],
+             "cases": c["baseline"]["scored"], "rows": [
                 {"name": side, "figure": side_figure(c[side], [side])} for side in ("baseline", "candidate")] + invalid_rows(c) + [
                 {"name": "difference", "figure": figure("points_ci", d, ["difference"]), "method": d["method"],
                  "test": test["name"], "p": figure("p", test["p"], ["test", "p"], alpha=c["alpha"]),
@@ -5886,7 +5887,7 @@ def format_compare(c, baseline_path, candidate_path):
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out.append(outcome_line(outcome, "not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
-    unit = " (mean of each case's pass rate)" if figures["unit"] != "case" else ""
+    unit = measure_unit(figures, outcome)
     out += [f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
             *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
             f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}):",
@@ -5912,6 +5913,15 @@ def identical_text(r):
     k = r["trials_paired"]
     return (f"{figure_text(r['figure'])} of {figure_text(r['of'])}"
             + ("" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"))
+
+
+def measure_unit(figures, outcome):
+    """What the compared figure is of, said beside its name: a mean of per-case rates with trials;
+    the cases both runs decided, when some were left out."""
+    left_out = row_of(outcome, "not_compared")["count"]["value"]
+    parts = (["mean of each case's pass rate"] if figures["unit"] != "case" else []) + (
+        [f"on the {figures['cases']} cases both runs decided"] if left_out else [])
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def side_text(f):
@@ -5958,7 +5968,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
-    unit = " (mean of each case's pass rate)" if figures["unit"] != "case" else ""
+    unit = measure_unit(figures, outcome)
     out += ["", "| | baseline | candidate |", "|---|---|---|",
             f"| {figures['measure'].capitalize()}{unit} | {side_text(base['figure'])} | {side_text(cand['figure'])} |"]
     if row_of(figures, "invalid"):
@@ -7236,7 +7246,7 @@ def compare_headline(runs, outcome, figures):
                     f"95% CI {signed_points(d['low'])} to {signed_points(d['high'])}" if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
-    unit = " (mean of each case's pass rate)" if figures["unit"] != "case" else ""
+    unit = measure_unit(figures, outcome)
     return section(name + unit, Markup(f'<div class="stats">{stats}</div>'),
                    interval_chart(bars, f"{name} of both runs with 95% intervals"), bullet_list(readings), ident="headline")
 

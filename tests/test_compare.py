@@ -528,3 +528,13 @@ def test_trials_that_always_agree_are_read_as_one_verdict_a_case(project, cli):
     assert five["difference"] == one["difference"]
     out = cli("compare", "runs/k5-a.json", "runs/k5-b.json")[1]
     assert "Every case's trials agree (each passes all of them or none): its verdict is the unit, as with one answer." in out
+
+
+def test_a_compare_with_cases_left_out_says_its_figures_are_on_the_rest(cli):
+    """From the newcomer pass on issue 26: 'Pass rate: 0/3 = 0% -> 0/3 = 0%' of two runs whose
+    judge decided 3 of 27 cases in both read as the runs' whole figure; report leads with bounds."""
+    runs = [str(EXAMPLE / f"support-dev-v{v}.json") for v in (1, 2)]
+    out = cli("compare", *runs)[1]
+    assert "Pass rate (on the 3 cases both runs decided): 0/3 = 0% (95% CI 0–56%) -> 0/3 = 0% (95% CI 0–56%)" in out
+    md = cli("compare", *runs, "--markdown")[1]
+    assert "| Pass rate (on the 3 cases both runs decided) | 0/3 = 0% (95% CI 0–56%) |" in md
