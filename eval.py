@@ -69,7 +69,7 @@ import unicodedata
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, lgamma, log, log1p, pi, sqrt, tanh
+from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -4197,6 +4197,10 @@ BINARY_METHOD = "Newcombe's paired score interval (method 10)"
 BINARY_TEST = "mid-p McNemar"
 RATES_METHOD = "mean of per-case differences, t interval"
 RATES_TEST = "paired t-test on per-case pass rates"
+# Every case's pass rate moved by the same amount: no spread, so no t interval and no t-test (t is
+# infinite, its p 0 on two cases); the exact sign-flip test is what can still be read
+ALIKE_METHOD = "mean of per-case differences, no interval (every case moved alike)"
+ALIKE_TEST = "exact sign-flip test on per-case pass rates"
 
 
 def paired_change(pairs, alpha):
@@ -4204,8 +4208,9 @@ def paired_change(pairs, alpha):
     candidate passed, of decided). One answer a case on both sides: Newcombe's interval and the
     mid-p McNemar test on the cases that changed. Trials on either side: each case's pass rate over
     its own trials is one observation (trials of a case are not independent; cases are), and the
-    per-case differences get a t interval and test. A majority vote is never the unit: a majority of
-    five is more often right than one answer, which would read as a change the model never made."""
+    per-case differences get a t interval and test (when every case moved alike, which leaves no
+    spread, the exact sign-flip test and no interval). A majority vote is never the unit: a majority
+    of five is more often right than one answer, which would read as a change the model never made."""
     if all(a_of == 1 and b_of == 1 for _, a_of, _, b_of in pairs):
         fixed = sum(b and not a for a, _, b, _ in pairs)
         broken = sum(a and not b for a, _, b, _ in pairs)
@@ -4214,7 +4219,17 @@ def paired_change(pairs, alpha):
         return {"difference": {"estimate": estimate, "low": low, "high": high, "method": BINARY_METHOD},
                 "test": {"name": BINARY_TEST, "p": mcnemar_mid_p(fixed, broken)}, "unit": "case",
                 "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
-    estimate, low, high, p = mean_difference([b / b_of - a / a_of for a, a_of, b, b_of in pairs])
+    differences = [b / b_of - a / a_of for a, a_of, b, b_of in pairs]
+    estimate, low, high, p = mean_difference(differences)
+    alike = (len(pairs) > 1 and max(differences) - min(differences) < 1e-9   # rates of trials differ by 1e-6 or more
+             and len({Fraction(b, b_of) - Fraction(a, a_of) for a, a_of, b, b_of in pairs}) == 1)
+    if alike and estimate:
+        # every case moved by the same amount (read exactly: 0/3 -> 1/3 and 1/3 -> 2/3 differ in
+        # floats): under no change each case's sign is a coin, and only the two assignments with
+        # every sign alike are as extreme: p = 2 / 2^n (two cases: 0.5, not the t-test's 0)
+        return {"difference": {"estimate": estimate, "low": None, "high": None, "method": ALIKE_METHOD},
+                "test": {"name": ALIKE_TEST, "p": ldexp(1.0, 1 - len(pairs))}, "unit": "case pass rate",
+                "detectable": None}
     return {"difference": {"estimate": estimate, "low": low, "high": high, "method": RATES_METHOD},
             "test": {"name": RATES_TEST, "p": p}, "unit": "case pass rate", "detectable": None}
 

@@ -468,3 +468,33 @@ def test_what_one_case_or_none_cannot_tell_is_said_not_invented(project, cli):
     e2 = write_run("runs/e2.json", make_run([("c1", "bug", None), ("c2", "bug", None)], prompt="prompts/v2.txt"))
     out = cli("compare", e1, e2)[1]
     assert "  no case has a verdict in both runs" in out and "changed its outcome" not in out
+
+
+def test_cases_that_all_moved_alike_are_read_by_the_sign_flip_test_not_a_t_of_zero_spread(project, cli):
+    """From the attack pass after issue 26: two cases with trials, each 3/3 in the baseline and 0/3
+    in the candidate, have no spread, so the t-test's p was 0: 'worse beyond chance' (95% CI −100 to
+    −100) and --fail-if-worse exited 1 on two cases, where one answer a case gives mid-p = 0.25.
+    Every case moved alike: only the exact sign-flip test speaks, p = 2/2^n (scipy's permutation test)."""
+    import numpy as np
+    def runs(name, cases, before, after):
+        return (write_run(f"runs/{name}-a.json", make_run([(f"c{i}", "bug", before) for i in range(cases)])),
+                write_run(f"runs/{name}-b.json", make_run([(f"c{i}", "bug", after) for i in range(cases)],
+                                                          prompt="prompts/v2.txt")))
+    a, b = runs("two", 2, ["bug"] * 3, ["no sé"] * 3)
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    assert code == 0 and "  −100.0 points, p = 0.5 (exact sign-flip test on per-case pass rates): too few cases to tell" in out
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    flips = scipy.stats.permutation_test((np.array([-1.0, -1.0]),), np.mean, permutation_type="samples",
+                                         n_resamples=np.inf)
+    assert c["test"]["p"] == pytest.approx(flips.pvalue) and c["difference"]["low"] is None and not c["significant"]
+    # 0/3 -> 1/3 and 1/3 -> 2/3: the same +1/3, read exactly (in floats the two differ in the last bit)
+    a = write_run("runs/mixed-a.json", make_run([("c0", "bug", ["no sé"] * 3), ("c1", "bug", ["bug"] + ["no sé"] * 2)]))
+    b = write_run("runs/mixed-b.json", make_run([("c0", "bug", ["bug"] + ["no sé"] * 2), ("c1", "bug", ["bug"] * 2 + ["no sé"])],
+                                                prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"] == {"name": "exact sign-flip test on per-case pass rates", "p": 0.5}
+    # ten cases alike can tell: 2/1024, and the gate reads it
+    a, b = runs("ten", 10, ["bug"] * 3, ["no sé"] * 3)
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    flips = scipy.stats.permutation_test((np.array([-1.0] * 10),), np.mean, permutation_type="samples", n_resamples=np.inf)
+    assert code == 1 and f"p = {flips.pvalue:.2g} (exact sign-flip test on per-case pass rates): the candidate is worse" in err
