@@ -5276,15 +5276,19 @@ def run_listing(folder):
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
-        # undecided cases (a judge gave no verdict) make the figure a range, said first as the report does
+        # undecided cases (a judge gave no verdict) make the figure a range, said first as the report does;
+        # with trials, the report's headline too: the mean of each case's pass rate, not the majority vote
         figure = (f"{s['measure']} {bounds_text(s['bounds'])} ({s['bounds']['undecided_cases']} undecided)" if s["bounds"]
-                  else f"{s['measure']} {count_percent(s['correct'], s['scored'])}" if s["scored"] else "no answers")
+                  else "no answers" if not s["scored"]
+                  else f"{s['measure']} {percent(s['mean_accuracy'])} (mean per case)" if s["repeat"] > 1
+                  else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
                      f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
-                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"], "bounds": s["bounds"]})
+                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
+                        "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
     order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
     rows = [["file", "split", "prompt", "model", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
