@@ -384,14 +384,16 @@ def fmt(x):
     return "-" if x is None else f"{x:.2f}"
 
 
-def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6)):
+def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9)):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
-    never as 0.05. A figure exactly on the line prints as the line does."""
+    never as 0.05. A figure exactly on the line prints as the line does. The text is read back
+    exactly (in floats "99.99" / 100 is below 0.9999), against the line as it was written."""
+    at = Fraction(str(line))
     for d in digits:
         text = text_of(x, d)
-        shown = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        if x == line or (shown != line and (shown < line) == (x < line)):
+        shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+        if x == line or (shown != at and (shown < at) == (x < line)):
             return text
     return text
 
@@ -407,6 +409,25 @@ def percent(x, line=None):
     if (text == "100" and x < 1) or (text == "0" and x > 0):
         text = f"{100 * x:.1f}"
     return text + "%"
+
+
+def percent_line(line, figures):
+    """A line figures are read against (a minimum, a chance to reach) as a percent, with the fewest
+    digits that keep it on its side of each figure and of the text percent(figure, line) gives it:
+    2/3 prints 67% against a minimum of 0.671, which then prints 67.1%, never 67% beside 67%; and,
+    as percent(), never 100% short of 1 nor 0% above 0."""
+    def value(text):   # read back exactly, as beside() does
+        return Fraction(text[:-1]) / 100
+    shown = [value(percent(x, line)) for x in figures]
+    exact = [Fraction(str(x)) for x in figures]
+    for d in (0, 1, 2, 3, 4, 6, 9):
+        text = f"{100 * line:.{d}f}%"
+        v = value(text)
+        if (v == 1) == (line == 1) and (v == 0) == (line == 0) and all(
+                x == line or (v != e and v != s and (v < e) == (line < x) == (v < s))
+                for x, e, s in zip(figures, exact, shown)):
+            return text
+    return text
 
 
 def count_percent(part, whole):
@@ -429,7 +450,7 @@ def p_value(p, alpha=None):
         return f"{p:.1e}"
     if alpha is None:
         return f"{p:.2g}"
-    return beside(p, alpha, lambda v, d: f"{v:.{d + 2}g}", digits=(0, 1, 2, 3, 4))
+    return beside(p, alpha, lambda v, d: f"{v:.{d + 2}g}", digits=(0, 1, 2, 3, 4, 6, 9))
 
 
 def plural(n, noun):
@@ -4490,7 +4511,8 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
     power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
     toward = difference_way(difference, discordant)
-    lines = [f"{cases} cases: what a paired comparison needs for {percent(prob)} power to tell {size} from chance "
+    aim = percent_line(prob, [] if power is None else [power])   # never printed as the power it is read against
+    lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
              f"at alpha {alpha:g}",
              f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
              f"McNemar's test)."]
@@ -4503,7 +4525,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         if power < prob:
             sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
             reached = next((n for n in sizes if mcnemar_power(n, difference, discordant, alpha) >= prob), None)
-            lines.append(f"That is short of {percent(prob)}: the formula is a normal approximation; "
+            lines.append(f"That is short of {aim}: the formula is a normal approximation; "
                          + (f"the exact power reaches it at {reached} cases." if reached else "take more cases."))
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
                    "power": power, "method": "Connor 1987", "test": "mid-p McNemar"}
@@ -4570,7 +4592,7 @@ def failures_answer(rate, rows, failures, prob):
     chance = failures_at_least(failures, rows, rate)
     before = failures_at_least(failures, rows - 1, rate)
     lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
-             f">= {percent(prob)} when each row fails with probability {rate:g}",
+             f">= {percent_line(prob, [chance, before])} when each row fails with probability {rate:g}",
              f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
              f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
@@ -5368,7 +5390,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     b = s["bounds"]
     # the minimum, too, with the digits that keep it apart from each figure read against it
     shown = [s["mean_accuracy"]] if b is None else [b["low"], b["high"]]
-    against = "against a minimum of " + max((percent(minimum, x) for x in shown), key=len)
+    against = "against a minimum of " + percent_line(minimum, shown)
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")

@@ -483,6 +483,22 @@ def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
     assert evalpy.p_value(0.05, 0.05) == "0.05"
 
 
+def test_the_line_itself_never_prints_as_the_figure_read_against_it(cli):
+    """From the attack pass after issue 26: --prob was printed rounded (0.805 as 80%) beside a
+    power printed 80% ('Exact power ...: 80%. That is short of 80%'); and a text was read back in
+    floats, where "99.99" / 100 is below 0.9999, so a chance of 99.988% printed as 99.99% against
+    '>= 99.99%'. A chance that reaches the line may print as it; one short of it never does."""
+    import re
+    out = cli("power", "--difference", "0.03", "--discordant", "0.8", "--prob", "0.805")[1]
+    assert "needs for 80.5% power" in out and "compare uses: 80%\n" in out and "That is short of 80.5%" in out
+    for rate, failures, prob in (("0.16", "1", "0.9999"), ("0.01", "6", "0.99999"), ("0.16", "6", "0.805")):
+        out = cli("power", "--rate", rate, "--failures", failures, "--prob", prob)[1]
+        aim, reached, short = map(float, re.search(r">= ([0-9.]+)% when.*P = ([0-9.]+)% at \d+ rows, ([0-9.]+)% at",
+                                                   out, re.S).groups())
+        assert reached >= aim > short, out
+    assert evalpy.percent(29996 / 30000, 0.9999) == "99.987%" and evalpy.p_value(0.0500001, 0.05) == "0.0500001"
+
+
 # --- issue 26: the paired difference and its test
 
 def test_newcombe_paired_interval_matches_the_published_example_and_statsmodels():
