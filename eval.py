@@ -4413,12 +4413,17 @@ def connor_cases(difference, discordant, alpha, prob):
     """Cases a paired comparison needs for McNemar's test to reach power `prob` at two-sided alpha,
     by Connor's (1987, Biometrics 43:207-211) normal approximation: with D the difference in pass
     rate and P the share of cases that change verdict, (z_{1-alpha/2} sqrt(P) + z_prob
-    sqrt(P - D^2))^2 / D^2, rounded up. None when it is beyond counting (a D of 1e-200)."""
+    sqrt(P - D^2))^2 / D^2, rounded up. None when it is beyond counting (a D of 1e-200). The bracket
+    is sqrt(n)·D: below zero (a power aimed so low, prob 1e-9, that no case is needed) its square
+    is no size, and one case is the answer (squared, it grew as the aim fell: 205 cases for 1e-9)."""
     z_alpha = -NormalDist().inv_cdf(max(alpha / 2, 1e-300))
     squared = difference * difference
     if squared == 0:
         return None
-    cases = (z_alpha * sqrt(discordant) + NormalDist().inv_cdf(prob) * sqrt(discordant - squared)) ** 2 / squared
+    root = z_alpha * sqrt(discordant) + NormalDist().inv_cdf(prob) * sqrt(discordant - squared)
+    if root <= 0:
+        return 1
+    cases = root ** 2 / squared
     return ceil(cases) if cases <= MAX_SIZING_ROWS else None
 
 

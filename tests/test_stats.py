@@ -241,9 +241,22 @@ def test_connor_cases_by_hand_from_scipys_normal_quantiles():
         inputs.append((rng.uniform(0.005, 1) * discordant, discordant, rng.choice([0.05, 0.01, rng.random()]),
                        rng.choice([0.8, 0.9, rng.random()])))
     for d, p, alpha, prob in inputs:
-        n = ((norm.ppf(1 - alpha / 2) * p ** 0.5 + norm.ppf(prob) * (p - d * d) ** 0.5) / abs(d)) ** 2
-        assert evalpy.connor_cases(d, p, alpha, prob) == -int(-n // 1), (d, p, alpha, prob)
+        root = norm.ppf(1 - alpha / 2) * p ** 0.5 + norm.ppf(prob) * (p - d * d) ** 0.5   # sqrt(n) |d|
+        n = (root / abs(d)) ** 2
+        assert evalpy.connor_cases(d, p, alpha, prob) == (-int(-n // 1) if root > 0 else 1), (d, p, alpha, prob)
     assert evalpy.connor_cases(0.10, 0.14, 0.05, 0.8) == 108   # the issue's figure: (1.960 * 0.374 + 0.842 * 0.361)^2 / 0.01 = 107.5
+
+
+def test_a_power_aimed_lower_never_needs_more_cases(cli):
+    """From the attack pass after issue 26: Connor's bracket, sqrt(n)·D, falls below zero when the
+    power aimed at is low enough, and squared it grew again: --prob 1e-9 answered 205 cases where
+    --prob 0.8 needs 108 (and 0.01 gave 2). No case is what the approximation asks there; the
+    exact power then finds the size (5 cases, by scipy's enumeration)."""
+    sizes = [evalpy.connor_cases(0.1, 0.14, 0.05, prob) for prob in (0.8, 0.5, 0.3, 0.1, 0.01, 1e-3, 1e-9)]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    code, out, _ = cli("power", "--difference", "0.1", "--discordant", "0.14", "--prob", "1e-9")
+    assert code == 0 and out.startswith("1 cases: ") and "the exact power reaches it at 5 cases." in out
+    assert scipy_mcnemar_power(4, 0.1, 0.14, 0.05) < 1e-9 <= scipy_mcnemar_power(5, 0.1, 0.14, 0.05)
 
 
 def scipy_mid_p(small, m):
