@@ -162,6 +162,11 @@ NEGLIGIBLE = 46                 # a term e^46 (10^20) times smaller than the fir
 MAX_FAILURES = 1_000            # failures of one kind to see: a handful; a search step sums a term per failure
 MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search at the tiniest rate still ends
 MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the splits are worked out: a quarter second
+# Fair coins (changed cases, decided pairs) up to which the sign test and the mid-p McNemar test are
+# counted in whole numbers, exactly: in floats their p came out a last bit above a power of two
+# (3 one way: 0.25000000000000006), so at --alpha 0.25 or 0.125 a p equal to alpha read as above
+# it. Past 64 such an alpha is below 1e-19; power's enumeration stays as fast
+EXACT_COINS = 64
 DISCORDANT_SHOWN = (0.10, 0.20, 0.40)   # shares of the cases changing verdict: a small, a usual, a large change
 SHORTFALL_SEARCH = 64           # sizes tried past Connor's n when its exact power falls short (tiny n: D = P = 1
 MAX_SEARCHED = 10_000           # needs 5 cases, not 4); the largest n searched past: a few ms a size
@@ -4096,12 +4101,24 @@ def binom_at_least(k, n, p):
     return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k, n + 1)))
 
 
+def coin_counts(k, n):
+    """(C(n, 0) + ... + C(n, k), C(n, k)): the ways n fair coins show at most k heads, and exactly
+    k, as whole numbers, from which the tests on few coins are worked out exactly."""
+    term = tail = 1
+    for i in range(1, k + 1):
+        term = term * (n - i + 1) // i
+        tail += term
+    return tail, term
+
+
 def sign_test(wins, losses):
     """Two-sided exact sign test (binomial, p = 1/2), ties set aside: under no preference, each
     decided pair is a fair coin. Exact McNemar is this test on the discordant cases."""
     n = wins + losses
     if n == 0:
         return 1.0
+    if n <= EXACT_COINS:
+        return min(1.0, 2 * coin_counts(min(wins, losses), n)[0] / 2 ** n)
     return min(1.0, 2 * binom_cdf(min(wins, losses), n, 0.5))
 
 
@@ -4119,6 +4136,9 @@ def mcnemar_mid_p(fixed, broken):
     n = fixed + broken
     if n == 0:
         return 1.0
+    if n <= EXACT_COINS:
+        tail, seen = coin_counts(wins, n)
+        return (2 ** (n + 1) - seen) / 2 ** (n + 1) if fixed == broken else (2 * tail - seen) / 2 ** n
     seen = exp(binom_log_pmf(wins, n, 0.5))
     if fixed == broken:
         return 1.0 - seen / 2
@@ -4442,6 +4462,8 @@ def mid_p_at(k, m, below):
     below = P(X <= k) for X ~ Binomial(m, 1/2): twice the tail, less the table seen once."""
     if m == 0:
         return 1.0   # nothing changed: nothing to tell
+    if m <= EXACT_COINS:
+        return mcnemar_mid_p(m - k, k)   # exactly, as compare reads it
     seen = exp(binom_log_term(k, m, 0.5))
     return 2 * below - seen if 2 * k < m else 1 - seen / 2
 

@@ -6,7 +6,7 @@ import os
 import pytest
 import scipy.stats
 
-from conftest import V3_MISSES, answer_key, load_json, make_run, split_run, write_run
+from conftest import V3_MISSES, answer_key, evalpy, load_json, make_run, split_run, write_run
 
 
 def test_compare_lists_fixed_and_regressions(two_runs, cli):
@@ -498,3 +498,23 @@ def test_cases_that_all_moved_alike_are_read_by_the_sign_flip_test_not_a_t_of_ze
     code, out, err = cli("compare", a, b, "--fail-if-worse")
     flips = scipy.stats.permutation_test((np.array([-1.0] * 10),), np.mean, permutation_type="samples", n_resamples=np.inf)
     assert code == 1 and f"p = {flips.pvalue:.2g} (exact sign-flip test on per-case pass rates): the candidate is worse" in err
+
+
+def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
+    """From the attack pass after issue 26: in floats the mid-p of 3 fixed and none broken was
+    0.12500000000000003, so at --alpha 0.125 (p <= alpha calls it) compare said 'not told from
+    chance' while its exact value, 1/8, is alpha; 5 fixed and 1 broken, also 1/8, was called by
+    power's enumeration and not by compare. Few coins are now counted exactly (scipy's floats agree
+    to their last bits)."""
+    ids = [f"dev-{i:02d}" for i in range(1, 29)]
+    a = write_run("runs/a.json", split_run("dev", {i: "no sé" for i in ids[:3]}, prompt="prompts/v1.txt"))
+    b = write_run("runs/b.json", split_run("dev", {}, prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json", "--alpha", "0.125")[1])
+    assert c["test"]["p"] == mid_p(3, 0) == 0.125 and c["significant"]
+    code, out, err = cli("compare", a, b, "--alpha", "0.125", "--fail-if-worse")
+    assert "p = 0.12 (mid-p McNemar): the candidate is better beyond chance" in out
+    assert cli("compare", b, a, "--alpha", "0.125", "--fail-if-worse")[0] == 1
+    for fixed, broken, alpha in ((5, 1, 0.125), (6, 0, 1 / 64)):   # compare's test and power's cutoff agree
+        assert evalpy.mcnemar_mid_p(fixed, broken) == alpha == pytest.approx(mid_p(fixed, broken), rel=1e-12)
+        assert min(fixed, broken) <= evalpy.mid_p_cutoff(fixed + broken, alpha)[0]
+    assert evalpy.sign_test(3, 0) == scipy.stats.binomtest(0, 3).pvalue == 0.25

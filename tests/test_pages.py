@@ -232,7 +232,7 @@ def test_compare_html_shows_what_changed_and_each_changed_case_side_by_side(proj
     assert "<td>prompt</td><td>prompts/v2.txt</td><td>prompts/v3.txt</td>" in text
     assert "25/28 = 89%" in text and "27/28 = 96%" in text and text.count('class="bar ') == 2
     # 3 fixed, 1 broken of 28: mid-p McNemar 2 x 5/16 - 4/16 = 0.375 (a hair under it in floating point)
-    assert "+7.1 points (95% CI " in text and "p = 0.37 (mid-p McNemar): not told from chance" in text
+    assert "+7.1 points (95% CI " in text and "p = 0.38 (mid-p McNemar): not told from chance" in text
     assert "Fisher" not in text and "Identical raw answers: 24 of 28." in text
     assert "With 4 changed cases of 28, no split of them could be told from chance" in text
     fixed = text[text.index("<h3>Fixed (3)</h3>"):text.index("<h3>Broken (1)</h3>")]
