@@ -392,13 +392,14 @@ def fmt(x):
 def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9)):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
-    never as 0.05. A figure exactly on the line prints as the line does. The text is read back
-    exactly (in floats "99.99" / 100 is below 0.9999), against the line as it was written."""
+    never as 0.05. A figure exactly on the line prints as the line does (p = 1/64 against alpha
+    0.015625 as 0.015625, not 0.016). The text is read back exactly (in floats "99.99" / 100 is
+    below 0.9999), against the line as it was written."""
     at = Fraction(str(line))
     for d in digits:
         text = text_of(x, d)
         shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        if x == line or (shown != at and (shown < at) == (x < line)):
+        if shown == at if x == line else shown != at and (shown < at) == (x < line):
             return text
     return text
 
@@ -429,7 +430,7 @@ def percent_line(line, figures):
         text = f"{100 * line:.{d}f}%"
         v = value(text)
         if (v == 1) == (line == 1) and (v == 0) == (line == 0) and all(
-                x == line or (v != e and v != s and (v < e) == (line < x) == (v < s))
+                v == s if x == line else v != e and v != s and (v < e) == (line < x) == (v < s)
                 for x, e, s in zip(figures, exact, shown)):
             return text
     return text

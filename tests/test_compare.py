@@ -512,7 +512,7 @@ def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
     c = json.loads(cli("compare", a, b, "--json", "--alpha", "0.125")[1])
     assert c["test"]["p"] == mid_p(3, 0) == 0.125 and c["significant"]
     code, out, err = cli("compare", a, b, "--alpha", "0.125", "--fail-if-worse")
-    assert "p = 0.12 (mid-p McNemar): the candidate is better beyond chance" in out
+    assert "p = 0.125 (mid-p McNemar): the candidate is better beyond chance" in out   # on the line, as the line
     assert cli("compare", b, a, "--alpha", "0.125", "--fail-if-worse")[0] == 1
     for fixed, broken, alpha in ((5, 1, 0.125), (6, 0, 1 / 64)):   # compare's test and power's cutoff agree
         assert evalpy.mcnemar_mid_p(fixed, broken) == alpha == pytest.approx(mid_p(fixed, broken), rel=1e-12)

@@ -494,6 +494,10 @@ def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
     assert evalpy.p_value(p_below, 0.05) == "0.0498" and evalpy.p_value(p_above, 0.05) == "0.0501"
     assert evalpy.p_value(0.0102, 0.01) == "0.0102" and evalpy.p_value(0.031, 0.05) == "0.031"
     assert evalpy.p_value(0.05, 0.05) == "0.05"
+    # exactly on the line: printed as the line, not rounded off it (p = 1/64 at alpha 0.015625 was
+    # 'p = 0.016 ... beyond chance'); a minimum and a figure on it print alike
+    assert evalpy.p_value(1 / 64, 0.015625) == "0.015625" and evalpy.percent(0.875, 0.875) == "87.5%"
+    assert evalpy.percent_line(0.875, [0.875, 0.5]) == "87.5%"
 
 
 def test_the_line_itself_never_prints_as_the_figure_read_against_it(cli):
