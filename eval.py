@@ -6870,6 +6870,11 @@ def config_rows(config, path):
     return rows
 
 
+def ci_detail(ci):
+    """'95% CI 53–85%' beside a figure; nothing where it has no interval (one case with trials)."""
+    return f"95% CI {interval(ci)}" if ci and ci[0] is not None else ""
+
+
 def stat(name, figure, detail=""):
     return Markup(f'<div class="stat"><div class="k">{esc(name)}</div><div class="v">{esc(figure)}</div>'
                   f'<div class="d">{esc(detail)}</div></div>')
@@ -7011,7 +7016,7 @@ def headline_stats(head, problems):
     if head["repeat"] > 1:
         mean = row_of(head, "mean")
         stats.append(stat(f"{name}{', decided answers' if bounds else ''}", figure_text(mean["figure"]),
-                          f"95% CI {interval(mean['figure']['ci'])}; {mean_words(mean)}"))
+                          "; ".join(filter(None, (ci_detail(mean["figure"]["ci"]), mean_words(mean))))))
     decided = f" on the {plural(main['of'], 'decided case')}" if bounds and head["repeat"] == 1 else ""
     stats.append(stat(name + (", majority vote of each case's trials" if head["repeat"] > 1 else decided),
                       figure_text(main) if main["of"] else "no answers", f"95% CI {interval(main['ci'])}" if main["of"] else ""))
@@ -7254,8 +7259,8 @@ def compare_headline(runs, outcome, figures):
     invalid = row_of(figures, "invalid")
     vote = " (majority vote)" if figures["majority_vote"] else ""
     d = diff["figure"]["value"]
-    stats = (stat("Baseline", figure_text(base["figure"]), f"95% CI {interval(base['figure']['ci'])}")
-             + stat("Candidate", figure_text(cand["figure"]), f"95% CI {interval(cand['figure']['ci'])}")
+    stats = (stat("Baseline", figure_text(base["figure"]), ci_detail(base["figure"]["ci"]))
+             + stat("Candidate", figure_text(cand["figure"]), ci_detail(cand["figure"]["ci"]))
              + stat("Difference", f"{signed_points(d['estimate'])} pts",
                     f"95% CI {signed_points(d['low'])} to {signed_points(d['high'])}" if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")

@@ -77,6 +77,18 @@ def test_one_case_and_no_case():
     assert bars(unscored) == [] and "no verdict to count" in ET.tostring(unscored, encoding="unicode")
 
 
+def test_a_figure_without_an_interval_gets_no_empty_interval_label(project, cli):
+    """From the attack pass after issue 26: one case with trials has no interval (no spread to
+    read); the text views leave the interval out, the pages printed a bare '95% CI' beside it."""
+    a = write_run("runs/t1.json", make_run([("c1", "bug", ["bug", "no sé"])]))
+    b = write_run("runs/t2.json", make_run([("c1", "bug", ["bug", "bug"])], prompt="prompts/v2.txt"))
+    assert cli("report", a, "--html", "report.html")[0] == 0 and cli("compare", a, b, "--html", "compare.html")[0] == 0
+    report, compare = (Path(name).read_text(encoding="utf-8") for name in ("report.html", "compare.html"))
+    assert "the mean over 1 case of each case&#x27;s pass rate" in report and "95% CI ;" not in report
+    stats = re.findall(r'<div class="d">([^<]*)</div>', compare)
+    assert "95% CI " not in stats and "95% CI" not in stats and "" in stats
+
+
 def test_a_very_long_name_is_cut_to_fit_and_whole_in_its_tooltip():
     name = "a tag with a very long name indeed, " * 5 + "<script>"
     svg = svg_of(evalpy.interval_chart([row(name, 0.5)], "c"))
