@@ -4240,9 +4240,9 @@ BINARY_TEST = "mid-p McNemar"
 RATES_METHOD = "mean of per-case differences, t interval"
 RATES_TEST = "paired t-test on per-case pass rates"
 # Every case's pass rate moved by the same amount: no spread, so no t interval and no t-test (t is
-# infinite, its p 0 on two cases); the exact sign-flip test is what can still be read
+# infinite, its p 0 on two cases); the sign-flip test, mid-p as compare's McNemar, still reads it
 ALIKE_METHOD = "mean of per-case differences, no interval (every case moved alike)"
-ALIKE_TEST = "exact sign-flip test on per-case pass rates"
+ALIKE_TEST = "mid-p sign-flip test on per-case pass rates"
 
 
 def paired_change(pairs, alpha):
@@ -4251,7 +4251,7 @@ def paired_change(pairs, alpha):
     mid-p McNemar test on the cases that changed. Trials on either side: each case's pass rate over
     its own trials is one observation (trials of a case are not independent; cases are), and the
     per-case differences get a t interval and test (when every case moved alike, which leaves no
-    spread, the exact sign-flip test and no interval). A majority vote is never the unit: a majority
+    spread, the mid-p sign-flip test and no interval). A majority vote is never the unit: a majority
     of five is more often right than one answer, which would read as a change the model never made."""
     if all(a_of == 1 and b_of == 1 for _, a_of, _, b_of in pairs):
         fixed = sum(b and not a for a, _, b, _ in pairs)
@@ -4268,9 +4268,10 @@ def paired_change(pairs, alpha):
     if alike and estimate:
         # every case moved by the same amount (read exactly: 0/3 -> 1/3 and 1/3 -> 2/3 differ in
         # floats): under no change each case's sign is a coin, and only the two assignments with
-        # every sign alike are as extreme: p = 2 / 2^n (two cases: 0.5, not the t-test's 0)
+        # every sign alike are as extreme; their mid-p is 1/2^n, what mid-p McNemar gives n cases
+        # all fixed with one answer each (two cases: 0.25, not the t-test's 0)
         return {"difference": {"estimate": estimate, "low": None, "high": None, "method": ALIKE_METHOD},
-                "test": {"name": ALIKE_TEST, "p": ldexp(1.0, 1 - len(pairs))}, "unit": "case pass rate",
+                "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs))}, "unit": "case pass rate",
                 "detectable": None}
     return {"difference": {"estimate": estimate, "low": low, "high": high, "method": RATES_METHOD},
             "test": {"name": RATES_TEST, "p": p}, "unit": "case pass rate", "detectable": None}

@@ -474,7 +474,8 @@ def test_cases_that_all_moved_alike_are_read_by_the_sign_flip_test_not_a_t_of_ze
     """From the attack pass after issue 26: two cases with trials, each 3/3 in the baseline and 0/3
     in the candidate, have no spread, so the t-test's p was 0: 'worse beyond chance' (95% CI −100 to
     −100) and --fail-if-worse exited 1 on two cases, where one answer a case gives mid-p = 0.25.
-    Every case moved alike: only the exact sign-flip test speaks, p = 2/2^n (scipy's permutation test)."""
+    Every case moved alike: the sign-flip test reads it, its mid-p 1/2^n what mid-p McNemar gives n
+    cases all one way (scipy's binomial), and half scipy's exact permutation test."""
     import numpy as np
     def runs(name, cases, before, after):
         return (write_run(f"runs/{name}-a.json", make_run([(f"c{i}", "bug", before) for i in range(cases)])),
@@ -482,22 +483,21 @@ def test_cases_that_all_moved_alike_are_read_by_the_sign_flip_test_not_a_t_of_ze
                                                           prompt="prompts/v2.txt")))
     a, b = runs("two", 2, ["bug"] * 3, ["no sé"] * 3)
     code, out, err = cli("compare", a, b, "--fail-if-worse")
-    assert code == 0 and "  −100.0 points, p = 0.5 (exact sign-flip test on per-case pass rates): too few cases to tell" in out
+    assert code == 0 and "  −100.0 points, p = 0.25 (mid-p sign-flip test on per-case pass rates): too few cases to tell" in out
     c = json.loads(cli("compare", a, b, "--json")[1])
     flips = scipy.stats.permutation_test((np.array([-1.0, -1.0]),), np.mean, permutation_type="samples",
                                          n_resamples=np.inf)
-    assert c["test"]["p"] == pytest.approx(flips.pvalue) and c["difference"]["low"] is None and not c["significant"]
+    assert c["test"]["p"] == mid_p(0, 2) == flips.pvalue / 2 and c["difference"]["low"] is None and not c["significant"]
     # 0/3 -> 1/3 and 1/3 -> 2/3: the same +1/3, read exactly (in floats the two differ in the last bit)
     a = write_run("runs/mixed-a.json", make_run([("c0", "bug", ["no sé"] * 3), ("c1", "bug", ["bug"] + ["no sé"] * 2)]))
     b = write_run("runs/mixed-b.json", make_run([("c0", "bug", ["bug"] + ["no sé"] * 2), ("c1", "bug", ["bug"] * 2 + ["no sé"])],
                                                 prompt="prompts/v2.txt"))
     c = json.loads(cli("compare", a, b, "--json")[1])
-    assert c["test"] == {"name": "exact sign-flip test on per-case pass rates", "p": 0.5}
-    # ten cases alike can tell: 2/1024, and the gate reads it
-    a, b = runs("ten", 10, ["bug"] * 3, ["no sé"] * 3)
+    assert c["test"] == {"name": "mid-p sign-flip test on per-case pass rates", "p": 0.25}
+    # five cases alike tell, as five fixed with one answer each do, and the gate reads it
+    a, b = runs("five", 5, ["bug"] * 3, ["no sé"] * 3)
     code, out, err = cli("compare", a, b, "--fail-if-worse")
-    flips = scipy.stats.permutation_test((np.array([-1.0] * 10),), np.mean, permutation_type="samples", n_resamples=np.inf)
-    assert code == 1 and f"p = {flips.pvalue:.2g} (exact sign-flip test on per-case pass rates): the candidate is worse" in err
+    assert code == 1 and f"p = {mid_p(0, 5):.2g} (mid-p sign-flip test on per-case pass rates): the candidate is worse" in err
 
 
 def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
