@@ -4545,6 +4545,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
              f"at alpha {alpha:g}",
              f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
              f"McNemar's test)."]
+    reached = None   # the fewest cases past Connor's whose exact power reaches prob, when his fall short
     if power is None:
         lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
     else:
@@ -4557,7 +4558,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
             lines.append(f"That is short of {aim}: the formula is a normal approximation; "
                          + (f"the exact power reaches it at {reached} cases." if reached else "take more cases."))
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
-                   "power": power, "method": "Connor 1987", "test": "mid-p McNemar"}
+                   "power": power, "exact_cases": reached, "method": "Connor 1987", "test": "mid-p McNemar"}
 
 
 def discordant_split(rows, share, alpha):

@@ -329,6 +329,11 @@ def test_a_shortfall_of_connors_approximation_is_said_with_the_size_that_reaches
     assert code == 0 and out.startswith("4 cases: ") and "compare uses: 0%" in out
     assert "the exact power reaches it at 5 cases." in out
     assert scipy_mcnemar_power(4, 1, 1, 0.05) == 0 and scipy_mcnemar_power(5, 1, 1, 0.05) == 1
+    # --json carries the size the text names (it held only Connor's 4, at power 0)
+    import json
+    answer = json.loads(cli("power", "--difference", "1", "--discordant", "1", "--json")[1])
+    assert (answer["cases"], answer["power"], answer["exact_cases"]) == (4, 0, 5)
+    assert json.loads(cli("power", "--difference", "0.1", "--discordant", "0.14", "--json")[1])["exact_cases"] is None
 
 
 def scipy_fewest_one_way(alpha, most, exact=False):
