@@ -449,14 +449,15 @@ def interval(ci):
 
 
 def p_value(p, alpha=None):
-    """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it."""
+    """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it (below
+    0.001 too: 0.000504 against --alpha 0.0005 is 5.04e-04, never 5.0e-04)."""
     if p is None:
         return "-"
-    if p < 0.001:
-        return f"{p:.1e}"
+    def text_of(v, d):
+        return f"{v:.{d + 1}e}" if v < 0.001 else f"{v:.{d + 2}g}"
     if alpha is None:
-        return f"{p:.2g}"
-    return beside(p, alpha, lambda v, d: f"{v:.{d + 2}g}", digits=(0, 1, 2, 3, 4, 6, 9))
+        return text_of(p, 0)
+    return beside(p, alpha, text_of, digits=(0, 1, 2, 3, 4, 6, 9))
 
 
 def plural(n, noun):

@@ -503,6 +503,9 @@ def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
     # 'p = 0.016 ... beyond chance'); a minimum and a figure on it print alike
     assert evalpy.p_value(1 / 64, 0.015625) == "0.015625" and evalpy.percent(0.875, 0.875) == "87.5%"
     assert evalpy.percent_line(0.875, [0.875, 0.5]) == "87.5%"
+    # below 0.001 too: power --rows 152 --alpha 0.0005 printed a split's p of 0.000497 as 5.0e-04
+    assert evalpy.p_value(0.000504, 0.0005) == "5.04e-04" and evalpy.p_value(1.04e-9, 1e-9) == "1.04e-09"
+    assert evalpy.p_value(2.4e-5) == evalpy.p_value(2.4e-5, 0.05) == "2.4e-05"
 
 
 def test_the_line_itself_never_prints_as_the_figure_read_against_it(cli):
@@ -616,7 +619,7 @@ def test_no_power_answer_prints_a_figure_on_the_line_it_is_read_against(cli):
     exactly on its line, so none may print as the line."""
     import re
     for rows in range(2, 70, 3):
-        for alpha in ("0.05", "0.01", "0.1"):
+        for alpha in ("0.05", "0.01", "0.1", "0.0005"):
             for extra in ([], ["--unpaired"]):
                 code, out, _ = cli("power", "--rows", rows, "--alpha", alpha, *extra)
                 assert all(float(p) != float(alpha) for p in re.findall(r"p = ([0-9.e-]+\d)", out)), (rows, alpha, extra)
