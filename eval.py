@@ -4244,6 +4244,9 @@ RATES_TEST = "paired t-test on per-case pass rates"
 # infinite, its p 0 on two cases); the sign-flip test, mid-p as compare's McNemar, still reads it
 ALIKE_METHOD = "mean of per-case differences, no interval (every case moved alike)"
 ALIKE_TEST = "mid-p sign-flip test on per-case pass rates"
+# On a few cases the t-test's normal tails claim more than the cases can show: no assignment of n
+# signs is rarer than all alike, whose mid-p is 1/2^n, so its p is never taken below that
+FLOORED_TEST = "paired t-test on per-case pass rates, at its floor 1/2^n"
 
 
 def paired_change(pairs, alpha):
@@ -4251,8 +4254,8 @@ def paired_change(pairs, alpha):
     candidate passed, of decided). One answer a case on both sides: Newcombe's interval and the
     mid-p McNemar test on the cases that changed. Trials on either side: each case's pass rate over
     its own trials is one observation (trials of a case are not independent; cases are), and the
-    per-case differences get a t interval and test (when every case moved alike, which leaves no
-    spread, the mid-p sign-flip test and no interval). A majority vote is never the unit: a majority
+    per-case differences get a t interval and test, its p never below 1/2^n (when every case moved
+    alike, which leaves no spread, the mid-p sign-flip test and no interval). A majority vote is never the unit: a majority
     of five is more often right than one answer, which would read as a change the model never made."""
     if all(a_of == 1 and b_of == 1 for _, a_of, _, b_of in pairs):
         fixed = sum(b and not a for a, _, b, _ in pairs)
@@ -4274,8 +4277,11 @@ def paired_change(pairs, alpha):
         return {"difference": {"estimate": estimate, "low": None, "high": None, "method": ALIKE_METHOD},
                 "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs))}, "unit": "case pass rate",
                 "detectable": None}
+    floor = ldexp(1.0, -len(pairs))   # three cases moving -100, -100, -67 points gave p = 0.015 where alike gave 0.125
+    floored = p is not None and p < floor
     return {"difference": {"estimate": estimate, "low": low, "high": high, "method": RATES_METHOD},
-            "test": {"name": RATES_TEST, "p": p}, "unit": "case pass rate", "detectable": None}
+            "test": {"name": FLOORED_TEST if floored else RATES_TEST, "p": floor if floored else p},
+            "unit": "case pass rate", "detectable": None}
 
 
 def holm(p_values):

@@ -500,6 +500,24 @@ def test_cases_that_all_moved_alike_are_read_by_the_sign_flip_test_not_a_t_of_ze
     assert code == 1 and f"p = {mid_p(0, 5):.2g} (mid-p sign-flip test on per-case pass rates): the candidate is worse" in err
 
 
+def test_no_t_test_on_few_cases_claims_more_than_its_cases_can_show(project, cli):
+    """From the attack pass after issue 26: three cases, 3/3 in the baseline, 0/3, 0/3 and 1/3 in the
+    candidate: the t-test's p is 0.015 ('worse beyond chance', --fail-if-worse exit 1) while all
+    three at 0/3, a stronger change, read 1/8 by the sign test. No assignment of n signs is rarer
+    than all alike: the t-test's p is floored at their mid-p, 1/2^n (scipy: binomial and t)."""
+    a = write_run("runs/a.json", make_run([(f"c{i}", "bug", ["bug"] * 3) for i in range(3)]))
+    b = write_run("runs/b.json", make_run([("c0", "bug", ["no sé"] * 3), ("c1", "bug", ["no sé"] * 3),
+                                           ("c2", "bug", ["bug"] + ["no sé"] * 2)], prompt="prompts/v2.txt"))
+    assert scipy.stats.ttest_1samp([-1, -1, -2 / 3], 0).pvalue < 0.02
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"] == {"name": "paired t-test on per-case pass rates, at its floor 1/2^n", "p": mid_p(0, 3)}
+    assert not c["significant"] and cli("compare", a, b, "--fail-if-worse")[0] == 0
+    many = json.loads(cli("compare", a, b, write_run("runs/c.json", make_run([(f"c{i}", "bug", ["bug"] * 3)
+                                                                               for i in range(3)], prompt="prompts/v1.txt")),
+                          "--json")[1])
+    assert many["runs"][1]["p"] == 0.125 and many["runs"][1]["test"].endswith("at its floor 1/2^n")
+
+
 def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
     """From the attack pass after issue 26: in floats the mid-p of 3 fixed and none broken was
     0.12500000000000003, so at --alpha 0.125 (p <= alpha calls it) compare said 'not told from
