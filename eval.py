@@ -69,7 +69,7 @@ import unicodedata
 from collections import Counter
 from datetime import datetime
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, lgamma, log, log1p, pi, sqrt, tanh
+from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -162,6 +162,11 @@ NEGLIGIBLE = 46                 # a term e^46 (10^20) times smaller than the fir
 MAX_FAILURES = 1_000            # failures of one kind to see: a handful; a search step sums a term per failure
 MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search at the tiniest rate still ends
 MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the splits are worked out: a quarter second
+# Fair coins (changed cases, decided pairs) up to which the sign test and the mid-p McNemar test are
+# counted in whole numbers, exactly: in floats their p came out a last bit above a power of two
+# (3 one way: 0.25000000000000006), so at --alpha 0.25 or 0.125 a p equal to alpha read as above
+# it. Past 64 such an alpha is below 1e-19; power's enumeration stays as fast
+EXACT_COINS = 64
 DISCORDANT_SHOWN = (0.10, 0.20, 0.40)   # shares of the cases changing verdict: a small, a usual, a large change
 SHORTFALL_SEARCH = 64           # sizes tried past Connor's n when its exact power falls short (tiny n: D = P = 1
 MAX_SEARCHED = 10_000           # needs 5 cases, not 4); the largest n searched past: a few ms a size
@@ -384,16 +389,17 @@ def fmt(x):
     return "-" if x is None else f"{x:.2f}"
 
 
-def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6)):
+def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9)):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
-    never as 0.05. A figure exactly on the line prints as the line does."""
+    never as 0.05. A figure exactly on the line prints as the line does (p = 1/64 against alpha
+    0.015625 as 0.015625, not 0.016). The text is read back exactly (in floats "99.99" / 100 is
+    below 0.9999), against the line as it was written."""
+    at = Fraction(str(line))
     for d in digits:
         text = text_of(x, d)
-        # compared as printed: 17.86% is the line 0.1786, though 17.86 / 100 is not 0.1786 in floating point
-        scale = 100 if text.endswith("%") else 1
-        shown, mark = float(text.rstrip("%")), round(line * scale, 12)
-        if x == line or (shown != mark and (shown < mark) == (x * scale < mark)):
+        shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+        if shown == at if x == line else shown != at and (shown < at) == (x < line):
             return text
     return text
 
@@ -411,6 +417,25 @@ def percent(x, line=None):
     return text + "%"
 
 
+def percent_line(line, figures):
+    """A line figures are read against (a minimum, a chance to reach) as a percent, with the fewest
+    digits that keep it on its side of each figure and of the text percent(figure, line) gives it:
+    2/3 prints 67% against a minimum of 0.671, which then prints 67.1%, never 67% beside 67%; and,
+    as percent(), never 100% short of 1 nor 0% above 0."""
+    def value(text):   # read back exactly, as beside() does
+        return Fraction(text[:-1]) / 100
+    shown = [value(percent(x, line)) for x in figures]
+    exact = [Fraction(str(x)) for x in figures]
+    for d in (0, 1, 2, 3, 4, 6, 9):
+        text = f"{100 * line:.{d}f}%"
+        v = value(text)
+        if (v == 1) == (line == 1) and (v == 0) == (line == 0) and all(
+                v == s if x == line else v != e and v != s and (v < e) == (line < x) == (v < s)
+                for x, e, s in zip(figures, exact, shown)):
+            return text
+    return text
+
+
 def count_percent(part, whole):
     """'22/25 = 88%'. Never rounds a miss up to 100% or a hit down to 0%: 199/200 = 99.5%."""
     if not whole:
@@ -424,14 +449,15 @@ def interval(ci):
 
 
 def p_value(p, alpha=None):
-    """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it."""
+    """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it (below
+    0.001 too: 0.000504 against --alpha 0.0005 is 5.04e-04, never 5.0e-04)."""
     if p is None:
         return "-"
-    if p < 0.001:
-        return f"{p:.1e}"
+    def text_of(v, d):
+        return f"{v:.{d + 1}e}" if v < 0.001 else f"{v:.{d + 2}g}"
     if alpha is None:
-        return f"{p:.2g}"
-    return beside(p, alpha, lambda v, d: f"{v:.{d + 2}g}", digits=(0, 1, 2, 3, 4))
+        return text_of(p, 0)
+    return beside(p, alpha, text_of, digits=(0, 1, 2, 3, 4, 6, 9))
 
 
 def plural(n, noun):
@@ -4090,12 +4116,24 @@ def binom_at_least(k, n, p):
     return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k, n + 1)))
 
 
+def coin_counts(k, n):
+    """(C(n, 0) + ... + C(n, k), C(n, k)): the ways n fair coins show at most k heads, and exactly
+    k, as whole numbers, from which the tests on few coins are worked out exactly."""
+    term = tail = 1
+    for i in range(1, k + 1):
+        term = term * (n - i + 1) // i
+        tail += term
+    return tail, term
+
+
 def sign_test(wins, losses):
     """Two-sided exact sign test (binomial, p = 1/2), ties set aside: under no preference, each
     decided pair is a fair coin. Exact McNemar is this test on the discordant cases."""
     n = wins + losses
     if n == 0:
         return 1.0
+    if n <= EXACT_COINS:
+        return min(1.0, 2 * coin_counts(min(wins, losses), n)[0] / 2 ** n)
     return min(1.0, 2 * binom_cdf(min(wins, losses), n, 0.5))
 
 
@@ -4113,6 +4151,9 @@ def mcnemar_mid_p(fixed, broken):
     n = fixed + broken
     if n == 0:
         return 1.0
+    if n <= EXACT_COINS:
+        tail, seen = coin_counts(wins, n)
+        return (2 ** (n + 1) - seen) / 2 ** (n + 1) if fixed == broken else (2 * tail - seen) / 2 ** n
     seen = exp(binom_log_pmf(wins, n, 0.5))
     if fixed == broken:
         return 1.0 - seen / 2
@@ -4214,6 +4255,13 @@ BINARY_METHOD = "Newcombe's paired interval"
 BINARY_TEST = "mid-p McNemar"
 RATES_METHOD = "mean of per-case differences, t interval"
 RATES_TEST = "paired t-test on per-case pass rates"
+# Every case's pass rate moved by the same amount: no spread, so no t interval and no t-test (t is
+# infinite, its p 0 on two cases); the sign-flip test, mid-p as compare's McNemar, still reads it
+ALIKE_METHOD = "mean of per-case differences, no interval (every case moved alike)"
+ALIKE_TEST = "mid-p sign-flip test on per-case pass rates"
+# On a few cases the t-test's normal tails claim more than the cases can show: no assignment of n
+# signs is rarer than all alike, whose mid-p is 1/2^n, so its p is never taken below that
+FLOORED_TEST = "paired t-test on per-case pass rates, at its floor 1/2^n"
 
 
 def unanimous(pairs):
@@ -4228,8 +4276,10 @@ def paired_change(pairs, alpha, level_alpha=None):
     one verdict (one answer, or trials that all agree): Newcombe's interval and the mid-p McNemar
     test on the cases that changed. Trials that differ: each case's pass rate over its own trials
     is one observation (trials of a case are not independent; cases are), and the per-case
-    differences get a t interval and test. A majority vote is never the unit: a majority of five is
-    more often right than one answer, which would read as a change the model never made."""
+    differences get a t interval and test, its p never below 1/2^n (when every case moved alike,
+    which leaves no spread, the mid-p sign-flip test and no interval). A majority vote is never the
+    unit: a majority of five is more often right than one answer, which would read as a change the
+    model never made."""
     level_alpha = alpha if level_alpha is None else level_alpha
     if unanimous(pairs):
         fixed = sum(b == b_of and a < a_of for a, a_of, b, b_of in pairs)
@@ -4241,10 +4291,25 @@ def paired_change(pairs, alpha, level_alpha=None):
                                "method": BINARY_METHOD},
                 "test": {"name": BINARY_TEST, "p": mcnemar_mid_p(fixed, broken)}, "unit": "case",
                 "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
-    estimate, low, high, p = mean_difference([b / b_of - a / a_of for a, a_of, b, b_of in pairs], level_alpha)
+    differences = [b / b_of - a / a_of for a, a_of, b, b_of in pairs]
+    estimate, low, high, p = mean_difference(differences, level_alpha)
+    alike = (len(pairs) > 1 and max(differences) - min(differences) < 1e-9   # rates of trials differ by 1e-6 or more
+             and len({Fraction(b, b_of) - Fraction(a, a_of) for a, a_of, b, b_of in pairs}) == 1)
+    if alike and estimate:
+        # every case moved by the same amount (read exactly: 0/3 -> 1/3 and 1/3 -> 2/3 differ in
+        # floats): under no change each case's sign is a coin, and only the two assignments with
+        # every sign alike are as extreme; their mid-p is 1/2^n, what mid-p McNemar gives n cases
+        # all fixed with one answer each (two cases: 0.25, not the t-test's 0)
+        return {"difference": {"estimate": estimate, "low": None, "high": None, "level": 1 - level_alpha,
+                               "method": ALIKE_METHOD},
+                "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs))}, "unit": "case pass rate",
+                "detectable": None}
+    floor = ldexp(1.0, -len(pairs))   # three cases moving -100, -100, -67 points gave p = 0.015 where alike gave 0.125
+    floored = p is not None and p < floor
     return {"difference": {"estimate": estimate, "low": low, "high": high, "level": 1 - level_alpha,
                            "method": RATES_METHOD},
-            "test": {"name": RATES_TEST, "p": p}, "unit": "case pass rate", "detectable": None}
+            "test": {"name": FLOORED_TEST if floored else RATES_TEST, "p": floor if floored else p},
+            "unit": "case pass rate", "detectable": None}
 
 
 def called(change, alpha):
@@ -4414,12 +4479,17 @@ def connor_cases(difference, discordant, alpha, prob):
     """Cases a paired comparison needs for McNemar's test to reach power `prob` at two-sided alpha,
     by Connor's (1987, Biometrics 43:207-211) normal approximation: with D the difference in pass
     rate and P the share of cases that change verdict, (z_{1-alpha/2} sqrt(P) + z_prob
-    sqrt(P - D^2))^2 / D^2, rounded up. None when it is beyond counting (a D of 1e-200)."""
+    sqrt(P - D^2))^2 / D^2, rounded up. None when it is beyond counting (a D of 1e-200). The bracket
+    is sqrt(n)·D: below zero (a power aimed so low, prob 1e-9, that no case is needed) its square
+    is no size, and one case is the answer (squared, it grew as the aim fell: 205 cases for 1e-9)."""
     z_alpha = -NormalDist().inv_cdf(max(alpha / 2, 1e-300))
     squared = difference * difference
     if squared == 0:
         return None
-    cases = (z_alpha * sqrt(discordant) + NormalDist().inv_cdf(prob) * sqrt(discordant - squared)) ** 2 / squared
+    root = z_alpha * sqrt(discordant) + NormalDist().inv_cdf(prob) * sqrt(discordant - squared)
+    if root <= 0:
+        return 1
+    cases = root ** 2 / squared
     return ceil(cases) if cases <= MAX_SIZING_ROWS else None
 
 
@@ -4438,6 +4508,8 @@ def mid_p_at(k, m, below):
     below = P(X <= k) for X ~ Binomial(m, 1/2): twice the tail, less the table seen once."""
     if m == 0:
         return 1.0   # nothing changed: nothing to tell
+    if m <= EXACT_COINS:
+        return mcnemar_mid_p(m - k, k)   # exactly, as compare reads it
     seen = exp(binom_log_term(k, m, 0.5))
     return 2 * below - seen if 2 * k < m else 1 - seen / 2
 
@@ -4512,10 +4584,12 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
     power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
     toward = difference_way(difference, discordant)
-    lines = [f"{cases} cases: what a paired comparison needs for {percent(prob)} power to tell {size} from chance "
+    aim = percent_line(prob, [] if power is None else [power])   # never printed as the power it is read against
+    lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
              f"at alpha {alpha:g}",
              f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
              f"McNemar's test)."]
+    reached = None   # the fewest cases past Connor's whose exact power reaches prob, when his fall short
     if power is None:
         lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
     else:
@@ -4525,10 +4599,10 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         if power < prob:
             sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
             reached = next((n for n in sizes if mcnemar_power(n, difference, discordant, alpha) >= prob), None)
-            lines.append(f"That is short of {percent(prob)}: the formula is a normal approximation; "
+            lines.append(f"That is short of {aim}: the formula is a normal approximation; "
                          + (f"the exact power reaches it at {reached} cases." if reached else "take more cases."))
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
-                   "power": power, "method": "Connor 1987", "test": "mid-p McNemar"}
+                   "power": power, "exact_cases": reached, "method": "Connor 1987", "test": "mid-p McNemar"}
 
 
 def discordant_split(rows, share, alpha):
@@ -4592,7 +4666,7 @@ def failures_answer(rate, rows, failures, prob):
     chance = failures_at_least(failures, rows, rate)
     before = failures_at_least(failures, rows - 1, rate)
     lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
-             f">= {percent(prob)} when each row fails with probability {rate:g}",
+             f">= {percent_line(prob, [chance, before])} when each row fails with probability {rate:g}",
              f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
              f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
@@ -5299,15 +5373,19 @@ def run_listing(folder):
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
-        # undecided cases (a judge gave no verdict) make the figure a range, said first as the report does
+        # undecided cases (a judge gave no verdict) make the figure a range, said first as the report does;
+        # with trials, the report's headline too: the mean of each case's pass rate, not the majority vote
         figure = (f"{s['measure']} {bounds_text(s['bounds'])} ({s['bounds']['undecided_cases']} undecided)" if s["bounds"]
-                  else f"{s['measure']} {count_percent(s['correct'], s['scored'])}" if s["scored"] else "no answers")
+                  else "no answers" if not s["scored"]
+                  else f"{s['measure']} {percent(s['mean_accuracy'])} (mean per case)" if s["repeat"] > 1
+                  else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
                      f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
-                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"], "bounds": s["bounds"]})
+                        "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
+                        "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
     order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
     rows = [["file", "split", "prompt", "model", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
@@ -5431,8 +5509,8 @@ def side_figures(rates):
     """One run's figure over the compared cases: its share passed with Wilson's interval when each
     case has one answer; with trials, the mean of the cases' pass rates with a t interval over cases."""
     n = len(rates)
-    if all(of == 1 for _, of in rates):
-        correct = sum(passed for passed, _ in rates)
+    if all(passed in (0, of) for passed, of in rates):   # one answer a case, or trials that always agree
+        correct = sum(passed == of for passed, of in rates)
         return {"correct": correct, "scored": n, "accuracy": rate(correct, n), "ci": list(wilson(correct, n))}
     mean, ci = case_mean([passed / of for passed, of in rates])
     return {"correct": None, "scored": n, "accuracy": mean, "ci": ci}
@@ -6856,6 +6934,11 @@ def config_rows(config, path):
     return rows
 
 
+def ci_detail(ci):
+    """'95% CI 53–85%' beside a figure; nothing where it has no interval (one case with trials)."""
+    return f"95% CI {interval(ci)}" if ci and ci[0] is not None else ""
+
+
 def stat(name, figure, detail=""):
     return Markup(f'<div class="stat"><div class="k">{esc(name)}</div><div class="v">{esc(figure)}</div>'
                   f'<div class="d">{esc(detail)}</div></div>')
@@ -6997,7 +7080,7 @@ def headline_stats(head, problems):
     if head["repeat"] > 1:
         mean = row_of(head, "mean")
         stats.append(stat(f"{name}{', decided answers' if bounds else ''}", figure_text(mean["figure"]),
-                          f"95% CI {interval(mean['figure']['ci'])}; {mean_words(mean)}"))
+                          "; ".join(filter(None, (ci_detail(mean["figure"]["ci"]), mean_words(mean))))))
     decided = f" on the {plural(main['of'], 'decided case')}" if bounds and head["repeat"] == 1 else ""
     stats.append(stat(name + (", majority vote of each case's trials" if head["repeat"] > 1 else decided),
                       figure_text(main) if main["of"] else "no answers", f"95% CI {interval(main['ci'])}" if main["of"] else ""))
@@ -7240,8 +7323,8 @@ def compare_headline(runs, outcome, figures):
     invalid = row_of(figures, "invalid")
     vote = " (majority vote)" if figures["majority_vote"] else ""
     d = diff["figure"]["value"]
-    stats = (stat("Baseline", figure_text(base["figure"]), f"95% CI {interval(base['figure']['ci'])}")
-             + stat("Candidate", figure_text(cand["figure"]), f"95% CI {interval(cand['figure']['ci'])}")
+    stats = (stat("Baseline", figure_text(base["figure"]), ci_detail(base["figure"]["ci"]))
+             + stat("Candidate", figure_text(cand["figure"]), ci_detail(cand["figure"]["ci"]))
              + stat("Difference", f"{signed_points(d['estimate'])} pts",
                     f"95% CI {signed_points(d['low'])} to {signed_points(d['high'])}" if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")

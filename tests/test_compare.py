@@ -6,7 +6,7 @@ import os
 import pytest
 import scipy.stats
 
-from conftest import ROOT, V3_MISSES, answer_key, load_json, make_run, split_run, write_run
+from conftest import ROOT, V3_MISSES, answer_key, evalpy, load_json, make_run, split_run, write_run
 
 EXAMPLE = ROOT / "runs" / "example"
 
@@ -538,3 +538,78 @@ def test_a_compare_with_cases_left_out_says_its_figures_are_on_the_rest(cli):
     assert "Pass rate (on the 3 cases both runs decided): 0/3 = 0% (95% CI 0–56%) -> 0/3 = 0% (95% CI 0–56%)" in out
     md = cli("compare", *runs, "--markdown")[1]
     assert "| Pass rate (on the 3 cases both runs decided) | 0/3 = 0% (95% CI 0–56%) |" in md
+
+
+def test_cases_that_all_moved_alike_are_read_by_the_sign_flip_test_not_a_t_of_zero_spread(project, cli):
+    """From the attack pass after issue 26: two cases with trials, each 3/3 in the baseline and 0/3
+    in the candidate, have no spread, so the t-test's p was 0: 'worse beyond chance' (95% CI −100 to
+    −100) and --fail-if-worse exited 1 on two cases, where one answer a case gives mid-p = 0.25.
+    Every case moved alike: the sign-flip test reads it, its mid-p 1/2^n what mid-p McNemar gives n
+    cases all one way (scipy's binomial), and half scipy's exact permutation test."""
+    import numpy as np
+    def runs(name, cases, before, after):
+        return (write_run(f"runs/{name}-a.json", make_run([(f"c{i}", "bug", before) for i in range(cases)])),
+                write_run(f"runs/{name}-b.json", make_run([(f"c{i}", "bug", after) for i in range(cases)],
+                                                          prompt="prompts/v2.txt")))
+    a, b = runs("two", 2, ["bug"] * 3, ["no sé"] * 3)
+    # trials that all agree are the case's verdict (two cases broken): mid-p McNemar, as one answer each
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    assert code == 0 and "Accuracy: 2/2 = 100% (95% CI 34–100%) -> 0/2 = 0% (95% CI 0–66%)" in out
+    assert "p = 0.25 (mid-p McNemar): borderline, not called" in out   # its interval is clear of zero
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    flips = scipy.stats.permutation_test((np.array([-1.0, -1.0]),), np.mean, permutation_type="samples",
+                                         n_resamples=np.inf)
+    assert c["test"]["p"] == mid_p(0, 2) == flips.pvalue / 2 and not c["significant"]
+    # cases with trials that differ and all moved alike: no spread, the sign-flip test, no interval
+    a, b = runs("alike", 2, ["bug"] * 3, ["bug"] + ["no sé"] * 2)
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    assert code == 0 and "  −66.7 points, p = 0.25 (mid-p sign-flip test on per-case pass rates): could be chance" in out
+    assert json.loads(cli("compare", a, b, "--json")[1])["difference"]["low"] is None
+    # 0/3 -> 1/3 and 1/3 -> 2/3: the same +1/3, read exactly (in floats the two differ in the last bit)
+    a = write_run("runs/mixed-a.json", make_run([("c0", "bug", ["no sé"] * 3), ("c1", "bug", ["bug"] + ["no sé"] * 2)]))
+    b = write_run("runs/mixed-b.json", make_run([("c0", "bug", ["bug"] + ["no sé"] * 2), ("c1", "bug", ["bug"] * 2 + ["no sé"])],
+                                                prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"] == {"name": "mid-p sign-flip test on per-case pass rates", "p": 0.25}
+    # five cases alike tell, as five fixed with one answer each do, and the gate reads it
+    a, b = runs("five", 5, ["bug"] * 3, ["bug"] + ["no sé"] * 2)
+    code, out, err = cli("compare", a, b, "--fail-if-worse")
+    assert code == 1 and f"p = {mid_p(0, 5):.2g} (mid-p sign-flip test on per-case pass rates): the candidate is worse" in err
+
+
+def test_no_t_test_on_few_cases_claims_more_than_its_cases_can_show(project, cli):
+    """From the attack pass after issue 26: three cases, 3/3 in the baseline, 0/3, 0/3 and 1/3 in the
+    candidate: the t-test's p is 0.015 ('worse beyond chance', --fail-if-worse exit 1) while all
+    three at 0/3, a stronger change, read 1/8 by the sign test. No assignment of n signs is rarer
+    than all alike: the t-test's p is floored at their mid-p, 1/2^n (scipy: binomial and t)."""
+    a = write_run("runs/a.json", make_run([(f"c{i}", "bug", ["bug"] * 3) for i in range(3)]))
+    b = write_run("runs/b.json", make_run([("c0", "bug", ["no sé"] * 3), ("c1", "bug", ["no sé"] * 3),
+                                           ("c2", "bug", ["bug"] + ["no sé"] * 2)], prompt="prompts/v2.txt"))
+    assert scipy.stats.ttest_1samp([-1, -1, -2 / 3], 0).pvalue < 0.02
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"] == {"name": "paired t-test on per-case pass rates, at its floor 1/2^n", "p": mid_p(0, 3)}
+    assert not c["significant"] and cli("compare", a, b, "--fail-if-worse")[0] == 0
+    many = json.loads(cli("compare", a, b, write_run("runs/c.json", make_run([(f"c{i}", "bug", ["bug"] * 3)
+                                                                               for i in range(3)], prompt="prompts/v1.txt")),
+                          "--json")[1])
+    assert many["runs"][1]["p"] == 0.125 and many["runs"][1]["test"].endswith("at its floor 1/2^n")
+
+
+def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
+    """From the attack pass after issue 26: in floats the mid-p of 3 fixed and none broken was
+    0.12500000000000003, so at --alpha 0.125 (p <= alpha calls it) compare said 'not told from
+    chance' while its exact value, 1/8, is alpha; 5 fixed and 1 broken, also 1/8, was called by
+    power's enumeration and not by compare. Few coins are now counted exactly (scipy's floats agree
+    to their last bits)."""
+    ids = [f"dev-{i:02d}" for i in range(1, 29)]
+    a = write_run("runs/a.json", split_run("dev", {i: "no sé" for i in ids[:3]}, prompt="prompts/v1.txt"))
+    b = write_run("runs/b.json", split_run("dev", {}, prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json", "--alpha", "0.125")[1])
+    assert c["test"]["p"] == mid_p(3, 0) == 0.125 and c["significant"]
+    code, out, err = cli("compare", a, b, "--alpha", "0.125", "--fail-if-worse")
+    assert "p = 0.125 (mid-p McNemar): the candidate is better beyond chance" in out   # on the line, as the line
+    assert cli("compare", b, a, "--alpha", "0.125", "--fail-if-worse")[0] == 1
+    for fixed, broken, alpha in ((5, 1, 0.125), (6, 0, 1 / 64)):   # compare's test and power's cutoff agree
+        assert evalpy.mcnemar_mid_p(fixed, broken) == alpha == pytest.approx(mid_p(fixed, broken), rel=1e-12)
+        assert min(fixed, broken) <= evalpy.mid_p_cutoff(fixed + broken, alpha)[0]
+    assert evalpy.sign_test(3, 0) == scipy.stats.binomtest(0, 3).pvalue == 0.25

@@ -139,6 +139,21 @@ def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli
     assert code == 1 and "GATE FAILED: accuracy 17.857% (95% CI 8–36%) against a minimum of 17.86%" in err
 
 
+def test_the_minimum_never_prints_as_the_figure_it_is_read_against(project, cli):
+    """From the attack pass after issue 26: each of the two kept to its side of the other, yet both
+    could print alike: 2 of 3 against --min-accuracy 0.671 printed 'GATE FAILED: accuracy 67% ...
+    against a minimum of 67%'; 0.675 and 70% already printed apart and still do."""
+    from conftest import make_run
+    path = write_run("runs/three.json", make_run([("c1", "bug", "bug"), ("c2", "bug", "bug"), ("c3", "bug", "acceso")]))
+    code, out, err = cli("report", path, "--min-accuracy", "0.671")
+    assert code == 1 and "GATE FAILED: accuracy 67% (95% CI 21–94%) against a minimum of 67.1%" in err
+    assert "against a minimum of 67.5%" in cli("report", path, "--min-accuracy", "0.675")[2]   # as given
+    assert "accuracy 67% (95% CI 21–94%) against a minimum of 70%" in cli("report", path, "--min-accuracy", "0.7")[2]
+    path = write_run("runs/b.json", judged_cases([True, None, False]))   # between 1/3 and 2/3
+    code, out, err = cli("report", path, "--min-accuracy", "0.671")
+    assert code == 1 and "between 1/3 = 33% and 2/3 = 67% (1 undecided case) against a minimum of 67.1%" in err
+
+
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
     """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
     the low bound passes whatever the judge says, one over the high bound fails whatever it says;

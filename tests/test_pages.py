@@ -77,6 +77,18 @@ def test_one_case_and_no_case():
     assert bars(unscored) == [] and "no verdict to count" in ET.tostring(unscored, encoding="unicode")
 
 
+def test_a_figure_without_an_interval_gets_no_empty_interval_label(project, cli):
+    """From the attack pass after issue 26: one case with trials has no interval (no spread to
+    read); the text views leave the interval out, the pages printed a bare '95% CI' beside it."""
+    a = write_run("runs/t1.json", make_run([("c1", "bug", ["bug", "no sé"])]))
+    b = write_run("runs/t2.json", make_run([("c1", "bug", ["bug", "bug"])], prompt="prompts/v2.txt"))
+    assert cli("report", a, "--html", "report.html")[0] == 0 and cli("compare", a, b, "--html", "compare.html")[0] == 0
+    report, compare = (Path(name).read_text(encoding="utf-8") for name in ("report.html", "compare.html"))
+    assert "the mean over 1 case of each case&#x27;s pass rate" in report and "95% CI ;" not in report
+    stats = re.findall(r'<div class="d">([^<]*)</div>', compare)
+    assert "95% CI " not in stats and "95% CI" not in stats and "" in stats
+
+
 def test_a_very_long_name_is_cut_to_fit_and_whole_in_its_tooltip():
     name = "a tag with a very long name indeed, " * 5 + "<script>"
     svg = svg_of(evalpy.interval_chart([row(name, 0.5)], "c"))
@@ -232,7 +244,8 @@ def test_compare_html_shows_what_changed_and_each_changed_case_side_by_side(proj
     assert "<td>prompt</td><td>prompts/v2.txt</td><td>prompts/v3.txt</td>" in text
     assert "25/28 = 89%" in text and "27/28 = 96%" in text and text.count('class="bar ') == 2
     # 3 fixed, 1 broken of 28: mid-p McNemar 2 x 5/16 - 4/16 = 0.375 (a hair under it in floating point)
-    assert "+7.1 points (95% CI " in text and "p = 0.37 (mid-p McNemar): could be chance" in text
+    # 3 fixed, 1 broken of 28: mid-p McNemar 2 x 5/16 - 4/16 = 0.375, counted exactly
+    assert "+7.1 points (95% CI " in text and "p = 0.38 (mid-p McNemar): could be chance" in text
     assert "Fisher" not in text and "Identical raw answers: 24 of 28." in text
     assert "With 4 changed cases of 28, no split of them could be told from chance" in text
     fixed = text[text.index("<h3>Fixed (3)</h3>"):text.index("<h3>Broken (1)</h3>")]

@@ -140,6 +140,23 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     assert code == 2 and "nowhere: no such folder" in err
 
 
+def test_runs_lists_a_run_with_trials_by_its_headline_not_its_majority_vote(project, cli):
+    """From the attack pass after issue 26: `runs` showed a run with trials by the majority vote of
+    each case's trials, which the report only labels. Issue 26's two runs (28 cases, 5 trials) read
+    21% -> 40% in their reports and 10/28 = 36% -> 0/28 = 0% in the listing: the order reversed."""
+    def answers(passes):
+        return ["bug"] * passes + ["no sé"] * (5 - passes)
+    write_run("runs/base.json", make_run([(f"c{i:02d}", "bug", answers(3 if i < 10 else 0)) for i in range(28)],
+                                         prompt="prompts/v1.txt", date="2026-01-01T09:00:00+01:00"))
+    write_run("runs/cand.json", make_run([(f"c{i:02d}", "bug", answers(2)) for i in range(28)], prompt="prompts/v2.txt"))
+    lines = cli("runs")[1].splitlines()
+    assert lines[1].startswith("  runs/cand.json") and lines[1].endswith("accuracy 40% (mean per case)")
+    assert lines[2].startswith("  runs/base.json") and lines[2].endswith("accuracy 21% (mean per case)")
+    listed = json.loads(cli("runs", "--json")[1])
+    reported = [json.loads(cli("report", f"runs/{name}.json", "--json")[1])["mean_accuracy"] for name in ("cand", "base")]
+    assert [r["mean_accuracy"] for r in listed] == reported == [pytest.approx(0.4), pytest.approx(30 / 140)]
+
+
 # --- Speed: wall time as measured, throughput from the server's own counts, loads apart
 
 def test_speed_figures_worked_out_by_hand(project, cli):

@@ -241,9 +241,22 @@ def test_connor_cases_by_hand_from_scipys_normal_quantiles():
         inputs.append((rng.uniform(0.005, 1) * discordant, discordant, rng.choice([0.05, 0.01, rng.random()]),
                        rng.choice([0.8, 0.9, rng.random()])))
     for d, p, alpha, prob in inputs:
-        n = ((norm.ppf(1 - alpha / 2) * p ** 0.5 + norm.ppf(prob) * (p - d * d) ** 0.5) / abs(d)) ** 2
-        assert evalpy.connor_cases(d, p, alpha, prob) == -int(-n // 1), (d, p, alpha, prob)
+        root = norm.ppf(1 - alpha / 2) * p ** 0.5 + norm.ppf(prob) * (p - d * d) ** 0.5   # sqrt(n) |d|
+        n = (root / abs(d)) ** 2
+        assert evalpy.connor_cases(d, p, alpha, prob) == (-int(-n // 1) if root > 0 else 1), (d, p, alpha, prob)
     assert evalpy.connor_cases(0.10, 0.14, 0.05, 0.8) == 108   # the issue's figure: (1.960 * 0.374 + 0.842 * 0.361)^2 / 0.01 = 107.5
+
+
+def test_a_power_aimed_lower_never_needs_more_cases(cli):
+    """From the attack pass after issue 26: Connor's bracket, sqrt(n)·D, falls below zero when the
+    power aimed at is low enough, and squared it grew again: --prob 1e-9 answered 205 cases where
+    --prob 0.8 needs 108 (and 0.01 gave 2). No case is what the approximation asks there; the
+    exact power then finds the size (5 cases, by scipy's enumeration)."""
+    sizes = [evalpy.connor_cases(0.1, 0.14, 0.05, prob) for prob in (0.8, 0.5, 0.3, 0.1, 0.01, 1e-3, 1e-9)]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    code, out, _ = cli("power", "--difference", "0.1", "--discordant", "0.14", "--prob", "1e-9")
+    assert code == 0 and out.startswith("1 cases: ") and "the exact power reaches it at 5 cases." in out
+    assert scipy_mcnemar_power(4, 0.1, 0.14, 0.05) < 1e-9 <= scipy_mcnemar_power(5, 0.1, 0.14, 0.05)
 
 
 def scipy_mid_p(small, m):
@@ -316,6 +329,11 @@ def test_a_shortfall_of_connors_approximation_is_said_with_the_size_that_reaches
     assert code == 0 and out.startswith("4 cases: ") and "compare uses: 0%" in out
     assert "the exact power reaches it at 5 cases." in out
     assert scipy_mcnemar_power(4, 1, 1, 0.05) == 0 and scipy_mcnemar_power(5, 1, 1, 0.05) == 1
+    # --json carries the size the text names (it held only Connor's 4, at power 0)
+    import json
+    answer = json.loads(cli("power", "--difference", "1", "--discordant", "1", "--json")[1])
+    assert (answer["cases"], answer["power"], answer["exact_cases"]) == (4, 0, 5)
+    assert json.loads(cli("power", "--difference", "0.1", "--discordant", "0.14", "--json")[1])["exact_cases"] is None
 
 
 def scipy_fewest_one_way(alpha, most, exact=False):
@@ -481,6 +499,29 @@ def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
     assert evalpy.p_value(p_below, 0.05) == "0.0498" and evalpy.p_value(p_above, 0.05) == "0.0501"
     assert evalpy.p_value(0.0102, 0.01) == "0.0102" and evalpy.p_value(0.031, 0.05) == "0.031"
     assert evalpy.p_value(0.05, 0.05) == "0.05"
+    # exactly on the line: printed as the line, not rounded off it (p = 1/64 at alpha 0.015625 was
+    # 'p = 0.016 ... beyond chance'); a minimum and a figure on it print alike
+    assert evalpy.p_value(1 / 64, 0.015625) == "0.015625" and evalpy.percent(0.875, 0.875) == "87.5%"
+    assert evalpy.percent_line(0.875, [0.875, 0.5]) == "87.5%"
+    # below 0.001 too: power --rows 152 --alpha 0.0005 printed a split's p of 0.000497 as 5.0e-04
+    assert evalpy.p_value(0.000504, 0.0005) == "5.04e-04" and evalpy.p_value(1.04e-9, 1e-9) == "1.04e-09"
+    assert evalpy.p_value(2.4e-5) == evalpy.p_value(2.4e-5, 0.05) == "2.4e-05"
+
+
+def test_the_line_itself_never_prints_as_the_figure_read_against_it(cli):
+    """From the attack pass after issue 26: --prob was printed rounded (0.805 as 80%) beside a
+    power printed 80% ('Exact power ...: 80%. That is short of 80%'); and a text was read back in
+    floats, where "99.99" / 100 is below 0.9999, so a chance of 99.988% printed as 99.99% against
+    '>= 99.99%'. A chance that reaches the line may print as it; one short of it never does."""
+    import re
+    out = cli("power", "--difference", "0.03", "--discordant", "0.8", "--prob", "0.805")[1]
+    assert "needs for 80.5% power" in out and "compare uses: 80%\n" in out and "That is short of 80.5%" in out
+    for rate, failures, prob in (("0.16", "1", "0.9999"), ("0.01", "6", "0.99999"), ("0.16", "6", "0.805")):
+        out = cli("power", "--rate", rate, "--failures", failures, "--prob", prob)[1]
+        aim, reached, short = map(float, re.search(r">= ([0-9.]+)% when.*P = ([0-9.]+)% at \d+ rows, ([0-9.]+)% at",
+                                                   out, re.S).groups())
+        assert reached >= aim > short, out
+    assert evalpy.percent(29996 / 30000, 0.9999) == "99.987%" and evalpy.p_value(0.0500001, 0.05) == "0.0500001"
 
 
 # --- issue 26: the paired difference and its test
@@ -581,7 +622,7 @@ def test_no_power_answer_prints_a_figure_on_the_line_it_is_read_against(cli):
     exactly on its line, so none may print as the line."""
     import re
     for rows in range(2, 70, 3):
-        for alpha in ("0.05", "0.01", "0.1"):
+        for alpha in ("0.05", "0.01", "0.1", "0.0005"):
             for extra in ([], ["--unpaired"]):
                 code, out, _ = cli("power", "--rows", rows, "--alpha", alpha, *extra)
                 assert all(float(p) != float(alpha) for p in re.findall(r"p = ([0-9.e-]+\d)", out)), (rows, alpha, extra)
