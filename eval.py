@@ -4570,10 +4570,15 @@ def as_points(share):
     return f"{100 * share:.3g}"
 
 
+def points_of(share):
+    """'17.9 points', '1 point'."""
+    return f"{as_points(share)} point" + ("" if as_points(share) == "1" else "s")
+
+
 def paired_cases_answer(difference, discordant, alpha, prob):
     """`power --difference D --discordant P`: cases a paired comparison needs, and the exact power
     of the test compare uses at that size."""
-    size = f"a difference of {as_points(abs(difference))} points in pass rate"
+    size = f"a difference of {points_of(abs(difference))} in pass rate"
     if abs(difference) > discordant:
         raise EvalError(f"--difference {difference:g} with --discordant {discordant:g}: {size} needs at least "
                         f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
@@ -4594,8 +4599,9 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
     else:
         lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
-                  f"(discordant cases ~ Binomial({cases}, {discordant:g}), each the difference's way with probability "
-                  f"{toward:.3g}; called at mid-p <= {alpha:g})."]
+                  f"(discordant cases ~ Binomial({cases}, {discordant:g}), each going the difference's way with "
+                  f"probability (P + D) / 2P = {toward:.3g}; called at mid-p <= {alpha:g}).",
+                  f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
         if power < prob:
             sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
             reached = next((n for n in sizes if mcnemar_power(n, difference, discordant, alpha) >= prob), None)
@@ -4639,13 +4645,14 @@ def detectable_answer(rows, alpha):
                      f"{MAX_ENUMERATED:,} cases.)")
     else:
         shown = [discordant_split(rows, share, alpha) for share in DISCORDANT_SHOWN]
+        shown = [s for i, s in enumerate(shown) if s["discordant"] not in {t["discordant"] for t in shown[:i]}]
         lines.append("Changes both ways cancel out: the more cases change verdict, the larger a difference must be.")
     for s in shown:
         split = f"{s['split'][0]} one way, {s['split'][1]} the other, p = {p_value(s['p'], alpha)}"
         lines.append(f"  if {100 * s['share']:g}% of the cases change verdict ({s['discordant']}): "
                      + (f"no difference can be told from chance ({split})" if s["difference"] is None else
-                        f"under {as_points(s['difference'])} points, no difference can be told from chance (its "
-                        f"closest call: {split})"))
+                        f"a difference must be at least {points_of(s['difference'])} to be told from chance "
+                        f"({split})"))
     return lines, {"rows": rows, "alpha": alpha, "test": "mid-p McNemar", "changed": changed,
                    "difference": changed / rows, "p": p, "by_discordant": shown}
 

@@ -175,9 +175,11 @@ def test_the_seed_pass_k_example():
                        "The exact McNemar test could never reach 0.05 on 5 cases: all 5 one way give p = 0.062."]),
     (["--rows", "28"], ["5 of 28 cases (17.9 points):", "(5 one way and none the other give p = 0.031;",
                         "Changes both ways cancel out", "  if 10% of the cases change verdict (3): no difference",
-                        "  if 20% of the cases change verdict (6): under 21.4 points, no difference",
-                        "  if 40% of the cases change verdict (11): under 25 points, no difference can be told from "
-                        "chance (its closest call: 9 one way, 2 the other, p = 0.039)"]),
+                        "  if 20% of the cases change verdict (6): a difference must be at least 21.4 points",
+                        "  if 40% of the cases change verdict (11): a difference must be at least 25 points to be told "
+                        "from chance (9 one way, 2 the other, p = 0.039)"]),
+    (["--difference", "0.01", "--discordant", "0.02"], ["1568 cases: what a paired comparison needs for 80% power to "
+                                                        "tell a difference of 1 point in pass rate"]),   # not '1 points'
 ])
 def test_power_command(cli, argv, lines):
     code, out, err = cli("power", *argv)
@@ -631,3 +633,11 @@ def test_no_power_answer_prints_a_figure_on_the_line_it_is_read_against(cli):
             out = cli("power", "--rate", rate, "--prob", prob)[1]
             shown = re.findall(r"([0-9.]+)% at \d+", out)
             assert len(shown) == 2 and all(float(x) != 100 * float(prob) for x in shown), (rate, prob)
+
+
+def test_power_on_few_cases_lists_each_number_of_changed_cases_once(cli):
+    """From the newcomer pass on issue 26: on 5 cases 10% and 20% changing are both 1 case, listed twice."""
+    lines = cli("power", "--rows", "5")[1].splitlines()
+    shares = [l for l in lines if l.startswith("  if ")]
+    assert [l.split(":")[0] for l in shares] == ["  if 10% of the cases change verdict (1)",
+                                                 "  if 40% of the cases change verdict (2)"]
