@@ -3760,7 +3760,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     scored, errors, undecided, flaky, failures = [], [], [], [], []
     # each case's share of passing trials over its decided ones, and over its decided and undecided
     # ones with every undecided answer failing (low), then passing (high): the headline and its bounds
-    rates, low_rates, high_rates, open_cases = [], [], [], 0
+    # (kept as exact sums, a bound on its line must not fall a last bit short of it; and the rates only
+    # with trials: at 100,000 cases three lists of floats are 10 MB)
+    rates, low_sum, high_sum, counted_cases, open_cases = [], 0, 0, 0, 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
     window, filled = context_window(config), []   # prompts that filled Ollama's window: the server may have cut them
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
@@ -3788,12 +3790,15 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 opened += 1
         counted, passed = c["decided_trials"] + opened, c["passed_trials"]
         if counted:
-            low_rates.append(passed / counted)
-            high_rates.append((passed + opened) / counted)
+            # a case of one answer adds an integer (cheap); a case of trials a fraction
+            low_sum += passed if counted == 1 else Fraction(passed, counted)
+            high_sum += passed + opened if counted == 1 else Fraction(passed + opened, counted)
+            counted_cases += 1
             open_cases += bool(opened)
         if not c["decided_trials"]:
             continue
-        rates.append(passed / c["decided_trials"])
+        if repeat > 1:
+            rates.append(passed / c["decided_trials"])
         scored.append(c)
         ok = c["correct"]
         group = by_difficulty.get(c["difficulty"])
@@ -3826,7 +3831,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                            "pass_hat_k": rate(hat_k, len(eligible))})
     checks = check_table(cases)
     correct = len(scored) - len(failures)
-    mean, mean_ci = headline_mean(rates, repeat, correct)
+    mean, mean_ci = headline_mean(rates, repeat, correct, len(scored))
     s = {
         "cases": len(cases),
         "repeat": repeat,
@@ -3837,7 +3842,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "accuracy_ci": list(wilson(correct, len(scored))),
         "mean_accuracy": mean,
         "mean_accuracy_ci": mean_ci,
-        "bounds": undecided_bounds(low_rates, high_rates, repeat, correct, open_cases, len(undecided)) if undecided else None,
+        "bounds": undecided_bounds((low_sum, high_sum, counted_cases), repeat, correct, open_cases, len(undecided))
+        if undecided else None,
         "trials": trials,
         "invalid": sum(t["invalid"] for t in trials),
         "answers": sum(t["scored"] for t in trials),
@@ -3864,7 +3870,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     return s
 
 
-def headline_mean(rates, repeat, correct):
+def headline_mean(rates, repeat, correct, scored):
     """The headline with trials and its 95% interval: the mean of each case's pass rate (rates),
     the case being the unit sampled. The interval is Student's t on the cases' rates (n - 1 df),
     which is the cluster-robust mean of every answer with the case as cluster (Miller 2024,
@@ -3874,9 +3880,9 @@ def headline_mean(rates, repeat, correct):
     rate still weighs each case once when errors or undecided answers leave some with fewer.
     Cut to 0-100%, where a rate lives. With one trial the rates are the verdicts: the mean is the
     accuracy, and Wilson's interval is the one a proportion needs (a t interval on 0s and 1s is
-    the Wald interval, wrong at the edges)."""
+    the Wald interval, wrong at the edges); rates are then not kept."""
     if repeat == 1:
-        return rate(correct, len(rates)), list(wilson(correct, len(rates)))
+        return rate(correct, scored), list(wilson(correct, scored))
     return case_mean(rates)
 
 
@@ -3892,14 +3898,15 @@ def case_mean(rates):
     return mean, [None, None] if low is None else [max(0.0, low), min(1.0, high)]
 
 
-def undecided_bounds(low_rates, high_rates, repeat, correct, open_cases, open_answers):
+def undecided_bounds(sums, repeat, correct, open_cases, open_answers):
     """How far the undecided answers could move the headline: every one failing (low), every one
     passing (high), over every case decided or undecided (a case with only errors is in neither).
     With one trial these are counts of cases (0/27 to 21/27); with trials, the mean of each case's
-    pass rate with its undecided trials failing, then passing (low_count and high_count None)."""
-    of = len(low_rates)
+    pass rate with its undecided trials failing, then passing (low_count and high_count None).
+    sums: (the cases' low rates summed, their high rates summed, how many cases)."""
+    low_sum, high_sum, of = sums
     counts = repeat == 1
-    return {"low": fsum(low_rates) / of, "high": fsum(high_rates) / of,
+    return {"low": float(low_sum / of) if of else None, "high": float(high_sum / of) if of else None,
             "low_count": correct if counts else None, "high_count": correct + open_cases if counts else None,
             "of": of, "undecided_cases": open_cases, "undecided_answers": open_answers}
 
