@@ -4116,15 +4116,6 @@ def binom_cdf(k, n, p):
     return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k + 1)))
 
 
-def binom_at_least(k, n, p):
-    """P(X >= k) for X ~ Binomial(n, p), summed on its own side to keep small tails exact."""
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    return min(1.0, sum_exp(binom_log_pmf(i, n, p) for i in range(k, n + 1)))
-
-
 def coin_counts(k, n):
     """(C(n, 0) + ... + C(n, k), C(n, k)): the ways n fair coins show at most k heads, and exactly
     k, as whole numbers, from which the tests on few coins are worked out exactly."""
@@ -4799,8 +4790,8 @@ def difference_text(d):
 
 
 def size_text(d):
-    """A difference without its sign, in points: '17.9 points'."""
-    return "-" if d is None else f"{100 * d:.1f} points"
+    """A difference without its sign, in points: '17.9 points' (power's points_of())."""
+    return "-" if d is None else points_of(d)
 
 
 def ids_text(ids, empty="-"):
