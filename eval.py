@@ -7342,7 +7342,8 @@ def compare_headline(runs, outcome, figures):
     stats = (stat("Baseline", figure_text(base["figure"]), ci_detail(base["figure"]["ci"]))
              + stat("Candidate", figure_text(cand["figure"]), ci_detail(cand["figure"]["ci"]))
              + stat("Difference", f"{signed_points(d['estimate'])} pts",
-                    f"95% CI {signed_points(d['low'])} to {signed_points(d['high'])}" if d["low"] is not None else "")
+                    f"{100 * d['level']:.3g}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
+                    if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
     unit = measure_unit(figures, outcome)
