@@ -7963,9 +7963,10 @@ def port_number(text):
 
 
 def parse_rate(text):
-    """'0.85' or '85%' as 0.85; None if it is neither."""
+    """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
+    23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
     try:
-        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        return float(Fraction(text[:-1]) / 100) if text.endswith("%") else float(text)
     except ValueError:
         return None
 

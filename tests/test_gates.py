@@ -154,6 +154,17 @@ def test_the_minimum_never_prints_as_the_figure_it_is_read_against(project, cli)
     assert code == 1 and "between 1/3 = 33% and 2/3 = 67% (1 undecided case) against a minimum of 67.1%" in err
 
 
+def test_a_minimum_given_as_a_percentage_is_read_as_written(project, cli):
+    """From the tester's pass after issue 26: '23.6%' was read as 23.6 / 100 in floats,
+    0.23600000000000002, so 25 of 106 (23.58%) kept to its side of that by printing 23.6%:
+    'GATE FAILED: accuracy 23.6% against a minimum of 23.6%'. 0.236 printed 23.58%."""
+    from conftest import make_run
+    path = write_run("runs/106.json", make_run([(f"c{i:03d}", "bug", "bug" if i < 25 else "acceso") for i in range(106)]))
+    for given in ("23.6%", "0.236"):
+        code, out, err = cli("report", path, "--min-accuracy", given)
+        assert code == 1 and "GATE FAILED: accuracy 23.58% (95% CI 17–33%) against a minimum of 23.6%" in err, given
+
+
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
     """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
     the low bound passes whatever the judge says, one over the high bound fails whatever it says;
