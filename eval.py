@@ -5480,7 +5480,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     failed passes; between, the undecided answers decide, and the gate cannot judge."""
     b = s["bounds"]
     # the minimum as it was given (17.86%, never rounded to 18%); each figure gets the digits to differ from it
-    against = f"against a minimum of {round(100 * minimum, 10):g}%"
+    against = f"against a minimum of {round(100 * minimum, 10):.15g}%"   # every digit given: :g kept 6 (0.9000004 as 90%)
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
