@@ -5471,7 +5471,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     failed passes; between, the undecided answers decide, and the gate cannot judge."""
     b = s["bounds"]
     # the minimum as it was given (17.86%, never rounded to 18%); each figure gets the digits to differ from it
-    against = f"against a minimum of {round(100 * minimum, 10):g}%"
+    against = f"against a minimum of {round(100 * minimum, 10):.15g}%"   # every digit given: :g kept 6 (0.9000004 as 90%)
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
@@ -7333,7 +7333,8 @@ def compare_headline(runs, outcome, figures):
     stats = (stat("Baseline", figure_text(base["figure"]), ci_detail(base["figure"]["ci"]))
              + stat("Candidate", figure_text(cand["figure"]), ci_detail(cand["figure"]["ci"]))
              + stat("Difference", f"{signed_points(d['estimate'])} pts",
-                    f"95% CI {signed_points(d['low'])} to {signed_points(d['high'])}" if d["low"] is not None else "")
+                    f"{100 * d['level']:.3g}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
+                    if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
     unit = measure_unit(figures, outcome)
@@ -7953,9 +7954,10 @@ def port_number(text):
 
 
 def parse_rate(text):
-    """'0.85' or '85%' as 0.85; None if it is neither."""
+    """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
+    23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
     try:
-        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        return float(Fraction(text[:-1]) / 100) if text.endswith("%") else float(text)
     except ValueError:
         return None
 

@@ -226,6 +226,15 @@ def test_many_runs_are_each_tested_against_the_first_with_holm_adjusted_p_values
     assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (98.3% CI −3.5 to +40.1) | 0.031 | 0.094 |" in md
 
 
+def test_the_readme_gives_the_many_run_intervals_the_level_the_table_prints():
+    """From the tester's pass after issue 26: the README's "Three or more runs" said `vs reference`
+    has 'a 95% interval', above its own example whose intervals are 98.3% (Bonferroni, three comparisons)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("**Three or more runs.**"):text.index("**Side by side: `--pairwise`.**")]
+    bullet = " ".join(section[section.index("- **Each run is paired with the reference**"):].split("\n- ")[0].split())
+    assert "98.3% CI" in section and "95% interval" not in bullet and "widened for the number of comparisons" in bullet
+
+
 def newcombe_paired(both, fixed, broken, neither, level=0.95):
     """Newcombe's (1998) method 10 for candidate minus baseline, written from the paper's formula
     (phi with its correction, then the two Wilson intervals from scipy)."""

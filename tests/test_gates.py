@@ -154,6 +154,28 @@ def test_the_minimum_never_prints_as_the_figure_it_is_read_against(project, cli)
     assert code == 1 and "between 1/3 = 33% and 2/3 = 67% (1 undecided case) against a minimum of 67.1%" in err
 
 
+def test_a_minimum_given_as_a_percentage_is_read_as_written(project, cli):
+    """From the tester's pass after issue 26: '23.6%' was read as 23.6 / 100 in floats,
+    0.23600000000000002, so 25 of 106 (23.58%) kept to its side of that by printing 23.6%:
+    'GATE FAILED: accuracy 23.6% against a minimum of 23.6%'. 0.236 printed 23.58%."""
+    from conftest import make_run
+    path = write_run("runs/106.json", make_run([(f"c{i:03d}", "bug", "bug" if i < 25 else "acceso") for i in range(106)]))
+    for given in ("23.6%", "0.236"):
+        code, out, err = cli("report", path, "--min-accuracy", given)
+        assert code == 1 and "GATE FAILED: accuracy 23.58% (95% CI 17–33%) against a minimum of 23.6%" in err, given
+
+
+def test_a_minimum_with_many_digits_is_printed_with_all_of_them(project, cli):
+    """From the tester's pass after issue 26: the minimum was printed with 6 significant digits, so
+    9 of 10 against --min-accuracy 0.9000004 failed saying 'accuracy 90% ... against a minimum of 90%'."""
+    from conftest import make_run
+    path = write_run("runs/10.json", make_run([(f"c{i}", "bug", "bug" if i < 9 else "acceso") for i in range(10)]))
+    code, out, err = cli("report", path, "--min-accuracy", "0.9000004")
+    assert code == 1 and "GATE FAILED: accuracy 90% (95% CI 60–98%) against a minimum of 90.00004%" in err
+    code, out, err = cli("report", path, "--min-accuracy", "0.8999996")
+    assert code == 0 and "gate passed: accuracy 90% (95% CI 60–98%) against a minimum of 89.99996%" in err
+
+
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
     """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
     the low bound passes whatever the judge says, one over the high bound fails whatever it says;

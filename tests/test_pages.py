@@ -89,6 +89,17 @@ def test_a_figure_without_an_interval_gets_no_empty_interval_label(project, cli)
     assert "95% CI " not in stats and "95% CI" not in stats and "" in stats
 
 
+def test_the_compare_pages_difference_tile_names_the_intervals_level(two_runs, cli):
+    """From the tester's pass after issue 26: at --alpha 0.01 the difference's interval is 99%, as
+    the text, markdown and the page's own reading say; the tile beside it said '95% CI' of it."""
+    v2, v3 = two_runs
+    assert cli("compare", v2, v3, "--alpha", "0.01", "--html", "compare.html")[0] == 0
+    text = Path("compare.html").read_text(encoding="utf-8")
+    stats = re.findall(r'<div class="d">([^<]*)</div>', text)
+    assert "+7.1 points (99% CI " in text
+    assert [d for d in stats if "to" in d] == [d for d in stats if d.startswith("99% CI ") and " to " in d] != []
+
+
 def test_a_very_long_name_is_cut_to_fit_and_whole_in_its_tooltip():
     name = "a tag with a very long name indeed, " * 5 + "<script>"
     svg = svg_of(evalpy.interval_chart([row(name, 0.5)], "c"))

@@ -271,3 +271,14 @@ def test_trials_that_always_agree_get_the_interval_of_a_proportion_never_one_of_
     same = write_run("runs/same.json", make_run([(f"c{i:02d}", "bug", ["bug"] * 3 + ["no sé"] * 2) for i in range(6)]))
     s = json.loads(cli("report", same, "--json")[1])
     assert s["mean_accuracy"] == pytest.approx(0.6) and s["mean_accuracy_ci"] == [None, None]   # every case alike
+
+
+def test_the_readme_says_which_interval_trials_that_always_agree_get():
+    """From the tester's pass after issue 26: the README's report section still said that trials
+    that always agree get 'the normal approximation of a proportion', after the headline took
+    Wilson's interval on the cases' verdicts (test above)."""
+    from conftest import ROOT
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = " ".join(text[text.index("**Trials: the case is the unit.**"):].split("\n\n")[0].split())
+    assert "the interval is Wilson's on them, as with one answer" in section
+    assert "the interval is the normal approximation of a proportion" not in section
