@@ -4628,7 +4628,7 @@ def detectable_answer(rows, alpha):
     changed = fewest_one_way(alpha, mcnemar_mid_p, rows)
     if changed is None:
         needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
-        raise EvalError(f"on {rows} cases no change can be told from chance at alpha {alpha:g}: even all {rows} "
+        raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {alpha:g}: even all {rows} "
                         f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
                         f"McNemar, the test compare uses); it needs {needed} cases or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)

@@ -641,3 +641,8 @@ def test_power_on_few_cases_lists_each_number_of_changed_cases_once(cli):
     shares = [l for l in lines if l.startswith("  if ")]
     assert [l.split(":")[0] for l in shares] == ["  if 10% of the cases change verdict (1)",
                                                  "  if 40% of the cases change verdict (2)"]
+
+
+def test_power_on_one_case_says_case(cli):
+    code, out, err = cli("power", "--rows", "1")
+    assert code == 2 and err.startswith("error: on 1 case no change can be told from chance")
