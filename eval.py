@@ -976,6 +976,7 @@ class CompareResult(TypedDict):
     detectable: float | None  # without trials: the smallest difference the changed cases could have shown
     discordant: int         # fixed + regressions
     rose: list              # ids whose pass rate over trials went up (with trials: the unit, not the vote)
+    undecided_answers: int  # answers of compared cases without a verdict (a judge gave none): out of the rates
     fell: list              # ids whose pass rate went down
     identical_answers: int  # of paired_answers, those word for word the same
     paired_answers: int     # answers to the same case and trial in both runs
@@ -5578,6 +5579,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "difference": change["difference"], "test": change["test"], "unit": change["unit"],
               "detectable": change["detectable"], "discordant": len(buckets["fixed"]) + len(buckets["regressions"]),
               "rose": rose, "fell": fell,
+              # answers of compared cases a judge left without a verdict: out of their case's rate, and said so
+              "undecided_answers": sum(t["correct"] is None and t["error"] is None and t["response"] is not None
+                                       for i in compared for side in (a_by_id, b_cases) for t in side[i]["trials"]),
               "identical_answers": identical, "paired_answers": paired,
               "alpha": alpha, "significant": called(change, alpha),
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
@@ -5869,7 +5873,7 @@ def compare_rows(c, baseline_path, candidate_path):
                 for name in ("fixed", "regressions", "not_compared", *(("rose", "fell") if c["majority_vote"] else ()))] + [
                 {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
             {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"],
-             "cases": c["baseline"]["scored"], "rows": [
+             "cases": c["baseline"]["scored"], "undecided_answers": c["undecided_answers"], "rows": [
                 {"name": side, "figure": side_figure(c[side], [side])} for side in ("baseline", "candidate")] + invalid_rows(c) + [
                 {"name": "difference", "figure": figure("points_ci", d, ["difference"]), "method": d["method"],
                  "test": test["name"], "p": figure("p", test["p"], ["test", "p"], alpha=c["alpha"]),
@@ -6005,7 +6009,9 @@ def measure_unit(figures, outcome):
     the cases both runs decided, when some were left out."""
     left_out = row_of(outcome, "not_compared")["count"]["value"]
     parts = (["mean of each case's pass rate"] if figures["unit"] != "case" else []) + (
-        [f"on the {figures['cases']} cases both runs decided"] if left_out else [])
+        [f"on the {figures['cases']} cases both runs decided"] if left_out else []) + (
+        [f"{plural(figures['undecided_answers'], 'answer')} without a verdict left out of their cases' rates"]
+        if figures["undecided_answers"] else [])
     return f" ({', '.join(parts)})" if parts else ""
 
 

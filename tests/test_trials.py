@@ -282,3 +282,17 @@ def test_the_readme_says_which_interval_trials_that_always_agree_get():
     section = " ".join(text[text.index("**Trials: the case is the unit.**"):].split("\n\n")[0].split())
     assert "the interval is Wilson's on them, as with one answer" in section
     assert "the interval is the normal approximation of a proportion" not in section
+
+
+def test_a_compare_with_trials_says_how_many_answers_no_judge_decided(project, cli):
+    """From the last attack pass on issue 26: a case with some trials a judge left open was compared on
+    its decided trials alone, and nothing in compare said any were left out (report leads with bounds)."""
+    a = write_run("runs/j.json", judged_trials([[True, True, None], [False, None, None], [True] * 3, [False, False, True]]))
+    run = judged_trials([[True] * 3, [False, True, True], [True, True, None], [True, False, True]])
+    run["config"]["prompt"] = "prompts/v2.txt"
+    b = write_run("runs/k.json", run)
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["undecided_answers"] == 4   # 3 in the baseline, 1 in the candidate
+    out = cli("compare", a, b)[1]
+    assert "Pass rate (mean of each case's pass rate, 4 answers without a verdict left out of their cases' rates):" in out
+    assert "4 answers without a verdict left out" in cli("compare", a, b, "--markdown")[1]
