@@ -3931,8 +3931,14 @@ def speed_figures(config, cases):
     loads = whole(5)
     return {"calls": len(rows),
             "latency_ms_median": percentile(latencies, 50), "latency_ms_p95": percentile(latencies, 95),
-            "generation_tokens_per_s": per_second(2, 4), "prompt_tokens_per_s": per_second(1, 3),
+            # no prompt rate: Ollama's prompt_eval_count counts the cached tokens too (llm/llama_server.go:
+            # promptEvalCount() is CacheN + PromptN) while prompt_eval_duration times only those evaluated
+            # (PromptMS), so their ratio was 50,000 tokens/s where 2,500 were read
+            "generation_tokens_per_s": per_second(2, 4),
             "prompt_tokens": sum(prompt) if prompt else None, "completion_tokens": sum(completion) if completion else None,
+            # answers that sent no count: Ollama leaves out a count of zero (api/types.go Metrics, omitempty),
+            # which older versions gave a fully cached prompt; the totals are then partial
+            "without_prompt_count": len(rows) - len(prompt) if prompt else 0,
             "thinking_tokens": sum(thinking) if thinking else None,
             "calls_with_load": sum(ns > LOADED_ABOVE_NS for ns in loads) if loads else None,
             "load_before_run": config.get("model_load")}
@@ -4974,8 +4980,9 @@ def rows_speed(sp):
     tokens = sp["prompt_tokens"] is not None or sp["completion_tokens"] is not None
     load = sp["load_before_run"]
     return {"key": "speed", "calls": f("count", "calls"), "latency": [f("ms", "latency_ms_median"), f("ms", "latency_ms_p95")],
-            "rates": [f("tokens_per_s", "generation_tokens_per_s"), f("tokens_per_s", "prompt_tokens_per_s")],
-            "has_rates": sp["generation_tokens_per_s"] is not None or sp["prompt_tokens_per_s"] is not None,
+            "rates": [f("tokens_per_s", "generation_tokens_per_s")],
+            "has_rates": sp["generation_tokens_per_s"] is not None,
+            "without_prompt_count": f("count", "without_prompt_count") if sp["without_prompt_count"] else None,
             # the tokens of every answer, prompt and completion: what a run costs
             "tokens": figure("count", (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)) if tokens else None,
             "token_parts": [figure("count", sp[k] or 0, ["speed", k] if sp[k] is not None else None)
@@ -5193,12 +5200,15 @@ def speed_section(sec):
     out = [f"Speed ({plural(sec['calls']['value'], 'answer')}):",
            f"  latency     median {median} · 95th percentile {p95} (wall time of each request)"]
     if sec["has_rates"]:
-        out.append(f"  generation  {figure_text(sec['rates'][0])} · prompt {figure_text(sec['rates'][1])}"
-                   " (the server's token counts over its own durations)")
+        out.append(f"  generation  {figure_text(sec['rates'][0])} (the server's token count over its own duration; "
+                   "no prompt rate: its prompt count includes cached tokens its duration does not time)")
     if sec["tokens"]:
         thinking = f", {figure_text(sec['thinking'])} of them thinking" if sec["thinking"] else ""
         prompt, completion = (figure_text(f) for f in sec["token_parts"])
         out.append(f"  tokens      {figure_text(sec['tokens'])} ({prompt} prompt + {completion} completion{thinking})")
+        if sec["without_prompt_count"]:
+            out.append(f"              partial: {plural(sec['without_prompt_count']['value'], 'answer')} sent no prompt "
+                       "count (Ollama leaves out a count of zero, which some versions give a fully cached prompt)")
     if sec["load"] or sec["with_load"]:
         before = f"{figure_text(sec['load'])} before the first case, not charged to any; " if sec["load"] else ""
         calls = sec["with_load"]
@@ -5293,7 +5303,7 @@ def markdown_speed(sec):
         return []
     out = [f"| Latency, median / 95th percentile | {figure_text(sec['latency'][0])} / {figure_text(sec['latency'][1])} | |"]
     if sec["rates"][0]["value"] is not None:
-        out.append(f"| Generation / prompt speed | {figure_text(sec['rates'][0])} / {figure_text(sec['rates'][1])} | |")
+        out.append(f"| Generation speed | {figure_text(sec['rates'][0])} | |")
     if sec["with_load"] and sec["with_load"]["value"]:
         out.append(f"| Answers that included a model load | {figure_text(sec['with_load'])} | |")
     return out

@@ -173,19 +173,20 @@ def test_speed_figures_worked_out_by_hand(project, cli):
     assert sp["calls"] == 4 and sp["latency_ms_median"] == 250.0
     assert sp["latency_ms_p95"] == pytest.approx(300 + 0.85 * 700)          # between the 3rd and 4th of 4
     assert sp["generation_tokens_per_s"] == pytest.approx(100 / 4.0)         # 100 tokens in 4 s of eval
-    assert sp["prompt_tokens_per_s"] == pytest.approx(400 / 1.0)
+    assert "prompt_tokens_per_s" not in sp and sp["without_prompt_count"] == 0   # see below
     assert (sp["prompt_tokens"], sp["completion_tokens"], sp["calls_with_load"]) == (400, 100, 1)
     assert sp["load_before_run"] == {"ms": 2412.0, "load_duration_ns": 2_300_000_000}
     out = cli("report", "runs/speed.json")[1].splitlines()
     at = out.index("Speed (4 answers):")
     assert out[at + 1:at + 5] == [
         "  latency     median 250 ms · 95th percentile 895 ms (wall time of each request)",
-        "  generation  25.0 tokens/s · prompt 400.0 tokens/s (the server's token counts over its own durations)",
+        "  generation  25.0 tokens/s (the server's token count over its own duration; no prompt rate: its prompt "
+        "count includes cached tokens its duration does not time)",
         "  tokens      500 (400 prompt + 100 completion)",
         "  model load  2.41 s before the first case, not charged to any; 1 answer included a load"]
     md = cli("report", "runs/speed.json", "--markdown")[1]
     assert "| Latency, median / 95th percentile | 250 ms / 895 ms | |" in md
-    assert "| Generation / prompt speed | 25.0 tokens/s / 400.0 tokens/s | |" in md
+    assert "| Generation speed | 25.0 tokens/s | |" in md
     assert "| Answers that included a model load | 1 | |" in md
 
 
@@ -264,3 +265,21 @@ def test_runs_lists_a_run_with_undecided_cases_by_its_bounds(cli):
     entry = next(e for e in listing if e["file"].endswith("support-dev-v1.json"))
     assert (entry["bounds"]["low_count"], entry["bounds"]["high_count"], entry["bounds"]["of"]) == (0, 21, 27)
     assert next(e for e in listing if e["file"].endswith("dev-v3.json"))["bounds"] is None
+
+
+
+def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
+    """Issue 27, items 4 and 5, from Ollama's source: prompt_eval_count is CacheN + PromptN while
+    prompt_eval_duration times PromptN alone (llm/llama_server.go, promptEvalCount()), so their
+    ratio printed 50,000 tokens/s where 2,500 were read; and a count of zero is left out of the
+    answer (api/types.go, Metrics: omitempty), so totals over answers without one are partial."""
+    run = make_run([{"id": f"s{i}", "expected": "bug", "response": "bug"} for i in range(4)])
+    for i, r in enumerate(run["results"]):
+        # a cached prompt: 1,000 tokens counted, 50 of them evaluated in 20 ms
+        r.update(prompt_tokens=1000 if i < 2 else None, prompt_eval_duration_ns=20_000_000)
+    write_run("runs/cached.json", run)
+    sp = json.loads(cli("report", "runs/cached.json", "--json")[1])["speed"]
+    assert "prompt_tokens_per_s" not in sp and sp["prompt_tokens"] == 2000 and sp["without_prompt_count"] == 2
+    out = cli("report", "runs/cached.json")[1]
+    assert "tokens/s · prompt" not in out and "prompt rate" in out
+    assert "partial: 2 answers sent no prompt count (Ollama leaves out a count of zero" in out
