@@ -2145,6 +2145,7 @@ class ChatClient:
         self.retries = retries
         self.api_key = api_key
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
+        self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -2305,6 +2306,12 @@ class OllamaClient(ChatClient):
                         names.add(str(entry[k]))
                         entries.setdefault(str(entry[k]), entry)
         wanted = tagged(model)
+        if model not in names and wanted not in names:
+            # Ollama serves a name whose parts match one it has ignoring case (server/routes.go,
+            # getExistingName: strings.EqualFold part by part): Qwen2.5:7B is qwen2.5:7b
+            wanted = next((n for n in sorted(names) if tagged(n).casefold() == wanted.casefold()), wanted)
+            if wanted in names:
+                self.names[model] = wanted
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
                             f"Run `ollama pull {model}`, or pick one it has: "
@@ -3303,6 +3310,10 @@ def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
+    if config["model"] in client.names:   # the run records the name as the server lists it
+        asked, config["model"] = config["model"], client.names[config["model"]]
+        warn(f"note: {asked} is {config['model']} on {config['host']} (Ollama matches names ignoring case)")
+        client.identities[config["model"]] = client.identities.get(asked, {})
     if judge:
         prepare_judge(client, config["api"], judge, BINARY)
     identity = client.identities.get(config["model"], {})

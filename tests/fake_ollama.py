@@ -187,6 +187,10 @@ class FakeOllama:
                 model = body.get("model")
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag
+                if not openai:
+                    # Ollama's chat resolves each part of the name against the models it has ignoring case
+                    # (server/routes.go ChatHandler -> getExistingName, strings.EqualFold per part)
+                    model = next((m for m in fake.models if m.casefold() == str(model).casefold()), model)
                 if model not in fake.models:
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
                     return

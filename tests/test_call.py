@@ -712,3 +712,19 @@ def test_what_a_server_says_of_its_model_is_kept_as_valid_json_and_printed_inert
     for view in ((), ("--markdown",)):
         out = cli("compare", "runs/a.json", "runs/b.json", *view)[1]
         assert "\x1b" not in out and "\\x1b[31mRED" in out and "model digest" in out
+
+
+def test_a_model_named_in_another_case_runs_as_ollama_serves_it(project, cli, fake):
+    """Issue 27, item 8: Ollama resolves each part of a model's name ignoring case (server/routes.go,
+    ChatHandler -> getExistingName, strings.EqualFold), so --model Qwen2.5:7B was refused as 'not
+    pulled' though Ollama would serve it. It runs, and the run records the name the server lists."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "Qwen2.5:7B", "--limit", 3,
+                         "--out", "runs/case.json")
+    assert code == 0, err
+    assert "note: Qwen2.5:7B is qwen2.5:7b on" in err
+    run = load_json("runs/case.json")
+    assert run["config"]["model"] == "qwen2.5:7b"
+    assert {b["model"] for b in fake.chat_bodies} == {"qwen2.5:7b"}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "Qwen3:7B", "--limit", 3)
+    assert code == 2 and "model 'Qwen3:7B' is not pulled" in err   # another model still is not
