@@ -92,6 +92,14 @@ LOADED_ABOVE_NS = 100_000_000
 # Ollama's context window, sent with every request: its own default has changed between versions
 # (2048, then 4096, then by memory), and a prompt longer than the window is cut without a word
 DEFAULT_NUM_CTX = 4096
+# Ollama's model options and the JSON each takes (api/types.go, Options and Runner, read by FromMap):
+# a value of another type fails every request with a 500 ('option "stop" must be of type array');
+# a name not listed is ignored with only a line in the server's log. Both are caught before any call.
+OLLAMA_OPTIONS = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "repeat_last_n", "num_ctx", "num_batch",
+                                   "num_gpu", "main_gpu", "num_thread", "draft_num_predict"), "integer"),
+                  **dict.fromkeys(("top_p", "min_p", "typical_p", "temperature", "repeat_penalty", "presence_penalty",
+                                   "frequency_penalty"), "number"),
+                  "use_mmap": "boolean", "stop": "list of texts"}
 ENTRY_TEXT = 200   # characters kept of each value of a /v1/models entry: identity, not a dump
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
@@ -264,6 +272,10 @@ OPTIONS = (
     Option(("--option",), ("run",), "a model option passed through (num_predict, num_ctx, top_p, stop...; JSON "
                                     "values parsed); repeatable; num_predict becomes max_tokens for --api openai",
            "each", metavar="KEY=VALUE", run_config=True),
+    Option(("--unchecked-options",), ("run",), "send --option names eval.py does not know as Ollama options "
+                                               "(a newer server's); by default an unknown name is refused before "
+                                               "any call, since Ollama ignores it without a word", "flag", False,
+           run_config=True),   # how the run's options were read: a resumed run has them already
     Option(("--think",), ("run",), "thinking models (Ollama API): sent as \"think\": on/off are true/false, "
                                    "low/medium/high a level for models that have levels. Default: nothing sent, the "
                                    "model decides. The reasoning is stored apart and never scored", "think",
@@ -2251,7 +2263,8 @@ class ChatClient:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
-            transient = status == 429 or status >= 500
+            # a 500 that names an option of the wrong type (api/types.go FromMap) fails every time
+            transient = (status == 429 or status >= 500) and b"must be of type" not in (data or b"")
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
@@ -2844,13 +2857,45 @@ def build_config(args) -> RunConfig:
                             "it as text; rename the file")
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
-        "options": pinned_options(parse_options(args.option), args.api), "format": args.format,
+        "options": pinned_options(ollama_options(parse_options(args.option), args.api, args.unchecked_options),
+                                  args.api), "format": args.format,
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
         **({"subset": {"limit": args.limit}} if args.limit else {}),
         **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
     }
+
+
+def ollama_options(options, api, unchecked=False):
+    """--option values Ollama would refuse or ignore, caught before any call: a text for stop becomes
+    its list (stop=END is ["END"]); any other value of the wrong type, or a name Ollama does not
+    have (unless unchecked), is one line. Other APIs take their own options, unchecked."""
+    if api != "ollama":
+        return options
+    checked = {}
+    for key, value in options.items():
+        kind = OLLAMA_OPTIONS.get(key)
+        if kind is None:
+            if not unchecked:
+                raise EvalError(f"--option {key}: Ollama has no such option and would ignore it without a word "
+                                f"(its options: {', '.join(sorted(OLLAMA_OPTIONS))}); a newer server's option "
+                                "goes through with --unchecked-options")
+        elif kind == "list of texts" and type(value) is str:
+            value = [value]
+        elif not (value is None or (kind == "integer" and type(value) is int)
+                  or (kind == "number" and type(value) in (int, float))
+                  or (kind == "boolean" and type(value) is bool)
+                  or (kind == "list of texts" and type(value) is list and all(type(v) is str for v in value))):
+            raise EvalError(f"--option {key}={json_text(value)}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
+                            f"{kind} there (e.g. {OPTION_EXAMPLES[kind].format(key=key)})")
+        checked[key] = value
+    return checked
+
+
+# How each kind of Ollama option is written on the command line.
+OPTION_EXAMPLES = {"integer": "--option {key}=64", "number": "--option {key}=0.9", "boolean": "--option {key}=true",
+                   "list of texts": '--option {key}=\'["\\n", "END"]\''}
 
 
 def pinned_options(options, api):

@@ -20,6 +20,30 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 BUSY = "server busy, please try again.  maximum pending requests exceeded"
 
 
+# Ollama's options and the JSON each takes, from api/types.go (Options and Runner; FromMap reads them):
+# int fields take any JSON number (float64, truncated), float32 ones a number, bool ones true/false,
+# stop an array. A name not listed is ignored with a log line (FromMap: "invalid option provided").
+OPTION_TYPES = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "repeat_last_n", "num_ctx", "num_batch",
+                                 "num_gpu", "main_gpu", "num_thread", "draft_num_predict"), "integer"),
+                **dict.fromkeys(("top_p", "min_p", "typical_p", "temperature", "repeat_penalty", "presence_penalty",
+                                 "frequency_penalty"), "float32"),
+                "use_mmap": "boolean", "stop": "array"}
+
+
+def wrong_option_type(options):
+    """FromMap's error for the first option of the wrong type (api/types.go: 'option %q must be of
+    type %s'), or None."""
+    for key, value in options.items():
+        kind = OPTION_TYPES.get(key)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if value is None or kind is None:
+            continue
+        if (kind in ("integer", "float32") and not number) or (kind == "boolean" and not isinstance(value, bool)) \
+                or (kind == "array" and not isinstance(value, list)):
+            return f'option "{key}" must be of type {kind}'
+    return None
+
+
 class FakeOllama:
     def __init__(self, models=("qwen2.5:7b",), version="0.12.6"):
         self.models = list(models)
@@ -193,6 +217,10 @@ class FakeOllama:
                     model = next((m for m in fake.models if m.casefold() == str(model).casefold()), model)
                 if model not in fake.models:
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
+                    return
+                wrong = None if openai else wrong_option_type(body.get("options") or {})
+                if wrong:   # api/types.go FromMap's error, sent by routes.go handleScheduleError as a 500
+                    self.send_error_json(500, wrong, openai)
                     return
                 if loading and fake.refuse_loads:
                     self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)

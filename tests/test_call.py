@@ -728,3 +728,38 @@ def test_a_model_named_in_another_case_runs_as_ollama_serves_it(project, cli, fa
     assert {b["model"] for b in fake.chat_bodies} == {"qwen2.5:7b"}
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "Qwen3:7B", "--limit", 3)
     assert code == 2 and "model 'Qwen3:7B' is not pulled" in err   # another model still is not
+
+
+def test_ollama_options_are_checked_before_any_call(project, cli, fake):
+    """Issue 27, items 6 and 9, from Ollama's source: api/types.go FromMap fails a value of the wrong
+    type ('option "stop" must be of type array'), which routes.go handleScheduleError sends as a 500
+    that eval.py retried on every case; and it ignores a name it lacks with only a log line, so
+    num_predictt sat in the run's options as if applied. A text for stop is sent as its list; any
+    other wrong value, and an unknown name, is one line before any call."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=END", "--limit", 2,
+                         "--out", "runs/stop.json")
+    assert code == 0, err
+    assert load_json("runs/stop.json")["config"]["options"]["stop"] == ["END"]
+    assert all(b["options"]["stop"] == ["END"] for b in fake.chat_bodies)
+    fake.chat_bodies.clear()
+    fake.loads.clear()
+    for option, says in (("num_predictt=1", "--option num_predictt: Ollama has no such option"),
+                         ("num_ctx=abc", '--option num_ctx="abc": Ollama takes an integer there'),
+                         ("use_mmap=1", "--option use_mmap=1: Ollama takes a boolean there"),
+                         ("stop=5", "--option stop=5: Ollama takes a list of texts there")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
+        assert code == 2 and says in err, (option, err)
+    assert fake.chat_bodies == [] and fake.loads == []   # before any call
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_predictt=1", "--limit", 2,
+                         "--unchecked-options", "--out", "runs/unchecked.json")
+    assert code == 0 and load_json("runs/unchecked.json")["config"]["options"]["num_predictt"] == 1
+
+
+def test_a_request_refused_for_its_options_is_not_retried(fake):
+    """The 500 Ollama sends for an option of the wrong type fails the same way every time: asked once,
+    not four times (a run whose options were written in by hand reaches the server with it)."""
+    client = evalpy.OllamaClient(fake.url, retries=3)
+    answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"stop": "END"})
+    assert answer["error"] == 'HTTP 500: option "stop" must be of type array' and answer["attempts"] == 1
+    assert len(fake.chat_bodies) == 1

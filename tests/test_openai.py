@@ -54,8 +54,10 @@ def test_model_list_and_missing_host(project, cli, fake, monkeypatch):
 
 @pytest.mark.parametrize("api, where", [("openai", lambda b: b), ("ollama", lambda b: b["options"])])
 def test_options_are_passed_through_and_recorded(project, cli, fake, api, where):
+    # a name Ollama lacks is refused unless --unchecked-options (test_call: options checked before any call)
+    unchecked = ["--unchecked-options"] if api == "ollama" else []
     code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", "num_predict=64",
-                         "--option", "top_p=0.9", "--option", 'stop=["\\n"]', "--option", "mirostat_mode=off")
+                         "--option", "top_p=0.9", "--option", 'stop=["\\n"]', "--option", "mirostat_mode=off", *unchecked)
     assert code == 0, err
     sent = where(fake.chat_bodies[0])
     tokens = "max_tokens" if api == "openai" else "num_predict"
