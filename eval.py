@@ -887,7 +887,7 @@ class RunConfig(TypedDict, total=False):
     parameter_size: str | None
     quantization: str | None
     model_entry: dict | None       # --api openai: the server's /v1/models entry, as it came
-    model_load: dict | None        # the load before the first case: {"ms": wall time, "load_duration_ns"}
+    model_load: dict | None        # the load before the first case: {"ms": wall time} (older runs: "load_duration_ns", null)
 
 
 class GradedTrial(TypedDict):
@@ -1214,10 +1214,11 @@ def config_problem(config, text_keys):
     if config.get("model_entry") is not None and type(config["model_entry"]) is not dict:
         return "config.model_entry must be an object or null"
     load = config.get("model_load")
-    if load is not None and not (type(load) is dict and set(load) == {"ms", "load_duration_ns"}
+    # runs before issue 27 also hold "load_duration_ns", always null: Ollama's answer to a load has no metrics
+    if load is not None and not (type(load) is dict and set(load) in ({"ms"}, {"ms", "load_duration_ns"})
                                  and is_number(load["ms"]) and 0 <= load["ms"] < MAX_TIMEOUT * 1000
-                                 and (load["load_duration_ns"] is None or type(load["load_duration_ns"]) is int)):
-        return 'config.model_load must be null or {"ms": milliseconds, "load_duration_ns": a whole number or null}'
+                                 and (load.get("load_duration_ns") is None or type(load["load_duration_ns"]) is int)):
+        return 'config.model_load must be null or {"ms": milliseconds}'
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
@@ -2345,9 +2346,9 @@ class OllamaClient(ChatClient):
             warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
                  "latency may include the load")
             return None
-        ns = data.get("load_duration") if isinstance(data, dict) else None
-        return {"ms": round((time.monotonic() - started) * 1000, 1),
-                "load_duration_ns": ns if type(ns) is int and ns >= 0 else None}
+        # only the wall time: Ollama answers a load with no metrics at all (server/routes.go, ChatHandler:
+        # no messages -> a ChatResponse of model, created_at, message, done and done_reason "load")
+        return {"ms": round((time.monotonic() - started) * 1000, 1)}
 
     def identity(self, entry):
         """The model as /api/tags describes it: its digest changes when it is re-pulled or replaced."""

@@ -226,7 +226,7 @@ class FakeOllama:
                     self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
                     return
                 self.load_ns = fake.load(model)
-                if loading:
+                if loading:   # no metrics, as Ollama's (server/routes.go ChatHandler: no messages -> done_reason "load")
                     self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                                          "message": {"role": "assistant", "content": ""},
                                          "done_reason": "load", "done": True})

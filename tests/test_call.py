@@ -640,7 +640,9 @@ def test_the_model_is_loaded_before_the_first_case_and_the_load_is_recorded_apar
                            "options": fake.chat_bodies[0]["options"]}] and len(fake.chat_bodies) == 28
     run = load_json("runs/dev-v3.json")
     load = run["config"]["model_load"]
-    assert load["ms"] >= 400 and load["load_duration_ns"] is None   # Ollama's load answer carries no durations
+    # issue 27, item 12: Ollama's load answer carries no metrics (server/routes.go, ChatHandler with no
+    # messages), so the run records the wall time alone, not a field that is always null
+    assert load["ms"] >= 400 and set(load) == {"ms"}
     assert max(r["latency_ms"] for r in run["results"]) < 400 and all(r["load_duration_ns"] == 1234567
                                                                        for r in run["results"])
     assert any(re.fullmatch(r"  model load  4\d\d ms before the first case, not charged to any; 0 answers included a load", l)
