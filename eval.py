@@ -3647,6 +3647,13 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
+def thinking_cut(r, said):
+    """Reasoning sent apart (Ollama's message.thinking) that the token limit stopped before any
+    answer: Ollama bounds the whole generation by num_predict (llm/llama_server.go, NPredict) and
+    splits the thinking off it afterwards, so a small limit is spent on the reasoning first."""
+    return not said.strip() and r.get("done_reason") == "length" and bool(r.get("thinking"))
+
+
 def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
@@ -3671,7 +3678,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  "timing": tuple(r.get(k) for k in TIMING_FIELDS)}
         if error is not None or response is None:
             trial["error"] = error or "no answer"
-        elif (said := answer_of(response)) is None:
+        elif (said := answer_of(response)) is None or thinking_cut(r, said):
             # still thinking when it stopped: no answer, so INVALID and every check failed
             trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False,
                          checks={c["name"]: False for c in case["checks"]})

@@ -391,9 +391,16 @@ class FakeOllama:
                     prompt_tokens, completion_tokens = 10 + len(text) // 4, 1 + len(content) // 4
                     options = body.get("options") if isinstance(body.get("options"), dict) else {}
                     limit = body.get("max_tokens") if openai else options.get("num_predict")
-                    if isinstance(limit, int) and 0 < limit < completion_tokens:   # about 4 characters a token
-                        message["content"] = content = content[:4 * limit]
-                        completion_tokens, done_reason = limit, "length"
+                    thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0
+                    if isinstance(limit, int) and 0 < limit <= thought:
+                        # the reasoning spends the budget first: Ollama bounds the whole generation by
+                        # num_predict (llm/llama_server.go: NPredict) and splits the thinking off it after
+                        # (server/routes.go ChatHandler, thinking.Parser): cut inside it, no answer at all
+                        message["thinking"], message["content"] = message["thinking"][:4 * limit], ""
+                        content, completion_tokens, done_reason = "", limit, "length"
+                    elif isinstance(limit, int) and 0 < limit - thought < completion_tokens:   # about 4 characters a token
+                        message["content"] = content = content[:4 * (limit - thought)]
+                        completion_tokens, done_reason = limit - thought, "length"
                     if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut to it, silently
                         prompt_tokens = min(prompt_tokens, options["num_ctx"])
                     if openai:

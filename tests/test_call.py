@@ -765,3 +765,25 @@ def test_a_request_refused_for_its_options_is_not_retried(fake):
     answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"stop": "END"})
     assert answer["error"] == 'HTTP 500: option "stop" must be of type array' and answer["attempts"] == 1
     assert len(fake.chat_bodies) == 1
+
+
+def test_thinking_cut_by_the_token_limit_is_counted_as_unfinished(project, cli, fake):
+    """Issue 27, item 3: Ollama bounds the whole generation by num_predict (llm/llama_server.go,
+    NPredict) and splits the reasoning off it after (server/routes.go, thinking.Parser), so
+    --think on --option num_predict=5 gave content "", done_reason "length", the reasoning apart:
+    INVALID and 'cut off', but 'Thinking never finished' stayed empty though the README promises it."""
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "on",
+                         "--option", "num_predict=5", "--limit", 3, "--out", "runs/cut.json")
+    assert code == 0, err
+    run = load_json("runs/cut.json")
+    assert all(r["response"] == "" and r["done_reason"] == "length" and r["thinking"] for r in run["results"])
+    s = json.loads(cli("report", "runs/cut.json", "--json")[1])
+    assert [u["id"] for u in s["unfinished_thinking"]] == ["dev-01", "dev-02", "dev-03"]
+    assert "Thinking never finished: 3" in cli("report", "runs/cut.json")[1]
+    # a budget the reasoning leaves room in: an answer, cut or not, is an answer
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "on",
+                         "--option", "num_predict=64", "--limit", 3, "--out", "runs/room.json")
+    assert code == 0 and json.loads(cli("report", "runs/room.json", "--json")[1])["unfinished_thinking"] == []
