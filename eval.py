@@ -277,8 +277,9 @@ OPTIONS = (
                                                "any call, since Ollama ignores it without a word", "flag", False,
            run_config=True),   # how the run's options were read: a resumed run has them already
     Option(("--think",), ("run",), "thinking models (Ollama API): sent as \"think\": on/off are true/false, "
-                                   "low/medium/high a level for models that have levels. Default: nothing sent, the "
-                                   "model decides. The reasoning is stored apart and never scored", "think",
+                                   "low/medium/high a level for models that have levels. Default: nothing sent, and "
+                                   "Ollama then thinks on a model that can. A model that cannot is refused before any "
+                                   "case. The reasoning is stored apart and never scored", "think",
            run_config=True),
     Option(("--format",), ("run",), "structured output: json sends Ollama's format \"json\"; schema sends a JSON "
                                     "Schema whose one property is an enum of the labels. The label is read from the "
@@ -744,8 +745,9 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
                    "think", "response_format", "api", "server_version")
 
-# run --think: what Ollama's "think" is sent as. "default" sends nothing (the model decides), and
-# is what runs made before --think existed did.
+# run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
+# before --think existed did: Ollama then turns thinking on for a model that has the capability
+# (server/routes.go, ChatHandler: req.Think nil -> true).
 THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high"}
 THINK_DEFAULT = "default"
 APIS = ("ollama", "openai")   # the server APIs a run can speak: Ollama's own, and OpenAI's (llama.cpp, vLLM...)
@@ -2159,6 +2161,7 @@ class ChatClient:
         self.api_key = api_key
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
+        self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -2330,7 +2333,10 @@ class OllamaClient(ChatClient):
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
                             f"Run `ollama pull {model}`, or pick one it has: "
                             f"{self.scrub(', '.join(sorted(names))) or 'none'}.")
-        self.identities[model] = self.identity(entries.get(model) or entries.get(wanted))
+        entry = entries.get(model) or entries.get(wanted)
+        self.identities[model] = self.identity(entry)
+        if isinstance(entry.get("capabilities"), list):   # api/types.go ListModelResponse, in current versions
+            self.capabilities[model] = [str(c) for c in entry["capabilities"]]
         status, version, _ = self.get_json("/api/version")
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
@@ -3356,6 +3362,12 @@ def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
+    think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
+    if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
+        # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
+                        f"{', '.join(capabilities) or 'nothing listed'}); Ollama would refuse every case. Leave --think "
+                        "out, or pick a thinking model")
     if config["model"] in client.names:   # the run records the name as the server lists it
         asked, config["model"] = config["model"], client.names[config["model"]]
         warn(f"note: {asked} is {config['model']} on {config['host']} (Ollama matches names ignoring case)")

@@ -67,6 +67,7 @@ class FakeOllama:
         # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
+        self.tags_capabilities = True   # /api/tags lists each model's capabilities (current Ollama; older ones do not)
         self.json_when_asked = False
         self.loads = []               # bodies of load requests (a chat with no messages), kept out of chat_bodies
         self.loaded = set()           # models loaded so far
@@ -87,6 +88,12 @@ class FakeOllama:
     def digest(self, model):
         """A model's digest as /api/tags gives it (sha256 hex); self.digests replaces it, as a re-pull does."""
         return self.digests.get(model) or hashlib.sha256(model.encode()).hexdigest()
+
+    def capabilities(self, model):
+        """A model's capabilities as Ollama names them (types/model/capability.go): completion, and
+        thinking for the models scripted to think."""
+        thinks = self.thinking.get(model) or self.thinking.get(str(model).removesuffix(":latest"))
+        return ["completion"] + (["thinking"] if thinks else [])
 
     @staticmethod
     def family(model):
@@ -173,7 +180,10 @@ class FakeOllama:
                          "digest": fake.digest(m),
                          "details": {"parent_model": "", "format": "gguf", "family": fake.family(m),
                                      "families": [fake.family(m)], "parameter_size": "7.6B",
-                                     "quantization_level": "Q4_K_M"}} for m in fake.models]})
+                                     "quantization_level": "Q4_K_M"},
+                         # what the model can do, as current Ollama lists it (api/types.go ListModelResponse)
+                         **({"capabilities": fake.capabilities(m)} if fake.tags_capabilities else {})}
+                        for m in fake.models]})
                 elif self.path == "/v1/models":
                     if fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
                         self.send_json(401, {"error": {"message": "Incorrect API key provided", "type": "auth"}})
@@ -217,6 +227,11 @@ class FakeOllama:
                     model = next((m for m in fake.models if m.casefold() == str(model).casefold()), model)
                 if model not in fake.models:
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
+                    return
+                think = body.get("think")
+                if not openai and not loading and think not in (None, False) and "thinking" not in fake.capabilities(model):
+                    # server/routes.go ChatHandler: think asked of a model without the thinking capability
+                    self.send_error_json(400, f'"{body.get("model")}" does not support thinking', openai)
                     return
                 wrong = None if openai else wrong_option_type(body.get("options") or {})
                 if wrong:   # api/types.go FromMap's error, sent by routes.go handleScheduleError as a 500

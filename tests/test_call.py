@@ -787,3 +787,17 @@ def test_thinking_cut_by_the_token_limit_is_counted_as_unfinished(project, cli, 
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "on",
                          "--option", "num_predict=64", "--limit", 3, "--out", "runs/room.json")
     assert code == 0 and json.loads(cli("report", "runs/room.json", "--json")[1])["unfinished_thinking"] == []
+
+
+def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli, fake):
+    """Issue 27, item 7: Ollama answers think on a model without the thinking capability with a 400
+    '"qwen2.5:7b" does not support thinking' (server/routes.go, ChatHandler), so --think on failed all
+    28 cases. /api/tags lists each model's capabilities (api/types.go, ListModelResponse): one line first."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on")
+    assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and "(it can: completion)" in err
+    assert fake.chat_bodies == [] and fake.loads == [] and not os.path.exists("runs/dev-v3.json")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--think", "off", "--limit", 2)[0] == 0   # off is fine
+    fake.tags_capabilities = False   # an older server lists none: the first case says it instead
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on", "--limit", 2, "--retries", 0)
+    assert code == 2 and 'HTTP 400: "qwen2.5:7b" does not support thinking' in out + err
