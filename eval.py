@@ -2349,6 +2349,9 @@ class OllamaClient(ChatClient):
         try:
             data = self.post("/api/chat", {"model": model, "messages": [], "stream": False, "options": options}, model)
         except CallFailed as failure:
+            if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
+                raise EvalError(f"{model} is listed on {self.host} but cannot be loaded ({failure}); every case "
+                                f"would fail the same way. Pull it again: `ollama pull {model}`") from None
             warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
                  "latency may include the load")
             return None

@@ -72,6 +72,7 @@ class FakeOllama:
         self.loads = []               # bodies of load requests (a chat with no messages), kept out of chat_bodies
         self.loaded = set()           # models loaded so far
         self.load_seconds = 0.0       # how long the first request for a model takes to load it
+        self.gone = set()             # models listed in /api/tags whose files are gone: every chat answers 404
         self.refuse_loads = False     # answer load requests with HTTP 500   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
@@ -225,7 +226,8 @@ class FakeOllama:
                     # Ollama's chat resolves each part of the name against the models it has ignoring case
                     # (server/routes.go ChatHandler -> getExistingName, strings.EqualFold per part)
                     model = next((m for m in fake.models if m.casefold() == str(model).casefold()), model)
-                if model not in fake.models:
+                if model not in fake.models or model in fake.gone:
+                    # server/routes.go handleScheduleError: a model whose files are missing (os.ErrNotExist)
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
                     return
                 think = body.get("think")

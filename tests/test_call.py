@@ -801,3 +801,14 @@ def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli
     fake.tags_capabilities = False   # an older server lists none: the first case says it instead
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on", "--limit", 2, "--retries", 0)
     assert code == 2 and 'HTTP 400: "qwen2.5:7b" does not support thinking' in out + err
+
+
+def test_a_listed_model_that_cannot_be_loaded_stops_before_the_cases(project, cli, fake):
+    """Issue 27, item 11: a model /api/tags lists whose files are gone answers the load with 404
+    'model "x" not found, try pulling it first' (server/routes.go handleScheduleError, os.ErrNotExist);
+    every case was then asked and failed. The load says it first: exit 2, no case asked, no run file."""
+    fake.gone.add("qwen2.5:7b")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "qwen2.5:7b is listed on" in err and "but cannot be loaded" in err
+    assert "ollama pull qwen2.5:7b" in err and fake.chat_bodies == [] and not os.path.exists("runs/dev-v3.json")
+    assert not os.path.exists("runs/dev-v3.json.journal")
