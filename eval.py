@@ -100,6 +100,10 @@ OLLAMA_OPTIONS = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "
                   **dict.fromkeys(("top_p", "min_p", "typical_p", "temperature", "repeat_penalty", "presence_penalty",
                                    "frequency_penalty"), "number"),
                   "use_mmap": "boolean", "stop": "list of texts"}
+# The load-time ones (api/types.go Runner): Ollama reloads the model when a request's differ from the
+# loaded runner's (server/sched.go needsReload), so the judge's calls carry the run's, or each
+# judge call after a case would pay a reload, and the next case another. num_ctx is pinned apart.
+RUNNER_OPTIONS = ("num_batch", "num_gpu", "main_gpu", "use_mmap", "num_thread", "draft_num_predict")
 ENTRY_TEXT = 200   # characters kept of each value of a /v1/models entry: identity, not a dump
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
@@ -2619,7 +2623,7 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
     seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
     is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
-    options = {"temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
+    options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
                **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
@@ -2666,10 +2670,12 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
     of them): its prompt holds whole answers."""
     window = max(filter(None, map(context_window, configs)), default=None) or (
         DEFAULT_NUM_CTX if api == "ollama" else None)
+    runner = {k: v for cfg in configs for k, v in (cfg.get("options") or {}).items() if k in RUNNER_OPTIONS}
     return {**({"criterion": criterion} if criterion is not None else {}),
             "models": args.judge_model or [judged], "votes": args.judge_votes,
             "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
             "prompt_sha": sha256_bytes(kind.prompt.encode()), **({"num_ctx": window} if window else {}),
+            **({"runner": runner} if runner and api == "ollama" else {}),
             **({"schema": True} if args.judge_schema else {})}
 
 

@@ -598,3 +598,19 @@ def test_a_failed_judge_call_is_named_as_such_in_the_review_list(project, cli):
     out = cli("report", run)[1]
     assert "  f1 · answers: no verdict (the judge call failed)" in out
     assert "  u1 · answers: no verdict (tie or unreadable answer from the judge)" in out
+
+
+def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake):
+    """Issue 27, item 2: Ollama reloads a model whose request's runner options differ from the loaded
+    one's (server/sched.go needsReload; api/types.go Runner), and the judge's calls carried only
+    temperature, seed and num_ctx: with --option num_thread=4 every call after the first reloaded,
+    case and judge in turn. The judge now asks with the run's load-time options, recorded."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--option", "num_thread=4",
+                         "--option", "top_k=20")
+    assert code == 0, err
+    judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    case_bodies = [b for b in fake.chat_bodies if b not in judge_bodies]
+    assert {b["options"]["num_thread"] for b in judge_bodies + case_bodies + fake.loads} == {4}
+    assert all("top_k" not in b["options"] for b in judge_bodies)   # a sampling option is the run's alone
+    assert load_json("runs/answers-dev-v1.json")["config"]["judge"]["runner"] == {"num_thread": 4}
