@@ -2899,6 +2899,8 @@ def ollama_options(options, api, unchecked=False):
                                 "goes through with --unchecked-options")
         elif kind == "list of texts" and type(value) is str:
             value = [value]
+        elif kind == "integer" and type(value) is float and value.is_integer():   # 64.0 is 64, as Ollama reads it
+            value = int(value)
         elif not (value is None or (kind == "integer" and type(value) is int)
                   or (kind == "number" and type(value) in (int, float))
                   or (kind == "boolean" and type(value) is bool)
