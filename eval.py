@@ -4037,8 +4037,13 @@ def is_amount(value):
 
 
 def filled_window(prompt_tokens, window):
-    """The prompt used the whole context window: Ollama may have cut it to fit."""
-    return bool(window) and is_amount(prompt_tokens) and prompt_tokens >= window
+    """The prompt's count says Ollama may have cut it to fit the window: it reached num_ctx (older
+    runners cut to it), or num_ctx - 1, or is the size current Ollama cuts a longer prompt to
+    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, num_keep
+    4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a BOS token)."""
+    if not (window and is_amount(prompt_tokens)):
+        return False
+    return prompt_tokens >= window - 1 or prompt_tokens in {window - max((window - keep) // 2, 1) for keep in (4, 5)}
 
 
 def failure(case):
@@ -5275,8 +5280,9 @@ def stopped_short_lines(sec):
                                     "so there is no answer (scored as failed)"),
             "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
                         "not fix these"),
-            "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt filled the "
-                                 "context window, and Ollama cuts what does not fit without an error; raise it "
+            "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt's token "
+                                 "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
+                                 "the window in current versions), and Ollama cuts without an error; raise it "
                                  "(--option num_ctx=N)")}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
 

@@ -67,7 +67,11 @@ class FakeOllama:
         # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
-        self.tags_capabilities = True   # /api/tags lists each model's capabilities (current Ollama; older ones do not)
+        self.tags_capabilities = True
+        # how a prompt longer than num_ctx is cut: "window" to num_ctx (older runners), "window-1" to
+        # num_ctx - 1, "half" as current Ollama (llm/llama_server.go: past num_ctx - 1 tokens, keep
+        # num_keep (4, api/types.go DefaultOptions) + 1 for BOS and cut to contextShiftPromptLimit)
+        self.truncation = "window"   # /api/tags lists each model's capabilities (current Ollama; older ones do not)
         self.json_when_asked = False
         self.loads = []               # bodies of load requests (a chat with no messages), kept out of chat_bodies
         self.loaded = set()           # models loaded so far
@@ -89,6 +93,16 @@ class FakeOllama:
     def digest(self, model):
         """A model's digest as /api/tags gives it (sha256 hex); self.digests replaces it, as a re-pull does."""
         return self.digests.get(model) or hashlib.sha256(model.encode()).hexdigest()
+
+    def cut_prompt(self, tokens, num_ctx):
+        if self.truncation == "half":
+            if tokens <= num_ctx - 1:
+                return tokens
+            keep = min(4 + 1, num_ctx - 1)
+            return num_ctx - max((num_ctx - keep) // 2, 1)
+        if self.truncation == "window-1":
+            return min(tokens, num_ctx - 1)
+        return min(tokens, num_ctx)
 
     def capabilities(self, model):
         """A model's capabilities as Ollama names them (types/model/capability.go): completion, and
@@ -418,8 +432,8 @@ class FakeOllama:
                     elif isinstance(limit, int) and 0 < limit - thought < completion_tokens:   # about 4 characters a token
                         message["content"] = content = content[:4 * (limit - thought)]
                         completion_tokens, done_reason = limit - thought, "length"
-                    if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut to it, silently
-                        prompt_tokens = min(prompt_tokens, options["num_ctx"])
+                    if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut, silently
+                        prompt_tokens = fake.cut_prompt(prompt_tokens, options["num_ctx"])
                     if openai:
                         if "thinking" in message:   # llama.cpp's and vLLM's name for it
                             message["reasoning_content"] = message.pop("thinking")

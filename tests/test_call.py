@@ -813,3 +813,24 @@ def test_a_listed_model_that_cannot_be_loaded_stops_before_the_cases(project, cl
     assert code == 2 and "qwen2.5:7b is listed on" in err and "but cannot be loaded" in err
     assert "ollama pull qwen2.5:7b" in err and fake.chat_bodies == [] and not os.path.exists("runs/dev-v3.json")
     assert not os.path.exists("runs/dev-v3.json.journal")
+
+
+@pytest.mark.parametrize("truncation", ["half", "window-1"])
+def test_a_prompt_cut_as_current_ollama_cuts_it_is_flagged(project, cli, fake, truncation):
+    """Issue 27, item 1: eval.py flagged a prompt only when its count reached num_ctx. Current Ollama
+    cuts a prompt past num_ctx - 1 tokens to about half the window (llm/llama_server.go,
+    contextShiftPromptLimit: with num_ctx=200, 102 or 103 tokens), and some versions to num_ctx - 1:
+    the long tickets arrived cut with no flag. Each is flagged by id, the short ones are not."""
+    fake.truncation = truncation
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40")
+    assert code == 0, err
+    run = load_json("runs/dev-v3.json")
+    cut_to = {40 - (40 - 5) // 2} if truncation == "half" else {39}
+    cut = [r["id"] for r in run["results"] if r["prompt_tokens"] in cut_to]
+    assert cut and len(cut) < 28 and all(r["prompt_tokens"] < 40 for r in run["results"])
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert [x["id"] for x in s["input_may_be_cut"]] == [r["id"] for r in run["results"]
+                                                         if r["prompt_tokens"] in cut_to | {39, 40}]
+    assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
+    assert "Input may have been cut to fit num_ctx=40" in out
