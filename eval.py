@@ -281,7 +281,7 @@ OPTIONS = (
                                                "any call, since Ollama ignores it without a word", "flag", False,
            run_config=True),   # how the run's options were read: a resumed run has them already
     Option(("--think",), ("run",), "thinking models (Ollama API): sent as \"think\": on/off are true/false, "
-                                   "low/medium/high a level for models that have levels. Default: nothing sent, and "
+                                   "low/medium/high/max a level for models that have levels. Default: nothing sent, and "
                                    "Ollama then thinks on a model that can. A model that cannot is refused before any "
                                    "case. The reasoning is stored apart and never scored", "think",
            run_config=True),
@@ -752,7 +752,8 @@ COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "t
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
 # (server/routes.go, ChatHandler: req.Think nil -> true).
-THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high"}
+THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high",
+                "max": "max"}   # the levels Ollama takes (api/types.go ThinkValue.IsValid)
 THINK_DEFAULT = "default"
 APIS = ("ollama", "openai")   # the server APIs a run can speak: Ollama's own, and OpenAI's (llama.cpp, vLLM...)
 THINK_FLAGS = {value: flag for flag, value in THINK_VALUES.items()}   # as the report names them

@@ -470,7 +470,7 @@ def test_a_timeout_too_long_for_a_socket_is_one_line(project, capsys):
 
 # --- thinking models: "think" as asked, the reasoning stored apart, the answer alone scored
 
-@pytest.mark.parametrize("flag, sent", [("on", True), ("off", False), ("high", "high"), (None, "absent")])
+@pytest.mark.parametrize("flag, sent", [("on", True), ("off", False), ("high", "high"), ("max", "max"), (None, "absent")])
 def test_think_is_sent_as_asked_and_recorded(project, cli, fake, flag, sent):
     fake.models.append("qwen3:8b")
     fake.thinking["qwen3:8b"] = "apart"
