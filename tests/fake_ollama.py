@@ -71,7 +71,11 @@ class FakeOllama:
         # how a prompt longer than num_ctx is cut: "window" to num_ctx (older runners), "window-1" to
         # num_ctx - 1, "half" as current Ollama (llm/llama_server.go: past num_ctx - 1 tokens, keep
         # num_keep (4, api/types.go DefaultOptions) + 1 for BOS and cut to contextShiftPromptLimit)
-        self.truncation = "window"   # /api/tags lists each model's capabilities (current Ollama; older ones do not)
+        self.truncation = "window"
+        # count only the prompt tokens evaluated, as some versions do (current Ollama counts the cached
+        # ones too: llm/llama_server.go promptEvalCount() is CacheN + PromptN)
+        self.uncached_counts = False
+        self.prompts_seen = set()   # /api/tags lists each model's capabilities (current Ollama; older ones do not)
         self.json_when_asked = False
         self.loads = []               # bodies of load requests (a chat with no messages), kept out of chat_bodies
         self.loaded = set()           # models loaded so far
@@ -446,12 +450,19 @@ class FakeOllama:
                                       **({"completion_tokens_details": {"reasoning_tokens": len(fake.reasoning) // 4}}
                                          if "reasoning_content" in message else {})}})
                         return
+                    with fake.lock:   # a prompt asked before is in the cache
+                        cached = text in fake.prompts_seen
+                        fake.prompts_seen.add(text)
+                    counts = {"prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789}
+                    if cached and fake.uncached_counts:
+                        # a version that counts only the tokens it evaluated sends 0 for a fully cached
+                        # prompt, and a zero count is left out (api/types.go Metrics: omitempty)
+                        counts = {}
                     self.send_json(200, {
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                         "message": message, "done_reason": done_reason, "done": True,
                         "total_duration": 812345678 - 1234567 + self.load_ns, "load_duration": self.load_ns,
-                        "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789,
-                        "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
+                        **counts, "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
 
         class Server(ThreadingHTTPServer):
             request_queue_size = 128   # many workers connecting at once

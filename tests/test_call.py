@@ -834,3 +834,17 @@ def test_a_prompt_cut_as_current_ollama_cuts_it_is_flagged(project, cli, fake, t
                                                          if r["prompt_tokens"] in cut_to | {39, 40}]
     assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
     assert "Input may have been cut to fit num_ctx=40" in out
+
+
+def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(project, cli, fake):
+    """Issue 27, item 5: a version that counts only the prompt tokens it evaluated sends 0 for a fully
+    cached prompt, and Ollama leaves a zero count out (api/types.go Metrics, omitempty): with --repeat 2
+    half the counts were missing and the report summed the rest as if whole."""
+    fake.uncached_counts = True
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--limit", 5)
+    assert code == 0, err
+    run = load_json("runs/dev-v3.json")
+    assert [r["prompt_tokens"] is None for r in run["results"]] == [False, True] * 5   # trial 2 of each: cached
+    assert "partial: 5 answers sent no prompt count" in out
+    assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["speed"]["without_prompt_count"] == 5
