@@ -3671,11 +3671,12 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
-def thinking_cut(r, said):
-    """Reasoning sent apart (Ollama's message.thinking) that the token limit stopped before any
-    answer: Ollama bounds the whole generation by num_predict (llm/llama_server.go, NPredict) and
-    splits the thinking off it afterwards, so a small limit is spent on the reasoning first."""
-    return not said.strip() and r.get("done_reason") == "length" and bool(r.get("thinking"))
+def thinking_cut(r):
+    """Of an empty answer: reasoning sent apart (Ollama's message.thinking) that the token limit
+    stopped before any answer. Ollama bounds the whole generation by num_predict
+    (llm/llama_server.go, NPredict) and splits the thinking off it afterwards, so a small limit is
+    spent on the reasoning first."""
+    return r.get("done_reason") == "length" and bool(r.get("thinking"))
 
 
 def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[GradedCase]:
@@ -3702,7 +3703,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  "timing": tuple(r.get(k) for k in TIMING_FIELDS)}
         if error is not None or response is None:
             trial["error"] = error or "no answer"
-        elif (said := answer_of(response)) is None or thinking_cut(r, said):
+        elif (said := answer_of(response)) is None or ((not said or said.isspace()) and thinking_cut(r)):
             # still thinking when it stopped: no answer, so INVALID and every check failed
             trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False,
                          checks={c["name"]: False for c in case["checks"]})
@@ -4044,7 +4045,14 @@ def filled_window(prompt_tokens, window):
     4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a BOS token)."""
     if not (window and is_amount(prompt_tokens)):
         return False
-    return prompt_tokens >= window - 1 or prompt_tokens in {window - max((window - keep) // 2, 1) for keep in (4, 5)}
+    return prompt_tokens >= window - 1 or prompt_tokens in cut_sizes(window)
+
+
+@functools.lru_cache(maxsize=64)
+def cut_sizes(window):
+    """The sizes current Ollama cuts a prompt too long for the window to (num_keep 4, with and
+    without a BOS token): worked out once per window, not once per answer of a large run."""
+    return frozenset(window - max((window - keep) // 2, 1) for keep in (4, 5))
 
 
 def failure(case):
