@@ -2328,6 +2328,11 @@ class OllamaClient(ChatClient):
                         names.add(str(entry[k]))
                         entries.setdefault(str(entry[k]), entry)
         wanted = tagged(model)
+        alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
+        if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
+            raise EvalError(f"model {model!r}: {self.host} lists {self.scrub(', '.join(alike))}, which differ only in "
+                            "case, and Ollama may answer any of them with either; remove all but one "
+                            "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
         if model not in names and wanted not in names:
             # Ollama serves a name whose parts match one it has ignoring case (server/routes.go,
             # getExistingName: strings.EqualFold part by part): Qwen2.5:7B is qwen2.5:7b

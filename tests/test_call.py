@@ -732,6 +732,19 @@ def test_a_model_named_in_another_case_runs_as_ollama_serves_it(project, cli, fa
     assert code == 2 and "model 'Qwen3:7B' is not pulled" in err   # another model still is not
 
 
+def test_two_listed_models_equal_ignoring_case_are_refused_as_ambiguous(project, cli, fake):
+    """Ollama resolves every name through getExistingName (server/routes.go), which walks its
+    manifests, a Go map, and takes each part from the last one equal ignoring case: with qwen:7b and
+    Qwen:7b both listed, either may answer, whatever the casing asked. The run recorded the casing
+    asked (and its digest) while the server answered with the other: refused before any call."""
+    fake.models[:] = ["qwen:7b", "Qwen:7b"]
+    fake.digests.update({"qwen:7b": "a" * 64, "Qwen:7b": "b" * 64})
+    for asked in ("Qwen:7b", "QWEN:7B", "qwen:7b"):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", asked, "--limit", 1)
+        assert code == 2 and "Qwen:7b, qwen:7b" in err and "differ only in case" in err, (asked, err)
+    assert fake.chat_bodies == [] and fake.loads == []
+
+
 def test_ollama_options_are_checked_before_any_call(project, cli, fake):
     """Issue 27, items 6 and 9, from Ollama's source: api/types.go FromMap fails a value of the wrong
     type ('option "stop" must be of type array'), which routes.go handleScheduleError sends as a 500
