@@ -2913,6 +2913,11 @@ def ollama_options(options, api, unchecked=False):
                   or (kind == "list of texts" and type(value) is list and all(type(v) is str for v in value))):
             raise EvalError(f"--option {key}={json_text(value)}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
                             f"{kind} there (e.g. {OPTION_EXAMPLES[kind].format(key=key)})")
+        if kind == "list of texts" and "" in (value or []):
+            # Ollama's own runner ends an answer at the first stop text it contains (runner/common/stop.go
+            # FindStop, strings.Contains), and every text contains "": each answer would come back empty
+            raise EvalError(f"--option {key}={json_text(value)}: an empty stop text ends every answer before its "
+                            "first word; leave it out (is a shell variable empty?)")
         checked[key] = value
     return checked
 

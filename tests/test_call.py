@@ -772,6 +772,17 @@ def test_ollama_options_are_checked_before_any_call(project, cli, fake):
     assert code == 0 and load_json("runs/unchecked.json")["config"]["options"]["num_predictt"] == 1
 
 
+def test_an_empty_stop_text_is_refused_before_any_call(project, cli, fake):
+    """--option stop= (a shell variable left empty) was sent as [""]: Ollama's own runner ends an answer
+    at the first stop text it contains (runner/common/stop.go FindStop, strings.Contains), and every
+    text contains "", so every answer came back empty and was scored. One line, before any call."""
+    for option in ("stop=", 'stop=["END", ""]'):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
+        assert code == 2 and "an empty stop text ends every answer" in err, (option, err)
+    assert fake.chat_bodies == [] and fake.loads == []
+    assert cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[]", "--limit", 2)[0] == 0
+
+
 def test_a_request_refused_for_its_options_is_not_retried(fake):
     """The 500 Ollama sends for an option of the wrong type fails the same way every time: asked once,
     not four times (a run whose options were written in by hand reaches the server with it)."""
