@@ -3875,7 +3875,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
-            if filled_window(t["prompt_tokens"], window):
+            if filled_window(t["prompt_tokens"], window, num_keep(config)):
                 filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
@@ -4047,14 +4047,22 @@ def is_amount(value):
     return type(value) in (int, float) and 0 <= value < inf
 
 
-def filled_window(prompt_tokens, window):
+def filled_window(prompt_tokens, window, num_keep=4):
     """The prompt's count says Ollama may have cut it to fit the window: it reached num_ctx (older
     runners cut to it), or num_ctx - 1, or is the size current Ollama cuts a longer prompt to
-    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, num_keep
-    4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a BOS token)."""
+    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, the
+    request's num_keep, 4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a
+    BOS token; a negative one keeps the whole prompt, cut to num_ctx - 1)."""
     if not (window and is_amount(prompt_tokens)):
         return False
-    return prompt_tokens >= window - 1 or prompt_tokens in {window - max((window - keep) // 2, 1) for keep in (4, 5)}
+    keeps = {max(0, min(k, window - 1)) for k in (num_keep, num_keep + 1)} if num_keep >= 0 else set()
+    return prompt_tokens >= window - 1 or prompt_tokens in {window - max((window - keep) // 2, 1) for keep in keeps}
+
+
+def num_keep(config):
+    """The num_keep a run sent Ollama (--option num_keep=N), else Ollama's default 4."""
+    keep = (config.get("options") or {}).get("num_keep")
+    return keep if type(keep) is int else 4
 
 
 def failure(case):
@@ -7672,7 +7680,7 @@ def review_items(run, against=None):
                     ("thinking never finished", t["unfinished"]),
                     ("cut off by the token limit", t["done_reason"] == "length"),
                     (f"input may have been cut to fit num_ctx={window}",
-                     filled_window(t["prompt_tokens"], window))) if yes],
+                     filled_window(t["prompt_tokens"], window, num_keep(config)))) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })

@@ -860,6 +860,23 @@ def test_a_prompt_cut_as_current_ollama_cuts_it_is_flagged(project, cli, fake, t
     assert "Input may have been cut to fit num_ctx=40" in out
 
 
+def test_a_prompt_cut_with_the_runs_num_keep_is_flagged(project, cli, fake):
+    """contextShiftPromptLimit (llm/llama_server.go) keeps the request's num_keep (+1 for BOS), not
+    always 4: with --option num_keep=20 --option num_ctx=40 a long prompt is cut to 40 - (40 - 21) // 2
+    = 31 tokens, a size the flag (num_keep 4: 22 or 23) never looked for. Every cut one is flagged."""
+    fake.truncation = "half"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40",
+                         "--option", "num_keep=20")
+    assert code == 0, err
+    run = load_json("runs/dev-v3.json")
+    cut = [r["id"] for r in run["results"] if r["prompt_tokens"] == 31]
+    assert cut and len(cut) < 28
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
+    assert "Input may have been cut to fit num_ctx=40" in out
+
+
 def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(project, cli, fake):
     """Issue 27, item 5: a version that counts only the prompt tokens it evaluated sends 0 for a fully
     cached prompt, and Ollama leaves a zero count out (api/types.go Metrics, omitempty): with --repeat 2
