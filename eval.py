@@ -2272,8 +2272,9 @@ class ChatClient:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
-            # a 500 that names an option of the wrong type (api/types.go FromMap) fails every time
-            transient = (status == 429 or status >= 500) and b"must be of type" not in (data or b"")
+            # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
+            # array', 'must be of an array of strings') fails every time
+            transient = (status == 429 or status >= 500) and b"must be of " not in (data or b"")
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
@@ -2362,6 +2363,11 @@ class OllamaClient(ChatClient):
             if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
                 raise EvalError(f"{model} is listed on {self.host} but cannot be loaded ({failure}); every case "
                                 f"would fail the same way. Pull it again: `ollama pull {model}`") from None
+            if failure.status == 500 and b"must be of " in (failure.body or b""):
+                # an option Ollama refuses (api/types.go FromMap), as a run started before they were
+                # checked may hold: every case would be refused the same way
+                raise EvalError(f"{self.host} refuses the run's options ({failure}); every case would fail the "
+                                "same way. Run again with the option written as Ollama takes it") from None
             warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
                  "latency may include the load")
             return None

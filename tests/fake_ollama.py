@@ -41,6 +41,8 @@ def wrong_option_type(options):
         if (kind in ("integer", "float32") and not number) or (kind == "boolean" and not isinstance(value, bool)) \
                 or (kind == "array" and not isinstance(value, list)):
             return f'option "{key}" must be of type {kind}'
+        if kind == "array" and not all(isinstance(v, str) for v in value):
+            return f'option "{key}" must be of an array of strings'
     return None
 
 

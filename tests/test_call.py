@@ -792,6 +792,31 @@ def test_a_request_refused_for_its_options_is_not_retried(fake):
     assert len(fake.chat_bodies) == 1
 
 
+def test_resuming_a_run_whose_options_ollama_refuses_stops_at_the_load(project, cli, fake):
+    """A run started before options were checked may hold stop="END", which Ollama refuses on every
+    request with a 500 (api/types.go FromMap). run --resume took the load's 500 for a slow load ('the
+    first answers' latency may include the load') and asked every remaining case to fail it again.
+    The load says it: one line naming the option, exit 2, no case asked, no completed run file. A stop
+    list holding a number is refused in FromMap's other words ('must be of an array of strings'),
+    which is not retried either."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults = ["500"] * 2
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 3, "--retries", 0,
+                         "--out", "runs/old.json")
+    run = load_json("runs/old.json")
+    assert code == 2 and [r["error"] is None for r in run["results"]] == [False, False, True]
+    run["config"]["options"]["stop"] = "END"
+    with open("runs/old.json", "w", encoding="utf-8") as f:
+        json.dump(run, f)
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/old.json", "--host", fake.url)
+    assert code == 2 and 'option "stop" must be of type array' in err and "every case would fail" in err, err
+    assert fake.chat_bodies == [] and not os.path.exists("runs/old-completed.json")
+    client = evalpy.OllamaClient(fake.url, retries=3)
+    answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"stop": ["END", 1]})
+    assert answer["error"] == 'HTTP 500: option "stop" must be of an array of strings' and answer["attempts"] == 1
+
+
 def test_thinking_cut_by_the_token_limit_is_counted_as_unfinished(project, cli, fake):
     """Issue 27, item 3: Ollama bounds the whole generation by num_predict (llm/llama_server.go,
     NPredict) and splits the reasoning off it after (server/routes.go, thinking.Parser), so
