@@ -2272,8 +2272,9 @@ class ChatClient:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
-            # a 500 that names an option of the wrong type (api/types.go FromMap) fails every time
-            transient = (status == 429 or status >= 500) and b"must be of type" not in (data or b"")
+            # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
+            # array', 'must be of an array of strings') fails every time
+            transient = (status == 429 or status >= 500) and b"must be of " not in (data or b"")
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
@@ -2328,6 +2329,11 @@ class OllamaClient(ChatClient):
                         names.add(str(entry[k]))
                         entries.setdefault(str(entry[k]), entry)
         wanted = tagged(model)
+        alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
+        if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
+            raise EvalError(f"model {model!r}: {self.host} lists {self.scrub(', '.join(alike))}, which differ only in "
+                            "case, and Ollama may answer any of them with either; remove all but one "
+                            "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
         if model not in names and wanted not in names:
             # Ollama serves a name whose parts match one it has ignoring case (server/routes.go,
             # getExistingName: strings.EqualFold part by part): Qwen2.5:7B is qwen2.5:7b
@@ -2357,6 +2363,11 @@ class OllamaClient(ChatClient):
             if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
                 raise EvalError(f"{model} is listed on {self.host} but cannot be loaded ({failure}); every case "
                                 f"would fail the same way. Pull it again: `ollama pull {model}`") from None
+            if failure.status == 500 and b"must be of " in (failure.body or b""):
+                # an option Ollama refuses (api/types.go FromMap), as a run started before they were
+                # checked may hold: every case would be refused the same way
+                raise EvalError(f"{self.host} refuses the run's options ({failure}); every case would fail the "
+                                "same way. Run again with the option written as Ollama takes it") from None
             warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
                  "latency may include the load")
             return None
@@ -2908,6 +2919,11 @@ def ollama_options(options, api, unchecked=False):
                   or (kind == "list of texts" and type(value) is list and all(type(v) is str for v in value))):
             raise EvalError(f"--option {key}={json_text(value)}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
                             f"{kind} there (e.g. {OPTION_EXAMPLES[kind].format(key=key)})")
+        if kind == "list of texts" and "" in (value or []):
+            # Ollama's own runner ends an answer at the first stop text it contains (runner/common/stop.go
+            # FindStop, strings.Contains), and every text contains "": each answer would come back empty
+            raise EvalError(f"--option {key}={json_text(value)}: an empty stop text ends every answer before its "
+                            "first word; leave it out (is a shell variable empty?)")
         checked[key] = value
     return checked
 
@@ -3866,7 +3882,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
-            if filled_window(t["prompt_tokens"], window):
+            if filled_window(t["prompt_tokens"], window, num_keep(config)):
                 filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
@@ -4038,21 +4054,29 @@ def is_amount(value):
     return type(value) in (int, float) and 0 <= value < inf
 
 
-def filled_window(prompt_tokens, window):
+def filled_window(prompt_tokens, window, num_keep=4):
     """The prompt's count says Ollama may have cut it to fit the window: it reached num_ctx (older
     runners cut to it), or num_ctx - 1, or is the size current Ollama cuts a longer prompt to
-    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, num_keep
-    4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a BOS token)."""
+    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, the
+    request's num_keep, 4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a
+    BOS token; a negative one keeps the whole prompt, cut to num_ctx - 1)."""
     if not (window and is_amount(prompt_tokens)):
         return False
-    return prompt_tokens >= window - 1 or prompt_tokens in cut_sizes(window)
+    return prompt_tokens >= window - 1 or prompt_tokens in cut_sizes(window, num_keep)
 
 
 @functools.lru_cache(maxsize=64)
-def cut_sizes(window):
-    """The sizes current Ollama cuts a prompt too long for the window to (num_keep 4, with and
-    without a BOS token): worked out once per window, not once per answer of a large run."""
-    return frozenset(window - max((window - keep) // 2, 1) for keep in (4, 5))
+def cut_sizes(window, num_keep):
+    """The sizes current Ollama cuts a prompt too long for the window to (num_keep with and without
+    a BOS token): worked out once per window, not once per answer of a large run."""
+    keeps = {max(0, min(k, window - 1)) for k in (num_keep, num_keep + 1)} if num_keep >= 0 else set()
+    return frozenset(window - max((window - keep) // 2, 1) for keep in keeps)
+
+
+def num_keep(config):
+    """The num_keep a run sent Ollama (--option num_keep=N), else Ollama's default 4."""
+    keep = (config.get("options") or {}).get("num_keep")
+    return keep if type(keep) is int else 4
 
 
 def failure(case):
@@ -7670,7 +7694,7 @@ def review_items(run, against=None):
                     ("thinking never finished", t["unfinished"]),
                     ("cut off by the token limit", t["done_reason"] == "length"),
                     (f"input may have been cut to fit num_ctx={window}",
-                     filled_window(t["prompt_tokens"], window))) if yes],
+                     filled_window(t["prompt_tokens"], window, num_keep(config)))) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })

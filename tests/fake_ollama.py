@@ -41,6 +41,8 @@ def wrong_option_type(options):
         if (kind in ("integer", "float32") and not number) or (kind == "boolean" and not isinstance(value, bool)) \
                 or (kind == "array" and not isinstance(value, list)):
             return f'option "{key}" must be of type {kind}'
+        if kind == "array" and not all(isinstance(v, str) for v in value):
+            return f'option "{key}" must be of an array of strings'
     return None
 
 
@@ -98,11 +100,12 @@ class FakeOllama:
         """A model's digest as /api/tags gives it (sha256 hex); self.digests replaces it, as a re-pull does."""
         return self.digests.get(model) or hashlib.sha256(model.encode()).hexdigest()
 
-    def cut_prompt(self, tokens, num_ctx):
+    def cut_prompt(self, tokens, num_ctx, num_keep=4):
         if self.truncation == "half":
             if tokens <= num_ctx - 1:
                 return tokens
-            keep = min(4 + 1, num_ctx - 1)
+            # the request's num_keep (api/types.go DefaultOptions: 4; negative: the whole prompt), +1 for BOS
+            keep = min((tokens if num_keep < 0 else num_keep) + 1, num_ctx - 1)
             return num_ctx - max((num_ctx - keep) // 2, 1)
         if self.truncation == "window-1":
             return min(tokens, num_ctx - 1)
@@ -437,7 +440,9 @@ class FakeOllama:
                         message["content"] = content = content[:4 * (limit - thought)]
                         completion_tokens, done_reason = limit - thought, "length"
                     if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut, silently
-                        prompt_tokens = fake.cut_prompt(prompt_tokens, options["num_ctx"])
+                        keep = options.get("num_keep")
+                        prompt_tokens = fake.cut_prompt(prompt_tokens, options["num_ctx"],
+                                                        keep if isinstance(keep, int) else 4)
                     if openai:
                         if "thinking" in message:   # llama.cpp's and vLLM's name for it
                             message["reasoning_content"] = message.pop("thinking")

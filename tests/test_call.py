@@ -732,6 +732,19 @@ def test_a_model_named_in_another_case_runs_as_ollama_serves_it(project, cli, fa
     assert code == 2 and "model 'Qwen3:7B' is not pulled" in err   # another model still is not
 
 
+def test_two_listed_models_equal_ignoring_case_are_refused_as_ambiguous(project, cli, fake):
+    """Ollama resolves every name through getExistingName (server/routes.go), which walks its
+    manifests, a Go map, and takes each part from the last one equal ignoring case: with qwen:7b and
+    Qwen:7b both listed, either may answer, whatever the casing asked. The run recorded the casing
+    asked (and its digest) while the server answered with the other: refused before any call."""
+    fake.models[:] = ["qwen:7b", "Qwen:7b"]
+    fake.digests.update({"qwen:7b": "a" * 64, "Qwen:7b": "b" * 64})
+    for asked in ("Qwen:7b", "QWEN:7B", "qwen:7b"):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", asked, "--limit", 1)
+        assert code == 2 and "Qwen:7b, qwen:7b" in err and "differ only in case" in err, (asked, err)
+    assert fake.chat_bodies == [] and fake.loads == []
+
+
 def test_ollama_options_are_checked_before_any_call(project, cli, fake):
     """Issue 27, items 6 and 9, from Ollama's source: api/types.go FromMap fails a value of the wrong
     type ('option "stop" must be of type array'), which routes.go handleScheduleError sends as a 500
@@ -759,6 +772,17 @@ def test_ollama_options_are_checked_before_any_call(project, cli, fake):
     assert code == 0 and load_json("runs/unchecked.json")["config"]["options"]["num_predictt"] == 1
 
 
+def test_an_empty_stop_text_is_refused_before_any_call(project, cli, fake):
+    """--option stop= (a shell variable left empty) was sent as [""]: Ollama's own runner ends an answer
+    at the first stop text it contains (runner/common/stop.go FindStop, strings.Contains), and every
+    text contains "", so every answer came back empty and was scored. One line, before any call."""
+    for option in ("stop=", 'stop=["END", ""]'):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
+        assert code == 2 and "an empty stop text ends every answer" in err, (option, err)
+    assert fake.chat_bodies == [] and fake.loads == []
+    assert cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[]", "--limit", 2)[0] == 0
+
+
 def test_a_request_refused_for_its_options_is_not_retried(fake):
     """The 500 Ollama sends for an option of the wrong type fails the same way every time: asked once,
     not four times (a run whose options were written in by hand reaches the server with it)."""
@@ -766,6 +790,31 @@ def test_a_request_refused_for_its_options_is_not_retried(fake):
     answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"stop": "END"})
     assert answer["error"] == 'HTTP 500: option "stop" must be of type array' and answer["attempts"] == 1
     assert len(fake.chat_bodies) == 1
+
+
+def test_resuming_a_run_whose_options_ollama_refuses_stops_at_the_load(project, cli, fake):
+    """A run started before options were checked may hold stop="END", which Ollama refuses on every
+    request with a 500 (api/types.go FromMap). run --resume took the load's 500 for a slow load ('the
+    first answers' latency may include the load') and asked every remaining case to fail it again.
+    The load says it: one line naming the option, exit 2, no case asked, no completed run file. A stop
+    list holding a number is refused in FromMap's other words ('must be of an array of strings'),
+    which is not retried either."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults = ["500"] * 2
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 3, "--retries", 0,
+                         "--out", "runs/old.json")
+    run = load_json("runs/old.json")
+    assert code == 2 and [r["error"] is None for r in run["results"]] == [False, False, True]
+    run["config"]["options"]["stop"] = "END"
+    with open("runs/old.json", "w", encoding="utf-8") as f:
+        json.dump(run, f)
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/old.json", "--host", fake.url)
+    assert code == 2 and 'option "stop" must be of type array' in err and "every case would fail" in err, err
+    assert fake.chat_bodies == [] and not os.path.exists("runs/old-completed.json")
+    client = evalpy.OllamaClient(fake.url, retries=3)
+    answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"stop": ["END", 1]})
+    assert answer["error"] == 'HTTP 500: option "stop" must be of an array of strings' and answer["attempts"] == 1
 
 
 def test_thinking_cut_by_the_token_limit_is_counted_as_unfinished(project, cli, fake):
@@ -832,6 +881,23 @@ def test_a_prompt_cut_as_current_ollama_cuts_it_is_flagged(project, cli, fake, t
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert [x["id"] for x in s["input_may_be_cut"]] == [r["id"] for r in run["results"]
                                                          if r["prompt_tokens"] in cut_to | {39, 40}]
+    assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
+    assert "Input may have been cut to fit num_ctx=40" in out
+
+
+def test_a_prompt_cut_with_the_runs_num_keep_is_flagged(project, cli, fake):
+    """contextShiftPromptLimit (llm/llama_server.go) keeps the request's num_keep (+1 for BOS), not
+    always 4: with --option num_keep=20 --option num_ctx=40 a long prompt is cut to 40 - (40 - 21) // 2
+    = 31 tokens, a size the flag (num_keep 4: 22 or 23) never looked for. Every cut one is flagged."""
+    fake.truncation = "half"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40",
+                         "--option", "num_keep=20")
+    assert code == 0, err
+    run = load_json("runs/dev-v3.json")
+    cut = [r["id"] for r in run["results"] if r["prompt_tokens"] == 31]
+    assert cut and len(cut) < 28
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
     assert "Input may have been cut to fit num_ctx=40" in out
 
