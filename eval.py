@@ -3873,6 +3873,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     rates, low_sum, high_sum, counted_cases, open_cases = [], 0, 0, 0, 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
     window, filled = context_window(config), []   # prompts that filled Ollama's window: the server may have cut them
+    keep = num_keep(config)
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
@@ -3882,7 +3883,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
-            if filled_window(t["prompt_tokens"], window, num_keep(config)):
+            if window and filled_window(t["prompt_tokens"], window, keep):
                 filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
