@@ -2911,9 +2911,9 @@ def ollama_options(options, api, unchecked=False):
                                 "goes through with --unchecked-options")
         elif kind == "list of texts" and type(value) is str:
             value = [value]
-        elif kind == "integer" and type(value) is float and value.is_integer():   # 64.0 is 64, as Ollama reads it
-            value = int(value)
-        elif not (value is None or (kind == "integer" and type(value) is int)
+        elif kind == "integer" and type(value) is float and value.is_integer() and abs(value) < 2 ** 63:
+            value = int(value)   # 64.0 is 64, as Ollama reads it
+        elif not (value is None or (kind == "integer" and type(value) is int and -2 ** 63 <= value < 2 ** 63)
                   or (kind == "number" and type(value) in (int, float))
                   or (kind == "boolean" and type(value) is bool)
                   or (kind == "list of texts" and type(value) is list and all(type(v) is str for v in value))):

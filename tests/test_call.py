@@ -763,7 +763,9 @@ def test_ollama_options_are_checked_before_any_call(project, cli, fake):
                          ("num_ctx=abc", '--option num_ctx="abc": Ollama takes an integer there'),
                          ("use_mmap=1", "--option use_mmap=1: Ollama takes a boolean there"),
                          ("stop=5", "--option stop=5: Ollama takes a list of texts there"),
-                         ("num_predict=64.5", "--option num_predict=64.5: Ollama takes an integer there")):
+                         ("num_predict=64.5", "--option num_predict=64.5: Ollama takes an integer there"),
+                         # a Go int holds 64 bits (api/types.go: int fields), 1e20 would overflow on the server
+                         ("num_ctx=1e20", "Ollama takes an integer there")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
         assert code == 2 and says in err, (option, err)
     assert fake.chat_bodies == [] and fake.loads == []   # before any call
