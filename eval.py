@@ -2193,10 +2193,13 @@ class ChatClient:
             text = text.replace(self.api_key, "[API key removed]")
         return text
 
-    def get_json(self, path):
-        """(status, JSON body or None, response headers) of a quick GET, for the checks before a run."""
+    def get_json(self, path, body=None):
+        """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
+        asks with one: /api/show), for the checks before a run."""
         try:
-            status, reason, headers, data = self.request("GET", path, None, PREFLIGHT_TIMEOUT)
+            status, reason, headers, data = self.request("GET" if body is None else "POST", path,
+                                                         None if body is None else json.dumps(body).encode(),
+                                                         PREFLIGHT_TIMEOUT)
         except (TimeoutError, OSError, ValueError, self.requests.exceptions.RequestException) as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
@@ -2346,8 +2349,15 @@ class OllamaClient(ChatClient):
                             f"{self.scrub(', '.join(sorted(names))) or 'none'}.")
         entry = entries.get(model) or entries.get(wanted)
         self.identities[model] = self.identity(entry)
-        if isinstance(entry.get("capabilities"), list):   # api/types.go ListModelResponse, in current versions
-            self.capabilities[model] = [str(c) for c in entry["capabilities"]]
+        capabilities = entry.get("capabilities")   # api/types.go ListModelResponse, in current versions
+        if not isinstance(capabilities, list):   # else /api/show's (ShowResponse), where the server has them
+            try:
+                status, shown, _ = self.get_json("/api/show", {"model": wanted if wanted in names else model})
+            except EvalError:
+                status, shown = None, None
+            capabilities = shown.get("capabilities") if status == 200 and isinstance(shown, dict) else None
+        if isinstance(capabilities, list):
+            self.capabilities[model] = [str(c) for c in capabilities]
         status, version, _ = self.get_json("/api/version")
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None

@@ -70,6 +70,7 @@ class FakeOllama:
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
         self.tags_capabilities = True
+        self.show_capabilities = True   # POST /api/show answers with them (an older server: False, a 404)
         # how a prompt longer than num_ctx is cut: "window" to num_ctx (older runners), "window-1" to
         # num_ctx - 1, "half" as current Ollama (llm/llama_server.go: past num_ctx - 1 tokens, keep
         # num_keep (4, api/types.go DefaultOptions) + 1 for BOS and cut to contextShiftPromptLimit)
@@ -223,6 +224,17 @@ class FakeOllama:
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
                 openai = self.path == "/v1/chat/completions"
+                if self.path == "/api/show" and fake.show_capabilities:
+                    # api/types.go ShowResponse: a model's details, its capabilities among them
+                    name = (json.loads(raw or b"{}") or {}).get("model", "")
+                    name = name if ":" in name else name + ":latest"
+                    known = next((m for m in fake.models if m.casefold() == name.casefold()), None)
+                    if known is None or known in fake.gone:
+                        self.send_error_json(404, f"model '{name}' not found", False)
+                    else:
+                        self.send_json(200, {"details": {"family": fake.family(known)}, "model_info": {},
+                                             "capabilities": fake.capabilities(known)})
+                    return
                 if self.path != "/api/chat" and not openai:
                     self.send_raw(404, b"404 page not found", "text/plain")
                     return

@@ -850,7 +850,11 @@ def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli
     assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and "(it can: completion)" in err
     assert fake.chat_bodies == [] and fake.loads == [] and not os.path.exists("runs/dev-v3.json")
     assert cli("run", "--split", "dev", "--host", fake.url, "--think", "off", "--limit", 2)[0] == 0   # off is fine
-    fake.tags_capabilities = False   # an older server lists none: the first case says it instead
+    fake.tags_capabilities = False   # a server whose /api/tags lists none: /api/show says them
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on", "--limit", 2, "--retries", 0)
+    assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and fake.chat_bodies == []
+    fake.show_capabilities = False   # an older server says them nowhere: the first case's 400 says it instead
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on", "--limit", 2, "--retries", 0)
     assert code == 2 and 'HTTP 400: "qwen2.5:7b" does not support thinking' in out + err
 
