@@ -1201,6 +1201,9 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    runner = (judge or {}).get("runner")
+    if runner is not None and not (type(runner) is dict and set(runner) <= set(RUNNER_OPTIONS)):
+        return f"config.judge.runner must be an object of Ollama's load-time options ({', '.join(RUNNER_OPTIONS)})"
     if not isinstance(config.setdefault("options", {}), dict):
         return "config.options must be an object"
     odd = [k for k, v in config["options"].items() if isinstance(v, (int, float)) and not is_number(v)

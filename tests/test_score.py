@@ -142,6 +142,9 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("model_load", {"ms": 10 ** 400, "load_duration_ns": None}, "config.model_load must be"),
     ("judge", {"models": ["j"], "votes": float("nan")}, "config.judge.votes must be a number"),
     ("judge", {"models": ["j"], "temperature": float("inf")}, "config.judge.temperature must be a number"),
+    # a hand-edited judge.runner reached ask_judge's ** unread (from the attack pass on issue 27)
+    ("judge", {"models": ["j"], "runner": ["num_thread"]}, "config.judge.runner must be an object"),
+    ("judge", {"models": ["j"], "runner": {"top_k": 1}}, "config.judge.runner must be an object"),
     ("options", {"num_ctx": float("nan")}, "config.options.num_ctx must be a finite number"),
     ("cases", float("nan"), "config.cases must be a whole number"),
     ("vote", float("nan"), "judges must be a list of votes"),
