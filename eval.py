@@ -434,23 +434,11 @@ def percent(x, line=None):
     return text + "%"
 
 
-def percent_line(line, figures):
-    """A line figures are read against (a minimum, a chance to reach) as a percent, with the fewest
-    digits that keep it on its side of each figure and of the text percent(figure, line) gives it:
-    2/3 prints 67% against a minimum of 0.671, which then prints 67.1%, never 67% beside 67%; and,
-    as percent(), never 100% short of 1 nor 0% above 0."""
-    def value(text):   # read back exactly, as beside() does
-        return Fraction(text[:-1]) / 100
-    shown = [value(percent(x, line)) for x in figures]
-    exact = [Fraction(str(x)) for x in figures]
-    for d in (0, 1, 2, 3, 4, 6, 9):
-        text = f"{100 * line:.{d}f}%"
-        v = value(text)
-        if (v == 1) == (line == 1) and (v == 0) == (line == 0) and all(
-                v == s if x == line else v != e and v != s and (v < e) == (line < x) == (v < s)
-                for x, e, s in zip(figures, exact, shown)):
-            return text
-    return text
+def percent_line(line):
+    """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
+    was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
+    that keep it apart from it (percent(x, line))."""
+    return f"{round(100 * line, 10):.15g}%"
 
 
 def count_percent(part, whole):
@@ -4735,7 +4723,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
     power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
     toward = difference_way(difference, discordant)
-    aim = percent_line(prob, [] if power is None else [power])   # never printed as the power it is read against
+    aim = percent_line(prob)   # as given: the power then takes the digits that keep it apart (percent(power, prob))
     lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
              f"at alpha {alpha:g}",
              f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
@@ -4819,7 +4807,7 @@ def failures_answer(rate, rows, failures, prob):
     chance = failures_at_least(failures, rows, rate)
     before = failures_at_least(failures, rows - 1, rate)
     lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
-             f">= {percent_line(prob, [chance, before])} when each row fails with probability {rate:g}",
+             f">= {percent_line(prob)} when each row fails with probability {rate:g}",
              f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
              f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
@@ -5622,7 +5610,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     failed passes; between, the undecided answers decide, and the gate cannot judge."""
     b = s["bounds"]
     # the minimum as it was given (17.86%, never rounded to 18%); each figure gets the digits to differ from it
-    against = f"against a minimum of {round(100 * minimum, 10):.15g}%"   # every digit given: :g kept 6 (0.9000004 as 90%)
+    against = f"against a minimum of {percent_line(minimum)}"
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")

@@ -504,7 +504,7 @@ def test_a_figure_read_against_a_line_never_prints_on_the_wrong_side_of_it():
     # exactly on the line: printed as the line, not rounded off it (p = 1/64 at alpha 0.015625 was
     # 'p = 0.016 ... beyond chance'); a minimum and a figure on it print alike
     assert evalpy.p_value(1 / 64, 0.015625) == "0.015625" and evalpy.percent(0.875, 0.875) == "87.5%"
-    assert evalpy.percent_line(0.875, [0.875, 0.5]) == "87.5%"
+    assert evalpy.percent_line(0.875) == "87.5%" and evalpy.percent_line(0.9000004) == "90.00004%"   # as given
     # below 0.001 too: power --rows 152 --alpha 0.0005 printed a split's p of 0.000497 as 5.0e-04
     assert evalpy.p_value(0.000504, 0.0005) == "5.04e-04" and evalpy.p_value(1.04e-9, 1e-9) == "1.04e-09"
     assert evalpy.p_value(2.4e-5) == evalpy.p_value(2.4e-5, 0.05) == "2.4e-05"
