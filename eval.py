@@ -883,6 +883,8 @@ class RunConfig(TypedDict, total=False):
     quantization: str | None
     model_entry: dict | None       # --api openai: the server's /v1/models entry, as it came
     model_load: dict | None        # the load before the first case: {"ms": wall time} (older runs: "load_duration_ns", null)
+    context_length: int | None     # Ollama's /api/ps after the load: the window its runner holds (num_ctx, lowered to
+                                   # the model's training context); null where the server does not say (before v0.9.7)
 
 
 class GradedTrial(TypedDict):
@@ -1217,6 +1219,9 @@ def config_problem(config, text_keys):
                                  and is_number(load["ms"]) and 0 <= load["ms"] < MAX_TIMEOUT * 1000
                                  and (load.get("load_duration_ns") is None or type(load["load_duration_ns"]) is int)):
         return 'config.model_load must be null or {"ms": milliseconds}'
+    if config.get("context_length") is not None and not (type(config["context_length"]) is int
+                                                          and 0 < config["context_length"] < 2 ** 63):
+        return "config.context_length must be a positive whole number or null"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
@@ -1230,9 +1235,13 @@ SCHEMA_FORMS = {"json_schema": "json_schema", "json_object": "json_object with a
 
 
 def context_window(config):
-    """num_ctx, when the run sent it to Ollama (a prompt that reaches it may have been cut)."""
-    num_ctx = (config.get("options") or {}).get("num_ctx")
-    return num_ctx if config.get("api", "ollama") == "ollama" and type(num_ctx) is int and num_ctx > 0 else None
+    """The window a prompt to Ollama had to fit (one that reaches it may have been cut): the one
+    the server said its runner holds, else the num_ctx the run sent."""
+    if config.get("api", "ollama") != "ollama":
+        return None
+    num_ctx = config.get("context_length") or (config.get("options") or {}).get("num_ctx")
+    return num_ctx if type(num_ctx) is int and num_ctx > 0 else None
+
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
 
@@ -2376,6 +2385,28 @@ class OllamaClient(ChatClient):
         # no messages -> a ChatResponse of model, created_at, message, done and done_reason "load")
         return {"ms": round((time.monotonic() - started) * 1000, 1)}
 
+    def window(self, model, options):
+        """The window the loaded model's runner holds, from /api/ps (api/types.go
+        ProcessModelResponse.ContextLength, since v0.9.7), or None where the server does not say.
+        Ollama lowers a num_ctx past the model's training context to it (server/sched.go
+        effectiveContext, since v0.9.3) without a word: the run says so."""
+        try:
+            status, ps, _ = self.get_json("/api/ps")
+        except EvalError:
+            return None
+        entries = ps.get("models") if status == 200 and isinstance(ps, dict) else None
+        wanted = tagged(model).casefold()
+        found = [e.get("context_length") for e in entries if isinstance(e, dict)
+                 and any(tagged(str(e.get(k))).casefold() == wanted for k in ("name", "model") if e.get(k))] \
+            if isinstance(entries, list) else []
+        window = found[0] if found and type(found[0]) is int and 0 < found[0] < 2 ** 63 else None
+        asked = options.get("num_ctx")
+        if window and type(asked) is int and window < asked:
+            warn(f"note: {model} runs with a window of {window} tokens on {self.host}, not the num_ctx={asked} "
+                 "asked: Ollama lowers it to the context the model was trained on, and cuts a longer prompt "
+                 "to fit without an error")
+        return window
+
     def identity(self, entry):
         """The model as /api/tags describes it: its digest changes when it is re-pulled or replaced."""
         details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
@@ -3362,7 +3393,8 @@ def run_split(args):
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done)
     else:
-        start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load))
+        window = {"context_length": client.window(config["model"], case_options(config))} if config["api"] == "ollama" else {}
+        start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")

@@ -75,6 +75,12 @@ class FakeOllama:
         # num_ctx - 1, "half" as current Ollama (llm/llama_server.go: past num_ctx - 1 tokens, keep
         # num_keep (4, api/types.go DefaultOptions) + 1 for BOS and cut to contextShiftPromptLimit)
         self.truncation = "window"
+        # model -> the context it was trained on: a num_ctx past it is lowered to it (server/sched.go
+        # effectiveContext, since v0.9.3; server/routes.go optionsForPrompt for the prompt)
+        self.train_context = {}
+        self.default_context = 4096   # the window of a load that sends no num_ctx (envconfig's default)
+        self.ps_context = True        # GET /api/ps lists each loaded model's context_length (since v0.9.7)
+        self.windows = {}             # model -> the window its runner was loaded with, for /api/ps
         # count only the prompt tokens evaluated, as some versions do (current Ollama counts the cached
         # ones too: llm/llama_server.go promptEvalCount() is CacheN + PromptN)
         self.uncached_counts = False
@@ -111,6 +117,29 @@ class FakeOllama:
         if self.truncation == "window-1":
             return min(tokens, num_ctx - 1)
         return min(tokens, num_ctx)
+
+    def window(self, model, options):
+        """The window a request's runner holds: its num_ctx (or the default), lowered to the model's
+        training context (server/sched.go effectiveContext)."""
+        num_ctx = options.get("num_ctx") if isinstance(options.get("num_ctx"), int) else self.default_context
+        train = self.train_context.get(model)
+        return min(num_ctx, train) if train else num_ctx
+
+    @staticmethod
+    def prompt_count(messages):
+        """About 4 characters a token for every turn but the system prompt, whose tokens and the
+        template's stand as 10."""
+        return 10 + sum(len(str(m.get("content") or "")) // 4 for m in messages
+                        if isinstance(m, dict) and m.get("role") != "system")
+
+    def fitted_turns(self, messages, window):
+        """server/prompt.go chatPrompt: while the rendered prompt is past the window, drop whole
+        turns from the front, keeping every system message and always the last message."""
+        for i in range(len(messages)):
+            kept = [m for m in messages[:i] if m.get("role") == "system"] + messages[i:]
+            if self.prompt_count(kept) <= window or i == len(messages) - 1:
+                return kept
+        return messages
 
     def capabilities(self, model):
         """A model's capabilities as Ollama names them (types/model/capability.go): completion, and
@@ -213,6 +242,14 @@ class FakeOllama:
                         return
                     self.send_json(200, {"object": "list", "data": [
                         {"id": m, "object": "model", "created": 1764496800, "owned_by": "library"} for m in fake.models]})
+                elif self.path == "/api/ps":
+                    # server/routes.go PsHandler: the loaded models, each with its runner's context_length
+                    # (api/types.go ProcessModelResponse; the field since v0.9.7)
+                    self.send_json(200, {"models": [
+                        {"name": m, "model": m, "size": 4683087332, "digest": fake.digest(m),
+                         "details": {"family": fake.family(m)}, "expires_at": "2026-11-30T10:05:00.000000Z",
+                         "size_vram": 0, **({"context_length": w} if fake.ps_context else {})}
+                        for m, w in sorted(fake.windows.items())]})
                 elif self.path == "/api/version":
                     self.send_json(200, {"version": fake.version})
                 elif self.path == "/":
@@ -276,6 +313,9 @@ class FakeOllama:
                     self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
                     return
                 self.load_ns = fake.load(model)
+                if not openai:
+                    with fake.lock:
+                        fake.windows[model] = fake.window(model, body.get("options") or {})
                 if loading:   # no metrics, as Ollama's (server/routes.go ChatHandler: no messages -> done_reason "load")
                     self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                                          "message": {"role": "assistant", "content": ""},
@@ -438,8 +478,11 @@ class FakeOllama:
                     elif thinks == "unclosed":
                         message["content"], done_reason = f"<think>\n{fake.reasoning}", "length"
                     content = message["content"]
-                    prompt_tokens, completion_tokens = 10 + len(text) // 4, 1 + len(content) // 4
                     options = body.get("options") if isinstance(body.get("options"), dict) else {}
+                    turns = [m for m in body["messages"] if isinstance(m, dict)]
+                    if not openai and isinstance(options.get("num_ctx"), int):
+                        turns = fake.fitted_turns(turns, fake.window(model, options))
+                    prompt_tokens, completion_tokens = fake.prompt_count(turns), 1 + len(content) // 4
                     limit = body.get("max_tokens") if openai else options.get("num_predict")
                     thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0
                     if isinstance(limit, int) and 0 < limit <= thought:
@@ -451,9 +494,16 @@ class FakeOllama:
                     elif isinstance(limit, int) and 0 < limit - thought < completion_tokens:   # about 4 characters a token
                         message["content"] = content = content[:4 * (limit - thought)]
                         completion_tokens, done_reason = limit - thought, "length"
+                    if thought and not openai and body.get("format") and done_reason != "length":
+                        # a format on a thinking model (server/routes.go ChatHandler, "structured outputs via
+                        # double request", since v0.12.4): it thinks without the format, then is asked again
+                        # with its thinking as an assistant turn; the metrics are the second request's
+                        prompt_tokens += thought
+                    elif thought and not openai:
+                        completion_tokens += thought   # one generation: its count holds the thinking
                     if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut, silently
                         keep = options.get("num_keep")
-                        prompt_tokens = fake.cut_prompt(prompt_tokens, options["num_ctx"],
+                        prompt_tokens = fake.cut_prompt(prompt_tokens, fake.window(model, options),
                                                         keep if isinstance(keep, int) else 4)
                     if openai:
                         if "thinking" in message:   # llama.cpp's and vLLM's name for it

@@ -188,7 +188,7 @@ def test_each_request_has_a_connection_of_its_own(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
     assert len(fake.chat_connections) == 28 + 1   # one request on each: nothing read after it is taken (+ the load)
-    assert len(fake.connections) == 28 + 1 + 2    # and one for each check before the run (tags, version)
+    assert len(fake.connections) == 28 + 1 + 3    # and one for each check before and after the load (tags, version, ps)
 
 
 def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
@@ -906,6 +906,31 @@ def test_a_prompt_cut_with_the_runs_num_keep_is_flagged(project, cli, fake):
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
     assert "Input may have been cut to fit num_ctx=40" in out
+
+
+def test_a_window_ollama_lowered_to_the_training_context_is_read_from_the_server(project, cli, fake):
+    """Issue 27, item 1: Ollama lowers a num_ctx past the context the model was trained on to it
+    (server/sched.go effectiveContext, since v0.9.3) and cuts prompts to that window without a word;
+    eval.py read the num_ctx it sent (4096) and flagged nothing. It asks /api/ps after the load
+    (api/types.go ProcessModelResponse.ContextLength, since v0.9.7), says so, records the window,
+    and flags the prompts cut to it."""
+    fake.train_context["qwen2.5:7b"] = 40
+    fake.truncation = "half"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    assert "note: qwen2.5:7b runs with a window of 40 tokens" in err and "not the num_ctx=4096 asked" in err
+    run = load_json("runs/dev-v3.json")
+    assert run["config"]["context_length"] == 40 and run["config"]["options"] == {"num_ctx": 4096}
+    cut = [r["id"] for r in run["results"] if r["prompt_tokens"] == 40 - (40 - 5) // 2]
+    assert cut and len(cut) < 28
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]} and s["num_ctx"] == 40
+    # a server that does not say (before v0.9.7): the num_ctx sent, and a null in the run
+    fake.ps_context = False
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40")
+    assert code == 0 and "runs with a window" not in err
+    assert load_json("runs/dev-v3-2.json")["config"]["context_length"] is None
 
 
 def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(project, cli, fake):
