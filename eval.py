@@ -900,8 +900,10 @@ class GradedTrial(TypedDict):
     votes: list | None      # of Vote
     done_reason: str | None  # "length": cut off by the token limit (score's cut_off)
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
+    sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent,
+    turns: NotRequired[int]       # and in how many turns, system prompt aside
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
-    timing: tuple           # the answer's TIMING_FIELDS, in that order, for speed_figures()
+    timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought, for speed_figures()
 
 
 class Threshold(TypedDict, total=False):
@@ -952,6 +954,7 @@ class Score(ReportAdds):
     cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length")
     num_ctx: int | None     # the context window sent to Ollama (context_window()); None when none was
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
+    turns_may_be_dropped: list  # {id, trial, prompt_tokens}: conversations Ollama may have shortened to fit it
     checks: list            # per check: name, type, blocking, passed, total, open
     checks_sha: str         # which checks scored the run
     weighted: dict | None   # weighted_figures(): thresholds, each weighed case's score, vetoes; None without weights
@@ -3728,6 +3731,15 @@ def thinking_cut(r):
     return r.get("done_reason") == "length" and bool(r.get("thinking"))
 
 
+def sent_size(result, system_chars):
+    """(characters sent, turns) of a case's request, for the window flags. The system prompt is
+    counted as written (its {{vars}} are short)."""
+    turns = result.get("messages")
+    if isinstance(turns, list) and turns:
+        return system_chars + sum(len(str(m.get("content") or "")) for m in turns if isinstance(m, dict)), len(turns)
+    return system_chars + len(str(result.get("input") or "")), 1
+
+
 def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
@@ -3735,6 +3747,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
     rules_by_id ({id: {"checks": [...], "pass_threshold": t}}) replaces the checks stored in the run."""
     labels = config["labels"]
     predict = label_reader(labels, config.get("format")) if labels is not None else None
+    system_chars = len(config.get("prompt_text") or "") if context_window(config) else None
     cases = {}
     for r in results:
         case = cases.get(r["id"])
@@ -3749,7 +3762,9 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
                  "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens"),
-                 "timing": tuple(r.get(k) for k in TIMING_FIELDS)}
+                 "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking")))}
+        if system_chars is not None:   # two keys more cost a trial nothing: its dict has room for them
+            trial["sent_chars"], trial["turns"] = sent_size(r, system_chars)
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := answer_of(response)) is None or ((not said or said.isspace()) and thinking_cut(r)):
@@ -3905,8 +3920,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     # with trials: at 100,000 cases three lists of floats are 10 MB)
     rates, low_sum, high_sum, counted_cases, open_cases = [], 0, 0, 0, 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
-    window, filled = context_window(config), []   # prompts that filled Ollama's window: the server may have cut them
-    keep = num_keep(config)
+    window = context_window(config)
+    filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
@@ -3916,8 +3931,6 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 cut_off.append({"id": c["id"], "trial": t["trial"]})
-            if window and filled_window(t["prompt_tokens"], window, keep):
-                filled.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": t["prompt_tokens"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
@@ -3995,6 +4008,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "cut_off": cut_off,
         "num_ctx": window,
         "input_may_be_cut": filled,
+        "turns_may_be_dropped": dropped,
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "weighted": weighted_figures(cases),
@@ -4079,6 +4093,10 @@ def speed_figures(config, cases):
             # which older versions gave a fully cached prompt; the totals are then partial
             "without_prompt_count": len(rows) - len(prompt) if prompt else 0,
             "thinking_tokens": sum(thinking) if thinking else None,
+            # a format on a thinking model: Ollama lets it think unconstrained, then asks again with the
+            # thinking as an assistant turn and the format on (server/routes.go ChatHandler, "structured
+            # outputs via double request", since v0.12.4); the counts are the second request's
+            "two_pass": sum(row[7] for row in rows) if config.get("format") and config.get("api") == "ollama" else 0,
             "calls_with_load": sum(ns > LOADED_ABOVE_NS for ns in loads) if loads else None,
             "load_before_run": config.get("model_load")}
 
@@ -4086,6 +4104,43 @@ def speed_figures(config, cases):
 def is_amount(value):
     """A count or a duration as a server may send it: a number (not a bool), finite, not negative."""
     return type(value) in (int, float) and 0 <= value < inf
+
+
+def window_flags(config, cases):
+    """(cut, dropped): the answers whose prompt Ollama may have cut to fit its window, and the
+    conversations whose earlier turns it may have dropped, each [{id, trial, prompt_tokens}].
+    A prompt is cut when its count is a size Ollama cuts to (filled_window()), or when it is far
+    below what its characters take at the run's tokens per character though they come past the
+    window; a conversation is shortened the same way, whole turns from the front, keeping the system
+    prompt and the last turn (server/prompt.go chatPrompt, in every version), and then fits."""
+    window = context_window(config)
+    cut, dropped = [], []
+    if not window:
+        return cut, dropped
+    keep, per_char = num_keep(config), tokens_per_char(cases, window)
+    for c in cases:
+        for t in c["trials"]:
+            tokens, expected = t["prompt_tokens"], t.get("sent_chars", 0) * (per_char or 0)
+            short = expected > window and is_amount(tokens) and tokens < WINDOW_SHORT * expected
+            if short and t["turns"] > 1 and tokens <= window:
+                dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+            elif short or filled_window(tokens, window, keep):
+                cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+    return cut, dropped
+
+
+# A prompt counted at under this share of what its characters take (at the run's median tokens per
+# character) was shortened: tokens per character vary between texts by far less than that.
+WINDOW_SHORT = 0.75
+
+
+def tokens_per_char(cases, window):
+    """The run's median prompt tokens per character sent, over prompts well inside the window
+    (neither cut nor shortened), from at most about 2,000 cases; None without any."""
+    step = max(1, len(cases) // 2000)
+    ratios = sorted(t["prompt_tokens"] / t["sent_chars"] for c in cases[::step] for t in c["trials"]
+                    if t.get("sent_chars") and is_amount(t["prompt_tokens"]) and 0 < t["prompt_tokens"] < window / 2)
+    return ratios[len(ratios) // 2] if ratios else None
 
 
 def filled_window(prompt_tokens, window, num_keep=4):
@@ -5060,7 +5115,7 @@ def count_of(s, key):
 def rows_problems(s):
     """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
-            for name in ("unfinished_thinking", "cut_off", "input_may_be_cut") if s[name]]
+            for name in ("unfinished_thinking", "cut_off", "input_may_be_cut", "turns_may_be_dropped") if s.get(name)]
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # every request made: answered, failed, or answered without a verdict
@@ -5142,6 +5197,7 @@ def rows_speed(sp):
             "rates": [f("tokens_per_s", "generation_tokens_per_s")],
             "has_rates": sp["generation_tokens_per_s"] is not None,
             "without_prompt_count": f("count", "without_prompt_count") if sp["without_prompt_count"] else None,
+            "two_pass": f("count", "two_pass") if sp.get("two_pass") else None,
             # the tokens of every answer, prompt and completion: what a run costs
             "tokens": figure("count", (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)) if tokens else None,
             "token_parts": [figure("count", sp[k] or 0, ["speed", k] if sp[k] is not None else None)
@@ -5349,8 +5405,13 @@ def stopped_short_lines(sec):
                         "not fix these"),
             "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt's token "
                                  "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
-                                 "the window in current versions), and Ollama cuts without an error; raise it "
-                                 "(--option num_ctx=N)")}
+                                 "the window in current versions), or far below what its characters take, and Ollama "
+                                 "cuts without an error; raise it (--option num_ctx=N)"),
+            "turns_may_be_dropped": (f"Earlier turns may have been dropped to fit num_ctx={sec['num_ctx']}",
+                                     "the conversation's characters take more than the window but far fewer tokens "
+                                     "were counted: Ollama drops whole turns from the front, keeping the system prompt "
+                                     "and the last turn, without an error, and the model never saw them; raise it "
+                                     "(--option num_ctx=N)")}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
 
 
@@ -5369,6 +5430,10 @@ def speed_section(sec):
         if sec["without_prompt_count"]:
             out.append(f"              partial: {plural(sec['without_prompt_count']['value'], 'answer')} sent no prompt "
                        "count (Ollama leaves out a count of zero, which some versions give a fully cached prompt)")
+        if sec["two_pass"]:
+            out.append(f"              second pass only: {plural(sec['two_pass']['value'], 'answer')} thought under "
+                       "--format, which Ollama asks twice (thinking, then the answer in the format) and counts once: "
+                       "the prompt count holds the thinking, the completion count leaves it out")
     if sec["load"] or sec["with_load"]:
         before = f"{figure_text(sec['load'])} before the first case, not charged to any; " if sec["load"] else ""
         calls = sec["with_load"]
@@ -5435,7 +5500,8 @@ def markdown_report(config, s, path):
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
-                    "input_may_be_cut": "Input may have been cut to fit num_ctx={num_ctx}"}
+                    "input_may_be_cut": "Input may have been cut to fit num_ctx={num_ctx}",
+                    "turns_may_be_dropped": "Earlier turns may have been dropped to fit num_ctx={num_ctx}"}
 
 
 def markdown_headline(sec):
@@ -7708,6 +7774,7 @@ def review_items(run, against=None):
                 other[case["id"], t["trial"]] = t
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     window = context_window(config)
+    cut, dropped = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
     items = []
     for case in cases:
         for t in case["trials"]:
@@ -7727,8 +7794,9 @@ def review_items(run, against=None):
                 "stopped": [why for why, yes in (
                     ("thinking never finished", t["unfinished"]),
                     ("cut off by the token limit", t["done_reason"] == "length"),
-                    (f"input may have been cut to fit num_ctx={window}",
-                     filled_window(t["prompt_tokens"], window, num_keep(config)))) if yes],
+                    (f"input may have been cut to fit num_ctx={window}", (case["id"], t["trial"]) in cut),
+                    (f"earlier turns may have been dropped to fit num_ctx={window}",
+                     (case["id"], t["trial"]) in dropped)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
             })

@@ -1,6 +1,7 @@
 """Calling the model: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
 
 import json
+from pathlib import Path
 import os
 import re
 import socket
@@ -841,6 +842,29 @@ def test_thinking_cut_by_the_token_limit_is_counted_as_unfinished(project, cli, 
     assert code == 0 and json.loads(cli("report", "runs/room.json", "--json")[1])["unfinished_thinking"] == []
 
 
+def test_a_format_on_a_thinking_model_says_its_counts_are_the_second_passs(project, cli, fake):
+    """Issue 27, item 5: with a format on a thinking model Ollama lets it think without the format,
+    then asks again with the thinking as an assistant turn and the format on (server/routes.go
+    ChatHandler, "structured outputs via double request", since v0.12.4), and sends only the second
+    request's metrics: the thinking sits in the prompt count and is missing from the completion
+    count. The report said nothing. It says how many answers were counted so; without a format, or
+    on a model that does not think, it says nothing."""
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.json_when_asked = True
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--format", "json",
+                         "--limit", 3, "--out", "runs/two.json")
+    assert code == 0, err
+    assert "second pass only: 3 answers thought under --format" in out
+    assert json.loads(cli("report", "runs/two.json", "--json")[1])["speed"]["two_pass"] == 3
+    assert cli("report", "runs/two.json", "--html", "two.html")[0] == 0 and "second pass only" in open("two.html").read()
+    for argv in (("--model", "qwen3:8b"), ("--format", "json")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, *argv, "--limit", 3, "--out", "runs/one.json")
+        assert code == 0 and "second pass only" not in out
+        os.remove("runs/one.json")
+
+
 def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli, fake):
     """Issue 27, item 7: Ollama answers think on a model without the thinking capability with a 400
     '"qwen2.5:7b" does not support thinking' (server/routes.go, ChatHandler), so --think on failed all
@@ -906,6 +930,42 @@ def test_a_prompt_cut_with_the_runs_num_keep_is_flagged(project, cli, fake):
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert set(cut) <= {x["id"] for x in s["input_may_be_cut"]}
     assert "Input may have been cut to fit num_ctx=40" in out
+
+
+def test_a_conversation_whose_earlier_turns_ollama_dropped_is_flagged(project, cli, fake):
+    """Issue 27, item 1: to fit a conversation in the window Ollama drops whole turns from the front,
+    keeping the system prompt and the last turn (server/prompt.go chatPrompt), with no error: the
+    turn holding the order number was gone and nothing said so, for the count then fits. Flagged by
+    id from the conversation's characters at the run's tokens per character; a long conversation
+    that fits, and the short ones, are not; a long single prompt is the other flag (cut)."""
+    Path("conv").mkdir()
+    Path("conv/checks.json").write_text(json.dumps([{"name": "order", "type": "contains", "value": "B-12"}]))
+    def case(i, turns):
+        return json.dumps({"id": i, "messages": [{"role": r, "content": t} for r, t in turns],
+                           "difficulty": "easy", "note": "n"}) + "\n"
+    order = "Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 20   # ~830 chars
+    Path("conv/dev.jsonl").write_text(
+        "".join(case(f"short-{i}", [("user", f"Hola, ¿dónde está mi pedido número {i}?")]) for i in range(4))
+        + case("dropped", [("user", order), ("assistant", "Lo siento mucho. ¿Qué necesita?"),
+                           ("user", "¿Cuándo me lo cambian?")])
+        + case("fits", [("user", order[:480]), ("assistant", "Lo siento mucho. ¿Qué necesita?"),
+                        ("user", "¿Cuándo me lo cambian?")])
+        + case("long", [("user", order)]))
+    Path("prompts/conv").mkdir()
+    Path("prompts/conv/v1.txt").write_text("Atiende al cliente.\n")
+    code, out, err = cli("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--host", fake.url,
+                         "--option", "num_ctx=200", "--out", "runs/conv.json")
+    assert code == 0, err
+    counts = {r["id"]: r["prompt_tokens"] for r in load_json("runs/conv.json")["results"]}
+    assert counts["dropped"] < 50 < counts["fits"] < 200 == counts["long"]   # the fake dropped the first turn
+    s = json.loads(cli("report", "runs/conv.json", "--json")[1])
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["dropped"]
+    assert [x["id"] for x in s["input_may_be_cut"]] == ["long"]
+    assert "Earlier turns may have been dropped to fit num_ctx=200: 1 (dropped): " in out
+    assert "| Earlier turns may have been dropped to fit num_ctx=200 | 1 |" in cli("report", "runs/conv.json", "--markdown")[1]
+    items = {i["id"]: i for i in evalpy.review_items(load_json("runs/conv.json"))}
+    assert items["dropped"]["stopped"] == ["earlier turns may have been dropped to fit num_ctx=200"]
+    assert items["fits"]["stopped"] == [] and items["long"]["stopped"] == ["input may have been cut to fit num_ctx=200"]
 
 
 def test_a_window_ollama_lowered_to_the_training_context_is_read_from_the_server(project, cli, fake):

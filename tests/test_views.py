@@ -27,7 +27,7 @@ LEFT_OUT = {
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
-                 "many.left_out", "many.row.not_scored", "failures.row", "speed.without_prompt_count", "speed.with_load"},
+                 "many.left_out", "many.row.not_scored", "failures.row", "speed.without_prompt_count", "speed.two_pass", "speed.with_load"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
