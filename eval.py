@@ -743,6 +743,7 @@ COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "t
 THINK_VALUES = {"on": True, "off": False, "low": "low", "medium": "medium", "high": "high",
                 "max": "max"}   # the levels Ollama takes (api/types.go ThinkValue.IsValid)
 THINK_DEFAULT = "default"
+HARMONY_FAMILIES = ("gptoss", "gpt-oss")   # gpt-oss: levels only, max read as high (server/routes.go shouldUseHarmony)
 APIS = ("ollama", "openai")   # the server APIs a run can speak: Ollama's own, and OpenAI's (llama.cpp, vLLM...)
 THINK_FLAGS = {value: flag for flag, value in THINK_VALUES.items()}   # as the report names them
 
@@ -1195,8 +1196,10 @@ def config_problem(config, text_keys):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
     runner = (judge or {}).get("runner")
-    if runner is not None and not (type(runner) is dict and set(runner) <= set(RUNNER_OPTIONS)):
-        return f"config.judge.runner must be an object of Ollama's load-time options ({', '.join(RUNNER_OPTIONS)})"
+    if runner is not None and not (type(runner) is dict and set(runner) <= set(RUNNER_OPTIONS)
+                                   and runner_values_ok(runner)):
+        return (f"config.judge.runner must be an object of Ollama's load-time options ({', '.join(RUNNER_OPTIONS)}), "
+                "each of the type Ollama takes")
     if not isinstance(config.setdefault("options", {}), dict):
         return "config.options must be an object"
     odd = [k for k, v in config["options"].items() if isinstance(v, (int, float)) and not is_number(v)
@@ -2963,6 +2966,14 @@ def ollama_options(options, api, unchecked=False):
     return checked
 
 
+def runner_values_ok(runner):
+    """A run file's judge.runner holds values Ollama takes (a hand-edited one is read like --option)."""
+    try:
+        return ollama_options(runner, "ollama") == runner
+    except EvalError:
+        return False
+
+
 # How each kind of Ollama option is written on the command line.
 OPTION_EXAMPLES = {"integer": "--option {key}=64", "number": "--option {key}=0.9", "boolean": "--option {key}=true",
                    "list of texts": '--option {key}=\'["\\n", "END"]\''}
@@ -3432,6 +3443,15 @@ def preflight_server(client, config, judge, inputs, resuming):
         raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
                         f"{', '.join(capabilities) or 'nothing listed'}); Ollama would refuse every case. Leave --think "
                         "out, or pick a thinking model")
+    family = client.identities.get(config["model"], {}).get("model_family")
+    if family in HARMONY_FAMILIES and think in (True, False):
+        # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} is a {family} model, which thinks in levels "
+                        "only (Ollama ignores on and off for it, and its thinking cannot be turned off); pass --think "
+                        "low, medium or high")
+    if family in HARMONY_FAMILIES and think == "max":
+        warn(f"note: {config['model']} has no level above high; Ollama sends --think max to it as high "
+             "(server/routes.go)")
     if config["model"] in client.names:   # the run records the name as the server lists it
         asked, config["model"] = config["model"], client.names[config["model"]]
         warn(f"note: {asked} is {config['model']} on {config['host']} (Ollama matches names ignoring case)")

@@ -152,7 +152,7 @@ class FakeOllama:
         """details.family as Ollama reports it for the models the tests name: qwen2.5 is "qwen2"."""
         name = model.lower()
         for prefix, family in (("qwen2", "qwen2"), ("qwen3", "qwen3"), ("llama", "llama"), ("smollm", "llama"),
-                               ("gemma", "gemma3"), ("mistral", "llama")):
+                               ("gemma", "gemma3"), ("mistral", "llama"), ("gpt-oss", "gptoss")):
             if name.startswith(prefix):
                 return family
         return re.match(r"[a-z]*", name).group()

@@ -865,6 +865,23 @@ def test_a_format_on_a_thinking_model_says_its_counts_are_the_second_passs(proje
         os.remove("runs/one.json")
 
 
+@pytest.mark.parametrize("flag", ["on", "off"])
+def test_think_on_or_off_on_gpt_oss_stops_before_any_case(project, cli, fake, flag):
+    """Issue 27, item 10: gpt-oss thinks in levels only; Ollama ignores true and false for it and its
+    thinking cannot be turned off (docs/capabilities/thinking.mdx), so --think off recorded a run
+    without thinking that had thought. One line, exit 2, before any case; a level runs; max is sent
+    and noted as high (server/routes.go: harmony's max becomes high)."""
+    fake.models.append("gpt-oss:20b")
+    fake.thinking["gpt-oss:20b"] = "apart"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "gpt-oss:20b", "--think", flag)
+    assert code == 2 and "thinks in levels only" in err, err
+    assert "pass --think low, medium or high" in err and fake.chat_bodies == [] and "Traceback" not in err
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "gpt-oss:20b", "--think", "max",
+                         "--limit", 2)
+    assert code == 0 and "Ollama sends --think max to it as high" in err
+    assert {b["think"] for b in fake.chat_bodies} == {"max"}
+
+
 def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli, fake):
     """Issue 27, item 7: Ollama answers think on a model without the thinking capability with a 400
     '"qwen2.5:7b" does not support thinking' (server/routes.go, ChatHandler), so --think on failed all

@@ -145,6 +145,9 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     # a hand-edited judge.runner reached ask_judge's ** unread (from the attack pass on issue 27)
     ("judge", {"models": ["j"], "runner": ["num_thread"]}, "config.judge.runner must be an object"),
     ("judge", {"models": ["j"], "runner": {"top_k": 1}}, "config.judge.runner must be an object"),
+    ("judge", {"models": ["j"], "runner": {"num_thread": "four"}}, "config.judge.runner must be an object"),
+    ("judge", {"models": ["j"], "runner": {"use_mmap": 1}}, "config.judge.runner must be an object"),
+    ("judge", {"models": ["j"], "runner": {"num_batch": 2 ** 64}}, "config.judge.runner must be an object"),
     ("options", {"num_ctx": float("nan")}, "config.options.num_ctx must be a finite number"),
     ("cases", float("nan"), "config.cases must be a whole number"),
     ("vote", float("nan"), "judges must be a list of votes"),
