@@ -4118,6 +4118,9 @@ def speed_figures(config, cases):
             # outputs via double request", since v0.12.4); the counts are the second request's
             "two_pass": sum(row[7] for row in rows) if config.get("format") and config.get("api") == "ollama" else 0,
             "calls_with_load": sum(ns > LOADED_ABOVE_NS for ns in loads) if loads else None,
+            # by id: a case's latency (and its max_latency_ms check) then holds a load, whoever caused it
+            "loaded": [{"id": c["id"], "trial": t["trial"]} for c in cases for t in c["trials"]
+                       if is_amount(t["timing"][5]) and t["timing"][5] > LOADED_ABOVE_NS] if loads else [],
             "load_before_run": config.get("model_load")}
 
 
@@ -5100,7 +5103,7 @@ def report_rows(config, s):
     keyed by what they hold; a section the run has nothing for is left out."""
     sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
-                rows_trials(s), rows_speed(s["speed"]), rows_failures(s), rows_annotations(s)]
+                rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s)]
     return [sec for sec in sections if sec]
 
 
@@ -5205,7 +5208,7 @@ def rows_trials(s):
                        for i, t in enumerate(s["trials"])]}
 
 
-def rows_speed(sp):
+def rows_speed(sp, repeat):
     """Wall time and the server's own throughput; the load before the run is never a case's."""
     if not sp["calls"]:
         return None
@@ -5225,6 +5228,7 @@ def rows_speed(sp):
             "thinking": f("count", "thinking_tokens") if sp["thinking_tokens"] else None,
             "load": figure("ms", load["ms"], ["speed", "load_before_run", "ms"]) if load else None,
             "with_load": f("count", "calls_with_load") if sp["calls_with_load"] is not None else None,
+            "loaded": which(sp["loaded"], repeat) if sp.get("loaded") else "",
             "rows": []}
 
 
@@ -5458,7 +5462,8 @@ def speed_section(sec):
         before = f"{figure_text(sec['load'])} before the first case, not charged to any; " if sec["load"] else ""
         calls = sec["with_load"]
         out.append(f"  model load  {before}" + (f"{plural(calls['value'], 'answer')} included a load" if calls
-                                                else "no load figures from the server"))
+                                                else "no load figures from the server")
+                   + (f" ({sec['loaded']}: their latency holds it)" if sec["loaded"] else ""))
     return out
 
 

@@ -183,7 +183,9 @@ def test_speed_figures_worked_out_by_hand(project, cli):
         "  generation  25.0 tokens/s (the server's token count over its own duration; no prompt rate: its prompt "
         "count includes cached tokens its duration does not time)",
         "  tokens      500 (400 prompt + 100 completion)",
-        "  model load  2.41 s before the first case, not charged to any; 1 answer included a load"]
+        "  model load  2.41 s before the first case, not charged to any; 1 answer included a load (s2: their "
+        "latency holds it)"]   # by id (issue 27, item 2): a case's latency and max_latency_ms check hold the load
+    assert sp["loaded"] == [{"id": "s2", "trial": 1}]
     md = cli("report", "runs/speed.json", "--markdown")[1]
     assert "| Latency, median / 95th percentile | 250 ms / 895 ms | |" in md
     assert "| Generation speed | 25.0 tokens/s | |" in md
