@@ -30,6 +30,10 @@ OPTION_TYPES = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "re
                 "use_mmap": "boolean", "stop": "array"}
 
 
+# api/types.go Runner: the options a model is loaded with (num_ctx among them)
+RUNNER_OPTIONS = ("num_ctx", "num_batch", "num_gpu", "main_gpu", "use_mmap", "num_thread")
+
+
 def wrong_option_type(options):
     """FromMap's error for the first option of the wrong type (api/types.go: 'option %q must be of
     type %s'), or None."""
@@ -88,6 +92,9 @@ class FakeOllama:
         self.json_when_asked = False
         self.loads = []               # bodies of load requests (a chat with no messages), kept out of chat_bodies
         self.loaded = set()           # models loaded so far
+        self.runners = {}             # model -> the load-time options its runner was loaded with
+        self.loaded_once = set()
+        self.reloads = 0              # loads of a model already loaded once: another runner's options
         self.load_seconds = 0.0       # how long the first request for a model takes to load it
         self.gone = set()             # models listed in /api/tags whose files are gone: every chat answers 404
         self.refuse_loads = False     # answer load requests with HTTP 500   # answer {"label": ...} when asked for structured output, as a grammar would
@@ -157,12 +164,19 @@ class FakeOllama:
                 return family
         return re.match(r"[a-z]*", name).group()
 
-    def load(self, model):
-        """The first request for a model loads it (load_seconds, reported as load_duration); later
-        ones find it loaded and report the microseconds Ollama does. Returns load_duration in ns."""
+    def load(self, model, options=None):
+        """The first request for a model loads it (load_seconds, reported as load_duration), and so
+        does one whose load-time options differ from the loaded runner's (server/sched.go needsReload
+        compares api.Runner: num_ctx, num_batch, num_gpu, main_gpu, use_mmap, num_thread); later ones
+        find it loaded and report the microseconds Ollama does. Returns load_duration in ns."""
+        options = options or {}
+        runner = tuple(options.get(k) for k in RUNNER_OPTIONS)
         with self.lock:
-            first = model not in self.loaded
+            first = self.runners.get(model) != runner
+            self.runners[model] = runner
             self.loaded.add(model)
+            self.reloads += first and model in self.loaded_once
+            self.loaded_once.add(model)
         if first and self.load_seconds:
             time.sleep(self.load_seconds)
         return int(self.load_seconds * 1e9) if first and self.load_seconds else 1234567
@@ -312,7 +326,7 @@ class FakeOllama:
                 if loading and fake.refuse_loads:
                     self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
                     return
-                self.load_ns = fake.load(model)
+                self.load_ns = fake.load(model, body.get("options") if isinstance(body.get("options"), dict) else {})
                 if not openai:
                     with fake.lock:
                         fake.windows[model] = fake.window(model, body.get("options") or {})
@@ -520,7 +534,10 @@ class FakeOllama:
                     with fake.lock:   # a prompt asked before is in the cache
                         cached = text in fake.prompts_seen
                         fake.prompts_seen.add(text)
-                    counts = {"prompt_eval_count": prompt_tokens, "prompt_eval_duration": 123456789}
+                    # the count holds the cached tokens too, the duration times only those evaluated
+                    # (llm/llama_server.go: promptEvalCount() is CacheN + PromptN, the duration PromptMS)
+                    evaluated = 1 if cached else prompt_tokens
+                    counts = {"prompt_eval_count": prompt_tokens, "prompt_eval_duration": 2_000_000 * evaluated}
                     if cached and fake.uncached_counts:
                         # a version that counts only the tokens it evaluated sends 0 for a fully cached
                         # prompt, and a zero count is left out (api/types.go Metrics: omitempty)

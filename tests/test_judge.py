@@ -614,3 +614,4 @@ def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake)
     assert {b["options"]["num_thread"] for b in judge_bodies + case_bodies + fake.loads} == {4}
     assert all("top_k" not in b["options"] for b in judge_bodies)   # a sampling option is the run's alone
     assert load_json("runs/answers-dev-v1.json")["config"]["judge"]["runner"] == {"num_thread": 4}
+    assert fake.reloads == 0   # the fake reloads as sched.go does: no call paid one
