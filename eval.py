@@ -1240,13 +1240,17 @@ def config_problem(config, text_keys):
 SCHEMA_FORMS = {"json_schema": "json_schema", "json_object": "json_object with a schema"}
 
 
+def sent_num_ctx(config):
+    """The num_ctx a run sent Ollama: what it asked for, and what its judge asks with."""
+    num_ctx = (config.get("options") or {}).get("num_ctx")
+    return num_ctx if config.get("api", "ollama") == "ollama" and type(num_ctx) is int and num_ctx > 0 else None
+
+
 def context_window(config):
     """The window a prompt to Ollama had to fit (one that reaches it may have been cut): the one
-    the server said its runner holds, else the num_ctx the run sent."""
-    if config.get("api", "ollama") != "ollama":
-        return None
-    num_ctx = config.get("context_length") or (config.get("options") or {}).get("num_ctx")
-    return num_ctx if type(num_ctx) is int and num_ctx > 0 else None
+    the server said its runner holds (Ollama may have lowered the num_ctx sent), else that num_ctx."""
+    held = config.get("context_length")
+    return held if config.get("api", "ollama") == "ollama" and type(held) is int and held > 0 else sent_num_ctx(config)
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
@@ -2718,7 +2722,7 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
     candidate's in a pairwise comparison), votes, temperature, seed, the prompt's hash; a pairwise
     judge's criterion first. With Ollama the judge's window is pinned as the runs' were (the largest
     of them): its prompt holds whole answers."""
-    window = max(filter(None, map(context_window, configs)), default=None) or (
+    window = max(filter(None, map(sent_num_ctx, configs)), default=None) or (
         DEFAULT_NUM_CTX if api == "ollama" else None)
     runner = {k: v for cfg in configs for k, v in (cfg.get("options") or {}).items() if k in RUNNER_OPTIONS}
     return {**({"criterion": criterion} if criterion is not None else {}),

@@ -615,3 +615,18 @@ def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake)
     assert all("top_k" not in b["options"] for b in judge_bodies)   # a sampling option is the run's alone
     assert load_json("runs/answers-dev-v1.json")["config"]["judge"]["runner"] == {"num_thread": 4}
     assert fake.reloads == 0   # the fake reloads as sched.go does: no call paid one
+
+
+def test_judging_a_run_whose_window_ollama_lowered_asks_with_the_num_ctx_the_run_sent(judged_split, cli, fake):
+    """The window /api/ps reports (context_length, lowered to the training context) is what the
+    prompts were read against, not what was asked: `judge` pinned the judge's num_ctx to it, so its
+    calls asked another window than the run's (a reload where the judge model is another, and a
+    judge window smaller than its own model takes)."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.train_context["qwen2.5:7b"] = 3000
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    assert load_json("runs/answers-dev-v1.json")["config"]["context_length"] == 3000
+    asked = len(fake.chat_bodies)
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[0] == 0
+    assert {b["options"]["num_ctx"] for b in fake.chat_bodies} == {4096} and len(fake.chat_bodies) > asked
+    assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["num_ctx"] == 4096
