@@ -735,7 +735,7 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
-                   "think", "response_format", "api", "server_version")
+                   "think", "response_format", "api", "server_version", "context_length")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability

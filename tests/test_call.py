@@ -1008,6 +1008,11 @@ def test_a_window_ollama_lowered_to_the_training_context_is_read_from_the_server
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40")
     assert code == 0 and "runs with a window" not in err
     assert load_json("runs/dev-v3-2.json")["config"]["context_length"] is None
+    fake.ps_context = True   # and compare says when two runs' windows differ
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=4096", "--out", "runs/b.json")
+    fake.train_context.clear()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=4096", "--out", "runs/c.json")
+    assert "  context_length: 40 -> 4096" in cli("compare", "runs/b.json", "runs/c.json")[1].splitlines()
 
 
 def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(project, cli, fake):
