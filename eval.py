@@ -904,7 +904,8 @@ class GradedTrial(TypedDict):
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent,
     turns: NotRequired[int]       # and in how many turns, system prompt aside
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
-    timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought, for speed_figures()
+    timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
+                            # (under --format, Ollama's two passes), for speed_figures()
 
 
 class Threshold(TypedDict, total=False):
@@ -953,7 +954,8 @@ class Score(ReportAdds):
     open: list              # {id, trial}: a blocking check undecided
     unfinished_thinking: list  # {id, trial}: answers still thinking when they stopped (failed)
     cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length")
-    num_ctx: int | None     # the context window sent to Ollama (context_window()); None when none was
+    num_ctx: int | None     # the window prompts were fitted to (context_window()); None when none is known
+    num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
     turns_may_be_dropped: list  # {id, trial, prompt_tokens}: conversations Ollama may have shortened to fit it
     checks: list            # per check: name, type, blocking, passed, total, open
@@ -1151,6 +1153,8 @@ def same_setting(key, a, b):
     are one model."""
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
+    if key == "context_length" and (a is None or b is None):
+        return True   # a run made before it was read, or on a server that does not say (before v0.9.7)
     return a == b
 
 
@@ -1171,8 +1175,8 @@ def config_problem(config, text_keys):
     if config.setdefault("format", None) not in (None, "json", "schema"):
         return "config.format must be null, \"json\" or \"schema\""
     think = config.setdefault("think", THINK_DEFAULT)
-    if not any(think is v for v in (True, False)) and think not in ("low", "medium", "high", THINK_DEFAULT):
-        return 'config.think must be true, false, "low", "medium", "high" or "default"'
+    if not any(think is v for v in (True, False)) and think not in ("low", "medium", "high", "max", THINK_DEFAULT):
+        return 'config.think must be true, false, "low", "medium", "high", "max" or "default"'
     if not isinstance(config.get("prompt_text", ""), str):
         return "config.prompt_text must be text"
     if not is_number(config["temperature"]) or config["temperature"] < 0:
@@ -1247,10 +1251,14 @@ def sent_num_ctx(config):
 
 
 def context_window(config):
-    """The window a prompt to Ollama had to fit (one that reaches it may have been cut): the one
-    the server said its runner holds (Ollama may have lowered the num_ctx sent), else that num_ctx."""
-    held = config.get("context_length")
-    return held if config.get("api", "ollama") == "ollama" and type(held) is int and held > 0 else sent_num_ctx(config)
+    """The window a prompt to Ollama had to fit (one that reaches it may have been cut): the num_ctx
+    sent, or the smaller one the server said its runner holds (lowered to the model's training
+    context). Never a larger one: a prompt is fitted to the request's num_ctx all the same
+    (server/routes.go optionsForPrompt only lowers it)."""
+    sent, held = sent_num_ctx(config), config.get("context_length")
+    if config.get("api", "ollama") != "ollama" or not (type(held) is int and held > 0):
+        return sent
+    return min(held, sent) if sent else held
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
@@ -2283,6 +2291,8 @@ class ChatClient:
             raise CallFailed(self.redirect_text(status, headers), retry=False)
         if status != 200:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
+            if status == 400 and self.api == "ollama" and re.search(rb"exceeds the (available )?context", data or b""):
+                why += ": the conversation does not fit num_ctx; raise it (--option num_ctx=N)"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {model}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
@@ -2409,7 +2419,9 @@ class OllamaClient(ChatClient):
         found = [e.get("context_length") for e in entries if isinstance(e, dict)
                  and any(tagged(str(e.get(k))).casefold() == wanted for k in ("name", "model") if e.get(k))] \
             if isinstance(entries, list) else []
-        window = found[0] if found and type(found[0]) is int and 0 < found[0] < 2 ** 63 else None
+        # several entries that disagree (another model's runner, a proxy's merge): none is the answer
+        window = found[0] if found and len(set(map(repr, found))) == 1 and type(found[0]) is int \
+            and 0 < found[0] < 2 ** 63 else None
         asked = options.get("num_ctx")
         if window and type(asked) is int and window < asked:
             warn(f"note: {model} runs with a window of {window} tokens on {self.host}, not the num_ctx={asked} "
@@ -2430,6 +2442,11 @@ class OllamaClient(ChatClient):
             body["format"] = fmt
         if think != THINK_DEFAULT:
             body["think"] = think
+        if sum(m.get("role") != "system" for m in messages) > 1:
+            # a conversation that does not fit the window: Ollama would drop its earlier turns without a
+            # word (server/prompt.go chatPrompt), which no count can show; asked not to truncate (since
+            # v0.12.6, api/types.go ChatRequest.Truncate) it refuses instead, and the case says why
+            body["truncate"] = False
         data = self.post("/api/chat", body, model)
         try:
             content = data["message"]["content"]
@@ -2738,6 +2755,8 @@ def prepare_judge(client, api, judge, kind):
     --api openai, which form of response_format does the server take (asked once)."""
     for model in judge["models"]:
         client.preflight(model)
+    # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model
+    judge["models"] = [client.names.get(m, m) for m in judge["models"]]
     if judge.get("schema") and api == "openai":
         form, _ = client.choose_schema_form(judge["models"][0], kind.schema)
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
@@ -3786,7 +3805,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
                  "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens"),
-                 "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking")))}
+                 "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
         if system_chars is not None:   # two keys more cost a trial nothing: its dict has room for them
             trial["sent_chars"], trial["turns"] = sent_size(r, system_chars)
         if error is not None or response is None:
@@ -4031,6 +4050,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "unfinished_thinking": unfinished,
         "cut_off": cut_off,
         "num_ctx": window,
+        "num_ctx_sent": sent_num_ctx(config),
         "input_may_be_cut": filled,
         "turns_may_be_dropped": dropped,
         "checks": checks,
@@ -4124,7 +4144,8 @@ def speed_figures(config, cases):
             "calls_with_load": sum(ns > LOADED_ABOVE_NS for ns in loads) if loads else None,
             # by id: a case's latency (and its max_latency_ms check) then holds a load, whoever caused it
             "loaded": [{"id": c["id"], "trial": t["trial"]} for c in cases for t in c["trials"]
-                       if is_amount(t["timing"][5]) and t["timing"][5] > LOADED_ABOVE_NS] if loads else [],
+                       if t["error"] is None and t["response"] is not None
+                       and is_amount(t["timing"][5]) and t["timing"][5] > LOADED_ABOVE_NS] if loads else [],
             "load_before_run": config.get("model_load")}
 
 
@@ -4136,37 +4157,50 @@ def is_amount(value):
 def window_flags(config, cases):
     """(cut, dropped): the answers whose prompt Ollama may have cut to fit its window, and the
     conversations whose earlier turns it may have dropped, each [{id, trial, prompt_tokens}].
-    A prompt is cut when its count is a size Ollama cuts to (filled_window()), or when it is far
-    below what its characters take at the run's tokens per character though they come past the
-    window; a conversation is shortened the same way, whole turns from the front, keeping the system
-    prompt and the last turn (server/prompt.go chatPrompt, in every version), and then fits."""
+    A prompt is cut when its count is a size Ollama cuts to (filled_window()): exact, never a guess.
+    A conversation is shortened otherwise, whole turns from the front, keeping the system prompt and
+    the last turn (server/prompt.go chatPrompt), and then fits, so no count shows it. Since v0.12.6
+    eval.py asks Ollama not to (ChatRequest.Truncate): it refuses instead, an error that names the
+    case. An older server drops them unasked, and only an estimate can say a conversation may have
+    lost turns: one whose characters, at the run's tokens per character, come far past the window
+    though its count fits."""
     window = context_window(config)
     cut, dropped = [], []
     if not window:
         return cut, dropped
-    keep, per_char = num_keep(config), tokens_per_char(cases, window)
+    keep = num_keep(config)
+    per_char = tokens_per_char(cases, window) if drops_turns_unasked(config.get("server_version")) else None
     for c in cases:
         for t in c["trials"]:
-            tokens, expected = t["prompt_tokens"], t.get("sent_chars", 0) * (per_char or 0)
-            short = expected > window and is_amount(tokens) and tokens < WINDOW_SHORT * expected
-            if short and t["turns"] > 1 and tokens <= window:
-                dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
-            elif short or filled_window(tokens, window, keep):
+            tokens = t["prompt_tokens"]
+            if filled_window(tokens, window, keep):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+            if per_char and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window \
+                    and tokens < WINDOW_SHORT * t["sent_chars"] * per_char and t["sent_chars"] * per_char > window:
+                dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
     return cut, dropped
 
 
-# A prompt counted at under this share of what its characters take (at the run's median tokens per
-# character) was shortened: tokens per character vary between texts by far less than that.
+# A conversation counted at under this share of what its characters take (at the run's median tokens
+# per character) was shortened: tokens per character vary between texts of one set by less than that.
 WINDOW_SHORT = 0.75
 
 
+def drops_turns_unasked(version):
+    """Whether an Ollama of this version drops a conversation's turns even when asked not to: before
+    v0.12.6, which has no `truncate` (api/types.go ChatRequest), or a version it cannot read."""
+    numbers = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
+    return numbers is None or tuple(map(int, numbers.groups())) < (0, 12, 6)
+
+
 def tokens_per_char(cases, window):
-    """The run's median prompt tokens per character sent, over prompts well inside the window
-    (neither cut nor shortened), from at most about 2,000 cases; None without any."""
+    """The run's median prompt tokens per character sent, over answers well inside the window and
+    counted in one pass (not a format's second pass, whose count holds the thinking), from at most
+    about 2,000 cases; None without any."""
     step = max(1, len(cases) // 2000)
     ratios = sorted(t["prompt_tokens"] / t["sent_chars"] for c in cases[::step] for t in c["trials"]
-                    if t.get("sent_chars") and is_amount(t["prompt_tokens"]) and 0 < t["prompt_tokens"] < window / 2)
+                    if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
+                    and 0 < t["prompt_tokens"] < window / 2)
     return ratios[len(ratios) // 2] if ratios else None
 
 
@@ -5144,6 +5178,7 @@ def rows_problems(s):
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
             for name in ("unfinished_thinking", "cut_off", "input_may_be_cut", "turns_may_be_dropped") if s.get(name)]
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
+            "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # every request made: answered, failed, or answered without a verdict
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
@@ -5425,21 +5460,33 @@ def which(answers, repeat):
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
+def window_name(sec):
+    """The window prompts were fitted to: the num_ctx sent, or the model's own when Ollama lowered it."""
+    lowered = sec["num_ctx_sent"] and sec["num_ctx"] < sec["num_ctx_sent"]
+    return f"the model's window of {sec['num_ctx']} tokens" if lowered else f"num_ctx={sec['num_ctx']}"
+
+
+def window_cure(sec):
+    if sec["num_ctx_sent"] and sec["num_ctx"] < sec["num_ctx_sent"]:
+        return (f"Ollama lowered num_ctx={sec['num_ctx_sent']} to the context the model was trained on, so raising "
+                "it cannot help: shorten the prompt, or pick a model trained on a longer context")
+    return "raise it (--option num_ctx=N)"
+
+
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
                                     "so there is no answer (scored as failed)"),
             "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
                         "not fix these"),
-            "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt's token "
+            "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
                                  "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
-                                 "the window in current versions), or far below what its characters take, and Ollama "
-                                 "cuts without an error; raise it (--option num_ctx=N)"),
-            "turns_may_be_dropped": (f"Earlier turns may have been dropped to fit num_ctx={sec['num_ctx']}",
-                                     "the conversation's characters take more than the window but far fewer tokens "
-                                     "were counted: Ollama drops whole turns from the front, keeping the system prompt "
-                                     "and the last turn, without an error, and the model never saw them; raise it "
-                                     "(--option num_ctx=N)")}
+                                 "the window in current versions), and Ollama cuts without an error; " + window_cure(sec)),
+            "turns_may_be_dropped": (f"Earlier turns may have been dropped to fit {window_name(sec)}",
+                                     "the conversation's characters take far more than the window but its count fits: "
+                                     "this Ollama (before v0.12.6) drops whole turns from the front, keeping the system "
+                                     "prompt and the last turn, without an error, and the model never saw them; "
+                                     + window_cure(sec))}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
 
 
@@ -5522,15 +5569,15 @@ def markdown_report(config, s, path):
             for r in checks["rows"] if r["type"] != "label"]
     if problems["failed"]:
         out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
-    out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
+    out += [f"| {MARKDOWN_STOPPED[r['name']].format(window=window_name(problems))} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
-                    "input_may_be_cut": "Input may have been cut to fit num_ctx={num_ctx}",
-                    "turns_may_be_dropped": "Earlier turns may have been dropped to fit num_ctx={num_ctx}"}
+                    "input_may_be_cut": "Input may have been cut to fit {window}",
+                    "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}"}
 
 
 def markdown_headline(sec):
@@ -5894,7 +5941,8 @@ def run_names(paths):
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already differ; a model's digest likewise)."""
-    keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k)) for cfg in configs}) > 1]
+    keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k)) for cfg in configs
+                                              if k != "context_length" or cfg.get(k) is not None}) > 1]
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
     return [k for k in keys if implied.get(k) not in keys]
 
@@ -7802,7 +7850,7 @@ def review_items(run, against=None):
             for t in case["trials"]:
                 other[case["id"], t["trial"]] = t
     results = {(r["id"], r["trial"]): r for r in run["results"]}
-    window = context_window(config)
+    fitted_to = window_name({"num_ctx": context_window(config), "num_ctx_sent": sent_num_ctx(config)})
     cut, dropped = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
     items = []
     for case in cases:
@@ -7823,8 +7871,8 @@ def review_items(run, against=None):
                 "stopped": [why for why, yes in (
                     ("thinking never finished", t["unfinished"]),
                     ("cut off by the token limit", t["done_reason"] == "length"),
-                    (f"input may have been cut to fit num_ctx={window}", (case["id"], t["trial"]) in cut),
-                    (f"earlier turns may have been dropped to fit num_ctx={window}",
+                    (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
+                    (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),

@@ -85,6 +85,7 @@ class FakeOllama:
         self.default_context = 4096   # the window of a load that sends no num_ctx (envconfig's default)
         self.ps_context = True        # GET /api/ps lists each loaded model's context_length (since v0.9.7)
         self.windows = {}             # model -> the window its runner was loaded with, for /api/ps
+        self.honours_truncate = True  # "truncate": false is read (since v0.12.6); an older server ignores it
         # count only the prompt tokens evaluated, as some versions do (current Ollama counts the cached
         # ones too: llm/llama_server.go promptEvalCount() is CacheN + PromptN)
         self.uncached_counts = False
@@ -495,7 +496,16 @@ class FakeOllama:
                     options = body.get("options") if isinstance(body.get("options"), dict) else {}
                     turns = [m for m in body["messages"] if isinstance(m, dict)]
                     if not openai and isinstance(options.get("num_ctx"), int):
-                        turns = fake.fitted_turns(turns, fake.window(model, options))
+                        window = fake.window(model, options)
+                        if body.get("truncate") is False and fake.honours_truncate:
+                            # neither drop turns nor cut (server/routes.go: chatPrompt(..., truncate));
+                            # the runner refuses a prompt past its window (runner/ollamarunner/runner.go
+                            # NewSequence: errorInputTooLong, sent as a 400, since v0.12.6)
+                            if fake.prompt_count(turns) > window:
+                                self.send_error_json(400, "the input length exceeds the context length", openai)
+                                return
+                        else:
+                            turns = fake.fitted_turns(turns, window)
                     prompt_tokens, completion_tokens = fake.prompt_count(turns), 1 + len(content) // 4
                     limit = body.get("max_tokens") if openai else options.get("num_predict")
                     thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0

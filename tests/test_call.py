@@ -882,6 +882,31 @@ def test_think_on_or_off_on_gpt_oss_stops_before_any_case(project, cli, fake, fl
     assert {b["think"] for b in fake.chat_bodies} == {"max"}
 
 
+def test_thinking_cut_under_format_had_no_second_pass(project, cli, fake):
+    """From the attack on issue 27: Ollama starts the second request only once content follows the
+    thinking (server/routes.go, structuredOutputsState_ReadyToApply), so an answer the token limit
+    stopped mid-thought had one pass; the Speed section counted it among the second-pass ones."""
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--format", "json",
+                         "--option", "num_predict=5", "--limit", 4, "--out", "runs/cut.json")
+    assert code == 0 and "Thinking never finished: 4" in out and "second pass only" not in out
+    assert json.loads(cli("report", "runs/cut.json", "--json")[1])["speed"]["two_pass"] == 0
+
+
+def test_a_run_with_think_max_reads_back(project, cli, fake):
+    """--think max (api/types.go ThinkValue.IsValid) ran, but its run file was refused by every
+    command after: config.think did not allow "max"."""
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "max",
+                         "--limit", 2, "--out", "runs/max.json")
+    assert code == 0, err
+    code, out, err = cli("report", "runs/max.json")
+    assert code == 0, err
+
+
 def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli, fake):
     """Issue 27, item 7: Ollama answers think on a model without the thinking capability with a 400
     '"qwen2.5:7b" does not support thinking' (server/routes.go, ChatHandler), so --think on failed all
@@ -949,18 +974,15 @@ def test_a_prompt_cut_with_the_runs_num_keep_is_flagged(project, cli, fake):
     assert "Input may have been cut to fit num_ctx=40" in out
 
 
-def test_a_conversation_whose_earlier_turns_ollama_dropped_is_flagged(project, cli, fake):
-    """Issue 27, item 1: to fit a conversation in the window Ollama drops whole turns from the front,
-    keeping the system prompt and the last turn (server/prompt.go chatPrompt), with no error: the
-    turn holding the order number was gone and nothing said so, for the count then fits. Flagged by
-    id from the conversation's characters at the run's tokens per character; a long conversation
-    that fits, and the short ones, are not; a long single prompt is the other flag (cut)."""
+def conversation_split(order_chars=830):
+    """Four short conversations, one long one whose first turn (the order number) does not fit
+    num_ctx=200, one long one that fits, and a long single prompt."""
     Path("conv").mkdir()
     Path("conv/checks.json").write_text(json.dumps([{"name": "order", "type": "contains", "value": "B-12"}]))
     def case(i, turns):
         return json.dumps({"id": i, "messages": [{"role": r, "content": t} for r, t in turns],
                            "difficulty": "easy", "note": "n"}) + "\n"
-    order = "Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 20   # ~830 chars
+    order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 20)[:order_chars]
     Path("conv/dev.jsonl").write_text(
         "".join(case(f"short-{i}", [("user", f"Hola, ¿dónde está mi pedido número {i}?")]) for i in range(4))
         + case("dropped", [("user", order), ("assistant", "Lo siento mucho. ¿Qué necesita?"),
@@ -970,8 +992,40 @@ def test_a_conversation_whose_earlier_turns_ollama_dropped_is_flagged(project, c
         + case("long", [("user", order)]))
     Path("prompts/conv").mkdir()
     Path("prompts/conv/v1.txt").write_text("Atiende al cliente.\n")
-    code, out, err = cli("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--host", fake.url,
-                         "--option", "num_ctx=200", "--out", "runs/conv.json")
+    return ("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--option", "num_ctx=200",
+            "--out", "runs/conv.json")
+
+
+def test_a_conversation_that_does_not_fit_is_refused_not_shortened(project, cli, fake):
+    """Issue 27, item 1: to fit a conversation in the window Ollama drops whole turns from the front,
+    keeping the system prompt and the last turn (server/prompt.go chatPrompt), with no error: the
+    turn holding the order number was gone, and no count can show it, for the rest then fits (the
+    attack on a character estimate found it both missed drops and flagged prompts that fit). Since
+    v0.12.6 a request can say "truncate": false (api/types.go ChatRequest): eval.py does so for
+    conversations, and Ollama refuses the one that does not fit; the case is an error that says why
+    and what to do, never an answer to half a conversation. Single prompts are sent as before."""
+    argv = conversation_split()
+    code, out, err = cli(*argv, "--host", fake.url)
+    assert code == 2, err   # a case in error: the run says so
+    results = {r["id"]: r for r in load_json("runs/conv.json")["results"]}
+    assert results["dropped"]["response"] is None
+    assert "the input length exceeds the context length: the conversation does not fit num_ctx; raise it " \
+           "(--option num_ctx=N)" in results["dropped"]["error"] and results["dropped"]["attempts"] == 1
+    assert results["fits"]["error"] is None and results["long"]["prompt_tokens"] == 200   # cut, and flagged
+    assert [b.get("truncate", "unsent") for b in fake.chat_bodies] == [
+        False if len(b["messages"]) > 2 else "unsent" for b in fake.chat_bodies] and len(fake.chat_bodies) == 7
+    s = json.loads(cli("report", "runs/conv.json", "--json")[1])
+    assert [x["id"] for x in s["input_may_be_cut"]] == ["long"] and s["turns_may_be_dropped"] == []
+    assert "dropped: HTTP 400: the input length exceeds the context length" in cli("report", "runs/conv.json")[1]
+
+
+def test_a_conversation_an_older_ollama_shortened_is_flagged(project, cli, fake):
+    """Before v0.12.6 Ollama ignores "truncate" and drops the turns unasked: then only an estimate
+    can tell, from the conversation's characters at the run's tokens per character, and the report
+    says the turns may have been dropped; a long conversation that fits and the short ones are not
+    flagged; the long single prompt is the other flag, from its exact count."""
+    fake.version, fake.honours_truncate = "0.12.5", False
+    code, out, err = cli(*conversation_split(), "--host", fake.url)
     assert code == 0, err
     counts = {r["id"]: r["prompt_tokens"] for r in load_json("runs/conv.json")["results"]}
     assert counts["dropped"] < 50 < counts["fits"] < 200 == counts["long"]   # the fake dropped the first turn
@@ -979,10 +1033,38 @@ def test_a_conversation_whose_earlier_turns_ollama_dropped_is_flagged(project, c
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["dropped"]
     assert [x["id"] for x in s["input_may_be_cut"]] == ["long"]
     assert "Earlier turns may have been dropped to fit num_ctx=200: 1 (dropped): " in out
+    assert "this Ollama (before v0.12.6) drops whole turns" in out
     assert "| Earlier turns may have been dropped to fit num_ctx=200 | 1 |" in cli("report", "runs/conv.json", "--markdown")[1]
     items = {i["id"]: i for i in evalpy.review_items(load_json("runs/conv.json"))}
     assert items["dropped"]["stopped"] == ["earlier turns may have been dropped to fit num_ctx=200"]
     assert items["fits"]["stopped"] == [] and items["long"]["stopped"] == ["input may have been cut to fit num_ctx=200"]
+
+
+def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
+    """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
+    ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
+    character. A single prompt is flagged from its exact count alone (a cut size, or the window)."""
+    def realistic_count(messages):   # CJK a token a character, other text 4 characters a token
+        text = "".join(str(m.get("content") or "") for m in messages if m.get("role") != "system")
+        cjk = sum("\u4e00" <= ch <= "\u9fff" for ch in text)
+        return 10 + cjk + (len(text) - cjk) // 4
+    fake.prompt_count, fake.truncation, fake.version = realistic_count, "half", "0.12.5"
+    Path("bi").mkdir()
+    Path("bi/labels.txt").write_text("bug\nbilling\n")
+    zh = "我的账户被重复扣款了，请尽快帮我处理这个问题，谢谢。" * 3
+    Path("bi/dev.jsonl").write_text("".join(
+        json.dumps({"id": f"zh-{i}", "input": f"{i} " + zh, "expected": "billing", "difficulty": "easy", "note": "n"},
+                   ensure_ascii=False) + "\n" for i in range(9)) + json.dumps(
+        {"id": "en-long", "input": "The export button spins forever and the PDF never downloads. " * 80,
+         "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
+    Path("prompts/bi").mkdir()
+    Path("prompts/bi/v1.txt").write_text("Classify the ticket as bug or billing. Answer with the label only.\n")
+    code, out, err = cli("run", "--split", "bi/dev.jsonl", "--prompt", "prompts/bi/v1.txt", "--host", fake.url,
+                         "--option", "num_ctx=2048", "--out", "runs/bi.json")
+    assert code == 0, err
+    # it fits: under num_ctx - 1, and not the 1027 tokens a cut one would be
+    assert {r["id"]: r["prompt_tokens"] for r in load_json("runs/bi.json")["results"]}["en-long"] == 1230
+    assert json.loads(cli("report", "runs/bi.json", "--json")[1])["input_may_be_cut"] == []
 
 
 def test_a_window_ollama_lowered_to_the_training_context_is_read_from_the_server(project, cli, fake):
@@ -1013,6 +1095,94 @@ def test_a_window_ollama_lowered_to_the_training_context_is_read_from_the_server
     fake.train_context.clear()
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=4096", "--out", "runs/c.json")
     assert "  context_length: 40 -> 4096" in cli("compare", "runs/b.json", "runs/c.json")[1].splitlines()
+
+
+class PsProxy:
+    """A server in front of the fake that answers /api/ps as a test says, and passes the rest on."""
+
+    def __init__(self, fake, ps):
+        import http.server, threading, urllib.request
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+            def relay(self, method):
+                if self.path == "/api/ps":
+                    body = json.dumps(ps).encode()
+                    self.send_response(200)
+                else:
+                    data = self.rfile.read(int(self.headers.get("Content-Length", 0))) if method == "POST" else None
+                    request = urllib.request.Request(fake.url + self.path, data=data, method=method,
+                                                     headers={"Content-Type": "application/json"})
+                    try:
+                        with urllib.request.urlopen(request) as r:
+                            body, status = r.read(), r.status
+                    except urllib.error.HTTPError as e:
+                        body, status = e.read(), e.code
+                    self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def do_GET(self):
+                self.relay("GET")
+            def do_POST(self):
+                self.relay("POST")
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+@pytest.mark.parametrize("ps", [
+    {"models": [{"name": "qwen2.5:7b", "context_length": 100000}]},                     # larger than asked
+    {"models": [{"name": "qwen2.5:7b", "context_length": 30}, {"model": "qwen2.5:7b", "context_length": 90}]},
+], ids=["larger", "two"])
+def test_a_window_the_server_states_never_hides_a_cut(project, cli, fake, ps):
+    """From the attack on issue 27: an /api/ps context_length larger than the num_ctx sent was taken
+    as the window (the prompts are fitted to the request's num_ctx all the same: server/routes.go
+    optionsForPrompt only lowers it), and of two entries that disagree the first was taken: the
+    prompts cut to fit num_ctx=40 went unflagged."""
+    fake.truncation = "half"
+    fake.answers = answer_key("golden/dev.jsonl")
+    proxy = PsProxy(fake, ps)
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", proxy.url, "--option", "num_ctx=40")
+    finally:
+        proxy.server.shutdown()
+    assert code == 0, err
+    cut = [r["id"] for r in load_json("runs/dev-v3.json")["results"] if r["prompt_tokens"] == 40 - (40 - 5) // 2]
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert cut and set(cut) <= {x["id"] for x in s["input_may_be_cut"]} and s["num_ctx"] == 40
+    assert "runs with a window" not in err
+
+
+def test_a_window_ollama_lowered_is_not_cured_by_raising_num_ctx(project, cli, fake):
+    """From the attack on issue 27: with the model trained on 40 tokens and num_ctx=8192 asked, the
+    report said 'cut to fit num_ctx=40 ... raise it': the user asked 8192, and no num_ctx helps."""
+    fake.train_context["qwen2.5:7b"] = 40
+    fake.truncation = "half"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=8192")
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.startswith("Input may have been cut"))
+    assert line.startswith("Input may have been cut to fit the model's window of 40 tokens: ")
+    assert "raising it cannot help: shorten the prompt, or pick a model trained on a longer context" in line
+    assert "raise it (--option num_ctx=N)" not in line
+    md = cli("report", "runs/dev-v3.json", "--markdown")[1]
+    assert "| Input may have been cut to fit the model's window of 40 tokens |" in md
+
+
+def test_a_run_that_does_not_know_its_window_shows_no_window_change(project, cli, fake):
+    """From the attack on issue 27: a run made before /api/ps was read (or on a server that does not
+    say) compared with one that knows its window printed 'context_length: null -> 4096' though both
+    asked num_ctx=4096."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.ps_context = False
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    fake.ps_context = True
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "context_length" not in out
+    assert "context_length" not in cli("compare", "runs/a.json", "runs/b.json", "runs/b.json")[1]
 
 
 def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(project, cli, fake):

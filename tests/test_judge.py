@@ -617,6 +617,17 @@ def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake)
     assert fake.reloads == 0   # the fake reloads as sched.go does: no call paid one
 
 
+def test_the_judged_model_named_in_another_case_is_the_judge_recorded_as_listed(judged_split, cli, fake):
+    """From the attack on issue 27: --model QWEN2.5:7B recorded the model as the server lists it but
+    the default judge (the judged model) as typed, so the run told of two models where one judged
+    itself."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--model", "QWEN2.5:7B")
+    assert code == 0, err
+    config = load_json("runs/answers-dev-v1.json")["config"]
+    assert config["model"] == "qwen2.5:7b" and config["judge"]["models"] == ["qwen2.5:7b"]
+
+
 def test_judging_a_run_whose_window_ollama_lowered_asks_with_the_num_ctx_the_run_sent(judged_split, cli, fake):
     """The window /api/ps reports (context_length, lowered to the training context) is what the
     prompts were read against, not what was asked: `judge` pinned the judge's num_ctx to it, so its

@@ -192,6 +192,18 @@ def test_speed_figures_worked_out_by_hand(project, cli):
     assert "| Answers that included a model load | 1 | |" in md
 
 
+def test_a_load_is_named_only_on_an_answer(project, cli):
+    """A failed call that recorded a load is not an answer: the count left it out, the names did not
+    ("1 answer included a load (s0, s1)")."""
+    run = make_run([("s0", "bug", "bug"), ("s1", "bug", "bug")])
+    run["results"][0].update(load_duration_ns=3_000_000_000)
+    run["results"][1].update(load_duration_ns=3_000_000_000, response=None, error="HTTP 500: boom")
+    write_run("runs/loads.json", run)
+    sp = json.loads(cli("report", "runs/loads.json", "--json")[1])["speed"]
+    assert sp["calls_with_load"] == 1 and sp["loaded"] == [{"id": "s0", "trial": 1}]
+    assert "1 answer included a load (s0: their latency holds it)" in cli("report", "runs/loads.json")[1]
+
+
 def test_speed_without_server_durations_shows_latency_alone(project, cli):
     run = make_run([("a", "bug", "bug"), ("b", "bug", "bug")])
     for r in run["results"]:
