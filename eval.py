@@ -1613,7 +1613,7 @@ def case_checks(case, defaults, labels):
     for obj in case.get("checks", []):
         check, check_problems = parse_check(obj)
         problems += check_problems
-        if check:
+        if check and not check_problems:   # a broken check is named once, never filled in (a number as its name) or used
             written.append(check)
     merged = list(defaults) + written
     if labels is not None and not any(c["type"] == "label" for c in merged):
