@@ -1530,6 +1530,16 @@ def fold(text):
     return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
 
 
+STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug
+
+
+def label_key(text):
+    """What an answer and a label are matched by: trimmed of whitespace, then of STRIP_CHARS, at
+    their ends, and folded. A label goes through it too, or one that begins or ends with such a
+    character (.NET, N/A., C*) could never be matched."""
+    return fold(text.strip().strip(STRIP_CHARS))
+
+
 def resolve_split(value):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev)."""
@@ -1585,12 +1595,16 @@ def parse_labels(path):
         label = unicodedata.normalize("NFC", line.split("#", 1)[0].strip())
         if not label:
             continue
-        if fold(label) in seen:
-            raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[fold(label)]} "
-                            "(labels are matched without case or accents)")
-        if fold(label) == fold(INVALID):
+        key = label_key(label)
+        if not key:   # an empty answer would be this label
+            raise EvalError(f"{path}:{number}: label {label!r} is nothing but the characters {STRIP_CHARS} trimmed "
+                            "from an answer's ends; no answer could name it")
+        if key in seen:
+            raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[key]} (answers are matched without "
+                            f"case, accents or the characters {STRIP_CHARS} at their ends, so one answer would be both)")
+        if key == label_key(INVALID):
             raise EvalError(f"{path}:{number}: {INVALID} is reserved for answers that match no label")
-        seen[fold(label)] = number
+        seen[key] = number
         labels.append(label)
     if len(labels) < 2:
         raise EvalError(f"{path}: needs at least two labels, one per line")
@@ -1720,7 +1734,7 @@ def case_problems(case, labels, stored=False):
         case["checks"] = []
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
-        near = [l for l in labels if fold(l) == fold(expected)]
+        near = [l for l in labels if label_key(l) == label_key(expected)]
         hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
         problems.append(f"label {expected!r} is not in " + ("config.labels" if stored else LABELS_FILE) + hint)
     return problems
@@ -3570,7 +3584,23 @@ def head_problem(run):
     config = run.get("config")
     if not isinstance(config, dict) or not isinstance(run.get("results"), list):
         return "needs a config object and a results list"
-    return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
+    return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels")) or labels_problem(
+        config["labels"])
+
+
+def labels_problem(labels):
+    """What parse_labels refuses in a label set a run file holds, or None: labels one answer would
+    match both of (or none of, trimmed to nothing), which would score by the order they are listed in."""
+    seen = {}
+    for label in labels or []:
+        key = label_key(label)
+        if not key:
+            return f"config.labels: {label!r} is nothing but the characters {STRIP_CHARS} trimmed from an answer's ends"
+        if key in seen:
+            return (f"config.labels: {seen[key]!r} and {label!r} are one label to an answer (matched without case, "
+                    f"accents or the characters {STRIP_CHARS} at its ends)")
+        seen[key] = label
+    return None
 
 
 def results_problem(results, config):
@@ -3638,20 +3668,18 @@ def recorded_answer_problem(r, config):
 #    text onto the closed label set or INVALID, deliberately strictly: a wrong label and an answer
 #    that ignored the format are different problems.
 
-STRIP_CHARS = ".\"'`*"
-
-
 TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
 
 
 def normalize(answer, labels):
-    return folded_labels(tuple(labels)).get(fold(answer.strip().strip(STRIP_CHARS)), INVALID)
+    return folded_labels(tuple(labels)).get(label_key(answer), INVALID)
 
 
 @functools.lru_cache(maxsize=16)
 def folded_labels(labels):
-    """{label without case or accents: label}, built once per label set, not once per answer."""
-    return {fold(label): label for label in labels}
+    """{label as an answer is matched (label_key): the label as written}, built once per label set,
+    not once per answer."""
+    return {label_key(label): label for label in labels}
 
 
 def extract_answer(response, fmt):
