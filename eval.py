@@ -1240,14 +1240,17 @@ def split_thinking(response):
     """(reasoning, answer) of a response. The answer is what is scored, checked and judged: the
     response without a leading <think>...</think> block (the reasoning that servers and models
     which do not send it apart put inline). It is None when the block never closed: the model was
-    still thinking when it stopped, and said nothing."""
+    still thinking when it stopped, and said nothing. A chat template that opens <think> in the
+    prompt (DeepSeek-R1's and others) leaves only the close in the response: text before a
+    </think> that no <think> opened is reasoning too."""
     text = response.lstrip()
-    if not text.startswith(THINK_OPEN):
-        return None, response
+    opened = text.startswith(THINK_OPEN)
     end = text.find(THINK_CLOSE)
+    if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0):   # no close, or one that closes a block in the answer
+        return None, response
     if end < 0:
         return text[len(THINK_OPEN):].strip(), None
-    return text[len(THINK_OPEN):end].strip(), text[end + len(THINK_CLOSE):].lstrip()
+    return text[len(THINK_OPEN) if opened else 0:end].strip(), text[end + len(THINK_CLOSE):].lstrip()
 
 
 def answer_of(response):

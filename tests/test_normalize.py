@@ -97,6 +97,12 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     ("<think>", None),
     ("bug <think>x</think>", "bug <think>x</think>"),                # only a leading block is reasoning
     ("<think>a</think> b </think> c", "b </think> c"),               # the first close ends it
+    # a template that opens <think> in the prompt (DeepSeek-R1's): the text has only the close
+    ("Un cobro doble: facturación.\n</think>\n\nbug", "bug"),        # before a lone close is reasoning
+    ("</think>acceso", "acceso"),
+    ("pensando</think>", ""),                                        # reasoning and no answer
+    ("a </think> b <think> c </think> d", "b <think> c </think> d"),  # the first close ends it
+    ("usa <think> y </think> en HTML", "usa <think> y </think> en HTML"),  # a close after an open is text
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer
