@@ -2477,17 +2477,23 @@ class OpenAIClient(ChatClient):
         data = self.post("/chat/completions", body, model)
         try:
             choice = data["choices"][0]
-            content = choice["message"]["content"]
+            message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
+            content = message["content"]
+            thinking = message.get("reasoning_content") or message.get("reasoning")
+            if content is None and isinstance(thinking, str) and thinking:
+                # all reasoning and no answer: what they send when max_tokens falls inside the reasoning
+                # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
+                # that never finished, never as a server fault to retry
+                content = ""
             if not isinstance(content, str):
                 raise TypeError
         except (KeyError, IndexError, TypeError):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-        message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
-                "thinking": message.get("reasoning_content") or message.get("reasoning"),
+                "thinking": thinking,
                 "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
