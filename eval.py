@@ -2621,20 +2621,65 @@ def judge_messages(criterion, case, answer):
 
 
 def last_verdict(raw, read):
-    """(verdict, reason) from a judge's output: the last JSON object in it in which read(object)
-    finds a verdict (anything but None). (None, None) when there is none: an unreadable verdict
-    is recorded, never guessed. The last, because a judge reasons before it decides."""
-    decoder = json.JSONDecoder()
-    for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
-        try:
-            obj, _ = decoder.raw_decode(raw, start)
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        verdict = read(obj) if isinstance(obj, dict) else None
+    """(verdict, reason) from a judge's output: the last of its outermost JSON objects in which
+    read(object) finds a verdict (anything but None). An object inside another is never the
+    verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, or
+    when the output ends inside an object that never closed (the judge was cut off before its
+    verdict): an unreadable verdict is recorded, never guessed. The last, because a judge reasons
+    before it decides."""
+    objects, cut = outermost_objects(raw)
+    if cut:
+        return None, None
+    for obj in reversed(objects):
+        verdict = read(obj)
         if verdict is not None:
             reason = obj.get("reason")
             return verdict, reason if isinstance(reason, str) else None
     return None, None
+
+
+BRACE_OR_QUOTE = re.compile(r'[{}"]')
+# a JSON string as the decoder reads one: no raw control character, a backslash escaping what follows;
+# group 1 is its closing quote, empty where the text ends or breaks the string first
+JSON_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\[^\x00-\x1f][^"\\\x00-\x1f]*)*("?)')
+OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
+
+
+def outermost_objects(text):
+    """(the JSON objects of a text that no other object holds, in order; whether the text ends inside
+    one that never closed). Braces are paired as the decoder pairs them, skipping its strings, in one
+    pass; then each outermost pair that opens like an object is decoded once, and nothing inside it is
+    looked at again, whether it decodes or not. A pair that does not open like one (a brace in prose)
+    is looked inside. So the work is linear in the text, where decoding from every brace was not."""
+    pairs, opened, pos, plain_until = [], [], 0, 0
+    while (m := BRACE_OR_QUOTE.search(text, pos)):
+        at, pos = m.start(), m.end()
+        if m.group() == "{":
+            opened.append(at)
+        elif m.group() == "}":
+            if opened:   # a close with nothing open is prose
+                pairs.append((opened.pop(), pos))
+        elif opened and at >= plain_until:   # a quote outside every brace is prose too
+            string = JSON_STRING.match(text, at)
+            if string.group(1):
+                pos = string.end()
+            else:   # no JSON string starts here, nor at any quote before where this one broke
+                plain_until = string.end()
+    # the first brace never closed that opens like an object: the text was cut inside it, and every
+    # pair after it is inside it
+    cut = next((at for at in opened if OBJECT_OPENING.match(text, at)), len(text))
+    decoder, objects, inside_until = json.JSONDecoder(), [], 0
+    for start, end in sorted(pairs):
+        if start < inside_until or start > cut or not OBJECT_OPENING.match(text, start):
+            continue
+        inside_until = end
+        try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
+            value, stop = decoder.raw_decode(text[start:end])
+        except (ValueError, RecursionError):
+            continue
+        if stop == end - start and isinstance(value, dict):
+            objects.append(value)
+    return objects, cut < len(text)
 
 
 def parse_verdict(raw):

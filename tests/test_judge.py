@@ -338,6 +338,34 @@ def test_parse_verdict(raw, expected):
     assert evalpy.parse_verdict(raw) == expected
 
 
+@pytest.mark.parametrize("raw, expected", [
+    ('{"reason": "no cita el pedido", "pass": false, "rubric": {"pass": true}}', (False, "no cita el pedido")),
+    ('{"pass": false, "reason": "r", "detail": [{"pass": true, "reason": "dentro"}]}', (False, "r")),
+    ('{"reason": "usa {\\"pass\\": true}", "pass": false}', (False, 'usa {"pass": true}')),   # braces in a string
+    ('{"verdict": {"reason": "dentro", "pass": true}}', (None, None)),   # the outermost object has none
+    # an outermost object the decoder refuses (a trailing comma): what it holds is still never the verdict
+    ('{"reason": "r", "pass": false, "rubric": {"pass": true},}', (None, None)),
+    # cut inside the outermost object: it never gave its verdict
+    ('{"reason": "r", "pass": false, "rubric": {"pass": true}', (None, None)),
+    ('{"reason": "ok", "pass": true} y ahora {"reason": "pensándolo mejor', (None, None)),
+    # braces in prose are prose: the object after them, or inside them, is read
+    ('Uso {nombre} como ejemplo. {"reason": "ok", "pass": true}', (True, "ok")),
+    (':-{ vaya. {"reason": "ok", "pass": true}', (True, "ok")),
+    ('{veredicto: {"reason": "ok", "pass": true}}', (True, "ok")),
+    ('[{"reason": "ok", "pass": true}]', (True, "ok")),
+])
+def test_the_verdict_is_the_outermost_objects_never_a_nested_ones(raw, expected):
+    assert evalpy.parse_verdict(raw) == expected
+
+
+def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: json.dumps(
+        {"reason": "no contesta", "pass": False, "rubric": {"pass": True}}) if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 9/10 = 90%"), out + err
+    assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is False
+
+
 def test_a_verdict_nested_past_pythons_stack_is_unreadable_not_a_crash(judged_split, cli, fake):
     judge_replies(fake, lambda cid, model, seed: '{"pass": true, "reason": ' + "[" * 100_000)
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
