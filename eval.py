@@ -142,6 +142,10 @@ PAIRWISE_FORMAT = "eval.py-pairwise/1"
 MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
 SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
+# characters of a judge's answer (its reasoning apart) searched for a verdict: a reason and a verdict
+# are a few hundred, and a window of 128K tokens writes about 500K. Past it the vote is unreadable and
+# says so; the search is linear, so this bounds its time too (about half a second at worst)
+MAX_VERDICT_CHARS = 1 << 20
 
 
 # The audit: where a judge leans (the biases methodology note 001 names), read from the verdicts a run already holds:
@@ -800,6 +804,7 @@ Vote = TypedDict("Vote", {
     "reason": str | None,    # what the judge wrote before its verdict
     "raw": str | None,       # the judge's whole answer
     "error": str | None,     # why no answer came
+    "unread": NotRequired[str],   # why no verdict was read from an answer that came (too large), when so
     "prompt_tokens": int | None,
     "completion_tokens": int | None,
 })
@@ -1049,6 +1054,7 @@ class PairwiseVote(TypedDict):
     reason: str | None
     raw: str | None         # the judge's whole answer
     error: str | None       # why no answer came
+    unread: NotRequired[str]   # why no verdict was read from an answer that came (too large), when so
     prompt_tokens: int | None
     completion_tokens: int | None
 
@@ -1098,7 +1104,7 @@ class Inputs(NamedTuple):
     prompt_sha: str
 
 
-TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking", "system_fingerprint")
+TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "unread", "thinking", "system_fingerprint")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens",
                  "vote", "seed")   # the last two: a judge's vote's
@@ -2623,10 +2629,12 @@ def judge_messages(criterion, case, answer):
 def last_verdict(raw, read):
     """(verdict, reason) from a judge's output: the last of its outermost JSON objects in which
     read(object) finds a verdict (anything but None). An object inside another is never the
-    verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, or
-    when the output ends inside an object that never closed (the judge was cut off before its
-    verdict): an unreadable verdict is recorded, never guessed. The last, because a judge reasons
-    before it decides."""
+    verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, when
+    the output ends inside an object that never closed (the judge was cut off before its verdict),
+    or when it is too large to search (verdict_unread): an unreadable verdict is recorded, never
+    guessed. The last, because a judge reasons before it decides."""
+    if verdict_unread(raw):
+        return None, None
     objects, cut = outermost_objects(raw)
     if cut:
         return None, None
@@ -2636,6 +2644,14 @@ def last_verdict(raw, read):
             reason = obj.get("reason")
             return verdict, reason if isinstance(reason, str) else None
     return None, None
+
+
+def verdict_unread(raw):
+    """Why no verdict is searched for in a judge's answer, or None: over MAX_VERDICT_CHARS."""
+    if len(raw) <= MAX_VERDICT_CHARS:
+        return None
+    return (f"the judge's answer is {len(raw):,} characters, too large to read a verdict from "
+            f"(at most {MAX_VERDICT_CHARS:,} are searched)")
 
 
 BRACE_OR_QUOTE = re.compile(r'[{}"]')
@@ -2710,8 +2726,11 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
     verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
+    unread = verdict_unread(said_answer) if said_answer is not None else None
+    if unread:
+        warn(f"warning: {inert(who['model'])} on {inert(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
-            "error": said["error"], "prompt_tokens": said.get("prompt_tokens"),
+            "error": said["error"], **({"unread": unread} if unread else {}), "prompt_tokens": said.get("prompt_tokens"),
             "completion_tokens": said.get("completion_tokens")}
 
 
@@ -2778,11 +2797,12 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed = {}, [], 0, 0
+        per_model, certainties, unreadable, failed, too_large = {}, [], 0, 0, 0
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
             unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
+            too_large += sum(1 for v in model_votes if v.get("unread"))
             per_model[model] = majority(readable)
             if readable:
                 certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
@@ -2790,7 +2810,7 @@ def judge_verdicts(votes):
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
             "models": per_model, "certainty": min(certainties) if certainties else None,
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large}
     return verdicts
 
 
@@ -2810,7 +2830,8 @@ def judge_summary(config, cases):
                 reasons = []
                 if j["pass"] is None:
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
-                                   "no verdict (tie or unreadable answer from the judge)")
+                                   "no verdict (the judge's answer was too large to read a verdict from)"
+                                   if j.get("too_large") else "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     reasons.append(f"low certainty ({j['certainty']:.2f})")
                 if j["disagree"]:
@@ -2922,7 +2943,8 @@ def pairwise_outcome(votes):
             readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner")]
             if not readable:
                 why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
-                              else "unreadable verdict")
+                              else "the judge's answer was too large to read a verdict from"
+                              if any(v.get("unread") for v in order_votes) else "unreadable verdict")
                 sides.append(None)
             else:
                 sides.append(majority(readable, tie="tie"))
@@ -5558,7 +5580,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
+         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread")}
+                    for v in t["votes"] or []]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
@@ -5580,7 +5603,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
+                  f"({inert(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
@@ -7770,7 +7793,8 @@ def review_items(run, against=None):
                 **asked(r), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
-                "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],
+                "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
+                            "reason": v.get("reason") or v.get("unread")} for v in r.get("judges") or []],   # why none was read
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),

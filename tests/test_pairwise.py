@@ -253,6 +253,17 @@ def test_a_winner_nested_in_the_verdict_never_decides_it(project, cli, fake):
     assert code == 0 and "Candidate wins (3): c01, c02, c03" in out, out + err
 
 
+def test_a_verdict_too_large_to_read_is_named_as_such(project, cli, fake):
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    judged = fake.route
+    fake.route = lambda body: (verdict("A", reason="x" * evalpy.MAX_VERDICT_CHARS)
+                               if "[c02]" in body["messages"][-1]["content"] else judged(body))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "  No verdict (1, not counted): c02 (the judge's answer was too large to read a verdict from)" in out
+    assert err.count("too large to read a verdict from") == 2   # both orders
+
+
 def test_the_sign_test_equals_scipys_binomtest_on_many_inputs():
     rng = random.Random(16)
     pairs = [(w, l) for w in range(0, 31) for l in range(0, 31)] + [(rng.randrange(0, 400), rng.randrange(0, 400))
