@@ -1540,6 +1540,7 @@ def fold(text):
 
 
 STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug
+STRIP_SHOWN = " ".join(STRIP_CHARS)   # as a message names them
 
 
 def label_key(text):
@@ -1606,11 +1607,11 @@ def parse_labels(path):
             continue
         key = label_key(label)
         if not key:   # an empty answer would be this label
-            raise EvalError(f"{path}:{number}: label {label!r} is nothing but the characters {STRIP_CHARS} trimmed "
+            raise EvalError(f"{path}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
                             "from an answer's ends; no answer could name it")
         if key in seen:
             raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[key]} (answers are matched without "
-                            f"case, accents or the characters {STRIP_CHARS} at their ends, so one answer would be both)")
+                            f"case, accents or the characters {STRIP_SHOWN} at their ends, so one answer would be both)")
         if key == label_key(INVALID):
             raise EvalError(f"{path}:{number}: {INVALID} is reserved for answers that match no label")
         seen[key] = number
@@ -3671,10 +3672,10 @@ def labels_problem(labels):
     for label in labels or []:
         key = label_key(label)
         if not key:
-            return f"config.labels: {label!r} is nothing but the characters {STRIP_CHARS} trimmed from an answer's ends"
+            return f"config.labels: {label!r} is nothing but the characters {STRIP_SHOWN} trimmed from an answer's ends"
         if key in seen:
             return (f"config.labels: {seen[key]!r} and {label!r} are one label to an answer (matched without case, "
-                    f"accents or the characters {STRIP_CHARS} at its ends)")
+                    f"accents or the characters {STRIP_SHOWN} at its ends)")
         seen[key] = label
     return None
 
