@@ -142,6 +142,10 @@ PAIRWISE_FORMAT = "eval.py-pairwise/1"
 MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
 SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
+# characters of a judge's answer (its reasoning apart) searched for a verdict: a reason and a verdict
+# are a few hundred, and a window of 128K tokens writes about 500K. Past it the vote is unreadable and
+# says so; the search is linear, so this bounds its time too (about half a second at worst)
+MAX_VERDICT_CHARS = 1 << 20
 
 
 # The audit: where a judge leans (the biases methodology note 001 names), read from the verdicts a run already holds:
@@ -801,6 +805,7 @@ Vote = TypedDict("Vote", {
     "reason": str | None,    # what the judge wrote before its verdict
     "raw": str | None,       # the judge's whole answer
     "error": str | None,     # why no answer came
+    "unread": NotRequired[str],   # why no verdict was read from an answer that came (too large), when so
     "prompt_tokens": int | None,
     "completion_tokens": int | None,
 })
@@ -1057,6 +1062,7 @@ class PairwiseVote(TypedDict):
     reason: str | None
     raw: str | None         # the judge's whole answer
     error: str | None       # why no answer came
+    unread: NotRequired[str]   # why no verdict was read from an answer that came (too large), when so
     prompt_tokens: int | None
     completion_tokens: int | None
 
@@ -1106,7 +1112,7 @@ class Inputs(NamedTuple):
     prompt_sha: str
 
 
-TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking", "system_fingerprint")
+TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "unread", "thinking", "system_fingerprint")
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens",
                  "vote", "seed")   # the last two: a judge's vote's
@@ -1267,14 +1273,17 @@ def split_thinking(response):
     """(reasoning, answer) of a response. The answer is what is scored, checked and judged: the
     response without a leading <think>...</think> block (the reasoning that servers and models
     which do not send it apart put inline). It is None when the block never closed: the model was
-    still thinking when it stopped, and said nothing."""
+    still thinking when it stopped, and said nothing. A chat template that opens <think> in the
+    prompt (DeepSeek-R1's and others) leaves only the close in the response: text before a
+    </think> that no <think> opened is reasoning too."""
     text = response.lstrip()
-    if not text.startswith(THINK_OPEN):
-        return None, response
+    opened = text.startswith(THINK_OPEN)
     end = text.find(THINK_CLOSE)
+    if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0):   # no close, or one that closes a block in the answer
+        return None, response
     if end < 0:
         return text[len(THINK_OPEN):].strip(), None
-    return text[len(THINK_OPEN):end].strip(), text[end + len(THINK_CLOSE):].lstrip()
+    return text[len(THINK_OPEN) if opened else 0:end].strip(), text[end + len(THINK_CLOSE):].lstrip()
 
 
 def answer_of(response):
@@ -1557,6 +1566,17 @@ def fold(text):
     return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
 
 
+STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug
+STRIP_SHOWN = " ".join(STRIP_CHARS)   # as a message names them
+
+
+def label_key(text):
+    """What an answer and a label are matched by: trimmed of whitespace, then of STRIP_CHARS, at
+    their ends, and folded. A label goes through it too, or one that begins or ends with such a
+    character (.NET, N/A., C*) could never be matched."""
+    return fold(text.strip().strip(STRIP_CHARS))
+
+
 def resolve_split(value):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev)."""
@@ -1612,12 +1632,16 @@ def parse_labels(path):
         label = unicodedata.normalize("NFC", line.split("#", 1)[0].strip())
         if not label:
             continue
-        if fold(label) in seen:
-            raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[fold(label)]} "
-                            "(labels are matched without case or accents)")
-        if fold(label) == fold(INVALID):
+        key = label_key(label)
+        if not key:   # an empty answer would be this label
+            raise EvalError(f"{path}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
+                            "from an answer's ends; no answer could name it")
+        if key in seen:
+            raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[key]} (answers are matched without "
+                            f"case, accents or the characters {STRIP_SHOWN} at their ends, so one answer would be both)")
+        if key == label_key(INVALID):
             raise EvalError(f"{path}:{number}: {INVALID} is reserved for answers that match no label")
-        seen[fold(label)] = number
+        seen[key] = number
         labels.append(label)
     if len(labels) < 2:
         raise EvalError(f"{path}: needs at least two labels, one per line")
@@ -1640,7 +1664,7 @@ def case_checks(case, defaults, labels):
     for obj in case.get("checks", []):
         check, check_problems = parse_check(obj)
         problems += check_problems
-        if check:
+        if check and not check_problems:   # a broken check is named once, never filled in (a number as its name) or used
             written.append(check)
     merged = list(defaults) + written
     if labels is not None and not any(c["type"] == "label" for c in merged):
@@ -1747,7 +1771,7 @@ def case_problems(case, labels, stored=False):
         case["checks"] = []
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
-        near = [l for l in labels if fold(l) == fold(expected)]
+        near = [l for l in labels if label_key(l) == label_key(expected)]
         hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
         problems.append(f"label {expected!r} is not in " + ("config.labels" if stored else LABELS_FILE) + hint)
     return problems
@@ -2518,17 +2542,23 @@ class OpenAIClient(ChatClient):
         data = self.post("/chat/completions", body, model)
         try:
             choice = data["choices"][0]
-            content = choice["message"]["content"]
+            message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
+            content = message["content"]
+            thinking = message.get("reasoning_content") or message.get("reasoning")
+            if content is None and isinstance(thinking, str) and thinking:
+                # all reasoning and no answer: what they send when max_tokens falls inside the reasoning
+                # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
+                # that never finished, never as a server fault to retry
+                content = ""
             if not isinstance(content, str):
                 raise TypeError
         except (KeyError, IndexError, TypeError):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-        message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
         return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
-                "thinking": message.get("reasoning_content") or message.get("reasoning"),
+                "thinking": thinking,
                 "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
@@ -2656,20 +2686,75 @@ def judge_messages(criterion, case, answer):
 
 
 def last_verdict(raw, read):
-    """(verdict, reason) from a judge's output: the last JSON object in it in which read(object)
-    finds a verdict (anything but None). (None, None) when there is none: an unreadable verdict
-    is recorded, never guessed. The last, because a judge reasons before it decides."""
-    decoder = json.JSONDecoder()
-    for start in sorted((i for i, ch in enumerate(raw) if ch == "{"), reverse=True):
-        try:
-            obj, _ = decoder.raw_decode(raw, start)
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        verdict = read(obj) if isinstance(obj, dict) else None
+    """(verdict, reason) from a judge's output: the last of its outermost JSON objects in which
+    read(object) finds a verdict (anything but None). An object inside another is never the
+    verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, when
+    the output ends inside an object that never closed (the judge was cut off before its verdict),
+    or when it is too large to search (verdict_unread): an unreadable verdict is recorded, never
+    guessed. The last, because a judge reasons before it decides."""
+    if verdict_unread(raw):
+        return None, None
+    objects, cut = outermost_objects(raw)
+    if cut:
+        return None, None
+    for obj in reversed(objects):
+        verdict = read(obj)
         if verdict is not None:
             reason = obj.get("reason")
             return verdict, reason if isinstance(reason, str) else None
     return None, None
+
+
+def verdict_unread(raw):
+    """Why no verdict is searched for in a judge's answer, or None: over MAX_VERDICT_CHARS."""
+    if len(raw) <= MAX_VERDICT_CHARS:
+        return None
+    return (f"the judge's answer is {len(raw):,} characters, too large to read a verdict from "
+            f"(at most {MAX_VERDICT_CHARS:,} are searched)")
+
+
+BRACE_OR_QUOTE = re.compile(r'[{}"]')
+# a JSON string as the decoder reads one: no raw control character, a backslash escaping what follows;
+# group 1 is its closing quote, empty where the text ends or breaks the string first
+JSON_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\[^\x00-\x1f][^"\\\x00-\x1f]*)*("?)')
+OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
+
+
+def outermost_objects(text):
+    """(the JSON objects of a text that no other object holds, in order; whether the text ends inside
+    one that never closed). Braces are paired as the decoder pairs them, skipping its strings, in one
+    pass; then each outermost pair that opens like an object is decoded once, and nothing inside it is
+    looked at again, whether it decodes or not. A pair that does not open like one (a brace in prose)
+    is looked inside. So the work is linear in the text, where decoding from every brace was not."""
+    pairs, opened, pos, plain_until = [], [], 0, 0
+    while (m := BRACE_OR_QUOTE.search(text, pos)):
+        at, pos = m.start(), m.end()
+        if m.group() == "{":
+            opened.append(at)
+        elif m.group() == "}":
+            if opened:   # a close with nothing open is prose
+                pairs.append((opened.pop(), pos))
+        elif opened and at >= plain_until:   # a quote outside every brace is prose too
+            string = JSON_STRING.match(text, at)
+            if string.group(1):
+                pos = string.end()
+            else:   # no JSON string starts here, nor at any quote before where this one broke
+                plain_until = string.end()
+    # the first brace never closed that opens like an object: the text was cut inside it, and every
+    # pair after it is inside it
+    cut = next((at for at in opened if OBJECT_OPENING.match(text, at)), len(text))
+    decoder, objects, inside_until = json.JSONDecoder(), [], 0
+    for start, end in sorted(pairs):
+        if start < inside_until or start > cut or not OBJECT_OPENING.match(text, start):
+            continue
+        inside_until = end
+        try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
+            value, stop = decoder.raw_decode(text[start:end])
+        except (ValueError, RecursionError):
+            continue
+        if stop == end - start and isinstance(value, dict):
+            objects.append(value)
+    return objects, cut < len(text)
 
 
 def parse_verdict(raw):
@@ -2700,8 +2785,11 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
     verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
+    unread = verdict_unread(said_answer) if said_answer is not None else None
+    if unread:
+        warn(f"warning: {inert(who['model'])} on {inert(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
-            "error": said["error"], "prompt_tokens": said.get("prompt_tokens"),
+            "error": said["error"], **({"unread": unread} if unread else {}), "prompt_tokens": said.get("prompt_tokens"),
             "completion_tokens": said.get("completion_tokens")}
 
 
@@ -2770,11 +2858,12 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed = {}, [], 0, 0
+        per_model, certainties, unreadable, failed, too_large = {}, [], 0, 0, 0
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
             unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
+            too_large += sum(1 for v in model_votes if v.get("unread"))
             per_model[model] = majority(readable)
             if readable:
                 certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
@@ -2782,7 +2871,7 @@ def judge_verdicts(votes):
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
             "models": per_model, "certainty": min(certainties) if certainties else None,
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large}
     return verdicts
 
 
@@ -2802,7 +2891,8 @@ def judge_summary(config, cases):
                 reasons = []
                 if j["pass"] is None:
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
-                                   "no verdict (tie or unreadable answer from the judge)")
+                                   "no verdict (the judge's answer was too large to read a verdict from)"
+                                   if j.get("too_large") else "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     reasons.append(f"low certainty ({j['certainty']:.2f})")
                 if j["disagree"]:
@@ -2914,7 +3004,8 @@ def pairwise_outcome(votes):
             readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner")]
             if not readable:
                 why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
-                              else "unreadable verdict")
+                              else "the judge's answer was too large to read a verdict from"
+                              if any(v.get("unread") for v in order_votes) else "unreadable verdict")
                 sides.append(None)
             else:
                 sides.append(majority(readable, tie="tie"))
@@ -3648,7 +3739,23 @@ def head_problem(run):
     config = run.get("config")
     if not isinstance(config, dict) or not isinstance(run.get("results"), list):
         return "needs a config object and a results list"
-    return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels"))
+    return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels")) or labels_problem(
+        config["labels"])
+
+
+def labels_problem(labels):
+    """What parse_labels refuses in a label set a run file holds, or None: labels one answer would
+    match both of (or none of, trimmed to nothing), which would score by the order they are listed in."""
+    seen = {}
+    for label in labels or []:
+        key = label_key(label)
+        if not key:
+            return f"config.labels: {label!r} is nothing but the characters {STRIP_SHOWN} trimmed from an answer's ends"
+        if key in seen:
+            return (f"config.labels: {seen[key]!r} and {label!r} are one label to an answer (matched without case, "
+                    f"accents or the characters {STRIP_SHOWN} at its ends)")
+        seen[key] = label
+    return None
 
 
 def results_problem(results, config):
@@ -3716,20 +3823,18 @@ def recorded_answer_problem(r, config):
 #    text onto the closed label set or INVALID, deliberately strictly: a wrong label and an answer
 #    that ignored the format are different problems.
 
-STRIP_CHARS = ".\"'`*"
-
-
 TIE = "(tie)"   # the majority vote of a case whose trials split evenly between answers
 
 
 def normalize(answer, labels):
-    return folded_labels(tuple(labels)).get(fold(answer.strip().strip(STRIP_CHARS)), INVALID)
+    return folded_labels(tuple(labels)).get(label_key(answer), INVALID)
 
 
 @functools.lru_cache(maxsize=16)
 def folded_labels(labels):
-    """{label without case or accents: label}, built once per label set, not once per answer."""
-    return {fold(label): label for label in labels}
+    """{label as an answer is matched (label_key): the label as written}, built once per label set,
+    not once per answer."""
+    return {label_key(label): label for label in labels}
 
 
 def extract_answer(response, fmt):
@@ -5650,7 +5755,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
+         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread")}
+                    for v in t["votes"] or []]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
@@ -5672,7 +5778,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
+                  f"({inert(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
@@ -7864,7 +7970,8 @@ def review_items(run, against=None):
                 **asked(r), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
-                "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason")} for v in r.get("judges") or []],
+                "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
+                            "reason": v.get("reason") or v.get("unread")} for v in r.get("judges") or []],   # why none was read
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),

@@ -497,6 +497,21 @@ def test_inline_reasoning_is_stored_raw_and_scored_without_it(project, cli, fake
     assert r["response"] == f"<think>\n{fake.reasoning}\n</think>\n\nbug" and r["thinking"] is None
 
 
+def test_reasoning_before_a_lone_closing_tag_is_never_scored(project, cli, fake):
+    """Templates that open <think> in the prompt (DeepSeek-R1's) send `reasoning</think>answer`:
+    the reasoning greets the customer, the answer does not, and the check must fail."""
+    folder = project / "golden" / "greet"
+    folder.mkdir()
+    (folder / "dev.jsonl").write_text(json.dumps(
+        {"id": "g1", "input": "¿Dónde está mi pedido?", "vars": {"customer": "Ana"}, "difficulty": "easy", "note": "n",
+         "checks": [{"name": "greets by name", "type": "icontains", "value": "{{customer}}"}]}) + "\n", encoding="utf-8")
+    fake.route = lambda body: "Hola Ana, debería saludar así.\n</think>\n\nSu pedido sale hoy."
+    code, out, err = cli("run", "--split", "golden/greet/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 0/1 = 0%"), out + err
+    r = load_json("runs/greet-dev-v1.json")["results"][0]
+    assert r["response"] == "Hola Ana, debería saludar así.\n</think>\n\nSu pedido sale hoy."   # stored as it came
+
+
 def test_reasoning_that_never_closed_is_no_answer_and_is_counted_apart(project, cli, fake):
     fake.thinking["qwen2.5:7b"] = "unclosed"
     fake.answers = answer_key("golden/dev.jsonl")

@@ -85,6 +85,27 @@ def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message
     assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
 
 
+@pytest.mark.parametrize("written", [
+    {"type": "regex"}, {"type": "regex", "name": "r"}, {"type": "contains", "value": "x", "name": 5},
+    {"type": "contains", "value": "x", "name": ["a"]}, {"type": "not_regex", "value": 5},
+    {"type": "contains", "value": "{{order}}", "name": {"n": 1}}, {"type": "judge", "value": ["{{order}}"]},
+])
+def test_a_malformed_check_in_a_case_is_one_line_as_in_checks_json(project, cli, written):
+    """A case's own check is refused as the same check in checks.json is: one line naming the file
+    and line, exit 2, never used anyway (a number as its name reached the placeholder filler)."""
+    folder = project / "golden" / "orders"
+    folder.mkdir()
+    case = {"id": "a", "input": "x", "difficulty": "easy", "note": "n", "vars": {"order": "A-1"}}
+    (folder / "dev.jsonl").write_text(json.dumps(case) + "\n" + json.dumps(dict(case, id="b", checks=[written])) + "\n")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: golden/orders/dev.jsonl:2: check "), err
+    said = err.split("dev.jsonl:2: ", 1)[1]
+    (folder / "checks.json").write_text(json.dumps([written]))
+    (folder / "dev.jsonl").write_text(json.dumps(case) + "\n")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and err == "error: golden/orders/checks.json:1: check 1: " + said, err
+
+
 def test_default_checks_file_and_placeholders(tmp_path):
     (tmp_path / "checks.json").write_text(json.dumps([
         {"name": "order {{order}}", "type": "regex", "value": "\\b{{order}}\\b"}, {"type": "contains", "value": "Hola"}]))

@@ -338,6 +338,62 @@ def test_parse_verdict(raw, expected):
     assert evalpy.parse_verdict(raw) == expected
 
 
+@pytest.mark.parametrize("raw, expected", [
+    ('{"reason": "no cita el pedido", "pass": false, "rubric": {"pass": true}}', (False, "no cita el pedido")),
+    ('{"pass": false, "reason": "r", "detail": [{"pass": true, "reason": "dentro"}]}', (False, "r")),
+    ('{"reason": "usa {\\"pass\\": true}", "pass": false}', (False, 'usa {"pass": true}')),   # braces in a string
+    ('{"verdict": {"reason": "dentro", "pass": true}}', (None, None)),   # the outermost object has none
+    # an outermost object the decoder refuses (a trailing comma): what it holds is still never the verdict
+    ('{"reason": "r", "pass": false, "rubric": {"pass": true},}', (None, None)),
+    # cut inside the outermost object: it never gave its verdict
+    ('{"reason": "r", "pass": false, "rubric": {"pass": true}', (None, None)),
+    ('{"reason": "ok", "pass": true} y ahora {"reason": "pensándolo mejor', (None, None)),
+    # braces in prose are prose: the object after them, or inside them, is read
+    ('Uso {nombre} como ejemplo. {"reason": "ok", "pass": true}', (True, "ok")),
+    (':-{ vaya. {"reason": "ok", "pass": true}', (True, "ok")),
+    ('{veredicto: {"reason": "ok", "pass": true}}', (True, "ok")),
+    ('[{"reason": "ok", "pass": true}]', (True, "ok")),
+])
+def test_the_verdict_is_the_outermost_objects_never_a_nested_ones(raw, expected):
+    assert evalpy.parse_verdict(raw) == expected
+
+
+def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: json.dumps(
+        {"reason": "no contesta", "pass": False, "rubric": {"pass": True}}) if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 9/10 = 90%"), out + err
+    assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is False
+
+
+def test_a_judge_answer_too_large_to_search_is_an_unreadable_vote_that_says_so(judged_split, cli, fake):
+    """A verdict is searched for in at most MAX_VERDICT_CHARS of a judge's answer: past that the
+    vote is unreadable, and says why where it is stored, on stderr and in the report."""
+    huge = json.dumps({"reason": "x" * (evalpy.MAX_VERDICT_CHARS + 1), "pass": True})
+    judge_replies(fake, lambda cid, model, seed: huge if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: between 9/10 and 10/10"), out + err
+    vote = load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]
+    size = f"{len(huge):,}"
+    assert vote["pass"] is None and vote["raw"] == huge and size in vote["unread"], vote["unread"]
+    assert err.count("too large to read a verdict from") == 1 and size in err
+    assert "  j03 · answers: no verdict (the judge's answer was too large to read a verdict from)" in out
+    case = cli("report", "runs/answers-dev-v1.json", "--case", "j03")[1]
+    assert f"judge qwen2.5:7b on 'answers': no verdict (the judge's answer is {size} characters" in case
+
+
+@pytest.mark.parametrize("raw", [
+    '{"k":[' * 1_000_000,                       # 6 MB: past the bound, never searched
+    '{"k":[' * 170_000,                         # each one a decode to Python's stack limit, from every brace
+    '}{"' * 340_000, '{"a":}' * 170_000,        # each decode error counted the lines before it
+    "{" * 500_000 + "}" * 500_000, '{' + '"\\' * 500_000,
+])
+def test_the_verdict_search_is_bounded_and_linear(raw):
+    """Hostile judge answers under and over the bound: each is read, or refused, in one pass (the
+    first took 3 minutes of CPU when every brace was decoded from)."""
+    assert evalpy.parse_verdict(raw) == (None, None)
+
+
 def test_a_verdict_nested_past_pythons_stack_is_unreadable_not_a_crash(judged_split, cli, fake):
     judge_replies(fake, lambda cid, model, seed: '{"pass": true, "reason": ' + "[" * 100_000)
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url)

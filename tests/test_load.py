@@ -136,6 +136,28 @@ def test_labels_file_rules(tmp_path):
         evalpy.parse_labels(str(path))
 
 
+@pytest.mark.parametrize("text, says", [
+    ("C\nC*\n", "labels.txt:2: label 'C*' repeats line 1"),
+    ("bug\n\"Bug\"\n", "labels.txt:2: label '\"Bug\"' repeats line 1"),
+    ("bug\n...\nacceso\n", "labels.txt:2: label '...' is nothing but the characters"),
+    ("bug\nINVALID.\n", "labels.txt:2: INVALID is reserved"),
+])
+def test_labels_one_answer_could_not_tell_apart_are_refused_with_their_line(tmp_path, text, says):
+    """Labels are matched as answers are, trimmed of . \" ' ` * at their ends: two that one answer
+    would match, or one that trims to nothing (an empty answer would be it), are refused."""
+    (tmp_path / "labels.txt").write_text(text, encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.parse_labels(str(tmp_path / "labels.txt"))
+    assert str(e.value).startswith(f"{tmp_path}/{says}"), str(e.value)
+
+
+def test_a_run_file_whose_labels_one_answer_could_not_tell_apart_is_refused(project, cli):
+    from conftest import make_run
+    write_run("runs/x.json", make_run([("a", "C", "C"), ("b", "C*", "C*")], labels=["C", "C*"]))
+    code, out, err = cli("report", "runs/x.json")
+    assert code == 2 and "runs/x.json" in err and "config.labels: 'C' and 'C*' are one label to an answer" in err, err
+
+
 def test_split_names_resolve_to_golden_files():
     assert evalpy.resolve_split("dev") == ("golden/dev.jsonl", "dev")
     assert evalpy.resolve_split("data/extra.jsonl") == ("data/extra.jsonl", "extra")

@@ -61,6 +61,31 @@ def test_decomposed_accents_match_composed_labels():
     assert evalpy.normalize("facturaci\u00f3n", ["facturacio\u0301n", "bug"]) == "facturacio\u0301n"
 
 
+# --- labels that begin or end with a character an answer loses at its ends
+
+ODD_LABELS = [".NET", "N/A.", '"quoted"', "C*", "bug"]
+
+
+@pytest.mark.parametrize("answer, label", [
+    (".NET", ".NET"), (".net.", ".NET"), ("NET", ".NET"), ("N/A.", "N/A."), ("n/a", "N/A."),
+    ('"quoted"', '"quoted"'), ("Quoted", '"quoted"'), ("C*", "C*"), ("**c**", "C*"), ("C", "C*"),
+    ("C#", I), ("N/A!", I),
+])
+def test_a_label_is_trimmed_as_an_answer_is_and_shown_as_written(answer, label):
+    """Normalization trims . " ' ` * from an answer's ends: the label is matched trimmed the same
+    way, and the label as written in labels.txt is what the answer counts as."""
+    assert evalpy.normalize(answer, ODD_LABELS) == label
+
+
+def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli, fake):
+    from conftest import small_split
+    split = small_split(ODD_LABELS, [("a", ".NET"), ("b", "N/A."), ("c", '"quoted"'), ("d", "C*")])
+    fake.answers = {"ticket a": ".NET", "ticket b": "N/A.", "ticket c": '"quoted"', "ticket d": "c"}
+    code, out, err = cli("run", "--split", split, "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 0 and out.startswith("Accuracy: 4/4 = 100%"), out + err
+    assert "Invalid answers: 0" in out.splitlines()
+
+
 # --- thinking: what is scored is the answer after the reasoning, never the reasoning
 
 @pytest.mark.parametrize("response, answer", [
@@ -72,6 +97,12 @@ def test_decomposed_accents_match_composed_labels():
     ("<think>", None),
     ("bug <think>x</think>", "bug <think>x</think>"),                # only a leading block is reasoning
     ("<think>a</think> b </think> c", "b </think> c"),               # the first close ends it
+    # a template that opens <think> in the prompt (DeepSeek-R1's): the text has only the close
+    ("Un cobro doble: facturación.\n</think>\n\nbug", "bug"),        # before a lone close is reasoning
+    ("</think>acceso", "acceso"),
+    ("pensando</think>", ""),                                        # reasoning and no answer
+    ("a </think> b <think> c </think> d", "b <think> c </think> d"),  # the first close ends it
+    ("usa <think> y </think> en HTML", "usa <think> y </think> en HTML"),  # a close after an open is text
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer

@@ -349,3 +349,50 @@ def test_a_models_entry_with_nan_or_a_huge_field_keeps_the_run_file_json(project
     json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in the run file"))
     entry = load_json("runs/dev-v3.json")["config"]["model_entry"]
     assert entry["id"] == "m" and "created" not in entry and len(entry["big"]) <= 200
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(project, cli, field):
+    """vLLM and llama.cpp send content null beside the reasoning when max_tokens falls inside it: an
+    answer whose thinking never finished (as Ollama's message.thinking with done_reason "length"),
+    stored with its reasoning and counted apart, never retried as an infrastructure error."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    posts = []
+
+    class Thinker(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, value):
+            body = json.dumps(value).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            self.reply({"object": "list", "data": [{"id": "m", "object": "model"}]})
+
+        def do_POST(self):
+            posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.reply({"choices": [{"index": 0, "finish_reason": "length",
+                                     "message": {"role": "assistant", "content": None, field: "Hmm, el cliente dice"}}],
+                        "usage": {"prompt_tokens": 40, "completion_tokens": 8}})
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Thinker)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--option", "num_predict=8",
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    assert len(posts) == 28   # none retried
+    results = load_json("runs/dev-v3.json")["results"]
+    assert {(r["response"], r["thinking"], r["done_reason"], r["error"]) for r in results} == {
+        ("", "Hmm, el cliente dice", "length", None)}
+    lines = out.splitlines()
+    assert lines[0].startswith("Accuracy: 0/28 = 0%") and "Invalid answers: 28" in lines
+    assert any(line.startswith("Thinking never finished: 28 (dev-01,") for line in lines), out

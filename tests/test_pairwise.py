@@ -232,9 +232,36 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('{"reason": "r", "winner": "A"}', "A"), ('pienso... {"reason": "r", "winner": "b"}', "B"),
     ('{"winner": " Tie "}', "tie"), ('{"winner": "A"} luego {"winner": "B"}', "B"),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
+    ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
+    ('{"reason": "r", "detail": {"winner": "A"}}', None),
 ])
 def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
     assert evalpy.parse_winner(raw)[0] == winner
+
+
+def test_a_winner_nested_in_the_verdict_never_decides_it(project, cli, fake):
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+
+    def route(body):   # the real verdict outside, the other answer named in a detail inside
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        real, other = ("A", "B") if "pedido" in a else ("B", "A")
+        return json.dumps({"reason": f"{real} is better", "winner": real, "detail": {"winner": other}})
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "Candidate wins (3): c01, c02, c03" in out, out + err
+
+
+def test_a_verdict_too_large_to_read_is_named_as_such(project, cli, fake):
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    judged = fake.route
+    fake.route = lambda body: (verdict("A", reason="x" * evalpy.MAX_VERDICT_CHARS)
+                               if "[c02]" in body["messages"][-1]["content"] else judged(body))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "  No verdict (1, not counted): c02 (the judge's answer was too large to read a verdict from)" in out
+    assert err.count("too large to read a verdict from") == 2   # both orders
 
 
 def test_the_sign_test_equals_scipys_binomtest_on_many_inputs():
