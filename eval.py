@@ -2446,9 +2446,11 @@ class OpenAIClient(ChatClient):
         if model not in ids and tagged(model) not in ids:
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
         entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, tagged(model)))
-        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came
+        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its
+        # plain values only; the key is scrubbed from their names as from the values (a server may
+        # echo it as a name: {"Bearer sk-...": 1}), and each is cut short only after, or half a key stays.
         self.identities[model] = {"model_entry": {
-            str(k)[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
+            self.scrub(str(k))[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
             if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 

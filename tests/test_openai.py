@@ -349,3 +349,20 @@ def test_a_models_entry_with_nan_or_a_huge_field_keeps_the_run_file_json(project
     json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in the run file"))
     entry = load_json("runs/dev-v3.json")["config"]["model_entry"]
     assert entry["id"] == "m" and "created" not in entry and len(entry["big"]) <= 200
+
+
+def test_the_api_key_never_leaks_through_the_names_of_a_models_entry(project, cli, fake):
+    """Issue 28, item 7: the values of a /v1/models entry were cleaned and its keys were not, so
+    {"Bearer sk-...": 1} put the key in the run file; a name long enough to be cut short kept
+    half of it."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.listings["/v1/models"] = {"object": "list", "data": [
+        {"id": "qwen2.5:7b", f"Bearer {SECRET}": 1, SECRET: "x", "x" * 190 + SECRET: True,
+         "echo": {"Authorization": f"Bearer {SECRET}"}}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
+    assert code == 0, err
+    text = (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")
+    for seen in (out, err, text, cli("report", "runs/dev-v3.json", "--json")[1]):
+        assert SECRET not in seen and SECRET[:9] not in seen
+    entry = load_json("runs/dev-v3.json")["config"]["model_entry"]
+    assert entry["id"] == "qwen2.5:7b" and entry["Bearer [removed]"] == 1 and entry["[API key removed]"] == "x"
