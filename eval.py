@@ -398,6 +398,16 @@ def one_line(text, width=70):
     return flat if len(flat) <= width else flat[:width - 1] + "…"
 
 
+def json_preview(value, width=60):
+    """A JSON value a server or a file sent, as one short line for a message (inert, cut at width).
+    A value nested too deep to print again is named by its kind: the message must not fail."""
+    try:
+        text = json_text(value)
+    except (RecursionError, ValueError):
+        text = "[...]" if isinstance(value, list) else "{...}"
+    return one_line(text[:4 * width], width)
+
+
 def short(sha):
     return sha[:8]
 
@@ -2024,6 +2034,20 @@ def error_text(body, reason="", clean=str):
     return inert(clean((body.decode("utf-8", errors="replace") or reason or "").strip())[:200])
 
 
+def listed_models(listing, key, where, hint):
+    """The entries of a server's model list (/api/tags' {"models": [...]}, /v1/models' {"data": [...]}):
+    a missing or null list is an empty one (Go encodes a slice it never filled as null); any other
+    shape is one line naming the server and what it sent, never a TypeError or a text read as names."""
+    if not isinstance(listing, dict):
+        raise EvalError(f"{where} sent {json_preview(listing)}, not an object holding a list of models; {hint}")
+    models = listing.get(key)
+    if models is None:
+        return []
+    if type(models) is not list:
+        raise EvalError(f"{where} sent {json_text(key)}: {json_preview(models)}, not a list of models; {hint}")
+    return [entry for entry in models if isinstance(entry, dict)]
+
+
 def retry_after(headers):
     try:
         return max(0.0, float(headers.get("Retry-After", "")))
@@ -2312,16 +2336,15 @@ class OllamaClient(ChatClient):
     def preflight(self, model):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
         status, tags, _ = self.get_json("/api/tags")
-        if status != 200 or not isinstance(tags, dict):
-            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; "
-                            "is --host pointing at an Ollama server? (--api openai for other servers)")
+        hint = "is --host pointing at an Ollama server? (--api openai for other servers)"
+        if status != 200:
+            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {hint}")
         names, entries = set(), {}
-        for entry in tags.get("models") or []:
-            if isinstance(entry, dict):
-                for k in ("name", "model"):
-                    if entry.get(k):
-                        names.add(str(entry[k]))
-                        entries.setdefault(str(entry[k]), entry)
+        for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint):
+            for k in ("name", "model"):
+                if entry.get(k) and type(entry[k]) is str:   # a number or a list names no model to ask for
+                    names.add(entry[k])
+                    entries.setdefault(entry[k], entry)
         wanted = tagged(model)
         alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
         if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
@@ -2438,14 +2461,15 @@ class OpenAIClient(ChatClient):
         if status in (401, 403):
             raise EvalError(f"{self.host}/models answered HTTP {status}: the server wants an API key "
                             "(--api-key or $OPENAI_API_KEY)")
-        if status != 200 or not isinstance(listing, dict):
-            raise EvalError(f"{self.host}/models answered HTTP {status}; is --host the base URL of an "
-                            "OpenAI-compatible server?")
-        ids = [str(m.get("id")) for m in listing.get("data") or [] if isinstance(m, dict)]
+        hint = "is --host the base URL of an OpenAI-compatible server?"
+        if status != 200:
+            raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
+        served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint) if type(m.get("id")) is str]
+        ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
-        entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, tagged(model)))
+        entry = next(m for m in served if m["id"] in (model, tagged(model)))
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its
         # plain values only; the key is scrubbed from their names as from the values (a server may
         # echo it as a name: {"Bearer sk-...": 1}), and each is cut short only after, or half a key stays.

@@ -920,3 +920,39 @@ def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(proje
     assert [r["prompt_tokens"] is None for r in run["results"]] == [False, True] * 5   # trial 2 of each: cached
     assert "partial: 5 answers sent no prompt count" in out
     assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["speed"]["without_prompt_count"] == 5
+
+
+@pytest.mark.parametrize("listing, said", [
+    ({"models": 5}, '"models": 5, not a list of models'), ({"models": True}, '"models": true, not a list of models'),
+    ({"models": "qwen2.5:7b"}, '"models": "qwen2.5:7b", not a list of models'),
+    ({"models": {"name": "qwen2.5:7b"}}, '"models": {"name": "qwen2.5:7b"}, not a list of models'),
+    ([{"name": "qwen2.5:7b"}], '[{"name": "qwen2.5:7b"}], not an object holding a list of models'),
+    ("qwen2.5:7b", '"qwen2.5:7b", not an object holding a list of models'),
+])
+def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
+    """Issue 28, item 15: /api/tags answering {"models": 5} or {"models": true} was a TypeError
+    (exit 1); a text or an object was read as the list of what the server has."""
+    fake.listings["/api/tags"] = listing
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert err == (f"error: {fake.url}/api/tags sent {said}; is --host pointing at an Ollama server? "
+                   "(--api openai for other servers)\n")
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_a_listed_model_whose_name_is_no_text_is_not_taken_for_one(project, cli, fake):
+    """A name that is a number or a list names no model the run could ask for."""
+    fake.listings["/api/tags"] = {"models": [{"name": 5}, {"name": ["qwen2.5:7b"], "model": {"x": 1}}]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "is not pulled" in err and "pick one it has: none." in err, err
+
+
+def test_a_model_list_nested_too_deep_to_print_is_still_one_line():
+    """What a server sent is shown in the message; a value json cannot print again is named by its kind."""
+    deep = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(evalpy.EvalError, match=r"^http://h/api/tags sent \[\.\.\.\], not an object holding a list"):
+        evalpy.listed_models(deep, "models", "http://h/api/tags", "hint")
+    with pytest.raises(evalpy.EvalError, match=r'^http://h/api/tags sent "models": \{\.\.\.\}, not a list of models'):
+        evalpy.listed_models({"models": {"m": deep}}, "models", "http://h/api/tags", "hint")

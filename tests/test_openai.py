@@ -366,3 +366,21 @@ def test_the_api_key_never_leaks_through_the_names_of_a_models_entry(project, cl
         assert SECRET not in seen and SECRET[:9] not in seen
     entry = load_json("runs/dev-v3.json")["config"]["model_entry"]
     assert entry["id"] == "qwen2.5:7b" and entry["Bearer [removed]"] == 1 and entry["[API key removed]"] == "x"
+
+
+@pytest.mark.parametrize("listing, said", [
+    ({"data": 5}, '"data": 5, not a list of models'), ({"data": True}, '"data": true, not a list of models'),
+    ({"data": "qwen2.5:7b"}, '"data": "qwen2.5:7b", not a list of models'),
+    ({"data": {"id": "qwen2.5:7b"}}, '"data": {"id": "qwen2.5:7b"}, not a list of models'),
+    ([{"id": "qwen2.5:7b"}], '[{"id": "qwen2.5:7b"}], not an object holding a list of models'),
+    ({"data": [{"id": 5}, {"id": ["qwen2.5:7b"]}]}, "is not served by"),
+])
+def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
+    """Issue 28, item 15: {"data": 5} was a TypeError (exit 1); a text or an object was read as
+    the list of what the server serves, and an id that is no text as a model's name."""
+    fake.listings["/v1/models"] = listing
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert err.startswith(f"error: {fake.url}/v1/models sent {said}; is --host the base URL of an OpenAI-compatible "
+                          "server?") or (said in err and "it serves: none" in err), err
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
