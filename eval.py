@@ -380,7 +380,15 @@ class EvalError(Exception):
 
 
 def warn(message):
-    print(message, file=sys.stderr, flush=True)
+    print(inert(message), file=sys.stderr, flush=True)
+
+
+def say(text):
+    """Print to stdout as a terminal should see it: whatever a server or a file put in the text
+    (a model's name, a server's version, an annotation, an id) is shown escaped, never acted on.
+    Every view people read goes out through here, warn() or handled(), so that no formatter has
+    to remember it."""
+    print(inert(text))
 
 
 # Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
@@ -490,7 +498,9 @@ def table(rows, align_right_from=1):
 
 
 def print_json(obj):
-    print(json_text(obj, indent=2))
+    # json escapes the C0 controls itself; the others a terminal acts on (C1 such as \x9b, a CSI
+    # alone; bidi overrides) become JSON escapes too: the same value read back, inert on a screen
+    print(CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text(obj, indent=2)))
 
 
 def show(view, as_json, markdown, text, verdicts=()):
@@ -499,9 +509,9 @@ def show(view, as_json, markdown, text, verdicts=()):
     if view == "json":
         print_json(as_json)
     elif view == "markdown":
-        print(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
+        say(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
     else:
-        print(text())
+        say(text())
     for verdict in verdicts:
         warn(verdict)
 
@@ -6339,10 +6349,10 @@ def report_run(run, run_path, baseline, errors, compare_path):
     """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
     config = run["config"]
     cases = grade_run(run)
-    print(format_report(config, score(config, cases)))
+    say(format_report(config, score(config, cases)))
     if baseline:
-        print()
-        print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
+        say("")
+        say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
     if errors:
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
         return 2
@@ -7881,8 +7891,8 @@ def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
     older = f", those of {read_from} carried over" if read_from != sidecar else ""
-    print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
-          f"{sidecar}{older}; Ctrl-C to stop)", flush=True)
+    print(inert(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
+                f"{sidecar}{older}; Ctrl-C to stop)"), flush=True)
     try:
         with terminated_as_interrupted():
             server.serve_forever()
@@ -8459,7 +8469,7 @@ def cmd_judge(args):
     call_defaults(args)
     judged, failed = judge_run(args)
     write_judged(judged, args.run, args.out)
-    print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
+    say(format_report(judged["config"], score(judged["config"], grade_run(judged))))
     return 2 if failed else 0
 
 
@@ -8518,7 +8528,7 @@ def handled(handler, args):
     try:
         return handler(args)
     except EvalError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -8528,7 +8538,7 @@ def handled(handler, args):
         return 0
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{e.filename}: " if e.filename else ""
-        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        print(inert(f"error: {where}{e.strerror or e}"), file=sys.stderr)
         return 2
 
 

@@ -956,3 +956,38 @@ def test_a_model_list_nested_too_deep_to_print_is_still_one_line():
         evalpy.listed_models(deep, "models", "http://h/api/tags", "hint")
     with pytest.raises(evalpy.EvalError, match=r'^http://h/api/tags sent "models": \{\.\.\.\}, not a list of models'):
         evalpy.listed_models({"models": {"m": deep}}, "models", "http://h/api/tags", "hint")
+
+
+def test_what_a_server_says_of_itself_and_its_models_is_printed_inert(project, cli, fake):
+    """Issue 28, item 8: a server version, the names a server lists and the capabilities it gives
+    a model were printed raw: an ESC in them recoloured or cleared the user's terminal."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.version = "0.1\x1b[31mRED"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0 and "(ollama 0.1\\x1b[31mRED)" in err and "\x1b" not in out + err, err
+    assert load_json("runs/a.json")["config"]["server_version"] == "0.1\x1b[31mRED"   # stored as it came
+    fake.version = "0.2\x1b]0;pwned\x07"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")
+    shown = cli("compare", "runs/a.json", "runs/b.json")[1] + cli("runs", "runs")[1]
+    assert code == 0 and "\x1b" not in out + err + shown and "\\x1b]0;pwned\\x07" in shown
+    fake.models = ["evil\x1b[2J:latest", "qwen\u202e:7b"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/c.json")
+    assert code == 2 and "pick one it has: evil\\x1b[2J:latest, qwen\\u202e:7b." in err
+    assert "\x1b" not in err and "\u202e" not in err
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "capabilities": ["completion\x1b[31m"]}]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on", "--out", "runs/d.json")
+    assert code == 2 and "(it can: completion\\x1b[31m)" in err and "\x1b" not in err, err
+
+
+def test_a_resumed_run_names_a_new_server_version_inert(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "runs/r.json")
+    assert code == 0
+    run = load_json("runs/r.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: v for k, v in r.items() if k in ("id", "trial") + evalpy.CALL_FIELDS})
+              for r in run["results"][:1]]
+    open("runs/s.json.journal", "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    fake.version = "9\x1b[2J"
+    code, out, err = cli("run", "--resume", "runs/s.json", "--host", fake.url)
+    assert code == 0 and "the server is now version 9\\x1b[2J" in err and "\x1b" not in err, err

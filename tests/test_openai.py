@@ -384,3 +384,17 @@ def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, 
     assert err.startswith(f"error: {fake.url}/v1/models sent {said}; is --host the base URL of an OpenAI-compatible "
                           "server?") or (said in err and "it serves: none" in err), err
     assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_the_servers_own_name_is_printed_inert(project, cli, fake):
+    """Issue 28, item 8: an OpenAI-compatible server's Server: header, its name in the run, was
+    printed raw, ESC and all."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.server_header = "llama.cpp\x1b[2J\x1b[31m"
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 0, err
+    assert "(openai llama.cpp\\x1b[2J\\x1b[31m)" in err and "\x1b" not in out + err
+    assert load_json("runs/dev-v3.json")["config"]["server_version"] == "llama.cpp\x1b[2J\x1b[31m"
+    fake.listings["/v1/models"] = {"data": [{"id": "evil\x1b[2J"}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 2 and "it serves: evil\\x1b[2J" in err and "\x1b" not in err

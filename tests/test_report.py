@@ -283,3 +283,26 @@ def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
     out = cli("report", "runs/cached.json")[1]
     assert "tokens/s · prompt" not in out and "prompt rate" in out
     assert "partial: 2 answers sent no prompt count (Ollama leaves out a count of zero" in out
+
+
+def test_what_a_run_file_or_its_annotations_hold_is_printed_inert(project, cli):
+    """Issue 28, item 8: review annotations were printed raw by report, ESC and all; so were an
+    error, an id, a difficulty, a model name and a check's name from a hand-edited run file."""
+    run = make_run([{"id": "c\x1b[31m1", "expected": "bug", "response": "acceso", "difficulty": "\x1b[2Jtrap"},
+                    {"id": "c2", "expected": "bug", "response": None, "error": "HTTP 500: \x1b]0;pwned\x07"},
+                    ("c3", "bug", "bug")], model="m\x1b[5m")
+    path = write_run("runs/x.json", run)
+    (project / "runs" / "x.json.annotations.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "x.json",
+         "annotations": {"c\x1b[31m1#1": {"text": "\x1b[31mconfused\u202e\x9b", "time": "t"}}}), encoding="utf-8")
+    shown = ""
+    for argv in ((), ("--markdown",), ("--case", "c\x1b[31m1"), ("--case", "c2", "--markdown")):
+        code, out, err = cli("report", path, *argv)
+        assert code in (0, 2), err
+        shown += out + err
+    shown += "".join(cli("runs", "runs")[1:]) + "".join(cli("compare", path, write_run("runs/y.json", run))[1:])
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x9b" not in shown
+    assert "\\x1b[31mconfused\\u202e\\x9b" in shown and "\\x1b]0;pwned\\x07" in shown and "m\\x1b[5m" in shown
+    code, out, err = cli("report", path, "--json")   # JSON escapes: the same text read back, inert on a screen
+    assert "\x1b" not in out and "\x9b" not in out and "\u202e" not in out
+    assert json.loads(out)["annotations"]["counts"] == [["\x1b[31mconfused\u202e\x9b", 1]]
