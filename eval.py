@@ -406,6 +406,35 @@ def one_line(text, width=70):
     return flat if len(flat) <= width else flat[:width - 1] + "…"
 
 
+# Markdown (a pull-request comment, a step summary) renders what it is given: text from a file, a
+# server or a model is data there, never markup. md_text escapes what markdown acts on inline (a
+# remote image, a link, an HTML tag, emphasis, a table's pipe); md_code quotes as code, its
+# delimiter a backtick run longer than any in the text (CommonMark ends a code span at a run of
+# exactly as many); md_fence fences a block with a run of tildes longer than any of backticks or
+# tildes in it (a fence closes at a line of at least as many, indented up to 3 spaces). Each makes
+# one line of what it quotes but the fence, whose text keeps its lines.
+MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]<>|~#!&])")
+
+
+def md_text(text):
+    return MARKDOWN_ACTIVE.sub(r"\\\1", " ".join(str(text).splitlines()))
+
+
+def md_code(text, cell=False):
+    """`text` as a code span; cell: inside a table, whose pipes split cells even in code (GFM)."""
+    flat = " ".join(str(text).splitlines())
+    ticks = "`" * (max(map(len, re.findall("`+", flat)), default=0) + 1)
+    # a space each side keeps a text that starts or ends with a backtick (or a space each side) as it is
+    pad = " " if flat[:1] == "`" or flat[-1:] == "`" or flat[:1] == flat[-1:] == " " or not flat else ""
+    return f"{ticks}{pad}{flat.replace('|', chr(92) + '|') if cell else flat}{pad}{ticks}"
+
+
+def md_fence(text):
+    longest = max(map(len, re.findall("`+|~+", text)), default=0)
+    fence = "~" * max(4, longest + 1)
+    return f"{fence}\n{text}\n{fence}"
+
+
 def json_preview(value, width=60):
     """A JSON value a server or a file sent, as one short line for a message (inert, cut at width).
     A value nested too deep to print again is named by its kind: the message must not fail."""
@@ -509,7 +538,7 @@ def show(view, as_json, markdown, text, verdicts=()):
     if view == "json":
         print_json(as_json)
     elif view == "markdown":
-        say(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
+        say(markdown() + "".join(f"\n\n**{md_text(v)}**" for v in verdicts))
     else:
         say(text())
     for verdict in verdicts:
@@ -5420,15 +5449,15 @@ def markdown_report(config, s, path):
     rows = report_rows(config, s)
     head, problems, checks = (section_of(rows, k) for k in ("headline", "problems", "checks"))
     run = section_of(rows, "run")
-    out = [f"### eval.py report: `{path}`", "",
-           f"{config['split']} (`{short(config['split_sha'])}`) · `{config['prompt']}` "
-           f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
+    out = [f"### eval.py report: {md_code(path)}", "",
+           f"{md_text(config['split'])} (`{short(config['split_sha'])}`) · {md_code(config['prompt'])} "
+           f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])}", ""]
     if problems["rerun"]:
-        out += [f"> **{problems['rerun']}**", ""]
+        out += [f"> **{md_text(problems['rerun'])}**", ""]
     if run["rule"]:
         out += [run["rule"], ""]
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
-    out += [f"| Check `{r['name']}`{r['shown']} | {figure_text(r['figure'])} | |"
+    out += [f"| Check {md_code(r['name'], cell=True)}{r['shown']} | {figure_text(r['figure'])} | |"
             for r in checks["rows"] if r["type"] != "label"]
     if problems["failed"]:
         out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
@@ -5457,7 +5486,8 @@ def markdown_headline(sec):
         out.append(f"| {name}{decided} | {figure_text(main)} | {interval(main['ci'])} |")
     base = row_of(sec, "baseline")
     if base:
-        out.append(f"| Majority baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
+        out.append(f"| Majority baseline (always {md_code(base['label'], cell=True)}) | {figure_text(base['figure'])} | "
+                   f"{interval(base['figure']['ci'])} |")
         out.append(f"| Invalid answers | {figure_text(row_of(sec, 'invalid')['figure'])} | |")
     return out
 
@@ -5475,8 +5505,9 @@ def markdown_speed(sec):
 
 def markdown_failures(sec):
     """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
-    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})" if sec["labels"]
-                                                                 else f"failed {', '.join(f['failed_checks'])})")
+    failures = ", ".join(f"{md_code(f['id'])} ({md_text(f['difficulty'])}: "
+                         + (f"expected {md_text(f['expected'])}, got {md_text(f['got'])})" if sec["labels"]
+                            else f"failed {md_text(', '.join(f['failed_checks']))})")
                          for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
     if len(sec["rows"]) > MARKDOWN_FAILURES:
         failures += f", and {len(sec['rows']) - MARKDOWN_FAILURES} more"
@@ -5536,8 +5567,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
-    fence = "~~~~"   # a fence no answer is likely to close
-    return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
+    return detail, lambda: md_fence(text), lambda: text
 
 
 def run_listing(folder):
@@ -5932,11 +5962,12 @@ def format_many(m):
 def markdown_many(m):
     sec = section_of(compare_many_rows(m), "many")
     rows, notes = many_rows(sec), many_notes(sec)
+    notes = [md_text(note) for note in notes]   # they name the split and the runs
     out = [f"### eval.py compare: {len(sec['rows'])} runs", "", notes[0], "",
-           "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
+           "| " + " | ".join(md_text(c) for c in rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in rows[1:]]
     return "\n".join(out + [""] + notes[1:] + ["", "Readings:", ""]
-                     + [f"- {r['reading']}" for r in sec["rows"] if not r["reference"]])
+                     + [f"- {md_text(r['reading'])}" for r in sec["rows"] if not r["reference"]])
 
 
 def pairwise_reading(wins, losses, p, alpha):
@@ -6022,13 +6053,13 @@ def pairwise_lines(w):
 
 
 def pairwise_markdown(w):
-    return ["", f"**Pairwise** ({inert(', '.join(w['judge']['models']))}, both orders; "
-                f"criterion: {one_line(inert(w['criterion']), 60)}):", "",
+    return ["", f"**Pairwise** ({md_text(', '.join(w['judge']['models']))}, both orders; "
+                f"criterion: {md_text(one_line(w['criterion'], 60))}):", "",
             "| candidate wins | baseline wins | ties | position flips | no verdict |", "|---|---|---|---|---|",
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
             f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
             f"Sign test: {w['reading']}."] + [
-        f"Answered by {label} (not compared): " + ", ".join(f"`{i}`" for i in w[key])
+        f"Answered by {label} (not compared): " + ", ".join(md_code(i) for i in w[key])
         for key, label in UNANSWERED_BY.items() if w[key]]
 
 
@@ -6228,10 +6259,10 @@ def invalid_side(r, i):
 def markdown_compare(c, baseline_path, candidate_path):
     rows = compare_rows(c, baseline_path, candidate_path)
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
-    out = [f"### eval.py compare: `{runs['paths'][0]}` → `{runs['paths'][1]}`", ""]
-    out += [f"> **{side.capitalize()}: {warning}**" for side, warning in runs["warnings"]]
+    out = [f"### eval.py compare: {md_code(runs['paths'][0])} → {md_code(runs['paths'][1])}", ""]
+    out += [f"> **{side.capitalize()}: {md_text(warning)}**" for side, warning in runs["warnings"]]
     if runs["changed"]:
-        out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
+        out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     unit = measure_unit(figures, outcome)
     out += ["", "| | baseline | candidate |", "|---|---|---|",
@@ -6241,14 +6272,14 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
             for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
-    out += [runs["trials"]] if runs["trials"] else []
+    out += [md_text(runs["trials"])] if runs["trials"] else []
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
-        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([f"`{i}`" for i in r["figure"]["value"]], "none")]
+        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([md_code(i) for i in r["figure"]["value"]], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
-                + ids_text([f"`{i}`" for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+                + ids_text([md_code(i) for i in row_of(outcome, "not_compared")["figure"]["value"]])]
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
