@@ -1145,6 +1145,7 @@ class Inputs(NamedTuple):
     split_sha: str
     prompt_text: str
     prompt_sha: str
+    whole: bool = True   # the cases are every case of the split (a --limit past its size, --cases naming all)
 
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking", "system_fingerprint")
@@ -1959,14 +1960,14 @@ def load_prompt(path):
 def load_inputs(config):
     """The split and the prompt a run will use, every problem in them found before any call."""
     cases, labels, split_sha = load_split(config["split_path"])
-    cases = subset_of(cases, config.get("subset"), config["split_path"])
+    chosen = subset_of(cases, config.get("subset"), config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
-    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
+    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
     if problems:
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
+    return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases))
 
 
 def subset_of(cases, subset, split_path):
@@ -2956,9 +2957,22 @@ def build_config(args) -> RunConfig:
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
-        **({"subset": {"limit": args.limit}} if args.limit else {}),
-        **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
+        **quick_look(args.limit, args.cases),
     }
+
+
+def quick_look(limit, cases):
+    """run --limit N or --cases ID,ID as the run records it ({"subset": ...}), or {}: the whole split.
+    Ids are kept once each, as given. A --cases that names no id (",", or an empty shell variable)
+    is refused: it would ask nothing, or everything, and pass for a run of what was meant."""
+    if limit:
+        return {"subset": {"limit": limit}}
+    if cases is None:
+        return {}
+    ids = list(dict.fromkeys(i.strip() for i in cases.split(",") if i.strip()))
+    if not ids:
+        raise EvalError(f"--cases {cases!r} names no case: give case ids separated by commas, e.g. --cases dev-01,dev-09")
+    return {"subset": {"cases": ids}}
 
 
 def ollama_options(options, api, unchecked=False):
@@ -3488,6 +3502,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     file has always held it."""
     if rerun:
         config["rerun_test"] = rerun
+    if inputs.whole:   # --limit 100 of 28 cases asked them all: a run of the whole split, compared as one
+        config.pop("subset", None)
     config["judge"] = judge
     if form:
         config["response_format"] = form
