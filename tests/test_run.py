@@ -813,3 +813,27 @@ def test_cases_named_twice_are_asked_and_recorded_once(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-02,dev-09, dev-02", "--out", "runs/t.json")
     assert code == 0 and len(fake.chat_bodies) == 2, err
     assert load_json("runs/t.json")["config"]["subset"] == {"cases": ["dev-02", "dev-09"]}
+
+
+@pytest.mark.parametrize("given", [["--think", "on"], ["--think", "off"], ["--judge-votes", "3"], ["--judge-schema"],
+                                   ["--rerun-test"], ["--judge-model", "llama3.1:8b"], ["--judge-temperature", "0.7"]])
+def test_resume_refuses_the_options_it_used_to_ignore_for_a_journal_and_a_completion(project, cli, fake, given):
+    """Issue 28, item 18: --resume took --think, --judge-votes, --judge-schema and --rerun-test and
+    ignored them (the run went on as it began, the user believing otherwise). Each differs from the
+    run's configuration here, and is refused by name in one line, both when an interrupted run is
+    resumed (by its path or its journal's) and when a finished run with errors is completed."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = open("runs/dev-v3.json.journal", "rb").read()
+    for path in ("runs/dev-v3.json", "runs/dev-v3.json.journal"):
+        code, out, err = cli("run", "--resume", path, "--host", fake.url, *given)
+        assert code == 2 and len(err.splitlines()) == 1, err
+        assert f"; {given[0]} cannot be given with it (give only --jobs, " in err
+    assert open("runs/dev-v3.json.journal", "rb").read() == journal and fake.chat_bodies == []
+    os.unlink("runs/dev-v3.json.journal")
+    fake.faults = ["500"] * 4
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/e.json")[0] == 2
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/e.json", "--host", fake.url, *given)
+    assert code == 2 and f"; {given[0]} cannot be given with it" in err and len(err.splitlines()) == 1
+    assert fake.chat_bodies == [] and not os.path.exists("runs/e-completed.json")
+    assert not os.path.exists("runs/e-completed.json.journal")
