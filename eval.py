@@ -435,14 +435,15 @@ def md_fence(text):
     return f"{fence}\n{text}\n{fence}"
 
 
-def json_preview(value, width=60):
+def json_preview(value, width=60, clean=str):
     """A JSON value a server or a file sent, as one short line for a message (inert, cut at width).
-    A value nested too deep to print again is named by its kind: the message must not fail."""
+    clean (the API key's removal) sees the whole text, before it is cut short. A value nested too
+    deep to print again is named by its kind: the message must not fail."""
     try:
         text = json_text(value)
     except (RecursionError, ValueError):
         text = "[...]" if isinstance(value, list) else "{...}"
-    return one_line(text[:4 * width], width)
+    return one_line(clean(text)[:4 * width], width)
 
 
 def short(sha):
@@ -2074,17 +2075,18 @@ def error_text(body, reason="", clean=str):
     return inert(clean((body.decode("utf-8", errors="replace") or reason or "").strip())[:200])
 
 
-def listed_models(listing, key, where, hint):
+def listed_models(listing, key, where, hint, clean=str):
     """The entries of a server's model list (/api/tags' {"models": [...]}, /v1/models' {"data": [...]}):
     a missing or null list is an empty one (Go encodes a slice it never filled as null); any other
-    shape is one line naming the server and what it sent, never a TypeError or a text read as names."""
+    shape is one line naming the server and what it sent (cleaned of the API key), never a
+    TypeError or a text read as names."""
     if not isinstance(listing, dict):
-        raise EvalError(f"{where} sent {json_preview(listing)}, not an object holding a list of models; {hint}")
+        raise EvalError(f"{where} sent {json_preview(listing, clean=clean)}, not an object holding a list of models; {hint}")
     models = listing.get(key)
     if models is None:
         return []
     if type(models) is not list:
-        raise EvalError(f"{where} sent {json_text(key)}: {json_preview(models)}, not a list of models; {hint}")
+        raise EvalError(f"{where} sent {json_text(key)}: {json_preview(models, clean=clean)}, not a list of models; {hint}")
     return [entry for entry in models if isinstance(entry, dict)]
 
 
@@ -2380,7 +2382,7 @@ class OllamaClient(ChatClient):
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {hint}")
         names, entries = set(), {}
-        for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint):
+        for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
             for k in ("name", "model"):
                 if entry.get(k) and type(entry[k]) is str:   # a number or a list names no model to ask for
                     names.add(entry[k])
@@ -2504,7 +2506,8 @@ class OpenAIClient(ChatClient):
         hint = "is --host the base URL of an OpenAI-compatible server?"
         if status != 200:
             raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
-        served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint) if type(m.get("id")) is str]
+        served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
+                  if type(m.get("id")) is str]
         ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:

@@ -398,3 +398,13 @@ def test_the_servers_own_name_is_printed_inert(project, cli, fake):
     fake.listings["/v1/models"] = {"data": [{"id": "evil\x1b[2J"}]}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
     assert code == 2 and "it serves: evil\\x1b[2J" in err and "\x1b" not in err
+
+
+@pytest.mark.parametrize("listing", [{"data": f"Bearer {SECRET}"}, {"data": {"x" * 50 + SECRET: 1}}, ["y" * 50 + SECRET]])
+def test_a_model_list_of_the_wrong_shape_is_named_without_the_api_key(project, cli, fake, listing):
+    """From the attack on item 15: the message quotes what the server sent, cleaned of the key
+    before it is cut short (else half of it stays)."""
+    fake.listings["/v1/models"] = listing
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
+    assert code == 2 and ("not a list of models" in err or "not an object holding" in err), err
+    assert SECRET[:6] not in err and ("[API ke" in err or "Bearer [removed]" in err), err
