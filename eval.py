@@ -116,6 +116,7 @@ PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
+NAMES_SHOWN = 20                  # models (or capabilities) a server lists, named in a message: enough to pick from
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the methodology's threshold)
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
@@ -444,6 +445,15 @@ def json_preview(value, width=60, clean=str):
     except (RecursionError, ValueError):
         text = "[...]" if isinstance(value, list) else "{...}"
     return one_line(clean(text)[:4 * width], width)
+
+
+def names_text(names, clean=str, empty="none"):
+    """Names a server listed, for a message: the first NAMES_SHOWN, each one line (inert, cut short,
+    cleaned of the API key first), then how many more. 100,000 of them, or one holding a line
+    break, must not make the message a megabyte or forge a line of its own."""
+    some = [one_line(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
+    more = len(names) - len(some)
+    return ", ".join(some) + (f", and {more} more" if more > 0 else "") or empty
 
 
 def short(sha):
@@ -1169,8 +1179,8 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
-    if isinstance(value, str):
-        return inert(short(value) if key.endswith("_sha") else value)
+    if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
+        return inert(short(value) if key.endswith("_sha") else value).replace("\n", "\\n")
     return inert(json_text(value))
 
 
@@ -2390,7 +2400,7 @@ class OllamaClient(ChatClient):
         wanted = tagged(model)
         alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
         if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
-            raise EvalError(f"model {model!r}: {self.host} lists {self.scrub(', '.join(alike))}, which differ only in "
+            raise EvalError(f"model {model!r}: {self.host} lists {names_text(alike, self.scrub)}, which differ only in "
                             "case, and Ollama may answer any of them with either; remove all but one "
                             "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
         if model not in names and wanted not in names:
@@ -2401,8 +2411,7 @@ class OllamaClient(ChatClient):
                 self.names[model] = wanted
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
-                            f"Run `ollama pull {model}`, or pick one it has: "
-                            f"{self.scrub(', '.join(sorted(names))) or 'none'}.")
+                            f"Run `ollama pull {model}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
         entry = entries.get(model) or entries.get(wanted)
         self.identities[model] = self.identity(entry)
         capabilities = entry.get("capabilities")   # api/types.go ListModelResponse, in current versions
@@ -2511,7 +2520,7 @@ class OpenAIClient(ChatClient):
         ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:
-            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
+            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}")
         entry = next(m for m in served if m["id"] in (model, tagged(model)))
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its
         # plain values only; the key is scrubbed from their names as from the values (a server may
@@ -3477,7 +3486,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
         # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
         raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
-                        f"{', '.join(capabilities) or 'nothing listed'}); Ollama would refuse every case. Leave --think "
+                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
                         "out, or pick a thinking model")
     if config["model"] in client.names:   # the run records the name as the server lists it
         asked, config["model"] = config["model"], client.names[config["model"]]
@@ -3496,7 +3505,7 @@ def preflight_server(client, config, judge, inputs, resuming):
         judge_note(config["model"], judge["models"], client.identities)
     warn(f"split {config['split_path']} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
          f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
-         f"({' '.join(filter(None, (config['api'], server_version)))})")
+         f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
     return server_version, identity
 
 
@@ -3519,7 +3528,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
 def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
-        warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
+        warn(f"note: the server is now version {one_line(str(server_version), 60)}; the run began on "
+             f"{one_line(str(config.get('server_version')), 60)}")
     lock = run_lock(run_path)
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()

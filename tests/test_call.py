@@ -991,3 +991,20 @@ def test_a_resumed_run_names_a_new_server_version_inert(project, cli, fake):
     fake.version = "9\x1b[2J"
     code, out, err = cli("run", "--resume", "runs/s.json", "--host", fake.url)
     assert code == 0 and "the server is now version 9\\x1b[2J" in err and "\x1b" not in err, err
+
+
+def test_a_servers_long_or_many_lined_listing_is_one_short_message(project, cli, fake):
+    """From the attack on item 8: a server listing 20,000 models made the error 'pick one it has'
+    a line of a megabyte, and a name or a version holding a newline forged a line of its own."""
+    fake.models = [f"m{i}" for i in range(20_000)] + ["x\nerror: forged"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and len(err) < 2000 and "and 19981 more" in err and "\nerror: forged" not in err, err[:3000]
+    fake.models = ["qwen2.5:7b"]
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.version = "0.1\nerror: forged\n" + "v" * 500
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0 and "\nerror: forged" not in err and len(err.splitlines()[0]) < 400, err
+    fake.version = "0.2"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "  server_version: 0.1\\nerror: forged\\nvvv" in out and "\nerror: forged" not in out
