@@ -116,6 +116,7 @@ PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
+NAMES_SHOWN = 20                  # models (or capabilities) a server lists, named in a message: enough to pick from
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the methodology's threshold)
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
@@ -384,7 +385,15 @@ class EvalError(Exception):
 
 
 def warn(message):
-    print(message, file=sys.stderr, flush=True)
+    print(inert(message), file=sys.stderr, flush=True)
+
+
+def say(text):
+    """Print to stdout as a terminal should see it: whatever a server or a file put in the text
+    (a model's name, a server's version, an annotation, an id) is shown escaped, never acted on.
+    Every view people read goes out through here, warn() or handled(), so that no formatter has
+    to remember it."""
+    print(inert(text))
 
 
 # Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
@@ -400,6 +409,55 @@ def inert(text):
 def one_line(text, width=70):
     flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+# Markdown (a pull-request comment, a step summary) renders what it is given: text from a file, a
+# server or a model is data there, never markup. md_text escapes what markdown acts on inline (a
+# remote image, a link, an HTML tag, emphasis, a table's pipe); md_code quotes as code, its
+# delimiter a backtick run longer than any in the text (CommonMark ends a code span at a run of
+# exactly as many); md_fence fences a block with a run of tildes longer than any of backticks or
+# tildes in it (a fence closes at a line of at least as many, indented up to 3 spaces). Each makes
+# one line of what it quotes but the fence, whose text keeps its lines.
+MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]<>|~#!&])")
+
+
+def md_text(text):
+    return MARKDOWN_ACTIVE.sub(r"\\\1", " ".join(str(text).splitlines()))
+
+
+def md_code(text, cell=False):
+    """`text` as a code span; cell: inside a table, whose pipes split cells even in code (GFM)."""
+    flat = " ".join(str(text).splitlines())
+    ticks = "`" * (max(map(len, re.findall("`+", flat)), default=0) + 1)
+    # a space each side keeps a text that starts or ends with a backtick (or a space each side) as it is
+    pad = " " if flat[:1] == "`" or flat[-1:] == "`" or flat[:1] == flat[-1:] == " " or not flat else ""
+    return f"{ticks}{pad}{flat.replace('|', chr(92) + '|') if cell else flat}{pad}{ticks}"
+
+
+def md_fence(text):
+    longest = max(map(len, re.findall("`+|~+", text)), default=0)
+    fence = "~" * max(4, longest + 1)
+    return f"{fence}\n{text}\n{fence}"
+
+
+def json_preview(value, width=60, clean=str):
+    """A JSON value a server or a file sent, as one short line for a message (inert, cut at width).
+    clean (the API key's removal) sees the whole text, before it is cut short. A value nested too
+    deep to print again is named by its kind: the message must not fail."""
+    try:
+        text = json_text(value)
+    except (RecursionError, ValueError):
+        text = "[...]" if isinstance(value, list) else "{...}"
+    return one_line(clean(text)[:4 * width], width)
+
+
+def names_text(names, clean=str, empty="none"):
+    """Names a server listed, for a message: the first NAMES_SHOWN, each one line (inert, cut short,
+    cleaned of the API key first), then how many more. 100,000 of them, or one holding a line
+    break, must not make the message a megabyte or forge a line of its own."""
+    some = [one_line(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
+    more = len(names) - len(some)
+    return ", ".join(some) + (f", and {more} more" if more > 0 else "") or empty
 
 
 def short(sha):
@@ -484,7 +542,9 @@ def table(rows, align_right_from=1):
 
 
 def print_json(obj):
-    print(json_text(obj, indent=2))
+    # json escapes the C0 controls itself; the others a terminal acts on (C1 such as \x9b, a CSI
+    # alone; bidi overrides) become JSON escapes too: the same value read back, inert on a screen
+    print(CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text(obj, indent=2)))
 
 
 def show(view, as_json, markdown, text, verdicts=()):
@@ -493,9 +553,9 @@ def show(view, as_json, markdown, text, verdicts=()):
     if view == "json":
         print_json(as_json)
     elif view == "markdown":
-        print(markdown() + "".join(f"\n\n**{v}**" for v in verdicts))
+        say(markdown() + "".join(f"\n\n**{md_text(v)}**" for v in verdicts))
     else:
-        print(text())
+        say(text())
     for verdict in verdicts:
         warn(verdict)
 
@@ -1110,6 +1170,7 @@ class Inputs(NamedTuple):
     split_sha: str
     prompt_text: str
     prompt_sha: str
+    whole: bool = True   # the cases are every case of the split (a --limit past its size, --cases naming all)
 
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "unread", "thinking", "system_fingerprint")
@@ -1132,8 +1193,8 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
-    if isinstance(value, str):
-        return inert(short(value) if key.endswith("_sha") else value)
+    if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
+        return inert(short(value) if key.endswith("_sha") else value).replace("\n", "\\n")
     return inert(json_text(value))
 
 
@@ -1961,14 +2022,14 @@ def load_prompt(path):
 def load_inputs(config):
     """The split and the prompt a run will use, every problem in them found before any call."""
     cases, labels, split_sha = load_split(config["split_path"])
-    cases = subset_of(cases, config.get("subset"), config["split_path"])
+    chosen = subset_of(cases, config.get("subset"), config["split_path"])
     prompt_text, prompt_sha = load_prompt(config["prompt"])
-    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
+    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
     if problems:
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
+    return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases))
 
 
 def subset_of(cases, subset, split_path):
@@ -2073,6 +2134,21 @@ def error_text(body, reason="", clean=str):
     except (ValueError, RecursionError):
         pass
     return inert(clean((body.decode("utf-8", errors="replace") or reason or "").strip())[:200])
+
+
+def listed_models(listing, key, where, hint, clean=str):
+    """The entries of a server's model list (/api/tags' {"models": [...]}, /v1/models' {"data": [...]}):
+    a missing or null list is an empty one (Go encodes a slice it never filled as null); any other
+    shape is one line naming the server and what it sent (cleaned of the API key), never a
+    TypeError or a text read as names."""
+    if not isinstance(listing, dict):
+        raise EvalError(f"{where} sent {json_preview(listing, clean=clean)}, not an object holding a list of models; {hint}")
+    models = listing.get(key)
+    if models is None:
+        return []
+    if type(models) is not list:
+        raise EvalError(f"{where} sent {json_text(key)}: {json_preview(models, clean=clean)}, not a list of models; {hint}")
+    return [entry for entry in models if isinstance(entry, dict)]
 
 
 def retry_after(headers):
@@ -2365,20 +2441,19 @@ class OllamaClient(ChatClient):
     def preflight(self, model):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
         status, tags, _ = self.get_json("/api/tags")
-        if status != 200 or not isinstance(tags, dict):
-            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; "
-                            "is --host pointing at an Ollama server? (--api openai for other servers)")
+        hint = "is --host pointing at an Ollama server? (--api openai for other servers)"
+        if status != 200:
+            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {hint}")
         names, entries = set(), {}
-        for entry in tags.get("models") or []:
-            if isinstance(entry, dict):
-                for k in ("name", "model"):
-                    if entry.get(k):
-                        names.add(str(entry[k]))
-                        entries.setdefault(str(entry[k]), entry)
+        for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
+            for k in ("name", "model"):
+                if entry.get(k) and type(entry[k]) is str:   # a number or a list names no model to ask for
+                    names.add(entry[k])
+                    entries.setdefault(entry[k], entry)
         wanted = tagged(model)
         alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
         if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
-            raise EvalError(f"model {model!r}: {self.host} lists {self.scrub(', '.join(alike))}, which differ only in "
+            raise EvalError(f"model {model!r}: {self.host} lists {names_text(alike, self.scrub)}, which differ only in "
                             "case, and Ollama may answer any of them with either; remove all but one "
                             "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
         if model not in names and wanted not in names:
@@ -2389,8 +2464,7 @@ class OllamaClient(ChatClient):
                 self.names[model] = wanted
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
-                            f"Run `ollama pull {model}`, or pick one it has: "
-                            f"{self.scrub(', '.join(sorted(names))) or 'none'}.")
+                            f"Run `ollama pull {model}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
         entry = entries.get(model) or entries.get(wanted)
         self.identities[model] = self.identity(entry)
         capabilities = entry.get("capabilities")   # api/types.go ListModelResponse, in current versions
@@ -2520,17 +2594,21 @@ class OpenAIClient(ChatClient):
         if status in (401, 403):
             raise EvalError(f"{self.host}/models answered HTTP {status}: the server wants an API key "
                             "(--api-key or $OPENAI_API_KEY)")
-        if status != 200 or not isinstance(listing, dict):
-            raise EvalError(f"{self.host}/models answered HTTP {status}; is --host the base URL of an "
-                            "OpenAI-compatible server?")
-        ids = [str(m.get("id")) for m in listing.get("data") or [] if isinstance(m, dict)]
+        hint = "is --host the base URL of an OpenAI-compatible server?"
+        if status != 200:
+            raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
+        served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
+                  if type(m.get("id")) is str]
+        ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:
-            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {self.scrub(', '.join(ids)) or 'none'}")
-        entry = next(m for m in listing["data"] if isinstance(m, dict) and str(m.get("id")) in (model, tagged(model)))
-        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came
+            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}")
+        entry = next(m for m in served if m["id"] in (model, tagged(model)))
+        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its
+        # plain values only; the key is scrubbed from their names as from the values (a server may
+        # echo it as a name: {"Bearer sk-...": 1}), and each is cut short only after, or half a key stays.
         self.identities[model] = {"model_entry": {
-            str(k)[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
+            self.scrub(str(k))[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
             if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
@@ -3042,9 +3120,22 @@ def build_config(args) -> RunConfig:
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
-        **({"subset": {"limit": args.limit}} if args.limit else {}),
-        **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
+        **quick_look(args.limit, args.cases),
     }
+
+
+def quick_look(limit, cases):
+    """run --limit N or --cases ID,ID as the run records it ({"subset": ...}), or {}: the whole split.
+    Ids are kept once each, as given. A --cases that names no id (",", or an empty shell variable)
+    is refused: it would ask nothing, or everything, and pass for a run of what was meant."""
+    if limit:
+        return {"subset": {"limit": limit}}
+    if cases is None:
+        return {}
+    ids = list(dict.fromkeys(i.strip() for i in cases.split(",") if i.strip()))
+    if not ids:
+        raise EvalError(f"--cases {cases!r} names no case: give case ids separated by commas, e.g. --cases dev-01,dev-09")
+    return {"subset": {"cases": ids}}
 
 
 def ollama_options(options, api, unchecked=False):
@@ -3555,7 +3646,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
         # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
         raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
-                        f"{', '.join(capabilities) or 'nothing listed'}); Ollama would refuse every case. Leave --think "
+                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
                         "out, or pick a thinking model")
     family = client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think in (True, False):
@@ -3583,7 +3674,7 @@ def preflight_server(client, config, judge, inputs, resuming):
         judge_note(config["model"], judge["models"], client.identities)
     warn(f"split {config['split_path']} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
          f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
-         f"({' '.join(filter(None, (config['api'], server_version)))})")
+         f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
     return server_version, identity
 
 
@@ -3592,6 +3683,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     file has always held it."""
     if rerun:
         config["rerun_test"] = rerun
+    if inputs.whole:   # --limit 100 of 28 cases asked them all: a run of the whole split, compared as one
+        config.pop("subset", None)
     config["judge"] = judge
     if form:
         config["response_format"] = form
@@ -3604,7 +3697,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
 def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
-        warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
+        warn(f"note: the server is now version {one_line(str(server_version), 60)}; the run began on "
+             f"{one_line(str(config.get('server_version')), 60)}")
     lock = run_lock(run_path)
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
@@ -5662,15 +5756,15 @@ def markdown_report(config, s, path):
     rows = report_rows(config, s)
     head, problems, checks = (section_of(rows, k) for k in ("headline", "problems", "checks"))
     run = section_of(rows, "run")
-    out = [f"### eval.py report: `{path}`", "",
-           f"{config['split']} (`{short(config['split_sha'])}`) · `{config['prompt']}` "
-           f"(`{short(config['prompt_sha'])}`) · `{config['model']}`", ""]
+    out = [f"### eval.py report: {md_code(path)}", "",
+           f"{md_text(config['split'])} (`{short(config['split_sha'])}`) · {md_code(config['prompt'])} "
+           f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])}", ""]
     if problems["rerun"]:
-        out += [f"> **{problems['rerun']}**", ""]
+        out += [f"> **{md_text(problems['rerun'])}**", ""]
     if run["rule"]:
         out += [run["rule"], ""]
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
-    out += [f"| Check `{r['name']}`{r['shown']} | {figure_text(r['figure'])} | |"
+    out += [f"| Check {md_code(r['name'], cell=True)}{r['shown']} | {figure_text(r['figure'])} | |"
             for r in checks["rows"] if r["type"] != "label"]
     if problems["failed"]:
         out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
@@ -5700,7 +5794,8 @@ def markdown_headline(sec):
         out.append(f"| {name}{decided} | {figure_text(main)} | {interval(main['ci'])} |")
     base = row_of(sec, "baseline")
     if base:
-        out.append(f"| Majority baseline (always `{base['label']}`) | {figure_text(base['figure'])} | {interval(base['figure']['ci'])} |")
+        out.append(f"| Majority baseline (always {md_code(base['label'], cell=True)}) | {figure_text(base['figure'])} | "
+                   f"{interval(base['figure']['ci'])} |")
         out.append(f"| Invalid answers | {figure_text(row_of(sec, 'invalid')['figure'])} | |")
     return out
 
@@ -5718,8 +5813,9 @@ def markdown_speed(sec):
 
 def markdown_failures(sec):
     """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
-    failures = ", ".join(f"`{f['id']}` ({f['difficulty']}: " + (f"expected {f['expected']}, got {f['got']})" if sec["labels"]
-                                                                 else f"failed {', '.join(f['failed_checks'])})")
+    failures = ", ".join(f"{md_code(f['id'])} ({md_text(f['difficulty'])}: "
+                         + (f"expected {md_text(f['expected'])}, got {md_text(f['got'])})" if sec["labels"]
+                            else f"failed {md_text(', '.join(f['failed_checks']))})")
                          for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
     if len(sec["rows"]) > MARKDOWN_FAILURES:
         failures += f", and {len(sec['rows']) - MARKDOWN_FAILURES} more"
@@ -5780,8 +5876,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
-    fence = "~~~~"   # a fence no answer is likely to close
-    return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
+    return detail, lambda: md_fence(text), lambda: text
 
 
 def run_listing(folder):
@@ -6177,11 +6272,12 @@ def format_many(m):
 def markdown_many(m):
     sec = section_of(compare_many_rows(m), "many")
     rows, notes = many_rows(sec), many_notes(sec)
+    notes = [md_text(note) for note in notes]   # they name the split and the runs
     out = [f"### eval.py compare: {len(sec['rows'])} runs", "", notes[0], "",
-           "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[1:]]
+           "| " + " | ".join(md_text(c) for c in rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    out += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in rows[1:]]
     return "\n".join(out + [""] + notes[1:] + ["", "Readings:", ""]
-                     + [f"- {r['reading']}" for r in sec["rows"] if not r["reference"]])
+                     + [f"- {md_text(r['reading'])}" for r in sec["rows"] if not r["reference"]])
 
 
 def pairwise_reading(wins, losses, p, alpha):
@@ -6267,13 +6363,13 @@ def pairwise_lines(w):
 
 
 def pairwise_markdown(w):
-    return ["", f"**Pairwise** ({inert(', '.join(w['judge']['models']))}, both orders; "
-                f"criterion: {one_line(inert(w['criterion']), 60)}):", "",
+    return ["", f"**Pairwise** ({md_text(', '.join(w['judge']['models']))}, both orders; "
+                f"criterion: {md_text(one_line(w['criterion'], 60))}):", "",
             "| candidate wins | baseline wins | ties | position flips | no verdict |", "|---|---|---|---|---|",
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
             f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
             f"Sign test: {w['reading']}."] + [
-        f"Answered by {label} (not compared): " + ", ".join(f"`{i}`" for i in w[key])
+        f"Answered by {label} (not compared): " + ", ".join(md_code(i) for i in w[key])
         for key, label in UNANSWERED_BY.items() if w[key]]
 
 
@@ -6473,10 +6569,10 @@ def invalid_side(r, i):
 def markdown_compare(c, baseline_path, candidate_path):
     rows = compare_rows(c, baseline_path, candidate_path)
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
-    out = [f"### eval.py compare: `{runs['paths'][0]}` → `{runs['paths'][1]}`", ""]
-    out += [f"> **{side.capitalize()}: {warning}**" for side, warning in runs["warnings"]]
+    out = [f"### eval.py compare: {md_code(runs['paths'][0])} → {md_code(runs['paths'][1])}", ""]
+    out += [f"> **{side.capitalize()}: {md_text(warning)}**" for side, warning in runs["warnings"]]
     if runs["changed"]:
-        out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
+        out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     unit = measure_unit(figures, outcome)
     out += ["", "| | baseline | candidate |", "|---|---|---|",
@@ -6486,14 +6582,14 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
             for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
-    out += [runs["trials"]] if runs["trials"] else []
+    out += [md_text(runs["trials"])] if runs["trials"] else []
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
-        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([f"`{i}`" for i in r["figure"]["value"]], "none")]
+        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([md_code(i) for i in r["figure"]["value"]], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
-                + ids_text([f"`{i}`" for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+                + ids_text([md_code(i) for i in row_of(outcome, "not_compared")["figure"]["value"]])]
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
@@ -6594,10 +6690,10 @@ def report_run(run, run_path, baseline, errors, compare_path):
     """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
     config = run["config"]
     cases = grade_run(run)
-    print(format_report(config, score(config, cases)))
+    say(format_report(config, score(config, cases)))
     if baseline:
-        print()
-        print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
+        say("")
+        say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
     if errors:
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
         return 2
@@ -8139,8 +8235,8 @@ def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
     older = f", those of {read_from} carried over" if read_from != sidecar else ""
-    print(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
-          f"{sidecar}{older}; Ctrl-C to stop)", flush=True)
+    print(inert(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
+                f"{sidecar}{older}; Ctrl-C to stop)"), flush=True)
     try:
         with terminated_as_interrupted():
             server.serve_forever()
@@ -8717,7 +8813,7 @@ def cmd_judge(args):
     call_defaults(args)
     judged, failed = judge_run(args)
     write_judged(judged, args.run, args.out)
-    print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
+    say(format_report(judged["config"], score(judged["config"], grade_run(judged))))
     return 2 if failed else 0
 
 
@@ -8776,7 +8872,7 @@ def handled(handler, args):
     try:
         return handler(args)
     except EvalError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -8786,7 +8882,7 @@ def handled(handler, args):
         return 0
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{e.filename}: " if e.filename else ""
-        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        print(inert(f"error: {where}{e.strerror or e}"), file=sys.stderr)
         return 2
 
 

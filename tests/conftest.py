@@ -234,3 +234,51 @@ def tagged_run(project):
                                          ("t3", "safe", []), ("t4", "safe", ["injection"]))]
     return write_run("runs/cases-v1.json", make_run(cases, ["safe", "unsafe"], prompt="prompts/v1.txt",
                                                     split="cases", split_path="tagged/cases.jsonl"))
+
+
+# --- markdown, read as CommonMark reads it (a pull-request comment renders what eval.py prints)
+
+MARKUP = "# Heading ![x](http://evil.example/p.png) <img src=x> [l](http://evil.example) *b* _i_ |"
+
+
+def markdown_acted_on(md):
+    """What of a markdown text a renderer would act on beyond our own markup: the lines outside
+    fenced blocks, code spans and backslash escapes removed (CommonMark: a fence closes at a line
+    of the same character at least as long, indented at most 3 spaces; a code span ends at a run of
+    exactly as many backticks)."""
+    import re
+    kept, fence = [], None
+    for line in md.splitlines():
+        opening = re.match(r" {0,3}(`{3,}|~{3,})", line)
+        if fence is None and opening:
+            fence = opening.group(1)
+        elif fence is not None:
+            if re.fullmatch(r" {0,3}" + re.escape(fence[0]) + "{%d,}\\s*" % len(fence), line):
+                fence = None
+        else:
+            kept.append(outside_code(line))
+    assert fence is None, "a fenced block is never closed"
+    return kept
+
+
+def outside_code(line):
+    import re
+    out, i = [], 0
+    while i < len(line):
+        if line[i] == "\\" and i + 1 < len(line):
+            i += 2
+            continue
+        if line[i] == "`":
+            j = i
+            while j < len(line) and line[j] == "`":
+                j += 1
+            close = re.search(r"(?<!`)`{%d}(?!`)" % (j - i), line[j:])
+            if close:
+                i = j + close.end()
+                continue
+            out.append(line[i:j])
+            i = j
+            continue
+        out.append(line[i])
+        i += 1
+    return "".join(out)

@@ -100,6 +100,8 @@ class FakeOllama:
         self.gone = set()             # models listed in /api/tags whose files are gone: every chat answers 404
         self.refuse_loads = False     # answer load requests with HTTP 500   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
+        self.listings = {}            # GET path -> the JSON object sent instead of the usual answer (a wrong shape)
+        self.server_header = None     # a Server: header sent with every answer, as a server names itself
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
@@ -232,7 +234,8 @@ class FakeOllama:
                 self.send_raw(status, body, "application/json; charset=utf-8")
 
             def send_raw(self, status, body, content_type):
-                head = (f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}\r\n"
+                server = f"Server: {fake.server_header}\r\n" if fake.server_header is not None else ""
+                head = (f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}\r\n{server}"
                         f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n").encode()
                 self.wfile.write(head + body)
                 self.wfile.flush()
@@ -241,7 +244,9 @@ class FakeOllama:
                 if fake.drip_gets:   # the checks before a run, answered a few bytes at a time
                     self.drip("drip_headers", "-")
                     return
-                if self.path == "/api/tags":
+                if self.path in fake.listings:
+                    self.send_json(200, fake.listings[self.path])
+                elif self.path == "/api/tags":
                     self.send_json(200, {"models": [
                         {"name": m, "model": m, "modified_at": "2026-11-02T09:14:51.218337+01:00", "size": 4683087332,
                          "digest": fake.digest(m),

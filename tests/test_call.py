@@ -1212,3 +1212,91 @@ def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(proje
     assert [r["prompt_tokens"] is None for r in run["results"]] == [False, True] * 5   # trial 2 of each: cached
     assert "partial: 5 answers sent no prompt count" in out
     assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["speed"]["without_prompt_count"] == 5
+
+
+@pytest.mark.parametrize("listing, said", [
+    ({"models": 5}, '"models": 5, not a list of models'), ({"models": True}, '"models": true, not a list of models'),
+    ({"models": "qwen2.5:7b"}, '"models": "qwen2.5:7b", not a list of models'),
+    ({"models": {"name": "qwen2.5:7b"}}, '"models": {"name": "qwen2.5:7b"}, not a list of models'),
+    ([{"name": "qwen2.5:7b"}], '[{"name": "qwen2.5:7b"}], not an object holding a list of models'),
+    ("qwen2.5:7b", '"qwen2.5:7b", not an object holding a list of models'),
+])
+def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
+    """Issue 28, item 15: /api/tags answering {"models": 5} or {"models": true} was a TypeError
+    (exit 1); a text or an object was read as the list of what the server has."""
+    fake.listings["/api/tags"] = listing
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert err == (f"error: {fake.url}/api/tags sent {said}; is --host pointing at an Ollama server? "
+                   "(--api openai for other servers)\n")
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_a_listed_model_whose_name_is_no_text_is_not_taken_for_one(project, cli, fake):
+    """A name that is a number or a list names no model the run could ask for."""
+    fake.listings["/api/tags"] = {"models": [{"name": 5}, {"name": ["qwen2.5:7b"], "model": {"x": 1}}]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "is not pulled" in err and "pick one it has: none." in err, err
+
+
+def test_a_model_list_nested_too_deep_to_print_is_still_one_line():
+    """What a server sent is shown in the message; a value json cannot print again is named by its kind."""
+    deep = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(evalpy.EvalError, match=r"^http://h/api/tags sent \[\.\.\.\], not an object holding a list"):
+        evalpy.listed_models(deep, "models", "http://h/api/tags", "hint")
+    with pytest.raises(evalpy.EvalError, match=r'^http://h/api/tags sent "models": \{\.\.\.\}, not a list of models'):
+        evalpy.listed_models({"models": {"m": deep}}, "models", "http://h/api/tags", "hint")
+
+
+def test_what_a_server_says_of_itself_and_its_models_is_printed_inert(project, cli, fake):
+    """Issue 28, item 8: a server version, the names a server lists and the capabilities it gives
+    a model were printed raw: an ESC in them recoloured or cleared the user's terminal."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.version = "0.1\x1b[31mRED"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0 and "(ollama 0.1\\x1b[31mRED)" in err and "\x1b" not in out + err, err
+    assert load_json("runs/a.json")["config"]["server_version"] == "0.1\x1b[31mRED"   # stored as it came
+    fake.version = "0.2\x1b]0;pwned\x07"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")
+    shown = cli("compare", "runs/a.json", "runs/b.json")[1] + cli("runs", "runs")[1]
+    assert code == 0 and "\x1b" not in out + err + shown and "\\x1b]0;pwned\\x07" in shown
+    fake.models = ["evil\x1b[2J:latest", "qwen\u202e:7b"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/c.json")
+    assert code == 2 and "pick one it has: evil\\x1b[2J:latest, qwen\\u202e:7b." in err
+    assert "\x1b" not in err and "\u202e" not in err
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "capabilities": ["completion\x1b[31m"]}]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on", "--out", "runs/d.json")
+    assert code == 2 and "(it can: completion\\x1b[31m)" in err and "\x1b" not in err, err
+
+
+def test_a_resumed_run_names_a_new_server_version_inert(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "runs/r.json")
+    assert code == 0
+    run = load_json("runs/r.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: v for k, v in r.items() if k in ("id", "trial") + evalpy.CALL_FIELDS})
+              for r in run["results"][:1]]
+    open("runs/s.json.journal", "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    fake.version = "9\x1b[2J"
+    code, out, err = cli("run", "--resume", "runs/s.json", "--host", fake.url)
+    assert code == 0 and "the server is now version 9\\x1b[2J" in err and "\x1b" not in err, err
+
+
+def test_a_servers_long_or_many_lined_listing_is_one_short_message(project, cli, fake):
+    """From the attack on item 8: a server listing 20,000 models made the error 'pick one it has'
+    a line of a megabyte, and a name or a version holding a newline forged a line of its own."""
+    fake.models = [f"m{i}" for i in range(20_000)] + ["x\nerror: forged"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and len(err) < 2000 and "and 19981 more" in err and "\nerror: forged" not in err, err[:3000]
+    fake.models = ["qwen2.5:7b"]
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.version = "0.1\nerror: forged\n" + "v" * 500
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0 and "\nerror: forged" not in err and len(err.splitlines()[0]) < 400, err
+    fake.version = "0.2"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "  server_version: 0.1\\nerror: forged\\nvvv" in out and "\nerror: forged" not in out

@@ -6,7 +6,7 @@ import os
 import pytest
 import scipy.stats
 
-from conftest import ROOT, V3_MISSES, answer_key, evalpy, load_json, make_run, split_run, write_run
+from conftest import MARKUP, ROOT, V3_MISSES, answer_key, evalpy, load_json, make_run, markdown_acted_on, split_run, write_run
 
 EXAMPLE = ROOT / "runs" / "example"
 
@@ -622,3 +622,22 @@ def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
         assert evalpy.mcnemar_mid_p(fixed, broken) == alpha == pytest.approx(mid_p(fixed, broken), rel=1e-12)
         assert min(fixed, broken) <= evalpy.mid_p_cutoff(fixed + broken, alpha)[0]
     assert evalpy.sign_test(3, 0) == scipy.stats.binomtest(0, 3).pvalue == 0.25
+
+
+def test_compare_markdown_quotes_what_the_runs_hold_as_code_or_escaped(project, cli):
+    """Issue 28, item 9: the compare views for a pull request (two runs, many runs) showed a path,
+    an id, a changed setting or a run's name holding markdown as markdown."""
+    tick = "c`1 " + MARKUP
+    name = "runs/r` " + MARKUP.replace("/", "_")
+    base = make_run([(tick, "bug", "bug"), ("c2", "bug", "acceso")], model="m`` " + MARKUP)
+    cand = make_run([(tick, "bug", "acceso"), ("c2", "bug", "bug")], model="m " + MARKUP + "`")
+    paths = [write_run(f"{name}{i}.json", run) for i, run in enumerate((base, cand, base))]
+    for argv in (paths[:2], paths):
+        code, md, err = cli("compare", *argv, "--markdown", "--fail-on-regression")
+        assert code == 1 and "**GATE FAILED" in md, err
+        acted = markdown_acted_on(md)
+        assert md.count("\n") > 5 and all("[" not in line and "<" not in line and "*b*" not in line
+                                          and "_i_" not in line for line in acted), md
+        assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
+        table = [line for line in md.splitlines() if line.startswith("|")]
+        assert len({line.count("|") - line.count("\\|") for line in table}) == 1, table   # every row as many cells

@@ -396,3 +396,62 @@ def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(p
     lines = out.splitlines()
     assert lines[0].startswith("Accuracy: 0/28 = 0%") and "Invalid answers: 28" in lines
     assert any(line.startswith("Thinking never finished: 28 (dev-01,") for line in lines), out
+
+
+def test_the_api_key_never_leaks_through_the_names_of_a_models_entry(project, cli, fake):
+    """Issue 28, item 7: the values of a /v1/models entry were cleaned and its keys were not, so
+    {"Bearer sk-...": 1} put the key in the run file; a name long enough to be cut short kept
+    half of it."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.listings["/v1/models"] = {"object": "list", "data": [
+        {"id": "qwen2.5:7b", f"Bearer {SECRET}": 1, SECRET: "x", "x" * 190 + SECRET: True,
+         "echo": {"Authorization": f"Bearer {SECRET}"}}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
+    assert code == 0, err
+    text = (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")
+    for seen in (out, err, text, cli("report", "runs/dev-v3.json", "--json")[1]):
+        assert SECRET not in seen and SECRET[:9] not in seen
+    entry = load_json("runs/dev-v3.json")["config"]["model_entry"]
+    assert entry["id"] == "qwen2.5:7b" and entry["Bearer [removed]"] == 1 and entry["[API key removed]"] == "x"
+
+
+@pytest.mark.parametrize("listing, said", [
+    ({"data": 5}, '"data": 5, not a list of models'), ({"data": True}, '"data": true, not a list of models'),
+    ({"data": "qwen2.5:7b"}, '"data": "qwen2.5:7b", not a list of models'),
+    ({"data": {"id": "qwen2.5:7b"}}, '"data": {"id": "qwen2.5:7b"}, not a list of models'),
+    ([{"id": "qwen2.5:7b"}], '[{"id": "qwen2.5:7b"}], not an object holding a list of models'),
+    ({"data": [{"id": 5}, {"id": ["qwen2.5:7b"]}]}, "is not served by"),
+])
+def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
+    """Issue 28, item 15: {"data": 5} was a TypeError (exit 1); a text or an object was read as
+    the list of what the server serves, and an id that is no text as a model's name."""
+    fake.listings["/v1/models"] = listing
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert err.startswith(f"error: {fake.url}/v1/models sent {said}; is --host the base URL of an OpenAI-compatible "
+                          "server?") or (said in err and "it serves: none" in err), err
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_the_servers_own_name_is_printed_inert(project, cli, fake):
+    """Issue 28, item 8: an OpenAI-compatible server's Server: header, its name in the run, was
+    printed raw, ESC and all."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.server_header = "llama.cpp\x1b[2J\x1b[31m"
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 0, err
+    assert "(openai llama.cpp\\x1b[2J\\x1b[31m)" in err and "\x1b" not in out + err
+    assert load_json("runs/dev-v3.json")["config"]["server_version"] == "llama.cpp\x1b[2J\x1b[31m"
+    fake.listings["/v1/models"] = {"data": [{"id": "evil\x1b[2J"}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 2 and "it serves: evil\\x1b[2J" in err and "\x1b" not in err
+
+
+@pytest.mark.parametrize("listing", [{"data": f"Bearer {SECRET}"}, {"data": {"x" * 50 + SECRET: 1}}, ["y" * 50 + SECRET]])
+def test_a_model_list_of_the_wrong_shape_is_named_without_the_api_key(project, cli, fake, listing):
+    """From the attack on item 15: the message quotes what the server sent, cleaned of the key
+    before it is cut short (else half of it stays)."""
+    fake.listings["/v1/models"] = listing
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
+    assert code == 2 and ("not a list of models" in err or "not an object holding" in err), err
+    assert SECRET[:6] not in err and ("[API ke" in err or "Bearer [removed]" in err), err

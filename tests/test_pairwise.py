@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from conftest import evalpy, load_json, make_run, write_run
+from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, write_run
 
 CRITERION = "Which answer helps the customer more?"
 
@@ -348,7 +348,9 @@ def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):
     for view in ((), ("--markdown",)):
         code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", hostile, *view)
         assert code == 0, err
-        assert "\x1b" not in out and "\x1b" not in err and "evil\\x1b[31mred" in out
+        # markdown escapes the bracket too (issue 28, item 9): the comment shows evil\x1b[31mred
+        shown = "evil\\x1b\\[31mred" if view else "evil\\x1b[31mred"
+        assert "\x1b" not in out and "\x1b" not in err and shown in out
     out = cli("judge", cand, "--audit")[1]
     assert "\x1b" not in out and "evil\\x1b[31mred" in out
 
@@ -417,3 +419,20 @@ def test_an_interrupted_retry_keeps_the_stored_verdicts_of_pairs_it_did_not_reac
     verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     kept = [v for v in verdicts if v["order"] == "baseline first"]
     assert len(kept) == 12 and all(v["winner"] for v in kept)     # none of the good ones lost
+
+
+def test_the_pairwise_markdown_quotes_the_criterion_and_ids_as_text(project, cli, fake):
+    """Issue 28, item 9: the criterion (the user's words, or a sidecar's) and the ids of cases one
+    run did not answer went into the pull-request comment as markdown."""
+    ids = ["c`1 " + MARKUP, "c02", "c03"]
+    base, cand = two_runs(ids, candidate_better=ids, baseline_better=())
+    run = load_json(cand)
+    run["results"][1].update(response=None, error="HTTP 500: boom")
+    write_run(cand, run)
+    fake.route = lambda body: verdict("A") if body["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT else None
+    code, md, err = cli("compare", base, cand, "--pairwise", "Which *helps* " + MARKUP, "--host", fake.url,
+                        "--markdown")
+    assert code == 0 and "**Pairwise**" in md and "Answered by only the baseline" in md, err
+    assert all("[" not in line and "<" not in line and "*b*" not in line and "*helps*" not in line
+               for line in markdown_acted_on(md)), md
+    assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]

@@ -5,7 +5,7 @@ import json
 import pytest
 import scipy.stats
 
-from conftest import ROOT, evalpy, hand_cases, make_run, write_run
+from conftest import MARKUP, ROOT, evalpy, hand_cases, make_run, markdown_acted_on, write_run
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -297,3 +297,66 @@ def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
     out = cli("report", "runs/cached.json")[1]
     assert "tokens/s · prompt" not in out and "prompt rate" in out
     assert "partial: 2 answers sent no prompt count (Ollama leaves out a count of zero" in out
+
+
+def test_what_a_run_file_or_its_annotations_hold_is_printed_inert(project, cli):
+    """Issue 28, item 8: review annotations were printed raw by report, ESC and all; so were an
+    error, an id, a difficulty, a model name and a check's name from a hand-edited run file."""
+    run = make_run([{"id": "c\x1b[31m1", "expected": "bug", "response": "acceso", "difficulty": "\x1b[2Jtrap"},
+                    {"id": "c2", "expected": "bug", "response": None, "error": "HTTP 500: \x1b]0;pwned\x07"},
+                    ("c3", "bug", "bug")], model="m\x1b[5m")
+    path = write_run("runs/x.json", run)
+    (project / "runs" / "x.json.annotations.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "x.json",
+         "annotations": {"c\x1b[31m1#1": {"text": "\x1b[31mconfused\u202e\x9b", "time": "t"}}}), encoding="utf-8")
+    shown = ""
+    for argv in ((), ("--markdown",), ("--case", "c\x1b[31m1"), ("--case", "c2", "--markdown")):
+        code, out, err = cli("report", path, *argv)
+        assert code in (0, 2), err
+        shown += out + err
+    shown += "".join(cli("runs", "runs")[1:]) + "".join(cli("compare", path, write_run("runs/y.json", run))[1:])
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x9b" not in shown
+    assert "\\x1b[31mconfused\\u202e\\x9b" in shown and "\\x1b]0;pwned\\x07" in shown and "m\\x1b[5m" in shown
+    code, out, err = cli("report", path, "--json")   # JSON escapes: the same text read back, inert on a screen
+    assert "\x1b" not in out and "\x9b" not in out and "\u202e" not in out
+    assert json.loads(out)["annotations"]["counts"] == [["\x1b[31mconfused\u202e\x9b", 1]]
+
+
+def test_an_answer_never_closes_the_fence_of_report_case_markdown(project, cli):
+    """Issue 28, item 9: an answer holding ~~~~ closed the block (its lines are indented 2 spaces,
+    which a fence allows) and the rest rendered as markdown: headings, remote images. The fence is
+    longer than any run of backticks or tildes in the text."""
+    answer = f"sure\n~~~~\n{MARKUP}\n  ~~~~~~~~~~\n````````````\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nend"
+    run = make_run([{"id": "c1", "expected": "bug", "response": answer, "note": "~~~~~\n# note"},
+                    {"id": "c2", "expected": "bug", "input": "````` ~~~~~~ " + MARKUP, "response": "bug"}])
+    path = write_run("runs/f.json", run)
+    for case in ("c1", "c2"):
+        md = cli("report", path, "--case", case, "--markdown")[1]
+        first, last = md.splitlines()[0], md.splitlines()[-1]
+        assert first == last and set(first) <= {"~"} and len(first) >= 4
+        assert markdown_acted_on(md) == [], md
+    assert cli("report", path, "--case", "c1", "--markdown")[1].splitlines()[0] == "~" * 33
+    plain = write_run("runs/p.json", make_run([("c1", "bug", "bug")]))
+    assert cli("report", plain, "--case", "c1", "--markdown")[1].splitlines()[0] == "~~~~"   # as before
+
+
+def test_markdown_views_quote_what_files_hold_as_code_or_escaped(project, cli):
+    """Issue 28, item 9, every markdown view: a model, split, prompt, path, id, difficulty, label,
+    check or tag name holding markdown (a remote image, a heading, a backtick that ends its code
+    span, a pipe that splits its table cell) is shown as text, in a pull-request comment too."""
+    tick = "c`1 " + MARKUP
+    check = {"name": "n`` " + MARKUP, "type": "contains", "value": "zzz", "blocking": True}
+    free = make_run([{"id": tick, "response": "no", "difficulty": MARKUP, "tags": [MARKUP], "checks": [check]},
+                     {"id": "c2", "response": "zzz", "checks": [check]}],
+                    labels=None, model="m`" + MARKUP, split=MARKUP, prompt="prompts/`" + MARKUP)
+    labelled = make_run([{"id": tick, "expected": MARKUP, "response": "bug", "difficulty": MARKUP, "tags": [MARKUP]},
+                         ("c2", "bug", "bug")], labels=["bug", MARKUP])
+    for run in (free, labelled):
+        path = write_run("runs/x` " + MARKUP.replace("/", "_") + ".json", run)
+        code, md, err = cli("report", path, "--markdown", "--min-accuracy", "0.9", "--must-pass", MARKUP)
+        assert code == 1 and "**GATE FAILED" in md, err
+        assert md.count("\n") > 5 and all("[" not in line and "<" not in line and "*b*" not in line
+                                          and "_i_" not in line for line in markdown_acted_on(md)), md
+        rows = [line for line in md.splitlines() if line.startswith("| Check ")]
+        assert all(line.count("|") - line.count("\\|") == 4 for line in rows), rows   # one cell each, as headed
+        assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]

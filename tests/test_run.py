@@ -782,3 +782,59 @@ def test_a_conversation_case_is_sent_turn_by_turn_after_the_system_prompt(projec
     shown = cli("report", "runs/conv.json", "--case", "c1")[1]
     assert ("Conversation (the answer is the next turn):\n  [user]\n    Hola, soy Ana; mi pedido es el B-12.\n"
             "  [assistant]\n    Gracias, Ana. ¿En qué puedo ayudarle?\n  [user]\n    ¿Y cuándo llega?") in shown
+
+
+@pytest.mark.parametrize("given", [",", "", " , ,", ",,,"])
+def test_cases_that_name_no_case_are_refused_before_any_call(project, cli, fake, given):
+    """Issue 28, item 17: --cases , wrote a run of 0 cases and exited 0 (and --cases "", from an
+    empty shell variable, ran the whole split as if no --cases had been given)."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", given)
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"error: --cases {given!r} names no case: give case ids separated by commas")
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+@pytest.mark.parametrize("quick", [["--limit", "100"], ["--limit", "28"],
+                                   ["--cases", ",".join(f"dev-{i:02d}" for i in range(28, 0, -1)) + ",dev-01"]])
+def test_a_quick_look_that_takes_every_case_is_recorded_as_the_whole_split(project, cli, fake, quick):
+    """Issue 28, item 17: --limit 100 on a 28-case split marked a full run as partial, and compare
+    then refused to pair it with a run of the whole split."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/all.json")[0] == 0
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, *quick, "--out", "runs/quick.json")
+    assert code == 0 and len(fake.chat_bodies) == 2 * 28, err
+    run = load_json("runs/quick.json")
+    assert "subset" not in run["config"] and run["config"]["cases"] == 28
+    assert "only" not in cli("report", "runs/quick.json")[1].split("\n\n")[1]
+    code, out, err = cli("compare", "runs/all.json", "runs/quick.json")
+    assert code == 0 and "Cases: only part" not in out, err
+
+
+def test_cases_named_twice_are_asked_and_recorded_once(project, cli, fake):
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-02,dev-09, dev-02", "--out", "runs/t.json")
+    assert code == 0 and len(fake.chat_bodies) == 2, err
+    assert load_json("runs/t.json")["config"]["subset"] == {"cases": ["dev-02", "dev-09"]}
+
+
+@pytest.mark.parametrize("given", [["--think", "on"], ["--think", "off"], ["--judge-votes", "3"], ["--judge-schema"],
+                                   ["--rerun-test"], ["--judge-model", "llama3.1:8b"], ["--judge-temperature", "0.7"]])
+def test_resume_refuses_the_options_it_used_to_ignore_for_a_journal_and_a_completion(project, cli, fake, given):
+    """Issue 28, item 18: --resume took --think, --judge-votes, --judge-schema and --rerun-test and
+    ignored them (the run went on as it began, the user believing otherwise). Each differs from the
+    run's configuration here, and is refused by name in one line, both when an interrupted run is
+    resumed (by its path or its journal's) and when a finished run with errors is completed."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = open("runs/dev-v3.json.journal", "rb").read()
+    for path in ("runs/dev-v3.json", "runs/dev-v3.json.journal"):
+        code, out, err = cli("run", "--resume", path, "--host", fake.url, *given)
+        assert code == 2 and len(err.splitlines()) == 1, err
+        assert f"; {given[0]} cannot be given with it (give only --jobs, " in err
+    assert open("runs/dev-v3.json.journal", "rb").read() == journal and fake.chat_bodies == []
+    os.unlink("runs/dev-v3.json.journal")
+    fake.faults = ["500"] * 4
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/e.json")[0] == 2
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/e.json", "--host", fake.url, *given)
+    assert code == 2 and f"; {given[0]} cannot be given with it" in err and len(err.splitlines()) == 1
+    assert fake.chat_bodies == [] and not os.path.exists("runs/e-completed.json")
+    assert not os.path.exists("runs/e-completed.json.journal")
