@@ -7732,7 +7732,9 @@ class Review:
     def save(self, body):
         """Write one annotation (an empty one removes it) to the sidecar: read, change, write, under
         a lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
-        if not isinstance(body, dict) or body.get("key") not in self.keys or not isinstance(body.get("text"), str):
+        # the key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)
+        if (not isinstance(body, dict) or not isinstance(body.get("key"), str) or body["key"] not in self.keys
+                or not isinstance(body.get("text"), str)):
             raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>"} for a case of this run')
         text = " ".join(body["text"].split())
         if len(text) > MAX_ANNOTATION:

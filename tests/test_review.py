@@ -148,6 +148,10 @@ def test_concurrent_saves_lose_nothing(server, runs):
     (json.dumps({"key": "dev-01#1", "text": 3}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1", "label": "x"}).encode(), "for a case of this run"),   # the field is text
     (json.dumps(["dev-01#1", "x"]).encode(), "for a case of this run"),
+    # issue 28, item 19: a key that cannot be looked up (a list, an object) was a 500
+    (json.dumps({"key": ["dev-01#1"], "text": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": {"dev-01#1": 1}, "text": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": 1, "text": "x"}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1", "text": "x" * 201}).encode(), "at most 200 characters"),
     (b"", "small JSON object"),
     (b"{" + b" " * 5000 + b"}", "small JSON object"),
