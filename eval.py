@@ -328,8 +328,9 @@ OPTIONS = (
     Option(("--json",), ("runs",), "print the list as JSON", "flag", False),
     # judge
     Option(("--host",), ("judge",), "server URL (default: the run's host)", judge_call=True),
-    Option(("--out",), ("judge",), "file to write (default: the run's name with -judged, runs/x-judged.json; never "
-                                   "overwritten: -judged-2 and so on when it exists)", judge_call=True),
+    Option(("--out",), ("judge",), "file to write; if it exists, nothing is asked and judge exits 2; a folder gets "
+                                   "the default name (default: the run's name with -judged, runs/x-judged.json, or "
+                                   "the next free name: -judged-2 and so on)", judge_call=True),
     Option(("--audit",), ("judge",), "instead of judging, audit the verdicts RUN holds (no model call): pass rate by "
                                      "answer length, each judge's rate and family, split votes, and the position "
                                      "flips of pairwise comparisons stored beside it", "flag", False),
@@ -2983,11 +2984,11 @@ def default_run_path(split_name, prompt_path):
     return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
 
 
-def chosen_run_path(out, config):
-    """(where the run file goes, whether that name is the user's own). A default name moves to the
-    next free one; a name given with --out is taken as given or refused, so that a `report` of that
-    name reads this run and no older one; --out naming a folder puts the default name in it."""
-    default = default_run_path(config["split"], config["prompt"])
+def chosen_run_path(out, default):
+    """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
+    default name moves to the next free one; a name given with --out is taken as given or refused,
+    so that a `report` of that name reads this run and no older one; --out naming a folder puts
+    the default name in it."""
     if not out:
         return default, False
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
@@ -3345,7 +3346,7 @@ def run_split(args):
     if resuming:
         refuse_changed(config, inputs, done)
     else:
-        wanted, exact = chosen_run_path(args.out, config)
+        wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"]))
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
@@ -6584,9 +6585,17 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
 
 
-def write_judged(judged, run_path, out):
+def judged_path(run_path, out):
+    """(where the re-judged run goes, whether --out named it): RUN-judged.json, or the next free name;
+    an --out that exists is refused before any judge is asked, as run's is, never moved to -2 (then
+    `judge --out j.json && report j.json` would read an older file)."""
+    return chosen_run_path(out, os.path.splitext(run_path)[0] + "-judged.json")
+
+
+def write_judged(judged, run_path, target):
     """The re-judged run, in a file of its own: the run it came from is never touched."""
-    out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
+    out, exact = target
+    out = out if exact else free_run_path(out)
     try:
         write_file(out, run_text(judged))
     except FileExistsError:
@@ -8433,8 +8442,9 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
+    target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
     judged, failed = judge_run(args)
-    write_judged(judged, args.run, args.out)
+    write_judged(judged, args.run, target)
     print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
     return 2 if failed else 0
 
