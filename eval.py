@@ -49,6 +49,7 @@ import argparse
 import base64
 import contextlib
 import difflib
+import errno
 import functools
 import gc
 import hashlib
@@ -70,6 +71,7 @@ from collections import Counter
 from datetime import datetime
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
+from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -572,6 +574,30 @@ def json_line(obj):
 
 def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
+
+
+class NotRegularFile(OSError):
+    """A path to read that is a pipe, a device or a socket, not a file."""
+
+
+def open_regular(path, mode="rb", encoding=None):
+    """PATH opened to read, if it is a regular file (a folder: IsADirectoryError; a pipe, a device:
+    NotRegularFile). A FIFO with no writer blocks an ordinary open for ever, /dev/zero never ends a
+    read: O_NONBLOCK lets the open return whatever PATH is, and fstat then looks at what was opened,
+    so nothing can be swapped in between a look and the read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode_bits = os.fstat(fd).st_mode
+        if S_ISDIR(mode_bits):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not S_ISREG(mode_bits):
+            raise NotRegularFile(errno.EINVAL, "not a regular file (a pipe or a device)", path)
+        with contextlib.suppress(OSError, AttributeError):
+            os.set_blocking(fd, True)   # reads of a regular file never wait anyway; this keeps them plain
+        return os.fdopen(fd, mode, encoding=encoding)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def write_file(path, pieces, replace=False):
@@ -1552,8 +1578,9 @@ def resolve_split(value):
 
 
 def read_bytes(path, what):
+    """A file named by the user, whole: only a regular file is opened (a pipe would block for ever)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read()
     except OSError as e:
         raise unreadable(path, what, e) from None
@@ -1565,6 +1592,8 @@ def unreadable(path, what, error):
         return EvalError(f"{path}: no such {what}")
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{path}: is a folder, not a {what}")
+    if isinstance(error, NotRegularFile):
+        return EvalError(f"{path}: not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{path}: cannot read {what} ({error.strerror})")
 
 
@@ -3228,7 +3257,7 @@ def journal_config(path):
     """The config of an unfinished run, from its journal's first line; None if it has none: an
     interrupted run of the held-out split has seen it as much as a finished one."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             header = json.loads(f.readline())
         return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
     except (OSError, ValueError, KeyError, RecursionError):
@@ -3515,10 +3544,8 @@ def load_run(path):
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
-    if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
-        raise EvalError(f"{path}: not a regular file (a pipe or a device), so not a run file")
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path, "r", encoding="utf-8") as f:
             run = json.load(f)
     except OSError as e:
         raise unreadable(path, "run file", e) from None
@@ -3547,7 +3574,7 @@ def read_run_config(path):
     """Only the config block of a run file; None if there is none. A run cut short or damaged
     after its config still has one: eval.py writes it first."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path, "r", encoding="utf-8") as f:
             text = f.read()
         run = json.loads(text)
         config = run.get("config") if isinstance(run, dict) else None
@@ -7618,7 +7645,7 @@ def html_page(title, parts):
 def is_page(path):
     """Whether a file begins as every page eval.py writes begins."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read(len(PAGE_START)).lower() == PAGE_START
     except OSError:
         return False
