@@ -688,9 +688,16 @@ class FileLock:
                 self.file = handle
             else:   # its holder removed it as we waited: the lock is the file now at PATH
                 handle.close()
-        self.file.truncate(0)
-        self.file.write(str(os.getpid()))
-        self.file.flush()
+        try:
+            self.file.truncate(0)
+            self.file.write(str(os.getpid()))
+            self.file.flush()
+        except OSError as e:   # a full disk: no lock file left behind, and the error names it
+            remove_quietly(path)
+            with contextlib.suppress(OSError):   # closing flushes the pid again, and fails again
+                self.file.close()
+            self.file = None
+            raise OSError(e.errno, e.strerror, path) from None
 
     def release(self):
         if self.file is not None:
@@ -3071,20 +3078,26 @@ def open_journal(run_path, config, exact=False):
             if exact:   # (a run file of that name was refused before: chosen_run_path)
                 raise EvalError(f"--out {run_path}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
-        lock = run_lock(run_path)
-        journal = os.fdopen(fd, "ab")
+        journal, lock = os.fdopen(fd, "ab"), None
         try:
+            lock = run_lock(run_path)
             append_journal(journal, {"format": RUN_FORMAT, "config": config})
-        except OSError as e:   # a full disk before the first answer: leave nothing behind
-            for close in (journal.close, lock.release):
-                try:
-                    close()
-                except OSError:
-                    pass
-            remove_quietly(run_path + JOURNAL_SUFFIX)
-            raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet. "
-                            "Free some space and run again") from None
+        except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
+            abandon_journal(run_path, journal, lock)   # or the same --out is refused next time
+            if isinstance(e, OSError):
+                raise EvalError(f"cannot write {e.filename or run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing "
+                                "was asked yet. Free some space and run again") from None
+            raise
         return run_path, journal, lock
+
+
+def abandon_journal(run_path, journal, lock):
+    """Undo open_journal: a journal that holds no answer of its own goes, and so does its lock."""
+    with contextlib.suppress(OSError):   # a write that failed fails again as the file is closed
+        journal.close()
+    remove_quietly(run_path + JOURNAL_SUFFIX)
+    if lock:
+        lock.release()
 
 
 def read_journal(path):
@@ -3342,8 +3355,15 @@ def complete_journal(finished, config, done):
     it keeps, so that the completion can itself be interrupted and resumed."""
     base, ext = os.path.splitext(finished)
     run_path, journal, lock = open_journal(base + "-completed" + ext, config)
-    for (case_id, trial), answer in done.items():
-        append_journal(journal, {"id": case_id, "trial": trial, **answer})
+    try:
+        for (case_id, trial), answer in done.items():
+            append_journal(journal, {"id": case_id, "trial": trial, **answer})
+    except BaseException as e:   # the answers it copies are all in `finished`: nothing is lost by going
+        abandon_journal(run_path, journal, lock)
+        if isinstance(e, OSError):
+            raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet and "
+                            f"{finished} is unchanged. Free some space and run again") from None
+        raise
     warn(f"completing {finished} ({len(done)} answers kept, the rest asked again) into {run_path}; "
          f"{finished} is unchanged")
     return run_path, journal, lock

@@ -550,6 +550,21 @@ def test_a_full_disk_during_the_final_write_leaves_no_temp_file(project, cli, fa
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28
 
 
+@pytest.mark.parametrize("limit, fails", [(0, "runs/x.json.lock"), (16, "runs/x.json.journal")])
+def test_a_disk_full_at_the_start_names_the_file_and_leaves_nothing(project, cli, fake, limit, fails):
+    """Issue 28, item 16: a disk already full said only "error: No space left on device" and left an
+    empty journal and lock, after which the same --out was refused and --resume said to remove it.
+    limit 0: not even the lock's pid can be written; 16: the lock can, the journal's header not."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = run_with_file_size_limit(project, fake, limit, "run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"error: cannot write {fails} (File too large); nothing was asked yet. Free some space and run again" \
+        in done.stderr, done.stderr
+    assert fake.chat_bodies == [] and os.listdir("runs") == []
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0 and "wrote runs/x.json" in err and os.listdir("runs") == ["x.json"]
+
+
 def failing_pieces():
     yield "{\"partial\": "
     raise OSError(28, "No space left on device")
@@ -681,6 +696,25 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     assert kept == [r for r in done["results"] if r["input"] not in broken]
     code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
     assert code == 2 and "a finished run without errors; there is nothing to resume" in err
+
+
+def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, cli, fake):
+    """From issue 28, item 16: a completion's journal that could not take the answers it copies went
+    with the error unnamed, and stayed, half written, with its lock."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")[0] == 2
+    original = (project / "runs" / "dev-v3.json").read_bytes()
+    config = dict(json.loads(original)["config"], completed_from="runs/dev-v3.json")
+    header = len(evalpy.json_line({"format": evalpy.RUN_FORMAT, "config": config}))
+    done = run_with_file_size_limit(project, fake, header + 100, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert ("error: cannot write runs/dev-v3-completed.json.journal (File too large); nothing was asked yet and "
+            "runs/dev-v3.json is unchanged. Free some space and run again") in done.stderr, done.stderr
+    assert os.listdir("runs") == ["dev-v3.json"] and (project / "runs" / "dev-v3.json").read_bytes() == original
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/dev-v3-completed.json" in err
 
 
 def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, monkeypatch):
