@@ -6561,13 +6561,62 @@ def pairwise_problem(stored):
     return None
 
 
+def pairwise_call(v):
+    """The call a pairwise verdict answers: its case and trial, judge, vote and order."""
+    return v["id"], v["trial"], v["model"], v["vote"], v["order"]
+
+
+def verdict_worth(v):
+    """How much a stored pairwise verdict is worth: a failed call 0, an unreadable answer 1, a verdict 2."""
+    return 0 if v.get("error") else 1 if v.get("winner") is None else 2
+
+
+def merged_verdicts(stored, new):
+    """One comparison's verdicts from what the sidecar holds and what a compare brings: per call,
+    the one worth more, and of two worth as much the one stored first, so a save never puts a worse
+    verdict, or another for one already paid for and perhaps reported, in place of a stored one."""
+    merged = {pairwise_call(v): v for v in stored}
+    for v in new:
+        old = merged.get(pairwise_call(v))
+        if old is None or verdict_worth(v) > verdict_worth(old):
+            merged[pairwise_call(v)] = v
+    return list(merged.values())
+
+
 def save_comparison(path, comparison):
-    """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
-    Atomic, and under a lock, so two compares at once each keep their own."""
+    """Store one comparison in the sidecar, every other kept. Under the lock, its verdicts are
+    merged with those of the same comparison stored meanwhile: two compares of the same runs and
+    judge at once (each read the sidecar before the other saved) keep every answer either paid for.
+    Atomic. Returns the comparison as stored."""
     with FileLock(path + ".lock"):
-        comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
-        write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n",
+        comparisons, verdicts = [], []
+        for c in read_pairwise(path):
+            if all(c[k] == comparison[k] for k in COMPARISON_KEY):
+                verdicts = merged_verdicts(verdicts, c["verdicts"])
+            else:
+                comparisons.append(c)
+        stored = dict(comparison, verdicts=merged_verdicts(verdicts, comparison["verdicts"]))
+        write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1) + "\n",
                    replace=True)
+    return stored
+
+
+def merged_votes(saved, mine, kept, pairs, wanted):
+    """(votes by pair, calls made now) of a comparison as saved: the figures are those of the merged
+    verdicts, what the next compare reads. Said on stderr when another compare of the same runs and
+    judge stored verdicts while this one asked (by value: the sidecar is read back, not shared)."""
+    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+    made = {pairwise_call(v): v for v in mine if id(v) not in reused}
+    own = {pairwise_call(v): v for v in mine}
+    theirs = [v for v in saved if own.get(pairwise_call(v)) != v]
+    if theirs:
+        replaced = sum(1 for v in theirs if made.get(pairwise_call(v), {}).get("error"))
+        warn(f"merged with {plural(len(theirs), 'verdict')} another compare stored meanwhile"
+             + (f"; they stand in for {plural(replaced, 'call')} that failed here" if replaced else ""))
+    by_call = {pairwise_call(v): v for v in saved}
+    votes = {(p["id"], p["trial"]): [by_call[(p["id"], p["trial"], *w)] for w in wanted]
+             for p in pairs if all((p["id"], p["trial"], *w) in by_call for w in wanted)}
+    return votes, sum(made.get(pairwise_call(v)) == v for pair_votes in votes.values() for v in pair_votes)
 
 
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
@@ -6618,18 +6667,18 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             interrupted = True
             raise
         finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
-            save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
-                                      "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-                                      "eval_version": __version__,
-                                      # a pair not asked again keeps what was stored of it
-                                      "verdicts": [v for p in pairs for v in votes.get(
-                                          (p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]})
+            # a pair not asked again keeps what was stored of it
+            mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
+            saved = save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
+                                              "date": datetime.now().astimezone().isoformat(timespec="seconds"),
+                                              "eval_version": __version__, "verdicts": mine})
             warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
                                                          if interrupted else ""))
-    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+        votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
+    else:
+        asked_now = 0
     return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
-            "asked": sum(id(v) not in reused for pair_votes in votes.values() for v in pair_votes),
-            "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+            "asked": asked_now, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
 
 
 def judged_path(run_path, out):

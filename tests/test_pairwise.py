@@ -390,3 +390,49 @@ def test_an_interrupted_retry_keeps_the_stored_verdicts_of_pairs_it_did_not_reac
     verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     kept = [v for v in verdicts if v["order"] == "baseline first"]
     assert len(kept) == 12 and all(v["winner"] for v in kept)     # none of the good ones lost
+
+
+def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, fake):
+    """Issue 28, item 6: the second of two compares to save replaced the whole comparison, so the
+    first one's paid-for verdicts were lost (27 in the report). Two real processes: B reads the
+    empty sidecar and starts asking a judge that fails, A asks a good judge and saves, then B's
+    calls fail and B saves: the verdicts are merged under the lock, and a failed call never
+    replaces an answer."""
+    import subprocess
+    import sys
+    import threading
+    import time
+    from fake_ollama import FakeOllama
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    gate = threading.Event()
+    failing = FakeOllama().start()
+    try:
+        failing.latency = lambda text: gate.wait(30) and 0   # B's first call waits here until A has saved
+        failing.faults = ["500"] * 100
+
+        def compare(host):
+            return subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
+                                     CRITERION, "--host", host, "--retries", "0"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        b = compare(failing.url)
+        deadline = time.monotonic() + 20
+        while failing.in_flight == 0 and time.monotonic() < deadline:   # B has read the sidecar and asks
+            time.sleep(0.02)
+        assert failing.in_flight == 1
+        a = compare(fake.url)
+        a_out, a_err = a.communicate(timeout=30)
+        assert a.returncode == 0 and "Candidate wins (4)" in a_out, a_err
+        gate.set()
+        b_out, b_err = b.communicate(timeout=30)
+    finally:
+        gate.set()
+        failing.stop()
+    assert "Traceback" not in b_err
+    comparisons = load_json(cand + ".pairwise.json")["comparisons"]
+    assert len(comparisons) == 1
+    verdicts = comparisons[0]["verdicts"]
+    assert len(verdicts) == 8 and all(v["error"] is None and v["winner"] for v in verdicts)   # A's, every one
+    # B reports what is stored, merged, and says so; its failed calls are not counted as the comparison's
+    assert b.returncode == 0 and "Candidate wins (4)" in b_out and "8 judge calls (0 made now, 0 failed)" in b_out, b_err
+    assert "merged with 8 verdicts another compare stored meanwhile; they stand in for 8 calls that failed here" in b_err
