@@ -960,7 +960,7 @@ class ReportAdds(TypedDict, total=False):
     per_label: dict         # labels only: precision, recall, f1, support
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
-    annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
+    annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
 
 
 class Score(ReportAdds):
@@ -1119,7 +1119,9 @@ class AnnotationsFile(TypedDict, total=False):
     format: str             # ANNOTATIONS_FORMAT
     run: str                # the run file's name
     run_sha: str            # the run file's hash when annotated: annotations of another version are stale
-    annotations: dict       # {answer_key(): Annotation}
+    annotations: dict       # {answer_key(): Annotation}, of the run file whose hash is run_sha
+    other_versions: dict    # {run_sha: {answer_key(): Annotation}}: those written on other versions of the
+                            # run file (one made again under its name), kept by review's saves, never shown as its own
 
 
 class Inputs(NamedTuple):
@@ -5181,6 +5183,8 @@ def rows_annotations(s):
     return {"key": "annotations", "file": annotations["file"],
             "total": figure("count", sum(n for _, n in annotations["counts"])),
             "left_out": annotations["left_out"] and stray_warning(annotations["file"], annotations["left_out"]),
+            "other_versions": annotations["other_versions"] and versions_note(annotations["file"],
+                                                                              annotations["other_versions"]),
             "rows": [{"name": text, "figure": figure("count", n, ["annotations", "counts", i, 1])}
                      for i, (text, n) in enumerate(annotations["counts"])]}
 
@@ -5348,7 +5352,7 @@ def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
     out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
-    return out + ([f"  {sec['left_out']}"] if sec["left_out"] else [])
+    return out + [f"  {note}" for note in (sec["left_out"], sec["other_versions"]) if note]
 
 
 def which(answers, repeat):
@@ -5587,18 +5591,20 @@ def run_listing(folder):
     return listing, None, lambda: text
 
 
-def report_score(run_path, config, cases, checks_path=None, annotations=None):
+def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
     """The score a report shows: the figures, where the checks came from, and the annotations
-    written in review, if any (read from beside the run unless given)."""
+    written in review on this version of the run file, if any (read from beside the run unless
+    given); those written on another version are counted apart."""
     s = dict(score(config, cases), checks_from=checks_path or "the run file")
     if annotations is None:
-        annotations, _ = read_annotations(annotations_file(run_path))
-    if annotations:
+        annotations, other_versions = run_annotations(run_path)
+    if annotations or other_versions:
         # only the annotations of answers of this run, as the page counts them; the others are named apart
         strays = stray_annotations(annotations, cases)
         left_out = set(strays)   # a set: a sidecar may name many answers of an older run
         kept = {k: v for k, v in annotations.items() if k not in left_out}
-        s["annotations"] = {"file": annotations_file(run_path), "counts": annotation_counts(kept), "left_out": strays}
+        s["annotations"] = {"file": annotations_file(run_path), "counts": annotation_counts(kept), "left_out": strays,
+                            "other_versions": version_summary(other_versions or {})}
     return s
 
 
@@ -6392,10 +6398,11 @@ def annotations_file(run_path):
 
 
 def read_annotations(path):
-    """An annotations sidecar: {answer key: {"text": ..., "time": ...}} and the run sha it was made
-    on. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
+    """An annotations sidecar: {"annotations": {answer key: {"text": ..., "time": ...}}, "run_sha": the
+    hash of the run file they were written on (None if it says none), "other_versions": {run sha:
+    annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
     if not os.path.exists(path):
-        return {}, None
+        return {"annotations": {}, "run_sha": None, "other_versions": {}}
     if not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{path}: not a regular file (a pipe or a device); move it aside")
     try:
@@ -6403,17 +6410,69 @@ def read_annotations(path):
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError
-        written = data["labels" if older else "annotations"]
         text_key = "label" if older else "text"
-        if not isinstance(written, dict) or not all(isinstance(entry, dict) and isinstance(entry.get(text_key), str)
-                                                    and entry[text_key] for entry in written.values()):
+        others = data.get("other_versions", {})
+        if not isinstance(others, dict):
             raise ValueError
+        annotations = annotation_entries(data["labels" if older else "annotations"], text_key)
+        other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
         raise EvalError(f"{path}: damaged, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
-    annotations = {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
     run_sha = data.get("run_sha")
-    return annotations, run_sha if isinstance(run_sha, str) else None
+    return {"annotations": annotations, "run_sha": run_sha if isinstance(run_sha, str) else None,
+            "other_versions": other_versions}
+
+
+def annotation_entries(written, text_key):
+    """{answer key: {"text", "time"}} from one version's annotations as stored; ValueError if they are not."""
+    if not isinstance(written, dict) or not all(isinstance(entry, dict) and isinstance(entry.get(text_key), str)
+                                                and entry[text_key] for entry in written.values()):
+        raise ValueError
+    return {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
+
+
+def annotations_by_version(sidecar, run_sha):
+    """(the annotations written on the run file whose hash is run_sha, those of its other versions by
+    hash). A sidecar that names no version (eval.py before run_sha) is taken as this version's."""
+    versions = {sha: dict(written) for sha, written in sidecar["other_versions"].items()}
+    main = sidecar["run_sha"] or run_sha
+    versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
+    current = versions.pop(run_sha, {})
+    return current, {sha: written for sha, written in versions.items() if written}
+
+
+def run_annotations(run_path):
+    """The annotations review wrote on this version of a run, and those it keeps of other versions
+    (the run made again under the same name), by the run file's hash: never shown as this run's."""
+    sidecar = read_annotations(annotations_file(run_path))
+    if sidecar["run_sha"] is None and not sidecar["other_versions"]:   # nothing to tell apart: no hash to take
+        return sidecar["annotations"], {}
+    return annotations_by_version(sidecar, sha256_bytes(read_bytes(run_path, "run file")))
+
+
+def version_summary(other_versions):
+    """Each other version's annotations as a report counts them: its hash, how many, the first and
+    last time one was written (ISO text as stored), the earliest version first."""
+    summary = []
+    for sha, written in other_versions.items():
+        times = sorted(t for t in (entry.get("time") for entry in written.values()) if isinstance(t, str))
+        summary.append({"run_sha": sha, "count": len(written), "first": times[0] if times else None,
+                        "last": times[-1] if times else None})
+    return sorted(summary, key=lambda v: (v["first"] or "", v["run_sha"]))
+
+
+def versions_note(file, summary):
+    """One line naming the annotations left out because they were written on another version of the run."""
+    def when(v):
+        first, last = (t[:16].replace("T", " ") if t else None for t in (v["first"], v["last"]))
+        return "time unknown" if first is None else first if first == last else f"{first} to {last}"
+    total = sum(v["count"] for v in summary)
+    each = "; ".join((f"{v['count']} on " if len(summary) > 1 else "") + f"sha {short(inert(v['run_sha']))}, {when(v)}"
+                     for v in summary)
+    return (f"{plural(total, 'annotation')} in {file} {'was' if total == 1 else 'were'} written in review on "
+            f"{'another version' if len(summary) == 1 else 'other versions'} of this run file ({each}), left out "
+            "here; the file keeps them")
 
 
 def annotation_counts(annotations):
@@ -7296,6 +7355,8 @@ def report_page(path, run, cases, s, annotations):
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
         if problems["open"]["value"] else []
     warnings += [stray_warning(annotations_file(path), strays)] if strays else []
+    annotated_sec = section_of(rows, "annotations")
+    warnings += [annotated_sec["other_versions"]] if annotated_sec and annotated_sec["other_versions"] else []
     warnings += stopped_short_lines(problems)
     parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
@@ -7818,18 +7879,29 @@ class Review:
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
         self.sidecar = path + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
-        _, annotated_sha = read_annotations(annotations_file(path))
-        self.stale = annotated_sha is not None and annotated_sha != self.run_sha
+        self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
+    def annotations(self):
+        """(this version's annotations, those of other versions of the run file by hash): the sidecar
+        as it is now, read against the run as it was loaded."""
+        return annotations_by_version(read_annotations(annotations_file(self.path)), self.run_sha)
+
+    def versions_note(self):
+        """The line naming annotations written on other versions of the run, or None."""
+        others = version_summary(self.annotations()[1])
+        return versions_note(annotations_file(self.path), others) if others else None
+
     def data(self):
-        annotations, _ = read_annotations(annotations_file(self.path))
+        annotations, other_versions = self.annotations()
         try:
             changed = sha256_bytes(read_bytes(self.path, "run file")) != self.run_sha
         except EvalError:
             changed = True
         config = self.run["config"]
-        return {"run": self.path, "against": self.against_path, "changed": changed, "stale_annotations": self.stale,
+        others = version_summary(other_versions)
+        return {"run": self.path, "against": self.against_path, "changed": changed,
+                "other_versions": versions_note(annotations_file(self.path), others) if others else None,
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
                 "counts": annotation_counts(annotations)}
@@ -7845,15 +7917,18 @@ class Review:
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         with self.lock, FileLock(self.sidecar + ".lock"):
-            annotations, _ = read_annotations(annotations_file(self.path))
+            # this version's annotations only: those of another version of the run file (one made
+            # again under its name) are kept under their hash, never adopted as these, never dropped
+            annotations, other_versions = self.annotations()
             if text:
                 annotations[body["key"]] = {"text": text,
                                             "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(body["key"], None)
             write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.path),
-                                                "run_sha": self.run_sha, "annotations": annotations}, indent=1) + "\n",
-                       replace=True)
+                                                "run_sha": self.run_sha, "annotations": annotations,
+                                                **({"other_versions": other_versions} if other_versions else {})},
+                                               indent=1) + "\n", replace=True)
         return {"saved": body["key"], "annotation": annotations.get(body["key"]), "counts": annotation_counts(annotations)}
 
 
@@ -8142,7 +8217,7 @@ async function start() {
   $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
-  if (data.stale_annotations) notes.push("These annotations were written against another version of this run file.");
+  if (data.other_versions) notes.push(data.other_versions + ".");
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
   const values = (f) => [...new Set(data.items.flatMap(f))].sort();
   for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
@@ -8421,8 +8496,8 @@ def cmd_report(args):
     if args.case:
         return show_one_case(args, checks)
     run, config, cases = graded_for_report(args, checks)
-    annotations, _ = read_annotations(annotations_file(args.run))
-    s = report_score(args.run, config, cases, args.checks, annotations)
+    annotations, other_versions = run_annotations(args.run)
+    s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
@@ -8563,6 +8638,9 @@ def show_audit(args, config, cases):
 
 def cmd_review(args):
     review = Review(args.run, args.against)
+    note = review.versions_note()
+    if note:
+        warn(f"note: {note}")
     serve_until_stopped(serve_review(review, args.port), args.run, review.sidecar)
     return 0
 

@@ -293,3 +293,49 @@ def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     time.sleep(0.5)
     assert requests.get(url + "/data", timeout=5).status_code == 200
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_annotations_of_an_earlier_run_of_the_same_name_are_left_out_named_and_kept(project, runs, cli, fake):
+    """Issue 28, item 2: annotations saved in review for runs/x.json, the run made again under that
+    name: report and report --html showed the old annotations as this run's, and one save in review
+    rewrote the sidecar with the new sha, so they passed as current for good. They are left out and
+    named (how many, from when) in report, the page and review; a save keeps them under their sha."""
+    old_bytes = (project / runs[1]).read_bytes()
+    old_sha = evalpy.sha256_bytes(old_bytes)
+    review = evalpy.Review(runs[1])
+    for key, text in (("dev-05#1", "old: confused login"), ("dev-09#1", "old: a sentence")):
+        review.save({"key": key, "text": text})
+    when = load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["time"]
+    (project / runs[1]).unlink()
+    fake.answers = {c["input"]: c["expected"] for c in map(json.loads, open("golden/dev.jsonl", encoding="utf-8"))}
+    fake.answers[next(c["input"] for c in map(json.loads, open("golden/dev.jsonl", encoding="utf-8")) if c["id"] == "dev-05")] = "bug"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", runs[1])[0] == 0
+    new_sha = evalpy.sha256_bytes((project / runs[1]).read_bytes())
+    note = (f"2 annotations in {runs[1]}.annotations.json were written in review on another version of this run "
+            f"file (sha {old_sha[:8]}, {when[:16].replace('T', ' ')}), left out here; the file keeps them")
+
+    code, out, err = cli("report", runs[1])
+    assert "old:" not in out and note in out
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [] and s["other_versions"] == [{"run_sha": old_sha, "count": 2, "first": when, "last": when}]
+    cli("report", runs[1], "--html", "x.html")
+    page = (project / "x.html").read_text(encoding="utf-8")
+    assert "old:" not in page and note in page
+
+    review = evalpy.Review(runs[1])
+    data = review.data()
+    assert all(item["annotation"] is None for item in data["items"]) and data["counts"] == []
+    assert data["other_versions"] == note
+    review.save({"key": "dev-05#1", "text": "new: thinks it is a bug"})
+    sidecar = load_json(runs[1] + ".annotations.json")
+    assert sidecar["run_sha"] == new_sha and list(sidecar["annotations"]) == ["dev-05#1"]
+    assert {k: v["text"] for k, v in sidecar["other_versions"][old_sha].items()} == {   # kept, never adopted
+        "dev-05#1": "old: confused login", "dev-09#1": "old: a sentence"}
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [["new: thinks it is a bug", 1]] and s["other_versions"][0]["count"] == 2
+    review.save({"key": "dev-05#1", "text": ""})                    # removing this version's touches no other
+    assert len(load_json(runs[1] + ".annotations.json")["other_versions"][old_sha]) == 2
+
+    (project / runs[1]).write_bytes(old_bytes)                      # the old version back: its annotations are its own again
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [["old: a sentence", 1], ["old: confused login", 1]] and s["other_versions"] == []
