@@ -339,3 +339,25 @@ def test_annotations_of_an_earlier_run_of_the_same_name_are_left_out_named_and_k
     (project / runs[1]).write_bytes(old_bytes)                      # the old version back: its annotations are its own again
     s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
     assert s["counts"] == [["old: a sentence", 1], ["old: confused login", 1]] and s["other_versions"] == []
+
+
+def test_a_lone_surrogate_in_an_answer_reaches_the_review_page_as_an_escape(project):
+    """Issue 28, item 13 (review's part): "\\ud800" in an answer is sent in /data as a JSON escape (the
+    page shows it, UTF-8 never has to hold it), and a save that sends one is a 400, not a 500."""
+    from pathlib import Path
+    Path("runs").mkdir()
+    Path("runs/s.json").write_text(json.dumps(make_run([("odd", "bug", "bug \ud800 fin"), ("ok", "bug", "bug")])))
+    httpd = evalpy.serve_review(evalpy.Review("runs/s.json"), 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        data = requests.get(url + "/data", timeout=5)
+        assert data.status_code == 200 and b"bug \\ud800 fin" in data.content
+        assert data.json()["items"][0]["response"] == "bug \ud800 fin"
+        bad = requests.post(url + "/annotations", data=b'{"key": "odd#1", "text": "half \\ud800"}', timeout=5,
+                            headers={"Content-Type": "application/json"})
+        assert bad.status_code == 400 and "half of a character" in bad.json()["error"]
+        assert requests.post(url + "/annotations", json={"key": "odd#1", "text": "medio carácter"}, timeout=5).status_code == 200
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
