@@ -3022,17 +3022,33 @@ def default_run_path(split_name, prompt_path):
     return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
 
 
+# The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
+RESERVED_SUFFIXES = {ANNOTATIONS_SUFFIX: "review's annotations", OLD_ANNOTATIONS_SUFFIX: "review's annotations",
+                     PAIRWISE_SUFFIX: "pairwise verdicts", JOURNAL_SUFFIX: "an unfinished run's answers",
+                     ".lock": "a lock"}
+
+
 def chosen_run_path(out, default):
     """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
     default name moves to the next free one; a name given with --out is taken as given or refused,
     so that a `report` of that name reads this run and no older one; --out naming a folder puts
-    the default name in it."""
+    the default name in it. Refused before any call: a name that is taken (a dangling link too:
+    the final write could not take it), one of eval.py's own names, a path through a file."""
     if not out:
         return default, False
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
         return os.path.join(out, os.path.basename(default)), False
+    suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
+    if suffix:
+        raise EvalError(f"--out {out}: a name ending in {suffix} is for eval.py's files beside a run "
+                        f"({RESERVED_SUFFIXES[suffix]}); give the run another name")
+    folder = os.path.dirname(out)
+    while folder and not os.path.lexists(folder):   # the folders still to make: the first that exists must be one
+        folder = os.path.dirname(folder)
+    if folder and not os.path.isdir(folder):
+        raise EvalError(f"--out {out}: {folder} is not a folder; run files go in a folder")
     for taken in (out, out + JOURNAL_SUFFIX):
-        if os.path.exists(taken):
+        if os.path.lexists(taken):
             raise EvalError(f"--out {out}: {taken} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
     return out, True
@@ -3042,7 +3058,7 @@ def free_run_path(path):
     """The first of path, path-2, path-3 ... with neither a run file nor a journal."""
     base, ext = os.path.splitext(path)
     candidate, n = path, 1
-    while os.path.exists(candidate) or os.path.exists(candidate + JOURNAL_SUFFIX):
+    while os.path.lexists(candidate) or os.path.lexists(candidate + JOURNAL_SUFFIX):   # a dangling link takes a name too
         n += 1
         candidate = f"{base}-{n}{ext}"
     return candidate
@@ -6752,6 +6768,7 @@ def write_judged(judged, run_path, target):
     out, exact = target
     out = out if exact else free_run_path(out)
     try:
+        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)   # as run makes its folder
         write_file(out, run_text(judged))
     except FileExistsError:
         raise EvalError(f"{out} appeared while the judge was asked; it was not overwritten, and {run_path} "

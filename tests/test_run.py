@@ -81,6 +81,28 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
     assert code == 2 and "runs/pr.json.journal exists" in err
 
 
+@pytest.mark.parametrize("out, says", [
+    ("runs/link.json", "--out runs/link.json: runs/link.json exists, and eval.py never overwrites a run"),
+    ("afile/x.json", "--out afile/x.json: afile is not a folder"),
+    ("afile/deeper/x.json", "--out afile/deeper/x.json: afile is not a folder"),
+    ("runs/x.json.annotations.json", "--out runs/x.json.annotations.json: a name ending in .annotations.json is "
+                                     "for eval.py's files beside a run (review's annotations); give the run another name"),
+    ("runs/x.json.labels.json", "ending in .labels.json is for eval.py's files beside a run (review's annotations)"),
+    ("runs/x.json.pairwise.json", "ending in .pairwise.json is for eval.py's files beside a run (pairwise verdicts)"),
+    ("runs/x.json.journal", "ending in .journal is for eval.py's files beside a run (an unfinished run's answers)"),
+    ("runs/x.json.lock", "ending in .lock is for eval.py's files beside a run (a lock)")])
+def test_an_out_that_cannot_be_the_run_is_refused_before_any_call(project, cli, fake, out, says):
+    """From the attack on issue 28, item 20: a dangling link at --out passed the look (exists() follows
+    it) and refused the run file only once every case was asked; a file where the folder should be
+    failed then too; a sidecar's name made a run file report would read as the sidecar."""
+    Path("runs").mkdir()
+    os.symlink("nowhere.json", "runs/link.json")
+    Path("afile").write_text("mine\n")
+    code, out_text, err = cli("run", "--split", "dev", "--host", fake.url, "--out", out)
+    assert code == 2 and says in err, err
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["link.json"] and Path("afile").read_text() == "mine\n"
+
+
 @pytest.mark.parametrize("folder", ["runs", "runs/", "mine/"])
 def test_out_naming_a_folder_writes_the_default_name_into_it(project, cli, fake, folder):
     (project / folder.rstrip("/")).mkdir(exist_ok=True)
