@@ -6480,8 +6480,8 @@ def version_summary(other_versions):
 
 def versions_note(file, summary):
     """One line naming the annotations left out because they were written on another version of the run."""
-    def when(v):
-        first, last = (t[:16].replace("T", " ") if t else None for t in (v["first"], v["last"]))
+    def when(v):   # the times are the file's text: shown escaped
+        first, last = (inert(t[:16].replace("T", " ")) if t else None for t in (v["first"], v["last"]))
         return "time unknown" if first is None else first if first == last else f"{first} to {last}"
     total = sum(v["count"] for v in summary)
     each = "; ".join((f"{v['count']} on " if len(summary) > 1 else "") + f"sha {short(inert(v['run_sha']))}, {when(v)}"

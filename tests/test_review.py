@@ -361,3 +361,19 @@ def test_a_lone_surrogate_in_an_answer_reaches_the_review_page_as_an_escape(proj
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli):
+    """From the attack on issue 28, item 2: the times and hash of another version's annotations are
+    the file's text, not eval.py's; they are printed escaped, and a sidecar whose other versions are
+    not annotations is damaged, in one line."""
+    sidecar = project / (runs[1] + ".annotations.json")
+    sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": "\x1b[31m" + "0" * 58,
+                                   "annotations": {"dev-09#1": {"text": "t", "time": "\x1b[2J2026-01-01T10:00:00"}}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 0 and "\x1b" not in out and "(sha \\x1b[31m, \\x1b[2J2026-01-01 1), left out here" in out
+    for others in ([], {"abc": []}, {"abc": {"dev-09#1": {"text": ""}}}, {"abc": {"dev-09#1": "t"}}):
+        sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": others}))
+        code, out, err = cli("report", runs[1])
+        assert code == 2 and "damaged, not an annotations file written by eval.py review" in err, others
+
