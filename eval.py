@@ -6664,13 +6664,17 @@ def save_comparison(path, comparison):
     judge at once (each read the sidecar before the other saved) keep every answer either paid for.
     Atomic. Returns the comparison as stored."""
     with FileLock(path + ".lock"):
-        comparisons, verdicts = [], []
+        comparisons, verdicts, same = [], [], None
         for c in read_pairwise(path):
             if all(c[k] == comparison[k] for k in COMPARISON_KEY):
-                verdicts = merged_verdicts(verdicts, c["verdicts"])
+                verdicts, same = merged_verdicts(verdicts, c["verdicts"]), c
             else:
                 comparisons.append(c)
-        stored = dict(comparison, verdicts=merged_verdicts(verdicts, comparison["verdicts"]))
+        verdicts = merged_verdicts(verdicts, comparison["verdicts"])
+        brought = {id(v) for v in comparison["verdicts"]}
+        # where and when the verdicts were asked: this compare's, unless it added none of its own
+        stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same,
+                      verdicts=verdicts)
         write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1) + "\n",
                    replace=True)
     return stored

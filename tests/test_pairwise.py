@@ -433,6 +433,8 @@ def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, 
     assert len(comparisons) == 1
     verdicts = comparisons[0]["verdicts"]
     assert len(verdicts) == 8 and all(v["error"] is None and v["winner"] for v in verdicts)   # A's, every one
+    assert comparisons[0]["host"] == fake.url     # where they were asked: B's save added none of its own
     # B reports what is stored, merged, and says so; its failed calls are not counted as the comparison's
     assert b.returncode == 0 and "Candidate wins (4)" in b_out and "8 judge calls (0 made now, 0 failed)" in b_out, b_err
     assert "merged with 8 verdicts another compare stored meanwhile; they stand in for 8 calls that failed here" in b_err
+
