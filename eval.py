@@ -6663,20 +6663,25 @@ def save_comparison(path, comparison):
     merged with those of the same comparison stored meanwhile: two compares of the same runs and
     judge at once (each read the sidecar before the other saved) keep every answer either paid for.
     Atomic. Returns the comparison as stored."""
-    with FileLock(path + ".lock"):
-        comparisons, verdicts, same = [], [], None
-        for c in read_pairwise(path):
-            if all(c[k] == comparison[k] for k in COMPARISON_KEY):
-                verdicts, same = merged_verdicts(verdicts, c["verdicts"]), c
-            else:
-                comparisons.append(c)
-        verdicts = merged_verdicts(verdicts, comparison["verdicts"])
-        brought = {id(v) for v in comparison["verdicts"]}
-        # where and when the verdicts were asked: this compare's, unless it added none of its own
-        stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same,
-                      verdicts=verdicts)
-        write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1) + "\n",
-                   replace=True)
+    lock = path + ".lock"
+    try:
+        with FileLock(lock):
+            comparisons, verdicts, same = [], [], None
+            for c in read_pairwise(path):
+                if all(c[k] == comparison[k] for k in COMPARISON_KEY):
+                    verdicts, same = merged_verdicts(verdicts, c["verdicts"]), c
+                else:
+                    comparisons.append(c)
+            verdicts = merged_verdicts(verdicts, comparison["verdicts"])
+            brought = {id(v) for v in comparison["verdicts"]}
+            # where and when the verdicts were asked: this compare's, unless it added none of its own
+            stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same,
+                          verdicts=verdicts)
+            write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1)
+                       + "\n", replace=True)
+    except OSError as e:   # a full disk: the sidecar as it was is kept; what was asked now is lost, and said
+        raise EvalError(f"cannot write {lock if e.filename == lock else path} ({e.strerror}): the judge verdicts "
+                        "asked now are not stored (those stored before are kept); free some space and compare again") from None
     return stored
 
 
@@ -7937,20 +7942,28 @@ class Review:
         text = " ".join(body["text"].split())
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
+        try:
+            return self.write(body["key"], text)
+        except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
+            lock = self.sidecar + ".lock"
+            raise EvalError(f"cannot write {lock if e.filename == lock else self.sidecar} ({e.strerror}): the "
+                            "annotation was not saved; those saved before are kept") from None
+
+    def write(self, key, text):
+        """save(), once the request is read: the sidecar read, changed and written under its lock."""
         with self.lock, FileLock(self.sidecar + ".lock"):
             # this version's annotations only: those of another version of the run file (one made
             # again under its name) are kept under their hash, never adopted as these, never dropped
             annotations, other_versions = self.annotations()
             if text:
-                annotations[body["key"]] = {"text": text,
-                                            "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+                annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
-                annotations.pop(body["key"], None)
+                annotations.pop(key, None)
             write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.path),
                                                 "run_sha": self.run_sha, "annotations": annotations,
                                                 **({"other_versions": other_versions} if other_versions else {})},
                                                indent=1) + "\n", replace=True)
-        return {"saved": body["key"], "annotation": annotations.get(body["key"]), "counts": annotation_counts(annotations)}
+        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(annotations)}
 
 
 def review_handler(review, nonce):

@@ -438,3 +438,25 @@ def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, 
     assert b.returncode == 0 and "Candidate wins (4)" in b_out and "8 judge calls (0 made now, 0 failed)" in b_out, b_err
     assert "merged with 8 verdicts another compare stored meanwhile; they stand in for 8 calls that failed here" in b_err
 
+
+@pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json")])
+def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fake, limit, fails):
+    """From the attack on issue 28, items 6 and 16: a save that could not write the lock said only
+    "error: <lock>: File too large", and one that could not write the sidecar named its temp file.
+    Writes past `limit` bytes refused (EFBIG), as a full disk refuses them."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+
+    def full_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    done = subprocess.run([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", CRITERION,
+                           "--host", fake.url], capture_output=True, text=True, preexec_fn=full_disk, timeout=60)
+    assert done.returncode == 2 and done.stderr.endswith(
+        f"error: cannot write {cand}{fails} (File too large): the judge verdicts asked now are not stored (those "
+        "stored before are kept); free some space and compare again\n"), done.stderr
+    assert sorted(os.listdir("runs")) == ["base.json", "cand.json"]

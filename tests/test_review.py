@@ -377,3 +377,25 @@ def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli)
         code, out, err = cli("report", runs[1])
         assert code == 2 and "damaged, not an annotations file written by eval.py review" in err, others
 
+
+def test_a_save_on_a_full_disk_is_said_as_such_and_leaves_no_lock(runs, project):
+    """From the attack on issue 28, item 16: a save that could not write its lock or the sidecar was
+    answered as a bug ("eval.py review failed: OSError ..."). Writes past 0 bytes refused (EFBIG), as
+    a full disk refuses them."""
+    import resource
+
+    def full_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "review", runs[1], "--port", "0"], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=full_disk)
+    try:
+        url = proc.stdout.readline().split(" at ")[1].split()[0]
+        saved = requests.post(url + "annotations", json={"key": "dev-05#1", "text": "x"}, timeout=5)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    assert saved.status_code == 500 and saved.json()["error"] == (
+        f"cannot write {runs[1]}.annotations.json.lock (File too large): the annotation was not saved; those saved "
+        "before are kept")
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v2.json", "dev-v3.json"]
