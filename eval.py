@@ -3504,7 +3504,11 @@ def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {server_version}; the run began on {config.get('server_version')}")
-    lock = run_lock(run_path)
+    try:
+        lock = run_lock(run_path)
+    except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
+        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {run_path + JOURNAL_SUFFIX} "
+                        f"are safe.\nFree some space, then: python eval.py run --resume {run_path}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")

@@ -587,6 +587,19 @@ def test_a_disk_full_at_the_start_names_the_file_and_leaves_nothing(project, cli
     assert code == 0 and "wrote runs/x.json" in err and os.listdir("runs") == ["x.json"]
 
 
+def test_a_disk_full_as_a_resume_starts_names_the_lock_and_keeps_the_journal(project, cli, fake):
+    """From the attack on issue 28, item 16: the lock of a resume that could not be written said only
+    "error: <lock>: File too large", not that the answers are safe nor how to go on."""
+    interrupted_journal(project, cli, fake, keep=5)
+    before = (project / "runs" / "dev-v3.json.journal").read_bytes()
+    done = run_with_file_size_limit(project, fake, 0, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and fake.chat_bodies == []
+    assert done.stderr.endswith("error: cannot write runs/dev-v3.json.lock (File too large); the 5 answers in "
+                                "runs/dev-v3.json.journal are safe.\nFree some space, then: python eval.py run --resume "
+                                "runs/dev-v3.json\n"), done.stderr
+    assert os.listdir("runs") == ["dev-v3.json.journal"] and (project / "runs" / "dev-v3.json.journal").read_bytes() == before
+
+
 def failing_pieces():
     yield "{\"partial\": "
     raise OSError(28, "No space left on device")
