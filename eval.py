@@ -6652,12 +6652,13 @@ def verdict_worth(v):
 
 def merged_verdicts(stored, new):
     """One comparison's verdicts from what the sidecar holds and what a compare brings: per call,
-    the one worth more, and of two worth as much the one stored first, so a save never puts a worse
-    verdict, or another for one already paid for and perhaps reported, in place of a stored one."""
+    the one worth more; of two answers worth as much the one stored first, so a save never puts a
+    worse verdict, or another for one already paid for and perhaps reported, in place of a stored
+    one; of two failures the latest, which says best why the call fails now."""
     merged = {pairwise_call(v): v for v in stored}
     for v in new:
         old = merged.get(pairwise_call(v))
-        if old is None or verdict_worth(v) > verdict_worth(old):
+        if old is None or verdict_worth(v) > verdict_worth(old) or verdict_worth(v) == verdict_worth(old) == 0:
             merged[pairwise_call(v)] = v
     return list(merged.values())
 

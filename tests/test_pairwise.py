@@ -460,3 +460,18 @@ def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fak
         f"error: cannot write {cand}{fails} (File too large): the judge verdicts asked now are not stored (those "
         "stored before are kept); free some space and compare again\n"), done.stderr
     assert sorted(os.listdir("runs")) == ["base.json", "cand.json"]
+
+
+def test_a_call_that_fails_again_is_stored_as_its_latest_failure_and_nothing_is_merged(project, cli, fake):
+    """From the attack on issue 28, item 6: a call that failed, asked again and failed again, kept the
+    first failure (a stored verdict wins a tie) and was then named as "merged with 1 verdict another
+    compare stored meanwhile", though no other compare ran."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.faults = ["500"]
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")[0] == 2
+    fake.faults, fake.custom_error = ["custom"], "out of memory"
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")
+    assert code == 2 and "merged" not in err and "(1 made now, 1 failed)" in out, err
+    errors = [v["error"] for v in load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"] if v["error"]]
+    assert errors == ["HTTP 500: out of memory"]
