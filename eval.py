@@ -7918,9 +7918,10 @@ class Review:
         as it is now, read against the run as it was loaded."""
         return annotations_by_version(read_annotations(annotations_file(self.path)), self.run_sha)
 
-    def versions_note(self):
-        """The line naming annotations written on other versions of the run, or None."""
-        others = version_summary(self.annotations()[1])
+    def versions_note(self, other_versions=None):
+        """The line naming annotations written on other versions of the run (as the sidecar holds them
+        now, unless given), or None."""
+        others = version_summary(self.annotations()[1] if other_versions is None else other_versions)
         return versions_note(annotations_file(self.path), others) if others else None
 
     def data(self):
@@ -7930,9 +7931,8 @@ class Review:
         except EvalError:
             changed = True
         config = self.run["config"]
-        others = version_summary(other_versions)
         return {"run": self.path, "against": self.against_path, "changed": changed,
-                "other_versions": versions_note(annotations_file(self.path), others) if others else None,
+                "other_versions": self.versions_note(other_versions),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
                 "counts": annotation_counts(annotations)}
