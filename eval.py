@@ -7849,6 +7849,8 @@ def write_page(path, text, force, inputs):
         write_file(path, text, replace=force)
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
+    except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
+        raise EvalError(f"cannot write {path} ({e.strerror})") from None
     warn(f"wrote {path}")
 
 
