@@ -49,6 +49,7 @@ import argparse
 import base64
 import contextlib
 import difflib
+import errno
 import functools
 import gc
 import hashlib
@@ -70,6 +71,7 @@ from collections import Counter
 from datetime import datetime
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
+from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -333,8 +335,9 @@ OPTIONS = (
     Option(("--json",), ("runs",), "print the list as JSON", "flag", False),
     # judge
     Option(("--host",), ("judge",), "server URL (default: the run's host)", judge_call=True),
-    Option(("--out",), ("judge",), "file to write (default: the run's name with -judged, runs/x-judged.json; never "
-                                   "overwritten: -judged-2 and so on when it exists)", judge_call=True),
+    Option(("--out",), ("judge",), "file to write; if it exists, nothing is asked and judge exits 2; a folder gets "
+                                   "the default name (default: the run's name with -judged, runs/x-judged.json, or "
+                                   "the next free name: -judged-2 and so on)", judge_call=True),
     Option(("--audit",), ("judge",), "instead of judging, audit the verdicts RUN holds (no model call): pass rate by "
                                      "answer length, each judge's rate and family, split votes, and the position "
                                      "flips of pairwise comparisons stored beside it", "flag", False),
@@ -637,6 +640,30 @@ def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
 
 
+class NotRegularFile(OSError):
+    """A path to read that is a pipe, a device or a socket, not a file."""
+
+
+def open_regular(path, mode="rb", encoding=None):
+    """PATH opened to read, if it is a regular file (a folder: IsADirectoryError; a pipe, a device:
+    NotRegularFile). A FIFO with no writer blocks an ordinary open for ever, /dev/zero never ends a
+    read: O_NONBLOCK lets the open return whatever PATH is, and fstat then looks at what was opened,
+    so nothing can be swapped in between a look and the read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode_bits = os.fstat(fd).st_mode
+        if S_ISDIR(mode_bits):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not S_ISREG(mode_bits):
+            raise NotRegularFile(errno.EINVAL, "not a regular file (a pipe or a device)", path)
+        with contextlib.suppress(OSError, AttributeError):
+            os.set_blocking(fd, True)   # reads of a regular file never wait anyway; this keeps them plain
+        return os.fdopen(fd, mode, encoding=encoding)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def write_file(path, pieces, replace=False):
     """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
     its name), so a reader sees the old file or the new one, never half of one. replace=False: a
@@ -725,9 +752,16 @@ class FileLock:
                 self.file = handle
             else:   # its holder removed it as we waited: the lock is the file now at PATH
                 handle.close()
-        self.file.truncate(0)
-        self.file.write(str(os.getpid()))
-        self.file.flush()
+        try:
+            self.file.truncate(0)
+            self.file.write(str(os.getpid()))
+            self.file.flush()
+        except OSError as e:   # a full disk: no lock file left behind, and the error names it
+            remove_quietly(path)
+            with contextlib.suppress(OSError):   # closing flushes the pid again, and fails again
+                self.file.close()
+            self.file = None
+            raise OSError(e.errno, e.strerror, path) from None
 
     def release(self):
         if self.file is not None:
@@ -997,7 +1031,7 @@ class ReportAdds(TypedDict, total=False):
     per_label: dict         # labels only: precision, recall, f1, support
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
-    annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
+    annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
 
 
 class Score(ReportAdds):
@@ -1159,7 +1193,9 @@ class AnnotationsFile(TypedDict, total=False):
     format: str             # ANNOTATIONS_FORMAT
     run: str                # the run file's name
     run_sha: str            # the run file's hash when annotated: annotations of another version are stale
-    annotations: dict       # {answer_key(): Annotation}
+    annotations: dict       # {answer_key(): Annotation}, of the run file whose hash is run_sha
+    other_versions: dict    # {run_sha: {answer_key(): Annotation}}: those written on other versions of the
+                            # run file (one made again under its name), kept by review's saves, never shown as its own
 
 
 class Inputs(NamedTuple):
@@ -1659,8 +1695,9 @@ def resolve_split(value):
 
 
 def read_bytes(path, what):
+    """A file named by the user, whole: only a regular file is opened (a pipe would block for ever)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read()
     except OSError as e:
         raise unreadable(path, what, e) from None
@@ -1672,6 +1709,8 @@ def unreadable(path, what, error):
         return EvalError(f"{path}: no such {what}")
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{path}: is a folder, not a {what}")
+    if isinstance(error, NotRegularFile):
+        return EvalError(f"{path}: not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{path}: cannot read {what} ({error.strerror})")
 
 
@@ -3233,17 +3272,33 @@ def default_run_path(split_name, prompt_path):
     return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
 
 
-def chosen_run_path(out, config):
-    """(where the run file goes, whether that name is the user's own). A default name moves to the
-    next free one; a name given with --out is taken as given or refused, so that a `report` of that
-    name reads this run and no older one; --out naming a folder puts the default name in it."""
-    default = default_run_path(config["split"], config["prompt"])
+# The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
+RESERVED_SUFFIXES = {ANNOTATIONS_SUFFIX: "review's annotations", OLD_ANNOTATIONS_SUFFIX: "review's annotations",
+                     PAIRWISE_SUFFIX: "pairwise verdicts", JOURNAL_SUFFIX: "an unfinished run's answers",
+                     ".lock": "a lock"}
+
+
+def chosen_run_path(out, default):
+    """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
+    default name moves to the next free one; a name given with --out is taken as given or refused,
+    so that a `report` of that name reads this run and no older one; --out naming a folder puts
+    the default name in it. Refused before any call: a name that is taken (a dangling link too:
+    the final write could not take it), one of eval.py's own names, a path through a file."""
     if not out:
         return default, False
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
         return os.path.join(out, os.path.basename(default)), False
+    suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
+    if suffix:
+        raise EvalError(f"--out {out}: a name ending in {suffix} is for eval.py's files beside a run "
+                        f"({RESERVED_SUFFIXES[suffix]}); give the run another name")
+    folder = os.path.dirname(out)
+    while folder and not os.path.lexists(folder):   # the folders still to make: the first that exists must be one
+        folder = os.path.dirname(folder)
+    if folder and not os.path.isdir(folder):
+        raise EvalError(f"--out {out}: {folder} is not a folder; run files go in a folder")
     for taken in (out, out + JOURNAL_SUFFIX):
-        if os.path.exists(taken):
+        if os.path.lexists(taken):
             raise EvalError(f"--out {out}: {taken} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
     return out, True
@@ -3253,7 +3308,7 @@ def free_run_path(path):
     """The first of path, path-2, path-3 ... with neither a run file nor a journal."""
     base, ext = os.path.splitext(path)
     candidate, n = path, 1
-    while os.path.exists(candidate) or os.path.exists(candidate + JOURNAL_SUFFIX):
+    while os.path.lexists(candidate) or os.path.lexists(candidate + JOURNAL_SUFFIX):   # a dangling link takes a name too
         n += 1
         candidate = f"{base}-{n}{ext}"
     return candidate
@@ -3291,20 +3346,26 @@ def open_journal(run_path, config, exact=False):
             if exact:   # (a run file of that name was refused before: chosen_run_path)
                 raise EvalError(f"--out {run_path}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
-        lock = run_lock(run_path)
-        journal = os.fdopen(fd, "ab")
+        journal, lock = os.fdopen(fd, "ab"), None
         try:
+            lock = run_lock(run_path)
             append_journal(journal, {"format": RUN_FORMAT, "config": config})
-        except OSError as e:   # a full disk before the first answer: leave nothing behind
-            for close in (journal.close, lock.release):
-                try:
-                    close()
-                except OSError:
-                    pass
-            remove_quietly(run_path + JOURNAL_SUFFIX)
-            raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet. "
-                            "Free some space and run again") from None
+        except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
+            abandon_journal(run_path, journal, lock)   # or the same --out is refused next time
+            if isinstance(e, OSError):
+                raise EvalError(f"cannot write {e.filename or run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing "
+                                "was asked yet. Free some space and run again") from None
+            raise
         return run_path, journal, lock
+
+
+def abandon_journal(run_path, journal, lock):
+    """Undo open_journal: a journal that holds no answer of its own goes, and so does its lock."""
+    with contextlib.suppress(OSError):   # a write that failed fails again as the file is closed
+        journal.close()
+    remove_quietly(run_path + JOURNAL_SUFFIX)
+    if lock:
+        lock.release()
 
 
 def read_journal(path):
@@ -3477,7 +3538,7 @@ def journal_config(path):
     """The config of an unfinished run, from its journal's first line; None if it has none: an
     interrupted run of the held-out split has seen it as much as a finished one."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             header = json.loads(f.readline())
         return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
     except (OSError, ValueError, KeyError, RecursionError):
@@ -3562,8 +3623,15 @@ def complete_journal(finished, config, done):
     it keeps, so that the completion can itself be interrupted and resumed."""
     base, ext = os.path.splitext(finished)
     run_path, journal, lock = open_journal(base + "-completed" + ext, config)
-    for (case_id, trial), answer in done.items():
-        append_journal(journal, {"id": case_id, "trial": trial, **answer})
+    try:
+        for (case_id, trial), answer in done.items():
+            append_journal(journal, {"id": case_id, "trial": trial, **answer})
+    except BaseException as e:   # the answers it copies are all in `finished`: nothing is lost by going
+        abandon_journal(run_path, journal, lock)
+        if isinstance(e, OSError):
+            raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet and "
+                            f"{finished} is unchanged. Free some space and run again") from None
+        raise
     warn(f"completing {finished} ({len(done)} answers kept, the rest asked again) into {run_path}; "
          f"{finished} is unchanged")
     return run_path, journal, lock
@@ -3595,7 +3663,7 @@ def run_split(args):
     if resuming:
         refuse_changed(config, inputs, done)
     else:
-        wanted, exact = chosen_run_path(args.out, config)
+        wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"]))
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
@@ -3699,7 +3767,11 @@ def resume_journal(run_path, config, server_version, cases, kept):
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {one_line(str(server_version), 60)}; the run began on "
              f"{one_line(str(config.get('server_version')), 60)}")
-    lock = run_lock(run_path)
+    try:
+        lock = run_lock(run_path)
+    except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
+        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {run_path + JOURNAL_SUFFIX} "
+                        f"are safe.\nFree some space, then: python eval.py run --resume {run_path}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
@@ -3777,10 +3849,8 @@ def load_run(path):
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
                         f"Finish it with: python eval.py run --resume {path}")
-    if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
-        raise EvalError(f"{path}: not a regular file (a pipe or a device), so not a run file")
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path, "r", encoding="utf-8") as f:
             run = json.load(f)
     except OSError as e:
         raise unreadable(path, "run file", e) from None
@@ -3809,7 +3879,7 @@ def read_run_config(path):
     """Only the config block of a run file; None if there is none. A run cut short or damaged
     after its config still has one: eval.py writes it first."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path, "r", encoding="utf-8") as f:
             text = f.read()
         run = json.loads(text)
         config = run.get("config") if isinstance(run, dict) else None
@@ -5483,6 +5553,8 @@ def rows_annotations(s):
     return {"key": "annotations", "file": annotations["file"],
             "total": figure("count", sum(n for _, n in annotations["counts"])),
             "left_out": annotations["left_out"] and stray_warning(annotations["file"], annotations["left_out"]),
+            "other_versions": annotations["other_versions"] and versions_note(annotations["file"],
+                                                                              annotations["other_versions"]),
             "rows": [{"name": text, "figure": figure("count", n, ["annotations", "counts", i, 1])}
                      for i, (text, n) in enumerate(annotations["counts"])]}
 
@@ -5650,7 +5722,7 @@ def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
     out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
-    return out + ([f"  {sec['left_out']}"] if sec["left_out"] else [])
+    return out + [f"  {note}" for note in (sec["left_out"], sec["other_versions"]) if note]
 
 
 def which(answers, repeat):
@@ -5914,18 +5986,20 @@ def run_listing(folder):
     return listing, None, lambda: text
 
 
-def report_score(run_path, config, cases, checks_path=None, annotations=None):
+def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
     """The score a report shows: the figures, where the checks came from, and the annotations
-    written in review, if any (read from beside the run unless given)."""
+    written in review on this version of the run file, if any (read from beside the run unless
+    given); those written on another version are counted apart."""
     s = dict(score(config, cases), checks_from=checks_path or "the run file")
     if annotations is None:
-        annotations, _ = read_annotations(annotations_file(run_path))
-    if annotations:
+        annotations, other_versions = run_annotations(run_path)
+    if annotations or other_versions:
         # only the annotations of answers of this run, as the page counts them; the others are named apart
         strays = stray_annotations(annotations, cases)
         left_out = set(strays)   # a set: a sidecar may name many answers of an older run
         kept = {k: v for k, v in annotations.items() if k not in left_out}
-        s["annotations"] = {"file": annotations_file(run_path), "counts": annotation_counts(kept), "left_out": strays}
+        s["annotations"] = {"file": annotations_file(run_path), "counts": annotation_counts(kept), "left_out": strays,
+                            "other_versions": version_summary(other_versions or {})}
     return s
 
 
@@ -6721,10 +6795,11 @@ def annotations_file(run_path):
 
 
 def read_annotations(path):
-    """An annotations sidecar: {answer key: {"text": ..., "time": ...}} and the run sha it was made
-    on. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
+    """An annotations sidecar: {"annotations": {answer key: {"text": ..., "time": ...}}, "run_sha": the
+    hash of the run file they were written on (None if it says none), "other_versions": {run sha:
+    annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
     if not os.path.exists(path):
-        return {}, None
+        return {"annotations": {}, "run_sha": None, "other_versions": {}}
     if not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{path}: not a regular file (a pipe or a device); move it aside")
     try:
@@ -6732,17 +6807,69 @@ def read_annotations(path):
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError
-        written = data["labels" if older else "annotations"]
         text_key = "label" if older else "text"
-        if not isinstance(written, dict) or not all(isinstance(entry, dict) and isinstance(entry.get(text_key), str)
-                                                    and entry[text_key] for entry in written.values()):
+        others = data.get("other_versions", {})
+        if not isinstance(others, dict):
             raise ValueError
+        annotations = annotation_entries(data["labels" if older else "annotations"], text_key)
+        other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
         raise EvalError(f"{path}: damaged, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
-    annotations = {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
     run_sha = data.get("run_sha")
-    return annotations, run_sha if isinstance(run_sha, str) else None
+    return {"annotations": annotations, "run_sha": run_sha if isinstance(run_sha, str) else None,
+            "other_versions": other_versions}
+
+
+def annotation_entries(written, text_key):
+    """{answer key: {"text", "time"}} from one version's annotations as stored; ValueError if they are not."""
+    if not isinstance(written, dict) or not all(isinstance(entry, dict) and isinstance(entry.get(text_key), str)
+                                                and entry[text_key] for entry in written.values()):
+        raise ValueError
+    return {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
+
+
+def annotations_by_version(sidecar, run_sha):
+    """(the annotations written on the run file whose hash is run_sha, those of its other versions by
+    hash). A sidecar that names no version (eval.py before run_sha) is taken as this version's."""
+    versions = {sha: dict(written) for sha, written in sidecar["other_versions"].items()}
+    main = sidecar["run_sha"] or run_sha
+    versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
+    current = versions.pop(run_sha, {})
+    return current, {sha: written for sha, written in versions.items() if written}
+
+
+def run_annotations(run_path):
+    """The annotations review wrote on this version of a run, and those it keeps of other versions
+    (the run made again under the same name), by the run file's hash: never shown as this run's."""
+    sidecar = read_annotations(annotations_file(run_path))
+    if sidecar["run_sha"] is None and not sidecar["other_versions"]:   # nothing to tell apart: no hash to take
+        return sidecar["annotations"], {}
+    return annotations_by_version(sidecar, sha256_bytes(read_bytes(run_path, "run file")))
+
+
+def version_summary(other_versions):
+    """Each other version's annotations as a report counts them: its hash, how many, the first and
+    last time one was written (ISO text as stored), the earliest version first."""
+    summary = []
+    for sha, written in other_versions.items():
+        times = sorted(t for t in (entry.get("time") for entry in written.values()) if isinstance(t, str))
+        summary.append({"run_sha": sha, "count": len(written), "first": times[0] if times else None,
+                        "last": times[-1] if times else None})
+    return sorted(summary, key=lambda v: (v["first"] or "", v["run_sha"]))
+
+
+def versions_note(file, summary):
+    """One line naming the annotations left out because they were written on another version of the run."""
+    def when(v):   # the times are the file's text: shown escaped
+        first, last = (inert(t[:16].replace("T", " ")) if t else None for t in (v["first"], v["last"]))
+        return "time unknown" if first is None else first if first == last else f"{first} to {last}"
+    total = sum(v["count"] for v in summary)
+    each = "; ".join((f"{v['count']} on " if len(summary) > 1 else "") + f"sha {short(inert(v['run_sha']))}, {when(v)}"
+                     for v in summary)
+    return (f"{plural(total, 'annotation')} in {file} {'was' if total == 1 else 'were'} written in review on "
+            f"{'another version' if len(summary) == 1 else 'other versions'} of this run file ({each}), left out "
+            "here; the file keeps them")
 
 
 def annotation_counts(annotations):
@@ -6890,13 +7017,72 @@ def pairwise_problem(stored):
     return None
 
 
+def pairwise_call(v):
+    """The call a pairwise verdict answers: its case and trial, judge, vote and order."""
+    return v["id"], v["trial"], v["model"], v["vote"], v["order"]
+
+
+def verdict_worth(v):
+    """How much a stored pairwise verdict is worth: a failed call 0, an unreadable answer 1, a verdict 2."""
+    return 0 if v.get("error") else 1 if v.get("winner") is None else 2
+
+
+def merged_verdicts(stored, new):
+    """One comparison's verdicts from what the sidecar holds and what a compare brings: per call,
+    the one worth more; of two answers worth as much the one stored first, so a save never puts a
+    worse verdict, or another for one already paid for and perhaps reported, in place of a stored
+    one; of two failures the latest, which says best why the call fails now."""
+    merged = {pairwise_call(v): v for v in stored}
+    for v in new:
+        old = merged.get(pairwise_call(v))
+        if old is None or verdict_worth(v) > verdict_worth(old) or verdict_worth(v) == verdict_worth(old) == 0:
+            merged[pairwise_call(v)] = v
+    return list(merged.values())
+
+
 def save_comparison(path, comparison):
-    """Store one comparison in the sidecar: the one with the same key is replaced, every other kept.
-    Atomic, and under a lock, so two compares at once each keep their own."""
-    with FileLock(path + ".lock"):
-        comparisons = [c for c in read_pairwise(path) if any(c[k] != comparison[k] for k in COMPARISON_KEY)]
-        write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [comparison]}, indent=1) + "\n",
-                   replace=True)
+    """Store one comparison in the sidecar, every other kept. Under the lock, its verdicts are
+    merged with those of the same comparison stored meanwhile: two compares of the same runs and
+    judge at once (each read the sidecar before the other saved) keep every answer either paid for.
+    Atomic. Returns the comparison as stored."""
+    lock = path + ".lock"
+    try:
+        with FileLock(lock):
+            comparisons, verdicts, same = [], [], None
+            for c in read_pairwise(path):
+                if all(c[k] == comparison[k] for k in COMPARISON_KEY):
+                    verdicts, same = merged_verdicts(verdicts, c["verdicts"]), c
+                else:
+                    comparisons.append(c)
+            verdicts = merged_verdicts(verdicts, comparison["verdicts"])
+            brought = {id(v) for v in comparison["verdicts"]}
+            # where and when the verdicts were asked: this compare's, unless it added none of its own
+            stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same,
+                          verdicts=verdicts)
+            write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1)
+                       + "\n", replace=True)
+    except OSError as e:   # a full disk: the sidecar as it was is kept; what was asked now is lost, and said
+        raise EvalError(f"cannot write {lock if e.filename == lock else path} ({e.strerror}): the judge verdicts "
+                        "asked now are not stored (those stored before are kept); free some space and compare again") from None
+    return stored
+
+
+def merged_votes(saved, mine, kept, pairs, wanted):
+    """(votes by pair, calls made now) of a comparison as saved: the figures are those of the merged
+    verdicts, what the next compare reads. Said on stderr when another compare of the same runs and
+    judge stored verdicts while this one asked (by value: the sidecar is read back, not shared)."""
+    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+    made = {pairwise_call(v): v for v in mine if id(v) not in reused}
+    own = {pairwise_call(v): v for v in mine}
+    theirs = [v for v in saved if own.get(pairwise_call(v)) != v]
+    if theirs:
+        replaced = sum(1 for v in theirs if made.get(pairwise_call(v), {}).get("error"))
+        warn(f"merged with {plural(len(theirs), 'verdict')} another compare stored meanwhile"
+             + (f"; they stand in for {plural(replaced, 'call')} that failed here" if replaced else ""))
+    by_call = {pairwise_call(v): v for v in saved}
+    votes = {(p["id"], p["trial"]): [by_call[(p["id"], p["trial"], *w)] for w in wanted]
+             for p in pairs if all((p["id"], p["trial"], *w) in by_call for w in wanted)}
+    return votes, sum(made.get(pairwise_call(v)) == v for pair_votes in votes.values() for v in pair_votes)
 
 
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
@@ -6947,24 +7133,33 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             interrupted = True
             raise
         finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
-            save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
-                                      "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-                                      "eval_version": __version__,
-                                      # a pair not asked again keeps what was stored of it
-                                      "verdicts": [v for p in pairs for v in votes.get(
-                                          (p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]})
+            # a pair not asked again keeps what was stored of it
+            mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
+            saved = save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
+                                              "date": datetime.now().astimezone().isoformat(timespec="seconds"),
+                                              "eval_version": __version__, "verdicts": mine})
             warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
                                                          if interrupted else ""))
-    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+        votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
+    else:
+        asked_now = 0
     return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
-            "asked": sum(id(v) not in reused for pair_votes in votes.values() for v in pair_votes),
-            "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+            "asked": asked_now, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
 
 
-def write_judged(judged, run_path, out):
+def judged_path(run_path, out):
+    """(where the re-judged run goes, whether --out named it): RUN-judged.json, or the next free name;
+    an --out that exists is refused before any judge is asked, as run's is, never moved to -2 (then
+    `judge --out j.json && report j.json` would read an older file)."""
+    return chosen_run_path(out, os.path.splitext(run_path)[0] + "-judged.json")
+
+
+def write_judged(judged, run_path, target):
     """The re-judged run, in a file of its own: the run it came from is never touched."""
-    out = free_run_path(out or os.path.splitext(run_path)[0] + "-judged.json")
+    out, exact = target
+    out = out if exact else free_run_path(out)
     try:
+        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)   # as run makes its folder
         write_file(out, run_text(judged))
     except FileExistsError:
         raise EvalError(f"{out} appeared while the judge was asked; it was not overwritten, and {run_path} "
@@ -7568,6 +7763,8 @@ def report_page(path, run, cases, s, annotations):
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
         if problems["open"]["value"] else []
     warnings += [stray_warning(annotations_file(path), strays)] if strays else []
+    annotated_sec = section_of(rows, "annotations")
+    warnings += [annotated_sec["other_versions"]] if annotated_sec and annotated_sec["other_versions"] else []
     warnings += stopped_short_lines(problems)
     parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
@@ -7986,7 +8183,7 @@ def html_page(title, parts):
 def is_page(path):
     """Whether a file begins as every page eval.py writes begins."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read(len(PAGE_START)).lower() == PAGE_START
     except OSError:
         return False
@@ -8029,6 +8226,8 @@ def write_page(path, text, force, inputs):
         write_file(path, text, replace=force)
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
+    except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
+        raise EvalError(f"cannot write {path} ({e.strerror})") from None
     warn(f"wrote {path}")
 
 
@@ -8093,18 +8292,29 @@ class Review:
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
         self.sidecar = path + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
-        _, annotated_sha = read_annotations(annotations_file(path))
-        self.stale = annotated_sha is not None and annotated_sha != self.run_sha
+        self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
+    def annotations(self):
+        """(this version's annotations, those of other versions of the run file by hash): the sidecar
+        as it is now, read against the run as it was loaded."""
+        return annotations_by_version(read_annotations(annotations_file(self.path)), self.run_sha)
+
+    def versions_note(self, other_versions=None):
+        """The line naming annotations written on other versions of the run (as the sidecar holds them
+        now, unless given), or None."""
+        others = version_summary(self.annotations()[1] if other_versions is None else other_versions)
+        return versions_note(annotations_file(self.path), others) if others else None
+
     def data(self):
-        annotations, _ = read_annotations(annotations_file(self.path))
+        annotations, other_versions = self.annotations()
         try:
             changed = sha256_bytes(read_bytes(self.path, "run file")) != self.run_sha
         except EvalError:
             changed = True
         config = self.run["config"]
-        return {"run": self.path, "against": self.against_path, "changed": changed, "stale_annotations": self.stale,
+        return {"run": self.path, "against": self.against_path, "changed": changed,
+                "other_versions": self.versions_note(other_versions),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
                 "counts": annotation_counts(annotations)}
@@ -8112,22 +8322,35 @@ class Review:
     def save(self, body):
         """Write one annotation (an empty one removes it) to the sidecar: read, change, write, under
         a lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
-        if not isinstance(body, dict) or body.get("key") not in self.keys or not isinstance(body.get("text"), str):
+        # the key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)
+        if (not isinstance(body, dict) or not isinstance(body.get("key"), str) or body["key"] not in self.keys
+                or not isinstance(body.get("text"), str)):
             raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>"} for a case of this run')
         text = " ".join(body["text"].split())
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
+        try:
+            return self.write(body["key"], text)
+        except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
+            lock = self.sidecar + ".lock"
+            raise EvalError(f"cannot write {lock if e.filename == lock else self.sidecar} ({e.strerror}): the "
+                            "annotation was not saved; those saved before are kept") from None
+
+    def write(self, key, text):
+        """save(), once the request is read: the sidecar read, changed and written under its lock."""
         with self.lock, FileLock(self.sidecar + ".lock"):
-            annotations, _ = read_annotations(annotations_file(self.path))
+            # this version's annotations only: those of another version of the run file (one made
+            # again under its name) are kept under their hash, never adopted as these, never dropped
+            annotations, other_versions = self.annotations()
             if text:
-                annotations[body["key"]] = {"text": text,
-                                            "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+                annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
-                annotations.pop(body["key"], None)
+                annotations.pop(key, None)
             write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.path),
-                                                "run_sha": self.run_sha, "annotations": annotations}, indent=1) + "\n",
-                       replace=True)
-        return {"saved": body["key"], "annotation": annotations.get(body["key"]), "counts": annotation_counts(annotations)}
+                                                "run_sha": self.run_sha, "annotations": annotations,
+                                                **({"other_versions": other_versions} if other_versions else {})},
+                                               indent=1) + "\n", replace=True)
+        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(annotations)}
 
 
 def review_handler(review, nonce):
@@ -8415,7 +8638,7 @@ async function start() {
   $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
-  if (data.stale_annotations) notes.push("These annotations were written against another version of this run file.");
+  if (data.other_versions) notes.push(data.other_versions + ".");
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
   const values = (f) => [...new Set(data.items.flatMap(f))].sort();
   for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
@@ -8694,8 +8917,8 @@ def cmd_report(args):
     if args.case:
         return show_one_case(args, checks)
     run, config, cases = graded_for_report(args, checks)
-    annotations, _ = read_annotations(annotations_file(args.run))
-    s = report_score(args.run, config, cases, args.checks, annotations)
+    annotations, other_versions = run_annotations(args.run)
+    s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
@@ -8811,8 +9034,9 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
+    target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
     judged, failed = judge_run(args)
-    write_judged(judged, args.run, args.out)
+    write_judged(judged, args.run, target)
     say(format_report(judged["config"], score(judged["config"], grade_run(judged))))
     return 2 if failed else 0
 
@@ -8835,6 +9059,9 @@ def show_audit(args, config, cases):
 
 def cmd_review(args):
     review = Review(args.run, args.against)
+    note = review.versions_note()
+    if note:
+        warn(f"note: {note}")
     serve_until_stopped(serve_review(review, args.port), args.run, review.sidecar)
     return 0
 

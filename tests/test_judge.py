@@ -1,6 +1,7 @@
 """The LLM judge: votes, panels, unreadable verdicts kept open, cost, re-judging, calibration."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,46 @@ def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_sp
     assert [r["response"] for r in new["results"]] == [r["response"] for r in json.loads(original)["results"]]
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-model", "llama3.1:8b", "--host", fake.url)
     assert "wrote runs/answers-dev-v1-judged-2.json" in err
+
+
+def test_judge_out_that_exists_is_refused_before_any_call(project, judged_split, cli, fake):
+    """Issue 28, item 20: `judge --out j.json` with j.json there wrote j-2.json and exited 0, so
+    `judge --out j.json && report j.json` read the old file. An explicit --out is taken as given or
+    refused, as run's is; a folder gets the default name in it."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    Path("j.json").write_text("mine\n")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and err == ("error: --out j.json: j.json exists, and eval.py never overwrites a run; remove it or "
+                                 "give another --out (without --out, the next free name is used)\n")
+    assert len(fake.chat_bodies) == asked                       # refused before any judge call
+    assert Path("j.json").read_text() == "mine\n" and not Path("j-2.json").exists()
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/answers-dev-v1.json")
+    assert code == 2 and "runs/answers-dev-v1.json exists" in err
+    Path("judged").mkdir()
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "judged")
+    assert code == 0 and "wrote judged/answers-dev-v1-judged.json (runs/answers-dev-v1.json is unchanged)" in err, err
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "new.json")
+    assert code == 0 and "wrote new.json (" in err and load_json("new.json")["config"]["judged_from"] == "runs/answers-dev-v1.json"
+
+
+def test_judge_out_is_checked_whole_before_any_call(project, judged_split, cli, fake):
+    """From the attack on issue 28, item 20: --out a dangling link, or in a folder that is a file,
+    was refused only after every judge call was paid for; a folder that does not exist yet is made,
+    as run makes it."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    os.symlink("nowhere.json", "link.json")
+    Path("afile").write_text("mine\n")
+    asked = len(fake.chat_bodies)
+    for out, says in (("link.json", "--out link.json: link.json exists"), ("afile/j.json", "afile is not a folder"),
+                      ("runs/answers-dev-v1.json.pairwise.json", "a name ending in .pairwise.json is for eval.py's")):
+        code, _, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", out)
+        assert code == 2 and says in err, err
+    assert len(fake.chat_bodies) == asked and os.path.islink("link.json") and Path("afile").read_text() == "mine\n"
+    code, _, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "new/folder/j.json")
+    assert code == 0 and "wrote new/folder/j.json" in err, err
 
 
 def test_judge_command_on_a_run_without_judge_checks(project, cli, fake):

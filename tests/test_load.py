@@ -331,3 +331,49 @@ def test_a_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, f
     code, out, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url)
     assert code == 2 and f"the {what}'s file name is not valid UTF-8" in err and "\\udcf3" in err
     assert fake.chat_bodies == []
+
+
+def pipe_in_place(what):
+    """The command that reads `what`, with a FIFO (no writer: an open or read of it waits for ever)
+    where that file belongs."""
+    Path("sp").mkdir()
+    for name in ("dev.jsonl", "labels.txt"):
+        Path("sp", name).write_bytes(Path("golden", name).read_bytes())
+    run = write_run("runs/x.json", split_run("dev"))
+    argv = {"split": ["run", "--split", "pipe.jsonl"], "labels": ["run", "--split", "sp/dev.jsonl"],
+            "checks": ["run", "--split", "sp/dev.jsonl"], "prompt": ["run", "--split", "dev", "--prompt", "pipe.txt"],
+            "report --checks": ["report", run, "--checks", "pipe.jsonl"],
+            "journal": ["run", "--resume", "runs/y.json"], "verdicts": ["calibrate", "pipe.jsonl", run],
+            "held-out runs": ["run", "--split", "test"], "held-out journal": ["run", "--split", "test"],
+            "runs": ["runs", "runs"], "run file": ["report", "runs/pipe.json"]}[what]
+    path = {"labels": "sp/labels.txt", "checks": "sp/checks.json", "prompt": "pipe.txt", "journal": "runs/y.json.journal",
+            "held-out runs": "runs/pipe.json", "held-out journal": "runs/pipe.json.journal", "runs": "runs/pipe.json",
+            "run file": "runs/pipe.json"}.get(what, "pipe.jsonl")
+    if what == "labels":
+        os.unlink(path)
+    os.mkfifo(path)
+    return argv, path
+
+
+@pytest.mark.parametrize("what", ["split", "labels", "checks", "prompt", "report --checks", "journal", "verdicts",
+                                  "held-out runs", "held-out journal", "runs", "run file"])
+def test_a_pipe_where_a_file_is_read_is_one_line_never_a_hang(project, what):
+    """Issue 28, item 12: a FIFO named *.json in a listed folder (and, it turned out, a split, its
+    labels or checks, a prompt, a journal, a person's verdicts, the runs the held-out guard reads)
+    blocked eval.py for ever: only regular files are opened. In a subprocess, so a hang fails the
+    test instead of stopping the suite."""
+    import subprocess
+    import sys
+    argv, path = pipe_in_place(what)
+    try:
+        done = subprocess.run([sys.executable, str(Path(evalpy.__file__)), *argv, *(
+            ["--host", "127.0.0.1:9"] if argv[0] == "run" else [])], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"eval.py {' '.join(argv)} blocked on the pipe {path}")
+    assert "Traceback" not in done.stderr and Path(path).is_fifo()
+    if what in ("runs", "held-out runs", "held-out journal"):
+        # a listing names it and goes on; the held-out guard reads no config from it, and the run goes on to the server
+        assert ("runs/pipe.json" in done.stdout and "not a regular file" in done.stdout) if what == "runs" else \
+            "127.0.0.1:9" in done.stderr
+    else:
+        assert done.returncode == 2 and f"{path}: not a regular file (a pipe or a device)" in done.stderr, done.stderr

@@ -492,3 +492,23 @@ def test_a_split_path_holding_half_a_character_does_not_break_the_page(project, 
     Path("odd.html").write_text("<!doctype html><p>an earlier page</p>")   # the guard looks only at existing files
     code, out, err = cli("report", "runs/odd.json", "--html", "odd.html", "--force")
     assert code in (0, 1) and "Traceback" not in err and "earlier" not in Path("odd.html").read_text()
+
+
+def test_a_full_disk_as_a_page_is_written_names_the_page(project):
+    """From the attack on issue 28, item 16: --html on a full disk said only "error: File too large"
+    (the temp file's failed write), naming no file. Writes past 100 bytes refused (EFBIG), as a full
+    disk refuses them; the page is never half written, and no temp file is left."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+    v2, v3 = write_two_runs()
+
+    def full_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+    for argv in (["report", v3, "--html", "r.html"], ["compare", v2, v3, "--html", "c.html"]):
+        done = subprocess.run([sys.executable, str(Path(evalpy.__file__)), *argv], capture_output=True, text=True,
+                              preexec_fn=full_disk, timeout=60)
+        assert done.returncode == 2 and done.stderr == f"error: cannot write {argv[-1]} (File too large)\n", done.stderr
+    assert not [p for p in os.listdir(".") if p.endswith(".html") or ".tmp-" in p]

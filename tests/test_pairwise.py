@@ -436,3 +436,88 @@ def test_the_pairwise_markdown_quotes_the_criterion_and_ids_as_text(project, cli
     assert all("[" not in line and "<" not in line and "*b*" not in line and "*helps*" not in line
                for line in markdown_acted_on(md)), md
     assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
+
+
+def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, fake):
+    """Issue 28, item 6: the second of two compares to save replaced the whole comparison, so the
+    first one's paid-for verdicts were lost (27 in the report). Two real processes: B reads the
+    empty sidecar and starts asking a judge that fails, A asks a good judge and saves, then B's
+    calls fail and B saves: the verdicts are merged under the lock, and a failed call never
+    replaces an answer."""
+    import subprocess
+    import sys
+    import threading
+    import time
+    from fake_ollama import FakeOllama
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    gate = threading.Event()
+    failing = FakeOllama().start()
+    try:
+        failing.latency = lambda text: gate.wait(30) and 0   # B's first call waits here until A has saved
+        failing.faults = ["500"] * 100
+
+        def compare(host):
+            return subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
+                                     CRITERION, "--host", host, "--retries", "0"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        b = compare(failing.url)
+        deadline = time.monotonic() + 20
+        while failing.in_flight == 0 and time.monotonic() < deadline:   # B has read the sidecar and asks
+            time.sleep(0.02)
+        assert failing.in_flight == 1
+        a = compare(fake.url)
+        a_out, a_err = a.communicate(timeout=30)
+        assert a.returncode == 0 and "Candidate wins (4)" in a_out, a_err
+        gate.set()
+        b_out, b_err = b.communicate(timeout=30)
+    finally:
+        gate.set()
+        failing.stop()
+    assert "Traceback" not in b_err
+    comparisons = load_json(cand + ".pairwise.json")["comparisons"]
+    assert len(comparisons) == 1
+    verdicts = comparisons[0]["verdicts"]
+    assert len(verdicts) == 8 and all(v["error"] is None and v["winner"] for v in verdicts)   # A's, every one
+    assert comparisons[0]["host"] == fake.url     # where they were asked: B's save added none of its own
+    # B reports what is stored, merged, and says so; its failed calls are not counted as the comparison's
+    assert b.returncode == 0 and "Candidate wins (4)" in b_out and "8 judge calls (0 made now, 0 failed)" in b_out, b_err
+    assert "merged with 8 verdicts another compare stored meanwhile; they stand in for 8 calls that failed here" in b_err
+
+
+@pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json")])
+def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fake, limit, fails):
+    """From the attack on issue 28, items 6 and 16: a save that could not write the lock said only
+    "error: <lock>: File too large", and one that could not write the sidecar named its temp file.
+    Writes past `limit` bytes refused (EFBIG), as a full disk refuses them."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+
+    def full_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    done = subprocess.run([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", CRITERION,
+                           "--host", fake.url], capture_output=True, text=True, preexec_fn=full_disk, timeout=60)
+    assert done.returncode == 2 and done.stderr.endswith(
+        f"error: cannot write {cand}{fails} (File too large): the judge verdicts asked now are not stored (those "
+        "stored before are kept); free some space and compare again\n"), done.stderr
+    assert sorted(os.listdir("runs")) == ["base.json", "cand.json"]
+
+
+def test_a_call_that_fails_again_is_stored_as_its_latest_failure_and_nothing_is_merged(project, cli, fake):
+    """From the attack on issue 28, item 6: a call that failed, asked again and failed again, kept the
+    first failure (a stored verdict wins a tie) and was then named as "merged with 1 verdict another
+    compare stored meanwhile", though no other compare ran."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.faults = ["500"]
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")[0] == 2
+    fake.faults, fake.custom_error = ["custom"], "out of memory"
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")
+    assert code == 2 and "merged" not in err and "(1 made now, 1 failed)" in out, err
+    errors = [v["error"] for v in load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"] if v["error"]]
+    assert errors == ["HTTP 500: out of memory"]

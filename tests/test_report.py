@@ -360,3 +360,30 @@ def test_markdown_views_quote_what_files_hold_as_code_or_escaped(project, cli):
         rows = [line for line in md.splitlines() if line.startswith("| Check ")]
         assert all(line.count("|") - line.count("\\|") == 4 for line in rows), rows   # one cell each, as headed
         assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
+
+
+def test_a_lone_surrogate_in_an_answer_is_printed_escaped_in_every_view(project):
+    """Issue 28, item 13: "\\ud800" in an answer failed the pages with UnicodeEncodeError, exit 1 (fixed
+    on the pages before this); here the other views, through a real pipe (strict UTF-8, as CI reads
+    them): text, markdown and --json of report, report --case and compare print it as its code, and
+    --json reads back as the answer was."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    base = write_run("runs/a.json", make_run([("odd", "bug", "bug"), ("ok", "bug", "bug")]))
+    cand = "runs/b.json"   # ASCII: the surrogate stays an escape, as eval.py writes it
+    Path(cand).write_text(json.dumps(make_run([("odd", "bug", "bug \ud800 fin"), ("ok", "bug", "bug")])))
+    for argv in (["report", cand], ["report", cand, "--markdown"], ["report", cand, "--json"],
+                 ["report", cand, "--case", "odd"], ["report", cand, "--case", "odd", "--json"],
+                 ["compare", base, cand], ["compare", base, cand, "--markdown"], ["compare", base, cand, "--json"],
+                 ["runs", "runs"]):
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], capture_output=True)
+        out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")   # strict: no half character passes
+        assert done.returncode == 0 and "Traceback" not in err, (argv, err)
+        if "--json" in argv:
+            doc = json.loads(out)
+            if argv[0] == "compare":   # compare's figures hold no answer
+                continue
+            assert "bug \ud800 fin" in json.dumps(doc, ensure_ascii=False), argv   # the answer as it was
+        elif argv[0] == "report" and "--markdown" not in argv:   # the views that show answers
+            assert "bug \\ud800 fin" in out, argv

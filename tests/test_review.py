@@ -148,6 +148,10 @@ def test_concurrent_saves_lose_nothing(server, runs):
     (json.dumps({"key": "dev-01#1", "text": 3}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1", "label": "x"}).encode(), "for a case of this run"),   # the field is text
     (json.dumps(["dev-01#1", "x"]).encode(), "for a case of this run"),
+    # issue 28, item 19: a key that cannot be looked up (a list, an object) was a 500
+    (json.dumps({"key": ["dev-01#1"], "text": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": {"dev-01#1": 1}, "text": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": 1, "text": "x"}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1", "text": "x" * 201}).encode(), "at most 200 characters"),
     (b"", "small JSON object"),
     (b"{" + b" " * 5000 + b"}", "small JSON object"),
@@ -289,3 +293,109 @@ def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     time.sleep(0.5)
     assert requests.get(url + "/data", timeout=5).status_code == 200
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_annotations_of_an_earlier_run_of_the_same_name_are_left_out_named_and_kept(project, runs, cli, fake):
+    """Issue 28, item 2: annotations saved in review for runs/x.json, the run made again under that
+    name: report and report --html showed the old annotations as this run's, and one save in review
+    rewrote the sidecar with the new sha, so they passed as current for good. They are left out and
+    named (how many, from when) in report, the page and review; a save keeps them under their sha."""
+    old_bytes = (project / runs[1]).read_bytes()
+    old_sha = evalpy.sha256_bytes(old_bytes)
+    review = evalpy.Review(runs[1])
+    for key, text in (("dev-05#1", "old: confused login"), ("dev-09#1", "old: a sentence")):
+        review.save({"key": key, "text": text})
+    when = load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["time"]
+    (project / runs[1]).unlink()
+    fake.answers = {c["input"]: c["expected"] for c in map(json.loads, open("golden/dev.jsonl", encoding="utf-8"))}
+    fake.answers[next(c["input"] for c in map(json.loads, open("golden/dev.jsonl", encoding="utf-8")) if c["id"] == "dev-05")] = "bug"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", runs[1])[0] == 0
+    new_sha = evalpy.sha256_bytes((project / runs[1]).read_bytes())
+    note = (f"2 annotations in {runs[1]}.annotations.json were written in review on another version of this run "
+            f"file (sha {old_sha[:8]}, {when[:16].replace('T', ' ')}), left out here; the file keeps them")
+
+    code, out, err = cli("report", runs[1])
+    assert "old:" not in out and note in out
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [] and s["other_versions"] == [{"run_sha": old_sha, "count": 2, "first": when, "last": when}]
+    cli("report", runs[1], "--html", "x.html")
+    page = (project / "x.html").read_text(encoding="utf-8")
+    assert "old:" not in page and note in page
+
+    review = evalpy.Review(runs[1])
+    data = review.data()
+    assert all(item["annotation"] is None for item in data["items"]) and data["counts"] == []
+    assert data["other_versions"] == note
+    review.save({"key": "dev-05#1", "text": "new: thinks it is a bug"})
+    sidecar = load_json(runs[1] + ".annotations.json")
+    assert sidecar["run_sha"] == new_sha and list(sidecar["annotations"]) == ["dev-05#1"]
+    assert {k: v["text"] for k, v in sidecar["other_versions"][old_sha].items()} == {   # kept, never adopted
+        "dev-05#1": "old: confused login", "dev-09#1": "old: a sentence"}
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [["new: thinks it is a bug", 1]] and s["other_versions"][0]["count"] == 2
+    review.save({"key": "dev-05#1", "text": ""})                    # removing this version's touches no other
+    assert len(load_json(runs[1] + ".annotations.json")["other_versions"][old_sha]) == 2
+
+    (project / runs[1]).write_bytes(old_bytes)                      # the old version back: its annotations are its own again
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [["old: a sentence", 1], ["old: confused login", 1]] and s["other_versions"] == []
+
+
+def test_a_lone_surrogate_in_an_answer_reaches_the_review_page_as_an_escape(project):
+    """Issue 28, item 13 (review's part): "\\ud800" in an answer is sent in /data as a JSON escape (the
+    page shows it, UTF-8 never has to hold it), and a save that sends one is a 400, not a 500."""
+    from pathlib import Path
+    Path("runs").mkdir()
+    Path("runs/s.json").write_text(json.dumps(make_run([("odd", "bug", "bug \ud800 fin"), ("ok", "bug", "bug")])))
+    httpd = evalpy.serve_review(evalpy.Review("runs/s.json"), 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        data = requests.get(url + "/data", timeout=5)
+        assert data.status_code == 200 and b"bug \\ud800 fin" in data.content
+        assert data.json()["items"][0]["response"] == "bug \ud800 fin"
+        bad = requests.post(url + "/annotations", data=b'{"key": "odd#1", "text": "half \\ud800"}', timeout=5,
+                            headers={"Content-Type": "application/json"})
+        assert bad.status_code == 400 and "half of a character" in bad.json()["error"]
+        assert requests.post(url + "/annotations", json={"key": "odd#1", "text": "medio carácter"}, timeout=5).status_code == 200
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli):
+    """From the attack on issue 28, item 2: the times and hash of another version's annotations are
+    the file's text, not eval.py's; they are printed escaped, and a sidecar whose other versions are
+    not annotations is damaged, in one line."""
+    sidecar = project / (runs[1] + ".annotations.json")
+    sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": "\x1b[31m" + "0" * 58,
+                                   "annotations": {"dev-09#1": {"text": "t", "time": "\x1b[2J2026-01-01T10:00:00"}}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 0 and "\x1b" not in out and "(sha \\x1b[31m, \\x1b[2J2026-01-01 1), left out here" in out
+    for others in ([], {"abc": []}, {"abc": {"dev-09#1": {"text": ""}}}, {"abc": {"dev-09#1": "t"}}):
+        sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": others}))
+        code, out, err = cli("report", runs[1])
+        assert code == 2 and "damaged, not an annotations file written by eval.py review" in err, others
+
+
+def test_a_save_on_a_full_disk_is_said_as_such_and_leaves_no_lock(runs, project):
+    """From the attack on issue 28, item 16: a save that could not write its lock or the sidecar was
+    answered as a bug ("eval.py review failed: OSError ..."). Writes past 0 bytes refused (EFBIG), as
+    a full disk refuses them."""
+    import resource
+
+    def full_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "review", runs[1], "--port", "0"], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=full_disk)
+    try:
+        url = proc.stdout.readline().split(" at ")[1].split()[0]
+        saved = requests.post(url + "annotations", json={"key": "dev-05#1", "text": "x"}, timeout=5)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    assert saved.status_code == 500 and saved.json()["error"] == (
+        f"cannot write {runs[1]}.annotations.json.lock (File too large): the annotation was not saved; those saved "
+        "before are kept")
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v2.json", "dev-v3.json"]

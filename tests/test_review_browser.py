@@ -171,3 +171,18 @@ def test_direction_overrides_in_a_run_are_shown_as_codes(project, chromium):
         assert tab.text_content("#case h2") == "case-\\u202eevil"
         assert entries(tab)[0][0] == "case-\\u202eevil" and tab.text_content("#answer pre") == "acceso\\u202e!"
         assert "\u202e" not in tab.text_content("body")
+
+
+def test_annotations_of_another_version_of_the_run_are_named_in_the_notice(project, chromium):
+    """Issue 28, item 2: the page showed them as this run's, with a notice that did not say how many."""
+    import json
+    from pathlib import Path
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    Path(run + ".annotations.json").write_text(json.dumps({
+        "format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v2.json", "run_sha": "0123456789" * 6 + "abcd",
+        "annotations": {"dev-09#1": {"text": "of an older run", "time": "2026-01-02T10:00:00+01:00"}}}))
+    with review_tab(chromium, run) as tab:
+        assert tab.text_content("#notice") == (
+            f"1 annotation in {run}.annotations.json was written in review on another version of this run file "
+            "(sha 01234567, 2026-01-02 10:00), left out here; the file keeps them.")
+        assert "of an older run" not in tab.text_content("body")

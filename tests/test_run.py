@@ -82,6 +82,28 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
     assert code == 2 and "runs/pr.json.journal exists" in err
 
 
+@pytest.mark.parametrize("out, says", [
+    ("runs/link.json", "--out runs/link.json: runs/link.json exists, and eval.py never overwrites a run"),
+    ("afile/x.json", "--out afile/x.json: afile is not a folder"),
+    ("afile/deeper/x.json", "--out afile/deeper/x.json: afile is not a folder"),
+    ("runs/x.json.annotations.json", "--out runs/x.json.annotations.json: a name ending in .annotations.json is "
+                                     "for eval.py's files beside a run (review's annotations); give the run another name"),
+    ("runs/x.json.labels.json", "ending in .labels.json is for eval.py's files beside a run (review's annotations)"),
+    ("runs/x.json.pairwise.json", "ending in .pairwise.json is for eval.py's files beside a run (pairwise verdicts)"),
+    ("runs/x.json.journal", "ending in .journal is for eval.py's files beside a run (an unfinished run's answers)"),
+    ("runs/x.json.lock", "ending in .lock is for eval.py's files beside a run (a lock)")])
+def test_an_out_that_cannot_be_the_run_is_refused_before_any_call(project, cli, fake, out, says):
+    """From the attack on issue 28, item 20: a dangling link at --out passed the look (exists() follows
+    it) and refused the run file only once every case was asked; a file where the folder should be
+    failed then too; a sidecar's name made a run file report would read as the sidecar."""
+    Path("runs").mkdir()
+    os.symlink("nowhere.json", "runs/link.json")
+    Path("afile").write_text("mine\n")
+    code, out_text, err = cli("run", "--split", "dev", "--host", fake.url, "--out", out)
+    assert code == 2 and says in err, err
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["link.json"] and Path("afile").read_text() == "mine\n"
+
+
 @pytest.mark.parametrize("folder", ["runs", "runs/", "mine/"])
 def test_out_naming_a_folder_writes_the_default_name_into_it(project, cli, fake, folder):
     (project / folder.rstrip("/")).mkdir(exist_ok=True)
@@ -551,6 +573,34 @@ def test_a_full_disk_during_the_final_write_leaves_no_temp_file(project, cli, fa
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28
 
 
+@pytest.mark.parametrize("limit, fails", [(0, "runs/x.json.lock"), (16, "runs/x.json.journal")])
+def test_a_disk_full_at_the_start_names_the_file_and_leaves_nothing(project, cli, fake, limit, fails):
+    """Issue 28, item 16: a disk already full said only "error: No space left on device" and left an
+    empty journal and lock, after which the same --out was refused and --resume said to remove it.
+    limit 0: not even the lock's pid can be written; 16: the lock can, the journal's header not."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = run_with_file_size_limit(project, fake, limit, "run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"error: cannot write {fails} (File too large); nothing was asked yet. Free some space and run again" \
+        in done.stderr, done.stderr
+    assert fake.chat_bodies == [] and os.listdir("runs") == []
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0 and "wrote runs/x.json" in err and os.listdir("runs") == ["x.json"]
+
+
+def test_a_disk_full_as_a_resume_starts_names_the_lock_and_keeps_the_journal(project, cli, fake):
+    """From the attack on issue 28, item 16: the lock of a resume that could not be written said only
+    "error: <lock>: File too large", not that the answers are safe nor how to go on."""
+    interrupted_journal(project, cli, fake, keep=5)
+    before = (project / "runs" / "dev-v3.json.journal").read_bytes()
+    done = run_with_file_size_limit(project, fake, 0, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and fake.chat_bodies == []
+    assert done.stderr.endswith("error: cannot write runs/dev-v3.json.lock (File too large); the 5 answers in "
+                                "runs/dev-v3.json.journal are safe.\nFree some space, then: python eval.py run --resume "
+                                "runs/dev-v3.json\n"), done.stderr
+    assert os.listdir("runs") == ["dev-v3.json.journal"] and (project / "runs" / "dev-v3.json.journal").read_bytes() == before
+
+
 def failing_pieces():
     yield "{\"partial\": "
     raise OSError(28, "No space left on device")
@@ -682,6 +732,25 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     assert kept == [r for r in done["results"] if r["input"] not in broken]
     code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
     assert code == 2 and "a finished run without errors; there is nothing to resume" in err
+
+
+def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, cli, fake):
+    """From issue 28, item 16: a completion's journal that could not take the answers it copies went
+    with the error unnamed, and stayed, half written, with its lock."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")[0] == 2
+    original = (project / "runs" / "dev-v3.json").read_bytes()
+    config = dict(json.loads(original)["config"], completed_from="runs/dev-v3.json")
+    header = len(evalpy.json_line({"format": evalpy.RUN_FORMAT, "config": config}))
+    done = run_with_file_size_limit(project, fake, header + 100, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert ("error: cannot write runs/dev-v3-completed.json.journal (File too large); nothing was asked yet and "
+            "runs/dev-v3.json is unchanged. Free some space and run again") in done.stderr, done.stderr
+    assert os.listdir("runs") == ["dev-v3.json"] and (project / "runs" / "dev-v3.json").read_bytes() == original
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/dev-v3-completed.json" in err
 
 
 def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, monkeypatch):
