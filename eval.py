@@ -1880,8 +1880,125 @@ def load_split(path):
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError("\n".join(summarised(path, problems)))
     return cases, labels, sha
+
+
+# A fault on this many lines or more is said once, with its lines: 28 lines missing a field, not 28
+# lines saying so. Two are still named one by one, where a line number says all there is.
+SAID_ONCE_FROM = 3
+
+
+def summarised(path, problems):
+    """`path:N: what` problems with the same `what` on SAID_ONCE_FROM lines or more become one
+    `path: 28 lines lack 'difficulty' (lines 1-28)`, where the first of them stood; others stay."""
+    prefix, lines_of = f"{path}:", {}
+    for problem in problems:
+        m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
+        if m:
+            lines_of.setdefault(m[2], []).append(int(m[1]))
+    out = []
+    for problem in problems:
+        m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
+        numbers = lines_of.get(m[2], []) if m else []
+        if len(numbers) < SAID_ONCE_FROM:
+            out.append(problem)
+        elif int(m[1]) == numbers[0]:
+            out.append(f"{path}: {many_lines(len(numbers), m[2])} (lines {number_ranges(numbers)})")
+    return out
+
+
+def many_lines(count, what):
+    """One problem of many lines, said of all of them."""
+    if what.startswith("missing field "):
+        return f"{count} lines lack {what[len('missing field '):]}"
+    var = re.fullmatch(r"(.*) uses \{\{(\w+)\}\} but this case has no vars\.\w+", what, re.S)
+    if var:
+        return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}"
+    return f"{count} lines: {what}"
+
+
+def number_ranges(numbers):
+    """[1, 2, 3, 5, 7, 8] as '1-3, 5, 7-8'."""
+    runs = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+
+
+# `init DIR`: a new golden set to fill in, in the shape load_split reads, every file a template that
+# says what goes in it. Two example cases, so the first run works and shows what a case holds.
+NEW_SET_LABELS = ("bug", "feature", "question")
+NEW_SET_CASES = (
+    {"id": "dev-01", "input": "The app closes every time I press Save on a new project.", "expected": "bug",
+     "difficulty": "easy", "note": "Something that should work does not: rule 1."},
+    {"id": "dev-02", "input": "Saving is so slow it feels broken. Could you add an autosave?", "expected": "feature",
+     "difficulty": "ambiguous", "note": "Says 'broken', but asks for something the product does not do: rule 2."},
+)
+NEW_SET_GUIDE = """# Labelling guide
+
+Write this before the cases, so that a doubtful case is labelled by a rule and not by the mood of
+the day. Every case's `note` names the rule or reason behind its label. When a new case cannot be
+decided with this guide, fix the guide first, then label the case.
+
+## The labels (one a line in labels.txt)
+
+| label | what it means | what has to be done |
+|---|---|---|
+| `bug` | Something that should work does not. | Fix the product. |
+| `feature` | A wish for something the product does not do. | Decide whether to build it. |
+| `question` | How to do something the product already does. | Answer it. |
+
+## Rules for the hard cases
+
+1. **Label by what has to be done, not by the words used.**
+2. **A wish phrased as a complaint is still a wish** (`feature`), when nothing is broken.
+
+## Difficulty
+
+- `easy`: one label is obvious.
+- `ambiguous`: two labels fit; a rule above decides.
+- `trap`: the words point to one label, a rule to another.
+
+## Cases
+
+One JSON object a line in dev.jsonl (iterate on it) and, once, test.jsonl (run it at the end):
+`id`, `input`, `expected` (a label above), `difficulty`, `note` (why the case exists).
+"""
+NEW_SET_PROMPT = ("Read the user's message and say which category it belongs to: bug, feature or question.\n\n"
+                  "- bug: something that should work does not.\n"
+                  "- feature: a wish for something the product does not do.\n"
+                  "- question: how to do something the product already does.\n\n"
+                  "Answer with the category alone, in lower case.\n")
+
+
+def new_golden_set(folder):
+    """{path: text} of the files `init` writes into folder: guide, labels, example cases, prompt."""
+    return {os.path.join(folder, "GUIDE.md"): NEW_SET_GUIDE,
+            os.path.join(folder, LABELS_FILE): "".join(l + "\n" for l in NEW_SET_LABELS),
+            os.path.join(folder, "dev.jsonl"): "".join(json_text(c) + "\n" for c in NEW_SET_CASES),
+            os.path.join(folder, PROMPTS_DIR, "v1.txt"): NEW_SET_PROMPT}
+
+
+def write_golden_set(folder):
+    """init: the new set's files, each written whole, after making sure none of them exists (a
+    half-made set beside a user's own labels.txt would be worse than none)."""
+    if not folder.strip():
+        raise EvalError("init needs a folder name, like: python eval.py init mine")
+    files = new_golden_set(folder)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise EvalError(f"{folder} exists and is not a folder; init writes a new golden set into a folder")
+    taken = [path for path in files if os.path.lexists(path)]
+    if taken:
+        raise EvalError(f"{taken[0]} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
+    for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    for path, text in files.items():
+        write_file(path, text)
+    return files
 
 
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
@@ -1929,7 +2046,7 @@ def load_inputs(config):
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError("\n".join(summarised(config["split_path"], problems)))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
     return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
@@ -8359,6 +8476,11 @@ COMMANDS = {
              "Each run file in FOLDER: its split and hash, prompt, model, temperature, "
              "trials, date and headline figure, newest first.",
              [("folder", {"nargs": "?", "default": RUNS_DIR, "help": f"the folder (default {RUNS_DIR})"})]),
+    "init": ("start a golden set of your own: a guide, labels, two example cases and a prompt",
+             "Write into DIR a labelling guide (GUIDE.md) to fill in, labels.txt, dev.jsonl with two example "
+             "cases (with difficulty and note) and prompts/v1.txt, ready for run --split DIR/dev.jsonl. "
+             "Nothing that exists is ever replaced: if any of these files is there, nothing is written.",
+             [("folder", {"metavar": "DIR", "help": "the folder of the new set (made if missing)"})]),
     "judge": ("judge a run's answers again into a new run file (the original is kept)",
               "Ask the judge(s) about every answer that has a judge check, and write a new "
               "run file with the votes. The run itself is never modified.",
@@ -8591,6 +8713,16 @@ def cmd_runs(args):
     return 0
 
 
+def cmd_init(args):
+    files = write_golden_set(args.folder)
+    split, prompt = (p for p in files if p.endswith((".jsonl", "v1.txt")))
+    print(f"wrote {', '.join(files)}\n"
+          f"Write the labelling rules in {os.path.join(args.folder, 'GUIDE.md')} and the labels in "
+          f"{os.path.join(args.folder, LABELS_FILE)}, then your cases in {split}, then try it:\n"
+          f"    python eval.py run --split {split} --prompt {prompt}")
+    return 0
+
+
 def cmd_power(args):
     lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha, args.difference,
                                   args.discordant, args.unpaired)
@@ -8640,7 +8772,7 @@ def main(argv=None):
         args.config_given = given_options(args, options_of("run", run_config=True))
         fill_defaults(args, options_of("run"))
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
-               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power}[args.command]
+               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
     with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
         return handled(handler, args)
 
