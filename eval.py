@@ -5744,6 +5744,30 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
 
 
+# What a run's config says about how the model was asked besides its prompt, model and temperature:
+# `runs` shows what of it is not the default, so that two runs differing only there look different
+ASKED_CONFIG = ("api", "seed", "format", "think", "options", "subset")
+
+
+def asked_text(config):
+    """'ollama think=off', 'openai format=schema', 'ollama seed=7 top_p=0.5 --limit 5': the API, then
+    each setting away from its default (the num_ctx eval.py pins is one; another num_ctx is shown)."""
+    parts = [shown("api", config.get("api", "ollama"))]
+    if config.get("seed") != DEFAULT_SEED:
+        parts.append(f"seed={shown('seed', config.get('seed'))}")
+    if config.get("format") is not None:
+        parts.append(f"format={shown('format', config['format'])}")
+    if config.get("think") not in (None, THINK_DEFAULT):
+        parts.append(f"think={shown('think', THINK_FLAGS.get(config['think'], config['think']))}")
+    options = config.get("options") if isinstance(config.get("options"), dict) else {}
+    parts += [f"{inert(k)}={shown(k, v)}" for k, v in options.items()
+              if not (k == "num_ctx" and v == DEFAULT_NUM_CTX and config.get("api", "ollama") == "ollama")]
+    subset = config.get("subset")
+    if subset:
+        parts.append(f"--limit {subset['limit']}" if "limit" in subset else f"--cases {len(subset['cases'])}")
+    return " ".join(parts)
+
+
 def run_listing(folder):
     """`runs`: each run file in a folder, one line each, newest first (by the date it records):
     what it ran and its headline. A file that is not a readable run is listed as such, never
@@ -5755,7 +5779,7 @@ def run_listing(folder):
         try:
             config, cases = read_graded(path)
         except EvalError as e:
-            rows.append([path, "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
+            rows.append([path, "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -5765,15 +5789,19 @@ def run_listing(folder):
                   else "no answers" if not s["scored"]
                   else f"{s['measure']} {percent(s['mean_accuracy'])} (mean per case)" if s["repeat"] > 1
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
+        if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
+            figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
         rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
-                     f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure])
+                     asked_text(config), f"{config['temperature']:g}", config["repeat"],
+                     str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
+                        **{k: config.get(k) for k in ASKED_CONFIG}, "errors": len(s["errors"]),
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
     order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
-    rows = [["file", "split", "prompt", "model", "T", "trials", "date", "score"]] + [rows[i] for i in order]
+    rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {folder}"
     return listing, None, lambda: text
