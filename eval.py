@@ -84,6 +84,8 @@ DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remo
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 MAX_TIMEOUT = 1e6                 # seconds, 11 days: past any model, short of what a socket refuses
+PROGRESS_EVERY = 10               # seconds between progress lines off a terminal while nothing arrives: a CI
+                                  # log shows the run is alive, without a line a second
 
 # A call whose load_duration is above this loaded the model: a loaded model reports a few
 # milliseconds at most, a load takes from a second to minutes
@@ -3279,17 +3281,51 @@ def append_journal(journal, entry):
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
 
 
+class InFlight:
+    """The requests out right now and what each waits for ('case dev-13', 'the judge on dev-13'):
+    the progress line names the oldest, so a long silence says what it is spent on."""
+
+    def __init__(self):
+        self.lock, self.out, self.numbers = threading.Lock(), {}, iter(range(1 << 62))
+
+    @contextlib.contextmanager
+    def request(self, what):
+        with self.lock:
+            number = next(self.numbers)
+            self.out[number] = (time.monotonic(), what)
+        try:
+            yield
+        finally:
+            with self.lock:
+                del self.out[number]
+
+    def oldest(self):
+        """(what, seconds out, requests out) of the oldest request out, or None."""
+        with self.lock:
+            if not self.out:
+                return None
+            since, what = min(self.out.values())
+            return what, time.monotonic() - since, len(self.out)
+
+
 class Progress:
-    """done/total, errors, elapsed and ETA on stderr: redrawn on a terminal; off one (a CI log), a
-    line every 5% of the run, at a new error (one a second at most), and every 10 s."""
+    """done/total, errors, elapsed and ETA on stderr, and the oldest request still out: redrawn on
+    a terminal; off one (a CI log), a line every 5% of the run, at a new error (one a second at
+    most), and every PROGRESS_EVERY seconds, answer or not (tick() draws it while nothing arrives)."""
 
     def __init__(self, total, already, stream=sys.stderr):
         self.total, self.already, self.stream = total, already, stream
         self.tty = stream.isatty()
         self.started = self.last = time.monotonic()
         self.shown = (already, 0)   # (done, errors) of the last line written off a terminal
+        self.counts = (already, 0)  # (done, errors) now
         self.step = max(1, total // 20)
         self.error_shown_at = -inf   # when a line last showed a new error
+        self.waiting = InFlight()
+
+    def tick(self):
+        """Called while no answer arrives: the line again, with how long the oldest request has been out."""
+        self.update(*self.counts)
 
     def due(self, now, done, errors):
         if self.tty:
@@ -3297,10 +3333,11 @@ class Progress:
         if errors != self.shown[1] and now - self.error_shown_at >= 1:
             self.error_shown_at = now
             return True
-        return done // self.step > self.shown[0] // self.step or now - self.last >= 10
+        return done // self.step > self.shown[0] // self.step or now - self.last >= PROGRESS_EVERY
 
     def update(self, done, errors, final=False):
         now = time.monotonic()
+        self.counts = (done, errors)
         if not (final or self.due(now, done, errors)):
             return
         if final and not self.tty and self.shown == (done, errors):
@@ -3311,6 +3348,10 @@ class Progress:
         left = self.total - done
         eta = f"{elapsed / fresh * left:.0f}s" if fresh and left else "-"
         line = f"[{done}/{self.total}] errors {errors} · {elapsed:.1f}s elapsed · ETA {eta}"
+        oldest = None if final else self.waiting.oldest()
+        if oldest:
+            what, seconds, out = oldest
+            line += f" · waiting {seconds:.0f}s for {what}" + (f" (oldest of {out} out)" if out > 1 else "")
         if self.tty:
             self.stream.write("\r\033[K" + line + ("\n" if final else ""))
         else:
@@ -3322,21 +3363,34 @@ def case_options(config):
     return {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
 
 
-def ask_case(client, config, prompt_text, case):
-    """One answer to one case, then (if it has judge checks) the judge's votes on it."""
+def ask_case(client, config, prompt_text, case, waiting=None):
+    """One answer to one case, then (if it has judge checks) the judge's votes on it; each request
+    is registered in `waiting` (InFlight) while it is out."""
+    waiting = waiting or InFlight()
     options = case_options(config)
-    answer = client.chat(config["model"], messages_for(prompt_text, case), options,
-                         output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
+    with waiting.request(f"case {case['id']}"):
+        answer = client.chat(config["model"], messages_for(prompt_text, case), options,
+                             output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
     said = answer_of(answer["response"]) if answer["response"] is not None else None
     if said is not None and config.get("judge"):
-        answer["judges"] = judge_answer(client, config["judge"], case, said) or None
+        with waiting.request(f"the judge on {case['id']}"):
+            answer["judges"] = judge_answer(client, config["judge"], case, said) or None
     return answer
 
 
-def ask_all(work, jobs, ask, on_answer):
+def awaited(waiting, what, ask):
+    """ask(item), registered in `waiting` (InFlight) as what(item) while it is out."""
+    def asking(item):
+        with waiting.request(what(item)):
+            return ask(item)
+    return asking
+
+
+def ask_all(work, jobs, ask, on_answer, on_wait=None):
     """Call ask(case) for each (case, trial) in `work` with `jobs` in flight; call
-    on_answer(case, trial, result) in the main thread as answers arrive. Workers are daemons:
-    Ctrl-C never waits for them."""
+    on_answer(case, trial, result) in the main thread as answers arrive, and on_wait() about twice
+    a second while none does (the progress line's timer). Workers are daemons: Ctrl-C never waits
+    for them."""
     pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
@@ -3359,10 +3413,11 @@ def ask_all(work, jobs, ask, on_answer):
     for _ in range(len(work)):
         while True:
             try:
-                case, trial, result = answers.get(timeout=0.5)
+                case, trial, result = answers.get(timeout=min(0.5, PROGRESS_EVERY))
                 break
             except queue.Empty:
-                continue
+                if on_wait:
+                    on_wait()
         if isinstance(result, BaseException):
             raise result
         on_answer(case, trial, result)
@@ -3646,7 +3701,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
 
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
+            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case, progress.waiting),
+                    on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
@@ -6713,7 +6769,9 @@ def judge_run(args):
         progress.update(len(votes), failed)
 
     ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
+            awaited(progress.waiting, lambda r: f"the judge on {r['id']}",
+                    lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"]))),
+            on_votes, progress.tick)
     progress.update(len(votes), failed, final=True)
     results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
     return {"format": RUN_FORMAT, "config": config, "results": results}, failed
@@ -6832,7 +6890,9 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         try:
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
-                        lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
+                        awaited(progress.waiting, lambda p: f"the pairwise judge on {p['id']}",
+                                lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}))),
+                        on_votes, progress.tick)
             progress.update(len(todo), failed, final=True)
         except KeyboardInterrupt:
             interrupted = True

@@ -615,3 +615,19 @@ def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake)
     assert all("top_k" not in b["options"] for b in judge_bodies)   # a sampling option is the run's alone
     assert load_json("runs/answers-dev-v1.json")["config"]["judge"]["runner"] == {"num_thread": 4}
     assert fake.reloads == 0   # the fake reloads as sched.go does: no call paid one
+
+
+def test_the_judge_commands_progress_says_it_waits_for_the_judge(project, cli):
+    """Issue 31, item 5: `judge` showed nothing between votes; its line now comes on the timer and
+    names the case whose verdict is awaited."""
+    from test_run import run_with_progress_every
+    from fake_ollama import shipped_fake
+    fake = shipped_fake(latency=0).start()
+    try:
+        assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", "1", "--host", fake.url)[0] == 0
+        fake.latency = lambda text: 1.5 if text.startswith("Criterion:") else 0
+        done = run_with_progress_every(0.2, "judge", "runs/support-dev-v2.json", "--host", fake.url)
+    finally:
+        fake.stop()
+    assert done.returncode == 0, done.stderr
+    assert "· waiting 1s for the judge on support-dev-01" in done.stderr, done.stderr

@@ -3,6 +3,7 @@
 import json
 import os
 import random
+import re
 from pathlib import Path
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json
+from conftest import ROOT, answer_key, evalpy, load_json, read_cases
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -706,6 +707,45 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", revived.url)
     revived.stop()
     assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 28
+
+
+def run_with_progress_every(seconds, *argv):
+    """eval.py run as a process (stderr a pipe, as in a CI log), with its progress timer made short."""
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import eval; eval.PROGRESS_EVERY = {seconds}; "
+            f"sys.exit(eval.main({list(argv)!r}))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_progress_is_redrawn_while_an_answer_is_awaited_and_says_what_for(project, fake):
+    """Issue 31, item 5: the line came only when an answer arrived, so a slow case meant minutes
+    of silence though the README promised a line every 10 s. Now it comes on a timer (here made
+    short), and says what is awaited and for how long: the case, or the judge on it."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    first = read_cases("golden/dev.jsonl")[0]["input"]
+    fake.latency = lambda text: 1.5 if text == first else 0
+    done = run_with_progress_every(0.2, "run", "--split", "dev", "--limit", "2", "--host", fake.url)
+    assert done.returncode == 0, done.stderr
+    waiting = [l for l in done.stderr.splitlines() if l.startswith("[0/2] ")]
+    assert len(waiting) >= 3, done.stderr   # several lines while the first case was out, none with an answer yet
+    assert all(re.search(r" · waiting \d+s for case dev-01$", l) for l in waiting), waiting
+    assert int(waiting[-1].rsplit("waiting ", 1)[1].split("s")[0]) >= 1   # the time it has been out grows
+
+
+def test_progress_says_when_it_waits_for_the_judge(project):
+    from fake_ollama import shipped_fake
+    judge = shipped_fake(latency=0)
+    judge.latency = lambda text: 1.5 if text.startswith("Criterion:") else 0
+    judge.start()
+    try:
+        done = run_with_progress_every(0.2, "run", "--split", "golden/support/dev.jsonl", "--limit", "1",
+                                       "--host", judge.url)
+    finally:
+        judge.stop()
+    err = done.stderr
+    assert done.returncode == 0, err
+    assert re.search(r"^\[0/1\] .* · waiting \ds for the judge on support-dev-01$", err, re.M), err
+    assert err.count("[1/1] ") == 1   # the line of the finished run, said once, with nothing awaited
+    assert "waiting" not in next(l for l in err.splitlines() if l.startswith("[1/1] "))
 
 
 def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
