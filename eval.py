@@ -3349,7 +3349,7 @@ class Progress:
         eta = f"{elapsed / fresh * left:.0f}s" if fresh and left else "-"
         line = f"[{done}/{self.total}] errors {errors} · {elapsed:.1f}s elapsed · ETA {eta}"
         oldest = None if final else self.waiting.oldest()
-        if oldest:
+        if oldest and oldest[1] >= 1:   # a request out for less is no silence worth naming
             what, seconds, out = oldest
             line += f" · waiting {seconds:.0f}s for {what}" + (f" (oldest of {out} out)" if out > 1 else "")
         if self.tty:
