@@ -8369,7 +8369,9 @@ async function start() {
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
   const values = (f) => [...new Set(data.items.flatMap(f))].sort();
   for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
-  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  // a free-text set has no labels to filter by: its expected, if any, is an answer's text
+  if (data.config.labels) for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  else $("label").hidden = true;
   for (const v of values((it) => it.tags)) option($("tag"), v);
   for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
   $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
