@@ -251,10 +251,12 @@ OPTIONS = (
            group="judge checks and sampling", run_config=True, judge_call=True),
     # run
     Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True),
-    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest})",
+    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}); "
+                                    "repeat it, or --model, for a grid: a run of each model with each prompt, then "
+                                    "one compare of them all", "each",
            run_config=True),   # {newest}: the newest prompt where the help is asked for, filled in by §15
-    Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL})", default=DEFAULT_MODEL,
-           run_config=True),
+    Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL}); repeat it for a grid "
+                                   "(see --prompt)", "each", default=DEFAULT_MODEL, run_config=True),
     Option(("--temperature",), ("run",), f"sampling temperature (default {DEFAULT_TEMPERATURE:g})", "temperature",
            DEFAULT_TEMPERATURE, run_config=True),
     Option(("--host",), ("run",), f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); read as ollama reads it: "
@@ -3142,16 +3144,20 @@ def parse_options(pairs):
     return options
 
 
-def default_run_path(split_name, prompt_path):
+def default_run_path(split_name, prompt_path, model=None):
+    """runs/dev-v3.json; in a grid, where runs differ by model too, runs/dev-v3-qwen2.5-7b.json (the
+    model's name with what a file name cannot hold, or should not, made a dash)."""
     stem = os.path.splitext(os.path.basename(prompt_path))[0]
-    return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
+    tag = "" if model is None else "-" + (re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-.") or "model")
+    return os.path.join(RUNS_DIR, f"{split_name}-{stem}{tag}.json")
 
 
-def chosen_run_path(out, config):
+def chosen_run_path(out, config, by_model=False):
     """(where the run file goes, whether that name is the user's own). A default name moves to the
     next free one; a name given with --out is taken as given or refused, so that a `report` of that
-    name reads this run and no older one; --out naming a folder puts the default name in it."""
-    default = default_run_path(config["split"], config["prompt"])
+    name reads this run and no older one; --out naming a folder puts the default name in it.
+    by_model: a run of a grid, whose default name says its model too."""
+    default = default_run_path(config["split"], config["prompt"], config["model"] if by_model else None)
     if not out:
         return default, False
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
@@ -3552,6 +3558,38 @@ def refuse_changed(config, inputs, done):
                         f"({', '.join(stray[:5])}); it was edited")
 
 
+def grid_of(args):
+    """`run` as one Namespace per run it makes. One --model and one --prompt (or none): [args] with
+    those values, as ever. More: a grid, every model with every prompt, models outer, so that the
+    first combination (the compare's reference) is the first model with the first prompt."""
+    models = args.model if isinstance(args.model, list) else [args.model]
+    prompts = args.prompt if isinstance(args.prompt, list) else [args.prompt]
+    if args.resume or len(models) * len(prompts) == 1:   # --resume refuses --model and --prompt itself
+        return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
+    for flag, values, same in (("--model", models, str.casefold), ("--prompt", prompts, os.path.normpath)):
+        seen = [v if v is None else same(v) for v in values]   # Ollama matches a model's name ignoring case
+        twice = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
+        if twice is not None:
+            raise EvalError(f"{flag} {twice} is given twice; each value of a grid makes its own runs")
+    refuse_grid(args, len(models) * len(prompts))
+    return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})
+            for m in models for p in prompts]
+
+
+def refuse_grid(args, runs):
+    """What a grid cannot mean, said before any call: one --out file for several runs, one
+    --compare run for several, and several configurations on the held-out split."""
+    if args.out and not (args.out.endswith(("/", os.sep)) or os.path.isdir(args.out)):
+        raise EvalError(f"--out {args.out} names one run file; a grid of {runs} runs needs a folder (--out runs/sweep/) "
+                        "or no --out")
+    if args.compare:
+        raise EvalError(f"--compare compares one run with {args.compare}; a grid compares its {runs} runs with its "
+                        "first (drop --compare, then compare any of them with it)")
+    if args.split and os.path.basename(resolve_split(args.split)[0]) in HELD_OUT_SPLITS and not args.rerun_test:
+        raise EvalError(f"a grid runs the held-out split {args.split} with {runs} configurations, which makes it one "
+                        "more dev set; run the grid on dev, then test once, with the configuration you chose")
+
+
 def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
@@ -3562,7 +3600,7 @@ def run_split(args):
     if resuming:
         refuse_changed(config, inputs, done)
     else:
-        wanted, exact = chosen_run_path(args.out, config)
+        wanted, exact = chosen_run_path(args.out, config, getattr(args, "by_model", False))
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
@@ -6647,6 +6685,29 @@ def report_run(run, run_path, baseline, errors, compare_path):
     return 0
 
 
+def run_grid(grid):
+    """run with several --model or --prompt: each combination's run in turn, then one compare of
+    them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
+    interrupted (the rest are not started) or a call got no answer."""
+    runs, errors = [], 0
+    for args in grid:
+        with terminated_as_interrupted():
+            finished = run_split(args)
+        if finished is None:
+            if runs:
+                warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(r[0] for r in runs)}")
+            return 2
+        run, run_path, _, run_errors = finished
+        runs.append((run_path, run["config"], grade_run(run)))
+        errors += run_errors
+    print(format_many(compare_many(runs)))
+    if errors:
+        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored "
+             "(run --resume RUN completes a run)")
+        return 2
+    return 0
+
+
 def answer_key(case_id, trial):
     """How the annotations sidecar names an answer: 'dev-09#1'."""
     return f"{case_id}#{trial}"
@@ -8631,8 +8692,11 @@ def parser():
 
 
 def cmd_run(args):
+    grid = grid_of(args)
+    if len(grid) > 1:
+        return run_grid(grid)
     with terminated_as_interrupted():
-        finished = run_split(args)
+        finished = run_split(grid[0])
     if finished is None:
         return 2   # interrupted: the answers are in the journal, and the message says how to resume
     return report_run(*finished, args.compare)

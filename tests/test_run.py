@@ -822,3 +822,55 @@ def test_a_conversation_case_is_sent_turn_by_turn_after_the_system_prompt(projec
     shown = cli("report", "runs/conv.json", "--case", "c1")[1]
     assert ("Conversation (the answer is the next turn):\n  [user]\n    Hola, soy Ana; mi pedido es el B-12.\n"
             "  [assistant]\n    Gracias, Ana. ¿En qué puedo ayudarle?\n  [user]\n    ¿Y cuándo llega?") in shown
+
+
+# --- a grid: several --model and --prompt, one run each, then one compare
+
+@pytest.fixture
+def two_models():
+    from fake_ollama import FakeOllama
+    server = FakeOllama(models=("qwen2.5:7b", "llama3.2:3b")).start()
+    yield server
+    server.stop()
+
+
+def test_repeated_model_and_prompt_make_a_grid_compared_with_its_first(project, cli, two_models):
+    """Issue 31, item 9: `--model A --model B --prompt v2 --prompt v3` silently ran the last of
+    each. Now it is a grid: one run file per combination, named by prompt and model, then one
+    many-run compare with the first combination as the reference."""
+    fake = two_models
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": "acceso"})
+    code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url, "--model", "qwen2.5:7b",
+                         "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    assert code == 0, err
+    names = ["runs/dev-v2-qwen2.5-7b.json", "runs/dev-v3-qwen2.5-7b.json", "runs/dev-v2-llama3.2-3b.json",
+             "runs/dev-v3-llama3.2-3b.json"]
+    assert sorted(str(p.relative_to(project)) for p in (project / "runs").iterdir()) == sorted(names)
+    asked = [(load_json(n)["config"]["model"], load_json(n)["config"]["prompt"]) for n in names]
+    assert asked == [("qwen2.5:7b", "prompts/v2.txt"), ("qwen2.5:7b", "prompts/v3.txt"),
+                     ("llama3.2:3b", "prompts/v2.txt"), ("llama3.2:3b", "prompts/v3.txt")]
+    assert len(fake.chat_bodies) == 12 and {b["model"] for b in fake.chat_bodies} == {"qwen2.5:7b", "llama3.2:3b"}
+    compared = cli("compare", *names)[1]
+    assert out.endswith(compared), out   # the many-run compare, first combination the reference
+    assert "Accuracy:" not in out         # no report per run: `report RUN` has them
+    assert all(f"wrote {n}" in err for n in names)
+
+
+def test_one_model_and_one_prompt_keep_their_names(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", "qwen2.5:7b",
+                         "--prompt", "prompts/v2.txt")
+    assert code == 0 and (project / "runs" / "dev-v2.json").exists() and out.startswith("Accuracy: ")
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--out", "runs/x.json"], "--out runs/x.json names one run file; a grid of 2 runs needs a folder"),
+    (["--compare", "runs/x.json"], "--compare compares one run"),
+    (["--model", "qwen2.5:7b"], "--model qwen2.5:7b is given twice"),
+    (["--split", "test"], "a grid runs the held-out split"),
+])
+def test_a_grid_that_cannot_be_what_was_meant_is_refused_before_any_call(project, cli, two_models, extra, says):
+    argv = ["run", "--split", "dev", "--host", two_models.url, "--model", "qwen2.5:7b", "--model", "llama3.2:3b"]
+    code, out, err = cli(*argv, *extra)
+    assert code == 2 and says in err and len(err.splitlines()) == 1, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
