@@ -2000,8 +2000,15 @@ def write_golden_set(folder):
         raise EvalError(f"{taken[0]} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
     for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file
         os.makedirs(os.path.dirname(path), exist_ok=True)
-    for path, text in files.items():
-        write_file(path, text)
+    written = []
+    try:
+        for path, text in files.items():
+            write_file(path, text)
+            written.append(path)
+    except BaseException:   # a full disk, say: no half-made set is left (these files are init's own, just made)
+        for path in written:
+            remove_quietly(path)
+        raise
     return files
 
 
@@ -6689,7 +6696,7 @@ def run_grid(grid):
     """run with several --model or --prompt: each combination's run in turn, then one compare of
     them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
     interrupted (the rest are not started) or a call got no answer."""
-    runs, errors = [], 0
+    runs, with_errors = [], []
     for args in grid:
         with terminated_as_interrupted():
             finished = run_split(args)
@@ -6697,15 +6704,14 @@ def run_grid(grid):
             if runs:
                 warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(r[0] for r in runs)}")
             return 2
-        run, run_path, _, run_errors = finished
+        run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
-        errors += run_errors
+        with_errors += [(run_path, errors)] if errors else []
     print(format_many(compare_many(runs)))
-    if errors:
-        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored "
-             "(run --resume RUN completes a run)")
-        return 2
-    return 0
+    for run_path, errors in with_errors:
+        warn(f"{run_path}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
+             f"scored. Complete it with: python eval.py run --resume {run_path}")
+    return 2 if with_errors else 0
 
 
 def answer_key(case_id, trial):

@@ -378,3 +378,20 @@ def test_init_never_overwrites_anything(project, cli):
     Path("afile").write_text("x")
     code, out, err = cli("init", "afile")
     assert code == 2 and "afile" in err and "Traceback" not in err
+
+
+def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
+    """From the attack on item 12: a disk that fills at init's last file left three of four, and a
+    second init then refused the folder. Now the files init made are removed and it says why."""
+    real = evalpy.write_file
+
+    def full_disk(path, pieces, replace=False):
+        if path.endswith("v1.txt"):
+            raise OSError(28, "No space left on device", path)
+        return real(path, pieces, replace)
+    monkeypatch.setattr(evalpy, "write_file", full_disk)
+    code, out, err = cli("init", "mine")
+    assert code == 2 and err == "error: mine/prompts/v1.txt: No space left on device\n"
+    assert [p for p in Path("mine").rglob("*") if p.is_file()] == []
+    monkeypatch.setattr(evalpy, "write_file", real)
+    assert cli("init", "mine")[0] == 0

@@ -875,3 +875,17 @@ def test_a_grid_that_cannot_be_what_was_meant_is_refused_before_any_call(project
     code, out, err = cli(*argv, *extra)
     assert code == 2 and says in err and len(err.splitlines()) == 1, err
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_models):
+    """From the attack on item 9: the grid's compare is printed, and each run whose calls failed is
+    named with the command that completes it; exit 2."""
+    fake = two_models
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults = [None, None, "500", "500", "500", "500"]   # the second case of the first run, every attempt
+    code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url,
+                         "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    assert code == 2 and "2 runs of dev" in out
+    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no answer from the server; they are recorded as errors, "
+            "not scored. Complete it with: python eval.py run --resume runs/dev-v2-qwen2.5-7b.json") in err
+    assert "dev-v3-qwen2.5-7b.json: " not in err
