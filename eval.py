@@ -3597,6 +3597,17 @@ def refuse_grid(args, runs):
                         "more dev set; run the grid on dev, then test once, with the configuration you chose")
 
 
+def check_grid(grid):
+    """Every prompt of a grid readable and every model on the server, before its first run: a typo
+    in the last one is found now, not after every run before it has been asked."""
+    configs = [build_config(args) for args in grid]
+    for config in configs:
+        load_prompt(config["prompt"])
+    client = make_client(configs[0], grid[0])
+    for model in dict.fromkeys(config["model"] for config in configs):
+        client.preflight(model)
+
+
 def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
@@ -6696,6 +6707,7 @@ def run_grid(grid):
     """run with several --model or --prompt: each combination's run in turn, then one compare of
     them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
     interrupted (the rest are not started) or a call got no answer."""
+    check_grid(grid)
     runs, with_errors = [], []
     for args in grid:
         with terminated_as_interrupted():

@@ -889,3 +889,14 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
     assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no answer from the server; they are recorded as errors, "
             "not scored. Complete it with: python eval.py run --resume runs/dev-v2-qwen2.5-7b.json") in err
     assert "dev-v3-qwen2.5-7b.json: " not in err
+
+
+@pytest.mark.parametrize("flag, value, says", [("--model", "nosuch:1b", "model 'nosuch:1b' is not pulled"),
+                                               ("--prompt", "prompts/v9.txt", "prompts/v9.txt")])
+def test_a_grid_finds_a_missing_model_or_prompt_before_its_first_run(project, cli, two_models, flag, value, says):
+    """From the attack on item 9: a typo in the grid's last model was found only when its turn came,
+    after every run before it had been asked; now before any call."""
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--model", "qwen2.5:7b",
+                         "--prompt", "prompts/v2.txt", flag, value)
+    assert code == 2 and says in err, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
