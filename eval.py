@@ -60,6 +60,7 @@ import queue
 import random
 import re
 import secrets
+import shlex
 import signal
 import socket
 import sys
@@ -8892,7 +8893,7 @@ def cmd_init(args):
     print(f"wrote {', '.join(files)}\n"
           f"Write the labelling rules in {os.path.join(args.folder, 'GUIDE.md')} and the labels in "
           f"{os.path.join(args.folder, LABELS_FILE)}, then your cases in {split}, then try it:\n"
-          f"    python eval.py run --split {split} --prompt {prompt}")
+          f"    python eval.py run --split {shlex.quote(split)} --prompt {shlex.quote(prompt)}")
     return 0
 
 

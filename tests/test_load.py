@@ -395,3 +395,13 @@ def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypa
     assert [p for p in Path("mine").rglob("*") if p.is_file()] == []
     monkeypatch.setattr(evalpy, "write_file", real)
     assert cli("init", "mine")[0] == 0
+
+
+def test_init_prints_a_command_that_runs_as_printed_in_a_folder_with_a_space(project, cli):
+    """From the attack on item 12: `init "my set"` printed --split my set/dev.jsonl, which a shell
+    splits in two; the paths are quoted for the shell."""
+    import shlex
+    code, out, err = cli("init", "my set")
+    assert code == 0, err
+    command = next(l.strip() for l in out.splitlines() if "eval.py run " in l)
+    assert shlex.split(command)[3:] == ["--split", "my set/dev.jsonl", "--prompt", "my set/prompts/v1.txt"]
