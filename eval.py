@@ -61,6 +61,7 @@ import queue
 import random
 import re
 import secrets
+import shlex
 import signal
 import socket
 import sys
@@ -86,6 +87,8 @@ DEFAULT_TEMPERATURE = 0.0         # least run-to-run variation; it does not remo
 DEFAULT_SEED = 42                 # fixed, so a rerun asks the same question the same way
 DEFAULT_HOST = "http://127.0.0.1:11434"   # where `ollama serve` listens by default
 MAX_TIMEOUT = 1e6                 # seconds, 11 days: past any model, short of what a socket refuses
+PROGRESS_EVERY = 10               # seconds between progress lines off a terminal while nothing arrives: a CI
+                                  # log shows the run is alive, without a line a second
 
 # A call whose load_duration is above this loaded the model: a loaded model reports a few
 # milliseconds at most, a load takes from a second to minutes
@@ -256,10 +259,12 @@ OPTIONS = (
            group="judge checks and sampling", run_config=True, judge_call=True),
     # run
     Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True),
-    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest})",
+    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}); "
+                                    "repeat it, or --model, for a grid: a run of each model with each prompt, then "
+                                    "one compare of them all", "each",
            run_config=True),   # {newest}: the newest prompt where the help is asked for, filled in by §15
-    Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL})", default=DEFAULT_MODEL,
-           run_config=True),
+    Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL}); repeat it for a grid "
+                                   "(see --prompt)", "each", default=DEFAULT_MODEL, run_config=True),
     Option(("--temperature",), ("run",), f"sampling temperature (default {DEFAULT_TEMPERATURE:g})", "temperature",
            DEFAULT_TEMPERATURE, run_config=True),
     Option(("--host",), ("run",), f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); read as ollama reads it: "
@@ -2016,8 +2021,132 @@ def load_split(path):
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError("\n".join(summarised(path, problems)))
     return cases, labels, sha
+
+
+# A fault on this many lines or more is said once, with its lines: 28 lines missing a field, not 28
+# lines saying so. Two are still named one by one, where a line number says all there is.
+SAID_ONCE_FROM = 3
+
+
+def summarised(path, problems):
+    """`path:N: what` problems with the same `what` on SAID_ONCE_FROM lines or more become one
+    `path: 28 lines lack 'difficulty' (lines 1-28)`, where the first of them stood; others stay."""
+    prefix, lines_of = f"{path}:", {}
+    for problem in problems:
+        m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
+        if m:
+            lines_of.setdefault(m[2], []).append(int(m[1]))
+    out = []
+    for problem in problems:
+        m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
+        numbers = lines_of.get(m[2], []) if m else []
+        if len(numbers) < SAID_ONCE_FROM:
+            out.append(problem)
+        elif int(m[1]) == numbers[0]:
+            out.append(f"{path}: {many_lines(len(numbers), m[2])} (lines {number_ranges(numbers)})")
+    return out
+
+
+def many_lines(count, what):
+    """One problem of many lines, said of all of them."""
+    if what.startswith("missing field "):
+        return f"{count} lines lack {what[len('missing field '):]}"
+    var = re.fullmatch(r"(.*) uses \{\{(\w+)\}\} but this case has no vars\.\w+", what, re.S)
+    if var:
+        return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}"
+    return f"{count} lines: {what}"
+
+
+def number_ranges(numbers):
+    """[1, 2, 3, 5, 7, 8] as '1-3, 5, 7-8'."""
+    runs = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+
+
+# `init DIR`: a new golden set to fill in, in the shape load_split reads, every file a template that
+# says what goes in it. Two example cases, so the first run works and shows what a case holds.
+NEW_SET_LABELS = ("bug", "feature", "question")
+NEW_SET_CASES = (
+    {"id": "dev-01", "input": "The app closes every time I press Save on a new project.", "expected": "bug",
+     "difficulty": "easy", "note": "Something that should work does not: rule 1."},
+    {"id": "dev-02", "input": "Saving is so slow it feels broken. Could you add an autosave?", "expected": "feature",
+     "difficulty": "ambiguous", "note": "Says 'broken', but asks for something the product does not do: rule 2."},
+)
+NEW_SET_GUIDE = """# Labelling guide
+
+Write this before the cases, so that a doubtful case is labelled by a rule and not by the mood of
+the day. Every case's `note` names the rule or reason behind its label. When a new case cannot be
+decided with this guide, fix the guide first, then label the case.
+
+## The labels (one a line in labels.txt)
+
+| label | what it means | what has to be done |
+|---|---|---|
+| `bug` | Something that should work does not. | Fix the product. |
+| `feature` | A wish for something the product does not do. | Decide whether to build it. |
+| `question` | How to do something the product already does. | Answer it. |
+
+## Rules for the hard cases
+
+1. **Label by what has to be done, not by the words used.**
+2. **A wish phrased as a complaint is still a wish** (`feature`), when nothing is broken.
+
+## Difficulty
+
+- `easy`: one label is obvious.
+- `ambiguous`: two labels fit; a rule above decides.
+- `trap`: the words point to one label, a rule to another.
+
+## Cases
+
+One JSON object a line in dev.jsonl (iterate on it) and, once, test.jsonl (run it at the end):
+`id`, `input`, `expected` (a label above), `difficulty`, `note` (why the case exists).
+"""
+NEW_SET_PROMPT = ("Read the user's message and say which category it belongs to: bug, feature or question.\n\n"
+                  "- bug: something that should work does not.\n"
+                  "- feature: a wish for something the product does not do.\n"
+                  "- question: how to do something the product already does.\n\n"
+                  "Answer with the category alone, in lower case.\n")
+
+
+def new_golden_set(folder):
+    """{path: text} of the files `init` writes into folder: guide, labels, example cases, prompt."""
+    return {os.path.join(folder, "GUIDE.md"): NEW_SET_GUIDE,
+            os.path.join(folder, LABELS_FILE): "".join(l + "\n" for l in NEW_SET_LABELS),
+            os.path.join(folder, "dev.jsonl"): "".join(json_text(c) + "\n" for c in NEW_SET_CASES),
+            os.path.join(folder, PROMPTS_DIR, "v1.txt"): NEW_SET_PROMPT}
+
+
+def write_golden_set(folder):
+    """init: the new set's files, each written whole, after making sure none of them exists (a
+    half-made set beside a user's own labels.txt would be worse than none)."""
+    if not folder.strip():
+        raise EvalError("init needs a folder name, like: python eval.py init mine")
+    files = new_golden_set(folder)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise EvalError(f"{folder} exists and is not a folder; init writes a new golden set into a folder")
+    taken = [path for path in files if os.path.lexists(path)]
+    if taken:
+        raise EvalError(f"{taken[0]} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
+    for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    written = []
+    try:
+        for path, text in files.items():
+            write_file(path, text)
+            written.append(path)
+    except BaseException:   # a full disk, say: no half-made set is left (these files are init's own, just made)
+        for path in written:
+            remove_quietly(path)
+        raise
+    return files
 
 
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
@@ -2065,7 +2194,7 @@ def load_inputs(config):
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError("\n".join(summarised(config["split_path"], problems)))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases))
@@ -3267,9 +3396,12 @@ def parse_options(pairs):
     return options
 
 
-def default_run_path(split_name, prompt_path):
+def default_run_path(split_name, prompt_path, model=None):
+    """runs/dev-v3.json; in a grid, where runs differ by model too, runs/dev-v3-qwen2.5-7b.json (the
+    model's name with what a file name cannot hold, or should not, made a dash)."""
     stem = os.path.splitext(os.path.basename(prompt_path))[0]
-    return os.path.join(RUNS_DIR, f"{split_name}-{stem}.json")
+    tag = "" if model is None else "-" + (re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-.") or "model")
+    return os.path.join(RUNS_DIR, f"{split_name}-{stem}{tag}.json")
 
 
 # The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
@@ -3428,17 +3560,51 @@ def append_journal(journal, entry):
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
 
 
+class InFlight:
+    """The requests out right now and what each waits for ('case dev-13', 'the judge on dev-13'):
+    the progress line names the oldest, so a long silence says what it is spent on."""
+
+    def __init__(self):
+        self.lock, self.out, self.numbers = threading.Lock(), {}, iter(range(1 << 62))
+
+    @contextlib.contextmanager
+    def request(self, what):
+        with self.lock:
+            number = next(self.numbers)
+            self.out[number] = (time.monotonic(), what)
+        try:
+            yield
+        finally:
+            with self.lock:
+                del self.out[number]
+
+    def oldest(self):
+        """(what, seconds out, requests out) of the oldest request out, or None."""
+        with self.lock:
+            if not self.out:
+                return None
+            since, what = min(self.out.values())
+            return what, time.monotonic() - since, len(self.out)
+
+
 class Progress:
-    """done/total, errors, elapsed and ETA on stderr: redrawn on a terminal; off one (a CI log), a
-    line every 5% of the run, at a new error (one a second at most), and every 10 s."""
+    """done/total, errors, elapsed and ETA on stderr, and the oldest request still out: redrawn on
+    a terminal; off one (a CI log), a line every 5% of the run, at a new error (one a second at
+    most), and every PROGRESS_EVERY seconds, answer or not (tick() draws it while nothing arrives)."""
 
     def __init__(self, total, already, stream=sys.stderr):
         self.total, self.already, self.stream = total, already, stream
         self.tty = stream.isatty()
         self.started = self.last = time.monotonic()
         self.shown = (already, 0)   # (done, errors) of the last line written off a terminal
+        self.counts = (already, 0)  # (done, errors) now
         self.step = max(1, total // 20)
         self.error_shown_at = -inf   # when a line last showed a new error
+        self.waiting = InFlight()
+
+    def tick(self):
+        """Called while no answer arrives: the line again, with how long the oldest request has been out."""
+        self.update(*self.counts)
 
     def due(self, now, done, errors):
         if self.tty:
@@ -3446,10 +3612,11 @@ class Progress:
         if errors != self.shown[1] and now - self.error_shown_at >= 1:
             self.error_shown_at = now
             return True
-        return done // self.step > self.shown[0] // self.step or now - self.last >= 10
+        return done // self.step > self.shown[0] // self.step or now - self.last >= PROGRESS_EVERY
 
     def update(self, done, errors, final=False):
         now = time.monotonic()
+        self.counts = (done, errors)
         if not (final or self.due(now, done, errors)):
             return
         if final and not self.tty and self.shown == (done, errors):
@@ -3460,6 +3627,10 @@ class Progress:
         left = self.total - done
         eta = f"{elapsed / fresh * left:.0f}s" if fresh and left else "-"
         line = f"[{done}/{self.total}] errors {errors} · {elapsed:.1f}s elapsed · ETA {eta}"
+        oldest = None if final else self.waiting.oldest()
+        if oldest and oldest[1] >= 1:   # a request out for less is no silence worth naming
+            what, seconds, out = oldest
+            line += f" · waiting {seconds:.0f}s for {what}" + (f" (oldest of {out} out)" if out > 1 else "")
         if self.tty:
             self.stream.write("\r\033[K" + line + ("\n" if final else ""))
         else:
@@ -3471,21 +3642,34 @@ def case_options(config):
     return {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
 
 
-def ask_case(client, config, prompt_text, case):
-    """One answer to one case, then (if it has judge checks) the judge's votes on it."""
+def ask_case(client, config, prompt_text, case, waiting=None):
+    """One answer to one case, then (if it has judge checks) the judge's votes on it; each request
+    is registered in `waiting` (InFlight) while it is out."""
+    waiting = waiting or InFlight()
     options = case_options(config)
-    answer = client.chat(config["model"], messages_for(prompt_text, case), options,
-                         output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
+    with waiting.request(f"case {case['id']}"):
+        answer = client.chat(config["model"], messages_for(prompt_text, case), options,
+                             output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
     said = answer_of(answer["response"]) if answer["response"] is not None else None
     if said is not None and config.get("judge"):
-        answer["judges"] = judge_answer(client, config["judge"], case, said) or None
+        with waiting.request(f"the judge on {case['id']}"):
+            answer["judges"] = judge_answer(client, config["judge"], case, said) or None
     return answer
 
 
-def ask_all(work, jobs, ask, on_answer):
+def awaited(waiting, what, ask):
+    """ask(item), registered in `waiting` (InFlight) as what(item) while it is out."""
+    def asking(item):
+        with waiting.request(what(item)):
+            return ask(item)
+    return asking
+
+
+def ask_all(work, jobs, ask, on_answer, on_wait=None):
     """Call ask(case) for each (case, trial) in `work` with `jobs` in flight; call
-    on_answer(case, trial, result) in the main thread as answers arrive. Workers are daemons:
-    Ctrl-C never waits for them."""
+    on_answer(case, trial, result) in the main thread as answers arrive, and on_wait() about twice
+    a second while none does (the progress line's timer). Workers are daemons: Ctrl-C never waits
+    for them."""
     pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
@@ -3508,10 +3692,11 @@ def ask_all(work, jobs, ask, on_answer):
     for _ in range(len(work)):
         while True:
             try:
-                case, trial, result = answers.get(timeout=0.5)
+                case, trial, result = answers.get(timeout=min(0.5, PROGRESS_EVERY))
                 break
             except queue.Empty:
-                continue
+                if on_wait:
+                    on_wait()
         if isinstance(result, BaseException):
             raise result
         on_answer(case, trial, result)
@@ -3653,6 +3838,49 @@ def refuse_changed(config, inputs, done):
                         f"({', '.join(stray[:5])}); it was edited")
 
 
+def grid_of(args):
+    """`run` as one Namespace per run it makes. One --model and one --prompt (or none): [args] with
+    those values, as ever. More: a grid, every model with every prompt, models outer, so that the
+    first combination (the compare's reference) is the first model with the first prompt."""
+    models = args.model if isinstance(args.model, list) else [args.model]
+    prompts = args.prompt if isinstance(args.prompt, list) else [args.prompt]
+    if args.resume or len(models) * len(prompts) == 1:   # --resume refuses --model and --prompt itself
+        return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
+    for flag, values, same in (("--model", models, str.casefold), ("--prompt", prompts, os.path.normpath)):
+        seen = [v if v is None else same(v) for v in values]   # Ollama matches a model's name ignoring case
+        twice = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
+        if twice is not None:
+            raise EvalError(f"{flag} {twice} is given twice; each value of a grid makes its own runs")
+    refuse_grid(args, len(models) * len(prompts))
+    return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})
+            for m in models for p in prompts]
+
+
+def refuse_grid(args, runs):
+    """What a grid cannot mean, said before any call: one --out file for several runs, one
+    --compare run for several, and several configurations on the held-out split."""
+    if args.out and not (args.out.endswith(("/", os.sep)) or os.path.isdir(args.out)):
+        raise EvalError(f"--out {args.out} names one run file; a grid of {runs} runs needs a folder (--out runs/sweep/) "
+                        "or no --out")
+    if args.compare:
+        raise EvalError(f"--compare compares one run with {args.compare}; a grid compares its {runs} runs with its "
+                        "first (drop --compare, then compare any of them with it)")
+    if args.split and os.path.basename(resolve_split(args.split)[0]) in HELD_OUT_SPLITS and not args.rerun_test:
+        raise EvalError(f"a grid runs the held-out split {args.split} with {runs} configurations, which makes it one "
+                        "more dev set; run the grid on dev, then test once, with the configuration you chose")
+
+
+def check_grid(grid):
+    """Every prompt of a grid readable and every model on the server, before its first run: a typo
+    in the last one is found now, not after every run before it has been asked."""
+    configs = [build_config(args) for args in grid]
+    for config in configs:
+        load_prompt(config["prompt"])
+    client = make_client(configs[0], grid[0])
+    for model in dict.fromkeys(config["model"] for config in configs):
+        client.preflight(model)
+
+
 def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
@@ -3663,7 +3891,9 @@ def run_split(args):
     if resuming:
         refuse_changed(config, inputs, done)
     else:
-        wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"]))
+        by_model = getattr(args, "by_model", False)   # a run of a grid: its default name says its model too
+        wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"],
+                                                                   config["model"] if by_model else None))
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
@@ -3809,7 +4039,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
 
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
+            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case, progress.waiting),
+                    on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
@@ -5951,6 +6182,30 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     return detail, lambda: md_fence(text), lambda: text
 
 
+# What a run's config says about how the model was asked besides its prompt, model and temperature:
+# `runs` shows what of it is not the default, so that two runs differing only there look different
+ASKED_CONFIG = ("api", "seed", "format", "think", "options", "subset")
+
+
+def asked_text(config):
+    """'ollama think=off', 'openai format=schema', 'ollama seed=7 top_p=0.5 --limit 5': the API, then
+    each setting away from its default (the num_ctx eval.py pins is one; another num_ctx is shown)."""
+    parts = [shown("api", config.get("api", "ollama"))]
+    if config.get("seed") != DEFAULT_SEED:
+        parts.append(f"seed={shown('seed', config.get('seed'))}")
+    if config.get("format") is not None:
+        parts.append(f"format={shown('format', config['format'])}")
+    if config.get("think") not in (None, THINK_DEFAULT):
+        parts.append(f"think={shown('think', THINK_FLAGS.get(config['think'], config['think']))}")
+    options = config.get("options") if isinstance(config.get("options"), dict) else {}
+    parts += [f"{inert(k)}={shown(k, v)}" for k, v in options.items()
+              if not (k == "num_ctx" and v == DEFAULT_NUM_CTX and config.get("api", "ollama") == "ollama")]
+    subset = config.get("subset")
+    if subset:
+        parts.append(f"--limit {subset['limit']}" if "limit" in subset else f"--cases {len(subset['cases'])}")
+    return " ".join(parts)
+
+
 def run_listing(folder):
     """`runs`: each run file in a folder, one line each, newest first (by the date it records):
     what it ran and its headline. A file that is not a readable run is listed as such, never
@@ -5962,7 +6217,7 @@ def run_listing(folder):
         try:
             config, cases = read_graded(path)
         except EvalError as e:
-            rows.append([path, "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
+            rows.append([path, "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -5972,15 +6227,19 @@ def run_listing(folder):
                   else "no answers" if not s["scored"]
                   else f"{s['measure']} {percent(s['mean_accuracy'])} (mean per case)" if s["repeat"] > 1
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
+        if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
+            figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
         rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
-                     f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure])
+                     asked_text(config), f"{config['temperature']:g}", config["repeat"],
+                     str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
+                        **{k: config.get(k) for k in ASKED_CONFIG}, "errors": len(s["errors"]),
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
     order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
-    rows = [["file", "split", "prompt", "model", "T", "trials", "date", "score"]] + [rows[i] for i in order]
+    rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {folder}"
     return listing, None, lambda: text
@@ -6774,6 +7033,29 @@ def report_run(run, run_path, baseline, errors, compare_path):
     return 0
 
 
+def run_grid(grid):
+    """run with several --model or --prompt: each combination's run in turn, then one compare of
+    them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
+    interrupted (the rest are not started) or a call got no answer."""
+    check_grid(grid)
+    runs, with_errors = [], []
+    for args in grid:
+        with terminated_as_interrupted():
+            finished = run_split(args)
+        if finished is None:
+            if runs:
+                warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(r[0] for r in runs)}")
+            return 2
+        run, run_path, _, errors = finished
+        runs.append((run_path, run["config"], grade_run(run)))
+        with_errors += [(run_path, errors)] if errors else []
+    print(format_many(compare_many(runs)))
+    for run_path, errors in with_errors:
+        warn(f"{run_path}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
+             f"scored. Complete it with: python eval.py run --resume {run_path}")
+    return 2 if with_errors else 0
+
+
 def answer_key(case_id, trial):
     """How the annotations sidecar names an answer: 'dev-09#1'."""
     return f"{case_id}#{trial}"
@@ -6949,7 +7231,9 @@ def judge_run(args):
         progress.update(len(votes), failed)
 
     ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
+            awaited(progress.waiting, lambda r: f"the judge on {r['id']}",
+                    lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"]))),
+            on_votes, progress.tick)
     progress.update(len(votes), failed, final=True)
     results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
     return {"format": RUN_FORMAT, "config": config, "results": results}, failed
@@ -7127,7 +7411,9 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         try:
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
-                        lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
+                        awaited(progress.waiting, lambda p: f"the pairwise judge on {p['id']}",
+                                lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}))),
+                        on_votes, progress.tick)
             progress.update(len(todo), failed, final=True)
         except KeyboardInterrupt:
             interrupted = True
@@ -8642,7 +8928,9 @@ async function start() {
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
   const values = (f) => [...new Set(data.items.flatMap(f))].sort();
   for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
-  for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  // a free-text set has no labels to filter by: its expected, if any, is an answer's text
+  if (data.config.labels) for (const v of values((it) => it.expected === null ? [] : [it.expected])) option($("label"), v);
+  else $("label").hidden = true;
   for (const v of values((it) => it.tags)) option($("tag"), v);
   for (const id of ["status", "difficulty", "label", "tag"]) $(id).onchange = refilter;
   $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
@@ -8837,6 +9125,12 @@ COMMANDS = {
              "Each run file in FOLDER: its split and hash, prompt, model, temperature, "
              "trials, date and headline figure, newest first.",
              [("folder", {"nargs": "?", "default": RUNS_DIR, "help": f"the folder (default {RUNS_DIR})"})]),
+    "init": ("start a golden set of your own: a guide, labels, two example cases and a prompt",
+             "Write into DIR a labelling guide (GUIDE.md) to fill in, labels.txt, dev.jsonl with two example "
+             "cases (with difficulty and note) and prompts/v1.txt, ready for run --split DIR/dev.jsonl "
+             "--prompt DIR/prompts/v1.txt (init prints the command). "
+             "Nothing that exists is ever replaced: if any of these files is there, nothing is written.",
+             [("folder", {"metavar": "DIR", "help": "the folder of the new set (made if missing)"})]),
     "judge": ("judge a run's answers again into a new run file (the original is kept)",
               "Ask the judge(s) about every answer that has a judge check, and write a new "
               "run file with the votes. The run itself is never modified.",
@@ -8897,8 +9191,11 @@ def parser():
 
 
 def cmd_run(args):
+    grid = grid_of(args)
+    if len(grid) > 1:
+        return run_grid(grid)
     with terminated_as_interrupted():
-        finished = run_split(args)
+        finished = run_split(grid[0])
     if finished is None:
         return 2   # interrupted: the answers are in the journal, and the message says how to resume
     return report_run(*finished, args.compare)
@@ -9073,6 +9370,16 @@ def cmd_runs(args):
     return 0
 
 
+def cmd_init(args):
+    files = write_golden_set(args.folder)
+    split, prompt = (p for p in files if p.endswith((".jsonl", "v1.txt")))
+    print(f"wrote {', '.join(files)}\n"
+          f"Write the labelling rules in {os.path.join(args.folder, 'GUIDE.md')} and the labels in "
+          f"{os.path.join(args.folder, LABELS_FILE)}, then your cases in {split}, then try it:\n"
+          f"    python eval.py run --split {shlex.quote(split)} --prompt {shlex.quote(prompt)}")
+    return 0
+
+
 def cmd_power(args):
     lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha, args.difference,
                                   args.discordant, args.unpaired)
@@ -9122,7 +9429,7 @@ def main(argv=None):
         args.config_given = given_options(args, options_of("run", run_config=True))
         fill_defaults(args, options_of("run"))
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
-               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power}[args.command]
+               "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
     with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
         return handled(handler, args)
 

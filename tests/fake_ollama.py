@@ -56,6 +56,8 @@ class FakeOllama:
         self.version = version
         self.answers = {}             # input text -> answer text
         self.default_answer = "bug"   # for inputs not in answers; may be a callable(input)
+        self.prompted = None          # callable(request body, input) -> answer or None, tried before answers:
+                                      # an answer that depends on the system prompt and the model (shipped_fake's)
         self.route = None             # callable(request body) -> answer or None, tried first
         self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
         self.auth_headers = []        # the Authorization header of every chat request
@@ -193,7 +195,10 @@ class FakeOllama:
                 return self.faults.pop(0)
         return None
 
-    def answer_for(self, text):
+    def answer_for(self, text, body=None):
+        prompted = self.prompted(body, text) if self.prompted and body is not None else None
+        if prompted is not None:
+            return prompted
         if text in self.answers:
             return self.answers[text]
         return self.default_answer(text) if callable(self.default_answer) else self.default_answer
@@ -483,7 +488,7 @@ class FakeOllama:
                     self.drip(fault, model)
                 else:
                     routed = fake.route(body) if fake.route else None
-                    content = routed if routed is not None else fake.answer_for(text)
+                    content = routed if routed is not None else fake.answer_for(text, body)
                     structured = body.get("response_format", {}).get("type") != "text" if openai and isinstance(
                         body.get("response_format"), dict) else bool(body.get("format")) and not openai
                     if fake.json_when_asked and structured and routed is None:
@@ -598,11 +603,7 @@ def shipped_answers(golden):
     import glob
     answers = {}
     for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
-        labels_path = path.rsplit("/", 1)[0] + "/labels.txt"
-        try:
-            labels = [l.strip() for l in open(labels_path, encoding="utf-8") if l.strip() and not l.startswith("#")]
-        except OSError:
-            labels = []
+        labels = shipped_labels(path)
         for line in open(path, encoding="utf-8"):
             try:
                 case = json.loads(line)
@@ -620,20 +621,76 @@ def shipped_answers(golden):
     return answers
 
 
+# A prompt this long spells out the guide's definitions and rules (prompts/v3.txt does; v1 and v2,
+# a line or two, do not): the fake misses one labelled case in six with it, one in three without.
+RULES_PROMPT_CHARS = 1000
+# The support prompt's rule "always include the order number" (prompts/support/v1.txt; v2 lost it)
+ORDER_RULE = re.compile(r"n[úu]mero de pedido", re.I)
+
+
+def prompted_answers(golden):
+    """callable(request body, input) -> an answer to a shipped case that depends on the system
+    prompt and the model, the same every time (a hash of model, prompt and case decides): a
+    classifier misses a case in three, or in six with a prompt that spells out the rules, each
+    prompt and model its own cases; a support reply cites the order number always when the prompt
+    asks for it, else one time in three. None for an input that is not a shipped case."""
+    import glob
+    cases = {}
+    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+        labels = shipped_labels(path)
+        for line in open(path, encoding="utf-8"):
+            try:
+                case = json.loads(line)
+                cases[case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")] = case, labels
+            except (ValueError, AttributeError, KeyError, TypeError):
+                continue
+
+    def answer(body, text):
+        if text not in cases:
+            return None
+        case, labels = cases[text]
+        turns = body.get("messages") if isinstance(body.get("messages"), list) else []
+        system = next((t.get("content") for t in turns if isinstance(t, dict) and t.get("role") == "system"), "")
+        system = system if isinstance(system, str) else ""
+
+        def draw(what):
+            key = "\0".join((str(body.get("model")), system, str(case.get("id")), what))
+            return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
+        expected = case.get("expected")
+        if labels and expected in labels:
+            miss = draw("label") % (6 if len(system) >= RULES_PROMPT_CHARS else 3) == 0
+            return labels[(labels.index(expected) + miss) % len(labels)]
+        v = case.get("vars", {})
+        order = f"el pedido {v.get('order_id', '')}" if ORDER_RULE.search(system) or draw("order") % 3 == 0 \
+            else "tu pedido"
+        return f"Hola {v.get('customer', '')}, he revisado {order} y te escribo en cuanto tenga novedades."
+    return answer
+
+
+def shipped_labels(split_path):
+    """The labels of labels.txt beside a split, [] if it has none."""
+    try:
+        with open(split_path.rsplit("/", 1)[0] + "/labels.txt", encoding="utf-8") as f:
+            return [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    except OSError:
+        return []
+
+
 # the models the README's commands name: with these, every command there runs against the fake
 README_MODELS = ("qwen2.5:7b", "qwen3:8b", "llama3.2:3b", "llama3.1:8b", "SmolLM2-135M-Instruct-Q4_1:latest",
                  "Qwen/Qwen2.5-7B-Instruct:latest")
 
 
 def shipped_fake(golden="golden", latency=0.02):
-    """A FakeOllama (not started) that answers the shipped sets plausibly, every judge with a pass, and
-    every pairwise judge with the longer answer."""
+    """A FakeOllama (not started) that answers the shipped sets plausibly, differently for each prompt
+    and model (prompted_answers), every judge with a pass, and every pairwise judge with the longer answer."""
     fake = FakeOllama(models=README_MODELS)
     judge = json.dumps({"reason": "La respuesta cita el pedido y contesta a lo que se pregunta.", "pass": True},
                        ensure_ascii=False)
     fake.route = lambda body: (side_by_side(body["messages"][-1]["content"]) if "\nAnswer A:\n" in body["messages"][-1]["content"]
                                else judge if "Criterion:" in body["messages"][-1]["content"] else None)
     fake.answers, fake.latency = shipped_answers(golden), latency
+    fake.prompted = prompted_answers(golden)   # answers that change with the prompt and the model
     fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one
     fake.json_when_asked = True
     fake.refused_formats = {"json_schema"}   # as llama-cpp-python's server, the README's real model, does
@@ -650,7 +707,8 @@ def side_by_side(text):
 def by_hand(argv=None):
     import argparse
     p = argparse.ArgumentParser(description="A fake Ollama on 127.0.0.1 that answers the shipped golden sets "
-                                            "plausibly (and every judge with a pass), to try eval.py without a model.")
+                                            "plausibly, differently for each prompt and model (and every judge with "
+                                            "a pass), to try eval.py without a model.")
     p.add_argument("--port", type=int, default=11434, help="port on 127.0.0.1 (default 11434, Ollama's)")
     p.add_argument("--golden", default="golden", help="the folder of splits to answer (default golden)")
     p.add_argument("--latency", type=float, default=0.02, help="seconds per answer (default 0.02)")

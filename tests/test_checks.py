@@ -201,7 +201,9 @@ def test_a_placeholder_without_a_value_stops_the_run_before_any_call(free_text, 
     (project / "prompts" / "orders" / "v3.txt").write_text("Atiende a {{name}} ({{tier}}).\n")
     code, out, err = cli("run", "--split", free_text, "--host", fake.url)
     assert code == 2
-    assert "golden/orders/dev.jsonl:1: prompts/orders/v3.txt uses {{tier}} but this case has no vars.tier" in err
+    # every case lacks it: said once, with its lines (issue 31, item 12)
+    assert "golden/orders/dev.jsonl: 4 lines have no vars.tier, which prompts/orders/v3.txt uses as {{tier}} " \
+           "(lines 1-4)" in err
     assert fake.chat_bodies == [] and not (project / "runs").exists()
 
 

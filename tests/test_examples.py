@@ -117,6 +117,40 @@ def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
         fake.wait()
 
 
+def test_the_by_hand_fake_answers_by_prompt_and_model(project, cli):
+    """Issue 31, item 11: the fake answered every prompt and model alike, so the README's no-model
+    path showed v2 -> v3 as "Fixed (0) ... Identical raw answers: 28 of 28" and support v2, which
+    lost the order-number rule, passing it. Its answers now depend on the prompt and the model,
+    the same every time: a compare shows fixes and breaks, and support v2 breaks the rule."""
+    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = fake.stdout.readline().split()[3].rstrip(",")
+        for argv in (["--prompt", "prompts/v2.txt"], ["--prompt", "prompts/v3.txt"],
+                     ["--prompt", "prompts/v3.txt", "--out", "runs/again.json"],
+                     ["--prompt", "prompts/v3.txt", "--model", "llama3.2:3b", "--out", "runs/llama.json"],
+                     ["--split", "golden/support/dev.jsonl", "--prompt", "prompts/support/v1.txt"],
+                     ["--split", "golden/support/dev.jsonl", "--prompt", "prompts/support/v2.txt"]):
+            split = [] if "--split" in argv else ["--split", "dev"]
+            code, out, err = cli("run", *split, *argv, "--host", url)
+            assert code == 0, err
+    finally:
+        fake.terminate()
+        fake.wait()
+    code, out, err = cli("compare", "runs/dev-v2.json", "runs/dev-v3.json", "--json")
+    c = json.loads(out)
+    assert c["fixed"] and c["regressions"], c   # both ways, as a real change of prompt goes
+    assert c["candidate"]["correct"] > c["baseline"]["correct"]   # the prompt with the guide's rules does better
+    assert c["identical_answers"] < 28
+    again = json.loads(cli("compare", "runs/dev-v3.json", "runs/again.json", "--json")[1])
+    assert again["identical_answers"] == 28   # the same prompt and model: the same answers
+    other = json.loads(cli("compare", "runs/dev-v3.json", "runs/llama.json", "--json")[1])
+    assert other["identical_answers"] < 28    # another model answers otherwise
+    rule = {v: next(r for r in json.loads(cli("report", f"runs/support-dev-{v}.json", "--json")[1])["checks"]
+                    if r["name"] == "order number") for v in ("v1", "v2")}
+    assert rule["v1"]["passed"] == rule["v1"]["total"] == 27 and rule["v2"]["passed"] <= 22, rule
+
+
 # --- every command the README gives, run as written on a fresh copy of the project
 
 README = ROOT / "README.md"

@@ -738,3 +738,19 @@ def test_judging_a_run_whose_window_ollama_lowered_asks_with_the_num_ctx_the_run
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[0] == 0
     assert {b["options"]["num_ctx"] for b in fake.chat_bodies} == {4096} and len(fake.chat_bodies) > asked
     assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["num_ctx"] == 4096
+
+
+def test_the_judge_commands_progress_says_it_waits_for_the_judge(project, cli):
+    """Issue 31, item 5: `judge` showed nothing between votes; its line now comes on the timer and
+    names the case whose verdict is awaited."""
+    from test_run import run_with_progress_every
+    from fake_ollama import shipped_fake
+    fake = shipped_fake(latency=0).start()
+    try:
+        assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", "1", "--host", fake.url)[0] == 0
+        fake.latency = lambda text: 1.5 if text.startswith("Criterion:") else 0
+        done = run_with_progress_every(0.2, "judge", "runs/support-dev-v2.json", "--host", fake.url)
+    finally:
+        fake.stop()
+    assert done.returncode == 0, done.stderr
+    assert "· waiting 1s for the judge on support-dev-01" in done.stderr, done.stderr

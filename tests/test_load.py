@@ -377,3 +377,99 @@ def test_a_pipe_where_a_file_is_read_is_one_line_never_a_hang(project, what):
             "127.0.0.1:9" in done.stderr
     else:
         assert done.returncode == 2 and f"{path}: not a regular file (a pipe or a device)" in done.stderr, done.stderr
+
+
+def test_one_mistake_on_many_lines_is_said_once_with_its_lines(project, cli, fake):
+    """Issue 31, item 12: 28 lines missing 'difficulty' said the same thing 28 times; now one line
+    names the fault, how many lines have it and which, and other faults keep their own lines."""
+    lines = [{"id": f"c{i}", "input": "hola", "expected": "bug", "note": "n"} for i in range(1, 29)]
+    lines[4]["expected"] = "spam"   # another fault on line 5: still named on its own
+    Path("golden/mine.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/mine.jsonl", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert "golden/mine.jsonl: 28 lines lack 'difficulty' (lines 1-28)" in err, err
+    assert "golden/mine.jsonl:5: label 'spam' is not in labels.txt" in err
+    assert len(err.splitlines()) == 2, err
+
+
+def test_two_lines_with_the_same_mistake_are_still_named_one_by_one(tmp_path):
+    found = problems(write_split(tmp_path, [{k: v for k, v in GOOD.items() if k != "note"},
+                                            dict(GOOD, id="c2"), dict(GOOD, id="c3", note=None)]))
+    assert found == [f"{tmp_path}/s.jsonl:1: missing field 'note'", f"{tmp_path}/s.jsonl:3: field 'note' must be a "
+                                                                     "string, not NoneType"]
+
+
+def test_a_missing_var_on_many_lines_is_said_once(project, cli, fake):
+    """Issue 31, item 12: a {{var}} the cases lack, said once for all the lines that lack it."""
+    Path("p.txt").write_text("Hola {{customer}}, pedido {{order_id}}.", encoding="utf-8")
+    cases = [{"id": f"c{i}", "input": "hola", "expected": "bug", "difficulty": "easy", "note": "n",
+              **({"vars": {"customer": "Ana", "order_id": "A-1"}} if i in (3, 9) else {})} for i in range(1, 11)]
+    Path("golden/mine.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/mine.jsonl", "--prompt", "p.txt", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert err.splitlines() == [
+        "error: golden/mine.jsonl: 8 lines have no vars.customer, which p.txt uses as {{customer}} (lines 1-2, 4-8, 10)",
+        "golden/mine.jsonl: 8 lines have no vars.order_id, which p.txt uses as {{order_id}} (lines 1-2, 4-8, 10)"], err
+
+
+def test_init_makes_a_golden_set_ready_to_run(project, cli, fake):
+    """Issue 31, item 12: `init DIR` writes a guide, labels, two example cases and a prompt, and
+    says the command that runs them; that command works as printed."""
+    code, out, err = cli("init", "mine")
+    assert code == 0, err
+    assert {p.relative_to("mine").as_posix() for p in Path("mine").rglob("*") if p.is_file()} == \
+        {"GUIDE.md", "labels.txt", "dev.jsonl", "prompts/v1.txt"}
+    cases, labels, _ = evalpy.load_split("mine/dev.jsonl")
+    assert len(cases) == 2 and all(c["difficulty"] and c["note"] for c in cases)
+    assert {c["expected"] for c in cases} <= set(labels)
+    prompt = Path("mine/prompts/v1.txt").read_text(encoding="utf-8")
+    assert all(label in prompt for label in labels)   # the prompt names the set's labels
+    command = next(l.strip() for l in out.splitlines() if "eval.py run " in l)
+    argv = command.split("eval.py ", 1)[1].split()
+    assert argv[:3] == ["run", "--split", "mine/dev.jsonl"]
+    code, out, err = cli(*argv, "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 2 and fake.chat_bodies[0]["messages"][0]["content"] == prompt
+
+
+def test_init_never_overwrites_anything(project, cli):
+    """Issue 31, item 12: a file init would write that already exists stops it before it writes any."""
+    Path("mine/prompts").mkdir(parents=True)
+    Path("mine/labels.txt").write_text("mine\n", encoding="utf-8")
+    code, out, err = cli("init", "mine")
+    assert code == 2 and "mine/labels.txt" in err and "exists" in err and len(err.splitlines()) == 1, err
+    assert Path("mine/labels.txt").read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in Path("mine").rglob("*")) == ["labels.txt", "prompts"]
+    code, out, err = cli("init", "fresh")
+    assert code == 0 and cli("init", "fresh")[0] == 2
+    assert cli("init", "")[0] == 2 and not Path("GUIDE.md").exists()
+    Path("afile").write_text("x")
+    code, out, err = cli("init", "afile")
+    assert code == 2 and "afile" in err and "Traceback" not in err
+
+
+def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
+    """From the attack on item 12: a disk that fills at init's last file left three of four, and a
+    second init then refused the folder. Now the files init made are removed and it says why."""
+    real = evalpy.write_file
+
+    def full_disk(path, pieces, replace=False):
+        if path.endswith("v1.txt"):
+            raise OSError(28, "No space left on device", path)
+        return real(path, pieces, replace)
+    monkeypatch.setattr(evalpy, "write_file", full_disk)
+    code, out, err = cli("init", "mine")
+    assert code == 2 and err == "error: mine/prompts/v1.txt: No space left on device\n"
+    assert [p for p in Path("mine").rglob("*") if p.is_file()] == []
+    monkeypatch.setattr(evalpy, "write_file", real)
+    assert cli("init", "mine")[0] == 0
+
+
+def test_init_prints_a_command_that_runs_as_printed_in_a_folder_with_a_space(project, cli):
+    """From the attack on item 12: `init "my set"` printed --split my set/dev.jsonl, which a shell
+    splits in two; the paths are quoted for the shell."""
+    import shlex
+    code, out, err = cli("init", "my set")
+    assert code == 0, err
+    command = next(l.strip() for l in out.splitlines() if "eval.py run " in l)
+    assert shlex.split(command)[3:] == ["--split", "my set/dev.jsonl", "--prompt", "my set/prompts/v1.txt"]

@@ -129,7 +129,8 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     (project / "runs" / "broken.json").write_text("{", encoding="utf-8")
     code, out, err = cli("runs")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split() == ["file", "split", "prompt", "model", "T", "trials", "date", "score"]
+    assert code == 0 and lines[0].split() == ["file", "split", "prompt", "model", "config", "T", "trials", "date",
+                                              "score"]
     assert lines[1].split()[0] == "runs/new.json" and lines[1].rstrip().endswith("accuracy 1/1 = 100%")
     assert lines[2].split()[0] == "runs/old.json" and "prompts/v3.txt" in lines[2] and "1/2 = 50%" in lines[2]
     assert lines[3].split()[0] == "runs/broken.json" and "not a readable run file" in lines[3]
@@ -138,6 +139,39 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     assert listed[1]["correct"] == 1 and listed[1]["scored"] == 2 and "problem" in listed[2]
     code, out, err = cli("runs", "nowhere")
     assert code == 2 and "nowhere: no such folder" in err
+
+
+def test_runs_tells_apart_runs_that_differ_only_in_how_the_model_was_asked(project, cli):
+    """Issue 31, item 10: --think off and --think on runs (and --format, --option, --api, a seed,
+    --limit) looked identical in `runs`; a config column says what each asked beyond the defaults."""
+    cases = [("c1", "bug", "bug"), ("c2", "acceso", "acceso")]
+    made = {"plain": {"options": {"num_ctx": 4096}, "think": "default"},
+            "off": {"options": {"num_ctx": 4096}, "think": False},
+            "on": {"options": {"num_ctx": 4096}, "think": True},
+            "schema": {"api": "openai", "format": "schema", "options": {}},
+            "opts": {"options": {"num_ctx": 4096, "top_p": 0.5, "num_predict": 8}, "seed": 7},
+            "limit": {"options": {"num_ctx": 8192}, "subset": {"limit": 2}}}
+    for name, config in made.items():
+        write_run(f"runs/{name}.json", make_run(cases, **config))
+    lines = {l.split()[0]: l for l in cli("runs")[1].splitlines()[1:]}
+    shown = {name: lines[f"runs/{name}.json"].split("qwen2.5:7b", 1)[1].split("  0  ")[0].strip() for name in made}
+    assert shown == {"plain": "ollama", "off": "ollama think=off", "on": "ollama think=on",
+                     "schema": "openai format=schema", "opts": "ollama seed=7 top_p=0.5 num_predict=8",
+                     "limit": "ollama num_ctx=8192 --limit 2"}, shown
+    listed = {r["file"]: r for r in json.loads(cli("runs", "--json")[1])}
+    assert listed["runs/on.json"]["think"] is True and listed["runs/schema.json"]["format"] == "schema"
+    assert listed["runs/schema.json"]["api"] == "openai" and listed["runs/opts.json"]["options"]["top_p"] == 0.5
+    assert listed["runs/opts.json"]["seed"] == 7 and listed["runs/limit.json"]["subset"] == {"limit": 2}
+
+
+def test_runs_counts_errors_beside_the_score(project, cli):
+    """Issue 31, item 10: a run with 24 failed calls read 'accuracy 3/3 = 100%' in `runs`, as if
+    3 cases were all it had: the errors are said beside the figure."""
+    cases = [(f"c{i:02d}", "bug", "bug" if i < 3 else None) for i in range(27)]
+    write_run("runs/err.json", make_run(cases))
+    line = cli("runs")[1].splitlines()[1]
+    assert line.endswith("accuracy 3/3 = 100% (24 errors: run --resume)"), line
+    assert json.loads(cli("runs", "--json")[1])[0]["errors"] == 24
 
 
 def test_runs_lists_a_run_with_trials_by_its_headline_not_its_majority_vote(project, cli):

@@ -130,6 +130,20 @@ def test_the_list_names_the_checks_a_free_text_answer_failed(project, chromium):
         assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
 
 
+def test_a_free_text_set_offers_no_expected_label_filter(project, chromium, page):
+    """Issue 31, cosmetic: the review page of a free-text set offered "any expected label", a filter
+    over labels such a set does not have (its `expected`, when it has one, is an answer's text). It
+    is gone there, and kept where there are labels."""
+    from conftest import make_run
+    checks = [{"name": "greets", "type": "icontains", "value": "hola", "blocking": True}]
+    run = make_run([{"id": "s1", "response": "adiós", "checks": checks, "expected": "hola, te escribo ..."},
+                    {"id": "s2", "response": "adiós", "checks": checks}], labels=None)
+    write_run("runs/support.json", run)
+    with review_tab(chromium, "runs/support.json", "#list li") as tab:
+        assert not tab.is_visible("#label") and tab.is_visible("#difficulty")
+    assert page.is_visible("#label")   # the classification run's page keeps it
+
+
 def test_the_thinking_is_folded_above_the_answer_and_stays_text(project, chromium):
     """A reasoning model's thinking: folded (closed) above the answer, hostile text shown as text;
     an answer that stopped mid-thought says so."""

@@ -3,6 +3,7 @@
 import json
 import os
 import random
+import re
 from pathlib import Path
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json
+from conftest import ROOT, answer_key, evalpy, load_json, read_cases
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -777,6 +778,46 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 28
 
 
+def run_with_progress_every(seconds, *argv):
+    """eval.py run as a process (stderr a pipe, as in a CI log), with its progress timer made short."""
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import eval; eval.PROGRESS_EVERY = {seconds}; "
+            f"sys.exit(eval.main({list(argv)!r}))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_progress_is_redrawn_while_an_answer_is_awaited_and_says_what_for(project, fake):
+    """Issue 31, item 5: the line came only when an answer arrived, so a slow case meant minutes
+    of silence though the README promised a line every 10 s. Now it comes on a timer (here made
+    short), and says what is awaited and for how long: the case, or the judge on it."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    first = read_cases("golden/dev.jsonl")[0]["input"]
+    fake.latency = lambda text: 1.5 if text == first else 0
+    done = run_with_progress_every(0.2, "run", "--split", "dev", "--limit", "2", "--host", fake.url)
+    assert done.returncode == 0, done.stderr
+    before = [l for l in done.stderr.splitlines() if l.startswith("[0/2] ")]
+    assert len(before) >= 3, done.stderr   # several lines while the first case was out, none with an answer yet
+    waiting = [l for l in before if "waiting" in l]   # named once it has been out a second
+    assert waiting and all(re.search(r" · waiting \d+s for case dev-01$", l) for l in waiting), before
+    assert int(waiting[-1].rsplit("waiting ", 1)[1].split("s")[0]) >= 1   # the time it has been out grows
+
+
+def test_progress_says_when_it_waits_for_the_judge(project):
+    from fake_ollama import shipped_fake
+    judge = shipped_fake(latency=0)
+    judge.latency = lambda text: 1.5 if text.startswith("Criterion:") else 0
+    judge.start()
+    try:
+        done = run_with_progress_every(0.2, "run", "--split", "golden/support/dev.jsonl", "--limit", "1",
+                                       "--host", judge.url)
+    finally:
+        judge.stop()
+    err = done.stderr
+    assert done.returncode == 0, err
+    assert re.search(r"^\[0/1\] .* · waiting \ds for the judge on support-dev-01$", err, re.M), err
+    assert err.count("[1/1] ") == 1   # the line of the finished run, said once, with nothing awaited
+    assert "waiting" not in next(l for l in err.splitlines() if l.startswith("[1/1] "))
+
+
 def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
     """A CI log saw a line every 10 s only: nothing for a fast run, and errors unseen until the end."""
     import io
@@ -907,3 +948,80 @@ def test_resume_refuses_the_options_it_used_to_ignore_for_a_journal_and_a_comple
     assert code == 2 and f"; {given[0]} cannot be given with it" in err and len(err.splitlines()) == 1
     assert fake.chat_bodies == [] and not os.path.exists("runs/e-completed.json")
     assert not os.path.exists("runs/e-completed.json.journal")
+
+
+# --- a grid: several --model and --prompt, one run each, then one compare
+
+@pytest.fixture
+def two_models():
+    from fake_ollama import FakeOllama
+    server = FakeOllama(models=("qwen2.5:7b", "llama3.2:3b")).start()
+    yield server
+    server.stop()
+
+
+def test_repeated_model_and_prompt_make_a_grid_compared_with_its_first(project, cli, two_models):
+    """Issue 31, item 9: `--model A --model B --prompt v2 --prompt v3` silently ran the last of
+    each. Now it is a grid: one run file per combination, named by prompt and model, then one
+    many-run compare with the first combination as the reference."""
+    fake = two_models
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": "acceso"})
+    code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url, "--model", "qwen2.5:7b",
+                         "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    assert code == 0, err
+    names = ["runs/dev-v2-qwen2.5-7b.json", "runs/dev-v3-qwen2.5-7b.json", "runs/dev-v2-llama3.2-3b.json",
+             "runs/dev-v3-llama3.2-3b.json"]
+    assert sorted(str(p.relative_to(project)) for p in (project / "runs").iterdir()) == sorted(names)
+    asked = [(load_json(n)["config"]["model"], load_json(n)["config"]["prompt"]) for n in names]
+    assert asked == [("qwen2.5:7b", "prompts/v2.txt"), ("qwen2.5:7b", "prompts/v3.txt"),
+                     ("llama3.2:3b", "prompts/v2.txt"), ("llama3.2:3b", "prompts/v3.txt")]
+    assert len(fake.chat_bodies) == 12 and {b["model"] for b in fake.chat_bodies} == {"qwen2.5:7b", "llama3.2:3b"}
+    compared = cli("compare", *names)[1]
+    assert out.endswith(compared), out   # the many-run compare, first combination the reference
+    assert "Accuracy:" not in out         # no report per run: `report RUN` has them
+    assert all(f"wrote {n}" in err for n in names)
+
+
+def test_one_model_and_one_prompt_keep_their_names(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", "qwen2.5:7b",
+                         "--prompt", "prompts/v2.txt")
+    assert code == 0 and (project / "runs" / "dev-v2.json").exists() and out.startswith("Accuracy: ")
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--out", "runs/x.json"], "--out runs/x.json names one run file; a grid of 2 runs needs a folder"),
+    (["--compare", "runs/x.json"], "--compare compares one run"),
+    (["--model", "qwen2.5:7b"], "--model qwen2.5:7b is given twice"),
+    (["--split", "test"], "a grid runs the held-out split"),
+])
+def test_a_grid_that_cannot_be_what_was_meant_is_refused_before_any_call(project, cli, two_models, extra, says):
+    argv = ["run", "--split", "dev", "--host", two_models.url, "--model", "qwen2.5:7b", "--model", "llama3.2:3b"]
+    code, out, err = cli(*argv, *extra)
+    assert code == 2 and says in err and len(err.splitlines()) == 1, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_models):
+    """From the attack on item 9: the grid's compare is printed, and each run whose calls failed is
+    named with the command that completes it; exit 2."""
+    fake = two_models
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults = [None, None, "500", "500", "500", "500"]   # the second case of the first run, every attempt
+    code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url,
+                         "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    assert code == 2 and "2 runs of dev" in out
+    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no answer from the server; they are recorded as errors, "
+            "not scored. Complete it with: python eval.py run --resume runs/dev-v2-qwen2.5-7b.json") in err
+    assert "dev-v3-qwen2.5-7b.json: " not in err
+
+
+@pytest.mark.parametrize("flag, value, says", [("--model", "nosuch:1b", "model 'nosuch:1b' is not pulled"),
+                                               ("--prompt", "prompts/v9.txt", "prompts/v9.txt")])
+def test_a_grid_finds_a_missing_model_or_prompt_before_its_first_run(project, cli, two_models, flag, value, says):
+    """From the attack on item 9: a typo in the grid's last model was found only when its turn came,
+    after every run before it had been asked; now before any call."""
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--model", "qwen2.5:7b",
+                         "--prompt", "prompts/v2.txt", flag, value)
+    assert code == 2 and says in err, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()

@@ -11,7 +11,8 @@ LONGEST_COMMAND = 25   # lines, def to last line: a cmd_* only calls stages by n
 
 # The positional arguments each command needs to parse
 POSITIONALS = {"run": [], "report": ["r.json"], "compare": ["a.json", "b.json"], "runs": [], "judge": ["r.json"],
-               "calibrate": ["human.jsonl", "r.json"], "review": ["r.json"], "power": []}
+               "calibrate": ["human.jsonl", "r.json"], "review": ["r.json"], "power": [],
+               "init": ["DIR"]}
 
 
 def test_every_command_is_a_short_list_of_stages():
