@@ -428,7 +428,7 @@ def test_a_judge_answer_too_large_to_search_is_an_unreadable_vote_that_says_so(j
     '{"k":[' * 170_000,                         # each one a decode to Python's stack limit, from every brace
     '}{"' * 340_000, '{"a":}' * 170_000,        # each decode error counted the lines before it
     "{" * 500_000 + "}" * 500_000, '{' + '"\\' * 500_000,
-])
+], ids=["past-the-bound", "deep-arrays", "reopened-strings", "bad-values", "deep-braces", "escapes"])
 def test_the_verdict_search_is_bounded_and_linear(raw):
     """Hostile judge answers under and over the bound: each is read, or refused, in one pass (the
     first took 3 minutes of CPU when every brace was decoded from)."""
