@@ -201,10 +201,20 @@ class Option(NamedTuple):
     exclusive: str = None      # the options sharing this name exclude each other
     run_config: bool = False   # part of a run's configuration: `run --resume` refuses it (the run has its own)
     judge_call: bool = False   # how compare and judge ask a judge: None until they ask one, refused if they ask none
+    recorded_as: tuple = None  # with run_config: the config keys that hold what it changes of what the model is asked
+                               # or how (None: its own name); () for one that changes which cases, how many times,
+                               # or where the file goes, but nothing of a question
 
     @property
     def dest(self):
         return self.flags[0][2:].replace("-", "_")
+
+    @property
+    def asks(self):
+        """The run-config keys this option changes the question in: what the held-out guard compares."""
+        if not self.run_config:
+            return ()
+        return (self.dest,) if self.recorded_as is None else self.recorded_as
 
 
 VIEWING = ("report", "compare")         # the commands that show a result
@@ -234,23 +244,25 @@ OPTIONS = (
            DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
                                         "candidate's); repeat it for a panel of judges", "each",
-           metavar="M", group="judge checks and sampling", run_config=True, judge_call=True),
+           metavar="M", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-votes",), CALLING, "ask each judge N times and take the majority (default 1); agreement below "
                                         "0.8 is listed as doubtful", "count",
            1,   # one vote: at temperature 0 more votes only repeat it
-           metavar="N", group="judge checks and sampling", run_config=True, judge_call=True),
+           metavar="N", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-temperature",), CALLING, "judge temperature (default 0; raise it so that --judge-votes sample, "
                                               "not repeat)", "temperature",
            0.0,   # the judge's least run-to-run variation, as a run's
-           metavar="T", group="judge checks and sampling", run_config=True, judge_call=True),
+           metavar="T", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-schema",), CALLING, "constrain the judge's answer to its verdict's JSON Schema (reason first, "
                                          "verdict last), sent as --format schema sends a run's: for a small judge "
                                          "that cannot write the JSON unaided", "flag", False,
-           group="judge checks and sampling", run_config=True, judge_call=True),
+           group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     # run
-    Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True),
+    Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True,
+           recorded_as=()),   # the guard compares runs of one split (its hash) already
     Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest})",
-           run_config=True),   # {newest}: the newest prompt where the help is asked for, filled in by §15
+           run_config=True, recorded_as=("prompt_sha",)),   # {newest}: the newest prompt where the help is asked
+                                                             # for, filled in by §15; its text, not its file name
     Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL})", default=DEFAULT_MODEL,
            run_config=True),
     Option(("--temperature",), ("run",), f"sampling temperature (default {DEFAULT_TEMPERATURE:g})", "temperature",
@@ -259,15 +271,16 @@ OPTIONS = (
                                    "no scheme means http, no port means 11434"),
     Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
                                  "the default name (default runs/<split>-<prompt>.json, or the next free name: -2, "
-                                 "-3...)", run_config=True),
+                                 "-3...)", run_config=True, recorded_as=()),
     Option(("--compare", "--comparar"), ("run",), "after the run, compare it with this run file", metavar="RUN"),
     Option(("--limit",), ("run",), "ask only the first N cases (a quick look; the run says so wherever it is shown)",
-           "count", metavar="N", exclusive="quick", run_config=True),
+           "count", metavar="N", exclusive="quick", run_config=True, recorded_as=()),
     Option(("--cases",), ("run",), "ask only these cases (a quick look, recorded as such)", metavar="ID,ID",
-           exclusive="quick", run_config=True),
+           exclusive="quick", run_config=True, recorded_as=()),
     Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
-                                        "another prompt, model, temperature or sampling seed (the run is marked as forced)",
-           "flag", False, run_config=True),
+                                        "another configuration (prompt, model, temperature, seed, format, think, "
+                                        "options, API, judge, labels; the run is marked as forced)",
+           "flag", False, run_config=True, recorded_as=()),
     Option(("--resume",), ("run",), "finish an interrupted run (the path it printed)", metavar="PATH"),
     Option(("--api",), ("run",), "ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
                                  "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host", "api",
@@ -275,11 +288,12 @@ OPTIONS = (
            run_config=True),
     Option(("--option",), ("run",), "a model option passed through (num_predict, num_ctx, top_p, stop...; JSON "
                                     "values parsed); repeatable; num_predict becomes max_tokens for --api openai",
-           "each", metavar="KEY=VALUE", run_config=True),
+           "each", metavar="KEY=VALUE", run_config=True, recorded_as=("options",)),
     Option(("--unchecked-options",), ("run",), "send --option names eval.py does not know as Ollama options "
                                                "(a newer server's); by default an unknown name is refused before "
                                                "any call, since Ollama ignores it without a word", "flag", False,
-           run_config=True),   # how the run's options were read: a resumed run has them already
+           run_config=True, recorded_as=()),   # how the run's options were read (they are compared as "options"):
+                                               # a resumed run has them already
     Option(("--think",), ("run",), "thinking models (Ollama API): sent as \"think\": on/off are true/false, "
                                    "low/medium/high/max a level for models that have levels. Default: nothing sent, and "
                                    "Ollama then thinks on a model that can. A model that cannot is refused before any "
@@ -291,7 +305,7 @@ OPTIONS = (
     Option(("--repeat",), ("run",), "ask K times per case with the same configuration, keeping every answer "
                                     "(default 1); the report adds pass@k, pass^k and the flaky cases", "trials",
            1,   # one answer per case; pass@k and the flaky cases need more, and cost as many times the calls
-           metavar="K", run_config=True),
+           metavar="K", run_config=True, recorded_as=()),   # the same question asked more times
     # report
     Option(("--checks",), ("report",), "score with the checks this split file (and its checks.json) defines now, "
                                        "instead of those stored in the run: change a check, re-report, no model call",
@@ -1151,6 +1165,11 @@ def same_setting(key, a, b):
     are one model."""
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
+    if key == "judge" and isinstance(a, dict) and isinstance(b, dict):   # its models are models too
+        models = [x.get("models") for x in (a, b)]
+        return (all(isinstance(m, list) and all(isinstance(n, str) for n in m) for m in models)
+                and [tagged(n) for n in models[0]] == [tagged(n) for n in models[1]]
+                and dict(a, models=None) == dict(b, models=None))
     return a == b
 
 
@@ -3265,7 +3284,10 @@ def assemble_run(config, cases, answers):
 
 
 HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
-TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
+# What a change to the system touches: every run option that changes what the model is asked or how
+# (the option table's run_config rows, by the keys they are recorded as), and the labels beside the
+# split, which the answers are asked for and read against. The split's checks are in its hash.
+TUNED_CONFIG = tuple(dict.fromkeys([k for o in OPTIONS if "run" in o.commands for k in o.asks] + ["labels"]))
 
 
 def journal_config(path):
@@ -3280,7 +3302,7 @@ def journal_config(path):
 
 
 def earlier_held_out_runs(folders, split_sha, config):
-    """Earlier runs of the same held-out split made with another prompt, model, temperature or sampling seed."""
+    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG)."""
     found = []
     for folder in dict.fromkeys(folders):
         names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
@@ -3289,7 +3311,8 @@ def earlier_held_out_runs(folders, split_sha, config):
             earlier = (read_run_config(path) if name.endswith(".json") else
                        journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
             if earlier and earlier.get("split_sha") == split_sha:
-                differs = [k for k in TUNED_CONFIG if not same_setting(k, earlier.get(k), config.get(k))]
+                # a key an older run did not record is not known to differ
+                differs = [k for k in TUNED_CONFIG if k in earlier and not same_setting(k, earlier[k], config.get(k))]
                 if differs:
                     found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                                   "differs": differs})
@@ -3299,7 +3322,7 @@ def earlier_held_out_runs(folders, split_sha, config):
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
-    earlier = earlier_held_out_runs(folders, inputs.split_sha, dict(config, prompt_sha=inputs.prompt_sha))
+    earlier = earlier_held_out_runs(folders, inputs.split_sha, config)
     if not earlier:
         return None
     first = earlier[0]
@@ -3387,15 +3410,16 @@ def run_split(args):
     config, done, run_path, completes = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
+    judge = config.get("judge") if resuming else (
+        judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     if resuming:
         refuse_changed(config, inputs, done)
     else:
         wanted, exact = chosen_run_path(args.out, config)
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
-            rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
+            asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
+            rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    judge = config.get("judge") if resuming else (
-        judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     client = make_client(config, args)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     load = client.load(config["model"], case_options(config))

@@ -618,6 +618,61 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     assert code == 2 and "another temperature" in err
 
 
+@pytest.mark.parametrize("change, differs", [
+    (("--format", "schema"), "format"),
+    (("--option", "top_p=0.5", "--option", "num_predict=8"), "options"),
+    (("--think", "off"), "think"),
+    (("--api", "openai"), "api"),
+])
+def test_any_change_to_how_the_model_is_asked_is_another_configuration(held_out_run, project, cli, fake, change, differs):
+    """Issue 31, item 1: the guard compared only prompt, model, temperature and seed, so the README's next
+    tuning step (--format schema) or an --option silently turned the test split into one more dev set."""
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, *change)
+    assert code == 2, err
+    assert f"refusing to run the held-out test split again: runs/test-v2.json already ran this split with " \
+           f"another {differs}" in err
+    assert fake.chat_bodies == [] and sorted(p.name for p in (project / "runs").iterdir()) == ["test-v2.json"]
+    if differs in ("think", "api"):
+        return   # refused before the server is asked anything; forcing them is another test's matter
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, *change,
+                         "--rerun-test")
+    assert code == 0, err
+    assert load_json("runs/test-v2-2.json")["config"]["rerun_test"]["forced"] is True
+
+
+def test_other_labels_are_another_configuration(held_out_run, project, cli, fake):
+    """The labels beside the split are what the answers are read against: a new one is another configuration."""
+    with open(project / "golden" / "labels.txt", "a", encoding="utf-8") as f:
+        f.write("otro\n")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 2 and "already ran this split with another labels" in err and fake.chat_bodies == []
+
+
+def test_another_judge_setup_is_another_configuration(project, cli, fake):
+    """The judge decides what passes: more votes, another judge model, --judge-schema are another configuration."""
+    folder = project / "golden" / "answers"
+    folder.mkdir()
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers", "type": "judge", "value": "Contesta."}]))
+    (folder / "test.jsonl").write_text("".join(json.dumps({"id": f"t{i}", "input": f"pregunta {i}", "difficulty": "easy",
+                                                           "note": "n"}) + "\n" for i in range(3)))
+    (project / "prompts" / "answers").mkdir()
+    (project / "prompts" / "answers" / "v1.txt").write_text("Responde.\n")
+    fake.route = lambda body: '{"reason": "sí", "pass": true}'
+    assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0
+    for change in (("--judge-votes", "3"), ("--judge-schema",), ("--judge-model", "llama3.1:8b")):
+        code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url, *change)
+        assert code == 2 and "already ran this split with another judge" in err, (change, err)
+    assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0   # the same one may
+
+
+def test_a_part_of_the_same_configuration_is_not_another_one(held_out_run, cli, fake):
+    """Which cases (--limit), how many trials and where the file goes change nothing of what the model is asked."""
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--limit", "3",
+                         "--out", "runs/quick.json")
+    assert code == 0, err
+    assert "rerun_test" not in load_json("runs/quick.json")["config"]
+
+
 def test_the_same_configuration_may_run_again(held_out_run, cli, fake):
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
     assert code == 0, err
