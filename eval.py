@@ -260,7 +260,8 @@ OPTIONS = (
     # run
     Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True,
            recorded_as=()),   # the guard compares runs of one split (its hash) already
-    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest})",
+    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}; of "
+                                  "prompts/X/ for golden/X/, of DIR/prompts/ for a split in DIR that has one)",
            run_config=True, recorded_as=("prompt_sha",)),   # {newest}: the newest prompt where the help is asked
                                                              # for, filled in by §15; its text, not its file name
     Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL})", default=DEFAULT_MODEL,
@@ -1911,9 +1912,64 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
 
 
 def prompt_folder(split_path):
-    """Prompts live in the folder that mirrors the split's: golden/support/ -> prompts/support/."""
-    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    """Prompts live in the split's own prompts/ folder where it has one (mine/cases.jsonl ->
+    mine/prompts/, as a set of one's own is laid out), else in the folder that mirrors the split's:
+    golden/support/ -> prompts/support/. A split elsewhere without one falls back to prompts/, and
+    run warns when that prompt does not name its labels (label_mismatch)."""
+    folder = os.path.dirname(split_path) or "."
+    own = os.path.join(folder, PROMPTS_DIR)
+    if os.path.isdir(own) and os.path.relpath(own) != os.path.normpath(PROMPTS_DIR):
+        return own
+    inside = os.path.relpath(folder, GOLDEN_DIR)
     return PROMPTS_DIR if inside == "." or inside.startswith("..") else os.path.join(PROMPTS_DIR, inside)
+
+
+def prompt_labels_path(prompt_path):
+    """labels.txt of the set a prompt was written for, the inverse of prompt_folder: DIR/labels.txt
+    for DIR/prompts/vN.txt, golden/X/labels.txt for prompts/X/vN.txt; None where there is none."""
+    folder = os.path.dirname(prompt_path) or "."
+    inside = os.path.relpath(folder, PROMPTS_DIR)
+    if inside == ".":
+        path = os.path.join(GOLDEN_DIR, LABELS_FILE)
+    elif not inside.startswith(".."):
+        path = os.path.join(GOLDEN_DIR, inside, LABELS_FILE)
+    elif os.path.basename(os.path.normpath(folder)) == PROMPTS_DIR:
+        path = os.path.join(os.path.dirname(os.path.normpath(folder)), LABELS_FILE)
+    else:
+        return None
+    return path if os.path.isfile(path) else None
+
+
+def names_label(text, label):
+    """Whether a prompt names a label as a word of its own, matched as answers are (fold)."""
+    return re.search(r"(?<!\w)" + re.escape(fold(label)) + r"(?!\w)", fold(text)) is not None
+
+
+def label_mismatch(labels, split_path, prompt_text, prompt_path):
+    """A warning when a prompt looks written for another label set: labels of the split it never
+    names, and labels of its own set (prompt_labels_path) it names that the split lacks. A prompt
+    for four labels asked about two of them scores, without a word, a question nobody asked."""
+    if not labels:
+        return None
+    labels_path = os.path.join(os.path.dirname(split_path) or ".", LABELS_FILE)
+    missing = [l for l in labels if not names_label(prompt_text, l)]
+    theirs_path = prompt_labels_path(prompt_path)
+    try:
+        theirs = parse_labels(theirs_path) if theirs_path else []
+    except EvalError:
+        theirs = []   # another set's broken labels.txt is that set's problem, found when it runs
+    folded = {fold(l) for l in labels}
+    extra = [l for l in theirs if fold(l) not in folded and names_label(prompt_text, l)]
+    if not missing and not extra:
+        return None
+    said = []
+    if missing:
+        said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(missing)} of {labels_path}")
+    if extra:
+        said.append(f"names {', '.join(extra)}, {'a label' if len(extra) == 1 else 'labels'} {labels_path} does not have")
+    own = os.path.join(os.path.dirname(split_path) or ".", PROMPTS_DIR)
+    return inert(f"warning: {prompt_path} {', and '.join(said)}; is it the prompt for this split? "
+                 f"(--prompt PATH, or put one in {own}{os.sep})")
 
 
 def newest_prompt(folder=PROMPTS_DIR):
@@ -3410,6 +3466,10 @@ def run_split(args):
     config, done, run_path, completes = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
+    mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
+                                                    config["prompt"])
+    if mismatch:
+        warn(mismatch)
     judge = config.get("judge") if resuming else (
         judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     if resuming:
