@@ -2869,6 +2869,26 @@ def judge_summary(config, cases):
             "doubtful": doubtful}
 
 
+def judge_call_warnings(results, judge, path):
+    """What stderr says at the end of a run or a judge command about its judge calls, which the
+    report alone would leave in `report --case`: how many failed and the first reason (their
+    verdicts are left open), and when no judge answer held a readable verdict, that a small judge
+    may need --judge-schema (unless it had it)."""
+    votes = [v for r in results for v in r.get("judges") or []]
+    failed = [v for v in votes if v.get("error")]
+    lines = []
+    if failed:
+        lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
+                     f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
+                     f"python eval.py judge {inert(path)} asks the judge again")
+    answered = [v for v in votes if not v.get("error")]
+    if answered and all(v.get("pass") is None for v in answered):
+        lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
+                     + ("" if judge.get("schema") else
+                        "; a small judge may not write the verdict's JSON unaided: try --judge-schema"))
+    return lines
+
+
 def judge_agreement(pairs):
     """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
     what a judge is for, so they are counted on their own: raw agreement misleads when most pass.
@@ -6524,6 +6544,8 @@ def report_run(run, run_path, baseline, errors, compare_path):
     if baseline:
         print()
         print(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
+    for line in judge_call_warnings(run["results"], config.get("judge") or {}, run_path):
+        warn(line)
     if errors:
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
         return 2
@@ -6802,6 +6824,7 @@ def write_judged(judged, run_path, out):
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
     warn(f"wrote {out} ({run_path} is unchanged)")
+    return out
 
 
 def calibration(human, verdicts, human_path, run_path):
@@ -8641,8 +8664,10 @@ def cmd_judge(args):
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
     judged, failed = judge_run(args)
-    write_judged(judged, args.run, args.out)
+    written = write_judged(judged, args.run, args.out)
     print(format_report(judged["config"], score(judged["config"], grade_run(judged))))
+    for line in judge_call_warnings(judged["results"], judged["config"]["judge"], written):
+        warn(line)
     return 2 if failed else 0
 
 

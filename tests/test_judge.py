@@ -100,6 +100,38 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None
 
 
+def judge_text(n):
+    """What the judge is sent about case jNN's answer: the key of the fake's faults for that call."""
+    case = {"input": f"pregunta {n}"}
+    return evalpy.judge_messages(CRITERION, case, f"hola, respuesta j{n:02d}")[1]["content"]
+
+
+def test_failed_judge_calls_are_said_at_the_end_of_run_and_judge(judged_split, cli, fake):
+    """Issue 31, item 3: a run exited 0 with 9 of 27 judge calls failed, visible only in report --case;
+    judge exited 2 with no reason on stderr."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.custom_error = "maximum context length is 2048 tokens"
+    fake.faults_for = {judge_text(2): ["custom"], judge_text(5): ["custom"]}
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0")
+    assert "2 of 10 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
+    assert "left open, never guessed; python eval.py judge runs/answers-dev-v1.json asks the judge again" in err
+    assert "--judge-schema" not in err
+    fake.faults_for = {judge_text(n): ["custom"] * 3 for n in (3, 4, 7)}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "0",
+                         "--judge-votes", "3", "--judge-temperature", "0.7")
+    assert code == 2
+    assert "9 of 30 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
+
+
+def test_every_verdict_unreadable_suggests_the_judge_schema(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: "Creo que aprueba.")
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert "no verdict could be read from any of the 10 judge answers" in err and "try --judge-schema" in err, err
+    assert "judge calls failed" not in err
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-schema")
+    assert "no verdict could be read from any of the 10 judge answers" in err and "try --judge-schema" not in err
+
+
 def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake):
     # j01: votes pass, pass, fail -> pass with certainty 2/3 -> review
     judge_replies(fake, lambda cid, model, seed: verdict(not (cid == "j01" and seed == 44)))
