@@ -117,6 +117,10 @@ SMALL_SLICE = 10                  # a slice with fewer cases than this is flagge
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the methodology's threshold)
+# Tokens a judge's answer may take (num_predict with Ollama, max_tokens over --api openai): a reason and
+# a verdict take a few hundred; a small judge that never stops would otherwise run until the window
+# fills (7,872 tokens, 195 s, a vote of the README's judge example), and a vote it cuts has no verdict
+DEFAULT_JUDGE_TOKENS = 1024
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
@@ -253,6 +257,12 @@ OPTIONS = (
                                               "not repeat)", "temperature",
            0.0,   # the judge's least run-to-run variation, as a run's
            metavar="T", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
+    Option(("--judge-max-tokens",), CALLING, f"the most tokens one judge answer may take (default "
+                                             f"{DEFAULT_JUDGE_TOKENS}: a verdict needs a few hundred); sent as "
+                                             "num_predict to Ollama, max_tokens to an OpenAI-compatible server. A "
+                                             "vote cut there has no verdict and is named as cut", "count",
+           DEFAULT_JUDGE_TOKENS, metavar="N", group="judge checks and sampling", run_config=True, judge_call=True,
+           recorded_as=("judge",)),
     Option(("--judge-schema",), CALLING, "constrain the judge's answer to its verdict's JSON Schema (reason first, "
                                          "verdict last), sent as --format schema sends a run's: for a small judge "
                                          "that cannot write the JSON unaided", "flag", False,
@@ -818,6 +828,7 @@ Vote = TypedDict("Vote", {
     "error": str | None,     # why no answer came
     "prompt_tokens": int | None,
     "completion_tokens": int | None,
+    "done_reason": str | None,   # "length": cut at the judge's token limit (votes before issue 31 lack it)
 })
 Vote.__doc__ = """One judge model's answer about one check of one answer."""
 
@@ -1212,7 +1223,7 @@ def config_problem(config, text_keys):
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
         return "config.judge must be null or an object whose models is a list of model names"
-    for key in ("votes", "temperature", "seed", "num_ctx"):
+    for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
     runner = (judge or {}).get("runner")
@@ -2749,14 +2760,21 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
     is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
     options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
-               **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
+               **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {}),
+               **({"num_predict": judge["num_predict"]} if judge.get("num_predict") else {})}   # max_tokens over /v1
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
     verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
             "error": said["error"], "prompt_tokens": said.get("prompt_tokens"),
-            "completion_tokens": said.get("completion_tokens")}
+            "completion_tokens": said.get("completion_tokens"), "done_reason": said.get("done_reason")}
+
+
+def cut_vote(vote):
+    """A judge answer without a verdict because the token limit stopped it before one (Ollama's
+    done_reason and OpenAI's finish_reason are both "length"): not the judge failing to write one."""
+    return vote.get("done_reason") == "length" and not vote.get("error")
 
 
 def judge_answer(client, judge, case, answer) -> list[Vote]:
@@ -2800,6 +2818,7 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             "models": args.judge_model or [judged], "votes": args.judge_votes,
             "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
             "prompt_sha": sha256_bytes(kind.prompt.encode()), **({"num_ctx": window} if window else {}),
+            **({"num_predict": args.judge_max_tokens} if args.judge_max_tokens else {}),
             **({"runner": runner} if runner and api == "ollama" else {}),
             **({"schema": True} if args.judge_schema else {})}
 
@@ -2822,11 +2841,12 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed = {}, [], 0, 0
+        per_model, certainties, unreadable, failed, cut = {}, [], 0, 0, 0
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
             unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
+            cut += sum(1 for v in model_votes if v.get("pass") is None and cut_vote(v))
             per_model[model] = majority(readable)
             if readable:
                 certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
@@ -2834,7 +2854,7 @@ def judge_verdicts(votes):
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
             "models": per_model, "certainty": min(certainties) if certainties else None,
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed}
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "cut": cut}
     return verdicts
 
 
@@ -2854,6 +2874,9 @@ def judge_summary(config, cases):
                 reasons = []
                 if j["pass"] is None:
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
+                                   f"no verdict (the judge's answer was cut at its token limit"
+                                   f"{cap_words(config.get('judge'))}: --judge-max-tokens)"
+                                   if j.get("cut") and j["cut"] == j["unreadable"] else
                                    "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     reasons.append(f"low certainty ({j['certainty']:.2f})")
@@ -2869,6 +2892,11 @@ def judge_summary(config, cases):
             "doubtful": doubtful}
 
 
+def cap_words(judge):
+    """', 1024 tokens': the judge's token limit as recorded (none before issue 31)."""
+    return f", {(judge or {})['num_predict']} tokens" if (judge or {}).get("num_predict") else ""
+
+
 def judge_call_warnings(results, judge, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
@@ -2882,7 +2910,12 @@ def judge_call_warnings(results, judge, path):
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
                      f"python eval.py judge {inert(path)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
-    if answered and all(v.get("pass") is None for v in answered):
+    cut = [v for v in answered if v.get("pass") is None and cut_vote(v)]
+    if cut:
+        lines.append(f"{plural(len(cut), 'judge answer')} {'was' if len(cut) == 1 else 'were'} cut at the judge's "
+                     f"token limit ({(judge.get('num_predict') or 'the server')}{' tokens' if judge.get('num_predict') else ''})"
+                     " before their verdict; --judge-max-tokens N allows more")
+    if answered and len(cut) < len(answered) and all(v.get("pass") is None for v in answered):
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
                      + ("" if judge.get("schema") else
                         "; a small judge may not write the verdict's JSON unaided: try --judge-schema"))
@@ -2986,7 +3019,8 @@ def pairwise_outcome(votes):
             readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner")]
             if not readable:
                 why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
-                              else "unreadable verdict")
+                              else "the judge's answer was cut at its token limit (--judge-max-tokens)"
+                              if order_votes and all(cut_vote(v) for v in order_votes) else "unreadable verdict")
                 sides.append(None)
             else:
                 sides.append(majority(readable, tie="tie"))
@@ -5703,7 +5737,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
+         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "done_reason")}
+                    for v in t["votes"] or []]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
@@ -5725,7 +5760,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
+                  f"({inert(j['reason'] or j['error'] or '')})"
+                  + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
+                  for j in t["judges"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
@@ -6751,6 +6788,15 @@ def save_comparison(path, comparison):
                    replace=True)
 
 
+def uncapped_if_stored(judge, key, comparisons):
+    """A comparison stored before judge calls had a token cap (its judge has no num_predict) is
+    continued as it was made, uncapped, so that its verdicts stand and any still missing are asked
+    the same way; --judge-max-tokens given asks with the cap, anew."""
+    uncapped = {k: v for k, v in judge.items() if k != "num_predict"}
+    old = dict(key, judge=uncapped)
+    return uncapped if any(all(c[k] == old[k] for k in COMPARISON_KEY) for c in comparisons) else judge
+
+
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
     """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
     those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
@@ -6760,7 +6806,10 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     pairs, unanswered = answer_pairs(a_run, b_run)
     sidecar = b_path + PAIRWISE_SUFFIX
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
-    stored = next((c for c in read_pairwise(sidecar) if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
+    comparisons = read_pairwise(sidecar)
+    if not args.judge_max_tokens_given:
+        key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
+    stored = next((c for c in comparisons if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
     kept = {}
     for v in stored["verdicts"] if stored else []:
         kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
@@ -8652,6 +8701,7 @@ def refuse_judge_options_alone(args):
         refuse_call_options(args, "only applies with --pairwise (compare alone never calls a model)")
     elif not args.pairwise.strip():
         raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
+    args.judge_max_tokens_given = args.judge_max_tokens is not None   # the cap's default spares an uncapped sidecar
     call_defaults(args)
 
 

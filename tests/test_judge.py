@@ -56,7 +56,7 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
     assert err.count("note: the judge is qwen2.5:7b, the model being judged") == 1
     judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
     assert len(judge_bodies) == 10
-    assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42, "num_ctx": 4096}
+    assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42, "num_ctx": 4096, "num_predict": 1024}
     run = load_json("runs/answers-dev-v1.json")
     assert run["config"]["judge"]["models"] == ["qwen2.5:7b"] and run["config"]["judge"]["votes"] == 1
     vote = run["results"][1]["judges"][0]
@@ -130,6 +130,39 @@ def test_every_verdict_unreadable_suggests_the_judge_schema(judged_split, cli, f
     assert "judge calls failed" not in err
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-schema")
     assert "no verdict could be read from any of the 10 judge answers" in err and "try --judge-schema" not in err
+
+
+def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cuts(judged_split, cli, fake):
+    """Issue 31, item 4: judge votes had no token limit; a small judge that did not stop generated 7,872
+    tokens a vote until the window filled. The cap is sent (num_predict), recorded in the judge's config,
+    and a vote it cut before the verdict is named as cut, not as an unreadable answer."""
+    long_prose = "Pienso despacio. " * 300   # about 1,300 tokens at the fake's 4 characters a token
+    judge_replies(fake, lambda cid, model, seed: verdict(True, prose=long_prose if cid in ("j02", "j06") else ""))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert {b["options"]["num_predict"] for b in judge_bodies} == {1024}
+    run = load_json("runs/answers-dev-v1.json")
+    assert run["config"]["judge"]["num_predict"] == 1024
+    assert run["results"][1]["judges"][0]["done_reason"] == "length"
+    assert "  j02 · answers: no verdict (the judge's answer was cut at its token limit, 1024 tokens: " \
+           "--judge-max-tokens)" in out
+    assert "2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; " \
+           "--judge-max-tokens N allows more" in err, err
+    assert "(cut at the judge's token limit)" in cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000")
+    assert code == 0, err
+    assert {b["options"]["num_predict"] for b in fake.chat_bodies} == {4000}
+    assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["num_predict"] == 4000
+    assert out.startswith("Pass rate: 10/10 = 100%") and "cut" not in err
+
+
+def test_the_judge_cap_is_max_tokens_over_the_openai_api(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-max-tokens", "300")
+    assert code == 0, err
+    judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert {b.get("max_tokens") for b in judge_bodies} == {300} and not any("num_predict" in b for b in judge_bodies)
 
 
 def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake):

@@ -390,3 +390,38 @@ def test_an_interrupted_retry_keeps_the_stored_verdicts_of_pairs_it_did_not_reac
     verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     kept = [v for v in verdicts if v["order"] == "baseline first"]
     assert len(kept) == 12 and all(v["winner"] for v in kept)     # none of the good ones lost
+
+
+def test_pairwise_votes_have_the_judge_token_cap_and_an_uncapped_sidecar_is_continued(project, cli, fake):
+    """Issue 31, item 4: a pairwise compare asks twice as many judge calls as a run; each is capped
+    (num_predict), and a vote cut by the cap is named as such. Verdicts stored before the cap existed
+    are reused as they were made unless --judge-max-tokens is given."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    route = fake.route
+    fake.route = lambda body: ("Pienso. " * 600 + verdict("A")) if "[c04]" in body["messages"][-1]["content"] \
+        and body["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT else route(body)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert {b["options"]["num_predict"] for b in fake.chat_bodies} == {1024}
+    assert "  No verdict (1, not counted): c04 (the judge's answer was cut at its token limit (--judge-max-tokens))" in out
+    sidecar = load_json(cand + ".pairwise.json")
+    assert sidecar["comparisons"][0]["judge"]["num_predict"] == 1024
+    # a sidecar of before the cap: the same comparison, its judge without num_predict
+    for c in sidecar["comparisons"]:
+        del c["judge"]["num_predict"]
+        for v in c["verdicts"]:
+            v.pop("done_reason")
+            if "[c04]" in v["raw"] or v["raw"].startswith("Pienso"):
+                v.update(winner=None, error="HTTP 500: runner died")   # a call to make again
+    Path(cand + ".pairwise.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    fake.chat_bodies.clear()
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 2 and all("num_predict" not in b["options"] for b in fake.chat_bodies)
+    assert "  Candidate wins (4): c01, c02, c03, c04" in out
+    fake.chat_bodies.clear()
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "512")
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 8 and {b["options"]["num_predict"] for b in fake.chat_bodies} == {512}
