@@ -817,7 +817,7 @@ class LoadedCase(Case, total=False):
 
 
 # The functional form, because one key is "pass", which a class body cannot name.
-Vote = TypedDict("Vote", {
+VoteAlways = TypedDict("VoteAlways", {
     "check": str,            # the judge check's name
     "model": str,            # the judge model that voted
     "vote": int,             # 1..votes
@@ -828,9 +828,12 @@ Vote = TypedDict("Vote", {
     "error": str | None,     # why no answer came
     "prompt_tokens": int | None,
     "completion_tokens": int | None,
-    "done_reason": str | None,   # "length": cut at the judge's token limit (votes before issue 31 lack it)
 })
-Vote.__doc__ = """One judge model's answer about one check of one answer."""
+
+
+class Vote(VoteAlways, total=False):
+    """One judge model's answer about one check of one answer."""
+    done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
 
 
 class Call(TypedDict, total=False):
@@ -1069,8 +1072,8 @@ class ManyCompareResult(TypedDict):
     majority_vote: bool     # some run had trials
 
 
-class PairwiseVote(TypedDict):
-    """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
+class PairwiseVoteAlways(TypedDict):
+    """What every stored pairwise vote holds."""
     id: str                 # the case
     trial: int
     model: str              # the judge model
@@ -1083,6 +1086,11 @@ class PairwiseVote(TypedDict):
     error: str | None       # why no answer came
     prompt_tokens: int | None
     completion_tokens: int | None
+
+
+class PairwiseVote(PairwiseVoteAlways, total=False):
+    """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
+    done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
 
 
 class PairwiseComparison(TypedDict):
