@@ -981,7 +981,9 @@ class Score(ReportAdds):
     errors: list            # {id, trial, error}: no answer from the server, not scored
     open: list              # {id, trial}: a blocking check undecided
     unfinished_thinking: list  # {id, trial}: answers still thinking when they stopped (failed)
-    cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length")
+    cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length"): num_predict
+    window_full: list       # {id, trial, prompt_tokens, completion_tokens, num_predict (the run's, or None)}:
+                            # those the window stopped, not num_predict (filled_by_answer)
     num_ctx: int | None     # the context window sent to Ollama (context_window()); None when none was
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
     turns_may_be_dropped: list  # {id, trial, prompt_tokens}: conversations Ollama may have shortened to fit it
@@ -4086,6 +4088,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     # with trials: at 100,000 cases three lists of floats are 10 MB)
     rates, low_sum, high_sum, counted_cases, open_cases = [], 0, 0, 0, 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
+    window_full, limit = [], answer_limit(config)   # answers that stopped at the window, not at num_predict
     window = context_window(config)
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
@@ -4096,7 +4099,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
-                cut_off.append({"id": c["id"], "trial": t["trial"]})
+                tokens = filled_by_answer(t, limit, window, config["api"])
+                if tokens:
+                    window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
+                else:
+                    cut_off.append({"id": c["id"], "trial": t["trial"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
@@ -4172,6 +4179,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "open": undecided,
         "unfinished_thinking": unfinished,
         "cut_off": cut_off,
+        "window_full": window_full,
         "num_ctx": window,
         "input_may_be_cut": filled,
         "turns_may_be_dropped": dropped,
@@ -4301,6 +4309,30 @@ def window_flags(config, cases):
 # A prompt counted at under this share of what its characters take (at the run's median tokens per
 # character) was shortened: tokens per character vary between texts by far less than that.
 WINDOW_SHORT = 0.75
+
+
+def answer_limit(config):
+    """The answer's token limit the run set (--option num_predict, or max_tokens over /v1); None
+    when none was: Ollama then bounds an answer at ten windows, llama.cpp's servers at the window."""
+    options = config.get("options") or {}
+    limit = options.get("num_predict", options.get("max_tokens") if config.get("api") == "openai" else None)
+    return limit if type(limit) is int and limit > 0 else None
+
+
+def filled_by_answer(t, limit, window, api):
+    """{prompt_tokens, completion_tokens} of an answer cut short ("length") by the window, not by
+    num_predict: it did not reach a limit the run set, and prompt + answer reached the window
+    (Ollama's: an open-ended answer runs past it, to ten windows, llm/llama_server.go
+    boundedNumPredict) or, over /v1 where the window is not known, no other limit was there (a
+    llama.cpp server stops an answer at its n_ctx, llama-cpp-python's _create_completion). None
+    when num_predict stopped it, or nothing says which did. Its cure is a shorter answer (a prompt
+    that asks for one, --format schema) or a larger window, never a larger num_predict."""
+    prompt, answer = t["prompt_tokens"], t["timing"][TIMING_FIELDS.index("completion_tokens")]
+    if not (is_amount(prompt) and is_amount(answer)) or (limit and answer >= limit):
+        return None
+    if (window and prompt + answer >= window - 1) or (api == "openai" and not window):
+        return {"prompt_tokens": prompt, "completion_tokens": answer}
+    return None
 
 
 def tokens_per_char(cases, window):
@@ -5284,7 +5316,11 @@ def count_of(s, key):
 def rows_problems(s):
     """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
-            for name in ("unfinished_thinking", "cut_off", "input_may_be_cut", "turns_may_be_dropped") if s.get(name)]
+            for name in ("unfinished_thinking", "cut_off", "window_full", "input_may_be_cut", "turns_may_be_dropped")
+            if s.get(name)]
+    for row in rows:
+        if row["name"] == "window_full":   # the first one's counts say what filled the window
+            row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1)
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # every request made: answered, failed, or answered without a verdict
@@ -5573,6 +5609,8 @@ def stopped_short_lines(sec):
                                     "so there is no answer (scored as failed)"),
             "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
                         "not fix these"),
+            "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
+                            "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit num_ctx={sec['num_ctx']}", "the prompt's token "
                                  "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
                                  "the window in current versions), or far below what its characters take, and Ollama "
@@ -5582,7 +5620,23 @@ def stopped_short_lines(sec):
                                      "were counted: Ollama drops whole turns from the front, keeping the system prompt "
                                      "and the last turn, without an error, and the model never saw them; raise it "
                                      "(--option num_ctx=N)")}
-    return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
+    return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
+            + (said[r["name"]][1].format(**window_words(r["example"])) if "example" in r else said[r["name"]][1])
+            for r in sec["rows"]]
+
+
+def window_words(e):
+    """What filled the window, in the words of stopped_short_lines: the first such answer's tokens."""
+    window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
+    first = f"; the first, {trial_name(e['id'], e['trial'], e['trial'] > 1)}" if e["more"] else ""
+    past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
+    return {"example": f"prompt + answer {'ran past' if past else 'reached'} the server's window ({e['prompt_tokens']} + "
+                       f"{e['completion_tokens']} tokens{window}{first})"
+                       + (" and Ollama stopped it at ten windows" if past else ""),
+            # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
+            "wider": "" if past else ", or give it a larger window (--option num_ctx=N; over /v1, the server's context size)",
+            "limit": (f"num_predict ({e['num_predict']}) was not reached, so raising it will not help"
+                      if e.get("num_predict") else "no num_predict was set, and one will not help")}
 
 
 def speed_section(sec):
@@ -5671,6 +5725,7 @@ def markdown_report(config, s, path):
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
+                    "window_full": "Stopped at the context window",
                     "input_may_be_cut": "Input may have been cut to fit num_ctx={num_ctx}",
                     "turns_may_be_dropped": "Earlier turns may have been dropped to fit num_ctx={num_ctx}"}
 
