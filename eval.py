@@ -5635,8 +5635,8 @@ def window_words(e):
                        + (" and Ollama stopped it at ten windows" if past else ""),
             # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
             "wider": "" if past else ", or give it a larger window (--option num_ctx=N; over /v1, the server's context size)",
-            "limit": (f"num_predict ({e['num_predict']}) was not reached, so raising it will not help"
-                      if e.get("num_predict") else "no num_predict was set, and one will not help")}
+            "limit": (f"Its num_predict ({e['num_predict']}) was not reached, so raising it will not help"
+                      if e.get("num_predict") else "No num_predict was set, and one will not help")}
 
 
 def speed_section(sec):

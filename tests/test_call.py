@@ -627,7 +627,7 @@ def test_an_answer_that_filled_the_window_is_told_from_one_num_predict_cut(proje
     assert not any(l.startswith("Cut off by the token limit") for l in lines), out
     line = next(l for l in lines if l.startswith("Stopped at the context window: 1 (dev-02): "))
     assert f"prompt + answer reached the server's window ({r['prompt_tokens']} + {r['completion_tokens']} tokens" in line
-    assert "no num_predict was set" in line and "--format schema" in line and "raise num_predict" not in line
+    assert "No num_predict was set" in line and "--format schema" in line and "raise num_predict" not in line
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert s["cut_off"] == [] and [w["id"] for w in s["window_full"]] == ["dev-02"]
     assert "| Stopped at the context window | 1 | |" in cli("report", "runs/dev-v3.json", "--markdown")[1]
