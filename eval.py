@@ -1030,6 +1030,8 @@ class CompareResult(TypedDict):
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
     subset: dict | None     # a run's config.subset: only part of the split was compared
+    shared: dict | None     # {cases, held: [baseline's, candidate's]}: the runs held different cases, and
+                            # only those both hold were compared (cases_both_hold()); None when they held the same
     measure: str            # "accuracy" or "pass rate"
     trials: list            # [baseline's, candidate's] trials per case (config repeat)
     trials_paired: int | None  # the fewer trials, when the runs' repeats differ
@@ -5989,18 +5991,30 @@ def side_figures(rates):
     return {"correct": None, "scored": n, "accuracy": mean, "ci": ci}
 
 
+def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
+    """(baseline's cases, candidate's by id, {cases, held} or None): the cases both runs hold, as a
+    compare of many runs takes them, when one asked only part of the split (--limit, --cases), so
+    that a quick run compares with a full one. Cases only a full run of the split lacks are an
+    edited run: refused, as is a pair with no case in common."""
+    a_ids, b_by_id = {c["id"] for c in a_cases}, {c["id"]: c for c in b_cases}
+    only = one_sided(a_ids, set(b_by_id))
+    if not only:
+        return a_cases, b_by_id, None
+    explained = ((not a_ids - set(b_by_id) or b_cfg.get("subset")) and (not set(b_by_id) - a_ids or a_cfg.get("subset")))
+    kept = [c for c in a_cases if c["id"] in b_by_id]
+    if not explained or not kept:
+        part = "; they share none" if explained else ""
+        raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
+                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
+    return kept, {c["id"]: b_by_id[c["id"]] for c in kept}, {"cases": len(kept), "held": [len(a_ids), len(b_by_id)]}
+
+
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
     test, which ignores the pairing, for a user who set it before the run (seed 002 did)."""
     same_split(a_cfg, b_cfg)
-    b_cases = {c["id"]: c for c in b_cases}
-    only = one_sided({c["id"] for c in a_cases}, set(b_cases))
-    if only:
-        part = ("; a run that asked only part of the split (--limit, --cases) compares only with a run of "
-                "the same cases") if a_cfg.get("subset") or b_cfg.get("subset") else ""
-        raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
-                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
+    a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     errored = []   # of not_compared, those a failed call left without a verdict (not a judge that gave none)
@@ -6052,6 +6066,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
               "subset": a_cfg.get("subset") or b_cfg.get("subset"),
+              "shared": shared,
               "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
               "trials": [a_cfg["repeat"], b_cfg["repeat"]],
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
@@ -6330,7 +6345,7 @@ def config_label(key):
 def compare_rows(c, baseline_path, candidate_path):
     """compare of two runs as rows: every figure its views show, worked out here once."""
     d, test = c["difference"], c["test"]
-    return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"],
+    return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"])},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
@@ -6421,7 +6436,9 @@ def format_compare(c, baseline_path, candidate_path):
     rows = compare_rows(c, baseline_path, candidate_path)
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
     out = [f"Baseline:  {inert(runs['paths'][0])}", f"Candidate: {inert(runs['paths'][1])}"]
-    if runs["subset"]:
+    if runs["shared"]:
+        out.append(shared_text(runs))
+    elif runs["subset"]:
         out.append(f"Cases: only part of the split ({subset_words(runs['subset'])}), not a full comparison")
     out += [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
     if runs["changed"]:
@@ -6456,6 +6473,14 @@ def format_compare(c, baseline_path, candidate_path):
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
+
+
+def shared_text(runs):
+    """Two runs that held different cases, compared on those both hold: which, and why."""
+    n, (a, b) = runs["shared"]["cases"], runs["shared"]["held"]
+    why = f": only part of the split, {subset_words(runs['subset'])}" if runs["subset"] else ""
+    return (f"Cases: compared on the {plural(n, 'case')} both runs hold (the baseline holds {a}, the candidate "
+            f"{b}{why}); the other {plural(a + b - 2 * n, 'case')} are left out")
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.
@@ -6521,6 +6546,9 @@ def markdown_compare(c, baseline_path, candidate_path):
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
     out = [f"### eval.py compare: `{runs['paths'][0]}` → `{runs['paths'][1]}`", ""]
     out += [f"> **{side.capitalize()}: {warning}**" for side, warning in runs["warnings"]]
+    if runs["shared"]:
+        out.append(f"Compared on the {plural(runs['shared']['cases'], 'case')} both runs hold "
+                   f"({runs['shared']['held'][0]} and {runs['shared']['held'][1]}); the others are left out.")
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} `{r['old']}` → `{r['new']}`" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
@@ -7793,6 +7821,7 @@ def compare_page(paths, runs, graded, c):
 def compare_warnings(runs):
     notes = [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
     notes += [f"Only part of the split was run ({subset_words(runs['subset'])}): not a full comparison"] if runs["subset"] else []
+    notes += [shared_text(runs)] if runs["shared"] else []
     return section("Warnings", bullet_list(notes, "warn")) if notes else ""
 
 
