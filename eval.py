@@ -6675,7 +6675,9 @@ def report_run(run, run_path, baseline, errors, compare_path):
     for line in judge_call_warnings(run["results"], config.get("judge") or {}, run_path):
         warn(line)
     if errors:
-        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
+        # the next step, as an interrupted run gives it: --resume asks only those again, into a new file
+        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.\n"
+             f"Ask them again with: python eval.py run --resume {inert(run_path)}")
         return 2
     return 0
 

@@ -713,6 +713,20 @@ def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(proje
     assert "runs/test-v3.json.journal already ran this split with another prompt_sha (prompts/v3.txt" in err
 
 
+def test_a_finished_run_with_errors_prints_the_resume_command(project, cli, fake):
+    """Issue 31, item 8: an interrupted run prints how to resume it; a finished one with errors gave
+    no next step, though --resume completes it."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
+    assert code == 2
+    assert "2 request(s) got no answer from the server" in err
+    assert err.rstrip().endswith("Ask them again with: python eval.py run --resume runs/dev-v3.json"), err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "--resume" not in err.split("wrote")[-1]
+
+
 def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project, cli, fake):
     """The gate says "finish the run (run --resume)": a finished run with errors is completed by
     asking exactly the errored cases again; the original stays as it was."""
