@@ -5690,11 +5690,20 @@ def format_report(config, s):
             + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
     if run["rule"]:
         out.append(run["rule"])
+    nothing = not s["answers"]
+    if nothing:
+        out += ["", NOTHING_SCORED]
     for key, title, lines in TEXT_SECTIONS:
-        sec = section_of(rows, key)
+        sec = section_of(rows, key) if not (nothing and key in SCORED_SECTIONS) else None
         part = lines(sec) if sec else []
         out += [""] + ([title] if title else []) + part if part else []
     return "\n".join(out)
+
+
+# Without one decided answer (every call failed, or no judge gave a verdict), these sections would be
+# tables of zeros and dashes: one line says so instead.
+SCORED_SECTIONS = ("labels", "checks", "by_difficulty", "by_tag", "weighted", "trials", "failures")
+NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failure table to show."
 
 
 # The report's sections after its head, in order, as text: (key, title, the lines of the section).
@@ -5723,7 +5732,7 @@ def markdown_report(config, s, path):
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
-    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] else NOTHING_SCORED])
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",

@@ -425,3 +425,11 @@ def test_pairwise_votes_have_the_judge_token_cap_and_an_uncapped_sidecar_is_cont
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "512")
     assert code == 0, err
     assert len(fake.chat_bodies) == 8 and {b["options"]["num_predict"] for b in fake.chat_bodies} == {512}
+
+
+def test_no_lock_file_is_left_after_a_pairwise_compare(project, cli, fake):
+    """Issue 31, cosmetic: .lock files were left beside the runs after a normal completion."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["base.json", "cand.json", "cand.json.pairwise.json"]

@@ -285,3 +285,18 @@ def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
     out = cli("report", "runs/cached.json")[1]
     assert "tokens/s · prompt" not in out and "prompt rate" in out
     assert "partial: 2 answers sent no prompt count (Ollama leaves out a count of zero" in out
+
+
+def test_a_run_where_every_case_errored_prints_no_empty_tables(project, cli):
+    """Issue 31, cosmetic: a run without a single answer printed per-label, confusion, slice and failure
+    tables full of zeros and dashes."""
+    run = make_run([{"id": f"e{i}", "expected": "bug", "response": None, "error": "HTTP 500: runner died"}
+                    for i in range(1, 4)])
+    path = write_run("runs/dead.json", run)
+    code, out, err = cli("report", path)
+    assert out.startswith("Accuracy: no answers to score (3 errors, 0 undecided)")
+    assert "No answer was scored: no per-label, confusion, slice or failure table to show." in out
+    for empty in ("Per label:", "Confusion matrix", "By difficulty:", "Failures (0):"):
+        assert empty not in out, empty
+    md = cli("report", path, "--markdown")[1]
+    assert "Failures" not in md and "No answer was scored" in md
