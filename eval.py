@@ -5690,7 +5690,7 @@ def format_report(config, s):
             + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
     if run["rule"]:
         out.append(run["rule"])
-    nothing = not s["answers"]
+    nothing = not s["answers"] and not s["open"]   # undecided answers still have their judges' doubtful verdicts
     if nothing:
         out += ["", NOTHING_SCORED]
     for key, title, lines in TEXT_SECTIONS:
@@ -5700,8 +5700,8 @@ def format_report(config, s):
     return "\n".join(out)
 
 
-# Without one decided answer (every call failed, or no judge gave a verdict), these sections would be
-# tables of zeros and dashes: one line says so instead.
+# Without one answer (every call failed), these sections would be tables of zeros and dashes: one line
+# says so instead.
 SCORED_SECTIONS = ("labels", "checks", "by_difficulty", "by_tag", "weighted", "trials", "failures")
 NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failure table to show."
 
@@ -5732,7 +5732,7 @@ def markdown_report(config, s, path):
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
-    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] else NOTHING_SCORED])
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED])
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
