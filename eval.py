@@ -1238,6 +1238,9 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    cap = (judge or {}).get("num_predict")   # sent with every judge call: a whole number of tokens, or none
+    if cap is not None and not (type(cap) is int and 1 <= cap < 2 ** 63):
+        return "config.judge.num_predict must be a whole number, 1 or more"
     runner = (judge or {}).get("runner")
     if runner is not None and not (type(runner) is dict and set(runner) <= set(RUNNER_OPTIONS)
                                    and runner_values_ok(runner)):

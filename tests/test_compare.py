@@ -144,6 +144,17 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
     assert code == 2 and "different cases" in err
 
 
+def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_without_any(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-01,dev-02", "--out", "runs/a.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-02,dev-03", "--out", "runs/b.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-04", "--out", "runs/c.json")[0] == 0
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code == 0 and "compared on the 1 case both runs hold" in out and "the other 2 cases are left out" in out
+    code, out, err = cli("compare", "runs/a.json", "runs/c.json")
+    assert code == 2 and "the runs hold different cases" in err and "they share none" in err
+
+
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
     errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no answer
     out = cli("compare", two_runs[0], errored)[1]
