@@ -197,7 +197,7 @@ class Option(NamedTuple):
     flags: tuple
     commands: tuple            # the commands that take it (an option whose help differs per command is one row each)
     help: str
-    kind: str = "text"         # text, int, count, trials, seconds, retries, temperature, probability, accuracy,
+    kind: str = "text"         # text, int, count, trials, tokens, seconds, retries, temperature, probability, accuracy,
                                # port, flag, each (repeatable), api, think, format
     default: object = None     # its value when not given; None: nothing, or what the help says is taken instead
     metavar: str = None
@@ -260,7 +260,7 @@ OPTIONS = (
     Option(("--judge-max-tokens",), CALLING, f"the most tokens one judge answer may take (default "
                                              f"{DEFAULT_JUDGE_TOKENS}: a verdict needs a few hundred); sent as "
                                              "num_predict to Ollama, max_tokens to an OpenAI-compatible server. A "
-                                             "vote cut there has no verdict and is named as cut", "count",
+                                             "vote cut there has no verdict and is named as cut", "tokens",
            DEFAULT_JUDGE_TOKENS, metavar="N", group="judge checks and sampling", run_config=True, judge_call=True,
            recorded_as=("judge",)),
     Option(("--judge-schema",), CALLING, "constrain the judge's answer to its verdict's JSON Schema (reason first, "
@@ -8451,6 +8451,14 @@ def positive_int(text):
     return value
 
 
+def token_count(text):
+    """A number of tokens a server is asked to stop at: llama.cpp reads it as a 32-bit int (n_predict)."""
+    count = positive_int(text)
+    if count >= 2 ** 31:
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {2 ** 31 - 1} tokens")
+    return count
+
+
 def repeat_count(text):
     count = positive_int(text)
     if count > MAX_REPEAT:
@@ -8543,6 +8551,7 @@ class CommandLine(argparse.ArgumentParser):
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
     "text": {}, "int": {"type": int}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
+    "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability},
     "accuracy": {"type": accuracy_threshold}, "port": {"type": port_number},

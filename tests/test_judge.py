@@ -157,6 +157,15 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     assert out.startswith("Pass rate: 10/10 = 100%") and "cut" not in err
 
 
+@pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
+def test_a_judge_cap_no_server_could_take_is_refused_before_any_call(judged_split, capsys, fake, value):
+    with pytest.raises(SystemExit) as exit:
+        evalpy.main(["run", "--split", judged_split, "--host", fake.url, "--judge-max-tokens", value])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err.startswith("error: argument --judge-max-tokens:") and len(err.splitlines()) == 1
+    assert fake.chat_bodies == []
+
+
 def test_the_judge_cap_is_max_tokens_over_the_openai_api(judged_split, cli, fake):
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-max-tokens", "300")
