@@ -123,6 +123,10 @@ FAILURES_SHOWN = 100              # the text report lists this many failures; --
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
 NAMES_SHOWN = 20                  # models (or capabilities) a server lists, named in a message: enough to pick from
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the methodology's threshold)
+# Tokens a judge's answer may take (num_predict with Ollama, max_tokens over --api openai): a reason and
+# a verdict take a few hundred; a small judge that never stops would otherwise run until the window
+# fills (7,872 tokens, 195 s, a vote of the README's judge example), and a vote it cuts has no verdict
+DEFAULT_JUDGE_TOKENS = 1024
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
@@ -203,7 +207,7 @@ class Option(NamedTuple):
     flags: tuple
     commands: tuple            # the commands that take it (an option whose help differs per command is one row each)
     help: str
-    kind: str = "text"         # text, int, count, trials, seconds, retries, temperature, probability, accuracy,
+    kind: str = "text"         # text, int, count, trials, tokens, seconds, retries, temperature, probability, accuracy,
                                # port, flag, each (repeatable), api, think, format
     default: object = None     # its value when not given; None: nothing, or what the help says is taken instead
     metavar: str = None
@@ -211,10 +215,20 @@ class Option(NamedTuple):
     exclusive: str = None      # the options sharing this name exclude each other
     run_config: bool = False   # part of a run's configuration: `run --resume` refuses it (the run has its own)
     judge_call: bool = False   # how compare and judge ask a judge: None until they ask one, refused if they ask none
+    recorded_as: tuple = None  # with run_config: the config keys that hold what it changes of what the model is asked
+                               # or how (None: its own name); () for one that changes which cases, how many times,
+                               # or where the file goes, but nothing of a question
 
     @property
     def dest(self):
         return self.flags[0][2:].replace("-", "_")
+
+    @property
+    def asks(self):
+        """The run-config keys this option changes the question in: what the held-out guard compares."""
+        if not self.run_config:
+            return ()
+        return (self.dest,) if self.recorded_as is None else self.recorded_as
 
 
 VIEWING = ("report", "compare")         # the commands that show a result
@@ -244,25 +258,34 @@ OPTIONS = (
            DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
                                         "candidate's); repeat it for a panel of judges", "each",
-           metavar="M", group="judge checks and sampling", run_config=True, judge_call=True),
+           metavar="M", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-votes",), CALLING, "ask each judge N times and take the majority (default 1); agreement below "
                                         "0.8 is listed as doubtful", "count",
            1,   # one vote: at temperature 0 more votes only repeat it
-           metavar="N", group="judge checks and sampling", run_config=True, judge_call=True),
+           metavar="N", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-temperature",), CALLING, "judge temperature (default 0; raise it so that --judge-votes sample, "
                                               "not repeat)", "temperature",
            0.0,   # the judge's least run-to-run variation, as a run's
-           metavar="T", group="judge checks and sampling", run_config=True, judge_call=True),
+           metavar="T", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
+    Option(("--judge-max-tokens",), CALLING, f"the most tokens one judge answer may take (default "
+                                             f"{DEFAULT_JUDGE_TOKENS}: a verdict needs a few hundred); sent as "
+                                             "num_predict to Ollama, max_tokens to an OpenAI-compatible server. A "
+                                             "vote cut there has no verdict and is named as cut", "tokens",
+           DEFAULT_JUDGE_TOKENS, metavar="N", group="judge checks and sampling", run_config=True, judge_call=True,
+           recorded_as=("judge",)),
     Option(("--judge-schema",), CALLING, "constrain the judge's answer to its verdict's JSON Schema (reason first, "
                                          "verdict last), sent as --format schema sends a run's: for a small judge "
                                          "that cannot write the JSON unaided", "flag", False,
-           group="judge checks and sampling", run_config=True, judge_call=True),
+           group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     # run
-    Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True),
-    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}); "
+    Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True,
+           recorded_as=()),   # the guard compares runs of one split (its hash) already
+    Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}; of "
+                                    "prompts/X/ for golden/X/, of DIR/prompts/ for a split in DIR that has one); "
                                     "repeat it, or --model, for a grid: a run of each model with each prompt, then "
                                     "one compare of them all", "each",
-           run_config=True),   # {newest}: the newest prompt where the help is asked for, filled in by §15
+           run_config=True, recorded_as=("prompt_sha",)),   # {newest}: the newest prompt where the help is asked
+                                                             # for, filled in by §15; its text, not its file name
     Option(("--model",), ("run",), f"model name on the server (default {DEFAULT_MODEL}); repeat it for a grid "
                                    "(see --prompt)", "each", default=DEFAULT_MODEL, run_config=True),
     Option(("--temperature",), ("run",), f"sampling temperature (default {DEFAULT_TEMPERATURE:g})", "temperature",
@@ -271,15 +294,16 @@ OPTIONS = (
                                    "no scheme means http, no port means 11434"),
     Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
                                  "the default name (default runs/<split>-<prompt>.json, or the next free name: -2, "
-                                 "-3...)", run_config=True),
+                                 "-3...)", run_config=True, recorded_as=()),
     Option(("--compare", "--comparar"), ("run",), "after the run, compare it with this run file", metavar="RUN"),
     Option(("--limit",), ("run",), "ask only the first N cases (a quick look; the run says so wherever it is shown)",
-           "count", metavar="N", exclusive="quick", run_config=True),
+           "count", metavar="N", exclusive="quick", run_config=True, recorded_as=()),
     Option(("--cases",), ("run",), "ask only these cases (a quick look, recorded as such)", metavar="ID,ID",
-           exclusive="quick", run_config=True),
+           exclusive="quick", run_config=True, recorded_as=()),
     Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
-                                        "another prompt, model, temperature or sampling seed (the run is marked as forced)",
-           "flag", False, run_config=True),
+                                        "another configuration (prompt, model, temperature, seed, format, think, "
+                                        "options, API, judge, labels; the run is marked as forced)",
+           "flag", False, run_config=True, recorded_as=()),
     Option(("--resume",), ("run",), "finish an interrupted run (the path it printed)", metavar="PATH"),
     Option(("--api",), ("run",), "ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
                                  "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host", "api",
@@ -287,11 +311,12 @@ OPTIONS = (
            run_config=True),
     Option(("--option",), ("run",), "a model option passed through (num_predict, num_ctx, top_p, stop...; JSON "
                                     "values parsed); repeatable; num_predict becomes max_tokens for --api openai",
-           "each", metavar="KEY=VALUE", run_config=True),
+           "each", metavar="KEY=VALUE", run_config=True, recorded_as=("options",)),
     Option(("--unchecked-options",), ("run",), "send --option names eval.py does not know as Ollama options "
                                                "(a newer server's); by default an unknown name is refused before "
                                                "any call, since Ollama ignores it without a word", "flag", False,
-           run_config=True),   # how the run's options were read: a resumed run has them already
+           run_config=True, recorded_as=()),   # how the run's options were read (they are compared as "options"):
+                                               # a resumed run has them already
     Option(("--think",), ("run",), "thinking models (Ollama API): sent as \"think\": on/off are true/false, "
                                    "low/medium/high/max a level for models that have levels. Default: nothing sent, and "
                                    "Ollama then thinks on a model that can. A model that cannot is refused before any "
@@ -303,7 +328,7 @@ OPTIONS = (
     Option(("--repeat",), ("run",), "ask K times per case with the same configuration, keeping every answer "
                                     "(default 1); the report adds pass@k, pass^k and the flaky cases", "trials",
            1,   # one answer per case; pass@k and the flaky cases need more, and cost as many times the calls
-           metavar="K", run_config=True),
+           metavar="K", run_config=True, recorded_as=()),   # the same question asked more times
     # report
     Option(("--checks",), ("report",), "score with the checks this split file (and its checks.json) defines now, "
                                        "instead of those stored in the run: change a check, re-report, no model call",
@@ -895,7 +920,7 @@ class LoadedCase(Case, total=False):
 
 
 # The functional form, because one key is "pass", which a class body cannot name.
-Vote = TypedDict("Vote", {
+VoteAlways = TypedDict("VoteAlways", {
     "check": str,            # the judge check's name
     "model": str,            # the judge model that voted
     "vote": int,             # 1..votes
@@ -908,7 +933,11 @@ Vote = TypedDict("Vote", {
     "prompt_tokens": int | None,
     "completion_tokens": int | None,
 })
-Vote.__doc__ = """One judge model's answer about one check of one answer."""
+
+
+class Vote(VoteAlways, total=False):
+    """One judge model's answer about one check of one answer."""
+    done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
 
 
 class Call(TypedDict, total=False):
@@ -1057,7 +1086,9 @@ class Score(ReportAdds):
     errors: list            # {id, trial, error}: no answer from the server, not scored
     open: list              # {id, trial}: a blocking check undecided
     unfinished_thinking: list  # {id, trial}: answers still thinking when they stopped (failed)
-    cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length")
+    cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length"): num_predict
+    window_full: list       # {id, trial, prompt_tokens, completion_tokens, num_predict (the run's, or None)}:
+                            # those the window stopped, not num_predict (filled_by_answer)
     num_ctx: int | None     # the window prompts were fitted to (context_window()); None when none is known
     num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
@@ -1105,6 +1136,8 @@ class CompareResult(TypedDict):
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
     subset: dict | None     # a run's config.subset: only part of the split was compared
+    shared: dict | None     # {cases, held: [baseline's, candidate's]}: the runs held different cases, and
+                            # only those both hold were compared (cases_both_hold()); None when they held the same
     measure: str            # "accuracy" or "pass rate"
     trials: list            # [baseline's, candidate's] trials per case (config repeat)
     trials_paired: int | None  # the fewer trials, when the runs' repeats differ
@@ -1149,8 +1182,8 @@ class ManyCompareResult(TypedDict):
     majority_vote: bool     # some run had trials
 
 
-class PairwiseVote(TypedDict):
-    """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
+class PairwiseVoteAlways(TypedDict):
+    """What every stored pairwise vote holds."""
     id: str                 # the case
     trial: int
     model: str              # the judge model
@@ -1164,6 +1197,11 @@ class PairwiseVote(TypedDict):
     unread: NotRequired[str]   # why no verdict was read from an answer that came (too large), when so
     prompt_tokens: int | None
     completion_tokens: int | None
+
+
+class PairwiseVote(PairwiseVoteAlways, total=False):
+    """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
+    done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
 
 
 class PairwiseComparison(TypedDict):
@@ -1263,6 +1301,11 @@ def same_setting(key, a, b):
         return tagged(a) == tagged(b)
     if key == "context_length" and (a is None or b is None):
         return True   # a run made before it was read, or on a server that does not say (before v0.9.7)
+    if key == "judge" and isinstance(a, dict) and isinstance(b, dict):   # its models are models too
+        models = [x.get("models") for x in (a, b)]
+        return (all(isinstance(m, list) and all(isinstance(n, str) for n in m) for m in models)
+                and [tagged(n) for n in models[0]] == [tagged(n) for n in models[1]]
+                and dict(a, models=None) == dict(b, models=None))
     return a == b
 
 
@@ -1304,9 +1347,12 @@ def config_problem(config, text_keys):
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
         return "config.judge must be null or an object whose models is a list of model names"
-    for key in ("votes", "temperature", "seed", "num_ctx"):
+    for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    cap = (judge or {}).get("num_predict")   # sent with every judge call: a whole number of tokens, or none
+    if cap is not None and not (type(cap) is int and 1 <= cap < 2 ** 63):
+        return "config.judge.num_predict must be a whole number, 1 or more"
     runner = (judge or {}).get("runner")
     if runner is not None and not (type(runner) is dict and set(runner) <= set(RUNNER_OPTIONS)
                                    and runner_values_ok(runner)):
@@ -2157,9 +2203,64 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
 
 
 def prompt_folder(split_path):
-    """Prompts live in the folder that mirrors the split's: golden/support/ -> prompts/support/."""
-    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    """Prompts live in the split's own prompts/ folder where it has one (mine/cases.jsonl ->
+    mine/prompts/, as a set of one's own is laid out), else in the folder that mirrors the split's:
+    golden/support/ -> prompts/support/. A split elsewhere without one falls back to prompts/, and
+    run warns when that prompt does not name its labels (label_mismatch)."""
+    folder = os.path.dirname(split_path) or "."
+    own = os.path.join(folder, PROMPTS_DIR)
+    if os.path.isdir(own) and os.path.relpath(own) != os.path.normpath(PROMPTS_DIR):
+        return own
+    inside = os.path.relpath(folder, GOLDEN_DIR)
     return PROMPTS_DIR if inside == "." or inside.startswith("..") else os.path.join(PROMPTS_DIR, inside)
+
+
+def prompt_labels_path(prompt_path):
+    """labels.txt of the set a prompt was written for, the inverse of prompt_folder: DIR/labels.txt
+    for DIR/prompts/vN.txt, golden/X/labels.txt for prompts/X/vN.txt; None where there is none."""
+    folder = os.path.dirname(prompt_path) or "."
+    inside = os.path.relpath(folder, PROMPTS_DIR)
+    if inside == ".":
+        path = os.path.join(GOLDEN_DIR, LABELS_FILE)
+    elif not inside.startswith(".."):
+        path = os.path.join(GOLDEN_DIR, inside, LABELS_FILE)
+    elif os.path.basename(os.path.normpath(folder)) == PROMPTS_DIR:
+        path = os.path.join(os.path.dirname(os.path.normpath(folder)), LABELS_FILE)
+    else:
+        return None
+    return path if os.path.isfile(path) else None
+
+
+def names_label(text, label):
+    """Whether a prompt names a label as a word of its own, matched as answers are (fold)."""
+    return re.search(r"(?<!\w)" + re.escape(fold(label)) + r"(?!\w)", fold(text)) is not None
+
+
+def label_mismatch(labels, split_path, prompt_text, prompt_path):
+    """A warning when a prompt looks written for another label set: labels of the split it never
+    names, and labels of its own set (prompt_labels_path) it names that the split lacks. A prompt
+    for four labels asked about two of them scores, without a word, a question nobody asked."""
+    if not labels:
+        return None
+    labels_path = os.path.join(os.path.dirname(split_path) or ".", LABELS_FILE)
+    missing = [l for l in labels if not names_label(prompt_text, l)]
+    theirs_path = prompt_labels_path(prompt_path)
+    try:
+        theirs = parse_labels(theirs_path) if theirs_path else []
+    except EvalError:
+        theirs = []   # another set's broken labels.txt is that set's problem, found when it runs
+    folded = {fold(l) for l in labels}
+    extra = [l for l in theirs if fold(l) not in folded and names_label(prompt_text, l)]
+    if not missing and not extra:
+        return None
+    said = []
+    if missing:
+        said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(missing)} of {labels_path}")
+    if extra:
+        said.append(f"names {', '.join(extra)}, {'a label' if len(extra) == 1 else 'labels'} {labels_path} does not have")
+    own = os.path.join(os.path.dirname(split_path) or ".", PROMPTS_DIR)
+    return inert(f"warning: {prompt_path} {', and '.join(said)}; is it the prompt for this split? "
+                 f"(--prompt PATH, or put one in {own}{os.sep})")
 
 
 def newest_prompt(folder=PROMPTS_DIR):
@@ -3026,7 +3127,8 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
     is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
     options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
-               **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {})}
+               **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {}),
+               **({"num_predict": judge["num_predict"]} if judge.get("num_predict") else {})}   # max_tokens over /v1
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
@@ -3036,7 +3138,13 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
         warn(f"warning: {inert(who['model'])} on {inert(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
             "error": said["error"], **({"unread": unread} if unread else {}), "prompt_tokens": said.get("prompt_tokens"),
-            "completion_tokens": said.get("completion_tokens")}
+            "completion_tokens": said.get("completion_tokens"), "done_reason": said.get("done_reason")}
+
+
+def cut_vote(vote):
+    """A judge answer without a verdict because the token limit stopped it before one (Ollama's
+    done_reason and OpenAI's finish_reason are both "length"): not the judge failing to write one."""
+    return vote.get("done_reason") == "length" and not vote.get("error")
 
 
 def judge_answer(client, judge, case, answer) -> list[Vote]:
@@ -3080,6 +3188,7 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             "models": args.judge_model or [judged], "votes": args.judge_votes,
             "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
             "prompt_sha": sha256_bytes(kind.prompt.encode()), **({"num_ctx": window} if window else {}),
+            **({"num_predict": args.judge_max_tokens} if args.judge_max_tokens else {}),
             **({"runner": runner} if runner and api == "ollama" else {}),
             **({"schema": True} if args.judge_schema else {})}
 
@@ -3104,12 +3213,13 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed, too_large = {}, [], 0, 0, 0
+        per_model, certainties, unreadable, failed, too_large, cut = {}, [], 0, 0, 0, 0
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
             unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
             too_large += sum(1 for v in model_votes if v.get("unread"))
+            cut += sum(1 for v in model_votes if v.get("pass") is None and cut_vote(v))
             per_model[model] = majority(readable)
             if readable:
                 certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
@@ -3117,7 +3227,8 @@ def judge_verdicts(votes):
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
             "models": per_model, "certainty": min(certainties) if certainties else None,
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large}
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large,
+            "cut": cut}
     return verdicts
 
 
@@ -3138,7 +3249,11 @@ def judge_summary(config, cases):
                 if j["pass"] is None:
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
                                    "no verdict (the judge's answer was too large to read a verdict from)"
-                                   if j.get("too_large") else "no verdict (tie or unreadable answer from the judge)")
+                                   if j.get("too_large") else
+                                   f"no verdict (the judge's answer was cut at its token limit"
+                                   f"{cap_words(config.get('judge'))}: --judge-max-tokens)"
+                                   if j.get("cut") and j["cut"] == j["unreadable"] else
+                                   "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     reasons.append(f"low certainty ({j['certainty']:.2f})")
                 if j["disagree"]:
@@ -3151,6 +3266,36 @@ def judge_summary(config, cases):
             "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
             "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
             "doubtful": doubtful}
+
+
+def cap_words(judge):
+    """', 1024 tokens': the judge's token limit as recorded (none before issue 31)."""
+    return f", {(judge or {})['num_predict']} tokens" if (judge or {}).get("num_predict") else ""
+
+
+def judge_call_warnings(results, judge, path):
+    """What stderr says at the end of a run or a judge command about its judge calls, which the
+    report alone would leave in `report --case`: how many failed and the first reason (their
+    verdicts are left open), and when no judge answer held a readable verdict, that a small judge
+    may need --judge-schema (unless it had it)."""
+    votes = [v for r in results for v in r.get("judges") or []]
+    failed = [v for v in votes if v.get("error")]
+    lines = []
+    if failed:
+        lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
+                     f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
+                     f"python eval.py judge {inert(path)} asks the judge again")
+    answered = [v for v in votes if not v.get("error")]
+    cut = [v for v in answered if v.get("pass") is None and cut_vote(v)]
+    if cut:
+        lines.append(f"{plural(len(cut), 'judge answer')} {'was' if len(cut) == 1 else 'were'} cut at the judge's "
+                     f"token limit ({(judge.get('num_predict') or 'the server')}{' tokens' if judge.get('num_predict') else ''})"
+                     " before their verdict; --judge-max-tokens N allows more")
+    if answered and len(cut) < len(answered) and all(v.get("pass") is None for v in answered):
+        lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
+                     + ("" if judge.get("schema") else
+                        "; a small judge may not write the verdict's JSON unaided: try --judge-schema"))
+    return lines
 
 
 def judge_agreement(pairs):
@@ -3251,7 +3396,9 @@ def pairwise_outcome(votes):
             if not readable:
                 why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
                               else "the judge's answer was too large to read a verdict from"
-                              if any(v.get("unread") for v in order_votes) else "unreadable verdict")
+                              if any(v.get("unread") for v in order_votes)
+                              else "the judge's answer was cut at its token limit (--judge-max-tokens)"
+                              if order_votes and all(cut_vote(v) for v in order_votes) else "unreadable verdict")
                 sides.append(None)
             else:
                 sides.append(majority(readable, tie="tie"))
@@ -3716,7 +3863,10 @@ def assemble_run(config, cases, answers):
 
 
 HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
-TUNED_CONFIG = ("prompt_sha", "model", "temperature", "seed")   # what a change to the system touches
+# What a change to the system touches: every run option that changes what the model is asked or how
+# (the option table's run_config rows, by the keys they are recorded as), and the labels beside the
+# split, which the answers are asked for and read against. The split's checks are in its hash.
+TUNED_CONFIG = tuple(dict.fromkeys([k for o in OPTIONS if "run" in o.commands for k in o.asks] + ["labels"]))
 
 
 def journal_config(path):
@@ -3731,7 +3881,7 @@ def journal_config(path):
 
 
 def earlier_held_out_runs(folders, split_sha, config):
-    """Earlier runs of the same held-out split made with another prompt, model, temperature or sampling seed."""
+    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG)."""
     found = []
     for folder in dict.fromkeys(folders):
         names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
@@ -3740,7 +3890,8 @@ def earlier_held_out_runs(folders, split_sha, config):
             earlier = (read_run_config(path) if name.endswith(".json") else
                        journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
             if earlier and earlier.get("split_sha") == split_sha:
-                differs = [k for k in TUNED_CONFIG if not same_setting(k, earlier.get(k), config.get(k))]
+                # a key an older run did not record is not known to differ
+                differs = [k for k in TUNED_CONFIG if k in earlier and not same_setting(k, earlier[k], config.get(k))]
                 if differs:
                     found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                                   "differs": differs})
@@ -3750,7 +3901,7 @@ def earlier_held_out_runs(folders, split_sha, config):
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
-    earlier = earlier_held_out_runs(folders, inputs.split_sha, dict(config, prompt_sha=inputs.prompt_sha))
+    earlier = earlier_held_out_runs(folders, inputs.split_sha, config)
     if not earlier:
         return None
     first = earlier[0]
@@ -3888,6 +4039,12 @@ def run_split(args):
     config, done, run_path, completes = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
+    mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
+                                                    config["prompt"])
+    if mismatch:
+        warn(mismatch)
+    judge = config.get("judge") if resuming else (
+        judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     if resuming:
         refuse_changed(config, inputs, done)
     else:
@@ -3895,10 +4052,9 @@ def run_split(args):
         wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"],
                                                                    config["model"] if by_model else None))
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
-            rerun = guard_held_out(config, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
+            asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
+            rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    judge = config.get("judge") if resuming else (
-        judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     client = make_client(config, args)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     load = client.load(config["model"], case_options(config))
@@ -4463,6 +4619,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     # with trials: at 100,000 cases three lists of floats are 10 MB)
     rates, low_sum, high_sum, counted_cases, open_cases = [], 0, 0, 0, 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
+    window_full, limit = [], answer_limit(config)   # answers that stopped at the window, not at num_predict
     window = context_window(config)
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
@@ -4473,7 +4630,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
-                cut_off.append({"id": c["id"], "trial": t["trial"]})
+                tokens = filled_by_answer(t, limit, window, config["api"])
+                if tokens:
+                    window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
+                else:
+                    cut_off.append({"id": c["id"], "trial": t["trial"]})
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
@@ -4549,6 +4710,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "open": undecided,
         "unfinished_thinking": unfinished,
         "cut_off": cut_off,
+        "window_full": window_full,
         "num_ctx": window,
         "num_ctx_sent": sent_num_ctx(config),
         "input_may_be_cut": filled,
@@ -4691,6 +4853,30 @@ def drops_turns_unasked(version):
     v0.12.6, which has no `truncate` (api/types.go ChatRequest), or a version it cannot read."""
     numbers = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
     return numbers is None or tuple(map(int, numbers.groups())) < (0, 12, 6)
+
+
+def answer_limit(config):
+    """The answer's token limit the run set (--option num_predict, or max_tokens over /v1); None
+    when none was: Ollama then bounds an answer at ten windows, llama.cpp's servers at the window."""
+    options = config.get("options") or {}
+    limit = options.get("num_predict", options.get("max_tokens") if config.get("api") == "openai" else None)
+    return limit if type(limit) is int and limit > 0 else None
+
+
+def filled_by_answer(t, limit, window, api):
+    """{prompt_tokens, completion_tokens} of an answer cut short ("length") by the window, not by
+    num_predict: it did not reach a limit the run set, and prompt + answer reached the window
+    (Ollama's: an open-ended answer runs past it, to ten windows, llm/llama_server.go
+    boundedNumPredict) or, over /v1 where the window is not known, no other limit was there (a
+    llama.cpp server stops an answer at its n_ctx, llama-cpp-python's _create_completion). None
+    when num_predict stopped it, or nothing says which did. Its cure is a shorter answer (a prompt
+    that asks for one, --format schema) or a larger window, never a larger num_predict."""
+    prompt, answer = t["prompt_tokens"], t["timing"][TIMING_FIELDS.index("completion_tokens")]
+    if not (is_amount(prompt) and is_amount(answer)) or (limit and answer >= limit):
+        return None
+    if (window and prompt + answer >= window - 1) or (api == "openai" and not window):
+        return {"prompt_tokens": prompt, "completion_tokens": answer}
+    return None
 
 
 def tokens_per_char(cases, window):
@@ -5676,7 +5862,11 @@ def count_of(s, key):
 def rows_problems(s):
     """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
-            for name in ("unfinished_thinking", "cut_off", "input_may_be_cut", "turns_may_be_dropped") if s.get(name)]
+            for name in ("unfinished_thinking", "cut_off", "window_full", "input_may_be_cut", "turns_may_be_dropped")
+            if s.get(name)]
+    for row in rows:
+        if row["name"] == "window_full":   # the first one's counts say what filled the window
+            row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1)
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
             "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
@@ -5981,6 +6171,8 @@ def stopped_short_lines(sec):
                                     "so there is no answer (scored as failed)"),
             "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
                         "not fix these"),
+            "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
+                            "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
                                  "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
                                  "the window in current versions), and Ollama cuts without an error; " + window_cure(sec)),
@@ -5989,7 +6181,23 @@ def stopped_short_lines(sec):
                                      "this Ollama (before v0.12.6) drops whole turns from the front, keeping the system "
                                      "prompt and the last turn, without an error, and the model never saw them; "
                                      + window_cure(sec))}
-    return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): {said[r['name']][1]}" for r in sec["rows"]]
+    return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
+            + (said[r["name"]][1].format(**window_words(r["example"])) if "example" in r else said[r["name"]][1])
+            for r in sec["rows"]]
+
+
+def window_words(e):
+    """What filled the window, in the words of stopped_short_lines: the first such answer's tokens."""
+    window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
+    first = f"; the first, {trial_name(e['id'], e['trial'], e['trial'] > 1)}" if e["more"] else ""
+    past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
+    return {"example": f"prompt + answer {'ran past' if past else 'reached'} the server's window ({e['prompt_tokens']} + "
+                       f"{e['completion_tokens']} tokens{window}{first})"
+                       + (" and Ollama stopped it at ten windows" if past else ""),
+            # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
+            "wider": "" if past else ", or give it a larger window (--option num_ctx=N; over /v1, the server's context size)",
+            "limit": (f"Its num_predict ({e['num_predict']}) was not reached, so raising it will not help"
+                      if e.get("num_predict") else "No num_predict was set, and one will not help")}
 
 
 def speed_section(sec):
@@ -6041,11 +6249,20 @@ def format_report(config, s):
             + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
     if run["rule"]:
         out.append(run["rule"])
+    nothing = not s["answers"] and not s["open"]   # undecided answers still have their judges' doubtful verdicts
+    if nothing:
+        out += ["", NOTHING_SCORED]
     for key, title, lines in TEXT_SECTIONS:
-        sec = section_of(rows, key)
+        sec = section_of(rows, key) if not (nothing and key in SCORED_SECTIONS) else None
         part = lines(sec) if sec else []
         out += [""] + ([title] if title else []) + part if part else []
     return "\n".join(out)
+
+
+# Without one answer (every call failed), these sections would be tables of zeros and dashes: one line
+# says so instead.
+SCORED_SECTIONS = ("labels", "checks", "by_difficulty", "by_tag", "weighted", "trials", "failures")
+NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failure table to show."
 
 
 # The report's sections after its head, in order, as text: (key, title, the lines of the section).
@@ -6074,10 +6291,11 @@ def markdown_report(config, s, path):
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(window=window_name(problems))} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
-    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED])
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
+                    "window_full": "Stopped at the context window",
                     "input_may_be_cut": "Input may have been cut to fit {window}",
                     "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}"}
 
@@ -6154,7 +6372,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread")}
+         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason")}
                     for v in t["votes"] or []]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
@@ -6177,7 +6395,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({inert(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
+                  f"({inert(j['reason'] or j['error'] or j['unread'] or '')})"
+                  + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
+                  for j in t["judges"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
 
@@ -6370,18 +6590,30 @@ def side_figures(rates):
     return {"correct": None, "scored": n, "accuracy": mean, "ci": ci}
 
 
+def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
+    """(baseline's cases, candidate's by id, {cases, held} or None): the cases both runs hold, as a
+    compare of many runs takes them, when one asked only part of the split (--limit, --cases), so
+    that a quick run compares with a full one. Cases only a full run of the split lacks are an
+    edited run: refused, as is a pair with no case in common."""
+    a_ids, b_by_id = {c["id"] for c in a_cases}, {c["id"]: c for c in b_cases}
+    only = one_sided(a_ids, set(b_by_id))
+    if not only:
+        return a_cases, b_by_id, None
+    explained = ((not a_ids - set(b_by_id) or b_cfg.get("subset")) and (not set(b_by_id) - a_ids or a_cfg.get("subset")))
+    kept = [c for c in a_cases if c["id"] in b_by_id]
+    if not explained or not kept:
+        part = "; they share none" if explained else ""
+        raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
+                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
+    return kept, {c["id"]: b_by_id[c["id"]] for c in kept}, {"cases": len(kept), "held": [len(a_ids), len(b_by_id)]}
+
+
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
     test, which ignores the pairing, for a user who set it before the run (seed 002 did)."""
     same_split(a_cfg, b_cfg)
-    b_cases = {c["id"]: c for c in b_cases}
-    only = one_sided({c["id"] for c in a_cases}, set(b_cases))
-    if only:
-        part = ("; a run that asked only part of the split (--limit, --cases) compares only with a run of "
-                "the same cases") if a_cfg.get("subset") or b_cfg.get("subset") else ""
-        raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
-                        f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
+    a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     errored = []   # of not_compared, those a failed call left without a verdict (not a judge that gave none)
@@ -6433,6 +6665,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
               "subset": a_cfg.get("subset") or b_cfg.get("subset"),
+              "shared": shared,
               "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
               "trials": [a_cfg["repeat"], b_cfg["repeat"]],
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
@@ -6713,7 +6946,7 @@ def config_label(key):
 def compare_rows(c, baseline_path, candidate_path):
     """compare of two runs as rows: every figure its views show, worked out here once."""
     d, test = c["difference"], c["test"]
-    return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"],
+    return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"])},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
@@ -6804,7 +7037,9 @@ def format_compare(c, baseline_path, candidate_path):
     rows = compare_rows(c, baseline_path, candidate_path)
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
     out = [f"Baseline:  {inert(runs['paths'][0])}", f"Candidate: {inert(runs['paths'][1])}"]
-    if runs["subset"]:
+    if runs["shared"]:
+        out.append(shared_text(runs))
+    elif runs["subset"]:
         out.append(f"Cases: only part of the split ({subset_words(runs['subset'])}), not a full comparison")
     out += [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
     if runs["changed"]:
@@ -6839,6 +7074,14 @@ def format_compare(c, baseline_path, candidate_path):
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
+
+
+def shared_text(runs):
+    """Two runs that held different cases, compared on those both hold: which, and why."""
+    n, (a, b) = runs["shared"]["cases"], runs["shared"]["held"]
+    why = f": only part of the split, {subset_words(runs['subset'])}" if runs["subset"] else ""
+    return (f"Cases: compared on the {plural(n, 'case')} both runs hold (the baseline holds {a}, the candidate "
+            f"{b}{why}); the other {plural(a + b - 2 * n, 'case')} are left out")
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.
@@ -6904,6 +7147,9 @@ def markdown_compare(c, baseline_path, candidate_path):
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
     out = [f"### eval.py compare: {md_code(runs['paths'][0])} → {md_code(runs['paths'][1])}", ""]
     out += [f"> **{side.capitalize()}: {md_text(warning)}**" for side, warning in runs["warnings"]]
+    if runs["shared"]:
+        out.append(f"Compared on the {plural(runs['shared']['cases'], 'case')} both runs hold "
+                   f"({runs['shared']['held'][0]} and {runs['shared']['held'][1]}); the others are left out.")
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
@@ -7027,8 +7273,12 @@ def report_run(run, run_path, baseline, errors, compare_path):
     if baseline:
         say("")
         say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
+    for line in judge_call_warnings(run["results"], config.get("judge") or {}, run_path):
+        warn(line)
     if errors:
-        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.")
+        # the next step, as an interrupted run gives it: --resume asks only those again, into a new file
+        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.\n"
+             f"Ask them again with: python eval.py run --resume {inert(run_path)}")
         return 2
     return 0
 
@@ -7369,6 +7619,15 @@ def merged_votes(saved, mine, kept, pairs, wanted):
     return votes, sum(made.get(pairwise_call(v)) == v for pair_votes in votes.values() for v in pair_votes)
 
 
+def uncapped_if_stored(judge, key, comparisons):
+    """A comparison stored before judge calls had a token cap (its judge has no num_predict) is
+    continued as it was made, uncapped, so that its verdicts stand and any still missing are asked
+    the same way; --judge-max-tokens given asks with the cap, anew."""
+    uncapped = {k: v for k, v in judge.items() if k != "num_predict"}
+    old = dict(key, judge=uncapped)
+    return uncapped if any(all(c[k] == old[k] for k in COMPARISON_KEY) for c in comparisons) else judge
+
+
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
     """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
     those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
@@ -7378,7 +7637,10 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     pairs, unanswered = answer_pairs(a_run, b_run)
     sidecar = b_path + PAIRWISE_SUFFIX
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
-    stored = next((c for c in read_pairwise(sidecar) if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
+    comparisons = read_pairwise(sidecar)
+    if not args.judge_max_tokens_given:
+        key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
+    stored = next((c for c in comparisons if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
     kept = {}
     for v in stored["verdicts"] if stored else []:
         kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
@@ -7453,6 +7715,7 @@ def write_judged(judged, run_path, target):
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
     warn(f"wrote {out} ({run_path} is unchanged)")
+    return out
 
 
 def calibration(human, verdicts, human_path, run_path):
@@ -8311,6 +8574,7 @@ def compare_page(paths, runs, graded, c):
 def compare_warnings(runs):
     notes = [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
     notes += [f"Only part of the split was run ({subset_words(runs['subset'])}): not a full comparison"] if runs["subset"] else []
+    notes += [shared_text(runs)] if runs["shared"] else []
     return section("Warnings", bullet_list(notes, "warn")) if notes else ""
 
 
@@ -8955,6 +9219,14 @@ def positive_int(text):
     return value
 
 
+def token_count(text):
+    """A number of tokens a server is asked to stop at: llama.cpp reads it as a 32-bit int (n_predict)."""
+    count = positive_int(text)
+    if count >= 2 ** 31:
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {2 ** 31 - 1} tokens")
+    return count
+
+
 def repeat_count(text):
     count = positive_int(text)
     if count > MAX_REPEAT:
@@ -9047,6 +9319,7 @@ class CommandLine(argparse.ArgumentParser):
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
     "text": {}, "int": {"type": int}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
+    "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability},
     "accuracy": {"type": accuracy_threshold}, "port": {"type": port_number},
@@ -9320,6 +9593,7 @@ def refuse_judge_options_alone(args):
         refuse_call_options(args, "only applies with --pairwise (compare alone never calls a model)")
     elif not args.pairwise.strip():
         raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
+    args.judge_max_tokens_given = args.judge_max_tokens is not None   # the cap's default spares an uncapped sidecar
     call_defaults(args)
 
 
@@ -9333,8 +9607,10 @@ def cmd_judge(args):
     call_defaults(args)
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
     judged, failed = judge_run(args)
-    write_judged(judged, args.run, target)
+    written = write_judged(judged, args.run, target)
     say(format_report(judged["config"], score(judged["config"], grade_run(judged))))
+    for line in judge_call_warnings(judged["results"], judged["config"]["judge"], written):
+        warn(line)
     return 2 if failed else 0
 
 

@@ -85,6 +85,9 @@ class FakeOllama:
         # effectiveContext, since v0.9.3; server/routes.go optionsForPrompt for the prompt)
         self.train_context = {}
         self.default_context = 4096   # the window of a load that sends no num_ctx (envconfig's default)
+        # /v1 as llama-cpp-python's server: its n_ctx, which bounds every answer (llama_cpp/llama.py
+        # _create_completion: max_tokens None is n_ctx - prompt tokens, and a larger one is cut to that)
+        self.openai_context = None
         self.ps_context = True        # GET /api/ps lists each loaded model's context_length (since v0.9.7)
         self.windows = {}             # model -> the window its runner was loaded with, for /api/ps
         self.honours_truncate = True  # "truncate": false is read (since v0.12.6); an older server ignores it
@@ -518,6 +521,14 @@ class FakeOllama:
                             turns = fake.fitted_turns(turns, window)
                     prompt_tokens, completion_tokens = fake.prompt_count(turns), 1 + len(content) // 4
                     limit = body.get("max_tokens") if openai else options.get("num_predict")
+                    if openai and fake.openai_context:   # llama_cpp/llama.py _create_completion
+                        room = fake.openai_context - prompt_tokens
+                        limit = room if not isinstance(limit, int) or limit <= 0 or limit > room else limit
+                    elif not openai and isinstance(options.get("num_ctx"), int) and not (
+                            isinstance(limit, int) and 0 <= limit <= 10 * fake.window(model, options)):
+                        # an open-ended answer (num_predict -1, Ollama's default, api/types.go DefaultOptions)
+                        # is bounded at ten windows (llm/llama_server.go boundedNumPredict), past the window
+                        limit = 10 * fake.window(model, options)
                     thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0
                     if isinstance(limit, int) and 0 < limit <= thought:
                         # the reasoning spends the budget first: Ollama bounds the whole generation by

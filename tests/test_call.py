@@ -625,6 +625,45 @@ def test_answers_stopped_by_the_token_limit_are_listed_apart(project, cli, fake,
     assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["cut_off"] == [{"id": "dev-02", "trial": 1}]
 
 
+LONG = "facturación " + "y además " * 1200   # about 2,700 tokens at the fake's 4 characters a token
+
+
+def test_an_answer_that_filled_the_window_is_told_from_one_num_predict_cut(project, cli, fake):
+    """Issue 31, item 6: every real run said "raise num_predict; a better prompt will not fix these", but
+    no num_predict was set: prompt + answer filled the server's 2,048-token window (137 + 1,911), and
+    --format schema removed every cut-off. Over /v1 llama-cpp-python stops at its n_ctx (fake.openai_context)."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": LONG})
+    fake.openai_context = 2048
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 0, err
+    r = load_json("runs/dev-v3.json")["results"][1]
+    assert r["done_reason"] == "length" and r["prompt_tokens"] + r["completion_tokens"] == 2048
+    lines = out.splitlines()
+    assert not any(l.startswith("Cut off by the token limit") for l in lines), out
+    line = next(l for l in lines if l.startswith("Stopped at the context window: 1 (dev-02): "))
+    assert f"prompt + answer reached the server's window ({r['prompt_tokens']} + {r['completion_tokens']} tokens" in line
+    assert "No num_predict was set" in line and "--format schema" in line and "raise num_predict" not in line
+    s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert s["cut_off"] == [] and [w["id"] for w in s["window_full"]] == ["dev-02"]
+    assert "| Stopped at the context window | 1 | |" in cli("report", "runs/dev-v3.json", "--markdown")[1]
+    # a num_predict set and reached is the other cause, whose cure is num_predict
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=50")
+    assert any(l.startswith("Cut off by the token limit: 1 (dev-02): raise num_predict") for l in out.splitlines())
+    assert "Stopped at the context window" not in out
+
+
+def test_an_ollama_answer_that_never_stops_runs_past_the_window(project, cli, fake):
+    """Ollama bounds an answer without num_predict at ten windows (llm/llama_server.go boundedNumPredict):
+    a cut answer then holds more tokens than the window, which no num_predict explains."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": LONG})
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=200")
+    assert code == 0, err
+    r = load_json("runs/dev-v3.json")["results"][1]
+    assert r["done_reason"] == "length" and r["completion_tokens"] == 2000
+    line = next(l for l in out.splitlines() if l.startswith("Stopped at the context window: 1 (dev-02): "))
+    assert f"({r['prompt_tokens']} + 2000 tokens, window 200)" in line
+
+
 def test_a_prompt_that_filled_the_window_is_flagged(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40")

@@ -302,13 +302,16 @@ def test_answers_nested_past_pythons_stack_are_not_json(project, cli, fake):
     (project / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
                                                  "checks": [{"type": "json"}]}) + "\n")
     fake.default_answer = deep
-    code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    # a window of 8192: Ollama stops an answer at ten windows (llm/llama_server.go boundedNumPredict),
+    # and this one's 50,000 tokens (at the fake's 4 characters a token) would be cut at 40,960
+    code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         "--option", "num_ctx=8192")
     assert code == 0 and out.startswith("Pass rate: 0/1 = 0%"), err
     assert load_json("runs/s-v1.json")["results"][0]["response"] == deep   # stored exactly
     fake.answers = {"ticket a": deep}
     split = small_split(["bug", "acceso"], [("a", "bug")])
     code, out, err = cli("run", "--split", split, "--prompt", "prompts/v3.txt", "--host", fake.url,
-                         "--format", "json")
+                         "--format", "json", "--option", "num_ctx=8192")
     assert code == 0 and "Invalid answers: 1" in out, err
 
 

@@ -118,6 +118,43 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     assert f"split sha {sha} vs {sha}" in err
 
 
+def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(project, cli, fake):
+    """Issue 31, item 7: compare of a full run and one made with --limit 5 refused, while adding a third
+    run compared the 5 shared cases. Two runs compare on the shared cases too, and say so."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-02": "bug", "dev-03": "bug"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/full.json")[0] == 0
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-04": "bug"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five.json")[0] == 0
+    code, out, err = cli("compare", "runs/full.json", "runs/five.json")
+    assert code == 0, err
+    assert ("Cases: compared on the 5 cases both runs hold (the baseline holds 28, the candidate 5: only part of "
+            "the split, the first 5 cases, --limit 5); the other 23 cases are left out") in out
+    assert "Fixed (2): dev-02, dev-03" in out and "Regressions (1): dev-04" in out
+    assert "Accuracy: 3/5 = 60%" in out and "-> 4/5 = 80%" in out   # both on the 5 shared cases
+    s = json.loads(cli("compare", "runs/five.json", "runs/full.json", "--json")[1])
+    assert s["shared"] == {"cases": 5, "held": [5, 28]} and s["baseline"]["scored"] == 5
+    assert cli("compare", "runs/full.json", "runs/five.json", "--html", "c.html")[0] == 0
+    assert "Cases: compared on the 5 cases both runs hold" in (project / "c.html").read_text(encoding="utf-8")
+    md = cli("compare", "runs/full.json", "runs/five.json", "--markdown")[1]
+    assert "Compared on the 5 cases both runs hold (28 and 5)" in md
+    edited = load_json("runs/five.json")
+    edited["results"][0]["id"] = "dev-99"   # a case the split does not have: an edited run, still refused
+    write_run("runs/edited.json", edited)
+    code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
+    assert code == 2 and "different cases" in err
+
+
+def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_without_any(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-01,dev-02", "--out", "runs/a.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-02,dev-03", "--out", "runs/b.json")[0] == 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-04", "--out", "runs/c.json")[0] == 0
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code == 0 and "compared on the 1 case both runs hold" in out and "the other 2 cases are left out" in out
+    code, out, err = cli("compare", "runs/a.json", "runs/c.json")
+    assert code == 2 and "the runs hold different cases" in err and "they share none" in err
+
+
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
     errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no answer
     out = cli("compare", two_runs[0], errored)[1]

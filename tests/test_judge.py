@@ -57,7 +57,7 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
     assert err.count("note: the judge is qwen2.5:7b, the model being judged") == 1
     judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
     assert len(judge_bodies) == 10
-    assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42, "num_ctx": 4096}
+    assert judge_bodies[0]["options"] == {"temperature": 0.0, "seed": 42, "num_ctx": 4096, "num_predict": 1024}
     run = load_json("runs/answers-dev-v1.json")
     assert run["config"]["judge"]["models"] == ["qwen2.5:7b"] and run["config"]["judge"]["votes"] == 1
     vote = run["results"][1]["judges"][0]
@@ -99,6 +99,80 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
     assert "Undecided: 1 answer whose judge gave no verdict" in out
     assert "  j03 · answers: no verdict (tie or unreadable answer from the judge)" in out
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None
+
+
+def judge_text(n):
+    """What the judge is sent about case jNN's answer: the key of the fake's faults for that call."""
+    case = {"input": f"pregunta {n}"}
+    return evalpy.judge_messages(CRITERION, case, f"hola, respuesta j{n:02d}")[1]["content"]
+
+
+def test_failed_judge_calls_are_said_at_the_end_of_run_and_judge(judged_split, cli, fake):
+    """Issue 31, item 3: a run exited 0 with 9 of 27 judge calls failed, visible only in report --case;
+    judge exited 2 with no reason on stderr."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.custom_error = "maximum context length is 2048 tokens"
+    fake.faults_for = {judge_text(2): ["custom"], judge_text(5): ["custom"]}
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0")
+    assert "2 of 10 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
+    assert "left open, never guessed; python eval.py judge runs/answers-dev-v1.json asks the judge again" in err
+    assert "--judge-schema" not in err
+    fake.faults_for = {judge_text(n): ["custom"] * 3 for n in (3, 4, 7)}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "0",
+                         "--judge-votes", "3", "--judge-temperature", "0.7")
+    assert code == 2
+    assert "9 of 30 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
+
+
+def test_every_verdict_unreadable_suggests_the_judge_schema(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: "Creo que aprueba.")
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert "no verdict could be read from any of the 10 judge answers" in err and "try --judge-schema" in err, err
+    assert "judge calls failed" not in err
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-schema")
+    assert "no verdict could be read from any of the 10 judge answers" in err and "try --judge-schema" not in err
+
+
+def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cuts(judged_split, cli, fake):
+    """Issue 31, item 4: judge votes had no token limit; a small judge that did not stop generated 7,872
+    tokens a vote until the window filled. The cap is sent (num_predict), recorded in the judge's config,
+    and a vote it cut before the verdict is named as cut, not as an unreadable answer."""
+    long_prose = "Pienso despacio. " * 300   # about 1,300 tokens at the fake's 4 characters a token
+    judge_replies(fake, lambda cid, model, seed: verdict(True, prose=long_prose if cid in ("j02", "j06") else ""))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert {b["options"]["num_predict"] for b in judge_bodies} == {1024}
+    run = load_json("runs/answers-dev-v1.json")
+    assert run["config"]["judge"]["num_predict"] == 1024
+    assert run["results"][1]["judges"][0]["done_reason"] == "length"
+    assert "  j02 · answers: no verdict (the judge's answer was cut at its token limit, 1024 tokens: " \
+           "--judge-max-tokens)" in out
+    assert "2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; " \
+           "--judge-max-tokens N allows more" in err, err
+    assert "(cut at the judge's token limit)" in cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000")
+    assert code == 0, err
+    assert {b["options"]["num_predict"] for b in fake.chat_bodies} == {4000}
+    assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["num_predict"] == 4000
+    assert out.startswith("Pass rate: 10/10 = 100%") and "cut" not in err
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
+def test_a_judge_cap_no_server_could_take_is_refused_before_any_call(judged_split, capsys, fake, value):
+    with pytest.raises(SystemExit) as exit:
+        evalpy.main(["run", "--split", judged_split, "--host", fake.url, "--judge-max-tokens", value])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err.startswith("error: argument --judge-max-tokens:") and len(err.splitlines()) == 1
+    assert fake.chat_bodies == []
+
+
+def test_the_judge_cap_is_max_tokens_over_the_openai_api(judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-max-tokens", "300")
+    assert code == 0, err
+    judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert {b.get("max_tokens") for b in judge_bodies} == {300} and not any("num_predict" in b for b in judge_bodies)
 
 
 def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake):
@@ -412,7 +486,10 @@ def test_a_judge_answer_too_large_to_search_is_an_unreadable_vote_that_says_so(j
     vote is unreadable, and says why where it is stored, on stderr and in the report."""
     huge = json.dumps({"reason": "x" * (evalpy.MAX_VERDICT_CHARS + 1), "pass": True})
     judge_replies(fake, lambda cid, model, seed: huge if cid == "j03" else verdict(True))
-    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    # a cap and a window past the answer (Ollama bounds an answer at ten windows): a server that sends
+    # all of it is the case to guard
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-max-tokens", 2 ** 31 - 1,
+                         "--option", "num_ctx=65536")
     assert code == 0 and out.startswith("Pass rate: between 9/10 and 10/10"), out + err
     vote = load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]
     size = f"{len(huge):,}"

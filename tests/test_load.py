@@ -473,3 +473,45 @@ def test_init_prints_a_command_that_runs_as_printed_in_a_folder_with_a_space(pro
     assert code == 0, err
     command = next(l.strip() for l in out.splitlines() if "eval.py run " in l)
     assert shlex.split(command)[3:] == ["--split", "my set/dev.jsonl", "--prompt", "my set/prompts/v1.txt"]
+
+
+def own_split(project, labels=("bug", "feature")):
+    """A split of the user's own outside golden/, with its own labels (issue 31, item 2)."""
+    folder = project / "mine"
+    folder.mkdir()
+    (folder / "labels.txt").write_text("\n".join(labels) + "\n", encoding="utf-8")
+    (folder / "cases.jsonl").write_text("".join(json.dumps({"id": f"m{i}", "input": f"ticket {i}", "expected": label,
+                                                            "difficulty": "easy", "note": "n"}) + "\n"
+                                                for i, label in enumerate(labels * 2)), encoding="utf-8")
+    return folder
+
+
+def test_a_split_outside_golden_uses_the_newest_prompt_of_its_own_prompts_folder(project, cli, fake):
+    """run --split mine/cases.jsonl used prompts/v3.txt, a classifier for four other labels."""
+    folder = own_split(project)
+    (folder / "prompts").mkdir()
+    for n, text in ((1, "Di bug o feature."), (2, "Clasifica el ticket: bug o feature. Solo la palabra.")):
+        (folder / "prompts" / f"v{n}.txt").write_text(text + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "mine/cases.jsonl", "--host", fake.url)
+    assert code == 0, err
+    run = json.loads((project / "runs" / "cases-v2.json").read_text(encoding="utf-8"))
+    assert run["config"]["prompt"] == os.path.join("mine", "prompts", "v2.txt")
+    assert "warning" not in err   # its prompt names its labels
+
+
+def test_a_prompt_that_does_not_name_the_splits_labels_is_warned_of(project, cli, fake):
+    """Without a prompts folder of its own, the split gets the shipped prompt; stderr names the labels
+    that differ, both ways, before any call."""
+    own_split(project)
+    code, out, err = cli("run", "--split", "mine/cases.jsonl", "--host", fake.url)
+    assert code == 0, err
+    assert ("warning: prompts/v3.txt does not name the label feature of mine/labels.txt, and names facturación, "
+            "acceso, petición, labels mine/labels.txt does not have; is it the prompt for this split? "
+            "(--prompt PATH, or put one in mine/prompts/)") in err
+    assert err.index("warning: prompts/v3.txt") < err.index("split mine/cases.jsonl")   # before the run's first line
+
+
+def test_the_shipped_prompts_name_the_shipped_labels(project, cli, fake):
+    fake.answers = {}
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v1.txt", "--host", fake.url, "--limit", "2")
+    assert code == 0 and "does not name" not in err

@@ -254,12 +254,13 @@ def test_a_winner_nested_in_the_verdict_never_decides_it(project, cli, fake):
 
 
 def test_a_verdict_too_large_to_read_is_named_as_such(project, cli, fake):
-    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    # a window past the answer (Ollama bounds an answer at ten windows): a server that sends it all
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=(), options={"num_ctx": 65536})
     scripted_judge(fake)
     judged = fake.route
     fake.route = lambda body: (verdict("A", reason="x" * evalpy.MAX_VERDICT_CHARS)
                                if "[c02]" in body["messages"][-1]["content"] else judged(body))
-    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", 2 ** 31 - 1)
     assert code == 0 and "  No verdict (1, not counted): c02 (the judge's answer was too large to read a verdict from)" in out
     assert err.count("too large to read a verdict from") == 2   # both orders
 
@@ -521,3 +522,46 @@ def test_a_call_that_fails_again_is_stored_as_its_latest_failure_and_nothing_is_
     assert code == 2 and "merged" not in err and "(1 made now, 1 failed)" in out, err
     errors = [v["error"] for v in load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"] if v["error"]]
     assert errors == ["HTTP 500: out of memory"]
+
+
+def test_pairwise_votes_have_the_judge_token_cap_and_an_uncapped_sidecar_is_continued(project, cli, fake):
+    """Issue 31, item 4: a pairwise compare asks twice as many judge calls as a run; each is capped
+    (num_predict), and a vote cut by the cap is named as such. Verdicts stored before the cap existed
+    are reused as they were made unless --judge-max-tokens is given."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    route = fake.route
+    fake.route = lambda body: ("Pienso. " * 600 + verdict("A")) if "[c04]" in body["messages"][-1]["content"] \
+        and body["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT else route(body)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert {b["options"]["num_predict"] for b in fake.chat_bodies} == {1024}
+    assert "  No verdict (1, not counted): c04 (the judge's answer was cut at its token limit (--judge-max-tokens))" in out
+    sidecar = load_json(cand + ".pairwise.json")
+    assert sidecar["comparisons"][0]["judge"]["num_predict"] == 1024
+    # a sidecar of before the cap: the same comparison, its judge without num_predict
+    for c in sidecar["comparisons"]:
+        del c["judge"]["num_predict"]
+        for v in c["verdicts"]:
+            v.pop("done_reason")
+            if "[c04]" in v["raw"] or v["raw"].startswith("Pienso"):
+                v.update(winner=None, error="HTTP 500: runner died")   # a call to make again
+    Path(cand + ".pairwise.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    fake.chat_bodies.clear()
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 2 and all("num_predict" not in b["options"] for b in fake.chat_bodies)
+    assert "  Candidate wins (4): c01, c02, c03, c04" in out
+    fake.chat_bodies.clear()
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "512")
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 8 and {b["options"]["num_predict"] for b in fake.chat_bodies} == {512}
+
+
+def test_no_lock_file_is_left_after_a_pairwise_compare(project, cli, fake):
+    """Issue 31, cosmetic: .lock files were left beside the runs after a normal completion."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    assert sorted(p.name for p in (project / "runs").iterdir()) == ["base.json", "cand.json", "cand.json.pairwise.json"]

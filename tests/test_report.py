@@ -421,3 +421,18 @@ def test_a_lone_surrogate_in_an_answer_is_printed_escaped_in_every_view(project)
             assert "bug \ud800 fin" in json.dumps(doc, ensure_ascii=False), argv   # the answer as it was
         elif argv[0] == "report" and "--markdown" not in argv:   # the views that show answers
             assert "bug \\ud800 fin" in out, argv
+
+
+def test_a_run_where_every_case_errored_prints_no_empty_tables(project, cli):
+    """Issue 31, cosmetic: a run without a single answer printed per-label, confusion, slice and failure
+    tables full of zeros and dashes."""
+    run = make_run([{"id": f"e{i}", "expected": "bug", "response": None, "error": "HTTP 500: runner died"}
+                    for i in range(1, 4)])
+    path = write_run("runs/dead.json", run)
+    code, out, err = cli("report", path)
+    assert out.startswith("Accuracy: no answers to score (3 errors, 0 undecided)")
+    assert "No answer was scored: no per-label, confusion, slice or failure table to show." in out
+    for empty in ("Per label:", "Confusion matrix", "By difficulty:", "Failures (0):"):
+        assert empty not in out, empty
+    md = cli("report", path, "--markdown")[1]
+    assert "Failures" not in md and "No answer was scored" in md

@@ -1,6 +1,7 @@
 """Review: the trace viewer's server, its data and save endpoints, bad input, origin and path checks."""
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -138,6 +139,7 @@ def test_concurrent_saves_lose_nothing(server, runs):
         t.join()
     annotations = load_json(runs[1] + ".annotations.json")["annotations"]
     assert sorted(annotations) == keys
+    assert not [p for p in os.listdir("runs") if p.endswith(".lock")]   # issue 31: no lock file left behind
     assert requests.get(url + "/data").json()["counts"] == [["kind 1", 9], ["kind 0", 8], ["kind 2", 8]]
 
 

@@ -669,6 +669,61 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     assert code == 2 and "another temperature" in err
 
 
+@pytest.mark.parametrize("change, differs", [
+    (("--format", "schema"), "format"),
+    (("--option", "top_p=0.5", "--option", "num_predict=8"), "options"),
+    (("--think", "off"), "think"),
+    (("--api", "openai"), "api"),
+])
+def test_any_change_to_how_the_model_is_asked_is_another_configuration(held_out_run, project, cli, fake, change, differs):
+    """Issue 31, item 1: the guard compared only prompt, model, temperature and seed, so the README's next
+    tuning step (--format schema) or an --option silently turned the test split into one more dev set."""
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, *change)
+    assert code == 2, err
+    assert f"refusing to run the held-out test split again: runs/test-v2.json already ran this split with " \
+           f"another {differs}" in err
+    assert fake.chat_bodies == [] and sorted(p.name for p in (project / "runs").iterdir()) == ["test-v2.json"]
+    if differs in ("think", "api"):
+        return   # refused before the server is asked anything; forcing them is another test's matter
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, *change,
+                         "--rerun-test")
+    assert code == 0, err
+    assert load_json("runs/test-v2-2.json")["config"]["rerun_test"]["forced"] is True
+
+
+def test_other_labels_are_another_configuration(held_out_run, project, cli, fake):
+    """The labels beside the split are what the answers are read against: a new one is another configuration."""
+    with open(project / "golden" / "labels.txt", "a", encoding="utf-8") as f:
+        f.write("otro\n")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 2 and "already ran this split with another labels" in err and fake.chat_bodies == []
+
+
+def test_another_judge_setup_is_another_configuration(project, cli, fake):
+    """The judge decides what passes: more votes, another judge model, --judge-schema are another configuration."""
+    folder = project / "golden" / "answers"
+    folder.mkdir()
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers", "type": "judge", "value": "Contesta."}]))
+    (folder / "test.jsonl").write_text("".join(json.dumps({"id": f"t{i}", "input": f"pregunta {i}", "difficulty": "easy",
+                                                           "note": "n"}) + "\n" for i in range(3)))
+    (project / "prompts" / "answers").mkdir()
+    (project / "prompts" / "answers" / "v1.txt").write_text("Responde.\n")
+    fake.route = lambda body: '{"reason": "sí", "pass": true}'
+    assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0
+    for change in (("--judge-votes", "3"), ("--judge-schema",), ("--judge-model", "llama3.1:8b")):
+        code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url, *change)
+        assert code == 2 and "already ran this split with another judge" in err, (change, err)
+    assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0   # the same one may
+
+
+def test_a_part_of_the_same_configuration_is_not_another_one(held_out_run, cli, fake):
+    """Which cases (--limit), how many trials and where the file goes change nothing of what the model is asked."""
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--limit", "3",
+                         "--out", "runs/quick.json")
+    assert code == 0, err
+    assert "rerun_test" not in load_json("runs/quick.json")["config"]
+
+
 def test_the_same_configuration_may_run_again(held_out_run, cli, fake):
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
     assert code == 0, err
@@ -707,6 +762,20 @@ def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(proje
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
     assert code == 2 and fake.chat_bodies == []
     assert "runs/test-v3.json.journal already ran this split with another prompt_sha (prompts/v3.txt" in err
+
+
+def test_a_finished_run_with_errors_prints_the_resume_command(project, cli, fake):
+    """Issue 31, item 8: an interrupted run prints how to resume it; a finished one with errors gave
+    no next step, though --resume completes it."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
+    assert code == 2
+    assert "2 request(s) got no answer from the server" in err
+    assert err.rstrip().endswith("Ask them again with: python eval.py run --resume runs/dev-v3.json"), err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "--resume" not in err.split("wrote")[-1]
 
 
 def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project, cli, fake):
@@ -844,8 +913,8 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-09, dev-02", "--out", "runs/two.json")
     assert code == 0 and [r["id"] for r in load_json("runs/two.json")["results"]] == ["dev-02", "dev-09"]
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/all.json")[0] == 0
-    code, out, err = cli("compare", "runs/five.json", "runs/all.json")
-    assert code == 2 and "asked only part of the split (--limit, --cases)" in err
+    code, out, err = cli("compare", "runs/five.json", "runs/all.json")   # issue 31, item 7: on the 5 both hold
+    assert code == 0 and "Cases: compared on the 5 cases both runs hold (the baseline holds 5, the candidate 28" in out
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five-again.json")
     out = cli("compare", "runs/five.json", "runs/five-again.json")[1]
     assert 'Cases: only part of the split (the first 5 cases, --limit 5), not a full comparison' in out

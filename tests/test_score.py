@@ -142,6 +142,9 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("model_load", {"ms": 10 ** 400, "load_duration_ns": None}, "config.model_load must be"),
     ("judge", {"models": ["j"], "votes": float("nan")}, "config.judge.votes must be a number"),
     ("judge", {"models": ["j"], "temperature": float("inf")}, "config.judge.temperature must be a number"),
+    # issue 31, item 4: the judge's token cap is sent as num_predict; -1 would be no cap at all, 2.5 a 400
+    ("judge", {"models": ["j"], "num_predict": -1}, "config.judge.num_predict must be a whole number, 1 or more"),
+    ("judge", {"models": ["j"], "num_predict": 2.5}, "config.judge.num_predict must be a whole number, 1 or more"),
     # a hand-edited judge.runner reached ask_judge's ** unread (from the attack pass on issue 27)
     ("judge", {"models": ["j"], "runner": ["num_thread"]}, "config.judge.runner must be an object"),
     ("judge", {"models": ["j"], "runner": {"top_k": 1}}, "config.judge.runner must be an object"),
