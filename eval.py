@@ -122,6 +122,10 @@ PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
 LABELS_FILE = "labels.txt"
 CHECKS_FILE = "checks.json"       # default checks for every case of the splits beside it
+TOOLS_FILE = "tools.json"         # tools and tool_results for every case of the splits beside it (agents)
+DEFAULT_MAX_TURNS = 8             # requests per agent case: a few lookups and an answer; a loop stops here
+MAX_TURNS = 100                   # --max-turns at most: past this a run is a loop, not an agent
+NO_RESULT = {"error": "no result for these arguments"}   # what a call no tool_results rule matches gets back
 INVALID = "INVALID"               # an answer that is not exactly one label after normalization
 
 RUN_FORMAT = "eval.py-run/1"
@@ -781,6 +785,9 @@ class Case(TypedDict, total=False):
     vars: dict           # {name: text or number} for the prompt's and checks' {{name}}
     checks: list         # of Check, the label check first in a labelled set
     pass_threshold: float  # with weighed checks: the share of their weight a passing case reaches
+    tools: list          # agents: function definitions sent as the request's "tools" ({"type": "function",
+                         # "function": {"name", "description", "parameters"}}), tools.json's merged in at load
+    tool_results: dict   # agents: the simulated environment, {tool name: result, or [{"arguments", "result"}]}
 
 
 CASE_FIELDS = tuple(Case.__annotations__)   # a result holds them in this order
@@ -825,6 +832,12 @@ class Call(TypedDict, total=False):
     thinking: str | None           # the reasoning a server sent apart (Ollama's message.thinking)
     thinking_tokens: int | None    # of completion_tokens, those spent reasoning, when the server says
     system_fingerprint: str | None  # --api openai: the backend configuration that answered, when the server says
+    transcript: list | None        # agents: every message after the case's own turns, in order: the assistant's
+                                   # ({"role", "content", "tool_calls": [{"id", "name", "arguments" as sent}]}) and
+                                   # the tools' ({"role": "tool", "name", "call_id", "content", "matched"})
+    per_turn: list | None          # agents: each request's figures (latency_ms, tokens, done_reason, attempts);
+                                   # the fields above sum them, done_reason is the last one's
+    out_of_turns: bool | None      # agents: still calling tools at --max-turns; the case fails
 
 
 CALL_FIELDS = tuple(Call.__annotations__)   # a result holds them in this order, after trial
@@ -886,6 +899,7 @@ class RunConfig(TypedDict, total=False):
     model_load: dict | None        # the load before the first case: {"ms": wall time} (older runs: "load_duration_ns", null)
     context_length: int | None     # Ollama's /api/ps after the load: the window its runner holds (num_ctx, lowered to
                                    # the model's training context); null where the server does not say (before v0.9.7)
+    max_turns: int | None          # agents: requests per case at most (--max-turns); only when the split has tools
 
 
 class GradedTrial(TypedDict):
@@ -1274,17 +1288,22 @@ def answer_of(response):
 # 4. Checks: binary criteria evaluated from the stored answer, so a changed check needs no model
 #    call. Every check type is one entry of CHECK_TYPES: what its value must be, how it is evaluated.
 
-CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight")
+CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight", "arguments")
 SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
 SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+# words a tool's parameters carry for the model to read, which constrain no value: a tool schema
+# without "description" is rare, so these are allowed there (and only there) and never validated
+ANNOTATION_KEYWORDS = ("description", "title", "examples", "default")
 
 
-def schema_problems(schema, where="schema"):
-    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
+def schema_problems(schema, where="schema", annotations=False):
+    """The JSON Schema subset eval.py validates: type, enum, required, properties, items (and, in a
+    tool's parameters, the annotations that constrain nothing)."""
     if not isinstance(schema, dict):
         return [f"{where} must be an object"]
-    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
-                for k in schema if k not in SCHEMA_KEYWORDS]
+    known = SCHEMA_KEYWORDS + (ANNOTATION_KEYWORDS if annotations else ())
+    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(known)})"
+                for k in schema if k not in known]
     kinds = schema.get("type", "string")
     kinds = kinds if isinstance(kinds, list) else [kinds]
     if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
@@ -1299,9 +1318,9 @@ def schema_problems(schema, where="schema"):
             problems.append(f"{where}.properties must be an object")
         else:
             for name, sub in schema["properties"].items():
-                problems += schema_problems(sub, f"{where}.properties.{name}")
+                problems += schema_problems(sub, f"{where}.properties.{name}", annotations)
     if "items" in schema:
-        problems += schema_problems(schema["items"], f"{where}.items")
+        problems += schema_problems(schema["items"], f"{where}.items", annotations)
     return problems
 
 
@@ -1371,9 +1390,63 @@ def guarded_search(pattern, text):
         signal.signal(signal.SIGALRM, previous)
 
 
+# Agents: the trajectory, read from a result's transcript. A call's arguments are stored as the
+# server sent them: an object from Ollama (api/types.go ToolCallFunction.Arguments), a JSON string
+# from an OpenAI-compatible server; call_arguments() reads either.
+
+def tool_calls_of(r):
+    """Every tool call of an answer, in the order they were made."""
+    return [call for m in r.get("transcript") or () if m.get("role") == "assistant" for call in m.get("tool_calls") or ()]
+
+
+def call_arguments(call):
+    """A stored call's arguments as an object, or None when they are not one (unreadable JSON, a list)."""
+    arguments = call.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
+    return arguments if isinstance(arguments, dict) else None
+
+
+def is_subset(part, whole):
+    """`part` is within `whole`: each key of an object, recursively, with an equal value (true is not 1)."""
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(k in whole and is_subset(v, whole[k]) for k, v in part.items())
+    return part == whole and isinstance(part, bool) == isinstance(whole, bool)
+
+
+def tool_named(tools, name):
+    return next((t["function"] for t in tools or () if t["function"]["name"] == name), None)
+
+
+def call_problem(call, tools):
+    """Why a call's arguments do not fit its tool's parameters (the json check's validator), or None."""
+    tool = tool_named(tools, call.get("name"))
+    if tool is None:
+        return f"there is no tool named {one_line(json_text(call.get('name')), 40)}"
+    arguments = call_arguments(call)
+    if arguments is None:
+        return "its arguments are not a JSON object"
+    errors = schema_errors(arguments, tool.get("parameters") or {})
+    return errors[0] if errors else None
+
+
+def called_with(c, r):
+    return any(call.get("name") == c["value"] and ("arguments" not in c or is_subset(c["arguments"], call_arguments(call)))
+               for call in tool_calls_of(r))
+
+
+def in_order(names, calls):
+    """names appear among the calls in this order, other calls between them or not."""
+    made = iter(call.get("name") for call in calls)
+    return all(name in made for name in names)
+
+
 class CheckType:
-    """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
-    none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
+    """One kind of check. value: what its "value" must be (str, float for milliseconds, "tool" a
+    tool's name, "tools" a list of them, "count" a whole number, None for none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
     stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
     verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it,
     compiled at load and searched under a timer. needs: what its case must have. shown: its mark
@@ -1394,7 +1467,38 @@ CHECK_TYPES = {
     "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
     "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
     "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
+    # the trajectory of an agent (a case with tools): which tools it called, how, in what order, how often
+    "tool_called": CheckType("tool", called_with, needs="tools", shown=" (trajectory)"),
+    "tool_not_called": CheckType("tool", lambda c, r, t: all(call.get("name") != c["value"] for call in tool_calls_of(r)),
+                                 needs="tools", shown=" (trajectory)"),
+    "tool_order": CheckType("tools", lambda c, r, t: in_order(c["value"], tool_calls_of(r)), needs="tools",
+                            shown=" (trajectory)"),
+    "max_tool_calls": CheckType("count", lambda c, r, t: len(tool_calls_of(r)) <= c["value"], needs="tools",
+                                shown=" (trajectory)"),
+    "tool_args_valid": CheckType(None, lambda c, r, t: all(call_problem(call, r.get("tools")) is None
+                                                           for call in tool_calls_of(r)), needs="tools",
+                                 shown=" (trajectory)"),
 }
+TRAJECTORY = tuple(kind for kind, t in CHECK_TYPES.items() if t.needs == "tools")   # the rest judge the final answer
+
+
+def value_problem(kind, want, obj):
+    """What is wrong with a check's "value" for its type, or None."""
+    value = obj.get("value")
+    if want is None:
+        return f"check {kind!r} takes no value" if "value" in obj else None
+    if want is str and not (isinstance(value, str) and value):
+        return f"check {kind!r} needs a non-empty string value"
+    if want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        return f"check {kind!r} needs a positive number of milliseconds as value"
+    if want == "tool" and not (isinstance(value, str) and value.strip()):
+        return f"check {kind!r} needs a tool name as value"
+    if want == "tools" and not (isinstance(value, list) and len(value) >= 2
+                                and all(isinstance(v, str) and v.strip() for v in value)):
+        return f"check {kind!r} needs a list of at least two tool names as value"
+    if want == "count" and not (type(value) is int and value >= 0):
+        return f"check {kind!r} needs a whole number of 0 or more as value"
+    return None
 
 
 def parse_check(obj) -> tuple[Check | None, list]:
@@ -1406,12 +1510,11 @@ def parse_check(obj) -> tuple[Check | None, list]:
         return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
     problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
     want, value = CHECK_TYPES[kind].value, obj.get("value")
-    if want is None and "value" in obj:
-        problems.append(f"check {kind!r} takes no value")
-    elif want is str and not (isinstance(value, str) and value):
-        problems.append(f"check {kind!r} needs a non-empty string value")
-    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
+    problems += filter(None, [value_problem(kind, want, obj)])
+    if "arguments" in obj and kind != "tool_called":
+        problems.append(f"check {kind!r}: only a tool_called check takes arguments")
+    elif "arguments" in obj and not isinstance(obj["arguments"], dict):
+        problems.append(f"check {kind!r}: arguments must be an object, a subset of some call's arguments")
     if "schema" in obj:
         problems += [f"check {kind!r}: {p}" for p in
                      (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
@@ -1419,12 +1522,21 @@ def parse_check(obj) -> tuple[Check | None, list]:
     if not isinstance(obj.get("blocking", not weighed), bool):
         problems.append(f"check {kind!r}: blocking must be true or false")
     problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
-    name = obj.get("name", kind if value is None else f"{kind} {value}")
+    name = obj.get("name", default_check_name(kind, value, obj.get("arguments")))
     if not (isinstance(name, str) and name.strip()):
         problems.append(f"check {kind!r}: name must be a non-empty string")
     check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
-    check.update({k: obj[k] for k in ("value", "schema", "weight") if k in obj})
+    check.update({k: obj[k] for k in ("value", "schema", "weight", "arguments") if k in obj})
     return check, problems
+
+
+def default_check_name(kind, value, arguments=None):
+    """A check's name when it has none: its type and value ("tool_order lookup_order > cancel_order"),
+    and a tool_called check's arguments, so two calls of one tool are two names."""
+    if value is None:
+        return kind
+    shown = " > ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return f"{kind} {shown}" + (f" {json_text(arguments)}" if isinstance(arguments, dict) else "")
 
 
 # Methodology note 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
@@ -1496,6 +1608,13 @@ def filled_check_problems(check, labels, case=None):
                         else "a label check needs config.labels")
     if kind.needs == "expected" and case is not None and "expected" not in case:
         problems.append("equals_expected needs the case's 'expected'")
+    if kind.needs == "tools" and case is not None:
+        if not case.get("tools"):
+            problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split)")
+        else:
+            names = check["value"] if isinstance(check.get("value"), list) else [check.get("value")] * (kind.value == "tool")
+            problems += [f"the case has no tool named {n!r} (tools: {', '.join(t['function']['name'] for t in case['tools'])})"
+                         for n in names if tool_named(case["tools"], n) is None]
     return [p for p in problems if p]
 
 
@@ -1656,9 +1775,76 @@ def case_checks(case, defaults, labels):
     return checks, problems
 
 
-def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, list]:
+TOOL_KEYS = ("name", "description", "parameters")   # of a tool's "function", as Ollama and OpenAI take it
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")     # what OpenAI takes as a function's name
+TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "parameters"}}'
+
+
+def tool_problems(tool, where, names):
+    """What is wrong with one tool definition (api/types.go Tool and ToolFunction; OpenAI's function
+    tool), or []. names: the names of the tools before it, which it adds to."""
+    if not (isinstance(tool, dict) and set(tool) == {"type", "function"} and tool["type"] == "function"
+            and isinstance(tool["function"], dict)):
+        return [f"{where}: must be {TOOL_SHAPE}"]
+    function, problems = tool["function"], []
+    problems += [f"{where}.function: unknown key {k!r} (keys: {', '.join(TOOL_KEYS)})" for k in function if k not in TOOL_KEYS]
+    name = function.get("name")
+    if not (isinstance(name, str) and TOOL_NAME.fullmatch(name)):
+        problems.append(f"{where}.function.name must be 1 to 64 letters, digits, _, . or -")
+    elif name in names:
+        problems.append(f"{where}: a second tool named {name!r}")
+    names.append(name)
+    if "description" in function and not isinstance(function["description"], str):
+        problems.append(f"{where}.function.description must be text")
+    parameters = function.get("parameters", {"type": "object"})
+    if not (isinstance(parameters, dict) and parameters.get("type") == "object"):
+        problems.append(f'{where}.function.parameters: must be a JSON Schema of "type": "object" (a call\'s arguments are an object)')
+    else:
+        problems += schema_problems(parameters, f"{where}.function.parameters", annotations=True)
+    return problems
+
+
+def tools_problems(tools):
+    if not isinstance(tools, list) or not tools:
+        return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
+    names = []
+    return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
+
+
+def tool_results_problems(results, tools, where="tool_results"):
+    """What is wrong with a case's simulated environment: a result per tool (text, or JSON sent as
+    its text), or a list of rules {"arguments": {...}, "result": ...} tried in order."""
+    if not isinstance(results, dict):
+        return ["field 'tool_results' must be an object {tool name: result, or a list of rules}"]
+    names = [t["function"]["name"] for t in tools or ()]
+    problems = []
+    for name, given in results.items():
+        if name not in names:
+            problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
+        for j, rule in enumerate(given if isinstance(given, list) else (), 1):
+            if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
+                problems.append(f'{where}.{name}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}} (a list is '
+                                'a list of rules; a result that is itself a list goes in a rule with "arguments": {})')
+    return problems
+
+
+def merged_tools(case, split_tools):
+    """A case's tools and tool_results over the split's (tools.json): the case's own definition of a
+    tool, and its own results for one, take the place of the split's; the others are added."""
+    tools, results = split_tools
+    own = case.get("tools") or []
+    names = {t["function"]["name"]: t for t in own}
+    merged = [names.pop(t["function"]["name"], t) for t in tools] + [t for t in own if t["function"]["name"] in names]
+    if merged:
+        case["tools"] = merged
+    if results or "tool_results" in case:
+        case["tool_results"] = {**results, **case.get("tool_results", {})}
+
+
+def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {})) -> tuple[Case, list]:
     """Check one decoded line; return (case, problems). labels is None for a free-text set;
-    default_threshold is checks.json's pass_threshold, which a case's own replaces."""
+    default_threshold is checks.json's pass_threshold, which a case's own replaces; split_tools
+    the tools and tool_results of tools.json, which a case's own override tool by tool."""
     if not isinstance(obj, dict):
         return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
     problems, case = [], {}
@@ -1681,6 +1867,11 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
     if "messages" in case:
         case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}))
         problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
+        if problems:
+            return case, problems
+    merged_tools(case, split_tools)
+    if "tool_results" in case:
+        problems = tool_results_problems(case["tool_results"], case.get("tools"))
         if problems:
             return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels)
@@ -1733,6 +1924,11 @@ def case_problems(case, labels, stored=False):
     if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
+    tool_problems_found = tools_problems(case["tools"]) if "tools" in case else []
+    problems += tool_problems_found
+    if "tool_results" in case and (stored or not isinstance(case["tool_results"], dict)):
+        # a split's rules are read once merged with tools.json (parse_case); a run's as stored
+        problems += tool_results_problems(case["tool_results"], [] if tool_problems_found else case.get("tools"))
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
         near = [l for l in labels if fold(l) == fold(expected)]
@@ -1810,15 +2006,51 @@ def load_default_checks(path):
     return checks, threshold, data
 
 
+TOOLS_KEYS = ("tools", "tool_results")   # tools.json: {"tools": [...], "tool_results": {...}}
+
+
+def load_split_tools(path):
+    """tools.json beside a split: tools and tool_results every case of the split has, unless it gives
+    its own. Returns (tools, tool_results, the file's bytes); problems name the file and line."""
+    if not os.path.exists(path):
+        return [], {}, b""
+    data = read_bytes(path, "tools file")
+    try:
+        text = data.decode("utf-8-sig")
+        written = strict_json(text)
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
+    except ValueError as e:
+        raise EvalError(f"{path}: {json_problem(e)}") from None
+    if not isinstance(written, dict):
+        raise EvalError(f'{path}: must be a JSON object {{"tools": [...], "tool_results": {{...}}}}')
+    problems = [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(TOOLS_KEYS)})"
+                for key in written if key not in TOOLS_KEYS]
+    tools, results = written.get("tools", []), written.get("tool_results", {})
+    if "tools" in written and not (isinstance(tools, list) and tools):
+        problems.append(f"{path}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
+        tools = []
+    lines, names = item_lines(text, "tools"), []
+    for i, tool in enumerate(tools, 1):
+        where = f"{path}:{lines[i - 1]}" if len(lines) == len(tools) else path
+        problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
+    if not problems:
+        problems += [f"{path}:{line_of(text, json_text('tool_results'))}: {p}" for p in tool_results_problems(results, tools)]
+    if problems:
+        raise EvalError("\n".join(problems))
+    return tools, results, data
+
+
 def line_of(text, needle):
     """The line of the first occurrence of needle in text (1 if absent): where a key was written."""
     return text.count("\n", 0, max(text.find(needle), 0)) + 1
 
 
-def item_lines(text):
+def item_lines(text, key="checks"):
     """The line each check of a checks.json begins on: the items of its top-level list, or of the
-    list under its "checks" key. [] when they cannot be found (the caller then names the file only)."""
-    start = re.search(r'"checks"\s*:\s*\[', text) if text.lstrip().startswith("{") else re.search(r"\[", text)
+    list under its "checks" key (or another key: tools.json's "tools"). [] when they cannot be found
+    (the caller then names the file only)."""
+    start = re.search(rf'"{key}"\s*:\s*\[', text) if text.lstrip().startswith("{") else re.search(r"\[", text)
     if not start:
         return []
     decoder, lines, i = json.JSONDecoder(), [], start.end()
@@ -1842,7 +2074,9 @@ def load_split(path):
     labels_path = os.path.join(folder, LABELS_FILE)
     labels = parse_labels(labels_path) if os.path.exists(labels_path) else None
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
-    sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b""))
+    tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
+    sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
+                       + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
     problems, cases, first_line_of = [], [], {}
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
@@ -1864,7 +2098,7 @@ def load_split(path):
         except ValueError as e:
             problems.append(f"{where}: {json_problem(e)}")
             continue
-        case, case_problems = parse_case(obj, labels, defaults, threshold)
+        case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
         problems.extend(f"{where}: {p}" for p in case_problems)
         if case_problems:
             continue
