@@ -292,6 +292,10 @@ OPTIONS = (
     Option(("--format",), ("run",), "structured output: json sends Ollama's format \"json\"; schema sends a JSON "
                                     "Schema whose one property is an enum of the labels. The label is read from the "
                                     "JSON", "format", run_config=True),
+    Option(("--max-turns",), ("run",), f"agents (cases with tools): requests per case at most; an answer still "
+                                       f"calling tools at the last one ran out of turns and fails (default "
+                                       f"{DEFAULT_MAX_TURNS}, at most {MAX_TURNS})", "count",
+           DEFAULT_MAX_TURNS, metavar="N", run_config=True),
     Option(("--repeat",), ("run",), "ask K times per case with the same configuration, keeping every answer "
                                     "(default 1); the report adds pass@k, pass^k and the flaky cases", "trials",
            1,   # one answer per case; pass@k and the flaky cases need more, and cost as many times the calls
@@ -739,7 +743,7 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
-                   "think", "response_format", "api", "server_version")
+                   "think", "response_format", "api", "server_version", "max_turns")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
@@ -854,6 +858,16 @@ class JournalHeader(TypedDict):
     Result with only the id and trial of its case."""
     format: str          # RUN_FORMAT
     config: dict         # RunConfig
+
+
+class AgentTurn(TypedDict):
+    """A journal line for one turn of an agent's conversation, written as the turn ends, so that a
+    resumed run goes on from it (read_journal); the run file holds the turns in the result's transcript."""
+    id: str
+    trial: int
+    turn: int            # 1, 2, ...: the request's number in the conversation
+    transcript: list     # the assistant's message, then one tool message per call it made
+    figures: dict        # the request's TURN_FIGURES, as each of the result's per_turn
 
 
 class RunFile(JournalHeader):
@@ -1242,6 +1256,9 @@ def config_problem(config, text_keys):
     if config.get("context_length") is not None and not (type(config["context_length"]) is int
                                                           and 0 < config["context_length"] < 2 ** 63):
         return "config.context_length must be a positive whole number or null"
+    turns = config.get("max_turns")
+    if turns is not None and not (type(turns) is int and 1 <= turns <= MAX_TURNS):
+        return f"config.max_turns must be a whole number from 1 to {MAX_TURNS}"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
@@ -1433,7 +1450,7 @@ def call_problem(call, tools):
     return errors[0] if errors else None
 
 
-def called_with(c, r):
+def called_with(c, r, t=None):
     return any(call.get("name") == c["value"] and ("arguments" not in c or is_subset(c["arguments"], call_arguments(call)))
                for call in tool_calls_of(r))
 
@@ -2534,12 +2551,27 @@ class ChatClient:
         API has no way to (an OpenAI-compatible server loads at start)."""
         return None
 
-    def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
-        """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
+    @staticmethod
+    def read_tool_calls(calls, arguments_type):
+        """A message's tool_calls as eval.py stores them, [{"id", "name", "arguments"}], each as the
+        server sent it; [] for none. Raises CallFailed for calls that are not calls."""
+        if calls is None:
+            return []
+        if not isinstance(calls, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("function"), dict) and isinstance(c["function"].get("name"), str)
+                and isinstance(c["function"].get("arguments", {}), arguments_type)
+                and isinstance(c.get("id", ""), (str, type(None))) for c in calls):
+            raise CallFailed("the server's answer had tool_calls that are not calls", retry=True)
+        return [{"id": c.get("id"), "name": c["function"]["name"], "arguments": c["function"].get("arguments", {})}
+                for c in calls]
+
+    def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
+        """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
+        tools, the answer may hold tool_calls ([{"id", "name", "arguments"}], as the server sent them)."""
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
-                answer = self.chat_once(model, messages, options, fmt, think)
+                answer = self.chat_once(model, messages, options, fmt, think, tools)
             except CallFailed as failure:
                 if not failure.retry or attempt == self.retries:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
@@ -2547,6 +2579,8 @@ class ChatClient:
                 continue
             answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
             answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
+            if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
+                answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -2654,12 +2688,14 @@ class OllamaClient(ChatClient):
                  details.get("quantization_level"))
         return {k: self.scrub(v) if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
 
-    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
+    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
         if fmt is not None:
             body["format"] = fmt
         if think != THINK_DEFAULT:
             body["think"] = think
+        if tools:
+            body["tools"] = tools   # api/types.go ChatRequest.Tools
         data = self.post("/api/chat", body, model)
         try:
             content = data["message"]["content"]
@@ -2667,7 +2703,9 @@ class OllamaClient(ChatClient):
                 raise TypeError
         except (KeyError, TypeError):
             raise CallFailed("the server's answer had no message.content", retry=True) from None
-        return {
+        # api/types.go Message.ToolCalls: [{"id"?, "function": {"index", "name", "arguments": an object}}]
+        calls = {"tool_calls": self.read_tool_calls(data["message"].get("tool_calls"), dict)} if tools else {}
+        return {**calls, 
             "response": content,
             "prompt_tokens": data.get("prompt_eval_count"),
             "completion_tokens": data.get("eval_count"),
@@ -2678,6 +2716,24 @@ class OllamaClient(ChatClient):
             "done_reason": data.get("done_reason"),
             "thinking": data["message"].get("thinking"),
         }
+
+    @staticmethod
+    def wire(transcript):
+        """An agent's transcript as Ollama takes it back (docs/api.md, "Chat request (With history, with
+        tools)"): the assistant's calls with their arguments as objects, each result as a tool message
+        naming its tool (api/types.go Message.ToolName; and ToolCallID where the call had an id)."""
+        messages = []
+        for m in transcript:
+            if m["role"] == "assistant":
+                turn = {"role": "assistant", "content": m.get("content") or ""}
+                if m.get("tool_calls"):
+                    turn["tool_calls"] = [{**({"id": c["id"]} if c.get("id") else {}),
+                                           "function": {"name": c["name"], "arguments": call_arguments(c) or {}}}
+                                          for c in m["tool_calls"]]
+                messages.append(turn)
+            else:
+                messages.append({"role": "tool", "content": m["content"], "tool_name": m["name"]})
+        return messages
 
 
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
@@ -2723,26 +2779,50 @@ class OpenAIClient(ChatClient):
             if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
-    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
+    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
         if fmt is not None:
             body["response_format"] = response_format(fmt, self.schema_form)
+        if tools:
+            body["tools"] = tools
         data = self.post("/chat/completions", body, model)
+        calls = {}
         try:
             choice = data["choices"][0]
             content = choice["message"]["content"]
-            if not isinstance(content, str):
-                raise TypeError
-        except (KeyError, IndexError, TypeError):
+            if tools:   # OpenAI: [{"id", "type": "function", "function": {"name", "arguments": a JSON string}}]
+                calls["tool_calls"] = self.read_tool_calls(choice["message"].get("tool_calls"), str)
+            if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
+                raise TypeError   # content is null beside tool calls, and only there
+        except (KeyError, IndexError, TypeError, AttributeError):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
-        return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
+        return {**calls, "response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
                 "thinking": message.get("reasoning_content") or message.get("reasoning"),
                 "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
+
+    @staticmethod
+    def wire(transcript):
+        """An agent's transcript as OpenAI takes it back: the assistant's calls with their ids and
+        arguments as the JSON string it sent, each result as a tool message answering its call's id. A
+        server that gave a call no id gets one made from its place, the same on every turn."""
+        messages = []
+        for number, m in enumerate(transcript):
+            if m["role"] == "assistant":
+                turn = {"role": "assistant", "content": m.get("content")}
+                if m.get("tool_calls"):
+                    turn["tool_calls"] = [{"id": c.get("id") or f"call_{number}_{i}", "type": "function",
+                                           "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(
+                                               c["arguments"], str) else json_text(c["arguments"])}}
+                                          for i, c in enumerate(m["tool_calls"])]
+                messages.append(turn)
+            else:
+                messages.append({"role": "tool", "tool_call_id": m["call_id"], "content": m["content"]})
+        return messages
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
         """--format schema: ask once in each form in turn and keep the first the server accepts, so
@@ -3162,9 +3242,16 @@ def build_config(args) -> RunConfig:
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+        "max_turns": max_turns(args.max_turns),   # start_config drops it for a split without tools
         **({"subset": {"limit": args.limit}} if args.limit else {}),
         **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
     }
+
+
+def max_turns(value):
+    if value > MAX_TURNS:
+        raise EvalError(f"--max-turns {value}: at most {MAX_TURNS} (an agent that needs more is in a loop)")
+    return value
 
 
 def ollama_options(options, api, unchecked=False):
@@ -3336,8 +3423,9 @@ def open_journal(run_path, config, exact=False):
         return run_path, journal, lock
 
 
-def read_journal(path):
-    """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped."""
+def read_journal(path, turns=None):
+    """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
+    An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given."""
     data = read_bytes(path, "journal")
     lines = data.decode("utf-8", errors="replace").split("\n")
     try:
@@ -3369,6 +3457,10 @@ def read_journal(path):
         problem = journal_entry_problem(entry, config)
         if problem:
             raise EvalError(f"{path}:{number}: damaged journal line: {problem}")
+        if "turn" in entry:
+            if turns is not None:
+                turns.setdefault((entry["id"], entry.get("trial", 1)), []).append(entry)
+            continue
         done[entry["id"], entry.get("trial", 1)] = entry
     return config, done
 
@@ -3378,6 +3470,12 @@ def journal_entry_problem(entry, config):
     that report would refuse."""
     if type(entry) is not dict or type(entry.get("id")) is not str:
         return "not an answer with an id"
+    if "turn" in entry:   # one turn of an agent's conversation
+        trial = entry.get("trial", 1)
+        if type(trial) is not int or not 1 <= trial <= config["repeat"] or type(entry["turn"]) is not int \
+                or entry["turn"] < 1 or type(entry.get("figures")) is not dict or answer_problem(entry["figures"]):
+            return "an agent's turn needs a trial, a turn number and its figures"
+        return transcript_problem(entry.get("transcript"))
     return recorded_answer_problem(entry, config)
 
 
@@ -3439,19 +3537,106 @@ def case_options(config):
     return {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
 
 
-def ask_case(client, config, prompt_text, case):
-    """One answer to one case, then (if it has judge checks) the judge's votes on it."""
+def ask_case(client, config, prompt_text, case, kept=(), on_turn=None):
+    """One answer to one case, then (if it has judge checks) the judge's votes on it. A case with
+    tools is a conversation of requests (ask_agent): kept holds the turns a journal already has,
+    and on_turn(turn) journals each new one as it ends."""
     options = case_options(config)
-    answer = client.chat(config["model"], messages_for(prompt_text, case), options,
-                         output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
+    if case.get("tools"):
+        answer = ask_agent(client, config, prompt_text, case, kept, on_turn or (lambda turn: None))
+    else:
+        answer = client.chat(config["model"], messages_for(prompt_text, case), options,
+                             output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
     said = answer_of(answer["response"]) if answer["response"] is not None else None
     if said is not None and config.get("judge"):
-        answer["judges"] = judge_answer(client, config["judge"], case, said) or None
+        judged = dict(case, transcript=answer["transcript"]) if case.get("tools") else case
+        answer["judges"] = judge_answer(client, config["judge"], judged, said) or None
     return answer
 
 
+# Agents. A case with tools is asked in turns: each answer that calls tools gets one tool message per
+# call, with the result its case's tool_results give (nothing real is touched), and is asked again,
+# until an answer calls none or --max-turns requests were made. Each turn is journaled as it ends.
+
+SUMMED = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns", "load_duration_ns",
+          "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")   # over an agent's turns
+TURN_FIGURES = SUMMED + ("done_reason",)   # what each turn keeps of its request (per_turn)
+
+
+def tool_result(call, case):
+    """(the text a call gets back, whether the case's tool_results had one for it). A rule matches
+    when its arguments are within the call's; a call nothing matches gets NO_RESULT."""
+    if tool_named(case.get("tools"), call["name"]) is None:
+        return json_text({"error": f"there is no tool named {call['name']}"}), False
+    given = (case.get("tool_results") or {}).get(call["name"], NO_RESULT)
+    if given is NO_RESULT:
+        return json_text(NO_RESULT), False
+    if isinstance(given, list):
+        arguments = call_arguments(call)
+        given = next((rule["result"] for rule in given if arguments is not None and is_subset(rule["arguments"], arguments)),
+                     NO_RESULT)
+        if given is NO_RESULT:
+            return json_text(NO_RESULT), False
+    return (given if isinstance(given, str) else json_text(given)), True
+
+
+def agent_turn(answer, number):
+    """One turn as the journal and the transcript keep it: the assistant's message (its calls as the
+    server sent them, an id made from its place for a call without one), and the request's figures.
+    number: the message's place in the transcript."""
+    message = {"role": "assistant", "content": answer["response"]}
+    if answer.get("thinking"):
+        message["thinking"] = answer["thinking"]
+    if answer.get("tool_calls"):
+        message["tool_calls"] = answer["tool_calls"]
+    return message, {k: answer.get(k) for k in TURN_FIGURES}
+
+
+def summed(per_turn):
+    """An agent's figures over its turns: counts and times added (None where no turn has one), the
+    last turn's done_reason."""
+    total = {k: sum(f[k] for f in per_turn if f.get(k) is not None) if any(f.get(k) is not None for f in per_turn)
+             else None for k in SUMMED}
+    total["latency_ms"] = round(total["latency_ms"], 1) if total["latency_ms"] is not None else None
+    total["done_reason"] = per_turn[-1].get("done_reason") if per_turn else None
+    return total
+
+
+def ask_agent(client, config, prompt_text, case, kept, on_turn):
+    """The loop of one agent case. Returns the result's call fields: the final answer as response,
+    the transcript, per_turn, and the figures summed; an error names its turn and keeps the turns before."""
+    transcript, per_turn = [], []
+    for turn in kept:   # journaled before an interruption: not asked again
+        transcript += turn["transcript"]
+        per_turn.append(turn["figures"])
+    system = messages_for(prompt_text, case)
+    fmt, think = output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT)
+    max_turns = config.get("max_turns") or DEFAULT_MAX_TURNS
+    last = transcript[-1] if transcript and transcript[-1]["role"] == "assistant" else None
+    while len(per_turn) < max_turns and not (last and not last.get("tool_calls")):
+        answer = client.chat(config["model"], system + client.wire(transcript), case_options(config), fmt, think,
+                             case["tools"])
+        if answer["error"] is not None:
+            return {**summed(per_turn + [answer]), "response": None, "error": f"turn {len(per_turn) + 1}: {answer['error']}",
+                    "transcript": transcript, "per_turn": per_turn, "out_of_turns": False}
+        last, figures = agent_turn(answer, len(transcript))
+        made = [last]
+        for i, call in enumerate(last.get("tool_calls") or ()):
+            content, matched = tool_result(call, case)
+            made.append({"role": "tool", "name": call["name"], "call_id": call.get("id") or f"call_{len(transcript)}_{i}",
+                         "content": content, "matched": matched})
+        on_turn({"turn": len(per_turn) + 1, "transcript": made, "figures": figures})
+        transcript += made
+        per_turn.append(figures)
+    out = bool(last is None or last.get("tool_calls"))
+    said = (last or {}).get("content")
+    return {**summed(per_turn), "response": said if isinstance(said, str) else "",
+            "error": None, "thinking": (last or {}).get("thinking"), "transcript": transcript, "per_turn": per_turn,
+            "out_of_turns": out}
+
+
 def ask_all(work, jobs, ask, on_answer):
-    """Call ask(case) for each (case, trial) in `work` with `jobs` in flight; call
+    """Call ask(case, trial) for each (case, trial) in `work` with `jobs` in flight; call
     on_answer(case, trial, result) in the main thread as answers arrive. Workers are daemons:
     Ctrl-C never waits for them."""
     pending = iter(work)
@@ -3466,7 +3651,7 @@ def ask_all(work, jobs, ask, on_answer):
                 return
             case, trial = item
             try:
-                answers.put((case, trial, ask(case)))
+                answers.put((case, trial, ask(case, trial)))
             except BaseException as e:   # a bug must surface in the main thread, not hang it
                 answers.put((case, trial, e))
                 return
@@ -3548,12 +3733,12 @@ def guard_held_out(config, inputs, folders, forced):
 
 
 def open_or_resume(args):
-    """(config, answers kept, journal path to resume or None, finished run to complete or None)
-    for a new run, a resumed one, or the completion of a finished run that has errors."""
+    """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
+    complete or None) for a new run, a resumed one, or the completion of a finished run that has errors."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, None, None
+        return build_config(args), {}, {}, None, None
     if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
@@ -3564,16 +3749,29 @@ def open_or_resume(args):
             config, done = answers_to_complete(run_path)
             if args.host is not None:
                 config["host"] = resolve_host(args.host)
-            return config, done, None, run_path
+            return config, done, {}, None, run_path
         raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
         raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
                         f"just after the run file was written: every answer is in {run_path}; remove the journal")
-    config, done = read_journal(run_path + JOURNAL_SUFFIX)
+    turns = {}
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns)
     if args.host is not None:
         config["host"] = resolve_host(args.host)
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
-    return config, done, run_path, None
+    # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
+    turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
+    return config, done, turns, run_path, None
+
+
+def kept_turns(entries):
+    """An agent's journaled turns, 1, 2, 3... up to the first missing one (each turn once: a turn
+    journaled again after a resume that was itself interrupted replaces nothing before it)."""
+    by_number = {e["turn"]: e for e in entries}
+    kept = []
+    while len(kept) + 1 in by_number:
+        kept.append(by_number[len(kept) + 1])
+    return kept
 
 
 def answers_to_complete(run_path):
@@ -3618,7 +3816,7 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, run_path, completes = open_or_resume(args)
+    config, done, turns, run_path, completes = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
     if resuming:
@@ -3647,7 +3845,7 @@ def run_split(args):
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
     try:
-        errors = ask_remaining(args, config, inputs, done, client, run_path, journal)
+        errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
         if errors is None:
             return None   # interrupted: the answers are in the journal
         run = assemble_run(config, inputs.cases, done)
@@ -3715,6 +3913,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     config["judge"] = judge
     if form:
         config["response_format"] = form
+    if not any(case.get("tools") for case in inputs.cases):
+        config.pop("max_turns", None)   # no case has tools: no turns to count, and nothing for compare to show
     config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
                   labels=inputs.labels, cases=len(inputs.cases),
                   date=datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -3738,22 +3938,32 @@ class ServerGone(Exception):
     """Calls failed to connect SERVER_GONE_AFTER times in a row: the run stops, resumable."""
 
 
-def ask_remaining(args, config, inputs, done, client, run_path, journal):
-    """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
-    Returns how many ended in error, or None if the run was interrupted."""
+def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None):
+    """Ask every case and trial without an answer in `done`, journaling each answer as it comes (and
+    each turn of an agent's, going on from those in `turns`). Returns how many ended in error, or
+    None if the run was interrupted."""
     work = [(case, trial) for case in inputs.cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
     errors = unreachable = 0
+    writing = threading.Lock()   # agents' turns are journaled by the workers, answers by this thread
 
-    def on_answer(case, trial, answer):
-        nonlocal errors, unreachable
+    def journaled(entry):
         try:
-            append_journal(journal, {"id": case["id"], "trial": trial, **answer})
+            with writing:
+                append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
             raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
                             f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
                             f"{run_path}") from None
+
+    def ask(case, trial):
+        return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
+                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}))
+
+    def on_answer(case, trial, answer):
+        nonlocal errors, unreachable
+        journaled({"id": case["id"], "trial": trial, **answer})
         done[case["id"], trial] = answer
         errors += answer["error"] is not None
         progress.update(len(done), errors)
@@ -3763,7 +3973,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
 
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case), on_answer)
+            ask_all(work, args.jobs, ask, on_answer)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
@@ -3917,7 +4127,38 @@ def recorded_answer_problem(r, config):
             type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
             and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
-    return answer_problem(r)
+    return answer_problem(r) or agent_answer_problem(r)
+
+
+def transcript_problem(transcript):
+    """What is wrong with a stored transcript, or None: a report reads every call and result in it."""
+    if type(transcript) is not list:
+        return "transcript must be a list of messages"
+    for number, m in enumerate(transcript, 1):
+        if type(m) is not dict or m.get("role") not in ("assistant", "tool"):
+            return f"transcript message {number} must be an assistant or a tool message"
+        if m["role"] == "tool" and not (type(m.get("name")) is str and type(m.get("content")) is str
+                                        and type(m.get("matched")) is bool and type(m.get("call_id")) is str):
+            return f"transcript message {number}: a tool message has a name, a call_id, a content and matched"
+        if m["role"] == "assistant" and not (m.get("content") is None or type(m["content"]) is str) or not all(
+                type(c) is dict and type(c.get("name")) is str and (c.get("id") is None or type(c["id"]) is str)
+                and type(c.get("arguments")) in (dict, str) for c in m.get("tool_calls") or ()):
+            return f"transcript message {number}: an assistant message has text and calls {{id, name, arguments}}"
+        if type(m.get("tool_calls", [])) is not list:
+            return f"transcript message {number}: tool_calls must be a list"
+    return None
+
+
+def agent_answer_problem(r):
+    """The fields an agent's answer adds: its transcript, each turn's figures, out_of_turns."""
+    if r.get("transcript") is not None and (problem := transcript_problem(r["transcript"])):
+        return problem
+    turns = r.get("per_turn")
+    if turns is not None and not (type(turns) is list and all(type(f) is dict and not answer_problem(f) for f in turns)):
+        return "per_turn must be a list of each turn's figures"
+    if r.get("out_of_turns") not in (None, True, False):
+        return "out_of_turns must be true, false or null"
+    return None
 
 
 
@@ -4032,6 +4273,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 trial["judged"] = judge_verdicts(trial["votes"])
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
+            if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
+                trial["correct"] = False
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -6802,7 +7045,7 @@ def judge_run(args):
         progress.update(len(votes), failed)
 
     ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
+            lambda r, _: judge_answer(client, config["judge"], r, answer_of(r["response"])), on_votes)
     progress.update(len(votes), failed, final=True)
     results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
     return {"format": RUN_FORMAT, "config": config, "results": results}, failed
@@ -6921,7 +7164,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         try:
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
-                        lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
+                        lambda p, _: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {})), on_votes)
             progress.update(len(todo), failed, final=True)
         except KeyboardInterrupt:
             interrupted = True

@@ -100,6 +100,10 @@ class FakeOllama:
         self.refuse_loads = False     # answer load requests with HTTP 500   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
+        # agents: the user's message -> the model's steps, one per request of the conversation: a list of
+        # (tool name, arguments) calls, or the final answer's text; past the last step it repeats it
+        # (a model that calls tools forever). Arguments given as a string are sent as that string.
+        self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
         self.chat_connections = set()  # those that carried a chat request
@@ -189,6 +193,64 @@ class FakeOllama:
             if self.faults:
                 return self.faults.pop(0)
         return None
+
+    @staticmethod
+    def agent_turn(messages):
+        """(the last user message's text, how many assistant turns came after it): which step of a
+        scripted agent a request asks for."""
+        users = [i for i, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "user"]
+        if not users:
+            return None, 0
+        return messages[users[-1]].get("content"), sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
+
+    @staticmethod
+    def tool_history_problem(messages, openai):
+        """Why a server refuses a conversation's tool turns, or None. Ollama decodes a call's arguments
+        into a map (api/types.go ToolCallFunctionArguments.UnmarshalJSON), so a string is a 400 from
+        ChatHandler's ShouldBindJSON; OpenAI wants each tool message to answer a call id of the assistant
+        message before it, and arguments as a JSON string (platform.openai.com, Chat Completions:
+        ChatCompletionToolMessageParam.tool_call_id, ChatCompletionMessageToolCall.function.arguments)."""
+        ids = set()
+        for m in messages:
+            if not isinstance(m, dict):
+                continue
+            if m.get("role") == "assistant":
+                ids = set()
+                for call in m.get("tool_calls") or []:
+                    arguments = (call.get("function") or {}).get("arguments")
+                    if openai and not isinstance(arguments, str):
+                        return "tool_calls[].function.arguments must be a string"
+                    if not openai and not isinstance(arguments, dict):
+                        return ("json: cannot unmarshal " + type(arguments).__name__ +
+                                " into Go value of type map[string]interface {}")
+                    ids.add(call.get("id"))
+            elif m.get("role") == "tool":
+                if openai and m.get("tool_call_id") not in ids:
+                    return ("Invalid parameter: messages with role 'tool' must be a response to a preceding message "
+                            "with 'tool_calls'.")
+                if not openai and not isinstance(m.get("content"), str):
+                    return "json: cannot unmarshal into Go struct field Message.messages.content of type string"
+        return None
+
+    def agent_message(self, body, openai):
+        """The scripted agent's next message for this request, or None when its user message has no
+        script: tool calls as Ollama sends them (api/types.go ToolCall: function.name, function.index,
+        arguments an object; docs/api.md "Chat request (With history, with tools)"), or as OpenAI does
+        (an id per call, type "function", arguments a JSON string, content null, finish_reason "tool_calls")."""
+        user, turn = self.agent_turn(body.get("messages") or [])
+        steps = self.agents.get(user)
+        if not steps:
+            return None
+        step = steps[min(turn, len(steps) - 1)]
+        if isinstance(step, str):
+            return {"role": "assistant", "content": step}, "stop"
+        if openai:
+            calls = [{"id": f"call_{turn}_{i}", "type": "function",
+                      "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+                     for i, (name, args) in enumerate(step)]
+            return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
+        calls = [{"function": {"index": i, "name": name, "arguments": args}} for i, (name, args) in enumerate(step)]
+        return {"role": "assistant", "content": "", "tool_calls": calls}, "stop"
 
     def answer_for(self, text):
         if text in self.answers:
@@ -345,6 +407,10 @@ class FakeOllama:
                         "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
                         "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
                     return
+                refusal = fake.tool_history_problem(body["messages"], openai)
+                if refusal:
+                    self.send_error_json(400, refusal, openai)
+                    return
                 text = body["messages"][-1]["content"]
                 self.answer_chat(model, text, body, openai)
                 if fake.unasked_answer is not None:   # a broken server or proxy: one answer too many
@@ -484,6 +550,10 @@ class FakeOllama:
                         content = json.dumps({"label": content}, ensure_ascii=False)
                     message = {"role": "assistant", "content": content}
                     done_reason = "stop"
+                    scripted = fake.agent_message(body, openai) if routed is None else None
+                    if scripted:
+                        message, done_reason = scripted
+                        content = message["content"] or ""
                     thinks = fake.thinking.get(model) or fake.thinking.get(model.removesuffix(":latest"))
                     if thinks == "apart" and body.get("think") is not False:
                         message["thinking"] = fake.reasoning
@@ -491,7 +561,7 @@ class FakeOllama:
                         message["content"] = f"<think>\n{fake.reasoning}\n</think>\n\n{content}"
                     elif thinks == "unclosed":
                         message["content"], done_reason = f"<think>\n{fake.reasoning}", "length"
-                    content = message["content"]
+                    content = message["content"] or ""   # null beside OpenAI tool calls
                     options = body.get("options") if isinstance(body.get("options"), dict) else {}
                     turns = [m for m in body["messages"] if isinstance(m, dict)]
                     if not openai and isinstance(options.get("num_ctx"), int):
