@@ -2888,10 +2888,34 @@ def conversation(case):
 
 def case_context(case):
     """What the user said, as a judge reads it: the input, a conversation turn by turn (the answer
-    is the assistant's next turn), or the vars."""
+    is the assistant's next turn), or the vars; and an agent's tool calls with their results, in order."""
     if case.get("messages"):
-        return "Conversation so far:\n" + "\n\n".join(f"[{t['role']}]\n{t['content']}" for t in case["messages"])
-    return "User's message:\n" + (case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False))
+        said = "Conversation so far:\n" + "\n\n".join(f"[{t['role']}]\n{t['content']}" for t in case["messages"])
+    else:
+        said = "User's message:\n" + (case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False))
+    steps = transcript_lines(case.get("transcript"), final=False)
+    return said + ("\n\nWhat the assistant did before answering (its tool calls and what each returned):\n"
+                   + "\n".join(steps) if steps else "")
+
+
+def call_text(call):
+    """A tool call as a person (or a judge) reads it: lookup_order({"order_id": "A-1"})."""
+    arguments = call.get("arguments")
+    return f"{call.get('name')}({arguments if isinstance(arguments, str) else json_text(arguments)})"
+
+
+def transcript_lines(transcript, final=True):
+    """An agent's transcript turn by turn, as plain lines: what the assistant said and called, and
+    what each tool returned. final=False leaves out the final answer (the judge reads it apart)."""
+    lines = []
+    for number, m in enumerate(transcript or (), 1):
+        if m["role"] == "tool":
+            lines.append(f"  -> {m['name']} returned: {m['content']}" + ("" if m.get("matched", True) else
+                                                                        "  (no result matched these arguments)"))
+        elif m.get("tool_calls") or final:
+            said = (m.get("content") or "").strip()
+            lines += [f"[assistant] {said}"] * bool(said) + [f"[assistant calls] {call_text(c)}" for c in m.get("tool_calls") or ()]
+    return lines
 
 
 def output_format(fmt, labels):
@@ -5642,7 +5666,7 @@ def rows_checks(s):
     """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
     a person should see); the label check alone is no table."""
     rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] == "judge",
-             "shown": CHECK_TYPES[c["type"]].shown,
+             "trajectory": c["type"] in TRAJECTORY, "shown": CHECK_TYPES[c["type"]].shown,
              "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
              "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]
     plain = [r for r in rows if not r["judge"]]
@@ -5795,7 +5819,10 @@ def check_section(sec):
                        f"{figure_text(r['open'])} open" if r["open"]["value"] else ""] for r in checks],
                      align_right_from=99)
     if sec["plain_table"]:
-        out += ["Checks (answers passing each):"] + rows([r for r in sec["rows"] if not r["judge"]])
+        out += ["Checks (answers passing each):"] + rows([r for r in sec["rows"] if not r["judge"] and not r["trajectory"]])
+    if any(r["trajectory"] for r in sec["rows"]):
+        out += ["" if out else None, "Trajectory checks (the tools an agent called, how, in what order, how often):"]
+        out += rows([r for r in sec["rows"] if r["trajectory"]])
     if "judge" in sec:
         j = sec["judge"]
         out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]

@@ -135,6 +135,7 @@ def make_run(cases, labels=LABELS, **config):
         case["checks"] = s.get("checks", [dict(LABEL_CHECK)] if labels is not None else [])
         if "pass_threshold" in s:
             case["pass_threshold"] = s["pass_threshold"]
+        case.update({k: s[k] for k in ("tools", "tool_results") if k in s})   # an agent's
         answers = s.get("response", s.get("expected"))
         for trial, answer in enumerate(answers if isinstance(answers, list) else [answers] * repeat, 1):
             call = {"response": answer, "error": None, "attempts": 1, "latency_ms": s.get("latency_ms", 120.0),
@@ -142,6 +143,7 @@ def make_run(cases, labels=LABELS, **config):
                     "load_duration_ns": 1234567, "prompt_eval_duration_ns": 123456789,
                     "eval_duration_ns": 456789012, "done_reason": s.get("done_reason", "stop"), "judges": s.get("judges"),
                     "thinking": s.get("thinking")}
+            call.update({k: s[k] for k in ("transcript", "per_turn", "out_of_turns") if k in s})   # an agent's
             if answer is None:
                 call = dict.fromkeys(call, None) | {"error": s.get("error", "HTTP 500: boom"), "attempts": 4}
             results.append({**case, "trial": trial, **call})

@@ -615,3 +615,21 @@ def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake)
     assert all("top_k" not in b["options"] for b in judge_bodies)   # a sampling option is the run's alone
     assert load_json("runs/answers-dev-v1.json")["config"]["judge"]["runner"] == {"num_thread": 4}
     assert fake.reloads == 0   # the fake reloads as sched.go does: no call paid one
+
+
+def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fake):
+    tool = {"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}
+    case = {"id": "a1", "input": "¿Y mi pedido A-1?", "difficulty": "easy", "note": "n", "tools": [tool],
+            "tool_results": {"lookup_order": {"status": "retenido en aduana"}},
+            "checks": [{"type": "judge", "value": "La respuesta dice lo que dice la herramienta."}]}
+    (project / "golden" / "agent").mkdir()
+    (project / "golden" / "agent" / "dev.jsonl").write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf-8")
+    fake.agents[case["input"]] = [[("lookup_order", {"order_id": "A-1"})], "Está en camino."]
+    verdict = json.dumps({"reason": "r", "pass": False})
+    fake.route = lambda body: verdict if body["messages"][0]["content"] == evalpy.JUDGE_PROMPT else None
+    code, out, err = cli("run", "--split", "golden/agent/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 0, err
+    judged = [b["messages"][1]["content"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert len(judged) == 1
+    assert 'lookup_order({"order_id": "A-1"})' in judged[0] and "retenido en aduana" in judged[0]
+    assert judged[0].rstrip().endswith("Está en camino.")
