@@ -933,6 +933,7 @@ class GradedTrial(TypedDict):
     turns: NotRequired[int]       # and in how many turns, system prompt aside
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought, for speed_figures()
+    agent: NotRequired[dict]  # an agent's answer: agent_trace(), its calls, turns and the two levels' verdicts
 
 
 class Threshold(TypedDict, total=False):
@@ -960,6 +961,7 @@ class ReportAdds(TypedDict, total=False):
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
+    agent: dict             # cases with tools: agent_figures(), the final result and the trajectory apart
 
 
 class Score(ReportAdds):
@@ -1026,6 +1028,7 @@ class CompareResult(TypedDict):
     significant: bool       # test p <= alpha, with a difference
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
+    trajectory: list        # agents: trajectory_changes(), {id, changes, calls} of each case whose calls changed
     subset: dict | None     # a run's config.subset: only part of the split was compared
     measure: str            # "accuracy" or "pass rate"
     trials: list            # [baseline's, candidate's] trials per case (config repeat)
@@ -4299,6 +4302,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
             if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
                 trial["correct"] = False
+        if r.get("transcript") is not None and trial["error"] is None:
+            trial["agent"] = agent_trace(r, case["checks"], trial)
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -4316,6 +4321,104 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         case["correct"] = majority((t["correct"] for t in decided), tie=False)   # a split vote is no pass
         case["predicted"] = majority((t["predicted"] for t in decided), tie=TIE) if labels is not None else None
     return list(cases.values())
+
+
+def level_verdict(checks, passed):
+    """The verdict of some blocking checks: False if one fails, None if one is undecided, else True."""
+    verdicts = [passed.get(c["name"]) for c in checks if c["blocking"]]
+    return False if False in verdicts else None if None in verdicts else True
+
+
+def agent_trace(r, checks, trial):
+    """What the report reads of an agent's answer, at the two levels the method names: the final
+    result (its checks on the answer, and reaching one within --max-turns) and the trajectory (its
+    trajectory checks; None without any); each call, with its turn, whether its arguments fit its
+    tool and whether a result matched it; and, when it failed, its first failure (first_failure())."""
+    calls, pending, turn = [], [], 0
+    for m in r["transcript"]:
+        if m["role"] == "assistant":
+            turn += 1
+            for call in m.get("tool_calls") or ():
+                calls.append({"turn": turn, "name": call["name"], "text": call_text(call),
+                              "problem": call_problem(call, r.get("tools")), "matched": None})
+                pending.append(calls[-1])
+        elif pending:
+            pending.pop(0)["matched"] = m["matched"]
+    out = bool(r.get("out_of_turns"))
+    final = [c for c in checks if c["type"] not in TRAJECTORY]
+    trajectory = [c for c in checks if c["type"] in TRAJECTORY]
+    trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
+             "final": False if out else level_verdict(final, trial["checks"]),
+             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None}
+    if trial["correct"] is False:
+        trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])
+    return trace
+
+
+def first_failure(calls, checks, passed, out, turns):
+    """The first wrong step of a failing agent, as the method has it (label the first failure in a
+    chain; what follows is often its cascade): the first call that a failed check points at (a tool
+    it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
+    matched; else the first failed check that points at no call, or running out of turns.
+    {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
+    failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
+    for number, call in enumerate(calls, 1):
+        for c in failed.values():
+            what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
+                    or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"
+                    or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed")
+            if what:
+                return {"turn": call["turn"], "call": call["text"], "check": c["name"], "what": what}
+        if call["matched"] is False:
+            return {"turn": call["turn"], "call": call["text"], "check": None,
+                    "what": "no tool result matched these arguments (a wrong or missing argument)"}
+    for c in failed.values():
+        what = {"tool_called": "the call never happened", "tool_order": "the calls did not come in this order"}.get(c["type"])
+        if what:
+            return {"turn": None, "call": None, "check": c["name"], "what": what}
+    if out:   # before the answer's checks: there is no answer to check
+        return {"turn": turns, "call": None, "check": None, "what": f"ran out of turns ({turns}) still calling tools"}
+    return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
+
+
+def agent_figures(cases):
+    """The report's Agent section: the final-result and trajectory pass rates apart (each case's
+    majority over its trials, as the headline), turns used, the cases that ran out of turns, every
+    tool's calls, and the first failure of each failing case. None when no case has tools."""
+    final, trajectory, tools, turns, out, first = [0, 0], [0, 0], {}, [], [], []
+    agents = 0
+    for c in cases:
+        traces = [(t, t["agent"]) for t in c["trials"] if "agent" in t]
+        if not traces:
+            continue
+        agents += 1
+        for level, tally in (("final", final), ("trajectory", trajectory)):
+            votes = [a[level] for _, a in traces if a[level] is not None]
+            if votes:
+                tally[0] += majority(votes, tie=False)
+                tally[1] += 1
+        for t, a in traces:
+            turns.append(a["turns"])
+            if a["out_of_turns"]:
+                out.append({"id": c["id"], "trial": t["trial"]})
+            for call in a["calls"]:
+                row = tools.setdefault(call["name"], {"name": call["name"], "calls": 0, "cases": set(), "invalid": 0,
+                                                      "unmatched": 0})
+                row["calls"] += 1
+                row["cases"].add(c["id"])
+                row["invalid"] += call["problem"] is not None
+                row["unmatched"] += call["matched"] is False
+        failing = next(((t, a) for t, a in traces if a["first_failure"]), None)
+        if c["correct"] is False and failing:
+            first.append({"id": c["id"], "trial": failing[0]["trial"], **failing[1]["first_failure"]})
+    if not agents:
+        return None
+    turns.sort()
+    return {"cases": agents, "final": rate_figures(*final), "trajectory": rate_figures(*trajectory) if trajectory[1] else None,
+            "turns": {"median": (turns[(len(turns) - 1) // 2] + turns[len(turns) // 2]) / 2 if turns else None,
+                      "max": turns[-1] if turns else None},
+            "out_of_turns": out, "tools": [dict(row, cases=len(row["cases"])) for row in sorted(tools.values(), key=lambda r: r["name"])],
+            "first_failures": first}
 
 
 def grade_run(run, rules_by_id=None):
@@ -4544,6 +4647,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
+    agent = agent_figures(cases)
+    if agent:
+        s["agent"] = agent
     return s
 
 
@@ -5562,7 +5668,8 @@ def bounds_detail(b):
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
                "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval,
-               "points_ci": difference_text, "size": size_text, "bounds": bounds_text}
+               "points_ci": difference_text, "size": size_text, "bounds": bounds_text,
+               "number": lambda v: "-" if v is None else f"{v:g}"}   # a median of whole numbers: 3, 2.5
 
 
 def figure_text(f):
@@ -5602,7 +5709,7 @@ def rerun_warning(rerun):
 def report_rows(config, s):
     """A run's report as rows: every figure its views show, worked out here once, in sections
     keyed by what they hold; a section the run has nothing for is left out."""
-    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
+    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s), rows_agent(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
                 rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s)]
     return [sec for sec in sections if sec]
@@ -5679,6 +5786,26 @@ def rows_checks(s):
                         **{k: figure("count", j[k], ["judge", k]) for k in
                            ("calls", "failed_calls", "prompt_tokens", "completion_tokens")}}
     return out
+
+
+def rows_agent(s):
+    """Agents: the final result and the trajectory, each with its interval; turns used and the cases
+    that ran out of them; each tool's calls; the first failure of each failing case."""
+    a = s.get("agent")
+    if not a:
+        return None
+    levels = [{"name": name, "figure": share(a[key]["correct"], a[key]["total"], ["agent", key],
+                                             ("correct", "total", "accuracy", "ci"), ci=a[key]["ci"])}
+              for key, name in (("final", "final result"), ("trajectory", "trajectory")) if a[key]]
+    tools = [{"name": t["name"], "figures": [figure("count", t[k], ["agent", "tools", i, k])
+                                             for k in ("calls", "cases", "invalid", "unmatched")]}
+             for i, t in enumerate(a["tools"])]
+    return {"key": "agent", "cases": figure("count", a["cases"], ["agent", "cases"]), "rows": levels, "tools": tools,
+            "turns": [figure("number", a["turns"]["median"], ["agent", "turns", "median"]),
+                      figure("count", a["turns"]["max"], ["agent", "turns", "max"])],
+            "out_of_turns": figure("count", len(a["out_of_turns"]), ["agent", "out_of_turns", "#"]),
+            "out_ids": figure("ids", sorted({o["id"] for o in a["out_of_turns"]}), None),
+            "first_failures": a["first_failures"], "repeat": s["repeat"]}
 
 
 def rows_slice(key, s):
@@ -5811,6 +5938,30 @@ def label_section(sec):
     return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
 
 
+def turns_line(sec):
+    median, most = sec["turns"]
+    return (f"turns used: median {figure_text(median)}, max {figure_text(most)} · ran out of turns: "
+            f"{figure_text(sec['out_of_turns'])}" + (f" ({figure_text(sec['out_ids'])})" if sec["out_ids"]["value"] else ""))
+
+
+def agent_section(sec):
+    """Agents, at the method's two levels, then how they got there: turns, tools, first failures."""
+    out = [f"Agent ({plural(sec['cases']['value'], 'case')} with tools; the final result and the trajectory "
+           "judged apart):"]
+    out += table([[r["name"], figure_text(r["figure"]), f"(95% CI {interval(r['figure']['ci'])})"] for r in sec["rows"]],
+                 align_right_from=99)
+    out.append("  " + turns_line(sec))
+    if sec["tools"]:
+        out += [""] + table([["tool", "calls", "cases", "invalid arguments", "no matching result"]]
+                            + [[t["name"], *map(figure_text, t["figures"])] for t in sec["tools"]], align_right_from=99)
+    out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
+    rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
+    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), one_line(f["call"] or "-", 50),
+                                                                   f["check"] or "-", f["what"]]
+             for f in sec["first_failures"][:FAILURES_SHOWN]]
+    return out + (table(rows, align_right_from=99) if sec["first_failures"] else ["  -"])
+
+
 def check_section(sec):
     """Pattern and code checks first; judge checks apart, with their cost and what a person should see."""
     out = []
@@ -5818,8 +5969,9 @@ def check_section(sec):
         return table([[r["name"], r["type"], r["role"], figure_text(r["figure"]),
                        f"{figure_text(r['open'])} open" if r["open"]["value"] else ""] for r in checks],
                      align_right_from=99)
-    if sec["plain_table"]:
-        out += ["Checks (answers passing each):"] + rows([r for r in sec["rows"] if not r["judge"] and not r["trajectory"]])
+    plain = [r for r in sec["rows"] if not r["judge"] and not r["trajectory"]]
+    if sec["plain_table"] and plain:
+        out += ["Checks (answers passing each):"] + rows(plain)
     if any(r["trajectory"] for r in sec["rows"]):
         out += ["" if out else None, "Trajectory checks (the tools an agent called, how, in what order, how often):"]
         out += rows([r for r in sec["rows"] if r["trajectory"]])
@@ -6000,7 +6152,7 @@ def format_report(config, s):
 
 
 # The report's sections after its head, in order, as text: (key, title, the lines of the section).
-TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section),
+TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section), ("agent", None, agent_section),
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
                  ("failures", None, failure_section), ("annotations", None, annotation_section)]
@@ -6020,6 +6172,10 @@ def markdown_report(config, s, path):
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
     out += [f"| Check `{r['name']}`{r['shown']} | {figure_text(r['figure'])} | |"
             for r in checks["rows"] if r["type"] != "label"]
+    agent = section_of(rows, "agent")
+    if agent:
+        out += [f"| Agents: {r['name']} | {figure_text(r['figure'])} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
+        out.append(f"| Agents: ran out of turns | {figure_text(agent['out_of_turns'])} | |")
     if problems["failed"]:
         out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
@@ -6085,6 +6241,48 @@ def asked_lines(case):
     return lines
 
 
+def failed_on(call, number, checks, passed, tools):
+    """The failed checks a call is at fault for: a tool it must not call, arguments its tool refuses,
+    the call past max_tool_calls."""
+    return [c["name"] for c in checks if passed.get(c["name"]) is False and (
+        c["type"] == "tool_not_called" and call["name"] == c["value"]
+        or c["type"] == "tool_args_valid" and call_problem(call, tools) is not None
+        or c["type"] == "max_tool_calls" and number == c["value"] + 1)]
+
+
+def transcript_turns(result, checks, passed):
+    """An agent's transcript turn by turn, as report --case, review and the pages show it: each turn's
+    text and calls, each call with its arguments, its result (and whether a rule matched it) and the
+    checks that failed on it. [] for an answer that is not an agent's."""
+    turns, number = [], 0
+    for m in result.get("transcript") or ():
+        if m["role"] == "assistant":
+            calls = []
+            for call in m.get("tool_calls") or ():
+                number += 1
+                calls.append({"call": call_text(call), "result": None, "matched": None,
+                              "failed": failed_on(call, number, checks, passed, result.get("tools"))})
+            turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls})
+        else:
+            waiting = next((c for t in turns for c in t["calls"] if c["result"] is None), None)
+            if waiting:
+                waiting.update(result=m["content"], matched=m["matched"])
+    return turns
+
+
+def turn_lines(turns, out_of_turns=False):
+    """report --case: the transcript turn by turn, as text."""
+    lines = []
+    for t in turns:
+        lines.append(f"  turn {t['turn']}" + (":" if t["content"] or not t["calls"] else " (calls tools):"))
+        lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
+        for c in t["calls"]:
+            lines.append(f"    calls {inert(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
+            lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
+                         + ("" if c["matched"] is not False else "   (no result matched these arguments)"))
+    return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
+
+
 def case_views(run, case_id, rules_by_id=None, checks_path=None):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
@@ -6099,8 +6297,13 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags")}
     detail.update(checks_from=checks_path or "the run file", checks_sha=checks_fingerprint(graded))
     thinking = {r["trial"]: r.get("thinking") for r in results}
+    by_trial = {r["trial"]: r for r in results}
+    if first.get("tools"):
+        detail["tools"] = [t["function"]["name"] for t in first["tools"]]
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
+         **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
+             "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
          "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
@@ -6113,6 +6316,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
              *asked_lines(detail)]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
+    if detail.get("tools"):
+        lines.append(f"Tools: {', '.join(detail['tools'])}")
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
@@ -6123,7 +6328,10 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                   + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
-        lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
+        if t.get("transcript"):   # an agent: every turn, the answer last
+            lines += turn_lines(t["transcript"], t["out_of_turns"])
+        else:
+            lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
@@ -6356,12 +6564,37 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "trials": [a_cfg["repeat"], b_cfg["repeat"]],
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
-                             if cfg.get("rerun_test")}}
+                             if cfg.get("rerun_test")},
+              "trajectory": trajectory_changes(a_cases, b_cases)}
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
         result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
     return result
+
+
+def trajectory_changes(a_cases, b_cases):
+    """Agents, case by case: which tools a case started or stopped calling, calls that came in another
+    order, more or fewer calls, a trajectory that started or stopped passing (each case's first trial
+    with an answer, beside the fixes and breaks of the final verdict). [] without agents."""
+    rows = []
+    for a in a_cases:
+        traces = [next((t["agent"] for t in c["trials"] if "agent" in t), None) for c in (a, b_cases[a["id"]])]
+        if None in traces:
+            continue
+        (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
+        changes += [f"started calling {name}" for name in sorted(set(y) - set(x))]
+        changes += [f"stopped calling {name}" for name in sorted(set(x) - set(y))]
+        if set(x) == set(y) and list(dict.fromkeys(x)) != list(dict.fromkeys(y)):
+            changes.append("called its tools in another order")
+        if len(x) != len(y):
+            changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
+        verdicts = [trace["trajectory"] for trace in traces]
+        if None not in verdicts and verdicts[0] != verdicts[1]:
+            changes.append("trajectory " + ("fixed" if verdicts[1] else "broken"))
+        if changes:
+            rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(names) or "none" for names in (x, y)]})
+    return rows
 
 
 def change_reading(d, p, alpha, called, p_said="p", test=None,
@@ -6651,7 +6884,8 @@ def compare_rows(c, baseline_path, candidate_path):
                   if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
-            {"key": "speed", "rows": speed_pair_rows(c["speed"])}]
+            {"key": "speed", "rows": speed_pair_rows(c["speed"])},
+            {"key": "trajectory", "cases": c["trajectory"]}]
 
 
 def side_figure(f, at):
@@ -6753,9 +6987,18 @@ def format_compare(c, baseline_path, candidate_path):
     if speeds:
         out.append("Speed: " + " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} -> "
                                           f"{figure_text(r['figures'][1])}" for r in speeds))
+    out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
+
+
+def trajectory_lines(sec):
+    """compare: the agents' trajectory changes, case by case (text and markdown alike)."""
+    if not sec["cases"]:
+        return []
+    return ["", f"Trajectory changes, case by case ({plural(len(sec['cases']), 'agent')}):"] + [
+        f"  {r['id']}: {'; '.join(r['changes'])}  ({inert(r['calls'][0])} -> {inert(r['calls'][1])})" for r in sec["cases"]]
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.
@@ -6843,6 +7086,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
+    out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     return "\n".join(out)
@@ -7737,7 +7981,24 @@ def check_reason(check, trial, result):
         return "not JSON" + (" matching its schema" if check.get("schema") else "")
     if kind == "equals_expected":
         return f"is not exactly {result.get('expected')!r}"
+    if kind in TRAJECTORY:
+        return trajectory_reason(check, tool_calls_of(result), result.get("tools"))
     return f"{kind} {check['value']!r}"
+
+
+def trajectory_reason(check, calls, tools):
+    """Why a trajectory check failed, naming the calls at fault."""
+    kind, value, made = check["type"], check.get("value"), ", ".join(c["name"] for c in calls) or "none"
+    if kind == "tool_called":
+        return f"never called {value}" + (f" with {json_text(check['arguments'])}" if "arguments" in check else "") + \
+            f" (calls: {made})"
+    if kind == "tool_not_called":
+        return f"called {value}, which it must not: " + "; ".join(call_text(c) for c in calls if c["name"] == value)
+    if kind == "tool_order":
+        return f"did not call {' > '.join(value)} in that order (calls: {made})"
+    if kind == "max_tool_calls":
+        return f"made {len(calls)} calls, more than {value}"
+    return "; ".join(f"{call_text(c)}: {call_problem(c, tools)}" for c in calls if call_problem(c, tools))
 
 
 def trial_answers(case, results):
@@ -7749,6 +8010,9 @@ def trial_answers(case, results):
         if r.get("thinking"):
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
+        if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
+            body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
+                                                               r.get("out_of_turns")))
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
 
@@ -7957,12 +8221,28 @@ def trial_part(sec, anchors, name):
         paragraph(f"Flaky cases, whose trials disagree ({len(sec['flaky'])}):"), bullet_list(sec["flaky"]) or paragraph("none"))]
 
 
+def agent_part(sec, anchors, name):
+    """Agents: the two levels with their intervals, turns, each tool, the first failure of each failing case."""
+    rows = [[f["id"]] + [f["trial"]] * (sec["repeat"] > 1) + [f["turn"] or "-", f["call"] or "-", f["check"] or "-",
+                                                              f["what"]] for f in sec["first_failures"]]
+    return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
+                                             for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),
+                    bullet_list([f"{r['name']}: {figure_text(r['figure'])} (95% CI {interval(r['figure']['ci'])})"
+                                 for r in sec["rows"]] + [turns_line(sec)]),
+                    html_table(["tool", "calls", "cases", "invalid arguments", "no matching result"],
+                               [[t["name"], *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
+                    if sec["tools"] else "",
+                    paragraph("First failure of each failing case (the first wrong step; what follows is often its cascade):"),
+                    html_table(["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"], rows)
+                    if rows else paragraph("none"), ident="agent")]
+
+
 def speed_part(sec, anchors, name):
     return [section("Speed", bullet_list([line.strip() for line in speed_section(sec)[1:]]))]
 
 
 # The report page's sections between its headline and its annotations, in order.
-PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
+PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("agent", agent_part), ("weighted", weighted_part),
                  ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
 
 
@@ -8069,6 +8349,11 @@ def compare_page(paths, runs, graded, c):
         line = " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}"
                           for r in speeds)
         parts.append(section("Speed", paragraph(line[:1].upper() + line[1:])))
+    trajectory = section_of(rows, "trajectory")["cases"]
+    if trajectory:
+        parts.append(section(f"Trajectory changes, case by case ({plural(len(trajectory), 'agent')})", html_table(
+            ["case", "what changed", "baseline calls", "candidate calls"],
+            [[r["id"], "; ".join(r["changes"]), *r["calls"]] for r in trajectory]), ident="trajectory"))
     if c.get("pairwise"):
         lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
@@ -8328,6 +8613,8 @@ def review_items(run, against=None):
                      (case["id"], t["trial"]) in dropped)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
+                **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
+                    "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
             })
     return items
 
@@ -8605,6 +8892,23 @@ function draw() {
     it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
     box.appendChild(turns);
   } else box.appendChild(block("Input", it.input));
+  if (it.transcript) {   // an agent: every turn, each call with its arguments, its result and the checks it failed
+    const steps = el("div"); steps.id = "transcript";
+    steps.appendChild(el("h3", "Transcript, turn by turn" + (it.out_of_turns ? " (ran out of turns)" : "")));
+    for (const t of it.transcript) {
+      const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+      b.className = "turn assistant";
+      for (const c of t.calls) {
+        const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
+        call.appendChild(el("pre", "calls " + c.call));
+        call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
+        if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
+        b.appendChild(call);
+      }
+      steps.appendChild(b);
+    }
+    box.appendChild(steps);
+  }
   if (it.thinking) {
     const thought = el("details"); thought.id = "thinking";
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));

@@ -289,3 +289,18 @@ def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     time.sleep(0.5)
     assert requests.get(url + "/data", timeout=5).status_code == 200
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_review_shows_an_agents_transcript_with_the_check_failed_on_each_call(project):
+    from conftest import agent_run, write_run
+    path = write_run("runs/agent.json", agent_run())
+    items = {i["id"]: i for i in evalpy.review_items(evalpy.load_run(path))}
+    turns = items["a2"]["transcript"]
+    assert [t["turn"] for t in turns] == [1, 2, 3] and turns[2]["content"] == "Su pedido está enviado."
+    assert turns[1]["calls"] == [{"call": 'cancel_order({"order_id": "A-1"})', "result": '{"status": "enviado"}',
+                                  "matched": True, "failed": ["never cancels"]}]
+    assert turns[0]["calls"][0]["failed"] == []
+    assert items["a3"]["transcript"][0]["calls"][0]["matched"] is False
+    assert items["a4"]["out_of_turns"] is True and "transcript" not in evalpy.review_items(
+        evalpy.load_run(write_run("runs/plain.json", __import__("conftest").make_run([("c1", "bug", "bug")]))))[0]
+    assert 'it.transcript' in evalpy.REVIEW_PAGE and 'steps.id = "transcript"' in evalpy.REVIEW_PAGE
