@@ -11,6 +11,7 @@ for the attempts on one particular input.
 
 import hashlib
 import json
+import os
 import re
 import socket
 import threading
@@ -101,8 +102,9 @@ class FakeOllama:
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         # agents: the user's message -> the model's steps, one per request of the conversation: a list of
-        # (tool name, arguments) calls, or the final answer's text; past the last step it repeats it
-        # (a model that calls tools forever). Arguments given as a string are sent as that string.
+        # (tool name, arguments) calls, or the final answer's text (or a callable(messages) -> text); past
+        # the last step it repeats it (a model that calls tools forever). Arguments given as a string are
+        # sent as that string.
         self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
@@ -242,6 +244,8 @@ class FakeOllama:
         if not steps:
             return None
         step = steps[min(turn, len(steps) - 1)]
+        if callable(step):   # an answer made from what the tools returned
+            step = step(body["messages"])
         if isinstance(step, str):
             return {"role": "assistant", "content": step}, "stop"
         if openai:
@@ -675,6 +679,45 @@ def shipped_answers(golden):
     return answers
 
 
+def shipped_agents(golden):
+    """user message -> scripted steps for every agent case (one with tools) of the splits under
+    `golden`: the calls its tool_order and tool_called checks name, one a turn, then an answer that
+    repeats what the last tool returned (or, with no call, asks for the order number and a
+    confirmation). About one case in six calls lookup_order with an order that does not exist first,
+    so that reports have a first failure to show."""
+    import glob
+    agents = {}
+    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+        tools_file = path.rsplit("/", 1)[0] + "/tools.json"
+        for line in open(path, encoding="utf-8"):
+            try:
+                case = json.loads(line)
+                text = case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")
+            except (ValueError, AttributeError, KeyError):
+                continue
+            if not (case.get("tools") or os.path.exists(tools_file)):
+                continue
+            said = " ".join(m["content"] for m in case.get("messages", [])) + " " + text
+            order = re.search(r"A-?\d{5}", said)
+            order = {"order_id": order.group().replace("A", "A-", 1) if "-" not in order.group() else order.group()} if order else {}
+            calls = []
+            for check in sorted(case.get("checks", []), key=lambda c: c.get("type") != "tool_order"):   # the order first
+                named = check.get("value") if check.get("type") == "tool_order" else [check.get("value")] \
+                    if check.get("type") == "tool_called" else []
+                for name in named:
+                    arguments = check.get("arguments") if check.get("type") == "tool_called" and "arguments" in check else \
+                        next((c.get("arguments", {}) for c in case.get("checks", []) if c.get("type") == "tool_called"
+                              and c.get("value") == name and "arguments" in c), dict(order) if "order" in name else {})
+                    if (name, arguments) not in calls:
+                        calls.append((name, arguments))
+            if hashlib.sha256(str(case.get("id")).encode()).digest()[0] % 6 == 0 and calls:
+                calls.insert(0, ("lookup_order", {"order_id": "A-00000"}))   # a wrong argument, first
+            agents[text] = [[call] for call in calls] + [lambda messages: (
+                "Lo he consultado: " + messages[-1]["content"] if messages[-1].get("role") == "tool" else
+                "Para ayudarte necesito el número de pedido; ¿me lo das? Si quieres cancelar algo, confírmamelo antes.")]
+    return agents
+
+
 # the models the README's commands name: with these, every command there runs against the fake
 README_MODELS = ("qwen2.5:7b", "qwen3:8b", "llama3.2:3b", "llama3.1:8b", "SmolLM2-135M-Instruct-Q4_1:latest",
                  "Qwen/Qwen2.5-7B-Instruct:latest")
@@ -689,6 +732,7 @@ def shipped_fake(golden="golden", latency=0.02):
     fake.route = lambda body: (side_by_side(body["messages"][-1]["content"]) if "\nAnswer A:\n" in body["messages"][-1]["content"]
                                else judge if "Criterion:" in body["messages"][-1]["content"] else None)
     fake.answers, fake.latency = shipped_answers(golden), latency
+    fake.agents = shipped_agents(golden)
     fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one
     fake.json_when_asked = True
     fake.refused_formats = {"json_schema"}   # as llama-cpp-python's server, the README's real model, does
