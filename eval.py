@@ -3172,6 +3172,8 @@ WINNER_SCHEMA = {"type": "object", "required": ["reason", "winner"],
 
 
 def pairwise_messages(criterion, case, first, second):
+    # an agent's transcript is one run's path, not both: the two final answers are compared on their own
+    case = {k: v for k, v in case.items() if k != "transcript"}
     return [{"role": "system", "content": PAIRWISE_PROMPT},
             {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n"
                                         f"Answer A:\n{first}\n\nAnswer B:\n{second}"}]
@@ -5953,7 +5955,8 @@ def agent_section(sec):
     out.append("  " + turns_line(sec))
     if sec["tools"]:
         out += [""] + table([["tool", "calls", "cases", "invalid arguments", "no matching result"]]
-                            + [[t["name"], *map(figure_text, t["figures"])] for t in sec["tools"]], align_right_from=99)
+                            + [[inert(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]],
+                            align_right_from=99)   # a name the model made up may hold escape sequences
     out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
     rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
     rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), one_line(f["call"] or "-", 50),
@@ -6998,7 +7001,8 @@ def trajectory_lines(sec):
     if not sec["cases"]:
         return []
     return ["", f"Trajectory changes, case by case ({plural(len(sec['cases']), 'agent')}):"] + [
-        f"  {r['id']}: {'; '.join(r['changes'])}  ({inert(r['calls'][0])} -> {inert(r['calls'][1])})" for r in sec["cases"]]
+        f"  {r['id']}: {inert('; '.join(r['changes']))}  ({inert(r['calls'][0])} -> {inert(r['calls'][1])})"
+        for r in sec["cases"]]
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.

@@ -1022,3 +1022,43 @@ def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(proje
     assert [r["prompt_tokens"] is None for r in run["results"]] == [False, True] * 5   # trial 2 of each: cached
     assert "partial: 5 answers sent no prompt count" in out
     assert json.loads(cli("report", "runs/dev-v3.json", "--json")[1])["speed"]["without_prompt_count"] == 5
+
+
+@pytest.mark.parametrize("api, message", [
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "x", "arguments": "{}"}}]}),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": "lookup_order"}),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": 7, "arguments": {}}}]}),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "x", "arguments": {}}}]}),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": []}),
+])
+def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, monkeypatch):
+    """A hostile server's tool_calls: arguments of the other API's type, not a list, a name that is
+    no text, content null with no call. Each is one error on the answer, after its retries."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+    body = json.dumps({"model": "m", "done": True, "message": message} if api == "ollama"
+                      else {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}).encode()
+
+    class Hostile(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        client = evalpy.CLIENTS[api](f"http://127.0.0.1:{server.server_address[1]}", retries=1)
+        tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+        answer = client.chat("m", [{"role": "user", "content": "hola"}], {}, tools=tools)
+    finally:
+        server.shutdown()
+    assert answer["response"] is None and answer["attempts"] == 2
+    assert answer["error"] in ("the server's answer had tool_calls that are not calls",
+                               "the server's answer had no choices[0].message.content")

@@ -390,3 +390,12 @@ def test_an_interrupted_retry_keeps_the_stored_verdicts_of_pairs_it_did_not_reac
     verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     kept = [v for v in verdicts if v["order"] == "baseline first"]
     assert len(kept) == 12 and all(v["winner"] for v in kept)     # none of the good ones lost
+
+
+def test_a_pairwise_judge_of_agents_reads_neither_runs_transcript():
+    """Both final answers are judged on the same footing: the baseline's calls are not the candidate's."""
+    from conftest import agent_spec
+    case = agent_spec("a1", [("cancel_order", {"order_id": "A-1"}, True)])
+    text = evalpy.pairwise_messages("¿Cuál ayuda más?", case, "uno", "dos")[1]["content"]
+    assert "cancel_order" not in text and "Answer A:\nuno" in text
+    assert "cancel_order" in evalpy.judge_messages("c", case, "uno")[1]["content"]   # a judge of one answer reads its own

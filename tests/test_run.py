@@ -898,3 +898,23 @@ def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(proj
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
     assert code == 0, err
     assert load_json("runs/a-completed.json")["results"][0]["response"] == "Enviado."
+
+
+def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
+    """A model may call a tool the case lacks, named anything: escape sequences included. It gets an
+    error back, and every view that names it shows it escaped."""
+    fake.agents[ASK] = [[("\x1b[2Jwipe", {"x": 1})], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert r["transcript"][1]["content"] == json.dumps({"error": "there is no tool named \x1b[2Jwipe"}, ensure_ascii=False)
+    assert r["transcript"][1]["matched"] is False
+    fake.agents[ASK] = ["Hecho."]   # the next run calls nothing: compare says it stopped calling it
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--case", "a1"), ("report", "runs/a.json", "--markdown"),
+                 ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/a.json", "runs/b.json", "--markdown")):
+        shown = cli(*argv)
+        assert shown[0] == 0, shown[2]
+        assert "\x1b" not in shown[1] + shown[2], argv
+    assert "\\x1b[2Jwipe" in cli("report", "runs/a.json")[1]
+    assert "stopped calling \\x1b[2Jwipe" in cli("compare", "runs/a.json", "runs/b.json")[1]
