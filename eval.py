@@ -3775,10 +3775,10 @@ def open_or_resume(args):
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if os.path.exists(run_path):
-            config, done = answers_to_complete(run_path)
+            config, done, turns = answers_to_complete(run_path)
             if args.host is not None:
                 config["host"] = resolve_host(args.host)
-            return config, done, {}, None, run_path
+            return config, done, turns, None, run_path
         raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
         raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
@@ -3804,22 +3804,43 @@ def kept_turns(entries):
 
 
 def answers_to_complete(run_path):
-    """A finished run's config and its answers without an error: what `run --resume` keeps when
-    it completes a run whose calls failed. A run without errors has nothing to complete."""
+    """A finished run's config, its answers without an error, and the turns its agents that failed
+    had finished (they go on from there): what `run --resume` keeps when it completes a run whose
+    calls failed. A run without errors has nothing to complete."""
     run = load_run(run_path)
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
     if len(done) == len(run["results"]):
         raise EvalError(f"{run_path} is a finished run without errors; there is nothing to resume")
-    return dict(run["config"], completed_from=run_path), done
+    turns = {(r["id"], r["trial"]): finished_turns(r) for r in run["results"] if r.get("error") is not None
+             and r.get("transcript")}
+    return dict(run["config"], completed_from=run_path), done, {k: v for k, v in turns.items() if v}
 
 
-def complete_journal(finished, config, done):
+def finished_turns(r):
+    """A stored agent's transcript cut back into the turns it was journaled as (each assistant
+    message with the tool messages after it, and its per_turn figures); [] when they do not pair up."""
+    turns = []
+    for m in r["transcript"]:
+        if m["role"] == "assistant":
+            turns.append({"turn": len(turns) + 1, "transcript": [m], "figures": None})
+        elif turns:
+            turns[-1]["transcript"].append(m)
+    figures = r.get("per_turn") or []
+    if len(figures) != len(turns):
+        return []
+    return [dict(t, figures=f) for t, f in zip(turns, figures)]
+
+
+def complete_journal(finished, config, done, turns):
     """The journal of a run that completes `finished` in a file of its own, holding the answers
     it keeps, so that the completion can itself be interrupted and resumed."""
     base, ext = os.path.splitext(finished)
     run_path, journal, lock = open_journal(base + "-completed" + ext, config)
     for (case_id, trial), answer in done.items():
         append_journal(journal, {"id": case_id, "trial": trial, **answer})
+    for (case_id, trial), kept in turns.items():   # an agent's finished turns: a resume of this goes on from them too
+        for turn in kept:
+            append_journal(journal, {"id": case_id, "trial": trial, **turn})
     warn(f"completing {finished} ({len(done)} answers kept, the rest asked again) into {run_path}; "
          f"{finished} is unchanged")
     return run_path, journal, lock
@@ -3866,7 +3887,7 @@ def run_split(args):
     if run_path:
         journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done))
     elif completes:
-        run_path, journal, lock = complete_journal(completes, config, done)
+        run_path, journal, lock = complete_journal(completes, config, done, turns)
     else:
         window = {"context_length": client.window(config["model"], case_options(config))} if config["api"] == "ollama" else {}
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))

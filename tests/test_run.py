@@ -800,12 +800,12 @@ AGENT_CASE = {"id": "a1", "input": ASK, "difficulty": "easy", "note": "n", "tool
 
 
 def agent_split(project, *cases):
-    (project / "golden" / "agent").mkdir(exist_ok=True)
-    (project / "golden" / "agent" / "dev.jsonl").write_text(
+    (project / "golden" / "shop").mkdir(exist_ok=True)   # not golden/agent/, whose tools.json every case there gets
+    (project / "golden" / "shop" / "dev.jsonl").write_text(
         "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases or [AGENT_CASE]), encoding="utf-8")
-    (project / "prompts" / "agent").mkdir(exist_ok=True)
-    (project / "prompts" / "agent" / "v1.txt").write_text("Eres el asistente de una tienda.", encoding="utf-8")
-    return "golden/agent/dev.jsonl"
+    (project / "prompts" / "shop").mkdir(exist_ok=True)
+    (project / "prompts" / "shop" / "v1.txt").write_text("Eres el asistente de una tienda.", encoding="utf-8")
+    return "golden/shop/dev.jsonl"
 
 
 def bodies_for(fake, text):
@@ -895,9 +895,12 @@ def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(proj
     assert code == 2
     r = load_json("runs/a.json")["results"][0]
     assert r["error"].startswith("turn 2: HTTP 500") and r["response"] is None and len(r["transcript"]) == 2
+    assert len(bodies_for(fake, ASK)) == 2   # turn 1, then turn 2 that failed
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
     assert code == 0, err
-    assert load_json("runs/a-completed.json")["results"][0]["response"] == "Enviado."
+    completed = load_json("runs/a-completed.json")["results"][0]
+    assert completed["response"] == "Enviado." and len(completed["per_turn"]) == 2
+    assert len(bodies_for(fake, ASK)) == 3   # only turn 2 again: the finished run kept turn 1
 
 
 def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
