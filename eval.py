@@ -2816,7 +2816,10 @@ class OpenAIClient(ChatClient):
         messages = []
         for number, m in enumerate(transcript):
             if m["role"] == "assistant":
-                turn = {"role": "assistant", "content": m.get("content")}
+                # a null content (beside tool calls) goes back as "": OpenAI takes either, and llama-cpp-python's
+                # server refuses null (llama_types.ChatCompletionRequestAssistantMessage: content a str) and
+                # its chatml-function-calling template reads message.content, so it cannot be left out
+                turn = {"role": "assistant", "content": m.get("content") or ""}
                 if m.get("tool_calls"):
                     turn["tool_calls"] = [{"id": c.get("id") or f"call_{number}_{i}", "type": "function",
                                            "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(

@@ -217,6 +217,10 @@ class FakeOllama:
             if not isinstance(m, dict):
                 continue
             if m.get("role") == "assistant":
+                if openai and not isinstance(m.get("content"), str):
+                    # llama-cpp-python 0.3.36 (llama_types.ChatCompletionRequestAssistantMessage: content a str;
+                    # its chatml-function-calling template reads message.content): null or missing is refused
+                    return "messages.assistant.content: Input should be a valid string"
                 ids = set()
                 for call in m.get("tool_calls") or []:
                     arguments = (call.get("function") or {}).get("arguments")
