@@ -768,10 +768,11 @@ class Check(TypedDict, total=False):
     "blocking" may be left out; as a run file stores it, both are there and placeholders are filled."""
     name: str            # unique within its case; reports and judge votes refer to it
     type: str            # a key of CHECK_TYPES
-    value: str | float   # what the type needs: text, a pattern, milliseconds, a criterion
+    value: str | float | list  # what the type needs: text, a pattern, milliseconds, a criterion, a tool name or names, a count
     schema: dict         # json checks only: the JSON Schema subset of schema_problems()
     blocking: bool       # a case passes only if every blocking check passes (default true; false with a weight)
     weight: float        # a weighed check: it counts toward the case's weighted score, never blocks
+    arguments: dict      # tool_called only: what some call's arguments must hold (is_subset())
 
 
 class Case(TypedDict, total=False):
