@@ -3929,6 +3929,12 @@ def preflight_server(client, config, judge, inputs, resuming):
         raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
                         f"{', '.join(capabilities) or 'nothing listed'}); Ollama would refuse every case. Leave --think "
                         "out, or pick a thinking model")
+    if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in inputs.cases):
+        # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
+        # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
+        raise EvalError(f"{config['model']} cannot call tools on {config['host']} (it can: "
+                        f"{', '.join(capabilities) or 'nothing listed'}), and {config['split_path']} has cases with "
+                        "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
     family = client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think in (True, False):
         # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)

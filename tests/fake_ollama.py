@@ -75,6 +75,9 @@ class FakeOllama:
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
         self.tags_capabilities = True
+        # models whose template takes no tools: their capabilities lack "tools" (server/images.go Capabilities),
+        # and a chat that sends tools is refused with a 400 (CheckCapabilities, routes.go handleScheduleError)
+        self.without_tools = set()
         self.show_capabilities = True   # POST /api/show answers with them (an older server: False, a 404)
         # how a prompt longer than num_ctx is cut: "window" to num_ctx (older runners), "window-1" to
         # num_ctx - 1, "half" as current Ollama (llm/llama_server.go: past num_ctx - 1 tokens, keep
@@ -158,7 +161,7 @@ class FakeOllama:
         """A model's capabilities as Ollama names them (types/model/capability.go): completion, and
         thinking for the models scripted to think."""
         thinks = self.thinking.get(model) or self.thinking.get(str(model).removesuffix(":latest"))
-        return ["completion"] + (["thinking"] if thinks else [])
+        return ["completion"] + (["tools"] if model not in self.without_tools else []) + (["thinking"] if thinks else [])
 
     @staticmethod
     def family(model):
@@ -388,6 +391,10 @@ class FakeOllama:
                 if not openai and not loading and think not in (None, False) and "thinking" not in fake.capabilities(model):
                     # server/routes.go ChatHandler: think asked of a model without the thinking capability
                     self.send_error_json(400, f'"{body.get("model")}" does not support thinking', openai)
+                    return
+                if not openai and body.get("tools") and "tools" not in fake.capabilities(model):
+                    # server/routes.go scheduleRunner: "<name> does not support tools" (images.go CheckCapabilities)
+                    self.send_error_json(400, f"{model} does not support tools", openai)
                     return
                 wrong = None if openai else wrong_option_type(body.get("options") or {})
                 if wrong:   # api/types.go FromMap's error, sent by routes.go handleScheduleError as a 500

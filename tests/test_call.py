@@ -888,7 +888,7 @@ def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli
     28 cases. /api/tags lists each model's capabilities (api/types.go, ListModelResponse): one line first."""
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on")
-    assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and "(it can: completion)" in err
+    assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and "(it can: completion, tools)" in err
     assert fake.chat_bodies == [] and fake.loads == [] and not os.path.exists("runs/dev-v3.json")
     assert cli("run", "--split", "dev", "--host", fake.url, "--think", "off", "--limit", 2)[0] == 0   # off is fine
     fake.tags_capabilities = False   # a server whose /api/tags lists none: /api/show says them

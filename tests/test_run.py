@@ -921,3 +921,12 @@ def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
         assert "\x1b" not in shown[1] + shown[2], argv
     assert "\\x1b[2Jwipe" in cli("report", "runs/a.json")[1]
     assert "stopped calling \\x1b[2Jwipe" in cli("compare", "runs/a.json", "runs/b.json")[1]
+
+
+def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(project, cli, fake):
+    """Ollama refuses tools to a model whose template has none, a 400 on every case (server/images.go
+    CheckCapabilities, "does not support tools"): one line before any case, no run file."""
+    fake.without_tools = {"qwen2.5:7b"}
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
+    assert code == 2 and "qwen2.5:7b cannot call tools on" in err and "(it can: completion)" in err
+    assert not bodies_for(fake, ASK) and not (project / "runs" / "a.json").exists()
