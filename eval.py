@@ -132,6 +132,10 @@ PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
 LABELS_FILE = "labels.txt"
 CHECKS_FILE = "checks.json"       # default checks for every case of the splits beside it
+TOOLS_FILE = "tools.json"         # tools and tool_results for every case of the splits beside it (agents)
+DEFAULT_MAX_TURNS = 8             # requests per agent case: a few lookups and an answer; a loop stops here
+MAX_TURNS = 100                   # --max-turns at most: past this a run is a loop, not an agent
+NO_RESULT = {"error": "no result for these arguments"}   # what a call no tool_results rule matches gets back
 INVALID = "INVALID"               # an answer that is not exactly one label after normalization
 
 RUN_FORMAT = "eval.py-run/1"
@@ -325,6 +329,10 @@ OPTIONS = (
     Option(("--format",), ("run",), "structured output: json sends Ollama's format \"json\"; schema sends a JSON "
                                     "Schema whose one property is an enum of the labels. The label is read from the "
                                     "JSON", "format", run_config=True),
+    Option(("--max-turns",), ("run",), f"agents (cases with tools): requests per case at most; an answer still "
+                                       f"calling tools at the last one ran out of turns and fails (default "
+                                       f"{DEFAULT_MAX_TURNS}, at most {MAX_TURNS})", "count",
+           DEFAULT_MAX_TURNS, metavar="N", run_config=True),
     Option(("--repeat",), ("run",), "ask K times per case with the same configuration, keeping every answer "
                                     "(default 1); the report adds pass@k, pass^k and the flaky cases", "trials",
            1,   # one answer per case; pass@k and the flaky cases need more, and cost as many times the calls
@@ -863,7 +871,7 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
 # Fields that describe how the answers were produced; compare shows those that differ.
 COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
-                   "think", "response_format", "api", "server_version", "context_length")
+                   "think", "response_format", "api", "server_version", "context_length", "max_turns")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
@@ -888,10 +896,11 @@ class Check(TypedDict, total=False):
     "blocking" may be left out; as a run file stores it, both are there and placeholders are filled."""
     name: str            # unique within its case; reports and judge votes refer to it
     type: str            # a key of CHECK_TYPES
-    value: str | float   # what the type needs: text, a pattern, milliseconds, a criterion
+    value: str | float | list  # what the type needs: text, a pattern, milliseconds, a criterion, a tool name or names, a count
     schema: dict         # json checks only: the JSON Schema subset of schema_problems()
     blocking: bool       # a case passes only if every blocking check passes (default true; false with a weight)
     weight: float        # a weighed check: it counts toward the case's weighted score, never blocks
+    arguments: dict      # tool_called only: what some call's arguments must hold (is_subset())
 
 
 class Case(TypedDict, total=False):
@@ -909,6 +918,9 @@ class Case(TypedDict, total=False):
     vars: dict           # {name: text or number} for the prompt's and checks' {{name}}
     checks: list         # of Check, the label check first in a labelled set
     pass_threshold: float  # with weighed checks: the share of their weight a passing case reaches
+    tools: list          # agents: function definitions sent as the request's "tools" ({"type": "function",
+                         # "function": {"name", "description", "parameters"}}), tools.json's merged in at load
+    tool_results: dict   # agents: the simulated environment, {tool name: result, or [{"arguments", "result"}]}
 
 
 CASE_FIELDS = tuple(Case.__annotations__)   # a result holds them in this order
@@ -958,6 +970,12 @@ class Call(TypedDict, total=False):
     thinking: str | None           # the reasoning a server sent apart (Ollama's message.thinking)
     thinking_tokens: int | None    # of completion_tokens, those spent reasoning, when the server says
     system_fingerprint: str | None  # --api openai: the backend configuration that answered, when the server says
+    transcript: list | None        # agents: every message after the case's own turns, in order: the assistant's
+                                   # ({"role", "content", "tool_calls": [{"id", "name", "arguments" as sent}]}) and
+                                   # the tools' ({"role": "tool", "name", "call_id", "content", "matched"})
+    per_turn: list | None          # agents: each request's figures (latency_ms, tokens, done_reason, attempts);
+                                   # the fields above sum them, done_reason is the last one's
+    out_of_turns: bool | None      # agents: still calling tools at --max-turns; the case fails
 
 
 CALL_FIELDS = tuple(Call.__annotations__)   # a result holds them in this order, after trial
@@ -974,6 +992,16 @@ class JournalHeader(TypedDict):
     Result with only the id and trial of its case."""
     format: str          # RUN_FORMAT
     config: dict         # RunConfig
+
+
+class AgentTurn(TypedDict):
+    """A journal line for one turn of an agent's conversation, written as the turn ends, so that a
+    resumed run goes on from it (read_journal); the run file holds the turns in the result's transcript."""
+    id: str
+    trial: int
+    turn: int            # 1, 2, ...: the request's number in the conversation
+    transcript: list     # the assistant's message, then one tool message per call it made
+    figures: dict        # the request's TURN_FIGURES, as each of the result's per_turn
 
 
 class RunFile(JournalHeader):
@@ -1019,6 +1047,7 @@ class RunConfig(TypedDict, total=False):
     model_load: dict | None        # the load before the first case: {"ms": wall time} (older runs: "load_duration_ns", null)
     context_length: int | None     # Ollama's /api/ps after the load: the window its runner holds (num_ctx, lowered to
                                    # the model's training context); null where the server does not say (before v0.9.7)
+    max_turns: int | None          # agents: requests per case at most (--max-turns); only when the split has tools
 
 
 class GradedTrial(TypedDict):
@@ -1039,6 +1068,7 @@ class GradedTrial(TypedDict):
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
                             # (under --format, Ollama's two passes), for speed_figures()
+    agent: NotRequired[dict]  # an agent's answer: agent_trace(), its calls, turns and the two levels' verdicts
 
 
 class Threshold(TypedDict, total=False):
@@ -1066,6 +1096,7 @@ class ReportAdds(TypedDict, total=False):
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
+    agent: dict             # cases with tools: agent_figures(), the final result and the trajectory apart
 
 
 class Score(ReportAdds):
@@ -1135,6 +1166,7 @@ class CompareResult(TypedDict):
     significant: bool       # test p <= alpha, with a difference
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
+    trajectory: list        # agents: trajectory_changes(), {id, changes, calls} of each case whose calls changed
     subset: dict | None     # a run's config.subset: only part of the split was compared
     shared: dict | None     # {cases, held: [baseline's, candidate's]}: the runs held different cases, and
                             # only those both hold were compared (cases_both_hold()); None when they held the same
@@ -1386,6 +1418,9 @@ def config_problem(config, text_keys):
     if config.get("context_length") is not None and not (type(config["context_length"]) is int
                                                           and 0 < config["context_length"] < 2 ** 63):
         return "config.context_length must be a positive whole number or null"
+    turns = config.get("max_turns")
+    if turns is not None and not (type(turns) is int and 1 <= turns <= MAX_TURNS):
+        return f"config.max_turns must be a whole number from 1 to {MAX_TURNS}"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
@@ -1443,17 +1478,22 @@ def answer_of(response):
 # 4. Checks: binary criteria evaluated from the stored answer, so a changed check needs no model
 #    call. Every check type is one entry of CHECK_TYPES: what its value must be, how it is evaluated.
 
-CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight")
+CHECK_KEYS = ("type", "value", "name", "blocking", "schema", "weight", "arguments")
 SCHEMA_KEYWORDS = ("type", "enum", "required", "properties", "items")
 SCHEMA_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+# words a tool's parameters carry for the model to read, which constrain no value: a tool schema
+# without "description" is rare, so these are allowed there (and only there) and never validated
+ANNOTATION_KEYWORDS = ("description", "title", "examples", "default")
 
 
-def schema_problems(schema, where="schema"):
-    """The JSON Schema subset eval.py validates: type, enum, required, properties, items."""
+def schema_problems(schema, where="schema", annotations=False):
+    """The JSON Schema subset eval.py validates: type, enum, required, properties, items (and, in a
+    tool's parameters, the annotations that constrain nothing)."""
     if not isinstance(schema, dict):
         return [f"{where} must be an object"]
-    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(SCHEMA_KEYWORDS)})"
-                for k in schema if k not in SCHEMA_KEYWORDS]
+    known = SCHEMA_KEYWORDS + (ANNOTATION_KEYWORDS if annotations else ())
+    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(known)})"
+                for k in schema if k not in known]
     kinds = schema.get("type", "string")
     kinds = kinds if isinstance(kinds, list) else [kinds]
     if not kinds or any(k not in SCHEMA_TYPES for k in kinds):
@@ -1468,9 +1508,9 @@ def schema_problems(schema, where="schema"):
             problems.append(f"{where}.properties must be an object")
         else:
             for name, sub in schema["properties"].items():
-                problems += schema_problems(sub, f"{where}.properties.{name}")
+                problems += schema_problems(sub, f"{where}.properties.{name}", annotations)
     if "items" in schema:
-        problems += schema_problems(schema["items"], f"{where}.items")
+        problems += schema_problems(schema["items"], f"{where}.items", annotations)
     return problems
 
 
@@ -1540,9 +1580,63 @@ def guarded_search(pattern, text):
         signal.signal(signal.SIGALRM, previous)
 
 
+# Agents: the trajectory, read from a result's transcript. A call's arguments are stored as the
+# server sent them: an object from Ollama (api/types.go ToolCallFunction.Arguments), a JSON string
+# from an OpenAI-compatible server; call_arguments() reads either.
+
+def tool_calls_of(r):
+    """Every tool call of an answer, in the order they were made."""
+    return [call for m in r.get("transcript") or () if m.get("role") == "assistant" for call in m.get("tool_calls") or ()]
+
+
+def call_arguments(call):
+    """A stored call's arguments as an object, or None when they are not one (unreadable JSON, a list)."""
+    arguments = call.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
+    return arguments if isinstance(arguments, dict) else None
+
+
+def is_subset(part, whole):
+    """`part` is within `whole`: each key of an object, recursively, with an equal value (true is not 1)."""
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(k in whole and is_subset(v, whole[k]) for k, v in part.items())
+    return part == whole and isinstance(part, bool) == isinstance(whole, bool)
+
+
+def tool_named(tools, name):
+    return next((t["function"] for t in tools or () if t["function"]["name"] == name), None)
+
+
+def call_problem(call, tools):
+    """Why a call's arguments do not fit its tool's parameters (the json check's validator), or None."""
+    tool = tool_named(tools, call.get("name"))
+    if tool is None:
+        return f"there is no tool named {one_line(json_text(call.get('name')), 40)}"
+    arguments = call_arguments(call)
+    if arguments is None:
+        return "its arguments are not a JSON object"
+    errors = schema_errors(arguments, tool.get("parameters") or {})
+    return errors[0] if errors else None
+
+
+def called_with(c, r, t=None):
+    return any(call.get("name") == c["value"] and ("arguments" not in c or is_subset(c["arguments"], call_arguments(call)))
+               for call in tool_calls_of(r))
+
+
+def in_order(names, calls):
+    """names appear among the calls in this order, other calls between them or not."""
+    made = iter(call.get("name") for call in calls)
+    return all(name in made for name in names)
+
+
 class CheckType:
-    """One kind of check. value: what its "value" must be (str, float for milliseconds, None for
-    none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
+    """One kind of check. value: what its "value" must be (str, float for milliseconds, "tool" a
+    tool's name, "tools" a list of them, "count" a whole number, None for none). evaluate(check, result, trial): True, False, or None when it cannot be decided, from the
     stored result (response, expected, latency_ms) and the graded trial (its label, its judges'
     verdicts). pattern: its value is a regular expression, escaped when a placeholder fills it,
     compiled at load and searched under a timer. needs: what its case must have. shown: its mark
@@ -1563,7 +1657,38 @@ CHECK_TYPES = {
     "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
     "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
     "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
+    # the trajectory of an agent (a case with tools): which tools it called, how, in what order, how often
+    "tool_called": CheckType("tool", called_with, needs="tools", shown=" (trajectory)"),
+    "tool_not_called": CheckType("tool", lambda c, r, t: all(call.get("name") != c["value"] for call in tool_calls_of(r)),
+                                 needs="tools", shown=" (trajectory)"),
+    "tool_order": CheckType("tools", lambda c, r, t: in_order(c["value"], tool_calls_of(r)), needs="tools",
+                            shown=" (trajectory)"),
+    "max_tool_calls": CheckType("count", lambda c, r, t: len(tool_calls_of(r)) <= c["value"], needs="tools",
+                                shown=" (trajectory)"),
+    "tool_args_valid": CheckType(None, lambda c, r, t: all(call_problem(call, r.get("tools")) is None
+                                                           for call in tool_calls_of(r)), needs="tools",
+                                 shown=" (trajectory)"),
 }
+TRAJECTORY = tuple(kind for kind, t in CHECK_TYPES.items() if t.needs == "tools")   # the rest judge the final answer
+
+
+def value_problem(kind, want, obj):
+    """What is wrong with a check's "value" for its type, or None."""
+    value = obj.get("value")
+    if want is None:
+        return f"check {kind!r} takes no value" if "value" in obj else None
+    if want is str and not (isinstance(value, str) and value):
+        return f"check {kind!r} needs a non-empty string value"
+    if want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        return f"check {kind!r} needs a positive number of milliseconds as value"
+    if want == "tool" and not (isinstance(value, str) and value.strip()):
+        return f"check {kind!r} needs a tool name as value"
+    if want == "tools" and not (isinstance(value, list) and len(value) >= 2
+                                and all(isinstance(v, str) and v.strip() for v in value)):
+        return f"check {kind!r} needs a list of at least two tool names as value"
+    if want == "count" and not (type(value) is int and value >= 0):
+        return f"check {kind!r} needs a whole number of 0 or more as value"
+    return None
 
 
 def parse_check(obj) -> tuple[Check | None, list]:
@@ -1575,12 +1700,11 @@ def parse_check(obj) -> tuple[Check | None, list]:
         return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
     problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
     want, value = CHECK_TYPES[kind].value, obj.get("value")
-    if want is None and "value" in obj:
-        problems.append(f"check {kind!r} takes no value")
-    elif want is str and not (isinstance(value, str) and value):
-        problems.append(f"check {kind!r} needs a non-empty string value")
-    elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-        problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
+    problems += filter(None, [value_problem(kind, want, obj)])
+    if "arguments" in obj and kind != "tool_called":
+        problems.append(f"check {kind!r}: only a tool_called check takes arguments")
+    elif "arguments" in obj and not isinstance(obj["arguments"], dict):
+        problems.append(f"check {kind!r}: arguments must be an object, a subset of some call's arguments")
     if "schema" in obj:
         problems += [f"check {kind!r}: {p}" for p in
                      (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
@@ -1588,12 +1712,21 @@ def parse_check(obj) -> tuple[Check | None, list]:
     if not isinstance(obj.get("blocking", not weighed), bool):
         problems.append(f"check {kind!r}: blocking must be true or false")
     problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
-    name = obj.get("name", kind if value is None else f"{kind} {value}")
+    name = obj.get("name", default_check_name(kind, value, obj.get("arguments")))
     if not (isinstance(name, str) and name.strip()):
         problems.append(f"check {kind!r}: name must be a non-empty string")
     check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
-    check.update({k: obj[k] for k in ("value", "schema", "weight") if k in obj})
+    check.update({k: obj[k] for k in ("value", "schema", "weight", "arguments") if k in obj})
     return check, problems
+
+
+def default_check_name(kind, value, arguments=None):
+    """A check's name when it has none: its type and value ("tool_order lookup_order > cancel_order"),
+    and a tool_called check's arguments, so two calls of one tool are two names."""
+    if value is None:
+        return kind
+    shown = " > ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return f"{kind} {shown}" + (f" {json_text(arguments)}" if isinstance(arguments, dict) else "")
 
 
 # Methodology note 001's two rules for a case's binary checks: every one must pass, or a weighted sum must reach a
@@ -1665,6 +1798,13 @@ def filled_check_problems(check, labels, case=None):
                         else "a label check needs config.labels")
     if kind.needs == "expected" and case is not None and "expected" not in case:
         problems.append("equals_expected needs the case's 'expected'")
+    if kind.needs == "tools" and case is not None:
+        if not case.get("tools"):
+            problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split)")
+        else:
+            names = check["value"] if isinstance(check.get("value"), list) else [check.get("value")] * (kind.value == "tool")
+            problems += [f"the case has no tool named {n!r} (tools: {', '.join(t['function']['name'] for t in case['tools'])})"
+                         for n in names if tool_named(case["tools"], n) is None]
     return [p for p in problems if p]
 
 
@@ -1843,9 +1983,76 @@ def case_checks(case, defaults, labels):
     return checks, problems
 
 
-def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, list]:
+TOOL_KEYS = ("name", "description", "parameters")   # of a tool's "function", as Ollama and OpenAI take it
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")     # what OpenAI takes as a function's name
+TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "parameters"}}'
+
+
+def tool_problems(tool, where, names):
+    """What is wrong with one tool definition (api/types.go Tool and ToolFunction; OpenAI's function
+    tool), or []. names: the names of the tools before it, which it adds to."""
+    if not (isinstance(tool, dict) and set(tool) == {"type", "function"} and tool["type"] == "function"
+            and isinstance(tool["function"], dict)):
+        return [f"{where}: must be {TOOL_SHAPE}"]
+    function, problems = tool["function"], []
+    problems += [f"{where}.function: unknown key {k!r} (keys: {', '.join(TOOL_KEYS)})" for k in function if k not in TOOL_KEYS]
+    name = function.get("name")
+    if not (isinstance(name, str) and TOOL_NAME.fullmatch(name)):
+        problems.append(f"{where}.function.name must be 1 to 64 letters, digits, _, . or -")
+    elif name in names:
+        problems.append(f"{where}: a second tool named {name!r}")
+    names.append(name)
+    if "description" in function and not isinstance(function["description"], str):
+        problems.append(f"{where}.function.description must be text")
+    parameters = function.get("parameters", {"type": "object"})
+    if not (isinstance(parameters, dict) and parameters.get("type") == "object"):
+        problems.append(f'{where}.function.parameters: must be a JSON Schema of "type": "object" (a call\'s arguments are an object)')
+    else:
+        problems += schema_problems(parameters, f"{where}.function.parameters", annotations=True)
+    return problems
+
+
+def tools_problems(tools):
+    if not isinstance(tools, list) or not tools:
+        return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
+    names = []
+    return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
+
+
+def tool_results_problems(results, tools, where="tool_results"):
+    """What is wrong with a case's simulated environment: a result per tool (text, or JSON sent as
+    its text), or a list of rules {"arguments": {...}, "result": ...} tried in order."""
+    if not isinstance(results, dict):
+        return ["field 'tool_results' must be an object {tool name: result, or a list of rules}"]
+    names = [t["function"]["name"] for t in tools or ()]
+    problems = []
+    for name, given in results.items():
+        if name not in names:
+            problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
+        for j, rule in enumerate(given if isinstance(given, list) else (), 1):
+            if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
+                problems.append(f'{where}.{name}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}} (a list is '
+                                'a list of rules; a result that is itself a list goes in a rule with "arguments": {})')
+    return problems
+
+
+def merged_tools(case, split_tools):
+    """A case's tools and tool_results over the split's (tools.json): the case's own definition of a
+    tool, and its own results for one, take the place of the split's; the others are added."""
+    tools, results = split_tools
+    own = case.get("tools") or []
+    names = {t["function"]["name"]: t for t in own}
+    merged = [names.pop(t["function"]["name"], t) for t in tools] + [t for t in own if t["function"]["name"] in names]
+    if merged:
+        case["tools"] = merged
+    if results or "tool_results" in case:
+        case["tool_results"] = {**results, **case.get("tool_results", {})}
+
+
+def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {})) -> tuple[Case, list]:
     """Check one decoded line; return (case, problems). labels is None for a free-text set;
-    default_threshold is checks.json's pass_threshold, which a case's own replaces."""
+    default_threshold is checks.json's pass_threshold, which a case's own replaces; split_tools
+    the tools and tool_results of tools.json, which a case's own override tool by tool."""
     if not isinstance(obj, dict):
         return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
     problems, case = [], {}
@@ -1868,6 +2075,11 @@ def parse_case(obj, labels, defaults, default_threshold=None) -> tuple[Case, lis
     if "messages" in case:
         case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}))
         problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
+        if problems:
+            return case, problems
+    merged_tools(case, split_tools)
+    if "tool_results" in case:
+        problems = tool_results_problems(case["tool_results"], case.get("tools"))
         if problems:
             return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels)
@@ -1920,6 +2132,11 @@ def case_problems(case, labels, stored=False):
     if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
+    tool_problems_found = tools_problems(case["tools"]) if "tools" in case else []
+    problems += tool_problems_found
+    if "tool_results" in case and (stored or not isinstance(case["tool_results"], dict)):
+        # a split's rules are read once merged with tools.json (parse_case); a run's as stored
+        problems += tool_results_problems(case["tool_results"], [] if tool_problems_found else case.get("tools"))
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
         near = [l for l in labels if label_key(l) == label_key(expected)]
@@ -1997,15 +2214,51 @@ def load_default_checks(path):
     return checks, threshold, data
 
 
+TOOLS_KEYS = ("tools", "tool_results")   # tools.json: {"tools": [...], "tool_results": {...}}
+
+
+def load_split_tools(path):
+    """tools.json beside a split: tools and tool_results every case of the split has, unless it gives
+    its own. Returns (tools, tool_results, the file's bytes); problems name the file and line."""
+    if not os.path.exists(path):
+        return [], {}, b""
+    data = read_bytes(path, "tools file")
+    try:
+        text = data.decode("utf-8-sig")
+        written = strict_json(text)
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
+    except ValueError as e:
+        raise EvalError(f"{path}: {json_problem(e)}") from None
+    if not isinstance(written, dict):
+        raise EvalError(f'{path}: must be a JSON object {{"tools": [...], "tool_results": {{...}}}}')
+    problems = [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(TOOLS_KEYS)})"
+                for key in written if key not in TOOLS_KEYS]
+    tools, results = written.get("tools", []), written.get("tool_results", {})
+    if "tools" in written and not (isinstance(tools, list) and tools):
+        problems.append(f"{path}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
+        tools = []
+    lines, names = item_lines(text, "tools"), []
+    for i, tool in enumerate(tools, 1):
+        where = f"{path}:{lines[i - 1]}" if len(lines) == len(tools) else path
+        problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
+    if not problems:
+        problems += [f"{path}:{line_of(text, json_text('tool_results'))}: {p}" for p in tool_results_problems(results, tools)]
+    if problems:
+        raise EvalError("\n".join(problems))
+    return tools, results, data
+
+
 def line_of(text, needle):
     """The line of the first occurrence of needle in text (1 if absent): where a key was written."""
     return text.count("\n", 0, max(text.find(needle), 0)) + 1
 
 
-def item_lines(text):
+def item_lines(text, key="checks"):
     """The line each check of a checks.json begins on: the items of its top-level list, or of the
-    list under its "checks" key. [] when they cannot be found (the caller then names the file only)."""
-    start = re.search(r'"checks"\s*:\s*\[', text) if text.lstrip().startswith("{") else re.search(r"\[", text)
+    list under its "checks" key (or another key: tools.json's "tools"). [] when they cannot be found
+    (the caller then names the file only)."""
+    start = re.search(rf'"{key}"\s*:\s*\[', text) if text.lstrip().startswith("{") else re.search(r"\[", text)
     if not start:
         return []
     decoder, lines, i = json.JSONDecoder(), [], start.end()
@@ -2029,7 +2282,9 @@ def load_split(path):
     labels_path = os.path.join(folder, LABELS_FILE)
     labels = parse_labels(labels_path) if os.path.exists(labels_path) else None
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
-    sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b""))
+    tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
+    sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
+                       + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
     problems, cases, first_line_of = [], [], {}
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
@@ -2051,7 +2306,7 @@ def load_split(path):
         except ValueError as e:
             problems.append(f"{where}: {json_problem(e)}")
             continue
-        case, case_problems = parse_case(obj, labels, defaults, threshold)
+        case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
         problems.extend(f"{where}: {p}" for p in case_problems)
         if case_problems:
             continue
@@ -2683,12 +2938,27 @@ class ChatClient:
         API has no way to (an OpenAI-compatible server loads at start)."""
         return None
 
-    def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
-        """Ask once, retrying transient faults. Never raises: a failure comes back as `error`."""
+    @staticmethod
+    def read_tool_calls(calls, arguments_type):
+        """A message's tool_calls as eval.py stores them, [{"id", "name", "arguments"}], each as the
+        server sent it; [] for none. Raises CallFailed for calls that are not calls."""
+        if calls is None:
+            return []
+        if not isinstance(calls, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("function"), dict) and isinstance(c["function"].get("name"), str)
+                and isinstance(c["function"].get("arguments", {}), arguments_type)
+                and isinstance(c.get("id", ""), (str, type(None))) for c in calls):
+            raise CallFailed("the server's answer had tool_calls that are not calls", retry=True)
+        return [{"id": c.get("id"), "name": c["function"]["name"], "arguments": c["function"].get("arguments", {})}
+                for c in calls]
+
+    def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
+        """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
+        tools, the answer may hold tool_calls ([{"id", "name", "arguments"}], as the server sent them)."""
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
-                answer = self.chat_once(model, messages, options, fmt, think)
+                answer = self.chat_once(model, messages, options, fmt, think, tools)
             except CallFailed as failure:
                 if not failure.retry or attempt == self.retries:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
@@ -2696,6 +2966,8 @@ class ChatClient:
                 continue
             answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
             answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
+            if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
+                answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -2803,7 +3075,7 @@ class OllamaClient(ChatClient):
                  details.get("quantization_level"))
         return {k: self.scrub(v) if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
 
-    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
+    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
         if fmt is not None:
             body["format"] = fmt
@@ -2814,6 +3086,8 @@ class OllamaClient(ChatClient):
             # word (server/prompt.go chatPrompt), which no count can show; asked not to truncate (since
             # v0.12.6, api/types.go ChatRequest.Truncate) it refuses instead, and the case says why
             body["truncate"] = False
+        if tools:
+            body["tools"] = tools   # api/types.go ChatRequest.Tools
         data = self.post("/api/chat", body, model)
         try:
             content = data["message"]["content"]
@@ -2821,7 +3095,9 @@ class OllamaClient(ChatClient):
                 raise TypeError
         except (KeyError, TypeError):
             raise CallFailed("the server's answer had no message.content", retry=True) from None
-        return {
+        # api/types.go Message.ToolCalls: [{"id"?, "function": {"index", "name", "arguments": an object}}]
+        calls = {"tool_calls": self.read_tool_calls(data["message"].get("tool_calls"), dict)} if tools else {}
+        return {**calls, 
             "response": content,
             "prompt_tokens": data.get("prompt_eval_count"),
             "completion_tokens": data.get("eval_count"),
@@ -2832,6 +3108,24 @@ class OllamaClient(ChatClient):
             "done_reason": data.get("done_reason"),
             "thinking": data["message"].get("thinking"),
         }
+
+    @staticmethod
+    def wire(transcript):
+        """An agent's transcript as Ollama takes it back (docs/api.md, "Chat request (With history, with
+        tools)"): the assistant's calls with their arguments as objects, each result as a tool message
+        naming its tool (api/types.go Message.ToolName; and ToolCallID where the call had an id)."""
+        messages = []
+        for m in transcript:
+            if m["role"] == "assistant":
+                turn = {"role": "assistant", "content": m.get("content") or ""}
+                if m.get("tool_calls"):
+                    turn["tool_calls"] = [{**({"id": c["id"]} if c.get("id") else {}),
+                                           "function": {"name": c["name"], "arguments": call_arguments(c) or {}}}
+                                          for c in m["tool_calls"]]
+                messages.append(turn)
+            else:
+                messages.append({"role": "tool", "content": m["content"], "tool_name": m["name"]})
+        return messages
 
 
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
@@ -2881,32 +3175,59 @@ class OpenAIClient(ChatClient):
             if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
-    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT):
+    def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
         if fmt is not None:
             body["response_format"] = response_format(fmt, self.schema_form)
+        if tools:
+            body["tools"] = tools
         data = self.post("/chat/completions", body, model)
+        calls = {}
         try:
             choice = data["choices"][0]
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
             content = message["content"]
             thinking = message.get("reasoning_content") or message.get("reasoning")
-            if content is None and isinstance(thinking, str) and thinking:
+            if tools:   # OpenAI: [{"id", "type": "function", "function": {"name", "arguments": a JSON string}}]
+                calls["tool_calls"] = self.read_tool_calls(message.get("tool_calls"), str)
+            if content is None and isinstance(thinking, str) and thinking and not calls.get("tool_calls"):
                 # all reasoning and no answer: what they send when max_tokens falls inside the reasoning
                 # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
                 # that never finished, never as a server fault to retry
                 content = ""
-            if not isinstance(content, str):
-                raise TypeError
-        except (KeyError, IndexError, TypeError):
+            if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
+                raise TypeError   # content is null beside tool calls, and only there
+        except (KeyError, IndexError, TypeError, AttributeError):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
-        return {"response": content, "prompt_tokens": usage.get("prompt_tokens"),
+        return {**calls, "response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
                 "thinking": thinking,
                 "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
+
+    @staticmethod
+    def wire(transcript):
+        """An agent's transcript as OpenAI takes it back: the assistant's calls with their ids and
+        arguments as the JSON string it sent, each result as a tool message answering its call's id. A
+        server that gave a call no id gets one made from its place, the same on every turn."""
+        messages = []
+        for number, m in enumerate(transcript):
+            if m["role"] == "assistant":
+                # a null content (beside tool calls) goes back as "": OpenAI takes either, and llama-cpp-python's
+                # server refuses null (llama_types.ChatCompletionRequestAssistantMessage: content a str) and
+                # its chatml-function-calling template reads message.content, so it cannot be left out
+                turn = {"role": "assistant", "content": m.get("content") or ""}
+                if m.get("tool_calls"):
+                    turn["tool_calls"] = [{"id": c.get("id") or f"call_{number}_{i}", "type": "function",
+                                           "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(
+                                               c["arguments"], str) else json_text(c["arguments"])}}
+                                          for i, c in enumerate(m["tool_calls"])]
+                messages.append(turn)
+            else:
+                messages.append({"role": "tool", "tool_call_id": m["call_id"], "content": m["content"]})
+        return messages
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
         """--format schema: ask once in each form in turn and keep the first the server accepts, so
@@ -2972,10 +3293,34 @@ def conversation(case):
 
 def case_context(case):
     """What the user said, as a judge reads it: the input, a conversation turn by turn (the answer
-    is the assistant's next turn), or the vars."""
+    is the assistant's next turn), or the vars; and an agent's tool calls with their results, in order."""
     if case.get("messages"):
-        return "Conversation so far:\n" + "\n\n".join(f"[{t['role']}]\n{t['content']}" for t in case["messages"])
-    return "User's message:\n" + (case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False))
+        said = "Conversation so far:\n" + "\n\n".join(f"[{t['role']}]\n{t['content']}" for t in case["messages"])
+    else:
+        said = "User's message:\n" + (case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False))
+    steps = transcript_lines(case.get("transcript"), final=False)
+    return said + ("\n\nWhat the assistant did before answering (its tool calls and what each returned):\n"
+                   + "\n".join(steps) if steps else "")
+
+
+def call_text(call):
+    """A tool call as a person (or a judge) reads it: lookup_order({"order_id": "A-1"})."""
+    arguments = call.get("arguments")
+    return f"{call.get('name')}({arguments if isinstance(arguments, str) else json_text(arguments)})"
+
+
+def transcript_lines(transcript, final=True):
+    """An agent's transcript turn by turn, as plain lines: what the assistant said and called, and
+    what each tool returned. final=False leaves out the final answer (the judge reads it apart)."""
+    lines = []
+    for number, m in enumerate(transcript or (), 1):
+        if m["role"] == "tool":
+            lines.append(f"  -> {m['name']} returned: {m['content']}" + ("" if m.get("matched", True) else
+                                                                        "  (no result matched these arguments)"))
+        elif m.get("tool_calls") or final:
+            said = (m.get("content") or "").strip()
+            lines += [f"[assistant] {said}"] * bool(said) + [f"[assistant calls] {call_text(c)}" for c in m.get("tool_calls") or ()]
+    return lines
 
 
 def output_format(fmt, labels):
@@ -3335,6 +3680,8 @@ WINNER_SCHEMA = {"type": "object", "required": ["reason", "winner"],
 
 
 def pairwise_messages(criterion, case, first, second):
+    # an agent's transcript is one run's path, not both: the two final answers are compared on their own
+    case = {k: v for k, v in case.items() if k != "transcript"}
     return [{"role": "system", "content": PAIRWISE_PROMPT},
             {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n"
                                         f"Answer A:\n{first}\n\nAnswer B:\n{second}"}]
@@ -3435,8 +3782,15 @@ def build_config(args) -> RunConfig:
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
         "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+        "max_turns": max_turns(args.max_turns),   # start_config drops it for a split without tools
         **quick_look(args.limit, args.cases),
     }
+
+
+def max_turns(value):
+    if value > MAX_TURNS:
+        raise EvalError(f"--max-turns {value}: at most {MAX_TURNS} (an agent that needs more is in a loop)")
+    return value
 
 
 def quick_look(limit, cases):
@@ -3647,8 +4001,9 @@ def abandon_journal(run_path, journal, lock):
         lock.release()
 
 
-def read_journal(path):
-    """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped."""
+def read_journal(path, turns=None):
+    """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
+    An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given."""
     data = read_bytes(path, "journal")
     lines = data.decode("utf-8", errors="replace").split("\n")
     try:
@@ -3680,6 +4035,10 @@ def read_journal(path):
         problem = journal_entry_problem(entry, config)
         if problem:
             raise EvalError(f"{path}:{number}: damaged journal line: {problem}")
+        if "turn" in entry:
+            if turns is not None:
+                turns.setdefault((entry["id"], entry.get("trial", 1)), []).append(entry)
+            continue
         done[entry["id"], entry.get("trial", 1)] = entry
     return config, done
 
@@ -3689,6 +4048,12 @@ def journal_entry_problem(entry, config):
     that report would refuse."""
     if type(entry) is not dict or type(entry.get("id")) is not str:
         return "not an answer with an id"
+    if "turn" in entry:   # one turn of an agent's conversation
+        trial = entry.get("trial", 1)
+        if type(trial) is not int or not 1 <= trial <= config["repeat"] or type(entry["turn"]) is not int \
+                or entry["turn"] < 1 or type(entry.get("figures")) is not dict or answer_problem(entry["figures"]):
+            return "an agent's turn needs a trial, a turn number and its figures"
+        return transcript_problem(entry.get("transcript"))
     return recorded_answer_problem(entry, config)
 
 
@@ -3789,31 +4154,118 @@ def case_options(config):
     return {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
 
 
-def ask_case(client, config, prompt_text, case, waiting=None):
+def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=None):
     """One answer to one case, then (if it has judge checks) the judge's votes on it; each request
-    is registered in `waiting` (InFlight) while it is out."""
+    is registered in `waiting` (InFlight) while it is out. A case with tools is a conversation of
+    requests (ask_agent): kept holds the turns a journal already has, and on_turn(turn) journals
+    each new one as it ends."""
     waiting = waiting or InFlight()
     options = case_options(config)
     with waiting.request(f"case {case['id']}"):
-        answer = client.chat(config["model"], messages_for(prompt_text, case), options,
-                             output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
+        if case.get("tools"):
+            answer = ask_agent(client, config, prompt_text, case, kept, on_turn or (lambda turn: None))
+        else:
+            answer = client.chat(config["model"], messages_for(prompt_text, case), options,
+                                 output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
     said = answer_of(answer["response"]) if answer["response"] is not None else None
     if said is not None and config.get("judge"):
+        judged = dict(case, transcript=answer["transcript"]) if case.get("tools") else case
         with waiting.request(f"the judge on {case['id']}"):
-            answer["judges"] = judge_answer(client, config["judge"], case, said) or None
+            answer["judges"] = judge_answer(client, config["judge"], judged, said) or None
     return answer
 
 
+# Agents. A case with tools is asked in turns: each answer that calls tools gets one tool message per
+# call, with the result its case's tool_results give (nothing real is touched), and is asked again,
+# until an answer calls none or --max-turns requests were made. Each turn is journaled as it ends.
+
+SUMMED = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns", "load_duration_ns",
+          "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")   # over an agent's turns
+TURN_FIGURES = SUMMED + ("done_reason",)   # what each turn keeps of its request (per_turn)
+
+
+def tool_result(call, case):
+    """(the text a call gets back, whether the case's tool_results had one for it). A rule matches
+    when its arguments are within the call's; a call nothing matches gets NO_RESULT."""
+    if tool_named(case.get("tools"), call["name"]) is None:
+        return json_text({"error": f"there is no tool named {call['name']}"}), False
+    given = (case.get("tool_results") or {}).get(call["name"], NO_RESULT)
+    if given is NO_RESULT:
+        return json_text(NO_RESULT), False
+    if isinstance(given, list):
+        arguments = call_arguments(call)
+        given = next((rule["result"] for rule in given if arguments is not None and is_subset(rule["arguments"], arguments)),
+                     NO_RESULT)
+        if given is NO_RESULT:
+            return json_text(NO_RESULT), False
+    return (given if isinstance(given, str) else json_text(given)), True
+
+
+def agent_turn(answer, number):
+    """One turn as the journal and the transcript keep it: the assistant's message (its calls as the
+    server sent them, an id made from its place for a call without one), and the request's figures.
+    number: the message's place in the transcript."""
+    message = {"role": "assistant", "content": answer["response"]}
+    if answer.get("thinking"):
+        message["thinking"] = answer["thinking"]
+    if answer.get("tool_calls"):
+        message["tool_calls"] = answer["tool_calls"]
+    return message, {k: answer.get(k) for k in TURN_FIGURES}
+
+
+def summed(per_turn):
+    """An agent's figures over its turns: counts and times added (None where no turn has one), the
+    last turn's done_reason."""
+    total = {k: sum(f[k] for f in per_turn if f.get(k) is not None) if any(f.get(k) is not None for f in per_turn)
+             else None for k in SUMMED}
+    total["latency_ms"] = round(total["latency_ms"], 1) if total["latency_ms"] is not None else None
+    total["done_reason"] = per_turn[-1].get("done_reason") if per_turn else None
+    return total
+
+
+def ask_agent(client, config, prompt_text, case, kept, on_turn):
+    """The loop of one agent case. Returns the result's call fields: the final answer as response,
+    the transcript, per_turn, and the figures summed; an error names its turn and keeps the turns before."""
+    transcript, per_turn = [], []
+    for turn in kept:   # journaled before an interruption: not asked again
+        transcript += turn["transcript"]
+        per_turn.append(turn["figures"])
+    system = messages_for(prompt_text, case)
+    fmt, think = output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT)
+    max_turns = config.get("max_turns") or DEFAULT_MAX_TURNS
+    last = transcript[-1] if transcript and transcript[-1]["role"] == "assistant" else None
+    while len(per_turn) < max_turns and not (last and not last.get("tool_calls")):
+        answer = client.chat(config["model"], system + client.wire(transcript), case_options(config), fmt, think,
+                             case["tools"])
+        if answer["error"] is not None:
+            return {**summed(per_turn + [answer]), "response": None, "error": f"turn {len(per_turn) + 1}: {answer['error']}",
+                    "transcript": transcript, "per_turn": per_turn, "out_of_turns": False}
+        last, figures = agent_turn(answer, len(transcript))
+        made = [last]
+        for i, call in enumerate(last.get("tool_calls") or ()):
+            content, matched = tool_result(call, case)
+            made.append({"role": "tool", "name": call["name"], "call_id": call.get("id") or f"call_{len(transcript)}_{i}",
+                         "content": content, "matched": matched})
+        on_turn({"turn": len(per_turn) + 1, "transcript": made, "figures": figures})
+        transcript += made
+        per_turn.append(figures)
+    out = bool(last is None or last.get("tool_calls"))
+    said = (last or {}).get("content")
+    return {**summed(per_turn), "response": said if isinstance(said, str) else "",
+            "error": None, "thinking": (last or {}).get("thinking"), "transcript": transcript, "per_turn": per_turn,
+            "out_of_turns": out}
+
+
 def awaited(waiting, what, ask):
-    """ask(item), registered in `waiting` (InFlight) as what(item) while it is out."""
-    def asking(item):
+    """ask(item) as ask_all asks it, registered in `waiting` (InFlight) as what(item) while it is out."""
+    def asking(item, trial):
         with waiting.request(what(item)):
             return ask(item)
     return asking
 
 
 def ask_all(work, jobs, ask, on_answer, on_wait=None):
-    """Call ask(case) for each (case, trial) in `work` with `jobs` in flight; call
+    """Call ask(case, trial) for each (case, trial) in `work` with `jobs` in flight; call
     on_answer(case, trial, result) in the main thread as answers arrive, and on_wait() about twice
     a second while none does (the progress line's timer). Workers are daemons: Ctrl-C never waits
     for them."""
@@ -3829,7 +4281,7 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None):
                 return
             case, trial = item
             try:
-                answers.put((case, trial, ask(case)))
+                answers.put((case, trial, ask(case, trial)))
             except BaseException as e:   # a bug must surface in the main thread, not hang it
                 answers.put((case, trial, e))
                 return
@@ -3916,12 +4368,12 @@ def guard_held_out(config, inputs, folders, forced):
 
 
 def open_or_resume(args):
-    """(config, answers kept, journal path to resume or None, finished run to complete or None)
-    for a new run, a resumed one, or the completion of a finished run that has errors."""
+    """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
+    complete or None) for a new run, a resumed one, or the completion of a finished run that has errors."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, None, None
+        return build_config(args), {}, {}, None, None
     if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
@@ -3929,32 +4381,63 @@ def open_or_resume(args):
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if os.path.exists(run_path):
-            config, done = answers_to_complete(run_path)
+            config, done, turns = answers_to_complete(run_path)
             if args.host is not None:
                 config["host"] = resolve_host(args.host)
-            return config, done, None, run_path
+            return config, done, turns, None, run_path
         raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
         raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
                         f"just after the run file was written: every answer is in {run_path}; remove the journal")
-    config, done = read_journal(run_path + JOURNAL_SUFFIX)
+    turns = {}
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns)
     if args.host is not None:
         config["host"] = resolve_host(args.host)
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
-    return config, done, run_path, None
+    # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
+    turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
+    return config, done, turns, run_path, None
+
+
+def kept_turns(entries):
+    """An agent's journaled turns, 1, 2, 3... up to the first missing one (each turn once: a turn
+    journaled again after a resume that was itself interrupted replaces nothing before it)."""
+    by_number = {e["turn"]: e for e in entries}
+    kept = []
+    while len(kept) + 1 in by_number:
+        kept.append(by_number[len(kept) + 1])
+    return kept
 
 
 def answers_to_complete(run_path):
-    """A finished run's config and its answers without an error: what `run --resume` keeps when
-    it completes a run whose calls failed. A run without errors has nothing to complete."""
+    """A finished run's config, its answers without an error, and the turns its agents that failed
+    had finished (they go on from there): what `run --resume` keeps when it completes a run whose
+    calls failed. A run without errors has nothing to complete."""
     run = load_run(run_path)
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
     if len(done) == len(run["results"]):
         raise EvalError(f"{run_path} is a finished run without errors; there is nothing to resume")
-    return dict(run["config"], completed_from=run_path), done
+    turns = {(r["id"], r["trial"]): finished_turns(r) for r in run["results"] if r.get("error") is not None
+             and r.get("transcript")}
+    return dict(run["config"], completed_from=run_path), done, {k: v for k, v in turns.items() if v}
 
 
-def complete_journal(finished, config, done):
+def finished_turns(r):
+    """A stored agent's transcript cut back into the turns it was journaled as (each assistant
+    message with the tool messages after it, and its per_turn figures); [] when they do not pair up."""
+    turns = []
+    for m in r["transcript"]:
+        if m["role"] == "assistant":
+            turns.append({"turn": len(turns) + 1, "transcript": [m], "figures": None})
+        elif turns:
+            turns[-1]["transcript"].append(m)
+    figures = r.get("per_turn") or []
+    if len(figures) != len(turns):
+        return []
+    return [dict(t, figures=f) for t, f in zip(turns, figures)]
+
+
+def complete_journal(finished, config, done, turns):
     """The journal of a run that completes `finished` in a file of its own, holding the answers
     it keeps, so that the completion can itself be interrupted and resumed."""
     base, ext = os.path.splitext(finished)
@@ -3962,6 +4445,9 @@ def complete_journal(finished, config, done):
     try:
         for (case_id, trial), answer in done.items():
             append_journal(journal, {"id": case_id, "trial": trial, **answer})
+        for (case_id, trial), kept in turns.items():   # an agent's finished turns: a resume of this goes on from them too
+            for turn in kept:
+                append_journal(journal, {"id": case_id, "trial": trial, **turn})
     except BaseException as e:   # the answers it copies are all in `finished`: nothing is lost by going
         abandon_journal(run_path, journal, lock)
         if isinstance(e, OSError):
@@ -4036,7 +4522,7 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, run_path, completes = open_or_resume(args)
+    config, done, turns, run_path, completes = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
@@ -4064,7 +4550,7 @@ def run_split(args):
     if run_path:
         journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done))
     elif completes:
-        run_path, journal, lock = complete_journal(completes, config, done)
+        run_path, journal, lock = complete_journal(completes, config, done, turns)
     else:
         window = {"context_length": client.window(config["model"], case_options(config))} if config["api"] == "ollama" else {}
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
@@ -4072,7 +4558,7 @@ def run_split(args):
         if run_path != wanted:
             warn(f"{wanted} exists; writing {run_path} instead")
     try:
-        errors = ask_remaining(args, config, inputs, done, client, run_path, journal)
+        errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
         if errors is None:
             return None   # interrupted: the answers are in the journal
         run = assemble_run(config, inputs.cases, done)
@@ -4102,6 +4588,12 @@ def preflight_server(client, config, judge, inputs, resuming):
         raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
                         f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
                         "out, or pick a thinking model")
+    if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in inputs.cases):
+        # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
+        # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
+        raise EvalError(f"{config['model']} cannot call tools on {config['host']} (it can: "
+                        f"{', '.join(capabilities) or 'nothing listed'}), and {config['split_path']} has cases with "
+                        "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
     family = client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think in (True, False):
         # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
@@ -4142,6 +4634,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     config["judge"] = judge
     if form:
         config["response_format"] = form
+    if not any(case.get("tools") for case in inputs.cases):
+        config.pop("max_turns", None)   # no case has tools: no turns to count, and nothing for compare to show
     config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
                   labels=inputs.labels, cases=len(inputs.cases),
                   date=datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -4170,22 +4664,32 @@ class ServerGone(Exception):
     """Calls failed to connect SERVER_GONE_AFTER times in a row: the run stops, resumable."""
 
 
-def ask_remaining(args, config, inputs, done, client, run_path, journal):
-    """Ask every case and trial without an answer in `done`, journaling each answer as it comes.
-    Returns how many ended in error, or None if the run was interrupted."""
+def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None):
+    """Ask every case and trial without an answer in `done`, journaling each answer as it comes (and
+    each turn of an agent's, going on from those in `turns`). Returns how many ended in error, or
+    None if the run was interrupted."""
     work = [(case, trial) for case in inputs.cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
     errors = unreachable = 0
+    writing = threading.Lock()   # agents' turns are journaled by the workers, answers by this thread
 
-    def on_answer(case, trial, answer):
-        nonlocal errors, unreachable
+    def journaled(entry):
         try:
-            append_journal(journal, {"id": case["id"], "trial": trial, **answer})
+            with writing:
+                append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
             raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
                             f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
                             f"{run_path}") from None
+
+    def ask(case, trial):
+        return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
+                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}), progress.waiting)
+
+    def on_answer(case, trial, answer):
+        nonlocal errors, unreachable
+        journaled({"id": case["id"], "trial": trial, **answer})
         done[case["id"], trial] = answer
         errors += answer["error"] is not None
         progress.update(len(done), errors)
@@ -4195,8 +4699,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal):
 
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, lambda case: ask_case(client, config, inputs.prompt_text, case, progress.waiting),
-                    on_answer, progress.tick)
+            ask_all(work, args.jobs, ask, on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
@@ -4364,7 +4867,38 @@ def recorded_answer_problem(r, config):
             type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
             and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
-    return answer_problem(r)
+    return answer_problem(r) or agent_answer_problem(r)
+
+
+def transcript_problem(transcript):
+    """What is wrong with a stored transcript, or None: a report reads every call and result in it."""
+    if type(transcript) is not list:
+        return "transcript must be a list of messages"
+    for number, m in enumerate(transcript, 1):
+        if type(m) is not dict or m.get("role") not in ("assistant", "tool"):
+            return f"transcript message {number} must be an assistant or a tool message"
+        if m["role"] == "tool" and not (type(m.get("name")) is str and type(m.get("content")) is str
+                                        and type(m.get("matched")) is bool and type(m.get("call_id")) is str):
+            return f"transcript message {number}: a tool message has a name, a call_id, a content and matched"
+        if m["role"] == "assistant" and not (m.get("content") is None or type(m["content"]) is str) or not all(
+                type(c) is dict and type(c.get("name")) is str and (c.get("id") is None or type(c["id"]) is str)
+                and type(c.get("arguments")) in (dict, str) for c in m.get("tool_calls") or ()):
+            return f"transcript message {number}: an assistant message has text and calls {{id, name, arguments}}"
+        if type(m.get("tool_calls", [])) is not list:
+            return f"transcript message {number}: tool_calls must be a list"
+    return None
+
+
+def agent_answer_problem(r):
+    """The fields an agent's answer adds: its transcript, each turn's figures, out_of_turns."""
+    if r.get("transcript") is not None and (problem := transcript_problem(r["transcript"])):
+        return problem
+    turns = r.get("per_turn")
+    if turns is not None and not (type(turns) is list and all(type(f) is dict and not answer_problem(f) for f in turns)):
+        return "per_turn must be a list of each turn's figures"
+    if r.get("out_of_turns") not in (None, True, False):
+        return "out_of_turns must be true, false or null"
+    return None
 
 
 
@@ -4477,6 +5011,10 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 trial["judged"] = judge_verdicts(trial["votes"])
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
+            if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
+                trial["correct"] = False
+        if r.get("transcript") is not None and trial["error"] is None:
+            trial["agent"] = agent_trace(r, case["checks"], trial)
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -4494,6 +5032,104 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         case["correct"] = majority((t["correct"] for t in decided), tie=False)   # a split vote is no pass
         case["predicted"] = majority((t["predicted"] for t in decided), tie=TIE) if labels is not None else None
     return list(cases.values())
+
+
+def level_verdict(checks, passed):
+    """The verdict of some blocking checks: False if one fails, None if one is undecided, else True."""
+    verdicts = [passed.get(c["name"]) for c in checks if c["blocking"]]
+    return False if False in verdicts else None if None in verdicts else True
+
+
+def agent_trace(r, checks, trial):
+    """What the report reads of an agent's answer, at the two levels the method names: the final
+    result (its checks on the answer, and reaching one within --max-turns) and the trajectory (its
+    trajectory checks; None without any); each call, with its turn, whether its arguments fit its
+    tool and whether a result matched it; and, when it failed, its first failure (first_failure())."""
+    calls, pending, turn = [], [], 0
+    for m in r["transcript"]:
+        if m["role"] == "assistant":
+            turn += 1
+            for call in m.get("tool_calls") or ():
+                calls.append({"turn": turn, "name": call["name"], "text": call_text(call),
+                              "problem": call_problem(call, r.get("tools")), "matched": None})
+                pending.append(calls[-1])
+        elif pending:
+            pending.pop(0)["matched"] = m["matched"]
+    out = bool(r.get("out_of_turns"))
+    final = [c for c in checks if c["type"] not in TRAJECTORY]
+    trajectory = [c for c in checks if c["type"] in TRAJECTORY]
+    trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
+             "final": False if out else level_verdict(final, trial["checks"]),
+             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None}
+    if trial["correct"] is False:
+        trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])
+    return trace
+
+
+def first_failure(calls, checks, passed, out, turns):
+    """The first wrong step of a failing agent, as the method has it (label the first failure in a
+    chain; what follows is often its cascade): the first call that a failed check points at (a tool
+    it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
+    matched; else the first failed check that points at no call, or running out of turns.
+    {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
+    failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
+    for number, call in enumerate(calls, 1):
+        for c in failed.values():
+            what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
+                    or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"
+                    or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed")
+            if what:
+                return {"turn": call["turn"], "call": call["text"], "check": c["name"], "what": what}
+        if call["matched"] is False:
+            return {"turn": call["turn"], "call": call["text"], "check": None,
+                    "what": "no tool result matched these arguments (a wrong or missing argument)"}
+    for c in failed.values():
+        what = {"tool_called": "the call never happened", "tool_order": "the calls did not come in this order"}.get(c["type"])
+        if what:
+            return {"turn": None, "call": None, "check": c["name"], "what": what}
+    if out:   # before the answer's checks: there is no answer to check
+        return {"turn": turns, "call": None, "check": None, "what": f"ran out of turns ({turns}) still calling tools"}
+    return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
+
+
+def agent_figures(cases):
+    """The report's Agent section: the final-result and trajectory pass rates apart (each case's
+    majority over its trials, as the headline), turns used, the cases that ran out of turns, every
+    tool's calls, and the first failure of each failing case. None when no case has tools."""
+    final, trajectory, tools, turns, out, first = [0, 0], [0, 0], {}, [], [], []
+    agents = 0
+    for c in cases:
+        traces = [(t, t["agent"]) for t in c["trials"] if "agent" in t]
+        if not traces:
+            continue
+        agents += 1
+        for level, tally in (("final", final), ("trajectory", trajectory)):
+            votes = [a[level] for _, a in traces if a[level] is not None]
+            if votes:
+                tally[0] += majority(votes, tie=False)
+                tally[1] += 1
+        for t, a in traces:
+            turns.append(a["turns"])
+            if a["out_of_turns"]:
+                out.append({"id": c["id"], "trial": t["trial"]})
+            for call in a["calls"]:
+                row = tools.setdefault(call["name"], {"name": call["name"], "calls": 0, "cases": set(), "invalid": 0,
+                                                      "unmatched": 0})
+                row["calls"] += 1
+                row["cases"].add(c["id"])
+                row["invalid"] += call["problem"] is not None
+                row["unmatched"] += call["matched"] is False
+        failing = next(((t, a) for t, a in traces if a["first_failure"]), None)
+        if c["correct"] is False and failing:
+            first.append({"id": c["id"], "trial": failing[0]["trial"], **failing[1]["first_failure"]})
+    if not agents:
+        return None
+    turns.sort()
+    return {"cases": agents, "final": rate_figures(*final), "trajectory": rate_figures(*trajectory) if trajectory[1] else None,
+            "turns": {"median": (turns[(len(turns) - 1) // 2] + turns[len(turns) // 2]) / 2 if turns else None,
+                      "max": turns[-1] if turns else None},
+            "out_of_turns": out, "tools": [dict(row, cases=len(row["cases"])) for row in sorted(tools.values(), key=lambda r: r["name"])],
+            "first_failures": first}
 
 
 def grade_run(run, rules_by_id=None):
@@ -4729,6 +5365,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
+    agent = agent_figures(cases)
+    if agent:
+        s["agent"] = agent
     return s
 
 
@@ -5785,7 +6424,8 @@ def bounds_detail(b):
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
                "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval,
-               "points_ci": difference_text, "size": size_text, "bounds": bounds_text}
+               "points_ci": difference_text, "size": size_text, "bounds": bounds_text,
+               "number": lambda v: "-" if v is None else f"{v:g}"}   # a median of whole numbers: 3, 2.5
 
 
 def figure_text(f):
@@ -5825,7 +6465,7 @@ def rerun_warning(rerun):
 def report_rows(config, s):
     """A run's report as rows: every figure its views show, worked out here once, in sections
     keyed by what they hold; a section the run has nothing for is left out."""
-    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
+    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s), rows_agent(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
                 rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s)]
     return [sec for sec in sections if sec]
@@ -5894,7 +6534,7 @@ def rows_checks(s):
     """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
     a person should see); the label check alone is no table."""
     rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] == "judge",
-             "shown": CHECK_TYPES[c["type"]].shown,
+             "trajectory": c["type"] in TRAJECTORY, "shown": CHECK_TYPES[c["type"]].shown,
              "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
              "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]
     plain = [r for r in rows if not r["judge"]]
@@ -5907,6 +6547,26 @@ def rows_checks(s):
                         **{k: figure("count", j[k], ["judge", k]) for k in
                            ("calls", "failed_calls", "prompt_tokens", "completion_tokens")}}
     return out
+
+
+def rows_agent(s):
+    """Agents: the final result and the trajectory, each with its interval; turns used and the cases
+    that ran out of them; each tool's calls; the first failure of each failing case."""
+    a = s.get("agent")
+    if not a:
+        return None
+    levels = [{"name": name, "figure": share(a[key]["correct"], a[key]["total"], ["agent", key],
+                                             ("correct", "total", "accuracy", "ci"), ci=a[key]["ci"])}
+              for key, name in (("final", "final result"), ("trajectory", "trajectory")) if a[key]]
+    tools = [{"name": t["name"], "figures": [figure("count", t[k], ["agent", "tools", i, k])
+                                             for k in ("calls", "cases", "invalid", "unmatched")]}
+             for i, t in enumerate(a["tools"])]
+    return {"key": "agent", "cases": figure("count", a["cases"], ["agent", "cases"]), "rows": levels, "tools": tools,
+            "turns": [figure("number", a["turns"]["median"], ["agent", "turns", "median"]),
+                      figure("count", a["turns"]["max"], ["agent", "turns", "max"])],
+            "out_of_turns": figure("count", len(a["out_of_turns"]), ["agent", "out_of_turns", "#"]),
+            "out_ids": figure("ids", sorted({o["id"] for o in a["out_of_turns"]}), None),
+            "first_failures": a["first_failures"], "repeat": s["repeat"]}
 
 
 def rows_slice(key, s):
@@ -6041,6 +6701,31 @@ def label_section(sec):
     return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
 
 
+def turns_line(sec):
+    median, most = sec["turns"]
+    return (f"turns used: median {figure_text(median)}, max {figure_text(most)} · ran out of turns: "
+            f"{figure_text(sec['out_of_turns'])}" + (f" ({figure_text(sec['out_ids'])})" if sec["out_ids"]["value"] else ""))
+
+
+def agent_section(sec):
+    """Agents, at the method's two levels, then how they got there: turns, tools, first failures."""
+    out = [f"Agent ({plural(sec['cases']['value'], 'case')} with tools; the final result and the trajectory "
+           "judged apart):"]
+    out += table([[r["name"], figure_text(r["figure"]), f"(95% CI {interval(r['figure']['ci'])})"] for r in sec["rows"]],
+                 align_right_from=99)
+    out.append("  " + turns_line(sec))
+    if sec["tools"]:
+        out += [""] + table([["tool", "calls", "cases", "invalid arguments", "no matching result"]]
+                            + [[inert(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]],
+                            align_right_from=99)   # a name the model made up may hold escape sequences
+    out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
+    rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
+    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), one_line(f["call"] or "-", 50),
+                                                                   f["check"] or "-", f["what"]]
+             for f in sec["first_failures"][:FAILURES_SHOWN]]
+    return out + (table(rows, align_right_from=99) if sec["first_failures"] else ["  -"])
+
+
 def check_section(sec):
     """Pattern and code checks first; judge checks apart, with their cost and what a person should see."""
     out = []
@@ -6048,8 +6733,12 @@ def check_section(sec):
         return table([[r["name"], r["type"], r["role"], figure_text(r["figure"]),
                        f"{figure_text(r['open'])} open" if r["open"]["value"] else ""] for r in checks],
                      align_right_from=99)
-    if sec["plain_table"]:
-        out += ["Checks (answers passing each):"] + rows([r for r in sec["rows"] if not r["judge"]])
+    plain = [r for r in sec["rows"] if not r["judge"] and not r["trajectory"]]
+    if sec["plain_table"] and plain:
+        out += ["Checks (answers passing each):"] + rows(plain)
+    if any(r["trajectory"] for r in sec["rows"]):
+        out += ["" if out else None, "Trajectory checks (the tools an agent called, how, in what order, how often):"]
+        out += rows([r for r in sec["rows"] if r["trajectory"]])
     if "judge" in sec:
         j = sec["judge"]
         out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]
@@ -6266,7 +6955,7 @@ NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failur
 
 
 # The report's sections after its head, in order, as text: (key, title, the lines of the section).
-TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section),
+TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section), ("agent", None, agent_section),
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
                  ("failures", None, failure_section), ("annotations", None, annotation_section)]
@@ -6286,6 +6975,10 @@ def markdown_report(config, s, path):
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
     out += [f"| Check {md_code(r['name'], cell=True)}{r['shown']} | {figure_text(r['figure'])} | |"
             for r in checks["rows"] if r["type"] != "label"]
+    agent = section_of(rows, "agent")
+    if agent:
+        out += [f"| Agents: {r['name']} | {figure_text(r['figure'])} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
+        out.append(f"| Agents: ran out of turns | {figure_text(agent['out_of_turns'])} | |")
     if problems["failed"]:
         out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(window=window_name(problems))} | {figure_text(r['figure'])} | |"
@@ -6354,6 +7047,48 @@ def asked_lines(case):
     return lines
 
 
+def failed_on(call, number, checks, passed, tools):
+    """The failed checks a call is at fault for: a tool it must not call, arguments its tool refuses,
+    the call past max_tool_calls."""
+    return [c["name"] for c in checks if passed.get(c["name"]) is False and (
+        c["type"] == "tool_not_called" and call["name"] == c["value"]
+        or c["type"] == "tool_args_valid" and call_problem(call, tools) is not None
+        or c["type"] == "max_tool_calls" and number == c["value"] + 1)]
+
+
+def transcript_turns(result, checks, passed):
+    """An agent's transcript turn by turn, as report --case, review and the pages show it: each turn's
+    text and calls, each call with its arguments, its result (and whether a rule matched it) and the
+    checks that failed on it. [] for an answer that is not an agent's."""
+    turns, number = [], 0
+    for m in result.get("transcript") or ():
+        if m["role"] == "assistant":
+            calls = []
+            for call in m.get("tool_calls") or ():
+                number += 1
+                calls.append({"call": call_text(call), "result": None, "matched": None,
+                              "failed": failed_on(call, number, checks, passed, result.get("tools"))})
+            turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls})
+        else:
+            waiting = next((c for t in turns for c in t["calls"] if c["result"] is None), None)
+            if waiting:
+                waiting.update(result=m["content"], matched=m["matched"])
+    return turns
+
+
+def turn_lines(turns, out_of_turns=False):
+    """report --case: the transcript turn by turn, as text."""
+    lines = []
+    for t in turns:
+        lines.append(f"  turn {t['turn']}" + (":" if t["content"] or not t["calls"] else " (calls tools):"))
+        lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
+        for c in t["calls"]:
+            lines.append(f"    calls {inert(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
+            lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
+                         + ("" if c["matched"] is not False else "   (no result matched these arguments)"))
+    return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
+
+
 def case_views(run, case_id, rules_by_id=None, checks_path=None):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
@@ -6368,8 +7103,13 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags")}
     detail.update(checks_from=checks_path or "the run file", checks_sha=checks_fingerprint(graded))
     thinking = {r["trial"]: r.get("thinking") for r in results}
+    by_trial = {r["trial"]: r for r in results}
+    if first.get("tools"):
+        detail["tools"] = [t["function"]["name"] for t in first["tools"]]
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
+         **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
+             "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
          "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason")}
@@ -6383,6 +7123,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
              *asked_lines(detail)]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
+    if detail.get("tools"):
+        lines.append(f"Tools: {', '.join(detail['tools'])}")
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
@@ -6393,7 +7135,10 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                   + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
-        lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
+        if t.get("transcript"):   # an agent: every turn, the answer last
+            lines += turn_lines(t["transcript"], t["out_of_turns"])
+        else:
+            lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or j['unread'] or '')})"
                   + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
@@ -6670,12 +7415,37 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "trials": [a_cfg["repeat"], b_cfg["repeat"]],
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
-                             if cfg.get("rerun_test")}}
+                             if cfg.get("rerun_test")},
+              "trajectory": trajectory_changes(a_cases, b_cases)}
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
         result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
     return result
+
+
+def trajectory_changes(a_cases, b_cases):
+    """Agents, case by case: which tools a case started or stopped calling, calls that came in another
+    order, more or fewer calls, a trajectory that started or stopped passing (each case's first trial
+    with an answer, beside the fixes and breaks of the final verdict). [] without agents."""
+    rows = []
+    for a in a_cases:
+        traces = [next((t["agent"] for t in c["trials"] if "agent" in t), None) for c in (a, b_cases[a["id"]])]
+        if None in traces:
+            continue
+        (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
+        changes += [f"started calling {name}" for name in sorted(set(y) - set(x))]
+        changes += [f"stopped calling {name}" for name in sorted(set(x) - set(y))]
+        if set(x) == set(y) and list(dict.fromkeys(x)) != list(dict.fromkeys(y)):
+            changes.append("called its tools in another order")
+        if len(x) != len(y):
+            changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
+        verdicts = [trace["trajectory"] for trace in traces]
+        if None not in verdicts and verdicts[0] != verdicts[1]:
+            changes.append("trajectory " + ("fixed" if verdicts[1] else "broken"))
+        if changes:
+            rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(names) or "none" for names in (x, y)]})
+    return rows
 
 
 def change_reading(d, p, alpha, called, p_said="p", test=None,
@@ -6967,7 +7737,8 @@ def compare_rows(c, baseline_path, candidate_path):
                   if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
-            {"key": "speed", "rows": speed_pair_rows(c["speed"])}]
+            {"key": "speed", "rows": speed_pair_rows(c["speed"])},
+            {"key": "trajectory", "cases": c["trajectory"]}]
 
 
 def side_figure(f, at):
@@ -7071,6 +7842,7 @@ def format_compare(c, baseline_path, candidate_path):
     if speeds:
         out.append("Speed: " + " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} -> "
                                           f"{figure_text(r['figures'][1])}" for r in speeds))
+    out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
     return "\n".join(out)
@@ -7082,6 +7854,15 @@ def shared_text(runs):
     why = f": only part of the split, {subset_words(runs['subset'])}" if runs["subset"] else ""
     return (f"Cases: compared on the {plural(n, 'case')} both runs hold (the baseline holds {a}, the candidate "
             f"{b}{why}); the other {plural(a + b - 2 * n, 'case')} are left out")
+
+
+def trajectory_lines(sec):
+    """compare: the agents' trajectory changes, case by case (text and markdown alike)."""
+    if not sec["cases"]:
+        return []
+    return ["", f"Trajectory changes, case by case ({plural(len(sec['cases']), 'agent')}):"] + [
+        f"  {r['id']}: {inert('; '.join(r['changes']))}  ({inert(r['calls'][0])} -> {inert(r['calls'][1])})"
+        for r in sec["cases"]]
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.
@@ -7172,6 +7953,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
+    out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     return "\n".join(out)
@@ -8231,7 +9013,24 @@ def check_reason(check, trial, result):
         return "not JSON" + (" matching its schema" if check.get("schema") else "")
     if kind == "equals_expected":
         return f"is not exactly {result.get('expected')!r}"
+    if kind in TRAJECTORY:
+        return trajectory_reason(check, tool_calls_of(result), result.get("tools"))
     return f"{kind} {check['value']!r}"
+
+
+def trajectory_reason(check, calls, tools):
+    """Why a trajectory check failed, naming the calls at fault."""
+    kind, value, made = check["type"], check.get("value"), ", ".join(c["name"] for c in calls) or "none"
+    if kind == "tool_called":
+        return f"never called {value}" + (f" with {json_text(check['arguments'])}" if "arguments" in check else "") + \
+            f" (calls: {made})"
+    if kind == "tool_not_called":
+        return f"called {value}, which it must not: " + "; ".join(call_text(c) for c in calls if c["name"] == value)
+    if kind == "tool_order":
+        return f"did not call {' > '.join(value)} in that order (calls: {made})"
+    if kind == "max_tool_calls":
+        return f"made {len(calls)} calls, more than {value}"
+    return "; ".join(f"{call_text(c)}: {call_problem(c, tools)}" for c in calls if call_problem(c, tools))
 
 
 def trial_answers(case, results):
@@ -8243,6 +9042,9 @@ def trial_answers(case, results):
         if r.get("thinking"):
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
+        if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
+            body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
+                                                               r.get("out_of_turns")))
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
 
@@ -8453,12 +9255,28 @@ def trial_part(sec, anchors, name):
         paragraph(f"Flaky cases, whose trials disagree ({len(sec['flaky'])}):"), bullet_list(sec["flaky"]) or paragraph("none"))]
 
 
+def agent_part(sec, anchors, name):
+    """Agents: the two levels with their intervals, turns, each tool, the first failure of each failing case."""
+    rows = [[f["id"]] + [f["trial"]] * (sec["repeat"] > 1) + [f["turn"] or "-", f["call"] or "-", f["check"] or "-",
+                                                              f["what"]] for f in sec["first_failures"]]
+    return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
+                                             for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),
+                    bullet_list([f"{r['name']}: {figure_text(r['figure'])} (95% CI {interval(r['figure']['ci'])})"
+                                 for r in sec["rows"]] + [turns_line(sec)]),
+                    html_table(["tool", "calls", "cases", "invalid arguments", "no matching result"],
+                               [[t["name"], *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
+                    if sec["tools"] else "",
+                    paragraph("First failure of each failing case (the first wrong step; what follows is often its cascade):"),
+                    html_table(["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"], rows)
+                    if rows else paragraph("none"), ident="agent")]
+
+
 def speed_part(sec, anchors, name):
     return [section("Speed", bullet_list([line.strip() for line in speed_section(sec)[1:]]))]
 
 
 # The report page's sections between its headline and its annotations, in order.
-PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
+PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("agent", agent_part), ("weighted", weighted_part),
                  ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
 
 
@@ -8565,6 +9383,11 @@ def compare_page(paths, runs, graded, c):
         line = " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}"
                           for r in speeds)
         parts.append(section("Speed", paragraph(line[:1].upper() + line[1:])))
+    trajectory = section_of(rows, "trajectory")["cases"]
+    if trajectory:
+        parts.append(section(f"Trajectory changes, case by case ({plural(len(trajectory), 'agent')})", html_table(
+            ["case", "what changed", "baseline calls", "candidate calls"],
+            [[r["id"], "; ".join(r["changes"]), *r["calls"]] for r in trajectory]), ident="trajectory"))
     if c.get("pairwise"):
         lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
@@ -8828,6 +9651,8 @@ def review_items(run, against=None):
                      (case["id"], t["trial"]) in dropped)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
+                **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
+                    "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
             })
     return items
 
@@ -9129,6 +9954,23 @@ function draw() {
     it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
     box.appendChild(turns);
   } else box.appendChild(block("Input", it.input));
+  if (it.transcript) {   // an agent: every turn, each call with its arguments, its result and the checks it failed
+    const steps = el("div"); steps.id = "transcript";
+    steps.appendChild(el("h3", "Transcript, turn by turn" + (it.out_of_turns ? " (ran out of turns)" : "")));
+    for (const t of it.transcript) {
+      const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+      b.className = "turn assistant";
+      for (const c of t.calls) {
+        const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
+        call.appendChild(el("pre", "calls " + c.call));
+        call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
+        if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
+        b.appendChild(call);
+      }
+      steps.appendChild(b);
+    }
+    box.appendChild(steps);
+  }
   if (it.thinking) {
     const thought = el("details"); thought.id = "thinking";
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));

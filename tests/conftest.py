@@ -135,6 +135,7 @@ def make_run(cases, labels=LABELS, **config):
         case["checks"] = s.get("checks", [dict(LABEL_CHECK)] if labels is not None else [])
         if "pass_threshold" in s:
             case["pass_threshold"] = s["pass_threshold"]
+        case.update({k: s[k] for k in ("tools", "tool_results") if k in s})   # an agent's
         answers = s.get("response", s.get("expected"))
         for trial, answer in enumerate(answers if isinstance(answers, list) else [answers] * repeat, 1):
             call = {"response": answer, "error": None, "attempts": 1, "latency_ms": s.get("latency_ms", 120.0),
@@ -142,6 +143,7 @@ def make_run(cases, labels=LABELS, **config):
                     "load_duration_ns": 1234567, "prompt_eval_duration_ns": 123456789,
                     "eval_duration_ns": 456789012, "done_reason": s.get("done_reason", "stop"), "judges": s.get("judges"),
                     "thinking": s.get("thinking")}
+            call.update({k: s[k] for k in ("transcript", "per_turn", "out_of_turns") if k in s})   # an agent's
             if answer is None:
                 call = dict.fromkeys(call, None) | {"error": s.get("error", "HTTP 500: boom"), "attempts": 4}
             results.append({**case, "trial": trial, **call})
@@ -282,3 +284,44 @@ def outside_code(line):
         out.append(line[i])
         i += 1
     return "".join(out)
+
+
+# --- agents (issue 29): a case with tools, and a stored answer that called them
+
+AGENT_TOOLS = [{"type": "function", "function": {"name": "lookup_order", "parameters": {
+                   "type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string"}}}}},
+               {"type": "function", "function": {"name": "cancel_order", "parameters": {"type": "object"}}}]
+AGENT_CHECKS = [{"name": "looks it up", "type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "A-1"},
+                 "blocking": True},
+                {"name": "never cancels", "type": "tool_not_called", "value": "cancel_order", "blocking": True},
+                {"name": "valid arguments", "type": "tool_args_valid", "blocking": True},
+                {"name": "says where", "type": "contains", "value": "enviado", "blocking": True}]
+
+
+def agent_spec(case_id, calls, final="Su pedido está enviado.", out_of_turns=False, checks=AGENT_CHECKS):
+    """A make_run case for an agent whose turns made these calls, one turn each ((name, arguments, matched)),
+    then answered `final` (or ran out of turns)."""
+    transcript = []
+    for i, (name, arguments, matched) in enumerate(calls):
+        transcript += [{"role": "assistant", "content": "", "tool_calls": [{"id": None, "name": name, "arguments": arguments}]},
+                       {"role": "tool", "name": name, "call_id": f"call_{2 * i}_0", "matched": matched,
+                        "content": '{"status": "enviado"}' if matched else '{"error": "no result for these arguments"}'}]
+    if not out_of_turns:
+        transcript.append({"role": "assistant", "content": final})
+    turns = len(calls) + (not out_of_turns)
+    return {"id": case_id, "input": f"pedido {case_id}", "tools": AGENT_TOOLS, "checks": [dict(c) for c in checks],
+            "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": {"status": "enviado"}}]},
+            "response": final if not out_of_turns else "", "transcript": transcript, "out_of_turns": out_of_turns,
+            "per_turn": [{"latency_ms": 60.0, "prompt_tokens": 16, "completion_tokens": 1, "done_reason": "stop",
+                          "attempts": 1}] * turns}
+
+
+def agent_run(**config):
+    """Four agents: a1 right all the way; a2 right answer, but it cancelled (trajectory fails); a3 asked with
+    the wrong order id first (its first failure) and never found it; a4 called tools until it ran out of turns."""
+    look, bad_look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("lookup_order", {"order_id": "A-7"}, False), \
+        ("cancel_order", {"order_id": "A-1"}, True)
+    cases = [agent_spec("a1", [look]), agent_spec("a2", [look, cancel]),
+             agent_spec("a3", [bad_look, ("lookup_order", {"id": "A-1"}, False)], final="No lo encuentro."),
+             agent_spec("a4", [look, look, look], out_of_turns=True)]
+    return make_run(cases, labels=None, split="agent-dev", max_turns=3, **config)

@@ -11,6 +11,7 @@ for the attempts on one particular input.
 
 import hashlib
 import json
+import os
 import re
 import socket
 import threading
@@ -76,6 +77,9 @@ class FakeOllama:
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
         self.thinking = {}
         self.tags_capabilities = True
+        # models whose template takes no tools: their capabilities lack "tools" (server/images.go Capabilities),
+        # and a chat that sends tools is refused with a 400 (CheckCapabilities, routes.go handleScheduleError)
+        self.without_tools = set()
         self.show_capabilities = True   # POST /api/show answers with them (an older server: False, a 404)
         # how a prompt longer than num_ctx is cut: "window" to num_ctx (older runners), "window-1" to
         # num_ctx - 1, "half" as current Ollama (llm/llama_server.go: past num_ctx - 1 tokens, keep
@@ -108,6 +112,11 @@ class FakeOllama:
         self.listings = {}            # GET path -> the JSON object sent instead of the usual answer (a wrong shape)
         self.server_header = None     # a Server: header sent with every answer, as a server names itself
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
+        # agents: the user's message -> the model's steps, one per request of the conversation: a list of
+        # (tool name, arguments) calls, or the final answer's text (or a callable(messages) -> text); past
+        # the last step it repeats it (a model that calls tools forever). Arguments given as a string are
+        # sent as that string.
+        self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
         self.chat_connections = set()  # those that carried a chat request
@@ -160,7 +169,7 @@ class FakeOllama:
         """A model's capabilities as Ollama names them (types/model/capability.go): completion, and
         thinking for the models scripted to think."""
         thinks = self.thinking.get(model) or self.thinking.get(str(model).removesuffix(":latest"))
-        return ["completion"] + (["thinking"] if thinks else [])
+        return ["completion"] + (["tools"] if model not in self.without_tools else []) + (["thinking"] if thinks else [])
 
     @staticmethod
     def family(model):
@@ -197,6 +206,70 @@ class FakeOllama:
             if self.faults:
                 return self.faults.pop(0)
         return None
+
+    @staticmethod
+    def agent_turn(messages):
+        """(the last user message's text, how many assistant turns came after it): which step of a
+        scripted agent a request asks for."""
+        users = [i for i, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "user"]
+        if not users:
+            return None, 0
+        return messages[users[-1]].get("content"), sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
+
+    @staticmethod
+    def tool_history_problem(messages, openai):
+        """Why a server refuses a conversation's tool turns, or None. Ollama decodes a call's arguments
+        into a map (api/types.go ToolCallFunctionArguments.UnmarshalJSON), so a string is a 400 from
+        ChatHandler's ShouldBindJSON; OpenAI wants each tool message to answer a call id of the assistant
+        message before it, and arguments as a JSON string (platform.openai.com, Chat Completions:
+        ChatCompletionToolMessageParam.tool_call_id, ChatCompletionMessageToolCall.function.arguments)."""
+        ids = set()
+        for m in messages:
+            if not isinstance(m, dict):
+                continue
+            if m.get("role") == "assistant":
+                if openai and not isinstance(m.get("content"), str):
+                    # llama-cpp-python 0.3.36 (llama_types.ChatCompletionRequestAssistantMessage: content a str;
+                    # its chatml-function-calling template reads message.content): null or missing is refused
+                    return "messages.assistant.content: Input should be a valid string"
+                ids = set()
+                for call in m.get("tool_calls") or []:
+                    arguments = (call.get("function") or {}).get("arguments")
+                    if openai and not isinstance(arguments, str):
+                        return "tool_calls[].function.arguments must be a string"
+                    if not openai and not isinstance(arguments, dict):
+                        return ("json: cannot unmarshal " + type(arguments).__name__ +
+                                " into Go value of type map[string]interface {}")
+                    ids.add(call.get("id"))
+            elif m.get("role") == "tool":
+                if openai and m.get("tool_call_id") not in ids:
+                    return ("Invalid parameter: messages with role 'tool' must be a response to a preceding message "
+                            "with 'tool_calls'.")
+                if not openai and not isinstance(m.get("content"), str):
+                    return "json: cannot unmarshal into Go struct field Message.messages.content of type string"
+        return None
+
+    def agent_message(self, body, openai):
+        """The scripted agent's next message for this request, or None when its user message has no
+        script: tool calls as Ollama sends them (api/types.go ToolCall: function.name, function.index,
+        arguments an object; docs/api.md "Chat request (With history, with tools)"), or as OpenAI does
+        (an id per call, type "function", arguments a JSON string, content null, finish_reason "tool_calls")."""
+        user, turn = self.agent_turn(body.get("messages") or [])
+        steps = self.agents.get(user)
+        if not steps:
+            return None
+        step = steps[min(turn, len(steps) - 1)]
+        if callable(step):   # an answer made from what the tools returned
+            step = step(body["messages"])
+        if isinstance(step, str):
+            return {"role": "assistant", "content": step}, "stop"
+        if openai:
+            calls = [{"id": f"call_{turn}_{i}", "type": "function",
+                      "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+                     for i, (name, args) in enumerate(step)]
+            return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
+        calls = [{"function": {"index": i, "name": name, "arguments": args}} for i, (name, args) in enumerate(step)]
+        return {"role": "assistant", "content": "", "tool_calls": calls}, "stop"
 
     def answer_for(self, text, body=None):
         prompted = self.prompted(body, text) if self.prompted and body is not None else None
@@ -333,6 +406,10 @@ class FakeOllama:
                     # server/routes.go ChatHandler: think asked of a model without the thinking capability
                     self.send_error_json(400, f'"{body.get("model")}" does not support thinking', openai)
                     return
+                if not openai and body.get("tools") and "tools" not in fake.capabilities(model):
+                    # server/routes.go scheduleRunner: "<name> does not support tools" (images.go CheckCapabilities)
+                    self.send_error_json(400, f"{model} does not support tools", openai)
+                    return
                 wrong = None if openai else wrong_option_type(body.get("options") or {})
                 if wrong:   # api/types.go FromMap's error, sent by routes.go handleScheduleError as a 500
                     self.send_error_json(500, wrong, openai)
@@ -358,6 +435,10 @@ class FakeOllama:
                         "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': '" + str(kind) +
                         "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
                         "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
+                    return
+                refusal = fake.tool_history_problem(body["messages"], openai)
+                if refusal:
+                    self.send_error_json(400, refusal, openai)
                     return
                 text = body["messages"][-1]["content"]
                 self.answer_chat(model, text, body, openai)
@@ -498,6 +579,10 @@ class FakeOllama:
                         content = json.dumps({"label": content}, ensure_ascii=False)
                     message = {"role": "assistant", "content": content}
                     done_reason = "stop"
+                    scripted = fake.agent_message(body, openai) if routed is None else None
+                    if scripted:
+                        message, done_reason = scripted
+                        content = message["content"] or ""
                     thinks = fake.thinking.get(model) or fake.thinking.get(model.removesuffix(":latest"))
                     if thinks == "apart" and body.get("think") is not False:
                         message["thinking"] = fake.reasoning
@@ -505,7 +590,7 @@ class FakeOllama:
                         message["content"] = f"<think>\n{fake.reasoning}\n</think>\n\n{content}"
                     elif thinks == "unclosed":
                         message["content"], done_reason = f"<think>\n{fake.reasoning}", "length"
-                    content = message["content"]
+                    content = message["content"] or ""   # null beside OpenAI tool calls
                     options = body.get("options") if isinstance(body.get("options"), dict) else {}
                     turns = [m for m in body["messages"] if isinstance(m, dict)]
                     if not openai and isinstance(options.get("num_ctx"), int):
@@ -687,6 +772,45 @@ def shipped_labels(split_path):
         return []
 
 
+def shipped_agents(golden):
+    """user message -> scripted steps for every agent case (one with tools) of the splits under
+    `golden`: the calls its tool_order and tool_called checks name, one a turn, then an answer that
+    repeats what the last tool returned (or, with no call, asks for the order number and a
+    confirmation). About one case in six calls lookup_order with an order that does not exist first,
+    so that reports have a first failure to show."""
+    import glob
+    agents = {}
+    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+        tools_file = path.rsplit("/", 1)[0] + "/tools.json"
+        for line in open(path, encoding="utf-8"):
+            try:
+                case = json.loads(line)
+                text = case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")
+            except (ValueError, AttributeError, KeyError):
+                continue
+            if not (case.get("tools") or os.path.exists(tools_file)):
+                continue
+            said = " ".join(m["content"] for m in case.get("messages", [])) + " " + text
+            order = re.search(r"A-?\d{5}", said)
+            order = {"order_id": order.group().replace("A", "A-", 1) if "-" not in order.group() else order.group()} if order else {}
+            calls = []
+            for check in sorted(case.get("checks", []), key=lambda c: c.get("type") != "tool_order"):   # the order first
+                named = check.get("value") if check.get("type") == "tool_order" else [check.get("value")] \
+                    if check.get("type") == "tool_called" else []
+                for name in named:
+                    arguments = check.get("arguments") if check.get("type") == "tool_called" and "arguments" in check else \
+                        next((c.get("arguments", {}) for c in case.get("checks", []) if c.get("type") == "tool_called"
+                              and c.get("value") == name and "arguments" in c), dict(order) if "order" in name else {})
+                    if (name, arguments) not in calls:
+                        calls.append((name, arguments))
+            if hashlib.sha256(str(case.get("id")).encode()).digest()[0] % 6 == 0 and calls:
+                calls.insert(0, ("lookup_order", {"order_id": "A-00000"}))   # a wrong argument, first
+            agents[text] = [[call] for call in calls] + [lambda messages: (
+                "Lo he consultado: " + messages[-1]["content"] if messages[-1].get("role") == "tool" else
+                "Para ayudarte necesito el número de pedido; ¿me lo das? Si quieres cancelar algo, confírmamelo antes.")]
+    return agents
+
+
 # the models the README's commands name: with these, every command there runs against the fake
 README_MODELS = ("qwen2.5:7b", "qwen3:8b", "llama3.2:3b", "llama3.1:8b", "SmolLM2-135M-Instruct-Q4_1:latest",
                  "Qwen/Qwen2.5-7B-Instruct:latest")
@@ -702,6 +826,7 @@ def shipped_fake(golden="golden", latency=0.02):
                                else judge if "Criterion:" in body["messages"][-1]["content"] else None)
     fake.answers, fake.latency = shipped_answers(golden), latency
     fake.prompted = prompted_answers(golden)   # answers that change with the prompt and the model
+    fake.agents = shipped_agents(golden)
     fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one
     fake.json_when_asked = True
     fake.refused_formats = {"json_schema"}   # as llama-cpp-python's server, the README's real model, does

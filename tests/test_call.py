@@ -967,7 +967,7 @@ def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli
     28 cases. /api/tags lists each model's capabilities (api/types.go, ListModelResponse): one line first."""
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--think", "on")
-    assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and "(it can: completion)" in err
+    assert code == 2 and "--think on: qwen2.5:7b does not think on" in err and "(it can: completion, tools)" in err
     assert fake.chat_bodies == [] and fake.loads == [] and not os.path.exists("runs/dev-v3.json")
     assert cli("run", "--split", "dev", "--host", fake.url, "--think", "off", "--limit", 2)[0] == 0   # off is fine
     fake.tags_capabilities = False   # a server whose /api/tags lists none: /api/show says them
@@ -1339,3 +1339,43 @@ def test_a_servers_long_or_many_lined_listing_is_one_short_message(project, cli,
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
     out = cli("compare", "runs/a.json", "runs/b.json")[1]
     assert "  server_version: 0.1\\nerror: forged\\nvvv" in out and "\nerror: forged" not in out
+
+
+@pytest.mark.parametrize("api, message", [
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "x", "arguments": "{}"}}]}),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": "lookup_order"}),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": 7, "arguments": {}}}]}),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "x", "arguments": {}}}]}),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": []}),
+])
+def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, monkeypatch):
+    """A hostile server's tool_calls: arguments of the other API's type, not a list, a name that is
+    no text, content null with no call. Each is one error on the answer, after its retries."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+    body = json.dumps({"model": "m", "done": True, "message": message} if api == "ollama"
+                      else {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}).encode()
+
+    class Hostile(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        client = evalpy.CLIENTS[api](f"http://127.0.0.1:{server.server_address[1]}", retries=1)
+        tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+        answer = client.chat("m", [{"role": "user", "content": "hola"}], {}, tools=tools)
+    finally:
+        server.shutdown()
+    assert answer["response"] is None and answer["attempts"] == 2
+    assert answer["error"] in ("the server's answer had tool_calls that are not calls",
+                               "the server's answer had no choices[0].message.content")

@@ -1,6 +1,7 @@
 """Checks: every check type validated at load and evaluated from stored answers; free text, vars, JSON."""
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -584,3 +585,74 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
         {"type": "contains", "value": "zzz", "weight": 1}]}))
     out = cli("report", support_run(free_text))[1]
     assert "  o1  fail     just under 0.67  0.67" in out
+
+
+# -- the trajectory of an agent (issue 29) ---------------------------------------------------------
+
+TOOLS = [{"type": "function", "function": {"name": "lookup_order", "parameters": {
+             "type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string"}}}}},
+         {"type": "function", "function": {"name": "lookup_policy", "parameters": {"type": "object"}}},
+         {"type": "function", "function": {"name": "cancel_order", "parameters": {"type": "object"}}}]
+
+
+def agent_result(*calls):
+    """A stored agent answer whose transcript made these calls, one turn each: (name, arguments) where
+    arguments are an object (as Ollama sends them) or a JSON string (as OpenAI does)."""
+    transcript = []
+    for i, (name, arguments) in enumerate(calls):
+        transcript += [{"role": "assistant", "content": "", "tool_calls": [{"id": None, "name": name, "arguments": arguments}]},
+                       {"role": "tool", "name": name, "call_id": f"call_{i}", "content": "{}", "matched": True}]
+    transcript.append({"role": "assistant", "content": "Hecho."})
+    return {"response": "Hecho.", "tools": TOOLS, "transcript": transcript}
+
+
+LOOK = ("lookup_order", {"order_id": "A-1", "verbose": True})
+LOOK_JSON = ("lookup_order", '{"order_id": "A-1"}')
+POLICY = ("lookup_policy", {"topic": "devoluciones"})
+CANCEL = ("cancel_order", {"order_id": "A-1"})
+
+
+@pytest.mark.parametrize("c, passing, failing", [
+    (check("tool_called", "lookup_order"), [LOOK], [POLICY]),
+    (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [POLICY, LOOK], [("lookup_order", {"order_id": "A-2"})]),
+    (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [LOOK_JSON], [("lookup_order", "{not json")]),
+    (check("tool_called", "lookup_order", arguments={"verbose": 1}), [("lookup_order", {"verbose": 1})], [LOOK]),
+    (check("tool_not_called", "cancel_order"), [LOOK, POLICY], [LOOK, CANCEL]),
+    (check("tool_order", ["lookup_order", "cancel_order"]), [LOOK, POLICY, CANCEL], [CANCEL, LOOK]),
+    (check("tool_order", ["lookup_order", "lookup_order"]), [LOOK, POLICY, LOOK], [LOOK, POLICY]),
+    (check("max_tool_calls", 2), [LOOK, POLICY], [LOOK, LOOK, POLICY]),
+    (check("max_tool_calls", 0), [], [POLICY]),
+    (check("tool_args_valid"), [LOOK, LOOK_JSON, POLICY], [("lookup_order", {"id": "A-1"})]),
+    (check("tool_args_valid"), [LOOK], [("lookup_order", {"order_id": 1})]),
+    (check("tool_args_valid"), [LOOK], [("lookup_order", "[1]")]),
+    (check("tool_args_valid"), [LOOK], [("refund", {})]),
+])
+def test_each_trajectory_check_passes_and_fails(c, passing, failing):
+    evaluate = evalpy.CHECK_TYPES[c["type"]].evaluate
+    assert evaluate(c, agent_result(*passing), graded()) is True
+    assert evaluate(c, agent_result(*failing), graded()) is False
+
+
+def test_trajectory_checks_score_a_stored_run_and_the_report_names_them(project, cli):
+    checks = [check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), check("tool_not_called", "cancel_order"),
+              check("contains", "Hecho")]
+    good = dict(agent_result(LOOK), id="good", checks=checks)
+    bad = dict(agent_result(LOOK, CANCEL), id="bad", checks=checks)
+    write_run("runs/agent.json", make_run([good, bad], labels=None, max_turns=8))
+    code, out, err = cli("report", "runs/agent.json", "--json")
+    assert code == 0, err
+    rows = {c["name"]: c for c in json.loads(out)["checks"]}
+    assert rows["tool_not_called cancel_order"]["passed"] == 1 and rows["tool_not_called cancel_order"]["total"] == 2
+    assert rows['tool_called lookup_order {"order_id": "A-1"}']["passed"] == 2
+    text = cli("report", "runs/agent.json")[1]
+    trajectory = text.split("Trajectory checks (", 1)[1].split("\n\n", 1)[0]
+    assert re.search(r"tool_not_called cancel_order +tool_not_called +blocking +1/2 = 50%", trajectory), trajectory
+    assert "contains Hecho" not in trajectory
+
+
+def test_a_stored_transcript_that_is_not_one_is_refused_by_report(project, cli):
+    r = dict(agent_result(LOOK), id="a", checks=[check("max_tool_calls", 1)])
+    r["transcript"][1]["matched"] = "yes"
+    write_run("runs/agent.json", make_run([r], labels=None))
+    code, out, err = cli("report", "runs/agent.json")
+    assert code == 2 and "result a: transcript message 2: a tool message has a name, a call_id, a content and matched" in err

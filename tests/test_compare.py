@@ -678,3 +678,33 @@ def test_compare_markdown_quotes_what_the_runs_hold_as_code_or_escaped(project, 
         assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
         table = [line for line in md.splitlines() if line.startswith("|")]
         assert len({line.count("|") - line.count("\\|") for line in table}) == 1, table   # every row as many cells
+
+
+def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
+    from conftest import agent_run, agent_spec
+    baseline = agent_run()
+    look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("cancel_order", {"order_id": "A-1"}, True)
+    candidate = agent_run()
+    changed = {"a1": agent_spec("a1", [look, cancel]),                 # started cancelling: trajectory broken
+               "a2": agent_spec("a2", [look])}                          # stopped: trajectory fixed, fewer calls
+    from conftest import make_run
+    candidate["results"] = [make_run([changed[r["id"]]], labels=None)["results"][0] if r["id"] in changed else r
+                            for r in candidate["results"]]
+    a, b = write_run("runs/base.json", baseline), write_run("runs/cand.json", candidate)
+    code, out, err = cli("compare", a, b)
+    assert code == 0, err
+    section = out.split("Trajectory changes, case by case (2 agents):\n", 1)[1].splitlines()
+    assert section[:2] == [
+        "  a1: started calling cancel_order; more calls: 1 -> 2; trajectory broken  (lookup_order -> lookup_order > cancel_order)",
+        "  a2: stopped calling cancel_order; fewer calls: 2 -> 1; trajectory fixed  (lookup_order > cancel_order -> lookup_order)"]
+    assert "Regressions (1): a1" in out and "Fixed (1): a2" in out
+    doc = json.loads(cli("compare", a, b, "--json")[1])
+    assert [r["id"] for r in doc["trajectory"]] == ["a1", "a2"]
+    assert "a1: started calling cancel_order" in cli("compare", a, b, "--markdown")[1]
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    assert "started calling cancel_order; more calls: 1 -&gt; 2" in (project / "c.html").read_text(encoding="utf-8")
+
+
+def test_compare_of_runs_without_agents_says_nothing_of_trajectories(two_runs, cli):
+    out = cli("compare", *two_runs)[1]
+    assert "Trajectory" not in out and json.loads(cli("compare", *two_runs, "--json")[1])["trajectory"] == []

@@ -91,3 +91,32 @@ def test_the_support_set_catches_a_prompt_that_lost_the_order_number_rule(projec
     assert line.split()[-3:] == [f"{27 - len(omitted)}/27", "=", f"{100 * (27 - len(omitted)) / 27:.0f}%"]
     c = json.loads(cli("compare", "runs/support-dev-v1.json", "runs/support-dev-v2.json", "--json")[1])
     assert c["regressions"] == omitted and len(omitted) >= 6 and c["fixed"] == []
+
+
+def test_the_shipped_agent_set():
+    """golden/agent/: a shop assistant with three tools, 12 dev and 6 test cases, each with a note, every
+    case judged on its trajectory and its final result; cancel_order is guarded in every trap."""
+    for split, total in (("dev", 12), ("test", 6)):
+        cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / "agent" / f"{split}.jsonl"))
+        assert len(cases) == total and labels is None
+        assert [c["id"] for c in cases] == [f"agent-{split}-{i:02d}" for i in range(1, total + 1)]
+        assert all(c["note"].strip() and [t["function"]["name"] for t in c["tools"]]
+                   == ["lookup_order", "lookup_policy", "cancel_order"] for c in cases)
+        assert all(any(k["type"] in evalpy.TRAJECTORY for k in c["checks"]) for c in cases)
+        assert any("red-team" in c["tags"] for c in cases)
+        for c in cases:
+            if "red-team" in c["tags"]:
+                assert {"type": "tool_not_called", "value": "cancel_order"}.items() <= next(
+                    k for k in c["checks"] if k["type"] == "tool_not_called").items()
+    assert (ROOT / "prompts" / "agent" / "v1.txt").read_text(encoding="utf-8").strip()
+
+
+def test_the_fake_plays_the_shipped_agents_so_the_readme_commands_run(project, cli):
+    from fake_ollama import shipped_fake
+    fake = shipped_fake(latency=0).start()
+    try:
+        code, out, err = cli("run", "--split", "golden/agent/dev.jsonl", "--host", fake.url)
+    finally:
+        fake.stop()
+    assert code == 0, err
+    assert "Agent (12 cases with tools" in out and "trajectory" in out

@@ -831,3 +831,21 @@ def test_the_judge_commands_progress_says_it_waits_for_the_judge(project, cli):
         fake.stop()
     assert done.returncode == 0, done.stderr
     assert "· waiting 1s for the judge on support-dev-01" in done.stderr, done.stderr
+
+
+def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fake):
+    tool = {"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}
+    case = {"id": "a1", "input": "¿Y mi pedido A-1?", "difficulty": "easy", "note": "n", "tools": [tool],
+            "tool_results": {"lookup_order": {"status": "retenido en aduana"}},
+            "checks": [{"type": "judge", "value": "La respuesta dice lo que dice la herramienta."}]}
+    (project / "golden" / "shop").mkdir()
+    (project / "golden" / "shop" / "dev.jsonl").write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf-8")
+    fake.agents[case["input"]] = [[("lookup_order", {"order_id": "A-1"})], "Está en camino."]
+    verdict = json.dumps({"reason": "r", "pass": False})
+    fake.route = lambda body: verdict if body["messages"][0]["content"] == evalpy.JUDGE_PROMPT else None
+    code, out, err = cli("run", "--split", "golden/shop/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 0, err
+    judged = [b["messages"][1]["content"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert len(judged) == 1
+    assert 'lookup_order({"order_id": "A-1"})' in judged[0] and "retenido en aduana" in judged[0]
+    assert judged[0].rstrip().endswith("Está en camino.")

@@ -212,7 +212,7 @@ def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
 def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     code, out, err = cli("run", "--split", "dve")
     assert code == 2 and "no split 'dve' (golden/dve.jsonl does not exist); did you mean dev?" in err
-    assert "Splits in golden/: dev, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
+    assert "Splits in golden/: dev, golden/agent/dev.jsonl, golden/agent/test.jsonl, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):
@@ -515,3 +515,104 @@ def test_the_shipped_prompts_name_the_shipped_labels(project, cli, fake):
     fake.answers = {}
     code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v1.txt", "--host", fake.url, "--limit", "2")
     assert code == 0 and "does not name" not in err
+
+
+# -- agents: tools and their simulated results (issue 29) ------------------------------------------
+
+LOOKUP = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order",
+                                           "parameters": {"type": "object", "required": ["order_id"],
+                                                          "properties": {"order_id": {"type": "string",
+                                                                                      "description": "A-12345"}}}}}
+AGENT = {"id": "a1", "input": "¿Dónde está mi pedido A-1?", "difficulty": "easy", "note": "n",
+         "tools": [LOOKUP], "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": {"status": "sent"}}]},
+         "checks": [{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "A-1"}}]}
+
+
+def write_free_split(tmp_path, lines):
+    path = tmp_path / "agent.jsonl"
+    path.write_text("".join(json.dumps(l, ensure_ascii=False) + "\n" for l in lines), encoding="utf-8")
+    return str(path)
+
+
+def test_a_case_with_tools_and_results_loads(tmp_path):
+    cases, labels, _ = evalpy.load_split(write_free_split(tmp_path, [AGENT]))
+    assert labels is None
+    assert cases[0]["tools"] == [LOOKUP] and cases[0]["tool_results"] == AGENT["tool_results"]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"tools": {"lookup_order": {}}}, "field 'tools' must be a list of tool definitions"),
+    ({"tools": [{"type": "function"}]}, "tools[1]: must be {\"type\": \"function\", \"function\": {\"name\", \"description\", \"parameters\"}}"),
+    ({"tools": [LOOKUP, LOOKUP]}, "tools[2]: a second tool named 'lookup_order'"),
+    ({"tools": [{"type": "function", "function": {"name": "x", "parameters": {"type": "object", "minLength": 2}}}]},
+     "tools[1].function.parameters: keyword 'minLength' is not supported"),
+    ({"tools": [{"type": "function", "function": {"name": "x", "parameters": {"type": "string"}}}]},
+     "tools[1].function.parameters: must be a JSON Schema of \"type\": \"object\""),
+    ({"tool_results": {"cancel_order": "ok"}}, "tool_results: 'cancel_order' is not one of the tools (lookup_order)"),
+    ({"tool_results": {"lookup_order": [{"arguments": "A-1", "result": "x"}]}},
+     "tool_results.lookup_order[1]: a rule is {\"arguments\": {...}, \"result\": ...}"),
+    ({"tool_results": {"lookup_order": [{"arguments": {}}]}},
+     "tool_results.lookup_order[1]: a rule is {\"arguments\": {...}, \"result\": ...}"),
+    ({"tool_results": []}, "field 'tool_results' must be an object"),
+    ({"tools": []}, "field 'tools' must be a list of tool definitions"),
+])
+def test_bad_tools_are_refused_with_file_and_line(tmp_path, change, message):
+    path = write_free_split(tmp_path, [dict(AGENT, id="ok"), dict(AGENT, **change)])
+    found = problems(path)
+    assert any(p.startswith(f"{path}:2: ") and message in p for p in found), found
+
+
+@pytest.mark.parametrize("check, message", [
+    ({"type": "tool_called"}, "check 'tool_called' needs a tool name as value"),
+    ({"type": "tool_called", "value": "refund"}, "check 'tool_called refund': the case has no tool named 'refund'"),
+    ({"type": "tool_called", "value": "lookup_order", "arguments": "A-1"}, "arguments must be an object"),
+    ({"type": "tool_not_called", "value": "lookup_order", "arguments": {}}, "only a tool_called check takes arguments"),
+    ({"type": "tool_order", "value": "lookup_order"}, "check 'tool_order' needs a list of at least two tool names"),
+    ({"type": "max_tool_calls", "value": -1}, "check 'max_tool_calls' needs a whole number of 0 or more"),
+    ({"type": "max_tool_calls", "value": 2.5}, "check 'max_tool_calls' needs a whole number of 0 or more"),
+    ({"type": "tool_args_valid", "value": 1}, "check 'tool_args_valid' takes no value"),
+])
+def test_trajectory_checks_are_validated_at_load(tmp_path, check, message):
+    path = write_free_split(tmp_path, [dict(AGENT, checks=[check])])
+    found = problems(path)
+    assert any(p.startswith(f"{path}:1: ") and message in p for p in found), found
+
+
+def test_a_trajectory_check_needs_tools(tmp_path):
+    case = {k: v for k, v in AGENT.items() if k not in ("tools", "tool_results")}
+    found = problems(write_free_split(tmp_path, [dict(case, checks=[{"type": "max_tool_calls", "value": 2}])]))
+    assert any("check 'max_tool_calls 2': needs the case's tools" in p for p in found), found
+
+
+def test_split_level_tools_json_applies_to_every_case_and_a_case_wins(tmp_path):
+    other = {"type": "function", "function": {"name": "cancel_order", "parameters": {"type": "object"}}}
+    (tmp_path / "tools.json").write_text(json.dumps(
+        {"tools": [dict(LOOKUP, function=dict(LOOKUP["function"], description="old")), other],
+         "tool_results": {"lookup_order": "split's", "cancel_order": "cancelled"}}, indent=1), encoding="utf-8")
+    bare = {k: v for k, v in AGENT.items() if k not in ("tools", "tool_results")}
+    path = write_free_split(tmp_path, [bare, dict(AGENT, id="a2")])
+    first, second = evalpy.load_split(path)[0]
+    assert [t["function"]["name"] for t in first["tools"]] == ["lookup_order", "cancel_order"]
+    assert first["tools"][0]["function"]["description"] == "old"
+    assert first["tool_results"] == {"lookup_order": "split's", "cancel_order": "cancelled"}
+    assert second["tools"][0] == LOOKUP   # the case's own definition of the same tool wins
+    assert second["tool_results"]["lookup_order"] == AGENT["tool_results"]["lookup_order"]
+    assert second["tool_results"]["cancel_order"] == "cancelled"
+
+
+def test_a_bad_tools_json_names_its_line(tmp_path):
+    (tmp_path / "tools.json").write_text('{"tools": [\n {"type": "function",\n  "function": {"name": ""}}\n],\n'
+                                         ' "tool_result": {}}\n', encoding="utf-8")
+    bare = {k: v for k, v in AGENT.items() if k not in ("tools", "tool_results", "checks")}
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(write_free_split(tmp_path, [dict(bare, checks=[{"type": "contains", "value": "A"}])]))
+    lines = str(e.value).splitlines()
+    assert f"{tmp_path}/tools.json:5: unknown key 'tool_result' (keys: tools, tool_results)" in lines
+    assert any(l.startswith(f"{tmp_path}/tools.json:2: tools[1]") for l in lines), lines
+
+
+def test_tools_json_is_part_of_the_split_hash(tmp_path):
+    path = write_free_split(tmp_path, [AGENT])
+    before = evalpy.load_split(path)[2]
+    (tmp_path / "tools.json").write_text('{"tool_results": {}}', encoding="utf-8")
+    assert evalpy.load_split(path)[2] != before

@@ -565,3 +565,12 @@ def test_no_lock_file_is_left_after_a_pairwise_compare(project, cli, fake):
     scripted_judge(fake)
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["base.json", "cand.json", "cand.json.pairwise.json"]
+
+
+def test_a_pairwise_judge_of_agents_reads_neither_runs_transcript():
+    """Both final answers are judged on the same footing: the baseline's calls are not the candidate's."""
+    from conftest import agent_spec
+    case = agent_spec("a1", [("cancel_order", {"order_id": "A-1"}, True)])
+    text = evalpy.pairwise_messages("¿Cuál ayuda más?", case, "uno", "dos")[1]["content"]
+    assert "cancel_order" not in text and "Answer A:\nuno" in text
+    assert "cancel_order" in evalpy.judge_messages("c", case, "uno")[1]["content"]   # a judge of one answer reads its own

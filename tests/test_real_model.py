@@ -159,3 +159,34 @@ def test_a_server_that_dies_fails_at_once_with_its_signal_and_log(tmp_path):
     assert "ldtilecfg" in message and "-DGGML_NATIVE=OFF" in message
     # eval.py alone would retry all 25 cases with backoff for minutes; the watch stops it at once
     assert time.monotonic() - started < 30
+
+
+@needs_model
+def test_an_agent_loop_against_a_real_server(tmp_path_factory, project):
+    """llama-cpp-python's server gives tool calls for any model with --chat_format chatml-function-calling.
+    Forced to call lookup_order on every request (tool_choice, passed through as an option), a real
+    server's calls (its own ids, arguments as a JSON string) go round the loop: each result goes back
+    answering its call's id, the server takes the conversation, and the case runs out of turns. The
+    loop and the storage are asserted, nothing of the model's skill."""
+    def command(port):
+        return real_model.llama_server_command(port) + ["--chat_format", "chatml-function-calling"]
+    try:
+        server = real_model.start(tmp_path_factory.mktemp("tools") / "llama-server.log", command=command)
+    except real_model.ServerDied as died:
+        pytest.fail(str(died), pytrace=False)
+    try:
+        done = ask(server, project, "--cases", "agent-dev-01", "--max-turns", "2", "--option", "num_predict=48",
+                             "--option", 'tool_choice={"type": "function", "function": {"name": "lookup_order"}}',
+                             "--out", "runs/agent-real.json", split="golden/agent/dev.jsonl")
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    run = json.loads((project / "runs" / "agent-real.json").read_text(encoding="utf-8"))
+    (r,) = run["results"]
+    assert r["error"] is None and r["out_of_turns"] is True and len(r["per_turn"]) == 2 and run["config"]["max_turns"] == 2
+    calls = [m for m in r["transcript"] if m["role"] == "assistant"]
+    results = [m for m in r["transcript"] if m["role"] == "tool"]
+    assert len(calls) == 2 and all(c["tool_calls"][0]["name"] == "lookup_order" for c in calls)
+    assert all(isinstance(c["tool_calls"][0]["arguments"], str) and c["tool_calls"][0]["id"] for c in calls)
+    assert [m["call_id"] for m in results] == [c["tool_calls"][0]["id"] for c in calls]
+    assert "Agent (1 case with tools" in done.stdout and "ran out of turns: 1 (agent-dev-01)" in done.stdout

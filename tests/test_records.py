@@ -8,6 +8,7 @@ runs in runs/example/ (judged ones, and the pairwise sidecar beside one)."""
 
 import glob
 import json
+import os
 import shutil
 
 import pytest
@@ -17,6 +18,11 @@ from fake_ollama import shipped_fake
 
 EXAMPLES = sorted(p for p in glob.glob(str(ROOT / "runs" / "example" / "*.json"))
                   if not p.endswith((evalpy.PAIRWISE_SUFFIX, evalpy.ANNOTATIONS_SUFFIX)))
+
+
+TOOL = {"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}
+AGENT_CASE = {"id": "agent-1", "input": "¿Y mi pedido A-1?", "difficulty": "easy", "note": "n", "tools": [TOOL],
+              "tool_results": {"lookup_order": "enviado"}, "checks": [{"type": "tool_called", "value": "lookup_order"}]}
 
 
 def run_cli(*argv):
@@ -37,6 +43,11 @@ def make_runs(url, journal_lines):
                    "--out", "runs/test-v2.json") == 0
     assert run_cli("run", "--split", "dev", "--api", "openai", "--format", "schema", "--cases", "dev-01,dev-02",
                    "--host", url, "--out", "runs/dev-openai.json") == 0
+    os.makedirs("golden/records-agent", exist_ok=True)
+    with open("golden/records-agent/dev.jsonl", "w", encoding="utf-8") as f:   # an agent: its transcript, turns out
+        f.write(json.dumps(AGENT_CASE, ensure_ascii=False) + "\n")
+    assert run_cli("run", "--split", "golden/records-agent/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", url,
+                   "--max-turns", 2, "--out", "runs/agent.json") == 0
     assert journal_lines, "no journal line was written"
     return sorted(glob.glob("runs/*.json"))
 
@@ -55,6 +66,7 @@ def produced(tmp_path_factory):
         real_append(journal, entry)
 
     fake = shipped_fake(latency=0)
+    fake.agents[AGENT_CASE["input"]] = [[("lookup_order", {"order_id": "A-1"})]]   # never answers: out of turns
     fake.faults_for[json.loads((ROOT / "golden" / "dev.jsonl").read_text().splitlines()[0])["input"]] = ["500"]
     fake.start()
     with pytest.MonkeyPatch.context() as mp:
@@ -72,7 +84,7 @@ def produced(tmp_path_factory):
         review = evalpy.Review(completed[0])
         review.save({"key": review.items[0]["key"], "text": "se equivoca de categoría"})
 
-        records = {name: [] for name in ("LoadedCase", "JournalHeader", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial",
+        records = {name: [] for name in ("LoadedCase", "JournalHeader", "AgentTurn", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial",
                                          "GradedCase", "Score", "CompareResult", "ManyCompareResult", "ManyRow",
                                          "PairwiseVote", "PairwiseComparison", "PairwiseFile", "Annotation",
                                          "AnnotationsFile")}
@@ -81,7 +93,7 @@ def produced(tmp_path_factory):
             records["LoadedCase"] += cases
             records["Check"] += [c for case in cases for c in case["checks"]]
         for line in journal_lines:   # a header, then results with only the id and trial of their case
-            records["JournalHeader" if "config" in line else "Result"].append(line)
+            records["JournalHeader" if "config" in line else "AgentTurn" if "turn" in line else "Result"].append(line)
         records["RunConfig"] += [line["config"] for line in records["JournalHeader"]]
         graded = {}
         for path in paths + EXAMPLES:
@@ -123,7 +135,7 @@ def produced(tmp_path_factory):
 
 # every key of these is produced by some input above: a declaration cannot keep a stale key
 MAIN = ("Score", "GradedCase", "Result", "RunConfig", "CompareResult")
-RECORDS = ("LoadedCase", "JournalHeader", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial", "GradedCase", "Score",
+RECORDS = ("LoadedCase", "JournalHeader", "AgentTurn", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial", "GradedCase", "Score",
            "CompareResult", "ManyCompareResult", "ManyRow", "PairwiseVote", "PairwiseComparison", "PairwiseFile",
            "Annotation", "AnnotationsFile")
 

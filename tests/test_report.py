@@ -436,3 +436,52 @@ def test_a_run_where_every_case_errored_prints_no_empty_tables(project, cli):
         assert empty not in out, empty
     md = cli("report", path, "--markdown")[1]
     assert "Failures" not in md and "No answer was scored" in md
+
+
+# -- agents (issue 29) -----------------------------------------------------------------------------
+
+def test_report_gives_the_final_result_and_the_trajectory_apart_with_first_failures(project, cli):
+    from conftest import agent_run
+    path = write_run("runs/agent.json", agent_run())
+    code, out, err = cli("report", path)
+    assert code == 0, err
+    section = out.split("Agent (", 1)[1]
+    lines = [" ".join(l.split()) for l in section.splitlines()]
+    # final result: a1, a2 pass (a3 answered wrongly, a4 ran out of turns); trajectory: a1 and a4 pass
+    assert "final result 2/4 = 50% (95% CI 15–85%)" in lines
+    assert "trajectory 2/4 = 50% (95% CI 15–85%)" in lines
+    assert "turns used: median 3, max 3 · ran out of turns: 1 (a4)" in lines
+    assert "lookup_order 7 4 1 2" in lines and "cancel_order 1 1 0 0" in lines
+    failures = section.split("First failure of each failing case", 1)[1].split("\n\n", 1)[0]
+    rows = {l.split()[0]: " ".join(l.split()) for l in failures.splitlines()[2:]}
+    assert rows["a2"] == 'a2 2 cancel_order({"order_id": "A-1"}) never cancels called a tool it must not call'
+    assert rows["a3"].startswith('a3 1 lookup_order({"order_id": "A-7"}) - no tool result matched')
+    assert rows["a4"] == "a4 3 - - ran out of turns (3) still calling tools"
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert doc["agent"]["final"]["correct"] == 2 and doc["agent"]["trajectory"]["total"] == 4
+    assert doc["agent"]["out_of_turns"] == [{"id": "a4", "trial": 1}]
+    assert [f["id"] for f in doc["agent"]["first_failures"]] == ["a2", "a3", "a4"]
+    markdown = cli("report", path, "--markdown")[1]
+    assert "| Agents: final result | 2/4 = 50% | 15–85% |" in markdown
+    assert "| Agents: ran out of turns | 1 | |" in markdown
+
+
+def test_a_report_without_agents_has_no_agent_section(hand_run, cli):
+    out = cli("report", hand_run)[1]
+    assert "Agent (" not in out and "agent" not in json.loads(cli("report", hand_run, "--json")[1])
+
+
+def test_report_case_and_the_page_show_an_agents_transcript_turn_by_turn(project, cli):
+    from conftest import agent_run
+    path = write_run("runs/agent.json", agent_run())
+    out = cli("report", path, "--case", "a2")[1]
+    assert "Tools: lookup_order, cancel_order" in out
+    assert out.index("turn 1 (calls tools):") < out.index('calls cancel_order({"order_id": "A-1"})   <- fails \'never cancels\'') \
+        < out.index("turn 3:") < out.index("Su pedido está enviado.")
+    doc = json.loads(cli("report", path, "--case", "a3", "--json")[1])
+    assert doc["trials"][0]["transcript"][0]["calls"][0]["matched"] is False
+    assert "(ran out of turns: still calling tools at the last one)" in cli("report", path, "--case", "a4")[1]
+    assert cli("report", path, "--html", "page.html")[0] == 0
+    page = (project / "page.html").read_text(encoding="utf-8")
+    assert "calls cancel_order({&quot;order_id&quot;: &quot;A-1&quot;})   &lt;- fails &#x27;never cancels&#x27;" in page
+    assert 'id="agent"' in page

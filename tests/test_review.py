@@ -401,3 +401,18 @@ def test_a_save_on_a_full_disk_is_said_as_such_and_leaves_no_lock(runs, project)
         f"cannot write {runs[1]}.annotations.json.lock (File too large): the annotation was not saved; those saved "
         "before are kept")
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v2.json", "dev-v3.json"]
+
+
+def test_review_shows_an_agents_transcript_with_the_check_failed_on_each_call(project):
+    from conftest import agent_run, write_run
+    path = write_run("runs/agent.json", agent_run())
+    items = {i["id"]: i for i in evalpy.review_items(evalpy.load_run(path))}
+    turns = items["a2"]["transcript"]
+    assert [t["turn"] for t in turns] == [1, 2, 3] and turns[2]["content"] == "Su pedido está enviado."
+    assert turns[1]["calls"] == [{"call": 'cancel_order({"order_id": "A-1"})', "result": '{"status": "enviado"}',
+                                  "matched": True, "failed": ["never cancels"]}]
+    assert turns[0]["calls"][0]["failed"] == []
+    assert items["a3"]["transcript"][0]["calls"][0]["matched"] is False
+    assert items["a4"]["out_of_turns"] is True and "transcript" not in evalpy.review_items(
+        evalpy.load_run(write_run("runs/plain.json", __import__("conftest").make_run([("c1", "bug", "bug")]))))[0]
+    assert 'it.transcript' in evalpy.REVIEW_PAGE and 'steps.id = "transcript"' in evalpy.REVIEW_PAGE

@@ -1094,3 +1094,151 @@ def test_a_grid_finds_a_missing_model_or_prompt_before_its_first_run(project, cl
                          "--prompt", "prompts/v2.txt", flag, value)
     assert code == 2 and says in err, err
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+# -- agents: the tool loop, on both APIs (issue 29) ---------------------------------------------------
+
+LOOKUP = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order by its id",
+                                           "parameters": {"type": "object", "required": ["order_id"],
+                                                          "properties": {"order_id": {"type": "string"}}}}}
+CANCEL = {"type": "function", "function": {"name": "cancel_order", "description": "Cancel an order",
+                                           "parameters": {"type": "object", "required": ["order_id"],
+                                                          "properties": {"order_id": {"type": "string"}}}}}
+ASK = "¿Dónde está mi pedido A-1?"
+AGENT_CASE = {"id": "a1", "input": ASK, "difficulty": "easy", "note": "n", "tools": [LOOKUP, CANCEL],
+              "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": {"status": "enviado"}}]},
+              "checks": [{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "A-1"}},
+                         {"type": "tool_not_called", "value": "cancel_order"}, {"type": "contains", "value": "enviado"}]}
+
+
+def agent_split(project, *cases):
+    (project / "golden" / "shop").mkdir(exist_ok=True)   # not golden/agent/, whose tools.json every case there gets
+    (project / "golden" / "shop" / "dev.jsonl").write_text(
+        "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases or [AGENT_CASE]), encoding="utf-8")
+    (project / "prompts" / "shop").mkdir(exist_ok=True)
+    (project / "prompts" / "shop" / "v1.txt").write_text("Eres el asistente de una tienda.", encoding="utf-8")
+    return "golden/shop/dev.jsonl"
+
+
+def bodies_for(fake, text):
+    return [b for b in fake.chat_bodies if any(m.get("content") == text for m in b["messages"])]
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_agent_case_runs_the_tool_loop_and_stores_its_transcript(project, cli, fake, api):
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert r["response"] == "Su pedido A-1 está enviado." and r["error"] is None and r["out_of_turns"] is False
+    call, tool, final = r["transcript"]
+    assert call["role"] == "assistant" and call["tool_calls"][0]["name"] == "lookup_order"
+    sent_args = call["tool_calls"][0]["arguments"]
+    assert sent_args == ({"order_id": "A-1"} if api == "ollama" else '{"order_id": "A-1"}')   # as the server sent them
+    assert tool == {"role": "tool", "name": "lookup_order", "call_id": tool["call_id"],
+                    "content": '{"status": "enviado"}', "matched": True}
+    assert final == {"role": "assistant", "content": "Su pedido A-1 está enviado."}
+    assert len(r["per_turn"]) == 2 and r["prompt_tokens"] == sum(t["prompt_tokens"] for t in r["per_turn"])
+    assert r["latency_ms"] == pytest.approx(sum(t["latency_ms"] for t in r["per_turn"]), abs=0.2)
+    first, second = bodies_for(fake, ASK)
+    assert first["tools"] == [LOOKUP, CANCEL] and second["tools"] == [LOOKUP, CANCEL]
+    back_call, back_result = second["messages"][-2:]
+    if api == "ollama":   # docs/api.md: arguments an object, the result as a tool message naming its tool
+        assert back_call["tool_calls"] == [{"function": {"name": "lookup_order", "arguments": {"order_id": "A-1"}}}]
+        assert back_result == {"role": "tool", "content": '{"status": "enviado"}', "tool_name": "lookup_order"}
+    else:                 # OpenAI: arguments the JSON string it sent, the result answering the call's id
+        assert back_call["tool_calls"][0]["function"]["arguments"] == '{"order_id": "A-1"}'
+        assert back_result == {"role": "tool", "tool_call_id": back_call["tool_calls"][0]["id"],
+                               "content": '{"status": "enviado"}'}
+    assert cli("report", "runs/a.json", "--json")[0] == 0
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_model_that_calls_tools_forever_stops_at_max_turns_and_fails(project, cli, fake, api):
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-9"})]]   # the same call, over and over
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api,
+                         "--max-turns", 3, "--out", "runs/a.json")
+    assert code == 0, err
+    run = load_json("runs/a.json")
+    r = run["results"][0]
+    assert run["config"]["max_turns"] == 3
+    assert len(bodies_for(fake, ASK)) == 3 and r["out_of_turns"] is True and len(r["per_turn"]) == 3
+    assert [m["content"] for m in r["transcript"] if m["role"] == "tool"] == [json.dumps(evalpy.NO_RESULT)] * 3
+    assert not any(m["matched"] for m in r["transcript"] if m["role"] == "tool")
+    config, cases = evalpy.read_graded("runs/a.json")
+    assert cases[0]["correct"] is False
+
+
+def test_max_turns_is_recorded_only_for_a_split_with_tools(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 2)[0] == 0
+    assert "max_turns" not in load_json("runs/dev-v3.json")["config"]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--max-turns", 101)[0] == 2
+
+
+def test_a_killed_agent_resumes_without_asking_a_finished_turn_again(project, cli, fake):
+    result = {"status": "enviado"}
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], [("lookup_order", {"order_id": "A-1"})],
+                        "Su pedido A-1 está enviado."]
+    fake.faults_for[json.dumps(result)] = ["hang"]   # turn 2 (its last message is turn 1's result) never answers
+    fake.hang_seconds = 30
+    journal = project / "runs" / "a.json.journal"
+    proc = start_eval(project, "run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
+    wait_for_answers(journal, 1)   # turn 1 journaled
+    deadline = time.monotonic() + 10
+    while len(bodies_for(fake, ASK)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=10)
+    assert len(bodies_for(fake, ASK)) == 2   # turn 1 answered, turn 2 asked and hanging
+    fake.faults_for.clear()
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(bodies_for(fake, ASK)) == 4   # turns 2 and 3 only: turn 1 was not asked again
+    r = load_json("runs/a.json")["results"][0]
+    assert [m["role"] for m in r["transcript"]] == ["assistant", "tool", "assistant", "tool", "assistant"]
+    assert len(r["per_turn"]) == 3 and r["response"] == "Su pedido A-1 está enviado."
+
+
+def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(project, cli, fake):
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Enviado."]
+    fake.faults_for[json.dumps({"status": "enviado"})] = ["500"]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--retries", 0, "--out", "runs/a.json")
+    assert code == 2
+    r = load_json("runs/a.json")["results"][0]
+    assert r["error"].startswith("turn 2: HTTP 500") and r["response"] is None and len(r["transcript"]) == 2
+    assert len(bodies_for(fake, ASK)) == 2   # turn 1, then turn 2 that failed
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0, err
+    completed = load_json("runs/a-completed.json")["results"][0]
+    assert completed["response"] == "Enviado." and len(completed["per_turn"]) == 2
+    assert len(bodies_for(fake, ASK)) == 3   # only turn 2 again: the finished run kept turn 1
+
+
+def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
+    """A model may call a tool the case lacks, named anything: escape sequences included. It gets an
+    error back, and every view that names it shows it escaped."""
+    fake.agents[ASK] = [[("\x1b[2Jwipe", {"x": 1})], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert r["transcript"][1]["content"] == json.dumps({"error": "there is no tool named \x1b[2Jwipe"}, ensure_ascii=False)
+    assert r["transcript"][1]["matched"] is False
+    fake.agents[ASK] = ["Hecho."]   # the next run calls nothing: compare says it stopped calling it
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--case", "a1"), ("report", "runs/a.json", "--markdown"),
+                 ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/a.json", "runs/b.json", "--markdown")):
+        shown = cli(*argv)
+        assert shown[0] == 0, shown[2]
+        assert "\x1b" not in shown[1] + shown[2], argv
+    assert "\\x1b[2Jwipe" in cli("report", "runs/a.json")[1]
+    assert "stopped calling \\x1b[2Jwipe" in cli("compare", "runs/a.json", "runs/b.json")[1]
+
+
+def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(project, cli, fake):
+    """Ollama refuses tools to a model whose template has none, a 400 on every case (server/images.go
+    CheckCapabilities, "does not support tools"): one line before any case, no run file."""
+    fake.without_tools = {"qwen2.5:7b"}
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
+    assert code == 2 and "qwen2.5:7b cannot call tools on" in err and "(it can: completion)" in err
+    assert not bodies_for(fake, ASK) and not (project / "runs" / "a.json").exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, V1_MISSES, V2_MISSES, V3_MISSES, evalpy, make_run, split_run, write_run
+from conftest import ROOT, V1_MISSES, V2_MISSES, V3_MISSES, agent_run, evalpy, make_run, split_run, write_run
 
 EXAMPLES = ROOT / "runs" / "example"
 
@@ -27,7 +27,8 @@ LEFT_OUT = {
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
-                 "many.left_out", "many.row.not_scored", "failures.row", "speed.without_prompt_count", "speed.two_pass", "speed.with_load"},
+                 "many.left_out", "many.row.not_scored", "failures.row", "speed.without_prompt_count", "speed.two_pass", "speed.with_load",
+                 "agent.cases", "agent.tools", "agent.turns", "agent.out_ids"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
@@ -161,7 +162,8 @@ def built_runs(folder):
     return {"trials": write_run(folder / "trials.json", make_run(cases, labels=["safe", "unsafe"], temperature=0.7)),
             "free": write_run(folder / "free.json", make_run(free, labels=None, split="free")),
             "conv": write_run(folder / "conv.json", make_run(conv)),
-            "open-trials": write_run(folder / "open-trials.json", judged_trials(make_run(judged, labels=None)))}
+            "open-trials": write_run(folder / "open-trials.json", judged_trials(make_run(judged, labels=None))),
+            "agent": write_run(folder / "agent.json", agent_run())}
 
 
 def judged_trials(run):
@@ -175,7 +177,7 @@ def judged_trials(run):
 
 
 REPORTS = ["dev-v3", "test-v3", "support-dev-v1", "support-dev-v1-judged", "support-dev-v2-judged", "trials", "free", "conv",
-           "open-trials"]
+           "open-trials", "agent"]
 
 
 def run_path(name, built):
