@@ -265,6 +265,10 @@ OPTIONS = (
            "count", metavar="N", exclusive="quick", run_config=True),
     Option(("--cases",), ("run",), "ask only these cases (a quick look, recorded as such)", metavar="ID,ID",
            exclusive="quick", run_config=True),
+    Option(("--context",), ("run",), "RAG: take each case's passages from FILE, a JSONL your retriever wrote (one line "
+                                     "{\"id\": case id, \"context\": [{\"id\", \"text\"}...]} per case), not from the "
+                                     "split; recorded and hashed in the run, so two retrievers compare on the same cases",
+           metavar="FILE", run_config=True),
     Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
                                         "another prompt, model, temperature or sampling seed (the run is marked as forced)",
            "flag", False, run_config=True),
@@ -734,7 +738,7 @@ TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is 
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
+COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
                    "think", "response_format", "api", "server_version")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
@@ -781,6 +785,9 @@ class Case(TypedDict, total=False):
     vars: dict           # {name: text or number} for the prompt's and checks' {{name}}
     checks: list         # of Check, the label check first in a labelled set
     pass_threshold: float  # with weighed checks: the share of their weight a passing case reaches
+    context: list        # RAG: the passages the retriever returned for this input, [{"id": ..., "text": ...}] in
+                         # rank order ([]: it found none); the prompt's {{context}}; run --context replaces it
+    relevant: list       # RAG: the ids of the passages a person judged relevant, retrieved or not
 
 
 CASE_FIELDS = tuple(Case.__annotations__)   # a result holds them in this order
@@ -870,6 +877,8 @@ class RunConfig(TypedDict, total=False):
     prompt_text: str
     prompt_sha: str
     split_sha: str
+    context_path: str              # run --context: the JSONL of passages that replaced the split's (RAG)
+    context_sha: str               # its sha256, as split_sha pins the split
     labels: list | None            # the closed label set; None for a free-text set
     cases: int
     date: str
@@ -1102,6 +1111,7 @@ class Inputs(NamedTuple):
     split_sha: str
     prompt_text: str
     prompt_sha: str
+    context_sha: str | None = None   # run --context FILE: the hash of the passages' file
 
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "thinking", "system_fingerprint")
@@ -1164,6 +1174,9 @@ def config_problem(config, text_keys):
             return f"config.{key} must be a string"
         if key in ("prompt", "split_path") and LONE_SURROGATE.search(config[key]):
             return f"config.{key} is not a path (it holds half a character)"
+    for key in ("context_path", "context_sha"):   # run --context: both or neither
+        if (key in config) != ("context_path" in config) or key in config and type(config[key]) is not str:
+            return "config.context_path and config.context_sha must both be text, or both be absent"
     labels = config.get("labels")
     if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
                                    and all(isinstance(l, str) and l for l in labels)):
@@ -1733,6 +1746,7 @@ def case_problems(case, labels, stored=False):
     if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
+    problems += context_problems(case)
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
         near = [l for l in labels if fold(l) == fold(expected)]
@@ -1761,6 +1775,57 @@ def turn_problems(turns):
         problems.append(f"messages: the last turn is the {turns[-1]['role']}'s; it must be the user's "
                         "(the model answers it)")
     return problems
+
+
+# RAG (methodology note 001, "Evals per a RAG"): a case may carry the passages its retriever
+# returned and the ids a person judged relevant, so retrieval is measured apart from generation.
+CONTEXT_VAR = "context"   # the prompt's {{context}}: the case's passages, laid out by context_text()
+
+
+def context_problems(case):
+    """What is wrong with a case's context (passages {"id", "text"} in rank order; [] when the
+    retriever found none) and relevant (ids a person judged relevant, retrieved or not), or []."""
+    problems = []
+    if "context" in case:
+        passages = case["context"]
+        if not isinstance(passages, list) or not all(type(p) is dict and set(p) == {"id", "text"} for p in passages):
+            problems.append('field \'context\' must be a list of passages {"id": ..., "text": ...}, in rank order')
+        else:
+            for number, p in enumerate(passages, 1):
+                if not (isinstance(p["id"], str) and p["id"].strip()):
+                    problems.append(f"context passage {number}: id must be non-empty text")
+                elif not (isinstance(p["text"], str) and p["text"].strip()):
+                    problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
+            ids = [p["id"] for p in passages]
+            twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+            if twice is not None:
+                problems.append(f"context: passage id {twice!r} is given twice")
+        if CONTEXT_VAR in (case.get("vars") or {}):
+            problems.append(f"vars.{CONTEXT_VAR} clashes with the passages the prompt's {{{{{CONTEXT_VAR}}}}} shows; "
+                            "rename the var")
+    if "relevant" in case:
+        relevant = case["relevant"]
+        if not isinstance(relevant, list) or not all(isinstance(i, str) and i.strip() for i in relevant):
+            problems.append("field 'relevant' must be a list of passage ids (non-empty text)")
+        elif len(set(relevant)) != len(relevant):
+            problems.append("field 'relevant' repeats an id")
+    return problems
+
+
+def context_text(passages):
+    """The passages as the prompt's {{context}} shows them: numbered in rank order, each with its id
+    (a judge cites that id), a blank line between two; one line when the retriever found none."""
+    if not passages:
+        return "(no passages were retrieved)"
+    return "\n\n".join(f"[{n}] (id: {p['id']})\n{p['text']}" for n, p in enumerate(passages, 1))
+
+
+def prompt_values(case):
+    """What a prompt's placeholders are filled with: the case's vars, and its passages as {{context}}."""
+    values = dict(case.get("vars") or {})
+    if isinstance(case.get("context"), list):
+        values[CONTEXT_VAR] = context_text(case["context"])
+    return values
 
 
 def filled_turns(turns, values):
@@ -1887,8 +1952,9 @@ def load_split(path):
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(set(PLACEHOLDER.findall(prompt_text)))
-    return [f"{split_path}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has no vars.{name}"
-            for case in cases for name in names if name not in case.get("vars", {})]
+    return [f"{split_path}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has "
+            + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
+            for case in cases for name in names if name not in prompt_values(case)]
 
 
 def prompt_folder(split_path):
@@ -1925,14 +1991,18 @@ def load_prompt(path):
 def load_inputs(config):
     """The split and the prompt a run will use, every problem in them found before any call."""
     cases, labels, split_sha = load_split(config["split_path"])
+    split_ids = {c["id"] for c in cases}
     cases = subset_of(cases, config.get("subset"), config["split_path"])
+    context_sha = None
+    if config.get("context_path"):
+        cases, context_sha = with_context_file(config["context_path"], cases, split_ids)
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
     if problems:
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    return Inputs(cases, labels, split_sha, prompt_text, prompt_sha)
+    return Inputs(cases, labels, split_sha, prompt_text, prompt_sha, context_sha)
 
 
 def subset_of(cases, subset, split_path):
@@ -1947,6 +2017,50 @@ def subset_of(cases, subset, split_path):
             raise EvalError(f"--cases: {split_path} has no case {', '.join(unknown[:5])}")
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
+
+
+def with_context_file(path, cases, split_ids):
+    """run --context FILE: the cases with the passages FILE gives them (one JSON line per case,
+    {"id": ..., "context": [...]}, as the user's retriever wrote it) in place of the split's, and the
+    sha256 of FILE's bytes. Every case asked needs its line, so a run never mixes two retrievers;
+    a line for a case the split does not have is refused (a retriever run on another split)."""
+    data = read_bytes(path, "context file")
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()   # the newline that ends the last line
+    passages, seen, problems = {}, {}, []
+    for number, raw in enumerate(lines, 1):
+        where = f"{path}:{number}"
+        raw = raw.removesuffix(b"\r")
+        if not raw.strip():
+            problems.append(f"{where}: blank line (one case per line, no empty lines)")
+            continue
+        try:
+            obj = strict_json(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
+            continue
+        except ValueError as e:
+            problems.append(f"{where}: {json_problem(e)}")
+            continue
+        if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
+            problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
+            continue
+        case_id, found = obj["id"], context_problems({"context": obj["context"]})
+        if case_id in seen:
+            found.insert(0, f"case {case_id!r} is given twice (first on line {seen[case_id]})")
+        elif case_id not in split_ids:
+            found.insert(0, f"the split has no case {case_id!r}")
+        problems += [f"{where}: {p}" for p in found]
+        seen.setdefault(case_id, number)
+        passages.setdefault(case_id, obj["context"])
+    missing = [c["id"] for c in cases if c["id"] not in seen]
+    if missing:
+        problems.append(f"{path}: no line for case {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else "")
+                        + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")
+    if problems:
+        raise EvalError("\n".join(problems))
+    return [dict(c, context=passages[c["id"]]) for c in cases], sha256_bytes(data)
 
 
 def checks_from_split(split):
@@ -2561,8 +2675,8 @@ def backoff(attempt, asked=None):
 
 
 def messages_for(system, case):
-    """The system prompt (its {{vars}} filled from the case), then the case's conversation."""
-    return [{"role": "system", "content": render(system, case.get("vars", {}))}] + conversation(case)
+    """The system prompt (its {{vars}} and {{context}} filled from the case), then the case's conversation."""
+    return [{"role": "system", "content": render(system, prompt_values(case))}] + conversation(case)
 
 
 def conversation(case):
@@ -2927,7 +3041,8 @@ def build_config(args) -> RunConfig:
                                   args.api), "format": args.format,
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
-        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+        "split": split_name, "split_path": split_path, **({"context_path": args.context} if args.context else {}),
+        "api": args.api, "host": server_url(args.api, args.host),
         **({"subset": {"limit": args.limit}} if args.limit else {}),
         **({"subset": {"cases": [i.strip() for i in args.cases.split(",") if i.strip()]}} if args.cases else {}),
     }
@@ -3367,7 +3482,9 @@ def complete_journal(finished, config, done):
 def refuse_changed(config, inputs, done):
     """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
     for what, path, then, now in (("split", config["split_path"], config["split_sha"], inputs.split_sha),
-                                  ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha)):
+                                  ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
+                                  ("context file", config.get("context_path"), config.get("context_sha"),
+                                   inputs.context_sha)):
         if then != now:
             raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
                             f"(sha {short(then)} then, {short(now)} now)")
@@ -3481,6 +3598,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     config["judge"] = judge
     if form:
         config["response_format"] = form
+    if inputs.context_sha:
+        config["context_sha"] = inputs.context_sha
     config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
                   labels=inputs.labels, cases=len(inputs.cases),
                   date=datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -7808,7 +7927,7 @@ def review_items(run, against=None):
             items.append({
                 "key": answer_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
-                "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
+                "system": render(config.get("prompt_text", ""), prompt_values(r)),
                 **asked(r), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],

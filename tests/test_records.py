@@ -8,6 +8,7 @@ runs in runs/example/ (judged ones, and the pairwise sidecar beside one)."""
 
 import glob
 import json
+from pathlib import Path
 import shutil
 
 import pytest
@@ -37,6 +38,12 @@ def make_runs(url, journal_lines):
                    "--out", "runs/test-v2.json") == 0
     assert run_cli("run", "--split", "dev", "--api", "openai", "--format", "schema", "--cases", "dev-01,dev-02",
                    "--host", url, "--out", "runs/dev-openai.json") == 0
+    # a RAG split whose passages come from another retriever's file (run --context)
+    passages = [json.loads(line) for line in Path("golden/rag/dev.jsonl").read_text(encoding="utf-8").splitlines()]
+    Path("retriever-b.jsonl").write_text("".join(json.dumps({"id": c["id"], "context": c["context"][::-1]}) + "\n"
+                                                 for c in passages), encoding="utf-8")
+    assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--context", "retriever-b.jsonl", "--limit", 3,
+                   "--host", url, "--out", "runs/rag.json") == 0
     assert journal_lines, "no journal line was written"
     return sorted(glob.glob("runs/*.json"))
 
