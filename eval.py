@@ -920,7 +920,13 @@ class Threshold(TypedDict, total=False):
     pass_threshold: float   # the weighted score a passing answer reaches; absent: blocking checks decide
 
 
-class GradedCase(Threshold):
+class GradedPassages(TypedDict, total=False):
+    """RAG only: what a graded case keeps of its passages, for the retrieval figures."""
+    context: list           # the passages its answers were asked with (as the run stores them)
+    relevant: list          # the ids a person judged relevant
+
+
+class GradedCase(Threshold, GradedPassages):
     """A case with all its trials graded: the unit of every figure. Only pass_threshold may be absent."""
     id: str
     expected: str | None
@@ -941,6 +947,7 @@ class ReportAdds(TypedDict, total=False):
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
+    retrieval: dict         # RAG only: context precision and recall, per case and over cases (retrieval_figures)
 
 
 class Score(ReportAdds):
@@ -978,7 +985,13 @@ class Score(ReportAdds):
     speed: dict             # speed_figures(): latency, tokens per second, calls that loaded the model
 
 
-class CompareResult(TypedDict):
+class CompareAdds(TypedDict, total=False):
+    """What a comparison holds only sometimes."""
+    retrieval: dict         # RAG only: context precision and recall on each side, and the relevant passages
+                            # each case gained or lost (retrieval_change)
+
+
+class CompareResult(CompareAdds):
     """Two graded runs of one split compared case by case (compare_runs()); pairs are [baseline, candidate]."""
     changed: dict           # {COMPARED_CONFIG key: [baseline's, candidate's]} of the settings that differ
     fixed: list             # ids the candidate got right and the baseline wrong
@@ -3897,6 +3910,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                                      "tags": r.get("tags") or [], "checks": rule.get("checks") or [], "trials": []}
             if rule.get("pass_threshold") is not None:   # only then: one key more per case costs 8% at 100,000
                 case["pass_threshold"] = rule["pass_threshold"]
+            case.update({k: r[k] for k in ("context", "relevant") if k in r})   # RAG: retrieval is scored from them
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
@@ -4162,7 +4176,53 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
+    retrieval = retrieval_figures(cases)
+    if retrieval:
+        s["retrieval"] = retrieval
     return s
+
+
+# RAG, the retrieval stage: measured without a model, from the passages each case holds (what the
+# retriever returned, in rank order) and the ids a person judged relevant. The definitions are
+# RAGAS's (docs.ragas.io, "Context Precision", "Context Recall", the ID-based forms).
+def context_precision(ranked, relevant):
+    """RAGAS's Context Precision@K: the sum over ranks k of precision@k times v_k (1 when the passage at
+    rank k is relevant), over the relevant passages among the K retrieved: the mean of precision@k at
+    the ranks that hold a relevant passage. Relevant first scores higher: [relevant, not, relevant]
+    is (1/1 + 2/3) / 2 = 0.833. No relevant passage retrieved (or none at all) is 0, as in RAGAS."""
+    hits, total = 0, 0.0
+    for k, passage in enumerate(ranked, 1):
+        if passage in relevant:
+            hits += 1
+            total += hits / k
+    return total / hits if hits else 0.0
+
+
+def context_recall(ranked, relevant):
+    """RAGAS's ID-based Context Recall: the relevant passages retrieved over all relevant passages;
+    None when the case names none (nothing to recall)."""
+    return len(set(ranked) & set(relevant)) / len(relevant) if relevant else None
+
+
+def retrieval_figures(cases):
+    """Context precision and recall of each case that holds passages and relevance labels, and their
+    means over those cases with 95% intervals (case_mean: the case is the unit); None without any."""
+    rows = []
+    for c in cases:
+        if "context" in c and "relevant" in c:
+            ranked = [p["id"] for p in c["context"]]
+            rows.append({"id": c["id"], "passages": len(ranked),
+                         "precision": context_precision(ranked, set(c["relevant"])),
+                         "recall": context_recall(ranked, c["relevant"]),
+                         "found": [i for i in ranked if i in c["relevant"]],
+                         "missing": [i for i in c["relevant"] if i not in ranked]})
+    if not rows:
+        return None
+    recalls = [r["recall"] for r in rows if r["recall"] is not None]
+    precision, precision_ci = case_mean([r["precision"] for r in rows])
+    recall, recall_ci = case_mean(recalls) if recalls else (None, [None, None])
+    return {"labelled": len(rows), "precision": precision, "precision_ci": precision_ci,
+            "recall_cases": len(recalls), "recall": recall, "recall_ci": recall_ci, "cases": rows}
 
 
 def headline_mean(rates, repeat, correct, scored):
@@ -5179,7 +5239,7 @@ def bounds_detail(b):
 
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
-               "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval,
+               "ids": ids_text, "fixed2": fmt, "fixed3": lambda x: "-" if x is None else f"{x:.3f}", "points": points, "percent": percent, "interval": interval,
                "points_ci": difference_text, "size": size_text, "bounds": bounds_text}
 
 
@@ -5222,7 +5282,8 @@ def report_rows(config, s):
     keyed by what they hold; a section the run has nothing for is left out."""
     sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
-                rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s)]
+                rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s),
+                rows_retrieval(s)]
     return [sec for sec in sections if sec]
 
 
@@ -5369,6 +5430,23 @@ def rows_annotations(s):
 
 
 # --- the report as text: each section of the rows, formatted
+
+def rows_retrieval(s):
+    """RAG: the retrieval stage's figures, from labels, offline: the means over cases with their
+    intervals, then each case's (the relevant passages it missed named)."""
+    r = s.get("retrieval")
+    if not r:
+        return None
+    at = ["retrieval"]
+    return {"key": "retrieval", "labelled": figure("count", r["labelled"], [*at, "labelled"]),
+            "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),
+            **{k: figure("percent", r[k], {"value": [*at, k], "ci": [*at, k + "_ci"]}, ci=r[k + "_ci"])
+               for k in ("precision", "recall")},
+            "rows": [{"name": c["id"], "passages": figure("count", c["passages"], [*at, "cases", i, "passages"]),
+                      **{k: figure("fixed3", c[k], [*at, "cases", i, k]) for k in ("precision", "recall")},
+                      "missing": figure("ids", c["missing"], [*at, "cases", i, "missing"])}
+                     for i, c in enumerate(r["cases"])]}
+
 
 def headline(sec, problems):
     """The opening lines: the bounds when answers are undecided, then accuracy (or pass rate) on the
@@ -5527,6 +5605,23 @@ def failure_section(sec):
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
+RETRIEVAL_WORDS = {"precision": ("context precision", "rank-aware: relevant passages ranked first score higher (RAGAS)"),
+                   "recall": ("context recall", "relevant passages retrieved, of all a person labelled relevant")}
+
+
+def retrieval_section(sec):
+    """RAG: the retrieval stage, apart from the answers: low figures here are the retriever's to fix."""
+    out = [f"Retrieval (offline, from the passages and the ids labelled relevant; "
+           f"{plural(sec['labelled']['value'], 'case')}):"]
+    out += table([[RETRIEVAL_WORDS[k][0], f"{figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'})",
+                   RETRIEVAL_WORDS[k][1] + (f" ({figure_text(sec['recall_cases'])} cases name one)" if k == "recall" else "")]
+                  for k in ("precision", "recall")], align_right_from=99)
+    out += table([["id", "passages", "precision", "recall", "relevant, not retrieved"]]
+                 + [[r["name"], figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),
+                     figure_text(r["missing"])] for r in sec["rows"]], align_right_from=99)
+    return out
+
+
 def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
@@ -5618,7 +5713,8 @@ def format_report(config, s):
 TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section),
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
-                 ("failures", None, failure_section), ("annotations", None, annotation_section)]
+                 ("failures", None, failure_section), ("annotations", None, annotation_section),
+                 ("retrieval", None, retrieval_section)]
 
 
 def markdown_report(config, s, path):
@@ -5640,7 +5736,17 @@ def markdown_report(config, s, path):
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(num_ctx=problems['num_ctx'])} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
+    out += markdown_retrieval(section_of(rows, "retrieval"))
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
+
+
+def markdown_retrieval(sec):
+    """RAG: the two retrieval means as rows of the summary table (each case's: report or the page)."""
+    if not sec:
+        return []
+    return [f"| {RETRIEVAL_WORDS[k][0].capitalize()} (retrieval, "
+            f"{figure_text(sec['labelled' if k == 'precision' else 'recall_cases'])} cases) | "
+            f"{figure_text(sec[k])} | {interval(sec[k]['ci'])} |" for k in ("precision", "recall")]
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
@@ -5972,11 +6078,46 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                              if cfg.get("rerun_test")}}
+    retrieval = retrieval_change(a_cases, b_cases)
+    if retrieval:
+        result["retrieval"] = retrieval
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
         result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
     return result
+
+
+def retrieval_change(a_cases, b_by_id):
+    """RAG: two retrievers on the same cases (run --context). Per case, the relevant passages the
+    candidate's passages hold that the baseline's lack (gained) and the reverse (lost); over the cases
+    both label, each side's mean context precision and recall and the paired difference with its t
+    interval (the case is the unit). None when no case holds passages and labels on both sides."""
+    rows, changes = [], []
+    for a in a_cases:
+        b = b_by_id[a["id"]]
+        if not all("context" in c and "relevant" in c for c in (a, b)):
+            continue
+        relevant = b["relevant"]
+        found = [{p["id"] for p in c["context"]} & set(relevant) for c in (a, b)]
+        rows.append([[f(ranked, relevant if f is context_recall else set(relevant)) for ranked in
+                      ([p["id"] for p in a["context"]], [p["id"] for p in b["context"]])]
+                     for f in (context_precision, context_recall)])
+        gained, lost = ([i for i in relevant if i in found[x] and i not in found[1 - x]] for x in (1, 0))
+        if gained or lost:
+            changes.append({"id": a["id"], "gained": gained, "lost": lost})
+    if not rows:
+        return None
+    out = {"cases": len(rows), "gained": [c["id"] for c in changes if c["gained"]],
+           "lost": [c["id"] for c in changes if c["lost"]], "changes": changes}
+    for n, key in enumerate(("precision", "recall")):
+        pairs = [r[n] for r in rows if None not in r[n]]
+        means = [fsum(p[side] for p in pairs) / len(pairs) if pairs else None for side in (0, 1)]
+        estimate, low, high, _ = mean_difference([b - a for a, b in pairs])
+        out[key] = means
+        out[key + "_difference"] = {"estimate": estimate, "low": low, "high": high, "level": 1 - ALPHA,
+                                    "method": "paired t over cases"}
+    return out
 
 
 def change_reading(d, p, alpha, called, p_said="p", test=None,
@@ -6266,7 +6407,34 @@ def compare_rows(c, baseline_path, candidate_path):
                   if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
-            {"key": "speed", "rows": speed_pair_rows(c["speed"])}]
+            {"key": "speed", "rows": speed_pair_rows(c["speed"])},
+            *filter(None, [rows_retrieval_change(c.get("retrieval"))])]
+
+
+def rows_retrieval_change(r):
+    """RAG: the two retrievers' figures and the cases that gained or lost a relevant passage."""
+    if not r:
+        return None
+    at = ["retrieval"]
+    return {"key": "retrieval_change", "cases": figure("count", r["cases"], [*at, "cases"]),
+            "rows": [{"name": key, "figures": [figure("percent", r[key][i], [*at, key, i]) for i in (0, 1)],
+                      "difference": figure("points_ci", r[key + "_difference"], [*at, key + "_difference"])}
+                     for key in ("precision", "recall")],
+            "gained": figure("ids", r["gained"], [*at, "gained"]), "lost": figure("ids", r["lost"], [*at, "lost"]),
+            "changes": [{"name": ch["id"], **{k: figure("ids", ch[k], [*at, "changes", i, k]) for k in ("gained", "lost")}}
+                        for i, ch in enumerate(r["changes"])]}
+
+
+def retrieval_change_lines(sec):
+    """RAG, compare: the retrieval stage's change, as text and the page say it."""
+    out = [f"Retrieval ({figure_text(sec['cases'])} cases with passages and relevance labels on both sides):"]
+    out += [f"  {RETRIEVAL_WORDS[r['name']][0]}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}, "
+            f"{figure_text(r['difference'])}" for r in sec["rows"]]
+    out += [f"  gained a relevant passage: {figure_text(sec['gained'])}",
+            f"  lost a relevant passage: {figure_text(sec['lost'])}"]
+    out += [f"    {r['name']}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
+            for r in sec["changes"]]
+    return out
 
 
 def side_figure(f, at):
@@ -6370,6 +6538,8 @@ def format_compare(c, baseline_path, candidate_path):
                                           f"{figure_text(r['figures'][1])}" for r in speeds))
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
+    if section_of(rows, "retrieval_change"):
+        out += [""] + retrieval_change_lines(section_of(rows, "retrieval_change"))
     return "\n".join(out)
 
 
@@ -6460,6 +6630,13 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
+    retrieval = section_of(rows, "retrieval_change")
+    if retrieval:
+        out += ["", f"**Retrieval** ({figure_text(retrieval['cases'])} cases): "
+                + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
+                            f"{figure_text(r['difference'])}" for r in retrieval["rows"])
+                + f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
+                f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}."]
     return "\n".join(out)
 
 
@@ -7577,8 +7754,27 @@ def speed_part(sec, anchors, name):
 
 
 # The report page's sections between its headline and its annotations, in order.
+def retrieval_part(sec, anchors, name):
+    """RAG: the retrieval stage's figures, the means drawn with their intervals, each case in a table."""
+    labelled = figure_text(sec["labelled"])
+    return [section(f"Retrieval (offline, from the passages and the ids labelled relevant; {labelled} cases)",
+                    interval_chart([{"name": RETRIEVAL_WORDS[k][0], "value": sec[k]["value"], "ci": sec[k]["ci"]}
+                                    for k in ("precision", "recall")], "context precision and recall, 95% intervals"),
+                    bullet_list([f"{RETRIEVAL_WORDS[k][0]}: {figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'}): "
+                                 f"{RETRIEVAL_WORDS[k][1]}" for k in ("precision", "recall")]
+                                + [f"{figure_text(sec['recall_cases'])} cases name a relevant passage"]),
+                    html_table(["id", "passages", "precision", "recall", "relevant, not retrieved"],
+                               [[case_link(r["name"], anchors), figure_text(r["passages"]),
+                                 (figure_text(r["precision"]), r["precision"]["value"]),
+                                 (figure_text(r["recall"]), r["recall"]["value"] if r["recall"]["value"] is not None else -1),
+                                 figure_text(r["missing"])] for r in sec["rows"]], numeric_from=1),
+                    ident="retrieval")]
+
+
 PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
-                 ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
+                 ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part),
+                 ("retrieval", retrieval_part)]
+
 
 
 def marked_diff(old, new):
@@ -7687,6 +7883,9 @@ def compare_page(paths, runs, graded, c):
     if c.get("pairwise"):
         lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
+    if section_of(rows, "retrieval_change"):
+        lines = [line.strip() for line in retrieval_change_lines(section_of(rows, "retrieval_change"))]
+        parts.append(section("Retrieval", paragraph(lines[0]), bullet_list(lines[1:]), ident="retrieval"))
     return html_page(f"eval.py compare: {a_path} → {b_path}", parts)
 
 

@@ -44,6 +44,7 @@ def make_runs(url, journal_lines):
                                                  for c in passages), encoding="utf-8")
     assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--context", "retriever-b.jsonl", "--limit", 3,
                    "--host", url, "--out", "runs/rag.json") == 0
+    assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--limit", 3, "--host", url, "--out", "runs/rag-split.json") == 0
     assert journal_lines, "no journal line was written"
     return sorted(glob.glob("runs/*.json"))
 
@@ -105,7 +106,7 @@ def produced(tmp_path_factory):
             records["Score"].append(evalpy.report_score(path, run["config"], cases))
         example = {p.rsplit("/", 1)[1]: p for p in EXAMPLES}
         for a, b in [("runs/support-v1.json", "runs/support-v2.json"), ("runs/dev-errors.json", completed[0]),
-                     ("runs/test-v3.json", "runs/test-v2.json"), ("runs/dev-openai.json", "runs/dev-errors.json"),
+                     ("runs/test-v3.json", "runs/test-v2.json"), ("runs/dev-openai.json", "runs/dev-errors.json"), ("runs/rag-split.json", "runs/rag.json"),
                      (example["dev-v1.json"], example["dev-v2.json"]),
                      (example["support-dev-v1-judged.json"], example["support-dev-v2-judged.json"])]:
             if a == "runs/dev-openai.json":   # a part of the split against the whole: on the part's cases

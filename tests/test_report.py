@@ -285,3 +285,62 @@ def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
     out = cli("report", "runs/cached.json")[1]
     assert "tokens/s · prompt" not in out and "prompt rate" in out
     assert "partial: 2 answers sent no prompt count (Ollama leaves out a count of zero" in out
+
+
+# --- RAG: the retrieval stage, measured offline from passages and relevance labels (issue 30)
+
+def passages(*ids):
+    return [{"id": i, "text": f"passage {i}"} for i in ids]
+
+
+RAG_CASES = [   # id, passages in rank order, ids labelled relevant; precision and recall by hand
+    ("r1", passages("a", "x", "b"), ["a", "b", "c"]),        # RAGAS: (1/1 + 2/3) / 2 = 0.833; recall 2/3
+    ("r2", passages("x", "y", "a", "b", "z"), ["a", "b"]),   # relevant at ranks 3 and 4: (1/3 + 2/4) / 2 = 0.417; 1
+    ("r3", [], ["a"]),                                       # nothing retrieved: 0 and 0
+    ("r4", passages("a"), []),                               # nothing to recall: precision 0 (RAGAS), recall none
+]
+
+
+def rag_run(folder, cases=RAG_CASES, name="rag.json", **config):
+    specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "an answer",
+              "checks": [{"name": "says answer", "type": "contains", "value": "answer", "blocking": True}]}
+             for cid, ctx, rel in cases]
+    return write_run(folder / name, make_run(specs, labels=None, split="rag", **config))
+
+
+def test_context_precision_and_recall_follow_ragas_definitions():
+    assert evalpy.context_precision(["a", "x", "b"], {"a", "b", "c"}) == pytest.approx(5 / 6)   # 0.833
+    assert evalpy.context_recall(["a", "x", "b"], ["a", "b", "c"]) == pytest.approx(2 / 3)      # 0.667
+    assert evalpy.context_precision(["x", "y", "a", "b", "z"], {"a", "b"}) == pytest.approx(5 / 12)   # 0.417
+    assert evalpy.context_precision(["a", "b", "x"], {"a", "b"}) == 1.0   # relevant first: the best order
+    assert evalpy.context_precision(["x", "a", "b"], {"a", "b"}) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert evalpy.context_precision([], {"a"}) == 0.0 and evalpy.context_recall([], ["a"]) == 0.0
+    assert evalpy.context_recall(["a"], []) is None
+
+
+def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
+    path = rag_run(project)
+    code, out, err = cli("report", path, "--json")
+    assert code == 0, err
+    r = json.loads(out)["retrieval"]
+    assert r["labelled"] == 4 and r["recall_cases"] == 3
+    by_id = {c["id"]: c for c in r["cases"]}
+    assert by_id["r1"]["precision"] == pytest.approx(0.8333, abs=1e-4) and by_id["r1"]["recall"] == pytest.approx(0.6667, abs=1e-4)
+    assert by_id["r1"]["missing"] == ["c"] and by_id["r3"]["missing"] == ["a"] and by_id["r4"]["recall"] is None
+    precisions, recalls = [5 / 6, 5 / 12, 0, 0], [2 / 3, 1, 0]
+    assert r["precision"] == pytest.approx(sum(precisions) / 4) and r["recall"] == pytest.approx(sum(recalls) / 3)
+    for values, ci in ((precisions, r["precision_ci"]), (recalls, r["recall_ci"])):   # Student's t over the cases
+        low, high = scipy.stats.t.interval(0.95, len(values) - 1, loc=sum(values) / len(values),
+                                           scale=scipy.stats.sem(values))
+        assert ci == pytest.approx([max(0, low), min(1, high)])
+    code, text, _ = cli("report", path)
+    assert "Retrieval (offline, from the passages and the ids labelled relevant; 4 cases):" in text
+    assert "  context precision  31% (95% CI " in text
+    assert "  r1  3         0.833      0.667   c" in text
+    assert "  r4  1         0.000      -       -" in text
+
+
+def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
+    code, out, _ = cli("report", hand_run, "--json")
+    assert "retrieval" not in json.loads(out)
+    assert "Retrieval" not in cli("report", hand_run)[1]
