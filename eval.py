@@ -948,6 +948,7 @@ class ReportAdds(TypedDict, total=False):
     checks_from: str        # set by report: the run file, or --checks SPLIT
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
     retrieval: dict         # RAG only: context precision and recall, per case and over cases (retrieval_figures)
+    retrieval_judged: dict  # RAG without labels: the precision context_relevant's ratings give (judged_retrieval_figures)
 
 
 class Score(ReportAdds):
@@ -1405,8 +1406,14 @@ class CheckType:
     compiled at load and searched under a timer. needs: what its case must have. shown: its mark
     in reports."""
 
-    def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
+    def __init__(self, value, evaluate, pattern=False, needs=None, shown="", blocks=True):
         self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
+        self.blocks = blocks   # blocking unless the check says otherwise (context_relevant rates the retriever)
+
+
+def judged(c, r, t):
+    """A judge check's verdict: its votes' (judge_verdicts), None while undecided."""
+    return t["judged"].get(c["name"], {}).get("pass")
 
 
 CHECK_TYPES = {
@@ -1419,8 +1426,14 @@ CHECK_TYPES = {
     "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
     "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
     "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
-    "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
+    "judge": CheckType(str, judged, shown=" (LLM judge)"),
+    # RAG (section 7 has their prompts): value, when given, is the share a passing answer reaches
+    "faithful": CheckType("share", judged, needs="context", shown=" (LLM judge: every claim supported by a passage)"),
+    "answer_relevant": CheckType(None, judged, shown=" (LLM judge: answers the question)"),
+    "context_relevant": CheckType("share", judged, needs="context", shown=" (LLM judge: rates each passage)",
+                                  blocks=False),
 }
+JUDGE_CHECKS = ("judge", "faithful", "answer_relevant", "context_relevant")   # the types a judge model answers
 
 
 def parse_check(obj) -> tuple[Check | None, list]:
@@ -1438,17 +1451,21 @@ def parse_check(obj) -> tuple[Check | None, list]:
         problems.append(f"check {kind!r} needs a non-empty string value")
     elif want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
         problems.append(f"check {kind!r} needs a positive number of milliseconds as value")
+    elif want == "share" and "value" in obj and not is_share(value):
+        problems.append(f"check {kind!r}: value is the share of its score a passing answer reaches, a number above 0 "
+                        f"and at most 1, not {one_line(json_text(value), 40)}")
     if "schema" in obj:
         problems += [f"check {kind!r}: {p}" for p in
                      (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
     weighed = "weight" in obj
-    if not isinstance(obj.get("blocking", not weighed), bool):
+    blocks = not weighed and CHECK_TYPES[kind].blocks
+    if not isinstance(obj.get("blocking", blocks), bool):
         problems.append(f"check {kind!r}: blocking must be true or false")
     problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
-    name = obj.get("name", kind if value is None else f"{kind} {value}")
+    name = obj.get("name", kind if value is None or want == "share" else f"{kind} {value}")
     if not (isinstance(name, str) and name.strip()):
         problems.append(f"check {kind!r}: name must be a non-empty string")
-    check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
+    check = {"name": name, "type": kind, "blocking": obj.get("blocking", blocks)}
     check.update({k: obj[k] for k in ("value", "schema", "weight") if k in obj})
     return check, problems
 
@@ -2011,6 +2028,10 @@ def load_inputs(config):
         cases, context_sha = with_context_file(config["context_path"], cases, split_ids)
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], cases)
+    problems += [f"{config['split_path']}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
+                 "this case has no context (give it, or run --context FILE)"
+                 for case in cases for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
+                 and "context" not in case]
     if problems:
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
@@ -2757,8 +2778,15 @@ VERDICT_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"},
 
 def judge_messages(criterion, case, answer):
     return [{"role": "system", "content": JUDGE_PROMPT},
-            {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n"
+            {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n{passages_read(case)}"
                                         f"Answer to grade:\n{answer}"}]
+
+
+def passages_read(case):
+    """A RAG case's passages as its judge reads them (the layout the model read them in), or nothing."""
+    if not isinstance(case.get("context"), list):
+        return ""
+    return f"Passages the answer was given:\n{context_text(case['context'])}\n\n"
 
 
 def last_verdict(raw, read):
@@ -2795,6 +2823,162 @@ class JudgeKind(NamedTuple):
 BINARY = JudgeKind(JUDGE_PROMPT, "pass", VERDICT_SCHEMA, parse_verdict)
 
 
+# RAG, the generation stage (RAGAS's faithfulness and answer relevance) and, without labels, the
+# retrieval stage, judged with the machinery above: each is one JudgeKind whose verdict is the
+# vote's "pass", so votes, panels, doubtful verdicts, calibration and the audit treat it as any
+# judge check. Faithfulness reads claims, not a verdict: the judge lists the answer's claims and
+# marks each supported or not with the passage that supports it; the verdict is worked out here.
+FAITHFUL_PROMPT = """You check whether an answer written by an AI assistant is faithful to the passages it was given.
+First list every claim the answer makes: each statement of fact, policy, number or promise, one per item.
+Then mark each claim supported only if a passage states it or it follows directly from one, and give that
+passage's id; a claim the passages do not state is not supported, however plausible or true elsewhere.
+Saying it does not know, or asking the user something, is not a claim.
+Reply with a single JSON object, the claims first and your summary last:
+{"claims": [{"claim": "<the claim>", "supported": true or false, "passage": "<passage id>" or null}], "reason": "<one line>"}"""
+FAITHFUL_SCHEMA = {"type": "object", "required": ["claims", "reason"], "properties": {
+    "claims": {"type": "array", "items": {"type": "object", "required": ["claim", "supported", "passage"], "properties": {
+        "claim": {"type": "string"}, "supported": {"type": "boolean"}, "passage": {"type": ["string", "null"]}}}},
+    "reason": {"type": "string"}}}
+ANSWER_RELEVANT_CRITERION = ("The answer addresses the user's question: it answers what was asked, or says plainly "
+                             "that it cannot. Whether it is correct or supported by the passages does not matter here, "
+                             "only whether it is an answer to this question rather than to another one.")
+CONTEXT_RELEVANT_PROMPT = """You rate passages that a search returned for a user's message.
+For each passage, by its id, say whether it holds information needed to answer the message.
+A passage on the same topic that does not help answer this message is not relevant.
+Reply with a single JSON object, the passages in the order given and your summary last:
+{"passages": [{"id": "<passage id>", "relevant": true or false}], "reason": "<one line>"}"""
+CONTEXT_RELEVANT_SCHEMA = {"type": "object", "required": ["passages", "reason"], "properties": {
+    "passages": {"type": "array", "items": {"type": "object", "required": ["id", "relevant"], "properties": {
+        "id": {"type": "string"}, "relevant": {"type": "boolean"}}}},
+    "reason": {"type": "string"}}}
+
+
+def read_claims(obj):
+    """The claims of a faithfulness verdict as the judge wrote them, or None when they are not there."""
+    claims = obj.get("claims")
+    if not isinstance(claims, list) or not all(
+            type(c) is dict and isinstance(c.get("claim"), str) and isinstance(c.get("supported"), bool)
+            and (c.get("passage") is None or isinstance(c.get("passage"), str)) for c in claims):
+        return None
+    return claims
+
+
+def faithfulness(claims, case):
+    """(score, unsupported claims) of an answer's claims: the share supported (1 when it makes none:
+    nothing unfaithful was said). A claim counts as supported only when the judge cites a passage
+    the case has: a cited id the case does not have (a judge's slip or invention) makes it
+    unsupported, and says so, as does support claimed with no passage named."""
+    ids = {p["id"] for p in case.get("context") or []}
+    unsupported = []
+    for c in claims:
+        if c["supported"] and c.get("passage") in ids:
+            continue
+        why = ("not supported by the passages" if not c["supported"] else
+               "marked supported, but no passage is named" if c.get("passage") is None else
+               f"marked supported by passage {c['passage']!r}, which this case does not have")
+        unsupported.append({"claim": c["claim"], "passage": c.get("passage"), "why": why})
+    return (1 - Fraction(len(unsupported), len(claims)) if claims else Fraction(1)), unsupported
+
+
+def check_share(check, default):
+    """A faithful or context_relevant check's threshold: its value, else the default."""
+    return exact(check["value"]) if "value" in check else default
+
+
+def faithful_kind(case, check):
+    """The faithfulness judge of one check of one case: its verdict passes when the share of the
+    answer's claims the case's passages support reaches the check's value (every claim by default)."""
+    def parse(raw):
+        claims, reason = last_verdict(raw, read_claims)
+        if claims is None:
+            return None, None
+        return faithfulness(claims, case)[0] >= check_share(check, Fraction(1)), reason
+    return JudgeKind(FAITHFUL_PROMPT, "pass", FAITHFUL_SCHEMA, parse)
+
+
+def read_ratings(obj, ids):
+    """{passage id: relevant} of a context-relevance verdict, every passage of the case rated and no
+    other; None otherwise (a passage left unrated is never guessed)."""
+    rated = obj.get("passages")
+    if not isinstance(rated, list) or not all(type(p) is dict and isinstance(p.get("id"), str)
+                                              and isinstance(p.get("relevant"), bool) for p in rated):
+        return None
+    ratings = {p["id"]: p["relevant"] for p in rated}
+    return ratings if set(ratings) == set(ids) and len(rated) == len(ids) else None
+
+
+def context_relevant_kind(case, check):
+    """The context-relevance judge (no relevance labels): it rates each passage, and its verdict
+    passes when the precision those ratings give (context_precision) reaches the check's value, by
+    default when any passage is relevant."""
+    ids = [p["id"] for p in case.get("context") or []]
+
+    def parse(raw):
+        ratings, reason = last_verdict(raw, lambda obj: read_ratings(obj, ids))
+        if ratings is None:
+            return None, None
+        precision = context_precision(ids, {i for i, ok in ratings.items() if ok})
+        return (precision >= check_share(check, 0) if "value" in check else precision > 0), reason
+    return JudgeKind(CONTEXT_RELEVANT_PROMPT, "pass", CONTEXT_RELEVANT_SCHEMA, parse)
+
+
+def judged_precision(case, check_name):
+    """RAG without labels: the context precision a case's context_relevant votes give, each passage
+    relevant when most readable votes on it say so; None without a readable vote."""
+    ids = [p["id"] for p in case.get("context") or []]
+    said = {}
+    for t in case["trials"]:
+        for v in t["votes"] or []:
+            ratings = v["check"] == check_name and v.get("raw") and last_verdict(answer_of(v["raw"]) or "",
+                                                                                 lambda obj: read_ratings(obj, ids))[0]
+            for i, ok in (ratings or {}).items():
+                said.setdefault(i, []).append(ok)
+    if not said:
+        return None
+    return context_precision(ids, {i for i, oks in said.items() if majority(oks, tie=False)})
+
+
+def faithful_reading(case, trial, check):
+    """What a faithful check's votes on one answer say, read again from each vote's raw output (the
+    run stores it exactly): the mean share of supported claims over the readable votes, and every
+    unsupported claim any of them found (once each); (None, []) without a readable vote."""
+    scores, unsupported, seen = [], [], set()
+    for v in trial.get("votes") or []:
+        if v["check"] != check["name"] or not v.get("raw"):
+            continue
+        claims = last_verdict(answer_of(v["raw"]) or "", read_claims)[0]
+        if claims is None:
+            continue
+        score, missing = faithfulness(claims, case)
+        scores.append(score)
+        for claim in missing:
+            if claim["claim"] not in seen:
+                seen.add(claim["claim"])
+                unsupported.append(claim)
+    return (float(sum(scores) / len(scores)) if scores else None), unsupported
+
+
+def rag_messages(check, case, answer):
+    """What a RAG judge check sends: the passages beside the question (and the answer, but for
+    context_relevant, which rates the retriever's passages alone)."""
+    if check["type"] == "context_relevant":
+        return [{"role": "system", "content": CONTEXT_RELEVANT_PROMPT},
+                {"role": "user", "content": f"{case_context(case)}\n\nPassages:\n{context_text(case.get('context') or [])}"}]
+    return [{"role": "system", "content": FAITHFUL_PROMPT},
+            {"role": "user", "content": passages_read(dict(case, context=case.get("context") or []))
+                                        + f"{case_context(case)}\n\nAnswer to check:\n{answer}"}]
+
+
+def judge_request(check, case, answer):
+    """(kind, messages) of one judge check of one answer."""
+    if check["type"] == "judge":
+        return BINARY, judge_messages(check["value"], case, answer)
+    if check["type"] == "answer_relevant":
+        return BINARY, judge_messages(ANSWER_RELEVANT_CRITERION, case, answer)
+    kind = faithful_kind if check["type"] == "faithful" else context_relevant_kind
+    return kind(case, check), rag_messages(check, case, answer)
+
+
 def ask_judge(client, judge, kind, messages, who) -> dict:
     """One vote: one call of one judge model (who["model"]), its verdict read from the answer, the
     raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
@@ -2813,9 +2997,9 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
 
 def judge_answer(client, judge, case, answer) -> list[Vote]:
     """Every vote of every judge model on every judge check of a case."""
-    return [ask_judge(client, judge, BINARY, judge_messages(check["value"], case, answer),
-                      {"check": check["name"], "model": model, "vote": vote})
-            for check in case["checks"] if check["type"] == "judge"
+    return [ask_judge(client, judge, kind, messages, {"check": check["name"], "model": model, "vote": vote})
+            for check in case["checks"] if check["type"] in JUDGE_CHECKS
+            for kind, messages in [judge_request(check, case, answer)]
             for model in judge["models"] for vote in range(1, judge["votes"] + 1)]
 
 
@@ -2837,7 +3021,7 @@ def judge_note(model, judges, identities):
 
 
 def has_judge_check(cases):
-    return any(c["type"] == "judge" for case in cases for c in case["checks"])
+    return any(c["type"] in JUDGE_CHECKS for case in cases for c in case["checks"])
 
 
 def judge_config(args, kind, judged, api, configs, criterion=None):
@@ -4165,7 +4349,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "weighted": weighted_figures(cases),
-        "judge": judge_summary(config, cases) if any(r["type"] == "judge" for r in checks) else None,
+        "judge": judge_summary(config, cases) if any(r["type"] in JUDGE_CHECKS for r in checks) else None,
         "by_difficulty": slice_figures(by_difficulty),
         "by_tag": slice_figures(by_tag),
         "pass_k": pass_k,
@@ -4179,6 +4363,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     retrieval = retrieval_figures(cases)
     if retrieval:
         s["retrieval"] = retrieval
+    judged = judged_retrieval_figures(cases)
+    if judged:
+        s["retrieval_judged"] = judged
     return s
 
 
@@ -4223,6 +4410,22 @@ def retrieval_figures(cases):
     recall, recall_ci = case_mean(recalls) if recalls else (None, [None, None])
     return {"labelled": len(rows), "precision": precision, "precision_ci": precision_ci,
             "recall_cases": len(recalls), "recall": recall, "recall_ci": recall_ci, "cases": rows}
+
+
+def judged_retrieval_figures(cases):
+    """RAG without relevance labels: the context precision each case's context_relevant ratings give
+    (judged_precision), and its mean over those cases with a 95% interval. Reported apart from the
+    labelled figures: a judge's ratings are not a person's labels. None without such a check."""
+    rows = []
+    for c in cases:
+        check = next((k for k in c["checks"] if k["type"] == "context_relevant"), None)
+        precision = judged_precision(c, check["name"]) if check and "context" in c else None
+        if precision is not None:
+            rows.append({"id": c["id"], "check": check["name"], "precision": precision})
+    if not rows:
+        return None
+    mean, ci = case_mean([r["precision"] for r in rows])
+    return {"cases": len(rows), "precision": mean, "precision_ci": ci, "by_case": rows}
 
 
 def headline_mean(rates, repeat, correct, scored):
@@ -5283,7 +5486,7 @@ def report_rows(config, s):
     sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
                 rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s),
-                rows_retrieval(s)]
+                rows_retrieval(s), rows_retrieval_judged(s)]
     return [sec for sec in sections if sec]
 
 
@@ -5344,7 +5547,7 @@ def rows_labels(s):
 def rows_checks(s):
     """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
     a person should see); the label check alone is no table."""
-    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] == "judge",
+    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] in JUDGE_CHECKS,
              "shown": CHECK_TYPES[c["type"]].shown,
              "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
              "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]
@@ -5446,6 +5649,19 @@ def rows_retrieval(s):
                       **{k: figure("fixed3", c[k], [*at, "cases", i, k]) for k in ("precision", "recall")},
                       "missing": figure("ids", c["missing"], [*at, "cases", i, "missing"])}
                      for i, c in enumerate(r["cases"])]}
+
+
+def rows_retrieval_judged(s):
+    """RAG without labels: the precision a judge's ratings give, apart from labelled figures."""
+    r = s.get("retrieval_judged")
+    if not r:
+        return None
+    at = ["retrieval_judged"]
+    return {"key": "retrieval_judged", "cases": figure("count", r["cases"], [*at, "cases"]),
+            "precision": figure("percent", r["precision"], {"value": [*at, "precision"], "ci": [*at, "precision_ci"]},
+                                ci=r["precision_ci"]),
+            "rows": [{"name": c["id"], "check": c["check"], "precision": figure("fixed3", c["precision"], [*at, "by_case", i, "precision"])}
+                     for i, c in enumerate(r["by_case"])]}
 
 
 def headline(sec, problems):
@@ -5622,6 +5838,18 @@ def retrieval_section(sec):
     return out
 
 
+def retrieval_judged_lines(sec):
+    """RAG without labels: the judged precision, as text and the page say it."""
+    return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {figure_text(sec['cases'])} cases):",
+            f"  judged context precision  {figure_text(sec['precision'])} (95% CI {interval(sec['precision']['ci']) or '-'}): "
+            "a judge's ratings, not a person's labels; calibrate it before trusting it"]
+
+
+def retrieval_judged_section(sec):
+    return retrieval_judged_lines(sec) + table([["id", "judged precision"]] + [
+        [r["name"], figure_text(r["precision"])] for r in sec["rows"]], align_right_from=99)
+
+
 def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
@@ -5714,7 +5942,7 @@ TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
                  ("failures", None, failure_section), ("annotations", None, annotation_section),
-                 ("retrieval", None, retrieval_section)]
+                 ("retrieval", None, retrieval_section), ("retrieval_judged", None, retrieval_judged_section)]
 
 
 def markdown_report(config, s, path):
@@ -5737,6 +5965,9 @@ def markdown_report(config, s, path):
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
     out += markdown_retrieval(section_of(rows, "retrieval"))
+    judged = section_of(rows, "retrieval_judged")
+    out += [f"| Judged context precision (a judge's ratings, {figure_text(judged['cases'])} cases) | "
+            f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
 
 
@@ -5817,14 +6048,17 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
     first = results[0]
-    detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags")}
+    detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags",
+                                        "context", "relevant")}
     detail.update(checks_from=checks_path or "the run file", checks_sha=checks_fingerprint(graded))
     thinking = {r["trial"]: r.get("thinking") for r in results}
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []]}
+         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error")} for v in t["votes"] or []],
+         "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
+                         for claim in faithful_reading(first, t, c)[1]]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
@@ -5834,6 +6068,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
              *asked_lines(detail)]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
+    lines += passage_lines(detail)
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
@@ -5847,9 +6082,24 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({inert(j['reason'] or j['error'] or '')})" for j in t["judges"]]
+        lines += [f"  unsupported claim ({c['check']}): {inert(c['claim'])} ({inert(c['why'])})" for c in t["unsupported"]]
     text = "\n".join(lines)
     fence = "~~~~"   # a fence no answer is likely to close
     return detail, lambda: f"{fence}\n{text}\n{fence}", lambda: text
+
+
+def passage_lines(case):
+    """RAG: a case's passages in rank order, each marked relevant or not when a person labelled them,
+    and the relevant ones the retriever missed."""
+    if not isinstance(case.get("context"), list):
+        return []
+    relevant = case.get("relevant")
+    mark = (lambda i: " [relevant]" if i in relevant else " [not relevant]") if relevant is not None else (lambda i: "")
+    lines = [f"Passages ({len(case['context'])}, in rank order):"] if case["context"] else ["Passages: none retrieved"]
+    lines += [f"  [{n}] {inert(p['id'])}{mark(p['id'])}: {one_line(inert(p['text']), 100)}"
+              for n, p in enumerate(case["context"], 1)]
+    missing = [i for i in relevant or [] if i not in {p["id"] for p in case["context"]}]
+    return lines + ([f"  relevant, not retrieved: {inert(', '.join(missing))}"] if missing else [])
 
 
 def run_listing(folder):
@@ -6842,7 +7092,7 @@ def judge_run(args):
     new votes, to be written as a new run file, and how many answers had a judge call fail."""
     run = load_run(args.run)
     todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
-            and any(c["type"] == "judge" for c in r["checks"])]
+            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo:
         raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
@@ -7517,7 +7767,12 @@ def stat(name, figure, detail=""):
 def check_reason(check, trial, result):
     """Why a check failed on an answer, in words a reader can act on."""
     kind = check["type"]
-    if kind == "judge":
+    if kind == "faithful":
+        score, unsupported = faithful_reading(result, trial, check)
+        if unsupported:
+            return (f"{percent(score)} of its claims supported; " if score is not None else "") + "; ".join(
+                f"unsupported: {c['claim']} ({c['why']})" for c in unsupported)
+    if kind in JUDGE_CHECKS:
         reasons = [f"{v['model']}: {v.get('reason') or v.get('error') or 'no reason given'}"
                    for v in trial["votes"] or [] if v["check"] == check["name"] and v.get("pass") is False]
         return "; ".join(reasons) or "the judge said it fails"
@@ -7771,9 +8026,16 @@ def retrieval_part(sec, anchors, name):
                     ident="retrieval")]
 
 
+def retrieval_judged_part(sec, anchors, name):
+    lines = retrieval_judged_lines(sec)
+    return [section(lines[0].rstrip(":"), paragraph(lines[1].strip()), html_table(
+        ["id", "judged precision"], [[case_link(r["name"], anchors), (figure_text(r["precision"]), r["precision"]["value"])]
+                                     for r in sec["rows"]], numeric_from=1), ident="retrieval-judged")]
+
+
 PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
                  ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part),
-                 ("retrieval", retrieval_part)]
+                 ("retrieval", retrieval_part), ("retrieval_judged", retrieval_judged_part)]
 
 
 

@@ -190,7 +190,7 @@ def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
 def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     code, out, err = cli("run", "--split", "dve")
     assert code == 2 and "no split 'dve' (golden/dve.jsonl does not exist); did you mean dev?" in err
-    assert "Splits in golden/: dev, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
+    assert "Splits in golden/: dev, golden/rag/dev.jsonl, golden/rag/test.jsonl, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):

@@ -45,6 +45,12 @@ def make_runs(url, journal_lines):
     assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--context", "retriever-b.jsonl", "--limit", 3,
                    "--host", url, "--out", "runs/rag.json") == 0
     assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--limit", 3, "--host", url, "--out", "runs/rag-split.json") == 0
+    # RAG without relevance labels: a judge rates the passages (context_relevant)
+    Path("unlabelled").mkdir()
+    Path("unlabelled/dev.jsonl").write_text("".join(json.dumps({k: v for k, v in c.items() if k != "relevant"} | {
+        "checks": [{"type": "context_relevant"}]}) + "\n" for c in passages[:3]), encoding="utf-8")
+    assert run_cli("run", "--split", "unlabelled/dev.jsonl", "--prompt", "prompts/rag/v1.txt", "--host", url,
+                   "--out", "runs/rag-judged.json") == 0
     assert journal_lines, "no journal line was written"
     return sorted(glob.glob("runs/*.json"))
 
