@@ -948,6 +948,7 @@ class ReportAdds(TypedDict, total=False):
     checks_from: str        # set by report: the run file, or --checks SPLIT
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out}
     retrieval: dict         # RAG only: context precision and recall, per case and over cases (retrieval_figures)
+    diagnosis: dict         # RAG only: the failing cases by the stage to fix (diagnose)
     retrieval_judged: dict  # RAG without labels: the precision context_relevant's ratings give (judged_retrieval_figures)
 
 
@@ -990,6 +991,7 @@ class CompareAdds(TypedDict, total=False):
     """What a comparison holds only sometimes."""
     retrieval: dict         # RAG only: context precision and recall on each side, and the relevant passages
                             # each case gained or lost (retrieval_change)
+    diagnosis: list         # RAG only: [baseline's, candidate's] diagnose(): the failing cases by the stage to fix
 
 
 class CompareResult(CompareAdds):
@@ -4366,6 +4368,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     judged = judged_retrieval_figures(cases)
     if judged:
         s["retrieval_judged"] = judged
+    diagnosis = diagnose(cases)
+    if diagnosis:
+        s["diagnosis"] = diagnosis
     return s
 
 
@@ -4426,6 +4431,60 @@ def judged_retrieval_figures(cases):
         return None
     mean, ci = case_mean([r["precision"] for r in rows])
     return {"cases": len(rows), "precision": mean, "precision_ci": ci, "by_case": rows}
+
+
+# The diagnosis of methodology note 001 ("Evals per a RAG"): low context relevance is the
+# retriever's to fix, low faithfulness the generator's, low answer relevance the prompt's or the
+# task's. Each failing case goes to the first stage that failed it, in the pipeline's order: a
+# generator cannot be faithful to a passage it never got.
+STAGES = ("retrieval", "generation", "task", "unclear")
+STAGE_FIX = {"retrieval": "the retriever: its embedding, query or chunking (a relevant passage missing, or none retrieved)",
+             "generation": "how the model uses the passages: it invents or ignores them (unfaithful); the prompt's "
+                           "grounding rules, or the model",
+             "task": "the prompt or the task's definition: faithful to good passages, yet not answering the question",
+             "unclear": "look at these by hand: no failed stage is known (a judge without a verdict, or no RAG check failed)"}
+
+
+def stage_of(case, trial):
+    """(stage, why) of one failing answer of a case with passages: the first stage that failed it."""
+    if not case["context"]:
+        return "retrieval", "no passage retrieved"
+    missing = [i for i in case.get("relevant") or [] if i not in {p["id"] for p in case["context"]}]
+    if missing:
+        return "retrieval", "relevant passage not retrieved: " + ", ".join(missing)
+    for c in case["checks"]:
+        if c["type"] == "context_relevant" and "relevant" not in case and trial["checks"].get(c["name"]) is False:
+            return "retrieval", f"{c['name']}: the judge found no passage relevant enough"
+    faithful = [c for c in case["checks"] if c["type"] == "faithful"]
+    for c in faithful:
+        if trial["checks"].get(c["name"]) is False:
+            unsupported = faithful_reading(case, trial, c)[1]
+            return "generation", "; ".join(f"unsupported: {u['claim']}" for u in unsupported) or f"{c['name']} failed"
+    if any(trial["checks"].get(c["name"]) is None for c in faithful):
+        return "unclear", "faithfulness has no verdict"
+    failed = [c["name"] for c in case["checks"] if c["blocking"] and trial["checks"].get(c["name"]) is False]
+    if not failed:
+        return "unclear", "no blocking check failed"
+    relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
+    return "task", ("faithful, but not an answer to the question" if relevance
+                    else "faithful to the passages, yet it failed " + ", ".join(failed))
+
+
+def diagnose(cases):
+    """RAG: each failing case with passages by the stage to fix (stage_of its first failing
+    answer), with why; None when no case has passages."""
+    rag = [c for c in cases if "context" in c]
+    if not rag:
+        return None
+    out = {stage: [] for stage in STAGES}
+    why = {}
+    for c in rag:
+        if c["correct"] is not False:
+            continue
+        trial = next(t for t in c["trials"] if t["correct"] is False)
+        stage, why[c["id"]] = stage_of(c, trial)
+        out[stage].append(c["id"])
+    return {"cases": len(rag), "failing": len(why), **out, "why": why}
 
 
 def headline_mean(rates, repeat, correct, scored):
@@ -5486,7 +5545,7 @@ def report_rows(config, s):
     sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
                 rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s),
-                rows_retrieval(s), rows_retrieval_judged(s)]
+                rows_retrieval(s), rows_retrieval_judged(s), rows_diagnosis(s)]
     return [sec for sec in sections if sec]
 
 
@@ -5662,6 +5721,18 @@ def rows_retrieval_judged(s):
                                 ci=r["precision_ci"]),
             "rows": [{"name": c["id"], "check": c["check"], "precision": figure("fixed3", c["precision"], [*at, "by_case", i, "precision"])}
                      for i, c in enumerate(r["by_case"])]}
+
+
+def rows_diagnosis(s):
+    """RAG: the failing cases by the stage to fix, each with its cases, what to change, and why each."""
+    d = s.get("diagnosis")
+    if not d:
+        return None
+    return {"key": "diagnosis", "cases": figure("count", d["cases"], ["diagnosis", "cases"]),
+            "failing": figure("count", d["failing"], ["diagnosis", "failing"]),
+            "rows": [{"name": stage, "count": figure("count", len(d[stage]), ["diagnosis", stage, "#"]),
+                      "which": figure("ids", d[stage], ["diagnosis", stage]), "fix": STAGE_FIX[stage]} for stage in STAGES],
+            "why": [[i, d["why"][i]] for stage in STAGES for i in d[stage]]}
 
 
 def headline(sec, problems):
@@ -5850,6 +5921,19 @@ def retrieval_judged_section(sec):
         [r["name"], figure_text(r["precision"])] for r in sec["rows"]], align_right_from=99)
 
 
+def diagnosis_head(sec):
+    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {figure_text(sec['cases'])} cases with passages, "
+            "by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
+
+
+def diagnosis_section(sec):
+    """RAG: which stage to fix, the report's last word."""
+    out = [diagnosis_head(sec)]
+    out += table([["stage", "cases", "which", "what to change"]] + [
+        [r["name"], figure_text(r["count"]), figure_text(r["which"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
+    return out + [f"  {inert(i)}: {one_line(inert(why), 110)}" for i, why in sec["why"]]
+
+
 def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
@@ -5942,7 +6026,8 @@ TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
                  ("failures", None, failure_section), ("annotations", None, annotation_section),
-                 ("retrieval", None, retrieval_section), ("retrieval_judged", None, retrieval_judged_section)]
+                 ("retrieval", None, retrieval_section), ("retrieval_judged", None, retrieval_judged_section),
+                 ("diagnosis", None, diagnosis_section)]
 
 
 def markdown_report(config, s, path):
@@ -5968,7 +6053,16 @@ def markdown_report(config, s, path):
     judged = section_of(rows, "retrieval_judged")
     out += [f"| Judged context precision (a judge's ratings, {figure_text(judged['cases'])} cases) | "
             f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
-    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))])
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures"))] + markdown_diagnosis(section_of(rows, "diagnosis")))
+
+
+def markdown_diagnosis(sec):
+    """RAG: the diagnosis table, last, as in the text."""
+    if not sec:
+        return []
+    return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
+        f"| {r['name']} | {figure_text(r['count'])} | {ids_text([f'`{i}`' for i in r['which']['value']])} | {r['fix']} |"
+        for r in sec["rows"]]
 
 
 def markdown_retrieval(sec):
@@ -6331,6 +6425,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     retrieval = retrieval_change(a_cases, b_cases)
     if retrieval:
         result["retrieval"] = retrieval
+    diagnoses = [diagnose(a_cases), diagnose(list(b_cases.values()))]
+    if all(diagnoses):
+        result["diagnosis"] = diagnoses
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
@@ -6658,7 +6755,23 @@ def compare_rows(c, baseline_path, candidate_path):
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
             {"key": "speed", "rows": speed_pair_rows(c["speed"])},
-            *filter(None, [rows_retrieval_change(c.get("retrieval"))])]
+            *filter(None, [rows_retrieval_change(c.get("retrieval")), rows_diagnosis_change(c.get("diagnosis"))])]
+
+
+def rows_diagnosis_change(d):
+    """RAG: how the count of failing cases each stage has to fix moved, and which cases on each side."""
+    if not d:
+        return None
+    return {"key": "diagnosis_change", "rows": [
+        {"name": stage, "figures": [figure("count", len(d[i][stage]), ["diagnosis", i, stage, "#"]) for i in (0, 1)],
+         "which": [figure("ids", d[i][stage], ["diagnosis", i, stage]) for i in (0, 1)]} for stage in STAGES]}
+
+
+def diagnosis_change_lines(sec):
+    """RAG, compare: each stage's count of failing cases, baseline -> candidate, and which."""
+    return ["Diagnosis, failing cases by the stage to fix (baseline -> candidate):"] + [
+        f"  {r['name']}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}"
+        f"  ({figure_text(r['which'][0])} -> {figure_text(r['which'][1])})" for r in sec["rows"]]
 
 
 def rows_retrieval_change(r):
@@ -6790,6 +6903,8 @@ def format_compare(c, baseline_path, candidate_path):
         out += pairwise_lines(c["pairwise"])
     if section_of(rows, "retrieval_change"):
         out += [""] + retrieval_change_lines(section_of(rows, "retrieval_change"))
+    if section_of(rows, "diagnosis_change"):
+        out += [""] + diagnosis_change_lines(section_of(rows, "diagnosis_change"))
     return "\n".join(out)
 
 
@@ -6887,6 +7002,10 @@ def markdown_compare(c, baseline_path, candidate_path):
                             f"{figure_text(r['difference'])}" for r in retrieval["rows"])
                 + f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
                 f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}."]
+    diagnosis = section_of(rows, "diagnosis_change")
+    if diagnosis:
+        out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(
+            f"{r['name']} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}" for r in diagnosis["rows"]) + "."]
     return "\n".join(out)
 
 
@@ -7800,6 +7919,20 @@ def trial_answers(case, results):
     return Markup("".join(parts))
 
 
+def passages_html(case, trial):
+    """RAG: a failing case's passages beside its answer on the page (passages_beside), or nothing."""
+    seen = passages_beside(case, trial or case["trials"][0])
+    if not seen:
+        return Markup("")
+    mark = {None: "", True: " · relevant", False: " · not relevant"}
+    out = [f'<div class="trial">passages, in rank order{"" if seen["passages"] else ": none retrieved"}</div>']
+    out += [f'<div class="trial">[{n}] {esc(p["id"])}{mark[p["relevant"]]}</div>' + pre(p["text"])
+            for n, p in enumerate(seen["passages"], 1)]
+    out += [paragraph("relevant, not retrieved: " + ", ".join(seen["missing"]), "warn")] if seen["missing"] else []
+    out += [paragraph(f"unsupported claim ({u['check']}): {u['claim']} ({u['why']})", "warn") for u in seen["unsupported"]]
+    return Markup("".join(out))
+
+
 def failure_rows(s, failing, results, annotated, anchors):
     """One row per failing case (those the report's rows list): what it was asked, what was
     expected, what came back (whole), and why it failed."""
@@ -7816,7 +7949,8 @@ def failure_rows(s, failing, results, annotated, anchors):
                               for t in wrong for name, ok in t["checks"].items() if ok is False})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
-                                                        asked_html(first), trial_answers(c, results),
+                                                        Markup(asked_html(first) + passages_html(c, wrong[0] if wrong else None)),
+                                                        trial_answers(c, results),
                                                         "; ".join(annotated.get(c["id"], []))]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
     return header + ["input (or conversation)", "raw answer, whole", "annotation (review)"], rows
@@ -7892,6 +8026,10 @@ def report_page(path, run, cases, s, annotations):
                       for c in other]
         parts.append(section("Annotated cases that did not fail", html_table(
             ["id", "verdict", "raw answer, whole", "annotation (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
+    for key, part in PAGE_LAST:
+        sec = section_of(rows, key)
+        if sec:
+            parts += part(sec, anchors, name)
     return html_page(f"eval.py report: {path}", parts)
 
 
@@ -8033,9 +8171,18 @@ def retrieval_judged_part(sec, anchors, name):
                                      for r in sec["rows"]], numeric_from=1), ident="retrieval-judged")]
 
 
+def diagnosis_part(sec, anchors, name):
+    return [section("Diagnosis: which stage to fix", paragraph(diagnosis_head(sec)), html_table(
+        ["stage", "cases", "which", "what to change"],
+        [[r["name"], (figure_text(r["count"]), r["count"]["value"]),
+          Markup(", ".join(case_link(i, anchors) for i in r["which"]["value"]) or "-"), r["fix"]] for r in sec["rows"]],
+        keyed=True), bullet_list([f"{i}: {why}" for i, why in sec["why"]]), ident="diagnosis")]
+
+
 PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("weighted", weighted_part),
                  ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part),
                  ("retrieval", retrieval_part), ("retrieval_judged", retrieval_judged_part)]
+PAGE_LAST = [("diagnosis", diagnosis_part)]   # after the failing cases: the page's last word, as the report's
 
 
 
@@ -8148,6 +8295,9 @@ def compare_page(paths, runs, graded, c):
     if section_of(rows, "retrieval_change"):
         lines = [line.strip() for line in retrieval_change_lines(section_of(rows, "retrieval_change"))]
         parts.append(section("Retrieval", paragraph(lines[0]), bullet_list(lines[1:]), ident="retrieval"))
+    if section_of(rows, "diagnosis_change"):
+        lines = [line.strip() for line in diagnosis_change_lines(section_of(rows, "diagnosis_change"))]
+        parts.append(section("Diagnosis: which stage to fix", paragraph(lines[0]), bullet_list(lines[1:]), ident="diagnosis"))
     return html_page(f"eval.py compare: {a_path} → {b_path}", parts)
 
 
@@ -8404,8 +8554,23 @@ def review_items(run, against=None):
                      (case["id"], t["trial"]) in dropped)) if yes],
                 "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
                 "change": changes.get(case["id"]),
+                **passages_beside(case, t),
             })
     return items
+
+
+def passages_beside(case, trial):
+    """RAG: what review and the page show beside an answer: its passages in rank order, each marked
+    relevant or not when a person labelled them, the relevant ones not retrieved, and the claims
+    its faithful checks found unsupported. {} for a case without passages."""
+    if not isinstance(case.get("context"), list):
+        return {}
+    relevant = case.get("relevant")
+    return {"passages": [{"id": p["id"], "text": p["text"], "relevant": None if relevant is None else p["id"] in relevant}
+                         for p in case["context"]],
+            "missing": [i for i in relevant or [] if i not in {p["id"] for p in case["context"]}],
+            "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
+                            for claim in faithful_reading(case, trial, c)[1]]}
 
 
 class Review:
@@ -8686,11 +8851,22 @@ function draw() {
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
     thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);
   }
-  const answers = el("div", undefined, it.other ? "cols" : "");
+  const answers = el("div", undefined, it.other || it.passages ? "cols" : "");
   const mine = block(it.messages ? "Answer (the next assistant turn), exactly as given" : "Answer, exactly as given",
                      it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);
   if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
+  if (it.passages) {
+    const ps = el("div"); ps.id = "passages"; ps.appendChild(el("h3", "Passages the answer was given, in rank order"));
+    if (!it.passages.length) ps.appendChild(el("p", "none retrieved", "muted"));
+    it.passages.forEach((p, i) => {
+      const mark = p.relevant === null ? "" : (p.relevant ? " · relevant" : " · not relevant");
+      const d = block("[" + (i + 1) + "] " + p.id + mark, p.text); if (p.relevant) d.className = "relevant"; ps.appendChild(d);
+    });
+    if (it.missing.length) ps.appendChild(el("p", "Relevant, not retrieved: " + it.missing.join(", "), "fail"));
+    for (const u of it.unsupported) ps.appendChild(el("p", "Unsupported claim (" + u.check + "): " + u.claim + " (" + u.why + ")", "fail"));
+    answers.appendChild(ps);
+  }
   box.appendChild(answers);
   const facts = el("table");
   const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };

@@ -664,3 +664,19 @@ def test_compare_names_the_cases_that_gained_or_lost_a_relevant_passage(project,
 def test_compare_of_runs_without_passages_says_nothing_of_retrieval(two_runs, cli):
     out = cli("compare", *two_runs, "--json")[1]
     assert "retrieval" not in json.loads(out)
+
+
+def test_compare_shows_how_each_stage_count_of_the_diagnosis_moved(project, cli):
+    from test_report import DIAGNOSED, claims_raw, diagnosed_run, passages
+    a = diagnosed_run(project, name="a.json")
+    better = [("d1", passages("a"), ["a"], (True, claims_raw(("Returns in 30 days", True, "a"))), True)] + DIAGNOSED[1:]
+    b = diagnosed_run(project, better, name="b.json")
+    code, out, err = cli("compare", a, b, "--json")
+    assert code == 0, err
+    d = json.loads(out)["diagnosis"]
+    assert [d[0]["retrieval"], d[1]["retrieval"]] == [["d1", "d2"], ["d2"]]
+    text = cli("compare", a, b)[1]
+    assert "Diagnosis, failing cases by the stage to fix (baseline -> candidate):\n  retrieval: 2 -> 1  (d1, d2 -> d2)\n" \
+           "  generation: 1 -> 1  (d3 -> d3)" in text
+    assert "**Diagnosis**, failing cases by the stage to fix: retrieval 2 → 1 · generation 1 → 1 · task 1 → 1 · " \
+           "unclear 1 → 1." in cli("compare", a, b, "--markdown")[1]

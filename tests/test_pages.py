@@ -492,3 +492,17 @@ def test_a_split_path_holding_half_a_character_does_not_break_the_page(project, 
     Path("odd.html").write_text("<!doctype html><p>an earlier page</p>")   # the guard looks only at existing files
     code, out, err = cli("report", "runs/odd.json", "--html", "odd.html", "--force")
     assert code in (0, 1) and "Traceback" not in err and "earlier" not in Path("odd.html").read_text()
+
+
+def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):
+    """RAG (issue 30): the failing case's row holds its passages, which are relevant, the relevant
+    ones not retrieved and the claims found unsupported, escaped like every text from a run."""
+    from test_report import diagnosed_run
+    path = diagnosed_run(project)
+    page = project / "rag.html"
+    assert cli("report", path, "--html", page)[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert '<div class="trial">[1] x · not relevant</div><pre>passage x</pre>' in html
+    assert "relevant, not retrieved: a" in html
+    assert "unsupported claim (faithful): Shipping is free (marked supported by passage &#x27;zz&#x27;, which this " \
+           "case does not have)" in html

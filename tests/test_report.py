@@ -344,3 +344,62 @@ def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
     code, out, _ = cli("report", hand_run, "--json")
     assert "retrieval" not in json.loads(out)
     assert "Retrieval" not in cli("report", hand_run)[1]
+
+
+# --- RAG: the diagnosis, which stage to fix (issue 30)
+
+def vote(check, ok, raw=None):
+    return {"check": check, "model": "judge", "vote": 1, "seed": 42, "pass": ok, "reason": "r",
+            "raw": raw if raw is not None else json.dumps({"reason": "r", "pass": ok}), "error": None,
+            "prompt_tokens": 10, "completion_tokens": 5}
+
+
+def claims_raw(*items):
+    return json.dumps({"claims": [{"claim": c, "supported": ok, "passage": p} for c, ok, p in items], "reason": "r"})
+
+
+DIAGNOSED = [   # id, passages, relevant, faithful vote (pass, raw), answer relevant: the stage to fix
+    ("d1", [], ["a"], (True, claims_raw()), False),                                     # retrieval: none retrieved
+    ("d2", passages("x"), ["a"], (False, claims_raw(("Refunds in 5 days", False, None))), True),   # retrieval first
+    ("d3", passages("a"), ["a"], (False, claims_raw(("Returns in 30 days", True, "a"),
+                                                     ("Shipping is free", True, "zz"))), True),    # generation
+    ("d4", passages("a", "x"), ["a"], (True, claims_raw(("Returns in 30 days", True, "a"))), False),  # task
+    ("d5", passages("a"), ["a"], (True, claims_raw(("Returns in 30 days", True, "a"))), True),      # passes
+    ("d6", passages("a"), ["a"], (None, "no JSON here"), False),                         # unclear: no verdict
+]
+
+
+def diagnosed_run(folder, cases=DIAGNOSED, name="diag.json"):
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "answer_relevant", "type": "answer_relevant", "blocking": True}]
+    specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "answer",
+              "checks": checks, "judges": [vote("faithful", *faithful), vote("answer_relevant", relevant)]}
+             for cid, ctx, rel, faithful, relevant in cases]
+    return write_run(folder / name, make_run(specs, labels=None, split="rag"))
+
+
+def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cli):
+    path = diagnosed_run(project)
+    d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
+    assert (d["cases"], d["failing"]) == (6, 5)
+    assert (d["retrieval"], d["generation"], d["task"], d["unclear"]) == (["d1", "d2"], ["d3"], ["d4"], ["d6"])
+    assert d["why"] == {"d1": "no passage retrieved", "d2": "relevant passage not retrieved: a",
+                        "d3": "unsupported: Shipping is free", "d4": "faithful, but not an answer to the question",
+                        "d6": "faithfulness has no verdict"}
+    text = cli("report", path)[1]
+    tail = text[text.index("Diagnosis: 5 failing of 6 cases with passages"):]
+    assert text.rstrip().endswith(tail.rstrip())   # the report's last section
+    assert "  retrieval   2      d1, d2  the retriever: its embedding, query or chunking" in tail
+    assert "  generation  1      d3      how the model uses the passages" in tail
+    assert "  task        1      d4      the prompt or the task's definition" in tail
+    assert "  d3: unsupported: Shipping is free" in tail
+    markdown = cli("report", path, "--markdown")[1]
+    assert "| retrieval | 2 | `d1`, `d2` | the retriever" in markdown
+    page = project / "diag.html"
+    cli("report", path, "--html", page)
+    html = page.read_text(encoding="utf-8")
+    assert "Diagnosis: which stage to fix" in html and html.rindex("Diagnosis") > html.rindex("Failing cases")
+
+
+def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
+    assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])

@@ -289,3 +289,17 @@ def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     time.sleep(0.5)
     assert requests.get(url + "/data", timeout=5).status_code == 200
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_review_shows_the_passages_beside_the_answer_marked_relevant_with_unsupported_claims(project):
+    """RAG (issue 30): each item carries its passages in rank order, which are relevant, the
+    relevant ones not retrieved, and the claims the faithful judge found unsupported."""
+    from test_report import diagnosed_run
+    review = evalpy.Review(diagnosed_run(project))
+    items = {it["id"]: it for it in review.items}
+    assert items["d2"]["passages"] == [{"id": "x", "text": "passage x", "relevant": False}]
+    assert items["d2"]["missing"] == ["a"]
+    assert items["d3"]["unsupported"] == [{"claim": "Shipping is free", "passage": "zz", "check": "faithful",
+                                           "why": "marked supported by passage 'zz', which this case does not have"}]
+    assert items["d1"]["passages"] == [] and "passages" not in evalpy.review_items(
+        evalpy.load_run(str(ROOT / "runs" / "example" / "dev-v3.json")))[0]

@@ -27,7 +27,7 @@ LEFT_OUT = {
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
-                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval_change.changes", "speed.without_prompt_count", "speed.two_pass", "speed.with_load"},
+                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval_change.changes", "diagnosis_change.row.which", "speed.without_prompt_count", "speed.two_pass", "speed.with_load"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
@@ -259,6 +259,9 @@ def test_every_figure_of_a_rag_compare_agrees_in_every_view(project, cli, tmp_pa
     assert_views_follow_the_rows(monkeypatch, "compare_rows", rows, lambda: {
         "text": evalpy.format_compare(c, a_path, b_path), "markdown": evalpy.markdown_compare(c, a_path, b_path),
         "html": evalpy.compare_page((a_path, b_path), runs, graded, c)}, only="retrieval_change")
+    assert_views_follow_the_rows(monkeypatch, "compare_rows", rows, lambda: {
+        "text": evalpy.format_compare(c, a_path, b_path), "markdown": evalpy.markdown_compare(c, a_path, b_path),
+        "html": evalpy.compare_page((a_path, b_path), runs, graded, c)}, only="diagnosis_change")
 
 
 def test_every_figure_of_a_compare_of_many_runs_agrees(project, cli, tmp_path):
