@@ -5904,8 +5904,8 @@ def retrieval_section(sec):
                    RETRIEVAL_WORDS[k][1] + (f" ({figure_text(sec['recall_cases'])} cases name one)" if k == "recall" else "")]
                   for k in ("precision", "recall")], align_right_from=99)
     out += table([["id", "passages", "precision", "recall", "relevant, not retrieved"]]
-                 + [[r["name"], figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),
-                     figure_text(r["missing"])] for r in sec["rows"]], align_right_from=99)
+                 + [[inert(r["name"]), figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),
+                     inert(figure_text(r["missing"]))] for r in sec["rows"]], align_right_from=99)
     return out
 
 
@@ -5918,7 +5918,7 @@ def retrieval_judged_lines(sec):
 
 def retrieval_judged_section(sec):
     return retrieval_judged_lines(sec) + table([["id", "judged precision"]] + [
-        [r["name"], figure_text(r["precision"])] for r in sec["rows"]], align_right_from=99)
+        [inert(r["name"]), figure_text(r["precision"])] for r in sec["rows"]], align_right_from=99)
 
 
 def diagnosis_head(sec):
@@ -5930,7 +5930,7 @@ def diagnosis_section(sec):
     """RAG: which stage to fix, the report's last word."""
     out = [diagnosis_head(sec)]
     out += table([["stage", "cases", "which", "what to change"]] + [
-        [r["name"], figure_text(r["count"]), figure_text(r["which"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
+        [r["name"], figure_text(r["count"]), inert(figure_text(r["which"])), r["fix"]] for r in sec["rows"]], align_right_from=99)
     return out + [f"  {inert(i)}: {one_line(inert(why), 110)}" for i, why in sec["why"]]
 
 
@@ -6061,7 +6061,7 @@ def markdown_diagnosis(sec):
     if not sec:
         return []
     return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
-        f"| {r['name']} | {figure_text(r['count'])} | {ids_text([f'`{i}`' for i in r['which']['value']])} | {r['fix']} |"
+        f"| {r['name']} | {figure_text(r['count'])} | {inert(ids_text([f'`{i}`' for i in r['which']['value']]))} | {r['fix']} |"
         for r in sec["rows"]]
 
 
@@ -6771,7 +6771,7 @@ def diagnosis_change_lines(sec):
     """RAG, compare: each stage's count of failing cases, baseline -> candidate, and which."""
     return ["Diagnosis, failing cases by the stage to fix (baseline -> candidate):"] + [
         f"  {r['name']}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}"
-        f"  ({figure_text(r['which'][0])} -> {figure_text(r['which'][1])})" for r in sec["rows"]]
+        f"  ({inert(figure_text(r['which'][0]))} -> {inert(figure_text(r['which'][1]))})" for r in sec["rows"]]
 
 
 def rows_retrieval_change(r):
@@ -6797,7 +6797,7 @@ def retrieval_change_lines(sec):
             f"  lost a relevant passage: {figure_text(sec['lost'])}"]
     out += [f"    {r['name']}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
             for r in sec["changes"]]
-    return out
+    return [inert(line) for line in out]   # ids come from the split and the retriever's file
 
 
 def side_figure(f, at):
@@ -7000,8 +7000,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", f"**Retrieval** ({figure_text(retrieval['cases'])} cases): "
                 + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
                             f"{figure_text(r['difference'])}" for r in retrieval["rows"])
-                + f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
-                f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}."]
+                + inert(f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
+                        f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}.")]
     diagnosis = section_of(rows, "diagnosis_change")
     if diagnosis:
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(

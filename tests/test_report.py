@@ -403,3 +403,16 @@ def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cl
 
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
+
+
+def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
+    """Passage ids and a judge's claims come from files and models: escaped wherever text shows them."""
+    evil = "\x1b[2J\u202eevil"
+    cases = [("h1", passages("x"), [evil], (False, claims_raw((f"claim {evil}", True, evil))), True),
+             ("h2", passages(evil), [evil], (False, claims_raw((f"claim {evil}", False, None))), True)]
+    a = diagnosed_run(project, cases, name="h.json")
+    b = diagnosed_run(project, [(cases[0][0], passages(evil), *cases[0][2:]), cases[1]], name="h2.json")
+    for argv in (("report", a), ("report", a, "--case", "h1"), ("report", a, "--case", "h2"), ("compare", a, b)):
+        code, out, err = cli(*argv)
+        assert code == 0 and "\x1b" not in out + err and "\u202e" not in out + err, argv
+        assert "\\x1b[2J\\u202eevil" in out, argv
