@@ -2960,6 +2960,21 @@ def faithful_reading(case, trial, check):
     return (float(sum(scores) / len(scores)) if scores else None), unsupported
 
 
+def reread_votes(votes, checks, case):
+    """The votes with the verdict of each faithful and context_relevant vote read again from its
+    stored raw output against the check as it is now (its threshold may have changed: report
+    --checks) and the case's passages: the verdict is worked out by eval.py, not said by the judge."""
+    rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
+    if not rag:
+        return votes
+    out = []
+    for v in votes:
+        check = rag.get(v["check"])
+        said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
+        out.append(v if said is None else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
+    return out
+
+
 def rag_messages(check, case, answer):
     """What a RAG judge check sends: the passages beside the question (and the answer, but for
     context_relevant, which rates the retriever's passages alone)."""
@@ -4114,7 +4129,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             if predict:
                 trial["predicted"] = predict(said)
             if trial["votes"]:
-                trial["judged"] = judge_verdicts(trial["votes"])
+                trial["judged"] = judge_verdicts(reread_votes(trial["votes"], case["checks"], r))
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
         case["trials"].append(trial)

@@ -753,3 +753,30 @@ def test_context_relevant_rates_each_passage_and_reports_judged_precision_apart(
     assert "retrieval" not in s   # no labels: the labelled figures are not made up from a judge
     text = cli("report", "runs/ragtest-dev-v1.json")[1]
     assert "Retrieval, judged (no relevance labels: context_relevant's ratings; 2 cases):" in text
+
+
+def test_faithful_is_calibrated_and_audited_as_any_judge_check(rag_split, cli, fake):
+    rag_judge(fake, FAITHFUL.get)
+    assert cli("run", "--split", rag_split, "--host", fake.url)[0] == 0
+    Path("human.jsonl").write_text("".join(json.dumps({"id": cid, "check": "faithful", "pass": ok}) + "\n"
+                                           for cid, ok in (("r1", True), ("r2", False), ("r3", True))))
+    code, out, err = cli("calibrate", "human.jsonl", "runs/ragtest-dev-v1.json", "--json")
+    assert code == 0, err
+    faithful = json.loads(out)["checks"]["faithful"]
+    assert faithful["pairs"] == 3 and faithful["table"]["human_pass"]["judge_fail"] == 1   # r3: the judge was stricter
+    code, out, err = cli("judge", "runs/ragtest-dev-v1.json", "--audit")
+    assert code == 0 and "faithful" in out, err
+
+
+def test_a_faithful_threshold_changed_later_rescores_the_stored_claims_without_a_call(rag_split, cli, fake):
+    rag_judge(fake, FAITHFUL.get)
+    assert cli("run", "--split", rag_split, "--host", fake.url)[0] == 0
+    calls = len(fake.chat_bodies)
+    before = json.loads(cli("report", "runs/ragtest-dev-v1.json", "--json")[1])
+    assert [c["passed"] for c in before["checks"] if c["name"] == "faithful"] == [1]
+    Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "faithful", "value": 0.5},
+                                                              {"type": "answer_relevant"}]))
+    code, out, err = cli("report", "runs/ragtest-dev-v1.json", "--checks", rag_split, "--json")
+    assert code == 0, err
+    assert [c["passed"] for c in json.loads(out)["checks"] if c["name"] == "faithful"] == [3]   # 1, 1/2, 1/2 reach 0.5
+    assert len(fake.chat_bodies) == calls
