@@ -5944,9 +5944,11 @@ def diagnosis_head(sec):
 def diagnosis_section(sec):
     """RAG: which stage to fix, the report's last word."""
     out = [diagnosis_head(sec)]
-    out += table([["stage", "cases", "which", "what to change"]] + [
-        [r["name"], figure_text(r["count"]), inert(figure_text(r["which"])), r["fix"]] for r in sec["rows"]], align_right_from=99)
-    return out + [f"  {inert(i)}: {one_line(inert(why), 110)}" for i, why in sec["why"]]
+    out += table([["stage", "cases", "what to change"]] + [
+        [r["name"], figure_text(r["count"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
+    why = dict(sec["why"])   # then each failing case under its stage, with why
+    return out + table([[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 110)}"] for r in sec["rows"]
+                        for i in r["which"]["value"]], align_right_from=99)
 
 
 def annotation_section(sec):

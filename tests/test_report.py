@@ -389,10 +389,11 @@ def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cl
     text = cli("report", path)[1]
     tail = text[text.index("Diagnosis: 5 failing of 6 cases with passages"):]
     assert text.rstrip().endswith(tail.rstrip())   # the report's last section
-    assert "  retrieval   2      d1, d2  the retriever: its embedding, query or chunking" in tail
-    assert "  generation  1      d3      how the model uses the passages" in tail
-    assert "  task        1      d4      the prompt or the task's definition" in tail
-    assert "  d3: unsupported: Shipping is free" in tail
+    assert "  retrieval   2      the retriever: its embedding, query or chunking" in tail
+    assert "  generation  1      how the model uses the passages" in tail
+    assert "  task        1      the prompt or the task's definition" in tail
+    assert "  retrieval   d1: no passage retrieved\n  retrieval   d2: relevant passage not retrieved: a\n" \
+           "  generation  d3: unsupported: Shipping is free\n" in tail
     markdown = cli("report", path, "--markdown")[1]
     assert "| retrieval | 2 | `d1`, `d2` | the retriever" in markdown
     page = project / "diag.html"
