@@ -27,7 +27,7 @@ LEFT_OUT = {
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
-                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval_change.changes", "diagnosis_change.row.which", "speed.without_prompt_count", "speed.two_pass", "speed.with_load"},
+                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval_change.changes", "diagnosis_change.row.which", "diagnosis_change.generation.which", "speed.without_prompt_count", "speed.two_pass", "speed.with_load"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
@@ -187,7 +187,7 @@ def judged_trials(run):
 
 
 REPORTS = ["dev-v3", "test-v3", "support-dev-v1", "support-dev-v1-judged", "support-dev-v2-judged", "trials", "free", "conv",
-           "open-trials", "rag"]
+           "open-trials", "rag", "rag-dev-v1"]
 
 
 def run_path(name, built):
@@ -222,7 +222,8 @@ def write_dev_runs():
             write_run("runs/v3.json", split_run("dev", V3_MISSES)))
 
 
-COMPARES = [("dev-v1", "dev-v2"), ("support-dev-v1-judged", "support-dev-v2-judged"), ("v2", "v3"), ("v1", "v2")]
+COMPARES = [("dev-v1", "dev-v2"), ("support-dev-v1-judged", "support-dev-v2-judged"), ("v2", "v3"), ("v1", "v2"),
+            ("rag-dev-v1", "rag-dev-v1-b")]
 
 
 @pytest.mark.parametrize("a, b", COMPARES)
