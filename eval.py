@@ -1193,6 +1193,8 @@ def config_problem(config, text_keys):
     for key in ("context_path", "context_sha"):   # run --context: both or neither
         if (key in config) != ("context_path" in config) or key in config and type(config[key]) is not str:
             return "config.context_path and config.context_sha must both be text, or both be absent"
+    if LONE_SURROGATE.search(config.get("context_path", "")):
+        return "config.context_path is not a path (it holds half a character)"
     labels = config.get("labels")
     if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
                                    and all(isinstance(l, str) and l for l in labels)):
@@ -2038,6 +2040,9 @@ def load_inputs(config):
         raise EvalError("\n".join(problems))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
+    if any("context" in c for c in cases) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
+        warn(f"note: the cases carry passages but {inert(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
+             "sees them (its judges do)")
     return Inputs(cases, labels, split_sha, prompt_text, prompt_sha, context_sha)
 
 
@@ -3245,7 +3250,7 @@ def build_config(args) -> RunConfig:
     start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
-    for what, path in (("split", split_path), ("prompt", prompt_path)):
+    for what, path in (("split", split_path), ("prompt", prompt_path), ("context file", args.context or "")):
         if LONE_SURROGATE.search(path):   # config_problem refuses it when the run is read back
             raise EvalError(f"{inert(path)}: the {what}'s file name is not valid UTF-8, and a run file records "
                             "it as text; rename the file")
@@ -5946,9 +5951,9 @@ def diagnosis_section(sec):
     out = [diagnosis_head(sec)]
     out += table([["stage", "cases", "what to change"]] + [
         [r["name"], figure_text(r["count"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
-    why = dict(sec["why"])   # then each failing case under its stage, with why
-    return out + table([[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 110)}"] for r in sec["rows"]
-                        for i in r["which"]["value"]], align_right_from=99)
+    why = dict(sec["why"])   # then each failing case under its stage, with why (none when all pass)
+    failing = [[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 110)}"] for r in sec["rows"] for i in r["which"]["value"]]
+    return out + (table(failing, align_right_from=99) if failing else [])
 
 
 def annotation_section(sec):

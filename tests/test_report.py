@@ -417,3 +417,18 @@ def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
         code, out, err = cli(*argv)
         assert code == 0 and "\x1b" not in out + err and "\u202e" not in out + err, argv
         assert "\\x1b[2J\\u202eevil" in out, argv
+
+
+def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
+    """Regression: the diagnosis's table of failing cases broke the report when there were none."""
+    path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")
+    code, out, err = cli("report", path)
+    assert code == 0, err
+    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 cases with passages, by the stage to fix (methodology "
+                                 "note 001: retrieval, then generation, then the task):\n  stage       cases  what to change"
+                                 "\n  retrieval   0      the retriever: its embedding, query or chunking (a relevant "
+                                 "passage missing, or none retrieved)\n  generation  0      how the model uses the "
+                                 "passages: it invents or ignores them (unfaithful); the prompt's grounding rules, or "
+                                 "the model\n  task        0      the prompt or the task's definition: faithful to good "
+                                 "passages, yet not answering the question\n  unclear     0      look at these by hand: "
+                                 "no failed stage is known (a judge without a verdict, or no RAG check failed)")

@@ -874,3 +874,18 @@ def test_resume_refuses_a_context_file_that_changed(project, cli, fake):
                    + json.dumps({"id": "q2", "context": []}) + "\n", encoding="utf-8")
     code, _, err = cli("run", "--resume", "runs/c.json", "--host", fake.url)
     assert code == 2 and f"refusing to resume: the context file {ctx} changed" in err, err
+
+
+def test_passages_the_prompt_never_shows_are_said_before_the_run(project, cli, fake):
+    split, _ = rag_split(project / "rag")
+    code, _, err = cli("run", "--split", split, "--prompt", "prompts/v1.txt", "--host", fake.url, "--out", "runs/n.json")
+    assert code == 0 and "note: the cases carry passages but prompts/v1.txt has no {{context}}: the model never sees " \
+        "them" in err, err
+
+
+def test_a_context_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, fake):
+    split, prompt = rag_split(project / "rag")
+    name = os.fsdecode(b"ctx\xff.jsonl")
+    Path(name).write_text(json.dumps({"id": "q1", "context": []}) + "\n" + json.dumps({"id": "q2", "context": []}) + "\n")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", name)
+    assert code == 2 and "the context file's file name is not valid UTF-8" in err and fake.chat_bodies == [], err
