@@ -304,6 +304,10 @@ OPTIONS = (
            "count", metavar="N", exclusive="quick", run_config=True, recorded_as=()),
     Option(("--cases",), ("run",), "ask only these cases (a quick look, recorded as such)", metavar="ID,ID",
            exclusive="quick", run_config=True, recorded_as=()),
+    Option(("--context",), ("run",), "RAG: take each case's passages from FILE, a JSONL your retriever wrote (one line "
+                                     "{\"id\": case id, \"context\": [{\"id\", \"text\"}...]} per case), not from the "
+                                     "split; recorded and hashed in the run, so two retrievers compare on the same cases",
+           metavar="FILE", run_config=True, recorded_as=("context_sha",)),
     Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
                                         "another configuration (prompt, model, temperature, seed, format, think, "
                                         "options, API, judge, labels; the run is marked as forced)",
@@ -870,8 +874,8 @@ TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is 
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
 # Fields that describe how the answers were produced; compare shows those that differ.
-COMPARED_CONFIG = ("subset", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat", "options", "format",
-                   "think", "response_format", "api", "server_version", "context_length", "max_turns")
+COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat",
+                   "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
@@ -921,6 +925,9 @@ class Case(TypedDict, total=False):
     tools: list          # agents: function definitions sent as the request's "tools" ({"type": "function",
                          # "function": {"name", "description", "parameters"}}), tools.json's merged in at load
     tool_results: dict   # agents: the simulated environment, {tool name: result, or [{"arguments", "result"}]}
+    context: list        # RAG: the passages the retriever returned for this input, [{"id": ..., "text": ...}] in
+                         # rank order ([]: it found none); the prompt's {{context}}; run --context replaces it
+    relevant: list       # RAG: the ids of the passages a person judged relevant, retrieved or not
 
 
 CASE_FIELDS = tuple(Case.__annotations__)   # a result holds them in this order
@@ -1031,6 +1038,8 @@ class RunConfig(TypedDict, total=False):
     prompt_text: str
     prompt_sha: str
     split_sha: str
+    context_path: str              # run --context: the JSONL of passages that replaced the split's (RAG)
+    context_sha: str               # its sha256, as split_sha pins the split
     labels: list | None            # the closed label set; None for a free-text set
     cases: int
     date: str
@@ -1075,7 +1084,13 @@ class Threshold(TypedDict, total=False):
     pass_threshold: float   # the weighted score a passing answer reaches; absent: blocking checks decide
 
 
-class GradedCase(Threshold):
+class GradedPassages(TypedDict, total=False):
+    """RAG only: what a graded case keeps of its passages, for the retrieval figures."""
+    context: list           # the passages its answers were asked with (as the run stores them)
+    relevant: list          # the ids a person judged relevant
+
+
+class GradedCase(Threshold, GradedPassages):
     """A case with all its trials graded: the unit of every figure. Only pass_threshold may be absent."""
     id: str
     expected: str | None
@@ -1097,6 +1112,9 @@ class ReportAdds(TypedDict, total=False):
     checks_from: str        # set by report: the run file, or --checks SPLIT
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
     agent: dict             # cases with tools: agent_figures(), the final result and the trajectory apart
+    retrieval: dict         # RAG only: context precision and recall, per case and over cases (retrieval_figures)
+    diagnosis: dict         # RAG only: the failing cases by the stage to fix (diagnose)
+    retrieval_judged: dict  # RAG without labels: the precision context_relevant's ratings give (judged_retrieval_figures)
 
 
 class Score(ReportAdds):
@@ -1137,7 +1155,14 @@ class Score(ReportAdds):
     speed: dict             # speed_figures(): latency, tokens per second, calls that loaded the model
 
 
-class CompareResult(TypedDict):
+class CompareAdds(TypedDict, total=False):
+    """What a comparison holds only sometimes."""
+    retrieval: dict         # RAG only: context precision and recall on each side, and the relevant passages
+                            # each case gained or lost (retrieval_change)
+    diagnosis: list         # RAG only: [baseline's, candidate's] diagnose(): the failing cases by the stage to fix
+
+
+class CompareResult(CompareAdds):
     """Two graded runs of one split compared case by case (compare_runs()); pairs are [baseline, candidate]."""
     changed: dict           # {COMPARED_CONFIG key: [baseline's, candidate's]} of the settings that differ
     fixed: list             # ids the candidate got right and the baseline wrong
@@ -1282,6 +1307,7 @@ class Inputs(NamedTuple):
     prompt_text: str
     prompt_sha: str
     whole: bool = True   # the cases are every case of the split (a --limit past its size, --cases naming all)
+    context_sha: str | None = None   # run --context FILE: the hash of the passages' file
 
 
 TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "unread", "thinking", "system_fingerprint")
@@ -1351,6 +1377,11 @@ def config_problem(config, text_keys):
             return f"config.{key} must be a string"
         if key in ("prompt", "split_path") and LONE_SURROGATE.search(config[key]):
             return f"config.{key} is not a path (it holds half a character)"
+    for key in ("context_path", "context_sha"):   # run --context: both or neither
+        if (key in config) != ("context_path" in config) or key in config and type(config[key]) is not str:
+            return "config.context_path and config.context_sha must both be text, or both be absent"
+    if LONE_SURROGATE.search(config.get("context_path", "")):
+        return "config.context_path is not a path (it holds half a character)"
     labels = config.get("labels")
     if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
                                    and all(isinstance(l, str) and l for l in labels)):
@@ -1642,8 +1673,14 @@ class CheckType:
     compiled at load and searched under a timer. needs: what its case must have. shown: its mark
     in reports."""
 
-    def __init__(self, value, evaluate, pattern=False, needs=None, shown=""):
+    def __init__(self, value, evaluate, pattern=False, needs=None, shown="", blocks=True):
         self.value, self.evaluate, self.pattern, self.needs, self.shown = value, evaluate, pattern, needs, shown
+        self.blocks = blocks   # blocking unless the check says otherwise (context_relevant rates the retriever)
+
+
+def judged(c, r, t):
+    """A judge check's verdict: its votes' (judge_verdicts), None while undecided."""
+    return t["judged"].get(c["name"], {}).get("pass")
 
 
 CHECK_TYPES = {
@@ -1656,7 +1693,12 @@ CHECK_TYPES = {
     "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
     "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
     "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
-    "judge": CheckType(str, lambda c, r, t: t["judged"].get(c["name"], {}).get("pass"), shown=" (LLM judge)"),
+    "judge": CheckType(str, judged, shown=" (LLM judge)"),
+    # RAG (section 7 has their prompts): value, when given, is the share a passing answer reaches
+    "faithful": CheckType("share", judged, needs="context", shown=" (LLM judge: every claim supported by a passage)"),
+    "answer_relevant": CheckType(None, judged, shown=" (LLM judge: answers the question)"),
+    "context_relevant": CheckType("share", judged, needs="context", shown=" (LLM judge: rates each passage)",
+                                  blocks=False),
     # the trajectory of an agent (a case with tools): which tools it called, how, in what order, how often
     "tool_called": CheckType("tool", called_with, needs="tools", shown=" (trajectory)"),
     "tool_not_called": CheckType("tool", lambda c, r, t: all(call.get("name") != c["value"] for call in tool_calls_of(r)),
@@ -1669,6 +1711,7 @@ CHECK_TYPES = {
                                                            for call in tool_calls_of(r)), needs="tools",
                                  shown=" (trajectory)"),
 }
+JUDGE_CHECKS = ("judge", "faithful", "answer_relevant", "context_relevant")   # the types a judge model answers
 TRAJECTORY = tuple(kind for kind, t in CHECK_TYPES.items() if t.needs == "tools")   # the rest judge the final answer
 
 
@@ -1688,6 +1731,9 @@ def value_problem(kind, want, obj):
         return f"check {kind!r} needs a list of at least two tool names as value"
     if want == "count" and not (type(value) is int and value >= 0):
         return f"check {kind!r} needs a whole number of 0 or more as value"
+    if want == "share" and "value" in obj and not is_share(value):
+        return (f"check {kind!r}: value is the share of its score a passing answer reaches, a number above 0 "
+                f"and at most 1, not {one_line(json_text(value), 40)}")
     return None
 
 
@@ -1709,13 +1755,14 @@ def parse_check(obj) -> tuple[Check | None, list]:
         problems += [f"check {kind!r}: {p}" for p in
                      (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
     weighed = "weight" in obj
-    if not isinstance(obj.get("blocking", not weighed), bool):
+    blocks = not weighed and CHECK_TYPES[kind].blocks
+    if not isinstance(obj.get("blocking", blocks), bool):
         problems.append(f"check {kind!r}: blocking must be true or false")
     problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
-    name = obj.get("name", default_check_name(kind, value, obj.get("arguments")))
+    name = obj.get("name", kind if want == "share" else default_check_name(kind, value, obj.get("arguments")))
     if not (isinstance(name, str) and name.strip()):
         problems.append(f"check {kind!r}: name must be a non-empty string")
-    check = {"name": name, "type": kind, "blocking": obj.get("blocking", not weighed)}
+    check = {"name": name, "type": kind, "blocking": obj.get("blocking", blocks)}
     check.update({k: obj[k] for k in ("value", "schema", "weight", "arguments") if k in obj})
     return check, problems
 
@@ -2137,6 +2184,7 @@ def case_problems(case, labels, stored=False):
     if "tool_results" in case and (stored or not isinstance(case["tool_results"], dict)):
         # a split's rules are read once merged with tools.json (parse_case); a run's as stored
         problems += tool_results_problems(case["tool_results"], [] if tool_problems_found else case.get("tools"))
+    problems += context_problems(case)
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
         near = [l for l in labels if label_key(l) == label_key(expected)]
@@ -2165,6 +2213,57 @@ def turn_problems(turns):
         problems.append(f"messages: the last turn is the {turns[-1]['role']}'s; it must be the user's "
                         "(the model answers it)")
     return problems
+
+
+# RAG (methodology note 001, "Evals per a RAG"): a case may carry the passages its retriever
+# returned and the ids a person judged relevant, so retrieval is measured apart from generation.
+CONTEXT_VAR = "context"   # the prompt's {{context}}: the case's passages, laid out by context_text()
+
+
+def context_problems(case):
+    """What is wrong with a case's context (passages {"id", "text"} in rank order; [] when the
+    retriever found none) and relevant (ids a person judged relevant, retrieved or not), or []."""
+    problems = []
+    if "context" in case:
+        passages = case["context"]
+        if not isinstance(passages, list) or not all(type(p) is dict and set(p) == {"id", "text"} for p in passages):
+            problems.append('field \'context\' must be a list of passages {"id": ..., "text": ...}, in rank order')
+        else:
+            for number, p in enumerate(passages, 1):
+                if not (isinstance(p["id"], str) and p["id"].strip()):
+                    problems.append(f"context passage {number}: id must be non-empty text")
+                elif not (isinstance(p["text"], str) and p["text"].strip()):
+                    problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
+            ids = [p["id"] for p in passages]
+            twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+            if twice is not None:
+                problems.append(f"context: passage id {twice!r} is given twice")
+        if CONTEXT_VAR in (case.get("vars") or {}):
+            problems.append(f"vars.{CONTEXT_VAR} clashes with the passages the prompt's {{{{{CONTEXT_VAR}}}}} shows; "
+                            "rename the var")
+    if "relevant" in case:
+        relevant = case["relevant"]
+        if not isinstance(relevant, list) or not all(isinstance(i, str) and i.strip() for i in relevant):
+            problems.append("field 'relevant' must be a list of passage ids (non-empty text)")
+        elif len(set(relevant)) != len(relevant):
+            problems.append("field 'relevant' repeats an id")
+    return problems
+
+
+def context_text(passages):
+    """The passages as the prompt's {{context}} shows them: numbered in rank order, each with its id
+    (a judge cites that id), a blank line between two; one line when the retriever found none."""
+    if not passages:
+        return "(no passages were retrieved)"
+    return "\n\n".join(f"[{n}] (id: {p['id']})\n{p['text']}" for n, p in enumerate(passages, 1))
+
+
+def prompt_values(case):
+    """What a prompt's placeholders are filled with: the case's vars, and its passages as {{context}}."""
+    values = dict(case.get("vars") or {})
+    if isinstance(case.get("context"), list):
+        values[CONTEXT_VAR] = context_text(case["context"])
+    return values
 
 
 def filled_turns(turns, values):
@@ -2453,8 +2552,9 @@ def write_golden_set(folder):
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(set(PLACEHOLDER.findall(prompt_text)))
-    return [f"{split_path}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has no vars.{name}"
-            for case in cases for name in names if name not in case.get("vars", {})]
+    return [f"{split_path}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has "
+            + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
+            for case in cases for name in names if name not in prompt_values(case)]
 
 
 def prompt_folder(split_path):
@@ -2546,14 +2646,26 @@ def load_prompt(path):
 def load_inputs(config):
     """The split and the prompt a run will use, every problem in them found before any call."""
     cases, labels, split_sha = load_split(config["split_path"])
+    split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
+    context_sha = None
+    if config.get("context_path"):
+        chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
+    problems += [f"{config['split_path']}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
+                 "this case has no context (give it, or run --context FILE)"
+                 for case in chosen for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
+                 and "context" not in case]
     if problems:
         raise EvalError("\n".join(summarised(config["split_path"], problems)))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases))
+    if any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
+        warn(f"note: the cases carry passages but {inert(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
+             "sees them (its judges do)")
+    return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
+                  context_sha=context_sha)
 
 
 def subset_of(cases, subset, split_path):
@@ -2568,6 +2680,50 @@ def subset_of(cases, subset, split_path):
             raise EvalError(f"--cases: {split_path} has no case {', '.join(unknown[:5])}")
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
+
+
+def with_context_file(path, cases, split_ids):
+    """run --context FILE: the cases with the passages FILE gives them (one JSON line per case,
+    {"id": ..., "context": [...]}, as the user's retriever wrote it) in place of the split's, and the
+    sha256 of FILE's bytes. Every case asked needs its line, so a run never mixes two retrievers;
+    a line for a case the split does not have is refused (a retriever run on another split)."""
+    data = read_bytes(path, "context file")
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()   # the newline that ends the last line
+    passages, seen, problems = {}, {}, []
+    for number, raw in enumerate(lines, 1):
+        where = f"{path}:{number}"
+        raw = raw.removesuffix(b"\r")
+        if not raw.strip():
+            problems.append(f"{where}: blank line (one case per line, no empty lines)")
+            continue
+        try:
+            obj = strict_json(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
+            continue
+        except ValueError as e:
+            problems.append(f"{where}: {json_problem(e)}")
+            continue
+        if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
+            problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
+            continue
+        case_id, found = obj["id"], context_problems({"context": obj["context"]})
+        if case_id in seen:
+            found.insert(0, f"case {case_id!r} is given twice (first on line {seen[case_id]})")
+        elif case_id not in split_ids:
+            found.insert(0, f"the split has no case {case_id!r}")
+        problems += [f"{where}: {p}" for p in found]
+        seen.setdefault(case_id, number)
+        passages.setdefault(case_id, obj["context"])
+    missing = [c["id"] for c in cases if c["id"] not in seen]
+    if missing:
+        problems.append(f"{path}: no line for case {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else "")
+                        + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")
+    if problems:
+        raise EvalError("\n".join(problems))
+    return [dict(c, context=passages[c["id"]]) for c in cases], sha256_bytes(data)
 
 
 def checks_from_split(split):
@@ -3280,8 +3436,8 @@ def backoff(attempt, asked=None):
 
 
 def messages_for(system, case):
-    """The system prompt (its {{vars}} filled from the case), then the case's conversation."""
-    return [{"role": "system", "content": render(system, case.get("vars", {}))}] + conversation(case)
+    """The system prompt (its {{vars}} and {{context}} filled from the case), then the case's conversation."""
+    return [{"role": "system", "content": render(system, prompt_values(case))}] + conversation(case)
 
 
 def conversation(case):
@@ -3373,8 +3529,15 @@ VERDICT_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"},
 
 def judge_messages(criterion, case, answer):
     return [{"role": "system", "content": JUDGE_PROMPT},
-            {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n"
+            {"role": "user", "content": f"Criterion: {criterion}\n\n{case_context(case)}\n\n{passages_read(case)}"
                                         f"Answer to grade:\n{answer}"}]
+
+
+def passages_read(case):
+    """A RAG case's passages as its judge reads them (the layout the model read them in), or nothing."""
+    if not isinstance(case.get("context"), list):
+        return ""
+    return f"Passages the answer was given:\n{context_text(case['context'])}\n\n"
 
 
 def last_verdict(raw, read):
@@ -3466,6 +3629,177 @@ class JudgeKind(NamedTuple):
 BINARY = JudgeKind(JUDGE_PROMPT, "pass", VERDICT_SCHEMA, parse_verdict)
 
 
+# RAG, the generation stage (RAGAS's faithfulness and answer relevance) and, without labels, the
+# retrieval stage, judged with the machinery above: each is one JudgeKind whose verdict is the
+# vote's "pass", so votes, panels, doubtful verdicts, calibration and the audit treat it as any
+# judge check. Faithfulness reads claims, not a verdict: the judge lists the answer's claims and
+# marks each supported or not with the passage that supports it; the verdict is worked out here.
+FAITHFUL_PROMPT = """You check whether an answer written by an AI assistant is faithful to the passages it was given.
+First list every claim the answer makes: each statement of fact, policy, number or promise, one per item.
+Then mark each claim supported only if a passage states it or it follows directly from one, and give that
+passage's id; a claim the passages do not state is not supported, however plausible or true elsewhere.
+Saying it does not know, or asking the user something, is not a claim.
+Reply with a single JSON object, the claims first and your summary last:
+{"claims": [{"claim": "<the claim>", "supported": true or false, "passage": "<passage id>" or null}], "reason": "<one line>"}"""
+FAITHFUL_SCHEMA = {"type": "object", "required": ["claims", "reason"], "properties": {
+    "claims": {"type": "array", "items": {"type": "object", "required": ["claim", "supported", "passage"], "properties": {
+        "claim": {"type": "string"}, "supported": {"type": "boolean"}, "passage": {"type": ["string", "null"]}}}},
+    "reason": {"type": "string"}}}
+ANSWER_RELEVANT_CRITERION = ("The answer addresses the user's question: it answers what was asked, or says plainly "
+                             "that it cannot. Whether it is correct or supported by the passages does not matter here, "
+                             "only whether it is an answer to this question rather than to another one.")
+CONTEXT_RELEVANT_PROMPT = """You rate passages that a search returned for a user's message.
+For each passage, by its id, say whether it holds information needed to answer the message.
+A passage on the same topic that does not help answer this message is not relevant.
+Reply with a single JSON object, the passages in the order given and your summary last:
+{"passages": [{"id": "<passage id>", "relevant": true or false}], "reason": "<one line>"}"""
+CONTEXT_RELEVANT_SCHEMA = {"type": "object", "required": ["passages", "reason"], "properties": {
+    "passages": {"type": "array", "items": {"type": "object", "required": ["id", "relevant"], "properties": {
+        "id": {"type": "string"}, "relevant": {"type": "boolean"}}}},
+    "reason": {"type": "string"}}}
+
+
+def read_claims(obj):
+    """The claims of a faithfulness verdict as the judge wrote them, or None when they are not there."""
+    claims = obj.get("claims")
+    if not isinstance(claims, list) or not all(
+            type(c) is dict and isinstance(c.get("claim"), str) and isinstance(c.get("supported"), bool)
+            and (c.get("passage") is None or isinstance(c.get("passage"), str)) for c in claims):
+        return None
+    return claims
+
+
+def faithfulness(claims, case):
+    """(score, unsupported claims) of an answer's claims: the share supported (1 when it makes none:
+    nothing unfaithful was said). A claim counts as supported only when the judge cites a passage
+    the case has: a cited id the case does not have (a judge's slip or invention) makes it
+    unsupported, and says so, as does support claimed with no passage named."""
+    ids = {p["id"] for p in case.get("context") or []}
+    unsupported = []
+    for c in claims:
+        if c["supported"] and c.get("passage") in ids:
+            continue
+        why = ("not supported by the passages" if not c["supported"] else
+               "marked supported, but no passage is named" if c.get("passage") is None else
+               f"marked supported by passage {c['passage']!r}, which this case does not have")
+        unsupported.append({"claim": c["claim"], "passage": c.get("passage"), "why": why})
+    return (1 - Fraction(len(unsupported), len(claims)) if claims else Fraction(1)), unsupported
+
+
+def check_share(check, default):
+    """A faithful or context_relevant check's threshold: its value, else the default."""
+    return exact(check["value"]) if "value" in check else default
+
+
+def faithful_kind(case, check):
+    """The faithfulness judge of one check of one case: its verdict passes when the share of the
+    answer's claims the case's passages support reaches the check's value (every claim by default)."""
+    def parse(raw):
+        claims, reason = last_verdict(raw, read_claims)
+        if claims is None:
+            return None, None
+        return faithfulness(claims, case)[0] >= check_share(check, Fraction(1)), reason
+    return JudgeKind(FAITHFUL_PROMPT, "pass", FAITHFUL_SCHEMA, parse)
+
+
+def read_ratings(obj, ids):
+    """{passage id: relevant} of a context-relevance verdict, every passage of the case rated and no
+    other; None otherwise (a passage left unrated is never guessed)."""
+    rated = obj.get("passages")
+    if not isinstance(rated, list) or not all(type(p) is dict and isinstance(p.get("id"), str)
+                                              and isinstance(p.get("relevant"), bool) for p in rated):
+        return None
+    ratings = {p["id"]: p["relevant"] for p in rated}
+    return ratings if set(ratings) == set(ids) and len(rated) == len(ids) else None
+
+
+def context_relevant_kind(case, check):
+    """The context-relevance judge (no relevance labels): it rates each passage, and its verdict
+    passes when the precision those ratings give (context_precision) reaches the check's value, by
+    default when any passage is relevant."""
+    ids = [p["id"] for p in case.get("context") or []]
+
+    def parse(raw):
+        ratings, reason = last_verdict(raw, lambda obj: read_ratings(obj, ids))
+        if ratings is None:
+            return None, None
+        precision = context_precision(ids, {i for i, ok in ratings.items() if ok})
+        return (precision >= check_share(check, 0) if "value" in check else precision > 0), reason
+    return JudgeKind(CONTEXT_RELEVANT_PROMPT, "pass", CONTEXT_RELEVANT_SCHEMA, parse)
+
+
+def judged_precision(case, check_name):
+    """RAG without labels: the context precision a case's context_relevant votes give, each passage
+    relevant when most readable votes on it say so; None without a readable vote."""
+    ids = [p["id"] for p in case.get("context") or []]
+    said = {}
+    for t in case["trials"]:
+        for v in t["votes"] or []:
+            ratings = v["check"] == check_name and v.get("raw") and last_verdict(answer_of(v["raw"]) or "",
+                                                                                 lambda obj: read_ratings(obj, ids))[0]
+            for i, ok in (ratings or {}).items():
+                said.setdefault(i, []).append(ok)
+    if not said:
+        return None
+    return context_precision(ids, {i for i, oks in said.items() if majority(oks, tie=False)})
+
+
+def faithful_reading(case, trial, check):
+    """What a faithful check's votes on one answer say, read again from each vote's raw output (the
+    run stores it exactly): the mean share of supported claims over the readable votes, and every
+    unsupported claim any of them found (once each); (None, []) without a readable vote."""
+    scores, unsupported, seen = [], [], set()
+    for v in trial.get("votes") or []:
+        if v["check"] != check["name"] or not v.get("raw"):
+            continue
+        claims = last_verdict(answer_of(v["raw"]) or "", read_claims)[0]
+        if claims is None:
+            continue
+        score, missing = faithfulness(claims, case)
+        scores.append(score)
+        for claim in missing:
+            if claim["claim"] not in seen:
+                seen.add(claim["claim"])
+                unsupported.append(claim)
+    return (float(sum(scores) / len(scores)) if scores else None), unsupported
+
+
+def reread_votes(votes, checks, case):
+    """The votes with the verdict of each faithful and context_relevant vote read again from its
+    stored raw output against the check as it is now (its threshold may have changed: report
+    --checks) and the case's passages: the verdict is worked out by eval.py, not said by the judge."""
+    rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
+    if not rag:
+        return votes
+    out = []
+    for v in votes:
+        check = rag.get(v["check"])
+        said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
+        out.append(v if said is None else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
+    return out
+
+
+def rag_messages(check, case, answer):
+    """What a RAG judge check sends: the passages beside the question (and the answer, but for
+    context_relevant, which rates the retriever's passages alone)."""
+    if check["type"] == "context_relevant":
+        return [{"role": "system", "content": CONTEXT_RELEVANT_PROMPT},
+                {"role": "user", "content": f"{case_context(case)}\n\nPassages:\n{context_text(case.get('context') or [])}"}]
+    return [{"role": "system", "content": FAITHFUL_PROMPT},
+            {"role": "user", "content": passages_read(dict(case, context=case.get("context") or []))
+                                        + f"{case_context(case)}\n\nAnswer to check:\n{answer}"}]
+
+
+def judge_request(check, case, answer):
+    """(kind, messages) of one judge check of one answer."""
+    if check["type"] == "judge":
+        return BINARY, judge_messages(check["value"], case, answer)
+    if check["type"] == "answer_relevant":
+        return BINARY, judge_messages(ANSWER_RELEVANT_CRITERION, case, answer)
+    kind = faithful_kind if check["type"] == "faithful" else context_relevant_kind
+    return kind(case, check), rag_messages(check, case, answer)
+
+
 def ask_judge(client, judge, kind, messages, who) -> dict:
     """One vote: one call of one judge model (who["model"]), its verdict read from the answer, the
     raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
@@ -3494,9 +3828,9 @@ def cut_vote(vote):
 
 def judge_answer(client, judge, case, answer) -> list[Vote]:
     """Every vote of every judge model on every judge check of a case."""
-    return [ask_judge(client, judge, BINARY, judge_messages(check["value"], case, answer),
-                      {"check": check["name"], "model": model, "vote": vote})
-            for check in case["checks"] if check["type"] == "judge"
+    return [ask_judge(client, judge, kind, messages, {"check": check["name"], "model": model, "vote": vote})
+            for check in case["checks"] if check["type"] in JUDGE_CHECKS
+            for kind, messages in [judge_request(check, case, answer)]
             for model in judge["models"] for vote in range(1, judge["votes"] + 1)]
 
 
@@ -3518,7 +3852,7 @@ def judge_note(model, judges, identities):
 
 
 def has_judge_check(cases):
-    return any(c["type"] == "judge" for case in cases for c in case["checks"])
+    return any(c["type"] in JUDGE_CHECKS for case in cases for c in case["checks"])
 
 
 def judge_config(args, kind, judged, api, configs, criterion=None):
@@ -3771,7 +4105,7 @@ def build_config(args) -> RunConfig:
     start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
-    for what, path in (("split", split_path), ("prompt", prompt_path)):
+    for what, path in (("split", split_path), ("prompt", prompt_path), ("context file", args.context or "")):
         if LONE_SURROGATE.search(path):   # config_problem refuses it when the run is read back
             raise EvalError(f"{inert(path)}: the {what}'s file name is not valid UTF-8, and a run file records "
                             "it as text; rename the file")
@@ -3781,7 +4115,8 @@ def build_config(args) -> RunConfig:
                                   args.api), "format": args.format,
         "think": think_value(args.think, args.api),
         "prompt": prompt_path,
-        "split": split_name, "split_path": split_path, "api": args.api, "host": server_url(args.api, args.host),
+        "split": split_name, "split_path": split_path, **({"context_path": args.context} if args.context else {}),
+        "api": args.api, "host": server_url(args.api, args.host),
         "max_turns": max_turns(args.max_turns),   # start_config drops it for a split without tools
         **quick_look(args.limit, args.cases),
     }
@@ -4462,7 +4797,9 @@ def complete_journal(finished, config, done, turns):
 def refuse_changed(config, inputs, done):
     """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
     for what, path, then, now in (("split", config["split_path"], config["split_sha"], inputs.split_sha),
-                                  ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha)):
+                                  ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
+                                  ("context file", config.get("context_path"), config.get("context_sha"),
+                                   inputs.context_sha)):
         if then != now:
             raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
                             f"(sha {short(then)} then, {short(now)} now)")
@@ -4636,6 +4973,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
         config["response_format"] = form
     if not any(case.get("tools") for case in inputs.cases):
         config.pop("max_turns", None)   # no case has tools: no turns to count, and nothing for compare to show
+    if inputs.context_sha:
+        config["context_sha"] = inputs.context_sha
     config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
                   labels=inputs.labels, cases=len(inputs.cases),
                   date=datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -4991,6 +5330,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                                      "tags": r.get("tags") or [], "checks": rule.get("checks") or [], "trials": []}
             if rule.get("pass_threshold") is not None:   # only then: one key more per case costs 8% at 100,000
                 case["pass_threshold"] = rule["pass_threshold"]
+            case.update({k: r[k] for k in ("context", "relevant") if k in r})   # RAG: retrieval is scored from them
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
@@ -5008,7 +5348,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             if predict:
                 trial["predicted"] = predict(said)
             if trial["votes"]:
-                trial["judged"] = judge_verdicts(trial["votes"])
+                trial["judged"] = judge_verdicts(reread_votes(trial["votes"], case["checks"], r))
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
             if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
@@ -5354,7 +5694,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "weighted": weighted_figures(cases),
-        "judge": judge_summary(config, cases) if any(r["type"] == "judge" for r in checks) else None,
+        "judge": judge_summary(config, cases) if any(r["type"] in JUDGE_CHECKS for r in checks) else None,
         "by_difficulty": slice_figures(by_difficulty),
         "by_tag": slice_figures(by_tag),
         "pass_k": pass_k,
@@ -5368,7 +5708,129 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     agent = agent_figures(cases)
     if agent:
         s["agent"] = agent
+    retrieval = retrieval_figures(cases)
+    if retrieval:
+        s["retrieval"] = retrieval
+    judged = judged_retrieval_figures(cases)
+    if judged:
+        s["retrieval_judged"] = judged
+    diagnosis = diagnose(cases)
+    if diagnosis:
+        s["diagnosis"] = diagnosis
     return s
+
+
+# RAG, the retrieval stage: measured without a model, from the passages each case holds (what the
+# retriever returned, in rank order) and the ids a person judged relevant. The definitions are
+# RAGAS's (docs.ragas.io, "Context Precision", "Context Recall", the ID-based forms).
+def context_precision(ranked, relevant):
+    """RAGAS's Context Precision@K: the sum over ranks k of precision@k times v_k (1 when the passage at
+    rank k is relevant), over the relevant passages among the K retrieved: the mean of precision@k at
+    the ranks that hold a relevant passage. Relevant first scores higher: [relevant, not, relevant]
+    is (1/1 + 2/3) / 2 = 0.833. No relevant passage retrieved (or none at all) is 0, as in RAGAS."""
+    hits, total = 0, 0.0
+    for k, passage in enumerate(ranked, 1):
+        if passage in relevant:
+            hits += 1
+            total += hits / k
+    return total / hits if hits else 0.0
+
+
+def context_recall(ranked, relevant):
+    """RAGAS's ID-based Context Recall: the relevant passages retrieved over all relevant passages;
+    None when the case names none (nothing to recall)."""
+    return len(set(ranked) & set(relevant)) / len(relevant) if relevant else None
+
+
+def retrieval_figures(cases):
+    """Context precision and recall of each case that holds passages and relevance labels, and their
+    means over those cases with 95% intervals (case_mean: the case is the unit); None without any."""
+    rows = []
+    for c in cases:
+        if "context" in c and "relevant" in c:
+            ranked = [p["id"] for p in c["context"]]
+            rows.append({"id": c["id"], "passages": len(ranked),
+                         "precision": context_precision(ranked, set(c["relevant"])),
+                         "recall": context_recall(ranked, c["relevant"]),
+                         "found": [i for i in ranked if i in c["relevant"]],
+                         "missing": [i for i in c["relevant"] if i not in ranked]})
+    if not rows:
+        return None
+    recalls = [r["recall"] for r in rows if r["recall"] is not None]
+    precision, precision_ci = case_mean([r["precision"] for r in rows])
+    recall, recall_ci = case_mean(recalls) if recalls else (None, [None, None])
+    return {"labelled": len(rows), "precision": precision, "precision_ci": precision_ci,
+            "recall_cases": len(recalls), "recall": recall, "recall_ci": recall_ci, "cases": rows}
+
+
+def judged_retrieval_figures(cases):
+    """RAG without relevance labels: the context precision each case's context_relevant ratings give
+    (judged_precision), and its mean over those cases with a 95% interval. Reported apart from the
+    labelled figures: a judge's ratings are not a person's labels. None without such a check."""
+    rows = []
+    for c in cases:
+        check = next((k for k in c["checks"] if k["type"] == "context_relevant"), None)
+        precision = judged_precision(c, check["name"]) if check and "context" in c else None
+        if precision is not None:
+            rows.append({"id": c["id"], "check": check["name"], "precision": precision})
+    if not rows:
+        return None
+    mean, ci = case_mean([r["precision"] for r in rows])
+    return {"cases": len(rows), "precision": mean, "precision_ci": ci, "by_case": rows}
+
+
+# The diagnosis of methodology note 001 ("Evals per a RAG"): low context relevance is the
+# retriever's to fix, low faithfulness the generator's, low answer relevance the prompt's or the
+# task's. Each failing case goes to the first stage that failed it, in the pipeline's order: a
+# generator cannot be faithful to a passage it never got.
+STAGES = ("retrieval", "generation", "task", "unclear")
+STAGE_FIX = {"retrieval": "the retriever: its embedding, query or chunking (a relevant passage missing, or none retrieved)",
+             "generation": "how the model uses the passages: it invents or ignores them (unfaithful); the prompt's "
+                           "grounding rules, or the model",
+             "task": "the prompt or the task's definition: faithful to good passages, yet not answering the question",
+             "unclear": "look at these by hand: no failed stage is known (a judge without a verdict, or no RAG check failed)"}
+
+
+def stage_of(case, trial):
+    """(stage, why) of one failing answer of a case with passages: the first stage that failed it."""
+    if not case["context"]:
+        return "retrieval", "no passage retrieved"
+    missing = [i for i in case.get("relevant") or [] if i not in {p["id"] for p in case["context"]}]
+    if missing:
+        return "retrieval", "relevant passage not retrieved: " + ", ".join(missing)
+    for c in case["checks"]:
+        if c["type"] == "context_relevant" and "relevant" not in case and trial["checks"].get(c["name"]) is False:
+            return "retrieval", f"{c['name']}: the judge found no passage relevant enough"
+    faithful = [c for c in case["checks"] if c["type"] == "faithful"]
+    for c in faithful:
+        if trial["checks"].get(c["name"]) is False:
+            unsupported = faithful_reading(case, trial, c)[1]
+            return "generation", "; ".join(f"unsupported: {u['claim']}" for u in unsupported) or f"{c['name']} failed"
+    if any(trial["checks"].get(c["name"]) is None for c in faithful):
+        return "unclear", "faithfulness has no verdict"
+    failed = [c["name"] for c in case["checks"] if c["blocking"] and trial["checks"].get(c["name"]) is False]
+    if not failed:
+        return "unclear", "no blocking check failed"
+    relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
+    return "task", ("faithful, but not an answer to the question" if relevance
+                    else "faithful to the passages, yet it failed " + ", ".join(failed))
+
+
+def diagnose(cases):
+    """RAG: each failing case with passages by the stage to fix (stage_of its first failing
+    answer), with why; None when no case has passages."""
+    rag = [c for c in cases if "context" in c]
+    if not rag:
+        return None
+    out = {stage: [] for stage in STAGES}
+    why = {}
+    for c in rag:
+        if c["correct"] is not False:
+            continue
+        trial = next(t for t in c["trials"] if t["correct"] is False)
+        stage, why[c["id"]] = stage_of(c, trial)
+        out[stage].append(c["id"])
+    return {"cases": len(rag), "failing": len(why), **out, "why": why}
 
 
 def headline_mean(rates, repeat, correct, scored):
@@ -6423,9 +6885,9 @@ def bounds_detail(b):
 
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
-               "ids": ids_text, "fixed2": fmt, "points": points, "percent": percent, "interval": interval,
-               "points_ci": difference_text, "size": size_text, "bounds": bounds_text,
-               "number": lambda v: "-" if v is None else f"{v:g}"}   # a median of whole numbers: 3, 2.5
+               "ids": ids_text, "fixed2": fmt, "fixed3": lambda x: "-" if x is None else f"{x:.3f}", "points": points,
+               "percent": percent, "interval": interval, "points_ci": difference_text, "size": size_text,
+               "bounds": bounds_text, "number": lambda v: "-" if v is None else f"{v:g}"}   # a median of whole numbers: 3, 2.5
 
 
 def figure_text(f):
@@ -6467,7 +6929,8 @@ def report_rows(config, s):
     keyed by what they hold; a section the run has nothing for is left out."""
     sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s), rows_agent(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
-                rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s)]
+                rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s),
+                rows_retrieval(s), rows_retrieval_judged(s), rows_diagnosis(s)]
     return [sec for sec in sections if sec]
 
 
@@ -6533,7 +6996,7 @@ def rows_labels(s):
 def rows_checks(s):
     """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
     a person should see); the label check alone is no table."""
-    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] == "judge",
+    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] in JUDGE_CHECKS,
              "trajectory": c["type"] in TRAJECTORY, "shown": CHECK_TYPES[c["type"]].shown,
              "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
              "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]
@@ -6641,6 +7104,48 @@ def rows_annotations(s):
 
 
 # --- the report as text: each section of the rows, formatted
+
+def rows_retrieval(s):
+    """RAG: the retrieval stage's figures, from labels, offline: the means over cases with their
+    intervals, then each case's (the relevant passages it missed named)."""
+    r = s.get("retrieval")
+    if not r:
+        return None
+    at = ["retrieval"]
+    return {"key": "retrieval", "labelled": figure("count", r["labelled"], [*at, "labelled"]),
+            "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),
+            **{k: figure("percent", r[k], {"value": [*at, k], "ci": [*at, k + "_ci"]}, ci=r[k + "_ci"])
+               for k in ("precision", "recall")},
+            "rows": [{"name": c["id"], "passages": figure("count", c["passages"], [*at, "cases", i, "passages"]),
+                      **{k: figure("fixed3", c[k], [*at, "cases", i, k]) for k in ("precision", "recall")},
+                      "missing": figure("ids", c["missing"], [*at, "cases", i, "missing"])}
+                     for i, c in enumerate(r["cases"])]}
+
+
+def rows_retrieval_judged(s):
+    """RAG without labels: the precision a judge's ratings give, apart from labelled figures."""
+    r = s.get("retrieval_judged")
+    if not r:
+        return None
+    at = ["retrieval_judged"]
+    return {"key": "retrieval_judged", "cases": figure("count", r["cases"], [*at, "cases"]),
+            "precision": figure("percent", r["precision"], {"value": [*at, "precision"], "ci": [*at, "precision_ci"]},
+                                ci=r["precision_ci"]),
+            "rows": [{"name": c["id"], "check": c["check"], "precision": figure("fixed3", c["precision"], [*at, "by_case", i, "precision"])}
+                     for i, c in enumerate(r["by_case"])]}
+
+
+def rows_diagnosis(s):
+    """RAG: the failing cases by the stage to fix, each with its cases, what to change, and why each."""
+    d = s.get("diagnosis")
+    if not d:
+        return None
+    return {"key": "diagnosis", "cases": figure("count", d["cases"], ["diagnosis", "cases"]),
+            "failing": figure("count", d["failing"], ["diagnosis", "failing"]),
+            "rows": [{"name": stage, "count": figure("count", len(d[stage]), ["diagnosis", stage, "#"]),
+                      "which": figure("ids", d[stage], ["diagnosis", stage]), "fix": STAGE_FIX[stage]} for stage in STAGES],
+            "why": [[i, d["why"][i]] for stage in STAGES for i in d[stage]]}
+
 
 def headline(sec, problems):
     """The opening lines: the bounds when answers are undecided, then accuracy (or pass rate) on the
@@ -6828,6 +7333,50 @@ def failure_section(sec):
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
+RETRIEVAL_WORDS = {"precision": ("context precision", "rank-aware: relevant passages ranked first score higher (RAGAS)"),
+                   "recall": ("context recall", "relevant passages retrieved, of all a person labelled relevant")}
+
+
+def retrieval_section(sec):
+    """RAG: the retrieval stage, apart from the answers: low figures here are the retriever's to fix."""
+    out = [f"Retrieval (offline, from the passages and the ids labelled relevant; "
+           f"{plural(sec['labelled']['value'], 'case')}):"]
+    out += table([[RETRIEVAL_WORDS[k][0], f"{figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'})",
+                   RETRIEVAL_WORDS[k][1] + (f" ({figure_text(sec['recall_cases'])} cases name one)" if k == "recall" else "")]
+                  for k in ("precision", "recall")], align_right_from=99)
+    out += table([["id", "passages", "precision", "recall", "relevant, not retrieved"]]
+                 + [[inert(r["name"]), figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),
+                     inert(figure_text(r["missing"]))] for r in sec["rows"]], align_right_from=99)
+    return out
+
+
+def retrieval_judged_lines(sec):
+    """RAG without labels: the judged precision, as text and the page say it."""
+    return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {figure_text(sec['cases'])} cases):",
+            f"  judged context precision  {figure_text(sec['precision'])} (95% CI {interval(sec['precision']['ci']) or '-'}): "
+            "a judge's ratings, not a person's labels; calibrate it before trusting it"]
+
+
+def retrieval_judged_section(sec):
+    return retrieval_judged_lines(sec) + table([["id", "judged precision"]] + [
+        [inert(r["name"]), figure_text(r["precision"])] for r in sec["rows"]], align_right_from=99)
+
+
+def diagnosis_head(sec):
+    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {figure_text(sec['cases'])} cases with passages, "
+            "by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
+
+
+def diagnosis_section(sec):
+    """RAG: which stage to fix, the report's last word."""
+    out = [diagnosis_head(sec)]
+    out += table([["stage", "cases", "what to change"]] + [
+        [r["name"], figure_text(r["count"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
+    why = dict(sec["why"])   # then each failing case under its stage, with why (none when all pass)
+    failing = [[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 110)}"] for r in sec["rows"] for i in r["which"]["value"]]
+    return out + (table(failing, align_right_from=99) if failing else [])
+
+
 def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
@@ -6958,7 +7507,9 @@ NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failur
 TEXT_SECTIONS = [("labels", None, label_section), ("checks", None, check_section), ("agent", None, agent_section),
                  ("by_difficulty", "By difficulty:", slice_lines), ("by_tag", "By tag:", slice_lines),
                  ("weighted", None, weighted_section), ("trials", None, trial_section), ("speed", None, speed_section),
-                 ("failures", None, failure_section), ("annotations", None, annotation_section)]
+                 ("failures", None, failure_section), ("annotations", None, annotation_section),
+                 ("retrieval", None, retrieval_section), ("retrieval_judged", None, retrieval_judged_section),
+                 ("diagnosis", None, diagnosis_section)]
 
 
 def markdown_report(config, s, path):
@@ -6984,7 +7535,30 @@ def markdown_report(config, s, path):
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(window=window_name(problems))} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
-    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED])
+    out += markdown_retrieval(section_of(rows, "retrieval"))
+    judged = section_of(rows, "retrieval_judged")
+    out += [f"| Judged context precision (a judge's ratings, {figure_text(judged['cases'])} cases) | "
+            f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
+    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
+                     + markdown_diagnosis(section_of(rows, "diagnosis")))
+
+
+def markdown_diagnosis(sec):
+    """RAG: the diagnosis table, last, as in the text."""
+    if not sec:
+        return []
+    return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
+        f"| {r['name']} | {figure_text(r['count'])} | {inert(ids_text([f'`{i}`' for i in r['which']['value']]))} | {r['fix']} |"
+        for r in sec["rows"]]
+
+
+def markdown_retrieval(sec):
+    """RAG: the two retrieval means as rows of the summary table (each case's: report or the page)."""
+    if not sec:
+        return []
+    return [f"| {RETRIEVAL_WORDS[k][0].capitalize()} (retrieval, "
+            f"{figure_text(sec['labelled' if k == 'precision' else 'recall_cases'])} cases) | "
+            f"{figure_text(sec[k])} | {interval(sec[k]['ci'])} |" for k in ("precision", "recall")]
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
@@ -7100,7 +7674,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
     first = results[0]
-    detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags")}
+    detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags",
+                                        "context", "relevant")}
     detail.update(checks_from=checks_path or "the run file", checks_sha=checks_fingerprint(graded))
     thinking = {r["trial"]: r.get("thinking") for r in results}
     by_trial = {r["trial"]: r for r in results}
@@ -7113,7 +7688,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
          "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason")}
-                    for v in t["votes"] or []]}
+                    for v in t["votes"] or []],
+         "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
+                         for claim in faithful_reading(first, t, c)[1]]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
@@ -7125,6 +7702,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         lines.append(f"Vars: {json_text(detail['vars'])}")
     if detail.get("tools"):
         lines.append(f"Tools: {', '.join(detail['tools'])}")
+    lines += passage_lines(detail)
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
@@ -7143,6 +7721,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                   f"({inert(j['reason'] or j['error'] or j['unread'] or '')})"
                   + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
                   for j in t["judges"]]
+        lines += [f"  unsupported claim ({c['check']}): {inert(c['claim'])} ({inert(c['why'])})" for c in t["unsupported"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
 
@@ -7169,6 +7748,20 @@ def asked_text(config):
     if subset:
         parts.append(f"--limit {subset['limit']}" if "limit" in subset else f"--cases {len(subset['cases'])}")
     return " ".join(parts)
+
+
+def passage_lines(case):
+    """RAG: a case's passages in rank order, each marked relevant or not when a person labelled them,
+    and the relevant ones the retriever missed."""
+    if not isinstance(case.get("context"), list):
+        return []
+    relevant = case.get("relevant")
+    mark = (lambda i: " [relevant]" if i in relevant else " [not relevant]") if relevant is not None else (lambda i: "")
+    lines = [f"Passages ({len(case['context'])}, in rank order):"] if case["context"] else ["Passages: none retrieved"]
+    lines += [f"  [{n}] {inert(p['id'])}{mark(p['id'])}: {one_line(inert(p['text']), 100)}"
+              for n, p in enumerate(case["context"], 1)]
+    missing = [i for i in relevant or [] if i not in {p["id"] for p in case["context"]}]
+    return lines + ([f"  relevant, not retrieved: {inert(', '.join(missing))}"] if missing else [])
 
 
 def run_listing(folder):
@@ -7417,6 +8010,12 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                              if cfg.get("rerun_test")},
               "trajectory": trajectory_changes(a_cases, b_cases)}
+    retrieval = retrieval_change(a_cases, b_cases)
+    if retrieval:
+        result["retrieval"] = retrieval
+    diagnoses = [diagnose(a_cases), diagnose(list(b_cases.values()))]
+    if all(diagnoses):
+        result["diagnosis"] = diagnoses
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
@@ -7446,6 +8045,38 @@ def trajectory_changes(a_cases, b_cases):
         if changes:
             rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(names) or "none" for names in (x, y)]})
     return rows
+
+
+def retrieval_change(a_cases, b_by_id):
+    """RAG: two retrievers on the same cases (run --context). Per case, the relevant passages the
+    candidate's passages hold that the baseline's lack (gained) and the reverse (lost); over the cases
+    both label, each side's mean context precision and recall and the paired difference with its t
+    interval (the case is the unit). None when no case holds passages and labels on both sides."""
+    rows, changes = [], []
+    for a in a_cases:
+        b = b_by_id[a["id"]]
+        if not all("context" in c and "relevant" in c for c in (a, b)):
+            continue
+        relevant = b["relevant"]
+        found = [{p["id"] for p in c["context"]} & set(relevant) for c in (a, b)]
+        rows.append([[f(ranked, relevant if f is context_recall else set(relevant)) for ranked in
+                      ([p["id"] for p in a["context"]], [p["id"] for p in b["context"]])]
+                     for f in (context_precision, context_recall)])
+        gained, lost = ([i for i in relevant if i in found[x] and i not in found[1 - x]] for x in (1, 0))
+        if gained or lost:
+            changes.append({"id": a["id"], "gained": gained, "lost": lost})
+    if not rows:
+        return None
+    out = {"cases": len(rows), "gained": [c["id"] for c in changes if c["gained"]],
+           "lost": [c["id"] for c in changes if c["lost"]], "changes": changes}
+    for n, key in enumerate(("precision", "recall")):
+        pairs = [r[n] for r in rows if None not in r[n]]
+        means = [fsum(p[side] for p in pairs) / len(pairs) if pairs else None for side in (0, 1)]
+        estimate, low, high, _ = mean_difference([b - a for a, b in pairs])
+        out[key] = means
+        out[key + "_difference"] = {"estimate": estimate, "low": low, "high": high, "level": 1 - ALPHA,
+                                    "method": "paired t over cases"}
+    return out
 
 
 def change_reading(d, p, alpha, called, p_said="p", test=None,
@@ -7738,7 +8369,50 @@ def compare_rows(c, baseline_path, candidate_path):
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
             {"key": "speed", "rows": speed_pair_rows(c["speed"])},
-            {"key": "trajectory", "cases": c["trajectory"]}]
+            {"key": "trajectory", "cases": c["trajectory"]},
+            *filter(None, [rows_retrieval_change(c.get("retrieval")), rows_diagnosis_change(c.get("diagnosis"))])]
+
+
+def rows_diagnosis_change(d):
+    """RAG: how the count of failing cases each stage has to fix moved, and which cases on each side."""
+    if not d:
+        return None
+    return {"key": "diagnosis_change", "rows": [
+        {"name": stage, "figures": [figure("count", len(d[i][stage]), ["diagnosis", i, stage, "#"]) for i in (0, 1)],
+         "which": [figure("ids", d[i][stage], ["diagnosis", i, stage]) for i in (0, 1)]} for stage in STAGES]}
+
+
+def diagnosis_change_lines(sec):
+    """RAG, compare: each stage's count of failing cases, baseline -> candidate, and which."""
+    return ["Diagnosis, failing cases by the stage to fix (baseline -> candidate):"] + [
+        f"  {r['name']}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}"
+        f"  ({inert(figure_text(r['which'][0]))} -> {inert(figure_text(r['which'][1]))})" for r in sec["rows"]]
+
+
+def rows_retrieval_change(r):
+    """RAG: the two retrievers' figures and the cases that gained or lost a relevant passage."""
+    if not r:
+        return None
+    at = ["retrieval"]
+    return {"key": "retrieval_change", "cases": figure("count", r["cases"], [*at, "cases"]),
+            "rows": [{"name": key, "figures": [figure("percent", r[key][i], [*at, key, i]) for i in (0, 1)],
+                      "difference": figure("points_ci", r[key + "_difference"], [*at, key + "_difference"])}
+                     for key in ("precision", "recall")],
+            "gained": figure("ids", r["gained"], [*at, "gained"]), "lost": figure("ids", r["lost"], [*at, "lost"]),
+            "changes": [{"name": ch["id"], **{k: figure("ids", ch[k], [*at, "changes", i, k]) for k in ("gained", "lost")}}
+                        for i, ch in enumerate(r["changes"])]}
+
+
+def retrieval_change_lines(sec):
+    """RAG, compare: the retrieval stage's change, as text and the page say it."""
+    out = [f"Retrieval ({figure_text(sec['cases'])} cases with passages and relevance labels on both sides):"]
+    out += [f"  {RETRIEVAL_WORDS[r['name']][0]}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}, "
+            f"{figure_text(r['difference'])}" for r in sec["rows"]]
+    out += [f"  gained a relevant passage: {figure_text(sec['gained'])}",
+            f"  lost a relevant passage: {figure_text(sec['lost'])}"]
+    out += [f"    {r['name']}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
+            for r in sec["changes"]]
+    return [inert(line) for line in out]   # ids come from the split and the retriever's file
 
 
 def side_figure(f, at):
@@ -7845,6 +8519,10 @@ def format_compare(c, baseline_path, candidate_path):
     out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_lines(c["pairwise"])
+    if section_of(rows, "retrieval_change"):
+        out += [""] + retrieval_change_lines(section_of(rows, "retrieval_change"))
+    if section_of(rows, "diagnosis_change"):
+        out += [""] + diagnosis_change_lines(section_of(rows, "diagnosis_change"))
     return "\n".join(out)
 
 
@@ -7956,6 +8634,17 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
+    retrieval = section_of(rows, "retrieval_change")
+    if retrieval:
+        out += ["", f"**Retrieval** ({figure_text(retrieval['cases'])} cases): "
+                + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
+                            f"{figure_text(r['difference'])}" for r in retrieval["rows"])
+                + inert(f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
+                        f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}.")]
+    diagnosis = section_of(rows, "diagnosis_change")
+    if diagnosis:
+        out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(
+            f"{r['name']} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}" for r in diagnosis["rows"]) + "."]
     return "\n".join(out)
 
 
@@ -8241,7 +8930,7 @@ def judge_run(args):
     new votes, to be written as a new run file, and how many answers had a judge call fail."""
     run = load_run(args.run)
     todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
-            and any(c["type"] == "judge" for c in r["checks"])]
+            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo:
         raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
@@ -9001,7 +9690,12 @@ def stat(name, figure, detail=""):
 def check_reason(check, trial, result):
     """Why a check failed on an answer, in words a reader can act on."""
     kind = check["type"]
-    if kind == "judge":
+    if kind == "faithful":
+        score, unsupported = faithful_reading(result, trial, check)
+        if unsupported:
+            return (f"{percent(score)} of its claims supported; " if score is not None else "") + "; ".join(
+                f"unsupported: {c['claim']} ({c['why']})" for c in unsupported)
+    if kind in JUDGE_CHECKS:
         reasons = [f"{v['model']}: {v.get('reason') or v.get('error') or 'no reason given'}"
                    for v in trial["votes"] or [] if v["check"] == check["name"] and v.get("pass") is False]
         return "; ".join(reasons) or "the judge said it fails"
@@ -9049,6 +9743,20 @@ def trial_answers(case, results):
     return Markup("".join(parts))
 
 
+def passages_html(case, trial):
+    """RAG: a failing case's passages beside its answer on the page (passages_beside), or nothing."""
+    seen = passages_beside(case, trial or case["trials"][0])
+    if not seen:
+        return Markup("")
+    mark = {None: "", True: " · relevant", False: " · not relevant"}
+    out = [f'<div class="trial">passages, in rank order{"" if seen["passages"] else ": none retrieved"}</div>']
+    out += [f'<div class="trial">[{n}] {esc(p["id"])}{mark[p["relevant"]]}</div>' + pre(p["text"])
+            for n, p in enumerate(seen["passages"], 1)]
+    out += [paragraph("relevant, not retrieved: " + ", ".join(seen["missing"]), "warn")] if seen["missing"] else []
+    out += [paragraph(f"unsupported claim ({u['check']}): {u['claim']} ({u['why']})", "warn") for u in seen["unsupported"]]
+    return Markup("".join(out))
+
+
 def failure_rows(s, failing, results, annotated, anchors):
     """One row per failing case (those the report's rows list): what it was asked, what was
     expected, what came back (whole), and why it failed."""
@@ -9065,7 +9773,8 @@ def failure_rows(s, failing, results, annotated, anchors):
                               for t in wrong for name, ok in t["checks"].items() if ok is False})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
-                                                        asked_html(first), trial_answers(c, results),
+                                                        Markup(asked_html(first) + passages_html(c, wrong[0] if wrong else None)),
+                                                        trial_answers(c, results),
                                                         "; ".join(annotated.get(c["id"], []))]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
     return header + ["input (or conversation)", "raw answer, whole", "annotation (review)"], rows
@@ -9143,6 +9852,10 @@ def report_page(path, run, cases, s, annotations):
                       for c in other]
         parts.append(section("Annotated cases that did not fail", html_table(
             ["id", "verdict", "raw answer, whole", "annotation (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
+    for key, part in PAGE_LAST:
+        sec = section_of(rows, key)
+        if sec:
+            parts += part(sec, anchors, name)
     return html_page(f"eval.py report: {path}", parts)
 
 
@@ -9276,8 +9989,42 @@ def speed_part(sec, anchors, name):
 
 
 # The report page's sections between its headline and its annotations, in order.
+def retrieval_part(sec, anchors, name):
+    """RAG: the retrieval stage's figures, the means drawn with their intervals, each case in a table."""
+    labelled = figure_text(sec["labelled"])
+    return [section(f"Retrieval (offline, from the passages and the ids labelled relevant; {labelled} cases)",
+                    interval_chart([{"name": RETRIEVAL_WORDS[k][0], "value": sec[k]["value"], "ci": sec[k]["ci"]}
+                                    for k in ("precision", "recall")], "context precision and recall, 95% intervals"),
+                    bullet_list([f"{RETRIEVAL_WORDS[k][0]}: {figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'}): "
+                                 f"{RETRIEVAL_WORDS[k][1]}" for k in ("precision", "recall")]
+                                + [f"{figure_text(sec['recall_cases'])} cases name a relevant passage"]),
+                    html_table(["id", "passages", "precision", "recall", "relevant, not retrieved"],
+                               [[case_link(r["name"], anchors), figure_text(r["passages"]),
+                                 (figure_text(r["precision"]), r["precision"]["value"]),
+                                 (figure_text(r["recall"]), r["recall"]["value"] if r["recall"]["value"] is not None else -1),
+                                 figure_text(r["missing"])] for r in sec["rows"]], numeric_from=1),
+                    ident="retrieval")]
+
+
+def retrieval_judged_part(sec, anchors, name):
+    lines = retrieval_judged_lines(sec)
+    return [section(lines[0].rstrip(":"), paragraph(lines[1].strip()), html_table(
+        ["id", "judged precision"], [[case_link(r["name"], anchors), (figure_text(r["precision"]), r["precision"]["value"])]
+                                     for r in sec["rows"]], numeric_from=1), ident="retrieval-judged")]
+
+
+def diagnosis_part(sec, anchors, name):
+    return [section("Diagnosis: which stage to fix", paragraph(diagnosis_head(sec)), html_table(
+        ["stage", "cases", "which", "what to change"],
+        [[r["name"], (figure_text(r["count"]), r["count"]["value"]),
+          Markup(", ".join(case_link(i, anchors) for i in r["which"]["value"]) or "-"), r["fix"]] for r in sec["rows"]],
+        keyed=True), bullet_list([f"{i}: {why}" for i, why in sec["why"]]), ident="diagnosis")]
+
+
 PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("agent", agent_part), ("weighted", weighted_part),
-                 ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part)]
+                 ("by_difficulty", slice_part), ("by_tag", slice_part), ("trials", trial_part), ("speed", speed_part),
+                 ("retrieval", retrieval_part), ("retrieval_judged", retrieval_judged_part)]
+PAGE_LAST = [("diagnosis", diagnosis_part)]   # after the failing cases: the page's last word, as the report's
 
 
 def marked_diff(old, new):
@@ -9391,6 +10138,12 @@ def compare_page(paths, runs, graded, c):
     if c.get("pairwise"):
         lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
+    if section_of(rows, "retrieval_change"):
+        lines = [line.strip() for line in retrieval_change_lines(section_of(rows, "retrieval_change"))]
+        parts.append(section("Retrieval", paragraph(lines[0]), bullet_list(lines[1:]), ident="retrieval"))
+    if section_of(rows, "diagnosis_change"):
+        lines = [line.strip() for line in diagnosis_change_lines(section_of(rows, "diagnosis_change"))]
+        parts.append(section("Diagnosis: which stage to fix", paragraph(lines[0]), bullet_list(lines[1:]), ident="diagnosis"))
     return html_page(f"eval.py compare: {a_path} → {b_path}", parts)
 
 
@@ -9634,7 +10387,7 @@ def review_items(run, against=None):
             items.append({
                 "key": answer_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
-                "system": render(config.get("prompt_text", ""), r.get("vars") or {}),
+                "system": render(config.get("prompt_text", ""), prompt_values(r)),
                 **asked(r), "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
@@ -9653,8 +10406,23 @@ def review_items(run, against=None):
                 "change": changes.get(case["id"]),
                 **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
                     "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
+                **passages_beside(case, t),
             })
     return items
+
+
+def passages_beside(case, trial):
+    """RAG: what review and the page show beside an answer: its passages in rank order, each marked
+    relevant or not when a person labelled them, the relevant ones not retrieved, and the claims
+    its faithful checks found unsupported. {} for a case without passages."""
+    if not isinstance(case.get("context"), list):
+        return {}
+    relevant = case.get("relevant")
+    return {"passages": [{"id": p["id"], "text": p["text"], "relevant": None if relevant is None else p["id"] in relevant}
+                         for p in case["context"]],
+            "missing": [i for i in relevant or [] if i not in {p["id"] for p in case["context"]}],
+            "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
+                            for claim in faithful_reading(case, trial, c)[1]]}
 
 
 class Review:
@@ -9976,11 +10744,22 @@ function draw() {
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
     thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);
   }
-  const answers = el("div", undefined, it.other ? "cols" : "");
+  const answers = el("div", undefined, it.other || it.passages ? "cols" : "");
   const mine = block(it.messages ? "Answer (the next assistant turn), exactly as given" : "Answer, exactly as given",
                      it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);
   if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
+  if (it.passages) {
+    const ps = el("div"); ps.id = "passages"; ps.appendChild(el("h3", "Passages the answer was given, in rank order"));
+    if (!it.passages.length) ps.appendChild(el("p", "none retrieved", "muted"));
+    it.passages.forEach((p, i) => {
+      const mark = p.relevant === null ? "" : (p.relevant ? " · relevant" : " · not relevant");
+      const d = block("[" + (i + 1) + "] " + p.id + mark, p.text); if (p.relevant) d.className = "relevant"; ps.appendChild(d);
+    });
+    if (it.missing.length) ps.appendChild(el("p", "Relevant, not retrieved: " + it.missing.join(", "), "fail"));
+    for (const u of it.unsupported) ps.appendChild(el("p", "Unsupported claim (" + u.check + "): " + u.claim + " (" + u.why + ")", "fail"));
+    answers.appendChild(ps);
+  }
   box.appendChild(answers);
   const facts = el("table");
   const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };

@@ -136,6 +136,7 @@ def make_run(cases, labels=LABELS, **config):
         if "pass_threshold" in s:
             case["pass_threshold"] = s["pass_threshold"]
         case.update({k: s[k] for k in ("tools", "tool_results") if k in s})   # an agent's
+        case.update({k: s[k] for k in ("context", "relevant") if k in s})   # RAG: passages, relevance labels
         answers = s.get("response", s.get("expected"))
         for trial, answer in enumerate(answers if isinstance(answers, list) else [answers] * repeat, 1):
             call = {"response": answer, "error": None, "attempts": 1, "latency_ms": s.get("latency_ms", 120.0),

@@ -823,7 +823,8 @@ def shipped_fake(golden="golden", latency=0.02):
     judge = json.dumps({"reason": "La respuesta cita el pedido y contesta a lo que se pregunta.", "pass": True},
                        ensure_ascii=False)
     fake.route = lambda body: (side_by_side(body["messages"][-1]["content"]) if "\nAnswer A:\n" in body["messages"][-1]["content"]
-                               else judge if "Criterion:" in body["messages"][-1]["content"] else None)
+                               else judge if "Criterion:" in body["messages"][-1]["content"]
+                               else rag_judge(body["messages"][-1]["content"]))
     fake.answers, fake.latency = shipped_answers(golden), latency
     fake.prompted = prompted_answers(golden)   # answers that change with the prompt and the model
     fake.agents = shipped_agents(golden)
@@ -831,6 +832,22 @@ def shipped_fake(golden="golden", latency=0.02):
     fake.json_when_asked = True
     fake.refused_formats = {"json_schema"}   # as llama-cpp-python's server, the README's real model, does
     return fake
+
+
+def rag_judge(text):
+    """A RAG judge's reply, in the shapes eval.py's prompts ask for (eval.py FAITHFUL_PROMPT,
+    CONTEXT_RELEVANT_PROMPT): the answer's one claim supported by the first passage shown (no
+    claim when there is none), or every passage rated, the first relevant. None for any other
+    request (a model's answer)."""
+    ids = re.findall(r"^\[\d+\] \(id: (.*)\)$", text, re.M)
+    if "\n\nAnswer to check:\n" in text:
+        answer = text.split("\n\nAnswer to check:\n", 1)[1].strip()
+        return json.dumps({"claims": [{"claim": answer, "supported": True, "passage": ids[0]}] if ids else [],
+                           "reason": "The answer's claim is in the first passage."})
+    if "\n\nPassages:\n" in text:
+        return json.dumps({"passages": [{"id": i, "relevant": n == 0} for n, i in enumerate(ids)],
+                           "reason": "The first passage answers it."})
+    return None
 
 
 def side_by_side(text):

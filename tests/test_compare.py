@@ -708,3 +708,61 @@ def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
 def test_compare_of_runs_without_agents_says_nothing_of_trajectories(two_runs, cli):
     out = cli("compare", *two_runs)[1]
     assert "Trajectory" not in out and json.loads(cli("compare", *two_runs, "--json")[1])["trajectory"] == []
+
+
+# --- RAG: two retrievers on the same cases (issue 30)
+
+def rag_runs(folder):
+    """The same two questions answered from two retrievers' passages: B finds q1's second relevant
+    passage and ranks it first, and loses q2's only one."""
+    def passages(*ids):
+        return [{"id": i, "text": f"passage {i}"} for i in ids]
+    def run(name, q1, q2):
+        specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "answer",
+                  "checks": [{"name": "a", "type": "contains", "value": "answer", "blocking": True}]}
+                 for cid, ctx, rel in (("q1", q1, ["a", "b"]), ("q2", q2, ["c"]), ("q3", passages("d"), ["d"]))]
+        return write_run(folder / name, make_run(specs, labels=None, split="rag"))
+    return (run("a.json", passages("x", "a"), passages("c", "y")),
+            run("b.json", passages("b", "a"), passages("y", "z")))
+
+
+def test_compare_names_the_cases_that_gained_or_lost_a_relevant_passage(project, cli):
+    a, b = rag_runs(project)
+    code, out, err = cli("compare", a, b, "--json")
+    assert code == 0, err
+    r = json.loads(out)["retrieval"]
+    assert r["cases"] == 3 and r["gained"] == ["q1"] and r["lost"] == ["q2"]
+    assert r["changes"] == [{"id": "q1", "gained": ["b"], "lost": []}, {"id": "q2", "gained": [], "lost": ["c"]}]
+    # precision: a: q1 0.5, q2 1, q3 1; b: q1 1, q2 0, q3 1. recall: a: 0.5, 1, 1; b: 1, 0, 1
+    assert r["precision"] == pytest.approx([2.5 / 3, 2 / 3]) and r["recall"] == pytest.approx([2.5 / 3, 2 / 3])
+    diffs = [0.5, -1, 0]
+    low, high = scipy.stats.t.interval(0.95, 2, loc=sum(diffs) / 3, scale=scipy.stats.sem(diffs))
+    d = r["precision_difference"]
+    assert d["estimate"] == pytest.approx(-0.5 / 3) and [d["low"], d["high"]] == pytest.approx([max(-1, low), min(1, high)])
+    text = cli("compare", a, b)[1]
+    assert "Retrieval (3 cases with passages and relevance labels on both sides):" in text
+    assert "  gained a relevant passage: q1\n  lost a relevant passage: q2\n    q1: gained b\n    q2: lost c" in text
+    assert "  context precision: 83% -> 67%, −16.7 points (95% CI −100.0 to +100.0)" in text
+    markdown = cli("compare", a, b, "--markdown")[1]
+    assert "Gained a relevant passage: `q1`; lost one: `q2`." in markdown
+
+
+def test_compare_of_runs_without_passages_says_nothing_of_retrieval(two_runs, cli):
+    out = cli("compare", *two_runs, "--json")[1]
+    assert "retrieval" not in json.loads(out)
+
+
+def test_compare_shows_how_each_stage_count_of_the_diagnosis_moved(project, cli):
+    from test_report import DIAGNOSED, claims_raw, diagnosed_run, passages
+    a = diagnosed_run(project, name="a.json")
+    better = [("d1", passages("a"), ["a"], (True, claims_raw(("Returns in 30 days", True, "a"))), True)] + DIAGNOSED[1:]
+    b = diagnosed_run(project, better, name="b.json")
+    code, out, err = cli("compare", a, b, "--json")
+    assert code == 0, err
+    d = json.loads(out)["diagnosis"]
+    assert [d[0]["retrieval"], d[1]["retrieval"]] == [["d1", "d2"], ["d2"]]
+    text = cli("compare", a, b)[1]
+    assert "Diagnosis, failing cases by the stage to fix (baseline -> candidate):\n  retrieval: 2 -> 1  (d1, d2 -> d2)\n" \
+           "  generation: 1 -> 1  (d3 -> d3)" in text
+    assert "**Diagnosis**, failing cases by the stage to fix: retrieval 2 → 1 · generation 1 → 1 · task 1 → 1 · " \
+           "unclear 1 → 1." in cli("compare", a, b, "--markdown")[1]

@@ -120,3 +120,52 @@ def test_the_fake_plays_the_shipped_agents_so_the_readme_commands_run(project, c
         fake.stop()
     assert code == 0, err
     assert "Agent (12 cases with tools" in out and "trajectory" in out
+
+
+def test_the_shipped_rag_set_has_the_cases_its_guide_promises():
+    """golden/rag (issue 30): every case with passages and labels; some with a relevant passage
+    missing, some with none retrieved, some with the relevant one ranked low; the guide names every
+    case; the second retriever's file covers dev and finds every relevant passage."""
+    guide = (ROOT / "golden" / "rag" / "GUIDE.md").read_text(encoding="utf-8")
+    splits = {}
+    for split, total in (("dev", 12), ("test", 6)):
+        cases, labels, _ = evalpy.load_split(str(ROOT / "golden" / "rag" / f"{split}.jsonl"))
+        assert labels is None and len(cases) == total and all(c["note"].strip() for c in cases)
+        assert [c["id"] for c in cases] == [f"rag-{split}-{i:02d}" for i in range(1, total + 1)]
+        assert all(c["relevant"] and {"faithful", "answer_relevant"} <= {k["type"] for k in c["checks"]} for c in cases)
+        missing = [c for c in cases if c["context"] and set(c["relevant"]) - {p["id"] for p in c["context"]}]
+        empty = [c for c in cases if not c["context"]]
+        low = [c for c in cases if c["context"] and c["context"][0]["id"] not in c["relevant"]
+               and set(c["relevant"]) <= {p["id"] for p in c["context"]}]
+        assert missing and empty and low, split
+        why = guide.split("## Why the cases are there", 1)[1]
+        for c in cases:   # each case is named in the guide, by its id or as "-NN" after one of its split
+            assert f"`{c['id']}`" in why or f"`-{c['id'][-2:]}`" in why, c["id"]
+        splits[split] = cases
+    b = evalpy.with_context_file(str(ROOT / "golden" / "rag" / "retriever-b.ndjson"), splits["dev"],
+                                 {c["id"] for c in splits["dev"]})[0]
+    assert all(evalpy.context_recall([p["id"] for p in c["context"]], c["relevant"]) == 1 for c in b)
+    assert "{{context}}" in (ROOT / "prompts" / "rag" / "v1.txt").read_text(encoding="utf-8")
+
+
+def test_the_rag_set_runs_end_to_end_and_diagnoses_its_missing_passages(project, cli):
+    """Against the shipped fake (which judges every claim supported by the first passage): the
+    cases whose relevant passage is missing, or that have none, fail as retrieval problems."""
+    from fake_ollama import shipped_fake
+    fake = shipped_fake(latency=0).start()
+    try:
+        code, out, err = cli("run", "--split", "golden/rag/dev.jsonl", "--host", fake.url, "--out", "runs/a.json")
+        assert code == 0, err
+        code, _, err = cli("run", "--split", "golden/rag/dev.jsonl", "--host", fake.url, "--out", "runs/b.json",
+                           "--context", "golden/rag/retriever-b.ndjson")
+        assert code == 0, err
+    finally:
+        fake.stop()
+    a = json.loads(cli("report", "runs/a.json", "--json")[1])
+    b = json.loads(cli("report", "runs/b.json", "--json")[1])
+    assert a["retrieval"]["recall"] < 1 and b["retrieval"]["recall"] == 1 and b["retrieval"]["precision"] == 1
+    assert set(a["diagnosis"]["retrieval"]) <= {"rag-dev-03", "rag-dev-09"}
+    assert b["diagnosis"]["retrieval"] == []
+    c = json.loads(cli("compare", "runs/a.json", "runs/b.json", "--json")[1])
+    assert set(c["retrieval"]["gained"]) == {"rag-dev-03", "rag-dev-09"} and c["retrieval"]["lost"] == []
+    assert c["changed"]["context_sha"][0] is None

@@ -849,3 +849,168 @@ def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fak
     assert len(judged) == 1
     assert 'lookup_order({"order_id": "A-1"})' in judged[0] and "retenido en aduana" in judged[0]
     assert judged[0].rstrip().endswith("Está en camino.")
+
+
+# --- RAG: faithful, answer_relevant and context_relevant, on the judge machinery (issue 30)
+
+PASSAGES = {"r1": [{"id": "returns", "text": "30 days to return unworn items."},
+                   {"id": "ship", "text": "Ships in 2 days."}],
+            "r2": [{"id": "abroad", "text": "We ship to every EU country."}],
+            "r3": [{"id": "gift", "text": "Gift cards last 12 months."}]}
+
+
+@pytest.fixture
+def rag_split(project):
+    folder = project / "golden" / "ragtest"
+    folder.mkdir()
+    (folder / "checks.json").write_text(json.dumps([{"type": "faithful"}, {"type": "answer_relevant"}]))
+    with open(folder / "dev.jsonl", "w") as f:
+        for cid, passages in PASSAGES.items():
+            f.write(json.dumps({"id": cid, "input": f"question {cid}", "difficulty": "easy", "note": "n",
+                                "context": passages, "relevant": [passages[0]["id"]]}) + "\n")
+    (project / "prompts" / "ragtest").mkdir()
+    (project / "prompts" / "ragtest" / "v1.txt").write_text("Answer from:\n{{context}}\n")
+    return "golden/ragtest/dev.jsonl"
+
+
+def claims(*items):
+    return "Let me list the claims.\n" + json.dumps({"claims": [{"claim": c, "supported": ok, "passage": p}
+                                                                for c, ok, p in items], "reason": "checked"})
+
+
+def rag_judge(fake, faithful, relevant=lambda cid: True, rated=None):
+    """The model answers 'answer rN'; each judge's reply comes from the function of its kind."""
+    def route(body):
+        system, text = body["messages"][0]["content"], body["messages"][-1]["content"]
+        if system == evalpy.FAITHFUL_PROMPT:
+            return faithful(text.rsplit("answer ", 1)[1].strip())
+        if system == evalpy.JUDGE_PROMPT:
+            assert text.startswith(f"Criterion: {evalpy.ANSWER_RELEVANT_CRITERION}")
+            return json.dumps({"reason": "r", "pass": relevant(text.rsplit("answer ", 1)[1].strip())})
+        if system == evalpy.CONTEXT_RELEVANT_PROMPT:
+            return rated(text.split("question ", 1)[1].split()[0])
+        return "answer " + body["messages"][-1]["content"].split()[-1]
+    fake.route = route
+
+
+FAITHFUL = {"r1": claims(("Unworn items can be returned in 30 days", True, "returns")),
+            # one claim supported by a passage this case does not have: a judge's slip, never support
+            "r2": claims(("We ship to every EU country", True, "abroad"), ("Shipping is free", True, "ship")),
+            "r3": claims(("Gift cards last 12 months", True, "gift"), ("They can be refunded in cash", False, None))}
+
+
+def test_faithful_judges_each_claim_against_the_passages_and_stores_the_unsupported(rag_split, cli, fake):
+    rag_judge(fake, FAITHFUL.get)
+    code, out, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 0, err
+    faithful = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.FAITHFUL_PROMPT]
+    assert len(faithful) == 3
+    assert "Passages the answer was given:\n[1] (id: returns)\n30 days to return unworn items." in \
+        faithful[0]["messages"][1]["content"]   # the passages, laid out as the model read them
+    relevance = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert len(relevance) == 3 and "[1] (id: abroad)" in relevance[1]["messages"][1]["content"]
+    run = load_json("runs/ragtest-dev-v1.json")
+    votes = {r["id"]: {v["check"]: v for v in r["judges"]} for r in run["results"]}
+    assert votes["r1"]["faithful"]["pass"] is True and votes["r2"]["faithful"]["pass"] is False
+    assert votes["r3"]["faithful"]["pass"] is False and votes["r3"]["faithful"]["raw"] == FAITHFUL["r3"]   # stored exactly
+    assert all(v["answer_relevant"]["pass"] for v in votes.values())
+    code, out, _ = cli("report", "runs/ragtest-dev-v1.json", "--case", "r2")
+    assert "unsupported claim (faithful): Shipping is free (marked supported by passage 'ship', which this case " \
+           "does not have)" in out
+    assert "Passages (1, in rank order):\n  [1] abroad [relevant]: We ship to every EU country." in out
+    code, out, _ = cli("report", "runs/ragtest-dev-v1.json", "--case", "r3", "--json")
+    assert json.loads(out)["trials"][0]["unsupported"] == [
+        {"claim": "They can be refunded in cash", "passage": None, "why": "not supported by the passages", "check": "faithful"}]
+    assert cli("report", "runs/ragtest-dev-v1.json", "--json")[1].count('"faithful"') >= 1
+
+
+def test_faithful_passes_at_its_threshold_and_says_nothing_claimed_is_faithful(rag_split, cli, fake):
+    Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "faithful", "value": 0.5}]))
+    rag_judge(fake, lambda cid: FAITHFUL.get(cid) if cid != "r1" else claims())   # r1: no claim at all
+    code, out, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 0, err
+    out = cli("report", "runs/ragtest-dev-v1.json", "--json")[1]
+    run = load_json("runs/ragtest-dev-v1.json")
+    assert [r["judges"][0]["pass"] for r in run["results"]] == [True, True, True]   # 1 (nothing claimed), 1/2, 1/2
+
+
+def test_an_unreadable_claims_list_leaves_the_answer_undecided(rag_split, cli, fake):
+    rag_judge(fake, lambda cid: '{"claims": "all good", "reason": "x"}' if cid == "r2" else FAITHFUL[cid])
+    code, out, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 0, err
+    out = cli("report", "runs/ragtest-dev-v1.json", "--json")[1]
+    s = json.loads(out)
+    assert s["open"] == [{"id": "r2", "trial": 1}]
+    assert any(d["id"] == "r2" and d["check"] == "faithful" for d in s["judge"]["doubtful"])
+
+
+def test_a_faithful_check_on_a_case_without_passages_is_refused_before_any_call(rag_split, cli, fake):
+    lines = Path(rag_split).read_text().splitlines()
+    lines[1] = json.dumps({k: v for k, v in json.loads(lines[1]).items() if k not in ("context", "relevant")})
+    Path(rag_split).write_text("\n".join(lines) + "\n")
+    Path("prompts/ragtest/v1.txt").write_text("Answer.\n")
+    code, _, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 2 and f"{rag_split}:2: check 'faithful' judges against the case's passages, but this case has no " \
+        "context" in err, err
+    assert fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("value, message", [(0, "value is the share of its score"), (1.5, "value is the share"),
+                                            ("high", "value is the share")])
+def test_a_faithful_threshold_is_a_share(rag_split, cli, fake, value, message):
+    Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "faithful", "value": value}]))
+    code, _, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 2 and "checks.json:1: check 1: check 'faithful': " + message in err, err
+
+
+def test_context_relevant_rates_each_passage_and_reports_judged_precision_apart(rag_split, cli, fake):
+    Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "context_relevant"}]))
+    lines = [json.loads(l) for l in Path(rag_split).read_text().splitlines()]
+    Path(rag_split).write_text("".join(json.dumps({k: v for k, v in c.items() if k != "relevant"}) + "\n" for c in lines))
+    ratings = {"r1": [("ship", True), ("returns", False)],   # judged: [not, relevant]: precision 1/2
+               "r2": [("abroad", False)],                    # none relevant: precision 0, the check fails
+               "r3": [("gift", True), ("nope", True)]}       # a passage the case does not have: unreadable
+    rag_judge(fake, FAITHFUL.get, rated=lambda cid: json.dumps(
+        {"passages": [{"id": i, "relevant": ok} for i, ok in ratings[cid]], "reason": "r"}))
+    code, out, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 0, err
+    out = cli("report", "runs/ragtest-dev-v1.json", "--json")[1]
+    s = json.loads(out)
+    prompts = [b["messages"][1]["content"] for b in fake.chat_bodies
+               if b["messages"][0]["content"] == evalpy.CONTEXT_RELEVANT_PROMPT]
+    assert "Passages:\n[1] (id: returns)" in prompts[0] and "answer" not in prompts[0]   # the passages, not the answer
+    assert {c["name"]: c["blocking"] for c in load_json("runs/ragtest-dev-v1.json")["results"][0]["checks"]} == \
+        {"context_relevant": False}   # it rates the retriever: reported, not the answer's verdict
+    judged = s["retrieval_judged"]
+    assert judged["cases"] == 2 and judged["precision"] == pytest.approx(0.25)
+    assert {c["id"]: c["precision"] for c in judged["by_case"]} == {"r1": 0.5, "r2": 0.0}
+    assert "retrieval" not in s   # no labels: the labelled figures are not made up from a judge
+    text = cli("report", "runs/ragtest-dev-v1.json")[1]
+    assert "Retrieval, judged (no relevance labels: context_relevant's ratings; 2 cases):" in text
+
+
+def test_faithful_is_calibrated_and_audited_as_any_judge_check(rag_split, cli, fake):
+    rag_judge(fake, FAITHFUL.get)
+    assert cli("run", "--split", rag_split, "--host", fake.url)[0] == 0
+    Path("human.jsonl").write_text("".join(json.dumps({"id": cid, "check": "faithful", "pass": ok}) + "\n"
+                                           for cid, ok in (("r1", True), ("r2", False), ("r3", True))))
+    code, out, err = cli("calibrate", "human.jsonl", "runs/ragtest-dev-v1.json", "--json")
+    assert code == 0, err
+    faithful = json.loads(out)["checks"]["faithful"]
+    assert faithful["pairs"] == 3 and faithful["table"]["human_pass"]["judge_fail"] == 1   # r3: the judge was stricter
+    code, out, err = cli("judge", "runs/ragtest-dev-v1.json", "--audit")
+    assert code == 0 and "faithful" in out, err
+
+
+def test_a_faithful_threshold_changed_later_rescores_the_stored_claims_without_a_call(rag_split, cli, fake):
+    rag_judge(fake, FAITHFUL.get)
+    assert cli("run", "--split", rag_split, "--host", fake.url)[0] == 0
+    calls = len(fake.chat_bodies)
+    before = json.loads(cli("report", "runs/ragtest-dev-v1.json", "--json")[1])
+    assert [c["passed"] for c in before["checks"] if c["name"] == "faithful"] == [1]
+    Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "faithful", "value": 0.5},
+                                                              {"type": "answer_relevant"}]))
+    code, out, err = cli("report", "runs/ragtest-dev-v1.json", "--checks", rag_split, "--json")
+    assert code == 0, err
+    assert [c["passed"] for c in json.loads(out)["checks"] if c["name"] == "faithful"] == [3]   # 1, 1/2, 1/2 reach 0.5
+    assert len(fake.chat_bodies) == calls

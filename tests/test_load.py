@@ -212,7 +212,7 @@ def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
 def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     code, out, err = cli("run", "--split", "dve")
     assert code == 2 and "no split 'dve' (golden/dve.jsonl does not exist); did you mean dev?" in err
-    assert "Splits in golden/: dev, golden/agent/dev.jsonl, golden/agent/test.jsonl, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
+    assert "Splits in golden/: dev, golden/agent/dev.jsonl, golden/agent/test.jsonl, golden/rag/dev.jsonl, golden/rag/test.jsonl, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):
@@ -616,3 +616,51 @@ def test_tools_json_is_part_of_the_split_hash(tmp_path):
     before = evalpy.load_split(path)[2]
     (tmp_path / "tools.json").write_text('{"tool_results": {}}', encoding="utf-8")
     assert evalpy.load_split(path)[2] != before
+
+
+# --- RAG: passages and relevance labels (issue 30)
+
+RAG = {"id": "r1", "input": "¿Puedo devolverlo?", "expected": "petición", "difficulty": "easy", "note": "n",
+       "context": [{"id": "returns", "text": "30 días para devolver."}, {"id": "ship", "text": "Envío en 48 h."}],
+       "relevant": ["returns"]}
+
+
+def test_a_case_with_passages_and_relevant_ids_loads_as_written(tmp_path):
+    cases, _, _ = evalpy.load_split(write_split(tmp_path, [RAG, dict(RAG, id="r2", context=[], relevant=[])]))
+    assert cases[0]["context"] == RAG["context"] and cases[0]["relevant"] == ["returns"]
+    assert cases[1]["context"] == [] and cases[1]["relevant"] == []   # the retriever found nothing
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"context": "returns"}, "field 'context' must be a list of passages"),
+    ({"context": [{"id": "a"}]}, "field 'context' must be a list of passages"),
+    ({"context": [{"id": "a", "text": "t", "score": 0.9}]}, "field 'context' must be a list of passages"),
+    ({"context": [{"id": "", "text": "t"}]}, "context passage 1: id must be non-empty text"),
+    ({"context": [{"id": 7, "text": "t"}]}, "context passage 1: id must be non-empty text"),
+    ({"context": [{"id": "a", "text": "t"}, {"id": "b", "text": " "}]}, "context passage 2 ('b'): text must be non-empty"),
+    ({"context": [{"id": "a", "text": "t"}, {"id": "a", "text": "u"}]}, "context: passage id 'a' is given twice"),
+    ({"relevant": "returns"}, "field 'relevant' must be a list of passage ids"),
+    ({"relevant": ["returns", ""]}, "field 'relevant' must be a list of passage ids"),
+    ({"relevant": ["returns", "returns"]}, "field 'relevant' repeats an id"),
+    ({"vars": {"context": "x"}}, "vars.context clashes with the passages"),
+])
+def test_bad_passages_are_reported_with_file_and_line(tmp_path, change, message):
+    found = problems(write_split(tmp_path, [GOOD, dict(RAG, **change)]))
+    assert len(found) == 1 and found[0].startswith("s.jsonl:2: ".replace("s.jsonl", str(tmp_path / "s.jsonl"))) \
+        and message in found[0], found
+
+
+def test_the_context_placeholder_lays_out_numbered_passages_with_their_ids():
+    text = evalpy.context_text(RAG["context"])
+    assert text == "[1] (id: returns)\n30 días para devolver.\n\n[2] (id: ship)\nEnvío en 48 h."
+    assert evalpy.context_text([]) == "(no passages were retrieved)"
+    system = evalpy.messages_for("Answer from these passages:\n{{context}}\nEnd.", RAG)[0]["content"]
+    assert system == f"Answer from these passages:\n{text}\nEnd."
+
+
+def test_a_prompt_with_context_needs_passages_in_every_case(tmp_path):
+    path = write_split(tmp_path, [RAG, GOOD])
+    cases, _, _ = evalpy.load_split(path)
+    found = evalpy.prompt_problems("p.txt", "Passages:\n{{context}}", path, cases)
+    assert found == [f"{path}:2: p.txt uses {{{{context}}}} but this case has no context "
+                     "(its passages, or run --context FILE)"]

@@ -512,3 +512,17 @@ def test_a_full_disk_as_a_page_is_written_names_the_page(project):
                               preexec_fn=full_disk, timeout=60)
         assert done.returncode == 2 and done.stderr == f"error: cannot write {argv[-1]} (File too large)\n", done.stderr
     assert not [p for p in os.listdir(".") if p.endswith(".html") or ".tmp-" in p]
+
+
+def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):
+    """RAG (issue 30): the failing case's row holds its passages, which are relevant, the relevant
+    ones not retrieved and the claims found unsupported, escaped like every text from a run."""
+    from test_report import diagnosed_run
+    path = diagnosed_run(project)
+    page = project / "rag.html"
+    assert cli("report", path, "--html", page)[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert '<div class="trial">[1] x · not relevant</div><pre>passage x</pre>' in html
+    assert "relevant, not retrieved: a" in html
+    assert "unsupported claim (faithful): Shipping is free (marked supported by passage &#x27;zz&#x27;, which this " \
+           "case does not have)" in html

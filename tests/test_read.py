@@ -7,6 +7,7 @@ import random
 import pytest
 
 from conftest import evalpy, split_run, write_run
+from conftest import make_run as make_run_of
 
 CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "p" * 64, "split": "dev",
           "split_sha": "s" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0, "seed": 42,
@@ -179,3 +180,32 @@ def test_a_hand_edited_input_is_refused_not_a_traceback(project, cli, edit, says
                  ["judge", "runs/edited.json", "--host", "127.0.0.1:9"]):
         code, out, err = cli(*argv)
         assert code == 2 and says in err and "Traceback" not in err, argv
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("context", "passages", "field 'context' must be a list of passages"),
+    ("context", [{"id": "a", "text": "t"}, {"id": "a", "text": "u"}], "context: passage id 'a' is given twice"),
+    ("relevant", [3], "field 'relevant' must be a list of passage ids"),
+])
+def test_a_run_file_with_bad_passages_is_one_plain_error(project, cli, field, value, message):
+    """RAG (issue 30): a hand-edited run is held to the split's rules for passages."""
+    run = make_run_of([{"id": "r1", "input": "q", "context": [{"id": "a", "text": "t"}], "relevant": ["a"],
+                     "response": "x", "checks": [{"name": "c", "type": "contains", "value": "x", "blocking": True}]}],
+                   labels=None)
+    run["results"][0][field] = value
+    path = write_run("runs/bad.json", run)
+    code, out, err = cli("report", path)
+    assert code == 2 and "Traceback" not in err and message in err and err.count("\n") <= 2, err
+
+
+def test_a_context_file_that_is_a_folder_or_not_utf8_is_one_line(project, cli, fake, tmp_path):
+    (project / "rag").mkdir()
+    (project / "rag" / "dev.jsonl").write_text(json.dumps({"id": "q1", "input": "q", "difficulty": "e", "note": "n",
+                                                           "checks": [{"type": "contains", "value": "x"}]}) + "\n")
+    (project / "ctx").mkdir()
+    code, _, err = cli("run", "--split", "rag/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url, "--context", "ctx")
+    assert code == 2 and "ctx: is a folder, not a context file" in err
+    (project / "ctx.jsonl").write_bytes(b'{"id": "q1", "context": [{"id": "a", "text": "\xff"}]}\n')
+    code, _, err = cli("run", "--split", "rag/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                       "--context", "ctx.jsonl")
+    assert code == 2 and "ctx.jsonl:1: not valid UTF-8" in err and fake.chat_bodies == []

@@ -9,6 +9,7 @@ runs in runs/example/ (judged ones, and the pairwise sidecar beside one)."""
 import glob
 import json
 import os
+from pathlib import Path
 import shutil
 
 import pytest
@@ -48,6 +49,19 @@ def make_runs(url, journal_lines):
         f.write(json.dumps(AGENT_CASE, ensure_ascii=False) + "\n")
     assert run_cli("run", "--split", "golden/records-agent/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", url,
                    "--max-turns", 2, "--out", "runs/agent.json") == 0
+    # a RAG split whose passages come from another retriever's file (run --context)
+    passages = [json.loads(line) for line in Path("golden/rag/dev.jsonl").read_text(encoding="utf-8").splitlines()]
+    Path("retriever-b.jsonl").write_text("".join(json.dumps({"id": c["id"], "context": c["context"][::-1]}) + "\n"
+                                                 for c in passages), encoding="utf-8")
+    assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--context", "retriever-b.jsonl", "--limit", 3,
+                   "--host", url, "--out", "runs/rag.json") == 0
+    assert run_cli("run", "--split", "golden/rag/dev.jsonl", "--limit", 3, "--host", url, "--out", "runs/rag-split.json") == 0
+    # RAG without relevance labels: a judge rates the passages (context_relevant)
+    Path("unlabelled").mkdir()
+    Path("unlabelled/dev.jsonl").write_text("".join(json.dumps({k: v for k, v in c.items() if k != "relevant"} | {
+        "checks": [{"type": "context_relevant"}]}) + "\n" for c in passages[:3]), encoding="utf-8")
+    assert run_cli("run", "--split", "unlabelled/dev.jsonl", "--prompt", "prompts/rag/v1.txt", "--host", url,
+                   "--out", "runs/rag-judged.json") == 0
     assert journal_lines, "no journal line was written"
     return sorted(glob.glob("runs/*.json"))
 
@@ -110,7 +124,7 @@ def produced(tmp_path_factory):
             records["Score"].append(evalpy.report_score(path, run["config"], cases))
         example = {p.rsplit("/", 1)[1]: p for p in EXAMPLES}
         for a, b in [("runs/support-v1.json", "runs/support-v2.json"), ("runs/dev-errors.json", completed[0]),
-                     ("runs/test-v3.json", "runs/test-v2.json"), ("runs/dev-openai.json", "runs/dev-errors.json"),
+                     ("runs/test-v3.json", "runs/test-v2.json"), ("runs/dev-openai.json", "runs/dev-errors.json"), ("runs/rag-split.json", "runs/rag.json"),
                      (example["dev-v1.json"], example["dev-v2.json"]),
                      (example["support-dev-v1-judged.json"], example["support-dev-v2-judged.json"])]:
             if a == "runs/dev-openai.json":   # a part of the split against the whole: on the part's cases

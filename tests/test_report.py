@@ -485,3 +485,150 @@ def test_report_case_and_the_page_show_an_agents_transcript_turn_by_turn(project
     page = (project / "page.html").read_text(encoding="utf-8")
     assert "calls cancel_order({&quot;order_id&quot;: &quot;A-1&quot;})   &lt;- fails &#x27;never cancels&#x27;" in page
     assert 'id="agent"' in page
+
+
+# --- RAG: the retrieval stage, measured offline from passages and relevance labels (issue 30)
+
+def passages(*ids):
+    return [{"id": i, "text": f"passage {i}"} for i in ids]
+
+
+RAG_CASES = [   # id, passages in rank order, ids labelled relevant; precision and recall by hand
+    ("r1", passages("a", "x", "b"), ["a", "b", "c"]),        # RAGAS: (1/1 + 2/3) / 2 = 0.833; recall 2/3
+    ("r2", passages("x", "y", "a", "b", "z"), ["a", "b"]),   # relevant at ranks 3 and 4: (1/3 + 2/4) / 2 = 0.417; 1
+    ("r3", [], ["a"]),                                       # nothing retrieved: 0 and 0
+    ("r4", passages("a"), []),                               # nothing to recall: precision 0 (RAGAS), recall none
+]
+
+
+def rag_run(folder, cases=RAG_CASES, name="rag.json", **config):
+    specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "an answer",
+              "checks": [{"name": "says answer", "type": "contains", "value": "answer", "blocking": True}]}
+             for cid, ctx, rel in cases]
+    return write_run(folder / name, make_run(specs, labels=None, split="rag", **config))
+
+
+def test_context_precision_and_recall_follow_ragas_definitions():
+    assert evalpy.context_precision(["a", "x", "b"], {"a", "b", "c"}) == pytest.approx(5 / 6)   # 0.833
+    assert evalpy.context_recall(["a", "x", "b"], ["a", "b", "c"]) == pytest.approx(2 / 3)      # 0.667
+    assert evalpy.context_precision(["x", "y", "a", "b", "z"], {"a", "b"}) == pytest.approx(5 / 12)   # 0.417
+    assert evalpy.context_precision(["a", "b", "x"], {"a", "b"}) == 1.0   # relevant first: the best order
+    assert evalpy.context_precision(["x", "a", "b"], {"a", "b"}) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert evalpy.context_precision([], {"a"}) == 0.0 and evalpy.context_recall([], ["a"]) == 0.0
+    assert evalpy.context_recall(["a"], []) is None
+
+
+def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
+    path = rag_run(project)
+    code, out, err = cli("report", path, "--json")
+    assert code == 0, err
+    r = json.loads(out)["retrieval"]
+    assert r["labelled"] == 4 and r["recall_cases"] == 3
+    by_id = {c["id"]: c for c in r["cases"]}
+    assert by_id["r1"]["precision"] == pytest.approx(0.8333, abs=1e-4) and by_id["r1"]["recall"] == pytest.approx(0.6667, abs=1e-4)
+    assert by_id["r1"]["missing"] == ["c"] and by_id["r3"]["missing"] == ["a"] and by_id["r4"]["recall"] is None
+    precisions, recalls = [5 / 6, 5 / 12, 0, 0], [2 / 3, 1, 0]
+    assert r["precision"] == pytest.approx(sum(precisions) / 4) and r["recall"] == pytest.approx(sum(recalls) / 3)
+    for values, ci in ((precisions, r["precision_ci"]), (recalls, r["recall_ci"])):   # Student's t over the cases
+        low, high = scipy.stats.t.interval(0.95, len(values) - 1, loc=sum(values) / len(values),
+                                           scale=scipy.stats.sem(values))
+        assert ci == pytest.approx([max(0, low), min(1, high)])
+    code, text, _ = cli("report", path)
+    assert "Retrieval (offline, from the passages and the ids labelled relevant; 4 cases):" in text
+    assert "  context precision  31% (95% CI " in text
+    assert "  r1  3         0.833      0.667   c" in text
+    assert "  r4  1         0.000      -       -" in text
+
+
+def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
+    code, out, _ = cli("report", hand_run, "--json")
+    assert "retrieval" not in json.loads(out)
+    assert "Retrieval" not in cli("report", hand_run)[1]
+
+
+# --- RAG: the diagnosis, which stage to fix (issue 30)
+
+def vote(check, ok, raw=None):
+    return {"check": check, "model": "judge", "vote": 1, "seed": 42, "pass": ok, "reason": "r",
+            "raw": raw if raw is not None else json.dumps({"reason": "r", "pass": ok}), "error": None,
+            "prompt_tokens": 10, "completion_tokens": 5}
+
+
+def claims_raw(*items):
+    return json.dumps({"claims": [{"claim": c, "supported": ok, "passage": p} for c, ok, p in items], "reason": "r"})
+
+
+DIAGNOSED = [   # id, passages, relevant, faithful vote (pass, raw), answer relevant: the stage to fix
+    ("d1", [], ["a"], (True, claims_raw()), False),                                     # retrieval: none retrieved
+    ("d2", passages("x"), ["a"], (False, claims_raw(("Refunds in 5 days", False, None))), True),   # retrieval first
+    ("d3", passages("a"), ["a"], (False, claims_raw(("Returns in 30 days", True, "a"),
+                                                     ("Shipping is free", True, "zz"))), True),    # generation
+    ("d4", passages("a", "x"), ["a"], (True, claims_raw(("Returns in 30 days", True, "a"))), False),  # task
+    ("d5", passages("a"), ["a"], (True, claims_raw(("Returns in 30 days", True, "a"))), True),      # passes
+    ("d6", passages("a"), ["a"], (None, "no JSON here"), False),                         # unclear: no verdict
+]
+
+
+def diagnosed_run(folder, cases=DIAGNOSED, name="diag.json"):
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "answer_relevant", "type": "answer_relevant", "blocking": True}]
+    specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "answer",
+              "checks": checks, "judges": [vote("faithful", *faithful), vote("answer_relevant", relevant)]}
+             for cid, ctx, rel, faithful, relevant in cases]
+    return write_run(folder / name, make_run(specs, labels=None, split="rag"))
+
+
+def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cli):
+    path = diagnosed_run(project)
+    d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
+    assert (d["cases"], d["failing"]) == (6, 5)
+    assert (d["retrieval"], d["generation"], d["task"], d["unclear"]) == (["d1", "d2"], ["d3"], ["d4"], ["d6"])
+    assert d["why"] == {"d1": "no passage retrieved", "d2": "relevant passage not retrieved: a",
+                        "d3": "unsupported: Shipping is free", "d4": "faithful, but not an answer to the question",
+                        "d6": "faithfulness has no verdict"}
+    text = cli("report", path)[1]
+    tail = text[text.index("Diagnosis: 5 failing of 6 cases with passages"):]
+    assert text.rstrip().endswith(tail.rstrip())   # the report's last section
+    assert "  retrieval   2      the retriever: its embedding, query or chunking" in tail
+    assert "  generation  1      how the model uses the passages" in tail
+    assert "  task        1      the prompt or the task's definition" in tail
+    assert "  retrieval   d1: no passage retrieved\n  retrieval   d2: relevant passage not retrieved: a\n" \
+           "  generation  d3: unsupported: Shipping is free\n" in tail
+    markdown = cli("report", path, "--markdown")[1]
+    assert "| retrieval | 2 | `d1`, `d2` | the retriever" in markdown
+    page = project / "diag.html"
+    cli("report", path, "--html", page)
+    html = page.read_text(encoding="utf-8")
+    assert "Diagnosis: which stage to fix" in html and html.rindex("Diagnosis") > html.rindex("Failing cases")
+
+
+def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
+    assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
+
+
+def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
+    """Passage ids and a judge's claims come from files and models: escaped wherever text shows them."""
+    evil = "\x1b[2J\u202eevil"
+    cases = [("h1", passages("x"), [evil], (False, claims_raw((f"claim {evil}", True, evil))), True),
+             ("h2", passages(evil), [evil], (False, claims_raw((f"claim {evil}", False, None))), True)]
+    a = diagnosed_run(project, cases, name="h.json")
+    b = diagnosed_run(project, [(cases[0][0], passages(evil), *cases[0][2:]), cases[1]], name="h2.json")
+    for argv in (("report", a), ("report", a, "--case", "h1"), ("report", a, "--case", "h2"), ("compare", a, b)):
+        code, out, err = cli(*argv)
+        assert code == 0 and "\x1b" not in out + err and "\u202e" not in out + err, argv
+        assert "\\x1b[2J\\u202eevil" in out, argv
+
+
+def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
+    """Regression: the diagnosis's table of failing cases broke the report when there were none."""
+    path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")
+    code, out, err = cli("report", path)
+    assert code == 0, err
+    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 cases with passages, by the stage to fix (methodology "
+                                 "note 001: retrieval, then generation, then the task):\n  stage       cases  what to change"
+                                 "\n  retrieval   0      the retriever: its embedding, query or chunking (a relevant "
+                                 "passage missing, or none retrieved)\n  generation  0      how the model uses the "
+                                 "passages: it invents or ignores them (unfaithful); the prompt's grounding rules, or "
+                                 "the model\n  task        0      the prompt or the task's definition: faithful to good "
+                                 "passages, yet not answering the question\n  unclear     0      look at these by hand: "
+                                 "no failed stage is known (a judge without a verdict, or no RAG check failed)")

@@ -416,3 +416,17 @@ def test_review_shows_an_agents_transcript_with_the_check_failed_on_each_call(pr
     assert items["a4"]["out_of_turns"] is True and "transcript" not in evalpy.review_items(
         evalpy.load_run(write_run("runs/plain.json", __import__("conftest").make_run([("c1", "bug", "bug")]))))[0]
     assert 'it.transcript' in evalpy.REVIEW_PAGE and 'steps.id = "transcript"' in evalpy.REVIEW_PAGE
+
+
+def test_review_shows_the_passages_beside_the_answer_marked_relevant_with_unsupported_claims(project):
+    """RAG (issue 30): each item carries its passages in rank order, which are relevant, the
+    relevant ones not retrieved, and the claims the faithful judge found unsupported."""
+    from test_report import diagnosed_run
+    review = evalpy.Review(diagnosed_run(project))
+    items = {it["id"]: it for it in review.items}
+    assert items["d2"]["passages"] == [{"id": "x", "text": "passage x", "relevant": False}]
+    assert items["d2"]["missing"] == ["a"]
+    assert items["d3"]["unsupported"] == [{"claim": "Shipping is free", "passage": "zz", "check": "faithful",
+                                           "why": "marked supported by passage 'zz', which this case does not have"}]
+    assert items["d1"]["passages"] == [] and "passages" not in evalpy.review_items(
+        evalpy.load_run(str(ROOT / "runs" / "example" / "dev-v3.json")))[0]

@@ -200,3 +200,19 @@ def test_annotations_of_another_version_of_the_run_are_named_in_the_notice(proje
             f"1 annotation in {run}.annotations.json was written in review on another version of this run file "
             "(sha 01234567, 2026-01-02 10:00), left out here; the file keeps them.")
         assert "of an older run" not in tab.text_content("body")
+
+
+def test_a_rag_answer_is_shown_beside_its_passages_in_the_browser(project, chromium):
+    """RAG (issue 30): the passages in rank order beside the answer, relevant ones marked, the
+    relevant one not retrieved and the unsupported claim named; hostile passage text stays text."""
+    from test_report import DIAGNOSED, claims_raw, diagnosed_run
+    hostile = [("d9", [{"id": "x", "text": HOSTILE}], ["a"], (False, claims_raw(("Free shipping", False, None))), True)]
+    with review_tab(chromium, diagnosed_run(project, DIAGNOSED[2:3] + hostile)) as tab:
+        assert tab.text_content("#case h2") == "d3"
+        passages = tab.text_content("#passages")
+        assert "[1] a · relevant" in passages and "passage a" in passages
+        assert "Unsupported claim (faithful): Shipping is free (marked supported by passage 'zz'" in passages
+        tab.keyboard.press("j")
+        assert tab.text_content("#case h2") == "d9"
+        assert "Relevant, not retrieved: a" in tab.text_content("#passages")
+        assert tab.text_content("#passages pre") == HOSTILE and tab.evaluate("window.pwned") is None

@@ -1242,3 +1242,110 @@ def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(
     code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
     assert code == 2 and "qwen2.5:7b cannot call tools on" in err and "(it can: completion)" in err
     assert not bodies_for(fake, ASK) and not (project / "runs" / "a.json").exists()
+
+
+# --- RAG: the passages reach the model, and --context FILE replaces them (issue 30)
+
+def rag_split(folder):
+    """A free-text split of two cases with passages, and a prompt that shows them."""
+    folder.mkdir(exist_ok=True)
+    cases = [{"id": "q1", "input": "How long to return?", "difficulty": "easy", "note": "n",
+              "context": [{"id": "returns", "text": "30 days to return."}, {"id": "ship", "text": "Ships in 2 days."}],
+              "relevant": ["returns"], "checks": [{"type": "icontains", "value": "30"}]},
+             {"id": "q2", "input": "Do you ship abroad?", "difficulty": "easy", "note": "n", "context": [],
+              "relevant": ["abroad"], "checks": [{"type": "icontains", "value": "abroad"}]}]
+    (folder / "dev.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    (folder / "v1.txt").write_text("Answer only from these passages:\n{{context}}\n", encoding="utf-8")
+    return str(folder / "dev.jsonl"), str(folder / "v1.txt")
+
+
+def test_the_prompts_context_sends_each_cases_passages_and_the_run_stores_them(project, cli, fake):
+    split, prompt = rag_split(project / "rag")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--out", "runs/r.json")
+    assert code == 0, err
+    systems = [b["messages"][0]["content"] for b in fake.chat_bodies]
+    assert systems == ["Answer only from these passages:\n[1] (id: returns)\n30 days to return.\n\n"
+                       "[2] (id: ship)\nShips in 2 days.\n", "Answer only from these passages:\n"
+                       "(no passages were retrieved)\n"]
+    run = load_json("runs/r.json")
+    assert run["results"][0]["context"][0]["id"] == "returns" and run["results"][0]["relevant"] == ["returns"]
+    assert "context_path" not in run["config"] and "context_sha" not in run["config"]
+
+
+def test_context_file_replaces_the_passages_and_is_recorded_and_hashed(project, cli, fake):
+    split, prompt = rag_split(project / "rag")
+    other = project / "retriever-b.jsonl"
+    other.write_text(json.dumps({"id": "q2", "context": [{"id": "abroad", "text": "We ship to 30 countries."}]}) + "\n"
+                     + json.dumps({"id": "q1", "context": []}) + "\n", encoding="utf-8")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--out", "runs/b.json",
+                       "--context", str(other))
+    assert code == 0, err
+    assert "We ship to 30 countries" in fake.chat_bodies[1]["messages"][0]["content"]
+    run = load_json("runs/b.json")
+    assert run["results"][1]["context"] == [{"id": "abroad", "text": "We ship to 30 countries."}]
+    assert run["results"][0]["context"] == [] and run["results"][0]["relevant"] == ["returns"]
+    import hashlib
+    assert run["config"]["context_path"] == str(other)
+    assert run["config"]["context_sha"] == hashlib.sha256(other.read_bytes()).hexdigest()
+    code, _, _ = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--out", "runs/a.json")
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code == 0, err
+    assert "context_sha" in out   # the two retrievers' passages differ; the split is the same
+
+
+@pytest.mark.parametrize("lines, message", [
+    ([{"id": "q1", "context": []}], ": no line for case q2 (every case asked needs one"),
+    ([{"id": "q1", "context": []}, {"id": "q2", "context": []}, {"id": "q9", "context": []}],
+     "ctx.jsonl:3: the split has no case 'q9'"),
+    ([{"id": "q1", "context": []}, {"id": "q2", "context": []}, {"id": "q1", "context": []}],
+     "ctx.jsonl:3: case 'q1' is given twice (first on line 1)"),
+    ([{"id": "q1", "context": [{"id": "a"}]}, {"id": "q2", "context": []}],
+     "ctx.jsonl:1: field 'context' must be a list of passages"),
+    ([{"id": "q1", "passages": []}, {"id": "q2", "context": []}], 'ctx.jsonl:1: each line must be {"id": case id'),
+    (["{bad", {"id": "q2", "context": []}], "ctx.jsonl:1: bad JSON"),
+    ([{"id": "q1", "context": []}, "", {"id": "q2", "context": []}], "ctx.jsonl:2: blank line"),
+])
+def test_a_bad_context_file_is_refused_with_file_and_line_before_any_call(project, cli, fake, lines, message):
+    split, prompt = rag_split(project / "rag")
+    (project / "ctx.jsonl").write_text("".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines),
+                                       encoding="utf-8")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "ctx.jsonl")
+    assert code == 2 and message in err and "Traceback" not in err, err
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_a_missing_context_file_is_one_line(project, cli, fake):
+    split, prompt = rag_split(project / "rag")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "nope.jsonl")
+    assert code == 2 and err.strip().endswith("nope.jsonl: no such context file"), err
+
+
+def test_resume_refuses_a_context_file_that_changed(project, cli, fake):
+    split, prompt = rag_split(project / "rag")
+    ctx = project / "ctx.jsonl"
+    ctx.write_text(json.dumps({"id": "q1", "context": []}) + "\n" + json.dumps({"id": "q2", "context": []}) + "\n",
+                   encoding="utf-8")
+    fake.faults = ["500"] * 40   # every call fails: the run ends with errors to resume
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", str(ctx),
+                       "--out", "runs/c.json", "--retries", "0")
+    assert code == 2, err
+    fake.faults = []
+    ctx.write_text(json.dumps({"id": "q1", "context": [{"id": "x", "text": "y"}]}) + "\n"
+                   + json.dumps({"id": "q2", "context": []}) + "\n", encoding="utf-8")
+    code, _, err = cli("run", "--resume", "runs/c.json", "--host", fake.url)
+    assert code == 2 and f"refusing to resume: the context file {ctx} changed" in err, err
+
+
+def test_passages_the_prompt_never_shows_are_said_before_the_run(project, cli, fake):
+    split, _ = rag_split(project / "rag")
+    code, _, err = cli("run", "--split", split, "--prompt", "prompts/v1.txt", "--host", fake.url, "--out", "runs/n.json")
+    assert code == 0 and "note: the cases carry passages but prompts/v1.txt has no {{context}}: the model never sees " \
+        "them" in err, err
+
+
+def test_a_context_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, fake):
+    split, prompt = rag_split(project / "rag")
+    name = os.fsdecode(b"ctx\xff.jsonl")
+    Path(name).write_text(json.dumps({"id": "q1", "context": []}) + "\n" + json.dumps({"id": "q2", "context": []}) + "\n")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", name)
+    assert code == 2 and "the context file's file name is not valid UTF-8" in err and fake.chat_bodies == [], err

@@ -27,8 +27,9 @@ LEFT_OUT = {
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
-                 "many.left_out", "many.row.not_scored", "failures.row", "speed.without_prompt_count", "speed.two_pass", "speed.with_load",
-                 "agent.cases", "agent.tools", "agent.turns", "agent.out_ids"},
+                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval_change.changes",
+                 "diagnosis_change.row.which", "diagnosis_change.generation.which", "speed.without_prompt_count",
+                 "speed.two_pass", "speed.with_load", "agent.cases", "agent.tools", "agent.turns", "agent.out_ids"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
              "headline.invalid.of"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
@@ -163,7 +164,19 @@ def built_runs(folder):
             "free": write_run(folder / "free.json", make_run(free, labels=None, split="free")),
             "conv": write_run(folder / "conv.json", make_run(conv)),
             "open-trials": write_run(folder / "open-trials.json", judged_trials(make_run(judged, labels=None))),
-            "agent": write_run(folder / "agent.json", agent_run())}
+            "agent": write_run(folder / "agent.json", agent_run()),
+            "rag": write_run(folder / "rag.json", make_run(rag_cases(), labels=None, split="rag"))}
+
+
+def rag_cases():
+    """RAG: passages and relevance labels (a relevant passage missed, none retrieved, none labelled)."""
+    def passages(*ids):
+        return [{"id": i, "text": f"passage {i}"} for i in ids]
+    check = [{"name": "answers", "type": "contains", "value": "30", "blocking": True}]
+    return [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": answer, "checks": check}
+            for cid, ctx, rel, answer in (("g1", passages("a", "x", "b"), ["a", "b", "c"], "30 days"),
+                                          ("g2", passages("x", "y", "a"), ["a"], "no idea"),
+                                          ("g3", [], ["a"], "30"), ("g4", passages("q"), [], "thirty"))]
 
 
 def judged_trials(run):
@@ -177,7 +190,7 @@ def judged_trials(run):
 
 
 REPORTS = ["dev-v3", "test-v3", "support-dev-v1", "support-dev-v1-judged", "support-dev-v2-judged", "trials", "free", "conv",
-           "open-trials", "agent"]
+           "open-trials", "agent", "rag", "rag-dev-v1"]
 
 
 def run_path(name, built):
@@ -212,7 +225,8 @@ def write_dev_runs():
             write_run("runs/v3.json", split_run("dev", V3_MISSES)))
 
 
-COMPARES = [("dev-v1", "dev-v2"), ("support-dev-v1-judged", "support-dev-v2-judged"), ("v2", "v3"), ("v1", "v2")]
+COMPARES = [("dev-v1", "dev-v2"), ("support-dev-v1-judged", "support-dev-v2-judged"), ("v2", "v3"), ("v1", "v2"),
+            ("rag-dev-v1", "rag-dev-v1-b")]
 
 
 @pytest.mark.parametrize("a, b", COMPARES)
@@ -226,6 +240,32 @@ def test_every_figure_of_a_compare_agrees_in_every_view(project, cli, tmp_path, 
     # each run's own figures and the change: the page's alone, each in it
     for place, f, row, _ in places(evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)):
         assert html.escape(evalpy.figure_text(f)) in views["html"], (place, row["name"])
+
+
+def rag_pair(folder):
+    """Two retrievers' passages for the same RAG cases: g1 gains a relevant passage, g2 loses one."""
+    a = folder / "rag.json"
+    write_run(a, make_run(rag_cases(), labels=None, split="rag"))
+    moved = [dict(c, context=c["context"][::-1][:1]) for c in rag_cases()]
+    moved[0]["context"] = [{"id": "c", "text": "passage c"}] + moved[0]["context"]
+    return str(a), write_run(folder / "rag-b.json", make_run(moved, labels=None, split="rag"))
+
+
+def test_every_figure_of_a_rag_compare_agrees_in_every_view(project, cli, tmp_path, monkeypatch):
+    a_path, b_path = rag_pair(project)
+    runs = [evalpy.load_run(p) for p in (a_path, b_path)]
+    graded = [evalpy.grade_run(r) for r in runs]
+    c = evalpy.compare_runs(runs[0]["config"], graded[0], runs[1]["config"], graded[1])
+    rows = evalpy.compare_rows(c, a_path, b_path)
+    assert evalpy.section_of(rows, "retrieval_change")["changes"]   # the walk meets the retrieval rows
+    views, doc = views_of(cli, ("compare", a_path, b_path), tmp_path)
+    check_agree(rows, views, doc)
+    assert_views_follow_the_rows(monkeypatch, "compare_rows", rows, lambda: {
+        "text": evalpy.format_compare(c, a_path, b_path), "markdown": evalpy.markdown_compare(c, a_path, b_path),
+        "html": evalpy.compare_page((a_path, b_path), runs, graded, c)}, only="retrieval_change")
+    assert_views_follow_the_rows(monkeypatch, "compare_rows", rows, lambda: {
+        "text": evalpy.format_compare(c, a_path, b_path), "markdown": evalpy.markdown_compare(c, a_path, b_path),
+        "html": evalpy.compare_page((a_path, b_path), runs, graded, c)}, only="diagnosis_change")
 
 
 def test_every_figure_of_a_compare_of_many_runs_agrees(project, cli, tmp_path):
@@ -257,8 +297,8 @@ def test_a_view_that_shows_a_figure_another_way_is_caught(project, cli, tmp_path
 
 SENTINEL = {"count": {"value": 97531}, "share": {"count": 97531, "of": 97532, "value": 97531 / 97532, "ci": [0.0111, 0.9222]},
             "p": {"value": 0.0000123}, "ms": {"value": 97531.0}, "tokens_per_s": {"value": 975.3},
-            "fixed2": {"value": 0.9753}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]},
-            "points_ci": {"value": {"estimate": 0.97531, "low": 0.86421, "high": 0.99753, "method": "m"}},
+            "fixed2": {"value": 0.9753}, "fixed3": {"value": 0.97531}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]},
+            "points_ci": {"value": {"estimate": 0.97531, "low": 0.86421, "high": 0.99753, "method": "m", "level": 0.95}},
             "size": {"value": 0.97531},
             "bounds": {"value": {"low": 0.0123, "high": 0.9753, "low_count": 975, "high_count": 97531, "of": 97533,
                                  "undecided_cases": 96556, "undecided_answers": 96556}}}
@@ -284,7 +324,7 @@ def occurrences(view, text, f):
 IN_A_READING = {"figures.difference.figure", "figures.difference.p"}
 
 
-def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
+def assert_views_follow_the_rows(monkeypatch, builder, rows, render, only=""):
     """render() -> {view: text}, made with builder patched to return the changed rows. The word
     diffs of a compare page are figured once (a pure function of two answers, and the slow part of
     a page: a render per figure would redo them every time)."""
@@ -294,7 +334,7 @@ def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
     every = list(places(rows))
     for n in range(len(every)):
         changed, place, f, row, sec = changed_at(rows, n)
-        if f["kind"] == "ids" or place in IN_A_READING:
+        if f["kind"] == "ids" or place in IN_A_READING or not place.startswith(only):
             continue   # a page lists the answers of the cases named: a name no run has has none (the test above checks ids)
         original = every[n]
         monkeypatch.setattr(evalpy, "marked_diff", diff)
@@ -308,7 +348,7 @@ def assert_views_follow_the_rows(monkeypatch, builder, rows, render):
         monkeypatch.undo()
 
 
-@pytest.mark.parametrize("name", ["dev-v3", "support-dev-v1", "support-dev-v2-judged", "trials", "free", "open-trials"])
+@pytest.mark.parametrize("name", ["dev-v3", "support-dev-v1", "support-dev-v2-judged", "trials", "free", "open-trials", "rag"])
 def test_each_report_view_shows_the_figures_of_the_rows(project, monkeypatch, name):
     path = run_path(name, built_runs(project))
     run = evalpy.load_run(path)
