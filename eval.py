@@ -641,6 +641,38 @@ def json_line(obj):
     return (json_text(obj) + "\n").encode("utf-8")
 
 
+BRACE_OR_QUOTE = re.compile(r'[{}"]')
+# a JSON string as the lenient decoder (strict=False) reads one: a backslash escapes what follows and
+# a raw control character is part of it (models write line breaks in their reasons unescaped); group 1
+# is its closing quote, empty where the text ends first
+JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*("?)', re.DOTALL)
+OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
+
+
+def brace_pairs(text):
+    """(the braces of a text paired as the JSON decoder pairs them, [(start, end)]; those left open,
+    [(start, whether it opens like an object)]), for reading JSON objects out of a model's prose. Inside
+    a brace that opens like an object a quote starts a string, and the braces in it are text, as the
+    decoder reads them; outside every such brace a quote is prose, as a brace that does not open like an
+    object is ("no {" in a judge's prose must not swallow the brace of the verdict after it). One pass,
+    each string skipped whole: linear in the text."""
+    pairs, opened, in_objects, pos = [], [], 0, 0
+    while (m := BRACE_OR_QUOTE.search(text, pos)):
+        at, pos = m.start(), m.end()
+        if m.group() == "{":
+            like = OBJECT_OPENING.match(text, at) is not None
+            opened.append((at, like))
+            in_objects += like
+        elif m.group() == "}":
+            if opened:   # a close with nothing open is prose
+                start, like = opened.pop()
+                in_objects -= like
+                pairs.append((start, pos))
+        elif in_objects:
+            pos = JSON_STRING.match(text, at).end()   # past its closing quote, or to the end of the text
+    return pairs, opened
+
+
 def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
 
@@ -2936,14 +2968,17 @@ def last_verdict(raw, read):
     read(object) finds a verdict (anything but None). An object inside another is never the
     verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, when
     the output ends inside an object that never closed (the judge was cut off before its verdict),
-    or when it is too large to search (verdict_unread): an unreadable verdict is recorded, never
-    guessed. The last, because a judge reasons before it decides."""
+    or when it is too large to search (verdict_unread), or when an object after the last verdict is
+    one the decoder refuses (the judge's last word, unread: its draft before is not its verdict): an
+    unreadable verdict is recorded, never guessed. The last, because a judge reasons before it decides."""
     if verdict_unread(raw):
         return None, None
     objects, cut = outermost_objects(raw)
     if cut:
         return None, None
     for obj in reversed(objects):
+        if obj is None:
+            return None, None
         verdict = read(obj)
         if verdict is not None:
             reason = obj.get("reason")
@@ -2959,37 +2994,18 @@ def verdict_unread(raw):
             f"(at most {MAX_VERDICT_CHARS:,} are searched)")
 
 
-BRACE_OR_QUOTE = re.compile(r'[{}"]')
-# a JSON string as the decoder reads one: no raw control character, a backslash escaping what follows;
-# group 1 is its closing quote, empty where the text ends or breaks the string first
-JSON_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\[^\x00-\x1f][^"\\\x00-\x1f]*)*("?)')
-OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
-
-
 def outermost_objects(text):
-    """(the JSON objects of a text that no other object holds, in order; whether the text ends inside
-    one that never closed). Braces are paired as the decoder pairs them, skipping its strings, in one
-    pass; then each outermost pair that opens like an object is decoded once, and nothing inside it is
-    looked at again, whether it decodes or not. A pair that does not open like one (a brace in prose)
-    is looked inside. So the work is linear in the text, where decoding from every brace was not."""
-    pairs, opened, pos, plain_until = [], [], 0, 0
-    while (m := BRACE_OR_QUOTE.search(text, pos)):
-        at, pos = m.start(), m.end()
-        if m.group() == "{":
-            opened.append(at)
-        elif m.group() == "}":
-            if opened:   # a close with nothing open is prose
-                pairs.append((opened.pop(), pos))
-        elif opened and at >= plain_until:   # a quote outside every brace is prose too
-            string = JSON_STRING.match(text, at)
-            if string.group(1):
-                pos = string.end()
-            else:   # no JSON string starts here, nor at any quote before where this one broke
-                plain_until = string.end()
+    """(the JSON objects of a text that no other object holds, in order, each None where the decoder
+    refused it; whether the text ends inside one that never closed). Each outermost pair of braces
+    (brace_pairs) that opens like an object is decoded once, leniently (a raw line break in a string is
+    read), and nothing inside it is looked at again, whether it decodes or not. A pair that does not
+    open like one (a brace in prose) is looked inside. So the work is linear in the text, where
+    decoding from every brace was not."""
+    pairs, opened = brace_pairs(text)
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
-    cut = next((at for at in opened if OBJECT_OPENING.match(text, at)), len(text))
-    decoder, objects, inside_until = json.JSONDecoder(), [], 0
+    cut = next((at for at, like in opened if like), len(text))
+    decoder, objects, inside_until = json.JSONDecoder(strict=False), [], 0
     for start, end in sorted(pairs):
         if start < inside_until or start > cut or not OBJECT_OPENING.match(text, start):
             continue
@@ -2997,9 +3013,8 @@ def outermost_objects(text):
         try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
             value, stop = decoder.raw_decode(text[start:end])
         except (ValueError, RecursionError):
-            continue
-        if stop == end - start and isinstance(value, dict):
-            objects.append(value)
+            value, stop = None, None
+        objects.append(value if stop == end - start and isinstance(value, dict) else None)
     return objects, cut < len(text)
 
 
