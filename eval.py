@@ -1409,11 +1409,13 @@ def split_thinking(response):
     which do not send it apart put inline). It is None when the block never closed: the model was
     still thinking when it stopped, and said nothing. A chat template that opens <think> in the
     prompt (DeepSeek-R1's and others) leaves only the close in the response: text before a
-    </think> that no <think> opened is reasoning too."""
+    </think> that no <think> opened is reasoning too, unless that close is inside a JSON object,
+    where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...})."""
     text = response.lstrip()
     opened = text.startswith(THINK_OPEN)
     end = text.find(THINK_CLOSE)
-    if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0):   # no close, or one that closes a block in the answer
+    if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0   # no close, or one that closes a block in the answer
+                       or in_json_object(text, end)):
         return None, response
     if end < 0:
         return text[len(THINK_OPEN):].strip(), None
@@ -1422,6 +1424,12 @@ def split_thinking(response):
 
 def answer_of(response):
     return split_thinking(response)[1]
+
+
+def in_json_object(text, at):
+    """Whether position `at` of a text is inside a JSON object, braces and strings read as the
+    decoder reads them (brace_pairs), so in a string of one too."""
+    return any(like for _, like in brace_pairs(text[:at])[1])
 
 
 

@@ -440,6 +440,17 @@ def test_a_judge_that_changes_its_mind_after_a_stray_brace_is_read_by_its_last_w
     assert vote["pass"] is False and vote["reason"] == "al final no contesta"
 
 
+def test_a_judge_that_quotes_a_think_tag_in_its_reason_keeps_its_vote(judged_split, cli, fake):
+    """The judged answer leaks a lone </think>; the judge, quoting it, wrote the tag inside its JSON
+    reason, which was cut there as if it ended reasoning: no verdict."""
+    said = '{"reason": "la respuesta deja un </think> antes del saludo", "pass": false}'
+    judge_replies(fake, lambda cid, model, seed: said if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 9/10 = 90%"), out + err
+    vote = load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]
+    assert vote["pass"] is False and vote["reason"] == "la respuesta deja un </think> antes del saludo"
+
+
 def test_a_judge_answer_too_large_to_search_is_an_unreadable_vote_that_says_so(judged_split, cli, fake):
     """A verdict is searched for in at most MAX_VERDICT_CHARS of a judge's answer: past that the
     vote is unreadable, and says why where it is stored, on stderr and in the report."""

@@ -243,6 +243,11 @@ def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
     assert evalpy.parse_winner(raw)[0] == winner
 
 
+def test_a_pairwise_judge_that_quotes_a_think_tag_keeps_its_vote():
+    said = '{"reason": "A cita </think>; B contesta", "winner": "B"}'
+    assert evalpy.parse_winner(evalpy.answer_of(said)) == ("B", "A cita </think>; B contesta")
+
+
 def test_a_winner_nested_in_the_verdict_never_decides_it(project, cli, fake):
     base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
 
