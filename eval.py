@@ -3404,7 +3404,9 @@ def server_url(api, host):
 
 
 def parse_options(pairs):
-    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
+    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text.
+    A value that begins with [ or { was meant as JSON: one that does not parse (stop=['END'], a
+    trailing comma, a missing bracket) is refused, never sent as one text, brackets and all."""
     options = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
@@ -3414,7 +3416,11 @@ def parse_options(pairs):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
             options[key.strip()] = strict_json(value)
-        except ValueError:
+        except ValueError as e:
+            if value.lstrip().startswith(("[", "{")):
+                raise EvalError(f"--option {inert(pair)}: it begins like JSON but is not JSON ({json_problem(e)}); "
+                                f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
+                                f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             options[key.strip()] = value
     return options
 
