@@ -2785,6 +2785,39 @@ def response_format(fmt, schema_form):
     return {"type": "json_schema", "json_schema": {"name": "answer", "schema": fmt, "strict": True}}
 
 
+# Content as a list of parts: which kinds eval.py reads, into the answer or the reasoning, and the
+# key of each that holds its text. The Chat Completions schema's assistant content parts are text and
+# refusal; Mistral's API sends a reasoning model's answer as a ThinkChunk ({"type": "thinking",
+# "thinking": [text chunks], "closed": ...}) beside TextChunks (its OpenAPI spec).
+CONTENT_PARTS = {"text": ("answer", "text"), "refusal": ("answer", "refusal"), "thinking": ("thinking", "thinking")}
+
+
+def part_text(value):
+    """The text of a part's value: a text, or a list of text chunks ({"type": "text", "text": ...})."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(c, dict) and isinstance(c.get("text"), str) for c in value):
+        return "".join(c["text"] for c in value)
+    return None
+
+
+def content_parts(parts, clean=str):
+    """(answer, reasoning or None) of a message whose content is a list of parts: the text of its text
+    and refusal parts, and of its thinking parts, each joined as sent. A part of any other kind (an
+    image, a citation) is never dropped without a word: CallFailed showing it (cleaned of the API key),
+    not retried, since a server that answers so answers so again."""
+    said = {"answer": [], "thinking": []}
+    for part in parts:
+        where, key = CONTENT_PARTS.get(part.get("type") if isinstance(part, dict) else None, (None, None))
+        text = part_text(part.get(key)) if where else None
+        if text is None:
+            raise CallFailed("choices[0].message.content is a list of parts, and eval.py reads only "
+                             f"{', '.join(list(CONTENT_PARTS)[:-1])} and {list(CONTENT_PARTS)[-1]} ones, not "
+                             f"{json_preview(part, 100, clean)}", retry=False)
+        said[where].append(text)
+    return "".join(said["answer"]), "".join(said["thinking"]) or None
+
+
 class OpenAIClient(ChatClient):
     """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
     Ollama itself speak: /v1/models and /v1/chat/completions."""
@@ -2831,6 +2864,10 @@ class OpenAIClient(ChatClient):
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
             content = message["content"]
             thinking = message.get("reasoning_content") or message.get("reasoning")
+            if isinstance(content, list):   # parts: Mistral's reasoning models send their thinking among them
+                content, thought = content_parts(content, self.scrub)
+                if thought:
+                    thinking = f"{thinking}\n\n{thought}" if isinstance(thinking, str) and thinking else thought
             if content is None and isinstance(thinking, str) and thinking:
                 # all reasoning and no answer: what they send when max_tokens falls inside the reasoning
                 # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
