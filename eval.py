@@ -3581,7 +3581,7 @@ def read_journal(path):
                             "incomplete); remove it and run again") from None
         raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
     problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
-                                    "labels"))
+                                    "labels")) or labels_problem(config["labels"])
     if problem:
         raise EvalError(f"{path}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
@@ -4206,12 +4206,15 @@ def head_problem(run):
 
 def labels_problem(labels):
     """What parse_labels refuses in a label set a run file holds, or None: labels one answer would
-    match both of (or none of, trimmed to nothing), which would score by the order they are listed in."""
+    match both of (or none of, trimmed to nothing), which would score by the order they are listed in,
+    and INVALID, which every answer that matches no label would be."""
     seen = {}
     for label in labels or []:
         key = label_key(label)
         if not key:
             return f"config.labels: {label!r} is nothing but the characters {STRIP_SHOWN} trimmed from an answer's ends"
+        if key == label_key(INVALID):
+            return f"config.labels: {label!r}: {INVALID} is reserved for answers that match no label"
         if key in seen:
             return (f"config.labels: {seen[key]!r} and {label!r} are one label to an answer (matched without case, "
                     f"accents or the characters {STRIP_SHOWN} at its ends)")
