@@ -1427,9 +1427,10 @@ def answer_of(response):
 
 
 def in_json_object(text, at):
-    """Whether position `at` of a text is inside a JSON object, braces and strings read as the
-    decoder reads them (brace_pairs), so in a string of one too."""
-    return any(like for _, like in brace_pairs(text[:at])[1])
+    """Whether position `at` of a text is inside a JSON object that closes, braces and strings read
+    as the decoder reads them (brace_pairs), so in a string of one too. One that never closes is not
+    counted: reasoning may quote a stray {" before its </think>."""
+    return any(start < at < end and OBJECT_OPENING.match(text, start) for start, end in brace_pairs(text)[0])
 
 
 

@@ -110,6 +110,7 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     # ... but reasoning that wrote a whole object before its close is still reasoning
     ('Respondo {"label": "bug"}\n</think>\n\n{"label": "bug"}', '{"label": "bug"}'),
     ('{ una llave en prosa </think>acceso', "acceso"),
+    ('El cliente escribió {"nombre y nada más\n</think>\n\nbug', "bug"),   # an object that never closes
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer
