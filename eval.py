@@ -3456,7 +3456,8 @@ def parse_options(pairs):
             options[key.strip()] = strict_json(value)
         except ValueError as e:
             if value.lstrip().startswith(("[", "{")):
-                raise EvalError(f"--option {inert(pair)}: it begins like JSON but is not JSON ({json_problem(e)}); "
+                raise EvalError(f"--option {inert(pair).replace(chr(10), chr(92) + 'n')}: it begins like JSON but is not "
+                                f"JSON ({json_problem(e)}); "
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             options[key.strip()] = value

@@ -812,6 +812,10 @@ def test_an_option_that_begins_like_json_but_is_not_is_refused_before_any_call(p
         assert code == 2 and len(err.splitlines()) == 1, (option, err)
         assert err.startswith(f"error: --option {option}: it begins like JSON but is not JSON (") and \
             "\'\"[/INST]\"\'" in err, (option, err)
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", 'stop=[\n"END"',
+                         "--limit", 2)
+    assert code == 2 and err.startswith('error: --option stop=[\\n"END": it begins like JSON') and \
+        len(err.splitlines()) == 1, err
     assert fake.chat_bodies == [] and fake.loads == []
     code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", 'stop="[/INST]"',
                          "--limit", 2, "--out", "runs/inst.json")
