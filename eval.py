@@ -47,6 +47,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
 """
 import argparse
 import base64
+import bisect
 import contextlib
 import difflib
 import errno
@@ -671,6 +672,16 @@ def brace_pairs(text):
         elif in_objects:
             pos = JSON_STRING.match(text, at).end()   # past its closing quote, or to the end of the text
     return pairs, opened
+
+
+def object_spans(text, pairs):
+    """Of brace_pairs' pairs, those that open like an object and no other such pair holds, in order:
+    the spans a decoder would read as the text's outermost objects."""
+    spans = []
+    for start, end in sorted(pairs):
+        if (not spans or start >= spans[-1][1]) and OBJECT_OPENING.match(text, start):
+            spans.append((start, end))
+    return spans
 
 
 def sha256_bytes(data):
@@ -1413,9 +1424,8 @@ def split_thinking(response):
     where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...})."""
     text = response.lstrip()
     opened = text.startswith(THINK_OPEN)
-    end = text.find(THINK_CLOSE)
-    if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0   # no close, or one that closes a block in the answer
-                       or in_json_object(text, end)):
+    end = text.find(THINK_CLOSE) if opened else unquoted_close(text)
+    if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0):   # no close, or one that closes a block in the answer
         return None, response
     if end < 0:
         return text[len(THINK_OPEN):].strip(), None
@@ -1426,11 +1436,21 @@ def answer_of(response):
     return split_thinking(response)[1]
 
 
-def in_json_object(text, at):
-    """Whether position `at` of a text is inside a JSON object that closes, braces and strings read
-    as the decoder reads them (brace_pairs), so in a string of one too. One that never closes is not
-    counted: reasoning may quote a stray {" before its </think>."""
-    return any(start < at < end and OBJECT_OPENING.match(text, start) for start, end in brace_pairs(text)[0])
+def unquoted_close(text):
+    """Where the first </think> of a text is that no JSON object holds (one that closes, braces and
+    strings read as the decoder reads them: in a string of one too), or -1. One that never closes is
+    not counted: reasoning may quote a stray {" before its </think>."""
+    end = text.find(THINK_CLOSE)
+    if end < 0 or text.find("{", 0, end) < 0:   # no close, or no object before it (most answers): no scan
+        return end
+    spans = object_spans(text, brace_pairs(text)[0])
+    starts = [start for start, _ in spans]
+    while end >= 0:
+        i = bisect.bisect_right(starts, end) - 1   # the last object that opens before it: the only one that can hold it
+        if i < 0 or end >= spans[i][1]:
+            return end
+        end = text.find(THINK_CLOSE, spans[i][1])   # past that object
+    return end
 
 
 
@@ -3051,11 +3071,10 @@ def outermost_objects(text):
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
     cut = next((at for at, like in opened if like), len(text))
-    decoder, objects, inside_until = json.JSONDecoder(strict=False), [], 0
-    for start, end in sorted(pairs):
-        if start < inside_until or start > cut or not OBJECT_OPENING.match(text, start):
-            continue
-        inside_until = end
+    decoder, objects = json.JSONDecoder(strict=False), []
+    for start, end in object_spans(text, pairs):
+        if start > cut:
+            break
         try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
             value, stop = decoder.raw_decode(text[start:end])
         except (ValueError, RecursionError):

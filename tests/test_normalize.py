@@ -111,6 +111,9 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     ('Respondo {"label": "bug"}\n</think>\n\n{"label": "bug"}', '{"label": "bug"}'),
     ('{ una llave en prosa </think>acceso', "acceso"),
     ('El cliente escribió {"nombre y nada más\n</think>\n\nbug', "bug"),   # an object that never closes
+    # the first close outside every object ends the reasoning
+    ('Escribiría {"tag": "</think>"} y ya.\n</think>\n\nbug', "bug"),
+    ('{"a": "</think>"} {"b": "</think>"}</think>acceso', "acceso"),
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer
