@@ -47,6 +47,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
 """
 import argparse
 import base64
+import bisect
 import contextlib
 import difflib
 import errno
@@ -676,6 +677,48 @@ def json_text(obj, **options):
 
 def json_line(obj):
     return (json_text(obj) + "\n").encode("utf-8")
+
+
+BRACE_OR_QUOTE = re.compile(r'[{}"]')
+# a JSON string as the lenient decoder (strict=False) reads one: a backslash escapes what follows and
+# a raw control character is part of it (models write line breaks in their reasons unescaped); group 1
+# is its closing quote, empty where the text ends first
+JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*("?)', re.DOTALL)
+OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
+
+
+def brace_pairs(text):
+    """(the braces of a text paired as the JSON decoder pairs them, [(start, end)]; those left open,
+    [(start, whether it opens like an object)]), for reading JSON objects out of a model's prose. Inside
+    a brace that opens like an object a quote starts a string, and the braces in it are text, as the
+    decoder reads them; outside every such brace a quote is prose, as a brace that does not open like an
+    object is ("no {" in a judge's prose must not swallow the brace of the verdict after it). One pass,
+    each string skipped whole: linear in the text."""
+    pairs, opened, in_objects, pos = [], [], 0, 0
+    while (m := BRACE_OR_QUOTE.search(text, pos)):
+        at, pos = m.start(), m.end()
+        if m.group() == "{":
+            like = OBJECT_OPENING.match(text, at) is not None
+            opened.append((at, like))
+            in_objects += like
+        elif m.group() == "}":
+            if opened:   # a close with nothing open is prose
+                start, like = opened.pop()
+                in_objects -= like
+                pairs.append((start, pos))
+        elif in_objects:
+            pos = JSON_STRING.match(text, at).end()   # past its closing quote, or to the end of the text
+    return pairs, opened
+
+
+def object_spans(text, pairs):
+    """Of brace_pairs' pairs, those that open like an object and no other such pair holds, in order:
+    the spans a decoder would read as the text's outermost objects."""
+    spans = []
+    for start, end in sorted(pairs):
+        if (not spans or start >= spans[-1][1]) and OBJECT_OPENING.match(text, start):
+            spans.append((start, end))
+    return spans
 
 
 def sha256_bytes(data):
@@ -1489,10 +1532,11 @@ def split_thinking(response):
     which do not send it apart put inline). It is None when the block never closed: the model was
     still thinking when it stopped, and said nothing. A chat template that opens <think> in the
     prompt (DeepSeek-R1's and others) leaves only the close in the response: text before a
-    </think> that no <think> opened is reasoning too."""
+    </think> that no <think> opened is reasoning too, unless that close is inside a JSON object,
+    where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...})."""
     text = response.lstrip()
     opened = text.startswith(THINK_OPEN)
-    end = text.find(THINK_CLOSE)
+    end = text.find(THINK_CLOSE) if opened else unquoted_close(text)
     if not opened and (end < 0 or text.find(THINK_OPEN, 0, end) >= 0):   # no close, or one that closes a block in the answer
         return None, response
     if end < 0:
@@ -1502,6 +1546,23 @@ def split_thinking(response):
 
 def answer_of(response):
     return split_thinking(response)[1]
+
+
+def unquoted_close(text):
+    """Where the first </think> of a text is that no JSON object holds (one that closes, braces and
+    strings read as the decoder reads them: in a string of one too), or -1. One that never closes is
+    not counted: reasoning may quote a stray {" before its </think>."""
+    end = text.find(THINK_CLOSE)
+    if end < 0 or text.find("{", 0, end) < 0:   # no close, or no object before it (most answers): no scan
+        return end
+    spans = object_spans(text, brace_pairs(text)[0])
+    starts = [start for start, _ in spans]
+    while end >= 0:
+        i = bisect.bisect_right(starts, end) - 1   # the last object that opens before it: the only one that can hold it
+        if i < 0 or end >= spans[i][1]:
+            return end
+        end = text.find(THINK_CLOSE, spans[i][1])   # past that object
+    return end
 
 
 
@@ -3296,6 +3357,39 @@ def response_format(fmt, schema_form):
     return {"type": "json_schema", "json_schema": {"name": "answer", "schema": fmt, "strict": True}}
 
 
+# Content as a list of parts: which kinds eval.py reads, into the answer or the reasoning, and the
+# key of each that holds its text. The Chat Completions schema's assistant content parts are text and
+# refusal; Mistral's API sends a reasoning model's answer as a ThinkChunk ({"type": "thinking",
+# "thinking": [text chunks], "closed": ...}) beside TextChunks (its OpenAPI spec).
+CONTENT_PARTS = {"text": ("answer", "text"), "refusal": ("answer", "refusal"), "thinking": ("thinking", "thinking")}
+
+
+def part_text(value):
+    """The text of a part's value: a text, or a list of text chunks ({"type": "text", "text": ...})."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(c, dict) and isinstance(c.get("text"), str) for c in value):
+        return "".join(c["text"] for c in value)
+    return None
+
+
+def content_parts(parts, clean=str):
+    """(answer, reasoning or None) of a message whose content is a list of parts: the text of its text
+    and refusal parts, and of its thinking parts, each joined as sent. A part of any other kind (an
+    image, a citation) is never dropped without a word: CallFailed showing it (cleaned of the API key),
+    not retried, since a server that answers so answers so again."""
+    said = {"answer": [], "thinking": []}
+    for part in parts:
+        where, key = CONTENT_PARTS.get(part.get("type") if isinstance(part, dict) else None, (None, None))
+        text = part_text(part.get(key)) if where else None
+        if text is None:
+            raise CallFailed("choices[0].message.content is a list of parts, and eval.py reads only "
+                             f"{', '.join(list(CONTENT_PARTS)[:-1])} and {list(CONTENT_PARTS)[-1]} ones, not "
+                             f"{json_preview(part, 100, clean)}", retry=False)
+        said[where].append(text)
+    return "".join(said["answer"]), "".join(said["thinking"]) or None
+
+
 class OpenAIClient(ChatClient):
     """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
     Ollama itself speak: /v1/models and /v1/chat/completions."""
@@ -3347,6 +3441,10 @@ class OpenAIClient(ChatClient):
             thinking = message.get("reasoning_content") or message.get("reasoning")
             if tools:   # OpenAI: [{"id", "type": "function", "function": {"name", "arguments": a JSON string}}]
                 calls["tool_calls"] = self.read_tool_calls(message.get("tool_calls"), str)
+            if isinstance(content, list):   # parts: Mistral's reasoning models send their thinking among them
+                content, thought = content_parts(content, self.scrub)
+                if thought:
+                    thinking = f"{thinking}\n\n{thought}" if isinstance(thinking, str) and thinking else thought
             if content is None and isinstance(thinking, str) and thinking and not calls.get("tool_calls"):
                 # all reasoning and no answer: what they send when max_tokens falls inside the reasoning
                 # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
@@ -3545,14 +3643,17 @@ def last_verdict(raw, read):
     read(object) finds a verdict (anything but None). An object inside another is never the
     verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, when
     the output ends inside an object that never closed (the judge was cut off before its verdict),
-    or when it is too large to search (verdict_unread): an unreadable verdict is recorded, never
-    guessed. The last, because a judge reasons before it decides."""
+    or when it is too large to search (verdict_unread), or when an object after the last verdict is
+    one the decoder refuses (the judge's last word, unread: its draft before is not its verdict): an
+    unreadable verdict is recorded, never guessed. The last, because a judge reasons before it decides."""
     if verdict_unread(raw):
         return None, None
     objects, cut = outermost_objects(raw)
     if cut:
         return None, None
     for obj in reversed(objects):
+        if obj is None:
+            return None, None
         verdict = read(obj)
         if verdict is not None:
             reason = obj.get("reason")
@@ -3568,47 +3669,26 @@ def verdict_unread(raw):
             f"(at most {MAX_VERDICT_CHARS:,} are searched)")
 
 
-BRACE_OR_QUOTE = re.compile(r'[{}"]')
-# a JSON string as the decoder reads one: no raw control character, a backslash escaping what follows;
-# group 1 is its closing quote, empty where the text ends or breaks the string first
-JSON_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\[^\x00-\x1f][^"\\\x00-\x1f]*)*("?)')
-OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
-
-
 def outermost_objects(text):
-    """(the JSON objects of a text that no other object holds, in order; whether the text ends inside
-    one that never closed). Braces are paired as the decoder pairs them, skipping its strings, in one
-    pass; then each outermost pair that opens like an object is decoded once, and nothing inside it is
-    looked at again, whether it decodes or not. A pair that does not open like one (a brace in prose)
-    is looked inside. So the work is linear in the text, where decoding from every brace was not."""
-    pairs, opened, pos, plain_until = [], [], 0, 0
-    while (m := BRACE_OR_QUOTE.search(text, pos)):
-        at, pos = m.start(), m.end()
-        if m.group() == "{":
-            opened.append(at)
-        elif m.group() == "}":
-            if opened:   # a close with nothing open is prose
-                pairs.append((opened.pop(), pos))
-        elif opened and at >= plain_until:   # a quote outside every brace is prose too
-            string = JSON_STRING.match(text, at)
-            if string.group(1):
-                pos = string.end()
-            else:   # no JSON string starts here, nor at any quote before where this one broke
-                plain_until = string.end()
+    """(the JSON objects of a text that no other object holds, in order, each None where the decoder
+    refused it; whether the text ends inside one that never closed). Each outermost pair of braces
+    (brace_pairs) that opens like an object is decoded once, leniently (a raw line break in a string is
+    read), and nothing inside it is looked at again, whether it decodes or not. A pair that does not
+    open like one (a brace in prose) is looked inside. So the work is linear in the text, where
+    decoding from every brace was not."""
+    pairs, opened = brace_pairs(text)
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
-    cut = next((at for at in opened if OBJECT_OPENING.match(text, at)), len(text))
-    decoder, objects, inside_until = json.JSONDecoder(), [], 0
-    for start, end in sorted(pairs):
-        if start < inside_until or start > cut or not OBJECT_OPENING.match(text, start):
-            continue
-        inside_until = end
+    cut = next((at for at, like in opened if like), len(text))
+    decoder, objects = json.JSONDecoder(strict=False), []
+    for start, end in object_spans(text, pairs):
+        if start > cut:
+            break
         try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
             value, stop = decoder.raw_decode(text[start:end])
         except (ValueError, RecursionError):
-            continue
-        if stop == end - start and isinstance(value, dict):
-            objects.append(value)
+            value, stop = None, None
+        objects.append(value if stop == end - start and isinstance(value, dict) else None)
     return objects, cut < len(text)
 
 
@@ -4217,7 +4297,9 @@ def server_url(api, host):
 
 
 def parse_options(pairs):
-    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text."""
+    """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text.
+    A value that begins with [ or { was meant as JSON: one that does not parse (stop=['END'], a
+    trailing comma, a missing bracket) is refused, never sent as one text, brackets and all."""
     options = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
@@ -4227,7 +4309,12 @@ def parse_options(pairs):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
             options[key.strip()] = strict_json(value)
-        except ValueError:
+        except ValueError as e:
+            if value.lstrip().startswith(("[", "{")):
+                raise EvalError(f"--option {inert(pair).replace(chr(10), chr(92) + 'n')}: it begins like JSON but is not "
+                                f"JSON ({json_problem(e)}); "
+                                f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
+                                f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             options[key.strip()] = value
     return options
 
@@ -4352,7 +4439,7 @@ def read_journal(path, turns=None):
                             "incomplete); remove it and run again") from None
         raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
     problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
-                                    "labels"))
+                                    "labels")) or labels_problem(config["labels"])
     if problem:
         raise EvalError(f"{path}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
@@ -5138,12 +5225,15 @@ def head_problem(run):
 
 def labels_problem(labels):
     """What parse_labels refuses in a label set a run file holds, or None: labels one answer would
-    match both of (or none of, trimmed to nothing), which would score by the order they are listed in."""
+    match both of (or none of, trimmed to nothing), which would score by the order they are listed in,
+    and INVALID, which every answer that matches no label would be."""
     seen = {}
     for label in labels or []:
         key = label_key(label)
         if not key:
             return f"config.labels: {label!r} is nothing but the characters {STRIP_SHOWN} trimmed from an answer's ends"
+        if key == label_key(INVALID):
+            return f"config.labels: {label!r}: {INVALID} is reserved for answers that match no label"
         if key in seen:
             return (f"config.labels: {seen[key]!r} and {label!r} are one label to an answer (matched without case, "
                     f"accents or the characters {STRIP_SHOWN} at its ends)")

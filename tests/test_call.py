@@ -840,6 +840,29 @@ def test_an_empty_stop_text_is_refused_before_any_call(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[]", "--limit", 2)[0] == 0
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_option_that_begins_like_json_but_is_not_is_refused_before_any_call(project, cli, fake, api):
+    """--option stop=['END'] (Python's quotes), a trailing comma or a missing bracket was sent as one
+    stop text, brackets and all, without a word. A value that begins with [ or { is JSON or one line
+    naming it; a text that begins so is written as a JSON string."""
+    for option in ("stop=['END']", 'stop=["END",]', 'stop=["END", "STOP"', 'stop= [1, NaN]', 'logit_bias={1: 2}'):
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", option,
+                             "--limit", 2, "--unchecked-options")
+        assert code == 2 and len(err.splitlines()) == 1, (option, err)
+        assert err.startswith(f"error: --option {option}: it begins like JSON but is not JSON (") and \
+            "\'\"[/INST]\"\'" in err, (option, err)
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", 'stop=[\n"END"',
+                         "--limit", 2)
+    assert code == 2 and err.startswith('error: --option stop=[\\n"END": it begins like JSON') and \
+        len(err.splitlines()) == 1, err
+    assert fake.chat_bodies == [] and fake.loads == []
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", 'stop="[/INST]"',
+                         "--limit", 2, "--out", "runs/inst.json")
+    assert code == 0, err
+    assert {json.dumps(b["options"]["stop"] if api == "ollama" else b["stop"]) for b in fake.chat_bodies} == {
+        '["[/INST]"]' if api == "ollama" else '"[/INST]"'}
+
+
 def test_a_request_refused_for_its_options_is_not_retried(fake):
     """The 500 Ollama sends for an option of the wrong type fails the same way every time: asked once,
     not four times (a run whose options were written in by hand reaches the server with it)."""

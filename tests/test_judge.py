@@ -481,6 +481,50 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is False
 
 
+@pytest.mark.parametrize("raw, expected", [
+    # a brace and then a quote in prose: the quote is prose, never the start of a string that swallows
+    # the brace of the verdict after it
+    ('Borrador: {"reason": "borrador", "pass": true}. Pensándolo mejor { el usuario escribió "no {"reason": '
+     '"al final no saluda", "pass": false}', (False, "al final no saluda")),
+    ('Una { suelta y "comillas {"reason": "r", "pass": false}', (False, "r")),
+    ('{ la palabra "una" {"reason": "r", "pass": true}', (True, "r")),
+    ('{ "una" {"reason": "r", "pass": true}', (None, None)),   # opens like an object, never closed: cut
+    # a raw line break in a reason (common in a model's output) is read, as the decoder reads it leniently
+    ('{"reason": "primero", "pass": true}\n{"reason": "pensándolo\nmejor, no saluda", "pass": false}',
+     (False, "pensándolo\nmejor, no saluda")),
+    ('{"reason": "con\ttab\ny salto", "pass": true}', (True, "con\ttab\ny salto")),
+    # the last object the decoder refuses is the judge's last word unread: no verdict, never the draft's
+    ('{"reason": "borrador", "pass": true}\n{"reason": "final", "pass": false,}', (None, None)),
+    ('{"reason": "borrador", "pass": true} y {"reason": "dice "no" sin escapar", "pass": false}', (None, None)),
+], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
+        "refused-last", "unescaped-quotes-in-last"])
+def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
+    """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
+    read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""
+    assert evalpy.parse_verdict(raw) == expected
+
+
+def test_a_judge_that_changes_its_mind_after_a_stray_brace_is_read_by_its_last_word(judged_split, cli, fake):
+    final = ('Borrador: {"reason": "borrador", "pass": true}. Pensándolo mejor { el usuario escribió "no '
+             '{"reason": "al final no contesta", "pass": false}')
+    judge_replies(fake, lambda cid, model, seed: final if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 9/10 = 90%"), out + err
+    vote = load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]
+    assert vote["pass"] is False and vote["reason"] == "al final no contesta"
+
+
+def test_a_judge_that_quotes_a_think_tag_in_its_reason_keeps_its_vote(judged_split, cli, fake):
+    """The judged answer leaks a lone </think>; the judge, quoting it, wrote the tag inside its JSON
+    reason, which was cut there as if it ended reasoning: no verdict."""
+    said = '{"reason": "la respuesta deja un </think> antes del saludo", "pass": false}'
+    judge_replies(fake, lambda cid, model, seed: said if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 9/10 = 90%"), out + err
+    vote = load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]
+    assert vote["pass"] is False and vote["reason"] == "la respuesta deja un </think> antes del saludo"
+
+
 def test_a_judge_answer_too_large_to_search_is_an_unreadable_vote_that_says_so(judged_split, cli, fake):
     """A verdict is searched for in at most MAX_VERDICT_CHARS of a judge's answer: past that the
     vote is unreadable, and says why where it is stored, on stderr and in the report."""

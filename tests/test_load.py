@@ -151,6 +151,20 @@ def test_labels_one_answer_could_not_tell_apart_are_refused_with_their_line(tmp_
     assert str(e.value).startswith(f"{tmp_path}/{says}"), str(e.value)
 
 
+@pytest.mark.parametrize("reserved", ["INVALID", "invalid.", "*Inválid*"])
+def test_a_run_file_whose_labels_hold_the_reserved_invalid_is_refused(project, cli, reserved):
+    """labels.txt refuses INVALID, but a run file's config.labels held it, and an answer that matched
+    no label then scored as correct for a case expecting it."""
+    from conftest import make_run
+    write_run("runs/x.json", make_run([("a", reserved, "no sé, algo raro"), ("b", "bug", "bug")],
+                                      labels=["bug", "acceso", reserved]))
+    for args in (("report", "runs/x.json"), ("report", "runs/x.json", "--case", "a")):
+        code, out, err = cli(*args)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, (args, out, err)
+        assert err.startswith("error: runs/x.json: ") and \
+            f"config.labels: {reserved!r}: INVALID is reserved for answers that match no label" in err, err
+
+
 def test_a_run_file_whose_labels_one_answer_could_not_tell_apart_is_refused(project, cli):
     from conftest import make_run
     write_run("runs/x.json", make_run([("a", "C", "C"), ("b", "C*", "C*")], labels=["C", "C*"]))

@@ -103,6 +103,17 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     ("pensando</think>", ""),                                        # reasoning and no answer
     ("a </think> b <think> c </think> d", "b <think> c </think> d"),  # the first close ends it
     ("usa <think> y </think> en HTML", "usa <think> y </think> en HTML"),  # a close after an open is text
+    # a lone close inside a JSON object is quoted text (a judge naming the tag it saw), never the end of reasoning
+    ('{"reason": "deja un </think> suelto", "pass": false}', '{"reason": "deja un </think> suelto", "pass": false}'),
+    ('Veo que {"reason": "cita </think>", "winner": "B"}', 'Veo que {"reason": "cita </think>", "winner": "B"}'),
+    ('{"label": "bug", "why": {"tag": "</think>"}}', '{"label": "bug", "why": {"tag": "</think>"}}'),
+    # ... but reasoning that wrote a whole object before its close is still reasoning
+    ('Respondo {"label": "bug"}\n</think>\n\n{"label": "bug"}', '{"label": "bug"}'),
+    ('{ una llave en prosa </think>acceso', "acceso"),
+    ('El cliente escribió {"nombre y nada más\n</think>\n\nbug', "bug"),   # an object that never closes
+    # the first close outside every object ends the reasoning
+    ('Escribiría {"tag": "</think>"} y ya.\n</think>\n\nbug', "bug"),
+    ('{"a": "</think>"} {"b": "</think>"}</think>acceso', "acceso"),
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer

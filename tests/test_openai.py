@@ -398,6 +398,80 @@ def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(p
     assert any(line.startswith("Thinking never finished: 28 (dev-01,") for line in lines), out
 
 
+def serve_message(message):
+    """An OpenAI-compatible server on 127.0.0.1 that answers every chat with this message; returns
+    (server, the bodies it was sent)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    posts = []
+
+    class Parts(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, value):
+            body = json.dumps(value).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            self.reply({"object": "list", "data": [{"id": "m", "object": "model"}]})
+
+        def do_POST(self):
+            posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.reply({"choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+                        "usage": {"prompt_tokens": 40, "completion_tokens": 8}})
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Parts)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    return server, posts
+
+
+# content as a list of parts: the Chat Completions schema allows it (text and refusal parts), and
+# Mistral's API sends a reasoning model's answer so: ThinkChunk {"type": "thinking", "thinking": [text
+# chunks], "closed"} beside TextChunk {"type": "text", "text"} (its OpenAPI spec, mistral-openapi-client)
+@pytest.mark.parametrize("content, response, thinking", [
+    ([{"type": "text", "text": "bug"}], "bug", None),
+    ([{"type": "text", "text": "b"}, {"type": "text", "text": "ug"}], "bug", None),
+    ([{"type": "thinking", "thinking": [{"type": "text", "text": "Un fallo, "}, {"type": "text", "text": "claro."}],
+       "closed": True}, {"type": "text", "text": "bug"}], "bug", "Un fallo, claro."),
+    ([{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "bug"}], "bug", "hmm"),
+    ([{"type": "refusal", "refusal": "No puedo ayudar con eso."}], "No puedo ayudar con eso.", None),
+], ids=["text", "text-in-pieces", "mistral-thinking", "thinking-text", "refusal"])
+def test_content_as_a_list_of_parts_is_read_as_the_answer_and_its_reasoning(project, cli, content, response, thinking):
+    """It was retried and stored as "no choices[0].message.content": a server fault, where the model
+    had answered."""
+    server, posts = serve_message({"role": "assistant", "content": content})
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 3,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    assert len(posts) == 3   # none retried
+    results = load_json("runs/dev-v3.json")["results"]
+    assert [(r["response"], r["thinking"], r["error"]) for r in results] == [(response, thinking, None)] * 3
+
+
+def test_a_part_of_content_that_is_not_read_is_an_error_that_names_it(project, cli):
+    """A part eval.py does not know (an image, a citation) is not dropped without a word: the call is an
+    error that shows the part, asked once (the server answers so every time)."""
+    server, posts = serve_message({"role": "assistant", "content": [
+        {"type": "text", "text": "bug"}, {"type": "image_url", "image_url": {"url": "http://x/\u001b[31m"}}]})
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 2,
+                             "--retries", 2, "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 2 and len(posts) == 2, err
+    errors = {r["error"] for r in load_json("runs/dev-v3.json")["results"]}
+    assert errors == {'choices[0].message.content is a list of parts, and eval.py reads only text, refusal and '
+                      'thinking ones, not {"type": "image_url", "image_url": {"url": "http://x/\\u001b[31m"}}'}, errors
+
+
 def test_the_api_key_never_leaks_through_the_names_of_a_models_entry(project, cli, fake):
     """Issue 28, item 7: the values of a /v1/models entry were cleaned and its keys were not, so
     {"Bearer sk-...": 1} put the key in the run file; a name long enough to be cut short kept

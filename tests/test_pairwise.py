@@ -234,9 +234,18 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
     ('{"reason": "r", "detail": {"winner": "A"}}', None),
+    # a raw line break in the last reason is read; a last object refused is no verdict, never the draft's
+    ('{"reason": "borrador", "winner": "A"}\n{"reason": "final\nB es mejor", "winner": "B"}', "B"),
+    ('{"reason": "borrador", "winner": "A"}\n{"reason": "final", "winner": "B",}', None),
+    ('{"winner": "A"} y luego { una llave y "comillas {"reason": "r", "winner": "B"}', "B"),
 ])
 def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
     assert evalpy.parse_winner(raw)[0] == winner
+
+
+def test_a_pairwise_judge_that_quotes_a_think_tag_keeps_its_vote():
+    said = '{"reason": "A cita </think>; B contesta", "winner": "B"}'
+    assert evalpy.parse_winner(evalpy.answer_of(said)) == ("B", "A cita </think>; B contesta")
 
 
 def test_a_winner_nested_in_the_verdict_never_decides_it(project, cli, fake):

@@ -361,6 +361,19 @@ def test_run_refuses_a_broken_split_before_calling(project, cli, fake):
     assert fake.chat_bodies == [] and not (project / "runs").exists()
 
 
+def test_a_journal_whose_labels_hold_the_reserved_invalid_is_refused(project, cli, fake):
+    """As a run file's are (issue 28's attack, item 11): INVALID among the labels would make every
+    answer that matches no label the right one for a case expecting it."""
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    header = json.loads(lines[0])
+    header["config"]["labels"].append("Invalid")
+    open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "journal:1: damaged journal header: config.labels: 'Invalid': INVALID is reserved" in err, err
+
+
 def test_a_damaged_journal_header_is_refused(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=3)
     lines = open("runs/dev-v3.json.journal").read().splitlines()
