@@ -2843,8 +2843,23 @@ class OpenAIClient(ChatClient):
 CLIENTS = dict(zip(APIS, (OllamaClient, OpenAIClient)))
 
 
+def api_key_of(args):
+    """The API key as a server reads it: whitespace around it (a paste, a file's last line break)
+    trimmed, since a server trims a header's value (RFC 9110, 5.5) and may echo it so; the key
+    sent and the key searched for in what comes back must be the same text. A control character
+    inside cannot go in a header at all: refused by where it came from, the key never printed."""
+    given, key = "--api-key", getattr(args, "api_key", None)
+    if not key:
+        given, key = "$OPENAI_API_KEY", os.environ.get("OPENAI_API_KEY")
+    key = (key or "").strip()
+    if CONTROL_CHARS.search(key) or "\n" in key or "\t" in key:
+        raise EvalError(f"the API key in {given} holds a line break or another control character inside; "
+                        "give the key alone, on one line")
+    return key or None
+
+
 def make_client(config, args):
-    key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
+    key = api_key_of(args) if config["api"] == "openai" else None
     return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
                                   api_key=key, jobs=getattr(args, "jobs", 1))
 
