@@ -414,6 +414,17 @@ def inert(text):
                              text)
 
 
+# Line breaks (and the Unicode line and paragraph separators) in text shown where one line is
+# expected: a list entry, a table cell, a "Run:" line. Kept raw, a server's error body or a run
+# file's model name starts a line of its own there, a fake headline or a fake row.
+LINE_BREAKS = {"\n": "\\n", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def on_one_line(text):
+    """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed."""
+    return re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
+
+
 def one_line(text, width=70):
     flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
@@ -540,11 +551,11 @@ def plural(n, noun):
 
 
 def table(rows, align_right_from=1):
+    rows = [[on_one_line(c) for c in row] for row in rows]   # a cell is one line: a break in it would forge a row
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
-        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
-                 for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [c.rjust(w) if i >= align_right_from else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
 
@@ -1235,7 +1246,7 @@ def shown(key, value):
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
-        return inert(short(value) if key.endswith("_sha") else value).replace("\n", "\\n")
+        return on_one_line(short(value) if key.endswith("_sha") else value)
     return inert(json_text(value))
 
 
@@ -5633,8 +5644,8 @@ def describe_config(config):
     fmt = f" · format {config['format']}" if config.get("format") else ""
     think = config.get("think", THINK_DEFAULT)
     think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
-    return (f"{inert(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · {inert(config['prompt'])} "
-            f"({short(config['prompt_sha'])}) · {inert(config['model'])} · T={config['temperature']:g} "
+    return (f"{on_one_line(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · "
+            f"{on_one_line(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}{think}")
 
 
@@ -6044,7 +6055,7 @@ def format_report(config, s):
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    "got no answer (infrastructure, not scored)")
-        out += [f"  {e['name']}: {e['error']}" for e in problems["failed"]]
+        out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     if problems["open"]["value"]:
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge gave no verdict "
                    "(not scored; see the doubtful verdicts below)")
@@ -6175,7 +6186,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
              + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
-             f"Note: {detail['note']}",
+             f"Note: {on_one_line(detail['note'])}",
              f"Scored with checks sha {short(detail['checks_sha'])} from {detail['checks_from']}",
              *asked_lines(detail)]
     if detail["vars"]:
@@ -6186,13 +6197,13 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
                  + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
-        lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")
+        lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
                   + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({inert(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
+                  f"({on_one_line(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
 
