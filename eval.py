@@ -720,6 +720,11 @@ def remove_quietly(path):
         pass
 
 
+# write_file's temp files: NAME.tmp-PID or NAME.tmp-PID-THREAD. One whose process is gone is removed
+# by the next write of NAME, so no file of the user's may be given such a name (chosen_run_path).
+TEMP_NAME = re.compile(r"(.+)(\.tmp-(\d+)(?:-\d+)?)")
+
+
 def remove_stale_temp_files(path):
     """Temp files of `path` (`path.tmp-PID...`) whose process is gone: a kill during a write left them."""
     folder, name = os.path.split(path)
@@ -728,8 +733,8 @@ def remove_stale_temp_files(path):
     except OSError:
         return
     for other in names:
-        pid = re.fullmatch(re.escape(name) + r"\.tmp-(\d+)(-\d+)?", other)
-        if pid and not process_alive(int(pid.group(1))):
+        temp = TEMP_NAME.fullmatch(other)
+        if temp and temp.group(1) == name and not process_alive(int(temp.group(3))):
             remove_quietly(os.path.join(folder, other))
 
 
@@ -3442,14 +3447,22 @@ def chosen_run_path(out, default):
     so that a `report` of that name reads this run and no older one; --out naming a folder puts
     the default name in it. Refused before any call: a name that is taken (a dangling link too:
     the final write could not take it), one of eval.py's own names, a path through a file."""
-    if not out:
+    if out is None:
         return default, False
+    if out == "":   # an empty shell variable: the default name would pass for the file asked for
+        raise EvalError("--out '' names no file: give a file name or a folder (without --out, the default name is used)")
+    if out == "-":
+        raise EvalError("--out -: a run is written to a file, never to stdout; give a file name "
+                        "(report RUN --json prints it)")
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
         return os.path.join(out, os.path.basename(default)), False
     suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
-    if suffix:
-        raise EvalError(f"--out {out}: a name ending in {suffix} is for eval.py's files beside a run "
-                        f"({RESERVED_SUFFIXES[suffix]}); give the run another name")
+    temp = TEMP_NAME.fullmatch(os.path.basename(out))
+    if suffix or temp:
+        what = RESERVED_SUFFIXES[suffix] if suffix else \
+            f"a write in progress, removed by the next write of {os.path.join(os.path.dirname(out), temp.group(1))}"
+        raise EvalError(f"--out {out}: a name ending in {suffix or temp.group(2)} is for eval.py's files beside a run "
+                        f"({what}); give the run another name")
     folder = os.path.dirname(out)
     while folder and not os.path.lexists(folder):   # the folders still to make: the first that exists must be one
         folder = os.path.dirname(folder)
