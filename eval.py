@@ -470,11 +470,29 @@ def json_preview(value, width=60, clean=str):
     return one_line(clean(text)[:4 * width], width)
 
 
+def unseen(char):
+    """Whether a character is there but cannot be seen as itself: whitespace other than a space (a
+    line break, a tab, a no-break space) and format characters (a zero-width space, a BOM), but
+    for those inert() shows escaped anyway."""
+    return ((char.isspace() and char != " ") or unicodedata.category(char) == "Cf") and not CONTROL_CHARS.match(char)
+
+
+def name_shown(name, width=60):
+    """A name a server listed, for a message: as it is (inert, cut at width), unless what tells it
+    apart from the name asked for would be lost on the screen (a space at an end, two inside, a
+    line break, a zero-width space: "m:latest\n" is not "m:latest"): then quoted, those escaped."""
+    if name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
+        return one_line(name, width)
+    escaped = inert("".join((f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+                            if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
+    return '"' + (escaped if len(escaped) <= width else escaped[:width - 1] + "…") + '"'
+
+
 def names_text(names, clean=str, empty="none"):
     """Names a server listed, for a message: the first NAMES_SHOWN, each one line (inert, cut short,
     cleaned of the API key first), then how many more. 100,000 of them, or one holding a line
     break, must not make the message a megabyte or forge a line of its own."""
-    some = [one_line(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
+    some = [name_shown(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
     more = len(names) - len(some)
     return ", ".join(some) + (f", and {more} more" if more > 0 else "") or empty
 

@@ -1300,3 +1300,15 @@ def test_a_servers_long_or_many_lined_listing_is_one_short_message(project, cli,
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/b.json")[0] == 0
     out = cli("compare", "runs/a.json", "runs/b.json")[1]
     assert "  server_version: 0.1\\nerror: forged\\nvvv" in out and "\nerror: forged" not in out
+
+
+@pytest.mark.parametrize("listed, shown", [
+    ("m:latest\n", '"m:latest\\n"'), ("m ", '"m "'), (" m", '" m"'), ("m\t", '"m\\t"'), ("m\u00a0", '"m\\xa0"'),
+    ("m\u200b", '"m\\u200b"'), ("my  model", '"my  model"')])
+def test_a_listed_name_that_differs_only_by_whitespace_is_shown_with_it(project, cli, fake, listed, shown):
+    """From the attack on issue 28: /api/tags listing "m:latest\\n" (or "m ") gave "model 'm' is not
+    pulled ... pick one it has: m:latest.", the very name asked for: the whitespace that makes
+    it differ was flattened away. A name whose difference cannot be seen is shown quoted, escaped."""
+    fake.models = [listed, "qwen2.5:7b"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "m")
+    assert code == 2 and f"pick one it has: {shown}, qwen2.5:7b." in err, err

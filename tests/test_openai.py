@@ -485,3 +485,11 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
                          *(["--api-key", broken] if given == "--api-key" else []))
     assert code == 2 and len(err.splitlines()) == 1 and given in err and "line break" in err, err
     assert SECRET[:8] not in err and fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_a_served_name_with_a_trailing_space_is_shown_with_it(project, cli, fake):
+    """From the attack on issue 28: /v1/models serving "m " gave "model 'm' is not served ...
+    it serves: m"."""
+    fake.listings["/v1/models"] = {"data": [{"id": "m "}, {"id": "m\n"}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m")
+    assert code == 2 and err.endswith('it serves: "m ", "m\\n"\n'), err
