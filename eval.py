@@ -70,6 +70,7 @@ import time
 import unicodedata
 from collections import Counter
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
 from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
@@ -505,17 +506,20 @@ def fmt(x):
     return "-" if x is None else f"{x:.2f}"
 
 
-def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9)):
+def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: True):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
     never as 0.05. A figure exactly on the line prints as the line does (p = 1/64 against alpha
     0.015625 as 0.015625, not 0.016). The text is read back exactly (in floats "99.99" / 100 is
-    below 0.9999), against the line as it was written."""
+    below 0.9999), against the line as it was written. Where the digits offered are too few (a
+    chance of 0.9999999989999994 against 0.999999999), more are taken, up to what a float holds:
+    two floats apart always print apart at 17 significant digits. fits: a further rule the text
+    read back must keep (a chance below 1 never reads 100%)."""
     at = Fraction(str(line))
-    for d in digits:
+    for d in [*digits, *range(max(digits) + 1, max(digits) + 22)]:
         text = text_of(x, d)
         shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        if shown == at if x == line else shown != at and (shown < at) == (x < line):
+        if (shown == at if x == line else shown != at and (shown < at) == (x < line)) and fits(shown):
             return text
     return text
 
@@ -525,8 +529,9 @@ def percent(x, line=None):
     on its side (89.8%, not 90%, against a minimum of 90%)."""
     if x is None:
         return "-"
-    if line is not None:
-        return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%")
+    if line is not None:   # the float's exact value (Decimal), so that many digits print what it holds
+        return beside(x, line, lambda v, d: f"{Decimal(v).scaleb(2):.{d}f}%",
+                      fits=lambda shown: (shown < 1 or x >= 1) and (shown > 0 or x <= 0))
     text = f"{100 * x:.0f}"
     if (text == "100" and x < 1) or (text == "0" and x > 0):
         text = f"{100 * x:.1f}"
@@ -537,7 +542,7 @@ def percent_line(line):
     """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
     was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
     that keep it apart from it (percent(x, line))."""
-    return f"{round(100 * line, 10):.15g}%"
+    return f"{Decimal(str(line)).scaleb(2).normalize():f}%"   # exact: 0.9999999999999999 is not 100%
 
 
 def count_percent(part, whole):
