@@ -1749,6 +1749,8 @@ def read_bytes(path, what):
 
 def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
+    if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
+        return EvalError(f"{path}: a link to {os.readlink(path)}, which does not exist; fix the link or remove it")
     if isinstance(error, FileNotFoundError):
         return EvalError(f"{path}: no such {what}")
     if isinstance(error, IsADirectoryError):
@@ -1956,8 +1958,10 @@ DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pas
 
 def load_default_checks(path):
     """checks.json beside a split: checks every case of the split is scored with, and the threshold
-    of their weighted score, if any. Returns (checks, threshold, the file's bytes)."""
-    if not os.path.exists(path):
+    of their weighted score, if any. Returns (checks, threshold, the file's bytes). A link whose
+    target is gone is read, and named (read_bytes): taken for no file, the split's checks would be
+    left out in silence."""
+    if not os.path.lexists(path):
         return [], None, b""
     data = read_bytes(path, "checks file")
     try:
@@ -2020,7 +2024,9 @@ def load_split(path):
     folder = os.path.dirname(path) or "."
     data = read_bytes(path, "split file")
     labels_path = os.path.join(folder, LABELS_FILE)
-    labels = parse_labels(labels_path) if os.path.exists(labels_path) else None
+    # lexists: a link whose target is gone is a file that should be there, named (parse_labels reads
+    # it through read_bytes), never taken for no file: the set would be scored as free text, in silence
+    labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
     sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b""))
     problems, cases, first_line_of = [], [], {}
