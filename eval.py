@@ -6244,7 +6244,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
-        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
+        lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
                   f"({on_one_line(j['reason'] or j['error'] or j['unread'] or '')})" for j in t["judges"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
@@ -6266,7 +6266,7 @@ def asked_text(config):
     if config.get("think") not in (None, THINK_DEFAULT):
         parts.append(f"think={shown('think', THINK_FLAGS.get(config['think'], config['think']))}")
     options = config.get("options") if isinstance(config.get("options"), dict) else {}
-    parts += [f"{inert(k)}={shown(k, v)}" for k, v in options.items()
+    parts += [f"{on_one_line(k)}={shown(k, v)}" for k, v in options.items()
               if not (k == "num_ctx" and v == DEFAULT_NUM_CTX and config.get("api", "ollama") == "ollama")]
     subset = config.get("subset")
     if subset:
@@ -6537,7 +6537,7 @@ def run_names(paths):
     """Short names for a table of runs: each file's name without .json, or its path when two
     runs share a name."""
     names = [os.path.basename(p).removesuffix(".json") for p in paths]
-    return [inert(n) for n in (names if len(set(names)) == len(names) else paths)]
+    return [on_one_line(n) for n in (names if len(set(names)) == len(names) else paths)]
 
 
 def distinct_settings(configs):
@@ -6641,7 +6641,7 @@ def many_rows(sec):
 def many_notes(sec):
     """What the table rests on: the shared cases, the reference, the pairing, the adjustment."""
     each = " (each case's pass rate over its trials)" if sec["majority_vote"] else ""
-    notes = [f"{len(sec['rows'])} runs of {inert(sec['split'])} ({sec['split_sha']}), compared on "
+    notes = [f"{len(sec['rows'])} runs of {on_one_line(sec['split'])} ({sec['split_sha']}), compared on "
              f"{plural(sec['cases']['value'], 'case')}{each}, each against the first listed (the reference)."]
     if sec["partial"]:
         notes.append(f"Only the cases every run holds are compared ({figure_text(sec['shared_cases'])}; the runs hold "
@@ -6737,7 +6737,7 @@ def pairwise_lines(w):
     def ids(items):
         return ", ".join(items) or "-"
     j = w["judge"]
-    out = ["", f"Pairwise (judge {inert(', '.join(j['models']))}"
+    out = ["", f"Pairwise (judge {on_one_line(', '.join(j['models']))}"
                + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
            f"  Candidate wins ({len(w['candidate_wins'])}): {ids(w['candidate_wins'])}",
            f"  Baseline wins ({len(w['baseline_wins'])}): {ids(w['baseline_wins'])}",
@@ -6746,7 +6746,7 @@ def pairwise_lines(w):
            f"  Flip rate: {count_percent(len(w['flips']), w['pairs'] - len(w['no_verdict']))} of pairs with a verdict"
            "  (the judge's position bias on these answers)"]
     if len(w["flip_rate_by_model"]) > 1:
-        out.append("  Flip rate by judge: " + " · ".join(f"{inert(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
+        out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
                    + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
@@ -7762,7 +7762,7 @@ def stored_flip_rates(path, run_sha):
 
 
 def format_audit(audit, votes):
-    out = [f"Judge audit: the judged model is {inert(audit['model'])} (family {inert(audit['family'])})"]
+    out = [f"Judge audit: the judged model is {on_one_line(audit['model'])} (family {on_one_line(audit['family'])})"]
     for name, a in audit["checks"].items():
         v = a["verbosity"]
         out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
@@ -7780,7 +7780,7 @@ def format_audit(audit, votes):
             out += ["  " + line for line in table(rows, align_right_from=99)]
         for model, r in a["judges"].items():
             same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
-            out.append(f"  Judge {inert(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
+            out.append(f"  Judge {on_one_line(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
         if len(a["judges"]) > 1 and any(r["same_family"] for r in a["judges"].values()) and not all(
                 r["same_family"] for r in a["judges"].values()):
             out.append("  (compare the same-family judge's rate with the others': a gap on the same answers is "

@@ -429,7 +429,7 @@ def test_a_line_break_from_a_server_or_a_run_file_never_starts_a_line_of_its_own
     headline in report, a fake line in report --case and a fake row in runs."""
     forged = "\nAccuracy: 100% (forged)\u2028Accuracy: 100%"
     check = [{"name": "greets", "type": "judge", "value": "greets politely", "blocking": True}]
-    vote = {"check": "greets", "model": "j", "vote": 1, "seed": 42, "prompt_tokens": None, "completion_tokens": None}
+    vote = {"check": "greets", "model": "j" + forged, "vote": 1, "seed": 42, "prompt_tokens": None, "completion_tokens": None}
     judged = [{**vote, "pass": True, "raw": "{}", "reason": "fine" + forged, "error": None}]
     failed = [{**vote, "pass": None, "raw": None, "reason": None, "error": "HTTP 500: busy" + forged}]
     run = make_run([{"id": "c1", "response": None, "error": "HTTP 500: busy" + forged, "checks": check},
