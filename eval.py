@@ -2891,15 +2891,19 @@ CLIENTS = dict(zip(APIS, (OllamaClient, OpenAIClient)))
 def api_key_of(args):
     """The API key as a server reads it: whitespace around it (a paste, a file's last line break)
     trimmed, since a server trims a header's value (RFC 9110, 5.5) and may echo it so; the key
-    sent and the key searched for in what comes back must be the same text. A control character
-    inside cannot go in a header at all: refused by where it came from, the key never printed."""
+    sent and the key searched for in what comes back must be the same text. A line break, a
+    control character or a character beyond ASCII inside (a zero-width space copied from a web
+    page) cannot go in a header as it is: refused by where it came from and where in the key it
+    stands, the key itself never printed (else requests fails, and the server seemed unreachable)."""
     given, key = "--api-key", getattr(args, "api_key", None)
     if not key:
         given, key = "$OPENAI_API_KEY", os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
-    if CONTROL_CHARS.search(key) or "\n" in key or "\t" in key:
-        raise EvalError(f"the API key in {given} holds a line break or another control character inside; "
-                        "give the key alone, on one line")
+    bad = re.search(r"[^\x20-\x7e]", key)
+    if bad:
+        what = {"\n": "a line break", "\r": "a line break (\\r)", "\t": "a tab"}.get(bad.group(), f"U+{ord(bad.group()):04X}")
+        raise EvalError(f"the API key in {given} holds {what} at character {bad.start() + 1}, which an HTTP header "
+                        "cannot carry; give the key alone, in ASCII, on one line")
     return key or None
 
 

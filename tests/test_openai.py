@@ -476,14 +476,19 @@ def test_an_api_key_pasted_with_whitespace_around_it_is_sent_and_removed_trimmed
 
 
 @pytest.mark.parametrize("given", ["--api-key", "$OPENAI_API_KEY"])
-def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_from(project, cli, fake, monkeypatch, given):
+@pytest.mark.parametrize("inside, says", [("\n", "a line break at character 9"), ("\u200b", "U+200B at character 9"),
+                                          ("й", "U+0439 at character 9")])
+def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_from(project, cli, fake, monkeypatch,
+                                                                                  given, inside, says):
+    """A line break was "cannot reach the model server (InvalidHeader)"; a zero-width space pasted
+    from a web page, "(UnicodeEncodeError)": the server was fine, the key could not be sent."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    broken = SECRET[:8] + "\n" + SECRET[8:]
+    broken = SECRET[:8] + inside + SECRET[8:]
     if given == "$OPENAI_API_KEY":
         monkeypatch.setenv("OPENAI_API_KEY", broken)
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url,
                          *(["--api-key", broken] if given == "--api-key" else []))
-    assert code == 2 and len(err.splitlines()) == 1 and given in err and "line break" in err, err
+    assert code == 2 and len(err.splitlines()) == 1 and f"the API key in {given} holds {says}" in err, err
     assert SECRET[:8] not in err and fake.chat_bodies == [] and not os.path.exists("runs")
 
 
