@@ -529,8 +529,8 @@ def percent(x, line=None):
     on its side (89.8%, not 90%, against a minimum of 90%)."""
     if x is None:
         return "-"
-    if line is not None:   # the float's exact value (Decimal), so that many digits print what it holds
-        return beside(x, line, lambda v, d: f"{Decimal(v).scaleb(2):.{d}f}%",
+    if line is not None:   # past 9 digits, from the float's exact value (Decimal): 100 * v adds an error there
+        return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%" if d <= 9 else f"{Decimal(v).scaleb(2):.{d}f}%",
                       fits=lambda shown: (shown < 1 or x >= 1) and (shown > 0 or x <= 0))
     text = f"{100 * x:.0f}"
     if (text == "100" and x < 1) or (text == "0" and x > 0):
