@@ -8562,6 +8562,10 @@ def write_page(path, text, force, inputs):
     was made from (a run, its sidecars, its prompt and split) never, even with force."""
     if path.lower().endswith((".json", ".jsonl")):
         raise EvalError(f"--html {path}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
+    temp = TEMP_NAME.fullmatch(os.path.basename(path))
+    if temp:   # the next write of NAME would remove the page as a dead process's temp file
+        raise EvalError(f"--html {path}: a name ending in {temp.group(2)} is a temp file's, removed by the next write "
+                        f"of {os.path.join(os.path.dirname(path), temp.group(1))}; name the page .html")
     for given in filter(None, inputs):
         with contextlib.suppress(OSError, ValueError):   # ValueError: a path holding half a character
             if os.path.samefile(path, given):
