@@ -71,6 +71,7 @@ import time
 import unicodedata
 from collections import Counter
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
 from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
@@ -452,6 +453,17 @@ def inert(text):
                              text)
 
 
+# Line breaks (and the Unicode line and paragraph separators) in text shown where one line is
+# expected: a list entry, a table cell, a "Run:" line. Kept raw, a server's error body or a run
+# file's model name starts a line of its own there, a fake headline or a fake row.
+LINE_BREAKS = {"\n": "\\n", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def on_one_line(text):
+    """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed."""
+    return re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
+
+
 def one_line(text, width=70):
     flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
@@ -497,11 +509,29 @@ def json_preview(value, width=60, clean=str):
     return one_line(clean(text)[:4 * width], width)
 
 
+def unseen(char):
+    """Whether a character is there but cannot be seen as itself: whitespace other than a space (a
+    line break, a tab, a no-break space) and format characters (a zero-width space, a BOM), but
+    for those inert() shows escaped anyway."""
+    return ((char.isspace() and char != " ") or unicodedata.category(char) == "Cf") and not CONTROL_CHARS.match(char)
+
+
+def name_shown(name, width=60):
+    """A name a server listed, for a message: as it is (inert, cut at width), unless what tells it
+    apart from the name asked for would be lost on the screen (a space at an end, two inside, a
+    line break, a zero-width space: "m:latest\n" is not "m:latest"): then quoted, those escaped."""
+    if name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
+        return one_line(name, width)
+    escaped = inert("".join((f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+                            if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
+    return '"' + (escaped if len(escaped) <= width else escaped[:width - 1] + "…") + '"'
+
+
 def names_text(names, clean=str, empty="none"):
     """Names a server listed, for a message: the first NAMES_SHOWN, each one line (inert, cut short,
     cleaned of the API key first), then how many more. 100,000 of them, or one holding a line
     break, must not make the message a megabyte or forge a line of its own."""
-    some = [one_line(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
+    some = [name_shown(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
     more = len(names) - len(some)
     return ", ".join(some) + (f", and {more} more" if more > 0 else "") or empty
 
@@ -514,17 +544,20 @@ def fmt(x):
     return "-" if x is None else f"{x:.2f}"
 
 
-def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9)):
+def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: True):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
     never as 0.05. A figure exactly on the line prints as the line does (p = 1/64 against alpha
     0.015625 as 0.015625, not 0.016). The text is read back exactly (in floats "99.99" / 100 is
-    below 0.9999), against the line as it was written."""
+    below 0.9999), against the line as it was written. Where the digits offered are too few (a
+    chance of 0.9999999989999994 against 0.999999999), more are taken, up to what a float holds:
+    two floats apart always print apart at 17 significant digits. fits: a further rule the text
+    read back must keep (a chance below 1 never reads 100%)."""
     at = Fraction(str(line))
-    for d in digits:
+    for d in [*digits, *range(max(digits) + 1, max(digits) + 22)]:
         text = text_of(x, d)
         shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        if shown == at if x == line else shown != at and (shown < at) == (x < line):
+        if (shown == at if x == line else shown != at and (shown < at) == (x < line)) and fits(shown):
             return text
     return text
 
@@ -534,8 +567,9 @@ def percent(x, line=None):
     on its side (89.8%, not 90%, against a minimum of 90%)."""
     if x is None:
         return "-"
-    if line is not None:
-        return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%")
+    if line is not None:   # past 9 digits, from the float's exact value (Decimal): 100 * v adds an error there
+        return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%" if d <= 9 else f"{Decimal(v).scaleb(2):.{d}f}%",
+                      fits=lambda shown: (shown < 1 or x >= 1) and (shown > 0 or x <= 0))
     text = f"{100 * x:.0f}"
     if (text == "100" and x < 1) or (text == "0" and x > 0):
         text = f"{100 * x:.1f}"
@@ -546,7 +580,7 @@ def percent_line(line):
     """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
     was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
     that keep it apart from it (percent(x, line))."""
-    return f"{round(100 * line, 10):.15g}%"
+    return f"{Decimal(str(line)).scaleb(2).normalize():f}%"   # exact: 0.9999999999999999 is not 100%
 
 
 def count_percent(part, whole):
@@ -578,11 +612,11 @@ def plural(n, noun):
 
 
 def table(rows, align_right_from=1):
+    rows = [[on_one_line(c) for c in row] for row in rows]   # a cell is one line: a break in it would forge a row
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
-        cells = [str(c).rjust(w) if i >= align_right_from else str(c).ljust(w)
-                 for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [c.rjust(w) if i >= align_right_from else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
 
@@ -789,6 +823,11 @@ def remove_quietly(path):
         pass
 
 
+# write_file's temp files: NAME.tmp-PID or NAME.tmp-PID-THREAD. One whose process is gone is removed
+# by the next write of NAME, so no file of the user's may be given such a name (chosen_run_path).
+TEMP_NAME = re.compile(r"(.+)(\.tmp-(\d+)(?:-\d+)?)")
+
+
 def remove_stale_temp_files(path):
     """Temp files of `path` (`path.tmp-PID...`) whose process is gone: a kill during a write left them."""
     folder, name = os.path.split(path)
@@ -797,8 +836,8 @@ def remove_stale_temp_files(path):
     except OSError:
         return
     for other in names:
-        pid = re.fullmatch(re.escape(name) + r"\.tmp-(\d+)(-\d+)?", other)
-        if pid and not process_alive(int(pid.group(1))):
+        temp = TEMP_NAME.fullmatch(other)
+        if temp and temp.group(1) == name and not process_alive(int(temp.group(3))):
             remove_quietly(os.path.join(folder, other))
 
 
@@ -1374,7 +1413,7 @@ def shown(key, value):
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
-        return inert(short(value) if key.endswith("_sha") else value).replace("\n", "\\n")
+        return on_one_line(short(value) if key.endswith("_sha") else value)
     return inert(json_text(value))
 
 
@@ -2004,6 +2043,8 @@ def read_bytes(path, what):
 
 def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
+    if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
+        return EvalError(f"{path}: a link to {os.readlink(path)}, which does not exist; fix the link or remove it")
     if isinstance(error, FileNotFoundError):
         return EvalError(f"{path}: no such {what}")
     if isinstance(error, IsADirectoryError):
@@ -2340,8 +2381,10 @@ DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pas
 
 def load_default_checks(path):
     """checks.json beside a split: checks every case of the split is scored with, and the threshold
-    of their weighted score, if any. Returns (checks, threshold, the file's bytes)."""
-    if not os.path.exists(path):
+    of their weighted score, if any. Returns (checks, threshold, the file's bytes). A link whose
+    target is gone is read, and named (read_bytes): taken for no file, the split's checks would be
+    left out in silence."""
+    if not os.path.lexists(path):
         return [], None, b""
     data = read_bytes(path, "checks file")
     try:
@@ -2440,7 +2483,9 @@ def load_split(path):
     folder = os.path.dirname(path) or "."
     data = read_bytes(path, "split file")
     labels_path = os.path.join(folder, LABELS_FILE)
-    labels = parse_labels(labels_path) if os.path.exists(labels_path) else None
+    # lexists: a link whose target is gone is a file that should be there, named (parse_labels reads
+    # it through read_bytes), never taken for no file: the set would be scored as free text, in silence
+    labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
@@ -3519,8 +3564,27 @@ class OpenAIClient(ChatClient):
 CLIENTS = dict(zip(APIS, (OllamaClient, OpenAIClient)))
 
 
+def api_key_of(args):
+    """The API key as a server reads it: whitespace around it (a paste, a file's last line break)
+    trimmed, since a server trims a header's value (RFC 9110, 5.5) and may echo it so; the key
+    sent and the key searched for in what comes back must be the same text. A line break, a
+    control character or a character beyond ASCII inside (a zero-width space copied from a web
+    page) cannot go in a header as it is: refused by where it came from and where in the key it
+    stands, the key itself never printed (else requests fails, and the server seemed unreachable)."""
+    given, key = "--api-key", getattr(args, "api_key", None)
+    if not key:
+        given, key = "$OPENAI_API_KEY", os.environ.get("OPENAI_API_KEY")
+    key = (key or "").strip()
+    bad = re.search(r"[^\x20-\x7e]", key)
+    if bad:
+        what = {"\n": "a line break", "\r": "a line break (\\r)", "\t": "a tab"}.get(bad.group(), f"U+{ord(bad.group()):04X}")
+        raise EvalError(f"the API key in {given} holds {what} at character {bad.start() + 1}, which an HTTP header "
+                        "cannot carry; give the key alone, in ASCII, on one line")
+    return key or None
+
+
 def make_client(config, args):
-    key = (getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")) if config["api"] == "openai" else None
+    key = api_key_of(args) if config["api"] == "openai" else None
     return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
                                   api_key=key, jobs=getattr(args, "jobs", 1))
 
@@ -4339,14 +4403,22 @@ def chosen_run_path(out, default):
     so that a `report` of that name reads this run and no older one; --out naming a folder puts
     the default name in it. Refused before any call: a name that is taken (a dangling link too:
     the final write could not take it), one of eval.py's own names, a path through a file."""
-    if not out:
+    if out is None:
         return default, False
+    if out == "":   # an empty shell variable: the default name would pass for the file asked for
+        raise EvalError("--out '' names no file: give a file name or a folder (without --out, the default name is used)")
+    if out == "-":
+        raise EvalError("--out -: a run is written to a file, never to stdout; give a file name "
+                        "(report RUN --json prints it)")
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
         return os.path.join(out, os.path.basename(default)), False
     suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
-    if suffix:
-        raise EvalError(f"--out {out}: a name ending in {suffix} is for eval.py's files beside a run "
-                        f"({RESERVED_SUFFIXES[suffix]}); give the run another name")
+    temp = TEMP_NAME.fullmatch(os.path.basename(out))
+    if suffix or temp:
+        what = RESERVED_SUFFIXES[suffix] if suffix else \
+            f"a write in progress, removed by the next write of {os.path.join(os.path.dirname(out), temp.group(1))}"
+        raise EvalError(f"--out {out}: a name ending in {suffix or temp.group(2)} is for eval.py's files beside a run "
+                        f"({what}); give the run another name")
     folder = os.path.dirname(out)
     while folder and not os.path.lexists(folder):   # the folders still to make: the first that exists must be one
         folder = os.path.dirname(folder)
@@ -6996,8 +7068,8 @@ def describe_config(config):
     fmt = f" · format {config['format']}" if config.get("format") else ""
     think = config.get("think", THINK_DEFAULT)
     think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
-    return (f"{inert(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · {inert(config['prompt'])} "
-            f"({short(config['prompt_sha'])}) · {inert(config['model'])} · T={config['temperature']:g} "
+    return (f"{on_one_line(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · "
+            f"{on_one_line(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}{think}")
 
 
@@ -7565,7 +7637,7 @@ def format_report(config, s):
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    "got no answer (infrastructure, not scored)")
-        out += [f"  {e['name']}: {e['error']}" for e in problems["failed"]]
+        out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     if problems["open"]["value"]:
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge gave no verdict "
                    "(not scored; see the doubtful verdicts below)")
@@ -7785,7 +7857,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
     lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
              + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
-             f"Note: {detail['note']}",
+             f"Note: {on_one_line(detail['note'])}",
              f"Scored with checks sha {short(detail['checks_sha'])} from {detail['checks_from']}",
              *asked_lines(detail)]
     if detail["vars"]:
@@ -7799,7 +7871,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
                  + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
-        lines += ["", f"Trial {t['trial']}{label}" + (f": error {t['error']}" if t["error"] else f" ({checks})")
+        lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
                   + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
@@ -7807,11 +7879,12 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += turn_lines(t["transcript"], t["out_of_turns"])
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
-        lines += [f"  judge {inert(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({inert(j['reason'] or j['error'] or j['unread'] or '')})"
+        lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
+                  f"({on_one_line(j['reason'] or j['error'] or j['unread'] or '')})"
                   + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
                   for j in t["judges"]]
-        lines += [f"  unsupported claim ({c['check']}): {inert(c['claim'])} ({inert(c['why'])})" for c in t["unsupported"]]
+        lines += [f"  unsupported claim ({c['check']}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
+                  for c in t["unsupported"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
 
@@ -7832,7 +7905,7 @@ def asked_text(config):
     if config.get("think") not in (None, THINK_DEFAULT):
         parts.append(f"think={shown('think', THINK_FLAGS.get(config['think'], config['think']))}")
     options = config.get("options") if isinstance(config.get("options"), dict) else {}
-    parts += [f"{inert(k)}={shown(k, v)}" for k, v in options.items()
+    parts += [f"{on_one_line(k)}={shown(k, v)}" for k, v in options.items()
               if not (k == "num_ctx" and v == DEFAULT_NUM_CTX and config.get("api", "ollama") == "ollama")]
     subset = config.get("subset")
     if subset:
@@ -8193,7 +8266,7 @@ def run_names(paths):
     """Short names for a table of runs: each file's name without .json, or its path when two
     runs share a name."""
     names = [os.path.basename(p).removesuffix(".json") for p in paths]
-    return [inert(n) for n in (names if len(set(names)) == len(names) else paths)]
+    return [on_one_line(n) for n in (names if len(set(names)) == len(names) else paths)]
 
 
 def distinct_settings(configs):
@@ -8297,7 +8370,7 @@ def many_rows(sec):
 def many_notes(sec):
     """What the table rests on: the shared cases, the reference, the pairing, the adjustment."""
     each = " (each case's pass rate over its trials)" if sec["majority_vote"] else ""
-    notes = [f"{len(sec['rows'])} runs of {inert(sec['split'])} ({sec['split_sha']}), compared on "
+    notes = [f"{len(sec['rows'])} runs of {on_one_line(sec['split'])} ({sec['split_sha']}), compared on "
              f"{plural(sec['cases']['value'], 'case')}{each}, each against the first listed (the reference)."]
     if sec["partial"]:
         notes.append(f"Only the cases every run holds are compared ({figure_text(sec['shared_cases'])}; the runs hold "
@@ -8393,7 +8466,7 @@ def pairwise_lines(w):
     def ids(items):
         return ", ".join(items) or "-"
     j = w["judge"]
-    out = ["", f"Pairwise (judge {inert(', '.join(j['models']))}"
+    out = ["", f"Pairwise (judge {on_one_line(', '.join(j['models']))}"
                + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
            f"  Candidate wins ({len(w['candidate_wins'])}): {ids(w['candidate_wins'])}",
            f"  Baseline wins ({len(w['baseline_wins'])}): {ids(w['baseline_wins'])}",
@@ -8402,7 +8475,7 @@ def pairwise_lines(w):
            f"  Flip rate: {count_percent(len(w['flips']), w['pairs'] - len(w['no_verdict']))} of pairs with a verdict"
            "  (the judge's position bias on these answers)"]
     if len(w["flip_rate_by_model"]) > 1:
-        out.append("  Flip rate by judge: " + " · ".join(f"{inert(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
+        out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
                    + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
@@ -9518,7 +9591,7 @@ def stored_flip_rates(path, run_sha):
 
 
 def format_audit(audit, votes):
-    out = [f"Judge audit: the judged model is {inert(audit['model'])} (family {inert(audit['family'])})"]
+    out = [f"Judge audit: the judged model is {on_one_line(audit['model'])} (family {on_one_line(audit['family'])})"]
     for name, a in audit["checks"].items():
         v = a["verbosity"]
         out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
@@ -9536,7 +9609,7 @@ def format_audit(audit, votes):
             out += ["  " + line for line in table(rows, align_right_from=99)]
         for model, r in a["judges"].items():
             same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
-            out.append(f"  Judge {inert(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
+            out.append(f"  Judge {on_one_line(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
         if len(a["judges"]) > 1 and any(r["same_family"] for r in a["judges"].values()) and not all(
                 r["same_family"] for r in a["judges"].values()):
             out.append("  (compare the same-family judge's rate with the others': a gap on the same answers is "
@@ -10420,6 +10493,10 @@ def write_page(path, text, force, inputs):
     was made from (a run, its sidecars, its prompt and split) never, even with force."""
     if path.lower().endswith((".json", ".jsonl")):
         raise EvalError(f"--html {path}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
+    temp = TEMP_NAME.fullmatch(os.path.basename(path))
+    if temp:   # the next write of NAME would remove the page as a dead process's temp file
+        raise EvalError(f"--html {path}: a name ending in {temp.group(2)} is a temp file's, removed by the next write "
+                        f"of {os.path.join(os.path.dirname(path), temp.group(1))}; name the page .html")
     for given in filter(None, inputs):
         with contextlib.suppress(OSError, ValueError):   # ValueError: a path holding half a character
             if os.path.samefile(path, given):

@@ -1402,3 +1402,15 @@ def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, 
     assert answer["response"] is None and answer["attempts"] == 2
     assert answer["error"] in ("the server's answer had tool_calls that are not calls",
                                "the server's answer had no choices[0].message.content")
+
+
+@pytest.mark.parametrize("listed, shown", [
+    ("m:latest\n", '"m:latest\\n"'), ("m ", '"m "'), (" m", '" m"'), ("m\t", '"m\\t"'), ("m\u00a0", '"m\\xa0"'),
+    ("m\u200b", '"m\\u200b"'), ("my  model", '"my  model"')])
+def test_a_listed_name_that_differs_only_by_whitespace_is_shown_with_it(project, cli, fake, listed, shown):
+    """From the attack on issue 28: /api/tags listing "m:latest\\n" (or "m ") gave "model 'm' is not
+    pulled ... pick one it has: m:latest.", the very name asked for: the whitespace that makes
+    it differ was flattened away. A name whose difference cannot be seen is shown quoted, escaped."""
+    fake.models = [listed, "qwen2.5:7b"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "m")
+    assert code == 2 and f"pick one it has: {shown}, qwen2.5:7b." in err, err

@@ -1058,3 +1058,19 @@ def test_a_faithful_threshold_changed_later_rescores_the_stored_claims_without_a
     assert code == 0, err
     assert [c["passed"] for c in json.loads(out)["checks"] if c["name"] == "faithful"] == [3]   # 1, 1/2, 1/2 reach 0.5
     assert len(fake.chat_bodies) == calls
+
+
+@pytest.mark.parametrize("out, says", [
+    ("jd/K.json.tmp-999999", "--out jd/K.json.tmp-999999: a name ending in .tmp-999999 is for eval.py's files"),
+    ("-", "--out -: a run is written to a file, never to stdout"), ("", "--out '' names no file")])
+def test_judge_out_that_is_a_temp_file_stdout_or_nothing_is_refused(project, judged_split, cli, fake, out, says):
+    """From the attack on issue 28: judge --out K.json.tmp-999999 wrote there, and a later judge
+    --out K.json deleted it as a dead process's temp file; --out - wrote a file named "-"; --out ""
+    wrote the default name as if no --out were given."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    before, asked = sorted(os.listdir(".")), len(fake.chat_bodies)
+    code, _, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", out)
+    assert code == 2 and says in err and len(err.splitlines()) == 1, err
+    assert len(fake.chat_bodies) == asked and sorted(os.listdir(".")) == before
+    assert sorted(os.listdir("runs")) == ["answers-dev-v1.json"]

@@ -678,3 +678,19 @@ def test_a_prompt_with_context_needs_passages_in_every_case(tmp_path):
     found = evalpy.prompt_problems("p.txt", "Passages:\n{{context}}", path, cases)
     assert found == [f"{path}:2: p.txt uses {{{{context}}}} but this case has no context "
                      "(its passages, or run --context FILE)"]
+
+
+@pytest.mark.parametrize("name, what", [("checks.json", "checks file"), ("labels.txt", "labels file")])
+def test_a_dangling_link_beside_the_split_is_named_not_taken_for_no_file(project, cli, fake, name, what):
+    """From the attack on issue 28: checks.json beside the split, a link whose target was gone
+    (an unmounted share), was taken as absent: the run went ahead scored with the label check alone,
+    exit 0, no word. labels.txt so would make a classification set a free-text one."""
+    folder = project / "golden"
+    (folder / name).unlink(missing_ok=True)
+    os.symlink("/nowhere/" + name, folder / name)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == [] and not os.path.exists("runs"), err
+    assert err == f"error: golden/{name}: a link to /nowhere/{name}, which does not exist; fix the link or remove it\n"
+    os.symlink("/nowhere/dev.jsonl", project / "gone.jsonl")   # the split itself, named as such
+    code, out, err = cli("run", "--split", "gone.jsonl", "--host", fake.url)
+    assert code == 2 and "gone.jsonl: a link to /nowhere/dev.jsonl, which does not exist" in err, err

@@ -529,3 +529,46 @@ def test_a_model_list_of_the_wrong_shape_is_named_without_the_api_key(project, c
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
     assert code == 2 and ("not a list of models" in err or "not an object holding" in err), err
     assert SECRET[:6] not in err and ("[API ke" in err or "Bearer [removed]" in err), err
+
+
+@pytest.mark.parametrize("pasted", [SECRET + " ", SECRET + "\n", "\t" + SECRET + " \r\n"])
+def test_an_api_key_pasted_with_whitespace_around_it_is_sent_and_removed_trimmed(project, cli, fake, monkeypatch, pasted):
+    """From the attack on issue 28: OPENAI_API_KEY="sk-... " (a paste) was sent with its space,
+    which a server trims (RFC 9110 5.5) and echoes trimmed, while the key was searched for with its
+    space: the echo reached the run file. A line break after it was a bare "InvalidHeader"."""
+    fake.api_key = SECRET
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {list(key)[0]: ["key_in_answer"]}
+    monkeypatch.setenv("OPENAI_API_KEY", pasted)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 0, err
+    assert set(fake.auth_headers) == {f"Bearer {SECRET}"}
+    assert load_json("runs/dev-v3.json")["results"][0]["response"] == "you sent Bearer [API key removed]"
+    for text in (out, err, (project / "runs" / "dev-v3.json").read_text(encoding="utf-8")):
+        assert SECRET not in text
+
+
+@pytest.mark.parametrize("given", ["--api-key", "$OPENAI_API_KEY"])
+@pytest.mark.parametrize("inside, says", [("\n", "a line break at character 9"), ("\u200b", "U+200B at character 9"),
+                                          ("й", "U+0439 at character 9")])
+def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_from(project, cli, fake, monkeypatch,
+                                                                                  given, inside, says):
+    """A line break was "cannot reach the model server (InvalidHeader)"; a zero-width space pasted
+    from a web page, "(UnicodeEncodeError)": the server was fine, the key could not be sent."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    broken = SECRET[:8] + inside + SECRET[8:]
+    if given == "$OPENAI_API_KEY":
+        monkeypatch.setenv("OPENAI_API_KEY", broken)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url,
+                         *(["--api-key", broken] if given == "--api-key" else []))
+    assert code == 2 and len(err.splitlines()) == 1 and f"the API key in {given} holds {says}" in err, err
+    assert SECRET[:8] not in err and fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_a_served_name_with_a_trailing_space_is_shown_with_it(project, cli, fake):
+    """From the attack on issue 28: /v1/models serving "m " gave "model 'm' is not served ...
+    it serves: m"."""
+    fake.listings["/v1/models"] = {"data": [{"id": "m "}, {"id": "m\n"}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m")
+    assert code == 2 and err.endswith('it serves: "m ", "m\\n"\n'), err

@@ -526,3 +526,13 @@ def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):
     assert "relevant, not retrieved: a" in html
     assert "unsupported claim (faithful): Shipping is free (marked supported by passage &#x27;zz&#x27;, which this " \
            "case does not have)" in html
+
+
+def test_a_page_is_never_named_as_a_temp_file_the_next_write_would_remove(project, cli):
+    """From my attack on the issue-28 --out fix: `report --html runs/b.json.tmp-999999` wrote the
+    page there, and the next write of runs/b.json removed it as a dead process's temp file."""
+    v2, v3 = write_two_runs()
+    for name in ("runs/b.json.tmp-999999", "page.html.tmp-999999-3"):
+        code, out, err = cli("report", v3, "--html", name)
+        assert code == 2 and f"--html {name}: a name ending in .tmp-999999" in err and "temp file" in err, err
+        assert not Path(name).exists()

@@ -632,3 +632,27 @@ def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
                                  "the model\n  task        0      the prompt or the task's definition: faithful to good "
                                  "passages, yet not answering the question\n  unclear     0      look at these by hand: "
                                  "no failed stage is known (a judge without a verdict, or no RAG check failed)")
+
+
+def test_a_line_break_from_a_server_or_a_run_file_never_starts_a_line_of_its_own(project, cli):
+    """From the attack on issue 28: inert() escaped ESC but not a line break, so a server's error
+    body, a judge's reason or error, and a run file's model or prompt printed a flush-left fake
+    headline in report, a fake line in report --case and a fake row in runs."""
+    forged = "\nAccuracy: 100% (forged)\u2028Accuracy: 100%"
+    check = [{"name": "greets", "type": "judge", "value": "greets politely", "blocking": True}]
+    vote = {"check": "greets", "model": "j" + forged, "vote": 1, "seed": 42, "prompt_tokens": None, "completion_tokens": None}
+    judged = [{**vote, "pass": True, "raw": "{}", "reason": "fine" + forged, "error": None}]
+    failed = [{**vote, "pass": None, "raw": None, "reason": None, "error": "HTTP 500: busy" + forged}]
+    run = make_run([{"id": "c1", "response": None, "error": "HTTP 500: busy" + forged, "checks": check},
+                    {"id": "c2", "response": "hola", "judges": judged, "note": "n" + forged, "checks": check},
+                    {"id": "c3", "response": "hola", "judges": failed, "checks": check}],
+                   labels=None, model="m" + forged, prompt="prompts/v9" + forged, split="tickets" + forged)
+    path = write_run("runs/x.json", run)
+    shown = [cli("report", path), cli("report", path, "--case", "c2"), cli("report", path, "--case", "c3"),
+             cli("report", path, "--case", "c1"), cli("runs", "runs")]
+    for code, out, err in shown:
+        assert code in (0, 2), err
+        assert not [line for line in (out + err).splitlines() if "Accuracy: 100%" in line and "\\n" not in line], out
+    assert "busy\\nAccuracy: 100% (forged)\\u2028Accuracy: 100%" in shown[0][1], shown[0]
+    assert "fine\\nAccuracy" in shown[1][1] and "busy\\nAccuracy" in shown[2][1] and "n\\nAccuracy" in shown[1][1]
+    assert len(shown[4][1].splitlines()) == 2   # the heading and one row

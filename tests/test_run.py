@@ -92,7 +92,13 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
     ("runs/x.json.labels.json", "ending in .labels.json is for eval.py's files beside a run (review's annotations)"),
     ("runs/x.json.pairwise.json", "ending in .pairwise.json is for eval.py's files beside a run (pairwise verdicts)"),
     ("runs/x.json.journal", "ending in .journal is for eval.py's files beside a run (an unfinished run's answers)"),
-    ("runs/x.json.lock", "ending in .lock is for eval.py's files beside a run (a lock)")])
+    ("runs/x.json.lock", "ending in .lock is for eval.py's files beside a run (a lock)"),
+    # from the attack on issue 28: a temp file's name was taken, and the next write of x.json deleted the run
+    ("runs/x.json.tmp-999999", "--out runs/x.json.tmp-999999: a name ending in .tmp-999999 is for eval.py's files "
+                               "beside a run (a write in progress, removed by the next write of runs/x.json)"),
+    ("runs/x.json.tmp-999999-42", "ending in .tmp-999999-42 is for eval.py's files beside a run (a write in progress"),
+    ("-", "--out -: a run is written to a file, never to stdout; give a file name"),
+    ("", "--out '' names no file: give a file name or a folder (without --out, the default name is used)")])
 def test_an_out_that_cannot_be_the_run_is_refused_before_any_call(project, cli, fake, out, says):
     """From the attack on issue 28, item 20: a dangling link at --out passed the look (exists() follows
     it) and refused the run file only once every case was asked; a file where the folder should be

@@ -678,3 +678,22 @@ def test_power_rate_answers_the_issues_question_at_once(cli):
     code, out, _ = cli("power", "--rate", "0.0001", "--failures", "3")
     assert code == 0 and out.startswith("42790 rows: the fewest that give at least 3 failures with probability >= 80%")
     assert scipy_stats.binom.sf(2, 42790, 0.0001) >= 0.8 > scipy_stats.binom.sf(2, 42789, 0.0001)
+
+
+@pytest.mark.parametrize("prob", ["0.9999999999999999", "0.999999999", "0.99999999999", "0.9999999999999998"])
+def test_a_chance_aimed_close_to_one_prints_apart_from_its_line(cli, prob):
+    """From the attack on issue 28: --prob 0.9999999999999999 printed "probability >= 100%" and
+    "P = 100.000000000% at 93 rows, 100.000000000% at 92"; --prob 0.999999999 printed the row below
+    as 99.999999900%, the line itself, though it is 0.9999999989999994. The line keeps every digit
+    it was given, and each figure the digits that put it on its side of the line (and never 100%
+    below 1)."""
+    import re
+    from fractions import Fraction
+    code, out, err = cli("power", "--rate", "0.5", "--failures", "10", "--prob", prob)
+    assert code == 0, err
+    line = re.search(r"probability >= ([0-9.]+)%", out).group(1)
+    assert Fraction(line) / 100 == Fraction(prob), out
+    (at, rows), before = re.search(r"([0-9.]+)% at (\d+) rows", out).groups(), re.search(r"([0-9.]+)% at \d+;", out).group(1)
+    assert evalpy.failures_at_least(10, int(rows), 0.5) >= float(prob) > evalpy.failures_at_least(10, int(rows) - 1, 0.5)
+    assert Fraction(before) / 100 < Fraction(prob) and Fraction(before) < 100, out
+    assert Fraction(at) / 100 >= Fraction(prob) and (Fraction(at) < 100 or evalpy.failures_at_least(10, int(rows), 0.5) == 1), out
