@@ -2477,6 +2477,26 @@ def item_lines(text, key="checks"):
         return []
 
 
+def jsonl_objects(path, data, problems):
+    """(line number, "path:line", object) for each line of a JSONL file's bytes that is one JSON
+    value; what is wrong with the others goes to `problems`, each with its line."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()   # the newline that ends the last line
+    for number, raw in enumerate(lines, 1):
+        where = f"{path}:{number}"
+        raw = raw.removesuffix(b"\r")   # CRLF files are fine
+        if not raw.strip():
+            problems.append(f"{where}: blank line (one case per line, no empty lines)")
+            continue
+        try:
+            yield number, where, strict_json(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
+        except ValueError as e:
+            problems.append(f"{where}: {json_problem(e)}")
+
+
 def load_split(path):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
     (no labels.txt beside it). The sha covers the split and its checks.json, if any."""
@@ -2494,23 +2514,7 @@ def load_split(path):
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()   # the newline that ends the last line
-    for number, raw in enumerate(lines, 1):
-        where = f"{path}:{number}"
-        raw = raw[:-1] if raw.endswith(b"\r") else raw   # CRLF files are fine
-        if not raw.strip():
-            problems.append(f"{where}: blank line (one case per line, no empty lines)")
-            continue
-        try:
-            obj = strict_json(raw.decode("utf-8"))
-        except UnicodeDecodeError as e:
-            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
-            continue
-        except ValueError as e:
-            problems.append(f"{where}: {json_problem(e)}")
-            continue
+    for number, where, obj in jsonl_objects(path, data, problems):
         case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
         problems.extend(f"{where}: {p}" for p in case_problems)
         if case_problems:
@@ -2520,7 +2524,7 @@ def load_split(path):
             continue
         first_line_of[case["id"]] = case["line"] = number
         cases.append(case)
-    if not lines:
+    if not data:
         problems.append(f"{path}: no cases (the file is empty)")
     elif labels is None and cases and not problems and not any(case["checks"] for case in cases):
         problems.append(f"{path}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
@@ -2794,24 +2798,8 @@ def with_context_file(path, cases, split_ids):
     sha256 of FILE's bytes. Every case asked needs its line, so a run never mixes two retrievers;
     a line for a case the split does not have is refused (a retriever run on another split)."""
     data = read_bytes(path, "context file")
-    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()   # the newline that ends the last line
     passages, seen, problems = {}, {}, []
-    for number, raw in enumerate(lines, 1):
-        where = f"{path}:{number}"
-        raw = raw.removesuffix(b"\r")
-        if not raw.strip():
-            problems.append(f"{where}: blank line (one case per line, no empty lines)")
-            continue
-        try:
-            obj = strict_json(raw.decode("utf-8"))
-        except UnicodeDecodeError as e:
-            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
-            continue
-        except ValueError as e:
-            problems.append(f"{where}: {json_problem(e)}")
-            continue
+    for number, where, obj in jsonl_objects(path, data.removeprefix(b"\xef\xbb\xbf"), problems):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
             problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
             continue
