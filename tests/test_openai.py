@@ -356,33 +356,7 @@ def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(p
     """vLLM and llama.cpp send content null beside the reasoning when max_tokens falls inside it: an
     answer whose thinking never finished (as Ollama's message.thinking with done_reason "length"),
     stored with its reasoning and counted apart, never retried as an infrastructure error."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    posts = []
-
-    class Thinker(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def reply(self, value):
-            body = json.dumps(value).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self):
-            self.reply({"object": "list", "data": [{"id": "m", "object": "model"}]})
-
-        def do_POST(self):
-            posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.reply({"choices": [{"index": 0, "finish_reason": "length",
-                                     "message": {"role": "assistant", "content": None, field: "Hmm, el cliente dice"}}],
-                        "usage": {"prompt_tokens": 40, "completion_tokens": 8}})
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Thinker)
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    server, posts = serve_message({"role": "assistant", "content": None, field: "Hmm, el cliente dice"}, "length")
     try:
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--option", "num_predict=8",
                              "--host", f"http://127.0.0.1:{server.server_address[1]}")
@@ -398,7 +372,7 @@ def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(p
     assert any(line.startswith("Thinking never finished: 28 (dev-01,") for line in lines), out
 
 
-def serve_message(message):
+def serve_message(message, finish_reason="stop"):
     """An OpenAI-compatible server on 127.0.0.1 that answers every chat with this message; returns
     (server, the bodies it was sent)."""
     import threading
@@ -422,7 +396,7 @@ def serve_message(message):
 
         def do_POST(self):
             posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.reply({"choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+            self.reply({"choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
                         "usage": {"prompt_tokens": 40, "completion_tokens": 8}})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Parts)
