@@ -176,7 +176,9 @@ def readme_commands():
     found = [(m.start(), re.sub(r"\s+(#|>>).*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
              re.finditer(r"^(?: {4}(?:\$ )?|\$ | *- run: )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
     found += [(m.start(), " ".join(m[1].split())) for m in re.finditer(r"`(python eval\.py [^`]*)`", text)]
-    headings = [(m.start(), m[1]) for m in re.finditer(r"^##+ (.*)", text, re.M)]
+    fences = [m.start() for m in re.finditer(r"^```", text, re.M)]
+    inside = lambda at: sum(f < at for f in fences) % 2   # a "## " line in a fenced sample is no heading
+    headings = [(m.start(), m[1]) for m in re.finditer(r"^##+ (.*)", text, re.M) if not inside(m.start())]
 
     def group(at):
         heading = max((h for h in headings if h[0] < at), default=(0, ""))[1]
