@@ -31,10 +31,21 @@ def fenced_blocks():
     return blocks
 
 
-def shown_sessions():
-    """(command, lines shown) for each `$ python eval.py ...` in the README's fenced blocks."""
+def shown_sessions(runs="runs/example/"):
+    """(command, lines shown) for each `$ python eval.py ...` in the README's fenced blocks that
+    reads the runs under `runs` (the shipped examples: the quickstart's are the user's own)."""
     return [(shlex.split(lines[0][len("$ python eval.py "):]), lines[1:]) for lines in fenced_blocks()
-            if lines and lines[0].startswith("$ python eval.py ") and "runs/example/" in lines[0]]
+            if lines and lines[0].startswith("$ python eval.py ") and runs in lines[0]]
+
+
+def assert_shown(argv, shown, printed):
+    """The lines the README shows are printed, in order; "..." stands for lines it leaves out."""
+    at = 0
+    for line in shown:
+        if line == "...":
+            continue
+        assert line in printed[at:], f"README shows {line!r}; eval.py {' '.join(argv)} does not print it there"
+        at = printed.index(line, at) + 1
 
 
 def test_the_examples_are_complete_runs_of_todays_golden_set():
@@ -61,13 +72,7 @@ def test_the_readme_shows_what_eval_py_prints(argv, shown):
     done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    printed = done.stdout.splitlines()
-    at = 0
-    for line in shown:   # in order; "..." stands for lines the README leaves out
-        if line == "...":
-            continue
-        assert line in printed[at:], f"README shows {line!r}; eval.py {' '.join(argv)} does not print it there"
-        at = printed.index(line, at) + 1
+    assert_shown(argv, shown, done.stdout.splitlines())
 
 
 def test_the_worked_example_shows_the_constrained_run():
@@ -98,7 +103,7 @@ def test_the_fake_answers_every_labelled_case_with_a_label():
 
 
 def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
-    """README, "Try it without Ollama": python tests/fake_ollama.py, then eval.py as written."""
+    """README, "Quickstart": python tests/fake_ollama.py, then eval.py as written."""
     fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
                             stdout=subprocess.PIPE, text=True)
     try:
@@ -157,24 +162,27 @@ README = ROOT / "README.md"
 GATES = ("--min-accuracy", "--must-pass", "--fail-on-regression", "--fail-if-worse")
 
 
-TRY_IT = "Try it without Ollama"
+# The README's paths meant for a fresh clone, each run from a fresh copy: its quickstart, and the
+# commands that made the worked example's runs with a real model
+FRESH_CLONE = ("Quickstart", "A real model, without Ollama or a GPU")
 
 
 def readme_commands():
     """(group, command) for every `python eval.py ...` the README gives, in order: the lines of its
     code blocks (with `\\` continuations joined, comments and output redirections dropped), the
-    CI workflow's steps, and the commands quoted in its text. The group is "Commands", or one of
-    the paths of "Try it without Ollama", each meant for a fresh clone."""
+    CI workflow's steps, and the commands quoted in its text. The group is the heading of one of
+    the README's fresh-clone paths (FRESH_CLONE) the command stands under, else "Commands"."""
     text = README.read_text(encoding="utf-8")
     found = [(m.start(), re.sub(r"\s+(#|>>).*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
              re.finditer(r"^(?: {4}(?:\$ )?|\$ | *- run: )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
     found += [(m.start(), " ".join(m[1].split())) for m in re.finditer(r"`(python eval\.py [^`]*)`", text)]
-    sections = [(m.start(), m[1]) for m in re.finditer(r"^## (.*)", text, re.M)]
-    paths = [(m.start(), m[1]) for m in re.finditer(r"^### (.*)", text, re.M)]
+    fences = [m.start() for m in re.finditer(r"^```", text, re.M)]
+    inside = lambda at: sum(f < at for f in fences) % 2   # a "## " line in a fenced sample is no heading
+    headings = [(m.start(), m[1]) for m in re.finditer(r"^##+ (.*)", text, re.M) if not inside(m.start())]
 
     def group(at):
-        section = max((h for h in sections if h[0] < at), default=(0, ""))
-        return max(h for h in paths if section[0] < h[0] < at)[1] if section[1] == TRY_IT else "Commands"
+        heading = max((h for h in headings if h[0] < at), default=(0, ""))[1]
+        return heading if heading in FRESH_CLONE else "Commands"
     return list(dict.fromkeys((group(at), command.strip()) for at, command in sorted(found)))
 
 
@@ -218,12 +226,13 @@ def review_serves(argv, env):
     assert proc.returncode == 0 and "Traceback" not in err, err
 
 
-@pytest.mark.parametrize("group", ["Commands", "No model at all", "A real model, without Ollama or a GPU"])
+@pytest.mark.parametrize("group", ["Commands", *FRESH_CLONE])
 def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, capsys, group):
     """Each README command, in order, on a copy of what a clone has: those that need a server
     against the fake one (every host the README names is where a server would be: here it is
-    the fake's), the others against the shipped files. The paths of "Try it without Ollama" say
-    to start from a fresh clone, so each starts from a fresh copy. Each command is eval.py's
+    the fake's), the others against the shipped files. The quickstart and the real model's path
+    say to start from a fresh clone, so each starts from a fresh copy (and what the quickstart
+    shows of the fake's answers must be what they print). Each command is eval.py's
     main() in-process with the command's arguments (a python start-up each, some 50 of them, was
     most of this test's time); `review`, which serves until Ctrl-C, runs as a process, and
     test_the_readme_shows_what_eval_py_prints runs eval.py as a script."""
@@ -249,7 +258,9 @@ def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, capsys
         return done
 
     commands = [c for g, c in readme_commands() if g == group]
-    assert len(commands) >= {"Commands": 35, "No model at all": 1}.get(group, 6)
+    assert len(commands) >= {"Commands": 35, "Quickstart": 4}.get(group, 6)
+    # what the quickstart shows of the fake's answers is what eval.py prints on them
+    shown = {" ".join(argv): lines for argv, lines in shown_sessions("runs/dev-")} if group == "Quickstart" else {}
     try:
         for command in commands:
             for variant in variants(command):
@@ -267,22 +278,23 @@ def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, capsys
                     assert "there is nothing to resume" in eval_py(*argv, expect=2).stderr
                 else:
                     done = eval_py(*argv, expect=0)
+                    if variant in [f"python eval.py {c}" for c in shown]:
+                        assert_shown(argv, shown.pop(variant[len("python eval.py "):]), done.stdout.splitlines())
                     if "--compare" in argv and "--format" in argv:
                         # the chain compares what it says it compares: the schema against plain text alone
                         changed = done.stdout.split("Changed:\n", 1)[1].split("\n\n", 1)[0]
                         assert [l.split(":")[0].strip() for l in changed.splitlines()] == ["format", "response_format"]
+        assert not shown, f"the quickstart shows the output of commands it does not give: {list(shown)}"
     finally:
         fake.stop()
 
 
-def test_the_readme_layout_samples_are_what_eval_py_prints(project, cli):
-    """The report and compare samples of "report" and "compare", remade from their scripted answers."""
+def test_the_readme_layout_sample_is_what_eval_py_prints(project, cli):
+    """The report sample of "report", remade from its scripted answers (compare's layout is shown
+    whole by the worked example, which test_the_readme_shows_what_eval_py_prints runs)."""
     from conftest import split_run, write_run
     write_run("runs/dev-v2.json", split_run("dev", {"dev-09": "facturación", "dev-12": "bug", "dev-24": "petición"},
                                             prompt="prompts/v2.txt"))
-    write_run("runs/dev-v3.json", split_run("dev"))
     blocks = ["".join(line + "\n" for line in block) for block in fenced_blocks()]
     report = next(b for b in blocks if b.startswith("Accuracy: "))
-    compare = next(b for b in blocks if b.startswith("Baseline:  runs/dev-v2.json"))
     assert cli("report", "runs/dev-v2.json")[1] == report
-    assert cli("compare", "runs/dev-v2.json", "runs/dev-v3.json")[1] == compare
