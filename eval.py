@@ -2320,6 +2320,9 @@ def turn_problems(turns):
 # RAG (methodology note 001, "Evals per a RAG"): a case may carry the passages its retriever
 # returned and the ids a person judged relevant, so retrieval is measured apart from generation.
 CONTEXT_VAR = "context"   # the prompt's {{context}}: the case's passages, laid out by context_text()
+# A passage id is shown in the "[n] (id: ...)" layout the model and the judge read, and cited back by
+# the judge: held to what a tool's name may be, so no newline or control character can forge a passage.
+PASSAGE_ID, PASSAGE_ID_WORDS = TOOL_NAME, "1 to 64 letters, digits, _, . or -"
 
 
 def context_problems(case):
@@ -2332,8 +2335,8 @@ def context_problems(case):
             problems.append('field \'context\' must be a list of passages {"id": ..., "text": ...}, in rank order')
         else:
             for number, p in enumerate(passages, 1):
-                if not (isinstance(p["id"], str) and p["id"].strip()):
-                    problems.append(f"context passage {number}: id must be non-empty text")
+                if not (isinstance(p["id"], str) and PASSAGE_ID.fullmatch(p["id"])):
+                    problems.append(f"context passage {number}: id must be {PASSAGE_ID_WORDS}")
                 elif not (isinstance(p["text"], str) and p["text"].strip()):
                     problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
             ids = [p["id"] for p in passages]
@@ -2345,8 +2348,8 @@ def context_problems(case):
                             "rename the var")
     if "relevant" in case:
         relevant = case["relevant"]
-        if not isinstance(relevant, list) or not all(isinstance(i, str) and i.strip() for i in relevant):
-            problems.append("field 'relevant' must be a list of passage ids (non-empty text)")
+        if not isinstance(relevant, list) or not all(isinstance(i, str) and PASSAGE_ID.fullmatch(i) for i in relevant):
+            problems.append(f"field 'relevant' must be a list of passage ids ({PASSAGE_ID_WORDS})")
         elif len(set(relevant)) != len(relevant):
             problems.append("field 'relevant' repeats an id")
     return problems

@@ -607,16 +607,21 @@ def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
 
 
 def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
-    """Passage ids and a judge's claims come from files and models: escaped wherever text shows them."""
+    """A judge's claims and the ids it cites come from a model: escaped wherever text shows them.
+    Passage ids come from files, and are held at load to 1-64 letters, digits, _, . or - (a run file
+    too), so a hostile one is refused, never shown."""
     evil = "\x1b[2J\u202eevil"
-    cases = [("h1", passages("x"), [evil], (False, claims_raw((f"claim {evil}", True, evil))), True),
-             ("h2", passages(evil), [evil], (False, claims_raw((f"claim {evil}", False, None))), True)]
+    cases = [("h1", passages("x"), ["r"], (False, claims_raw((f"claim {evil}", True, evil))), True),
+             ("h2", passages("r"), ["r"], (False, claims_raw((f"claim {evil}", False, None))), True)]
     a = diagnosed_run(project, cases, name="h.json")
-    b = diagnosed_run(project, [(cases[0][0], passages(evil), *cases[0][2:]), cases[1]], name="h2.json")
+    b = diagnosed_run(project, [(cases[0][0], passages("r"), *cases[0][2:]), cases[1]], name="h2.json")
     for argv in (("report", a), ("report", a, "--case", "h1"), ("report", a, "--case", "h2"), ("compare", a, b)):
         code, out, err = cli(*argv)
         assert code == 0 and "\x1b" not in out + err and "\u202e" not in out + err, argv
-        assert "\\x1b[2J\\u202eevil" in out, argv
+        assert "\\x1b[2J\\u202eevil" in out or argv[0] == "compare", argv
+    bad = diagnosed_run(project, [("h3", passages(evil), [evil], (False, claims_raw()), True)], name="h3.json")
+    code, out, err = cli("report", bad)
+    assert code == 2 and "id must be 1 to 64 letters" in err and "\x1b" not in out + err, err
 
 
 def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
