@@ -5964,6 +5964,8 @@ def stage_of(case, trial):
     failed = [c["name"] for c in case["checks"] if c["blocking"] and trial["checks"].get(c["name"]) is False]
     if not failed:
         return "unclear", "no blocking check failed"
+    if not faithful:   # no judge read the answer against the passages: generation is not ruled out
+        return "unclear", "no faithful check: its faithfulness is not known; it failed " + ", ".join(failed)
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
     return "task", ("faithful, but not an answer to the question" if relevance
                     else "faithful to the passages, yet it failed " + ", ".join(failed))

@@ -602,6 +602,23 @@ def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cl
     assert "Diagnosis: which stage to fix" in html and html.rindex("Diagnosis") > html.rindex("Failing cases")
 
 
+def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(project, cli):
+    """From the attack on issue 30: with good passages and only a regex failing, the diagnosis said
+    'faithful to the passages, yet it failed ...' though no judge had read the answer for faithfulness."""
+    regex = [{"name": "regex", "type": "regex", "value": "NEVERMATCH", "blocking": True}]
+    relevance = [{"name": "answer_relevant", "type": "answer_relevant", "blocking": True}]
+    specs = [{"id": "m1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "x", "checks": regex},
+             {"id": "m2", "input": "q", "context": passages("a"), "response": "x", "checks": regex},
+             {"id": "m3", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "x",
+              "checks": relevance, "judges": [vote("answer_relevant", False)]}]
+    path = write_run(project / "m.json", make_run(specs, labels=None, split="rag"))
+    d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["m1", "m2", "m3"] and d["task"] == [], d
+    assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed regex"
+    assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed answer_relevant"
+    assert "faithful to the passages" not in cli("report", path)[1]
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
