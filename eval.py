@@ -3865,8 +3865,11 @@ def context_relevant_kind(case, check):
 
 def judged_precision(case, check_name):
     """RAG without labels: the context precision a case's context_relevant votes give, each passage
-    relevant when most readable votes on it say so; None without a readable vote."""
+    relevant when most readable votes on it say so; None without a readable vote. No passage retrieved
+    is 0 whatever the judge said, as in the labelled figures: the retriever found nothing relevant."""
     ids = [p["id"] for p in case.get("context") or []]
+    if not ids:
+        return 0.0
     said = {}
     for t in case["trials"]:
         for v in t["votes"] or []:

@@ -619,6 +619,24 @@ def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(
     assert "faithful to the passages" not in cli("report", path)[1]
 
 
+def ratings_raw(*items):
+    return json.dumps({"passages": [{"id": i, "relevant": ok} for i, ok in items], "reason": "r"})
+
+
+def test_judged_precision_counts_a_case_that_retrieved_nothing_as_zero(project, cli):
+    """From the attack on issue 30: a case with no passages dropped out of 'Retrieval, judged' (its mean
+    was over the others alone), though the labelled figures count none retrieved as 0."""
+    check = [{"name": "context_relevant", "type": "context_relevant", "blocking": False}]
+    specs = [{"id": "e1", "input": "q", "context": passages("a", "b"), "response": "x", "checks": check,
+              "judges": [vote("context_relevant", True, ratings_raw(("a", True), ("b", False)))]},
+             {"id": "e2", "input": "q", "context": [], "response": "x", "checks": check,
+              "judges": [vote("context_relevant", False, ratings_raw())]}]
+    path = write_run(project / "j.json", make_run(specs, labels=None, split="rag"))
+    judged = json.loads(cli("report", path, "--json")[1])["retrieval_judged"]
+    assert {c["id"]: c["precision"] for c in judged["by_case"]} == {"e1": 1.0, "e2": 0.0}
+    assert judged["cases"] == 2 and judged["precision"] == 0.5
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
