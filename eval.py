@@ -5892,6 +5892,15 @@ def context_precision(ranked, relevant):
     return total / hits if hits else 0.0
 
 
+def labelled_precision(ranked, relevant):
+    """A labelled case's context precision; None when a person labelled nothing relevant (relevant []):
+    no retriever could rank a relevant passage first, so a 0 would blame it for the set. RAGAS's
+    ID-based precision has no value there either (explodinggradients/ragas,
+    src/ragas/metrics/collections/_context_precision.py, IDBasedContextPrecision.ascore: "reference_context_ids
+    cannot be empty"); context_recall is None there for the same reason."""
+    return context_precision(ranked, set(relevant)) if relevant else None
+
+
 def context_recall(ranked, relevant):
     """RAGAS's ID-based Context Recall: the relevant passages retrieved over all relevant passages;
     None when the case names none (nothing to recall)."""
@@ -5906,17 +5915,18 @@ def retrieval_figures(cases):
         if "context" in c and "relevant" in c:
             ranked = [p["id"] for p in c["context"]]
             rows.append({"id": c["id"], "passages": len(ranked),
-                         "precision": context_precision(ranked, set(c["relevant"])),
+                         "precision": labelled_precision(ranked, c["relevant"]),
                          "recall": context_recall(ranked, c["relevant"]),
                          "found": [i for i in ranked if i in c["relevant"]],
                          "missing": [i for i in c["relevant"] if i not in ranked]})
     if not rows:
         return None
-    recalls = [r["recall"] for r in rows if r["recall"] is not None]
-    precision, precision_ci = case_mean([r["precision"] for r in rows])
-    recall, recall_ci = case_mean(recalls) if recalls else (None, [None, None])
-    return {"labelled": len(rows), "precision": precision, "precision_ci": precision_ci,
-            "recall_cases": len(recalls), "recall": recall, "recall_ci": recall_ci, "cases": rows}
+    out = {"labelled": len(rows)}
+    for key in ("precision", "recall"):   # over the cases that name a relevant passage
+        values = [r[key] for r in rows if r[key] is not None]
+        out[key], out[key + "_ci"] = case_mean(values) if values else (None, [None, None])
+        out[key + "_cases"] = len(values)
+    return {**out, "cases": rows}
 
 
 def judged_retrieval_figures(cases):
@@ -5949,7 +5959,7 @@ STAGE_FIX = {"retrieval": "the retriever: its embedding, query or chunking (a re
 
 def stage_of(case, trial):
     """(stage, why) of one failing answer of a case with passages: the first stage that failed it."""
-    if not case["context"]:
+    if not case["context"] and case.get("relevant") != []:   # [] : a person found nothing to retrieve
         return "retrieval", "no passage retrieved"
     missing = [i for i in case.get("relevant") or [] if i not in {p["id"] for p in case["context"]}]
     if missing:
@@ -7271,7 +7281,7 @@ def rows_retrieval(s):
         return None
     at = ["retrieval"]
     return {"key": "retrieval", "labelled": figure("count", r["labelled"], [*at, "labelled"]),
-            "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),
+            "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),   # precision's too: the same cases
             **{k: figure("percent", r[k], {"value": [*at, k], "ci": [*at, k + "_ci"]}, ci=r[k + "_ci"])
                for k in ("precision", "recall")},
             "rows": [{"name": c["id"], "passages": figure("count", c["passages"], [*at, "cases", i, "passages"]),
@@ -7711,11 +7721,12 @@ def markdown_diagnosis(sec):
 
 
 def markdown_retrieval(sec):
-    """RAG: the two retrieval means as rows of the summary table (each case's: report or the page)."""
+    """RAG: the two retrieval means as rows of the summary table (each case's: report or the page); both
+    are over the cases that name a relevant passage (recall_cases)."""
     if not sec:
         return []
     return [f"| {RETRIEVAL_WORDS[k][0].capitalize()} (retrieval, "
-            f"{figure_text(sec['labelled' if k == 'precision' else 'recall_cases'])} cases) | "
+            f"{plural(sec['recall_cases']['value'], 'case')}) | "
             f"{figure_text(sec[k])} | {interval(sec[k]['ci'])} |" for k in ("precision", "recall")]
 
 
@@ -8218,9 +8229,9 @@ def retrieval_change(a_cases, b_by_id):
             continue
         relevant = b["relevant"]
         found = [{p["id"] for p in c["context"]} & set(relevant) for c in (a, b)]
-        rows.append([[f(ranked, relevant if f is context_recall else set(relevant)) for ranked in
+        rows.append([[f(ranked, relevant) for ranked in
                       ([p["id"] for p in a["context"]], [p["id"] for p in b["context"]])]
-                     for f in (context_precision, context_recall)])
+                     for f in (labelled_precision, context_recall)])
         gained, lost = ([i for i in relevant if i in found[x] and i not in found[1 - x]] for x in (1, 0))
         if gained or lost:
             changes.append({"id": a["id"], "gained": gained, "lost": lost})
@@ -10159,7 +10170,7 @@ def retrieval_part(sec, anchors, name):
                                 + [f"{figure_text(sec['recall_cases'])} cases name a relevant passage"]),
                     html_table(["id", "passages", "precision", "recall", "relevant, not retrieved"],
                                [[case_link(r["name"], anchors), figure_text(r["passages"]),
-                                 (figure_text(r["precision"]), r["precision"]["value"]),
+                                 (figure_text(r["precision"]), r["precision"]["value"] if r["precision"]["value"] is not None else -1),
                                  (figure_text(r["recall"]), r["recall"]["value"] if r["recall"]["value"] is not None else -1),
                                  figure_text(r["missing"])] for r in sec["rows"]], numeric_from=1),
                     ident="retrieval")]

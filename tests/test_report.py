@@ -497,7 +497,7 @@ RAG_CASES = [   # id, passages in rank order, ids labelled relevant; precision a
     ("r1", passages("a", "x", "b"), ["a", "b", "c"]),        # RAGAS: (1/1 + 2/3) / 2 = 0.833; recall 2/3
     ("r2", passages("x", "y", "a", "b", "z"), ["a", "b"]),   # relevant at ranks 3 and 4: (1/3 + 2/4) / 2 = 0.417; 1
     ("r3", [], ["a"]),                                       # nothing retrieved: 0 and 0
-    ("r4", passages("a"), []),                               # nothing to recall: precision 0 (RAGAS), recall none
+    ("r4", passages("a"), []),                               # nothing relevant exists: no precision, no recall
 ]
 
 
@@ -523,21 +523,22 @@ def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
     code, out, err = cli("report", path, "--json")
     assert code == 0, err
     r = json.loads(out)["retrieval"]
-    assert r["labelled"] == 4 and r["recall_cases"] == 3
+    assert r["labelled"] == 4 and r["recall_cases"] == 3 and r["precision_cases"] == 3
     by_id = {c["id"]: c for c in r["cases"]}
     assert by_id["r1"]["precision"] == pytest.approx(0.8333, abs=1e-4) and by_id["r1"]["recall"] == pytest.approx(0.6667, abs=1e-4)
     assert by_id["r1"]["missing"] == ["c"] and by_id["r3"]["missing"] == ["a"] and by_id["r4"]["recall"] is None
-    precisions, recalls = [5 / 6, 5 / 12, 0, 0], [2 / 3, 1, 0]
-    assert r["precision"] == pytest.approx(sum(precisions) / 4) and r["recall"] == pytest.approx(sum(recalls) / 3)
+    assert by_id["r4"]["precision"] is None   # nothing labelled relevant: RAGAS's ID-based precision refuses it too
+    precisions, recalls = [5 / 6, 5 / 12, 0], [2 / 3, 1, 0]
+    assert r["precision"] == pytest.approx(sum(precisions) / 3) and r["recall"] == pytest.approx(sum(recalls) / 3)
     for values, ci in ((precisions, r["precision_ci"]), (recalls, r["recall_ci"])):   # Student's t over the cases
         low, high = scipy.stats.t.interval(0.95, len(values) - 1, loc=sum(values) / len(values),
                                            scale=scipy.stats.sem(values))
         assert ci == pytest.approx([max(0, low), min(1, high)])
     code, text, _ = cli("report", path)
     assert "Retrieval (offline, from the passages and the ids labelled relevant; 4 cases):" in text
-    assert "  context precision  31% (95% CI " in text
+    assert "  context precision  42% (95% CI " in text and "(3 cases name one)" in text
     assert "  r1  3         0.833      0.667   c" in text
-    assert "  r4  1         0.000      -       -" in text
+    assert "  r4  1         -          -       -" in text
 
 
 def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
@@ -617,6 +618,18 @@ def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(
     assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed regex"
     assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed answer_relevant"
     assert "faithful to the passages" not in cli("report", path)[1]
+
+
+def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
+    """From the attack on issue 30: context [] and relevant [] (nothing relevant exists) was blamed on
+    the retriever ('no passage retrieved'); its precision was 0 and pulled the mean down."""
+    path = diagnosed_run(project, [("e1", [], [], (True, claims_raw()), False),     # nothing to find: the task's
+                                   ("e2", passages("x"), [], (True, claims_raw()), False),
+                                   DIAGNOSED[0]], name="e.json")
+    s = json.loads(cli("report", path, "--json")[1])
+    assert s["diagnosis"]["retrieval"] == ["d1"] and s["diagnosis"]["task"] == ["e1", "e2"]
+    assert {c["id"]: c["precision"] for c in s["retrieval"]["cases"]} == {"e1": None, "e2": None, "d1": 0.0}
+    assert s["retrieval"]["precision"] == 0.0 and s["retrieval"]["precision_cases"] == 1
 
 
 def ratings_raw(*items):
