@@ -7509,8 +7509,10 @@ def retrieval_section(sec):
     """RAG: the retrieval stage, apart from the answers: low figures here are the retriever's to fix."""
     out = [f"Retrieval (offline, from the passages and the ids labelled relevant; "
            f"{plural(sec['labelled']['value'], 'case')}):"]
-    out += table([[RETRIEVAL_WORDS[k][0], f"{figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'})",
-                   RETRIEVAL_WORDS[k][1] + (f" ({figure_text(sec['recall_cases'])} cases name one)" if k == "recall" else "")]
+    named = sec["recall_cases"]["value"]   # the cases both means are over: a relevant passage exists
+    out += table([[RETRIEVAL_WORDS[k][0], side_text(sec[k]),
+                   RETRIEVAL_WORDS[k][1] + (f" ({plural(named, 'case')} {'names' if named == 1 else 'name'} one)"
+                                            if k == "recall" else "")]
                   for k in ("precision", "recall")], align_right_from=99)
     out += table([["id", "passages", "precision", "recall", "relevant, not retrieved"]]
                  + [[inert(r["name"]), figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),
@@ -7521,7 +7523,7 @@ def retrieval_section(sec):
 def retrieval_judged_lines(sec):
     """RAG without labels: the judged precision, as text and the page say it."""
     return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {figure_text(sec['cases'])} cases):",
-            f"  judged context precision  {figure_text(sec['precision'])} (95% CI {interval(sec['precision']['ci']) or '-'}): "
+            f"  judged context precision  {side_text(sec['precision'])}: "
             "a judge's ratings, not a person's labels; calibrate it before trusting it"]
 
 
@@ -10165,9 +10167,10 @@ def retrieval_part(sec, anchors, name):
     return [section(f"Retrieval (offline, from the passages and the ids labelled relevant; {labelled} cases)",
                     interval_chart([{"name": RETRIEVAL_WORDS[k][0], "value": sec[k]["value"], "ci": sec[k]["ci"]}
                                     for k in ("precision", "recall")], "context precision and recall, 95% intervals"),
-                    bullet_list([f"{RETRIEVAL_WORDS[k][0]}: {figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'}): "
+                    bullet_list([f"{RETRIEVAL_WORDS[k][0]}: {side_text(sec[k])}: "
                                  f"{RETRIEVAL_WORDS[k][1]}" for k in ("precision", "recall")]
-                                + [f"{figure_text(sec['recall_cases'])} cases name a relevant passage"]),
+                                + [f"{plural(sec['recall_cases']['value'], 'case')} "
+                                   f"{'names' if sec['recall_cases']['value'] == 1 else 'name'} a relevant passage"]),
                     html_table(["id", "passages", "precision", "recall", "relevant, not retrieved"],
                                [[case_link(r["name"], anchors), figure_text(r["passages"]),
                                  (figure_text(r["precision"]), r["precision"]["value"] if r["precision"]["value"] is not None else -1),

@@ -541,6 +541,13 @@ def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
     assert "  r4  1         -          -       -" in text
 
 
+def test_one_labelled_case_is_worded_for_one_and_shows_no_empty_interval(project, cli):
+    """From the attack on issue 30: '(1 cases name one)' and '(95% CI -)' for a single case."""
+    text = cli("report", rag_run(project, RAG_CASES[:1]))[1]
+    assert "(1 case names one)" in text and "cases name one" not in text
+    assert "CI -" not in text and "  context precision  83%  rank-aware" in text
+
+
 def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
     code, out, _ = cli("report", hand_run, "--json")
     assert "retrieval" not in json.loads(out)
