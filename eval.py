@@ -2320,6 +2320,9 @@ def turn_problems(turns):
 # RAG (methodology note 001, "Evals per a RAG"): a case may carry the passages its retriever
 # returned and the ids a person judged relevant, so retrieval is measured apart from generation.
 CONTEXT_VAR = "context"   # the prompt's {{context}}: the case's passages, laid out by context_text()
+# A passage id is shown in the "[n] (id: ...)" layout the model and the judge read, and cited back by
+# the judge: held to what a tool's name may be, so no newline or control character can forge a passage.
+PASSAGE_ID, PASSAGE_ID_WORDS = TOOL_NAME, "1 to 64 letters, digits, _, . or -"
 
 
 def context_problems(case):
@@ -2332,8 +2335,8 @@ def context_problems(case):
             problems.append('field \'context\' must be a list of passages {"id": ..., "text": ...}, in rank order')
         else:
             for number, p in enumerate(passages, 1):
-                if not (isinstance(p["id"], str) and p["id"].strip()):
-                    problems.append(f"context passage {number}: id must be non-empty text")
+                if not (isinstance(p["id"], str) and PASSAGE_ID.fullmatch(p["id"])):
+                    problems.append(f"context passage {number}: id must be {PASSAGE_ID_WORDS}")
                 elif not (isinstance(p["text"], str) and p["text"].strip()):
                     problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
             ids = [p["id"] for p in passages]
@@ -2345,8 +2348,8 @@ def context_problems(case):
                             "rename the var")
     if "relevant" in case:
         relevant = case["relevant"]
-        if not isinstance(relevant, list) or not all(isinstance(i, str) and i.strip() for i in relevant):
-            problems.append("field 'relevant' must be a list of passage ids (non-empty text)")
+        if not isinstance(relevant, list) or not all(isinstance(i, str) and PASSAGE_ID.fullmatch(i) for i in relevant):
+            problems.append(f"field 'relevant' must be a list of passage ids ({PASSAGE_ID_WORDS})")
         elif len(set(relevant)) != len(relevant):
             problems.append("field 'relevant' repeats an id")
     return problems
@@ -3862,8 +3865,11 @@ def context_relevant_kind(case, check):
 
 def judged_precision(case, check_name):
     """RAG without labels: the context precision a case's context_relevant votes give, each passage
-    relevant when most readable votes on it say so; None without a readable vote."""
+    relevant when most readable votes on it say so; None without a readable vote. No passage retrieved
+    is 0 whatever the judge said, as in the labelled figures: the retriever found nothing relevant."""
     ids = [p["id"] for p in case.get("context") or []]
+    if not ids:
+        return 0.0
     said = {}
     for t in case["trials"]:
         for v in t["votes"] or []:
@@ -5886,6 +5892,15 @@ def context_precision(ranked, relevant):
     return total / hits if hits else 0.0
 
 
+def labelled_precision(ranked, relevant):
+    """A labelled case's context precision; None when a person labelled nothing relevant (relevant []):
+    no retriever could rank a relevant passage first, so a 0 would blame it for the set. RAGAS's
+    ID-based precision has no value there either (explodinggradients/ragas,
+    src/ragas/metrics/collections/_context_precision.py, IDBasedContextPrecision.ascore: "reference_context_ids
+    cannot be empty"); context_recall is None there for the same reason."""
+    return context_precision(ranked, set(relevant)) if relevant else None
+
+
 def context_recall(ranked, relevant):
     """RAGAS's ID-based Context Recall: the relevant passages retrieved over all relevant passages;
     None when the case names none (nothing to recall)."""
@@ -5900,17 +5915,18 @@ def retrieval_figures(cases):
         if "context" in c and "relevant" in c:
             ranked = [p["id"] for p in c["context"]]
             rows.append({"id": c["id"], "passages": len(ranked),
-                         "precision": context_precision(ranked, set(c["relevant"])),
+                         "precision": labelled_precision(ranked, c["relevant"]),
                          "recall": context_recall(ranked, c["relevant"]),
                          "found": [i for i in ranked if i in c["relevant"]],
                          "missing": [i for i in c["relevant"] if i not in ranked]})
     if not rows:
         return None
-    recalls = [r["recall"] for r in rows if r["recall"] is not None]
-    precision, precision_ci = case_mean([r["precision"] for r in rows])
-    recall, recall_ci = case_mean(recalls) if recalls else (None, [None, None])
-    return {"labelled": len(rows), "precision": precision, "precision_ci": precision_ci,
-            "recall_cases": len(recalls), "recall": recall, "recall_ci": recall_ci, "cases": rows}
+    out = {"labelled": len(rows)}
+    for key in ("precision", "recall"):   # over the cases that name a relevant passage
+        values = [r[key] for r in rows if r[key] is not None]
+        out[key], out[key + "_ci"] = case_mean(values) if values else (None, [None, None])
+        out[key + "_cases"] = len(values)
+    return {**out, "cases": rows}
 
 
 def judged_retrieval_figures(cases):
@@ -5943,7 +5959,7 @@ STAGE_FIX = {"retrieval": "the retriever: its embedding, query or chunking (a re
 
 def stage_of(case, trial):
     """(stage, why) of one failing answer of a case with passages: the first stage that failed it."""
-    if not case["context"]:
+    if not case["context"] and case.get("relevant") != []:   # [] : a person found nothing to retrieve
         return "retrieval", "no passage retrieved"
     missing = [i for i in case.get("relevant") or [] if i not in {p["id"] for p in case["context"]}]
     if missing:
@@ -5961,6 +5977,8 @@ def stage_of(case, trial):
     failed = [c["name"] for c in case["checks"] if c["blocking"] and trial["checks"].get(c["name"]) is False]
     if not failed:
         return "unclear", "no blocking check failed"
+    if not faithful:   # no judge read the answer against the passages: generation is not ruled out
+        return "unclear", "no faithful check: its faithfulness is not known; it failed " + ", ".join(failed)
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
     return "task", ("faithful, but not an answer to the question" if relevance
                     else "faithful to the passages, yet it failed " + ", ".join(failed))
@@ -7263,7 +7281,7 @@ def rows_retrieval(s):
         return None
     at = ["retrieval"]
     return {"key": "retrieval", "labelled": figure("count", r["labelled"], [*at, "labelled"]),
-            "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),
+            "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),   # precision's too: the same cases
             **{k: figure("percent", r[k], {"value": [*at, k], "ci": [*at, k + "_ci"]}, ci=r[k + "_ci"])
                for k in ("precision", "recall")},
             "rows": [{"name": c["id"], "passages": figure("count", c["passages"], [*at, "cases", i, "passages"]),
@@ -7491,8 +7509,10 @@ def retrieval_section(sec):
     """RAG: the retrieval stage, apart from the answers: low figures here are the retriever's to fix."""
     out = [f"Retrieval (offline, from the passages and the ids labelled relevant; "
            f"{plural(sec['labelled']['value'], 'case')}):"]
-    out += table([[RETRIEVAL_WORDS[k][0], f"{figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'})",
-                   RETRIEVAL_WORDS[k][1] + (f" ({figure_text(sec['recall_cases'])} cases name one)" if k == "recall" else "")]
+    named = sec["recall_cases"]["value"]   # the cases both means are over: a relevant passage exists
+    out += table([[RETRIEVAL_WORDS[k][0], side_text(sec[k]),
+                   RETRIEVAL_WORDS[k][1] + (f" ({plural(named, 'case')} {'names' if named == 1 else 'name'} one)"
+                                            if k == "recall" else "")]
                   for k in ("precision", "recall")], align_right_from=99)
     out += table([["id", "passages", "precision", "recall", "relevant, not retrieved"]]
                  + [[inert(r["name"]), figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),
@@ -7503,7 +7523,7 @@ def retrieval_section(sec):
 def retrieval_judged_lines(sec):
     """RAG without labels: the judged precision, as text and the page say it."""
     return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {figure_text(sec['cases'])} cases):",
-            f"  judged context precision  {figure_text(sec['precision'])} (95% CI {interval(sec['precision']['ci']) or '-'}): "
+            f"  judged context precision  {side_text(sec['precision'])}: "
             "a judge's ratings, not a person's labels; calibrate it before trusting it"]
 
 
@@ -7703,11 +7723,12 @@ def markdown_diagnosis(sec):
 
 
 def markdown_retrieval(sec):
-    """RAG: the two retrieval means as rows of the summary table (each case's: report or the page)."""
+    """RAG: the two retrieval means as rows of the summary table (each case's: report or the page); both
+    are over the cases that name a relevant passage (recall_cases)."""
     if not sec:
         return []
     return [f"| {RETRIEVAL_WORDS[k][0].capitalize()} (retrieval, "
-            f"{figure_text(sec['labelled' if k == 'precision' else 'recall_cases'])} cases) | "
+            f"{plural(sec['recall_cases']['value'], 'case')}) | "
             f"{figure_text(sec[k])} | {interval(sec[k]['ci'])} |" for k in ("precision", "recall")]
 
 
@@ -8210,9 +8231,9 @@ def retrieval_change(a_cases, b_by_id):
             continue
         relevant = b["relevant"]
         found = [{p["id"] for p in c["context"]} & set(relevant) for c in (a, b)]
-        rows.append([[f(ranked, relevant if f is context_recall else set(relevant)) for ranked in
+        rows.append([[f(ranked, relevant) for ranked in
                       ([p["id"] for p in a["context"]], [p["id"] for p in b["context"]])]
-                     for f in (context_precision, context_recall)])
+                     for f in (labelled_precision, context_recall)])
         gained, lost = ([i for i in relevant if i in found[x] and i not in found[1 - x]] for x in (1, 0))
         if gained or lost:
             changes.append({"id": a["id"], "gained": gained, "lost": lost})
@@ -10146,12 +10167,13 @@ def retrieval_part(sec, anchors, name):
     return [section(f"Retrieval (offline, from the passages and the ids labelled relevant; {labelled} cases)",
                     interval_chart([{"name": RETRIEVAL_WORDS[k][0], "value": sec[k]["value"], "ci": sec[k]["ci"]}
                                     for k in ("precision", "recall")], "context precision and recall, 95% intervals"),
-                    bullet_list([f"{RETRIEVAL_WORDS[k][0]}: {figure_text(sec[k])} (95% CI {interval(sec[k]['ci']) or '-'}): "
+                    bullet_list([f"{RETRIEVAL_WORDS[k][0]}: {side_text(sec[k])}: "
                                  f"{RETRIEVAL_WORDS[k][1]}" for k in ("precision", "recall")]
-                                + [f"{figure_text(sec['recall_cases'])} cases name a relevant passage"]),
+                                + [f"{plural(sec['recall_cases']['value'], 'case')} "
+                                   f"{'names' if sec['recall_cases']['value'] == 1 else 'name'} a relevant passage"]),
                     html_table(["id", "passages", "precision", "recall", "relevant, not retrieved"],
                                [[case_link(r["name"], anchors), figure_text(r["passages"]),
-                                 (figure_text(r["precision"]), r["precision"]["value"]),
+                                 (figure_text(r["precision"]), r["precision"]["value"] if r["precision"]["value"] is not None else -1),
                                  (figure_text(r["recall"]), r["recall"]["value"] if r["recall"]["value"] is not None else -1),
                                  figure_text(r["missing"])] for r in sec["rows"]], numeric_from=1),
                     ident="retrieval")]

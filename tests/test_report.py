@@ -497,7 +497,7 @@ RAG_CASES = [   # id, passages in rank order, ids labelled relevant; precision a
     ("r1", passages("a", "x", "b"), ["a", "b", "c"]),        # RAGAS: (1/1 + 2/3) / 2 = 0.833; recall 2/3
     ("r2", passages("x", "y", "a", "b", "z"), ["a", "b"]),   # relevant at ranks 3 and 4: (1/3 + 2/4) / 2 = 0.417; 1
     ("r3", [], ["a"]),                                       # nothing retrieved: 0 and 0
-    ("r4", passages("a"), []),                               # nothing to recall: precision 0 (RAGAS), recall none
+    ("r4", passages("a"), []),                               # nothing relevant exists: no precision, no recall
 ]
 
 
@@ -523,21 +523,29 @@ def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
     code, out, err = cli("report", path, "--json")
     assert code == 0, err
     r = json.loads(out)["retrieval"]
-    assert r["labelled"] == 4 and r["recall_cases"] == 3
+    assert r["labelled"] == 4 and r["recall_cases"] == 3 and r["precision_cases"] == 3
     by_id = {c["id"]: c for c in r["cases"]}
     assert by_id["r1"]["precision"] == pytest.approx(0.8333, abs=1e-4) and by_id["r1"]["recall"] == pytest.approx(0.6667, abs=1e-4)
     assert by_id["r1"]["missing"] == ["c"] and by_id["r3"]["missing"] == ["a"] and by_id["r4"]["recall"] is None
-    precisions, recalls = [5 / 6, 5 / 12, 0, 0], [2 / 3, 1, 0]
-    assert r["precision"] == pytest.approx(sum(precisions) / 4) and r["recall"] == pytest.approx(sum(recalls) / 3)
+    assert by_id["r4"]["precision"] is None   # nothing labelled relevant: RAGAS's ID-based precision refuses it too
+    precisions, recalls = [5 / 6, 5 / 12, 0], [2 / 3, 1, 0]
+    assert r["precision"] == pytest.approx(sum(precisions) / 3) and r["recall"] == pytest.approx(sum(recalls) / 3)
     for values, ci in ((precisions, r["precision_ci"]), (recalls, r["recall_ci"])):   # Student's t over the cases
         low, high = scipy.stats.t.interval(0.95, len(values) - 1, loc=sum(values) / len(values),
                                            scale=scipy.stats.sem(values))
         assert ci == pytest.approx([max(0, low), min(1, high)])
     code, text, _ = cli("report", path)
     assert "Retrieval (offline, from the passages and the ids labelled relevant; 4 cases):" in text
-    assert "  context precision  31% (95% CI " in text
+    assert "  context precision  42% (95% CI " in text and "(3 cases name one)" in text
     assert "  r1  3         0.833      0.667   c" in text
-    assert "  r4  1         0.000      -       -" in text
+    assert "  r4  1         -          -       -" in text
+
+
+def test_one_labelled_case_is_worded_for_one_and_shows_no_empty_interval(project, cli):
+    """From the attack on issue 30: '(1 cases name one)' and '(95% CI -)' for a single case."""
+    text = cli("report", rag_run(project, RAG_CASES[:1]))[1]
+    assert "(1 case names one)" in text and "cases name one" not in text
+    assert "CI -" not in text and "  context precision  83%  rank-aware" in text
 
 
 def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
@@ -602,21 +610,73 @@ def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cl
     assert "Diagnosis: which stage to fix" in html and html.rindex("Diagnosis") > html.rindex("Failing cases")
 
 
+def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(project, cli):
+    """From the attack on issue 30: with good passages and only a regex failing, the diagnosis said
+    'faithful to the passages, yet it failed ...' though no judge had read the answer for faithfulness."""
+    regex = [{"name": "regex", "type": "regex", "value": "NEVERMATCH", "blocking": True}]
+    relevance = [{"name": "answer_relevant", "type": "answer_relevant", "blocking": True}]
+    specs = [{"id": "m1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "x", "checks": regex},
+             {"id": "m2", "input": "q", "context": passages("a"), "response": "x", "checks": regex},
+             {"id": "m3", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "x",
+              "checks": relevance, "judges": [vote("answer_relevant", False)]}]
+    path = write_run(project / "m.json", make_run(specs, labels=None, split="rag"))
+    d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["m1", "m2", "m3"] and d["task"] == [], d
+    assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed regex"
+    assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed answer_relevant"
+    assert "faithful to the passages" not in cli("report", path)[1]
+
+
+def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
+    """From the attack on issue 30: context [] and relevant [] (nothing relevant exists) was blamed on
+    the retriever ('no passage retrieved'); its precision was 0 and pulled the mean down."""
+    path = diagnosed_run(project, [("e1", [], [], (True, claims_raw()), False),     # nothing to find: the task's
+                                   ("e2", passages("x"), [], (True, claims_raw()), False),
+                                   DIAGNOSED[0]], name="e.json")
+    s = json.loads(cli("report", path, "--json")[1])
+    assert s["diagnosis"]["retrieval"] == ["d1"] and s["diagnosis"]["task"] == ["e1", "e2"]
+    assert {c["id"]: c["precision"] for c in s["retrieval"]["cases"]} == {"e1": None, "e2": None, "d1": 0.0}
+    assert s["retrieval"]["precision"] == 0.0 and s["retrieval"]["precision_cases"] == 1
+
+
+def ratings_raw(*items):
+    return json.dumps({"passages": [{"id": i, "relevant": ok} for i, ok in items], "reason": "r"})
+
+
+def test_judged_precision_counts_a_case_that_retrieved_nothing_as_zero(project, cli):
+    """From the attack on issue 30: a case with no passages dropped out of 'Retrieval, judged' (its mean
+    was over the others alone), though the labelled figures count none retrieved as 0."""
+    check = [{"name": "context_relevant", "type": "context_relevant", "blocking": False}]
+    specs = [{"id": "e1", "input": "q", "context": passages("a", "b"), "response": "x", "checks": check,
+              "judges": [vote("context_relevant", True, ratings_raw(("a", True), ("b", False)))]},
+             {"id": "e2", "input": "q", "context": [], "response": "x", "checks": check,
+              "judges": [vote("context_relevant", False, ratings_raw())]}]
+    path = write_run(project / "j.json", make_run(specs, labels=None, split="rag"))
+    judged = json.loads(cli("report", path, "--json")[1])["retrieval_judged"]
+    assert {c["id"]: c["precision"] for c in judged["by_case"]} == {"e1": 1.0, "e2": 0.0}
+    assert judged["cases"] == 2 and judged["precision"] == 0.5
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
 
 def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
-    """Passage ids and a judge's claims come from files and models: escaped wherever text shows them."""
+    """A judge's claims and the ids it cites come from a model: escaped wherever text shows them.
+    Passage ids come from files, and are held at load to 1-64 letters, digits, _, . or - (a run file
+    too), so a hostile one is refused, never shown."""
     evil = "\x1b[2J\u202eevil"
-    cases = [("h1", passages("x"), [evil], (False, claims_raw((f"claim {evil}", True, evil))), True),
-             ("h2", passages(evil), [evil], (False, claims_raw((f"claim {evil}", False, None))), True)]
+    cases = [("h1", passages("x"), ["r"], (False, claims_raw((f"claim {evil}", True, evil))), True),
+             ("h2", passages("r"), ["r"], (False, claims_raw((f"claim {evil}", False, None))), True)]
     a = diagnosed_run(project, cases, name="h.json")
-    b = diagnosed_run(project, [(cases[0][0], passages(evil), *cases[0][2:]), cases[1]], name="h2.json")
+    b = diagnosed_run(project, [(cases[0][0], passages("r"), *cases[0][2:]), cases[1]], name="h2.json")
     for argv in (("report", a), ("report", a, "--case", "h1"), ("report", a, "--case", "h2"), ("compare", a, b)):
         code, out, err = cli(*argv)
         assert code == 0 and "\x1b" not in out + err and "\u202e" not in out + err, argv
-        assert "\\x1b[2J\\u202eevil" in out, argv
+        assert "\\x1b[2J\\u202eevil" in out or argv[0] == "compare", argv
+    bad = diagnosed_run(project, [("h3", passages(evil), [evil], (False, claims_raw()), True)], name="h3.json")
+    code, out, err = cli("report", bad)
+    assert code == 2 and "id must be 1 to 64 letters" in err and "\x1b" not in out + err, err
 
 
 def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):

@@ -27,7 +27,7 @@ LEFT_OUT = {
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
                  "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
-                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval_change.changes",
+                 "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval.labelled", "retrieval_change.changes",
                  "diagnosis_change.row.which", "diagnosis_change.generation.which", "speed.without_prompt_count",
                  "speed.two_pass", "speed.with_load", "agent.cases", "agent.tools", "agent.turns", "agent.out_ids"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
