@@ -4357,17 +4357,18 @@ def parse_options(pairs):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
+        key = key.strip()   # the name sent: "temperature =0.9" is temperature, and must meet the guard as such
         if key in ("temperature", "seed"):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
-            options[key.strip()] = strict_json(value)
+            options[key] = strict_json(value)
         except ValueError as e:
             if value.lstrip().startswith(("[", "{")):
                 raise EvalError(f"--option {inert(pair).replace(chr(10), chr(92) + 'n')}: it begins like JSON but is not "
                                 f"JSON ({json_problem(e)}); "
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
-            options[key.strip()] = value
+            options[key] = value
     return options
 
 

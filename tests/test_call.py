@@ -1414,3 +1414,15 @@ def test_a_listed_name_that_differs_only_by_whitespace_is_shown_with_it(project,
     fake.models = [listed, "qwen2.5:7b"]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "m")
     assert code == 2 and f"pick one it has: {shown}, qwen2.5:7b." in err, err
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+@pytest.mark.parametrize("option, flag", [("temperature =0.9", "--temperature"), (" seed=77", "--seed"),
+                                          ("\ttemperature\t=1", "--temperature")])
+def test_temperature_or_seed_with_spaces_around_its_name_is_refused_as_without(project, cli, fake, api, option, flag):
+    """--option "temperature =0.9" passed the guard (it compared the name before stripping it) and
+    was sent over --temperature, while the run recorded temperature 0.0: refused as temperature=0.9 is."""
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", option, "--limit", 2)
+    assert code == 2 and f"use {flag}" in err and len(err.splitlines()) == 1, err
+    assert fake.chat_bodies == []
+
