@@ -4277,9 +4277,10 @@ def quick_look(limit, cases):
 def ollama_options(options, api, unchecked=False):
     """--option values Ollama would refuse or ignore, caught before any call: a text for stop becomes
     its list (stop=END is ["END"]); any other value of the wrong type, or a name Ollama does not
-    have (unless unchecked), is one line. Other APIs take their own options, unchecked."""
+    have (unless unchecked), is one line. Other APIs take their own options, unchecked, but for the
+    keys of the request itself (request_keys_refused)."""
     if api != "ollama":
-        return options
+        return request_keys_refused(options)
     checked = {}
     for key, value in options.items():
         kind = OLLAMA_OPTIONS.get(key)
@@ -4305,6 +4306,30 @@ def ollama_options(options, api, unchecked=False):
                             "first word; leave it out (is a shell variable empty?)")
         checked[key] = value
     return checked
+
+
+# The keys of an OpenAI-compatible request that eval.py sets itself, and what sets each. Over /v1 an
+# --option goes into the request body beside them: model=other asked another model, messages=[...]
+# replaced the prompt and every case, while the run was recorded and scored as the model and prompt
+# given. (temperature and seed are refused for both APIs by parse_options.)
+REQUEST_KEYS = {
+    "model": "--model sets it, and the run records it",
+    "messages": "the prompt (--prompt) and each case's input make them",
+    "stream": "eval.py reads each answer whole",
+    "stream_options": "eval.py reads each answer whole",
+    "n": "eval.py reads one answer a request; --repeat N asks each case N times",
+    "response_format": "--format sets it",
+    "tools": "a case's tools set them (its tools field, or tools.json beside the split)",
+    "functions": "a case's tools set them (its tools field, or tools.json beside the split)",
+    "function_call": "a case's tools set them (its tools field, or tools.json beside the split)",
+}
+
+
+def request_keys_refused(options):
+    for key in options:
+        if key in REQUEST_KEYS:
+            raise EvalError(f"--option {on_one_line(key)}: eval.py sets the request's {key} itself; {REQUEST_KEYS[key]}")
+    return options
 
 
 def runner_values_ok(runner):
