@@ -4375,26 +4375,34 @@ def server_url(api, host):
 
 def parse_options(pairs):
     """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text.
-    A value that begins with [ or { was meant as JSON: one that does not parse (stop=['END'], a
-    trailing comma, a missing bracket) is refused, never sent as one text, brackets and all."""
+    A value that begins with [, { or " was meant as JSON: one that does not parse (stop=['END'], a
+    trailing comma, a missing bracket, stop="[/INST] with no closing quote) is refused, never sent
+    as one text, brackets and quotes and all."""
     options = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
+            raise EvalError(f"--option {option_shown(pair)}: write KEY=VALUE, e.g. --option num_predict=64")
         key = key.strip()   # the name sent: "temperature =0.9" is temperature, and must meet the guard as such
         if key in ("temperature", "seed"):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
             options[key] = strict_json(value)
         except ValueError as e:
-            if value.lstrip().startswith(("[", "{")):
-                raise EvalError(f"--option {inert(pair).replace(chr(10), chr(92) + 'n')}: it begins like JSON but is not "
+            if value.lstrip().startswith(("[", "{", '"')):
+                raise EvalError(f"--option {option_shown(pair)}: it begins like JSON but is not "
                                 f"JSON ({json_problem(e)}); "
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             options[key] = value
     return options
+
+
+def option_shown(pair, width=120):
+    """A refused --option as an error shows it: on one line, its tabs escaped too (they would line up
+    as spaces), and cut short (a 200 kB value would be a 200 kB line)."""
+    shown = on_one_line(pair).replace("\t", "\\t")
+    return shown if len(shown) <= width else shown[:width - 1] + "…"
 
 
 def default_run_path(split_name, prompt_path, model=None):

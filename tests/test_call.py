@@ -1426,3 +1426,21 @@ def test_temperature_or_seed_with_spaces_around_its_name_is_refused_as_without(p
     assert code == 2 and f"use {flag}" in err and len(err.splitlines()) == 1, err
     assert fake.chat_bodies == []
 
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_option_that_opens_a_quote_and_does_not_close_it_is_refused(project, cli, fake, api):
+    """stop="[/INST] (no closing quote) was sent as a text with the quote in it; a value that begins
+    with " was meant as a JSON string, as one that begins with [ or { was meant as JSON."""
+    for option in ('stop="[/INST]', 'stop="\\x00"', 'stop= "END'):
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", option,
+                             "--limit", 2)
+        assert code == 2 and len(err.splitlines()) == 1 and "is not JSON" in err, (option, err)
+    assert fake.chat_bodies == []
+
+
+def test_a_refused_option_is_shown_cut_short_and_with_its_tabs_escaped(project, cli, fake):
+    """A 200 kB --option x=[[[... gave a 200 kB error line; a tab in it went out raw."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[" * 40000)
+    assert code == 2 and len(err) < 1000 and "…" in err, len(err)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[\t'END']")
+    assert code == 2 and "\t" not in err and "stop=[\\t'END']" in err, err
