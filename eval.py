@@ -4970,7 +4970,7 @@ def complete_journal(finished, config, done, turns):
             raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet and "
                             f"{finished} is unchanged. Free some space and run again") from None
         raise
-    warn(f"completing {finished} ({len(done)} answers kept, the rest asked again) into {run_path}; "
+    warn(f"completing {on_one_line(finished)} ({len(done)} answers kept, the rest asked again) into {on_one_line(run_path)}; "
          f"{finished} is unchanged")
     return run_path, journal, lock
 
@@ -5074,7 +5074,7 @@ def run_split(args):
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
-            warn(f"{wanted} exists; writing {run_path} instead")
+            warn(f"{on_one_line(wanted)} exists; writing {on_one_line(run_path)} instead")
     try:
         errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
         if errors is None:
@@ -5162,6 +5162,13 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
                   server=config["api"], server_version=server_version, eval_version=__version__, **identity)
 
 
+def resume_command(run_path):
+    """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
+    command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
+    line of its own: a fake "Accuracy: 100%")."""
+    return f"python eval.py run --resume {shlex.quote(on_one_line(run_path))}"
+
+
 def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
@@ -5170,13 +5177,13 @@ def resume_journal(run_path, config, server_version, cases, kept):
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
-        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {run_path + JOURNAL_SUFFIX} "
-                        f"are safe.\nFree some space, then: python eval.py run --resume {run_path}") from None
+        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {on_one_line(run_path + JOURNAL_SUFFIX)} "
+                        f"are safe.\nFree some space, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
-        raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
+        raise EvalError(f"{on_one_line(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    warn(f"resuming {run_path}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
+    warn(f"resuming {on_one_line(run_path)}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
     return journal, lock
 
 
@@ -5199,9 +5206,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             with writing:
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
-            raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
-                            f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
-                            f"{run_path}") from None
+            raise EvalError(f"cannot write to {on_one_line(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {len(done)} answers "
+                            f"before this one are safe in it.\nFree some space, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
@@ -5224,8 +5230,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
                if isinstance(stop, ServerGone) else "interrupted")
-        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {run_path + JOURNAL_SUFFIX}\n"
-             f"Resume with: python eval.py run --resume {run_path}")
+        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {on_one_line(run_path + JOURNAL_SUFFIX)}\n"
+             f"Resume with: {resume_command(run_path)}")
         return None
     finally:
         try:
@@ -5241,24 +5247,24 @@ def write_run(run, run_path):
     try:
         write_file(run_path, run_text(run))
     except FileExistsError:
-        raise EvalError(f"{run_path} appeared while the run was writing; the answers are still in "
-                        f"{run_path + JOURNAL_SUFFIX}") from None
+        raise EvalError(f"{on_one_line(run_path)} appeared while the run was writing; the answers are still in "
+                        f"{on_one_line(run_path + JOURNAL_SUFFIX)}") from None
     except OSError as e:
-        raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
-                        f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
+        raise EvalError(f"cannot write {on_one_line(run_path)} ({e.strerror}); every answer is kept in "
+                        f"{on_one_line(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
     os.unlink(run_path + JOURNAL_SUFFIX)
-    warn(f"wrote {run_path}")
+    warn(f"wrote {on_one_line(run_path)}")
 
 
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
     if path.endswith(JOURNAL_SUFFIX):
-        raise EvalError(f"{path} is the journal of an unfinished run: finish it with "
-                        f"`python eval.py run --resume {path[:-len(JOURNAL_SUFFIX)]}`, then use the run file")
+        raise EvalError(f"{on_one_line(path)} is the journal of an unfinished run: finish it with "
+                        f"`{resume_command(path[:-len(JOURNAL_SUFFIX)])}`, then use the run file")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
-        raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
-                        f"Finish it with: python eval.py run --resume {path}")
+        raise EvalError(f"{on_one_line(path)}: this run did not finish; its answers are in {on_one_line(path + JOURNAL_SUFFIX)}.\n"
+                        f"Finish it with: {resume_command(path)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             run = json.load(f)
@@ -8934,7 +8940,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.\n"
-             f"Ask them again with: python eval.py run --resume {inert(run_path)}")
+             f"Ask them again with: {resume_command(run_path)}")
         return 2
     return 0
 
@@ -8958,7 +8964,7 @@ def run_grid(grid):
     print(format_many(compare_many(runs)))
     for run_path, errors in with_errors:
         warn(f"{run_path}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
-             f"scored. Complete it with: python eval.py run --resume {run_path}")
+             f"scored. Complete it with: {resume_command(run_path)}")
     return 2 if with_errors else 0
 
 
@@ -9370,7 +9376,7 @@ def write_judged(judged, run_path, target):
                         "is unchanged") from None
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
-    warn(f"wrote {out} ({run_path} is unchanged)")
+    warn(f"wrote {on_one_line(out)} ({on_one_line(run_path)} is unchanged)")
     return out
 
 
@@ -10543,7 +10549,7 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
     except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
         raise EvalError(f"cannot write {path} ({e.strerror})") from None
-    warn(f"wrote {path}")
+    warn(f"wrote {on_one_line(path)}")
 
 
 

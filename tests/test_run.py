@@ -6,6 +6,7 @@ import random
 import re
 from pathlib import Path
 import signal
+import shlex
 import subprocess
 import sys
 import threading
@@ -1368,3 +1369,25 @@ def test_a_context_file_name_that_is_not_utf8_is_refused_before_any_call(project
     Path(name).write_text(json.dumps({"id": "q1", "context": []}) + "\n" + json.dumps({"id": "q2", "context": []}) + "\n")
     code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", name)
     assert code == 2 and "the context file's file name is not valid UTF-8" in err and fake.chat_bodies == [], err
+
+
+def test_an_out_path_is_printed_on_one_line_and_its_resume_command_shell_quoted(project, cli, fake):
+    """From the second attack on issue 28: "wrote PATH" printed --out's line breaks raw (a name holding
+    "\\nAccuracy: 100%" printed a line of its own), and the resume command was not shell-quoted: a
+    space broke it, and $(...) in the name ran when the command was pasted."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    for name, shown in (("o/a\nAccuracy: 100%.json", "o/a\\nAccuracy"), ("o/a\u2028Accuracy: 100%.json", "o/a\\u2028Accuracy")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", name)
+        assert code == 0 and os.path.exists(name), err
+        assert "\u2028" not in err and not any(line.startswith("Accuracy") for line in err.splitlines()), err
+        assert f"wrote {shown}: 100%.json" in err, err
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
+    name = "o/my run $(touch PWNED).json"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", name)
+    assert code == 2 and os.path.exists(name)
+    command = err.rstrip().splitlines()[-1].partition("Ask them again with: ")[2]
+    assert shlex.split(command) == ["python", "eval.py", "run", "--resume", name], err
+    fake.faults_for = {}
+    code, out, err = cli("run", "--resume", name, "--host", fake.url)
+    assert code == 0 and not os.path.exists("PWNED")
