@@ -1509,6 +1509,12 @@ def config_problem(config, text_keys):
            and not isinstance(v, bool)]
     if odd:   # NaN, Infinity, 10**400: no server takes them, and --json could not print them
         return f"config.options.{odd[0]} must be a finite number"
+    # what the run sets itself, as --option refuses it: sent as an option it would override what the
+    # run records (its temperature; over /v1, the request's own model, messages...)
+    own = [k for k in config["options"] if k in ("temperature", "seed")
+           or config.get("api") == "openai" and k in REQUEST_KEYS]
+    if own:
+        return f"config.options.{on_one_line(own[0])} is set by the run itself, never as an option"
     if config.get("cases") is not None and type(config["cases"]) is not int:
         return "config.cases must be a whole number"
     subset = config.get("subset")
@@ -4329,6 +4335,9 @@ def request_keys_refused(options):
     for key in options:
         if key in REQUEST_KEYS:
             raise EvalError(f"--option {on_one_line(key)}: eval.py sets the request's {key} itself; {REQUEST_KEYS[key]}")
+    for ours, theirs in OPENAI_RENAMED.items():   # both would be sent as one key, the last given winning
+        if ours in options and theirs in options:
+            raise EvalError(f"--option {ours} is sent as {theirs}: give one of --option {ours} and --option {theirs}")
     return options
 
 

@@ -560,3 +560,12 @@ def test_an_option_the_request_itself_sets_is_refused_naming_what_sets_it(projec
     assert code == 2 and len(err.splitlines()) == 1 and instead in err, err
     assert err.startswith(f"error: --option {option.partition('=')[0].strip()}: "), err
     assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_num_predict_and_max_tokens_together_are_refused(project, cli, fake):
+    """From the self-attack on item 1: num_predict is sent as max_tokens, so with both one silently
+    overwrote the other in the request while the run recorded both."""
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
+                         "--option", "max_tokens=8")
+    assert code == 2 and len(err.splitlines()) == 1 and "num_predict" in err and "max_tokens" in err, err
+    assert fake.chat_bodies == []
