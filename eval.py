@@ -5174,8 +5174,10 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
 def resume_command(run_path):
     """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
     command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
-    line of its own: a fake "Accuracy: 100%")."""
-    return f"python eval.py run --resume {shlex.quote(on_one_line(run_path))}"
+    line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
+    command line takes it for an option (--out=-x.json)."""
+    path = shlex.quote(on_one_line(run_path))
+    return f"python eval.py run --resume{'=' if path.startswith('-') else ' '}{path}"
 
 
 def resume_journal(run_path, config, server_version, cases, kept):

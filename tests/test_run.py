@@ -1391,3 +1391,18 @@ def test_an_out_path_is_printed_on_one_line_and_its_resume_command_shell_quoted(
     fake.faults_for = {}
     code, out, err = cli("run", "--resume", name, "--host", fake.url)
     assert code == 0 and not os.path.exists("PWNED")
+
+
+def test_the_resume_command_of_a_path_that_begins_with_a_dash_works_as_printed(project, cli, fake):
+    """From the self-attack on item 5: --out=-x.json printed `--resume -x.json`, which the command line
+    takes for an option (--resume: expected one argument)."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:1]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out=-x.json")
+    assert code == 2 and os.path.exists("-x.json"), err
+    words = shlex.split(err.rstrip().splitlines()[-1].partition("Ask them again with: ")[2])
+    assert words[:3] == ["python", "eval.py", "run"], err
+    fake.faults_for = {}
+    code, out, err = cli(*words[2:], "--host", fake.url)
+    assert code == 0 and "wrote -x-completed.json" in err, err
