@@ -4292,7 +4292,7 @@ def ollama_options(options, api, unchecked=False):
         kind = OLLAMA_OPTIONS.get(key)
         if kind is None:
             if not unchecked:
-                raise EvalError(f"--option {key}: Ollama has no such option and would ignore it without a word "
+                raise EvalError(f"--option {option_shown(key)}: Ollama has no such option and would ignore it without a word "
                                 f"(its options: {', '.join(sorted(OLLAMA_OPTIONS))}); a newer server's option "
                                 "goes through with --unchecked-options")
         elif kind == "list of texts" and type(value) is str:
@@ -4303,12 +4303,12 @@ def ollama_options(options, api, unchecked=False):
                   or (kind == "number" and type(value) in (int, float))
                   or (kind == "boolean" and type(value) is bool)
                   or (kind == "list of texts" and type(value) is list and all(type(v) is str for v in value))):
-            raise EvalError(f"--option {key}={json_text(value)}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
+            raise EvalError(f"--option {option_shown(f'{key}={json_text(value)}')}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
                             f"{kind} there (e.g. {OPTION_EXAMPLES[kind].format(key=key)})")
         if kind == "list of texts" and "" in (value or []):
             # Ollama's own runner ends an answer at the first stop text it contains (runner/common/stop.go
             # FindStop, strings.Contains), and every text contains "": each answer would come back empty
-            raise EvalError(f"--option {key}={json_text(value)}: an empty stop text ends every answer before its "
+            raise EvalError(f"--option {option_shown(f'{key}={json_text(value)}')}: an empty stop text ends every answer before its "
                             "first word; leave it out (is a shell variable empty?)")
         checked[key] = value
     return checked

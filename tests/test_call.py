@@ -1444,3 +1444,13 @@ def test_a_refused_option_is_shown_cut_short_and_with_its_tabs_escaped(project, 
     assert code == 2 and len(err) < 1000 and "…" in err, len(err)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[\t'END']")
     assert code == 2 and "\t" not in err and "stop=[\\t'END']" in err, err
+
+
+def test_an_option_refused_by_its_name_or_type_is_one_short_line(project, cli, fake):
+    """From the self-attack on the --option minor points: the errors for a name Ollama lacks and for a
+    value of the wrong type showed the name raw (a line break in it printed a line of its own) and
+    the value whole."""
+    for option in ("a\nAccuracy: 100%=1", "num_predict=[" + "1," * 50000 + "1]", "x" * 5000 + "=1"):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
+        assert code == 2 and len(err.splitlines()) == 1 and len(err) < 1000, (option[:20], err[:300])
+    assert fake.chat_bodies == []
