@@ -1509,6 +1509,12 @@ def config_problem(config, text_keys):
            and not isinstance(v, bool)]
     if odd:   # NaN, Infinity, 10**400: no server takes them, and --json could not print them
         return f"config.options.{odd[0]} must be a finite number"
+    # what the run sets itself, as --option refuses it: sent as an option it would override what the
+    # run records (its temperature; over /v1, the request's own model, messages...)
+    own = [k for k in config["options"] if k in ("temperature", "seed")
+           or config.get("api") == "openai" and k in REQUEST_KEYS]
+    if own:
+        return f"config.options.{on_one_line(own[0])} is set by the run itself, never as an option"
     if config.get("cases") is not None and type(config["cases"]) is not int:
         return "config.cases must be a whole number"
     subset = config.get("subset")
@@ -4283,15 +4289,16 @@ def quick_look(limit, cases):
 def ollama_options(options, api, unchecked=False):
     """--option values Ollama would refuse or ignore, caught before any call: a text for stop becomes
     its list (stop=END is ["END"]); any other value of the wrong type, or a name Ollama does not
-    have (unless unchecked), is one line. Other APIs take their own options, unchecked."""
+    have (unless unchecked), is one line. Other APIs take their own options, unchecked, but for the
+    keys of the request itself (request_keys_refused)."""
     if api != "ollama":
-        return options
+        return request_keys_refused(options)
     checked = {}
     for key, value in options.items():
         kind = OLLAMA_OPTIONS.get(key)
         if kind is None:
             if not unchecked:
-                raise EvalError(f"--option {key}: Ollama has no such option and would ignore it without a word "
+                raise EvalError(f"--option {option_shown(key)}: Ollama has no such option and would ignore it without a word "
                                 f"(its options: {', '.join(sorted(OLLAMA_OPTIONS))}); a newer server's option "
                                 "goes through with --unchecked-options")
         elif kind == "list of texts" and type(value) is str:
@@ -4302,15 +4309,42 @@ def ollama_options(options, api, unchecked=False):
                   or (kind == "number" and type(value) in (int, float))
                   or (kind == "boolean" and type(value) is bool)
                   or (kind == "list of texts" and type(value) is list and all(type(v) is str for v in value))):
-            raise EvalError(f"--option {key}={json_text(value)}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
+            raise EvalError(f"--option {option_shown(f'{key}={json_text(value)}')}: Ollama takes {'an' if kind[0] in 'ai' else 'a'} "
                             f"{kind} there (e.g. {OPTION_EXAMPLES[kind].format(key=key)})")
         if kind == "list of texts" and "" in (value or []):
             # Ollama's own runner ends an answer at the first stop text it contains (runner/common/stop.go
             # FindStop, strings.Contains), and every text contains "": each answer would come back empty
-            raise EvalError(f"--option {key}={json_text(value)}: an empty stop text ends every answer before its "
+            raise EvalError(f"--option {option_shown(f'{key}={json_text(value)}')}: an empty stop text ends every answer before its "
                             "first word; leave it out (is a shell variable empty?)")
         checked[key] = value
     return checked
+
+
+# The keys of an OpenAI-compatible request that eval.py sets itself, and what sets each. Over /v1 an
+# --option goes into the request body beside them: model=other asked another model, messages=[...]
+# replaced the prompt and every case, while the run was recorded and scored as the model and prompt
+# given. (temperature and seed are refused for both APIs by parse_options.)
+REQUEST_KEYS = {
+    "model": "--model sets it, and the run records it",
+    "messages": "the prompt (--prompt) and each case's input make them",
+    "stream": "eval.py reads each answer whole",
+    "stream_options": "eval.py reads each answer whole",
+    "n": "eval.py reads one answer a request; --repeat N asks each case N times",
+    "response_format": "--format sets it",
+    "tools": "a case's tools set them (its tools field, or tools.json beside the split)",
+    "functions": "a case's tools set them (its tools field, or tools.json beside the split)",
+    "function_call": "a case's tools set them (its tools field, or tools.json beside the split)",
+}
+
+
+def request_keys_refused(options):
+    for key in options:
+        if key in REQUEST_KEYS:
+            raise EvalError(f"--option {on_one_line(key)}: eval.py sets the request's {key} itself; {REQUEST_KEYS[key]}")
+    for ours, theirs in OPENAI_RENAMED.items():   # both would be sent as one key, the last given winning
+        if ours in options and theirs in options:
+            raise EvalError(f"--option {ours} is sent as {theirs}: give one of --option {ours} and --option {theirs}")
+    return options
 
 
 def runner_values_ok(runner):
@@ -4356,25 +4390,34 @@ def server_url(api, host):
 
 def parse_options(pairs):
     """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text.
-    A value that begins with [ or { was meant as JSON: one that does not parse (stop=['END'], a
-    trailing comma, a missing bracket) is refused, never sent as one text, brackets and all."""
+    A value that begins with [, { or " was meant as JSON: one that does not parse (stop=['END'], a
+    trailing comma, a missing bracket, stop="[/INST] with no closing quote) is refused, never sent
+    as one text, brackets and quotes and all."""
     options = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise EvalError(f"--option {pair!r}: write KEY=VALUE, e.g. --option num_predict=64")
+            raise EvalError(f"--option {option_shown(pair)}: write KEY=VALUE, e.g. --option num_predict=64")
+        key = key.strip()   # the name sent: "temperature =0.9" is temperature, and must meet the guard as such
         if key in ("temperature", "seed"):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
-            options[key.strip()] = strict_json(value)
+            options[key] = strict_json(value)
         except ValueError as e:
-            if value.lstrip().startswith(("[", "{")):
-                raise EvalError(f"--option {inert(pair).replace(chr(10), chr(92) + 'n')}: it begins like JSON but is not "
+            if value.lstrip().startswith(("[", "{", '"')):
+                raise EvalError(f"--option {option_shown(pair)}: it begins like JSON but is not "
                                 f"JSON ({json_problem(e)}); "
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
-            options[key.strip()] = value
+            options[key] = value
     return options
+
+
+def option_shown(pair, width=120):
+    """A refused --option as an error shows it: on one line, its tabs escaped too (they would line up
+    as spaces), and cut short (a 200 kB value would be a 200 kB line)."""
+    shown = on_one_line(pair).replace("\t", "\\t")
+    return shown if len(shown) <= width else shown[:width - 1] + "…"
 
 
 def default_run_path(split_name, prompt_path, model=None):
@@ -4942,7 +4985,7 @@ def complete_journal(finished, config, done, turns):
             raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet and "
                             f"{finished} is unchanged. Free some space and run again") from None
         raise
-    warn(f"completing {finished} ({len(done)} answers kept, the rest asked again) into {run_path}; "
+    warn(f"completing {on_one_line(finished)} ({len(done)} answers kept, the rest asked again) into {on_one_line(run_path)}; "
          f"{finished} is unchanged")
     return run_path, journal, lock
 
@@ -5046,7 +5089,7 @@ def run_split(args):
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
-            warn(f"{wanted} exists; writing {run_path} instead")
+            warn(f"{on_one_line(wanted)} exists; writing {on_one_line(run_path)} instead")
     try:
         errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
         if errors is None:
@@ -5134,6 +5177,15 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
                   server=config["api"], server_version=server_version, eval_version=__version__, **identity)
 
 
+def resume_command(run_path):
+    """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
+    command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
+    line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
+    command line takes it for an option (--out=-x.json)."""
+    path = shlex.quote(on_one_line(run_path))
+    return f"python eval.py run --resume{'=' if path.startswith('-') else ' '}{path}"
+
+
 def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
@@ -5142,13 +5194,13 @@ def resume_journal(run_path, config, server_version, cases, kept):
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
-        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {run_path + JOURNAL_SUFFIX} "
-                        f"are safe.\nFree some space, then: python eval.py run --resume {run_path}") from None
+        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {on_one_line(run_path + JOURNAL_SUFFIX)} "
+                        f"are safe.\nFree some space, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
-        raise EvalError(f"{run_path} was finished by another eval.py meanwhile; there is nothing to resume")
+        raise EvalError(f"{on_one_line(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    warn(f"resuming {run_path}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
+    warn(f"resuming {on_one_line(run_path)}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
     return journal, lock
 
 
@@ -5171,9 +5223,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             with writing:
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
-            raise EvalError(f"cannot write to {run_path + JOURNAL_SUFFIX} ({e.strerror}); the {len(done)} answers "
-                            f"before this one are safe in it.\nFree some space, then: python eval.py run --resume "
-                            f"{run_path}") from None
+            raise EvalError(f"cannot write to {on_one_line(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {len(done)} answers "
+                            f"before this one are safe in it.\nFree some space, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
@@ -5196,8 +5247,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
                if isinstance(stop, ServerGone) else "interrupted")
-        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {run_path + JOURNAL_SUFFIX}\n"
-             f"Resume with: python eval.py run --resume {run_path}")
+        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {on_one_line(run_path + JOURNAL_SUFFIX)}\n"
+             f"Resume with: {resume_command(run_path)}")
         return None
     finally:
         try:
@@ -5213,24 +5264,24 @@ def write_run(run, run_path):
     try:
         write_file(run_path, run_text(run))
     except FileExistsError:
-        raise EvalError(f"{run_path} appeared while the run was writing; the answers are still in "
-                        f"{run_path + JOURNAL_SUFFIX}") from None
+        raise EvalError(f"{on_one_line(run_path)} appeared while the run was writing; the answers are still in "
+                        f"{on_one_line(run_path + JOURNAL_SUFFIX)}") from None
     except OSError as e:
-        raise EvalError(f"cannot write {run_path} ({e.strerror}); every answer is kept in "
-                        f"{run_path + JOURNAL_SUFFIX}.\nFix the cause, then: python eval.py run --resume {run_path}") from None
+        raise EvalError(f"cannot write {on_one_line(run_path)} ({e.strerror}); every answer is kept in "
+                        f"{on_one_line(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
     os.unlink(run_path + JOURNAL_SUFFIX)
-    warn(f"wrote {run_path}")
+    warn(f"wrote {on_one_line(run_path)}")
 
 
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
     if path.endswith(JOURNAL_SUFFIX):
-        raise EvalError(f"{path} is the journal of an unfinished run: finish it with "
-                        f"`python eval.py run --resume {path[:-len(JOURNAL_SUFFIX)]}`, then use the run file")
+        raise EvalError(f"{on_one_line(path)} is the journal of an unfinished run: finish it with "
+                        f"`{resume_command(path[:-len(JOURNAL_SUFFIX)])}`, then use the run file")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
-        raise EvalError(f"{path}: this run did not finish; its answers are in {path + JOURNAL_SUFFIX}.\n"
-                        f"Finish it with: python eval.py run --resume {path}")
+        raise EvalError(f"{on_one_line(path)}: this run did not finish; its answers are in {on_one_line(path + JOURNAL_SUFFIX)}.\n"
+                        f"Finish it with: {resume_command(path)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             run = json.load(f)
@@ -8921,7 +8972,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.\n"
-             f"Ask them again with: python eval.py run --resume {inert(run_path)}")
+             f"Ask them again with: {resume_command(run_path)}")
         return 2
     return 0
 
@@ -8945,7 +8996,7 @@ def run_grid(grid):
     print(format_many(compare_many(runs)))
     for run_path, errors in with_errors:
         warn(f"{run_path}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
-             f"scored. Complete it with: python eval.py run --resume {run_path}")
+             f"scored. Complete it with: {resume_command(run_path)}")
     return 2 if with_errors else 0
 
 
@@ -9357,7 +9408,7 @@ def write_judged(judged, run_path, target):
                         "is unchanged") from None
     except OSError as e:
         raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
-    warn(f"wrote {out} ({run_path} is unchanged)")
+    warn(f"wrote {on_one_line(out)} ({on_one_line(run_path)} is unchanged)")
     return out
 
 
@@ -10531,7 +10582,7 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
     except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
         raise EvalError(f"cannot write {path} ({e.strerror})") from None
-    warn(f"wrote {path}")
+    warn(f"wrote {on_one_line(path)}")
 
 
 

@@ -1414,3 +1414,43 @@ def test_a_listed_name_that_differs_only_by_whitespace_is_shown_with_it(project,
     fake.models = [listed, "qwen2.5:7b"]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "m")
     assert code == 2 and f"pick one it has: {shown}, qwen2.5:7b." in err, err
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+@pytest.mark.parametrize("option, flag", [("temperature =0.9", "--temperature"), (" seed=77", "--seed"),
+                                          ("\ttemperature\t=1", "--temperature")])
+def test_temperature_or_seed_with_spaces_around_its_name_is_refused_as_without(project, cli, fake, api, option, flag):
+    """--option "temperature =0.9" passed the guard (it compared the name before stripping it) and
+    was sent over --temperature, while the run recorded temperature 0.0: refused as temperature=0.9 is."""
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", option, "--limit", 2)
+    assert code == 2 and f"use {flag}" in err and len(err.splitlines()) == 1, err
+    assert fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_option_that_opens_a_quote_and_does_not_close_it_is_refused(project, cli, fake, api):
+    """stop="[/INST] (no closing quote) was sent as a text with the quote in it; a value that begins
+    with " was meant as a JSON string, as one that begins with [ or { was meant as JSON."""
+    for option in ('stop="[/INST]', 'stop="\\x00"', 'stop= "END'):
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", option,
+                             "--limit", 2)
+        assert code == 2 and len(err.splitlines()) == 1 and "is not JSON" in err, (option, err)
+    assert fake.chat_bodies == []
+
+
+def test_a_refused_option_is_shown_cut_short_and_with_its_tabs_escaped(project, cli, fake):
+    """A 200 kB --option x=[[[... gave a 200 kB error line; a tab in it went out raw."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[" * 40000)
+    assert code == 2 and len(err) < 1000 and "…" in err, len(err)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "stop=[\t'END']")
+    assert code == 2 and "\t" not in err and "stop=[\\t'END']" in err, err
+
+
+def test_an_option_refused_by_its_name_or_type_is_one_short_line(project, cli, fake):
+    """From the self-attack on the --option minor points: the errors for a name Ollama lacks and for a
+    value of the wrong type showed the name raw (a line break in it printed a line of its own) and
+    the value whole."""
+    for option in ("a\nAccuracy: 100%=1", "num_predict=[" + "1," * 50000 + "1]", "x" * 5000 + "=1"):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
+        assert code == 2 and len(err.splitlines()) == 1 and len(err) < 1000, (option[:20], err[:300])
+    assert fake.chat_bodies == []

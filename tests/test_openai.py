@@ -546,3 +546,26 @@ def test_a_served_name_with_a_trailing_space_is_shown_with_it(project, cli, fake
     fake.listings["/v1/models"] = {"data": [{"id": "m "}, {"id": "m\n"}]}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m")
     assert code == 2 and err.endswith('it serves: "m ", "m\\n"\n'), err
+
+
+@pytest.mark.parametrize("option, instead", [
+    ("model=other", "--model"), ('messages=[{"role": "user", "content": "say bug"}]', "--prompt"),
+    ("stream=true", "each answer whole"), ("n=2", "one answer"), ('response_format={"type": "text"}', "--format"),
+    ("tools=[]", "tools"), (" model =other", "--model")])
+def test_an_option_the_request_itself_sets_is_refused_naming_what_sets_it(project, cli, fake, option, instead):
+    """Over /v1 an --option went into the request body as it was: model=other asked another model, and
+    messages=[...] replaced the prompt and every case, while the run was recorded and scored as the
+    model and prompt given. One line naming what sets that key, before any call; nothing written."""
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", option)
+    assert code == 2 and len(err.splitlines()) == 1 and instead in err, err
+    assert err.startswith(f"error: --option {option.partition('=')[0].strip()}: "), err
+    assert fake.chat_bodies == [] and not os.path.exists("runs")
+
+
+def test_num_predict_and_max_tokens_together_are_refused(project, cli, fake):
+    """From the self-attack on item 1: num_predict is sent as max_tokens, so with both one silently
+    overwrote the other in the request while the run recorded both."""
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
+                         "--option", "max_tokens=8")
+    assert code == 2 and len(err.splitlines()) == 1 and "num_predict" in err and "max_tokens" in err, err
+    assert fake.chat_bodies == []

@@ -210,3 +210,22 @@ def test_a_context_file_that_is_a_folder_or_not_utf8_is_one_line(project, cli, f
     code, _, err = cli("run", "--split", "rag/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
                        "--context", "ctx.jsonl")
     assert code == 2 and "ctx.jsonl:1: not valid UTF-8" in err and fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("api, options, key", [("ollama", {"temperature": 0.9}, "temperature"),
+                                               ("openai", {"seed": 7}, "seed"),
+                                               ("openai", {"model": "other"}, "model"),
+                                               ("openai", {"messages": []}, "messages")])
+def test_options_a_run_sets_itself_are_refused_in_a_hand_edited_run_file(project, cli, api, options, key):
+    """From the self-attack on the second attack's item 1: --option refuses temperature, seed and (over
+    /v1) the request's own keys, but a hand-edited config.options still sent them on --resume, over
+    what the run records (its temperature, its model, its prompt)."""
+    run = split_run("dev", {})
+    run["config"].update(api=api, options=options)
+    write_run("runs/edited.json", run)
+    code, out, err = cli("report", "runs/edited.json")
+    assert code == 2 and f"config.options.{key}" in err and len(err.splitlines()) == 1, err
+    if api == "ollama":   # over Ollama the options go in their own object: a model key there is only an option
+        run["config"].update(options={"model": "other", "num_predict": 8})
+        write_run("runs/kept.json", run)
+        assert cli("report", "runs/kept.json")[0] == 0

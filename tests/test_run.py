@@ -6,6 +6,7 @@ import random
 import re
 from pathlib import Path
 import signal
+import shlex
 import subprocess
 import sys
 import threading
@@ -1370,3 +1371,40 @@ def test_a_context_file_name_that_is_not_utf8_is_refused_before_any_call(project
     Path(name).write_text(json.dumps({"id": "q1", "context": []}) + "\n" + json.dumps({"id": "q2", "context": []}) + "\n")
     code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", name)
     assert code == 2 and "the context file's file name is not valid UTF-8" in err and fake.chat_bodies == [], err
+
+
+def test_an_out_path_is_printed_on_one_line_and_its_resume_command_shell_quoted(project, cli, fake):
+    """From the second attack on issue 28: "wrote PATH" printed --out's line breaks raw (a name holding
+    "\\nAccuracy: 100%" printed a line of its own), and the resume command was not shell-quoted: a
+    space broke it, and $(...) in the name ran when the command was pasted."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    for name, shown in (("o/a\nAccuracy: 100%.json", "o/a\\nAccuracy"), ("o/a\u2028Accuracy: 100%.json", "o/a\\u2028Accuracy")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", name)
+        assert code == 0 and os.path.exists(name), err
+        assert "\u2028" not in err and not any(line.startswith("Accuracy") for line in err.splitlines()), err
+        assert f"wrote {shown}: 100%.json" in err, err
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
+    name = "o/my run $(touch PWNED).json"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", name)
+    assert code == 2 and os.path.exists(name)
+    command = err.rstrip().splitlines()[-1].partition("Ask them again with: ")[2]
+    assert shlex.split(command) == ["python", "eval.py", "run", "--resume", name], err
+    fake.faults_for = {}
+    code, out, err = cli("run", "--resume", name, "--host", fake.url)
+    assert code == 0 and not os.path.exists("PWNED")
+
+
+def test_the_resume_command_of_a_path_that_begins_with_a_dash_works_as_printed(project, cli, fake):
+    """From the self-attack on item 5: --out=-x.json printed `--resume -x.json`, which the command line
+    takes for an option (--resume: expected one argument)."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:1]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out=-x.json")
+    assert code == 2 and os.path.exists("-x.json"), err
+    words = shlex.split(err.rstrip().splitlines()[-1].partition("Ask them again with: ")[2])
+    assert words[:3] == ["python", "eval.py", "run"], err
+    fake.faults_for = {}
+    code, out, err = cli(*words[2:], "--host", fake.url)
+    assert code == 0 and "wrote -x-completed.json" in err, err
