@@ -2162,7 +2162,7 @@ def tool_problems(tool, where, names):
 
 
 def tools_problems(tools):
-    if not isinstance(tools, list) or not tools:
+    if not isinstance(tools, list):   # [] is allowed: a case that opts out of tools.json (merged_tools)
         return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
     names = []
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
@@ -2189,6 +2189,9 @@ def merged_tools(case, split_tools):
     """A case's tools and tool_results over the split's (tools.json): the case's own definition of a
     tool, and its own results for one, take the place of the split's; the others are added."""
     tools, results = split_tools
+    if case.get("tools") == []:   # a case asked with no tool at all (a control) in a split whose tools.json arms the rest
+        del case["tools"]         # stored as a case without tools: no key the run, report and checks must read as "none"
+        return
     own = case.get("tools") or []
     names = {t["function"]["name"]: t for t in own}
     merged = [names.pop(t["function"]["name"], t) for t in tools] + [t for t in own if t["function"]["name"] in names]
