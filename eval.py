@@ -2827,13 +2827,30 @@ def checks_from_split(split):
     """The checks a split (a name or a path, as run --split takes it) defines now, and the threshold
     of their weighted score, for report --checks: rescoring without a model call."""
     cases, _, _ = load_split(resolve_split(split)[0])
-    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold")} for c in cases}
+    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold"), "tools": c.get("tools") or []}
+            for c in cases}
 
 
 def same_cases(path, checks, cases):
     only = one_sided(set(checks), {c["id"] for c in cases})
     if only:
         raise EvalError(f"--checks {path}: its cases are not the run's ({only} on one side only)")
+
+
+def same_tools(path, checks, results):
+    """report --checks: a split's trajectory checks were validated against the tools the split defines
+    now; scored on answers whose model was offered other tools (renamed, redefined, or none) they would
+    judge a path it could not take (a tool_not_called of a tool it never had passes). Refused, naming
+    the first such case. Checks on the final answer need no tools and are scored whatever they were."""
+    for r in results:
+        rule = checks[r["id"]]
+        offered = r.get("tools") or []
+        if offered != rule["tools"] and any(c["type"] in TRAJECTORY for c in rule["checks"]):
+            names = [", ".join(t["function"]["name"] for t in tools) or "none" for tools in (rule["tools"], offered)]
+            raise EvalError(f"--checks {path}: case {r['id']}: its trajectory checks are written for the tools "
+                            f"{path} defines now ({names[0]}), but the run's model was offered "
+                            f"{'other definitions of them' if names[0] == names[1] else 'other ones'} ({names[1]}); "
+                            "run the split again to score its trajectory")
 
 
 def one_sided(a_ids, b_ids):
@@ -11290,16 +11307,19 @@ def show_one_case(args, checks):
 
 def graded_for_report(args, checks):
     """(the run itself if the page needs it, else None; its config; its graded cases)."""
-    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
-    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
-    scored_with_checks_now(args, checks, cases)
-    return run, config, cases
+    if args.html is None and checks is None:
+        return (None, *read_graded(args.run))   # its results are let go once graded
+    run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
+    scored_with_checks_now(args, checks, run["results"])
+    return (run if args.html is not None else None), run["config"], grade_run(run, checks)
 
 
-def scored_with_checks_now(args, checks, cases):
-    """report --checks: the split's cases must be the run's; the report says whose checks it used."""
+def scored_with_checks_now(args, checks, results):
+    """report --checks: the split's cases must be the run's, its trajectory checks written for the
+    tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, cases)
+        same_cases(args.checks, checks, results)
+        same_tools(args.checks, checks, results)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
 
 
