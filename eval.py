@@ -5570,10 +5570,20 @@ def agent_trace(r, checks, trial):
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
              "final": False if out else level_verdict(final, trial["checks"]),
-             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None}
+             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None,
+             "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
         trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])
     return trace
+
+
+def transcript_path(transcript):
+    """A hash of what an agent said and did, turn by turn: two answers with the same final words are
+    the same answer only if their paths are the same too (compare's identical answers). The ids a
+    server gives its calls, and the tool messages' references to them, are no part of the path."""
+    said = [{k: ([{k2: v2 for k2, v2 in call.items() if k2 != "id"} for call in v] if k == "tool_calls" else v)
+             for k, v in m.items() if k != "call_id"} for m in transcript]
+    return sha256_bytes(json.dumps(said, sort_keys=True, ensure_ascii=False).encode())
 
 
 def first_failure(calls, checks, passed, out, turns):
@@ -8142,11 +8152,11 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
                 buckets["fixed" if b["correct"] else "regressions"].append(a["id"])
             change = b["passed_trials"] * a["decided_trials"] - a["passed_trials"] * b["decided_trials"]
             (rose if change > 0 else fell if change < 0 else []).append(a["id"])
-        b_answers = {t["trial"]: t["response"] for t in b["trials"] if t["response"] is not None}
+        b_answers = {t["trial"]: said_and_done(t) for t in b["trials"] if t["response"] is not None}
         for t in a["trials"]:
             if t["response"] is not None and t["trial"] in b_answers:
                 paired += 1
-                identical += t["response"] == b_answers[t["trial"]]
+                identical += said_and_done(t) == b_answers[t["trial"]]
     a_by_id = {c["id"]: c for c in a_cases}
     a_rates, b_rates = case_rates(a_by_id, compared), case_rates(b_cases, compared)
     change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
@@ -8192,6 +8202,11 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
         result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
     return result
+
+
+def said_and_done(trial):
+    """What makes two answers identical: the words, and for an agent the path to them (transcript_path())."""
+    return trial["response"], trial["agent"]["path"] if "agent" in trial else None
 
 
 def trajectory_changes(a_cases, b_cases):
