@@ -10563,9 +10563,10 @@ def review_items(run, against=None):
         against_cases = grade_run(against)
         c = compare_runs(against["config"], against_cases, config, cases)
         changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
+        their_results = {(r["id"], r["trial"]): r for r in against["results"]}
         for case in against_cases:
             for t in case["trials"]:
-                other[case["id"], t["trial"]] = t
+                other[case["id"], t["trial"]] = other_answer(their_results[case["id"], t["trial"]], case, t)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     fitted_to = window_name({"num_ctx": context_window(config), "num_ctx_sent": sent_num_ctx(config)})
     cut, dropped = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
@@ -10592,13 +10593,21 @@ def review_items(run, against=None):
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped)) if yes],
-                "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
+                "other": o,
                 "change": changes.get(case["id"]),
                 **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
                     "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
                 **passages_beside(case, t),
             })
     return items
+
+
+def other_answer(r, case, t):
+    """review --against: the other run's answer beside this one; an agent's with its transcript turn by
+    turn, since the same final words may have come by another path."""
+    return {"response": t["response"], "verdict": trial_verdict(t), "predicted": t["predicted"],
+            **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
+                "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {})}
 
 
 def passages_beside(case, trial):
@@ -10891,6 +10900,23 @@ function markList() {
   }
 }
 function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
+function transcriptSteps(id, title, answer) {   // an agent: every turn, each call with its arguments, its result and the checks it failed
+  const steps = el("div"); steps.id = id;
+  steps.appendChild(el("h3", title + (answer.out_of_turns ? " (ran out of turns)" : "")));
+  for (const t of answer.transcript) {
+    const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+    b.className = "turn assistant";
+    for (const c of t.calls) {
+      const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
+      call.appendChild(el("pre", "calls " + c.call));
+      call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
+      if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
+      b.appendChild(call);
+    }
+    steps.appendChild(b);
+  }
+  return steps;
+}
 function draw() {
   const box = $("case"); box.replaceChildren();
   $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
@@ -10912,23 +10938,9 @@ function draw() {
     it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
     box.appendChild(turns);
   } else box.appendChild(block("Input", it.input));
-  if (it.transcript) {   // an agent: every turn, each call with its arguments, its result and the checks it failed
-    const steps = el("div"); steps.id = "transcript";
-    steps.appendChild(el("h3", "Transcript, turn by turn" + (it.out_of_turns ? " (ran out of turns)" : "")));
-    for (const t of it.transcript) {
-      const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
-      b.className = "turn assistant";
-      for (const c of t.calls) {
-        const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
-        call.appendChild(el("pre", "calls " + c.call));
-        call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
-        if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
-        b.appendChild(call);
-      }
-      steps.appendChild(b);
-    }
-    box.appendChild(steps);
-  }
+  if (it.transcript) box.appendChild(transcriptSteps("transcript", "Transcript, turn by turn", it));
+  if (it.other && it.other.transcript)   // the other run's path to its answer, not only its final words
+    box.appendChild(transcriptSteps("other-transcript", "Other run's transcript, turn by turn", it.other));
   if (it.thinking) {
     const thought = el("details"); thought.id = "thinking";
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
