@@ -692,3 +692,7 @@ def test_report_checks_refuses_trajectory_checks_written_for_tools_the_run_never
         {"name": "says", "type": "contains", "value": "enviado", "blocking": True}]} for i in range(1, 5)], labels=None))
     code, out, err = cli("report", bare, "--checks", same)
     assert code == 2 and "but the run's model was offered other ones (none)" in err, err
+    # the same names, defined otherwise (a description the model reads): not the tools it had either
+    described = [dict(AGENT_TOOLS[0], function=dict(AGENT_TOOLS[0]["function"], description="Busca un pedido")), AGENT_TOOLS[1]]
+    code, out, err = cli("report", run, "--checks", split("described.jsonl", described, [{"type": "tool_args_valid"}]))
+    assert code == 2 and "was offered other definitions of them (lookup_order, cancel_order)" in err, err
