@@ -1947,7 +1947,8 @@ def filled_check_problems(check, labels, case=None):
         problems.append("equals_expected needs the case's 'expected'")
     if kind.needs == "tools" and case is not None:
         if not case.get("tools"):
-            problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split)")
+            problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split; "
+                            "a case's \"tools\": [] takes them away)")
         else:
             names = check["value"] if isinstance(check.get("value"), list) else [check.get("value")] * (kind.value == "tool")
             problems += [f"the case has no tool named {n!r} (tools: {', '.join(t['function']['name'] for t in case['tools'])})"

@@ -628,7 +628,8 @@ def test_a_case_with_empty_tools_opts_out_of_tools_json(tmp_path):
     path = write_free_split(tmp_path, [dict(plain, checks=AGENT["checks"]),
                                        dict(plain, id="p2", tool_results={"lookup_order": "sent"})])
     found = problems(path)
-    assert any(p.startswith(f"{path}:1: ") and "needs the case's tools" in p for p in found), found
+    assert any(p.startswith(f"{path}:1: ") and "needs the case's tools" in p and '"tools": [] takes them away' in p
+               for p in found), found
     assert any(p.startswith(f"{path}:2: ") and "'lookup_order' is not one of the tools (none)" in p for p in found), found
 
 
