@@ -1953,7 +1953,8 @@ def filled_check_problems(check, labels, case=None):
         problems.append("equals_expected needs the case's 'expected'")
     if kind.needs == "tools" and case is not None:
         if not case.get("tools"):
-            problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split)")
+            problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split; "
+                            "a case's \"tools\": [] takes them away)")
         else:
             names = check["value"] if isinstance(check.get("value"), list) else [check.get("value")] * (kind.value == "tool")
             problems += [f"the case has no tool named {n!r} (tools: {', '.join(t['function']['name'] for t in case['tools'])})"
@@ -2168,7 +2169,7 @@ def tool_problems(tool, where, names):
 
 
 def tools_problems(tools):
-    if not isinstance(tools, list) or not tools:
+    if not isinstance(tools, list):   # [] is allowed: a case that opts out of tools.json (merged_tools)
         return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
     names = []
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
@@ -2195,6 +2196,9 @@ def merged_tools(case, split_tools):
     """A case's tools and tool_results over the split's (tools.json): the case's own definition of a
     tool, and its own results for one, take the place of the split's; the others are added."""
     tools, results = split_tools
+    if case.get("tools") == []:   # a case asked with no tool at all (a control) in a split whose tools.json arms the rest
+        del case["tools"]         # stored as a case without tools: no key the run, report and checks must read as "none"
+        return
     own = case.get("tools") or []
     names = {t["function"]["name"]: t for t in own}
     merged = [names.pop(t["function"]["name"], t) for t in tools] + [t for t in own if t["function"]["name"] in names]
@@ -2833,13 +2837,30 @@ def checks_from_split(split):
     """The checks a split (a name or a path, as run --split takes it) defines now, and the threshold
     of their weighted score, for report --checks: rescoring without a model call."""
     cases, _, _ = load_split(resolve_split(split)[0])
-    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold")} for c in cases}
+    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold"), "tools": c.get("tools") or []}
+            for c in cases}
 
 
 def same_cases(path, checks, cases):
     only = one_sided(set(checks), {c["id"] for c in cases})
     if only:
         raise EvalError(f"--checks {path}: its cases are not the run's ({only} on one side only)")
+
+
+def same_tools(path, checks, results):
+    """report --checks: a split's trajectory checks were validated against the tools the split defines
+    now; scored on answers whose model was offered other tools (renamed, redefined, or none) they would
+    judge a path it could not take (a tool_not_called of a tool it never had passes). Refused, naming
+    the first such case. Checks on the final answer need no tools and are scored whatever they were."""
+    for r in results:
+        rule = checks[r["id"]]
+        offered = r.get("tools") or []
+        if offered != rule["tools"] and any(c["type"] in TRAJECTORY for c in rule["checks"]):
+            names = [", ".join(t["function"]["name"] for t in tools) or "none" for tools in (rule["tools"], offered)]
+            raise EvalError(f"--checks {path}: case {r['id']}: its trajectory checks are written for the tools "
+                            f"{path} defines now ({names[0]}), but the run's model was offered "
+                            f"{'other definitions of them' if names[0] == names[1] else 'other ones'} ({names[1]}); "
+                            "run the split again to score its trajectory")
 
 
 def one_sided(a_ids, b_ids):
@@ -5607,10 +5628,20 @@ def agent_trace(r, checks, trial):
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
              "final": False if out else level_verdict(final, trial["checks"]),
-             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None}
+             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None,
+             "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
         trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])
     return trace
+
+
+def transcript_path(transcript):
+    """A hash of what an agent said and did, turn by turn: two answers with the same final words are
+    the same answer only if their paths are the same too (compare's identical answers). The ids a
+    server gives its calls, and the tool messages' references to them, are no part of the path."""
+    said = [{k: ([{k2: v2 for k2, v2 in call.items() if k2 != "id"} for call in v] if k == "tool_calls" else v)
+             for k, v in m.items() if k != "call_id"} for m in transcript]
+    return sha256_bytes(json.dumps(said, sort_keys=True, ensure_ascii=False).encode())
 
 
 def first_failure(calls, checks, passed, out, turns):
@@ -8194,11 +8225,11 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
                 buckets["fixed" if b["correct"] else "regressions"].append(a["id"])
             change = b["passed_trials"] * a["decided_trials"] - a["passed_trials"] * b["decided_trials"]
             (rose if change > 0 else fell if change < 0 else []).append(a["id"])
-        b_answers = {t["trial"]: t["response"] for t in b["trials"] if t["response"] is not None}
+        b_answers = {t["trial"]: said_and_done(t) for t in b["trials"] if t["response"] is not None}
         for t in a["trials"]:
             if t["response"] is not None and t["trial"] in b_answers:
                 paired += 1
-                identical += t["response"] == b_answers[t["trial"]]
+                identical += said_and_done(t) == b_answers[t["trial"]]
     a_by_id = {c["id"]: c for c in a_cases}
     a_rates, b_rates = case_rates(a_by_id, compared), case_rates(b_cases, compared)
     change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
@@ -8244,6 +8275,11 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
         result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
     return result
+
+
+def said_and_done(trial):
+    """What makes two answers identical: the words, and for an agent the path to them (transcript_path())."""
+    return trial["response"], trial["agent"]["path"] if "agent" in trial else None
 
 
 def trajectory_changes(a_cases, b_cases):
@@ -10601,9 +10637,10 @@ def review_items(run, against=None):
         against_cases = grade_run(against)
         c = compare_runs(against["config"], against_cases, config, cases)
         changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
+        their_results = {(r["id"], r["trial"]): r for r in against["results"]}
         for case in against_cases:
             for t in case["trials"]:
-                other[case["id"], t["trial"]] = t
+                other[case["id"], t["trial"]] = other_answer(their_results[case["id"], t["trial"]], case, t)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     fitted_to = window_name({"num_ctx": context_window(config), "num_ctx_sent": sent_num_ctx(config)})
     cut, dropped = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
@@ -10630,13 +10667,21 @@ def review_items(run, against=None):
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped)) if yes],
-                "other": {"response": o["response"], "verdict": trial_verdict(o), "predicted": o["predicted"]} if o else None,
+                "other": o,
                 "change": changes.get(case["id"]),
                 **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
                     "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
                 **passages_beside(case, t),
             })
     return items
+
+
+def other_answer(r, case, t):
+    """review --against: the other run's answer beside this one; an agent's with its transcript turn by
+    turn, since the same final words may have come by another path."""
+    return {"response": t["response"], "verdict": trial_verdict(t), "predicted": t["predicted"],
+            **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
+                "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {})}
 
 
 def passages_beside(case, trial):
@@ -10929,6 +10974,23 @@ function markList() {
   }
 }
 function block(title, text) { const d = el("div"); d.appendChild(el("h3", title)); d.appendChild(el("pre", text === null || text === undefined ? "(none)" : text)); return d; }
+function transcriptSteps(id, title, answer) {   // an agent: every turn, each call with its arguments, its result and the checks it failed
+  const steps = el("div"); steps.id = id;
+  steps.appendChild(el("h3", title + (answer.out_of_turns ? " (ran out of turns)" : "")));
+  for (const t of answer.transcript) {
+    const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+    b.className = "turn assistant";
+    for (const c of t.calls) {
+      const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
+      call.appendChild(el("pre", "calls " + c.call));
+      call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
+      if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
+      b.appendChild(call);
+    }
+    steps.appendChild(b);
+  }
+  return steps;
+}
 function draw() {
   const box = $("case"); box.replaceChildren();
   $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
@@ -10950,23 +11012,9 @@ function draw() {
     it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
     box.appendChild(turns);
   } else box.appendChild(block("Input", it.input));
-  if (it.transcript) {   // an agent: every turn, each call with its arguments, its result and the checks it failed
-    const steps = el("div"); steps.id = "transcript";
-    steps.appendChild(el("h3", "Transcript, turn by turn" + (it.out_of_turns ? " (ran out of turns)" : "")));
-    for (const t of it.transcript) {
-      const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
-      b.className = "turn assistant";
-      for (const c of t.calls) {
-        const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
-        call.appendChild(el("pre", "calls " + c.call));
-        call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
-        if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
-        b.appendChild(call);
-      }
-      steps.appendChild(b);
-    }
-    box.appendChild(steps);
-  }
+  if (it.transcript) box.appendChild(transcriptSteps("transcript", "Transcript, turn by turn", it));
+  if (it.other && it.other.transcript)   // the other run's path to its answer, not only its final words
+    box.appendChild(transcriptSteps("other-transcript", "Other run's transcript, turn by turn", it.other));
   if (it.thinking) {
     const thought = el("details"); thought.id = "thinking";
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
@@ -11360,16 +11408,19 @@ def show_one_case(args, checks):
 
 def graded_for_report(args, checks):
     """(the run itself if the page needs it, else None; its config; its graded cases)."""
-    run = load_run(args.run) if args.html is not None else None   # the page shows inputs and answers, not only grades
-    config, cases = (run["config"], grade_run(run, checks)) if run else read_graded(args.run, checks)
-    scored_with_checks_now(args, checks, cases)
-    return run, config, cases
+    if args.html is None and checks is None:
+        return (None, *read_graded(args.run))   # its results are let go once graded
+    run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
+    scored_with_checks_now(args, checks, run["results"])
+    return (run if args.html is not None else None), run["config"], grade_run(run, checks)
 
 
-def scored_with_checks_now(args, checks, cases):
-    """report --checks: the split's cases must be the run's; the report says whose checks it used."""
+def scored_with_checks_now(args, checks, results):
+    """report --checks: the split's cases must be the run's, its trajectory checks written for the
+    tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, cases)
+        same_cases(args.checks, checks, results)
+        same_tools(args.checks, checks, results)
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
 
 

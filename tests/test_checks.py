@@ -656,3 +656,43 @@ def test_a_stored_transcript_that_is_not_one_is_refused_by_report(project, cli):
     write_run("runs/agent.json", make_run([r], labels=None))
     code, out, err = cli("report", "runs/agent.json")
     assert code == 2 and "result a: transcript message 2: a tool message has a name, a call_id, a content and matched" in err
+
+
+def test_report_checks_refuses_trajectory_checks_written_for_tools_the_run_never_had(project, cli):
+    """report --checks validates a split's trajectory checks against the split's tools; scored against a
+    run whose model was offered other tools (renamed, or none at all) they would judge a path it could
+    not take: a tool_not_called of a tool it never had passes every case. Refused, naming the case."""
+    from conftest import AGENT_TOOLS, agent_run
+    run = write_run("runs/agent.json", agent_run())
+    folder = project / "golden" / "agent-now"
+    folder.mkdir(parents=True)
+    renamed = [AGENT_TOOLS[0], {"type": "function", "function": {"name": "erase_order", "parameters": {"type": "object"}}}]
+
+    def split(name, tools, checks):
+        lines = [{"id": f"a{i}", "input": f"pedido a{i}", "difficulty": "easy", "note": "n", **({"tools": tools} if tools is not None else {}), "checks": checks}
+                 for i in range(1, 5)]
+        (folder / name).write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+        return f"golden/agent-now/{name}"
+
+    erase = split("renamed.jsonl", renamed, [{"type": "tool_not_called", "value": "erase_order"}])
+    code, out, err = cli("report", run, "--checks", erase)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"error: --checks {erase}: case a1: its trajectory checks are written for the tools ") \
+        and "lookup_order, erase_order" in err and "lookup_order, cancel_order" in err, err
+    code, out, err = cli("report", run, "--case", "a2", "--checks", erase)
+    assert code == 2 and "case a1: its trajectory checks" in err, err   # the split does not fit the run
+    # the same checks on the run's own tools are scored; a check on the final answer needs no tools
+    same = split("same.jsonl", AGENT_TOOLS, [{"type": "tool_not_called", "value": "cancel_order"}])
+    code, out, err = cli("report", run, "--checks", same)
+    assert code == 0 and "Trajectory" in out and "3/4" in out, (out, err)
+    plain = split("plain.jsonl", None, [{"type": "contains", "value": "enviado"}])
+    assert cli("report", run, "--checks", plain)[0] == 0
+    # a run whose model was offered no tool at all
+    bare = write_run("runs/bare.json", make_run([{"id": f"a{i}", "input": f"pedido a{i}", "response": "enviado", "checks": [
+        {"name": "says", "type": "contains", "value": "enviado", "blocking": True}]} for i in range(1, 5)], labels=None))
+    code, out, err = cli("report", bare, "--checks", same)
+    assert code == 2 and "but the run's model was offered other ones (none)" in err, err
+    # the same names, defined otherwise (a description the model reads): not the tools it had either
+    described = [dict(AGENT_TOOLS[0], function=dict(AGENT_TOOLS[0]["function"], description="Busca un pedido")), AGENT_TOOLS[1]]
+    code, out, err = cli("report", run, "--checks", split("described.jsonl", described, [{"type": "tool_args_valid"}]))
+    assert code == 2 and "was offered other definitions of them (lookup_order, cancel_order)" in err, err

@@ -705,6 +705,25 @@ def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
     assert "started calling cancel_order; more calls: 1 -&gt; 2" in (project / "c.html").read_text(encoding="utf-8")
 
 
+def test_an_agents_answer_is_identical_only_if_its_transcript_is_too(project, cli):
+    """Two agents that end on the same words by different paths did not give the same answer: compare's
+    "Identical raw answers" counts one only when its transcript is the same too (ids of calls aside)."""
+    from conftest import agent_run, agent_spec, make_run
+    look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("cancel_order", {"order_id": "A-1"}, True)
+    baseline, candidate = agent_run(), agent_run()
+    changed = {"a1": agent_spec("a1", [look, cancel]), "a2": agent_spec("a2", [look])}   # same final words, other paths
+    candidate["results"] = [make_run([changed[r["id"]]], labels=None)["results"][0] if r["id"] in changed else r
+                            for r in candidate["results"]]
+    for r in candidate["results"]:   # a server that numbers its calls otherwise changes no path
+        for m in r["transcript"]:
+            for call in m.get("tool_calls") or ():
+                call["id"] = "call_other"
+    a, b = write_run("runs/base.json", baseline), write_run("runs/cand.json", candidate)
+    doc = json.loads(cli("compare", a, b, "--json")[1])
+    assert (doc["identical_answers"], doc["paired_answers"]) == (2, 4)
+    assert "Identical raw answers: 2 of 4" in cli("compare", a, b)[1]
+
+
 def test_compare_of_runs_without_agents_says_nothing_of_trajectories(two_runs, cli):
     out = cli("compare", *two_runs)[1]
     assert "Trajectory" not in out and json.loads(cli("compare", *two_runs, "--json")[1])["trajectory"] == []

@@ -568,7 +568,7 @@ def test_a_case_with_tools_and_results_loads(tmp_path):
     ({"tool_results": {"lookup_order": [{"arguments": {}}]}},
      "tool_results.lookup_order[1]: a rule is {\"arguments\": {...}, \"result\": ...}"),
     ({"tool_results": []}, "field 'tool_results' must be an object"),
-    ({"tools": []}, "field 'tools' must be a list of tool definitions"),
+    ({"tools": [[]]}, "tools[1]: must be {\"type\": \"function\""),
 ])
 def test_bad_tools_are_refused_with_file_and_line(tmp_path, change, message):
     path = write_free_split(tmp_path, [dict(AGENT, id="ok"), dict(AGENT, **change)])
@@ -612,6 +612,25 @@ def test_split_level_tools_json_applies_to_every_case_and_a_case_wins(tmp_path):
     assert second["tools"][0] == LOOKUP   # the case's own definition of the same tool wins
     assert second["tool_results"]["lookup_order"] == AGENT["tool_results"]["lookup_order"]
     assert second["tool_results"]["cancel_order"] == "cancelled"
+
+
+def test_a_case_with_empty_tools_opts_out_of_tools_json(tmp_path):
+    """"tools": [] is a case asked with no tool at all (a control, say) in a split whose tools.json
+    gives every other case tools: neither the split's tools nor its results are merged in."""
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": [LOOKUP], "tool_results": {"lookup_order": "sent"}}),
+                                         encoding="utf-8")
+    bare = {k: v for k, v in AGENT.items() if k not in ("tools", "tool_results", "checks")}
+    plain = dict(bare, id="plain", tools=[], checks=[{"type": "contains", "value": "A-1"}])
+    first, second = evalpy.load_split(write_free_split(tmp_path, [dict(bare, checks=AGENT["checks"]), plain]))[0]
+    assert first["tools"] == [LOOKUP] and first["tool_results"] == {"lookup_order": "sent"}
+    assert "tools" not in second and "tool_results" not in second
+    # with no tools, a trajectory check or a tool's result has nothing to stand on: refused as before
+    path = write_free_split(tmp_path, [dict(plain, checks=AGENT["checks"]),
+                                       dict(plain, id="p2", tool_results={"lookup_order": "sent"})])
+    found = problems(path)
+    assert any(p.startswith(f"{path}:1: ") and "needs the case's tools" in p and '"tools": [] takes them away' in p
+               for p in found), found
+    assert any(p.startswith(f"{path}:2: ") and "'lookup_order' is not one of the tools (none)" in p for p in found), found
 
 
 def test_a_bad_tools_json_names_its_line(tmp_path):

@@ -415,7 +415,29 @@ def test_review_shows_an_agents_transcript_with_the_check_failed_on_each_call(pr
     assert items["a3"]["transcript"][0]["calls"][0]["matched"] is False
     assert items["a4"]["out_of_turns"] is True and "transcript" not in evalpy.review_items(
         evalpy.load_run(write_run("runs/plain.json", __import__("conftest").make_run([("c1", "bug", "bug")]))))[0]
-    assert 'it.transcript' in evalpy.REVIEW_PAGE and 'steps.id = "transcript"' in evalpy.REVIEW_PAGE
+    assert 'it.transcript' in evalpy.REVIEW_PAGE and 'transcriptSteps("transcript"' in evalpy.REVIEW_PAGE
+
+
+def test_review_against_another_agent_run_shows_its_transcript_too(project):
+    """review --against: beside an agent's transcript, the other run's, turn by turn with the checks
+    failed on each call; its final words alone would hide that it took another path."""
+    from conftest import agent_run, agent_spec, make_run, write_run
+    other = agent_run()
+    other["results"] = [make_run([agent_spec("a1", [("lookup_order", {"order_id": "A-1"}, True),
+                                                     ("cancel_order", {"order_id": "A-1"}, True)])], labels=None)["results"][0]
+                        if r["id"] == "a1" else r for r in other["results"]]
+    mine, theirs = write_run("runs/agent.json", agent_run()), write_run("runs/other.json", other)
+    items = {i["id"]: i for i in evalpy.Review(mine, against_path=theirs).items}
+    assert items["a1"]["change"] == "fixed"
+    turns = items["a1"]["other"]["transcript"]
+    assert [t["turn"] for t in turns] == [1, 2, 3] and turns[2]["content"] == "Su pedido está enviado."
+    assert turns[1]["calls"][0]["call"] == 'cancel_order({"order_id": "A-1"})' and turns[1]["calls"][0]["failed"] == ["never cancels"]
+    assert items["a1"]["other"]["out_of_turns"] is False and items["a4"]["other"]["out_of_turns"] is True
+    assert len(items["a1"]["transcript"]) == 2
+    assert "it.other.transcript" in evalpy.REVIEW_PAGE
+    plain = evalpy.review_items(evalpy.load_run(str(ROOT / "runs" / "example" / "dev-v3.json")),
+                                evalpy.load_run(str(ROOT / "runs" / "example" / "dev-v2.json")))
+    assert "transcript" not in plain[0]["other"]
 
 
 def test_review_shows_the_passages_beside_the_answer_marked_relevant_with_unsupported_claims(project):

@@ -216,3 +216,30 @@ def test_a_rag_answer_is_shown_beside_its_passages_in_the_browser(project, chrom
         assert tab.text_content("#case h2") == "d9"
         assert "Relevant, not retrieved: a" in tab.text_content("#passages")
         assert tab.text_content("#passages pre") == HOSTILE and tab.evaluate("window.pwned") is None
+
+
+def test_the_page_shows_the_other_agent_runs_transcript(project, chromium):
+    """review --against on agents: the other run's transcript, turn by turn, below this run's."""
+    from conftest import agent_run, agent_spec, make_run
+    other = agent_run()
+    other["results"] = [make_run([agent_spec("a1", [("lookup_order", {"order_id": "A-1"}, True),
+                                                     ("cancel_order", {"order_id": "A-1"}, True)])], labels=None)["results"][0]
+                        if r["id"] == "a1" else r for r in other["results"]]
+    mine, theirs = write_run("runs/agent.json", agent_run()), write_run("runs/other.json", other)
+    httpd, url = browser.serve(evalpy, mine, theirs)
+    try:
+        tab = chromium.new_page()
+        try:
+            tab.goto(url)
+            tab.wait_for_selector("#case h2")
+            tab.select_option("#status", "all")
+            assert tab.text_content("#case h2") == "a1"
+            assert "calls lookup_order" in tab.text_content("#transcript")
+            theirs_text = tab.text_content("#other-transcript")
+            assert "Other run's transcript" in theirs_text and 'calls cancel_order({"order_id": "A-1"})' in theirs_text
+            assert "fails: never cancels" in theirs_text
+        finally:
+            tab.context.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
