@@ -69,6 +69,7 @@ import sys
 import threading
 import time
 import unicodedata
+import urllib.parse
 from collections import Counter
 from datetime import datetime
 from decimal import Decimal
@@ -3034,6 +3035,22 @@ def watched_adapter(requests, deadlines):
     return Adapter
 
 
+# A server echoes the key as it was sent, or as it shows text: URL-encoded (a request line in a log,
+# hex in either case, "/" kept or not, "+" for a space), HTML-escaped (an error page), JSON-escaped
+# inside a body that is not JSON (with PHP's "\/" too). A base64-style key ("+", "/", "=") differs
+# in each; searched for only as written, such an echo reached the run file.
+def key_pattern(key):
+    """A pattern of every form of the key a server may echo, the longest first (no shorter one then
+    cuts a longer one)."""
+    escaped = json.dumps(key)[1:-1]
+    forms = {key, urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
+             html.escape(key), html.escape(key, quote=False), escaped, escaped.replace("/", "\\/"),
+             json.dumps(key, ensure_ascii=False)[1:-1]}
+    hex_either_case = lambda m: "%" + "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in m.group()[1:])
+    return re.compile("|".join(re.sub("%[0-9A-F]{2}", hex_either_case, re.escape(form))
+                               for form in sorted(forms, key=len, reverse=True)))
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -3056,6 +3073,7 @@ class ChatClient:
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
+        self.key_echo = key_pattern(api_key) if api_key and len(api_key) >= SECRET_LENGTH else None
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
@@ -3081,9 +3099,7 @@ class ChatClient:
         rewrite them."""
         if not answer:
             text = AUTHORIZATION_ECHO.sub(lambda m: (m.group(1) or "Bearer ") + "[removed]", text)
-        if self.api_key and len(self.api_key) >= SECRET_LENGTH:
-            text = text.replace(self.api_key, "[API key removed]")
-        return text
+        return self.key_echo.sub("[API key removed]", text) if self.key_echo else text
 
     def get_json(self, path, body=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
