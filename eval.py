@@ -74,7 +74,7 @@ from collections import Counter
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
+from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, sqrt, tanh
 from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
@@ -571,10 +571,23 @@ def percent(x, line=None):
     if line is not None:   # past 9 digits, from the float's exact value (Decimal): 100 * v adds an error there
         return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%" if d <= 9 else f"{Decimal(v).scaleb(2):.{d}f}%",
                       fits=lambda shown: (shown < 1 or x >= 1) and (shown > 0 or x <= 0))
-    text = f"{100 * x:.0f}"
-    if (text == "100" and x < 1) or (text == "0" and x > 0):
-        text = f"{100 * x:.1f}"
-    return text + "%"
+    return near_the_ends(x, lambda d: f"{100 * x:.{d}f}%")
+
+
+PERCENT_DIGITS = 4   # the most decimals a percent takes to stay off 100% or 0%: 99.9999%; past them ">99.9999%"
+
+
+def near_the_ends(x, text_of, least=0):
+    """A share as text_of(d) with the fewest decimals d from least on that never read 100% for a
+    miss nor 0% for a hit (2999/3000 is 99.97%, not 100.0%); past PERCENT_DIGITS, ">99.9999%" or
+    "<0.0001%". Read back from the text as written (100 * x in floats is 100.0 for 1 - 2^-53)."""
+    for d in range(least, PERCENT_DIGITS + 1):
+        text = text_of(d)
+        shown = Decimal(text.rstrip("%"))
+        if (shown < 100 or x >= 1) and (shown > 0 or x <= 0):
+            return text
+    step = Decimal(1).scaleb(-PERCENT_DIGITS)
+    return f">{100 - step}%" if x > 0.5 else f"<{step}%"
 
 
 def percent_line(line):
@@ -593,7 +606,8 @@ def count_percent(part, whole):
 
 def interval(ci):
     low, high = ci
-    return "" if low is None else f"{100 * low:.0f}–{100 * high:.0f}%"
+    """'38–96%'; each end as percent() writes it: an end short of 100% (or above 0%) never reads as it."""
+    return "" if low is None else f"{percent(low)[:-1]}–{percent(high)}"
 
 
 def p_value(p, alpha=None):
@@ -6892,21 +6906,33 @@ def detectable_answer(rows, alpha):
                    "difference": changed / rows, "p": p, "by_discordant": shown}
 
 
+def seen_chance(failures, rows, rate):
+    """failures_at_least, kept off 1 and 0 where the true chance is: past 1 - 2^-53 the sum reads
+    1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%")."""
+    chance = failures_at_least(failures, rows, rate)
+    if chance >= 1 and 0 < failures and rate < 1:
+        return nextafter(1.0, 0.0)
+    if chance <= 0 < rate and failures <= rows:
+        return nextafter(0.0, 1.0)
+    return chance
+
+
 def failures_answer(rate, rows, failures, prob):
     """`power --rate R [--rows N]`: rows needed to see the failures, or the chance of seeing them."""
     if failures > MAX_FAILURES:
         raise EvalError(f"--failures {failures}: at most {MAX_FAILURES:,} (failures of one kind to read through)")
     if rows is not None:
-        chance = failures_at_least(failures, rows, rate)
-        lines = [f"{chance:.1%}: the chance of seeing at least {failures} failures in {rows} rows "
+        chance = seen_chance(failures, rows, rate)
+        shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
+        lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
                  f"when each fails with probability {rate:g}",
                  f"(failures ~ Binomial({rows}, {rate:g}); {rows * rate:.1f} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:
         raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent(prob)} at rate {rate:g}")
-    chance = failures_at_least(failures, rows, rate)
-    before = failures_at_least(failures, rows - 1, rate)
+    chance = seen_chance(failures, rows, rate)
+    before = seen_chance(failures, rows - 1, rate)
     lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
              f">= {percent_line(prob)} when each row fails with probability {rate:g}",
              f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "

@@ -40,9 +40,31 @@ def test_report_never_calls_a_model(project, cli, fake):
     (199, 200, "199/200 = 99.5%"),   # never "100%" with a failure in it
     (1, 300, "1/300 = 0.3%"),        # never "0%" with a success in it
     (0, 0, "0/0 = -"),
+    (2999, 3000, "2999/3000 = 99.97%"), (1, 3000, "1/3000 = 0.03%"),   # from the second attack on issue 28
+    (999999, 1000000, "999999/1000000 = 99.9999%"), (10 ** 9 - 1, 10 ** 9, "999999999/1000000000 = >99.9999%"),
+    (1, 10 ** 9, "1/1000000000 = <0.0001%"),
 ])
 def test_percentages(part, whole, text):
     assert evalpy.count_percent(part, whole) == text
+
+
+def test_a_rate_or_an_interval_short_of_100_or_above_0_never_prints_as_it():
+    """From the second attack on issue 28: 2999/3000 printed "100.0%", its interval "100–100%", and
+    1e-300 "0.0%"."""
+    assert evalpy.percent(1e-300) == "<0.0001%" and evalpy.percent(1 - 2 ** -53) == ">99.9999%"
+    assert evalpy.percent(1.0) == "100%" and evalpy.percent(0.0) == "0%" and evalpy.percent(0.995) == "99.5%"
+    assert evalpy.interval(evalpy.wilson(2999, 3000)) == "99.8–99.99%"
+    assert evalpy.interval(evalpy.wilson(1, 3000)) == "0.01–0.2%"
+    assert evalpy.interval((0.0, 1.0)) == "0–100%" and evalpy.interval(evalpy.wilson(3, 7)) == "16–75%"
+
+
+def test_one_failure_in_3000_cases_is_never_100_percent_in_any_view(project, cli):
+    run = write_run("runs/big.json", make_run([(f"c{i}", "bug", "bug" if i else "acceso") for i in range(3000)]))
+    text, markdown = cli("report", run)[1], cli("report", run, "--markdown")[1]
+    assert text.splitlines()[0] == "Accuracy: 2999/3000 = 99.97%  (95% CI 99.8–99.99%)"
+    assert "2999/3000 = 99.97%" in markdown and "99.8–99.99%" in markdown
+    for out in (text, markdown, cli("report", run, "--html", "big.html")[1] + open("big.html", encoding="utf-8").read()):
+        assert "100.0%" not in out and "100–100%" not in out and "2999/3000 = 100%" not in out, out
 
 
 def test_accuracy_per_tag(tagged_run, cli):

@@ -157,6 +157,10 @@ def test_the_seed_pass_k_example():
     (["--rate", "0.16", "--failures", "6", "--prob", "0.8"], ["48 rows:", "(P = 80.1% at 48 rows, 78% at 47;"]),
     (["--rate", "0.16", "--rows", "38"], ["58.2%: the chance of seeing at least 6 failures in 38 rows"]),
     (["--rate", "0.16", "--rows", "48"], ["80.1%: the chance"]),
+    (["--rate", "0.5", "--rows", "100"], [">99.9999%: the chance"]),   # a chance short of 1: never "100.0%"
+    (["--rate", "0.5", "--rows", "12"], ["61.3%: the chance"]),
+    (["--rate", "0.001", "--rows", "6"], ["<0.0001%: the chance"]),   # nor "0.0%" for one above 0
+    (["--rate", "0.1", "--rows", "3"], ["0.0%: the chance"]),   # none can be seen: exactly 0
     (["--rate", "6.25%"], ["126 rows:"]),
     (["--rows", "40", "--unpaired"], ["6 failures:", "(34/40 vs 40/40 gives p = 0.026; 35/40 gives p = 0.055).",
                                       "Unpaired:"]),
