@@ -7056,7 +7056,9 @@ def size_text(d):
 
 
 def ids_text(ids, empty="-"):
-    return ", ".join(ids) or empty
+    """'dev-09, dev-11'. An id holding a line break (a split may have one) is shown escaped: raw, the
+    rest of it printed as a line of its own after "Fixed (1):"."""
+    return ", ".join(on_one_line(i) for i in ids) or empty
 
 
 def bounds_text(b):
@@ -7862,7 +7864,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
         near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
-        raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {near[0]}?" if near else ""))
+        raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {on_one_line(near[0])}?" if near else ""))
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
     first = results[0]

@@ -1,6 +1,7 @@
 """Report: the score of a run file rendered as text, markdown or JSON, never calling a model."""
 
 import json
+import re
 
 import pytest
 import scipy.stats
@@ -678,3 +679,19 @@ def test_a_line_break_from_a_server_or_a_run_file_never_starts_a_line_of_its_own
     assert "busy\\nAccuracy: 100% (forged)\\u2028Accuracy: 100%" in shown[0][1], shown[0]
     assert "fine\\nAccuracy" in shown[1][1] and "busy\\nAccuracy" in shown[2][1] and "n\\nAccuracy" in shown[1][1]
     assert len(shown[4][1].splitlines()) == 2   # the heading and one row
+
+
+def test_a_case_id_with_a_line_break_never_starts_a_line_of_its_own(project, cli):
+    """From the second attack on issue 28: compare listed "Fixed (1): a1" and report --case's "did you
+    mean" named an id holding a line break raw, so the rest of the id printed as a line of its own."""
+    forged = "a1\nFORGED line\u2028FORGED2\u2029FORGED3"
+    before = write_run("runs/a.json", make_run([(forged, "bug", "acceso"), ("a2", "bug", "bug")]))
+    after = write_run("runs/b.json", make_run([(forged, "bug", "bug"), ("a2", "bug", "acceso")]))
+    shown = [cli("compare", before, after), cli("compare", after, before), cli("report", before, "--case", forged.replace("\n", " ")),
+             cli("report", before), cli("report", before, "--markdown")]
+    for code, out, err in shown:
+        assert code in (0, 1, 2), err
+        assert not [line for line in re.split("[\n\u2028\u2029]", out + err) if line.lstrip(" `|*").startswith("FORGED")], out + err
+    assert "Fixed (1): a1\\nFORGED line\\u2028FORGED2\\u2029FORGED3" in shown[0][1]
+    assert "Regressions (1): a1\\nFORGED line" in shown[1][1]
+    assert "did you mean a1\\nFORGED line" in shown[2][2]
