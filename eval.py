@@ -594,7 +594,9 @@ def percent_line(line):
     """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
     was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
     that keep it apart from it (percent(x, line))."""
-    return f"{Decimal(str(line)).scaleb(2).normalize():f}%"   # exact: 0.9999999999999999 is not 100%
+    exact = Decimal(str(line)).scaleb(2).normalize()   # exact: 0.9999999999999999 is not 100%
+    text = f"{exact:f}"
+    return f"{text if len(text) <= 24 else f'{exact:e}'}%"   # --prob 1e-320: 1e-318%, not 320 digits
 
 
 def count_percent(part, whole):
@@ -6814,6 +6816,23 @@ def mcnemar_power(cases, difference, discordant, alpha):
     return min(1.0, power / weight)
 
 
+def given(value):
+    """A number the user gave, as short as reads back exactly: 0.05, never 0.9999999999999999 as 1
+    (which :g writes)."""
+    text = f"{value:g}"
+    return text if float(text) == value else repr(value)
+
+
+def off_the_ends(x, digits=3):
+    """A worked-out share with 3 significant digits, more where they would make it read 1 (or 0)
+    while it is not."""
+    for d in range(digits, 18):
+        text = f"{x:.{d}g}"
+        if (float(text) < 1 or x >= 1) and (float(text) > 0 or x <= 0):
+            return text
+    return repr(x)
+
+
 def as_points(share):
     """A difference in pass rate as points: 0.1786 -> '17.9'."""
     return f"{100 * share:.3g}"
@@ -6829,10 +6848,10 @@ def paired_cases_answer(difference, discordant, alpha, prob):
     of the test compare uses at that size."""
     size = f"a difference of {points_of(abs(difference))} in pass rate"
     if abs(difference) > discordant:
-        raise EvalError(f"--difference {difference:g} with --discordant {discordant:g}: {size} needs at least "
+        raise EvalError(f"--difference {given(difference)} with --discordant {given(discordant)}: {size} needs at least "
                         f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
                         f"verdict moves the pass rate, so the share that changes bounds the difference: give "
-                        f"--discordant {abs(difference):g} or more")
+                        f"--discordant {given(abs(difference))} or more")
     cases = connor_cases(difference, discordant, alpha, prob)
     if cases is None:
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
@@ -6840,16 +6859,16 @@ def paired_cases_answer(difference, discordant, alpha, prob):
     toward = difference_way(difference, discordant)
     aim = percent_line(prob)   # as given: the power then takes the digits that keep it apart (percent(power, prob))
     lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
-             f"at alpha {alpha:g}",
-             f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
+             f"at alpha {given(alpha)}",
+             f"(when {percent_line(discordant)} of the cases change verdict between the runs; Connor 1987's formula for "
              f"McNemar's test)."]
     reached = None   # the fewest cases past Connor's whose exact power reaches prob, when his fall short
     if power is None:
         lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
     else:
         lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
-                  f"(discordant cases ~ Binomial({cases}, {discordant:g}), each going the difference's way with "
-                  f"probability (P + D) / 2P = {toward:.3g}; called at mid-p <= {alpha:g}).",
+                  f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
+                  f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
                   f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
         if power < prob:
             sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
@@ -6877,16 +6896,16 @@ def detectable_answer(rows, alpha):
     changed = fewest_one_way(alpha, mcnemar_mid_p, rows)
     if changed is None:
         needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
-        raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {alpha:g}: even all {rows} "
+        raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {given(alpha)}: even all {rows} "
                         f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
                         f"McNemar, the test compare uses); it needs {needed} cases or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
     lines = [f"{changed} of {rows} cases ({as_points(changed / rows)} points): the fewest changes of verdict, all one "
-             f"way, that compare's test (mid-p McNemar) tells from chance at alpha {alpha:g}",
+             f"way, that compare's test (mid-p McNemar) tells from chance at alpha {given(alpha)}",
              f"({changed} one way and none the other give p = {p_value(p, alpha)}"
              + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]
     if fewest_one_way(alpha, mcnemar_exact, rows) is None:
-        lines.append(f"The exact McNemar test could never reach {alpha:g} on {rows} cases: all {rows} one way give "
+        lines.append(f"The exact McNemar test could never reach {given(alpha)} on {rows} cases: all {rows} one way give "
                      f"p = {p_value(mcnemar_exact(rows, 0), alpha)}.")
     if rows > MAX_ENUMERATED:
         shown = []
@@ -6925,18 +6944,18 @@ def failures_answer(rate, rows, failures, prob):
         chance = seen_chance(failures, rows, rate)
         shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
         lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
-                 f"when each fails with probability {rate:g}",
-                 f"(failures ~ Binomial({rows}, {rate:g}); {rows * rate:.1f} expected)."]
+                 f"when each fails with probability {given(rate)}",
+                 f"(failures ~ Binomial({rows}, {given(rate)}); {rows * rate:.1f} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:
-        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent(prob)} at rate {rate:g}")
+        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}")
     chance = seen_chance(failures, rows, rate)
     before = seen_chance(failures, rows - 1, rate)
     lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
-             f">= {percent_line(prob)} when each row fails with probability {rate:g}",
+             f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
              f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
-             f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
+             f"failures ~ Binomial(rows, {given(rate)})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
 
 
@@ -6944,11 +6963,11 @@ def fisher_answer(rows, alpha):
     """`power --rows N --unpaired`: failures Fisher's test needs against a never-failing baseline."""
     needed = failures_for_fisher(rows, alpha)
     if needed is None:
-        raise EvalError(f"at {rows} rows no number of failures reaches alpha {alpha:g}")
+        raise EvalError(f"at {rows} rows no number of failures reaches alpha {given(alpha)}")
     p = fisher_exact(rows - needed, needed, rows, 0)
     p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
     lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-             f"baseline that never failed on {rows} rows, at alpha {alpha:g}",
+             f"baseline that never failed on {rows} rows, at alpha {given(alpha)}",
              f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
              f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)}).",
              f"Unpaired: for versions run on different rows, or a test pre-registered so; two runs over the same "
