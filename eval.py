@@ -9014,10 +9014,12 @@ def annotations_file(run_path):
 def read_annotations(path):
     """An annotations sidecar: {"annotations": {answer key: {"text": ..., "time": ...}}, "run_sha": the
     hash of the run file they were written on (None if it says none), "other_versions": {run sha:
-    annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
-    if not os.path.exists(path):
+    annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same.
+    A link to nothing is named with its target (read_bytes), never read as no annotations: its target
+    may be on a share not mounted, and review's next save would replace the link."""
+    if not os.path.lexists(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}}
-    if not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
+    if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{path}: not a regular file (a pipe or a device); move it aside")
     try:
         data = json.loads(read_bytes(path, "sidecar file").decode("utf-8"))
