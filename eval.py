@@ -7599,7 +7599,7 @@ def annotation_section(sec):
 
 def which(answers, repeat):
     """dev-07, dev-11 trial 2, ...: the answers of a list, at most ten named."""
-    named = [trial_name(a["id"], a["trial"], repeat > 1) for a in answers[:10]]
+    named = [on_one_line(trial_name(a["id"], a["trial"], repeat > 1)) for a in answers[:10]]   # an id's line break: no line of its own
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
@@ -8514,8 +8514,7 @@ UNANSWERED_BY = {"only_baseline": "only the baseline", "only_candidate": "only t
 
 def pairwise_lines(w):
     """compare --pairwise, as text."""
-    def ids(items):
-        return ", ".join(items) or "-"
+    ids = ids_text
     j = w["judge"]
     out = ["", f"Pairwise (judge {on_one_line(', '.join(j['models']))}"
                + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
@@ -8529,7 +8528,7 @@ def pairwise_lines(w):
         out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
-                   + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
+                   + ", ".join(f"{on_one_line(n['id'])} ({on_one_line(n['why'])})" for n in w["no_verdict"]))
     for key, label in UNANSWERED_BY.items():
         if w[key]:
             out.append(f"  Answered by {label} (not compared): {ids(w[key])}")

@@ -695,3 +695,14 @@ def test_a_case_id_with_a_line_break_never_starts_a_line_of_its_own(project, cli
     assert "Fixed (1): a1\\nFORGED line\\u2028FORGED2\\u2029FORGED3" in shown[0][1]
     assert "Regressions (1): a1\\nFORGED line" in shown[1][1]
     assert "did you mean a1\\nFORGED line" in shown[2][2]
+
+
+def test_a_case_id_with_a_line_break_is_one_line_in_the_lists_of_stopped_answers(project, cli):
+    """From the self-attack on the second attack on issue 28: "Cut off by the token limit: 1 (ID)"
+    named the answers raw (which()), so an id's line break forged a line of its own."""
+    forged = "a1\nFORGED line\u2028FORGED2"
+    run = write_run("runs/a.json", make_run([{"id": forged, "expected": "bug", "response": "bu", "done_reason": "length"},
+                                             ("a2", "bug", "bug")]))
+    out = cli("report", run)[1]
+    assert not [line for line in out.replace("\u2028", "\n").splitlines() if line.lstrip().startswith("FORGED")], out
+    assert "(a1\\nFORGED line\\u2028FORGED2)" in out, out
