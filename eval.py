@@ -581,6 +581,8 @@ def near_the_ends(x, text_of, least=0):
     """A share as text_of(d) with the fewest decimals d from least on that never read 100% for a
     miss nor 0% for a hit (2999/3000 is 99.97%, not 100.0%); past PERCENT_DIGITS, ">99.9999%" or
     "<0.0001%". Read back from the text as written (100 * x in floats is 100.0 for 1 - 2^-53)."""
+    if not isfinite(x):   # Decimal cannot compare NaN: shown as it is
+        return text_of(least)
     for d in range(least, PERCENT_DIGITS + 1):
         text = text_of(d)
         shown = Decimal(text.rstrip("%"))

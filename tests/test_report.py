@@ -54,6 +54,7 @@ def test_a_rate_or_an_interval_short_of_100_or_above_0_never_prints_as_it():
     1e-300 "0.0%"."""
     assert evalpy.percent(1e-300) == "<0.0001%" and evalpy.percent(1 - 2 ** -53) == ">99.9999%"
     assert evalpy.percent(1.0) == "100%" and evalpy.percent(0.0) == "0%" and evalpy.percent(0.995) == "99.5%"
+    assert evalpy.percent(float("nan")) == "nan%" and evalpy.interval((float("nan"), 1.0)) == "nan–100%"   # no crash
     assert evalpy.interval(evalpy.wilson(2999, 3000)) == "99.8–99.99%"
     assert evalpy.interval(evalpy.wilson(1, 3000)) == "0.01–0.2%"
     assert evalpy.interval((0.0, 1.0)) == "0–100%" and evalpy.interval(evalpy.wilson(3, 7)) == "16–75%"
