@@ -3061,9 +3061,14 @@ def key_pattern(key):
     """A pattern of every form of the key a server may echo, the longest first (no shorter one then
     cuts a longer one)."""
     escaped = json.dumps(key)[1:-1]
+    go_html = key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
     forms = {key, urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
              html.escape(key), html.escape(key, quote=False), escaped, escaped.replace("/", "\\/"),
-             json.dumps(key, ensure_ascii=False)[1:-1]}
+             json.dumps(key, ensure_ascii=False)[1:-1],
+             # Go's, as Ollama would echo it: html.EscapeString, html/template (which escapes "+" too), and
+             # encoding/json (which escapes <, > and & as \u003c, \u003e, \u0026)
+             go_html, go_html.replace("+", "&#43;"),
+             escaped.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
     hex_either_case = lambda m: "%" + "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in m.group()[1:])
     return re.compile("|".join(re.sub("%[0-9A-F]{2}", hex_either_case, re.escape(form))
                                for form in sorted(forms, key=len, reverse=True)))

@@ -558,7 +558,12 @@ def test_the_api_key_never_leaks_url_encoded_html_escaped_or_json_escaped(projec
     import urllib.parse
     forms = {urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
              urllib.parse.quote(key, safe="").replace("%2F", "%2f"), html.escape(key), html.escape(key, quote=False),
-             json.dumps(key)[1:-1], json.dumps(key)[1:-1].replace("/", "\\/")}
+             json.dumps(key)[1:-1], json.dumps(key)[1:-1].replace("/", "\\/"),
+             # Go's (Ollama's) html.EscapeString, html/template and encoding/json
+             key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;"),
+             key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
+                .replace("+", "&#43;"),
+             json.dumps(key)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
     echo = " | ".join(sorted(forms))
     server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
     try:
