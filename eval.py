@@ -69,11 +69,12 @@ import sys
 import threading
 import time
 import unicodedata
+import urllib.parse
 from collections import Counter
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, pi, sqrt, tanh
+from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, sqrt, tanh
 from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
@@ -570,17 +571,34 @@ def percent(x, line=None):
     if line is not None:   # past 9 digits, from the float's exact value (Decimal): 100 * v adds an error there
         return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%" if d <= 9 else f"{Decimal(v).scaleb(2):.{d}f}%",
                       fits=lambda shown: (shown < 1 or x >= 1) and (shown > 0 or x <= 0))
-    text = f"{100 * x:.0f}"
-    if (text == "100" and x < 1) or (text == "0" and x > 0):
-        text = f"{100 * x:.1f}"
-    return text + "%"
+    return near_the_ends(x, lambda d: f"{100 * x:.{d}f}%")
+
+
+PERCENT_DIGITS = 4   # the most decimals a percent takes to stay off 100% or 0%: 99.9999%; past them ">99.9999%"
+
+
+def near_the_ends(x, text_of, least=0):
+    """A share as text_of(d) with the fewest decimals d from least on that never read 100% for a
+    miss nor 0% for a hit (2999/3000 is 99.97%, not 100.0%); past PERCENT_DIGITS, ">99.9999%" or
+    "<0.0001%". Read back from the text as written (100 * x in floats is 100.0 for 1 - 2^-53)."""
+    if not isfinite(x):   # Decimal cannot compare NaN: shown as it is
+        return text_of(least)
+    for d in range(least, PERCENT_DIGITS + 1):
+        text = text_of(d)
+        shown = Decimal(text.rstrip("%"))
+        if (shown < 100 or x >= 1) and (shown > 0 or x <= 0):
+            return text
+    step = Decimal(1).scaleb(-PERCENT_DIGITS)
+    return f">{100 - step}%" if x > 0.5 else f"<{step}%"
 
 
 def percent_line(line):
     """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
     was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
     that keep it apart from it (percent(x, line))."""
-    return f"{Decimal(str(line)).scaleb(2).normalize():f}%"   # exact: 0.9999999999999999 is not 100%
+    exact = Decimal(str(line)).scaleb(2).normalize()   # exact: 0.9999999999999999 is not 100%
+    text = f"{exact:f}"
+    return f"{text if len(text) <= 24 else f'{exact:e}'}%"   # --prob 1e-320: 1e-318%, not 320 digits
 
 
 def count_percent(part, whole):
@@ -592,7 +610,8 @@ def count_percent(part, whole):
 
 def interval(ci):
     low, high = ci
-    return "" if low is None else f"{100 * low:.0f}–{100 * high:.0f}%"
+    """'38–96%'; each end as percent() writes it: an end short of 100% (or above 0%) never reads as it."""
+    return "" if low is None else f"{percent(low)[:-1]}–{percent(high)}"
 
 
 def p_value(p, alpha=None):
@@ -3064,6 +3083,27 @@ def watched_adapter(requests, deadlines):
     return Adapter
 
 
+# A server echoes the key as it was sent, or as it shows text: URL-encoded (a request line in a log,
+# hex in either case, "/" kept or not, "+" for a space), HTML-escaped (an error page), JSON-escaped
+# inside a body that is not JSON (with PHP's "\/" too). A base64-style key ("+", "/", "=") differs
+# in each; searched for only as written, such an echo reached the run file.
+def key_pattern(key):
+    """A pattern of every form of the key a server may echo, the longest first (no shorter one then
+    cuts a longer one)."""
+    escaped = json.dumps(key)[1:-1]
+    go_html = key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
+    forms = {key, urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
+             html.escape(key), html.escape(key, quote=False), escaped, escaped.replace("/", "\\/"),
+             json.dumps(key, ensure_ascii=False)[1:-1],
+             # Go's, as Ollama would echo it: html.EscapeString, html/template (which escapes "+" too), and
+             # encoding/json (which escapes <, > and & as \u003c, \u003e, \u0026)
+             go_html, go_html.replace("+", "&#43;"),
+             escaped.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
+    hex_either_case = lambda m: "%" + "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in m.group()[1:])
+    return re.compile("|".join(re.sub("%[0-9A-F]{2}", hex_either_case, re.escape(form))
+                               for form in sorted(forms, key=len, reverse=True)))
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -3086,6 +3126,7 @@ class ChatClient:
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
+        self.key_echo = key_pattern(api_key) if api_key and len(api_key) >= SECRET_LENGTH else None
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
@@ -3111,9 +3152,7 @@ class ChatClient:
         rewrite them."""
         if not answer:
             text = AUTHORIZATION_ECHO.sub(lambda m: (m.group(1) or "Bearer ") + "[removed]", text)
-        if self.api_key and len(self.api_key) >= SECRET_LENGTH:
-            text = text.replace(self.api_key, "[API key removed]")
-        return text
+        return self.key_echo.sub("[API key removed]", text) if self.key_echo else text
 
     def get_json(self, path, body=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
@@ -6884,6 +6923,23 @@ def mcnemar_power(cases, difference, discordant, alpha):
     return min(1.0, power / weight)
 
 
+def given(value):
+    """A number the user gave, as short as reads back exactly: 0.05, never 0.9999999999999999 as 1
+    (which :g writes)."""
+    text = f"{value:g}"
+    return text if float(text) == value else repr(value)
+
+
+def off_the_ends(x, digits=3):
+    """A worked-out share with 3 significant digits, more where they would make it read 1 (or 0)
+    while it is not."""
+    for d in range(digits, 18):
+        text = f"{x:.{d}g}"
+        if (float(text) < 1 or x >= 1) and (float(text) > 0 or x <= 0):
+            return text
+    return repr(x)
+
+
 def as_points(share):
     """A difference in pass rate as points: 0.1786 -> '17.9'."""
     return f"{100 * share:.3g}"
@@ -6899,10 +6955,10 @@ def paired_cases_answer(difference, discordant, alpha, prob):
     of the test compare uses at that size."""
     size = f"a difference of {points_of(abs(difference))} in pass rate"
     if abs(difference) > discordant:
-        raise EvalError(f"--difference {difference:g} with --discordant {discordant:g}: {size} needs at least "
+        raise EvalError(f"--difference {given(difference)} with --discordant {given(discordant)}: {size} needs at least "
                         f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
                         f"verdict moves the pass rate, so the share that changes bounds the difference: give "
-                        f"--discordant {abs(difference):g} or more")
+                        f"--discordant {given(abs(difference))} or more")
     cases = connor_cases(difference, discordant, alpha, prob)
     if cases is None:
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
@@ -6910,16 +6966,16 @@ def paired_cases_answer(difference, discordant, alpha, prob):
     toward = difference_way(difference, discordant)
     aim = percent_line(prob)   # as given: the power then takes the digits that keep it apart (percent(power, prob))
     lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
-             f"at alpha {alpha:g}",
-             f"(when {100 * discordant:g}% of the cases change verdict between the runs; Connor 1987's formula for "
+             f"at alpha {given(alpha)}",
+             f"(when {percent_line(discordant)} of the cases change verdict between the runs; Connor 1987's formula for "
              f"McNemar's test)."]
     reached = None   # the fewest cases past Connor's whose exact power reaches prob, when his fall short
     if power is None:
         lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
     else:
         lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
-                  f"(discordant cases ~ Binomial({cases}, {discordant:g}), each going the difference's way with "
-                  f"probability (P + D) / 2P = {toward:.3g}; called at mid-p <= {alpha:g}).",
+                  f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
+                  f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
                   f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
         if power < prob:
             sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
@@ -6947,16 +7003,16 @@ def detectable_answer(rows, alpha):
     changed = fewest_one_way(alpha, mcnemar_mid_p, rows)
     if changed is None:
         needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
-        raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {alpha:g}: even all {rows} "
+        raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {given(alpha)}: even all {rows} "
                         f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
                         f"McNemar, the test compare uses); it needs {needed} cases or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
     lines = [f"{changed} of {rows} cases ({as_points(changed / rows)} points): the fewest changes of verdict, all one "
-             f"way, that compare's test (mid-p McNemar) tells from chance at alpha {alpha:g}",
+             f"way, that compare's test (mid-p McNemar) tells from chance at alpha {given(alpha)}",
              f"({changed} one way and none the other give p = {p_value(p, alpha)}"
              + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]
     if fewest_one_way(alpha, mcnemar_exact, rows) is None:
-        lines.append(f"The exact McNemar test could never reach {alpha:g} on {rows} cases: all {rows} one way give "
+        lines.append(f"The exact McNemar test could never reach {given(alpha)} on {rows} cases: all {rows} one way give "
                      f"p = {p_value(mcnemar_exact(rows, 0), alpha)}.")
     if rows > MAX_ENUMERATED:
         shown = []
@@ -6976,25 +7032,37 @@ def detectable_answer(rows, alpha):
                    "difference": changed / rows, "p": p, "by_discordant": shown}
 
 
+def seen_chance(failures, rows, rate):
+    """failures_at_least, kept off 1 and 0 where the true chance is: past 1 - 2^-53 the sum reads
+    1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%")."""
+    chance = failures_at_least(failures, rows, rate)
+    if chance >= 1 and 0 < failures and rate < 1:
+        return nextafter(1.0, 0.0)
+    if chance <= 0 < rate and failures <= rows:
+        return nextafter(0.0, 1.0)
+    return chance
+
+
 def failures_answer(rate, rows, failures, prob):
     """`power --rate R [--rows N]`: rows needed to see the failures, or the chance of seeing them."""
     if failures > MAX_FAILURES:
         raise EvalError(f"--failures {failures}: at most {MAX_FAILURES:,} (failures of one kind to read through)")
     if rows is not None:
-        chance = failures_at_least(failures, rows, rate)
-        lines = [f"{chance:.1%}: the chance of seeing at least {failures} failures in {rows} rows "
-                 f"when each fails with probability {rate:g}",
-                 f"(failures ~ Binomial({rows}, {rate:g}); {rows * rate:.1f} expected)."]
+        chance = seen_chance(failures, rows, rate)
+        shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
+        lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
+                 f"when each fails with probability {given(rate)}",
+                 f"(failures ~ Binomial({rows}, {given(rate)}); {rows * rate:.1f} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:
-        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent(prob)} at rate {rate:g}")
-    chance = failures_at_least(failures, rows, rate)
-    before = failures_at_least(failures, rows - 1, rate)
+        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}")
+    chance = seen_chance(failures, rows, rate)
+    before = seen_chance(failures, rows - 1, rate)
     lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
-             f">= {percent_line(prob)} when each row fails with probability {rate:g}",
+             f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
              f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
-             f"failures ~ Binomial(rows, {rate:g})). Use more rows than that, not the expected count."]
+             f"failures ~ Binomial(rows, {given(rate)})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
 
 
@@ -7002,11 +7070,11 @@ def fisher_answer(rows, alpha):
     """`power --rows N --unpaired`: failures Fisher's test needs against a never-failing baseline."""
     needed = failures_for_fisher(rows, alpha)
     if needed is None:
-        raise EvalError(f"at {rows} rows no number of failures reaches alpha {alpha:g}")
+        raise EvalError(f"at {rows} rows no number of failures reaches alpha {given(alpha)}")
     p = fisher_exact(rows - needed, needed, rows, 0)
     p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
     lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-             f"baseline that never failed on {rows} rows, at alpha {alpha:g}",
+             f"baseline that never failed on {rows} rows, at alpha {given(alpha)}",
              f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
              f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)}).",
              f"Unpaired: for versions run on different rows, or a test pre-registered so; two runs over the same "
@@ -7114,7 +7182,9 @@ def size_text(d):
 
 
 def ids_text(ids, empty="-"):
-    return ", ".join(ids) or empty
+    """'dev-09, dev-11'. An id holding a line break (a split may have one) is shown escaped: raw, the
+    rest of it printed as a line of its own after "Fixed (1):"."""
+    return ", ".join(on_one_line(i) for i in ids) or empty
 
 
 def bounds_text(b):
@@ -7638,7 +7708,7 @@ def annotation_section(sec):
 
 def which(answers, repeat):
     """dev-07, dev-11 trial 2, ...: the answers of a list, at most ten named."""
-    named = [trial_name(a["id"], a["trial"], repeat > 1) for a in answers[:10]]
+    named = [on_one_line(trial_name(a["id"], a["trial"], repeat > 1)) for a in answers[:10]]   # an id's line break: no line of its own
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
@@ -7923,7 +7993,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
         near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
-        raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {near[0]}?" if near else ""))
+        raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {on_one_line(near[0])}?" if near else ""))
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
     first = results[0]
@@ -8559,8 +8629,7 @@ UNANSWERED_BY = {"only_baseline": "only the baseline", "only_candidate": "only t
 
 def pairwise_lines(w):
     """compare --pairwise, as text."""
-    def ids(items):
-        return ", ".join(items) or "-"
+    ids = ids_text
     j = w["judge"]
     out = ["", f"Pairwise (judge {on_one_line(', '.join(j['models']))}"
                + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
@@ -8574,7 +8643,7 @@ def pairwise_lines(w):
         out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
-                   + ", ".join(f"{n['id']} ({n['why']})" for n in w["no_verdict"]))
+                   + ", ".join(f"{on_one_line(n['id'])} ({on_one_line(n['why'])})" for n in w["no_verdict"]))
     for key, label in UNANSWERED_BY.items():
         if w[key]:
             out.append(f"  Answered by {label} (not compared): {ids(w[key])}")
@@ -9059,10 +9128,12 @@ def annotations_file(run_path):
 def read_annotations(path):
     """An annotations sidecar: {"annotations": {answer key: {"text": ..., "time": ...}}, "run_sha": the
     hash of the run file they were written on (None if it says none), "other_versions": {run sha:
-    annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same."""
-    if not os.path.exists(path):
+    annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same.
+    A link to nothing is named with its target (read_bytes), never read as no annotations: its target
+    may be on a share not mounted, and review's next save would replace the link."""
+    if not os.path.lexists(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}}
-    if not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
+    if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{path}: not a regular file (a pipe or a device); move it aside")
     try:
         data = json.loads(read_bytes(path, "sidecar file").decode("utf-8"))

@@ -569,3 +569,34 @@ def test_num_predict_and_max_tokens_together_are_refused(project, cli, fake):
                          "--option", "max_tokens=8")
     assert code == 2 and len(err.splitlines()) == 1 and "num_predict" in err and "max_tokens" in err, err
     assert fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("key", ["sk-ab/cd+ef/SECRET1234567890", 'sk-ab"cd\\SECRET12345', "sk-abc<SECRET>&1234567890",
+                                 "sk-abc SECRET 'q' 1234567890"])
+def test_the_api_key_never_leaks_url_encoded_html_escaped_or_json_escaped(project, cli, key):
+    """From the second attack on issue 28: the key was searched for only as written. A base64-style
+    key that a server echoes URL-encoded (a logged request line), HTML-escaped (an error page) or
+    JSON-escaped (inside a body that is not itself JSON) reached the run file and report."""
+    import html
+    import urllib.parse
+    forms = {urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
+             urllib.parse.quote(key, safe="").replace("%2F", "%2f"), html.escape(key), html.escape(key, quote=False),
+             json.dumps(key)[1:-1], json.dumps(key)[1:-1].replace("/", "\\/"),
+             # Go's (Ollama's) html.EscapeString, html/template and encoding/json
+             key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;"),
+             key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
+                .replace("+", "&#43;"),
+             json.dumps(key)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
+    echo = " | ".join(sorted(forms))
+    server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--api-key", key,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    response = load_json("runs/dev-v3.json")["results"][0]["response"]
+    assert response.startswith("bug; you sent [API key removed]") and response.count("[API key removed]") == len(forms)
+    report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
+    for text in (out, err, report, response):
+        assert "SECRET" not in text, text

@@ -583,3 +583,19 @@ def test_a_pairwise_judge_of_agents_reads_neither_runs_transcript():
     text = evalpy.pairwise_messages("¿Cuál ayuda más?", case, "uno", "dos")[1]["content"]
     assert "cancel_order" not in text and "Answer A:\nuno" in text
     assert "cancel_order" in evalpy.judge_messages("c", case, "uno")[1]["content"]   # a judge of one answer reads its own
+
+
+def test_a_case_id_with_a_line_break_is_one_line_in_the_pairwise_lists(project, cli, fake):
+    """From the self-attack on the second attack on issue 28: pairwise's lists of ids (wins, ties,
+    cases only one run answered) joined the ids raw, so an id's line break forged a line."""
+    forged = "c09\nFORGED line\u2028FORGED2"
+    ids = ["c01", forged, "c03", "c04\nFORGED again"]
+    base, cand = two_runs(ids, candidate_better=ids, baseline_better=())
+    run = load_json(base)
+    next(r for r in run["results"] if r["id"] == ids[3]).update(response=None, error="HTTP 500: boom")
+    write_run(base, run)
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert not [line for line in (out + err).replace("\u2028", "\n").splitlines() if line.lstrip().startswith("FORGED")], out
+    assert "Candidate wins (3): c01, c09\\nFORGED line\\u2028FORGED2, c03" in out
+    assert "Answered by only the candidate (not compared): c04\\nFORGED again" in out

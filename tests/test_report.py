@@ -1,6 +1,7 @@
 """Report: the score of a run file rendered as text, markdown or JSON, never calling a model."""
 
 import json
+import re
 
 import pytest
 import scipy.stats
@@ -40,9 +41,32 @@ def test_report_never_calls_a_model(project, cli, fake):
     (199, 200, "199/200 = 99.5%"),   # never "100%" with a failure in it
     (1, 300, "1/300 = 0.3%"),        # never "0%" with a success in it
     (0, 0, "0/0 = -"),
+    (2999, 3000, "2999/3000 = 99.97%"), (1, 3000, "1/3000 = 0.03%"),   # from the second attack on issue 28
+    (999999, 1000000, "999999/1000000 = 99.9999%"), (10 ** 9 - 1, 10 ** 9, "999999999/1000000000 = >99.9999%"),
+    (1, 10 ** 9, "1/1000000000 = <0.0001%"),
 ])
 def test_percentages(part, whole, text):
     assert evalpy.count_percent(part, whole) == text
+
+
+def test_a_rate_or_an_interval_short_of_100_or_above_0_never_prints_as_it():
+    """From the second attack on issue 28: 2999/3000 printed "100.0%", its interval "100–100%", and
+    1e-300 "0.0%"."""
+    assert evalpy.percent(1e-300) == "<0.0001%" and evalpy.percent(1 - 2 ** -53) == ">99.9999%"
+    assert evalpy.percent(1.0) == "100%" and evalpy.percent(0.0) == "0%" and evalpy.percent(0.995) == "99.5%"
+    assert evalpy.percent(float("nan")) == "nan%" and evalpy.interval((float("nan"), 1.0)) == "nan–100%"   # no crash
+    assert evalpy.interval(evalpy.wilson(2999, 3000)) == "99.8–99.99%"
+    assert evalpy.interval(evalpy.wilson(1, 3000)) == "0.01–0.2%"
+    assert evalpy.interval((0.0, 1.0)) == "0–100%" and evalpy.interval(evalpy.wilson(3, 7)) == "16–75%"
+
+
+def test_one_failure_in_3000_cases_is_never_100_percent_in_any_view(project, cli):
+    run = write_run("runs/big.json", make_run([(f"c{i}", "bug", "bug" if i else "acceso") for i in range(3000)]))
+    text, markdown = cli("report", run)[1], cli("report", run, "--markdown")[1]
+    assert text.splitlines()[0] == "Accuracy: 2999/3000 = 99.97%  (95% CI 99.8–99.99%)"
+    assert "2999/3000 = 99.97%" in markdown and "99.8–99.99%" in markdown
+    for out in (text, markdown, cli("report", run, "--html", "big.html")[1] + open("big.html", encoding="utf-8").read()):
+        assert "100.0%" not in out and "100–100%" not in out and "2999/3000 = 100%" not in out, out
 
 
 def test_accuracy_per_tag(tagged_run, cli):
@@ -716,3 +740,30 @@ def test_a_line_break_from_a_server_or_a_run_file_never_starts_a_line_of_its_own
     assert "busy\\nAccuracy: 100% (forged)\\u2028Accuracy: 100%" in shown[0][1], shown[0]
     assert "fine\\nAccuracy" in shown[1][1] and "busy\\nAccuracy" in shown[2][1] and "n\\nAccuracy" in shown[1][1]
     assert len(shown[4][1].splitlines()) == 2   # the heading and one row
+
+
+def test_a_case_id_with_a_line_break_never_starts_a_line_of_its_own(project, cli):
+    """From the second attack on issue 28: compare listed "Fixed (1): a1" and report --case's "did you
+    mean" named an id holding a line break raw, so the rest of the id printed as a line of its own."""
+    forged = "a1\nFORGED line\u2028FORGED2\u2029FORGED3"
+    before = write_run("runs/a.json", make_run([(forged, "bug", "acceso"), ("a2", "bug", "bug")]))
+    after = write_run("runs/b.json", make_run([(forged, "bug", "bug"), ("a2", "bug", "acceso")]))
+    shown = [cli("compare", before, after), cli("compare", after, before), cli("report", before, "--case", forged.replace("\n", " ")),
+             cli("report", before), cli("report", before, "--markdown")]
+    for code, out, err in shown:
+        assert code in (0, 1, 2), err
+        assert not [line for line in re.split("[\n\u2028\u2029]", out + err) if line.lstrip(" `|*").startswith("FORGED")], out + err
+    assert "Fixed (1): a1\\nFORGED line\\u2028FORGED2\\u2029FORGED3" in shown[0][1]
+    assert "Regressions (1): a1\\nFORGED line" in shown[1][1]
+    assert "did you mean a1\\nFORGED line" in shown[2][2]
+
+
+def test_a_case_id_with_a_line_break_is_one_line_in_the_lists_of_stopped_answers(project, cli):
+    """From the self-attack on the second attack on issue 28: "Cut off by the token limit: 1 (ID)"
+    named the answers raw (which()), so an id's line break forged a line of its own."""
+    forged = "a1\nFORGED line\u2028FORGED2"
+    run = write_run("runs/a.json", make_run([{"id": forged, "expected": "bug", "response": "bu", "done_reason": "length"},
+                                             ("a2", "bug", "bug")]))
+    out = cli("report", run)[1]
+    assert not [line for line in out.replace("\u2028", "\n").splitlines() if line.lstrip().startswith("FORGED")], out
+    assert "(a1\\nFORGED line\\u2028FORGED2)" in out, out

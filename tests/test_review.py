@@ -123,6 +123,21 @@ def test_a_dangling_link_in_the_new_name_never_hides_the_older_annotations(proje
     assert not (project / "runs" / "nowhere.json").exists() and not (project / "nowhere.json").exists()
 
 
+def test_a_dangling_link_as_the_only_annotations_is_one_line_never_replaced(project, runs, cli):
+    """From the second attack on issue 28: RUN.annotations.json a link to nothing (its target on a
+    share not mounted) was read as no annotations without a word, and review's next save replaced
+    the link. It is named with its target, exit 2, and left as it is."""
+    link = project / (runs[1] + ".annotations.json")
+    link.symlink_to("gone/annotations.json")
+    for argv in (["report", runs[1]], ["report", runs[1], "--json"], ["report", runs[1], "--markdown"]):
+        code, out, err = cli(*argv)
+        assert code == 2 and err == (f"error: {runs[1]}.annotations.json: a link to gone/annotations.json, which "
+                                     "does not exist; fix the link or remove it\n"), (argv, err)
+    with pytest.raises(evalpy.EvalError, match="a link to gone/annotations.json, which does not exist"):
+        evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "new"})
+    assert link.is_symlink() and os.readlink(link) == "gone/annotations.json"
+
+
 def test_concurrent_saves_lose_nothing(server, runs):
     url, _ = server
     keys = [f"dev-{i:02d}#1" for i in range(1, 26)]

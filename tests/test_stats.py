@@ -157,6 +157,24 @@ def test_the_seed_pass_k_example():
     (["--rate", "0.16", "--failures", "6", "--prob", "0.8"], ["48 rows:", "(P = 80.1% at 48 rows, 78% at 47;"]),
     (["--rate", "0.16", "--rows", "38"], ["58.2%: the chance of seeing at least 6 failures in 38 rows"]),
     (["--rate", "0.16", "--rows", "48"], ["80.1%: the chance"]),
+    (["--rate", "0.5", "--rows", "100"], [">99.9999%: the chance"]),   # a chance short of 1: never "100.0%"
+    (["--rate", "0.5", "--rows", "12"], ["61.3%: the chance"]),
+    (["--rate", "0.001", "--rows", "6"], ["<0.0001%: the chance"]),   # nor "0.0%" for one above 0
+    (["--rate", "0.1", "--rows", "3"], ["0.0%: the chance"]),   # none can be seen: exactly 0
+    # from the second attack on issue 28: a value given just below 1 printed as 1 (:g), a tiny --prob as 320 digits
+    (["--rate", "0.9999999999999999", "--rows", "6"], [">99.9999%: the chance of seeing at least 6 failures in 6 rows "
+                                                       "when each fails with probability 0.9999999999999999",
+                                                       "(failures ~ Binomial(6, 0.9999999999999999);"]),
+    (["--rows", "40", "--unpaired", "--alpha", "0.9999999999999999"], ["1 failures: the fewest that Fisher's exact "
+                                                                       "test (two-sided) tells apart from a baseline "
+                                                                       "that never failed on 40 rows, at alpha "
+                                                                       "0.9999999999999999"]),
+    (["--difference", "0.1", "--discordant", "0.1000000000000001"],
+     ["77 cases: ", "(when 10.00000000000001% of the cases change verdict", "Exact power", "(discordant cases ~ "
+      "Binomial(77, 0.1000000000000001), each going the difference's way with probability (P + D) / 2P = "
+      "0.9999999999999996; called at mid-p <= 0.05)."]),
+    (["--rate", "0.1", "--prob", "1e-320"], ["6 rows: the fewest that give at least 6 failures with probability >= "
+                                             "1e-318% when each row fails with probability 0.1"]),
     (["--rate", "6.25%"], ["126 rows:"]),
     (["--rows", "40", "--unpaired"], ["6 failures:", "(34/40 vs 40/40 gives p = 0.026; 35/40 gives p = 0.055).",
                                       "Unpaired:"]),
