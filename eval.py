@@ -2411,6 +2411,19 @@ def filled_turns(turns, values):
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
 
 
+def read_json_file(path, what):
+    """(bytes, text, value) of a JSON file beside a split; one line naming it if it is not UTF-8 or
+    not one JSON value (a BOM is allowed)."""
+    data = read_bytes(path, what)
+    try:
+        text = data.decode("utf-8-sig")
+        return data, text, strict_json(text)
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
+    except ValueError as e:
+        raise EvalError(f"{path}: {json_problem(e)}") from None
+
+
 def load_default_checks(path):
     """checks.json beside a split: checks every case of the split is scored with, and the threshold
     of their weighted score, if any. Returns (checks, threshold, the file's bytes). A link whose
@@ -2418,14 +2431,7 @@ def load_default_checks(path):
     left out in silence."""
     if not os.path.lexists(path):
         return [], None, b""
-    data = read_bytes(path, "checks file")
-    try:
-        text = data.decode("utf-8-sig")
-        written = strict_json(text)
-    except UnicodeDecodeError as e:
-        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
-    except ValueError as e:
-        raise EvalError(f"{path}: {json_problem(e)}") from None
+    data, text, written = read_json_file(path, "checks file")
     threshold, problems = None, []
     if isinstance(written, dict) and "checks" in written:
         problems += [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(DEFAULTS_KEYS)})"
@@ -2455,16 +2461,9 @@ TOOLS_KEYS = ("tools", "tool_results")   # tools.json: {"tools": [...], "tool_re
 def load_split_tools(path):
     """tools.json beside a split: tools and tool_results every case of the split has, unless it gives
     its own. Returns (tools, tool_results, the file's bytes); problems name the file and line."""
-    if not os.path.exists(path):
+    if not os.path.lexists(path):   # a dangling link is read, and named, as checks.json's is
         return [], {}, b""
-    data = read_bytes(path, "tools file")
-    try:
-        text = data.decode("utf-8-sig")
-        written = strict_json(text)
-    except UnicodeDecodeError as e:
-        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
-    except ValueError as e:
-        raise EvalError(f"{path}: {json_problem(e)}") from None
+    data, text, written = read_json_file(path, "tools file")
     if not isinstance(written, dict):
         raise EvalError(f'{path}: must be a JSON object {{"tools": [...], "tool_results": {{...}}}}')
     problems = [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(TOOLS_KEYS)})"

@@ -706,7 +706,8 @@ def test_a_prompt_with_context_needs_passages_in_every_case(tmp_path):
                      "(its passages, or run --context FILE)"]
 
 
-@pytest.mark.parametrize("name, what", [("checks.json", "checks file"), ("labels.txt", "labels file")])
+@pytest.mark.parametrize("name, what", [("checks.json", "checks file"), ("labels.txt", "labels file"),
+                                        ("tools.json", "tools file")])   # tools.json: the agents set's tools
 def test_a_dangling_link_beside_the_split_is_named_not_taken_for_no_file(project, cli, fake, name, what):
     """From the attack on issue 28: checks.json beside the split, a link whose target was gone
     (an unmounted share), was taken as absent: the run went ahead scored with the label check alone,
