@@ -5981,18 +5981,12 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
-    agent = agent_figures(cases)
-    if agent:
-        s["agent"] = agent
-    retrieval = retrieval_figures(cases)
-    if retrieval:
-        s["retrieval"] = retrieval
-    judged = judged_retrieval_figures(cases)
-    if judged:
-        s["retrieval_judged"] = judged
-    diagnosis = diagnose(cases)
-    if diagnosis:
-        s["diagnosis"] = diagnosis
+    # what only some sets have (agents, RAG): a key of the score only where there is something to say
+    for key, figures in (("agent", agent_figures), ("retrieval", retrieval_figures),
+                         ("retrieval_judged", judged_retrieval_figures), ("diagnosis", diagnose)):
+        found = figures(cases)
+        if found:
+            s[key] = found
     return s
 
 
