@@ -541,8 +541,10 @@ def short(sha):
     return sha[:8]
 
 
-def fmt(x):
-    return "-" if x is None else f"{x:.2f}"
+def fmt(x, digits=2):
+    """A share as a fixed 0.97 (precision, recall, pass@k): never 1.00 for a miss nor 0.00 for a hit,
+    as percent() never prints 100% for one (2999/3000 is 0.9997)."""
+    return "-" if x is None else near_the_ends(x, lambda d: f"{x:.{d}f}", least=digits, whole=1, most=PERCENT_DIGITS + 2)
 
 
 def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: True):
@@ -577,19 +579,23 @@ def percent(x, line=None):
 PERCENT_DIGITS = 4   # the most decimals a percent takes to stay off 100% or 0%: 99.9999%; past them ">99.9999%"
 
 
-def near_the_ends(x, text_of, least=0):
-    """A share as text_of(d) with the fewest decimals d from least on that never read 100% for a
-    miss nor 0% for a hit (2999/3000 is 99.97%, not 100.0%); past PERCENT_DIGITS, ">99.9999%" or
-    "<0.0001%". Read back from the text as written (100 * x in floats is 100.0 for 1 - 2^-53)."""
+def near_the_ends(x, text_of, least=0, whole=100, most=PERCENT_DIGITS):
+    """A share (or a difference of shares) as text_of(d) with the fewest decimals d from least on
+    that never read all of it for a miss nor nothing for a hit (2999/3000 is 99.97%, not 100.0%;
+    a difference of +0.0003 is +0.03 points, not +0.0); whole is what a share of 1 reads as (100
+    for a percent or points, 1 for a fixed 0.97, the rows for expected failures). Past most
+    decimals, ">99.9999%", "<0.0001%", "+<0.0001". Read back from the text as written (100 * x in
+    floats is 100.0 for 1 - 2^-53)."""
     if not isfinite(x):   # Decimal cannot compare NaN: shown as it is
         return text_of(least)
-    for d in range(least, PERCENT_DIGITS + 1):
+    for d in range(least, most + 1):
         text = text_of(d)
-        shown = Decimal(text.rstrip("%"))
-        if (shown < 100 or x >= 1) and (shown > 0 or x <= 0):
+        shown = abs(Decimal(text.rstrip("%").replace("\u2212", "-")))
+        if (shown < whole or abs(x) >= 1) and (shown > 0 or x == 0):
             return text
-    step = Decimal(1).scaleb(-PERCENT_DIGITS)
-    return f">{100 - step}%" if x > 0.5 else f"<{step}%"
+    step = Decimal(1).scaleb(-most)
+    sign = text[0] if text[0] in "+-\u2212" else ""
+    return f"{sign}{'>' if abs(x) > 0.5 else '<'}{whole - step if abs(x) > 0.5 else step}{'%' if text.endswith('%') else ''}"
 
 
 def percent_line(line):
@@ -7198,7 +7204,7 @@ def bounds_detail(b):
 
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
-               "ids": ids_text, "fixed2": fmt, "fixed3": lambda x: "-" if x is None else f"{x:.3f}", "points": points,
+               "ids": ids_text, "fixed2": fmt, "fixed3": lambda x: fmt(x, 3), "points": points,
                "percent": percent, "interval": interval, "points_ci": difference_text, "size": size_text,
                "bounds": bounds_text, "number": lambda v: "-" if v is None else f"{v:g}"}   # a median of whole numbers: 3, 2.5
 

@@ -387,3 +387,10 @@ def test_annotations_naming_no_answer_of_the_run_are_left_out_of_every_view(proj
     warning = "2 annotations in runs/v2.json.annotations.json name answers this run does not have"
     assert warning in views["text"] and warning in views["html"]
     assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
+
+
+def test_a_fixed_share_near_the_ends_never_reads_as_the_end():
+    """A per-label or pass@k figure: never 1.00 for a miss nor 0.00 for a hit, as percent()."""
+    assert evalpy.fmt(2999 / 3000) == "0.9997" and evalpy.fmt(1 / 3000) == "0.0003" and evalpy.fmt(0.5) == "0.50"
+    assert evalpy.fmt(1 - 1e-12) == ">0.999999" and evalpy.fmt(1) == "1.00" and evalpy.fmt(0) == "0.00"
+    assert evalpy.figure_text({"kind": "fixed3", "value": 0.99991}) == "0.9999"
