@@ -6940,8 +6940,12 @@ def off_the_ends(x, digits=3):
 
 
 def as_points(share):
-    """A difference in pass rate as points: 0.1786 -> '17.9'."""
-    return f"{100 * share:.3g}"
+    """A difference in pass rate as points: 0.1786 -> '17.9'; never 100 short of all the cases nor 0
+    for some (0.9999 -> '99.99', as near_the_ends)."""
+    text = f"{100 * share:.3g}"
+    if 0 < abs(Decimal(text)) < 100 or share in (0, 1) or not isfinite(share):
+        return text
+    return near_the_ends(share, lambda d: f"{100 * share:.{d}f}", least=1)
 
 
 def points_of(share):
@@ -7157,13 +7161,17 @@ def speed(value):
 
 
 def points(d):
-    """A change in percentage points: '+4 pts', '+0.4 pts' when it rounds to nothing."""
-    return "-" if d is None else f"{d:+.0f} pts" if round(d) or d == 0 else f"{d:+.1f} pts"
+    """A change in percentage points: '+4 pts', '+0.4 pts' when it rounds to nothing, '+0.03 pts'
+    when that does too (d is in points already: a share of 1 reads 100)."""
+    if d is None:
+        return "-"
+    return f"{near_the_ends(d / 100, lambda n: f'{d:+.{n}f}', least=0 if round(d) or d == 0 else 1)} pts"
 
 
 def signed_points(d, digits=1):
-    """A difference in percentage points with its sign: '+17.9', '-3.0'."""
-    return "-" if d is None else f"{100 * d:+.{digits}f}".replace("-", "−")
+    """A difference in percentage points with its sign: '+17.9', '-3.0'; with the digits that keep a
+    difference off 0 and off 100 points short of them (+0.03, +99.95), as near_the_ends."""
+    return "-" if d is None else near_the_ends(d, lambda n: f"{100 * d:+.{n}f}", least=digits).replace("-", "−")
 
 
 def difference_text(d):

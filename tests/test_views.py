@@ -394,3 +394,74 @@ def test_a_fixed_share_near_the_ends_never_reads_as_the_end():
     assert evalpy.fmt(2999 / 3000) == "0.9997" and evalpy.fmt(1 / 3000) == "0.0003" and evalpy.fmt(0.5) == "0.50"
     assert evalpy.fmt(1 - 1e-12) == ">0.999999" and evalpy.fmt(1) == "1.00" and evalpy.fmt(0) == "0.00"
     assert evalpy.figure_text({"kind": "fixed3", "value": 0.99991}) == "0.9999"
+
+
+# --- a figure near the ends never reads as the end: a miss is never 1.00 nor +100.0 points, a
+# hit never 0.00 nor +0.0 points (as percent() never prints 100% for a miss), in every view
+
+def reads_as(text):
+    """The number a figure's text reads as ('+0.0' -> 0, '0.9995' -> 0.9995, '>0.999999' -> None)."""
+    m = re.fullmatch(r"[+\-−]?(\d+(?:\.\d+)?)(?: pts)?", text)
+    return float(m.group(1)) if m else None
+
+
+def assert_off_the_ends(rows):
+    seen = 0
+    for place, f, row, sec in places(rows):
+        if f["kind"] in ("fixed2", "fixed3") and f["value"] is not None and 0 < f["value"] < 1:
+            seen += 1
+            assert reads_as(figure_text(f)) not in (0, 1), (place, row.get("name"), figure_text(f))
+        if f["kind"] == "points" and f["value"]:
+            seen += 1
+            assert reads_as(figure_text(f)) != 0, (place, row.get("name"), figure_text(f))
+        if f["kind"] == "points_ci" and f["value"]["estimate"]:
+            seen += 1
+            for end in ("estimate", "low", "high"):
+                v = f["value"][end]
+                if v is not None:
+                    text = evalpy.signed_points(v)
+                    assert (reads_as(text) != 0 or v == 0) and (reads_as(text) != 100 or abs(v) >= 1), (place, end, text)
+    return seen
+
+
+def figure_text(f):
+    return evalpy.figure_text(f)
+
+
+def test_figures_near_the_ends_never_read_as_the_end_in_any_view(project, cli, tmp_path):
+    n = 2100   # a difference of one case in 2100 is 0.048 points: "+0.0" at one decimal
+    hi = [("c0", "bug", ["acceso", "bug"])] + [(f"c{i}", "bug", ["bug", "bug"]) for i in range(1, n)]
+    full = [(f"c{i}", "bug", ["bug", "bug"]) for i in range(n)]
+    a = write_run(tmp_path / "hi.json", make_run(hi))
+    b = write_run(tmp_path / "full.json", make_run(full))
+    config, cases = evalpy.read_graded(a)
+    rows = evalpy.report_rows(config, evalpy.report_score(a, config, cases))
+    assert assert_off_the_ends(rows) >= 3   # bug's recall and f1, pass@1
+    views, doc = views_of(cli, ("report", a), tmp_path)
+    check_agree(rows, views, doc)
+    assert re.search(r"\bbug\s+1\.00\s+0\.9998\s+0\.9999\s", views["text"]), views["text"]
+    assert re.search(r"\b2\s+1\.00\s+0\.9995\s+2100", views["text"]), views["text"]   # pass^2: 2099/2100
+    (a_cfg, a_cases), (b_cfg, b_cases) = evalpy.read_graded(a), evalpy.read_graded(b)
+    c = evalpy.compare_runs(a_cfg, a_cases, b_cfg, b_cases)
+    rows = evalpy.compare_rows(c, a, b)
+    assert assert_off_the_ends(rows) >= 1
+    views, doc = views_of(cli, ("compare", a, b), tmp_path)
+    check_agree(rows, views, doc)
+    for view in ("text", "markdown", "html"):
+        assert not re.search(r"[+−]0\.0(?!\d)", views[view]), view
+    assert "+0.02 points (95% CI −0.02 to +0.1)" in views["text"], views["text"]   # half a case in 2100: 0.024 points
+    for place, f, _, _ in places(evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)):
+        assert html.escape(evalpy.figure_text(f)) in views["html"], place
+
+
+def test_points_near_the_ends_keep_the_digits_that_tell_them_from_the_end():
+    assert evalpy.signed_points(0.0003) == "+0.03"
+    assert evalpy.signed_points(-0.0003) == "−0.03"
+    assert evalpy.signed_points(0.99995) == "+99.995"
+    assert evalpy.signed_points(-0.99995) == "−99.995"
+    assert evalpy.signed_points(0.179) == "+17.9" and evalpy.signed_points(0) == "+0.0"
+    assert evalpy.signed_points(1e-12) == "+<0.0001"
+    assert evalpy.points(0.03) == "+0.03 pts" and evalpy.points(4.2) == "+4 pts" and evalpy.points(0.4) == "+0.4 pts"
+    assert evalpy.points(99.996) == "+99.996 pts"
+    assert evalpy.as_points(0.9999) == "99.99" and evalpy.as_points(0.1786) == "17.9"
+    assert evalpy.as_points(0.00001) != "0" and evalpy.as_points(1) == "100"
