@@ -7053,9 +7053,10 @@ def failures_answer(rate, rows, failures, prob):
     if rows is not None:
         chance = seen_chance(failures, rows, rate)
         shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
+        expected = near_the_ends(rate, lambda d: f"{rows * rate:.{d}f}", least=1, whole=rows)   # 0.001, never 0.0 for some
         lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
                  f"when each fails with probability {given(rate)}",
-                 f"(failures ~ Binomial({rows}, {given(rate)}); {rows * rate:.1f} expected)."]
+                 f"(failures ~ Binomial({rows}, {given(rate)}); {expected} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:

@@ -440,6 +440,15 @@ def test_power_rate_answers_at_a_rate_of_one_in_a_million(cli):
     assert "(P = 80.000004% at 4279029 rows, 79.999991% at 4279028;" in out
 
 
+def test_power_expected_failures_never_read_none_nor_every_row(cli):
+    """A rate of 1e-5 on 100 rows expects 0.001 failures, not "0.0"; 0.99999 expects 99.999, not "100.0"."""
+    for rate, says, never in (("0.00001", "; 0.001 expected)", "0.0 expected"), ("0.99999", "; 99.999 expected)", "100.0 expected"),
+                              ("0.3", "; 30.0 expected)", None)):
+        code, out, _ = cli("power", "--rate", rate, "--rows", "100")
+        assert code == 0 and says in out and (never is None or never not in out), out
+    assert "a difference of 99.99 points" in cli("power", "--difference", "0.9999", "--discordant", "0.99995")[1]
+
+
 def test_percentile_matches_scipy_on_many_inputs():
     """The Speed section's median and 95th percentile: linear interpolation, as scipy's default."""
     rng = random.Random(15)
