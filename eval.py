@@ -3083,24 +3083,36 @@ def watched_adapter(requests, deadlines):
 
 
 # A server echoes the key as it was sent, or as it shows text: URL-encoded (a request line in a log,
-# hex in either case, "/" kept or not, "+" for a space), HTML-escaped (an error page), JSON-escaped
-# inside a body that is not JSON (with PHP's "\/" too). A base64-style key ("+", "/", "=") differs
-# in each; searched for only as written, such an echo reached the run file.
+# hex in either case, "/" kept or not, "+" for a space; encoded twice, %252B, through a proxy),
+# HTML-escaped (an error page: a named entity, or a numeric one, &#39; &#039; &#x27;), JSON-escaped
+# inside a body that is not JSON (PHP's "\/", Go's \u003c, .NET's \u002B: any character, either
+# case). A base64-style key ("+", "/", "=") differs in each, and a server may mix them; searched for
+# as a list of whole forms, each form missing from the list reached the run file. So each character
+# but a letter or digit (which every form keeps as it is) matches any form of itself.
+def key_char_pattern(c):
+    """A pattern of every form a server may write one character of the key in."""
+    either_case = lambda hex_digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in hex_digits)
+    utf8 = c.encode("utf-8", "surrogatepass")
+    json_escapes = {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set())
+    utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
+    unicode_escape = "".join(r"\\u" + either_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2))
+    forms = [re.escape(c), unicode_escape,
+             "%(?:25)?" + "%(?:25)?".join(either_case(f"{b:02x}") for b in utf8),   # URL-encoded, once or twice
+             f"&#0*{ord(c)};", f"&#[xX]0*{either_case(f'{ord(c):x}')};"]
+    forms += [re.escape(form) for form in json_escapes]
+    forms += [f"&{name};" for name in html_entity_names(c)]
+    forms += ["\\+"] if c == " " else []
+    return "(?:" + "|".join(forms) + ")"
+
+
+def html_entity_names(c):
+    import html.entities
+    return sorted({name.rstrip(";") for name, value in html.entities.html5.items() if value == c})
+
+
 def key_pattern(key):
-    """A pattern of every form of the key a server may echo, the longest first (no shorter one then
-    cuts a longer one)."""
-    escaped = json.dumps(key)[1:-1]
-    go_html = key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
-    forms = {key, urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
-             html.escape(key), html.escape(key, quote=False), escaped, escaped.replace("/", "\\/"),
-             json.dumps(key, ensure_ascii=False)[1:-1],
-             # Go's, as Ollama would echo it: html.EscapeString, html/template (which escapes "+" too), and
-             # encoding/json (which escapes <, > and & as \u003c, \u003e, \u0026)
-             go_html, go_html.replace("+", "&#43;"),
-             escaped.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
-    hex_either_case = lambda m: "%" + "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in m.group()[1:])
-    return re.compile("|".join(re.sub("%[0-9A-F]{2}", hex_either_case, re.escape(form))
-                               for form in sorted(forms, key=len, reverse=True)))
+    """A pattern of every form of the key a server may echo, in any mix."""
+    return re.compile("".join(re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key))
 
 
 class ChatClient:
