@@ -7810,8 +7810,8 @@ def format_report(config, s):
     run = section_of(rows, "run")
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
-            + "".join(f"{name}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
-            + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
+            + "".join(f"{on_one_line(name)}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
+            + f"checks sha {run['checks_sha']}) from {on_one_line(run['checks_from'])}"]
     if run["rule"]:
         out.append(run["rule"])
     nothing = not s["answers"] and not s["open"]   # undecided answers still have their judges' doubtful verdicts
@@ -8021,19 +8021,21 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                          for claim in faithful_reading(first, t, c)[1]]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
-    lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
-             + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
+    # The case's id, difficulty, expected text and check names come from the split: shown on one
+    # line each, a line break in one would print a line of its own (a forged verdict or trial).
+    lines = [f"Case {on_one_line(case_id)} ({on_one_line(detail['difficulty'])}) {verdict}"
+             + (f"; expected {on_one_line(detail['expected'])}" if detail["expected"] is not None else ""),
              f"Note: {on_one_line(detail['note'])}",
-             f"Scored with checks sha {short(detail['checks_sha'])} from {detail['checks_from']}",
+             f"Scored with checks sha {short(detail['checks_sha'])} from {on_one_line(detail['checks_from'])}",
              *asked_lines(detail)]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
     if detail.get("tools"):
-        lines.append(f"Tools: {', '.join(detail['tools'])}")
+        lines.append(f"Tools: {', '.join(on_one_line(name) for name in detail['tools'])}")
     lines += passage_lines(detail)
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
-        checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
+        checks = ", ".join(f"{on_one_line(name)} {verdict_word(ok)}" for name, ok in t["checks"].items())
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
                  + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
@@ -8049,7 +8051,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                   f"({on_one_line(j['reason'] or j['error'] or j['unread'] or '')})"
                   + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
                   for j in t["judges"]]
-        lines += [f"  unsupported claim ({c['check']}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
+        lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
