@@ -2818,7 +2818,7 @@ def subset_of(cases, subset, split_path):
         ids = set(subset["cases"])
         unknown = sorted(ids - {c["id"] for c in cases})
         if unknown:
-            raise EvalError(f"--cases: {split_path} has no case {', '.join(unknown[:5])}")
+            raise EvalError(f"--cases: {on_one_line(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}")
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
 
@@ -2911,6 +2911,10 @@ def resolve_host(value):
     elif scheme not in ("http", "https"):
         raise EvalError(f"host {value!r}: only http:// and https:// are supported")
     hostport, _, path = rest.partition("/")
+    if "@" in hostport:   # user:password@host: refused as what it is, the password never printed
+        where = (f"{scheme}://" if sep else "") + "…@" + hostport.rpartition("@")[2] + (f"/{path}" if path else "")
+        raise EvalError(f"host {where!r}: a user name or password in the host is not sent (it would be written in "
+                        "the run file); give a key to an OpenAI-compatible server with --api-key")
     m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]+):([^:]*)", hostport)
     if m:
         host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -11627,10 +11631,11 @@ def cmd_runs(args):
 def cmd_init(args):
     files = write_golden_set(args.folder)
     split, prompt = (p for p in files if p.endswith((".jsonl", "v1.txt")))
-    print(f"wrote {', '.join(files)}\n"
-          f"Write the labelling rules in {os.path.join(args.folder, 'GUIDE.md')} and the labels in "
-          f"{os.path.join(args.folder, LABELS_FILE)}, then your cases in {split}, then try it:\n"
-          f"    python eval.py run --split {shlex.quote(split)} --prompt {shlex.quote(prompt)}")
+    # The folder's name is the user's: a line break or ESC in it is shown escaped, never obeyed.
+    print(f"wrote {', '.join(map(on_one_line, files))}\n"
+          f"Write the labelling rules in {on_one_line(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
+          f"{on_one_line(os.path.join(args.folder, LABELS_FILE))}, then your cases in {on_one_line(split)}, then try it:\n"
+          f"    python eval.py run --split {on_one_line(shlex.quote(split))} --prompt {on_one_line(shlex.quote(prompt))}")
     return 0
 
 

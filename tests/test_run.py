@@ -1408,3 +1408,11 @@ def test_the_resume_command_of_a_path_that_begins_with_a_dash_works_as_printed(p
     fake.faults_for = {}
     code, out, err = cli(*words[2:], "--host", fake.url)
     assert code == 0 and "wrote -x-completed.json" in err, err
+
+
+def test_a_cases_id_with_a_line_break_is_named_on_one_line(project, cli, fake):
+    """From the third attack on issue 28: --cases $'zz\\nFORGED' printed "error: --cases: ... has no
+    case zz" and then FORGED on a line of its own."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "zz\nFORGED,yy\u2028FORGED2")
+    assert code == 2 and err == "error: --cases: golden/dev.jsonl has no case yy\\u2028FORGED2, zz\\nFORGED\n", err
+    assert fake.chat_bodies == []
