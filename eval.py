@@ -465,6 +465,21 @@ def on_one_line(text):
     return re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
 
 
+def shell_word(text):
+    """text as one word to paste into a shell, on one line and inert: shlex.quote, or, when text holds
+    a character a terminal acts on or a line break, bash's $'...' with that character escaped (the
+    escaped form alone would name another file)."""
+    if not CONTROL_CHARS.search(text) and not re.search("[\t\n\u2028\u2029]", text):   # a pasted tab may complete
+        return shlex.quote(text)
+    def escaped(c):
+        if c in "\\'":
+            return "\\" + c
+        if CONTROL_CHARS.match(c) or c in "\t\n\u2028\u2029":
+            return f"\\x{ord(c):02x}" if c < "\u0100" else f"\\u{ord(c):04x}"
+        return c
+    return "$'" + "".join(map(escaped, text)) + "'"
+
+
 def one_line(text, width=70):
     flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
@@ -5256,9 +5271,9 @@ def resume_command(run_path):
     """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
     command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
-    command line takes it for an option (--out=-x.json)."""
-    path = shlex.quote(on_one_line(run_path))
-    return f"python eval.py run --resume{'=' if path.startswith('-') else ' '}{path}"
+    command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
+    $'\\t' (shell_word): the command names that file as printed."""
+    return f"python eval.py run --resume{'=' if run_path.startswith('-') else ' '}{shell_word(run_path)}"
 
 
 def resume_journal(run_path, config, server_version, cases, kept):
@@ -11635,7 +11650,7 @@ def cmd_init(args):
     print(f"wrote {', '.join(map(on_one_line, files))}\n"
           f"Write the labelling rules in {on_one_line(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
           f"{on_one_line(os.path.join(args.folder, LABELS_FILE))}, then your cases in {on_one_line(split)}, then try it:\n"
-          f"    python eval.py run --split {on_one_line(shlex.quote(split))} --prompt {on_one_line(shlex.quote(prompt))}")
+          f"    python eval.py run --split {shell_word(split)} --prompt {shell_word(prompt)}")
     return 0
 
 
