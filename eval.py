@@ -7067,6 +7067,17 @@ def seen_chance(failures, rows, rate):
     return chance
 
 
+def expected_failures(rows, rate):
+    """rows * rate to one decimal, more where one would read 0 for some or all rows for fewer
+    (100 rows at 1e-05: 0.001, not 0.0)."""
+    x = rows * rate
+    for d in range(1, 16):
+        text = f"{x:.{d}f}"
+        if not (float(text) == 0 < x or float(text) == rows > x):
+            return text
+    return repr(x)
+
+
 def failures_answer(rate, rows, failures, prob):
     """`power --rate R [--rows N]`: rows needed to see the failures, or the chance of seeing them."""
     if failures > MAX_FAILURES:
@@ -7076,7 +7087,7 @@ def failures_answer(rate, rows, failures, prob):
         shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
         lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
                  f"when each fails with probability {given(rate)}",
-                 f"(failures ~ Binomial({rows}, {given(rate)}); {rows * rate:.1f} expected)."]
+                 f"(failures ~ Binomial({rows}, {given(rate)}); {expected_failures(rows, rate)} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:
