@@ -465,6 +465,21 @@ def on_one_line(text):
     return re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
 
 
+def shell_word(text):
+    """text as one word to paste into a shell, on one line and inert: shlex.quote, or, when text holds
+    a character a terminal acts on or a line break, bash's $'...' with that character escaped (the
+    escaped form alone would name another file)."""
+    if not CONTROL_CHARS.search(text) and not re.search("[\t\n\u2028\u2029]", text):   # a pasted tab may complete
+        return shlex.quote(text)
+    def escaped(c):
+        if c in "\\'":
+            return "\\" + c
+        if CONTROL_CHARS.match(c) or c in "\t\n\u2028\u2029":
+            return f"\\x{ord(c):02x}" if c < "\u0100" else f"\\u{ord(c):04x}"
+        return c
+    return "$'" + "".join(map(escaped, text)) + "'"
+
+
 def one_line(text, width=70):
     flat = inert(" ".join(text.split()))
     return flat if len(flat) <= width else flat[:width - 1] + "…"
@@ -2824,7 +2839,7 @@ def subset_of(cases, subset, split_path):
         ids = set(subset["cases"])
         unknown = sorted(ids - {c["id"] for c in cases})
         if unknown:
-            raise EvalError(f"--cases: {split_path} has no case {', '.join(unknown[:5])}")
+            raise EvalError(f"--cases: {on_one_line(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}")
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
 
@@ -2917,6 +2932,10 @@ def resolve_host(value):
     elif scheme not in ("http", "https"):
         raise EvalError(f"host {value!r}: only http:// and https:// are supported")
     hostport, _, path = rest.partition("/")
+    if "@" in hostport:   # user:password@host: refused as what it is, the password never printed
+        where = (f"{scheme}://" if sep else "") + "…@" + hostport.rpartition("@")[2] + (f"/{path}" if path else "")
+        raise EvalError(f"host {where!r}: a user name or password in the host is not sent (it would be written in "
+                        "the run file); give a key to an OpenAI-compatible server with --api-key")
     m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]+):([^:]*)", hostport)
     if m:
         host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -3089,24 +3108,36 @@ def watched_adapter(requests, deadlines):
 
 
 # A server echoes the key as it was sent, or as it shows text: URL-encoded (a request line in a log,
-# hex in either case, "/" kept or not, "+" for a space), HTML-escaped (an error page), JSON-escaped
-# inside a body that is not JSON (with PHP's "\/" too). A base64-style key ("+", "/", "=") differs
-# in each; searched for only as written, such an echo reached the run file.
+# hex in either case, "/" kept or not, "+" for a space; encoded twice, %252B, through a proxy),
+# HTML-escaped (an error page: a named entity, or a numeric one, &#39; &#039; &#x27;), JSON-escaped
+# inside a body that is not JSON (PHP's "\/", Go's \u003c, .NET's \u002B: any character, either
+# case). A base64-style key ("+", "/", "=") differs in each, and a server may mix them; searched for
+# as a list of whole forms, each form missing from the list reached the run file. So each character
+# but a letter or digit (which every form keeps as it is) matches any form of itself.
+def key_char_pattern(c):
+    """A pattern of every form a server may write one character of the key in."""
+    either_case = lambda hex_digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in hex_digits)
+    utf8 = c.encode("utf-8", "surrogatepass")
+    json_escapes = {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set())
+    utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
+    unicode_escape = "".join(r"\\u" + either_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2))
+    forms = [re.escape(c), unicode_escape,
+             "%(?:25)?" + "%(?:25)?".join(either_case(f"{b:02x}") for b in utf8),   # URL-encoded, once or twice
+             f"&#0*{ord(c)};", f"&#[xX]0*{either_case(f'{ord(c):x}')};"]
+    forms += [re.escape(form) for form in json_escapes]
+    forms += [f"&{name};" for name in html_entity_names(c)]
+    forms += ["\\+"] if c == " " else []
+    return "(?:" + "|".join(forms) + ")"
+
+
+def html_entity_names(c):
+    import html.entities
+    return sorted({name.rstrip(";") for name, value in html.entities.html5.items() if value == c})
+
+
 def key_pattern(key):
-    """A pattern of every form of the key a server may echo, the longest first (no shorter one then
-    cuts a longer one)."""
-    escaped = json.dumps(key)[1:-1]
-    go_html = key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
-    forms = {key, urllib.parse.quote(key, safe=""), urllib.parse.quote(key), urllib.parse.quote_plus(key),
-             html.escape(key), html.escape(key, quote=False), escaped, escaped.replace("/", "\\/"),
-             json.dumps(key, ensure_ascii=False)[1:-1],
-             # Go's, as Ollama would echo it: html.EscapeString, html/template (which escapes "+" too), and
-             # encoding/json (which escapes <, > and & as \u003c, \u003e, \u0026)
-             go_html, go_html.replace("+", "&#43;"),
-             escaped.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
-    hex_either_case = lambda m: "%" + "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in m.group()[1:])
-    return re.compile("|".join(re.sub("%[0-9A-F]{2}", hex_either_case, re.escape(form))
-                               for form in sorted(forms, key=len, reverse=True)))
+    """A pattern of every form of the key a server may echo, in any mix."""
+    return re.compile("".join(re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key))
 
 
 class ChatClient:
@@ -5246,9 +5277,9 @@ def resume_command(run_path):
     """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
     command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
-    command line takes it for an option (--out=-x.json)."""
-    path = shlex.quote(on_one_line(run_path))
-    return f"python eval.py run --resume{'=' if path.startswith('-') else ' '}{path}"
+    command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
+    $'\\t' (shell_word): the command names that file as printed."""
+    return f"python eval.py run --resume{'=' if run_path.startswith('-') else ' '}{shell_word(run_path)}"
 
 
 def resume_journal(run_path, config, server_version, cases, kept):
@@ -7813,8 +7844,8 @@ def format_report(config, s):
     run = section_of(rows, "run")
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
-            + "".join(f"{name}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
-            + f"checks sha {run['checks_sha']}) from {run['checks_from']}"]
+            + "".join(f"{on_one_line(name)}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
+            + f"checks sha {run['checks_sha']}) from {on_one_line(run['checks_from'])}"]
     if run["rule"]:
         out.append(run["rule"])
     nothing = not s["answers"] and not s["open"]   # undecided answers still have their judges' doubtful verdicts
@@ -8024,19 +8055,21 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                          for claim in faithful_reading(first, t, c)[1]]}
         for t in case["trials"]])
     verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
-    lines = [f"Case {case_id} ({detail['difficulty']}) {verdict}"
-             + (f"; expected {detail['expected']}" if detail["expected"] is not None else ""),
+    # The case's id, difficulty, expected text and check names come from the split: shown on one
+    # line each, a line break in one would print a line of its own (a forged verdict or trial).
+    lines = [f"Case {on_one_line(case_id)} ({on_one_line(detail['difficulty'])}) {verdict}"
+             + (f"; expected {on_one_line(detail['expected'])}" if detail["expected"] is not None else ""),
              f"Note: {on_one_line(detail['note'])}",
-             f"Scored with checks sha {short(detail['checks_sha'])} from {detail['checks_from']}",
+             f"Scored with checks sha {short(detail['checks_sha'])} from {on_one_line(detail['checks_from'])}",
              *asked_lines(detail)]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
     if detail.get("tools"):
-        lines.append(f"Tools: {', '.join(detail['tools'])}")
+        lines.append(f"Tools: {', '.join(on_one_line(name) for name in detail['tools'])}")
     lines += passage_lines(detail)
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
-        checks = ", ".join(f"{name} {verdict_word(ok)}" for name, ok in t["checks"].items())
+        checks = ", ".join(f"{on_one_line(name)} {verdict_word(ok)}" for name, ok in t["checks"].items())
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
                  + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
                  if t["weighted"] else "")
@@ -8052,7 +8085,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                   f"({on_one_line(j['reason'] or j['error'] or j['unread'] or '')})"
                   + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
                   for j in t["judges"]]
-        lines += [f"  unsupported claim ({c['check']}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
+        lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
     text = "\n".join(lines)
     return detail, lambda: md_fence(text), lambda: text
@@ -11628,10 +11661,11 @@ def cmd_runs(args):
 def cmd_init(args):
     files = write_golden_set(args.folder)
     split, prompt = (p for p in files if p.endswith((".jsonl", "v1.txt")))
-    print(f"wrote {', '.join(files)}\n"
-          f"Write the labelling rules in {os.path.join(args.folder, 'GUIDE.md')} and the labels in "
-          f"{os.path.join(args.folder, LABELS_FILE)}, then your cases in {split}, then try it:\n"
-          f"    python eval.py run --split {shlex.quote(split)} --prompt {shlex.quote(prompt)}")
+    # The folder's name is the user's: a line break or ESC in it is shown escaped, never obeyed.
+    print(f"wrote {', '.join(map(on_one_line, files))}\n"
+          f"Write the labelling rules in {on_one_line(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
+          f"{on_one_line(os.path.join(args.folder, LABELS_FILE))}, then your cases in {on_one_line(split)}, then try it:\n"
+          f"    python eval.py run --split {shell_word(split)} --prompt {shell_word(prompt)}")
     return 0
 
 

@@ -45,7 +45,7 @@ def test_unknown_scheme_is_refused():
     ("127.0.0.1:1.5", "'1.5' is not a port"),
     ("http://h:notaport", "'notaport' is not a port"),
     ("exa mple.com", "is not a host name or an IP address"),
-    ("http://user@example.com:80", "is not a host name or an IP address"),
+    ("http://user@example.com:80", "a user name or password in the host is not sent"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
@@ -54,6 +54,19 @@ def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli,
     monkeypatch.setenv("OLLAMA_HOST", value)
     code, out, err = cli("run", "--split", "dev")
     assert code == 2 and why in err
+
+
+@pytest.mark.parametrize("value", ["http://user:pw-SECRET@127.0.0.1:9/v1", "user:pw-SECRET@localhost",
+                                   "https://pw-SECRET@[::1]:8080", "http://a:b@c:pw-SECRET@127.0.0.1:9"])
+def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(project, cli, monkeypatch, value):
+    """From the third attack on issue 28: http://user:pw@host was refused as "is not an IPv6
+    address", user@host as "not a host name": neither named the credentials as the problem, and
+    both printed the password."""
+    for argv in (["--host", value], []):
+        monkeypatch.setenv("OLLAMA_HOST", value)
+        code, out, err = cli("run", "--split", "dev", *argv)
+        assert code == 2 and len(err.splitlines()) == 1 and "a user name or password in the host is not sent" in err, err
+        assert "SECRET" not in err + out and "--api-key" in err, err
 
 
 @pytest.mark.parametrize("argv, why", [

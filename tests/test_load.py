@@ -489,6 +489,16 @@ def test_init_prints_a_command_that_runs_as_printed_in_a_folder_with_a_space(pro
     assert shlex.split(command)[3:] == ["--split", "my set/dev.jsonl", "--prompt", "my set/prompts/v1.txt"]
 
 
+def test_init_names_a_folder_with_a_line_break_or_escape_on_one_inert_line(project, cli):
+    """From the third attack on issue 28: init $'ini\\nAccuracy: 100%\\x1b[31mRED' printed its
+    "wrote ..." list and the command to run with the line break and ESC raw: a forged line, a
+    terminal told to turn red."""
+    code, out, err = cli("init", "ini\nAccuracy: 100%\x1b[31mRED")
+    assert code == 0, err
+    assert "\x1b" not in out and not [l for l in out.splitlines() if l.startswith("Accuracy")], out
+    assert "ini\\nAccuracy: 100%\\x1b[31mRED/dev.jsonl" in out, out
+
+
 def own_split(project, labels=("bug", "feature")):
     """A split of the user's own outside golden/, with its own labels (issue 31, item 2)."""
     folder = project / "mine"

@@ -600,3 +600,29 @@ def test_the_api_key_never_leaks_url_encoded_html_escaped_or_json_escaped(projec
     report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
     for text in (out, err, report, response):
         assert "SECRET" not in text, text
+
+
+@pytest.mark.parametrize("key", ["sk-ab+cd/ef=SECRET1234567890", "sk-ab'cd<ef>&SECRET1234567890"])
+def test_the_api_key_never_leaks_in_any_json_escape_double_url_encoding_or_numeric_entity(project, cli, key):
+    """From the third attack on issue 28: only Go's lowercase \\u003c \\u003e \\u0026 were known. A
+    server that writes "+" as \\u002B (.NET's System.Text.Json), a key URL-encoded twice (%252B),
+    or PHP's &#039; for "'" put the whole key in the run file and report."""
+    def each(form):
+        return "".join(c if c.isalnum() else form(c) for c in key)
+    forms = {each(lambda c: f"\\u{ord(c):04X}"), each(lambda c: f"\\u{ord(c):04x}"),
+             each(lambda c: f"%25{ord(c):02X}"), each(lambda c: f"%25{ord(c):02x}"),
+             each(lambda c: f"&#{ord(c):03d};"), each(lambda c: f"&#x{ord(c):X};"), each(lambda c: f"&#X{ord(c):x};"),
+             key.replace("'", "&#039;")}
+    echo = " | ".join(sorted(forms))
+    server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--api-key", key,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    response = load_json("runs/dev-v3.json")["results"][0]["response"]
+    assert response.startswith("bug; you sent [API key removed]") and response.count("[API key removed]") == len(forms), response
+    report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
+    for text in (out, err, report, response):
+        assert "SECRET" not in text, text

@@ -767,3 +767,22 @@ def test_a_case_id_with_a_line_break_is_one_line_in_the_lists_of_stopped_answers
     out = cli("report", run)[1]
     assert not [line for line in out.replace("\u2028", "\n").splitlines() if line.lstrip().startswith("FORGED")], out
     assert "(a1\\nFORGED line\\u2028FORGED2)" in out, out
+
+
+def test_check_names_expected_text_ids_and_difficulty_never_start_a_line_of_their_own(project, cli):
+    """From the third attack on issue 28: a check's name, a case's expected text, id and difficulty
+    from the split were printed raw in the "Scored with" line and in report --case (its heading,
+    its "Trial 1 (name pass)" line), so a line break in one printed a forged line."""
+    run = make_run([{"id": "c1\nFORGEDid", "expected": "hola\nFORGEDexp", "difficulty": "easy\u2028FORGEDd",
+                     "response": "hola", "checks": [{"name": "greets\nFORGEDname", "type": "contains", "value": "hola"}]},
+                    {"id": "c2", "response": "hola", "difficulty": "easy\nFORGEDd2",
+                     "checks": [{"name": "greets\u2028FORGEDname2", "type": "contains", "value": "zzz"}]}], labels=None)
+    path = write_run("runs/t.json", run)
+    code, out, err = cli("report", path)
+    assert code == 0, err
+    code, case, err = cli("report", path, "--case", "c1\nFORGEDid")
+    assert code == 0, err
+    assert case.startswith("Case c1\\nFORGEDid (easy\\u2028FORGEDd) passes; expected hola\\nFORGEDexp\n"), case
+    assert "Trial 1 (greets\\nFORGEDname pass)" in case
+    for text in (out, case):
+        assert not [line for line in re.split("[\n\u2028\u2029]", text) if line.startswith("FORGED")], text

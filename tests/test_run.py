@@ -1408,3 +1408,32 @@ def test_the_resume_command_of_a_path_that_begins_with_a_dash_works_as_printed(p
     fake.faults_for = {}
     code, out, err = cli(*words[2:], "--host", fake.url)
     assert code == 0 and "wrote -x-completed.json" in err, err
+
+
+def test_a_cases_id_with_a_line_break_is_named_on_one_line(project, cli, fake):
+    """From the third attack on issue 28: --cases $'zz\\nFORGED' printed "error: --cases: ... has no
+    case zz" and then FORGED on a line of its own."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "zz\nFORGED,yy\u2028FORGED2")
+    assert code == 2 and err == "error: --cases: golden/dev.jsonl has no case yy\\u2028FORGED2, zz\\nFORGED\n", err
+    assert fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("name", ["-a\tb.json", "o/a\nb.json", "o/a\x1b[31mb.json", "-o\\n.json"])
+def test_the_resume_command_of_a_path_with_a_tab_line_break_or_escape_names_that_file_as_printed(project, cli, fake, name):
+    """From the third attack on issue 28: --out=$'-a\\tb.json' printed `--resume '-a<TAB>b.json'` (the
+    dash tested on the quoted text, so not joined with =), and a path with a line break or ESC printed
+    a command naming another file (its escaped form). Pasted into bash, the command now names the file."""
+    import subprocess
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:1]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", f"--out={name}")
+    assert code == 2 and os.path.exists(name), err
+    command = err.rstrip().splitlines()[-1].partition("Ask them again with: ")[2]
+    assert "\t" not in command and "\x1b" not in command, err
+    words = subprocess.run(["bash", "-c", "printf '%s\\0' " + command], capture_output=True, text=True,
+                           check=True).stdout.split("\0")[:-1]
+    assert words[:3] == ["python", "eval.py", "run"] and words[3:] in (["--resume", name], [f"--resume={name}"]), words
+    fake.faults_for = {}
+    code, out, err = cli(*words[2:], "--host", fake.url)
+    assert code == 0, err

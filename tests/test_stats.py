@@ -176,6 +176,10 @@ def test_the_seed_pass_k_example():
     (["--rate", "0.1", "--prob", "1e-320"], ["6 rows: the fewest that give at least 6 failures with probability >= "
                                              "1e-318% when each row fails with probability 0.1"]),
     (["--rate", "6.25%"], ["126 rows:"]),
+    # from the third attack on issue 28: an expected count above 0 printed "0.0", one short of the rows "100.0"
+    (["--rate", "0.00001", "--rows", "100"], ["<0.0001%: the chance", "(failures ~ Binomial(100, 1e-05); 0.001 expected)."]),
+    (["--rate", "0.99999", "--rows", "100"], [">99.9999%: the chance", "(failures ~ Binomial(100, 0.99999); 99.999 expected)."]),
+    (["--rate", "0.16", "--rows", "38"], ["58.2%: the chance", "(failures ~ Binomial(38, 0.16); 6.1 expected)."]),
     (["--rows", "40", "--unpaired"], ["6 failures:", "(34/40 vs 40/40 gives p = 0.026; 35/40 gives p = 0.055).",
                                       "Unpaired:"]),
     (["--rows", "20", "--alpha", "0.05", "--unpaired"],
