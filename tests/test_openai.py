@@ -571,6 +571,24 @@ def test_num_predict_and_max_tokens_together_are_refused(project, cli, fake):
     assert fake.chat_bodies == []
 
 
+def every_echo_is_scrubbed(cli, key, forms):
+    """A run whose server echoes the key in each of these forms: none reaches the run file, the run's
+    output or report --case, and each form is replaced."""
+    echo = " | ".join(sorted(forms))
+    server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--api-key", key,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    response = load_json("runs/dev-v3.json")["results"][0]["response"]
+    assert response.startswith("bug; you sent [API key removed]") and response.count("[API key removed]") == len(forms), response
+    report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
+    for text in (out, err, report, response):
+        assert "SECRET" not in text, text
+
+
 @pytest.mark.parametrize("key", ["sk-ab/cd+ef/SECRET1234567890", 'sk-ab"cd\\SECRET12345', "sk-abc<SECRET>&1234567890",
                                  "sk-abc SECRET 'q' 1234567890"])
 def test_the_api_key_never_leaks_url_encoded_html_escaped_or_json_escaped(project, cli, key):
@@ -587,19 +605,7 @@ def test_the_api_key_never_leaks_url_encoded_html_escaped_or_json_escaped(projec
              key.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
                 .replace("+", "&#43;"),
              json.dumps(key)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")}
-    echo = " | ".join(sorted(forms))
-    server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--api-key", key,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0, err
-    response = load_json("runs/dev-v3.json")["results"][0]["response"]
-    assert response.startswith("bug; you sent [API key removed]") and response.count("[API key removed]") == len(forms)
-    report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
-    for text in (out, err, report, response):
-        assert "SECRET" not in text, text
+    every_echo_is_scrubbed(cli, key, forms)
 
 
 @pytest.mark.parametrize("key", ["sk-ab+cd/ef=SECRET1234567890", "sk-ab'cd<ef>&SECRET1234567890"])
@@ -613,16 +619,4 @@ def test_the_api_key_never_leaks_in_any_json_escape_double_url_encoding_or_numer
              each(lambda c: f"%25{ord(c):02X}"), each(lambda c: f"%25{ord(c):02x}"),
              each(lambda c: f"&#{ord(c):03d};"), each(lambda c: f"&#x{ord(c):X};"), each(lambda c: f"&#X{ord(c):x};"),
              key.replace("'", "&#039;")}
-    echo = " | ".join(sorted(forms))
-    server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--api-key", key,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0, err
-    response = load_json("runs/dev-v3.json")["results"][0]["response"]
-    assert response.startswith("bug; you sent [API key removed]") and response.count("[API key removed]") == len(forms), response
-    report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
-    for text in (out, err, report, response):
-        assert "SECRET" not in text, text
+    every_echo_is_scrubbed(cli, key, forms)
