@@ -584,6 +584,10 @@ def test_mid_p_mcnemar_against_scipy_and_its_paper():
         theirs = 1.0 if n == 0 else (1 - scipy_stats.binom.pmf(k, n, 0.5) / 2 if fixed == broken
                                      else 2 * scipy_stats.binom.cdf(k, n, 0.5) - scipy_stats.binom.pmf(k, n, 0.5))
         assert close(evalpy.mcnemar_mid_p(fixed, broken), theirs), (fixed, broken)
+    # As many fixed as broken: the observed table is the only one as extreme, so the mid-p is 1 - half
+    # its probability, not 2·P(X <= b) - P(X = b) = 1. The paper's authors compute it so in their own
+    # code (R package contingencytables, McNemar_midP_test_paired_2x2.R): 3 and 3 give 1 - 10/64.
+    assert evalpy.mcnemar_mid_p(3, 3) == 1 - 10 / 64 and evalpy.mcnemar_mid_p(1, 1) == 0.75
     # Fagerland et al. 2013 (BMC Med Res Methodol 13:91), airway hyper-responsiveness (Bentur et al.
     # 2009), 1 and 7 discordant pairs: exact conditional p = 0.070, mid-p = 0.039
     assert round(evalpy.mcnemar_exact(1, 7), 3) == 0.070 and round(evalpy.mcnemar_mid_p(1, 7), 3) == 0.039
