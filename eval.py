@@ -5343,7 +5343,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             ask_all(work, args.jobs, ask, on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
+        why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {on_one_line(stop)})"
                if isinstance(stop, ServerGone) else "interrupted")
         warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
              f"Resume with: {resume_command(run_path)}")
@@ -5479,23 +5479,23 @@ def result_problem(r, i, config, labels, seen):
         return f"result {i} is not an object"
     problems = case_problems(r, labels, stored=True)
     if problems:   # named by its position while its id is in doubt
-        return f"result {r['id'] if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
+        return f"result {on_one_line(r['id']) if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
     trial = r.setdefault("trial", 1)
     problem = recorded_answer_problem(r, config)
     if problem:
-        return f"result {r['id']}: {problem}"
+        return f"result {on_one_line(r['id'])}: {problem}"
     checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
     for c in checks:
         problem = stored_check_problem(c, labels)
         if problem:
-            return f"result {r['id']}: {problem}"
+            return f"result {on_one_line(r['id'])}: {problem}"
         c.setdefault("blocking", "weight" not in c)
     problem = threshold_problem(r.get("pass_threshold"), checks)
     if problem:
-        return f"result {r['id']}: {problem}"
+        return f"result {on_one_line(r['id'])}: {problem}"
     key = (r["id"], trial)
     if key in seen:
-        return f"result {r['id']}, trial {trial} appears twice"
+        return f"result {on_one_line(r['id'])}, trial {trial} appears twice"
     seen.add(key)
     return None
 

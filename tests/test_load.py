@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FORGED, FORGED_SHOWN, LABELS, eval_cli, evalpy, printed_lines, split_run, write_run
+from conftest import FORGED, FORGED_SHOWN, LABELS, eval_cli, evalpy, make_run, printed_lines, split_run, write_run
 
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
 
@@ -771,3 +771,12 @@ def test_a_value_from_a_file_never_prints_a_line_of_its_own(project, fake, make,
     assert code == 2 and says in err and len(shown) == lines, err
     assert not [line for line in shown if line.startswith("FORGED")] and "\x1b" not in err, err
     assert fake.chat_bodies == []
+
+
+def test_a_case_id_in_a_damaged_run_file_never_prints_a_line_of_its_own(project):
+    """The self-attack on the leftovers of issue 28: a run file's result id was named raw in the
+    one line that says why the file is refused."""
+    run = make_run([(FORGED, "bug", "bug"), (FORGED, "bug", "bug")])
+    write_run("runs/x.json", run)
+    code, out, err = eval_cli(project, "report", "runs/x.json")
+    assert code == 2 and f"result {FORGED_SHOWN}, trial 1 appears twice" in err and len(printed_lines(err)) == 1, err
