@@ -2715,7 +2715,7 @@ def write_golden_set(folder):
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(set(PLACEHOLDER.findall(prompt_text)))
-    return [f"{shell_word(split_path)}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has "
+    return [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
             + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
             for case in cases for name in names if name not in prompt_values(case)]
 
@@ -7268,7 +7268,7 @@ def describe_config(config):
     think = config.get("think", THINK_DEFAULT)
     think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
     return (f"{on_one_line(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · "
-            f"{on_one_line(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
+            f"{shell_word(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}{think}")
 
 
@@ -7282,7 +7282,7 @@ def subset_text(config):
 
 def rerun_warning(rerun):
     return (f"WARNING: a forced re-run of the held-out test split (it had already been run: "
-            f"{', '.join(rerun['earlier'])}); its figures are no longer a clean held-out measure.")
+            f"{', '.join(map(shell_word, rerun['earlier']))}); its figures are no longer a clean held-out measure.")
 
 
 def report_rows(config, s):
@@ -8142,7 +8142,7 @@ def run_listing(folder):
         try:
             config, cases = read_graded(path)
         except EvalError as e:
-            rows.append([path, "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
+            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -8154,7 +8154,7 @@ def run_listing(folder):
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
-        rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
+        rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
                      str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],

@@ -1479,3 +1479,18 @@ def test_a_printed_path_names_its_own_file_pasted_into_bash(project, fake):
         named = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, text=True, check=True).stdout
         assert named == name, (word, named)
         assert subprocess.run(["bash", "-c", f"test -f {word}"], cwd=project).returncode == 0, word
+    code, out, err = eval_cli(project, "runs", ".")   # its file column too, a name to give report
+    listed = {line.split()[0] for line in printed_lines(out)[1:]}
+    assert code == 0 and listed == {"'./a\\nb.json'", "$'./a\\x0ab.json'", "$'./a\\u2028b.json'"}, out
+
+
+def test_the_run_line_names_the_prompt_as_a_word_to_paste(project, fake):
+    """The report's Run: line and a split's placeholder error name the prompt file: shown as bash's
+    $'...' when it holds a line break, never as a name holding a backslash and an n."""
+    name = "prompts/v\n3.txt"
+    Path(name).write_text(Path("prompts/v3.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--prompt", name)
+    assert code == 0 and "\nRun: dev (a74c6ae4) · $'prompts/v\\x0a3.txt' (75b73465) · qwen2.5:7b" in out, out
+    Path(name).write_text("Answer {{missing}}\n", encoding="utf-8")
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--prompt", name)
+    assert code == 2 and "which $'prompts/v\\x0a3.txt' uses as {{missing}}" in err and len(printed_lines(err)) == 1, err
