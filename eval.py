@@ -469,6 +469,7 @@ def shell_word(text):
     """text as one word to paste into a shell, on one line and inert: shlex.quote, or, when text holds
     a character a terminal acts on or a line break, bash's $'...' with that character escaped (the
     escaped form alone would name another file)."""
+    text = str(text)
     if not CONTROL_CHARS.search(text) and not re.search("[\t\n\u2028\u2029]", text):   # a pasted tab may complete
         return shlex.quote(text)
     def escaped(c):
@@ -1685,7 +1686,7 @@ def schema_problems(schema, where="schema", annotations=False):
             problems.append(f"{where}.properties must be an object")
         else:
             for name, sub in schema["properties"].items():
-                problems += schema_problems(sub, f"{where}.properties.{name}", annotations)
+                problems += schema_problems(sub, f"{where}.properties.{on_one_line(name)}", annotations)
     if "items" in schema:
         problems += schema_problems(schema["items"], f"{where}.items", annotations)
     return problems
@@ -2013,7 +2014,7 @@ def run_checks(checks, r, trial, threshold=None):
         try:
             passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
         except PatternTimeout:
-            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {r.get('id')} "
+            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {on_one_line(r.get('id'))} "
                             "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
     weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
     return passed, case_verdict(checks, passed, threshold, weighted), weighted
@@ -2073,8 +2074,8 @@ def resolve_split(value):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
                        for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
         near = difflib.get_close_matches(value, names, n=1)
-        raise EvalError(f"no split {value!r} ({path} does not exist)" + (f"; did you mean {near[0]}?" if near else "")
-                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(names)} (or give a path ending in .jsonl)"
+        raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
+                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))
     return path, value
 
@@ -2091,14 +2092,14 @@ def read_bytes(path, what):
 def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
-        return EvalError(f"{path}: a link to {os.readlink(path)}, which does not exist; fix the link or remove it")
+        return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
     if isinstance(error, FileNotFoundError):
-        return EvalError(f"{path}: no such {what}")
+        return EvalError(f"{shell_word(path)}: no such {what}")
     if isinstance(error, IsADirectoryError):
-        return EvalError(f"{path}: is a folder, not a {what}")
+        return EvalError(f"{shell_word(path)}: is a folder, not a {what}")
     if isinstance(error, NotRegularFile):
-        return EvalError(f"{path}: not a regular file (a pipe or a device), so not a {what}")
-    return EvalError(f"{path}: cannot read {what} ({error.strerror})")
+        return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
+    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror})")
 
 
 def json_problem(error):
@@ -2113,7 +2114,7 @@ def parse_labels(path):
     try:
         text = read_bytes(path, "label file").decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
+        raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
     labels, seen = [], {}
     for number, line in enumerate(text.splitlines(), 1):
         label = unicodedata.normalize("NFC", line.split("#", 1)[0].strip())
@@ -2121,17 +2122,17 @@ def parse_labels(path):
             continue
         key = label_key(label)
         if not key:   # an empty answer would be this label
-            raise EvalError(f"{path}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
+            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
                             "from an answer's ends; no answer could name it")
         if key in seen:
-            raise EvalError(f"{path}:{number}: label {label!r} repeats line {seen[key]} (answers are matched without "
+            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} repeats line {seen[key]} (answers are matched without "
                             f"case, accents or the characters {STRIP_SHOWN} at their ends, so one answer would be both)")
         if key == label_key(INVALID):
-            raise EvalError(f"{path}:{number}: {INVALID} is reserved for answers that match no label")
+            raise EvalError(f"{shell_word(path)}:{number}: {INVALID} is reserved for answers that match no label")
         seen[key] = number
         labels.append(label)
     if len(labels) < 2:
-        raise EvalError(f"{path}: needs at least two labels, one per line")
+        raise EvalError(f"{shell_word(path)}: needs at least two labels, one per line")
     return labels
 
 
@@ -2227,7 +2228,7 @@ def tool_results_problems(results, tools, where="tool_results"):
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
-                problems.append(f'{where}.{name}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}} (a list is '
+                problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}} (a list is '
                                 'a list of rules; a result that is itself a list goes in a rule with "arguments": {})')
     return problems
 
@@ -2440,9 +2441,9 @@ def read_json_file(path, what):
         text = data.decode("utf-8-sig")
         return data, text, strict_json(text)
     except UnicodeDecodeError as e:
-        raise EvalError(f"{path}: not valid UTF-8 (byte {e.start + 1})") from None
+        raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1})") from None
     except ValueError as e:
-        raise EvalError(f"{path}: {json_problem(e)}") from None
+        raise EvalError(f"{shell_word(path)}: {json_problem(e)}") from None
 
 
 def load_default_checks(path):
@@ -2455,20 +2456,20 @@ def load_default_checks(path):
     data, text, written = read_json_file(path, "checks file")
     threshold, problems = None, []
     if isinstance(written, dict) and "checks" in written:
-        problems += [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(DEFAULTS_KEYS)})"
+        problems += [f"{shell_word(path)}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(DEFAULTS_KEYS)})"
                      for key in written if key not in DEFAULTS_KEYS]
         threshold = written.get("pass_threshold")
         if threshold is not None and not is_share(threshold):
-            problems.append(f"{path}:{line_of(text, json_text('pass_threshold'))}: pass_threshold must be a number above 0 "
+            problems.append(f"{shell_word(path)}:{line_of(text, json_text('pass_threshold'))}: pass_threshold must be a number above 0 "
                             f"and at most 1 (a share of the weight), not {one_line(json_text(threshold), 40)}")
         written = written.get("checks", [])
     if not isinstance(written, list):
-        raise EvalError(f"{path}: must be a JSON list of checks, or an object "
+        raise EvalError(f"{shell_word(path)}: must be a JSON list of checks, or an object "
                         '{"pass_threshold": ..., "checks": [...]}')
     checks, lines = [], item_lines(text)
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj)
-        where = f"{path}:{lines[number - 1]}" if len(lines) == len(written) else f"{path}"
+        where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)
     if problems:
@@ -2486,19 +2487,19 @@ def load_split_tools(path):
         return [], {}, b""
     data, text, written = read_json_file(path, "tools file")
     if not isinstance(written, dict):
-        raise EvalError(f'{path}: must be a JSON object {{"tools": [...], "tool_results": {{...}}}}')
-    problems = [f"{path}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(TOOLS_KEYS)})"
+        raise EvalError(f'{shell_word(path)}: must be a JSON object {{"tools": [...], "tool_results": {{...}}}}')
+    problems = [f"{shell_word(path)}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(TOOLS_KEYS)})"
                 for key in written if key not in TOOLS_KEYS]
     tools, results = written.get("tools", []), written.get("tool_results", {})
     if "tools" in written and not (isinstance(tools, list) and tools):
-        problems.append(f"{path}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
+        problems.append(f"{shell_word(path)}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
         tools = []
     lines, names = item_lines(text, "tools"), []
     for i, tool in enumerate(tools, 1):
-        where = f"{path}:{lines[i - 1]}" if len(lines) == len(tools) else path
+        where = f"{shell_word(path)}:{lines[i - 1]}" if len(lines) == len(tools) else shell_word(path)
         problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
     if not problems:
-        problems += [f"{path}:{line_of(text, json_text('tool_results'))}: {p}" for p in tool_results_problems(results, tools)]
+        problems += [f"{shell_word(path)}:{line_of(text, json_text('tool_results'))}: {p}" for p in tool_results_problems(results, tools)]
     if problems:
         raise EvalError("\n".join(problems))
     return tools, results, data
@@ -2536,7 +2537,7 @@ def jsonl_objects(path, data, problems):
     if lines and lines[-1] == b"":
         lines.pop()   # the newline that ends the last line
     for number, raw in enumerate(lines, 1):
-        where = f"{path}:{number}"
+        where = f"{shell_word(path)}:{number}"
         raw = raw.removesuffix(b"\r")   # CRLF files are fine
         if not raw.strip():
             problems.append(f"{where}: blank line (one case per line, no empty lines)")
@@ -2564,7 +2565,7 @@ def load_split(path):
                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
     problems, cases, first_line_of = [], [], {}
     if data.startswith(b"\xef\xbb\xbf"):
-        problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
+        problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
     for number, where, obj in jsonl_objects(path, data, problems):
         case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
@@ -2577,9 +2578,9 @@ def load_split(path):
         first_line_of[case["id"]] = case["line"] = number
         cases.append(case)
     if not data:
-        problems.append(f"{path}: no cases (the file is empty)")
+        problems.append(f"{shell_word(path)}: no cases (the file is empty)")
     elif labels is None and cases and not problems and not any(case["checks"] for case in cases):
-        problems.append(f"{path}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
+        problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
     if problems:
@@ -2595,7 +2596,7 @@ SAID_ONCE_FROM = 3
 def summarised(path, problems):
     """`path:N: what` problems with the same `what` on SAID_ONCE_FROM lines or more become one
     `path: 28 lines lack 'difficulty' (lines 1-28)`, where the first of them stood; others stay."""
-    prefix, lines_of = f"{path}:", {}
+    prefix, lines_of = f"{shell_word(path)}:", {}
     for problem in problems:
         m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
         if m:
@@ -2607,7 +2608,7 @@ def summarised(path, problems):
         if len(numbers) < SAID_ONCE_FROM:
             out.append(problem)
         elif int(m[1]) == numbers[0]:
-            out.append(f"{path}: {many_lines(len(numbers), m[2])} (lines {number_ranges(numbers)})")
+            out.append(f"{shell_word(path)}: {many_lines(len(numbers), m[2])} (lines {number_ranges(numbers)})")
     return out
 
 
@@ -2693,10 +2694,10 @@ def write_golden_set(folder):
         raise EvalError("init needs a folder name, like: python eval.py init mine")
     files = new_golden_set(folder)
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise EvalError(f"{folder} exists and is not a folder; init writes a new golden set into a folder")
+        raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
     taken = [path for path in files if os.path.lexists(path)]
     if taken:
-        raise EvalError(f"{taken[0]} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
+        raise EvalError(f"{shell_word(taken[0])} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
     for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file
         os.makedirs(os.path.dirname(path), exist_ok=True)
     written = []
@@ -2714,7 +2715,7 @@ def write_golden_set(folder):
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(set(PLACEHOLDER.findall(prompt_text)))
-    return [f"{split_path}:{case['line']}: {prompt_path} uses {{{{{name}}}}} but this case has "
+    return [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
             + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
             for case in cases for name in names if name not in prompt_values(case)]
 
@@ -2772,12 +2773,12 @@ def label_mismatch(labels, split_path, prompt_text, prompt_path):
         return None
     said = []
     if missing:
-        said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(missing)} of {labels_path}")
+        said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(map(on_one_line, missing))} of {shell_word(labels_path)}")
     if extra:
-        said.append(f"names {', '.join(extra)}, {'a label' if len(extra) == 1 else 'labels'} {labels_path} does not have")
+        said.append(f"names {', '.join(map(on_one_line, extra))}, {'a label' if len(extra) == 1 else 'labels'} {shell_word(labels_path)} does not have")
     own = os.path.join(os.path.dirname(split_path) or ".", PROMPTS_DIR)
-    return inert(f"warning: {prompt_path} {', and '.join(said)}; is it the prompt for this split? "
-                 f"(--prompt PATH, or put one in {own}{os.sep})")
+    return inert(f"warning: {shell_word(prompt_path)} {', and '.join(said)}; is it the prompt for this split? "
+                 f"(--prompt PATH, or put one in {shell_word(own + os.sep)})")
 
 
 def newest_prompt(folder=PROMPTS_DIR):
@@ -2785,11 +2786,11 @@ def newest_prompt(folder=PROMPTS_DIR):
     try:
         names = os.listdir(folder)
     except OSError:
-        raise EvalError(f"no {folder}/ folder here; pass --prompt PATH") from None
+        raise EvalError(f"no {shell_word(folder)}/ folder here; pass --prompt PATH") from None
     versions = [(int(m.group(1)), name) for name in names
                 if (m := re.fullmatch(r"v(\d+)\.txt", name))]
     if not versions:
-        raise EvalError(f"no {folder}/v<N>.txt prompt found; pass --prompt PATH")
+        raise EvalError(f"no {shell_word(folder)}/v<N>.txt prompt found; pass --prompt PATH")
     return os.path.join(folder, max(versions)[1])
 
 
@@ -2799,9 +2800,9 @@ def load_prompt(path):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise EvalError(f"{path}: the prompt is not valid UTF-8") from None
+        raise EvalError(f"{shell_word(path)}: the prompt is not valid UTF-8") from None
     if not text.strip():
-        raise EvalError(f"{path}: the prompt is empty")
+        raise EvalError(f"{shell_word(path)}: the prompt is empty")
     return text, sha256_bytes(data)
 
 
@@ -2815,7 +2816,7 @@ def load_inputs(config):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
     prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
-    problems += [f"{config['split_path']}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
+    problems += [f"{shell_word(config['split_path'])}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
                  "this case has no context (give it, or run --context FILE)"
                  for case in chosen for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
                  and "context" not in case]
@@ -2824,7 +2825,7 @@ def load_inputs(config):
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
     if any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
-        warn(f"note: the cases carry passages but {inert(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
+        warn(f"note: the cases carry passages but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
              "sees them (its judges do)")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
                   context_sha=context_sha)
@@ -2839,7 +2840,7 @@ def subset_of(cases, subset, split_path):
         ids = set(subset["cases"])
         unknown = sorted(ids - {c["id"] for c in cases})
         if unknown:
-            raise EvalError(f"--cases: {on_one_line(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}")
+            raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}")
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
 
@@ -2865,7 +2866,7 @@ def with_context_file(path, cases, split_ids):
         passages.setdefault(case_id, obj["context"])
     missing = [c["id"] for c in cases if c["id"] not in seen]
     if missing:
-        problems.append(f"{path}: no line for case {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else "")
+        problems.append(f"{shell_word(path)}: no line for case {', '.join(map(on_one_line, missing[:5]))}" + (" …" if len(missing) > 5 else "")
                         + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")
     if problems:
         raise EvalError("\n".join(problems))
@@ -2883,7 +2884,7 @@ def checks_from_split(split):
 def same_cases(path, checks, cases):
     only = one_sided(set(checks), {c["id"] for c in cases})
     if only:
-        raise EvalError(f"--checks {path}: its cases are not the run's ({only} on one side only)")
+        raise EvalError(f"--checks {shell_word(path)}: its cases are not the run's ({only} on one side only)")
 
 
 def same_tools(path, checks, results):
@@ -2895,9 +2896,9 @@ def same_tools(path, checks, results):
         rule = checks[r["id"]]
         offered = r.get("tools") or []
         if offered != rule["tools"] and any(c["type"] in TRAJECTORY for c in rule["checks"]):
-            names = [", ".join(t["function"]["name"] for t in tools) or "none" for tools in (rule["tools"], offered)]
-            raise EvalError(f"--checks {path}: case {r['id']}: its trajectory checks are written for the tools "
-                            f"{path} defines now ({names[0]}), but the run's model was offered "
+            names = [", ".join(on_one_line(t["function"]["name"]) for t in tools) or "none" for tools in (rule["tools"], offered)]
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: its trajectory checks are written for the tools "
+                            f"{shell_word(path)} defines now ({names[0]}), but the run's model was offered "
                             f"{'other definitions of them' if names[0] == names[1] else 'other ones'} ({names[1]}); "
                             "run the split again to score its trajectory")
 
@@ -2906,7 +2907,7 @@ def one_sided(a_ids, b_ids):
     """The ids only one of two sets holds, the first five named (an empty one as ''); "" when the
     sets are equal."""
     only = sorted(a_ids ^ b_ids)
-    return ", ".join(repr(i) if not i else i for i in only[:5]) + (" …" if len(only) > 5 else "")
+    return ", ".join(repr(i) if not i else on_one_line(i) for i in only[:5]) + (" …" if len(only) > 5 else "")
 
 
 
@@ -2953,6 +2954,8 @@ def resolve_host(value):
         host = f"[{host}]"
     elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", host):
         raise EvalError(f"host {value!r}: {host!r} is not a host name or an IP address")
+    if CONTROL_CHARS.search(path) or re.search(r"\s", path):   # no URL holds one; kept, every message naming
+        raise EvalError(f"host {value!r}: a URL's path holds no space, line break or control character")   # the server would break its line
     path = path.rstrip("/")
     return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
 
@@ -3273,7 +3276,7 @@ class ChatClient:
             if status == 400 and self.api == "ollama" and re.search(rb"exceeds the (available )?context", data or b""):
                 why += ": the conversation does not fit num_ctx; raise it (--option num_ctx=N)"
             if status == 404 and self.api == "ollama":
-                why += f" (run `ollama pull {model}`)"
+                why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
             # array', 'must be of an array of strings') fails every time
             transient = (status == 429 or status >= 500) and b"must be of " not in (data or b"")
@@ -3360,7 +3363,7 @@ class OllamaClient(ChatClient):
                 self.names[model] = wanted
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
-                            f"Run `ollama pull {model}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
+                            f"Run `ollama pull {shell_word(model)}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
         entry = entries.get(model) or entries.get(wanted)
         self.identities[model] = self.identity(entry)
         capabilities = entry.get("capabilities")   # api/types.go ListModelResponse, in current versions
@@ -3385,14 +3388,14 @@ class OllamaClient(ChatClient):
             data = self.post("/api/chat", {"model": model, "messages": [], "stream": False, "options": options}, model)
         except CallFailed as failure:
             if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
-                raise EvalError(f"{model} is listed on {self.host} but cannot be loaded ({failure}); every case "
-                                f"would fail the same way. Pull it again: `ollama pull {model}`") from None
+                raise EvalError(f"{on_one_line(model)} is listed on {self.host} but cannot be loaded ({on_one_line(failure)}); every case "
+                                f"would fail the same way. Pull it again: `ollama pull {shell_word(model)}`") from None
             if failure.status == 500 and b"must be of " in (failure.body or b""):
                 # an option Ollama refuses (api/types.go FromMap), as a run started before they were
                 # checked may hold: every case would be refused the same way
-                raise EvalError(f"{self.host} refuses the run's options ({failure}); every case would fail the "
+                raise EvalError(f"{self.host} refuses the run's options ({on_one_line(failure)}); every case would fail the "
                                 "same way. Run again with the option written as Ollama takes it") from None
-            warn(f"note: loading {model} before the first case failed ({failure}); the first answers' "
+            warn(f"note: loading {on_one_line(model)} before the first case failed ({on_one_line(failure)}); the first answers' "
                  "latency may include the load")
             return None
         # only the wall time: Ollama answers a load with no metrics at all (server/routes.go, ChatHandler:
@@ -3418,7 +3421,7 @@ class OllamaClient(ChatClient):
             and 0 < found[0] < 2 ** 63 else None
         asked = options.get("num_ctx")
         if window and type(asked) is int and window < asked:
-            warn(f"note: {model} runs with a window of {window} tokens on {self.host}, not the num_ctx={asked} "
+            warn(f"note: {on_one_line(model)} runs with a window of {window} tokens on {self.host}, not the num_ctx={asked} "
                  "asked: Ollama lowers it to the context the model was trained on, and cuts a longer prompt "
                  "to fit without an error")
         return window
@@ -3632,7 +3635,7 @@ class OpenAIClient(ChatClient):
             if refusal is None:
                 return form, refusals
             refusals.append(f"response_format {SCHEMA_FORMS[form]}: {refusal}")
-        raise EvalError(f"{self.host} refused --format schema ({'; '.join(refusals)}).\n"
+        raise EvalError(f"{self.host} refused --format schema ({on_one_line('; '.join(refusals))}).\n"
                         "Use --format json, or a server that supports JSON Schema output.")
 
     def probe(self, model, fmt):
@@ -4054,7 +4057,7 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
     unread = verdict_unread(said_answer) if said_answer is not None else None
     if unread:
-        warn(f"warning: {inert(who['model'])} on {inert(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
+        warn(f"warning: {on_one_line(who['model'])} on {on_one_line(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
             "error": said["error"], **({"unread": unread} if unread else {}), "prompt_tokens": said.get("prompt_tokens"),
             "completion_tokens": said.get("completion_tokens"), "done_reason": said.get("done_reason")}
@@ -4083,11 +4086,11 @@ def model_family(model, identities):
 def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
     if judges == [model]:
-        warn(f"note: the judge is {inert(model)}, the model being judged; a judge tends to favour its own answers "
+        warn(f"note: the judge is {on_one_line(model)}, the model being judged; a judge tends to favour its own answers "
              "(add a --judge-model of another family)")
     elif all(model_family(judge, identities) == model_family(model, identities) for judge in judges):
         family = model_family(model, identities)
-        warn(f"note: every judge ({inert(', '.join(judges))}) is of the family of {inert(model)} ({inert(family)}), which a judge "
+        warn(f"note: every judge ({on_one_line(', '.join(judges))}) is of the family of {on_one_line(model)} ({on_one_line(family)}), which a judge "
              "tends to favour (add a --judge-model of another family for a panel)")
 
 
@@ -4203,7 +4206,7 @@ def judge_call_warnings(results, judge, path):
     if failed:
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
-                     f"python eval.py judge {inert(path)} asks the judge again")
+                     f"python eval.py judge {shell_word(path)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
     cut = [v for v in answered if v.get("pass") is None and cut_vote(v)]
     if cut:
@@ -4347,7 +4350,7 @@ def build_config(args) -> RunConfig:
     prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
     for what, path in (("split", split_path), ("prompt", prompt_path), ("context file", args.context or "")):
         if LONE_SURROGATE.search(path):   # config_problem refuses it when the run is read back
-            raise EvalError(f"{inert(path)}: the {what}'s file name is not valid UTF-8, and a run file records "
+            raise EvalError(f"{shell_word(path)}: the {what}'s file name is not valid UTF-8, and a run file records "
                             "it as text; rename the file")
     return {
         "model": args.model, "temperature": args.temperature, "seed": args.seed, "repeat": args.repeat,
@@ -4550,16 +4553,16 @@ def chosen_run_path(out, default):
     if suffix or temp:
         what = RESERVED_SUFFIXES[suffix] if suffix else \
             f"a write in progress, removed by the next write of {os.path.join(os.path.dirname(out), temp.group(1))}"
-        raise EvalError(f"--out {out}: a name ending in {suffix or temp.group(2)} is for eval.py's files beside a run "
+        raise EvalError(f"--out {shell_word(out)}: a name ending in {suffix or temp.group(2)} is for eval.py's files beside a run "
                         f"({what}); give the run another name")
     folder = os.path.dirname(out)
     while folder and not os.path.lexists(folder):   # the folders still to make: the first that exists must be one
         folder = os.path.dirname(folder)
     if folder and not os.path.isdir(folder):
-        raise EvalError(f"--out {out}: {folder} is not a folder; run files go in a folder")
+        raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
     for taken in (out, out + JOURNAL_SUFFIX):
         if os.path.lexists(taken):
-            raise EvalError(f"--out {out}: {taken} exists, and eval.py never overwrites a run; remove it or "
+            raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
     return out, True
 
@@ -4588,7 +4591,7 @@ def run_lock(run_path):
     """The lock on a run while a process asks for its answers (RUN.lock), so two resumes of one
     journal never both call the model: the second is refused, told who holds it."""
     return FileLock(run_path + ".lock", lambda holder: f"another eval.py (pid {holder}) is finishing this run "
-                                                       f"({run_path}); wait for it, or stop it first")
+                                                       f"({shell_word(run_path)}); wait for it, or stop it first")
 
 
 def open_journal(run_path, config, exact=False):
@@ -4596,7 +4599,7 @@ def open_journal(run_path, config, exact=False):
     name taken meanwhile is refused, not moved."""
     folder = os.path.dirname(run_path) or "."
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise EvalError(f"{folder} is not a folder; run files go in a folder (see --out)")
+        raise EvalError(f"{shell_word(folder)} is not a folder; run files go in a folder (see --out)")
     os.makedirs(folder, exist_ok=True)
     while True:
         run_path = run_path if exact else free_run_path(run_path)
@@ -4604,7 +4607,7 @@ def open_journal(run_path, config, exact=False):
             fd = os.open(run_path + JOURNAL_SUFFIX, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             if exact:   # (a run file of that name was refused before: chosen_run_path)
-                raise EvalError(f"--out {run_path}: another run took this name meanwhile") from None
+                raise EvalError(f"--out {shell_word(run_path)}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
         journal, lock = os.fdopen(fd, "ab"), None
         try:
@@ -4613,7 +4616,7 @@ def open_journal(run_path, config, exact=False):
         except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
             abandon_journal(run_path, journal, lock)   # or the same --out is refused next time
             if isinstance(e, OSError):
-                raise EvalError(f"cannot write {e.filename or run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing "
+                raise EvalError(f"cannot write {shell_word(e.filename or run_path + JOURNAL_SUFFIX)} ({e.strerror}); nothing "
                                 "was asked yet. Free some space and run again") from None
             raise
         return run_path, journal, lock
@@ -4640,13 +4643,13 @@ def read_journal(path, turns=None):
             raise ValueError
     except (ValueError, KeyError, TypeError, RecursionError):
         if len(lines) == 1:   # no complete first line: killed, or out of space, before anything was asked
-            raise EvalError(f"{path}: the run that made it stopped before asking anything (its first line is "
+            raise EvalError(f"{shell_word(path)}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
-        raise EvalError(f"{path}: not a journal written by eval.py (bad first line)") from None
+        raise EvalError(f"{shell_word(path)}: not a journal written by eval.py (bad first line)") from None
     problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
                                     "labels")) or labels_problem(config["labels"])
     if problem:
-        raise EvalError(f"{path}:1: damaged journal header: {problem}")
+        raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
     done = {}
     for number, line in enumerate(lines[1:], 2):
@@ -4657,11 +4660,11 @@ def read_journal(path, turns=None):
         except (ValueError, RecursionError):
             if number == len(lines):   # only a last line with no newline can be torn by a kill
                 continue
-            raise EvalError(f"{path}:{number}: damaged journal line; "
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line; "
                             "it was not cut short by a kill, so it was edited") from None
         problem = journal_entry_problem(entry, config)
         if problem:
-            raise EvalError(f"{path}:{number}: damaged journal line: {problem}")
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
         if "turn" in entry:
             if turns is not None:
                 turns.setdefault((entry["id"], entry.get("trial", 1)), []).append(entry)
@@ -4984,13 +4987,13 @@ def guard_held_out(config, inputs, folders, forced):
     if not earlier:
         return None
     first = earlier[0]
-    why = (f"{first['path']} already ran this split with another {' and '.join(first['differs'])} "
-           f"({first['prompt']}, {first['model']})")
+    why = (f"{shell_word(first['path'])} already ran this split with another {' and '.join(first['differs'])} "
+           f"({shell_word(first['prompt'])}, {on_one_line(first['model'])})")
     if not forced:
-        raise EvalError(f"refusing to run the held-out {config['split']} split again: {why}.\n"
+        raise EvalError(f"refusing to run the held-out {on_one_line(config['split'])} split again: {why}.\n"
                         "Re-running it after changes turns it into one more dev set. Pass --rerun-test to run "
                         "it anyway; the run will be marked as a forced re-run.")
-    warn(f"warning: forced re-run of the held-out {config['split']} split ({why}); the run is marked as such")
+    warn(f"warning: forced re-run of the held-out {on_one_line(config['split'])} split ({why}); the run is marked as such")
     return {"forced": True, "earlier": [e["path"] for e in earlier]}
 
 
@@ -5009,17 +5012,16 @@ def open_or_resume(args):
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if os.path.exists(run_path):
             config, done, turns = answers_to_complete(run_path)
-            if args.host is not None:
-                config["host"] = resolve_host(args.host)
+            # the stored host read again as a given one is: a file's host is never a line break in a message
+            config["host"] = resolve_host(args.host if args.host is not None else config["host"])
             return config, done, turns, None, run_path
-        raise EvalError(f"{run_path + JOURNAL_SUFFIX}: no such journal; give the path the interrupted run printed")
+        raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
-        raise EvalError(f"{run_path} is a finished run, and {run_path + JOURNAL_SUFFIX} was left behind by a stop "
-                        f"just after the run file was written: every answer is in {run_path}; remove the journal")
+        raise EvalError(f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
+                        f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
     turns = {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns)
-    if args.host is not None:
-        config["host"] = resolve_host(args.host)
+    config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
@@ -5043,7 +5045,7 @@ def answers_to_complete(run_path):
     run = load_run(run_path)
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
     if len(done) == len(run["results"]):
-        raise EvalError(f"{run_path} is a finished run without errors; there is nothing to resume")
+        raise EvalError(f"{shell_word(run_path)} is a finished run without errors; there is nothing to resume")
     turns = {(r["id"], r["trial"]): finished_turns(r) for r in run["results"] if r.get("error") is not None
              and r.get("transcript")}
     return dict(run["config"], completed_from=run_path), done, {k: v for k, v in turns.items() if v}
@@ -5078,11 +5080,11 @@ def complete_journal(finished, config, done, turns):
     except BaseException as e:   # the answers it copies are all in `finished`: nothing is lost by going
         abandon_journal(run_path, journal, lock)
         if isinstance(e, OSError):
-            raise EvalError(f"cannot write {run_path + JOURNAL_SUFFIX} ({e.strerror}); nothing was asked yet and "
-                            f"{finished} is unchanged. Free some space and run again") from None
+            raise EvalError(f"cannot write {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); nothing was asked yet and "
+                            f"{shell_word(finished)} is unchanged. Free some space and run again") from None
         raise
-    warn(f"completing {on_one_line(finished)} ({len(done)} answers kept, the rest asked again) into {on_one_line(run_path)}; "
-         f"{finished} is unchanged")
+    warn(f"completing {shell_word(finished)} ({len(done)} answers kept, the rest asked again) into {shell_word(run_path)}; "
+         f"{shell_word(finished)} is unchanged")
     return run_path, journal, lock
 
 
@@ -5093,15 +5095,15 @@ def refuse_changed(config, inputs, done):
                                   ("context file", config.get("context_path"), config.get("context_sha"),
                                    inputs.context_sha)):
         if then != now:
-            raise EvalError(f"refusing to resume: the {what} {path} changed since the run started "
+            raise EvalError(f"refusing to resume: the {what} {shell_word(path)} changed since the run started "
                             f"(sha {short(then)} then, {short(now)} now)")
     if config["labels"] != inputs.labels:
-        raise EvalError(f"refusing to resume: the labels beside {config['split_path']} changed since the run "
-                        f"started ({config['labels']} then, {inputs.labels} now)")
+        raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
+                        f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
     stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in inputs.cases})
     if stray:
         raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
-                        f"({', '.join(stray[:5])}); it was edited")
+                        f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
 
 
 def grid_of(args):
@@ -5116,7 +5118,7 @@ def grid_of(args):
         seen = [v if v is None else same(v) for v in values]   # Ollama matches a model's name ignoring case
         twice = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
         if twice is not None:
-            raise EvalError(f"{flag} {twice} is given twice; each value of a grid makes its own runs")
+            raise EvalError(f"{flag} {on_one_line(twice)} is given twice; each value of a grid makes its own runs")
     refuse_grid(args, len(models) * len(prompts))
     return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})
             for m in models for p in prompts]
@@ -5126,13 +5128,13 @@ def refuse_grid(args, runs):
     """What a grid cannot mean, said before any call: one --out file for several runs, one
     --compare run for several, and several configurations on the held-out split."""
     if args.out and not (args.out.endswith(("/", os.sep)) or os.path.isdir(args.out)):
-        raise EvalError(f"--out {args.out} names one run file; a grid of {runs} runs needs a folder (--out runs/sweep/) "
+        raise EvalError(f"--out {shell_word(args.out)} names one run file; a grid of {runs} runs needs a folder (--out runs/sweep/) "
                         "or no --out")
     if args.compare:
-        raise EvalError(f"--compare compares one run with {args.compare}; a grid compares its {runs} runs with its "
+        raise EvalError(f"--compare compares one run with {shell_word(args.compare)}; a grid compares its {runs} runs with its "
                         "first (drop --compare, then compare any of them with it)")
     if args.split and os.path.basename(resolve_split(args.split)[0]) in HELD_OUT_SPLITS and not args.rerun_test:
-        raise EvalError(f"a grid runs the held-out split {args.split} with {runs} configurations, which makes it one "
+        raise EvalError(f"a grid runs the held-out split {shell_word(args.split)} with {runs} configurations, which makes it one "
                         "more dev set; run the grid on dev, then test once, with the configuration you chose")
 
 
@@ -5185,7 +5187,7 @@ def run_split(args):
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
-            warn(f"{on_one_line(wanted)} exists; writing {on_one_line(run_path)} instead")
+            warn(f"{shell_word(wanted)} exists; writing {shell_word(run_path)} instead")
     try:
         errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
         if errors is None:
@@ -5203,7 +5205,7 @@ def read_baseline(path, config, split_sha):
     another version of the split."""
     baseline = read_graded(path)
     same_split(baseline[0], dict(config, split_sha=split_sha),
-               f"refusing to compare with {path}: it was run on another version of the split")
+               f"refusing to compare with {shell_word(path)}: it was run on another version of the split")
     return baseline
 
 
@@ -5214,27 +5216,27 @@ def preflight_server(client, config, judge, inputs, resuming):
     think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
     if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
         # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
-        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} does not think on {on_one_line(config['host'])} (it can: "
                         f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
                         "out, or pick a thinking model")
     if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in inputs.cases):
         # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
         # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
-        raise EvalError(f"{config['model']} cannot call tools on {config['host']} (it can: "
-                        f"{', '.join(capabilities) or 'nothing listed'}), and {config['split_path']} has cases with "
+        raise EvalError(f"{on_one_line(config['model'])} cannot call tools on {on_one_line(config['host'])} (it can: "
+                        f"{', '.join(map(on_one_line, capabilities)) or 'nothing listed'}), and {shell_word(config['split_path'])} has cases with "
                         "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
     family = client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think in (True, False):
         # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
-        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} is a {family} model, which thinks in levels "
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} is a {family} model, which thinks in levels "
                         "only (Ollama ignores on and off for it, and its thinking cannot be turned off); pass --think "
                         "low, medium or high")
     if family in HARMONY_FAMILIES and think == "max":
-        warn(f"note: {config['model']} has no level above high; Ollama sends --think max to it as high "
+        warn(f"note: {on_one_line(config['model'])} has no level above high; Ollama sends --think max to it as high "
              "(server/routes.go)")
     if config["model"] in client.names:   # the run records the name as the server lists it
         asked, config["model"] = config["model"], client.names[config["model"]]
-        warn(f"note: {asked} is {config['model']} on {config['host']} (Ollama matches names ignoring case)")
+        warn(f"note: {on_one_line(asked)} is {on_one_line(config['model'])} on {on_one_line(config['host'])} (Ollama matches names ignoring case)")
         client.identities[config["model"]] = client.identities.get(asked, {})
     if judge:
         prepare_judge(client, config["api"], judge, BINARY)
@@ -5242,13 +5244,13 @@ def preflight_server(client, config, judge, inputs, resuming):
     if resuming:
         was, now = config.get("model_digest"), identity.get("model_digest")
         if was and now and was != now:
-            raise EvalError(f"refusing to resume: {config['model']} on {config['host']} is not the model the run "
+            raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
                             f"began with (digest {short(was)}, now {short(now)}: re-pulled or replaced); its "
                             "answers would mix two models. Run again.")
     elif judge:
         judge_note(config["model"], judge["models"], client.identities)
-    warn(f"split {config['split_path']} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
-         f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
+    warn(f"split {shell_word(config['split_path'])} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
+         f"{shell_word(config['prompt'])} (sha {short(inputs.prompt_sha)}) · {on_one_line(config['model'])} at {on_one_line(config['host'])} "
          f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
     return server_version, identity
 
@@ -5290,13 +5292,13 @@ def resume_journal(run_path, config, server_version, cases, kept):
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
-        raise EvalError(f"cannot write {e.filename} ({e.strerror}); the {kept} answers in {on_one_line(run_path + JOURNAL_SUFFIX)} "
+        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {kept} answers in {shell_word(run_path + JOURNAL_SUFFIX)} "
                         f"are safe.\nFree some space, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
-        raise EvalError(f"{on_one_line(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
+        raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    warn(f"resuming {on_one_line(run_path)}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
+    warn(f"resuming {shell_word(run_path)}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
     return journal, lock
 
 
@@ -5319,7 +5321,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             with writing:
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
-            raise EvalError(f"cannot write to {on_one_line(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {len(done)} answers "
+            raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {len(done)} answers "
                             f"before this one are safe in it.\nFree some space, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
@@ -5341,9 +5343,9 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             ask_all(work, args.jobs, ask, on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {stop})"
+        why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {on_one_line(stop)})"
                if isinstance(stop, ServerGone) else "interrupted")
-        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {on_one_line(run_path + JOURNAL_SUFFIX)}\n"
+        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
              f"Resume with: {resume_command(run_path)}")
         return None
     finally:
@@ -5360,23 +5362,23 @@ def write_run(run, run_path):
     try:
         write_file(run_path, run_text(run))
     except FileExistsError:
-        raise EvalError(f"{on_one_line(run_path)} appeared while the run was writing; the answers are still in "
-                        f"{on_one_line(run_path + JOURNAL_SUFFIX)}") from None
+        raise EvalError(f"{shell_word(run_path)} appeared while the run was writing; the answers are still in "
+                        f"{shell_word(run_path + JOURNAL_SUFFIX)}") from None
     except OSError as e:
-        raise EvalError(f"cannot write {on_one_line(run_path)} ({e.strerror}); every answer is kept in "
-                        f"{on_one_line(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
+        raise EvalError(f"cannot write {shell_word(run_path)} ({e.strerror}); every answer is kept in "
+                        f"{shell_word(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
     os.unlink(run_path + JOURNAL_SUFFIX)
-    warn(f"wrote {on_one_line(run_path)}")
+    warn(f"wrote {shell_word(run_path)}")
 
 
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
     if path.endswith(JOURNAL_SUFFIX):
-        raise EvalError(f"{on_one_line(path)} is the journal of an unfinished run: finish it with "
+        raise EvalError(f"{shell_word(path)} is the journal of an unfinished run: finish it with "
                         f"`{resume_command(path[:-len(JOURNAL_SUFFIX)])}`, then use the run file")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
-        raise EvalError(f"{on_one_line(path)}: this run did not finish; its answers are in {on_one_line(path + JOURNAL_SUFFIX)}.\n"
+        raise EvalError(f"{shell_word(path)}: this run did not finish; its answers are in {shell_word(path + JOURNAL_SUFFIX)}.\n"
                         f"Finish it with: {resume_command(path)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
@@ -5385,8 +5387,8 @@ def load_run(path):
         raise unreadable(path, "run file", e) from None
     except json.JSONDecodeError as e:
         if path.endswith(".jsonl"):
-            raise EvalError(f"{path} looks like a split, not a run: run it with `python eval.py run --split "
-                            f"{path}`, then report the run file it writes") from None
+            raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `python eval.py run --split "
+                            f"{shell_word(path)}`, then report the run file it writes") from None
         raise damaged(path, f" (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
@@ -5396,12 +5398,12 @@ def load_run(path):
         raise damaged(path, f" ({e})") from None
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
-        raise EvalError(f"{path}: not a valid run file: {problem}")
+        raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
     return run
 
 
 def damaged(path, where=""):
-    return EvalError(f"{path}: not a readable run file, damaged or cut short{where}")
+    return EvalError(f"{shell_word(path)}: not a readable run file, damaged or cut short{where}")
 
 
 def read_run_config(path):
@@ -5477,23 +5479,23 @@ def result_problem(r, i, config, labels, seen):
         return f"result {i} is not an object"
     problems = case_problems(r, labels, stored=True)
     if problems:   # named by its position while its id is in doubt
-        return f"result {r['id'] if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
+        return f"result {on_one_line(r['id']) if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
     trial = r.setdefault("trial", 1)
     problem = recorded_answer_problem(r, config)
     if problem:
-        return f"result {r['id']}: {problem}"
+        return f"result {on_one_line(r['id'])}: {problem}"
     checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
     for c in checks:
         problem = stored_check_problem(c, labels)
         if problem:
-            return f"result {r['id']}: {problem}"
+            return f"result {on_one_line(r['id'])}: {problem}"
         c.setdefault("blocking", "weight" not in c)
     problem = threshold_problem(r.get("pass_threshold"), checks)
     if problem:
-        return f"result {r['id']}: {problem}"
+        return f"result {on_one_line(r['id'])}: {problem}"
     key = (r["id"], trial)
     if key in seen:
-        return f"result {r['id']}, trial {trial} appears twice"
+        return f"result {on_one_line(r['id'])}, trial {trial} appears twice"
     seen.add(key)
     return None
 
@@ -7266,7 +7268,7 @@ def describe_config(config):
     think = config.get("think", THINK_DEFAULT)
     think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
     return (f"{on_one_line(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · "
-            f"{on_one_line(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
+            f"{shell_word(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
             f"· seed {config['seed']}{trials}{fmt}{think}")
 
 
@@ -7280,7 +7282,7 @@ def subset_text(config):
 
 def rerun_warning(rerun):
     return (f"WARNING: a forced re-run of the held-out test split (it had already been run: "
-            f"{', '.join(rerun['earlier'])}); its figures are no longer a clean held-out measure.")
+            f"{', '.join(map(shell_word, rerun['earlier']))}); its figures are no longer a clean held-out measure.")
 
 
 def report_rows(config, s):
@@ -8140,7 +8142,7 @@ def run_listing(folder):
         try:
             config, cases = read_graded(path)
         except EvalError as e:
-            rows.append([path, "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
+            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -8152,7 +8154,7 @@ def run_listing(folder):
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
-        rows.append([path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
+        rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
                      str(config.get("date", "-"))[:16], figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
@@ -8164,7 +8166,7 @@ def run_listing(folder):
     order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
     rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
-    text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {folder}"
+    text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
     return listing, None, lambda: text
 
 
@@ -8264,17 +8266,17 @@ def refuse_same_run(a_path, b_path):
     except OSError:
         return   # a missing file: reading it says so
     if same:
-        raise EvalError(f"both arguments are the same run ({a_path}); compare it with another run")
+        raise EvalError(f"both arguments are the same run ({shell_word(a_path)}); compare it with another run")
 
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
     """Runs of two versions of a split answer different questions: they are never compared."""
     if a_cfg["split"] != b_cfg["split"]:
-        raise EvalError(f"{refusal.split(':')[0]}: different splits ({a_cfg['split']} vs {b_cfg['split']}); "
+        raise EvalError(f"{refusal.split(':')[0]}: different splits ({on_one_line(a_cfg['split'])} vs {on_one_line(b_cfg['split'])}); "
                         "compare runs of one split")
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
-        raise EvalError(f"{refusal} ({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
-                        f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
+        raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
+                        f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})")
 
 
 def case_rates(cases, ids):
@@ -9134,14 +9136,14 @@ def run_grid(grid):
             finished = run_split(args)
         if finished is None:
             if runs:
-                warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(r[0] for r in runs)}")
+                warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(shell_word(r[0]) for r in runs)}")
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
         with_errors += [(run_path, errors)] if errors else []
     print(format_many(compare_many(runs)))
     for run_path, errors in with_errors:
-        warn(f"{run_path}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
+        warn(f"{shell_word(run_path)}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
              f"scored. Complete it with: {resume_command(run_path)}")
     return 2 if with_errors else 0
 
@@ -9175,7 +9177,7 @@ def read_annotations(path):
     if not os.path.lexists(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
-        raise EvalError(f"{path}: not a regular file (a pipe or a device); move it aside")
+        raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     try:
         data = json.loads(read_bytes(path, "sidecar file").decode("utf-8"))
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
@@ -9188,7 +9190,7 @@ def read_annotations(path):
         annotations = annotation_entries(data["labels" if older else "annotations"], text_key)
         other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
-        raise EvalError(f"{path}: damaged, not an annotations file written by eval.py review; "
+        raise EvalError(f"{shell_word(path)}: damaged, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
     run_sha = data.get("run_sha")
     return {"annotations": annotations, "run_sha": run_sha if isinstance(run_sha, str) else None,
@@ -9236,10 +9238,10 @@ def version_summary(other_versions):
 def versions_note(file, summary):
     """One line naming the annotations left out because they were written on another version of the run."""
     def when(v):   # the times are the file's text: shown escaped
-        first, last = (inert(t[:16].replace("T", " ")) if t else None for t in (v["first"], v["last"]))
+        first, last = (on_one_line(t[:16].replace("T", " ")) if t else None for t in (v["first"], v["last"]))
         return "time unknown" if first is None else first if first == last else f"{first} to {last}"
     total = sum(v["count"] for v in summary)
-    each = "; ".join((f"{v['count']} on " if len(summary) > 1 else "") + f"sha {short(inert(v['run_sha']))}, {when(v)}"
+    each = "; ".join((f"{v['count']} on " if len(summary) > 1 else "") + f"sha {short(on_one_line(v['run_sha']))}, {when(v)}"
                      for v in summary)
     return (f"{plural(total, 'annotation')} in {file} {'was' if total == 1 else 'were'} written in review on "
             f"{'another version' if len(summary) == 1 else 'other versions'} of this run file ({each}), left out "
@@ -9267,7 +9269,7 @@ def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
     text = read_bytes(path, "verdicts file").decode("utf-8-sig", errors="replace")
     if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
-        raise EvalError(f"{path} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
+        raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")
     verdicts, problems = {}, []
     for number, line in enumerate(text.splitlines(), 1):
@@ -9280,13 +9282,13 @@ def read_human_verdicts(path):
                 raise TypeError
             hash(key)   # a trial that is a list or an object cannot be looked up
         except (ValueError, KeyError, TypeError, RecursionError):
-            problems.append(f'{path}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
+            problems.append(f'{shell_word(path)}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
             continue
         if key in verdicts:
-            problems.append(f"{path}:{number}: a second verdict for {key[0]} / {key[2]}")
+            problems.append(f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}")
         verdicts[key] = obj["pass"]
     if problems or not verdicts:
-        raise EvalError(capped(problems) or f"{path}: no verdicts")
+        raise EvalError(capped(problems) or f"{shell_word(path)}: no verdicts")
     return verdicts
 
 
@@ -9303,7 +9305,7 @@ def judge_run(args):
     todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
             and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo:
-        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
+        raise EvalError(f"{shell_word(args.run)}: no answer has a judge check; add one to the split and use report "
                         "--checks to see it, or run again")
     config = dict(run["config"], judged_from=args.run)
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
@@ -9363,14 +9365,14 @@ def read_pairwise(path):
     if not os.path.exists(path):
         return []
     if not os.path.isfile(path):
-        raise EvalError(f"{path}: not a regular file; move it aside to ask the judge again")
+        raise EvalError(f"{shell_word(path)}: not a regular file; move it aside to ask the judge again")
     try:
         stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
         problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
     if problem:
-        raise EvalError(f"{path}: damaged pairwise file ({problem}); move it aside to ask the judge again")
+        raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); move it aside to ask the judge again")
     return stored["comparisons"]
 
 
@@ -9438,7 +9440,7 @@ def save_comparison(path, comparison):
             write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1)
                        + "\n", replace=True)
     except OSError as e:   # a full disk: the sidecar as it was is kept; what was asked now is lost, and said
-        raise EvalError(f"cannot write {lock if e.filename == lock else path} ({e.strerror}): the judge verdicts "
+        raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else path)} ({e.strerror}): the judge verdicts "
                         "asked now are not stored (those stored before are kept); free some space and compare again") from None
     return stored
 
@@ -9502,7 +9504,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)
-        warn(f"asking {inert(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
+        warn(f"asking {on_one_line(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
              f"({plural(calls, 'call')}, both orders in all; {len(pairs) - len(todo)} pair(s) stored already)")
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
 
@@ -9528,7 +9530,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             saved = save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
                                               "date": datetime.now().astimezone().isoformat(timespec="seconds"),
                                               "eval_version": __version__, "verdicts": mine})
-            warn(f"stored the verdicts in {sidecar}" + ("; compare again to ask only the calls still missing"
+            warn(f"stored the verdicts in {shell_word(sidecar)}" + ("; compare again to ask only the calls still missing"
                                                          if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
     else:
@@ -9552,11 +9554,11 @@ def write_judged(judged, run_path, target):
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)   # as run makes its folder
         write_file(out, run_text(judged))
     except FileExistsError:
-        raise EvalError(f"{out} appeared while the judge was asked; it was not overwritten, and {run_path} "
+        raise EvalError(f"{shell_word(out)} appeared while the judge was asked; it was not overwritten, and {shell_word(run_path)} "
                         "is unchanged") from None
     except OSError as e:
-        raise EvalError(f"cannot write {out} ({e.strerror}); {run_path} is unchanged") from None
-    warn(f"wrote {on_one_line(out)} ({on_one_line(run_path)} is unchanged)")
+        raise EvalError(f"cannot write {shell_word(out)} ({e.strerror}); {shell_word(run_path)} is unchanged") from None
+    warn(f"wrote {shell_word(out)} ({shell_word(run_path)} is unchanged)")
     return out
 
 
@@ -9564,16 +9566,16 @@ def calibration(human, verdicts, human_path, run_path):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
     judged = sorted({k[2] for k in verdicts})
     if not judged:
-        raise EvalError(f"{run_path} holds no judge verdict: it has no judge check, or its judge was never "
+        raise EvalError(f"{shell_word(run_path)} holds no judge verdict: it has no judge check, or its judge was never "
                         "asked (add a judge check and use `judge`, or run again)")
     stray = sorted({k[2] for k in human} - set(judged))
     if stray:
-        raise EvalError(f"{human_path}: check {stray[0]!r} is not a judge check of {run_path}; its judge "
-                        f"checks are: {', '.join(judged)}")
+        raise EvalError(f"{shell_word(human_path)}: check {stray[0]!r} is not a judge check of {shell_word(run_path)}; its judge "
+                        f"checks are: {', '.join(map(on_one_line, judged))}")
     unknown = [k for k in human if k not in verdicts]
     if unknown:
-        raise EvalError(f"{human_path}: {len(unknown)} verdict(s) match no judge verdict in {run_path} "
-                        f"(first: id {unknown[0][0]}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+        raise EvalError(f"{shell_word(human_path)}: {len(unknown)} verdict(s) match no judge verdict in {shell_word(run_path)} "
+                        f"(first: id {on_one_line(unknown[0][0])}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
     report = {}
     for check in sorted({k[2] for k in human}):
         keys = [k for k in human if k[2] == check]
@@ -10701,36 +10703,36 @@ def write_page(path, text, force, inputs):
     """Write a page atomically. An existing file is kept unless force; one of the files the page
     was made from (a run, its sidecars, its prompt and split) never, even with force."""
     if path.lower().endswith((".json", ".jsonl")):
-        raise EvalError(f"--html {path}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
+        raise EvalError(f"--html {shell_word(path)}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
     temp = TEMP_NAME.fullmatch(os.path.basename(path))
     if temp:   # the next write of NAME would remove the page as a dead process's temp file
-        raise EvalError(f"--html {path}: a name ending in {temp.group(2)} is a temp file's, removed by the next write "
-                        f"of {os.path.join(os.path.dirname(path), temp.group(1))}; name the page .html")
+        raise EvalError(f"--html {shell_word(path)}: a name ending in {temp.group(2)} is a temp file's, removed by the next write "
+                        f"of {shell_word(os.path.join(os.path.dirname(path), temp.group(1)))}; name the page .html")
     for given in filter(None, inputs):
         with contextlib.suppress(OSError, ValueError):   # ValueError: a path holding half a character
             if os.path.samefile(path, given):
-                raise EvalError(f"--html {path} is {given}, which this page is made from; write the page elsewhere")
+                raise EvalError(f"--html {shell_word(path)} is {shell_word(given)}, which this page is made from; write the page elsewhere")
     if os.path.isdir(path):
-        raise EvalError(f"--html {path} is a folder; give a file name, like report.html")
+        raise EvalError(f"--html {shell_word(path)} is a folder; give a file name, like report.html")
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
-        raise EvalError(f"--html {path}: there is no folder {folder}")
+        raise EvalError(f"--html {shell_word(path)}: there is no folder {shell_word(folder)}")
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced
-        raise EvalError(f"--html {path} exists and is not a regular file; give another file name")
+        raise EvalError(f"--html {shell_word(path)} exists and is not a regular file; give another file name")
     if os.path.lexists(path) and not force:
-        raise EvalError(f"{path} exists; add --force to replace it, or give another file name")
+        raise EvalError(f"{shell_word(path)} exists; add --force to replace it, or give another file name")
     if os.path.lexists(path) and not is_page(path):
         # the files a run was made from are named relative to where it ran, so from another folder
         # they cannot all be recognised: --force replaces a page eval.py wrote, and nothing else
-        raise EvalError(f"--html {path} exists and is not an HTML page; --force replaces only a page, never "
+        raise EvalError(f"--html {shell_word(path)} exists and is not an HTML page; --force replaces only a page, never "
                         "another file (a prompt, a split, anything you made)")
     try:
         write_file(path, text, replace=force)
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite
-        raise EvalError(f"{path} exists; add --force to replace it, or give another file name") from None
+        raise EvalError(f"{shell_word(path)} exists; add --force to replace it, or give another file name") from None
     except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
-        raise EvalError(f"cannot write {path} ({e.strerror})") from None
-    warn(f"wrote {on_one_line(path)}")
+        raise EvalError(f"cannot write {shell_word(path)} ({e.strerror})") from None
+    warn(f"wrote {shell_word(path)}")
 
 
 
@@ -10861,7 +10863,7 @@ class Review:
             return self.write(body["key"], text)
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
-            raise EvalError(f"cannot write {lock if e.filename == lock else self.sidecar} ({e.strerror}): the "
+            raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}): the "
                             "annotation was not saved; those saved before are kept") from None
 
     def write(self, key, text):
@@ -10986,8 +10988,8 @@ def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
     older = f", those of {read_from} carried over" if read_from != sidecar else ""
-    print(inert(f"Reviewing {run_path} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
-                f"{sidecar}{older}; Ctrl-C to stop)"), flush=True)
+    print(inert(f"Reviewing {shell_word(run_path)} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
+                f"{shell_word(sidecar)}{older}; Ctrl-C to stop)"), flush=True)
     try:
         with terminated_as_interrupted():
             server.serve_forever()
@@ -11533,7 +11535,7 @@ def scored_with_checks_now(args, checks, results):
     if args.checks:
         same_cases(args.checks, checks, results)
         same_tools(args.checks, checks, results)
-        warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
+        warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run")
 
 
 def cmd_compare(args):
@@ -11653,7 +11655,7 @@ def cmd_review(args):
 
 def cmd_runs(args):
     if not os.path.isdir(args.folder):
-        raise EvalError(f"{args.folder}: no such folder")
+        raise EvalError(f"{shell_word(args.folder)}: no such folder")
     show(view_of(args), *run_listing(args.folder))
     return 0
 
@@ -11662,9 +11664,9 @@ def cmd_init(args):
     files = write_golden_set(args.folder)
     split, prompt = (p for p in files if p.endswith((".jsonl", "v1.txt")))
     # The folder's name is the user's: a line break or ESC in it is shown escaped, never obeyed.
-    print(f"wrote {', '.join(map(on_one_line, files))}\n"
-          f"Write the labelling rules in {on_one_line(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
-          f"{on_one_line(os.path.join(args.folder, LABELS_FILE))}, then your cases in {on_one_line(split)}, then try it:\n"
+    print(f"wrote {', '.join(map(shell_word, files))}\n"
+          f"Write the labelling rules in {shell_word(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
+          f"{shell_word(os.path.join(args.folder, LABELS_FILE))}, then your cases in {shell_word(split)}, then try it:\n"
           f"    python eval.py run --split {shell_word(split)} --prompt {shell_word(prompt)}")
     return 0
 
@@ -11704,7 +11706,7 @@ def handled(handler, args):
         sys.stderr.close()
         return 0
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
-        where = f"{e.filename}: " if e.filename else ""
+        where = f"{shell_word(os.fsdecode(e.filename))}: " if e.filename else ""
         print(inert(f"error: {where}{e.strerror or e}"), file=sys.stderr)
         return 2
 

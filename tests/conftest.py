@@ -3,7 +3,10 @@ and run files built directly (make_run) for the stages that only read them back.
 
 import hashlib
 import json
+import os
+import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -326,3 +329,23 @@ def agent_run(**config):
              agent_spec("a3", [bad_look, ("lookup_order", {"id": "A-1"}, False)], final="No lo encuentro."),
              agent_spec("a4", [look, look, look], out_of_turns=True)]
     return make_run(cases, labels=None, split="agent-dev", max_turns=3, **config)
+
+
+# --- a value that forges lines: a line break, and Unicode's line and paragraph separators, which a
+# terminal or a log viewer may break at too
+
+FORGED = "zz\nFORGED1\u2028FORGED2\u2029FORGED3"
+FORGED_SHOWN = "zz\\nFORGED1\\u2028FORGED2\\u2029FORGED3"            # as on_one_line shows it
+FORGED_WORD = "$'zz\\x0aFORGED1\\u2028FORGED2\\u2029FORGED3'"         # as shell_word shows a path
+
+
+def eval_cli(cwd, *argv):
+    """`python eval.py ARGV` in cwd, as a user runs it: (exit code, stdout, stderr)."""
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *map(str, argv)], cwd=cwd, capture_output=True,
+                          text=True, encoding="utf-8", errors="surrogateescape", env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    return done.returncode, done.stdout, done.stderr
+
+
+def printed_lines(text):
+    """The lines a terminal shows: broken at a line break, U+2028 and U+2029."""
+    return re.split("[\n\u2028\u2029]", text.rstrip("\n")) if text else []

@@ -10,7 +10,7 @@ from scipy.stats import norm, pearsonr, rankdata, spearmanr
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
-from conftest import evalpy, load_json
+from conftest import FORGED, FORGED_SHOWN, eval_cli, evalpy, load_json, printed_lines
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -1074,3 +1074,15 @@ def test_judge_out_that_is_a_temp_file_stdout_or_nothing_is_refused(project, jud
     assert code == 2 and says in err and len(err.splitlines()) == 1, err
     assert len(fake.chat_bodies) == asked and sorted(os.listdir(".")) == before
     assert sorted(os.listdir("runs")) == ["answers-dev-v1.json"]
+
+
+@pytest.mark.parametrize("lines, says", [
+    ([{"id": FORGED, "check": "answers", "pass": True}], f"match no judge verdict in runs/answers-dev-v1.json (first: id {FORGED_SHOWN}, "),
+    ([{"id": "j01", "check": FORGED, "pass": True}] * 2, f"human.jsonl:2: a second verdict for j01 / {FORGED_SHOWN}"),
+])
+def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_own(calibration, project, lines, says):
+    """From the attack on issue 28 (its leftovers): calibrate's errors printed a case id or a check name
+    from the person's verdicts with its line breaks raw, a forged line of their own."""
+    (project / "human.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code, out, err = eval_cli(project, "calibrate", *calibration)
+    assert code == 2 and says in err and len(printed_lines(err)) == 1, err

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LABELS, evalpy, split_run, write_run
+from conftest import FORGED, FORGED_SHOWN, LABELS, eval_cli, evalpy, make_run, printed_lines, split_run, write_run
 
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
 
@@ -496,7 +496,7 @@ def test_init_names_a_folder_with_a_line_break_or_escape_on_one_inert_line(proje
     code, out, err = cli("init", "ini\nAccuracy: 100%\x1b[31mRED")
     assert code == 0, err
     assert "\x1b" not in out and not [l for l in out.splitlines() if l.startswith("Accuracy")], out
-    assert "ini\\nAccuracy: 100%\\x1b[31mRED/dev.jsonl" in out, out
+    assert "$'ini\\x0aAccuracy: 100%\\x1b[31mRED/dev.jsonl'" in out, out   # as bash's $'...': pasted, it names the file
 
 
 def own_split(project, labels=("bug", "feature")):
@@ -731,3 +731,52 @@ def test_a_dangling_link_beside_the_split_is_named_not_taken_for_no_file(project
     os.symlink("/nowhere/dev.jsonl", project / "gone.jsonl")   # the split itself, named as such
     code, out, err = cli("run", "--split", "gone.jsonl", "--host", fake.url)
     assert code == 2 and "gone.jsonl: a link to /nowhere/dev.jsonl, which does not exist" in err, err
+
+
+def forged_split(project, cases, checks=None, labels=("bug", "feature")):
+    """mine/cases.jsonl of (id, expected) cases, with labels.txt and checks.json beside it."""
+    folder = project / "mine"
+    folder.mkdir()
+    (folder / "labels.txt").write_text("".join(label + "\n" for label in labels), encoding="utf-8")
+    (folder / "cases.jsonl").write_text("".join(json.dumps({"id": cid, "input": f"ticket {i}", "expected": expected,
+                                                            "difficulty": "easy", "note": "n"}) + "\n"
+                                                for i, (cid, expected) in enumerate(cases)), encoding="utf-8")
+    if checks is not None:
+        (folder / "checks.json").write_text(json.dumps(checks), encoding="utf-8")
+    return "mine/cases.jsonl"
+
+
+# From the attack on issue 28 (its leftovers): an error printed a value from a file (a case id, a label,
+# a check name) or a path with its line breaks raw: a forged line of its own. Each is shown on its line.
+@pytest.mark.parametrize("make, extra, lines, says", [
+    (lambda p: f"mine/{FORGED}.jsonl", (), 1, "error: $'mine/zz\\x0aFORGED1\\u2028FORGED2\\u2029FORGED3.jsonl': no such split file"),
+    (lambda p: forged_split(p, [(FORGED, "bug"), (FORGED, "bug")]), (), 1,
+     f"error: mine/cases.jsonl:2: duplicate id '{FORGED_SHOWN}' (first on line 1)"),
+    (lambda p: forged_split(p, [("a", "bug"), (FORGED, "bug")]), ("--context", "ctx.jsonl"), 1,
+     f"error: ctx.jsonl: no line for case {FORGED_SHOWN} "),
+    (lambda p: forged_split(p, [("a", FORGED)]), (), 1,
+     f"error: mine/cases.jsonl:1: label '{FORGED_SHOWN}' is not in labels.txt (labels: bug, feature\\x1b[31m)"),
+    (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "regex", "value": "("}]), (), 1,
+     f"error: mine/cases.jsonl:1: check '{FORGED_SHOWN}': bad regular expression"),
+    (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "contains", "value": "x"}] * 2), (), 1,
+     f"error: mine/cases.jsonl:1: two checks are named '{FORGED_SHOWN}'"),
+])
+def test_a_value_from_a_file_never_prints_a_line_of_its_own(project, fake, make, extra, lines, says):
+    split = make(project)
+    if os.path.exists("mine/labels.txt"):   # a label holds no line break (labels.txt is read by lines), but ESC
+        Path("mine/labels.txt").write_text("bug\nfeature\x1b[31m\n", encoding="utf-8")
+    Path("ctx.jsonl").write_text(json.dumps({"id": "a", "context": []}) + "\n", encoding="utf-8")
+    code, out, err = eval_cli(project, "run", "--split", split, "--host", fake.url, "--prompt", "prompts/v1.txt", *extra)
+    shown = printed_lines(err)
+    assert code == 2 and says in err and len(shown) == lines, err
+    assert not [line for line in shown if line.startswith("FORGED")] and "\x1b" not in err, err
+    assert fake.chat_bodies == []
+
+
+def test_a_case_id_in_a_damaged_run_file_never_prints_a_line_of_its_own(project):
+    """The self-attack on the leftovers of issue 28: a run file's result id was named raw in the
+    one line that says why the file is refused."""
+    run = make_run([(FORGED, "bug", "bug"), (FORGED, "bug", "bug")])
+    write_run("runs/x.json", run)
+    code, out, err = eval_cli(project, "report", "runs/x.json")
+    assert code == 2 and f"result {FORGED_SHOWN}, trial 1 appears twice" in err and len(printed_lines(err)) == 1, err

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json, read_cases
+from conftest import FORGED, FORGED_SHOWN, ROOT, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -1379,11 +1379,11 @@ def test_an_out_path_is_printed_on_one_line_and_its_resume_command_shell_quoted(
     space broke it, and $(...) in the name ran when the command was pasted."""
     key = answer_key("golden/dev.jsonl")
     fake.answers = key
-    for name, shown in (("o/a\nAccuracy: 100%.json", "o/a\\nAccuracy"), ("o/a\u2028Accuracy: 100%.json", "o/a\\u2028Accuracy")):
+    for name, shown in (("o/a\nAccuracy: 100%.json", "$'o/a\\x0aAccuracy"), ("o/a\u2028Accuracy: 100%.json", "$'o/a\\u2028Accuracy")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", name)
         assert code == 0 and os.path.exists(name), err
         assert "\u2028" not in err and not any(line.startswith("Accuracy") for line in err.splitlines()), err
-        assert f"wrote {shown}: 100%.json" in err, err
+        assert f"wrote {shown}: 100%.json'" in err, err
     fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
     name = "o/my run $(touch PWNED).json"
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", name)
@@ -1437,3 +1437,60 @@ def test_the_resume_command_of_a_path_with_a_tab_line_break_or_escape_names_that
     fake.faults_for = {}
     code, out, err = cli(*words[2:], "--host", fake.url)
     assert code == 0, err
+
+
+# From the attack on issue 28 (its leftovers): an error printed a value from the command line with its
+# line breaks raw, so `--model $'m\nFORGED'` printed FORGED as a line of its own. Each value is shown on
+# its line (escaped), a path as a word to paste; the message's own advice lines stay, and only they.
+@pytest.mark.parametrize("argv, lines, says", [
+    (("--cases", FORGED), 1, f"error: --cases: golden/dev.jsonl has no case {FORGED_SHOWN}"),
+    (("--out", FORGED + ".journal"), 1,
+     "error: --out $'zz\\x0aFORGED1\\u2028FORGED2\\u2029FORGED3.journal': a name ending in .journal is for"),
+    (("--out", FORGED + "/x.json.lock"), 1, "error: --out $'zz\\x0aFORGED1\\u2028FORGED2\\u2029FORGED3/x.json.lock': "),
+    (("--model", FORGED), 2, f"Run `ollama pull $'zz\\x0aFORGED1\\u2028FORGED2\\u2029FORGED3'`, or pick one it has"),
+    (("--option", FORGED + "=1"), 1, f"error: --option {FORGED_SHOWN}: Ollama has no such option"),
+    (("--option", "top_k=" + FORGED), 1, f'error: --option top_k="{FORGED_SHOWN}": Ollama takes an integer'),
+    (("--model", FORGED, "--model", FORGED), 1, f"error: --model {FORGED_SHOWN} is given twice"),
+    (("--host", "http://127.0.0.1:9/v" + FORGED), 1, "error: host 'http://127.0.0.1:9/vzz\\nFORGED1\\u2028FORGED2\\u2029FORGED3': "
+                                                  "a URL's path holds no space, line break or control character"),
+])
+def test_a_value_from_the_command_line_never_prints_a_line_of_its_own(project, fake, argv, lines, says):
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, *argv)
+    shown = printed_lines(err)
+    assert code == 2 and says in err and len(shown) == lines, err
+    assert not [line for line in shown if line.startswith("FORGED")], err
+    assert fake.chat_bodies == []
+
+
+def test_a_printed_path_names_its_own_file_pasted_into_bash(project, fake):
+    """A name holding a line break was printed "wrote a\\nb.json", which is also how a file literally
+    named a\\nb.json (backslash, n) was printed: the two are told apart, each printed as a word that,
+    pasted into bash, names that file."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    shown = {}
+    for name in ("a\\nb.json", "a\nb.json", "a\u2028b.json"):
+        code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--out", name)
+        assert code == 0 and os.path.isfile(name), err
+        wrote = [line for line in printed_lines(err) if line.startswith("wrote ")]
+        assert len(wrote) == 1, err
+        shown[name] = wrote[0][len("wrote "):]
+    assert len(set(shown.values())) == 3, shown
+    for name, word in shown.items():
+        named = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, text=True, check=True).stdout
+        assert named == name, (word, named)
+        assert subprocess.run(["bash", "-c", f"test -f {word}"], cwd=project).returncode == 0, word
+    code, out, err = eval_cli(project, "runs", ".")   # its file column too, a name to give report
+    listed = {line.split()[0] for line in printed_lines(out)[1:]}
+    assert code == 0 and listed == {"'./a\\nb.json'", "$'./a\\x0ab.json'", "$'./a\\u2028b.json'"}, out
+
+
+def test_the_run_line_names_the_prompt_as_a_word_to_paste(project, fake):
+    """The report's Run: line and a split's placeholder error name the prompt file: shown as bash's
+    $'...' when it holds a line break, never as a name holding a backslash and an n."""
+    name = "prompts/v\n3.txt"
+    Path(name).write_text(Path("prompts/v3.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--prompt", name)
+    assert code == 0 and "\nRun: dev (a74c6ae4) · $'prompts/v\\x0a3.txt' (75b73465) · qwen2.5:7b" in out, out
+    Path(name).write_text("Answer {{missing}}\n", encoding="utf-8")
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--prompt", name)
+    assert code == 2 and "which $'prompts/v\\x0a3.txt' uses as {{missing}}" in err and len(printed_lines(err)) == 1, err
