@@ -500,8 +500,9 @@ def md_text(text):
 
 
 def md_code(text, cell=False):
-    """`text` as a code span; cell: inside a table, whose pipes split cells even in code (GFM)."""
-    flat = " ".join(str(text).splitlines())
+    """`text` as a code span; cell: inside a table, whose pipes split cells even in code (GFM). What it
+    quotes (an id, a path, a tool name) is exact: a line break in it is shown escaped, never dropped."""
+    flat = on_one_line(text)
     ticks = "`" * (max(map(len, re.findall("`+", flat)), default=0) + 1)
     # a space each side keeps a text that starts or ends with a backtick (or a space each side) as it is
     pad = " " if flat[:1] == "`" or flat[-1:] == "`" or flat[:1] == flat[-1:] == " " or not flat else ""
@@ -7909,7 +7910,7 @@ def markdown_diagnosis(sec):
     if not sec:
         return []
     return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
-        f"| {r['name']} | {figure_text(r['count'])} | {inert(ids_text([f'`{i}`' for i in r['which']['value']]))} | {r['fix']} |"
+        f"| {r['name']} | {figure_text(r['count'])} | {ids_text([md_code(i, cell=True) for i in r['which']['value']])} | {r['fix']} |"
         for r in sec["rows"]]
 
 
@@ -8904,12 +8905,23 @@ def shared_text(runs):
 
 
 def trajectory_lines(sec):
-    """compare: the agents' trajectory changes, case by case (text and markdown alike)."""
+    """compare: the agents' trajectory changes, case by case. The tool names in them are what a model
+    made up and the ids what a split holds: each on its line, a break in one shown escaped."""
     if not sec["cases"]:
         return []
     return ["", f"Trajectory changes, case by case ({plural(len(sec['cases']), 'agent')}):"] + [
-        f"  {r['id']}: {inert('; '.join(r['changes']))}  ({inert(r['calls'][0])} -> {inert(r['calls'][1])})"
-        for r in sec["cases"]]
+        f"  {on_one_line(r['id'])}: {on_one_line('; '.join(r['changes']))}  "
+        f"({on_one_line(r['calls'][0])} -> {on_one_line(r['calls'][1])})" for r in sec["cases"]]
+
+
+def trajectory_markdown(sec):
+    """compare --markdown: the trajectory changes as a list, ids and calls as code, the changes
+    escaped: a tool name a model made up is data there, never an image, a tag or a heading."""
+    if not sec["cases"]:
+        return []
+    return ["", f"**Trajectory changes**, case by case ({plural(len(sec['cases']), 'agent')}):", ""] + [
+        f"- {md_code(r['id'])}: {md_text(on_one_line('; '.join(r['changes'])))} "
+        f"({md_code(r['calls'][0])} → {md_code(r['calls'][1])})" for r in sec["cases"]]
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.
@@ -9000,7 +9012,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
-    out += trajectory_lines(section_of(rows, "trajectory"))
+    out += trajectory_markdown(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     retrieval = section_of(rows, "retrieval_change")
@@ -9008,8 +9020,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", f"**Retrieval** ({figure_text(retrieval['cases'])} cases): "
                 + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
                             f"{figure_text(r['difference'])}" for r in retrieval["rows"])
-                + inert(f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
-                        f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}.")]
+                + f". Gained a relevant passage: {ids_text([md_code(i) for i in retrieval['gained']['value']], 'none')}; "
+                  f"lost one: {ids_text([md_code(i) for i in retrieval['lost']['value']], 'none')}."]
     diagnosis = section_of(rows, "diagnosis_change")
     if diagnosis:
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(

@@ -703,6 +703,20 @@ def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
     assert code == 2 and "id must be 1 to 64 letters" in err and "\x1b" not in out + err, err
 
 
+def test_report_markdown_quotes_the_ids_of_its_diagnosis_as_code(project, cli):
+    """Issue 28 (fourth attack), item 3, the same class: the markdown diagnosis table put each case id
+    between single backticks, so an id holding one closed the span and the rest rendered as markup."""
+    evil = "d`1\n# HEAD " + MARKUP
+    path = diagnosed_run(project, [(evil, *DIAGNOSED[1][1:]), DIAGNOSED[0]], name="evil.json")
+    code, md, err = cli("report", path, "--markdown")
+    assert code == 0 and "Diagnosis" in md, err
+    acted = markdown_acted_on(md)
+    assert all("[" not in line and "<" not in line and "*b*" not in line and "_i_" not in line for line in acted), md
+    assert "d`1\\n# HEAD" in md
+    table = [line for line in md.splitlines() if line.startswith("| retrieval ")]
+    assert table and all(line.count("|") - line.count("\\|") == 5 for line in table), table
+
+
 def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
     """Regression: the diagnosis's table of failing cases broke the report when there were none."""
     path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")
