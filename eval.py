@@ -460,9 +460,12 @@ def inert(text):
 LINE_BREAKS = {"\n": "\\n", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def on_one_line(text):
-    """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed."""
-    return re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
+def on_one_line(text, width=None):
+    """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed;
+    with width, cut there (one_line cuts too, but makes one space of every run of whitespace: a
+    name's line break would be hidden)."""
+    flat = re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
+    return flat if width is None or len(flat) <= width else flat[:width - 1] + "…"
 
 
 def shell_word(text):
@@ -670,15 +673,16 @@ def print_json(obj):
 
 def show(view, as_json, markdown, text, verdicts=()):
     """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
-    last two built only when asked for. Gate verdicts close a markdown view and go to stderr."""
+    last two built only when asked for. Gate verdicts close a markdown view and go to stderr, each on
+    its line: the case ids and tags they name may hold a line break, shown escaped."""
     if view == "json":
         print_json(as_json)
     elif view == "markdown":
-        say(markdown() + "".join(f"\n\n**{md_text(v)}**" for v in verdicts))
+        say(markdown() + "".join(f"\n\n**{md_text(on_one_line(v))}**" for v in verdicts))
     else:
         say(text())
     for verdict in verdicts:
-        warn(verdict)
+        warn(on_one_line(verdict))
 
 
 def view_of(args):
@@ -7585,7 +7589,7 @@ def agent_section(sec):
                             align_right_from=99)   # a name the model made up may hold escape sequences
     out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
     rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
-    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), one_line(f["call"] or "-", 50),
+    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), on_one_line(f["call"] or "-", 50),
                                                                    f["check"] or "-", f["what"]]
              for f in sec["first_failures"][:FAILURES_SHOWN]]
     return out + (table(rows, align_right_from=99) if sec["first_failures"] else ["  -"])
@@ -7610,7 +7614,7 @@ def check_section(sec):
         out += rows([r for r in sec["rows"] if r["judge"]])
         out.append(f"  cost: {judge_cost(j)}")
         out += ["", f"Doubtful verdicts, for a person to check ({len(j['doubtful'])}):"]
-        out += [f"  {doubtful_line(r, sec['repeat'])}" for r in j["doubtful"]] or ["  -"]
+        out += [f"  {on_one_line(doubtful_line(r, sec['repeat']))}" for r in j["doubtful"]] or ["  -"]
     return [line for line in out if line is not None]
 
 
@@ -7651,7 +7655,7 @@ def weighted_section(sec):
     more = len(sec["rows"]) - FAILURES_SHOWN
     out += [f"  … and {more} more: report --json lists them all"] if more > 0 else []
     if sec["vetoed"]:
-        out.append(f"Failed by a blocking check whatever the score ({len(sec['vetoed'])}): {', '.join(sec['vetoed'])}")
+        out.append(f"Failed by a blocking check whatever the score ({len(sec['vetoed'])}): {ids_text(sec['vetoed'])}")
     return out
 
 
@@ -7668,7 +7672,7 @@ def trial_section(sec):
 def flaky_line(f):
     """A case whose trials disagree: 'dev-07 (expected bug): bug | acceso "Es acceso."'."""
     expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
-    return f"{f['id']}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"])
+    return f"{on_one_line(f['id'])}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"])
 
 
 def trial_answer(a):
@@ -7789,7 +7793,7 @@ def stopped_short_lines(sec):
 def window_words(e):
     """What filled the window, in the words of stopped_short_lines: the first such answer's tokens."""
     window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
-    first = f"; the first, {trial_name(e['id'], e['trial'], e['trial'] > 1)}" if e["more"] else ""
+    first = f"; the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))}" if e["more"] else ""
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
     return {"example": f"prompt + answer {'ran past' if past else 'reached'} the server's window ({e['prompt_tokens']} + "
                        f"{e['completion_tokens']} tokens{window}{first})"
@@ -8020,7 +8024,7 @@ def turn_lines(turns, out_of_turns=False):
         lines.append(f"  turn {t['turn']}" + (":" if t["content"] or not t["calls"] else " (calls tools):"))
         lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
         for c in t["calls"]:
-            lines.append(f"    calls {inert(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
+            lines.append(f"    calls {on_one_line(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
             lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
                          + ("" if c["matched"] is not False else "   (no result matched these arguments)"))
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
@@ -8780,7 +8784,7 @@ def retrieval_change_lines(sec):
             f"{figure_text(r['difference'])}" for r in sec["rows"]]
     out += [f"  gained a relevant passage: {figure_text(sec['gained'])}",
             f"  lost a relevant passage: {figure_text(sec['lost'])}"]
-    out += [f"    {r['name']}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
+    out += [f"    {on_one_line(r['name'])}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
             for r in sec["changes"]]
     return [inert(line) for line in out]   # ids come from the split and the retriever's file
 

@@ -768,6 +768,20 @@ def rag_runs(folder, q1="q1"):
             run("b.json", passages("b", "a"), passages("y", "z")))
 
 
+def test_compare_shows_the_ids_of_retrieval_changes_on_one_line_and_as_code(project, cli):
+    """Issue 28 (fourth attack), items 3 and 4, the same class: the cases that gained or lost a relevant
+    passage were named raw, a line break in an id starting a line of its own in the text, and single
+    backticks round it in the markdown, which a backtick in the id closed."""
+    a, b = rag_runs(project, q1="q1`\nFORGED # HEAD " + MARKUP)
+    code, text, err = cli("compare", a, b)
+    assert code == 0, err
+    assert "q1`\\nFORGED" in text and not any(line.startswith("FORGED") for line in text.splitlines()), text
+    code, md, err = cli("compare", a, b, "--markdown")
+    assert code == 0 and "q1`\\nFORGED" in md, err
+    assert all("[" not in line and "<" not in line and "*b*" not in line and "_i_" not in line
+               for line in markdown_acted_on(md)), md
+
+
 def test_compare_names_the_cases_that_gained_or_lost_a_relevant_passage(project, cli):
     a, b = rag_runs(project)
     code, out, err = cli("compare", a, b, "--json")
