@@ -4774,7 +4774,9 @@ class Progress:
         oldest = None if final else self.waiting.oldest()
         if oldest and oldest[1] >= 1:   # a request out for less is no silence worth naming
             what, seconds, out = oldest
-            line += f" · waiting {seconds:.0f}s for {what}" + (f" (oldest of {out} out)" if out > 1 else "")
+            # what names a case by its id (the judge's too): escaped and on one line, or an id's escape
+            # sequence would act on the terminal and its line break forge a line
+            line += f" · waiting {seconds:.0f}s for {on_one_line(what)}" + (f" (oldest of {out} out)" if out > 1 else "")
         if self.tty:
             self.stream.write("\r\033[K" + line + ("\n" if final else ""))
         else:
