@@ -460,9 +460,12 @@ def inert(text):
 LINE_BREAKS = {"\n": "\\n", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def on_one_line(text):
-    """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed."""
-    return re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
+def on_one_line(text, width=None):
+    """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed;
+    with width, cut there (one_line cuts too, but makes one space of every run of whitespace: a
+    name's line break would be hidden)."""
+    flat = re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
+    return flat if width is None or len(flat) <= width else flat[:width - 1] + "…"
 
 
 def shell_word(text):
@@ -501,8 +504,9 @@ def md_text(text):
 
 
 def md_code(text, cell=False):
-    """`text` as a code span; cell: inside a table, whose pipes split cells even in code (GFM)."""
-    flat = " ".join(str(text).splitlines())
+    """`text` as a code span; cell: inside a table, whose pipes split cells even in code (GFM). What it
+    quotes (an id, a path, a tool name) is exact: a line break in it is shown escaped, never dropped."""
+    flat = on_one_line(text)
     ticks = "`" * (max(map(len, re.findall("`+", flat)), default=0) + 1)
     # a space each side keeps a text that starts or ends with a backtick (or a space each side) as it is
     pad = " " if flat[:1] == "`" or flat[-1:] == "`" or flat[:1] == flat[-1:] == " " or not flat else ""
@@ -670,15 +674,16 @@ def print_json(obj):
 
 def show(view, as_json, markdown, text, verdicts=()):
     """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
-    last two built only when asked for. Gate verdicts close a markdown view and go to stderr."""
+    last two built only when asked for. Gate verdicts close a markdown view and go to stderr, each on
+    its line: the case ids and tags they name may hold a line break, shown escaped."""
     if view == "json":
         print_json(as_json)
     elif view == "markdown":
-        say(markdown() + "".join(f"\n\n**{md_text(v)}**" for v in verdicts))
+        say(markdown() + "".join(f"\n\n**{md_text(on_one_line(v))}**" for v in verdicts))
     else:
         say(text())
     for verdict in verdicts:
-        warn(verdict)
+        warn(on_one_line(verdict))
 
 
 def view_of(args):
@@ -4772,7 +4777,9 @@ class Progress:
         oldest = None if final else self.waiting.oldest()
         if oldest and oldest[1] >= 1:   # a request out for less is no silence worth naming
             what, seconds, out = oldest
-            line += f" · waiting {seconds:.0f}s for {what}" + (f" (oldest of {out} out)" if out > 1 else "")
+            # what names a case by its id (the judge's too): escaped and on one line, or an id's escape
+            # sequence would act on the terminal and its line break forge a line
+            line += f" · waiting {seconds:.0f}s for {on_one_line(what)}" + (f" (oldest of {out} out)" if out > 1 else "")
         if self.tty:
             self.stream.write("\r\033[K" + line + ("\n" if final else ""))
         else:
@@ -7586,7 +7593,7 @@ def agent_section(sec):
                             align_right_from=99)   # a name the model made up may hold escape sequences
     out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
     rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
-    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), one_line(f["call"] or "-", 50),
+    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), on_one_line(f["call"] or "-", 50),
                                                                    f["check"] or "-", f["what"]]
              for f in sec["first_failures"][:FAILURES_SHOWN]]
     return out + (table(rows, align_right_from=99) if sec["first_failures"] else ["  -"])
@@ -7611,7 +7618,7 @@ def check_section(sec):
         out += rows([r for r in sec["rows"] if r["judge"]])
         out.append(f"  cost: {judge_cost(j)}")
         out += ["", f"Doubtful verdicts, for a person to check ({len(j['doubtful'])}):"]
-        out += [f"  {doubtful_line(r, sec['repeat'])}" for r in j["doubtful"]] or ["  -"]
+        out += [f"  {on_one_line(doubtful_line(r, sec['repeat']))}" for r in j["doubtful"]] or ["  -"]
     return [line for line in out if line is not None]
 
 
@@ -7652,7 +7659,7 @@ def weighted_section(sec):
     more = len(sec["rows"]) - FAILURES_SHOWN
     out += [f"  … and {more} more: report --json lists them all"] if more > 0 else []
     if sec["vetoed"]:
-        out.append(f"Failed by a blocking check whatever the score ({len(sec['vetoed'])}): {', '.join(sec['vetoed'])}")
+        out.append(f"Failed by a blocking check whatever the score ({len(sec['vetoed'])}): {ids_text(sec['vetoed'])}")
     return out
 
 
@@ -7669,7 +7676,7 @@ def trial_section(sec):
 def flaky_line(f):
     """A case whose trials disagree: 'dev-07 (expected bug): bug | acceso "Es acceso."'."""
     expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
-    return f"{f['id']}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"])
+    return f"{on_one_line(f['id'])}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"])
 
 
 def trial_answer(a):
@@ -7790,7 +7797,7 @@ def stopped_short_lines(sec):
 def window_words(e):
     """What filled the window, in the words of stopped_short_lines: the first such answer's tokens."""
     window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
-    first = f"; the first, {trial_name(e['id'], e['trial'], e['trial'] > 1)}" if e["more"] else ""
+    first = f"; the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))}" if e["more"] else ""
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
     return {"example": f"prompt + answer {'ran past' if past else 'reached'} the server's window ({e['prompt_tokens']} + "
                        f"{e['completion_tokens']} tokens{window}{first})"
@@ -7911,7 +7918,7 @@ def markdown_diagnosis(sec):
     if not sec:
         return []
     return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
-        f"| {r['name']} | {figure_text(r['count'])} | {inert(ids_text([f'`{i}`' for i in r['which']['value']]))} | {r['fix']} |"
+        f"| {r['name']} | {figure_text(r['count'])} | {ids_text([md_code(i, cell=True) for i in r['which']['value']])} | {r['fix']} |"
         for r in sec["rows"]]
 
 
@@ -8021,7 +8028,7 @@ def turn_lines(turns, out_of_turns=False):
         lines.append(f"  turn {t['turn']}" + (":" if t["content"] or not t["calls"] else " (calls tools):"))
         lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
         for c in t["calls"]:
-            lines.append(f"    calls {inert(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
+            lines.append(f"    calls {on_one_line(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
             lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
                          + ("" if c["matched"] is not False else "   (no result matched these arguments)"))
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
@@ -8781,7 +8788,7 @@ def retrieval_change_lines(sec):
             f"{figure_text(r['difference'])}" for r in sec["rows"]]
     out += [f"  gained a relevant passage: {figure_text(sec['gained'])}",
             f"  lost a relevant passage: {figure_text(sec['lost'])}"]
-    out += [f"    {r['name']}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
+    out += [f"    {on_one_line(r['name'])}: " + "; ".join(f"{k} {figure_text(r[k])}" for k in ("gained", "lost") if r[k]["value"])
             for r in sec["changes"]]
     return [inert(line) for line in out]   # ids come from the split and the retriever's file
 
@@ -8906,12 +8913,23 @@ def shared_text(runs):
 
 
 def trajectory_lines(sec):
-    """compare: the agents' trajectory changes, case by case (text and markdown alike)."""
+    """compare: the agents' trajectory changes, case by case. The tool names in them are what a model
+    made up and the ids what a split holds: each on its line, a break in one shown escaped."""
     if not sec["cases"]:
         return []
     return ["", f"Trajectory changes, case by case ({plural(len(sec['cases']), 'agent')}):"] + [
-        f"  {r['id']}: {inert('; '.join(r['changes']))}  ({inert(r['calls'][0])} -> {inert(r['calls'][1])})"
-        for r in sec["cases"]]
+        f"  {on_one_line(r['id'])}: {on_one_line('; '.join(r['changes']))}  "
+        f"({on_one_line(r['calls'][0])} -> {on_one_line(r['calls'][1])})" for r in sec["cases"]]
+
+
+def trajectory_markdown(sec):
+    """compare --markdown: the trajectory changes as a list, ids and calls as code, the changes
+    escaped: a tool name a model made up is data there, never an image, a tag or a heading."""
+    if not sec["cases"]:
+        return []
+    return ["", f"**Trajectory changes**, case by case ({plural(len(sec['cases']), 'agent')}):", ""] + [
+        f"- {md_code(r['id'])}: {md_text(on_one_line('; '.join(r['changes'])))} "
+        f"({md_code(r['calls'][0])} → {md_code(r['calls'][1])})" for r in sec["cases"]]
 
 
 # The speed rows of a compare, as text and page name them and as markdown heads them.
@@ -9002,7 +9020,7 @@ def markdown_compare(c, baseline_path, candidate_path):
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
-    out += trajectory_lines(section_of(rows, "trajectory"))
+    out += trajectory_markdown(section_of(rows, "trajectory"))
     if c.get("pairwise"):
         out += pairwise_markdown(c["pairwise"])
     retrieval = section_of(rows, "retrieval_change")
@@ -9010,8 +9028,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", f"**Retrieval** ({figure_text(retrieval['cases'])} cases): "
                 + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
                             f"{figure_text(r['difference'])}" for r in retrieval["rows"])
-                + inert(f". Gained a relevant passage: {ids_text([f'`{i}`' for i in retrieval['gained']['value']], 'none')}; "
-                        f"lost one: {ids_text([f'`{i}`' for i in retrieval['lost']['value']], 'none')}.")]
+                + f". Gained a relevant passage: {ids_text([md_code(i) for i in retrieval['gained']['value']], 'none')}; "
+                  f"lost one: {ids_text([md_code(i) for i in retrieval['lost']['value']], 'none')}."]
     diagnosis = section_of(rows, "diagnosis_change")
     if diagnosis:
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(

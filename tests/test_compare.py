@@ -700,9 +700,31 @@ def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
     assert "Regressions (1): a1" in out and "Fixed (1): a2" in out
     doc = json.loads(cli("compare", a, b, "--json")[1])
     assert [r["id"] for r in doc["trajectory"]] == ["a1", "a2"]
-    assert "a1: started calling cancel_order" in cli("compare", a, b, "--markdown")[1]
+    assert ("- `a1`: started calling cancel\\_order; more calls: 1 -\\> 2; trajectory broken "
+            "(`lookup_order` → `lookup_order > cancel_order`)") in cli("compare", a, b, "--markdown")[1]
     assert cli("compare", a, b, "--html", "c.html")[0] == 0
     assert "started calling cancel_order; more calls: 1 -&gt; 2" in (project / "c.html").read_text(encoding="utf-8")
+
+
+def test_compare_markdown_quotes_the_trajectory_changes(project, cli, fake):
+    """Issue 28 (fourth attack), item 3: the Trajectory changes section of compare --markdown was
+    printed raw while every other section escaped: a tool name a server sent rendered as a remote
+    image, an HTML tag and bold, and a case id's line break started a heading of its own."""
+    from test_run import AGENT_CASE, ASK, agent_split
+    split = agent_split(project, dict(AGENT_CASE, id="a1\n# HEAD c`1 " + MARKUP))
+    fake.agents[ASK] = [[("![pwn](http://evil.example/t.png) <img src=x> **BOLD** `x` " + MARKUP, {"order_id": "A-1"})],
+                        "Hecho."]
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Está enviado."]
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    code, md, err = cli("compare", "runs/a.json", "runs/b.json", "--markdown")
+    assert code == 0, err
+    assert "Trajectory changes" in md and "BOLD" in md, md
+    acted = markdown_acted_on(md)
+    assert all("[" not in line and "<" not in line and "**BOLD" not in line and "*b*" not in line
+               and "_i_" not in line for line in acted), md
+    assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]], md
+    assert "a1\\n# HEAD" in md   # the id's line break shown escaped, in its own code span
 
 
 def test_an_agents_answer_is_identical_only_if_its_transcript_is_too(project, cli):
@@ -731,18 +753,33 @@ def test_compare_of_runs_without_agents_says_nothing_of_trajectories(two_runs, c
 
 # --- RAG: two retrievers on the same cases (issue 30)
 
-def rag_runs(folder):
+def rag_runs(folder, q1="q1"):
     """The same two questions answered from two retrievers' passages: B finds q1's second relevant
     passage and ranks it first, and loses q2's only one."""
     def passages(*ids):
         return [{"id": i, "text": f"passage {i}"} for i in ids]
+    q1_id = q1
     def run(name, q1, q2):
         specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "answer",
                   "checks": [{"name": "a", "type": "contains", "value": "answer", "blocking": True}]}
-                 for cid, ctx, rel in (("q1", q1, ["a", "b"]), ("q2", q2, ["c"]), ("q3", passages("d"), ["d"]))]
+                 for cid, ctx, rel in ((q1_id, q1, ["a", "b"]), ("q2", q2, ["c"]), ("q3", passages("d"), ["d"]))]
         return write_run(folder / name, make_run(specs, labels=None, split="rag"))
     return (run("a.json", passages("x", "a"), passages("c", "y")),
             run("b.json", passages("b", "a"), passages("y", "z")))
+
+
+def test_compare_shows_the_ids_of_retrieval_changes_on_one_line_and_as_code(project, cli):
+    """Issue 28 (fourth attack), items 3 and 4, the same class: the cases that gained or lost a relevant
+    passage were named raw, a line break in an id starting a line of its own in the text, and single
+    backticks round it in the markdown, which a backtick in the id closed."""
+    a, b = rag_runs(project, q1="q1`\nFORGED # HEAD " + MARKUP)
+    code, text, err = cli("compare", a, b)
+    assert code == 0, err
+    assert "q1`\\nFORGED" in text and not any(line.startswith("FORGED") for line in text.splitlines()), text
+    code, md, err = cli("compare", a, b, "--markdown")
+    assert code == 0 and "q1`\\nFORGED" in md, err
+    assert all("[" not in line and "<" not in line and "*b*" not in line and "_i_" not in line
+               for line in markdown_acted_on(md)), md
 
 
 def test_compare_names_the_cases_that_gained_or_lost_a_relevant_passage(project, cli):

@@ -703,6 +703,62 @@ def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
     assert code == 2 and "id must be 1 to 64 letters" in err and "\x1b" not in out + err, err
 
 
+def test_a_tool_name_or_case_id_with_a_line_break_stays_on_its_line_in_every_text_view(project, cli, fake):
+    """Issue 28 (fourth attack), item 4: a tool name a server sent with a line break printed a forged
+    line in report --case's transcript and in compare's trajectory changes, and the first-failure
+    table collapsed the break to a space, hiding it. Each is shown escaped, on its line."""
+    from test_run import AGENT_CASE, ASK, agent_split
+    name, case_id = "lookup_order\n  Accuracy: 100%\x1b[31m", "a1\nFORGED id"
+    split = agent_split(project, dict(AGENT_CASE, id=case_id))
+    fake.agents[ASK] = [[(name, {"order_id": "A-1"})], "Hecho."]
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    fake.agents[ASK] = ["Hecho."]
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    shown = "lookup_order\\n  Accuracy: 100%\\x1b[31m"
+    for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--case", case_id),
+                 ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/a.json", "runs/b.json", "--markdown")):
+        code, out, err = cli(*argv)
+        assert code == 0, err
+        assert shown in out and "a1\\nFORGED id" in out, (argv, out)
+        assert not [line for line in out.splitlines() if line.lstrip().startswith(("Accuracy", "FORGED"))], (argv, out)
+    report = cli("report", "runs/a.json")[1]
+    first = report.split("First failure of each failing case", 1)[1].splitlines()[2]
+    assert first.startswith("  a1\\nFORGED id  1     lookup_order\\n  Accuracy"), first   # escaped, not collapsed
+    assert f"    calls {shown}({{\"order_id\": \"A-1\"}})" in cli("report", "runs/a.json", "--case", case_id)[1]
+
+
+def test_a_case_id_with_a_line_break_stays_on_its_line_in_flaky_cases_and_gate_verdicts(project, cli):
+    """Issue 28 (fourth attack), item 4, the same class: the flaky cases of a run with trials and a
+    gate's verdict ("GATE FAILED: 1 regression(s): ...", on stderr and closing the markdown) named a
+    case id raw, its line break a forged line of its own."""
+    evil = "c1\nFORGED id"
+    base = write_run("runs/a.json", make_run([{"id": evil, "expected": "bug", "response": ["bug", "acceso", "bug"]},
+                                              {"id": "c2", "expected": "bug", "response": "bug"}]))
+    cand = write_run("runs/b.json", make_run([{"id": evil, "expected": "bug", "response": "acceso"},
+                                              {"id": "c2", "expected": "bug", "response": "bug"}]))
+    for argv in (("report", base), ("compare", base, cand, "--fail-on-regression"),
+                 ("compare", base, cand, "--markdown", "--fail-on-regression")):
+        code, out, err = cli(*argv)
+        assert code in (0, 1) and "c1\\nFORGED id" in out + err, (argv, out, err)
+        assert not [line for line in (out + err).splitlines() if "FORGED" in line and "c1" not in line], (argv, out, err)
+    assert "  c1\\nFORGED id (expected bug): bug | acceso | bug" in cli("report", base)[1]
+    assert "GATE FAILED: 1 regression(s): c1\\nFORGED id" in cli("compare", base, cand, "--fail-on-regression")[2]
+
+
+def test_report_markdown_quotes_the_ids_of_its_diagnosis_as_code(project, cli):
+    """Issue 28 (fourth attack), item 3, the same class: the markdown diagnosis table put each case id
+    between single backticks, so an id holding one closed the span and the rest rendered as markup."""
+    evil = "d`1\n# HEAD " + MARKUP
+    path = diagnosed_run(project, [(evil, *DIAGNOSED[1][1:]), DIAGNOSED[0]], name="evil.json")
+    code, md, err = cli("report", path, "--markdown")
+    assert code == 0 and "Diagnosis" in md, err
+    acted = markdown_acted_on(md)
+    assert all("[" not in line and "<" not in line and "*b*" not in line and "_i_" not in line for line in acted), md
+    assert "d`1\\n# HEAD" in md
+    table = [line for line in md.splitlines() if line.startswith("| retrieval ")]
+    assert table and all(line.count("|") - line.count("\\|") == 5 for line in table), table
+
+
 def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
     """Regression: the diagnosis's table of failing cases broke the report when there were none."""
     path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")

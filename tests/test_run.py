@@ -890,6 +890,23 @@ def test_progress_is_redrawn_while_an_answer_is_awaited_and_says_what_for(projec
     assert int(waiting[-1].rsplit("waiting ", 1)[1].split("s")[0]) >= 1   # the time it has been out grows
 
 
+def test_the_progress_line_shows_what_it_waits_for_inert_and_on_one_line(project, fake):
+    """Issue 28 (fourth attack), item 5: the progress line named the case it waited for raw, so a
+    case id's escape sequence cleared the screen and its line break forged a line; the judge's and
+    the pairwise judge's "waiting" lines are built the same way. It is escaped, on its line."""
+    evil = "p1\x1b[2J\nFORGED\u202e"
+    from conftest import small_split
+    split = small_split(["bug", "acceso"], [(evil, "bug")])
+    fake.default_answer = "bug"
+    fake.latency = lambda text: 1.5 if text == f"ticket {evil}" else 0
+    done = run_with_progress_every(0.2, "run", "--split", split, "--host", fake.url, "--out", "runs/p.json")
+    assert done.returncode == 0, done.stderr
+    waiting = [line for line in done.stderr.splitlines() if "waiting" in line]
+    assert waiting and all(line.endswith("for case p1\\x1b[2J\\nFORGED\\u202e") for line in waiting), done.stderr
+    assert "\x1b" not in done.stderr and "\u202e" not in done.stderr
+    assert not [line for line in done.stderr.splitlines() if line.startswith("FORGED")], done.stderr
+
+
 def test_progress_says_when_it_waits_for_the_judge(project):
     from fake_ollama import shipped_fake
     judge = shipped_fake(latency=0)
@@ -905,6 +922,26 @@ def test_progress_says_when_it_waits_for_the_judge(project):
     assert re.search(r"^\[0/1\] .* · waiting \ds for the judge on support-dev-01$", err, re.M), err
     assert err.count("[1/1] ") == 1   # the line of the finished run, said once, with nothing awaited
     assert "waiting" not in next(l for l in err.splitlines() if l.startswith("[1/1] "))
+
+
+def test_the_progress_line_shows_the_case_the_judge_is_on_inert_and_on_one_line(project):
+    """Issue 28 (fourth attack), item 5: "waiting for the judge on ID" named the id raw too."""
+    from fake_ollama import shipped_fake
+    evil = "s1\x1b[2J\nFORGED\u202e"
+    first = json.loads((project / "golden" / "support" / "dev.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    (project / "golden" / "support" / "evil.jsonl").write_text(json.dumps(dict(first, id=evil)) + "\n", encoding="utf-8")
+    judge = shipped_fake(latency=0)
+    judge.latency = lambda text: 1.5 if text.startswith("Criterion:") else 0
+    judge.start()
+    try:
+        done = run_with_progress_every(0.2, "run", "--split", "golden/support/evil.jsonl", "--host", judge.url,
+                                       "--out", "runs/evil.json")
+    finally:
+        judge.stop()
+    err = done.stderr
+    assert done.returncode == 0, err
+    assert re.search(r"^\[0/1\] .* · waiting \ds for the judge on s1\\x1b\[2J\\nFORGED\\u202e$", err, re.M), err
+    assert "\x1b" not in err and "\u202e" not in err and not re.search("^FORGED", err, re.M), err
 
 
 def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
