@@ -5713,10 +5713,12 @@ def agent_trace(r, checks, trial):
 def transcript_path(transcript):
     """A hash of what an agent said and did, turn by turn: two answers with the same final words are
     the same answer only if their paths are the same too (compare's identical answers). The ids a
-    server gives its calls, and the tool messages' references to them, are no part of the path."""
+    server gives its calls, and the tool messages' references to them, are no part of the path.
+    json_text: a lone surrogate a server sent (half a character) is hashed as its escape, since UTF-8
+    cannot hold it; any other text hashes as it always did."""
     said = [{k: ([{k2: v2 for k2, v2 in call.items() if k2 != "id"} for call in v] if k == "tool_calls" else v)
              for k, v in m.items() if k != "call_id"} for m in transcript]
-    return sha256_bytes(json.dumps(said, sort_keys=True, ensure_ascii=False).encode())
+    return sha256_bytes(json_text(said, sort_keys=True).encode())
 
 
 def first_failure(calls, checks, passed, out, turns):

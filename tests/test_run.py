@@ -1255,6 +1255,44 @@ def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
     assert "stopped calling \\x1b[2Jwipe" in cli("compare", "runs/a.json", "runs/b.json")[1]
 
 
+def surrogate_steps(api, where):
+    """An agent's steps with one lone surrogate (half of a UTF-16 pair, which a JSON escape may send
+    and UTF-8 cannot hold) in the part of its transcript named by where."""
+    def call(name="lookup_order", order="A-1"):
+        if api == "ollama":
+            return {"function": {"name": name, "arguments": {"order_id": order}}}
+        return {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps({"order_id": order}, ensure_ascii=False)}}
+    first = {"role": "assistant", "content": "pienso \ud800" if where == "content" else "" if api == "ollama" else None,
+             "tool_calls": [call(name="lookup\ud800" if where == "name" else "lookup_order",
+                                 order="A-\ud800" if where == "arguments" else "A-1")]}
+    return [first, "enviado \ud800" if where == "final" else "enviado"]
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+@pytest.mark.parametrize("where", ["final", "content", "name", "arguments"])
+def test_a_lone_surrogate_in_an_agents_transcript_is_stored_and_read_everywhere(project, cli, fake, api, where):
+    """From the fourth attack on issue 28, item 1: one lone surrogate in an agent's final answer, a
+    message's text, a tool's name or a call's arguments made the run unreadable: its path hash
+    encoded the transcript as UTF-8, so run, every view of it and `runs` of its folder crashed."""
+    fake.agents[ASK] = surrogate_steps(api, where)
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert "\\ud800" in json.dumps(r["transcript"]) and r["error"] is None
+    fake.agents[ASK] = surrogate_steps(api, None)
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/b.json")[0] == 0
+    for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--json"), ("report", "runs/a.json", "--markdown"),
+                 ("report", "runs/a.json", "--case", "a1"), ("report", "runs/a.json", "--html", "runs/a.html"),
+                 ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/b.json", "runs/a.json", "--markdown"),
+                 ("compare", "runs/a.json", "runs/b.json", "--html", "runs/c.html"), ("runs", "runs")):
+        shown = cli(*argv)
+        assert shown[0] == 0, (argv, shown[2])
+    assert "a.json" in cli("runs", "runs")[1]
+    paths = [evalpy.read_graded(f"runs/{n}.json")[1][0]["trials"][0]["agent"]["path"] for n in "ab"]
+    assert paths[0] != paths[1]   # the half character is part of what it said, so of its path
+    assert evalpy.review_items(evalpy.load_run("runs/a.json"))[0]["id"] == "a1"
+
+
 def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(project, cli, fake):
     """Ollama refuses tools to a model whose template has none, a 400 on every case (server/images.go
     CheckCapabilities, "does not support tools"): one line before any case, no run file."""
