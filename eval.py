@@ -753,6 +753,18 @@ def json_line(obj):
     return (json_text(obj) + "\n").encode("utf-8")
 
 
+def same_json(a, b):
+    """a and b are equal as JSON values are: Python's == takes true for 1 and false for 0, also
+    inside lists and objects, where JSON (and JSON Schema's enum) tells them apart; 1.0 is still 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same_json, a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    return a == b
+
+
 BRACE_OR_QUOTE = re.compile(r'[{}"]')
 # a JSON string as the lenient decoder (strict=False) reads one: a backslash escapes what follows and
 # a raw control character is part of it (models write line breaks in their reasons unescaped); group 1
@@ -1700,7 +1712,7 @@ def schema_errors(value, schema, where="$"):
     if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
                          for k in kinds):
         return [f"{where} is not {' or '.join(kinds)}"]
-    if "enum" in schema and value not in schema["enum"]:
+    if "enum" in schema and not any(same_json(value, option) for option in schema["enum"]):
         return [f"{where} is not one of {schema['enum']}"]
     errors = []
     if isinstance(value, dict):
@@ -1778,10 +1790,11 @@ def call_arguments(call):
 
 
 def is_subset(part, whole):
-    """`part` is within `whole`: each key of an object, recursively, with an equal value (true is not 1)."""
+    """`part` is within `whole`: each key of an object, recursively, with an equal value; any other
+    value (a list, element by element) equal as JSON's are (same_json: true is not 1)."""
     if isinstance(part, dict):
         return isinstance(whole, dict) and all(k in whole and is_subset(v, whole[k]) for k, v in part.items())
-    return part == whole and isinstance(part, bool) == isinstance(whole, bool)
+    return same_json(part, whole)
 
 
 def tool_named(tools, name):

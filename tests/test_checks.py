@@ -59,6 +59,9 @@ def test_checks_that_look_at_more_than_the_text():
     ({"a": "x"}, {"properties": {"a": {"type": "integer"}}}, 1),
     ([1, 2, "3"], {"type": "array", "items": {"type": "integer"}}, 1),
     ("b", {"enum": ["a", "b"]}, 0), ("c", {"enum": ["a", "b"]}, 1),
+    # JSON's equality, as is_subset's: true is not 1, false is not 0, at any depth; 1.0 is 1
+    (1, {"enum": [True]}, 1), (True, {"enum": [1]}, 1), (0, {"enum": [False]}, 1), ([1], {"enum": [[True]]}, 1),
+    ({"a": [0]}, {"enum": [{"a": [False]}]}, 1), (True, {"enum": [True]}, 0), (1.0, {"enum": [1]}, 0),
 ])
 def test_schema_subset(value, schema, errors):
     assert len(evalpy.schema_errors(value, schema)) == errors
@@ -617,6 +620,15 @@ CANCEL = ("cancel_order", {"order_id": "A-1"})
     (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [POLICY, LOOK], [("lookup_order", {"order_id": "A-2"})]),
     (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [LOOK_JSON], [("lookup_order", "{not json")]),
     (check("tool_called", "lookup_order", arguments={"verbose": 1}), [("lookup_order", {"verbose": 1})], [LOOK]),
+    # inside lists as well (the fourth attack on issue 28, item 2): element by element, true is not 1
+    (check("tool_called", "lookup_order", arguments={"flags": [True]}), [("lookup_order", {"flags": [True]})],
+     [("lookup_order", {"flags": [1]})]),
+    (check("tool_called", "lookup_order", arguments={"flags": [False]}), [("lookup_order", '{"flags": [false]}')],
+     [("lookup_order", '{"flags": [0]}')]),
+    (check("tool_called", "lookup_order", arguments={"lines": [{"gift": True}, [1]]}),
+     [("lookup_order", {"lines": [{"gift": True}, [1.0]]})], [("lookup_order", {"lines": [{"gift": 1}, [1]]})]),
+    (check("tool_called", "lookup_order", arguments={"lines": [[True]]}), [("lookup_order", {"lines": [[True]]})],
+     [("lookup_order", {"lines": [[1]]})]),
     (check("tool_not_called", "cancel_order"), [LOOK, POLICY], [LOOK, CANCEL]),
     (check("tool_order", ["lookup_order", "cancel_order"]), [LOOK, POLICY, CANCEL], [CANCEL, LOOK]),
     (check("tool_order", ["lookup_order", "lookup_order"]), [LOOK, POLICY, LOOK], [LOOK, POLICY]),

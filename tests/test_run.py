@@ -1293,6 +1293,24 @@ def test_a_lone_surrogate_in_an_agents_transcript_is_stored_and_read_everywhere(
     assert evalpy.review_items(evalpy.load_run("runs/a.json"))[0]["id"] == "a1"
 
 
+def test_a_tool_results_rule_holding_true_in_a_list_is_not_matched_by_1(project, cli, fake):
+    """From the fourth attack on issue 28, item 2: a rule's arguments {"flags": [true]} matched a
+    call with {"flags": [1]} (lists were compared with ==, where true == 1), so the model got the
+    rule's result for arguments it never gave."""
+    case = dict(AGENT_CASE, tool_results={"lookup_order": [
+        {"arguments": {"order_id": "A-1", "flags": [True]}, "result": "with flags"},
+        {"arguments": {"order_id": "A-1", "lines": [{"gift": False}]}, "result": "with a gift line"}]},
+        checks=[{"type": "tool_called", "value": "lookup_order", "arguments": {"flags": [True]}}])
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1", "flags": [1]}),
+                         ("lookup_order", {"order_id": "A-1", "lines": [{"gift": 0}]}),
+                         ("lookup_order", {"order_id": "A-1", "flags": [True]})], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0, err
+    results = [m for m in load_json("runs/a.json")["results"][0]["transcript"] if m["role"] == "tool"]
+    assert [(m["content"], m["matched"]) for m in results] == [
+        (json.dumps(evalpy.NO_RESULT), False), (json.dumps(evalpy.NO_RESULT), False), ("with flags", True)]
+
+
 def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(project, cli, fake):
     """Ollama refuses tools to a model whose template has none, a 400 on every case (server/images.go
     CheckCapabilities, "does not support tools"): one line before any case, no run file."""
