@@ -5535,12 +5535,13 @@ def transcript_problem(transcript):
         if m["role"] == "tool" and not (type(m.get("name")) is str and type(m.get("content")) is str
                                         and type(m.get("matched")) is bool and type(m.get("call_id")) is str):
             return f"transcript message {number}: a tool message has a name, a call_id, a content and matched"
+        calls = m.get("tool_calls", [])
+        if type(calls) is not list:   # before its calls are read: true or a number cannot be
+            return f"transcript message {number}: tool_calls must be a list"
         if m["role"] == "assistant" and not (m.get("content") is None or type(m["content"]) is str) or not all(
                 type(c) is dict and type(c.get("name")) is str and (c.get("id") is None or type(c["id"]) is str)
-                and type(c.get("arguments")) in (dict, str) for c in m.get("tool_calls") or ()):
+                and type(c.get("arguments")) in (dict, str) for c in calls):
             return f"transcript message {number}: an assistant message has text and calls {{id, name, arguments}}"
-        if type(m.get("tool_calls", [])) is not list:
-            return f"transcript message {number}: tool_calls must be a list"
     return None
 
 

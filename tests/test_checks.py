@@ -670,6 +670,20 @@ def test_a_stored_transcript_that_is_not_one_is_refused_by_report(project, cli):
     assert code == 2 and "result a: transcript message 2: a tool message has a name, a call_id, a content and matched" in err
 
 
+@pytest.mark.parametrize("message, calls", [(0, True), (0, 3.5), (0, 7), (0, "lookup_order"), (0, None),
+                                           (0, {"name": "lookup_order"}), (1, True), (2, False)])
+def test_tool_calls_that_are_not_a_list_are_refused_by_report_in_one_line(project, cli, message, calls):
+    """From the fourth attack on issue 28, item 6: a transcript message whose tool_calls was true or a
+    number was iterated before its type was looked at: TypeError, exit 1, in every view of the run."""
+    r = dict(agent_result(LOOK), id="a", checks=[check("max_tool_calls", 1)])
+    r["transcript"][message]["tool_calls"] = calls
+    write_run("runs/agent.json", make_run([r], labels=None))
+    for argv in ((), ("--json",), ("--case", "a")):
+        code, out, err = cli("report", "runs/agent.json", *argv)
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"result a: transcript message {message + 1}: tool_calls must be a list" in err, err
+
+
 def test_report_checks_refuses_trajectory_checks_written_for_tools_the_run_never_had(project, cli):
     """report --checks validates a split's trajectory checks against the split's tools; scored against a
     run whose model was offered other tools (renamed, or none at all) they would judge a path it could

@@ -546,6 +546,12 @@ def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake
     ({"id": "dev-06", "trial": 7, "response": "bug", "error": None}, "trial must be a whole number from 1"),
     ({"id": 6, "response": "bug", "error": None}, "not an answer with an id"),
     ({"id": "dev-06", "response": "bug", "error": None, "prompt_tokens": "many"}, "prompt_tokens must be a number"),
+    # tool_calls that are not a list were iterated before their type was looked at (the fourth attack on
+    # issue 28, item 6): a traceback
+    ({"id": "dev-06", "turn": 1, "figures": {}, "transcript": [{"role": "assistant", "content": "", "tool_calls": True}]},
+     "transcript message 1: tool_calls must be a list"),
+    ({"id": "dev-06", "response": "bug", "error": None, "transcript": [{"role": "assistant", "content": "bug", "tool_calls": 3.5}]},
+     "transcript message 1: tool_calls must be a list"),
 ])
 def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, entry, message):
     """Otherwise resume writes a run that report then refuses."""
