@@ -685,17 +685,20 @@ def view_of(args):
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
 
 
-def strict_json(text):
-    """json.loads for files people write: a key given twice, NaN or Infinity, nesting deeper than
-    MAX_NESTING or a lone surrogate is refused (ValueError) instead of silently kept."""
-    def unique(pairs):
-        obj = {}
-        for key, value in pairs:
-            if key in obj:
-                raise ValueError(f"key {key!r} is given twice")
-            obj[key] = value
-        return obj
+def unique_pairs(pairs):
+    """An object_pairs_hook: the object, or ValueError for a key given twice, which json.loads would
+    silently read as its last value."""
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"key {key!r} is given twice")
+        obj[key] = value
+    return obj
 
+
+def exact_json(text):
+    """json.loads of what JSON is: a key given twice, NaN or Infinity, or nesting past Python's stack
+    is refused (ValueError), never read as the last value or as a number JSON does not have."""
     def refuse(name):
         raise ValueError(f"{name} is not a number (JSON has no {name})")
 
@@ -706,9 +709,15 @@ def strict_json(text):
         return number
 
     try:
-        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse, parse_float=finite)
+        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
+
+
+def strict_json(text):
+    """json.loads for files people write: exact_json, and nesting deeper than MAX_NESTING or a lone
+    surrogate refused (ValueError) as well, instead of silently kept."""
+    value = exact_json(text)
     problem = unreadable_value(value)
     if problem:
         raise ValueError(problem)
@@ -1780,13 +1789,21 @@ def tool_calls_of(r):
 
 def call_arguments(call):
     """A stored call's arguments as an object, or None when they are not one (unreadable JSON, a list)."""
+    return read_arguments(call)[0]
+
+
+def read_arguments(call):
+    """(a stored call's arguments as an object or None, what JSON has no room for in them or None).
+    A string (OpenAI's) is read as JSON is (exact_json): a key given twice is not its last value."""
     arguments = call.get("arguments")
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError):
-            return None
-    return arguments if isinstance(arguments, dict) else None
+            arguments = exact_json(arguments)
+        except json.JSONDecodeError:   # not JSON at all: nothing more to say
+            return None, None
+        except ValueError as e:        # JSON's text, holding what JSON does not allow
+            return None, str(e)
+    return (arguments, None) if isinstance(arguments, dict) else (None, None)
 
 
 def is_subset(part, whole):
@@ -1806,9 +1823,9 @@ def call_problem(call, tools):
     tool = tool_named(tools, call.get("name"))
     if tool is None:
         return f"there is no tool named {one_line(json_text(call.get('name')), 40)}"
-    arguments = call_arguments(call)
+    arguments, why = read_arguments(call)
     if arguments is None:
-        return "its arguments are not a JSON object"
+        return "its arguments are not a JSON object" + (f": {one_line(why, 80)}" if why else "")
     errors = schema_errors(arguments, tool.get("parameters") or {})
     return errors[0] if errors else None
 
@@ -3850,7 +3867,8 @@ def outermost_objects(text):
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
     cut = next((at for at, like in opened if like), len(text))
-    decoder, objects = json.JSONDecoder(strict=False), []
+    # a key given twice (unique_pairs) says two things: the object is refused, never read as its last
+    decoder, objects = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs), []
     for start, end in object_spans(text, pairs):
         if start > cut:
             break

@@ -629,6 +629,11 @@ CANCEL = ("cancel_order", {"order_id": "A-1"})
      [("lookup_order", {"lines": [{"gift": True}, [1.0]]})], [("lookup_order", {"lines": [{"gift": 1}, [1]]})]),
     (check("tool_called", "lookup_order", arguments={"lines": [[True]]}), [("lookup_order", {"lines": [[True]]})],
      [("lookup_order", {"lines": [[1]]})]),
+    # a key given twice in an OpenAI arguments string is not one value or the other (fourth attack, 9c)
+    (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [LOOK_JSON],
+     [("lookup_order", '{"order_id": "A-2", "order_id": "A-1"}')]),
+    (check("tool_args_valid"), [LOOK_JSON], [("lookup_order", '{"order_id": "A-1", "order_id": "A-1"}')]),
+    (check("tool_args_valid"), [LOOK_JSON], [("lookup_order", '{"order_id": "A-1", "n": NaN}')]),
     (check("tool_not_called", "cancel_order"), [LOOK, POLICY], [LOOK, CANCEL]),
     (check("tool_order", ["lookup_order", "cancel_order"]), [LOOK, POLICY, CANCEL], [CANCEL, LOOK]),
     (check("tool_order", ["lookup_order", "lookup_order"]), [LOOK, POLICY, LOOK], [LOOK, POLICY]),
@@ -668,6 +673,13 @@ def test_a_stored_transcript_that_is_not_one_is_refused_by_report(project, cli):
     write_run("runs/agent.json", make_run([r], labels=None))
     code, out, err = cli("report", "runs/agent.json")
     assert code == 2 and "result a: transcript message 2: a tool message has a name, a call_id, a content and matched" in err
+
+
+def test_a_call_whose_arguments_give_a_key_twice_is_said_to_be_so():
+    call = {"name": "lookup_order", "arguments": '{"order_id": "A-2", "order_id": "A-1"}'}
+    assert evalpy.call_arguments(call) is None
+    assert evalpy.call_problem(call, TOOLS) == "its arguments are not a JSON object: key 'order_id' is given twice"
+    assert evalpy.call_problem(dict(call, arguments="[1]"), TOOLS) == "its arguments are not a JSON object"
 
 
 @pytest.mark.parametrize("message, calls", [(0, True), (0, 3.5), (0, 7), (0, "lookup_order"), (0, None),

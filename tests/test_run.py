@@ -1317,6 +1317,19 @@ def test_a_tool_results_rule_holding_true_in_a_list_is_not_matched_by_1(project,
         (json.dumps(evalpy.NO_RESULT), False), (json.dumps(evalpy.NO_RESULT), False), ("with flags", True)]
 
 
+def test_an_openai_call_giving_a_key_twice_matches_no_rule(project, cli, fake):
+    """From the fourth attack on issue 28, item 9c: arguments '{"order_id": "A-9", "order_id": "A-1"}'
+    were read as their last value, so the rule for A-1 answered a call that also said A-9."""
+    fake.agents[ASK] = [[("lookup_order", '{"order_id": "A-9", "order_id": "A-1"}')], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", "openai", "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert r["transcript"][0]["tool_calls"][0]["arguments"] == '{"order_id": "A-9", "order_id": "A-1"}'   # as sent
+    assert r["transcript"][1]["content"] == json.dumps(evalpy.NO_RESULT) and r["transcript"][1]["matched"] is False
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert "tool_called lookup_order" in shown and "fail" in shown
+
+
 def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(project, cli, fake):
     """Ollama refuses tools to a model whose template has none, a 400 on every case (server/images.go
     CheckCapabilities, "does not support tools"): one line before any case, no run file."""
