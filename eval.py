@@ -758,6 +758,15 @@ def json_text(obj, **options):
     return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def json_kind(value):
+    """What a decoded JSON value is, as a message says it: null, true, false, a number, text, a list,
+    an object (never the value: it may be long, or hostile)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return ("a number" if isinstance(value, (int, float)) else "text" if isinstance(value, str)
+            else "a list" if isinstance(value, list) else "an object")
+
+
 def json_line(obj):
     return (json_text(obj) + "\n").encode("utf-8")
 
@@ -2411,8 +2420,9 @@ def context_problems(case):
     problems = []
     if "context" in case:
         passages = case["context"]
-        if not isinstance(passages, list) or not all(type(p) is dict and set(p) == {"id", "text"} for p in passages):
-            problems.append('field \'context\' must be a list of passages {"id": ..., "text": ...}, in rank order')
+        shape = passages_shape_problem(passages)
+        if shape:
+            problems.append(f'field \'context\' must be a list of passages {{"id": ..., "text": ...}}, in rank order: {shape}')
         else:
             for number, p in enumerate(passages, 1):
                 if not (isinstance(p["id"], str) and PASSAGE_ID.fullmatch(p["id"])):
@@ -2433,6 +2443,23 @@ def context_problems(case):
         elif len(set(relevant)) != len(relevant):
             problems.append("field 'relevant' repeats an id")
     return problems
+
+
+def passages_shape_problem(passages):
+    """Which passage is not an object of exactly "id" and "text", and why, or None. A key is named
+    escaped and cut short: it comes from a file or a retriever."""
+    if not isinstance(passages, list):
+        return f"it is {json_kind(passages)}, not a list"
+    for number, p in enumerate(passages, 1):
+        if type(p) is not dict:
+            return f"passage {number} is {json_kind(p)}, not an object"
+        missing = next((k for k in ("id", "text") if k not in p), None)
+        if missing:
+            return f'passage {number} has no "{missing}"'
+        extra = next((k for k in p if k not in ("id", "text")), None)
+        if extra is not None:
+            return f'passage {number} has {one_line(json_text(extra), 40)}, which a passage does not have (only "id" and "text")'
+    return None
 
 
 def context_text(passages):
@@ -3329,13 +3356,35 @@ class ChatClient:
         server sent it; [] for none. Raises CallFailed for calls that are not calls."""
         if calls is None:
             return []
-        if not isinstance(calls, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("function"), dict) and isinstance(c["function"].get("name"), str)
-                and isinstance(c["function"].get("arguments", {}), arguments_type)
-                and isinstance(c.get("id", ""), (str, type(None))) for c in calls):
-            raise CallFailed("the server's answer had tool_calls that are not calls", retry=True)
+        problem = ChatClient.tool_calls_problem(calls, arguments_type)
+        if problem:
+            raise CallFailed(f"the server's answer had tool_calls that are not calls: {problem}", retry=True)
         return [{"id": c.get("id"), "name": c["function"]["name"], "arguments": c["function"].get("arguments", {})}
                 for c in calls]
+
+    @staticmethod
+    def tool_calls_problem(calls, arguments_type):
+        """Which call of a server's tool_calls is not one eval.py can answer, and why, or None: each an
+        object with a function {name: text, arguments: arguments_type} and an id that is text or absent
+        (an OpenAI "custom" call has no function: its type is named)."""
+        if not isinstance(calls, list):
+            return f"tool_calls is {json_kind(calls)}, not a list"
+        for number, c in enumerate(calls, 1):
+            if not isinstance(c, dict):
+                return f"call {number} is {json_kind(c)}, not an object"
+            function = c.get("function")
+            if not isinstance(function, dict):
+                kind = f" (its type is {one_line(json_text(c['type']), 30)})" if "type" in c else ""
+                return f"call {number} has no function object{kind}"
+            if not isinstance(function.get("name"), str):
+                return f"call {number}'s function.name is {json_kind(function.get('name'))}, not text"
+            arguments = function.get("arguments", {})
+            if not isinstance(arguments, arguments_type):
+                return (f"call {number}'s function.arguments is {json_kind(arguments)}, "
+                        f"not {'an object' if arguments_type is dict else 'a JSON string'}")
+            if not isinstance(c.get("id", ""), (str, type(None))):
+                return f"call {number}'s id is {json_kind(c['id'])}, not text"
+        return None
 
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
