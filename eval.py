@@ -3379,6 +3379,8 @@ class ChatClient:
             if not isinstance(function.get("name"), str):
                 return f"call {number}'s function.name is {json_kind(function.get('name'))}, not text"
             arguments = function.get("arguments", {})
+            if "arguments" not in function and arguments_type is not dict:   # Ollama's may be left out: {}
+                return f"call {number}'s function has no arguments"
             if not isinstance(arguments, arguments_type):
                 return (f"call {number}'s function.arguments is {json_kind(arguments)}, "
                         f"not {'an object' if arguments_type is dict else 'a JSON string'}")

@@ -1400,6 +1400,8 @@ NOT_CALLS = "the server's answer had tool_calls that are not calls: "
     ("openai", {"role": "assistant", "content": None, "tool_calls": [
         {"id": 7, "type": "function", "function": {"name": "x", "arguments": "{}"}}]},
      NOT_CALLS + "call 1's id is a number, not text"),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "x"}}]},
+     NOT_CALLS + "call 1's function has no arguments"),
     ("ollama", {"role": "assistant", "content": "", "tool_calls": [True]}, NOT_CALLS + "call 1 is true, not an object"),
     ("ollama", {"role": "assistant", "content": "", "tool_calls": [
         {"type": "x\x1b[2J\n" * 20, "function": None}]},
