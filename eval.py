@@ -691,17 +691,20 @@ def view_of(args):
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
 
 
-def strict_json(text):
-    """json.loads for files people write: a key given twice, NaN or Infinity, nesting deeper than
-    MAX_NESTING or a lone surrogate is refused (ValueError) instead of silently kept."""
-    def unique(pairs):
-        obj = {}
-        for key, value in pairs:
-            if key in obj:
-                raise ValueError(f"key {key!r} is given twice")
-            obj[key] = value
-        return obj
+def unique_pairs(pairs):
+    """An object_pairs_hook: the object, or ValueError for a key given twice, which json.loads would
+    silently read as its last value."""
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"key {key!r} is given twice")
+        obj[key] = value
+    return obj
 
+
+def exact_json(text):
+    """json.loads of what JSON is: a key given twice, NaN or Infinity, or nesting past Python's stack
+    is refused (ValueError), never read as the last value or as a number JSON does not have."""
     def refuse(name):
         raise ValueError(f"{name} is not a number (JSON has no {name})")
 
@@ -712,9 +715,15 @@ def strict_json(text):
         return number
 
     try:
-        value = json.loads(text, object_pairs_hook=unique, parse_constant=refuse, parse_float=finite)
+        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
+
+
+def strict_json(text):
+    """json.loads for files people write: exact_json, and nesting deeper than MAX_NESTING or a lone
+    surrogate refused (ValueError) as well, instead of silently kept."""
+    value = exact_json(text)
     problem = unreadable_value(value)
     if problem:
         raise ValueError(problem)
@@ -755,8 +764,29 @@ def json_text(obj, **options):
     return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def json_kind(value):
+    """What a decoded JSON value is, as a message says it: null, true, false, a number, text, a list,
+    an object (never the value: it may be long, or hostile)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return ("a number" if isinstance(value, (int, float)) else "text" if isinstance(value, str)
+            else "a list" if isinstance(value, list) else "an object")
+
+
 def json_line(obj):
     return (json_text(obj) + "\n").encode("utf-8")
+
+
+def same_json(a, b):
+    """a and b are equal as JSON values are: Python's == takes true for 1 and false for 0, also
+    inside lists and objects, where JSON (and JSON Schema's enum) tells them apart; 1.0 is still 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same_json, a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    return a == b
 
 
 BRACE_OR_QUOTE = re.compile(r'[{}"]')
@@ -1706,7 +1736,7 @@ def schema_errors(value, schema, where="$"):
     if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
                          for k in kinds):
         return [f"{where} is not {' or '.join(kinds)}"]
-    if "enum" in schema and value not in schema["enum"]:
+    if "enum" in schema and not any(same_json(value, option) for option in schema["enum"]):
         return [f"{where} is not one of {schema['enum']}"]
     errors = []
     if isinstance(value, dict):
@@ -1774,20 +1804,29 @@ def tool_calls_of(r):
 
 def call_arguments(call):
     """A stored call's arguments as an object, or None when they are not one (unreadable JSON, a list)."""
+    return read_arguments(call)[0]
+
+
+def read_arguments(call):
+    """(a stored call's arguments as an object or None, what JSON has no room for in them or None).
+    A string (OpenAI's) is read as JSON is (exact_json): a key given twice is not its last value."""
     arguments = call.get("arguments")
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError):
-            return None
-    return arguments if isinstance(arguments, dict) else None
+            arguments = exact_json(arguments)
+        except json.JSONDecodeError:   # not JSON at all: nothing more to say
+            return None, None
+        except ValueError as e:        # JSON's text, holding what JSON does not allow
+            return None, str(e)
+    return (arguments, None) if isinstance(arguments, dict) else (None, None)
 
 
 def is_subset(part, whole):
-    """`part` is within `whole`: each key of an object, recursively, with an equal value (true is not 1)."""
+    """`part` is within `whole`: each key of an object, recursively, with an equal value; any other
+    value (a list, element by element) equal as JSON's are (same_json: true is not 1)."""
     if isinstance(part, dict):
         return isinstance(whole, dict) and all(k in whole and is_subset(v, whole[k]) for k, v in part.items())
-    return part == whole and isinstance(part, bool) == isinstance(whole, bool)
+    return same_json(part, whole)
 
 
 def tool_named(tools, name):
@@ -1799,9 +1838,9 @@ def call_problem(call, tools):
     tool = tool_named(tools, call.get("name"))
     if tool is None:
         return f"there is no tool named {one_line(json_text(call.get('name')), 40)}"
-    arguments = call_arguments(call)
+    arguments, why = read_arguments(call)
     if arguments is None:
-        return "its arguments are not a JSON object"
+        return "its arguments are not a JSON object" + (f": {one_line(why, 80)}" if why else "")
     errors = schema_errors(arguments, tool.get("parameters") or {})
     return errors[0] if errors else None
 
@@ -2387,8 +2426,9 @@ def context_problems(case):
     problems = []
     if "context" in case:
         passages = case["context"]
-        if not isinstance(passages, list) or not all(type(p) is dict and set(p) == {"id", "text"} for p in passages):
-            problems.append('field \'context\' must be a list of passages {"id": ..., "text": ...}, in rank order')
+        shape = passages_shape_problem(passages)
+        if shape:
+            problems.append(f'field \'context\' must be a list of passages {{"id": ..., "text": ...}}, in rank order: {shape}')
         else:
             for number, p in enumerate(passages, 1):
                 if not (isinstance(p["id"], str) and PASSAGE_ID.fullmatch(p["id"])):
@@ -2409,6 +2449,23 @@ def context_problems(case):
         elif len(set(relevant)) != len(relevant):
             problems.append("field 'relevant' repeats an id")
     return problems
+
+
+def passages_shape_problem(passages):
+    """Which passage is not an object of exactly "id" and "text", and why, or None. A key is named
+    escaped and cut short: it comes from a file or a retriever."""
+    if not isinstance(passages, list):
+        return f"it is {json_kind(passages)}, not a list"
+    for number, p in enumerate(passages, 1):
+        if type(p) is not dict:
+            return f"passage {number} is {json_kind(p)}, not an object"
+        missing = next((k for k in ("id", "text") if k not in p), None)
+        if missing:
+            return f'passage {number} has no "{missing}"'
+        extra = next((k for k in p if k not in ("id", "text")), None)
+        if extra is not None:
+            return f'passage {number} has {one_line(json_text(extra), 40)}, which a passage does not have (only "id" and "text")'
+    return None
 
 
 def context_text(passages):
@@ -3307,13 +3364,37 @@ class ChatClient:
         server sent it; [] for none. Raises CallFailed for calls that are not calls."""
         if calls is None:
             return []
-        if not isinstance(calls, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("function"), dict) and isinstance(c["function"].get("name"), str)
-                and isinstance(c["function"].get("arguments", {}), arguments_type)
-                and isinstance(c.get("id", ""), (str, type(None))) for c in calls):
-            raise CallFailed("the server's answer had tool_calls that are not calls", retry=True)
+        problem = ChatClient.tool_calls_problem(calls, arguments_type)
+        if problem:
+            raise CallFailed(f"the server's answer had tool_calls that are not calls: {problem}", retry=True)
         return [{"id": c.get("id"), "name": c["function"]["name"], "arguments": c["function"].get("arguments", {})}
                 for c in calls]
+
+    @staticmethod
+    def tool_calls_problem(calls, arguments_type):
+        """Which call of a server's tool_calls is not one eval.py can answer, and why, or None: each an
+        object with a function {name: text, arguments: arguments_type} and an id that is text or absent
+        (an OpenAI "custom" call has no function: its type is named)."""
+        if not isinstance(calls, list):
+            return f"tool_calls is {json_kind(calls)}, not a list"
+        for number, c in enumerate(calls, 1):
+            if not isinstance(c, dict):
+                return f"call {number} is {json_kind(c)}, not an object"
+            function = c.get("function")
+            if not isinstance(function, dict):
+                kind = f" (its type is {one_line(json_text(c['type']), 30)})" if "type" in c else ""
+                return f"call {number} has no function object{kind}"
+            if not isinstance(function.get("name"), str):
+                return f"call {number}'s function.name is {json_kind(function.get('name'))}, not text"
+            arguments = function.get("arguments", {})
+            if "arguments" not in function and arguments_type is not dict:   # Ollama's may be left out: {}
+                return f"call {number}'s function has no arguments"
+            if not isinstance(arguments, arguments_type):
+                return (f"call {number}'s function.arguments is {json_kind(arguments)}, "
+                        f"not {'an object' if arguments_type is dict else 'a JSON string'}")
+            if not isinstance(c.get("id", ""), (str, type(None))):
+                return f"call {number}'s id is {json_kind(c['id'])}, not text"
+        return None
 
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
@@ -3845,7 +3926,8 @@ def outermost_objects(text):
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
     cut = next((at for at, like in opened if like), len(text))
-    decoder, objects = json.JSONDecoder(strict=False), []
+    # a key given twice (unique_pairs) says two things: the object is refused, never read as its last
+    decoder, objects = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs), []
     for start, end in object_spans(text, pairs):
         if start > cut:
             break
@@ -5531,12 +5613,13 @@ def transcript_problem(transcript):
         if m["role"] == "tool" and not (type(m.get("name")) is str and type(m.get("content")) is str
                                         and type(m.get("matched")) is bool and type(m.get("call_id")) is str):
             return f"transcript message {number}: a tool message has a name, a call_id, a content and matched"
+        calls = m.get("tool_calls", [])
+        if type(calls) is not list:   # before its calls are read: true or a number cannot be
+            return f"transcript message {number}: tool_calls must be a list"
         if m["role"] == "assistant" and not (m.get("content") is None or type(m["content"]) is str) or not all(
                 type(c) is dict and type(c.get("name")) is str and (c.get("id") is None or type(c["id"]) is str)
-                and type(c.get("arguments")) in (dict, str) for c in m.get("tool_calls") or ()):
+                and type(c.get("arguments")) in (dict, str) for c in calls):
             return f"transcript message {number}: an assistant message has text and calls {{id, name, arguments}}"
-        if type(m.get("tool_calls", [])) is not list:
-            return f"transcript message {number}: tool_calls must be a list"
     return None
 
 
@@ -5722,10 +5805,12 @@ def agent_trace(r, checks, trial):
 def transcript_path(transcript):
     """A hash of what an agent said and did, turn by turn: two answers with the same final words are
     the same answer only if their paths are the same too (compare's identical answers). The ids a
-    server gives its calls, and the tool messages' references to them, are no part of the path."""
+    server gives its calls, and the tool messages' references to them, are no part of the path.
+    json_text: a lone surrogate a server sent (half a character) is hashed as its escape, since UTF-8
+    cannot hold it; any other text hashes as it always did."""
     said = [{k: ([{k2: v2 for k2, v2 in call.items() if k2 != "id"} for call in v] if k == "tool_calls" else v)
              for k, v in m.items() if k != "call_id"} for m in transcript]
-    return sha256_bytes(json.dumps(said, sort_keys=True, ensure_ascii=False).encode())
+    return sha256_bytes(json_text(said, sort_keys=True).encode())
 
 
 def first_failure(calls, checks, passed, out, turns):

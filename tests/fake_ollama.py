@@ -115,7 +115,8 @@ class FakeOllama:
         # agents: the user's message -> the model's steps, one per request of the conversation: a list of
         # (tool name, arguments) calls, or the final answer's text (or a callable(messages) -> text); past
         # the last step it repeats it (a model that calls tools forever). Arguments given as a string are
-        # sent as that string.
+        # sent as that string. A dict step is sent as the assistant message itself, as the server wrote it
+        # (api/types.go Message: content and tool_calls side by side; a hostile or odd server's shapes).
         self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
@@ -263,6 +264,8 @@ class FakeOllama:
             step = step(body["messages"])
         if isinstance(step, str):
             return {"role": "assistant", "content": step}, "stop"
+        if isinstance(step, dict):   # the message as given, in the API's own shape
+            return dict(step), "tool_calls" if openai and step.get("tool_calls") else "stop"
         if openai:
             calls = [{"id": f"call_{turn}_{i}", "type": "function",
                       "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}

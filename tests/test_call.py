@@ -1377,16 +1377,40 @@ def test_a_servers_long_or_many_lined_listing_is_one_short_message(project, cli,
     assert "  server_version: 0.1\\nerror: forged\\nvvv" in out and "\nerror: forged" not in out
 
 
-@pytest.mark.parametrize("api, message", [
-    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "x", "arguments": "{}"}}]}),
-    ("ollama", {"role": "assistant", "content": "", "tool_calls": "lookup_order"}),
-    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": 7, "arguments": {}}}]}),
-    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "x", "arguments": {}}}]}),
-    ("openai", {"role": "assistant", "content": None, "tool_calls": []}),
+NOT_CALLS = "the server's answer had tool_calls that are not calls: "
+
+
+@pytest.mark.parametrize("api, message, error", [
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "x", "arguments": "{}"}}]},
+     NOT_CALLS + "call 1's function.arguments is text, not an object"),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": "lookup_order"}, NOT_CALLS + "tool_calls is text, not a list"),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": 7, "arguments": {}}}]},
+     NOT_CALLS + "call 1's function.name is a number, not text"),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "x", "arguments": {}}}]},
+     NOT_CALLS + "call 1's function.arguments is an object, not a JSON string"),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": []}, "the server's answer had no choices[0].message.content"),
+    # from the fourth attack on issue 28, item 9d: each says what is wrong with which call
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "x", "arguments": "{}"}},
+        {"id": "d", "type": "function", "function": {"name": "x", "arguments": None}}]},
+     NOT_CALLS + "call 2's function.arguments is null, not a JSON string"),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c", "type": "custom", "custom": {"name": "x", "input": "hola"}}]},
+     NOT_CALLS + 'call 1 has no function object (its type is "custom")'),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [
+        {"id": 7, "type": "function", "function": {"name": "x", "arguments": "{}"}}]},
+     NOT_CALLS + "call 1's id is a number, not text"),
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "x"}}]},
+     NOT_CALLS + "call 1's function has no arguments"),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [True]}, NOT_CALLS + "call 1 is true, not an object"),
+    ("ollama", {"role": "assistant", "content": "", "tool_calls": [
+        {"type": "x\x1b[2J\n" * 20, "function": None}]},
+     NOT_CALLS + 'call 1 has no function object (its type is "x\\u001b[2J\\nx\\u001b[2J\\nx\\u0…)'),
 ])
-def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, monkeypatch):
+def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, error, monkeypatch):
     """A hostile server's tool_calls: arguments of the other API's type, not a list, a name that is
-    no text, content null with no call. Each is one error on the answer, after its retries."""
+    no text, content null with no call. Each is one error on the answer, after its retries, that says
+    which call is wrong and how (its type shown escaped, on one line, cut short)."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     import threading
     body = json.dumps({"model": "m", "done": True, "message": message} if api == "ollama"
@@ -1413,8 +1437,7 @@ def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, 
     finally:
         server.shutdown()
     assert answer["response"] is None and answer["attempts"] == 2
-    assert answer["error"] in ("the server's answer had tool_calls that are not calls",
-                               "the server's answer had no choices[0].message.content")
+    assert answer["error"] == error
 
 
 @pytest.mark.parametrize("listed, shown", [

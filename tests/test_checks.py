@@ -59,6 +59,9 @@ def test_checks_that_look_at_more_than_the_text():
     ({"a": "x"}, {"properties": {"a": {"type": "integer"}}}, 1),
     ([1, 2, "3"], {"type": "array", "items": {"type": "integer"}}, 1),
     ("b", {"enum": ["a", "b"]}, 0), ("c", {"enum": ["a", "b"]}, 1),
+    # JSON's equality, as is_subset's: true is not 1, false is not 0, at any depth; 1.0 is 1
+    (1, {"enum": [True]}, 1), (True, {"enum": [1]}, 1), (0, {"enum": [False]}, 1), ([1], {"enum": [[True]]}, 1),
+    ({"a": [0]}, {"enum": [{"a": [False]}]}, 1), (True, {"enum": [True]}, 0), (1.0, {"enum": [1]}, 0),
 ])
 def test_schema_subset(value, schema, errors):
     assert len(evalpy.schema_errors(value, schema)) == errors
@@ -617,6 +620,20 @@ CANCEL = ("cancel_order", {"order_id": "A-1"})
     (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [POLICY, LOOK], [("lookup_order", {"order_id": "A-2"})]),
     (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [LOOK_JSON], [("lookup_order", "{not json")]),
     (check("tool_called", "lookup_order", arguments={"verbose": 1}), [("lookup_order", {"verbose": 1})], [LOOK]),
+    # inside lists as well (the fourth attack on issue 28, item 2): element by element, true is not 1
+    (check("tool_called", "lookup_order", arguments={"flags": [True]}), [("lookup_order", {"flags": [True]})],
+     [("lookup_order", {"flags": [1]})]),
+    (check("tool_called", "lookup_order", arguments={"flags": [False]}), [("lookup_order", '{"flags": [false]}')],
+     [("lookup_order", '{"flags": [0]}')]),
+    (check("tool_called", "lookup_order", arguments={"lines": [{"gift": True}, [1]]}),
+     [("lookup_order", {"lines": [{"gift": True}, [1.0]]})], [("lookup_order", {"lines": [{"gift": 1}, [1]]})]),
+    (check("tool_called", "lookup_order", arguments={"lines": [[True]]}), [("lookup_order", {"lines": [[True]]})],
+     [("lookup_order", {"lines": [[1]]})]),
+    # a key given twice in an OpenAI arguments string is not one value or the other (fourth attack, 9c)
+    (check("tool_called", "lookup_order", arguments={"order_id": "A-1"}), [LOOK_JSON],
+     [("lookup_order", '{"order_id": "A-2", "order_id": "A-1"}')]),
+    (check("tool_args_valid"), [LOOK_JSON], [("lookup_order", '{"order_id": "A-1", "order_id": "A-1"}')]),
+    (check("tool_args_valid"), [LOOK_JSON], [("lookup_order", '{"order_id": "A-1", "n": NaN}')]),
     (check("tool_not_called", "cancel_order"), [LOOK, POLICY], [LOOK, CANCEL]),
     (check("tool_order", ["lookup_order", "cancel_order"]), [LOOK, POLICY, CANCEL], [CANCEL, LOOK]),
     (check("tool_order", ["lookup_order", "lookup_order"]), [LOOK, POLICY, LOOK], [LOOK, POLICY]),
@@ -656,6 +673,27 @@ def test_a_stored_transcript_that_is_not_one_is_refused_by_report(project, cli):
     write_run("runs/agent.json", make_run([r], labels=None))
     code, out, err = cli("report", "runs/agent.json")
     assert code == 2 and "result a: transcript message 2: a tool message has a name, a call_id, a content and matched" in err
+
+
+def test_a_call_whose_arguments_give_a_key_twice_is_said_to_be_so():
+    call = {"name": "lookup_order", "arguments": '{"order_id": "A-2", "order_id": "A-1"}'}
+    assert evalpy.call_arguments(call) is None
+    assert evalpy.call_problem(call, TOOLS) == "its arguments are not a JSON object: key 'order_id' is given twice"
+    assert evalpy.call_problem(dict(call, arguments="[1]"), TOOLS) == "its arguments are not a JSON object"
+
+
+@pytest.mark.parametrize("message, calls", [(0, True), (0, 3.5), (0, 7), (0, "lookup_order"), (0, None),
+                                           (0, {"name": "lookup_order"}), (1, True), (2, False)])
+def test_tool_calls_that_are_not_a_list_are_refused_by_report_in_one_line(project, cli, message, calls):
+    """From the fourth attack on issue 28, item 6: a transcript message whose tool_calls was true or a
+    number was iterated before its type was looked at: TypeError, exit 1, in every view of the run."""
+    r = dict(agent_result(LOOK), id="a", checks=[check("max_tool_calls", 1)])
+    r["transcript"][message]["tool_calls"] = calls
+    write_run("runs/agent.json", make_run([r], labels=None))
+    for argv in ((), ("--json",), ("--case", "a")):
+        code, out, err = cli("report", "runs/agent.json", *argv)
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"result a: transcript message {message + 1}: tool_calls must be a list" in err, err
 
 
 def test_report_checks_refuses_trajectory_checks_written_for_tools_the_run_never_had(project, cli):

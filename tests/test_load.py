@@ -678,6 +678,12 @@ def test_a_case_with_passages_and_relevant_ids_loads_as_written(tmp_path):
     ({"context": "returns"}, "field 'context' must be a list of passages"),
     ({"context": [{"id": "a"}]}, "field 'context' must be a list of passages"),
     ({"context": [{"id": "a", "text": "t", "score": 0.9}]}, "field 'context' must be a list of passages"),
+    # each says which passage and what is wrong with it (the fourth attack on issue 28, item 9d)
+    ({"context": "returns"}, 'in rank order: it is text, not a list'),
+    ({"context": [{"id": "a", "text": "t"}, {"id": "b"}]}, 'in rank order: passage 2 has no "text"'),
+    ({"context": [{"id": "a", "text": "t", "score": 0.9}]}, 'in rank order: passage 1 has "score", which a passage does not'),
+    ({"context": [{"id": "a", "text": "t", "s\x1b[2J\n": 0.9}]}, 'passage 1 has "s\\u001b[2J\\n", which'),
+    ({"context": [{"id": "a", "text": "t"}, 5]}, "in rank order: passage 2 is a number, not an object"),
     ({"context": [{"id": "", "text": "t"}]}, "context passage 1: id must be 1 to 64 letters"),
     ({"context": [{"id": 7, "text": "t"}]}, "context passage 1: id must be 1 to 64 letters"),
     ({"context": [{"id": "a", "text": "t"}, {"id": "b", "text": " "}]}, "context passage 2 ('b'): text must be non-empty"),

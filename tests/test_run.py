@@ -546,6 +546,12 @@ def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake
     ({"id": "dev-06", "trial": 7, "response": "bug", "error": None}, "trial must be a whole number from 1"),
     ({"id": 6, "response": "bug", "error": None}, "not an answer with an id"),
     ({"id": "dev-06", "response": "bug", "error": None, "prompt_tokens": "many"}, "prompt_tokens must be a number"),
+    # tool_calls that are not a list were iterated before their type was looked at (the fourth attack on
+    # issue 28, item 6): a traceback
+    ({"id": "dev-06", "turn": 1, "figures": {}, "transcript": [{"role": "assistant", "content": "", "tool_calls": True}]},
+     "transcript message 1: tool_calls must be a list"),
+    ({"id": "dev-06", "response": "bug", "error": None, "transcript": [{"role": "assistant", "content": "bug", "tool_calls": 3.5}]},
+     "transcript message 1: tool_calls must be a list"),
 ])
 def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, entry, message):
     """Otherwise resume writes a run that report then refuses."""
@@ -1290,6 +1296,75 @@ def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
         assert "\x1b" not in shown[1] + shown[2], argv
     assert "\\x1b[2Jwipe" in cli("report", "runs/a.json")[1]
     assert "stopped calling \\x1b[2Jwipe" in cli("compare", "runs/a.json", "runs/b.json")[1]
+
+
+def surrogate_steps(api, where):
+    """An agent's steps with one lone surrogate (half of a UTF-16 pair, which a JSON escape may send
+    and UTF-8 cannot hold) in the part of its transcript named by where."""
+    def call(name="lookup_order", order="A-1"):
+        if api == "ollama":
+            return {"function": {"name": name, "arguments": {"order_id": order}}}
+        return {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps({"order_id": order}, ensure_ascii=False)}}
+    first = {"role": "assistant", "content": "pienso \ud800" if where == "content" else "" if api == "ollama" else None,
+             "tool_calls": [call(name="lookup\ud800" if where == "name" else "lookup_order",
+                                 order="A-\ud800" if where == "arguments" else "A-1")]}
+    return [first, "enviado \ud800" if where == "final" else "enviado"]
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+@pytest.mark.parametrize("where", ["final", "content", "name", "arguments"])
+def test_a_lone_surrogate_in_an_agents_transcript_is_stored_and_read_everywhere(project, cli, fake, api, where):
+    """From the fourth attack on issue 28, item 1: one lone surrogate in an agent's final answer, a
+    message's text, a tool's name or a call's arguments made the run unreadable: its path hash
+    encoded the transcript as UTF-8, so run, every view of it and `runs` of its folder crashed."""
+    fake.agents[ASK] = surrogate_steps(api, where)
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert "\\ud800" in json.dumps(r["transcript"]) and r["error"] is None
+    fake.agents[ASK] = surrogate_steps(api, None)
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/b.json")[0] == 0
+    for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--json"), ("report", "runs/a.json", "--markdown"),
+                 ("report", "runs/a.json", "--case", "a1"), ("report", "runs/a.json", "--html", "runs/a.html"),
+                 ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/b.json", "runs/a.json", "--markdown"),
+                 ("compare", "runs/a.json", "runs/b.json", "--html", "runs/c.html"), ("runs", "runs")):
+        shown = cli(*argv)
+        assert shown[0] == 0, (argv, shown[2])
+    assert "a.json" in cli("runs", "runs")[1]
+    paths = [evalpy.read_graded(f"runs/{n}.json")[1][0]["trials"][0]["agent"]["path"] for n in "ab"]
+    assert paths[0] != paths[1]   # the half character is part of what it said, so of its path
+    assert evalpy.review_items(evalpy.load_run("runs/a.json"))[0]["id"] == "a1"
+
+
+def test_a_tool_results_rule_holding_true_in_a_list_is_not_matched_by_1(project, cli, fake):
+    """From the fourth attack on issue 28, item 2: a rule's arguments {"flags": [true]} matched a
+    call with {"flags": [1]} (lists were compared with ==, where true == 1), so the model got the
+    rule's result for arguments it never gave."""
+    case = dict(AGENT_CASE, tool_results={"lookup_order": [
+        {"arguments": {"order_id": "A-1", "flags": [True]}, "result": "with flags"},
+        {"arguments": {"order_id": "A-1", "lines": [{"gift": False}]}, "result": "with a gift line"}]},
+        checks=[{"type": "tool_called", "value": "lookup_order", "arguments": {"flags": [True]}}])
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1", "flags": [1]}),
+                         ("lookup_order", {"order_id": "A-1", "lines": [{"gift": 0}]}),
+                         ("lookup_order", {"order_id": "A-1", "flags": [True]})], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0, err
+    results = [m for m in load_json("runs/a.json")["results"][0]["transcript"] if m["role"] == "tool"]
+    assert [(m["content"], m["matched"]) for m in results] == [
+        (json.dumps(evalpy.NO_RESULT), False), (json.dumps(evalpy.NO_RESULT), False), ("with flags", True)]
+
+
+def test_an_openai_call_giving_a_key_twice_matches_no_rule(project, cli, fake):
+    """From the fourth attack on issue 28, item 9c: arguments '{"order_id": "A-9", "order_id": "A-1"}'
+    were read as their last value, so the rule for A-1 answered a call that also said A-9."""
+    fake.agents[ASK] = [[("lookup_order", '{"order_id": "A-9", "order_id": "A-1"}')], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", "openai", "--out", "runs/a.json")
+    assert code == 0, err
+    r = load_json("runs/a.json")["results"][0]
+    assert r["transcript"][0]["tool_calls"][0]["arguments"] == '{"order_id": "A-9", "order_id": "A-1"}'   # as sent
+    assert r["transcript"][1]["content"] == json.dumps(evalpy.NO_RESULT) and r["transcript"][1]["matched"] is False
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert "tool_called lookup_order" in shown and "fail" in shown
 
 
 def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(project, cli, fake):
