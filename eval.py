@@ -11366,6 +11366,25 @@ def add_options(command_parser, command, newest):
                           **({"metavar": option.metavar} if option.metavar else {}), **OPTION_KINDS[option.kind])
 
 
+# Options whose empty value has its own refusal, which says what to give instead (chosen_run_path,
+# refuse_page_options, refuse_judge_options_alone).
+OWN_EMPTY_REFUSAL = ("--out", "--html", "--pairwise")
+
+
+def refuse_empty_values(args):
+    """An option given nothing (`--prompt=`, or `--prompt "$P"` with P unset) is refused, naming the
+    flag: read as not given, it ran the default prompt (or a grid against it), the split's own
+    passages, a plain report for --case=, a new run for --resume=. Blanks name nothing either."""
+    for option in options_of(args.command):
+        if option.kind not in ("text", "each") or option.flags[0] in OWN_EMPTY_REFUSAL:
+            continue
+        given = getattr(args, option.dest)
+        blank = next((v for v in (given if isinstance(given, list) else [given]) if isinstance(v, str) and not v.strip()), None)
+        if blank is not None:
+            raise EvalError(f"{option.flags[0]} {shell_word(blank)} names nothing: give a value, or leave "
+                            f"{option.flags[0]} out")
+
+
 def given_options(args, options):
     """The flags of those options the command line gave (parsed_default left them None otherwise)."""
     return [o.flags[0] for o in options if getattr(args, o.dest) is not None]
@@ -11720,7 +11739,7 @@ def main(argv=None):
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
     with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
-        return handled(handler, args)
+        return handled(lambda a: refuse_empty_values(a) or handler(a), args)
 
 
 if __name__ == "__main__":
