@@ -2805,8 +2805,10 @@ def load_prompt(path):
     return text, sha256_bytes(data)
 
 
-def load_inputs(config):
-    """The split and the prompt a run will use, every problem in them found before any call."""
+def load_inputs(config, more_prompts=(), notes=True):
+    """The split and the prompt a run will use, every problem in them found before any call;
+    more_prompts: a grid's other prompts, checked against the same cases before its first run.
+    notes=False: the run itself will print its notes."""
     cases, labels, split_sha = load_split(config["split_path"])
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
@@ -2814,7 +2816,9 @@ def load_inputs(config):
     if config.get("context_path"):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
     prompt_text, prompt_sha = load_prompt(config["prompt"])
-    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
+    problems = [p for path in (config["prompt"], *more_prompts)
+                for p in prompt_problems(path, prompt_text if path == config["prompt"] else load_prompt(path)[0],
+                                         config["split_path"], chosen)]
     problems += [f"{config['split_path']}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
                  "this case has no context (give it, or run --context FILE)"
                  for case in chosen for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
@@ -2823,7 +2827,7 @@ def load_inputs(config):
         raise EvalError("\n".join(summarised(config["split_path"], problems)))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    if any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
+    if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
         warn(f"note: the cases carry passages but {inert(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
              "sees them (its judges do)")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
@@ -5137,14 +5141,17 @@ def refuse_grid(args, runs):
 
 
 def check_grid(grid):
-    """Every prompt of a grid readable and every model on the server, before its first run: a typo
-    in the last one is found now, not after every run before it has been asked."""
+    """Every prompt of a grid readable and fillable by every case, every model on the server and able
+    to do what is asked of it, before its first run: a typo (or a {{nope}}) in the last one is found
+    now, not after every run before it has been paid for. Returns each run's config."""
     configs = [build_config(args) for args in grid]
-    for config in configs:
-        load_prompt(config["prompt"])
+    prompts = list(dict.fromkeys(config["prompt"] for config in configs))
+    inputs = load_inputs(configs[0], prompts[1:], notes=False)
     client = make_client(configs[0], grid[0])
-    for model in dict.fromkeys(config["model"] for config in configs):
-        client.preflight(model)
+    for config in {config["model"]: config for config in configs}.values():
+        client.preflight(config["model"])
+        refuse_model(client, config, inputs.cases)
+    return configs
 
 
 def run_split(args):
@@ -5211,24 +5218,8 @@ def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
-    think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
-    if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
-        # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
-        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
-                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
-                        "out, or pick a thinking model")
-    if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in inputs.cases):
-        # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
-        # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
-        raise EvalError(f"{config['model']} cannot call tools on {config['host']} (it can: "
-                        f"{', '.join(capabilities) or 'nothing listed'}), and {config['split_path']} has cases with "
-                        "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
-    family = client.identities.get(config["model"], {}).get("model_family")
-    if family in HARMONY_FAMILIES and think in (True, False):
-        # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
-        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} is a {family} model, which thinks in levels "
-                        "only (Ollama ignores on and off for it, and its thinking cannot be turned off); pass --think "
-                        "low, medium or high")
+    refuse_model(client, config, inputs.cases)
+    think, family = config.get("think", THINK_DEFAULT), client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think == "max":
         warn(f"note: {config['model']} has no level above high; Ollama sends --think max to it as high "
              "(server/routes.go)")
@@ -5251,6 +5242,29 @@ def preflight_server(client, config, judge, inputs, resuming):
          f"{config['prompt']} (sha {short(inputs.prompt_sha)}) · {config['model']} at {config['host']} "
          f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
     return server_version, identity
+
+
+def refuse_model(client, config, cases):
+    """What the model (preflighted on `client`) cannot do that the run asks of it on every case:
+    refused before any call (a grid: before its first run)."""
+    think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
+    if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
+        # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} does not think on {config['host']} (it can: "
+                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
+                        "out, or pick a thinking model")
+    if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in cases):
+        # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
+        # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
+        raise EvalError(f"{config['model']} cannot call tools on {config['host']} (it can: "
+                        f"{', '.join(capabilities) or 'nothing listed'}), and {config['split_path']} has cases with "
+                        "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
+    family = client.identities.get(config["model"], {}).get("model_family")
+    if family in HARMONY_FAMILIES and think in (True, False):
+        # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {config['model']} is a {family} model, which thinks in levels "
+                        "only (Ollama ignores on and off for it, and its thinking cannot be turned off); pass --think "
+                        "low, medium or high")
 
 
 def start_config(config, inputs, rerun, judge, form, server_version, identity):
@@ -9127,14 +9141,19 @@ def run_grid(grid):
     """run with several --model or --prompt: each combination's run in turn, then one compare of
     them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
     interrupted (the rest are not started) or a call got no answer."""
-    check_grid(grid)
+    configs = check_grid(grid)
     runs, with_errors = [], []
-    for args in grid:
-        with terminated_as_interrupted():
-            finished = run_split(args)
+    for at, args in enumerate(grid):
+        try:
+            with terminated_as_interrupted():
+                finished = run_split(args)
+        except EvalError as e:
+            raise EvalError(f"{e}\n{grid_stopped(configs, at, runs)}") from None
+        except KeyboardInterrupt:   # before the run's first case (its load): handled() says "interrupted"
+            warn(grid_stopped(configs, at, runs))
+            raise
         if finished is None:
-            if runs:
-                warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(r[0] for r in runs)}")
+            warn(grid_stopped(configs, at, runs))
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
@@ -9144,6 +9163,16 @@ def run_grid(grid):
         warn(f"{run_path}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
              f"scored. Complete it with: {resume_command(run_path)}")
     return 2 if with_errors else 0
+
+
+def grid_stopped(configs, at, runs):
+    """What a grid that stopped in its run `at` (from 0) made and did not: each run's message says
+    how to resume it; this says which runs were never started."""
+    def named(config):
+        return f"{on_one_line(config['model'])} with {on_one_line(config['prompt'])}"
+    made = ", ".join(on_one_line(run[0]) for run in runs) or "none"
+    return (f"the grid stopped at run {at + 1} of {len(configs)} ({named(configs[at])}); made: {made}; "
+            f"not made: {', '.join(map(named, configs[at + 1:])) or 'none'}")
 
 
 def answer_key(case_id, trial):
