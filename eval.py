@@ -2059,15 +2059,16 @@ def label_key(text):
     return fold(text.strip().strip(STRIP_CHARS))
 
 
-def resolve_split(value):
+def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
-    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev)."""
+    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev).
+    flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         inside = os.path.relpath(value, GOLDEN_DIR)
         name = inside if not inside.startswith("..") else os.path.basename(value)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
-        raise EvalError(f"--split {value!r}: give a split name (dev, test) or a path ending in .jsonl")
+        raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl")
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
     if not os.path.exists(path):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
@@ -2879,13 +2880,15 @@ def with_context_file(path, cases, split_ids):
 def checks_from_split(split):
     """The checks a split (a name or a path, as run --split takes it) defines now, and the threshold
     of their weighted score, for report --checks: rescoring without a model call."""
-    cases, _, _ = load_split(resolve_split(split)[0])
+    cases, _, _ = load_split(resolve_split(split, "--checks")[0])
     return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold"), "tools": c.get("tools") or []}
             for c in cases}
 
 
-def same_cases(path, checks, cases):
-    only = one_sided(set(checks), {c["id"] for c in cases})
+def same_cases(path, checks, cases, partial=False):
+    """The split's cases are the run's; a partial run's (--limit, --cases) are among the split's."""
+    ids = {c["id"] for c in cases}
+    only = one_sided(ids - set(checks), set()) if partial else one_sided(set(checks), ids)
     if only:
         raise EvalError(f"--checks {path}: its cases are not the run's ({only} on one side only)")
 
@@ -11561,7 +11564,7 @@ def show_one_case(args, checks):
     if args.html is not None:
         raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
     run = load_run(args.run)
-    scored_with_checks_now(args, checks, run["results"])
+    scored_with_checks_now(args, checks, run)
     show(view_of(args), *case_views(run, args.case, checks, args.checks))
     return 0
 
@@ -11571,16 +11574,16 @@ def graded_for_report(args, checks):
     if args.html is None and checks is None:
         return (None, *read_graded(args.run))   # its results are let go once graded
     run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
-    scored_with_checks_now(args, checks, run["results"])
+    scored_with_checks_now(args, checks, run)
     return (run if args.html is not None else None), run["config"], grade_run(run, checks)
 
 
-def scored_with_checks_now(args, checks, results):
-    """report --checks: the split's cases must be the run's, its trajectory checks written for the
-    tools the run's model had; the report says whose checks it used."""
+def scored_with_checks_now(args, checks, run):
+    """report --checks: the split's cases must be the run's (hold them, for a partial run), its
+    trajectory checks written for the tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, results)
-        same_tools(args.checks, checks, results)
+        same_cases(args.checks, checks, run["results"], partial=bool(run["config"].get("subset")))
+        same_tools(args.checks, checks, run["results"])
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
 
 
