@@ -1474,6 +1474,23 @@ def tagged(model):
     return model if ":" in model else model + ":latest"
 
 
+def same_model(name):
+    """What names one model on the server: Ollama matches a name ignoring case, and reads one without
+    a tag as its :latest."""
+    return tagged(name).casefold()
+
+
+def refuse_given_twice(flag, values, same, why):
+    """A repeated option whose values name one thing twice (`same` of each is equal): refused, naming
+    both spellings (--model m --model m:latest ran one model twice and compared it with itself)."""
+    seen = [v if v is None else same(v) for v in values]
+    at = next((i for i in range(len(values)) if seen[i] in seen[:i]), None)
+    if at is not None:
+        twice, first = values[at], values[seen.index(seen[at])]
+        raise EvalError(f"{flag} {on_one_line(twice)} is given twice{f' (as {on_one_line(first)})' if first != twice else ''}; "
+                        f"{why}")
+
+
 def same_setting(key, a, b):
     """Two recorded values of one config key that ask the same thing: "smollm" and "smollm:latest"
     are one model."""
@@ -4110,6 +4127,8 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
     window = max(filter(None, map(sent_num_ctx, configs)), default=None) or (
         DEFAULT_NUM_CTX if api == "ollama" else None)
     runner = {k: v for cfg in configs for k, v in (cfg.get("options") or {}).items() if k in RUNNER_OPTIONS}
+    refuse_given_twice("--judge-model", args.judge_model or [], same_model,
+                       "a panel of judges needs different models (--judge-votes asks one several times)")
     return {**({"criterion": criterion} if criterion is not None else {}),
             "models": args.judge_model or [judged], "votes": args.judge_votes,
             "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
@@ -5119,11 +5138,8 @@ def grid_of(args):
     prompts = args.prompt if isinstance(args.prompt, list) else [args.prompt]
     if args.resume or len(models) * len(prompts) == 1:   # --resume refuses --model and --prompt itself
         return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
-    for flag, values, same in (("--model", models, str.casefold), ("--prompt", prompts, os.path.normpath)):
-        seen = [v if v is None else same(v) for v in values]   # Ollama matches a model's name ignoring case
-        twice = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
-        if twice is not None:
-            raise EvalError(f"{flag} {twice} is given twice; each value of a grid makes its own runs")
+    for flag, values, same in (("--model", models, same_model), ("--prompt", prompts, os.path.normpath)):
+        refuse_given_twice(flag, values, same, "each value of a grid makes its own runs")
     refuse_grid(args, len(models) * len(prompts))
     return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})
             for m in models for p in prompts]

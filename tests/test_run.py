@@ -1091,6 +1091,15 @@ def test_a_grid_that_cannot_be_what_was_meant_is_refused_before_any_call(project
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
 
 
+@pytest.mark.parametrize("models", [["llama3.2", "llama3.2:latest"], ["llama3.2:latest", "Llama3.2"]])
+def test_a_grid_refuses_one_model_given_twice_under_two_names(project, cli, two_models, models):
+    """From the fourth attack on issue 28, item 9g: `--model m --model m:latest` ran one Ollama model
+    twice and compared it with itself; only the exact same name was refused."""
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--model", models[0], "--model", models[1])
+    assert code == 2 and f"--model {models[1]} is given twice (as {models[0]})" in err and len(err.splitlines()) == 1, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
 def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_models):
     """From the attack on item 9: the grid's compare is printed, and each run whose calls failed is
     named with the command that completes it; exit 2."""
