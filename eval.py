@@ -11365,12 +11365,30 @@ class CommandLine(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
+        self.given = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = list(sys.argv[1:] if args is None else args)   # what error() may name
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         near = wrong and difflib.get_close_matches(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)), n=1)
         hint = f"; did you mean {near[0]}?" if near else ""
-        self.exit(2, f"error: {message}{hint} (see {self.prog} --help)\n")
+        self.exit(2, f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n")
+
+    def unknown_dash_word(self, message):
+        """`init -x`: argparse takes -x for an option it does not know and says only that DIR is
+        missing. Said instead: -x is no option here, and how to give it as the value."""
+        if not message.startswith("the following arguments are required:") or "--" in self.given:
+            return None
+        word = next((w for w in self.given if w.startswith("-") and w.split("=", 1)[0] not in self._option_string_actions
+                     and not self._negative_number_matcher.match(w)), None)
+        if word is None:
+            return None
+        needs = message.removeprefix("the following arguments are required: ")
+        return (f"{on_one_line(word)} is not an option of {self.prog}, which needs {needs}: to give "
+                f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
 
 
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
