@@ -11440,15 +11440,23 @@ OWN_EMPTY_REFUSAL = ("--out", "--html", "--pairwise")
 def refuse_empty_values(args):
     """An option given nothing (`--prompt=`, or `--prompt "$P"` with P unset) is refused, naming the
     flag: read as not given, it ran the default prompt (or a grid against it), the split's own
-    passages, a plain report for --case=, a new run for --resume=. Blanks name nothing either."""
+    passages, a plain report for --case=, a new run for --resume=. Blanks name nothing either; nor
+    does a blank RUN, DIR or folder (`report "$RUN"` said "error: : no such run file")."""
     for option in options_of(args.command):
-        if option.kind not in ("text", "each") or option.flags[0] in OWN_EMPTY_REFUSAL:
-            continue
-        given = getattr(args, option.dest)
-        blank = next((v for v in (given if isinstance(given, list) else [given]) if isinstance(v, str) and not v.strip()), None)
+        if option.kind in ("text", "each") and option.flags[0] not in OWN_EMPTY_REFUSAL:
+            blank = first_blank(getattr(args, option.dest))
+            if blank is not None:
+                raise EvalError(f"{option.flags[0]} {shell_word(blank)} names nothing: give a value, or leave "
+                                f"{option.flags[0]} out")
+    for name, settings in COMMANDS[args.command][2]:
+        blank = first_blank(getattr(args, name))
         if blank is not None:
-            raise EvalError(f"{option.flags[0]} {shell_word(blank)} names nothing: give a value, or leave "
-                            f"{option.flags[0]} out")
+            raise EvalError(f"{args.command}: {settings.get('metavar', name)} {shell_word(blank)} names nothing")
+
+
+def first_blank(given):
+    """The first empty or blank text among an argument's values (one, or a list), else None."""
+    return next((v for v in (given if isinstance(given, list) else [given]) if isinstance(v, str) and not v.strip()), None)
 
 
 def given_options(args, options):

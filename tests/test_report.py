@@ -802,3 +802,15 @@ def test_an_empty_option_value_is_refused_naming_its_flag(project, cli, fake, ar
     code, out, err = cli(*[{"RUN": run, "RUN2": other}.get(a, a) for a in argv])
     assert code == 2 and f"{flag} '' names nothing" in err and len(err.splitlines()) == 1, err
     assert out == "" and fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("argv, says", [(["report", ""], "report: run '' names nothing"),
+                                        (["compare", "RUN", " "], "compare: candidate ' ' names nothing"),
+                                        (["runs", ""], "runs: folder '' names nothing"),
+                                        (["init", ""], "init: DIR '' names nothing")])
+def test_an_empty_positional_value_is_named(project, cli, fake, argv, says):
+    """Item 7 of the fourth attack on issue 28, the class: `report "$RUN"` with RUN unset said
+    "error: : no such run file"."""
+    run = write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt", host=fake.url))
+    code, out, err = cli(*[run if a == "RUN" else a for a in argv])
+    assert code == 2 and err == f"error: {says}\n" and out == "", err
