@@ -11433,8 +11433,8 @@ def add_options(command_parser, command, newest):
 
 
 # Options whose empty value has its own refusal, which says what to give instead (chosen_run_path,
-# refuse_page_options, refuse_judge_options_alone).
-OWN_EMPTY_REFUSAL = ("--out", "--html", "--pairwise")
+# refuse_page_options, refuse_judge_options_alone, quick_look).
+OWN_EMPTY_REFUSAL = ("--out", "--html", "--pairwise", "--cases")
 
 
 def refuse_empty_values(args):
