@@ -1510,6 +1510,23 @@ def tagged(model):
     return model if ":" in model else model + ":latest"
 
 
+def same_model(name):
+    """What names one model on the server: Ollama matches a name ignoring case, and reads one without
+    a tag as its :latest."""
+    return tagged(name).casefold()
+
+
+def refuse_given_twice(flag, values, same, why):
+    """A repeated option whose values name one thing twice (`same` of each is equal): refused, naming
+    both spellings (--model m --model m:latest ran one model twice and compared it with itself)."""
+    seen = [v if v is None else same(v) for v in values]
+    at = next((i for i in range(len(values)) if seen[i] in seen[:i]), None)
+    if at is not None:
+        twice, first = values[at], values[seen.index(seen[at])]
+        raise EvalError(f"{flag} {on_one_line(twice)} is given twice{f' (as {on_one_line(first)})' if first != twice else ''}; "
+                        f"{why}")
+
+
 def same_setting(key, a, b):
     """Two recorded values of one config key that ask the same thing: "smollm" and "smollm:latest"
     are one model."""
@@ -2104,15 +2121,16 @@ def label_key(text):
     return fold(text.strip().strip(STRIP_CHARS))
 
 
-def resolve_split(value):
+def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
-    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev)."""
+    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev).
+    flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         inside = os.path.relpath(value, GOLDEN_DIR)
         name = inside if not inside.startswith("..") else os.path.basename(value)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
-        raise EvalError(f"--split {value!r}: give a split name (dev, test) or a path ending in .jsonl")
+        raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl")
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
     if not os.path.exists(path):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
@@ -2868,8 +2886,10 @@ def load_prompt(path):
     return text, sha256_bytes(data)
 
 
-def load_inputs(config):
-    """The split and the prompt a run will use, every problem in them found before any call."""
+def load_inputs(config, more_prompts=(), notes=True):
+    """The split and the prompt a run will use, every problem in them found before any call;
+    more_prompts: a grid's other prompts, checked against the same cases before its first run.
+    notes=False: the run itself will print its notes."""
     cases, labels, split_sha = load_split(config["split_path"])
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
@@ -2877,7 +2897,9 @@ def load_inputs(config):
     if config.get("context_path"):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
     prompt_text, prompt_sha = load_prompt(config["prompt"])
-    problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
+    problems = [p for path in (config["prompt"], *more_prompts)
+                for p in prompt_problems(path, prompt_text if path == config["prompt"] else load_prompt(path)[0],
+                                         config["split_path"], chosen)]
     problems += [f"{shell_word(config['split_path'])}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
                  "this case has no context (give it, or run --context FILE)"
                  for case in chosen for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
@@ -2886,7 +2908,7 @@ def load_inputs(config):
         raise EvalError("\n".join(summarised(config["split_path"], problems)))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    if any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
+    if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
         warn(f"note: the cases carry passages but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
              "sees them (its judges do)")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
@@ -2938,13 +2960,15 @@ def with_context_file(path, cases, split_ids):
 def checks_from_split(split):
     """The checks a split (a name or a path, as run --split takes it) defines now, and the threshold
     of their weighted score, for report --checks: rescoring without a model call."""
-    cases, _, _ = load_split(resolve_split(split)[0])
+    cases, _, _ = load_split(resolve_split(split, "--checks")[0])
     return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold"), "tools": c.get("tools") or []}
             for c in cases}
 
 
-def same_cases(path, checks, cases):
-    only = one_sided(set(checks), {c["id"] for c in cases})
+def same_cases(path, checks, cases, partial=False):
+    """The split's cases are the run's; a partial run's (--limit, --cases) are among the split's."""
+    ids = {c["id"] for c in cases}
+    only = one_sided(ids - set(checks), set()) if partial else one_sided(set(checks), ids)
     if only:
         raise EvalError(f"--checks {shell_word(path)}: its cases are not the run's ({only} on one side only)")
 
@@ -4193,6 +4217,8 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
     window = max(filter(None, map(sent_num_ctx, configs)), default=None) or (
         DEFAULT_NUM_CTX if api == "ollama" else None)
     runner = {k: v for cfg in configs for k, v in (cfg.get("options") or {}).items() if k in RUNNER_OPTIONS}
+    refuse_given_twice("--judge-model", args.judge_model or [], same_model,
+                       "a panel of judges needs different models (--judge-votes asks one several times)")
     return {**({"criterion": criterion} if criterion is not None else {}),
             "models": args.judge_model or [judged], "votes": args.judge_votes,
             "temperature": args.judge_temperature, "seed": DEFAULT_SEED if args.seed is None else args.seed,
@@ -5203,11 +5229,8 @@ def grid_of(args):
     prompts = args.prompt if isinstance(args.prompt, list) else [args.prompt]
     if args.resume or len(models) * len(prompts) == 1:   # --resume refuses --model and --prompt itself
         return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
-    for flag, values, same in (("--model", models, str.casefold), ("--prompt", prompts, os.path.normpath)):
-        seen = [v if v is None else same(v) for v in values]   # Ollama matches a model's name ignoring case
-        twice = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
-        if twice is not None:
-            raise EvalError(f"{flag} {on_one_line(twice)} is given twice; each value of a grid makes its own runs")
+    for flag, values, same in (("--model", models, same_model), ("--prompt", prompts, os.path.normpath)):
+        refuse_given_twice(flag, values, same, "each value of a grid makes its own runs")
     refuse_grid(args, len(models) * len(prompts))
     return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})
             for m in models for p in prompts]
@@ -5228,14 +5251,17 @@ def refuse_grid(args, runs):
 
 
 def check_grid(grid):
-    """Every prompt of a grid readable and every model on the server, before its first run: a typo
-    in the last one is found now, not after every run before it has been asked."""
+    """Every prompt of a grid readable and fillable by every case, every model on the server and able
+    to do what is asked of it, before its first run: a typo (or a {{nope}}) in the last one is found
+    now, not after every run before it has been paid for. Returns each run's config."""
     configs = [build_config(args) for args in grid]
-    for config in configs:
-        load_prompt(config["prompt"])
+    prompts = list(dict.fromkeys(config["prompt"] for config in configs))
+    inputs = load_inputs(configs[0], prompts[1:], notes=False)
     client = make_client(configs[0], grid[0])
-    for model in dict.fromkeys(config["model"] for config in configs):
-        client.preflight(model)
+    for config in {config["model"]: config for config in configs}.values():
+        client.preflight(config["model"])
+        refuse_model(client, config, inputs.cases)
+    return configs
 
 
 def run_split(args):
@@ -5302,24 +5328,8 @@ def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
-    think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
-    if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
-        # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
-        raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} does not think on {on_one_line(config['host'])} (it can: "
-                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
-                        "out, or pick a thinking model")
-    if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in inputs.cases):
-        # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
-        # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
-        raise EvalError(f"{on_one_line(config['model'])} cannot call tools on {on_one_line(config['host'])} (it can: "
-                        f"{', '.join(map(on_one_line, capabilities)) or 'nothing listed'}), and {shell_word(config['split_path'])} has cases with "
-                        "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
-    family = client.identities.get(config["model"], {}).get("model_family")
-    if family in HARMONY_FAMILIES and think in (True, False):
-        # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
-        raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} is a {family} model, which thinks in levels "
-                        "only (Ollama ignores on and off for it, and its thinking cannot be turned off); pass --think "
-                        "low, medium or high")
+    refuse_model(client, config, inputs.cases)
+    think, family = config.get("think", THINK_DEFAULT), client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think == "max":
         warn(f"note: {on_one_line(config['model'])} has no level above high; Ollama sends --think max to it as high "
              "(server/routes.go)")
@@ -5342,6 +5352,29 @@ def preflight_server(client, config, judge, inputs, resuming):
          f"{shell_word(config['prompt'])} (sha {short(inputs.prompt_sha)}) · {on_one_line(config['model'])} at {on_one_line(config['host'])} "
          f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
     return server_version, identity
+
+
+def refuse_model(client, config, cases):
+    """What the model (preflighted on `client`) cannot do that the run asks of it on every case:
+    refused before any call (a grid: before its first run)."""
+    think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
+    if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
+        # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} does not think on {on_one_line(config['host'])} (it can: "
+                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Leave --think "
+                        "out, or pick a thinking model")
+    if capabilities is not None and "tools" not in capabilities and any(case.get("tools") for case in cases):
+        # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
+        # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
+        raise EvalError(f"{on_one_line(config['model'])} cannot call tools on {on_one_line(config['host'])} (it can: "
+                        f"{', '.join(map(on_one_line, capabilities)) or 'nothing listed'}), and {shell_word(config['split_path'])} has cases with "
+                        "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
+    family = client.identities.get(config["model"], {}).get("model_family")
+    if family in HARMONY_FAMILIES and think in (True, False):
+        # gpt-oss thinks in levels only: Ollama ignores true and false for it (docs/capabilities/thinking.mdx)
+        raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} is a {family} model, which thinks in levels "
+                        "only (Ollama ignores on and off for it, and its thinking cannot be turned off); pass --think "
+                        "low, medium or high")
 
 
 def start_config(config, inputs, rerun, judge, form, server_version, identity):
@@ -9232,14 +9265,19 @@ def run_grid(grid):
     """run with several --model or --prompt: each combination's run in turn, then one compare of
     them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
     interrupted (the rest are not started) or a call got no answer."""
-    check_grid(grid)
+    configs = check_grid(grid)
     runs, with_errors = [], []
-    for args in grid:
-        with terminated_as_interrupted():
-            finished = run_split(args)
+    for at, args in enumerate(grid):
+        try:
+            with terminated_as_interrupted():
+                finished = run_split(args)
+        except EvalError as e:
+            raise EvalError(f"{e}\n{grid_stopped(configs, at, runs)}") from None
+        except KeyboardInterrupt:   # before the run's first case (its load): handled() says "interrupted"
+            warn(grid_stopped(configs, at, runs))
+            raise
         if finished is None:
-            if runs:
-                warn(f"the grid stopped after {plural(len(runs), 'run')}: {', '.join(shell_word(r[0]) for r in runs)}")
+            warn(grid_stopped(configs, at, runs))
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
@@ -9249,6 +9287,16 @@ def run_grid(grid):
         warn(f"{shell_word(run_path)}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
              f"scored. Complete it with: {resume_command(run_path)}")
     return 2 if with_errors else 0
+
+
+def grid_stopped(configs, at, runs):
+    """What a grid that stopped in its run `at` (from 0) made and did not: each run's message says
+    how to resume it; this says which runs were never started."""
+    def named(config):
+        return f"{on_one_line(config['model'])} with {shell_word(config['prompt'])}"
+    made = ", ".join(shell_word(run[0]) for run in runs) or "none"
+    return (f"the grid stopped at run {at + 1} of {len(configs)} ({named(configs[at])}); made: {made}; "
+            f"not made: {', '.join(map(named, configs[at + 1:])) or 'none'}")
 
 
 def answer_key(case_id, trial):
@@ -11422,12 +11470,30 @@ class CommandLine(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
+        self.given = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = list(sys.argv[1:] if args is None else args)   # what error() may name
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         near = wrong and difflib.get_close_matches(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)), n=1)
         hint = f"; did you mean {near[0]}?" if near else ""
-        self.exit(2, f"error: {message}{hint} (see {self.prog} --help)\n")
+        self.exit(2, f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n")
+
+    def unknown_dash_word(self, message):
+        """`init -x`: argparse takes -x for an option it does not know and says only that DIR is
+        missing. Said instead: -x is no option here, and how to give it as the value."""
+        if not message.startswith("the following arguments are required:") or "--" in self.given:
+            return None
+        word = next((w for w in self.given if w.startswith("-") and w.split("=", 1)[0] not in self._option_string_actions
+                     and not self._negative_number_matcher.match(w)), None)
+        if word is None:
+            return None
+        needs = message.removeprefix("the following arguments are required: ")
+        return (f"{on_one_line(word)} is not an option of {self.prog}, which needs {needs}: to give "
+                f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
 
 
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
@@ -11469,6 +11535,33 @@ def add_options(command_parser, command, newest):
             into = exclusive[option.exclusive]
         into.add_argument(*option.flags, default=parsed_default(option), help=option.help.replace("{newest}", newest),
                           **({"metavar": option.metavar} if option.metavar else {}), **OPTION_KINDS[option.kind])
+
+
+# Options whose empty value has its own refusal, which says what to give instead (chosen_run_path,
+# refuse_page_options, refuse_judge_options_alone, quick_look).
+OWN_EMPTY_REFUSAL = ("--out", "--html", "--pairwise", "--cases")
+
+
+def refuse_empty_values(args):
+    """An option given nothing (`--prompt=`, or `--prompt "$P"` with P unset) is refused, naming the
+    flag: read as not given, it ran the default prompt (or a grid against it), the split's own
+    passages, a plain report for --case=, a new run for --resume=. Blanks name nothing either; nor
+    does a blank RUN, DIR or folder (`report "$RUN"` said "error: : no such run file")."""
+    for option in options_of(args.command):
+        if option.kind in ("text", "each") and option.flags[0] not in OWN_EMPTY_REFUSAL:
+            blank = first_blank(getattr(args, option.dest))
+            if blank is not None:
+                raise EvalError(f"{option.flags[0]} {shell_word(blank)} names nothing: give a value, or leave "
+                                f"{option.flags[0]} out")
+    for name, settings in COMMANDS[args.command][2]:
+        blank = first_blank(getattr(args, name))
+        if blank is not None:
+            raise EvalError(f"{args.command}: {settings.get('metavar', name)} {shell_word(blank)} names nothing")
+
+
+def first_blank(given):
+    """The first empty or blank text among an argument's values (one, or a list), else None."""
+    return next((v for v in (given if isinstance(given, list) else [given]) if isinstance(v, str) and not v.strip()), None)
 
 
 def given_options(args, options):
@@ -11618,7 +11711,7 @@ def show_one_case(args, checks):
     if args.html is not None:
         raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
     run = load_run(args.run)
-    scored_with_checks_now(args, checks, run["results"])
+    scored_with_checks_now(args, checks, run)
     show(view_of(args), *case_views(run, args.case, checks, args.checks))
     return 0
 
@@ -11628,16 +11721,16 @@ def graded_for_report(args, checks):
     if args.html is None and checks is None:
         return (None, *read_graded(args.run))   # its results are let go once graded
     run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
-    scored_with_checks_now(args, checks, run["results"])
+    scored_with_checks_now(args, checks, run)
     return (run if args.html is not None else None), run["config"], grade_run(run, checks)
 
 
-def scored_with_checks_now(args, checks, results):
-    """report --checks: the split's cases must be the run's, its trajectory checks written for the
-    tools the run's model had; the report says whose checks it used."""
+def scored_with_checks_now(args, checks, run):
+    """report --checks: the split's cases must be the run's (hold them, for a partial run), its
+    trajectory checks written for the tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, results)
-        same_tools(args.checks, checks, results)
+        same_cases(args.checks, checks, run["results"], partial=bool(run["config"].get("subset")))
+        same_tools(args.checks, checks, run["results"])
         warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run")
 
 
@@ -11825,7 +11918,7 @@ def main(argv=None):
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
     with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
-        return handled(handler, args)
+        return handled(lambda a: refuse_empty_values(a) or handler(a), args)
 
 
 if __name__ == "__main__":

@@ -734,3 +734,30 @@ def test_report_checks_refuses_trajectory_checks_written_for_tools_the_run_never
     described = [dict(AGENT_TOOLS[0], function=dict(AGENT_TOOLS[0]["function"], description="Busca un pedido")), AGENT_TOOLS[1]]
     code, out, err = cli("report", run, "--checks", split("described.jsonl", described, [{"type": "tool_args_valid"}]))
     assert code == 2 and "was offered other definitions of them (lookup_order, cancel_order)" in err, err
+
+
+@pytest.mark.parametrize("quick", [["--limit", "2"], ["--cases", "o3,o1"]])
+def test_report_checks_scores_a_partial_run_on_the_cases_it_asked(weighted_set, project, cli, fake, quick):
+    """From the fourth attack on issue 28, item 9b: every partial run (--limit, --cases) was refused
+    by report --checks with "its cases are not the run's": the split has the cases not asked."""
+    fake.default_answer = lambda text: "Hola, su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url, *quick, "--out", "runs/part.json")[0] == 0
+    plain = json.loads(cli("report", "runs/part.json", "--json")[1])
+    code, out, err = cli("report", "runs/part.json", "--json", "--checks", weighted_set)
+    assert code == 0, err
+    rescored = json.loads(out)
+    assert rescored["cases"] == plain["cases"] == 2 and rescored["correct"] == plain["correct"]
+    assert rescored["checks_from"] == "golden/orders/dev.jsonl"
+    code, out, err = cli("report", "runs/part.json", "--case", "o1", "--checks", weighted_set)
+    assert code == 0 and "Case o1" in out, err
+    fewer = project / "golden" / "orders" / "fewer.jsonl"   # a split without a case the run asked: still refused
+    lines = (project / "golden" / "orders" / "dev.jsonl").read_text().splitlines()
+    fewer.write_text("".join(line + "\n" for line in lines if '"o1"' not in line))
+    code, out, err = cli("report", "runs/part.json", "--checks", str(fewer))
+    assert code == 2 and "its cases are not the run's (o1 on one side only)" in err, err
+
+
+def test_report_checks_that_is_not_a_split_is_named_as_checks(hand_run, cli):
+    """Item 9b: a --checks path not ending in .jsonl was refused as `--split '…'`, a flag report has not."""
+    code, out, err = cli("report", hand_run, "--checks", "golden/dev.txt")
+    assert code == 2 and "--checks 'golden/dev.txt'" in err and "--split" not in err, err

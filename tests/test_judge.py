@@ -203,6 +203,23 @@ def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake)
     assert s["judge"]["doubtful"][0]["models"] == {"qwen2.5:7b": True, "llama3.1:8b": False}
 
 
+@pytest.mark.parametrize("panel", [["llama3.1:8b", "llama3.1:8b"], ["gemma2", "Gemma2:latest"]])
+def test_a_panel_with_one_judge_twice_is_refused_before_any_call(project, judged_split, cli, fake, panel):
+    """Item 9g of the fourth attack on issue 28, the class: one judge model named twice in a panel
+    (even as gemma2 and gemma2:latest) cast two votes for one opinion."""
+    fake.models = ["qwen2.5:7b", "llama3.1:8b", "gemma2:latest"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    argv = [a for m in panel for a in ("--judge-model", m)]
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, *argv)
+    assert code == 2 and f"--judge-model {panel[1]} is given twice" in err and len(err.splitlines()) == 1, err
+    assert fake.chat_bodies == [] and not (project / "runs").exists()
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *argv)
+    assert code == 2 and f"--judge-model {panel[1]} is given twice" in err, err
+    assert len(fake.chat_bodies) == asked and sorted(os.listdir("runs")) == ["answers-dev-v1.json"]
+
+
 def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_split, cli, fake):
     fake.models = ["qwen2.5:7b", "llama3.1:8b"]
     judge_replies(fake, lambda cid, model, seed: verdict(model == "qwen2.5:7b" or cid != "j09"))

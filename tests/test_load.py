@@ -446,6 +446,20 @@ def test_init_makes_a_golden_set_ready_to_run(project, cli, fake):
     assert len(fake.chat_bodies) == 2 and fake.chat_bodies[0]["messages"][0]["content"] == prompt
 
 
+@pytest.mark.parametrize("argv, word, takes", [(["init", "-x"], "-x", "DIR"), (["report", "-r.json"], "-r.json", "run"),
+                                               (["review", "--x.json"], "--x.json", "run")])
+def test_a_value_that_begins_with_a_dash_is_named_not_reported_missing(project, capsys, argv, word, takes):
+    """From the fourth attack on issue 28, item 9h: `init -x` said "the following arguments are
+    required: DIR", naming nothing of the -x that was given."""
+    with pytest.raises(SystemExit) as e:
+        evalpy.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.splitlines()) == 1, err
+    assert f"{word} is not an option of eval.py {argv[0]}" in err and f"eval.py {argv[0]} -- {word}" in err, err
+    assert f"which needs {takes}:" in err
+    assert not Path(word).exists()
+
+
 def test_init_never_overwrites_anything(project, cli):
     """Issue 31, item 12: a file init would write that already exists stops it before it writes any."""
     Path("mine/prompts").mkdir(parents=True)

@@ -842,3 +842,31 @@ def test_check_names_expected_text_ids_and_difficulty_never_start_a_line_of_thei
     assert "Trial 1 (greets\\nFORGEDname pass)" in case
     for text in (out, case):
         assert not [line for line in re.split("[\n\u2028\u2029]", text) if line.startswith("FORGED")], text
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["report", "RUN", "--checks="], "--checks"), (["report", "RUN", "--case="], "--case"),
+    (["report", "RUN", "--must-pass="], "--must-pass"), (["review", "RUN", "--against="], "--against"),
+    (["compare", "RUN", "RUN2", "--pairwise", "which?", "--judge-model="], "--judge-model"),
+    (["judge", "RUN", "--host="], "--host"),
+])
+def test_an_empty_option_value_is_refused_naming_its_flag(project, cli, fake, argv, flag):
+    """From the fourth attack on issue 28, item 7: `report --checks=` and `--case=` printed the plain
+    report, `review --against=` reviewed without one: an empty value was dropped in silence."""
+    run = write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt", host=fake.url))
+    other = write_run("runs/s-v3.json", make_run(hand_cases(), prompt="prompts/v3.txt", host=fake.url))
+    code, out, err = cli(*[{"RUN": run, "RUN2": other}.get(a, a) for a in argv])
+    assert code == 2 and f"{flag} '' names nothing" in err and len(err.splitlines()) == 1, err
+    assert out == "" and fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("argv, says", [(["report", ""], "report: run '' names nothing"),
+                                        (["compare", "RUN", " "], "compare: candidate ' ' names nothing"),
+                                        (["runs", ""], "runs: folder '' names nothing"),
+                                        (["init", ""], "init: DIR '' names nothing")])
+def test_an_empty_positional_value_is_named(project, cli, fake, argv, says):
+    """Item 7 of the fourth attack on issue 28, the class: `report "$RUN"` with RUN unset said
+    "error: : no such run file"."""
+    run = write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt", host=fake.url))
+    code, out, err = cli(*[run if a == "RUN" else a for a in argv])
+    assert code == 2 and err == f"error: {says}\n" and out == "", err

@@ -1134,6 +1134,15 @@ def test_a_grid_that_cannot_be_what_was_meant_is_refused_before_any_call(project
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
 
 
+@pytest.mark.parametrize("models", [["llama3.2", "llama3.2:latest"], ["llama3.2:latest", "Llama3.2"]])
+def test_a_grid_refuses_one_model_given_twice_under_two_names(project, cli, two_models, models):
+    """From the fourth attack on issue 28, item 9g: `--model m --model m:latest` ran one Ollama model
+    twice and compared it with itself; only the exact same name was refused."""
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--model", models[0], "--model", models[1])
+    assert code == 2 and f"--model {models[1]} is given twice (as {models[0]})" in err and len(err.splitlines()) == 1, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
 def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_models):
     """From the attack on item 9: the grid's compare is printed, and each run whose calls failed is
     named with the command that completes it; exit 2."""
@@ -1157,6 +1166,61 @@ def test_a_grid_finds_a_missing_model_or_prompt_before_its_first_run(project, cl
                          "--prompt", "prompts/v2.txt", flag, value)
     assert code == 2 and says in err, err
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+
+def test_a_grid_finds_a_prompt_its_cases_cannot_fill_before_its_first_run(project, cli, two_models):
+    """From the fourth attack on issue 28, item 8: a later prompt using {{nope}} was refused only
+    after every run before it had been paid for (an empty one was caught up front)."""
+    (project / "prompts" / "bad.txt").write_text("Classify {{nope}}", encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--prompt", "prompts/v2.txt",
+                         "--prompt", "prompts/bad.txt")
+    assert code == 2 and "which prompts/bad.txt uses as {{nope}}" in err and "wrote" not in err, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_grid_finds_a_model_that_cannot_do_what_is_asked_before_its_first_run(project, cli, two_models):
+    """Item 8, the class: --think on a model that cannot think was refused at its turn, after the
+    runs before it had been paid for."""
+    two_models.thinking = {"qwen2.5:7b": "apart"}   # llama3.2:3b cannot think
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--model", "qwen2.5:7b",
+                         "--model", "llama3.2:3b", "--think", "on")
+    assert code == 2 and "llama3.2:3b does not think" in err, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, two_models):
+    """Item 8: a grid stopped by an error at its third run (the model gone from the server) said
+    only the error, never that the third and fourth runs were not made."""
+    fake, key = two_models, answer_key("golden/dev.jsonl")
+
+    def answer_then_remove(text):   # the first two runs answered, then llama3.2:3b is removed
+        if len(fake.chat_bodies) == 4:
+            fake.models = ["qwen2.5:7b"]
+        return key[text]
+    fake.default_answer = answer_then_remove
+    code, out, err = cli("run", "--split", "dev", "--limit", 2, "--host", fake.url,
+                         "--model", "qwen2.5:7b", "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt",
+                         "--prompt", "prompts/v3.txt")
+    assert code == 2 and "model 'llama3.2:3b' is not pulled" in err, err
+    assert ("the grid stopped at run 3 of 4 (llama3.2:3b with prompts/v2.txt); made: runs/dev-v2-qwen2.5-7b.json, "
+            "runs/dev-v3-qwen2.5-7b.json; not made: llama3.2:3b with prompts/v3.txt") in err, err
+    assert len(fake.chat_bodies) == 4
+
+
+def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_models):
+    """Item 8: Ctrl-C in a grid's second run printed only "Resume with ... dev-v3-...json"."""
+    fake = two_models
+    fake.answers, fake.latency = answer_key("golden/dev.jsonl"), 0.05
+    proc = start_eval(project, "run", "--split", "dev", "--host", fake.url, "--model", "qwen2.5:7b",
+                      "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    wait_for_answers(project / "runs" / "dev-v3-qwen2.5-7b.json.journal", 2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2 and "Traceback" not in err, err
+    assert "Resume with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json" in err
+    assert ("the grid stopped at run 2 of 4 (qwen2.5:7b with prompts/v3.txt); made: runs/dev-v2-qwen2.5-7b.json; "
+            "not made: llama3.2:3b with prompts/v2.txt, llama3.2:3b with prompts/v3.txt") in err, err
 
 
 # -- agents: the tool loop, on both APIs (issue 29) ---------------------------------------------------
@@ -1606,3 +1670,27 @@ def test_the_run_line_names_the_prompt_as_a_word_to_paste(project, fake):
     Path(name).write_text("Answer {{missing}}\n", encoding="utf-8")
     code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--prompt", name)
     assert code == 2 and "which $'prompts/v\\x0a3.txt' uses as {{missing}}" in err and len(printed_lines(err)) == 1, err
+
+
+@pytest.mark.parametrize("extra, flag", [
+    (["--prompt", "prompts/v1.txt", "--prompt="], "--prompt"),   # ran a grid of v1 against the default prompt
+    (["--prompt="], "--prompt"), (["--model", "qwen2.5:7b", "--model="], "--model"), (["--context="], "--context"),
+    (["--judge-model="], "--judge-model"), (["--compare="], "--compare"), (["--host="], "--host"),
+    (["--option="], "--option"), (["--api-key="], "--api-key"), (["--split="], "--split"),
+    (["--prompt", " "], "--prompt"),
+])
+def test_an_empty_option_value_is_refused_naming_its_flag(project, cli, fake, extra, flag):
+    """From the fourth attack on issue 28, item 7: `--prompt=` (an empty shell variable) was dropped
+    in silence: with another --prompt it made a grid against the default prompt, alone it ran the
+    default prompt; --context= took the split's own passages, --compare= compared with nothing."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--limit", 1, "--host", fake.url, *extra)
+    assert code == 2 and f"{flag} '' names nothing" in err.replace("' '", "''") and len(err.splitlines()) == 1, err
+    assert fake.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_an_empty_resume_is_refused_not_taken_for_a_new_run(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--resume=", "--host", fake.url)
+    assert code == 2 and "--resume '' names nothing" in err, err
+    assert fake.chat_bodies == [] and not (project / "runs").exists()
