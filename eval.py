@@ -995,9 +995,12 @@ def rate(part, whole):
 TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is the prompt file's
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
-# Fields that describe how the answers were produced; compare shows those that differ.
+# Fields that describe how the answers were produced; compare shows those that differ. A superset of
+# what the held-out guard counts as another configuration (TUNED_CONFIG, §8: labels and judge too), so
+# a change the guard sees is never read as a rerun's variation.
 COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat",
-                   "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns")
+                   "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns",
+                   "labels", "judge")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
@@ -1452,6 +1455,8 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+    if key == "judge" and isinstance(value, dict) and isinstance(value.get("prompt_sha"), str):
+        value = dict(value, prompt_sha=short(value["prompt_sha"]))   # a hash is shown short, as prompt_sha is
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
         return on_one_line(short(value) if key.endswith("_sha") else value)
     return inert(json_text(value))

@@ -785,3 +785,22 @@ def test_compare_shows_how_each_stage_count_of_the_diagnosis_moved(project, cli)
            "  generation: 1 -> 1  (d3 -> d3)" in text
     assert "**Diagnosis**, failing cases by the stage to fix: retrieval 2 → 1 · generation 1 → 1 · task 1 → 1 · " \
            "unclear 1 → 1." in cli("compare", a, b, "--markdown")[1]
+
+
+def test_compare_names_a_judge_or_label_change_as_the_held_out_guard_does(project, cli):
+    """compare said "nothing in the configuration (a rerun...)" when the judge or the labels changed,
+    which the held-out guard counts as another configuration: fixes and breaks got blamed on chance."""
+    cases = [("c1", "bug", "bug"), ("c2", "acceso", "bug")]
+    one = {"models": ["qwen2.5:7b"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": "a" * 64}
+    a = write_run("runs/a.json", make_run(cases, judge=one))
+    b = write_run("runs/b.json", make_run(cases, judge=dict(one, models=["llama3.1:8b"], votes=3, temperature=0.7,
+                                                                  schema=True)))
+    out = cli("compare", a, b)[1]
+    assert "Changed: nothing" not in out
+    line = next(l for l in out.splitlines() if l.startswith("  judge: "))
+    assert "llama3.1:8b" in line and "aaaaaaaaaaaa" not in line   # its prompt's hash short, as a hash is
+    c = write_run("runs/c.json", make_run(cases, labels=["bug", "acceso", "mixed"]))
+    d = write_run("runs/d.json", make_run(cases))
+    changed = json.loads(cli("compare", d, c, "--json")[1])["changed"]
+    assert list(changed) == ["labels"] and changed["labels"][1][-1] == "mixed"
+    assert set(evalpy.TUNED_CONFIG) <= set(evalpy.COMPARED_CONFIG)   # every setting the guard compares
