@@ -5917,9 +5917,10 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     window = context_window(config)
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
+    answered = {}   # expected -> cases with an answer: the baseline's, which like accuracy counts cases
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
-        opened = 0
+        opened, labelled = 0, False
         for t in c["trials"]:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
@@ -5929,18 +5930,24 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
                 else:
                     cut_off.append({"id": c["id"], "trial": t["trial"]})
+            if t["predicted"] is not None:
+                # the label figures read every answer's label, decided or not: a judge check still
+                # waiting for its verdict leaves the label known (the decided alone would be a biased few)
+                pair = c["expected"], t["predicted"]
+                outcomes[pair] = outcomes.get(pair, 0) + 1
+                labelled = True
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
                 row[1] += t["correct"]
                 row[2] += t["predicted"] == INVALID
-                pair = c["expected"], t["predicted"]
-                outcomes[pair] = outcomes.get(pair, 0) + 1
             elif t["error"] is not None:
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
                 undecided.append({"id": c["id"], "trial": t["trial"]})
                 opened += 1
+        if labelled:
+            answered[c["expected"]] = answered.get(c["expected"], 0) + 1
         counted, passed = c["decided_trials"] + opened, c["passed_trials"]
         if counted:
             # a case of one answer adds an integer (cheap); a case of trials a fraction
@@ -6022,7 +6029,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "speed": speed_figures(config, cases),
     }
     if labels is not None:
-        s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
+        s.update(label_figures(outcomes, labels, expected, answered))
     # what only some sets have (agents, RAG): a key of the score only where there is something to say
     for key, figures in (("agent", agent_figures), ("retrieval", retrieval_figures),
                          ("retrieval_judged", judged_retrieval_figures), ("diagnosis", diagnose)):
@@ -6354,8 +6361,8 @@ def failure(case):
 
 def label_figures(outcomes, labels, counts, scored):
     """What only a closed label set has: the majority baseline, per-label figures, the confusion
-    matrix. outcomes: {(expected, predicted): decided trials}, every trial counted; counts:
-    {expected: all cases}; scored: {expected: cases with a verdict}, for the baseline, which
+    matrix. outcomes: {(expected, predicted): answered trials}, every trial counted; counts:
+    {expected: all cases}; scored: {expected: cases with an answer}, for the baseline, which
     like accuracy counts cases."""
     majority_label = max(labels, key=lambda label: counts.get(label, 0))   # ties: first in labels.txt
     columns = labels + [INVALID]
