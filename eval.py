@@ -2281,6 +2281,11 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
         problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
         if problems:
             return case, problems
+    if isinstance(case.get("input"), str):   # filled as a turn is: the input is the one user turn
+        problems = unfilled(case["input"], case.get("vars", {}), "input")
+        if problems:
+            return case, problems
+        case["input"] = render(case["input"], case.get("vars", {}))
     merged_tools(case, split_tools)
     if "tool_results" in case:
         problems = tool_results_problems(case["tool_results"], case.get("tools"))
@@ -2428,10 +2433,15 @@ def prompt_values(case):
 
 def filled_turns(turns, values):
     """A case's turns with their {{vars}} filled; a placeholder the case has no value for is a problem."""
-    problems = [f"messages turn {number} uses {{{{{name}}}}} but the case has no vars.{name}"
-                for number, turn in enumerate(turns, 1) for name in PLACEHOLDER.findall(turn["content"])
-                if name not in values]
+    problems = [problem for number, turn in enumerate(turns, 1)
+                for problem in unfilled(turn["content"], values, f"messages turn {number}")]
     return [{"role": t["role"], "content": render(t["content"], values)} for t in turns], problems
+
+
+def unfilled(text, values, where):
+    """The placeholders of a case's text (an input, a turn) its vars give no value for, as problems."""
+    return [f"{where} uses {{{{{name}}}}} but the case has no vars.{name}"
+            for name in dict.fromkeys(PLACEHOLDER.findall(text)) if name not in values]
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}

@@ -983,6 +983,25 @@ def test_a_conversation_case_is_sent_turn_by_turn_after_the_system_prompt(projec
             "  [assistant]\n    Gracias, Ana. ¿En qué puedo ayudarle?\n  [user]\n    ¿Y cuándo llega?") in shown
 
 
+def test_vars_are_filled_in_an_input_as_in_a_conversation(project, cli, fake):
+    """Newcomer pass (issue 31): "hello {{who}}" was filled in a case's messages but an input's
+    "hi {{who}}" was sent as written, and an input's {{nope}} passed silently."""
+    Path("mine").mkdir()
+    case = {"id": "c1", "input": "hi {{who}}, {{ who }}", "vars": {"who": "Ann"}, "difficulty": "easy", "note": "n",
+            "checks": [{"type": "contains", "value": "Ann"}]}
+    Path("mine/dev.jsonl").write_text(json.dumps(case) + "\n")
+    Path("mine/p.txt").write_text("Answer.\n")
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "mine/p.txt", "--host", fake.url, "--out", "runs/m.json")
+    assert code == 0, err
+    assert fake.chat_bodies[-1]["messages"][1] == {"role": "user", "content": "hi Ann, Ann"}
+    assert load_json("runs/m.json")["results"][0]["input"] == "hi Ann, Ann"   # stored as sent, as turns are
+    sent = len(fake.chat_bodies)
+    Path("mine/dev.jsonl").write_text(json.dumps(dict(case, input="hi {{nope}}")) + "\n")
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "mine/p.txt", "--host", fake.url, "--out", "runs/n.json")
+    assert code == 2 and "mine/dev.jsonl:1: input uses {{nope}} but the case has no vars.nope" in err
+    assert len(fake.chat_bodies) == sent and not os.path.exists("runs/n.json")
+
+
 @pytest.mark.parametrize("given", [",", "", " , ,", ",,,"])
 def test_cases_that_name_no_case_are_refused_before_any_call(project, cli, fake, given):
     """Issue 28, item 17: --cases , wrote a run of 0 cases and exited 0 (and --cases "", from an
