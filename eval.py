@@ -2066,10 +2066,14 @@ def label_key(text):
 
 def resolve_split(value):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
-    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev)."""
+    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
+    outside golden/, its folder's name and its own (mine/dev.jsonl: mine-dev), so that the runs of
+    two sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's."""
     if value.endswith(".jsonl"):
         inside = os.path.relpath(value, GOLDEN_DIR)
         name = inside if not inside.startswith("..") else os.path.basename(value)
+        if inside.startswith("..") and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
+            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), name)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
         raise EvalError(f"--split {value!r}: give a split name (dev, test) or a path ending in .jsonl")
@@ -8290,10 +8294,13 @@ def refuse_same_run(a_path, b_path):
 
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
-    """Runs of two versions of a split answer different questions: they are never compared."""
-    if a_cfg["split"] != b_cfg["split"]:
-        raise EvalError(f"{refusal.split(':')[0]}: different splits ({a_cfg['split']} vs {b_cfg['split']}); "
-                        "compare runs of one split")
+    """Runs of two versions of a split answer different questions: they are never compared. Two
+    files (or names) are different splits; "versions" only of one file edited between the runs."""
+    where = [cfg.get("split_path") or cfg["split"] for cfg in (a_cfg, b_cfg)]   # older runs: the name alone
+    one_file = os.path.normpath(where[0]) == os.path.normpath(where[1])   # its name may have changed, not it
+    if not one_file and (a_cfg["split"] != b_cfg["split"] or a_cfg["split_sha"] != b_cfg["split_sha"]):
+        raise EvalError(f"{refusal.split(':')[0]}: different splits ({on_one_line(where[0])} vs "
+                        f"{on_one_line(where[1])}); compare runs of one split")
     if a_cfg["split_sha"] != b_cfg["split_sha"]:
         raise EvalError(f"{refusal} ({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
                         f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
