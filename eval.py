@@ -8161,9 +8161,15 @@ def run_listing(folder):
     skipped in silence."""
     rows, listing = [], []
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith(".json") and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
+                   if f.endswith((".json", ".json" + JOURNAL_SUFFIX))
+                   and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
     for path in paths:
         try:
+            if path.endswith(JOURNAL_SUFFIX):   # an interrupted run: what it holds so far, and how to finish it
+                row, entry = unfinished_listing(path)
+                rows.append(row)
+                listing.append(entry)
+                continue
             config, cases = read_graded(path)
         except EvalError as e:
             rows.append([path, "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
@@ -8192,6 +8198,29 @@ def run_listing(folder):
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {folder}"
     return listing, None, lambda: text
+
+
+def unfinished_listing(path):
+    """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
+    answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
+    run_path = path[:-len(JOURNAL_SUFFIX)]
+    config, done = read_journal(path)
+    answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
+    try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
+        cases, _, split_sha = load_split(config["split_path"])
+        expected = (len(subset_of(cases, config.get("subset"), config["split_path"])) * config["repeat"]
+                    if split_sha == config["split_sha"] else None)
+    except EvalError:
+        expected = None
+    resume = resume_command(run_path)
+    figure = f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}"
+    row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
+           asked_text(config), f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure]
+    entry = {"file": path, "unfinished": True, "split": config["split"], "split_sha": config["split_sha"],
+             "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
+             **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
+             "answers": answers, "expected_answers": expected, "resume": resume}
+    return row, entry
 
 
 def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
@@ -11434,7 +11463,8 @@ COMMANDS = {
                                    "the baseline of each other"})]),
     "runs": ("list the run files in a folder, one line each, newest first",
              "Each run file in FOLDER: its split and hash, prompt, model, temperature, "
-             "trials, date and headline figure, newest first.",
+             "trials, date and headline figure, newest first; an interrupted run (its journal) with its answers "
+             "so far and the command that finishes it.",
              [("folder", {"nargs": "?", "default": RUNS_DIR, "help": f"the folder (default {RUNS_DIR})"})]),
     "init": ("start a golden set of your own: a guide, labels, two example cases and a prompt",
              "Write into DIR a labelling guide (GUIDE.md) to fill in, labels.txt, dev.jsonl with two example "

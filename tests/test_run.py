@@ -265,6 +265,22 @@ def interrupted_journal(project, cli, fake, keep):
     fake.chat_bodies.clear()
 
 
+def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
+    """Newcomer pass (issue 31): after a SIGTERM, runs/dev-v1.json.journal was there and `runs`
+    said "no run files in runs"."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("runs")
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json.journal"])
+    assert "unfinished: 5 of 28 answers" in line and "python eval.py run --resume runs/dev-v3.json" in line
+    listed = json.loads(cli("runs", "--json")[1])
+    assert listed == [dict(listed[0], file="runs/dev-v3.json.journal", unfinished=True, answers=5, expected_answers=28,
+                           resume="python eval.py run --resume runs/dev-v3.json")]
+    (project / "runs" / "dev-v3.json.journal").write_text('{"format": 1, "con')   # killed before its first line was whole
+    code, out, err = cli("runs")
+    assert code == 0 and "runs/dev-v3.json.journal" in out and "stopped before" in out
+
+
 def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     with open("runs/dev-v3.json.journal", "a") as f:
