@@ -1455,8 +1455,11 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
-    if key == "judge" and isinstance(value, dict) and isinstance(value.get("prompt_sha"), str):
-        value = dict(value, prompt_sha=short(value["prompt_sha"]))   # a hash is shown short, as prompt_sha is
+    if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
+        # its models first, then each setting as key=value: what differs stays in sight in a narrow column
+        return inert(" ".join([", ".join(map(str, value["models"]))] + [
+            f"{k}={short(v) if k.endswith('_sha') and isinstance(v, str) else json_text(v)}"
+            for k, v in value.items() if k != "models"]))
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
         return on_one_line(short(value) if key.endswith("_sha") else value)
     return inert(json_text(value))

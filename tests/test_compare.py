@@ -800,6 +800,9 @@ def test_compare_names_a_judge_or_label_change_as_the_held_out_guard_does(projec
     assert "Changed: nothing" not in out
     line = next(l for l in out.splitlines() if l.startswith("  judge: "))
     assert "llama3.1:8b" in line and "aaaaaaaaaaaa" not in line   # its prompt's hash short, as a hash is
+    # models first, then each setting: what differs is not cut off in the narrow column of a many-run table
+    assert line == ("  judge: qwen2.5:7b votes=1 temperature=0.0 seed=42 prompt_sha=aaaaaaaa -> "
+                    "llama3.1:8b votes=3 temperature=0.7 seed=42 prompt_sha=aaaaaaaa schema=true")
     c = write_run("runs/c.json", make_run(cases, labels=["bug", "acceso", "mixed"]))
     d = write_run("runs/d.json", make_run(cases))
     changed = json.loads(cli("compare", d, c, "--json")[1])["changed"]
