@@ -8326,16 +8326,17 @@ def refuse_same_run(a_path, b_path):
 
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
-    """Runs of two versions of a split answer different questions: they are never compared. Two
-    files (or names) are different splits; "versions" only of one file edited between the runs."""
+    """Runs of two versions of a split answer different questions: they are never compared. The same
+    hash is the same questions, whatever the file was called (a copy, or a name from an older
+    version); else two files are different splits, and "versions" only one file edited between the runs."""
+    if a_cfg["split_sha"] == b_cfg["split_sha"]:
+        return
     where = [cfg.get("split_path") or cfg["split"] for cfg in (a_cfg, b_cfg)]   # older runs: the name alone
-    one_file = os.path.normpath(where[0]) == os.path.normpath(where[1])   # its name may have changed, not it
-    if not one_file and (a_cfg["split"] != b_cfg["split"] or a_cfg["split_sha"] != b_cfg["split_sha"]):
+    if os.path.normpath(where[0]) != os.path.normpath(where[1]):
         raise EvalError(f"{refusal.split(':')[0]}: different splits ({on_one_line(where[0])} vs "
                         f"{on_one_line(where[1])}); compare runs of one split")
-    if a_cfg["split_sha"] != b_cfg["split_sha"]:
-        raise EvalError(f"{refusal} ({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
-                        f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
+    raise EvalError(f"{refusal} ({a_cfg['split']} {short(a_cfg['split_sha'])} vs "
+                    f"{b_cfg['split']} {short(b_cfg['split_sha'])})")
 
 
 def case_rates(cases, ids):

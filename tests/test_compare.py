@@ -830,6 +830,11 @@ def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(
     older = load_json("runs/mine-dev-v3.json")   # made before the folder named the split: one file still
     older["config"]["split"] = "dev"
     assert cli("compare", write_run("older/dev-v3.json", older), "runs/mine-dev-v3.json")[0] == 0
+    Path("copy").mkdir()   # the same questions in another folder: the same split, whatever it is called
+    for name in ("dev.jsonl", "labels.txt"):
+        Path("copy", name).write_bytes(Path("mine", name).read_bytes())
+    assert cli("run", "--split", "copy/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+    assert cli("compare", "runs/mine-dev-v3.json", "runs/copy-dev-v3.json")[0] == 0
     Path("mine/dev.jsonl").write_text("".join(lines[:4]), encoding="utf-8")
     assert cli("run", "--split", "mine/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                "--out", "runs/mine-2.json")[0] == 0
