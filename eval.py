@@ -1031,9 +1031,12 @@ def rate(part, whole):
 TURN_ROLES = ("user", "assistant")   # of a case's messages; the system turn is the prompt file's
 FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 
-# Fields that describe how the answers were produced; compare shows those that differ.
+# Fields that describe how the answers were produced; compare shows those that differ. A superset of
+# what the held-out guard counts as another configuration (TUNED_CONFIG, §8: labels and judge too), so
+# a change the guard sees is never read as a rerun's variation.
 COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat",
-                   "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns")
+                   "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns",
+                   "labels", "judge")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
@@ -1488,6 +1491,11 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+    if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
+        # its models first, then each setting as key=value: what differs stays in sight in a narrow column
+        return inert(" ".join([", ".join(map(str, value["models"]))] + [
+            f"{k}={short(v) if k.endswith('_sha') and isinstance(v, str) else json_text(v)}"
+            for k, v in value.items() if k != "models"]))
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
         return on_one_line(short(value) if key.endswith("_sha") else value)
     return inert(json_text(value))
@@ -2123,11 +2131,15 @@ def label_key(text):
 
 def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
-    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev).
+    name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
+    outside golden/, its folder's name and its own (mine/dev.jsonl: mine-dev), so that the runs of
+    two sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         inside = os.path.relpath(value, GOLDEN_DIR)
         name = inside if not inside.startswith("..") else os.path.basename(value)
+        if inside.startswith("..") and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
+            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), name)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl")
@@ -2339,6 +2351,11 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
         problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
         if problems:
             return case, problems
+    if isinstance(case.get("input"), str):   # filled as a turn is: the input is the one user turn
+        problems = unfilled(case["input"], case.get("vars", {}), "input")
+        if problems:
+            return case, problems
+        case["input"] = render(case["input"], case.get("vars", {}))
     merged_tools(case, split_tools)
     if "tool_results" in case:
         problems = tool_results_problems(case["tool_results"], case.get("tools"))
@@ -2504,10 +2521,15 @@ def prompt_values(case):
 
 def filled_turns(turns, values):
     """A case's turns with their {{vars}} filled; a placeholder the case has no value for is a problem."""
-    problems = [f"messages turn {number} uses {{{{{name}}}}} but the case has no vars.{name}"
-                for number, turn in enumerate(turns, 1) for name in PLACEHOLDER.findall(turn["content"])
-                if name not in values]
+    problems = [problem for number, turn in enumerate(turns, 1)
+                for problem in unfilled(turn["content"], values, f"messages turn {number}")]
     return [{"role": t["role"], "content": render(t["content"], values)} for t in turns], problems
+
+
+def unfilled(text, values, where):
+    """The placeholders of a case's text (an input, a turn) its vars give no value for, as problems."""
+    return [f"{where} uses {{{{{name}}}}} but the case has no vars.{name}"
+            for name in dict.fromkeys(PLACEHOLDER.findall(text)) if name not in values]
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
@@ -6039,9 +6061,10 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     window = context_window(config)
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
+    answered = {}   # expected -> cases with an answer: the baseline's, which like accuracy counts cases
     for c in cases:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
-        opened = 0
+        opened, labelled = 0, False
         for t in c["trials"]:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
@@ -6051,18 +6074,24 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
                 else:
                     cut_off.append({"id": c["id"], "trial": t["trial"]})
+            if t["predicted"] is not None:
+                # the label figures read every answer's label, decided or not: a judge check still
+                # waiting for its verdict leaves the label known (the decided alone would be a biased few)
+                pair = c["expected"], t["predicted"]
+                outcomes[pair] = outcomes.get(pair, 0) + 1
+                labelled = True
             if t["correct"] is not None:
                 row = per_trial[t["trial"]]
                 row[0] += 1
                 row[1] += t["correct"]
                 row[2] += t["predicted"] == INVALID
-                pair = c["expected"], t["predicted"]
-                outcomes[pair] = outcomes.get(pair, 0) + 1
             elif t["error"] is not None:
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
                 undecided.append({"id": c["id"], "trial": t["trial"]})
                 opened += 1
+        if labelled:
+            answered[c["expected"]] = answered.get(c["expected"], 0) + 1
         counted, passed = c["decided_trials"] + opened, c["passed_trials"]
         if counted:
             # a case of one answer adds an integer (cheap); a case of trials a fraction
@@ -6144,7 +6173,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "speed": speed_figures(config, cases),
     }
     if labels is not None:
-        s.update(label_figures(outcomes, labels, expected, Counter(c["expected"] for c in scored)))
+        s.update(label_figures(outcomes, labels, expected, answered))
     # what only some sets have (agents, RAG): a key of the score only where there is something to say
     for key, figures in (("agent", agent_figures), ("retrieval", retrieval_figures),
                          ("retrieval_judged", judged_retrieval_figures), ("diagnosis", diagnose)):
@@ -6476,8 +6505,8 @@ def failure(case):
 
 def label_figures(outcomes, labels, counts, scored):
     """What only a closed label set has: the majority baseline, per-label figures, the confusion
-    matrix. outcomes: {(expected, predicted): decided trials}, every trial counted; counts:
-    {expected: all cases}; scored: {expected: cases with a verdict}, for the baseline, which
+    matrix. outcomes: {(expected, predicted): answered trials}, every trial counted; counts:
+    {expected: all cases}; scored: {expected: cases with an answer}, for the baseline, which
     like accuracy counts cases."""
     majority_label = max(labels, key=lambda label: counts.get(label, 0))   # ties: first in labels.txt
     columns = labels + [INVALID]
@@ -8262,9 +8291,15 @@ def run_listing(folder):
     skipped in silence."""
     rows, listing = [], []
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith(".json") and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
+                   if f.endswith((".json", ".json" + JOURNAL_SUFFIX))
+                   and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
     for path in paths:
         try:
+            if path.endswith(JOURNAL_SUFFIX):   # an interrupted run: what it holds so far, and how to finish it
+                row, entry = unfinished_listing(path)
+                rows.append(row)
+                listing.append(entry)
+                continue
             config, cases = read_graded(path)
         except EvalError as e:
             rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
@@ -8293,6 +8328,29 @@ def run_listing(folder):
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
     return listing, None, lambda: text
+
+
+def unfinished_listing(path):
+    """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
+    answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
+    run_path = path[:-len(JOURNAL_SUFFIX)]
+    config, done = read_journal(path)
+    answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
+    try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
+        cases, _, split_sha = load_split(config["split_path"])
+        expected = (len(subset_of(cases, config.get("subset"), config["split_path"])) * config["repeat"]
+                    if split_sha == config["split_sha"] else None)
+    except EvalError:
+        expected = None
+    resume = resume_command(run_path)
+    figure = f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}"
+    row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
+           asked_text(config), f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure]
+    entry = {"file": path, "unfinished": True, "split": config["split"], "split_sha": config["split_sha"],
+             "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
+             **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
+             "answers": answers, "expected_answers": expected, "resume": resume}
+    return row, entry
 
 
 def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
@@ -8395,13 +8453,17 @@ def refuse_same_run(a_path, b_path):
 
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
-    """Runs of two versions of a split answer different questions: they are never compared."""
-    if a_cfg["split"] != b_cfg["split"]:
-        raise EvalError(f"{refusal.split(':')[0]}: different splits ({on_one_line(a_cfg['split'])} vs {on_one_line(b_cfg['split'])}); "
-                        "compare runs of one split")
-    if a_cfg["split_sha"] != b_cfg["split_sha"]:
-        raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
-                        f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})")
+    """Runs of two versions of a split answer different questions: they are never compared. The same
+    hash is the same questions, whatever the file was called (a copy, or a name from an older
+    version); else two files are different splits, and "versions" only one file edited between the runs."""
+    if a_cfg["split_sha"] == b_cfg["split_sha"]:
+        return
+    where = [cfg.get("split_path") or cfg["split"] for cfg in (a_cfg, b_cfg)]   # older runs: the name alone
+    if os.path.normpath(where[0]) != os.path.normpath(where[1]):
+        raise EvalError(f"{refusal.split(':')[0]}: different splits ({shell_word(where[0])} vs "
+                        f"{shell_word(where[1])}); compare runs of one split")
+    raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
+                    f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})")
 
 
 def case_rates(cases, ids):
@@ -11603,7 +11665,8 @@ COMMANDS = {
                                    "the baseline of each other"})]),
     "runs": ("list the run files in a folder, one line each, newest first",
              "Each run file in FOLDER: its split and hash, prompt, model, temperature, "
-             "trials, date and headline figure, newest first.",
+             "trials, date and headline figure, newest first; an interrupted run (its journal) with its answers "
+             "so far and the command that finishes it.",
              [("folder", {"nargs": "?", "default": RUNS_DIR, "help": f"the folder (default {RUNS_DIR})"})]),
     "init": ("start a golden set of your own: a guide, labels, two example cases and a prompt",
              "Write into DIR a labelling guide (GUIDE.md) to fill in, labels.txt, dev.jsonl with two example "

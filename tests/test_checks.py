@@ -243,7 +243,7 @@ def test_structured_output_json(project, cli, fake):
     assert code == 0, err
     assert fake.chat_bodies[0]["format"] == "json"
     assert out.splitlines()[0].startswith("Accuracy: 2/3 = 67%") and "Invalid answers: 1" in out
-    assert load_json("runs/s-v3.json")["config"]["format"] == "json"
+    assert load_json("runs/small-s-v3.json")["config"]["format"] == "json"
 
 
 def test_structured_output_schema_sends_the_labels(project, cli, fake):

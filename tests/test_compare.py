@@ -2,6 +2,7 @@
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 import scipy.stats
@@ -186,7 +187,7 @@ def test_a_run_compared_with_itself_is_refused(project, cli, dev_run):
 def test_runs_of_different_splits_are_called_that(project, cli, dev_run):
     test_run = write_run("runs/test-v2.json", split_run("test", prompt="prompts/v2.txt"))
     code, out, err = cli("compare", dev_run, test_run)
-    assert code == 2 and "different splits (dev vs test)" in err and "versions" not in err
+    assert code == 2 and "different splits (golden/dev.jsonl vs golden/test.jsonl)" in err and "versions" not in err
 
 
 def test_changed_values_print_as_json_and_trials_pair_like_for_like(project, cli):
@@ -822,3 +823,57 @@ def test_compare_shows_how_each_stage_count_of_the_diagnosis_moved(project, cli)
            "  generation: 1 -> 1  (d3 -> d3)" in text
     assert "**Diagnosis**, failing cases by the stage to fix: retrieval 2 → 1 · generation 1 → 1 · task 1 → 1 · " \
            "unclear 1 → 1." in cli("compare", a, b, "--markdown")[1]
+
+
+def test_compare_names_a_judge_or_label_change_as_the_held_out_guard_does(project, cli):
+    """compare said "nothing in the configuration (a rerun...)" when the judge or the labels changed,
+    which the held-out guard counts as another configuration: fixes and breaks got blamed on chance."""
+    cases = [("c1", "bug", "bug"), ("c2", "acceso", "bug")]
+    one = {"models": ["qwen2.5:7b"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": "a" * 64}
+    a = write_run("runs/a.json", make_run(cases, judge=one))
+    b = write_run("runs/b.json", make_run(cases, judge=dict(one, models=["llama3.1:8b"], votes=3, temperature=0.7,
+                                                                  schema=True)))
+    out = cli("compare", a, b)[1]
+    assert "Changed: nothing" not in out
+    line = next(l for l in out.splitlines() if l.startswith("  judge: "))
+    assert "llama3.1:8b" in line and "aaaaaaaaaaaa" not in line   # its prompt's hash short, as a hash is
+    # models first, then each setting: what differs is not cut off in the narrow column of a many-run table
+    assert line == ("  judge: qwen2.5:7b votes=1 temperature=0.0 seed=42 prompt_sha=aaaaaaaa -> "
+                    "llama3.1:8b votes=3 temperature=0.7 seed=42 prompt_sha=aaaaaaaa schema=true")
+    c = write_run("runs/c.json", make_run(cases, labels=["bug", "acceso", "mixed"]))
+    d = write_run("runs/d.json", make_run(cases))
+    changed = json.loads(cli("compare", d, c, "--json")[1])["changed"]
+    assert list(changed) == ["labels"] and changed["labels"][1][-1] == "mixed"
+    assert set(evalpy.TUNED_CONFIG) <= set(evalpy.COMPARED_CONFIG)   # every setting the guard compares
+
+
+def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(project, cli, fake):
+    """Newcomer pass (issue 31): mine/dev.jsonl and ft/dev.jsonl were both split "dev", their runs
+    runs/dev-v1.json, dev-v1-2.json among the golden set's, and compare called them "different
+    versions of the split (dev a74c6ae4 vs dev da3a97b4)"."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    lines = Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    for folder, part in (("mine", lines[:3]), ("ft", lines[3:6])):
+        Path(folder).mkdir()
+        Path(folder, "dev.jsonl").write_text("".join(part), encoding="utf-8")
+        Path(folder, "labels.txt").write_text(Path("golden/labels.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    for folder in ("mine", "ft"):
+        code, out, err = cli("run", "--split", f"{folder}/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)
+        assert code == 0, err
+        assert load_json(f"runs/{folder}-dev-v3.json")["config"]["split"] == f"{folder}-dev"
+    assert "mine-dev" in cli("runs")[1]
+    code, out, err = cli("compare", "runs/mine-dev-v3.json", "runs/ft-dev-v3.json")
+    assert code == 2 and "different splits (mine/dev.jsonl vs ft/dev.jsonl)" in err and "versions" not in err
+    older = load_json("runs/mine-dev-v3.json")   # made before the folder named the split: one file still
+    older["config"]["split"] = "dev"
+    assert cli("compare", write_run("older/dev-v3.json", older), "runs/mine-dev-v3.json")[0] == 0
+    Path("copy").mkdir()   # the same questions in another folder: the same split, whatever it is called
+    for name in ("dev.jsonl", "labels.txt"):
+        Path("copy", name).write_bytes(Path("mine", name).read_bytes())
+    assert cli("run", "--split", "copy/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+    assert cli("compare", "runs/mine-dev-v3.json", "runs/copy-dev-v3.json")[0] == 0
+    Path("mine/dev.jsonl").write_text("".join(lines[:4]), encoding="utf-8")
+    assert cli("run", "--split", "mine/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
+               "--out", "runs/mine-2.json")[0] == 0
+    code, out, err = cli("compare", "runs/mine-dev-v3.json", "runs/mine-2.json")
+    assert code == 2 and "different versions of the split (mine-dev " in err

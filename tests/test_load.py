@@ -174,7 +174,9 @@ def test_a_run_file_whose_labels_one_answer_could_not_tell_apart_is_refused(proj
 
 def test_split_names_resolve_to_golden_files():
     assert evalpy.resolve_split("dev") == ("golden/dev.jsonl", "dev")
-    assert evalpy.resolve_split("data/extra.jsonl") == ("data/extra.jsonl", "extra")
+    assert evalpy.resolve_split("data/extra.jsonl") == ("data/extra.jsonl", "data-extra")   # with its folder
+    assert evalpy.resolve_split("./extra.jsonl") == ("./extra.jsonl", "extra")
+    assert evalpy.resolve_split("golden/support/dev.jsonl") == ("golden/support/dev.jsonl", "support-dev")
     with pytest.raises(evalpy.EvalError):
         evalpy.resolve_split("../dev")
 
@@ -532,7 +534,7 @@ def test_a_split_outside_golden_uses_the_newest_prompt_of_its_own_prompts_folder
         (folder / "prompts" / f"v{n}.txt").write_text(text + "\n", encoding="utf-8")
     code, out, err = cli("run", "--split", "mine/cases.jsonl", "--host", fake.url)
     assert code == 0, err
-    run = json.loads((project / "runs" / "cases-v2.json").read_text(encoding="utf-8"))
+    run = json.loads((project / "runs" / "mine-cases-v2.json").read_text(encoding="utf-8"))
     assert run["config"]["prompt"] == os.path.join("mine", "prompts", "v2.txt")
     assert "warning" not in err   # its prompt names its labels
 

@@ -2,11 +2,12 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import scipy.stats
 
-from conftest import MARKUP, ROOT, evalpy, hand_cases, make_run, markdown_acted_on, write_run
+from conftest import MARKUP, ROOT, answer_key, evalpy, hand_cases, make_run, markdown_acted_on, write_run
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -870,3 +871,21 @@ def test_an_empty_positional_value_is_named(project, cli, fake, argv, says):
     run = write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt", host=fake.url))
     code, out, err = cli(*[run if a == "RUN" else a for a in argv])
     assert code == 2 and err == f"error: {says}\n" and out == "", err
+
+
+def test_label_figures_count_every_answered_case_when_a_judge_check_is_undecided(project, cli, fake):
+    """Newcomer pass (issue 31): with a judge check added by report --checks, the baseline and the
+    per-label figures were worked out on the decided cases alone, which were exactly the label
+    failures: "Majority baseline: 2/2 = 100%" for 8 answered cases."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "acceso", "dev-02": "bug"})
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/r.json")[0] == 0
+    plain = json.loads(cli("report", "runs/r.json", "--json")[1])
+    Path("golden/checks.json").write_text(json.dumps([{"name": "polite", "type": "judge", "value": "es amable"}]))
+    code, out, err = cli("report", "runs/r.json", "--checks", "dev", "--json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["scored"] == 2   # the label failures; the rest wait for a judge
+    assert s["baseline"] == plain["baseline"] and s["baseline"]["total"] == 28
+    assert s["per_label"] == plain["per_label"] and s["confusion"] == plain["confusion"]
+    text = cli("report", "runs/r.json", "--checks", "dev")[1]
+    assert f"Majority baseline (always '{s['baseline']['label']}'): {s['baseline']['correct']}/28" in text

@@ -265,6 +265,22 @@ def interrupted_journal(project, cli, fake, keep):
     fake.chat_bodies.clear()
 
 
+def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
+    """Newcomer pass (issue 31): after a SIGTERM, runs/dev-v1.json.journal was there and `runs`
+    said "no run files in runs"."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("runs")
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json.journal"])
+    assert "unfinished: 5 of 28 answers" in line and "python eval.py run --resume runs/dev-v3.json" in line
+    listed = json.loads(cli("runs", "--json")[1])
+    assert listed == [dict(listed[0], file="runs/dev-v3.json.journal", unfinished=True, answers=5, expected_answers=28,
+                           resume="python eval.py run --resume runs/dev-v3.json")]
+    (project / "runs" / "dev-v3.json.journal").write_text('{"format": 1, "con')   # killed before its first line was whole
+    code, out, err = cli("runs")
+    assert code == 0 and "runs/dev-v3.json.journal" in out and "stopped before" in out
+
+
 def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     with open("runs/dev-v3.json.journal", "a") as f:
@@ -1024,6 +1040,25 @@ def test_a_conversation_case_is_sent_turn_by_turn_after_the_system_prompt(projec
     shown = cli("report", "runs/conv.json", "--case", "c1")[1]
     assert ("Conversation (the answer is the next turn):\n  [user]\n    Hola, soy Ana; mi pedido es el B-12.\n"
             "  [assistant]\n    Gracias, Ana. ¿En qué puedo ayudarle?\n  [user]\n    ¿Y cuándo llega?") in shown
+
+
+def test_vars_are_filled_in_an_input_as_in_a_conversation(project, cli, fake):
+    """Newcomer pass (issue 31): "hello {{who}}" was filled in a case's messages but an input's
+    "hi {{who}}" was sent as written, and an input's {{nope}} passed silently."""
+    Path("mine").mkdir()
+    case = {"id": "c1", "input": "hi {{who}}, {{ who }}", "vars": {"who": "Ann"}, "difficulty": "easy", "note": "n",
+            "checks": [{"type": "contains", "value": "Ann"}]}
+    Path("mine/dev.jsonl").write_text(json.dumps(case) + "\n")
+    Path("mine/p.txt").write_text("Answer.\n")
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "mine/p.txt", "--host", fake.url, "--out", "runs/m.json")
+    assert code == 0, err
+    assert fake.chat_bodies[-1]["messages"][1] == {"role": "user", "content": "hi Ann, Ann"}
+    assert load_json("runs/m.json")["results"][0]["input"] == "hi Ann, Ann"   # stored as sent, as turns are
+    sent = len(fake.chat_bodies)
+    Path("mine/dev.jsonl").write_text(json.dumps(dict(case, input="hi {{nope}}")) + "\n")
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "mine/p.txt", "--host", fake.url, "--out", "runs/n.json")
+    assert code == 2 and "mine/dev.jsonl:1: input uses {{nope}} but the case has no vars.nope" in err
+    assert len(fake.chat_bodies) == sent and not os.path.exists("runs/n.json")
 
 
 @pytest.mark.parametrize("given", [",", "", " , ,", ",,,"])

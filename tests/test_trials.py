@@ -45,7 +45,7 @@ def test_every_trial_is_kept_with_its_number(project, cli, fake):
     code, out, err = cli("run", "--split", split, "--prompt", "prompts/v2.txt",
                          "--host", fake.url, "--repeat", 3)
     assert code == 0, err
-    run = load_json("runs/s-v2.json")
+    run = load_json("runs/small-s-v2.json")
     assert run["config"]["repeat"] == 3
     assert [(r["id"], r["trial"]) for r in run["results"]] == [(c, t) for c, _, _ in SCRIPT for t in (1, 2, 3)]
     assert [r["response"] for r in run["results"] if r["id"] == "c4"] == SCRIPT[3][2]
