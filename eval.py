@@ -387,6 +387,9 @@ OPTIONS = (
                                      "answer length, each judge's rate and family, split votes, and the position "
                                      "flips of pairwise comparisons stored beside it", "flag", False),
     Option(("--json",), ("judge",), "with --audit: print the audit as JSON", "flag", False),
+    Option(("--checks",), ("judge",), "judge with the checks this split file (and its checks.json) defines now, "
+                                      "instead of those stored in the run: a judge check added after the run is "
+                                      "asked of the stored answers", metavar="SPLIT", judge_call=True),
     # calibrate
     Option(("--json",), ("calibrate",), "print the figures as JSON", "flag", False),
     Option(("--audit",), ("calibrate",), "add the judge-bias audit (judge RUN --audit), with people's verdicts by "
@@ -8196,10 +8199,13 @@ def stray_warning(file, strays):
             f"another version of it?), left out here: {', '.join(strays[:10])}")
 
 
-def report_gates(cases, s, min_accuracy=None, must_pass=()):
-    """(exit code, messages) for the gates asked of a report."""
+def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
+    """(exit code, messages) for the gates asked of a report. Scored with a split's checks now
+    (report --checks), the judge to ask again is asked with them: a judge check added after the run
+    was never asked, and plain `judge RUN` would not see it."""
     if min_accuracy is None and not must_pass:
         return 0, []
+    again = f"judge again (eval.py judge RUN{f' --checks {checks_path}' if checks_path else ''})"
     known = sorted({t for c in cases for t in c["tags"]})
     for tag in must_pass:
         if tag not in known:
@@ -8211,9 +8217,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
                    f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), left without a "
-                   "verdict (infrastructure, not the model); judge again (eval.py judge RUN)"]
+                   f"verdict (infrastructure, not the model); {again}"]
     if min_accuracy is not None and not s["scored"]:
-        return 2, ["gates not judged: no case has a verdict (the judge gave none); judge again (eval.py judge RUN)"]
+        return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     failed, passed, undecided = [], [], []
     if min_accuracy is not None:
         accuracy_gate(s, min_accuracy, failed, passed, undecided)
@@ -8230,7 +8236,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
         else:
             passed.append(verdict)
     if undecided and not failed:
-        return 2, [f"gates not judged: {m}; judge again (eval.py judge RUN)" for m in undecided]
+        return 2, [f"gates not judged: {m}; {again}" for m in undecided]
     return gate_outcome(failed, passed)
 
 
@@ -9290,6 +9296,23 @@ def read_human_verdicts(path):
     return verdicts
 
 
+def with_checks_now(path, results):
+    """judge --checks: the run's answers carrying the checks the split defines now in place of the
+    stored ones, as report --checks scores them, so a judge check added after the run can be asked.
+    The judged run stores them with each answer: its report needs no --checks again."""
+    checks = checks_from_split(path)
+    same_cases(path, checks, results)
+    same_tools(path, checks, results)
+    warn(f"judged with the checks {path} defines now, not those stored in the run")
+    now = []
+    for r in results:
+        rule = checks[r["id"]]
+        r = {k: v for k, v in r.items() if k != "pass_threshold"}   # none written is none, as run stores it
+        now.append(dict(r, checks=rule["checks"], **({"pass_threshold": rule["pass_threshold"]}
+                                                       if rule["pass_threshold"] is not None else {})))
+    return now
+
+
 def capped(problems, shown=20):
     """A list of problems, one a line, cut at `shown` with how many more there are."""
     more = len(problems) - shown
@@ -9300,12 +9323,15 @@ def judge_run(args):
     """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
     new votes, to be written as a new run file, and how many answers had a judge call fail."""
     run = load_run(args.run)
+    if args.checks:
+        run["results"] = with_checks_now(args.checks, run["results"])
     todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
             and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo:
-        raise EvalError(f"{args.run}: no answer has a judge check; add one to the split and use report "
-                        "--checks to see it, or run again")
-    config = dict(run["config"], judged_from=args.run)
+        raise EvalError(f"{args.run}: no answer has a judge check"
+                        + (f" in {args.checks}" if args.checks else "; add one to the split and judge the answers "
+                           f"with it: eval.py judge {args.run} --checks SPLIT"))
+    config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
@@ -11498,7 +11524,7 @@ def cmd_report(args):
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
     s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
-    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run, config), args.checks])
