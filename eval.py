@@ -288,7 +288,8 @@ OPTIONS = (
     Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True,
            recorded_as=()),   # the guard compares runs of one split (its hash) already
     Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}; of "
-                                    "prompts/X/ for golden/X/, of DIR/prompts/ for a split in DIR that has one); "
+                                    "prompts/X/ for golden/X/, of DIR/prompts/ for a split in a DIR outside golden/ "
+                                    "that has one); "
                                     "repeat it, or --model, for a grid: a run of each model with each prompt, then "
                                     "one compare of them all", "each",
            run_config=True, recorded_as=("prompt_sha",)),   # {newest}: the newest prompt where the help is asked
@@ -2722,17 +2723,25 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
             for case in cases for name in names if name not in prompt_values(case)]
 
 
-def prompt_folder(split_path):
-    """Prompts live in the split's own prompts/ folder where it has one (mine/cases.jsonl ->
-    mine/prompts/, as a set of one's own is laid out), else in the folder that mirrors the split's:
-    golden/support/ -> prompts/support/. A split elsewhere without one falls back to prompts/, and
-    run warns when that prompt does not name its labels (label_mismatch)."""
+def prompts_home(split_path):
+    """Where a split's prompts belong: under golden/, the folder that mirrors the split's (golden/ ->
+    prompts/, golden/support/ -> prompts/support/), always, so `run --split dev` takes the prompt
+    `run --help` names; elsewhere the split's own prompts/ folder (mine/cases.jsonl -> mine/prompts/,
+    as a set of one's own is laid out)."""
     folder = os.path.dirname(split_path) or "."
-    own = os.path.join(folder, PROMPTS_DIR)
-    if os.path.isdir(own) and os.path.relpath(own) != os.path.normpath(PROMPTS_DIR):
-        return own
     inside = os.path.relpath(folder, GOLDEN_DIR)
-    return PROMPTS_DIR if inside == "." or inside.startswith("..") else os.path.join(PROMPTS_DIR, inside)
+    if not inside.startswith(".."):
+        return os.path.normpath(os.path.join(PROMPTS_DIR, inside))
+    return os.path.normpath(os.path.join(folder, PROMPTS_DIR))
+
+
+def prompt_folder(split_path):
+    """The folder whose newest prompt a split takes: its prompts_home(); a split outside golden/
+    without a prompts/ folder of its own falls back to prompts/, and run warns when that prompt does
+    not name its labels (label_mismatch)."""
+    home = prompts_home(split_path)
+    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    return home if not inside.startswith("..") or os.path.isdir(home) else PROMPTS_DIR
 
 
 def prompt_labels_path(prompt_path):
@@ -2778,9 +2787,8 @@ def label_mismatch(labels, split_path, prompt_text, prompt_path):
         said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(missing)} of {labels_path}")
     if extra:
         said.append(f"names {', '.join(extra)}, {'a label' if len(extra) == 1 else 'labels'} {labels_path} does not have")
-    own = os.path.join(os.path.dirname(split_path) or ".", PROMPTS_DIR)
     return inert(f"warning: {prompt_path} {', and '.join(said)}; is it the prompt for this split? "
-                 f"(--prompt PATH, or put one in {own}{os.sep})")
+                 f"(--prompt PATH, or put one in {prompts_home(split_path)}{os.sep})")
 
 
 def newest_prompt(folder=PROMPTS_DIR):

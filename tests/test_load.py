@@ -535,6 +535,30 @@ def test_a_prompt_that_does_not_name_the_splits_labels_is_warned_of(project, cli
     assert err.index("warning: prompts/v3.txt") < err.index("split mine/cases.jsonl")   # before the run's first line
 
 
+def test_a_golden_split_takes_the_prompt_help_names_and_the_warning_points_there(project, cli, fake, capsys):
+    """Newcomer pass N11: the warning for golden/dev.jsonl said "put one in golden/prompts/", though
+    golden splits take prompts/; with golden/prompts/v9.txt there, run --split dev used it while
+    run --help said "here prompts/v3.txt". A split under golden/ takes the folder that mirrors it,
+    always, and the warning sends one there."""
+    (project / "golden" / "prompts").mkdir()
+    (project / "golden" / "prompts" / "v9.txt").write_text("Responde bug o feature.\n", encoding="utf-8")
+    (project / "prompts" / "v4.txt").write_text("Clasifica el ticket.\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cli("run", "--help")
+    assert "here prompts/v4.txt" in " ".join(capsys.readouterr().out.split())
+    fake.answers = {}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2")
+    assert code == 0, err
+    assert json.loads((project / "runs" / "dev-v4.json").read_text(encoding="utf-8"))["config"]["prompt"] == "prompts/v4.txt"
+    assert "(--prompt PATH, or put one in prompts/)" in err and "golden/prompts" not in err
+    own_split(project)
+    os.rename(project / "mine", project / "golden" / "tickets")
+    code, out, err = cli("run", "--split", "golden/tickets/cases.jsonl", "--host", fake.url)
+    assert code == 2 and err == "error: no prompts/tickets/ folder here; pass --prompt PATH\n"
+    code, out, err = cli("run", "--split", "golden/tickets/cases.jsonl", "--prompt", "prompts/v4.txt", "--host", fake.url)
+    assert code == 0 and "(--prompt PATH, or put one in prompts/tickets/)" in err, err
+
+
 def test_the_shipped_prompts_name_the_shipped_labels(project, cli, fake):
     fake.answers = {}
     code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v1.txt", "--host", fake.url, "--limit", "2")
