@@ -2682,12 +2682,29 @@ NEW_SET_PROMPT = ("Read the user's message and say which category it belongs to:
                   "Answer with the category alone, in lower case.\n")
 
 
+def prompts_home(split_path):
+    """Where a split's prompts belong: under golden/, the folder that mirrors the split's (golden/ ->
+    prompts/, golden/support/ -> prompts/support/), always, so `run --split dev` takes the prompt
+    `run --help` names; elsewhere the split's own prompts/ folder (mine/cases.jsonl -> mine/prompts/,
+    as a set of one's own is laid out)."""
+    folder = os.path.dirname(split_path) or "."
+    if under_golden(split_path):
+        return os.path.normpath(os.path.join(PROMPTS_DIR, os.path.relpath(folder, GOLDEN_DIR)))
+    return os.path.normpath(os.path.join(folder, PROMPTS_DIR))
+
+
+def under_golden(split_path):
+    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    return inside != os.pardir and not inside.startswith(os.pardir + os.sep)
+
+
 def new_golden_set(folder):
     """{path: text} of the files `init` writes into folder: guide, labels, example cases, prompt."""
     return {os.path.join(folder, "GUIDE.md"): NEW_SET_GUIDE,
             os.path.join(folder, LABELS_FILE): "".join(l + "\n" for l in NEW_SET_LABELS),
             os.path.join(folder, "dev.jsonl"): "".join(json_text(c) + "\n" for c in NEW_SET_CASES),
-            os.path.join(folder, PROMPTS_DIR, "v1.txt"): NEW_SET_PROMPT}
+            # under golden/ the prompt goes where its splits look for it: prompts/X/, not golden/X/prompts/
+            os.path.join(prompts_home(os.path.join(folder, "dev.jsonl")), "v1.txt"): NEW_SET_PROMPT}
 
 
 def write_golden_set(folder):
@@ -2723,25 +2740,12 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
             for case in cases for name in names if name not in prompt_values(case)]
 
 
-def prompts_home(split_path):
-    """Where a split's prompts belong: under golden/, the folder that mirrors the split's (golden/ ->
-    prompts/, golden/support/ -> prompts/support/), always, so `run --split dev` takes the prompt
-    `run --help` names; elsewhere the split's own prompts/ folder (mine/cases.jsonl -> mine/prompts/,
-    as a set of one's own is laid out)."""
-    folder = os.path.dirname(split_path) or "."
-    inside = os.path.relpath(folder, GOLDEN_DIR)
-    if not inside.startswith(".."):
-        return os.path.normpath(os.path.join(PROMPTS_DIR, inside))
-    return os.path.normpath(os.path.join(folder, PROMPTS_DIR))
-
-
 def prompt_folder(split_path):
     """The folder whose newest prompt a split takes: its prompts_home(); a split outside golden/
     without a prompts/ folder of its own falls back to prompts/, and run warns when that prompt does
     not name its labels (label_mismatch)."""
     home = prompts_home(split_path)
-    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
-    return home if not inside.startswith("..") or os.path.isdir(home) else PROMPTS_DIR
+    return home if under_golden(split_path) or os.path.isdir(home) else PROMPTS_DIR
 
 
 def prompt_labels_path(prompt_path):

@@ -557,6 +557,11 @@ def test_a_golden_split_takes_the_prompt_help_names_and_the_warning_points_there
     assert code == 2 and err == "error: no prompts/tickets/ folder here; pass --prompt PATH\n"
     code, out, err = cli("run", "--split", "golden/tickets/cases.jsonl", "--prompt", "prompts/v4.txt", "--host", fake.url)
     assert code == 0 and "(--prompt PATH, or put one in prompts/tickets/)" in err, err
+    code, out, err = cli("init", "golden/new")          # a set made under golden/ gets its prompt where it is looked for
+    assert code == 0 and "--prompt prompts/new/v1.txt" in out and not (project / "golden" / "new" / "prompts").exists()
+    fake.answers = {}
+    code, out, err = cli("run", "--split", "golden/new/dev.jsonl", "--host", fake.url)
+    assert code == 0 and "prompt prompts/new/v1.txt" in err and "warning" not in err, err
 
 
 def test_the_shipped_prompts_name_the_shipped_labels(project, cli, fake):
