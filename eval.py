@@ -2553,9 +2553,12 @@ def jsonl_objects(path, data, problems):
             problems.append(f"{where}: {json_problem(e)}")
 
 
-def load_split(path):
+def load_split(path, more_problems=None):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
-    (no labels.txt beside it). The sha covers the split and its checks.json, if any."""
+    (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
+    found in one round: a line at fault still claims its id (a second line with it is a duplicate now,
+    not once the first is fixed), and more_problems(cases) adds what a caller finds in them (the
+    prompt's vars), the lines at fault included, to the one refusal."""
     folder = os.path.dirname(path) or "."
     data = read_bytes(path, "split file")
     labels_path = os.path.join(folder, LABELS_FILE)
@@ -2566,20 +2569,28 @@ def load_split(path):
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
-    problems, cases, first_line_of = [], [], {}
+    problems, cases, first_line_of, at_fault = [], [], {}, []
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{path}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
     for number, where, obj in jsonl_objects(path, data, problems):
         case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
         problems.extend(f"{where}: {p}" for p in case_problems)
+        case_id = case.get("id") if case is not None else None
+        if isinstance(case_id, str) and case_id in first_line_of:
+            problems.append(f"{where}: duplicate id {case_id!r} (first on line {first_line_of[case_id]})")
+            continue
+        if isinstance(case_id, str):
+            first_line_of[case_id] = number
         if case_problems:
+            if case is not None and type(case.get("vars", {})) is dict:   # its vars can still be read against the prompt
+                at_fault.append({"line": number, "vars": case.get("vars", {}),
+                                 **({"context": []} if "context" in case else {})})   # passages there: {{context}} has a value
             continue
-        if case["id"] in first_line_of:
-            problems.append(f"{where}: duplicate id {case['id']!r} (first on line {first_line_of[case['id']]})")
-            continue
-        first_line_of[case["id"]] = case["line"] = number
+        case["line"] = number
         cases.append(case)
+    if problems and more_problems:
+        problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
         problems.append(f"{path}: no cases (the file is empty)")
     elif labels is None and cases and not problems and not any(case["checks"] for case in cases):
@@ -2822,13 +2833,15 @@ def load_prompt(path):
 
 def load_inputs(config):
     """The split and the prompt a run will use, every problem in them found before any call."""
-    cases, labels, split_sha = load_split(config["split_path"])
+    prompt_text, prompt_sha = load_prompt(config["prompt"])
+    # a split at fault is refused with its prompt's problems too (its cases' vars), in one round
+    cases, labels, split_sha = load_split(config["split_path"], lambda cases: prompt_problems(
+        config["prompt"], prompt_text, config["split_path"], cases))
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
     context_sha = None
     if config.get("context_path"):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
-    prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = prompt_problems(config["prompt"], prompt_text, config["split_path"], chosen)
     problems += [f"{config['split_path']}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
                  "this case has no context (give it, or run --context FILE)"

@@ -83,7 +83,28 @@ def test_each_kind_of_problem_is_reported_with_file_and_line(tmp_path, line, mes
 
 def test_all_problems_are_reported_at_once(tmp_path):
     found = problems(write_split(tmp_path, ["{bad\n", GOOD, "\n", dict(GOOD, expected="x")]))
-    assert [p.split(": ")[0].rsplit(":", 1)[1] for p in found] == ["1", "3", "4"]
+    # line 4: its label, and its id, line 2's (said at once, not once the label is fixed: N12)
+    assert [p.split(": ")[0].rsplit(":", 1)[1] for p in found] == ["1", "3", "4", "4"]
+
+
+def test_every_problem_of_a_split_and_its_prompt_is_reported_in_one_round(project, cli, fake):
+    """Newcomer pass N12: a duplicate id on line 2 was reported only once line 1's unknown field was
+    fixed, and a case without the vars.who the prompt uses only once its conversation was right. The
+    README says every problem is reported at once: one refusal names them all."""
+    Path("p.txt").write_text("Atiende a {{who}}.", encoding="utf-8")
+    lines = [dict(GOOD, expeted="bug", vars={"who": "Ana"}), dict(GOOD, vars={"who": "Ana"}),
+             {"id": "c3", "messages": [{"role": "user", "content": "hola"}, {"role": "assistant", "content": "sí"}],
+              "expected": "bug", "difficulty": "easy", "note": "n"},
+             dict(GOOD, id="c4", vars={"who": "Ana"})]
+    Path("golden/mine.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/mine.jsonl", "--prompt", "p.txt", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    said = err.removeprefix("error: ").splitlines()
+    assert said[0].startswith("golden/mine.jsonl:1: unknown field 'expeted'"), err
+    assert "golden/mine.jsonl:2: duplicate id 'c1' (first on line 1)" in said
+    assert any(l.startswith("golden/mine.jsonl:3: ") and "user" in l for l in said), err
+    assert "golden/mine.jsonl:3: p.txt uses {{who}} but this case has no vars.who" in said
+    assert len(said) == 4, err
 
 
 def test_bom_is_reported(tmp_path):
