@@ -2108,8 +2108,17 @@ def unreadable(path, what, error):
 def json_problem(error):
     """One line for a JSON error: JSONDecodeError's message and column, or what strict_json refused."""
     if isinstance(error, json.JSONDecodeError):
-        return f"bad JSON: {error.msg} (column {error.colno})"
+        return f"bad JSON: {json_error_at(error, f'column {error.colno}')}"
     return str(error)
+
+
+def json_error_at(error, where):
+    """A JSONDecodeError's message with its place: json leaves some unfinished ("Unterminated
+    string starting at") for its own str() to end with the place, so they get it as their end;
+    the others get it in brackets."""
+    if error.msg.endswith(" at"):
+        return f"{error.msg[0].lower()}{error.msg[1:]} {where}"
+    return f"{error.msg} ({where})"
 
 
 def parse_labels(path):
@@ -5415,7 +5424,8 @@ def load_run(path):
         if path.endswith(".jsonl"):
             raise EvalError(f"{path} looks like a split, not a run: run it with `python eval.py run --split "
                             f"{path}`, then report the run file it writes") from None
-        raise damaged(path, f" (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        where = f"line {e.lineno}, column {e.colno}"
+        raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {e.msg}'})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
     except RecursionError:

@@ -74,7 +74,7 @@ def test_spanish_field_names_are_aliases(tmp_path):
      '[{"type": ["regex"], "value": "a"}]}\n', "s.jsonl:2: check type ['regex'] is unknown"),
     ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": '
      '[{"type": {"a": 1}, "value": "a"}]}\n', "s.jsonl:2: check type {'a': 1} is unknown"),
-    ('{"id": "x", "input": "unterminated\n', "s.jsonl:2: bad JSON: Unterminated string starting at (column 22)"),
+    ('{"id": "x", "input": "unterminated\n', "s.jsonl:2: bad JSON: unterminated string starting at column 22"),
 ])
 def test_each_kind_of_problem_is_reported_with_file_and_line(tmp_path, line, message):
     found = problems(write_split(tmp_path, [GOOD, line, dict(GOOD, id="c3")]))
