@@ -5014,6 +5014,17 @@ def earlier_held_out_runs(folders, split_sha, config):
     return found
 
 
+# A recorded setting as a person names it, and whether the name is plural: "with different labels",
+# "with a different prompt", never "another labels" or "another prompt_sha".
+SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
+                 "max_turns": "max turns"}
+PLURAL_SETTINGS = ("labels", "options", "max_turns")
+
+
+def setting_in_words(key):
+    return ("different " if key in PLURAL_SETTINGS else "a different ") + SETTING_WORDS.get(key, key)
+
+
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
@@ -5021,7 +5032,7 @@ def guard_held_out(config, inputs, folders, forced):
     if not earlier:
         return None
     first = earlier[0]
-    why = (f"{first['path']} already ran this split with another {' and '.join(first['differs'])} "
+    why = (f"{first['path']} already ran this split with {' and '.join(map(setting_in_words, first['differs']))} "
            f"({first['prompt']}, {first['model']})")
     if not forced:
         raise EvalError(f"refusing to run the held-out {config['split']} split again: {why}.\n"
