@@ -11391,6 +11391,11 @@ class CommandLine(argparse.ArgumentParser):
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
 
     def error(self, message):
+        required = re.fullmatch(r"the following arguments are required: (.*)", message)
+        if required:   # argparse lists a positional that may be left out (compare's more RUNs) among them
+            optional = {a.metavar or a.dest for a in self._actions if not a.option_strings and a.nargs in ("*", "?")}
+            names = [n for n in required.group(1).split(", ") if n not in optional]
+            message = f"the following arguments are required: {', '.join(names)}"
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         near = wrong and difflib.get_close_matches(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)), n=1)
         hint = f"; did you mean {near[0]}?" if near else ""

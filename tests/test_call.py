@@ -76,6 +76,9 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     (["run", "--split", "dev", "--temperature", "nan"], "argument --temperature: 'nan'"),
     (["judge", "r.json", "--judge-temperature", "-0.5"], "argument --judge-temperature: '-0.5'"),
     (["run", "--jobs", "0"], "argument --jobs: '0': give a whole number, 1 or more"),
+    # newcomer pass N14: "required: baseline, candidate, RUN", though more runs are optional
+    (["compare"], "the following arguments are required: baseline, candidate (see"),
+    (["compare", "runs/a.json"], "the following arguments are required: candidate (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
