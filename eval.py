@@ -6178,10 +6178,16 @@ def stage_of(case, trial):
     if not failed:
         return "unclear", "no blocking check failed"
     if not faithful:   # no judge read the answer against the passages: generation is not ruled out
-        return "unclear", "no faithful check: its faithfulness is not known; it failed " + ", ".join(failed)
+        return "unclear", "no faithful check: its faithfulness is not known; it failed " + the_checks(failed)
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
     return "task", ("faithful, but not an answer to the question" if relevance
-                    else "faithful to the passages, yet it failed " + ", ".join(failed))
+                    else "faithful to the passages, yet it failed " + the_checks(failed))
+
+
+def the_checks(names):
+    """Checks named as checks, quoted: a check's name is the user's words ("says 30 days"), which
+    would otherwise read as the sentence's own."""
+    return f"the check{'s' if len(names) > 1 else ''} " + ", ".join(f"'{n}'" for n in names)
 
 
 def diagnose(cases):

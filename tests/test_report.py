@@ -646,9 +646,26 @@ def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(
     path = write_run(project / "m.json", make_run(specs, labels=None, split="rag"))
     d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
     assert d["unclear"] == ["m1", "m2", "m3"] and d["task"] == [], d
-    assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed regex"
-    assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed answer_relevant"
+    # newcomer pass N14: check names are quoted ("yet it failed says 30 days" read as a sentence)
+    assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed the check 'regex'"
+    assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed the check 'answer_relevant'"
     assert "faithful to the passages" not in cli("report", path)[1]
+
+
+def test_the_diagnosis_quotes_the_checks_a_faithful_answer_failed(project, cli):
+    """Newcomer pass N14: "faithful to the passages, yet it failed says 30 days" read as a sentence
+    about days; the checks a faithful answer failed are named as checks, quoted."""
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "says 30 days", "type": "contains", "value": "30", "blocking": True},
+              {"name": "cites it", "type": "contains", "value": "[a]", "blocking": True}]
+    specs = [{"id": "t1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "answer",
+              "checks": checks[:2], "judges": [vote("faithful", True, claims_raw(("Returns", True, "a")))]},
+             {"id": "t2", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "answer",
+              "checks": checks, "judges": [vote("faithful", True, claims_raw(("Returns", True, "a")))]}]
+    path = write_run(project / "t.json", make_run(specs, labels=None, split="rag"))
+    d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
+    assert d["why"] == {"t1": "faithful to the passages, yet it failed the check 'says 30 days'",
+                        "t2": "faithful to the passages, yet it failed the checks 'says 30 days', 'cites it'"}
 
 
 def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
