@@ -803,3 +803,17 @@ def test_check_names_expected_text_ids_and_difficulty_never_start_a_line_of_thei
     assert "Trial 1 (greets\\nFORGEDname pass)" in case
     for text in (out, case):
         assert not [line for line in re.split("[\n\u2028\u2029]", text) if line.startswith("FORGED")], text
+
+
+def test_a_run_where_every_call_failed_names_the_checks_it_is_scored_with(project, cli, fake):
+    """Newcomer pass N14: a run where every call failed said "Scored with 0 checks", as though the
+    split had none; it names the split's checks, with the same hash a run with answers has."""
+    fake.faults = ["500"] * 40
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "3")
+    assert code == 2, err
+    fake.faults = []
+    code, good, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "3", "--out", "runs/ok.json")
+    assert code == 0, err
+    scored = [l for l in out.splitlines() if l.startswith("Scored with")]
+    assert scored == [l for l in good.splitlines() if l.startswith("Scored with")]
+    assert scored[0].startswith("Scored with 1 check (label; checks sha "), scored
