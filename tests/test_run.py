@@ -923,6 +923,18 @@ def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
     assert stream.getvalue().startswith("[3/200] errors 1 ")
 
 
+def test_off_a_terminal_a_run_of_fewer_than_twenty_steps_still_waits_five_percent_a_line():
+    """Newcomer pass N14: a 28-case run printed 28 lines (a step of 28 // 20 = 1 case, 3.6%); the
+    README says every 5%: a line once at least 5% more is done, 2 cases of 28."""
+    import io
+    stream = io.StringIO()
+    progress = evalpy.Progress(28, 0, stream)
+    for done in range(1, 29):
+        progress.update(done, 0)
+    progress.update(28, 0, final=True)
+    assert [line.split("]")[0] + "]" for line in stream.getvalue().splitlines()] == [f"[{n}/28]" for n in range(2, 29, 2)]
+
+
 def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five.json")
