@@ -2586,14 +2586,15 @@ def load_split(path, more_problems=None):
         case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
         problems.extend(f"{where}: {p}" for p in case_problems)
         case_id = case.get("id") if case is not None else None
-        if isinstance(case_id, str) and case_id in first_line_of:
+        case_id = case_id if isinstance(case_id, str) and case_id else None   # an empty one is said as such
+        if case_id in first_line_of:
             problems.append(f"{where}: duplicate id {case_id!r} (first on line {first_line_of[case_id]})")
             continue
-        if isinstance(case_id, str):
+        if case_id is not None:
             first_line_of[case_id] = number
         if case_problems:
-            if case is not None and type(case.get("vars", {})) is dict:   # its vars can still be read against the prompt
-                at_fault.append({"line": number, "vars": case.get("vars", {}),
+            if case is not None and type(obj.get("vars", {})) is dict:   # its vars can still be read against the prompt
+                at_fault.append({"line": number, "vars": obj.get("vars", {}),
                                  **({"context": []} if "context" in case else {})})   # passages there: {{context}} has a value
             continue
         case["line"] = number

@@ -107,6 +107,19 @@ def test_every_problem_of_a_split_and_its_prompt_is_reported_in_one_round(projec
     assert len(said) == 4, err
 
 
+def test_one_round_names_no_fault_twice(project, cli, fake):
+    """From the attack on N12: two empty ids are each "field 'id' is empty", not also a duplicate;
+    a line whose vars are not an object is told so, not also that it lacks the prompt's var."""
+    Path("p.txt").write_text("Atiende a {{who}}.", encoding="utf-8")
+    lines = [dict(GOOD, id=""), dict(GOOD, id=""), dict(GOOD, id="c3", vars="Ana", expected="x")]
+    Path("golden/mine.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/mine.jsonl", "--prompt", "p.txt", "--host", fake.url)
+    said = err.removeprefix("error: ").splitlines()
+    assert code == 2 and "duplicate" not in err and "golden/mine.jsonl:3: p.txt uses" not in err, err
+    assert "golden/mine.jsonl:1: p.txt uses {{who}} but this case has no vars.who" in said, err
+    assert len([l for l in said if l.startswith("golden/mine.jsonl:3: ")]) == 2, err   # its vars, its label
+
+
 def test_bom_is_reported(tmp_path):
     raw = b"\xef\xbb\xbf" + json.dumps(GOOD).encode() + b"\n"
     assert any("s.jsonl:1: starts with a byte-order mark" in p for p in problems(write_split(tmp_path, [], raw)))
