@@ -2918,8 +2918,11 @@ def checks_from_split(split):
             for c in cases}
 
 
-def same_cases(path, checks, cases):
-    only = one_sided(set(checks), {c["id"] for c in cases})
+def same_cases(path, checks, cases, subset=None):
+    """--checks SPLIT: the split's cases are the run's; of a run of part of the split (--limit,
+    --cases), the run's are among the split's."""
+    asked = {c["id"] for c in cases}
+    only = one_sided(set(checks) & asked if subset else set(checks), asked)
     if only:
         raise EvalError(f"--checks {path}: its cases are not the run's ({only} on one side only)")
 
@@ -9357,12 +9360,12 @@ def read_human_verdicts(path):
     return verdicts
 
 
-def with_checks_now(path, results):
+def with_checks_now(path, results, subset=None):
     """judge --checks: the run's answers carrying the checks the split defines now in place of the
     stored ones, as report --checks scores them, so a judge check added after the run can be asked.
     The judged run stores them with each answer: its report needs no --checks again."""
     checks = checks_from_split(path)
-    same_cases(path, checks, results)
+    same_cases(path, checks, results, subset)
     same_tools(path, checks, results)
     warn(f"judged with the checks {path} defines now, not those stored in the run")
     now = []
@@ -9385,7 +9388,7 @@ def judge_run(args):
     new votes, to be written as a new run file, and how many answers had a judge call fail."""
     run = load_run(args.run)
     if args.checks:
-        run["results"] = with_checks_now(args.checks, run["results"])
+        run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
     todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
             and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo:
@@ -11605,7 +11608,7 @@ def show_one_case(args, checks):
     if args.html is not None:
         raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
     run = load_run(args.run)
-    scored_with_checks_now(args, checks, run["results"])
+    scored_with_checks_now(args, checks, run)
     show(view_of(args), *case_views(run, args.case, checks, args.checks))
     return 0
 
@@ -11615,16 +11618,16 @@ def graded_for_report(args, checks):
     if args.html is None and checks is None:
         return (None, *read_graded(args.run))   # its results are let go once graded
     run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
-    scored_with_checks_now(args, checks, run["results"])
+    scored_with_checks_now(args, checks, run)
     return (run if args.html is not None else None), run["config"], grade_run(run, checks)
 
 
-def scored_with_checks_now(args, checks, results):
+def scored_with_checks_now(args, checks, run):
     """report --checks: the split's cases must be the run's, its trajectory checks written for the
     tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, results)
-        same_tools(args.checks, checks, results)
+        same_cases(args.checks, checks, run["results"], run["config"].get("subset"))
+        same_tools(args.checks, checks, run["results"])
         warn(f"scored with the checks {args.checks} defines now, not those stored in the run")
 
 

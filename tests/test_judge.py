@@ -1113,3 +1113,11 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url)
     assert code == 2 and err == f"error: --checks {judged_split}: its cases are not the run's (j11 on one side only)\n"
     assert len(fake.chat_bodies) == asked
+    # a run of part of the split (--limit) is judged with the checks of the cases it asked
+    (folder / "checks.json").write_text(json.dumps([{"name": "says hello", "type": "icontains", "value": "hola"}]))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--limit", "3", "--out", "runs/three.json")[0] == 0
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers", "type": "judge", "value": CRITERION}]))
+    code, out, err = cli("judge", "runs/three.json", "--checks", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 2/3 = 67%"), (out, err)
+    code, out, err = cli("report", "runs/three.json", "--checks", judged_split)
+    assert code == 0 and "Undecided: 3 answers" in out, out
