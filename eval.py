@@ -288,7 +288,8 @@ OPTIONS = (
     Option(("--split",), ("run",), "dev, test (golden/<name>.jsonl), or a path ending in .jsonl", run_config=True,
            recorded_as=()),   # the guard compares runs of one split (its hash) already
     Option(("--prompt",), ("run",), "system prompt file (default: the newest prompts/vN.txt, highest N{newest}; of "
-                                    "prompts/X/ for golden/X/, of DIR/prompts/ for a split in DIR that has one); "
+                                    "prompts/X/ for golden/X/, of DIR/prompts/ for a split in a DIR outside golden/ "
+                                    "that has one); "
                                     "repeat it, or --model, for a grid: a run of each model with each prompt, then "
                                     "one compare of them all", "each",
            run_config=True, recorded_as=("prompt_sha",)),   # {newest}: the newest prompt where the help is asked
@@ -387,6 +388,9 @@ OPTIONS = (
                                      "answer length, each judge's rate and family, split votes, and the position "
                                      "flips of pairwise comparisons stored beside it", "flag", False),
     Option(("--json",), ("judge",), "with --audit: print the audit as JSON", "flag", False),
+    Option(("--checks",), ("judge",), "judge with the checks this split file (and its checks.json) defines now, "
+                                      "instead of those stored in the run: a judge check added after the run is "
+                                      "asked of the stored answers", metavar="SPLIT", judge_call=True),
     # calibrate
     Option(("--json",), ("calibrate",), "print the figures as JSON", "flag", False),
     Option(("--audit",), ("calibrate",), "add the judge-bias audit (judge RUN --audit), with people's verdicts by "
@@ -2179,8 +2183,17 @@ def unreadable(path, what, error):
 def json_problem(error):
     """One line for a JSON error: JSONDecodeError's message and column, or what strict_json refused."""
     if isinstance(error, json.JSONDecodeError):
-        return f"bad JSON: {error.msg} (column {error.colno})"
+        return f"bad JSON: {json_error_at(error, f'column {error.colno}')}"
     return str(error)
+
+
+def json_error_at(error, where):
+    """A JSONDecodeError's message with its place: json leaves some unfinished ("Unterminated
+    string starting at") for its own str() to end with the place, so they get it as their end;
+    the others get it in brackets."""
+    if error.msg.endswith(" at"):
+        return f"{error.msg[0].lower()}{error.msg[1:]} {where}"
+    return f"{error.msg} ({where})"
 
 
 def parse_labels(path):
@@ -2652,9 +2665,12 @@ def jsonl_objects(path, data, problems):
             problems.append(f"{where}: {json_problem(e)}")
 
 
-def load_split(path):
+def load_split(path, more_problems=None):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
-    (no labels.txt beside it). The sha covers the split and its checks.json, if any."""
+    (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
+    found in one round: a line at fault still claims its id (a second line with it is a duplicate now,
+    not once the first is fixed), and more_problems(cases) adds what a caller finds in them (the
+    prompt's vars), the lines at fault included, to the one refusal."""
     folder = os.path.dirname(path) or "."
     data = read_bytes(path, "split file")
     labels_path = os.path.join(folder, LABELS_FILE)
@@ -2665,20 +2681,29 @@ def load_split(path):
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
-    problems, cases, first_line_of = [], [], {}
+    problems, cases, first_line_of, at_fault = [], [], {}, []
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
     for number, where, obj in jsonl_objects(path, data, problems):
         case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
         problems.extend(f"{where}: {p}" for p in case_problems)
+        case_id = case.get("id") if case is not None else None
+        case_id = case_id if isinstance(case_id, str) and case_id else None   # an empty one is said as such
+        if case_id in first_line_of:
+            problems.append(f"{where}: duplicate id {case_id!r} (first on line {first_line_of[case_id]})")
+            continue
+        if case_id is not None:
+            first_line_of[case_id] = number
         if case_problems:
+            if case is not None and type(obj.get("vars", {})) is dict:   # its vars can still be read against the prompt
+                at_fault.append({"line": number, "vars": obj.get("vars", {}),
+                                 **({"context": []} if "context" in case else {})})   # passages there: {{context}} has a value
             continue
-        if case["id"] in first_line_of:
-            problems.append(f"{where}: duplicate id {case['id']!r} (first on line {first_line_of[case['id']]})")
-            continue
-        first_line_of[case["id"]] = case["line"] = number
+        case["line"] = number
         cases.append(case)
+    if problems and more_problems:
+        problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
         problems.append(f"{shell_word(path)}: no cases (the file is empty)")
     elif labels is None and cases and not problems and not any(case["checks"] for case in cases):
@@ -2781,12 +2806,29 @@ NEW_SET_PROMPT = ("Read the user's message and say which category it belongs to:
                   "Answer with the category alone, in lower case.\n")
 
 
+def prompts_home(split_path):
+    """Where a split's prompts belong: under golden/, the folder that mirrors the split's (golden/ ->
+    prompts/, golden/support/ -> prompts/support/), always, so `run --split dev` takes the prompt
+    `run --help` names; elsewhere the split's own prompts/ folder (mine/cases.jsonl -> mine/prompts/,
+    as a set of one's own is laid out)."""
+    folder = os.path.dirname(split_path) or "."
+    if under_golden(split_path):
+        return os.path.normpath(os.path.join(PROMPTS_DIR, os.path.relpath(folder, GOLDEN_DIR)))
+    return os.path.normpath(os.path.join(folder, PROMPTS_DIR))
+
+
+def under_golden(split_path):
+    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    return inside != os.pardir and not inside.startswith(os.pardir + os.sep)
+
+
 def new_golden_set(folder):
     """{path: text} of the files `init` writes into folder: guide, labels, example cases, prompt."""
     return {os.path.join(folder, "GUIDE.md"): NEW_SET_GUIDE,
             os.path.join(folder, LABELS_FILE): "".join(l + "\n" for l in NEW_SET_LABELS),
             os.path.join(folder, "dev.jsonl"): "".join(json_text(c) + "\n" for c in NEW_SET_CASES),
-            os.path.join(folder, PROMPTS_DIR, "v1.txt"): NEW_SET_PROMPT}
+            # under golden/ the prompt goes where its splits look for it: prompts/X/, not golden/X/prompts/
+            os.path.join(prompts_home(os.path.join(folder, "dev.jsonl")), "v1.txt"): NEW_SET_PROMPT}
 
 
 def write_golden_set(folder):
@@ -2823,16 +2865,11 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
 
 
 def prompt_folder(split_path):
-    """Prompts live in the split's own prompts/ folder where it has one (mine/cases.jsonl ->
-    mine/prompts/, as a set of one's own is laid out), else in the folder that mirrors the split's:
-    golden/support/ -> prompts/support/. A split elsewhere without one falls back to prompts/, and
-    run warns when that prompt does not name its labels (label_mismatch)."""
-    folder = os.path.dirname(split_path) or "."
-    own = os.path.join(folder, PROMPTS_DIR)
-    if os.path.isdir(own) and os.path.relpath(own) != os.path.normpath(PROMPTS_DIR):
-        return own
-    inside = os.path.relpath(folder, GOLDEN_DIR)
-    return PROMPTS_DIR if inside == "." or inside.startswith("..") else os.path.join(PROMPTS_DIR, inside)
+    """The folder whose newest prompt a split takes: its prompts_home(); a split outside golden/
+    without a prompts/ folder of its own falls back to prompts/, and run warns when that prompt does
+    not name its labels (label_mismatch)."""
+    home = prompts_home(split_path)
+    return home if under_golden(split_path) or os.path.isdir(home) else PROMPTS_DIR
 
 
 def prompt_labels_path(prompt_path):
@@ -2878,9 +2915,8 @@ def label_mismatch(labels, split_path, prompt_text, prompt_path):
         said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(map(on_one_line, missing))} of {shell_word(labels_path)}")
     if extra:
         said.append(f"names {', '.join(map(on_one_line, extra))}, {'a label' if len(extra) == 1 else 'labels'} {shell_word(labels_path)} does not have")
-    own = os.path.join(os.path.dirname(split_path) or ".", PROMPTS_DIR)
     return inert(f"warning: {shell_word(prompt_path)} {', and '.join(said)}; is it the prompt for this split? "
-                 f"(--prompt PATH, or put one in {shell_word(own + os.sep)})")
+                 f"(--prompt PATH, or put one in {shell_word(prompts_home(split_path) + os.sep)})")
 
 
 def newest_prompt(folder=PROMPTS_DIR):
@@ -2912,13 +2948,15 @@ def load_inputs(config, more_prompts=(), notes=True):
     """The split and the prompt a run will use, every problem in them found before any call;
     more_prompts: a grid's other prompts, checked against the same cases before its first run.
     notes=False: the run itself will print its notes."""
-    cases, labels, split_sha = load_split(config["split_path"])
+    prompt_text, prompt_sha = load_prompt(config["prompt"])
+    # a split at fault is refused with its prompt's problems too (its cases' vars), in one round
+    cases, labels, split_sha = load_split(config["split_path"], lambda cases: prompt_problems(
+        config["prompt"], prompt_text, config["split_path"], cases))
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
     context_sha = None
     if config.get("context_path"):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
-    prompt_text, prompt_sha = load_prompt(config["prompt"])
     problems = [p for path in (config["prompt"], *more_prompts)
                 for p in prompt_problems(path, prompt_text if path == config["prompt"] else load_prompt(path)[0],
                                          config["split_path"], chosen)]
@@ -4875,7 +4913,7 @@ class Progress:
         self.started = self.last = time.monotonic()
         self.shown = (already, 0)   # (done, errors) of the last line written off a terminal
         self.counts = (already, 0)  # (done, errors) now
-        self.step = max(1, total // 20)
+        self.step = max(1, ceil(total / 20))   # at least 5% more a line: 28 cases, a line every 2
         self.error_shown_at = -inf   # when a line last showed a new error
         self.waiting = InFlight()
 
@@ -5117,6 +5155,17 @@ def earlier_held_out_runs(folders, split_sha, config):
     return found
 
 
+# A recorded setting as a person names it, and whether the name is plural: "with different labels",
+# "with a different prompt", never "another labels" or "another prompt_sha".
+SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
+                 "max_turns": "max turns"}
+PLURAL_SETTINGS = ("labels", "options", "max_turns")
+
+
+def setting_in_words(key):
+    return ("different " if key in PLURAL_SETTINGS else "a different ") + SETTING_WORDS.get(key, key)
+
+
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
@@ -5124,7 +5173,7 @@ def guard_held_out(config, inputs, folders, forced):
     if not earlier:
         return None
     first = earlier[0]
-    why = (f"{shell_word(first['path'])} already ran this split with another {' and '.join(first['differs'])} "
+    why = (f"{shell_word(first['path'])} already ran this split with {' and '.join(map(setting_in_words, first['differs']))} "
            f"({shell_word(first['prompt'])}, {on_one_line(first['model'])})")
     if not forced:
         raise EvalError(f"refusing to run the held-out {on_one_line(config['split'])} split again: {why}.\n"
@@ -5533,7 +5582,8 @@ def load_run(path):
         if path.endswith(".jsonl"):
             raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `python eval.py run --split "
                             f"{shell_word(path)}`, then report the run file it writes") from None
-        raise damaged(path, f" (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        where = f"line {e.lineno}, column {e.colno}"
+        raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {e.msg}'})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
     except RecursionError:
@@ -5984,6 +6034,14 @@ def check_table(cases):
                 else:
                     row["passed"] += ok
                     row["total"] += 1
+    # a check no answer reached (every call failed) is still one the run is scored with: 0 of 0,
+    # never left out, so a report of a run that got no answer names the split's checks
+    for case in cases:
+        for check in case["checks"]:
+            if check["name"] not in table:
+                table[check["name"]] = {"name": check["name"], "type": check["type"], "blocking": check["blocking"],
+                                        "passed": 0, "total": 0, "open": 0,
+                                        **({"weight": check["weight"]} if "weight" in check else {})}
     return list(table.values())
 
 
@@ -6285,10 +6343,16 @@ def stage_of(case, trial):
     if not failed:
         return "unclear", "no blocking check failed"
     if not faithful:   # no judge read the answer against the passages: generation is not ruled out
-        return "unclear", "no faithful check: its faithfulness is not known; it failed " + ", ".join(failed)
+        return "unclear", "no faithful check: its faithfulness is not known; it failed " + the_checks(failed)
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
     return "task", ("faithful, but not an answer to the question" if relevance
-                    else "faithful to the passages, yet it failed " + ", ".join(failed))
+                    else "faithful to the passages, yet it failed " + the_checks(failed))
+
+
+def the_checks(names):
+    """Checks named as checks, quoted: a check's name is the user's words ("says 30 days"), which
+    would otherwise read as the sentence's own."""
+    return f"the check{'s' if len(names) > 1 else ''} " + ", ".join(f"'{n}'" for n in names)
 
 
 def diagnose(cases):
@@ -8381,10 +8445,13 @@ def stray_warning(file, strays):
             f"another version of it?), left out here: {', '.join(strays[:10])}")
 
 
-def report_gates(cases, s, min_accuracy=None, must_pass=()):
-    """(exit code, messages) for the gates asked of a report."""
+def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
+    """(exit code, messages) for the gates asked of a report. Scored with a split's checks now
+    (report --checks), the judge to ask again is asked with them: a judge check added after the run
+    was never asked, and plain `judge RUN` would not see it."""
     if min_accuracy is None and not must_pass:
         return 0, []
+    again = f"judge again (eval.py judge RUN{f' --checks {checks_path}' if checks_path else ''})"
     known = sorted({t for c in cases for t in c["tags"]})
     for tag in must_pass:
         if tag not in known:
@@ -8396,9 +8463,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
                    f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), left without a "
-                   "verdict (infrastructure, not the model); judge again (eval.py judge RUN)"]
+                   f"verdict (infrastructure, not the model); {again}"]
     if min_accuracy is not None and not s["scored"]:
-        return 2, ["gates not judged: no case has a verdict (the judge gave none); judge again (eval.py judge RUN)"]
+        return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     failed, passed, undecided = [], [], []
     if min_accuracy is not None:
         accuracy_gate(s, min_accuracy, failed, passed, undecided)
@@ -8415,7 +8482,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=()):
         else:
             passed.append(verdict)
     if undecided and not failed:
-        return 2, [f"gates not judged: {m}; judge again (eval.py judge RUN)" for m in undecided]
+        return 2, [f"gates not judged: {m}; {again}" for m in undecided]
     return gate_outcome(failed, passed)
 
 
@@ -9505,6 +9572,23 @@ def read_human_verdicts(path):
     return verdicts
 
 
+def with_checks_now(path, results, subset=None):
+    """judge --checks: the run's answers carrying the checks the split defines now in place of the
+    stored ones, as report --checks scores them, so a judge check added after the run can be asked.
+    The judged run stores them with each answer: its report needs no --checks again."""
+    checks = checks_from_split(path)
+    same_cases(path, checks, results, subset)
+    same_tools(path, checks, results)
+    warn(f"judged with the checks {path} defines now, not those stored in the run")
+    now = []
+    for r in results:
+        rule = checks[r["id"]]
+        r = {k: v for k, v in r.items() if k != "pass_threshold"}   # none written is none, as run stores it
+        now.append(dict(r, checks=rule["checks"], **({"pass_threshold": rule["pass_threshold"]}
+                                                       if rule["pass_threshold"] is not None else {})))
+    return now
+
+
 def capped(problems, shown=20):
     """A list of problems, one a line, cut at `shown` with how many more there are."""
     more = len(problems) - shown
@@ -9515,12 +9599,15 @@ def judge_run(args):
     """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
     new votes, to be written as a new run file, and how many answers had a judge call fail."""
     run = load_run(args.run)
+    if args.checks:
+        run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
     todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
             and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo:
-        raise EvalError(f"{shell_word(args.run)}: no answer has a judge check; add one to the split and use report "
-                        "--checks to see it, or run again")
-    config = dict(run["config"], judged_from=args.run)
+        raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
+                        + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
+                           f"with it: eval.py judge {shell_word(args.run)} --checks SPLIT"))
+    config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
@@ -11539,6 +11626,11 @@ class CommandLine(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message):
+        required = re.fullmatch(r"the following arguments are required: (.*)", message)
+        if required:   # argparse lists a positional that may be left out (compare's more RUNs) among them
+            optional = {a.metavar or a.dest for a in self._actions if not a.option_strings and a.nargs in ("*", "?")}
+            names = [n for n in required.group(1).split(", ") if n not in optional]
+            message = f"the following arguments are required: {', '.join(names)}"
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         near = wrong and difflib.get_close_matches(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)), n=1)
         hint = f"; did you mean {near[0]}?" if near else ""
@@ -11759,7 +11851,7 @@ def cmd_report(args):
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
     s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
-    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass)
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run, config), args.checks])

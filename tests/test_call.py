@@ -76,6 +76,9 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     (["run", "--split", "dev", "--temperature", "nan"], "argument --temperature: 'nan'"),
     (["judge", "r.json", "--judge-temperature", "-0.5"], "argument --judge-temperature: '-0.5'"),
     (["run", "--jobs", "0"], "argument --jobs: '0': give a whole number, 1 or more"),
+    # newcomer pass N14: "required: baseline, candidate, RUN", though more runs are optional
+    (["compare"], "the following arguments are required: baseline, candidate (see"),
+    (["compare", "runs/a.json"], "the following arguments are required: candidate (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
@@ -1490,3 +1493,22 @@ def test_an_option_refused_by_its_name_or_type_is_one_short_line(project, cli, f
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", option, "--limit", 2)
         assert code == 2 and len(err.splitlines()) == 1 and len(err) < 1000, (option[:20], err[:300])
     assert fake.chat_bodies == []
+
+
+def test_a_contributors_own_prompts_and_sets_stay_out_of_the_tests(request, fake):
+    """Newcomer pass N13: after adding prompts/v4.txt, as the README invites, the suite failed
+    (runs/dev-v3.json not found): every test's project copied the working tree's prompts/ and golden/.
+    It copies what the repository ships (the files git tracks, edits included), nothing a user added."""
+    added = [ROOT / "prompts" / "v98.txt", ROOT / "golden" / "mine-n13.jsonl"]
+    for path in added:
+        assert not path.exists()
+        path.write_text("Clasifica.\n")
+    try:
+        project = request.getfixturevalue("project")
+    finally:
+        for path in added:
+            path.unlink()
+    assert not (project / "prompts" / "v98.txt").exists() and not (project / "golden" / "mine-n13.jsonl").exists()
+    assert (project / "prompts" / "v3.txt").exists() and (project / "golden" / "labels.txt").exists()
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert evalpy.main(["run", "--split", "dev", "--host", fake.url]) == 0 and load_json("runs/dev-v3.json")["config"]["prompt"] == "prompts/v3.txt"

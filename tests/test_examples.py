@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import ROOT, evalpy
+from conftest import ROOT, copy_shipped, evalpy
 from fake_ollama import shipped_answers, shipped_fake
 
 EXAMPLES = sorted(p for p in (ROOT / "runs" / "example").glob("*.json") if not p.name.endswith(".pairwise.json"))
@@ -244,7 +244,7 @@ def test_every_readme_command_runs_on_a_fresh_copy(tmp_path, monkeypatch, capsys
     most of this test's time); `review`, which serves until Ctrl-C, runs as a process, and
     test_the_readme_shows_what_eval_py_prints runs eval.py as a script."""
     for part in ("eval.py", "golden", "prompts", "runs/example"):
-        (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, tmp_path / part)
+        copy_shipped(part, tmp_path)
     monkeypatch.chdir(tmp_path)
     fake = shipped_fake(str(ROOT / "golden"), latency=0).start()
     for name in [k for k in os.environ if k.startswith(("OLLAMA_", "OPENAI_"))]:

@@ -1106,3 +1106,50 @@ def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_o
     (project / "human.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     code, out, err = eval_cli(project, "calibrate", *calibration)
     assert code == 2 and says in err and len(printed_lines(err)) == 1, err
+
+
+def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, judged_split, cli, fake):
+    """Newcomer pass N4: a judge check added to a split after the run could never be decided without
+    a new run: report --checks left it undecided, judge refused ("no answer has a judge check") and the
+    gate sent one back to judge. `judge RUN --checks SPLIT` judges the stored answers with the checks
+    the split defines now, into a new run file; the run is left as it was."""
+    folder = project / "golden" / "answers"
+    (folder / "checks.json").write_text(json.dumps([{"name": "says hello", "type": "icontains", "value": "hola"}]))
+    judge_replies(fake, lambda cid, model, seed: verdict(cid != "j03"))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    original = (project / "runs" / "answers-dev-v1.json").read_bytes()
+    (folder / "checks.json").write_text(json.dumps([
+        {"name": "says hello", "type": "icontains", "value": "hola"},
+        {"name": "answers", "type": "judge", "value": CRITERION}]))
+    code, out, err = cli("report", "runs/answers-dev-v1.json", "--checks", judged_split, "--min-accuracy", "0.5")
+    assert code == 2 and f"(eval.py judge RUN --checks {judged_split})" in err, err      # the gate's next step
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and "eval.py judge runs/answers-dev-v1.json --checks SPLIT" in err, err
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) - asked == 10                       # judge calls only, no new answers
+    assert f"judged with the checks {judged_split} defines now" in err
+    assert "wrote runs/answers-dev-v1-judged.json (runs/answers-dev-v1.json is unchanged)" in err
+    assert (project / "runs" / "answers-dev-v1.json").read_bytes() == original
+    assert out.startswith("Pass rate: 9/10 = 90%")
+    new = load_json("runs/answers-dev-v1-judged.json")
+    assert new["config"]["checks_from"] == judged_split
+    assert [c["name"] for c in new["results"][0]["checks"]] == ["says hello", "answers"]
+    s = json.loads(cli("report", "runs/answers-dev-v1-judged.json", "--json")[1])
+    assert s["scored"] == 10 and s["correct"] == 9 and s["failures"][0]["id"] == "j03"
+    # the split's cases must be the run's, as report --checks requires
+    with open(folder / "dev.jsonl", "a") as f:
+        f.write(json.dumps({"id": "j11", "input": "pregunta 11", "difficulty": "easy", "note": "n"}) + "\n")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url)
+    assert code == 2 and err == f"error: --checks {judged_split}: its cases are not the run's (j11 on one side only)\n"
+    assert len(fake.chat_bodies) == asked
+    # a run of part of the split (--limit) is judged with the checks of the cases it asked
+    (folder / "checks.json").write_text(json.dumps([{"name": "says hello", "type": "icontains", "value": "hola"}]))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--limit", "3", "--out", "runs/three.json")[0] == 0
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers", "type": "judge", "value": CRITERION}]))
+    code, out, err = cli("judge", "runs/three.json", "--checks", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 2/3 = 67%"), (out, err)
+    code, out, err = cli("report", "runs/three.json", "--checks", judged_split)
+    assert code == 0 and "Undecided: 3 answers" in out, out

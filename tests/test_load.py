@@ -74,7 +74,7 @@ def test_spanish_field_names_are_aliases(tmp_path):
      '[{"type": ["regex"], "value": "a"}]}\n', "s.jsonl:2: check type ['regex'] is unknown"),
     ('{"id": "x", "input": "t", "expected": "bug", "difficulty": "e", "note": "n", "checks": '
      '[{"type": {"a": 1}, "value": "a"}]}\n', "s.jsonl:2: check type {'a': 1} is unknown"),
-    ('{"id": "x", "input": "unterminated\n', "s.jsonl:2: bad JSON: Unterminated string starting at (column 22)"),
+    ('{"id": "x", "input": "unterminated\n', "s.jsonl:2: bad JSON: unterminated string starting at column 22"),
 ])
 def test_each_kind_of_problem_is_reported_with_file_and_line(tmp_path, line, message):
     found = problems(write_split(tmp_path, [GOOD, line, dict(GOOD, id="c3")]))
@@ -83,7 +83,41 @@ def test_each_kind_of_problem_is_reported_with_file_and_line(tmp_path, line, mes
 
 def test_all_problems_are_reported_at_once(tmp_path):
     found = problems(write_split(tmp_path, ["{bad\n", GOOD, "\n", dict(GOOD, expected="x")]))
-    assert [p.split(": ")[0].rsplit(":", 1)[1] for p in found] == ["1", "3", "4"]
+    # line 4: its label, and its id, line 2's (said at once, not once the label is fixed: N12)
+    assert [p.split(": ")[0].rsplit(":", 1)[1] for p in found] == ["1", "3", "4", "4"]
+
+
+def test_every_problem_of_a_split_and_its_prompt_is_reported_in_one_round(project, cli, fake):
+    """Newcomer pass N12: a duplicate id on line 2 was reported only once line 1's unknown field was
+    fixed, and a case without the vars.who the prompt uses only once its conversation was right. The
+    README says every problem is reported at once: one refusal names them all."""
+    Path("p.txt").write_text("Atiende a {{who}}.", encoding="utf-8")
+    lines = [dict(GOOD, expeted="bug", vars={"who": "Ana"}), dict(GOOD, vars={"who": "Ana"}),
+             {"id": "c3", "messages": [{"role": "user", "content": "hola"}, {"role": "assistant", "content": "sí"}],
+              "expected": "bug", "difficulty": "easy", "note": "n"},
+             dict(GOOD, id="c4", vars={"who": "Ana"})]
+    Path("golden/mine.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/mine.jsonl", "--prompt", "p.txt", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    said = err.removeprefix("error: ").splitlines()
+    assert said[0].startswith("golden/mine.jsonl:1: unknown field 'expeted'"), err
+    assert "golden/mine.jsonl:2: duplicate id 'c1' (first on line 1)" in said
+    assert any(l.startswith("golden/mine.jsonl:3: ") and "user" in l for l in said), err
+    assert "golden/mine.jsonl:3: p.txt uses {{who}} but this case has no vars.who" in said
+    assert len(said) == 4, err
+
+
+def test_one_round_names_no_fault_twice(project, cli, fake):
+    """From the attack on N12: two empty ids are each "field 'id' is empty", not also a duplicate;
+    a line whose vars are not an object is told so, not also that it lacks the prompt's var."""
+    Path("p.txt").write_text("Atiende a {{who}}.", encoding="utf-8")
+    lines = [dict(GOOD, id=""), dict(GOOD, id=""), dict(GOOD, id="c3", vars="Ana", expected="x")]
+    Path("golden/mine.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/mine.jsonl", "--prompt", "p.txt", "--host", fake.url)
+    said = err.removeprefix("error: ").splitlines()
+    assert code == 2 and "duplicate" not in err and "golden/mine.jsonl:3: p.txt uses" not in err, err
+    assert "golden/mine.jsonl:1: p.txt uses {{who}} but this case has no vars.who" in said, err
+    assert len([l for l in said if l.startswith("golden/mine.jsonl:3: ")]) == 2, err   # its vars, its label
 
 
 def test_bom_is_reported(tmp_path):
@@ -549,6 +583,35 @@ def test_a_prompt_that_does_not_name_the_splits_labels_is_warned_of(project, cli
             "acceso, petición, labels mine/labels.txt does not have; is it the prompt for this split? "
             "(--prompt PATH, or put one in mine/prompts/)") in err
     assert err.index("warning: prompts/v3.txt") < err.index("split mine/cases.jsonl")   # before the run's first line
+
+
+def test_a_golden_split_takes_the_prompt_help_names_and_the_warning_points_there(project, cli, fake, capsys):
+    """Newcomer pass N11: the warning for golden/dev.jsonl said "put one in golden/prompts/", though
+    golden splits take prompts/; with golden/prompts/v9.txt there, run --split dev used it while
+    run --help said "here prompts/v3.txt". A split under golden/ takes the folder that mirrors it,
+    always, and the warning sends one there."""
+    (project / "golden" / "prompts").mkdir()
+    (project / "golden" / "prompts" / "v9.txt").write_text("Responde bug o feature.\n", encoding="utf-8")
+    (project / "prompts" / "v4.txt").write_text("Clasifica el ticket.\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cli("run", "--help")
+    assert "here prompts/v4.txt" in " ".join(capsys.readouterr().out.split())
+    fake.answers = {}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2")
+    assert code == 0, err
+    assert json.loads((project / "runs" / "dev-v4.json").read_text(encoding="utf-8"))["config"]["prompt"] == "prompts/v4.txt"
+    assert "(--prompt PATH, or put one in prompts/)" in err and "golden/prompts" not in err
+    own_split(project)
+    os.rename(project / "mine", project / "golden" / "tickets")
+    code, out, err = cli("run", "--split", "golden/tickets/cases.jsonl", "--host", fake.url)
+    assert code == 2 and err == "error: no prompts/tickets/ folder here; pass --prompt PATH\n"
+    code, out, err = cli("run", "--split", "golden/tickets/cases.jsonl", "--prompt", "prompts/v4.txt", "--host", fake.url)
+    assert code == 0 and "(--prompt PATH, or put one in prompts/tickets/)" in err, err
+    code, out, err = cli("init", "golden/new")          # a set made under golden/ gets its prompt where it is looked for
+    assert code == 0 and "--prompt prompts/new/v1.txt" in out and not (project / "golden" / "new" / "prompts").exists()
+    fake.answers = {}
+    code, out, err = cli("run", "--split", "golden/new/dev.jsonl", "--host", fake.url)
+    assert code == 0 and "prompt prompts/new/v1.txt" in err and "warning" not in err, err
 
 
 def test_the_shipped_prompts_name_the_shipped_labels(project, cli, fake):

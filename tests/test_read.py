@@ -229,3 +229,19 @@ def test_options_a_run_sets_itself_are_refused_in_a_hand_edited_run_file(project
         run["config"].update(options={"model": "other", "num_predict": 8})
         write_run("runs/kept.json", run)
         assert cli("report", "runs/kept.json")[0] == 0
+
+
+def test_a_run_cut_inside_a_string_says_where_the_string_starts_in_words(tmp_path, cli):
+    """Newcomer pass N14: a cut-off run file said "(line 112, column 10: Unterminated string starting
+    at)": json's message leaves the place to its own str(), so it read cut off. The place now ends it."""
+    text = "".join(evalpy.run_text(make_run(3)))
+    at = text.index('"response"') + 1
+    (tmp_path / "r.json").write_text(text[:at + 5], encoding="utf-8")
+    line = text[:at].count("\n") + 1
+    column = at - text.rfind("\n", 0, at) - 1
+    code, out, err = cli("report", tmp_path / "r.json")
+    assert code == 2 and err == (f"error: {tmp_path}/r.json: not a readable run file, damaged or cut short "
+                                 f"(unterminated string starting at line {line}, column {column})\n"), err
+    (tmp_path / "r.json").write_text(text.replace('"results"', '"results" 3', 1), encoding="utf-8")
+    code, out, err = cli("report", tmp_path / "r.json")
+    assert code == 2 and ", column 12: Expecting ':' delimiter)\n" in err, err     # a message that needs no place

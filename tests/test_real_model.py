@@ -4,14 +4,13 @@ its signal and the end of its log."""
 
 import json
 import os
-import shutil
 import sys
 import time
 
 import pytest
 
 import real_model
-from conftest import ROOT
+from conftest import ROOT, copy_shipped
 
 needs_model = pytest.mark.skipif(real_model.missing() is not None, reason=str(real_model.missing()))
 
@@ -34,7 +33,7 @@ def server(tmp_path_factory):
 def project(tmp_path_factory):
     folder = tmp_path_factory.mktemp("real")
     for name in ("golden", "prompts"):
-        shutil.copytree(ROOT / name, folder / name)
+        copy_shipped(name, folder)
     return folder
 
 

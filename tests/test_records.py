@@ -10,11 +10,10 @@ import glob
 import json
 import os
 from pathlib import Path
-import shutil
 
 import pytest
 
-from conftest import ROOT, evalpy, load_json
+from conftest import ROOT, copy_shipped, evalpy, load_json
 from fake_ollama import shipped_fake
 
 EXAMPLES = sorted(p for p in glob.glob(str(ROOT / "runs" / "example" / "*.json"))
@@ -70,8 +69,8 @@ def make_runs(url, journal_lines):
 def produced(tmp_path_factory):
     """{declaration name: [every record of that kind produced]}."""
     folder = tmp_path_factory.mktemp("records")
-    shutil.copytree(ROOT / "golden", folder / "golden")
-    shutil.copytree(ROOT / "prompts", folder / "prompts")
+    copy_shipped("golden", folder)
+    copy_shipped("prompts", folder)
     journal_lines = []
     real_append = evalpy.append_journal
 

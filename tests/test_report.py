@@ -647,9 +647,26 @@ def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(
     path = write_run(project / "m.json", make_run(specs, labels=None, split="rag"))
     d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
     assert d["unclear"] == ["m1", "m2", "m3"] and d["task"] == [], d
-    assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed regex"
-    assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed answer_relevant"
+    # newcomer pass N14: check names are quoted ("yet it failed says 30 days" read as a sentence)
+    assert d["why"]["m1"] == "no faithful check: its faithfulness is not known; it failed the check 'regex'"
+    assert d["why"]["m3"] == "no faithful check: its faithfulness is not known; it failed the check 'answer_relevant'"
     assert "faithful to the passages" not in cli("report", path)[1]
+
+
+def test_the_diagnosis_quotes_the_checks_a_faithful_answer_failed(project, cli):
+    """Newcomer pass N14: "faithful to the passages, yet it failed says 30 days" read as a sentence
+    about days; the checks a faithful answer failed are named as checks, quoted."""
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "says 30 days", "type": "contains", "value": "30", "blocking": True},
+              {"name": "cites it", "type": "contains", "value": "[a]", "blocking": True}]
+    specs = [{"id": "t1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "answer",
+              "checks": checks[:2], "judges": [vote("faithful", True, claims_raw(("Returns", True, "a")))]},
+             {"id": "t2", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "answer",
+              "checks": checks, "judges": [vote("faithful", True, claims_raw(("Returns", True, "a")))]}]
+    path = write_run(project / "t.json", make_run(specs, labels=None, split="rag"))
+    d = json.loads(cli("report", path, "--json")[1])["diagnosis"]
+    assert d["why"] == {"t1": "faithful to the passages, yet it failed the check 'says 30 days'",
+                        "t2": "faithful to the passages, yet it failed the checks 'says 30 days', 'cites it'"}
 
 
 def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
@@ -889,3 +906,17 @@ def test_label_figures_count_every_answered_case_when_a_judge_check_is_undecided
     assert s["per_label"] == plain["per_label"] and s["confusion"] == plain["confusion"]
     text = cli("report", "runs/r.json", "--checks", "dev")[1]
     assert f"Majority baseline (always '{s['baseline']['label']}'): {s['baseline']['correct']}/28" in text
+
+
+def test_a_run_where_every_call_failed_names_the_checks_it_is_scored_with(project, cli, fake):
+    """Newcomer pass N14: a run where every call failed said "Scored with 0 checks", as though the
+    split had none; it names the split's checks, with the same hash a run with answers has."""
+    fake.faults = ["500"] * 40
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "3")
+    assert code == 2, err
+    fake.faults = []
+    code, good, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "3", "--out", "runs/ok.json")
+    assert code == 0, err
+    scored = [l for l in out.splitlines() if l.startswith("Scored with")]
+    assert scored == [l for l in good.splitlines() if l.startswith("Scored with")]
+    assert scored[0].startswith("Scored with 1 check (label; checks sha "), scored

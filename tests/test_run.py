@@ -704,18 +704,18 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     code, out, err = cli("run", "--split", "test", "--host", fake.url)
     assert code == 2
     assert "refusing to run the held-out test split again: runs/test-v2.json already ran this split " \
-           "with another prompt_sha (prompts/v2.txt, qwen2.5:7b)" in err
+           "with a different prompt (prompts/v2.txt, qwen2.5:7b)" in err
     assert "--rerun-test" in err
     assert fake.chat_bodies == [] and not (project / "runs" / "test-v3.json").exists()
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--temperature", "0.5")
-    assert code == 2 and "another temperature" in err
+    assert code == 2 and "with a different temperature (" in err
 
 
 @pytest.mark.parametrize("change, differs", [
-    (("--format", "schema"), "format"),
-    (("--option", "top_p=0.5", "--option", "num_predict=8"), "options"),
-    (("--think", "off"), "think"),
-    (("--api", "openai"), "api"),
+    (("--format", "schema"), "a different format"),
+    (("--option", "top_p=0.5", "--option", "num_predict=8"), "different options"),
+    (("--think", "off"), "a different think setting"),
+    (("--api", "openai"), "a different API"),
 ])
 def test_any_change_to_how_the_model_is_asked_is_another_configuration(held_out_run, project, cli, fake, change, differs):
     """Issue 31, item 1: the guard compared only prompt, model, temperature and seed, so the README's next
@@ -723,9 +723,9 @@ def test_any_change_to_how_the_model_is_asked_is_another_configuration(held_out_
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, *change)
     assert code == 2, err
     assert f"refusing to run the held-out test split again: runs/test-v2.json already ran this split with " \
-           f"another {differs}" in err
+           f"{differs}" in err
     assert fake.chat_bodies == [] and sorted(p.name for p in (project / "runs").iterdir()) == ["test-v2.json"]
-    if differs in ("think", "api"):
+    if differs in ("a different think setting", "a different API"):
         return   # refused before the server is asked anything; forcing them is another test's matter
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, *change,
                          "--rerun-test")
@@ -738,7 +738,8 @@ def test_other_labels_are_another_configuration(held_out_run, project, cli, fake
     with open(project / "golden" / "labels.txt", "a", encoding="utf-8") as f:
         f.write("otro\n")
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
-    assert code == 2 and "already ran this split with another labels" in err and fake.chat_bodies == []
+    # newcomer pass N14: it said "with another labels"
+    assert code == 2 and "already ran this split with different labels (" in err and fake.chat_bodies == []
 
 
 def test_another_judge_setup_is_another_configuration(project, cli, fake):
@@ -754,7 +755,7 @@ def test_another_judge_setup_is_another_configuration(project, cli, fake):
     assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0
     for change in (("--judge-votes", "3"), ("--judge-schema",), ("--judge-model", "llama3.1:8b")):
         code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url, *change)
-        assert code == 2 and "already ran this split with another judge" in err, (change, err)
+        assert code == 2 and "already ran this split with a different judge (" in err, (change, err)
     assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0   # the same one may
 
 
@@ -803,7 +804,7 @@ def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(proje
     fake.chat_bodies.clear()
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
     assert code == 2 and fake.chat_bodies == []
-    assert "runs/test-v3.json.journal already ran this split with another prompt_sha (prompts/v3.txt" in err
+    assert "runs/test-v3.json.journal already ran this split with a different prompt (prompts/v3.txt" in err
 
 
 def test_a_finished_run_with_errors_prints_the_resume_command(project, cli, fake):
@@ -979,6 +980,18 @@ def test_off_a_terminal_progress_comes_every_five_percent_and_at_each_error():
     progress = evalpy.Progress(200, 0, stream)
     progress.update(3, 1)   # a first error is shown at once, with its count
     assert stream.getvalue().startswith("[3/200] errors 1 ")
+
+
+def test_off_a_terminal_a_run_of_fewer_than_twenty_steps_still_waits_five_percent_a_line():
+    """Newcomer pass N14: a 28-case run printed 28 lines (a step of 28 // 20 = 1 case, 3.6%); the
+    README says every 5%: a line once at least 5% more is done, 2 cases of 28."""
+    import io
+    stream = io.StringIO()
+    progress = evalpy.Progress(28, 0, stream)
+    for done in range(1, 29):
+        progress.update(done, 0)
+    progress.update(28, 0, final=True)
+    assert [line.split("]")[0] + "]" for line in stream.getvalue().splitlines()] == [f"[{n}/28]" for n in range(2, 29, 2)]
 
 
 def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):

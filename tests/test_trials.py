@@ -296,3 +296,37 @@ def test_a_compare_with_trials_says_how_many_answers_no_judge_decided(project, c
     out = cli("compare", a, b)[1]
     assert "Pass rate (mean of each case's pass rate, 4 answers without a verdict left out of their cases' rates):" in out
     assert "4 answers without a verdict left out" in cli("compare", a, b, "--markdown")[1]
+
+
+def test_the_shipped_fake_samples_at_a_temperature_without_a_seed_as_ollama_does(project, cli):
+    """Newcomer pass N15: `--temperature 0.7 --repeat 5` on the fake showed 0 flaky cases, so the
+    README's trials example could not show what trials are for. As Ollama does (api/types.go
+    DefaultOptions: seed -1; a seed below 0 is none, x/mlxrunner/sample/sample.go), the fake's
+    answers vary from call to call at a temperature above 0 without a seed, reproducibly (its calls
+    are counted); with a seed, or at temperature 0, every trial is the same."""
+    from fake_ollama import shipped_fake
+
+    def trials(*options):
+        fake = shipped_fake("golden", latency=0).start()
+        try:
+            code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--repeat", "5", "--out", "runs/r.json",
+                                 *options)
+        finally:
+            fake.stop()
+        assert code == 0, err
+        run = load_json("runs/r.json")
+        (project / "runs" / "r.json").unlink()
+        return [r["response"] for r in run["results"]], run
+
+    answers, run = trials("--temperature", "0.7", "--seed", "-1")
+    by_case = {}
+    for r in run["results"]:
+        by_case.setdefault(r["id"], set()).add(r["response"])
+    flaky = [cid for cid, said in by_case.items() if len(said) > 1]
+    assert 2 <= len(flaky) <= 14, flaky                     # some cases waver, most answer alike every time
+    assert trials("--temperature", "0.7", "--seed", "-1")[0] == answers          # reproducible
+    for options in (("--temperature", "0.7"), ("--temperature", "0", "--seed", "-1")):
+        same = {}
+        for r in trials(*options)[1]["results"]:
+            same.setdefault(r["id"], set()).add(r["response"])
+        assert all(len(said) == 1 for said in same.values()), options   # a seed, or temperature 0: no sampling
