@@ -1583,6 +1583,8 @@ def config_problem(config, text_keys):
     if config.get("context_length") is not None and not (type(config["context_length"]) is int
                                                           and 0 < config["context_length"] < 2 ** 63):
         return "config.context_length must be a positive whole number or null"
+    if config.get("date") is not None and run_instant(config["date"]) is None:   # runs sorts by it: "9999-99-99" headed the list
+        return "config.date must be a date and time as a run records it (2026-01-02T09:30:00+01:00), or absent"
     turns = config.get("max_turns")
     if turns is not None and not (type(turns) is int and 1 <= turns <= MAX_TURNS):
         return f"config.max_turns must be a whole number from 1 to {MAX_TURNS}"
@@ -1591,6 +1593,16 @@ def config_problem(config, text_keys):
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
         config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None
+
+def run_instant(date):
+    """The moment a run's config.date names (ISO 8601, as start_config writes it), as a timestamp that
+    orders runs across time zones (one without an offset is taken as local time); None for what no
+    clock gives ("9999-99-99", 5)."""
+    try:
+        return datetime.fromisoformat(date).astimezone().timestamp() if type(date) is str else None
+    except (ValueError, OverflowError, OSError):
+        return None
+
 
 # The two ways an OpenAI-compatible server takes a JSON Schema for structured output: OpenAI's
 # own, and llama-cpp-python's server, which refuses that one and wants the schema beside
@@ -8170,7 +8182,10 @@ def run_listing(folder):
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
-    order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
+    # by the instant each date names (read_graded refused one that names none); undated runs last
+    order = sorted(range(len(listing)), key=lambda i: (listing[i].get("date") is not None,
+                                                       listing[i].get("date") and run_instant(listing[i]["date"])),
+                   reverse=True)
     rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
