@@ -179,6 +179,7 @@ UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called 
 
 REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
 MAX_ANNOTATION = 200       # characters of one annotation: a name for a failure, not an essay
+ANNOTATION_SHOWN = 80      # characters of one shown in report's table (--json keeps it whole)
 
 CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
 CHART_NAME = 190       # px for the names left of the bars
@@ -7762,7 +7763,8 @@ def diagnosis_section(sec):
 def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
-    out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
+    # cut: review saves MAX_ANNOTATION characters, but a hand-edited one of 100,000 padded every row to it
+    out += table([[on_one_line(r["name"], ANNOTATION_SHOWN), figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
     return out + [f"  {note}" for note in (sec["left_out"], sec["other_versions"]) if note]
 
 
@@ -9222,12 +9224,14 @@ def read_annotations(path):
             raise ValueError
         annotations = annotation_entries(data["labels" if older else "annotations"], text_key)
         other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
+        # only a sidecar without the key names no version (eval.py before run_sha): a 5 read as none
+        # passed another run's annotations as this one's
+        if "run_sha" in data and not isinstance(data["run_sha"], str):
+            raise ValueError
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
         raise EvalError(f"{shell_word(path)}: damaged, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
-    run_sha = data.get("run_sha")
-    return {"annotations": annotations, "run_sha": run_sha if isinstance(run_sha, str) else None,
-            "other_versions": other_versions}
+    return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions}
 
 
 def annotation_entries(written, text_key):
@@ -11548,6 +11552,7 @@ def show_one_case(args, checks):
     if args.html is not None:
         raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
     run = load_run(args.run)
+    run_annotations(args.run)   # a damaged sidecar is refused here as by every other view of the run
     scored_with_checks_now(args, checks, run["results"])
     show(view_of(args), *case_views(run, args.case, checks, args.checks))
     return 0
