@@ -4649,9 +4649,11 @@ def abandon_journal(run_path, journal, lock):
         lock.release()
 
 
-def read_journal(path, turns=None):
+def read_journal(path, turns=None, where=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
-    An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given."""
+    An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
+    `where`, when given, gets the line each answer or turn of a (case id, trial) is first on, for a
+    message that names a line of a case the split lacks (refuse_changed)."""
     data = read_bytes(path, "journal")
     lines = data.decode("utf-8", errors="replace").split("\n")
     try:
@@ -4669,7 +4671,7 @@ def read_journal(path, turns=None):
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
-    done = {}
+    done, placed = {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
             continue
@@ -4681,11 +4683,16 @@ def read_journal(path, turns=None):
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line; "
                             "it was not cut short by a kill, so it was edited") from None
         problem = journal_entry_problem(entry, config)
+        key = (entry["id"], entry.get("trial", 1))
+        if "turn" in entry:
+            problem = problem or turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
+        if where is not None:
+            where.setdefault(key, number)
         if "turn" in entry:
-            if turns is not None:
-                turns.setdefault((entry["id"], entry.get("trial", 1)), []).append(entry)
+            if turns is not None and placed[key][entry["turn"]][0] == number:   # a turn journaled twice alike: once
+                turns.setdefault(key, []).append(entry)
             continue
         done[entry["id"], entry.get("trial", 1)] = entry
     return config, done
@@ -4701,8 +4708,46 @@ def journal_entry_problem(entry, config):
         if type(trial) is not int or not 1 <= trial <= config["repeat"] or type(entry["turn"]) is not int \
                 or entry["turn"] < 1 or type(entry.get("figures")) is not dict or answer_problem(entry["figures"]):
             return "an agent's turn needs a trial, a turn number and its figures"
-        return transcript_problem(entry.get("transcript"))
+        return transcript_problem(entry.get("transcript")) or turn_problem(entry["transcript"])
     return recorded_answer_problem(entry, config)
+
+
+def turn_problem(transcript):
+    """What makes a journaled turn other than ask_agent writes one, or None: the assistant's message,
+    then one tool message answering each of its calls, in order. Kept otherwise, a resume would send
+    the model a call without its result, or count an empty turn as one."""
+    if not transcript or transcript[0]["role"] != "assistant" or any(m["role"] != "tool" for m in transcript[1:]):
+        return "a turn's transcript is the assistant's message, then one tool message per call it made"
+    calls, results = transcript[0].get("tool_calls") or [], transcript[1:]
+    for number, call in enumerate(calls, 1):
+        name = on_one_line(call["name"], 60)
+        if number > len(results):
+            return f"call {number} ({name}) has no tool message after it"
+        if results[number - 1]["name"] != call["name"] or call.get("id") and results[number - 1]["call_id"] != call["id"]:
+            return (f"call {number} ({name}) is answered by a tool message for "
+                    f"{on_one_line(results[number - 1]['name'], 60)} (call_id {on_one_line(results[number - 1]['call_id'], 60)})")
+    if len(results) > len(calls):
+        return "a turn's transcript is the assistant's message, then one tool message per call it made (it has more)"
+    return None
+
+
+def turn_conflict(entry, placed, number, repeat):
+    """What makes a turn line disagree with the turns of its case and trial before it (placed:
+    {turn: (line, entry)}, which it joins), or None. Each turn is journaled once, in order (1, 2, 3...),
+    and a turn that calls no tool ends the conversation: a turn journaled again with other content,
+    out of order, or after such an answer was edited in."""
+    name = on_one_line(trial_name(entry["id"], entry.get("trial", 1), repeat > 1), 60)
+    turn = entry["turn"]
+    if turn in placed:
+        line, before = placed[turn]
+        return None if before == entry else f"turn {turn} of {name} is journaled twice (at line {line}) with other content"
+    if turn > 1 and turn - 1 not in placed:   # a resume goes on from the turn after the last it has
+        return f"turn {turn} of {name} has no turn {turn - 1} before it"
+    if turn > 1 and not placed[turn - 1][1]["transcript"][0].get("tool_calls"):
+        return (f"turn {turn} of {name} follows turn {turn - 1}, which answered without calling a tool "
+                f"(line {placed[turn - 1][0]}: the conversation ended there)")
+    placed[turn] = (number, entry)
+    return None
 
 
 def reopen_journal(path):
@@ -5019,11 +5064,12 @@ def guard_held_out(config, inputs, folders, forced):
 
 def open_or_resume(args):
     """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
-    complete or None) for a new run, a resumed one, or the completion of a finished run that has errors."""
+    complete or None, {(case id, trial): its first journal line}) for a new run, a resumed one, or the
+    completion of a finished run that has errors."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, {}, None, None
+        return build_config(args), {}, {}, None, None, {}
     if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
@@ -5034,18 +5080,18 @@ def open_or_resume(args):
             config, done, turns = answers_to_complete(run_path)
             # the stored host read again as a given one is: a file's host is never a line break in a message
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-            return config, done, turns, None, run_path
+            return config, done, turns, None, run_path, {}
         raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
         raise EvalError(f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
                         f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
-    turns = {}
-    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns)
+    turns, where = {}, {}
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
-    return config, done, turns, run_path, None
+    return config, done, turns, run_path, None, where
 
 
 def kept_turns(entries):
@@ -5081,7 +5127,10 @@ def finished_turns(r):
         elif turns:
             turns[-1]["transcript"].append(m)
     figures = r.get("per_turn") or []
-    if len(figures) != len(turns):
+    # a call without its result, or an answer without calls before the last turn (a hand edit), is no
+    # conversation to go on from: the case is asked afresh, as journaled turns would be refused
+    if len(figures) != len(turns) or any(turn_problem(t["transcript"]) for t in turns) \
+            or any(not t["transcript"][0].get("tool_calls") for t in turns[:-1]):
         return []
     return [dict(t, figures=f) for t, f in zip(turns, figures)]
 
@@ -5108,8 +5157,10 @@ def complete_journal(finished, config, done, turns):
     return run_path, journal, lock
 
 
-def refuse_changed(config, inputs, done):
-    """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
+def refuse_changed(config, inputs, done, where=None, journal=None):
+    """A resumed run must ask the same questions of the same cases, and hold answers to no other.
+    where: {(case id, trial): its first line in the journal at `journal`}, every answer and turn it holds
+    (an answer in error, or an agent's turn, too: dropped in silence, it hid an edit)."""
     for what, path, then, now in (("split", config["split_path"], config["split_sha"], inputs.split_sha),
                                   ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
                                   ("context file", config.get("context_path"), config.get("context_sha"),
@@ -5120,7 +5171,13 @@ def refuse_changed(config, inputs, done):
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
-    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in inputs.cases})
+    ids = {case["id"] for case in inputs.cases}
+    lines = sorted((number, case_id) for (case_id, _), number in (where or {}).items() if case_id not in ids)
+    if lines:
+        number, case_id = lines[0]
+        raise EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not a "
+                        f"case of the split {shell_word(config['split_path'])}; it was edited")
+    stray = sorted({case_id for case_id, _ in done} - ids)
     if stray:
         raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
                         f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
@@ -5173,7 +5230,7 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, turns, run_path, completes = open_or_resume(args)
+    config, done, turns, run_path, completes, where = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
@@ -5183,7 +5240,7 @@ def run_split(args):
     judge = config.get("judge") if resuming else (
         judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     if resuming:
-        refuse_changed(config, inputs, done)
+        refuse_changed(config, inputs, done, where, run_path and run_path + JOURNAL_SUFFIX)
     else:
         by_model = getattr(args, "by_model", False)   # a run of a grid: its default name says its model too
         wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"],
