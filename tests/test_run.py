@@ -415,7 +415,8 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     stray = json.dumps({"id": "dev-99", "response": "bug", "error": None})
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 2 and "the journal holds answers to cases the split does not have (dev-99)" in err
+    assert code == 2 and ("runs/dev-v3.json.journal:7: damaged journal line: dev-99 is not a case of the split "
+                          "golden/dev.jsonl; it was edited") in err, err   # the line named (issue 28, attack 4, 9a)
     assert fake.chat_bodies == []
 
 
