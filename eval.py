@@ -9283,7 +9283,7 @@ def read_annotations(path):
         other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
         # only a sidecar without the key names no version (eval.py before run_sha): a 5 read as none
         # passed another run's annotations as this one's
-        if "run_sha" in data and not isinstance(data["run_sha"], str):
+        if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
         raise EvalError(f"{shell_word(path)}: damaged, not an annotations file written by eval.py review; "
@@ -9303,7 +9303,7 @@ def annotations_by_version(sidecar, run_sha):
     """(the annotations written on the run file whose hash is run_sha, those of its other versions by
     hash). A sidecar that names no version (eval.py before run_sha) is taken as this version's."""
     versions = {sha: dict(written) for sha, written in sidecar["other_versions"].items()}
-    main = sidecar["run_sha"] or run_sha
+    main = run_sha if sidecar["run_sha"] is None else sidecar["run_sha"]
     versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
     current = versions.pop(run_sha, {})
     return current, {sha: written for sha, written in versions.items() if written}

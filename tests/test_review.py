@@ -469,7 +469,7 @@ def test_review_shows_the_passages_beside_the_answer_marked_relevant_with_unsupp
         evalpy.load_run(str(ROOT / "runs" / "example" / "dev-v3.json")))[0]
 
 
-@pytest.mark.parametrize("run_sha", [5, None, ["abc"], {"sha": "abc"}, True])
+@pytest.mark.parametrize("run_sha", [5, None, ["abc"], {"sha": "abc"}, True, ""])
 def test_a_sidecar_whose_run_sha_is_not_text_is_damaged_in_every_view(server, runs, cli, run_sha):
     """Issue 28, attack 4, item 9e: a run_sha of 5 was read as a sidecar that names no version (one
     of eval.py before run_sha), so its annotations passed as this run's. Only a sidecar without the
