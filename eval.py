@@ -8276,7 +8276,7 @@ def stray_annotations(annotations, cases):
 
 def stray_warning(file, strays):
     return (f"{plural(len(strays), 'annotation')} in {file} name answers this run does not have (written for "
-            f"another version of it?), left out here: {', '.join(strays[:10])}")
+            f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
 
 
 def report_gates(cases, s, min_accuracy=None, must_pass=()):

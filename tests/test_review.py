@@ -508,3 +508,15 @@ def test_a_long_annotation_is_cut_in_the_report_table_and_kept_whole_in_json(run
     assert rows[0].split() == ["short", "2"] and rows[1].split()[0].endswith("…") and len(out) < 10_000, rows
     assert max(map(len, rows[:2])) < 120
     assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"][1] == [long, 1]
+
+
+def test_a_stray_annotation_key_is_named_escaped_on_one_line_and_cut(runs, project, cli):
+    """Issue 28, attack 4, item 9e, the same class: the keys of annotations that name no answer of
+    the run are the file's text, printed in the report's note: escaped, on one line, cut."""
+    review = evalpy.Review(runs[1])
+    key = "\x1b[2J\nAccuracy: 100%" + "y" * 100_000
+    (project / (runs[1] + ".annotations.json")).write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": review.run_sha, "annotations": {key: {"text": "t", "time": None}}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 0 and "\x1b" not in out and not any(l.startswith("Accuracy: 100%") for l in out.splitlines()), out[-500:]
+    assert "left out here: \\x1b[2J\\nAccuracy: 100%yyy" in out and len(out) < 10_000
