@@ -179,6 +179,7 @@ UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called 
 
 REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
 MAX_ANNOTATION = 200       # characters of one annotation: a name for a failure, not an essay
+ANNOTATION_SHOWN = 80      # characters of one shown in report's table (--json keeps it whole)
 
 CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
 CHART_NAME = 190       # px for the names left of the bars
@@ -1642,6 +1643,8 @@ def config_problem(config, text_keys):
     if config.get("context_length") is not None and not (type(config["context_length"]) is int
                                                           and 0 < config["context_length"] < 2 ** 63):
         return "config.context_length must be a positive whole number or null"
+    if config.get("date") is not None and run_instant(config["date"]) is None:   # runs sorts by it: "9999-99-99" headed the list
+        return "config.date must be a date and time as a run records it (2026-01-02T09:30:00+01:00), or absent"
     turns = config.get("max_turns")
     if turns is not None and not (type(turns) is int and 1 <= turns <= MAX_TURNS):
         return f"config.max_turns must be a whole number from 1 to {MAX_TURNS}"
@@ -1650,6 +1653,16 @@ def config_problem(config, text_keys):
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
         config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None
+
+def run_instant(date):
+    """The moment a run's config.date names (ISO 8601, as start_config writes it), as a timestamp that
+    orders runs across time zones (one without an offset is taken as local time); None for what no
+    clock gives ("9999-99-99", 5)."""
+    try:
+        return datetime.fromisoformat(date).astimezone().timestamp() if type(date) is str else None
+    except (ValueError, OverflowError, OSError):
+        return None
+
 
 # The two ways an OpenAI-compatible server takes a JSON Schema for structured output: OpenAI's
 # own, and llama-cpp-python's server, which refuses that one and wants the schema beside
@@ -4804,9 +4817,11 @@ def abandon_journal(run_path, journal, lock):
         lock.release()
 
 
-def read_journal(path, turns=None):
+def read_journal(path, turns=None, where=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
-    An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given."""
+    An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
+    `where`, when given, gets the line each answer or turn of a (case id, trial) is first on, for a
+    message that names a line of a case the split lacks (refuse_changed)."""
     data = read_bytes(path, "journal")
     lines = data.decode("utf-8", errors="replace").split("\n")
     try:
@@ -4824,7 +4839,7 @@ def read_journal(path, turns=None):
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
-    done = {}
+    done, placed = {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
             continue
@@ -4836,11 +4851,16 @@ def read_journal(path, turns=None):
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line; "
                             "it was not cut short by a kill, so it was edited") from None
         problem = journal_entry_problem(entry, config)
+        key = (entry["id"], entry.get("trial", 1))
+        if "turn" in entry:
+            problem = problem or turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
+        if where is not None:
+            where.setdefault(key, number)
         if "turn" in entry:
-            if turns is not None:
-                turns.setdefault((entry["id"], entry.get("trial", 1)), []).append(entry)
+            if turns is not None and placed[key][entry["turn"]][0] == number:   # a turn journaled twice alike: once
+                turns.setdefault(key, []).append(entry)
             continue
         done[entry["id"], entry.get("trial", 1)] = entry
     return config, done
@@ -4856,8 +4876,46 @@ def journal_entry_problem(entry, config):
         if type(trial) is not int or not 1 <= trial <= config["repeat"] or type(entry["turn"]) is not int \
                 or entry["turn"] < 1 or type(entry.get("figures")) is not dict or answer_problem(entry["figures"]):
             return "an agent's turn needs a trial, a turn number and its figures"
-        return transcript_problem(entry.get("transcript"))
+        return transcript_problem(entry.get("transcript")) or turn_problem(entry["transcript"])
     return recorded_answer_problem(entry, config)
+
+
+def turn_problem(transcript):
+    """What makes a journaled turn other than ask_agent writes one, or None: the assistant's message,
+    then one tool message answering each of its calls, in order. Kept otherwise, a resume would send
+    the model a call without its result, or count an empty turn as one."""
+    if not transcript or transcript[0]["role"] != "assistant" or any(m["role"] != "tool" for m in transcript[1:]):
+        return "a turn's transcript is the assistant's message, then one tool message per call it made"
+    calls, results = transcript[0].get("tool_calls") or [], transcript[1:]
+    for number, call in enumerate(calls, 1):
+        name = on_one_line(call["name"], 60)
+        if number > len(results):
+            return f"call {number} ({name}) has no tool message after it"
+        if results[number - 1]["name"] != call["name"] or call.get("id") and results[number - 1]["call_id"] != call["id"]:
+            return (f"call {number} ({name}) is answered by a tool message for "
+                    f"{on_one_line(results[number - 1]['name'], 60)} (call_id {on_one_line(results[number - 1]['call_id'], 60)})")
+    if len(results) > len(calls):
+        return "a turn's transcript is the assistant's message, then one tool message per call it made (it has more)"
+    return None
+
+
+def turn_conflict(entry, placed, number, repeat):
+    """What makes a turn line disagree with the turns of its case and trial before it (placed:
+    {turn: (line, entry)}, which it joins), or None. Each turn is journaled once, in order (1, 2, 3...),
+    and a turn that calls no tool ends the conversation: a turn journaled again with other content,
+    out of order, or after such an answer was edited in."""
+    name = on_one_line(trial_name(entry["id"], entry.get("trial", 1), repeat > 1), 60)
+    turn = entry["turn"]
+    if turn in placed:
+        line, before = placed[turn]
+        return None if before == entry else f"turn {turn} of {name} is journaled twice (at line {line}) with other content"
+    if turn > 1 and turn - 1 not in placed:   # a resume goes on from the turn after the last it has
+        return f"turn {turn} of {name} has no turn {turn - 1} before it"
+    if turn > 1 and not placed[turn - 1][1]["transcript"][0].get("tool_calls"):
+        return (f"turn {turn} of {name} follows turn {turn - 1}, which answered without calling a tool "
+                f"(line {placed[turn - 1][0]}: the conversation ended there)")
+    placed[turn] = (number, entry)
+    return None
 
 
 def reopen_journal(path):
@@ -5185,11 +5243,12 @@ def guard_held_out(config, inputs, folders, forced):
 
 def open_or_resume(args):
     """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
-    complete or None) for a new run, a resumed one, or the completion of a finished run that has errors."""
+    complete or None, {(case id, trial): its first journal line}) for a new run, a resumed one, or the
+    completion of a finished run that has errors."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, {}, None, None
+        return build_config(args), {}, {}, None, None, {}
     if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
@@ -5200,18 +5259,18 @@ def open_or_resume(args):
             config, done, turns = answers_to_complete(run_path)
             # the stored host read again as a given one is: a file's host is never a line break in a message
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-            return config, done, turns, None, run_path
+            return config, done, turns, None, run_path, {}
         raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
         raise EvalError(f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
                         f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
-    turns = {}
-    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns)
+    turns, where = {}, {}
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
-    return config, done, turns, run_path, None
+    return config, done, turns, run_path, None, where
 
 
 def kept_turns(entries):
@@ -5247,7 +5306,10 @@ def finished_turns(r):
         elif turns:
             turns[-1]["transcript"].append(m)
     figures = r.get("per_turn") or []
-    if len(figures) != len(turns):
+    # a call without its result, or an answer without calls before the last turn (a hand edit), is no
+    # conversation to go on from: the case is asked afresh, as journaled turns would be refused
+    if len(figures) != len(turns) or any(turn_problem(t["transcript"]) for t in turns) \
+            or any(not t["transcript"][0].get("tool_calls") for t in turns[:-1]):
         return []
     return [dict(t, figures=f) for t, f in zip(turns, figures)]
 
@@ -5274,8 +5336,10 @@ def complete_journal(finished, config, done, turns):
     return run_path, journal, lock
 
 
-def refuse_changed(config, inputs, done):
-    """A resumed run must ask the same questions of the same cases, and hold answers to no other."""
+def refuse_changed(config, inputs, done, where=None, journal=None):
+    """A resumed run must ask the same questions of the same cases, and hold answers to no other.
+    where: {(case id, trial): its first line in the journal at `journal`}, every answer and turn it holds
+    (an answer in error, or an agent's turn, too: dropped in silence, it hid an edit)."""
     for what, path, then, now in (("split", config["split_path"], config["split_sha"], inputs.split_sha),
                                   ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
                                   ("context file", config.get("context_path"), config.get("context_sha"),
@@ -5286,7 +5350,13 @@ def refuse_changed(config, inputs, done):
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
-    stray = sorted({case_id for case_id, _ in done} - {case["id"] for case in inputs.cases})
+    ids = {case["id"] for case in inputs.cases}
+    lines = sorted((number, case_id) for (case_id, _), number in (where or {}).items() if case_id not in ids)
+    if lines:
+        number, case_id = lines[0]
+        raise EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not a "
+                        f"case of the split {shell_word(config['split_path'])}; it was edited")
+    stray = sorted({case_id for case_id, _ in done} - ids)
     if stray:
         raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
                         f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
@@ -5339,7 +5409,7 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, turns, run_path, completes = open_or_resume(args)
+    config, done, turns, run_path, completes, where = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
@@ -5349,7 +5419,7 @@ def run_split(args):
     judge = config.get("judge") if resuming else (
         judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     if resuming:
-        refuse_changed(config, inputs, done)
+        refuse_changed(config, inputs, done, where, run_path and run_path + JOURNAL_SUFFIX)
     else:
         by_model = getattr(args, "by_model", False)   # a run of a grid: its default name says its model too
         wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"],
@@ -7961,7 +8031,8 @@ def diagnosis_section(sec):
 def annotation_section(sec):
     out = [f"Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from {sec['file']}; "
            "most frequent first):"]
-    out += table([[r["name"], figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
+    # cut: review saves MAX_ANNOTATION characters, but a hand-edited one of 100,000 padded every row to it
+    out += table([[on_one_line(r["name"], ANNOTATION_SHOWN), figure_text(r["figure"])] for r in sec["rows"]]) if sec["rows"] else ["  -"]
     return out + [f"  {note}" for note in (sec["left_out"], sec["other_versions"]) if note]
 
 
@@ -8387,7 +8458,10 @@ def run_listing(folder):
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
-    order = sorted(range(len(listing)), key=lambda i: str(listing[i].get("date") or ""), reverse=True)
+    # by the instant each date names (read_graded refused one that names none); undated runs last
+    order = sorted(range(len(listing)), key=lambda i: (listing[i].get("date") is not None,
+                                                       listing[i].get("date") and run_instant(listing[i]["date"])),
+                   reverse=True)
     rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
@@ -8442,7 +8516,7 @@ def stray_annotations(annotations, cases):
 
 def stray_warning(file, strays):
     return (f"{plural(len(strays), 'annotation')} in {file} name answers this run does not have (written for "
-            f"another version of it?), left out here: {', '.join(strays[:10])}")
+            f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
 
 
 def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
@@ -9469,12 +9543,14 @@ def read_annotations(path):
             raise ValueError
         annotations = annotation_entries(data["labels" if older else "annotations"], text_key)
         other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
+        # only a sidecar without the key names no version (eval.py before run_sha): a 5 read as none
+        # passed another run's annotations as this one's
+        if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
+            raise ValueError
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
         raise EvalError(f"{shell_word(path)}: damaged, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
-    run_sha = data.get("run_sha")
-    return {"annotations": annotations, "run_sha": run_sha if isinstance(run_sha, str) else None,
-            "other_versions": other_versions}
+    return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions}
 
 
 def annotation_entries(written, text_key):
@@ -9489,7 +9565,7 @@ def annotations_by_version(sidecar, run_sha):
     """(the annotations written on the run file whose hash is run_sha, those of its other versions by
     hash). A sidecar that names no version (eval.py before run_sha) is taken as this version's."""
     versions = {sha: dict(written) for sha, written in sidecar["other_versions"].items()}
-    main = sidecar["run_sha"] or run_sha
+    main = run_sha if sidecar["run_sha"] is None else sidecar["run_sha"]
     versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
     current = versions.pop(run_sha, {})
     return current, {sha: written for sha, written in versions.items() if written}
@@ -11866,6 +11942,7 @@ def show_one_case(args, checks):
     if args.html is not None:
         raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
     run = load_run(args.run)
+    run_annotations(args.run)   # a damaged sidecar is refused here as by every other view of the run
     scored_with_checks_now(args, checks, run)
     show(view_of(args), *case_views(run, args.case, checks, args.checks))
     return 0

@@ -166,6 +166,29 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     assert code == 2 and "nowhere: no such folder" in err
 
 
+@pytest.mark.parametrize("date", ["9999-99-99", 5, "2026-13-01T09:00:00+01:00", "tomorrow", ""])
+def test_runs_lists_a_run_whose_date_is_impossible_as_unreadable_never_first(project, cli, date):
+    """Issue 28, attack 4, item 9f: a hand-edited config.date ("9999-99-99", 5) was sorted as a date
+    and headed the list said to be newest first. A date no clock gives is a damaged run file: named,
+    listed last as unreadable, and refused by report as every other damaged field is."""
+    write_run("runs/real.json", make_run([("c1", "bug", "bug")], date="2026-01-01T09:00:00+01:00"))
+    write_run("runs/odd.json", make_run([("c1", "bug", "bug")], date=date))
+    lines = cli("runs")[1].splitlines()
+    assert lines[1].split()[0] == "runs/real.json", lines
+    assert lines[2].split()[0] == "runs/odd.json" and "config.date" in lines[2], lines
+    listed = json.loads(cli("runs", "--json")[1])
+    assert [r["file"] for r in listed] == ["runs/real.json", "runs/odd.json"] and "config.date" in listed[1]["problem"]
+    code, out, err = cli("report", "runs/odd.json")
+    assert code == 2 and "runs/odd.json" in err and "config.date" in err, err
+
+
+def test_runs_orders_dates_by_the_instant_they_name_not_their_text(project, cli):
+    """Two runs dated in two time zones: 10:00+05:00 is earlier than 09:00+01:00."""
+    write_run("runs/east.json", make_run([("c1", "bug", "bug")], date="2026-01-01T10:00:00+05:00"))
+    write_run("runs/west.json", make_run([("c1", "bug", "bug")], date="2026-01-01T09:00:00+01:00"))
+    assert [r["file"] for r in json.loads(cli("runs", "--json")[1])] == ["runs/west.json", "runs/east.json"]
+
+
 def test_runs_tells_apart_runs_that_differ_only_in_how_the_model_was_asked(project, cli):
     """Issue 31, item 10: --think off and --think on runs (and --format, --option, --api, a seed,
     --limit) looked identical in `runs`; a config column says what each asked beyond the defaults."""

@@ -467,3 +467,56 @@ def test_review_shows_the_passages_beside_the_answer_marked_relevant_with_unsupp
                                            "why": "marked supported by passage 'zz', which this case does not have"}]
     assert items["d1"]["passages"] == [] and "passages" not in evalpy.review_items(
         evalpy.load_run(str(ROOT / "runs" / "example" / "dev-v3.json")))[0]
+
+
+@pytest.mark.parametrize("run_sha", [5, None, ["abc"], {"sha": "abc"}, True, ""])
+def test_a_sidecar_whose_run_sha_is_not_text_is_damaged_in_every_view(server, runs, cli, run_sha):
+    """Issue 28, attack 4, item 9e: a run_sha of 5 was read as a sidecar that names no version (one
+    of eval.py before run_sha), so its annotations passed as this run's. Only a sidecar without the
+    key names no version; any other value that is not a hash is damage, refused by report, report
+    --case and review alike."""
+    url, review = server
+    open(review.sidecar, "w", encoding="utf-8").write(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": run_sha, "annotations": {"dev-05#1": {"text": "old", "time": None}}}))
+    damaged = f"error: {runs[1]}.annotations.json: damaged, not an annotations file written by eval.py review"
+    for argv in (("report", runs[1]), ("report", runs[1], "--json"), ("report", runs[1], "--case", "dev-05")):
+        code, out, err = cli(*argv)
+        assert code == 2 and err.startswith(damaged) and "old" not in out, (argv, err)
+    assert requests.get(url + "/data", timeout=5).status_code == 500
+
+
+def test_report_case_refuses_a_damaged_sidecar_as_the_other_views_do(runs, project, cli):
+    """Issue 28, attack 4, item 9e: report --case exited 0 on a sidecar report refuses."""
+    (project / (runs[1] + ".annotations.json")).write_text("{not json")
+    for argv in (("report", runs[1]), ("report", runs[1], "--case", "dev-05"), ("report", runs[1], "--case", "dev-05", "--json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "not an annotations file written by eval.py review" in err, argv
+
+
+def test_a_long_annotation_is_cut_in_the_report_table_and_kept_whole_in_json(runs, project, cli):
+    """Issue 28, attack 4, item 9e: a hand-edited annotation of 100,000 characters padded every
+    annotation row of the text report to its width (a 300 kB report)."""
+    review = evalpy.Review(runs[1])
+    long = "x" * 100_000
+    (project / (runs[1] + ".annotations.json")).write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": review.run_sha,
+         "annotations": {"dev-05#1": {"text": long, "time": None}, "dev-09#1": {"text": "short", "time": None},
+                         "dev-11#1": {"text": "short", "time": None}}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 0, err
+    rows = out.split("most frequent first):\n", 1)[1].splitlines()
+    assert rows[0].split() == ["short", "2"] and rows[1].split()[0].endswith("…") and len(out) < 10_000, rows
+    assert max(map(len, rows[:2])) < 120
+    assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"][1] == [long, 1]
+
+
+def test_a_stray_annotation_key_is_named_escaped_on_one_line_and_cut(runs, project, cli):
+    """Issue 28, attack 4, item 9e, the same class: the keys of annotations that name no answer of
+    the run are the file's text, printed in the report's note: escaped, on one line, cut."""
+    review = evalpy.Review(runs[1])
+    key = "\x1b[2J\nAccuracy: 100%" + "y" * 100_000
+    (project / (runs[1] + ".annotations.json")).write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": review.run_sha, "annotations": {key: {"text": "t", "time": None}}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 0 and "\x1b" not in out and not any(l.startswith("Accuracy: 100%") for l in out.splitlines()), out[-500:]
+    assert "left out here: \\x1b[2J\\nAccuracy: 100%yyy" in out and len(out) < 10_000

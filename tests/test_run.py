@@ -431,7 +431,8 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     stray = json.dumps({"id": "dev-99", "response": "bug", "error": None})
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 2 and "the journal holds answers to cases the split does not have (dev-99)" in err
+    assert code == 2 and ("runs/dev-v3.json.journal:7: damaged journal line: dev-99 is not a case of the split "
+                          "golden/dev.jsonl; it was edited") in err, err   # the line named (issue 28, attack 4, 9a)
     assert fake.chat_bodies == []
 
 
@@ -1388,6 +1389,92 @@ def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(proj
     completed = load_json("runs/a-completed.json")["results"][0]
     assert completed["response"] == "Enviado." and len(completed["per_turn"]) == 2
     assert len(bodies_for(fake, ASK)) == 3   # only turn 2 again: the finished run kept turn 1
+
+
+def interrupted_agent_journal(project, cli, fake):
+    """A journal as a run killed in an agent's third request leaves it: the header and turns 1 and 2
+    of case a1, each a call with its result (lines 2 and 3). Returns those lines, parsed."""
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], [("lookup_order", {"order_id": "A-1"})],
+                        "Su pedido A-1 está enviado."]
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    run = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    turns = [{"id": "a1", "trial": 1, **t} for t in evalpy.finished_turns(run["results"][0])][:2]
+    lines = [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + turns
+    write_journal(project, lines)
+    fake.chat_bodies.clear()
+    return lines
+
+
+def write_journal(project, lines):
+    (project / "runs" / "a.json.journal").write_text("".join(json.dumps(l, ensure_ascii=False) + "\n" for l in lines),
+                                                    encoding="utf-8")
+
+
+def test_an_agent_journal_as_a_kill_leaves_it_resumes_from_its_last_turn(project, cli, fake):
+    """The journal the tests below edit: resumed as it is, only turn 3 is asked; a turn journaled
+    twice alike (harmless) changes nothing."""
+    lines = interrupted_agent_journal(project, cli, fake)
+    write_journal(project, lines + [lines[2]])
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(bodies_for(fake, ASK)) == 1
+    r = load_json("runs/a.json")["results"][0]
+    assert len(r["per_turn"]) == 3 and r["response"] == "Su pedido A-1 está enviado."
+
+
+def tampered(turn, **changes):
+    return {**json.loads(json.dumps(turn)), **changes}
+
+
+@pytest.mark.parametrize("edit, line, message", [
+    (lambda l: l + [tampered(l[1], transcript=[l[1]["transcript"][0], {**l[1]["transcript"][1], "content": "TAMPERED"}])],
+     4, "turn 1 of a1 is journaled twice (at line 2) with other content"),
+    (lambda l: [l[0], tampered(l[1], transcript=[]), l[2]], 2, "a turn's transcript is the assistant's message"),
+    (lambda l: [l[0], tampered(l[1], transcript=l[1]["transcript"][:1]), l[2]], 2,
+     "call 1 (lookup_order) has no tool message after it"),
+    (lambda l: [l[0], tampered(l[1], transcript=l[1]["transcript"] * 2), l[2]], 2,
+     "a turn's transcript is the assistant's message"),
+    (lambda l: [l[0], tampered(l[1], transcript=[l[1]["transcript"][0], {**l[1]["transcript"][1], "name": "cancel_order"}]),
+                l[2]], 2, "call 1 (lookup_order) is answered by a tool message for cancel_order"),
+    (lambda l: [l[0], tampered(l[1], transcript=[{"role": "assistant", "content": "FAKE FINAL"}]), l[2]], 3,
+     "turn 2 of a1 follows turn 1, which answered without calling a tool"),
+    (lambda l: [l[0], l[2]], 2, "turn 2 of a1 has no turn 1 before it"),
+    (lambda l: [l[0], l[2], tampered(l[1], transcript=[{"role": "assistant", "content": "FAKE FINAL"}])], 2,
+     "turn 2 of a1 has no turn 1 before it"),
+    (lambda l: l + [tampered(l[1], id="ghost")], 4, "ghost is not a case of the split"),
+    (lambda l: l + [{"id": "ghost", "trial": 1, "response": None, "error": "HTTP 500"}], 4, "ghost is not a case of the split"),
+])
+def test_agent_turn_lines_that_do_not_make_one_conversation_are_refused(project, cli, fake, edit, line, message):
+    """Issue 28, attack 4, item 9a: edited turn lines were adopted silently: the same turn twice with
+    other content (the later kept), a turn with an empty transcript (counted as a turn), a call with
+    no tool result (an incoherent conversation sent to the model), a final answer followed by more
+    turns, a turn of a case the split does not have. Each is refused naming the line, before any call."""
+    write_journal(project, edit(interrupted_agent_journal(project, cli, fake)))
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 2 and f"runs/a.json.journal:{line}: " in err and message in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert fake.chat_bodies == [] and not os.path.exists("runs/a.json")
+
+
+def test_completing_a_run_whose_transcript_lost_a_tool_result_asks_the_agent_afresh(project, cli, fake):
+    """Issue 28, attack 4, item 9a, the same class in a finished run: a transcript whose call has no
+    result (edited) is no conversation to go on from; completing it asks the case from turn 1, never
+    sends the model a call without its result."""
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Enviado."]
+    fake.faults_for[json.dumps({"status": "enviado"})] = ["500"]
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--retries", 0, "--out", "runs/a.json")[0] == 2
+    run = load_json("runs/a.json")
+    run["results"][0]["transcript"] = run["results"][0]["transcript"][:1]   # the tool message cut away
+    (project / "runs" / "a.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    fake.faults_for.clear()
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0, err
+    first = bodies_for(fake, ASK)[0]
+    assert not any(m.get("tool_calls") for m in first["messages"]), first   # turn 1 asked again
+    completed = load_json("runs/a-completed.json")["results"][0]
+    assert completed["response"] == "Enviado." and [m["role"] for m in completed["transcript"]] == ["assistant", "tool", "assistant"]
 
 
 def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
