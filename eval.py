@@ -262,7 +262,8 @@ OPTIONS = (
     Option(("--api-key",), CALLING, "Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
                                     "never written anywhere", group="model calls", judge_call=True),
     # how answers are judged, and the sampling seed
-    Option(("--seed",), CALLING, f"sampling seed; a judge's vote i uses seed+i-1 (default {DEFAULT_SEED})", "int",
+    Option(("--seed",), CALLING, f"sampling seed; trial t of --repeat uses seed+t-1 and a judge's vote i seed+i-1, so "
+                                 f"that they are samples, not copies; below 0: none (default {DEFAULT_SEED})", "int",
            DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
                                         "candidate's); repeat it for a panel of judges", "each",
@@ -1041,7 +1042,7 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # a change the guard sees is never read as a rerun's variation.
 COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat",
                    "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns",
-                   "labels", "judge")
+                   "trial_seeds", "labels", "judge")
 
 # run --think: what Ollama's "think" is sent as. "default" sends nothing, and is what runs made
 # before --think existed did: Ollama then turns thinking on for a model that has the capability
@@ -1223,6 +1224,8 @@ class RunConfig(TypedDict, total=False):
     context_length: int | None     # Ollama's /api/ps after the load: the window its runner holds (num_ctx, lowered to
                                    # the model's training context); null where the server does not say (before v0.9.7)
     max_turns: int | None          # agents: requests per case at most (--max-turns); only when the split has tools
+    trial_seeds: bool              # trial t asked with seed + t - 1 (case_options()); older runs lack it: every trial
+                                   # was asked with the seed, and a resume of one goes on so
 
 
 class GradedTrial(TypedDict):
@@ -1645,6 +1648,8 @@ def config_problem(config, text_keys):
         return "config.context_length must be a positive whole number or null"
     if config.get("date") is not None and run_instant(config["date"]) is None:   # runs sorts by it: "9999-99-99" headed the list
         return "config.date must be a date and time as a run records it (2026-01-02T09:30:00+01:00), or absent"
+    if config.get("trial_seeds", True) is not True:   # present only as true: a false one would be another's file
+        return "config.trial_seeds must be true or absent"
     turns = config.get("max_turns")
     if turns is not None and not (type(turns) is int and 1 <= turns <= MAX_TURNS):
         return f"config.max_turns must be a whole number from 1 to {MAX_TURNS}"
@@ -5013,20 +5018,27 @@ class Progress:
         self.stream.flush()
 
 
-def case_options(config):
-    return {"temperature": config["temperature"], "seed": config["seed"], **config.get("options", {})}
+def case_options(config, trial=1):
+    """The options an answer is asked with. Trial t of a run with trial_seeds uses seed + t - 1: with
+    one seed for every trial, a server that honours it (Ollama does) draws the same sample each time,
+    and --repeat at a temperature above 0 would measure nothing. A seed below 0 is no seed: each
+    request samples afresh."""
+    seed = config["seed"]
+    if config.get("trial_seeds") and seed >= 0:
+        seed += trial - 1
+    return {"temperature": config["temperature"], "seed": seed, **config.get("options", {})}
 
 
-def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=None):
+def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=None, trial=1):
     """One answer to one case, then (if it has judge checks) the judge's votes on it; each request
     is registered in `waiting` (InFlight) while it is out. A case with tools is a conversation of
     requests (ask_agent): kept holds the turns a journal already has, and on_turn(turn) journals
     each new one as it ends."""
     waiting = waiting or InFlight()
-    options = case_options(config)
+    options = case_options(config, trial)
     with waiting.request(f"case {case['id']}"):
         if case.get("tools"):
-            answer = ask_agent(client, config, prompt_text, case, kept, on_turn or (lambda turn: None))
+            answer = ask_agent(client, config, prompt_text, case, kept, on_turn or (lambda turn: None), trial)
         else:
             answer = client.chat(config["model"], messages_for(prompt_text, case), options,
                                  output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
@@ -5086,7 +5098,7 @@ def summed(per_turn):
     return total
 
 
-def ask_agent(client, config, prompt_text, case, kept, on_turn):
+def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
     """The loop of one agent case. Returns the result's call fields: the final answer as response,
     the transcript, per_turn, and the figures summed; an error names its turn and keeps the turns before."""
     transcript, per_turn = [], []
@@ -5098,7 +5110,7 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn):
     max_turns = config.get("max_turns") or DEFAULT_MAX_TURNS
     last = transcript[-1] if transcript and transcript[-1]["role"] == "assistant" else None
     while len(per_turn) < max_turns and not (last and not last.get("tool_calls")):
-        answer = client.chat(config["model"], system + client.wire(transcript), case_options(config), fmt, think,
+        answer = client.chat(config["model"], system + client.wire(transcript), case_options(config, trial), fmt, think,
                              case["tools"])
         if answer["error"] is not None:
             return {**summed(per_turn + [answer]), "response": None, "error": f"turn {len(per_turn) + 1}: {answer['error']}",
@@ -5528,6 +5540,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     config["judge"] = judge
     if form:
         config["response_format"] = form
+    if config["repeat"] > 1:
+        config["trial_seeds"] = True   # each trial its own seed: samples, not copies (case_options)
     if not any(case.get("tools") for case in inputs.cases):
         config.pop("max_turns", None)   # no case has tools: no turns to count, and nothing for compare to show
     if inputs.context_sha:
@@ -5589,7 +5603,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
 
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
-                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}), progress.waiting)
+                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}), progress.waiting, trial)
 
     def on_answer(case, trial, answer):
         nonlocal errors, unreachable

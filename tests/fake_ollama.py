@@ -727,19 +727,20 @@ RULES_PROMPT_CHARS = 1000
 ORDER_RULE = re.compile(r"n[úu]mero de pedido", re.I)
 
 
-def sampled_call(body):
-    """Whether a request samples afresh, as Ollama's does: at a temperature above 0 with no seed.
-    Ollama's default seed is -1 (api/types.go DefaultOptions), and a seed below 0 is no seed
-    (x/mlxrunner/sample/sample.go Options.normalize: UseSeed false; nextRandomKey then draws none);
-    a seed of 0 or more makes each request's sampling the same (the key comes from the seed and the
-    token's place alone: mixSeed(seed, randomCounter), a counter per request). At temperature 0 the
-    likeliest token is taken (slotState.sample: Argmax), seed or not. Over /v1, temperature and seed
+def sampling(body):
+    """How a request samples, as Ollama's does: None at temperature 0 (the likeliest token is taken,
+    slotState.sample: Argmax, seed or not); the seed at a temperature above 0 with a seed of 0 or
+    more, which makes each request's sampling the same (the key comes from the seed and the token's
+    place alone: mixSeed(seed, randomCounter), a counter per request); "fresh" with no seed: Ollama's
+    default seed is -1 (api/types.go DefaultOptions) and a seed below 0 is none
+    (x/mlxrunner/sample/sample.go Options.normalize: UseSeed false). Over /v1, temperature and seed
     are the request's own fields (openai/openai.go: options["seed"] only when r.Seed is set)."""
     options = body.get("options") if isinstance(body.get("options"), dict) else body
     temperature, seed = options.get("temperature"), options.get("seed")
     number = (int, float)
-    return (isinstance(temperature, number) and temperature > 0
-            and not (isinstance(seed, number) and not isinstance(seed, bool) and seed >= 0))
+    if not (isinstance(temperature, number) and temperature > 0):
+        return None
+    return seed if isinstance(seed, number) and not isinstance(seed, bool) and seed >= 0 else "fresh"
 
 
 def prompted_answers(golden):
@@ -748,11 +749,12 @@ def prompted_answers(golden):
     classifier misses a case in three, or in six with a prompt that spells out the rules, each
     prompt and model its own cases; a support reply cites the order number always when the prompt
     asks for it, else one time in three. None for an input that is not a shipped case.
-    A request that samples afresh (sampled_call: a temperature without a seed) is another draw: a
-    case in four is borderline, and its answer flips, one call in two, from the one it gets at
-    temperature 0, so `--repeat` finds flaky cases as it would on Ollama. The calls are counted
-    per model, prompt and case, so the same run against a new fake gets the same answers (with
-    --jobs above 1 the order the calls arrive in decides which trial gets which)."""
+    A request that samples (sampling: a temperature above 0) is a draw: a case in four is
+    borderline, and its answer flips, one draw in two, from the one it gets at temperature 0, so
+    `--repeat` finds flaky cases as it would on Ollama. A seed decides the draw (the same seed, the
+    same answer); without one the calls are counted per model, prompt and case, so the same run
+    against a new fake gets the same answers (with --jobs above 1 the order the calls arrive in
+    decides which trial gets which)."""
     import glob
     calls, lock = {}, threading.Lock()
     cases = {}
@@ -776,12 +778,15 @@ def prompted_answers(golden):
         def draw(what):
             key = "\0".join((str(body.get("model")), system, str(case.get("id")), what))
             return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
-        flip = False
-        if sampled_call(body) and draw("borderline") % 4 == 0:
-            key = (str(body.get("model")), system, str(case.get("id")))
-            with lock:
-                call = calls[key] = calls.get(key, -1) + 1
-            flip = draw(f"sample {call}") % 2 == 0
+        flip, sampled = False, sampling(body)
+        if sampled is not None and draw("borderline") % 4 == 0:
+            if sampled == "fresh":
+                key = (str(body.get("model")), system, str(case.get("id")))
+                with lock:
+                    call = calls[key] = calls.get(key, -1) + 1
+                flip = draw(f"sample {call}") % 2 == 0
+            else:
+                flip = draw(f"seed {sampled}") % 2 == 0
         expected = case.get("expected")
         if labels and expected in labels:
             miss = (draw("label") % (6 if len(system) >= RULES_PROMPT_CHARS else 3) == 0) != flip

@@ -298,12 +298,12 @@ def test_a_compare_with_trials_says_how_many_answers_no_judge_decided(project, c
     assert "4 answers without a verdict left out" in cli("compare", a, b, "--markdown")[1]
 
 
-def test_the_shipped_fake_samples_at_a_temperature_without_a_seed_as_ollama_does(project, cli):
-    """Newcomer pass N15: `--temperature 0.7 --repeat 5` on the fake showed 0 flaky cases, so the
-    README's trials example could not show what trials are for. As Ollama does (api/types.go
-    DefaultOptions: seed -1; a seed below 0 is none, x/mlxrunner/sample/sample.go), the fake's
-    answers vary from call to call at a temperature above 0 without a seed, reproducibly (its calls
-    are counted); with a seed, or at temperature 0, every trial is the same."""
+def test_trials_are_samples_not_copies_each_asked_with_its_own_seed(project, cli):
+    """Newcomer pass N15: `--temperature 0.7 --repeat 5` showed 0 flaky cases on the fake, and so it
+    would on Ollama: every trial was sent seed 42, and a seed of 0 or more makes Ollama's sampling the
+    same for the same request (x/mlxrunner/sample/sample.go; the fake follows it, sampling()). Trial t
+    is now asked with seed + t - 1, recorded as trial_seeds, as a judge's votes are; a seed below 0
+    sends none, and each request samples afresh. At temperature 0 the trials stay alike."""
     from fake_ollama import shipped_fake
 
     def trials(*options):
@@ -316,17 +316,27 @@ def test_the_shipped_fake_samples_at_a_temperature_without_a_seed_as_ollama_does
         assert code == 0, err
         run = load_json("runs/r.json")
         (project / "runs" / "r.json").unlink()
-        return [r["response"] for r in run["results"]], run
+        by_case = {}
+        for r in run["results"]:
+            by_case.setdefault(r["id"], set()).add(r["response"])
+        return [r["response"] for r in run["results"]], run, fake.chat_bodies, [c for c, said in by_case.items() if len(said) > 1]
 
-    answers, run = trials("--temperature", "0.7", "--seed", "-1")
-    by_case = {}
-    for r in run["results"]:
-        by_case.setdefault(r["id"], set()).add(r["response"])
-    flaky = [cid for cid, said in by_case.items() if len(said) > 1]
-    assert 2 <= len(flaky) <= 14, flaky                     # some cases waver, most answer alike every time
-    assert trials("--temperature", "0.7", "--seed", "-1")[0] == answers          # reproducible
-    for options in (("--temperature", "0.7"), ("--temperature", "0", "--seed", "-1")):
-        same = {}
-        for r in trials(*options)[1]["results"]:
-            same.setdefault(r["id"], set()).add(r["response"])
-        assert all(len(said) == 1 for said in same.values()), options   # a seed, or temperature 0: no sampling
+    answers, run, bodies, flaky = trials("--temperature", "0.7")
+    assert run["config"]["trial_seeds"] is True and run["config"]["seed"] == 42
+    assert sorted({b["options"]["seed"] for b in bodies}) == [42, 43, 44, 45, 46]
+    assert 2 <= len(flaky) <= 14, flaky                      # some cases waver, most answer alike every time
+    assert trials("--temperature", "0.7")[0] == answers      # the same seeds: the same answers, a rerun alike
+    fresh = trials("--temperature", "0.7", "--seed", "-1")
+    assert {b["options"]["seed"] for b in fresh[2]} == {-1} and 2 <= len(fresh[3]) <= 14
+    assert trials("--temperature", "0")[3] == []             # temperature 0: the likeliest answer every time
+    # one answer per case records nothing new: its config is what it always was
+    assert "trial_seeds" not in trials("--temperature", "0.7", "--repeat", "1")[1]["config"]
+
+
+def test_a_run_made_before_trial_seeds_is_resumed_with_the_seed_it_was_asked_with():
+    """A run file without trial_seeds asked every trial with its seed; a resume of one goes on so,
+    or its trials would be asked two ways."""
+    old = {"temperature": 0.7, "seed": 42}
+    assert evalpy.case_options(old, 3)["seed"] == 42
+    assert evalpy.case_options(dict(old, trial_seeds=True), 3)["seed"] == 44
+    assert evalpy.case_options({"temperature": 0.7, "seed": -1, "trial_seeds": True}, 3)["seed"] == -1
