@@ -4711,11 +4711,32 @@ def option_shown(pair, width=120):
 
 
 def default_run_path(split_name, prompt_path, model=None):
-    """runs/dev-v3.json; in a grid, where runs differ by model too, runs/dev-v3-qwen2.5-7b.json (the
-    model's name with what a file name cannot hold, or should not, made a dash)."""
+    """runs/dev-v3.json; in a grid, where runs differ by model too, runs/dev-v3-qwen2.5-7b.json."""
     stem = os.path.splitext(os.path.basename(prompt_path))[0]
-    tag = "" if model is None else "-" + (re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-.") or "model")
-    return os.path.join(RUNS_DIR, f"{split_name}-{stem}{tag}.json")
+    return os.path.join(RUNS_DIR, f"{split_name}-{stem}{'' if model is None else model_tag(model)}.json")
+
+
+def model_tag(model):
+    """-qwen2.5-7b: a model's name in a file name, what a file name cannot hold, or should not, made a dash."""
+    return "-" + (re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-.") or "model")
+
+
+def named_for_its_model(path, model):
+    """A default name a run of another model holds gives way to one that says this run's model
+    (runs/dev-v3.json, then runs/dev-v3-llama3.2-3b.json), not to runs/dev-v3-2.json, which says
+    nothing of what differs; a name this model's run holds moves on to -2 as before."""
+    holder = None
+    for taken, whole in ((path, True), (path + JOURNAL_SUFFIX, False)):
+        try:
+            with open_regular(taken) as f:
+                holder = json.loads(f.read() if whole else f.readline())["config"]["model"]
+            break
+        except (OSError, ValueError, KeyError, TypeError):   # absent or unreadable: nothing said of its model
+            continue
+    if not isinstance(holder, str) or holder.casefold() == model.casefold():
+        return path
+    base, ext = os.path.splitext(path)
+    return base + model_tag(model) + ext
 
 
 # The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
@@ -5436,6 +5457,8 @@ def run_split(args):
         by_model = getattr(args, "by_model", False)   # a run of a grid: its default name says its model too
         wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"],
                                                                    config["model"] if by_model else None))
+        if not exact and not by_model:
+            wanted = named_for_its_model(wanted, config["model"])
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
             rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)

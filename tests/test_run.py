@@ -1170,6 +1170,29 @@ def test_one_model_and_one_prompt_keep_their_names(project, cli, fake):
     assert code == 0 and (project / "runs" / "dev-v2.json").exists() and out.startswith("Accuracy: ")
 
 
+def test_a_default_name_another_models_run_holds_gives_way_to_one_that_says_the_model(project, cli, two_models):
+    """Issue 31, item 10: runs of other models took runs/dev-v3-2.json to dev-v3-8.json, names that
+    said nothing of what differed. A default name another model's run holds (a run file, or the
+    journal of one under way) gives way to one that says the model; the same model moves on to -2."""
+    fake = two_models
+    fake.answers = answer_key("golden/dev.jsonl")
+
+    def run(model):
+        code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", model,
+                             "--prompt", "prompts/v3.txt")
+        assert code == 0, err
+        return re.search(r"wrote (\S+)", err).group(1)
+    assert run("qwen2.5:7b") == "runs/dev-v3.json"
+    assert run("llama3.2:3b") == "runs/dev-v3-llama3.2-3b.json"
+    assert run("llama3.2:3b") == "runs/dev-v3-llama3.2-3b-2.json"
+    assert run("Qwen2.5:7B") == "runs/dev-v3-2.json"          # the same model, as Ollama matches names
+    assert load_json("runs/dev-v3-llama3.2-3b.json")["config"]["model"] == "llama3.2:3b"
+    os.rename("runs/dev-v3.json", "runs/elsewhere.json")        # a journal holds the name as a run file does
+    (project / "runs" / "dev-v3.json.journal").write_text(
+        json.dumps({"format": evalpy.RUN_FORMAT, "config": {"model": "qwen2.5:7b"}}) + "\n")
+    assert run("llama3.2:3b") == "runs/dev-v3-llama3.2-3b-3.json"
+
+
 @pytest.mark.parametrize("extra, says", [
     (["--out", "runs/x.json"], "--out runs/x.json names one run file; a grid of 2 runs needs a folder"),
     (["--compare", "runs/x.json"], "--compare compares one run"),
