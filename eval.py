@@ -725,6 +725,76 @@ def exact_json(text):
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
 
 
+class ArgumentsText(str):
+    """An Ollama call's arguments JSON has no room for, kept as the text they were sent as
+    (ChatClient.arguments_as_sent), as an OpenAI call's arguments always are."""
+
+
+class GivenTwice(dict):
+    """An object of a server's answer holding a key given twice (loose_json): its last values, as
+    json.loads reads them, and every pair as it was sent (pairs)."""
+
+    def __init__(self, pairs):
+        super().__init__(pairs)
+        self.pairs = pairs
+
+
+class NotANumber(float):
+    """NaN, Infinity or a number too large for a float in a server's answer (loose_json): the float
+    json.loads would make, with its text as sent and why JSON has no room for it (as exact_json says)."""
+
+    def __new__(cls, text):
+        number = super().__new__(cls, text)
+        number.text = text
+        number.why = (f"{text} is too large a number" if text[-1].isdigit()
+                      else f"{text} is not a number (JSON has no {text})")
+        return number
+
+
+def loose_json(text):
+    """json.loads of a server's answer, what JSON has no room for kept recognisable instead of refused:
+    an object giving a key twice is a GivenTwice, NaN, Infinity and 1e999 are NotANumber. The caller
+    decides: a figure that is no number is unknown, a call's arguments are kept as sent
+    (arguments_as_sent), a key given twice anywhere else is refused (given_twice)."""
+    def pairs(found):
+        return GivenTwice(found) if len({k for k, _ in found}) < len(found) else dict(found)
+
+    def number(digits):
+        value = float(digits)
+        return value if isfinite(value) else NotANumber(digits)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=NotANumber, parse_float=number)
+
+
+def inexact_problem(value, numbers=True):
+    """What JSON has no room for in a loose_json value (a key given twice; with numbers, NaN or a
+    number too large), as exact_json says it, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, GivenTwice):
+            seen = set()
+            key = next(k for k, _ in item.pairs if k in seen or seen.add(k))
+            return f"key {on_one_line(repr(key), 40)} is given twice"
+        if isinstance(item, NotANumber) and numbers:
+            return item.why
+        stack.extend(item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+    return None
+
+
+def as_sent(value):
+    """A loose_json value as JSON text as it was sent: each pair of a key given twice, NaN as NaN,
+    1e999 as 1e999 (so that exact_json says of it what it would have said of the text itself)."""
+    if isinstance(value, NotANumber):
+        return value.text
+    if isinstance(value, dict):
+        pairs = value.pairs if isinstance(value, GivenTwice) else value.items()
+        return "{" + ", ".join(f"{json_text(k)}: {as_sent(v)}" for k, v in pairs) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(as_sent, value)) + "]"
+    return json_text(value)
+
+
 def strict_json(text):
     """json.loads for files people write: exact_json, and nesting deeper than MAX_NESTING or a lone
     surrogate refused (ValueError) as well, instead of silently kept."""
@@ -3442,9 +3512,13 @@ class ChatClient:
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
-            answer = json.loads(data)
+            answer = self.arguments_as_sent(loose_json(data))
         except (ValueError, RecursionError):
             raise CallFailed("the server's answer was not JSON", retry=True) from None
+        # a key given twice says two things: the server's answer is neither (a NaN figure is unknown)
+        problem = inexact_problem(answer, numbers=False)
+        if problem:
+            raise CallFailed(f"the server's answer was not JSON as JSON is: {problem}", retry=True)
         if isinstance(answer, dict) and "error" in answer and not {"message", "choices"} & set(answer):
             # an error sent with status 200: keep the server's own words
             raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
@@ -3454,6 +3528,16 @@ class ChatClient:
         """Load the model before the first case, so that no case is charged for it; None where the
         API has no way to (an OpenAI-compatible server loads at start)."""
         return None
+
+    @staticmethod
+    def arguments_as_sent(answer):
+        """A loose_json answer, where the API sends a call's arguments inside the body (Ollama), with
+        arguments JSON has no room for (a key given twice, NaN, 1e999) kept as the text they were
+        sent as, an ArgumentsText: read then as an OpenAI call's string is (read_arguments), neither
+        value of the key, no number JSON lacks, so one model output scores the same over both APIs
+        and the run file stays JSON. OpenAI's arguments are a string already."""
+        return answer
+
 
     @staticmethod
     def read_tool_calls(calls, arguments_type):
@@ -3486,7 +3570,7 @@ class ChatClient:
             arguments = function.get("arguments", {})
             if "arguments" not in function and arguments_type is not dict:   # Ollama's may be left out: {}
                 return f"call {number}'s function has no arguments"
-            if not isinstance(arguments, arguments_type):
+            if not isinstance(arguments, arguments_type) and type(arguments) is not ArgumentsText:
                 return (f"call {number}'s function.arguments is {json_kind(arguments)}, "
                         f"not {'an object' if arguments_type is dict else 'a JSON string'}")
             if not isinstance(c.get("id", ""), (str, type(None))):
@@ -3649,6 +3733,16 @@ class OllamaClient(ChatClient):
             "done_reason": data.get("done_reason"),
             "thinking": data["message"].get("thinking"),
         }
+
+    @staticmethod
+    def arguments_as_sent(answer):
+        message = answer.get("message") if isinstance(answer, dict) else None
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        for call in calls if isinstance(calls, list) else ():
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict) and inexact_problem(function.get("arguments")):
+                function["arguments"] = ArgumentsText(as_sent(function["arguments"]))
+        return answer
 
     @staticmethod
     def wire(transcript):
