@@ -9717,16 +9717,23 @@ def trial_verdict(t):
 
 def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
-    text = read_bytes(path, "verdicts file").decode("utf-8-sig", errors="replace")
-    if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
+    data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
+    if re.match(rb'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()), data):
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")
     verdicts, problems = {}, []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        try:   # as every file people write is read (strict_json): a "pass" given twice is neither
+            obj = strict_json(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(f"{shell_word(path)}:{number}: not valid UTF-8 (byte {e.start + 1})")
+            continue
+        except ValueError as e:
+            problems.append(f"{shell_word(path)}:{number}: {json_problem(e)}")
             continue
         try:
-            obj = json.loads(line)
             key = (obj["id"], obj.get("trial", 1), obj["check"])
             if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
                 raise TypeError

@@ -434,6 +434,21 @@ def test_calibrate_input_errors(calibration, project, cli):
     assert code == 2 and "match no judge verdict" in err and "id j99" in err
 
 
+@pytest.mark.parametrize("line, why", [
+    (b'{"id": "j01", "check": "answers", "pass": true, "pass": false}', "bad.jsonl:2: key 'pass' is given twice"),
+    (b'{"id": "j\xff01", "check": "answers", "pass": true}', "bad.jsonl:2: not valid UTF-8 (byte 10)"),
+    (b'{"id": "j01", "check": "answers", "pass": true, "n": NaN}', "bad.jsonl:2: NaN is not a number"),
+    (b'{"id": "j\\ud800", "check": "answers", "pass": true}', "bad.jsonl:2: holds \\ud800"),
+])
+def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_write(calibration, project, cli, line, why):
+    """From the fifth attack on issue 28, item 5: the verdicts file went through plain json.loads and
+    errors="replace": a "pass" given twice was read as its last value, invalid UTF-8 in an id became
+    U+FFFD without a word. Now strict_json per line, the line named."""
+    (project / "bad.jsonl").write_bytes(b'{"id": "j02", "check": "answers", "pass": true}\n' + line + b"\n")
+    code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
+    assert code == 2 and why in err and len(err.splitlines()) == 1, err
+
+
 def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, cli):
     """It printed one error per line of the run file: 1,452 lines."""
     labels, run = calibration
