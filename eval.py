@@ -1817,7 +1817,7 @@ def schema_problems(schema, where="schema", annotations=False):
     if not isinstance(schema, dict):
         return [f"{where} must be an object"]
     known = SCHEMA_KEYWORDS + (ANNOTATION_KEYWORDS if annotations else ())
-    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(known)})"
+    problems = [f"{where}: keyword {on_one_line(repr(k), 40)} is not supported (use {', '.join(known)})"
                 for k in schema if k not in known]
     kinds = schema.get("type", "string")
     kinds = kinds if isinstance(kinds, list) else [kinds]
@@ -1849,13 +1849,14 @@ def schema_errors(value, schema, where="$"):
                          for k in kinds):
         return [f"{where} is not {' or '.join(kinds)}"]
     if "enum" in schema and not any(same_json(value, option) for option in schema["enum"]):
-        return [f"{where} is not one of {schema['enum']}"]
+        # as JSON writes the values (true, null, "x\\ny"; not Python's True, None), cut short
+        return [f"{where} is not one of {on_one_line(json_text(schema['enum']), 60)}"]
     errors = []
     if isinstance(value, dict):
-        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
+        errors += [f"{where}.{on_one_line(name, 40)} is missing" for name in schema.get("required", []) if name not in value]
         for name, sub in schema.get("properties", {}).items():
             if name in value:
-                errors += schema_errors(value[name], sub, f"{where}.{name}")
+                errors += schema_errors(value[name], sub, f"{where}.{on_one_line(name, 40)}")
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
             errors += schema_errors(item, schema["items"], f"{where}[{i}]")
