@@ -1864,8 +1864,10 @@ def schema_errors(value, schema, where="$"):
 
 
 def passes_json(text, schema):
+    """The answer is JSON (read as a call's arguments are, exact_json: a key given twice holds
+    neither value, NaN is no number) and fits the schema."""
     try:
-        value = json.loads(text)
+        value = exact_json(text)
     except (ValueError, RecursionError):
         return False
     return not schema or not schema_errors(value, schema)
@@ -5930,8 +5932,8 @@ def extract_answer(response, fmt):
     """With --format json or schema the label sits inside a JSON object; None if it does not."""
     if fmt in (None, "text"):
         return response
-    try:
-        value = json.loads(response)
+    try:   # exact_json: {"label": "a", "label": "b"} says two things, neither is the answer
+        value = exact_json(response)
     except (ValueError, RecursionError):   # nested past Python's stack: not an answer either
         return None
     if isinstance(value, dict):

@@ -36,6 +36,12 @@ def graded(predicted=None):
     (check("json"), '{"a": 1}', "a: 1"),
     (check("json", schema={"type": "object", "required": ["label"],
                            "properties": {"label": {"enum": ["bug", "acceso"]}}}), '{"label": "bug"}', '{"label": "otro"}'),
+    # an answer is read as a call's arguments are (fifth attack on issue 28, items 1 and 2): a key
+    # given twice holds neither value, NaN and 1e999 are no JSON numbers
+    (check("json", schema={"properties": {"label": {"enum": ["bug"]}}}), '{"label": "bug"}',
+     '{"label": "otro", "label": "bug"}'),
+    (check("json", schema={"properties": {"n": {"type": "number"}}}), '{"n": 1e300}', '{"n": NaN}'),
+    (check("json"), '{"n": -1e300}', '{"n": -1e999}'),
 ])
 def test_each_check_type_passes_and_fails(c, passing, failing):
     assert evalpy.CHECK_TYPES[c["type"]].evaluate(c, result(passing), graded()) is True
