@@ -3743,7 +3743,9 @@ class OllamaClient(ChatClient):
         calls = message.get("tool_calls") if isinstance(message, dict) else None
         for call in calls if isinstance(calls, list) else ():
             function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict) and inexact_problem(function.get("arguments")):
+            # an object only: arguments that are NaN are no object, refused as a number is
+            if isinstance(function, dict) and isinstance(function.get("arguments"), dict) \
+                    and inexact_problem(function["arguments"]):
                 function["arguments"] = ArgumentsText(as_sent(function["arguments"]))
         return answer
 

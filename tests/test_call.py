@@ -1600,3 +1600,10 @@ def test_a_server_answer_giving_a_key_twice_is_an_error_never_its_last_value(api
         "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
     key = {"content": "content", "name": "name", "tool_calls": "tool_calls"}[where]
     assert answer["response"] is None and f"key '{key}' is given twice" in answer["error"], answer
+
+
+def test_ollama_arguments_that_are_nan_are_no_object(monkeypatch):
+    """Attack on the fix above: only an object's arguments are kept as sent; arguments that are NaN
+    are a number, refused as 5 is (never a call with unreadable arguments)."""
+    answer, _ = call_over("ollama", "NaN", monkeypatch)
+    assert answer["response"] is None and "call 1's function.arguments is a number, not an object" in answer["error"], answer
