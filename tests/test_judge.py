@@ -1168,3 +1168,12 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     assert code == 0 and out.startswith("Pass rate: 2/3 = 67%"), (out, err)
     code, out, err = cli("report", "runs/three.json", "--checks", judged_split)
     assert code == 0 and "Undecided: 3 answers" in out, out
+
+
+def test_a_persons_verdicts_with_a_bom_crlf_and_blank_lines_are_still_read(tmp_path):
+    """Attack on the strict reading above: what was accepted before (a byte-order mark, CRLF line
+    endings, blank lines, a U+2028 inside an id) is still read."""
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"id": "a", "check": "c", "pass": true}\r\n\r\n'
+                     b'{"id": "b\xe2\x80\xa8", "check": "c", "pass": false}\r\n')
+    assert evalpy.read_human_verdicts(str(path)) == {("a", 1, "c"): True, ("b\u2028", 1, "c"): False}
