@@ -726,6 +726,76 @@ def exact_json(text):
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
 
 
+class ArgumentsText(str):
+    """An Ollama call's arguments JSON has no room for, kept as the text they were sent as
+    (ChatClient.arguments_as_sent), as an OpenAI call's arguments always are."""
+
+
+class GivenTwice(dict):
+    """An object of a server's answer holding a key given twice (loose_json): its last values, as
+    json.loads reads them, and every pair as it was sent (pairs)."""
+
+    def __init__(self, pairs):
+        super().__init__(pairs)
+        self.pairs = pairs
+
+
+class NotANumber(float):
+    """NaN, Infinity or a number too large for a float in a server's answer (loose_json): the float
+    json.loads would make, with its text as sent and why JSON has no room for it (as exact_json says)."""
+
+    def __new__(cls, text):
+        number = super().__new__(cls, text)
+        number.text = text
+        number.why = (f"{text} is too large a number" if text[-1].isdigit()
+                      else f"{text} is not a number (JSON has no {text})")
+        return number
+
+
+def loose_json(text):
+    """json.loads of a server's answer, what JSON has no room for kept recognisable instead of refused:
+    an object giving a key twice is a GivenTwice, NaN, Infinity and 1e999 are NotANumber. The caller
+    decides: a figure that is no number is unknown, a call's arguments are kept as sent
+    (arguments_as_sent), a key given twice anywhere else is refused (given_twice)."""
+    def pairs(found):
+        return GivenTwice(found) if len({k for k, _ in found}) < len(found) else dict(found)
+
+    def number(digits):
+        value = float(digits)
+        return value if isfinite(value) else NotANumber(digits)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=NotANumber, parse_float=number)
+
+
+def inexact_problem(value, numbers=True):
+    """What JSON has no room for in a loose_json value (a key given twice; with numbers, NaN or a
+    number too large), as exact_json says it, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, GivenTwice):
+            seen = set()
+            key = next(k for k, _ in item.pairs if k in seen or seen.add(k))
+            return f"key {on_one_line(repr(key), 40)} is given twice"
+        if isinstance(item, NotANumber) and numbers:
+            return item.why
+        stack.extend(item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+    return None
+
+
+def as_sent(value):
+    """A loose_json value as JSON text as it was sent: each pair of a key given twice, NaN as NaN,
+    1e999 as 1e999 (so that exact_json says of it what it would have said of the text itself)."""
+    if isinstance(value, NotANumber):
+        return value.text
+    if isinstance(value, dict):
+        pairs = value.pairs if isinstance(value, GivenTwice) else value.items()
+        return "{" + ", ".join(f"{json_text(k)}: {as_sent(v)}" for k, v in pairs) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(as_sent, value)) + "]"
+    return json_text(value)
+
+
 def strict_json(text):
     """json.loads for files people write: exact_json, and nesting deeper than MAX_NESTING or a lone
     surrogate refused (ValueError) as well, instead of silently kept."""
@@ -1752,7 +1822,7 @@ def schema_problems(schema, where="schema", annotations=False):
     if not isinstance(schema, dict):
         return [f"{where} must be an object"]
     known = SCHEMA_KEYWORDS + (ANNOTATION_KEYWORDS if annotations else ())
-    problems = [f"{where}: keyword {k!r} is not supported (use {', '.join(known)})"
+    problems = [f"{where}: keyword {on_one_line(repr(k), 40)} is not supported (use {', '.join(known)})"
                 for k in schema if k not in known]
     kinds = schema.get("type", "string")
     kinds = kinds if isinstance(kinds, list) else [kinds]
@@ -1784,13 +1854,14 @@ def schema_errors(value, schema, where="$"):
                          for k in kinds):
         return [f"{where} is not {' or '.join(kinds)}"]
     if "enum" in schema and not any(same_json(value, option) for option in schema["enum"]):
-        return [f"{where} is not one of {schema['enum']}"]
+        # as JSON writes the values (true, null, "x\\ny"; not Python's True, None), cut short
+        return [f"{where} is not one of {on_one_line(json_text(schema['enum']), 60)}"]
     errors = []
     if isinstance(value, dict):
-        errors += [f"{where}.{name} is missing" for name in schema.get("required", []) if name not in value]
+        errors += [f"{where}.{on_one_line(name, 40)} is missing" for name in schema.get("required", []) if name not in value]
         for name, sub in schema.get("properties", {}).items():
             if name in value:
-                errors += schema_errors(value[name], sub, f"{where}.{name}")
+                errors += schema_errors(value[name], sub, f"{where}.{on_one_line(name, 40)}")
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
             errors += schema_errors(item, schema["items"], f"{where}[{i}]")
@@ -1798,8 +1869,10 @@ def schema_errors(value, schema, where="$"):
 
 
 def passes_json(text, schema):
+    """The answer is JSON (read as a call's arguments are, exact_json: a key given twice holds
+    neither value, NaN is no number) and fits the schema."""
     try:
-        value = json.loads(text)
+        value = exact_json(text)
     except (ValueError, RecursionError):
         return False
     return not schema or not schema_errors(value, schema)
@@ -3447,9 +3520,13 @@ class ChatClient:
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
-            answer = json.loads(data)
+            answer = self.arguments_as_sent(loose_json(data))
         except (ValueError, RecursionError):
             raise CallFailed("the server's answer was not JSON", retry=True) from None
+        # a key given twice says two things: the server's answer is neither (a NaN figure is unknown)
+        problem = inexact_problem(answer, numbers=False)
+        if problem:
+            raise CallFailed(f"the server's answer was not JSON as JSON is: {problem}", retry=True)
         if isinstance(answer, dict) and "error" in answer and not {"message", "choices"} & set(answer):
             # an error sent with status 200: keep the server's own words
             raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
@@ -3459,6 +3536,16 @@ class ChatClient:
         """Load the model before the first case, so that no case is charged for it; None where the
         API has no way to (an OpenAI-compatible server loads at start)."""
         return None
+
+    @staticmethod
+    def arguments_as_sent(answer):
+        """A loose_json answer, where the API sends a call's arguments inside the body (Ollama), with
+        arguments JSON has no room for (a key given twice, NaN, 1e999) kept as the text they were
+        sent as, an ArgumentsText: read then as an OpenAI call's string is (read_arguments), neither
+        value of the key, no number JSON lacks, so one model output scores the same over both APIs
+        and the run file stays JSON. OpenAI's arguments are a string already."""
+        return answer
+
 
     @staticmethod
     def read_tool_calls(calls, arguments_type):
@@ -3491,7 +3578,7 @@ class ChatClient:
             arguments = function.get("arguments", {})
             if "arguments" not in function and arguments_type is not dict:   # Ollama's may be left out: {}
                 return f"call {number}'s function has no arguments"
-            if not isinstance(arguments, arguments_type):
+            if not isinstance(arguments, arguments_type) and type(arguments) is not ArgumentsText:
                 return (f"call {number}'s function.arguments is {json_kind(arguments)}, "
                         f"not {'an object' if arguments_type is dict else 'a JSON string'}")
             if not isinstance(c.get("id", ""), (str, type(None))):
@@ -3654,6 +3741,18 @@ class OllamaClient(ChatClient):
             "done_reason": data.get("done_reason"),
             "thinking": data["message"].get("thinking"),
         }
+
+    @staticmethod
+    def arguments_as_sent(answer):
+        message = answer.get("message") if isinstance(answer, dict) else None
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        for call in calls if isinstance(calls, list) else ():
+            function = call.get("function") if isinstance(call, dict) else None
+            # an object only: arguments that are NaN are no object, refused as a number is
+            if isinstance(function, dict) and isinstance(function.get("arguments"), dict) \
+                    and inexact_problem(function["arguments"]):
+                function["arguments"] = ArgumentsText(as_sent(function["arguments"]))
+        return answer
 
     @staticmethod
     def wire(transcript):
@@ -5872,8 +5971,8 @@ def extract_answer(response, fmt):
     """With --format json or schema the label sits inside a JSON object; None if it does not."""
     if fmt in (None, "text"):
         return response
-    try:
-        value = json.loads(response)
+    try:   # exact_json: {"label": "a", "label": "b"} says two things, neither is the answer
+        value = exact_json(response)
     except (ValueError, RecursionError):   # nested past Python's stack: not an answer either
         return None
     if isinstance(value, dict):
@@ -9660,16 +9759,23 @@ def trial_verdict(t):
 
 def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
-    text = read_bytes(path, "verdicts file").decode("utf-8-sig", errors="replace")
-    if re.match(r'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT), text):
+    data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
+    if re.match(rb'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()), data):
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")
     verdicts, problems = {}, []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        try:   # as every file people write is read (strict_json): a "pass" given twice is neither
+            obj = strict_json(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            problems.append(f"{shell_word(path)}:{number}: not valid UTF-8 (byte {e.start + 1})")
+            continue
+        except ValueError as e:
+            problems.append(f"{shell_word(path)}:{number}: {json_problem(e)}")
             continue
         try:
-            obj = json.loads(line)
             key = (obj["id"], obj.get("trial", 1), obj["check"])
             if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
                 raise TypeError

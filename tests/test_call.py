@@ -1512,3 +1512,98 @@ def test_a_contributors_own_prompts_and_sets_stay_out_of_the_tests(request, fake
     assert (project / "prompts" / "v3.txt").exists() and (project / "golden" / "labels.txt").exists()
     fake.answers = answer_key("golden/dev.jsonl")
     assert evalpy.main(["run", "--split", "dev", "--host", fake.url]) == 0 and load_json("runs/dev-v3.json")["config"]["prompt"] == "prompts/v3.txt"
+
+
+def hostile_answer(body, chat):
+    """chat(client) against a server that answers every POST with body (bytes) as it stands."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+
+    class Hostile(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        return chat(f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+
+
+def call_over(api, arguments, monkeypatch):
+    """The call a server sends with arguments written as the model wrote them (JSON text): inside
+    Ollama's body as it stands (an object there), as a JSON string in OpenAI's."""
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
+    if api == "ollama":
+        body = ('{"model": "m", "done": true, "message": {"role": "assistant", "content": "", "tool_calls": '
+                '[{"function": {"name": "lookup_order", "arguments": %s}}]}}' % arguments).encode()
+    else:
+        body = json.dumps({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": None,
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "lookup_order", "arguments": arguments}}]}}]}).encode()
+    tools = [{"type": "function", "function": {"name": "lookup_order", "parameters": {
+        "type": "object", "properties": {"order_id": {"type": "string"}}}}}]
+    return hostile_answer(body, lambda url: evalpy.CLIENTS[api](url, retries=0).chat(
+        "m", [{"role": "user", "content": "hola"}], {}, tools=tools)), tools
+
+
+@pytest.mark.parametrize("arguments, why", [
+    ('{"order_id": "A-9", "order_id": "A-1"}', "key 'order_id' is given twice"),
+    ('{"order_id": "A-1", "n": NaN}', "NaN is not a number"),
+    ('{"order_id": "A-1", "big": 1e999, "small": -Infinity}', "1e999 is too large a number"),
+    ('{"order_id": "A-1", "deep": [{"a": 1, "a": 2}]}', "key 'a' is given twice"),
+])
+def test_a_calls_arguments_are_read_alike_over_both_apis(arguments, why, monkeypatch):
+    """From the fifth attack on issue 28, items 1 and 2: Ollama's arguments, an object inside the body,
+    went through plain json.loads: a key given twice was read as its last value (the rule for A-1
+    answered a call that also said A-9), NaN and 1e999 were taken as numbers and written into the run
+    file as NaN and Infinity, which JSON has not. The same model output over OpenAI (a string, read
+    with exact_json) fails valid arguments: over both it is now the same call, scored the same."""
+    seen = {}
+    for api in ("ollama", "openai"):
+        answer, tools = call_over(api, arguments, monkeypatch)
+        assert answer["error"] is None, answer
+        call = answer["tool_calls"][0]
+        assert evalpy.call_arguments(call) is None   # neither value of the key, no rule matches it
+        seen[api] = evalpy.call_problem(call, tools)
+        assert why in seen[api], seen
+        def refuse(name):
+            raise ValueError(name)
+        json.loads(evalpy.json_text(answer), parse_constant=refuse)   # the run file stays JSON
+    assert seen["ollama"] == seen["openai"]
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+@pytest.mark.parametrize("where", ["content", "name", "tool_calls"])
+def test_a_server_answer_giving_a_key_twice_is_an_error_never_its_last_value(api, where, monkeypatch):
+    """From the fifth attack on issue 28, item 1: a message's content or tool_calls, or a call's
+    name, given twice in the body was silently read as the last one."""
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
+    name = '"name": "x", "name": "y"' if where == "name" else '"name": "x"'
+    args = '{}' if api == "ollama" else '"{}"'
+    calls = '[{"id": "c", "type": "function", "function": {%s, "arguments": %s}}]' % (name, args)
+    message = ('{"role": "assistant", "content": "a"%s, "tool_calls": %s%s}'
+               % (', "content": "b"' if where == "content" else "", calls,
+                  ', "tool_calls": []' if where == "tool_calls" else ""))
+    body = ('{"model": "m", "done": true, "message": %s}' % message if api == "ollama"
+            else '{"choices": [{"index": 0, "finish_reason": "stop", "message": %s}]}' % message).encode()
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+    answer = hostile_answer(body, lambda url: evalpy.CLIENTS[api](url, retries=0).chat(
+        "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
+    key = {"content": "content", "name": "name", "tool_calls": "tool_calls"}[where]
+    assert answer["response"] is None and f"key '{key}' is given twice" in answer["error"], answer
+
+
+def test_ollama_arguments_that_are_nan_are_no_object(monkeypatch):
+    """Attack on the fix above: only an object's arguments are kept as sent; arguments that are NaN
+    are a number, refused as 5 is (never a call with unreadable arguments)."""
+    answer, _ = call_over("ollama", "NaN", monkeypatch)
+    assert answer["response"] is None and "call 1's function.arguments is a number, not an object" in answer["error"], answer

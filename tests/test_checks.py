@@ -36,6 +36,12 @@ def graded(predicted=None):
     (check("json"), '{"a": 1}', "a: 1"),
     (check("json", schema={"type": "object", "required": ["label"],
                            "properties": {"label": {"enum": ["bug", "acceso"]}}}), '{"label": "bug"}', '{"label": "otro"}'),
+    # an answer is read as a call's arguments are (fifth attack on issue 28, items 1 and 2): a key
+    # given twice holds neither value, NaN and 1e999 are no JSON numbers
+    (check("json", schema={"properties": {"label": {"enum": ["bug"]}}}), '{"label": "bug"}',
+     '{"label": "otro", "label": "bug"}'),
+    (check("json", schema={"properties": {"n": {"type": "number"}}}), '{"n": 1e300}', '{"n": NaN}'),
+    (check("json"), '{"n": -1e300}', '{"n": -1e999}'),
 ])
 def test_each_check_type_passes_and_fails(c, passing, failing):
     assert evalpy.CHECK_TYPES[c["type"]].evaluate(c, result(passing), graded()) is True
@@ -65,6 +71,20 @@ def test_checks_that_look_at_more_than_the_text():
 ])
 def test_schema_subset(value, schema, errors):
     assert len(evalpy.schema_errors(value, schema)) == errors
+
+
+@pytest.mark.parametrize("value, schema, message", [
+    ("z", {"enum": [True, None, "x\ny"]}, '$ is not one of [true, null, "x\\ny"]'),
+    ("z", {"enum": [f"option {i}" for i in range(200)]}, '$ is not one of ["option 0", "option 1", "option 2", "option 3", "option 4"…'),
+    ({"a\nb": 1}, {"properties": {"a\nb": {"enum": ["\x1b[2J"]}}}, '$.a\\nb is not one of ["\\u001b[2J"]'),
+])
+def test_a_schema_error_shows_json_values_on_one_line_cut_short(value, schema, message):
+    """From the fifth attack on issue 28, item 6: the enum was printed as Python shows it ([True,
+    None, 'x\\ny']), whole however long; a property's name raw."""
+    (error,) = evalpy.schema_errors(value, schema)
+    assert error[:len(message)] == message and len(error) <= 100 and "\n" not in error and "\x1b" not in error, error
+    (problem,) = evalpy.schema_problems({"x" * 500: 1})
+    assert problem.startswith("schema: keyword 'xxx") and len(problem) < 150, problem
 
 
 @pytest.mark.parametrize("written, message", [

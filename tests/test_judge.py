@@ -434,6 +434,21 @@ def test_calibrate_input_errors(calibration, project, cli):
     assert code == 2 and "match no judge verdict" in err and "id j99" in err
 
 
+@pytest.mark.parametrize("line, why", [
+    (b'{"id": "j01", "check": "answers", "pass": true, "pass": false}', "bad.jsonl:2: key 'pass' is given twice"),
+    (b'{"id": "j\xff01", "check": "answers", "pass": true}', "bad.jsonl:2: not valid UTF-8 (byte 10)"),
+    (b'{"id": "j01", "check": "answers", "pass": true, "n": NaN}', "bad.jsonl:2: NaN is not a number"),
+    (b'{"id": "j\\ud800", "check": "answers", "pass": true}', "bad.jsonl:2: holds \\ud800"),
+])
+def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_write(calibration, project, cli, line, why):
+    """From the fifth attack on issue 28, item 5: the verdicts file went through plain json.loads and
+    errors="replace": a "pass" given twice was read as its last value, invalid UTF-8 in an id became
+    U+FFFD without a word. Now strict_json per line, the line named."""
+    (project / "bad.jsonl").write_bytes(b'{"id": "j02", "check": "answers", "pass": true}\n' + line + b"\n")
+    code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
+    assert code == 2 and why in err and len(err.splitlines()) == 1, err
+
+
 def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, cli):
     """It printed one error per line of the run file: 1,452 lines."""
     labels, run = calibration
@@ -1153,3 +1168,12 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     assert code == 0 and out.startswith("Pass rate: 2/3 = 67%"), (out, err)
     code, out, err = cli("report", "runs/three.json", "--checks", judged_split)
     assert code == 0 and "Undecided: 3 answers" in out, out
+
+
+def test_a_persons_verdicts_with_a_bom_crlf_and_blank_lines_are_still_read(tmp_path):
+    """Attack on the strict reading above: what was accepted before (a byte-order mark, CRLF line
+    endings, blank lines, a U+2028 inside an id) is still read."""
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"id": "a", "check": "c", "pass": true}\r\n\r\n'
+                     b'{"id": "b\xe2\x80\xa8", "check": "c", "pass": false}\r\n')
+    assert evalpy.read_human_verdicts(str(path)) == {("a", 1, "c"): True, ("b\u2028", 1, "c"): False}

@@ -131,3 +131,12 @@ def test_the_reasoning_never_decides_the_label_or_a_check(project):
     assert a["predicted"] == "bug" and a["correct"] is True and a["trials"][0]["checks"] == {"label": True, "no money": True}
     assert b["predicted"] == I and b["correct"] is False and not any(b["trials"][0]["checks"].values())
     assert b["trials"][0]["unfinished"] and not a["trials"][0]["unfinished"]
+
+
+@pytest.mark.parametrize("response", ['{"label": "bug", "label": "acceso"}', '{"label": "bug", "n": NaN}'])
+def test_a_structured_answer_giving_its_label_twice_is_no_label(response):
+    """From the class of the fifth attack on issue 28, item 1: with --format json a key given twice
+    was read as its last value; it says two things, and holds neither (INVALID), as a call's
+    arguments do."""
+    assert evalpy.extract_answer(response, "json") is None
+    assert evalpy.extract_answer('{"label": "bug"}', "json") == "bug"
