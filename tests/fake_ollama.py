@@ -695,13 +695,19 @@ class FakeOllama:
 
 # --- by hand: `python tests/fake_ollama.py`, to see every command work with no model at all ------
 
+def splits_under(golden):
+    """The split files under a folder of sets, or under each of a list of them."""
+    import glob
+    folders = [golden] if isinstance(golden, str) else golden
+    return sorted({path for folder in folders for path in glob.glob(f"{folder}/**/*.jsonl", recursive=True)})
+
+
 def shipped_answers(golden):
     """input text -> a plausible answer for every case of the splits under `golden`: the expected
     label, except about one case in six, which gets the next label (so reports have something to
     show); for a free-text case, a reply that greets the customer and cites the order."""
-    import glob
     answers = {}
-    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+    for path in splits_under(golden):
         labels = shipped_labels(path)
         for line in open(path, encoding="utf-8"):
             try:
@@ -755,10 +761,9 @@ def prompted_answers(golden):
     same answer); without one the calls are counted per model, prompt and case, so the same run
     against a new fake gets the same answers (with --jobs above 1 the order the calls arrive in
     decides which trial gets which)."""
-    import glob
     calls, lock = {}, threading.Lock()
     cases = {}
-    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+    for path in splits_under(golden):
         labels = shipped_labels(path)
         for line in open(path, encoding="utf-8"):
             try:
@@ -813,9 +818,8 @@ def shipped_agents(golden):
     repeats what the last tool returned (or, with no call, asks for the order number and a
     confirmation). About one case in six calls lookup_order with an order that does not exist first,
     so that reports have a first failure to show."""
-    import glob
     agents = {}
-    for path in sorted(glob.glob(f"{golden}/**/*.jsonl", recursive=True)):
+    for path in splits_under(golden):
         tools_file = path.rsplit("/", 1)[0] + "/tools.json"
         for line in open(path, encoding="utf-8"):
             try:
@@ -898,10 +902,11 @@ def by_hand(argv=None):
                                             "plausibly, differently for each prompt and model (and every judge with "
                                             "a pass), to try eval.py without a model.")
     p.add_argument("--port", type=int, default=11434, help="port on 127.0.0.1 (default 11434, Ollama's)")
-    p.add_argument("--golden", default="golden", help="the folder of splits to answer (default golden)")
+    p.add_argument("--golden", action="append", default=[], metavar="DIR",
+                   help="a folder of your own sets to answer too, as it answers golden/'s (repeatable)")
     p.add_argument("--latency", type=float, default=0.02, help="seconds per answer (default 0.02)")
     args = p.parse_args(argv)
-    fake = shipped_fake(args.golden, args.latency)
+    fake = shipped_fake(["golden", *args.golden], args.latency)
     try:
         fake.start(args.port)
     except OSError as e:

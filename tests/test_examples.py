@@ -125,6 +125,26 @@ def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
         fake.wait()
 
 
+def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
+    """Second newcomer pass: `fake_ollama.py --golden mine` answered only mine/, so the shipped set's
+    next run against it scored 11/28 and compare blamed the model. --golden DIR now adds a folder
+    to golden/: both are answered as the shipped sets are."""
+    assert cli("init", "mine")[0] == 0
+    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0", "--golden", "mine"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = fake.stdout.readline().split()[3].rstrip(",")
+        for split in ("mine/dev.jsonl", "dev"):
+            code, out, err = cli("run", "--split", split, "--host", url)
+            assert code == 0, err
+    finally:
+        fake.terminate()
+        fake.wait()
+    mine = json.loads(cli("report", "runs/mine-dev-v1.json", "--json")[1])
+    shipped = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    assert mine["invalid"] == 0 and shipped["invalid"] == 0 and 0.6 <= shipped["accuracy"] < 1, (mine, shipped)
+
+
 def test_the_by_hand_fake_answers_by_prompt_and_model(project, cli):
     """Issue 31, item 11: the fake answered every prompt and model alike, so the README's no-model
     path showed v2 -> v3 as "Fixed (0) ... Identical raw answers: 28 of 28" and support v2, which
