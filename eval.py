@@ -1629,7 +1629,9 @@ def config_problem(config, text_keys):
             or list(subset) == ["cases"] and type(subset["cases"]) is list
             and all(type(i) is str for i in subset["cases"]))):
         return "config.subset must be null, {\"limit\": N} or {\"cases\": [ids]}"
-    for key in IDENTITY_FIELDS:
+    # what the server said of itself, read as text (drops_turns_unasked matches the version); `run`
+    # records one it cannot read as null, so anything else is a damaged or hand-edited file
+    for key in IDENTITY_FIELDS + ("server_version",):
         if config.get(key) is not None and type(config[key]) is not str:
             return f"config.{key} must be text or null"
     if config.get("model_entry") is not None and type(config["model_entry"]) is not dict:
