@@ -202,8 +202,8 @@ MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the spli
 # it. Past 64 such an alpha is below 1e-19; power's enumeration stays as fast
 EXACT_COINS = 64
 DISCORDANT_SHOWN = (0.10, 0.20, 0.40)   # shares of the cases changing verdict: a small, a usual, a large change
-SHORTFALL_SEARCH = 64           # sizes tried past Connor's n when its exact power falls short (tiny n: D = P = 1
-MAX_SEARCHED = 10_000           # needs 5 cases, not 4); the largest n searched past: a few ms a size
+SHORTFALL_SEARCH = 64           # sizes below the first found whose exact power reaches the aim, tried for one that
+MAX_SEARCHED = 10_000           # reaches it too (the power is a sawtooth in n); the largest n so searched: ms a size
 
 
 class Option(NamedTuple):
@@ -7276,40 +7276,76 @@ def points_of(share):
     return f"{as_points(share)} point" + ("" if as_points(share) == "1" else "s")
 
 
+def fewest_cases_for_power(difference, discordant, alpha, prob, guess):
+    """The smallest number of cases whose exact power (mcnemar_power) reaches prob, searched from
+    Connor's guess; None when not even MAX_ENUMERATED cases reach it. The power rises with the cases
+    but not evenly (one case more can move the test's cutoff and lose some), so a size reaching prob
+    is found by doubling the step from the guess, a crossing (reached here, not one case before) by
+    bisection, and then, up to MAX_SEARCHED cases, the SHORTFALL_SEARCH sizes below it are tried for
+    one that reaches it too. Never below the test's minimum: fewer cases, all changed one way, are
+    never called (power 0), so the search stops there."""
+    def reaches(n):
+        return mcnemar_power(n, difference, discordant, alpha) >= prob
+    least = fewest_one_way(alpha, mcnemar_mid_p, MAX_ENUMERATED)
+    if least is None:
+        return None
+    guess = min(max(guess, least), MAX_ENUMERATED)
+    step = 1
+    if reaches(guess):   # a crossing below: short (does not reach) < enough (reaches)
+        enough = guess
+        while enough > least and reaches(short := max(least - 1, enough - step)):
+            enough, step = short, 2 * step
+        short = max(least - 1, enough - step)
+    else:
+        short = guess
+        while not reaches(enough := min(MAX_ENUMERATED, short + step)):
+            if enough == MAX_ENUMERATED:
+                return None
+            short, step = enough, 2 * step
+    while enough - short > 1:
+        middle = (short + enough) // 2
+        short, enough = (short, middle) if reaches(middle) else (middle, enough)
+    while enough <= MAX_SEARCHED:   # an earlier tooth of the saw that reaches it too
+        below = next((n for n in range(enough - 1, max(least, enough - SHORTFALL_SEARCH) - 1, -1) if reaches(n)), None)
+        if below is None:
+            break
+        enough = below
+    return enough
+
+
 def paired_cases_answer(difference, discordant, alpha, prob):
-    """`power --difference D --discordant P`: cases a paired comparison needs, and the exact power
-    of the test compare uses at that size."""
+    """`power --difference D --discordant P`: the fewest cases whose exact power, for the test compare
+    uses, reaches prob (searched from Connor's formula), and that power."""
     size = f"a difference of {points_of(abs(difference))} in pass rate"
     if abs(difference) > discordant:
         raise EvalError(f"--difference {given(difference)} with --discordant {given(discordant)}: {size} needs at least "
                         f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
                         f"verdict moves the pass rate, so the share that changes bounds the difference: give "
                         f"--discordant {given(abs(difference))} or more")
-    cases = connor_cases(difference, discordant, alpha, prob)
-    if cases is None:
+    connor = connor_cases(difference, discordant, alpha, prob)
+    if connor is None:
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
+    fewest = fewest_cases_for_power(difference, discordant, alpha, prob, connor) if connor <= MAX_ENUMERATED else None
+    cases = fewest or connor
     power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
     toward = difference_way(difference, discordant)
     aim = percent_line(prob)   # as given: the power then takes the digits that keep it apart (percent(power, prob))
     lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
              f"at alpha {given(alpha)}",
-             f"(when {percent_line(discordant)} of the cases change verdict between the runs; Connor 1987's formula for "
-             f"McNemar's test)."]
-    reached = None   # the fewest cases past Connor's whose exact power reaches prob, when his fall short
-    if power is None:
-        lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
-    else:
+             f"(when {percent_line(discordant)} of the cases change verdict between the runs; "
+             + (f"the fewest whose exact power reaches it; Connor 1987's formula for McNemar's test, where the "
+                f"search starts, gives {connor})." if fewest else "Connor 1987's formula for McNemar's test).")]
+    if fewest is None:
+        lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only"
+                     + ("; no size up to there reaches it.)" if connor <= MAX_ENUMERATED else ".)"))
+    if power is not None:
         lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
                   f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
                   f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
                   f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
-        if power < prob:
-            sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
-            reached = next((n for n in sizes if mcnemar_power(n, difference, discordant, alpha) >= prob), None)
-            lines.append(f"That is short of {aim}: the formula is a normal approximation; "
-                         + (f"the exact power reaches it at {reached} cases." if reached else "take more cases."))
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
-                   "power": power, "exact_cases": reached, "method": "Connor 1987", "test": "mid-p McNemar"}
+                   "power": power, "connor_cases": connor, "exact": fewest is not None,
+                   "method": "exact power, searched from Connor 1987", "test": "mid-p McNemar"}
 
 
 def discordant_split(rows, share, alpha):
@@ -11866,9 +11902,9 @@ COMMANDS = {
               "Sizing questions, each answered exactly and at once. Three of them:\n\n"
               "How many cases does a paired comparison (compare) need? --difference is the change in pass rate to\n"
               "tell from chance, --discordant the share of the cases expected to change verdict between the runs\n"
-              "(fixed or broken; at least the difference). Connor's (1987) formula for McNemar's test, then the\n"
-              "exact power at that size of the mid-p McNemar test compare uses:\n"
-              "  power --difference 0.10 --discordant 0.14    108 cases for 80% power at alpha 0.05\n\n"
+              "(fixed or broken; at least the difference). The fewest cases whose exact power, for the mid-p\n"
+              "McNemar test compare uses, reaches --prob, searched from Connor's (1987) formula:\n"
+              "  power --difference 0.10 --discordant 0.14    99 cases for 80% power at alpha 0.05\n\n"
               "What can a comparison of N cases tell? The fewest changes of verdict, all one way, that compare's\n"
               "test calls, and the smallest difference it calls when 10%, 20% or 40% of the cases change:\n"
               "  power --rows 28                              5 of 28 changed, all one way: p = 0.031\n\n"
