@@ -469,8 +469,22 @@ def on_one_line(text, width=None):
     """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed;
     with width, cut there (one_line cuts too, but makes one space of every run of whitespace: a
     name's line break would be hidden)."""
-    flat = re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
-    return flat if width is None or len(flat) <= width else flat[:width - 1] + "…"
+    return cut_to(re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
+
+
+# An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
+# that is in neither the name nor its escaped form
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nt])")
+
+
+def cut_to(flat, width):
+    """Text already made inert, cut to width with an ellipsis; an escape in it is kept whole or left
+    out whole (escapes are at most six characters: one that spans the cut starts at most five before)."""
+    if width is None or len(flat) <= width:
+        return flat
+    end = width - 1
+    spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 5), end + 6) if m.start() < end < m.end()), None)
+    return flat[:spanning.start() if spanning else end] + "…"
 
 
 def shell_word(text):
@@ -490,8 +504,7 @@ def shell_word(text):
 
 
 def one_line(text, width=70):
-    flat = inert(" ".join(text.split()))
-    return flat if len(flat) <= width else flat[:width - 1] + "…"
+    return cut_to(inert(" ".join(text.split())), width)
 
 
 # Markdown (a pull-request comment, a step summary) renders what it is given: text from a file, a
@@ -550,7 +563,7 @@ def name_shown(name, width=60):
         return one_line(name, width)
     escaped = inert("".join((f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
                             if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
-    return '"' + (escaped if len(escaped) <= width else escaped[:width - 1] + "…") + '"'
+    return '"' + cut_to(escaped, width) + '"'
 
 
 def names_text(names, clean=str, empty="none"):
@@ -659,6 +672,11 @@ def p_value(p, alpha=None):
 
 def plural(n, noun):
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def plural_are(n, noun):
+    """'1 case is', '2 cases are'."""
+    return plural(n, noun) + (" is" if n == 1 else " are")
 
 
 def table(rows, align_right_from=1):
@@ -4703,8 +4721,7 @@ def parse_options(pairs):
 def option_shown(pair, width=120):
     """A refused --option as an error shows it: on one line, its tabs escaped too (they would line up
     as spaces), and cut short (a 200 kB value would be a 200 kB line)."""
-    shown = on_one_line(pair).replace("\t", "\\t")
-    return shown if len(shown) <= width else shown[:width - 1] + "…"
+    return cut_to(on_one_line(pair).replace("\t", "\\t"), width)
 
 
 def default_run_path(split_name, prompt_path, model=None):
@@ -5333,7 +5350,7 @@ def complete_journal(finished, config, done, turns):
             raise EvalError(f"cannot write {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); nothing was asked yet and "
                             f"{shell_word(finished)} is unchanged. Free some space and run again") from None
         raise
-    warn(f"completing {shell_word(finished)} ({len(done)} answers kept, the rest asked again) into {shell_word(run_path)}; "
+    warn(f"completing {shell_word(finished)} ({plural(len(done), 'answer')} kept, the rest asked again) into {shell_word(run_path)}; "
          f"{shell_word(finished)} is unchanged")
     return run_path, journal, lock
 
@@ -5557,13 +5574,13 @@ def resume_journal(run_path, config, server_version, cases, kept):
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
-        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {kept} answers in {shell_word(run_path + JOURNAL_SUFFIX)} "
+        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {plural(kept, 'answer')} in {shell_word(run_path + JOURNAL_SUFFIX)} "
                         f"are safe.\nFree some space, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    warn(f"resuming {shell_word(run_path)}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
+    warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask")
     return journal, lock
 
 
@@ -5586,7 +5603,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             with writing:
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
-            raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {len(done)} answers "
+            raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {plural(len(done), 'answer')} "
                             f"before this one are safe in it.\nFree some space, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
@@ -7330,7 +7347,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
     power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
     toward = difference_way(difference, discordant)
     aim = percent_line(prob)   # as given: the power then takes the digits that keep it apart (percent(power, prob))
-    lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
+    lines = [f"{plural(cases, 'case')}: what a paired comparison needs for {aim} power to tell {size} from chance "
              f"at alpha {given(alpha)}",
              f"(when {percent_line(discordant)} of the cases change verdict between the runs; "
              + (f"the fewest whose exact power reaches it; Connor 1987's formula for McNemar's test, where the "
@@ -7339,7 +7356,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only"
                      + ("; no size up to there reaches it.)" if connor <= MAX_ENUMERATED else ".)"))
     if power is not None:
-        lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
+        lines += [f"Exact power at {plural(cases, 'case')} of the mid-p McNemar test compare uses: {percent(power, prob)}",
                   f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
                   f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
                   f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
@@ -7367,14 +7384,14 @@ def detectable_answer(rows, alpha):
         needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
         raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {given(alpha)}: even all {rows} "
                         f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
-                        f"McNemar, the test compare uses); it needs {needed} cases or more")
+                        f"McNemar, the test compare uses); it needs {plural(needed, 'case')} or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
     lines = [f"{changed} of {rows} cases ({as_points(changed / rows)} points): the fewest changes of verdict, all one "
              f"way, that compare's test (mid-p McNemar) tells from chance at alpha {given(alpha)}",
              f"({changed} one way and none the other give p = {p_value(p, alpha)}"
              + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]
     if fewest_one_way(alpha, mcnemar_exact, rows) is None:
-        lines.append(f"The exact McNemar test could never reach {given(alpha)} on {rows} cases: all {rows} one way give "
+        lines.append(f"The exact McNemar test could never reach {given(alpha)} on {plural(rows, 'case')}: all {rows} one way give "
                      f"p = {p_value(mcnemar_exact(rows, 0), alpha)}.")
     if rows > MAX_ENUMERATED:
         shown = []
@@ -7413,7 +7430,7 @@ def failures_answer(rate, rows, failures, prob):
         chance = seen_chance(failures, rows, rate)
         shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
         expected = near_the_ends(rate, lambda d: f"{rows * rate:.{d}f}", least=1, whole=rows)   # 0.001, never 0.0 for some
-        lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
+        lines = [f"{shown}: the chance of seeing at least {plural(failures, 'failure')} in {plural(rows, 'row')} "
                  f"when each fails with probability {given(rate)}",
                  f"(failures ~ Binomial({rows}, {given(rate)}); {expected} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
@@ -7422,9 +7439,9 @@ def failures_answer(rate, rows, failures, prob):
         raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}")
     chance = seen_chance(failures, rows, rate)
     before = seen_chance(failures, rows - 1, rate)
-    lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
+    lines = [f"{plural(rows, 'row')}: the fewest that give at least {plural(failures, 'failure')} with probability "
              f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
-             f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
+             f"(P = {percent(chance, prob)} at {plural(rows, 'row')}, {percent(before, prob)} at {rows - 1}; "
              f"failures ~ Binomial(rows, {given(rate)})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
 
@@ -7433,11 +7450,11 @@ def fisher_answer(rows, alpha):
     """`power --rows N --unpaired`: failures Fisher's test needs against a never-failing baseline."""
     needed = failures_for_fisher(rows, alpha)
     if needed is None:
-        raise EvalError(f"at {rows} rows no number of failures reaches alpha {given(alpha)}")
+        raise EvalError(f"at {plural(rows, 'row')} no number of failures reaches alpha {given(alpha)}")
     p = fisher_exact(rows - needed, needed, rows, 0)
     p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
-    lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-             f"baseline that never failed on {rows} rows, at alpha {given(alpha)}",
+    lines = [f"{plural(needed, 'failure')}: the fewest that Fisher's exact test (two-sided) tells apart from a "
+             f"baseline that never failed on {plural(rows, 'row')}, at alpha {given(alpha)}",
              f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
              f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)}).",
              f"Unpaired: for versions run on different rows, or a test pre-registered so; two runs over the same "
@@ -9268,7 +9285,7 @@ def shared_text(runs):
     n, (a, b) = runs["shared"]["cases"], runs["shared"]["held"]
     why = f": only part of the split, {subset_words(runs['subset'])}" if runs["subset"] else ""
     return (f"Cases: compared on the {plural(n, 'case')} both runs hold (the baseline holds {a}, the candidate "
-            f"{b}{why}); the other {plural(a + b - 2 * n, 'case')} are left out")
+            f"{b}{why}); the other {plural_are(a + b - 2 * n, 'case')} left out")
 
 
 def trajectory_lines(sec):
@@ -9307,7 +9324,7 @@ def measure_unit(figures, outcome):
     the cases both runs decided, when some were left out."""
     left_out = row_of(outcome, "not_compared")["count"]["value"]
     parts = (["mean of each case's pass rate"] if figures["unit"] != "case" else []) + (
-        [f"on the {figures['cases']} cases both runs decided"] if left_out else []) + (
+        [f"on the {plural(figures['cases'], 'case')} both runs decided"] if left_out else []) + (
         [f"{plural(figures['undecided_answers'], 'answer')} without a verdict left out of their cases' rates"]
         if figures["undecided_answers"] else [])
     return f" ({', '.join(parts)})" if parts else ""
@@ -9325,7 +9342,7 @@ def detectable_text(r):
         needed = r["fewest"]
         return ("No case changed its outcome; " + (
             f"with {plural(cases, 'case')}, at least {needed} must change, all the same way, for a change to be "
-            "told from chance" if needed else f"{plural(cases, 'case')} are too few for any change to be told from chance"))
+            "told from chance" if needed else f"{plural_are(cases, 'case')} too few for any change to be told from chance"))
     if r["figure"]["value"] is None:
         return (f"With {plural(changed, 'changed case')} of {cases}, no split of them could be told from chance, "
                 "whichever way they went: run more cases")
@@ -11401,7 +11418,7 @@ def serve_review(review, port):
 def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
-    older = f", those of {read_from} carried over" if read_from != sidecar else ""
+    older = f", those of {shell_word(read_from)} carried over" if read_from != sidecar else ""
     print(inert(f"Reviewing {shell_word(run_path)} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
                 f"{shell_word(sidecar)}{older}; Ctrl-C to stop)"), flush=True)
     try:

@@ -165,7 +165,7 @@ def test_the_seed_pass_k_example():
     (["--rate", "0.9999999999999999", "--rows", "6"], [">99.9999%: the chance of seeing at least 6 failures in 6 rows "
                                                        "when each fails with probability 0.9999999999999999",
                                                        "(failures ~ Binomial(6, 0.9999999999999999);"]),
-    (["--rows", "40", "--unpaired", "--alpha", "0.9999999999999999"], ["1 failures: the fewest that Fisher's exact "
+    (["--rows", "40", "--unpaired", "--alpha", "0.9999999999999999"], ["1 failure: the fewest that Fisher's exact "
                                                                        "test (two-sided) tells apart from a baseline "
                                                                        "that never failed on 40 rows, at alpha "
                                                                        "0.9999999999999999"]),
@@ -200,6 +200,12 @@ def test_the_seed_pass_k_example():
                         "  if 20% of the cases change verdict (6): a difference must be at least 21.4 points",
                         "  if 40% of the cases change verdict (11): a difference must be at least 25 points to be told "
                         "from chance (9 one way, 2 the other, p = 0.039)"]),
+    # from the fifth attack on issue 28 (item 7): "at least 1 failures", "1 cases"
+    (["--rate", "0.5", "--rows", "1", "--failures", "1"], ["50.0%: the chance of seeing at least 1 failure in 1 row when"]),
+    (["--rate", "0.9", "--failures", "1"], ["1 row: the fewest that give at least 1 failure with probability",
+                                            "(P = 90% at 1 row, 0% at 0;"]),
+    (["--difference", "1", "--discordant", "1", "--alpha", "0.9"], ["1 case: what a paired", "(when 100%",
+                                                                    "Exact power at 1 case of the mid-p"]),
     (["--difference", "0.01", "--discordant", "0.02"], ["1527 cases: what a paired comparison needs for 80% power to "
                                                         "tell a difference of 1 point in pass rate"]),   # not '1 points'
 ])
