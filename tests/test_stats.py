@@ -776,3 +776,14 @@ def test_power_reaches_the_aim_at_tens_of_thousands_of_cases(cli):
     n = answer["cases"]
     assert answer["connor_cases"] == 78487 and n > 78487 and answer["power"] >= 0.8
     assert evalpy.mcnemar_power(n - 1, 0.01, 1, 0.05) < 0.8 <= evalpy.mcnemar_power(n, 0.01, 1, 0.05)
+
+
+def test_power_says_so_when_no_size_it_enumerates_reaches_the_aim(cli):
+    """Connor's size just under the enumeration's bound, its exact power short of 80% and no size up
+    to the bound reaching it: the answer is Connor's, said to be short, never a size it did not check."""
+    import json
+    argv = ("power", "--difference", "0.002657820000000013", "--discordant", "0.9")
+    out = cli(*argv)[1]
+    assert out.startswith("999996 cases: ") and "no size up to there reaches it" in out and "compare uses: 79.999%" in out
+    answer = json.loads(cli(*argv, "--json")[1])
+    assert answer["exact"] is False and answer["cases"] == answer["connor_cases"] == 999996 and answer["power"] < 0.8
