@@ -202,8 +202,8 @@ MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the spli
 # it. Past 64 such an alpha is below 1e-19; power's enumeration stays as fast
 EXACT_COINS = 64
 DISCORDANT_SHOWN = (0.10, 0.20, 0.40)   # shares of the cases changing verdict: a small, a usual, a large change
-SHORTFALL_SEARCH = 64           # sizes tried past Connor's n when its exact power falls short (tiny n: D = P = 1
-MAX_SEARCHED = 10_000           # needs 5 cases, not 4); the largest n searched past: a few ms a size
+SHORTFALL_SEARCH = 64           # sizes below the first found whose exact power reaches the aim, tried for one that
+MAX_SEARCHED = 10_000           # reaches it too (the power is a sawtooth in n); the largest n so searched: ms a size
 
 
 class Option(NamedTuple):
@@ -470,8 +470,22 @@ def on_one_line(text, width=None):
     """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed;
     with width, cut there (one_line cuts too, but makes one space of every run of whitespace: a
     name's line break would be hidden)."""
-    flat = re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text)))
-    return flat if width is None or len(flat) <= width else flat[:width - 1] + "…"
+    return cut_to(re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
+
+
+# An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
+# that is in neither the name nor its escaped form
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nt])")
+
+
+def cut_to(flat, width):
+    """Text already made inert, cut to width with an ellipsis; an escape in it is kept whole or left
+    out whole (escapes are at most six characters: one that spans the cut starts at most five before)."""
+    if width is None or len(flat) <= width:
+        return flat
+    end = width - 1
+    spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 5), end + 6) if m.start() < end < m.end()), None)
+    return flat[:spanning.start() if spanning else end] + "…"
 
 
 def shell_word(text):
@@ -491,8 +505,7 @@ def shell_word(text):
 
 
 def one_line(text, width=70):
-    flat = inert(" ".join(text.split()))
-    return flat if len(flat) <= width else flat[:width - 1] + "…"
+    return cut_to(inert(" ".join(text.split())), width)
 
 
 # Markdown (a pull-request comment, a step summary) renders what it is given: text from a file, a
@@ -551,7 +564,7 @@ def name_shown(name, width=60):
         return one_line(name, width)
     escaped = inert("".join((f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
                             if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
-    return '"' + (escaped if len(escaped) <= width else escaped[:width - 1] + "…") + '"'
+    return '"' + cut_to(escaped, width) + '"'
 
 
 def names_text(names, clean=str, empty="none"):
@@ -660,6 +673,11 @@ def p_value(p, alpha=None):
 
 def plural(n, noun):
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def plural_are(n, noun):
+    """'1 case is', '2 cases are'."""
+    return plural(n, noun) + (" is" if n == 1 else " are")
 
 
 def table(rows, align_right_from=1):
@@ -1702,7 +1720,9 @@ def config_problem(config, text_keys):
             or list(subset) == ["cases"] and type(subset["cases"]) is list
             and all(type(i) is str for i in subset["cases"]))):
         return "config.subset must be null, {\"limit\": N} or {\"cases\": [ids]}"
-    for key in IDENTITY_FIELDS:
+    # what the server said of itself, read as text (drops_turns_unasked matches the version); `run`
+    # records one it cannot read as null, so anything else is a damaged or hand-edited file
+    for key in IDENTITY_FIELDS + ("server_version",):
         if config.get(key) is not None and type(config[key]) is not str:
             return f"config.{key} must be text or null"
     if config.get("model_entry") is not None and type(config["model_entry"]) is not dict:
@@ -4805,8 +4825,7 @@ def parse_options(pairs):
 def option_shown(pair, width=120):
     """A refused --option as an error shows it: on one line, its tabs escaped too (they would line up
     as spaces), and cut short (a 200 kB value would be a 200 kB line)."""
-    shown = on_one_line(pair).replace("\t", "\\t")
-    return shown if len(shown) <= width else shown[:width - 1] + "…"
+    return cut_to(on_one_line(pair).replace("\t", "\\t"), width)
 
 
 def default_run_path(split_name, prompt_path, model=None):
@@ -5463,7 +5482,7 @@ def complete_journal(finished, config, done, turns):
             raise EvalError(f"cannot write {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); nothing was asked yet and "
                             f"{shell_word(finished)} is unchanged. Free some space and run again") from None
         raise
-    warn(f"completing {shell_word(finished)} ({len(done)} answers kept, the rest asked again) into {shell_word(run_path)}; "
+    warn(f"completing {shell_word(finished)} ({plural(len(done), 'answer')} kept, the rest asked again) into {shell_word(run_path)}; "
          f"{shell_word(finished)} is unchanged")
     return run_path, journal, lock
 
@@ -5691,13 +5710,13 @@ def resume_journal(run_path, config, server_version, cases, kept):
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
-        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {kept} answers in {shell_word(run_path + JOURNAL_SUFFIX)} "
+        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {plural(kept, 'answer')} in {shell_word(run_path + JOURNAL_SUFFIX)} "
                         f"are safe.\nFree some space, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    warn(f"resuming {shell_word(run_path)}: {kept} answers kept, {cases * config['repeat'] - kept} to ask")
+    warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask")
     return journal, lock
 
 
@@ -5720,7 +5739,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             with writing:
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
-            raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {len(done)} answers "
+            raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {plural(len(done), 'answer')} "
                             f"before this one are safe in it.\nFree some space, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
@@ -7410,40 +7429,76 @@ def points_of(share):
     return f"{as_points(share)} point" + ("" if as_points(share) == "1" else "s")
 
 
+def fewest_cases_for_power(difference, discordant, alpha, prob, guess):
+    """The smallest number of cases whose exact power (mcnemar_power) reaches prob, searched from
+    Connor's guess; None when not even MAX_ENUMERATED cases reach it. The power rises with the cases
+    but not evenly (one case more can move the test's cutoff and lose some), so a size reaching prob
+    is found by doubling the step from the guess, a crossing (reached here, not one case before) by
+    bisection, and then, up to MAX_SEARCHED cases, the SHORTFALL_SEARCH sizes below it are tried for
+    one that reaches it too. Never below the test's minimum: fewer cases, all changed one way, are
+    never called (power 0), so the search stops there."""
+    def reaches(n):
+        return mcnemar_power(n, difference, discordant, alpha) >= prob
+    least = fewest_one_way(alpha, mcnemar_mid_p, MAX_ENUMERATED)
+    if least is None:
+        return None
+    guess = min(max(guess, least), MAX_ENUMERATED)
+    step = 1
+    if reaches(guess):   # a crossing below: short (does not reach) < enough (reaches)
+        enough = guess
+        while enough > least and reaches(short := max(least - 1, enough - step)):
+            enough, step = short, 2 * step
+        short = max(least - 1, enough - step)
+    else:
+        short = guess
+        while not reaches(enough := min(MAX_ENUMERATED, short + step)):
+            if enough == MAX_ENUMERATED:
+                return None
+            short, step = enough, 2 * step
+    while enough - short > 1:
+        middle = (short + enough) // 2
+        short, enough = (short, middle) if reaches(middle) else (middle, enough)
+    while enough <= MAX_SEARCHED:   # an earlier tooth of the saw that reaches it too
+        below = next((n for n in range(enough - 1, max(least, enough - SHORTFALL_SEARCH) - 1, -1) if reaches(n)), None)
+        if below is None:
+            break
+        enough = below
+    return enough
+
+
 def paired_cases_answer(difference, discordant, alpha, prob):
-    """`power --difference D --discordant P`: cases a paired comparison needs, and the exact power
-    of the test compare uses at that size."""
+    """`power --difference D --discordant P`: the fewest cases whose exact power, for the test compare
+    uses, reaches prob (searched from Connor's formula), and that power."""
     size = f"a difference of {points_of(abs(difference))} in pass rate"
     if abs(difference) > discordant:
         raise EvalError(f"--difference {given(difference)} with --discordant {given(discordant)}: {size} needs at least "
                         f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
                         f"verdict moves the pass rate, so the share that changes bounds the difference: give "
                         f"--discordant {given(abs(difference))} or more")
-    cases = connor_cases(difference, discordant, alpha, prob)
-    if cases is None:
+    connor = connor_cases(difference, discordant, alpha, prob)
+    if connor is None:
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")
+    fewest = fewest_cases_for_power(difference, discordant, alpha, prob, connor) if connor <= MAX_ENUMERATED else None
+    cases = fewest or connor
     power = mcnemar_power(cases, difference, discordant, alpha) if cases <= MAX_ENUMERATED else None
     toward = difference_way(difference, discordant)
     aim = percent_line(prob)   # as given: the power then takes the digits that keep it apart (percent(power, prob))
-    lines = [f"{cases} cases: what a paired comparison needs for {aim} power to tell {size} from chance "
+    lines = [f"{plural(cases, 'case')}: what a paired comparison needs for {aim} power to tell {size} from chance "
              f"at alpha {given(alpha)}",
-             f"(when {percent_line(discordant)} of the cases change verdict between the runs; Connor 1987's formula for "
-             f"McNemar's test)."]
-    reached = None   # the fewest cases past Connor's whose exact power reaches prob, when his fall short
-    if power is None:
-        lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only.)")
-    else:
-        lines += [f"Exact power at {cases} cases of the mid-p McNemar test compare uses: {percent(power, prob)}",
+             f"(when {percent_line(discordant)} of the cases change verdict between the runs; "
+             + (f"the fewest whose exact power reaches it; Connor 1987's formula for McNemar's test, where the "
+                f"search starts, gives {connor})." if fewest else "Connor 1987's formula for McNemar's test).")]
+    if fewest is None:
+        lines.append(f"(The exact power is enumerated up to {MAX_ENUMERATED:,} cases only"
+                     + ("; no size up to there reaches it.)" if connor <= MAX_ENUMERATED else ".)"))
+    if power is not None:
+        lines += [f"Exact power at {plural(cases, 'case')} of the mid-p McNemar test compare uses: {percent(power, prob)}",
                   f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
                   f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
                   f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
-        if power < prob:
-            sizes = range(cases + 1, cases + SHORTFALL_SEARCH + 1) if cases <= MAX_SEARCHED else ()
-            reached = next((n for n in sizes if mcnemar_power(n, difference, discordant, alpha) >= prob), None)
-            lines.append(f"That is short of {aim}: the formula is a normal approximation; "
-                         + (f"the exact power reaches it at {reached} cases." if reached else "take more cases."))
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
-                   "power": power, "exact_cases": reached, "method": "Connor 1987", "test": "mid-p McNemar"}
+                   "power": power, "connor_cases": connor, "exact": fewest is not None,
+                   "method": "exact power, searched from Connor 1987", "test": "mid-p McNemar"}
 
 
 def discordant_split(rows, share, alpha):
@@ -7465,14 +7520,14 @@ def detectable_answer(rows, alpha):
         needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
         raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {given(alpha)}: even all {rows} "
                         f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
-                        f"McNemar, the test compare uses); it needs {needed} cases or more")
+                        f"McNemar, the test compare uses); it needs {plural(needed, 'case')} or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
     lines = [f"{changed} of {rows} cases ({as_points(changed / rows)} points): the fewest changes of verdict, all one "
              f"way, that compare's test (mid-p McNemar) tells from chance at alpha {given(alpha)}",
              f"({changed} one way and none the other give p = {p_value(p, alpha)}"
              + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]
     if fewest_one_way(alpha, mcnemar_exact, rows) is None:
-        lines.append(f"The exact McNemar test could never reach {given(alpha)} on {rows} cases: all {rows} one way give "
+        lines.append(f"The exact McNemar test could never reach {given(alpha)} on {plural(rows, 'case')}: all {rows} one way give "
                      f"p = {p_value(mcnemar_exact(rows, 0), alpha)}.")
     if rows > MAX_ENUMERATED:
         shown = []
@@ -7511,7 +7566,7 @@ def failures_answer(rate, rows, failures, prob):
         chance = seen_chance(failures, rows, rate)
         shown = near_the_ends(chance, lambda d: f"{100 * chance:.{d}f}%", least=1)   # 58.2%, never 100.0% short of it
         expected = near_the_ends(rate, lambda d: f"{rows * rate:.{d}f}", least=1, whole=rows)   # 0.001, never 0.0 for some
-        lines = [f"{shown}: the chance of seeing at least {failures} failures in {rows} rows "
+        lines = [f"{shown}: the chance of seeing at least {plural(failures, 'failure')} in {plural(rows, 'row')} "
                  f"when each fails with probability {given(rate)}",
                  f"(failures ~ Binomial({rows}, {given(rate)}); {expected} expected)."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
@@ -7520,9 +7575,9 @@ def failures_answer(rate, rows, failures, prob):
         raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}")
     chance = seen_chance(failures, rows, rate)
     before = seen_chance(failures, rows - 1, rate)
-    lines = [f"{rows} rows: the fewest that give at least {failures} failures with probability "
+    lines = [f"{plural(rows, 'row')}: the fewest that give at least {plural(failures, 'failure')} with probability "
              f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
-             f"(P = {percent(chance, prob)} at {rows} rows, {percent(before, prob)} at {rows - 1}; "
+             f"(P = {percent(chance, prob)} at {plural(rows, 'row')}, {percent(before, prob)} at {rows - 1}; "
              f"failures ~ Binomial(rows, {given(rate)})). Use more rows than that, not the expected count."]
     return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "probability": chance}
 
@@ -7531,11 +7586,11 @@ def fisher_answer(rows, alpha):
     """`power --rows N --unpaired`: failures Fisher's test needs against a never-failing baseline."""
     needed = failures_for_fisher(rows, alpha)
     if needed is None:
-        raise EvalError(f"at {rows} rows no number of failures reaches alpha {given(alpha)}")
+        raise EvalError(f"at {plural(rows, 'row')} no number of failures reaches alpha {given(alpha)}")
     p = fisher_exact(rows - needed, needed, rows, 0)
     p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
-    lines = [f"{needed} failures: the fewest that Fisher's exact test (two-sided) tells apart from a "
-             f"baseline that never failed on {rows} rows, at alpha {given(alpha)}",
+    lines = [f"{plural(needed, 'failure')}: the fewest that Fisher's exact test (two-sided) tells apart from a "
+             f"baseline that never failed on {plural(rows, 'row')}, at alpha {given(alpha)}",
              f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
              f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)}).",
              f"Unpaired: for versions run on different rows, or a test pre-registered so; two runs over the same "
@@ -9366,7 +9421,7 @@ def shared_text(runs):
     n, (a, b) = runs["shared"]["cases"], runs["shared"]["held"]
     why = f": only part of the split, {subset_words(runs['subset'])}" if runs["subset"] else ""
     return (f"Cases: compared on the {plural(n, 'case')} both runs hold (the baseline holds {a}, the candidate "
-            f"{b}{why}); the other {plural(a + b - 2 * n, 'case')} are left out")
+            f"{b}{why}); the other {plural_are(a + b - 2 * n, 'case')} left out")
 
 
 def trajectory_lines(sec):
@@ -9405,7 +9460,7 @@ def measure_unit(figures, outcome):
     the cases both runs decided, when some were left out."""
     left_out = row_of(outcome, "not_compared")["count"]["value"]
     parts = (["mean of each case's pass rate"] if figures["unit"] != "case" else []) + (
-        [f"on the {figures['cases']} cases both runs decided"] if left_out else []) + (
+        [f"on the {plural(figures['cases'], 'case')} both runs decided"] if left_out else []) + (
         [f"{plural(figures['undecided_answers'], 'answer')} without a verdict left out of their cases' rates"]
         if figures["undecided_answers"] else [])
     return f" ({', '.join(parts)})" if parts else ""
@@ -9423,7 +9478,7 @@ def detectable_text(r):
         needed = r["fewest"]
         return ("No case changed its outcome; " + (
             f"with {plural(cases, 'case')}, at least {needed} must change, all the same way, for a change to be "
-            "told from chance" if needed else f"{plural(cases, 'case')} are too few for any change to be told from chance"))
+            "told from chance" if needed else f"{plural_are(cases, 'case')} too few for any change to be told from chance"))
     if r["figure"]["value"] is None:
         return (f"With {plural(changed, 'changed case')} of {cases}, no split of them could be told from chance, "
                 "whichever way they went: run more cases")
@@ -11506,7 +11561,7 @@ def serve_review(review, port):
 def serve_until_stopped(server, run_path, sidecar):
     """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
-    older = f", those of {read_from} carried over" if read_from != sidecar else ""
+    older = f", those of {shell_word(read_from)} carried over" if read_from != sidecar else ""
     print(inert(f"Reviewing {shell_word(run_path)} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
                 f"{shell_word(sidecar)}{older}; Ctrl-C to stop)"), flush=True)
     try:
@@ -12007,9 +12062,9 @@ COMMANDS = {
               "Sizing questions, each answered exactly and at once. Three of them:\n\n"
               "How many cases does a paired comparison (compare) need? --difference is the change in pass rate to\n"
               "tell from chance, --discordant the share of the cases expected to change verdict between the runs\n"
-              "(fixed or broken; at least the difference). Connor's (1987) formula for McNemar's test, then the\n"
-              "exact power at that size of the mid-p McNemar test compare uses:\n"
-              "  power --difference 0.10 --discordant 0.14    108 cases for 80% power at alpha 0.05\n\n"
+              "(fixed or broken; at least the difference). The fewest cases whose exact power, for the mid-p\n"
+              "McNemar test compare uses, reaches --prob, searched from Connor's (1987) formula:\n"
+              "  power --difference 0.10 --discordant 0.14    99 cases for 80% power at alpha 0.05\n\n"
               "What can a comparison of N cases tell? The fewest changes of verdict, all one way, that compare's\n"
               "test calls, and the smallest difference it calls when 10%, 20% or 40% of the cases change:\n"
               "  power --rows 28                              5 of 28 changed, all one way: p = 0.031\n\n"

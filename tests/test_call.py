@@ -1408,7 +1408,7 @@ NOT_CALLS = "the server's answer had tool_calls that are not calls: "
     ("ollama", {"role": "assistant", "content": "", "tool_calls": [True]}, NOT_CALLS + "call 1 is true, not an object"),
     ("ollama", {"role": "assistant", "content": "", "tool_calls": [
         {"type": "x\x1b[2J\n" * 20, "function": None}]},
-     NOT_CALLS + 'call 1 has no function object (its type is "x\\u001b[2J\\nx\\u001b[2J\\nx\\u0…)'),
+     NOT_CALLS + 'call 1 has no function object (its type is "x\\u001b[2J\\nx\\u001b[2J\\nx…)'),   # never cut inside an escape (issue 28, fifth attack, item 7)
 ])
 def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, error, monkeypatch):
     """A hostile server's tool_calls: arguments of the other API's type, not a list, a name that is

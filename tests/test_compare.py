@@ -877,3 +877,12 @@ def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(
                "--out", "runs/mine-2.json")[0] == 0
     code, out, err = cli("compare", "runs/mine-dev-v3.json", "runs/mine-2.json")
     assert code == 2 and "different versions of the split (mine-dev " in err
+
+
+def test_compare_of_one_case_says_is_not_are(project, cli):
+    """From the fifth attack on issue 28 (item 7): compare printed "1 case are too few"."""
+    a = write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
+    b = write_run("runs/b.json", make_run([("c1", "bug", "bug")]))
+    code, out, err = cli("compare", a, b)
+    assert code == 0, err
+    assert "1 case is too few for any change to be told from chance" in out and "1 case are" not in out, out

@@ -943,3 +943,29 @@ def test_a_run_where_every_call_failed_names_the_checks_it_is_scored_with(projec
     scored = [l for l in out.splitlines() if l.startswith("Scored with")]
     assert scored == [l for l in good.splitlines() if l.startswith("Scored with")]
     assert scored[0].startswith("Scored with 1 check (label; checks sha "), scored
+
+
+@pytest.mark.parametrize("cut", ["on_one_line", "one_line"])
+def test_text_cut_to_a_width_never_ends_inside_an_escape(cut):
+    """From the fifth attack on issue 28 (item 7): on_one_line('abc\\ndef', 5) gave 'abc\\…', a lone
+    backslash the name does not hold, half of the escape made for its line break (the call column of
+    the agent first-failure table cuts at 50). An escape is kept whole or left out whole; one_line
+    cuts what inert escaped before it the same way."""
+    import re
+    shown = {"on_one_line": evalpy.on_one_line, "one_line": lambda t, w: evalpy.one_line(evalpy.inert(t), w)}[cut]
+    texts = ["abc\ndef", "ab\x1b[31mred", "x\u202eevil\u2028y", "\x00\x01\x02\x03" * 5, "a\\b\x9bc"]
+    if cut == "one_line":   # one_line makes a space of a line break
+        texts = [t.replace("\n", " ").replace("\u2028", " ") for t in texts]
+    for text in texts:
+        whole = shown(text, 10 ** 6)
+        for width in range(1, len(whole) + 2):
+            got = shown(text, width)
+            assert len(got) <= width and (got == whole or got.endswith("…")), (text, width, got)
+            kept = got[:-1] if got.endswith("…") and got != whole else got
+            assert whole.startswith(kept), (text, width, got)
+            # the cut falls between escapes: what is kept ends where one of the whole text's pieces ends
+            ends = {0} | {m.end() for m in re.finditer(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|n)|.", whole, re.S)}
+            assert len(kept) in ends, (text, width, got)
+    assert evalpy.on_one_line("abc\ndef", 5) == "abc…"
+    # the same cut where a tab is escaped too: a refused --option, a model name a server listed
+    assert evalpy.option_shown("k=ab\tc" + "x" * 9, 6) == "k=ab…" and evalpy.name_shown("ab\tcdefgh", 4) == '"ab…"'

@@ -520,3 +520,21 @@ def test_a_stray_annotation_key_is_named_escaped_on_one_line_and_cut(runs, proje
     code, out, err = cli("report", runs[1])
     assert code == 0 and "\x1b" not in out and not any(l.startswith("Accuracy: 100%") for l in out.splitlines()), out[-500:]
     assert "left out here: \\x1b[2J\\nAccuracy: 100%yyy" in out and len(out) < 10_000
+
+
+def test_review_names_the_older_sidecar_it_carries_over_as_a_shell_word(runs, project):
+    """From the fifth attack on issue 28 (item 7): "those of {path} carried over" printed the older
+    sidecar's path raw, where the run's and the new sidecar's beside it are shell words."""
+    spaced = project / "runs" / "my run.json"
+    spaced.write_bytes((project / runs[1]).read_bytes())
+    (project / "runs" / "my run.json.labels.json").write_text(json.dumps({"format": "eval.py-labels/1", "labels": {
+        "dev-05#1": {"label": "confused login with billing", "time": "2026-01-02T10:00:00+00:00"}}}))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "review", "runs/my run.json", "--port", "0"],
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    assert line.startswith("Reviewing 'runs/my run.json' at http://127.0.0.1:"), line
+    assert "(annotations go to 'runs/my run.json.annotations.json', those of 'runs/my run.json.labels.json' carried over;" in line

@@ -168,3 +168,22 @@ def test_every_number_of_a_run_is_finite_or_refused_in_one_line(hand_run, cli, w
     for argv in (("report", "odd.json"), ("report", "odd.json", "--json")):
         code, out, err = cli(*argv)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("version", [5, True, -1, 1e300, ["0.12.6"], {"v": 1}])
+def test_a_server_version_that_is_not_text_is_one_line_in_every_view(hand_run, cli, version):
+    """From the fifth attack on issue 28 (item 3): a number, true or 1e300 as config.server_version
+    crashed every report view with TypeError (the version was matched as text), exit 1. `run` records
+    a version it cannot read as null, so this is a damaged or hand-edited file: one line naming it."""
+    run = load_json(hand_run)
+    run["config"]["server_version"] = version
+    Path("odd").mkdir(exist_ok=True)
+    Path("odd/v.json").write_text(json.dumps(run))
+    for argv in (("report", "odd/v.json"), ("report", "odd/v.json", "--json"),
+                 ("report", "odd/v.json", "--markdown"), ("report", "odd/v.json", "--html", "odd/v.html"),
+                 ("compare", hand_run, "odd/v.json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (argv, err)
+        assert err.startswith("error: odd/v.json: not a valid run file: config.server_version must be text or null"), err
+    code, out, err = cli("runs", "odd")
+    assert code == 0 and "odd/v.json" in out and "Traceback" not in err

@@ -165,13 +165,13 @@ def test_the_seed_pass_k_example():
     (["--rate", "0.9999999999999999", "--rows", "6"], [">99.9999%: the chance of seeing at least 6 failures in 6 rows "
                                                        "when each fails with probability 0.9999999999999999",
                                                        "(failures ~ Binomial(6, 0.9999999999999999);"]),
-    (["--rows", "40", "--unpaired", "--alpha", "0.9999999999999999"], ["1 failures: the fewest that Fisher's exact "
+    (["--rows", "40", "--unpaired", "--alpha", "0.9999999999999999"], ["1 failure: the fewest that Fisher's exact "
                                                                        "test (two-sided) tells apart from a baseline "
                                                                        "that never failed on 40 rows, at alpha "
                                                                        "0.9999999999999999"]),
     (["--difference", "0.1", "--discordant", "0.1000000000000001"],
-     ["77 cases: ", "(when 10.00000000000001% of the cases change verdict", "Exact power", "(discordant cases ~ "
-      "Binomial(77, 0.1000000000000001), each going the difference's way with probability (P + D) / 2P = "
+     ["66 cases: ", "(when 10.00000000000001% of the cases change verdict", "Exact power", "(discordant cases ~ "
+      "Binomial(66, 0.1000000000000001), each going the difference's way with probability (P + D) / 2P = "
       "0.9999999999999996; called at mid-p <= 0.05)."]),
     (["--rate", "0.1", "--prob", "1e-320"], ["6 rows: the fewest that give at least 6 failures with probability >= "
                                              "1e-318% when each row fails with probability 0.1"]),
@@ -187,11 +187,11 @@ def test_the_seed_pass_k_example():
     # scipy.stats.fisher_exact([[28, 0], [21, 7]]).pvalue = 0.01020: never "0.01" against alpha 0.01
     (["--rows", "28", "--alpha", "0.01", "--unpaired"], ["8 failures:", "(20/28 vs 28/28 gives p = 0.0044; "
                                                           "21/28 gives p = 0.0102)."]),
-    (["--difference", "0.10", "--discordant", "0.14"], ["108 cases: ", "(when 14% of the cases change verdict",
-                                                        "Exact power at 108 cases of the mid-p McNemar test compare "
-                                                        "uses: 84%"]),
-    (["--difference", "-0.10", "--discordant", "14%"], ["108 cases: "]),   # the sign does not matter
-    (["--difference=-10%", "--discordant", "0.14"], ["108 cases: "]),
+    (["--difference", "0.10", "--discordant", "0.14"], ["99 cases: ", "(when 14% of the cases change verdict",
+                                                        "Exact power at 99 cases of the mid-p McNemar test compare "
+                                                        "uses: 80.1%"]),
+    (["--difference", "-0.10", "--discordant", "14%"], ["99 cases: "]),   # the sign does not matter
+    (["--difference=-10%", "--discordant", "0.14"], ["99 cases: "]),
     (["--rows", "5"], ["5 of 5 cases (100 points): the fewest changes of verdict, all one way",
                        "(5 one way and none the other give p = 0.031; 4 give p = 0.062).",
                        "The exact McNemar test could never reach 0.05 on 5 cases: all 5 one way give p = 0.062."]),
@@ -200,7 +200,13 @@ def test_the_seed_pass_k_example():
                         "  if 20% of the cases change verdict (6): a difference must be at least 21.4 points",
                         "  if 40% of the cases change verdict (11): a difference must be at least 25 points to be told "
                         "from chance (9 one way, 2 the other, p = 0.039)"]),
-    (["--difference", "0.01", "--discordant", "0.02"], ["1568 cases: what a paired comparison needs for 80% power to "
+    # from the fifth attack on issue 28 (item 7): "at least 1 failures", "1 cases"
+    (["--rate", "0.5", "--rows", "1", "--failures", "1"], ["50.0%: the chance of seeing at least 1 failure in 1 row when"]),
+    (["--rate", "0.9", "--failures", "1"], ["1 row: the fewest that give at least 1 failure with probability",
+                                            "(P = 90% at 1 row, 0% at 0;"]),
+    (["--difference", "1", "--discordant", "1", "--alpha", "0.9"], ["1 case: what a paired", "(when 100%",
+                                                                    "Exact power at 1 case of the mid-p"]),
+    (["--difference", "0.01", "--discordant", "0.02"], ["1527 cases: what a paired comparison needs for 80% power to "
                                                         "tell a difference of 1 point in pass rate"]),   # not '1 points'
 ])
 def test_power_command(cli, argv, lines):
@@ -279,7 +285,7 @@ def test_a_power_aimed_lower_never_needs_more_cases(cli):
     sizes = [evalpy.connor_cases(0.1, 0.14, 0.05, prob) for prob in (0.8, 0.5, 0.3, 0.1, 0.01, 1e-3, 1e-9)]
     assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
     code, out, _ = cli("power", "--difference", "0.1", "--discordant", "0.14", "--prob", "1e-9")
-    assert code == 0 and out.startswith("1 cases: ") and "the exact power reaches it at 5 cases." in out
+    assert code == 0 and out.startswith("5 cases: ") and "search starts, gives 1)." in out
     assert scipy_mcnemar_power(4, 0.1, 0.14, 0.05) < 1e-9 <= scipy_mcnemar_power(5, 0.1, 0.14, 0.05)
 
 
@@ -342,22 +348,21 @@ def test_the_paired_answer_in_json_is_in_fractions(cli):
     import json
     code, out, _ = cli("power", "--difference", "0.10", "--discordant", "0.14", "--json")
     answer = json.loads(out)
-    assert code == 0 and answer["cases"] == 108 and answer["difference"] == 0.1 and answer["discordant"] == 0.14
-    assert answer["power"] == pytest.approx(scipy_mcnemar_power(108, 0.1, 0.14, 0.05), rel=1e-9)
+    assert code == 0 and answer["cases"] == 99 and answer["difference"] == 0.1 and answer["discordant"] == 0.14
+    assert answer["connor_cases"] == 108 and answer["exact"] is True
+    assert answer["power"] == pytest.approx(scipy_mcnemar_power(99, 0.1, 0.14, 0.05), rel=1e-9)
     assert answer["power"] > 0.8 and answer["test"] == "mid-p McNemar"
 
 
-def test_a_shortfall_of_connors_approximation_is_said_with_the_size_that_reaches_it(cli):
+def test_a_shortfall_of_connors_approximation_is_the_size_that_reaches_the_aim(cli):
     code, out, _ = cli("power", "--difference", "1", "--discordant", "1")
     # 4 cases, all changed the same way: mid-p 1/16 > 0.05, so no power; 5 give 1/32
-    assert code == 0 and out.startswith("4 cases: ") and "compare uses: 0%" in out
-    assert "the exact power reaches it at 5 cases." in out
+    assert code == 0 and out.startswith("5 cases: ") and "compare uses: 100%" in out and "gives 4)." in out
     assert scipy_mcnemar_power(4, 1, 1, 0.05) == 0 and scipy_mcnemar_power(5, 1, 1, 0.05) == 1
-    # --json carries the size the text names (it held only Connor's 4, at power 0)
+    # --json carries the size the text names, and Connor's beside it
     import json
     answer = json.loads(cli("power", "--difference", "1", "--discordant", "1", "--json")[1])
-    assert (answer["cases"], answer["power"], answer["exact_cases"]) == (4, 0, 5)
-    assert json.loads(cli("power", "--difference", "0.1", "--discordant", "0.14", "--json")[1])["exact_cases"] is None
+    assert (answer["cases"], answer["power"], answer["connor_cases"]) == (5, 1, 4)
 
 
 def scipy_fewest_one_way(alpha, most, exact=False):
@@ -548,7 +553,8 @@ def test_the_line_itself_never_prints_as_the_figure_read_against_it(cli):
     '>= 99.99%'. A chance that reaches the line may print as it; one short of it never does."""
     import re
     out = cli("power", "--difference", "0.03", "--discordant", "0.8", "--prob", "0.805")[1]
-    assert "needs for 80.5% power" in out and "compare uses: 80%\n" in out and "That is short of 80.5%" in out
+    assert "needs for 80.5% power" in out and "7066 cases: " in out and "compare uses: 81%\n" in out
+    assert evalpy.mcnemar_power(7065, 0.03, 0.8, 0.05) < 0.805 <= evalpy.mcnemar_power(7066, 0.03, 0.8, 0.05)
     for rate, failures, prob in (("0.16", "1", "0.9999"), ("0.01", "6", "0.99999"), ("0.16", "6", "0.805")):
         out = cli("power", "--rate", rate, "--failures", failures, "--prob", prob)[1]
         aim, reached, short = map(float, re.search(r">= ([0-9.]+)% when.*P = ([0-9.]+)% at \d+ rows, ([0-9.]+)% at",
@@ -732,3 +738,52 @@ def test_a_chance_aimed_close_to_one_prints_apart_from_its_line(cli, prob):
     assert evalpy.failures_at_least(10, int(rows), 0.5) >= float(prob) > evalpy.failures_at_least(10, int(rows) - 1, 0.5)
     assert Fraction(before) / 100 < Fraction(prob) and Fraction(before) < 100, out
     assert Fraction(at) / 100 >= Fraction(prob) and (Fraction(at) < 100 or evalpy.failures_at_least(10, int(rows), 0.5) == 1), out
+
+
+def scipy_fewest_cases(d, p, alpha, prob, most=400):
+    """The smallest n whose exact power (scipy's brute force) reaches prob, scanning every n from 1."""
+    return next((n for n in range(1, most + 1) if scipy_mcnemar_power(n, d, p, alpha) >= prob), None)
+
+
+@pytest.mark.parametrize("d, p, alpha, prob", [
+    (1, 1, 0.05, 0.8),          # the fifth attack on issue 28 (item 4): 4 cases at 0% power, 5 the test's minimum
+    (0.95, 0.95, 0.05, 0.8),    # 5 cases at 77%
+    (0.1, 0.14, 0.05, 1e-9),    # Connor's bracket below zero: 1 case
+    (0.10, 0.14, 0.05, 0.8), (0.3, 0.5, 0.05, 0.9), (0.5, 0.6, 0.01, 0.8), (-0.2, 0.3, 0.05, 0.5),
+    (0.4, 0.4, 0.1, 0.95), (0.25, 0.9, 0.05, 0.8),
+])
+def test_power_gives_the_smallest_size_whose_exact_power_reaches_the_aim(cli, d, p, alpha, prob):
+    """From the fifth attack on issue 28 (item 4): the answer was Connor's normal approximation, and a
+    line below it said its exact power fell short (0% at 4 cases for --difference 1 --discordant 1,
+    under the test's minimum of 5). The size given is now the smallest whose exact power, by scipy's
+    brute force, reaches --prob, never one below the test's minimum."""
+    import json
+    answer = json.loads(cli("power", "--difference", d, "--discordant", p, "--alpha", alpha, "--prob", prob, "--json")[1])
+    fewest = scipy_fewest_cases(d, p, alpha, prob)
+    assert answer["cases"] == fewest, (answer, fewest)
+    assert answer["power"] == pytest.approx(scipy_mcnemar_power(fewest, d, p, alpha), rel=1e-9)
+    assert answer["cases"] >= evalpy.fewest_one_way(alpha, evalpy.mcnemar_mid_p, 1000)
+    code, out, _ = cli("power", "--difference", d, "--discordant", p, "--alpha", alpha, "--prob", prob)
+    assert code == 0 and out.startswith(f"{fewest} cases: ") and f"Exact power at {fewest} cases" in out
+    assert "short of" not in out
+
+
+def test_power_reaches_the_aim_at_tens_of_thousands_of_cases(cli):
+    """--difference 0.01 --discordant 1: Connor's 78487 cases have an exact power of 79.9%; the size
+    given reaches 80%, and one case fewer does not (the power is a step function of the size)."""
+    import json
+    answer = json.loads(cli("power", "--difference", "0.01", "--discordant", "1", "--json")[1])
+    n = answer["cases"]
+    assert answer["connor_cases"] == 78487 and n > 78487 and answer["power"] >= 0.8
+    assert evalpy.mcnemar_power(n - 1, 0.01, 1, 0.05) < 0.8 <= evalpy.mcnemar_power(n, 0.01, 1, 0.05)
+
+
+def test_power_says_so_when_no_size_it_enumerates_reaches_the_aim(cli):
+    """Connor's size just under the enumeration's bound, its exact power short of 80% and no size up
+    to the bound reaching it: the answer is Connor's, said to be short, never a size it did not check."""
+    import json
+    argv = ("power", "--difference", "0.002657820000000013", "--discordant", "0.9")
+    out = cli(*argv)[1]
+    assert out.startswith("999996 cases: ") and "no size up to there reaches it" in out and "compare uses: 79.999%" in out
+    answer = json.loads(cli(*argv, "--json")[1])
+    assert answer["exact"] is False and answer["cases"] == answer["connor_cases"] == 999996 and answer["power"] < 0.8
