@@ -8676,9 +8676,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
                    f"verdict (infrastructure, not the model); {again}"]
     if min_accuracy is not None and not s["scored"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
-    failed, passed, undecided = [], [], []
+    outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read
     if min_accuracy is not None:
-        accuracy_gate(s, min_accuracy, failed, passed, undecided)
+        outcomes.append(accuracy_gate(s, min_accuracy))
     for tag in must_pass:
         tagged = [c for c in cases if tag in c["tags"]]
         # every trial must pass: an adversarial case is never averaged away, nor let through undecided
@@ -8686,18 +8686,16 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
         unsure = [c["id"] for c in tagged if c["id"] not in broken and any(t["correct"] is None for t in c["trials"])]
         verdict = f"must-pass '{tag}': {len(tagged) - len(broken) - len(unsure)} of {plural(len(tagged), 'case')} pass every trial"
         if broken:
-            failed.append(verdict + f" (failing: {', '.join(broken)})")
+            outcomes.append((False, verdict + f" (failing: {', '.join(broken)})"))
         elif unsure:
-            undecided.append(verdict + f" (no verdict yet: {', '.join(unsure)})")
+            outcomes.append((None, verdict + f" (no verdict yet: {', '.join(unsure)})"))
         else:
-            passed.append(verdict)
-    if undecided and not failed:
-        return 2, [f"gates not judged: {m}; {again}" for m in undecided]
-    return gate_outcome(failed, passed)
+            outcomes.append((True, verdict))
+    return gate_outcome(outcomes, again)
 
 
-def accuracy_gate(s, minimum, failed, passed, undecided):
-    """--min-accuracy, its verdict put in the list it belongs to. The point is read against the
+def accuracy_gate(s, minimum):
+    """--min-accuracy: (passed: True, False or None when undecided, its verdict). The point is read against the
     minimum, its interval shown beside it. With undecided answers the bounds are read instead:
     below the minimum even if every undecided one passed fails; at or above it even if every one
     failed passes; between, the undecided answers decide, and the gate cannot judge."""
@@ -8707,8 +8705,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
-        (passed if s["mean_accuracy"] >= minimum else failed).append(verdict)
-        return
+        return s["mean_accuracy"] >= minimum, verdict
     low, high = percent(b["low"], minimum), percent(b["high"], minimum)
     if b["low_count"] is None:
         which = f"{plural(b['undecided_answers'], 'undecided answer')} in {plural(b['undecided_cases'], 'case')}"
@@ -8716,7 +8713,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
         low, high = f"{b['low_count']}/{b['of']} = {low}", f"{b['high_count']}/{b['of']} = {high}"
         which = plural(b["undecided_cases"], "undecided case")
     verdict = f"accuracy between {low} and {high} ({which}) {against}"
-    (failed if b["high"] < minimum else passed if b["low"] >= minimum else undecided).append(verdict)
+    return (False if b["high"] < minimum else True if b["low"] >= minimum else None), verdict
 
 
 def refuse_same_run(a_path, b_path):
@@ -9527,9 +9524,13 @@ def share_pair(a_count, a_of, b_count, b_of):
     return [share(a_count, a_of), b, pair_figures("share", rate(a_count, a_of), b["value"])[2]]
 
 
-def gate_outcome(failed, passed):
-    """(exit code, messages): 1 and what failed if any gate failed, else 0 and what passed."""
-    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+def gate_outcome(outcomes, again=""):
+    """(exit code, messages) of the gates asked, each (passed: True, False or None when undecided,
+    verdict): every gate's verdict, in the order read, so that CI tells a gate that passed from one
+    never read. Exit 1 if any failed, else 2 if any is undecided (`again` says how to decide it), else 0."""
+    words = {True: "gate passed: {}", False: "GATE FAILED: {}", None: "gates not judged: {}; " + again}
+    code = 1 if False in (ok for ok, _ in outcomes) else 2 if None in (ok for ok, _ in outcomes) else 0
+    return code, [words[ok].format(verdict) for ok, verdict in outcomes]
 
 
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
@@ -9546,20 +9547,20 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     if not c["baseline"]["scored"]:
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
                    "judge them again (eval.py judge RUN)"]
-    failed, passed = [], []
+    outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
         if c["majority_vote"]:   # with trials a case regresses when its majority vote does; its rate may fall short of that
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
-        (failed if c["regressions"] else passed).append(verdict)
+        outcomes.append((not c["regressions"], verdict))
     if fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
-        (failed if worse else passed).append(f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})")
+        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
     if fail_if_worse and w:
         worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
-        (failed if worse else passed).append(f"judged significantly worse side by side? {'yes' if worse else 'no'} "
-                                             f"({w['reading']})")
-    return gate_outcome(failed, passed)
+        outcomes.append((not worse, f"judged significantly worse side by side? {'yes' if worse else 'no'} "
+                                     f"({w['reading']})"))
+    return gate_outcome(outcomes)
 
 
 def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
