@@ -5090,9 +5090,10 @@ class Progress:
     a terminal; off one (a CI log), a line every 5% of the run, at a new error (one a second at
     most), and every PROGRESS_EVERY seconds, answer or not (tick() draws it while nothing arrives)."""
 
-    def __init__(self, total, already, stream=sys.stderr):
-        self.total, self.already, self.stream = total, already, stream
-        self.tty = stream.isatty()
+    def __init__(self, total, already, stream=None):
+        # sys.stderr as it is now, not at import: main() puts a ReaderGone in front of it
+        self.total, self.already, self.stream = total, already, stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.started = self.last = time.monotonic()
         self.shown = (already, 0)   # (done, errors) of the last line written off a terminal
         self.counts = (already, 0)  # (done, errors) now
@@ -12264,6 +12265,59 @@ def cyclic_collector(off):
             gc.enable()   # main() is also called in-process, by the tests
 
 
+class ReaderGone:
+    """stdout or stderr, for a reader that may go away (`run ... 2>&1 | head -3`): from the first
+    write that meets the closed pipe on, what is written goes to /dev/null. A progress line, a note
+    or the report printed at the end never stops a run, a judge or a pairwise compare half way, and
+    the command's exit code stays its outcome (the run file written, a gate failed), never a
+    BrokenPipeError read as success."""
+
+    def __init__(self, stream):
+        self.stream, self.gone = stream, False
+
+    def write(self, text):
+        if not self.gone:
+            try:
+                return self.stream.write(text)   # a line-buffered stream writes through here
+            except BrokenPipeError:
+                self.reader_left()
+        return len(text)
+
+    def flush(self):
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self.reader_left()
+
+    def reader_left(self):
+        self.gone = True
+        try:   # the descriptor itself to /dev/null: what is still buffered, flushed at exit, goes there too
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self.stream.fileno())
+            finally:
+                os.close(devnull)
+            self.stream.flush()
+        except (OSError, ValueError, AttributeError):   # no descriptor (a test's capture): nothing left to fail
+            pass
+
+    def __getattr__(self, name):   # isatty, fileno, encoding...: the stream's own
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def readers_may_leave():
+    """stdout and stderr as ReaderGone while a command runs; as they were after (main() is also called
+    in-process, by the tests)."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = ReaderGone(sys.stdout), ReaderGone(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
 def handled(handler, args):
     """The command's exit code; every foreseeable failure as one plain line, exit 2."""
     try:
@@ -12274,9 +12328,6 @@ def handled(handler, args):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 2
-    except BrokenPipeError:   # `eval.py report ... | head`
-        sys.stderr.close()
-        return 0
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{shell_word(os.fsdecode(e.filename))}: " if e.filename else ""
         print(inert(f"error: {where}{e.strerror or e}"), file=sys.stderr)
@@ -12293,7 +12344,7 @@ def main(argv=None):
         fill_defaults(args, options_of("run"))
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
-    with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
+    with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")), readers_may_leave():
         return handled(lambda a: refuse_empty_values(a) or handler(a), args)
 
 

@@ -220,3 +220,17 @@ def test_every_gate_asked_gets_its_verdict_when_another_fails(tagged_run, dev_ru
     assert code == 1 and "GATE FAILED: 6 regression(s)" in err, err
     assert "gate passed: significantly worse? no" in err
     assert err.index("GATE FAILED: 6 regression(s)") < err.index("gate passed: significantly worse? no")
+
+
+def test_a_report_whose_reader_left_still_exits_with_its_gate(dev_run):
+    """`report RUN --min-accuracy 0.9 | head -1` exited 0: the closed stdout was read as success and
+    the failed gate never said. The report's reader going away changes nothing of the exit code."""
+    import os
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "report", str(dev_run), "--min-accuracy", "0.9"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1 and "GATE FAILED: accuracy 89%" in err and "Traceback" not in err
