@@ -12273,24 +12273,31 @@ class ReaderGone:
     BrokenPipeError read as success."""
 
     def __init__(self, stream):
-        self.stream, self.gone = stream, False
+        self.stream, self.gone = stream, stream is None   # None: Python found no descriptor to write to
+
+    def isatty(self):
+        return not self.gone and self.stream.isatty()
 
     def write(self, text):
         if not self.gone:
             try:
                 return self.stream.write(text)   # a line-buffered stream writes through here
-            except BrokenPipeError:
-                self.reader_left()
+            except OSError as e:
+                self.reader_left(e)
         return len(text)
 
     def flush(self):
         if not self.gone:
             try:
                 self.stream.flush()
-            except BrokenPipeError:
-                self.reader_left()
+            except OSError as e:
+                self.reader_left(e)
 
-    def reader_left(self):
+    def reader_left(self, e):
+        """A closed pipe, or a descriptor closed from the start (`2>&-`); any other failure (a full
+        disk under `> report.txt`) is the user's to hear of."""
+        if e.errno not in (errno.EPIPE, errno.EBADF):
+            raise e
         self.gone = True
         try:   # the descriptor itself to /dev/null: what is still buffered, flushed at exit, goes there too
             devnull = os.open(os.devnull, os.O_WRONLY)

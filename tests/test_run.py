@@ -1874,3 +1874,14 @@ def test_a_closed_pipe_never_stops_a_run(project, fake, closed):
     assert code == 0
     run = load_json(project / "runs" / "dev-v3.json")
     assert len(run["results"]) == 28 and not (project / "runs" / "dev-v3.json.journal").exists()
+
+
+def test_a_run_started_with_stderr_closed_finishes(project, fake):
+    """`run ... 2>&-`: every write to stderr fails (EBADF); the first progress line stopped the run
+    with exit 1 and no run file. With nowhere to write, progress and notes are dropped."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--limit", "3", "--host", fake.url],
+                          cwd=project, stdout=subprocess.PIPE, text=True, timeout=60, preexec_fn=lambda: os.close(2),
+                          env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    assert done.returncode == 0 and done.stdout.startswith("Accuracy: 3/3")
+    assert len(load_json(project / "runs" / "dev-v3.json")["results"]) == 3
