@@ -5109,9 +5109,10 @@ class Progress:
     a terminal; off one (a CI log), a line every 5% of the run, at a new error (one a second at
     most), and every PROGRESS_EVERY seconds, answer or not (tick() draws it while nothing arrives)."""
 
-    def __init__(self, total, already, stream=sys.stderr):
-        self.total, self.already, self.stream = total, already, stream
-        self.tty = stream.isatty()
+    def __init__(self, total, already, stream=None):
+        # sys.stderr as it is now, not at import: main() puts a ReaderGone in front of it
+        self.total, self.already, self.stream = total, already, stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.started = self.last = time.monotonic()
         self.shown = (already, 0)   # (done, errors) of the last line written off a terminal
         self.counts = (already, 0)  # (done, errors) now
@@ -8731,9 +8732,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
                    f"verdict (infrastructure, not the model); {again}"]
     if min_accuracy is not None and not s["scored"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
-    failed, passed, undecided = [], [], []
+    outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read
     if min_accuracy is not None:
-        accuracy_gate(s, min_accuracy, failed, passed, undecided)
+        outcomes.append(accuracy_gate(s, min_accuracy))
     for tag in must_pass:
         tagged = [c for c in cases if tag in c["tags"]]
         # every trial must pass: an adversarial case is never averaged away, nor let through undecided
@@ -8741,18 +8742,16 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
         unsure = [c["id"] for c in tagged if c["id"] not in broken and any(t["correct"] is None for t in c["trials"])]
         verdict = f"must-pass '{tag}': {len(tagged) - len(broken) - len(unsure)} of {plural(len(tagged), 'case')} pass every trial"
         if broken:
-            failed.append(verdict + f" (failing: {', '.join(broken)})")
+            outcomes.append((False, verdict + f" (failing: {', '.join(broken)})"))
         elif unsure:
-            undecided.append(verdict + f" (no verdict yet: {', '.join(unsure)})")
+            outcomes.append((None, verdict + f" (no verdict yet: {', '.join(unsure)})"))
         else:
-            passed.append(verdict)
-    if undecided and not failed:
-        return 2, [f"gates not judged: {m}; {again}" for m in undecided]
-    return gate_outcome(failed, passed)
+            outcomes.append((True, verdict))
+    return gate_outcome(outcomes, again)
 
 
-def accuracy_gate(s, minimum, failed, passed, undecided):
-    """--min-accuracy, its verdict put in the list it belongs to. The point is read against the
+def accuracy_gate(s, minimum):
+    """--min-accuracy: (passed: True, False or None when undecided, its verdict). The point is read against the
     minimum, its interval shown beside it. With undecided answers the bounds are read instead:
     below the minimum even if every undecided one passed fails; at or above it even if every one
     failed passes; between, the undecided answers decide, and the gate cannot judge."""
@@ -8762,8 +8761,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
-        (passed if s["mean_accuracy"] >= minimum else failed).append(verdict)
-        return
+        return s["mean_accuracy"] >= minimum, verdict
     low, high = percent(b["low"], minimum), percent(b["high"], minimum)
     if b["low_count"] is None:
         which = f"{plural(b['undecided_answers'], 'undecided answer')} in {plural(b['undecided_cases'], 'case')}"
@@ -8771,7 +8769,7 @@ def accuracy_gate(s, minimum, failed, passed, undecided):
         low, high = f"{b['low_count']}/{b['of']} = {low}", f"{b['high_count']}/{b['of']} = {high}"
         which = plural(b["undecided_cases"], "undecided case")
     verdict = f"accuracy between {low} and {high} ({which}) {against}"
-    (failed if b["high"] < minimum else passed if b["low"] >= minimum else undecided).append(verdict)
+    return (False if b["high"] < minimum else True if b["low"] >= minimum else None), verdict
 
 
 def refuse_same_run(a_path, b_path):
@@ -9582,9 +9580,13 @@ def share_pair(a_count, a_of, b_count, b_of):
     return [share(a_count, a_of), b, pair_figures("share", rate(a_count, a_of), b["value"])[2]]
 
 
-def gate_outcome(failed, passed):
-    """(exit code, messages): 1 and what failed if any gate failed, else 0 and what passed."""
-    return (1, [f"GATE FAILED: {m}" for m in failed]) if failed else (0, [f"gate passed: {m}" for m in passed])
+def gate_outcome(outcomes, again=""):
+    """(exit code, messages) of the gates asked, each (passed: True, False or None when undecided,
+    verdict): every gate's verdict, in the order read, so that CI tells a gate that passed from one
+    never read. Exit 1 if any failed, else 2 if any is undecided (`again` says how to decide it), else 0."""
+    words = {True: "gate passed: {}", False: "GATE FAILED: {}", None: "gates not judged: {}; " + again}
+    code = 1 if False in (ok for ok, _ in outcomes) else 2 if None in (ok for ok, _ in outcomes) else 0
+    return code, [words[ok].format(verdict) for ok, verdict in outcomes]
 
 
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
@@ -9601,20 +9603,20 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
     if not c["baseline"]["scored"]:
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
                    "judge them again (eval.py judge RUN)"]
-    failed, passed = [], []
+    outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
         if c["majority_vote"]:   # with trials a case regresses when its majority vote does; its rate may fall short of that
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
-        (failed if c["regressions"] else passed).append(verdict)
+        outcomes.append((not c["regressions"], verdict))
     if fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
-        (failed if worse else passed).append(f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})")
+        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
     if fail_if_worse and w:
         worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
-        (failed if worse else passed).append(f"judged significantly worse side by side? {'yes' if worse else 'no'} "
-                                             f"({w['reading']})")
-    return gate_outcome(failed, passed)
+        outcomes.append((not worse, f"judged significantly worse side by side? {'yes' if worse else 'no'} "
+                                     f"({w['reading']})"))
+    return gate_outcome(outcomes)
 
 
 def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
@@ -12318,6 +12320,66 @@ def cyclic_collector(off):
             gc.enable()   # main() is also called in-process, by the tests
 
 
+class ReaderGone:
+    """stdout or stderr, for a reader that may go away (`run ... 2>&1 | head -3`): from the first
+    write that meets the closed pipe on, what is written goes to /dev/null. A progress line, a note
+    or the report printed at the end never stops a run, a judge or a pairwise compare half way, and
+    the command's exit code stays its outcome (the run file written, a gate failed), never a
+    BrokenPipeError read as success."""
+
+    def __init__(self, stream):
+        self.stream, self.gone = stream, stream is None   # None: Python found no descriptor to write to
+
+    def isatty(self):
+        return not self.gone and self.stream.isatty()
+
+    def write(self, text):
+        if not self.gone:
+            try:
+                return self.stream.write(text)   # a line-buffered stream writes through here
+            except OSError as e:
+                self.reader_left(e)
+        return len(text)
+
+    def flush(self):
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except OSError as e:
+                self.reader_left(e)
+
+    def reader_left(self, e):
+        """A closed pipe, or a descriptor closed from the start (`2>&-`); any other failure (a full
+        disk under `> report.txt`) is the user's to hear of."""
+        if e.errno not in (errno.EPIPE, errno.EBADF):
+            raise e
+        self.gone = True
+        try:   # the descriptor itself to /dev/null: what is still buffered, flushed at exit, goes there too
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self.stream.fileno())
+            finally:
+                os.close(devnull)
+            self.stream.flush()
+        except (OSError, ValueError, AttributeError):   # no descriptor (a test's capture): nothing left to fail
+            pass
+
+    def __getattr__(self, name):   # isatty, fileno, encoding...: the stream's own
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def readers_may_leave():
+    """stdout and stderr as ReaderGone while a command runs; as they were after (main() is also called
+    in-process, by the tests)."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = ReaderGone(sys.stdout), ReaderGone(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
 def handled(handler, args):
     """The command's exit code; every foreseeable failure as one plain line, exit 2."""
     try:
@@ -12328,9 +12390,6 @@ def handled(handler, args):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 2
-    except BrokenPipeError:   # `eval.py report ... | head`
-        sys.stderr.close()
-        return 0
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{shell_word(os.fsdecode(e.filename))}: " if e.filename else ""
         print(inert(f"error: {where}{e.strerror or e}"), file=sys.stderr)
@@ -12347,7 +12406,7 @@ def main(argv=None):
         fill_defaults(args, options_of("run"))
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
-    with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")):
+    with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")), readers_may_leave():
         return handled(lambda a: refuse_empty_values(a) or handler(a), args)
 
 

@@ -203,3 +203,34 @@ def test_with_trials_the_regression_gate_says_it_reads_the_majority_vote(project
             "the rates)") in err
     code, out, err = cli("compare", a, b, "--fail-if-worse")
     assert code == 1 and "GATE FAILED: significantly worse? yes (−40.0 points" in err
+
+
+def test_every_gate_asked_gets_its_verdict_when_another_fails(tagged_run, dev_run, worse_run, cli):
+    """From the second newcomer pass on issue 31: with one gate failing, the ones that passed were
+    not printed, so CI could not tell a passed gate from one never evaluated. Each gate's verdict,
+    passed or failed, on stderr and in --json, in the order the gates are read; exit 1."""
+    import json
+    code, out, err = cli("report", tagged_run, "--min-accuracy", "0.99", "--must-pass", "injection")
+    lines = [line for line in err.splitlines() if line.startswith(("GATE FAILED: ", "gate passed: "))]
+    assert code == 1 and [line.split(":")[0] for line in lines] == ["GATE FAILED", "gate passed"], err
+    assert "GATE FAILED: accuracy" in lines[0] and lines[1].startswith("gate passed: must-pass 'injection': 2 of 2")
+    code, out, err = cli("report", tagged_run, "--json", "--min-accuracy", "0.99", "--must-pass", "injection")
+    assert code == 1 and [v.split(":")[0] for v in json.loads(out)["gates"]["verdicts"]] == ["GATE FAILED", "gate passed"]
+    code, out, err = cli("compare", dev_run, worse_run, "--fail-on-regression", "--fail-if-worse")
+    assert code == 1 and "GATE FAILED: 6 regression(s)" in err, err
+    assert "gate passed: significantly worse? no" in err
+    assert err.index("GATE FAILED: 6 regression(s)") < err.index("gate passed: significantly worse? no")
+
+
+def test_a_report_whose_reader_left_still_exits_with_its_gate(dev_run):
+    """`report RUN --min-accuracy 0.9 | head -1` exited 0: the closed stdout was read as success and
+    the failed gate never said. The report's reader going away changes nothing of the exit code."""
+    import os
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "report", str(dev_run), "--min-accuracy", "0.9"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1 and "GATE FAILED: accuracy 89%" in err and "Traceback" not in err

@@ -1177,3 +1177,22 @@ def test_a_persons_verdicts_with_a_bom_crlf_and_blank_lines_are_still_read(tmp_p
     path.write_bytes(b'\xef\xbb\xbf{"id": "a", "check": "c", "pass": true}\r\n\r\n'
                      b'{"id": "b\xe2\x80\xa8", "check": "c", "pass": false}\r\n')
     assert evalpy.read_human_verdicts(str(path)) == {("a", 1, "c"): True, ("b\u2028", 1, "c"): False}
+
+
+def test_a_closed_pipe_never_stops_a_judge(judged_split, cli, fake):
+    """From the second newcomer pass on issue 31: progress on a closed pipe (`judge RUN 2>&1 | head -1`)
+    stopped the command with exit 0. The judging finishes and is written; the exit code is its own."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.latency = 0.01
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "judge", "runs/answers-dev-v1.json", "--host", fake.url,
+                             "--judge-votes", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    proc.stdout.close()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0
+    judged = load_json("runs/answers-dev-v1-judged.json")
+    assert sum(len(r["judges"]) for r in judged["results"]) == 30

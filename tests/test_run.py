@@ -1852,3 +1852,36 @@ def test_an_empty_resume_is_refused_not_taken_for_a_new_run(project, cli, fake):
     code, out, err = cli("run", "--resume=", "--host", fake.url)
     assert code == 2 and "--resume '' names nothing" in err, err
     assert fake.chat_bodies == [] and not (project / "runs").exists()
+
+
+@pytest.mark.parametrize("closed", ["stderr", "both"])
+def test_a_closed_pipe_never_stops_a_run(project, fake, closed):
+    """From the second newcomer pass on issue 31: `run ... 2>&1 | head -3` exited 0 with the run
+    unfinished (6 of 28 answers in the journal, no run file): the progress line met the closed pipe.
+    Progress and notes just stop being written; the run finishes, writes its run file, and its exit
+    code is the run's."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = 0.01
+    proc = start_run(project, fake)
+    proc.stderr.close()            # the reader went away before the first progress line
+    if closed == "both":
+        proc.stdout.close()
+        code = proc.wait(timeout=60)
+    else:
+        out = proc.stdout.read()
+        code = proc.wait(timeout=60)
+        assert out.startswith("Accuracy: 28/28"), out
+    assert code == 0
+    run = load_json(project / "runs" / "dev-v3.json")
+    assert len(run["results"]) == 28 and not (project / "runs" / "dev-v3.json.journal").exists()
+
+
+def test_a_run_started_with_stderr_closed_finishes(project, fake):
+    """`run ... 2>&-`: every write to stderr fails (EBADF); the first progress line stopped the run
+    with exit 1 and no run file. With nowhere to write, progress and notes are dropped."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--limit", "3", "--host", fake.url],
+                          cwd=project, stdout=subprocess.PIPE, text=True, timeout=60, preexec_fn=lambda: os.close(2),
+                          env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+    assert done.returncode == 0 and done.stdout.startswith("Accuracy: 3/3")
+    assert len(load_json(project / "runs" / "dev-v3.json")["results"]) == 3
