@@ -8320,11 +8320,12 @@ def format_report(config, s):
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    "got no answer (infrastructure, not scored)")
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
-    if problems["open"]["value"]:
-        out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge gave no verdict "
-                   "(not scored; see the doubtful verdicts below)")
-    out += stopped_short_lines(problems)
     run = section_of(rows, "run")
+    if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
+        again = "" if run["checks_from"] == "the run file" else f" --checks {shell_word(run['checks_from'])}"
+        out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge check has no verdict "
+                   f"(none given, or not yet asked: `eval.py judge RUN{again}` asks; not scored; see the doubtful verdicts below)")
+    out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
             + "".join(f"{on_one_line(name)}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")

@@ -16,6 +16,7 @@ import re
 import socket
 import threading
 import time
+import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 BUSY = "server busy, please try again.  maximum pending requests exceeded"
@@ -762,17 +763,29 @@ def prompted_answers(golden):
     against a new fake gets the same answers (with --jobs above 1 the order the calls arrive in
     decides which trial gets which)."""
     calls, lock = {}, threading.Lock()
-    cases = {}
-    for path in splits_under(golden):
-        labels = shipped_labels(path)
-        for line in open(path, encoding="utf-8"):
-            try:
-                case = json.loads(line)
-                cases[case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")] = case, labels
-            except (ValueError, AttributeError, KeyError, TypeError):
-                continue
+    read = {"seen": None, "cases": {}}
+
+    def current_cases():
+        """The cases as the files are now: a set edited while the fake runs (a case added, a label
+        renamed) is answered as it reads now, not as it read at the start."""
+        paths = splits_under(golden)
+        seen = [(path, os.path.getmtime(path), os.path.getmtime(labels_txt) if os.path.exists(labels_txt) else None)
+                for path in paths for labels_txt in [path.rsplit("/", 1)[0] + "/labels.txt"]]
+        if seen != read["seen"]:
+            cases = {}
+            for path in paths:
+                labels = shipped_labels(path)
+                for line in open(path, encoding="utf-8"):
+                    try:
+                        case = json.loads(line)
+                        cases[case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")] = case, labels
+                    except (ValueError, AttributeError, KeyError, TypeError):
+                        continue
+            read.update(seen=seen, cases=cases)
+        return read["cases"]
 
     def answer(body, text):
+        cases = current_cases()
         if text not in cases:
             return None
         case, labels = cases[text]
@@ -804,10 +817,11 @@ def prompted_answers(golden):
 
 
 def shipped_labels(split_path):
-    """The labels of labels.txt beside a split, [] if it has none."""
+    """The labels of labels.txt beside a split, [] if it has none: one a line, '#' starts a comment
+    anywhere on it (as eval.py reads the file: `neutral  # neither` is the label neutral)."""
     try:
-        with open(split_path.rsplit("/", 1)[0] + "/labels.txt", encoding="utf-8") as f:
-            return [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        with open(split_path.rsplit("/", 1)[0] + "/labels.txt", encoding="utf-8-sig") as f:
+            return [label for label in (unicodedata.normalize("NFC", l.split("#", 1)[0].strip()) for l in f) if label]
     except OSError:
         return []
 

@@ -130,6 +130,8 @@ def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
     next run against it scored 11/28 and compare blamed the model. --golden DIR now adds a folder
     to golden/: both are answered as the shipped sets are."""
     assert cli("init", "mine")[0] == 0
+    # a comment after a label, as eval.py reads it (third newcomer pass: the fake took the whole line)
+    Path("mine/labels.txt").write_text("bug\nfeature  # asks for something new\nquestion\n", encoding="utf-8")
     fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0", "--golden", "mine"],
                             stdout=subprocess.PIPE, text=True)
     try:
@@ -137,12 +139,20 @@ def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
         for split in ("mine/dev.jsonl", "dev"):
             code, out, err = cli("run", "--split", split, "--host", url)
             assert code == 0, err
+        # a case added while the fake runs is answered as the set reads now (it was INVALID)
+        with open("mine/dev.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps({"id": "dev-03", "input": "How do I export a project as PDF?", "expected": "question",
+                                "difficulty": "easy", "note": "asks how"}) + "\n")
+        code, out, err = cli("run", "--split", "mine/dev.jsonl", "--host", url, "--cases", "dev-03", "--out", "runs/added.json")
+        assert code == 0, err
     finally:
         fake.terminate()
         fake.wait()
     mine = json.loads(cli("report", "runs/mine-dev-v1.json", "--json")[1])
     shipped = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    added = json.loads(cli("report", "runs/added.json", "--json")[1])
     assert mine["invalid"] == 0 and shipped["invalid"] == 0 and 0.6 <= shipped["accuracy"] < 1, (mine, shipped)
+    assert added["invalid"] == 0, added
 
 
 def test_the_by_hand_fake_answers_by_prompt_and_model(project, cli):

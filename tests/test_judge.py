@@ -87,7 +87,7 @@ def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning
     fake.thinking["qwen2.5:7b"] = "unclosed"
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[0] == 0
     out = cli("report", "runs/answers-dev-v1-judged.json")[1]
-    assert "Undecided: 10 answers whose judge gave no verdict" in out   # never the {"pass": true} it was thinking
+    assert "Undecided: 10 answers whose judge check has no verdict" in out   # never the {"pass": true} it was thinking
 
 
 def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake):
@@ -96,7 +96,7 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
     out = cli("report", "runs/answers-dev-v1.json")[1]
     assert out.startswith("Pass rate: between 9/10 and 10/10 (1 undecided: 90% if every one fails, 100% if every one passes)\n"
                           "Pass rate on the 9 decided cases: 9/9 = 100%")
-    assert "Undecided: 1 answer whose judge gave no verdict" in out
+    assert "Undecided: 1 answer whose judge check has no verdict" in out
     assert "  j03 · answers: no verdict (tie or unreadable answer from the judge)" in out
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None
 
