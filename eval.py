@@ -4356,7 +4356,7 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
     seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
     is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
-    options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
+    options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": nth_seed(judge["seed"], who["vote"]),
                **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {}),
                **({"num_predict": judge["num_predict"]} if judge.get("num_predict") else {})}   # max_tokens over /v1
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
@@ -5158,14 +5158,18 @@ class Progress:
         self.stream.flush()
 
 
+def nth_seed(seed, n):
+    """The seed of the n-th sample (a trial, a judge's vote): seed + n - 1, so samples are not copies.
+    A seed below 0 is no seed: every sample is drawn afresh, none of them seeded."""
+    return seed + n - 1 if seed >= 0 else seed
+
+
 def case_options(config, trial=1):
     """The options an answer is asked with. Trial t of a run with trial_seeds uses seed + t - 1: with
     one seed for every trial, a server that honours it (Ollama does) draws the same sample each time,
     and --repeat at a temperature above 0 would measure nothing. A seed below 0 is no seed: each
     request samples afresh."""
-    seed = config["seed"]
-    if config.get("trial_seeds") and seed >= 0:
-        seed += trial - 1
+    seed = nth_seed(config["seed"], trial) if config.get("trial_seeds") else config["seed"]
     return {"temperature": config["temperature"], "seed": seed, **config.get("options", {})}
 
 

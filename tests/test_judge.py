@@ -1196,3 +1196,12 @@ def test_a_closed_pipe_never_stops_a_judge(judged_split, cli, fake):
     assert proc.wait(timeout=60) == 0
     judged = load_json("runs/answers-dev-v1-judged.json")
     assert sum(len(r["judges"]) for r in judged["results"]) == 30
+
+
+def test_a_seed_below_zero_seeds_no_judge_vote(judged_split, cli, fake):
+    # --seed -1 is no seed (case_options): no vote may be seeded either, not -1, 0, 1
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--seed", "-1", "--judge-votes", 3,
+               "--judge-temperature", "0.7", "--limit", "2")[0] == 0
+    seeds = {b["options"]["seed"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT}
+    assert seeds == {-1}
