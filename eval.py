@@ -263,7 +263,7 @@ OPTIONS = (
                                     "never written anywhere", group="model calls", judge_call=True),
     # how answers are judged, and the sampling seed
     Option(("--seed",), CALLING, f"sampling seed; trial t of --repeat uses seed+t-1 and a judge's vote i seed+i-1, so "
-                                 f"that they are samples, not copies; below 0: none (default {DEFAULT_SEED})", "int",
+                                 f"that they are samples, not copies; below 0: none (default {DEFAULT_SEED})", "seed",
            DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
                                         "candidate's); repeat it for a panel of judges", "each",
@@ -11810,6 +11810,19 @@ def positive_int(text):
     return value
 
 
+MAX_SEED = 2 ** 31 - 1   # llama.cpp's seed is 32 bits; Ollama reads a number as a float64 (api/types.go
+                         # FromMap), where 2^60 and 2^60 + 1 are one seed: the trials would be copies
+
+
+def seed_number(text):
+    """A sampling seed in ASCII digits, 0 to MAX_SEED, or below 0 (no seed) down to -MAX_SEED: int()
+    reads full-width digits and any size, which a server then reads as another number."""
+    if not re.fullmatch(r"-?[0-9]{1,10}", text) or abs(int(text)) > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{on_one_line(repr(text))}: give a seed from 0 to {MAX_SEED}, "
+                                          "or below 0 for none")
+    return int(text)
+
+
 def token_count(text):
     """A number of tokens a server is asked to stop at: llama.cpp reads it as a 32-bit int (n_predict)."""
     count = positive_int(text)
@@ -11932,7 +11945,7 @@ class CommandLine(argparse.ArgumentParser):
 
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
-    "text": {}, "int": {"type": int}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
+    "text": {}, "seed": {"type": seed_number}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
     "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability},
