@@ -4851,7 +4851,7 @@ def named_for_its_model(path, model):
             break
         except (OSError, ValueError, KeyError, TypeError):   # absent or unreadable: nothing said of its model
             continue
-    if not isinstance(holder, str) or holder.casefold() == model.casefold():
+    if not isinstance(holder, str) or same_model(holder) == same_model(model):   # m is m:latest
         return path
     base, ext = os.path.splitext(path)
     return base + model_tag(model) + ext
