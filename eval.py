@@ -6000,8 +6000,8 @@ def extract_answer(response, fmt):
     except (ValueError, RecursionError):   # nested past Python's stack: not an answer either
         return None
     if isinstance(value, dict):
-        if isinstance(value.get("label"), str):
-            return value["label"]
+        if "label" in value:   # a label given as a list, a number, null: the wrong kind, not the reason's text
+            return value["label"] if isinstance(value["label"], str) else None
         strings = [v for v in value.values() if isinstance(v, str)]
         return strings[0] if len(strings) == 1 else None
     return value if isinstance(value, str) else None
