@@ -9836,8 +9836,12 @@ def read_human_verdicts(path):
         except ValueError as e:
             problems.append(f"{shell_word(path)}:{number}: {json_problem(e)}")
             continue
+        trial = obj.get("trial", 1) if isinstance(obj, dict) else 1
+        if type(trial) is not int or trial < 1:   # true and 1.0 are equal to 1 as keys: matched to trial 1
+            problems.append(f'{shell_word(path)}:{number}: "trial" must be a whole number, 1 or more')
+            continue
         try:
-            key = (obj["id"], obj.get("trial", 1), obj["check"])
+            key = (obj["id"], trial, obj["check"])
             if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
                 raise TypeError
             hash(key)   # a trial that is a list or an object cannot be looked up
@@ -10154,8 +10158,9 @@ def calibration(human, verdicts, human_path, run_path):
                         f"checks are: {', '.join(map(on_one_line, judged))}")
     unknown = [k for k in human if k not in verdicts]
     if unknown:
-        raise EvalError(f"{shell_word(human_path)}: {len(unknown)} verdict(s) match no judge verdict in {shell_word(run_path)} "
-                        f"(first: id {on_one_line(unknown[0][0])}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+        raise EvalError(f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} {'matches' if len(unknown) == 1 else 'match'} "
+                        f"no judge verdict in {shell_word(run_path)} (first: id {on_one_line(unknown[0][0])}, "
+                        f"trial {on_one_line(str(unknown[0][1]))}, check {on_one_line(repr(unknown[0][2]))})")
     report = {}
     for check in sorted({k[2] for k in human}):
         keys = [k for k in human if k[2] == check]
@@ -10238,7 +10243,7 @@ def format_calibration(report):
         detection = rate_with_interval(t["human_fail"]["judge_fail"], sum(t["human_fail"].values()),
                                        a["failure_detection_ci"], LOW_CERTAINTY)
         retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
-        out += [f"Check {check!r}: {a['pairs']} answers judged by a person"
+        out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person"
                 + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
                 f"  Failure detection: {detection}: real failures the judge fails",
                 f"  Pass retention:    {retention}: real passes the judge leaves alone",
