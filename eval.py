@@ -263,7 +263,7 @@ OPTIONS = (
                                     "never written anywhere", group="model calls", judge_call=True),
     # how answers are judged, and the sampling seed
     Option(("--seed",), CALLING, f"sampling seed; trial t of --repeat uses seed+t-1 and a judge's vote i seed+i-1, so "
-                                 f"that they are samples, not copies; below 0: none (default {DEFAULT_SEED})", "int",
+                                 f"that they are samples, not copies; below 0: none (default {DEFAULT_SEED})", "seed",
            DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
                                         "candidate's); repeat it for a panel of judges", "each",
@@ -4356,7 +4356,7 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     raw output kept. The one place a judge is asked: its temperature, a seed per vote (seed,
     seed + 1, ...: votes are samples, not copies), the pinned window and the schema; a failed call
     is a vote with an error and no verdict. who: the vote's leading fields, model and vote included."""
-    options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": judge["seed"] + who["vote"] - 1,
+    options = {**(judge.get("runner") or {}), "temperature": judge["temperature"], "seed": nth_seed(judge["seed"], who["vote"]),
                **({"num_ctx": judge["num_ctx"]} if judge.get("num_ctx") else {}),
                **({"num_predict": judge["num_predict"]} if judge.get("num_predict") else {})}   # max_tokens over /v1
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
@@ -4851,7 +4851,7 @@ def named_for_its_model(path, model):
             break
         except (OSError, ValueError, KeyError, TypeError):   # absent or unreadable: nothing said of its model
             continue
-    if not isinstance(holder, str) or holder.casefold() == model.casefold():
+    if not isinstance(holder, str) or same_model(holder) == same_model(model):   # m is m:latest
         return path
     base, ext = os.path.splitext(path)
     return base + model_tag(model) + ext
@@ -5158,14 +5158,18 @@ class Progress:
         self.stream.flush()
 
 
+def nth_seed(seed, n):
+    """The seed of the n-th sample (a trial, a judge's vote): seed + n - 1, so samples are not copies.
+    A seed below 0 is no seed: every sample is drawn afresh, none of them seeded."""
+    return seed + n - 1 if seed >= 0 else seed
+
+
 def case_options(config, trial=1):
     """The options an answer is asked with. Trial t of a run with trial_seeds uses seed + t - 1: with
     one seed for every trial, a server that honours it (Ollama does) draws the same sample each time,
     and --repeat at a temperature above 0 would measure nothing. A seed below 0 is no seed: each
     request samples afresh."""
-    seed = config["seed"]
-    if config.get("trial_seeds") and seed >= 0:
-        seed += trial - 1
+    seed = nth_seed(config["seed"], trial) if config.get("trial_seeds") else config["seed"]
     return {"temperature": config["temperature"], "seed": seed, **config.get("options", {})}
 
 
@@ -5996,8 +6000,8 @@ def extract_answer(response, fmt):
     except (ValueError, RecursionError):   # nested past Python's stack: not an answer either
         return None
     if isinstance(value, dict):
-        if isinstance(value.get("label"), str):
-            return value["label"]
+        if "label" in value:   # a label given as a list, a number, null: the wrong kind, not the reason's text
+            return value["label"] if isinstance(value["label"], str) else None
         strings = [v for v in value.values() if isinstance(v, str)]
         return strings[0] if len(strings) == 1 else None
     return value if isinstance(value, str) else None
@@ -9833,8 +9837,12 @@ def read_human_verdicts(path):
         except ValueError as e:
             problems.append(f"{shell_word(path)}:{number}: {json_problem(e)}")
             continue
+        trial = obj.get("trial", 1) if isinstance(obj, dict) else 1
+        if type(trial) is not int or trial < 1:   # true and 1.0 are equal to 1 as keys: matched to trial 1
+            problems.append(f'{shell_word(path)}:{number}: "trial" must be a whole number, 1 or more')
+            continue
         try:
-            key = (obj["id"], obj.get("trial", 1), obj["check"])
+            key = (obj["id"], trial, obj["check"])
             if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
                 raise TypeError
             hash(key)   # a trial that is a list or an object cannot be looked up
@@ -10151,8 +10159,9 @@ def calibration(human, verdicts, human_path, run_path):
                         f"checks are: {', '.join(map(on_one_line, judged))}")
     unknown = [k for k in human if k not in verdicts]
     if unknown:
-        raise EvalError(f"{shell_word(human_path)}: {len(unknown)} verdict(s) match no judge verdict in {shell_word(run_path)} "
-                        f"(first: id {on_one_line(unknown[0][0])}, trial {unknown[0][1]}, check {unknown[0][2]!r})")
+        raise EvalError(f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} {'matches' if len(unknown) == 1 else 'match'} "
+                        f"no judge verdict in {shell_word(run_path)} (first: id {on_one_line(unknown[0][0])}, "
+                        f"trial {on_one_line(str(unknown[0][1]))}, check {on_one_line(repr(unknown[0][2]))})")
     report = {}
     for check in sorted({k[2] for k in human}):
         keys = [k for k in human if k[2] == check]
@@ -10235,7 +10244,7 @@ def format_calibration(report):
         detection = rate_with_interval(t["human_fail"]["judge_fail"], sum(t["human_fail"].values()),
                                        a["failure_detection_ci"], LOW_CERTAINTY)
         retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
-        out += [f"Check {check!r}: {a['pairs']} answers judged by a person"
+        out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person"
                 + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
                 f"  Failure detection: {detection}: real failures the judge fails",
                 f"  Pass retention:    {retention}: real passes the judge leaves alone",
@@ -11807,6 +11816,19 @@ def positive_int(text):
     return value
 
 
+MAX_SEED = 2 ** 31 - 1   # llama.cpp's seed is 32 bits; Ollama reads a number as a float64 (api/types.go
+                         # FromMap), where 2^60 and 2^60 + 1 are one seed: the trials would be copies
+
+
+def seed_number(text):
+    """A sampling seed in ASCII digits, 0 to MAX_SEED, or below 0 (no seed) down to -MAX_SEED: int()
+    reads full-width digits and any size, which a server then reads as another number."""
+    if not re.fullmatch(r"-?[0-9]{1,10}", text) or abs(int(text)) > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{on_one_line(repr(text))}: give a seed from 0 to {MAX_SEED}, "
+                                          "or below 0 for none")
+    return int(text)
+
+
 def token_count(text):
     """A number of tokens a server is asked to stop at: llama.cpp reads it as a 32-bit int (n_predict)."""
     count = positive_int(text)
@@ -11929,7 +11951,7 @@ class CommandLine(argparse.ArgumentParser):
 
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
-    "text": {}, "int": {"type": int}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
+    "text": {}, "seed": {"type": seed_number}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
     "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability},

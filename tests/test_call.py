@@ -76,6 +76,12 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     (["run", "--split", "dev", "--temperature", "nan"], "argument --temperature: 'nan'"),
     (["judge", "r.json", "--judge-temperature", "-0.5"], "argument --judge-temperature: '-0.5'"),
     (["run", "--jobs", "0"], "argument --jobs: '0': give a whole number, 1 or more"),
+    # sixth attack on issue 28: 2^60 and 2^60+1 are one float64 in Ollama (trials copies); a
+    # full-width digit was read as a digit
+    (["run", "--split", "dev", "--seed", "1152921504606846976"], "argument --seed: '1152921504606846976': give a seed"),
+    (["run", "--split", "dev", "--seed", "2147483648"], "argument --seed: '2147483648': give a seed"),
+    (["run", "--split", "dev", "--seed", "\uff17"], "argument --seed: '\uff17': give a seed"),
+    (["judge", "r.json", "--seed", "-99999999999999999999"], "argument --seed: '-99999999999999999999': give a seed"),
     # newcomer pass N14: "required: baseline, candidate, RUN", though more runs are optional
     (["compare"], "the following arguments are required: baseline, candidate (see"),
     (["compare", "runs/a.json"], "the following arguments are required: candidate (see"),

@@ -431,7 +431,7 @@ def test_calibrate_input_errors(calibration, project, cli):
     assert "its judge checks are: answers" in err
     (project / "stray.jsonl").write_text('{"id": "j99", "check": "answers", "pass": true}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
-    assert code == 2 and "match no judge verdict" in err and "id j99" in err
+    assert code == 2 and "1 verdict matches no judge verdict" in err and "id j99" in err
 
 
 @pytest.mark.parametrize("line, why", [
@@ -447,6 +447,26 @@ def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_wri
     (project / "bad.jsonl").write_bytes(b'{"id": "j02", "check": "answers", "pass": true}\n' + line + b"\n")
     code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
     assert code == 2 and why in err and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("trial", ["true", "1.0", "0", "-1", '"1"', "null"])
+def test_a_verdicts_trial_is_a_whole_number_from_one(calibration, project, cli, trial):
+    """Sixth attack on issue 28, item 4: "trial": true and "trial": 1.0 were matched to trial 1."""
+    (project / "bad.jsonl").write_text('{"id": "j02", "check": "answers", "pass": true}\n'
+                                       f'{{"id": "j01", "check": "answers", "pass": true, "trial": {trial}}}\n')
+    code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
+    assert code == 2 and 'bad.jsonl:2: "trial" must be a whole number, 1 or more' in err and len(err.splitlines()) == 1, err
+
+
+def test_calibrate_counts_in_words_and_shows_a_stray_verdict_on_one_line(calibration, project, cli):
+    """Sixth attack on issue 28, item 5: "1 answers judged by a person", "1 verdict(s)"; a stray
+    verdict's check printed as given could forge a line."""
+    (project / "one.jsonl").write_text('{"id": "j01", "check": "answers", "pass": false}\n')
+    code, out, err = cli("calibrate", "one.jsonl", calibration[1])
+    assert code == 0 and "Check 'answers': 1 answer judged by a person" in out, err
+    (project / "stray.jsonl").write_text('{"id": "j99\\nerror: forged", "check": "answers", "pass": true, "trial": 2}\n')
+    code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
+    assert code == 2 and len(err.splitlines()) == 1 and "1 verdict matches no judge verdict" in err, err
 
 
 def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, cli):
@@ -1112,7 +1132,7 @@ def test_judge_out_that_is_a_temp_file_stdout_or_nothing_is_refused(project, jud
 
 
 @pytest.mark.parametrize("lines, says", [
-    ([{"id": FORGED, "check": "answers", "pass": True}], f"match no judge verdict in runs/answers-dev-v1.json (first: id {FORGED_SHOWN}, "),
+    ([{"id": FORGED, "check": "answers", "pass": True}], f"matches no judge verdict in runs/answers-dev-v1.json (first: id {FORGED_SHOWN}, "),
     ([{"id": "j01", "check": FORGED, "pass": True}] * 2, f"human.jsonl:2: a second verdict for j01 / {FORGED_SHOWN}"),
 ])
 def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_own(calibration, project, lines, says):
@@ -1196,3 +1216,12 @@ def test_a_closed_pipe_never_stops_a_judge(judged_split, cli, fake):
     assert proc.wait(timeout=60) == 0
     judged = load_json("runs/answers-dev-v1-judged.json")
     assert sum(len(r["judges"]) for r in judged["results"]) == 30
+
+
+def test_a_seed_below_zero_seeds_no_judge_vote(judged_split, cli, fake):
+    # --seed -1 is no seed (case_options): no vote may be seeded either, not -1, 0, 1
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--seed", "-1", "--judge-votes", 3,
+               "--judge-temperature", "0.7", "--limit", "2")[0] == 0
+    seeds = {b["options"]["seed"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT}
+    assert seeds == {-1}

@@ -133,6 +133,15 @@ def test_the_reasoning_never_decides_the_label_or_a_check(project):
     assert b["trials"][0]["unfinished"] and not a["trials"][0]["unfinished"]
 
 
+@pytest.mark.parametrize("response", ['{"label": ["acceso"], "why": "bug"}', '{"label": null, "reason": "bug"}',
+                                      '{"label": 1, "reason": "bug"}', '{"label": {"x": "acceso"}, "why": "bug"}'])
+def test_a_label_field_that_is_not_text_is_no_label(response):
+    """Sixth attack on issue 28, item 3: with "label" present but not text, the label was read from
+    another field (the reason); the answer gave a label, of the wrong kind: INVALID."""
+    assert evalpy.label_of(response, ["bug", "acceso"], "json") == evalpy.INVALID
+    assert evalpy.label_of('{"reason": "bug"}', ["bug", "acceso"], "json") == "bug"   # no label key: the one text
+
+
 @pytest.mark.parametrize("response", ['{"label": "bug", "label": "acceso"}', '{"label": "bug", "n": NaN}'])
 def test_a_structured_answer_giving_its_label_twice_is_no_label(response):
     """From the class of the fifth attack on issue 28, item 1: with --format json a key given twice

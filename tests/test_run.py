@@ -1193,6 +1193,25 @@ def test_a_default_name_another_models_run_holds_gives_way_to_one_that_says_the_
     assert run("llama3.2:3b") == "runs/dev-v3-llama3.2-3b-3.json"
 
 
+def test_a_model_without_its_latest_tag_is_the_same_model_for_a_default_name(project, cli):
+    """Sixth attack on issue 28, item 7: m then m:latest (one model, as Ollama reads a bare name) wrote
+    runs/dev-v3-m-latest.json, a name saying another model ran, though compare said nothing changed."""
+    from fake_ollama import FakeOllama
+    fake = FakeOllama(models=("m:latest",)).start()
+    try:
+        fake.answers = answer_key("golden/dev.jsonl")
+
+        def run(model):
+            code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", model,
+                                 "--prompt", "prompts/v3.txt")
+            assert code == 0, err
+            return re.search(r"wrote (\S+)", err).group(1)
+        assert run("m") == "runs/dev-v3.json"
+        assert run("M:latest") == "runs/dev-v3-2.json"
+    finally:
+        fake.stop()
+
+
 @pytest.mark.parametrize("extra, says", [
     (["--out", "runs/x.json"], "--out runs/x.json names one run file; a grid of 2 runs needs a folder"),
     (["--compare", "runs/x.json"], "--compare compares one run"),
