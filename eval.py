@@ -726,20 +726,40 @@ def unique_pairs(pairs):
     return obj
 
 
+def number_shown(digits):
+    """A number's text as sent, for a message: whole, unless too long to read (an integer of 5,000
+    digits): then its ends and how many digits it has."""
+    count = sum(c.isdigit() for c in digits)
+    return digits if len(digits) <= 40 else f"{digits[:12]}…{digits[-4:]} ({count} digits)"
+
+
+def too_large(digits):
+    return f"{number_shown(digits)} is too large a number"
+
+
 def exact_json(text):
     """json.loads of what JSON is: a key given twice, NaN or Infinity, or nesting past Python's stack
-    is refused (ValueError), never read as the last value or as a number JSON does not have."""
+    is refused (ValueError), never read as the last value or as a number JSON does not have. An integer
+    longer than Python converts (4,300 digits) is too large a number, as 1e999 is: Python's own words
+    would advise sys.set_int_max_str_digits()."""
     def refuse(name):
         raise ValueError(f"{name} is not a number (JSON has no {name})")
 
     def finite(digits):
         number = float(digits)
         if abs(number) == inf:
-            raise ValueError(f"{digits} is too large a number")
+            raise ValueError(too_large(digits))
         return number
 
+    def whole(digits):
+        try:
+            return int(digits)
+        except ValueError:
+            raise ValueError(too_large(digits)) from None
+
     try:
-        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite)
+        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite,
+                          parse_int=whole)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
 
@@ -759,13 +779,14 @@ class GivenTwice(dict):
 
 
 class NotANumber(float):
-    """NaN, Infinity or a number too large for a float in a server's answer (loose_json): the float
+    """NaN, Infinity or a number too large for a float (or, an integer, for Python to convert) in a
+    server's answer (loose_json): the float
     json.loads would make, with its text as sent and why JSON has no room for it (as exact_json says)."""
 
     def __new__(cls, text):
         number = super().__new__(cls, text)
         number.text = text
-        number.why = (f"{text} is too large a number" if text[-1].isdigit()
+        number.why = (too_large(text) if text[-1].isdigit()
                       else f"{text} is not a number (JSON has no {text})")
         return number
 
@@ -782,7 +803,13 @@ def loose_json(text):
         value = float(digits)
         return value if isfinite(value) else NotANumber(digits)
 
-    return json.loads(text, object_pairs_hook=pairs, parse_constant=NotANumber, parse_float=number)
+    def whole(digits):   # over 4,300 digits Python will not convert it: too large, as 1e999 is
+        try:
+            return int(digits)
+        except ValueError:
+            return NotANumber(digits)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=NotANumber, parse_float=number, parse_int=whole)
 
 
 def inexact_problem(value, numbers=True):

@@ -1607,3 +1607,22 @@ def test_ollama_arguments_that_are_nan_are_no_object(monkeypatch):
     are a number, refused as 5 is (never a call with unreadable arguments)."""
     answer, _ = call_over("ollama", "NaN", monkeypatch)
     assert answer["response"] is None and "call 1's function.arguments is a number, not an object" in answer["error"], answer
+
+
+@pytest.mark.parametrize("big", ["1" * 5000, "-" + "9" * 4301], ids=["5000", "minus-4301"])
+def test_a_calls_integer_too_long_for_python_is_kept_as_sent_like_1e999(big, monkeypatch):
+    """From the sixth attack on issue 28, item 2: an integer argument of over 4,300 digits hit Python's
+    int-digits limit: over Ollama the answer was "not JSON" (retried, resumed for ever), over OpenAI the
+    message gave Python's advice (sys.set_int_max_str_digits). Like 1e999: kept as sent, the call's
+    arguments invalid, the message about the number, short."""
+    seen = {}
+    for api in ("ollama", "openai"):
+        answer, tools = call_over(api, '{"order_id": "A-1", "n": %s}' % big, monkeypatch)
+        assert answer["error"] is None, answer
+        call = answer["tool_calls"][0]
+        assert evalpy.call_arguments(call) is None
+        seen[api] = evalpy.call_problem(call, tools)
+        assert "is too large a number" in seen[api] and "digits" in seen[api], seen
+        assert "sys." not in seen[api] and len(seen[api]) < 200, seen
+        assert big in evalpy.json_text(answer)   # kept as sent
+    assert seen["ollama"] == seen["openai"]
