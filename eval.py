@@ -455,9 +455,15 @@ def say(text):
 CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")   # and bidi overrides, lone surrogates
 
 
+def char_escape(char):
+    """One character as Python writes it escaped: \\xNN, \\uNNNN, or above U+FFFF \\UNNNNNNNN (four
+    digits there would read as another character then a digit: U+E0041 as U+E004 and "1")."""
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def inert(text):
-    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\u0100" else f"\\u{ord(m.group()):04x}",
-                             text)
+    return CONTROL_CHARS.sub(lambda m: char_escape(m.group()), text)
 
 
 # Line breaks (and the Unicode line and paragraph separators) in text shown where one line is
@@ -475,16 +481,16 @@ def on_one_line(text, width=None):
 
 # An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
 # that is in neither the name nor its escaped form
-ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nt])")
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
 
 
 def cut_to(flat, width):
     """Text already made inert, cut to width with an ellipsis; an escape in it is kept whole or left
-    out whole (escapes are at most six characters: one that spans the cut starts at most five before)."""
+    out whole (escapes are at most ten characters: one that spans the cut starts at most nine before)."""
     if width is None or len(flat) <= width:
         return flat
     end = width - 1
-    spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 5), end + 6) if m.start() < end < m.end()), None)
+    spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 9), end + 10) if m.start() < end < m.end()), None)
     return flat[:spanning.start() if spanning else end] + "…"
 
 
@@ -499,7 +505,7 @@ def shell_word(text):
         if c in "\\'":
             return "\\" + c
         if CONTROL_CHARS.match(c) or c in "\t\n\u2028\u2029":
-            return f"\\x{ord(c):02x}" if c < "\u0100" else f"\\u{ord(c):04x}"
+            return char_escape(c)
         return c
     return "$'" + "".join(map(escaped, text)) + "'"
 
@@ -562,8 +568,8 @@ def name_shown(name, width=60):
     line break, a zero-width space: "m:latest\n" is not "m:latest"): then quoted, those escaped."""
     if name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
         return one_line(name, width)
-    escaped = inert("".join((f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-                            if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
+    escaped = inert("".join(char_escape(c) if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c)
+                            for c in name))
     return '"' + cut_to(escaped, width) + '"'
 
 
