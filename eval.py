@@ -3498,10 +3498,16 @@ class ChatClient:
         if status != 200:
             return status, None, headers
         try:
-            return 200, json.loads(data), headers
+            answer = loose_json(data)
         except (ValueError, RecursionError):
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
                             f"is --host pointing at an {self.api} server?") from None
+        # a key given twice is neither value (another version, other models), as in every answer; a
+        # NaN figure is only unknown (a Python server sends one), and kept plain values drop it
+        problem = inexact_problem(answer, numbers=False)
+        if problem:
+            raise EvalError(f"{self.host}{path} answered with JSON that is not JSON as JSON is: {self.scrub(problem)}")
+        return 200, answer, headers
 
     def redirect_text(self, status, headers):
         return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location') or '(nowhere)')!r}; "
@@ -5678,7 +5684,7 @@ def preflight_server(client, config, judge, inputs, resuming):
         judge_note(config["model"], judge["models"], client.identities)
     warn(f"split {shell_word(config['split_path'])} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
          f"{shell_word(config['prompt'])} (sha {short(inputs.prompt_sha)}) · {on_one_line(config['model'])} at {on_one_line(config['host'])} "
-         f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
+         f"({' '.join(filter(None, (config['api'], server_version and on_one_line(server_version, 60))))})")
     return server_version, identity
 
 
@@ -5739,8 +5745,8 @@ def resume_command(run_path):
 def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
-        warn(f"note: the server is now version {one_line(str(server_version), 60)}; the run began on "
-             f"{one_line(str(config.get('server_version')), 60)}")
+        warn(f"note: the server is now version {on_one_line(str(server_version), 60)}; the run began on "
+             f"{on_one_line(str(config.get('server_version')), 60)}")
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe

@@ -1626,3 +1626,55 @@ def test_a_calls_integer_too_long_for_python_is_kept_as_sent_like_1e999(big, mon
         assert "sys." not in seen[api] and len(seen[api]) < 200, seen
         assert big in evalpy.json_text(answer)   # kept as sent
     assert seen["ollama"] == seen["openai"]
+
+
+def raw_server(bodies):
+    """A server answering each path (GET or POST) with bodies[path] (bytes) as it stands, else 404."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+
+    class Raw(BaseHTTPRequestHandler):
+        def answer(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = bodies.get(self.path.split("?")[0])
+            self.send_response(200 if body is not None else 404)
+            self.send_header("Content-Length", str(len(body or b"")))
+            self.end_headers()
+            self.wfile.write(body or b"")
+        do_GET = do_POST = answer
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Raw)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    return server
+
+
+@pytest.mark.parametrize("api, path, body, key", [
+    ("ollama", "/api/tags", b'{"models": [{"name": "m:latest"}], "models": []}', "models"),
+    ("ollama", "/api/version", b'{"version": "0.5.0", "version": "0.9.0"}', "version"),
+    ("ollama", "/api/show", b'{"capabilities": ["completion"], "capabilities": ["tools"]}', "capabilities"),
+    ("openai", "/v1/models", b'{"data": [{"id": "m"}], "data": [{"id": "other"}]}', "data"),
+])
+def test_an_answer_before_the_run_giving_a_key_twice_is_refused(api, path, body, key):
+    """From the sixth attack on issue 28 (minor): the answers read before a run (/api/tags, /api/show,
+    /api/version, /v1/models) went through plain json.loads, so a key given twice was read as its last
+    value (another version recorded, another list of models). Read as JSON is, as every other answer."""
+    server = raw_server({path: body})
+    try:
+        client = evalpy.CLIENTS[api](f"http://127.0.0.1:{server.server_address[1]}", retries=0)
+        with pytest.raises(evalpy.EvalError, match=f"key '{key}' is given twice"):
+            client.get_json(path.removeprefix("/v1"), {"model": "m"} if path == "/api/show" else None)
+    finally:
+        server.shutdown()
+
+
+def test_a_server_version_holding_a_line_separator_is_shown_escaped(project, cli, fake):
+    """From the sixth attack on issue 28 (minor): the run's first line showed the server's version
+    with one_line, which makes a space of U+2028: the version shown was not the one stored."""
+    fake.version = "0.1\u2028forged"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)
+    assert code == 0, err
+    assert "(ollama 0.1\\u2028forged)" in err, err
