@@ -1609,7 +1609,8 @@ NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens",
 def subset_words(subset):
     """A run's config.subset as a person reads it: 'the first 5 cases, --limit 5'."""
     if "limit" in subset:
-        return f"the first {subset['limit']} cases, --limit {subset['limit']}"
+        first = "the first case" if subset["limit"] == 1 else f"the first {subset['limit']} cases"
+        return f"{first}, --limit {subset['limit']}"
     return f"{plural(len(subset['cases']), 'chosen case')}, --cases"
 
 
@@ -1620,6 +1621,8 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+    if key == "trial_seeds":   # true or absent (an older run): "null -> true" would tell a reader nothing
+        return "each trial its own seed (seed + trial - 1)" if value is True else "every trial the same seed"
     if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return inert(" ".join([", ".join(map(str, value["models"]))] + [
