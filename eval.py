@@ -735,8 +735,10 @@ def unique_pairs(pairs):
 def number_shown(digits):
     """A number's text as sent, for a message: whole, unless too long to read (an integer of 5,000
     digits): then its ends and how many digits it has."""
-    count = sum(c.isdigit() for c in digits)
-    return digits if len(digits) <= 40 else f"{digits[:12]}…{digits[-4:]} ({count} digits)"
+    if len(digits) <= 40:
+        return digits
+    whole = digits.lstrip("-").isdigit()   # an integer's length is its size; a fraction's is not
+    return f"{digits[:12]}…{digits[-4:]}" + (f" ({len(digits.lstrip('-'))} digits)" if whole else "")
 
 
 def too_large(digits):

@@ -876,3 +876,5 @@ def test_an_integer_too_long_for_python_is_refused_about_the_number(tmp_path):
     hit = [p for p in found if p.startswith(f"{tmp_path}/s.jsonl:2: ")]
     assert hit and "(5000 digits) is too large a number" in hit[0] and "sys." not in hit[0] and len(hit[0]) < 200, found
     assert not evalpy.passes_json("1" * 5000, None)   # as 1e999: JSON the tool will not read as a number
+    assert evalpy.number_shown("-" + "1" * 50 + ".25e5") == "-11111111111…25e5"   # digits counted of integers only
+    assert evalpy.number_shown("-" + "1" * 50) == "-11111111111…1111 (50 digits)"
