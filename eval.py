@@ -455,9 +455,15 @@ def say(text):
 CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")   # and bidi overrides, lone surrogates
 
 
+def char_escape(char):
+    """One character as Python writes it escaped: \\xNN, \\uNNNN, or above U+FFFF \\UNNNNNNNN (four
+    digits there would read as another character then a digit: U+E0041 as U+E004 and "1")."""
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def inert(text):
-    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\u0100" else f"\\u{ord(m.group()):04x}",
-                             text)
+    return CONTROL_CHARS.sub(lambda m: char_escape(m.group()), text)
 
 
 # Line breaks (and the Unicode line and paragraph separators) in text shown where one line is
@@ -475,16 +481,16 @@ def on_one_line(text, width=None):
 
 # An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
 # that is in neither the name nor its escaped form
-ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nt])")
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
 
 
 def cut_to(flat, width):
     """Text already made inert, cut to width with an ellipsis; an escape in it is kept whole or left
-    out whole (escapes are at most six characters: one that spans the cut starts at most five before)."""
+    out whole (escapes are at most ten characters: one that spans the cut starts at most nine before)."""
     if width is None or len(flat) <= width:
         return flat
     end = width - 1
-    spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 5), end + 6) if m.start() < end < m.end()), None)
+    spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 9), end + 10) if m.start() < end < m.end()), None)
     return flat[:spanning.start() if spanning else end] + "…"
 
 
@@ -499,7 +505,7 @@ def shell_word(text):
         if c in "\\'":
             return "\\" + c
         if CONTROL_CHARS.match(c) or c in "\t\n\u2028\u2029":
-            return f"\\x{ord(c):02x}" if c < "\u0100" else f"\\u{ord(c):04x}"
+            return char_escape(c)
         return c
     return "$'" + "".join(map(escaped, text)) + "'"
 
@@ -562,8 +568,8 @@ def name_shown(name, width=60):
     line break, a zero-width space: "m:latest\n" is not "m:latest"): then quoted, those escaped."""
     if name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
         return one_line(name, width)
-    escaped = inert("".join((f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-                            if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
+    escaped = inert("".join(char_escape(c) if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c)
+                            for c in name))
     return '"' + cut_to(escaped, width) + '"'
 
 
@@ -726,20 +732,42 @@ def unique_pairs(pairs):
     return obj
 
 
+def number_shown(digits):
+    """A number's text as sent, for a message: whole, unless too long to read (an integer of 5,000
+    digits): then its ends and how many digits it has."""
+    if len(digits) <= 40:
+        return digits
+    whole = digits.lstrip("-").isdigit()   # an integer's length is its size; a fraction's is not
+    return f"{digits[:12]}…{digits[-4:]}" + (f" ({len(digits.lstrip('-'))} digits)" if whole else "")
+
+
+def too_large(digits):
+    return f"{number_shown(digits)} is too large a number"
+
+
 def exact_json(text):
     """json.loads of what JSON is: a key given twice, NaN or Infinity, or nesting past Python's stack
-    is refused (ValueError), never read as the last value or as a number JSON does not have."""
+    is refused (ValueError), never read as the last value or as a number JSON does not have. An integer
+    longer than Python converts (4,300 digits) is too large a number, as 1e999 is: Python's own words
+    would advise sys.set_int_max_str_digits()."""
     def refuse(name):
         raise ValueError(f"{name} is not a number (JSON has no {name})")
 
     def finite(digits):
         number = float(digits)
         if abs(number) == inf:
-            raise ValueError(f"{digits} is too large a number")
+            raise ValueError(too_large(digits))
         return number
 
+    def whole(digits):
+        try:
+            return int(digits)
+        except ValueError:
+            raise ValueError(too_large(digits)) from None
+
     try:
-        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite)
+        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite,
+                          parse_int=whole)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
 
@@ -759,13 +787,14 @@ class GivenTwice(dict):
 
 
 class NotANumber(float):
-    """NaN, Infinity or a number too large for a float in a server's answer (loose_json): the float
+    """NaN, Infinity or a number too large for a float (or, an integer, for Python to convert) in a
+    server's answer (loose_json): the float
     json.loads would make, with its text as sent and why JSON has no room for it (as exact_json says)."""
 
     def __new__(cls, text):
         number = super().__new__(cls, text)
         number.text = text
-        number.why = (f"{text} is too large a number" if text[-1].isdigit()
+        number.why = (too_large(text) if text[-1].isdigit()
                       else f"{text} is not a number (JSON has no {text})")
         return number
 
@@ -782,7 +811,13 @@ def loose_json(text):
         value = float(digits)
         return value if isfinite(value) else NotANumber(digits)
 
-    return json.loads(text, object_pairs_hook=pairs, parse_constant=NotANumber, parse_float=number)
+    def whole(digits):   # over 4,300 digits Python will not convert it: too large, as 1e999 is
+        try:
+            return int(digits)
+        except ValueError:
+            return NotANumber(digits)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=NotANumber, parse_float=number, parse_int=whole)
 
 
 def inexact_problem(value, numbers=True):
@@ -1576,7 +1611,8 @@ NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens",
 def subset_words(subset):
     """A run's config.subset as a person reads it: 'the first 5 cases, --limit 5'."""
     if "limit" in subset:
-        return f"the first {subset['limit']} cases, --limit {subset['limit']}"
+        first = "the first case" if subset["limit"] == 1 else f"the first {subset['limit']} cases"
+        return f"{first}, --limit {subset['limit']}"
     return f"{plural(len(subset['cases']), 'chosen case')}, --cases"
 
 
@@ -1587,6 +1623,8 @@ def shown(key, value):
         return inert(subset_words(value))
     if key == "model_digest":
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+    if key == "trial_seeds":   # true or absent (an older run): "null -> true" would tell a reader nothing
+        return "each trial its own seed (seed + trial - 1)" if value is True else "every trial the same seed"
     if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return inert(" ".join([", ".join(map(str, value["models"]))] + [
@@ -3465,10 +3503,16 @@ class ChatClient:
         if status != 200:
             return status, None, headers
         try:
-            return 200, json.loads(data), headers
+            answer = loose_json(data)
         except (ValueError, RecursionError):
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
                             f"is --host pointing at an {self.api} server?") from None
+        # a key given twice is neither value (another version, other models), as in every answer; a
+        # NaN figure is only unknown (a Python server sends one), and kept plain values drop it
+        problem = inexact_problem(answer, numbers=False)
+        if problem:
+            raise EvalError(f"{self.host}{path} answered with JSON that is not JSON as JSON is: {self.scrub(problem)}")
+        return 200, answer, headers
 
     def redirect_text(self, status, headers):
         return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location') or '(nowhere)')!r}; "
@@ -5649,7 +5693,7 @@ def preflight_server(client, config, judge, inputs, resuming):
         judge_note(config["model"], judge["models"], client.identities)
     warn(f"split {shell_word(config['split_path'])} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "
          f"{shell_word(config['prompt'])} (sha {short(inputs.prompt_sha)}) · {on_one_line(config['model'])} at {on_one_line(config['host'])} "
-         f"({' '.join(filter(None, (config['api'], server_version and one_line(server_version, 60))))})")
+         f"({' '.join(filter(None, (config['api'], server_version and on_one_line(server_version, 60))))})")
     return server_version, identity
 
 
@@ -5710,8 +5754,8 @@ def resume_command(run_path):
 def resume_journal(run_path, config, server_version, cases, kept):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
-        warn(f"note: the server is now version {one_line(str(server_version), 60)}; the run began on "
-             f"{one_line(str(config.get('server_version')), 60)}")
+        warn(f"note: the server is now version {on_one_line(str(server_version), 60)}; the run began on "
+             f"{on_one_line(str(config.get('server_version')), 60)}")
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe

@@ -1613,3 +1613,74 @@ def test_ollama_arguments_that_are_nan_are_no_object(monkeypatch):
     are a number, refused as 5 is (never a call with unreadable arguments)."""
     answer, _ = call_over("ollama", "NaN", monkeypatch)
     assert answer["response"] is None and "call 1's function.arguments is a number, not an object" in answer["error"], answer
+
+
+@pytest.mark.parametrize("big", ["1" * 5000, "-" + "9" * 4301], ids=["5000", "minus-4301"])
+def test_a_calls_integer_too_long_for_python_is_kept_as_sent_like_1e999(big, monkeypatch):
+    """From the sixth attack on issue 28, item 2: an integer argument of over 4,300 digits hit Python's
+    int-digits limit: over Ollama the answer was "not JSON" (retried, resumed for ever), over OpenAI the
+    message gave Python's advice (sys.set_int_max_str_digits). Like 1e999: kept as sent, the call's
+    arguments invalid, the message about the number, short."""
+    seen = {}
+    for api in ("ollama", "openai"):
+        answer, tools = call_over(api, '{"order_id": "A-1", "n": %s}' % big, monkeypatch)
+        assert answer["error"] is None, answer
+        call = answer["tool_calls"][0]
+        assert evalpy.call_arguments(call) is None
+        seen[api] = evalpy.call_problem(call, tools)
+        assert "is too large a number" in seen[api] and "digits" in seen[api], seen
+        assert "sys." not in seen[api] and len(seen[api]) < 200, seen
+        assert big in evalpy.json_text(answer)   # kept as sent
+    assert seen["ollama"] == seen["openai"]
+
+
+def raw_server(bodies):
+    """A server answering each path (GET or POST) with bodies[path] (bytes) as it stands, else 404."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+
+    class Raw(BaseHTTPRequestHandler):
+        def answer(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = bodies.get(self.path.split("?")[0])
+            self.send_response(200 if body is not None else 404)
+            self.send_header("Content-Length", str(len(body or b"")))
+            self.end_headers()
+            self.wfile.write(body or b"")
+        do_GET = do_POST = answer
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Raw)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    return server
+
+
+@pytest.mark.parametrize("api, path, body, key", [
+    ("ollama", "/api/tags", b'{"models": [{"name": "m:latest"}], "models": []}', "models"),
+    ("ollama", "/api/version", b'{"version": "0.5.0", "version": "0.9.0"}', "version"),
+    ("ollama", "/api/show", b'{"capabilities": ["completion"], "capabilities": ["tools"]}', "capabilities"),
+    ("openai", "/v1/models", b'{"data": [{"id": "m"}], "data": [{"id": "other"}]}', "data"),
+])
+def test_an_answer_before_the_run_giving_a_key_twice_is_refused(api, path, body, key):
+    """From the sixth attack on issue 28 (minor): the answers read before a run (/api/tags, /api/show,
+    /api/version, /v1/models) went through plain json.loads, so a key given twice was read as its last
+    value (another version recorded, another list of models). Read as JSON is, as every other answer."""
+    server = raw_server({path: body})
+    try:
+        client = evalpy.CLIENTS[api](f"http://127.0.0.1:{server.server_address[1]}", retries=0)
+        with pytest.raises(evalpy.EvalError, match=f"key '{key}' is given twice"):
+            client.get_json(path.removeprefix("/v1"), {"model": "m"} if path == "/api/show" else None)
+    finally:
+        server.shutdown()
+
+
+def test_a_server_version_holding_a_line_separator_is_shown_escaped(project, cli, fake):
+    """From the sixth attack on issue 28 (minor): the run's first line showed the server's version
+    with one_line, which makes a space of U+2028: the version shown was not the one stored."""
+    fake.version = "0.1\u2028forged"
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)
+    assert code == 0, err
+    assert "(ollama 0.1\\u2028forged)" in err, err

@@ -886,3 +886,12 @@ def test_compare_of_one_case_says_is_not_are(project, cli):
     code, out, err = cli("compare", a, b)
     assert code == 0, err
     assert "1 case is too few for any change to be told from chance" in out and "1 case are" not in out, out
+
+
+def test_compare_says_a_subset_of_one_and_trial_seeds_in_words():
+    """From the sixth attack on issue 28 (minor): compare printed "trial_seeds: null -> true", which a
+    reader cannot tell the meaning of, and "the first 1 cases"."""
+    assert evalpy.shown("subset", {"limit": 1}) == "the first case, --limit 1"
+    assert evalpy.shown("subset", {"limit": 5}) == "the first 5 cases, --limit 5"
+    on, off = evalpy.shown("trial_seeds", True), evalpy.shown("trial_seeds", None)
+    assert on == "each trial its own seed (seed + trial - 1)" and off == "every trial the same seed", (on, off)

@@ -865,3 +865,16 @@ def test_a_case_id_in_a_damaged_run_file_never_prints_a_line_of_its_own(project)
     write_run("runs/x.json", run)
     code, out, err = eval_cli(project, "report", "runs/x.json")
     assert code == 2 and f"result {FORGED_SHOWN}, trial 1 appears twice" in err and len(printed_lines(err)) == 1, err
+
+
+def test_an_integer_too_long_for_python_is_refused_about_the_number(tmp_path):
+    """From the sixth attack on issue 28, item 2: a split line holding an integer of over 4,300 digits
+    was refused with Python's advice ("use sys.set_int_max_str_digits()"): it is a number too large,
+    said short, as 1e999 is."""
+    line = '{"id": "x", "input": "t", "vars": {"n": %s}, "expected": "bug", "difficulty": "e", "note": "n"}\n' % ("7" * 5000)
+    found = problems(write_split(tmp_path, [GOOD, line]))
+    hit = [p for p in found if p.startswith(f"{tmp_path}/s.jsonl:2: ")]
+    assert hit and "(5000 digits) is too large a number" in hit[0] and "sys." not in hit[0] and len(hit[0]) < 200, found
+    assert not evalpy.passes_json("1" * 5000, None)   # as 1e999: JSON the tool will not read as a number
+    assert evalpy.number_shown("-" + "1" * 50 + ".25e5") == "-11111111111…25e5"   # digits counted of integers only
+    assert evalpy.number_shown("-" + "1" * 50) == "-11111111111…1111 (50 digits)"

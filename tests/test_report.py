@@ -969,3 +969,20 @@ def test_text_cut_to_a_width_never_ends_inside_an_escape(cut):
     assert evalpy.on_one_line("abc\ndef", 5) == "abc…"
     # the same cut where a tab is escaped too: a refused --option, a model name a server listed
     assert evalpy.option_shown("k=ab\tc" + "x" * 9, 6) == "k=ab…" and evalpy.name_shown("ab\tcdefgh", 4) == '"ab…"'
+
+
+def test_a_character_above_uffff_is_escaped_whole_and_cut_whole():
+    """From the sixth attack on issue 28, item 8: name_shown wrote U+E0041 (an invisible tag
+    character) as \\ue0041, which reads as U+E004 then "1"; cut_to did not know such an escape and
+    could cut inside it. It is \\U000e0041, kept whole or left out whole."""
+    import re
+    name = "m\U000e0041:latest"
+    whole = evalpy.name_shown(name, 10 ** 6)
+    assert whole == '"m\\U000e0041:latest"', whole
+    pieces = {m.end() for m in re.finditer(r"\\U[0-9a-f]{8}|.", whole[1:-1], re.S)} | {0}
+    for width in range(1, len(whole)):
+        got = evalpy.name_shown(name, width)
+        kept = got[1:-1].removesuffix("…")
+        assert whole[1:-1].startswith(kept) and len(kept) in pieces, (width, got)
+    # a shell word for it names the same file when pasted (bash's $'\U000e0041')
+    assert evalpy.shell_word("a\U000e0001b") in ("$'a\\U000e0001b'", "'a\U000e0001b'")
