@@ -1420,31 +1420,12 @@ def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, 
     """A hostile server's tool_calls: arguments of the other API's type, not a list, a name that is
     no text, content null with no call. Each is one error on the answer, after its retries, that says
     which call is wrong and how (its type shown escaped, on one line, cut short)."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    import threading
     body = json.dumps({"model": "m", "done": True, "message": message} if api == "ollama"
                       else {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}).encode()
-
-    class Hostile(BaseHTTPRequestHandler):
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-
     monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-    try:
-        client = evalpy.CLIENTS[api](f"http://127.0.0.1:{server.server_address[1]}", retries=1)
-        tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
-        answer = client.chat("m", [{"role": "user", "content": "hola"}], {}, tools=tools)
-    finally:
-        server.shutdown()
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+    answer = hostile_answer(body, lambda url: evalpy.CLIENTS[api](url, retries=1).chat(
+        "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
     assert answer["response"] is None and answer["attempts"] == 2
     assert answer["error"] == error
 

@@ -1170,6 +1170,14 @@ def test_one_model_and_one_prompt_keep_their_names(project, cli, fake):
     assert code == 0 and (project / "runs" / "dev-v2.json").exists() and out.startswith("Accuracy: ")
 
 
+def written_by_default(cli, fake, model):
+    """The run file a run of `model` without --out writes."""
+    code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", model,
+                         "--prompt", "prompts/v3.txt")
+    assert code == 0, err
+    return re.search(r"wrote (\S+)", err).group(1)
+
+
 def test_a_default_name_another_models_run_holds_gives_way_to_one_that_says_the_model(project, cli, two_models):
     """Issue 31, item 10: runs of other models took runs/dev-v3-2.json to dev-v3-8.json, names that
     said nothing of what differed. A default name another model's run holds (a run file, or the
@@ -1178,10 +1186,7 @@ def test_a_default_name_another_models_run_holds_gives_way_to_one_that_says_the_
     fake.answers = answer_key("golden/dev.jsonl")
 
     def run(model):
-        code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", model,
-                             "--prompt", "prompts/v3.txt")
-        assert code == 0, err
-        return re.search(r"wrote (\S+)", err).group(1)
+        return written_by_default(cli, fake, model)
     assert run("qwen2.5:7b") == "runs/dev-v3.json"
     assert run("llama3.2:3b") == "runs/dev-v3-llama3.2-3b.json"
     assert run("llama3.2:3b") == "runs/dev-v3-llama3.2-3b-2.json"
@@ -1200,14 +1205,8 @@ def test_a_model_without_its_latest_tag_is_the_same_model_for_a_default_name(pro
     fake = FakeOllama(models=("m:latest",)).start()
     try:
         fake.answers = answer_key("golden/dev.jsonl")
-
-        def run(model):
-            code, out, err = cli("run", "--split", "dev", "--limit", "2", "--host", fake.url, "--model", model,
-                                 "--prompt", "prompts/v3.txt")
-            assert code == 0, err
-            return re.search(r"wrote (\S+)", err).group(1)
-        assert run("m") == "runs/dev-v3.json"
-        assert run("M:latest") == "runs/dev-v3-2.json"
+        assert written_by_default(cli, fake, "m") == "runs/dev-v3.json"
+        assert written_by_default(cli, fake, "M:latest") == "runs/dev-v3-2.json"
     finally:
         fake.stop()
 
