@@ -8842,7 +8842,8 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
         raise EvalError(f"{refusal.split(':')[0]}: different splits ({shell_word(where[0])} vs "
                         f"{shell_word(where[1])}); compare runs of one split")
     raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
-                    f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})")
+                    f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
+                    "the runs: run the older configuration again on the split as it is now, then compare those")
 
 
 def case_rates(cases, ids):

@@ -99,6 +99,7 @@ def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
     code, out, err = cli("compare", two_runs[0], newer)
     assert code == 2 and out == ""
     assert f"different versions of the split (dev {old_sha[:8]} vs dev {new_sha[:8]})" in err
+    assert "run the older configuration again on the split as it is now" in err   # the next step, not a dead end
 
 
 def test_run_compare_refuses_before_calling_the_model(two_runs, cli, fake):

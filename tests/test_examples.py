@@ -211,7 +211,7 @@ def readme_commands():
 def commands_of(text):
     """(group, command) for every `python eval.py ...` of one README's text, in order."""
     found = [(m.start(), re.sub(r"\s+(#|>>).*", "", re.sub(r"\\\n\s*", "", m[1]))) for m in
-             re.finditer(r"^(?: {4}(?:\$ )?|\$ | *- run: )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
+             re.finditer(r"^(?: {4}(?:\$ )?|\$ | *(?:- )?run: )(python eval\.py (?:.*\\\n)*.*)", text, re.M)]
     found += [(m.start(), " ".join(m[1].split())) for m in re.finditer(r"`(python eval\.py [^`]*)`", text)]
     fences = [m.start() for m in re.finditer(r"^```", text, re.M)]
     inside = lambda at: sum(f < at for f in fences) % 2   # a "## " line in a fenced sample is no heading
