@@ -56,6 +56,7 @@ import gc
 import hashlib
 import html
 import ipaddress
+import itertools
 import json
 import os
 import queue
@@ -143,6 +144,11 @@ INVALID = "INVALID"               # an answer that is not exactly one label afte
 
 RUN_FORMAT = "eval.py-run/1"
 JOURNAL_SUFFIX = ".journal"
+# `judge`'s votes so far, beside the run it writes (RUN-judged.json.judging): an interrupted judging
+# is gone on with by the same command, so no vote paid for is asked twice.
+JUDGING_SUFFIX = ".judging"
+JUDGING_FORMAT = "eval.py-judging/1"
+NAME_HOLDERS = ("", JOURNAL_SUFFIX, JUDGING_SUFFIX)   # a run's name is taken by its file, its journal or a judging
 
 # review's annotations of what went wrong, beside the run: RUN.annotations.json. Files of the older
 # name and form are still read (never written).
@@ -4421,12 +4427,24 @@ def cut_vote(vote):
     return vote.get("done_reason") == "length" and not vote.get("error")
 
 
-def judge_answer(client, judge, case, answer) -> list[Vote]:
-    """Every vote of every judge model on every judge check of a case."""
-    return [ask_judge(client, judge, kind, messages, {"check": check["name"], "model": model, "vote": vote})
-            for check in case["checks"] if check["type"] in JUDGE_CHECKS
-            for kind, messages in [judge_request(check, case, answer)]
-            for model in judge["models"] for vote in range(1, judge["votes"] + 1)]
+def judge_answer(client, judge, case, answer, kept=None, on_vote=None) -> list[Vote]:
+    """Every vote of every judge model on every judge check of a case. kept: votes a judging already
+    holds, {(check, model, vote): vote}, reused unless their call failed; on_vote(vote) is told of
+    each vote asked now, as it comes (judge journals it)."""
+    votes = []
+    for check in case["checks"]:
+        if check["type"] not in JUDGE_CHECKS:
+            continue
+        kind, messages = judge_request(check, case, answer)
+        for model in judge["models"]:
+            for vote in range(1, judge["votes"] + 1):
+                old = (kept or {}).get((check["name"], model, vote))
+                if old is None or old.get("error"):
+                    old = ask_judge(client, judge, kind, messages, {"check": check["name"], "model": model, "vote": vote})
+                    if on_vote:
+                        on_vote(old)
+                votes.append(old)
+    return votes
 
 
 def model_family(model, identities):
@@ -4904,10 +4922,10 @@ def named_for_its_model(path, model):
 # The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
 RESERVED_SUFFIXES = {ANNOTATIONS_SUFFIX: "review's annotations", OLD_ANNOTATIONS_SUFFIX: "review's annotations",
                      PAIRWISE_SUFFIX: "pairwise verdicts", JOURNAL_SUFFIX: "an unfinished run's answers",
-                     ".lock": "a lock"}
+                     JUDGING_SUFFIX: "an unfinished judging's votes", ".lock": "a lock"}
 
 
-def chosen_run_path(out, default):
+def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
     default name moves to the next free one; a name given with --out is taken as given or refused,
     so that a `report` of that name reads this run and no older one; --out naming a folder puts
@@ -4934,21 +4952,28 @@ def chosen_run_path(out, default):
         folder = os.path.dirname(folder)
     if folder and not os.path.isdir(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
-    for taken in (out, out + JOURNAL_SUFFIX):
+    for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
         if os.path.lexists(taken):
             raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
     return out, True
 
 
-def free_run_path(path):
-    """The first of path, path-2, path-3 ... with neither a run file nor a journal."""
+def numbered_names(path):
+    """path, path-2, path-3 ... (a run's default name and those it moves to)."""
     base, ext = os.path.splitext(path)
-    candidate, n = path, 1
-    while os.path.lexists(candidate) or os.path.lexists(candidate + JOURNAL_SUFFIX):   # a dangling link takes a name too
-        n += 1
-        candidate = f"{base}-{n}{ext}"
-    return candidate
+    yield path
+    yield from (f"{base}-{n}{ext}" for n in itertools.count(2))
+
+
+def name_taken(path, held_by=NAME_HOLDERS):
+    """A run file, a journal or a judging holds the name (a dangling link too)."""
+    return any(os.path.lexists(path + suffix) for suffix in held_by)
+
+
+def free_run_path(path):
+    """The first of path, path-2, path-3 ... that no run file, journal or judging holds."""
+    return next(p for p in numbered_names(path) if not name_taken(p))
 
 
 def run_text(run):
@@ -4968,9 +4993,10 @@ def run_lock(run_path):
                                                        f"({shell_word(run_path)}); wait for it, or stop it first")
 
 
-def open_journal(run_path, config, exact=False):
-    """Create the journal exclusively (it reserves the run's name) and write its header. An exact
-    name taken meanwhile is refused, not moved."""
+def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFFIX, lock_for=run_lock):
+    """Create the journal exclusively (it reserves the run's name) and write its header: a run's
+    ({"format", "config"}), or the one given (a judging's, with its suffix and lock). An exact name
+    taken meanwhile is refused, not moved."""
     folder = os.path.dirname(run_path) or "."
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} is not a folder; run files go in a folder (see --out)")
@@ -4978,29 +5004,29 @@ def open_journal(run_path, config, exact=False):
     while True:
         run_path = run_path if exact else free_run_path(run_path)
         try:
-            fd = os.open(run_path + JOURNAL_SUFFIX, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(run_path + suffix, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             if exact:   # (a run file of that name was refused before: chosen_run_path)
                 raise EvalError(f"--out {shell_word(run_path)}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
         journal, lock = os.fdopen(fd, "ab"), None
         try:
-            lock = run_lock(run_path)
-            append_journal(journal, {"format": RUN_FORMAT, "config": config})
+            lock = lock_for(run_path)
+            append_journal(journal, header or {"format": RUN_FORMAT, "config": config})
         except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
-            abandon_journal(run_path, journal, lock)   # or the same --out is refused next time
+            abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
             if isinstance(e, OSError):
-                raise EvalError(f"cannot write {shell_word(e.filename or run_path + JOURNAL_SUFFIX)} ({e.strerror}); nothing "
-                                "was asked yet. Free some space and run again") from None
+                raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
+                                f"was asked yet. Free some space and {'run' if header is None else 'judge'} again") from None
             raise
         return run_path, journal, lock
 
 
-def abandon_journal(run_path, journal, lock):
+def abandon_journal(run_path, journal, lock, suffix=JOURNAL_SUFFIX):
     """Undo open_journal: a journal that holds no answer of its own goes, and so does its lock."""
     with contextlib.suppress(OSError):   # a write that failed fails again as the file is closed
         journal.close()
-    remove_quietly(run_path + JOURNAL_SUFFIX)
+    remove_quietly(run_path + suffix)
     if lock:
         lock.release()
 
@@ -5844,6 +5870,10 @@ def load_run(path):
     if path.endswith(JOURNAL_SUFFIX):
         raise EvalError(f"{shell_word(path)} is the journal of an unfinished run: finish it with "
                         f"`{resume_command(path[:-len(JOURNAL_SUFFIX)])}`, then use the run file")
+    if path.endswith(JUDGING_SUFFIX) or not os.path.exists(path) and os.path.exists(path + JUDGING_SUFFIX):
+        judging = path if path.endswith(JUDGING_SUFFIX) else path + JUDGING_SUFFIX
+        raise EvalError(f"{shell_word(judging)} holds the votes of a judging that did not finish: the judge command that "
+                        f"began it, given again, asks only the rest and writes {shell_word(judging[:-len(JUDGING_SUFFIX)])}")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{shell_word(path)}: this run did not finish; its answers are in {shell_word(path + JOURNAL_SUFFIX)}.\n"
                         f"Finish it with: {resume_command(path)}")
@@ -5975,11 +6005,15 @@ def recorded_answer_problem(r, config):
     if type(trial) is not int or not 1 <= trial <= config["repeat"]:
         return "trial must be a whole number from 1 to config.repeat"
     votes = r.get("judges")
-    if votes and (type(votes) is not list or not all(
-            type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-            and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes)):
+    return (votes_problem(votes) if votes else None) or answer_problem(r) or agent_answer_problem(r)
+
+
+def votes_problem(votes):
+    """What is wrong with an answer's judge votes (a run's result's, a judging line's), or None."""
+    if type(votes) is not list or not all(type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
+                                          and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
-    return answer_problem(r) or agent_answer_problem(r)
+    return None
 
 
 def transcript_problem(transcript):
@@ -8667,10 +8701,15 @@ def run_listing(folder):
     skipped in silence."""
     rows, listing = [], []
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith((".json", ".json" + JOURNAL_SUFFIX))
+                   if f.endswith((".json", ".json" + JOURNAL_SUFFIX, ".json" + JUDGING_SUFFIX))
                    and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
     for path in paths:
         try:
+            if path.endswith(JUDGING_SUFFIX):   # an interrupted judge: its votes so far
+                row, entry = judging_listing(path)
+                rows.append(row)
+                listing.append(entry)
+                continue
             if path.endswith(JOURNAL_SUFFIX):   # an interrupted run: what it holds so far, and how to finish it
                 row, entry = unfinished_listing(path)
                 rows.append(row)
@@ -8730,6 +8769,27 @@ def unfinished_listing(path):
              **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
              "answers": answers, "expected_answers": expected, "resume": resume}
     return row, entry
+
+
+def judging_listing(path):
+    """`runs`: an unfinished judging, from its first line: the run it judges, by whom, how many votes
+    it holds; the judge command that began it finishes it."""
+    try:
+        with open_regular(path, "rb") as f:
+            header, votes = exact_json(f.readline().decode("utf-8")), sum(1 for line in f if line.endswith(b"\n"))
+        config = header["config"]
+        judged_from, models = config["judged_from"], config["judge"]["models"]
+        if header["format"] != JUDGING_FORMAT or type(judged_from) is not str or type(models) is not list:
+            raise TypeError
+    except OSError as e:
+        raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
+    except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError):
+        raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
+    judges = ", ".join(on_one_line(m, 40) for m in models if type(m) is str)
+    figure = (f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
+              "that began it, given again, finishes it")
+    row = [shell_word(path), "-", "-", on_one_line(str(config.get("model", "-")), 40), "-", "-", "-", "-", figure]
+    return row, {"file": path, "unfinished_judging": True, "judged_from": judged_from, "judges": models, "votes": votes}
 
 
 def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
@@ -9925,9 +9985,11 @@ def capped(problems, shown=20):
     return "\n".join(problems[:shown] + ([f"... and {more} more"] if more > 0 else []))
 
 
-def judge_run(args):
-    """Judge an existing run's answers again (another judge, more votes, a panel): the run with the
-    new votes, to be written as a new run file, and how many answers had a judge call fail."""
+def judge_run(args, target):
+    """Judge an existing run's answers again (another judge, more votes, a panel) into a run file of
+    its own, each answer's votes journaled as they come (a judging: JUDGING_SUFFIX) so that an
+    interrupted judging is gone on with by the same command. Returns (the judged run, where it was
+    written, how many answers had a judge call fail), or None if interrupted."""
     run = load_run(args.run)
     if args.checks:
         run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
@@ -9945,8 +10007,53 @@ def judge_run(args):
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
-    progress = Progress(len(todo), 0)
-    votes, failed = {}, 0
+    header = {"format": JUDGING_FORMAT, "answers_sha": sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass")),
+              "config": config}
+    path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
+    try:
+        asked = ask_judges(args, client, config["judge"], todo, kept, path, journal)
+        if asked is None:
+            return None
+        votes, failed = asked
+        results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
+        judged = {"format": RUN_FORMAT, "config": config, "results": results}
+        written = write_judged(judged, args.run, path)
+        os.unlink(path + JUDGING_SUFFIX)
+    finally:
+        with contextlib.suppress(OSError):   # a full disk: the error on the way out says so
+            journal.close()
+        lock.release()
+    return judged, written, failed
+
+
+def ask_judges(args, client, judge, todo, kept, path, journal):
+    """Ask the judges every vote on the answers in `todo` that `kept` ({(id, trial): {(check, model,
+    vote): vote}}, a judging's) lacks or holds failed, journaling each vote as it comes. Returns
+    ({(id, trial): votes}, how many answers had a judge call fail), or None if interrupted."""
+    wanted = len(judge["models"]) * judge["votes"]
+    def complete(r):   # every vote of the answer kept, none failed
+        held = kept.get((r["id"], r["trial"]), {})
+        return len(held) == wanted * judge_checks(r) and not any(v.get("error") for v in held.values())
+    votes = {(r["id"], r["trial"]): judge_answer(client, judge, r, answer_of(r["response"]), kept[r["id"], r["trial"]])
+             for r in todo if complete(r)}   # (asks nothing)
+    work = [(r, r["trial"]) for r in todo if not complete(r)]
+    progress, failed, writing = Progress(len(todo), len(votes)), 0, threading.Lock()
+    held = sum(map(len, kept.values()))
+
+    def journaled(result, vote):   # in a worker: a vote is paid for the moment it comes
+        nonlocal held
+        try:
+            with writing:
+                append_journal(journal, {"id": result["id"], "trial": result["trial"], "vote": vote})
+                held += 1
+        except OSError as e:   # a full disk: what is in the judging is safe, a torn last line aside
+            raise EvalError(f"cannot write to {shell_word(path + JUDGING_SUFFIX)} ({e.strerror}); the "
+                            f"{plural(held, 'vote')} before this one are safe in it.\nFree some space, then judge again "
+                            "with the same options to ask only the rest") from None
+
+    def ask(r):
+        return judge_answer(client, judge, r, answer_of(r["response"]), kept.get((r["id"], r["trial"])),
+                            lambda vote: journaled(r, vote))
 
     def on_votes(result, trial, result_votes):
         nonlocal failed
@@ -9954,13 +10061,118 @@ def judge_run(args):
         failed += any(v["error"] for v in result_votes)
         progress.update(len(votes), failed)
 
-    ask_all([(r, r["trial"]) for r in todo], args.jobs,
-            awaited(progress.waiting, lambda r: f"the judge on {r['id']}",
-                    lambda r: judge_answer(client, config["judge"], r, answer_of(r["response"]))),
-            on_votes, progress.tick)
+    try:
+        with terminated_as_interrupted():
+            ask_all(work, args.jobs, awaited(progress.waiting, lambda r: f"the judge on {r['id']}", ask), on_votes,
+                    progress.tick)
+    except KeyboardInterrupt:
+        progress.update(len(votes), failed, final=True)
+        with writing:   # once a worker has written its vote's line, and before a later one: the count is the file's
+            with contextlib.suppress(OSError):
+                journal.close()
+            warn(f"interrupted: {plural(held, 'vote')} kept in {shell_word(path + JUDGING_SUFFIX)}\n"
+                 f"The same judge command (with --out {shell_word(path)}) asks only the rest")
+        return None
     progress.update(len(votes), failed, final=True)
-    results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
-    return {"format": RUN_FORMAT, "config": config, "results": results}, failed
+    return votes, failed
+
+
+def judge_checks(result):
+    """How many judge checks an answer has."""
+    return sum(c["type"] in JUDGE_CHECKS for c in result["checks"])
+
+
+def judging_lock(path):
+    """The lock on a judging while a process asks its judges (PATH.lock, as a run's)."""
+    return FileLock(path + ".lock", lambda holder: f"another eval.py (pid {holder}) is judging into {shell_word(path)}; "
+                                                   "wait for it, or stop it first")
+
+
+def begin_judging(target, header, todo, judge):
+    """(path, judging open to append, its lock, votes kept {(id, trial): {(check, model, vote): vote}}): the judging of the
+    same answers by the same judge that was interrupted at the judged run's name (or, without --out,
+    at a name it moved to), gone on with; else a new one at the first free name. A judging of other
+    answers or another judge is never touched: an --out that holds one is refused, saying what differs."""
+    out, exact = target
+    for path in [out] if exact else numbered_names(out):
+        if name_taken(path, ("", JOURNAL_SUFFIX)) and not exact:
+            continue
+        if not os.path.lexists(path + JUDGING_SUFFIX):
+            path, journal, lock = open_journal(path, None, exact, header, JUDGING_SUFFIX, judging_lock)
+            return path, journal, lock, {}
+        differs = judging_differs(path + JUDGING_SUFFIX, header)
+        if differs is None:
+            lock = judging_lock(path)
+            try:
+                votes = read_judging(path + JUDGING_SUFFIX, todo, judge)
+                journal = reopen_journal(path + JUDGING_SUFFIX)
+            except BaseException:
+                lock.release()
+                raise
+            failed = sum(1 for by_call in votes.values() for v in by_call.values() if v.get("error"))
+            warn(f"going on with the judging interrupted in {shell_word(path + JUDGING_SUFFIX)}: "
+                 f"{plural(sum(map(len, votes.values())) - failed, 'vote')} kept"
+                 + (f", {plural(failed, 'failed call')} to ask again" if failed else ""))
+            return path, journal, lock, votes
+        if exact:
+            raise EvalError(f"--out {shell_word(path)}: {shell_word(path + JUDGING_SUFFIX)} holds an interrupted judging {differs}; "
+                            "judge with what it was begun with to finish it, or give another --out")
+        warn(f"note: {shell_word(path + JUDGING_SUFFIX)} holds an interrupted judging {differs}; it is left as it is")
+    raise AssertionError("unreachable: numbered_names never ends")
+
+
+def judging_differs(path, header):
+    """How the judging at path differs from the one to make (None if it is the same: the same
+    answers, checks and judge), said to follow "holds an interrupted judging"."""
+    try:
+        with open_regular(path, "rb") as f:
+            held = exact_json(f.readline().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError, EvalError):
+        held = None
+    if type(held) is not dict or held.get("format") != JUDGING_FORMAT or type(held.get("config")) is not dict:
+        return "that cannot be read (a damaged first line)"
+    if held.get("answers_sha") != header["answers_sha"]:
+        return "of other answers or checks"
+    mine, theirs = header["config"], held["config"]
+    skip = ("judged_from", "checks_from")   # the same answers named by another path are the same answers
+    judge, their_judge = mine["judge"], theirs.get("judge") if type(theirs.get("judge")) is dict else {}
+    differ = [(k, theirs.get(k), mine.get(k)) for k in sorted(set(mine) | set(theirs))
+              if k not in skip and k != "judge" and mine.get(k) != theirs.get(k)]
+    differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
+               if judge.get(k) != their_judge.get(k)]
+    shown = lambda value: on_one_line(json_text(value), 40)
+    return ("of other settings: " + "; ".join(f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ)
+            if differ else None)
+
+
+def read_judging(path, todo, judge):
+    """The votes a judging holds, {(id, trial): {(check, model, vote): vote}}, each line held to what
+    the judged run will hold; a line torn by a kill (the last, unended) is dropped; a later line for
+    a vote replaces an earlier (asked again after its call failed)."""
+    checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in todo}
+    lines = read_bytes(path, "judging").split(b"\n")[1:-1]   # the header is read; after the last \n: torn
+    votes = {}
+    for number, line in enumerate(lines, 2):
+        try:
+            entry = exact_json(line.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line "
+                            f"({json_problem(e) if isinstance(e, ValueError) else 'not UTF-8'}); move it aside to "
+                            "judge again from the start") from None
+        key = (entry.get("id"), entry.get("trial")) if type(entry) is dict else (None, None)
+        vote = entry.get("vote") if type(entry) is dict else None
+        problem = ("not a vote on an answer of this run" if type(key[0]) is not str or type(key[1]) is not int
+                   or key not in checks
+                   else votes_problem([vote]) or (vote["check"] not in checks[key] or vote["model"] not in judge["models"]
+                                                  or type(vote.get("vote")) is not int
+                                                  or not 1 <= vote["vote"] <= judge["votes"])
+                   and "a vote of another check, judge or number")
+        if problem:
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}; move it aside to judge "
+                            "again from the start")
+        votes.setdefault(key, {})[vote["check"], vote["model"], vote["vote"]] = vote
+    return votes
+
 
 # A sidecar holds every pairwise comparison made against its run, each under the key that decides
 # whether stored verdicts can stand for new ones: the two runs' bytes and the judge, criterion included.
@@ -10172,22 +10384,22 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
 def judged_path(run_path, out):
     """(where the re-judged run goes, whether --out named it): RUN-judged.json, or the next free name;
     an --out that exists is refused before any judge is asked, as run's is, never moved to -2 (then
-    `judge --out j.json && report j.json` would read an older file)."""
-    return chosen_run_path(out, os.path.splitext(run_path)[0] + "-judged.json")
+    `judge --out j.json && report j.json` would read an older file). A judging there is gone on
+    with, or refused, once the judge is known (begin_judging)."""
+    return chosen_run_path(out, os.path.splitext(run_path)[0] + "-judged.json", ("", JOURNAL_SUFFIX))
 
 
-def write_judged(judged, run_path, target):
-    """The re-judged run, in a file of its own: the run it came from is never touched."""
-    out, exact = target
-    out = out if exact else free_run_path(out)
+def write_judged(judged, run_path, out):
+    """The re-judged run, in a file of its own, at the name its judging holds: the run it came from
+    is never touched."""
     try:
-        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)   # as run makes its folder
         write_file(out, run_text(judged))
     except FileExistsError:
-        raise EvalError(f"{shell_word(out)} appeared while the judge was asked; it was not overwritten, and {shell_word(run_path)} "
-                        "is unchanged") from None
+        raise EvalError(f"{shell_word(out)} appeared while the judge was asked; it was not overwritten, and the votes are "
+                        f"kept in {shell_word(out + JUDGING_SUFFIX)}") from None
     except OSError as e:
-        raise EvalError(f"cannot write {shell_word(out)} ({e.strerror}); {shell_word(run_path)} is unchanged") from None
+        raise EvalError(f"cannot write {shell_word(out)} ({e.strerror}); the votes are kept in {shell_word(out + JUDGING_SUFFIX)}: "
+                        f"fix the cause and judge again with the same options. {shell_word(run_path)} is unchanged") from None
     warn(f"wrote {shell_word(out)} ({shell_word(run_path)} is unchanged)")
     return out
 
@@ -12316,8 +12528,10 @@ def cmd_judge(args):
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
-    judged, failed = judge_run(args)
-    written = write_judged(judged, args.run, target)
+    done = judge_run(args, target)
+    if done is None:
+        return 2   # interrupted: the votes are in the judging, and the message says how to go on
+    judged, written, failed = done
     say(format_report(judged["config"], score(judged["config"], grade_run(judged))))
     for line in judge_call_warnings(judged["results"], judged["config"]["judge"], written):
         warn(line)

@@ -1225,3 +1225,156 @@ def test_a_seed_below_zero_seeds_no_judge_vote(judged_split, cli, fake):
                "--judge-temperature", "0.7", "--limit", "2")[0] == 0
     seeds = {b["options"]["seed"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT}
     assert seeds == {-1}
+
+
+# --- an interrupted judging: the votes paid for are kept, and the same command asks only the rest
+
+def judge_in_background(*args):
+    import subprocess
+    import sys
+    return subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "judge", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def judge_calls(fake):
+    return [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+
+
+def wait_for_calls(fake, count):
+    import time
+    deadline = time.monotonic() + 20
+    while len(judge_calls(fake)) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
+def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_asks_only_the_rest(
+        project, judged_split, cli, fake, stop):
+    """Issue 28, sixth attack: Ctrl-C (or SIGTERM) during `judge` lost every vote already paid for,
+    as run and compare --pairwise do not. Each vote is journaled as it comes, in RUN-judged.json.judging;
+    the same command goes on from it, even after a SIGKILL, and the run it writes is the one an
+    uninterrupted judge writes."""
+    import signal
+    judge_replies(fake, lambda cid, model, seed: verdict(cid not in ("j03", "j08") or seed == 43))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    command = ["runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--jobs", "2"]
+    assert cli("judge", *command, "--out", "whole.json")[0] == 0          # the reference: never interrupted
+    before = len(judge_calls(fake))
+    fake.latency = 0.2
+    proc = judge_in_background(*command)
+    wait_for_calls(fake, before + 7)
+    proc.send_signal(getattr(signal, stop))
+    out, err = proc.communicate(timeout=20)
+    judging = Path("runs/answers-dev-v1-judged.json.judging")
+    kept = judging.read_bytes().count(b"\n") - 1
+    assert 5 <= kept < 30 and not Path("runs/answers-dev-v1-judged.json").exists()
+    if stop == "SIGTERM":
+        assert proc.returncode == 2 and "Traceback" not in err, err
+        assert err.endswith(f"interrupted: {kept} votes kept in runs/answers-dev-v1-judged.json.judging\n"
+                            "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest\n"), err
+        assert not Path("runs/answers-dev-v1-judged.json.lock").exists()
+    else:
+        assert proc.returncode == -signal.SIGKILL
+        with open(judging, "ab") as f:   # killed mid-write: a torn last line
+            f.write(b'{"id": "j0')
+    fake.latency = 0
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", *command)
+    assert code == 0, err
+    assert f"going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: {kept} votes kept" in err
+    assert len(judge_calls(fake)) - asked == 30 - kept                # only what was missing
+    assert "wrote runs/answers-dev-v1-judged.json (" in err and not judging.exists()
+    assert not Path("runs/answers-dev-v1-judged-2.json").exists()
+    resumed, whole = load_json("runs/answers-dev-v1-judged.json"), load_json("whole.json")
+    strip = lambda run: [[{k: v for k, v in vote.items()} for vote in r["judges"]] for r in run["results"]]
+    assert strip(resumed) == strip(whole)                             # the same votes, seeds and verdicts
+    assert resumed["config"] == whole["config"]
+
+
+def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.latency = 0.2
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--out", "j.json")
+    wait_for_calls(fake, 14)
+    proc.terminate()
+    assert proc.communicate(timeout=20) and proc.returncode == 2
+    held = Path("j.json.judging").read_bytes()
+    fake.latency = 0
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "5", "--out", "j.json")
+    assert code == 2 and err.endswith("error: --out j.json: j.json.judging holds an interrupted judging of other settings: "
+                                      "judge votes 3 there, 5 now; judge with what it was begun with to finish it, or give "
+                                      "another --out\n"), err
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "5", "--seed", "3",
+                         "--out", "j.json")
+    assert code == 2 and "of other settings: judge seed 42 there, 3 now; judge votes 3 there, 5 now;" in err
+    assert Path("j.json.judging").read_bytes() == held
+    # the default name: a judging there of other settings is left alone, the new one goes to the next free name
+    Path("j.json.judging").rename("runs/answers-dev-v1-judged.json.judging")
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0, err
+    assert ("note: runs/answers-dev-v1-judged.json.judging holds an interrupted judging of other settings: judge votes "
+            "3 there, 1 now; it is left as it is") in err
+    assert "wrote runs/answers-dev-v1-judged-2.json (" in err
+    assert Path("runs/answers-dev-v1-judged.json.judging").read_bytes() == held
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and "unfinished judging of runs/answers-dev-v1.json by qwen2.5:7b: " in out, out
+    assert "; the judge command that began it, given again, finishes it" in out
+    listed = json.loads(cli("runs", "runs", "--json")[1])
+    assert {"file": "runs/answers-dev-v1-judged.json.judging", "unfinished_judging": True,
+            "judged_from": "runs/answers-dev-v1.json", "judges": ["qwen2.5:7b"],
+            "votes": held.count(b"\n") - 1} in listed, listed
+    # nor does a run take a name a judging holds
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
+    assert code == 2 and "runs/answers-dev-v1-judged.json.judging exists" in err
+    code, out, err = cli("report", "runs/answers-dev-v1-judged.json")
+    assert code == 2 and ("runs/answers-dev-v1-judged.json.judging holds the votes of a judging that did not finish: the judge "
+                          "command that began it, given again, asks only the rest") in err
+
+
+def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named_by_line(project, judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.latency = 0.2
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    wait_for_calls(fake, 14)
+    proc.terminate()
+    assert proc.communicate(timeout=20) and proc.returncode == 2
+    fake.latency = 0
+    lines = Path("j.json.judging").read_text().splitlines(keepends=True)
+    first = json.loads(lines[1])
+    first["vote"].update({"pass": None, "error": "HTTP 500: boom"})
+    Path("j.json.judging").write_text("".join(lines + [json.dumps(first) + "\n"]))
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0 and f"{len(lines) - 2} votes kept, 1 failed call to ask again" in err, err
+    assert len(judge_calls(fake)) - asked == 10 - (len(lines) - 2)
+    assert all(not v["error"] for r in load_json("j.json")["results"] for v in r["judges"])
+    # damaged: a line of another answer, of another check, not JSON
+    for bad, says in (({"id": "zz", "trial": 1, "vote": first["vote"]}, "not a vote on an answer of this run"),
+                      ({**first, "vote": {**first["vote"], "check": "other"}}, "a vote of another check, judge or number"),
+                      ("{", "(bad JSON: ")):
+        Path("k.json.judging").write_text(lines[0] + lines[1] + (bad if isinstance(bad, str) else json.dumps(bad)) + "\n")
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
+        assert code == 2 and "\nerror: k.json.judging:3: damaged judging line" in err and says in err, err
+        assert "move it aside" in err
+
+
+def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.latency = 0.2
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    wait_for_calls(fake, 13)
+    proc.terminate()
+    assert proc.communicate(timeout=20) and proc.returncode == 2
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    try:
+        wait_for_calls(fake, 15)
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+        assert code == 2 and "is judging into j.json; wait for it, or stop it first" in err, err
+    finally:
+        fake.latency = 0
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert len(load_json("j.json")["results"]) == 10
