@@ -6875,12 +6875,20 @@ def failure(case):
             "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
 
 
+def tied_text(base, shown):
+    """The labels as common as the baseline's, said beside it (", tied with 'acceso'"), or nothing."""
+    return f", tied with {' and '.join(map(shown, base['tied']))}" if base.get("tied") else ""
+
+
 def label_figures(outcomes, labels, counts, scored):
     """What only a closed label set has: the majority baseline, per-label figures, the confusion
     matrix. outcomes: {(expected, predicted): answered trials}, every trial counted; counts:
     {expected: all cases}; scored: {expected: cases with an answer}, for the baseline, which
     like accuracy counts cases."""
-    majority_label = max(labels, key=lambda label: counts.get(label, 0))   # ties: first in labels.txt
+    # of labels as common in the split, the one with the most answered cases (then the first in labels.txt):
+    # the baseline's figure is over answered cases, and a tie is said, not hidden behind one label
+    majority_label = max(labels, key=lambda label: (counts.get(label, 0), scored.get(label, 0)))
+    tied = [label for label in labels if label != majority_label and counts.get(label, 0) == counts.get(majority_label, 0)]
     columns = labels + [INVALID]
     confusion = {e: {p: 0 for p in columns} for e in labels}
     for (e, p), n in outcomes.items():
@@ -6893,7 +6901,7 @@ def label_figures(outcomes, labels, counts, scored):
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
     baseline = rate_figures(scored.get(majority_label, 0), sum(scored.values()))
-    return {"baseline": {"label": majority_label, **baseline}, "per_label": per_label, "confusion": confusion}
+    return {"baseline": {"label": majority_label, "tied": tied, **baseline}, "per_label": per_label, "confusion": confusion}
 
 
 
@@ -7873,7 +7881,7 @@ def rows_headline(s):
                                                           ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
     if "baseline" in s:
         base = s["baseline"]
-        rows.append({"name": "baseline", "label": base["label"],
+        rows.append({"name": "baseline", "label": base["label"], "tied": base["tied"],
                      "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
         rows.append({"name": "invalid", "figure": figure("count", s["invalid"], ["invalid"]),
                      "of": figure("count", s["answers"], ["answers"])})
@@ -8092,7 +8100,8 @@ def headline(sec, problems):
                   "Each trial alone: " + " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)]
     base = row_of(sec, "baseline")
     if base:
-        lines += [f"Majority baseline (always '{base['label']}'): {figure_text(base['figure'])}"
+        quoted = "'{}'".format
+        lines += [f"Majority baseline (always {quoted(base['label'])}{tied_text(base, quoted)}): {figure_text(base['figure'])}"
                   f"  (95% CI {interval(base['figure']['ci'])})", invalid_line(invalid, trials)]
     return [line.replace("  (95% CI )", "") for line in lines]
 
@@ -8510,7 +8519,8 @@ def markdown_headline(sec):
         out.append(f"| {name}{decided} | {figure_text(main)} | {interval(main['ci'])} |")
     base = row_of(sec, "baseline")
     if base:
-        out.append(f"| Majority baseline (always {md_code(base['label'], cell=True)}) | {figure_text(base['figure'])} | "
+        out.append(f"| Majority baseline (always {md_code(base['label'], cell=True)}"
+                   f"{tied_text(base, lambda label: md_code(label, cell=True))}) | {figure_text(base['figure'])} | "
                    f"{interval(base['figure']['ci'])} |")
         out.append(f"| Invalid answers | {figure_text(row_of(sec, 'invalid')['figure'])} | |")
     return out
@@ -11092,7 +11102,7 @@ def headline_stats(head, problems):
     base = row_of(head, "baseline")
     if base:
         invalid = row_of(head, "invalid")
-        stats.append(stat(f"Majority baseline (always {base['label']})", figure_text(base["figure"]),
+        stats.append(stat(f"Majority baseline (always {base['label']}{tied_text(base, str)})", figure_text(base["figure"]),
                           f"95% CI {interval(base['figure']['ci'])}"))
         stats.append(stat("Invalid answers", f"{figure_text(invalid['figure'])} of {figure_text(invalid['of'])}",
                           "matched no label; counted as wrong"))

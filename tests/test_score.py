@@ -39,7 +39,23 @@ def test_baseline_ties_go_to_the_first_label_in_labels_txt():
     run = {"config": {"labels": ["a", "b"], "repeat": 1},
            "results": [{"id": "1", "trial": 1, "expected": "b", "difficulty": "easy", "response": "b", "error": None},
                        {"id": "2", "trial": 1, "expected": "a", "difficulty": "easy", "response": "a", "error": None}]}
-    assert evalpy.score(run["config"], evalpy.grade_run(run))["baseline"]["label"] == "a"
+    base = evalpy.score(run["config"], evalpy.grade_run(run))["baseline"]
+    assert base["label"] == "a" and base["tied"] == ["b"]
+    sec = evalpy.rows_headline(evalpy.score(run["config"], evalpy.grade_run(run)))
+    assert "Majority baseline (always 'a', tied with 'b'): 1/2 = 50%" in "\n".join(evalpy.headline(sec, []))
+    assert "| Majority baseline (always `a`, tied with `b`) | 1/2 = 50% |" in "\n".join(evalpy.markdown_headline(sec))
+
+
+def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answers():
+    """A tie in the split's counts used to go to the first label even when its cases had errors: the
+    baseline's figure (over answered cases) then depended on labels.txt's order, and the tie was not said."""
+    def result(cid, expected, error=None):
+        return {"id": cid, "trial": 1, "expected": expected, "difficulty": "easy", "response": None if error else expected,
+                "error": error}
+    run = {"config": {"labels": ["a", "b", "c"], "repeat": 1},
+           "results": [result("1", "a", "HTTP 500"), result("2", "a"), result("3", "b"), result("4", "b"), result("5", "c")]}
+    base = evalpy.score(run["config"], evalpy.grade_run(run))["baseline"]
+    assert (base["label"], base["tied"], base["correct"], base["total"]) == ("b", ["a"], 2, 4)
 
 
 @pytest.mark.parametrize("text, message", [
