@@ -8737,6 +8737,8 @@ def run_listing(folder):
                   else "no answers" if not s["scored"]
                   else f"{s['measure']} {percent(s['mean_accuracy'])} (mean per case)" if s["repeat"] > 1
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
+        if config.get("judged_from"):   # else a re-judged run reads as the run it came from
+            figure += f" ({judged_again_text(config)})"
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
@@ -8747,7 +8749,8 @@ def run_listing(folder):
                         **{k: config.get(k) for k in ASKED_CONFIG}, "errors": len(s["errors"]),
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
-                        "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"]})
+                        "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"],
+                        **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {})})
     # by the instant each date names (read_graded refused one that names none); undated runs last
     order = sorted(range(len(listing)), key=lambda i: (listing[i].get("date") is not None,
                                                        listing[i].get("date") and run_instant(listing[i]["date"])),
@@ -8779,6 +8782,14 @@ def unfinished_listing(path):
              **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
              "answers": answers, "expected_answers": expected, "resume": resume}
     return row, entry
+
+
+def judged_again_text(config):
+    """Who judged a run's answers again (`judge`), and how many votes each: for `runs`."""
+    judge = config.get("judge") if type(config.get("judge")) is dict else {}
+    models = [on_one_line(m, 30) for m in judge.get("models") or [] if type(m) is str]
+    votes = judge.get("votes") if type(judge.get("votes")) is int else 1
+    return f"judged again by {', '.join(models) or '?'}" + (f", {votes} votes each" if votes > 1 else "")
 
 
 def judging_listing(path):

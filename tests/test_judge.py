@@ -1289,6 +1289,8 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
     strip = lambda run: [[{k: v for k, v in vote.items()} for vote in r["judges"]] for r in run["results"]]
     assert strip(resumed) == strip(whole)                             # the same votes, seeds and verdicts
     assert resumed["config"] == whole["config"]
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and "(judged again by qwen2.5:7b, 3 votes each)" in out, out
 
 
 def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
