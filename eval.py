@@ -10131,8 +10131,9 @@ def begin_judging(target, header, todo, judge):
                 lock.release()
                 raise
             failed = sum(1 for by_call in votes.values() for v in by_call.values() if v.get("error"))
+            wanted = sum(map(judge_checks, todo)) * len(judge["models"]) * judge["votes"]
             warn(f"going on with the judging interrupted in {shell_word(path + JUDGING_SUFFIX)}: "
-                 f"{plural(sum(map(len, votes.values())) - failed, 'vote')} kept"
+                 f"{sum(map(len, votes.values())) - failed} of {plural(wanted, 'vote')} kept"
                  + (f", {plural(failed, 'failed call')} to ask again" if failed else ""))
             return path, journal, lock, votes
         if exact:
@@ -10148,7 +10149,9 @@ def judging_differs(path, header):
     try:
         with open_regular(path, "rb") as f:
             held = exact_json(f.readline().decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError, EvalError):
+    except OSError as e:   # a folder, a pipe, no permission
+        return f"that cannot be read ({e.strerror})"
+    except (ValueError, UnicodeDecodeError):
         held = None
     if type(held) is not dict or held.get("format") != JUDGING_FORMAT or type(held.get("config")) is not dict:
         return "that cannot be read (a damaged first line)"

@@ -1281,7 +1281,7 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", *command)
     assert code == 0, err
-    assert f"going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: {kept} votes kept" in err
+    assert f"going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: {kept} of 30 votes kept" in err
     assert len(judge_calls(fake)) - asked == 30 - kept                # only what was missing
     assert "wrote runs/answers-dev-v1-judged.json (" in err and not judging.exists()
     assert not Path("runs/answers-dev-v1-judged-2.json").exists()
@@ -1349,7 +1349,7 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
     Path("j.json.judging").write_text("".join(lines + [json.dumps(first) + "\n"]))
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
-    assert code == 0 and f"{len(lines) - 2} votes kept, 1 failed call to ask again" in err, err
+    assert code == 0 and f"{len(lines) - 2} of 10 votes kept, 1 failed call to ask again" in err, err
     assert len(judge_calls(fake)) - asked == 10 - (len(lines) - 2)
     assert all(not v["error"] for r in load_json("j.json")["results"] for v in r["judges"])
     # damaged: a line of another answer, of another check, not JSON
@@ -1360,6 +1360,9 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
         code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
         assert code == 2 and "\nerror: k.json.judging:3: damaged judging line" in err and says in err, err
         assert "move it aside" in err
+    os.mkdir("f.json.judging")   # not a file: named, never read as a judging
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "f.json")
+    assert code == 2 and "error: --out f.json: f.json.judging holds an interrupted judging that cannot be read (Is a directory)" in err
 
 
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
