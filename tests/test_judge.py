@@ -1247,6 +1247,19 @@ def wait_for_calls(fake, count):
         time.sleep(0.02)
 
 
+def interrupted_judging(cli, fake, split, *options, after=14):
+    """A run of `split`, then `judge ... --out j.json` stopped (SIGTERM) after `after` chat calls in all:
+    j.json.judging holds the votes it was paid for."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", split, "--host", fake.url)[0] == 0
+    fake.latency = 0.2
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, *options, "--out", "j.json")
+    wait_for_calls(fake, after)
+    proc.terminate()
+    assert proc.communicate(timeout=20) and proc.returncode == 2
+    fake.latency = 0
+
+
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
 def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_asks_only_the_rest(
         project, judged_split, cli, fake, stop):
@@ -1294,15 +1307,8 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
 
 
 def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
-    judge_replies(fake, lambda cid, model, seed: verdict(True))
-    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
-    fake.latency = 0.2
-    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--out", "j.json")
-    wait_for_calls(fake, 14)
-    proc.terminate()
-    assert proc.communicate(timeout=20) and proc.returncode == 2
+    interrupted_judging(cli, fake, judged_split, "--judge-votes", "3")
     held = Path("j.json.judging").read_bytes()
-    fake.latency = 0
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "5", "--out", "j.json")
     assert code == 2 and err.endswith("error: --out j.json: j.json.judging holds an interrupted judging of other settings: "
                                       "judge votes 3 there, 5 now; judge with what it was begun with to finish it, or give "
@@ -1335,14 +1341,7 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
 
 
 def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named_by_line(project, judged_split, cli, fake):
-    judge_replies(fake, lambda cid, model, seed: verdict(True))
-    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
-    fake.latency = 0.2
-    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
-    wait_for_calls(fake, 14)
-    proc.terminate()
-    assert proc.communicate(timeout=20) and proc.returncode == 2
-    fake.latency = 0
+    interrupted_judging(cli, fake, judged_split)
     lines = Path("j.json.judging").read_text().splitlines(keepends=True)
     first = json.loads(lines[1])
     first["vote"].update({"pass": None, "error": "HTTP 500: boom"})
@@ -1366,13 +1365,8 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
 
 
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
-    judge_replies(fake, lambda cid, model, seed: verdict(True))
-    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    interrupted_judging(cli, fake, judged_split, after=13)
     fake.latency = 0.2
-    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
-    wait_for_calls(fake, 13)
-    proc.terminate()
-    assert proc.communicate(timeout=20) and proc.returncode == 2
     proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     try:
         wait_for_calls(fake, 15)
