@@ -5134,11 +5134,16 @@ def turn_conflict(entry, placed, number, repeat):
 
 def reopen_journal(path):
     """Open a journal to append, first cutting off a line torn by a kill. In bytes: a count of
-    characters is not an offset in a file that holds any non-ASCII text."""
+    characters is not an offset in a file that holds any non-ASCII text. Its header is never cut: the
+    caller read it whole, so a header without its line break (a kill between the two) gets it."""
     journal = open(path, "rb+")
     data = journal.read()
-    journal.truncate(data.rfind(b"\n") + 1)
+    end = data.rfind(b"\n") + 1
+    journal.truncate(end if end else len(data))
     journal.seek(0, os.SEEK_END)
+    if not end and data:
+        journal.write(b"\n")
+        journal.flush()
     return journal
 
 
@@ -10169,6 +10174,21 @@ def judging_differs(path, header):
             if differ else None)
 
 
+# A binary judge's vote as ask_judge makes it: these fields, "unread" when its answer was too large to read
+VOTE_FIELDS = {"check", "model", "vote", "seed", "pass", "reason", "raw", "error", "prompt_tokens", "completion_tokens",
+               "done_reason"}
+
+
+def judged_vote_problem(vote):
+    """What a journaled vote lacks or has that ask_judge never writes, or None: it goes into the judged
+    run as it is."""
+    missing, extra = sorted(VOTE_FIELDS - set(vote)), sorted(set(vote) - VOTE_FIELDS - {"unread"})
+    if missing or extra:
+        return (f"the vote has no {on_one_line(missing[0], 40)!r}" if missing
+                else f"the vote has an unexpected field {on_one_line(extra[0], 40)!r}")
+    return None
+
+
 def read_judging(path, todo, judge):
     """The votes a judging holds, {(id, trial): {(check, model, vote): vote}}, each line held to what
     the judged run will hold; a line torn by a kill (the last, unended) is dropped; a later line for
@@ -10187,9 +10207,10 @@ def read_judging(path, todo, judge):
         vote = entry.get("vote") if type(entry) is dict else None
         problem = ("not a vote on an answer of this run" if type(key[0]) is not str or type(key[1]) is not int
                    or key not in checks
-                   else votes_problem([vote]) or (vote["check"] not in checks[key] or vote["model"] not in judge["models"]
-                                                  or type(vote.get("vote")) is not int
-                                                  or not 1 <= vote["vote"] <= judge["votes"])
+                   else f"unexpected fields beside id, trial and vote" if set(entry) != {"id", "trial", "vote"}
+                   else votes_problem([vote]) or judged_vote_problem(vote)
+                   or (vote["check"] not in checks[key] or vote["model"] not in judge["models"]
+                       or type(vote["vote"]) is not int or not 1 <= vote["vote"] <= judge["votes"])
                    and "a vote of another check, judge or number")
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}; move it aside to judge "

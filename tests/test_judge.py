@@ -1354,11 +1354,20 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
     # damaged: a line of another answer, of another check, not JSON
     for bad, says in (({"id": "zz", "trial": 1, "vote": first["vote"]}, "not a vote on an answer of this run"),
                       ({**first, "vote": {**first["vote"], "check": "other"}}, "a vote of another check, judge or number"),
+                      ({**first, "vote": {k: v for k, v in first["vote"].items() if k != "error"}},
+                       "the vote has no 'error'"),
+                      ({**first, "vote": {**first["vote"], "id": "j09"}}, "the vote has an unexpected field 'id'"),
+                      ({**first, "note": 1}, "unexpected fields beside id, trial and vote"),
                       ("{", "(bad JSON: ")):
         Path("k.json.judging").write_text(lines[0] + lines[1] + (bad if isinstance(bad, str) else json.dumps(bad)) + "\n")
         code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
         assert code == 2 and "\nerror: k.json.judging:3: damaged judging line" in err and says in err, err
         assert "move it aside" in err
+    # a header whose line break a kill kept from the disk: read whole, and given its line break, never cut
+    Path("h.json.judging").write_text(lines[0].rstrip("\n"))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "h.json")
+    assert code == 0 and "h.json.judging: 0 of 10 votes kept" in err, err
+    assert len(load_json("h.json")["results"]) == 10
     os.mkdir("f.json.judging")   # not a file: named, never read as a judging
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "f.json")
     assert code == 2 and "error: --out f.json: f.json.judging holds an interrupted judging that cannot be read (Is a directory)" in err

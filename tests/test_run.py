@@ -295,6 +295,21 @@ def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     assert len(fake.chat_bodies) == 22
 
 
+def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
+    """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
+    cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
+    asked next were written with no header: the run could never be resumed again."""
+    interrupted_journal(project, cli, fake, keep=5)
+    header = Path("runs/dev-v3.json.journal").read_text().splitlines()[0]
+    Path("runs/dev-v3.json.journal").write_text(header)
+    journal = evalpy.reopen_journal("runs/dev-v3.json.journal")
+    evalpy.append_journal(journal, {"id": "dev-06", "response": "bug", "error": None})
+    journal.close()
+    assert Path("runs/dev-v3.json.journal").read_text().splitlines()[0] == header
+    config, done = evalpy.read_journal("runs/dev-v3.json.journal")
+    assert sorted(done) == [("dev-06", 1)]
+
+
 def test_a_damaged_line_inside_the_journal_is_refused(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     text = open("runs/dev-v3.json.journal").read().splitlines()
