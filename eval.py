@@ -8812,7 +8812,8 @@ def judging_listing(path):
     except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
     judges = ", ".join(on_one_line(m, 40) for m in models if type(m) is str)
-    figure = (f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
+    figure = (stale_judging(path[:-len(JUDGING_SUFFIX)]) if os.path.lexists(path[:-len(JUDGING_SUFFIX)]) else
+              f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
               "that began it, given again, finishes it")
     row = [shell_word(path), "-", "-", on_one_line(str(config.get("model", "-")), 40), "-", "-", "-", "-", figure]
     return row, {"file": path, "unfinished_judging": True, "judged_from": judged_from, "judges": models, "votes": votes}
@@ -10043,8 +10044,15 @@ def judge_run(args, target):
         votes, failed = asked
         results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
         judged = {"format": RUN_FORMAT, "config": config, "results": results}
-        written = write_judged(judged, args.run, path)
-        os.unlink(path + JUDGING_SUFFIX)
+        try:
+            with terminated_as_interrupted():
+                written = write_judged(judged, args.run, path)
+                os.unlink(path + JUDGING_SUFFIX)
+        except KeyboardInterrupt:
+            warn(stale_judging(path) if os.path.lexists(path) else
+                 f"interrupted while writing {shell_word(path)}: every vote is kept in {shell_word(path + JUDGING_SUFFIX)}, "
+                 "and the same judge command writes it, asking nothing")
+            return None
     finally:
         with contextlib.suppress(OSError):   # a full disk: the error on the way out says so
             journal.close()
@@ -10121,6 +10129,8 @@ def begin_judging(target, header, todo, judge):
     answers or another judge is never touched: an --out that holds one is refused, saying what differs."""
     out, exact = target
     for path in [out] if exact else numbered_names(out):
+        if os.path.lexists(path) and os.path.lexists(path + JUDGING_SUFFIX) and judging_differs(path + JUDGING_SUFFIX, header) is None:
+            raise EvalError(stale_judging(path))   # not asked again into a -2
         if name_taken(path, ("", JOURNAL_SUFFIX)) and not exact:
             continue
         if not os.path.lexists(path + JUDGING_SUFFIX):
@@ -10146,6 +10156,13 @@ def begin_judging(target, header, todo, judge):
                             "judge with what it was begun with to finish it, or give another --out")
         warn(f"note: {shell_word(path + JUDGING_SUFFIX)} holds an interrupted judging {differs}; it is left as it is")
     raise AssertionError("unreachable: numbered_names never ends")
+
+
+def stale_judging(path):
+    """What to say of a judging whose run file was written (the judge stopped between writing it and
+    removing the judging): done, nothing to ask again."""
+    return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
+            f"remove {shell_word(path + JUDGING_SUFFIX)}")
 
 
 def judging_differs(path, header):

@@ -1373,6 +1373,42 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
     assert code == 2 and "error: --out f.json: f.json.judging holds an interrupted judging that cannot be read (Is a directory)" in err
 
 
+def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(project, judged_split, cli, fake, monkeypatch):
+    """Seventh attack on issue 28: a judge killed after writing its run but before removing its
+    judging left both; the same command then asked every vote again into -2, and `runs` said the
+    judging could be finished. A stop during the write itself printed only "interrupted"."""
+    interrupted_judging(cli, fake, judged_split)
+    judging = Path("j.json.judging").read_bytes()
+    write_file = evalpy.write_file
+
+    def stopped(after):   # a Ctrl-C (or SIGTERM) that comes as the run is written, or just after
+        def write(path, pieces, replace=False):
+            if after:
+                write_file(path, pieces, replace)
+            raise KeyboardInterrupt
+        return write
+    monkeypatch.setattr(evalpy, "write_file", stopped(False))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and err.endswith("interrupted while writing j.json: every vote is kept in j.json.judging, and the "
+                                      "same judge command writes it, asking nothing\n"), err
+    assert not Path("j.json").exists() and Path("j.json.judging").exists()
+    monkeypatch.setattr(evalpy, "write_file", stopped(True))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and err.endswith("j.json was written just before the judge that made it stopped: every vote is in it; "
+                                      "remove j.json.judging\n"), err
+    monkeypatch.setattr(evalpy, "write_file", write_file)
+    # without --out: the judging beside its run is found, and nothing is asked into a -2
+    Path("runs/answers-dev-v1-judged.json").write_bytes(Path("j.json").read_bytes())
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(judging)
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and ("error: runs/answers-dev-v1-judged.json was written just before the judge that made it stopped: "
+                          "every vote is in it; remove runs/answers-dev-v1-judged.json.judging") in err, err
+    assert len(judge_calls(fake)) == asked and not Path("runs/answers-dev-v1-judged-2.json.judging").exists()
+    code, out, err = cli("runs", "runs")
+    assert "was written just before the judge that made it stopped" in out and "finishes it" not in out
+
+
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, after=13)
     fake.latency = 0.2
