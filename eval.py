@@ -8802,16 +8802,24 @@ def judging_listing(path):
     it holds; the judge command that began it finishes it."""
     try:
         with open_regular(path, "rb") as f:
-            header, votes = exact_json(f.readline().decode("utf-8")), sum(1 for line in f if line.endswith(b"\n"))
+            header, lines = exact_json(f.readline().decode("utf-8")), [line for line in f if line.endswith(b"\n")]
         config = header["config"]
         judged_from, models = config["judged_from"], config["judge"]["models"]
-        if header["format"] != JUDGING_FORMAT or type(judged_from) is not str or type(models) is not list:
+        if header["format"] != JUDGING_FORMAT or type(judged_from) is not str or type(models) is not list \
+                or not all(type(m) is str for m in models):
             raise TypeError
+        calls = {}   # each call's last vote (one asked again after it failed replaces it)
+        for line in lines:
+            with contextlib.suppress(ValueError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
+                entry = exact_json(line.decode("utf-8"))
+                vote = entry["vote"]
+                calls[json_text([entry["id"], entry["trial"], vote["check"], vote["model"], vote["vote"]])] = vote
+        votes = sum(1 for vote in calls.values() if type(vote) is dict and not vote.get("error"))
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
     except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
-    judges = ", ".join(on_one_line(m, 40) for m in models if type(m) is str)
+    judges = ", ".join(on_one_line(m, 40) for m in models)
     figure = (stale_judging(path[:-len(JUDGING_SUFFIX)]) if os.path.lexists(path[:-len(JUDGING_SUFFIX)]) else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
               "that began it, given again, finishes it")
@@ -10129,32 +10137,33 @@ def begin_judging(target, header, todo, judge):
     answers or another judge is never touched: an --out that holds one is refused, saying what differs."""
     out, exact = target
     for path in [out] if exact else numbered_names(out):
-        if os.path.lexists(path) and os.path.lexists(path + JUDGING_SUFFIX) and judging_differs(path + JUDGING_SUFFIX, header) is None:
+        judging = path + JUDGING_SUFFIX
+        state, said = judging_state(judging, header) if os.path.lexists(judging) else (None, None)
+        if os.path.lexists(path) and state == "same":
             raise EvalError(stale_judging(path))   # not asked again into a -2
         if name_taken(path, ("", JOURNAL_SUFFIX)) and not exact:
             continue
-        if not os.path.lexists(path + JUDGING_SUFFIX):
+        if state is None:
             path, journal, lock = open_journal(path, None, exact, header, JUDGING_SUFFIX, judging_lock)
             return path, journal, lock, {}
-        differs = judging_differs(path + JUDGING_SUFFIX, header)
-        if differs is None:
+        if state == "same":
             lock = judging_lock(path)
             try:
-                votes = read_judging(path + JUDGING_SUFFIX, todo, judge)
-                journal = reopen_journal(path + JUDGING_SUFFIX)
+                votes = read_judging(judging, todo, judge)
+                journal = reopen_journal(judging)
             except BaseException:
                 lock.release()
                 raise
             failed = sum(1 for by_call in votes.values() for v in by_call.values() if v.get("error"))
             wanted = sum(map(judge_checks, todo)) * len(judge["models"]) * judge["votes"]
-            warn(f"going on with the judging interrupted in {shell_word(path + JUDGING_SUFFIX)}: "
+            warn(f"going on with the judging interrupted in {shell_word(judging)}: "
                  f"{sum(map(len, votes.values())) - failed} of {plural(wanted, 'vote')} kept"
                  + (f", {plural(failed, 'failed call')} to ask again" if failed else ""))
             return path, journal, lock, votes
+        advice = {"other": "judge with what it was begun with to finish it", "empty": "remove it"}.get(state, "move it aside")
         if exact:
-            raise EvalError(f"--out {shell_word(path)}: {shell_word(path + JUDGING_SUFFIX)} holds an interrupted judging {differs}; "
-                            "judge with what it was begun with to finish it, or give another --out")
-        warn(f"note: {shell_word(path + JUDGING_SUFFIX)} holds an interrupted judging {differs}; it is left as it is")
+            raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
+        warn(f"note: {shell_word(judging)} {said}; it is left as it is")
     raise AssertionError("unreachable: numbered_names never ends")
 
 
@@ -10165,30 +10174,39 @@ def stale_judging(path):
             f"remove {shell_word(path + JUDGING_SUFFIX)}")
 
 
-def judging_differs(path, header):
-    """How the judging at path differs from the one to make (None if it is the same: the same
-    answers, checks and judge), said to follow "holds an interrupted judging"."""
+def judging_state(path, header):
+    """(state, what to say) of the judging at path against the one to make: ("same", None), ("other",
+    how its settings differ), ("empty", ...) when a stop before its header was whole left it holding
+    nothing, or ("broken", why it cannot be read); what is said follows its name."""
     try:
         with open_regular(path, "rb") as f:
-            held = exact_json(f.readline().decode("utf-8"))
-    except OSError as e:   # a folder, a pipe, no permission
-        return f"that cannot be read ({e.strerror})"
+            first = f.readline()
+            ended = first.endswith(b"\n") or bool(f.read(1))
+    except OSError as e:   # a folder, a pipe, a link to nothing, no permission
+        return "broken", f"cannot be read ({e.strerror})"
+    try:
+        held = exact_json(first.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         held = None
     if type(held) is not dict or held.get("format") != JUDGING_FORMAT or type(held.get("config")) is not dict:
-        return "that cannot be read (a damaged first line)"
+        # no line ended: no vote was ever written after it
+        return ("broken", "has a damaged first line, so its votes cannot be matched to answers and a judge") if ended \
+            else ("empty", "was left by a judge stopped before it asked anything, and holds no vote")
     if held.get("answers_sha") != header["answers_sha"]:
-        return "of other answers or checks"
+        return "other", "holds an interrupted judging of other answers or checks"
     mine, theirs = header["config"], held["config"]
-    skip = ("judged_from", "checks_from")   # the same answers named by another path are the same answers
+    # the same answers named by another path, or the same server by another address, are the same judging
+    skip = ("judged_from", "checks_from", "host")
     judge, their_judge = mine["judge"], theirs.get("judge") if type(theirs.get("judge")) is dict else {}
     differ = [(k, theirs.get(k), mine.get(k)) for k in sorted(set(mine) | set(theirs))
               if k not in skip and k != "judge" and mine.get(k) != theirs.get(k)]
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
                if judge.get(k) != their_judge.get(k)]
     shown = lambda value: on_one_line(json_text(value), 40)
-    return ("of other settings: " + "; ".join(f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ)
-            if differ else None)
+    if not differ:
+        return "same", None
+    return "other", ("holds an interrupted judging of other settings: "
+                     + "; ".join(f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ))
 
 
 # A binary judge's vote as ask_judge makes it: these fields, "unread" when its answer was too large to read

@@ -1292,6 +1292,8 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
             f.write(b'{"id": "j0')
     fake.latency = 0
     asked = len(judge_calls(fake))
+    if stop == "SIGKILL":   # the same server by another address: the same judging (as run --resume takes it)
+        command[2] = fake.url.replace("127.0.0.1", "localhost")
     code, out, err = cli("judge", *command)
     assert code == 0, err
     assert f"going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: {kept} of 30 votes kept" in err
@@ -1301,7 +1303,7 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
     resumed, whole = load_json("runs/answers-dev-v1-judged.json"), load_json("whole.json")
     strip = lambda run: [[{k: v for k, v in vote.items()} for vote in r["judges"]] for r in run["results"]]
     assert strip(resumed) == strip(whole)                             # the same votes, seeds and verdicts
-    assert resumed["config"] == whole["config"]
+    assert resumed["config"] == dict(whole["config"], host=command[2])
     code, out, err = cli("runs", "runs")
     assert code == 0 and "(judged again by qwen2.5:7b, 3 votes each)" in out, out
 
@@ -1332,6 +1334,15 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     assert {"file": "runs/answers-dev-v1-judged.json.judging", "unfinished_judging": True,
             "judged_from": "runs/answers-dev-v1.json", "judges": ["qwen2.5:7b"],
             "votes": held.count(b"\n") - 1} in listed, listed
+    # a vote asked again after its call failed is one vote; a failed one is none
+    first, second = (json.loads(line) for line in held.splitlines()[1:3])
+    failed = {**second, "vote": {**second["vote"], "pass": None, "error": "HTTP 500"}}
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held + (json.dumps(first) + "\n" + json.dumps(failed) + "\n").encode())
+    votes = len(held.splitlines()) - 1
+    assert f"qwen2.5:7b: {votes - 1} votes;" in cli("runs", "runs")[1]
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held.replace(b'"models": ["qwen2.5:7b"]', b'"models": [5]', 1))
+    assert "damaged judging (its first line)" in cli("runs", "runs")[1]
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held)
     # nor does a run take a name a judging holds
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
     assert code == 2 and "runs/answers-dev-v1-judged.json.judging exists" in err
@@ -1368,9 +1379,19 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "h.json")
     assert code == 0 and "h.json.judging: 0 of 10 votes kept" in err, err
     assert len(load_json("h.json")["results"]) == 10
-    os.mkdir("f.json.judging")   # not a file: named, never read as a judging
-    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "f.json")
-    assert code == 2 and "error: --out f.json: f.json.judging holds an interrupted judging that cannot be read (Is a directory)" in err
+    # what cannot be gone on with is named, with what to do
+    os.mkdir("f.json.judging")
+    os.symlink("nowhere", "l.json.judging")
+    Path("e.json.judging").write_text(lines[0][:30])      # a stop before the header was whole
+    Path("d.json.judging").write_text(lines[0][:30] + "\n" + lines[1])
+    for name, says in (("f", "f.json.judging cannot be read (Is a directory); move it aside, or give another --out"),
+                       ("l", "l.json.judging cannot be read (No such file or directory); move it aside"),
+                       ("e", "e.json.judging was left by a judge stopped before it asked anything, and holds no vote; "
+                             "remove it, or give another --out"),
+                       ("d", "d.json.judging has a damaged first line, so its votes cannot be matched to answers and a "
+                             "judge; move it aside, or give another --out")):
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", f"{name}.json")
+        assert code == 2 and f"error: --out {name}.json: {says}" in err, err
 
 
 def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(project, judged_split, cli, fake, monkeypatch):
