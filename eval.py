@@ -1631,6 +1631,8 @@ def shown(key, value):
         return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
     if key == "trial_seeds":   # true or absent (an older run): "null -> true" would tell a reader nothing
         return "each trial its own seed (seed + trial - 1)" if value is True else "every trial the same seed"
+    if value is None:   # not set, said in words: "null" is JSON's, not a reader's
+        return {"subset": "the whole split", "context_sha": "the split's own passages"}.get(key, "none")
     if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return inert(" ".join([", ".join(map(str, value["models"]))] + [

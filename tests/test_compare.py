@@ -133,6 +133,7 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
             "the split, the first 5 cases, --limit 5); the other 23 cases are left out") in out
     assert "Fixed (2): dev-02, dev-03" in out and "Regressions (1): dev-04" in out
     assert "Accuracy: 3/5 = 60%" in out and "-> 4/5 = 80%" in out   # both on the 5 shared cases
+    assert "  subset: the whole split -> the first 5 cases, --limit 5" in out
     s = json.loads(cli("compare", "runs/five.json", "runs/full.json", "--json")[1])
     assert s["shared"] == {"cases": 5, "held": [5, 28]} and s["baseline"]["scored"] == 5
     assert cli("compare", "runs/full.json", "runs/five.json", "--html", "c.html")[0] == 0
@@ -198,7 +199,7 @@ def test_changed_values_print_as_json_and_trials_pair_like_for_like(project, cli
     b = write_run("runs/b.json", make_run([("c1", "bug", ["bug"] * 3), ("c2", "acceso", ["acceso"] * 3)],
                                           options={"stop": ["\n"]}, format="json"))
     out = cli("compare", a, b)[1]
-    assert '  options: {} -> {"stop": ["\\n"]}' in out and "  format: null -> json" in out
+    assert '  options: {} -> {"stop": ["\\n"]}' in out and "  format: none -> json" in out
     assert "  repeat: 1 -> 3" in out
     assert "Identical raw answers: 1 of 2 (trial 1 of each case: the trials both runs have)" in out
     free = [{"id": "c1", "response": "hola", "checks": [{"name": "says hi", "type": "contains", "value": "hola",
@@ -896,3 +897,7 @@ def test_compare_says_a_subset_of_one_and_trial_seeds_in_words():
     assert evalpy.shown("subset", {"limit": 5}) == "the first 5 cases, --limit 5"
     on, off = evalpy.shown("trial_seeds", True), evalpy.shown("trial_seeds", None)
     assert on == "each trial its own seed (seed + trial - 1)" and off == "every trial the same seed", (on, off)
+    # seventh attack: "subset: 3 chosen cases, --cases -> null", "context_sha: null -> 72290bf5"
+    assert evalpy.shown("subset", None) == "the whole split"
+    assert evalpy.shown("context_sha", None) == "the split's own passages"
+    assert evalpy.shown("format", None) == "none" and evalpy.shown("response_format", None) == "none"
