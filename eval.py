@@ -5678,7 +5678,8 @@ def run_split(args):
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
         if run_path != wanted:
-            warn(f"{shell_word(wanted)} exists; writing {shell_word(run_path)} instead")
+            holder = next(wanted + suffix for suffix in NAME_HOLDERS if os.path.lexists(wanted + suffix))
+            warn(f"{shell_word(holder)} exists; writing {shell_word(run_path)} instead")
     try:
         errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
         if errors is None:
@@ -5781,7 +5782,13 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"python eval.py run --resume{'=' if run_path.startswith('-') else ' '}{shell_word(run_path)}"
+    return f"python eval.py run {option_word('--resume', run_path)}"
+
+
+def option_word(flag, value):
+    """An option and its value as a command to paste: a value that begins with a dash is joined with =,
+    or the command line takes it for an option (--split=-x/dev.jsonl)."""
+    return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
 
 
 def resume_journal(run_path, config, server_version, cases, kept):
@@ -10115,7 +10122,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal):
             with contextlib.suppress(OSError):
                 journal.close()
             warn(f"interrupted: {plural(held, 'vote')} kept in {shell_word(path + JUDGING_SUFFIX)}\n"
-                 f"The same judge command (with --out {shell_word(path)}) asks only the rest")
+                 f"The same judge command (with {option_word('--out', path)}) asks only the rest")
         return None
     progress.update(len(votes), failed, final=True)
     return votes, failed
@@ -11887,9 +11894,10 @@ def review_handler(review, nonce):
             if self.path != "/annotations":
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
-            length = int(self.headers.get("Content-Length", "0"))
+            said = self.headers.get("Content-Length", "0")
+            length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
             if not 0 < length <= 4096:
-                raise ValueError("the body must be a small JSON object")
+                raise ValueError("the body must be a small JSON object, with its length in digits")
             self.send_json(200, review.save(strict_json(self.rfile.read(length).decode("utf-8"))))
 
     return Handler
@@ -12659,7 +12667,7 @@ def cmd_init(args):
     print(f"wrote {', '.join(map(shell_word, files))}\n"
           f"Write the labelling rules in {shell_word(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
           f"{shell_word(os.path.join(args.folder, LABELS_FILE))}, then your cases in {shell_word(split)}, then try it:\n"
-          f"    python eval.py run --split {shell_word(split)} --prompt {shell_word(prompt)}")
+          f"    python eval.py run {option_word('--split', split)} {option_word('--prompt', prompt)}")
     return 0
 
 

@@ -539,6 +539,18 @@ def test_init_prints_a_command_that_runs_as_printed_in_a_folder_with_a_space(pro
     assert shlex.split(command)[3:] == ["--split", "my set/dev.jsonl", "--prompt", "my set/prompts/v1.txt"]
 
 
+def test_init_prints_a_command_that_runs_for_a_folder_that_begins_with_a_dash(project, cli, fake):
+    """Seventh attack on issue 28: `init -x` printed `run --split -x/dev.jsonl`, which the command line
+    refuses (--split: expected one argument); the value is joined with = as --resume's is."""
+    import shlex
+    code, out, err = cli("init", "--", "-x")
+    assert code == 0, err
+    command = next(l.strip() for l in out.splitlines() if "eval.py run " in l)
+    assert command == "python eval.py run --split=-x/dev.jsonl --prompt=-x/prompts/v1.txt", command
+    code, out, err = cli(*shlex.split(command)[2:], "--host", fake.url)
+    assert "expected one argument" not in err and "-x/dev.jsonl" in err, err
+
+
 def test_init_names_a_folder_with_a_line_break_or_escape_on_one_inert_line(project, cli):
     """From the third attack on issue 28: init $'ini\\nAccuracy: 100%\\x1b[31mRED' printed its
     "wrote ..." list and the command to run with the line break and ESC raw: a forged line, a

@@ -300,6 +300,28 @@ def test_a_body_shorter_than_its_content_length_gets_an_answer(runs, monkeypatch
     assert time.monotonic() - started < 6
 
 
+@pytest.mark.parametrize("length", ["1_0", "+10", "１0"])
+def test_a_content_length_that_is_not_digits_is_a_400(runs, length):
+    """Seventh attack on issue 28 (minor): Content-Length "1_0" was read as 10 (Python's int() takes
+    underscores, signs and other scripts' digits); HTTP's is digits only."""
+    httpd = evalpy.serve_review(evalpy.Review(runs[1]), 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    port = httpd.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: {length}\r\n\r\n{{\"k\": 1234}}".encode())
+        reply = b""
+        while b"\r\n\r\n" not in reply or not reply.endswith(b"}"):
+            got = s.recv(4096)
+            if not got:
+                break
+            reply += got
+        reply = reply.decode()
+    httpd.shutdown()
+    httpd.server_close()
+    assert reply.split("\r\n")[0].endswith("400 Bad Request") and "with its length in digits" in reply, reply
+
+
 def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     url, review = server
     host, port = url[len("http://"):].split(":")

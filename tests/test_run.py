@@ -281,6 +281,14 @@ def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_com
     assert code == 0 and "runs/dev-v3.json.journal" in out and "stopped before" in out
 
 
+def test_a_default_name_an_unfinished_run_holds_names_its_journal(project, cli, fake):
+    """Seventh attack on issue 28: "runs/dev-v3.json exists; writing runs/dev-v3-2.json instead" when
+    only the journal of an unfinished run held the name: the file said to exist did not."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "runs/dev-v3.json.journal exists; writing runs/dev-v3-2.json instead" in err, err
+
+
 def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     with open("runs/dev-v3.json.journal", "a") as f:
