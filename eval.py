@@ -45,6 +45,12 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   14. Review           the local trace viewer, its page, and its annotations sidecar
   15. Command line     the parsers built from OPTIONS, one short cmd_* per command, main()
 """
+import signal
+import sys
+
+if __name__ == "__main__":   # Ctrl-C while the modules below load (requests takes a moment): a word, exit 2, as later
+    signal.signal(signal.SIGINT, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
+
 import argparse
 import base64
 import bisect
@@ -64,9 +70,7 @@ import random
 import re
 import secrets
 import shlex
-import signal
 import socket
-import sys
 import threading
 import time
 import unicodedata
@@ -12755,6 +12759,8 @@ def readers_may_leave():
 def handled(handler, args):
     """The command's exit code; every foreseeable failure as one plain line, exit 2."""
     try:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
         return handler(args)
     except EvalError as e:
         print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent

@@ -1895,6 +1895,20 @@ def test_an_empty_resume_is_refused_not_taken_for_a_new_run(project, cli, fake):
     assert fake.chat_bodies == [] and not (project / "runs").exists()
 
 
+def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
+    """Seventh attack on issue 28 (minor): Ctrl-C while eval.py loads its modules printed Python's
+    KeyboardInterrupt traceback, exit 1 (CI's "quality gate failed"). A module made slow to load
+    (difflib, found first on PYTHONPATH) holds eval.py there while the signal comes."""
+    (tmp_path / "difflib.py").write_text("import time\ntime.sleep(30)\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(2.5)   # (a loaded machine's start-up too)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert (proc.returncode, err) == (2, "interrupted\n"), err
+
+
 @pytest.mark.parametrize("closed", ["stderr", "both"])
 def test_a_closed_pipe_never_stops_a_run(project, fake, closed):
     """From the second newcomer pass on issue 31: `run ... 2>&1 | head -3` exited 0 with the run
