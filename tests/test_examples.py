@@ -132,7 +132,8 @@ def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
     assert cli("init", "mine")[0] == 0
     # a comment after a label, as eval.py reads it (third newcomer pass: the fake took the whole line)
     Path("mine/labels.txt").write_text("bug\nfeature  # asks for something new\nquestion\n", encoding="utf-8")
-    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0", "--golden", "mine"],
+    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0", "--golden", "mine",
+                             "--latency", "0"],
                             stdout=subprocess.PIPE, text=True)
     try:
         url = fake.stdout.readline().split()[3].rstrip(",")
@@ -160,8 +161,8 @@ def test_the_by_hand_fake_answers_by_prompt_and_model(project, cli):
     path showed v2 -> v3 as "Fixed (0) ... Identical raw answers: 28 of 28" and support v2, which
     lost the order-number rule, passing it. Its answers now depend on the prompt and the model,
     the same every time: a compare shows fixes and breaks, and support v2 breaks the rule."""
-    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
-                            stdout=subprocess.PIPE, text=True)
+    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0", "--latency", "0"],
+                            stdout=subprocess.PIPE, text=True)   # (six runs: no pause per answer)
     try:
         url = fake.stdout.readline().split()[3].rstrip(",")
         for argv in (["--prompt", "prompts/v2.txt"], ["--prompt", "prompts/v3.txt"],
