@@ -10063,7 +10063,8 @@ def judge_run(args, target):
         if asked is None:
             return None
         votes, failed = asked
-        results = [dict(r, judges=votes.get((r["id"], r["trial"]), r.get("judges"))) for r in run["results"]]
+        # an answer judged now has these votes; any other has none (--checks may have taken its judge check away)
+        results = [dict(r, judges=votes.get((r["id"], r["trial"]))) for r in run["results"]]
         judged = {"format": RUN_FORMAT, "config": config, "results": results}
         try:
             with terminated_as_interrupted():

@@ -1143,6 +1143,28 @@ def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_o
     assert code == 2 and says in err and len(printed_lines(err)) == 1, err
 
 
+def test_an_answer_whose_judge_check_was_taken_away_keeps_no_old_votes(project, judged_split, cli, fake):
+    """Eighth attack on issue 28: `judge --checks SPLIT` with a split whose judge check now covers some
+    cases only kept the run's old votes (another judge's) on the others: the report counted calls never
+    made, the audit rated a judge that was not this one, calibrate read its verdicts."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    folder = project / "golden" / "answers"
+    (folder / "checks.json").write_text(json.dumps([{"name": "says hello", "type": "icontains", "value": "hola"}]))
+    lines = (folder / "dev.jsonl").read_text().splitlines()
+    lines[:5] = [json.dumps(dict(json.loads(line), checks=[{"name": "answers", "type": "judge", "value": CRITERION}]))
+                 for line in lines[:5]]
+    (folder / "dev.jsonl").write_text("\n".join(lines) + "\n")
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url,
+                         "--judge-votes", "2", "--out", "cs.json")
+    assert code == 0, err
+    judges = {r["id"]: r["judges"] for r in load_json("cs.json")["results"]}
+    assert all(len(judges[f"j{i:02d}"]) == 2 for i in range(1, 6))
+    assert all(judges[f"j{i:02d}"] is None for i in range(6, 11)), judges
+    audit = json.loads(cli("judge", "cs.json", "--audit", "--json")[1])["audit"]["checks"]
+    assert list(audit) == ["answers"] and audit["answers"]["answers"] == 5, audit
+
+
 def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, judged_split, cli, fake):
     """Newcomer pass N4: a judge check added to a split after the run could never be decided without
     a new run: report --checks left it undecided, judge refused ("no answer has a judge check") and the
