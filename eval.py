@@ -5499,8 +5499,7 @@ def open_or_resume(args):
             return config, done, turns, None, run_path, {}
         raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
     if os.path.exists(run_path):
-        raise EvalError(f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
-                        f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
+        raise EvalError(left_journal(run_path))
     turns, where = {}, {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
@@ -5780,6 +5779,37 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
                   server=config["api"], server_version=server_version, eval_version=__version__, **identity)
 
 
+def journal_written(run_path):
+    """Whether the run file at run_path is the one its journal was writing (a stop came between writing
+    it and removing the journal): its config the journal's, and every answer in the journal in it. A
+    file put there meanwhile (a copy, another run) is not: told to remove the journal, the answers
+    paid for would go with it."""
+    try:
+        config, done = read_journal(run_path + JOURNAL_SUFFIX)
+        run = load_run(run_path)
+    except EvalError:
+        return False
+    stored = {(r["id"], r["trial"]): r for r in run["results"]}
+    where = ("host",)   # a resume may have gone on at another address of the server
+    return same_except(run["config"], config, where) and all(
+        (key in stored and all(stored[key].get(k) == v for k, v in answer.items() if k in CALL_FIELDS))
+        for key, answer in done.items())
+
+
+def same_except(a, b, keys):
+    """Two configs alike but for `keys`."""
+    return {k: v for k, v in a.items() if k not in keys} == {k: v for k, v in b.items() if k not in keys}
+
+
+def left_journal(run_path):
+    """What to say of a journal beside a run file of its name."""
+    if journal_written(run_path):
+        return (f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
+                f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
+    return (f"{shell_word(run_path)} is not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing (another config or other "
+            f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
+
+
 def resume_command(run_path):
     """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
     command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
@@ -5890,6 +5920,8 @@ def load_run(path):
                         f"`{resume_command(path[:-len(JOURNAL_SUFFIX)])}`, then use the run file")
     if path.endswith(JUDGING_SUFFIX) or not os.path.exists(path) and os.path.exists(path + JUDGING_SUFFIX):
         judging = path if path.endswith(JUDGING_SUFFIX) else path + JUDGING_SUFFIX
+        if os.path.isfile(judging[:-len(JUDGING_SUFFIX)]):
+            raise EvalError(left_judging(judging[:-len(JUDGING_SUFFIX)]))
         raise EvalError(f"{shell_word(judging)} holds the votes of a judging that did not finish: the judge command that "
                         f"began it, given again, asks only the rest and writes {shell_word(judging[:-len(JUDGING_SUFFIX)])}")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
@@ -8792,7 +8824,8 @@ def unfinished_listing(path):
     except EvalError:
         expected = None
     resume = resume_command(run_path)
-    figure = f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}"
+    figure = (left_journal(run_path) if os.path.lexists(run_path) else   # (resume says the same)
+              f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}")
     row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure]
     entry = {"file": path, "unfinished": True, "split": config["split"], "split_sha": config["split_sha"],
@@ -8821,23 +8854,33 @@ def judging_listing(path):
         if header["format"] != JUDGING_FORMAT or type(judged_from) is not str or type(models) is not list \
                 or not all(type(m) is str for m in models):
             raise TypeError
-        calls = {}   # each call's last vote (one asked again after it failed replaces it)
-        for line in lines:
-            with contextlib.suppress(ValueError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
-                entry = exact_json(line.decode("utf-8"))
-                vote = entry["vote"]
-                calls[json_text([entry["id"], entry["trial"], vote["check"], vote["model"], vote["vote"]])] = vote
-        votes = sum(1 for vote in calls.values() if type(vote) is dict and not vote.get("error"))
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
     except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
+    calls = {}   # each call's last vote (one asked again after it failed replaces it)
+    for number, line in enumerate(lines, 2):
+        try:
+            entry = exact_json(line.decode("utf-8"))
+            problem = judging_line_problem(entry)
+        except (ValueError, UnicodeDecodeError) as e:
+            problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+        if problem:   # the judge command would refuse it: never offered as the way to finish it
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}; move it aside")
+        vote = entry["vote"]
+        calls[json_text([entry["id"], entry["trial"], vote["check"], vote["model"], vote["vote"]])] = vote
+    votes = sum(1 for vote in calls.values() if not vote["error"])
+    run_path = path[:-len(JUDGING_SUFFIX)]
+    written = os.path.lexists(run_path)
     judges = ", ".join(on_one_line(m, 40) for m in models)
-    figure = (stale_judging(path[:-len(JUDGING_SUFFIX)]) if os.path.lexists(path[:-len(JUDGING_SUFFIX)]) else
+    figure = (left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
               "that began it, given again, finishes it")
-    row = [shell_word(path), "-", "-", on_one_line(str(config.get("model", "-")), 40), "-", "-", "-", "-", figure]
-    return row, {"file": path, "unfinished_judging": True, "judged_from": judged_from, "judges": models, "votes": votes}
+    model = config.get("model")
+    row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
+           figure]
+    return row, {"file": path, "unfinished_judging": not written, **({"problem": figure} if written else {}),
+                 "judged_from": judged_from, "judges": models, "votes": votes}
 
 
 def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
@@ -10071,7 +10114,7 @@ def judge_run(args, target):
                 written = write_judged(judged, args.run, path)
                 os.unlink(path + JUDGING_SUFFIX)
         except KeyboardInterrupt:
-            warn(stale_judging(path) if os.path.lexists(path) else
+            warn(left_judging(path) if os.path.lexists(path) else
                  f"interrupted while writing {shell_word(path)}: every vote is kept in {shell_word(path + JUDGING_SUFFIX)}, "
                  "and the same judge command writes it, asking nothing")
             return None
@@ -10153,8 +10196,8 @@ def begin_judging(target, header, todo, judge):
     for path in [out] if exact else numbered_names(out):
         judging = path + JUDGING_SUFFIX
         state, said = judging_state(judging, header) if os.path.lexists(judging) else (None, None)
-        if os.path.lexists(path) and state == "same":
-            raise EvalError(stale_judging(path))   # not asked again into a -2
+        if os.path.lexists(path) and state == "same":   # done, or a file in its way: never asked again into a -2
+            raise EvalError(left_judging(path))
         if name_taken(path, ("", JOURNAL_SUFFIX)) and not exact:
             continue
         if state is None:
@@ -10181,11 +10224,34 @@ def begin_judging(target, header, todo, judge):
     raise AssertionError("unreachable: numbered_names never ends")
 
 
-def stale_judging(path):
-    """What to say of a judging whose run file was written (the judge stopped between writing it and
-    removing the judging): done, nothing to ask again."""
-    return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
-            f"remove {shell_word(path + JUDGING_SUFFIX)}")
+def left_judging(path):
+    """What to say of a judging beside a run file of its name: done, when that file is the run it
+    wrote (a stop came between writing it and removing the judging); else that file is in its way."""
+    if judging_written(path):
+        return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
+                f"remove {shell_word(path + JUDGING_SUFFIX)}")
+    return (f"{shell_word(path)} is not the run {shell_word(path + JUDGING_SUFFIX)} was writing (another config or other "
+            f"votes): move {shell_word(path)} aside, then judge again with the same options to finish it")
+
+
+def judging_written(path):
+    """Whether the run file at path holds a judging's config and every vote it kept."""
+    try:
+        run = load_run(path)
+        with open_regular(path + JUDGING_SUFFIX, "rb") as f:
+            header, lines = exact_json(f.readline().decode("utf-8")), [line for line in f if line.endswith(b"\n")]
+        held = {}
+        for line in lines:
+            entry = exact_json(line.decode("utf-8"))
+            held[json_text([entry["id"], entry["trial"], entry["vote"]["check"], entry["vote"]["model"],
+                            entry["vote"]["vote"]])] = entry
+    except (EvalError, OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        return False
+    stored = {(r["id"], r["trial"]): r.get("judges") or [] for r in run["results"]}
+    return (type(header) is dict and type(header.get("config")) is dict and "judged_from" in run["config"]
+            and same_except(run["config"], header["config"], ("host", "judged_from", "checks_from"))
+            and all(entry["vote"].get("error") or entry["vote"] in stored.get((entry["id"], entry["trial"]), [])
+                    for entry in held.values()))
 
 
 def judging_state(path, header):
@@ -10238,6 +10304,17 @@ def judged_vote_problem(vote):
     return None
 
 
+def judging_line_problem(entry):
+    """What makes a line of a judging other than one vote as `judge` journals it, or None."""
+    if type(entry) is not dict or type(entry.get("id")) is not str or type(entry.get("trial")) is not int:
+        return "not a vote on an answer of this run"
+    if set(entry) != {"id", "trial", "vote"}:
+        return "unexpected fields beside id, trial and vote"
+    vote = entry["vote"]
+    return (votes_problem([vote]) or judged_vote_problem(vote)
+            or (type(vote["vote"]) is not int and "a vote of another check, judge or number"))
+
+
 def read_judging(path, todo, judge):
     """The votes a judging holds, {(id, trial): {(check, model, vote): vote}}, each line held to what
     the judged run will hold; a line torn by a kill (the last, unended) is dropped; a later line for
@@ -10252,15 +10329,13 @@ def read_judging(path, todo, judge):
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line "
                             f"({json_problem(e) if isinstance(e, ValueError) else 'not UTF-8'}); move it aside to "
                             "judge again from the start") from None
-        key = (entry.get("id"), entry.get("trial")) if type(entry) is dict else (None, None)
-        vote = entry.get("vote") if type(entry) is dict else None
-        problem = ("not a vote on an answer of this run" if type(key[0]) is not str or type(key[1]) is not int
-                   or key not in checks
-                   else f"unexpected fields beside id, trial and vote" if set(entry) != {"id", "trial", "vote"}
-                   else votes_problem([vote]) or judged_vote_problem(vote)
-                   or (vote["check"] not in checks[key] or vote["model"] not in judge["models"]
-                       or type(vote["vote"]) is not int or not 1 <= vote["vote"] <= judge["votes"])
-                   and "a vote of another check, judge or number")
+        problem = judging_line_problem(entry)
+        key = (entry["id"], entry["trial"]) if not problem else None
+        vote = entry["vote"] if not problem else None
+        problem = problem or ("not a vote on an answer of this run" if key not in checks
+                              else (vote["check"] not in checks[key] or vote["model"] not in judge["models"]
+                                    or not 1 <= vote["vote"] <= judge["votes"])
+                              and "a vote of another check, judge or number")
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}; move it aside to judge "
                             "again from the start")
@@ -10480,6 +10555,8 @@ def judged_path(run_path, out):
     an --out that exists is refused before any judge is asked, as run's is, never moved to -2 (then
     `judge --out j.json && report j.json` would read an older file). A judging there is gone on
     with, or refused, once the judge is known (begin_judging)."""
+    if out and os.path.isfile(out) and os.path.lexists(out + JUDGING_SUFFIX):
+        raise EvalError(left_judging(out))   # not "remove it" of the run the judging wrote
     return chosen_run_path(out, os.path.splitext(run_path)[0] + "-judged.json", ("", JOURNAL_SUFFIX))
 
 

@@ -1364,6 +1364,12 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     assert f"qwen2.5:7b: {votes - 1} votes;" in cli("runs", "runs")[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held.replace(b'"models": ["qwen2.5:7b"]', b'"models": [5]', 1))
     assert "damaged judging (its first line)" in cli("runs", "runs")[1]
+    # a line the judge would refuse: never offered as the way to finish it (eighth attack)
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held + b'{"id": "j01", "trial": 1, "vote": 1e400}\n')
+    out = cli("runs", "runs")[1]
+    assert "damaged judging line" in out and "finishes it" not in out, out
+    listed = next(e for e in json.loads(cli("runs", "runs", "--json")[1]) if e["file"].endswith(".judging"))
+    assert listed["problem"].startswith(f"runs/answers-dev-v1-judged.json.judging:{votes + 2}: damaged judging line"), listed
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held)
     # nor does a run take a name a judging holds
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
@@ -1450,6 +1456,19 @@ def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(pr
     assert len(judge_calls(fake)) == asked and not Path("runs/answers-dev-v1-judged-2.json.judging").exists()
     code, out, err = cli("runs", "runs")
     assert "was written just before the judge that made it stopped" in out and "finishes it" not in out
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
+    assert code == 2 and "was written just before the judge that made it stopped: every vote is in it; remove" in err, err
+    # eighth attack: a file put at the judged run's name that is not the run the judging wrote is no proof
+    # the votes are in it: the judging is kept, and the file in its way named
+    Path("runs/answers-dev-v1-judged.json").write_bytes(Path("runs/answers-dev-v1.json").read_bytes())
+    for command in (("judge", "runs/answers-dev-v1.json", "--host", fake.url),
+                    ("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json"),
+                    ("report", "runs/answers-dev-v1-judged.json.judging"), ("runs", "runs")):
+        code, out, err = cli(*command)
+        assert ("runs/answers-dev-v1-judged.json is not the run runs/answers-dev-v1-judged.json.judging was writing "
+                "(another config or other votes): move runs/answers-dev-v1-judged.json aside, then judge again with the "
+                "same options to finish it") in out + err, (command, out, err)
+    assert len(judge_calls(fake)) == asked
 
 
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):

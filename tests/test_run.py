@@ -303,6 +303,27 @@ def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     assert len(fake.chat_bodies) == 22
 
 
+def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_answers(project, cli, fake):
+    """Eighth attack on issue 28: a journal beside any file of its run's name was said to be left by a
+    stop just after writing it ("every answer is in X; remove the journal"), a copy of another run too:
+    the answers paid for would have gone with the journal. `runs` offered `run --resume`, which refused."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = Path("runs/dev-v3.json.journal").read_bytes()
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    Path("runs/dev-v3.json.journal").write_bytes(journal)   # as a stop just after the run file was written leaves it
+    for command in (("run", "--resume", "runs/dev-v3.json", "--host", fake.url), ("runs",)):
+        code, out, err = cli(*command)
+        assert ("was left behind by a stop just after the run file was written: every answer is in runs/dev-v3.json; "
+                "remove the journal") in out + err, (out, err)
+    assert cli("run", "--split", "dev", "--prompt", "prompts/v1.txt", "--host", fake.url, "--out", "other.json")[0] == 0
+    Path("runs/dev-v3.json").write_bytes(Path("other.json").read_bytes())   # another run at its name
+    for command in (("run", "--resume", "runs/dev-v3.json", "--host", fake.url), ("runs",)):
+        code, out, err = cli(*command)
+        assert ("runs/dev-v3.json is not the run runs/dev-v3.json.journal was writing (another config or other answers): "
+                "move runs/dev-v3.json aside, then: python eval.py run --resume runs/dev-v3.json") in out + err, (out, err)
+    assert Path("runs/dev-v3.json.journal").read_bytes() == journal
+
+
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
     """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
     cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
