@@ -12837,9 +12837,11 @@ def readers_may_leave():
 def handled(handler, args):
     """The command's exit code; every foreseeable failure as one plain line, exit 2."""
     try:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
-        return handler(args)
+        if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
+            return handler(args)
+        signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
+        with terminated_as_interrupted():   # and SIGTERM, whatever the command is doing (a report being worked out)
+            return handler(args)
     except EvalError as e:
         print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent
         return 2

@@ -1916,6 +1916,23 @@ def test_an_empty_resume_is_refused_not_taken_for_a_new_run(project, cli, fake):
     assert fake.chat_bodies == [] and not (project / "runs").exists()
 
 
+def test_sigterm_while_a_report_is_worked_out_is_said_as_ctrl_c_is(project, cli, fake):
+    """Eighth attack on issue 28 (minor): SIGTERM after "wrote X.json", while the report was worked out,
+    ended the process without a word (exit 143); only the calls were covered. Every command now takes
+    it as Ctrl-C: "interrupted", exit 2. The signal comes from within the score, sent to itself."""
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    child = ("import os, signal, sys, time\n"
+             f"sys.path.insert(0, {str(ROOT)!r})\n"
+             "import eval as evalpy\n"
+             "def stopped(*args, **kwargs):\n"
+             "    os.kill(os.getpid(), signal.SIGTERM)\n"
+             "    time.sleep(10)\n"
+             "evalpy.score = stopped\n"
+             "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (2, "interrupted\n"), (done.returncode, done.stderr)
+
+
 def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     """Seventh attack on issue 28 (minor): Ctrl-C while eval.py loads its modules printed Python's
     KeyboardInterrupt traceback, exit 1 (CI's "quality gate failed"). A module made slow to load
