@@ -10353,11 +10353,38 @@ def pairwise_problem(stored):
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
                 or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
             return "a comparison whose judge has no criterion or models"
+        calls = set()
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
                     or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
                     or v.get("winner") not in (*WINNERS.values(), None) or answer_problem(v)):
                 return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
+            problem = verdict_problem(v, calls)
+            if problem:
+                return problem
+    return None
+
+
+PAIRWISE_VOTE_FIELDS = frozenset(PairwiseVote.__annotations__)   # what ask_judge writes of a pairwise vote
+
+
+def verdict_problem(v, calls):
+    """What is wrong with one well-typed stored pairwise verdict beyond its keys, or None; calls: the
+    calls of the comparison's verdicts before it, to which its own is added. A second verdict for
+    one call is refused, not merged: which copy counts would be the file's order (the last, read into
+    a dict), and another for a call already reported may be a forged one. A field ask_judge never
+    writes means the file was made by something else."""
+    name = on_one_line(v["id"], 40)
+    extra = sorted(set(v) - PAIRWISE_VOTE_FIELDS)
+    if extra:
+        return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
+    if "seed" in v and (type(v["seed"]) is not int):
+        return f"a verdict on {name} has a seed that is not a whole number"
+    call = pairwise_call(v)
+    if call in calls:
+        return (f"the verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}, "
+                f"{v['order']}) is given twice")
+    calls.add(call)
     return None
 
 
