@@ -10575,7 +10575,8 @@ def calibration(human, verdicts, human_path, run_path):
         keys = [k for k in human if k[2] == check]
         pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
         report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
-        report[check]["warnings"] = calibration_warnings(report[check])
+        unjudged_failures = sum(1 for k in keys if verdicts[k] is None and human[k] is False)
+        report[check]["warnings"] = calibration_warnings(report[check], unjudged_failures)
     return report
 
 
@@ -10589,13 +10590,20 @@ def judge_verdicts_of(cases):
     return {(c["id"], t["trial"], name): j["pass"] for c in cases for t in c["trials"] for name, j in t["judged"].items()}
 
 
-def calibration_warnings(a):
+def calibration_warnings(a, unjudged_failures=0):
     """Failure detection is read by its interval, not its point: 4 of 5 caught is 80%, on the line,
-    yet its interval (38-96%) leaves open a judge that misses half the failures."""
+    yet its interval (38-96%) leaves open a judge that misses half the failures. unjudged_failures:
+    the person's failures on answers the judge left without a verdict, which the table leaves out:
+    with none in it, there were failures all the same, to be said so (not "no failure")."""
     warnings = []
     detection, ci = a["failure_detection"], a["failure_detection_ci"]
     caught, failures = a["table"]["human_fail"]["judge_fail"], sum(a["table"]["human_fail"].values())
-    if detection is None:
+    if detection is None and unjudged_failures:
+        warnings.append(f"the person's {plural(unjudged_failures, 'failure')} "
+                        f"{'all fell on answers' if unjudged_failures > 1 else 'fell on an answer'} the judge left "
+                        "without a verdict (a tie, an unreadable answer or a failed call): its failure detection "
+                        "cannot be measured; judge them again, or give verdicts on answers it decided")
+    elif detection is None:
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif ci[1] < LOW_CERTAINTY:
         warnings.append(f"the judge catches only {percent(detection, LOW_CERTAINTY)} of real failures, at most "

@@ -421,6 +421,23 @@ def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli)
     assert any("unbalanced verdicts (0% failures): raw agreement misleads" in w for w in a["warnings"])
 
 
+def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, judged_split, cli, fake):
+    """Eighth attack on issue 28, item 10: every failure the person gave fell on an answer the judge
+    left without a verdict, and calibrate warned "no failure in the person's verdicts" though there
+    were two. It says where they went, and how many."""
+    judge_replies(fake, lambda cid, model, seed: "Creo que sí." if cid in ("j01", "j02") else verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    with open(project / "human.jsonl", "w") as f:
+        for i in range(1, 11):
+            f.write(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": i > 2}) + "\n")
+    a = json.loads(cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json", "--json")[1])["checks"]["answers"]
+    assert a["failure_detection"] is None and a["undecided"] == 2
+    assert not any("no failure in the person's verdicts" in w for w in a["warnings"]), a["warnings"]
+    assert a["warnings"][0] == ("the person's 2 failures all fell on answers the judge left without a verdict (a "
+                                "tie, an unreadable answer or a failed call): its failure detection cannot be "
+                                "measured; judge them again, or give verdicts on answers it decided")
+
+
 def test_calibrate_input_errors(calibration, project, cli):
     (project / "bad.jsonl").write_text('{"id": "j01", "check": "answers", "pass": "yes"}\n')
     code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
