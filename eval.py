@@ -7924,7 +7924,7 @@ def rows_headline(s):
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
         rows.append({"name": "pass_hat", "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"],
                                                           ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
-    if "baseline" in s:
+    if "baseline" in s and (s["scored"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
         base = s["baseline"]
         rows.append({"name": "baseline", "label": base["label"], "tied": base["tied"],
                      "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
