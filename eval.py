@@ -4579,17 +4579,19 @@ def judge_command(path, config, checks=None, **instead):
     command names itself: the judged model, one vote, T=0); `instead` replaces some of them (an
     audit's advice: more votes). The path shell-quoted, and after -- when it begins with a dash: it
     is a positional, which option_word's = cannot join."""
-    judge = {**((config or {}).get("judge") or {}), **instead}
-    models = judge.get("models") or []
-    words = [option_word("--judge-model", m) for m in (models if models != [(config or {}).get("model")] else [])]
+    recorded = (config or {}).get("judge")
+    judge = {**(recorded if type(recorded) is dict else {}), **instead}
+    models = judge.get("models") if type(judge.get("models")) is list else []
+    value = lambda key: shell_word(str(judge[key]))   # as the file holds it, and inert: a run file may be edited
+    words = [option_word("--judge-model", str(m)) for m in (models if models != [(config or {}).get("model")] else [])]
     if judge.get("votes", 1) != 1:
-        words.append(f"--judge-votes {judge['votes']}")
+        words.append(f"--judge-votes {value('votes')}")
     if judge.get("temperature"):
-        words.append(f"--judge-temperature {shell_word(repr(judge['temperature']))}")
+        words.append(f"--judge-temperature {value('temperature')}")
     if judge.get("seed", DEFAULT_SEED) != DEFAULT_SEED:
         words.append(option_word("--seed", str(judge["seed"])))
     if judge.get("num_predict", DEFAULT_JUDGE_TOKENS) != DEFAULT_JUDGE_TOKENS:
-        words.append(f"--judge-max-tokens {judge['num_predict']}")
+        words.append(f"--judge-max-tokens {value('num_predict')}")
     if judge.get("schema"):
         words.append("--judge-schema")
     if checks:
@@ -4597,6 +4599,12 @@ def judge_command(path, config, checks=None, **instead):
     command = ["python eval.py judge", *([] if path.startswith("-") else [shell_word(path)]), *words,
                *(["--", shell_word(path)] if path.startswith("-") else [])]
     return " ".join(command)
+
+
+def asked_judge(args, config):
+    """The run's config with the judge the command line asks for in place of its own: what a
+    judge command to paste repeats before any judge was asked."""
+    return {"model": config.get("model"), "judge": judge_config(args, BINARY, config.get("model"), config.get("api"), [config])}
 
 
 def judge_call_warnings(results, config, path):
@@ -10077,7 +10085,7 @@ def judge_run(args, target):
     if not todo:
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
-                           f"with it: eval.py judge {shell_word(args.run)} --checks SPLIT"))
+                           f"with it: {judge_command(args.run, asked_judge(args, run['config']), 'SPLIT')}"))
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
@@ -10346,6 +10354,7 @@ def pairwise_problem(stored):
     """What is wrong with a decoded pairwise sidecar, or None."""
     if type(stored) is not dict or stored.get("format") != PAIRWISE_FORMAT or type(stored.get("comparisons")) is not list:
         return f'expected {{"format": "{PAIRWISE_FORMAT}", "comparisons": [...]}}'
+    seen = []
     for c in stored["comparisons"]:
         if type(c) is not dict or not all(k in c for k in COMPARISON_KEY) or type(c.get("verdicts")) is not list:
             return "a comparison without its runs' hashes, its judge or its verdicts"
@@ -10353,6 +10362,10 @@ def pairwise_problem(stored):
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
                 or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
             return "a comparison whose judge has no criterion or models"
+        if any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
+            # eval.py keeps one comparison per runs and judge (save_comparison merges): which would count?
+            return "a comparison of the same runs by the same judge stored twice"
+        seen.append(c)
         calls = set()
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str

@@ -1499,3 +1499,22 @@ def test_the_printed_judge_command_asks_the_same_judge_and_pastes(judged_split, 
     out = cli("judge", "one.json", "--audit")[1]
     assert ("nothing to measure (python eval.py judge one.json --judge-model judge3:1b --judge-votes 3 "
             "--judge-temperature 0.7 asks again)") in out, out
+
+
+@pytest.mark.parametrize("judge", [
+    {"models": ["-x y", "a'b", "$(touch pwned)"], "votes": "3; touch pwned", "temperature": "0.5\nAccuracy: 100%",
+     "seed": -1, "num_predict": 7},
+    {"models": [5, None], "votes": 2}, {"models": "m"}, "not a judge", None])
+def test_a_printed_judge_command_from_an_edited_run_is_inert_and_pastes(judge):
+    """Attack on the fix of item 3: the judge's options come from the run file, which a person may
+    have edited: each value is one shell word as the file holds it, and nothing breaks the line."""
+    import shlex
+    command = evalpy.judge_command("-my run.json", {"model": "m", "judge": judge}, "-c.jsonl")
+    assert "\n" not in command
+    words = shlex.split(command)
+    assert words[:3] == ["python", "eval.py", "judge"] and words[-2:] == ["--", "-my run.json"]
+    assert "--checks=-c.jsonl" in words
+    if judge and type(judge) is dict and judge.get("votes") == "3; touch pwned":
+        assert words[3:7] == ["--judge-model=-x y", "--judge-model", "a'b", "--judge-model"]
+        assert "$(touch pwned)" in words and "3; touch pwned" in words and "--seed=-1" in words
+        assert "--judge-max-tokens" in words and "7" in words

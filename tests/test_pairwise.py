@@ -616,9 +616,15 @@ def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(pro
             (lambda vs: vs.append(dict(vs[0], winner="A")),
              "the verdict on c01 (trial 1, judge qwen2.5:7b, vote 1, baseline first) is given twice"),
             (lambda vs: vs[1].update(extra=1), "a verdict on c01 has a field a verdict never has: 'extra'"),
-            (lambda vs: vs[2].update(seed=42.5), "a verdict on c02 has a seed that is not a whole number")):
+            (lambda vs: vs[2].update(seed=42.5), "a verdict on c02 has a seed that is not a whole number"),
+            (lambda vs: vs[3].update({"id\x1b[2J": 1}), "a verdict on c02 has a field a verdict never has: 'id\\x1b[2J'"),
+            # attack on the fix: the same call twice in two copies of one comparison
+            ("copy", "a comparison of the same runs by the same judge stored twice")):
         damaged = json.loads(json.dumps(good))
-        change(damaged["comparisons"][0]["verdicts"])
+        if change == "copy":
+            damaged["comparisons"].append(dict(damaged["comparisons"][0], verdicts=[dict(first, winner="A")]))
+        else:
+            change(damaged["comparisons"][0]["verdicts"])
         sidecar.write_text(json.dumps(damaged))
         before = sidecar.read_bytes()
         code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
