@@ -520,6 +520,12 @@ def shell_word(text):
     return "$'" + "".join(map(escaped, text)) + "'"
 
 
+def option_word(flag, value):
+    """An option and its value as a command to paste: a value that begins with a dash is joined with =,
+    or the command line takes it for an option (--split=-x/dev.jsonl)."""
+    return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
+
+
 def one_line(text, width=70):
     return cut_to(inert(" ".join(text.split())), width)
 
@@ -5822,12 +5828,6 @@ def resume_command(run_path):
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
     return f"python eval.py run {option_word('--resume', run_path)}"
-
-
-def option_word(flag, value):
-    """An option and its value as a command to paste: a value that begins with a dash is joined with =,
-    or the command line takes it for an option (--split=-x/dev.jsonl)."""
-    return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
 
 
 def resume_journal(run_path, config, server_version, cases, kept):
