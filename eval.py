@@ -4607,12 +4607,6 @@ def judge_command(path, config, checks=None, **instead):
     return " ".join(command)
 
 
-def asked_judge(args, config):
-    """The run's config with the judge the command line asks for in place of its own: what a
-    judge command to paste repeats before any judge was asked."""
-    return {"model": config.get("model"), "judge": judge_config(args, BINARY, config.get("model"), config.get("api"), [config])}
-
-
 def judge_call_warnings(results, config, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
@@ -10085,7 +10079,7 @@ def judge_run(args, target):
     if not todo:
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
-                           f"with it: {judge_command(args.run, asked_judge(args, run['config']), 'SPLIT')}"))
+                           f"with it: eval.py judge {shell_word(args.run)} --checks SPLIT"))
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
