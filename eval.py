@@ -520,6 +520,12 @@ def shell_word(text):
     return "$'" + "".join(map(escaped, text)) + "'"
 
 
+def option_word(flag, value):
+    """An option and its value as a command to paste: a value that begins with a dash is joined with =,
+    or the command line takes it for an option (--split=-x/dev.jsonl)."""
+    return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
+
+
 def one_line(text, width=70):
     return cut_to(inert(" ".join(text.split())), width)
 
@@ -4573,18 +4579,47 @@ def cap_words(judge):
     return f", {(judge or {})['num_predict']} tokens" if (judge or {}).get("num_predict") else ""
 
 
-def judge_call_warnings(results, judge, path):
+def judge_command(path, config, checks=None, **instead):
+    """`python eval.py judge RUN ...` to paste: the judge's options as the run recorded them
+    (config["judge"]), so that it asks the same judge again, not the default one (a judge the
+    command names itself: the judged model, one vote, T=0); `instead` replaces some of them (an
+    audit's advice: more votes). The path shell-quoted, and after -- when it begins with a dash: it
+    is a positional, which option_word's = cannot join."""
+    recorded = (config or {}).get("judge")
+    judge = {**(recorded if type(recorded) is dict else {}), **instead}
+    models = judge.get("models") if type(judge.get("models")) is list else []
+    value = lambda key: shell_word(str(judge[key]))   # as the file holds it, and inert: a run file may be edited
+    words = [option_word("--judge-model", str(m)) for m in (models if models != [(config or {}).get("model")] else [])]
+    if judge.get("votes", 1) != 1:
+        words.append(f"--judge-votes {value('votes')}")
+    if judge.get("temperature"):
+        words.append(f"--judge-temperature {value('temperature')}")
+    if judge.get("seed", DEFAULT_SEED) != DEFAULT_SEED:
+        words.append(option_word("--seed", str(judge["seed"])))
+    if judge.get("num_predict", DEFAULT_JUDGE_TOKENS) != DEFAULT_JUDGE_TOKENS:
+        words.append(f"--judge-max-tokens {value('num_predict')}")
+    if judge.get("schema"):
+        words.append("--judge-schema")
+    if checks:
+        words.append(option_word("--checks", checks))
+    command = ["python eval.py judge", *([] if path.startswith("-") else [shell_word(path)]), *words,
+               *(["--", shell_word(path)] if path.startswith("-") else [])]
+    return " ".join(command)
+
+
+def judge_call_warnings(results, config, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
     verdicts are left open), and when no judge answer held a readable verdict, that a small judge
     may need --judge-schema (unless it had it)."""
+    judge = config.get("judge") or {}
     votes = [v for r in results for v in r.get("judges") or []]
     failed = [v for v in votes if v.get("error")]
     lines = []
     if failed:
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
-                     f"python eval.py judge {shell_word(path)} asks the judge again")
+                     f"{judge_command(path, config)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
     cut = [v for v in answered if v.get("pass") is None and cut_vote(v)]
     if cut:
@@ -5817,12 +5852,6 @@ def resume_command(run_path):
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
     return f"python eval.py run {option_word('--resume', run_path)}"
-
-
-def option_word(flag, value):
-    """An option and its value as a command to paste: a value that begins with a dash is joined with =,
-    or the command line takes it for an option (--split=-x/dev.jsonl)."""
-    return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
 
 
 def resume_journal(run_path, config, server_version, cases, kept):
@@ -7929,7 +7958,7 @@ def rows_headline(s):
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
         rows.append({"name": "pass_hat", "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"],
                                                           ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
-    if "baseline" in s:
+    if "baseline" in s and (s["scored"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
         base = s["baseline"]
         rows.append({"name": "baseline", "label": base["label"], "tied": base["tied"],
                      "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
@@ -8451,7 +8480,7 @@ def speed_section(sec):
     return out
 
 
-def format_report(config, s):
+def format_report(config, s, run_path="RUN"):
     rows = report_rows(config, s)
     problems = section_of(rows, "problems")
     out = headline(section_of(rows, "headline"), problems)
@@ -8463,9 +8492,9 @@ def format_report(config, s):
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
-        again = "" if run["checks_from"] == "the run file" else f" --checks {shell_word(run['checks_from'])}"
+        again = judge_command(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"])
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge check has no verdict "
-                   f"(none given, or not yet asked: `eval.py judge RUN{again}` asks; not scored; see the doubtful verdicts below)")
+                   f"(none given, or not yet asked: {again} asks; not scored; see the doubtful verdicts below)")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -8911,13 +8940,13 @@ def stray_warning(file, strays):
             f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
 
 
-def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None):
+def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None):
     """(exit code, messages) for the gates asked of a report. Scored with a split's checks now
     (report --checks), the judge to ask again is asked with them: a judge check added after the run
     was never asked, and plain `judge RUN` would not see it."""
     if min_accuracy is None and not must_pass:
         return 0, []
-    again = f"judge again (eval.py judge RUN{f' --checks {checks_path}' if checks_path else ''})"
+    again = f"judge again ({judge_command(run_path, config, checks_path)})"
     known = sorted({t for c in cases for t in c["tags"]})
     for tag in must_pass:
         if tag not in known:
@@ -9790,7 +9819,9 @@ def gate_outcome(outcomes, again=""):
     return code, [words[ok].format(verdict) for ok, verdict in outcomes]
 
 
-def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
+def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
+    """(exit code, messages) of compare's gates. runs: (path, config, graded cases) of the two, so
+    that a run left without verdicts is named with the judge command that asks its own judge again."""
     w = c.get("pairwise")
     if w and w["failed_calls"]:
         return 2, [f"{w['failed_calls']} pairwise judge call(s) failed (first: {one_line(w['first_error'], 160)}), so "
@@ -9802,8 +9833,10 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False):
         return 2, [f"gates not judged: {len(c['errored'])} case(s) got no answer in a run "
                    "(infrastructure, not the model); finish or rerun it first"]
     if not c["baseline"]["scored"]:
+        again = "; ".join(judge_command(path, config) for path, config, cases in runs
+                          if any(x["correct"] is None for x in cases)) or "eval.py judge RUN"
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
-                   "judge them again (eval.py judge RUN)"]
+                   f"judge them again ({again})"]
     outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
@@ -9833,8 +9866,8 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     # "significantly worse" over several comparisons at once: the table's reading, at the Holm-adjusted p
     for c, row in zip(compared, m["runs"][1:]):
         c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
-    for c, name in zip(compared, names[1:]):
-        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse)
+    for c, name, run in zip(compared, names[1:], runs[1:]):
+        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run))
         code = max(code, one_code)
         verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
     return code, verdicts
@@ -9844,11 +9877,11 @@ def report_run(run, run_path, baseline, errors, compare_path):
     """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
     config = run["config"]
     cases = grade_run(run)
-    say(format_report(config, score(config, cases)))
+    say(format_report(config, score(config, cases), run_path))
     if baseline:
         say("")
         say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
-    for line in judge_call_warnings(run["results"], config.get("judge") or {}, run_path):
+    for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file
@@ -10391,6 +10424,7 @@ def pairwise_problem(stored):
     """What is wrong with a decoded pairwise sidecar, or None."""
     if type(stored) is not dict or stored.get("format") != PAIRWISE_FORMAT or type(stored.get("comparisons")) is not list:
         return f'expected {{"format": "{PAIRWISE_FORMAT}", "comparisons": [...]}}'
+    seen = []
     for c in stored["comparisons"]:
         if type(c) is not dict or not all(k in c for k in COMPARISON_KEY) or type(c.get("verdicts")) is not list:
             return "a comparison without its runs' hashes, its judge or its verdicts"
@@ -10398,11 +10432,42 @@ def pairwise_problem(stored):
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
                 or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
             return "a comparison whose judge has no criterion or models"
+        if any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
+            # eval.py keeps one comparison per runs and judge (save_comparison merges): which would count?
+            return "a comparison of the same runs by the same judge stored twice"
+        seen.append(c)
+        calls = set()
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
                     or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
                     or v.get("winner") not in (*WINNERS.values(), None) or answer_problem(v)):
                 return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
+            problem = verdict_problem(v, calls)
+            if problem:
+                return problem
+    return None
+
+
+PAIRWISE_VOTE_FIELDS = frozenset(PairwiseVote.__annotations__)   # what ask_judge writes of a pairwise vote
+
+
+def verdict_problem(v, calls):
+    """What is wrong with one well-typed stored pairwise verdict beyond its keys, or None; calls: the
+    calls of the comparison's verdicts before it, to which its own is added. A second verdict for
+    one call is refused, not merged: which copy counts would be the file's order (the last, read into
+    a dict), and another for a call already reported may be a forged one. A field ask_judge never
+    writes means the file was made by something else."""
+    name = on_one_line(v["id"], 40)
+    extra = sorted(set(v) - PAIRWISE_VOTE_FIELDS)
+    if extra:
+        return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
+    if "seed" in v and (type(v["seed"]) is not int):
+        return f"a verdict on {name} has a seed that is not a whole number"
+    call = pairwise_call(v)
+    if call in calls:
+        return (f"the verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}, "
+                f"{v['order']}) is given twice")
+    calls.add(call)
     return None
 
 
@@ -10595,7 +10660,8 @@ def calibration(human, verdicts, human_path, run_path):
         keys = [k for k in human if k[2] == check]
         pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
         report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
-        report[check]["warnings"] = calibration_warnings(report[check])
+        unjudged_failures = sum(1 for k in keys if verdicts[k] is None and human[k] is False)
+        report[check]["warnings"] = calibration_warnings(report[check], unjudged_failures)
     return report
 
 
@@ -10609,13 +10675,20 @@ def judge_verdicts_of(cases):
     return {(c["id"], t["trial"], name): j["pass"] for c in cases for t in c["trials"] for name, j in t["judged"].items()}
 
 
-def calibration_warnings(a):
+def calibration_warnings(a, unjudged_failures=0):
     """Failure detection is read by its interval, not its point: 4 of 5 caught is 80%, on the line,
-    yet its interval (38-96%) leaves open a judge that misses half the failures."""
+    yet its interval (38-96%) leaves open a judge that misses half the failures. unjudged_failures:
+    the person's failures on answers the judge left without a verdict, which the table leaves out:
+    with none in it, there were failures all the same, to be said so (not "no failure")."""
     warnings = []
     detection, ci = a["failure_detection"], a["failure_detection_ci"]
     caught, failures = a["table"]["human_fail"]["judge_fail"], sum(a["table"]["human_fail"].values())
-    if detection is None:
+    if detection is None and unjudged_failures:
+        warnings.append(f"the person's {plural(unjudged_failures, 'failure')} "
+                        f"{'all fell on answers' if unjudged_failures > 1 else 'fell on an answer'} the judge left "
+                        "without a verdict (a tie, an unreadable answer or a failed call): its failure detection "
+                        "cannot be measured; judge them again, or give verdicts on answers it decided")
+    elif detection is None:
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif ci[1] < LOW_CERTAINTY:
         warnings.append(f"the judge catches only {percent(detection, LOW_CERTAINTY)} of real failures, at most "
@@ -10694,7 +10767,7 @@ def judge_audit(config, cases, run_path, human=None):
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
-                        f"asked (eval.py judge RUN asks it), and no pairwise comparison is stored beside it{stale}")
+                        f"asked ({judge_command(run_path, config)} asks it), and no pairwise comparison is stored beside it{stale}")
     family = config.get("model_family") or model_family(config["model"], {})
     checks = {}
     for name in judged:
@@ -10814,7 +10887,8 @@ def stored_flip_rates(path, run_sha):
     return {"file": path, "comparisons": found, "stale": stale}
 
 
-def format_audit(audit, votes):
+def format_audit(audit, config, run_path):
+    votes = judge_votes_of(config)
     out = [f"Judge audit: the judged model is {on_one_line(audit['model'])} (family {on_one_line(audit['family'])})"]
     for name, a in audit["checks"].items():
         v = a["verbosity"]
@@ -10847,8 +10921,10 @@ def format_audit(audit, votes):
                 out.append("  The judge disagrees with itself on more than one answer in five: treat its verdicts "
                            "as unsure, and calibrate it or change it before trusting its rate")
         else:
-            out.append("  Self-consistency: one vote per judge, nothing to measure (judge RUN --judge-votes 3 "
-                       "--judge-temperature 0.7 asks again)")
+            # more votes at T=0 repeat the first: a temperature of 0.7 unless the judge had one
+            more = {"votes": 3, **({} if (config.get("judge") or {}).get("temperature") else {"temperature": 0.7})}
+            out.append(f"  Self-consistency: one vote per judge, nothing to measure "
+                       f"({judge_command(run_path, config, **more)} asks again)")
         if len(a["judges"]) > 1:
             out.append(f"  Panel: the judges disagree on {count_percent(len(c['panel_split']), c['answers'])} of answers"
                        + (f": {', '.join(c['panel_split'])}" if c["panel_split"] else ""))
@@ -12579,13 +12655,13 @@ def cmd_report(args):
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
     s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
-    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks)
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run, config), args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
                          **s, "gates": {"exit": code, "verdicts": verdicts}},
-         lambda: markdown_report(config, s, args.run), lambda: format_report(config, s), verdicts)
+         lambda: markdown_report(config, s, args.run), lambda: format_report(config, s, args.run), verdicts)
     return code
 
 
@@ -12629,7 +12705,8 @@ def cmd_compare(args):
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher)
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
-    code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse)
+    code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse,
+                                   ((args.baseline, a_config, a_cases), (args.candidate, b_config, b_cases)))
     if args.html is not None:
         write_page(args.html, compare_page((args.baseline, args.candidate), (a_run, b_run), (a_cases, b_cases), c),
                    args.force, [*files_of_run(args.baseline, a_config), *files_of_run(args.candidate, b_config)])
@@ -12704,8 +12781,8 @@ def cmd_judge(args):
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on
     judged, written, failed = done
-    say(format_report(judged["config"], score(judged["config"], grade_run(judged))))
-    for line in judge_call_warnings(judged["results"], judged["config"]["judge"], written):
+    say(format_report(judged["config"], score(judged["config"], grade_run(judged)), written))
+    for line in judge_call_warnings(judged["results"], judged["config"], written):
         warn(line)
     return 2 if failed else 0
 
@@ -12716,13 +12793,13 @@ def cmd_calibrate(args):
     report = calibration(human, judge_verdicts_of(cases), args.verdicts, args.run)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None
     show(view_of(args), {"verdicts": args.verdicts, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
-         None, lambda: format_calibration(report) + (f"\n\n{format_audit(audit, judge_votes_of(config))}" if audit else ""))
+         None, lambda: format_calibration(report) + (f"\n\n{format_audit(audit, config, args.run)}" if audit else ""))
     return 0
 
 
 def show_audit(args, config, cases):
     audit = judge_audit(config, cases, args.run)
-    show(view_of(args), {"run": args.run, "audit": audit}, None, lambda: format_audit(audit, judge_votes_of(config)))
+    show(view_of(args), {"run": args.run, "audit": audit}, None, lambda: format_audit(audit, config, args.run))
     return 0
 
 

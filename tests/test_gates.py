@@ -72,6 +72,7 @@ def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(projec
     none = write_run("runs/c.json", make_run([dict(c, judges=vote(None)) for c in cases], labels=None, prompt="prompts/v1.txt"))
     code, out, err = cli("compare", base, none, "--fail-on-regression")
     assert code == 2 and "no case has a verdict in both runs" in err
+    assert "judge them again (python eval.py judge runs/c.json)" in err, err   # the run without verdicts, pasteable
 
 
 def judged_cases(verdicts, tags=()):
@@ -109,7 +110,7 @@ def test_report_gates_follow_compares_rules_for_cases_without_a_verdict(project,
 
     failed = write_run("runs/failed.json", judged_cases([True, True, "failed"]))
     code, out, err = cli("report", failed, "--min-accuracy", "0.5")
-    assert code == 2 and "a judge call failed on 1 case (c2)" in err and "eval.py judge RUN" in err
+    assert code == 2 and "a judge call failed on 1 case (c2)" in err and "judge again (python eval.py judge runs/failed.json)" in err
     assert cli("report", failed)[0] == 0   # without a gate, a report is just a report
     base = write_run("runs/base.json", judged_cases([True, True, True]))
     code, out, err = cli("compare", base, failed, "--fail-on-regression")
@@ -185,7 +186,7 @@ def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli
         got, _, err = cli("report", path, "--min-accuracy", minimum)
         assert got == code, (minimum, err)
         assert f"{says}: accuracy between 3/6 = 50% and 5/6 = 83% (2 undecided cases) against a minimum of" in err
-    assert "judge again (eval.py judge RUN)" in cli("report", path, "--min-accuracy", 0.6)[2]
+    assert "judge again (python eval.py judge runs/b.json)" in cli("report", path, "--min-accuracy", 0.6)[2]
     code, out, err = cli("report", path, "--min-accuracy", 0.83)   # 5/6 is 83.3%: never 83% against 83%
     assert code == 2 and "5/6 = 83.3% (2 undecided cases) against a minimum of 83%" in err
 

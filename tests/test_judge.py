@@ -421,6 +421,23 @@ def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli)
     assert any("unbalanced verdicts (0% failures): raw agreement misleads" in w for w in a["warnings"])
 
 
+def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, judged_split, cli, fake):
+    """Eighth attack on issue 28, item 10: every failure the person gave fell on an answer the judge
+    left without a verdict, and calibrate warned "no failure in the person's verdicts" though there
+    were two. It says where they went, and how many."""
+    judge_replies(fake, lambda cid, model, seed: "Creo que sí." if cid in ("j01", "j02") else verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    with open(project / "human.jsonl", "w") as f:
+        for i in range(1, 11):
+            f.write(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": i > 2}) + "\n")
+    a = json.loads(cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json", "--json")[1])["checks"]["answers"]
+    assert a["failure_detection"] is None and a["undecided"] == 2
+    assert not any("no failure in the person's verdicts" in w for w in a["warnings"]), a["warnings"]
+    assert a["warnings"][0] == ("the person's 2 failures all fell on answers the judge left without a verdict (a "
+                                "tie, an unreadable answer or a failed call): its failure detection cannot be "
+                                "measured; judge them again, or give verdicts on answers it decided")
+
+
 def test_calibrate_input_errors(calibration, project, cli):
     (project / "bad.jsonl").write_text('{"id": "j01", "check": "answers", "pass": "yes"}\n')
     code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
@@ -1179,7 +1196,7 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
         {"name": "says hello", "type": "icontains", "value": "hola"},
         {"name": "answers", "type": "judge", "value": CRITERION}]))
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--checks", judged_split, "--min-accuracy", "0.5")
-    assert code == 2 and f"(eval.py judge RUN --checks {judged_split})" in err, err      # the gate's next step
+    assert code == 2 and f"(python eval.py judge runs/answers-dev-v1.json --checks {judged_split})" in err, err      # the gate's next step
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
     assert code == 2 and "eval.py judge runs/answers-dev-v1.json --checks SPLIT" in err, err
     asked = len(fake.chat_bodies)
@@ -1484,3 +1501,61 @@ def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fa
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert len(load_json("j.json")["results"]) == 10
+
+
+def test_the_printed_judge_command_asks_the_same_judge_and_pastes(judged_split, cli, fake):
+    """Eighth attack on issue 28, item 3: after a run with --judge-model judge2:1b --judge-votes 3
+    --judge-temperature 0.5 whose judge calls failed, stderr said `python eval.py judge -neg.json asks
+    the judge again`: argparse refuses -neg.json as printed, and with -- it asked the default judge (one
+    vote of qwen2.5:7b at T=0). Every printed judge command repeats the judge as recorded, and pastes."""
+    import shlex
+    fake.models += ["judge2:1b", "judge3:1b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults_for = {judge_text(2): ["custom"] * 9}
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0", "--out=-neg.json",
+                         "--judge-model", "judge2:1b", "--judge-votes", "3", "--judge-temperature", "0.5", "--seed", "7")
+    again = ("python eval.py judge --judge-model judge2:1b --judge-votes 3 --judge-temperature 0.5 --seed 7 "
+             "-- -neg.json")
+    assert f"never guessed; {again} asks the judge again" in err, err
+    fake.faults_for = {}
+    before = len(fake.chat_bodies)
+    pasted = shlex.split(again)[2:]   # as printed, with the host of the test's server
+    code, out, err = cli(pasted[0], "--host", fake.url, "--out", "again.json", *pasted[1:])
+    assert code == 0, err
+    asked = [b for b in fake.chat_bodies[before:] if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert {b["model"] for b in asked} == {"judge2:1b"} and len(asked) == 30   # the same judge, three votes each
+    assert {b["options"]["temperature"] for b in asked} == {0.5}
+    # a panel, given on the judge command, is repeated whole (and a path with a space quoted)
+    fake.faults_for = {judge_text(4): ["custom"] * 9}
+    code, out, err = cli("judge", "--host", fake.url, "--retries", "0", "--out", "re f.json",
+                         "--judge-model", "judge2:1b", "--judge-model", "judge3:1b", "--judge-votes", "3",
+                         "--judge-temperature", "0.7", "--judge-max-tokens", "300", "--judge-schema", "--", "-neg.json")
+    assert ("python eval.py judge 're f.json' --judge-model judge2:1b --judge-model judge3:1b --judge-votes 3 "
+            "--judge-temperature 0.7 --judge-max-tokens 300 --judge-schema asks the judge again") in err, err
+    # the audit's advice keeps the judge's models too, changing only the votes and the temperature
+    code, out, err = cli("judge", "--audit", "--", "-neg.json")
+    assert ("Self-consistency (3 votes each)") in out
+    fake.faults_for = {}
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "one.json", "--judge-model", "judge3:1b")[0] == 0
+    out = cli("judge", "one.json", "--audit")[1]
+    assert ("nothing to measure (python eval.py judge one.json --judge-model judge3:1b --judge-votes 3 "
+            "--judge-temperature 0.7 asks again)") in out, out
+
+
+@pytest.mark.parametrize("judge", [
+    {"models": ["-x y", "a'b", "$(touch pwned)"], "votes": "3; touch pwned", "temperature": "0.5\nAccuracy: 100%",
+     "seed": -1, "num_predict": 7},
+    {"models": [5, None], "votes": 2}, {"models": "m"}, "not a judge", None])
+def test_a_printed_judge_command_from_an_edited_run_is_inert_and_pastes(judge):
+    """Attack on the fix of item 3: the judge's options come from the run file, which a person may
+    have edited: each value is one shell word as the file holds it, and nothing breaks the line."""
+    import shlex
+    command = evalpy.judge_command("-my run.json", {"model": "m", "judge": judge}, "-c.jsonl")
+    assert "\n" not in command
+    words = shlex.split(command)
+    assert words[:3] == ["python", "eval.py", "judge"] and words[-2:] == ["--", "-my run.json"]
+    assert "--checks=-c.jsonl" in words
+    if judge and type(judge) is dict and judge.get("votes") == "3; touch pwned":
+        assert words[3:7] == ["--judge-model=-x y", "--judge-model", "a'b", "--judge-model"]
+        assert "$(touch pwned)" in words and "3; touch pwned" in words and "--seed=-1" in words
+        assert "--judge-max-tokens" in words and "7" in words

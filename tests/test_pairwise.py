@@ -599,3 +599,35 @@ def test_a_case_id_with_a_line_break_is_one_line_in_the_pairwise_lists(project, 
     assert not [line for line in (out + err).replace("\u2028", "\n").splitlines() if line.lstrip().startswith("FORGED")], out
     assert "Candidate wins (3): c01, c09\\nFORGED line\\u2028FORGED2, c03" in out
     assert "Answered by only the candidate (not compared): c04\\nFORGED again" in out
+
+
+def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(project, cli, fake):
+    """Eighth attack on issue 28, item 8: a second verdict for the same call appended to the sidecar
+    (c01, "winner": "A") was counted in place of the first ("Baseline wins"), contrary to "the one
+    stored first"; extra fields and a seed that is text were taken too. Each is a damaged file, named."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    sidecar = Path(cand + ".pairwise.json")
+    good = json.loads(sidecar.read_text())
+    first = good["comparisons"][0]["verdicts"][0]
+    assert first["id"] == "c01" and first["winner"] == "B" and first["order"] == "baseline first"
+    for change, says in (
+            (lambda vs: vs.append(dict(vs[0], winner="A")),
+             "the verdict on c01 (trial 1, judge qwen2.5:7b, vote 1, baseline first) is given twice"),
+            (lambda vs: vs[1].update(extra=1), "a verdict on c01 has a field a verdict never has: 'extra'"),
+            (lambda vs: vs[2].update(seed=42.5), "a verdict on c02 has a seed that is not a whole number"),
+            (lambda vs: vs[3].update({"id\x1b[2J": 1}), "a verdict on c02 has a field a verdict never has: 'id\\x1b[2J'"),
+            # attack on the fix: the same call twice in two copies of one comparison
+            ("copy", "a comparison of the same runs by the same judge stored twice")):
+        damaged = json.loads(json.dumps(good))
+        if change == "copy":
+            damaged["comparisons"].append(dict(damaged["comparisons"][0], verdicts=[dict(first, winner="A")]))
+        else:
+            change(damaged["comparisons"][0]["verdicts"])
+        sidecar.write_text(json.dumps(damaged))
+        before = sidecar.read_bytes()
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+        assert code == 2 and "Baseline wins" not in out, out
+        assert f"{cand}.pairwise.json: damaged pairwise file ({says}); move it aside" in err, err
+        assert sidecar.read_bytes() == before

@@ -466,3 +466,25 @@ def test_points_near_the_ends_keep_the_digits_that_tell_them_from_the_end():
     assert evalpy.points(float("nan")) == "+nan pts" and evalpy.signed_points(float("nan")) == "+nan"   # shown, never raised
     assert evalpy.as_points(0.9999) == "99.99" and evalpy.as_points(0.1786) == "17.9"
     assert evalpy.as_points(0.00001) != "0" and evalpy.as_points(1) == "100"
+
+
+def test_a_labels_run_with_no_answer_shows_no_baseline_in_any_view(project, cli, tmp_path):
+    """Eighth attack on issue 28, item 12: a labels run whose every case is an error: the text left
+    the majority baseline out ("no answers to score"), the markdown showed "Majority baseline (always
+    `a`...) | 0/0 = -" and the page a baseline bar of nothing. Views only format the rows: none shows it."""
+    run = split_run("dev", {})
+    for r in run["results"]:
+        r.update(response=None, error="HTTP 500: down")
+    path = write_run("runs/down.json", run)
+    config, cases = evalpy.read_graded(path)
+    head = evalpy.section_of(evalpy.report_rows(config, evalpy.report_score(path, config, cases)), "headline")
+    assert [r["name"] for r in head["rows"]] == ["main"]   # the rows, which every view formats
+    texts = {}
+    for view, flags in (("text", []), ("markdown", ["--markdown"])):
+        code, texts[view], err = cli("report", path, *flags)
+        assert code == 0, err
+    cli("report", path, "--html", tmp_path / "page.html", "--force")
+    texts["html"] = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "no answers to score" in texts["text"]
+    for view, text in texts.items():
+        assert "Majority baseline" not in text and "Majority: always" not in text, view
