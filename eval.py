@@ -5845,6 +5845,58 @@ def left_journal(run_path):
             f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
 
 
+def left_judging(path):
+    """What to say of a judging beside a run file of its name: done, when that file is the run it
+    wrote (a stop came between writing it and removing the judging); else that file is in its way."""
+    if judging_written(path):
+        return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
+                f"remove {shell_word(path + JUDGING_SUFFIX)}")
+    return (f"{shell_word(path)} is not the run {shell_word(path + JUDGING_SUFFIX)} was writing (another config or other "
+            f"votes): move {shell_word(path)} aside, then judge again with the same options to finish it")
+
+
+def judging_written(path):
+    """Whether the run file at path holds a judging's config and every vote it kept."""
+    try:
+        run = load_run(path)
+        with open_regular(path + JUDGING_SUFFIX, "rb") as f:
+            header, lines = exact_json(f.readline().decode("utf-8")), [line for line in f if line.endswith(b"\n")]
+        held = {}
+        for line in lines:
+            entry = exact_json(line.decode("utf-8"))
+            held[json_text([entry["id"], entry["trial"], entry["vote"]["check"], entry["vote"]["model"],
+                            entry["vote"]["vote"]])] = entry
+    except (EvalError, OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        return False
+    stored = {(r["id"], r["trial"]): r.get("judges") or [] for r in run["results"]}
+    return (type(header) is dict and type(header.get("config")) is dict and "judged_from" in run["config"]
+            and same_except(run["config"], header["config"], ("host", "judged_from", "checks_from"))
+            and all(entry["vote"].get("error") or entry["vote"] in stored.get((entry["id"], entry["trial"]), [])
+                    for entry in held.values()))
+
+
+def judged_vote_problem(vote):
+    """What a journaled vote lacks or has that a Vote (ask_judge's) never has, or None: it goes into the
+    judged run as it is. Every field but "unread" is there (done_reason too: judgings are newer than it)."""
+    fields = set(Vote.__annotations__)
+    missing, extra = sorted(fields - {"unread"} - set(vote)), sorted(set(vote) - fields)
+    if missing or extra:
+        return (f"the vote has no {on_one_line(missing[0], 40)!r}" if missing
+                else f"the vote has an unexpected field {on_one_line(extra[0], 40)!r}")
+    return None
+
+
+def judging_line_problem(entry):
+    """What makes a line of a judging other than one vote as `judge` journals it, or None."""
+    if type(entry) is not dict or type(entry.get("id")) is not str or type(entry.get("trial")) is not int:
+        return "not a vote on an answer of this run"
+    if set(entry) != {"id", "trial", "vote"}:
+        return "unexpected fields beside id, trial and vote"
+    vote = entry["vote"]
+    return (votes_problem([vote]) or judged_vote_problem(vote)
+            or (type(vote["vote"]) is not int and "a vote of another check, judge or number"))
+
+
 def resume_command(run_path):
     """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
     command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
@@ -10117,14 +10169,14 @@ def judge_run(args, target):
     run = load_run(args.run)
     if args.checks:
         run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
-    todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
-            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
-    if not todo:
-        raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
-                        + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
-                           f"with it: eval.py judge {shell_word(args.run)} --checks SPLIT"))
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
+    todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
+            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
+    if not todo:   # the command to paste asks the judge asked for now
+        raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
+                        + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
+                           f"with it: {judge_command(args.run, config, checks='SPLIT')}"))
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args)
     prepare_judge(client, config["api"], config["judge"], BINARY)
@@ -10257,36 +10309,6 @@ def begin_judging(target, header, todo, judge):
     raise AssertionError("unreachable: numbered_names never ends")
 
 
-def left_judging(path):
-    """What to say of a judging beside a run file of its name: done, when that file is the run it
-    wrote (a stop came between writing it and removing the judging); else that file is in its way."""
-    if judging_written(path):
-        return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
-                f"remove {shell_word(path + JUDGING_SUFFIX)}")
-    return (f"{shell_word(path)} is not the run {shell_word(path + JUDGING_SUFFIX)} was writing (another config or other "
-            f"votes): move {shell_word(path)} aside, then judge again with the same options to finish it")
-
-
-def judging_written(path):
-    """Whether the run file at path holds a judging's config and every vote it kept."""
-    try:
-        run = load_run(path)
-        with open_regular(path + JUDGING_SUFFIX, "rb") as f:
-            header, lines = exact_json(f.readline().decode("utf-8")), [line for line in f if line.endswith(b"\n")]
-        held = {}
-        for line in lines:
-            entry = exact_json(line.decode("utf-8"))
-            held[json_text([entry["id"], entry["trial"], entry["vote"]["check"], entry["vote"]["model"],
-                            entry["vote"]["vote"]])] = entry
-    except (EvalError, OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
-        return False
-    stored = {(r["id"], r["trial"]): r.get("judges") or [] for r in run["results"]}
-    return (type(header) is dict and type(header.get("config")) is dict and "judged_from" in run["config"]
-            and same_except(run["config"], header["config"], ("host", "judged_from", "checks_from"))
-            and all(entry["vote"].get("error") or entry["vote"] in stored.get((entry["id"], entry["trial"]), [])
-                    for entry in held.values()))
-
-
 def judging_state(path, header):
     """(state, what to say) of the judging at path against the one to make: ("same", None), ("other",
     how its settings differ), ("empty", ...) when a stop before its header was whole left it holding
@@ -10320,32 +10342,6 @@ def judging_state(path, header):
         return "same", None
     return "other", ("holds an interrupted judging of other settings: "
                      + "; ".join(f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ))
-
-
-# A binary judge's vote as ask_judge makes it: these fields, "unread" when its answer was too large to read
-VOTE_FIELDS = {"check", "model", "vote", "seed", "pass", "reason", "raw", "error", "prompt_tokens", "completion_tokens",
-               "done_reason"}
-
-
-def judged_vote_problem(vote):
-    """What a journaled vote lacks or has that ask_judge never writes, or None: it goes into the judged
-    run as it is."""
-    missing, extra = sorted(VOTE_FIELDS - set(vote)), sorted(set(vote) - VOTE_FIELDS - {"unread"})
-    if missing or extra:
-        return (f"the vote has no {on_one_line(missing[0], 40)!r}" if missing
-                else f"the vote has an unexpected field {on_one_line(extra[0], 40)!r}")
-    return None
-
-
-def judging_line_problem(entry):
-    """What makes a line of a judging other than one vote as `judge` journals it, or None."""
-    if type(entry) is not dict or type(entry.get("id")) is not str or type(entry.get("trial")) is not int:
-        return "not a vote on an answer of this run"
-    if set(entry) != {"id", "trial", "vote"}:
-        return "unexpected fields beside id, trial and vote"
-    vote = entry["vote"]
-    return (votes_problem([vote]) or judged_vote_problem(vote)
-            or (type(vote["vote"]) is not int and "a vote of another check, judge or number"))
 
 
 def read_judging(path, todo, judge):
