@@ -48,8 +48,9 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
 import signal
 import sys
 
-if __name__ == "__main__":   # Ctrl-C while the modules below load (requests takes a moment): a word, exit 2, as later
-    signal.signal(signal.SIGINT, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
+if __name__ == "__main__":   # Ctrl-C or SIGTERM while the modules below load (requests takes a moment): a word, exit 2, as later
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
 
 import argparse
 import base64
@@ -5034,6 +5035,21 @@ def run_lock(run_path):
                                                        f"({shell_word(run_path)}); wait for it, or stop it first")
 
 
+def live_holder(run_path):
+    """The pid of a live eval.py writing the run at run_path (its RUN.lock names a process that is
+    running), else None. Read only, never locked: a look from `runs` must not stop a run from taking
+    its lock. A lock left by a killed process names one that is gone."""
+    try:
+        with open_regular(run_path + ".lock", "rb") as f:
+            pid = int(f.read(32).decode("ascii").strip())
+        os.kill(pid, 0)
+    except PermissionError:   # a process of another user holds that pid: alive
+        return str(pid)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return str(pid) if pid != os.getpid() else None
+
+
 def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFFIX, lock_for=run_lock):
     """Create the journal exclusively (it reserves the run's name) and write its header: a run's
     ({"format", "config"}), or the one given (a judging's, with its suffix and lock). An exact name
@@ -5818,9 +5834,9 @@ def journal_written(run_path):
     """Whether the run file at run_path is the one its journal was writing (a stop came between writing
     it and removing the journal): its config the journal's, and every answer in the journal in it. A
     file put there meanwhile (a copy, another run) is not: told to remove the journal, the answers
-    paid for would go with it."""
+    paid for would go with it. A journal that cannot be read raises its EvalError: it is at fault."""
+    config, done = read_journal(run_path + JOURNAL_SUFFIX)
     try:
-        config, done = read_journal(run_path + JOURNAL_SUFFIX)
         run = load_run(run_path)
     except EvalError:
         return False
@@ -5837,8 +5853,12 @@ def same_except(a, b, keys):
 
 
 def left_journal(run_path):
-    """What to say of a journal beside a run file of its name."""
-    if journal_written(run_path):
+    """What to say of a journal beside a run file of its name: done, in its way, or itself damaged."""
+    try:
+        written = journal_written(run_path)
+    except EvalError as e:   # never "move the run file aside" for what is wrong with the journal
+        return f"{e}; {shell_word(run_path)} beside it is a finished run: move the journal aside"
+    if written:
         return (f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
                 f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
     return (f"{shell_word(run_path)} is not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing (another config or other "
@@ -5847,7 +5867,11 @@ def left_journal(run_path):
 
 def left_judging(path):
     """What to say of a judging beside a run file of its name: done, when that file is the run it
-    wrote (a stop came between writing it and removing the judging); else that file is in its way."""
+    wrote (a stop came between writing it and removing the judging); else that file is in its way;
+    or the judging itself is damaged."""
+    problem = judging_problem(path + JUDGING_SUFFIX)
+    if problem:   # never "move the run file aside" for what is wrong with the judging
+        return f"{problem}; {shell_word(path)} beside it is a finished run: move the judging aside"
     if judging_written(path):
         return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
                 f"remove {shell_word(path + JUDGING_SUFFIX)}")
@@ -5855,24 +5879,71 @@ def left_judging(path):
             f"votes): move {shell_word(path)} aside, then judge again with the same options to finish it")
 
 
+def judging_lines(path):
+    """(header, [(line number, entry)]) of a judging, its torn last line left out. Raises EvalError
+    naming the file and line for anything `judge` would refuse of it without the run: a damaged
+    header, a line that is not one vote, a vote of a judge model or number its header does not have."""
+    try:
+        with open_regular(path, "rb") as f:
+            first, rest = f.readline(), [line for line in f if line.endswith(b"\n")]
+    except OSError as e:
+        raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
+    try:
+        header = exact_json(first.decode("utf-8"))
+        judge = header["config"]["judge"]
+        if header["format"] != JUDGING_FORMAT or type(header["config"]["judged_from"]) is not str \
+                or type(judge["models"]) is not list or not all(type(m) is str for m in judge["models"]) \
+                or type(judge["votes"]) is not int:
+            raise TypeError
+    except (ValueError, UnicodeDecodeError, KeyError, TypeError):
+        raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
+    entries = []
+    for number, line in enumerate(rest, 2):
+        try:
+            entry = exact_json(line.decode("utf-8"))
+            problem = judging_line_problem(entry) or (
+                (entry["vote"]["model"] not in judge["models"] or not 1 <= entry["vote"]["vote"] <= judge["votes"])
+                and "a vote of another judge or number")
+        except (ValueError, UnicodeDecodeError) as e:
+            problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+        if problem:
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}")
+        entries.append((number, entry))
+    return header, entries
+
+
+def judging_problem(path):
+    """What `judge` would refuse in a judging, with the run it judges as it is now (its answers and
+    their judge checks, unless --checks gave them), or None."""
+    try:
+        header, entries = judging_lines(path)
+    except EvalError as e:
+        return str(e)
+    config = header["config"]
+    try:
+        run = load_run(config["judged_from"])
+    except EvalError:
+        return None   # (judge says what is wrong with the run it is given)
+    checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in run["results"]}
+    for number, entry in entries:
+        key, vote = (entry["id"], entry["trial"]), entry["vote"]
+        if key not in checks or not config.get("checks_from") and vote["check"] not in checks[key]:
+            return f"{shell_word(path)}:{number}: damaged judging line: a vote on no judge check of an answer of {shell_word(config['judged_from'])}"
+    return None
+
+
 def judging_written(path):
-    """Whether the run file at path holds a judging's config and every vote it kept."""
+    """Whether the run file at path holds a judging's config and every vote it kept (the judging read
+    whole: judging_problem found nothing)."""
     try:
         run = load_run(path)
-        with open_regular(path + JUDGING_SUFFIX, "rb") as f:
-            header, lines = exact_json(f.readline().decode("utf-8")), [line for line in f if line.endswith(b"\n")]
-        held = {}
-        for line in lines:
-            entry = exact_json(line.decode("utf-8"))
-            held[json_text([entry["id"], entry["trial"], entry["vote"]["check"], entry["vote"]["model"],
-                            entry["vote"]["vote"]])] = entry
-    except (EvalError, OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        header, entries = judging_lines(path + JUDGING_SUFFIX)
+    except EvalError:
         return False
     stored = {(r["id"], r["trial"]): r.get("judges") or [] for r in run["results"]}
-    return (type(header) is dict and type(header.get("config")) is dict and "judged_from" in run["config"]
-            and same_except(run["config"], header["config"], ("host", "judged_from", "checks_from"))
-            and all(entry["vote"].get("error") or entry["vote"] in stored.get((entry["id"], entry["trial"]), [])
-                    for entry in held.values()))
+    return ("judged_from" in run["config"] and same_except(run["config"], header["config"], ("host", "judged_from", "checks_from"))
+            and all(entry["vote"]["error"] or entry["vote"] in stored.get((entry["id"], entry["trial"]), [])
+                    for _, entry in entries))
 
 
 def judged_vote_problem(vote):
@@ -5997,12 +6068,21 @@ def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
     if path.endswith(JOURNAL_SUFFIX):
+        run_path = path[:-len(JOURNAL_SUFFIX)]
+        holder = live_holder(run_path)
+        if holder:
+            raise EvalError(f"{shell_word(path)} is the journal of a run eval.py (pid {holder}) is making now; wait for it")
+        if os.path.lexists(run_path):
+            raise EvalError(left_journal(run_path))
         raise EvalError(f"{shell_word(path)} is the journal of an unfinished run: finish it with "
-                        f"`{resume_command(path[:-len(JOURNAL_SUFFIX)])}`, then use the run file")
+                        f"`{resume_command(run_path)}`, then use the run file")
     if path.endswith(JUDGING_SUFFIX) or not os.path.exists(path) and os.path.exists(path + JUDGING_SUFFIX):
         judging = path if path.endswith(JUDGING_SUFFIX) else path + JUDGING_SUFFIX
         if os.path.isfile(judging[:-len(JUDGING_SUFFIX)]):
             raise EvalError(left_judging(judging[:-len(JUDGING_SUFFIX)]))
+        problem = judging_problem(judging)
+        if problem:
+            raise EvalError(f"{problem}; move it aside")
         raise EvalError(f"{shell_word(judging)} holds the votes of a judging that did not finish: the judge command that "
                         f"began it, given again, asks only the rest and writes {shell_word(judging[:-len(JUDGING_SUFFIX)])}")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
@@ -8904,15 +8984,17 @@ def unfinished_listing(path):
                     if split_sha == config["split_sha"] else None)
     except EvalError:
         expected = None
-    resume = resume_command(run_path)
-    figure = (left_journal(run_path) if os.path.lexists(run_path) else   # (resume says the same)
+    resume, holder, written = resume_command(run_path), live_holder(run_path), os.path.lexists(run_path)
+    figure = (f"being made now by eval.py (pid {holder}): {answers} answers so far" if holder else
+              left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}")
     row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure]
-    entry = {"file": path, "unfinished": True, "split": config["split"], "split_sha": config["split_sha"],
+    entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
+             **({"problem": figure} if written and not holder else {}), "split": config["split"], "split_sha": config["split_sha"],
              "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
              **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
-             "answers": answers, "expected_answers": expected, "resume": resume}
+             "answers": answers, "expected_answers": expected, **({"resume": resume} if not holder and not written else {})}
     return row, entry
 
 
@@ -8925,42 +9007,33 @@ def judged_again_text(config):
 
 
 def judging_listing(path):
-    """`runs`: an unfinished judging, from its first line: the run it judges, by whom, how many votes
-    it holds; the judge command that began it finishes it."""
-    try:
-        with open_regular(path, "rb") as f:
-            header, lines = exact_json(f.readline().decode("utf-8")), [line for line in f if line.endswith(b"\n")]
-        config = header["config"]
-        judged_from, models = config["judged_from"], config["judge"]["models"]
-        if header["format"] != JUDGING_FORMAT or type(judged_from) is not str or type(models) is not list \
-                or not all(type(m) is str for m in models):
-            raise TypeError
-    except OSError as e:
-        raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
-    except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError):
-        raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
+    """`runs`: a judging, from its lines: unfinished (the run it judges, by whom, how many votes it
+    holds; the judge command that began it finishes it), left beside its run, being written now, or
+    damaged (what judge would refuse: it is never offered as the way to finish it)."""
+    run_path = path[:-len(JUDGING_SUFFIX)]
+    header, entries = judging_lines(path)   # (a damaged one: listed as such by run_listing)
+    problem = judging_problem(path)
+    if problem:
+        raise EvalError(f"{problem}; move it aside")
     calls = {}   # each call's last vote (one asked again after it failed replaces it)
-    for number, line in enumerate(lines, 2):
-        try:
-            entry = exact_json(line.decode("utf-8"))
-            problem = judging_line_problem(entry)
-        except (ValueError, UnicodeDecodeError) as e:
-            problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
-        if problem:   # the judge command would refuse it: never offered as the way to finish it
-            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}; move it aside")
+    for _, entry in entries:
         vote = entry["vote"]
         calls[json_text([entry["id"], entry["trial"], vote["check"], vote["model"], vote["vote"]])] = vote
     votes = sum(1 for vote in calls.values() if not vote["error"])
-    run_path = path[:-len(JUDGING_SUFFIX)]
+    config = header["config"]
+    judged_from, models = config["judged_from"], config["judge"]["models"]
+    holder = live_holder(run_path)
     written = os.path.lexists(run_path)
     judges = ", ".join(on_one_line(m, 40) for m in models)
-    figure = (left_judging(run_path) if written else
+    figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
+              left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
               "that began it, given again, finishes it")
     model = config.get("model")
     row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
            figure]
-    return row, {"file": path, "unfinished_judging": not written, **({"problem": figure} if written else {}),
+    return row, {"file": path, "unfinished_judging": not written and not holder,
+                 **({"problem": figure} if written and not holder else {}), **({"live": int(holder)} if holder else {}),
                  "judged_from": judged_from, "judges": models, "votes": votes}
 
 
@@ -10281,6 +10354,9 @@ def begin_judging(target, header, todo, judge):
     for path in [out] if exact else numbered_names(out):
         judging = path + JUDGING_SUFFIX
         state, said = judging_state(judging, header) if os.path.lexists(judging) else (None, None)
+        holder = live_holder(path) if state not in (None, "same") else None
+        if holder:   # not "interrupted": another judge is at work on it (the same judging: the lock says so)
+            state, said = "live", f"is being written now by eval.py (pid {holder})"
         if os.path.lexists(path) and state == "same":   # done, or a file in its way: never asked again into a -2
             raise EvalError(left_judging(path))
         if name_taken(path, ("", JOURNAL_SUFFIX)) and not exact:
@@ -10302,7 +10378,8 @@ def begin_judging(target, header, todo, judge):
                  f"{sum(map(len, votes.values())) - failed} of {plural(wanted, 'vote')} kept"
                  + (f", {plural(failed, 'failed call')} to ask again" if failed else ""))
             return path, journal, lock, votes
-        advice = {"other": "judge with what it was begun with to finish it", "empty": "remove it"}.get(state, "move it aside")
+        advice = {"other": "judge with what it was begun with to finish it", "empty": "remove it",
+                  "live": "wait for it"}.get(state, "move it aside")
         if exact:
             raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
         warn(f"note: {shell_word(judging)} {said}; it is left as it is")

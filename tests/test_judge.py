@@ -1488,6 +1488,40 @@ def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(pr
     assert len(judge_calls(fake)) == asked
 
 
+def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(project, judged_split, cli, fake):
+    """Ninth attack on issue 28: `runs` and `report X.judging` offered "the judge command ... finishes it"
+    for lines the judge refuses (a vote number or model outside the judge, a case or check the run has
+    not); beside the run it wrote, a damaged line blamed the run ("move X aside", then every vote paid
+    again), and an id that is a list was a traceback."""
+    interrupted_judging(cli, fake, judged_split)
+    lines = Path("j.json.judging").read_text().splitlines(keepends=True)
+    first = json.loads(lines[1])
+    refused = ((dict(first, vote=dict(first["vote"], vote=0)), "a vote of another judge or number"),
+               (dict(first, vote=dict(first["vote"], model="other:1b")), "a vote of another judge or number"),
+               (dict(first, id="zz"), "a vote on no judge check of an answer of runs/answers-dev-v1.json"),
+               (dict(first, vote=dict(first["vote"], check="nope")), "a vote on no judge check of an answer"),
+               (dict(first, id=["j01"]), "not a vote on an answer of this run"))
+    for bad, says in refused:
+        Path("j.json.judging").write_text("".join(lines) + json.dumps(bad) + "\n")
+        listed = next(e for e in json.loads(cli("runs", ".", "--json")[1]) if e["file"].endswith("j.json.judging"))
+        code, out, err = cli("report", "j.json.judging")
+        for said in (listed["problem"], err):
+            assert f"j.json.judging:{len(lines) + 1}: damaged judging line: {says}" in said and "finishes it" not in said, said
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+        assert code == 2 and f"j.json.judging:{len(lines) + 1}: damaged judging line" in err, err
+    # beside the run it wrote: the damaged line is named, the run is not blamed, and nothing is asked
+    Path("j.json.judging").write_text("".join(lines))
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")[0] == 0
+    asked = len(judge_calls(fake))
+    for bad, says in refused[-1:] + refused[:1]:
+        Path("j.json.judging").write_text("".join(lines) + json.dumps(bad) + "\n")
+        for command in (("report", "j.json.judging"), ("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")):
+            code, out, err = cli(*command)
+            assert code == 2 and "Traceback" not in err and f"damaged judging line: {says}; j.json beside it is a finished run: move " \
+                   "the judging aside" in err, (command, err)
+    assert len(judge_calls(fake)) == asked
+
+
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, after=13)
     fake.latency = 0.2

@@ -324,6 +324,33 @@ def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_a
     assert Path("runs/dev-v3.json.journal").read_bytes() == journal
 
 
+def test_a_journal_beside_its_run_or_being_written_is_never_offered_a_resume(project, cli, fake):
+    """Ninth attack on issue 28: report (and compare, review) on X.json.journal beside its finished run
+    said "finish it with run --resume", which refuses; `runs --json` gave it "unfinished": true and a
+    resume command; a run being made now (its lock held by a live eval.py) was offered a resume too."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = Path("runs/dev-v3.json.journal").read_bytes()
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    Path("runs/dev-v3.json.journal").write_bytes(journal)
+    code, out, err = cli("report", "runs/dev-v3.json.journal")
+    assert code == 2 and "every answer is in runs/dev-v3.json; remove the journal" in err, err
+    listed = next(e for e in json.loads(cli("runs", "--json")[1]) if e["file"].endswith(".journal"))
+    assert listed["unfinished"] is False and "resume" not in listed and "remove the journal" in listed["problem"]
+    # being made now: a live eval.py holds its lock
+    os.unlink("runs/dev-v3.json")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        Path("runs/dev-v3.json.lock").write_text(str(holder.pid))
+        code, out, err = cli("runs")
+        assert f"being made now by eval.py (pid {holder.pid}): 5 answers so far" in out and "--resume" not in out, out
+        code, out, err = cli("report", "runs/dev-v3.json.journal")
+        assert code == 2 and f"a run eval.py (pid {holder.pid}) is making now; wait for it" in err, err
+    finally:
+        holder.kill()
+        holder.wait()
+    assert "finish with: python eval.py run --resume runs/dev-v3.json" in cli("runs")[1]   # its holder gone
+
+
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
     """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
     cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
@@ -1941,10 +1968,13 @@ def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(2.5)   # (a loaded machine's start-up too)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    assert (proc.returncode, err) == (2, "interrupted\n"), err
+    for stop in (signal.SIGINT, signal.SIGTERM):   # SIGTERM too (ninth attack: exit 143 without a word)
+        proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env) if stop == signal.SIGTERM else proc
+        time.sleep(2.5)   # (a loaded machine's start-up too)
+        proc.send_signal(stop)
+        out, err = proc.communicate(timeout=20)
+        assert (proc.returncode, err) == (2, "interrupted\n"), (stop, err)
 
 
 @pytest.mark.parametrize("closed", ["stderr", "both"])
