@@ -10259,6 +10259,9 @@ def judge_run(args, target):
     header = {"format": JUDGING_FORMAT, "answers_sha": sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass")),
               "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
+    failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
+    if failed_before and not args.checks and run["config"].get("judge") == config["judge"]:
+        kept = with_the_runs_own_votes(kept, todo)   # the judge again, as the run's failed calls say to
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal)
         if asked is None:
@@ -10332,6 +10335,22 @@ def ask_judges(args, client, judge, todo, kept, path, journal):
         return None
     progress.update(len(votes), failed, final=True)
     return votes, failed
+
+
+def with_the_runs_own_votes(kept, todo):
+    """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
+    judge calls failed (`judge RUN`, as the run's end says): the votes the run holds stand, as a
+    judging's do, and only the failed calls are asked again, never one already paid for. (A run
+    whose calls all came is judged afresh: the same judge asked again is a question of its own.)"""
+    merged = {}
+    for r in todo:
+        key = (r["id"], r["trial"])
+        own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or [] if not v.get("error")}
+        merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
+    reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
+    if reused > 0:
+        warn(f"the same judge as the run's: its {plural(reused, 'vote')} stand; only the calls that failed are asked")
+    return merged
 
 
 def judge_checks(result):

@@ -1522,6 +1522,31 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
     assert len(judge_calls(fake)) == asked
 
 
+def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(project, judged_split, cli, fake):
+    """Ninth attack on issue 28 (paid twice): after some of a run's judge calls failed, the way to their
+    verdicts (`judge RUN`, as printed) asked every vote again, the good ones too. The same judge as the
+    run's keeps the votes the run holds and asks only the failed calls; another judge asks all."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults = [None] * 30
+    fake.faults[4] = fake.faults[17] = "500"   # in order: each case's answer, then its two votes: j02 vote 1, j06 vote 2
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "2", "--retries", "0",
+                         "--jobs", "1")
+    assert code == 0 and "2 of 20 judge calls failed" in err, err
+    assert "python eval.py judge runs/answers-dev-v1.json --judge-votes 2 asks the judge again" in err
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2")
+    assert code == 0, err
+    assert "the same judge as the run's: its 18 votes stand; only the calls that failed are asked" in err
+    assert len(judge_calls(fake)) - asked == 2
+    judged, run = load_json("runs/answers-dev-v1-judged.json"), load_json("runs/answers-dev-v1.json")
+    for new, old in zip(judged["results"], run["results"]):
+        assert [v for v in old["judges"] if not v["error"]] == [v for v in new["judges"] if v in old["judges"]]
+        assert len(new["judges"]) == 2 and not any(v["error"] for v in new["judges"])
+    asked = len(judge_calls(fake))
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3")[0] == 0
+    assert len(judge_calls(fake)) - asked == 30                       # another judge: asked in full
+
+
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, after=13)
     fake.latency = 0.2
@@ -1557,7 +1582,8 @@ def test_the_printed_judge_command_asks_the_same_judge_and_pastes(judged_split, 
     code, out, err = cli(pasted[0], "--host", fake.url, "--out", "again.json", *pasted[1:])
     assert code == 0, err
     asked = [b for b in fake.chat_bodies[before:] if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
-    assert {b["model"] for b in asked} == {"judge2:1b"} and len(asked) == 30   # the same judge, three votes each
+    # the same judge, three votes: only the three calls that failed are asked (ninth attack), the rest stand
+    assert {b["model"] for b in asked} == {"judge2:1b"} and len(asked) == 3
     assert {b["options"]["temperature"] for b in asked} == {0.5}
     # a panel, given on the judge command, is repeated whole (and a path with a space quoted)
     fake.faults_for = {judge_text(4): ["custom"] * 9}
