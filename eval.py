@@ -5527,12 +5527,19 @@ def open_or_resume(args):
                         f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
-        if os.path.exists(run_path):
-            config, done, turns = answers_to_complete(run_path)
+        if not os.path.exists(run_path):
+            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
+        config, done, turns = answers_to_complete(run_path)
+        unfinished, finished = completions_of(run_path, config)
+        if finished:   # its errors were asked again already: asked a third time, they would be paid twice
+            raise EvalError(completed_in(run_path, finished))
+        if not unfinished:
             # the stored host read again as a given one is: a file's host is never a line break in a message
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
             return config, done, turns, None, run_path, {}
-        raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
+        # an interrupted completion holds answers paid for: gone on with, never a new one begun beside it
+        warn(f"going on with the completion of {shell_word(run_path)} interrupted in {shell_word(unfinished + JOURNAL_SUFFIX)}")
+        run_path = unfinished
     if os.path.exists(run_path):
         raise EvalError(left_journal(run_path))
     turns, where = {}, {}
@@ -5585,11 +5592,55 @@ def finished_turns(r):
     return [dict(t, figures=f) for t, f in zip(turns, figures)]
 
 
+def completion_names(finished):
+    """Where the completions of the finished run `finished` are written: FINISHED-completed.json,
+    then -2, -3 ... (complete_journal takes the first free one)."""
+    base, ext = os.path.splitext(finished)
+    return numbered_names(base + "-completed" + ext)
+
+
+def completions_of(finished, config):
+    """(the run path of an unfinished completion of `finished` or None, that of its last finished
+    completion or None), told by their names and their configs: a completion's is its run's but for
+    the run it completes and the host it asked. `config` is the finished run's, with completed_from."""
+    unfinished = done = None
+    names = completion_names(finished)
+    for path in itertools.takewhile(name_taken, names):
+        if os.path.isfile(path):
+            with contextlib.suppress(EvalError):
+                if same_except(load_run(path)["config"], config, ("host", "completed_from")):
+                    done = path
+        elif unfinished is None and os.path.isfile(path + JOURNAL_SUFFIX) and not os.path.lexists(path):
+            header = journal_config(path + JOURNAL_SUFFIX)
+            if header is not None and same_except(header, config, ("host", "completed_from")):
+                unfinished = path
+    return unfinished, done
+
+
+def completed_in(finished, completion):
+    """What to say of a run whose errors were asked again in `completion`: that run, and how to
+    complete it in turn if calls failed again."""
+    try:
+        errors = sum(r.get("error") is not None for r in load_run(completion)["results"])
+    except EvalError:
+        errors = 0
+    return (f"{shell_word(finished)} was completed in {shell_word(completion)}, which has "
+            + (f"{plural(errors, 'error')}: {resume_command(completion)}" if errors else "no error; use that run"))
+
+
+def finished_completion(finished, config):
+    """The last finished completion of the run at `finished`, or None: `runs` and report's gates name
+    it instead of `run --resume`, which would refuse."""
+    try:
+        return completions_of(finished, dict(config, completed_from=finished))[1]
+    except OSError:
+        return None
+
+
 def complete_journal(finished, config, done, turns):
     """The journal of a run that completes `finished` in a file of its own, holding the answers
     it keeps, so that the completion can itself be interrupted and resumed."""
-    base, ext = os.path.splitext(finished)
-    run_path, journal, lock = open_journal(base + "-completed" + ext, config)
+    run_path, journal, lock = open_journal(next(completion_names(finished)), config)
     try:
         for (case_id, trial), answer in done.items():
             append_journal(journal, {"id": case_id, "trial": trial, **answer})
@@ -8870,8 +8921,10 @@ def run_listing(folder):
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
+        completed = finished_completion(path, config) if s["errors"] else None
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
-            figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
+            figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
+                                                                    else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
                      str(config.get("date", "-"))[:16], figure])
@@ -8881,7 +8934,8 @@ def run_listing(folder):
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"],
-                        **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {})})
+                        **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {}),
+                        **({"completed_in": completed} if completed else {})})
     # by the instant each date names (read_graded refused one that names none); undated runs last
     order = sorted(range(len(listing)), key=lambda i: (listing[i].get("date") is not None,
                                                        listing[i].get("date") and run_instant(listing[i]["date"])),
@@ -8992,7 +9046,7 @@ def stray_warning(file, strays):
             f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
 
 
-def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None):
+def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None, completed=None):
     """(exit code, messages) for the gates asked of a report. Scored with a split's checks now
     (report --checks), the judge to ask again is asked with them: a judge check added after the run
     was never asked, and plain `judge RUN` would not see it."""
@@ -9003,9 +9057,10 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     for tag in must_pass:
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
-    if s["errors"]:
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
-                   "model); finish the run (run --resume) or run again"]
+    if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the model); "
+                   + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: judge that run" if completed
+                      else "finish the run (run --resume) or run again")]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if left_open_by_failed_call(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
@@ -12651,7 +12706,8 @@ def cmd_report(args):
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
     s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
-    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config)
+    completed = finished_completion(args.run, config) if s["errors"] else None
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config, completed)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run, config), args.checks])

@@ -1978,3 +1978,55 @@ def test_a_run_started_with_stderr_closed_finishes(project, fake):
                           env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
     assert done.returncode == 0 and done.stdout.startswith("Accuracy: 3/3")
     assert len(load_json(project / "runs" / "dev-v3.json")["results"]) == 3
+
+
+# --- ninth attack on issue 28: the run side of finishing, completing and writing a run
+
+def run_with_errors(project, cli, fake, out="runs/dev-v3.json", failing=3):
+    """A finished run whose first `failing` cases got no answer (a 500, no retry)."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:failing]}
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", out)[0] == 2
+    fake.chat_bodies.clear()
+
+
+def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(project, cli, fake, monkeypatch):
+    """Ninth attack on issue 28, item 5: `run --resume R` of a run with errors, interrupted, left
+    R-completed.json.journal holding paid answers; the same command then began R-completed-2.json
+    and asked every error again. Once a completion was written, `runs` and report's gates still said
+    "run --resume" for R, and following that paid for its errors a third time."""
+    run_with_errors(project, cli, fake)
+    original = Path("runs/dev-v3.json").read_bytes()
+    with monkeypatch.context() as patched:   # stopped as it writes its file: every answer paid is in its journal
+        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and Path("runs/dev-v3-completed.json.journal").exists() and len(fake.chat_bodies) == 3
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    assert ("going on with the completion of runs/dev-v3.json interrupted in runs/dev-v3-completed.json.journal"
+            in err), err
+    assert len(fake.chat_bodies) == 3 and "wrote runs/dev-v3-completed.json" in err   # nothing asked twice
+    assert sorted(os.listdir("runs")) == ["dev-v3-completed.json", "dev-v3.json"]
+    assert Path("runs/dev-v3.json").read_bytes() == original
+    code, out, err = cli("runs")
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json"])
+    assert "(3 errors: completed in runs/dev-v3-completed.json)" in line and "run --resume" not in line, line
+    listed = {e["file"]: e for e in json.loads(cli("runs", "--json")[1])}
+    assert listed["runs/dev-v3.json"]["completed_in"] == "runs/dev-v3-completed.json"
+    code, out, err = cli("report", "runs/dev-v3.json", "--min-accuracy", "0.5")
+    assert code == 2 and "runs/dev-v3.json was completed in runs/dev-v3-completed.json" in out + err, (out, err)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has no "
+                                 "error; use that run\n"), err
+    assert len(fake.chat_bodies) == 3 and sorted(os.listdir("runs")) == ["dev-v3-completed.json", "dev-v3.json"]
+
+
+def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_it(project, cli, fake):
+    run_with_errors(project, cli, fake)
+    fake.faults_for = {text: ["500"] for text in sorted(fake.answers)[:1]}
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--retries", "0")[0] == 2
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has 1 "
+                                 "error: python eval.py run --resume runs/dev-v3-completed.json\n"), err
+    assert len(fake.chat_bodies) == 3
