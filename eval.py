@@ -1121,6 +1121,18 @@ class FileLock:
         self.release()
 
 
+def lock_holder_of(path):
+    """The pid of the process holding the FileLock at path, or None if none does (a lock file a killed
+    process left holds nothing): the lock is tried, and let go at once if taken."""
+    try:
+        FileLock(path, lambda holder: holder).release()
+    except EvalError as e:
+        return str(e)
+    except OSError:   # it cannot even be made (a full disk, a folder not ours): no process holds it
+        return None
+    return None
+
+
 def lock_holder(handle):
     """The pid in a lock file another process holds ("?" if none): the holder may be between
     emptying the file and writing its pid, so it is read a few times."""
@@ -4994,10 +5006,22 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     if folder and not os.path.isdir(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
     for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
+        if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken):   # a run's answers, paid for: never "remove it"
+            raise EvalError(f"--out {shell_word(out)}: {journal_in_the_way(out)}, or give another --out")
         if os.path.lexists(taken):
             raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
     return out, True
+
+
+def journal_in_the_way(run_path):
+    """What the journal at a run's name is: a live run's (its lock held, the holder named) or an
+    interrupted one's, with the command that finishes it."""
+    holder = lock_holder_of(run_path + ".lock")
+    if holder is not None:
+        return (f"another eval.py (pid {on_one_line(holder, 20)}) is writing this run ({shell_word(run_path + JOURNAL_SUFFIX)}); "
+                "wait for it")
+    return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
 
 
 def numbered_names(path):
@@ -6040,7 +6064,11 @@ def write_run(run, run_path):
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(run_path)} ({e.strerror}); every answer is kept in "
                         f"{shell_word(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
-    os.unlink(run_path + JOURNAL_SUFFIX)
+    try:
+        os.unlink(run_path + JOURNAL_SUFFIX)
+    except FileNotFoundError:   # removed by hand meanwhile: the run file holds every answer, which is what matters
+        warn(f"note: {shell_word(run_path + JOURNAL_SUFFIX)} was removed while the run was writing; {shell_word(run_path)} "
+             "holds every answer")
     warn(f"wrote {shell_word(run_path)}")
 
 

@@ -2030,3 +2030,38 @@ def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_
     assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has 1 "
                                  "error: python eval.py run --resume runs/dev-v3-completed.json\n"), err
     assert len(fake.chat_bodies) == 3
+
+
+def test_an_out_held_by_a_journal_says_whether_its_run_is_unfinished_or_live(project, cli, fake):
+    """Ninth attack on issue 28, item 6: `run --out X` beside X.journal said "remove it or give
+    another --out", both for an interrupted run (whose paid answers would go) and a live one."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 2 and err == ("error: --out runs/dev-v3.json: runs/dev-v3.json.journal holds an unfinished run "
+                                 "(interrupted); finish it with: python eval.py run --resume runs/dev-v3.json, "
+                                 "or give another --out\n"), err
+    os.unlink("runs/dev-v3.json.journal")
+    fake.latency = 0.1
+    live = start_run(project, fake, "--out", "runs/live.json")
+    wait_for_answers(project / "runs" / "live.json.journal", 1)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/live.json")
+    fake.latency = 0
+    assert code == 2 and err == (f"error: --out runs/live.json: another eval.py (pid {live.pid}) is writing this run "
+                                 "(runs/live.json.journal); wait for it, or give another --out\n"), err
+    assert live.communicate(timeout=30) and live.returncode == 0
+
+
+def test_a_journal_removed_while_its_run_is_written_ends_the_run_well(project, cli, fake, monkeypatch):
+    """Ninth attack on issue 28, item 6: a journal removed by hand during a live run turned the run,
+    written whole, into `error: X.journal: No such file or directory`, exit 2, and no report."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    write_file = evalpy.write_file
+
+    def write_then_lose_the_journal(path, pieces, replace=False):
+        write_file(path, pieces, replace)
+        os.unlink(path + ".journal")
+    monkeypatch.setattr(evalpy, "write_file", write_then_lose_the_journal)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert "note: runs/x.json.journal was removed while the run was writing; runs/x.json holds every answer" in err, err
+    assert "wrote runs/x.json" in err and len(load_json("runs/x.json")["results"]) == 28
