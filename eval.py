@@ -5564,7 +5564,7 @@ def open_or_resume(args):
         # an interrupted completion holds answers paid for: gone on with, never a new one begun beside it
         warn(f"going on with the completion of {shell_word(run_path)} interrupted in {shell_word(unfinished + JOURNAL_SUFFIX)}")
         run_path = unfinished
-    if os.path.exists(run_path):
+    if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
     turns, where = {}, {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where)
@@ -5911,8 +5911,25 @@ def same_except(a, b, keys):
     return {k: v for k, v in a.items() if k not in keys} == {k: v for k, v in b.items() if k not in keys}
 
 
+def what_is_there(path):
+    """What is at a run's name that is not a file (and so never the run): a link to nothing, a folder,
+    a pipe or a device; None for a file or a link to one."""
+    if os.path.islink(path) and not os.path.exists(path):
+        try:
+            return f"a link to {shell_word(os.readlink(path))}, which does not exist"
+        except OSError:   # gone meanwhile
+            return "a link to nothing"
+    if os.path.isdir(path):
+        return "a folder"
+    return "a pipe or a device" if os.path.lexists(path) and not os.path.isfile(path) else None
+
+
 def left_journal(run_path):
-    """What to say of a journal beside a run file of its name."""
+    """What to say of a journal beside a run file of its name (or anything else there)."""
+    there = what_is_there(run_path)
+    if there:
+        return (f"{shell_word(run_path)} is {there}, not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing: "
+                f"move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
     if journal_written(run_path):
         return (f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
                 f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")

@@ -2065,3 +2065,19 @@ def test_a_journal_removed_while_its_run_is_written_ends_the_run_well(project, c
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert "note: runs/x.json.journal was removed while the run was writing; runs/x.json holds every answer" in err, err
     assert "wrote runs/x.json" in err and len(load_json("runs/x.json")["results"]) == 28
+
+
+def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
+    """Ninth attack on issue 28, item 10: with a link to nothing at the run's name beside its journal,
+    `run --resume` asked every missing answer, then said the file "appeared while the run was writing"."""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.symlink("/nonexistent/x.json", "runs/dev-v3.json")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert err == ("error: runs/dev-v3.json is a link to /nonexistent/x.json, which does not exist, not the run "
+                   "runs/dev-v3.json.journal was writing: move runs/dev-v3.json aside, then: "
+                   "python eval.py run --resume runs/dev-v3.json\n"), err
+    os.unlink("runs/dev-v3.json")
+    os.mkdir("runs/dev-v3.json")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == [] and "error: runs/dev-v3.json is a folder, not the run" in err, err
