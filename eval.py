@@ -5799,7 +5799,11 @@ def run_split(args):
             return None   # interrupted: the answers are in the journal
         run = assemble_run(config, inputs.cases, done)
         del done, inputs   # the run holds what is needed now; a 100k-case run is big
-        write_run(run, run_path)
+        try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
+            write_run(run, run_path)
+        except KeyboardInterrupt:   # where the answers are depends on how far the write went: say which
+            warn(stopped_writing(run_path))
+            return None
     finally:
         lock.release()
     return run, run_path, baseline, errors
@@ -6087,6 +6091,18 @@ def write_run(run, run_path):
         warn(f"note: {shell_word(run_path + JOURNAL_SUFFIX)} was removed while the run was writing; {shell_word(run_path)} "
              "holds every answer")
     warn(f"wrote {shell_word(run_path)}")
+
+
+def stopped_writing(run_path):
+    """What to say of a stop as a run file is written (as judge_run says of a judged one): not yet
+    written, the journal holds every answer; written, its journal left beside it; or all done."""
+    journal = run_path + JOURNAL_SUFFIX
+    if not os.path.lexists(run_path):
+        return (f"interrupted while writing {shell_word(run_path)}: every answer is kept in {shell_word(journal)}\n"
+                f"Resume with: {resume_command(run_path)}")
+    if os.path.lexists(journal):
+        return left_journal(run_path)
+    return f"interrupted just after writing {shell_word(run_path)}: every answer is in it (report {shell_word(run_path)})"
 
 
 def load_run(path):

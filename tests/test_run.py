@@ -2081,3 +2081,29 @@ def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, 
     os.mkdir("runs/dev-v3.json")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and fake.chat_bodies == [] and "error: runs/dev-v3.json is a folder, not the run" in err, err
+
+
+def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project, cli, fake, monkeypatch):
+    """Ninth attack on issue 28, item 13: a stop between writing the run file and removing its journal
+    printed only "interrupted"; the judge's equivalent names both files."""
+    interrupted_journal(project, cli, fake, keep=5)
+    write_file = evalpy.write_file
+
+    def stopped(after):   # a Ctrl-C (or SIGTERM) that comes as the run is written, or just after
+        def write(path, pieces, replace=False):
+            if after:
+                write_file(path, pieces, replace)
+            raise KeyboardInterrupt
+        return write
+    monkeypatch.setattr(evalpy, "write_file", stopped(False))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("interrupted while writing runs/dev-v3.json: every answer is kept in "
+                                      "runs/dev-v3.json.journal\nResume with: python eval.py run --resume "
+                                      "runs/dev-v3.json\n"), err
+    assert not Path("runs/dev-v3.json").exists() and len(fake.chat_bodies) == 23
+    monkeypatch.setattr(evalpy, "write_file", stopped(True))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind "
+                                      "by a stop just after the run file was written: every answer is in "
+                                      "runs/dev-v3.json; remove the journal\n"), err
+    assert len(fake.chat_bodies) == 23   # the second asked nothing: every answer was kept
