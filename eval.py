@@ -5625,19 +5625,20 @@ def completion_names(finished):
 
 def completions_of(finished, config):
     """(the run path of an unfinished completion of `finished` or None, that of its last finished
-    completion or None), told by their names and their configs: a completion's is its run's but for
-    the run it completes and the host it asked. `config` is the finished run's, with completed_from."""
+    completion or None), told by their names and their configs: a completion's is its run's with the
+    run it completes (completed_from: a copy of the run is none), perhaps asked at another host. `config` is the finished run's, with completed_from."""
     unfinished = done = None
-    names = completion_names(finished)
-    for path in itertools.takewhile(name_taken, names):
+    def ours(other):
+        return other is not None and "completed_from" in other and same_except(other, config, ("host", "completed_from"))
+    for path in itertools.takewhile(name_taken, completion_names(finished)):
+        written = None
         if os.path.isfile(path):
             with contextlib.suppress(EvalError):
-                if same_except(load_run(path)["config"], config, ("host", "completed_from")):
-                    done = path
-        elif unfinished is None and os.path.isfile(path + JOURNAL_SUFFIX) and not os.path.lexists(path):
-            header = journal_config(path + JOURNAL_SUFFIX)
-            if header is not None and same_except(header, config, ("host", "completed_from")):
-                unfinished = path
+                written = load_run(path)["config"]
+        if ours(written):
+            done = path
+        elif unfinished is None and os.path.isfile(path + JOURNAL_SUFFIX) and ours(journal_config(path + JOURNAL_SUFFIX)):
+            unfinished = path   # (another file at its name: resuming it says so, with what finishes it)
     return unfinished, done
 
 

@@ -2107,3 +2107,21 @@ def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project,
                                       "by a stop just after the run file was written: every answer is in "
                                       "runs/dev-v3.json; remove the journal\n"), err
     assert len(fake.chat_bodies) == 23   # the second asked nothing: every answer was kept
+
+
+def test_an_interrupted_completion_behind_another_file_is_named_not_begun_again(project, cli, fake, monkeypatch):
+    """Item 5 attacked again: a file at the completion's name that is not it (a copy of the run) hid
+    its journal, and a second completion began beside it, asking the errors again."""
+    run_with_errors(project, cli, fake)
+    with monkeypatch.context() as patched:
+        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 2
+    Path("runs/dev-v3-completed.json").write_bytes(Path("runs/dev-v3.json").read_bytes())
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and len(fake.chat_bodies) == 3 and not Path("runs/dev-v3-completed-2.json.journal").exists()
+    assert err.endswith("error: runs/dev-v3-completed.json is not the run runs/dev-v3-completed.json.journal was writing "
+                        "(another config or other answers): move runs/dev-v3-completed.json aside, then: "
+                        "python eval.py run --resume runs/dev-v3-completed.json\n"), err
+    os.unlink("runs/dev-v3-completed.json")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 3 and "wrote runs/dev-v3-completed.json" in err, err
