@@ -5626,7 +5626,8 @@ def completion_names(finished):
 def completions_of(finished, config):
     """(the run path of an unfinished completion of `finished` or None, that of its last finished
     completion or None), told by their names and their configs: a completion's is its run's with the
-    run it completes (completed_from: a copy of the run is none), perhaps asked at another host. `config` is the finished run's, with completed_from."""
+    run it completes (completed_from: a copy of the run is none), perhaps asked at another host.
+    `config` is the finished run's, with completed_from."""
     unfinished = done = None
     def ours(other):
         return other is not None and "completed_from" in other and same_except(other, config, ("host", "completed_from"))
