@@ -5006,8 +5006,9 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     if folder and not os.path.isdir(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
     for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
-        if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken):   # a run's answers, paid for: never "remove it"
-            raise EvalError(f"--out {shell_word(out)}: {journal_in_the_way(out)}, or give another --out")
+        in_the_way = journal_in_the_way(out) if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken) else None
+        if in_the_way:   # a run's answers, paid for: never "remove it"
+            raise EvalError(f"--out {shell_word(out)}: {in_the_way}, or give another --out")
         if os.path.lexists(taken):
             raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
@@ -5015,12 +5016,14 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
 
 
 def journal_in_the_way(run_path):
-    """What the journal at a run's name is: a live run's (its lock held, the holder named) or an
-    interrupted one's, with the command that finishes it."""
+    """What the journal at a run's name is: a live run's (its lock held, the holder named), an
+    interrupted one's, with the command that finishes it, or None when it is no run's journal."""
     holder = lock_holder_of(run_path + ".lock")
     if holder is not None:
         return (f"another eval.py (pid {on_one_line(holder, 20)}) is writing this run ({shell_word(run_path + JOURNAL_SUFFIX)}); "
                 "wait for it")
+    if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
+        return None
     return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
 
 
