@@ -4995,10 +4995,25 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     if folder and not os.path.isdir(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
     for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
+        in_the_way = journal_in_the_way(out) if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken) else None
+        if in_the_way:   # a run's answers, paid for: never "remove it"
+            raise EvalError(f"--out {shell_word(out)}: {in_the_way}, or give another --out")
         if os.path.lexists(taken):
             raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists, and eval.py never overwrites a run; remove it or "
                             "give another --out (without --out, the next free name is used)")
     return out, True
+
+
+def journal_in_the_way(run_path):
+    """What the journal at a run's name is: a live run's (its lock held, the holder named), an
+    interrupted one's, with the command that finishes it, or None when it is no run's journal."""
+    holder = live_holder(run_path)   # (read, never taken: a look must not stop the run it looks at)
+    if holder is not None:
+        return (f"another eval.py (pid {on_one_line(holder, 20)}) is writing this run ({shell_word(run_path + JOURNAL_SUFFIX)}); "
+                "wait for it")
+    if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
+        return None
+    return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
 
 
 def numbered_names(path):
@@ -5543,13 +5558,20 @@ def open_or_resume(args):
                         f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
-        if os.path.exists(run_path):
-            config, done, turns = answers_to_complete(run_path)
+        if not os.path.exists(run_path):
+            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
+        config, done, turns = answers_to_complete(run_path)
+        unfinished, finished = completions_of(run_path, config)
+        if finished:   # its errors were asked again already: asked a third time, they would be paid twice
+            raise EvalError(completed_in(run_path, finished))
+        if not unfinished:
             # the stored host read again as a given one is: a file's host is never a line break in a message
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
             return config, done, turns, None, run_path, {}
-        raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
-    if os.path.exists(run_path):
+        # an interrupted completion holds answers paid for: gone on with, never a new one begun beside it
+        warn(f"going on with the completion of {shell_word(run_path)} interrupted in {shell_word(unfinished + JOURNAL_SUFFIX)}")
+        run_path = unfinished
+    if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
     turns, where = {}, {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where)
@@ -5601,11 +5623,57 @@ def finished_turns(r):
     return [dict(t, figures=f) for t, f in zip(turns, figures)]
 
 
+def completion_names(finished):
+    """Where the completions of the finished run `finished` are written: FINISHED-completed.json,
+    then -2, -3 ... (complete_journal takes the first free one)."""
+    base, ext = os.path.splitext(finished)
+    return numbered_names(base + "-completed" + ext)
+
+
+def completions_of(finished, config):
+    """(the run path of an unfinished completion of `finished` or None, that of its last finished
+    completion or None), told by their names and their configs: a completion's is its run's with the
+    run it completes (completed_from: a copy of the run is none), perhaps asked at another host.
+    `config` is the finished run's, with completed_from."""
+    unfinished = done = None
+    def ours(other):
+        return other is not None and "completed_from" in other and same_except(other, config, ("host", "completed_from"))
+    for path in itertools.takewhile(name_taken, completion_names(finished)):
+        written = None
+        if os.path.isfile(path):
+            with contextlib.suppress(EvalError):
+                written = load_run(path)["config"]
+        if ours(written):
+            done = path
+        elif unfinished is None and os.path.isfile(path + JOURNAL_SUFFIX) and ours(journal_config(path + JOURNAL_SUFFIX)):
+            unfinished = path   # (another file at its name: resuming it says so, with what finishes it)
+    return unfinished, done
+
+
+def completed_in(finished, completion):
+    """What to say of a run whose errors were asked again in `completion`: that run, and how to
+    complete it in turn if calls failed again."""
+    try:
+        errors = sum(r.get("error") is not None for r in load_run(completion)["results"])
+    except EvalError:
+        errors = 0
+    return (f"{shell_word(finished)} was completed in {shell_word(completion)}, which has "
+            + (f"{plural(errors, 'error')}: {resume_command(completion)}" if errors else "no error; use that run"))
+
+
+def finished_completion(finished, config):
+    """The last finished completion of the run at `finished`, or None: `runs` and report's gates name
+    it instead of `run --resume`, which would refuse."""
+    try:
+        return completions_of(finished, dict(config, completed_from=finished))[1]
+    except OSError:
+        return None
+
+
 def complete_journal(finished, config, done, turns):
     """The journal of a run that completes `finished` in a file of its own, holding the answers
     it keeps, so that the completion can itself be interrupted and resumed."""
-    base, ext = os.path.splitext(finished)
-    run_path, journal, lock = open_journal(base + "-completed" + ext, config)
+    run_path, journal, lock = open_journal(next(completion_names(finished)), config)
     try:
         for (case_id, trial), answer in done.items():
             append_journal(journal, {"id": case_id, "trial": trial, **answer})
@@ -5740,7 +5808,11 @@ def run_split(args):
             return None   # interrupted: the answers are in the journal
         run = assemble_run(config, inputs.cases, done)
         del done, inputs   # the run holds what is needed now; a 100k-case run is big
-        write_run(run, run_path)
+        try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
+            write_run(run, run_path)
+        except KeyboardInterrupt:   # where the answers are depends on how far the write went: say which
+            warn(stopped_writing(run_path))
+            return None
     finally:
         lock.release()
     return run, run_path, baseline, errors
@@ -5852,8 +5924,26 @@ def same_except(a, b, keys):
     return {k: v for k, v in a.items() if k not in keys} == {k: v for k, v in b.items() if k not in keys}
 
 
+def what_is_there(path):
+    """What is at a run's name that is not a file (and so never the run): a link to nothing, a folder,
+    a pipe or a device; None for a file or a link to one."""
+    if os.path.islink(path) and not os.path.exists(path):
+        try:
+            return f"a link to {shell_word(os.readlink(path))}, which does not exist"
+        except OSError:   # gone meanwhile
+            return "a link to nothing"
+    if os.path.isdir(path):
+        return "a folder"
+    return "a pipe or a device" if os.path.lexists(path) and not os.path.isfile(path) else None
+
+
 def left_journal(run_path):
-    """What to say of a journal beside a run file of its name: done, in its way, or itself damaged."""
+    """What to say of a journal beside a run file of its name (or anything else there): done, in its
+    way, or itself damaged."""
+    there = what_is_there(run_path)
+    if there:
+        return (f"{shell_word(run_path)} is {there}, not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing: "
+                f"move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
     try:
         written = journal_written(run_path)
     except EvalError as e:   # never "move the run file aside" for what is wrong with the journal
@@ -6060,8 +6150,24 @@ def write_run(run, run_path):
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(run_path)} ({e.strerror}); every answer is kept in "
                         f"{shell_word(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
-    os.unlink(run_path + JOURNAL_SUFFIX)
+    try:
+        os.unlink(run_path + JOURNAL_SUFFIX)
+    except FileNotFoundError:   # removed by hand meanwhile: the run file holds every answer, which is what matters
+        warn(f"note: {shell_word(run_path + JOURNAL_SUFFIX)} was removed while the run was writing; {shell_word(run_path)} "
+             "holds every answer")
     warn(f"wrote {shell_word(run_path)}")
+
+
+def stopped_writing(run_path):
+    """What to say of a stop as a run file is written (as judge_run says of a judged one): not yet
+    written, the journal holds every answer; written, its journal left beside it; or all done."""
+    journal = run_path + JOURNAL_SUFFIX
+    if not os.path.lexists(run_path):
+        return (f"interrupted while writing {shell_word(run_path)}: every answer is kept in {shell_word(journal)}\n"
+                f"Resume with: {resume_command(run_path)}")
+    if os.path.lexists(journal):
+        return left_journal(run_path)
+    return f"interrupted just after writing {shell_word(run_path)}: every answer is in it (report {shell_word(run_path)})"
 
 
 def load_run(path):
@@ -8950,8 +9056,10 @@ def run_listing(folder):
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
+        completed = finished_completion(path, config) if s["errors"] else None
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
-            figure += f" ({plural(len(s['errors']), 'error')}: run --resume)"
+            figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
+                                                                    else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
                      str(config.get("date", "-"))[:16], figure])
@@ -8961,7 +9069,8 @@ def run_listing(folder):
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"],
-                        **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {})})
+                        **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {}),
+                        **({"completed_in": completed} if completed else {})})
     # by the instant each date names (read_graded refused one that names none); undated runs last
     order = sorted(range(len(listing)), key=lambda i: (listing[i].get("date") is not None,
                                                        listing[i].get("date") and run_instant(listing[i]["date"])),
@@ -9065,7 +9174,7 @@ def stray_warning(file, strays):
             f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
 
 
-def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None):
+def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None, completed=None):
     """(exit code, messages) for the gates asked of a report. Scored with a split's checks now
     (report --checks), the judge to ask again is asked with them: a judge check added after the run
     was never asked, and plain `judge RUN` would not see it."""
@@ -9076,9 +9185,10 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     for tag in must_pass:
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
-    if s["errors"]:
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the "
-                   "model); finish the run (run --resume) or run again"]
+    if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the model); "
+                   + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: judge that run" if completed
+                      else "finish the run (run --resume) or run again")]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if left_open_by_failed_call(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
@@ -12747,7 +12857,8 @@ def cmd_report(args):
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
     s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
-    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config)
+    completed = finished_completion(args.run, config) if s["errors"] else None
+    code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config, completed)
     if args.html is not None:
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run, config), args.checks])

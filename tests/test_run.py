@@ -2008,3 +2008,150 @@ def test_a_run_started_with_stderr_closed_finishes(project, fake):
                           env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
     assert done.returncode == 0 and done.stdout.startswith("Accuracy: 3/3")
     assert len(load_json(project / "runs" / "dev-v3.json")["results"]) == 3
+
+
+# --- ninth attack on issue 28: the run side of finishing, completing and writing a run
+
+def run_with_errors(project, cli, fake, out="runs/dev-v3.json", failing=3):
+    """A finished run whose first `failing` cases got no answer (a 500, no retry)."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for = {text: ["500"] for text in sorted(key)[:failing]}
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", out)[0] == 2
+    fake.chat_bodies.clear()
+
+
+def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(project, cli, fake, monkeypatch):
+    """Ninth attack on issue 28, item 5: `run --resume R` of a run with errors, interrupted, left
+    R-completed.json.journal holding paid answers; the same command then began R-completed-2.json
+    and asked every error again. Once a completion was written, `runs` and report's gates still said
+    "run --resume" for R, and following that paid for its errors a third time."""
+    run_with_errors(project, cli, fake)
+    original = Path("runs/dev-v3.json").read_bytes()
+    with monkeypatch.context() as patched:   # stopped as it writes its file: every answer paid is in its journal
+        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and Path("runs/dev-v3-completed.json.journal").exists() and len(fake.chat_bodies) == 3
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    assert ("going on with the completion of runs/dev-v3.json interrupted in runs/dev-v3-completed.json.journal"
+            in err), err
+    assert len(fake.chat_bodies) == 3 and "wrote runs/dev-v3-completed.json" in err   # nothing asked twice
+    assert sorted(os.listdir("runs")) == ["dev-v3-completed.json", "dev-v3.json"]
+    assert Path("runs/dev-v3.json").read_bytes() == original
+    code, out, err = cli("runs")
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json"])
+    assert "(3 errors: completed in runs/dev-v3-completed.json)" in line and "run --resume" not in line, line
+    listed = {e["file"]: e for e in json.loads(cli("runs", "--json")[1])}
+    assert listed["runs/dev-v3.json"]["completed_in"] == "runs/dev-v3-completed.json"
+    code, out, err = cli("report", "runs/dev-v3.json", "--min-accuracy", "0.5")
+    assert code == 2 and "runs/dev-v3.json was completed in runs/dev-v3-completed.json" in out + err, (out, err)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has no "
+                                 "error; use that run\n"), err
+    assert len(fake.chat_bodies) == 3 and sorted(os.listdir("runs")) == ["dev-v3-completed.json", "dev-v3.json"]
+
+
+def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_it(project, cli, fake):
+    run_with_errors(project, cli, fake)
+    fake.faults_for = {text: ["500"] for text in sorted(fake.answers)[:1]}
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--retries", "0")[0] == 2
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has 1 "
+                                 "error: python eval.py run --resume runs/dev-v3-completed.json\n"), err
+    assert len(fake.chat_bodies) == 3
+
+
+def test_an_out_held_by_a_journal_says_whether_its_run_is_unfinished_or_live(project, cli, fake):
+    """Ninth attack on issue 28, item 6: `run --out X` beside X.journal said "remove it or give
+    another --out", both for an interrupted run (whose paid answers would go) and a live one."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 2 and err == ("error: --out runs/dev-v3.json: runs/dev-v3.json.journal holds an unfinished run "
+                                 "(interrupted); finish it with: python eval.py run --resume runs/dev-v3.json, "
+                                 "or give another --out\n"), err
+    os.unlink("runs/dev-v3.json.journal")
+    fake.latency = 0.1
+    live = start_run(project, fake, "--out", "runs/live.json")
+    wait_for_answers(project / "runs" / "live.json.journal", 1)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/live.json")
+    fake.latency = 0
+    assert code == 2 and err == (f"error: --out runs/live.json: another eval.py (pid {live.pid}) is writing this run "
+                                 "(runs/live.json.journal); wait for it, or give another --out\n"), err
+    assert live.communicate(timeout=30) and live.returncode == 0
+
+
+def test_a_journal_removed_while_its_run_is_written_ends_the_run_well(project, cli, fake, monkeypatch):
+    """Ninth attack on issue 28, item 6: a journal removed by hand during a live run turned the run,
+    written whole, into `error: X.journal: No such file or directory`, exit 2, and no report."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    write_file = evalpy.write_file
+
+    def write_then_lose_the_journal(path, pieces, replace=False):
+        write_file(path, pieces, replace)
+        os.unlink(path + ".journal")
+    monkeypatch.setattr(evalpy, "write_file", write_then_lose_the_journal)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert "note: runs/x.json.journal was removed while the run was writing; runs/x.json holds every answer" in err, err
+    assert "wrote runs/x.json" in err and len(load_json("runs/x.json")["results"]) == 28
+
+
+def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
+    """Ninth attack on issue 28, item 10: with a link to nothing at the run's name beside its journal,
+    `run --resume` asked every missing answer, then said the file "appeared while the run was writing"."""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.symlink("/nonexistent/x.json", "runs/dev-v3.json")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == []
+    assert err == ("error: runs/dev-v3.json is a link to /nonexistent/x.json, which does not exist, not the run "
+                   "runs/dev-v3.json.journal was writing: move runs/dev-v3.json aside, then: "
+                   "python eval.py run --resume runs/dev-v3.json\n"), err
+    os.unlink("runs/dev-v3.json")
+    os.mkdir("runs/dev-v3.json")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == [] and "error: runs/dev-v3.json is a folder, not the run" in err, err
+
+
+def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project, cli, fake, monkeypatch):
+    """Ninth attack on issue 28, item 13: a stop between writing the run file and removing its journal
+    printed only "interrupted"; the judge's equivalent names both files."""
+    interrupted_journal(project, cli, fake, keep=5)
+    write_file = evalpy.write_file
+
+    def stopped(after):   # a Ctrl-C (or SIGTERM) that comes as the run is written, or just after
+        def write(path, pieces, replace=False):
+            if after:
+                write_file(path, pieces, replace)
+            raise KeyboardInterrupt
+        return write
+    monkeypatch.setattr(evalpy, "write_file", stopped(False))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("interrupted while writing runs/dev-v3.json: every answer is kept in "
+                                      "runs/dev-v3.json.journal\nResume with: python eval.py run --resume "
+                                      "runs/dev-v3.json\n"), err
+    assert not Path("runs/dev-v3.json").exists() and len(fake.chat_bodies) == 23
+    monkeypatch.setattr(evalpy, "write_file", stopped(True))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind "
+                                      "by a stop just after the run file was written: every answer is in "
+                                      "runs/dev-v3.json; remove the journal\n"), err
+    assert len(fake.chat_bodies) == 23   # the second asked nothing: every answer was kept
+
+
+def test_an_interrupted_completion_behind_another_file_is_named_not_begun_again(project, cli, fake, monkeypatch):
+    """Item 5 attacked again: a file at the completion's name that is not it (a copy of the run) hid
+    its journal, and a second completion began beside it, asking the errors again."""
+    run_with_errors(project, cli, fake)
+    with monkeypatch.context() as patched:
+        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 2
+    Path("runs/dev-v3-completed.json").write_bytes(Path("runs/dev-v3.json").read_bytes())
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and len(fake.chat_bodies) == 3 and not Path("runs/dev-v3-completed-2.json.journal").exists()
+    assert err.endswith("error: runs/dev-v3-completed.json is not the run runs/dev-v3-completed.json.journal was writing "
+                        "(another config or other answers): move runs/dev-v3-completed.json aside, then: "
+                        "python eval.py run --resume runs/dev-v3-completed.json\n"), err
+    os.unlink("runs/dev-v3-completed.json")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 3 and "wrote runs/dev-v3-completed.json" in err, err
