@@ -1622,6 +1622,9 @@ TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "unread", "t
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens",
                  "vote", "seed")   # the last two: a judge's vote's
+# Token counts: whole numbers, none below 0 (Ollama's api/types.go Metrics: PromptEvalCount int,
+# EvalCount int; OpenAI's usage: integers). -1000000 or 2.5 is no count, and would be summed into a cost
+COUNT_FIELDS = ("prompt_tokens", "completion_tokens", "thinking_tokens")
 
 
 def subset_words(subset):
@@ -1662,7 +1665,14 @@ def answer_problem(answer):
         value = answer.get(key)
         if value is not None and not is_number(value):   # 10**400 would overflow the figures
             return f"{key} must be a number or null"
+        if value is not None and key in COUNT_FIELDS and not is_count(value):
+            return f"{key} must be a whole number of 0 or more, or null"
     return None
+
+
+def is_count(value):
+    """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096)."""
+    return is_number(value) and value >= 0 and value == int(value)
 
 
 def tagged(model):
@@ -3482,6 +3492,7 @@ class ChatClient:
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
+        self.counts_refused, self.noting = frozenset(), threading.Lock()   # token fields said to be no count (no_count)
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -3667,6 +3678,18 @@ class ChatClient:
                 return f"call {number}'s id is {json_kind(c['id'])}, not text"
         return None
 
+    def no_count(self, key, value):
+        """None for a figure the server sent that cannot be one ("12" tokens, -1000000 tokens, 2.5
+        tokens): kept out of the figures, and a count said once per field, with what was sent, so
+        that totals short of it are not read as whole."""
+        if key in COUNT_FIELDS and is_number(value):
+            with self.noting:
+                said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
+            if not said:
+                warn(f"note: {self.host} sent {key} {json_text(value)}, which is no count (a whole number of "
+                     "0 or more): kept out of the token figures, as are any more like it")
+        return None
+
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
         tools, the answer may hold tool_calls ([{"id", "name", "arguments"}], as the server sent them)."""
@@ -3679,7 +3702,7 @@ class ChatClient:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
                 time.sleep(backoff(attempt, failure.wait))
                 continue
-            answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
+            answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
             answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
             if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
                 answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))
@@ -6142,9 +6165,10 @@ def recorded_answer_problem(r, config):
 def votes_problem(votes):
     """What is wrong with an answer's judge votes (a run's result's, a judging line's), or None."""
     if type(votes) is not list or not all(type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-                                          and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes):
+                                          and v.get("pass") in (True, False, None) for v in votes):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
-    return None
+    # a vote's figures are named by field: "judges must be a list..." said nothing of "prompt_tokens": "5"
+    return next((f"judges: vote {n}: {problem}" for n, problem in enumerate(map(answer_problem, votes), 1) if problem), None)
 
 
 def transcript_problem(transcript):

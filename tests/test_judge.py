@@ -1559,3 +1559,19 @@ def test_a_printed_judge_command_from_an_edited_run_is_inert_and_pastes(judge):
         assert words[3:7] == ["--judge-model=-x y", "--judge-model", "a'b", "--judge-model"]
         assert "$(touch pwned)" in words and "3; touch pwned" in words and "--seed=-1" in words
         assert "--judge-max-tokens" in words and "7" in words
+
+
+def test_a_judges_negative_or_fractional_token_count_is_kept_out_of_the_cost(judged_split, cli, fake):
+    """Issue 28 (ninth attack), item 8: prompt_eval_count -1000000 and eval_count 2.5 from the
+    judge's server gave a cost of "-12000000 prompt + 30.0 completion tokens". Neither is a count
+    (api/types.go Metrics: PromptEvalCount int, EvalCount int): each is unknown, said once."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.extra_fields = {"prompt_eval_count": -1000000, "eval_count": 2.5}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0, err
+    cost = next(l for l in out.splitlines() if l.startswith("  cost: "))
+    assert "-" not in cost and "2.5" not in cost and "30.0" not in cost, cost
+    assert err.count("prompt_tokens -1000000") == 1 and err.count("completion_tokens 2.5") == 1, err
+    votes = [v for r in load_json("runs/answers-dev-v1-judged.json")["results"] for v in r["judges"]]
+    assert {(v["prompt_tokens"], v["completion_tokens"]) for v in votes} == {(None, None)}
