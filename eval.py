@@ -11809,15 +11809,27 @@ def files_of_run(path, config):
             os.path.join(split_folder, CHECKS_FILE)]
 
 
-def write_page(path, text, force, inputs):
-    """Write a page atomically. An existing file is kept unless force; one of the files the page
-    was made from (a run, its sidecars, its prompt and split) never, even with force."""
+def refuse_page_name(path):
+    """A page's name that is a run's, a split's or one of the files eval.py keeps beside a run:
+    refused, as --out refuses it. A page at X.json.journal would be read as X.json's journal by
+    `run --resume`; one at X.pairwise.json.lock is removed by the next compare --pairwise."""
     if path.lower().endswith((".json", ".jsonl")):
         raise EvalError(f"--html {shell_word(path)}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
     temp = TEMP_NAME.fullmatch(os.path.basename(path))
     if temp:   # the next write of NAME would remove the page as a dead process's temp file
         raise EvalError(f"--html {shell_word(path)}: a name ending in {temp.group(2)} is a temp file's, removed by the next write "
                         f"of {shell_word(os.path.join(os.path.dirname(path), temp.group(1)))}; name the page .html")
+    # in any case: on a folder that ignores it (macOS, Windows) X.json.JOURNAL is X.json.journal
+    suffix = next((s for s in RESERVED_SUFFIXES if path.lower().endswith(s.lower())), None)
+    if suffix:
+        raise EvalError(f"--html {shell_word(path)}: a name ending in {suffix} is for eval.py's files beside a run "
+                        f"({RESERVED_SUFFIXES[suffix]}); name the page .html")
+
+
+def write_page(path, text, force, inputs):
+    """Write a page atomically. An existing file is kept unless force; one of the files the page
+    was made from (a run, its sidecars, its prompt and split) never, even with force."""
+    refuse_page_name(path)
     for given in filter(None, inputs):
         with contextlib.suppress(OSError, ValueError):   # ValueError: a path holding half a character
             if os.path.samefile(path, given):
@@ -12665,6 +12677,8 @@ def refuse_page_options(args):
         raise EvalError("--force only applies with --html FILE (it lets the page replace FILE)")
     if args.html is not None and (not args.html.strip() or args.html == "-"):
         raise EvalError("--html needs a file name, like report.html (the page is a file, never stdout)")
+    if args.html is not None:   # before a pairwise judge is paid, or a run read, for a page never written
+        refuse_page_name(args.html)
 
 
 def cmd_report(args):
