@@ -1650,6 +1650,8 @@ def shown(key, value):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return inert(" ".join([", ".join(map(str, value["models"]))] + [
             f"{k}={short(v) if k.endswith('_sha') and isinstance(v, str) else json_text(v)}"
+            if k != "digests" or type(v) is not list else
+            f"digests={','.join(short(d) if isinstance(d, str) else 'unknown' for d in v)}"
             for k, v in value.items() if k != "models"]))
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
         return on_one_line(short(value) if key.endswith("_sha") else value)
@@ -1758,6 +1760,10 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    digests = (judge or {}).get("digests")   # prepare_judge: one per model, null where the server gave none
+    if digests is not None and not (type(digests) is list and len(digests) == len(judge["models"])
+                                    and all(d is None or type(d) is str for d in digests)):
+        return "config.judge.digests must be a list of text or null, one for each of config.judge.models"
     cap = (judge or {}).get("num_predict")   # sent with every judge call: a whole number of tokens, or none
     if cap is not None and not (type(cap) is int and 1 <= cap < 2 ** 63):
         return "config.judge.num_predict must be a whole number, 1 or more"
@@ -4522,11 +4528,25 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             **({"schema": True} if args.judge_schema else {})}
 
 
-def prepare_judge(client, api, judge, kind):
+def prepare_judge(client, api, judge, kind, pin=True):
     """Before the first judge call: is every judge model there, and, with --judge-schema over
-    --api openai, which form of response_format does the server take (asked once)."""
+    --api openai, which form of response_format does the server take (asked once). With pin, the
+    judge's config records each judge model's digest where the server gives one (Ollama's
+    /api/tags), as a run records its model's: a judging gone on with after a re-pull is then one of
+    other settings (judging_state), and compare shows the change. A judge config that holds digests
+    already (a run resumed) is refused on another, as the run's model is."""
     for model in judge["models"]:
         client.preflight(model)
+    now = [client.identities.get(m, {}).get("model_digest") for m in judge["models"]]   # by the name as asked
+    if "digests" in judge:
+        changed = next(((m, was, new) for m, was, new in zip(judge["models"], judge["digests"], now)
+                        if was and new and was != new), None)
+        if changed:
+            raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
+                            f"run began with (digest {short(changed[1])}, now {short(changed[2])}: re-pulled or replaced); "
+                            "its votes would mix two models. Run again.")
+    elif pin and any(now):
+        judge["digests"] = now
     # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model
     judge["models"] = [client.names.get(m, m) for m in judge["models"]]
     if judge.get("schema") and api == "openai":
@@ -5490,6 +5510,12 @@ def journal_config(path):
         return None
 
 
+def as_tuned(key, value):
+    """A recorded setting as a person chose it: the judge's digests are the server's (a run's model
+    digest is not in TUNED_CONFIG either), and are not known before the server is asked."""
+    return {k: v for k, v in value.items() if k != "digests"} if key == "judge" and type(value) is dict else value
+
+
 def earlier_held_out_runs(folders, split_sha, config):
     """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG)."""
     found = []
@@ -5501,7 +5527,8 @@ def earlier_held_out_runs(folders, split_sha, config):
                        journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
             if earlier and earlier.get("split_sha") == split_sha:
                 # a key an older run did not record is not known to differ
-                differs = [k for k in TUNED_CONFIG if k in earlier and not same_setting(k, earlier[k], config.get(k))]
+                differs = [k for k in TUNED_CONFIG if k in earlier
+                           and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
                 if differs:
                     found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                                   "differs": differs})
@@ -5775,8 +5802,8 @@ def preflight_server(client, config, judge, inputs, resuming):
         asked, config["model"] = config["model"], client.names[config["model"]]
         warn(f"note: {on_one_line(asked)} is {on_one_line(config['model'])} on {on_one_line(config['host'])} (Ollama matches names ignoring case)")
         client.identities[config["model"]] = client.identities.get(asked, {})
-    if judge:
-        prepare_judge(client, config["api"], judge, BINARY)
+    if judge:   # a run begun before judge digests were recorded is finished as it was begun
+        prepare_judge(client, config["api"], judge, BINARY, pin=not resuming)
     identity = client.identities.get(config["model"], {})
     if resuming:
         was, now = config.get("model_digest"), identity.get("model_digest")
@@ -10596,7 +10623,8 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
-        prepare_judge(client, config["api"], judge, PAIRWISE)
+        # its stored comparisons are found by the judge config it was asked with: none is added now
+        prepare_judge(client, config["api"], judge, PAIRWISE, pin=False)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)
