@@ -3688,12 +3688,12 @@ class ChatClient:
         """None for a figure the server sent that cannot be one ("12" tokens, -1000000 tokens, 2.5
         tokens): kept out of the figures, and a count said once per field, with what was sent, so
         that totals short of it are not read as whole."""
-        if key in COUNT_FIELDS and is_number(value):
+        if key in COUNT_FIELDS:
             with self.noting:
                 said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
             if not said:
-                warn(f"note: {self.host} sent {key} {json_text(value)}, which is no count (a whole number of "
-                     "0 or more): kept out of the token figures, as are any more like it")
+                warn(f"note: {self.host} sent {key} {on_one_line(json_text(value), 40)}, which is no count (a whole "
+                     "number of 0 or more): kept out of the token figures, as are any more like it")
         return None
 
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
@@ -3709,6 +3709,7 @@ class ChatClient:
                 time.sleep(backoff(attempt, failure.wait))
                 continue
             answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
+            answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
             answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
             if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
                 answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))

@@ -345,6 +345,8 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
     assert (r["prompt_tokens"], r["completion_tokens"], r["eval_duration_ns"], r["done_reason"]) == (None,) * 4
     assert r["total_duration_ns"] == 812345678
     assert cli("report", "runs/dev-v3.json")[0] == 0
+    # a count that is not a number is said once too, shown on one line (ninth attack on issue 28, item 8)
+    assert err.count('prompt_tokens "12"') == 1 and err.count("completion_tokens [1]") == 1, err
 
 
 @pytest.mark.parametrize("via", ["direct", "proxy"])
@@ -1682,3 +1684,7 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     code, out, err = cli("report", "runs/dev-v3.json", "--json")
     speed = json.loads(out)["speed"]
     assert (speed["prompt_tokens"], speed["completion_tokens"]) == (None, None)
+    fake.extra_fields = {"prompt_eval_count": 4096.0}   # a whole number all the same, kept as one
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "whole.json")[0] == 0
+    assert load_json("whole.json")["results"][0]["prompt_tokens"] == 4096
+    assert type(load_json("whole.json")["results"][0]["prompt_tokens"]) is int

@@ -177,6 +177,9 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("options", {"num_ctx": float("nan")}, "config.options.num_ctx must be a finite number"),
     ("cases", float("nan"), "config.cases must be a whole number"),
     ("vote", float("nan"), "judges: vote 1: vote must be a number or null"),
+    # the ninth attack on issue 28, item 15: one digest a judge model, text or null
+    ("judge", {"models": ["j"], "digests": ["a" * 64, "b" * 64]}, "config.judge.digests must be a list of text or null"),
+    ("judge", {"models": ["j"], "digests": [5]}, "config.judge.digests must be a list of text or null"),
 ])
 def test_every_number_of_a_run_is_finite_or_refused_in_one_line(hand_run, cli, where, value, says):
     """From the second attack on issue 25: NaN, Infinity or 10**400 in these fields went through
