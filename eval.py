@@ -1623,6 +1623,9 @@ TEXT_FIELDS = ("response", "error", "done_reason", "reason", "raw", "unread", "t
 NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns",
                  "load_duration_ns", "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens",
                  "vote", "seed")   # the last two: a judge's vote's
+# Token counts: whole numbers, none below 0 (Ollama's api/types.go Metrics: PromptEvalCount int,
+# EvalCount int; OpenAI's usage: integers). -1000000 or 2.5 is no count, and would be summed into a cost
+COUNT_FIELDS = ("prompt_tokens", "completion_tokens", "thinking_tokens")
 
 
 def subset_words(subset):
@@ -1648,6 +1651,8 @@ def shown(key, value):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return inert(" ".join([", ".join(map(str, value["models"]))] + [
             f"{k}={short(v) if k.endswith('_sha') and isinstance(v, str) else json_text(v)}"
+            if k != "digests" or type(v) is not list else
+            f"digests={','.join(short(d) if isinstance(d, str) else 'unknown' for d in v)}"
             for k, v in value.items() if k != "models"]))
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
         return on_one_line(short(value) if key.endswith("_sha") else value)
@@ -1663,7 +1668,14 @@ def answer_problem(answer):
         value = answer.get(key)
         if value is not None and not is_number(value):   # 10**400 would overflow the figures
             return f"{key} must be a number or null"
+        if value is not None and key in COUNT_FIELDS and not is_count(value):
+            return f"{key} must be a whole number of 0 or more, or null"
     return None
+
+
+def is_count(value):
+    """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096)."""
+    return is_number(value) and value >= 0 and value == int(value)
 
 
 def tagged(model):
@@ -1749,6 +1761,10 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    digests = (judge or {}).get("digests")   # prepare_judge: one per model, null where the server gave none
+    if digests is not None and not (type(digests) is list and len(digests) == len(judge["models"])
+                                    and all(d is None or type(d) is str for d in digests)):
+        return "config.judge.digests must be a list of text or null, one for each of config.judge.models"
     cap = (judge or {}).get("num_predict")   # sent with every judge call: a whole number of tokens, or none
     if cap is not None and not (type(cap) is int and 1 <= cap < 2 ** 63):
         return "config.judge.num_predict must be a whole number, 1 or more"
@@ -3483,6 +3499,7 @@ class ChatClient:
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
+        self.counts_refused, self.noting = frozenset(), threading.Lock()   # token fields said to be no count (no_count)
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -3668,6 +3685,18 @@ class ChatClient:
                 return f"call {number}'s id is {json_kind(c['id'])}, not text"
         return None
 
+    def no_count(self, key, value):
+        """None for a figure the server sent that cannot be one ("12" tokens, -1000000 tokens, 2.5
+        tokens): kept out of the figures, and a count said once per field, with what was sent, so
+        that totals short of it are not read as whole."""
+        if key in COUNT_FIELDS:
+            with self.noting:
+                said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
+            if not said:
+                warn(f"note: {self.host} sent {key} {on_one_line(json_text(value), 40)}, which is no count (a whole "
+                     "number of 0 or more): kept out of the token figures, as are any more like it")
+        return None
+
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
         tools, the answer may hold tool_calls ([{"id", "name", "arguments"}], as the server sent them)."""
@@ -3680,7 +3709,8 @@ class ChatClient:
                     return {"response": None, "error": str(failure), "attempts": attempt + 1}
                 time.sleep(backoff(attempt, failure.wait))
                 continue
-            answer = {k: v if answer_problem({k: v}) is None else None for k, v in answer.items()}   # "12" tokens: unknown
+            answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
+            answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
             answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
             if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
                 answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))
@@ -4500,11 +4530,25 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             **({"schema": True} if args.judge_schema else {})}
 
 
-def prepare_judge(client, api, judge, kind):
+def prepare_judge(client, api, judge, kind, pin=True):
     """Before the first judge call: is every judge model there, and, with --judge-schema over
-    --api openai, which form of response_format does the server take (asked once)."""
+    --api openai, which form of response_format does the server take (asked once). With pin, the
+    judge's config records each judge model's digest where the server gives one (Ollama's
+    /api/tags), as a run records its model's: a judging gone on with after a re-pull is then one of
+    other settings (judging_state), and compare shows the change. A judge config that holds digests
+    already (a run resumed) is refused on another, as the run's model is."""
     for model in judge["models"]:
         client.preflight(model)
+    now = [client.identities.get(m, {}).get("model_digest") for m in judge["models"]]   # by the name as asked
+    if "digests" in judge:
+        changed = next(((m, was, new) for m, was, new in zip(judge["models"], judge["digests"], now)
+                        if was and new and was != new), None)
+        if changed:
+            raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
+                            f"run began with (digest {short(changed[1])}, now {short(changed[2])}: re-pulled or replaced); "
+                            "its votes would mix two models. Run again.")
+    elif pin and any(now):
+        judge["digests"] = now
     # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model
     judge["models"] = [client.names.get(m, m) for m in judge["models"]]
     if judge.get("schema") and api == "openai":
@@ -5498,6 +5542,12 @@ def journal_config(path):
         return None
 
 
+def as_tuned(key, value):
+    """A recorded setting as a person chose it: the judge's digests are the server's (a run's model
+    digest is not in TUNED_CONFIG either), and are not known before the server is asked."""
+    return {k: v for k, v in value.items() if k != "digests"} if key == "judge" and type(value) is dict else value
+
+
 def earlier_held_out_runs(folders, split_sha, config):
     """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG)."""
     found = []
@@ -5509,7 +5559,8 @@ def earlier_held_out_runs(folders, split_sha, config):
                        journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
             if earlier and earlier.get("split_sha") == split_sha:
                 # a key an older run did not record is not known to differ
-                differs = [k for k in TUNED_CONFIG if k in earlier and not same_setting(k, earlier[k], config.get(k))]
+                differs = [k for k in TUNED_CONFIG if k in earlier
+                           and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
                 if differs:
                     found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                                   "differs": differs})
@@ -5840,8 +5891,8 @@ def preflight_server(client, config, judge, inputs, resuming):
         asked, config["model"] = config["model"], client.names[config["model"]]
         warn(f"note: {on_one_line(asked)} is {on_one_line(config['model'])} on {on_one_line(config['host'])} (Ollama matches names ignoring case)")
         client.identities[config["model"]] = client.identities.get(asked, {})
-    if judge:
-        prepare_judge(client, config["api"], judge, BINARY)
+    if judge:   # a run begun before judge digests were recorded is finished as it was begun
+        prepare_judge(client, config["api"], judge, BINARY, pin=not resuming)
     identity = client.identities.get(config["model"], {})
     if resuming:
         was, now = config.get("model_digest"), identity.get("model_digest")
@@ -6328,9 +6379,10 @@ def recorded_answer_problem(r, config):
 def votes_problem(votes):
     """What is wrong with an answer's judge votes (a run's result's, a judging line's), or None."""
     if type(votes) is not list or not all(type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-                                          and v.get("pass") in (True, False, None) and not answer_problem(v) for v in votes):
+                                          and v.get("pass") in (True, False, None) for v in votes):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
-    return None
+    # a vote's figures are named by field: "judges must be a list..." said nothing of "prompt_tokens": "5"
+    return next((f"judges: vote {n}: {problem}" for n, problem in enumerate(map(answer_problem, votes), 1) if problem), None)
 
 
 def transcript_problem(transcript):
@@ -10778,7 +10830,8 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
-        prepare_judge(client, config["api"], judge, PAIRWISE)
+        # its stored comparisons are found by the judge config it was asked with: none is added now
+        prepare_judge(client, config["api"], judge, PAIRWISE, pin=False)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)
@@ -11991,15 +12044,27 @@ def files_of_run(path, config):
             os.path.join(split_folder, CHECKS_FILE)]
 
 
-def write_page(path, text, force, inputs):
-    """Write a page atomically. An existing file is kept unless force; one of the files the page
-    was made from (a run, its sidecars, its prompt and split) never, even with force."""
+def refuse_page_name(path):
+    """A page's name that is a run's, a split's or one of the files eval.py keeps beside a run:
+    refused, as --out refuses it. A page at X.json.journal would be read as X.json's journal by
+    `run --resume`; one at X.pairwise.json.lock is removed by the next compare --pairwise."""
     if path.lower().endswith((".json", ".jsonl")):
         raise EvalError(f"--html {shell_word(path)}: .json and .jsonl names are for runs, their sidecars and splits; name the page .html")
     temp = TEMP_NAME.fullmatch(os.path.basename(path))
     if temp:   # the next write of NAME would remove the page as a dead process's temp file
         raise EvalError(f"--html {shell_word(path)}: a name ending in {temp.group(2)} is a temp file's, removed by the next write "
                         f"of {shell_word(os.path.join(os.path.dirname(path), temp.group(1)))}; name the page .html")
+    # in any case: on a folder that ignores it (macOS, Windows) X.json.JOURNAL is X.json.journal
+    suffix = next((s for s in RESERVED_SUFFIXES if path.lower().endswith(s.lower())), None)
+    if suffix:
+        raise EvalError(f"--html {shell_word(path)}: a name ending in {suffix} is for eval.py's files beside a run "
+                        f"({RESERVED_SUFFIXES[suffix]}); name the page .html")
+
+
+def write_page(path, text, force, inputs):
+    """Write a page atomically. An existing file is kept unless force; one of the files the page
+    was made from (a run, its sidecars, its prompt and split) never, even with force."""
+    refuse_page_name(path)
     for given in filter(None, inputs):
         with contextlib.suppress(OSError, ValueError):   # ValueError: a path holding half a character
             if os.path.samefile(path, given):
@@ -12847,6 +12912,8 @@ def refuse_page_options(args):
         raise EvalError("--force only applies with --html FILE (it lets the page replace FILE)")
     if args.html is not None and (not args.html.strip() or args.html == "-"):
         raise EvalError("--html needs a file name, like report.html (the page is a file, never stdout)")
+    if args.html is not None:   # before a pairwise judge is paid, or a run read, for a page never written
+        refuse_page_name(args.html)
 
 
 def cmd_report(args):

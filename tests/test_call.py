@@ -345,6 +345,8 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
     assert (r["prompt_tokens"], r["completion_tokens"], r["eval_duration_ns"], r["done_reason"]) == (None,) * 4
     assert r["total_duration_ns"] == 812345678
     assert cli("report", "runs/dev-v3.json")[0] == 0
+    # a count that is not a number is said once too, shown on one line (ninth attack on issue 28, item 8)
+    assert err.count('prompt_tokens "12"') == 1 and err.count("completion_tokens [1]") == 1, err
 
 
 @pytest.mark.parametrize("via", ["direct", "proxy"])
@@ -1665,3 +1667,24 @@ def test_a_server_version_holding_a_line_separator_is_shown_escaped(project, cli
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)
     assert code == 0, err
     assert "(ollama 0.1\\u2028forged)" in err, err
+
+
+def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_said_once(project, cli, fake):
+    """Issue 28 (ninth attack), item 8: prompt_eval_count -1000000 was dropped silently and
+    eval_count 2.5 summed ("tokens 7.5"). Ollama's counts are ints (api/types.go Metrics:
+    PromptEvalCount int, EvalCount int), none below 0: one otherwise is kept out of the figures,
+    and said once per field, with what was sent."""
+    fake.extra_fields = {"prompt_eval_count": -1000000, "eval_count": 2.5}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0, err
+    results = load_json("runs/dev-v3.json")["results"]
+    assert {(r["prompt_tokens"], r["completion_tokens"]) for r in results} == {(None, None)}
+    assert err.count("prompt_tokens") == 1 and "-1000000" in err
+    assert err.count("completion_tokens") == 1 and "2.5" in err
+    code, out, err = cli("report", "runs/dev-v3.json", "--json")
+    speed = json.loads(out)["speed"]
+    assert (speed["prompt_tokens"], speed["completion_tokens"]) == (None, None)
+    fake.extra_fields = {"prompt_eval_count": 4096.0}   # a whole number all the same, kept as one
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "whole.json")[0] == 0
+    assert load_json("whole.json")["results"][0]["prompt_tokens"] == 4096
+    assert type(load_json("whole.json")["results"][0]["prompt_tokens"]) is int

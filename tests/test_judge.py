@@ -1,5 +1,6 @@
 """The LLM judge: votes, panels, unreadable verdicts kept open, cost, re-judging, calibration."""
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -1619,3 +1620,82 @@ def test_a_printed_judge_command_from_an_edited_run_is_inert_and_pastes(judge):
         assert words[3:7] == ["--judge-model=-x y", "--judge-model", "a'b", "--judge-model"]
         assert "$(touch pwned)" in words and "3; touch pwned" in words and "--seed=-1" in words
         assert "--judge-max-tokens" in words and "7" in words
+
+
+def test_a_judges_negative_or_fractional_token_count_is_kept_out_of_the_cost(judged_split, cli, fake):
+    """Issue 28 (ninth attack), item 8: prompt_eval_count -1000000 and eval_count 2.5 from the
+    judge's server gave a cost of "-12000000 prompt + 30.0 completion tokens". Neither is a count
+    (api/types.go Metrics: PromptEvalCount int, EvalCount int): each is unknown, said once."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.extra_fields = {"prompt_eval_count": -1000000, "eval_count": 2.5}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0, err
+    cost = next(l for l in out.splitlines() if l.startswith("  cost: "))
+    assert "-" not in cost and "2.5" not in cost and "30.0" not in cost, cost
+    assert err.count("prompt_tokens -1000000") == 1 and err.count("completion_tokens 2.5") == 1, err
+    votes = [v for r in load_json("runs/answers-dev-v1-judged.json")["results"] for v in r["judges"]]
+    assert {(v["prompt_tokens"], v["completion_tokens"]) for v in votes} == {(None, None)}
+
+
+def test_a_judging_is_not_gone_on_with_by_a_judge_model_pulled_again(project, judged_split, cli, fake):
+    """Issue 28 (ninth attack), item 15: a judging interrupted, the judge model re-pulled (another
+    digest in /api/tags, as run --resume reads it), and the same command went on with the judging,
+    mixing two models' votes in one judged run, visible nowhere. The judge's config records each
+    judge model's digest, so the judging is one of other settings, and compare shows the change."""
+    interrupted_judging(cli, fake, judged_split, "--judge-votes", "3")
+    held = Path("j.json.judging").read_bytes()
+    digest = hashlib.sha256(b"qwen2.5:7b").hexdigest()   # fake_ollama's for the model, until replaced
+    assert json.loads(held.split(b"\n")[0])["config"]["judge"]["digests"] == [digest]
+    fake.digests["qwen2.5:7b"] = "ab" * 32                                       # `ollama pull` again
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--out", "j.json")
+    assert code == 2 and "j.json.judging holds an interrupted judging of other settings: judge digests " in err, err
+    assert len(judge_calls(fake)) == asked and Path("j.json.judging").read_bytes() == held
+    # judged whole by the new model, then compared with one judged by the old: the change is in sight
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "new.json")[0] == 0
+    fake.digests.clear()
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "old.json")[0] == 0
+    assert load_json("new.json")["config"]["judge"]["digests"] == ["ab" * 32]
+    code, out, err = cli("compare", "old.json", "new.json")
+    assert code == 0, err
+    assert any(line.lstrip().startswith("judge") and "abababab" in line and digest[:8] in line
+               for line in out.splitlines()), out
+
+
+def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_split, cli, fake):
+    """Item 15's digests are the server's, not a choice: the held-out split run again with the same
+    judge is the same configuration (a digest is not known before the server is asked)."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    Path("golden/answers/test.jsonl").write_bytes(Path(judged_split).read_bytes())
+    assert cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)[0] == 0
+    assert load_json("runs/answers-test-v1.json")["config"]["judge"]["digests"]
+    code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
+    assert code == 0, err
+
+
+def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, judged_split, cli, fake):
+    """Item 15, the in-run judge: its votes so far are of the digests the run began with; a judge
+    re-pulled since is refused, as the judged model is (one begun before digests were recorded
+    goes on as it was begun)."""
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b")[0] == 0
+    run = load_json("runs/answers-dev-v1.json")
+    assert run["config"]["judge"]["digests"] == [hashlib.sha256(b"llama3.1:8b").hexdigest()]
+    os.unlink("runs/answers-dev-v1.json")
+    def journal(config):
+        lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": config})]
+        lines += [json.dumps({k: r[k] for k in ("id", "judges") + evalpy.CALL_FIELDS if k in r}) for r in run["results"][:5]]
+        Path("runs/answers-dev-v1.json.journal").write_text("\n".join(lines) + "\n")
+    journal(run["config"])
+    fake.digests["llama3.1:8b"] = "f" * 64
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and "the judge llama3.1:8b" in err and "is not the model the run began with" in err, err
+    assert "ffffffff" in err and fake.chat_bodies == [] and os.path.exists("runs/answers-dev-v1.json.journal")
+    old = dict(run["config"], judge={k: v for k, v in run["config"]["judge"].items() if k != "digests"})
+    journal(old)   # a run begun before judge digests were recorded
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0, err
+    assert "digests" not in load_json("runs/answers-dev-v1.json")["config"]["judge"]

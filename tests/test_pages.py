@@ -536,3 +536,23 @@ def test_a_page_is_never_named_as_a_temp_file_the_next_write_would_remove(projec
         code, out, err = cli("report", v3, "--html", name)
         assert code == 2 and f"--html {name}: a name ending in .tmp-999999" in err and "temp file" in err, err
         assert not Path(name).exists()
+
+
+def test_a_page_is_never_named_as_a_file_eval_py_keeps_beside_a_run(project, cli, fake):
+    """Issue 28 (ninth attack), item 9: `report base.json --html base.json.journal` wrote the page
+    there (then `run --resume base.json` read it as the journal), and a page written as
+    X.pairwise.json.lock was removed by the next compare --pairwise. --html refuses every name
+    eval.py keeps beside a run, as --out does, before anything is asked or written."""
+    v2, v3 = write_two_runs()
+    for suffix in evalpy.RESERVED_SUFFIXES:
+        for argv in (("report", v3, "--html", v3 + suffix), ("compare", v2, v3, "--html", "page.html" + suffix),
+                     ("report", v3, "--html", v3 + ".pairwise.json" + suffix.upper())):
+            code, out, err = cli(*argv)
+            assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (argv, err)
+            assert "is for eval.py's files beside a run" in err and evalpy.RESERVED_SUFFIXES[suffix] in err or \
+                "name the page .html" in err, (argv, err)
+            assert not os.path.lexists(argv[-1]), argv
+    code, out, err = cli("compare", v2, v3, "--pairwise", "Which answer is better?", "--host", fake.url,
+                         "--html", v3 + ".pairwise.json.lock")
+    assert code == 2 and "a name ending in .lock is for eval.py's files beside a run (a lock)" in err, err
+    assert fake.chat_bodies == [] and not os.path.lexists(v3 + ".pairwise.json.lock")

@@ -634,6 +634,7 @@ def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake
     ({"id": "dev-06", "trial": 7, "response": "bug", "error": None}, "trial must be a whole number from 1"),
     ({"id": 6, "response": "bug", "error": None}, "not an answer with an id"),
     ({"id": "dev-06", "response": "bug", "error": None, "prompt_tokens": "many"}, "prompt_tokens must be a number"),
+    ({"id": "dev-06", "response": "bug", "error": None, "completion_tokens": -1}, "completion_tokens must be a whole number"),
     # tool_calls that are not a list were iterated before their type was looked at (the fourth attack on
     # issue 28, item 6): a traceback
     ({"id": "dev-06", "turn": 1, "figures": {}, "transcript": [{"role": "assistant", "content": "", "tool_calls": True}]},

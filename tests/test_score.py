@@ -122,7 +122,14 @@ def edit(run, where, value):
     ("result.expected", ["bug"], "field 'expected' must be a string, not list"),
     ("result.response", 42, "response must be text or null"),
     ("result.latency_ms", "fast", "latency_ms must be a number or null"),
-    ("result.judges", [{"check": "c", "model": "m", "pass": True, "prompt_tokens": "x"}], "judges must be a list"),
+    # the ninth attack on issue 28, item 8: the message names the vote's field at fault; a count is a
+    # whole number of 0 or more (-50000 prompt tokens was summed into the cost)
+    ("result.judges", [{"check": "c", "model": "m", "pass": True, "prompt_tokens": "x"}],
+     "judges: vote 1: prompt_tokens must be a number or null"),
+    ("result.judges", [{"check": "c", "model": "m", "pass": True, "prompt_tokens": -50000}],
+     "judges: vote 1: prompt_tokens must be a whole number of 0 or more, or null"),
+    ("result.prompt_tokens", -50000, "prompt_tokens must be a whole number of 0 or more, or null"),
+    ("result.completion_tokens", 2.5, "completion_tokens must be a whole number of 0 or more, or null"),
     ("config.rerun_test", {"forced": True, "earlier": 3}, 'config.rerun_test must be {"forced": true'),
     ("config.rerun_test", "yes", "config.rerun_test must be"),
     ("config.judge", {"models": "m"}, "config.judge must be null or an object whose models is a list"),
@@ -169,7 +176,10 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("judge", {"models": ["j"], "runner": {"num_batch": 2 ** 64}}, "config.judge.runner must be an object"),
     ("options", {"num_ctx": float("nan")}, "config.options.num_ctx must be a finite number"),
     ("cases", float("nan"), "config.cases must be a whole number"),
-    ("vote", float("nan"), "judges must be a list of votes"),
+    ("vote", float("nan"), "judges: vote 1: vote must be a number or null"),
+    # the ninth attack on issue 28, item 15: one digest a judge model, text or null
+    ("judge", {"models": ["j"], "digests": ["a" * 64, "b" * 64]}, "config.judge.digests must be a list of text or null"),
+    ("judge", {"models": ["j"], "digests": [5]}, "config.judge.digests must be a list of text or null"),
 ])
 def test_every_number_of_a_run_is_finite_or_refused_in_one_line(hand_run, cli, where, value, says):
     """From the second attack on issue 25: NaN, Infinity or 10**400 in these fields went through
