@@ -5039,7 +5039,8 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     if folder and not os.path.isdir(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
     for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
-        in_the_way = journal_in_the_way(out) if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken) else None
+        in_the_way = (journal_in_the_way(out) if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken) else
+                      judging_in_the_way(out) if taken == out + JUDGING_SUFFIX and os.path.isfile(taken) else None)
         if in_the_way:   # a run's answers, paid for: never "remove it"
             raise EvalError(f"--out {shell_word(out)}: {in_the_way}, or give another --out")
         if os.path.lexists(taken):
@@ -5058,6 +5059,22 @@ def journal_in_the_way(run_path):
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
         return None
     return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
+
+
+def judging_in_the_way(run_path):
+    """What the judging at a run's name is: a live judge's, or an unfinished one's, with how to finish
+    it (its votes are paid for: never "remove it"); None when it is no judging."""
+    holder = live_holder(run_path)
+    if holder is not None:
+        return (f"another eval.py (pid {holder}) is judging into this name ({shell_word(run_path + JUDGING_SUFFIX)}); "
+                "wait for it")
+    try:
+        header, entries = judging_lines(run_path + JUDGING_SUFFIX)
+    except EvalError:
+        return None
+    return (f"{shell_word(run_path + JUDGING_SUFFIX)} holds an unfinished judging of {shell_word(header['config']['judged_from'])} "
+            f"({plural(len(entries), 'vote')}); the judge command that began it, given again with "
+            f"{option_word('--out', run_path)}, finishes it")
 
 
 def numbered_names(path):
@@ -5095,18 +5112,32 @@ def run_lock(run_path):
 
 
 def live_holder(run_path):
-    """The pid of a live eval.py writing the run at run_path (its RUN.lock names a process that is
-    running), else None. Read only, never locked: a look from `runs` must not stop a run from taking
-    its lock. A lock left by a killed process names one that is gone."""
+    """The pid of a live eval.py writing the run at run_path (holding its RUN.lock), else None. Read
+    only, never locked: a look from `runs` must not stop a run from taking its lock. Linux's lock table
+    (/proc/locks) names who holds a flock on the file; elsewhere the pid the file holds is taken when
+    that process is running (a pid reused since may pass for it)."""
     try:
         with open_regular(run_path + ".lock", "rb") as f:
-            pid = int(f.read(32).decode("ascii").strip())
-        os.kill(pid, 0)
-    except PermissionError:   # a process of another user holds that pid: alive
-        return str(pid)
-    except (OSError, ValueError, UnicodeDecodeError):
+            held, said = os.fstat(f.fileno()), f.read(32).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
         return None
-    return str(pid) if pid != os.getpid() else None
+    try:
+        with open("/proc/locks", encoding="ascii") as table:
+            where = f"{os.major(held.st_dev):02x}:{os.minor(held.st_dev):02x}:{held.st_ino}"   # as the kernel writes it
+            holders = [fields[4] for fields in map(str.split, table)
+                       if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == where]
+        return next((pid for pid in holders if pid != str(os.getpid())), None)
+    except (OSError, UnicodeDecodeError):
+        pass   # not Linux: the pid in the file, if a process has it
+    if not said.isascii() or not said.isdigit() or not 0 < int(said) < 2 ** 31 or int(said) == os.getpid():
+        return None
+    try:
+        os.kill(int(said), 0)
+    except PermissionError:   # a process of another user has that pid: running
+        return said
+    except OSError:
+        return None
+    return said
 
 
 def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFFIX, lock_for=run_lock):
@@ -6062,9 +6093,11 @@ def judging_problem(path):
         return str(e)
     config = header["config"]
     try:
-        run = load_run(config["judged_from"])
-    except EvalError:
+        run = load_run(config["judged_from"])   # as given to judge: another folder, or another file there now, is
+    except EvalError:                            # not this run: its answers are no measure of the judging's lines
         return None   # (judge says what is wrong with the run it is given)
+    if not same_except(run["config"], config, ("judged_from", "checks_from", "judge", "host")):
+        return None
     checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in run["results"]}
     for number, entry in entries:
         key, vote = (entry["id"], entry["trial"]), entry["vote"]
@@ -6224,6 +6257,9 @@ def stopped_writing(run_path):
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
+    if path.endswith(JOURNAL_SUFFIX) and not os.path.lexists(path):
+        run_path = path[:-len(JOURNAL_SUFFIX)]
+        raise EvalError(f"{shell_word(path)}: no such journal" + (f"; {shell_word(run_path)} is the run" if os.path.isfile(run_path) else ""))
     if path.endswith(JOURNAL_SUFFIX):
         run_path = path[:-len(JOURNAL_SUFFIX)]
         holder = live_holder(run_path)
@@ -6373,7 +6409,29 @@ def recorded_answer_problem(r, config):
     if type(trial) is not int or not 1 <= trial <= config["repeat"]:
         return "trial must be a whole number from 1 to config.repeat"
     votes = r.get("judges")
-    return (votes_problem(votes) if votes else None) or answer_problem(r) or agent_answer_problem(r)
+    return ((votes_problem(votes) or judges_votes_problem(votes, config, r.get("checks"))) if votes else None) \
+        or answer_problem(r) or agent_answer_problem(r)
+
+
+def judges_votes_problem(votes, config, checks):
+    """What makes an answer's votes other than its judge's (config.judge), or None: a vote given twice,
+    of a model or number the judge has not, on a check the answer has not. Counted, one would decide
+    a verdict or add to the cost (judgings and pairwise files are held to the same)."""
+    judge = config.get("judge") if type(config.get("judge")) is dict else {}
+    models, most = judge.get("models"), judge.get("votes")
+    judged = {c.get("name") for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS} if type(checks) is list else None
+    seen = set()
+    for v in votes:
+        number = v.get("vote")
+        if type(number) is int and (v["check"], v["model"], number) in seen:
+            return f"judges: vote {number} of {on_one_line(v['model'], 40)} on {on_one_line(v['check'], 40)} is given twice"
+        seen.add((v["check"], v["model"], number))
+        if type(models) is list and v["model"] not in models or type(most) is int and type(number) is int \
+                and not 1 <= number <= most:
+            return f"judges: a vote of {on_one_line(v['model'], 40)} (vote {number}) that config.judge has not"
+        if judged is not None and v["check"] not in judged:
+            return f"judges: a vote on {on_one_line(v['check'], 40)}, which is no judge check of this answer"
+    return None
 
 
 def votes_problem(votes):
@@ -9146,7 +9204,7 @@ def unfinished_listing(path):
     except EvalError:
         expected = None
     resume, holder, written = resume_command(run_path), live_holder(run_path), os.path.lexists(run_path)
-    figure = (f"being made now by eval.py (pid {holder}): {answers} answers so far" if holder else
+    figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}")
     row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
@@ -9239,7 +9297,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the model); "
-                   + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: judge that run" if completed
+                   + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
+                      f"(report {shell_word(completed)} ...)" if completed
                       else "finish the run (run --resume) or run again")]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if left_open_by_failed_call(t)})
     if judge_failed:
@@ -10421,11 +10480,12 @@ def judge_run(args, target):
     header = {"format": JUDGING_FORMAT, "answers_sha": sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass")),
               "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
+    in_judging = sum(map(len, kept.values()))   # (the run's own votes, reused below, are in the run, not in it)
     failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
     if failed_before and not args.checks and run["config"].get("judge") == config["judge"]:
         kept = with_the_runs_own_votes(kept, todo)   # the judge again, as the run's failed calls say to
     try:
-        asked = ask_judges(args, client, config["judge"], todo, kept, path, journal)
+        asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
         if asked is None:
             return None
         votes, failed = asked
@@ -10448,10 +10508,11 @@ def judge_run(args, target):
     return judged, written, failed
 
 
-def ask_judges(args, client, judge, todo, kept, path, journal):
+def ask_judges(args, client, judge, todo, kept, path, journal, held):
     """Ask the judges every vote on the answers in `todo` that `kept` ({(id, trial): {(check, model,
-    vote): vote}}, a judging's) lacks or holds failed, journaling each vote as it comes. Returns
-    ({(id, trial): votes}, how many answers had a judge call fail), or None if interrupted."""
+    vote): vote}}, a judging's and the run's own) lacks or holds failed, journaling each vote as it
+    comes; `held`: how many lines the judging holds. Returns ({(id, trial): votes}, how many answers
+    had a judge call fail), or None if interrupted."""
     wanted = len(judge["models"]) * judge["votes"]
     def complete(r):   # every vote of the answer kept, none failed
         held = kept.get((r["id"], r["trial"]), {})
@@ -10460,7 +10521,6 @@ def ask_judges(args, client, judge, todo, kept, path, journal):
              for r in todo if complete(r)}   # (asks nothing)
     work = [(r, r["trial"]) for r in todo if not complete(r)]
     progress, failed, writing = Progress(len(todo), len(votes)), 0, threading.Lock()
-    held = sum(map(len, kept.values()))
 
     def journaled(result, vote):   # in a worker: a vote is paid for the moment it comes
         nonlocal held

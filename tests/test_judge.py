@@ -1391,7 +1391,10 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held)
     # nor does a run take a name a judging holds
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
-    assert code == 2 and "runs/answers-dev-v1-judged.json.judging exists" in err
+    # (tenth attack: not "remove it" of the votes paid for, but what it is and how to finish it)
+    assert code == 2 and ("runs/answers-dev-v1-judged.json.judging holds an unfinished judging of runs/answers-dev-v1.json "
+                          f"({len(held.splitlines()) - 1} votes); the judge command that began it, given again with "
+                          "--out runs/answers-dev-v1-judged.json, finishes it, or give another --out") in err, err
     code, out, err = cli("report", "runs/answers-dev-v1-judged.json")
     assert code == 2 and ("runs/answers-dev-v1-judged.json.judging holds the votes of a judging that did not finish: the judge "
                           "command that began it, given again, asks only the rest") in err
@@ -1546,6 +1549,60 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     asked = len(judge_calls(fake))
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3")[0] == 0
     assert len(judge_calls(fake)) - asked == 30                       # another judge: asked in full
+
+
+def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
+    """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
+    false one) turned an undecided verdict into a failure; votes of a model or number the run's judge
+    has not, or on a check the answer has not, were counted in the verdicts and the cost. Judgings and
+    pairwise files refused the same; a run file now does, naming the file, the answer and the vote."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "3")[0] == 0
+    run = load_json("runs/answers-dev-v1.json")
+    first = run["results"][0]["judges"]
+    for votes, says in (([first[0], first[1], dict(first[1])], "judges: vote 2 of qwen2.5:7b on answers is given twice"),
+                        (first + [dict(first[0], model="other:1b")], "judges: a vote of other:1b (vote 1) that config.judge has not"),
+                        (first[:2] + [dict(first[2], vote=9)], "judges: a vote of qwen2.5:7b (vote 9) that config.judge has not"),
+                        (first + [dict(first[0], check="nope")], "judges: a vote on nope, which is no judge check of this answer")):
+        edited = json.loads(json.dumps(run))
+        edited["results"][0]["judges"] = votes
+        Path("edited.json").write_text(json.dumps(edited))
+        code, out, err = cli("report", "edited.json")
+        assert code == 2 and err.startswith("error: edited.json: ") and says in err and "j01" in err, err
+
+
+def test_a_judging_is_read_against_its_own_run_not_another_file_at_its_path(project, judged_split, cli, fake):
+    """Tenth attack on issue 28: a judging's run is named as it was given (runs/x.json): read from
+    another folder, where another run has that path, every vote was called damaged ("move it aside")."""
+    interrupted_judging(cli, fake, judged_split)
+    fake.route = None   # (the dev split's tickets get the fake's labels)
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "elsewhere/runs/answers-dev-v1.json")[0] == 0
+    os.chdir("elsewhere")
+    try:
+        code, out, err = cli("report", "../j.json.judging")
+        assert code == 2 and "holds the votes of a judging that did not finish" in err and "damaged" not in err, err
+        listed = next(e for e in json.loads(cli("runs", "..", "--json")[1]) if e["file"].endswith("j.json.judging"))
+        assert listed["unfinished_judging"] is True, listed
+    finally:
+        os.chdir("..")
+
+
+def test_the_stop_of_a_judge_counts_the_votes_its_judging_holds(project, judged_split, cli, fake):
+    """Tenth attack on issue 28: judging a run whose judge calls failed, with its own judge, reuses its
+    votes; a stop then said "60 votes kept in X.judging" of a judging holding 6 (the run's own counted)."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults = [None, "500", None] * 10   # each case: its answer, vote 1 (failed), vote 2
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "2", "--retries", "0",
+               "--jobs", "1")[0] == 0
+    before = len(judge_calls(fake))
+    fake.latency = 0.2
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2", "--out", "j.json")
+    wait_for_calls(fake, before + 3)
+    proc.terminate()
+    out, err = proc.communicate(timeout=20)
+    held = len(Path("j.json.judging").read_text().splitlines()) - 1
+    assert proc.returncode == 2 and f"interrupted: {held} vote{'s' if held != 1 else ''} kept in j.json.judging" in err, err
+    assert held < 10
 
 
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):

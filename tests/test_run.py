@@ -331,6 +331,8 @@ def test_a_journal_beside_its_run_or_being_written_is_never_offered_a_resume(pro
     interrupted_journal(project, cli, fake, keep=5)
     journal = Path("runs/dev-v3.json.journal").read_bytes()
     assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    code, out, err = cli("report", "runs/dev-v3.json.journal")   # none left (tenth attack: "move the journal aside")
+    assert code == 2 and err == "error: runs/dev-v3.json.journal: no such journal; runs/dev-v3.json is the run\n", err
     Path("runs/dev-v3.json.journal").write_bytes(journal)
     code, out, err = cli("report", "runs/dev-v3.json.journal")
     assert code == 2 and "every answer is in runs/dev-v3.json; remove the journal" in err, err
@@ -338,9 +340,16 @@ def test_a_journal_beside_its_run_or_being_written_is_never_offered_a_resume(pro
     assert listed["unfinished"] is False and "resume" not in listed and "remove the journal" in listed["problem"]
     # being made now: a live eval.py holds its lock
     os.unlink("runs/dev-v3.json")
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    for said in ("1", "0", "-1", "9" * 20):   # a pid (init's, none, too large) in a lock nobody holds (tenth attack)
+        Path("runs/dev-v3.json.lock").write_text(said)
+        code, out, err = cli("runs")
+        assert code == 0 and "finish with: python eval.py run --resume runs/dev-v3.json" in out, (said, out, err)
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               "f = open('runs/dev-v3.json.lock', 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "f.truncate(0); f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
     try:
-        Path("runs/dev-v3.json.lock").write_text(str(holder.pid))
+        assert holder.stdout.readline() == "held\n"
         code, out, err = cli("runs")
         assert f"being made now by eval.py (pid {holder.pid}): 5 answers so far" in out and "--resume" not in out, out
         code, out, err = cli("report", "runs/dev-v3.json.journal")
