@@ -369,3 +369,17 @@ def eval_cli(cwd, *argv):
 def printed_lines(text):
     """The lines a terminal shows: broken at a line break, U+2028 and U+2029."""
     return re.split("[\n\u2028\u2029]", text.rstrip("\n")) if text else []
+
+
+WRITE_FILE = evalpy.write_file   # eval.py's own, whatever a test patches in
+
+
+def stopped_write(after, write_file=WRITE_FILE):
+    """eval.py's write_file stopped by a Ctrl-C (or SIGTERM) as a run file is written (after=False: before
+    it is there) or just after (after=True: written, and nothing after it done): monkeypatched in. (The
+    write it stops is eval.py's own, whatever is patched in when it is called.)"""
+    def write(path, pieces, replace=False):
+        if after:
+            write_file(path, pieces, replace)
+        raise KeyboardInterrupt
+    return write

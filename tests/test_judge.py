@@ -11,7 +11,7 @@ from scipy.stats import norm, pearsonr, rankdata, spearmanr
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
-from conftest import FORGED, FORGED_SHOWN, eval_cli, evalpy, load_json, printed_lines
+from conftest import FORGED, FORGED_SHOWN, WRITE_FILE, eval_cli, evalpy, load_json, printed_lines, stopped_write
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -1449,24 +1449,16 @@ def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(pr
     judging could be finished. A stop during the write itself printed only "interrupted"."""
     interrupted_judging(cli, fake, judged_split)
     judging = Path("j.json.judging").read_bytes()
-    write_file = evalpy.write_file
-
-    def stopped(after):   # a Ctrl-C (or SIGTERM) that comes as the run is written, or just after
-        def write(path, pieces, replace=False):
-            if after:
-                write_file(path, pieces, replace)
-            raise KeyboardInterrupt
-        return write
-    monkeypatch.setattr(evalpy, "write_file", stopped(False))
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(False))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 2 and err.endswith("interrupted while writing j.json: every vote is kept in j.json.judging, and the "
                                       "same judge command writes it, asking nothing\n"), err
     assert not Path("j.json").exists() and Path("j.json.judging").exists()
-    monkeypatch.setattr(evalpy, "write_file", stopped(True))
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(True))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 2 and err.endswith("j.json was written just before the judge that made it stopped: every vote is in it; "
                                       "remove j.json.judging\n"), err
-    monkeypatch.setattr(evalpy, "write_file", write_file)
+    monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
     # without --out: the judging beside its run is found, and nothing is asked into a -2
     Path("runs/answers-dev-v1-judged.json").write_bytes(Path("j.json").read_bytes())
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(judging)

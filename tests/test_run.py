@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import FORGED, FORGED_SHOWN, ROOT, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases
+from conftest import FORGED, FORGED_SHOWN, ROOT, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases, stopped_write
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -2127,21 +2127,13 @@ def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project,
     """Ninth attack on issue 28, item 13: a stop between writing the run file and removing its journal
     printed only "interrupted"; the judge's equivalent names both files."""
     interrupted_journal(project, cli, fake, keep=5)
-    write_file = evalpy.write_file
-
-    def stopped(after):   # a Ctrl-C (or SIGTERM) that comes as the run is written, or just after
-        def write(path, pieces, replace=False):
-            if after:
-                write_file(path, pieces, replace)
-            raise KeyboardInterrupt
-        return write
-    monkeypatch.setattr(evalpy, "write_file", stopped(False))
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(False))
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.endswith("interrupted while writing runs/dev-v3.json: every answer is kept in "
                                       "runs/dev-v3.json.journal\nResume with: python eval.py run --resume "
                                       "runs/dev-v3.json\n"), err
     assert not Path("runs/dev-v3.json").exists() and len(fake.chat_bodies) == 23
-    monkeypatch.setattr(evalpy, "write_file", stopped(True))
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(True))
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.endswith("runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind "
                                       "by a stop just after the run file was written: every answer is in "
