@@ -1673,9 +1673,13 @@ def answer_problem(answer):
     return None
 
 
+MOST_TOKENS = 2 ** 53   # past this a float is no longer whole to the unit, and no call ever took so many
+
+
 def is_count(value):
-    """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096)."""
-    return is_number(value) and value >= 0 and value == int(value)
+    """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096), and one a float
+    holds exactly (1.7e308 tokens is no count: it overflowed every rate worked out of it)."""
+    return is_number(value) and 0 <= value <= MOST_TOKENS and value == int(value)
 
 
 def tagged(model):
@@ -1710,9 +1714,21 @@ def same_setting(key, a, b):
     if key == "judge" and isinstance(a, dict) and isinstance(b, dict):   # its models are models too
         models = [x.get("models") for x in (a, b)]
         return (all(isinstance(m, list) and all(isinstance(n, str) for n in m) for m in models)
-                and [tagged(n) for n in models[0]] == [tagged(n) for n in models[1]]
-                and dict(a, models=None) == dict(b, models=None))
+                and [tagged(n) for n in models[0]] == [tagged(n) for n in models[1]] and same_judge(a, b, ("models",)))
     return a == b
+
+
+def same_judge(a, b, besides=()):
+    """Two recorded judges (config.judge) that ask alike: every setting the same (but `besides`), and
+    no judge model with two known digests (judge.digests, one per model, null where the server gave
+    none): a digest one side never recorded (a judge of before digests were) is no difference."""
+    if type(a) is not dict or type(b) is not dict:
+        return a == b
+    def rest(judge):
+        return {k: v for k, v in judge.items() if k not in ("digests", *besides)}
+    def digests(judge):
+        return judge.get("digests") if type(judge.get("digests")) is list else []
+    return rest(a) == rest(b) and all(x == y for x, y in zip(digests(a), digests(b)) if x and y)
 
 
 def config_problem(config, text_keys):
@@ -3693,7 +3709,8 @@ class ChatClient:
             with self.noting:
                 said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
             if not said:
-                warn(f"note: {self.host} sent {key} {on_one_line(json_text(value), 40)}, which is no count (a whole "
+                shown = self.scrub(json_text(value))   # (text, or a list of it, may hold the key a server echoed)
+                warn(f"note: {self.host} sent {key} {on_one_line(shown, 40)}, which is no count (a whole "
                      "number of 0 or more): kept out of the token figures, as are any more like it")
         return None
 
@@ -5070,11 +5087,21 @@ def judging_in_the_way(run_path):
                 "wait for it")
     try:
         header, entries = judging_lines(run_path + JUDGING_SUFFIX)
-    except EvalError:
-        return None
+    except EvalError as e:   # a judging all the same: never "a run" to remove
+        return f"{e}; it is an unfinished judging: move it aside"
     return (f"{shell_word(run_path + JUDGING_SUFFIX)} holds an unfinished judging of {shell_word(header['config']['judged_from'])} "
-            f"({plural(len(entries), 'vote')}); the judge command that began it, given again with "
+            f"({plural(votes_held(entries), 'vote')}); the judge command that began it, given again with "
             f"{option_word('--out', run_path)}, finishes it")
+
+
+def votes_held(entries):
+    """How many votes a judging's lines hold: each call's last (one asked again after it failed
+    replaces it), failed ones none."""
+    calls = {}
+    for _, entry in entries:
+        vote = entry["vote"]
+        calls[json_text([entry["id"], entry["trial"], vote["check"], vote["model"], vote["vote"]])] = vote
+    return sum(1 for vote in calls.values() if not vote["error"])
 
 
 def numbered_names(path):
@@ -6269,8 +6296,14 @@ def load_run(path):
             raise EvalError(left_journal(run_path))
         raise EvalError(f"{shell_word(path)} is the journal of an unfinished run: finish it with "
                         f"`{resume_command(run_path)}`, then use the run file")
+    if path.endswith(JUDGING_SUFFIX) and not os.path.lexists(path):
+        raise EvalError(f"{shell_word(path)}: no such judging" + (f"; {shell_word(path[:-len(JUDGING_SUFFIX)])} is the run"
+                                                                  if os.path.isfile(path[:-len(JUDGING_SUFFIX)]) else ""))
     if path.endswith(JUDGING_SUFFIX) or not os.path.exists(path) and os.path.exists(path + JUDGING_SUFFIX):
         judging = path if path.endswith(JUDGING_SUFFIX) else path + JUDGING_SUFFIX
+        holder = live_holder(judging[:-len(JUDGING_SUFFIX)])
+        if holder:
+            raise EvalError(f"{shell_word(judging)} is being written now by eval.py (pid {holder}); wait for it")
         if os.path.isfile(judging[:-len(JUDGING_SUFFIX)]):
             raise EvalError(left_judging(judging[:-len(JUDGING_SUFFIX)]))
         problem = judging_problem(judging)
@@ -6278,6 +6311,8 @@ def load_run(path):
             raise EvalError(f"{problem}; move it aside")
         raise EvalError(f"{shell_word(judging)} holds the votes of a judging that did not finish: the judge command that "
                         f"began it, given again, asks only the rest and writes {shell_word(judging[:-len(JUDGING_SUFFIX)])}")
+    if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX) and live_holder(path):
+        raise EvalError(f"{shell_word(path)} is being made now by eval.py (pid {live_holder(path)}); wait for it")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
         raise EvalError(f"{shell_word(path)}: this run did not finish; its answers are in {shell_word(path + JOURNAL_SUFFIX)}.\n"
                         f"Finish it with: {resume_command(path)}")
@@ -6415,20 +6450,20 @@ def recorded_answer_problem(r, config):
 
 def judges_votes_problem(votes, config, checks):
     """What makes an answer's votes other than its judge's (config.judge), or None: a vote given twice,
-    of a model or number the judge has not, on a check the answer has not. Counted, one would decide
-    a verdict or add to the cost (judgings and pairwise files are held to the same)."""
-    judge = config.get("judge") if type(config.get("judge")) is dict else {}
-    models, most = judge.get("models"), judge.get("votes")
+    of a model or number the judge has not (or no number), on a check the answer has not. Counted, one would decide a verdict or add to the cost (judgings and pairwise files are held
+    to the same)."""
+    judge = config.get("judge")
+    if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
+        judge = None   # (a hand-made run may name no judge: its votes are still held to numbers, each once)
     judged = {c.get("name") for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS} if type(checks) is list else None
     seen = set()
     for v in votes:
         number = v.get("vote")
-        if type(number) is int and (v["check"], v["model"], number) in seen:
+        if type(number) is not int or number < 1 or judge and (v["model"] not in judge["models"] or number > judge["votes"]):
+            return f"judges: a vote of {on_one_line(v['model'], 40)} (vote {on_one_line(json_text(number), 20)}) that config.judge has not"
+        if (v["check"], v["model"], number) in seen:
             return f"judges: vote {number} of {on_one_line(v['model'], 40)} on {on_one_line(v['check'], 40)} is given twice"
         seen.add((v["check"], v["model"], number))
-        if type(models) is list and v["model"] not in models or type(most) is int and type(number) is int \
-                and not 1 <= number <= most:
-            return f"judges: a vote of {on_one_line(v['model'], 40)} (vote {number}) that config.judge has not"
         if judged is not None and v["check"] not in judged:
             return f"judges: a vote on {on_one_line(v['check'], 40)}, which is no judge check of this answer"
     return None
@@ -9234,11 +9269,7 @@ def judging_listing(path):
     problem = judging_problem(path)
     if problem:
         raise EvalError(f"{problem}; move it aside")
-    calls = {}   # each call's last vote (one asked again after it failed replaces it)
-    for _, entry in entries:
-        vote = entry["vote"]
-        calls[json_text([entry["id"], entry["trial"], vote["check"], vote["model"], vote["vote"]])] = vote
-    votes = sum(1 for vote in calls.values() if not vote["error"])
+    votes = votes_held(entries)
     config = header["config"]
     judged_from, models = config["judged_from"], config["judge"]["models"]
     holder = live_holder(run_path)
@@ -10482,7 +10513,7 @@ def judge_run(args, target):
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
     in_judging = sum(map(len, kept.values()))   # (the run's own votes, reused below, are in the run, not in it)
     failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
-    if failed_before and not args.checks and run["config"].get("judge") == config["judge"]:
+    if failed_before and not args.checks and same_judge(run["config"].get("judge"), config["judge"]):
         kept = with_the_runs_own_votes(kept, todo)   # the judge again, as the run's failed calls say to
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
@@ -10654,7 +10685,9 @@ def judging_state(path, header):
     differ = [(k, theirs.get(k), mine.get(k)) for k in sorted(set(mine) | set(theirs))
               if k not in skip and k != "judge" and mine.get(k) != theirs.get(k)]
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
-               if judge.get(k) != their_judge.get(k)]
+               if judge.get(k) != their_judge.get(k) and k != "digests"]
+    if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
+        differ.append(("judge digests (the model was pulled again)", their_judge.get("digests"), judge.get("digests")))
     shown = lambda value: on_one_line(json_text(value), 40)
     if not differ:
         return "same", None

@@ -1688,3 +1688,13 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "whole.json")[0] == 0
     assert load_json("whole.json")["results"][0]["prompt_tokens"] == 4096
     assert type(load_json("whole.json")["results"][0]["prompt_tokens"]) is int
+    # eleventh attack: 1.7e308 (a float, whole) was made a 309-digit int that overflowed every rate, in
+    # every view; a count sent as the API key was printed in the note, unscrubbed
+    fake.extra_fields = {"prompt_eval_count": 1.7e308, "eval_count": "Bearer sk-TOPSECRET123456"}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "big.json",
+                         "--api-key", "sk-TOPSECRET123456")
+    assert code == 0 and "Traceback" not in err and "TOPSECRET" not in err, err
+    assert "sent completion_tokens" in err and "[API key removed]" in err or "[removed]" in err, err
+    assert {(r["prompt_tokens"], r["completion_tokens"]) for r in load_json("big.json")["results"]} == {(None, None)}
+    for view in ([], ["--json"], ["--markdown"]):
+        assert cli("report", "big.json", *view)[0] == 0

@@ -1382,6 +1382,14 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     assert f"qwen2.5:7b: {votes - 1} votes;" in cli("runs", "runs")[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held.replace(b'"models": ["qwen2.5:7b"]', b'"models": [5]', 1))
     assert "damaged judging (its first line)" in cli("runs", "runs")[1]
+    # eleventh attack: a vote written again (its call asked again) is one vote; no judging is no judging
+    again = held + held.splitlines(keepends=True)[1]
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(again)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
+    assert code == 2 and f"({votes} votes); the judge command" in err, err
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held)
+    code, out, err = cli("report", "none.json.judging")
+    assert code == 2 and err == "error: none.json.judging: no such judging\n", err
     # a line the judge would refuse: never offered as the way to finish it (eighth attack)
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held + b'{"id": "j01", "trial": 1, "vote": 1e400}\n')
     out = cli("runs", "runs")[1]
@@ -1541,6 +1549,13 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     asked = len(judge_calls(fake))
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3")[0] == 0
     assert len(judge_calls(fake)) - asked == 30                       # another judge: asked in full
+    # a run made before judges recorded digests: the same judge all the same (eleventh attack)
+    made_before = json.loads(json.dumps(run))
+    del made_before["config"]["judge"]["digests"]
+    Path("before.json").write_text(json.dumps(made_before))
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "before.json", "--host", fake.url, "--judge-votes", "2")
+    assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
 
 
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
@@ -1555,12 +1570,21 @@ def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_count
     for votes, says in (([first[0], first[1], dict(first[1])], "judges: vote 2 of qwen2.5:7b on answers is given twice"),
                         (first + [dict(first[0], model="other:1b")], "judges: a vote of other:1b (vote 1) that config.judge has not"),
                         (first[:2] + [dict(first[2], vote=9)], "judges: a vote of qwen2.5:7b (vote 9) that config.judge has not"),
-                        (first + [dict(first[0], check="nope")], "judges: a vote on nope, which is no judge check of this answer")):
+                        (first + [dict(first[0], check="nope")], "judges: a vote on nope, which is no judge check of this answer"),
+                        # eleventh attack: 2.0 and 7.5 were neither range-checked nor told apart from 2
+                        ([first[0], dict(first[1], vote=2.0), dict(first[1], vote=2.0)], "(vote 2.0) that config.judge has not"),
+                        (first + [{k: v for k, v in first[0].items() if k != "vote"}], "(vote null) that config.judge has not")):
         edited = json.loads(json.dumps(run))
         edited["results"][0]["judges"] = votes
         Path("edited.json").write_text(json.dumps(edited))
         code, out, err = cli("report", "edited.json")
         assert code == 2 and err.startswith("error: edited.json: ") and says in err and "j01" in err, err
+    edited = json.loads(json.dumps(run))
+    edited["config"]["judge"] = None   # no judge recorded: its votes are still held to numbers, each once
+    edited["results"][0]["judges"] = [first[0], first[1], dict(first[1])]
+    Path("edited.json").write_text(json.dumps(edited))
+    code, out, err = cli("report", "edited.json")
+    assert code == 2 and "judges: vote 2 of qwen2.5:7b on answers is given twice" in err, err
 
 
 def test_a_judging_is_read_against_its_own_run_not_another_file_at_its_path(project, judged_split, cli, fake):
@@ -1595,6 +1619,31 @@ def test_the_stop_of_a_judge_counts_the_votes_its_judging_holds(project, judged_
     held = len(Path("j.json.judging").read_text().splitlines()) - 1
     assert proc.returncode == 2 and f"interrupted: {held} vote{'s' if held != 1 else ''} kept in j.json.judging" in err, err
     assert held < 10
+
+
+def test_a_judge_recorded_before_its_digests_were_is_the_same_judge(project, judged_split, cli, fake):
+    """Eleventh attack on issue 28: once judges recorded their models' digests, a judging begun by the
+    version before (no digests) could not be finished ("judge digests null there, [...] now: judge with
+    what it was begun with", which cannot be done), a run of before asked every vote again where its
+    failed calls were to be asked, and compare called the digest a change. Unknown is no difference."""
+    interrupted_judging(cli, fake, judged_split)
+    lines = Path("j.json.judging").read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header["config"]["judge"]["digests"][0]            # recorded now
+    del header["config"]["judge"]["digests"]                   # as the version before wrote it
+    Path("j.json.judging").write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0 and "going on with the judging interrupted in j.json.judging" in err, err
+    old = load_json("runs/answers-dev-v1.json")
+    del old["config"]["judge"]["digests"]
+    Path("old.json").write_text(json.dumps(old))
+    code, out, err = cli("compare", "old.json", "runs/answers-dev-v1.json")
+    assert code == 0 and "Changed: nothing in the configuration" in out, out
+    # a pulled-again judge (both digests known, and other) is another judge all the same
+    header["config"]["judge"]["digests"] = ["0" * 64]
+    Path("k.json.judging").write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
+    assert code == 2 and "judge digests (the model was pulled again)" in err, err
 
 
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):

@@ -354,6 +354,8 @@ def test_a_journal_beside_its_run_or_being_written_is_never_offered_a_resume(pro
         assert f"being made now by eval.py (pid {holder.pid}): 5 answers so far" in out and "--resume" not in out, out
         code, out, err = cli("report", "runs/dev-v3.json.journal")
         assert code == 2 and f"a run eval.py (pid {holder.pid}) is making now; wait for it" in err, err
+        code, out, err = cli("report", "runs/dev-v3.json")   # eleventh attack: not "finish it with run --resume"
+        assert code == 2 and f"runs/dev-v3.json is being made now by eval.py (pid {holder.pid}); wait for it" in err, err
     finally:
         holder.kill()
         holder.wait()
