@@ -10618,10 +10618,11 @@ def judging_lock(path):
 
 
 def begin_judging(target, header, todo, judge):
-    """(path, judging open to append, its lock, votes kept {(id, trial): {(check, model, vote): vote}}): the judging of the
-    same answers by the same judge that was interrupted at the judged run's name (or, without --out,
-    at a name it moved to), gone on with; else a new one at the first free name. A judging of other
-    answers or another judge is never touched: an --out that holds one is refused, saying what differs."""
+    """(path, judging open to append, its lock, votes kept {(id, trial): {(check, model, vote): vote}}):
+    the judging of the same answers by the same judge that was interrupted at the judged run's name
+    (or, without --out, at a name it moved to), gone on with; else a new one at the first free name.
+    A judging of other answers or another judge is never touched: an --out that holds one is
+    refused, saying what differs."""
     out, exact = target
     for path in [out] if exact else numbered_names(out):
         judging = path + JUDGING_SUFFIX
