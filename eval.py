@@ -5213,7 +5213,7 @@ def read_journal(path, turns=None, where=None):
     data = read_bytes(path, "journal")
     lines = data.decode("utf-8", errors="replace").split("\n")
     try:
-        header = json.loads(lines[0])
+        header = exact_json(lines[0])
         config = header["config"]
         if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
             raise ValueError
@@ -5232,7 +5232,7 @@ def read_journal(path, turns=None, where=None):
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = exact_json(line)   # a field twice is an edit, as in a run file, never read as its last value
         except (ValueError, RecursionError):
             if number == len(lines):   # only a last line with no newline can be torn by a kill
                 continue
@@ -6119,6 +6119,8 @@ def judging_problem(path):
     except EvalError as e:
         return str(e)
     config = header["config"]
+    if config["judged_from"].endswith(JUDGING_SUFFIX) or not os.path.isfile(config["judged_from"]):
+        return None   # no run there to read it against (and never a judging read through itself)
     try:
         run = load_run(config["judged_from"])   # as given to judge: another folder, or another file there now, is
     except EvalError:                            # not this run: its answers are no measure of the judging's lines
@@ -10337,7 +10339,7 @@ def read_annotations(path):
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     try:
-        data = json.loads(read_bytes(path, "sidecar file").decode("utf-8"))
+        data = exact_json(read_bytes(path, "sidecar file").decode("utf-8"))   # a key twice: refused, never its last
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError

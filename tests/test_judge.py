@@ -1646,6 +1646,20 @@ def test_a_judge_recorded_before_its_digests_were_is_the_same_judge(project, jud
     assert code == 2 and "judge digests (the model was pulled again)" in err, err
 
 
+def test_a_judging_that_names_itself_as_its_run_is_one_line_never_a_traceback(project, judged_split, cli, fake):
+    """Twelfth attack on issue 28: a judging moved to the name of the run it judges (the run moved
+    away) sent load_run round in a circle: RecursionError, exit 1 (a failed gate to CI), in every command."""
+    interrupted_judging(cli, fake, judged_split)
+    os.rename("runs/answers-dev-v1.json", "moved.json")
+    os.rename("j.json.judging", "runs/answers-dev-v1.json.judging")
+    for command in (("report", "runs/answers-dev-v1.json"), ("report", "runs/answers-dev-v1.json.judging"),
+                    ("judge", "runs/answers-dev-v1.json", "--host", fake.url), ("runs",)):
+        code, out, err = eval_cli(project, *command)   # (as a user runs it: the depth Python allows is its own)
+        assert code in (0, 2) and "Traceback" not in err and "Recursion" not in err, (command, err)
+        if command[0] != "runs":
+            assert code == 2 and "runs/answers-dev-v1.json.judging holds the votes of a judging" in err, (command, err)
+
+
 def test_two_judges_of_one_judging_never_both_ask(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, after=13)
     fake.latency = 0.2

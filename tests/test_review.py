@@ -261,6 +261,21 @@ def test_a_damaged_annotations_sidecar_is_one_line_in_report_and_an_answer_from_
     assert saved.status_code == 500 and "damaged" in saved.json()["error"]
 
 
+@pytest.mark.parametrize("twice", ['"annotations": {"dev-05#1": {"text": "AAA"}}, "annotations": {}',
+                                   '"annotations": {"dev-05#1": {"text": "AAA", "time": NaN}}'])
+def test_an_annotations_sidecar_giving_a_key_twice_or_nan_is_damaged_never_read_loosely(server, runs, cli, twice):
+    """Twelfth attack on issue 28: the sidecar was read with plain json.loads: of two "annotations"
+    only the last was shown, and review's next save wrote the file without the first (lost); NaN was
+    kept and written back, no longer JSON."""
+    url, review = server
+    text = f'{{"format": "{evalpy.ANNOTATIONS_FORMAT}", "run": "dev-v3.json", "run_sha": "{review.run_sha}", {twice}}}'
+    open(review.sidecar, "w", encoding="utf-8").write(text)
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and "annotations.json: damaged" in err, err
+    saved = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "formato"}, timeout=5)
+    assert saved.status_code == 500 and open(review.sidecar, encoding="utf-8").read() == text   # never rewritten
+
+
 def test_the_review_server_answers_even_when_its_own_code_fails(server, monkeypatch):
     url, review = server
     monkeypatch.setattr(review, "data", lambda: {}["boom"])

@@ -362,6 +362,17 @@ def test_a_journal_beside_its_run_or_being_written_is_never_offered_a_resume(pro
     assert "finish with: python eval.py run --resume runs/dev-v3.json" in cli("runs")[1]   # its holder gone
 
 
+def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project, cli, fake):
+    """Twelfth attack on issue 28: journal lines were read with plain json.loads, so a line giving
+    "response" twice was resumed with its last value, where a run file refuses it."""
+    interrupted_journal(project, cli, fake, keep=5)
+    lines = Path("runs/dev-v3.json.journal").read_text().splitlines()
+    lines[2] = lines[2][:-1] + ', "response": "WRONG"}'
+    Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
+
+
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
     """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
     cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
