@@ -6241,7 +6241,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         progress.update(len(done), errors, final=True)
         why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {on_one_line(stop)})"
                if isinstance(stop, ServerGone) else "interrupted")
-        warn(f"{why}: {len(done) - errors} answers of {progress.total} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
+        warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
              f"Resume with: {resume_command(run_path)}")
         return None
     finally:

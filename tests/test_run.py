@@ -373,6 +373,20 @@ def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project
     assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
 
 
+def test_an_interrupted_run_says_how_many_answers_it_kept_in_words(project, fake):
+    """Twelfth attack on issue 28 (wording): "interrupted: 1 answers of 5 kept"."""
+    fake.latency = 0.3
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url,
+                             "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while len(fake.chat_bodies) < 2 and time.monotonic() < deadline:   # the first answered, the second asked
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=20)
+    kept = len(Path("runs/dev-v3.json.journal").read_text().splitlines()) - 1
+    assert proc.returncode == 2 and f"interrupted: {kept} of 28 answers kept in runs/dev-v3.json.journal" in err, err
+
+
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
     """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
     cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
