@@ -6104,7 +6104,8 @@ def judging_lines(path):
                 (entry["vote"]["model"] not in judge["models"] or not 1 <= entry["vote"]["vote"] <= judge["votes"])
                 and "a vote of another judge or number")
         except (ValueError, UnicodeDecodeError) as e:
-            problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line "
+                            f"({json_problem(e) if isinstance(e, ValueError) else 'not UTF-8'})") from None
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}")
         entries.append((number, entry))
@@ -10642,7 +10643,7 @@ def begin_judging(target, header, todo, judge):
         if state == "same":
             lock = judging_lock(path)
             try:
-                votes = read_judging(judging, todo, judge)
+                votes = read_judging(judging, todo)
                 journal = reopen_journal(judging)
             except BaseException:
                 lock.release()
@@ -10698,30 +10699,22 @@ def judging_state(path, header):
                      + "; ".join(f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ))
 
 
-def read_judging(path, todo, judge):
-    """The votes a judging holds, {(id, trial): {(check, model, vote): vote}}, each line held to what
-    the judged run will hold; a line torn by a kill (the last, unended) is dropped; a later line for
-    a vote replaces an earlier (asked again after its call failed)."""
+def read_judging(path, todo):
+    """The votes a judging holds, {(id, trial): {(check, model, vote): vote}}, its lines read as
+    judging_lines reads them and each held to the answers to judge now; a later line for a vote
+    replaces an earlier (asked again after its call failed)."""
     checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in todo}
-    lines = read_bytes(path, "judging").split(b"\n")[1:-1]   # the header is read; after the last \n: torn
+    try:
+        _, entries = judging_lines(path)
+    except EvalError as e:
+        raise EvalError(f"{e}; move it aside to judge again from the start") from None
     votes = {}
-    for number, line in enumerate(lines, 2):
-        try:
-            entry = exact_json(line.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line "
-                            f"({json_problem(e) if isinstance(e, ValueError) else 'not UTF-8'}); move it aside to "
-                            "judge again from the start") from None
-        problem = judging_line_problem(entry)
-        key = (entry["id"], entry["trial"]) if not problem else None
-        vote = entry["vote"] if not problem else None
-        problem = problem or ("not a vote on an answer of this run" if key not in checks
-                              else (vote["check"] not in checks[key] or vote["model"] not in judge["models"]
-                                    or not 1 <= vote["vote"] <= judge["votes"])
-                              and "a vote of another check, judge or number")
-        if problem:
-            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}; move it aside to judge "
-                            "again from the start")
+    for number, entry in entries:
+        key, vote = (entry["id"], entry["trial"]), entry["vote"]
+        if key not in checks or vote["check"] not in checks[key]:
+            what = "not a vote on an answer of this run" if key not in checks else "a vote of another check, judge or number"
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {what}; move it aside to judge again "
+                            "from the start")
         votes.setdefault(key, {})[vote["check"], vote["model"], vote["vote"]] = vote
     return votes
 
