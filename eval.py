@@ -4631,9 +4631,20 @@ def judge_summary(config, cases):
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
-            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in votes),
-            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in votes),
-            "doubtful": doubtful}
+            **tokens_counted(votes), "doubtful": doubtful}
+
+
+def tokens_counted(calls):
+    """The tokens the judge's calls cost, as its server counted them: a total of the counts sent,
+    None when answers came and none sent a count (no count is not zero), and how many answered calls
+    sent none (a total without them is partial, and says so). A failed call cost nothing known."""
+    uncounted = sum(1 for v in calls if v.get("raw") is not None
+                    and (v.get("prompt_tokens") is None or v.get("completion_tokens") is None))
+    totals = {}
+    for key in ("prompt_tokens", "completion_tokens"):
+        known = [v[key] for v in calls if v.get(key) is not None]
+        totals[key] = sum(known) if known or not uncounted else None
+    return {**totals, "uncounted_calls": uncounted}
 
 
 def cap_words(judge):
@@ -6096,6 +6107,9 @@ def judging_lines(path):
             raise TypeError
     except (ValueError, UnicodeDecodeError, KeyError, TypeError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
+    problem = run_config_problem(dict(header["config"]))   # a copy: the check fills in defaults
+    if problem:   # a digest of "junk" read as unknown would let another model's votes in
+        raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
     entries = []
     for number, line in enumerate(rest, 2):
         try:
@@ -6374,6 +6388,11 @@ def head_problem(run):
     config = run.get("config")
     if not isinstance(config, dict) or not isinstance(run.get("results"), list):
         return "needs a config object and a results list"
+    return run_config_problem(config)
+
+
+def run_config_problem(config):
+    """What must hold of a run's config (a run file's, or the one a judging will write), or None."""
     return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels")) or labels_problem(
         config["labels"])
 
@@ -8404,7 +8423,7 @@ def rows_checks(s):
         j = s["judge"]
         out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "doubtful": j["doubtful"],
                         **{k: figure("count", j[k], ["judge", k]) for k in
-                           ("calls", "failed_calls", "prompt_tokens", "completion_tokens")}}
+                           ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "uncounted_calls")}}
     return out
 
 
@@ -8654,7 +8673,16 @@ def check_section(sec):
 def judge_cost(j, calls="judge calls"):
     """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
     return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed), "
-            f"{figure_text(j['prompt_tokens'])} prompt + {figure_text(j['completion_tokens'])} completion tokens")
+            + tokens_text(*(j[k]["value"] for k in ("prompt_tokens", "completion_tokens", "uncounted_calls"))))
+
+
+def tokens_text(prompt, completion, uncounted):
+    """'3400 prompt + 120 completion tokens', saying so when a server sent no count for some calls
+    or for all (tokens_counted): an unknown count is never written as a zero."""
+    if prompt is None and completion is None:
+        return f"token counts unknown ({plural(uncounted, 'answered call')}, none sent its count)"
+    partial = f" (partial: {plural(uncounted, 'answered call')} sent no count)" if uncounted else ""
+    return f"{'?' if prompt is None else prompt} prompt + {'?' if completion is None else completion} completion tokens{partial}"
 
 
 def doubtful_line(r, repeat):
@@ -9789,8 +9817,7 @@ def pairwise_figures(asked, alpha):
             "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
             "calls": len(calls), "asked_now": asked["asked"], "failed_calls": sum(1 for v in calls if v.get("error")),
             "first_error": next((v["error"] for v in calls if v.get("error")), None),
-            "prompt_tokens": sum(v.get("prompt_tokens") or 0 for v in calls),
-            "completion_tokens": sum(v.get("completion_tokens") or 0 for v in calls),
+            **tokens_counted(calls),
             "sidecar": asked["sidecar"], "trial_one": asked["trial_one"], "num_ctx": window, "input_may_be_cut": filled}
 
 
@@ -9822,7 +9849,7 @@ def pairwise_lines(w):
                    f"been cut ({len(w['input_may_be_cut'])}): {ids(w['input_may_be_cut'])}")
     out += [f"  Sign test (exact, ties set aside, alpha {w['alpha']:g}): {w['reading']}",
             f"  {w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed), "
-            f"{w['prompt_tokens']} prompt + {w['completion_tokens']} completion tokens; verdicts in {w['sidecar']}"
+            f"{tokens_text(w['prompt_tokens'], w['completion_tokens'], w['uncounted_calls'])}; verdicts in {w['sidecar']}"
             + (" · trial 1 of each case" if w["trial_one"] else "")]
     return out
 
@@ -10680,6 +10707,9 @@ def judging_state(path, header):
         # no line ended: no vote was ever written after it
         return ("broken", "has a damaged first line, so its votes cannot be matched to answers and a judge") if ended \
             else ("empty", "was left by a judge stopped before it asked anything, and holds no vote")
+    problem = run_config_problem(dict(held["config"]))
+    if problem:   # never "other settings" for what is damaged: a digest too many is no model pulled again
+        return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
     if held.get("answers_sha") != header["answers_sha"]:
         return "other", "holds an interrupted judging of other answers or checks"
     mine, theirs = header["config"], held["config"]

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -1382,6 +1383,22 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     assert f"qwen2.5:7b: {votes - 1} votes;" in cli("runs", "runs")[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held.replace(b'"models": ["qwen2.5:7b"]', b'"models": [5]', 1))
     assert "damaged judging (its first line)" in cli("runs", "runs")[1]
+    # thirteenth attack's leftover: a digest of "junk", or one too many, was read as unknown (no difference)
+    header, body = held.split(b"\n", 1)
+    for digests in ("junk", ["ab" * 32, None]):
+        damaged = json.loads(header)
+        damaged["config"]["judge"]["digests"] = digests
+        Path("runs/answers-dev-v1-judged.json.judging").write_bytes(json.dumps(damaged).encode() + b"\n" + body)
+        said = ("runs/answers-dev-v1-judged.json.judging:1: damaged judging header: config.judge.digests must be a list "
+                "of text or null, one for each of config.judge.models")
+        listed = next(e for e in json.loads(cli("runs", "runs", "--json")[1]) if e["file"].endswith(".judging"))
+        assert listed["problem"] == said, listed
+        asked = len(judge_calls(fake))
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3",
+                             "--out", "runs/answers-dev-v1-judged.json")
+        assert code == 2 and len(judge_calls(fake)) == asked, err
+        assert err.endswith(f"{said.split(':1: ')[0]} has a damaged first line ({said.split(': ', 2)[2]}), so its "
+                            "votes cannot be matched to answers and a judge; move it aside, or give another --out\n"), err
     # eleventh attack: a vote written again (its call asked again) is one vote; no judging is no judging
     again = held + held.splitlines(keepends=True)[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(again)
@@ -1748,6 +1765,16 @@ def test_a_judges_negative_or_fractional_token_count_is_kept_out_of_the_cost(jud
     assert err.count("prompt_tokens -1000000") == 1 and err.count("completion_tokens 2.5") == 1, err
     votes = [v for r in load_json("runs/answers-dev-v1-judged.json")["results"] for v in r["judges"]]
     assert {(v["prompt_tokens"], v["completion_tokens"]) for v in votes} == {(None, None)}
+    # the thirteenth attack's leftover: no count is no zero ("0 prompt + 0 completion tokens" before)
+    assert cost.endswith(f"token counts unknown ({len(votes)} answered calls, none sent its count)"), cost
+    code, out, err = cli("report", "runs/answers-dev-v1-judged.json", "--json")
+    assert code == 0 and json.loads(out)["judge"]["prompt_tokens"] is None, err
+    # one count known, the other not: the total is partial, and says so
+    fake.extra_fields = {"prompt_eval_count": -1}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "half.json")
+    assert code == 0, err
+    cost = next(l for l in out.splitlines() if l.startswith("  cost: "))
+    assert re.search(rf"\? prompt \+ [1-9]\d* completion tokens \(partial: {len(votes)} answered calls sent no count\)$", cost), cost
 
 
 def test_a_judging_is_not_gone_on_with_by_a_judge_model_pulled_again(project, judged_split, cli, fake):
