@@ -1626,6 +1626,10 @@ NUMBER_FIELDS = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens",
 # Token counts: whole numbers, none below 0 (Ollama's api/types.go Metrics: PromptEvalCount int,
 # EvalCount int; OpenAI's usage: integers). -1000000 or 2.5 is no count, and would be summed into a cost
 COUNT_FIELDS = ("prompt_tokens", "completion_tokens", "thinking_tokens")
+# A call's measures, eval.py's and the server's: none below 0 or past LARGEST_FIGURE (a latency of
+# 1e300 ms printed 300 digits in every view, a negative duration a negative rate); attempts are whole
+MEASURE_FIELDS = ("attempts", "latency_ms", "total_duration_ns", "load_duration_ns", "prompt_eval_duration_ns",
+                  "eval_duration_ns")
 
 
 def subset_words(subset):
@@ -1670,16 +1674,19 @@ def answer_problem(answer):
             return f"{key} must be a number or null"
         if value is not None and key in COUNT_FIELDS and not is_count(value):
             return f"{key} must be a whole number of 0 or more, or null"
+        if value is not None and key in MEASURE_FIELDS and not (0 <= value <= LARGEST_FIGURE and (
+                key != "attempts" or value == int(value))):
+            return f"{key} must be {'a whole number' if key == 'attempts' else 'a number'} from 0 to 2^53, or null"
     return None
 
 
-MOST_TOKENS = 2 ** 53   # past this a float is no longer whole to the unit, and no call ever took so many
+LARGEST_FIGURE = 2 ** 53   # past this a float is no longer whole to the unit; no call took so many tokens, ms or ns
 
 
 def is_count(value):
     """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096), and one a float
     holds exactly (1.7e308 tokens is no count: it overflowed every rate worked out of it)."""
-    return is_number(value) and 0 <= value <= MOST_TOKENS and value == int(value)
+    return is_number(value) and 0 <= value <= LARGEST_FIGURE and value == int(value)
 
 
 def tagged(model):

@@ -130,6 +130,10 @@ def edit(run, where, value):
      "judges: vote 1: prompt_tokens must be a whole number of 0 or more, or null"),
     ("result.prompt_tokens", -50000, "prompt_tokens must be a whole number of 0 or more, or null"),
     ("result.completion_tokens", 2.5, "completion_tokens must be a whole number of 0 or more, or null"),
+    # a call's measures are bounded: 1e300 ms printed 300 digits in every view, -5 ns a negative rate
+    ("result.latency_ms", 1e300, "latency_ms must be a number from 0 to 2^53, or null"),
+    ("result.attempts", 2.5, "attempts must be a whole number from 0 to 2^53, or null"),
+    ("result.eval_duration_ns", -5, "eval_duration_ns must be a number from 0 to 2^53, or null"),
     ("config.rerun_test", {"forced": True, "earlier": 3}, 'config.rerun_test must be {"forced": true'),
     ("config.rerun_test", "yes", "config.rerun_test must be"),
     ("config.judge", {"models": "m"}, "config.judge must be null or an object whose models is a list"),
