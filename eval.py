@@ -8976,7 +8976,17 @@ def markdown_report(config, s, path):
     out += [f"| Judged context precision (a judge's ratings, {figure_text(judged['cases'])} cases) | "
             f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
-                     + markdown_diagnosis(section_of(rows, "diagnosis")))
+                     + markdown_annotations(section_of(rows, "annotations")) + markdown_diagnosis(section_of(rows, "diagnosis")))
+
+
+def markdown_annotations(sec):
+    """review's annotations, most frequent first, and what was left out of them, as the text says."""
+    if not sec:
+        return []
+    counted = ", ".join(f"{md_text(one_line(r['name'], ANNOTATION_SHOWN))} ({figure_text(r['figure'])})"
+                        for r in sec["rows"]) or "none"
+    return ["", f"**Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from "
+                f"{md_code(sec['file'])}):** {counted}"] + [f"> {md_text(note)}" for note in (sec["left_out"], sec["other_versions"]) if note]
 
 
 def markdown_diagnosis(sec):

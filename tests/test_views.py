@@ -387,6 +387,9 @@ def test_annotations_naming_no_answer_of_the_run_are_left_out_of_every_view(proj
     warning = "2 annotations in runs/v2.json.annotations.json name answers this run does not have"
     assert warning in views["text"] and warning in views["html"]
     assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
+    # the markdown left them out altogether (thirteenth attack's leftover)
+    assert ("**Annotations (1 answer annotated in review, from `runs/v2.json.annotations.json`):** wrong label (1)"
+            in views["markdown"]) and f"> {warning}" in views["markdown"], views["markdown"]
 
 
 def test_a_fixed_share_near_the_ends_never_reads_as_the_end():
