@@ -10822,6 +10822,9 @@ def pairwise_problem(stored):
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
                 or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
             return "a comparison whose judge has no criterion or models"
+        digests = judge.get("digests", [None] * len(judge["models"]))   # prepare_judge's: one per model, or null
+        if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
+            return "a comparison whose judge digests are not one text or null per judge model"
         if any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
             # eval.py keeps one comparison per runs and judge (save_comparison merges): which would count?
             return "a comparison of the same runs by the same judge stored twice"
@@ -10892,13 +10895,10 @@ def save_comparison(path, comparison):
     lock = path + ".lock"
     try:
         with FileLock(lock):
-            comparisons, verdicts, same = [], [], None
-            for c in read_pairwise(path):
-                if all(c[k] == comparison[k] for k in COMPARISON_KEY):
-                    verdicts, same = merged_verdicts(verdicts, c["verdicts"]), c
-                else:
-                    comparisons.append(c)
-            verdicts = merged_verdicts(verdicts, comparison["verdicts"])
+            comparisons = read_pairwise(path)
+            same = stored_comparison(comparisons, comparison)
+            comparisons = [c for c in comparisons if c is not same]
+            verdicts = merged_verdicts(same["verdicts"] if same else [], comparison["verdicts"])
             brought = {id(v) for v in comparison["verdicts"]}
             # where and when the verdicts were asked: this compare's, unless it added none of its own
             stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same,
@@ -10934,8 +10934,35 @@ def uncapped_if_stored(judge, key, comparisons):
     continued as it was made, uncapped, so that its verdicts stand and any still missing are asked
     the same way; --judge-max-tokens given asks with the cap, anew."""
     uncapped = {k: v for k, v in judge.items() if k != "num_predict"}
-    old = dict(key, judge=uncapped)
-    return uncapped if any(all(c[k] == old[k] for k in COMPARISON_KEY) for c in comparisons) else judge
+    return uncapped if stored_comparison(comparisons, dict(key, judge=uncapped)) else judge
+
+
+def stored_comparison(comparisons, key):
+    """The stored comparison of key's runs and judge, or None. The judge's digests are read as
+    same_judge reads them: unknown on one side (before the server is asked, or a comparison of before
+    digests were recorded) is no difference, a judge pulled again is another judge. Of several (the
+    judge pulled again between them) the one stored last: save_comparison puts it at the end."""
+    return next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
+                 and c["candidate_sha"] == key["candidate_sha"] and same_judge(c["judge"], key["judge"])), None)
+
+
+def pairwise_missing(kept, wanted, pair):
+    """The calls of a pair still to make: never stored, or failed."""
+    stored_votes = kept.get((pair["id"], pair["trial"]), {})
+    return [w for w in wanted if stored_votes.get(w) is None or stored_votes[w].get("error")]
+
+
+def pairwise_plan(stored, pairs, wanted):
+    """(the stored verdicts by pair and call, the pairs with calls still to make, the votes of the
+    others) of a comparison against what it holds."""
+    kept = {}
+    for v in stored["verdicts"] if stored else []:
+        kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
+    todo = [p for p in pairs if pairwise_missing(kept, wanted, p)]
+    asking = {(p["id"], p["trial"]) for p in todo}
+    votes = {(p["id"], p["trial"]): [kept[p["id"], p["trial"]][w] for w in wanted]
+             for p in pairs if (p["id"], p["trial"]) not in asking}
+    return kept, todo, votes
 
 
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
@@ -10950,24 +10977,22 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     comparisons = read_pairwise(sidecar)
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
-    stored = next((c for c in comparisons if all(c[k] == key[k] for k in COMPARISON_KEY)), None)
-    kept = {}
-    for v in stored["verdicts"] if stored else []:
-        kept.setdefault((v["id"], v["trial"]), {})[v["model"], v["vote"], v["order"]] = v
+    stored = stored_comparison(comparisons, key)
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
-    def missing(p):   # the calls of a pair still to make: never stored, or failed
-        stored_votes = kept.get((p["id"], p["trial"]), {})
-        return [w for w in wanted if stored_votes.get(w) is None or stored_votes[w].get("error")]
-    todo = [p for p in pairs if missing(p)]
-    asking = {(p["id"], p["trial"]) for p in todo}
-    votes = {(p["id"], p["trial"]): [kept[p["id"], p["trial"]][w] for w in wanted]
-             for p in pairs if (p["id"], p["trial"]) not in asking}
+    kept, todo, votes = pairwise_plan(stored, pairs, wanted)
     if todo:
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
-        # its stored comparisons are found by the judge config it was asked with: none is added now
-        prepare_judge(client, config["api"], judge, PAIRWISE, pin=False)
+        prepare_judge(client, config["api"], judge, PAIRWISE)   # the judge's digests, now known
+        if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
+            was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
+            model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
+            warn(f"note: the judge {on_one_line(model)} was pulled again (digest {short(old)}, now {short(new)}) since the "
+                 f"verdicts stored in {shell_word(sidecar)}; they are kept as they are, and every pair is asked anew")
+            stored = stored_comparison(comparisons, key)
+            kept, todo, votes = pairwise_plan(stored, pairs, wanted)
+        missing = functools.partial(pairwise_missing, kept, wanted)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)

@@ -631,3 +631,43 @@ def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(pro
         assert code == 2 and "Baseline wins" not in out, out
         assert f"{cand}.pairwise.json: damaged pairwise file ({says}); move it aside" in err, err
         assert sidecar.read_bytes() == before
+
+
+def test_verdicts_of_a_judge_pulled_again_are_kept_apart_never_mixed_with_new_ones(project, cli, fake):
+    """Issue 28's leftover: the stored verdicts were found by the judge's name, so after `ollama pull`
+    of the judge the calls still missing were asked of the new model and counted with the old one's.
+    The judge's digest is recorded with its comparison; a judge pulled again is another comparison,
+    asked whole, and the old one is kept as it is."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    fake.faults = ["500"] * 4        # one call fails: the next compare has a call to make
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 2
+    first = load_json(cand + ".pairwise.json")["comparisons"]
+    old_digest = first[0]["judge"]["digests"][0]
+    assert len(first) == 1 and len(old_digest) == 64
+    fake.digests["qwen2.5:7b"] = "ab" * 32                                      # `ollama pull` again
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert (f"note: the judge qwen2.5:7b was pulled again (digest {old_digest[:8]}, now {'ab' * 4}) since the verdicts "
+            f"stored in {cand}.pairwise.json; they are kept as they are, and every pair is asked anew") in err, err
+    assert len(fake.chat_bodies) - asked == 8 and "(8 made now, 0 failed)" in out
+    stored = load_json(cand + ".pairwise.json")["comparisons"]
+    assert stored[0] == first[0] and stored[1]["judge"]["digests"] == ["ab" * 32]
+    # the judge as it is now has its verdicts: nothing more to ask, and nothing merged into the old
+    asked = len(fake.chat_bodies)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    assert len(fake.chat_bodies) == asked and load_json(cand + ".pairwise.json")["comparisons"] == stored
+    # a comparison stored before digests were recorded is the same judge's: its failed call alone is asked
+    older = dict(first[0], judge={k: v for k, v in first[0]["judge"].items() if k != "digests"})
+    Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1", "comparisons": [older]}))
+    fake.digests.clear()
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked + 1 and "pulled again" not in err, err
+    assert [c["judge"]["digests"] for c in load_json(cand + ".pairwise.json")["comparisons"]] == [[old_digest]]
+    # a damaged digest is named, never read as unknown
+    damaged = dict(older, judge=dict(older["judge"], digests="junk"))
+    Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1", "comparisons": [damaged]}))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "damaged pairwise file (a comparison whose judge digests are not one text or null per judge model)" in err
