@@ -3508,6 +3508,7 @@ class ChatClient:
     drips bytes costs that request a timeout and nothing more."""
 
     api = None
+    count_names = {}   # each count by the name the server sent it under, for the note on one that is no count
     start_hint = ""
 
     def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None, jobs=1):
@@ -3717,8 +3718,8 @@ class ChatClient:
                 said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
             if not said:
                 shown = self.scrub(json_text(value))   # (text, or a list of it, may hold the key a server echoed)
-                warn(f"note: {self.host} sent {key} {on_one_line(shown, 40)}, which is no count (a whole "
-                     "number of 0 or more): kept out of the token figures, as are any more like it")
+                warn(f"note: {self.host} sent {self.count_names.get(key, key)} {on_one_line(shown, 40)}, which is no "
+                     f"count (a whole number of 0 or more): kept out of the token figures ({key}), as are any more like it")
         return None
 
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
@@ -3748,6 +3749,7 @@ class OllamaClient(ChatClient):
 
     api = "ollama"
     start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
+    count_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count"}   # api/types.go Metrics
 
     def preflight(self, model):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
@@ -3961,6 +3963,8 @@ class OpenAIClient(ChatClient):
 
     api = "openai"
     start_hint = "Start the server, or point --host at its base URL (e.g. http://127.0.0.1:8000)."
+    count_names = {"prompt_tokens": "usage.prompt_tokens", "completion_tokens": "usage.completion_tokens",
+                   "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens"}
     schema_form = "json_schema"   # until choose_schema_form finds what the server takes
 
     def __init__(self, host, *args, **kwargs):
