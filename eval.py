@@ -8341,8 +8341,9 @@ def subset_text(config):
     subset = config.get("subset")
     if not subset:
         return ""
-    return (f", only the first {config['cases']} cases: --limit" if "limit" in subset
-            else f", only {config['cases']} chosen cases: --cases")
+    n = config["cases"]
+    return (f", only {'the first case' if n == 1 else f'the first {n} cases'}: --limit" if "limit" in subset
+            else f", only {plural(n, 'chosen case')}: --cases")
 
 
 def rerun_warning(rerun):
@@ -8790,7 +8791,7 @@ def retrieval_section(sec):
 
 def retrieval_judged_lines(sec):
     """RAG without labels: the judged precision, as text and the page say it."""
-    return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {figure_text(sec['cases'])} cases):",
+    return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {plural(sec['cases']['value'], 'case')}):",
             f"  judged context precision  {side_text(sec['precision'])}: "
             "a judge's ratings, not a person's labels; calibrate it before trusting it"]
 
@@ -8801,7 +8802,7 @@ def retrieval_judged_section(sec):
 
 
 def diagnosis_head(sec):
-    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {figure_text(sec['cases'])} cases with passages, "
+    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'case')} with passages, "
             "by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
 
 
@@ -8977,7 +8978,7 @@ def markdown_report(config, s, path):
     out += markdown_speed(section_of(rows, "speed"))
     out += markdown_retrieval(section_of(rows, "retrieval"))
     judged = section_of(rows, "retrieval_judged")
-    out += [f"| Judged context precision (a judge's ratings, {figure_text(judged['cases'])} cases) | "
+    out += [f"| Judged context precision (a judge's ratings, {plural(judged['cases']['value'], 'case')}) | "
             f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
                      + markdown_annotations(section_of(rows, "annotations")) + markdown_diagnosis(section_of(rows, "diagnosis")))
@@ -9951,7 +9952,7 @@ def rows_retrieval_change(r):
 
 def retrieval_change_lines(sec):
     """RAG, compare: the retrieval stage's change, as text and the page say it."""
-    out = [f"Retrieval ({figure_text(sec['cases'])} cases with passages and relevance labels on both sides):"]
+    out = [f"Retrieval ({plural(sec['cases']['value'], 'case')} with passages and relevance labels on both sides):"]
     out += [f"  {RETRIEVAL_WORDS[r['name']][0]}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}, "
             f"{figure_text(r['difference'])}" for r in sec["rows"]]
     out += [f"  gained a relevant passage: {figure_text(sec['gained'])}",
@@ -10193,7 +10194,7 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += pairwise_markdown(c["pairwise"])
     retrieval = section_of(rows, "retrieval_change")
     if retrieval:
-        out += ["", f"**Retrieval** ({figure_text(retrieval['cases'])} cases): "
+        out += ["", f"**Retrieval** ({plural(retrieval['cases']['value'], 'case')}): "
                 + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
                             f"{figure_text(r['difference'])}" for r in retrieval["rows"])
                 + f". Gained a relevant passage: {ids_text([md_code(i) for i in retrieval['gained']['value']], 'none')}; "

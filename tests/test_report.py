@@ -593,6 +593,8 @@ def test_one_labelled_case_is_worded_for_one_and_shows_no_empty_interval(project
     """From the attack on issue 30: '(1 cases name one)' and '(95% CI -)' for a single case."""
     text = cli("report", rag_run(project, RAG_CASES[:1]))[1]
     assert "(1 case names one)" in text and "cases name one" not in text
+    # every count of cases on that surface is worded for one (the retrieval line, the markdown row)
+    assert "1 cases" not in text and "1 cases" not in cli("report", rag_run(project, RAG_CASES[:1]), "--markdown")[1]
     assert "CI -" not in text and "  context precision  83%  rank-aware" in text
 
 
@@ -805,7 +807,7 @@ def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
     path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")
     code, out, err = cli("report", path)
     assert code == 0, err
-    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 cases with passages, by the stage to fix (methodology "
+    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 case with passages, by the stage to fix (methodology "
                                  "note 001: retrieval, then generation, then the task):\n  stage       cases  what to change"
                                  "\n  retrieval   0      the retriever: its embedding, query or chunking (a relevant "
                                  "passage missing, or none retrieved)\n  generation  0      how the model uses the "

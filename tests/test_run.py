@@ -1111,6 +1111,8 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     assert run["config"]["subset"] == {"limit": 5} and run["config"]["cases"] == 5
     assert [r["id"] for r in run["results"]] == [f"dev-{i:02d}" for i in range(1, 6)]
     assert "dev (a74c6ae4, only the first 5 cases: --limit)" in cli("report", "runs/five.json")[1]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "runs/one.json")[0] == 0
+    assert "dev (a74c6ae4, only the first case: --limit)" in cli("report", "runs/one.json")[1]   # not "the first 1 cases"
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-09, dev-02", "--out", "runs/two.json")
     assert code == 0 and [r["id"] for r in load_json("runs/two.json")["results"]] == ["dev-02", "dev-09"]
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/all.json")[0] == 0
