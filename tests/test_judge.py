@@ -1762,7 +1762,7 @@ def test_a_judges_negative_or_fractional_token_count_is_kept_out_of_the_cost(jud
     assert code == 0, err
     cost = next(l for l in out.splitlines() if l.startswith("  cost: "))
     assert "-" not in cost and "2.5" not in cost and "30.0" not in cost, cost
-    assert err.count("prompt_tokens -1000000") == 1 and err.count("completion_tokens 2.5") == 1, err
+    assert err.count("prompt_eval_count -1000000") == 1 and err.count("eval_count 2.5,") == 1, err
     votes = [v for r in load_json("runs/answers-dev-v1-judged.json")["results"] for v in r["judges"]]
     assert {(v["prompt_tokens"], v["completion_tokens"]) for v in votes} == {(None, None)}
     # the thirteenth attack's leftover: no count is no zero ("0 prompt + 0 completion tokens" before)
