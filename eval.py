@@ -515,8 +515,11 @@ def shell_word(text):
     def escaped(c):
         if c in "\\'":
             return "\\" + c
+        if "\udc80" <= c <= "\udcff":   # a byte of a name that is not UTF-8 (os.fsdecode's surrogateescape)
+            return f"\\x{ord(c) - 0xdc00:02x}"   # bash's \xNN is that byte
         if CONTROL_CHARS.match(c) or c in "\t\n\u2028\u2029":
-            return char_escape(c)
+            # bash's \xNN is one byte, not a character: past ASCII (U+0085) it is \u0085, the character's UTF-8
+            return char_escape(c) if not 0x80 <= ord(c) <= 0xff else f"\\u{ord(c):04x}"
         return c
     return "$'" + "".join(map(escaped, text)) + "'"
 

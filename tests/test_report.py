@@ -1,6 +1,8 @@
 """Report: the score of a run file rendered as text, markdown or JSON, never calling a model."""
 
 import json
+import os
+import subprocess
 import re
 from pathlib import Path
 
@@ -988,3 +990,16 @@ def test_a_character_above_uffff_is_escaped_whole_and_cut_whole():
         assert whole[1:-1].startswith(kept) and len(kept) in pieces, (width, got)
     # a shell word for it names the same file when pasted (bash's $'\U000e0041')
     assert evalpy.shell_word("a\U000e0001b") in ("$'a\\U000e0001b'", "'a\U000e0001b'")
+
+
+@pytest.mark.parametrize("name", ["c\x85d.json", os.fsdecode(b"r\xff/x.json"), "a\x1bb", "t\tn\nx", "q'uo\\te",
+                                  "u\u2028v", "a\U000e0001b", "bidi\u202eb", "caf\u00e9\x9b"])
+def test_a_shell_word_pasted_into_bash_names_the_same_file(name):
+    """From the thirteenth attack on issue 28, item 4: a C1 control (U+0085) was written \\x85, which
+    bash reads as the one byte 0x85, not the character's C2 85; a byte of a name that is not UTF-8
+    (os.fsdecode's U+DCFF) was written \\udcff, which bash makes ED B3 BF. Each named another file.
+    Checked against bash itself: the word, pasted, gives the name's own bytes."""
+    word = evalpy.shell_word(name)
+    pasted = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, timeout=10,
+                            env={**os.environ, "LC_ALL": "C.UTF-8"}).stdout
+    assert pasted == os.fsencode(name), (word, pasted)
