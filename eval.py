@@ -8961,7 +8961,7 @@ def markdown_report(config, s, path):
     head, problems, checks = (section_of(rows, k) for k in ("headline", "problems", "checks"))
     run = section_of(rows, "run")
     out = [f"### eval.py report: {md_code(path)}", "",
-           f"{md_text(config['split'])} (`{short(config['split_sha'])}`) · {md_code(config['prompt'])} "
+           f"{md_text(config['split'])} (`{short(config['split_sha'])}`{md_text(subset_text(config))}) · {md_code(config['prompt'])} "
            f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])}", ""]
     if problems["rerun"]:
         out += [f"> **{md_text(problems['rerun'])}**", ""]
@@ -10170,6 +10170,8 @@ def markdown_compare(c, baseline_path, candidate_path):
     if runs["shared"]:
         out.append(f"Compared on the {plural(runs['shared']['cases'], 'case')} both runs hold "
                    f"({runs['shared']['held'][0]} and {runs['shared']['held'][1]}); the others are left out.")
+    elif runs["subset"]:
+        out.append(f"> **Cases: only part of the split ({md_text(subset_words(runs['subset']))}), not a full comparison**")
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))

@@ -1121,6 +1121,10 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "5", "--out", "runs/five-again.json")
     out = cli("compare", "runs/five.json", "runs/five-again.json")[1]
     assert 'Cases: only part of the split (the first 5 cases, --limit 5), not a full comparison' in out
+    # the markdown views said nothing of it (thirteenth attack, item 5)
+    out = cli("compare", "runs/five.json", "runs/five-again.json", "--markdown")[1]
+    assert "> **Cases: only part of the split (the first 5 cases, --limit 5), not a full comparison**" in out, out
+    assert "(`a74c6ae4`, only the first 5 cases: --limit) · " in cli("report", "runs/five.json", "--markdown")[1]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-99")
     assert code == 2 and "--cases: golden/dev.jsonl has no case dev-99" in err
 
