@@ -10568,7 +10568,8 @@ def judge_run(args, target):
     header = {"format": JUDGING_FORMAT, "answers_sha": sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass")),
               "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
-    in_judging = sum(map(len, kept.values()))   # (the run's own votes, reused below, are in the run, not in it)
+    # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
+    in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
     failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
     if failed_before and not args.checks and same_judge(run["config"].get("judge"), config["judge"]):
         kept = with_the_runs_own_votes(kept, todo)   # the judge again, as the run's failed calls say to
@@ -10599,8 +10600,9 @@ def judge_run(args, target):
 def ask_judges(args, client, judge, todo, kept, path, journal, held):
     """Ask the judges every vote on the answers in `todo` that `kept` ({(id, trial): {(check, model,
     vote): vote}}, a judging's and the run's own) lacks or holds failed, journaling each vote as it
-    comes; `held`: how many lines the judging holds. Returns ({(id, trial): votes}, how many answers
-    had a judge call fail), or None if interrupted."""
+    comes; `held`: the judging's calls, {(id, trial, check, model, vote): whether it failed}, kept up
+    to date. Returns ({(id, trial): votes}, how many answers had a judge call fail), or None if
+    interrupted."""
     wanted = len(judge["models"]) * judge["votes"]
     def complete(r):   # every vote of the answer kept, none failed
         held = kept.get((r["id"], r["trial"]), {})
@@ -10611,15 +10613,14 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
     progress, failed, writing = Progress(len(todo), len(votes)), 0, threading.Lock()
 
     def journaled(result, vote):   # in a worker: a vote is paid for the moment it comes
-        nonlocal held
         try:
             with writing:
                 append_journal(journal, {"id": result["id"], "trial": result["trial"], "vote": vote})
-                held += 1
+                held[result["id"], result["trial"], vote["check"], vote["model"], vote["vote"]] = bool(vote["error"])
         except OSError as e:   # a full disk: what is in the judging is safe, a torn last line aside
-            raise EvalError(f"cannot write to {shell_word(path + JUDGING_SUFFIX)} ({e.strerror}); the "
-                            f"{plural(held, 'vote')} before this one are safe in it.\nFree some space, then judge again "
-                            "with the same options to ask only the rest") from None
+            raise EvalError(f"cannot write to {shell_word(path + JUDGING_SUFFIX)} ({e.strerror}); the votes before "
+                            f"this one are safe: {held_words(held, path + JUDGING_SUFFIX)}.\nFree some space, then "
+                            "judge again with the same options to ask only the rest") from None
 
     def ask(r):
         return judge_answer(client, judge, r, answer_of(r["response"]), kept.get((r["id"], r["trial"])),
@@ -10640,11 +10641,19 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         with writing:   # once a worker has written its vote's line, and before a later one: the count is the file's
             with contextlib.suppress(OSError):
                 journal.close()
-            warn(f"interrupted: {plural(held, 'vote')} kept in {shell_word(path + JUDGING_SUFFIX)}\n"
+            warn(f"interrupted: {held_words(held, path + JUDGING_SUFFIX)}\n"
                  f"The same judge command (with {option_word('--out', path)}) asks only the rest")
         return None
     progress.update(len(votes), failed, final=True)
     return votes, failed
+
+
+def held_words(held, where):
+    """'20 votes kept in X.judging (and 22 failed calls to ask again)': a judging's calls as the next
+    judge counts them (a failed call is no vote; a call asked again after it failed is one)."""
+    failed = sum(held.values())
+    return (f"{plural(len(held) - failed, 'vote')} kept in {shell_word(where)}"
+            + (f" (and {plural(failed, 'failed call')} to ask again)" if failed else ""))
 
 
 def with_the_runs_own_votes(kept, todo):

@@ -1638,6 +1638,31 @@ def test_the_stop_of_a_judge_counts_the_votes_its_judging_holds(project, judged_
     assert held < 10
 
 
+def test_the_stop_of_a_judge_counts_its_failed_calls_apart_from_its_votes(project, judged_split, cli, fake):
+    """Thirteenth attack on issue 28, item 6: with a judge call failing now and then, a stop said
+    "42 votes kept" where the judging held 20 votes and 22 failed calls, as `runs` and the next judge
+    count them. Each count is the file's, said once, as the next judge says it."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    before = len(judge_calls(fake))
+    fake.faults = ["500", None] * 40          # every other judge call fails (no retry)
+    fake.latency = 0.1
+    proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2", "--out", "j.json",
+                               "--retries", "0", "--jobs", "1")
+    wait_for_calls(fake, before + 7)
+    proc.terminate()
+    out, err = proc.communicate(timeout=20)
+    lines = [json.loads(line) for line in Path("j.json.judging").read_text().splitlines()[1:]]
+    good, bad = sum(1 for e in lines if not e["vote"]["error"]), sum(1 for e in lines if e["vote"]["error"])
+    assert good and bad and proc.returncode == 2, err
+    said = (f"interrupted: {good} vote{'s' if good != 1 else ''} kept in j.json.judging (and {bad} failed "
+            f"call{'s' if bad != 1 else ''} to ask again)")
+    assert said in err, err
+    fake.faults, fake.latency = [], 0
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2", "--out", "j.json")
+    assert code == 0 and (f"{good} of 20 votes kept, {bad} failed call{'s' if bad != 1 else ''} to ask again") in err, err
+
+
 def test_a_judge_recorded_before_its_digests_were_is_the_same_judge(project, judged_split, cli, fake):
     """Eleventh attack on issue 28: once judges recorded their models' digests, a judging begun by the
     version before (no digests) could not be finished ("judge digests null there, [...] now: judge with
