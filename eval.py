@@ -9175,8 +9175,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += turn_lines(t["transcript"], t["out_of_turns"])
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
-        lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')} "
-                  f"({on_one_line(j['reason'] or j['error'] or j['unread'] or '')})"
+        lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')}"
+                  + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
                   + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
@@ -12826,7 +12826,8 @@ def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
     23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
     try:
-        return float(Fraction(text[:-1]) / 100) if text.endswith("%") else float(text)
+        # + 0.0: a -0 given is 0 ("against a minimum of -0%")
+        return (float(Fraction(text[:-1]) / 100) if text.endswith("%") else float(text)) + 0.0
     except ValueError:
         return None
 

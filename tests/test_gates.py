@@ -12,6 +12,9 @@ def test_min_accuracy_gate(dev_run, cli):
     code, out, err = cli("report", dev_run, "--min-accuracy", "85%")
     assert code == 0 and "gate passed: accuracy 89% (95% CI 73–96%) against a minimum of 85%" in err
     assert cli("report", dev_run, "--min-accuracy", "0.88")[0] == 0
+    for zero in ("-0", "-0%", "-0.0"):   # a minimum of zero, however written (it said "-0%")
+        code, out, err = cli("report", dev_run, f"--min-accuracy={zero}")
+        assert code == 0 and "against a minimum of 0%" in err and "-0" not in err, err
     with pytest.raises(SystemExit) as e:
         cli("report", dev_run, "--min-accuracy", "88")
     assert e.value.code == 2

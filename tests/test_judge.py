@@ -151,7 +151,8 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
            "--judge-max-tokens)" in out
     assert "2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; " \
            "--judge-max-tokens N allows more" in err, err
-    assert "(cut at the judge's token limit)" in cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
+    shown = cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
+    assert "'answers': no verdict (cut at the judge's token limit)" in shown, shown   # not "no verdict () (cut ..."
     fake.chat_bodies.clear()
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000")
     assert code == 0, err
