@@ -5693,6 +5693,8 @@ def open_or_resume(args):
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if not os.path.exists(run_path):
+            if os.path.isfile(run_path + JUDGING_SUFFIX):   # a judge's, not a run's: the judge finishes it
+                raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
         config, done, turns = answers_to_complete(run_path)
         unfinished, finished = completions_of(run_path, config)
@@ -5703,6 +5705,10 @@ def open_or_resume(args):
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
             return config, done, turns, None, run_path, {}
         # an interrupted completion holds answers paid for: gone on with, never a new one begun beside it
+        holder = live_holder(unfinished)
+        if holder is not None:   # not interrupted: being made now
+            raise EvalError(f"another eval.py (pid {holder}) is completing {shell_word(run_path)} into "
+                            f"{shell_word(unfinished)} now; wait for it")
         warn(f"going on with the completion of {shell_word(run_path)} interrupted in {shell_word(unfinished + JOURNAL_SUFFIX)}")
         run_path = unfinished
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
@@ -5733,7 +5739,10 @@ def answers_to_complete(run_path):
     run = load_run(run_path)
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
     if len(done) == len(run["results"]):
-        raise EvalError(f"{shell_word(run_path)} is a finished run without errors; there is nothing to resume")
+        failed = any(v.get("error") for r in run["results"] for v in r.get("judges") or [])
+        raise EvalError(f"{shell_word(run_path)} is a finished run without errors; there is nothing to resume"
+                        + (f" (the judge calls that failed are asked again by: {judge_command(run_path, run['config'])})"
+                           if failed else ""))
     turns = {(r["id"], r["trial"]): finished_turns(r) for r in run["results"] if r.get("error") is not None
              and r.get("transcript")}
     return dict(run["config"], completed_from=run_path), done, {k: v for k, v in turns.items() if v}

@@ -1353,6 +1353,10 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
 def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, "--judge-votes", "3")
     held = Path("j.json.judging").read_bytes()
+    # run --resume on the name a judging holds said "no such journal" (thirteenth attack, item 7)
+    code, out, err = cli("run", "--resume", "j.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: --resume j.json: no run journal there; j.json.judging holds an unfinished "
+                                        "judging of runs/answers-dev-v1.json ("), err
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "5", "--out", "j.json")
     assert code == 2 and err.endswith("error: --out j.json: j.json.judging holds an interrupted judging of other settings: "
                                       "judge votes 3 there, 5 now; judge with what it was begun with to finish it, or give "
@@ -1555,6 +1559,10 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
                          "--jobs", "1")
     assert code == 0 and "2 of 20 judge calls failed" in err, err
     assert "python eval.py judge runs/answers-dev-v1.json --judge-votes 2 asks the judge again" in err
+    # run --resume, the other way a user tries: it completes failed answers only, and says where the votes are asked
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and err.endswith("there is nothing to resume (the judge calls that failed are asked again by: "
+                                      "python eval.py judge runs/answers-dev-v1.json --judge-votes 2)\n"), err
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2")
     assert code == 0, err

@@ -2075,6 +2075,18 @@ def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(pr
         patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and Path("runs/dev-v3-completed.json.journal").exists() and len(fake.chat_bodies) == 3
+    # while another eval.py finishes it, it is refused with its pid, not first said to be gone on with (13th attack)
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, time\n"
+                               "f = open('runs/dev-v3-completed.json.lock', 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "print('held', flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        assert code == 2 and err == (f"error: another eval.py (pid {holder.pid}) is completing runs/dev-v3.json into "
+                                     "runs/dev-v3-completed.json now; wait for it\n"), err
+    finally:
+        holder.kill()
+        holder.wait()
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
     assert ("going on with the completion of runs/dev-v3.json interrupted in runs/dev-v3-completed.json.journal"
