@@ -3289,6 +3289,9 @@ def resolve_host(value):
     elif scheme not in ("http", "https"):
         raise EvalError(f"host {value!r}: only http:// and https:// are supported")
     hostport, _, path = rest.partition("/")
+    if "?" in rest or "#" in rest:   # joined to /api/chat, it would ask another URL, or the server would drop it
+        raise EvalError(f"host {value!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
+                        "scheme, host, port and path only")
     if "@" in hostport:   # user:password@host: refused as what it is, the password never printed
         where = (f"{scheme}://" if sep else "") + "…@" + hostport.rpartition("@")[2] + (f"/{path}" if path else "")
         raise EvalError(f"host {where!r}: a user name or password in the host is not sent (it would be written in "

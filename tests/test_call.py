@@ -46,6 +46,9 @@ def test_unknown_scheme_is_refused():
     ("http://h:notaport", "'notaport' is not a port"),
     ("exa mple.com", "is not a host name or an IP address"),
     ("http://user@example.com:80", "a user name or password in the host is not sent"),
+    # thirteenth attack on issue 28: joined into the request's URL, or dropped by the server without a word
+    ("http://127.0.0.1:9/v1?key=1", "a query (?…) or fragment (#…) is no part of a server's address"),
+    ("127.0.0.1:9#x", "a query (?…) or fragment (#…) is no part of a server's address"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
