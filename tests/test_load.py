@@ -379,7 +379,8 @@ def test_a_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, f
     Path(odd).write_bytes(Path("ok.jsonl" if what == "split" else "prompts/v1.txt").read_bytes())
     split, prompt = (odd, "prompts/v1.txt") if what == "split" else ("ok.jsonl", odd)
     code, out, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url)
-    assert code == 2 and f"the {what}'s file name is not valid UTF-8" in err and "\\udcf3" in err
+    # the name as bash reads it back: the byte itself (\\udcf3 pasted named another file: thirteenth attack)
+    assert code == 2 and f"the {what}'s file name is not valid UTF-8" in err and "$'odd\\xf3." in err
     assert fake.chat_bodies == []
 
 
