@@ -762,29 +762,36 @@ def too_large(digits):
     return f"{number_shown(digits)} is too large a number"
 
 
+def refused_constant(name):
+    raise ValueError(f"{name} is not a number (JSON has no {name})")
+
+
+def finite_number(digits):
+    number = float(digits)
+    if abs(number) == inf:
+        raise ValueError(too_large(digits))
+    return number
+
+
+def whole_number(digits):
+    try:
+        return int(digits)
+    except ValueError:
+        raise ValueError(too_large(digits)) from None
+
+
+# exact_json's rules, for a json.JSONDecoder too (read_run_config reads one value out of a damaged file)
+EXACT_JSON = {"object_pairs_hook": unique_pairs, "parse_constant": refused_constant, "parse_float": finite_number,
+              "parse_int": whole_number}
+
+
 def exact_json(text):
     """json.loads of what JSON is: a key given twice, NaN or Infinity, or nesting past Python's stack
     is refused (ValueError), never read as the last value or as a number JSON does not have. An integer
     longer than Python converts (4,300 digits) is too large a number, as 1e999 is: Python's own words
     would advise sys.set_int_max_str_digits()."""
-    def refuse(name):
-        raise ValueError(f"{name} is not a number (JSON has no {name})")
-
-    def finite(digits):
-        number = float(digits)
-        if abs(number) == inf:
-            raise ValueError(too_large(digits))
-        return number
-
-    def whole(digits):
-        try:
-            return int(digits)
-        except ValueError:
-            raise ValueError(too_large(digits)) from None
-
     try:
-        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite,
-                          parse_int=whole)
+        return json.loads(text, **EXACT_JSON)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
 
@@ -5034,7 +5041,7 @@ def named_for_its_model(path, model):
     for taken, whole in ((path, True), (path + JOURNAL_SUFFIX, False)):
         try:
             with open_regular(taken) as f:
-                holder = json.loads(f.read() if whole else f.readline())["config"]["model"]
+                holder = exact_json((f.read() if whole else f.readline()).decode("utf-8"))["config"]["model"]
             break
         except (OSError, ValueError, KeyError, TypeError):   # absent or unreadable: nothing said of its model
             continue
@@ -5616,7 +5623,7 @@ def journal_config(path):
     interrupted run of the held-out split has seen it as much as a finished one."""
     try:
         with open_regular(path) as f:
-            header = json.loads(f.readline())
+            header = exact_json(f.readline().decode("utf-8"))   # a key twice says nothing, as in a run file
         return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
     except (OSError, ValueError, KeyError, RecursionError):
         return None
@@ -6346,7 +6353,7 @@ def load_run(path):
                         f"Finish it with: {resume_command(path)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
-            run = json.load(f)
+            run = exact_json(f.read())   # read once, as json.load would: a 100,000-case run is large
     except OSError as e:
         raise unreadable(path, "run file", e) from None
     except json.JSONDecodeError as e:
@@ -6357,10 +6364,9 @@ def load_run(path):
         raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {e.msg}'})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
-    except RecursionError:
-        raise damaged(path, " (a value nested too deep to read)") from None
-    except ValueError as e:   # an integer of over 4300 digits, which json.load will not convert
-        raise damaged(path, f" ({e})") from None
+    except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
+        # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.
+        raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e})") from None
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
@@ -6377,14 +6383,14 @@ def read_run_config(path):
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             text = f.read()
-        run = json.loads(text)
+        run = exact_json(text)   # a key given twice is read as neither of its values, as load_run reads it
         config = run.get("config") if isinstance(run, dict) else None
-    except (OSError, UnicodeDecodeError, RecursionError):
+    except (OSError, UnicodeDecodeError):
         return None
     except ValueError:
         at = text.find('"config": ')
         try:
-            config = json.JSONDecoder().raw_decode(text, at + 10)[0] if at >= 0 else None
+            config = json.JSONDecoder(**EXACT_JSON).raw_decode(text, at + 10)[0] if at >= 0 else None
         except (ValueError, RecursionError):
             return None
     return config if isinstance(config, dict) else None
@@ -6428,8 +6434,8 @@ def labels_problem(labels):
 
 def results_problem(results, config):
     """What is wrong with the first bad result, or None; fills in the defaults of fields left out.
-    Every case the config counts must have every trial: a run with results taken out (or a second
-    "results" key, which json.load reads last) must not pass a gate."""
+    Every case the config counts must have every trial: a run with results taken out must not pass a
+    gate (a second "results" key holding only the right answers is refused as it is read: load_run)."""
     seen = set()
     for i, r in enumerate(results, 1):
         problem = result_problem(r, i, config, config["labels"], seen)
