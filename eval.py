@@ -2401,6 +2401,11 @@ def json_problem(error):
     return str(error)
 
 
+def line_problem(error):
+    """Why a line of a journal or judging cannot be read: not UTF-8, or json_problem."""
+    return "not UTF-8" if isinstance(error, UnicodeDecodeError) else json_problem(error)
+
+
 def json_error_at(error, where):
     """A JSONDecodeError's message with its place: json leaves some unfinished ("Unterminated
     string starting at") for its own str() to end with the place, so they get it as their end;
@@ -5239,17 +5244,20 @@ def read_journal(path, turns=None, where=None):
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
     `where`, when given, gets the line each answer or turn of a (case id, trial) is first on, for a
     message that names a line of a case the split lacks (refuse_changed)."""
-    data = read_bytes(path, "journal")
-    lines = data.decode("utf-8", errors="replace").split("\n")
+    # Each line is decoded on its own, strictly: bytes that are not UTF-8 were edited in (a kill tears only
+    # the last line, perhaps inside a character), and U+FFFD in their place would be stored in the run for good.
+    lines = read_bytes(path, "journal").split(b"\n")
     try:
-        header = exact_json(lines[0])
+        header = exact_json(lines[0].decode("utf-8"))
         config = header["config"]
         if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
-            raise ValueError
-    except (ValueError, KeyError, TypeError, RecursionError):
+            raise KeyError
+    except (ValueError, KeyError, TypeError) as e:
         if len(lines) == 1:   # no complete first line: killed, or out of space, before anything was asked
             raise EvalError(f"{shell_word(path)}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
+        if isinstance(e, ValueError):   # a line that is no exact JSON: say why, as a judging's header does
+            raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)})") from None
         raise EvalError(f"{shell_word(path)}: not a journal written by eval.py (bad first line)") from None
     problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
                                     "labels")) or labels_problem(config["labels"])
@@ -5257,15 +5265,16 @@ def read_journal(path, turns=None, where=None):
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
     done, placed = {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
-    for number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
+    for number, raw in enumerate(lines[1:], 2):
         try:
+            line = raw.decode("utf-8")
+            if not line.strip():
+                continue
             entry = exact_json(line)   # a field twice is an edit, as in a run file, never read as its last value
-        except (ValueError, RecursionError):
+        except ValueError as e:   # (a UnicodeDecodeError is one)
             if number == len(lines):   # only a last line with no newline can be torn by a kill
                 continue
-            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line; "
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
                             "it was not cut short by a kill, so it was edited") from None
         problem = journal_entry_problem(entry, config)
         key = (entry["id"], entry.get("trial", 1))
