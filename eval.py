@@ -6144,9 +6144,8 @@ def judging_lines(path):
             problem = judging_line_problem(entry) or (
                 (entry["vote"]["model"] not in judge["models"] or not 1 <= entry["vote"]["vote"] <= judge["votes"])
                 and "a vote of another judge or number")
-        except (ValueError, UnicodeDecodeError) as e:
-            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line "
-                            f"({json_problem(e) if isinstance(e, ValueError) else 'not UTF-8'})") from None
+        except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}")
         entries.append((number, entry))
