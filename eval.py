@@ -2412,7 +2412,13 @@ def json_error_at(error, where):
     the others get it in brackets."""
     if error.msg.endswith(" at"):
         return f"{error.msg[0].lower()}{error.msg[1:]} {where}"
-    return f"{error.msg} ({where})"
+    return f"{decode_message(error)} ({where})"
+
+
+def decode_message(error):
+    """A JSONDecodeError's message, without json's advice to a programmer: a file an editor saved with
+    a BOM is "Unexpected UTF-8 BOM (decode using utf-8-sig)"."""
+    return "a byte-order mark (BOM) before the JSON" if error.msg.startswith("Unexpected UTF-8 BOM") else error.msg
 
 
 def parse_labels(path):
@@ -6369,7 +6375,7 @@ def load_run(path):
             raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `python eval.py run --split "
                             f"{shell_word(path)}`, then report the run file it writes") from None
         where = f"line {e.lineno}, column {e.colno}"
-        raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {e.msg}'})") from None
+        raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
     except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),

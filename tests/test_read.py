@@ -288,6 +288,16 @@ def test_a_number_json_has_no_room_for_in_a_run_file_is_named_without_pythons_ad
                                  "(999999999999…9999 (5000 digits) is too large a number)"), caught.value
 
 
+def test_a_run_file_saved_with_a_bom_says_so_in_words(tmp_path):
+    """Self-attack after the thirteenth attack on issue 28: json's own words for a BOM end with its
+    advice to a programmer, "(decode using utf-8-sig)"."""
+    (tmp_path / "r.json").write_text("\ufeff" + json.dumps(make_run(2)), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as caught:
+        read(tmp_path / "r.json")
+    assert str(caught.value) == (f"{tmp_path}/r.json: not a readable run file, damaged or cut short "
+                                 "(line 1, column 1: a byte-order mark (BOM) before the JSON)"), caught.value
+
+
 def test_the_config_of_a_run_or_journal_giving_a_key_twice_is_not_read_as_its_last_value(tmp_path):
     """Thirteenth attack on issue 28, item 2: read_run_config, journal_config and named_for_its_model
     read a run's config with plain json.loads: "model" given twice was taken as its last value (a
