@@ -765,29 +765,36 @@ def too_large(digits):
     return f"{number_shown(digits)} is too large a number"
 
 
+def refused_constant(name):
+    raise ValueError(f"{name} is not a number (JSON has no {name})")
+
+
+def finite_number(digits):
+    number = float(digits)
+    if abs(number) == inf:
+        raise ValueError(too_large(digits))
+    return number
+
+
+def whole_number(digits):
+    try:
+        return int(digits)
+    except ValueError:
+        raise ValueError(too_large(digits)) from None
+
+
+# exact_json's rules, for a json.JSONDecoder too (read_run_config reads one value out of a damaged file)
+EXACT_JSON = {"object_pairs_hook": unique_pairs, "parse_constant": refused_constant, "parse_float": finite_number,
+              "parse_int": whole_number}
+
+
 def exact_json(text):
     """json.loads of what JSON is: a key given twice, NaN or Infinity, or nesting past Python's stack
     is refused (ValueError), never read as the last value or as a number JSON does not have. An integer
     longer than Python converts (4,300 digits) is too large a number, as 1e999 is: Python's own words
     would advise sys.set_int_max_str_digits()."""
-    def refuse(name):
-        raise ValueError(f"{name} is not a number (JSON has no {name})")
-
-    def finite(digits):
-        number = float(digits)
-        if abs(number) == inf:
-            raise ValueError(too_large(digits))
-        return number
-
-    def whole(digits):
-        try:
-            return int(digits)
-        except ValueError:
-            raise ValueError(too_large(digits)) from None
-
     try:
-        return json.loads(text, object_pairs_hook=unique_pairs, parse_constant=refuse, parse_float=finite,
-                          parse_int=whole)
+        return json.loads(text, **EXACT_JSON)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
 
@@ -2397,13 +2404,24 @@ def json_problem(error):
     return str(error)
 
 
+def line_problem(error):
+    """Why a line of a journal or judging cannot be read: not UTF-8, or json_problem."""
+    return "not UTF-8" if isinstance(error, UnicodeDecodeError) else json_problem(error)
+
+
 def json_error_at(error, where):
     """A JSONDecodeError's message with its place: json leaves some unfinished ("Unterminated
     string starting at") for its own str() to end with the place, so they get it as their end;
     the others get it in brackets."""
     if error.msg.endswith(" at"):
         return f"{error.msg[0].lower()}{error.msg[1:]} {where}"
-    return f"{error.msg} ({where})"
+    return f"{decode_message(error)} ({where})"
+
+
+def decode_message(error):
+    """A JSONDecodeError's message, without json's advice to a programmer: a file an editor saved with
+    a BOM is "Unexpected UTF-8 BOM (decode using utf-8-sig)"."""
+    return "a byte-order mark (BOM) before the JSON" if error.msg.startswith("Unexpected UTF-8 BOM") else error.msg
 
 
 def parse_labels(path):
@@ -5040,7 +5058,7 @@ def named_for_its_model(path, model):
     for taken, whole in ((path, True), (path + JOURNAL_SUFFIX, False)):
         try:
             with open_regular(taken) as f:
-                holder = json.loads(f.read() if whole else f.readline())["config"]["model"]
+                holder = exact_json((f.read() if whole else f.readline()).decode("utf-8"))["config"]["model"]
             break
         except (OSError, ValueError, KeyError, TypeError):   # absent or unreadable: nothing said of its model
             continue
@@ -5238,17 +5256,20 @@ def read_journal(path, turns=None, where=None):
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
     `where`, when given, gets the line each answer or turn of a (case id, trial) is first on, for a
     message that names a line of a case the split lacks (refuse_changed)."""
-    data = read_bytes(path, "journal")
-    lines = data.decode("utf-8", errors="replace").split("\n")
+    # Each line is decoded on its own, strictly: bytes that are not UTF-8 were edited in (a kill tears only
+    # the last line, perhaps inside a character), and U+FFFD in their place would be stored in the run for good.
+    lines = read_bytes(path, "journal").split(b"\n")
     try:
-        header = exact_json(lines[0])
+        header = exact_json(lines[0].decode("utf-8"))
         config = header["config"]
         if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
-            raise ValueError
-    except (ValueError, KeyError, TypeError, RecursionError):
+            raise KeyError
+    except (ValueError, KeyError, TypeError) as e:
         if len(lines) == 1:   # no complete first line: killed, or out of space, before anything was asked
             raise EvalError(f"{shell_word(path)}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
+        if isinstance(e, ValueError):   # a line that is no exact JSON: say why, as a judging's header does
+            raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)})") from None
         raise EvalError(f"{shell_word(path)}: not a journal written by eval.py (bad first line)") from None
     problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
                                     "labels")) or labels_problem(config["labels"])
@@ -5256,15 +5277,16 @@ def read_journal(path, turns=None, where=None):
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
     done, placed = {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
-    for number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
+    for number, raw in enumerate(lines[1:], 2):
         try:
+            line = raw.decode("utf-8")
+            if not line.strip():
+                continue
             entry = exact_json(line)   # a field twice is an edit, as in a run file, never read as its last value
-        except (ValueError, RecursionError):
+        except ValueError as e:   # (a UnicodeDecodeError is one)
             if number == len(lines):   # only a last line with no newline can be torn by a kill
                 continue
-            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line; "
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
                             "it was not cut short by a kill, so it was edited") from None
         problem = journal_entry_problem(entry, config)
         key = (entry["id"], entry.get("trial", 1))
@@ -5622,7 +5644,7 @@ def journal_config(path):
     interrupted run of the held-out split has seen it as much as a finished one."""
     try:
         with open_regular(path) as f:
-            header = json.loads(f.readline())
+            header = exact_json(f.readline().decode("utf-8"))   # a key twice says nothing, as in a run file
         return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
     except (OSError, ValueError, KeyError, RecursionError):
         return None
@@ -6143,9 +6165,8 @@ def judging_lines(path):
             problem = judging_line_problem(entry) or (
                 (entry["vote"]["model"] not in judge["models"] or not 1 <= entry["vote"]["vote"] <= judge["votes"])
                 and "a vote of another judge or number")
-        except (ValueError, UnicodeDecodeError) as e:
-            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line "
-                            f"({json_problem(e) if isinstance(e, ValueError) else 'not UTF-8'})") from None
+        except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}")
         entries.append((number, entry))
@@ -6361,7 +6382,7 @@ def load_run(path):
                         f"Finish it with: {resume_command(path)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
-            run = json.load(f)
+            run = exact_json(f.read())   # read once, as json.load would: a 100,000-case run is large
     except OSError as e:
         raise unreadable(path, "run file", e) from None
     except json.JSONDecodeError as e:
@@ -6369,13 +6390,12 @@ def load_run(path):
             raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `python eval.py run --split "
                             f"{shell_word(path)}`, then report the run file it writes") from None
         where = f"line {e.lineno}, column {e.colno}"
-        raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {e.msg}'})") from None
+        raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
     except UnicodeDecodeError:
         raise damaged(path) from None
-    except RecursionError:
-        raise damaged(path, " (a value nested too deep to read)") from None
-    except ValueError as e:   # an integer of over 4300 digits, which json.load will not convert
-        raise damaged(path, f" ({e})") from None
+    except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
+        # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.
+        raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e})") from None
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
@@ -6392,14 +6412,14 @@ def read_run_config(path):
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             text = f.read()
-        run = json.loads(text)
+        run = exact_json(text)   # a key given twice is read as neither of its values, as load_run reads it
         config = run.get("config") if isinstance(run, dict) else None
-    except (OSError, UnicodeDecodeError, RecursionError):
+    except (OSError, UnicodeDecodeError):
         return None
     except ValueError:
         at = text.find('"config": ')
         try:
-            config = json.JSONDecoder().raw_decode(text, at + 10)[0] if at >= 0 else None
+            config = json.JSONDecoder(**EXACT_JSON).raw_decode(text, at + 10)[0] if at >= 0 else None
         except (ValueError, RecursionError):
             return None
     return config if isinstance(config, dict) else None
@@ -6443,8 +6463,8 @@ def labels_problem(labels):
 
 def results_problem(results, config):
     """What is wrong with the first bad result, or None; fills in the defaults of fields left out.
-    Every case the config counts must have every trial: a run with results taken out (or a second
-    "results" key, which json.load reads last) must not pass a gate."""
+    Every case the config counts must have every trial: a run with results taken out must not pass a
+    gate (a second "results" key holding only the right answers is refused as it is read: load_run)."""
     seen = set()
     for i, r in enumerate(results, 1):
         problem = result_problem(r, i, config, config["labels"], seen)

@@ -1453,6 +1453,10 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
         code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
         assert code == 2 and "\nerror: k.json.judging:3: damaged judging line" in err and says in err, err
         assert "move it aside" in err
+    # bytes that are not UTF-8 are said to be so, not in the codec's words (thirteenth attack on issue 28, beside item 3)
+    Path("k.json.judging").write_bytes((lines[0] + lines[1]).encode() + b'{"id": "j01\xff"}\n')
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
+    assert code == 2 and "\nerror: k.json.judging:3: damaged judging line (not UTF-8)" in err and "codec" not in err, err
     # a header whose line break a kill kept from the disk: read whole, and given its line break, never cut
     Path("h.json.judging").write_text(lines[0].rstrip("\n"))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "h.json")

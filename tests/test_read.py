@@ -135,13 +135,6 @@ def test_a_hand_edited_subset_is_refused_in_one_line(tmp_path, subset):
         read(tmp_path / "r.json")
 
 
-def test_an_integer_too_long_to_convert_is_one_plain_error(tmp_path):
-    text = json.dumps(make_run(2)).replace('"seed": 42', '"seed": ' + "9" * 5000)
-    (tmp_path / "r.json").write_text(text, encoding="utf-8")
-    with pytest.raises(evalpy.EvalError, match="damaged or cut short"):
-        read(tmp_path / "r.json")
-
-
 def test_an_empty_case_id_is_refused(tmp_path):
     run = make_run(2)
     for r in run["results"][:2]:
@@ -162,7 +155,8 @@ def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
     else:
         text = json.dumps(run)[:-1] + ', "results": ' + json.dumps(run["results"][:4]) + "}"
     (tmp_path / "r.json").write_text(text, encoding="utf-8")
-    with pytest.raises(evalpy.EvalError, match="config.cases says 6 cases of 2 trial"):
+    with pytest.raises(evalpy.EvalError, match="config.cases says 6 cases of 2 trial" if edit == "results taken out"
+                       else r"damaged \(key 'results' is given twice\)"):   # refused as read, never its last value
         read(tmp_path / "r.json")
 
 
@@ -245,3 +239,80 @@ def test_a_run_cut_inside_a_string_says_where_the_string_starts_in_words(tmp_pat
     (tmp_path / "r.json").write_text(text.replace('"results"', '"results" 3', 1), encoding="utf-8")
     code, out, err = cli("report", tmp_path / "r.json")
     assert code == 2 and ", column 12: Expecting ':' delimiter)\n" in err, err     # a message that needs no place
+
+
+def judged_twice_run():
+    """Two free-text cases, each answered and judged once (c1's vote a pass), as eval.py writes them."""
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    vote = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": True, "reason": "fine", "raw": "x",
+            "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+    return make_run_of([{"id": f"c{i}", "response": "Hola Lucía", "checks": check, "judges": [vote]} for i in (1, 2)],
+                       labels=None)
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('"response": "Hola Lucía"', '"response": "Hola Lucía", "response": "WRONG"', "response"),
+    ('"pass": true', '"pass": true, "pass": false', "pass"),
+    ('"format": ', '"format": "other", "format": ', "format"),
+    ('"model": "qwen2.5:7b"', '"model": "llama3.2:3b", "model": "qwen2.5:7b"', "model"),
+])
+def test_a_key_given_twice_in_a_run_file_is_refused_never_read_as_its_last_value(project, cli, old, new, key):
+    """Thirteenth attack on issue 28, item 2: run files were read with plain json.load, so a response
+    given twice was scored as its last ("WRONG"), and "pass": true, "pass": false in a vote counted a
+    fail. Journals and sidecars refuse a key twice; so does a run file, naming the file and the key."""
+    good = write_run("runs/good.json", judged_twice_run())
+    text = open(good, encoding="utf-8").read()
+    assert old in text
+    with open("runs/dup.json", "w", encoding="utf-8") as f:
+        f.write(text.replace(old, new, 1))
+    for argv in (["report", "runs/dup.json"], ["report", "runs/dup.json", "--case", "c1"],
+                 ["compare", "runs/good.json", "runs/dup.json"]):
+        code, out, err = cli(*argv)
+        assert code == 2 and out == "" and err == (f"error: runs/dup.json: not a readable run file, damaged (key {key!r} "
+                                                   "is given twice)\n"), (argv, err)
+    code, out, err = cli("runs")
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dup.json"])
+    assert code == 0 and "not a readable run file" in line and "Traceback" not in err, out
+    listed = {e["file"]: e for e in json.loads(cli("runs", "--json")[1])}
+    assert listed["runs/dup.json"]["problem"].endswith(f"(key {key!r} is given twice)"), listed
+
+
+def test_a_number_json_has_no_room_for_in_a_run_file_is_named_without_pythons_advice(tmp_path):
+    """Once a plain "damaged or cut short". Thirteenth attack on issue 28, item 2: a 5,000-digit integer gave Python's own words ("use
+    sys.set_int_max_str_digits() to increase the limit"), which exact_json was written to avoid."""
+    text = json.dumps(make_run(2)).replace('"seed": 42', '"seed": ' + "9" * 5000)
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as caught:
+        read(tmp_path / "r.json")
+    assert str(caught.value) == (f"{tmp_path}/r.json: not a readable run file, damaged "
+                                 "(999999999999…9999 (5000 digits) is too large a number)"), caught.value
+
+
+def test_a_run_file_saved_with_a_bom_says_so_in_words(tmp_path):
+    """Self-attack after the thirteenth attack on issue 28: json's own words for a BOM end with its
+    advice to a programmer, "(decode using utf-8-sig)"."""
+    (tmp_path / "r.json").write_text("\ufeff" + json.dumps(make_run(2)), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as caught:
+        read(tmp_path / "r.json")
+    assert str(caught.value) == (f"{tmp_path}/r.json: not a readable run file, damaged or cut short "
+                                 "(line 1, column 1: a byte-order mark (BOM) before the JSON)"), caught.value
+
+
+def test_the_config_of_a_run_or_journal_giving_a_key_twice_is_not_read_as_its_last_value(tmp_path):
+    """Thirteenth attack on issue 28, item 2: read_run_config, journal_config and named_for_its_model
+    read a run's config with plain json.loads: "model" given twice was taken as its last value (a
+    default name then said another model's run held it). A config that is no exact JSON says nothing."""
+    run = make_run(2)
+    twice = '"model": "other", "model": "m"'
+    (tmp_path / "r.json").write_text(json.dumps(run).replace('"model": "m"', twice, 1), encoding="utf-8")
+    (tmp_path / "j.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})
+                                             .replace('"model": "m"', twice, 1) + "\n", encoding="utf-8")
+    assert evalpy.read_run_config(str(tmp_path / "r.json")) is None
+    assert evalpy.journal_config(str(tmp_path / "j.json.journal")) is None
+    assert evalpy.named_for_its_model(str(tmp_path / "r.json"), "other") == str(tmp_path / "r.json")
+    assert evalpy.named_for_its_model(str(tmp_path / "j.json"), "other") == str(tmp_path / "j.json")
+    # a run damaged after its config (a key twice in a result) still has its config, read as exactly
+    cut = json.dumps(run).replace('"response": "bug"', '"response": "bug", "response": "x"', 1)
+    assert cut != json.dumps(run)
+    (tmp_path / "r.json").write_text(cut, encoding="utf-8")
+    assert evalpy.read_run_config(str(tmp_path / "r.json")) == run["config"]

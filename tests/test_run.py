@@ -373,6 +373,56 @@ def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project
     assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
 
 
+def test_a_journal_line_that_is_not_utf8_is_refused_never_stored_with_replacement_characters(project, cli, fake):
+    """Thirteenth attack on issue 28, item 3: the journal was decoded with errors="replace", so bytes
+    that are not UTF-8 in an answer (or in the header's prompt_text) went into the finished run as
+    U+FFFD, silently and for good. They are refused as a judging's are: nothing asked, nothing written.
+    Only a last line without its line break (torn by a kill, perhaps inside a character) is dropped."""
+    interrupted_journal(project, cli, fake, keep=5)
+    lines = Path("runs/dev-v3.json.journal").read_bytes().split(b"\n")
+    for number, old, new in ((2, b'"response": "', b'"response": "\xff\xfe'), (1, b'"prompt_text": "', b'"prompt_text": "\xff')):
+        edited = list(lines)
+        assert old in edited[number - 1]
+        edited[number - 1] = edited[number - 1].replace(old, new, 1)
+        Path("runs/dev-v3.json.journal").write_bytes(b"\n".join(edited))
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        what = "line" if number > 1 else "header"
+        assert code == 2 and f"runs/dev-v3.json.journal:{number}: damaged journal {what} (not UTF-8)" in err, err
+        assert len(err.splitlines()) == 1 and fake.chat_bodies == [] and not os.path.exists("runs/dev-v3.json"), err
+        code, out, err = cli("runs")
+        assert code == 0 and f"journal:{number}: damaged journal {what}" in json.loads(cli("runs", "--json")[1])[0]["problem"]
+    # a line cut inside a character by a kill, or any last line without its line break: asked again
+    torn = lines[:-1] + [b'{"id": "dev-06", "response": "facturaci\xc3']
+    Path("runs/dev-v3.json.journal").write_bytes(b"\n".join(torn))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 23, err
+    assert "\ufffd" not in Path("runs/dev-v3.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("where, edit, says", [
+    (3, lambda line: line[:-1] + b', "n": ' + b"9" * 5000 + b"}", "999999999999…9999 (5000 digits) is too large a number"),
+    (3, lambda line: line[:-1] + b', "n": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested deeper than 64 levels"),
+    (3, lambda line: line[:-1] + b', "n": NaN}', "NaN is not a number (JSON has no NaN)"),
+    (3, lambda line: line[:20], "bad JSON: unterminated string starting at column 18"),
+    (1, lambda line: b'{"format": "x", ' + line[1:], "key 'format' is given twice"),
+    (1, lambda line: line[:-1] + b', "n": ' + b"9" * 5000 + b"}", "999999999999…9999 (5000 digits) is too large a number"),
+    # an editor that saves with a BOM: said in words, never Python's "(decode using utf-8-sig)"
+    (1, lambda line: b"\xef\xbb\xbf" + line, "bad JSON: a byte-order mark (BOM) before the JSON (column 1)"),
+])
+def test_a_damaged_journal_line_or_header_says_why(project, cli, fake, where, edit, says):
+    """Thirteenth attack on issue 28, item 7: a journal line with a 5,000-digit integer or 100,000
+    levels of nesting said only "damaged journal line", and a header giving a key twice only "bad first
+    line"; a judging's line gives the reason (json_problem), and so does a journal's."""
+    interrupted_journal(project, cli, fake, keep=5)
+    lines = Path("runs/dev-v3.json.journal").read_bytes().split(b"\n")
+    lines[where - 1] = edit(lines[where - 1])
+    Path("runs/dev-v3.json.journal").write_bytes(b"\n".join(lines))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    what = "line" if where > 1 else "header"
+    assert code == 2 and f"runs/dev-v3.json.journal:{where}: damaged journal {what} ({says})" in err, err
+    assert len(err.splitlines()) == 1 and fake.chat_bodies == [], err
+
+
 def test_an_interrupted_run_says_how_many_answers_it_kept_in_words(project, fake):
     """Twelfth attack on issue 28 (wording): "interrupted: 1 answers of 5 kept"."""
     fake.latency = 0.3

@@ -70,10 +70,13 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
      '"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": 0, "seed": 1, "response_format": ["x"]}}',
      "config.response_format must be null or one of json_schema, json_object"),
     ('{"format": "eval.py-run/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}",
-     "damaged or cut short (a value nested too deep to read)"),
+     "damaged (nested deeper than 64 levels)"),
     *((f'{{"format": "eval.py-run/1", "results": [], "config": {{"model": "m", "prompt": "p", "prompt_sha": "s", '
        f'"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": {t}, "seed": 1}}}}',
-       "config.temperature must be a number of 0 or more") for t in ("1" + "0" * 400, "NaN", "Infinity", "-1")),
+       "config.temperature must be a number of 0 or more") for t in ("1" + "0" * 400, "-1")),
+    # JSON has no NaN: refused as the file is read, as a journal line's is (thirteenth attack on issue 28, item 2)
+    *((f'{{"format": "eval.py-run/1", "results": [], "config": {{"temperature": {t}}}}}',
+       f"damaged ({t} is not a number (JSON has no {t}))") for t in ("NaN", "Infinity")),
     (None, "no such run file"),
 ])
 def test_bad_run_files_are_one_plain_error(project, cli, text, message):
@@ -167,8 +170,10 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
 
 @pytest.mark.parametrize("where, value, says", [
     ("model_load", {"ms": 10 ** 400, "load_duration_ns": None}, "config.model_load must be"),
-    ("judge", {"models": ["j"], "votes": float("nan")}, "config.judge.votes must be a number"),
-    ("judge", {"models": ["j"], "temperature": float("inf")}, "config.judge.temperature must be a number"),
+    # NaN and Infinity, which JSON has not, are refused as the file is read (thirteenth attack on issue 28, item 2)
+    ("judge", {"models": ["j"], "votes": float("nan")}, "damaged (NaN is not a number (JSON has no NaN))"),
+    ("judge", {"models": ["j"], "temperature": float("inf")}, "damaged (Infinity is not a number (JSON has no Infinity))"),
+    ("judge", {"models": ["j"], "votes": "3"}, "config.judge.votes must be a number"),
     # issue 31, item 4: the judge's token cap is sent as num_predict; -1 would be no cap at all, 2.5 a 400
     ("judge", {"models": ["j"], "num_predict": -1}, "config.judge.num_predict must be a whole number, 1 or more"),
     ("judge", {"models": ["j"], "num_predict": 2.5}, "config.judge.num_predict must be a whole number, 1 or more"),
@@ -178,9 +183,11 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("judge", {"models": ["j"], "runner": {"num_thread": "four"}}, "config.judge.runner must be an object"),
     ("judge", {"models": ["j"], "runner": {"use_mmap": 1}}, "config.judge.runner must be an object"),
     ("judge", {"models": ["j"], "runner": {"num_batch": 2 ** 64}}, "config.judge.runner must be an object"),
-    ("options", {"num_ctx": float("nan")}, "config.options.num_ctx must be a finite number"),
-    ("cases", float("nan"), "config.cases must be a whole number"),
-    ("vote", float("nan"), "judges: vote 1: vote must be a number or null"),
+    ("options", {"num_ctx": float("nan")}, "damaged (NaN is not a number (JSON has no NaN))"),
+    ("cases", float("nan"), "damaged (NaN is not a number (JSON has no NaN))"),
+    ("cases", 2.5, "config.cases must be a whole number"),
+    ("vote", float("nan"), "damaged (NaN is not a number (JSON has no NaN))"),
+    ("vote", "1", "judges: vote 1: vote must be a number or null"),
     # the ninth attack on issue 28, item 15: one digest a judge model, text or null
     ("judge", {"models": ["j"], "digests": ["a" * 64, "b" * 64]}, "config.judge.digests must be a list of text or null"),
     ("judge", {"models": ["j"], "digests": [5]}, "config.judge.digests must be a list of text or null"),
