@@ -48,8 +48,11 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
 import signal
 import sys
 
-if __name__ == "__main__":   # Ctrl-C or SIGTERM while the modules below load (requests takes a moment): a word, exit 2, as later
-    for stop in (signal.SIGINT, signal.SIGTERM):
+# what stops eval.py as Ctrl-C does: SIGTERM (a kill, CI's cancel), SIGHUP (a closed terminal, a dropped ssh session)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))   # (no SIGHUP on Windows)
+
+if __name__ == "__main__":   # Ctrl-C, SIGTERM or SIGHUP while the modules below load (requests takes a moment): a word, exit 2
+    for stop in (signal.SIGINT, *STOP_SIGNALS):
         signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
 
 import argparse
@@ -1143,16 +1146,17 @@ def same_file(handle, path):
 
 @contextlib.contextmanager
 def terminated_as_interrupted():
-    """SIGTERM ends what runs inside as Ctrl-C does (a run: answers kept, resumable; a review:
-    every label already saved), the checks and the model load before a run's first case included
-    (a load can take minutes)."""
+    """SIGTERM and SIGHUP (STOP_SIGNALS) end what runs inside as Ctrl-C does (a run: answers kept,
+    resumable; a review: every label already saved), the checks and the model load before a run's
+    first case included (a load can take minutes)."""
     def interrupt(signum, frame):
         raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {stop: signal.signal(stop, interrupt) for stop in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
 
 
 def majority(votes, tie=None):
@@ -12509,7 +12513,7 @@ def serve_review(review, port):
 
 
 def serve_until_stopped(server, run_path, sidecar):
-    """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
+    """Serve the page until Ctrl-C, SIGTERM or SIGHUP; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
     older = f", those of {shell_word(read_from)} carried over" if read_from != sidecar else ""
     print(inert(f"Reviewing {shell_word(run_path)} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
@@ -13353,7 +13357,7 @@ def handled(handler, args):
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return handler(args)
         signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
-        with terminated_as_interrupted():   # and SIGTERM, whatever the command is doing (a report being worked out)
+        with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
         print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent

@@ -221,8 +221,10 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     assert content(resumed) == content(whole)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli, fake, sig):
+    """SIGHUP too (issue 28, thirteenth attack): a closed terminal or a dropped ssh session killed
+    the run without a word, exit -1."""
     fake.answers = answer_key("golden/dev.jsonl")
     fake.latency = 0.05
     journal = project / "runs" / "dev-v3.json.journal"
@@ -238,7 +240,7 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_model_load_ends_the_run_plainly(project, fake, sig):
     """The load before the first case can take minutes; SIGTERM then is Ctrl-C, not a silent death."""
     fake.load_seconds = 5
@@ -2007,9 +2009,10 @@ def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
-    for stop in (signal.SIGINT, signal.SIGTERM):   # SIGTERM too (ninth attack: exit 143 without a word)
+    # SIGTERM too (ninth attack: exit 143 without a word), and SIGHUP (thirteenth: a closed terminal)
+    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=env) if stop == signal.SIGTERM else proc
+                                stderr=subprocess.PIPE, text=True, env=env) if stop != signal.SIGINT else proc
         time.sleep(2.5)   # (a loaded machine's start-up too)
         proc.send_signal(stop)
         out, err = proc.communicate(timeout=20)
