@@ -93,6 +93,9 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
     ("runs/x.json.labels.json", "ending in .labels.json is for eval.py's files beside a run (review's annotations)"),
     ("runs/x.json.pairwise.json", "ending in .pairwise.json is for eval.py's files beside a run (pairwise verdicts)"),
     ("runs/x.json.journal", "ending in .journal is for eval.py's files beside a run (an unfinished run's answers)"),
+    # thirteenth attack on issue 28, item 1: compare --pairwise's journal
+    ("runs/x.json.pairwise.json.journal", "ending in .pairwise.json.journal is for eval.py's files beside a run "
+                                          "(pairwise verdicts not yet stored in the sidecar)"),
     ("runs/x.json.lock", "ending in .lock is for eval.py's files beside a run (a lock)"),
     # from the attack on issue 28: a temp file's name was taken, and the next write of x.json deleted the run
     ("runs/x.json.tmp-999999", "--out runs/x.json.tmp-999999: a name ending in .tmp-999999 is for eval.py's files "
