@@ -10995,26 +10995,28 @@ def journal_verdict(sidecar, comparison, verdict):
     try:
         with FileLock(lock):
             fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
-            try:
+            with os.fdopen(fd, "r+b", buffering=0) as f:   # unbuffered: a write cut short is seen here, not on close
                 if not S_ISREG(os.fstat(fd).st_mode):   # a pipe, a device: never written into
                     raise NotRegularFile(errno.EINVAL, "not a regular file (a pipe or a device)", path)
-                end = os.lseek(fd, 0, os.SEEK_END)
-                if end and os.pread(fd, 1, end - 1) != b"\n":   # (rare, and the journal is small)
-                    end = os.pread(fd, end, 0).rfind(b"\n") + 1
-                    os.ftruncate(fd, end)
-                try:   # unbuffered: a write cut short is seen here, never flushed again on close
+                end = f.seek(0, os.SEEK_END)
+                if end:
+                    f.seek(end - 1)
+                    if f.read(1) != b"\n":   # torn by a kill as another compare wrote (rare; the journal is small)
+                        f.seek(0)
+                        end = f.read().rfind(b"\n") + 1
+                        f.truncate(end)
+                f.seek(end)
+                try:
                     left = memoryview(line)
                     while left:
-                        left = left[os.pwrite(fd, left, end + len(line) - len(left)):]
+                        left = left[f.write(left):]
                     os.fsync(fd)
                 except OSError:
                     with contextlib.suppress(OSError):
-                        os.ftruncate(fd, end)
+                        f.truncate(end)
                     if not end:   # its first line: nothing left behind
                         remove_quietly(path)
                     raise
-            finally:
-                os.close(fd)
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(e.filename if e.filename == lock else path)} ({e.strerror}); the "
                         "verdicts before this one are safe in it. Free some space, then compare again to ask only the "
@@ -11036,8 +11038,8 @@ def journaled_comparisons(path):
         try:
             entry = exact_json(line.decode("utf-8"))
             problem = pairwise_journal_problem(entry)
-        except (ValueError, UnicodeDecodeError) as e:
-            problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+        except ValueError as e:   # (UnicodeDecodeError is one)
+            problem = "not UTF-8" if isinstance(e, UnicodeDecodeError) else json_problem(e)
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
                             "that line, then compare again to store the others (nothing was stored)")

@@ -736,7 +736,8 @@ def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake)
     lines = journal.read_bytes().splitlines(keepends=True)
     for line, says in [(b'{"comparison": {}, "verdict": {}}\n', "a comparison without its runs' hashes"),
                        (lines[1][:-1] + b" 7\n", "Extra data"),
-                       (lines[1].replace(b'"winner": "', b'"winner": "B", "winner": "'), "key 'winner' is given twice")]:
+                       (lines[1].replace(b'"winner": "', b'"winner": "B", "winner": "'), "key 'winner' is given twice"),
+                       (lines[1].replace(b'"reason": "', b'"reason": "\xff'), "damaged pairwise journal line: not UTF-8")]:
         journal.write_bytes(lines[0] + line + b"".join(lines[2:]))
         for argv in (("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url),
                      ("runs", "--json")):
@@ -766,3 +767,20 @@ def test_a_journal_of_another_comparison_is_stored_as_its_own_never_mixed_in(pro
     comparisons = {c["judge"]["criterion"]: c for c in load_json(cand + ".pairwise.json")["comparisons"]}
     assert len(comparisons["Which is shorter?"]["verdicts"]) == 6 and len(comparisons[CRITERION]["verdicts"]) == 16
     assert not os.path.exists(cand + ".pairwise.json.journal")
+
+
+def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli, fake):
+    """Thirteenth attack, item 1: compares at once share the journal; one killed as it wrote leaves
+    a torn last line, and the next verdict another compare appends must be a line of its own (glued
+    to the torn one, both would be a damaged line in the middle)."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 3)
+    journal = Path(cand + ".pairwise.json.journal")
+    lines = journal.read_bytes().splitlines(keepends=True)
+    journal.write_bytes(b"".join(lines[:-1]) + lines[-1][:50])   # the last line torn as it was written
+    entry = json.loads(lines[-1])
+    evalpy.journal_verdict(cand + ".pairwise.json", entry["comparison"], dict(entry["verdict"], vote=2))
+    held = evalpy.journaled_comparisons(str(journal))
+    assert [len(c["verdicts"]) for c in held] == [len(lines)] and held[0]["verdicts"][-1]["vote"] == 2
+    assert journal.read_bytes().count(b"\n") == len(lines) and not os.path.exists(cand + ".pairwise.json.lock")
