@@ -11019,8 +11019,7 @@ def journal_verdict(sidecar, comparison, verdict):
                     raise
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(e.filename if e.filename == lock else path)} ({e.strerror}); the "
-                        "verdicts before this one are safe in it. Free some space, then compare again to ask only the "
-                        "rest") from None
+                        "verdicts before this one are kept. Free some space, then compare again to ask only the rest") from None
 
 
 def journaled_comparisons(path):
