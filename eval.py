@@ -48,8 +48,11 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
 import signal
 import sys
 
-if __name__ == "__main__":   # Ctrl-C or SIGTERM while the modules below load (requests takes a moment): a word, exit 2, as later
-    for stop in (signal.SIGINT, signal.SIGTERM):
+# what stops eval.py as Ctrl-C does: SIGTERM (a kill, CI's cancel), SIGHUP (a closed terminal, a dropped ssh session)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))   # (no SIGHUP on Windows)
+
+if __name__ == "__main__":   # Ctrl-C, SIGTERM or SIGHUP while the modules below load (requests takes a moment): a word, exit 2
+    for stop in (signal.SIGINT, *STOP_SIGNALS):
         signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
 
 import argparse
@@ -165,6 +168,8 @@ OLD_ANNOTATIONS_FORMAT = "eval.py-labels/1"
 
 PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
 PAIRWISE_FORMAT = "eval.py-pairwise/1"
+# each verdict as it comes, until compare stores it in the sidecar: RUN.pairwise.json.journal
+PAIRWISE_JOURNAL_SUFFIX = PAIRWISE_SUFFIX + JOURNAL_SUFFIX
 
 
 MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
@@ -1153,16 +1158,17 @@ def same_file(handle, path):
 
 @contextlib.contextmanager
 def terminated_as_interrupted():
-    """SIGTERM ends what runs inside as Ctrl-C does (a run: answers kept, resumable; a review:
-    every label already saved), the checks and the model load before a run's first case included
-    (a load can take minutes)."""
+    """SIGTERM and SIGHUP (STOP_SIGNALS) end what runs inside as Ctrl-C does (a run: answers kept,
+    resumable; a review: every label already saved), the checks and the model load before a run's
+    first case included (a load can take minutes)."""
     def interrupt(signum, frame):
         raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {stop: signal.signal(stop, interrupt) for stop in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
 
 
 def majority(votes, tie=None):
@@ -4796,9 +4802,10 @@ def parse_winner(raw):
 PAIRWISE = JudgeKind(PAIRWISE_PROMPT, "winner", WINNER_SCHEMA, parse_winner)
 
 
-def pairwise_votes(client, judge, pair, kept):
+def pairwise_votes(client, judge, pair, kept, on_vote=None):
     """Every vote of every judge model on one pair of answers, in both orders. kept: the votes
-    already stored for this pair, {(model, vote, order): vote}; those without an error are reused."""
+    already stored for this pair, {(model, vote, order): vote}; those without an error are reused.
+    on_vote(vote) is told of each vote asked now, as it comes (compare journals it)."""
     votes = []
     for model in judge["models"]:
         for vote in range(1, judge["votes"] + 1):
@@ -4813,6 +4820,8 @@ def pairwise_votes(client, judge, pair, kept):
                                        pairwise_messages(judge["criterion"], pair["case"], first, second),
                                        {"id": pair["id"], "trial": pair["trial"], "model": model, "vote": vote,
                                         "order": order}))
+                if on_vote:
+                    on_vote(votes[-1])
     return votes
 
 
@@ -5069,8 +5078,11 @@ def named_for_its_model(path, model):
 
 
 # The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
+# (the longer name first: X.pairwise.json.journal is named as what it is, not as a run's journal)
 RESERVED_SUFFIXES = {ANNOTATIONS_SUFFIX: "review's annotations", OLD_ANNOTATIONS_SUFFIX: "review's annotations",
-                     PAIRWISE_SUFFIX: "pairwise verdicts", JOURNAL_SUFFIX: "an unfinished run's answers",
+                     PAIRWISE_SUFFIX: "pairwise verdicts",
+                     PAIRWISE_JOURNAL_SUFFIX: "pairwise verdicts not yet stored in the sidecar",
+                     JOURNAL_SUFFIX: "an unfinished run's answers",
                      JUDGING_SUFFIX: "an unfinished judging's votes", ".lock": "a lock"}
 
 
@@ -5715,6 +5727,7 @@ def open_or_resume(args):
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
                         f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
+    refuse_pairwise_journal(args.resume)
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if not os.path.exists(run_path):
@@ -6333,6 +6346,15 @@ def write_run(run, run_path):
     warn(f"wrote {shell_word(run_path)}")
 
 
+def refuse_pairwise_journal(path):
+    """compare --pairwise's journal given as a run, or a run's journal: said what it is, never read
+    as a run's journal (its name ends as one's)."""
+    if path.endswith(PAIRWISE_JOURNAL_SUFFIX):
+        sidecar = path[:-len(JOURNAL_SUFFIX)]
+        raise EvalError(f"{shell_word(path)} holds compare --pairwise's verdicts not yet stored in {shell_word(sidecar)}, not a "
+                        f"run; the next compare --pairwise of {shell_word(sidecar[:-len(PAIRWISE_SUFFIX)])} stores them")
+
+
 def stopped_writing(run_path):
     """What to say of a stop as a run file is written (as judge_run says of a judged one): not yet
     written, the journal holds every answer; written, its journal left beside it; or all done."""
@@ -6348,6 +6370,7 @@ def stopped_writing(run_path):
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
+    refuse_pairwise_journal(path)
     if path.endswith(JOURNAL_SUFFIX) and not os.path.lexists(path):
         run_path = path[:-len(JOURNAL_SUFFIX)]
         raise EvalError(f"{shell_word(path)}: no such journal" + (f"; {shell_word(run_path)} is the run" if os.path.isfile(run_path) else ""))
@@ -9265,6 +9288,11 @@ def run_listing(folder):
                    and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
     for path in paths:
         try:
+            if path.endswith(PAIRWISE_JOURNAL_SUFFIX):   # a compare --pairwise stopped (or asking now): its verdicts
+                row, entry = pairwise_journal_listing(path)
+                rows.append(row)
+                listing.append(entry)
+                continue
             if path.endswith(JUDGING_SUFFIX):   # an interrupted judge: its votes so far
                 row, entry = judging_listing(path)
                 rows.append(row)
@@ -9338,6 +9366,23 @@ def unfinished_listing(path):
              **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
              "answers": answers, "expected_answers": expected, **({"resume": resume} if not holder and not written else {})}
     return row, entry
+
+
+def pairwise_journal_listing(path):
+    """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
+    compare stopped, or one asking now): how many, of which runs and judges; the next compare of
+    that candidate stores them. A damaged one: the line at fault (journaled_comparisons)."""
+    sidecar = path[:-len(JOURNAL_SUFFIX)]
+    held = journaled_comparisons(path)
+    verdicts = sum(len(c["verdicts"]) for c in held)
+    judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
+    figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
+              f"or asking now); the next compare --pairwise of {shell_word(sidecar[:-len(PAIRWISE_SUFFIX)])} stores them")
+    row = [shell_word(path), "-", "-", judges or "-", "-", "-", "-", "-", figure]
+    return row, {"file": path, "unstored_pairwise": True, "sidecar": sidecar, "verdicts": verdicts,
+                 "comparisons": [{"baseline": c["baseline"] if type(c.get("baseline")) is str else None,
+                                  "criterion": c["judge"]["criterion"], "judges": c["judge"]["models"],
+                                  "verdicts": len(c["verdicts"])} for c in held]}
 
 
 def judged_again_text(config):
@@ -10877,7 +10922,7 @@ def pairwise_problem(stored):
         if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
             return "a comparison whose judge digests are not one text or null per judge model"
         if any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
-            # eval.py keeps one comparison per runs and judge (save_comparison merges): which would count?
+            # eval.py keeps one comparison per runs and judge (store_comparisons merges): which would count?
             return "a comparison of the same runs by the same judge stored twice"
         seen.append(c)
         calls = set()
@@ -10938,28 +10983,132 @@ def merged_verdicts(stored, new):
     return list(merged.values())
 
 
-def save_comparison(path, comparison):
-    """Store one comparison in the sidecar, every other kept. Under the lock, its verdicts are
-    merged with those of the same comparison stored meanwhile: two compares of the same runs and
-    judge at once (each read the sidecar before the other saved) keep every answer either paid for.
-    Atomic. Returns the comparison as stored."""
-    lock = path + ".lock"
+def merged_comparison(comparisons, comparison):
+    """(the sidecar's comparisons with `comparison` merged in, it as stored): its verdicts merged
+    with those of the same comparison stored before (merged_verdicts), every other kept."""
+    same = stored_comparison(comparisons, comparison)
+    verdicts = merged_verdicts(same["verdicts"] if same else [], comparison["verdicts"])
+    brought = {id(v) for v in comparison["verdicts"]}
+    # where and when the verdicts were asked: this compare's, unless it added none of its own
+    stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same, verdicts=verdicts)
+    return [c for c in comparisons if c is not same] + [stored], stored
+
+
+def store_comparisons(path, brought=()):
+    """Store in the sidecar what the journal beside it holds (a compare's verdicts as they came:
+    journal_verdict), then the comparisons `brought` (a compare's own, at its end), and remove the
+    journal. Under the lock, so two compares of the same runs and judge at once (each read the
+    sidecar before the other saved) keep every answer either paid for, and no verdict is journaled
+    between the read and the removal. Atomic: a stop before the journal goes leaves it, and storing
+    it again changes nothing. Returns the last comparison brought, as stored."""
+    lock, journal = path + ".lock", path + JOURNAL_SUFFIX
+    stored = None
     try:
         with FileLock(lock):
             comparisons = read_pairwise(path)
-            same = stored_comparison(comparisons, comparison)
-            comparisons = [c for c in comparisons if c is not same]
-            verdicts = merged_verdicts(same["verdicts"] if same else [], comparison["verdicts"])
-            brought = {id(v) for v in comparison["verdicts"]}
-            # where and when the verdicts were asked: this compare's, unless it added none of its own
-            stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same,
-                          verdicts=verdicts)
-            write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons + [stored]}, indent=1)
-                       + "\n", replace=True)
-    except OSError as e:   # a full disk: the sidecar as it was is kept; what was asked now is lost, and said
-        raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else path)} ({e.strerror}): the judge verdicts "
-                        "asked now are not stored (those stored before are kept); free some space and compare again") from None
+            held = journaled_comparisons(journal) if os.path.lexists(journal) else []
+            for comparison in held + list(brought):
+                comparisons, stored = merged_comparison(comparisons, comparison)
+            if held or brought:
+                write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n",
+                           replace=True)
+            if held or os.path.lexists(journal):   # (one of torn lines only holds no verdict)
+                os.unlink(journal)
+    except OSError as e:   # a full disk: the sidecar as it was is kept, and the journal with it
+        kept = (f"the judge verdicts asked are kept in {shell_word(journal)}, and the next compare --pairwise stores them"
+                if os.path.isfile(journal) and os.path.getsize(journal) else
+                "the judge verdicts asked now are not stored (those stored before are kept)")
+        raise EvalError(f"cannot write {shell_word(e.filename if e.filename in (lock, journal) else path)} ({e.strerror}): "
+                        f"{kept}; free some space and compare again") from None
     return stored
+
+
+# compare --pairwise journals each verdict the moment it comes (RUN.pairwise.json.journal), so that
+# no stop loses one paid for, SIGKILL and a closed terminal included. A line is one verdict with the
+# comparison it belongs to, whole (its runs' hashes, its judge): compares at once append their lines
+# in turns, under the sidecar's lock, and any compare stores every line into its own comparison
+# (store_comparisons), never into another's.
+PAIRWISE_JOURNAL_FIELDS = frozenset(PairwiseComparison.__annotations__) - {"verdicts"}
+
+
+def journal_verdict(sidecar, comparison, verdict):
+    """Append one verdict, as it came, to the sidecar's journal with its comparison (without
+    verdicts), flushed and fsync'd before the next call. Under the sidecar's lock: lines of two
+    compares never interleave, and none is written into a journal a store is taking away. A line a
+    kill tore is cut off first (the next would be glued to it); one a full disk cut is taken back."""
+    path, lock = sidecar + JOURNAL_SUFFIX, sidecar + ".lock"
+    line = json_line({"comparison": comparison, "verdict": verdict})
+    try:
+        with FileLock(lock):
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
+            with os.fdopen(fd, "r+b", buffering=0) as f:   # unbuffered: a write cut short is seen here, not on close
+                if not S_ISREG(os.fstat(fd).st_mode):   # a pipe, a device: never written into
+                    raise NotRegularFile(errno.EINVAL, "not a regular file (a pipe or a device)", path)
+                end = f.seek(0, os.SEEK_END)
+                if end:
+                    f.seek(end - 1)
+                    if f.read(1) != b"\n":   # torn by a kill as another compare wrote (rare; the journal is small)
+                        f.seek(0)
+                        end = f.read().rfind(b"\n") + 1
+                        f.truncate(end)
+                f.seek(end)
+                try:
+                    left = memoryview(line)
+                    while left:
+                        left = left[f.write(left):]
+                    os.fsync(fd)
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        f.truncate(end)
+                    if not end:   # its first line: nothing left behind
+                        remove_quietly(path)
+                    raise
+    except OSError as e:
+        raise EvalError(f"cannot write {shell_word(e.filename if e.filename == lock else path)} ({e.strerror}); the "
+                        "verdicts before this one are kept. Free some space, then compare again to ask only the rest") from None
+
+
+def journaled_comparisons(path):
+    """The comparisons a pairwise journal holds, each with its verdicts in the order they came (of
+    its lines, the last one's where and when); a line a kill tore (the last, without its line
+    break) left out. A damaged line is an error naming it, and nothing is stored."""
+    try:
+        with open_regular(path, "rb") as f:
+            lines = [line for line in f if line.endswith(b"\n")]
+    except OSError as e:
+        raise EvalError(f"{shell_word(path)}: {e.strerror}; it should hold compare --pairwise's verdicts: "
+                        "move it aside") from None
+    held = {}
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = exact_json(line.decode("utf-8"))
+            problem = pairwise_journal_problem(entry)
+        except ValueError as e:   # (UnicodeDecodeError is one)
+            problem = "not UTF-8" if isinstance(e, UnicodeDecodeError) else json_problem(e)
+        if problem:
+            raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
+                            "that line, then compare again to store the others (nothing was stored)")
+        held.setdefault(json_text([entry["comparison"][k] for k in COMPARISON_KEY]), []).append(entry)
+    return [dict(entries[-1]["comparison"], verdicts=[e["verdict"] for e in entries]) for entries in held.values()]
+
+
+def pairwise_journal_problem(entry):
+    """What makes a journal line other than one verdict with its comparison, as journal_verdict
+    writes it, or None: held to what the sidecar holds them to, and the verdict to its judge."""
+    if type(entry) is not dict or set(entry) != {"comparison", "verdict"} or type(entry["comparison"]) is not dict:
+        return 'not {"comparison": ..., "verdict": ...}'
+    comparison, verdict = entry["comparison"], entry["verdict"]
+    extra = sorted(set(comparison) - PAIRWISE_JOURNAL_FIELDS)
+    if extra:
+        return f"its comparison has a field a comparison never has: {on_one_line(repr(extra[0]), 40)}"
+    problem = pairwise_problem({"format": PAIRWISE_FORMAT, "comparisons": [dict(comparison, verdicts=[verdict])]})
+    if problem:
+        return problem
+    judge = comparison["judge"]
+    if verdict["model"] not in judge["models"] or type(judge.get("votes")) is not int \
+            or not 1 <= verdict["vote"] <= judge["votes"]:
+        return "a verdict of a judge model or vote number its comparison's judge has not"
+    return None
 
 
 def merged_votes(saved, mine, kept, pairs, wanted):
@@ -10992,7 +11141,7 @@ def stored_comparison(comparisons, key):
     """The stored comparison of key's runs and judge, or None. The judge's digests are read as
     same_judge reads them: unknown on one side (before the server is asked, or a comparison of before
     digests were recorded) is no difference, a judge pulled again is another judge. Of several (the
-    judge pulled again between them) the one stored last: save_comparison puts it at the end."""
+    judge pulled again between them) the one stored last: store_comparisons puts it at the end."""
     return next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
                  and c["candidate_sha"] == key["candidate_sha"] and same_judge(c["judge"], key["judge"])), None)
 
@@ -11025,6 +11174,8 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     pairs, unanswered = answer_pairs(a_run, b_run)
     sidecar = b_path + PAIRWISE_SUFFIX
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
+    if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
+        store_comparisons(sidecar)
     comparisons = read_pairwise(sidecar)
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
@@ -11050,6 +11201,14 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         warn(f"asking {on_one_line(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
              f"({plural(calls, 'call')}, both orders in all; {len(pairs) - len(todo)} pair(s) stored already)")
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
+        asking = {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
+                  "date": datetime.now().astimezone().isoformat(timespec="seconds"), "eval_version": __version__}
+        writing, stopped = threading.Lock(), False
+
+        def journaled(vote):   # in a worker: a verdict is paid for the moment it comes
+            with writing:
+                if not stopped:   # (once the compare stores what it has, a late one goes with the process)
+                    journal_verdict(sidecar, asking, vote)
 
         def on_votes(pair, trial, pair_votes):
             nonlocal failed
@@ -11061,18 +11220,18 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
                         awaited(progress.waiting, lambda p: f"the pairwise judge on {p['id']}",
-                                lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}))),
+                                lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}), journaled)),
                         on_votes, progress.tick)
             progress.update(len(todo), failed, final=True)
         except KeyboardInterrupt:
             interrupted = True
             raise
-        finally:   # interrupted too (Ctrl-C, SIGTERM): the verdicts already paid for are kept, and reused next time
-            # a pair not asked again keeps what was stored of it
+        finally:   # interrupted too (Ctrl-C, SIGTERM, SIGHUP): every verdict paid for is stored, and reused next time
+            with writing:
+                stopped = True
+            # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
-            saved = save_comparison(sidecar, {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
-                                              "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-                                              "eval_version": __version__, "verdicts": mine})
+            saved = store_comparisons(sidecar, [dict(asking, verdicts=mine)])
             warn(f"stored the verdicts in {shell_word(sidecar)}" + ("; compare again to ask only the calls still missing"
                                                          if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
@@ -12251,7 +12410,7 @@ def files_of_run(path, config):
     split and the labels and checks beside it): what a page must never replace."""
     split_folder = os.path.dirname(config["split_path"])
     return [path, *(path + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX,
-                                                 JOURNAL_SUFFIX, ".lock")),
+                                                 PAIRWISE_JOURNAL_SUFFIX, JOURNAL_SUFFIX, ".lock")),
             config["prompt"], config["split_path"], os.path.join(split_folder, LABELS_FILE),
             os.path.join(split_folder, CHECKS_FILE)]
 
@@ -12555,7 +12714,7 @@ def serve_review(review, port):
 
 
 def serve_until_stopped(server, run_path, sidecar):
-    """Serve the page until Ctrl-C or SIGTERM; every annotation is already saved by then."""
+    """Serve the page until Ctrl-C, SIGTERM or SIGHUP; every annotation is already saved by then."""
     read_from = annotations_file(run_path)
     older = f", those of {shell_word(read_from)} carried over" if read_from != sidecar else ""
     print(inert(f"Reviewing {shell_word(run_path)} at http://127.0.0.1:{server.server_address[1]}/  (annotations go to "
@@ -13400,7 +13559,7 @@ def handled(handler, args):
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return handler(args)
         signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
-        with terminated_as_interrupted():   # and SIGTERM, whatever the command is doing (a report being worked out)
+        with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
         print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent

@@ -93,6 +93,9 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
     ("runs/x.json.labels.json", "ending in .labels.json is for eval.py's files beside a run (review's annotations)"),
     ("runs/x.json.pairwise.json", "ending in .pairwise.json is for eval.py's files beside a run (pairwise verdicts)"),
     ("runs/x.json.journal", "ending in .journal is for eval.py's files beside a run (an unfinished run's answers)"),
+    # thirteenth attack on issue 28, item 1: compare --pairwise's journal
+    ("runs/x.json.pairwise.json.journal", "ending in .pairwise.json.journal is for eval.py's files beside a run "
+                                          "(pairwise verdicts not yet stored in the sidecar)"),
     ("runs/x.json.lock", "ending in .lock is for eval.py's files beside a run (a lock)"),
     # from the attack on issue 28: a temp file's name was taken, and the next write of x.json deleted the run
     ("runs/x.json.tmp-999999", "--out runs/x.json.tmp-999999: a name ending in .tmp-999999 is for eval.py's files "
@@ -221,8 +224,10 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     assert content(resumed) == content(whole)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli, fake, sig):
+    """SIGHUP too (issue 28, thirteenth attack): a closed terminal or a dropped ssh session killed
+    the run without a word, exit -1."""
     fake.answers = answer_key("golden/dev.jsonl")
     fake.latency = 0.05
     journal = project / "runs" / "dev-v3.json.journal"
@@ -238,7 +243,7 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_model_load_ends_the_run_plainly(project, fake, sig):
     """The load before the first case can take minutes; SIGTERM then is Ctrl-C, not a silent death."""
     fake.load_seconds = 5
@@ -2061,9 +2066,10 @@ def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
-    for stop in (signal.SIGINT, signal.SIGTERM):   # SIGTERM too (ninth attack: exit 143 without a word)
+    # SIGTERM too (ninth attack: exit 143 without a word), and SIGHUP (thirteenth: a closed terminal)
+    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=env) if stop == signal.SIGTERM else proc
+                                stderr=subprocess.PIPE, text=True, env=env) if stop != signal.SIGINT else proc
         time.sleep(2.5)   # (a loaded machine's start-up too)
         proc.send_signal(stop)
         out, err = proc.communicate(timeout=20)
