@@ -10900,7 +10900,7 @@ def read_pairwise(path):
         stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
-        problem = json_problem(e) if isinstance(e, ValueError) else "not UTF-8"
+        problem = line_problem(e)
     if problem:
         raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); move it aside to ask the judge again")
     return stored["comparisons"]
