@@ -5263,9 +5263,11 @@ def abandon_journal(run_path, journal, lock, suffix=JOURNAL_SUFFIX):
         lock.release()
 
 
-def read_journal(path, turns=None, where=None):
+def read_journal(path, turns=None, where=None, begun=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
+    an answer journaled before its judges' votes, with the votes journaled since, into `begun`
+    ({(case id, trial): {"answer": ..., "votes": {(check, model, vote): vote}}}), unless its result is whole;
     `where`, when given, gets the line each answer or turn of a (case id, trial) is first on, for a
     message that names a line of a case the split lacks (refuse_changed)."""
     # Each line is decoded on its own, strictly: bytes that are not UTF-8 were edited in (a kill tears only
@@ -5288,7 +5290,7 @@ def read_journal(path, turns=None, where=None):
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
-    done, placed = {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
+    done, placed, voting = {}, {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
     for number, raw in enumerate(lines[1:], 2):
         try:
             line = raw.decode("utf-8")
@@ -5312,7 +5314,20 @@ def read_journal(path, turns=None, where=None):
             if turns is not None and placed[key][entry["turn"]][0] == number:   # a turn journaled twice alike: once
                 turns.setdefault(key, []).append(entry)
             continue
+        if "answer" in entry or "vote" in entry:
+            judging = voting.setdefault(key, {"votes": {}})
+            if "answer" in entry:
+                judging["answer"] = entry["answer"]
+            elif "answer" not in judging:   # journaled after its answer, always
+                raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: a vote on an answer the journal "
+                                "does not hold before it")
+            else:   # a vote asked again after its call failed replaces it
+                vote = entry["vote"]
+                judging["votes"][vote["check"], vote["model"], vote["vote"]] = vote
+            continue
         done[entry["id"], entry.get("trial", 1)] = entry
+    if begun is not None:
+        begun.update((key, judging) for key, judging in voting.items() if key not in done)
     return config, done
 
 
@@ -5327,6 +5342,18 @@ def journal_entry_problem(entry, config):
                 or entry["turn"] < 1 or type(entry.get("figures")) is not dict or answer_problem(entry["figures"]):
             return "an agent's turn needs a trial, a turn number and its figures"
         return transcript_problem(entry.get("transcript")) or turn_problem(entry["transcript"])
+    if "answer" in entry or "vote" in entry:   # an answer to judge, journaled before its votes; one vote
+        trial = entry.get("trial")
+        if set(entry) not in ({"id", "trial", "answer"}, {"id", "trial", "vote"}) or type(trial) is not int \
+                or not 1 <= trial <= config["repeat"] or type(entry.get("answer", entry.get("vote"))) is not dict:
+            return "an answer to judge, or a vote on it, needs its id, its trial and nothing else"
+        if "vote" in entry:
+            vote = entry["vote"]
+            return votes_problem([vote]) or judged_vote_problem(vote) or judges_votes_problem([vote], config, None)
+        answer = entry["answer"]
+        if type(answer.get("response")) is not str or answer.get("judges") is not None:
+            return "an answer to judge has a response, and no votes yet"
+        return recorded_answer_problem(dict(answer, trial=trial), config)
     return recorded_answer_problem(entry, config)
 
 
@@ -5484,24 +5511,33 @@ def case_options(config, trial=1):
     return {"temperature": config["temperature"], "seed": seed, **config.get("options", {})}
 
 
-def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=None, trial=1):
+def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=None, trial=1, begun=None):
     """One answer to one case, then (if it has judge checks) the judge's votes on it; each request
     is registered in `waiting` (InFlight) while it is out. A case with tools is a conversation of
     requests (ask_agent): kept holds the turns a journal already has, and on_turn(turn) journals
-    each new one as it ends."""
-    waiting = waiting or InFlight()
+    each new one as it ends. An answer to judge is told to on_turn too, before its votes, and then
+    each vote as it comes ({"answer": ...}, {"vote": ...}): a stop among the votes loses none paid
+    for. begun: such an answer a journal holds, with its votes ({"answer", "votes"}): not asked
+    again, and only the votes it lacks (or that failed) are."""
+    waiting, on_turn = waiting or InFlight(), on_turn or (lambda entry: None)
     options = case_options(config, trial)
-    with waiting.request(f"case {case['id']}"):
-        if case.get("tools"):
-            answer = ask_agent(client, config, prompt_text, case, kept, on_turn or (lambda turn: None), trial)
-        else:
-            answer = client.chat(config["model"], messages_for(prompt_text, case), options,
-                                 output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
+    if begun:
+        answer = dict(begun["answer"])
+    else:
+        with waiting.request(f"case {case['id']}"):
+            if case.get("tools"):
+                answer = ask_agent(client, config, prompt_text, case, kept, on_turn, trial)
+            else:
+                answer = client.chat(config["model"], messages_for(prompt_text, case), options,
+                                     output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
     said = answer_of(answer["response"]) if answer["response"] is not None else None
     if said is not None and config.get("judge"):
+        if not begun and has_judge_check([case]):
+            on_turn({"answer": answer})
         judged = dict(case, transcript=answer["transcript"]) if case.get("tools") else case
         with waiting.request(f"the judge on {case['id']}"):
-            answer["judges"] = judge_answer(client, config["judge"], judged, said) or None
+            answer["judges"] = judge_answer(client, config["judge"], judged, said, (begun or {}).get("votes"),
+                                            lambda vote: on_turn({"vote": vote})) or None
     return answer
 
 
@@ -5717,12 +5753,12 @@ def guard_held_out(config, inputs, folders, forced):
 
 def open_or_resume(args):
     """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
-    complete or None, {(case id, trial): its first journal line}) for a new run, a resumed one, or the
-    completion of a finished run that has errors."""
+    complete or None, {(case id, trial): its first journal line}, answers kept with only some of their
+    votes) for a new run, a resumed one, or the completion of a finished run that has errors."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
-        return build_config(args), {}, {}, None, None, {}
+        return build_config(args), {}, {}, None, None, {}, {}
     if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
@@ -5741,7 +5777,7 @@ def open_or_resume(args):
         if not unfinished:
             # the stored host read again as a given one is: a file's host is never a line break in a message
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-            return config, done, turns, None, run_path, {}
+            return config, done, turns, None, run_path, {}, {}
         # an interrupted completion holds answers paid for: gone on with, never a new one begun beside it
         holder = live_holder(unfinished)
         if holder is not None:   # not interrupted: being made now
@@ -5751,13 +5787,13 @@ def open_or_resume(args):
         run_path = unfinished
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
-    turns, where = {}, {}
-    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where)
+    turns, where, begun = {}, {}, {}
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where, begun)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
-    return config, done, turns, run_path, None, where
+    return config, done, turns, run_path, None, where, begun
 
 
 def kept_turns(entries):
@@ -5945,7 +5981,7 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, turns, run_path, completes, where = open_or_resume(args)
+    config, done, turns, run_path, completes, where, begun = open_or_resume(args)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
@@ -5984,7 +6020,7 @@ def run_split(args):
             holder = next(wanted + suffix for suffix in NAME_HOLDERS if os.path.lexists(wanted + suffix))
             warn(f"{shell_word(holder)} exists; writing {shell_word(run_path)} instead")
     try:
-        errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns)
+        errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
         if errors is None:
             return None   # interrupted: the answers are in the journal
         run = assemble_run(config, inputs.cases, done)
@@ -6277,10 +6313,11 @@ class ServerGone(Exception):
     """Calls failed to connect SERVER_GONE_AFTER times in a row: the run stops, resumable."""
 
 
-def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None):
+def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None, begun=None):
     """Ask every case and trial without an answer in `done`, journaling each answer as it comes (and
-    each turn of an agent's, going on from those in `turns`). Returns how many ended in error, or
-    None if the run was interrupted."""
+    each turn of an agent's, going on from those in `turns`; each vote on an answer, going on from
+    the answers to judge in `begun`). Returns how many ended in error, or None if the run was
+    interrupted."""
     work = [(case, trial) for case in inputs.cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
@@ -6297,7 +6334,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
 
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
-                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}), progress.waiting, trial)
+                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}), progress.waiting, trial,
+                        (begun or {}).get((case["id"], trial)))
 
     def on_answer(case, trial, answer):
         nonlocal errors, unreachable

@@ -4,6 +4,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -1849,6 +1850,54 @@ def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_sp
     assert load_json("runs/answers-test-v1.json")["config"]["judge"]["digests"]
     code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
     assert code == 0, err
+
+
+def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_paid_for(project, judged_split, cli, fake):
+    """Thirteenth attack on issue 28, item 1 (run side): a case was journaled only once its answer and
+    every vote were in, so a stop among the votes lost the answer and the votes (11 calls made, 7
+    kept), and the resume paid for them again. The answer is journaled before its votes, then each
+    vote as it comes; the resume asks only the votes it lacks, and writes the run an uninterrupted
+    run writes."""
+    import signal
+    import subprocess
+    import sys
+    judge_replies(fake, lambda cid, model, seed: verdict(cid != "j04" or seed == 43))
+    command = ["--split", judged_split, "--host", fake.url, "--judge-votes", "3", "--jobs", "1"]
+    assert cli("run", *command, "--out", "whole.json")[0] == 0          # the reference: never interrupted
+    fake.chat_bodies.clear()
+    fake.latency = 0.15
+    proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "run", *command, "--out", "r.json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while len(fake.chat_bodies) < 6 and time.monotonic() < deadline:   # answer, 3 votes, answer, a vote
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2, err
+    lines = [json.loads(line) for line in Path("r.json.journal").read_text().splitlines()[1:]]
+    paid = len(fake.chat_bodies)
+    whole = {l["id"]: 1 + len(l["judges"]) for l in lines if "response" in l}
+    begun = {l["id"] for l in lines if "answer" in l} - set(whole)
+    kept = sum(whole.values()) + len(begun) + len({(l["id"], l["vote"]["vote"]) for l in lines if "vote" in l
+                                                   and l["id"] not in whole})
+    assert begun and kept >= paid - 1, lines                  # stopped among a case's votes; at most the call in flight lost
+    held = Path("r.json.journal").read_bytes()
+    header, vote = held.splitlines()[0], json.dumps({"id": "j09", "trial": 1, "vote": next(
+        l["judges"][0] for l in lines if "response" in l)}).encode()
+    for damaged, says in ((vote, "a vote on an answer the journal does not hold before it"),
+                          (vote.replace(b'"model": "qwen2.5:7b"', b'"model": "other"'), "that config.judge has not")):
+        Path("r.json.journal").write_bytes(header + b"\n" + damaged + b"\n")
+        code, out, err = cli("run", "--resume", "r.json", "--host", fake.url)
+        assert code == 2 and "r.json.journal:2: damaged journal line: " in err and says in err, err
+    Path("r.json.journal").write_bytes(held)
+    fake.latency = 0
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "r.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 40 - kept                # 10 answers and 30 votes: only what was not kept is asked
+    strip = lambda run: [(r["id"], r["response"], [(v["model"], v["vote"], v["seed"], v["pass"]) for v in r["judges"]])
+                         for r in run["results"]]
+    assert strip(load_json("r.json")) == strip(load_json("whole.json"))
 
 
 def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, judged_split, cli, fake):
