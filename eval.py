@@ -1319,7 +1319,7 @@ class Result(Case, Call, total=False):
 
 class JournalHeader(TypedDict):
     """The first line of a run's journal (RUN.journal, JOURNAL_SUFFIX); every line after it is one
-    Result with only the id and trial of its case."""
+    Result with only the id and trial of its case, an AgentTurn, a JournaledAnswer or a JournaledVote."""
     format: str          # RUN_FORMAT
     config: dict         # RunConfig
 
@@ -1332,6 +1332,22 @@ class AgentTurn(TypedDict):
     turn: int            # 1, 2, ...: the request's number in the conversation
     transcript: list     # the assistant's message, then one tool message per call it made
     figures: dict        # the request's TURN_FIGURES, as each of the result's per_turn
+
+
+class JournaledAnswer(TypedDict):
+    """A journal line for an answer with judge checks, written before its votes (ask_case); a resumed
+    run keeps it and asks only the votes it lacks. The whole Result follows once every vote is in."""
+    id: str
+    trial: int
+    answer: dict         # the Call, without judges
+
+
+class JournaledVote(TypedDict):
+    """A journal line for one vote on a JournaledAnswer, written as it comes (a later one for the
+    same call replaces it: asked again after it failed)."""
+    id: str
+    trial: int
+    vote: dict           # a Vote
 
 
 class RunFile(JournalHeader):

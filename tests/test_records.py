@@ -97,7 +97,7 @@ def produced(tmp_path_factory):
         review = evalpy.Review(completed[0])
         review.save({"key": review.items[0]["key"], "text": "se equivoca de categoría"})
 
-        records = {name: [] for name in ("LoadedCase", "JournalHeader", "AgentTurn", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial",
+        records = {name: [] for name in ("LoadedCase", "JournalHeader", "AgentTurn", "JournaledAnswer", "JournaledVote", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial",
                                          "GradedCase", "Score", "CompareResult", "ManyCompareResult", "ManyRow",
                                          "PairwiseVote", "PairwiseComparison", "PairwiseFile", "Annotation",
                                          "AnnotationsFile")}
@@ -106,7 +106,8 @@ def produced(tmp_path_factory):
             records["LoadedCase"] += cases
             records["Check"] += [c for case in cases for c in case["checks"]]
         for line in journal_lines:   # a header, then results with only the id and trial of their case
-            records["JournalHeader" if "config" in line else "AgentTurn" if "turn" in line else "Result"].append(line)
+            records["JournalHeader" if "config" in line else "AgentTurn" if "turn" in line else "JournaledAnswer"
+                    if "answer" in line else "JournaledVote" if "vote" in line else "Result"].append(line)
         records["RunConfig"] += [line["config"] for line in records["JournalHeader"]]
         graded = {}
         for path in paths + EXAMPLES:
@@ -148,7 +149,7 @@ def produced(tmp_path_factory):
 
 # every key of these is produced by some input above: a declaration cannot keep a stale key
 MAIN = ("Score", "GradedCase", "Result", "RunConfig", "CompareResult")
-RECORDS = ("LoadedCase", "JournalHeader", "AgentTurn", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial", "GradedCase", "Score",
+RECORDS = ("LoadedCase", "JournalHeader", "AgentTurn", "JournaledAnswer", "JournaledVote", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial", "GradedCase", "Score",
            "CompareResult", "ManyCompareResult", "ManyRow", "PairwiseVote", "PairwiseComparison", "PairwiseFile",
            "Annotation", "AnnotationsFile")
 
