@@ -2064,13 +2064,12 @@ def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     (difflib, found first on PYTHONPATH) holds eval.py there while the signal comes."""
     (tmp_path / "difflib.py").write_text("import time\ntime.sleep(30)\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
     # SIGTERM too (ninth attack: exit 143 without a word), and SIGHUP (thirteenth: a closed terminal)
-    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=env) if stop != signal.SIGINT else proc
-        time.sleep(2.5)   # (a loaded machine's start-up too)
+    procs = {stop: subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, env=env)
+             for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    time.sleep(2.5)   # all three held in the slow import by then (a loaded machine's start-up too)
+    for stop, proc in procs.items():
         proc.send_signal(stop)
         out, err = proc.communicate(timeout=20)
         assert (proc.returncode, err) == (2, "interrupted\n"), (stop, err)
