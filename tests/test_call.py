@@ -356,7 +356,7 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
 @pytest.mark.parametrize("drip", ["drip_headers", "drip_body", "endless_chunked", "no_length"])
 def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, fake, monkeypatch, drip, via):
     """A server that sends a few bytes every 50 ms satisfies every read; --timeout must still end
-    each request: 2 cases, 0.5 s each, where the server would go on for 10 s a case. Through a proxy
+    each request: 2 cases, 0.25 s each, where the server would go on for 10 s a case. Through a proxy
     too, headers included: the worker itself is freed, not only the caller."""
     with open(project / "three.jsonl", "w") as f:
         for i in range(2):
@@ -367,10 +367,10 @@ def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, 
     fake.faults = [drip] * 2
     started = time.monotonic()
     code, out, err = cli("run", "--split", "three.jsonl", "--prompt", "prompts/v1.txt", "--host", host,
-                         "--timeout", "0.5", "--retries", "0")
+                         "--timeout", "0.25", "--retries", "0")
     assert time.monotonic() - started < 6
     assert code == 2
-    assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 0.5 s (timeout)"] * 2
+    assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 0.25 s (timeout)"] * 2
 
 
 def test_a_read_timeout_in_the_body_is_a_timeout_even_when_the_deadline_keeper_is_late(project, cli, fake, monkeypatch):

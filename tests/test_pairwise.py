@@ -685,7 +685,7 @@ def stopped_compare(base, cand, fake, stop, calls, criterion=CRITERION):
     import subprocess
     import sys
     import time
-    fake.latency, calls = 0.2, len(fake.chat_bodies) + calls
+    fake.latency, calls = 0.1, len(fake.chat_bodies) + calls
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", criterion,
                              "--judge-votes", "2", "--jobs", "1", "--host", fake.url],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
