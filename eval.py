@@ -5332,8 +5332,8 @@ def read_journal(path, turns=None, where=None, begun=None):
             continue
         if "answer" in entry or "vote" in entry:
             judging = voting.setdefault(key, {"votes": {}})
-            if "answer" in entry:
-                judging["answer"] = entry["answer"]
+            if "answer" in entry:   # another answer (asked again after an error): the votes on one before are not its
+                voting[key] = judging = {"answer": entry["answer"], "votes": {}}
             elif "answer" not in judging:   # journaled after its answer, always
                 raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: a vote on an answer the journal "
                                 "does not hold before it")
@@ -5341,9 +5341,10 @@ def read_journal(path, turns=None, where=None, begun=None):
                 vote = entry["vote"]
                 judging["votes"][vote["check"], vote["model"], vote["vote"]] = vote
             continue
-        done[entry["id"], entry.get("trial", 1)] = entry
-    if begun is not None:
-        begun.update((key, judging) for key, judging in voting.items() if key not in done)
+        done[key] = entry
+        voting.pop(key, None)   # the whole result: its answer and votes journaled before it are in it
+    if begun is not None:   # an answer whose votes a stop cut short; after an error line too (asked again)
+        begun.update(voting)
     return config, done
 
 

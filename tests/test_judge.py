@@ -1889,7 +1889,21 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
         Path("r.json.journal").write_bytes(header + b"\n" + damaged + b"\n")
         code, out, err = cli("run", "--resume", "r.json", "--host", fake.url)
         assert code == 2 and "r.json.journal:2: damaged journal line: " in err and says in err, err
-    Path("r.json.journal").write_bytes(held)
+    # fourteenth attack, item 1: an error line of the case before its answer (asked again on a resume) kept
+    # the answer out of `begun`, and the next resume paid for the answer and its votes again
+    (begun_id,) = begun
+    failed = json.dumps({"id": begun_id, "trial": 1, "response": None, "error": "HTTP 500: boom", "attempts": 1}).encode()
+    first_answer = next(i for i, line in enumerate(held.splitlines()) if "answer" in json.loads(line)
+                        and json.loads(line)["id"] == begun_id)
+    rest = held.splitlines(keepends=True)
+    Path("r.json.journal").write_bytes(b"".join(rest[:first_answer]) + failed + b"\n" + b"".join(rest[first_answer:]))
+    # and another answer after the votes (the case asked again): the votes on the first are not its own
+    again = json.loads(rest[first_answer])
+    again["answer"]["response"] = "OTRA"
+    Path("again.journal").write_bytes(b"".join(rest) + json.dumps(again).encode() + b"\n")
+    found = {}
+    evalpy.read_journal("again.journal", begun=found)
+    assert found[begun_id, 1] == {"answer": again["answer"], "votes": {}}, (found, again)
     fake.latency = 0
     fake.chat_bodies.clear()
     code, out, err = cli("run", "--resume", "r.json", "--host", fake.url)
