@@ -10952,7 +10952,9 @@ def read_pairwise(path):
     if not os.path.isfile(path):
         raise EvalError(f"{shell_word(path)}: not a regular file; move it aside to ask the judge again")
     try:
-        stored = strict_json(read_bytes(path, "pairwise file").decode("utf-8"))
+        # read as exactly as it is written (not strict_json's rules for files people write): a judge's
+        # half emoji ("\\ud83d") stored in a verdict made the whole sidecar unreadable, every verdict lost
+        stored = exact_json(read_bytes(path, "pairwise file").decode("utf-8"))
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
         problem = line_problem(e)

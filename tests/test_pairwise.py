@@ -788,3 +788,24 @@ def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli
     held = evalpy.journaled_comparisons(str(journal))
     assert [len(c["verdicts"]) for c in held] == [len(lines)] and held[0]["verdicts"][-1]["vote"] == 2
     assert journal.read_bytes().count(b"\n") == len(lines) and not os.path.exists(cand + ".pairwise.json.lock")
+
+
+def test_a_judges_half_emoji_is_stored_and_read_back(project, cli, fake):
+    """Fourteenth attack on issue 28, item 2: a judge's reason holding a lone surrogate escape (half of
+    an emoji, "\\ud83d", as models write) was stored, and every later compare refused the whole
+    sidecar as damaged: every verdict in it to be paid again. What eval.py writes, it reads back."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, _ = answers_in(body)
+        return '{"reason": "keeps the \\ud83d emoji", "winner": "%s"}' % ("A" if "pedido" in a else "B")
+    fake.route = route
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    for view in ((), ("--json",), ("--markdown",), ("--html", "p.html")):
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, *view)
+        assert code == 0 and "damaged" not in err, err
+    assert len(fake.chat_bodies) == asked                                 # nothing asked again
+    assert "\ud83d" in load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"][0]["reason"]
