@@ -7354,6 +7354,7 @@ def speed_figures(config, cases):
             # answers that sent no count: Ollama leaves out a count of zero (api/types.go Metrics, omitempty),
             # which older versions gave a fully cached prompt; the totals are then partial
             "without_prompt_count": len(rows) - len(prompt) if prompt else 0,
+            "without_completion_count": len(rows) - len(completion) if completion else 0,   # none is no count (?)
             "thinking_tokens": sum(thinking) if thinking else None,
             # a format on a thinking model: Ollama lets it think unconstrained, then asks again with the
             # thinking as an assistant turn and the format on (server/routes.go ChatHandler, "structured
@@ -8612,10 +8613,13 @@ def rows_speed(sp, repeat):
             "rates": [f("tokens_per_s", "generation_tokens_per_s")],
             "has_rates": sp["generation_tokens_per_s"] is not None,
             "without_prompt_count": f("count", "without_prompt_count") if sp["without_prompt_count"] else None,
+            "without_completion_count": (f("count", "without_completion_count")
+                                         if sp.get("without_completion_count") else None),
             "two_pass": f("count", "two_pass") if sp.get("two_pass") else None,
             # the tokens of every answer, prompt and completion: what a run costs
             "tokens": figure("count", (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)) if tokens else None,
-            "token_parts": [figure("count", sp[k] or 0, ["speed", k] if sp[k] is not None else None)
+            # a side no answer sent a count for is unknown (None, shown "?"), never a zero
+            "token_parts": [figure("count", sp[k], ["speed", k] if sp[k] is not None else None)
                             for k in ("prompt_tokens", "completion_tokens")],
             "thinking": f("count", "thinking_tokens") if sp["thinking_tokens"] else None,
             "load": figure("ms", load["ms"], ["speed", "load_before_run", "ms"]) if load else None,
@@ -9001,11 +9005,16 @@ def speed_section(sec):
                    "no prompt rate: its prompt count includes cached tokens its duration does not time)")
     if sec["tokens"]:
         thinking = f", {figure_text(sec['thinking'])} of them thinking" if sec["thinking"] else ""
-        prompt, completion = (figure_text(f) for f in sec["token_parts"])
+        prompt, completion = ("?" if f["value"] is None else figure_text(f) for f in sec["token_parts"])
         out.append(f"  tokens      {figure_text(sec['tokens'])} ({prompt} prompt + {completion} completion{thinking})")
         if sec["without_prompt_count"]:
             out.append(f"              partial: {plural(sec['without_prompt_count']['value'], 'answer')} sent no prompt "
                        "count (Ollama leaves out a count of zero, which some versions give a fully cached prompt)")
+        if sec["without_completion_count"]:
+            out.append(f"              partial: {plural(sec['without_completion_count']['value'], 'answer')} sent no "
+                       "completion count")
+        if None in (f["value"] for f in sec["token_parts"]):
+            out.append(f"              partial: no answer sent a {'prompt' if prompt == '?' else 'completion'} count")
         if sec["two_pass"]:
             out.append(f"              second pass only: {plural(sec['two_pass']['value'], 'answer')} thought under "
                        "--format, which Ollama asks twice (thinking, then the answer in the format) and counts once: "

@@ -1688,6 +1688,11 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     code, out, err = cli("report", "runs/dev-v3.json", "--json")
     speed = json.loads(out)["speed"]
     assert (speed["prompt_tokens"], speed["completion_tokens"]) == (None, None)
+    # fourteenth attack, item 3: one side known, the other not: "36 (36 prompt + 0 completion)" read as a zero
+    fake.extra_fields = {"eval_count": True}
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "half.json")[0] == 0
+    text = cli("report", "half.json")[1]
+    assert re.search(r"tokens +\d+ \(\d+ prompt \+ \? completion\)\n +partial: no answer sent a completion count\n", text), text
     fake.extra_fields = {"prompt_eval_count": 4096.0}   # a whole number all the same, kept as one
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "whole.json")[0] == 0
     assert load_json("whole.json")["results"][0]["prompt_tokens"] == 4096
