@@ -5781,6 +5781,10 @@ def open_or_resume(args):
                         f"{args.config_given[0]} cannot be given with it "
                         f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
     refuse_pairwise_journal(args.resume)
+    if args.resume.endswith(PAIRWISE_SUFFIX):   # never its journal read as a run's ("move the journal aside")
+        refuse_pairwise_journal(args.resume + JOURNAL_SUFFIX)
+        raise EvalError(f"{shell_word(args.resume)} holds compare --pairwise's verdicts on "
+                        f"{shell_word(args.resume[:-len(PAIRWISE_SUFFIX)])}, not a run: there is nothing to resume")
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         if not os.path.exists(run_path):

@@ -715,6 +715,9 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
         code, out, err = cli("runs")
         assert code == 0 and f"{journal}" in out, out
         assert f"6 pairwise verdicts not yet stored in {cand}.pairwise.json" in out, out
+        # the sidecar's name given to run --resume: its journal was read as a run's ("move the journal aside")
+        code, out, err = cli("run", "--resume", cand + ".pairwise.json")
+        assert code == 2 and f"{journal} holds compare --pairwise's verdicts not yet stored in {sidecar}, not a run" in err, err
     else:   # stored as the compare stops, the half-asked pair's calls too
         assert code == 2 and "interrupted" in err and "Traceback" not in err, err
         assert not journal.exists()
