@@ -1088,6 +1088,23 @@ def process_alive(pid):
     return True
 
 
+def open_lock_file(path):
+    """The lock file at path, opened to hold a pid, never through a link: `open(path, "a+")` followed
+    one and wrote the pid over its target (a victim's file). A link, a folder or anything but a
+    regular file there is named, never written."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK, 0o644)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+            raise EvalError(f"{shell_word(path)}: not a lock file eval.py made (a link, a folder or a device); "
+                            "remove it, then run again") from None
+        raise OSError(e.errno, e.strerror, path) from None
+    if not S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise EvalError(f"{shell_word(path)}: not a lock file eval.py made (not a regular file); remove it, then run again")
+    return os.fdopen(fd, "a+")
+
+
 class FileLock:
     """An exclusive advisory lock (POSIX flock on PATH, which holds the holder's pid; none on
     Windows), released by release() or at the end of a with block, and by the kernel when its
@@ -1102,7 +1119,7 @@ class FileLock:
         except ImportError:
             return
         while self.file is None:
-            handle = open(path, "a+")
+            handle = open_lock_file(path)
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if refuse else 0))
             except OSError:

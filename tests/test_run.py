@@ -2257,3 +2257,20 @@ def test_an_interrupted_completion_behind_another_file_is_named_not_begun_again(
     os.unlink("runs/dev-v3-completed.json")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 3 and "wrote runs/dev-v3-completed.json" in err, err
+
+
+def test_a_lock_file_that_is_a_link_is_named_never_written_through(project, cli, fake):
+    """Fourteenth attack on issue 28, item 5: the lock was opened with open(path, "a+"), which follows
+    a link: `run --out runs/vl.json` beside runs/vl.json.lock -> ../victim.txt wrote its pid over the
+    victim. The lock is opened without following a link, and anything but a regular file is named."""
+    Path("runs").mkdir()
+    Path("victim.txt").write_text("precious data")
+    os.symlink("../victim.txt", "runs/vl.json.lock")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/vl.json")
+    assert code == 2 and "runs/vl.json.lock: not a lock file eval.py made" in err, err
+    assert Path("victim.txt").read_text() == "precious data" and fake.chat_bodies == []
+    assert sorted(os.listdir("runs")) == ["vl.json.lock"]          # nothing left behind (no journal)
+    os.unlink("runs/vl.json.lock")
+    os.mkdir("runs/vl.json.lock")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/vl.json")
+    assert code == 2 and "runs/vl.json.lock: not a lock file eval.py made" in err and "space" not in err, err
