@@ -48,11 +48,16 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
 import signal
 import sys
 
-# what stops eval.py as Ctrl-C does: SIGTERM (a kill, CI's cancel), SIGHUP (a closed terminal, a dropped ssh session)
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))   # (no SIGHUP on Windows)
+# what stops eval.py as Ctrl-C does: SIGTERM (a kill, CI's cancel), SIGHUP (a closed terminal, a dropped ssh session).
+# A signal ignored as eval.py starts stays ignored: `nohup` (SIGHUP), a script's background job (SIGINT) asked
+# for a run that goes on
+IGNORED_AT_START = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                    if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) is signal.SIG_IGN}
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")   # (no SIGHUP on Windows)
+                     if hasattr(signal, name) and getattr(signal, name) not in IGNORED_AT_START)
 
 if __name__ == "__main__":   # Ctrl-C, SIGTERM or SIGHUP while the modules below load (requests takes a moment): a word, exit 2
-    for stop in (signal.SIGINT, *STOP_SIGNALS):
+    for stop in {signal.SIGINT, *STOP_SIGNALS} - IGNORED_AT_START:
         signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
 
 import argparse
@@ -13645,7 +13650,8 @@ def handled(handler, args):
     try:
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return handler(args)
-        signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
+        if signal.SIGINT not in IGNORED_AT_START:
+            signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:

@@ -243,6 +243,26 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
+def test_a_run_under_nohup_goes_on_through_sighup(project, fake):
+    """Fourteenth attack on issue 28, item 6: eval.py put its own SIGHUP handler over the SIG_IGN that
+    `nohup` sets, so a closed terminal stopped the overnight run nohup was meant to keep going. A signal
+    ignored as eval.py starts stays ignored (SIGINT too: a script's background job)."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = 0.05
+    journal = project / "runs" / "dev-v3.json.journal"
+    def nohup():   # as nohup(1) and a background job leave them, before exec
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url],
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=nohup)
+    wait_for_answers(journal, 3)
+    proc.send_signal(signal.SIGHUP)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert "interrupted" not in err and not journal.exists()
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_model_load_ends_the_run_plainly(project, fake, sig):
     """The load before the first case can take minutes; SIGTERM then is Ctrl-C, not a silent death."""
