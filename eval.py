@@ -1110,6 +1110,13 @@ def open_lock_file(path):
     return os.fdopen(fd, "a+")
 
 
+def remedy(error):
+    """What to do about a write that failed, as its error says: a full disk is not a folder the user
+    may not write to ("free some space" for that sent people to delete files for nothing). A file
+    past its size limit (EFBIG) is as full."""
+    return "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "Fix that"
+
+
 class FileLock:
     """An exclusive advisory lock (POSIX flock on PATH, which holds the holder's pid; none on
     Windows), released by release() or at the end of a with block, and by the kernel when its
@@ -5287,7 +5294,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
             if isinstance(e, OSError):
                 raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
-                                f"was asked yet. Free some space and {'run' if header is None else 'judge'} again") from None
+                                f"was asked yet. {remedy(e)} and {'run' if header is None else 'judge'} again") from None
             raise
         return run_path, journal, lock
 
@@ -5944,7 +5951,7 @@ def complete_journal(finished, config, done, turns):
         abandon_journal(run_path, journal, lock)
         if isinstance(e, OSError):
             raise EvalError(f"cannot write {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); nothing was asked yet and "
-                            f"{shell_word(finished)} is unchanged. Free some space and run again") from None
+                            f"{shell_word(finished)} is unchanged. {remedy(e)} and run again") from None
         raise
     warn(f"completing {shell_word(finished)} ({plural(len(done), 'answer')} kept, the rest asked again) into {shell_word(run_path)}; "
          f"{shell_word(finished)} is unchanged")
@@ -6343,7 +6350,7 @@ def resume_journal(run_path, config, server_version, cases, kept):
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {plural(kept, 'answer')} in {shell_word(run_path + JOURNAL_SUFFIX)} "
-                        f"are safe.\nFree some space, then: {resume_command(run_path)}") from None
+                        f"are safe.\n{remedy(e)}, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
@@ -6373,7 +6380,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
             raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {plural(len(done), 'answer')} "
-                            f"before this one are safe in it.\nFree some space, then: {resume_command(run_path)}") from None
+                            f"before this one are safe in it.\n{remedy(e)}, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
@@ -10786,7 +10793,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
                 held[result["id"], result["trial"], vote["check"], vote["model"], vote["vote"]] = bool(vote["error"])
         except OSError as e:   # a full disk: what is in the judging is safe, a torn last line aside
             raise EvalError(f"cannot write to {shell_word(path + JUDGING_SUFFIX)} ({e.strerror}); the votes before "
-                            f"this one are safe: {held_words(held, path + JUDGING_SUFFIX)}.\nFree some space, then "
+                            f"this one are safe: {held_words(held, path + JUDGING_SUFFIX)}.\n{remedy(e)}, then "
                             "judge again with the same options to ask only the rest") from None
 
     def ask(r):
@@ -11111,7 +11118,7 @@ def store_comparisons(path, brought=()):
                 if os.path.isfile(journal) and os.path.getsize(journal) else
                 "the judge verdicts asked now are not stored (those stored before are kept)")
         raise EvalError(f"cannot write {shell_word(e.filename if e.filename in (lock, journal) else path)} ({e.strerror}): "
-                        f"{kept}; free some space and compare again") from None
+                        f"{kept}; {remedy(e).lower()} and compare again") from None
     return stored
 
 
@@ -11157,7 +11164,7 @@ def journal_verdict(sidecar, comparison, verdict):
                     raise
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(e.filename if e.filename == lock else path)} ({e.strerror}); the "
-                        "verdicts before this one are kept. Free some space, then compare again to ask only the rest") from None
+                        f"verdicts before this one are kept. {remedy(e)}, then compare again to ask only the rest") from None
 
 
 def journaled_comparisons(path):

@@ -812,3 +812,16 @@ def test_a_judges_half_emoji_is_stored_and_read_back(project, cli, fake):
         assert code == 0 and "damaged" not in err, err
     assert len(fake.chat_bodies) == asked                                 # nothing asked again
     assert "\ud83d" in load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"][0]["reason"]
+
+
+def test_a_write_that_fails_for_a_reason_other_than_space_never_says_to_free_some(project, cli, fake):
+    """Fourteenth attack on issue 28 (minor): every failed write said "free some space", a folder or a
+    name the system refuses too. Here the lock's name is past the 255 bytes a file name may have, the
+    sidecar's not: the error says so, and the advice is to fix that."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    long_name = "runs/" + "c" * (255 - len(".json.pairwise.json")) + ".json"
+    os.rename(cand, long_name)
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, long_name, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "(File name too long)" in err and "fix that and compare again" in err, err
+    assert "space" not in err
