@@ -13094,7 +13094,7 @@ def number_within(text, accepted, why):
         value = None
     if value is None or not accepted(value):
         raise argparse.ArgumentTypeError(why)
-    return value
+    return value + 0.0   # -0 is 0 ("T=-0" in every view)
 
 
 def positive_float(text):

@@ -1714,3 +1714,11 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     assert {(r["eval_duration_ns"], r["total_duration_ns"]) for r in load_json("slow.json")["results"]} == {(None, None)}
     code, out, err = cli("report", "slow.json", "--json")
     assert code == 0 and json.loads(out)["speed"]["generation_tokens_per_s"] is None, err
+
+
+def test_a_temperature_of_minus_zero_is_zero(project, cli, fake):
+    """Fourteenth attack on issue 28 (minor): --temperature=-0 was stored as -0.0 and shown T=-0."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--temperature=-0", "--limit", "1", "--out", "z.json")
+    assert code == 0, err
+    stored = load_json("z.json")["config"]["temperature"]
+    assert stored == 0 and str(stored) == "0.0" and "T=-0" not in cli("report", "z.json")[1] + cli("runs", ".")[1]
