@@ -4729,7 +4729,7 @@ def tokens_counted(calls):
     totals = {}
     for key in ("prompt_tokens", "completion_tokens"):
         known = [v[key] for v in calls if v.get(key) is not None]
-        totals[key] = sum(known) if known or not uncounted else None
+        totals[key] = sum(known) if known else None   # every call failed: nothing counted, not a zero
     return {**totals, "uncounted_calls": uncounted}
 
 
@@ -8842,7 +8842,8 @@ def tokens_text(prompt, completion, uncounted):
     """'3400 prompt + 120 completion tokens', saying so when a server sent no count for some calls
     or for all (tokens_counted): an unknown count is never written as a zero."""
     if prompt is None and completion is None:
-        return f"token counts unknown ({plural(uncounted, 'answered call')}, none sent its count)"
+        return (f"token counts unknown ({plural(uncounted, 'answered call')}, none sent its count)" if uncounted
+                else "no token counted (no call was answered)")
     partial = f" (partial: {plural(uncounted, 'answered call')} sent no count)" if uncounted else ""
     return f"{'?' if prompt is None else prompt} prompt + {'?' if completion is None else completion} completion tokens{partial}"
 
@@ -10432,8 +10433,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
     that a run left without verdicts is named with the judge command that asks its own judge again."""
     w = c.get("pairwise")
     if w and w["failed_calls"]:
-        return 2, [f"{w['failed_calls']} pairwise judge call(s) failed (first: {one_line(w['first_error'], 160)}), so "
-                   "some pairs have no verdict; this says nothing of either run. Compare again to ask only those "
+        some = "no pair has a verdict" if len(w["no_verdict"]) == w["pairs"] else "some pairs have no verdict"
+        return 2, [f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
+                   f"so {some}; this says nothing of either run. Compare again to ask only those "
                    "(the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []

@@ -122,7 +122,7 @@ def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, 
     scripted_judge(fake)
     fake.faults = ["500"] * 4        # the first call, and its three retries
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
-    assert code == 2 and "1 pairwise judge call(s) failed (first: HTTP 500" in err and "says nothing of either run" in err
+    assert code == 2 and "1 pairwise judge call failed (first: HTTP 500" in err and "says nothing of either run" in err
     assert "No verdict (1, not counted): c01 (the judge call failed)" in out
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
@@ -535,6 +535,12 @@ def test_a_call_that_fails_again_is_stored_as_its_latest_failure_and_nothing_is_
     assert code == 2 and "merged" not in err and "(1 made now, 1 failed)" in out, err
     errors = [v["error"] for v in load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"] if v["error"]]
     assert errors == ["HTTP 500: out of memory"]
+    # every call failing (fourteenth attack, minor): "0 prompt + 0 completion tokens" of nothing counted, and
+    # "some pairs have no verdict" where none has
+    fake.faults = ["500"] * 8
+    code, out, err = cli("compare", base, cand, "--pairwise", "Another question?", "--host", fake.url, "--retries", "0")
+    assert code == 2 and "4 pairwise judge calls failed" in err and "so no pair has a verdict" in err, err
+    assert "(4 made now, 4 failed), no token counted (no call was answered); verdicts in" in out, out
 
 
 def test_pairwise_votes_have_the_judge_token_cap_and_an_uncapped_sidecar_is_continued(project, cli, fake):
