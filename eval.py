@@ -6059,7 +6059,7 @@ def run_split(args):
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
     if run_path:
-        journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done))
+        journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun))
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done, turns)
     else:
@@ -6341,7 +6341,7 @@ def resume_command(run_path):
     return f"python eval.py run {option_word('--resume', run_path)}"
 
 
-def resume_journal(run_path, config, server_version, cases, kept):
+def resume_journal(run_path, config, server_version, cases, kept, begun=0):
     """The interrupted run's journal, locked and open for more answers."""
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {on_one_line(str(server_version), 60)}; the run began on "
@@ -6355,7 +6355,8 @@ def resume_journal(run_path, config, server_version, cases, kept):
         lock.release()
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask")
+    judging = f" ({begun} of them answered, with only some of their votes)" if begun else ""
+    warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask{judging}")
     return journal, lock
 
 
