@@ -9145,7 +9145,7 @@ def markdown_annotations(sec):
     """review's annotations, most frequent first, and what was left out of them, as the text says."""
     if not sec:
         return []
-    counted = ", ".join(f"{md_text(one_line(r['name'], ANNOTATION_SHOWN))} ({figure_text(r['figure'])})"
+    counted = ", ".join(f"{md_text(on_one_line(r['name'], ANNOTATION_SHOWN))} ({figure_text(r['figure'])})"
                         for r in sec["rows"]) or "none"
     return ["", f"**Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from "
                 f"{md_code(sec['file'])}):** {counted}"] + [f"> {md_text(note)}" for note in (sec["left_out"], sec["other_versions"]) if note]

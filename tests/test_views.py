@@ -376,20 +376,21 @@ def test_annotations_naming_no_answer_of_the_run_are_left_out_of_every_view(proj
     """Regression: the text and --json counted the annotations of answers the run does not have,
     which the page left out (with a warning): 3 in one view, 1 in the other."""
     path = write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
-    annotations = {"dev-09#1": "wrong label", "dev-99#1": "wrong label", "dev-98#1": "gone"}
+    annotations = {"dev-09#1": "wrong label", "dev-99#1": "wrong label", "dev-98#1": "gone", "dev-02#1": "two\u2028lines"}
     Path(path + evalpy.ANNOTATIONS_SUFFIX).write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
         k: {"text": v, "time": "2026-01-02T10:00:00"} for k, v in annotations.items()}}), encoding="utf-8")
     views, doc = views_of(cli, ("report", path), tmp_path)
-    assert doc["annotations"]["counts"] == [["wrong label", 1]]
+    assert doc["annotations"]["counts"] == [["two\u2028lines", 1], ["wrong label", 1]]
     assert doc["annotations"]["left_out"] == ["dev-99#1", "dev-98#1"]
-    assert "Annotations (1 answer annotated" in views["text"] and "\n  wrong label  1\n" in views["text"]
+    assert "Annotations (2 answers annotated" in views["text"] and re.search(r"\n  wrong label +1\n", views["text"])
+    assert re.search(r"\n  two\\u2028lines +1\n", views["text"]), views["text"]
     assert "gone" not in views["text"].split("Annotations (")[1].split("\n")[2]
     warning = "2 annotations in runs/v2.json.annotations.json name answers this run does not have"
     assert warning in views["text"] and warning in views["html"]
     assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
     # the markdown left them out altogether (thirteenth attack's leftover)
-    assert ("**Annotations (1 answer annotated in review, from `runs/v2.json.annotations.json`):** wrong label (1)"
-            in views["markdown"]) and f"> {warning}" in views["markdown"], views["markdown"]
+    assert ("**Annotations (2 answers annotated in review, from `runs/v2.json.annotations.json`):** two\\\\u2028lines (1), "
+            "wrong label (1)" in views["markdown"]) and f"> {warning}" in views["markdown"], views["markdown"]
 
 
 def test_a_fixed_share_near_the_ends_never_reads_as_the_end():
