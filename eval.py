@@ -1104,9 +1104,11 @@ def open_lock_file(path):
             raise EvalError(f"{shell_word(path)}: not a lock file eval.py made (a link, a folder or a device); "
                             "remove it, then run again") from None
         raise OSError(e.errno, e.strerror, path) from None
-    if not S_ISREG(os.fstat(fd).st_mode):
+    held = os.fstat(fd)
+    if not S_ISREG(held.st_mode) or held.st_nlink != 1:   # a hard link: another name of a file it would empty
         os.close(fd)
-        raise EvalError(f"{shell_word(path)}: not a lock file eval.py made (not a regular file); remove it, then run again")
+        raise EvalError(f"{shell_word(path)}: not a lock file eval.py made (not a regular file of its own, or a second "
+                        "name of another file); remove it, then run again")
     return os.fdopen(fd, "a+")
 
 
@@ -5811,7 +5813,8 @@ def open_or_resume(args):
                         f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
     refuse_pairwise_journal(args.resume)
     if args.resume.endswith(PAIRWISE_SUFFIX):   # never its journal read as a run's ("move the journal aside")
-        refuse_pairwise_journal(args.resume + JOURNAL_SUFFIX)
+        if os.path.lexists(args.resume + JOURNAL_SUFFIX):
+            refuse_pairwise_journal(args.resume + JOURNAL_SUFFIX)
         raise EvalError(f"{shell_word(args.resume)} holds compare --pairwise's verdicts on "
                         f"{shell_word(args.resume[:-len(PAIRWISE_SUFFIX)])}, not a run: there is nothing to resume")
     run_path = args.resume[:-len(JOURNAL_SUFFIX)] if args.resume.endswith(JOURNAL_SUFFIX) else args.resume

@@ -730,6 +730,10 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
         verdicts = load_json(sidecar)["comparisons"][0]["verdicts"]
         kept = len(verdicts)
         assert kept >= max(6, received - 1) and all(v["winner"] for v in verdicts), (kept, received)
+        # without a journal beside it, what the sidecar is (fifteenth attack: a journal that was not there was named)
+        code, out, err = cli("run", "--resume", cand + ".pairwise.json")
+        assert code == 2 and err == (f"error: {sidecar} holds compare --pairwise's verdicts on {cand}, not a run: there "
+                                     "is nothing to resume\n"), err
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
     assert code == 0 and "Candidate wins (4)" in out, err
     assert len(fake.chat_bodies) - received == 16 - kept           # only what was missing

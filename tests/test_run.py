@@ -2291,6 +2291,11 @@ def test_a_lock_file_that_is_a_link_is_named_never_written_through(project, cli,
     assert Path("victim.txt").read_text() == "precious data" and fake.chat_bodies == []
     assert sorted(os.listdir("runs")) == ["vl.json.lock"]          # nothing left behind (no journal)
     os.unlink("runs/vl.json.lock")
+    os.link("victim.txt", "runs/vl.json.lock")   # a hard link: a regular file, and the victim's too (15th attack)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/vl.json")
+    assert code == 2 and "runs/vl.json.lock: not a lock file eval.py made" in err, err
+    assert Path("victim.txt").read_text() == "precious data" and fake.chat_bodies == []
+    os.unlink("runs/vl.json.lock")
     os.mkdir("runs/vl.json.lock")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/vl.json")
     assert code == 2 and "runs/vl.json.lock: not a lock file eval.py made" in err and "space" not in err, err
