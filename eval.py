@@ -13665,6 +13665,8 @@ def handled(handler, args):
             return handler(args)
         if signal.SIGINT not in IGNORED_AT_START:
             signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
+        for stop in STOP_SIGNALS:   # once the command is done, the system's: the import-time handler's exit, during
+            signal.signal(stop, signal.SIG_DFL)   # Python's shutdown after a finished run, printed a traceback
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:

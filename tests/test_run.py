@@ -243,6 +243,20 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
+def test_a_stop_after_the_command_is_done_is_the_systems_never_a_traceback(project):
+    """Fifteenth attack on issue 28, item 3: once a command ended, its SIGTERM handler was put back to
+    the one set while the modules load, whose sys.exit during Python's shutdown (4 ms after "wrote")
+    printed "Exception ignored in: <module 'threading'> ... SystemExit". After the command, a stop is
+    the system's own again (a finished run is written; there is nothing to say)."""
+    code = ("import runpy, signal, sys\n"
+            f"sys.argv = [{str(ROOT / 'eval.py')!r}, 'runs', '.']\n"
+            "try:\n    runpy.run_path(sys.argv[0], run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, signal.getsignal(signal.SIGHUP) is signal.SIG_DFL)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines()[-1] == "True True", (done.stdout, done.stderr)
+
+
 def test_a_run_under_nohup_goes_on_through_sighup(project, fake):
     """Fourteenth attack on issue 28, item 6: eval.py put its own SIGHUP handler over the SIG_IGN that
     `nohup` sets, so a closed terminal stopped the overnight run nohup was meant to keep going. A signal
