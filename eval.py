@@ -13629,8 +13629,9 @@ class ReaderGone:
     def reader_left(self, e):
         """A closed pipe, or a descriptor closed from the start (`2>&-`); any other failure (a full
         disk under `> report.txt`) is the user's to hear of."""
-        if e.errno not in (errno.EPIPE, errno.EBADF):
-            raise e
+        if e.errno not in (errno.EPIPE, errno.EBADF):   # named: "No space left on device" alone names no file
+            stream = {1: "standard output", 2: "standard error"}.get(self.fileno_or_none(), "the output")
+            raise EvalError(f"cannot write to {stream} ({e.strerror}); {remedy(e).lower()} where it goes") from None
         self.gone = True
         try:   # the descriptor itself to /dev/null: what is still buffered, flushed at exit, goes there too
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -13641,6 +13642,12 @@ class ReaderGone:
             self.stream.flush()
         except (OSError, ValueError, AttributeError):   # no descriptor (a test's capture): nothing left to fail
             pass
+
+    def fileno_or_none(self):
+        try:
+            return self.stream.fileno()
+        except (OSError, ValueError, AttributeError):   # a test's capture has none
+            return None
 
     def __getattr__(self, name):   # isatty, fileno, encoding...: the stream's own
         return getattr(self.stream, name)
@@ -13670,15 +13677,21 @@ def handled(handler, args):
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
-        print(f"error: {inert(str(e))}", file=sys.stderr)   # it may quote what a server or a file sent
+        last_word(f"error: {inert(str(e))}")   # it may quote what a server or a file sent
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        last_word("interrupted")
         return 2
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{shell_word(os.fsdecode(e.filename))}: " if e.filename else ""
-        print(inert(f"error: {where}{e.strerror or e}"), file=sys.stderr)
+        last_word(inert(f"error: {where}{e.strerror or e}"))
         return 2
+
+
+def last_word(line):
+    """The command's last word on stderr; a stderr that cannot take it (2>/dev/full) leaves the exit code to say it."""
+    with contextlib.suppress(OSError, EvalError):
+        print(line, file=sys.stderr)
 
 
 def main(argv=None):

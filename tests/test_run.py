@@ -257,6 +257,16 @@ def test_a_stop_after_the_command_is_done_is_the_systems_never_a_traceback(proje
     assert done.stdout.splitlines()[-1] == "True True", (done.stdout, done.stderr)
 
 
+def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
+    """Fifteenth attack on issue 28 (minor): `report RUN > /dev/full` said only "error: No space left on
+    device", naming no file."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", hand_run], cwd=project,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == ("error: cannot write to standard output (No space left on device); "
+                                                    "free some space where it goes\n"), done.stderr
+
+
 def test_a_run_under_nohup_goes_on_through_sighup(project, fake):
     """Fourteenth attack on issue 28, item 6: eval.py put its own SIGHUP handler over the SIG_IGN that
     `nohup` sets, so a closed terminal stopped the overnight run nohup was meant to keep going. A signal
