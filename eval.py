@@ -1115,7 +1115,7 @@ def open_lock_file(path):
 def remedy(error):
     """What to do about a write that failed, as its error says: a full disk is not a folder the user
     may not write to ("free some space" for that sent people to delete files for nothing). A file
-    past its size limit (EFBIG) is as full."""
+    past its size limit (EFBIG) is as full (the tests stand it in for a full disk; ulimit -f is rarer)."""
     return "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "Fix that"
 
 
@@ -11223,7 +11223,9 @@ def merged_votes(saved, mine, kept, pairs, wanted):
     reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
     made = {pairwise_call(v): v for v in mine if id(v) not in reused}
     own = {pairwise_call(v): v for v in mine}
-    theirs = [v for v in saved if own.get(pairwise_call(v)) != v]
+    # stored before this compare began (a call no longer asked among them: a vote past --judge-votes now) is not another's
+    before = {pairwise_call(v): v for by_vote in kept.values() for v in by_vote.values()}
+    theirs = [v for v in saved if own.get(pairwise_call(v)) != v and before.get(pairwise_call(v)) != v]
     if theirs:
         replaced = sum(1 for v in theirs if made.get(pairwise_call(v), {}).get("error"))
         warn(f"merged with {plural(len(theirs), 'verdict')} another compare stored meanwhile"

@@ -835,3 +835,19 @@ def test_a_write_that_fails_for_a_reason_other_than_space_never_says_to_free_som
     code, out, err = cli("compare", base, long_name, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and "(File name too long)" in err and "fix that and compare again" in err, err
     assert "space" not in err
+
+
+def test_a_stored_verdict_no_longer_asked_is_never_said_to_be_another_compares(project, cli, fake):
+    """Fifteenth attack on issue 28 (minor): a verdict the sidecar held for a call no longer asked
+    (a case the runs no longer have) made compare say "merged with 1 verdict another compare stored
+    meanwhile", though no other compare ran."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    stored = load_json(cand + ".pairwise.json")
+    verdicts = stored["comparisons"][0]["verdicts"]
+    stale = dict(verdicts[0], id="gone")
+    stored["comparisons"][0]["verdicts"] = verdicts[1:] + [stale]   # one call to ask again, one verdict of no case now
+    Path(cand + ".pairwise.json").write_text(json.dumps(stored))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "(1 made now, 0 failed)" in out and "merged" not in err, err
