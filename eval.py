@@ -1829,6 +1829,7 @@ def config_problem(config, text_keys):
         return "config.prompt_text must be text"
     if not is_number(config["temperature"]) or config["temperature"] < 0:
         return "config.temperature must be a number of 0 or more"
+    config["temperature"] += 0   # -0.0 (a run of before it was read as 0) is 0: "T=-0" in every view
     if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
         return "config.seed must be a whole number"
     repeat = config.setdefault("repeat", 1)

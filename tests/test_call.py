@@ -1722,3 +1722,7 @@ def test_a_temperature_of_minus_zero_is_zero(project, cli, fake):
     assert code == 0, err
     stored = load_json("z.json")["config"]["temperature"]
     assert stored == 0 and str(stored) == "0.0" and "T=-0" not in cli("report", "z.json")[1] + cli("runs", ".")[1]
+    run = load_json("z.json")   # a run file of before, or edited: read as 0 (fifteenth attack)
+    run["config"]["temperature"] = -0.0
+    Path("z.json").write_text(json.dumps(run))
+    assert "T=-0" not in cli("report", "z.json")[1] + cli("runs", ".")[1]
