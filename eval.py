@@ -6354,12 +6354,12 @@ def resume_journal(run_path, config, server_version, cases, kept, begun=0):
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {plural(kept, 'answer')} in {shell_word(run_path + JOURNAL_SUFFIX)} "
-                        f"are safe.\n{remedy(e)}, then: {resume_command(run_path)}") from None
+                        f"{'is' if kept == 1 else 'are'} safe.\n{remedy(e)}, then: {resume_command(run_path)}") from None
     if not os.path.exists(run_path + JOURNAL_SUFFIX):
         lock.release()
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
-    judging = f" ({begun} of them answered, with only some of their votes)" if begun else ""
+    judging = f" ({begun} of them answered already: only what they lack is asked)" if begun else ""
     warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask{judging}")
     return journal, lock
 
@@ -6385,7 +6385,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
             raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {plural(len(done), 'answer')} "
-                            f"before this one are safe in it.\n{remedy(e)}, then: {resume_command(run_path)}") from None
+                            f"before this one {'is' if len(done) == 1 else 'are'} safe in it.\n{remedy(e)}, then: {resume_command(run_path)}") from None
 
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),

@@ -1908,7 +1908,7 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     fake.chat_bodies.clear()
     code, out, err = cli("run", "--resume", "r.json", "--host", fake.url)
     assert code == 0, err
-    assert "to ask (1 of them answered, with only some of their votes)" in err, err
+    assert "to ask (1 of them answered already: only what they lack is asked)" in err, err
     assert len(fake.chat_bodies) == 40 - kept                # 10 answers and 30 votes: only what was not kept is asked
     strip = lambda run: [(r["id"], r["response"], [(v["model"], v["vote"], v["seed"], v["pass"]) for v in r["judges"]])
                          for r in run["results"]]
