@@ -757,7 +757,7 @@ def unique_pairs(pairs):
     obj = {}
     for key, value in pairs:
         if key in obj:
-            raise ValueError(f"key {key!r} is given twice")
+            raise ValueError(f"key {on_one_line(repr(key), 60)} is given twice")
         obj[key] = value
     return obj
 
@@ -13691,8 +13691,15 @@ def handled(handler, args):
         return 2
 
 
+LONGEST_ERROR = 2000   # characters of an error line: one quoting a 5 MB id from a file printed all of it
+
+
 def last_word(line):
-    """The command's last word on stderr; a stderr that cannot take it (2>/dev/full) leaves the exit code to say it."""
+    """The command's last word on stderr, a line past LONGEST_ERROR cut in its middle (its start names
+    the file, its end says what to do); a stderr that cannot take it (2>/dev/full) leaves the exit code
+    to say it."""
+    if len(line) > LONGEST_ERROR:
+        line = f"{line[:LONGEST_ERROR - 500]} …({len(line) - LONGEST_ERROR + 500} characters left out)… {line[-500:]}"
     with contextlib.suppress(OSError, EvalError):
         print(line, file=sys.stderr)
 

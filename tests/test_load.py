@@ -891,3 +891,15 @@ def test_an_integer_too_long_for_python_is_refused_about_the_number(tmp_path):
     assert not evalpy.passes_json("1" * 5000, None)   # as 1e999: JSON the tool will not read as a number
     assert evalpy.number_shown("-" + "1" * 50 + ".25e5") == "-11111111111…25e5"   # digits counted of integers only
     assert evalpy.number_shown("-" + "1" * 50) == "-11111111111…1111 (50 digits)"
+
+
+def test_an_error_quoting_a_huge_value_is_one_line_of_bounded_length(project, cli, fake):
+    """Fifteenth attack on issue 28 (minor): a split whose duplicate id was 2 MB printed a 2 MB error
+    line. An error line past 2,000 characters is cut in its middle: its start names the file, its end
+    what to do."""
+    big = "x" * 2_000_000
+    case = {"input": "hola", "difficulty": "easy", "note": "n", "checks": [{"type": "contains", "value": "a"}]}
+    Path("big.jsonl").write_text("".join(json.dumps(dict(case, id=big)) + "\n" for _ in range(2)))
+    code, out, err = cli("run", "--split", "big.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    assert code == 2 and err.startswith("error: big.jsonl") and len(err) < 2100 and "characters left out" in err, err[:300]
+    assert err.count("\n") == 1 and fake.chat_bodies == []
