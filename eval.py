@@ -11035,9 +11035,10 @@ def pairwise_problem(stored):
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
                     or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
-                    or v.get("winner") not in (*WINNERS.values(), None) or answer_problem(v)):
+                    or v.get("winner") not in (*WINNERS.values(), None)):
                 return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
-            problem = verdict_problem(v, calls)
+            problem = (answer_problem(v) and f"a verdict on {on_one_line(v['id'], 40)}: {answer_problem(v)}") \
+                or verdict_problem(v, calls)
             if problem:
                 return problem
     return None
