@@ -1105,7 +1105,9 @@ def open_lock_file(path):
                             "remove it, then run again") from None
         raise OSError(e.errno, e.strerror, path) from None
     held = os.fstat(fd)
-    if not S_ISREG(held.st_mode) or held.st_nlink != 1:   # a hard link: another name of a file it would empty
+    # a hard link: another name of a file it would empty (0 links: its holder is releasing it, and
+    # FileLock opens the file then at the path again)
+    if not S_ISREG(held.st_mode) or held.st_nlink > 1:
         os.close(fd)
         raise EvalError(f"{shell_word(path)}: not a lock file eval.py made (not a regular file of its own, or a second "
                         "name of another file); remove it, then run again")
@@ -1848,6 +1850,8 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    if judge is not None and judge.get("temperature") is not None:
+        judge["temperature"] += 0   # -0.0 is 0, as the run's own temperature
     digests = (judge or {}).get("digests")   # prepare_judge: one per model, null where the server gave none
     if digests is not None and not (type(digests) is list and len(digests) == len(judge["models"])
                                     and all(d is None or type(d) is str for d in digests)):
@@ -5812,6 +5816,9 @@ def open_or_resume(args):
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
                         f"{args.config_given[0]} cannot be given with it "
                         f"(give only {', '.join(RESUME_TAKES[:-1])} or {RESUME_TAKES[-1]})")
+    if args.resume.endswith((PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX)) and not os.path.lexists(args.resume) \
+            and not os.path.lexists(args.resume + JOURNAL_SUFFIX):
+        raise EvalError(f"{shell_word(args.resume)}: no such file (a name of compare --pairwise's, not a run's)")
     refuse_pairwise_journal(args.resume)
     if args.resume.endswith(PAIRWISE_SUFFIX):   # never its journal read as a run's ("move the journal aside")
         if os.path.lexists(args.resume + JOURNAL_SUFFIX):
@@ -13676,8 +13683,6 @@ def handled(handler, args):
             return handler(args)
         if signal.SIGINT not in IGNORED_AT_START:
             signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
-        for stop in STOP_SIGNALS:   # once the command is done, the system's: the import-time handler's exit, during
-            signal.signal(stop, signal.SIG_DFL)   # Python's shutdown after a finished run, printed a traceback
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
@@ -13696,11 +13701,11 @@ LONGEST_ERROR = 2000   # characters of an error line: one quoting a 5 MB id from
 
 
 def last_word(line):
-    """The command's last word on stderr, a line past LONGEST_ERROR cut in its middle (its start names
-    the file, its end says what to do); a stderr that cannot take it (2>/dev/full) leaves the exit code
-    to say it."""
-    if len(line) > LONGEST_ERROR:
-        line = f"{line[:LONGEST_ERROR - 500]} …({len(line) - LONGEST_ERROR + 500} characters left out)… {line[-500:]}"
+    """The command's last word on stderr, each line past LONGEST_ERROR cut in its middle (its start
+    names the file, its end says what to do); a stderr that cannot take it (2>/dev/full) leaves the exit
+    code to say it."""
+    line = "\n".join(f"{part[:LONGEST_ERROR - 500]} …({len(part) - LONGEST_ERROR} characters left out)… {part[-500:]}"
+                     if len(part) > LONGEST_ERROR else part for part in line.split("\n"))   # each line of it whole or cut
     with contextlib.suppress(OSError, EvalError):
         print(line, file=sys.stderr)
 
@@ -13720,5 +13725,10 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    # the command is done: a stop during Python's shutdown is the system's (the import-time handler's exit, or
+    # a KeyboardInterrupt, there printed "Exception ignored ... SystemExit" after a finished run)
+    for stop in {signal.SIGINT, *STOP_SIGNALS} - IGNORED_AT_START:
+        signal.signal(stop, signal.SIG_DFL)
+    sys.exit(code)
 

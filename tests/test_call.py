@@ -1722,7 +1722,11 @@ def test_a_temperature_of_minus_zero_is_zero(project, cli, fake):
     assert code == 0, err
     stored = load_json("z.json")["config"]["temperature"]
     assert stored == 0 and str(stored) == "0.0" and "T=-0" not in cli("report", "z.json")[1] + cli("runs", ".")[1]
-    run = load_json("z.json")   # a run file of before, or edited: read as 0 (fifteenth attack)
+    run = load_json("z.json")   # a run file of before, or edited: read as 0 (fifteenth attack); its judge's too (sixteenth)
     run["config"]["temperature"] = -0.0
+    run["config"]["judge"] = {"models": ["m"], "temperature": -0.0}
+    Path("z.json").write_text(json.dumps(run))
+    assert str(json.loads(cli("report", "z.json", "--json")[1])["config"]["judge"]["temperature"]) == "0.0"
+    assert str(json.loads(cli("report", "z.json", "--json")[1])["config"]["temperature"]) == "0.0"
     Path("z.json").write_text(json.dumps(run))
     assert "T=-0" not in cli("report", "z.json")[1] + cli("runs", ".")[1]

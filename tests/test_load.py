@@ -903,3 +903,14 @@ def test_an_error_quoting_a_huge_value_is_one_line_of_bounded_length(project, cl
     code, out, err = cli("run", "--split", "big.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
     assert code == 2 and err.startswith("error: big.jsonl") and len(err) < 2100 and "characters left out" in err, err[:300]
     assert err.count("\n") == 1 and fake.chat_bodies == []
+    # the count is of what was left out (it said 500 more); the same line with a 10-character id is whole
+    Path("bog.jsonl").write_text("".join(json.dumps(dict(case, id="x" * 10)) + "\n" for _ in range(2)))
+    whole = len(cli("run", "--split", "bog.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)[2].rstrip("\n"))
+    left_out = int(err.split(" …(")[1].split(" characters left out)")[0])
+    assert left_out == whole - 10 + 2_000_000 - 2000, (left_out, whole)
+    # several problems: each line cut on its own, never one line cut into another (sixteenth attack)
+    Path("many.jsonl").write_text(json.dumps(dict(case, id="a", **{"y" * 3000: 1})) + "\n" + json.dumps({"id": "b"}) + "\n")
+    code, out, err = cli("run", "--split", "many.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    lines = err.rstrip("\n").split("\n")
+    assert code == 2 and len(lines) >= 2 and all(len(l) < 2100 for l in lines), err[:500]
+    assert "many.jsonl:1" in lines[0] and any("many.jsonl:2" in l for l in lines[1:]), err[:3000]

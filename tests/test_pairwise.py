@@ -732,6 +732,9 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
         verdicts = load_json(sidecar)["comparisons"][0]["verdicts"]
         kept = len(verdicts)
         assert kept >= max(6, received - 1) and all(v["winner"] for v in verdicts), (kept, received)
+        for none in ("runs/none.json.pairwise.json", "runs/none.json.pairwise.json.journal"):   # (sixteenth attack)
+            code, out, err = cli("run", "--resume", none)
+            assert code == 2 and err == f"error: {none}: no such file (a name of compare --pairwise's, not a run's)\n", err
         # without a journal beside it, what the sidecar is (fifteenth attack: a journal that was not there was named)
         code, out, err = cli("run", "--resume", cand + ".pairwise.json")
         assert code == 2 and err == (f"error: {sidecar} holds compare --pairwise's verdicts on {cand}, not a run: there "
