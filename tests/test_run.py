@@ -2114,7 +2114,7 @@ def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     procs = {stop: subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True, env=env)
              for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    time.sleep(2.5)   # all three held in the slow import by then (a loaded machine's start-up too)
+    time.sleep(1.5)   # all three held in the slow import by then (start-up and compiling take 0.3 s unloaded)
     for stop, proc in procs.items():
         proc.send_signal(stop)
         out, err = proc.communicate(timeout=20)
