@@ -5404,8 +5404,8 @@ def journal_entry_problem(entry, config):
             vote = entry["vote"]
             return votes_problem([vote]) or judged_vote_problem(vote) or judges_votes_problem([vote], config, None)
         answer = entry["answer"]
-        if type(answer.get("response")) is not str or answer.get("judges") is not None:
-            return "an answer to judge has a response, and no votes yet"
+        if type(answer.get("response")) is not str or answer.get("judges") is not None or answer.get("error") is not None:
+            return "an answer to judge has a response, no error and no votes yet"
         return recorded_answer_problem(dict(answer, trial=trial), config)
     return recorded_answer_problem(entry, config)
 

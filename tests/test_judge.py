@@ -1884,8 +1884,11 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     held = Path("r.json.journal").read_bytes()
     header, vote = held.splitlines()[0], json.dumps({"id": "j09", "trial": 1, "vote": next(
         l["judges"][0] for l in lines if "response" in l)}).encode()
+    answer = next(l for l in held.splitlines() if b'"answer": {' in l)
     for damaged, says in ((vote, "a vote on an answer the journal does not hold before it"),
-                          (vote.replace(b'"model": "qwen2.5:7b"', b'"model": "other"'), "that config.judge has not")):
+                          (vote.replace(b'"model": "qwen2.5:7b"', b'"model": "other"'), "that config.judge has not"),
+                          # an answer line with an error beside its response (fifteenth attack's leftover)
+                          (answer.replace(b'"error": null', b'"error": "HTTP 500"'), "has a response, no error")):
         Path("r.json.journal").write_bytes(header + b"\n" + damaged + b"\n")
         code, out, err = cli("run", "--resume", "r.json", "--host", fake.url)
         assert code == 2 and "r.json.journal:2: damaged journal line: " in err and says in err, err
