@@ -1748,6 +1748,15 @@ def answer_problem(answer):
 LARGEST_FIGURE = 2 ** 53   # past this a float is no longer whole to the unit; no call took so many tokens, ms or ns
 
 
+def whole_counts(record):
+    """The record with each count held as a float that is whole (7.0 tokens, in a hand-edited file) made
+    the int a server's is made (ChatClient.chat): "7.0" printed in every total. In place; checked first."""
+    for key in COUNT_FIELDS:
+        if type(record.get(key)) is float:
+            record[key] = int(record[key])
+    return record
+
+
 def is_count(value):
     """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096), and one a float
     holds exactly (1.7e308 tokens is no count: it overflowed every rate worked out of it)."""
@@ -6612,6 +6621,8 @@ def result_problem(r, i, config, labels, seen):
     problem = recorded_answer_problem(r, config)
     if problem:
         return f"result {on_one_line(r['id'])}: {problem}"
+    for answered in (r, *(r.get("judges") or [])):
+        whole_counts(answered)
     checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
     for c in checks:
         problem = stored_check_problem(c, labels)
@@ -11016,6 +11027,9 @@ def read_pairwise(path):
         problem = line_problem(e)
     if problem:
         raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); move it aside to ask the judge again")
+    for c in stored["comparisons"]:
+        for v in c["verdicts"]:
+            whole_counts(v)
     return stored["comparisons"]
 
 

@@ -1693,6 +1693,10 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "half.json")[0] == 0
     text = cli("report", "half.json")[1]
     assert re.search(r"tokens +\d+ \(\d+ prompt \+ \? completion\)\n +partial: no answer sent a completion count\n", text), text
+    run = load_json("half.json")   # 7.0 in a run file (edited; sixteenth attack's leftover) is 7: no "7.0" in a total
+    run["results"][0]["prompt_tokens"] = 7.0
+    Path("half.json").write_text(json.dumps(run))
+    assert not re.search(r"tokens +\d+\.0", cli("report", "half.json")[1])
     fake.extra_fields = {"prompt_eval_count": 4096.0}   # a whole number all the same, kept as one
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "whole.json")[0] == 0
     assert load_json("whole.json")["results"][0]["prompt_tokens"] == 4096
