@@ -718,7 +718,7 @@ def test_the_run_file_is_written_in_pieces_exactly_as_json_dumps_would(project, 
     assert "".join(evalpy.run_text(empty)) == json.dumps(empty, ensure_ascii=False, indent=1) + "\n"
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 3])   # (two draws of kill points; each resumed run is checked whole)
 def test_a_run_killed_three_times_then_resumed_has_every_answer_once(project, cli, fake, seed):
     """A journal is reopened at a byte offset, not a count of characters: with answers in Spanish
     the two differ, and a run killed during a resume could never be finished."""
