@@ -11212,7 +11212,7 @@ def journaled_comparisons(path):
             entry = exact_json(line.decode("utf-8"))
             problem = pairwise_journal_problem(entry)
         except ValueError as e:   # (UnicodeDecodeError is one)
-            problem = "not UTF-8" if isinstance(e, UnicodeDecodeError) else json_problem(e)
+            problem = line_problem(e)
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
                             "that line, then compare again to store the others (nothing was stored)")
@@ -11243,11 +11243,10 @@ def merged_votes(saved, mine, kept, pairs, wanted):
     """(votes by pair, calls made now) of a comparison as saved: the figures are those of the merged
     verdicts, what the next compare reads. Said on stderr when another compare of the same runs and
     judge stored verdicts while this one asked (by value: the sidecar is read back, not shared)."""
-    reused = {id(v) for by_vote in kept.values() for v in by_vote.values()}
-    made = {pairwise_call(v): v for v in mine if id(v) not in reused}
-    own = {pairwise_call(v): v for v in mine}
-    # stored before this compare began (a call no longer asked among them: a vote past --judge-votes now) is not another's
+    # stored before this compare began (a call no longer asked among them too): neither made now nor another's
     before = {pairwise_call(v): v for by_vote in kept.values() for v in by_vote.values()}
+    made = {pairwise_call(v): v for v in mine if before.get(pairwise_call(v)) is not v}
+    own = {pairwise_call(v): v for v in mine}
     theirs = [v for v in saved if own.get(pairwise_call(v)) != v and before.get(pairwise_call(v)) != v]
     if theirs:
         replaced = sum(1 for v in theirs if made.get(pairwise_call(v), {}).get("error"))
