@@ -5813,10 +5813,12 @@ def guard_held_out(config, inputs, folders, forced):
     return {"forced": True, "earlier": [e["path"] for e in earlier]}
 
 
-def open_or_resume(args):
+def open_or_resume(args, held):
     """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
     complete or None, {(case id, trial): its first journal line}, answers kept with only some of their
-    votes) for a new run, a resumed one, or the completion of a finished run that has errors."""
+    votes) for a new run, a resumed one, or the completion of a finished run that has errors. The locks
+    it takes go into `held`, for the caller to release: what is kept is read under them, so two resumes
+    (or completions) at once never both ask a case, one having read before the other asked."""
     if not args.resume:
         if not args.split:
             raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
@@ -5840,6 +5842,7 @@ def open_or_resume(args):
             if os.path.isfile(run_path + JUDGING_SUFFIX):   # a judge's, not a run's: the judge finishes it
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
+        held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
         config, done, turns = answers_to_complete(run_path)
         unfinished, finished = completions_of(run_path, config)
         if finished:   # its errors were asked again already: asked a third time, they would be paid twice
@@ -5857,6 +5860,9 @@ def open_or_resume(args):
         run_path = unfinished
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
+    held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
+    if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
+        raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     turns, where, begun = {}, {}, {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where, begun)
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
@@ -6051,7 +6057,17 @@ def run_split(args):
     """Everything `run` does before its report: the inputs and the server checked, every case and
     trial without an answer asked and journaled, the run file written. Returns (run, its path, the
     graded --compare baseline or None, how many calls ended in error), or None if interrupted."""
-    config, done, turns, run_path, completes, where, begun = open_or_resume(args)
+    held = []   # the run's locks: a resume's is taken before its journal is read
+    try:
+        return run_held(args, held)
+    finally:
+        for lock in held:
+            lock.release()
+
+
+def run_held(args, held):
+    """run_split with its locks in `held`."""
+    config, done, turns, run_path, completes, where, begun = open_or_resume(args, held)
     inputs = load_inputs(config)
     rerun, resuming = None, bool(run_path or completes)
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
@@ -6079,29 +6095,28 @@ def run_split(args):
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
     if run_path:
-        journal, lock = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun))
+        journal = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun))
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done, turns)
+        held.append(lock)
     else:
         window = {"context_length": client.window(config["model"], case_options(config))} if config["api"] == "ollama" else {}
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
+        held.append(lock)
         if run_path != wanted:
             holder = next(wanted + suffix for suffix in NAME_HOLDERS if os.path.lexists(wanted + suffix))
             warn(f"{shell_word(holder)} exists; writing {shell_word(run_path)} instead")
-    try:
-        errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
-        if errors is None:
-            return None   # interrupted: the answers are in the journal
-        run = assemble_run(config, inputs.cases, done)
-        del done, inputs   # the run holds what is needed now; a 100k-case run is big
-        try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
-            write_run(run, run_path)
-        except KeyboardInterrupt:   # where the answers are depends on how far the write went: say which
-            warn(stopped_writing(run_path))
-            return None
-    finally:
-        lock.release()
+    errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
+    if errors is None:
+        return None   # interrupted: the answers are in the journal
+    run = assemble_run(config, inputs.cases, done)
+    del done, inputs   # the run holds what is needed now; a 100k-case run is big
+    try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
+        write_run(run, run_path)
+    except KeyboardInterrupt:   # where the answers are depends on how far the write went: say which
+        warn(stopped_writing(run_path))
+        return None
     return run, run_path, baseline, errors
 
 
@@ -6361,23 +6376,25 @@ def resume_command(run_path):
     return f"python eval.py run {option_word('--resume', run_path)}"
 
 
+def resume_lock(run_path, holding, resumed):
+    """The lock on the run at run_path, taken before the file `holding` its answers (its journal, or
+    the finished run) is read; `resumed` is the run the message says to resume."""
+    try:
+        return run_lock(run_path)
+    except OSError as e:   # a full disk: the journal (or run) is as it was, every answer in it safe
+        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the answers in {shell_word(holding)} "
+                        f"are safe.\n{remedy(e)}, then: {resume_command(resumed)}") from None
+
+
 def resume_journal(run_path, config, server_version, cases, kept, begun=0):
-    """The interrupted run's journal, locked and open for more answers."""
+    """The interrupted run's journal (locked by open_or_resume) open for more answers."""
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {on_one_line(str(server_version), 60)}; the run began on "
              f"{on_one_line(str(config.get('server_version')), 60)}")
-    try:
-        lock = run_lock(run_path)
-    except OSError as e:   # a full disk: the journal is as it was, every answer in it safe
-        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the {plural(kept, 'answer')} in {shell_word(run_path + JOURNAL_SUFFIX)} "
-                        f"{'is' if kept == 1 else 'are'} safe.\n{remedy(e)}, then: {resume_command(run_path)}") from None
-    if not os.path.exists(run_path + JOURNAL_SUFFIX):
-        lock.release()
-        raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
     judging = f" ({begun} of them answered already: only what they lack is asked)" if begun else ""
     warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask{judging}")
-    return journal, lock
+    return journal
 
 
 class ServerGone(Exception):

@@ -224,6 +224,46 @@ def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
     assert content(resumed) == content(whole)
 
 
+def test_two_resumes_at_once_never_both_ask_a_case(project, cli, fake):
+    """Issue 28, seventeenth attack: a resume read the journal before it took the run's lock. One that
+    read it, then waited on its server, took the lock after another resume had asked more and died,
+    and asked those cases again: paid twice. The journal is read under the lock now, so the second
+    resume is refused while the first holds it."""
+    from fake_ollama import FakeOllama
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = 0.05
+    journal = project / "runs" / "dev-v3.json.journal"
+    proc = start_run(project, fake)
+    wait_for_answers(journal, 6)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    kept = journal.read_text(encoding="utf-8").count("\n") - 1
+    slow = FakeOllama().start()   # the first resume's server: its model takes a while to load
+    slow.answers, slow.load_seconds = fake.answers, 1.5
+    try:
+        first = start_eval(project, "run", "--resume", "runs/dev-v3.json", "--host", slow.url)
+        deadline = time.monotonic() + 20
+        while not slow.connections and time.monotonic() < deadline:   # past its read of the journal
+            time.sleep(0.01)
+        asked_before = len(fake.chat_bodies)
+        second = start_eval(project, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        deadline = time.monotonic() + 20   # the second asks some cases (it may), then dies
+        while second.poll() is None and len(fake.chat_bodies) - asked_before < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        second.kill()
+        _, err = second.communicate(timeout=10)
+        out, first_err = first.communicate(timeout=60)
+    finally:
+        slow.stop()
+    assert first.returncode == 0, first_err
+    paid = len(fake.chat_bodies) - asked_before + len(slow.chat_bodies)
+    assert paid == 28 - kept, (paid, kept, err, first_err)   # each missing case asked once, by one of them
+    assert "another eval.py (pid " in err and "is finishing this run (runs/dev-v3.json)" in err, err
+    fake.latency = 0
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/whole.json")[0] == 0
+    assert content(load_json("runs/dev-v3.json"))["results"] == content(load_json("runs/whole.json"))["results"]
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli, fake, sig):
     """SIGHUP too (issue 28, thirteenth attack): a closed terminal or a dropped ssh session killed
@@ -848,7 +888,7 @@ def test_a_disk_full_as_a_resume_starts_names_the_lock_and_keeps_the_journal(pro
     before = (project / "runs" / "dev-v3.json.journal").read_bytes()
     done = run_with_file_size_limit(project, fake, 0, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr and fake.chat_bodies == []
-    assert done.stderr.endswith("error: cannot write runs/dev-v3.json.lock (File too large); the 5 answers in "
+    assert done.stderr.endswith("error: cannot write runs/dev-v3.json.lock (File too large); the answers in "
                                 "runs/dev-v3.json.journal are safe.\nFree some space, then: python eval.py run --resume "
                                 "runs/dev-v3.json\n"), done.stderr
     assert os.listdir("runs") == ["dev-v3.json.journal"] and (project / "runs" / "dev-v3.json.journal").read_bytes() == before
