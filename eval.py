@@ -5869,7 +5869,26 @@ def open_or_resume(args, held):
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
+    if "completed_from" in config:
+        copied_again(config, done, turns)
     return config, done, turns, run_path, None, where, begun
+
+
+def copied_again(config, done, turns):
+    """A completion's journal begins with a copy of the answers it keeps (complete_journal): one killed
+    in that copy holds only some. The rest are taken from the finished run again, as long as it is
+    still the run completed (else the journal holds what it holds), so none is asked twice."""
+    try:
+        finished, kept, kept_turns_ = answers_to_complete(config["completed_from"])
+    except EvalError:   # gone, damaged, or completed by hand meanwhile: nothing to take from it
+        return
+    if not same_except(finished, config, ("host", "completed_from")):
+        return
+    for key, answer in kept.items():
+        done.setdefault(key, answer)
+    for key, kept_turn in kept_turns_.items():   # an agent's turns: the copy's, or more asked since
+        if key not in done and len(kept_turn) > len(turns.get(key, ())):
+            turns[key] = kept_turn
 
 
 def kept_turns(entries):

@@ -2248,6 +2248,29 @@ def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(pr
     assert len(fake.chat_bodies) == 3 and sorted(os.listdir("runs")) == ["dev-v3-completed.json", "dev-v3.json"]
 
 
+def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_errors(project, cli, fake, monkeypatch):
+    """Issue 28, seventeenth attack: a completion copies the answers it keeps into its journal first; one
+    killed in that copy left a journal holding a few of them, and the next `run --resume` asked all the
+    others again (1,196 calls for 1 error). The answers missing from the copy are the finished run's."""
+    run_with_errors(project, cli, fake)
+    with monkeypatch.context() as patched:   # stopped as it writes its file: the copy is whole
+        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 2
+    journal = Path("runs/dev-v3-completed.json.journal")
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) == 1 + 25 + 3   # the header, the 25 answers kept, the 3 errors asked again
+    journal.write_text("".join(lines[:6]) + lines[6][:20], encoding="utf-8")   # killed after 5 copies, in the 6th
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0, err
+    assert len(fake.chat_bodies) == 3, err   # the 3 errors, never the 20 answers the copy lost
+    assert "25 answers kept, 3 to ask" in err, err
+    completed = load_json("runs/dev-v3-completed.json")
+    first = {(r["id"], r["trial"]): r for r in load_json("runs/dev-v3.json")["results"] if r["error"] is None}
+    assert all(first.get((r["id"], r["trial"]), r) == r for r in completed["results"])
+    assert [r["error"] for r in completed["results"]] == [None] * 28
+
+
 def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_it(project, cli, fake):
     run_with_errors(project, cli, fake)
     fake.faults_for = {text: ["500"] for text in sorted(fake.answers)[:1]}
