@@ -4318,26 +4318,24 @@ def passages_read(case):
 
 
 def last_verdict(raw, read):
-    """(verdict, reason) from a judge's output: the last of its outermost JSON objects in which
-    read(object) finds a verdict (anything but None). An object inside another is never the
-    verdict: {"winner": "B", "detail": {"winner": "A"}} is B. (None, None) when there is none, when
-    the output ends inside an object that never closed (the judge was cut off before its verdict),
-    or when it is too large to search (verdict_unread), or when an object after the last verdict is
-    one the decoder refuses (the judge's last word, unread: its draft before is not its verdict): an
-    unreadable verdict is recorded, never guessed. The last, because a judge reasons before it decides."""
+    """(verdict, reason) from a judge's output: what read(object) finds (anything but None) in the
+    last of its outermost JSON objects. An object inside another is never the verdict: {"winner": "B",
+    "detail": {"winner": "A"}} is B. (None, None) when there is no object, when the output ends inside
+    an object that never closed (the judge was cut off before its verdict), when it is too large to
+    search (verdict_unread), or when the last object is one the decoder refuses or holds no verdict
+    read() can read ("pass": "false", null, or none at all): the judge's last word is its verdict, and
+    a draft or an example before it never stands in for it. An unreadable verdict is recorded, never
+    guessed. The last, because a judge reasons before it decides."""
     if verdict_unread(raw):
         return None, None
     objects, cut = outermost_objects(raw)
-    if cut:
+    if cut or not objects or objects[-1] is None:
         return None, None
-    for obj in reversed(objects):
-        if obj is None:
-            return None, None
-        verdict = read(obj)
-        if verdict is not None:
-            reason = obj.get("reason")
-            return verdict, reason if isinstance(reason, str) else None
-    return None, None
+    verdict = read(objects[-1])
+    if verdict is None:
+        return None, None
+    reason = objects[-1].get("reason")
+    return verdict, reason if isinstance(reason, str) else None
 
 
 def verdict_unread(raw):

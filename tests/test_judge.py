@@ -572,8 +572,14 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     # the last object the decoder refuses is the judge's last word unread: no verdict, never the draft's
     ('{"reason": "borrador", "pass": true}\n{"reason": "final", "pass": false,}', (None, None)),
     ('{"reason": "borrador", "pass": true} y {"reason": "dice "no" sin escapar", "pass": false}', (None, None)),
+    # (seventeenth attack) a last object whose verdict is unreadable, or absent, is no verdict: the draft
+    # or the format example before it never stands in for it
+    ('Formato: {"reason": "...", "pass": true}. Mi veredicto: {"reason": "falta el pedido", "pass": "false"}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\n{"reason": "final", "pass": null}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\n{"reason": "final", "pass": 0}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\n{"reason": "final, sin veredicto"}', (None, None)),
 ], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
-        "refused-last", "unescaped-quotes-in-last"])
+        "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
     read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""

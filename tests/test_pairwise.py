@@ -242,6 +242,9 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('{"reason": "borrador", "winner": "A"}\n{"reason": "final\nB es mejor", "winner": "B"}', "B"),
     ('{"reason": "borrador", "winner": "A"}\n{"reason": "final", "winner": "B",}', None),
     ('{"winner": "A"} y luego { una llave y "comillas {"reason": "r", "winner": "B"}', "B"),
+    # (seventeenth attack) a last verdict unreadable is none, never the draft's before it
+    ('{"winner": "A"} al final {"winner": "Answer B"}', None), ('{"winner": "A"} al final {"winner": "neither"}', None),
+    ('{"winner": "A"} al final {"reason": "no lo sé"}', None),
 ])
 def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
     assert evalpy.parse_winner(raw)[0] == winner
