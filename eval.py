@@ -1544,7 +1544,7 @@ class CompareResult(CompareAdds):
     stayed_right: list
     stayed_wrong: list
     not_compared: list      # ids without a verdict in either run
-    errored: list           # of not_compared, those a failed call left without one
+    errored: list           # ids with a failed call (an answer's or a judge's) on any trial of either run
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     answers: list           # [baseline's, candidate's] answers that came
     speed: list             # [baseline's, candidate's] speed_figures()
@@ -9733,15 +9733,16 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
-    errored = []   # of not_compared, those a failed call left without a verdict (not a judge that gave none)
+    # a failed call on any trial of either side (not a judge that gave none): with trials, the votes left
+    # can still decide, but a majority moved by a failed request is no verdict on the model
+    errored = []
     compared, rose, fell = [], [], []
     for a in a_cases:
         b = b_cases[a["id"]]
+        if any(t["error"] or left_open_by_failed_call(t) for c in (a, b) for t in c["trials"]):
+            errored.append(a["id"])
         if a["correct"] is None or b["correct"] is None:
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
-            if any(c["correct"] is None and any(t["error"] or left_open_by_failed_call(t) for t in c["trials"])
-                   for c in (a, b)):
-                errored.append(a["id"])
         else:
             compared.append(a["id"])
             if a["correct"] == b["correct"]:
@@ -10497,7 +10498,8 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["errored"]:
-        return 2, [f"gates not judged: {len(c['errored'])} case(s) got no answer in a run "
+        return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['errored']), 'case')} "
+                   f"({', '.join(c['errored'][:10])}{', ...' if len(c['errored']) > 10 else ''}) "
                    "(infrastructure, not the model); finish or rerun it first"]
     if not c["baseline"]["scored"]:
         again = "; ".join(judge_command(path, config) for path, config, cases in runs

@@ -30,6 +30,25 @@ def test_a_run_with_errors_cannot_pass_or_fail_a_gate(project, cli):
     assert code == 2 and "gates not judged" in err
 
 
+def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, cli):
+    """Issue 28, seventeenth attack: with --repeat 3, an error in trial 2 of a case left bug, acceso:
+    an even split that fails, so compare --fail-on-regression exited 1 with "1 regression(s): c01", never
+    naming the error (and 0, "gate passed", the other way round). A trial without an answer is a request
+    that failed, not the model's doing: no gate is judged over it, in a compare of two or of many."""
+    from conftest import make_run
+    whole = [("c01", "bug", ["bug", "bug", "acceso"]), ("c02", "bug", ["bug"] * 3)]
+    cut = [("c01", "bug", ["bug", None, "acceso"]), ("c02", "bug", ["bug"] * 3)]
+    a = write_run("runs/whole.json", make_run(whole))
+    b = write_run("runs/cut.json", make_run(cut, prompt="prompts/v2.txt"))
+    c = write_run("runs/other.json", make_run(whole, prompt="prompts/v1.txt"))
+    for argv in ([a, b], [b, a], [a, c, b]):
+        for gate in ("--fail-on-regression", "--fail-if-worse"):
+            code, out, err = cli("compare", *argv, gate)
+            assert code == 2 and "a request got no answer in a run on 1 case (c01) (infrastructure" in err, (argv, err)
+    code, out, err = cli("report", b, "--min-accuracy", "0.5")
+    assert code == 2 and "gates not judged: 1 request(s) got no answer" in err
+
+
 def test_must_pass_is_never_averaged_away(tagged_run, cli):
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team")
     # t1 is right by majority (2 of 3), but one trial failed: the gate fails
