@@ -13476,6 +13476,9 @@ def show_one_case(args, checks):
     """report --case: one case in full, graded as the whole report would grade it."""
     if args.html is not None:
         raise EvalError("--html writes the page of the whole run; drop --case (or drop --html to see one case)")
+    gate = "--min-accuracy" if args.min_accuracy is not None else "--must-pass" if args.must_pass else None
+    if gate:   # judged over one case, or not at all, a gate would pass what the run may fail
+        raise EvalError(f"{gate} is a gate on the whole run; drop --case (or drop {gate} to see one case)")
     run = load_run(args.run)
     run_annotations(args.run)   # a damaged sidecar is refused here as by every other view of the run
     scored_with_checks_now(args, checks, run)

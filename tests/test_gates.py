@@ -49,6 +49,16 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     assert code == 2 and "gates not judged: 1 request(s) got no answer" in err
 
 
+def test_a_gate_given_with_case_is_refused_never_dropped(dev_run, tagged_run, cli):
+    """Issue 28, seventeenth attack: report --case ID --min-accuracy 0.99 exited 0 on a run the same gate
+    fails (exit 1 without --case): the gate was never judged, and nothing said so."""
+    for run, gate in ((dev_run, ["--min-accuracy", "0.99"]), (tagged_run, ["--must-pass", "red-team"])):
+        assert cli("report", run, *gate)[0] == 1
+        code, out, err = cli("report", run, "--case", "dev-01" if run == dev_run else "t1", *gate)
+        assert code == 2 and out == "" and err == (f"error: {gate[0]} is a gate on the whole run; drop --case "
+                                                   f"(or drop {gate[0]} to see one case)\n"), err
+
+
 def test_must_pass_is_never_averaged_away(tagged_run, cli):
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team")
     # t1 is right by majority (2 of 3), but one trial failed: the gate fails
