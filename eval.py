@@ -3316,8 +3316,23 @@ def checks_from_split(split):
     """The checks a split (a name or a path, as run --split takes it) defines now, and the threshold
     of their weighted score, for report --checks: rescoring without a model call."""
     cases, _, _ = load_split(resolve_split(split, "--checks")[0])
-    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold"), "tools": c.get("tools") or []}
-            for c in cases}
+    return {c["id"]: {"checks": c["checks"], "pass_threshold": c.get("pass_threshold"), "tools": c.get("tools") or [],
+                      "asked": {k: c.get(k) for k in ASKED_FIELDS}} for c in cases}
+
+
+# What a case asks and what a right answer is: a split whose case holds another of these is another
+# question, whose checks never score the run's answers (report --checks brings checks, not labels)
+ASKED_FIELDS = ("input", "messages", "vars", "expected", "relevant")
+
+
+def same_questions(path, checks, results):
+    """report --checks, judge --checks: each case of the split asks and expects what the run's did;
+    the first that does not is named."""
+    for r in results:
+        field = next((k for k in ASKED_FIELDS if r.get(k) != checks[r["id"]]["asked"][k]), None)
+        if field:
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])} has another {field} there than "
+                            "in the run; --checks brings a split's checks, never its questions or answers: run the split again")
 
 
 def same_cases(path, checks, cases, partial=False):
@@ -10761,6 +10776,7 @@ def with_checks_now(path, results, subset=None):
     The judged run stores them with each answer: its report needs no --checks again."""
     checks = checks_from_split(path)
     same_cases(path, checks, results, subset)
+    same_questions(path, checks, results)
     same_tools(path, checks, results)
     warn(f"judged with the checks {path} defines now, not those stored in the run")
     now = []
@@ -13500,6 +13516,7 @@ def scored_with_checks_now(args, checks, run):
     trajectory checks written for the tools the run's model had; the report says whose checks it used."""
     if args.checks:
         same_cases(args.checks, checks, run["results"], partial=bool(run["config"].get("subset")))
+        same_questions(args.checks, checks, run["results"])
         same_tools(args.checks, checks, run["results"])
         warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run")
 

@@ -248,6 +248,24 @@ def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
     assert code == 2 and "its cases are not the run's" in err
 
 
+@pytest.mark.parametrize("edit, field", [("expected", "expected"), ("input", "input")])
+def test_checks_from_a_split_whose_case_asks_or_expects_otherwise_are_refused(project, cli, dev_run, edit, field):
+    """Issue 28, seventeenth attack: report --checks with a split whose dev-01 expects another label (or
+    asks another input) scored the run against the run's label and said "Scored ... from" that split.
+    --checks brings a split's checks; a case asked or expected otherwise is another question: refused,
+    named, in report, report --case and judge."""
+    cases = [json.loads(line) for line in (project / "golden" / "dev.jsonl").read_text(encoding="utf-8").splitlines()]
+    cases[1][edit] = "acceso" if edit == "expected" else cases[1]["input"] + " (editado)"
+    (project / "golden" / "edited.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases),
+                                                     encoding="utf-8")
+    for argv in (["report", dev_run], ["report", dev_run, "--case", "dev-01"], ["judge", dev_run]):
+        code, out, err = cli(*argv, "--checks", "golden/edited.jsonl")
+        assert code == 2 and out == "" and err == (
+            f"error: --checks golden/edited.jsonl: case dev-02 has another {field} there than in the run; --checks brings "
+            "a split's checks, never its questions or answers: run the split again\n"), err
+    assert cli("report", dev_run, "--checks", "golden/dev.jsonl")[0] == 0
+
+
 def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli):
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "blocking": False}]))
