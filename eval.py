@@ -1859,6 +1859,9 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
+    for key, least in (("votes", 1), ("num_ctx", 1), ("seed", -LARGEST_FIGURE)):   # counts: 2.0 votes is no count to ask
+        if judge is not None and judge.get(key) is not None and not (type(judge[key]) is int and least <= judge[key] <= LARGEST_FIGURE):
+            return f"config.judge.{key} must be a whole number" + (", 1 or more" if least == 1 else "")
     if judge is not None and judge.get("temperature") is not None:
         judge["temperature"] += 0   # -0.0 is 0, as the run's own temperature
     digests = (judge or {}).get("digests")   # prepare_judge: one per model, null where the server gave none
