@@ -1757,6 +1757,14 @@ def whole_counts(record):
     return record
 
 
+def whole_counts_of(entry):
+    """whole_counts of each record a journal or judging line holds: an answer, its votes, a vote, a turn's figures."""
+    for record in (entry, entry.get("answer"), entry.get("vote"), entry.get("figures"), *(entry.get("judges") or [])):
+        if type(record) is dict:
+            whole_counts(record)
+    return entry
+
+
 def is_count(value):
     """A count as a server may send it: a whole number of 0 or more (4096.0 is 4096), and one a float
     holds exactly (1.7e308 tokens is no count: it overflowed every rate worked out of it)."""
@@ -5385,6 +5393,7 @@ def read_journal(path, turns=None, where=None, begun=None):
             problem = problem or turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
+        whole_counts_of(entry)
         if where is not None:
             where.setdefault(key, number)
         if "turn" in entry:
@@ -6338,7 +6347,7 @@ def judging_lines(path):
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}")
-        entries.append((number, entry))
+        entries.append((number, whole_counts_of(entry)))
     return header, entries
 
 

@@ -1708,6 +1708,34 @@ def test_a_judge_recorded_before_its_digests_were_is_the_same_judge(project, jud
     assert code == 2 and "judge digests (the model was pulled again)" in err, err
 
 
+def test_a_whole_float_count_in_a_judging_or_journal_is_read_as_the_whole_number_it_is(project, judged_split, cli, fake):
+    """Issue 28, seventeenth attack: counts of 7.0 (an edited file) were read as 7 in a run file, but not in a
+    judging or a run journal: the run a resume wrote held 7.0, and the judge's cost said "1400.0 prompt"."""
+    interrupted_judging(cli, fake, judged_split)
+    lines = Path("j.json.judging").read_text().splitlines(keepends=True)
+    votes = [json.loads(line) for line in lines[1:]]
+    for v in votes:
+        v["vote"]["prompt_tokens"] = float(v["vote"]["prompt_tokens"] or 7)
+    Path("j.json.judging").write_text(lines[0] + "".join(json.dumps(v) + "\n" for v in votes))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0 and ".0 prompt" not in err, err
+    assert '.0, "completion_tokens"' not in Path("j.json").read_text() and '"prompt_tokens": 7.0' not in Path("j.json").read_text()
+    # a run's journal: an answer's counts and a vote's, as a stop left them
+    run = load_json("runs/answers-dev-v1.json")
+    os.unlink("runs/answers-dev-v1.json")
+    first = run["results"][0]
+    answer = {k: first[k] for k in evalpy.CALL_FIELDS if k != "judges"}
+    answer.update(prompt_tokens=12.0, judges=None)
+    vote = dict(first["judges"][0], prompt_tokens=40.0, completion_tokens=9.0)
+    Path("runs/answers-dev-v1.json.journal").write_text("".join(json.dumps(x) + "\n" for x in (
+        {"format": evalpy.RUN_FORMAT, "config": run["config"]},
+        {"id": first["id"], "trial": 1, "answer": answer}, {"id": first["id"], "trial": 1, "vote": vote})))
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0, err
+    text = Path("runs/answers-dev-v1.json").read_text()
+    assert '"prompt_tokens": 12,' in text and '"prompt_tokens": 40,' in text and ".0," not in text.replace('"temperature": 0.0,', "")
+
+
 def test_a_judging_that_names_itself_as_its_run_is_one_line_never_a_traceback(project, judged_split, cli, fake):
     """Twelfth attack on issue 28: a judging moved to the name of the run it judges (the run moved
     away) sent load_run round in a circle: RecursionError, exit 1 (a failed gate to CI), in every command."""
