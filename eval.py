@@ -3016,14 +3016,23 @@ def load_split(path, more_problems=None):
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
-    if problems:
-        raise EvalError("\n".join(summarised(path, problems)))
+    if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
+        raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
     return cases, labels, sha
 
 
 # A fault on this many lines or more is said once, with its lines: 28 lines missing a field, not 28
 # lines saying so. Two are still named one by one, where a line number says all there is.
 SAID_ONCE_FROM = 3
+
+
+MOST_PROBLEMS = 100   # a split's problems shown at once: enough to fix a batch, never a screenful of thousands
+
+
+def capped(problems, shown=20):
+    """A list of problems, one a line, cut at `shown` with how many more there are."""
+    more = len(problems) - shown
+    return "\n".join(problems[:shown] + ([f"... and {more} more"] if more > 0 else []))
 
 
 def summarised(path, problems):
@@ -10798,12 +10807,6 @@ def with_checks_now(path, results, subset=None):
         now.append(dict(r, checks=rule["checks"], **({"pass_threshold": rule["pass_threshold"]}
                                                        if rule["pass_threshold"] is not None else {})))
     return now
-
-
-def capped(problems, shown=20):
-    """A list of problems, one a line, cut at `shown` with how many more there are."""
-    more = len(problems) - shown
-    return "\n".join(problems[:shown] + ([f"... and {more} more"] if more > 0 else []))
 
 
 def judge_run(args, target):

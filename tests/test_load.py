@@ -914,3 +914,17 @@ def test_an_error_quoting_a_huge_value_is_one_line_of_bounded_length(project, cl
     lines = err.rstrip("\n").split("\n")
     assert code == 2 and len(lines) >= 2 and all(len(l) < 2100 for l in lines), err[:500]
     assert "many.jsonl:1" in lines[0] and any("many.jsonl:2" in l for l in lines[1:]), err[:3000]
+
+
+def test_a_split_with_thousands_of_problems_says_the_first_hundred_and_how_many_more(tmp_path):
+    """Issue 28, seventeenth attack: a case with 10,000 unknown fields printed a 10,000-line error."""
+    case = {"id": "a", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n",
+            **{f"f{i}": 1 for i in range(1000)}}
+    (tmp_path / "s.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
+    (tmp_path / "labels.txt").write_text("bug\nacceso\n", encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    lines = str(e.value).splitlines()
+    assert len(lines) == evalpy.MOST_PROBLEMS + 1 and lines[-1] == "... and 900 more", lines[-3:]
+    assert lines[0].endswith("s.jsonl:1: unknown field 'f0' (known: " + ", ".join(evalpy.CASE_FIELDS)
+                             + "; 'dificultad' and 'nota' are accepted too)")
