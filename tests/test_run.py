@@ -2271,6 +2271,26 @@ def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_err
     assert [r["error"] for r in completed["results"]] == [None] * 28
 
 
+def test_two_completions_of_one_run_at_once_never_both_ask(project, cli, fake):
+    """Issue 28, seventeenth attack: two `run --resume R` of a finished run with errors, started together,
+    each began a completion (R-completed.json and R-completed-2.json) and asked every error twice. A
+    completion holds R's own lock from before it looks for completions until it is written."""
+    run_with_errors(project, cli, fake)
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, time\n"
+                               "f = open('runs/dev-v3.json.lock', 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 2 and err == (f"error: another eval.py (pid {holder.pid}) is finishing this run (runs/dev-v3.json); "
+                                 "wait for it, or stop it first\n"), err
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["dev-v3.json", "dev-v3.json.lock"]
+
+
 def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_it(project, cli, fake):
     run_with_errors(project, cli, fake)
     fake.faults_for = {text: ["500"] for text in sorted(fake.answers)[:1]}
