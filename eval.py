@@ -5730,15 +5730,17 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None):
     """Call ask(case, trial) for each (case, trial) in `work` with `jobs` in flight; call
     on_answer(case, trial, result) in the main thread as answers arrive, and on_wait() about twice
     a second while none does (the progress line's timer). Workers are daemons: Ctrl-C never waits
-    for them."""
+    for them, and once it (or any error) stops the main thread, none takes more work: a call made then
+    would be paid for and never kept."""
     pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
+    closed = False
 
     def worker():
         while True:
             with take:
-                item = next(pending, None)
+                item = None if closed else next(pending, None)
             if item is None:
                 return
             case, trial = item
@@ -5750,17 +5752,21 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None):
 
     for _ in range(min(jobs, len(work))):
         threading.Thread(target=worker, daemon=True).start()
-    for _ in range(len(work)):
-        while True:
-            try:
-                case, trial, result = answers.get(timeout=min(0.5, PROGRESS_EVERY))
-                break
-            except queue.Empty:
-                if on_wait:
-                    on_wait()
-        if isinstance(result, BaseException):
-            raise result
-        on_answer(case, trial, result)
+    try:
+        for _ in range(len(work)):
+            while True:
+                try:
+                    case, trial, result = answers.get(timeout=min(0.5, PROGRESS_EVERY))
+                    break
+                except queue.Empty:
+                    if on_wait:
+                        on_wait()
+            if isinstance(result, BaseException):
+                raise result
+            on_answer(case, trial, result)
+    finally:
+        with take:
+            closed = True
 
 
 def assemble_run(config, cases, answers):
@@ -6448,6 +6454,10 @@ def resume_journal(run_path, config, server_version, cases, kept, begun=0):
     judging = f" ({begun} of them answered already: only what they lack is asked)" if begun else ""
     warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask{judging}")
     return journal
+
+
+class StopAsking(Exception):
+    """Raised in a worker whose command stopped: no more calls."""
 
 
 class ServerGone(Exception):
@@ -11399,12 +11409,14 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
         asking = {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
                   "date": datetime.now().astimezone().isoformat(timespec="seconds"), "eval_version": __version__}
-        writing, stopped = threading.Lock(), False
+        stopped = False
 
         def journaled(vote):   # in a worker: a verdict is paid for the moment it comes
-            with writing:
-                if not stopped:   # (once the compare stores what it has, a late one goes with the process)
-                    journal_verdict(sidecar, asking, vote)
+            # journaled even once the compare has stored what it has (the sidecar's lock orders the two):
+            # one that came during the store is in the journal the next compare stores
+            journal_verdict(sidecar, asking, vote)
+            if stopped:   # stopped: the rest of this pair's calls would be paid for and never kept
+                raise StopAsking
 
         def on_votes(pair, trial, pair_votes):
             nonlocal failed
@@ -11423,8 +11435,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             interrupted = True
             raise
         finally:   # interrupted too (Ctrl-C, SIGTERM, SIGHUP): every verdict paid for is stored, and reused next time
-            with writing:
-                stopped = True
+            stopped = True
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
             saved = store_comparisons(sidecar, [dict(asking, verdicts=mine)])

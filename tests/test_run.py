@@ -177,6 +177,26 @@ def test_jobs_is_the_number_of_requests_in_flight(project, cli, fake, jobs):
     assert len(fake.chat_bodies) == 28
 
 
+def test_once_the_main_thread_stops_no_worker_takes_more_work():
+    """Issue 28, seventeenth attack: after Ctrl-C, compare --pairwise's workers went on taking pairs and
+    asking the judge while the compare stored its verdicts (14 calls sent after the signal, their verdicts
+    never kept); a run's did the same with cases. What was in flight finishes; nothing more is asked."""
+    asked, lock = [], threading.Lock()
+
+    def ask(case, trial):
+        with lock:
+            asked.append(case)
+        time.sleep(0.05)
+        return case
+
+    def stop(case, trial, result):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        evalpy.ask_all([(n, 1) for n in range(20)], 2, ask, stop)
+    time.sleep(0.3)   # what the workers would have taken meanwhile: several items each
+    assert len(asked) <= 4, asked   # the two in flight, and at most one more each as the stop came
+
+
 def start_eval(project, *argv):
     return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
