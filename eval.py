@@ -2502,15 +2502,19 @@ def decode_message(error):
     return "a byte-order mark (BOM) before the JSON" if error.msg.startswith("Unexpected UTF-8 BOM") else error.msg
 
 
+LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a line's start or after a space
+
+
 def parse_labels(path):
-    """The closed label set beside a split: one label a line, '#' starts a comment."""
+    """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
+    line or after a space (`bug  # the product`), so that C# or F# can be labels."""
     try:
         text = read_bytes(path, "label file").decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
     labels, seen = [], {}
     for number, line in enumerate(text.splitlines(), 1):
-        label = unicodedata.normalize("NFC", line.split("#", 1)[0].strip())
+        label = unicodedata.normalize("NFC", LABEL_COMMENT.split(line, 1)[0].strip())
         if not label:
             continue
         key = label_key(label)

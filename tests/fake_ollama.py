@@ -817,11 +817,13 @@ def prompted_answers(golden):
 
 
 def shipped_labels(split_path):
-    """The labels of labels.txt beside a split, [] if it has none: one a line, '#' starts a comment
-    anywhere on it (as eval.py reads the file: `neutral  # neither` is the label neutral)."""
+    """The labels of labels.txt beside a split, [] if it has none: one a line, '#' starts a comment at
+    a line's start or after a space (as eval.py reads the file: `neutral  # neither` is the label
+    neutral, `C#` the label C#)."""
     try:
         with open(split_path.rsplit("/", 1)[0] + "/labels.txt", encoding="utf-8-sig") as f:
-            return [label for label in (unicodedata.normalize("NFC", l.split("#", 1)[0].strip()) for l in f) if label]
+            return [label for label in (unicodedata.normalize("NFC", re.split(r"(?:^|\s)#", l, 1)[0].strip()) for l in f)
+                    if label]
     except OSError:
         return []
 

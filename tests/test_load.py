@@ -928,3 +928,10 @@ def test_a_split_with_thousands_of_problems_says_the_first_hundred_and_how_many_
     assert len(lines) == evalpy.MOST_PROBLEMS + 1 and lines[-1] == "... and 900 more", lines[-3:]
     assert lines[0].endswith("s.jsonl:1: unknown field 'f0' (known: " + ", ".join(evalpy.CASE_FIELDS)
                              + "; 'dificultad' and 'nota' are accepted too)")
+
+
+def test_a_label_holding_a_hash_is_a_label_and_a_comment_after_a_space_is_a_comment(tmp_path):
+    """Issue 28, seventeenth attack: '#' anywhere began a comment, so C# and F# could not be labels: they
+    were read as C and F, and a case expecting C# was refused as expecting no label."""
+    (tmp_path / "labels.txt").write_text("# languages\nC#\nF#  # functional\nJava\t# the JVM\n", encoding="utf-8")
+    assert evalpy.parse_labels(str(tmp_path / "labels.txt")) == ["C#", "F#", "Java"]
