@@ -613,7 +613,9 @@ def names_text(names, clean=str, empty="none"):
 
 
 def short(sha):
-    return sha[:8]
+    """A hash's first 8 characters, after an algorithm's prefix a server may send (sha256:...), which
+    would leave every digest the same 'sha256:a'."""
+    return sha.split(":", 1)[-1][:8] if sha.startswith(("sha256:", "sha1:", "sha512:")) else sha[:8]
 
 
 def fmt(x, digits=2):
@@ -9661,6 +9663,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         return 0, []
     again = f"judge again ({judge_command(run_path, config, checks_path)})"
     known = sorted({t for c in cases for t in c["tags"]})
+    must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
     for tag in must_pass:
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]

@@ -59,6 +59,12 @@ def test_a_gate_given_with_case_is_refused_never_dropped(dev_run, tagged_run, cl
                                                    f"(or drop {gate[0]} to see one case)\n"), err
 
 
+def test_a_must_pass_tag_given_twice_is_one_gate_said_once(tagged_run, cli):
+    """Issue 28, seventeenth attack (minor): --must-pass red-team --must-pass red-team printed its line twice."""
+    code, out, err = cli("report", tagged_run, "--must-pass", "red-team", "--must-pass", "red-team")
+    assert code == 1 and err.count("must-pass 'red-team'") == 1, err
+
+
 def test_must_pass_is_never_averaged_away(tagged_run, cli):
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team")
     # t1 is right by majority (2 of 3), but one trial failed: the gate fails

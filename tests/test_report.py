@@ -1003,3 +1003,8 @@ def test_a_shell_word_pasted_into_bash_names_the_same_file(name):
     pasted = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, timeout=10,
                             env={**os.environ, "LC_ALL": "C.UTF-8"}).stdout
     assert pasted == os.fsencode(name), (word, pasted)
+
+
+def test_a_digest_with_its_algorithm_is_shortened_after_it():
+    """Issue 28, seventeenth attack (minor): a digest sent as sha256:... was shown 'sha256:a', every one alike."""
+    assert evalpy.short("sha256:643816e6f55a12d3") == "643816e6" and evalpy.short("643816e6f55a") == "643816e6"
