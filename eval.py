@@ -12660,7 +12660,8 @@ def write_page(path, text, force, inputs):
     if not os.path.isdir(folder):
         raise EvalError(f"--html {shell_word(path)}: there is no folder {shell_word(folder)}")
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced
-        raise EvalError(f"--html {shell_word(path)} exists and is not a regular file; give another file name")
+        raise EvalError(f"--html {shell_word(path)} is {what_is_there(path) or 'not a regular file'}, never replaced; "
+                        "give another file name")
     if os.path.lexists(path) and not force:
         raise EvalError(f"{shell_word(path)} exists; add --force to replace it, or give another file name")
     if os.path.lexists(path) and not is_page(path):
