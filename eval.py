@@ -3655,7 +3655,7 @@ class ChatClient:
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
-        self.counts_refused, self.noting = frozenset(), threading.Lock()   # token fields said to be no count (no_count)
+        self.counts_refused, self.noting = frozenset(), threading.Lock()   # token and duration fields said to be none (no_count)
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -3843,15 +3843,20 @@ class ChatClient:
 
     def no_count(self, key, value):
         """None for a figure the server sent that cannot be one ("12" tokens, -1000000 tokens, 2.5
-        tokens): kept out of the figures, and a count said once per field, with what was sent, so
-        that totals short of it are not read as whole."""
+        tokens, a duration below 0): kept out of the figures, and a count or duration said once per
+        field, with what was sent, so that totals and rates short of it are not read as whole."""
         if key in COUNT_FIELDS:
-            with self.noting:
-                said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
-            if not said:
-                shown = self.scrub(json_text(value))   # (text, or a list of it, may hold the key a server echoed)
-                warn(f"note: {self.host} sent {self.count_names.get(key, key)} {on_one_line(shown, 40)}, which is no "
-                     f"count (a whole number of 0 or more): kept out of the token figures ({key}), as are any more like it")
+            sent, what, figures = self.count_names.get(key, key), "count (a whole number of 0 or more)", "token figures"
+        elif key.endswith("_duration_ns"):   # a server's duration: nanoseconds (Ollama's time.Duration, an int64)
+            sent, what, figures = key[:-len("_ns")], "duration (nanoseconds, 0 to 2^53)", "speed figures"
+        else:
+            return None
+        with self.noting:
+            said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
+        if not said:
+            shown = self.scrub(json_text(value))   # (text, or a list of it, may hold the key a server echoed)
+            warn(f"note: {self.host} sent {sent} {on_one_line(shown, 40)}, which is no {what}: kept out of the "
+                 f"{figures} ({key}), as are any more like it")
         return None
 
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):

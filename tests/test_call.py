@@ -1714,8 +1714,12 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     # a duration from the server below 0 (api/types.go Metrics: time.Duration, a signed int64) or past
     # 2^53 ns is no measure: kept out of the speed figures, the run file readable
     fake.extra_fields = {"eval_duration": -456789012, "total_duration": 1e300}
-    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "slow.json")[0] == 0
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "slow.json")
+    assert code == 0, err
     assert {(r["eval_duration_ns"], r["total_duration_ns"]) for r in load_json("slow.json")["results"]} == {(None, None)}
+    # (seventeenth attack) noted once each, as a count is: they were dropped in silence
+    assert err.count("note: ") == 2 and "sent eval_duration -456789012, which is no duration" in err, err
+    assert "sent total_duration 1e+300, which is no duration" in err, err
     code, out, err = cli("report", "slow.json", "--json")
     assert code == 0 and json.loads(out)["speed"]["generation_tokens_per_s"] is None, err
 
