@@ -3214,6 +3214,12 @@ def names_label(text, label):
     return re.search(r"(?<!\w)" + re.escape(fold(label)) + r"(?!\w)", fold(text)) is not None
 
 
+def named_labels(labels, shown=10):
+    """Labels in a message: each on one line and cut at 60 characters, the first `shown` of them (a 5 MB
+    label was printed whole)."""
+    return ", ".join(on_one_line(l, 60) for l in labels[:shown]) + (f" and {len(labels) - shown} more" if len(labels) > shown else "")
+
+
 def label_mismatch(labels, split_path, prompt_text, prompt_path):
     """A warning when a prompt looks written for another label set: labels of the split it never
     names, and labels of its own set (prompt_labels_path) it names that the split lacks. A prompt
@@ -3233,9 +3239,9 @@ def label_mismatch(labels, split_path, prompt_text, prompt_path):
         return None
     said = []
     if missing:
-        said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {', '.join(map(on_one_line, missing))} of {shell_word(labels_path)}")
+        said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {named_labels(missing)} of {shell_word(labels_path)}")
     if extra:
-        said.append(f"names {', '.join(map(on_one_line, extra))}, {'a label' if len(extra) == 1 else 'labels'} {shell_word(labels_path)} does not have")
+        said.append(f"names {named_labels(extra)}, {'a label' if len(extra) == 1 else 'labels'} {shell_word(labels_path)} does not have")
     return inert(f"warning: {shell_word(prompt_path)} {', and '.join(said)}; is it the prompt for this split? "
                  f"(--prompt PATH, or put one in {shell_word(prompts_home(split_path) + os.sep)})")
 
