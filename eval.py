@@ -126,7 +126,7 @@ OLLAMA_OPTIONS = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "
 # loaded runner's (server/sched.go needsReload), so the judge's calls carry the run's, or each
 # judge call after a case would pay a reload, and the next case another. num_ctx is pinned apart.
 RUNNER_OPTIONS = ("num_batch", "num_gpu", "main_gpu", "use_mmap", "num_thread", "draft_num_predict")
-ENTRY_TEXT = 200   # characters kept of each value of a /v1/models entry: identity, not a dump
+ENTRY_TEXT = 200   # characters kept of each value of a /v1/models entry or /api/tags identity: identity, not a dump
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
@@ -3988,7 +3988,8 @@ class OllamaClient(ChatClient):
         details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
         found = (entry.get("digest"), details.get("family"), details.get("parameter_size"),
                  details.get("quantization_level"))
-        return {k: self.scrub(v) if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
+        # cut as a /v1/models entry's values are: a 5 MB "digest" made a 5 MB run file
+        return {k: self.scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "stream": False, "options": options, "messages": messages}

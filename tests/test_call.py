@@ -1738,3 +1738,12 @@ def test_a_temperature_of_minus_zero_is_zero(project, cli, fake):
     assert str(json.loads(cli("report", "z.json", "--json")[1])["config"]["temperature"]) == "0.0"
     Path("z.json").write_text(json.dumps(run))
     assert "T=-0" not in cli("report", "z.json")[1] + cli("runs", ".")[1]
+
+
+def test_a_huge_identity_value_from_api_tags_is_cut_as_a_v1_entrys_is(project, cli, fake):
+    """Issue 28, seventeenth attack (minor): a 5 MB digest in /api/tags was stored whole (a 5 MB run file),
+    while a /v1/models entry's values are cut at 200 characters."""
+    fake.digests = {"qwen2.5:7b": "a" * 5_000_000}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "r.json")
+    assert code == 0, err
+    assert load_json("r.json")["config"]["model_digest"] == "a" * evalpy.ENTRY_TEXT and os.path.getsize("r.json") < 100_000
