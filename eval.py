@@ -7976,7 +7976,8 @@ def paired_change(pairs, alpha, level_alpha=None):
         estimate, low, high = paired_difference(both, fixed, broken, len(pairs) - fixed - broken - both, z)
         return {"difference": {"estimate": estimate, "low": low, "high": high, "level": 1 - level_alpha,
                                "method": BINARY_METHOD},
-                "test": {"name": BINARY_TEST, "p": mcnemar_mid_p(fixed, broken)}, "unit": "case",
+                # no case decided on both sides tests nothing: no p (1.0 read as "surely no change")
+                "test": {"name": BINARY_TEST, "p": mcnemar_mid_p(fixed, broken) if pairs else None}, "unit": "case",
                 "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
     differences = [b / b_of - a / a_of for a, a_of, b, b_of in pairs]
     estimate, low, high, p = mean_difference(differences, level_alpha)

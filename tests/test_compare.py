@@ -901,3 +901,15 @@ def test_compare_says_a_subset_of_one_and_trial_seeds_in_words():
     assert evalpy.shown("subset", None) == "the whole split"
     assert evalpy.shown("context_sha", None) == "the split's own passages"
     assert evalpy.shown("format", None) == "none" and evalpy.shown("response_format", None) == "none"
+
+
+def test_a_compare_with_no_case_decided_in_both_runs_has_no_p(project, cli):
+    """Issue 28, seventeenth attack (minor): with no case decided on both sides, compare --json gave p 1.0,
+    read as "surely no change", where nothing was tested."""
+    from conftest import make_run, write_run
+    a = write_run("runs/a.json", make_run([("c1", "bug", None), ("c2", "bug", None)]))
+    b = write_run("runs/b.json", make_run([("c1", "bug", "bug"), ("c2", "bug", "acceso")], prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", a, b, "--json")
+    assert code == 0 and json.loads(out)["test"]["p"] is None, out
+    code, out, err = cli("compare", a, b)
+    assert code == 0 and "no case has a verdict in both runs" in out and "p = " not in out, out
