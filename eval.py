@@ -4148,7 +4148,8 @@ class OpenAIClient(ChatClient):
         data = self.post("/chat/completions", body, model)
         calls = {}
         try:
-            choice = data["choices"][0]
+            # the choice of index 0 (OpenAI numbers each choice; a server may list them in another order)
+            choice = next((c for c in data["choices"] if isinstance(c, dict) and c.get("index") == 0), data["choices"][0])
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
             content = message["content"]
             thinking = message.get("reasoning_content") or message.get("reasoning")

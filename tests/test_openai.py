@@ -372,9 +372,9 @@ def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(p
     assert any(line.startswith("Thinking never finished: 28 (dev-01,") for line in lines), out
 
 
-def serve_message(message, finish_reason="stop"):
-    """An OpenAI-compatible server on 127.0.0.1 that answers every chat with this message; returns
-    (server, the bodies it was sent)."""
+def serve_message(message, finish_reason="stop", before=()):
+    """An OpenAI-compatible server on 127.0.0.1 that answers every chat with this message (after the
+    choices `before`, listed first); returns (server, the bodies it was sent)."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     posts = []
@@ -396,7 +396,7 @@ def serve_message(message, finish_reason="stop"):
 
         def do_POST(self):
             posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.reply({"choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
+            self.reply({"choices": [*before, {"index": 0, "finish_reason": finish_reason, "message": message}],
                         "usage": {"prompt_tokens": 40, "completion_tokens": 8}})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Parts)
@@ -620,3 +620,16 @@ def test_the_api_key_never_leaks_in_any_json_escape_double_url_encoding_or_numer
              each(lambda c: f"&#{ord(c):03d};"), each(lambda c: f"&#x{ord(c):X};"), each(lambda c: f"&#X{ord(c):x};"),
              key.replace("'", "&#039;")}
     every_echo_is_scrubbed(cli, key, forms)
+
+
+def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli):
+    """Issue 28, seventeenth attack (minor): choices[0] was read by its place in the list, not its index."""
+    other = {"index": 1, "finish_reason": "stop", "message": {"role": "assistant", "content": "acceso"}}
+    server, posts = serve_message({"role": "assistant", "content": "bug"}, before=[other])
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 2,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    assert [r["response"] for r in load_json("runs/dev-v3.json")["results"]] == ["bug", "bug"]
