@@ -207,7 +207,7 @@ CHART_NAME = 190       # px for the names left of the bars
 CHART_ROW = 26         # px per bar, whisker and name
 CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
-DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
+DIFF_WORK = 5_000_000  # steps a word diff may take (difflib is about cubic on a repeated token); past them, unmarked
 
 # The significance level of every test a gate or a reading rests on (compare, power): the usual
 # 5%, one false alarm in twenty comparisons of two equal systems
@@ -12282,14 +12282,43 @@ PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("agent", agent
 PAGE_LAST = [("diagnosis", diagnosis_part)]   # after the failing cases: the page's last word, as the report's
 
 
+class DiffBudgetSpent(Exception):
+    """A word diff reached DIFF_WORK steps before it finished."""
+
+
+class BudgetedMatcher(difflib.SequenceMatcher):
+    """difflib's matcher, counting what each search for the longest match may visit (its inner loop
+    walks every place in b of every token of a in the range) before it searches: a budget no input
+    can overrun, where a cap on the tokens' product let 2,000 tokens of one repeated word take 22 s."""
+
+    def __init__(self, a, b, budget):
+        self.work, self.budget = 0, budget
+        super().__init__(None, a, b, autojunk=False)
+
+    def find_longest_match(self, alo=0, ahi=None, blo=0, bhi=None):
+        ahi, bhi = len(self.a) if ahi is None else ahi, len(self.b) if bhi is None else bhi
+        self.work += (ahi - alo) + (bhi - blo)   # the count below, and the match's extension, walk at most these
+        if self.work <= self.budget:
+            self.work += sum(len(self.b2j.get(x, ())) for x in itertools.islice(self.a, alo, ahi))
+        if self.work > self.budget:
+            raise DiffBudgetSpent
+        return super().find_longest_match(alo, ahi, blo, bhi)
+
+
+UNMARKED_NOTE = "Too long or too repetitive to compare word by word: both answers are shown unmarked."
+
+
 def marked_diff(old, new):
     """Two answers as HTML, each with the words the other lacks marked (<del> in the old one,
-    <ins> in the new); answers too long to weigh word by word are shown unmarked."""
+    <ins> in the new); answers whose diff would take more than DIFF_WORK steps are shown whole,
+    unmarked, and the new one's cell says so."""
     a, b = (re.findall(r"\s+|\w+|[^\w\s]", text or "") for text in (old, new))
-    if len(a) * len(b) > DIFF_WORK:
-        return pre(old), pre(new)
+    try:
+        opcodes = BudgetedMatcher(a, b, DIFF_WORK).get_opcodes()
+    except DiffBudgetSpent:
+        return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))
     left, right = [], []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         removed, added = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
         if op == "equal":
             left.append(removed)
