@@ -11576,8 +11576,9 @@ def length_bias(rows, human, check):
     rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
     labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
     n, quarters = len(rows), []
+    cuts = quarter_cuts([r[0] for r in rows])
     for q in range(4):
-        part = rows[q * n // 4:(q + 1) * n // 4]
+        part = rows[cuts[q]:cuts[q + 1]]
         people = [human[r[1], r[2], check] for r in part if human and (r[1], r[2], check) in human]
         quarters.append({"chars": [part[0][0], part[-1][0]] if part else None, "total": len(part),
                          "passed": sum(r[3]["pass"] for r in part),
@@ -11585,9 +11586,29 @@ def length_bias(rows, human, check):
     rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
     human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
     ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(labelled))
-    return {"answers": n, "quarters": quarters, "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
+    return {"answers": n, "quarters": quarters, "even": cuts == [q * n // 4 for q in range(5)], "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
             "human_spearman": human_rho, "human_spearman_ci": None if human_ci[0] is None else list(human_ci),
             "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), bool(labelled))}
+
+
+def quarter_cuts(lengths):
+    """Where the sorted lengths are cut into four quarters: at each quarter's share of the count,
+    moved to the nearer edge of the run of equal lengths it would fall in. Answers of one length
+    stay in one quarter (cut by case id, two quarters shared a length and showed a gradient that
+    was only the ids' order); the quarters are then uneven, and one may be empty."""
+    n = len(lengths)
+    cuts = [0]
+    for q in (1, 2, 3):
+        at = q * n // 4
+        if 0 < at < n and lengths[at - 1] == lengths[at]:
+            start, end = bisect.bisect_left(lengths, lengths[at]), bisect.bisect_right(lengths, lengths[at])
+            at = start if at - start < end - at else end
+        cuts.append(at)
+    return cuts + [n]
+
+
+def filled_quarters(quarters):
+    return [q for q in quarters if q["total"]]
 
 
 def rho_text(rho, low, high):
@@ -11606,9 +11627,12 @@ def length_reading(n, quarters, judge, people, labelled):
     (rho, low, high), (human_rho, human_low, human_high) = judge, people
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
+    short_q, long_q = filled_quarters(quarters)[0], filled_quarters(quarters)[-1]
+    if short_q is long_q:   # one length, every answer in one quarter: lengths, not verdicts, never change
+        return (f"every answer has the same length ({short_q['chars'][0]} characters): a length bias cannot be "
+                f"measured (the judge passes {count_percent(short_q['passed'], short_q['total'])})")
     if rho is None:
         return "every verdict is the same: length cannot sway what never changes"
-    short_q, long_q = quarters[0], quarters[-1]
     said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
             f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho_text(*judge)})")
     if labelled and human_rho is not None:
@@ -11688,14 +11712,19 @@ def format_audit(audit, config, run_path):
             out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, a failed "
                        "call, or votes that tied): the figures below leave them out")
         out.append(f"  Length: {v['reading']}")
-        if v["answers"] >= AUDIT_FEW:
+        if v["answers"] >= AUDIT_FEW and len(filled_quarters(v["quarters"])) > 1:
             people = any(q["human_total"] for q in v["quarters"])
             rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
             for label, q in zip(("shortest", "second", "third", "longest"), v["quarters"]):
+                if not q["total"]:   # its share of answers went to a neighbour with the same length
+                    rows.append([label, "-", "-"] + (["-"] if people else []))
+                    continue
                 rows.append([label, f"{q['chars'][0]}–{q['chars'][1]}", count_percent(q["passed"], q["total"])]
                             + ([count_percent(q["human_passed"], q["human_total"]) if q["human_total"] else "-"]
                                if people else []))
             out += ["  " + line for line in table(rows, align_right_from=99)]
+            if not v["even"]:
+                out.append("    (answers of one length stay in one quarter: the quarters are uneven)")
         for model, r in a["judges"].items():
             same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
             out.append(f"  Judge {on_one_line(model)}: passes {count_percent(r['passed'], r['total'])}{same}")

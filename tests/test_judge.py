@@ -671,9 +671,9 @@ def test_the_family_note_uses_the_family_the_server_reports(project, judged_spli
 AUDIT_JUDGES = ("qwen2.5:7b", "llama3.1:8b")
 
 
-def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20):
-    """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge,
-    vote) says each vote. Written as runs/audited.json; returns its path."""
+def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20, length=lambda i: 10 * i):
+    """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200), or length(i)
+    characters; passes(i, judge, vote) says each vote. Written as runs/audited.json; returns its path."""
     from conftest import make_run, write_run
     votes = votes or 1
     cases = []
@@ -681,7 +681,7 @@ def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b",
         case_votes = [{"check": "answers", "model": judge, "vote": v, "seed": 41 + v, "pass": passes(i, judge, v),
                        "reason": "r", "raw": "{}", "error": None, "prompt_tokens": 10, "completion_tokens": 3}
                       for judge in judges for v in range(1, votes + 1)]
-        cases.append({"id": f"a{i:02d}", "response": "x" * (10 * i), "judges": case_votes,
+        cases.append({"id": f"a{i:02d}", "response": "x" * length(i), "judges": case_votes,
                       "checks": [{"name": "answers", "type": "judge", "value": CRITERION, "blocking": True}]})
     return write_run("runs/audited.json", make_run(cases, labels=None, model=model, judge={
         "models": list(judges), "votes": votes, "temperature": 0.7 if votes > 1 else 0.0, "seed": 42,
@@ -708,6 +708,26 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
     assert audit["checks"]["answers"]["verbosity"]["spearman"] == pytest.approx(0.8671099695241199)
     rho = spearmanr(range(20), [i > 10 for i in range(1, 21)])[0]
     assert audit["checks"]["answers"]["verbosity"]["spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9)
+
+
+def test_answers_of_one_length_say_so_and_tied_lengths_stay_in_one_quarter(project, cli):
+    """Answers all 18 characters long, verdicts half pass: it is the lengths that never change (the
+    audit said "every verdict is the same"), and no table cuts one length into quarters by case id."""
+    run = audited_run(lambda i, judge, vote: i % 2 == 0, length=lambda i: 18)
+    out = cli("judge", run, "--audit")[1]
+    assert ("  Length: every answer has the same length (18 characters): a length bias cannot be measured "
+            "(the judge passes 10/20 = 50%)") in out.splitlines()
+    assert "every verdict is the same" not in out and "18–18" not in out and "shortest" not in out
+    # lengths in threes (10, 10, 10, 20, ...): by position the quarters were 10–20, 20–40, 40–50, 60–70
+    run = audited_run(lambda i, judge, vote: i > 10, length=lambda i: 10 * ((i - 1) // 3 + 1))
+    lines = cli("judge", run, "--audit")[1].splitlines()
+    start = next(n for n, line in enumerate(lines) if line.split()[:1] == ["quarter"])
+    assert [line.split() for line in lines[start + 1:start + 6]] == [
+        ["shortest", "10–20", "0/6", "=", "0%"], ["second", "30–30", "0/3", "=", "0%"],
+        ["third", "40–50", "5/6", "=", "83%"], ["longest", "60–70", "5/5", "=", "100%"],
+        ["(answers", "of", "one", "length", "stay", "in", "one", "quarter:", "the", "quarters", "are", "uneven)"]]
+    same = audited_run(lambda i, judge, vote: True)
+    assert "  Length: every verdict is the same: length cannot sway what never changes" in cli("judge", same, "--audit")[1]
 
 
 def bonett_wright(rho, n):
