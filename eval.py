@@ -8618,6 +8618,16 @@ def rows_run(config, s):
             "rule": rule_text(s["weighted"]) if s["weighted"] else None}
 
 
+def rescored_text(run, code=str):
+    """report --checks SPLIT: every view says the figures come from the split's checks now, not the
+    run's (the text view's "Scored with ... from SPLIT"; a markdown comment or a page said nothing,
+    and passed rescored figures off as the run's). None when the run's own checks scored it."""
+    if run["checks_from"] == "the run file":
+        return None
+    return (f"Scored with the checks {code(run['checks_from'])} defines now ({plural(len(run['checks']), 'check')}; "
+            f"checks sha {run['checks_sha']}), not those stored in the run")
+
+
 def rows_labels(s):
     if "baseline" not in s:
         return None
@@ -9177,6 +9187,8 @@ def markdown_report(config, s, path):
            f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])}", ""]
     if problems["rerun"]:
         out += [f"> **{md_text(problems['rerun'])}**", ""]
+    if rescored_text(run):
+        out += [f"> **{rescored_text(run, md_code)}**", ""]
     if run["rule"]:
         out += [run["rule"], ""]
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
@@ -12101,6 +12113,7 @@ def report_page(path, run, cases, s, annotations):
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
     name = head["measure"].capitalize()
     warnings = [problems["rerun"]] if problems["rerun"] else []
+    warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
