@@ -1217,6 +1217,13 @@ def rate(part, whole):
     return part / whole if whole else None
 
 
+def agreeing_share(readable, asked):
+    """A verdict's certainty: the share of the votes asked that give its most common answer. A vote
+    without a verdict (unreadable, cut, or a failed call) counts against it as a dissenting one does:
+    of three votes, one readable pass and two unreadable is a pass of certainty 1/3, never 1."""
+    return max(Counter(readable).values()) / asked if readable and asked else None
+
+
 
 # ---------------------------------------------------------------------------
 # 3. Records, declared once: the case, the check, the answer, the run config and the run file,
@@ -4683,7 +4690,7 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed, too_large, cut = {}, [], 0, 0, 0, 0
+        per_model, certainties, unreadable, failed, too_large, cut, split = {}, [], 0, 0, 0, 0, False
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
@@ -4692,11 +4699,13 @@ def judge_verdicts(votes):
             cut += sum(1 for v in model_votes if v.get("pass") is None and cut_vote(v))
             per_model[model] = majority(readable)
             if readable:
-                certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
+                certainties.append(agreeing_share(readable, len(model_votes)))
+                split = split or len(set(readable)) > 1   # votes that disagree, not votes that said nothing
         decided = [v for v in per_model.values() if v is not None]
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
-            "models": per_model, "certainty": min(certainties) if certainties else None,
+            "models": per_model, "certainty": min(certainties) if certainties else None, "split": split,
+            "votes": sum(map(len, models.values())),
             "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large,
             "cut": cut}
     return verdicts
@@ -4725,7 +4734,9 @@ def judge_summary(config, cases):
                                    if j.get("cut") and j["cut"] == j["unreadable"] else
                                    "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
-                    reasons.append(f"low certainty ({j['certainty']:.2f})")
+                    silent = j["unreadable"] + j["failed"]
+                    reasons.append(f"low certainty ({j['certainty']:.2f}"
+                                   + (f"; {silent} of {j['votes']} votes gave no verdict" if silent else "") + ")")
                 if j["disagree"]:
                     reasons.append("judges disagree")
                 if reasons:
@@ -10057,11 +10068,21 @@ def pairwise_reading(wins, losses, p, alpha):
     return f"{counts}: p = {p_value(p, alpha)}, could be chance"
 
 
+def pairwise_certainty(votes):
+    """A pair's certainty, as a judge check's: the least, over each judge model and order, of the
+    share of the votes asked that give its most common answer (a vote without one counts against)."""
+    by_side = {}
+    for v in votes:
+        by_side.setdefault((v["model"], v["order"]), []).append(v)
+    shares = [agreeing_share([v["winner"] for v in side if v.get("winner")], len(side)) for side in by_side.values()]
+    return min((x for x in shares if x is not None), default=None)
+
+
 def pairwise_figures(asked, alpha):
     """compare --pairwise, counted: wins each way, ties, position flips, pairs without a verdict
     (why), and the sign test on wins against losses."""
     outcomes = {"candidate": [], "baseline": [], "tie": [], "flip": []}
-    no_verdict, flips_by_model, decided_by_model = [], {}, {}
+    no_verdict, doubtful, flips_by_model, decided_by_model = [], [], {}, {}
     calls = [v for pair_votes in asked["votes"].values() for v in pair_votes]
     for pair in asked["pairs"]:
         votes = asked["votes"].get((pair["id"], pair["trial"]))
@@ -10074,6 +10095,9 @@ def pairwise_figures(asked, alpha):
             no_verdict.append({"id": pair["id"], "why": why})
         else:
             outcomes[outcome].append(pair["id"])
+            certainty = pairwise_certainty(votes)
+            if certainty is not None and certainty < LOW_CERTAINTY:
+                doubtful.append({"id": pair["id"], "outcome": outcome, "certainty": certainty})
     window = asked["judge"].get("num_ctx")
     filled = [pair["id"] for pair in asked["pairs"] if any(filled_window(v.get("prompt_tokens"), window)
                                                            for v in asked["votes"].get((pair["id"], pair["trial"]), []))]
@@ -10084,7 +10108,7 @@ def pairwise_figures(asked, alpha):
             "candidate_wins": outcomes["candidate"], "baseline_wins": outcomes["baseline"], "ties": outcomes["tie"],
             "flips": outcomes["flip"], "flip_rate": rate(len(outcomes["flip"]), decided),
             "flip_rate_by_model": {m: rate(flips_by_model[m], n) for m, n in decided_by_model.items()},
-            "no_verdict": no_verdict, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
+            "no_verdict": no_verdict, "doubtful": doubtful, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
             "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
             "calls": len(calls), "asked_now": asked["asked"], "failed_calls": sum(1 for v in calls if v.get("error")),
             "first_error": next((v["error"] for v in calls if v.get("error")), None),
@@ -10112,6 +10136,10 @@ def pairwise_lines(w):
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
                    + ", ".join(f"{on_one_line(n['id'])} ({on_one_line(n['why'])})" for n in w["no_verdict"]))
+    if w["doubtful"]:
+        out.append(f"  Doubtful verdicts ({len(w['doubtful'])}, counted; under certainty {LOW_CERTAINTY:g}, the share of "
+                   "the votes asked that agree, a vote without a verdict counting against it): "
+                   + ", ".join(f"{on_one_line(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"]))
     for key, label in UNANSWERED_BY.items():
         if w[key]:
             out.append(f"  Answered by {label} (not compared): {ids(w[key])}")
@@ -10132,6 +10160,8 @@ def pairwise_markdown(w):
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
             f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
             f"Sign test: {w['reading']}."] + [
+        f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
+        + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"])] * bool(w["doubtful"]) + [
         f"Answered by {label} (not compared): " + ", ".join(md_code(i) for i in w[key])
         for key, label in UNANSWERED_BY.items() if w[key]]
 
@@ -11689,7 +11719,7 @@ def vote_consistency(rows):
     def named(r):
         return trial_name(r[1], r[2], r[2] != 1)
     certain = [r for r in rows if r[3]["certainty"] is not None]
-    return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
+    return {"answers": len(rows), "split": [named(r) for r in rows if r[3]["split"]],
             "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 

@@ -193,6 +193,34 @@ def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake)
                                      "why": "low certainty (0.67)", "models": {"qwen2.5:7b": True}}]
 
 
+def test_votes_without_a_verdict_count_against_certainty(judged_split, cli, fake):
+    """From the seventeenth attack: votes pass, unreadable, unreadable gave a pass of certainty 1, not
+    listed as doubtful: a verdict resting on one vote of three. Certainty is the share of the votes
+    asked that agree, a vote without a verdict one that does not; in `run` and in `judge` alike."""
+    def decide(cid, model, seed):   # j01 pass + 2 unreadable, j02 fail + 2 unreadable, j03 pass, pass, unreadable
+        if cid in ("j01", "j02") and seed > 42 or cid == "j03" and seed == 44:
+            return "No sabría decir."
+        return verdict(cid != "j02")
+    judge_replies(fake, decide)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", 3, "--judge-temperature", "0.7")[0] == 0
+    expected = [{"id": "j01", "trial": 1, "check": "answers", "pass": True,
+                 "why": "low certainty (0.33; 2 of 3 votes gave no verdict)", "models": {"qwen2.5:7b": True}},
+                {"id": "j02", "trial": 1, "check": "answers", "pass": False,
+                 "why": "low certainty (0.33; 2 of 3 votes gave no verdict)", "models": {"qwen2.5:7b": False}},
+                {"id": "j03", "trial": 1, "check": "answers", "pass": True,
+                 "why": "low certainty (0.67; 1 of 3 votes gave no verdict)", "models": {"qwen2.5:7b": True}}]
+    assert json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])["judge"]["doubtful"] == expected
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", 3,
+                         "--judge-temperature", "0.7")
+    assert code == 0, err
+    assert "Doubtful verdicts, for a person to check (3):" in out
+    assert "  j01 · answers: low certainty (0.33; 2 of 3 votes gave no verdict)" in out.splitlines(), out
+    assert json.loads(cli("report", "runs/answers-dev-v1-judged.json", "--json")[1])["judge"]["doubtful"] == expected
+    # the audit counts them under certainty 0.8, not as votes that split
+    audit = cli("judge", "runs/answers-dev-v1.json", "--audit")[1]
+    assert "0/10 = 0% of answers split their votes; 3 under certainty 0.8 (already listed as doubtful): j01, j02, j03" in audit
+
+
 def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake):
     fake.models = ["qwen2.5:7b", "llama3.1:8b", "gemma2:9b"]
     # j04: qwen says pass, llama says fail -> no majority of two, open; j05: all three models, 2 to 1
