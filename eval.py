@@ -12386,6 +12386,8 @@ def marked_diff(old, new):
     unmarked, and the new one's cell says so."""
     a, b = (re.findall(r"\s+|\w+|[^\w\s]", text or "") for text in (old, new))
     try:
+        if len(a) + len(b) > DIFF_WORK:   # the first search alone walks them all: not worth building its index
+            raise DiffBudgetSpent
         opcodes = BudgetedMatcher(a, b, DIFF_WORK).get_opcodes()
     except DiffBudgetSpent:
         return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))

@@ -145,6 +145,14 @@ def test_a_word_diff_marks_only_what_changed_and_stays_text():
     assert "shown unmarked" in new and "<del>" not in new + old
 
 
+def test_answers_with_more_tokens_than_the_budget_are_not_indexed_at_all(monkeypatch):
+    """The first search for a match walks every token of both: past the budget, nothing is built."""
+    monkeypatch.setattr(evalpy, "DIFF_WORK", 100)
+    monkeypatch.setattr(evalpy, "BudgetedMatcher", None)   # building one would be a TypeError
+    old, new = evalpy.marked_diff("a b " * 13, "a c " * 13)   # 52 tokens each
+    assert old == f"<pre>{'a b ' * 13}</pre>" and "shown unmarked" in new
+
+
 def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project, cli, monkeypatch):
     """difflib is about cubic on a token repeated a thousand times, well inside any cap on the tokens'
     product ("x " * 1000 against "y " * 999 took 22 s a pair): what it weighs is counted, and past the
