@@ -11675,8 +11675,13 @@ def length_reading(n, quarters, judge, people, labelled):
                 f"measured (the judge passes {count_percent(short_q['passed'], short_q['total'])})")
     if rho is None:
         return "every verdict is the same: length cannot sway what never changes"
-    said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
-            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho_text(*judge)})")
+    long_rate, short_rate = (percent(rate(q["passed"], q["total"])) for q in (long_q, short_q))
+    if short_q is quarters[0] and long_q is quarters[-1]:
+        said = f"the judge passes {long_rate} of the longest quarter and {short_rate} of the shortest"
+    else:   # an end quarter is empty (its share went to a neighbour of the same length): name the lengths read
+        said = (f"the judge passes {long_rate} of the longest answers ({long_q['chars'][0]}–{long_q['chars'][1]} "
+                f"characters) and {short_rate} of the shortest ({short_q['chars'][0]}–{short_q['chars'][1]})")
+    said += f" (Spearman {rho_text(*judge)})"
     if labelled and human_rho is not None:
         # A gap is claimed only where the two intervals do not overlap. Cautious (the correlations
         # share answers, so their difference varies less than the two intervals suggest) and simple

@@ -756,6 +756,16 @@ def test_answers_of_one_length_say_so_and_tied_lengths_stay_in_one_quarter(proje
         ["(answers", "of", "one", "length", "stay", "in", "one", "quarter:", "the", "quarters", "are", "uneven)"]]
     same = audited_run(lambda i, judge, vote: True)
     assert "  Length: every verdict is the same: length cannot sway what never changes" in cli("judge", same, "--audit")[1]
+    # 14 answers of 10 characters, 6 of 20: the shortest quarter's share went to the second, and the
+    # reading names the lengths it compares, never "the shortest quarter" of an empty row
+    run = audited_run(lambda i, judge, vote: i in (3, 9, 15, 16, 17, 18), length=lambda i: 10 if i <= 14 else 20)
+    lines = cli("judge", run, "--audit")[1].splitlines()
+    assert any(line.startswith("  Length: the judge passes 67% of the longest answers (20–20 characters) and 14% of "
+                               "the shortest (10–10) (Spearman +0.52, 95% CI +0.07 to +0.80)") for line in lines), lines
+    start = next(n for n, line in enumerate(lines) if line.split()[:1] == ["quarter"])
+    assert [line.split() for line in lines[start + 1:start + 5]] == [
+        ["shortest", "-", "-"], ["second", "10–10", "2/14", "=", "14%"], ["third", "-", "-"],
+        ["longest", "20–20", "4/6", "=", "67%"]]
 
 
 def bonett_wright(rho, n):
