@@ -207,7 +207,7 @@ CHART_NAME = 190       # px for the names left of the bars
 CHART_ROW = 26         # px per bar, whisker and name
 CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
-DIFF_WORK = 4_000_000  # token pairs a word diff may weigh (difflib is quadratic); longer answers go unmarked
+DIFF_WORK = 5_000_000  # steps a word diff may take (difflib is about cubic on a repeated token); past them, unmarked
 
 # The significance level of every test a gate or a reading rests on (compare, power): the usual
 # 5%, one false alarm in twenty comparisons of two equal systems
@@ -1217,6 +1217,13 @@ def majority(votes, tie=None):
 
 def rate(part, whole):
     return part / whole if whole else None
+
+
+def agreeing_share(readable, asked):
+    """A verdict's certainty: the share of the votes asked that give its most common answer. A vote
+    without a verdict (unreadable, cut, or a failed call) counts against it as a dissenting one does:
+    of three votes, one readable pass and two unreadable is a pass of certainty 1/3, never 1."""
+    return max(Counter(readable).values()) / asked if readable and asked else None
 
 
 
@@ -4735,7 +4742,7 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed, too_large, cut = {}, [], 0, 0, 0, 0
+        per_model, certainties, unreadable, failed, too_large, cut, split = {}, [], 0, 0, 0, 0, False
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
@@ -4744,11 +4751,13 @@ def judge_verdicts(votes):
             cut += sum(1 for v in model_votes if v.get("pass") is None and cut_vote(v))
             per_model[model] = majority(readable)
             if readable:
-                certainties.append(max(sum(readable), len(readable) - sum(readable)) / len(readable))
+                certainties.append(agreeing_share(readable, len(model_votes)))
+                split = split or len(set(readable)) > 1   # votes that disagree, not votes that said nothing
         decided = [v for v in per_model.values() if v is not None]
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
-            "models": per_model, "certainty": min(certainties) if certainties else None,
+            "models": per_model, "certainty": min(certainties) if certainties else None, "split": split,
+            "votes": sum(map(len, models.values())),
             "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large,
             "cut": cut}
     return verdicts
@@ -4777,7 +4786,9 @@ def judge_summary(config, cases):
                                    if j.get("cut") and j["cut"] == j["unreadable"] else
                                    "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
-                    reasons.append(f"low certainty ({j['certainty']:.2f})")
+                    silent = j["unreadable"] + j["failed"]
+                    reasons.append(f"low certainty ({j['certainty']:.2f}"
+                                   + (f"; {silent} of {j['votes']} votes gave no verdict" if silent else "") + ")")
                 if j["disagree"]:
                     reasons.append("judges disagree")
                 if reasons:
@@ -8682,6 +8693,16 @@ def rows_run(config, s):
             "rule": rule_text(s["weighted"]) if s["weighted"] else None}
 
 
+def rescored_text(run, code=str):
+    """report --checks SPLIT: every view says the figures come from the split's checks now, not the
+    run's (the text view's "Scored with ... from SPLIT"; a markdown comment or a page said nothing,
+    and passed rescored figures off as the run's). None when the run's own checks scored it."""
+    if run["checks_from"] == "the run file":
+        return None
+    return (f"Scored with the checks {code(run['checks_from'])} defines now ({plural(len(run['checks']), 'check')}; "
+            f"checks sha {run['checks_sha']}), not those stored in the run")
+
+
 def rows_labels(s):
     if "baseline" not in s:
         return None
@@ -9241,6 +9262,8 @@ def markdown_report(config, s, path):
            f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])}", ""]
     if problems["rerun"]:
         out += [f"> **{md_text(problems['rerun'])}**", ""]
+    if rescored_text(run):
+        out += [f"> **{rescored_text(run, md_code)}**", ""]
     if run["rule"]:
         out += [run["rule"], ""]
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
@@ -10111,11 +10134,21 @@ def pairwise_reading(wins, losses, p, alpha):
     return f"{counts}: p = {p_value(p, alpha)}, could be chance"
 
 
+def pairwise_certainty(votes):
+    """A pair's certainty, as a judge check's: the least, over each judge model and order, of the
+    share of the votes asked that give its most common answer (a vote without one counts against)."""
+    by_side = {}
+    for v in votes:
+        by_side.setdefault((v["model"], v["order"]), []).append(v)
+    shares = [agreeing_share([v["winner"] for v in side if v.get("winner")], len(side)) for side in by_side.values()]
+    return min((x for x in shares if x is not None), default=None)
+
+
 def pairwise_figures(asked, alpha):
     """compare --pairwise, counted: wins each way, ties, position flips, pairs without a verdict
     (why), and the sign test on wins against losses."""
     outcomes = {"candidate": [], "baseline": [], "tie": [], "flip": []}
-    no_verdict, flips_by_model, decided_by_model = [], {}, {}
+    no_verdict, doubtful, flips_by_model, decided_by_model = [], [], {}, {}
     calls = [v for pair_votes in asked["votes"].values() for v in pair_votes]
     for pair in asked["pairs"]:
         votes = asked["votes"].get((pair["id"], pair["trial"]))
@@ -10128,6 +10161,9 @@ def pairwise_figures(asked, alpha):
             no_verdict.append({"id": pair["id"], "why": why})
         else:
             outcomes[outcome].append(pair["id"])
+            certainty = pairwise_certainty(votes)
+            if certainty is not None and certainty < LOW_CERTAINTY:
+                doubtful.append({"id": pair["id"], "outcome": outcome, "certainty": certainty})
     window = asked["judge"].get("num_ctx")
     filled = [pair["id"] for pair in asked["pairs"] if any(filled_window(v.get("prompt_tokens"), window)
                                                            for v in asked["votes"].get((pair["id"], pair["trial"]), []))]
@@ -10138,7 +10174,7 @@ def pairwise_figures(asked, alpha):
             "candidate_wins": outcomes["candidate"], "baseline_wins": outcomes["baseline"], "ties": outcomes["tie"],
             "flips": outcomes["flip"], "flip_rate": rate(len(outcomes["flip"]), decided),
             "flip_rate_by_model": {m: rate(flips_by_model[m], n) for m, n in decided_by_model.items()},
-            "no_verdict": no_verdict, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
+            "no_verdict": no_verdict, "doubtful": doubtful, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
             "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
             "calls": len(calls), "asked_now": asked["asked"], "failed_calls": sum(1 for v in calls if v.get("error")),
             "first_error": next((v["error"] for v in calls if v.get("error")), None),
@@ -10166,6 +10202,10 @@ def pairwise_lines(w):
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
                    + ", ".join(f"{on_one_line(n['id'])} ({on_one_line(n['why'])})" for n in w["no_verdict"]))
+    if w["doubtful"]:
+        out.append(f"  Doubtful verdicts ({len(w['doubtful'])}, counted; under certainty {LOW_CERTAINTY:g}, the share of "
+                   "the votes asked that agree, a vote without a verdict counting against it): "
+                   + ", ".join(f"{on_one_line(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"]))
     for key, label in UNANSWERED_BY.items():
         if w[key]:
             out.append(f"  Answered by {label} (not compared): {ids(w[key])}")
@@ -10186,6 +10226,8 @@ def pairwise_markdown(w):
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
             f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
             f"Sign test: {w['reading']}."] + [
+        f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
+        + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"])] * bool(w["doubtful"]) + [
         f"Answered by {label} (not compared): " + ", ".join(md_code(i) for i in w[key])
         for key, label in UNANSWERED_BY.items() if w[key]]
 
@@ -11639,8 +11681,9 @@ def length_bias(rows, human, check):
     rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
     labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
     n, quarters = len(rows), []
+    cuts = quarter_cuts([r[0] for r in rows])
     for q in range(4):
-        part = rows[q * n // 4:(q + 1) * n // 4]
+        part = rows[cuts[q]:cuts[q + 1]]
         people = [human[r[1], r[2], check] for r in part if human and (r[1], r[2], check) in human]
         quarters.append({"chars": [part[0][0], part[-1][0]] if part else None, "total": len(part),
                          "passed": sum(r[3]["pass"] for r in part),
@@ -11648,9 +11691,29 @@ def length_bias(rows, human, check):
     rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
     human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
     ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(labelled))
-    return {"answers": n, "quarters": quarters, "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
+    return {"answers": n, "quarters": quarters, "even": cuts == [q * n // 4 for q in range(5)], "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
             "human_spearman": human_rho, "human_spearman_ci": None if human_ci[0] is None else list(human_ci),
             "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), bool(labelled))}
+
+
+def quarter_cuts(lengths):
+    """Where the sorted lengths are cut into four quarters: at each quarter's share of the count,
+    moved to the nearer edge of the run of equal lengths it would fall in. Answers of one length
+    stay in one quarter (cut by case id, two quarters shared a length and showed a gradient that
+    was only the ids' order); the quarters are then uneven, and one may be empty."""
+    n = len(lengths)
+    cuts = [0]
+    for q in (1, 2, 3):
+        at = q * n // 4
+        if 0 < at < n and lengths[at - 1] == lengths[at]:
+            start, end = bisect.bisect_left(lengths, lengths[at]), bisect.bisect_right(lengths, lengths[at])
+            at = start if at - start < end - at else end
+        cuts.append(at)
+    return cuts + [n]
+
+
+def filled_quarters(quarters):
+    return [q for q in quarters if q["total"]]
 
 
 def rho_text(rho, low, high):
@@ -11669,11 +11732,19 @@ def length_reading(n, quarters, judge, people, labelled):
     (rho, low, high), (human_rho, human_low, human_high) = judge, people
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
+    short_q, long_q = filled_quarters(quarters)[0], filled_quarters(quarters)[-1]
+    if short_q is long_q:   # one length, every answer in one quarter: lengths, not verdicts, never change
+        return (f"every answer has the same length ({short_q['chars'][0]} characters): a length bias cannot be "
+                f"measured (the judge passes {count_percent(short_q['passed'], short_q['total'])})")
     if rho is None:
         return "every verdict is the same: length cannot sway what never changes"
-    short_q, long_q = quarters[0], quarters[-1]
-    said = (f"the judge passes {percent(rate(long_q['passed'], long_q['total']))} of the longest quarter and "
-            f"{percent(rate(short_q['passed'], short_q['total']))} of the shortest (Spearman {rho_text(*judge)})")
+    long_rate, short_rate = (percent(rate(q["passed"], q["total"])) for q in (long_q, short_q))
+    if short_q is quarters[0] and long_q is quarters[-1]:
+        said = f"the judge passes {long_rate} of the longest quarter and {short_rate} of the shortest"
+    else:   # an end quarter is empty (its share went to a neighbour of the same length): name the lengths read
+        said = (f"the judge passes {long_rate} of the longest answers ({long_q['chars'][0]}–{long_q['chars'][1]} "
+                f"characters) and {short_rate} of the shortest ({short_q['chars'][0]}–{short_q['chars'][1]})")
+    said += f" (Spearman {rho_text(*judge)})"
     if labelled and human_rho is not None:
         # A gap is claimed only where the two intervals do not overlap. Cautious (the correlations
         # share answers, so their difference varies less than the two intervals suggest) and simple
@@ -11716,7 +11787,7 @@ def vote_consistency(rows):
     def named(r):
         return trial_name(r[1], r[2], r[2] != 1)
     certain = [r for r in rows if r[3]["certainty"] is not None]
-    return {"answers": len(rows), "split": [named(r) for r in certain if r[3]["certainty"] < 1],
+    return {"answers": len(rows), "split": [named(r) for r in rows if r[3]["split"]],
             "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
@@ -11751,14 +11822,19 @@ def format_audit(audit, config, run_path):
             out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, a failed "
                        "call, or votes that tied): the figures below leave them out")
         out.append(f"  Length: {v['reading']}")
-        if v["answers"] >= AUDIT_FEW:
+        if v["answers"] >= AUDIT_FEW and len(filled_quarters(v["quarters"])) > 1:
             people = any(q["human_total"] for q in v["quarters"])
             rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
             for label, q in zip(("shortest", "second", "third", "longest"), v["quarters"]):
+                if not q["total"]:   # its share of answers went to a neighbour with the same length
+                    rows.append([label, "-", "-"] + (["-"] if people else []))
+                    continue
                 rows.append([label, f"{q['chars'][0]}–{q['chars'][1]}", count_percent(q["passed"], q["total"])]
                             + ([count_percent(q["human_passed"], q["human_total"]) if q["human_total"] else "-"]
                                if people else []))
             out += ["  " + line for line in table(rows, align_right_from=99)]
+            if not v["even"]:
+                out.append("    (answers of one length stay in one quarter: the quarters are uneven)")
         for model, r in a["judges"].items():
             same = " · same family as the judged model: it may go easy on it" if r["same_family"] else ""
             out.append(f"  Judge {on_one_line(model)}: passes {count_percent(r['passed'], r['total'])}{same}")
@@ -12135,6 +12211,7 @@ def report_page(path, run, cases, s, annotations):
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
     name = head["measure"].capitalize()
     warnings = [problems["rerun"]] if problems["rerun"] else []
+    warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
@@ -12345,14 +12422,45 @@ PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("agent", agent
 PAGE_LAST = [("diagnosis", diagnosis_part)]   # after the failing cases: the page's last word, as the report's
 
 
+class DiffBudgetSpent(Exception):
+    """A word diff reached DIFF_WORK steps before it finished."""
+
+
+class BudgetedMatcher(difflib.SequenceMatcher):
+    """difflib's matcher, counting what each search for the longest match may visit (its inner loop
+    walks every place in b of every token of a in the range) before it searches: a budget no input
+    can overrun, where a cap on the tokens' product let 2,000 tokens of one repeated word take 22 s."""
+
+    def __init__(self, a, b, budget):
+        self.work, self.budget = 0, budget
+        super().__init__(None, a, b, autojunk=False)
+
+    def find_longest_match(self, alo=0, ahi=None, blo=0, bhi=None):
+        ahi, bhi = len(self.a) if ahi is None else ahi, len(self.b) if bhi is None else bhi
+        self.work += (ahi - alo) + (bhi - blo)   # the count below, and the match's extension, walk at most these
+        if self.work <= self.budget:
+            self.work += sum(len(self.b2j.get(x, ())) for x in itertools.islice(self.a, alo, ahi))
+        if self.work > self.budget:
+            raise DiffBudgetSpent
+        return super().find_longest_match(alo, ahi, blo, bhi)
+
+
+UNMARKED_NOTE = "Too long or too repetitive to compare word by word: both answers are shown unmarked."
+
+
 def marked_diff(old, new):
     """Two answers as HTML, each with the words the other lacks marked (<del> in the old one,
-    <ins> in the new); answers too long to weigh word by word are shown unmarked."""
+    <ins> in the new); answers whose diff would take more than DIFF_WORK steps are shown whole,
+    unmarked, and the new one's cell says so."""
     a, b = (re.findall(r"\s+|\w+|[^\w\s]", text or "") for text in (old, new))
-    if len(a) * len(b) > DIFF_WORK:
-        return pre(old), pre(new)
+    try:
+        if len(a) + len(b) > DIFF_WORK:   # the first search alone walks them all: not worth building its index
+            raise DiffBudgetSpent
+        opcodes = BudgetedMatcher(a, b, DIFF_WORK).get_opcodes()
+    except DiffBudgetSpent:
+        return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))
     left, right = [], []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         removed, added = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
         if op == "equal":
             left.append(removed)

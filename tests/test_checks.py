@@ -523,6 +523,23 @@ def test_a_new_threshold_rescores_without_a_model_call(weighted_set, project, cl
     assert before != after          # the threshold is part of what scored the run
 
 
+def test_every_view_of_a_rescored_report_says_whose_checks_scored_it(weighted_set, project, cli, fake):
+    """From the seventeenth attack: only the text view (and stderr, which CI does not post) said the
+    figures came from the split's checks now; a markdown comment or a page passed them off as the run's."""
+    fake.default_answer = lambda text: "Su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url)[0] == 0
+    run = "runs/orders-dev-v2.json"
+    sha = json.loads(cli("report", run, "--json", "--checks", weighted_set)[1])["checks_sha"][:8]
+    said = f"Scored with the checks {weighted_set} defines now (3 checks; checks sha {sha}), not those stored in the run"
+    code, out, err = cli("report", run, "--checks", weighted_set, "--markdown")
+    assert code == 0 and f"> **Scored with the checks `{weighted_set}` defines now (3 checks; checks sha {sha}), not " \
+        "those stored in the run**" in out.splitlines()
+    code, out, err = cli("report", run, "--checks", weighted_set, "--html", "rescored.html")
+    assert code == 0 and f"<li>{said}</li>" in Path("rescored.html").read_text(encoding="utf-8")
+    assert "defines now" not in cli("report", run, "--markdown")[1]   # the run's own checks: nothing to say
+    assert cli("report", run, "--html", "own.html")[0] == 0 and "defines now" not in Path("own.html").read_text(encoding="utf-8")
+
+
 def test_weights_without_a_threshold_are_shown_not_applied(free_text, project, cli):
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "weight": 1}]))

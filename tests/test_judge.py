@@ -193,6 +193,34 @@ def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake)
                                      "why": "low certainty (0.67)", "models": {"qwen2.5:7b": True}}]
 
 
+def test_votes_without_a_verdict_count_against_certainty(judged_split, cli, fake):
+    """From the seventeenth attack: votes pass, unreadable, unreadable gave a pass of certainty 1, not
+    listed as doubtful: a verdict resting on one vote of three. Certainty is the share of the votes
+    asked that agree, a vote without a verdict one that does not; in `run` and in `judge` alike."""
+    def decide(cid, model, seed):   # j01 pass + 2 unreadable, j02 fail + 2 unreadable, j03 pass, pass, unreadable
+        if cid in ("j01", "j02") and seed > 42 or cid == "j03" and seed == 44:
+            return "No sabría decir."
+        return verdict(cid != "j02")
+    judge_replies(fake, decide)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", 3, "--judge-temperature", "0.7")[0] == 0
+    expected = [{"id": "j01", "trial": 1, "check": "answers", "pass": True,
+                 "why": "low certainty (0.33; 2 of 3 votes gave no verdict)", "models": {"qwen2.5:7b": True}},
+                {"id": "j02", "trial": 1, "check": "answers", "pass": False,
+                 "why": "low certainty (0.33; 2 of 3 votes gave no verdict)", "models": {"qwen2.5:7b": False}},
+                {"id": "j03", "trial": 1, "check": "answers", "pass": True,
+                 "why": "low certainty (0.67; 1 of 3 votes gave no verdict)", "models": {"qwen2.5:7b": True}}]
+    assert json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])["judge"]["doubtful"] == expected
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", 3,
+                         "--judge-temperature", "0.7")
+    assert code == 0, err
+    assert "Doubtful verdicts, for a person to check (3):" in out
+    assert "  j01 · answers: low certainty (0.33; 2 of 3 votes gave no verdict)" in out.splitlines(), out
+    assert json.loads(cli("report", "runs/answers-dev-v1-judged.json", "--json")[1])["judge"]["doubtful"] == expected
+    # the audit counts them under certainty 0.8, not as votes that split
+    audit = cli("judge", "runs/answers-dev-v1.json", "--audit")[1]
+    assert "0/10 = 0% of answers split their votes; 3 under certainty 0.8 (already listed as doubtful): j01, j02, j03" in audit
+
+
 def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake):
     fake.models = ["qwen2.5:7b", "llama3.1:8b", "gemma2:9b"]
     # j04: qwen says pass, llama says fail -> no majority of two, open; j05: all three models, 2 to 1
@@ -677,9 +705,9 @@ def test_the_family_note_uses_the_family_the_server_reports(project, judged_spli
 AUDIT_JUDGES = ("qwen2.5:7b", "llama3.1:8b")
 
 
-def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20):
-    """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200); passes(i, judge,
-    vote) says each vote. Written as runs/audited.json; returns its path."""
+def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20, length=lambda i: 10 * i):
+    """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200), or length(i)
+    characters; passes(i, judge, vote) says each vote. Written as runs/audited.json; returns its path."""
     from conftest import make_run, write_run
     votes = votes or 1
     cases = []
@@ -687,7 +715,7 @@ def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b",
         case_votes = [{"check": "answers", "model": judge, "vote": v, "seed": 41 + v, "pass": passes(i, judge, v),
                        "reason": "r", "raw": "{}", "error": None, "prompt_tokens": 10, "completion_tokens": 3}
                       for judge in judges for v in range(1, votes + 1)]
-        cases.append({"id": f"a{i:02d}", "response": "x" * (10 * i), "judges": case_votes,
+        cases.append({"id": f"a{i:02d}", "response": "x" * length(i), "judges": case_votes,
                       "checks": [{"name": "answers", "type": "judge", "value": CRITERION, "blocking": True}]})
     return write_run("runs/audited.json", make_run(cases, labels=None, model=model, judge={
         "models": list(judges), "votes": votes, "temperature": 0.7 if votes > 1 else 0.0, "seed": 42,
@@ -714,6 +742,36 @@ def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
     assert audit["checks"]["answers"]["verbosity"]["spearman"] == pytest.approx(0.8671099695241199)
     rho = spearmanr(range(20), [i > 10 for i in range(1, 21)])[0]
     assert audit["checks"]["answers"]["verbosity"]["spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9)
+
+
+def test_answers_of_one_length_say_so_and_tied_lengths_stay_in_one_quarter(project, cli):
+    """Answers all 18 characters long, verdicts half pass: it is the lengths that never change (the
+    audit said "every verdict is the same"), and no table cuts one length into quarters by case id."""
+    run = audited_run(lambda i, judge, vote: i % 2 == 0, length=lambda i: 18)
+    out = cli("judge", run, "--audit")[1]
+    assert ("  Length: every answer has the same length (18 characters): a length bias cannot be measured "
+            "(the judge passes 10/20 = 50%)") in out.splitlines()
+    assert "every verdict is the same" not in out and "18–18" not in out and "shortest" not in out
+    # lengths in threes (10, 10, 10, 20, ...): by position the quarters were 10–20, 20–40, 40–50, 60–70
+    run = audited_run(lambda i, judge, vote: i > 10, length=lambda i: 10 * ((i - 1) // 3 + 1))
+    lines = cli("judge", run, "--audit")[1].splitlines()
+    start = next(n for n, line in enumerate(lines) if line.split()[:1] == ["quarter"])
+    assert [line.split() for line in lines[start + 1:start + 6]] == [
+        ["shortest", "10–20", "0/6", "=", "0%"], ["second", "30–30", "0/3", "=", "0%"],
+        ["third", "40–50", "5/6", "=", "83%"], ["longest", "60–70", "5/5", "=", "100%"],
+        ["(answers", "of", "one", "length", "stay", "in", "one", "quarter:", "the", "quarters", "are", "uneven)"]]
+    same = audited_run(lambda i, judge, vote: True)
+    assert "  Length: every verdict is the same: length cannot sway what never changes" in cli("judge", same, "--audit")[1]
+    # 14 answers of 10 characters, 6 of 20: the shortest quarter's share went to the second, and the
+    # reading names the lengths it compares, never "the shortest quarter" of an empty row
+    run = audited_run(lambda i, judge, vote: i in (3, 9, 15, 16, 17, 18), length=lambda i: 10 if i <= 14 else 20)
+    lines = cli("judge", run, "--audit")[1].splitlines()
+    assert any(line.startswith("  Length: the judge passes 67% of the longest answers (20–20 characters) and 14% of "
+                               "the shortest (10–10) (Spearman +0.52, 95% CI +0.07 to +0.80)") for line in lines), lines
+    start = next(n for n, line in enumerate(lines) if line.split()[:1] == ["quarter"])
+    assert [line.split() for line in lines[start + 1:start + 5]] == [
+        ["shortest", "-", "-"], ["second", "10–10", "2/14", "=", "14%"], ["third", "-", "-"],
+        ["longest", "20–20", "4/6", "=", "67%"]]
 
 
 def bonett_wright(rho, n):

@@ -2,6 +2,7 @@
 inert, and the file written atomically, never over one that exists without --force."""
 
 import base64
+import difflib
 import hashlib
 import json
 import os
@@ -139,7 +140,44 @@ def test_a_word_diff_marks_only_what_changed_and_stays_text():
     same = evalpy.marked_diff("same", "same")
     assert same == ("<pre>same</pre>", "<pre>same</pre>")
     long_old, long_new = "w " * 2100, "v " * 2100   # too long to weigh word by word: shown whole, unmarked
-    assert evalpy.marked_diff(long_old, long_new) == (f"<pre>{long_old}</pre>", f"<pre>{long_new}</pre>")
+    old, new = evalpy.marked_diff(long_old, long_new)
+    assert old == f"<pre>{long_old}</pre>" and new.startswith(f"<pre>{long_new}</pre>")
+    assert "shown unmarked" in new and "<del>" not in new + old
+
+
+def test_answers_with_more_tokens_than_the_budget_are_not_indexed_at_all(monkeypatch):
+    """The first search for a match walks every token of both: past the budget, nothing is built."""
+    monkeypatch.setattr(evalpy, "DIFF_WORK", 100)
+    monkeypatch.setattr(evalpy, "BudgetedMatcher", None)   # building one would be a TypeError
+    old, new = evalpy.marked_diff("a b " * 13, "a c " * 13)   # 52 tokens each
+    assert old == f"<pre>{'a b ' * 13}</pre>" and "shown unmarked" in new
+
+
+def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project, cli, monkeypatch):
+    """difflib is about cubic on a token repeated a thousand times, well inside any cap on the tokens'
+    product ("x " * 1000 against "y " * 999 took 22 s a pair): what it weighs is counted, and past the
+    budget the answers are shown whole, unmarked, with a note. 27 such cases, as the attack's repro."""
+    work = []
+    weigh = difflib.SequenceMatcher.find_longest_match
+
+    def counted(self, alo=0, ahi=None, blo=0, bhi=None):   # what difflib's inner loop may visit in this call
+        ahi, bhi = len(self.a) if ahi is None else ahi, len(self.b) if bhi is None else bhi
+        work.append((ahi - alo) + (bhi - blo) + sum(len(self.b2j.get(x, ())) for x in self.a[alo:ahi]))
+        if sum(work) > 40 * evalpy.DIFF_WORK:
+            raise RuntimeError("the word diff weighed past its budget")
+        return weigh(self, alo, ahi, blo, bhi)
+    monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
+    check = [{"name": "greets", "type": "contains", "value": "Hola", "blocking": True}]
+    old = [{"id": f"c{n:02d}", "response": f"Hola Lucía, pedido A-{n}. " + "x " * 985, "checks": check} for n in range(27)]
+    new = [dict(c, response="y " * 1000) for c in old]
+    a, b = (write_run(f"runs/{n}.json", make_run(cases, labels=None, prompt=f"prompts/{n}.txt"))
+            for n, cases in (("v1", old), ("v2", new)))
+    code, out, err = cli("compare", a, b, "--html", "loop.html")
+    assert code in (0, 1) and "wrote loop.html" in err
+    assert sum(work) <= 28 * evalpy.DIFF_WORK
+    text = Path("loop.html").read_text(encoding="utf-8")
+    assert text.count("shown unmarked") == 27 and "<del>" not in text and "<ins>" not in text
+    assert evalpy.marked_diff("the answer is bug", "the answer is acceso")[1] == "<pre>the answer is <ins>acceso</ins></pre>"
 
 
 # --- the pages

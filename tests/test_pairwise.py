@@ -166,6 +166,35 @@ def test_a_panel_with_votes_takes_each_judges_majority_then_the_panels(project, 
     assert len(seeds) == 9 and len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 6 * 3 * 3 * 2
 
 
+def test_a_pair_decided_by_one_readable_vote_of_three_is_doubtful(project, cli, fake):
+    """From the seventeenth attack: as a judge check's, a pairwise verdict resting on one readable vote
+    of three was counted with nothing said. It still counts; it is listed as doubtful, the votes
+    without a verdict counting against its certainty (the share of the votes asked that agree)."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        case, seed = a.split("[")[1].split("]")[0], body["options"]["seed"]
+        if case == "c01" and seed > 42 or case == "c02" and seed == 44:   # c01: 1 readable of 3, c02: 2 of 3
+            return "Las dos están bien, creo."
+        return verdict("A" if "pedido" in a else "B")
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "3",
+                         "--judge-temperature", "0.7", "--host", fake.url)
+    assert code == 0, err
+    assert "  Candidate wins (4): c01, c02, c03, c04" in out.splitlines()
+    assert ("  Doubtful verdicts (2, counted; under certainty 0.8, the share of the votes asked that agree, a vote "
+            "without a verdict counting against it): c01 (0.33), c02 (0.67)") in out.splitlines()
+    again = ("--judge-votes", "3", "--judge-temperature", "0.7")   # the stored comparison's judge
+    figures = json.loads(cli("compare", base, cand, "--pairwise", CRITERION, *again, "--json")[1])["pairwise"]
+    assert figures["doubtful"] == [{"id": "c01", "outcome": "candidate", "certainty": pytest.approx(1 / 3)},
+                                   {"id": "c02", "outcome": "candidate", "certainty": pytest.approx(2 / 3)}]
+    md = cli("compare", base, cand, "--pairwise", CRITERION, *again, "--markdown")[1]
+    assert "Doubtful verdicts (under certainty 0.8): `c01` (0.33), `c02` (0.67)" in md
+
+
 def test_cases_one_run_did_not_answer_are_named(project, cli, fake):
     base, cand = two_runs(IDS[:5], candidate_better=IDS[:5], baseline_better=())
     for path, cid in ((base, "c01"), (cand, "c02"), (base, "c03"), (cand, "c03")):
