@@ -131,6 +131,7 @@ DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
 MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
+MAX_VOTES = 1000                  # votes per judge model: past a thousand, agreement is measured, not improved
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
@@ -290,7 +291,7 @@ OPTIONS = (
                                         "candidate's); repeat it for a panel of judges", "each",
            metavar="M", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-votes",), CALLING, "ask each judge N times and take the majority (default 1); agreement below "
-                                        "0.8 is listed as doubtful", "count",
+                                        "0.8 is listed as doubtful", "votes",
            1,   # one vote: at temperature 0 more votes only repeat it
            metavar="N", group="judge checks and sampling", run_config=True, judge_call=True, recorded_as=("judge",)),
     Option(("--judge-temperature",), CALLING, "judge temperature (default 0; raise it so that --judge-votes sample, "
@@ -1876,13 +1877,18 @@ def config_problem(config, text_keys):
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
-    for key, least in (("votes", 1), ("num_ctx", 1), ("seed", -LARGEST_FIGURE)):   # counts: 2.0 votes is no count to ask
-        if judge is not None and judge.get(key) is not None and not (type(judge[key]) is int and least <= judge[key] <= LARGEST_FIGURE):
-            return f"config.judge.{key} must be a whole number" + (", 1 or more" if least == 1 else "")
+    # counts: 2.0 votes is no count to ask, 2^64 votes a call that never ends; a judge asks with a seed
+    for key, least, most, needed in (("votes", 1, MAX_VOTES, True), ("num_ctx", 1, LARGEST_FIGURE, False),
+                                     ("seed", -LARGEST_FIGURE, LARGEST_FIGURE, True)):
+        value = (judge or {}).get(key)
+        if judge is not None and (value is not None or needed and key in judge) \
+                and not (type(value) is int and least <= value <= most):
+            return f"config.judge.{key} must be a whole number" + (f" from 1 to {most}" if key == "votes" else
+                                                                  ", 1 or more" if least == 1 else "")
     if judge is not None and judge.get("temperature") is not None:
         judge["temperature"] += 0   # -0.0 is 0, as the run's own temperature
-    digests = (judge or {}).get("digests")   # prepare_judge: one per model, null where the server gave none
-    if digests is not None and not (type(digests) is list and len(digests) == len(judge["models"])
+    digests = (judge or {}).get("digests", [])   # prepare_judge: one per model, null where the server gave none
+    if "digests" in (judge or {}) and not (type(digests) is list and len(digests) == len(judge["models"])
                                     and all(d is None or type(d) is str for d in digests)):
         return "config.judge.digests must be a list of text or null, one for each of config.judge.models"
     cap = (judge or {}).get("num_predict")   # sent with every judge call: a whole number of tokens, or none
@@ -5387,6 +5393,11 @@ def abandon_journal(run_path, journal, lock, suffix=JOURNAL_SUFFIX):
         lock.release()
 
 
+# What a run is asked again from (a journal's header, or a finished run being completed): its own inputs
+# and server, each text
+RESUMED_KEYS = ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host", "labels")
+
+
 def read_journal(path, turns=None, where=None, begun=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
@@ -5409,8 +5420,7 @@ def read_journal(path, turns=None, where=None, begun=None):
         if isinstance(e, ValueError):   # a line that is no exact JSON: say why, as a judging's header does
             raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)})") from None
         raise EvalError(f"{shell_word(path)}: not a journal written by eval.py (bad first line)") from None
-    problem = config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host",
-                                    "labels")) or labels_problem(config["labels"])
+    problem = config_problem(config, RESUMED_KEYS) or labels_problem(config["labels"])
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
@@ -5976,6 +5986,9 @@ def answers_to_complete(run_path):
     had finished (they go on from there): what `run --resume` keeps when it completes a run whose
     calls failed. A run without errors has nothing to complete."""
     run = load_run(run_path)
+    problem = config_problem(dict(run["config"]), RESUMED_KEYS)   # what a completion asks with (its split, its host)
+    if problem:
+        raise EvalError(f"{shell_word(run_path)}: not a run eval.py can complete: {problem}")
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
     if len(done) == len(run["results"]):
         failed = any(v.get("error") for r in run["results"] for v in r.get("judges") or [])
@@ -13324,6 +13337,13 @@ def repeat_count(text):
     return count
 
 
+def vote_count(text):
+    count = positive_int(text)
+    if count > MAX_VOTES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_VOTES} votes per judge model")
+    return count
+
+
 def number_within(text, accepted, why):
     """A float argument that `accepted` takes (nan never is); otherwise argparse's error, `why`."""
     try:
@@ -13433,6 +13453,7 @@ class CommandLine(argparse.ArgumentParser):
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
     "text": {}, "seed": {"type": seed_number}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
+    "votes": {"type": vote_count},
     "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability},

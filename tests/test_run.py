@@ -2291,6 +2291,24 @@ def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_err
     assert [r["error"] for r in completed["results"]] == [None] * 28
 
 
+@pytest.mark.parametrize("key, value", [("host", 2.0), ("split_path", None), ("host", "<missing>")])
+def test_a_run_whose_split_or_host_is_no_text_is_refused_before_a_completion(project, cli, fake, key, value):
+    """Issue 28, seventeenth attack: a finished run with errors whose config.host was 2.0 (or split_path null,
+    or either missing) was read by report, but its completion ended in a traceback and left a journal
+    whose resume did the same. What a completion asks with is checked first, and named."""
+    run_with_errors(project, cli, fake)
+    run = load_json("runs/dev-v3.json")
+    if value == "<missing>":
+        del run["config"][key]
+    else:
+        run["config"][key] = value
+    Path("runs/dev-v3.json").write_text(json.dumps(run))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    said = f"config has no {key!r}" if value == "<missing>" else f"config.{key} must be a string"
+    assert code == 2 and err == f"error: runs/dev-v3.json: not a run eval.py can complete: {said}\n", err
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["dev-v3.json"]
+
+
 def test_two_completions_of_one_run_at_once_never_both_ask(project, cli, fake):
     """Issue 28, seventeenth attack: two `run --resume R` of a finished run with errors, started together,
     each began a completion (R-completed.json and R-completed-2.json) and asked every error twice. A

@@ -141,11 +141,15 @@ def edit(run, where, value):
     ("config.rerun_test", "yes", "config.rerun_test must be"),
     ("config.judge", {"models": "m"}, "config.judge must be null or an object whose models is a list"),
     # (seventeenth attack) a vote count of 2.0 or 2.5 was taken: report printed 2.5 votes, a resume a traceback
-    ("config.judge", {"models": ["m"], "votes": 2.0}, "config.judge.votes must be a whole number, 1 or more"),
-    ("config.judge", {"models": ["m"], "votes": 2.5}, "config.judge.votes must be a whole number, 1 or more"),
-    ("config.judge", {"models": ["m"], "votes": 0}, "config.judge.votes must be a whole number, 1 or more"),
+    ("config.judge", {"models": ["m"], "votes": 2.0}, "config.judge.votes must be a whole number from 1 to 1000"),
+    ("config.judge", {"models": ["m"], "votes": 2.5}, "config.judge.votes must be a whole number from 1 to 1000"),
+    ("config.judge", {"models": ["m"], "votes": 0}, "config.judge.votes must be a whole number from 1 to 1000"),
     ("config.judge", {"models": ["m"], "votes": 1, "seed": 4.2}, "config.judge.seed must be a whole number"),
     ("config.judge", {"models": ["m"], "votes": 1, "num_ctx": 1e9}, "config.judge.num_ctx must be a whole number, 1 or more"),
+    ("config.judge", {"models": ["m"], "votes": 2 ** 64}, "config.judge.votes must be a whole number from 1 to 1000"),
+    ("config.judge", {"models": ["m"], "votes": None}, "config.judge.votes must be a whole number from 1 to 1000"),
+    ("config.judge", {"models": ["m"], "votes": 1, "seed": None}, "config.judge.seed must be a whole number"),
+    ("config.judge", {"models": ["m"], "votes": 1, "digests": None}, "config.judge.digests must be a list"),
     ("config.repeat", 1_000_000_000_000, "config.repeat must be a whole number from 1 to 1000"),
     ("config.api", ["ollama"], "config.api must be one of ollama, openai"),
 ])
