@@ -5911,6 +5911,9 @@ def open_or_resume(args, held):
             and not os.path.lexists(args.resume + JOURNAL_SUFFIX):
         raise EvalError(f"{shell_word(args.resume)}: no such file (a name of compare --pairwise's, not a run's)")
     refuse_pairwise_journal(args.resume)
+    if args.resume.endswith(".lock"):   # a lock a run (or a killed judge) left: never read as a run file
+        raise EvalError(f"{shell_word(args.resume)} is the lock of {shell_word(args.resume[:-len('.lock')])} while "
+                        "eval.py writes it, not a run: give the run's own name")
     if args.resume.endswith(PAIRWISE_SUFFIX):   # never its journal read as a run's ("move the journal aside")
         if os.path.lexists(args.resume + JOURNAL_SUFFIX):
             refuse_pairwise_journal(args.resume + JOURNAL_SUFFIX)

@@ -2309,6 +2309,16 @@ def test_a_run_whose_split_or_host_is_no_text_is_refused_before_a_completion(pro
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["dev-v3.json"]
 
 
+def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
+    """Issue 28, seventeenth attack (minor): run --resume X.lock (left by a killed judge) said 'not a valid
+    run file: no "format"'."""
+    Path("runs").mkdir()
+    Path("runs/j.json.lock").write_text("12345")
+    code, out, err = cli("run", "--resume", "runs/j.json.lock")
+    assert code == 2 and err == ("error: runs/j.json.lock is the lock of runs/j.json while eval.py writes it, not a run: "
+                                 "give the run's own name\n"), err
+
+
 def test_two_completions_of_one_run_at_once_never_both_ask(project, cli, fake):
     """Issue 28, seventeenth attack: two `run --resume R` of a finished run with errors, started together,
     each began a completion (R-completed.json and R-completed-2.json) and asked every error twice. A
