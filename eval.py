@@ -3944,7 +3944,9 @@ class OllamaClient(ChatClient):
                 status, shown = None, None
             capabilities = shown.get("capabilities") if status == 200 and isinstance(shown, dict) else None
         if isinstance(capabilities, list):
-            self.capabilities[model] = [str(c) for c in capabilities]
+            # scrubbed as they come, as every text a server sends: a server that echoes the key among them
+            # had it printed by the refusal that names what the model can do
+            self.capabilities[model] = [self.scrub(str(c)) for c in capabilities]
         status, version, _ = self.get_json("/api/version")
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
@@ -6277,7 +6279,7 @@ def refuse_model(client, config, cases):
         # Ollama refuses tools to a model whose template has none: a 400 "does not support tools" on every
         # case (server/images.go CheckCapabilities, through routes.go scheduleRunner)
         raise EvalError(f"{on_one_line(config['model'])} cannot call tools on {on_one_line(config['host'])} (it can: "
-                        f"{', '.join(map(on_one_line, capabilities)) or 'nothing listed'}), and {shell_word(config['split_path'])} has cases with "
+                        f"{names_text(capabilities, empty='nothing listed')}), and {shell_word(config['split_path'])} has cases with "
                         "tools; Ollama would refuse every one. Pick a model that can (its capabilities list tools)")
     family = client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think in (True, False):

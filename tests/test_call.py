@@ -1360,6 +1360,18 @@ def test_what_a_server_says_of_itself_and_its_models_is_printed_inert(project, c
     assert code == 2 and "(it can: completion\\x1b[31m)" in err and "\x1b" not in err, err
 
 
+@pytest.mark.parametrize("split, given", [("dev", ["--think", "on"]), ("golden/agent/dev.jsonl", [])])
+def test_an_authorization_value_a_server_lists_among_capabilities_is_never_printed(project, cli, fake, split, given):
+    """Issue 28, eighteenth attack: a server listing an Authorization value among a model's capabilities had it
+    printed by the refusal naming what the model can do (--think, or a split with tools): capabilities are
+    scrubbed as they come, as every other text a server sends. (Over Ollama's API no key is sent, so the
+    server cannot know one to echo; a bearer token it holds is removed all the same.)"""
+    token = "Bearer sk-SECRETSECRET1234567"
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "capabilities": ["completion", token]}]}
+    code, out, err = cli("run", "--split", split, "--host", fake.url, *given, "--out", "runs/k.json")
+    assert code == 2 and "(it can: completion, Bearer [removed])" in err and "SECRET" not in out + err, err
+
+
 def test_a_resumed_run_names_a_new_server_version_inert(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--out", "runs/r.json")
