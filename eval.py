@@ -4771,10 +4771,11 @@ def judge_verdicts(votes):
     return verdicts
 
 
-def left_open_by_failed_call(trial):
-    """An answer without a verdict because a judge call failed (the server, not the judge): like
-    an answer that never came, it says nothing of the model, and judging again may decide it."""
-    return trial["correct"] is None and any(j["pass"] is None and j["failed"] for j in trial["judged"].values())
+def judge_call_failed(trial):
+    """An answer with a judge call that failed (the server, not the judge): like an answer that never
+    came, that vote says nothing of the model, and had it come it could have changed the verdict (one
+    readable pass beside a failed call of two is a tie the call could have made); judging again asks it."""
+    return any(j["failed"] for j in trial["judged"].values())
 
 
 def judge_summary(config, cases):
@@ -9727,11 +9728,11 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
                       else "finish the run (run --resume) or run again")]
-    judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if left_open_by_failed_call(t)})
+    judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if judge_call_failed(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
-                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), left without a "
-                   f"verdict (infrastructure, not the model); {again}"]
+                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), whose verdict it could "
+                   f"change (infrastructure, not the model); {again}"]
     if min_accuracy is not None and not s["scored"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read
@@ -9847,7 +9848,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     compared, rose, fell = [], [], []
     for a in a_cases:
         b = b_cases[a["id"]]
-        if any(t["error"] or left_open_by_failed_call(t) for c in (a, b) for t in c["trials"]):
+        if any(t["error"] or judge_call_failed(t) for c in (a, b) for t in c["trials"]):
             errored.append(a["id"])
         if a["correct"] is None or b["correct"] is None:
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing

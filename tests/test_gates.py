@@ -155,6 +155,31 @@ def test_report_gates_follow_compares_rules_for_cases_without_a_verdict(project,
     assert code == 2 and "gates not judged" in err
 
 
+def test_a_judge_call_that_failed_beside_a_readable_vote_stops_the_gates(project, cli):
+    """Issue 28, eighteenth attack: with --judge-votes 2 and every second call an HTTP 500, each verdict
+    rested on one vote of two (the failed one could have made it a tie) and the gates passed (exit 0) or
+    failed (exit 1) on them; the README says a gate over a judge call that failed exits 2."""
+    from conftest import make_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+
+    def votes(first):
+        ok = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": first, "reason": None, "raw": "x",
+              "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+        return [ok, dict(ok, **{"vote": 2, "seed": 43, "pass": None, "raw": None, "error": "HTTP 500: boom"})]
+
+    def run(first, **config):
+        return make_run([{"id": f"c{i}", "response": "r", "checks": check, "judges": votes(first)} for i in range(3)],
+                        labels=None, **config)
+    half = write_run("runs/half.json", run(True))
+    for v in load_json(half)["results"][0]["judges"][1:]:
+        assert v["pass"] is None and v["error"]
+    code, out, err = cli("report", half, "--min-accuracy", "1.0")
+    assert code == 2 and "a judge call failed on 3 cases (c0, c1, c2)" in err, err
+    worse = write_run("runs/worse.json", run(False, prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", half, worse, "--fail-on-regression")
+    assert code == 2 and "gates not judged" in err and "(c0, c1, c2)" in err, err
+
+
 def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli, fake):
     """Issue 26, item 6: 44 of 49 is 89.8%; against --min-accuracy 0.9 it fails and says 89.8%, with
     its Wilson interval beside it (checked against scipy), never 'accuracy 90% against a minimum of 90%'."""
