@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import evalpy, load_json, make_run, small_split, split_run, write_run
+from conftest import ROOT, evalpy, load_json, make_run, small_split, split_run, write_run
 
 
 def check(kind, value=None, **extra):
@@ -264,6 +264,29 @@ def test_checks_from_a_split_whose_case_asks_or_expects_otherwise_are_refused(pr
             f"error: --checks golden/edited.jsonl: case dev-02 has another {field} there than in the run; --checks brings "
             "a split's checks, never its questions or answers: run the split again\n"), err
     assert cli("report", dev_run, "--checks", "golden/dev.jsonl")[0] == 0
+
+
+def test_a_judge_check_asked_otherwise_is_never_scored_with_the_votes_of_before(project, cli):
+    """Issue 28, eighteenth attack: report --checks with a split whose judge check kept its name but asked
+    another criterion ("written in French") scored it with the stored votes on the old one (24/27, gate
+    passed), where judge --checks asks it anew. Refused, naming the case and check, with the judge command."""
+    import shutil
+    example = ROOT / "runs" / "example" / "support-dev-v1-judged.json"
+    shutil.copy(example, "run.json")
+    run = load_json("run.json")
+    Path("crit").mkdir()
+    cases = [json.loads(line) for line in (ROOT / run["config"]["split_path"]).read_text(encoding="utf-8").splitlines()]
+    (Path("crit") / "dev.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
+    stored = json.loads((ROOT / Path(run["config"]["split_path"]).parent / "checks.json").read_text(encoding="utf-8"))
+    for c in stored["checks"]:
+        if c["type"] == "judge":
+            c["value"] = "The answer is written entirely in French."
+            name = c.get("name")
+    (Path("crit") / "checks.json").write_text(json.dumps(stored), encoding="utf-8")
+    code, out, err = cli("report", "run.json", "--checks", "crit/dev.jsonl", "--min-accuracy", "0.3")
+    assert code == 2 and out == "" and err.startswith("error: --checks crit/dev.jsonl: case support-dev-01: its judge "
+                                                     f"check {name} asks otherwise there than"), err
+    assert "ask the judge it: python eval.py judge run.json" in err and "--checks crit/dev.jsonl" in err, err
 
 
 def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli):
