@@ -5418,6 +5418,17 @@ def abandon_journal(run_path, journal, lock, suffix=JOURNAL_SUFFIX):
 RESUMED_KEYS = ("model", "prompt", "prompt_sha", "split", "split_path", "split_sha", "host", "labels")
 
 
+def resumed_problem(config):
+    """What a run asked again (a journal's header, a finished run completed) must hold beyond what
+    report reads: its inputs and server as text, and its judge's votes, seed and temperature, which
+    each vote is asked with (report reads a judge without them; a resume would guess them)."""
+    problem = config_problem(config, RESUMED_KEYS)
+    if problem or config.get("judge") is None:
+        return problem
+    missing = next((k for k in ("votes", "seed", "temperature") if k not in config["judge"]), None)
+    return missing and f"config.judge has no {missing!r}, which its votes are asked with"
+
+
 def read_journal(path, turns=None, where=None, begun=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
@@ -5440,7 +5451,7 @@ def read_journal(path, turns=None, where=None, begun=None):
         if isinstance(e, ValueError):   # a line that is no exact JSON: say why, as a judging's header does
             raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)})") from None
         raise EvalError(f"{shell_word(path)}: not a journal written by eval.py (bad first line)") from None
-    problem = config_problem(config, RESUMED_KEYS) or labels_problem(config["labels"])
+    problem = resumed_problem(config) or labels_problem(config["labels"])
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
@@ -6009,7 +6020,7 @@ def answers_to_complete(run_path):
     had finished (they go on from there): what `run --resume` keeps when it completes a run whose
     calls failed. A run without errors has nothing to complete."""
     run = load_run(run_path)
-    problem = config_problem(dict(run["config"]), RESUMED_KEYS)   # what a completion asks with (its split, its host)
+    problem = resumed_problem(dict(run["config"]))   # what a completion asks with (its split, its host, its judge)
     if problem:
         raise EvalError(f"{shell_word(run_path)}: not a run eval.py can complete: {problem}")
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}

@@ -2291,20 +2291,26 @@ def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_err
     assert [r["error"] for r in completed["results"]] == [None] * 28
 
 
-@pytest.mark.parametrize("key, value", [("host", 2.0), ("split_path", None), ("host", "<missing>")])
+@pytest.mark.parametrize("key, value", [("host", 2.0), ("split_path", None), ("host", "<missing>"),
+                                        ("judge.votes", "<missing>"), ("judge.seed", "<missing>")])
 def test_a_run_whose_split_or_host_is_no_text_is_refused_before_a_completion(project, cli, fake, key, value):
     """Issue 28, seventeenth attack: a finished run with errors whose config.host was 2.0 (or split_path null,
     or either missing) was read by report, but its completion ended in a traceback and left a journal
     whose resume did the same. What a completion asks with is checked first, and named."""
     run_with_errors(project, cli, fake)
     run = load_json("runs/dev-v3.json")
-    if value == "<missing>":
+    if key.startswith("judge."):   # (eighteenth attack) a judge without votes or seed: read by report, asked with by a resume
+        run["config"]["judge"] = {"models": ["qwen2.5:7b"], "votes": 1, "temperature": 0.0, "seed": 42}
+        del run["config"]["judge"][key[len("judge."):]]
+    elif value == "<missing>":
         del run["config"][key]
     else:
         run["config"][key] = value
     Path("runs/dev-v3.json").write_text(json.dumps(run))
+    assert cli("report", "runs/dev-v3.json")[0] == 0 or not key.startswith("judge.")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    said = f"config has no {key!r}" if value == "<missing>" else f"config.{key} must be a string"
+    said = (f"config.judge has no {key[len('judge.'):]!r}, which its votes are asked with" if key.startswith("judge.")
+            else f"config has no {key!r}" if value == "<missing>" else f"config.{key} must be a string")
     assert code == 2 and err == f"error: runs/dev-v3.json: not a run eval.py can complete: {said}\n", err
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["dev-v3.json"]
 
