@@ -5984,19 +5984,29 @@ def open_or_resume(args, held):
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
     if "completed_from" in config:
-        copied_again(config, done, turns)
+        copied_again(config, done, turns, run_path)
     return config, done, turns, run_path, None, where, begun
 
 
-def copied_again(config, done, turns):
+def copied_again(config, done, turns, run_path):
     """A completion's journal begins with a copy of the answers it keeps (complete_journal): one killed
     in that copy holds only some. The rest are taken from the finished run again, as long as it is
-    still the run completed (else the journal holds what it holds), so none is asked twice."""
-    try:
-        finished, kept, kept_turns_ = answers_to_complete(config["completed_from"])
-    except EvalError:   # gone, damaged, or completed by hand meanwhile: nothing to take from it
-        return
-    if not same_except(finished, config, ("host", "completed_from")):
+    still the run completed (else the journal holds what it holds), so none is asked twice. The finished
+    run is named as it was given, from the folder the completion began in; from another folder it is
+    found beside the completion, which is always written beside it."""
+    given = config["completed_from"]
+    beside = os.path.join(os.path.dirname(run_path), os.path.basename(given))
+    for path in dict.fromkeys((given, beside)):
+        try:
+            finished, kept, kept_turns_ = answers_to_complete(path)
+        except EvalError:   # gone, damaged, or completed by hand meanwhile: nothing to take from it
+            continue
+        if same_except(finished, config, ("host", "completed_from")):
+            break
+    else:
+        if len(done) < config["cases"] * config["repeat"]:   # what the copy lacks is asked: said, never silent
+            warn(f"note: {shell_word(given)}, the run this completes, is not there (nor beside it); what its journal lacks "
+                 "is asked, an answer a stop cut from its copy too")
         return
     for key, answer in kept.items():
         done.setdefault(key, answer)

@@ -2289,6 +2289,22 @@ def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_err
     first = {(r["id"], r["trial"]): r for r in load_json("runs/dev-v3.json")["results"] if r["error"] is None}
     assert all(first.get((r["id"], r["trial"]), r) == r for r in completed["results"])
     assert [r["error"] for r in completed["results"]] == [None] * 28
+    # (eighteenth attack) resumed from another folder, the finished run is found beside the completion
+    os.unlink("runs/dev-v3-completed.json")
+    journal.write_text("".join(lines[:6]), encoding="utf-8")
+    fake.chat_bodies.clear()
+    for shared in ("golden", "prompts"):   # the split and prompt, named relative, found from there too (as absolute ones are)
+        Path("runs", shared).symlink_to(Path(shared).resolve())
+    code, out, err = eval_cli(Path("runs").resolve(), "run", "--resume", "dev-v3-completed.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 3 and "25 answers kept, 3 to ask" in err, err
+    # moved away, it is said: what the journal lacks is asked
+    os.unlink("runs/dev-v3-completed.json")
+    journal.write_text("".join(lines[:6]), encoding="utf-8")
+    os.rename("runs/dev-v3.json", "moved.json")
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 23, err
+    assert "note: runs/dev-v3.json, the run this completes, is not there (nor beside it)" in err, err
 
 
 @pytest.mark.parametrize("key, value", [("host", 2.0), ("split_path", None), ("host", "<missing>"),
