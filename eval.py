@@ -5956,6 +5956,9 @@ def open_or_resume(args, held):
             if os.path.isfile(run_path + JUDGING_SUFFIX):   # a judge's, not a run's: the judge finishes it
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
+        if os.path.islink(run_path):   # completed under the run's own name: never once by each name, paid twice
+            linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path))
+            warn(f"note: {shell_word(linked)} is a link to {shell_word(run_path)}: that run is the one completed")
         held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
         config, done, turns = answers_to_complete(run_path)
         unfinished, finished = completions_of(run_path, config)

@@ -2331,6 +2331,19 @@ def test_a_run_whose_split_or_host_is_no_text_is_refused_before_a_completion(pro
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["dev-v3.json"]
 
 
+def test_a_run_completed_through_a_link_is_completed_under_its_own_name_once(project, cli, fake):
+    """Issue 28, eighteenth attack: `run --resume latest.json` (a link to runs/dev-v3.json) completed into
+    latest-completed.json, and `run --resume runs/dev-v3.json` then completed it again into
+    runs/dev-v3-completed.json: every error paid twice, and the two names took two locks."""
+    run_with_errors(project, cli, fake)
+    Path("latest.json").symlink_to("runs/dev-v3.json")
+    code, out, err = cli("run", "--resume", "latest.json", "--host", fake.url)
+    assert code == 0 and "note: latest.json is a link to runs/dev-v3.json: that run is the one completed" in err, err
+    assert "wrote runs/dev-v3-completed.json" in err and len(fake.chat_bodies) == 3, err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "was completed in runs/dev-v3-completed.json" in err and len(fake.chat_bodies) == 3, err
+
+
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
     """Issue 28, seventeenth attack (minor): run --resume X.lock (left by a killed judge) said 'not a valid
     run file: no "format"'."""
