@@ -3388,23 +3388,6 @@ def same_cases(path, checks, cases, partial=False):
         raise EvalError(f"--checks {shell_word(path)}: its cases are not the run's ({only} on one side only)")
 
 
-def same_judge_checks(path, checks, run, run_path):
-    """report --checks: a judge check the split asks otherwise (another criterion, or type) than the one
-    the run's votes answered, under the same name, would be scored with those votes: refused, naming the
-    case and the check, with the judge command that asks it."""
-    for r in run["results"]:
-        stored = {c["name"]: c for c in r["checks"] if c["type"] in JUDGE_CHECKS}
-        for c in checks[r["id"]]["checks"]:
-            was = stored.get(c.get("name"))
-            # a judge check's value is its criterion; the RAG checks' is a threshold, rescored from the stored votes
-            asked = (c["type"], c.get("value") if c["type"] == "judge" else None)
-            if was is not None and asked != (was["type"], was.get("value") if was["type"] == "judge" else None) \
-                    and any(v["check"] == c["name"] for v in r.get("judges") or []):
-                raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: its judge check "
-                                f"{on_one_line(c['name'], 60)} asks otherwise there than the one the run's votes answered; "
-                                f"ask the judge it: {judge_command(run_path, run['config'], path)}")
-
-
 def same_tools(path, checks, results):
     """report --checks: a split's trajectory checks were validated against the tools the split defines
     now; scored on answers whose model was offered other tools (renamed, redefined, or none) they would
@@ -13733,6 +13716,23 @@ def graded_for_report(args, checks):
     run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
     scored_with_checks_now(args, checks, run)
     return (run if args.html is not None else None), run["config"], grade_run(run, checks)
+
+
+def same_judge_checks(path, checks, run, run_path):
+    """report --checks: a judge check the split asks otherwise (another criterion, or type) than the one
+    the run's votes answered, under the same name, would be scored with those votes: refused, naming the
+    case and the check, with the judge command that asks it."""
+    for r in run["results"]:
+        stored = {c["name"]: c for c in r["checks"] if c["type"] in JUDGE_CHECKS}
+        for c in checks[r["id"]]["checks"]:
+            was = stored.get(c.get("name"))
+            # a judge check's value is its criterion; the RAG checks' is a threshold, rescored from the stored votes
+            asked = (c["type"], c.get("value") if c["type"] == "judge" else None)
+            if was is not None and asked != (was["type"], was.get("value") if was["type"] == "judge" else None) \
+                    and any(v["check"] == c["name"] for v in r.get("judges") or []):
+                raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: its judge check "
+                                f"{on_one_line(c['name'], 60)} asks otherwise there than the one the run's votes answered; "
+                                f"ask the judge it: {judge_command(run_path, run['config'], path)}")
 
 
 def scored_with_checks_now(args, checks, run):

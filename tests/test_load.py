@@ -938,8 +938,8 @@ def test_a_label_holding_a_hash_is_a_label_and_a_comment_after_a_space_is_a_comm
 
 
 def test_a_huge_label_is_cut_in_the_warning_that_names_it(tmp_path):
-    """Issue 28, seventeenth attack (minor): a 5 MB label the prompt did not name was printed whole."""
-    huge = "x" * 5_000_000
+    """Issue 28, seventeenth attack (minor): a 5 MB label the prompt did not name was printed whole (200 kB here)."""
+    huge = "x" * 200_000
     (tmp_path / "labels.txt").write_text(f"bug\n{huge}\n", encoding="utf-8")
     said = evalpy.label_mismatch(["bug", huge], str(tmp_path / "dev.jsonl"), "Di bug.", "p.txt")
     assert len(said) < 1000 and "does not name the label xxxx" in said, said[:300]

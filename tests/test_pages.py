@@ -156,7 +156,8 @@ def test_answers_with_more_tokens_than_the_budget_are_not_indexed_at_all(monkeyp
 def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project, cli, monkeypatch):
     """difflib is about cubic on a token repeated a thousand times, well inside any cap on the tokens'
     product ("x " * 1000 against "y " * 999 took 22 s a pair): what it weighs is counted, and past the
-    budget the answers are shown whole, unmarked, with a note. 27 such cases, as the attack's repro."""
+    budget the answers are shown whole, unmarked, with a note. Three such cases (the attack's repro had 27: each
+    costs the same, up to its budget, so three show the bound holds per pair and sums)."""
     work = []
     weigh = difflib.SequenceMatcher.find_longest_match
 
@@ -168,15 +169,15 @@ def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project
         return weigh(self, alo, ahi, blo, bhi)
     monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
     check = [{"name": "greets", "type": "contains", "value": "Hola", "blocking": True}]
-    old = [{"id": f"c{n:02d}", "response": f"Hola Lucía, pedido A-{n}. " + "x " * 985, "checks": check} for n in range(27)]
+    old = [{"id": f"c{n:02d}", "response": f"Hola Lucía, pedido A-{n}. " + "x " * 985, "checks": check} for n in range(3)]
     new = [dict(c, response="y " * 1000) for c in old]
     a, b = (write_run(f"runs/{n}.json", make_run(cases, labels=None, prompt=f"prompts/{n}.txt"))
             for n, cases in (("v1", old), ("v2", new)))
     code, out, err = cli("compare", a, b, "--html", "loop.html")
     assert code in (0, 1) and "wrote loop.html" in err
-    assert sum(work) <= 28 * evalpy.DIFF_WORK
+    assert sum(work) <= 4 * evalpy.DIFF_WORK
     text = Path("loop.html").read_text(encoding="utf-8")
-    assert text.count("shown unmarked") == 27 and "<del>" not in text and "<ins>" not in text
+    assert text.count("shown unmarked") == 3 and "<del>" not in text and "<ins>" not in text
     assert evalpy.marked_diff("the answer is bug", "the answer is acceso")[1] == "<pre>the answer is <ins>acceso</ins></pre>"
 
 
