@@ -10287,7 +10287,8 @@ def compare_rows(c, baseline_path, candidate_path):
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"])},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
                 {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
-                for name in ("fixed", "regressions", "not_compared", *(("rose", "fell") if c["majority_vote"] else ()))] + [
+                for name in ("fixed", "regressions", "not_compared", "errored",
+                             *(("rose", "fell") if c["majority_vote"] else ()))] + [
                 {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
             {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"],
              "cases": c["baseline"]["scored"], "undecided_answers": c["undecided_answers"], "rows": [
@@ -10407,6 +10408,11 @@ def row_of(sec, name):
     return next((r for r in sec["rows"] if r["name"] == name), None)
 
 
+# What compare says of a case with a failed request: its figures rest on what came, and no gate reads them
+ERRORED_WORDS = ("a request, an answer or a judge's vote, failed in some trial of a run: these cases' figures rest "
+                 "on what came, and the gates refuse to judge them")
+
+
 def outcome_line(sec, name):
     """'Fixed (3): dev-09, dev-11, dev-24'."""
     r = row_of(sec, name)
@@ -10438,6 +10444,8 @@ def format_compare(c, baseline_path, candidate_path):
                    f"{figure_text(row_of(outcome, 'fell')['count'])} cases")
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out.append(outcome_line(outcome, "not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
+    if row_of(outcome, "errored")["figure"]["value"]:
+        out.append(outcome_line(outcome, "errored") + f"  ({ERRORED_WORDS})")
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     unit = measure_unit(figures, outcome)
     out += [f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
@@ -10576,6 +10584,9 @@ def markdown_compare(c, baseline_path, candidate_path):
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
                 + ids_text([md_code(i) for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+    if row_of(outcome, "errored")["figure"]["value"]:
+        out += ["", f"**Errored ({ERRORED_WORDS}):** "
+                + ids_text([md_code(i) for i in row_of(outcome, "errored")["figure"]["value"]])]
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
@@ -12640,6 +12651,9 @@ def compare_headline(runs, outcome, figures):
     if left_out["figure"]["value"]:
         readings.append(f"Not compared ({figure_text(left_out['count'])}, no verdict in a run: an error, or a judge that "
                         f"gave none): {figure_text(left_out['figure'])}")
+    errored = row_of(outcome, "errored")
+    if errored["figure"]["value"]:
+        readings.append(f"Errored ({figure_text(errored['count'])}, {ERRORED_WORDS}): {figure_text(errored['figure'])}")
     invalid = row_of(figures, "invalid")
     vote = " (majority vote)" if figures["majority_vote"] else ""
     d = diff["figure"]["value"]

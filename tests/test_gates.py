@@ -1,5 +1,9 @@
 """Gates for CI: exit 1 on a quality failure (accuracy, must-pass, regressions), 2 if a run cannot be judged."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from conftest import ROOT, V1_MISSES, V2_MISSES, load_json, split_run, write_run
@@ -47,6 +51,11 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
             assert code == 2 and "a request got no answer in a run on 1 case (c01) (infrastructure" in err, (argv, err)
     code, out, err = cli("report", b, "--min-accuracy", "0.5")
     assert code == 2 and "gates not judged: 1 request(s) got no answer" in err
+    # (eighteenth attack) every view of the compare names the case whose figures rest on the trials that came
+    assert re.search(r"^Errored \(1\): c01  \(a request, an answer or a judge's vote, failed", cli("compare", a, b)[1], re.M)
+    assert "**Errored (a request, an answer or a judge's vote, failed" in cli("compare", a, b, "--markdown")[1]
+    assert json.loads(cli("compare", a, b, "--json")[1])["errored"] == ["c01"]
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0 and "Errored (1, a request" in Path("c.html").read_text()
 
 
 def test_a_gate_given_with_case_is_refused_never_dropped(dev_run, tagged_run, cli):

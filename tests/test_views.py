@@ -45,7 +45,7 @@ def left_out(view, place, row, sec):
         return True
     if place.startswith("checks.row") and not row["judge"]:
         return row["type"] == "label" if view == "markdown" else not sec["plain_table"]
-    if place.startswith("outcome.not_compared"):
+    if place.startswith(("outcome.not_compared", "outcome.errored")):
         return not row["figure"]["value"]
     if place == "headline.trial.invalid":   # answers matching no label: a free-text set has no labels
         return not sec["labels"]
@@ -80,7 +80,7 @@ def figures(value, place, row=None):
 
 # rows that are each their own place (a headline's, a compare's); other rows are "row"
 ROW_NAMES = {"bounds", "main", "mean", "trial", "pass_hat", "baseline", "invalid", "fixed", "regressions", "not_compared",
-             "stayed_right", "stayed_wrong", "candidate", "difference", "detectable", "fisher", "identical", "latency",
+             "errored", "stayed_right", "stayed_wrong", "candidate", "difference", "detectable", "fisher", "identical", "latency",
              "generation", "rose", "fell"}
 
 
