@@ -126,7 +126,8 @@ OLLAMA_OPTIONS = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "
 # loaded runner's (server/sched.go needsReload), so the judge's calls carry the run's, or each
 # judge call after a case would pay a reload, and the next case another. num_ctx is pinned apart.
 RUNNER_OPTIONS = ("num_batch", "num_gpu", "main_gpu", "use_mmap", "num_thread", "draft_num_predict")
-ENTRY_TEXT = 200   # characters kept of each value of a /v1/models entry or /api/tags identity: identity, not a dump
+ENTRY_TEXT = 200   # characters kept of a server's metadata (a /v1/models entry, an /api/tags identity, a done
+                   # reason, a system fingerprint): identity, not a dump (1 MB each made a 56 MB run of 28 answers)
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
@@ -611,6 +612,11 @@ def names_text(names, clean=str, empty="none"):
     some = [name_shown(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
     more = len(names) - len(some)
     return ", ".join(some) + (f", and {more} more" if more > 0 else "") or empty
+
+
+def entry_text(value):
+    """A server's metadata text cut at ENTRY_TEXT; anything else as it came (checked where it is stored)."""
+    return value[:ENTRY_TEXT] if isinstance(value, str) else value
 
 
 def short(sha):
@@ -4036,7 +4042,7 @@ class OllamaClient(ChatClient):
             "load_duration_ns": data.get("load_duration"),
             "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
             "eval_duration_ns": data.get("eval_duration"),
-            "done_reason": data.get("done_reason"),
+            "done_reason": entry_text(data.get("done_reason")),
             "thinking": data["message"].get("thinking"),
         }
 
@@ -4186,9 +4192,10 @@ class OpenAIClient(ChatClient):
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
         return {**calls, "response": content, "prompt_tokens": usage.get("prompt_tokens"),
-                "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
+                "completion_tokens": usage.get("completion_tokens"), "done_reason": entry_text(choice.get("finish_reason")),
                 "thinking": thinking,
-                "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
+                "thinking_tokens": details.get("reasoning_tokens"),
+                "system_fingerprint": entry_text(data.get("system_fingerprint"))}
 
     @staticmethod
     def wire(transcript):
@@ -10284,7 +10291,8 @@ def compare_rows(c, baseline_path, candidate_path):
     d, test = c["difference"], c["test"]
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
-             "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"])},
+             # (no case decided in both runs: no unit to speak of)
+             "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
                 {"name": name, "figure": figure("ids", c[name], [name]), "count": figure("count", len(c[name]), None)}
                 for name in ("fixed", "regressions", "not_compared", "errored",

@@ -913,3 +913,8 @@ def test_a_compare_with_no_case_decided_in_both_runs_has_no_p(project, cli):
     assert code == 0 and json.loads(out)["test"]["p"] is None, out
     code, out, err = cli("compare", a, b)
     assert code == 0 and "no case has a verdict in both runs" in out and "p = " not in out, out
+    # with trials, no sentence on the unit of a test that was not made (eighteenth attack)
+    a = write_run("runs/a3.json", make_run([("c1", "bug", [None] * 3), ("c2", "bug", [None] * 3)]))
+    b = write_run("runs/b3.json", make_run([("c1", "bug", ["bug"] * 3), ("c2", "bug", ["acceso"] * 3)], prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", a, b)
+    assert code == 0 and "no case has a verdict in both runs" in out and "unit" not in out, out

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, answer_key, load_json
+from conftest import ROOT, answer_key, evalpy, load_json
 
 SECRET = "sk-test-5up3r-s3cr3t"
 
@@ -633,3 +633,16 @@ def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli)
         server.shutdown()
     assert code == 0, err
     assert [r["response"] for r in load_json("runs/dev-v3.json")["results"]] == ["bug", "bug"]
+
+
+def test_a_servers_huge_metadata_is_cut_as_its_model_entries_are(project, cli):
+    """Issue 28, eighteenth attack (minor): a finish_reason of 1 MB was stored whole in every result (with a
+    1 MB system_fingerprint, a 56 MB run file for 28 answers); metadata is cut at 200 characters."""
+    server, posts = serve_message({"role": "assistant", "content": "bug"}, finish_reason="x" * 1_000_000)
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 2,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    assert [len(r["done_reason"]) for r in load_json("runs/dev-v3.json")["results"]] == [evalpy.ENTRY_TEXT] * 2
