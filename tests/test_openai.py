@@ -404,6 +404,19 @@ def serve_message(message, finish_reason="stop", before=()):
     return server, posts
 
 
+def answers_served(cli, message, *options, **served):
+    """A run of the dev split (with `options`: --limit N...) against serve_message(message, **served),
+    which must succeed: (the bodies the server was sent, the run's results, its stdout and stderr)."""
+    server, posts = serve_message(message, **served)
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", *options,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0, err
+    return posts, load_json("runs/dev-v3.json")["results"], out, err
+
+
 # content as a list of parts: the Chat Completions schema allows it (text and refusal parts), and
 # Mistral's API sends a reasoning model's answer so: ThinkChunk {"type": "thinking", "thinking": [text
 # chunks], "closed"} beside TextChunk {"type": "text", "text"} (its OpenAPI spec, mistral-openapi-client)
@@ -418,15 +431,8 @@ def serve_message(message, finish_reason="stop", before=()):
 def test_content_as_a_list_of_parts_is_read_as_the_answer_and_its_reasoning(project, cli, content, response, thinking):
     """It was retried and stored as "no choices[0].message.content": a server fault, where the model
     had answered."""
-    server, posts = serve_message({"role": "assistant", "content": content})
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 3,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0, err
+    posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": content}, "--limit", 3)
     assert len(posts) == 3   # none retried
-    results = load_json("runs/dev-v3.json")["results"]
     assert [(r["response"], r["thinking"], r["error"]) for r in results] == [(response, thinking, None)] * 3
 
 
@@ -575,14 +581,8 @@ def every_echo_is_scrubbed(cli, key, forms):
     """A run whose server echoes the key in each of these forms: none reaches the run file, the run's
     output or report --case, and each form is replaced."""
     echo = " | ".join(sorted(forms))
-    server, posts = serve_message({"role": "assistant", "content": f"bug; you sent {echo}"})
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--api-key", key,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0, err
-    response = load_json("runs/dev-v3.json")["results"][0]["response"]
+    posts, results, out, err = answers_served(cli, {"role": "assistant", "content": f"bug; you sent {echo}"}, "--api-key", key)
+    response = results[0]["response"]
     assert response.startswith("bug; you sent [API key removed]") and response.count("[API key removed]") == len(forms), response
     report = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
     for text in (out, err, report, response):
@@ -625,24 +625,12 @@ def test_the_api_key_never_leaks_in_any_json_escape_double_url_encoding_or_numer
 def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli):
     """Issue 28, seventeenth attack (minor): choices[0] was read by its place in the list, not its index."""
     other = {"index": 1, "finish_reason": "stop", "message": {"role": "assistant", "content": "acceso"}}
-    server, posts = serve_message({"role": "assistant", "content": "bug"}, before=[other])
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 2,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0, err
-    assert [r["response"] for r in load_json("runs/dev-v3.json")["results"]] == ["bug", "bug"]
+    posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": "bug"}, "--limit", 2, before=[other])
+    assert [r["response"] for r in results] == ["bug", "bug"]
 
 
 def test_a_servers_huge_metadata_is_cut_as_its_model_entries_are(project, cli):
     """Issue 28, eighteenth attack (minor): a finish_reason of 1 MB was stored whole in every result (with a
     1 MB system_fingerprint, a 56 MB run file for 28 answers); metadata is cut at 200 characters."""
-    server, posts = serve_message({"role": "assistant", "content": "bug"}, finish_reason="x" * 1_000_000)
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 2,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0, err
-    assert [len(r["done_reason"]) for r in load_json("runs/dev-v3.json")["results"]] == [evalpy.ENTRY_TEXT] * 2
+    posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": "bug"}, "--limit", 2, finish_reason="x" * 1_000_000)
+    assert [len(r["done_reason"]) for r in results] == [evalpy.ENTRY_TEXT] * 2

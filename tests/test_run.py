@@ -1,5 +1,6 @@
 """Run and store: run files, the journal, crash safety, resume, --jobs, the held-out split run once."""
 
+import contextlib
 import json
 import os
 import random
@@ -216,15 +217,36 @@ def wait_for_answers(journal, n, timeout=30):
     raise AssertionError(f"{journal} never reached {n} answers")
 
 
-def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
-    fake.answers = answer_key("golden/dev.jsonl", {"dev-11": "petición"})
+@contextlib.contextmanager
+def lock_held_by_another(path):
+    """Another process holding the lock file at path (its pid written in it), as a live eval.py does."""
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               f"f = open({str(path)!r}, 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "f.truncate(0); f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def killed_run(project, fake, after):
+    """`run --split dev` SIGKILLed once `after` answers are journaled (each answer takes 50 ms): how many it kept."""
     fake.latency = 0.05
     journal = project / "runs" / "dev-v3.json.journal"
     proc = start_run(project, fake)
-    wait_for_answers(journal, 8)
+    wait_for_answers(journal, after)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
-    kept = journal.read_text(encoding="utf-8").count("\n") - 1
+    return journal.read_text(encoding="utf-8").count("\n") - 1
+
+
+def test_resume_after_sigkill_asks_only_the_missing_cases(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-11": "petición"})
+    journal = project / "runs" / "dev-v3.json.journal"
+    kept = killed_run(project, fake, 8)
     assert 8 <= kept < 28 and not (project / "runs" / "dev-v3.json").exists()
     fake.latency = 0   # the delay only gave the kill time to land mid-run
 
@@ -251,13 +273,7 @@ def test_two_resumes_at_once_never_both_ask_a_case(project, cli, fake):
     resume is refused while the first holds it."""
     from fake_ollama import FakeOllama
     fake.answers = answer_key("golden/dev.jsonl")
-    fake.latency = 0.05
-    journal = project / "runs" / "dev-v3.json.journal"
-    proc = start_run(project, fake)
-    wait_for_answers(journal, 6)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
-    kept = journal.read_text(encoding="utf-8").count("\n") - 1
+    kept = killed_run(project, fake, 6)
     slow = FakeOllama().start()   # the first resume's server: its model takes a while to load
     slow.answers, slow.load_seconds = fake.answers, 1.5
     try:
@@ -455,21 +471,13 @@ def test_a_journal_beside_its_run_or_being_written_is_never_offered_a_resume(pro
         Path("runs/dev-v3.json.lock").write_text(said)
         code, out, err = cli("runs")
         assert code == 0 and "finish with: python eval.py run --resume runs/dev-v3.json" in out, (said, out, err)
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
-                               "f = open('runs/dev-v3.json.lock', 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
-                               "f.truncate(0); f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
+    with lock_held_by_another("runs/dev-v3.json.lock") as holder:
         code, out, err = cli("runs")
         assert f"being made now by eval.py (pid {holder.pid}): 5 answers so far" in out and "--resume" not in out, out
         code, out, err = cli("report", "runs/dev-v3.json.journal")
         assert code == 2 and f"a run eval.py (pid {holder.pid}) is making now; wait for it" in err, err
         code, out, err = cli("report", "runs/dev-v3.json")   # eleventh attack: not "finish it with run --resume"
         assert code == 2 and f"runs/dev-v3.json is being made now by eval.py (pid {holder.pid}); wait for it" in err, err
-    finally:
-        holder.kill()
-        holder.wait()
     assert "finish with: python eval.py run --resume runs/dev-v3.json" in cli("runs")[1]   # its holder gone
 
 
@@ -2237,17 +2245,10 @@ def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(pr
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and Path("runs/dev-v3-completed.json.journal").exists() and len(fake.chat_bodies) == 3
     # while another eval.py finishes it, it is refused with its pid, not first said to be gone on with (13th attack)
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, time\n"
-                               "f = open('runs/dev-v3-completed.json.lock', 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
-                               "print('held', flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
+    with lock_held_by_another("runs/dev-v3-completed.json.lock") as holder:
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
         assert code == 2 and err == (f"error: another eval.py (pid {holder.pid}) is completing runs/dev-v3.json into "
                                      "runs/dev-v3-completed.json now; wait for it\n"), err
-    finally:
-        holder.kill()
-        holder.wait()
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0, err
     assert ("going on with the completion of runs/dev-v3.json interrupted in runs/dev-v3-completed.json.journal"
@@ -2359,16 +2360,8 @@ def test_two_completions_of_one_run_at_once_never_both_ask(project, cli, fake):
     each began a completion (R-completed.json and R-completed-2.json) and asked every error twice. A
     completion holds R's own lock from before it looks for completions until it is written."""
     run_with_errors(project, cli, fake)
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, time\n"
-                               "f = open('runs/dev-v3.json.lock', 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
-                               "f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
+    with lock_held_by_another("runs/dev-v3.json.lock") as holder:
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    finally:
-        holder.kill()
-        holder.wait()
     assert code == 2 and err == (f"error: another eval.py (pid {holder.pid}) is finishing this run (runs/dev-v3.json); "
                                  "wait for it, or stop it first\n"), err
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["dev-v3.json", "dev-v3.json.lock"]
