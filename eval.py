@@ -5949,8 +5949,9 @@ def open_or_resume(args, held):
         if os.path.islink(run_path):   # completed under the run's own name: never once by each name, paid twice
             linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path))
             warn(f"note: {shell_word(linked)} is a link to {shell_word(run_path)}: that run is the one completed")
-        held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
+        # read before its lock is taken: RUN.lock of a file that is no run (Gemfile's Gemfile.lock) is never touched
         config, done, turns = answers_to_complete(run_path)
+        held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
         unfinished, finished = completions_of(run_path, config)
         if finished:   # its errors were asked again already: asked a third time, they would be paid twice
             raise EvalError(completed_in(run_path, finished))
@@ -5967,6 +5968,8 @@ def open_or_resume(args, held):
         run_path = unfinished
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
+    if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no journal of eval.py's: said why, its RUN.lock untouched
+        read_journal(run_path + JOURNAL_SUFFIX)
     held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")

@@ -2345,6 +2345,20 @@ def test_a_run_completed_through_a_link_is_completed_under_its_own_name_once(pro
     assert code == 2 and "was completed in runs/dev-v3-completed.json" in err and len(fake.chat_bodies) == 3, err
 
 
+@pytest.mark.parametrize("name", ["Gemfile", "notes.json"])
+def test_resume_of_a_file_that_is_no_run_never_touches_its_lock_namesake(project, cli, name):
+    """Issue 28, nineteenth attack: `run --resume Gemfile` took the run's lock, Gemfile.lock (Ruby's, the
+    user's), before finding Gemfile was no run: it emptied the file and removed it. The file is read first."""
+    Path(name).write_text("source 'https://rubygems.org'\n")
+    Path(name + ".lock").write_text("GEM\n  specs:\n")
+    code, out, err = cli("run", "--resume", name)
+    assert code == 2 and err.startswith(f"error: {name}: not a readable run file"), err
+    assert Path(name + ".lock").read_text() == "GEM\n  specs:\n"
+    Path(name + ".journal").write_text("not a journal\n")   # a journal there that is none of eval.py's: the same
+    code, out, err = cli("run", "--resume", name)
+    assert code == 2 and Path(name + ".lock").read_text() == "GEM\n  specs:\n", err
+
+
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
     """Issue 28, seventeenth attack (minor): run --resume X.lock (left by a killed judge) said 'not a valid
     run file: no "format"'."""
