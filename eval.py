@@ -3899,6 +3899,8 @@ class ChatClient:
             answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
             answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
             answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
+            # metadata cut once scrubbed: cut first, a key it echoes would be cut past the scrub's reach, and kept in part
+            answer.update({k: entry_text(answer.get(k)) for k in ("done_reason", "system_fingerprint") if k in answer})
             if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
                 answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))
             answer.update(error=None, attempts=attempt + 1,
@@ -4042,7 +4044,7 @@ class OllamaClient(ChatClient):
             "load_duration_ns": data.get("load_duration"),
             "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
             "eval_duration_ns": data.get("eval_duration"),
-            "done_reason": entry_text(data.get("done_reason")),
+            "done_reason": data.get("done_reason"),
             "thinking": data["message"].get("thinking"),
         }
 
@@ -4192,10 +4194,9 @@ class OpenAIClient(ChatClient):
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
         return {**calls, "response": content, "prompt_tokens": usage.get("prompt_tokens"),
-                "completion_tokens": usage.get("completion_tokens"), "done_reason": entry_text(choice.get("finish_reason")),
+                "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
                 "thinking": thinking,
-                "thinking_tokens": details.get("reasoning_tokens"),
-                "system_fingerprint": entry_text(data.get("system_fingerprint"))}
+                "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
 
     @staticmethod
     def wire(transcript):

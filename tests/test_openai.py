@@ -634,3 +634,9 @@ def test_a_servers_huge_metadata_is_cut_as_its_model_entries_are(project, cli):
     1 MB system_fingerprint, a 56 MB run file for 28 answers); metadata is cut at 200 characters."""
     posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": "bug"}, "--limit", 2, finish_reason="x" * 1_000_000)
     assert [len(r["done_reason"]) for r in results] == [evalpy.ENTRY_TEXT] * 2
+    # (nineteenth attack) a key echoed there is scrubbed before the cut: cut first, its start was kept
+    key = "tok_SECRETSECRETSECRET1234567890"
+    os.unlink("runs/dev-v3.json")
+    posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": "bug"}, "--limit", 1, "--api-key", key,
+                                          finish_reason="x" * 190 + key)
+    assert "SECRET" not in results[0]["done_reason"] and len(results[0]["done_reason"]) <= evalpy.ENTRY_TEXT, results[0]
