@@ -5414,6 +5414,8 @@ def resumed_problem(config):
     report reads: its inputs and server as text, and its judge's votes, seed and temperature, which
     each vote is asked with (report reads a judge without them; a resume would guess them)."""
     problem = config_problem(config, RESUMED_KEYS)
+    if not problem and "completed_from" in config and not isinstance(config["completed_from"], str):
+        problem = "config.completed_from must be the path of the run it completes"
     if problem or config.get("judge") is None:
         return problem
     missing = next((k for k in ("votes", "seed", "temperature") if k not in config["judge"]), None)
@@ -6001,7 +6003,7 @@ def copied_again(config, done, turns, run_path):
         if same_except(finished, config, ("host", "completed_from")):
             break
     else:
-        if len(done) < config["cases"] * config["repeat"]:   # what the copy lacks is asked: said, never silent
+        if len(done) < (config.get("cases") or 0) * config["repeat"]:   # what the copy lacks is asked: said, never silent
             warn(f"note: {shell_word(given)}, the run this completes, is not there (nor beside it); what its journal lacks "
                  "is asked, an answer a stop cut from its copy too")
         return

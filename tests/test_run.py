@@ -2306,6 +2306,13 @@ def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_err
     code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 23, err
     assert "note: runs/dev-v3.json, the run this completes, is not there (nor beside it)" in err, err
+    # (nineteenth attack) a completion's journal whose completed_from is no path is a damaged header, never a traceback
+    damaged = json.loads(lines[0])
+    damaged["config"]["completed_from"] = 5
+    os.unlink("runs/dev-v3-completed.json")
+    journal.write_text(json.dumps(damaged) + "\n" + "".join(lines[1:6]), encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
+    assert code == 2 and "damaged journal header: config.completed_from must be the path of the run it completes" in err, err
 
 
 @pytest.mark.parametrize("key, value", [("host", 2.0), ("split_path", None), ("host", "<missing>"),
