@@ -5969,6 +5969,11 @@ def open_or_resume(args, held):
                             f"{shell_word(unfinished)} now; wait for it")
         warn(f"going on with the completion of {shell_word(run_path)} interrupted in {shell_word(unfinished + JOURNAL_SUFFIX)}")
         run_path = unfinished
+    if os.path.islink(run_path + JOURNAL_SUFFIX) and os.path.isfile(run_path + JOURNAL_SUFFIX):
+        # resumed under the journal's own name: under two names, two resumes took two locks and both asked
+        linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path + JOURNAL_SUFFIX))[:-len(JOURNAL_SUFFIX)]
+        warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(run_path + JOURNAL_SUFFIX)}: that run is "
+             "the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no journal of eval.py's: said why, its RUN.lock untouched
@@ -9768,8 +9773,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if judge_call_failed(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
-                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}), whose verdict it could "
-                   f"change (infrastructure, not the model); {again}"]
+                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}) (infrastructure, not the "
+                   f"model: a verdict may rest on the votes that came); {again}"]
     if min_accuracy is not None and not s["scored"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read
@@ -10677,7 +10682,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
     if c["errored"]:
         return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['errored']), 'case')} "
                    f"({', '.join(c['errored'][:10])}{', ...' if len(c['errored']) > 10 else ''}) "
-                   "(infrastructure, not the model); finish or rerun it first"]
+                   "(infrastructure, not the model); finish or rerun it first (a judge call: judge it again)"]
     if not c["baseline"]["scored"]:
         again = "; ".join(judge_command(path, config) for path, config, cases in runs
                           if any(x["correct"] is None for x in cases)) or "eval.py judge RUN"

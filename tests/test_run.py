@@ -2366,6 +2366,21 @@ def test_resume_of_a_file_that_is_no_run_never_touches_its_lock_namesake(project
     assert code == 2 and Path(name + ".lock").read_text() == "GEM\n  specs:\n", err
 
 
+def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project, cli, fake):
+    """Issue 28, nineteenth attack: with runs/z.json.journal a link to runs/dev-v3.json.journal, resuming both
+    names at once took two locks and asked every missing case twice. The journal's own name is resumed."""
+    kept = killed_run(project, fake, 5)
+    fake.latency = 0
+    Path("runs/z.json.journal").symlink_to("dev-v3.json.journal")
+    with lock_held_by_another("runs/dev-v3.json.lock") as holder:   # a resume of the real name, going on now
+        code, out, err = cli("run", "--resume", "runs/z.json", "--host", fake.url)
+    assert code == 2 and f"another eval.py (pid {holder.pid}) is finishing this run (runs/dev-v3.json)" in err, err
+    assert "note: runs/z.json.journal is a link to runs/dev-v3.json.journal: that run is the one resumed" in err, err
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/z.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/dev-v3.json" in err and len(fake.chat_bodies) - asked == 28 - kept, err
+
+
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
     """Issue 28, seventeenth attack (minor): run --resume X.lock (left by a killed judge) said 'not a valid
     run file: no "format"'."""
