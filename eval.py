@@ -1601,6 +1601,7 @@ class ManyRow(TypedDict, total=False):
     accuracy: float | None
     ci: list                # Wilson 95% interval; with trials a t interval over cases
     not_scored: int         # shared cases without a verdict in this run
+    errored: list           # compared cases with a failed request (an answer's or a judge's) in this run
     reference: bool         # the first run only
     paired: int             # the others: cases compared with the reference
     difference: dict        # this run - the reference: {estimate, low, high, method}
@@ -10080,7 +10081,9 @@ def compare_many(runs, alpha=ALPHA):
     distinct = distinct_settings(configs)
     rates = [case_rates(ids, decided) for ids in by_id]
     rows = [{"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, **side_figures(r),
-             "not_scored": sum(ids[i]["correct"] is None for i in shared)}
+             "not_scored": sum(ids[i]["correct"] is None for i in shared),
+             # decided all the same, on the trials and votes that came: said, as compare of two says it
+             "errored": [i for i in decided if any(t["error"] or judge_call_failed(t) for t in ids[i]["trials"])]}
             for (path, cfg, _), ids, name, r in zip(runs, by_id, names, rates)]
     for row, r in zip(rows[1:], rates[1:]):
         pairs = [(*x, *y) for x, y in zip(rates[0], r)]
@@ -10113,7 +10116,8 @@ def compare_many_rows(m):
         at = ["runs", i]
         row = {"name": r["name"], "reference": bool(r.get("reference")), "settings": r["settings"],
                "reading": r["reading"], "figure": side_figure(r, at),
-               "not_scored": figure("count", r["not_scored"], [*at, "not_scored"])}
+               "not_scored": figure("count", r["not_scored"], [*at, "not_scored"]),
+               "errored": figure("ids", r["errored"], [*at, "errored"])}
         if not r.get("reference"):
             row.update(difference=figure("points_ci", r["difference"], [*at, "difference"]),
                        p=figure("p", r["p"], [*at, "p"], alpha=m["alpha"]),
@@ -10153,6 +10157,9 @@ def many_notes(sec):
         notes.append(f"Left out: {plural(sec['left_out']['value'], 'case')} without a verdict in some run "
                      f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
                      f"{figure_text(sec['cases'])} all decided.")
+    errored = [f"{r['name']} {figure_text(r['errored'])}" for r in sec["rows"] if r["errored"]["value"]]
+    if errored:
+        notes.append(f"Errored ({ERRORED_WORDS}): by run, {'; '.join(errored)}.")
     tests = sorted({r["test"] for r in sec["rows"] if not r["reference"]})
     level = 100 * sec["rows"][1]["difference"]["value"]["level"]
     notes += [f"vs reference: this run minus the first, with its {level:.3g}% interval, wide enough for "

@@ -56,6 +56,9 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     assert "**Errored (a request, an answer or a judge's vote, failed" in cli("compare", a, b, "--markdown")[1]
     assert json.loads(cli("compare", a, b, "--json")[1])["errored"] == ["c01"]
     assert cli("compare", a, b, "--html", "c.html")[0] == 0 and "Errored (1, a request" in Path("c.html").read_text()
+    many = cli("compare", a, c, b)[1]   # (nineteenth attack) a compare of many runs said nothing of it
+    assert "Errored (a request, an answer or a judge's vote, failed" in many and "by run, cut c01." in many, many
+    assert json.loads(cli("compare", a, c, b, "--json")[1])["runs"][2]["errored"] == ["c01"]
 
 
 def test_a_gate_given_with_case_is_refused_never_dropped(dev_run, tagged_run, cli):

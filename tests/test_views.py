@@ -59,6 +59,8 @@ def left_out(view, place, row, sec):
         return not row["majority_vote"]
     if place == "many.left_out" or place.startswith("many.row.not_scored"):   # said only when a case is left out
         return not (sec["left_out"] if place == "many.left_out" else row["not_scored"])["value"]
+    if place.startswith("many.row.errored"):   # said only when a request failed
+        return not row["errored"]["value"]
     return False
 
 
