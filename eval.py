@@ -2920,7 +2920,7 @@ def load_default_checks(path):
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError(capped(problems, MOST_PROBLEMS))
     return checks, threshold, data
 
 
@@ -2948,7 +2948,7 @@ def load_split_tools(path):
     if not problems:
         problems += [f"{shell_word(path)}:{line_of(text, json_text('tool_results'))}: {p}" for p in tool_results_problems(results, tools)]
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError(capped(problems, MOST_PROBLEMS))
     return tools, results, data
 
 
@@ -3312,7 +3312,7 @@ def load_inputs(config, more_prompts=(), notes=True):
                  for case in chosen for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
                  and "context" not in case]
     if problems:
-        raise EvalError("\n".join(summarised(config["split_path"], problems)))
+        raise EvalError(capped(summarised(config["split_path"], problems), MOST_PROBLEMS))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
     if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
@@ -3360,7 +3360,7 @@ def with_context_file(path, cases, split_ids):
         problems.append(f"{shell_word(path)}: no line for case {', '.join(map(on_one_line, missing[:5]))}" + (" …" if len(missing) > 5 else "")
                         + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")
     if problems:
-        raise EvalError("\n".join(problems))
+        raise EvalError(capped(problems, MOST_PROBLEMS))
     return [dict(c, context=passages[c["id"]]) for c in cases], sha256_bytes(data)
 
 

@@ -943,3 +943,13 @@ def test_a_huge_label_is_cut_in_the_warning_that_names_it(tmp_path):
     (tmp_path / "labels.txt").write_text(f"bug\n{huge}\n", encoding="utf-8")
     said = evalpy.label_mismatch(["bug", huge], str(tmp_path / "dev.jsonl"), "Di bug.", "p.txt")
     assert len(said) < 1000 and "does not name the label xxxx" in said, said[:300]
+
+
+def test_a_context_file_with_thousands_of_problems_says_the_first_hundred_and_how_many_more(tmp_path):
+    """Issue 28, nineteenth attack: the 100-problem cut of a split did not reach --context files (5,004 lines)."""
+    lines = [json.dumps({"id": f"x{i}", "context": []}) for i in range(300)]
+    (tmp_path / "ctx.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.with_context_file(str(tmp_path / "ctx.jsonl"), [{"id": "a"}], {"a"})
+    said = str(e.value).splitlines()
+    assert len(said) == evalpy.MOST_PROBLEMS + 1 and said[-1] == "... and 201 more", said[-2:]
