@@ -3052,7 +3052,7 @@ def load_split(path, more_problems=None):
 SAID_ONCE_FROM = 3
 
 
-MOST_PROBLEMS = 100   # a split's problems shown at once: enough to fix a batch, never a screenful of thousands
+MOST_PROBLEMS = 100   # problems of a file shown at once (a split, checks, tools, context): enough to fix a batch, never thousands
 
 
 def capped(problems, shown=20):
