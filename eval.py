@@ -5854,6 +5854,16 @@ HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jso
 TUNED_CONFIG = tuple(dict.fromkeys([k for o in OPTIONS if "run" in o.commands for k in o.asks] + ["labels"]))
 
 
+def is_run_journal(path):
+    """Whether the file at path begins as eval.py's run journals do ({"format": RUN_FORMAT, "config": {...}})."""
+    try:
+        with open_regular(path) as f:
+            header = exact_json(f.readline().decode("utf-8"))
+        return isinstance(header, dict) and header.get("format") == RUN_FORMAT and isinstance(header.get("config"), dict)
+    except (OSError, ValueError, RecursionError):
+        return False
+
+
 def journal_config(path):
     """The config of an unfinished run, from its journal's first line; None if it has none: an
     interrupted run of the held-out split has seen it as much as a finished one."""
@@ -5972,12 +5982,15 @@ def open_or_resume(args, held):
         run_path = unfinished
     if os.path.islink(run_path + JOURNAL_SUFFIX) and os.path.isfile(run_path + JOURNAL_SUFFIX):
         # resumed under the journal's own name: under two names, two resumes took two locks and both asked
-        linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path + JOURNAL_SUFFIX))[:-len(JOURNAL_SUFFIX)]
-        warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(run_path + JOURNAL_SUFFIX)}: that run is "
-             "the one resumed")
+        target = os.path.relpath(os.path.realpath(run_path + JOURNAL_SUFFIX))
+        if not target.endswith(JOURNAL_SUFFIX):   # no run's journal by its name: which run it is cannot be told
+            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link to {shell_word(target)}, which is no run's "
+                            f"journal by its name (RUN{JOURNAL_SUFFIX}); name it so, or resume it by its own name")
+        linked, run_path = run_path, target[:-len(JOURNAL_SUFFIX)]
+        warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(target)}: that run is the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
-    if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no journal of eval.py's: said why, its RUN.lock untouched
+    if not is_run_journal(run_path + JOURNAL_SUFFIX):   # none of eval.py's: said why, its RUN.lock untouched
         read_journal(run_path + JOURNAL_SUFFIX)
     held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock

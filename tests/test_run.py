@@ -2361,9 +2361,11 @@ def test_resume_of_a_file_that_is_no_run_never_touches_its_lock_namesake(project
     code, out, err = cli("run", "--resume", name)
     assert code == 2 and err.startswith(f"error: {name}: not a readable run file"), err
     assert Path(name + ".lock").read_text() == "GEM\n  specs:\n"
-    Path(name + ".journal").write_text("not a journal\n")   # a journal there that is none of eval.py's: the same
-    code, out, err = cli("run", "--resume", name)
-    assert code == 2 and Path(name + ".lock").read_text() == "GEM\n  specs:\n", err
+    os.unlink(name)   # a journal alone, none of eval.py's: the same
+    for journal in ("not a journal\n", '{"config": {}}\n'):
+        Path(name + ".journal").write_text(journal)   # (twentieth attack: any "config" object passed for one)
+        code, out, err = cli("run", "--resume", name)
+        assert code == 2 and Path(name + ".lock").read_text() == "GEM\n  specs:\n", err
 
 
 def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project, cli, fake):
@@ -2379,6 +2381,16 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--resume", "runs/z.json", "--host", fake.url)
     assert code == 0 and "wrote runs/dev-v3.json" in err and len(fake.chat_bodies) - asked == 28 - kept, err
+    # (twentieth attack) a link to a file not named as a run's journal is refused, never cut to another run's name
+    os.rename("runs/dev-v3.json", "runs/done.json")
+    killed_run(project, fake, 3)
+    os.rename("runs/dev-v3.json.journal", "runs/saved.jnl")
+    Path("runs/y.json.journal").symlink_to("saved.jnl")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/y.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/y.json.journal is a link to runs/saved.jnl, which is no run's journal by "
+                                 "its name (RUN.journal); name it so, or resume it by its own name\n"), err
+    assert len(fake.chat_bodies) == asked
 
 
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
