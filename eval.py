@@ -10700,9 +10700,13 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["errored"]:
+        # a failed judge call is asked again by judge (run --resume refuses a run whose answers all came)
+        judges = [judge_command(path, config) for path, config, cases in runs
+                  if any(judge_call_failed(t) for case in cases for t in case["trials"])]
         return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['errored']), 'case')} "
                    f"({', '.join(c['errored'][:10])}{', ...' if len(c['errored']) > 10 else ''}) "
-                   "(infrastructure, not the model); finish or rerun it first (a judge call: judge it again)"]
+                   "(infrastructure, not the model); finish or rerun it first"
+                   + (f" (its failed judge calls: {'; '.join(judges)})" if judges else "")]
     if not c["baseline"]["scored"]:
         again = "; ".join(judge_command(path, config) for path, config, cases in runs
                           if any(x["correct"] is None for x in cases)) or "eval.py judge RUN"

@@ -190,6 +190,8 @@ def test_a_judge_call_that_failed_beside_a_readable_vote_stops_the_gates(project
     worse = write_run("runs/worse.json", run(False, prompt="prompts/v2.txt"))
     code, out, err = cli("compare", half, worse, "--fail-on-regression")
     assert code == 2 and "gates not judged" in err and "(c0, c1, c2)" in err, err
+    # (twentieth attack) with the judge commands that ask them again: run --resume refuses such runs
+    assert "(its failed judge calls: python eval.py judge runs/half.json" in err and "; python eval.py judge runs/worse.json" in err, err
 
 
 def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli, fake):
