@@ -5854,23 +5854,15 @@ HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jso
 TUNED_CONFIG = tuple(dict.fromkeys([k for o in OPTIONS if "run" in o.commands for k in o.asks] + ["labels"]))
 
 
-def is_run_journal(path):
-    """Whether the file at path begins as eval.py's run journals do ({"format": RUN_FORMAT, "config": {...}})."""
-    try:
-        with open_regular(path) as f:
-            header = exact_json(f.readline().decode("utf-8"))
-        return isinstance(header, dict) and header.get("format") == RUN_FORMAT and isinstance(header.get("config"), dict)
-    except (OSError, ValueError, RecursionError):
-        return False
-
-
 def journal_config(path):
-    """The config of an unfinished run, from its journal's first line; None if it has none: an
+    """The config of an unfinished run, from its journal's first line; None if it has none (a file
+    that does not begin as eval.py's run journals do, {"format": RUN_FORMAT, "config": {...}}): an
     interrupted run of the held-out split has seen it as much as a finished one."""
     try:
         with open_regular(path) as f:
             header = exact_json(f.readline().decode("utf-8"))   # a key twice says nothing, as in a run file
-        return header["config"] if isinstance(header, dict) and isinstance(header.get("config"), dict) else None
+        return (header["config"] if isinstance(header, dict) and header.get("format") == RUN_FORMAT
+                and isinstance(header.get("config"), dict) else None)
     except (OSError, ValueError, KeyError, RecursionError):
         return None
 
@@ -5990,7 +5982,7 @@ def open_or_resume(args, held):
         warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(target)}: that run is the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
-    if not is_run_journal(run_path + JOURNAL_SUFFIX):   # none of eval.py's: said why, its RUN.lock untouched
+    if journal_config(run_path + JOURNAL_SUFFIX) is None:   # none of eval.py's: said why, its RUN.lock untouched
         read_journal(run_path + JOURNAL_SUFFIX)
     held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
