@@ -1138,7 +1138,7 @@ class FileLock:
     holder's pid giving the error to refuse with at once (two resumes of one run never both ask)."""
 
     def __init__(self, path, refuse=None):
-        self.path, self.file = path, None
+        self.path, self.file, self.others = path, None, []
         try:
             import fcntl
         except ImportError:
@@ -1166,7 +1166,29 @@ class FileLock:
             self.file = None
             raise OSError(e.errno, e.strerror, path) from None
 
+    def hold_too(self, path, refuse):
+        """Lock the file at path itself as well, held as long as this lock: a lock named after a file
+        is one per name, and a file's second name (a hard link) took a second lock (two resumes of
+        one journal both asked). Refused at once, with refuse(), if another process holds it."""
+        if self.file is None:   # no flock here (Windows)
+            return
+        import fcntl
+        try:
+            handle = open_regular(path)
+        except OSError:   # gone (finished meanwhile) or no file: the caller's own checks say so
+            return
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            self.release()
+            raise EvalError(refuse) from None
+        self.others.append(handle)
+
     def release(self):
+        for handle in self.others:
+            handle.close()
+        self.others = []
         if self.file is not None:
             remove_quietly(self.path)   # while still held: whoever waits on it sees it gone and retries
             self.file.close()
@@ -1560,7 +1582,9 @@ class CompareResult(CompareAdds):
     stayed_right: list
     stayed_wrong: list
     not_compared: list      # ids without a verdict in either run
-    errored: list           # ids with a failed call (an answer's or a judge's) on any trial of either run
+    failed: list            # ids with a failed call (an answer's or a judge's) on any trial of either run:
+                            # the gates refuse to judge them
+    errored: list           # those of them compared all the same (decided in both by the trials that came)
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     answers: list           # [baseline's, candidate's] answers that came
     speed: list             # [baseline's, candidate's] speed_figures()
@@ -5386,6 +5410,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
         journal, lock = os.fdopen(fd, "ab"), None
         try:
             lock = lock_for(run_path)
+            lock.hold_too(run_path + suffix, f"{shell_word(run_path + suffix)} is held by another eval.py")
             append_journal(journal, header or {"format": RUN_FORMAT, "config": config})
         except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
@@ -6536,10 +6561,13 @@ def resume_lock(run_path, holding, resumed):
     """The lock on the run at run_path, taken before the file `holding` its answers (its journal, or
     the finished run) is read; `resumed` is the run the message says to resume."""
     try:
-        return run_lock(run_path)
+        lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal (or run) is as it was, every answer in it safe
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the answers in {shell_word(holding)} "
                         f"are safe.\n{remedy(e)}, then: {resume_command(resumed)}") from None
+    lock.hold_too(holding, f"another eval.py is finishing {shell_word(holding)} under another of its names (a hard "
+                           "link); wait for it, or stop it first")
+    return lock
 
 
 def resume_journal(run_path, config, server_version, cases, kept, begun=0):
@@ -9891,13 +9919,15 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     # a failed call on any trial of either side (not a judge that gave none): with trials, the votes left
-    # can still decide, but a majority moved by a failed request is no verdict on the model
-    errored = []
+    # can still decide, but a majority moved by a failed request is no verdict on the model. failed: every
+    # such case, which the gates refuse to judge; errored: those of them compared all the same, whose
+    # figures rest on what came (a case not compared is in no figure: listed under both, it was said to be)
+    failed = []
     compared, rose, fell = [], [], []
     for a in a_cases:
         b = b_cases[a["id"]]
         if any(t["error"] or judge_call_failed(t) for c in (a, b) for t in c["trials"]):
-            errored.append(a["id"])
+            failed.append(a["id"])
         if a["correct"] is None or b["correct"] is None:
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
         else:
@@ -9926,7 +9956,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
-    result = {"changed": changed, **buckets, "errored": errored, "invalid_answers": invalid if a_cfg["labels"] is not None else None,
+    result = {"changed": changed, **buckets, "failed": failed,
+              "errored": [i for i in failed if i not in buckets["not_compared"]], "invalid_answers": invalid if a_cfg["labels"] is not None else None,
               "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
               "baseline": side_figures(a_rates), "candidate": side_figures(b_rates),
               "difference": change["difference"], "test": change["test"], "unit": change["unit"],
@@ -10691,12 +10722,12 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
                    "(the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
-    if c["errored"]:
+    if c["failed"]:
         # a failed judge call is asked again by judge (run --resume refuses a run whose answers all came)
         judges = [judge_command(path, config) for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases for t in case["trials"])]
-        return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['errored']), 'case')} "
-                   f"({', '.join(c['errored'][:10])}{', ...' if len(c['errored']) > 10 else ''}) "
+        return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['failed']), 'case')} "
+                   f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    "(infrastructure, not the model); finish or rerun it first"
                    + (f" (its failed judge calls: {'; '.join(judges)})" if judges else "")]
     if not c["baseline"]["scored"]:

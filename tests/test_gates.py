@@ -61,6 +61,20 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     assert json.loads(cli("compare", a, c, b, "--json")[1])["runs"][2]["errored"] == ["c01"]
 
 
+def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gates(project, cli):
+    """Issue 28, twentieth attack (minor, left then): a case with no answer in a run was listed under "Not
+    compared" and under "Errored", whose words say its figures rest on what came: it is in no figure."""
+    errored = write_run("runs/dev-v3.json", split_run("dev", {"dev-01": None}))   # dev-01 got no answer
+    clean = write_run("runs/dev-v3-2.json", split_run("dev"))
+    out = cli("compare", clean, errored)[1]
+    assert re.search(r"^Not compared \(1\): dev-01 ", out, re.M) and "Errored" not in out, out
+    assert "Errored" not in cli("compare", clean, errored, "--markdown")[1]
+    shown = json.loads(cli("compare", clean, errored, "--json")[1])
+    assert (shown["not_compared"], shown["errored"], shown["failed"]) == (["dev-01"], [], ["dev-01"])
+    code, out, err = cli("compare", clean, errored, "--fail-on-regression")
+    assert code == 2 and "a request got no answer in a run on 1 case (dev-01) (infrastructure" in err, err
+
+
 def test_a_gate_given_with_case_is_refused_never_dropped(dev_run, tagged_run, cli):
     """Issue 28, seventeenth attack: report --case ID --min-accuracy 0.99 exited 0 on a run the same gate
     fails (exit 1 without --case): the gate was never judged, and nothing said so."""

@@ -2393,6 +2393,36 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
     assert len(fake.chat_bodies) == asked
 
 
+def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_the_first_is_resumed(project, cli, fake):
+    """Issue 28, twentieth attack (left then): with runs/h.json.journal a hard link to runs/dev-v3.json.journal,
+    resuming both names at once took two locks (dev-v3.json.lock, h.json.lock) and asked every missing case
+    twice; so did two completions of a finished run by two names. The file itself is locked as well."""
+    kept = killed_run(project, fake, 5)
+    os.link("runs/dev-v3.json.journal", "runs/h.json.journal")
+    fake.latency, before = 0.1, len(fake.chat_bodies)
+    live = start_eval(project, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    wait_for_answers(project / "runs" / "dev-v3.json.journal", kept + 1)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
+    assert code == 2 and err == ("error: another eval.py is finishing runs/h.json.journal under another of its names "
+                                 "(a hard link); wait for it, or stop it first\n"), err
+    assert len(fake.chat_bodies) - asked <= 1 and not os.path.exists("runs/h.json.lock")   # (the live one's call)
+    assert live.wait(timeout=30) == 0
+    assert len(fake.chat_bodies) - before == 28 - kept
+    # a finished run with errors, completed by two names at once
+    fake.latency = 0
+    run_with_errors(project, cli, fake, out="runs/e.json")
+    os.link("runs/e.json", "runs/f.json")
+    fake.latency = 0.5
+    live = start_eval(project, "run", "--resume", "runs/e.json", "--host", fake.url)
+    wait_for_answers(project / "runs" / "e-completed.json.journal", 0)
+    code, out, err = cli("run", "--resume", "runs/f.json", "--host", fake.url)
+    assert code == 2 and err == ("error: another eval.py is finishing runs/f.json under another of its names "
+                                 "(a hard link); wait for it, or stop it first\n"), err
+    assert live.wait(timeout=30) == 0 and len(fake.chat_bodies) == 3
+    assert sorted(n for n in os.listdir("runs") if n.startswith(("e", "f"))) == ["e-completed.json", "e.json", "f.json"]
+
+
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
     """Issue 28, seventeenth attack (minor): run --resume X.lock (left by a killed judge) said 'not a valid
     run file: no "format"'."""
