@@ -5976,6 +5976,9 @@ def open_or_resume(args, held):
         if not os.path.exists(run_path):
             if os.path.isfile(run_path + JUDGING_SUFFIX):   # a judge's, not a run's: the judge finishes it
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
+            if os.path.islink(run_path + JOURNAL_SUFFIX):   # a loop of links, or one whose target went
+                raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link that leads to no file (to "
+                                f"{shell_word(os.readlink(run_path + JOURNAL_SUFFIX))}: a loop of links, or a target gone)")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
         if os.path.islink(run_path):   # completed under the run's own name: never once by each name, paid twice
             linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path))

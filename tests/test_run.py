@@ -2391,6 +2391,11 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
     assert code == 2 and err == ("error: runs/y.json.journal is a link to runs/saved.jnl, which is no run's journal by "
                                  "its name (RUN.journal); name it so, or resume it by its own name\n"), err
     assert len(fake.chat_bodies) == asked
+    # (twentieth attack, minor) a loop of links was called "no such journal"
+    Path("runs/loop.json.journal").symlink_to("loop.json.journal")
+    code, out, err = cli("run", "--resume", "runs/loop.json")
+    assert code == 2 and err == ("error: runs/loop.json.journal is a link that leads to no file (to loop.json.journal: "
+                                 "a loop of links, or a target gone)\n"), err
 
 
 def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_the_first_is_resumed(project, cli, fake):
