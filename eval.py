@@ -6769,6 +6769,8 @@ def head_problem(run):
     """What must hold of a run file's format and config before any result is read."""
     if isinstance(run, dict) and run.get("format") in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
         return "this is the annotations file of a review, not a run: give the run it sits beside"
+    if isinstance(run, dict) and run.get("format") == PAIRWISE_FORMAT:
+        return "this holds compare --pairwise's verdicts, not a run: give the runs it compared"
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config = run.get("config")
@@ -6805,9 +6807,9 @@ def results_problem(results, config):
     """What is wrong with the first bad result, or None; fills in the defaults of fields left out.
     Every case the config counts must have every trial: a run with results taken out must not pass a
     gate (a second "results" key holding only the right answers is refused as it is read: load_run)."""
-    seen = set()
+    seen, first = set(), {}
     for i, r in enumerate(results, 1):
-        problem = result_problem(r, i, config, config["labels"], seen)
+        problem = result_problem(r, i, config, config["labels"], seen) or other_question(r, first.setdefault(r["id"], r))
         if problem:
             return problem
     cases = config.get("cases")
@@ -6845,6 +6847,14 @@ def result_problem(r, i, config, labels, seen):
         return f"result {on_one_line(r['id'])}, trial {trial} appears twice"
     seen.add(key)
     return None
+
+
+def other_question(r, first):
+    """What makes a trial's case other than its first trial's (grade reads the case from that one), or
+    None: trials of one case ask one question, and a trial edited to hold another was scored on the first's."""
+    field = next((f for f in CASE_FIELDS if r.get(f) != first.get(f)), None) if r is not first else None
+    return field and (f"result {on_one_line(r['id'])}, trial {r['trial']}: its {field} is not trial {first['trial']}'s "
+                      "(every trial of a case asks one question)")
 
 
 def recorded_answer_problem(r, config):

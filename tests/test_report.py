@@ -124,6 +124,7 @@ def test_counts_of_one_are_singular(project, cli):
     ("runs/x.json.journal", "is the journal of an unfinished run: finish it with `python eval.py run --resume runs/x.json`"),
     ("runs/x.json.annotations.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.labels.json", "this is the annotations file of a review, not a run"),
+    ("runs/x.json.pairwise.json", "this holds compare --pairwise's verdicts, not a run: give the runs it compared"),
 ])
 def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says):
     (project / "runs").mkdir(exist_ok=True)
@@ -132,6 +133,7 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
         {"format": evalpy.ANNOTATIONS_FORMAT, "run": "x.json", "annotations": {}}))
     (project / "runs" / "x.json.labels.json").write_text(json.dumps(   # the older name and form
         {"format": evalpy.OLD_ANNOTATIONS_FORMAT, "run": "x.json", "labels": {}}))
+    (project / "runs" / "x.json.pairwise.json").write_text(json.dumps({"format": evalpy.PAIRWISE_FORMAT, "comparisons": []}))
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
 

@@ -98,6 +98,26 @@ def test_edited_results_are_caught(hand_run, cli):
     assert "label 'spam' is not in config.labels" in cli("report", "spam.json")[2]
 
 
+def test_a_trial_edited_to_ask_another_question_is_refused_not_scored_on_the_first_trials(project, cli):
+    """Issue 28, left from the twentieth attack: grade reads a case's expected label and checks from its
+    first trial, so a run file whose trial 2 expects 'acceso' where trial 1 expects 'bug' was scored as if
+    every trial expected 'bug' (and a check edited into trial 3 was never run)."""
+    from conftest import make_run
+    run = make_run([("c01", "bug", ["bug", "acceso", "bug"]), ("c02", "bug", ["bug"] * 3)])
+    json.dump(run, open("same.json", "w"))
+    assert cli("report", "same.json")[0] == 0
+    for at, field, value in ((1, "expected", "acceso"), (2, "checks", [{"name": "x", "type": "contains", "value": "b"}]),
+                             (4, "tags", ["red-team"])):
+        edited = json.loads(json.dumps(run))
+        edited["results"][at][field] = value
+        json.dump(edited, open("edited.json", "w"))
+        code, out, err = cli("report", "edited.json")
+        trial = edited["results"][at]["trial"]
+        assert code == 2 and err == (f"error: edited.json: not a valid run file: result {edited['results'][at]['id']}, "
+                                     f"trial {trial}: its {field} is not trial 1's (every trial of a case asks one "
+                                     "question)\n"), err
+
+
 def test_a_truncated_run_file_gives_no_traceback_from_the_real_command(hand_run, project):
     data = (project / hand_run).read_bytes()
     (project / "cut.json").write_bytes(data[: len(data) // 2])
