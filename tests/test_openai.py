@@ -436,6 +436,26 @@ def test_content_as_a_list_of_parts_is_read_as_the_answer_and_its_reasoning(proj
     assert [(r["response"], r["thinking"], r["error"]) for r in results] == [(response, thinking, None)] * 3
 
 
+def test_a_refusal_beside_null_content_is_the_models_answer_never_a_fault_to_retry(project, cli):
+    """Issue 28, twenty-first attack: OpenAI's message has `refusal` (text or null) beside `content`, and a
+    model that refuses under structured outputs sends content null with the refusal's text (the API's
+    ChatCompletionResponseMessage). It was retried four times and stored as "no choices[0].message.content",
+    the refusal dropped: a server fault, where the model had answered."""
+    message = {"role": "assistant", "content": None, "refusal": "No puedo ayudar con eso."}
+    posts, results, _, _ = answers_served(cli, message, "--limit", 2, "--retries", 3)
+    assert len(posts) == 2   # none retried
+    assert [(r["response"], r["error"], r["attempts"]) for r in results] == [("No puedo ayudar con eso.", None, 1)] * 2
+    # null beside null is still no answer at all
+    server, posts = serve_message({"role": "assistant", "content": None, "refusal": None})
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 1, "--retries", 0,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/none.json")
+    finally:
+        server.shutdown()
+    assert code == 2 and load_json("runs/none.json")["results"][0]["error"] == \
+        "the server's answer had no choices[0].message.content"
+
+
 def test_a_part_of_content_that_is_not_read_is_an_error_that_names_it(project, cli):
     """A part eval.py does not know (an image, a citation) is not dropped without a word: the call is an
     error that shows the part, asked once (the server answers so every time)."""
