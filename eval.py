@@ -5491,12 +5491,13 @@ def read_journal(path, turns=None, where=None, begun=None):
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
                             "it was not cut short by a kill, so it was edited") from None
         problem = journal_entry_problem(entry, config)
-        key = (entry["id"], entry.get("trial", 1))
-        if "turn" in entry:
-            problem = problem or turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
+        if not problem and "turn" in entry:   # (an entry with a problem may have no id to key it by)
+            key = (entry["id"], entry.get("trial", 1))
+            problem = turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
         whole_counts_of(entry)
+        key = (entry["id"], entry.get("trial", 1))
         if where is not None:
             where.setdefault(key, number)
         if "turn" in entry:

@@ -838,6 +838,10 @@ def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake
     ({"id": "dev-06", "response": 42, "error": None}, "response must be text or null"),
     ({"id": "dev-06", "trial": 7, "response": "bug", "error": None}, "trial must be a whole number from 1"),
     ({"id": 6, "response": "bug", "error": None}, "not an answer with an id"),
+    # JSON that is no object, or one without an id, was keyed by its id before its problem was said (twenty-first
+    # attack): a TypeError or KeyError from run --resume, and from `runs` for the whole folder
+    (None, "not an answer with an id"), ([1], "not an answer with an id"), ("x", "not an answer with an id"),
+    ({"trial": 1, "turn": 1}, "not an answer with an id"),
     ({"id": "dev-06", "response": "bug", "error": None, "prompt_tokens": "many"}, "prompt_tokens must be a number"),
     ({"id": "dev-06", "response": "bug", "error": None, "completion_tokens": -1}, "completion_tokens must be a whole number"),
     # tool_calls that are not a list were iterated before their type was looked at (the fourth attack on
@@ -855,6 +859,8 @@ def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, e
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and f"runs/dev-v3.json.journal:7: damaged journal line: {message}" in err
     assert fake.chat_bodies == [] and not os.path.exists("runs/dev-v3.json")
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and "runs/dev-v3.json.journal" in out, err
 
 
 def run_with_file_size_limit(project, fake, limit, *argv):
