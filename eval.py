@@ -6112,6 +6112,22 @@ def completion_names(finished):
     return numbered_names(base + "-completed" + ext)
 
 
+def names_of(path):
+    """path, then the other names its file has in its folder (hard links, which share its inode): a
+    run completed by one name is completed, whichever name it is given by next."""
+    try:
+        held = os.stat(path)
+        if held.st_nlink < 2:
+            return [path]
+        folder = os.path.dirname(path)
+        with os.scandir(folder or ".") as entries:
+            others = sorted(os.path.join(folder, e.name) for e in entries
+                            if e.is_file(follow_symlinks=False) and os.path.samestat(e.stat(follow_symlinks=False), held))
+    except OSError:
+        return [path]
+    return [path] + [other for other in others if os.path.basename(other) != os.path.basename(path)]
+
+
 def completions_of(finished, config):
     """(the run path of an unfinished completion of `finished` or None, that of its last finished
     completion or None), told by their names and their configs: a completion's is its run's with the
@@ -6120,7 +6136,7 @@ def completions_of(finished, config):
     unfinished = done = None
     def ours(other):
         return other is not None and "completed_from" in other and same_except(other, config, ("host", "completed_from"))
-    for path in itertools.takewhile(name_taken, completion_names(finished)):
+    for path in (p for name in names_of(finished) for p in itertools.takewhile(name_taken, completion_names(name))):
         written = None
         if os.path.isfile(path):
             with contextlib.suppress(EvalError):

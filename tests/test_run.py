@@ -2432,6 +2432,11 @@ def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_
                                  "(a hard link); wait for it, or stop it first\n"), err
     assert live.wait(timeout=30) == 0 and len(fake.chat_bodies) == 3
     assert sorted(n for n in os.listdir("runs") if n.startswith(("e", "f"))) == ["e-completed.json", "e.json", "f.json"]
+    # (twenty-first attack) and after it, by the other name: it was completed again, every error asked twice
+    code, out, err = cli("run", "--resume", "runs/f.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/f.json was completed in runs/e-completed.json, which has no error; "
+                                 "use that run\n"), err
+    assert len(fake.chat_bodies) == 3
 
 
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
