@@ -7023,6 +7023,15 @@ def sent_size(result, system_chars):
     return system_chars + len(str(result.get("input") or "")), 1
 
 
+def votes_on(votes, checks):
+    """The votes on the judge checks scored: a judge check the split no longer has (report --checks)
+    is scored nowhere, and its votes (failed calls among them) neither decide a gate nor are doubtful."""
+    if not votes:
+        return votes
+    judged = {c["name"] for c in checks if c["type"] in JUDGE_CHECKS}
+    return [v for v in votes if v["check"] in judged]
+
+
 def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
     its verdict (the majority of its trials). A trial the server never answered is an error: not
@@ -7044,7 +7053,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             case.update({k: r[k] for k in ("context", "relevant") if k in r})   # RAG: retrieval is scored from them
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
-                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": r.get("judges"),
+                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(r.get("judges"), case["checks"]),
                  "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens"),
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
         if system_chars is not None:   # two keys more cost a trial nothing: its dict has room for them

@@ -289,6 +289,29 @@ def test_a_judge_check_asked_otherwise_is_never_scored_with_the_votes_of_before(
     assert "ask the judge it: python eval.py judge run.json" in err and "--checks crit/dev.jsonl" in err, err
 
 
+def test_a_judge_check_the_split_dropped_has_its_votes_and_failed_calls_left_out(project, cli):
+    """Issue 28, twenty-first attack: report --checks SPLIT whose checks no longer hold a judge check still
+    read that check's votes: its failed calls stopped the gate (exit 2, naming a judge command that then
+    refuses: no answer has a judge check there) and its verdicts were listed as doubtful."""
+    import shutil
+    shutil.copy(ROOT / "runs" / "example" / "support-dev-v1-judged.json", "run.json")
+    run = load_json("run.json")
+    for r in run["results"][:2]:   # the judge's first call on two answers failed
+        r["judges"][0].update({"pass": None, "reason": None, "raw": None, "error": "HTTP 500: boom",
+                               "prompt_tokens": None, "completion_tokens": None})
+    Path("run.json").write_text(json.dumps(run), encoding="utf-8")
+    assert cli("report", "run.json", "--min-accuracy", "0.1")[0] == 2   # the judge check scored: its failed calls stop it
+    Path("dropped").mkdir()
+    shutil.copy(ROOT / run["config"]["split_path"], "dropped/dev.jsonl")
+    stored = json.loads((ROOT / Path(run["config"]["split_path"]).parent / "checks.json").read_text(encoding="utf-8"))
+    stored["checks"] = [c for c in stored["checks"] if c["type"] != "judge"]
+    Path("dropped/checks.json").write_text(json.dumps(stored), encoding="utf-8")
+    code, out, err = cli("report", "run.json", "--checks", "dropped/dev.jsonl", "--min-accuracy", "0.1")
+    # the gate is judged on the checks scored (the split's weights without the judge check's reach no pass)
+    assert code == 1 and "GATE FAILED: accuracy 0%" in err and "judge call failed" not in err, err
+    assert "answers the question" not in out and "Doubtful" not in out and "judge" not in out.lower(), out
+
+
 def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli):
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "blocking": False}]))
