@@ -10766,13 +10766,16 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["failed"]:
-        # a failed judge call is asked again by judge (run --resume refuses a run whose answers all came)
-        judges = [judge_command(path, config) for path, config, cases in runs
+        # each run at fault with what asks its calls again: an answer by run --resume (or its completion, made
+        # already), a judge call by judge (run --resume refuses a run whose answers all came)
+        again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
+                 if (done := finished_completion(path, config)) else f"ask its answers again: {resume_command(path)}"
+                 for path, config, cases in runs if any(t["error"] for case in cases for t in case["trials"])]
+        again += [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases for t in case["trials"])]
         return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
-                   "(infrastructure, not the model); finish or rerun it first"
-                   + (f" (its failed judge calls: {'; '.join(judges)})" if judges else "")]
+                   "(infrastructure, not the model); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
         again = "; ".join(judge_command(path, config) for path, config, cases in runs
                           if any(x["correct"] is None for x in cases)) or "eval.py judge RUN"

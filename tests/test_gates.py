@@ -73,6 +73,8 @@ def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gat
     assert (shown["not_compared"], shown["errored"], shown["failed"]) == (["dev-01"], [], ["dev-01"])
     code, out, err = cli("compare", clean, errored, "--fail-on-regression")
     assert code == 2 and "a request got no answer in a run on 1 case (dev-01) (infrastructure" in err, err
+    # (twenty-first attack, item 5) naming the run at fault and what asks its calls again ("finish or rerun it")
+    assert "(infrastructure, not the model); ask its answers again: python eval.py run --resume runs/dev-v3.json" in err, err
 
 
 def test_a_gate_given_with_case_is_refused_never_dropped(dev_run, tagged_run, cli):
@@ -205,7 +207,8 @@ def test_a_judge_call_that_failed_beside_a_readable_vote_stops_the_gates(project
     code, out, err = cli("compare", half, worse, "--fail-on-regression")
     assert code == 2 and "gates not judged" in err and "(c0, c1, c2)" in err, err
     # (twentieth attack) with the judge commands that ask them again: run --resume refuses such runs
-    assert "(its failed judge calls: python eval.py judge runs/half.json" in err and "; python eval.py judge runs/worse.json" in err, err
+    assert ("(infrastructure, not the model); ask its failed judge calls again: python eval.py judge runs/half.json" in err
+            and "; ask its failed judge calls again: python eval.py judge runs/worse.json" in err), err
 
 
 def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli, fake):
