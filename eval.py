@@ -1167,23 +1167,18 @@ class FileLock:
             raise OSError(e.errno, e.strerror, path) from None
 
     def hold_too(self, path, refuse):
-        """Lock the file at path itself as well, held as long as this lock: a lock named after a file
-        is one per name, and a file's second name (a hard link) took a second lock (two resumes of
-        one journal both asked). Refused at once, with refuse(), if another process holds it."""
+        """Lock the file at path itself as well (hold_file), held as long as this lock: a lock named
+        after a file is one per name, and a file's second name (a hard link) took a second lock (two
+        resumes of one journal both asked)."""
         if self.file is None:   # no flock here (Windows)
             return
-        import fcntl
         try:
-            handle = open_regular(path)
-        except OSError:   # gone (finished meanwhile) or no file: the caller's own checks say so
-            return
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
+            handle = hold_file(path, refuse)
+        except EvalError:
             self.release()
-            raise EvalError(refuse) from None
-        self.others.append(handle)
+            raise
+        if handle is not None:
+            self.others.append(handle)
 
     def release(self):
         for handle in self.others:
@@ -1199,6 +1194,23 @@ class FileLock:
 
     def __exit__(self, *exc):
         self.release()
+
+
+def hold_file(path, refuse):
+    """The file at path locked by this process (flock on the file, whatever name it is given by),
+    held until the handle returned is closed; None if there is no such file (the caller's own checks
+    say so) or no flock (Windows). Refused at once, EvalError(refuse), if another process holds it."""
+    try:
+        import fcntl
+        handle = open_regular(path)
+    except (ImportError, OSError):
+        return None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise EvalError(refuse) from None
+    return handle
 
 
 def lock_holder(handle):
@@ -11603,7 +11615,21 @@ def pairwise_plan(stored, pairs, wanted):
 def pairwise_compare(args, a_path, a_run, b_path, b_run):
     """compare --pairwise: the judge's verdicts on every pair of answers, in both orders, asked for
     those not stored yet (or whose call failed) and stored beside the candidate run. Returns the
-    verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now."""
+    verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now.
+    The candidate run is held from before its stored verdicts are read: a second compare that read
+    them while the first asked would ask what the first had yet to store, paid twice."""
+    held = hold_file(b_path, f"another eval.py holds {shell_word(b_path)} now (a compare --pairwise asking the judge "
+                             "about its pairs, or a run --resume completing it); wait for it, then compare again: "
+                             "the verdicts it stores are reused")
+    try:
+        return pairwise_held(args, a_path, a_run, b_path, b_run)
+    finally:
+        if held is not None:
+            held.close()
+
+
+def pairwise_held(args, a_path, a_run, b_path, b_run):
+    """pairwise_compare with the candidate run held."""
     judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)

@@ -484,12 +484,13 @@ def test_the_pairwise_markdown_quotes_the_criterion_and_ids_as_text(project, cli
     assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
 
 
-def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, fake):
-    """Issue 28, item 6: the second of two compares to save replaced the whole comparison, so the
-    first one's paid-for verdicts were lost (27 in the report). Two real processes: B reads the
-    empty sidecar and starts asking a judge that fails, A asks a good judge and saves, then B's
-    calls fail and B saves: the verdicts are merged under the lock, and a failed call never
-    replaces an answer."""
+def test_a_second_compare_of_a_candidate_being_asked_about_is_refused_and_pays_nothing(project, cli, fake):
+    """Issue 28, item 6: the second of two compares to save replaced the whole comparison, so the first
+    one's paid-for verdicts were lost (27 in the report); merged under the lock since, both still asked
+    every call (twenty-first attack: a second compare started 3 s after the first stored the first's
+    journal, then both asked the rest: 62 calls for 40). The candidate run is held while a compare asks
+    about it: B asks a judge that fails and waits; A is refused at once, asking nothing; once B has
+    stored its failed calls, A asks them again, and no failed call ever replaces an answer."""
     import subprocess
     import sys
     import threading
@@ -500,7 +501,7 @@ def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, 
     gate = threading.Event()
     failing = FakeOllama().start()
     try:
-        failing.latency = lambda text: gate.wait(30) and 0   # B's first call waits here until A has saved
+        failing.latency = lambda text: gate.wait(30) and 0   # B's first call waits here
         failing.faults = ["500"] * 100
 
         def compare(host):
@@ -514,21 +515,40 @@ def test_two_compares_at_once_merge_their_verdicts_under_the_lock(project, cli, 
         assert failing.in_flight == 1
         a = compare(fake.url)
         a_out, a_err = a.communicate(timeout=30)
-        assert a.returncode == 0 and "Candidate wins (4)" in a_out, a_err
+        assert a.returncode == 2 and a_err == (f"error: another eval.py holds {cand} now (a compare --pairwise asking the "
+                                               "judge about its pairs, or a run --resume completing it); wait for it, then "
+                                               "compare again: the verdicts it stores are reused\n"), a_err
+        assert fake.chat_bodies == []
         gate.set()
         b_out, b_err = b.communicate(timeout=30)
     finally:
         gate.set()
         failing.stop()
-    assert "Traceback" not in b_err
+    assert b.returncode == 2 and "Traceback" not in b_err, b_err
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "Candidate wins (4)" in out and len(fake.chat_bodies) == 8, err
     comparisons = load_json(cand + ".pairwise.json")["comparisons"]
     assert len(comparisons) == 1
     verdicts = comparisons[0]["verdicts"]
-    assert len(verdicts) == 8 and all(v["error"] is None and v["winner"] for v in verdicts)   # A's, every one
-    assert comparisons[0]["host"] == fake.url     # where they were asked: B's save added none of its own
-    # B reports what is stored, merged, and says so; its failed calls are not counted as the comparison's
-    assert b.returncode == 0 and "Candidate wins (4)" in b_out and "8 judge calls (0 made now, 0 failed)" in b_out, b_err
-    assert "merged with 8 verdicts another compare stored meanwhile; they stand in for 8 calls that failed here" in b_err
+    assert len(verdicts) == 8 and all(v["error"] is None and v["winner"] for v in verdicts)
+
+
+def test_verdicts_another_compare_stored_meanwhile_are_merged_and_stand_in_for_failed_calls(capsys):
+    """Issue 28, item 6, where the candidate cannot be held (no flock: Windows) or was replaced by a new
+    file of its name meanwhile: the sidecar saved under its lock holds what another compare stored, and
+    the figures are those it holds, a good verdict standing in for a call that failed here."""
+    wanted = [("j", 1, order) for order in evalpy.ORDERS]
+    pairs = [{"id": "c1", "trial": 1}]
+
+    def vote(order, winner, error=None):
+        return {"id": "c1", "trial": 1, "model": "j", "vote": 1, "order": order, "seed": 42, "winner": winner,
+                "reason": None, "raw": None if error else "{}", "error": error, "prompt_tokens": None, "completion_tokens": None}
+    mine = [vote(o, None, "HTTP 500") for o in evalpy.ORDERS]
+    theirs = [vote(o, "B") for o in evalpy.ORDERS]
+    votes, made = evalpy.merged_votes(theirs, mine, {}, pairs, wanted)
+    assert votes == {("c1", 1): theirs} and made == 0
+    assert capsys.readouterr().err == ("merged with 2 verdicts another compare stored meanwhile; they stand in for 2 calls "
+                                       "that failed here\n")
 
 
 @pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json")])
