@@ -6601,8 +6601,8 @@ def resume_lock(run_path, holding, resumed):
     except OSError as e:   # a full disk: the journal (or run) is as it was, every answer in it safe
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the answers in {shell_word(holding)} "
                         f"are safe.\n{remedy(e)}, then: {resume_command(resumed)}") from None
-    lock.hold_too(holding, f"another eval.py is finishing {shell_word(holding)} under another of its names (a hard "
-                           "link); wait for it, or stop it first")
+    lock.hold_too(holding, f"another eval.py holds {shell_word(holding)} now (finishing it under another of its names, "
+                           "a hard link, or asking the judge about its pairs); wait for it, or stop it first")
     return lock
 
 

@@ -2415,8 +2415,8 @@ def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_
     wait_for_answers(project / "runs" / "dev-v3.json.journal", kept + 1)
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
-    assert code == 2 and err == ("error: another eval.py is finishing runs/h.json.journal under another of its names "
-                                 "(a hard link); wait for it, or stop it first\n"), err
+    assert code == 2 and err == ("error: another eval.py holds runs/h.json.journal now (finishing it under another of its names, "
+                                 "a hard link, or asking the judge about its pairs); wait for it, or stop it first\n"), err
     assert len(fake.chat_bodies) - asked <= 1 and not os.path.exists("runs/h.json.lock")   # (the live one's call)
     assert live.wait(timeout=30) == 0
     assert len(fake.chat_bodies) - before == 28 - kept
@@ -2428,8 +2428,8 @@ def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_
     live = start_eval(project, "run", "--resume", "runs/e.json", "--host", fake.url)
     wait_for_answers(project / "runs" / "e-completed.json.journal", 0)
     code, out, err = cli("run", "--resume", "runs/f.json", "--host", fake.url)
-    assert code == 2 and err == ("error: another eval.py is finishing runs/f.json under another of its names "
-                                 "(a hard link); wait for it, or stop it first\n"), err
+    assert code == 2 and err == ("error: another eval.py holds runs/f.json now (finishing it under another of its names, "
+                                 "a hard link, or asking the judge about its pairs); wait for it, or stop it first\n"), err
     assert live.wait(timeout=30) == 0 and len(fake.chat_bodies) == 3
     assert sorted(n for n in os.listdir("runs") if n.startswith(("e", "f"))) == ["e-completed.json", "e.json", "f.json"]
     # (twenty-first attack) and after it, by the other name: it was completed again, every error asked twice
