@@ -5464,6 +5464,9 @@ def resumed_problem(config):
     return missing and f"config.judge has no {missing!r}, which its votes are asked with"
 
 
+JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # how every run journal begins
+
+
 def read_journal(path, turns=None, where=None, begun=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
@@ -5480,7 +5483,9 @@ def read_journal(path, turns=None, where=None, begun=None):
         if header.get("format") != RUN_FORMAT or not isinstance(config, dict):
             raise KeyError
     except (ValueError, KeyError, TypeError) as e:
-        if len(lines) == 1:   # no complete first line: killed, or out of space, before anything was asked
+        # no complete first line, and what there is begins as eval.py's: killed, or out of space, before
+        # anything was asked (a file of another's is never called a run to remove)
+        if len(lines) == 1 and (lines[0][:len(JOURNAL_OPENING)] == JOURNAL_OPENING[:len(lines[0])]):
             raise EvalError(f"{shell_word(path)}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
         if isinstance(e, ValueError):   # a line that is no exact JSON: say why, as a judging's header does

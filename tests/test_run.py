@@ -721,6 +721,10 @@ def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cl
     (project / "runs" / "dev-v3.json.journal").write_text('{"format": "eval.py-run/1", "con')   # killed there
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "the run that made it stopped before asking anything" in err
+    # (twenty-first attack, minor) a file of someone else's without a line break was called that, "remove it"
+    (project / "runs" / "dev-v3.json.journal").write_text('{"my": "notes"}')
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == "error: runs/dev-v3.json.journal: not a journal written by eval.py (bad first line)\n", err
 
 
 def test_a_journal_left_beside_its_finished_run_is_named_not_resumed(project, cli, fake):
