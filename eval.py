@@ -9911,14 +9911,14 @@ def accuracy_gate(s, minimum):
     return (False if b["high"] < minimum else True if b["low"] >= minimum else None), verdict
 
 
-def refuse_same_run(a_path, b_path):
+def refuse_same_run(a_path, b_path, instead="compare it with another run"):
     """A run compared with itself would be read as a rerun whose differences are noise."""
     try:
         same = os.path.samefile(a_path, b_path)
     except OSError:
         return   # a missing file: reading it says so
     if same:
-        raise EvalError(f"both arguments are the same run ({shell_word(a_path)}); compare it with another run")
+        raise EvalError(f"both arguments are the same run ({shell_word(a_path)}); {instead}")
 
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
@@ -14013,6 +14013,8 @@ def show_audit(args, config, cases):
 
 
 def cmd_review(args):
+    if args.against:   # its differences would all be "the same answer": nothing to review against
+        refuse_same_run(args.run, args.against, "give --against another run")
     review = Review(args.run, args.against)
     note = review.versions_note()
     if note:
