@@ -9437,8 +9437,20 @@ def markdown_report(config, s, path):
     judged = section_of(rows, "retrieval_judged")
     out += [f"| Judged context precision (a judge's ratings, {plural(judged['cases']['value'], 'case')}) | "
             f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
+    out += markdown_judge(checks.get("judge"), checks["repeat"])
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
                      + markdown_annotations(section_of(rows, "annotations")) + markdown_diagnosis(section_of(rows, "diagnosis")))
+
+
+def markdown_judge(j, repeat):
+    """The judge checks' cost and the verdicts a person should look at, as the text says them (a failed
+    call or a doubtful verdict left unsaid, a reader would take the pass rate at its word)."""
+    if not j:
+        return []
+    doubtful = "; ".join(md_text(on_one_line(doubtful_line(r, repeat), 120)) for r in j["doubtful"][:MARKDOWN_FAILURES])
+    more = f", and {len(j['doubtful']) - MARKDOWN_FAILURES} more" if len(j["doubtful"]) > MARKDOWN_FAILURES else ""
+    return ["", f"**Judge checks** ({md_text(j['models'])}; a judge can be wrong): {md_text(judge_cost(j))}. "
+                f"**Doubtful verdicts, for a person to check ({len(j['doubtful'])}):** {doubtful or 'none'}{more}"]
 
 
 def markdown_annotations(sec):

@@ -312,6 +312,22 @@ def test_a_judge_check_the_split_dropped_has_its_votes_and_failed_calls_left_out
     assert "answers the question" not in out and "Doubtful" not in out and "judge" not in out.lower(), out
 
 
+def test_the_markdown_report_says_the_judges_failed_calls_and_doubtful_verdicts(project, cli):
+    """Issue 28, twenty-first attack (minor): text and page said "81 judge calls (2 failed)" and listed the
+    doubtful verdicts; the markdown comment a pull request shows said neither, only the pass rate."""
+    import shutil
+    shutil.copy(ROOT / "runs" / "example" / "support-dev-v1-judged.json", "run.json")
+    run = load_json("run.json")
+    for r in run["results"][:2]:
+        r["judges"][0].update({"pass": None, "reason": None, "raw": None, "error": "HTTP 500: boom",
+                               "prompt_tokens": None, "completion_tokens": None})
+    Path("run.json").write_text(json.dumps(run), encoding="utf-8")
+    text, markdown = cli("report", "run.json")[1], cli("report", "run.json", "--markdown")[1]
+    cost = re.search(r"cost: (81 judge calls \(2 failed\), \d+ prompt \+ \d+ completion tokens)", text).group(1)
+    doubtful = int(re.search(r"Doubtful verdicts, for a person to check \((\d+)\)", text).group(1))
+    assert f"{cost}." in markdown and f"**Doubtful verdicts, for a person to check ({doubtful}):** support-dev-01" in markdown, markdown
+
+
 def test_a_non_blocking_check_is_reported_but_does_not_decide(free_text, project, cli):
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "blocking": False}]))
