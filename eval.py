@@ -2033,7 +2033,17 @@ def split_thinking(response):
     still thinking when it stopped, and said nothing. A chat template that opens <think> in the
     prompt (DeepSeek-R1's and others) leaves only the close in the response: text before a
     </think> that no <think> opened is reasoning too, unless that close is inside a JSON object,
-    where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...})."""
+    where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...}). A block that
+    follows at once is reasoning as well (a model may think in several)."""
+    reasoning, answer = first_thinking(response)
+    while reasoning is not None and answer is not None and answer.startswith(THINK_OPEN):
+        more, answer = first_thinking(answer)
+        reasoning = f"{reasoning}\n\n{more}"
+    return reasoning, answer
+
+
+def first_thinking(response):
+    """split_thinking of the first block alone."""
     text = response.lstrip()
     opened = text.startswith(THINK_OPEN)
     end = text.find(THINK_CLOSE) if opened else unquoted_close(text)

@@ -114,6 +114,11 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     # the first close outside every object ends the reasoning
     ('Escribiría {"tag": "</think>"} y ya.\n</think>\n\nbug', "bug"),
     ('{"a": "</think>"} {"b": "</think>"}</think>acceso', "acceso"),
+    # (twenty-first attack, minor) a second block right after the first is reasoning too, not the answer
+    ("<think>a</think><think>b</think>acceso", "acceso"),
+    ("<think>a</think>\n\n<think>b</think>\nacceso", "acceso"),
+    ("razono</think>\n<think>y sigo</think>bug", "bug"),
+    ("<think>a</think><think>b", None),                             # the second never closed: still thinking
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer
