@@ -6940,7 +6940,7 @@ def judges_votes_problem(votes, config, checks):
 def votes_problem(votes):
     """What is wrong with an answer's judge votes (a run's result's, a judging line's), or None."""
     if type(votes) is not list or not all(type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-                                          and v.get("pass") in (True, False, None) for v in votes):
+                                          and (v.get("pass") is None or type(v["pass"]) is bool) for v in votes):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
     # a vote's figures are named by field: "judges must be a list..." said nothing of "prompt_tokens": "5"
     return next((f"judges: vote {n}: {problem}" for n, problem in enumerate(map(answer_problem, votes), 1) if problem), None)

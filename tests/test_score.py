@@ -151,6 +151,8 @@ def edit(run, where, value):
      "judges: vote 1: prompt_tokens must be a number or null"),
     ("result.judges", [{"check": "c", "model": "m", "pass": True, "prompt_tokens": -50000}],
      "judges: vote 1: prompt_tokens must be a whole number of 0 or more, or null"),
+    # (twenty-first attack, minor) 1 and 0 are no verdicts (Python's `in` took them for true and false)
+    ("result.judges", [{"check": "c", "model": "m", "pass": 1}], "judges must be a list of votes with a check, a model and pass"),
     ("result.prompt_tokens", -50000, "prompt_tokens must be a whole number of 0 or more, or null"),
     ("result.completion_tokens", 2.5, "completion_tokens must be a whole number of 0 or more, or null"),
     # a call's measures are bounded: 1e300 ms printed 300 digits in every view, -5 ns a negative rate
