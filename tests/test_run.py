@@ -403,9 +403,12 @@ def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_com
     listed = json.loads(cli("runs", "--json")[1])
     assert listed == [dict(listed[0], file="runs/dev-v3.json.journal", unfinished=True, answers=5, expected_answers=28,
                            resume="python eval.py run --resume runs/dev-v3.json")]
-    (project / "runs" / "dev-v3.json.journal").write_text('{"format": 1, "con')   # killed before its first line was whole
+    (project / "runs" / "dev-v3.json.journal").write_text('{"format": "eval.py-run/1", "con')   # killed before its first line was whole
     code, out, err = cli("runs")
     assert code == 0 and "runs/dev-v3.json.journal" in out and "stopped before" in out
+    (project / "runs" / "dev-v3.json.journal").write_text('{"format": 1, "con')   # not how eval.py begins one
+    code, out, err = cli("runs")
+    assert code == 0 and "runs/dev-v3.json.journal" in out and "damaged journal header" in out, out
 
 
 def test_a_default_name_an_unfinished_run_holds_names_its_journal(project, cli, fake):
