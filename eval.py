@@ -2630,7 +2630,8 @@ TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "paramete
 
 def tool_problems(tool, where, names):
     """What is wrong with one tool definition (api/types.go Tool and ToolFunction; OpenAI's function
-    tool), or []. names: the names of the tools before it, which it adds to."""
+    tool), or []. names: the set of the names of the tools before it, which it adds to (a set: a
+    list searched for each name was quadratic in the number of tools)."""
     if not (isinstance(tool, dict) and set(tool) == {"type", "function"} and tool["type"] == "function"
             and isinstance(tool["function"], dict)):
         return [f"{where}: must be {TOOL_SHAPE}"]
@@ -2641,7 +2642,8 @@ def tool_problems(tool, where, names):
         problems.append(f"{where}.function.name must be 1 to 64 letters, digits, _, . or -")
     elif name in names:
         problems.append(f"{where}: a second tool named {name!r}")
-    names.append(name)
+    if isinstance(name, str):   # a bad name (a list, an object) is named above, and cannot be hashed
+        names.add(name)
     if "description" in function and not isinstance(function["description"], str):
         problems.append(f"{where}.function.description must be text")
     parameters = function.get("parameters", {"type": "object"})
@@ -2655,7 +2657,7 @@ def tool_problems(tool, where, names):
 def tools_problems(tools):
     if not isinstance(tools, list):   # [] is allowed: a case that opts out of tools.json (merged_tools)
         return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
-    names = []
+    names = set()
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
 
 
@@ -2665,9 +2667,9 @@ def tool_results_problems(results, tools, where="tool_results"):
     if not isinstance(results, dict):
         return ["field 'tool_results' must be an object {tool name: result, or a list of rules}"]
     names = [t["function"]["name"] for t in tools or ()]
-    problems = []
+    known, problems = set(names), []   # a set to look up: the list searched for each result was quadratic
     for name, given in results.items():
-        if name not in names:
+        if name not in known:
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
@@ -2839,8 +2841,12 @@ def context_problems(case):
                     problems.append(f"context passage {number}: id must be {PASSAGE_ID_WORDS}")
                 elif not (isinstance(p["text"], str) and p["text"].strip()):
                     problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
-            ids = [p["id"] for p in passages]
-            twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+            seen, twice = set(), None
+            for p in passages:   # a set: a list searched for each id was quadratic (100,000 passages: 76 s per load)
+                if p["id"] in seen:
+                    twice = p["id"]
+                    break
+                seen.add(p["id"])
             if twice is not None:
                 problems.append(f"context: passage id {twice!r} is given twice")
         if CONTEXT_VAR in (case.get("vars") or {}):
@@ -2965,7 +2971,7 @@ def load_split_tools(path):
     if "tools" in written and not (isinstance(tools, list) and tools):
         problems.append(f"{shell_word(path)}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
         tools = []
-    lines, names = item_lines(text, "tools"), []
+    lines, names = item_lines(text, "tools"), set()
     for i, tool in enumerate(tools, 1):
         where = f"{shell_word(path)}:{lines[i - 1]}" if len(lines) == len(tools) else shell_word(path)
         problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
@@ -2990,12 +2996,14 @@ def item_lines(text, key="checks"):
         return []
     decoder, lines, i = json.JSONDecoder(), [], start.end()
     blank = re.compile(r"[\s,]*")
+    line, counted = 1, 0   # newlines counted up to `counted`: from the top for each item was quadratic in their number
     try:
         while True:
             i = blank.match(text, i).end()
             if i >= len(text) or text[i] == "]":
                 return lines
-            lines.append(text.count("\n", 0, i) + 1)
+            line, counted = line + text.count("\n", counted, i), i
+            lines.append(line)
             _, i = decoder.raw_decode(text, i)
     except ValueError:
         return []
