@@ -210,6 +210,7 @@ CHART_ROW = 26         # px per bar, whisker and name
 CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
 DIFF_WORK = 5_000_000  # steps a word diff may take (difflib is about cubic on a repeated token); past them, unmarked
+PAGE_DIFF_WORK = 6 * DIFF_WORK   # steps all the word diffs of one compare page may take together (about 2 s)
 
 # The significance level of every test a gate or a reading rests on (compare, power): the usual
 # 5%, one false alarm in twenty comparisons of two equal systems
@@ -12592,31 +12593,56 @@ class BudgetedMatcher(difflib.SequenceMatcher):
 
 
 UNMARKED_NOTE = "Too long or too repetitive to compare word by word: both answers are shown unmarked."
+WORD = re.compile(r"\w+|[^\w\s]")   # what a word diff weighs: words and marks, never the spaces between them
+
+
+def budgeted_diff(old, new, budget):
+    """Two answers as HTML with the words each lacks marked, and the steps the diff took:
+    (old, new, work), or (None, None, work) when it would take more than budget. Spaces are not
+    weighed (every space matched every other, so ordinary answers ran out of the budget): each
+    answer keeps its own between its words, unmarked."""
+    texts = [text or "" for text in (old, new)]
+    spans = [[m.span() for m in WORD.finditer(text)] for text in texts]
+    a, b = ([text[i:j] for i, j in sp] for text, sp in zip(texts, spans))
+    if len(a) + len(b) > budget:   # the first search alone walks them all: not worth building its index
+        return None, None, 0
+    matcher = BudgetedMatcher(a, b, budget)
+    try:
+        opcodes = matcher.get_opcodes()
+    except DiffBudgetSpent:
+        return None, None, matcher.work
+    sides = [marked_side(texts[0], spans[0], [(op, i1, i2) for op, i1, i2, _, _ in opcodes], "del"),
+             marked_side(texts[1], spans[1], [(op, j1, j2) for op, _, _, j1, j2 in opcodes], "ins")]
+    return *sides, matcher.work
+
+
+def marked_side(text, spans, runs, tag):
+    """One answer as HTML: its text before the first word, then each run of words (op, first,
+    past the last) with the spaces after it; a changed run's words (not those spaces) in <tag>."""
+    def start(n):
+        return spans[n][0] if n < len(spans) else len(text)
+    out = [esc(text[:start(0)])]
+    for op, lo, hi in runs:
+        if lo == hi:
+            continue
+        if op == "equal":
+            out.append(esc(text[start(lo):start(hi)]))
+        else:
+            end = spans[hi - 1][1]
+            out.append(f"<{tag}>{esc(text[start(lo):end])}</{tag}>{esc(text[end:start(hi)])}")
+    return Markup(f'<pre>{"".join(out)}</pre>')
 
 
 def marked_diff(old, new):
     """Two answers as HTML, each with the words the other lacks marked (<del> in the old one,
     <ins> in the new); answers whose diff would take more than DIFF_WORK steps are shown whole,
     unmarked, and the new one's cell says so."""
-    a, b = (re.findall(r"\s+|\w+|[^\w\s]", text or "") for text in (old, new))
-    try:
-        if len(a) + len(b) > DIFF_WORK:   # the first search alone walks them all: not worth building its index
-            raise DiffBudgetSpent
-        opcodes = BudgetedMatcher(a, b, DIFF_WORK).get_opcodes()
-    except DiffBudgetSpent:
-        return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))
-    left, right = [], []
-    for op, i1, i2, j1, j2 in opcodes:
-        removed, added = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
-        if op == "equal":
-            left.append(removed)
-            right.append(added)
-            continue
-        if removed:
-            left.append(f"<del>{removed}</del>")
-        if added:
-            right.append(f"<ins>{added}</ins>")
-    return Markup(f'<pre>{"".join(left)}</pre>'), Markup(f'<pre>{"".join(right)}</pre>')
+    left, right, _ = budgeted_diff(old, new, DIFF_WORK)
+    return too_costly_pair(old, new) if left is None else (left, right)
+
+
+def too_costly_pair(old, new):
+    return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))
 
 
 # The headers of a compare page's per-run tables, by section key.
@@ -12637,10 +12663,25 @@ def detail_sections(rows):
 
 def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
     """A row per trial of each case that changed its outcome: what was asked, and both answers
-    with the words that differ marked."""
+    with the words that differ marked; and how many pairs the page's budget for word diffs
+    (PAGE_DIFF_WORK: each pair had its own, and 200 looping cases took 89 s) left unmarked."""
     a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
     a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
-    rows = []
+    rows, left, unmarked = [], PAGE_DIFF_WORK, 0
+
+    def page_diff(old, new):
+        nonlocal left, unmarked
+        if left > 0:
+            budget = min(DIFF_WORK, left)
+            marked_old, marked_new, work = budgeted_diff(old, new, budget)
+            left -= work
+            if marked_old is not None:
+                return marked_old, marked_new
+            if budget == DIFF_WORK:   # the pair's own budget bound: its cell says so
+                return too_costly_pair(old, new)
+        left, unmarked = 0, unmarked + 1   # the page's is spent: this pair and every one after it shown whole, no search
+        return pre(old), pre(new)
+
     for case_id in fixed + broken:
         a, b = a_by_id[case_id], b_by_id[case_id]
         b_trials = {t["trial"]: t for t in b["trials"]}
@@ -12649,15 +12690,21 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
             o = b_trials.get(t["trial"])
             if o is None:
                 continue
-            old, new = marked_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
-                                   o["response"] if o["error"] is None else f"ERROR: {o['error']}")
+            old, new = page_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
+                                 o["response"] if o["error"] is None else f"ERROR: {o['error']}")
             label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
             rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None, "class": change,
                          "cells": [trial_name(case_id, t["trial"], len(a["trials"]) > 1), change,
                                    (a["expected"] or "") + label, asked_html(a_results[case_id, t["trial"]]),
                                    Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
                                    Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
-    return rows
+    return rows, unmarked
+
+
+def unmarked_note(unmarked, pairs):
+    """The page's word, once, that its budget for word diffs left pairs unmarked."""
+    return paragraph(f"The page's budget for word diffs was spent: {unmarked} of the {pairs} answer pairs are shown "
+                     "unmarked (the last ones in the table), with the words that differ not marked.", "note")
 
 
 def compare_page(paths, runs, graded, c):
@@ -12688,10 +12735,11 @@ def compare_page(paths, runs, graded, c):
                                   f"{figure_text(row_of(outcome, 'fell')['count'])} cases" if figures["majority_vote"] else "")),
                      ident="changes")]
     parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
-    changed_rows = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
+    changed_rows, unmarked = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
     parts.append(section(f"Cases that changed ({len(fixed) + len(broken)}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
+                         unmarked_note(unmarked, len(changed_rows)) if unmarked else "",
                          filter_box("changed-table", "changed cases") if changed_rows else "",
                          html_table(["case", "change", "expected: baseline → candidate", "input", "baseline answer",
                                      "candidate answer"], changed_rows, table_id="changed-table",
