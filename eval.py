@@ -4443,13 +4443,13 @@ def last_verdict(raw, read):
     guessed. The last, because a judge reasons before it decides."""
     if verdict_unread(raw):
         return None, None
-    objects, cut = outermost_objects(raw)
-    if cut or not objects or objects[-1] is None:
+    last, cut = final_object(raw)
+    if cut or last is None:
         return None, None
-    verdict = read(objects[-1])
+    verdict = read(last)
     if verdict is None:
         return None, None
-    reason = objects[-1].get("reason")
+    reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
 
 
@@ -4461,28 +4461,54 @@ def verdict_unread(raw):
             f"(at most {MAX_VERDICT_CHARS:,} are searched)")
 
 
-def outermost_objects(text):
-    """(the JSON objects of a text that no other object holds, in order, each None where the decoder
-    refused it; whether the text ends inside one that never closed). Each outermost pair of braces
-    (brace_pairs) that opens like an object is decoded once, leniently (a raw line break in a string is
-    read), and nothing inside it is looked at again, whether it decodes or not. A pair that does not
-    open like one (a brace in prose) is looked inside. So the work is linear in the text, where
-    decoding from every brace was not."""
+VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside for (each level a pass over it)
+
+
+def final_object(text, digs=VERDICT_DIGS):
+    """(the last of a text's outermost JSON objects, or None where there is none or the decoder refuses
+    it; whether the text ends inside one that never closed). The outermost pairs of braces (brace_pairs)
+    that open like an object are found in one pass and only the last is decoded, leniently (a raw line
+    break in a string is read): linear in the text, where decoding from every brace was not.
+    A brace quoted in the judge's prose (The code opens with "{" ...) opens like an object; the quotes
+    then pair off wrongly and swallow the verdict after it, into a last pair the decoder refuses or one
+    never closed. So, a few times, from the end: the last pair refused is looked inside with its opening
+    brace read as prose, and only the pair its closing brace belongs to is tried (an object closed
+    before it is held by the refused one, a rubric before a trailing comma: never the verdict); an
+    opening never closed is read as prose only where it is a brace between quotes, "{" (else the judge
+    was cut off inside its verdict). An object nested in one that decodes is never looked at."""
     pairs, opened = brace_pairs(text)
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
-    cut = next((at for at, like in opened if like), len(text))
-    # a key given twice (unique_pairs) says two things: the object is refused, never read as its last
-    decoder, objects = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs), []
-    for start, end in object_spans(text, pairs):
-        if start > cut:
+    cut = next((at for at, like in opened if like), None)
+    if cut is not None:
+        if digs and text[cut - 1:cut + 2] == '"{"':
+            return final_object(text[cut + 1:], digs - 1)
+        return None, True
+    spans = object_spans(text, pairs)
+    if not spans:
+        return None, False
+    start, end = spans[-1]
+    for _ in range(digs + 1):
+        value = decoded_object(text[start:end])
+        if value is not None:
+            return value, False
+        inside = text[start + 1:end]   # its opening brace read as prose
+        closing = next((s for s, e in brace_pairs(inside)[0] if e == len(inside)), None)
+        if closing is None or not OBJECT_OPENING.match(inside, closing):
             break
-        try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
-            value, stop = decoder.raw_decode(text[start:end])
-        except (ValueError, RecursionError):
-            value, stop = None, None
-        objects.append(value if stop == end - start and isinstance(value, dict) else None)
-    return objects, cut < len(text)
+        start += 1 + closing
+    return None, False
+
+
+def decoded_object(text):
+    """The JSON object text is, whole, or None. A key given twice (unique_pairs) says two things: the
+    object is refused, never read as its last. Decoded alone: a decode error counts the lines before
+    it, which from the whole text is not linear."""
+    try:
+        value, stop = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs).raw_decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if stop == len(text) and isinstance(value, dict) else None
 
 
 def parse_verdict(raw):
