@@ -1601,7 +1601,8 @@ class CompareResult(CompareAdds):
     fell: list              # ids whose pass rate went down
     identical_answers: int  # of paired_answers, those word for word the same
     paired_answers: int     # answers to the same case and trial in both runs
-    fisher_p: NotRequired[float]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
+    fisher_p: NotRequired[float | None]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
+    #                                      (None with no case decided in both runs, as test.p)
     alpha: float
     significant: bool       # test p <= alpha, with a difference
     reading: str            # the result in words (change_reading())
@@ -10040,7 +10041,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
-        result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
+        # no case decided in both runs tests nothing: no p (1.0 read as "surely no change"), as McNemar's
+        result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass) if n else None
     return result
 
 
@@ -10655,8 +10657,9 @@ def detectable_text(r):
 
 
 def fisher_text(r):
+    said = "no case has a verdict in both runs" if r["figure"]["value"] is None else f"p = {figure_text(r['figure'])}"
     return (f"Fisher exact test (--fisher; pass counts alone, ignoring that both runs answered the same cases: "
-            f"for a test set before the run): p = {figure_text(r['figure'])}")
+            f"for a test set before the run): {said}")
 
 
 def invalid_text(r, arrow=" -> "):
