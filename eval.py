@@ -10698,13 +10698,12 @@ def markdown_compare(c, baseline_path, candidate_path):
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
-        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([md_code(i) for i in r["figure"]["value"]], "none")]
+        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + markdown_ids(r["figure"]["value"], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
-                + ids_text([md_code(i) for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+                + markdown_ids(row_of(outcome, "not_compared")["figure"]["value"])]
     if row_of(outcome, "errored")["figure"]["value"]:
-        out += ["", f"**Errored ({ERRORED_WORDS}):** "
-                + ids_text([md_code(i) for i in row_of(outcome, "errored")["figure"]["value"]])]
+        out += ["", f"**Errored ({ERRORED_WORDS}):** " + markdown_ids(row_of(outcome, "errored")["figure"]["value"])]
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
@@ -10723,6 +10722,14 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(
             f"{r['name']} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}" for r in diagnosis["rows"]) + "."]
     return "\n".join(out)
+
+
+def markdown_ids(ids, empty="-"):
+    """The first MARKDOWN_FAILURES ids as code, then how many more, as report --markdown cuts its
+    failures: 20,000 ids made a 200 kB comment, past a pull request's 65,536 characters."""
+    more = len(ids) - MARKDOWN_FAILURES
+    return (ids_text([md_code(i) for i in ids[:MARKDOWN_FAILURES]], empty)
+            + (f", and {more} more (compare --json or the text view lists them all)" if more > 0 else ""))
 
 
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
