@@ -977,6 +977,9 @@ def test_a_repeated_passage_id_or_tool_name_is_found_in_linear_work():
     CountedId.compared = 0
     assert evalpy.context_problems({"context": passages}) == ["context: passage id 'p7' is given twice"]
     assert CountedId.compared < 10 * n, CountedId.compared
+    unhashable = [{"id": ["p"], "text": "t"}, {"id": {"p": 1}, "text": "t"}, {"id": "p", "text": "t"}]
+    assert evalpy.context_problems({"context": unhashable}) == [f"context passage {i}: id must be {evalpy.PASSAGE_ID_WORDS}"
+                                                                for i in (1, 2)]
     tools = [{"type": "function", "function": {"name": CountedId(f"t{i}")}} for i in range(n)]
     tools.append({"type": "function", "function": {"name": CountedId("t9")}})
     CountedId.compared = 0
