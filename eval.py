@@ -4484,7 +4484,7 @@ def final_object(text, digs=VERDICT_DIGS):
     # pair after it is inside it
     cut = next((at for at, like in opened if like), None)
     if cut is not None:
-        if digs and text[cut - 1:cut + 2] == '"{"':
+        if digs and cut > 0 and text[cut - 1:cut + 2] == '"{"':
             return final_object(text[cut + 1:], digs - 1)
         return None, True
     spans = object_spans(text, pairs)
