@@ -210,6 +210,7 @@ CHART_ROW = 26         # px per bar, whisker and name
 CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
 DIFF_WORK = 5_000_000  # steps a word diff may take (difflib is about cubic on a repeated token); past them, unmarked
+PAGE_DIFF_WORK = 6 * DIFF_WORK   # steps all the word diffs of one compare page may take together (about 2 s)
 
 # The significance level of every test a gate or a reading rests on (compare, power): the usual
 # 5%, one false alarm in twenty comparisons of two equal systems
@@ -1612,7 +1613,8 @@ class CompareResult(CompareAdds):
     fell: list              # ids whose pass rate went down
     identical_answers: int  # of paired_answers, those word for word the same
     paired_answers: int     # answers to the same case and trial in both runs
-    fisher_p: NotRequired[float]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
+    fisher_p: NotRequired[float | None]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
+    #                                      (None with no case decided in both runs, as test.p)
     alpha: float
     significant: bool       # test p <= alpha, with a difference
     reading: str            # the result in words (change_reading())
@@ -2652,7 +2654,8 @@ TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "paramete
 
 def tool_problems(tool, where, names):
     """What is wrong with one tool definition (api/types.go Tool and ToolFunction; OpenAI's function
-    tool), or []. names: the names of the tools before it, which it adds to."""
+    tool), or []. names: the set of the names of the tools before it, which it adds to (a set: a
+    list searched for each name was quadratic in the number of tools)."""
     if not (isinstance(tool, dict) and set(tool) == {"type", "function"} and tool["type"] == "function"
             and isinstance(tool["function"], dict)):
         return [f"{where}: must be {TOOL_SHAPE}"]
@@ -2663,7 +2666,8 @@ def tool_problems(tool, where, names):
         problems.append(f"{where}.function.name must be 1 to 64 letters, digits, _, . or -")
     elif name in names:
         problems.append(f"{where}: a second tool named {name!r}")
-    names.append(name)
+    if isinstance(name, str):   # a bad name (a list, an object) is named above, and cannot be hashed
+        names.add(name)
     if "description" in function and not isinstance(function["description"], str):
         problems.append(f"{where}.function.description must be text")
     parameters = function.get("parameters", {"type": "object"})
@@ -2677,7 +2681,7 @@ def tool_problems(tool, where, names):
 def tools_problems(tools):
     if not isinstance(tools, list):   # [] is allowed: a case that opts out of tools.json (merged_tools)
         return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
-    names = []
+    names = set()
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
 
 
@@ -2687,9 +2691,9 @@ def tool_results_problems(results, tools, where="tool_results"):
     if not isinstance(results, dict):
         return ["field 'tool_results' must be an object {tool name: result, or a list of rules}"]
     names = [t["function"]["name"] for t in tools or ()]
-    problems = []
+    known, problems = set(names), []   # a set to look up: the list searched for each result was quadratic
     for name, given in results.items():
-        if name not in names:
+        if name not in known:
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
@@ -2861,8 +2865,14 @@ def context_problems(case):
                     problems.append(f"context passage {number}: id must be {PASSAGE_ID_WORDS}")
                 elif not (isinstance(p["text"], str) and p["text"].strip()):
                     problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
-            ids = [p["id"] for p in passages]
-            twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+            seen, twice = set(), None
+            for p in passages:   # a set: a list searched for each id was quadratic (100,000 passages: 76 s per load)
+                if not isinstance(p["id"], str):
+                    continue   # named above; a list or an object cannot be hashed
+                if p["id"] in seen:
+                    twice = p["id"]
+                    break
+                seen.add(p["id"])
             if twice is not None:
                 problems.append(f"context: passage id {twice!r} is given twice")
         if CONTEXT_VAR in (case.get("vars") or {}):
@@ -2987,7 +2997,7 @@ def load_split_tools(path):
     if "tools" in written and not (isinstance(tools, list) and tools):
         problems.append(f"{shell_word(path)}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
         tools = []
-    lines, names = item_lines(text, "tools"), []
+    lines, names = item_lines(text, "tools"), set()
     for i, tool in enumerate(tools, 1):
         where = f"{shell_word(path)}:{lines[i - 1]}" if len(lines) == len(tools) else shell_word(path)
         problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
@@ -3012,12 +3022,14 @@ def item_lines(text, key="checks"):
         return []
     decoder, lines, i = json.JSONDecoder(), [], start.end()
     blank = re.compile(r"[\s,]*")
+    line, counted = 1, 0   # newlines counted up to `counted`: from the top for each item was quadratic in their number
     try:
         while True:
             i = blank.match(text, i).end()
             if i >= len(text) or text[i] == "]":
                 return lines
-            lines.append(text.count("\n", 0, i) + 1)
+            line, counted = line + text.count("\n", counted, i), i
+            lines.append(line)
             _, i = decoder.raw_decode(text, i)
     except ValueError:
         return []
@@ -4456,13 +4468,13 @@ def last_verdict(raw, read):
     guessed. The last, because a judge reasons before it decides."""
     if verdict_unread(raw):
         return None, None
-    objects, cut = outermost_objects(raw)
-    if cut or not objects or objects[-1] is None:
+    last, cut = final_object(raw)
+    if cut or last is None:
         return None, None
-    verdict = read(objects[-1])
+    verdict = read(last)
     if verdict is None:
         return None, None
-    reason = objects[-1].get("reason")
+    reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
 
 
@@ -4474,28 +4486,54 @@ def verdict_unread(raw):
             f"(at most {MAX_VERDICT_CHARS:,} are searched)")
 
 
-def outermost_objects(text):
-    """(the JSON objects of a text that no other object holds, in order, each None where the decoder
-    refused it; whether the text ends inside one that never closed). Each outermost pair of braces
-    (brace_pairs) that opens like an object is decoded once, leniently (a raw line break in a string is
-    read), and nothing inside it is looked at again, whether it decodes or not. A pair that does not
-    open like one (a brace in prose) is looked inside. So the work is linear in the text, where
-    decoding from every brace was not."""
+VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside for (each level a pass over it)
+
+
+def final_object(text, digs=VERDICT_DIGS):
+    """(the last of a text's outermost JSON objects, or None where there is none or the decoder refuses
+    it; whether the text ends inside one that never closed). The outermost pairs of braces (brace_pairs)
+    that open like an object are found in one pass and only the last is decoded, leniently (a raw line
+    break in a string is read): linear in the text, where decoding from every brace was not.
+    A brace quoted in the judge's prose (The code opens with "{" ...) opens like an object; the quotes
+    then pair off wrongly and swallow the verdict after it, into a last pair the decoder refuses or one
+    never closed. So, a few times, from the end: the last pair refused is looked inside with its opening
+    brace read as prose, and only the pair its closing brace belongs to is tried (an object closed
+    before it is held by the refused one, a rubric before a trailing comma: never the verdict); an
+    opening never closed is read as prose only where it is a brace between quotes, "{" (else the judge
+    was cut off inside its verdict). An object nested in one that decodes is never looked at."""
     pairs, opened = brace_pairs(text)
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
-    cut = next((at for at, like in opened if like), len(text))
-    # a key given twice (unique_pairs) says two things: the object is refused, never read as its last
-    decoder, objects = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs), []
-    for start, end in object_spans(text, pairs):
-        if start > cut:
+    cut = next((at for at, like in opened if like), None)
+    if cut is not None:
+        if digs and cut > 0 and text[cut - 1:cut + 2] == '"{"':
+            return final_object(text[cut + 1:], digs - 1)
+        return None, True
+    spans = object_spans(text, pairs)
+    if not spans:
+        return None, False
+    start, end = spans[-1]
+    for _ in range(digs + 1):
+        value = decoded_object(text[start:end])
+        if value is not None:
+            return value, False
+        inside = text[start + 1:end]   # its opening brace read as prose
+        closing = next((s for s, e in brace_pairs(inside)[0] if e == len(inside)), None)
+        if closing is None or not OBJECT_OPENING.match(inside, closing):
             break
-        try:   # the pair alone: a decode error counts the lines before it, which from the whole text is not linear
-            value, stop = decoder.raw_decode(text[start:end])
-        except (ValueError, RecursionError):
-            value, stop = None, None
-        objects.append(value if stop == end - start and isinstance(value, dict) else None)
-    return objects, cut < len(text)
+        start += 1 + closing
+    return None, False
+
+
+def decoded_object(text):
+    """The JSON object text is, whole, or None. A key given twice (unique_pairs) says two things: the
+    object is refused, never read as its last. Decoded alone: a decode error counts the lines before
+    it, which from the whole text is not linear."""
+    try:
+        value, stop = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs).raw_decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if stop == len(text) and isinstance(value, dict) else None
 
 
 def parse_verdict(raw):
@@ -10069,7 +10107,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     if fisher:
         a_pass, b_pass, n = (len(buckets["stayed_right"]) + len(buckets["regressions"]),
                              len(buckets["stayed_right"]) + len(buckets["fixed"]), len(compared))
-        result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass)
+        # no case decided in both runs tests nothing: no p (1.0 read as "surely no change"), as McNemar's
+        result["fisher_p"] = fisher_exact(a_pass, n - a_pass, b_pass, n - b_pass) if n else None
     return result
 
 
@@ -10684,8 +10723,9 @@ def detectable_text(r):
 
 
 def fisher_text(r):
+    said = "no case has a verdict in both runs" if r["figure"]["value"] is None else f"p = {figure_text(r['figure'])}"
     return (f"Fisher exact test (--fisher; pass counts alone, ignoring that both runs answered the same cases: "
-            f"for a test set before the run): p = {figure_text(r['figure'])}")
+            f"for a test set before the run): {said}")
 
 
 def invalid_text(r, arrow=" -> "):
@@ -10724,13 +10764,12 @@ def markdown_compare(c, baseline_path, candidate_path):
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
-        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + ids_text([md_code(i) for i in r["figure"]["value"]], "none")]
+        out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + markdown_ids(r["figure"]["value"], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
-                + ids_text([md_code(i) for i in row_of(outcome, "not_compared")["figure"]["value"]])]
+                + markdown_ids(row_of(outcome, "not_compared")["figure"]["value"])]
     if row_of(outcome, "errored")["figure"]["value"]:
-        out += ["", f"**Errored ({ERRORED_WORDS}):** "
-                + ids_text([md_code(i) for i in row_of(outcome, "errored")["figure"]["value"]])]
+        out += ["", f"**Errored ({ERRORED_WORDS}):** " + markdown_ids(row_of(outcome, "errored")["figure"]["value"])]
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
@@ -10749,6 +10788,14 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(
             f"{r['name']} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}" for r in diagnosis["rows"]) + "."]
     return "\n".join(out)
+
+
+def markdown_ids(ids, empty="-"):
+    """The first MARKDOWN_FAILURES ids as code, then how many more, as report --markdown cuts its
+    failures: 20,000 ids made a 200 kB comment, past a pull request's 65,536 characters."""
+    more = len(ids) - MARKDOWN_FAILURES
+    return (ids_text([md_code(i) for i in ids[:MARKDOWN_FAILURES]], empty)
+            + (f", and {more} more (compare --json or the text view lists them all)" if more > 0 else ""))
 
 
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
@@ -12665,31 +12712,56 @@ class BudgetedMatcher(difflib.SequenceMatcher):
 
 
 UNMARKED_NOTE = "Too long or too repetitive to compare word by word: both answers are shown unmarked."
+WORD = re.compile(r"\w+|[^\w\s]")   # what a word diff weighs: words and marks, never the spaces between them
+
+
+def budgeted_diff(old, new, budget):
+    """Two answers as HTML with the words each lacks marked, and the steps the diff took:
+    (old, new, work), or (None, None, work) when it would take more than budget. Spaces are not
+    weighed (every space matched every other, so ordinary answers ran out of the budget): each
+    answer keeps its own between its words, unmarked."""
+    texts = [text or "" for text in (old, new)]
+    spans = [[m.span() for m in WORD.finditer(text)] for text in texts]
+    a, b = ([text[i:j] for i, j in sp] for text, sp in zip(texts, spans))
+    if len(a) + len(b) > budget:   # the first search alone walks them all: not worth building its index
+        return None, None, 0
+    matcher = BudgetedMatcher(a, b, budget)
+    try:
+        opcodes = matcher.get_opcodes()
+    except DiffBudgetSpent:
+        return None, None, matcher.work
+    sides = [marked_side(texts[0], spans[0], [(op, i1, i2) for op, i1, i2, _, _ in opcodes], "del"),
+             marked_side(texts[1], spans[1], [(op, j1, j2) for op, _, _, j1, j2 in opcodes], "ins")]
+    return *sides, matcher.work
+
+
+def marked_side(text, spans, runs, tag):
+    """One answer as HTML: its text before the first word, then each run of words (op, first,
+    past the last) with the spaces after it; a changed run's words (not those spaces) in <tag>."""
+    def start(n):
+        return spans[n][0] if n < len(spans) else len(text)
+    out = [esc(text[:start(0)])]
+    for op, lo, hi in runs:
+        if lo == hi:
+            continue
+        if op == "equal":
+            out.append(esc(text[start(lo):start(hi)]))
+        else:
+            end = spans[hi - 1][1]
+            out.append(f"<{tag}>{esc(text[start(lo):end])}</{tag}>{esc(text[end:start(hi)])}")
+    return Markup(f'<pre>{"".join(out)}</pre>')
 
 
 def marked_diff(old, new):
     """Two answers as HTML, each with the words the other lacks marked (<del> in the old one,
     <ins> in the new); answers whose diff would take more than DIFF_WORK steps are shown whole,
     unmarked, and the new one's cell says so."""
-    a, b = (re.findall(r"\s+|\w+|[^\w\s]", text or "") for text in (old, new))
-    try:
-        if len(a) + len(b) > DIFF_WORK:   # the first search alone walks them all: not worth building its index
-            raise DiffBudgetSpent
-        opcodes = BudgetedMatcher(a, b, DIFF_WORK).get_opcodes()
-    except DiffBudgetSpent:
-        return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))
-    left, right = [], []
-    for op, i1, i2, j1, j2 in opcodes:
-        removed, added = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
-        if op == "equal":
-            left.append(removed)
-            right.append(added)
-            continue
-        if removed:
-            left.append(f"<del>{removed}</del>")
-        if added:
-            right.append(f"<ins>{added}</ins>")
-    return Markup(f'<pre>{"".join(left)}</pre>'), Markup(f'<pre>{"".join(right)}</pre>')
+    left, right, _ = budgeted_diff(old, new, DIFF_WORK)
+    return too_costly_pair(old, new) if left is None else (left, right)
+
+
+def too_costly_pair(old, new):
+    return pre(old), Markup(pre(new) + paragraph(UNMARKED_NOTE, "note"))
 
 
 # The headers of a compare page's per-run tables, by section key.
@@ -12710,10 +12782,25 @@ def detail_sections(rows):
 
 def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
     """A row per trial of each case that changed its outcome: what was asked, and both answers
-    with the words that differ marked."""
+    with the words that differ marked; and how many pairs the page's budget for word diffs
+    (PAGE_DIFF_WORK: each pair had its own, and 200 looping cases took 89 s) left unmarked."""
     a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
     a_results = {(r["id"], r["trial"]): r for r in a_run["results"]}
-    rows = []
+    rows, left, unmarked = [], PAGE_DIFF_WORK, 0
+
+    def page_diff(old, new):
+        nonlocal left, unmarked
+        if left > 0:
+            budget = min(DIFF_WORK, left)
+            marked_old, marked_new, work = budgeted_diff(old, new, budget)
+            left -= work
+            if marked_old is not None:
+                return marked_old, marked_new
+            if budget == DIFF_WORK:   # the pair's own budget bound: its cell says so
+                return too_costly_pair(old, new)
+        left, unmarked = 0, unmarked + 1   # the page's is spent: this pair and every one after it shown whole, no search
+        return pre(old), pre(new)
+
     for case_id in fixed + broken:
         a, b = a_by_id[case_id], b_by_id[case_id]
         b_trials = {t["trial"]: t for t in b["trials"]}
@@ -12722,15 +12809,21 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
             o = b_trials.get(t["trial"])
             if o is None:
                 continue
-            old, new = marked_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
-                                   o["response"] if o["error"] is None else f"ERROR: {o['error']}")
+            old, new = page_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
+                                 o["response"] if o["error"] is None else f"ERROR: {o['error']}")
             label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
             rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None, "class": change,
                          "cells": [trial_name(case_id, t["trial"], len(a["trials"]) > 1), change,
                                    (a["expected"] or "") + label, asked_html(a_results[case_id, t["trial"]]),
                                    Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
                                    Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
-    return rows
+    return rows, unmarked
+
+
+def unmarked_note(unmarked, pairs):
+    """The page's word, once, that its budget for word diffs left pairs unmarked."""
+    return paragraph(f"The page's budget for word diffs was spent: {unmarked} of the {pairs} answer pairs are shown "
+                     "unmarked (the last ones in the table), with the words that differ not marked.", "note")
 
 
 def compare_page(paths, runs, graded, c):
@@ -12761,10 +12854,11 @@ def compare_page(paths, runs, graded, c):
                                   f"{figure_text(row_of(outcome, 'fell')['count'])} cases" if figures["majority_vote"] else "")),
                      ident="changes")]
     parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
-    changed_rows = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
+    changed_rows, unmarked = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
     parts.append(section(f"Cases that changed ({len(fixed) + len(broken)}), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
+                         unmarked_note(unmarked, len(changed_rows)) if unmarked else "",
                          filter_box("changed-table", "changed cases") if changed_rows else "",
                          html_table(["case", "change", "expected: baseline → candidate", "input", "baseline answer",
                                      "candidate answer"], changed_rows, table_id="changed-table",

@@ -918,3 +918,45 @@ def test_a_compare_with_no_case_decided_in_both_runs_has_no_p(project, cli):
     b = write_run("runs/b3.json", make_run([("c1", "bug", ["bug"] * 3), ("c2", "bug", ["acceso"] * 3)], prompt="prompts/v2.txt"))
     code, out, err = cli("compare", a, b)
     assert code == 0 and "no case has a verdict in both runs" in out and "unit" not in out, out
+
+
+def test_fisher_with_no_case_decided_in_both_runs_has_no_p(project, cli):
+    """Twenty-first attack on issue 28 (minor): with no case decided in both runs, compare --fisher gave
+    p = 1 in every view and fisher_p 1.0 in --json, a test of nothing read as "surely no change" (c028a5f
+    had removed it for McNemar only)."""
+    from conftest import make_run, write_run
+    a = write_run("runs/a.json", make_run([("c1", "bug", None), ("c2", "bug", None)]))
+    b = write_run("runs/b.json", make_run([("c1", "bug", "bug"), ("c2", "bug", "acceso")], prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", a, b, "--json", "--fisher")
+    assert code == 0 and "fisher_p" in json.loads(out) and json.loads(out)["fisher_p"] is None, out
+    said = "Fisher exact test (--fisher; pass counts alone, ignoring that both runs answered the same cases: " \
+           "for a test set before the run): no case has a verdict in both runs"
+    for view in ((), ("--markdown",)):
+        code, out, err = cli("compare", a, b, "--fisher", *view)
+        assert code == 0 and said in out and "p = " not in out, out
+    code, out, err = cli("compare", a, b, "--fisher", "--html", "c.html")
+    text = Path("c.html").read_text(encoding="utf-8")
+    assert code == 0 and said in text and "p = 1" not in text
+
+
+def test_compare_markdown_cuts_each_list_of_ids_as_report_cuts_its_failures(project, cli):
+    """Twenty-first attack on issue 28 (minor): compare --markdown listed every id of Fixed,
+    Regressions, Not compared and Errored (20,000 regressions: a 200 kB pull-request comment, past its
+    65,536 characters), where report --markdown names MARKDOWN_FAILURES failures and how many more."""
+    n, right, wrong = evalpy.MARKDOWN_FAILURES + 5, ["bug", "bug"], ["acceso", "acceso"]   # two trials: errored ones
+    a = write_run("runs/a.json", make_run([(f"r{i:02d}", "bug", right) for i in range(n)]
+                                          + [(f"e{i:02d}", "bug", [None, None]) for i in range(n)]
+                                          + [(f"x{i:02d}", "bug", ["bug", None]) for i in range(n)]
+                                          + [(f"f{i:02d}", "bug", wrong) for i in range(n)]))
+    b = write_run("runs/b.json", make_run([(f"r{i:02d}", "bug", wrong) for i in range(n)]
+                                          + [(f"e{i:02d}", "bug", right) for i in range(n)]
+                                          + [(f"x{i:02d}", "bug", right) for i in range(n)]
+                                          + [(f"f{i:02d}", "bug", right) for i in range(n)], prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", a, b, "--markdown")
+    lines = [line for line in out.splitlines() if line.startswith("**")]
+    cut = ", and 5 more (compare --json or the text view lists them all)"
+    for head, first in (("**Fixed", "f"), ("**Regressions", "r"), ("**Not compared", "e"), ("**Errored", "x")):
+        line = next(l for l in lines if l.startswith(head))
+        shown = [f"`{first}{i:02d}`" for i in range(evalpy.MARKDOWN_FAILURES)]
+        assert line.endswith(":** " + ", ".join(shown) + cut), line
+    assert f"e{n - 1}" in cli("compare", a, b)[1] and f"x{n - 1}" in cli("compare", a, b)[1]   # the text view has them all

@@ -614,6 +614,40 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     assert evalpy.parse_verdict(raw) == expected
 
 
+@pytest.mark.parametrize("raw, expected", [
+    ('The code opens with "{" but never closes it.\n{"reason": "unbalanced", "pass": false}', (False, "unbalanced")),
+    ('Quote: "{" and then nothing {"reason": "x", "pass": false}', (False, "x")),
+    ('Cita "{" y "{ otra" {"reason": "x", "pass": true}', (True, "x")),
+    # inside the verdict a nested object is still never read, nor is a draft before an unreadable final one
+    ('Abre con "{" y {"reason": "no cierra", "pass": false, "rubric": {"pass": true}}', (False, "no cierra")),
+    ('{"reason": "borrador", "pass": true} Abre con "{" {"reason": "final", "pass": "false"}', (None, None)),
+    ('{"reason": "borrador", "pass": true} Abre con "{" {"reason": "final", "pass": false,}', (None, None)),
+    # an object the decoder refuses is not the quote of a brace: what it holds, closed before it, is not read
+    ('Abre con "{" {"reason": "r", "pass": false, "rubric": {"pass": true},}', (None, None)),
+    # cut off inside its verdict after the quote: never gave it
+    ('Abre con "{" {"reason": "r", "pass": false, "rubric": {"pass": true}', (None, None)),
+    ('{"reason": "borrador", "pass": true} Abre con "{" y {"reason": "pensándolo mejor', (None, None)),
+    # a brace opened in prose and never closed, unquoted, is not read as prose: the verdict may be inside it
+    ('{ "una" y "{" {"reason": "r", "pass": true}', (None, None)),
+], ids=["quoted-brace", "quoted-brace-inline", "two-quoted-braces", "nested-in-verdict", "unreadable-final",
+        "refused-final", "refused-holds-nested", "cut-after-quote", "cut-draft-after-quote", "unquoted-open-first"])
+def test_a_judge_that_quotes_an_opening_brace_keeps_its_verdict(raw, expected):
+    """Twenty-first attack on issue 28, defect 4: a brace quoted in the judge's prose ("{") was read as an
+    object's opening, the quotes then paired off wrongly, and the verdict after it was swallowed by a
+    span the decoder refused: no verdict. When the last outermost span does not decode, the opening
+    inside it that its closing brace belongs to is tried, from the end."""
+    assert evalpy.parse_verdict(raw) == expected
+
+
+def test_a_code_judge_quoting_a_brace_is_read_end_to_end(judged_split, cli, fake):
+    said = 'The code opens with "{" but never closes it.\n{"reason": "unbalanced", "pass": false}'
+    judge_replies(fake, lambda cid, model, seed: said if cid == "j03" else verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    assert code == 0 and out.startswith("Pass rate: 9/10 = 90%"), out + err
+    vote = load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]
+    assert vote["pass"] is False and vote["reason"] == "unbalanced"
+
+
 def test_a_judge_that_changes_its_mind_after_a_stray_brace_is_read_by_its_last_word(judged_split, cli, fake):
     final = ('Borrador: {"reason": "borrador", "pass": true}. Pensándolo mejor { el usuario escribió "no '
              '{"reason": "al final no contesta", "pass": false}')

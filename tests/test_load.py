@@ -953,3 +953,58 @@ def test_a_context_file_with_thousands_of_problems_says_the_first_hundred_and_ho
         evalpy.with_context_file(str(tmp_path / "ctx.jsonl"), [{"id": "a"}], {"a"})
     said = str(e.value).splitlines()
     assert len(said) == evalpy.MOST_PROBLEMS + 1 and said[-1] == "... and 201 more", said[-2:]
+
+
+class CountedId(str):
+    """A passage id or tool name that counts how often it is compared: the work of a repeat check."""
+    compared = 0
+
+    def __eq__(self, other):
+        CountedId.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_a_repeated_passage_id_or_tool_name_is_found_in_linear_work():
+    """Twenty-first attack on issue 28, defect 2: the repeated-passage-id check compared each id with
+    every one before it (30,000 passages: 5 s at every load of a split, a --context file or a run file;
+    100,000: 76 s for `runs` and `report`), and tool names the same way. The first id given twice is
+    still the one named."""
+    n = 3000
+    passages = [{"id": CountedId(f"p{i}"), "text": "t"} for i in range(n)]
+    passages += [{"id": CountedId("p7"), "text": "again"}, {"id": CountedId("p5"), "text": "again"}]
+    CountedId.compared = 0
+    assert evalpy.context_problems({"context": passages}) == ["context: passage id 'p7' is given twice"]
+    assert CountedId.compared < 10 * n, CountedId.compared
+    unhashable = [{"id": ["p"], "text": "t"}, {"id": {"p": 1}, "text": "t"}, {"id": "p", "text": "t"}]
+    assert evalpy.context_problems({"context": unhashable}) == [f"context passage {i}: id must be {evalpy.PASSAGE_ID_WORDS}"
+                                                                for i in (1, 2)]
+    tools = [{"type": "function", "function": {"name": CountedId(f"t{i}")}} for i in range(n)]
+    tools.append({"type": "function", "function": {"name": CountedId("t9")}})
+    CountedId.compared = 0
+    assert evalpy.tools_problems(tools) == [f"tools[{n + 1}]: a second tool named 't9'"]
+    assert CountedId.compared < 10 * n, CountedId.compared
+
+
+class CountedText(str):
+    """A file's text that counts the characters its line lookups scan."""
+    scanned = 0
+
+    def count(self, sub, start=0, end=None):
+        end = len(self) if end is None else end
+        CountedText.scanned += max(end - start, 0)
+        return str.count(self, sub, start, end)
+
+
+def test_the_line_of_each_tool_in_a_long_tools_json_is_found_in_one_pass():
+    """Twenty-first attack on issue 28, defect 2 (its relative): the line each tool of tools.json (or
+    check of checks.json) begins on was counted from the top of the file for every item, quadratic in
+    the number of items (30,000 tools: 20 s)."""
+    n = 2000
+    text = CountedText('{"tools": [\n' + ",\n".join('{"type": "function", "function": {"name": "t%d"}}' % i
+                                                      for i in range(n)) + "\n]}\n")
+    CountedText.scanned = 0
+    lines = evalpy.item_lines(text, "tools")
+    assert lines == list(range(2, n + 2))
+    assert CountedText.scanned <= 2 * len(text), (CountedText.scanned, len(text))

@@ -139,7 +139,7 @@ def test_a_word_diff_marks_only_what_changed_and_stays_text():
     assert new == "<pre>the answer is <ins>acceso</ins> &lt;b&gt;</pre>"
     same = evalpy.marked_diff("same", "same")
     assert same == ("<pre>same</pre>", "<pre>same</pre>")
-    long_old, long_new = "w " * 2100, "v " * 2100   # too long to weigh word by word: shown whole, unmarked
+    long_old, long_new = "w " * 2500, "w " * 2499 + "v "   # too costly to weigh word by word: shown whole, unmarked
     old, new = evalpy.marked_diff(long_old, long_new)
     assert old == f"<pre>{long_old}</pre>" and new.startswith(f"<pre>{long_new}</pre>")
     assert "shown unmarked" in new and "<del>" not in new + old
@@ -149,8 +149,8 @@ def test_answers_with_more_tokens_than_the_budget_are_not_indexed_at_all(monkeyp
     """The first search for a match walks every token of both: past the budget, nothing is built."""
     monkeypatch.setattr(evalpy, "DIFF_WORK", 100)
     monkeypatch.setattr(evalpy, "BudgetedMatcher", None)   # building one would be a TypeError
-    old, new = evalpy.marked_diff("a b " * 13, "a c " * 13)   # 52 tokens each
-    assert old == f"<pre>{'a b ' * 13}</pre>" and "shown unmarked" in new
+    old, new = evalpy.marked_diff("a b " * 26, "a c " * 26)   # 52 words each (spaces are not weighed)
+    assert old == f"<pre>{'a b ' * 26}</pre>" and "shown unmarked" in new
 
 
 def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project, cli, monkeypatch):
@@ -169,8 +169,8 @@ def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project
         return weigh(self, alo, ahi, blo, bhi)
     monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
     check = [{"name": "greets", "type": "contains", "value": "Hola", "blocking": True}]
-    old = [{"id": f"c{n:02d}", "response": f"Hola Lucía, pedido A-{n}. " + "x " * 985, "checks": check} for n in range(3)]
-    new = [dict(c, response="y " * 1000) for c in old]
+    old = [{"id": f"c{n:02d}", "response": f"Hola Lucía, pedido A-{n}. " + "x " * 2500, "checks": check} for n in range(3)]
+    new = [dict(c, response="x " * 2500 + "y") for c in old]   # the same word looping on both sides (spaces are not weighed)
     a, b = (write_run(f"runs/{n}.json", make_run(cases, labels=None, prompt=f"prompts/{n}.txt"))
             for n, cases in (("v1", old), ("v2", new)))
     code, out, err = cli("compare", a, b, "--html", "loop.html")
@@ -179,6 +179,49 @@ def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project
     text = Path("loop.html").read_text(encoding="utf-8")
     assert text.count("shown unmarked") == 3 and "<del>" not in text and "<ins>" not in text
     assert evalpy.marked_diff("the answer is bug", "the answer is acceso")[1] == "<pre>the answer is <ins>acceso</ins></pre>"
+
+
+def test_a_page_of_many_looping_pairs_stops_at_its_budget_and_says_how_many_are_unmarked(project, cli, monkeypatch):
+    """Twenty-first attack on issue 28, defect 3: each pair had its budget, the page none (200 looping
+    cases: 89 s, nothing printed). The page has one budget, the same steps summed over every pair;
+    once spent, the other pairs are shown unmarked and the page says so once, with how many."""
+    work = []
+    weigh = difflib.SequenceMatcher.find_longest_match
+
+    def counted(self, alo=0, ahi=None, blo=0, bhi=None):
+        ahi, bhi = len(self.a) if ahi is None else ahi, len(self.b) if bhi is None else bhi
+        work.append((ahi - alo) + (bhi - blo) + sum(len(self.b2j.get(x, ())) for x in self.a[alo:ahi]))
+        return weigh(self, alo, ahi, blo, bhi)
+    monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
+    monkeypatch.setattr(evalpy, "PAGE_DIFF_WORK", 200_000, raising=False)   # two pairs of 300 repeated words
+    check = [{"name": "ends", "type": "contains", "value": "ok", "blocking": True}]
+    old = [{"id": f"c{n:02d}", "response": "la " * 300 + "ok", "checks": check} for n in range(8)]
+    new = [dict(c, response="la " * 300 + "no") for c in old]
+    a, b = (write_run(f"runs/{n}.json", make_run(cases, labels=None, prompt=f"prompts/{n}.txt"))
+            for n, cases in (("v1", old), ("v2", new)))
+    code, out, err = cli("compare", a, b, "--html", "loop.html")
+    assert code in (0, 1) and "wrote loop.html" in err
+    assert sum(work) <= 200_000, sum(work)
+    text = Path("loop.html").read_text(encoding="utf-8")
+    assert text.count("<ins>no</ins>") == 2 and text.count("<del>ok</del>") == 2
+    assert text.count("word diffs was spent") == 1 and "6 of the 8 answer pairs are shown unmarked" in text, text
+    assert "shown unmarked" not in text.replace("6 of the 8 answer pairs are shown unmarked", "")
+
+
+def test_spaces_are_not_weighed_by_a_word_diff_so_ordinary_answers_are_marked():
+    """Twenty-first attack on issue 28, defect 3 (also): every space matched every other space, so two
+    ordinary answers of 600 distinct words with many small edits ran out of the budget and were shown
+    unmarked. Words are diffed; the spaces between them are shown as each answer has them."""
+    words = [f"palabra{i}" for i in range(600)]
+    edited = [w + "x" if i % 7 == 0 else w for i, w in enumerate(words)]
+    old, new = evalpy.marked_diff(" ".join(words), " ".join(edited))
+    assert "shown unmarked" not in new and new.count("<ins>") == 86, new[:200]
+    old, new = evalpy.marked_diff(" ".join(words) + "\n", "  ".join(edited))   # other spaces: not a change
+    assert "shown unmarked" not in new
+    assert new.count("<ins>") == 86 and old.count("<del>") == 86
+    assert new.startswith("<pre><ins>palabra0x</ins>  palabra1  palabra2") and old.endswith("palabra599\n</pre>")
+    assert evalpy.marked_diff(" a  b\n", "a c")[0] == "<pre> a  <del>b</del>\n</pre>"
+    assert evalpy.marked_diff("", "  ") == ("<pre></pre>", "<pre>  </pre>")
 
 
 # --- the pages

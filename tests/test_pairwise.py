@@ -274,6 +274,12 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     # (seventeenth attack) a last verdict unreadable is none, never the draft's before it
     ('{"winner": "A"} al final {"winner": "Answer B"}', None), ('{"winner": "A"} al final {"winner": "neither"}', None),
     ('{"winner": "A"} al final {"reason": "no lo sé"}', None),
+    # (twenty-first attack) a brace quoted in the prose before the verdict does not hide it; inside the
+    # verdict a nested object is never read, nor a draft before a final one unreadable
+    ('A abre con "{" y no cierra.\n{"reason": "B cierra", "winner": "B"}', "B"),
+    ('A abre con "{" {"reason": "r", "winner": "B", "detail": {"winner": "A"}}', "B"),
+    ('{"winner": "A"} luego "{" y {"winner": "neither"}', None),
+    ('A abre con "{" {"reason": "r", "detail": {"winner": "A"},}', None),
 ])
 def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
     assert evalpy.parse_winner(raw)[0] == winner

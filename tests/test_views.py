@@ -330,8 +330,8 @@ def assert_views_follow_the_rows(monkeypatch, builder, rows, render, only=""):
     """render() -> {view: text}, made with builder patched to return the changed rows. The word
     diffs of a compare page are figured once (a pure function of two answers, and the slow part of
     a page: a render per figure would redo them every time)."""
-    diff = functools.lru_cache(maxsize=None)(evalpy.marked_diff)
-    monkeypatch.setattr(evalpy, "marked_diff", diff)
+    diff = functools.lru_cache(maxsize=None)(evalpy.budgeted_diff)
+    monkeypatch.setattr(evalpy, "budgeted_diff", diff)
     before = render()
     every = list(places(rows))
     for n in range(len(every)):
@@ -339,7 +339,7 @@ def assert_views_follow_the_rows(monkeypatch, builder, rows, render, only=""):
         if f["kind"] == "ids" or place in IN_A_READING or not place.startswith(only):
             continue   # a page lists the answers of the cases named: a name no run has has none (the test above checks ids)
         original = every[n]
-        monkeypatch.setattr(evalpy, "marked_diff", diff)
+        monkeypatch.setattr(evalpy, "budgeted_diff", diff)
         monkeypatch.setattr(evalpy, builder, lambda *a, **k: changed)
         after = render()
         for view, text in after.items():
