@@ -10452,9 +10452,10 @@ def pairwise_markdown(w):
             f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
             f"Sign test: {w['reading']}."] + [
         f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
-        + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"])] * bool(w["doubtful"]) + [
-        f"Answered by {label} (not compared): " + ", ".join(md_code(i) for i in w[key])
-        for key, label in UNANSWERED_BY.items() if w[key]]
+        + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"][:MARKDOWN_FAILURES])
+        + (f", and {len(w['doubtful']) - MARKDOWN_FAILURES} more" if len(w["doubtful"]) > MARKDOWN_FAILURES else "")
+    ] * bool(w["doubtful"]) + [f"Answered by {label} (not compared): " + markdown_ids(w[key])
+                               for key, label in UNANSWERED_BY.items() if w[key]]
 
 
 def config_label(key):
@@ -10781,8 +10782,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", f"**Retrieval** ({plural(retrieval['cases']['value'], 'case')}): "
                 + "; ".join(f"{RETRIEVAL_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}, "
                             f"{figure_text(r['difference'])}" for r in retrieval["rows"])
-                + f". Gained a relevant passage: {ids_text([md_code(i) for i in retrieval['gained']['value']], 'none')}; "
-                  f"lost one: {ids_text([md_code(i) for i in retrieval['lost']['value']], 'none')}."]
+                + f". Gained a relevant passage: {markdown_ids(retrieval['gained']['value'], 'none')}; "
+                  f"lost one: {markdown_ids(retrieval['lost']['value'], 'none')}."]
     diagnosis = section_of(rows, "diagnosis_change")
     if diagnosis:
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(

@@ -557,6 +557,17 @@ def test_verdicts_another_compare_stored_meanwhile_are_merged_and_stand_in_for_f
                                        "that failed here\n")
 
 
+def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
+    """Issue 28, twenty-first attack (minor, as compare --markdown's Fixed and Regressions): its doubtful and
+    "answered by one run" lists named every id, past a pull request comment's 65,536 characters."""
+    ids = [f"case-{n:05d}" for n in range(3000)]
+    w = {"judge": {"models": ["j"]}, "criterion": "c", "candidate_wins": [], "baseline_wins": [], "ties": [],
+         "flips": [], "flip_rate": None, "no_verdict": [], "reading": "r",
+         "doubtful": [{"id": i, "certainty": 0.5} for i in ids], **{key: ids for key in evalpy.UNANSWERED_BY}}
+    text = "\n".join(evalpy.pairwise_markdown(w))
+    assert len(text) < 6000 and text.count("and 2980 more") == 1 + len(evalpy.UNANSWERED_BY), text
+
+
 @pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json")])
 def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fake, limit, fails):
     """From the attack on issue 28, items 6 and 16: a save that could not write the lock said only
