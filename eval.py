@@ -1034,6 +1034,23 @@ def open_regular(path, mode="rb", encoding=None):
         raise
 
 
+
+def own_name(path):
+    """The name of the file at path: path itself, or for a symbolic link (or a chain of them) its
+    target's, relative to here as one would type it. What eval.py keeps beside a run (a completion,
+    a journal, a judging, the annotations and pairwise sidecars, and their locks) is named after
+    the file, never after a link to it: by each name its own, one paid for what the other stored."""
+    return os.path.relpath(os.path.realpath(path)) if os.path.islink(path) else path
+
+
+def through_link(path, what):
+    """own_name(path), said once on stderr when it is another ("note: X is a link to Y: what"), where
+    a file is to be written after it."""
+    own = own_name(path)
+    if own != path:
+        warn(f"note: {shell_word(path)} is a link to {shell_word(own)}: {what}")
+    return own
+
 def write_file(path, pieces, replace=False):
     """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
     its name), so a reader sees the old file or the new one, never half of one. replace=False: a
@@ -5985,9 +6002,8 @@ def open_or_resume(args, held):
                 raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link that leads to no file (to "
                                 f"{shell_word(os.readlink(run_path + JOURNAL_SUFFIX))}: a loop of links, or a target gone)")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
-        if os.path.islink(run_path):   # completed under the run's own name: never once by each name, paid twice
-            linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path))
-            warn(f"note: {shell_word(linked)} is a link to {shell_word(run_path)}: that run is the one completed")
+        # completed under the run's own name: never once by each name, paid twice
+        run_path = through_link(run_path, "that run is the one completed")
         # read before its lock is taken: RUN.lock of a file that is no run (Gemfile's Gemfile.lock) is never touched
         config, done, turns = answers_to_complete(run_path)
         held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
@@ -6007,7 +6023,7 @@ def open_or_resume(args, held):
         run_path = unfinished
     if os.path.islink(run_path + JOURNAL_SUFFIX) and os.path.isfile(run_path + JOURNAL_SUFFIX):
         # resumed under the journal's own name: under two names, two resumes took two locks and both asked
-        target = os.path.relpath(os.path.realpath(run_path + JOURNAL_SUFFIX))
+        target = own_name(run_path + JOURNAL_SUFFIX)
         if not target.endswith(JOURNAL_SUFFIX):   # no run's journal by its name: which run it is cannot be told
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link to {shell_word(target)}, which is no run's "
                             f"journal by its name (RUN{JOURNAL_SUFFIX}); name it so, or resume it by its own name")
@@ -10873,12 +10889,17 @@ def answer_key_parts(key):
 
 
 def annotations_file(run_path):
-    """The sidecar of a run that review writes and report reads: RUN.annotations.json, or the
-    RUN.labels.json of eval.py before 0.2 while no newer file stands beside it (it is read, never
-    written: review's first save writes its annotations into the new file and leaves it as it is)."""
-    path, older = run_path + ANNOTATIONS_SUFFIX, run_path + OLD_ANNOTATIONS_SUFFIX
+    """The sidecar of a run that review writes and report reads: RUN.annotations.json beside the run
+    file (own_name: a link to a run shows the annotations of the run), or while none stands there,
+    an older one that is read, never written (review's first save writes its annotations into the
+    new file and leaves it as it is): RUN.labels.json of eval.py before 0.2, and through a link, the
+    one an earlier eval.py wrote beside the link."""
+    own = own_name(run_path)
+    path = own + ANNOTATIONS_SUFFIX
+    older = [name + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
+             for name in dict.fromkeys((own, run_path))][1:]
     # exists, not lexists: a dangling link in the new name must not hide the older file's annotations
-    return older if not os.path.exists(path) and os.path.exists(older) else path
+    return path if os.path.exists(path) else next((name for name in older if os.path.exists(name)), path)
 
 
 def read_annotations(path):
@@ -11595,7 +11616,11 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
-    sidecar = b_path + PAIRWISE_SUFFIX
+    # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
+    sidecar = through_link(b_path, "its pairwise verdicts are kept beside it") + PAIRWISE_SUFFIX
+    if sidecar != b_path + PAIRWISE_SUFFIX and os.path.lexists(b_path + PAIRWISE_SUFFIX):
+        warn(f"note: {shell_word(b_path + PAIRWISE_SUFFIX)}, beside the link, holds verdicts an earlier eval.py stored there; "
+             f"they are not read (move it to {shell_word(sidecar)}, if there is none, to reuse them)")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         store_comparisons(sidecar)
@@ -11813,7 +11838,7 @@ def judge_audit(config, cases, run_path, human=None):
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
     of every pairwise comparison stored beside the run. human: a person's verdicts, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(run_path + PAIRWISE_SUFFIX, file_sha(run_path))
+    position = stored_flip_rates(own_name(run_path) + PAIRWISE_SUFFIX, file_sha(run_path))
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
@@ -12902,8 +12927,9 @@ def files_of_run(path, config):
     """A run, the files eval.py keeps beside it, and the files it was made from (its prompt, its
     split and the labels and checks beside it): what a page must never replace."""
     split_folder = os.path.dirname(config["split_path"])
-    return [path, *(path + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX,
-                                                 PAIRWISE_JOURNAL_SUFFIX, JOURNAL_SUFFIX, ".lock")),
+    return [path, *(name + suffix for name in dict.fromkeys((path, own_name(path)))   # a link's and its run's
+                    for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX,
+                                   JOURNAL_SUFFIX, ".lock")),
             config["prompt"], config["split_path"], os.path.join(split_folder, LABELS_FILE),
             os.path.join(split_folder, CHECKS_FILE)]
 
@@ -13043,7 +13069,7 @@ class Review:
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = path + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
+        self.sidecar = own_name(path) + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
@@ -13098,7 +13124,7 @@ class Review:
                 annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.path),
+            write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(own_name(self.path)),
                                                 "run_sha": self.run_sha, "annotations": annotations,
                                                 **({"other_versions": other_versions} if other_versions else {})},
                                                indent=1) + "\n", replace=True)
@@ -13942,6 +13968,9 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
+    # judged under the run file's own name: by a link's, its default name and judging were the link's,
+    # and a judging stopped by one name was asked again by the other
+    args.run = through_link(args.run, "that run is the one judged")
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
     done = judge_run(args, target)
     if done is None:
@@ -13970,6 +13999,7 @@ def show_audit(args, config, cases):
 
 
 def cmd_review(args):
+    through_link(args.run, "its annotations are kept beside it")
     review = Review(args.run, args.against)
     note = review.versions_note()
     if note:

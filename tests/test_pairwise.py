@@ -888,3 +888,25 @@ def test_a_stored_verdict_no_longer_asked_is_never_said_to_be_another_compares(p
     Path(cand + ".pairwise.json").write_text(json.dumps(stored))
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and "(1 made now, 0 failed)" in out and "merged" not in err, err
+
+
+def test_a_candidate_given_through_a_link_keeps_its_verdicts_beside_the_run_itself(project, cli, fake):
+    """Twenty-first attack on issue 28, defect 2: `compare A latest.json --pairwise` (latest.json a link
+    to runs/cand.json) stored its verdicts in latest.json.pairwise.json, so the same comparison by the
+    run's own name asked every call again. The sidecar, its journal and lock are named after the file."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    Path("latest.json").symlink_to(cand)
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert err.count(f"note: latest.json is a link to {cand}: ") == 1, err
+    assert f"stored the verdicts in {cand}.pairwise.json" in err
+    assert not [p for p in os.listdir(".") if p.startswith("latest.json.")]   # nothing beside the link
+    asked = len(fake.chat_bodies)
+    assert asked == 6
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err    # by its own name: stored, nothing asked
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION)   # no --host: nothing to ask
+    assert code == 0 and "(0 made now" in out and f"verdicts in {cand}.pairwise.json" in out, err
+    # judge --audit reads the comparisons stored beside the run, given by either name
+    assert f"Position (pairwise comparisons stored in {cand}.pairwise.json)" in cli("judge", "latest.json", "--audit")[1]

@@ -11,6 +11,7 @@ import time
 
 import pytest
 import requests
+from pathlib import Path
 
 from conftest import HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, make_run, split_run, write_run, write_two_runs
 
@@ -575,3 +576,35 @@ def test_review_names_the_older_sidecar_it_carries_over_as_a_shell_word(runs, pr
         proc.communicate(timeout=10)
     assert line.startswith("Reviewing 'runs/my run.json' at http://127.0.0.1:"), line
     assert "(annotations go to 'runs/my run.json.annotations.json', those of 'runs/my run.json.labels.json' carried over;" in line
+
+
+def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itself(project, runs, cli):
+    """Twenty-first attack on issue 28, defect 2: `review latest.json` (a link to the run) saved its
+    labels in latest.json.annotations.json, which `report` of the run by its own name never showed.
+    They go beside the run file, and are shown whichever name the run is given by."""
+    Path("latest.json").symlink_to(runs[1])
+    review = evalpy.Review("latest.json")
+    assert review.sidecar == runs[1] + ".annotations.json"
+    review.save({"key": "dev-05#1", "text": "confused login with billing"})
+    assert not os.path.lexists("latest.json.annotations.json")
+    assert load_json(runs[1] + ".annotations.json")["run"] == os.path.basename(runs[1])
+    for name in (runs[1], "latest.json"):
+        s = json.loads(cli("report", name, "--json")[1])
+        assert s["annotations"]["file"] == runs[1] + ".annotations.json" and s["annotations"]["counts"] == [
+            ["confused login with billing", 1]], name
+
+
+def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):
+    """Labels an earlier eval.py saved beside the link are shown while the run has none of its own
+    name, and carried over by review's first save (the file beside the link is left as it is)."""
+    Path("latest.json").symlink_to(runs[1])
+    sha = evalpy.sha256_bytes(Path(runs[1]).read_bytes())
+    Path("latest.json.annotations.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "latest.json", "run_sha": sha,
+         "annotations": {"dev-05#1": {"text": "kept", "time": "t"}}}))
+    before = Path("latest.json.annotations.json").read_bytes()
+    assert json.loads(cli("report", "latest.json", "--json")[1])["annotations"]["counts"] == [["kept", 1]]
+    evalpy.Review("latest.json").save({"key": "dev-09#1", "text": "new"})
+    saved = load_json(runs[1] + ".annotations.json")["annotations"]
+    assert sorted(entry["text"] for entry in saved.values()) == ["kept", "new"]
+    assert Path("latest.json.annotations.json").read_bytes() == before
