@@ -1072,6 +1072,15 @@ def write_file(path, pieces, replace=False):
         remove_quietly(tmp)
 
 
+def write_sidecar(path, text):
+    """A file eval.py keeps beside a run and rewrites (annotations, pairwise verdicts), written whole
+    over the one there. One that is a link the user made (to a file shared elsewhere) is written
+    through, at its target's name (own_name), the temp file beside the target: replaced by a file,
+    the link would have left its target silently behind, never updated again. A link to nothing is
+    no file to update (its target may be on a share not mounted): never created, it is replaced."""
+    write_file(own_name(path) if os.path.isfile(path) else path, text, replace=True)
+
+
 def link_new(tmp, path):
     """`tmp` under the name `path`, never over a file (or a link, a device, a pipe) already there."""
     try:
@@ -11453,8 +11462,7 @@ def store_comparisons(path, brought=()):
             for comparison in held + list(brought):
                 comparisons, stored = merged_comparison(comparisons, comparison)
             if held or brought:
-                write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n",
-                           replace=True)
+                write_sidecar(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
             if held or os.path.lexists(journal):   # (one of torn lines only holds no verdict)
                 os.unlink(journal)
     except OSError as e:   # a full disk: the sidecar as it was is kept, and the journal with it
@@ -13124,10 +13132,10 @@ class Review:
                 annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(own_name(self.path)),
-                                                "run_sha": self.run_sha, "annotations": annotations,
-                                                **({"other_versions": other_versions} if other_versions else {})},
-                                               indent=1) + "\n", replace=True)
+            write_sidecar(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(own_name(self.path)),
+                                                   "run_sha": self.run_sha, "annotations": annotations,
+                                                   **({"other_versions": other_versions} if other_versions else {})},
+                                                  indent=1) + "\n")
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(annotations)}
 
 

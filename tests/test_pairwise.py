@@ -910,3 +910,20 @@ def test_a_candidate_given_through_a_link_keeps_its_verdicts_beside_the_run_itse
     assert code == 0 and "(0 made now" in out and f"verdicts in {cand}.pairwise.json" in out, err
     # judge --audit reads the comparisons stored beside the run, given by either name
     assert f"Position (pairwise comparisons stored in {cand}.pairwise.json)" in cli("judge", "latest.json", "--audit")[1]
+
+
+def test_a_pairwise_sidecar_that_is_a_link_is_written_through_to_its_target(project, cli, fake):
+    """Twenty-first attack on issue 28, defect 4: a RUN.pairwise.json that is a link was replaced by a
+    plain file at the next compare's store; its target kept only what it held. Written through."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    Path("shared").mkdir()
+    os.replace(cand + ".pairwise.json", "shared/pw.json")
+    Path(cand + ".pairwise.json").symlink_to("../shared/pw.json")
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
+    assert code == 0, err
+    assert os.path.islink(cand + ".pairwise.json") and os.readlink(cand + ".pairwise.json") == "../shared/pw.json"
+    assert [c["judge"]["criterion"] for c in load_json("shared/pw.json")["comparisons"]] == [
+        CRITERION, "Which answer is shorter?"]
+    assert os.listdir("shared") == ["pw.json"]

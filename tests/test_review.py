@@ -608,3 +608,22 @@ def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(p
     saved = load_json(runs[1] + ".annotations.json")["annotations"]
     assert sorted(entry["text"] for entry in saved.values()) == ["kept", "new"]
     assert Path("latest.json.annotations.json").read_bytes() == before
+
+
+def test_an_annotations_file_that_is_a_link_is_written_through_to_its_target(project, runs):
+    """Twenty-first attack on issue 28, defect 4: RUN.annotations.json a link to a shared file was read
+    through, then replaced by a plain file at the first save, so the shared file silently stopped
+    being updated. The save goes to the link's target (atomically, beside it); the link stays."""
+    shared = project / "shared"
+    shared.mkdir()
+    sha = evalpy.sha256_bytes(Path(runs[1]).read_bytes())
+    (shared / "notes.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v3.json", "run_sha": sha,
+         "annotations": {"dev-05#1": {"text": "shared note", "time": "t"}}}))
+    link = project / (runs[1] + ".annotations.json")
+    link.symlink_to("../shared/notes.json")
+    evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "second"})
+    assert link.is_symlink() and os.readlink(link) == "../shared/notes.json"
+    saved = load_json(shared / "notes.json")["annotations"]
+    assert sorted(entry["text"] for entry in saved.values()) == ["second", "shared note"]
+    assert os.listdir(shared) == ["notes.json"]   # no temp file left beside the target
