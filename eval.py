@@ -6186,7 +6186,9 @@ def completed_in(finished, completion):
 
 def finished_completion(finished, config):
     """The last finished completion of the run at `finished`, or None: `runs` and report's gates name
-    it instead of `run --resume`, which would refuse."""
+    it instead of `run --resume`, which would refuse. A link to a run: its file's, which a completion
+    through the link is named after (open_or_resume)."""
+    finished = own_name(finished)
     try:
         return completions_of(finished, dict(config, completed_from=finished))[1]
     except OSError:

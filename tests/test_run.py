@@ -2358,6 +2358,22 @@ def test_a_run_completed_through_a_link_is_completed_under_its_own_name_once(pro
     assert code == 2 and "was completed in runs/dev-v3-completed.json" in err and len(fake.chat_bodies) == 3, err
 
 
+def test_a_link_to_a_completed_run_names_the_completion_not_run_resume(project, cli, fake):
+    """Twenty-first attack on issue 28, minor: a link to a run completed already (lk/last.json ->
+    ../runs/dev-v3.json) was listed by `runs` and gated by `report` with "run --resume", which then
+    refused it ("was completed in runs/dev-v3-completed.json"). The completion is named, as for the run."""
+    run_with_errors(project, cli, fake)
+    Path("lk").mkdir()
+    Path("lk/last.json").symlink_to("../runs/dev-v3.json")
+    assert cli("run", "--resume", "lk/last.json", "--host", fake.url)[0] == 0
+    listing = cli("runs", "lk")
+    line = next(l for l in listing[1].splitlines() if l.split()[:1] == ["lk/last.json"])
+    assert "(3 errors: completed in runs/dev-v3-completed.json)" in line and "run --resume" not in line, line
+    code, out, err = cli("report", "lk/last.json", "--min-accuracy", "0.1")
+    assert code == 2 and "lk/last.json was completed in runs/dev-v3-completed.json" in out + err, (out, err)
+    assert "run --resume" not in out + err
+
+
 @pytest.mark.parametrize("name", ["Gemfile", "notes.json"])
 def test_resume_of_a_file_that_is_no_run_never_touches_its_lock_namesake(project, cli, name):
     """Issue 28, nineteenth attack: `run --resume Gemfile` took the run's lock, Gemfile.lock (Ruby's, the
