@@ -6032,10 +6032,7 @@ def open_or_resume(args, held):
         run_path = unfinished
     if os.path.islink(run_path + JOURNAL_SUFFIX) and os.path.isfile(run_path + JOURNAL_SUFFIX):
         # resumed under the journal's own name: under two names, two resumes took two locks and both asked
-        target = own_name(run_path + JOURNAL_SUFFIX)
-        if not target.endswith(JOURNAL_SUFFIX):   # no run's journal by its name: which run it is cannot be told
-            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link to {shell_word(target)}, which is no run's "
-                            f"journal by its name (RUN{JOURNAL_SUFFIX}); name it so, or resume it by its own name")
+        target = linked_journal(run_path + JOURNAL_SUFFIX)
         linked, run_path = run_path, target[:-len(JOURNAL_SUFFIX)]
         warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(target)}: that run is the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
@@ -6054,6 +6051,16 @@ def open_or_resume(args, held):
     if "completed_from" in config:
         copied_again(config, done, turns, run_path)
     return config, done, turns, run_path, None, where, begun
+
+
+def linked_journal(journal):
+    """The own name (own_name) of a run journal that is a link: a run's journal by its name
+    (RUN.journal), or refused, naming both: which run a link to saved.jnl is cannot be told."""
+    target = own_name(journal)
+    if not target.endswith(JOURNAL_SUFFIX):
+        raise EvalError(f"{shell_word(journal)} is a link to {shell_word(target)}, which is no run's "
+                        f"journal by its name (RUN{JOURNAL_SUFFIX}); name it so, or resume it by its own name")
+    return target
 
 
 def copied_again(config, done, turns, run_path):
@@ -9686,8 +9693,16 @@ def run_listing(folder):
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if f.endswith((".json", ".json" + JOURNAL_SUFFIX, ".json" + JUDGING_SUFFIX))
                    and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
+    journals = set()   # listed already, by their files: a link to one is no second unfinished run
     for path in paths:
         try:
+            if path.endswith(JOURNAL_SUFFIX) and not path.endswith(PAIRWISE_JOURNAL_SUFFIX) and os.path.islink(path) \
+                    and os.path.isfile(path):
+                path = linked_journal(path)   # by its own name, as run --resume takes it (or refuses it)
+            if path.endswith(JOURNAL_SUFFIX):
+                if os.path.realpath(path) in journals:
+                    continue
+                journals.add(os.path.realpath(path))
             if path.endswith(PAIRWISE_JOURNAL_SUFFIX):   # a compare --pairwise stopped (or asking now): its verdicts
                 row, entry = pairwise_journal_listing(path)
                 rows.append(row)

@@ -2420,6 +2420,30 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
                                  "a loop of links, or a target gone)\n"), err
 
 
+def test_runs_lists_a_linked_journal_once_by_its_own_name_and_a_link_to_no_journal_as_what_it_is(project, cli, fake):
+    """Twenty-first attack on issue 28, minor: `runs` listed a journal link as a second unfinished run
+    beside its target, and for a link to a file not named as a run's journal offered the `run --resume`
+    that is refused. The journal is listed once, by its own name; the other link, as resume refuses it."""
+    killed_run(project, fake, 3)
+    fake.latency = 0
+    Path("runs/z.json.journal").symlink_to("dev-v3.json.journal")
+    Path("elsewhere").mkdir()
+    Path("elsewhere/far.json.journal").symlink_to("../runs/dev-v3.json.journal")   # its target in another folder
+    Path("runs/saved.jnl").write_bytes(Path("runs/dev-v3.json.journal").read_bytes())
+    Path("runs/za.json.journal").symlink_to("saved.jnl")
+    listed = {e["file"]: e for e in json.loads(cli("runs", "--json")[1])}
+    assert sorted(listed) == ["runs/dev-v3.json.journal", "runs/za.json.journal"], listed
+    assert listed["runs/dev-v3.json.journal"]["resume"].endswith("run --resume runs/dev-v3.json")
+    assert "resume" not in listed["runs/za.json.journal"]
+    assert listed["runs/za.json.journal"]["problem"] == (
+        "runs/za.json.journal is a link to runs/saved.jnl, which is no run's journal by its name (RUN.journal); "
+        "name it so, or resume it by its own name")
+    out = cli("runs")[1]
+    assert "runs/z.json" not in out and "run --resume runs/za.json" not in out, out
+    far = json.loads(cli("runs", "elsewhere", "--json")[1])
+    assert [e["file"] for e in far] == ["runs/dev-v3.json.journal"] and far[0]["resume"].endswith("run --resume runs/dev-v3.json")
+
+
 def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_the_first_is_resumed(project, cli, fake):
     """Issue 28, twentieth attack (left then): with runs/h.json.journal a hard link to runs/dev-v3.json.journal,
     resuming both names at once took two locks (dev-v3.json.lock, h.json.lock) and asked every missing case
