@@ -1039,8 +1039,9 @@ def own_name(path):
     """The name of the file at path: path itself, or for a symbolic link (or a chain of them) its
     target's, relative to here as one would type it. What eval.py keeps beside a run (a completion,
     a journal, a judging, the annotations and pairwise sidecars, and their locks) is named after
-    the file, never after a link to it: by each name its own, one paid for what the other stored."""
-    return os.path.relpath(os.path.realpath(path)) if os.path.islink(path) else path
+    the file, never after a link to it: by each name its own, one paid for what the other stored.
+    A link that leads to no file stays as it is: what reads it names it as such, with its target."""
+    return os.path.relpath(os.path.realpath(path)) if os.path.islink(path) and os.path.exists(path) else path
 
 
 def through_link(path, what):

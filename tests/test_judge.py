@@ -2056,3 +2056,7 @@ def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, ju
     assert code == 0 and len(judge_calls(fake)) == asked, err   # every vote kept: none asked again
     assert "going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: 10 of 10 votes kept" in err
     assert load_json("runs/answers-dev-v1-judged.json")["config"]["judged_from"] == "runs/answers-dev-v1.json"
+    # a link that leads to no file is named as such, never taken for its target's name
+    Path("gone.json").symlink_to("runs/nowhere.json")
+    code, out, err = cli("judge", "gone.json", "--host", fake.url)
+    assert code == 2 and err == "error: gone.json: a link to runs/nowhere.json, which does not exist; fix the link or remove it\n"
