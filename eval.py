@@ -1079,7 +1079,13 @@ def write_sidecar(path, text):
     through, at its target's name (own_name), the temp file beside the target: replaced by a file,
     the link would have left its target silently behind, never updated again. A link to nothing is
     no file to update (its target may be on a share not mounted): never created, it is replaced."""
-    write_file(own_name(path) if os.path.isfile(path) else path, text, replace=True)
+    target = own_name(path) if os.path.isfile(path) else path
+    try:
+        write_file(target, text, replace=True)
+    except OSError as e:   # the callers name the sidecar: said where the write went
+        if target == path or e.errno is None:
+            raise
+        raise OSError(e.errno, f"{e.strerror}, writing through the link to {shell_word(target)}", path) from None
 
 
 def link_new(tmp, path):

@@ -627,3 +627,18 @@ def test_an_annotations_file_that_is_a_link_is_written_through_to_its_target(pro
     saved = load_json(shared / "notes.json")["annotations"]
     assert sorted(entry["text"] for entry in saved.values()) == ["second", "shared note"]
     assert os.listdir(shared) == ["notes.json"]   # no temp file left beside the target
+
+
+def test_a_failed_write_through_an_annotations_link_names_its_target(project, runs, monkeypatch):
+    """A save through a linked sidecar that cannot be written (its target's folder full or read-only)
+    says where the write went, not only the link's name."""
+    (project / "shared").mkdir()
+    (project / "shared" / "notes.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}}))
+    (project / (runs[1] + ".annotations.json")).symlink_to("../shared/notes.json")
+    def full(path, pieces, replace=False):
+        raise OSError(28, "No space left on device", path + ".tmp-1")
+    monkeypatch.setattr(evalpy, "write_file", full)
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "new"})
+    assert str(e.value) == (f"cannot write {runs[1]}.annotations.json (No space left on device, writing through the link "
+                            "to shared/notes.json): the annotation was not saved; those saved before are kept")
