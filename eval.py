@@ -10921,13 +10921,13 @@ def answer_key_parts(key):
     return case_id, trial
 
 
-def annotations_file(run_path):
+def annotations_file(run_path, own=None):
     """The sidecar of a run that review writes and report reads: RUN.annotations.json beside the run
     file (own_name: a link to a run shows the annotations of the run), or while none stands there,
     an older one that is read, never written (review's first save writes its annotations into the
     new file and leaves it as it is): RUN.labels.json of eval.py before 0.2, and through a link, the
-    one an earlier eval.py wrote beside the link."""
-    own = own_name(run_path)
+    one an earlier eval.py wrote beside the link. own: the run file's name, if known already."""
+    own = own or own_name(run_path)
     path = own + ANNOTATIONS_SUFFIX
     older = [name + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
              for name in dict.fromkeys((own, run_path))][1:]
@@ -13097,24 +13097,27 @@ class Review:
 
     def __init__(self, path, against_path=None):
         self.path, self.against_path = path, against_path
+        # the run file's name, taken once: a link pointed elsewhere while review is open never has one
+        # run's annotations read and another's written
+        self.own = own_name(path)
         self.run = load_run(path)
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = own_name(path) + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
+        self.sidecar = self.own + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
     def annotations(self):
         """(this version's annotations, those of other versions of the run file by hash): the sidecar
         as it is now, read against the run as it was loaded."""
-        return annotations_by_version(read_annotations(annotations_file(self.path)), self.run_sha)
+        return annotations_by_version(read_annotations(annotations_file(self.path, self.own)), self.run_sha)
 
     def versions_note(self, other_versions=None):
         """The line naming annotations written on other versions of the run (as the sidecar holds them
         now, unless given), or None."""
         others = version_summary(self.annotations()[1] if other_versions is None else other_versions)
-        return versions_note(annotations_file(self.path), others) if others else None
+        return versions_note(annotations_file(self.path, self.own), others) if others else None
 
     def data(self):
         annotations, other_versions = self.annotations()
@@ -13156,7 +13159,7 @@ class Review:
                 annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            write_sidecar(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(own_name(self.path)),
+            write_sidecar(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
                                                    "run_sha": self.run_sha, "annotations": annotations,
                                                    **({"other_versions": other_versions} if other_versions else {})},
                                                   indent=1) + "\n")

@@ -592,6 +592,11 @@ def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itsel
         s = json.loads(cli("report", name, "--json")[1])
         assert s["annotations"]["file"] == runs[1] + ".annotations.json" and s["annotations"]["counts"] == [
             ["confused login with billing", 1]], name
+    # the link pointed at another run while review is open: this run's annotations are read and written still
+    os.unlink("latest.json")
+    Path("latest.json").symlink_to(runs[0])
+    review.save({"key": "dev-09#1", "text": "answered with a sentence"})
+    assert len(load_json(runs[1] + ".annotations.json")["annotations"]) == 2 and not os.path.lexists(runs[0] + ".annotations.json")
 
 
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):
