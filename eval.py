@@ -11650,9 +11650,11 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     pairs, unanswered = answer_pairs(a_run, b_run)
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
     sidecar = through_link(b_path, "its pairwise verdicts are kept beside it") + PAIRWISE_SUFFIX
-    if sidecar != b_path + PAIRWISE_SUFFIX and os.path.lexists(b_path + PAIRWISE_SUFFIX):
-        warn(f"note: {shell_word(b_path + PAIRWISE_SUFFIX)}, beside the link, holds verdicts an earlier eval.py stored there; "
-             f"they are not read (move it to {shell_word(sidecar)}, if there is none, to reuse them)")
+    if sidecar != b_path + PAIRWISE_SUFFIX and os.path.lexists(b_path + PAIRWISE_SUFFIX):   # before any call is paid
+        raise EvalError(f"{shell_word(b_path + PAIRWISE_SUFFIX)}, named after the link, holds verdicts an earlier eval.py "
+                        f"stored there; move it to {shell_word(sidecar)}" + (" (there is none)" if not os.path.lexists(sidecar)
+                                                                              else ", once that one is moved aside,")
+                        + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         store_comparisons(sidecar)
@@ -14005,7 +14007,11 @@ def cmd_judge(args):
     call_defaults(args)
     # judged under the run file's own name: by a link's, its default name and judging were the link's,
     # and a judging stopped by one name was asked again by the other
-    args.run = through_link(args.run, "that run is the one judged")
+    given, args.run = args.run, through_link(args.run, "that run is the one judged")
+    beside = os.path.splitext(given)[0] + "-judged.json"   # the link's default name an earlier eval.py judged into
+    if given != args.run and args.out is None and os.path.lexists(beside + JUDGING_SUFFIX):   # its votes: never asked again
+        raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
+                        f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
     done = judge_run(args, target)
     if done is None:

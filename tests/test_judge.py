@@ -2056,6 +2056,19 @@ def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, ju
     assert code == 0 and len(judge_calls(fake)) == asked, err   # every vote kept: none asked again
     assert "going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: 10 of 10 votes kept" in err
     assert load_json("runs/answers-dev-v1-judged.json")["config"]["judged_from"] == "runs/answers-dev-v1.json"
+    # a judging an earlier eval.py began under the link's default name: refused before any call, never asked again
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(False))
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "latest-judged.json.new")[0] == 2
+    monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
+    os.rename("latest-judged.json.new.judging", "latest-judged.json.judging")   # as an earlier eval.py left it
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "latest.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: latest-judged.json.judging, named after the link, holds a judging an earlier "
+                                      "eval.py began there; judge with --out latest-judged.json to go on with it, or move it "
+                                      "aside\n"), err
+    code, out, err = cli("judge", "latest.json", "--host", fake.url, "--out", "latest-judged.json")
+    assert code == 0 and "going on with the judging interrupted in latest-judged.json.judging: 10 of 10 votes kept" in err, err
+    assert len(judge_calls(fake)) == asked
     # a link that leads to no file is named as such, never taken for its target's name
     Path("gone.json").symlink_to("runs/nowhere.json")
     code, out, err = cli("judge", "gone.json", "--host", fake.url)

@@ -927,3 +927,22 @@ def test_a_pairwise_sidecar_that_is_a_link_is_written_through_to_its_target(proj
     assert [c["judge"]["criterion"] for c in load_json("shared/pw.json")["comparisons"]] == [
         CRITERION, "Which answer is shorter?"]
     assert os.listdir("shared") == ["pw.json"]
+
+
+def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
+    """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
+    run's are now: the compare is refused before any call, saying where to move them."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    os.rename(cand + ".pairwise.json", "latest.json.pairwise.json")
+    Path("latest.json").symlink_to(cand)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: latest.json.pairwise.json, named after the link, holds verdicts an earlier "
+                                      f"eval.py stored there; move it to {cand}.pairwise.json (there is none) or aside, and "
+                                      "compare again: its verdicts would be asked again\n"), err
+    assert len(fake.chat_bodies) == asked
+    os.rename("latest.json.pairwise.json", cand + ".pairwise.json")
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err
