@@ -11650,11 +11650,13 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     pairs, unanswered = answer_pairs(a_run, b_run)
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
     sidecar = through_link(b_path, "its pairwise verdicts are kept beside it") + PAIRWISE_SUFFIX
-    if sidecar != b_path + PAIRWISE_SUFFIX and os.path.lexists(b_path + PAIRWISE_SUFFIX):   # before any call is paid
-        raise EvalError(f"{shell_word(b_path + PAIRWISE_SUFFIX)}, named after the link, holds verdicts an earlier eval.py "
-                        f"stored there; move it to {shell_word(sidecar)}" + (" (there is none)" if not os.path.lexists(sidecar)
-                                                                              else ", once that one is moved aside,")
-                        + " or aside, and compare again: its verdicts would be asked again")
+    for suffix in (PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX):   # before any call is paid
+        theirs, ours = b_path + suffix, sidecar[:-len(PAIRWISE_SUFFIX)] + suffix
+        if ours != theirs and os.path.lexists(theirs):
+            raise EvalError(f"{shell_word(theirs)}, named after the link, holds verdicts an earlier eval.py stored there; "
+                            f"move it to {shell_word(ours)}" + (" (there is none)" if not os.path.lexists(ours)
+                                                                else ", once that one is moved aside,")
+                            + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         store_comparisons(sidecar)

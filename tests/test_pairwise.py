@@ -946,3 +946,8 @@ def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_aga
     os.rename("latest.json.pairwise.json", cand + ".pairwise.json")
     code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == asked, err
+    Path("latest.json.pairwise.json.journal").write_text("")   # a stopped compare's journal, beside the link
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: latest.json.pairwise.json.journal, named after the link, holds verdicts an "
+                                      f"earlier eval.py stored there; move it to {cand}.pairwise.json.journal (there is none) "
+                                      "or aside, and compare again: its verdicts would be asked again\n"), err
