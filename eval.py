@@ -1034,7 +1034,6 @@ def open_regular(path, mode="rb", encoding=None):
         raise
 
 
-
 def own_name(path):
     """The name of the file at path: path itself, or for a symbolic link (or a chain of them) its
     target's, relative to here as one would type it. What eval.py keeps beside a run (a completion,
@@ -1051,6 +1050,7 @@ def through_link(path, what):
     if own != path:
         warn(f"note: {shell_word(path)} is a link to {shell_word(own)}: {what}")
     return own
+
 
 def write_file(path, pieces, replace=False):
     """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
