@@ -1035,6 +1035,24 @@ def open_regular(path, mode="rb", encoding=None):
         raise
 
 
+def own_name(path):
+    """The name of the file at path: path itself, or for a symbolic link (or a chain of them) its
+    target's, relative to here as one would type it. What eval.py keeps beside a run (a completion,
+    a journal, a judging, the annotations and pairwise sidecars, and their locks) is named after
+    the file, never after a link to it: by each name its own, one paid for what the other stored.
+    A link that leads to no file stays as it is: what reads it names it as such, with its target."""
+    return os.path.relpath(os.path.realpath(path)) if os.path.islink(path) and os.path.exists(path) else path
+
+
+def through_link(path, what):
+    """own_name(path), said once on stderr when it is another ("note: X is a link to Y: what"), where
+    a file is to be written after it."""
+    own = own_name(path)
+    if own != path:
+        warn(f"note: {shell_word(path)} is a link to {shell_word(own)}: {what}")
+    return own
+
+
 def write_file(path, pieces, replace=False):
     """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
     its name), so a reader sees the old file or the new one, never half of one. replace=False: a
@@ -1054,6 +1072,21 @@ def write_file(path, pieces, replace=False):
             link_new(tmp, path)
     finally:
         remove_quietly(tmp)
+
+
+def write_sidecar(path, text):
+    """A file eval.py keeps beside a run and rewrites (annotations, pairwise verdicts), written whole
+    over the one there. One that is a link the user made (to a file shared elsewhere) is written
+    through, at its target's name (own_name), the temp file beside the target: replaced by a file,
+    the link would have left its target silently behind, never updated again. A link to nothing is
+    no file to update (its target may be on a share not mounted): never created, it is replaced."""
+    target = own_name(path) if os.path.isfile(path) else path
+    try:
+        write_file(target, text, replace=True)
+    except OSError as e:   # the callers name the sidecar: said where the write went
+        if target == path or e.errno is None:
+            raise
+        raise OSError(e.errno, f"{e.strerror}, writing through the link to {shell_word(target)}", path) from None
 
 
 def link_new(tmp, path):
@@ -6050,9 +6083,8 @@ def open_or_resume(args, held):
                 raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link that leads to no file (to "
                                 f"{shell_word(os.readlink(run_path + JOURNAL_SUFFIX))}: a loop of links, or a target gone)")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
-        if os.path.islink(run_path):   # completed under the run's own name: never once by each name, paid twice
-            linked, run_path = run_path, os.path.relpath(os.path.realpath(run_path))
-            warn(f"note: {shell_word(linked)} is a link to {shell_word(run_path)}: that run is the one completed")
+        # completed under the run's own name: never once by each name, paid twice
+        run_path = through_link(run_path, "that run is the one completed")
         # read before its lock is taken: RUN.lock of a file that is no run (Gemfile's Gemfile.lock) is never touched
         config, done, turns = answers_to_complete(run_path)
         held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
@@ -6072,10 +6104,7 @@ def open_or_resume(args, held):
         run_path = unfinished
     if os.path.islink(run_path + JOURNAL_SUFFIX) and os.path.isfile(run_path + JOURNAL_SUFFIX):
         # resumed under the journal's own name: under two names, two resumes took two locks and both asked
-        target = os.path.relpath(os.path.realpath(run_path + JOURNAL_SUFFIX))
-        if not target.endswith(JOURNAL_SUFFIX):   # no run's journal by its name: which run it is cannot be told
-            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link to {shell_word(target)}, which is no run's "
-                            f"journal by its name (RUN{JOURNAL_SUFFIX}); name it so, or resume it by its own name")
+        target = linked_journal(run_path + JOURNAL_SUFFIX)
         linked, run_path = run_path, target[:-len(JOURNAL_SUFFIX)]
         warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(target)}: that run is the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
@@ -6094,6 +6123,16 @@ def open_or_resume(args, held):
     if "completed_from" in config:
         copied_again(config, done, turns, run_path)
     return config, done, turns, run_path, None, where, begun
+
+
+def linked_journal(journal):
+    """The own name (own_name) of a run journal that is a link: a run's journal by its name
+    (RUN.journal), or refused, naming both: which run a link to saved.jnl is cannot be told."""
+    target = own_name(journal)
+    if not target.endswith(JOURNAL_SUFFIX):
+        raise EvalError(f"{shell_word(journal)} is a link to {shell_word(target)}, which is no run's "
+                        f"journal by its name (RUN{JOURNAL_SUFFIX}); name it so, or resume it by its own name")
+    return target
 
 
 def copied_again(config, done, turns, run_path):
@@ -6226,7 +6265,9 @@ def completed_in(finished, completion):
 
 def finished_completion(finished, config):
     """The last finished completion of the run at `finished`, or None: `runs` and report's gates name
-    it instead of `run --resume`, which would refuse."""
+    it instead of `run --resume`, which would refuse. A link to a run: its file's, which a completion
+    through the link is named after (open_or_resume)."""
+    finished = own_name(finished)
     try:
         return completions_of(finished, dict(config, completed_from=finished))[1]
     except OSError:
@@ -9745,8 +9786,16 @@ def run_listing(folder):
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if f.endswith((".json", ".json" + JOURNAL_SUFFIX, ".json" + JUDGING_SUFFIX))
                    and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
+    journals = set()   # listed already, by their files: a link to one is no second unfinished run
     for path in paths:
         try:
+            if path.endswith(JOURNAL_SUFFIX) and not path.endswith(PAIRWISE_JOURNAL_SUFFIX) and os.path.islink(path) \
+                    and os.path.isfile(path):
+                path = linked_journal(path)   # by its own name, as run --resume takes it (or refuses it)
+            if path.endswith(JOURNAL_SUFFIX):
+                if os.path.realpath(path) in journals:
+                    continue
+                journals.add(os.path.realpath(path))
             if path.endswith(PAIRWISE_JOURNAL_SUFFIX):   # a compare --pairwise stopped (or asking now): its verdicts
                 row, entry = pairwise_journal_listing(path)
                 rows.append(row)
@@ -10971,13 +11020,18 @@ def answer_key_parts(key):
     return case_id, trial
 
 
-def annotations_file(run_path):
-    """The sidecar of a run that review writes and report reads: RUN.annotations.json, or the
-    RUN.labels.json of eval.py before 0.2 while no newer file stands beside it (it is read, never
-    written: review's first save writes its annotations into the new file and leaves it as it is)."""
-    path, older = run_path + ANNOTATIONS_SUFFIX, run_path + OLD_ANNOTATIONS_SUFFIX
+def annotations_file(run_path, own=None):
+    """The sidecar of a run that review writes and report reads: RUN.annotations.json beside the run
+    file (own_name: a link to a run shows the annotations of the run), or while none stands there,
+    an older one that is read, never written (review's first save writes its annotations into the
+    new file and leaves it as it is): RUN.labels.json of eval.py before 0.2, and through a link, the
+    one an earlier eval.py wrote beside the link. own: the run file's name, if known already."""
+    own = own or own_name(run_path)
+    path = own + ANNOTATIONS_SUFFIX
+    older = [name + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
+             for name in dict.fromkeys((own, run_path))][1:]
     # exists, not lexists: a dangling link in the new name must not hide the older file's annotations
-    return older if not os.path.exists(path) and os.path.exists(older) else path
+    return path if os.path.exists(path) else next((name for name in older if os.path.exists(name)), path)
 
 
 def read_annotations(path):
@@ -11531,8 +11585,7 @@ def store_comparisons(path, brought=()):
             for comparison in held + list(brought):
                 comparisons, stored = merged_comparison(comparisons, comparison)
             if held or brought:
-                write_file(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n",
-                           replace=True)
+                write_sidecar(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
             if held or os.path.lexists(journal):   # (one of torn lines only holds no verdict)
                 os.unlink(journal)
     except OSError as e:   # a full disk: the sidecar as it was is kept, and the journal with it
@@ -11708,7 +11761,15 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
-    sidecar = b_path + PAIRWISE_SUFFIX
+    # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
+    sidecar = through_link(b_path, "its pairwise verdicts are kept beside it") + PAIRWISE_SUFFIX
+    for suffix in (PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX):   # before any call is paid
+        theirs, ours = b_path + suffix, sidecar[:-len(PAIRWISE_SUFFIX)] + suffix
+        if ours != theirs and os.path.lexists(theirs):
+            raise EvalError(f"{shell_word(theirs)}, named after the link, holds verdicts an earlier eval.py stored there; "
+                            f"move it to {shell_word(ours)}" + (" (there is none)" if not os.path.lexists(ours)
+                                                                else ", once that one is moved aside,")
+                            + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         store_comparisons(sidecar)
@@ -11926,7 +11987,7 @@ def judge_audit(config, cases, run_path, human=None):
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
     of every pairwise comparison stored beside the run. human: a person's verdicts, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(run_path + PAIRWISE_SUFFIX, file_sha(run_path))
+    position = stored_flip_rates(own_name(run_path) + PAIRWISE_SUFFIX, file_sha(run_path))
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
@@ -13062,8 +13123,9 @@ def files_of_run(path, config):
     """A run, the files eval.py keeps beside it, and the files it was made from (its prompt, its
     split and the labels and checks beside it): what a page must never replace."""
     split_folder = os.path.dirname(config["split_path"])
-    return [path, *(path + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX,
-                                                 PAIRWISE_JOURNAL_SUFFIX, JOURNAL_SUFFIX, ".lock")),
+    return [path, *(name + suffix for name in dict.fromkeys((path, own_name(path)))   # a link's and its run's
+                    for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX,
+                                   JOURNAL_SUFFIX, ".lock")),
             config["prompt"], config["split_path"], os.path.join(split_folder, LABELS_FILE),
             os.path.join(split_folder, CHECKS_FILE)]
 
@@ -13199,24 +13261,27 @@ class Review:
 
     def __init__(self, path, against_path=None):
         self.path, self.against_path = path, against_path
+        # the run file's name, taken once: a link pointed elsewhere while review is open never has one
+        # run's annotations read and another's written
+        self.own = own_name(path)
         self.run = load_run(path)
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = path + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
+        self.sidecar = self.own + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
     def annotations(self):
         """(this version's annotations, those of other versions of the run file by hash): the sidecar
         as it is now, read against the run as it was loaded."""
-        return annotations_by_version(read_annotations(annotations_file(self.path)), self.run_sha)
+        return annotations_by_version(read_annotations(annotations_file(self.path, self.own)), self.run_sha)
 
     def versions_note(self, other_versions=None):
         """The line naming annotations written on other versions of the run (as the sidecar holds them
         now, unless given), or None."""
         others = version_summary(self.annotations()[1] if other_versions is None else other_versions)
-        return versions_note(annotations_file(self.path), others) if others else None
+        return versions_note(annotations_file(self.path, self.own), others) if others else None
 
     def data(self):
         annotations, other_versions = self.annotations()
@@ -13258,10 +13323,10 @@ class Review:
                 annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            write_file(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.path),
-                                                "run_sha": self.run_sha, "annotations": annotations,
-                                                **({"other_versions": other_versions} if other_versions else {})},
-                                               indent=1) + "\n", replace=True)
+            write_sidecar(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
+                                                   "run_sha": self.run_sha, "annotations": annotations,
+                                                   **({"other_versions": other_versions} if other_versions else {})},
+                                                  indent=1) + "\n")
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(annotations)}
 
 
@@ -14102,6 +14167,13 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
+    # judged under the run file's own name: by a link's, its default name and judging were the link's,
+    # and a judging stopped by one name was asked again by the other
+    given, args.run = args.run, through_link(args.run, "that run is the one judged")
+    beside = os.path.splitext(given)[0] + "-judged.json"   # the link's default name an earlier eval.py judged into
+    if given != args.run and args.out is None and os.path.lexists(beside + JUDGING_SUFFIX):   # its votes: never asked again
+        raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
+                        f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
     done = judge_run(args, target)
     if done is None:
@@ -14132,6 +14204,7 @@ def show_audit(args, config, cases):
 def cmd_review(args):
     if args.against:   # its differences would all be "the same answer": nothing to review against
         refuse_same_run(args.run, args.against, "give --against another run")
+    through_link(args.run, "its annotations are kept beside it")
     review = Review(args.run, args.against)
     note = review.versions_note()
     if note:

@@ -2070,3 +2070,40 @@ def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, 
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
     assert code == 0, err
     assert "digests" not in load_json("runs/answers-dev-v1.json")["config"]["judge"]
+
+
+def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, judged_split, cli, fake, monkeypatch):
+    """Twenty-first attack on issue 28, defect 2: `judge latest.json` (a link to the run) judged into
+    latest-judged.json(.judging), so after a stop `judge` of the run by its own name asked every vote
+    again. The default name and its judging are the run file's, whichever name it is given by."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    Path("latest.json").symlink_to("runs/answers-dev-v1.json")
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(False))   # stopped as the judged run is written
+    code, out, err = cli("judge", "latest.json", "--host", fake.url)
+    assert code == 2 and err.count("note: latest.json is a link to runs/answers-dev-v1.json: ") == 1, err
+    assert "every vote is kept in runs/answers-dev-v1-judged.json.judging" in err, err
+    assert not [p for p in os.listdir(".") if p.startswith("latest-judged")]
+    monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0 and len(judge_calls(fake)) == asked, err   # every vote kept: none asked again
+    assert "going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging: 10 of 10 votes kept" in err
+    assert load_json("runs/answers-dev-v1-judged.json")["config"]["judged_from"] == "runs/answers-dev-v1.json"
+    # a judging an earlier eval.py began under the link's default name: refused before any call, never asked again
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(False))
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "latest-judged.json.new")[0] == 2
+    monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
+    os.rename("latest-judged.json.new.judging", "latest-judged.json.judging")   # as an earlier eval.py left it
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "latest.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: latest-judged.json.judging, named after the link, holds a judging an earlier "
+                                      "eval.py began there; judge with --out latest-judged.json to go on with it, or move it "
+                                      "aside\n"), err
+    code, out, err = cli("judge", "latest.json", "--host", fake.url, "--out", "latest-judged.json")
+    assert code == 0 and "going on with the judging interrupted in latest-judged.json.judging: 10 of 10 votes kept" in err, err
+    assert len(judge_calls(fake)) == asked
+    # a link that leads to no file is named as such, never taken for its target's name
+    Path("gone.json").symlink_to("runs/nowhere.json")
+    code, out, err = cli("judge", "gone.json", "--host", fake.url)
+    assert code == 2 and err == "error: gone.json: a link to runs/nowhere.json, which does not exist; fix the link or remove it\n"

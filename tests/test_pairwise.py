@@ -925,3 +925,66 @@ def test_a_stored_verdict_no_longer_asked_is_never_said_to_be_another_compares(p
     Path(cand + ".pairwise.json").write_text(json.dumps(stored))
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and "(1 made now, 0 failed)" in out and "merged" not in err, err
+
+
+def test_a_candidate_given_through_a_link_keeps_its_verdicts_beside_the_run_itself(project, cli, fake):
+    """Twenty-first attack on issue 28, defect 2: `compare A latest.json --pairwise` (latest.json a link
+    to runs/cand.json) stored its verdicts in latest.json.pairwise.json, so the same comparison by the
+    run's own name asked every call again. The sidecar, its journal and lock are named after the file."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    Path("latest.json").symlink_to(cand)
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert err.count(f"note: latest.json is a link to {cand}: ") == 1, err
+    assert f"stored the verdicts in {cand}.pairwise.json" in err
+    assert not [p for p in os.listdir(".") if p.startswith("latest.json.")]   # nothing beside the link
+    asked = len(fake.chat_bodies)
+    assert asked == 6
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err    # by its own name: stored, nothing asked
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION)   # no --host: nothing to ask
+    assert code == 0 and "(0 made now" in out and f"verdicts in {cand}.pairwise.json" in out, err
+    # judge --audit reads the comparisons stored beside the run, given by either name
+    assert f"Position (pairwise comparisons stored in {cand}.pairwise.json)" in cli("judge", "latest.json", "--audit")[1]
+
+
+def test_a_pairwise_sidecar_that_is_a_link_is_written_through_to_its_target(project, cli, fake):
+    """Twenty-first attack on issue 28, defect 4: a RUN.pairwise.json that is a link was replaced by a
+    plain file at the next compare's store; its target kept only what it held. Written through."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    Path("shared").mkdir()
+    os.replace(cand + ".pairwise.json", "shared/pw.json")
+    Path(cand + ".pairwise.json").symlink_to("../shared/pw.json")
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
+    assert code == 0, err
+    assert os.path.islink(cand + ".pairwise.json") and os.readlink(cand + ".pairwise.json") == "../shared/pw.json"
+    assert [c["judge"]["criterion"] for c in load_json("shared/pw.json")["comparisons"]] == [
+        CRITERION, "Which answer is shorter?"]
+    assert os.listdir("shared") == ["pw.json"]
+
+
+def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
+    """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
+    run's are now: the compare is refused before any call, saying where to move them."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    os.rename(cand + ".pairwise.json", "latest.json.pairwise.json")
+    Path("latest.json").symlink_to(cand)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: latest.json.pairwise.json, named after the link, holds verdicts an earlier "
+                                      f"eval.py stored there; move it to {cand}.pairwise.json (there is none) or aside, and "
+                                      "compare again: its verdicts would be asked again\n"), err
+    assert len(fake.chat_bodies) == asked
+    os.rename("latest.json.pairwise.json", cand + ".pairwise.json")
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err
+    Path("latest.json.pairwise.json.journal").write_text("")   # a stopped compare's journal, beside the link
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: latest.json.pairwise.json.journal, named after the link, holds verdicts an "
+                                      f"earlier eval.py stored there; move it to {cand}.pairwise.json.journal (there is none) "
+                                      "or aside, and compare again: its verdicts would be asked again\n"), err

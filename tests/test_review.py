@@ -11,6 +11,7 @@ import time
 
 import pytest
 import requests
+from pathlib import Path
 
 from conftest import HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, make_run, split_run, write_run, write_two_runs
 
@@ -578,3 +579,74 @@ def test_review_names_the_older_sidecar_it_carries_over_as_a_shell_word(runs, pr
         proc.communicate(timeout=10)
     assert line.startswith("Reviewing 'runs/my run.json' at http://127.0.0.1:"), line
     assert "(annotations go to 'runs/my run.json.annotations.json', those of 'runs/my run.json.labels.json' carried over;" in line
+
+
+def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itself(project, runs, cli):
+    """Twenty-first attack on issue 28, defect 2: `review latest.json` (a link to the run) saved its
+    labels in latest.json.annotations.json, which `report` of the run by its own name never showed.
+    They go beside the run file, and are shown whichever name the run is given by."""
+    Path("latest.json").symlink_to(runs[1])
+    review = evalpy.Review("latest.json")
+    assert review.sidecar == runs[1] + ".annotations.json"
+    review.save({"key": "dev-05#1", "text": "confused login with billing"})
+    assert not os.path.lexists("latest.json.annotations.json")
+    assert load_json(runs[1] + ".annotations.json")["run"] == os.path.basename(runs[1])
+    for name in (runs[1], "latest.json"):
+        s = json.loads(cli("report", name, "--json")[1])
+        assert s["annotations"]["file"] == runs[1] + ".annotations.json" and s["annotations"]["counts"] == [
+            ["confused login with billing", 1]], name
+    # the link pointed at another run while review is open: this run's annotations are read and written still
+    os.unlink("latest.json")
+    Path("latest.json").symlink_to(runs[0])
+    review.save({"key": "dev-09#1", "text": "answered with a sentence"})
+    assert len(load_json(runs[1] + ".annotations.json")["annotations"]) == 2 and not os.path.lexists(runs[0] + ".annotations.json")
+
+
+def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):
+    """Labels an earlier eval.py saved beside the link are shown while the run has none of its own
+    name, and carried over by review's first save (the file beside the link is left as it is)."""
+    Path("latest.json").symlink_to(runs[1])
+    sha = evalpy.sha256_bytes(Path(runs[1]).read_bytes())
+    Path("latest.json.annotations.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "latest.json", "run_sha": sha,
+         "annotations": {"dev-05#1": {"text": "kept", "time": "t"}}}))
+    before = Path("latest.json.annotations.json").read_bytes()
+    assert json.loads(cli("report", "latest.json", "--json")[1])["annotations"]["counts"] == [["kept", 1]]
+    evalpy.Review("latest.json").save({"key": "dev-09#1", "text": "new"})
+    saved = load_json(runs[1] + ".annotations.json")["annotations"]
+    assert sorted(entry["text"] for entry in saved.values()) == ["kept", "new"]
+    assert Path("latest.json.annotations.json").read_bytes() == before
+
+
+def test_an_annotations_file_that_is_a_link_is_written_through_to_its_target(project, runs):
+    """Twenty-first attack on issue 28, defect 4: RUN.annotations.json a link to a shared file was read
+    through, then replaced by a plain file at the first save, so the shared file silently stopped
+    being updated. The save goes to the link's target (atomically, beside it); the link stays."""
+    shared = project / "shared"
+    shared.mkdir()
+    sha = evalpy.sha256_bytes(Path(runs[1]).read_bytes())
+    (shared / "notes.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v3.json", "run_sha": sha,
+         "annotations": {"dev-05#1": {"text": "shared note", "time": "t"}}}))
+    link = project / (runs[1] + ".annotations.json")
+    link.symlink_to("../shared/notes.json")
+    evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "second"})
+    assert link.is_symlink() and os.readlink(link) == "../shared/notes.json"
+    saved = load_json(shared / "notes.json")["annotations"]
+    assert sorted(entry["text"] for entry in saved.values()) == ["second", "shared note"]
+    assert os.listdir(shared) == ["notes.json"]   # no temp file left beside the target
+
+
+def test_a_failed_write_through_an_annotations_link_names_its_target(project, runs, monkeypatch):
+    """A save through a linked sidecar that cannot be written (its target's folder full or read-only)
+    says where the write went, not only the link's name."""
+    (project / "shared").mkdir()
+    (project / "shared" / "notes.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}}))
+    (project / (runs[1] + ".annotations.json")).symlink_to("../shared/notes.json")
+    def full(path, pieces, replace=False):
+        raise OSError(28, "No space left on device", path + ".tmp-1")
+    monkeypatch.setattr(evalpy, "write_file", full)
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "new"})
+    assert str(e.value) == (f"cannot write {runs[1]}.annotations.json (No space left on device, writing through the link "
+                            "to shared/notes.json): the annotation was not saved; those saved before are kept")

@@ -2365,6 +2365,22 @@ def test_a_run_completed_through_a_link_is_completed_under_its_own_name_once(pro
     assert code == 2 and "was completed in runs/dev-v3-completed.json" in err and len(fake.chat_bodies) == 3, err
 
 
+def test_a_link_to_a_completed_run_names_the_completion_not_run_resume(project, cli, fake):
+    """Twenty-first attack on issue 28, minor: a link to a run completed already (lk/last.json ->
+    ../runs/dev-v3.json) was listed by `runs` and gated by `report` with "run --resume", which then
+    refused it ("was completed in runs/dev-v3-completed.json"). The completion is named, as for the run."""
+    run_with_errors(project, cli, fake)
+    Path("lk").mkdir()
+    Path("lk/last.json").symlink_to("../runs/dev-v3.json")
+    assert cli("run", "--resume", "lk/last.json", "--host", fake.url)[0] == 0
+    listing = cli("runs", "lk")
+    line = next(l for l in listing[1].splitlines() if l.split()[:1] == ["lk/last.json"])
+    assert "(3 errors: completed in runs/dev-v3-completed.json)" in line and "run --resume" not in line, line
+    code, out, err = cli("report", "lk/last.json", "--min-accuracy", "0.1")
+    assert code == 2 and "lk/last.json was completed in runs/dev-v3-completed.json" in out + err, (out, err)
+    assert "run --resume" not in out + err
+
+
 @pytest.mark.parametrize("name", ["Gemfile", "notes.json"])
 def test_resume_of_a_file_that_is_no_run_never_touches_its_lock_namesake(project, cli, name):
     """Issue 28, nineteenth attack: `run --resume Gemfile` took the run's lock, Gemfile.lock (Ruby's, the
@@ -2409,6 +2425,30 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
     code, out, err = cli("run", "--resume", "runs/loop.json")
     assert code == 2 and err == ("error: runs/loop.json.journal is a link that leads to no file (to loop.json.journal: "
                                  "a loop of links, or a target gone)\n"), err
+
+
+def test_runs_lists_a_linked_journal_once_by_its_own_name_and_a_link_to_no_journal_as_what_it_is(project, cli, fake):
+    """Twenty-first attack on issue 28, minor: `runs` listed a journal link as a second unfinished run
+    beside its target, and for a link to a file not named as a run's journal offered the `run --resume`
+    that is refused. The journal is listed once, by its own name; the other link, as resume refuses it."""
+    killed_run(project, fake, 3)
+    fake.latency = 0
+    Path("runs/z.json.journal").symlink_to("dev-v3.json.journal")
+    Path("elsewhere").mkdir()
+    Path("elsewhere/far.json.journal").symlink_to("../runs/dev-v3.json.journal")   # its target in another folder
+    Path("runs/saved.jnl").write_bytes(Path("runs/dev-v3.json.journal").read_bytes())
+    Path("runs/za.json.journal").symlink_to("saved.jnl")
+    listed = {e["file"]: e for e in json.loads(cli("runs", "--json")[1])}
+    assert sorted(listed) == ["runs/dev-v3.json.journal", "runs/za.json.journal"], listed
+    assert listed["runs/dev-v3.json.journal"]["resume"].endswith("run --resume runs/dev-v3.json")
+    assert "resume" not in listed["runs/za.json.journal"]
+    assert listed["runs/za.json.journal"]["problem"] == (
+        "runs/za.json.journal is a link to runs/saved.jnl, which is no run's journal by its name (RUN.journal); "
+        "name it so, or resume it by its own name")
+    out = cli("runs")[1]
+    assert "runs/z.json" not in out and "run --resume runs/za.json" not in out, out
+    far = json.loads(cli("runs", "elsewhere", "--json")[1])
+    assert [e["file"] for e in far] == ["runs/dev-v3.json.journal"] and far[0]["resume"].endswith("run --resume runs/dev-v3.json")
 
 
 def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_the_first_is_resumed(project, cli, fake):
