@@ -11195,6 +11195,7 @@ def judge_run(args, target):
     interrupted judging is gone on with by the same command. Returns (the judged run, where it was
     written, how many answers had a judge call fail), or None if interrupted."""
     run = load_run(args.run)
+    asked_before = {(r["id"], r["trial"]): judge_questions(r["checks"]) for r in run["results"]}
     if args.checks:
         run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
@@ -11217,8 +11218,12 @@ def judge_run(args, target):
     # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
     in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
     failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
-    if failed_before and not args.checks and same_judge(run["config"].get("judge"), config["judge"]):
-        kept = with_the_runs_own_votes(kept, todo)   # the judge again, as the run's failed calls say to
+    if failed_before and same_judge(run["config"].get("judge"), config["judge"]):
+        # the judge again, as the run's failed calls say to; with --checks, on the judge checks asked as before
+        # (a check dropped, added or asked otherwise has no vote that stands)
+        unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
+                                             if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
+        kept = with_the_runs_own_votes(kept, todo, unchanged)
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
         if asked is None:
@@ -11302,7 +11307,14 @@ def held_words(held, where):
             + (f" (and {plural(failed, 'failed call')} to ask again)" if failed else ""))
 
 
-def with_the_runs_own_votes(kept, todo):
+def judge_questions(checks):
+    """{name: (type, criterion)} of the judge checks of an answer: what its judge is asked (a RAG
+    check's value is a threshold, its verdict read again from the vote: report --checks)."""
+    return {c["name"]: (c["type"], c.get("value") if c["type"] == "judge" else None) for c in checks
+            if c["type"] in JUDGE_CHECKS}
+
+
+def with_the_runs_own_votes(kept, todo, unchanged):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
     judge calls failed (`judge RUN`, as the run's end says): the votes the run holds stand, as a
     judging's do, and only the failed calls are asked again, never one already paid for. (A run
@@ -11310,7 +11322,8 @@ def with_the_runs_own_votes(kept, todo):
     merged = {}
     for r in todo:
         key = (r["id"], r["trial"])
-        own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or [] if not v.get("error")}
+        own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or []
+               if not v.get("error") and v["check"] in unchanged[key]}
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     if reused > 0:

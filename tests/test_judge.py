@@ -1671,6 +1671,11 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     assert code == 0, err
     assert "the same judge as the run's: its 18 votes stand; only the calls that failed are asked" in err
     assert len(judge_calls(fake)) - asked == 2
+    # (twenty-first attack) with --checks of the same split, as report --checks's gate names it: it asked all 20
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2",
+                         "--checks", judged_split, "--out", "with-checks.json")
+    assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
     judged, run = load_json("runs/answers-dev-v1-judged.json"), load_json("runs/answers-dev-v1.json")
     for new, old in zip(judged["results"], run["results"]):
         assert [v for v in old["judges"] if not v["error"]] == [v for v in new["judges"] if v in old["judges"]]
