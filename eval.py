@@ -1239,12 +1239,32 @@ def hold_file(path, refuse):
         handle = open_regular(path)
     except (ImportError, OSError):
         return None
+    if not took_flock(handle, refuse):
+        # no lock on a file open to read: NFS makes flock a byte-range lock, which wants it open to write
+        # (flock(2), NOTES). Opened so (never truncated), or gone on without this hold: RUN.lock still holds
+        handle.close()
+        try:
+            handle = os.fdopen(os.open(path, os.O_RDWR | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)), "rb+")
+        except OSError:
+            return None
+        if not S_ISREG(os.fstat(handle.fileno()).st_mode) or not took_flock(handle, refuse):
+            handle.close()
+            return None
+    return handle
+
+
+def took_flock(handle, refuse):
+    """Whether an exclusive flock on handle was taken; refused (EvalError(refuse), handle closed) if
+    another process holds one, the one error that says so; False for any other (a file system's)."""
+    import fcntl
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise EvalError(refuse) from None
-    return handle
+        return True
+    except OSError as e:
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            handle.close()
+            raise EvalError(refuse) from None
+        return False
 
 
 def lock_holder(handle):

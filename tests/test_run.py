@@ -2486,6 +2486,29 @@ def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_
     assert len(fake.chat_bodies) == 3
 
 
+def test_on_nfs_where_flock_wants_a_file_open_to_write_runs_resumes_and_judges_go_on(project, cli, fake, monkeypatch):
+    """Issue 28, twenty-second attack: the Linux NFS client makes flock a byte-range lock, which needs the
+    file open for writing (flock(2), NOTES: EBADF otherwise); holding a journal or run opened to read, every
+    run, resume, completion, judge and pairwise compare was refused as "held by another eval.py". Here
+    flock is made to behave so (a POSIX lock, refused on a descriptor open only to read)."""
+    import errno
+    import fcntl
+    real_lockf = fcntl.lockf
+
+    def nfs_flock(handle, operation):
+        fd = handle if isinstance(handle, int) else handle.fileno()
+        if operation & fcntl.LOCK_EX and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+        return real_lockf(fd, operation)
+    monkeypatch.setattr(fcntl, "flock", nfs_flock)
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "3")
+    assert code == 0 and "wrote runs/dev-v3.json" in err, err
+    run_with_errors(project, cli, fake, out="runs/e.json")
+    code, out, err = cli("run", "--resume", "runs/e.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/e-completed.json" in err and len(fake.chat_bodies) == 3, err
+
+
 def test_resume_given_a_lock_names_it_as_a_lock(project, cli):
     """Issue 28, seventeenth attack (minor): run --resume X.lock (left by a killed judge) said 'not a valid
     run file: no "format"'."""
