@@ -118,7 +118,8 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     ("<think>a</think><think>b</think>acceso", "acceso"),
     ("<think>a</think>\n\n<think>b</think>\nacceso", "acceso"),
     ("razono</think>\n<think>y sigo</think>bug", "bug"),
-    ("<think>a</think><think>b", None),                             # the second never closed: still thinking
+    # (twenty-second attack) one that never closes is the answer's text: a model writing about the tag
+    ("<think>a</think><think> is the tag DeepSeek uses", "<think> is the tag DeepSeek uses"),
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer
