@@ -441,10 +441,12 @@ def test_a_refusal_beside_null_content_is_the_models_answer_never_a_fault_to_ret
     model that refuses under structured outputs sends content null with the refusal's text (the API's
     ChatCompletionResponseMessage). It was retried four times and stored as "no choices[0].message.content",
     the refusal dropped: a server fault, where the model had answered."""
-    message = {"role": "assistant", "content": None, "refusal": "No puedo ayudar con eso."}
-    posts, results, _, _ = answers_served(cli, message, "--limit", 2, "--retries", 3)
-    assert len(posts) == 2   # none retried
-    assert [(r["response"], r["error"], r["attempts"]) for r in results] == [("No puedo ayudar con eso.", None, 1)] * 2
+    for content in (None, ""):   # (twenty-second attack) some servers send "" beside it
+        message = {"role": "assistant", "content": content, "refusal": "No puedo ayudar con eso."}
+        posts, results, _, _ = answers_served(cli, message, "--limit", 2, "--retries", 3)
+        assert len(posts) == 2   # none retried
+        assert [(r["response"], r["error"], r["attempts"]) for r in results] == [("No puedo ayudar con eso.", None, 1)] * 2
+        os.unlink("runs/dev-v3.json")
     # null beside null is still no answer at all
     server, posts = serve_message({"role": "assistant", "content": None, "refusal": None})
     try:
