@@ -6108,6 +6108,11 @@ def open_or_resume(args, held):
         run_path = through_link(run_path, "that run is the one completed")
         # read before its lock is taken: RUN.lock of a file that is no run (Gemfile's Gemfile.lock) is never touched
         config, done, turns = answers_to_complete(run_path)
+        if "checks_from" in config:   # a completion asks with its split's checks: votes on others would be unreadable
+            raise EvalError(f"{shell_word(run_path)} was judged with the checks of {shell_word(str(config['checks_from']))} "
+                            f"(judge --checks), and a completion asks with its split's: complete the run it was judged "
+                            f"from ({shell_word(str(config.get('judged_from')))}), then judge the completion with "
+                            f"--checks {shell_word(str(config['checks_from']))}")
         held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
         unfinished, finished = completions_of(run_path, config)
         if finished:   # its errors were asked again already: asked a third time, they would be paid twice

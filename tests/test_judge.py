@@ -1692,6 +1692,28 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
 
 
+def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own(project, judged_split, cli, fake):
+    """Issue 28, twenty-second attack: `run --resume` of a run judged with `judge --checks OTHER` (a judge check
+    "kind" in place of "answers") asked its failed answers with the split's checks and wrote a completion whose
+    kept answers hold votes on "kind": a file report, compare, runs and run --resume all refused (paid, lost).
+    It is refused before anything is asked, naming what works."""
+    import shutil
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults = ["500"] + [None] * 40   # the first answer gets none
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0", "--jobs", "1")[0] == 2
+    shutil.copytree("golden/answers", "golden/answers2")
+    Path("golden/answers2/checks.json").write_text(json.dumps([{"name": "kind", "type": "judge", "value": "Es amable."}]))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--checks", "golden/answers2/dev.jsonl")
+    assert os.path.exists("runs/answers-dev-v1-judged.json"), err
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1-judged.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/answers-dev-v1-judged.json was judged with the checks of golden/answers2/dev.jsonl "
+                                 "(judge --checks), and a completion asks with its split's: complete the run it was judged "
+                                 "from (runs/answers-dev-v1.json), then judge the completion with --checks "
+                                 "golden/answers2/dev.jsonl\n"), err
+    assert len(fake.chat_bodies) == asked and not os.path.exists("runs/answers-dev-v1-judged-completed.json.journal")
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge
