@@ -10950,13 +10950,15 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["failed"]:
-        # each run at fault with what asks its calls again: an answer by run --resume (or its completion, made
-        # already), a judge call by judge (run --resume refuses a run whose answers all came)
+        # each run at fault on a compared case with what asks its calls again: an answer by run --resume (or its
+        # completion, made already), a judge call by judge (run --resume refuses a run whose answers all came)
+        failed = set(c["failed"])
         again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
                  if (done := finished_completion(path, config)) else f"ask its answers again: {resume_command(path)}"
-                 for path, config, cases in runs if any(t["error"] for case in cases for t in case["trials"])]
+                 for path, config, cases in runs if any(t["error"] for case in cases if case["id"] in failed
+                                                        for t in case["trials"])]
         again += [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
-                  if any(judge_call_failed(t) for case in cases for t in case["trials"])]
+                  if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
         return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    "(infrastructure, not the model); " + ("; ".join(again) or "finish or rerun it first")]
@@ -11808,8 +11810,8 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     The candidate run is held from before its stored verdicts are read: a second compare that read
     them while the first asked would ask what the first had yet to store, paid twice."""
     held = hold_file(b_path, f"another eval.py holds {shell_word(b_path)} now (a compare --pairwise asking the judge "
-                             "about its pairs, or a run --resume completing it); wait for it, then compare again: "
-                             "the verdicts it stores are reused")
+                             "about its pairs, or a run --resume completing it); wait for it, then compare again "
+                             "(the verdicts a compare of the same runs stores are reused)")
     try:
         return pairwise_held(args, a_path, a_run, b_path, b_run)
     finally:

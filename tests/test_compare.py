@@ -120,6 +120,23 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     assert f"split sha {sha} vs {sha}" in err
 
 
+def test_the_gate_names_only_the_runs_with_a_failed_call_on_a_compared_case(project, cli, fake):
+    """Issue 28, twenty-second attack (minor): of a full run whose one error is on a case the other run lacks,
+    compare's gate said "ask its answers again: run --resume" as well: paid, and no figure changed."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults_for = {text: ["500"] for text in sorted(fake.answers)[:1]}   # one case's call fails in the full run
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/full.json")[0] == 2
+    failed_id = next(r["id"] for r in load_json("runs/full.json")["results"] if r["error"])
+    fake.faults_for = {}
+    five = [i for i in (f"dev-{n:02d}" for n in range(1, 29)) if i != failed_id][:5]
+    fake.faults = ["500"]   # the five-case run's first call fails too
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--cases", ",".join(five),
+               "--out", "runs/five.json")[0] == 2
+    code, out, err = cli("compare", "runs/full.json", "runs/five.json", "--fail-on-regression")
+    assert code == 2 and "ask its answers again: python eval.py run --resume runs/five.json" in err, err
+    assert "runs/full.json" not in err.split("(infrastructure, not the model)")[1], err
+
+
 def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(project, cli, fake):
     """Issue 31, item 7: compare of a full run and one made with --limit 5 refused, while adding a third
     run compared the 5 shared cases. Two runs compare on the shared cases too, and say so."""
