@@ -12846,10 +12846,13 @@ def budgeted_diff(old, new, budget):
     weighed (every space matched every other, so ordinary answers ran out of the budget): each
     answer keeps its own between its words, unmarked."""
     texts = [text or "" for text in (old, new)]
+    # counted before any list is made, and the count is work spent: more words than the budget are never
+    # diffed (the first search alone walks them all), and a 10 MB answer's positions took gigabytes
+    counted = sum(1 for _ in itertools.islice(itertools.chain(*map(WORD.finditer, texts)), budget + 1))
+    if counted > budget:
+        return None, None, counted
     spans = [[m.span() for m in WORD.finditer(text)] for text in texts]
     a, b = ([text[i:j] for i, j in sp] for text, sp in zip(texts, spans))
-    if len(a) + len(b) > budget:   # the first search alone walks them all: not worth building its index
-        return None, None, 0
     matcher = BudgetedMatcher(a, b, budget)
     try:
         opcodes = matcher.get_opcodes()

@@ -181,6 +181,15 @@ def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project
     assert evalpy.marked_diff("the answer is bug", "the answer is acceso")[1] == "<pre>the answer is <ins>acceso</ins></pre>"
 
 
+def test_answers_with_more_words_than_the_budget_are_counted_as_work_and_never_listed():
+    """Issue 28, twenty-third attack: a pair of 10 MB answers had every word's position listed before the
+    size was looked at (2.9 GB, 16 s), and, over budget, spent none of the page's: every such pair paid it
+    all again. Counting stops past the budget, and what was counted is work spent."""
+    assert evalpy.budgeted_diff("a. " * 1000, "b. " * 1000, 100) == (None, None, 101)
+    old, new, work = evalpy.budgeted_diff("a b", "a c", 100)
+    assert "<ins>c</ins>" in new and 0 < work <= 100
+
+
 def test_a_page_of_many_looping_pairs_stops_at_its_budget_and_says_how_many_are_unmarked(project, cli, monkeypatch):
     """Twenty-first attack on issue 28, defect 3: each pair had its budget, the page none (200 looping
     cases: 89 s, nothing printed). The page has one budget, the same steps summed over every pair;
