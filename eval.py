@@ -2089,10 +2089,11 @@ def split_thinking(response):
     prompt (DeepSeek-R1's and others) leaves only the close in the response: text before a
     </think> that no <think> opened is reasoning too, unless that close is inside a JSON object,
     where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...}). A block that
-    follows at once, and closes, is reasoning as well (a model may think in several)."""
+    follows at once is reasoning as well (a model may think in several)."""
     reasoning, answer = first_thinking(response)
-    # (one that never closes is the answer's own text: a model writing about the tag, or XML)
-    while reasoning is not None and answer is not None and answer.startswith(THINK_OPEN) and THINK_CLOSE in answer:
+    # One that never closes is thinking cut off, as the first's is: read as the answer, a draft verdict in it
+    # was a judge's verdict (an answer that speaks of the tag at its start is counted as unfinished thinking)
+    while reasoning is not None and answer is not None and answer.startswith(THINK_OPEN):
         more, answer = first_thinking(answer)
         reasoning = f"{reasoning}\n\n{more}"
     return reasoning, answer

@@ -118,8 +118,9 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     ("<think>a</think><think>b</think>acceso", "acceso"),
     ("<think>a</think>\n\n<think>b</think>\nacceso", "acceso"),
     ("razono</think>\n<think>y sigo</think>bug", "bug"),
-    # (twenty-second attack) one that never closes is the answer's text: a model writing about the tag
-    ("<think>a</think><think> is the tag DeepSeek uses", "<think> is the tag DeepSeek uses"),
+    # (twenty-third attack) one that never closes is thinking cut off, as the first's is: a judge cut off in it
+    # had the draft verdict it held read as its verdict (an answer about the tag at its start is lost so)
+    ("<think>a</think><think>Borrador: {\"reason\": \"saluda\", \"pass\": true}. Pero", None),
 ])
 def test_answer_of_drops_a_leading_reasoning_block(response, answer):
     assert evalpy.answer_of(response) == answer
