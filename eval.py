@@ -4296,9 +4296,10 @@ class OpenAIClient(ChatClient):
                 content, thought = content_parts(content, self.scrub)
                 if thought:
                     thinking = f"{thinking}\n\n{thought}" if isinstance(thinking, str) and thinking else thought
-            if content in (None, "") and isinstance(message.get("refusal"), str) and message["refusal"]:
+            if (content is None or isinstance(content, str) and not content.strip()) \
+                    and isinstance(message.get("refusal"), str) and message["refusal"].strip():
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
-                # (the API's ChatCompletionResponseMessage; "" from some servers): its answer, as a refusal part is
+                # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
             if content is None and isinstance(thinking, str) and thinking and not calls.get("tool_calls"):
                 # all reasoning and no answer: what they send when max_tokens falls inside the reasoning

@@ -441,7 +441,7 @@ def test_a_refusal_beside_null_content_is_the_models_answer_never_a_fault_to_ret
     model that refuses under structured outputs sends content null with the refusal's text (the API's
     ChatCompletionResponseMessage). It was retried four times and stored as "no choices[0].message.content",
     the refusal dropped: a server fault, where the model had answered."""
-    for content in (None, ""):   # (twenty-second attack) some servers send "" beside it
+    for content in (None, "", " \n"):   # (twenty-second and -third attacks) some servers send "" or spaces beside it
         message = {"role": "assistant", "content": content, "refusal": "No puedo ayudar con eso."}
         posts, results, _, _ = answers_served(cli, message, "--limit", 2, "--retries", 3)
         assert len(posts) == 2   # none retried
