@@ -12840,6 +12840,7 @@ class BudgetedMatcher(difflib.SequenceMatcher):
 
 UNMARKED_NOTE = "Too long or too repetitive to compare word by word: both answers are shown unmarked."
 WORD = re.compile(r"\w+|[^\w\s]")   # what a word diff weighs: words and marks, never the spaces between them
+SPACING_NOTE = "These answers differ only in their spacing (spaces, line breaks), which the marks leave out."
 
 
 def budgeted_diff(old, new, budget):
@@ -12925,6 +12926,8 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
             marked_old, marked_new, work = budgeted_diff(old, new, budget)
             left -= work
             if marked_old is not None:
+                if (old or "") != (new or "") and "<ins>" not in marked_new and "<del>" not in marked_old:
+                    marked_new = Markup(marked_new + paragraph(SPACING_NOTE, "note"))   # else the change looks like none
                 return marked_old, marked_new
             if budget == DIFF_WORK:   # the pair's own budget bound: its cell says so
                 return too_costly_pair(old, new)

@@ -181,6 +181,19 @@ def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project
     assert evalpy.marked_diff("the answer is bug", "the answer is acceso")[1] == "<pre>the answer is <ins>acceso</ins></pre>"
 
 
+def test_answers_that_differ_only_in_spacing_say_so_on_the_compare_page(project, cli):
+    """Issue 28, twenty-third attack (minor): spaces are not weighed by the word diff, so a case that changed its
+    outcome on spacing alone ("a b" passes a check, "a  b" fails it) showed no mark and no word of why."""
+    from conftest import make_run, write_run
+    check = [{"name": "exact", "type": "regex", "value": "^a b$", "blocking": True}]
+    a = write_run("runs/a.json", make_run([{"id": "c1", "response": "a b", "checks": check}], labels=None))
+    b = write_run("runs/b.json", make_run([{"id": "c1", "response": "a  b", "checks": check}], labels=None,
+                                          prompt="prompts/v2.txt"))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    page = Path("c.html").read_text(encoding="utf-8")
+    assert evalpy.SPACING_NOTE in page and "<pre>a  b</pre>" in page, page[-3000:]
+
+
 def test_answers_with_more_words_than_the_budget_are_counted_as_work_and_never_listed():
     """Issue 28, twenty-third attack: a pair of 10 MB answers had every word's position listed before the
     size was looked at (2.9 GB, 16 s), and, over budget, spent none of the page's: every such pair paid it
