@@ -1074,6 +1074,21 @@ def write_file(path, pieces, replace=False):
         remove_quietly(tmp)
 
 
+@contextlib.contextmanager
+def sidecar_lock(path):
+    """The lock on a sidecar while it is read, changed and written (PATH.lock, which its journal's
+    lines are written under too); for a sidecar that is a link, the lock beside its target as well:
+    two sidecars linked to one shared file each took only their own, and the last write dropped
+    what the other had stored."""
+    with FileLock(path + ".lock"):
+        own = own_name(path) if os.path.isfile(path) else path
+        if own == path:
+            yield
+        else:
+            with FileLock(own + ".lock"):
+                yield
+
+
 def write_sidecar(path, text):
     """A file eval.py keeps beside a run and rewrites (annotations, pairwise verdicts), written whole
     over the one there. One that is a link the user made (to a file shared elsewhere) is written
@@ -11644,7 +11659,7 @@ def store_comparisons(path, brought=()):
     lock, journal = path + ".lock", path + JOURNAL_SUFFIX
     stored = None
     try:
-        with FileLock(lock):
+        with sidecar_lock(path):
             comparisons = read_pairwise(path)
             held = journaled_comparisons(journal) if os.path.lexists(journal) else []
             for comparison in held + list(brought):
@@ -13386,7 +13401,7 @@ class Review:
 
     def write(self, key, text):
         """save(), once the request is read: the sidecar read, changed and written under its lock."""
-        with self.lock, FileLock(self.sidecar + ".lock"):
+        with self.lock, sidecar_lock(self.sidecar):
             # this version's annotations only: those of another version of the run file (one made
             # again under its name) are kept under their hash, never adopted as these, never dropped
             annotations, other_versions = self.annotations()

@@ -966,6 +966,41 @@ def test_a_pairwise_sidecar_that_is_a_link_is_written_through_to_its_target(proj
     assert os.listdir("shared") == ["pw.json"]
 
 
+def test_sidecars_linked_to_one_shared_file_take_turns_under_its_own_lock(project, cli, fake):
+    """Issue 28, twenty-third attack: two runs' sidecars linked to one shared file each took the lock of their
+    own name and wrote through to the target: the last write dropped the other's comparison (40 calls paid,
+    one comparison kept). A store through a link takes the lock beside the target too: here it waits for
+    another process holding it, and stores once that one lets go."""
+    import subprocess
+    import sys
+    import time
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    Path("shared").mkdir()
+    os.replace(cand + ".pairwise.json", "shared/pw.json")
+    Path(cand + ".pairwise.json").symlink_to("../shared/pw.json")
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, time\nf = open('shared/pw.json.lock', 'a+')\n"
+                               "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        compare = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
+                                    "Which answer is shorter?", "--host", fake.url],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while len(fake.chat_bodies) < 8 and time.monotonic() < deadline:   # its 4 calls asked, then the store waits
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert compare.poll() is None   # waiting for the shared file's lock
+    finally:
+        holder.kill()
+        holder.wait()
+    out, err = compare.communicate(timeout=30)
+    assert compare.returncode == 0, err
+    assert [c["judge"]["criterion"] for c in load_json("shared/pw.json")["comparisons"]] == [CRITERION, "Which answer is shorter?"]
+
+
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
     """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
     run's are now: the compare is refused before any call, saying where to move them."""
