@@ -6125,11 +6125,7 @@ def open_or_resume(args, held):
         run_path = through_link(run_path, "that run is the one completed")
         # read before its lock is taken: RUN.lock of a file that is no run (Gemfile's Gemfile.lock) is never touched
         config, done, turns = answers_to_complete(run_path)
-        if "checks_from" in config:   # a completion asks with its split's checks: votes on others would be unreadable
-            raise EvalError(f"{shell_word(run_path)} was judged with the checks of {shell_word(str(config['checks_from']))} "
-                            f"(judge --checks), and a completion asks with its split's: complete the run it was judged "
-                            f"from ({shell_word(str(config.get('judged_from')))}), then judge the completion with "
-                            f"--checks {shell_word(str(config['checks_from']))}")
+        refuse_judged_with_checks(run_path, config)
         held.append(resume_lock(run_path, run_path, run_path))   # the finished run's: one completion of it at a time
         unfinished, finished = completions_of(run_path, config)
         if finished:   # its errors were asked again already: asked a third time, they would be paid twice
@@ -6159,6 +6155,7 @@ def open_or_resume(args, held):
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     turns, where, begun = {}, {}, {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where, begun)
+    refuse_judged_with_checks(run_path, config)   # a completion begun by an eval.py that did not refuse it
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
@@ -6166,6 +6163,16 @@ def open_or_resume(args, held):
     if "completed_from" in config:
         copied_again(config, done, turns, run_path)
     return config, done, turns, run_path, None, where, begun
+
+
+def refuse_judged_with_checks(run_path, config):
+    """A run judged with another split's checks (judge --checks) is never completed: a completion asks
+    with its split's, and the answers it keeps hold votes on the others, which no reader takes."""
+    if "checks_from" in config:
+        raise EvalError(f"{shell_word(run_path)} was judged with the checks of {shell_word(str(config['checks_from']))} "
+                        f"(judge --checks), and a completion asks with its split's: complete the run it was judged "
+                        f"from ({shell_word(str(config.get('judged_from')))}), then judge the completion with "
+                        f"--checks {shell_word(str(config['checks_from']))}")
 
 
 def linked_journal(journal):

@@ -1712,6 +1712,14 @@ def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own
                                  "from (runs/answers-dev-v1.json), then judge the completion with --checks "
                                  "golden/answers2/dev.jsonl\n"), err
     assert len(fake.chat_bodies) == asked and not os.path.exists("runs/answers-dev-v1-judged-completed.json.journal")
+    # (twenty-third attack) a completion of it begun by an eval.py from before this refusal is refused too
+    config = dict(load_json("runs/answers-dev-v1-judged.json")["config"], completed_from="runs/answers-dev-v1-judged.json")
+    Path("runs/answers-dev-v1-judged-completed.json.journal").write_text(
+        json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n")
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1-judged-completed.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: runs/answers-dev-v1-judged-completed.json was judged with the checks of "
+                                        "golden/answers2/dev.jsonl (judge --checks)"), err
+    assert len(fake.chat_bodies) == asked
 
 
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
