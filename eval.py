@@ -11292,12 +11292,14 @@ def judge_run(args, target):
     # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
     in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
     failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
-    if failed_before and same_judge(run["config"].get("judge"), config["judge"]):
-        # the judge again, as the run's failed calls say to; with --checks, on the judge checks asked as before
-        # (a check dropped, added or asked otherwise has no vote that stands)
+    if (failed_before or args.checks) and same_judge(run["config"].get("judge"), config["judge"]):
+        # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
+        # --checks's gate names this command), on the judge checks asked as before (a check dropped, added or
+        # asked otherwise has no vote that stands)
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
-        kept = with_the_runs_own_votes(kept, todo, unchanged)
+        kept = with_the_runs_own_votes(kept, todo, unchanged, "the calls that failed" if not args.checks else
+                                       "the calls that failed or are of a judge check new or asked otherwise")
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
         if asked is None:
@@ -11388,7 +11390,7 @@ def judge_questions(checks):
             if c["type"] in JUDGE_CHECKS}
 
 
-def with_the_runs_own_votes(kept, todo, unchanged):
+def with_the_runs_own_votes(kept, todo, unchanged, asked="the calls that failed"):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
     judge calls failed (`judge RUN`, as the run's end says): the votes the run holds stand, as a
     judging's do, and only the failed calls are asked again, never one already paid for. (A run
@@ -11401,7 +11403,7 @@ def with_the_runs_own_votes(kept, todo, unchanged):
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     if reused > 0:
-        warn(f"the same judge as the run's: its {plural(reused, 'vote')} stand; only the calls that failed are asked")
+        warn(f"the same judge as the run's: its {plural(reused, 'vote')} stand; only {asked} are asked")
     return merged
 
 

@@ -1722,6 +1722,24 @@ def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own
     assert len(fake.chat_bodies) == asked
 
 
+def test_a_judge_check_added_to_the_split_is_asked_alone_by_judge_checks(project, judged_split, cli, fake):
+    """Issue 28, twenty-third attack: on a run whose judge calls all came, `judge RUN --checks SPLIT` (what report
+    --checks's gate names for a judge check added since) asked every vote again, 96 calls where 32 were new.
+    With the run's own judge, the votes of the judge checks asked as before stand."""
+    import shutil
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "2")[0] == 0
+    shutil.copytree("golden/answers", "golden/answers3")
+    checks = json.loads(Path("golden/answers/checks.json").read_text())
+    Path("golden/answers3/checks.json").write_text(json.dumps(checks + [{"name": "kind", "type": "judge", "value": CRITERION}]))
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2",
+                         "--checks", "golden/answers3/dev.jsonl")
+    assert code == 0 and "its 20 votes stand" in err and len(judge_calls(fake)) - asked == 20, err
+    judged = load_json("runs/answers-dev-v1-judged.json")
+    assert all(sorted(v["check"] for v in r["judges"]) == ["answers"] * 2 + ["kind"] * 2 for r in judged["results"])
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge
