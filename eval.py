@@ -1089,6 +1089,15 @@ def sidecar_lock(path):
                 yield
 
 
+def writable_beside(path, otherwise):
+    """Refused before anything is asked (EvalError) when the folder of a sidecar to write cannot be
+    written: a read-only mount, another's folder (a run given through a link, whose sidecars go beside
+    its file). `otherwise`: what would have happened."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+        raise EvalError(f"cannot write {shell_word(path)}: its folder {shell_word(folder)} cannot be written; {otherwise}")
+
+
 def write_sidecar(path, text):
     """A file eval.py keeps beside a run and rewrites (annotations, pairwise verdicts), written whole
     over the one there. One that is a link the user made (to a file shared elsewhere) is written
@@ -5551,7 +5560,8 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
             if isinstance(e, OSError):
                 raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
-                                f"was asked yet. {remedy(e)} and {'run' if header is None else 'judge'} again") from None
+                                f"was asked yet. {remedy(e)} and {'run' if header is None else 'judge'} again"
+                                + (" (or give --out in a folder that can be written)" if remedy(e) == "Fix that" else "")) from None
             raise
         return run_path, journal, lock
 
@@ -11835,7 +11845,7 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now.
     The candidate run is held from before its stored verdicts are read: a second compare that read
     them while the first asked would ask what the first had yet to store, paid twice."""
-    held = hold_file(b_path, f"another eval.py holds {shell_word(b_path)} now (a compare --pairwise asking the judge "
+    held = hold_file(own_name(b_path), f"another eval.py holds {shell_word(b_path)} now (a compare --pairwise asking the judge "
                              "about its pairs, or a run --resume completing it); wait for it, then compare again "
                              "(the verdicts a compare of the same runs stores are reused)")
     try:
@@ -11869,6 +11879,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
     kept, todo, votes = pairwise_plan(stored, pairs, wanted)
     if todo:
+        writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args)
@@ -13364,6 +13375,7 @@ class Review:
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
         self.sidecar = self.own + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
+        writable_beside(self.sidecar, "no annotation could be saved there")
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 

@@ -1001,6 +1001,24 @@ def test_sidecars_linked_to_one_shared_file_take_turns_under_its_own_lock(projec
     assert [c["judge"]["criterion"] for c in load_json("shared/pw.json")["comparisons"]] == [CRITERION, "Which answer is shorter?"]
 
 
+def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(project, cli, fake, monkeypatch):
+    """Issue 28, twenty-third attack: beside a candidate in a read-only folder (given through a link since its
+    sidecars go beside its file), compare --pairwise paid a call, then failed to store it. The folder is
+    looked at first. (The folder is made unwritable to os.access: a read-only mount needs privileges.)"""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
+                                      "verdicts asked could not be stored, so nothing was asked\n"), err
+    assert fake.chat_bodies == []
+    code, out, err = cli("review", cand, "--port", "0")
+    assert code == 2 and err.endswith(f"error: cannot write {cand}.annotations.json: its folder runs cannot be written; "
+                                      "no annotation could be saved there\n"), err
+
+
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
     """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
     run's are now: the compare is refused before any call, saying where to move them."""
