@@ -949,15 +949,21 @@ def test_a_candidate_given_through_a_link_keeps_its_verdicts_beside_the_run_itse
     assert f"Position (pairwise comparisons stored in {cand}.pairwise.json)" in cli("judge", "latest.json", "--audit")[1]
 
 
-def test_a_pairwise_sidecar_that_is_a_link_is_written_through_to_its_target(project, cli, fake):
-    """Twenty-first attack on issue 28, defect 4: a RUN.pairwise.json that is a link was replaced by a
-    plain file at the next compare's store; its target kept only what it held. Written through."""
+def sidecar_linked_to_shared(cli, fake):
+    """Two runs compared once, their sidecar then moved to shared/pw.json and linked to from where it was."""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
     Path("shared").mkdir()
     os.replace(cand + ".pairwise.json", "shared/pw.json")
     Path(cand + ".pairwise.json").symlink_to("../shared/pw.json")
+    return base, cand
+
+
+def test_a_pairwise_sidecar_that_is_a_link_is_written_through_to_its_target(project, cli, fake):
+    """Twenty-first attack on issue 28, defect 4: a RUN.pairwise.json that is a link was replaced by a
+    plain file at the next compare's store; its target kept only what it held. Written through."""
+    base, cand = sidecar_linked_to_shared(cli, fake)
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 0, err
     assert os.path.islink(cand + ".pairwise.json") and os.readlink(cand + ".pairwise.json") == "../shared/pw.json"
@@ -974,12 +980,7 @@ def test_sidecars_linked_to_one_shared_file_take_turns_under_its_own_lock(projec
     import subprocess
     import sys
     import time
-    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
-    scripted_judge(fake)
-    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
-    Path("shared").mkdir()
-    os.replace(cand + ".pairwise.json", "shared/pw.json")
-    Path(cand + ".pairwise.json").symlink_to("../shared/pw.json")
+    base, cand = sidecar_linked_to_shared(cli, fake)
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl, time\nf = open('shared/pw.json.lock', 'a+')\n"
                                "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)"],
                               stdout=subprocess.PIPE, text=True)
