@@ -1093,9 +1093,11 @@ def writable_beside(path, otherwise):
     """Refused before anything is asked (EvalError) when the folder of a sidecar to write cannot be
     written: a read-only mount, another's folder (a run given through a link, whose sidecars go beside
     its file). `otherwise`: what would have happened."""
-    folder = os.path.dirname(path) or "."
-    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
-        raise EvalError(f"cannot write {shell_word(path)}: its folder {shell_word(folder)} cannot be written; {otherwise}")
+    for written in dict.fromkeys((path, own_name(path) if os.path.isfile(path) else path)):   # a link: its target's too
+        folder = os.path.dirname(written) or "."
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            raise EvalError(f"cannot write {shell_word(written)}: its folder {shell_word(folder)} cannot be written; "
+                            f"{otherwise}")
 
 
 def write_sidecar(path, text):
@@ -4321,7 +4323,7 @@ class OpenAIClient(ChatClient):
                 if thought:
                     thinking = f"{thinking}\n\n{thought}" if isinstance(thinking, str) and thinking else thought
             if (content is None or isinstance(content, str) and not content.strip()) \
-                    and isinstance(message.get("refusal"), str) and message["refusal"].strip():
+                    and isinstance(message.get("refusal"), str) and message["refusal"]:
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
@@ -5560,8 +5562,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
             if isinstance(e, OSError):
                 raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
-                                f"was asked yet. {remedy(e)} and {'run' if header is None else 'judge'} again"
-                                + (" (or give --out in a folder that can be written)" if remedy(e) == "Fix that" else "")) from None
+                                f"was asked yet. {remedy(e)} and {'run' if header is None else 'judge'} again") from None
             raise
         return run_path, journal, lock
 
@@ -11408,8 +11409,10 @@ def with_the_runs_own_votes(kept, todo, unchanged, asked="the calls that failed"
     merged = {}
     for r in todo:
         key = (r["id"], r["trial"])
+        # a vote stands with its verdict, or cut at its token limit (asked alike, it is cut alike); one the
+        # judge gave none in is asked again, as a failed call is (else `judge again` asked nothing)
         own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or []
-               if not v.get("error") and v["check"] in unchanged[key]}
+               if not v.get("error") and (v.get("pass") is not None or cut_vote(v)) and v["check"] in unchanged[key]}
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     if reused > 0:
@@ -14282,6 +14285,7 @@ def cmd_judge(args):
         raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
                         f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
+    writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written")
     done = judge_run(args, target)
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on

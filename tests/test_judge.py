@@ -1740,6 +1740,38 @@ def test_a_judge_check_added_to_the_split_is_asked_alone_by_judge_checks(project
     assert all(sorted(v["check"] for v in r["judges"]) == ["answers"] * 2 + ["kind"] * 2 for r in judged["results"])
 
 
+def test_judge_checks_asks_again_the_votes_that_gave_no_verdict(project, judged_split, cli, fake):
+    """Issue 28, twenty-fourth attack: with the run's own judge, judge --checks kept every vote that did not
+    fail, the unreadable ones too, so the command report --checks's gate names for them ("judge again") asked
+    nothing and left them undecided. A vote stands with its verdict; one without is asked again."""
+    judge_replies(fake, lambda cid, model, seed: "sin veredicto" if cid == "j03" else verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "2")[0] == 0
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2",
+                         "--checks", judged_split)
+    assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
+    assert all(v["pass"] is True for r in load_json("runs/answers-dev-v1-judged.json")["results"] for v in r["judges"])
+
+
+def test_judge_into_a_folder_that_cannot_be_written_names_out_before_any_call(project, judged_split, cli, fake, monkeypatch):
+    """Issue 28, twenty-fourth attack: judge of a run in a read-only folder (given through a link since its
+    judged run goes beside its file) said only "Read-only file system". Refused at once, naming --out.
+    (The folder is made unwritable to os.access: a read-only mount needs privileges.)"""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write runs/answers-dev-v1-judged.json: its folder runs cannot be "
+                                      "written; the judged run could not be written there; give --out in a folder that "
+                                      "can be written\n"), err
+    assert len(fake.chat_bodies) == asked
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")[0] == 0
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge

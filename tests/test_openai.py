@@ -447,6 +447,10 @@ def test_a_refusal_beside_null_content_is_the_models_answer_never_a_fault_to_ret
         assert len(posts) == 2   # none retried
         assert [(r["response"], r["error"], r["attempts"]) for r in results] == [("No puedo ayudar con eso.", None, 1)] * 2
         os.unlink("runs/dev-v3.json")
+    # (twenty-fourth attack) a refusal of spaces alone beside null content is still an answer, never a fault to retry
+    posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": None, "refusal": "  "}, "--limit", 1,
+                                          "--retries", 3)
+    assert len(posts) == 1 and (results[0]["response"], results[0]["error"]) == ("  ", None)
     # null beside null is still no answer at all
     server, posts = serve_message({"role": "assistant", "content": None, "refusal": None})
     try:

@@ -1018,6 +1018,17 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     code, out, err = cli("review", cand, "--port", "0")
     assert code == 2 and err.endswith(f"error: cannot write {cand}.annotations.json: its folder runs cannot be written; "
                                       "no annotation could be saved there\n"), err
+    # (twenty-fourth attack) a sidecar linked into such a folder: the target's folder is looked at too (20 calls
+    # were paid, kept in the journal, then the store failed naming the link)
+    monkeypatch.undo()
+    base, cand = sidecar_linked_to_shared(cli, fake)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("shared")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write shared/pw.json: its folder shared cannot be written; the "
+                                      "verdicts asked could not be stored, so nothing was asked\n"), err
+    assert len(fake.chat_bodies) == asked
 
 
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
