@@ -1020,7 +1020,7 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
                                       "no annotation could be saved there\n"), err
     # (twenty-fourth attack) a sidecar linked into such a folder: the target's folder is looked at too (20 calls
     # were paid, kept in the journal, then the store failed naming the link)
-    monkeypatch.undo()
+    monkeypatch.setattr(os, "access", real_access)
     base, cand = sidecar_linked_to_shared(cli, fake)
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("shared")
                         and mode == os.W_OK else real_access(path, mode, **kw))
