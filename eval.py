@@ -11309,8 +11309,8 @@ def judge_run(args, target):
         # asked otherwise has no vote that stands)
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
-        kept = with_the_runs_own_votes(kept, todo, unchanged, "the calls that failed" if not args.checks else
-                                       "the calls that failed or are of a judge check new or asked otherwise")
+        kept = with_the_runs_own_votes(kept, todo, unchanged, "the calls that failed or gave no verdict" + (
+            ", or are of a judge check new or asked otherwise" if args.checks else ""))
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
         if asked is None:
@@ -11401,7 +11401,7 @@ def judge_questions(checks):
             if c["type"] in JUDGE_CHECKS}
 
 
-def with_the_runs_own_votes(kept, todo, unchanged, asked="the calls that failed"):
+def with_the_runs_own_votes(kept, todo, unchanged, asked):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
     judge calls failed (`judge RUN`, as the run's end says): the votes the run holds stand, as a
     judging's do, and only the failed calls are asked again, never one already paid for. (A run
