@@ -11302,8 +11302,9 @@ def judge_run(args, target):
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
     # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
     in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
-    failed_before = any(v.get("error") for r in todo for v in r.get("judges") or [])
-    if (failed_before or args.checks) and same_judge(run["config"].get("judge"), config["judge"]):
+    # a call that failed, or an answer without a verdict (not cut): what `judge RUN`, as report names it, is for
+    missing_before = any(v.get("error") or v.get("pass") is None and not cut_vote(v) for r in todo for v in r.get("judges") or [])
+    if (missing_before or args.checks) and same_judge(run["config"].get("judge"), config["judge"]):
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
         # --checks's gate names this command), on the judge checks asked as before (a check dropped, added or
         # asked otherwise has no vote that stands)
@@ -11403,9 +11404,10 @@ def judge_questions(checks):
 
 def with_the_runs_own_votes(kept, todo, unchanged, asked):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
-    judge calls failed (`judge RUN`, as the run's end says): the votes the run holds stand, as a
-    judging's do, and only the failed calls are asked again, never one already paid for. (A run
-    whose calls all came is judged afresh: the same judge asked again is a question of its own.)"""
+    judge calls failed or gave no verdict (`judge RUN`, as the run's end and report say), or with
+    --checks: the votes the run holds with a verdict stand, as a judging's do, and only the rest are
+    asked again, never one already paid for. (A run whose votes all gave a verdict is judged afresh
+    without --checks: the same judge asked again is a question of its own.)"""
     merged = {}
     for r in todo:
         key = (r["id"], r["trial"])

@@ -1752,6 +1752,10 @@ def test_judge_checks_asks_again_the_votes_that_gave_no_verdict(project, judged_
                          "--checks", judged_split)
     assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
     assert all(v["pass"] is True for r in load_json("runs/answers-dev-v1-judged.json")["results"] for v in r["judges"])
+    # (twenty-fifth attack) plain `judge RUN`, as report's Undecided line names it, asked all 20 again
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2", "--out", "plain.json")
+    assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
 
 
 def test_judge_into_a_folder_that_cannot_be_written_names_out_before_any_call(project, judged_split, cli, fake, monkeypatch):
