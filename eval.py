@@ -14287,7 +14287,10 @@ def cmd_judge(args):
         raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
                         f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
-    writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written")
+    judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
+    writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written"
+                    + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it holds"
+                       if os.path.isfile(judging) else ""))
     done = judge_run(args, target)
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on

@@ -1776,6 +1776,21 @@ def test_judge_into_a_folder_that_cannot_be_written_names_out_before_any_call(pr
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")[0] == 0
 
 
+def test_a_stopped_judging_in_a_folder_that_cannot_be_written_is_named_with_the_out_that_goes_on(
+        project, judged_split, cli, fake, monkeypatch):
+    """Issue 28, twenty-fifth attack: refused in a folder made read-only after a judge was stopped, judge said
+    "give --out", and following that asked again every vote the judging there held. It names the judging,
+    to be copied beside the --out name."""
+    interrupted_judging(cli, fake, judged_split)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath(".")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and err.endswith("error: cannot write j.json: its folder . cannot be written; the judged run could "
+                                      "not be written there; give --out in a folder that can be written, with "
+                                      "j.json.judging copied beside it (OUT.judging) to go on with the votes it holds\n"), err
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge
