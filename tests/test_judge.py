@@ -154,6 +154,10 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
            "--judge-max-tokens N allows more" in err, err
     shown = cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
     assert "'answers': no verdict (cut at the judge's token limit)" in shown, shown   # not "no verdict () (cut ..."
+    # (twenty-fifth attack) the gate named the same judge again, which keeps cut votes (asked alike, cut alike)
+    code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.9")   # the bounds straddle it
+    assert code == 2 and ("judge again (python eval.py judge runs/answers-dev-v1.json --judge-max-tokens 2048) with a "
+                          "larger --judge-max-tokens: its answers were cut at the token limit") in err, err
     fake.chat_bodies.clear()
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000")
     assert code == 0, err
