@@ -11949,6 +11949,23 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             "asked": asked_now, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
 
 
+def judge_target(run_path, out):
+    """(the run judged, by its file's own name; where its judged run goes, as judged_path gives it),
+    refused now, before the judge's calls are paid for. By a link's name, its default name and
+    judging were the link's, and a judging stopped by one name was asked again by the other."""
+    given, run_path = run_path, through_link(run_path, "that run is the one judged")
+    beside = os.path.splitext(given)[0] + "-judged.json"   # the link's default name an earlier eval.py judged into
+    if given != run_path and out is None and os.path.lexists(beside + JUDGING_SUFFIX):   # its votes: never asked again
+        raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
+                        f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
+    target = judged_path(run_path, out)
+    judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
+    writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written"
+                    + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it holds"
+                       if os.path.isfile(judging) else ""))
+    return run_path, target
+
+
 def judged_path(run_path, out):
     """(where the re-judged run goes, whether --out named it): RUN-judged.json, or the next free name;
     an --out that exists is refused before any judge is asked, as run's is, never moved to -2 (then
@@ -14284,18 +14301,7 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
-    # judged under the run file's own name: by a link's, its default name and judging were the link's,
-    # and a judging stopped by one name was asked again by the other
-    given, args.run = args.run, through_link(args.run, "that run is the one judged")
-    beside = os.path.splitext(given)[0] + "-judged.json"   # the link's default name an earlier eval.py judged into
-    if given != args.run and args.out is None and os.path.lexists(beside + JUDGING_SUFFIX):   # its votes: never asked again
-        raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
-                        f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
-    target = judged_path(args.run, args.out)   # refused now, before the judge's calls are paid for
-    judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
-    writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written"
-                    + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it holds"
-                       if os.path.isfile(judging) else ""))
+    args.run, target = judge_target(args.run, args.out)
     done = judge_run(args, target)
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on
