@@ -10045,12 +10045,16 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     was never asked, and plain `judge RUN` would not see it."""
     if min_accuracy is None and not must_pass:
         return 0, []
-    # verdicts left open by answers cut at the judge's token limit: asked alike, they are cut alike (and kept)
-    cut = any(j["pass"] is None and j.get("cut") and j["cut"] == j["unreadable"] and not j["failed"]
-              for c in cases for t in c["trials"] for j in t["judged"].values())
+    # verdicts left open only by answers cut at the judge's token limit (none failed, none unreadable): the
+    # same judge keeps them (asked alike, cut alike), so a larger cap is named; else the same judge, which
+    # asks only what failed or gave no verdict (another cap is another judge: every vote asked again)
+    open_verdicts = [j for c in cases for t in c["trials"] for j in t["judged"].values() if j["pass"] is None]
+    cut = bool(open_verdicts) and all(j.get("cut") and j["cut"] == j["unreadable"] and not j["failed"] for j in open_verdicts) \
+        and not any(judge_call_failed(t) for c in cases for t in c["trials"])
     cap = ((config or {}).get("judge") or {}).get("num_predict") or DEFAULT_JUDGE_TOKENS
     again = (f"judge again ({judge_command(run_path, config, checks_path, **({'num_predict': 2 * cap} if cut else {}))})"
-             + (" with a larger --judge-max-tokens: its answers were cut at the token limit" if cut else ""))
+             + (" with a larger --judge-max-tokens: its answers were cut at the token limit (every vote is asked "
+                "again with it)" if cut else ""))
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
     for tag in must_pass:

@@ -158,6 +158,13 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.9")   # the bounds straddle it
     assert code == 2 and ("judge again (python eval.py judge runs/answers-dev-v1.json --judge-max-tokens 2048) with a "
                           "larger --judge-max-tokens: its answers were cut at the token limit") in err, err
+    # (twenty-sixth attack) beside a failed judge call or a vote that is merely unreadable, the same judge is named:
+    # another cap is another judge, which asked every vote again (64 calls where the same judge made 1)
+    run = load_json("runs/answers-dev-v1.json")
+    run["results"][4]["judges"][0].update({"pass": None, "raw": "sin veredicto", "reason": None})
+    Path("mixed.json").write_text(json.dumps(run))
+    code, out, err = cli("report", "mixed.json", "--min-accuracy", "0.9")
+    assert code == 2 and "judge again (python eval.py judge mixed.json)" in err and "larger" not in err, err
     fake.chat_bodies.clear()
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000")
     assert code == 0, err
