@@ -11319,7 +11319,7 @@ def judge_run(args, target):
         # asked otherwise has no vote that stands)
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
-        kept = with_the_runs_own_votes(kept, todo, unchanged, "the calls that failed or gave no verdict" + (
+        kept = with_the_runs_own_votes(kept, todo, unchanged, "the calls that failed or gave no verdict (not cut at its token limit)" + (
             ", or are of a judge check new or asked otherwise" if args.checks else ""))
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)

@@ -1680,7 +1680,7 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2")
     assert code == 0, err
-    assert "the same judge as the run's: its 18 votes stand; only the calls that failed or gave no verdict are asked" in err
+    assert "the same judge as the run's: its 18 votes stand; only the calls that failed or gave no verdict (not cut at its token limit) are asked" in err
     assert len(judge_calls(fake)) - asked == 2
     # (twenty-first attack) with --checks of the same split, as report --checks's gate names it: it asked all 20
     asked = len(judge_calls(fake))
