@@ -4984,6 +4984,7 @@ def judge_summary(config, cases):
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
+            "cut_calls": sum(1 for v in votes if v.get("pass") is None and cut_vote(v)),
             **tokens_counted(votes), "doubtful": doubtful}
 
 
@@ -5033,6 +5034,33 @@ def judge_command(path, config, checks=None, **instead):
     return " ".join(command)
 
 
+def raised_cap(was, now):
+    """Whether judge `now` is judge `was` (config.judge) asked with a larger token limit and nothing
+    else changed. The limit only stops an answer: one that ended within the smaller ends the same way
+    within the larger (the same prompt, options and seed), so its vote stands, and only the votes the
+    limit cut (or that failed, or gave no verdict) need asking again."""
+    caps = [j.get("num_predict") if type(j) is dict else None for j in (was, now)]
+    return (all(type(c) is int for c in caps) and caps[1] > caps[0]
+            and same_judge(was, now, ("num_predict",)))
+
+
+def judge_again(path, config, checks=None, cut=0):
+    """(the command that asks a run's judge again, why it is that one or ""): the same judge (its votes
+    with a verdict stand; judge_run), or with votes cut at the token limit the same judge with twice
+    the limit, which asks only those, the failed calls and the votes without a verdict (raised_cap).
+    Only a recorded limit is raised that way: a judge of before limits were recorded (issue 31) is
+    asked every vote again."""
+    if not cut:
+        return judge_command(path, config, checks), ""
+    judge = (config or {}).get("judge")
+    cap = judge.get("num_predict") if type(judge) is dict else None
+    command = judge_command(path, config, checks, num_predict=2 * (cap if type(cap) is int else DEFAULT_JUDGE_TOKENS))
+    return command, (f"{plural(cut, 'judge answer')} {'was' if cut == 1 else 'were'} cut at the token limit; with a "
+                     "larger --judge-max-tokens " + ("only they, and any call that failed or gave no verdict, are asked "
+                                                     "again" if type(cap) is int else
+                                                     "every vote is asked again (the run recorded no limit)"))
+
+
 def judge_call_warnings(results, config, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
@@ -5051,7 +5079,8 @@ def judge_call_warnings(results, config, path):
     if cut:
         lines.append(f"{plural(len(cut), 'judge answer')} {'was' if len(cut) == 1 else 'were'} cut at the judge's "
                      f"token limit ({(judge.get('num_predict') or 'the server')}{' tokens' if judge.get('num_predict') else ''})"
-                     " before their verdict; --judge-max-tokens N allows more")
+                     f" before their verdict; {judge_again(path, config, cut=len(cut))[0]} asks "
+                     + ("only them again" if type(judge.get("num_predict")) is int else "with a larger limit"))
     if answered and len(cut) < len(answered) and all(v.get("pass") is None for v in answered):
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
                      + ("" if judge.get("schema") else
@@ -9053,7 +9082,7 @@ def rows_checks(s):
         j = s["judge"]
         out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "doubtful": j["doubtful"],
                         **{k: figure("count", j[k], ["judge", k]) for k in
-                           ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "uncounted_calls")}}
+                           ("calls", "failed_calls", "cut_calls", "prompt_tokens", "completion_tokens", "uncounted_calls")}}
     return out
 
 
@@ -9305,7 +9334,9 @@ def check_section(sec):
 
 def judge_cost(j, calls="judge calls"):
     """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
-    return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed), "
+    cut = j.get("cut_calls")   # a pairwise judge's verdicts are never cut: they have no such figure
+    return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed"
+            + (f", {figure_text(cut)} cut at the token limit" if cut and cut["value"] else "") + "), "
             + tokens_text(*(j[k]["value"] for k in ("prompt_tokens", "completion_tokens", "uncounted_calls"))))
 
 
@@ -9545,9 +9576,11 @@ def format_report(config, s, run_path="RUN"):
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
-        again = judge_command(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"])
+        again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
+                                 (s.get("judge") or {}).get("cut_calls"))
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge check has no verdict "
-                   f"(none given, or not yet asked: {again} asks; not scored; see the doubtful verdicts below)")
+                   f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
+                   "see the doubtful verdicts below)")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -10045,16 +10078,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     was never asked, and plain `judge RUN` would not see it."""
     if min_accuracy is None and not must_pass:
         return 0, []
-    # verdicts left open only by answers cut at the judge's token limit (none failed, none unreadable): the
-    # same judge keeps them (asked alike, cut alike), so a larger cap is named; else the same judge, which
-    # asks only what failed or gave no verdict (another cap is another judge: every vote asked again)
-    open_verdicts = [j for c in cases for t in c["trials"] for j in t["judged"].values() if j["pass"] is None]
-    cut = bool(open_verdicts) and all(j.get("cut") and j["cut"] == j["unreadable"] and not j["failed"] for j in open_verdicts) \
-        and not any(judge_call_failed(t) for c in cases for t in c["trials"])
-    cap = ((config or {}).get("judge") or {}).get("num_predict") or DEFAULT_JUDGE_TOKENS
-    again = (f"judge again ({judge_command(run_path, config, checks_path, **({'num_predict': 2 * cap} if cut else {}))})"
-             + (" with a larger --judge-max-tokens: its answers were cut at the token limit (every vote is asked "
-                "again with it)" if cut else ""))
+    # the same judge keeps a vote cut at its token limit (asked alike, cut alike): with any, a larger limit
+    command, why = judge_again(run_path, config, checks_path, (s.get("judge") or {}).get("cut_calls"))
+    again = f"judge again ({command})" + (f": {why}" if why else "")
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
     for tag in must_pass:
@@ -11311,15 +11337,19 @@ def judge_run(args, target):
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
     # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
     in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
+    # with a larger token limit (as report names it for cut votes) the votes cut at the smaller are asked again
+    raised = raised_cap(run["config"].get("judge"), config["judge"])
     # a call that failed, or an answer without a verdict (not cut): what `judge RUN`, as report names it, is for
-    missing_before = any(v.get("error") or v.get("pass") is None and not cut_vote(v) for r in todo for v in r.get("judges") or [])
-    if (missing_before or args.checks) and same_judge(run["config"].get("judge"), config["judge"]):
+    missing_before = any(v.get("error") or v.get("pass") is None and (raised or not cut_vote(v))
+                         for r in todo for v in r.get("judges") or [])
+    if (missing_before or args.checks) and (raised or same_judge(run["config"].get("judge"), config["judge"])):
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
         # --checks's gate names this command), on the judge checks asked as before (a check dropped, added or
         # asked otherwise has no vote that stands)
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
-        kept = with_the_runs_own_votes(kept, todo, unchanged, "the calls that failed or gave no verdict (not cut at its token limit)" + (
+        kept = with_the_runs_own_votes(kept, todo, unchanged, raised, "the calls that failed or gave no verdict" + (
+            "" if raised else " (not cut at its token limit)") + (
             ", or are of a judge check new or asked otherwise" if args.checks else ""))
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
@@ -11411,23 +11441,29 @@ def judge_questions(checks):
             if c["type"] in JUDGE_CHECKS}
 
 
-def with_the_runs_own_votes(kept, todo, unchanged, asked):
+def with_the_runs_own_votes(kept, todo, unchanged, raised, asked):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
     judge calls failed or gave no verdict (`judge RUN`, as the run's end and report say), or with
     --checks: the votes the run holds with a verdict stand, as a judging's do, and only the rest are
     asked again, never one already paid for. (A run whose votes all gave a verdict is judged afresh
-    without --checks: the same judge asked again is a question of its own.)"""
+    without --checks: the same judge asked again is a question of its own.) raised: the judge's token
+    limit is larger than the run's (raised_cap), and nothing else differs: a vote stands only if its
+    answer ended within the smaller one, so one cut (verdict or not) is asked again."""
     merged = {}
     for r in todo:
         key = (r["id"], r["trial"])
         # a vote stands with its verdict, or cut at its token limit (asked alike, it is cut alike); one the
         # judge gave none in is asked again, as a failed call is (else `judge again` asked nothing)
         own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or []
-               if not v.get("error") and (v.get("pass") is not None or cut_vote(v)) and v["check"] in unchanged[key]}
+               if not v.get("error") and v["check"] in unchanged[key]
+               and ((v.get("pass") is not None or cut_vote(v)) if not raised else
+                    v.get("pass") is not None and v.get("done_reason") != "length")}
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     if reused > 0:
-        warn(f"the same judge as the run's: its {plural(reused, 'vote')} stand; only {asked} are asked")
+        warn((f"the run's judge with a larger token limit: its {plural(reused, 'vote')} that ended within the run's "
+              "limit stand (they end the same way within this one)" if raised else
+              f"the same judge as the run's: its {plural(reused, 'vote')} stand") + f"; only {asked} are asked")
     return merged
 
 

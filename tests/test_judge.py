@@ -150,27 +150,44 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     assert run["results"][1]["judges"][0]["done_reason"] == "length"
     assert "  j02 · answers: no verdict (the judge's answer was cut at its token limit, 1024 tokens: " \
            "--judge-max-tokens)" in out
-    assert "2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; " \
-           "--judge-max-tokens N allows more" in err, err
+    command = "python eval.py judge runs/answers-dev-v1.json --judge-max-tokens 2048"
+    assert (f"2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; {command} "
+            "asks only them again") in err, err
     shown = cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
     assert "'answers': no verdict (cut at the judge's token limit)" in shown, shown   # not "no verdict () (cut ..."
-    # (twenty-fifth attack) the gate named the same judge again, which keeps cut votes (asked alike, cut alike)
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.9")   # the bounds straddle it
-    assert code == 2 and ("judge again (python eval.py judge runs/answers-dev-v1.json --judge-max-tokens 2048) with a "
-                          "larger --judge-max-tokens: its answers were cut at the token limit") in err, err
-    # (twenty-sixth attack) beside a failed judge call or a vote that is merely unreadable, the same judge is named:
-    # another cap is another judge, which asked every vote again (64 calls where the same judge made 1)
+    assert code == 2 and (f"judge again ({command}): 2 judge answers were cut at the token limit; with a larger "
+                          "--judge-max-tokens only they, and any call that failed or gave no verdict, are asked again") in err, err
+    assert "judge calls (0 failed, 2 cut at the token limit)" in out, out
+    assert f"not yet asked: {command} asks; 2 judge answers were cut" in out, out
+    # (twenty-seventh attack) the larger limit asked every vote again (20 calls for the 2 cut): a vote that ended
+    # within 1024 tokens ends the same way within 2048, so only the cut ones are asked, beside a vote left
+    # unreadable (which the gate, naming the same judge for it, had left to a second paid judging)
     run = load_json("runs/answers-dev-v1.json")
     run["results"][4]["judges"][0].update({"pass": None, "raw": "sin veredicto", "reason": None})
     Path("mixed.json").write_text(json.dumps(run))
     code, out, err = cli("report", "mixed.json", "--min-accuracy", "0.9")
-    assert code == 2 and "judge again (python eval.py judge mixed.json)" in err and "larger" not in err, err
+    assert code == 2 and "judge again (python eval.py judge mixed.json --judge-max-tokens 2048): 2 judge answers" in err, err
     fake.chat_bodies.clear()
-    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000")
+    code, out, err = cli("judge", "mixed.json", "--host", fake.url, "--judge-max-tokens", "2048")
     assert code == 0, err
-    assert {b["options"]["num_predict"] for b in fake.chat_bodies} == {4000}
-    assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["num_predict"] == 4000
+    assert sorted(b["messages"][1]["content"].rsplit(" ", 1)[1] for b in fake.chat_bodies) == ["j02", "j05", "j06"]
+    assert ("the run's judge with a larger token limit: its 7 votes that ended within the run's limit stand (they end "
+            "the same way within this one); only the calls that failed or gave no verdict are asked") in err, err
+    judged = load_json("mixed-judged.json")
+    assert judged["config"]["judge"]["num_predict"] == 2048
+    assert [r["judges"][0] for r in judged["results"] if r["id"] not in ("j02", "j05", "j06")] == \
+        [r["judges"][0] for r in run["results"] if r["id"] not in ("j02", "j05", "j06")]
     assert out.startswith("Pass rate: 10/10 = 100%") and "cut" not in err
+    # a smaller limit, or another judge besides it, is another judge: every vote asked again
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000",
+                         "--judge-temperature", "0.5")
+    assert code == 0 and len(fake.chat_bodies) == 10 and "stand" not in err, err
+    assert {b["options"]["num_predict"] for b in fake.chat_bodies} == {4000}
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "mixed-judged.json", "--host", fake.url, "--judge-max-tokens", "512", "--out", "small.json")
+    assert len(fake.chat_bodies) == 10 and "stand" not in err, err
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
