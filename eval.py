@@ -11309,12 +11309,11 @@ def with_checks_now(path, results, subset=None):
     return now
 
 
-def judge_run(args, target):
+def judge_run(args, run, target):
     """Judge an existing run's answers again (another judge, more votes, a panel) into a run file of
     its own, each answer's votes journaled as they come (a judging: JUDGING_SUFFIX) so that an
     interrupted judging is gone on with by the same command. Returns (the judged run, where it was
     written, how many answers had a judge call fail), or None if interrupted."""
-    run = load_run(args.run)
     asked_before = {(r["id"], r["trial"]): judge_questions(r["checks"]) for r in run["results"]}
     if args.checks:
         run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
@@ -11990,20 +11989,24 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
 
 
 def judge_target(run_path, out):
-    """(the run judged, by its file's own name; where its judged run goes, as judged_path gives it),
-    refused now, before the judge's calls are paid for. By a link's name, its default name and
-    judging were the link's, and a judging stopped by one name was asked again by the other."""
+    """(the run judged, by its file's own name; the run; where its judged run goes, as judged_path
+    gives it), refused now, before the judge's calls are paid for. By a link's name, its default name
+    and judging were the link's, and a judging stopped by one name was asked again by the other. The
+    run is read first: a file that is no run is named as such, not for the folder it is in."""
     given, run_path = run_path, through_link(run_path, "that run is the one judged")
-    beside = os.path.splitext(given)[0] + "-judged.json"   # the link's default name an earlier eval.py judged into
-    if given != run_path and out is None and os.path.lexists(beside + JUDGING_SUFFIX):   # its votes: never asked again
-        raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier eval.py "
-                        f"began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
+    run = load_run(run_path)
+    if given != run_path and out is None:   # the link's default names an earlier eval.py judged into: its votes stand
+        # RUN-judged.json, then -2, -3 ... while a name is held (the first free one ends them, as free_run_path's)
+        for beside in itertools.takewhile(name_taken, numbered_names(os.path.splitext(given)[0] + "-judged.json")):
+            if os.path.lexists(beside + JUDGING_SUFFIX):
+                raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier "
+                                f"eval.py began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(run_path, out)
     judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
     writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written"
                     + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it holds"
                        if os.path.isfile(judging) else ""))
-    return run_path, target
+    return run_path, run, target
 
 
 def judged_path(run_path, out):
@@ -14341,8 +14344,8 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
-    args.run, target = judge_target(args.run, args.out)
-    done = judge_run(args, target)
+    args.run, run, target = judge_target(args.run, args.out)
+    done = judge_run(args, run, target)
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on
     judged, written, failed = done

@@ -1802,6 +1802,11 @@ def test_judge_into_a_folder_that_cannot_be_written_names_out_before_any_call(pr
                                       "can be written\n"), err
     assert len(fake.chat_bodies) == asked
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")[0] == 0
+    # (twenty-seventh attack) a file that is no run, in such a folder, is named as no run, not for its folder
+    Path("runs/notes.json").write_text("a note, not a run\n")
+    code, out, err = cli("judge", "runs/notes.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: runs/notes.json: not a readable run file") and "folder" not in err, err
+    assert len(fake.chat_bodies) == asked + 10
 
 
 def test_a_stopped_judging_in_a_folder_that_cannot_be_written_is_named_with_the_out_that_goes_on(
@@ -2235,6 +2240,18 @@ def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, ju
     code, out, err = cli("judge", "latest.json", "--host", fake.url, "--out", "latest-judged.json")
     assert code == 0 and "going on with the judging interrupted in latest-judged.json.judging: 10 of 10 votes kept" in err, err
     assert len(judge_calls(fake)) == asked
+    # (twenty-seventh attack) at a numbered name (latest-judged.json written, its -2 stopped) it was asked again in full
+    monkeypatch.setattr(evalpy, "write_file", stopped_write(False))
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "other.json", "--judge-votes", "2")[0] == 2
+    monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
+    os.rename("other.json.judging", "latest-judged-2.json.judging")
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "latest.json", "--host", fake.url, "--judge-votes", "2")
+    assert code == 2 and err.endswith("error: latest-judged-2.json.judging, named after the link, holds a judging an "
+                                      "earlier eval.py began there; judge with --out latest-judged-2.json to go on with "
+                                      "it, or move it aside\n"), err
+    code, out, err = cli("judge", "latest.json", "--host", fake.url, "--judge-votes", "2", "--out", "latest-judged-2.json")
+    assert code == 0 and "20 of 20 votes kept" in err and len(judge_calls(fake)) == asked, err
     # a link that leads to no file is named as such, never taken for its target's name
     Path("gone.json").symlink_to("runs/nowhere.json")
     code, out, err = cli("judge", "gone.json", "--host", fake.url)
