@@ -971,6 +971,9 @@ BRACE_OR_QUOTE = re.compile(r'[{}"]')
 # is its closing quote, empty where the text ends first
 JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*("?)', re.DOTALL)
 OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
+# an object's first key, whole: "{" in prose is a quoted brace, "{"reason": a stray quote before an object
+KEY_OPENING = re.compile(r'\{\s*"(?:[^"\\\n]|\\.){0,200}"\s*:')
+QUOTED_BRACE = re.compile(r'(?<=")\{(?=")')
 
 
 def brace_pairs(text):
@@ -4577,21 +4580,22 @@ def final_object(text, digs=VERDICT_DIGS):
     that open like an object are found in one pass and only the last is decoded, leniently (a raw line
     break in a string is read): linear in the text, where decoding from every brace was not.
     A brace quoted in the judge's prose (The code opens with "{" ...) opens like an object; the quotes
-    then pair off wrongly and swallow the verdict after it, into a last pair the decoder refuses or one
-    never closed. So, a few times, from the end: the last pair refused is looked inside with its opening
-    brace read as prose, and only the pair its closing brace belongs to is tried (an object closed
-    before it is held by the refused one, a rubric before a trailing comma: never the verdict); an
-    opening never closed is read as prose only where it is a brace between quotes, "{" (else the judge
-    was cut off inside its verdict). An object nested in one that decodes is never looked at."""
-    pairs, opened = brace_pairs(text)
+    would then pair off wrongly and swallow the verdict after it (or hide the one before it). So the
+    braces are paired in a copy where each "{" not followed by a key is prose (quoted_braces_blanked,
+    the same length), and the spans found are decoded from the text itself. A stray quote before a
+    verdict cut off ("{"reason": ...) is no quoted brace: the judge was cut off inside its verdict, and
+    a draft before it, or one its reason quotes, never stands in for it. Where the last pair is refused,
+    a few times, from the end, it is looked inside with its opening brace read as prose, and only the
+    pair its closing brace belongs to is tried (an object closed before it is held by the refused one, a
+    rubric before a trailing comma: never the verdict). An object nested in one that decodes is never
+    looked at."""
+    shape = quoted_braces_blanked(text)
+    pairs, opened = brace_pairs(shape)
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
-    cut = next((at for at, like in opened if like), None)
-    if cut is not None:
-        if digs and cut > 0 and text[cut - 1:cut + 2] == '"{"':
-            return final_object(text[cut + 1:], digs - 1)
+    if any(like for _, like in opened):
         return None, True
-    spans = object_spans(text, pairs)
+    spans = object_spans(shape, pairs)
     if not spans:
         return None, False
     start, end = spans[-1]
@@ -4599,12 +4603,19 @@ def final_object(text, digs=VERDICT_DIGS):
         value = decoded_object(text[start:end])
         if value is not None:
             return value, False
-        inside = text[start + 1:end]   # its opening brace read as prose
+        inside = shape[start + 1:end]   # its opening brace read as prose
         closing = next((s for s, e in brace_pairs(inside)[0] if e == len(inside)), None)
         if closing is None or not OBJECT_OPENING.match(inside, closing):
             break
         start += 1 + closing
     return None, False
+
+
+def quoted_braces_blanked(text):
+    """text with each brace quoted in prose, "{" not followed by a key, as a space: one pass."""
+    if '"{"' not in text:
+        return text
+    return QUOTED_BRACE.sub(lambda m: m.group() if KEY_OPENING.match(text, m.start()) else " ", text)
 
 
 def decoded_object(text):
