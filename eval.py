@@ -6810,6 +6810,15 @@ def resume_command(run_path):
     return f"python eval.py run {option_word('--resume', run_path)}"
 
 
+def answers_again(run_path, config):
+    """What asks a run's missing answers again, to paste: `run --resume RUN`, or, of a run judged with
+    another split's checks (never completed: refuse_judged_with_checks), the run it was judged from."""
+    if "checks_from" in config:
+        return (f"complete the run it was judged from ({resume_command(str(config.get('judged_from')))}), then judge "
+                f"the completion with --checks {shell_word(str(config['checks_from']))}")
+    return resume_command(run_path)
+
+
 def resume_lock(run_path, holding, resumed):
     """The lock on the run at run_path, taken before the file `holding` its answers (its journal, or
     the finished run) is read; `resumed` is the run the message says to resume."""
@@ -9955,6 +9964,7 @@ def run_listing(folder):
         completed = finished_completion(path, config) if s["errors"] else None
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
+                                                                    else "complete the run judged)" if "checks_from" in config
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
@@ -10101,7 +10111,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the model); "
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
-                      else "finish the run (run --resume) or run again")]
+                      else f"finish the run ({answers_again(run_path, config or {})}) or run again")]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if judge_call_failed(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
@@ -11035,7 +11045,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
         # completion, made already), a judge call by judge (run --resume refuses a run whose answers all came)
         failed = set(c["failed"])
         again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
-                 if (done := finished_completion(path, config)) else f"ask its answers again: {resume_command(path)}"
+                 if (done := finished_completion(path, config)) else f"ask its answers again: {answers_again(path, config)}"
                  for path, config, cases in runs if any(t["error"] for case in cases if case["id"] in failed
                                                         for t in case["trials"])]
         again += [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs

@@ -1745,6 +1745,15 @@ def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own
                                  "from (runs/answers-dev-v1.json), then judge the completion with --checks "
                                  "golden/answers2/dev.jsonl\n"), err
     assert len(fake.chat_bodies) == asked and not os.path.exists("runs/answers-dev-v1-judged-completed.json.journal")
+    # (twenty-seventh attack) report's gate, compare's and runs named run --resume of it, which refuses
+    remedy = ("complete the run it was judged from (python eval.py run --resume runs/answers-dev-v1.json), then judge "
+              "the completion with --checks golden/answers2/dev.jsonl")
+    code, out, err = cli("report", "runs/answers-dev-v1-judged.json", "--min-accuracy", "0.5")
+    assert code == 2 and f"finish the run ({remedy}) or run again" in err, err
+    code, out, err = cli("compare", "runs/answers-dev-v1.json", "runs/answers-dev-v1-judged.json", "--fail-on-regression")
+    assert code == 2 and f"ask its answers again: {remedy}" in err, err
+    listed = cli("runs", "runs")[1]
+    assert "(1 error: complete the run judged)" in listed and listed.count("run --resume") == 1, listed
     # (twenty-third attack) a completion of it begun by an eval.py from before this refusal is refused too
     config = dict(load_json("runs/answers-dev-v1-judged.json")["config"], completed_from="runs/answers-dev-v1-judged.json")
     Path("runs/answers-dev-v1-judged-completed.json.journal").write_text(

@@ -778,7 +778,8 @@ def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
     delays = {}
     fake.answers = answer_key("golden/dev.jsonl", {"dev-07": "acceso", "dev-13": "Categoría: bug"})
     assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--out", "runs/one.json")[0] == 0   # in order
-    fake.latency = lambda text: delays.setdefault(text, rng.uniform(0, 0.08))
+    # the first 16 answers are slow enough for all 16 workers to be in flight on a loaded machine (then shuffled)
+    fake.latency = lambda text: delays.setdefault(text, rng.uniform(0.3, 0.4) if len(delays) < 16 else rng.uniform(0, 0.08))
     assert cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2, "--jobs", 16, "--out", "runs/sixteen.json")[0] == 0
     assert fake.max_in_flight == 16
     assert content(load_json("runs/one.json")) == content(load_json("runs/sixteen.json"))
