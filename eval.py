@@ -11934,7 +11934,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     sidecar = through_link(b_path, "its pairwise verdicts are kept beside it") + PAIRWISE_SUFFIX
     for suffix in (PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX):   # before any call is paid
         theirs, ours = b_path + suffix, sidecar[:-len(PAIRWISE_SUFFIX)] + suffix
-        if ours != theirs and os.path.lexists(theirs):
+        # (a link beside the link to the run's own sidecar is that sidecar)
+        if ours != theirs and os.path.lexists(theirs) and os.path.realpath(theirs) != os.path.realpath(ours):
             raise EvalError(f"{shell_word(theirs)}, named after the link, holds verdicts an earlier eval.py stored there; "
                             f"move it to {shell_word(ours)}" + (" (there is none)" if not os.path.lexists(ours)
                                                                 else ", once that one is moved aside,")

@@ -1053,3 +1053,8 @@ def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_aga
     assert code == 2 and err.endswith(f"error: latest.json.pairwise.json.journal, named after the link, holds verdicts an "
                                       f"earlier eval.py stored there; move it to {cand}.pairwise.json.journal (there is none) "
                                       "or aside, and compare again: its verdicts would be asked again\n"), err
+    # (twenty-seventh attack) a link beside the link to the run's own sidecar is that sidecar, never refused
+    os.remove("latest.json.pairwise.json.journal")
+    Path("latest.json.pairwise.json").symlink_to(cand + ".pairwise.json")
+    code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err
