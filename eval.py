@@ -1095,12 +1095,20 @@ def sidecar_lock(path):
 def writable_beside(path, otherwise):
     """Refused before anything is asked (EvalError) when the folder of a sidecar to write cannot be
     written: a read-only mount, another's folder (a run given through a link, whose sidecars go beside
-    its file). `otherwise`: what would have happened."""
+    its file, or a sidecar's link to a shared file), another's file in a sticky folder such as /tmp
+    (written whole, a file is put in place by a rename, which there replaces only one's own). `otherwise`:
+    what would have happened."""
     for written in dict.fromkeys((path, own_name(path) if os.path.isfile(path) else path)):   # a link: its target's too
         folder = os.path.dirname(written) or "."
         if os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise EvalError(f"cannot write {shell_word(written)}: its folder {shell_word(folder)} cannot be written; "
                             f"{otherwise}")
+        if os.path.isdir(folder) and os.path.isfile(written) and hasattr(os, "geteuid"):
+            folder_info, file_owner = os.stat(folder), os.stat(written).st_uid
+            sticky = folder_info.st_mode & 0o1000   # stat.S_ISVTX (`stat` here is the page's figure helper)
+            if sticky and os.geteuid() not in (0, folder_info.st_uid, file_owner):
+                raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {file_owner}) in a "
+                                f"folder where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}")
 
 
 def write_sidecar(path, text):

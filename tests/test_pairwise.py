@@ -1029,6 +1029,19 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: its folder shared cannot be written; the "
                                       "verdicts asked could not be stored, so nothing was asked\n"), err
     assert len(fake.chat_bodies) == asked
+    # (twenty-seventh attack) in a sticky folder (as /tmp), another user's file is replaced by no rename of ours:
+    # calls were paid, then the store failed. (Ownership is set with chown and this process seen as user 1000.)
+    monkeypatch.setattr(os, "access", real_access)
+    os.chmod("shared", 0o1777)
+    os.chown("shared/pw.json", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write shared/pw.json: it is another user's file (uid 4321) in a folder "
+                                      "where each user replaces only their own (shared, sticky); the verdicts asked could "
+                                      "not be stored, so nothing was asked\n"), err
+    assert len(fake.chat_bodies) == asked
+    os.chown("shared/pw.json", 1000, 1000)   # one's own file there: stored as before
+    assert cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)[0] == 0
 
 
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
