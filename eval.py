@@ -6348,6 +6348,19 @@ def names_of(path):
                            if os.path.basename(other) != os.path.basename(path))
 
 
+def kept_beside(path, suffix, kept=None):
+    """path + suffix, where eval.py keeps what it stores of a run: or, while nothing stands there
+    (none of the suffixes `kept`), what another name of the same file in its folder has (a hard link:
+    names_of), said on stderr; else by each name its own, one paid for what the other stored."""
+    for name in names_of(path)[1:]:
+        if not any(os.path.lexists(path + s) for s in kept or (suffix,)) and \
+                any(os.path.lexists(name + s) for s in kept or (suffix,)):
+            warn(f"note: {shell_word(path)} is another name of {shell_word(name)} (a hard link): what is kept beside "
+                 f"that name is used ({shell_word(name + suffix)})")
+            return name + suffix
+    return path + suffix
+
+
 # names_of's map of each folder by file, while `runs` lists one (remembering_names): built once, or a
 # folder of 3,000 runs with a second name each (a `cp -al` backup) was scanned 3,000 times
 NAMES_IN_FOLDER = None
@@ -11939,7 +11952,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
-    sidecar = through_link(b_path, "its pairwise verdicts are kept beside it") + PAIRWISE_SUFFIX
+    sidecar = kept_beside(through_link(b_path, "its pairwise verdicts are kept beside it"), PAIRWISE_SUFFIX,
+                          (PAIRWISE_SUFFIX, PAIRWISE_SUFFIX + JOURNAL_SUFFIX))
     for suffix in (PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX):   # before any call is paid
         theirs, ours = b_path + suffix, sidecar[:-len(PAIRWISE_SUFFIX)] + suffix
         # (a link beside the link to the run's own sidecar is that sidecar)
@@ -12187,7 +12201,7 @@ def judge_audit(config, cases, run_path, human=None):
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
     of every pairwise comparison stored beside the run. human: a person's verdicts, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(own_name(run_path) + PAIRWISE_SUFFIX, file_sha(run_path))
+    position = stored_flip_rates(kept_beside(own_name(run_path), PAIRWISE_SUFFIX), file_sha(run_path))
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "

@@ -947,6 +947,13 @@ def test_a_candidate_given_through_a_link_keeps_its_verdicts_beside_the_run_itse
     assert code == 0 and "(0 made now" in out and f"verdicts in {cand}.pairwise.json" in out, err
     # judge --audit reads the comparisons stored beside the run, given by either name
     assert f"Position (pairwise comparisons stored in {cand}.pairwise.json)" in cli("judge", "latest.json", "--audit")[1]
+    # (twenty-seventh attack) by a second name of the file (a hard link), the same comparison was asked again in full
+    os.link(cand, "runs/second.json")
+    code, out, err = cli("compare", base, "runs/second.json", "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked and "(0 made now" in out, err
+    assert (f"note: runs/second.json is another name of {cand} (a hard link): what is kept beside that name is used "
+            f"({cand}.pairwise.json)") in err and not os.path.exists("runs/second.json.pairwise.json")
+    assert f"stored in {cand}.pairwise.json" in cli("judge", "runs/second.json", "--audit")[1]
 
 
 def sidecar_linked_to_shared(cli, fake):
