@@ -5592,7 +5592,12 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
     folder = os.path.dirname(run_path) or "."
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} is not a folder; run files go in a folder (see --out)")
-    os.makedirs(folder, exist_ok=True)
+    what = "run" if header is None else "judge"
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:   # a read-only mount, /proc: named, with what would have gone there
+        raise EvalError(f"cannot make the folder {shell_word(e.filename or folder)} for {shell_word(run_path)} "
+                        f"({e.strerror}); nothing was asked yet: give --out in a folder that can be written") from None
     while True:
         run_path = run_path if exact else free_run_path(run_path)
         try:
@@ -5601,6 +5606,9 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             if exact:   # (a run file of that name was refused before: chosen_run_path)
                 raise EvalError(f"--out {shell_word(run_path)}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
+        except OSError as e:   # a folder that cannot be written (Permission denied, Read-only file system)
+            raise EvalError(f"cannot write {shell_word(run_path + suffix)} ({e.strerror}); nothing was asked yet: "
+                            f"{remedy(e)}, or give --out in a folder that can be written, and {what} again") from None
         journal, lock = os.fdopen(fd, "ab"), None
         try:
             lock = lock_for(run_path)
@@ -5610,7 +5618,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
             if isinstance(e, OSError):
                 raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
-                                f"was asked yet. {remedy(e)} and {'run' if header is None else 'judge'} again") from None
+                                f"was asked yet. {remedy(e)} and {what} again") from None
             raise
         return run_path, journal, lock
 

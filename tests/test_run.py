@@ -923,6 +923,19 @@ def test_a_disk_full_at_the_start_names_the_file_and_leaves_nothing(project, cli
     assert code == 0 and "wrote runs/x.json" in err and os.listdir("runs") == ["x.json"]
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc and /sys")
+def test_an_out_where_nothing_can_be_written_is_named_with_what_to_do(project, cli, fake):
+    """Twenty-seventh attack on issue 28: --out in a folder that cannot be made (/proc) or written (/sys)
+    said only "error: /proc/newdir: No such file or directory" (or "...: Permission denied")."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "/proc/newdir/x.json")
+    assert code == 2 and err.endswith("error: cannot make the folder /proc/newdir for /proc/newdir/x.json (No such file "
+                                      "or directory); nothing was asked yet: give --out in a folder that can be written\n"), err
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "/sys/x.json")
+    assert code == 2 and "error: cannot write /sys/x.json.journal (" in err, err
+    assert err.endswith("); nothing was asked yet: Fix that, or give --out in a folder that can be written, and run again\n")
+    assert fake.chat_bodies == []
+
+
 def test_a_disk_full_as_a_resume_starts_names_the_lock_and_keeps_the_journal(project, cli, fake):
     """From the attack on issue 28, item 16: the lock of a resume that could not be written said only
     "error: <lock>: File too large", not that the answers are safe nor how to go on."""
