@@ -146,6 +146,7 @@ LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a 
 # a verdict take a few hundred; a small judge that never stops would otherwise run until the window
 # fills (7,872 tokens, 195 s, a vote of the README's judge example), and a vote it cuts has no verdict
 DEFAULT_JUDGE_TOKENS = 1024
+MAX_JUDGE_TOKENS = 2 ** 31 - 1   # llama.cpp reads a token count as a 32-bit int (n_predict)
 GOLDEN_DIR = "golden"
 PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
@@ -4793,17 +4794,19 @@ def faithful_reading(case, trial, check):
 
 
 def reread_votes(votes, checks, case):
-    """The votes with the verdict of each faithful and context_relevant vote read again from its
-    stored raw output against the check as it is now (its threshold may have changed: report
-    --checks) and the case's passages: the verdict is worked out by eval.py, not said by the judge."""
+    """The votes as graded: a cut one without a verdict (cut_vote: one stored by an eval.py that read a
+    draft from it), and each faithful and context_relevant vote's verdict read again from its stored raw
+    output against the check as it is now (its threshold may have changed: report --checks) and the
+    case's passages: the verdict is worked out by eval.py, not said by the judge."""
     rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
-    if not rag:
+    if not rag and not any(cut_vote(v) and v.get("pass") is not None for v in votes):
         return votes
     out = []
     for v in votes:
         check = rag.get(v["check"])
         said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
-        out.append(v if said is None else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
+        out.append({**v, "pass": None, "reason": None} if cut_vote(v) and v.get("pass") is not None else
+                   v if said is None or cut_vote(v) else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
     return out
 
 
@@ -4840,6 +4843,8 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
     verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
+    if said.get("done_reason") == "length" and not said["error"]:   # its last word never came: a draft is no verdict
+        verdict, reason = None, None
     unread = verdict_unread(said_answer) if said_answer is not None else None
     if unread:
         warn(f"warning: {on_one_line(who['model'])} on {on_one_line(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
@@ -4849,9 +4854,20 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
 
 
 def cut_vote(vote):
-    """A judge answer without a verdict because the token limit stopped it before one (Ollama's
-    done_reason and OpenAI's finish_reason are both "length"): not the judge failing to write one."""
+    """A judge answer a token limit stopped (Ollama's done_reason and OpenAI's finish_reason are both
+    "length"): it has no verdict, whatever it held (the judge's last word, its verdict, never came; a
+    draft before it is none), and it is not the judge failing to write one."""
     return vote.get("done_reason") == "length" and not vote.get("error")
+
+
+def cut_at_cap(vote, judge):
+    """A cut vote that the judge's own token cap (config.judge.num_predict) stopped: it used the cap
+    up, or did not say how much it used. One stopped short of the cap was stopped by the server (its
+    window full, or a bound of its own: Ollama's 10 x num_ctx, llama.cpp's n_ctx less the prompt): a
+    larger cap asks it again for the same stop."""
+    cap = judge.get("num_predict") if type(judge) is dict else None
+    used = vote.get("completion_tokens")
+    return cut_vote(vote) and type(cap) is int and (type(used) is not int or used >= cap)
 
 
 def judge_answer(client, judge, case, answer, kept=None, on_vote=None) -> list[Vote]:
@@ -4979,18 +4995,21 @@ def judge_call_failed(trial):
 def judge_summary(config, cases):
     """Judge checks apart from pattern checks: their cost, and the verdicts a person should look at."""
     votes = [v for case in cases for t in case["trials"] for v in t["votes"] or []]
-    doubtful = []
+    judge, doubtful = config.get("judge"), []
     for case in cases:
         for t in case["trials"]:
             for name, j in t["judged"].items():
                 reasons = []
                 if j["pass"] is None:
+                    capped = all(cut_at_cap(v, judge) for v in t["votes"] if v["check"] == name and cut_vote(v))
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
                                    "no verdict (the judge's answer was too large to read a verdict from)"
                                    if j.get("too_large") else
                                    f"no verdict (the judge's answer was cut at its token limit"
-                                   f"{cap_words(config.get('judge'))}: --judge-max-tokens)"
-                                   if j.get("cut") and j["cut"] == j["unreadable"] else
+                                   f"{cap_words(judge)}: --judge-max-tokens)"
+                                   if j.get("cut") and j["cut"] == j["unreadable"] and capped else
+                                   "no verdict (the server stopped the judge's answer short of its token limit: its "
+                                   "window was full)" if j.get("cut") and j["cut"] == j["unreadable"] else
                                    "no verdict (tie or unreadable answer from the judge)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     silent = j["unreadable"] + j["failed"]
@@ -5003,7 +5022,7 @@ def judge_summary(config, cases):
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
-            "cut_calls": sum(1 for v in votes if v.get("pass") is None and cut_vote(v)),
+            "cut_calls": sum(1 for v in votes if cut_at_cap(v, judge)),
             **tokens_counted(votes), "doubtful": doubtful}
 
 
@@ -5055,29 +5074,34 @@ def judge_command(path, config, checks=None, **instead):
 
 def raised_cap(was, now):
     """Whether judge `now` is judge `was` (config.judge) asked with a larger token limit and nothing
-    else changed. The limit only stops an answer: one that ended within the smaller ends the same way
-    within the larger (the same prompt, options and seed), so its vote stands, and only the votes the
-    limit cut (or that failed, or gave no verdict) need asking again."""
+    else changed, and the same answer is drawn again (temperature 0, or a seed): the limit only stops
+    an answer, so one that ended within the smaller ends the same way within the larger, and its vote
+    stands; only the votes the limit cut (or that failed, or gave no verdict) need asking again.
+    Unseeded above temperature 0 each vote is a fresh sample: drawing again only the long ones would
+    weigh the verdict towards the short, so every vote is asked."""
     caps = [j.get("num_predict") if type(j) is dict else None for j in (was, now)]
-    return (all(type(c) is int for c in caps) and caps[1] > caps[0]
+    return (all(type(c) is int for c in caps) and caps[1] > caps[0] and drawn_again(now)
             and same_judge(was, now, ("num_predict",)))
+
+
+def drawn_again(judge):
+    """Whether a judge asked again draws the same answers: at temperature 0, or with a seed."""
+    return judge.get("temperature") == 0 or type(judge.get("seed")) is int and judge["seed"] >= 0
 
 
 def judge_again(path, config, checks=None, cut=0):
     """(the command that asks a run's judge again, why it is that one or ""): the same judge (its votes
-    with a verdict stand; judge_run), or with votes cut at the token limit the same judge with twice
-    the limit, which asks only those, the failed calls and the votes without a verdict (raised_cap).
-    Only a recorded limit is raised that way: a judge of before limits were recorded (issue 31) is
-    asked every vote again."""
+    with a verdict stand; judge_run), or with `cut` votes cut at the judge's own cap (cut_at_cap: a
+    recorded cap) the same judge with twice the cap, which asks only those, the failed calls and the
+    votes without a verdict (raised_cap), or unseeded every vote."""
     if not cut:
         return judge_command(path, config, checks), ""
-    judge = (config or {}).get("judge")
-    cap = judge.get("num_predict") if type(judge) is dict else None
-    command = judge_command(path, config, checks, num_predict=2 * (cap if type(cap) is int else DEFAULT_JUDGE_TOKENS))
+    judge = config["judge"]
+    command = judge_command(path, config, checks, num_predict=min(2 * judge["num_predict"], MAX_JUDGE_TOKENS))
     return command, (f"{plural(cut, 'judge answer')} {'was' if cut == 1 else 'were'} cut at the token limit; with a "
                      "larger --judge-max-tokens " + ("only they, and any call that failed or gave no verdict, are asked "
-                                                     "again" if type(cap) is int else
-                                                     "every vote is asked again (the run recorded no limit)"))
+                                                     "again" if drawn_again(judge) else
+                                                     "every vote is asked again (unseeded, each vote is a fresh sample)"))
 
 
 def judge_call_warnings(results, config, path):
@@ -5094,12 +5118,17 @@ def judge_call_warnings(results, config, path):
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
                      f"{judge_command(path, config)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
-    cut = [v for v in answered if v.get("pass") is None and cut_vote(v)]
-    if cut:
-        lines.append(f"{plural(len(cut), 'judge answer')} {'was' if len(cut) == 1 else 'were'} cut at the judge's "
-                     f"token limit ({(judge.get('num_predict') or 'the server')}{' tokens' if judge.get('num_predict') else ''})"
-                     f" before their verdict; {judge_again(path, config, cut=len(cut))[0]} asks "
-                     + ("only them again" if type(judge.get("num_predict")) is int else "with a larger limit"))
+    cut = [v for v in answered if cut_vote(v)]
+    capped = sum(cut_at_cap(v, judge) for v in cut)
+    if capped:
+        command, why = judge_again(path, config, cut=capped)
+        lines.append(f"{plural(capped, 'judge answer')} {'was' if capped == 1 else 'were'} cut at the judge's token limit "
+                     f"({judge['num_predict']} tokens) before their verdict; {command}: {why.split('; ', 1)[1]}")
+    if len(cut) > capped:
+        stopped = len(cut) - capped
+        lines.append(f"{plural(stopped, 'judge answer')} {'was' if stopped == 1 else 'were'} stopped by the server short "
+                     "of the judge's token limit, before their verdict: its window was full (a larger "
+                     "--judge-max-tokens does not help)")
     if answered and len(cut) < len(answered) and all(v.get("pass") is None for v in answered):
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
                      + ("" if judge.get("schema") else
@@ -7335,7 +7364,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             if predict:
                 trial["predicted"] = predict(said)
             if trial["votes"]:
-                trial["judged"] = judge_verdicts(reread_votes(trial["votes"], case["checks"], r))
+                trial["votes"] = reread_votes(trial["votes"], case["checks"], r)
+                trial["judged"] = judge_verdicts(trial["votes"])
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
             if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
@@ -11389,7 +11419,7 @@ def judge_run(args, run, target):
     # with a larger token limit (as report names it for cut votes) the votes cut at the smaller are asked again
     raised = raised_cap(run["config"].get("judge"), config["judge"])
     # a call that failed, or an answer without a verdict (not cut): what `judge RUN`, as report names it, is for
-    missing_before = any(v.get("error") or v.get("pass") is None and (raised or not cut_vote(v))
+    missing_before = any(v.get("error") or raised and cut_vote(v) or v.get("pass") is None and not cut_vote(v)
                          for r in todo for v in r.get("judges") or [])
     if (missing_before or args.checks) and (raised or same_judge(run["config"].get("judge"), config["judge"])):
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
@@ -11397,8 +11427,9 @@ def judge_run(args, run, target):
         # asked otherwise has no vote that stands)
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
-        kept = with_the_runs_own_votes(kept, todo, unchanged, raised, "the calls that failed or gave no verdict" + (
-            "" if raised else " (not cut at its token limit)") + (
+        kept = with_the_runs_own_votes(kept, todo, unchanged, raised, (
+            "the calls that failed, gave no verdict or were cut at the token limit" if raised else
+            "the calls that failed or gave no verdict (not cut at its token limit)") + (
             ", or are of a judge check new or asked otherwise" if args.checks else ""))
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
@@ -11506,7 +11537,7 @@ def with_the_runs_own_votes(kept, todo, unchanged, raised, asked):
         own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or []
                if not v.get("error") and v["check"] in unchanged[key]
                and ((v.get("pass") is not None or cut_vote(v)) if not raised else
-                    v.get("pass") is not None and v.get("done_reason") != "length")}
+                    v.get("pass") is not None and not cut_vote(v))}
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     if reused > 0:
@@ -13923,8 +13954,8 @@ def seed_number(text):
 def token_count(text):
     """A number of tokens a server is asked to stop at: llama.cpp reads it as a 32-bit int (n_predict)."""
     count = positive_int(text)
-    if count >= 2 ** 31:
-        raise argparse.ArgumentTypeError(f"{text!r}: at most {2 ** 31 - 1} tokens")
+    if count > MAX_JUDGE_TOKENS:
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_JUDGE_TOKENS} tokens")
     return count
 
 

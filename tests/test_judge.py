@@ -43,7 +43,7 @@ def judge_replies(fake, decide):
         text = body["messages"][1]["content"]
         assert text.startswith(f"Criterion: {CRITERION}")
         cid = text.rsplit("respuesta ", 1)[1].strip()
-        return decide(cid, body["model"], body["options"]["seed"])
+        return decide(cid, body["model"], body["options"]["seed"] if "options" in body else body.get("seed"))   # /v1
     fake.route = route
 
 
@@ -151,8 +151,8 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     assert "  j02 · answers: no verdict (the judge's answer was cut at its token limit, 1024 tokens: " \
            "--judge-max-tokens)" in out
     command = "python eval.py judge runs/answers-dev-v1.json --judge-max-tokens 2048"
-    assert (f"2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; {command} "
-            "asks only them again") in err, err
+    assert (f"2 judge answers were cut at the judge's token limit (1024 tokens) before their verdict; {command}: with "
+            "a larger --judge-max-tokens only they, and any call that failed or gave no verdict, are asked again") in err, err
     shown = cli("report", "runs/answers-dev-v1.json", "--case", "j06")[1]
     assert "'answers': no verdict (cut at the judge's token limit)" in shown, shown   # not "no verdict () (cut ..."
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.9")   # the bounds straddle it
@@ -173,12 +173,13 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     assert code == 0, err
     assert sorted(b["messages"][1]["content"].rsplit(" ", 1)[1] for b in fake.chat_bodies) == ["j02", "j05", "j06"]
     assert ("the run's judge with a larger token limit: its 7 votes that ended within the run's limit stand (they end "
-            "the same way within this one); only the calls that failed or gave no verdict are asked") in err, err
+            "the same way within this one); only the calls that failed, gave no verdict or were cut at the token limit are "
+            "asked") in err, err
     judged = load_json("mixed-judged.json")
     assert judged["config"]["judge"]["num_predict"] == 2048
     assert [r["judges"][0] for r in judged["results"] if r["id"] not in ("j02", "j05", "j06")] == \
         [r["judges"][0] for r in run["results"] if r["id"] not in ("j02", "j05", "j06")]
-    assert out.startswith("Pass rate: 10/10 = 100%") and "cut" not in err
+    assert out.startswith("Pass rate: 10/10 = 100%") and "cut at the judge's token limit" not in err
     # a smaller limit, or another judge besides it, is another judge: every vote asked again
     fake.chat_bodies.clear()
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-max-tokens", "4000",
@@ -188,6 +189,47 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     fake.chat_bodies.clear()
     code, out, err = cli("judge", "mixed-judged.json", "--host", fake.url, "--judge-max-tokens", "512", "--out", "small.json")
     assert len(fake.chat_bodies) == 10 and "stand" not in err, err
+
+
+def test_a_verdict_in_a_cut_judge_answer_is_none_and_only_a_cap_the_judge_used_up_is_raised(judged_split, cli, fake):
+    """Twenty-seventh attack on issue 28: a judge answer cut at its limit after a draft verdict had the draft
+    read as its verdict (j03 failed on "borrador"; the judge's final word, past the limit, was a pass), with
+    nothing said of a cut, and a larger limit then asked all 10 votes again. A cut answer has no verdict, and
+    only the cut one is asked again. A vote the server stopped short of the cap (its window full) is named
+    so, never with a larger cap that stops it again; unseeded votes above temperature 0 are all asked again."""
+    long_prose = " Espera, lo reconsidero. " + "Pienso despacio. " * 300
+    judge_replies(fake, lambda cid, model, seed: verdict(True) if cid != "j03" else
+                  verdict(False).replace("no contesta", "borrador") + long_prose + verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    run = load_json("runs/answers-dev-v1.json")
+    assert run["results"][2]["judges"][0]["done_reason"] == "length" and run["results"][2]["judges"][0]["pass"] is None
+    code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.95")
+    assert code == 2 and "GATE FAILED" not in err and "judge calls (0 failed, 1 cut at the token limit)" in out, out + err
+    assert "j03 · answers: no verdict (the judge's answer was cut at its token limit, 1024 tokens" in out
+    # stored by an eval.py that read the draft: read as no verdict all the same
+    run["results"][2]["judges"][0].update({"pass": False, "reason": "borrador"})
+    Path("older.json").write_text(json.dumps(run))
+    assert "GATE FAILED" not in cli("report", "older.json", "--min-accuracy", "0.95")[2]
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "older.json", "--host", fake.url, "--judge-max-tokens", "2048")
+    assert code == 0 and [b["messages"][1]["content"].rsplit(" ", 1)[1] for b in fake.chat_bodies] == ["j03"], err
+    assert out.startswith("Pass rate: 10/10 = 100%"), out
+    # unseeded above temperature 0, every vote is a fresh sample: all are asked again, as the gate says
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--seed", "-1", "--judge-temperature", "0.7",
+               "--out", "unseeded.json")[0] == 0
+    code, out, err = cli("report", "unseeded.json", "--min-accuracy", "0.95")
+    assert "every vote is asked again (unseeded, each vote is a fresh sample)" in err, err
+    fake.chat_bodies.clear()
+    assert cli("judge", "unseeded.json", "--host", fake.url, "--seed", "-1", "--judge-temperature", "0.7",
+               "--judge-max-tokens", "2048")[0] == 0
+    assert len(fake.chat_bodies) == 10
+    # stopped by the server's window short of the cap (llama-cpp-python: max_tokens cut to n_ctx less the prompt)
+    fake.openai_context = 600
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--out", "window.json")[0] == 0
+    code, out, err = cli("report", "window.json", "--min-accuracy", "0.95")
+    assert "j03 · answers: no verdict (the server stopped the judge's answer short of its token limit: its window " \
+           "was full)" in out and "--judge-max-tokens 2048" not in out + err, out + err
+    assert "judge calls (0 failed)" in out, out
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
