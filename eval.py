@@ -9413,7 +9413,7 @@ def check_section(sec):
 
 def judge_cost(j, calls="judge calls"):
     """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
-    cut = j.get("cut_calls")   # a pairwise judge's verdicts are never cut: they have no such figure
+    cut = j.get("cut_calls")   # (compare --pairwise counts its calls in words of its own: no such figure)
     return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed"
             + (f", {figure_text(cut)} cut at the token limit" if cut and cut["value"] else "") + "), "
             + tokens_text(*(j[k]["value"] for k in ("prompt_tokens", "completion_tokens", "uncounted_calls"))))
@@ -12400,8 +12400,8 @@ def format_audit(audit, config, run_path):
         v = a["verbosity"]
         out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
         if a["answers"] > v["answers"]:
-            out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, a failed "
-                       "call, or votes that tied): the figures below leave them out")
+            out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, one cut at "
+                       "its token limit, a failed call, or votes that tied): the figures below leave them out")
         out.append(f"  Length: {v['reading']}")
         if v["answers"] >= AUDIT_FEW and len(filled_quarters(v["quarters"])) > 1:
             people = any(q["human_total"] for q in v["quarters"])

@@ -1032,8 +1032,8 @@ def test_the_audit_says_how_many_answers_had_no_verdict(project, cli):
     run = audited_run(lambda i, judge, vote: None if i <= 15 else True)
     out = cli("judge", run, "--audit")[1]
     assert "Check 'answers' (5 answers with a verdict of 20 judged):" in out
-    assert ("  No verdict on 15 answers (an unreadable answer from the judge, a failed call, or votes that tied): "
-            "the figures below leave them out") in out
+    assert ("  No verdict on 15 answers (an unreadable answer from the judge, one cut at its token limit, a failed call, "
+            "or votes that tied): the figures below leave them out") in out
 
 
 def test_a_judge_that_ignores_length_people_reward_is_read_as_such(project, cli):
