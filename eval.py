@@ -5235,7 +5235,8 @@ def pairwise_outcome(votes):
         sides = []
         for order in ORDERS:
             order_votes = orders.get(order, [])
-            readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner")]
+            # a verdict read from a cut answer (stored by an eval.py that read drafts) is none
+            readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner") and not cut_vote(v)]
             if not readable:
                 why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
                               else "the judge's answer was too large to read a verdict from"
@@ -11950,6 +11951,18 @@ def stored_comparison(comparisons, key):
                  and c["candidate_sha"] == key["candidate_sha"] and same_judge(c["judge"], key["judge"])), None)
 
 
+def raised_comparison(comparisons, key):
+    """The stored comparison of key's runs by key's judge with a smaller token limit (raised_cap), as
+    the verdicts of key's judge: those of answers that ended within the smaller limit (they end the same
+    way within the larger); the cut ones, and the failed calls, are left to ask. None if there is none."""
+    was = next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
+                and c["candidate_sha"] == key["candidate_sha"] and raised_cap(c["judge"], key["judge"])), None)
+    if was is None:
+        return None
+    return {"limit": was["judge"]["num_predict"],
+            "verdicts": [v for v in was["verdicts"] if not v.get("error") and not cut_vote(v)]}
+
+
 def pairwise_missing(kept, wanted, pair):
     """The calls of a pair still to make: never stored, or failed."""
     stored_votes = kept.get((pair["id"], pair["trial"]), {})
@@ -12008,8 +12021,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
     stored = stored_comparison(comparisons, key)
+    raised = None if stored else raised_comparison(comparisons, key)
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
-    kept, todo, votes = pairwise_plan(stored, pairs, wanted)
+    kept, todo, votes = pairwise_plan(stored or raised, pairs, wanted)
     if todo:
         writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         config = {"api": args.api or b_run["config"]["api"],
@@ -12023,6 +12037,14 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                  f"verdicts stored in {shell_word(sidecar)}; they are kept as they are, and every pair is asked anew")
             stored = stored_comparison(comparisons, key)
             kept, todo, votes = pairwise_plan(stored, pairs, wanted)
+        elif raised and raised_comparison(comparisons, key) is None:   # the judge pulled again since: another judge
+            warn(f"note: the judge was pulled again since the verdicts stored in {shell_word(sidecar)} with a smaller "
+                 "token limit; they are kept as they are, and every pair is asked anew")
+            raised = None
+            kept, todo, votes = pairwise_plan(None, pairs, wanted)
+        if raised:
+            warn(f"the comparison stored with a token limit of {raised['limit']}: its {plural(len(raised['verdicts']), 'verdict')} "
+                 "that ended within it stand; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)

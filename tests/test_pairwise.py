@@ -1078,3 +1078,35 @@ def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_aga
     Path("latest.json.pairwise.json").symlink_to(cand + ".pairwise.json")
     code, out, err = cli("compare", base, "latest.json", "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == asked, err
+
+
+def test_a_larger_token_limit_asks_only_the_pairwise_calls_the_smaller_cut(project, cli, fake):
+    """Twenty-seventh attack on issue 28: `compare --pairwise ... --judge-max-tokens 2048` after verdicts cut at
+    1024 asked every call again (20 where 2 were cut). With nothing else changed a verdict whose answer ended
+    within the smaller limit stands; a winner read from a cut answer (a draft) is no verdict."""
+    base, cand = two_runs(IDS[:5], candidate_better=IDS[:5], baseline_better=())
+    scripted_judge(fake)
+    plain = fake.route
+    long_prose = "Pienso despacio. " * 300   # about 1,300 tokens at the fake's 4 characters a token
+    fake.route = lambda body: (verdict("B") + long_prose + plain(body) if body["messages"][0]["content"] ==
+                               evalpy.PAIRWISE_PROMPT and f"[{IDS[1]}]" in body["messages"][-1]["content"] else plain(body))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0, err
+    w = json.loads(out)["pairwise"]
+    assert w["calls"] == 10 and [p["id"] for p in w["no_verdict"]] == [IDS[1]], w["no_verdict"]
+    assert w["no_verdict"][0]["why"] == "the judge's answer was cut at its token limit (--judge-max-tokens)"
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "2048",
+                         "--json")
+    assert code == 0 and len(fake.chat_bodies) - asked == 2, err
+    assert all(f"[{IDS[1]}]" in b["messages"][-1]["content"] for b in fake.chat_bodies[asked:])
+    assert "its 8 verdicts that ended within it stand" in err, err
+    w = json.loads(out)["pairwise"]
+    assert w["no_verdict"] == [] and len(w["candidate_wins"]) == 5 and w["asked_now"] == 2, w
+    asked = len(fake.chat_bodies)   # stored under the larger limit now: asked nothing
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "2048")[0] == 0
+    assert len(fake.chat_bodies) == asked
+    # another setting besides the limit is another judge: every call asked
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "4096",
+               "--judge-temperature", "0.5")[0] == 0
+    assert len(fake.chat_bodies) - asked == 10
