@@ -4432,10 +4432,17 @@ def api_key_of(args):
     return key or None
 
 
-def make_client(config, args):
+def make_client(config, args, recorded=None):
+    """The client of config's server. recorded: the run whose recorded address config holds (a resume,
+    judge, compare --pairwise without --host): told the server is not there, the user is sent to --host,
+    never to $OLLAMA_HOST, which only a new run reads."""
     key = api_key_of(args) if config["api"] == "openai" else None
-    return CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
-                                  api_key=key, jobs=getattr(args, "jobs", 1))
+    client = CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
+                                    api_key=key, jobs=getattr(args, "jobs", 1))
+    if recorded is not None and getattr(args, "host", None) is None:
+        client.start_hint = (f"Start it, or give --host where it listens now: this is the address {shell_word(recorded)} "
+                             "recorded (a new run alone reads the address from the environment).")
+    return client
 
 
 def backoff(attempt, asked=None):
@@ -6581,7 +6588,7 @@ def run_held(args, held):
             asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
             rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
-    client = make_client(config, args)
+    client = make_client(config, args, run_path or completes)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     load = client.load(config["model"], case_options(config))
     form = None
@@ -11407,7 +11414,7 @@ def judge_run(args, run, target):
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
                            f"with it: {judge_command(args.run, config, checks='SPLIT')}"))
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-    client = make_client(config, args)
+    client = make_client(config, args, args.run)
     prepare_judge(client, config["api"], config["judge"], BINARY)
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
@@ -12028,7 +12035,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
-        client = make_client(config, args)
+        client = make_client(config, args, b_path)
         prepare_judge(client, config["api"], judge, PAIRWISE)   # the judge's digests, now known
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ

@@ -128,6 +128,29 @@ def test_unreachable_server_ends_the_run_before_any_file(project, cli):
     assert not (project / "runs").exists()
 
 
+def test_a_server_gone_from_the_address_a_run_recorded_sends_the_user_to_host(project, cli, fake, monkeypatch):
+    """Twenty-seventh attack on issue 28: resume, judge and compare --pairwise take the address the run
+    recorded, and $OLLAMA_HOST not at all; told that server was gone, they said to point $OLLAMA_HOST at it,
+    which, followed, changed nothing."""
+    assert cli("run", "--split", "golden/support/dev.jsonl", "--prompt", "prompts/support/v1.txt", "--host", fake.url,
+               "--limit", "3", "--out", "runs/dev-v3.json")[0] == 0
+    run = json.loads((project / "runs" / "dev-v3.json").read_text())
+    run["config"]["host"] = f"http://127.0.0.1:{closed_port()}"
+    run["results"][0].update(response=None, error="HTTP 500: busy")   # for run --resume to ask again
+    (project / "moved.json").write_text(json.dumps(run))
+    monkeypatch.setenv("OLLAMA_HOST", fake.url)
+    said = ("Start it, or give --host where it listens now: this is the address moved.json recorded (a new run alone "
+            "reads the address from the environment).\n")
+    code, out, err = cli("judge", "moved.json", "--judge-model", "qwen2.5:7b")
+    assert code == 2 and err.endswith(said) and "OLLAMA_HOST" not in err, err
+    code, out, err = cli("compare", "runs/dev-v3.json", "moved.json", "--pairwise", "Which is better?")
+    assert code == 2 and err.endswith(said), err
+    code, out, err = cli("run", "--resume", "moved.json")
+    assert code == 2 and err.endswith(said), err
+    code, out, err = cli("run", "--resume", "moved.json", "--host", f"127.0.0.1:{closed_port()}")   # given: the usual words
+    assert code == 2 and "ollama serve" in err, err
+
+
 def test_missing_model_names_the_pull_command(project, cli, fake):
     fake.models = ["llama3.2:3b"]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
