@@ -6393,15 +6393,16 @@ def names_of(path):
                            if os.path.basename(other) != os.path.basename(path))
 
 
-def kept_beside(path, suffix, kept=None):
+def kept_beside(path, suffix, kept=None, say=True):
     """path + suffix, where eval.py keeps what it stores of a run: or, while nothing stands there
     (none of the suffixes `kept`), what another name of the same file in its folder has (a hard link:
-    names_of), said on stderr; else by each name its own, one paid for what the other stored."""
+    names_of), said on stderr (with say); else by each name its own, one paid for what the other stored."""
     for name in names_of(path)[1:]:
         if not any(os.path.lexists(path + s) for s in kept or (suffix,)) and \
                 any(os.path.lexists(name + s) for s in kept or (suffix,)):
-            warn(f"note: {shell_word(path)} is another name of {shell_word(name)} (a hard link): what is kept beside "
-                 f"that name is used ({shell_word(name + suffix)})")
+            if say:
+                warn(f"note: {shell_word(path)} is another name of {shell_word(name)} (a hard link): what is kept beside "
+                     f"that name is used ({shell_word(name + suffix)})")
             return name + suffix
     return path + suffix
 
@@ -11235,7 +11236,7 @@ def annotations_file(run_path, own=None):
     new file and leaves it as it is): RUN.labels.json of eval.py before 0.2, and through a link, the
     one an earlier eval.py wrote beside the link. own: the run file's name, if known already."""
     own = own or own_name(run_path)
-    path = own + ANNOTATIONS_SUFFIX
+    path = kept_beside(own, ANNOTATIONS_SUFFIX, say=False)   # (review says so)
     older = [name + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
              for name in dict.fromkeys((own, run_path))][1:]
     # exists, not lexists: a dangling link in the new name must not hide the older file's annotations
@@ -13556,7 +13557,7 @@ class Review:
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = self.own + ANNOTATIONS_SUFFIX   # written; an older RUN.labels.json is only read
+        self.sidecar = kept_beside(self.own, ANNOTATIONS_SUFFIX)   # written; an older RUN.labels.json is only read
         writable_beside(self.sidecar, "no annotation could be saved there")
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()

@@ -600,6 +600,16 @@ def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itsel
     Path("latest.json").symlink_to(runs[0])
     review.save({"key": "dev-09#1", "text": "answered with a sentence"})
     assert len(load_json(runs[1] + ".annotations.json")["annotations"]) == 2 and not os.path.lexists(runs[0] + ".annotations.json")
+    # (twenty-seventh attack) by a second name of the file (a hard link), review saved beside that name, and
+    # report by the first showed nothing: the annotations beside the other name are its own
+    os.link(runs[1], "runs/second.json")
+    second = evalpy.Review("runs/second.json")
+    assert second.sidecar == runs[1] + ".annotations.json"
+    second.save({"key": "dev-11#1", "text": "answered with a sentence"})
+    assert not os.path.lexists("runs/second.json.annotations.json")
+    assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"] == [
+        ["answered with a sentence", 2], ["confused login with billing", 1]]
+    assert json.loads(cli("report", "runs/second.json", "--json")[1])["annotations"]["file"] == runs[1] + ".annotations.json"
 
 
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):
