@@ -5719,6 +5719,7 @@ def read_journal(path, turns=None, where=None, begun=None):
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
     done, placed, voting = {}, {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
+    answered_at = {}   # {(case id, trial): the line of its answer}: an answer kept is never asked again
     for number, raw in enumerate(lines[1:], 2):
         try:
             line = raw.decode("utf-8")
@@ -5738,6 +5739,10 @@ def read_journal(path, turns=None, where=None, begun=None):
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
         whole_counts_of(entry)
         key = (entry["id"], entry.get("trial", 1))
+        if key in answered_at and "vote" not in entry:   # a result, an answer or a turn after the answer: edited in
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {on_one_line(key[0], 60)}"
+                            f"{f' (trial {key[1]})' if config['repeat'] > 1 else ''} has its answer on line "
+                            f"{answered_at[key]} already, and an answer kept is never asked again: it was edited")
         if where is not None:
             where.setdefault(key, number)
         if "turn" in entry:
@@ -5756,6 +5761,8 @@ def read_journal(path, turns=None, where=None, begun=None):
                 judging["votes"][vote["check"], vote["model"], vote["vote"]] = vote
             continue
         done[key] = entry
+        if entry.get("error") is None:
+            answered_at[key] = number
         voting.pop(key, None)   # the whole result: its answer and votes journaled before it are in it
     if begun is not None:   # an answer whose votes a stop cut short; after an error line too (asked again)
         begun.update(voting)

@@ -858,6 +858,12 @@ def test_an_answer_holding_half_a_character_is_stored_exactly(project, cli, fake
      "transcript message 1: tool_calls must be a list"),
     ({"id": "dev-06", "response": "bug", "error": None, "transcript": [{"role": "assistant", "content": "bug", "tool_calls": 3.5}]},
      "transcript message 1: tool_calls must be a list"),
+    # (twenty-seventh attack) a second result for an answer kept: the later one was stored in silence, and an error
+    # after it had the answer asked again
+    ({"id": "dev-01", "response": "acceso", "error": None},
+     "dev-01 has its answer on line 2 already, and an answer kept is never asked again: it was edited"),
+    ({"id": "dev-01", "response": None, "error": "HTTP 500"},
+     "dev-01 has its answer on line 2 already, and an answer kept is never asked again: it was edited"),
 ])
 def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, entry, message):
     """Otherwise resume writes a run that report then refuses."""
