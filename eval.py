@@ -6800,7 +6800,7 @@ def judging_lines(path):
     problem = run_config_problem(dict(header["config"]))   # a copy: the check fills in defaults
     if problem:   # a digest of "junk" read as unknown would let another model's votes in
         raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
-    entries = []
+    entries, kept_at = [], {}   # kept_at: {a call with its vote: its line}; one is asked again only after it failed
     for number, line in enumerate(rest, 2):
         try:
             entry = exact_json(line.decode("utf-8"))
@@ -6809,8 +6809,14 @@ def judging_lines(path):
                 and "a vote of another judge or number")
         except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
+        call = None if problem else (json_text(entry["id"]), entry["trial"], entry["vote"]["check"],
+                                     entry["vote"]["model"], entry["vote"]["vote"])
+        if call in kept_at:
+            problem = f"a vote kept on line {kept_at[call]} already (a vote is asked again only after its call failed)"
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {problem}")
+        if not entry["vote"].get("error"):
+            kept_at[call] = number
         entries.append((number, whole_counts_of(entry)))
     return header, entries
 

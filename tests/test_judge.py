@@ -1704,7 +1704,9 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
                (dict(first, vote=dict(first["vote"], model="other:1b")), "a vote of another judge or number"),
                (dict(first, id="zz"), "a vote on no judge check of an answer of runs/answers-dev-v1.json"),
                (dict(first, vote=dict(first["vote"], check="nope")), "a vote on no judge check of an answer"),
-               (dict(first, id=["j01"]), "not a vote on an answer of this run"))
+               (dict(first, id=["j01"]), "not a vote on an answer of this run"),
+               # (twenty-seventh attack) a vote kept, then another for the same call: the later replaced it in silence
+               (dict(first, vote=dict(first["vote"], reason="otra")), "a vote kept on line 2 already (a vote is asked again only after its call failed)"))
     for bad, says in refused:
         Path("j.json.judging").write_text("".join(lines) + json.dumps(bad) + "\n")
         listed = next(e for e in json.loads(cli("runs", ".", "--json")[1]) if e["file"].endswith("j.json.judging"))
