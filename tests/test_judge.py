@@ -1555,9 +1555,13 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
             "judged_from": "runs/answers-dev-v1.json", "judges": ["qwen2.5:7b"],
             "votes": held.count(b"\n") - 1} in listed, listed
     # a vote asked again after its call failed is one vote; a failed one is none
-    first, second = (json.loads(line) for line in held.splitlines()[1:3])
-    failed = {**second, "vote": {**second["vote"], "pass": None, "error": "HTTP 500"}}
-    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held + (json.dumps(first) + "\n" + json.dumps(failed) + "\n").encode())
+    held_lines = held.splitlines(keepends=True)
+    first, second = (json.loads(line) for line in held_lines[1:3])
+    def failed(entry):
+        return json.dumps({**entry, "vote": {**entry["vote"], "pass": None, "error": "HTTP 500"}}) + "\n"
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes("".join(
+        [held_lines[0].decode(), failed(first), failed(second), *(line.decode() for line in held_lines[3:]),
+         held_lines[1].decode()]).encode())   # the first's call failed, then was asked again; the second's failed
     votes = len(held.splitlines()) - 1
     assert f"qwen2.5:7b: {votes - 1} votes;" in cli("runs", "runs")[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held.replace(b'"models": ["qwen2.5:7b"]', b'"models": [5]', 1))
@@ -1579,7 +1583,7 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
         assert err.endswith(f"{said.split(':1: ')[0]} has a damaged first line ({said.split(': ', 2)[2]}), so its "
                             "votes cannot be matched to answers and a judge; move it aside, or give another --out\n"), err
     # eleventh attack: a vote written again (its call asked again) is one vote; no judging is no judging
-    again = held + held.splitlines(keepends=True)[1]
+    again = held_lines[0] + failed(first).encode() + b"".join(held_lines[2:]) + held_lines[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(again)
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
     assert code == 2 and f"({votes} votes); the judge command" in err, err
@@ -1608,8 +1612,8 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
     interrupted_judging(cli, fake, judged_split)
     lines = Path("j.json.judging").read_text().splitlines(keepends=True)
     first = json.loads(lines[1])
-    first["vote"].update({"pass": None, "error": "HTTP 500: boom"})
-    Path("j.json.judging").write_text("".join(lines + [json.dumps(first) + "\n"]))
+    first["vote"].update({"pass": None, "error": "HTTP 500: boom"})   # its call failed (a kept vote is never asked again)
+    Path("j.json.judging").write_text("".join([lines[0], json.dumps(first) + "\n", *lines[2:]]))
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0 and f"{len(lines) - 2} of 10 votes kept, 1 failed call to ask again" in err, err
