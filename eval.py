@@ -11281,17 +11281,21 @@ def read_annotations(path):
         # passed another run's annotations as this one's
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError
-    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError):
-        raise EvalError(f"{shell_word(path)}: damaged, not an annotations file written by eval.py review; "
+    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as e:
+        why = f" ({e})" if type(e) is ValueError and e.args else ""   # annotation_entries names the one at fault
+        raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions}
 
 
 def annotation_entries(written, text_key):
-    """{answer key: {"text", "time"}} from one version's annotations as stored; ValueError if they are not."""
-    if not isinstance(written, dict) or not all(isinstance(entry, dict) and isinstance(entry.get(text_key), str)
-                                                and entry[text_key] for entry in written.values()):
+    """{answer key: {"text", "time"}} from one version's annotations as stored; ValueError (naming the
+    annotation at fault) if they are not."""
+    if not isinstance(written, dict):
         raise ValueError
+    for key, entry in written.items():
+        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
+            raise ValueError(f"the annotation of {on_one_line(key, 60)} has no {text_key}, or an empty one")
     return {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
 
 
@@ -11753,9 +11757,13 @@ def pairwise_problem(stored):
         calls = set()
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
-                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int or v.get("order") not in ORDERS
-                    or v.get("winner") not in (*WINNERS.values(), None)):
+                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int):
                 return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
+            if v.get("order") not in ORDERS or v.get("winner") not in (*WINNERS.values(), None):
+                field = "order" if v.get("order") not in ORDERS else "winner"
+                return (f"a verdict on {on_one_line(v['id'], 60)} whose {field} is "
+                        f"{on_one_line(json_text(v.get(field)), 40)}, not " + (" or ".join(map(json_text, ORDERS))
+                                                                               if field == "order" else "A, B, tie or null"))
             problem = (answer_problem(v) and f"a verdict on {on_one_line(v['id'], 40)}: {answer_problem(v)}") \
                 or verdict_problem(v, calls)
             if problem:

@@ -699,6 +699,10 @@ def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(pro
             (lambda vs: vs[3].update({"id\x1b[2J": 1}), "a verdict on c02 has a field a verdict never has: 'id\\x1b[2J'"),
             # fifteenth attack: a bad field was "a verdict without its case, model, vote, order and winner"
             (lambda vs: vs[1].update(prompt_tokens=-5), "a verdict on c01: prompt_tokens must be a whole number of 0 or more, or null"),
+            # (twenty-seventh attack) an order or winner out of its values named neither case nor field
+            (lambda vs: vs[1].update(winner="C"), 'a verdict on c01 whose winner is "C", not A, B, tie or null'),
+            (lambda vs: vs[2].update(order="sideways"),
+             'a verdict on c02 whose order is "sideways", not "baseline first" or "candidate first"'),
             # attack on the fix: the same call twice in two copies of one comparison
             ("copy", "a comparison of the same runs by the same judge stored twice")):
         damaged = json.loads(json.dumps(good))
