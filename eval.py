@@ -5008,7 +5008,7 @@ def judge_summary(config, cases):
             for name, j in t["judged"].items():
                 reasons = []
                 if j["pass"] is None:
-                    capped = all(cut_at_cap(v, judge) for v in t["votes"] if v["check"] == name and cut_vote(v))
+                    capped = all(cut_at_cap(v, judge) for v in t["votes"] or [] if v["check"] == name and cut_vote(v))
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
                                    "no verdict (the judge's answer was too large to read a verdict from)"
                                    if j.get("too_large") else
