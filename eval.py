@@ -538,6 +538,15 @@ def shell_word(text):
     return "$'" + "".join(map(escaped, text)) + "'"
 
 
+def program():
+    """How the commands eval.py prints call it: `python eval.py`, or by the path it was started by
+    from another folder (python3 ~/tools/eval.py ...), so that a command pasted where it was printed runs."""
+    started = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if os.path.basename(started) != "eval.py" or os.path.abspath(started) == os.path.abspath("eval.py"):
+        return "python eval.py"
+    return f"python {shell_word(started)}"
+
+
 def option_word(flag, value):
     """An option and its value as a command to paste: a value that begins with a dash is joined with =,
     or the command line takes it for an option (--split=-x/dev.jsonl)."""
@@ -3327,7 +3336,7 @@ def write_golden_set(folder):
     """init: the new set's files, each written whole, after making sure none of them exists (a
     half-made set beside a user's own labels.txt would be worse than none)."""
     if not folder.strip():
-        raise EvalError("init needs a folder name, like: python eval.py init mine")
+        raise EvalError(f"init needs a folder name, like: {program()} init mine")
     files = new_golden_set(folder)
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
@@ -5074,7 +5083,7 @@ def judge_command(path, config, checks=None, **instead):
         words.append("--judge-schema")
     if checks:
         words.append(option_word("--checks", checks))
-    command = ["python eval.py judge", *([] if path.startswith("-") else [shell_word(path)]), *words,
+    command = [f"{program()} judge", *([] if path.startswith("-") else [shell_word(path)]), *words,
                *(["--", shell_word(path)] if path.startswith("-") else [])]
     return " ".join(command)
 
@@ -6887,7 +6896,7 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"python eval.py run {option_word('--resume', run_path)}"
+    return f"{program()} run {option_word('--resume', run_path)}"
 
 
 def answers_again(run_path, config):
@@ -7066,7 +7075,7 @@ def load_run(path):
         raise unreadable(path, "run file", e) from None
     except json.JSONDecodeError as e:
         if path.endswith(".jsonl"):
-            raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `python eval.py run --split "
+            raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run --split "
                             f"{shell_word(path)}`, then report the run file it writes") from None
         where = f"line {e.lineno}, column {e.colno}"
         raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
@@ -14533,7 +14542,7 @@ def cmd_init(args):
     print(f"wrote {', '.join(map(shell_word, files))}\n"
           f"Write the labelling rules in {shell_word(os.path.join(args.folder, 'GUIDE.md'))} and the labels in "
           f"{shell_word(os.path.join(args.folder, LABELS_FILE))}, then your cases in {shell_word(split)}, then try it:\n"
-          f"    python eval.py run {option_word('--split', split)} {option_word('--prompt', prompt)}")
+          f"    {program()} run {option_word('--split', split)} {option_word('--prompt', prompt)}")
     return 0
 
 

@@ -17,7 +17,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import eval as evalpy  # noqa: E402  (eval.py, the tool under test)
+
 from fake_ollama import FakeOllama  # noqa: E402
+
+# how eval.py names itself in the commands it prints, started by its path from another folder (program())
+STARTED = f"python {evalpy.shell_word(str(ROOT / 'eval.py'))}"
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import FORGED, FORGED_SHOWN, ROOT, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases, stopped_write
+from conftest import FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases, stopped_write
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -312,7 +312,7 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=10)
     assert proc.returncode == 2
-    assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err and "Traceback" not in err
+    assert f"Resume with: {STARTED} run --resume runs/dev-v3.json" in err and "Traceback" not in err
     assert journal.exists()
     fake.latency = 0
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
@@ -897,7 +897,7 @@ def test_a_full_disk_while_journaling_says_which_file_and_how_to_resume(project,
     kept = len(evalpy.read_journal("runs/dev-v3.json.journal")[1])
     assert 0 < kept < 28
     assert (f"error: cannot write to runs/dev-v3.json.journal (File too large); the {kept} answers before this one "
-            "are safe in it.\nFree some space, then: python eval.py run --resume runs/dev-v3.json") in done.stderr
+            f"are safe in it.\nFree some space, then: {STARTED} run --resume runs/dev-v3.json") in done.stderr
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and f"resuming runs/dev-v3.json: {kept} answers kept, {28 - kept} to ask" in err
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]
@@ -950,7 +950,7 @@ def test_a_disk_full_as_a_resume_starts_names_the_lock_and_keeps_the_journal(pro
     done = run_with_file_size_limit(project, fake, 0, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr and fake.chat_bodies == []
     assert done.stderr.endswith("error: cannot write runs/dev-v3.json.lock (File too large); the answers in "
-                                "runs/dev-v3.json.journal are safe.\nFree some space, then: python eval.py run --resume "
+                                f"runs/dev-v3.json.journal are safe.\nFree some space, then: {STARTED} run --resume "
                                 "runs/dev-v3.json\n"), done.stderr
     assert os.listdir("runs") == ["dev-v3.json.journal"] and (project / "runs" / "dev-v3.json.journal").read_bytes() == before
 
@@ -1624,7 +1624,7 @@ def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_mo
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 2 and "Traceback" not in err, err
-    assert "Resume with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json" in err
+    assert f"Resume with: {STARTED} run --resume runs/dev-v3-qwen2.5-7b.json" in err
     assert ("the grid stopped at run 2 of 4 (qwen2.5:7b with prompts/v3.txt); made: runs/dev-v2-qwen2.5-7b.json; "
             "not made: llama3.2:3b with prompts/v2.txt, llama3.2:3b with prompts/v3.txt") in err, err
 
@@ -2209,13 +2209,17 @@ def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     """Seventh attack on issue 28 (minor): Ctrl-C while eval.py loads its modules printed Python's
     KeyboardInterrupt traceback, exit 1 (CI's "quality gate failed"). A module made slow to load
     (difflib, found first on PYTHONPATH) holds eval.py there while the signal comes."""
-    (tmp_path / "difflib.py").write_text("import time\ntime.sleep(30)\n")
+    # the slow import says it has begun (a file named by its pid), so that a loaded machine is waited for
+    (tmp_path / "difflib.py").write_text(f"import os, time\nopen(os.path.join({str(tmp_path)!r}, f'at-{{os.getpid()}}'), "
+                                         "'w').close()\ntime.sleep(30)\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     # SIGTERM too (ninth attack: exit 143 without a word), and SIGHUP (thirteenth: a closed terminal)
     procs = {stop: subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "runs"], stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True, env=env)
              for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    time.sleep(1.5)   # all three held in the slow import by then (start-up and compiling take 0.3 s unloaded)
+    waited = time.monotonic()
+    while len(list(tmp_path.glob("at-*"))) < 3 and time.monotonic() - waited < 60:   # all three held in it
+        time.sleep(0.05)
     for stop, proc in procs.items():
         proc.send_signal(stop)
         out, err = proc.communicate(timeout=20)
