@@ -982,7 +982,7 @@ BRACE_OR_QUOTE = re.compile(r'[{}"]')
 JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*("?)', re.DOTALL)
 OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a brace in prose does not
 # an object's first key, whole: "{" in prose is a quoted brace, "{"reason": a stray quote before an object
-KEY_OPENING = re.compile(r'\{\s*"(?:[^"\\\n]|\\.){0,200}"\s*:')
+KEY_OPENING = re.compile(r'\{\s*"(?:[^"\\\s]|\\.)(?:[^"\\\n]|\\.){0,199}"\s*:')   # a key begins with no space
 QUOTED_BRACE = re.compile(r'(?<=")\{(?=")')
 
 

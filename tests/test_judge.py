@@ -703,9 +703,11 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     # inside it had a draft the verdict quoted read instead
     ('{"reason": "ok", "pass": true}\nNote: it opens with "{" only.', (True, "ok")),
     ('Final: "{"reason": "unlike the draft {"reason": "a", "pass": true}", "pass": fal', (None, None)),
+    # (twenty-eighth attack) a quoted brace, then a quoted colon, read as a key: the verdict after it was lost
+    ('The JSON uses the characters "{" and ":" correctly.\n{"reason": "good", "pass": true}', (True, "good")),
 ], ids=["quoted-brace", "quoted-brace-inline", "two-quoted-braces", "nested-in-verdict", "unreadable-final",
         "refused-final", "refused-holds-nested", "cut-after-quote", "cut-draft-after-quote", "unquoted-open-first",
-        "quoted-brace-after-verdict", "draft-in-cut-quoted-verdict"])
+        "quoted-brace-after-verdict", "draft-in-cut-quoted-verdict", "quoted-brace-then-quoted-colon"])
 def test_a_judge_that_quotes_an_opening_brace_keeps_its_verdict(raw, expected):
     """Twenty-first attack on issue 28, defect 4: a brace quoted in the judge's prose ("{") was read as an
     object's opening, the quotes then paired off wrongly, and the verdict after it was swallowed by a
