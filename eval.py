@@ -45,6 +45,7 @@ The file reads top to bottom in the order the pipeline runs; each numbered secti
   14. Review           the local trace viewer, its page, and its annotations sidecar
   15. Command line     the parsers built from OPTIONS, one short cmd_* per command, main()
 """
+import os
 import signal
 import sys
 
@@ -57,8 +58,10 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")   #
                      if hasattr(signal, name) and getattr(signal, name) not in IGNORED_AT_START)
 
 if __name__ == "__main__":   # Ctrl-C, SIGTERM or SIGHUP while the modules below load (requests takes a moment): a word, exit 2
+    # at once, with nothing open to close: an exception raised there can be raised inside an import's lock
+    # callback, which Python ignores ("Exception ignored ... SystemExit"), and the run went on after "interrupted"
     for stop in {signal.SIGINT, *STOP_SIGNALS} - IGNORED_AT_START:
-        signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.exit(2)))
+        signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.stderr.flush(), os._exit(2)))
 
 import argparse
 import base64
@@ -73,7 +76,6 @@ import html
 import ipaddress
 import itertools
 import json
-import os
 import queue
 import random
 import re
@@ -12001,6 +12003,18 @@ def raised_comparison(comparisons, key):
             "verdicts": [v for v in was["verdicts"] if not v.get("error") and not cut_vote(v)]}
 
 
+def with_raised(stored, raised):
+    """The comparison to go on with: stored's verdicts (key's own judge), and for a call it lacks or
+    holds failed, the verdict of the same judge with a smaller limit (raised_comparison), if it has one:
+    a compare with the larger limit stopped before it stored them all loses none of them."""
+    if raised is None:
+        return stored
+    mine = (stored or {}).get("verdicts", [])
+    theirs = {pairwise_call(v) for v in raised["verdicts"]}
+    return {"verdicts": [*(v for v in mine if v.get("error") and pairwise_call(v) not in theirs), *raised["verdicts"],
+                         *(v for v in mine if not v.get("error"))]}
+
+
 def pairwise_missing(kept, wanted, pair):
     """The calls of a pair still to make: never stored, or failed."""
     stored_votes = kept.get((pair["id"], pair["trial"]), {})
@@ -12059,9 +12073,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
     stored = stored_comparison(comparisons, key)
-    raised = None if stored else raised_comparison(comparisons, key)
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
-    kept, todo, votes = pairwise_plan(stored or raised, pairs, wanted)
+    kept, todo, votes = pairwise_plan(stored, pairs, wanted)
     if todo:
         writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         config = {"api": args.api or b_run["config"]["api"],
@@ -12074,15 +12087,14 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             warn(f"note: the judge {on_one_line(model)} was pulled again (digest {short(old)}, now {short(new)}) since the "
                  f"verdicts stored in {shell_word(sidecar)}; they are kept as they are, and every pair is asked anew")
             stored = stored_comparison(comparisons, key)
-            kept, todo, votes = pairwise_plan(stored, pairs, wanted)
-        elif raised and raised_comparison(comparisons, key) is None:   # the judge pulled again since: another judge
-            warn(f"note: the judge was pulled again since the verdicts stored in {shell_word(sidecar)} with a smaller "
-                 "token limit; they are kept as they are, and every pair is asked anew")
-            raised = None
-            kept, todo, votes = pairwise_plan(None, pairs, wanted)
-        if raised:
-            warn(f"the comparison stored with a token limit of {raised['limit']}: its {plural(len(raised['verdicts']), 'verdict')} "
-                 "that ended within it stand; only the calls cut at it, failed, or never made are asked")
+        # the same judge with a smaller limit, found once the digests are known (never another model's verdicts)
+        raised = raised_comparison(comparisons, key)
+        kept, todo, votes = pairwise_plan(with_raised(stored, raised), pairs, wanted)
+        used = raised and sum(kept.get((v["id"], v["trial"]), {}).get((v["model"], v["vote"], v["order"])) is v
+                              for v in raised["verdicts"])
+        if used:
+            warn(f"the comparison stored with a token limit of {raised['limit']}: its {plural(used, 'verdict')} that ended "
+                 "within it stand; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)

@@ -1114,3 +1114,47 @@ def test_a_larger_token_limit_asks_only_the_pairwise_calls_the_smaller_cut(proje
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "4096",
                "--judge-temperature", "0.5")[0] == 0
     assert len(fake.chat_bodies) - asked == 10
+
+
+def test_a_larger_limit_goes_on_from_both_comparisons_and_never_from_another_models(project, cli, fake):
+    """Twenty-eighth attack on issue 28: a compare with the larger limit that stored only some calls (stopped,
+    or its calls failed) had its own comparison found, and the smaller limit's verdicts were no longer reused:
+    every call asked again. And the smaller limit's comparison was chosen before the judge's digest was known,
+    so one made by a model pulled since stood in for the judge's verdicts."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    plain = fake.route
+    long_prose = "Pienso despacio. " * 300
+    fake.route = lambda body: (long_prose + plain(body) if body["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT
+                               and f"[{IDS[1]}]" in body["messages"][-1]["content"] else plain(body))
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "1024")[0] == 0
+    fake.faults = ["500"] * 2   # the larger limit's two calls fail: its comparison holds them failed
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "2048",
+                         "--retries", "0")
+    assert len(fake.chat_bodies) - asked == 2 and "2 pairwise judge calls failed" in err, err
+    # as a compare killed while it asked leaves it: its comparison holds only the calls it made (from its journal)
+    sidecar = load_json(cand + ".pairwise.json")
+    made = next(c for c in sidecar["comparisons"] if c["judge"]["num_predict"] == 2048)
+    made["verdicts"] = [v for v in made["verdicts"] if v["error"]]
+    Path(cand + ".pairwise.json").write_text(json.dumps(sidecar))
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "2048",
+                         "--json")
+    assert code == 0 and len(fake.chat_bodies) - asked == 2 and "its 6 verdicts that ended within it stand" in err, err
+    assert json.loads(out)["pairwise"]["no_verdict"] == []
+    # pulled again: 2048's verdicts are another model's, never reused for it; then back to the first model: its own are
+    fake.digests["qwen2.5:7b"], first_model = "c" * 64, fake.route
+    fake.route = lambda body: "Otro modelo. " + first_model(body) if first_model(body) else None
+    asked = len(fake.chat_bodies)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "4096")[0] == 0
+    assert len(fake.chat_bodies) - asked == 8
+    del fake.digests["qwen2.5:7b"]
+    fake.route = first_model
+    asked = len(fake.chat_bodies)   # (4096's, the latest of a smaller limit, are another model's: passed over)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "8192")
+    assert code == 0 and len(fake.chat_bodies) == asked and "its 8 verdicts that ended within it stand" in err, err
+    stored = load_json(cand + ".pairwise.json")["comparisons"]
+    by_limit = {c["judge"]["num_predict"]: c for c in stored}
+    own = {evalpy.pairwise_call(v): v["raw"] for v in by_limit[2048]["verdicts"]}
+    assert {evalpy.pairwise_call(v): v["raw"] for v in by_limit[8192]["verdicts"]} == own   # 2048's, not 4096's
