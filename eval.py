@@ -5019,7 +5019,7 @@ def judge_summary(config, cases):
             for name, j in t["judged"].items():
                 reasons = []
                 if j["pass"] is None:
-                    capped = all(cut_at_cap(v, judge) for v in t["votes"] or [] if v["check"] == name and cut_vote(v))
+                    capped = any(cut_at_cap(v, judge) for v in t["votes"] or [] if v["check"] == name)
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
                                    "no verdict (the judge's answer was too large to read a verdict from)"
                                    if j.get("too_large") else
@@ -5645,7 +5645,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
         os.makedirs(folder, exist_ok=True)
     except OSError as e:   # a read-only mount, /proc: named, with what would have gone there
         raise EvalError(f"cannot make the folder {shell_word(e.filename or folder)} for {shell_word(run_path)} "
-                        f"({e.strerror}); nothing was asked yet: give --out in a folder that can be written") from None
+                        f"({e.strerror}); no case was asked yet: give --out in a folder that can be written") from None
     while True:
         run_path = run_path if exact else free_run_path(run_path)
         try:
@@ -5655,8 +5655,8 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
                 raise EvalError(f"--out {shell_word(run_path)}: another run took this name meanwhile") from None
             continue   # another run took the name between our look and our open
         except OSError as e:   # a folder that cannot be written (Permission denied, Read-only file system)
-            raise EvalError(f"cannot write {shell_word(run_path + suffix)} ({e.strerror}); nothing was asked yet: "
-                            f"{remedy(e)}, or give --out in a folder that can be written, and {what} again") from None
+            raise EvalError(f"cannot write {shell_word(run_path + suffix)} ({e.strerror}); no case was asked yet: "
+                            f"{remedy(e).lower()}, or give --out in a folder that can be written, and {what} again") from None
         journal, lock = os.fdopen(fd, "ab"), None
         try:
             lock = lock_for(run_path)
@@ -6414,15 +6414,15 @@ def names_of(path):
 def kept_beside(path, suffix, kept=None, say=True):
     """path + suffix, where eval.py keeps what it stores of a run: or, while nothing stands there
     (none of the suffixes `kept`), what another name of the same file in its folder has (a hard link:
-    names_of), said on stderr (with say); else by each name its own, one paid for what the other stored."""
-    for name in names_of(path)[1:]:
-        if not any(os.path.lexists(path + s) for s in kept or (suffix,)) and \
-                any(os.path.lexists(name + s) for s in kept or (suffix,)):
-            if say:
-                warn(f"note: {shell_word(path)} is another name of {shell_word(name)} (a hard link): what is kept beside "
-                     f"that name is used ({shell_word(name + suffix)})")
-            return name + suffix
-    return path + suffix
+    names_of), said on stderr (with say); with nothing beside any name, the first name's in sorted order,
+    so that two commands begun by two names at once keep one file, not one each."""
+    names = names_of(path)
+    held = [name for name in names if any(os.path.lexists(name + s) for s in kept or (suffix,))]
+    chosen = path if path in held or len(names) == 1 else held[0] if held else min(names)
+    if chosen != path and say:
+        warn(f"note: {shell_word(path)} is another name of {shell_word(chosen)} (a hard link): what is kept beside "
+             f"that name is used ({shell_word(chosen + suffix)})")
+    return chosen + suffix
 
 
 # names_of's map of each folder by file, while `runs` lists one (remembering_names): built once, or a
@@ -6906,7 +6906,8 @@ def answers_again(run_path, config):
     another split's checks (never completed: refuse_judged_with_checks), the run it was judged from."""
     if "checks_from" in config:
         return (f"complete the run it was judged from ({resume_command(str(config.get('judged_from')))}), then judge "
-                f"the completion with --checks {shell_word(str(config['checks_from']))}")
+                f"the completion with --checks {shell_word(str(config['checks_from']))} (which asks those checks' judge "
+                "of every answer again)")
     return resume_command(run_path)
 
 

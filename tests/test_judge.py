@@ -1797,7 +1797,8 @@ def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own
     assert len(fake.chat_bodies) == asked and not os.path.exists("runs/answers-dev-v1-judged-completed.json.journal")
     # (twenty-seventh attack) report's gate, compare's and runs named run --resume of it, which refuses
     remedy = ("complete the run it was judged from (python eval.py run --resume runs/answers-dev-v1.json), then judge "
-              "the completion with --checks golden/answers2/dev.jsonl")
+              "the completion with --checks golden/answers2/dev.jsonl (which asks those checks' judge of every answer "
+              "again)")   # (twenty-eighth attack: it said nothing of the votes asked again)
     code, out, err = cli("report", "runs/answers-dev-v1-judged.json", "--min-accuracy", "0.5")
     assert code == 2 and f"finish the run ({remedy}) or run again" in err, err
     code, out, err = cli("compare", "runs/answers-dev-v1.json", "runs/answers-dev-v1-judged.json", "--fail-on-regression")

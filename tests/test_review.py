@@ -616,6 +616,14 @@ def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itsel
     assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"] == [
         ["answered with a sentence", 2], ["confused login with billing", 1]]
     assert json.loads(cli("report", "runs/second.json", "--json")[1])["annotations"]["file"] == runs[1] + ".annotations.json"
+    # (twenty-eighth attack) two reviews begun by two names before either saved kept a file each: one name is chosen
+    os.unlink(runs[1] + ".annotations.json")
+    names = sorted([runs[1], "runs/second.json"])
+    by_one, by_other = evalpy.Review(names[1]), evalpy.Review(names[0])
+    assert by_one.sidecar == by_other.sidecar == names[0] + ".annotations.json"
+    by_one.save({"key": "dev-05#1", "text": "one"})
+    by_other.save({"key": "dev-09#1", "text": "other"})
+    assert set(load_json(names[0] + ".annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
 
 
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):

@@ -935,10 +935,10 @@ def test_an_out_where_nothing_can_be_written_is_named_with_what_to_do(project, c
     said only "error: /proc/newdir: No such file or directory" (or "...: Permission denied")."""
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "/proc/newdir/x.json")
     assert code == 2 and err.endswith("error: cannot make the folder /proc/newdir for /proc/newdir/x.json (No such file "
-                                      "or directory); nothing was asked yet: give --out in a folder that can be written\n"), err
+                                      "or directory); no case was asked yet: give --out in a folder that can be written\n"), err
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "/sys/x.json")
     assert code == 2 and "error: cannot write /sys/x.json.journal (" in err, err
-    assert err.endswith("); nothing was asked yet: Fix that, or give --out in a folder that can be written, and run again\n")
+    assert err.endswith("); no case was asked yet: fix that, or give --out in a folder that can be written, and run again\n")
     assert fake.chat_bodies == []
 
 
