@@ -12159,9 +12159,11 @@ def judge_target(run_path, out):
                                 f"eval.py began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(run_path, out)
     judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
-    writable_beside(target[0], "the judged run could not be written there; give --out in a folder that can be written"
-                    + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it holds"
-                       if os.path.isfile(judging) else ""))
+    # the judging too: another user's in a sticky folder is appended to, then never removed once the run is written
+    for path in (target[0], judging):
+        writable_beside(path, "the judged run could not be written there; give --out in a folder that can be written"
+                        + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it "
+                           "holds" if os.path.isfile(judging) else ""))
     return run_path, run, target
 
 

@@ -1887,6 +1887,22 @@ def test_a_stopped_judging_in_a_folder_that_cannot_be_written_is_named_with_the_
     assert code == 2 and err.endswith("error: cannot write j.json: its folder . cannot be written; the judged run could "
                                       "not be written there; give --out in a folder that can be written, with "
                                       "j.json.judging copied beside it (OUT.judging) to go on with the votes it holds\n"), err
+    # (twenty-eighth attack) another user's judging in a sticky folder (as /tmp) was gone on with, the run written, then
+    # the judging could not be removed: exit 2, and every later judge said "remove it". (chown, and seen as user 1000)
+    monkeypatch.setattr(os, "access", real_access)
+    os.makedirs("shared")
+    os.rename("j.json.judging", "shared/j.json.judging")
+    os.chmod("shared", 0o1777)
+    os.chown("shared/j.json.judging", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "shared/j.json")
+    assert code == 2 and err.endswith("error: cannot write shared/j.json.judging: it is another user's file (uid 4321) in a "
+                                      "folder where each user replaces only their own (shared, sticky); the judged run "
+                                      "could not be written there; give --out in a folder that can be written, with "
+                                      "shared/j.json.judging copied beside it (OUT.judging) to go on with the votes it "
+                                      "holds\n"), err
+    assert len(fake.chat_bodies) == asked
 
 
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
