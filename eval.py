@@ -5041,6 +5041,7 @@ def judge_summary(config, cases):
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
             "cut_calls": sum(1 for v in votes if cut_at_cap(v, judge)),
+            "stopped_calls": sum(1 for v in votes if cut_vote(v) and not cut_at_cap(v, judge)),
             **tokens_counted(votes), "doubtful": doubtful}
 
 
@@ -5107,11 +5108,19 @@ def drawn_again(judge):
     return judge.get("temperature") == 0 or type(judge.get("seed")) is int and judge["seed"] >= 0
 
 
-def judge_again(path, config, checks=None, cut=0):
+def judge_again(path, config, checks=None, cut=0, stopped=0):
     """(the command that asks a run's judge again, why it is that one or ""): the same judge (its votes
     with a verdict stand; judge_run), or with `cut` votes cut at the judge's own cap (cut_at_cap: a
     recorded cap) the same judge with twice the cap, which asks only those, the failed calls and the
-    votes without a verdict (raised_cap), or unseeded every vote."""
+    votes without a verdict (raised_cap), or unseeded every vote. With votes only `stopped` by the
+    server short of the cap (its window full), another judge: asked again alike they stop alike, and the
+    same judge over a run whose other votes all stand asks every vote afresh."""
+    if not cut and stopped:
+        were = "was" if stopped == 1 else "were"
+        return judge_command(path, config, checks, models=["MODEL"]), (
+            f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit, its window "
+            f"full: asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so a judge MODEL with a "
+            "larger window is named")
     if not cut:
         return judge_command(path, config, checks), ""
     judge = config["judge"]
@@ -9195,7 +9204,8 @@ def rows_checks(s):
         j = s["judge"]
         out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "doubtful": j["doubtful"],
                         **{k: figure("count", j[k], ["judge", k]) for k in
-                           ("calls", "failed_calls", "cut_calls", "prompt_tokens", "completion_tokens", "uncounted_calls")}}
+                           ("calls", "failed_calls", "cut_calls", "stopped_calls", "prompt_tokens", "completion_tokens",
+                            "uncounted_calls")}}
     return out
 
 
@@ -9447,9 +9457,11 @@ def check_section(sec):
 
 def judge_cost(j, calls="judge calls"):
     """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
-    cut = j.get("cut_calls")   # (compare --pairwise counts its calls in words of its own: no such figure)
+    # (compare --pairwise counts its calls in words of its own: no such figures)
+    cut, stopped = j.get("cut_calls"), j.get("stopped_calls")
     return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed"
-            + (f", {figure_text(cut)} cut at the token limit" if cut and cut["value"] else "") + "), "
+            + (f", {figure_text(cut)} cut at the token limit" if cut and cut["value"] else "")
+            + (f", {figure_text(stopped)} stopped by the server short of it" if stopped and stopped["value"] else "") + "), "
             + tokens_text(*(j[k]["value"] for k in ("prompt_tokens", "completion_tokens", "uncounted_calls"))))
 
 
@@ -9690,7 +9702,7 @@ def format_report(config, s, run_path="RUN"):
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
         again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
-                                 (s.get("judge") or {}).get("cut_calls"))
+                                 *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls")))
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge check has no verdict "
                    f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
                    "see the doubtful verdicts below)")
@@ -10193,7 +10205,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     if min_accuracy is None and not must_pass:
         return 0, []
     # the same judge keeps a vote cut at its token limit (asked alike, cut alike): with any, a larger limit
-    command, why = judge_again(run_path, config, checks_path, (s.get("judge") or {}).get("cut_calls"))
+    command, why = judge_again(run_path, config, checks_path, *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls")))
     again = f"judge again ({command})" + (f": {why}" if why else "")
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once

@@ -229,7 +229,11 @@ def test_a_verdict_in_a_cut_judge_answer_is_none_and_only_a_cap_the_judge_used_u
     code, out, err = cli("report", "window.json", "--min-accuracy", "0.95")
     assert "j03 · answers: no verdict (the server stopped the judge's answer short of its token limit: its window " \
            "was full)" in out and "--judge-max-tokens 2048" not in out + err, out + err
-    assert "judge calls (0 failed)" in out, out
+    assert "judge calls (0 failed, 1 stopped by the server short of it)" in out, out
+    # (twenty-eighth attack) the judge named for it was the same judge, which asked every vote afresh and stopped again
+    assert ("judge again (python eval.py judge window.json --judge-model MODEL): 1 judge answer was stopped by the server "
+            "short of the token limit, its window full: asked again alike it stops alike, so a judge MODEL with a larger "
+            "window is named") in err, err
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
