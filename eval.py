@@ -60,8 +60,14 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")   #
 if __name__ == "__main__":   # Ctrl-C, SIGTERM or SIGHUP while the modules below load (requests takes a moment): a word, exit 2
     # at once, with nothing open to close: an exception raised there can be raised inside an import's lock
     # callback, which Python ignores ("Exception ignored ... SystemExit"), and the run went on after "interrupted"
+    def stopped_at_start(signum, frame):
+        try:   # a closed terminal or a reader gone: the word is lost, the stop is not
+            sys.stderr.write("interrupted\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(2)
     for stop in {signal.SIGINT, *STOP_SIGNALS} - IGNORED_AT_START:
-        signal.signal(stop, lambda signum, frame: (sys.stderr.write("interrupted\n"), sys.stderr.flush(), os._exit(2)))
+        signal.signal(stop, stopped_at_start)
 
 import argparse
 import base64
@@ -542,9 +548,10 @@ def shell_word(text):
 
 def program():
     """How the commands eval.py prints call it: `python eval.py`, or by the path it was started by
-    from another folder (python3 ~/tools/eval.py ...), so that a command pasted where it was printed runs."""
-    started = sys.argv[0] if sys.argv and sys.argv[0] else ""
-    if os.path.basename(started) != "eval.py" or os.path.abspath(started) == os.path.abspath("eval.py"):
+    from another folder (python3 ~/tools/eval.py ..., a link ~/bin/ev), so that a command pasted where
+    it was printed runs. (Imported, as the tests do, it is `python eval.py`.)"""
+    started = sys.argv[0] if __name__ == "__main__" and sys.argv and sys.argv[0] else "eval.py"
+    if os.path.abspath(started) == os.path.abspath("eval.py"):
         return "python eval.py"
     return f"python {shell_word(started)}"
 
@@ -12005,15 +12012,20 @@ def stored_comparison(comparisons, key):
 
 
 def raised_comparison(comparisons, key):
-    """The stored comparison of key's runs by key's judge with a smaller token limit (raised_cap), as
-    the verdicts of key's judge: those of answers that ended within the smaller limit (they end the same
-    way within the larger); the cut ones, and the failed calls, are left to ask. None if there is none."""
-    was = next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
-                and c["candidate_sha"] == key["candidate_sha"] and raised_cap(c["judge"], key["judge"])), None)
-    if was is None:
+    """The stored comparisons of key's runs by key's judge with a smaller token limit (raised_cap), as
+    the verdicts of key's judge: those of answers that ended within their limit (they end the same way
+    within the larger), each call's from the comparison stored last that has one (a stopped compare holds
+    only some); the cut ones, and the failed calls, are left to ask. None if there is none."""
+    smaller = [c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
+               and c["candidate_sha"] == key["candidate_sha"] and raised_cap(c["judge"], key["judge"])]
+    if not smaller:
         return None
-    return {"limit": was["judge"]["num_predict"],
-            "verdicts": [v for v in was["verdicts"] if not v.get("error") and not cut_vote(v)]}
+    verdicts = {}
+    for c in smaller:
+        for v in c["verdicts"]:
+            if not v.get("error") and not cut_vote(v):
+                verdicts.setdefault(pairwise_call(v), v)
+    return {"limits": sorted({c["judge"]["num_predict"] for c in smaller}), "verdicts": list(verdicts.values())}
 
 
 def with_raised(stored, raised):
@@ -12106,8 +12118,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         used = raised and sum(kept.get((v["id"], v["trial"]), {}).get((v["model"], v["vote"], v["order"])) is v
                               for v in raised["verdicts"])
         if used:
-            warn(f"the comparison stored with a token limit of {raised['limit']}: its {plural(used, 'verdict')} that ended "
-                 "within it stand; only the calls cut at it, failed, or never made are asked")
+            limits = ", ".join(map(str, raised["limits"]))
+            warn(f"the comparison{'s' if len(raised['limits']) > 1 else ''} stored with a token limit of {limits}: "
+                 f"{plural(used, 'verdict')} that ended within it stand; only the calls cut at it, failed, or never made "
+                 "are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)
@@ -13622,7 +13636,9 @@ class Review:
     def annotations(self):
         """(this version's annotations, those of other versions of the run file by hash): the sidecar
         as it is now, read against the run as it was loaded."""
-        return annotations_by_version(read_annotations(annotations_file(self.path, self.own)), self.run_sha)
+        # the file it writes, once there (a name linked since must not send its reads elsewhere), else the older ones
+        read_from = self.sidecar if os.path.lexists(self.sidecar) else annotations_file(self.path, self.own)
+        return annotations_by_version(read_annotations(read_from), self.run_sha)
 
     def versions_note(self, other_versions=None):
         """The line naming annotations written on other versions of the run (as the sidecar holds them

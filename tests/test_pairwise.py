@@ -1104,7 +1104,7 @@ def test_a_larger_token_limit_asks_only_the_pairwise_calls_the_smaller_cut(proje
                          "--json")
     assert code == 0 and len(fake.chat_bodies) - asked == 2, err
     assert all(f"[{IDS[1]}]" in b["messages"][-1]["content"] for b in fake.chat_bodies[asked:])
-    assert "its 8 verdicts that ended within it stand" in err, err
+    assert "8 verdicts that ended within it stand" in err, err
     w = json.loads(out)["pairwise"]
     assert w["no_verdict"] == [] and len(w["candidate_wins"]) == 5 and w["asked_now"] == 2, w
     asked = len(fake.chat_bodies)   # stored under the larger limit now: asked nothing
@@ -1141,7 +1141,7 @@ def test_a_larger_limit_goes_on_from_both_comparisons_and_never_from_another_mod
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "2048",
                          "--json")
-    assert code == 0 and len(fake.chat_bodies) - asked == 2 and "its 6 verdicts that ended within it stand" in err, err
+    assert code == 0 and len(fake.chat_bodies) - asked == 2 and "6 verdicts that ended within it stand" in err, err
     assert json.loads(out)["pairwise"]["no_verdict"] == []
     # pulled again: 2048's verdicts are another model's, never reused for it; then back to the first model: its own are
     fake.digests["qwen2.5:7b"], first_model = "c" * 64, fake.route
@@ -1153,8 +1153,29 @@ def test_a_larger_limit_goes_on_from_both_comparisons_and_never_from_another_mod
     fake.route = first_model
     asked = len(fake.chat_bodies)   # (4096's, the latest of a smaller limit, are another model's: passed over)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "8192")
-    assert code == 0 and len(fake.chat_bodies) == asked and "its 8 verdicts that ended within it stand" in err, err
+    assert code == 0 and len(fake.chat_bodies) == asked and "8 verdicts that ended within it stand" in err, err
     stored = load_json(cand + ".pairwise.json")["comparisons"]
     by_limit = {c["judge"]["num_predict"]: c for c in stored}
     own = {evalpy.pairwise_call(v): v["raw"] for v in by_limit[2048]["verdicts"]}
     assert {evalpy.pairwise_call(v): v["raw"] for v in by_limit[8192]["verdicts"]} == own   # 2048's, not 4096's
+
+
+def test_a_larger_limit_goes_on_from_every_smaller_limits_comparison(project, cli, fake):
+    """Twenty-ninth attack on issue 28: only the comparison stored last with a smaller limit was read: after
+    1024 (one pair cut) then 256 (two cut), 2048 asked again the pair that had ended within 1024."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    plain = fake.route
+    lengths = {IDS[1]: 300, IDS[2]: 60}   # about 1,300 and 260 tokens of prose before the verdict
+    fake.route = lambda body: next(("Pienso despacio. " * n + plain(body) for cid, n in lengths.items()
+                                    if body["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT
+                                    and f"[{cid}]" in body["messages"][-1]["content"]), None) or plain(body)
+    for limit in ("1024", "256"):
+        assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", limit)[0] == 0
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", "2048",
+                         "--json")
+    assert code == 0 and [b["messages"][-1]["content"].count(f"[{IDS[1]}]") > 0 for b in fake.chat_bodies[asked:]] == \
+        [True, True], err
+    assert "the comparisons stored with a token limit of 256, 1024: 6 verdicts that ended within it stand" in err, err
+    assert json.loads(out)["pairwise"]["no_verdict"] == []
