@@ -13628,16 +13628,23 @@ class Review:
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        self.sidecar = kept_beside(self.own, ANNOTATIONS_SUFFIX)   # written; an older RUN.labels.json is only read
+        kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
         writable_beside(self.sidecar, "no annotation could be saved there")
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
-    def annotations(self):
+    @property
+    def sidecar(self):
+        """The file saves go to (an older RUN.labels.json is only read), looked up at each use: a second
+        name of the run linked while review is open, whose own review saved first, has the file (kept_beside)."""
+        return kept_beside(self.own, ANNOTATIONS_SUFFIX, say=False)
+
+    def annotations(self, sidecar=None):
         """(this version's annotations, those of other versions of the run file by hash): the sidecar
-        as it is now, read against the run as it was loaded."""
-        # the file it writes, once there (a name linked since must not send its reads elsewhere), else the older ones
-        read_from = self.sidecar if os.path.lexists(self.sidecar) else annotations_file(self.path, self.own)
+        (the one given, under its lock) as it is now, read against the run as it was loaded."""
+        # the file written, once there, else the older ones
+        read_from = sidecar or self.sidecar
+        read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
         return annotations_by_version(read_annotations(read_from), self.run_sha)
 
     def versions_note(self, other_versions=None):
@@ -13678,15 +13685,16 @@ class Review:
 
     def write(self, key, text):
         """save(), once the request is read: the sidecar read, changed and written under its lock."""
-        with self.lock, sidecar_lock(self.sidecar):
+        sidecar = self.sidecar
+        with self.lock, sidecar_lock(sidecar):
             # this version's annotations only: those of another version of the run file (one made
             # again under its name) are kept under their hash, never adopted as these, never dropped
-            annotations, other_versions = self.annotations()
+            annotations, other_versions = self.annotations(sidecar)
             if text:
                 annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            write_sidecar(self.sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
+            write_sidecar(sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
                                                    "run_sha": self.run_sha, "annotations": annotations,
                                                    **({"other_versions": other_versions} if other_versions else {})},
                                                   indent=1) + "\n")

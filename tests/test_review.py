@@ -624,6 +624,16 @@ def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itsel
     by_one.save({"key": "dev-05#1", "text": "one"})
     by_other.save({"key": "dev-09#1", "text": "other"})
     assert set(load_json(names[0] + ".annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
+    # (twenty-ninth attack) a name that sorts first linked while a review is open, and saved to by its own review
+    # first: the open review read that file and wrote its own, and an annotation was lost
+    os.unlink(names[0] + ".annotations.json")
+    early = evalpy.Review("runs/second.json")
+    os.link(runs[1], "runs/0.json")
+    evalpy.Review("runs/0.json").save({"key": "dev-05#1", "text": "first"})
+    early.save({"key": "dev-09#1", "text": "second"})
+    early.save({"key": "dev-11#1", "text": "third"})
+    assert set(load_json("runs/0.json.annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1", "dev-11#1"}
+    assert not [p for p in os.listdir("runs") if p.endswith(".annotations.json") and not p.startswith("0.json")]
 
 
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):
