@@ -4895,6 +4895,12 @@ def cut_at_cap(vote, judge):
     return cut_vote(vote) and type(cap) is int and (type(used) is not int or used >= cap)
 
 
+def cut_counts(judge, votes):
+    """(how many of the votes were cut at the judge's cap, how many the server stopped short of it)."""
+    cut = sum(1 for v in votes if cut_at_cap(v, judge))
+    return cut, sum(1 for v in votes if cut_vote(v)) - cut
+
+
 def judge_answer(client, judge, case, answer, kept=None, on_vote=None) -> list[Vote]:
     """Every vote of every judge model on every judge check of a case. kept: votes a judging already
     holds, {(check, model, vote): vote}, reused unless their call failed; on_vote(vote) is told of
@@ -5047,8 +5053,7 @@ def judge_summary(config, cases):
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
-            "cut_calls": sum(1 for v in votes if cut_at_cap(v, judge)),
-            "stopped_calls": sum(1 for v in votes if cut_vote(v) and not cut_at_cap(v, judge)),
+            **dict(zip(("cut_calls", "stopped_calls"), cut_counts(judge, votes))),
             **tokens_counted(votes), "doubtful": doubtful}
 
 
@@ -11166,10 +11171,13 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    "(infrastructure, not the model); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
-        again = "; ".join(judge_command(path, config) for path, config, cases in runs
-                          if any(x["correct"] is None for x in cases)) or "eval.py judge RUN"
+        # each run's judge as report names it: a larger cap for votes it cut, another model for those its server stopped
+        again = ["".join((command, f" ({why})" if why else "")) for command, why in
+                 (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
+                                                                                      for v in t["votes"] or []]))
+                  for path, config, cases in runs if any(x["correct"] is None for x in cases))]
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
-                   f"judge them again ({again})"]
+                   f"judge them again: {'; '.join(again) or f'{program()} judge RUN'}"]
     outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")

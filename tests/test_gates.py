@@ -138,7 +138,13 @@ def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(projec
     none = write_run("runs/c.json", make_run([dict(c, judges=vote(None)) for c in cases], labels=None, prompt="prompts/v1.txt"))
     code, out, err = cli("compare", base, none, "--fail-on-regression")
     assert code == 2 and "no case has a verdict in both runs" in err
-    assert "judge them again (python eval.py judge runs/c.json)" in err, err   # the run without verdicts, pasteable
+    assert "judge them again: python eval.py judge runs/c.json" in err, err   # the run without verdicts, pasteable
+    # (twenty-ninth attack) votes its server stopped (no cap of the run's own): the same judge, named, stopped again
+    stopped = write_run("runs/d.json", make_run([dict(c, judges=[dict(vote(None)[0], done_reason="length")]) for c in cases],
+                                                labels=None, prompt="prompts/v1.txt"))
+    code, out, err = cli("compare", base, stopped, "--fail-on-regression")
+    assert code == 2 and ("judge them again: python eval.py judge runs/d.json --judge-model MODEL (4 judge answers were "
+                          "stopped by the server short of the token limit") in err, err
 
 
 def judged_cases(verdicts, tags=()):
