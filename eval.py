@@ -5140,7 +5140,9 @@ def judge_again(path, config, checks=None, cut=0, stopped=0):
     return command, (f"{plural(cut, 'judge answer')} {'was' if cut == 1 else 'were'} cut at the token limit; with a "
                      "larger --judge-max-tokens " + ("only they, and any call that failed or gave no verdict, are asked "
                                                      "again" if drawn_again(judge) else
-                                                     "every vote is asked again (unseeded, each vote is a fresh sample)"))
+                                                     "every vote is asked again (unseeded, each vote is a fresh sample)")
+                     + (f" ({stopped} more {'was' if stopped == 1 else 'were'} stopped by the server short of it, its "
+                        f"window full: a larger limit stops {'it' if stopped == 1 else 'them'} alike)" if stopped else ""))
 
 
 def judge_call_warnings(results, config, path):

@@ -2341,3 +2341,16 @@ def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, ju
     Path("gone.json").symlink_to("runs/nowhere.json")
     code, out, err = cli("judge", "gone.json", "--host", fake.url)
     assert code == 2 and err == "error: gone.json: a link to runs/nowhere.json, which does not exist; fix the link or remove it\n"
+
+
+def test_the_judge_named_again_says_what_a_larger_cap_cannot_help():
+    """Twenty-ninth attack on issue 28: beside votes cut at the cap, votes the server stopped short of it were
+    left unsaid: the larger cap named was followed, and they stopped again."""
+    config = {"model": "m", "judge": {"models": ["m"], "votes": 1, "temperature": 0, "seed": 42, "num_predict": 1024}}
+    assert evalpy.judge_again("r.json", config, None, 2, 1) == (
+        "python eval.py judge r.json --judge-max-tokens 2048",
+        "2 judge answers were cut at the token limit; with a larger --judge-max-tokens only they, and any call that "
+        "failed or gave no verdict, are asked again (1 more was stopped by the server short of it, its window full: a "
+        "larger limit stops it alike)")
+    assert evalpy.judge_again("r.json", config, None, 0, 3)[0] == "python eval.py judge r.json --judge-model MODEL"
+    assert evalpy.judge_again("r.json", config) == ("python eval.py judge r.json", "")
