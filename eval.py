@@ -4627,7 +4627,12 @@ def final_object(text, digs=VERDICT_DIGS):
     pairs, opened = brace_pairs(shape)
     # the first brace never closed that opens like an object: the text was cut inside it, and every
     # pair after it is inside it
-    if any(like for _, like in opened):
+    cut = next((at for at, like in opened if like), None)
+    if cut is not None:
+        # a fragment quoted in prose ("{"a": 1 is not closed) is looked past, the brace read as prose; a
+        # judge cut off inside its verdict is a vote cut at its limit, which has no verdict (cut_vote)
+        if digs and cut > 0 and text[cut - 1] == '"':
+            return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1)
         return None, True
     spans = object_spans(shape, pairs)
     if not spans:
@@ -6437,11 +6442,11 @@ def names_of(path):
 def kept_beside(path, suffix, kept=None, say=True):
     """path + suffix, where eval.py keeps what it stores of a run: or, while nothing stands there
     (none of the suffixes `kept`), what another name of the same file in its folder has (a hard link:
-    names_of), said on stderr (with say); with nothing beside any name, the first name's in sorted order,
-    so that two commands begun by two names at once keep one file, not one each."""
+    names_of), said on stderr (with say); with nothing beside any name, the name given (a second name the
+    user made, and may remove, never holds the run's files unasked; review looks at each save)."""
     names = names_of(path)
     held = [name for name in names if any(os.path.lexists(name + s) for s in kept or (suffix,))]
-    chosen = path if path in held or len(names) == 1 else held[0] if held else min(names)
+    chosen = held[0] if held and path not in held else path
     if chosen != path and say:
         warn(f"note: {shell_word(path)} is another name of {shell_word(chosen)} (a hard link): what is kept beside "
              f"that name is used ({shell_word(chosen + suffix)})")
@@ -11486,7 +11491,8 @@ def judge_run(args, run, target):
     # with a larger token limit (as report names it for cut votes) the votes cut at the smaller are asked again
     raised = raised_cap(run["config"].get("judge"), config["judge"])
     # a call that failed, or an answer without a verdict (not cut): what `judge RUN`, as report names it, is for
-    missing_before = any(v.get("error") or raised and cut_vote(v) or v.get("pass") is None and not cut_vote(v)
+    was = run["config"].get("judge")
+    missing_before = any(v.get("error") or raised and cut_at_cap(v, was) or v.get("pass") is None and not cut_vote(v)
                          for r in todo for v in r.get("judges") or [])
     if (missing_before or args.checks) and (raised or same_judge(run["config"].get("judge"), config["judge"])):
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
@@ -11497,7 +11503,7 @@ def judge_run(args, run, target):
         kept = with_the_runs_own_votes(kept, todo, unchanged, raised, (
             "the calls that failed, gave no verdict or were cut at the token limit" if raised else
             "the calls that failed or gave no verdict (not cut at its token limit)") + (
-            ", or are of a judge check new or asked otherwise" if args.checks else ""))
+            ", or are of a judge check new or asked otherwise" if args.checks else ""), was)
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
         if asked is None:
@@ -11588,7 +11594,7 @@ def judge_questions(checks):
             if c["type"] in JUDGE_CHECKS}
 
 
-def with_the_runs_own_votes(kept, todo, unchanged, raised, asked):
+def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
     judge calls failed or gave no verdict (`judge RUN`, as the run's end and report say), or with
     --checks: the votes the run holds with a verdict stand, as a judging's do, and only the rest are
@@ -11603,8 +11609,8 @@ def with_the_runs_own_votes(kept, todo, unchanged, raised, asked):
         # judge gave none in is asked again, as a failed call is (else `judge again` asked nothing)
         own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or []
                if not v.get("error") and v["check"] in unchanged[key]
-               and ((v.get("pass") is not None or cut_vote(v)) if not raised else
-                    v.get("pass") is not None and not cut_vote(v))}
+               and ((v.get("pass") is not None or cut_vote(v)) if not raised else   # stopped short of the cap:
+                    v.get("pass") is not None and not cut_vote(v) or cut_vote(v) and not cut_at_cap(v, was))}   # alike
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     if reused > 0:
@@ -12033,7 +12039,7 @@ def raised_comparison(comparisons, key):
     verdicts = {}
     for c in smaller:
         for v in c["verdicts"]:
-            if not v.get("error") and not cut_vote(v):
+            if not v.get("error") and not cut_at_cap(v, c["judge"]):   # stopped short of it: stops alike
                 verdicts.setdefault(pairwise_call(v), v)
     return {"limits": sorted({c["judge"]["num_predict"] for c in smaller}), "verdicts": list(verdicts.values())}
 

@@ -706,12 +706,17 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     # (twenty-seventh attack) a quoted brace after the verdict hid it; a stray quote before a verdict cut off
     # inside it had a draft the verdict quoted read instead
     ('{"reason": "ok", "pass": true}\nNote: it opens with "{" only.', (True, "ok")),
-    ('Final: "{"reason": "unlike the draft {"reason": "a", "pass": true}", "pass": fal', (None, None)),
+    # (thirtieth attack) a fragment of an answer quoted before the verdict ("{"a": 1 never closed) is looked past, as
+    # before: the verdict after it stands; one cut inside its verdict is a vote cut at its limit, read as none
+    # (test_a_verdict_in_a_cut_judge_answer_is_none...), whatever a draft in it says
+    ('The answer "{"a": 1" is invalid JSON. {"pass": false, "reason": "bad"}', (False, "bad")),
+    ('The answer begins "{"name": "Ana", and then stops. {"pass": false, "reason": "bad"}', (False, "bad")),
     # (twenty-eighth attack) a quoted brace, then a quoted colon, read as a key: the verdict after it was lost
     ('The JSON uses the characters "{" and ":" correctly.\n{"reason": "good", "pass": true}', (True, "good")),
 ], ids=["quoted-brace", "quoted-brace-inline", "two-quoted-braces", "nested-in-verdict", "unreadable-final",
         "refused-final", "refused-holds-nested", "cut-after-quote", "cut-draft-after-quote", "unquoted-open-first",
-        "quoted-brace-after-verdict", "draft-in-cut-quoted-verdict", "quoted-brace-then-quoted-colon"])
+        "quoted-brace-after-verdict", "quoted-fragment-before-verdict", "quoted-fragment-with-key",
+        "quoted-brace-then-quoted-colon"])
 def test_a_judge_that_quotes_an_opening_brace_keeps_its_verdict(raw, expected):
     """Twenty-first attack on issue 28, defect 4: a brace quoted in the judge's prose ("{") was read as an
     object's opening, the quotes then paired off wrongly, and the verdict after it was swallowed by a
@@ -2354,3 +2359,24 @@ def test_the_judge_named_again_says_what_a_larger_cap_cannot_help():
         "larger limit stops it alike)")
     assert evalpy.judge_again("r.json", config, None, 0, 3)[0] == "python eval.py judge r.json --judge-model MODEL"
     assert evalpy.judge_again("r.json", config) == ("python eval.py judge r.json", "")
+
+
+def test_a_larger_cap_keeps_the_votes_the_server_stopped_short_of_the_smaller():
+    """Thirtieth attack on issue 28: `judge RUN --judge-max-tokens 600`, named for a vote cut at 300, asked again
+    the vote its server had stopped at 218 (its window full), which stopped there again, paid once per step."""
+    def vote(n, **fields):
+        return {"check": "ok", "model": "m", "vote": n, "pass": None, "error": None, "done_reason": "length", **fields}
+    capped, stopped, fine = vote(1, completion_tokens=300), vote(2, completion_tokens=218), \
+        vote(3, done_reason="stop", completion_tokens=40, **{"pass": True})
+    answer = {"id": "c1", "trial": 1, "judges": [capped, stopped, fine]}
+    kept = evalpy.with_the_runs_own_votes({}, [answer], {("c1", 1): {"ok"}}, True, "the rest", {"num_predict": 300})
+    assert kept == {("c1", 1): {("ok", "m", 2): stopped, ("ok", "m", 3): fine}}
+    # compare --pairwise alike: the smaller limit's verdicts the server stopped stand with the larger
+    judge = {"criterion": "c", "models": ["m"], "votes": 1, "temperature": 0, "seed": 42, "num_predict": 300}
+    def verdict(order, **fields):
+        return {"id": "c1", "trial": 1, "model": "m", "vote": 1, "order": order, "winner": None, "error": None,
+                "done_reason": "length", **fields}
+    was = {"baseline_sha": "a", "candidate_sha": "b", "judge": judge,
+           "verdicts": [verdict("baseline first", completion_tokens=171), verdict("candidate first", completion_tokens=300)]}
+    raised = evalpy.raised_comparison([was], {"baseline_sha": "a", "candidate_sha": "b", "judge": dict(judge, num_predict=600)})
+    assert raised["verdicts"] == was["verdicts"][:1]

@@ -616,17 +616,22 @@ def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itsel
     assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"] == [
         ["answered with a sentence", 2], ["confused login with billing", 1]]
     assert json.loads(cli("report", "runs/second.json", "--json")[1])["annotations"]["file"] == runs[1] + ".annotations.json"
-    # (twenty-eighth attack) two reviews begun by two names before either saved kept a file each: one name is chosen
+    # (twenty-eighth attack) two reviews begun by two names before either saved kept a file each: each save looks
     os.unlink(runs[1] + ".annotations.json")
-    names = sorted([runs[1], "runs/second.json"])
-    by_one, by_other = evalpy.Review(names[1]), evalpy.Review(names[0])
-    assert by_one.sidecar == by_other.sidecar == names[0] + ".annotations.json"
+    by_one, by_other = evalpy.Review("runs/second.json"), evalpy.Review(runs[1])
     by_one.save({"key": "dev-05#1", "text": "one"})
     by_other.save({"key": "dev-09#1", "text": "other"})
-    assert set(load_json(names[0] + ".annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
+    assert set(load_json("runs/second.json.annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
+    assert not os.path.exists(runs[1] + ".annotations.json")
+    os.unlink("runs/second.json.annotations.json")
+    # (thirtieth attack) a second name made by the user, then removed, never holds the run's files unasked
+    os.link(runs[1], "runs/a-best.json")
+    evalpy.Review(runs[1]).save({"key": "dev-05#1", "text": "kept"})
+    os.unlink("runs/a-best.json")
+    assert json.loads(cli("report", runs[1], "--json")[1])["annotations"]["counts"] == [["kept", 1]]
+    os.unlink(runs[1] + ".annotations.json")
     # (twenty-ninth attack) a name that sorts first linked while a review is open, and saved to by its own review
     # first: the open review read that file and wrote its own, and an annotation was lost
-    os.unlink(names[0] + ".annotations.json")
     early = evalpy.Review("runs/second.json")
     os.link(runs[1], "runs/0.json")
     evalpy.Review("runs/0.json").save({"key": "dev-05#1", "text": "first"})
