@@ -5164,18 +5164,16 @@ def judge_call_warnings(results, config, path):
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
                      f"{judge_command(path, config)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
-    cut = [v for v in answered if cut_vote(v)]
-    capped = sum(cut_at_cap(v, judge) for v in cut)
+    capped, stopped = cut_counts(judge, answered)
     if capped:
         command, why = judge_again(path, config, cut=capped)
         lines.append(f"{plural(capped, 'judge answer')} {'was' if capped == 1 else 'were'} cut at the judge's token limit "
                      f"({judge['num_predict']} tokens) before their verdict; {command}: {why.split('; ', 1)[1]}")
-    if len(cut) > capped:
-        stopped = len(cut) - capped
+    if stopped:
         lines.append(f"{plural(stopped, 'judge answer')} {'was' if stopped == 1 else 'were'} stopped by the server short "
                      "of the judge's token limit, before their verdict: its window was full (a larger "
                      "--judge-max-tokens does not help)")
-    if answered and len(cut) < len(answered) and all(v.get("pass") is None for v in answered):
+    if answered and capped + stopped < len(answered) and all(v.get("pass") is None for v in answered):
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
                      + ("" if judge.get("schema") else
                         "; a small judge may not write the verdict's JSON unaided: try --judge-schema"))
