@@ -4901,9 +4901,11 @@ def cut_at_cap(vote, judge):
 
 
 def cut_counts(judge, votes):
-    """(how many of the votes were cut at the judge's cap, how many the server stopped short of it)."""
+    """(how many of the votes were cut at the judge's cap, how many the server stopped short of it,
+    the judge models whose votes it stopped)."""
     cut = sum(1 for v in votes if cut_at_cap(v, judge))
-    return cut, sum(1 for v in votes if cut_vote(v)) - cut
+    stopped = [v for v in votes if cut_vote(v) and not cut_at_cap(v, judge)]
+    return cut, len(stopped), sorted({str(v.get("model")) for v in stopped})
 
 
 def judge_answer(client, judge, case, answer, kept=None, on_vote=None) -> list[Vote]:
@@ -5058,7 +5060,7 @@ def judge_summary(config, cases):
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
-            **dict(zip(("cut_calls", "stopped_calls"), cut_counts(judge, votes))),
+            **dict(zip(("cut_calls", "stopped_calls", "stopped_models"), cut_counts(judge, votes))),
             **tokens_counted(votes), "doubtful": doubtful}
 
 
@@ -5125,19 +5127,26 @@ def drawn_again(judge):
     return judge.get("temperature") == 0 or type(judge.get("seed")) is int and judge["seed"] >= 0
 
 
-def judge_again(path, config, checks=None, cut=0, stopped=0):
+def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
     """(the command that asks a run's judge again, why it is that one or ""): the same judge (its votes
     with a verdict stand; judge_run), or with `cut` votes cut at the judge's own cap (cut_at_cap: a
     recorded cap) the same judge with twice the cap, which asks only those, the failed calls and the
     votes without a verdict (raised_cap), or unseeded every vote. With votes only `stopped` by the
     server short of the cap (its window full), another judge: asked again alike they stop alike, and the
-    same judge over a run whose other votes all stand asks every vote afresh."""
+    same judge over a run whose other votes all stand asks every vote afresh. In a panel only the
+    members whose votes were stopped (stopped_models) are replaced: the panel stays a panel."""
     if not cut and stopped:
         were = "was" if stopped == 1 else "were"
-        return judge_command(path, config, checks, models=["MODEL"]), (
+        members = ((config or {}).get("judge") or {}).get("models")
+        members = members if type(members) is list else []
+        gone = [m for m in members if str(m) in (stopped_models or ())]
+        new = ["MODEL"] if len(gone) < 2 else [f"MODEL{i}" for i in range(1, len(gone) + 1)]
+        kept = [m for m in members if m not in gone] if gone and len(members) > 1 else []
+        return judge_command(path, config, checks, models=kept + new), (
             f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit, its window "
-            f"full: asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so a judge MODEL with a "
-            "larger window is named")
+            f"full: asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so "
+            + (f"{' and '.join(new)} with a larger window {'is' if len(new) == 1 else 'are'} named in the panel for "
+               f"{', '.join(on_one_line(str(m)) for m in gone)}" if kept else "a judge MODEL with a larger window is named"))
     if not cut:
         return judge_command(path, config, checks), ""
     judge = config["judge"]
@@ -5164,7 +5173,7 @@ def judge_call_warnings(results, config, path):
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
                      f"{judge_command(path, config)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
-    capped, stopped = cut_counts(judge, answered)
+    capped, stopped, _ = cut_counts(judge, answered)
     if capped:
         command, why = judge_again(path, config, cut=capped)
         lines.append(f"{plural(capped, 'judge answer')} {'was' if capped == 1 else 'were'} cut at the judge's token limit "
@@ -5266,7 +5275,7 @@ def preferred_run(order, winner):
         "candidate" if winner == "A" else "baseline")
 
 
-def pairwise_outcome(votes):
+def pairwise_outcome(votes, judge=None):
     """One pair's outcome from its votes: "candidate" or "baseline" (both orders agree), "tie", "flip"
     (each order preferred the answer in the same place: a tie caused by position), or None with why
     (an unreadable verdict or a failed call: never guessed). Each model's majority over its votes in
@@ -5286,6 +5295,9 @@ def pairwise_outcome(votes):
                               else "the judge's answer was too large to read a verdict from"
                               if any(v.get("unread") for v in order_votes)
                               else "the judge's answer was cut at its token limit (--judge-max-tokens)"
+                              if order_votes and all(cut_vote(v) for v in order_votes)
+                              and any(cut_at_cap(v, judge) for v in order_votes)
+                              else "the server stopped the judge's answer short of its token limit (its window was full)"
                               if order_votes and all(cut_vote(v) for v in order_votes) else "unreadable verdict")
                 sides.append(None)
             else:
@@ -9719,7 +9731,7 @@ def format_report(config, s, run_path="RUN"):
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
         again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
-                                 *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls")))
+                                 *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
         out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge check has no verdict "
                    f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
                    "see the doubtful verdicts below)")
@@ -9956,7 +9968,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason")}
+         "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason")},
+                     # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
+                     "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "server") if cut_vote(v) else None}
                     for v in t["votes"] or []],
          "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
                          for claim in faithful_reading(first, t, c)[1]]}
@@ -9990,7 +10004,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')}"
                   + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
-                  + (" (cut at the judge's token limit)" if j["pass"] is None and cut_vote(j) else "")
+                  + {"cap": " (cut at the judge's token limit)", None: "",
+                     "server": " (stopped by the server short of the judge's token limit: its window was full)"}[j["cut"]]
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
@@ -10222,7 +10237,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     if min_accuracy is None and not must_pass:
         return 0, []
     # the same judge keeps a vote cut at its token limit (asked alike, cut alike): with any, a larger limit
-    command, why = judge_again(run_path, config, checks_path, *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls")))
+    command, why = judge_again(run_path, config, checks_path,
+                               *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
     again = f"judge again ({command})" + (f": {why}" if why else "")
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
@@ -10687,7 +10703,7 @@ def pairwise_figures(asked, alpha):
     calls = [v for pair_votes in asked["votes"].values() for v in pair_votes]
     for pair in asked["pairs"]:
         votes = asked["votes"].get((pair["id"], pair["trial"]))
-        outcome, why, per_model = pairwise_outcome(votes) if votes else (None, "not asked (interrupted)", {})
+        outcome, why, per_model = pairwise_outcome(votes, asked["judge"]) if votes else (None, "not asked (interrupted)", {})
         for model, o in per_model.items():
             if o is not None:
                 decided_by_model[model] = decided_by_model.get(model, 0) + 1
@@ -10712,6 +10728,7 @@ def pairwise_figures(asked, alpha):
             "no_verdict": no_verdict, "doubtful": doubtful, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
             "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
             "calls": len(calls), "asked_now": asked["asked"], "failed_calls": sum(1 for v in calls if v.get("error")),
+            **dict(zip(("cut_calls", "stopped_calls", "stopped_models"), cut_counts(asked["judge"], calls))),
             "first_error": next((v["error"] for v in calls if v.get("error")), None),
             **tokens_counted(calls),
             "sidecar": asked["sidecar"], "trial_one": asked["trial_one"], "num_ctx": window, "input_may_be_cut": filled}
@@ -10748,7 +10765,9 @@ def pairwise_lines(w):
         out.append(f"  Judge prompts that filled its window (num_ctx={w['num_ctx']}), so the answers it read may have "
                    f"been cut ({len(w['input_may_be_cut'])}): {ids(w['input_may_be_cut'])}")
     out += [f"  Sign test (exact, ties set aside, alpha {w['alpha']:g}): {w['reading']}",
-            f"  {w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed), "
+            f"  {w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed"
+            + (f", {w['cut_calls']} cut at the token limit" if w["cut_calls"] else "")
+            + (f", {w['stopped_calls']} stopped by the server short of it" if w["stopped_calls"] else "") + "), "
             f"{tokens_text(w['prompt_tokens'], w['completion_tokens'], w['uncounted_calls'])}; verdicts in {w['sidecar']}"
             + (" · trial 1 of each case" if w["trial_one"] else "")]
     return out
@@ -12278,8 +12297,8 @@ def calibration_warnings(a, unjudged_failures=0):
     if detection is None and unjudged_failures:
         warnings.append(f"the person's {plural(unjudged_failures, 'failure')} "
                         f"{'all fell on answers' if unjudged_failures > 1 else 'fell on an answer'} the judge left "
-                        "without a verdict (a tie, an unreadable answer or a failed call): its failure detection "
-                        "cannot be measured; judge them again, or give verdicts on answers it decided")
+                        "without a verdict (a tie, an unreadable answer, one cut at its token limit or a failed call): its "
+                        "failure detection cannot be measured; judge them again, or give verdicts on answers it decided")
     elif detection is None:
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif ci[1] < LOW_CERTAINTY:
@@ -12500,7 +12519,7 @@ def stored_flip_rates(path, run_sha):
         by_pair = {}
         for v in comparison["verdicts"]:
             by_pair.setdefault((v["id"], v["trial"]), []).append(v)
-        outcomes = [pairwise_outcome(votes)[0] for votes in by_pair.values()]
+        outcomes = [pairwise_outcome(votes, comparison["judge"])[0] for votes in by_pair.values()]
         decided = [o for o in outcomes if o is not None]
         found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
                       "models": comparison["judge"].get("models"), "flips": decided.count("flip"),

@@ -234,6 +234,12 @@ def test_a_verdict_in_a_cut_judge_answer_is_none_and_only_a_cap_the_judge_used_u
     assert ("judge again (python eval.py judge window.json --judge-model MODEL): 1 judge answer was stopped by the server "
             "short of the token limit, its window full: asked again alike it stops alike, so a judge MODEL with a larger "
             "window is named") in err, err
+    # (31st round) report --case named it "cut at the judge's token limit", which a larger cap does not help
+    shown = cli("report", "window.json", "--case", "j03")[1]
+    assert ("'answers': no verdict (stopped by the server short of the judge's token limit: its window was full)"
+            in shown and "(cut at the judge's token limit)" not in shown), shown
+    assert [j["cut"] for j in json.loads(cli("report", "window.json", "--case", "j03", "--json")[1])["trials"][0]["judges"]] \
+        == ["server"]
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
@@ -540,8 +546,8 @@ def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, 
     assert a["failure_detection"] is None and a["undecided"] == 2
     assert not any("no failure in the person's verdicts" in w for w in a["warnings"]), a["warnings"]
     assert a["warnings"][0] == ("the person's 2 failures all fell on answers the judge left without a verdict (a "
-                                "tie, an unreadable answer or a failed call): its failure detection cannot be "
-                                "measured; judge them again, or give verdicts on answers it decided")
+                                "tie, an unreadable answer, one cut at its token limit or a failed call): its "
+                                "failure detection cannot be measured; judge them again, or give verdicts on answers it decided")
 
 
 def test_calibrate_input_errors(calibration, project, cli):
@@ -2359,6 +2365,29 @@ def test_the_judge_named_again_says_what_a_larger_cap_cannot_help():
         "larger limit stops it alike)")
     assert evalpy.judge_again("r.json", config, None, 0, 3)[0] == "python eval.py judge r.json --judge-model MODEL"
     assert evalpy.judge_again("r.json", config) == ("python eval.py judge r.json", "")
+
+
+def test_a_panel_member_the_server_stopped_is_replaced_and_the_panel_kept(judged_split, cli, fake):
+    """Thirty-first round on issue 28: a panel whose one member's answers the server stopped short of the cap
+    (its window full) was named `--judge-model MODEL`: pasted, that replaced the whole panel with one judge."""
+    long_prose = "Pienso despacio. " * 300
+    judge_replies(fake, lambda cid, model, seed: verdict(True, prose=long_prose if model == "llama3.1:8b" and
+                                                           cid == "j04" else ""))
+    fake.openai_context, fake.models = 600, ["qwen2.5:7b", "llama3.1:8b", "mistral:7b"]
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-model",
+                         "qwen2.5:7b", "--judge-model", "llama3.1:8b", "--judge-model", "mistral:7b")
+    assert code == 0, err
+    code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.95")
+    command = "python eval.py judge runs/answers-dev-v1.json --judge-model qwen2.5:7b --judge-model mistral:7b --judge-model MODEL"
+    assert (f"judge again ({command}): 1 judge answer was stopped by the server short of the token limit, its window "
+            "full: asked again alike it stops alike, so MODEL with a larger window is named in the panel for "
+            "llama3.1:8b") in err, err
+    assert f"not yet asked: {command} asks; 1 judge answer was stopped by the server" in out, out
+    config = {"model": "m", "judge": {"models": ["a", "b", "c"], "votes": 1, "temperature": 0, "num_predict": 1024}}
+    assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "c"])[0] == \
+        "python eval.py judge r.json --judge-model b --judge-model MODEL1 --judge-model MODEL2"
+    assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "b", "c"])[0] == \
+        "python eval.py judge r.json --judge-model MODEL1 --judge-model MODEL2 --judge-model MODEL3"
 
 
 def test_a_larger_cap_keeps_the_votes_the_server_stopped_short_of_the_smaller():

@@ -1116,6 +1116,30 @@ def test_a_larger_token_limit_asks_only_the_pairwise_calls_the_smaller_cut(proje
     assert len(fake.chat_bodies) - asked == 10
 
 
+def test_a_verdict_the_server_stopped_short_of_the_limit_is_named_so_and_counted(project, cli, fake):
+    """Thirty-first round on issue 28: a pairwise answer the server stopped short of the judge's limit (its
+    window full: llama-cpp-python cuts max_tokens to n_ctx less the prompt) was named "cut at its token limit
+    (--judge-max-tokens)", which a larger limit does not help, and the calls cut were counted nowhere."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    plain = fake.route
+    long_prose = "Pienso despacio. " * 300   # about 1,300 tokens at the fake's 4 characters a token
+    fake.route = lambda body: (verdict("B") + long_prose + plain(body) if body["messages"][0]["content"] ==
+                               evalpy.PAIRWISE_PROMPT and f"[{IDS[1]}]" in body["messages"][-1]["content"] else plain(body))
+    fake.openai_context = 800
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai")
+    assert code == 0, err
+    assert (f"No verdict (1, not counted): {IDS[1]} (the server stopped the judge's answer short of its token limit "
+            "(its window was full))") in out, out
+    assert "6 judge calls (6 made now, 0 failed, 2 stopped by the server short of it)" in out, out
+    fake.openai_context = None
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai",
+                         "--judge-max-tokens", "1000", "--json")   # a smaller limit: another judge, every call asked
+    w = json.loads(out)["pairwise"]
+    assert w["no_verdict"][0]["why"] == "the judge's answer was cut at its token limit (--judge-max-tokens)", w
+    assert (w["cut_calls"], w["stopped_calls"]) == (2, 0), w
+
+
 def test_a_larger_limit_goes_on_from_both_comparisons_and_never_from_another_models(project, cli, fake):
     """Twenty-eighth attack on issue 28: a compare with the larger limit that stored only some calls (stopped,
     or its calls failed) had its own comparison found, and the smaller limit's verdicts were no longer reused:
