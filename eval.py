@@ -4629,11 +4629,13 @@ def final_object(text, digs=VERDICT_DIGS):
     # pair after it is inside it
     cut = next((at for at, like in opened if like), None)
     if cut is not None:
-        # a fragment quoted in prose ("{"a": 1 is not closed) is looked past, the brace read as prose; a
-        # judge cut off inside its verdict is a vote cut at its limit, which has no verdict (cut_vote)
-        if digs and cut > 0 and text[cut - 1] == '"':
-            return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1)
-        return None, True
+        # a fragment quoted in prose ("{"a": 1" is not JSON) is looked past, read as prose up to where it
+        # stops being JSON (an object begun inside it is in it); one that is JSON to the end of the text is
+        # the judge cut off inside its verdict, and a draft before it never stands in for it (cut_vote)
+        ends = json_prefix_end(text, cut) if digs and cut > 0 and text[cut - 1] == '"' else None
+        if ends is None:
+            return None, True
+        return final_object(text[:cut] + " " * (ends - cut) + text[ends:], digs - 1)
     spans = object_spans(shape, pairs)
     if not spans:
         return None, False
@@ -4648,6 +4650,24 @@ def final_object(text, digs=VERDICT_DIGS):
             break
         start += 1 + closing
     return None, False
+
+
+PLAIN_DECODER = json.JSONDecoder(strict=False)   # lenient as decoded_object: a raw line break in a string is read
+# the end of a text cut inside a JSON literal or number: a valid start of one, which the decoder refuses
+PARTIAL_SCALAR = re.compile(r"\s*(?:t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?|-?[\d.eE+-]*)\s*")
+
+
+def json_prefix_end(text, start):
+    """Where text, read from start, stops being the beginning of a JSON value, or None when all of it
+    is one (a value the text ends inside: cut off). A value that decodes whole ends there."""
+    try:
+        return PLAIN_DECODER.raw_decode(text, start)[1]
+    except json.JSONDecodeError as e:
+        if e.msg.startswith("Unterminated string") or PARTIAL_SCALAR.fullmatch(text, e.pos):
+            return None
+        return e.pos
+    except RecursionError:   # nested past the interpreter's depth: still open at the end
+        return None
 
 
 def quoted_braces_blanked(text):
