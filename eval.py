@@ -5165,8 +5165,9 @@ def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
         return judge_command(path, config, checks, models=kept + new), (
             f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit, its window "
             f"full: asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so "
-            + (f"{' and '.join(new)} with a larger window {'is' if len(new) == 1 else 'are'} named in the panel for "
-               f"{', '.join(on_one_line(str(m)) for m in gone)}" if kept else "a judge MODEL with a larger window is named"))
+            + (f"{' and '.join(new)} {'is' if len(new) == 1 else 'are'} named in the panel in place of "
+               f"{', '.join(on_one_line(str(m)) for m in gone)}" if kept else "another judge MODEL is named")
+            + " (one that answers within the window, or over /v1 a server started with a larger context)")
     if not cut:
         return judge_command(path, config, checks), ""
     judge = config["judge"]
@@ -11531,7 +11532,8 @@ def judge_run(args, run, target):
     was = run["config"].get("judge")
     missing_before = any(v.get("error") or raised and cut_at_cap(v, was) or v.get("pass") is None and not cut_vote(v)
                          for r in todo for v in r.get("judges") or [])
-    if (missing_before or args.checks) and (raised or same_judge(run["config"].get("judge"), config["judge"])):
+    # a larger limit is asked for the votes it cut: with none, every vote stands (one the server stopped stops alike)
+    if (missing_before or args.checks or raised) and (raised or same_judge(run["config"].get("judge"), config["judge"])):
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
         # --checks's gate names this command), on the judge checks asked as before (a check dropped, added or
         # asked otherwise has no vote that stands)
@@ -11650,9 +11652,15 @@ def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
                     v.get("pass") is not None and not cut_vote(v) or cut_vote(v) and not cut_at_cap(v, was))}   # alike
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
+    # of them, the votes the server stopped short of the run's limit (kept only with a larger one)
+    stopped = sum(1 for key, own in merged.items() for k, v in own.items() if cut_vote(v) and k not in kept.get(key, {}))
     if reused > 0:
-        warn((f"the run's judge with a larger token limit: its {plural(reused, 'vote')} that ended within the run's "
-              "limit stand (they end the same way within this one)" if raised else
+        warn((f"the run's judge with a larger token limit: "
+              + (f"its {plural(reused - stopped, 'vote')} that ended within the run's limit stand (they end the same way "
+                 "within this one)" if reused > stopped else "")
+              + (" and " if stopped and reused > stopped else "")
+              + (f"{plural(stopped, 'vote')} the server stopped short of it stand{'s' if stopped == 1 else ''} (its window "
+                 f"full: asked again, {'it stops' if stopped == 1 else 'they stop'} alike)" if stopped else "") if raised else
               f"the same judge as the run's: its {plural(reused, 'vote')} stand") + f"; only {asked} are asked")
     return merged
 
@@ -12168,13 +12176,17 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         # the same judge with a smaller limit, found once the digests are known (never another model's verdicts)
         raised = raised_comparison(comparisons, key)
         kept, todo, votes = pairwise_plan(with_raised(stored, raised), pairs, wanted)
-        used = raised and sum(kept.get((v["id"], v["trial"]), {}).get((v["model"], v["vote"], v["order"])) is v
-                              for v in raised["verdicts"])
+        used = [v for v in raised["verdicts"] if kept.get((v["id"], v["trial"]), {}).get((v["model"], v["vote"], v["order"]))
+                is v] if raised else []
         if used:
             limits = ", ".join(map(str, raised["limits"]))
+            stopped = sum(1 for v in used if cut_vote(v))
             warn(f"the comparison{'s' if len(raised['limits']) > 1 else ''} stored with a token limit of {limits}: "
-                 f"{plural(used, 'verdict')} that ended within it stand; only the calls cut at it, failed, or never made "
-                 "are asked")
+                 + (f"{plural(len(used) - stopped, 'verdict')} that ended within it stand" if len(used) > stopped else "")
+                 + (" and " if stopped and len(used) > stopped else "")
+                 + (f"{plural(stopped, 'call')} the server stopped short of it stand{'s' if stopped == 1 else ''} (its window "
+                    f"full: asked again, {'it stops' if stopped == 1 else 'they stop'} alike)" if stopped else "")
+                 + "; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
         for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
             judge_note(judged_model, judge["models"], client.identities)

@@ -232,14 +232,21 @@ def test_a_verdict_in_a_cut_judge_answer_is_none_and_only_a_cap_the_judge_used_u
     assert "judge calls (0 failed, 1 stopped by the server short of it)" in out, out
     # (twenty-eighth attack) the judge named for it was the same judge, which asked every vote afresh and stopped again
     assert ("judge again (python eval.py judge window.json --judge-model MODEL): 1 judge answer was stopped by the server "
-            "short of the token limit, its window full: asked again alike it stops alike, so a judge MODEL with a larger "
-            "window is named") in err, err
+            "short of the token limit, its window full: asked again alike it stops alike, so another judge MODEL is named "
+            "(one that answers within the window, or over /v1 a server started with a larger context)") in err, err
     # (31st round) report --case named it "cut at the judge's token limit", which a larger cap does not help
     shown = cli("report", "window.json", "--case", "j03")[1]
     assert ("'answers': no verdict (stopped by the server short of the judge's token limit: its window was full)"
             in shown and "(cut at the judge's token limit)" not in shown), shown
     assert [j["cut"] for j in json.loads(cli("report", "window.json", "--case", "j03", "--json")[1])["trials"][0]["judges"]] \
         == ["server"]
+    # (31st round) a larger cap with no vote cut at the smaller asked all 10 votes again; the server's stopped one
+    # was counted among those "that ended within the run's limit"
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "window.json", "--host", fake.url, "--judge-max-tokens", "2048")
+    assert code == 0 and fake.chat_bodies == [], err
+    assert ("its 9 votes that ended within the run's limit stand (they end the same way within this one) and 1 vote "
+            "the server stopped short of it stands (its window full: asked again, it stops alike)") in err, err
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "2147483648", "100000000000000000000", "lots"])
@@ -2388,8 +2395,7 @@ def test_a_panel_member_the_server_stopped_is_replaced_and_the_panel_kept(judged
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.95")
     command = "python eval.py judge runs/answers-dev-v1.json --judge-model qwen2.5:7b --judge-model mistral:7b --judge-model MODEL"
     assert (f"judge again ({command}): 1 judge answer was stopped by the server short of the token limit, its window "
-            "full: asked again alike it stops alike, so MODEL with a larger window is named in the panel for "
-            "llama3.1:8b") in err, err
+            "full: asked again alike it stops alike, so MODEL is named in the panel in place of llama3.1:8b") in err, err
     assert f"not yet asked: {command} asks; 1 judge answer was stopped by the server" in out, out
     config = {"model": "m", "judge": {"models": ["a", "b", "c"], "votes": 1, "temperature": 0, "num_predict": 1024}}
     assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "c"])[0] == \

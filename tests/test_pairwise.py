@@ -1132,6 +1132,13 @@ def test_a_verdict_the_server_stopped_short_of_the_limit_is_named_so_and_counted
     assert (f"No verdict (1, not counted): {IDS[1]} (the server stopped the judge's answer short of its token limit "
             "(its window was full))") in out, out
     assert "6 judge calls (6 made now, 0 failed, 2 stopped by the server short of it)" in out, out
+    # a larger limit asks nothing: the verdicts that ended stand, and the calls the server stopped stop alike
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai",
+                         "--judge-max-tokens", "2048")
+    assert code == 0 and len(fake.chat_bodies) == asked, err
+    assert ("4 verdicts that ended within it stand and 2 calls the server stopped short of it stand (its window full: "
+            "asked again, they stop alike)") in err, err
     fake.openai_context = None
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai",
                          "--judge-max-tokens", "1000", "--json")   # a smaller limit: another judge, every call asked
