@@ -5171,6 +5171,10 @@ def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
     if not cut:
         return judge_command(path, config, checks), ""
     judge = config["judge"]
+    if judge["num_predict"] >= MAX_JUDGE_TOKENS:   # no larger cap to name: the same one asked every vote again
+        return judge_command(path, config, checks, models=["MODEL"]), (
+            f"{plural(cut, 'judge answer')} {'was' if cut == 1 else 'were'} cut at the largest token limit a judge is "
+            f"sent ({MAX_JUDGE_TOKENS}), so another judge MODEL is named")
     command = judge_command(path, config, checks, num_predict=min(2 * judge["num_predict"], MAX_JUDGE_TOKENS))
     return command, (f"{plural(cut, 'judge answer')} {'was' if cut == 1 else 'were'} cut at the token limit; with a "
                      "larger --judge-max-tokens " + ("only they, and any call that failed or gave no verdict, are asked "

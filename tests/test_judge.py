@@ -2379,6 +2379,12 @@ def test_the_judge_named_again_says_what_a_larger_cap_cannot_help():
         "failed or gave no verdict, are asked again (1 more was stopped by the server short of it, its window full: a "
         "larger limit stops it alike)")
     assert evalpy.judge_again("r.json", config, None, 0, 3)[0] == "python eval.py judge r.json --judge-model MODEL"
+    # (31st round) at the largest cap the command named the same cap, which asked every vote again
+    largest = dict(config, judge=dict(config["judge"], num_predict=evalpy.MAX_JUDGE_TOKENS))
+    assert evalpy.judge_again("r.json", largest, None, 2) == (
+        f"python eval.py judge r.json --judge-model MODEL --judge-max-tokens {evalpy.MAX_JUDGE_TOKENS}",
+        f"2 judge answers were cut at the largest token limit a judge is sent ({evalpy.MAX_JUDGE_TOKENS}), so another "
+        "judge MODEL is named")
     assert evalpy.judge_again("r.json", config) == ("python eval.py judge r.json", "")
 
 
