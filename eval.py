@@ -5202,11 +5202,12 @@ def judge_call_warnings(results, config, path):
     if capped:
         command, why = judge_again(path, config, cut=capped)
         lines.append(f"{plural(capped, 'judge answer')} {'was' if capped == 1 else 'were'} cut at the judge's token limit "
-                     f"({judge['num_predict']} tokens) before their verdict; {command}: {why.split('; ', 1)[1]}")
+                     f"({judge['num_predict']} tokens) before {'its' if capped == 1 else 'their'} verdict; {command}: "
+                     f"{why.partition('; ')[2] or why}")
     if stopped:
         lines.append(f"{plural(stopped, 'judge answer')} {'was' if stopped == 1 else 'were'} stopped by the server short "
-                     "of the judge's token limit, before their verdict: its window was full (a larger "
-                     "--judge-max-tokens does not help)")
+                     f"of the judge's token limit, before {'its' if stopped == 1 else 'their'} verdict: its window was "
+                     "full (a larger --judge-max-tokens does not help)")
     if answered and capped + stopped < len(answered) and all(v.get("pass") is None for v in answered):
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
                      + ("" if judge.get("schema") else

@@ -2385,6 +2385,12 @@ def test_the_judge_named_again_says_what_a_larger_cap_cannot_help():
         f"python eval.py judge r.json --judge-model MODEL --judge-max-tokens {evalpy.MAX_JUDGE_TOKENS}",
         f"2 judge answers were cut at the largest token limit a judge is sent ({evalpy.MAX_JUDGE_TOKENS}), so another "
         "judge MODEL is named")
+    cut = {"check": "ok", "model": "m", "vote": 1, "pass": None, "error": None, "done_reason": "length",
+           "completion_tokens": evalpy.MAX_JUDGE_TOKENS}
+    assert evalpy.judge_call_warnings([{"judges": [cut]}], largest, "r.json") == [
+        f"1 judge answer was cut at the judge's token limit ({evalpy.MAX_JUDGE_TOKENS} tokens) before its verdict; python "
+        f"eval.py judge r.json --judge-model MODEL --judge-max-tokens {evalpy.MAX_JUDGE_TOKENS}: 1 judge answer was cut "
+        f"at the largest token limit a judge is sent ({evalpy.MAX_JUDGE_TOKENS}), so another judge MODEL is named"]
     assert evalpy.judge_again("r.json", config) == ("python eval.py judge r.json", "")
 
 
