@@ -3819,8 +3819,10 @@ def html_entity_names(c):
 
 
 def key_pattern(key):
-    """A pattern of every form of the key a server may echo, in any mix."""
-    return re.compile("".join(re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key))
+    """A pattern of every form of the key a server may echo, in any mix, in any case (a server may log
+    it upper- or lower-cased: most of the secret all the same)."""
+    return re.compile("".join(re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key),
+                      re.IGNORECASE)
 
 
 class ChatClient:

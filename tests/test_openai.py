@@ -648,6 +648,13 @@ def test_the_api_key_never_leaks_in_any_json_escape_double_url_encoding_or_numer
     every_echo_is_scrubbed(cli, key, forms)
 
 
+def test_the_api_key_never_leaks_in_another_case(project, cli):
+    """Thirty-first round on issue 28 (named in earlier notes): the key was searched for in its own case only;
+    a server that logs it upper- or lower-cased (a header name normalised with its value) echoed it whole."""
+    key = "sk-AbCd/SECRET1234567890"
+    every_echo_is_scrubbed(cli, key, {key.upper(), key.lower(), key.swapcase(), key.lower().replace("/", "%2f")})
+
+
 def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli):
     """Issue 28, seventeenth attack (minor): choices[0] was read by its place in the list, not its index."""
     other = {"index": 1, "finish_reason": "stop", "message": {"role": "assistant", "content": "acceso"}}
