@@ -645,6 +645,16 @@ def short(sha):
     return sha.split(":", 1)[-1][:8] if sha.startswith(("sha256:", "sha1:", "sha512:")) else sha[:8]
 
 
+def shorts_apart(a, b):
+    """Two hashes short (short), each as long as it takes to tell them apart: two digests alike in
+    their first 8 characters shown as one ("digest 3f2a9c1b, now 3f2a9c1b") say nothing changed."""
+    a, b = (h.split(":", 1)[-1] if h.startswith(("sha256:", "sha1:", "sha512:")) else h for h in (a, b))
+    size = 8
+    while a[:size] == b[:size] and size < max(len(a), len(b)):
+        size += 4
+    return a[:size], b[:size]
+
+
 def fmt(x, digits=2):
     """A share as a fixed 0.97 (precision, recall, pass@k): never 1.00 for a miss nor 0.00 for a hit,
     as percent() never prints 100% for one (2999/3000 is 0.9997)."""
@@ -10939,10 +10949,16 @@ def speed_pair_rows(pair):
 
 def change_rows(changed):
     """compare's "Changed": each differing setting as it is shown, with what a re-pull means."""
-    return [{"setting": config_label(key), "old": shown(key, old), "new": shown(key, new),
-             "note": ": the model was re-pulled or replaced under the same name"
-             if key == "model_digest" and "model" not in changed and old and new else ""}
-            for key, (old, new) in changed.items()]
+    rows = []
+    for key, (old, new) in changed.items():
+        if key == "model_digest" and type(old) is str and type(new) is str:   # as long as it takes to differ
+            old_text, new_text = map(inert, shorts_apart(old, new))
+        else:
+            old_text, new_text = shown(key, old), shown(key, new)
+        rows.append({"setting": config_label(key), "old": old_text, "new": new_text,
+                     "note": ": the model was re-pulled or replaced under the same name"
+                     if key == "model_digest" and "model" not in changed and old and new else ""})
+    return rows
 
 
 def row_of(sec, name):
@@ -12177,7 +12193,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
-            warn(f"note: the judge {on_one_line(model)} was pulled again (digest {short(old)}, now {short(new)}) since the "
+            warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
                  f"verdicts stored in {shell_word(sidecar)}; they are kept as they are, and every pair is asked anew")
             stored = stored_comparison(comparisons, key)
         # the same judge with a smaller limit, found once the digests are known (never another model's verdicts)

@@ -633,6 +633,12 @@ def test_compare_names_a_model_replaced_under_the_same_name(project, cli, fake):
     json.dump(before, open("runs/before.json", "w", encoding="utf-8"), ensure_ascii=False)
     code, out, err = cli("compare", "runs/before.json", "runs/b.json")
     assert code == 0 and "  model digest: unknown -> 2f4a1b7c" in out.splitlines()
+    # (31st round) two digests alike in their first 8 characters were shown as one: "2f4a1b7c -> 2f4a1b7c"
+    fake.digests["qwen2.5:7b"] = "2f4a1b7c" + "1" * 56
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/c.json")[0] == 0
+    code, out, err = cli("compare", "runs/b.json", "runs/c.json")
+    assert code == 0 and ("  model digest: 2f4a1b7c0000 -> 2f4a1b7c1111: the model was re-pulled or replaced under the "
+                          "same name") in out.splitlines(), out
 
 
 def test_a_run_is_not_resumed_on_a_model_replaced_since_it_began(project, cli, fake):
