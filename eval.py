@@ -3820,7 +3820,9 @@ def key_char_pattern(c):
     forms += [re.escape(form) for form in json_escapes]
     forms += [f"&{name};" for name in html_entity_names(c)]
     forms += ["\\+"] if c == " " else []
-    return "(?:" + "|".join(forms) + ")"
+    # each form once: two alike ("/" as itself and as its JSON escape) are two ways to match one character,
+    # and a near echo of the key cost 2^n tries per start (a hostile server's answer held a run for minutes)
+    return "(?:" + "|".join(dict.fromkeys(forms)) + ")"
 
 
 def html_entity_names(c):
@@ -3830,8 +3832,12 @@ def html_entity_names(c):
 
 def key_pattern(key):
     """A pattern of every form of the key a server may echo, in any mix, in any case (a server may log
-    it upper- or lower-cased: most of the secret all the same)."""
-    return re.compile("".join(re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key),
+    it upper- or lower-cased: most of the secret all the same), whole or its first half and more (a
+    server that shortens it in its message, an answer cut at its token limit inside an echo). Cut at
+    its start it is not searched for: that would try every start at every character of every answer."""
+    parts = [re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key]
+    least = min(len(parts), max(SECRET_LENGTH, (len(parts) + 1) // 2))
+    return re.compile("".join(parts[:least]) + "".join(f"(?:{p}" for p in parts[least:]) + ")?" * (len(parts) - least),
                       re.IGNORECASE)
 
 

@@ -655,6 +655,29 @@ def test_the_api_key_never_leaks_in_another_case(project, cli):
     every_echo_is_scrubbed(cli, key, {key.upper(), key.lower(), key.swapcase(), key.lower().replace("/", "%2f")})
 
 
+def test_the_api_key_never_leaks_cut_short(project, cli):
+    """Thirty-first round on issue 28: a server that shortens the key in its message ("invalid key
+    sk-proj-AbCdEf012345...", 20 of 27 characters), or an answer cut inside an echo of it, kept that
+    much of the secret. Half of it and more is removed; a masked key's last few characters are not it."""
+    key = "sk-proj-SECRETAbCdEf0123456789XyZ"
+    every_echo_is_scrubbed(cli, key, {key[:20] + "...", key[:-1], key[:17]})
+    os.unlink("runs/dev-v3.json")
+    posts, results, out, err = answers_served(cli, {"role": "assistant", "content": "masked sk-...XyZ, sk-proj-SECR"},
+                                              "--api-key", key)
+    assert results[0]["response"] == "masked sk-...XyZ, sk-proj-SECR"   # 13 characters: not half of it
+
+
+def test_a_near_echo_of_a_key_full_of_symbols_is_scrubbed_at_once():
+    """Thirty-first round on issue 28: "/", "+" and "=" were each matched two ways (as themselves and as their
+    JSON escape), so an answer holding the first 60 characters of a base64 key tried 2^30 ways at each start:
+    a hostile server's answer held the run for hours. Run apart, so that a hang fails rather than stalls."""
+    script = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('e', sys.argv[1]); "
+              "e = importlib.util.module_from_spec(spec); spec.loader.exec_module(e); key = 'eyJ' + 'aB3/+=' * 15; "
+              "print(e.key_pattern(key).sub('[removed]', (key[:60] + ' ' + 'x' * 300) * 3))")
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "eval.py")], capture_output=True, text=True, timeout=60)
+    assert done.stdout.count("[removed]") == 3 and "aB3/" not in done.stdout, done.stdout + done.stderr
+
+
 def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli):
     """Issue 28, seventeenth attack (minor): choices[0] was read by its place in the list, not its index."""
     other = {"index": 1, "finish_reason": "stop", "message": {"role": "assistant", "content": "acceso"}}
