@@ -6585,6 +6585,19 @@ def complete_journal(finished, config, done, turns):
     return run_path, journal, lock
 
 
+def stray_journal_line(config, ids, where, journal):
+    """The error for the first line of a journal whose case is not one of its run's (ids: the cases
+    the run asks, its --cases or --limit of the split), or None. Only an edit puts one there."""
+    lines = sorted((number, case_id) for (case_id, _), number in where.items() if case_id not in ids)
+    if not lines:
+        return None
+    number, case_id = lines[0]
+    subset = f", {subset_words(config['subset'])}" if config.get("subset") else ""
+    return EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not one of "
+                     f"this run's cases (the split {shell_word(config['split_path'])}{subset}); it was edited: mend or "
+                     "remove that line")
+
+
 def refuse_changed(config, inputs, done, where=None, journal=None):
     """A resumed run must ask the same questions of the same cases, and hold answers to no other.
     where: {(case id, trial): its first line in the journal at `journal`}, every answer and turn it holds
@@ -6600,11 +6613,9 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
     ids = {case["id"] for case in inputs.cases}
-    lines = sorted((number, case_id) for (case_id, _), number in (where or {}).items() if case_id not in ids)
-    if lines:
-        number, case_id = lines[0]
-        raise EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not a "
-                        f"case of the split {shell_word(config['split_path'])}; it was edited")
+    edited = stray_journal_line(config, ids, where or {}, journal)
+    if edited:
+        raise edited
     stray = sorted({case_id for case_id, _ in done} - ids)
     if stray:
         raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
@@ -10171,15 +10182,18 @@ def run_listing(folder):
 def unfinished_listing(path):
     """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
     answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
-    run_path = path[:-len(JOURNAL_SUFFIX)]
-    config, done = read_journal(path)
+    run_path, where = path[:-len(JOURNAL_SUFFIX)], {}
+    config, done = read_journal(path, where=where)
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
         cases, _, split_sha = load_split(config["split_path"])
-        expected = (len(subset_of(cases, config.get("subset"), config["split_path"])) * config["repeat"]
-                    if split_sha == config["split_sha"] else None)
+        asked = subset_of(cases, config.get("subset"), config["split_path"]) if split_sha == config["split_sha"] else None
     except EvalError:
-        expected = None
+        asked = None
+    expected = None if asked is None else len(asked) * config["repeat"]
+    edited = asked is not None and stray_journal_line(config, {c["id"] for c in asked}, where, path)
+    if edited:   # resume refuses it: said as a damaged journal, never with a command that fails
+        raise edited
     resume, holder, written = resume_command(run_path), live_holder(run_path), os.path.lexists(run_path)
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)

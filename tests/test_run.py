@@ -710,9 +710,34 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     stray = json.dumps({"id": "dev-99", "response": "bug", "error": None})
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 2 and ("runs/dev-v3.json.journal:7: damaged journal line: dev-99 is not a case of the split "
-                          "golden/dev.jsonl; it was edited") in err, err   # the line named (issue 28, attack 4, 9a)
+    assert code == 2 and ("runs/dev-v3.json.journal:7: damaged journal line: dev-99 is not one of this run's cases "
+                          "(the split golden/dev.jsonl); it was edited: mend or remove that line") in err, err   # (attack 4, 9a)
     assert fake.chat_bodies == []
+    # (31st round) `runs` counted that line as an answer and printed the resume that refuses it
+    code, out, err = cli("runs", "runs")
+    assert "damaged journal line" in out and "finish with" not in out, out
+
+
+def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_so(project, cli, fake):
+    """Thirty-first round on issue 28: a line for dev-04 added to the journal of a `--cases dev-01,dev-02,dev-03`
+    run was refused as "not a case of the split", which it is; `runs` listed it as an answer with a resume
+    command that then refused."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-01,dev-02,dev-03")[0] == 0
+    run = load_json("runs/dev-v3.json")
+    os.unlink("runs/dev-v3.json")
+    header = {"format": run["format"], "config": run["config"]}
+    with open("runs/dev-v3.json.journal", "w") as f:
+        for line in [header, run["results"][0], dict(run["results"][1], id="dev-04")]:
+            f.write(json.dumps(line) + "\n")
+    code, out, err = cli("runs", "runs", "--json")
+    entry = json.loads(out)[0]
+    assert "problem" in entry and "resume" not in entry, entry
+    assert entry["problem"] == ("runs/dev-v3.json.journal:3: damaged journal line: dev-04 is not one of this run's cases "
+                                "(the split golden/dev.jsonl, 3 chosen cases, --cases); it was edited: mend or remove "
+                                "that line"), entry
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == f"error: {entry['problem']}\n", err
 
 
 def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cli, fake):
@@ -1799,8 +1824,8 @@ def tampered(turn, **changes):
     (lambda l: [l[0], l[2]], 2, "turn 2 of a1 has no turn 1 before it"),
     (lambda l: [l[0], l[2], tampered(l[1], transcript=[{"role": "assistant", "content": "FAKE FINAL"}])], 2,
      "turn 2 of a1 has no turn 1 before it"),
-    (lambda l: l + [tampered(l[1], id="ghost")], 4, "ghost is not a case of the split"),
-    (lambda l: l + [{"id": "ghost", "trial": 1, "response": None, "error": "HTTP 500"}], 4, "ghost is not a case of the split"),
+    (lambda l: l + [tampered(l[1], id="ghost")], 4, "ghost is not one of this run's cases"),
+    (lambda l: l + [{"id": "ghost", "trial": 1, "response": None, "error": "HTTP 500"}], 4, "ghost is not one of this run's cases"),
 ])
 def test_agent_turn_lines_that_do_not_make_one_conversation_are_refused(project, cli, fake, edit, line, message):
     """Issue 28, attack 4, item 9a: edited turn lines were adopted silently: the same turn twice with
