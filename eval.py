@@ -6608,7 +6608,7 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                                    inputs.context_sha)):
         if then != now:
             raise EvalError(f"refusing to resume: the {what} {shell_word(path)} changed since the run started "
-                            f"(sha {short(then)} then, {short(now)} now)")
+                            f"(sha {short(then)} then, {short(now)} now){read_from_here([path])}")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
@@ -6677,11 +6677,25 @@ def run_split(args):
             lock.release()
 
 
+def read_from_here(paths):
+    """What to add to an error on a file a run recorded by a relative path: it is read from the
+    current folder, which may not be the one the run was made in (its paths are relative to that)."""
+    if all(not p or os.path.isabs(p) for p in paths):
+        return ""
+    return (f" (read from {shell_word(os.getcwd())}; the run recorded it relative to the folder it was made in: "
+            "if that is another, resume from there)")
+
+
 def run_held(args, held):
     """run_split with its locks in `held`."""
     config, done, turns, run_path, completes, where, begun = open_or_resume(args, held)
-    inputs = load_inputs(config)
-    rerun, resuming = None, bool(run_path or completes)
+    resuming = bool(run_path or completes)
+    try:
+        inputs = load_inputs(config)
+    except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
+        here = read_from_here((config["split_path"], config["prompt"], config.get("context_path"))) if resuming else ""
+        raise EvalError(f"{e}{here}") from None
+    rerun = None
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
                                                     config["prompt"])
     if mismatch:

@@ -5,13 +5,14 @@ import json
 import os
 import random
 import re
-from pathlib import Path
+import shutil
 import signal
 import shlex
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -604,6 +605,27 @@ def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, cha
                 json.dumps({"id": "dev-99", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and message in err
+    assert fake.chat_bodies == []
+
+
+def test_a_resume_from_another_folder_says_where_the_runs_files_were_read_from(project, cli, fake, monkeypatch):
+    """Thirty-first round on issue 28: a run records its split and prompt relative to the folder it was made in;
+    resumed from another (as `runs DIR` from elsewhere prints it), "prompts/v3.txt: no such prompt file", or, where
+    that folder had a prompts/v3.txt of its own, "the prompt changed since the run started": neither said why."""
+    interrupted_journal(project, cli, fake, keep=5)
+    (project / "elsewhere").mkdir()
+    monkeypatch.chdir(project / "elsewhere")
+    code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)
+    here = str(project / "elsewhere")
+    assert code == 2 and err == (f"error: prompts/v3.txt: no such prompt file (read from {here}; the run recorded it "
+                                 "relative to the folder it was made in: if that is another, resume from there)\n"), err
+    shutil.copytree(project / "golden", "golden")
+    (project / "elsewhere" / "prompts").mkdir()
+    (project / "elsewhere" / "prompts" / "v3.txt").write_text("otro prompt {input}\n")
+    code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "refusing to resume: the prompt prompts/v3.txt changed since the run started" in err, err
+    assert err.endswith(f" now) (read from {here}; the run recorded it relative to the folder it was made in: if that is "
+                        "another, resume from there)\n"), err
     assert fake.chat_bodies == []
 
 
