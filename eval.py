@@ -6244,21 +6244,27 @@ def as_tuned(key, value):
 
 
 def earlier_held_out_runs(folders, split_sha, config):
-    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG)."""
-    found = []
-    for folder in dict.fromkeys(folders):
-        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
-        for name in names:
-            path = os.path.join(folder, name)
-            earlier = (read_run_config(path) if name.endswith(".json") else
-                       journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
-            if earlier and earlier.get("split_sha") == split_sha:
-                # a key an older run did not record is not known to differ
-                differs = [k for k in TUNED_CONFIG if k in earlier
-                           and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
-                if differs:
-                    found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
-                                  "differs": differs})
+    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG): in
+    the folders given, and in every folder under runs/ (runs moved to runs/archive/ were seen all
+    the same)."""
+    found, paths = [], {}
+    for folder in folders:
+        if folder == RUNS_DIR:
+            for at, subfolders, names in os.walk(folder):   # links to folders are not followed: no loop
+                subfolders.sort()
+                paths.update((os.path.normpath(os.path.join(at, name)), name) for name in sorted(names))
+        elif os.path.isdir(folder):
+            paths.update((os.path.normpath(os.path.join(folder, name)), name) for name in sorted(os.listdir(folder)))
+    for path, name in paths.items():
+        earlier = (read_run_config(path) if name.endswith(".json") else
+                   journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
+        if earlier and earlier.get("split_sha") == split_sha:
+            # a key an older run did not record is not known to differ
+            differs = [k for k in TUNED_CONFIG if k in earlier
+                       and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
+            if differs:
+                found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
+                              "differs": differs})
     return found
 
 

@@ -1069,6 +1069,17 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     assert code == 2 and "with a different temperature (" in err
 
 
+def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
+    """Thirty-first round on issue 28: after `mkdir runs/archive && mv runs/test-v2.json runs/archive/` (the
+    quickstart moves runs to runs/fake/ alike) the held-out split ran again with another prompt, unmarked."""
+    (project / "runs" / "archive" / "old").mkdir(parents=True)
+    os.rename(held_out_run, "runs/archive/old/test-v2.json")
+    code, out, err = cli("run", "--split", "test", "--host", fake.url)
+    assert code == 2 and ("refusing to run the held-out test split again: runs/archive/old/test-v2.json already ran "
+                          "this split with a different prompt") in err, err
+    assert fake.chat_bodies == []
+
+
 @pytest.mark.parametrize("change, differs", [
     (("--format", "schema"), "a different format"),
     (("--option", "top_p=0.5", "--option", "num_predict=8"), "different options"),
