@@ -10382,7 +10382,8 @@ def refuse_same_run(a_path, b_path, instead="compare it with another run"):
     except OSError:
         return   # a missing file: reading it says so
     if same:
-        raise EvalError(f"both arguments are the same run ({shell_word(a_path)}); {instead}")
+        raise EvalError((f"{shell_word(a_path)} is given twice" if a_path == b_path else
+                         f"{shell_word(a_path)} and {shell_word(b_path)} are the same run (one file)") + f"; {instead}")
 
 
 def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):

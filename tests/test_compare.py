@@ -200,7 +200,8 @@ def test_with_trials_invalid_answers_say_out_of_how_many(project, cli):
 def test_a_run_compared_with_itself_is_refused(project, cli, dev_run):
     for other in (dev_run, "./" + dev_run, os.path.abspath(dev_run)):
         code, out, err = cli("compare", dev_run, other)
-        assert code == 2 and out == "" and "both arguments are the same run" in err
+        assert code == 2 and out == "" and (f"error: {dev_run} is given twice; " if other == dev_run else
+                                            f"error: {dev_run} and {other} are the same run (one file); ") in err, err
 
 
 def test_runs_of_different_splits_are_called_that(project, cli, dev_run):
@@ -332,7 +333,11 @@ def test_runs_of_part_of_the_split_are_compared_on_the_cases_all_share(project, 
 def test_many_runs_are_refused_as_two_are(project, cli):
     runs = four_runs()
     code, out, err = cli("compare", runs[0], runs[1], runs[0])
-    assert code == 2 and "both arguments are the same run" in err
+    assert code == 2 and f"error: {runs[0]} is given twice" in err
+    # (31st round) a link among four was "both arguments are the same run", naming neither the link nor its run
+    os.symlink(os.path.abspath(runs[1]), "lnk.json")
+    code, out, err = cli("compare", runs[0], runs[1], runs[2], "lnk.json")
+    assert code == 2 and f"error: {runs[1]} and lnk.json are the same run (one file)" in err, err
     other = split_run("dev", {})
     other["config"]["split_sha"] = "0" * 64
     write_run("runs/other.json", other)

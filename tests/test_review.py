@@ -231,7 +231,7 @@ def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
     assert code == 2 and "pick another --port" in err
     # (twenty-first attack, minor) a run reviewed against itself: every answer "the same" (compare refuses it too)
     code, out, err = cli("review", runs[1], "--against", f"./{runs[1]}", "--port", "0")
-    assert code == 2 and err == f"error: both arguments are the same run ({runs[1]}); give --against another run\n", err
+    assert code == 2 and err == f"error: {runs[1]} and ./{runs[1]} are the same run (one file); give --against another run\n", err
 
 
 def test_review_prints_its_address_and_stops_cleanly_on_ctrl_c(runs, project):
