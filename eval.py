@@ -6549,14 +6549,16 @@ def completions_of(finished, config):
 
 
 def completed_in(finished, completion):
-    """What to say of a run whose errors were asked again in `completion`: that run, and how to
-    complete it in turn if calls failed again."""
+    """What to say of a run whose errors were asked again in `completion`: the last run of the chain
+    (a completion completed in turn), and how to complete it in turn if calls failed again."""
+    last = chain_end(completion)
     try:
-        errors = sum(r.get("error") is not None for r in load_run(completion)["results"])
+        errors = sum(r.get("error") is not None for r in load_run(last)["results"])
     except EvalError:
         errors = 0
-    return (f"{shell_word(finished)} was completed in {shell_word(completion)}, which has "
-            + (f"{plural(errors, 'error')}: {resume_command(completion)}" if errors else "no error; use that run"))
+    chain = shell_word(completion) + (f", and that in {shell_word(last)}" if last != completion else "")
+    return (f"{shell_word(finished)} was completed in {chain}, which has "
+            + (f"{plural(errors, 'error')}: {resume_command(last)}" if errors else "no error; use that run"))
 
 
 def finished_completion(finished, config):
@@ -6565,9 +6567,27 @@ def finished_completion(finished, config):
     through the link is named after (open_or_resume)."""
     finished = own_name(finished)
     try:
-        return completions_of(finished, dict(config, completed_from=finished))[1]
+        done = completions_of(finished, dict(config, completed_from=finished))[1]
     except OSError:
         return None
+    return done and chain_end(done)
+
+
+def chain_end(completion):
+    """The last finished run of a chain of completions from `completion` (its errors asked again in a
+    completion of it, and so on): what a person is sent to, never a link of the chain that a resume
+    refuses in turn."""
+    seen = {completion}
+    while True:
+        try:
+            config = load_run(completion)["config"]
+            later = completions_of(completion, dict(config, completed_from=completion))[1]
+        except (EvalError, OSError):
+            return completion
+        if not later or later in seen:
+            return completion
+        seen.add(later)
+        completion = later
 
 
 def complete_journal(finished, config, done, turns):

@@ -2638,6 +2638,15 @@ def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_
     assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has 1 "
                                  "error: python eval.py run --resume runs/dev-v3-completed.json\n"), err
     assert len(fake.chat_bodies) == 3
+    # (31st round) completed in turn, the first run still sent the user to the completion with errors, whose resume
+    # then refused naming the last; runs and report's gate named the middle one too
+    fake.faults_for = {}
+    assert cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)[0] == 0
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, and that in "
+                                 "runs/dev-v3-completed-completed.json, which has no error; use that run\n"), err
+    entry = next(e for e in json.loads(cli("runs", "runs", "--json")[1]) if e["file"] == "runs/dev-v3.json")
+    assert entry["completed_in"] == "runs/dev-v3-completed-completed.json", entry
 
 
 def test_an_out_held_by_a_journal_says_whether_its_run_is_unfinished_or_live(project, cli, fake):
