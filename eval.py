@@ -3900,7 +3900,11 @@ class ChatClient:
             status, reason, headers, data = self.request("GET" if body is None else "POST", path,
                                                          None if body is None else json.dumps(body).encode(),
                                                          PREFLIGHT_TIMEOUT)
-        except (TimeoutError, OSError, ValueError, self.requests.exceptions.RequestException) as e:
+        except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
+            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {PREFLIGHT_TIMEOUT:g} s "
+                            f"({type(e).__name__}): something there took the request and sent nothing back: a server "
+                            "stuck (restart it), or not a model server at all") from None
+        except (OSError, ValueError, self.requests.exceptions.RequestException) as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if 300 <= status < 400:
