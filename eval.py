@@ -6247,19 +6247,36 @@ def as_tuned(key, value):
     return {k: v for k, v in value.items() if k != "digests"} if key == "judge" and type(value) is dict else value
 
 
+# runs/example/: the runs this project ships, made on another machine, which are not the user's own
+SHIPPED_RUNS = "example"
+
+
+def runs_beside(split_path):
+    """The runs folder of the project a split is in (the folder holding golden/, then runs/), or None:
+    a run made from another folder (--split ../golden/test.jsonl) is looked for where runs are kept."""
+    folder = os.path.dirname(os.path.abspath(split_path))
+    while os.path.basename(folder) != "golden":
+        if os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+    return os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR))
+
+
 def earlier_held_out_runs(folders, split_sha, config):
     """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG): in
-    the folders given, and in every folder under runs/ (runs moved to runs/archive/ were seen all
-    the same)."""
+    the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
+    (runs moved to runs/archive/ were seen all the same), but for the runs this project ships."""
     found, paths = [], {}
     for folder in folders:
-        if folder == RUNS_DIR:
+        if os.path.basename(os.path.normpath(folder)) == RUNS_DIR:
             for at, subfolders, names in os.walk(folder):   # links to folders are not followed: no loop
-                subfolders.sort()
-                paths.update((os.path.normpath(os.path.join(at, name)), name) for name in sorted(names))
+                subfolders[:] = sorted(d for d in subfolders if at != folder or d != SHIPPED_RUNS)
+                for name in sorted(names):
+                    paths.setdefault(os.path.realpath(os.path.join(at, name)), (os.path.normpath(os.path.join(at, name)), name))
         elif os.path.isdir(folder):
-            paths.update((os.path.normpath(os.path.join(folder, name)), name) for name in sorted(os.listdir(folder)))
-    for path, name in paths.items():
+            for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
+                paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
+    for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
         if earlier and earlier.get("split_sha") == split_sha:
@@ -6742,7 +6759,8 @@ def run_held(args, held):
             wanted = named_for_its_model(wanted, config["model"])
         if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
             asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
-            rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or "."], args.rerun_test)
+            rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or ".",
+                                                   *filter(None, [runs_beside(config["split_path"])])], args.rerun_test)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
     client = make_client(config, args, run_path or completes)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)

@@ -1078,6 +1078,16 @@ def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, 
     assert code == 2 and ("refusing to run the held-out test split again: runs/archive/old/test-v2.json already ran "
                           "this split with a different prompt") in err, err
     assert fake.chat_bodies == []
+    # from another folder, into the project's runs/ by a path of its own (../runs): the same
+    (project / "sub").mkdir()
+    os.chdir(project / "sub")
+    code, out, err = cli("run", "--split", "../golden/test.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url,
+                         "--out", "../runs/x.json")
+    assert code == 2 and "split again: ../runs/archive/old/test-v2.json already ran this split" in err, err
+    code, out, err = cli("run", "--split", "../golden/test.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url,
+                         "--out", "x.json")   # into this folder: the project's runs/ is looked in all the same
+    assert code == 2 and "split again: ../runs/archive/old/test-v2.json already ran this split" in err, err
+    assert fake.chat_bodies == []
 
 
 @pytest.mark.parametrize("change, differs", [
