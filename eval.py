@@ -3811,14 +3811,16 @@ def key_char_pattern(c):
     """A pattern of every form a server may write one character of the key in."""
     either_case = lambda hex_digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in hex_digits)
     utf8 = c.encode("utf-8", "surrogatepass")
-    json_escapes = {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set())
+    # a \u escape is unicode_escape's already (twice, it matched two ways)
+    json_escapes = {e for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set()) if not e.startswith("\\u")}
     utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
     unicode_escape = "".join(r"\\u" + either_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2))
     forms = [re.escape(c), unicode_escape,
              "%(?:25)?" + "%(?:25)?".join(either_case(f"{b:02x}") for b in utf8),   # URL-encoded, once or twice
              f"&#0*{ord(c)};", f"&#[xX]0*{either_case(f'{ord(c):x}')};"]
     forms += [re.escape(form) for form in json_escapes]
-    forms += [f"&{name};" for name in html_entity_names(c)]
+    # one name in any case: the pattern ignores case, so &amp; and &AMP; were two ways to match it
+    forms += [f"&{name};" for name in dict.fromkeys(n.lower() for n in html_entity_names(c))]
     forms += ["\\+"] if c == " " else []
     # each form once: two alike ("/" as itself and as its JSON escape) are two ways to match one character,
     # and a near echo of the key cost 2^n tries per start (a hostile server's answer held a run for minutes)
@@ -4674,7 +4676,9 @@ def final_object(text, digs=VERDICT_DIGS):
     return None, False
 
 
-PLAIN_DECODER = json.JSONDecoder(strict=False)   # lenient as decoded_object: a raw line break in a string is read
+# lenient as decoded_object (a raw line break in a string is read); a whole number kept as its digits, as
+# Python refuses to convert one of over 4,300 (a ValueError that is no JSONDecodeError)
+PLAIN_DECODER = json.JSONDecoder(strict=False, parse_int=str)
 # the end of a text cut inside a JSON literal or number: a valid start of one, which the decoder refuses
 PARTIAL_SCALAR = re.compile(r"\s*(?:t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?|-?[\d.eE+-]*)\s*")
 
@@ -4688,7 +4692,7 @@ def json_prefix_end(text, start):
         if e.msg.startswith("Unterminated string") or PARTIAL_SCALAR.fullmatch(text, e.pos):
             return None
         return e.pos
-    except RecursionError:   # nested past the interpreter's depth: still open at the end
+    except (RecursionError, ValueError):   # nested past the interpreter's depth: still open at the end
         return None
 
 

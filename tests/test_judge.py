@@ -733,11 +733,13 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     ('Veredicto: "{"reason": "el borrador {"reason": "x", "pass": true} era malo; no contesta', (None, None)),
     ('{"reason": "borrador", "pass": false} y al final: "{"reason": "bien", "pass": tr', (None, None)),
     ('{"reason": "ok", "pass": true} The answer "{"a": 1" was not valid JSON.', (True, "ok")),
+    # (32nd round) a whole number of over 4,300 digits in a quoted fragment raised Python's ValueError: a traceback
+    ('The answer contains "{"n": ' + "1" * 4400 + ', so fine. {"reason": "ok", "pass": true}', (True, "ok")),
 ], ids=["quoted-brace", "quoted-brace-inline", "two-quoted-braces", "nested-in-verdict", "unreadable-final",
         "refused-final", "refused-holds-nested", "cut-after-quote", "cut-draft-after-quote", "unquoted-open-first",
         "quoted-brace-after-verdict", "quoted-fragment-before-verdict", "quoted-fragment-with-key",
         "quoted-brace-then-quoted-colon", "cut-after-stray-quote", "cut-reason-quotes-draft", "cut-in-literal",
-        "quoted-fragment-after-verdict"])
+        "quoted-fragment-after-verdict", "quoted-fragment-huge-number"])
 def test_a_judge_that_quotes_an_opening_brace_keeps_its_verdict(raw, expected):
     """Twenty-first attack on issue 28, defect 4: a brace quoted in the judge's prose ("{") was read as an
     object's opening, the quotes then paired off wrongly, and the verdict after it was swallowed by a
