@@ -13630,7 +13630,10 @@ PAGE_POLICY = (f"default-src 'none'; style-src {csp_hash(PAGE_STYLE)}; script-sr
                "base-uri 'none'; form-action 'none'")
 
 
-PAGE_START = b"<!doctype html>"   # how every page eval.py writes begins: what --force may replace
+# how every page eval.py writes begins, since its first (its policy's first words): what --force may replace. Not
+# "<!doctype html>" alone, which every hand-written page begins with too (--force replaced a user's notes.html)
+PAGE_START = ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
+              'content="default-src \'none\'; style-src \'sha256-').encode()
 
 
 def html_page(title, parts):
@@ -13649,7 +13652,7 @@ def is_page(path):
     """Whether a file begins as every page eval.py writes begins."""
     try:
         with open_regular(path) as f:
-            return f.read(len(PAGE_START)).lower() == PAGE_START
+            return f.read(len(PAGE_START)) == PAGE_START
     except OSError:
         return False
 
@@ -13703,8 +13706,8 @@ def write_page(path, text, force, inputs):
     if os.path.lexists(path) and not is_page(path):
         # the files a run was made from are named relative to where it ran, so from another folder
         # they cannot all be recognised: --force replaces a page eval.py wrote, and nothing else
-        raise EvalError(f"--html {shell_word(path)} exists and is not an HTML page; --force replaces only a page, never "
-                        "another file (a prompt, a split, anything you made)")
+        raise EvalError(f"--html {shell_word(path)} exists and is not a page eval.py wrote; --force replaces only such a "
+                        "page, never another file (a prompt, a split, a page of your own, anything you made)")
     try:
         write_file(path, text, replace=force)
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite
