@@ -11553,6 +11553,9 @@ def trial_verdict(t):
 # 12. Judge after the run: the judge command, the pairwise comparison of two runs, calibration
 #     against people's verdicts, and the audit of a judge's biases.
 
+VERDICT_FIELDS = frozenset({"id", "check", "pass", "trial", "note"})   # a person's verdict; a note says why, never read
+
+
 def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial")."""
     data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
@@ -11570,6 +11573,11 @@ def read_human_verdicts(path):
             continue
         except ValueError as e:
             problems.append(f"{shell_word(path)}:{number}: {json_problem(e)}")
+            continue
+        unknown = sorted(set(obj) - VERDICT_FIELDS) if isinstance(obj, dict) else []
+        if unknown:   # a typo ("trail": 2) was read as trial 1, paired with another trial's judge verdict
+            problems.append(f"{shell_word(path)}:{number}: unknown field {on_one_line(repr(unknown[0]), 40)} (a verdict has "
+                            f"{', '.join(sorted(VERDICT_FIELDS))})")
             continue
         trial = obj.get("trial", 1) if isinstance(obj, dict) else 1
         if type(trial) is not int or trial < 1:   # true and 1.0 are equal to 1 as keys: matched to trial 1

@@ -575,6 +575,10 @@ def test_calibrate_input_errors(calibration, project, cli):
     (b'{"id": "j\xff01", "check": "answers", "pass": true}', "bad.jsonl:2: not valid UTF-8 (byte 10)"),
     (b'{"id": "j01", "check": "answers", "pass": true, "n": NaN}', "bad.jsonl:2: NaN is not a number"),
     (b'{"id": "j\\ud800", "check": "answers", "pass": true}', "bad.jsonl:2: holds \\ud800"),
+    # (32nd round) a typo was read in silence: "trail": 2 as trial 1, paired with another trial's judge verdict
+    (b'{"id": "j01", "check": "answers", "pass": true, "trail": 2}',
+     "bad.jsonl:2: unknown field 'trail' (a verdict has check, id, note, pass, trial)"),
+    (b'{"id": "j01", "check": "answers", "pass": true, "passs": false}', "bad.jsonl:2: unknown field 'passs'"),
 ])
 def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_write(calibration, project, cli, line, why):
     """From the fifth attack on issue 28, item 5: the verdicts file went through plain json.loads and
