@@ -10673,8 +10673,11 @@ def compare_many(runs, alpha=ALPHA):
     p-values adjusted by Holm's method for the number of comparisons. Testing against the best of
     the same runs would pick the winner and then test it, and call chance a difference."""
     configs = [cfg for _, cfg, _ in runs]
-    for cfg in configs[1:]:
-        same_split(configs[0], cfg)
+    for path, cfg, _ in runs[1:]:
+        try:
+            same_split(configs[0], cfg)
+        except EvalError as e:   # among many, the run at odds named
+            raise EvalError(f"{shell_word(path)} against {shell_word(runs[0][0])}: {e}") from None
     by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
     shared = shared_cases(runs)
     if not shared:
@@ -14650,6 +14653,7 @@ def cmd_compare(args):
         return compare_many_runs(args, paths)
     refuse_judge_options_alone(args)
     (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
+    refuse_copies(paths)
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher)
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
@@ -14671,6 +14675,23 @@ def refuse_same_runs(paths):
             refuse_same_run(path, other)
 
 
+def refuse_copies(paths):
+    """Two files of one run, byte for byte (a copy), read as a rerun that varied not at all: a system
+    that looks perfectly repeatable, and one more comparison counted. Read after each loaded whole."""
+    seen = {}
+    for path in paths:
+        try:
+            with open_regular(path, "rb") as f:
+                digest = hashlib.file_digest(f, "sha256").hexdigest() if hasattr(hashlib, "file_digest") else \
+                    hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            continue   # it was read a moment ago: gone since, its reading said so or will
+        if digest in seen:
+            raise EvalError(f"{shell_word(seen[digest])} and {shell_word(path)} are one run (a copy, byte for byte); "
+                            "compare it with another run")
+        seen[digest] = path
+
+
 def graded_pair(args):
     """(run or None, config, graded cases) of the baseline and of the candidate: the runs
     themselves only when --pairwise or --html needs their answers, not only their grades."""
@@ -14686,6 +14707,7 @@ def compare_many_runs(args, paths):
         raise EvalError(f"{flag} compares two runs; give a baseline and a candidate, not {len(paths)} runs")
     refuse_call_options(args, "only applies with --pairwise, which compares two runs")
     runs = [(path, *read_graded(path)) for path in paths]
+    refuse_copies(paths)
     m = compare_many(runs, alpha=args.alpha)
     code, verdicts = many_gates(runs, m, args.fail_on_regression, args.fail_if_worse)
     show(view_of(args), {**m, "gates": {"exit": code, "verdicts": verdicts}},

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -693,7 +694,8 @@ def test_compare_markdown_quotes_what_the_runs_hold_as_code_or_escaped(project, 
     name = "runs/r` " + MARKUP.replace("/", "_")
     base = make_run([(tick, "bug", "bug"), ("c2", "bug", "acceso")], model="m`` " + MARKUP)
     cand = make_run([(tick, "bug", "acceso"), ("c2", "bug", "bug")], model="m " + MARKUP + "`")
-    paths = [write_run(f"{name}{i}.json", run) for i, run in enumerate((base, cand, base))]
+    again = dict(base, config=dict(base["config"], date="2026-01-03T09:30:00+01:00"))   # a rerun, not a copy
+    paths = [write_run(f"{name}{i}.json", run) for i, run in enumerate((base, cand, again))]
     for argv in (paths[:2], paths):
         code, md, err = cli("compare", *argv, "--markdown", "--fail-on-regression")
         assert code == 1 and "**GATE FAILED" in md, err
@@ -903,10 +905,32 @@ def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(
     assert code == 2 and "different versions of the split (mine-dev " in err
 
 
+def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
+    """Thirty-second round on issue 28: `cp run.json copy.json; compare run.json copy.json` said "a rerun:
+    differences are run-to-run variation", of a system that seemed to vary not at all; among many runs the
+    copy was one more row and one more comparison in Holm's count. A copy, byte for byte, is refused."""
+    a = write_run("runs/a.json", make_run([("c1", "bug", "bug"), ("c2", "bug", "acceso")]))
+    shutil.copyfile(a, "runs/copy.json")
+    b = make_run([("c1", "bug", "bug"), ("c2", "bug", "bug")])
+    b = write_run("runs/b.json", dict(b, config=dict(b["config"], date="2026-01-03T09:30:00+01:00")))
+    for argv in ((a, "runs/copy.json"), (a, b, "runs/copy.json")):
+        code, out, err = cli("compare", *argv)
+        assert code == 2 and out == "" and err == ("error: runs/a.json and runs/copy.json are one run (a copy, byte for "
+                                                   "byte); compare it with another run\n"), err
+    # among many, the run of another split is named (it was "different splits (golden/dev.jsonl vs ...)" alone)
+    other = make_run([("c1", "bug", "bug")])
+    other["config"].update(split="support-dev", split_path="golden/support/dev.jsonl", split_sha="1" * 64)
+    other = write_run("runs/other.json", other)
+    code, out, err = cli("compare", a, b, other)
+    assert code == 2 and err.startswith("error: runs/other.json against runs/a.json: refusing to compare: different "
+                                        "splits (tickets.jsonl vs golden/support/dev.jsonl)"), err
+
+
 def test_compare_of_one_case_says_is_not_are(project, cli):
     """From the fifth attack on issue 28 (item 7): compare printed "1 case are too few"."""
     a = write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
-    b = write_run("runs/b.json", make_run([("c1", "bug", "bug")]))
+    b = make_run([("c1", "bug", "bug")])
+    b = write_run("runs/b.json", dict(b, config=dict(b["config"], date="2026-01-03T09:30:00+01:00")))   # a rerun
     code, out, err = cli("compare", a, b)
     assert code == 0, err
     assert "1 case is too few for any change to be told from chance" in out and "1 case are" not in out, out

@@ -115,7 +115,8 @@ def test_fail_on_regression_and_fail_if_worse(dev_run, worse_run, cli):
     assert code == 1 and "p = 0.016 (mid-p McNemar): the candidate is worse beyond chance" in err
     code, out, err = cli("compare", dev_run, worst, "--fail-if-worse", "--alpha", "0.01")
     assert code == 0
-    same = write_run("runs/dev-v2-again.json", load_json(dev_run))
+    again = load_json(dev_run)
+    same = write_run("runs/dev-v2-again.json", dict(again, config=dict(again["config"], date="2026-01-03T09:30:00+01:00")))
     assert cli("compare", dev_run, same, "--fail-on-regression", "--fail-if-worse")[0] == 0
 
 
