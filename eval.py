@@ -3937,6 +3937,8 @@ class ChatClient:
         watched = self.deadlines.start(seconds)
         try:
             answer = self.exchange(method, path, data, seconds)
+        except self.requests.exceptions.ConnectTimeout:   # no connection ever made: nothing there answered
+            raise
         except Exception:
             # Past the deadline, whatever broke the request is its time running out: requests reports
             # a read timeout in the middle of a body as a ConnectionError, and on a busy machine the

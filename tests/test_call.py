@@ -1,13 +1,14 @@
 """Calling the model: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
 
+import contextlib
 import json
-from pathlib import Path
 import os
 import re
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -457,6 +458,29 @@ def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli,
     code, out, err = cli("run", "--split", "dev", "--host", host, "--jobs", "4")
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert len(fake.chat_bodies) == 28
+
+
+def test_a_server_that_never_takes_the_connection_cannot_be_reached(project, cli, monkeypatch):
+    """Thirty-second round on issue 28: a connection that never opened (a full backlog drops the SYN, as a
+    firewall or a wrong address does) was named "took the request and sent nothing back"."""
+    monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 1.0)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port, held = listener.getsockname()[1], []
+    try:
+        for _ in range(8):   # the accept queue filled: the kernel drops the next SYN, and connect() waits
+            c = socket.socket()
+            c.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                c.connect(("127.0.0.1", port))
+            held.append(c)
+        code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{port}")
+    finally:
+        for c in held + [listener]:
+            c.close()
+    assert code == 2 and err.startswith(f"error: cannot reach the model server at http://127.0.0.1:{port} "
+                                        "(ConnectTimeout)"), err
 
 
 def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch):
