@@ -5194,8 +5194,12 @@ def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
             f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit, its window "
             f"full: asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so "
             + (f"{' and '.join(new)} {'is' if len(new) == 1 else 'are'} named in the panel in place of "
-               f"{', '.join(on_one_line(str(m)) for m in gone)}" if kept else "another judge MODEL is named")
-            + " (one that answers within the window, or over /v1 a server started with a larger context)")
+               f"{', '.join(on_one_line(str(m)) for m in gone)} (a panel changed is another judge: every vote of it is "
+               "asked)" if kept else
+               f"other judge models ({', '.join(new)}) are named in place of "
+               f"{', '.join(on_one_line(str(m)) for m in gone)}" if len(new) > 1 else "another judge MODEL is named")
+            + f" ({'one that answers' if len(new) == 1 else 'models that answer'} within the window, or over /v1 a server "
+            "started with a larger context)")
     if not cut:
         return judge_command(path, config, checks), ""
     judge = config["judge"]

@@ -2413,13 +2413,17 @@ def test_a_panel_member_the_server_stopped_is_replaced_and_the_panel_kept(judged
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.95")
     command = "python eval.py judge runs/answers-dev-v1.json --judge-model qwen2.5:7b --judge-model mistral:7b --judge-model MODEL"
     assert (f"judge again ({command}): 1 judge answer was stopped by the server short of the token limit, its window "
-            "full: asked again alike it stops alike, so MODEL is named in the panel in place of llama3.1:8b") in err, err
+            "full: asked again alike it stops alike, so MODEL is named in the panel in place of llama3.1:8b (a panel "
+            "changed is another judge: every vote of it is asked)") in err, err
     assert f"not yet asked: {command} asks; 1 judge answer was stopped by the server" in out, out
     config = {"model": "m", "judge": {"models": ["a", "b", "c"], "votes": 1, "temperature": 0, "num_predict": 1024}}
     assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "c"])[0] == \
         "python eval.py judge r.json --judge-model b --judge-model MODEL1 --judge-model MODEL2"
-    assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "b", "c"])[0] == \
-        "python eval.py judge r.json --judge-model MODEL1 --judge-model MODEL2 --judge-model MODEL3"
+    assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "b", "c"]) == (
+        "python eval.py judge r.json --judge-model MODEL1 --judge-model MODEL2 --judge-model MODEL3",
+        "2 judge answers were stopped by the server short of the token limit, its window full: asked again alike they "
+        "stop alike, so other judge models (MODEL1, MODEL2, MODEL3) are named in place of a, b, c (models that answer "
+        "within the window, or over /v1 a server started with a larger context)")
 
 
 def test_a_larger_cap_keeps_the_votes_the_server_stopped_short_of_the_smaller():
