@@ -5889,6 +5889,8 @@ def journal_entry_problem(entry, config):
         return transcript_problem(entry.get("transcript")) or turn_problem(entry["transcript"])
     if "answer" in entry or "vote" in entry:   # an answer to judge, journaled before its votes; one vote
         trial = entry.get("trial")
+        if type(trial) is int and not 1 <= trial <= config["repeat"]:
+            return f"trial {trial} of a run of {plural(config['repeat'], 'trial')}"
         if set(entry) not in ({"id", "trial", "answer"}, {"id", "trial", "vote"}) or type(trial) is not int \
                 or not 1 <= trial <= config["repeat"] or type(entry.get("answer", entry.get("vote"))) is not dict:
             return "an answer to judge, or a vote on it, needs its id, its trial and nothing else"

@@ -2081,6 +2081,13 @@ def test_a_whole_float_count_in_a_judging_or_journal_is_read_as_the_whole_number
     text = Path("runs/answers-dev-v1.json").read_text()
     assert '"prompt_tokens": 12,' in text and '"prompt_tokens": 40,' in text and '"completion_tokens": 9,' in text
     assert not re.search(r'_tokens": [0-9]+\.', text), text
+    # (32nd round) an answer to judge of a trial past the run's one was "needs its id, its trial and nothing else"
+    os.unlink("runs/answers-dev-v1.json")
+    Path("runs/answers-dev-v1.json.journal").write_text("".join(json.dumps(x) + "\n" for x in (
+        {"format": evalpy.RUN_FORMAT, "config": run["config"]}, {"id": first["id"], "trial": 2, "answer": answer})))
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: runs/answers-dev-v1.json.journal:2: damaged journal line: trial 2 of a "
+                                        "run of 1 trial"), err
 
 
 def test_a_judging_that_names_itself_as_its_run_is_one_line_never_a_traceback(project, judged_split, cli, fake):
