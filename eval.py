@@ -219,7 +219,8 @@ CHART_ROW = 26         # px per bar, whisker and name
 CHART_NAME_CHARS = 24  # characters of a name drawn in a chart (they fit CHART_NAME); the whole name is in its tooltip
 CELL = 52              # px per confusion-matrix cell: room for a four-digit count
 DIFF_WORK = 5_000_000  # steps a word diff may take (difflib is about cubic on a repeated token); past them, unmarked
-PAGE_DIFF_WORK = 6 * DIFF_WORK   # steps all the word diffs of one compare page may take together (about 2 s)
+PAGE_DIFF_WORK = 6_000_000   # steps all the word diffs of one compare page may take together: about 2 s (a step is
+                              # about 0.3 µs of Python; 6 x DIFF_WORK took 7 to 9 s on long answers)
 
 # The significance level of every test a gate or a reading rests on (compare, power): the usual
 # 5%, one false alarm in twenty comparisons of two equal systems
