@@ -168,6 +168,7 @@ def test_a_word_diff_of_a_looping_answer_stops_at_its_budget_and_says_so(project
             raise RuntimeError("the word diff weighed past its budget")
         return weigh(self, alo, ahi, blo, bhi)
     monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
+    monkeypatch.setattr(evalpy, "PAGE_DIFF_WORK", 6 * evalpy.DIFF_WORK)   # room for each pair's own budget
     check = [{"name": "greets", "type": "contains", "value": "Hola", "blocking": True}]
     old = [{"id": f"c{n:02d}", "response": f"Hola Lucía, pedido A-{n}. " + "x " * 2500, "checks": check} for n in range(3)]
     new = [dict(c, response="x " * 2500 + "y") for c in old]   # the same word looping on both sides (spaces are not weighed)
