@@ -1084,16 +1084,22 @@ def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_aga
     assert code == 0 and len(fake.chat_bodies) == asked, err
 
 
+def long_winded_on(fake, case_id):
+    """The scripted judge, which on case_id writes a draft verdict, then about 1,300 tokens (the fake counts
+    4 characters a token), then its verdict: past a 1,024-token limit."""
+    scripted_judge(fake)
+    plain = fake.route
+    long_prose = "Pienso despacio. " * 300
+    fake.route = lambda body: (verdict("B") + long_prose + plain(body) if body["messages"][0]["content"] ==
+                               evalpy.PAIRWISE_PROMPT and f"[{case_id}]" in body["messages"][-1]["content"] else plain(body))
+
+
 def test_a_larger_token_limit_asks_only_the_pairwise_calls_the_smaller_cut(project, cli, fake):
     """Twenty-seventh attack on issue 28: `compare --pairwise ... --judge-max-tokens 2048` after verdicts cut at
     1024 asked every call again (20 where 2 were cut). With nothing else changed a verdict whose answer ended
     within the smaller limit stands; a winner read from a cut answer (a draft) is no verdict."""
     base, cand = two_runs(IDS[:5], candidate_better=IDS[:5], baseline_better=())
-    scripted_judge(fake)
-    plain = fake.route
-    long_prose = "Pienso despacio. " * 300   # about 1,300 tokens at the fake's 4 characters a token
-    fake.route = lambda body: (verdict("B") + long_prose + plain(body) if body["messages"][0]["content"] ==
-                               evalpy.PAIRWISE_PROMPT and f"[{IDS[1]}]" in body["messages"][-1]["content"] else plain(body))
+    long_winded_on(fake, IDS[1])
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
     assert code == 0, err
     w = json.loads(out)["pairwise"]
@@ -1121,11 +1127,7 @@ def test_a_verdict_the_server_stopped_short_of_the_limit_is_named_so_and_counted
     window full: llama-cpp-python cuts max_tokens to n_ctx less the prompt) was named "cut at its token limit
     (--judge-max-tokens)", which a larger limit does not help, and the calls cut were counted nowhere."""
     base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
-    scripted_judge(fake)
-    plain = fake.route
-    long_prose = "Pienso despacio. " * 300   # about 1,300 tokens at the fake's 4 characters a token
-    fake.route = lambda body: (verdict("B") + long_prose + plain(body) if body["messages"][0]["content"] ==
-                               evalpy.PAIRWISE_PROMPT and f"[{IDS[1]}]" in body["messages"][-1]["content"] else plain(body))
+    long_winded_on(fake, IDS[1])
     fake.openai_context = 800
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai")
     assert code == 0, err
