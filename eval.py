@@ -4656,13 +4656,13 @@ def final_object(text, digs=VERDICT_DIGS):
     # pair after it is inside it
     cut = next((at for at, like in opened if like), None)
     if cut is not None:
-        # a fragment quoted in prose ("{"a": 1" is not JSON) is looked past, read as prose up to where it
-        # stops being JSON (an object begun inside it is in it); one that is JSON to the end of the text is
-        # the judge cut off inside its verdict, and a draft before it never stands in for it (cut_vote)
-        ends = json_prefix_end(text, cut) if digs and cut > 0 and text[cut - 1] == '"' else None
-        if ends is None:
+        # a fragment quoted in prose ("{"a": 1" is not JSON) is looked past, its brace read as prose; one that
+        # is JSON to the end of the text is the judge cut off inside its verdict, and a draft before it never
+        # stands in for it (cut_vote). (Only the brace: a string the fragment leaves open would run on through
+        # the judge's prose to its verdict's first quote, and take the verdict with it.)
+        if not (digs and cut > 0 and text[cut - 1] == '"') or json_prefix_end(text, cut) is None:
             return None, True
-        return final_object(text[:cut] + " " * (ends - cut) + text[ends:], digs - 1)
+        return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1)
     spans = object_spans(shape, pairs)
     if not spans:
         return None, False

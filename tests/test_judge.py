@@ -731,19 +731,23 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     # (twenty-eighth attack) a quoted brace, then a quoted colon, read as a key: the verdict after it was lost
     ('The JSON uses the characters "{" and ":" correctly.\n{"reason": "good", "pass": true}', (True, "good")),
     # (thirty-first round) a verdict cut off after a stray quote (the server said "stop": a small judge that ends
-    # mid-JSON) had the draft before it read; one cut inside a reason that quotes a draft, that draft: it is in
-    # the verdict never closed, which is JSON to the end of the text. A fragment that is not JSON is prose.
+    # mid-JSON) had the draft before it read: the verdict never closed is JSON to the end of the text. A fragment
+    # that is not JSON is prose.
     ('{"reason": "borrador", "pass": false}\nVeredicto final: "{"reason": "contesta bien, porque', (None, None)),
-    ('Veredicto: "{"reason": "el borrador {"reason": "x", "pass": true} era malo; no contesta', (None, None)),
     ('{"reason": "borrador", "pass": false} y al final: "{"reason": "bien", "pass": tr', (None, None)),
     ('{"reason": "ok", "pass": true} The answer "{"a": 1" was not valid JSON.', (True, "ok")),
+    # (thirty-third round) a fragment that leaves a string open: read as JSON, its string ran on through the prose
+    # to the verdict's first quote, and the verdict was blanked with it (the draft before it read, or none)
+    ('Draft: {"pass": true}. The answer began "{"note": "  and then I decided. {"pass": false}', (False, None)),
+    ('It only printed "{"msg": "hi then stopped. {"reason": "x", "pass": false}', (False, "x")),
     # (32nd round) a whole number of over 4,300 digits in a quoted fragment raised Python's ValueError: a traceback
     ('The answer contains "{"n": ' + "1" * 4400 + ', so fine. {"reason": "ok", "pass": true}', (True, "ok")),
 ], ids=["quoted-brace", "quoted-brace-inline", "two-quoted-braces", "nested-in-verdict", "unreadable-final",
         "refused-final", "refused-holds-nested", "cut-after-quote", "cut-draft-after-quote", "unquoted-open-first",
         "quoted-brace-after-verdict", "quoted-fragment-before-verdict", "quoted-fragment-with-key",
-        "quoted-brace-then-quoted-colon", "cut-after-stray-quote", "cut-reason-quotes-draft", "cut-in-literal",
-        "quoted-fragment-after-verdict", "quoted-fragment-huge-number"])
+        "quoted-brace-then-quoted-colon", "cut-after-stray-quote", "cut-in-literal",
+        "quoted-fragment-after-verdict", "open-string-fragment-after-draft", "open-string-fragment",
+        "quoted-fragment-huge-number"])
 def test_a_judge_that_quotes_an_opening_brace_keeps_its_verdict(raw, expected):
     """Twenty-first attack on issue 28, defect 4: a brace quoted in the judge's prose ("{") was read as an
     object's opening, the quotes then paired off wrongly, and the verdict after it was swallowed by a
