@@ -3813,16 +3813,16 @@ def key_char_pattern(c):
     either_case = lambda hex_digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in hex_digits)
     utf8 = c.encode("utf-8", "surrogatepass")
     # a \u escape is unicode_escape's already (twice, it matched two ways)
-    json_escapes = {e for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set()) if not e.startswith("\\u")}
+    json_escapes = {e for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set()) if e != c and not e.startswith("\\u")}
     utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
     unicode_escape = "".join(r"\\u" + either_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2))
-    forms = [re.escape(c), unicode_escape,
-             "%(?:25)?" + "%(?:25)?".join(either_case(f"{b:02x}") for b in utf8),   # URL-encoded, once or twice
+    forms = [unicode_escape, "%(?:25)?" + "%(?:25)?".join(either_case(f"{b:02x}") for b in utf8),   # URL-encoded, once or twice
              f"&#0*{ord(c)};", f"&#[xX]0*{either_case(f'{ord(c):x}')};"]
     forms += [re.escape(form) for form in json_escapes]
     # one name in any case: the pattern ignores case, so &amp; and &AMP; were two ways to match it
     forms += [f"&{name};" for name in dict.fromkeys(n.lower() for n in html_entity_names(c))]
     forms += ["\\+"] if c == " " else []
+    forms.append(re.escape(c))   # last: "&" tried first took the "&" of "&amp;", and the echo's end was left
     # each form once: two alike ("/" as itself and as its JSON escape) are two ways to match one character,
     # and a near echo of the key cost 2^n tries per start (a hostile server's answer held a run for minutes)
     return "(?:" + "|".join(dict.fromkeys(forms)) + ")"
@@ -3833,15 +3833,42 @@ def html_entity_names(c):
     return sorted({name.rstrip(";") for name, value in html.entities.html5.items() if value == c})
 
 
-def key_pattern(key):
-    """A pattern of every form of the key a server may echo, in any mix, in any case (a server may log
-    it upper- or lower-cased: most of the secret all the same), whole or its first half and more (a
-    server that shortens it in its message, an answer cut at its token limit inside an echo). Cut at
-    its start it is not searched for: that would try every start at every character of every answer."""
-    parts = [re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key]
-    least = min(len(parts), max(SECRET_LENGTH, (len(parts) + 1) // 2))
-    return re.compile("".join(parts[:least]) + "".join(f"(?:{p}" for p in parts[least:]) + ")?" * (len(parts) - least),
-                      re.IGNORECASE)
+class KeyEcho:
+    """Every form of an API key a server may echo, in any mix, in any case (a server may log it upper-
+    or lower-cased: most of the secret all the same), whole or its first half and more (a server that
+    shortens it in its message, an answer cut at its token limit inside an echo): its first half is
+    searched for as one pattern, and each match taken on a character at a time, as far as the key's go.
+    (One pattern of nested optional groups went past the regex parser's depth for a long key: a JWT.)
+    Cut at its start it is not searched for: that would try every start at every character of every answer."""
+
+    def __init__(self, key):
+        parts = [re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key]
+        least = min(len(parts), max(SECRET_LENGTH, (len(parts) + 1) // 2))
+        self.head = re.compile("".join(parts[:least]), re.IGNORECASE)
+        self.rest = [re.compile(p, re.IGNORECASE) for p in parts[least:]]
+
+    def spans(self, text):
+        at = 0
+        while (found := self.head.search(text, at)) is not None:
+            end = found.end()
+            for part in self.rest:
+                more = part.match(text, end)
+                if more is None:
+                    break
+                end = more.end()
+            yield found.start(), end
+            at = max(end, found.start() + 1)
+
+    def search(self, text):
+        return next(self.spans(text), None)
+
+    def sub(self, replacement, text):
+        out, at = [], 0
+        for start, end in self.spans(text):
+            out += [text[at:start], replacement]
+            at = end
+        return "".join(out) + text[at:]
+
 
 
 class ChatClient:
@@ -3867,7 +3894,7 @@ class ChatClient:
         self.timeout = timeout
         self.retries = retries
         self.api_key = api_key
-        self.key_echo = key_pattern(api_key) if api_key and len(api_key) >= SECRET_LENGTH else None
+        self.key_echo = KeyEcho(api_key) if api_key and len(api_key) >= SECRET_LENGTH else None
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says

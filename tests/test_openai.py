@@ -667,16 +667,31 @@ def test_the_api_key_never_leaks_cut_short(project, cli):
     assert results[0]["response"] == "masked sk-...XyZ, sk-proj-SECR"   # 13 characters: not half of it
 
 
+def test_the_api_key_never_leaks_its_end_escaped_nor_breaks_a_run_when_long(project, cli):
+    """Thirty-third round on issue 28: past its first half, a character whose own form begins another ("&" of
+    "&amp;", "%" of "%25", "\\" of "\\\\") was taken bare and the rest of the echo left: "[API key
+    removed]amp;SECRET..."; and a key of 992 characters or more (an Entra ID JWT) went past the regex parser's
+    depth: a traceback before any call."""
+    key = "sk-proj-abcdefghijkl&SECRET0123456789"
+    every_echo_is_scrubbed(cli, key, {key.replace("&", "&amp;"), key.replace("&", "&#38;"), key.replace("&", "%26")})
+    os.unlink("runs/dev-v3.json")
+    key = "sk-%SECRET%" + "aB3x" * 12
+    every_echo_is_scrubbed(cli, key, {key.replace("%", "%25"), key.replace("%", "%2525")})
+    os.unlink("runs/dev-v3.json")
+    key = "eyJ" + "aB3xSECRET" * 160
+    every_echo_is_scrubbed(cli, key, {key, key[:1200]})
+
+
 def test_a_near_echo_of_a_key_full_of_symbols_is_scrubbed_at_once():
     """Thirty-first round on issue 28: "/", "+" and "=" were each matched two ways (as themselves and as their
     JSON escape), so an answer holding the first 60 characters of a base64 key tried 2^30 ways at each start:
     a hostile server's answer held the run for hours. Run apart, so that a hang fails rather than stalls."""
     script = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('e', sys.argv[1]); "
               "e = importlib.util.module_from_spec(spec); spec.loader.exec_module(e); key = 'eyJ' + 'aB3/+=' * 15; "
-              "print(e.key_pattern(key).sub('[removed]', (key[:60] + ' ' + 'x' * 300) * 3)); "
+              "print(e.KeyEcho(key).sub('[removed]', (key[:60] + ' ' + 'x' * 300) * 3)); "
               # (32nd round) &amp; and &AMP; under IGNORECASE, and \u00e9 as a JSON escape and a unicode one, were
               # still two ways each: a key of "&" or "é" echoed escaped, one character short of half, took 2^39 tries
-              "print([bool(e.key_pattern(k).search(f * 39 + 'x')) for k, f in (('&' * 80, '&amp;'), ('<' * 80, '&LT;'), "
+              "print([bool(e.KeyEcho(k).search(f * 39 + 'x')) for k, f in (('&' * 80, '&amp;'), ('<' * 80, '&LT;'), "
               "('\u00e9' * 80, '\\\\u00e9'), ('\u00e9' * 80, '\\\\u00E9'))])")
     done = subprocess.run([sys.executable, "-c", script, str(ROOT / "eval.py")], capture_output=True, text=True, timeout=60)
     assert done.stdout.count("[removed]") == 3 and "aB3/" not in done.stdout, done.stdout + done.stderr
