@@ -1087,6 +1087,15 @@ def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, 
     code, out, err = cli("run", "--split", "../golden/test.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url,
                          "--out", "x.json")   # into this folder: the project's runs/ is looked in all the same
     assert code == 2 and "split again: ../runs/archive/old/test-v2.json already ran this split" in err, err
+    # (33rd round) a folder under runs/ that is a link (an archive on another disk) was not looked in; a link
+    # back up to runs/ is walked once, no loop
+    os.chdir(project)
+    os.rename("runs/archive", "elsewhere")
+    os.symlink(project / "elsewhere", "runs/archive")
+    os.symlink(project / "runs", "elsewhere/loop")
+    code, out, err = cli("run", "--split", "test", "--host", fake.url)
+    assert code == 2 and "split again: runs/archive/old/test-v2.json already ran this split" in err, err
+    assert fake.chat_bodies == []
     assert fake.chat_bodies == []
 
 
