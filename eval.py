@@ -14692,7 +14692,7 @@ def cmd_compare(args):
         return compare_many_runs(args, paths)
     refuse_judge_options_alone(args)
     (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
-    refuse_copies(paths)
+    refuse_copies(paths, (a_config, b_config))
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher)
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
@@ -14714,21 +14714,22 @@ def refuse_same_runs(paths):
             refuse_same_run(path, other)
 
 
-def refuse_copies(paths):
-    """Two files of one run, byte for byte (a copy), read as a rerun that varied not at all: a system
-    that looks perfectly repeatable, and one more comparison counted. Read after each loaded whole."""
-    seen = {}
-    for path in paths:
-        try:
-            with open_regular(path, "rb") as f:
-                digest = hashlib.file_digest(f, "sha256").hexdigest() if hasattr(hashlib, "file_digest") else \
-                    hashlib.sha256(f.read()).hexdigest()
-        except OSError:
-            continue   # it was read a moment ago: gone since, its reading said so or will
-        if digest in seen:
-            raise EvalError(f"{shell_word(seen[digest])} and {shell_word(path)} are one run (a copy, byte for byte); "
-                            "compare it with another run")
-        seen[digest] = path
+def refuse_copies(paths, configs):
+    """Two files of one run (a copy: the same configuration, begun at the same moment, with the same
+    results, however laid out) read as a rerun that varied not at all: a system that looks perfectly
+    repeatable, and one more comparison counted. The results are read again only of runs whose
+    configurations are alike, date and all (a rerun's date differs)."""
+    for i, (path, config) in enumerate(zip(paths, configs)):
+        for other, other_config in zip(paths[i + 1:], configs[i + 1:]):
+            if config != other_config:
+                continue
+            try:
+                same = load_run(path)["results"] == load_run(other)["results"]
+            except EvalError:
+                continue   # read a moment ago: gone since, its reading said so or will
+            if same:
+                raise EvalError(f"{shell_word(path)} and {shell_word(other)} are one run (a copy: the same configuration, "
+                                "begun at the same moment, and the same results); compare it with another run")
 
 
 def graded_pair(args):
@@ -14746,7 +14747,7 @@ def compare_many_runs(args, paths):
         raise EvalError(f"{flag} compares two runs; give a baseline and a candidate, not {len(paths)} runs")
     refuse_call_options(args, "only applies with --pairwise, which compares two runs")
     runs = [(path, *read_graded(path)) for path in paths]
-    refuse_copies(paths)
+    refuse_copies(paths, [config for _, config, _ in runs])
     m = compare_many(runs, alpha=args.alpha)
     code, verdicts = many_gates(runs, m, args.fail_on_regression, args.fail_if_worse)
     show(view_of(args), {**m, "gates": {"exit": code, "verdicts": verdicts}},

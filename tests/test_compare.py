@@ -915,8 +915,12 @@ def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
     b = write_run("runs/b.json", dict(b, config=dict(b["config"], date="2026-01-03T09:30:00+01:00")))
     for argv in ((a, "runs/copy.json"), (a, b, "runs/copy.json")):
         code, out, err = cli("compare", *argv)
-        assert code == 2 and out == "" and err == ("error: runs/a.json and runs/copy.json are one run (a copy, byte for "
-                                                   "byte); compare it with another run\n"), err
+        assert code == 2 and out == "" and err == ("error: runs/a.json and runs/copy.json are one run (a copy: the same "
+                                                   "configuration, begun at the same moment, and the same results); "
+                                                   "compare it with another run\n"), err
+    # (33rd round) a copy laid out otherwise (another indent, a line break added) was a rerun again
+    Path("runs/copy.json").write_text(json.dumps(json.loads(Path(a).read_text()), indent=4) + "\n\n")
+    assert "are one run (a copy" in cli("compare", a, "runs/copy.json")[2]
     # among many, the run of another split is named (it was "different splits (golden/dev.jsonl vs ...)" alone)
     other = make_run([("c1", "bug", "bug")])
     other["config"].update(split="support-dev", split_path="golden/support/dev.jsonl", split_sha="1" * 64)
