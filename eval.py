@@ -6268,13 +6268,16 @@ HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jso
 TUNED_CONFIG = tuple(dict.fromkeys([k for o in OPTIONS if "run" in o.commands for k in o.asks] + ["labels"]))
 
 
-def journal_config(path):
+def journal_config(path, leniently=False):
     """The config of an unfinished run, from its journal's first line; None if it has none (a file
     that does not begin as eval.py's run journals do, {"format": RUN_FORMAT, "config": {...}}): an
-    interrupted run of the held-out split has seen it as much as a finished one."""
+    interrupted run of the held-out split has seen it as much as a finished one. leniently: a header
+    damaged by a key given twice read all the same, as the held-out guard reads it (a damaged journal
+    of a test run let the test split run again with another prompt)."""
     try:
         with open_regular(path) as f:
-            header = exact_json(f.readline().decode("utf-8"))   # a key twice says nothing, as in a run file
+            line = f.readline().decode("utf-8")
+            header = json.loads(line) if leniently else exact_json(line)   # a key twice says nothing, as in a run file
         return (header["config"] if isinstance(header, dict) and header.get("format") == RUN_FORMAT
                 and isinstance(header.get("config"), dict) else None)
     except (OSError, ValueError, KeyError, RecursionError):
@@ -6321,7 +6324,7 @@ def earlier_held_out_runs(folders, split_sha, config):
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
-                   journal_config(path) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
+                   journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
         if earlier and earlier.get("split_sha") == split_sha:
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier

@@ -1069,6 +1069,20 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     assert code == 2 and "with a different temperature (" in err
 
 
+def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_out_run, project, cli, fake):
+    """Thirty-third round on issue 28: an interrupted test run whose journal header gave a key twice (hand-edited)
+    was passed over, and the test split ran with another prompt, unmarked; resume names the damage."""
+    run = load_json(held_out_run)
+    os.unlink(held_out_run)
+    header = json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})
+    (project / "runs" / "test-v2.json.journal").write_text(
+        header.replace("{", '{"format": "eval.py-run/0", ', 1) + "\n" + json.dumps(
+            {k: run["results"][0][k] for k in ("id",) + evalpy.CALL_FIELDS}) + "\n")
+    code, out, err = cli("run", "--split", "test", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out test split again: runs/test-v2.json.journal already ran" in err, err
+    assert fake.chat_bodies == []
+
+
 def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
     """Thirty-first round on issue 28: after `mkdir runs/archive && mv runs/test-v2.json runs/archive/` (the
     quickstart moves runs to runs/fake/ alike) the held-out split ran again with another prompt, unmarked."""
