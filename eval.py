@@ -10523,12 +10523,28 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
     return kept, {c["id"]: b_by_id[c["id"]] for c in kept}, {"cases": len(kept), "held": [len(a_ids), len(b_by_id)]}
 
 
+def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "the candidate")):
+    """Two runs of one split (one hash) hold each case as the split wrote it: a case whose expected
+    answer or checks differ between them was edited in a run file, and would move the figures with
+    nothing said. Checks judged from another split (checks_from) differ on purpose; a field an older
+    run did not store is not known to differ."""
+    judged = a_cfg.get("checks_from") or b_cfg.get("checks_from")
+    for case in a_cases:
+        other = b_by_id.get(case["id"])
+        for field in ("expected",) + (() if judged else ("checks",)):
+            if other is not None and case.get(field) and other.get(field) and case[field] != other[field]:
+                raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {field} in {names[0]} "
+                                f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
+                                "was edited (report --case shows each)")
+
+
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
     test, which ignores the pairing, for a user who set it before the run (seed 002 did)."""
     same_split(a_cfg, b_cfg)
     a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
+    refuse_edited_cases(a_cfg, a_cases, b_cfg, b_cases)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     # a failed call on any trial of either side (not a judge that gave none): with trials, the votes left
@@ -10715,11 +10731,13 @@ def compare_many(runs, alpha=ALPHA):
     p-values adjusted by Holm's method for the number of comparisons. Testing against the best of
     the same runs would pick the winner and then test it, and call chance a difference."""
     configs = [cfg for _, cfg, _ in runs]
-    for path, cfg, _ in runs[1:]:
+    for path, cfg, cases in runs[1:]:
         try:
             same_split(configs[0], cfg)
         except EvalError as e:   # among many, the run at odds named
             raise EvalError(f"{shell_word(path)} against {shell_word(runs[0][0])}: {e}") from None
+        refuse_edited_cases(configs[0], runs[0][2], cfg, {c["id"]: c for c in cases},
+                            (shell_word(runs[0][0]), shell_word(path)))
     by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
     shared = shared_cases(runs)
     if not shared:

@@ -930,6 +930,29 @@ def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
                                         "splits (tickets.jsonl vs golden/support/dev.jsonl)"), err
 
 
+def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
+    """Thirty-third round on issue 28: dev-01's expected label edited in one run file (same split hash) moved the
+    change from +21.4 to +17.9 points, and a case's checks emptied took it out of the regressions, with nothing
+    said. Two runs of one split hold each case as the split wrote it."""
+    cases = [("c1", "bug", "bug"), ("c2", "bug", "acceso"), ("c3", "acceso", "acceso")]
+    a = write_run("runs/a.json", make_run(cases))
+    sha = load_json(a)["config"]["split_sha"]
+    edited = make_run([("c1", "acceso", "bug")] + cases[1:])
+    edited["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=sha)   # its hash as the run recorded it
+    b = write_run("runs/b.json", edited)
+    code, out, err = cli("compare", a, b)
+    assert code == 2 and out == "" and err == ("error: refusing to compare: case c1 has another expected in the baseline "
+                                               "than in the candidate, though both ran split sha " + sha[:8]
+                                               + ": a run file was edited (report --case shows each)\n"), err
+    edited = make_run(cases)
+    edited["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=sha)
+    edited["results"][1]["checks"] = [{"name": "any", "type": "regex", "value": "."}]
+    c = write_run("runs/c.json", edited)
+    code, out, err = cli("compare", a, write_run("runs/a2.json", dict(load_json(a), config=dict(load_json(a)["config"],
+                                                                                                  date="2026-01-04"))), c)
+    assert code == 2 and "case c2 has another checks in runs/a.json than in runs/c.json" in err, err
+
+
 def test_compare_of_one_case_says_is_not_are(project, cli):
     """From the fifth attack on issue 28 (item 7): compare printed "1 case are too few"."""
     a = write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
