@@ -3679,10 +3679,10 @@ def error_text(body, reason="", clean=str):
 
 def listed_models(listing, key, where, hint, clean=str):
     """The entries of a server's model list (/api/tags' {"models": [...]}, /v1/models' {"data": [...]}):
-    a missing or null list is an empty one (Go encodes a slice it never filled as null); any other
-    shape is one line naming the server and what it sent (cleaned of the API key), never a
-    TypeError or a text read as names."""
-    if not isinstance(listing, dict):
+    a null list is an empty one (Go encodes a slice it never filled as null); an object without it,
+    or any other shape, is one line naming the server and what it sent (cleaned of the API key),
+    never a TypeError, a text read as names, nor "not pulled" of a server that lists no models at all."""
+    if not isinstance(listing, dict) or key not in listing:
         raise EvalError(f"{where} sent {json_preview(listing, clean=clean)}, not an object holding a list of models; {hint}")
     models = listing.get(key)
     if models is None:

@@ -1365,6 +1365,9 @@ def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(proje
     ({"models": {"name": "qwen2.5:7b"}}, '"models": {"name": "qwen2.5:7b"}, not a list of models'),
     ([{"name": "qwen2.5:7b"}], '[{"name": "qwen2.5:7b"}], not an object holding a list of models'),
     ("qwen2.5:7b", '"qwen2.5:7b", not an object holding a list of models'),
+    # (33rd round) an object without the list was "model 'qwen2.5:7b' is not pulled ... pick one it has: none"
+    ({}, '{}, not an object holding a list of models'),
+    ({"object": "list"}, '{"object": "list"}, not an object holding a list of models'),
 ])
 def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
     """Issue 28, item 15: /api/tags answering {"models": 5} or {"models": true} was a TypeError

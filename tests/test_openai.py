@@ -284,6 +284,7 @@ def test_a_schema_run_from_before_the_form_was_recorded_compares_as_json_schema(
                "--out", "runs/new.json")[0] == 0
     old = load_json("runs/new.json")
     del old["config"]["response_format"]
+    old["config"]["date"] = "2025-06-01T10:00:00+00:00"   # a run of its own (a copy of one is refused)
     (project / "runs" / "old.json").write_text(json.dumps(old), encoding="utf-8")
     out = cli("compare", "runs/old.json", "runs/new.json")[1]
     assert "Changed: nothing in the configuration" in out
