@@ -3810,13 +3810,22 @@ def watched_adapter(requests, deadlines):
 # but a letter or digit (which every form keeps as it is) matches any form of itself.
 def key_char_pattern(c):
     """A pattern of every form a server may write one character of the key in."""
+    return "(?:" + "|".join(key_char_forms(c)) + ")"
+
+
+def key_char_forms(c):
+    """The patterns of the forms a server may write one character of the key in, each once."""
+    if c.isascii() and c.isalnum():
+        return [re.escape(c)]
     either_case = lambda hex_digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in hex_digits)
     utf8 = c.encode("utf-8", "surrogatepass")
     # a \u escape is unicode_escape's already (twice, it matched two ways)
     json_escapes = {e for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set()) if e != c and not e.startswith("\\u")}
     utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
     unicode_escape = "".join(r"\\u" + either_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2))
-    forms = [unicode_escape, "%(?:25)?" + "%(?:25)?".join(either_case(f"{b:02x}") for b in utf8),   # URL-encoded, once or twice
+    # URL-encoded once, or twice: two forms apart, never one with an optional part (which gives one length of
+    # two, and "%25" in a key then read as "%" written twice cut the key's echo there)
+    forms = [unicode_escape, *("".join(f"{escape}{either_case(f'{b:02x}')}" for b in utf8) for escape in ("%", "%25")),
              f"&#0*{ord(c)};", f"&#[xX]0*{either_case(f'{ord(c):x}')};"]
     forms += [re.escape(form) for form in json_escapes]
     # one name in any case: the pattern ignores case, so &amp; and &AMP; were two ways to match it
@@ -3825,7 +3834,7 @@ def key_char_pattern(c):
     forms.append(re.escape(c))   # last: "&" tried first took the "&" of "&amp;", and the echo's end was left
     # each form once: two alike ("/" as itself and as its JSON escape) are two ways to match one character,
     # and a near echo of the key cost 2^n tries per start (a hostile server's answer held a run for minutes)
-    return "(?:" + "|".join(dict.fromkeys(forms)) + ")"
+    return list(dict.fromkeys(forms))
 
 
 def html_entity_names(c):
@@ -3842,20 +3851,22 @@ class KeyEcho:
     Cut at its start it is not searched for: that would try every start at every character of every answer."""
 
     def __init__(self, key):
-        parts = [re.escape(c) if c.isascii() and c.isalnum() else key_char_pattern(c) for c in key]
+        parts = [key_char_pattern(c) for c in key]
         least = min(len(parts), max(SECRET_LENGTH, (len(parts) + 1) // 2))
         self.head = re.compile("".join(parts[:least]), re.IGNORECASE)
-        self.rest = [re.compile(p, re.IGNORECASE) for p in parts[least:]]
+        # each later character as its forms apart: "&amp;" in a key is "&" then "amp;", or "&" written as
+        # "&amp;"; taking the first form that fits left the rest of the echo (a leak)
+        self.rest = [[re.compile(form, re.IGNORECASE) for form in key_char_forms(c)] for c in key[least:]]
 
     def spans(self, text):
         at = 0
         while (found := self.head.search(text, at)) is not None:
-            end = found.end()
-            for part in self.rest:
-                more = part.match(text, end)
-                if more is None:
+            reach, end = {found.end()}, found.end()   # every place the key's next character may begin
+            for forms in self.rest:
+                reach = {m.end() for place in reach for form in forms if (m := form.match(text, place))}
+                if not reach:
                     break
-                end = more.end()
+                end = max(end, *reach)
             yield found.start(), end
             at = max(end, found.start() + 1)
 
