@@ -4673,7 +4673,7 @@ def verdict_unread(raw):
 VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside for (each level a pass over it)
 
 
-def final_object(text, digs=VERDICT_DIGS):
+def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
     """(the last of a text's outermost JSON objects, or None where there is none or the decoder refuses
     it; whether the text ends inside one that never closed). The outermost pairs of braces (brace_pairs)
     that open like an object are found in one pass and only the last is decoded, leniently (a raw line
@@ -4698,9 +4698,11 @@ def final_object(text, digs=VERDICT_DIGS):
         # is JSON to the end of the text is the judge cut off inside its verdict, and a draft before it never
         # stands in for it (cut_vote). (Only the brace: a string the fragment leaves open would run on through
         # the judge's prose to its verdict's first quote, and take the verdict with it.)
-        if not (digs and cut > 0 and text[cut - 1] == '"') or json_prefix_end(text, cut) is None:
+        # An opening inside the JSON part of a fragment looked past ("{"a": {"b": 1" oops) is the fragment's too.
+        ends = json_prefix_end(text, cut) if digs and cut > 0 and (text[cut - 1] == '"' or cut < quoted_until) else None
+        if ends is None:
             return None, True
-        return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1)
+        return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1, max(quoted_until, ends))
     spans = object_spans(shape, pairs)
     if not spans:
         return None, False

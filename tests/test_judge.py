@@ -740,13 +740,16 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     # to the verdict's first quote, and the verdict was blanked with it (the draft before it read, or none)
     ('Draft: {"pass": true}. The answer began "{"note": "  and then I decided. {"pass": false}', (False, None)),
     ('It only printed "{"msg": "hi then stopped. {"reason": "x", "pass": false}', (False, "x")),
+    # (thirty-fourth round) a fragment holding an object of its own never closed: its inner opening was read as
+    # the verdict cut off (no verdict on every vote); an opening inside the fragment's JSON is the fragment's too
+    ('He typed "{"a": {"b": 1" oops. {"reason": "ok", "pass": true}', (True, "ok")),
     # (32nd round) a whole number of over 4,300 digits in a quoted fragment raised Python's ValueError: a traceback
     ('The answer contains "{"n": ' + "1" * 4400 + ', so fine. {"reason": "ok", "pass": true}', (True, "ok")),
 ], ids=["quoted-brace", "quoted-brace-inline", "two-quoted-braces", "nested-in-verdict", "unreadable-final",
         "refused-final", "refused-holds-nested", "cut-after-quote", "cut-draft-after-quote", "unquoted-open-first",
         "quoted-brace-after-verdict", "quoted-fragment-before-verdict", "quoted-fragment-with-key",
         "quoted-brace-then-quoted-colon", "cut-after-stray-quote", "cut-in-literal",
-        "quoted-fragment-after-verdict", "open-string-fragment-after-draft", "open-string-fragment",
+        "quoted-fragment-after-verdict", "open-string-fragment-after-draft", "open-string-fragment", "nested-fragment",
         "quoted-fragment-huge-number"])
 def test_a_judge_that_quotes_an_opening_brace_keeps_its_verdict(raw, expected):
     """Twenty-first attack on issue 28, defect 4: a brace quoted in the judge's prose ("{") was read as an
