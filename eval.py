@@ -10538,18 +10538,22 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
 
 def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "the candidate")):
     """Two runs of one split (one hash) hold each case as the split wrote it: a case whose expected
-    answer or checks differ between them was edited in a run file, and would move the figures with
+    answer, checks or pass threshold differ between them was edited in a run file, and would move the figures with
     nothing said. Checks judged from another split (checks_from) differ on purpose, and another
     version of eval.py may have written the same checks otherwise (its defaults filled in); a field an
     older run did not store is not known to differ."""
     alike = not (a_cfg.get("checks_from") or b_cfg.get("checks_from")) and a_cfg.get("eval_version") == b_cfg.get("eval_version")
     for case in a_cases:
         other = b_by_id.get(case["id"])
-        for field in ("expected",) + (("checks",) if alike else ()):
-            if other is not None and case.get(field) and other.get(field) and case[field] != other[field]:
-                raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {field} in {names[0]} "
-                                f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
-                                "was edited (report --case shows each)")
+        if other is None:
+            continue
+        # checks emptied or a threshold edited count too, where one eval.py wrote both (it writes them alike)
+        differs = [field for field in ("expected", "checks", "pass_threshold") if case.get(field) != other.get(field)
+                   and (alike if field != "expected" else case.get(field) and other.get(field))]
+        if differs:
+            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {differs[0]} in {names[0]} "
+                            f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
+                            "was edited (report --case shows each)")
 
 
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):

@@ -951,6 +951,20 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     code, out, err = cli("compare", a, write_run("runs/a2.json", dict(load_json(a), config=dict(load_json(a)["config"],
                                                                                                   date="2026-01-04"))), c)
     assert code == 2 and "case c2 has another checks in runs/a.json than in runs/c.json" in err, err
+    # (34th round) checks emptied, or a pass threshold edited, were passed over
+    edited = make_run(cases)
+    edited["config"].update(date="2026-01-05T09:30:00+01:00", split_sha=sha)
+    edited["results"][2]["checks"] = []
+    code, out, err = cli("compare", a, write_run("runs/d.json", edited))
+    assert code == 2 and "refusing to compare: case c3 has another checks in the baseline" in err, err
+    weighted = [{"name": "hola", "type": "icontains", "value": "hola", "blocking": False, "weight": 1},
+                {"name": "bug", "type": "icontains", "value": "bug", "blocking": False, "weight": 1}]
+    spec = [{"id": "w1", "response": "hola", "checks": weighted, "pass_threshold": 0.5}]
+    e = write_run("runs/e.json", make_run(spec, labels=None))
+    edited = make_run([dict(spec[0], pass_threshold=0.25)], labels=None)
+    edited["config"].update(date="2026-01-05T09:30:00+01:00", split_sha=load_json(e)["config"]["split_sha"])
+    code, out, err = cli("compare", e, write_run("runs/f.json", edited))
+    assert code == 2 and "refusing to compare: case w1 has another pass_threshold in the baseline" in err, err
 
 
 def test_compare_of_one_case_says_is_not_are(project, cli):
