@@ -6326,10 +6326,11 @@ def earlier_held_out_runs(folders, split_sha, config):
     for folder in folders:
         if os.path.basename(os.path.normpath(folder)) == RUNS_DIR:
             walked = set()   # links to folders are followed (an archive kept on another disk), each folder once
+            shipped = {os.path.realpath(os.path.join(folder, SHIPPED_RUNS))}
             for at, subfolders, names in os.walk(folder, followlinks=True):
                 walked.add(os.path.realpath(at))
-                subfolders[:] = sorted(d for d in subfolders if (at != folder or d != SHIPPED_RUNS)
-                                       and os.path.realpath(os.path.join(at, d)) not in walked)
+                subfolders[:] = sorted(d for d in subfolders if d != SHIPPED_RUNS   # shipped runs, by any path
+                                       and os.path.realpath(os.path.join(at, d)) not in walked | shipped)
                 for name in sorted(names):
                     paths.setdefault(os.path.realpath(os.path.join(at, name)), (os.path.normpath(os.path.join(at, name)), name))
         elif os.path.isdir(folder):

@@ -1110,7 +1110,16 @@ def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, 
     code, out, err = cli("run", "--split", "test", "--host", fake.url)
     assert code == 2 and "split again: runs/archive/old/test-v2.json already ran this split" in err, err
     assert fake.chat_bodies == []
-    assert fake.chat_bodies == []
+    # (34th round) the shipped runs by a link (runs/ex -> example), or an older project's runs/example/, are not
+    # the user's: they set nothing off
+    os.unlink("runs/archive")
+    (project / "runs" / "example").mkdir(exist_ok=True)
+    os.rename("elsewhere/old/test-v2.json", "runs/example/test-v2.json")
+    os.symlink(project / "runs" / "example", "runs/ex")
+    (project / "runs" / "older" / "example").mkdir(parents=True)
+    shutil.copy("runs/example/test-v2.json", "runs/older/example/test-v2.json")
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--limit", "1")
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("change, differs", [
