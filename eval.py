@@ -7488,6 +7488,9 @@ def agent_answer_problem(r):
     """The fields an agent's answer adds: its transcript, each turn's figures, out_of_turns."""
     if r.get("transcript") is not None and (problem := transcript_problem(r["transcript"])):
         return problem
+    if r.get("tools") and r.get("error") is None and r.get("response") is not None and not r.get("transcript"):
+        # (an edit: the trajectory checks read as failing, the agent section left it out, and both were shown)
+        return "an answer of a case with tools holds its transcript, the messages it ended with; this one has none"
     turns = r.get("per_turn")
     if turns is not None and not (type(turns) is list and all(type(f) is dict and not answer_problem(f) for f in turns)):
         return "per_turn must be a list of each turn's figures"

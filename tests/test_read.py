@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import evalpy, split_run, write_run
+from conftest import agent_run, evalpy, split_run, write_run
 from conftest import make_run as make_run_of
 
 CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "p" * 64, "split": "dev",
@@ -174,6 +174,20 @@ def test_a_hand_edited_input_is_refused_not_a_traceback(project, cli, edit, says
                  ["judge", "runs/edited.json", "--host", "127.0.0.1:9"]):
         code, out, err = cli(*argv)
         assert code == 2 and says in err and "Traceback" not in err, argv
+
+
+@pytest.mark.parametrize("transcript", ["gone", None, []])
+def test_an_agents_answer_without_its_transcript_is_refused(project, cli, transcript):
+    """Thirty-fourth round on issue 28: an answer of a case with tools whose transcript was taken out was read:
+    its trajectory checks failed in the checks table while the agent section left the case out (1/1 = 100%)."""
+    run = agent_run()
+    if transcript == "gone":
+        del run["results"][1]["transcript"]
+    else:
+        run["results"][1]["transcript"] = transcript
+    write_run("runs/edited.json", run)
+    code, out, err = cli("report", "runs/edited.json")
+    assert code == 2 and "result a2: an answer of a case with tools holds its transcript" in err, err
 
 
 @pytest.mark.parametrize("field, value, message", [
