@@ -6713,9 +6713,11 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                                   ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
                                   ("context file", config.get("context_path"), config.get("context_sha"),
                                    inputs.context_sha)):
-        if then != now:
-            raise EvalError(f"refusing to resume: the {what} {shell_word(path)} changed since the run started "
-                            f"(sha {short(then)} then, {short(now)} now){read_from_here([path])}")
+        if then != now:   # a split's hash covers the checks.json and tools.json beside it too
+            beside = [name for name in (CHECKS_FILE, TOOLS_FILE) if os.path.lexists(os.path.join(os.path.dirname(path), name))]
+            raise EvalError(f"refusing to resume: the {what} {shell_word(path)}"
+                            + (f" (or the {' or '.join(beside)} beside it)" if what == "split" and beside else "")
+                            + f" changed since the run started (sha {short(then)} then, {short(now)} now){read_from_here([path])}")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
@@ -6800,8 +6802,8 @@ def run_held(args, held):
     try:
         inputs = load_inputs(config)
     except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
-        here = read_from_here((config["split_path"], config["prompt"], config.get("context_path"))) if resuming else ""
-        raise EvalError(f"{e}{here}") from None
+        missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
+        raise EvalError(f"{e}{read_from_here(missing) if resuming and missing else ''}") from None
     rerun = None
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
                                                     config["prompt"])

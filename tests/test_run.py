@@ -597,9 +597,18 @@ def test_resume_asks_again_the_cases_that_ended_in_error(project, cli, fake):
 @pytest.mark.parametrize("change, message", [
     ("golden/dev.jsonl", "the split golden/dev.jsonl changed since the run started"),
     ("prompts/v3.txt", "the prompt prompts/v3.txt changed since the run started"),
+    ("golden/checks.json", "the split golden/dev.jsonl (or the checks.json beside it) changed since the run started"),
 ])
 def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, change, message):
     interrupted_journal(project, cli, fake, keep=5)
+    if change == "golden/checks.json":   # (34th round) beside the split, in its hash: "the split changed" alone
+        Path(change).write_text('[{"name": "short", "type": "not_contains", "value": "zzz"}]\n')
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        assert code == 2 and message in err, err
+        Path(change).write_text('[{"name": "bad", "type": "max_chars"}]\n')   # its own fault: no word of folders
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        assert code == 2 and "golden/checks.json:1: check 1" in err and "read from" not in err, err
+        return
     with open(change, "a", encoding="utf-8") as f:
         f.write("\n" if change.endswith(".txt") else
                 json.dumps({"id": "dev-99", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n"}) + "\n")
