@@ -3067,8 +3067,9 @@ def read_json_file(path, what):
         return data, text, strict_json(text)
     except UnicodeDecodeError as e:
         raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1})") from None
-    except ValueError as e:
-        raise EvalError(f"{shell_word(path)}: {json_problem(e)}") from None
+    except ValueError as e:   # a file of many lines: its line too (column alone named no place in it)
+        line = f":{e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
+        raise EvalError(f"{shell_word(path)}{line}: {json_problem(e)}") from None
 
 
 def load_default_checks(path):

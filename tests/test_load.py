@@ -246,6 +246,12 @@ def test_checks_json_is_held_to_the_same_json_rules(tmp_path):
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(path)
     assert str(e.value) == f"{tmp_path}/checks.json: key 'value' is given twice"
+    # (34th round) a file of many lines gave a column alone: "bad JSON: Expecting ',' delimiter (column 67)"
+    (tmp_path / "checks.json").write_text('[\n {"type": "contains", "value": "a"},\n {"type": "contains" "value": "b"}\n]\n',
+                                          encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(path)
+    assert str(e.value) == f"{tmp_path}/checks.json:3: bad JSON: Expecting ',' delimiter (column 22)", str(e.value)
 
 
 def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
