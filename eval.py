@@ -144,6 +144,7 @@ MAX_VOTES = 1000                  # votes per judge model: past a thousand, agre
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
+WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
@@ -4028,7 +4029,7 @@ class ChatClient:
         if status != 200:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
             if status == 400 and self.api == "ollama" and re.search(rb"exceeds the (available )?context", data or b""):
-                why += ": the conversation does not fit num_ctx; raise it (--option num_ctx=N)"
+                why += f": {WINDOW_TOO_SMALL}; raise it (--option num_ctx=N)"
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
@@ -11468,9 +11469,14 @@ def report_run(run, run_path, baseline, errors, compare_path):
     for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
     if errors:
-        # the next step, as an interrupted run gives it: --resume asks only those again, into a new file
+        # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
+        # conversation past the window fails again alike, and --resume keeps the run's options
+        window = sum(WINDOW_TOO_SMALL in (r.get("error") or "") for r in run["results"])
         warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.\n"
-             f"Ask them again with: {resume_command(run_path)}")
+             + (f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger "
+                "--option num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
+                if window else "")
+             + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
         return 2
     return 0
 
