@@ -3855,20 +3855,21 @@ class KeyEcho:
     def __init__(self, key):
         parts = [key_char_pattern(c) for c in key]
         least = min(len(parts), max(SECRET_LENGTH, (len(parts) + 1) // 2))
-        self.head = re.compile("".join(parts[:least]), re.IGNORECASE)
-        # each later character as its forms apart: "&amp;" in a key is "&" then "amp;", or "&" written as
-        # "&amp;"; taking the first form that fits left the rest of the echo (a leak)
-        self.rest = [[re.compile(form, re.IGNORECASE) for form in key_char_forms(c)] for c in key[least:]]
+        self.head, self.least = re.compile("".join(parts[:least]), re.IGNORECASE), least
+        # each character as its forms apart: "&amp;" in a key is "&" then "amp;", or "&" written as "&amp;";
+        # the one pattern takes the first form that fits, and its match ended where the rest did not go on
+        self.forms = [[re.compile(form, re.IGNORECASE) for form in key_char_forms(c)] for c in key]
 
     def spans(self, text):
         at = 0
-        while (found := self.head.search(text, at)) is not None:
-            reach, end = {found.end()}, found.end()   # every place the key's next character may begin
-            for forms in self.rest:
+        while (found := self.head.search(text, at)) is not None:   # where an echo begins; then every way on
+            reach, end = {found.start()}, found.end()   # every place the key's next character may begin
+            for n, forms in enumerate(self.forms, 1):
                 reach = {m.end() for place in reach for form in forms if (m := form.match(text, place))}
                 if not reach:
                     break
-                end = max(end, *reach)
+                if n >= self.least:
+                    end = max(end, *reach)
             yield found.start(), end
             at = max(end, found.start() + 1)
 
