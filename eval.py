@@ -6716,10 +6716,10 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                                   ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
                                   ("context file", config.get("context_path"), config.get("context_sha"),
                                    inputs.context_sha)):
-        if then != now:   # a split's hash covers the checks.json and tools.json beside it too
-            beside = [name for name in (CHECKS_FILE, TOOLS_FILE) if os.path.lexists(os.path.join(os.path.dirname(path), name))]
+        if then != now:   # a split's hash covers the checks.json and tools.json beside it too (made, edited or removed)
             raise EvalError(f"refusing to resume: the {what} {shell_word(path)}"
-                            + (f" (or the {' or '.join(beside)} beside it)" if what == "split" and beside else "")
+                            + (f" (or a {CHECKS_FILE} or {TOOLS_FILE} beside it, made, edited or removed since)"
+                               if what == "split" else "")
                             + f" changed since the run started (sha {short(then)} then, {short(now)} now){read_from_here([path])}")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "

@@ -595,9 +595,11 @@ def test_resume_asks_again_the_cases_that_ended_in_error(project, cli, fake):
 
 
 @pytest.mark.parametrize("change, message", [
-    ("golden/dev.jsonl", "the split golden/dev.jsonl changed since the run started"),
+    ("golden/dev.jsonl", "the split golden/dev.jsonl (or a checks.json or tools.json beside it, made, edited or "
+                         "removed since) changed since the run started"),
     ("prompts/v3.txt", "the prompt prompts/v3.txt changed since the run started"),
-    ("golden/checks.json", "the split golden/dev.jsonl (or the checks.json beside it) changed since the run started"),
+    ("golden/checks.json", "the split golden/dev.jsonl (or a checks.json or tools.json beside it, made, edited or "
+                           "removed since) changed since the run started"),
 ])
 def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, change, message):
     interrupted_journal(project, cli, fake, keep=5)
