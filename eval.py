@@ -14772,12 +14772,17 @@ def refuse_copies(paths, configs):
     results, however laid out) read as a rerun that varied not at all: a system that looks perfectly
     repeatable, and one more comparison counted. The results are read again only of runs whose
     configurations are alike, date and all (a rerun's date differs)."""
+    results = {}   # each run read once, however many others share its configuration
+    def results_of(path):
+        if path not in results:
+            results[path] = load_run(path)["results"]
+        return results[path]
     for i, (path, config) in enumerate(zip(paths, configs)):
         for other, other_config in zip(paths[i + 1:], configs[i + 1:]):
             if config != other_config:
                 continue
             try:
-                same = load_run(path)["results"] == load_run(other)["results"]
+                same = results_of(path) == results_of(other)
             except EvalError:
                 continue   # read a moment ago: gone since, its reading said so or will
             if same:
