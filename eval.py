@@ -3804,39 +3804,47 @@ def watched_adapter(requests, deadlines):
 
 
 # A server echoes the key as it was sent, or as it shows text: URL-encoded (a request line in a log,
-# hex in either case, "/" kept or not, "+" for a space; encoded twice, %252B, through a proxy),
-# HTML-escaped (an error page: a named entity, or a numeric one, &#39; &#039; &#x27;), JSON-escaped
-# inside a body that is not JSON (PHP's "\/", Go's \u003c, .NET's \u002B: any character, either
-# case). A base64-style key ("+", "/", "=") differs in each, and a server may mix them; searched for
-# as a list of whole forms, each form missing from the list reached the run file. So each character
-# but a letter or digit (which every form keeps as it is) matches any form of itself.
-def key_char_pattern(c):
-    """A pattern of every form a server may write one character of the key in."""
-    return "(?:" + "|".join(key_char_forms(c)) + ")"
+# hex in either case, "/" kept or not, "+" for a space and a space for "+"; encoded twice, %252B, through
+# a proxy), HTML-escaped (an error page: a named entity, or a numeric one, &#39; &#039; &#x27;; escaped
+# twice, &amp;lt;), JSON-escaped inside a body that is not JSON (PHP's "\/", Go's \u003c, .NET's \u002B:
+# any character, either case), upper- or lower-cased. A base64-style key ("+", "/", "=")
+# differs in each, and a server may mix them; searched for as a list of whole forms, each form missing from
+# the list reached the run file. So each character but a letter or digit (which every form keeps as it is)
+# matches any form of itself.
+KEY_REF_ZEROS = 8   # leading zeros read in a numeric reference (&#00038;): no encoder pads more, and a bound keeps each form's width known
+KEY_BREAK = re.compile(r"[ \t]{0,8}(?:\r?\n|\\r\\n|\\n)[ \t]{0,8}")   # a log wrapped inside the key, as it is or JSON-escaped
+KEY_BREAK_WIDTH = (1, 20)
 
 
 def key_char_forms(c):
-    """The patterns of the forms a server may write one character of the key in, each once."""
+    """The forms a server may write one character of the key in: (pattern, fewest and most characters it
+    matches), each once, the widest first (one pattern takes the first form that fits: "&" first took the "&"
+    of "&amp;", and the echo's end was left)."""
     if c.isascii() and c.isalnum():
-        return [re.escape(c)]
-    either_case = lambda hex_digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in hex_digits)
+        return [(re.escape(c), 1, 1)]
+    hex_case = lambda digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in digits)
     utf8 = c.encode("utf-8", "surrogatepass")
-    # a \u escape is unicode_escape's already (twice, it matched two ways)
-    json_escapes = {e for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set()) if e != c and not e.startswith("\\u")}
     utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
-    unicode_escape = "".join(r"\\u" + either_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2))
+    forms = [("".join(r"\\u" + hex_case(utf16[i:i + 2].hex()) for i in range(0, len(utf16), 2)), 3 * len(utf16), 3 * len(utf16))]
     # URL-encoded once, or twice: two forms apart, never one with an optional part (which gives one length of
     # two, and "%25" in a key then read as "%" written twice cut the key's echo there)
-    forms = [unicode_escape, *("".join(f"{escape}{either_case(f'{b:02x}')}" for b in utf8) for escape in ("%", "%25")),
-             f"&#0*{ord(c)};", f"&#[xX]0*{either_case(f'{ord(c):x}')};"]
-    forms += [re.escape(form) for form in json_escapes]
+    forms += [("".join(f"{escape}{hex_case(f'{b:02x}')}" for b in utf8), len(escape) * len(utf8) + 2 * len(utf8), len(escape) * len(utf8) + 2 * len(utf8))
+              for escape in ("%25", "%")]
+    decimal, hexadecimal = str(ord(c)), f"{ord(c):x}"
+    html = [(f"#0{{0,{KEY_REF_ZEROS}}}{decimal};", len(decimal) + 2, len(decimal) + 2 + KEY_REF_ZEROS),
+            (f"#[xX]0{{0,{KEY_REF_ZEROS}}}{hex_case(hexadecimal)};", len(hexadecimal) + 3, len(hexadecimal) + 3 + KEY_REF_ZEROS)]
     # one name in any case: the pattern ignores case, so &amp; and &AMP; were two ways to match it
-    forms += [f"&{name};" for name in dict.fromkeys(n.lower() for n in html_entity_names(c))]
-    forms += ["\\+"] if c == " " else []
-    forms.append(re.escape(c))   # last: "&" tried first took the "&" of "&amp;", and the echo's end was left
+    html += [(f"{name};", len(name) + 1, len(name) + 1) for name in dict.fromkeys(n.lower() for n in html_entity_names(c))]
+    forms += [(f"&amp;{form}", lo + 5, hi + 5) for form, lo, hi in html] + [(f"&{form}", lo + 1, hi + 1) for form, lo, hi in html]
+    # a \u escape is the first form's already (twice, it matched two ways)
+    forms += [(re.escape(e), len(e), len(e)) for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set())
+              if e != c and not e.startswith("\\u")]
+    forms += [("\\+", 1, 1)] if c == " " else [(" ", 1, 1)] if c == "+" else []
+    forms.sort(key=lambda form: -form[2])   # stable: forms of one width keep the order above
+    forms.append((re.escape(c), 1, 1))
     # each form once: two alike ("/" as itself and as its JSON escape) are two ways to match one character,
     # and a near echo of the key cost 2^n tries per start (a hostile server's answer held a run for minutes)
-    return list(dict.fromkeys(forms))
+    return list({form[0]: form for form in forms}.values())
 
 
 def html_entity_names(c):
@@ -3844,34 +3852,81 @@ def html_entity_names(c):
     return sorted({name.rstrip(";") for name, value in html.entities.html5.items() if value == c})
 
 
+def key_blocks(key, size):
+    """(start, end) of blocks of the key end to end, none longer than size, each begun by a letter or digit where
+    one is near (so the search can skip ahead to it), none shorter than half of size."""
+    blocks, start = [], 0
+    while start < len(key):
+        end = min(len(key), start + size)
+        if end < len(key):
+            end = next((e for e in range(end, start + (size + 1) // 2, -1) if key[e].isascii() and key[e].isalnum()), end)
+        blocks.append((start, end))
+        start = end
+    return blocks
+
+
 class KeyEcho:
     """Every form of an API key a server may echo, in any mix, in any case (a server may log it upper-
-    or lower-cased: most of the secret all the same), whole or its first half and more (a server that
-    shortens it in its message, an answer cut at its token limit inside an echo): its first half is
-    searched for as one pattern, and each match taken on a character at a time, as far as the key's go.
-    (One pattern of nested optional groups went past the regex parser's depth for a long key: a JWT.)
-    Cut at its start it is not searched for: that would try every start at every character of every answer."""
+    or lower-cased: most of the secret all the same), any half of it and more in a row (a server that
+    shortens it in its message, at either end; an answer cut at its token limit inside an echo), broken
+    by line breaks (a log wrapped at its width).
+
+    Any `least` characters of the key in a row hold one of its blocks whole (blocks of half that, end to
+    end), so the text is searched for the blocks alone, one pattern in which each character takes the first
+    of its forms that fits and never another: a pattern that could try each way (a backslash as itself or
+    as its JSON escape) took 2^n tries on a text of backslashes. From each block found, the key is followed
+    a character at a time, on and back, every form of each character from every place the last one left
+    (so "&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"), and the echo is all it reached if
+    that is `least` characters or more."""
 
     def __init__(self, key):
-        parts = [key_char_pattern(c) for c in key]
-        least = min(len(parts), max(SECRET_LENGTH, (len(parts) + 1) // 2))
-        self.head, self.least = re.compile("".join(parts[:least]), re.IGNORECASE), least
-        # each character as its forms apart: "&amp;" in a key is "&" then "amp;", or "&" written as "&amp;";
-        # the one pattern takes the first form that fits, and its match ended where the rest did not go on
-        self.forms = [[re.compile(form, re.IGNORECASE) for form in key_char_forms(c)] for c in key]
+        self.least = min(len(key), max(SECRET_LENGTH, (len(key) + 1) // 2))
+        size = (self.least + 1) // 2
+        self.forms = [[(re.compile(form, re.IGNORECASE), lo, hi) for form, lo, hi in key_char_forms(c)] for c in key]
+        # each character as a group that, once matched, is never matched another way (a lookahead is atomic)
+        # (a letter or digit has one form: as itself, so the search can skip ahead to where it is)
+        atomic = lambda i: (re.escape(key[i]) if len(self.forms[i]) == 1 else
+                            f"(?=(?P<c{i}>{'|'.join(form for form, _, _ in key_char_forms(key[i]))}))(?P=c{i})")
+        self.blocks = re.compile("|".join(f"(?P<b{start}_{end}>{''.join(atomic(i) for i in range(start, end))})"
+                                          for start, end in key_blocks(key, size)), re.IGNORECASE)
+
+    def onward(self, text, place, first):
+        """How many of the key's characters from `first` on follow `place`, and the furthest end they reach."""
+        reach, count, end = {place}, 0, place
+        for forms in self.forms[first:]:
+            reach |= {m.end() for at in reach if (m := KEY_BREAK.match(text, at))}   # a block is always before
+            reach = {m.end() for at in reach for form, _, _ in forms if (m := form.match(text, at))}
+            if not reach:
+                break
+            count, end = count + 1, max(end, *reach)
+        return count, end
+
+    def backward(self, text, place, last):
+        """How many of the key's characters before `last` end at `place`, and the earliest start they reach."""
+        ends_here = lambda pattern, lo, hi, at: {s for s in range(max(0, at - hi), at - lo + 1) if pattern.fullmatch(text, s, at)}
+        # a break ends in a space, a tab or a line's end: looked for only there (an echo of a block many times over
+        # tried every width of it at each)
+        breaks_here = lambda at: ends_here(KEY_BREAK, *KEY_BREAK_WIDTH, at) if text[max(0, at - 9):at].rstrip(" \t")[-1:] in ("\n", "n") else set()
+        reach, count, start = {place}, 0, place
+        for forms in reversed(self.forms[:last]):
+            reach |= {s for at in reach for s in breaks_here(at)}   # and a block after
+            reach = {s for at in reach for form, lo, hi in forms for s in ends_here(form, lo, hi, at)}
+            if not reach:
+                break
+            count, start = count + 1, min(start, *reach)
+        return count, start
 
     def spans(self, text):
         at = 0
-        while (found := self.head.search(text, at)) is not None:   # where an echo begins; then every way on
-            reach, end = {found.start()}, found.end()   # every place the key's next character may begin
-            for n, forms in enumerate(self.forms, 1):
-                reach = {m.end() for place in reach for form in forms if (m := form.match(text, place))}
-                if not reach:
-                    break
-                if n >= self.least:
-                    end = max(end, *reach)
-            yield found.start(), end
-            at = max(end, found.start() + 1)
+        while (found := self.blocks.search(text, at)) is not None:
+            first, last = map(int, found.lastgroup[1:].split("_"))
+            back, start = self.backward(text, found.start(), first)
+            on, end = self.onward(text, found.end(), last)
+            if back + last - first + on >= self.least:
+                yield start, end
+                at = max(end, found.start() + 1)
+            else:
+                at = found.start() + 1
 
     def search(self, text):
         return next(self.spans(text), None)
@@ -3879,8 +3934,9 @@ class KeyEcho:
     def sub(self, replacement, text):
         out, at = [], 0
         for start, end in self.spans(text):
-            out += [text[at:start], replacement]
-            at = end
+            if end > at:
+                out += [text[at:max(start, at)], replacement]
+                at = end
         return "".join(out) + text[at:]
 
 

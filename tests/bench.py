@@ -419,10 +419,33 @@ def compare_page(quick):
         (paged - plain) / 3, paged - plain <= 3)
 
 
+def key_scrub(quick):
+    """The API key is looked for in every answer and message (KeyEcho): a MiB of plain text, and a MiB of a
+    hostile server's echo of one block of the key over and over (each a place to follow the key from), each
+    within its bound per MiB, so the largest answer eval.py takes (MAX_BODY) costs seconds, not a hang."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("evalpy_bench", EVAL)
+    evalpy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evalpy)
+    key = "sk-proj-SECRETAbCdEf0123456789XyZ/+=abcdefghijklmnop"
+    echo = evalpy.KeyEcho(key)
+    start, end = evalpy.key_blocks(key, (echo.least + 1) // 2)[1]
+    for name, text, bound in (("plain text", "lorem ipsum dolor sit amet, " * 37450, 0.5),
+                              ("one block of the key repeated", key[start:end] * (2**20 // (end - start)), 3.0)):
+        seconds = min(timed(lambda: echo.sub("[removed]", text)) for _ in range(1 if quick else 3))
+        row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)
+
+
+def timed(work):
+    started = time.monotonic()
+    work()
+    return time.monotonic() - started
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="a reduced version, under a minute")
-    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "throughput", "saturation", "scale"), action="append",
+    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "throughput", "saturation", "scale"), action="append",
                    help="run this target group alone (repeatable)")
     p.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
     p.add_argument("--bare", nargs=4, help=argparse.SUPPRESS)
@@ -432,7 +455,7 @@ def main():
     if args.bare:
         return bare(args.bare[0], args.bare[1], args.bare[2], int(args.bare[3]))
     started = time.monotonic()
-    for step in (startup, power_questions, compare_page, throughput, saturation, scale):
+    for step in (startup, power_questions, compare_page, key_scrub, throughput, saturation, scale):
         if not args.only or step.__name__ in args.only:
             step(args.quick)
     widths = [max(len(str(r[i])) for r in ROWS + [("target", "measured", "bound", "ratio", "")]) for i in range(5)]

@@ -689,6 +689,16 @@ def test_the_api_key_never_leaks_its_end_escaped_nor_breaks_a_run_when_long(proj
         every_echo_is_scrubbed(cli, key, {key, key.replace("&", "&amp;").replace("%", "%25")})
 
 
+def test_the_api_key_never_leaks_cut_at_its_start_wrapped_or_in_rarer_forms(project, cli):
+    """Named open after the thirty-sixth round on issue 28: an echo was searched for from the key's start, so a
+    server that logged its end alone ("...0123456789XyZ/+=abcdefghijklmnop"), or wrapped its log line inside the
+    key, kept half of it and more; a key HTML-escaped twice or a "+" form-decoded to a space were not matched at all."""
+    import html
+    key = "sk-proj-SECRETAbCdEf0123456789XyZ/+=abcdefghijklmnop"
+    every_echo_is_scrubbed(cli, key, {key[18:], key[:30] + "\n" + key[30:], key[:20] + "\n    " + key[20:],
+                                      key[:15] + "\\n" + key[15:], html.escape(html.escape(key)), key.replace("+", " ")})
+
+
 def test_a_near_echo_of_a_key_full_of_symbols_is_scrubbed_at_once():
     """Thirty-first round on issue 28: "/", "+" and "=" were each matched two ways (as themselves and as their
     JSON escape), so an answer holding the first 60 characters of a base64 key tried 2^30 ways at each start:
@@ -703,6 +713,20 @@ def test_a_near_echo_of_a_key_full_of_symbols_is_scrubbed_at_once():
     done = subprocess.run([sys.executable, "-c", script, str(ROOT / "eval.py")], capture_output=True, text=True, timeout=60)
     assert done.stdout.count("[removed]") == 3 and "aB3/" not in done.stdout, done.stdout + done.stderr
     assert done.stdout.endswith("[False, False, False, False]\n"), done.stdout
+
+
+def test_a_text_of_backslashes_is_searched_for_a_key_full_of_them_at_once():
+    """Named open after the thirty-sixth round on issue 28: a backslash is itself or its JSON escape, two
+    ways to match it, so a key with some 20 of them in its first half searched for in a text of backslashes
+    took 2^n tries (22 s for 100 of them, doubling with each one more). Run apart, so that a hang fails."""
+    script = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('e', sys.argv[1]); "
+              "e = importlib.util.module_from_spec(spec); spec.loader.exec_module(e); key = chr(92) * 22 + 'cdefghijklmnopqrstuvwxyz01'; "
+              "echo = e.KeyEcho(key); print(echo.search(chr(92) * 100 + 'x'), echo.sub('[removed]', 'see ' + key + ' there'))")
+    try:   # the previous search took 20 s and more (5 s with 20 of them): a hang is a failure, not a stall
+        done = subprocess.run([sys.executable, "-c", script, str(ROOT / "eval.py")], capture_output=True, text=True, timeout=15)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the search of a text of backslashes took more than 15 s")
+    assert done.stdout == "None see [removed] there\n", done.stdout + done.stderr
 
 
 def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli):
