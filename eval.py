@@ -78,6 +78,7 @@ import errno
 import functools
 import gc
 import hashlib
+import heapq
 import html
 import ipaddress
 import itertools
@@ -88,6 +89,7 @@ import re
 import secrets
 import shlex
 import socket
+import string
 import threading
 import time
 import unicodedata
@@ -3664,9 +3666,11 @@ class CallFailed(Exception):
         self.body = body       # what it answered, whole
 
 
-def error_text(body, reason="", clean=str):
+def error_text(body, reason="", clean=str, headers=None):
     """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}.
-    clean (the API key's removal) sees the words whole, before they are cut short."""
+    clean (the API key's removal) sees the words whole, before they are cut short; a body that is
+    no JSON read in the charset its Content-Type names (a key in UTF-16 read as UTF-8 was a key with
+    a NUL between its letters: no echo of it, and left in the run file)."""
     try:
         obj = json.loads(body)
         message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
@@ -3676,7 +3680,18 @@ def error_text(body, reason="", clean=str):
             return inert(clean(str(message))[:300])
     except (ValueError, RecursionError):
         pass
-    return inert(clean((body.decode("utf-8", errors="replace") or reason or "").strip())[:200])
+    return inert(clean((body_text(body, headers) or reason or "").strip())[:200])
+
+
+def body_text(body, headers=None):
+    """A server's body as text, in the charset its Content-Type names where Python knows it, else UTF-8."""
+    import codecs
+    named = re.search(r"charset=[\"']?([\w.:-]+)", (headers or {}).get("Content-Type") or "", re.IGNORECASE)
+    try:
+        charset = codecs.lookup(named.group(1)).name if named else "utf-8"
+    except LookupError:
+        charset = "utf-8"
+    return body.decode(charset, errors="replace")
 
 
 def listed_models(listing, key, where, hint, clean=str):
@@ -3814,14 +3829,16 @@ def watched_adapter(requests, deadlines):
 KEY_REF_ZEROS = 8   # leading zeros read in a numeric reference (&#00038;): no encoder pads more, and a bound keeps each form's width known
 KEY_BREAK = re.compile(r"[ \t]{0,8}(?:\r?\n|\\r\\n|\\n)[ \t]{0,8}")   # a log wrapped inside the key, as it is or JSON-escaped
 KEY_BREAK_WIDTH = (1, 20)
+# the fewest of the key's characters in a row taken for an echo of it (half of a key under twice that): 20
+# characters of a random key never come by chance, and an echo of a long key's first 70 was kept whole
+KEY_ECHO_LEAST = 20
+KEY_AMBIGUOUS = "&%\\"   # characters written as themselves at the start of another form of themselves ("&amp;", "%25", "\\\\")
 
 
 def key_char_forms(c):
     """The forms a server may write one character of the key in: (pattern, fewest and most characters it
     matches), each once, the widest first (one pattern takes the first form that fits: "&" first took the "&"
-    of "&amp;", and the echo's end was left)."""
-    if c.isascii() and c.isalnum():
-        return [(re.escape(c), 1, 1)]
+    of "&amp;", and the echo's end was left). A letter or digit too: a server may escape every character."""
     hex_case = lambda digits: "".join(f"[{d.upper()}{d.lower()}]" if d.isalpha() else d for d in digits)
     utf8 = c.encode("utf-8", "surrogatepass")
     utf16 = c.encode("utf-16-be", "surrogatepass")   # a character past U+FFFF is escaped as its two surrogates
@@ -3847,6 +3864,7 @@ def key_char_forms(c):
     return list({form[0]: form for form in forms}.values())
 
 
+@functools.lru_cache(maxsize=None)   # (a pass over HTML's 2,000 names for each character of a key)
 def html_entity_names(c):
     import html.entities
     return sorted({name.rstrip(";") for name, value in html.entities.html5.items() if value == c})
@@ -3865,68 +3883,174 @@ def key_blocks(key, size):
     return blocks
 
 
+# What a server writes for one character of text, read back to it to find where an echo of the key may be:
+# URL escapes (once or twice), HTML references (numeric or named, escaped once or twice), JSON escapes, and
+# a line break (read as nothing). Only where to look: the key is then followed in the text itself.
+KEY_ESCAPE = re.compile(KEY_BREAK.pattern + r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});"
+                        r"|\\u[0-9A-Fa-f]{4}|\\[\\/\"'bfnrt]")   # a break first: "\n" in a key's echo is one
+KEY_JSON_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# a key's letters in either case, and "+" as a space (form-decoded), read alike: by character, so no length changes
+KEY_VIEW = str.maketrans(string.ascii_uppercase + "+", string.ascii_lowercase + " ")
+
+
+@functools.lru_cache(maxsize=4096)   # a flood of escapes is a few of them many times over
+def key_escape_read(escape):
+    """The character an escape KEY_ESCAPE found stands for ("" for a line break), or the escape itself where
+    it stands for none (an entity HTML has no name for, a number past Unicode)."""
+    import html.entities
+    if KEY_BREAK.fullmatch(escape):
+        return ""
+    body = "&" + escape[5:] if escape.startswith("&amp;") and len(escape) > 5 else escape   # escaped twice
+    if body.startswith("%"):
+        return chr(int(body[-2:], 16))
+    if body.startswith("&#"):
+        number = int(body[3:-1], 16) if body[2] in "xX" else int(body[2:-1])
+        return chr(number) if number <= sys.maxunicode else escape
+    if body.startswith("&"):
+        return html.entities.html5.get(body[1:], escape)
+    if body.startswith("\\u"):
+        return chr(int(body[2:], 16))
+    return KEY_JSON_ESCAPES.get(body[1], body[1])
+
+
 class KeyEcho:
     """Every form of an API key a server may echo, in any mix, in any case (a server may log it upper-
-    or lower-cased: most of the secret all the same), any half of it and more in a row (a server that
-    shortens it in its message, at either end; an answer cut at its token limit inside an echo), broken
-    by line breaks (a log wrapped at its width).
+    or lower-cased: most of the secret all the same), any `least` characters of it in a row (a server
+    that shortens it in its message, at either end; an answer cut at its token limit inside an echo),
+    broken by line breaks (a log wrapped at its width).
 
     Any `least` characters of the key in a row hold one of its blocks whole (blocks of half that, end to
-    end), so the text is searched for the blocks alone, one pattern in which each character takes the first
-    of its forms that fits and never another: a pattern that could try each way (a backslash as itself or
-    as its JSON escape) took 2^n tries on a text of backslashes. From each block found, the key is followed
-    a character at a time, on and back, every form of each character from every place the last one left
-    (so "&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"), and the echo is all it reached if
-    that is `least` characters or more."""
+    end). So the blocks are looked for, as plain text, in a reading of the text with every escape read back
+    to its character (where_to_look); a pattern of every form of each character searched the text itself
+    at a second a megabyte, and one that could try each character two ways (a backslash as itself or as its
+    JSON escape) took 2^n tries on a text of backslashes. From each block found, the key is followed in the
+    text on and back: a block's length at a time that way where it fits (a flood of echoes took minutes a
+    character at a time), else a character at a time, every form of it from every place the last one left
+    (so "&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"). The echo is all it reached if that
+    is `least` characters or more."""
 
     def __init__(self, key):
-        self.least = min(len(key), max(SECRET_LENGTH, (len(key) + 1) // 2))
-        size = (self.least + 1) // 2
-        self.forms = [[(re.compile(form, re.IGNORECASE), lo, hi) for form, lo, hi in key_char_forms(c)] for c in key]
-        # each character as a group that, once matched, is never matched another way (a lookahead is atomic)
-        # (a letter or digit has one form: as itself, so the search can skip ahead to where it is)
-        atomic = lambda i: (re.escape(key[i]) if len(self.forms[i]) == 1 else
-                            f"(?=(?P<c{i}>{'|'.join(form for form, _, _ in key_char_forms(key[i]))}))(?P=c{i})")
-        self.blocks = re.compile("|".join(f"(?P<b{start}_{end}>{''.join(atomic(i) for i in range(start, end))})"
-                                          for start, end in key_blocks(key, size)), re.IGNORECASE)
+        self.least = min(len(key), max(SECRET_LENGTH, min((len(key) + 1) // 2, KEY_ECHO_LEAST)))
+        self.size = (self.least + 1) // 2
+        self.forms = [key_char_forms(c) for c in key]
+        self.compiled = [[(re.compile(form, re.IGNORECASE), lo, hi) for form, lo, hi in each] for each in self.forms]
+        # each character's forms by the character they begin with, and end with, to try only those that can fit
+        # (a hex digit's class "[Cc]" ends a form; an escaped character is its pattern's last)
+        self.leads, self.trails = [{} for _ in key], [{} for _ in key]
+        for leads, trails, each, compiled in zip(self.leads, self.trails, self.forms, self.compiled):
+            for (form, _, _), one in zip(each, compiled):
+                for index, ends in ((leads, {form[1] if form[0] == "\\" else form[0]}),
+                                    (trails, set(hex_class.group(1)) if (hex_class := re.search(r"\[(\w\w)\]$", form)) else {form[-1]})):
+                    for case in {case for end in ends for case in (end.lower(), end.upper())}:
+                        index.setdefault(case, []).append(one)
+        # each block as written and as read back (a key holding "\\r" or "%41", echoed as it is, reads as a CR or "A")
+        self.blocks = sorted({(start, end, block) for start, end in key_blocks(key, self.size)
+                              for block in (key[start:end].translate(KEY_VIEW), self.where_to_look(key[start:end])[0])})
+        self.runs = {}
+        self.key, self.key_read = key, key.translate(KEY_VIEW)
+
+    def run(self, i):
+        """The key's characters from i on, up to `size` of them, as one pattern, and how many: each a character
+        no form of which is the start of another's (a letter or digit, "-", "_", ...), so the pattern has one
+        way through; none from a character that has ("&" as itself or as "&amp;": followed one way, the run took
+        "&amp;amp;" for the key's "&" and lost the key's "amp;" after it). Made when first wanted."""
+        if i not in self.runs:
+            ahead = list(itertools.takewhile(lambda j: self.key[j] not in KEY_AMBIGUOUS, range(i, min(len(self.key), i + self.size))))
+            self.runs[i] = (re.compile("".join(f"(?:{KEY_BREAK.pattern})?(?:{'|'.join(form for form, _, _ in self.forms[j])})" for j in ahead),
+                                       re.IGNORECASE) if ahead else None, len(ahead))
+        return self.runs[i]
 
     def onward(self, text, place, first):
         """How many of the key's characters from `first` on follow `place`, and the furthest end they reach."""
-        reach, count, end = {place}, 0, place
-        for forms in self.forms[first:]:
-            reach |= {m.end() for at in reach if (m := KEY_BREAK.match(text, at))}   # a block is always before
-            reach = {m.end() for at in reach for form, _, _ in forms if (m := form.match(text, at))}
+        reach, count, end, i = {place}, 0, place, first
+        while i < len(self.forms):
+            if len(reach) == 1:
+                pattern, taken = self.run(i)
+                if pattern and (m := pattern.match(text, next(iter(reach)))):
+                    reach, count, end, i = {m.end()}, count + taken, max(end, m.end()), i + taken
+                    continue
+            reach |= {m.end() for at in reach if text[at:at + 1] in " \t\r\n\\" and (m := KEY_BREAK.match(text, at))}   # a block is before
+            leads = self.leads[i]
+            reach = {m.end() for at in reach for form, _, _ in (leads.get(text[at:at + 1], ()) if text[at:at + 1].isascii() else self.compiled[i])
+                     if (m := form.match(text, at))}
             if not reach:
                 break
-            count, end = count + 1, max(end, *reach)
+            count, end, i = count + 1, max(end, *reach), i + 1
         return count, end
 
     def backward(self, text, place, last):
-        """How many of the key's characters before `last` end at `place`, and the earliest start they reach."""
+        """How many of the key's characters before `last` end at `place`, and the earliest start they reach.
+        (At most a block's length or so: the block found first is the echo's first whole one.)"""
         ends_here = lambda pattern, lo, hi, at: {s for s in range(max(0, at - hi), at - lo + 1) if pattern.fullmatch(text, s, at)}
         # a break ends in a space, a tab or a line's end: looked for only there (an echo of a block many times over
         # tried every width of it at each)
         breaks_here = lambda at: ends_here(KEY_BREAK, *KEY_BREAK_WIDTH, at) if text[max(0, at - 9):at].rstrip(" \t")[-1:] in ("\n", "n") else set()
         reach, count, start = {place}, 0, place
-        for forms in reversed(self.forms[:last]):
+        for i in reversed(range(last)):
             reach |= {s for at in reach for s in breaks_here(at)}   # and a block after
-            reach = {s for at in reach for form, lo, hi in forms for s in ends_here(form, lo, hi, at)}
+            reach = {s for at in reach for form, lo, hi in (self.trails[i].get(text[at - 1:at], ()) if text[at - 1:at].isascii() else self.compiled[i])
+                     for s in ends_here(form, lo, hi, at)}
             if not reach:
                 break
             count, start = count + 1, min(start, *reach)
         return count, start
 
+    @staticmethod
+    def where_to_look(text):
+        """(the text with each escape read back to its character, letters in lower case and "+" as a space;
+        where each part of that reading begins, in it and in the text), to find blocks of the key in."""
+        escapes = [(m.start(), m.end(), key_escape_read(m.group())) for m in KEY_ESCAPE.finditer(text)] if re.search(r"[%&\\\n]", text) else []
+        view_at, text_at, parts, read, at = [0], [0], [], 0, 0
+        for start, end, char in escapes:
+            read += start - at
+            view_at += (read, read + len(char))
+            text_at += (start, end)
+            parts += (text[at:start], char)
+            read, at = read + len(char), end
+        parts.append(text[at:])
+        return "".join(parts).translate(KEY_VIEW), view_at, text_at
+
     def spans(self, text):
-        at = 0
-        while (found := self.blocks.search(text, at)) is not None:
-            first, last = map(int, found.lastgroup[1:].split("_"))
-            back, start = self.backward(text, found.start(), first)
-            on, end = self.onward(text, found.end(), last)
-            if back + last - first + on >= self.least:
-                yield start, end
-                at = max(end, found.start() + 1)
+        view, view_at, text_at = self.where_to_look(text)
+        def begins(v):   # where the character read at v begins in the text (past a line break read as nothing)
+            k = bisect.bisect_right(view_at, v) - 1
+            return text_at[k] + v - view_at[k]
+        def ends(v):   # where the character read before v ends in the text (short of a line break after it)
+            k = bisect.bisect_left(view_at, v)
+            k = k if k < len(view_at) and view_at[k] == v else k - 1
+            return text_at[k] + v - view_at[k]
+        def read_at(t):   # where in the reading the character at t of the text is (or the one it is part of)
+            k = bisect.bisect_right(text_at, t) - 1
+            return min(view_at[k] + t - text_at[k], view_at[k + 1]) if k + 1 < len(view_at) else view_at[k] + t - text_at[k]
+        # the next place each block is read, nearest first; a block found inside an echo already taken is looked
+        # for again past its end (one by one, each of the blocks of a flood of echoes was every echo's work)
+        waiting = [(v, n) for n, (_, _, block) in enumerate(self.blocks) if (v := view.find(block)) >= 0]
+        heapq.heapify(waiting)
+        covered = 0
+        while waiting:
+            v, n = waiting[0]
+            first, last, block = self.blocks[n]
+            start = begins(v)
+            if start >= covered:
+                # where the reading holds the rest of the key (a whole echo) it is taken, else the key is followed
+                # in the text itself: a reading that agrees only in part may have read a character the wrong way
+                # (a key's "\\" then "\\u002D" read as "\\\\" then "u002D"), and from there the echo goes on
+                if view.startswith(self.key_read[last:], v + len(block)):
+                    on, end = len(self.key_read) - last, ends(v + len(block) + len(self.key_read) - last)
+                else:
+                    on, end = self.onward(text, ends(v + len(block)), last)
+                if first <= v and view.startswith(self.key_read[:first], v - first):
+                    back, start = first, begins(v - first)
+                else:
+                    back, start = self.backward(text, start, first)
+                if back + last - first + on >= self.least:
+                    yield start, end
+                    covered = end
+            v = view.find(block, max(v + 1, read_at(covered)))
+            if v >= 0:
+                heapq.heapreplace(waiting, (v, n))
             else:
-                at = found.start() + 1
+                heapq.heappop(waiting)
 
     def search(self, text):
         return next(self.spans(text), None)
@@ -3992,6 +4116,18 @@ class ChatClient:
         if not answer:
             text = AUTHORIZATION_ECHO.sub(lambda m: (m.group(1) or "Bearer ") + "[removed]", text)
         return self.key_echo.sub("[API key removed]", text) if self.key_echo else text
+
+    def scrub_value(self, value):
+        """A value of an answer (a tool call) with every text in it scrubbed as an answer is, names and values,
+        each as the type it was. (Its JSON text scrubbed, an echo ending in a backslash took the backslash of an
+        escaped quote, and the text was no JSON: a traceback, and the paid answer lost.)"""
+        if isinstance(value, str):
+            return type(value)(self.scrub(value, answer=True)) if type(value) is ArgumentsText else self.scrub(value, answer=True)
+        if isinstance(value, dict):
+            return {self.scrub(k, answer=True): self.scrub_value(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.scrub_value(v) for v in value]
+        return value
 
     def get_json(self, path, body=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
@@ -4084,7 +4220,7 @@ class ChatClient:
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers), retry=False)
         if status != 200:
-            why = f"HTTP {status}: {error_text(data, reason, self.scrub)}"
+            why = f"HTTP {status}: {error_text(data, reason, self.scrub, headers)}"
             if status == 400 and self.api == "ollama" and re.search(rb"exceeds the (available )?context", data or b""):
                 why += f": {WINDOW_TOO_SMALL}; raise it (--option num_ctx=N)"
             if status == 404 and self.api == "ollama":
@@ -4097,14 +4233,17 @@ class ChatClient:
         try:
             answer = self.arguments_as_sent(loose_json(data))
         except (ValueError, RecursionError):
-            raise CallFailed("the server's answer was not JSON", retry=True) from None
+            # what it was, so a stream (text/event-stream), a proxy's page or noise can be told apart
+            begins = f"it begins {one_line(error_text(data, '', self.scrub, headers), 80)}" if (data or b"").strip() else "it was empty"
+            raise CallFailed(f"the server's answer was not JSON (Content-Type {one_line(self.scrub(headers.get('Content-Type') or 'none'), 60)}; "
+                             f"{begins})", retry=True) from None
         # a key given twice says two things: the server's answer is neither (a NaN figure is unknown)
         problem = inexact_problem(answer, numbers=False)
         if problem:
-            raise CallFailed(f"the server's answer was not JSON as JSON is: {problem}", retry=True)
+            raise CallFailed(f"the server's answer was not JSON as JSON is: {self.scrub(problem)}", retry=True)
         if isinstance(answer, dict) and "error" in answer and not {"message", "choices"} & set(answer):
             # an error sent with status 200: keep the server's own words
-            raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub)}", retry=True)
+            raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub, headers)}", retry=True)
         return answer
 
     def load(self, model, options):
@@ -4186,17 +4325,18 @@ class ChatClient:
             try:
                 answer = self.chat_once(model, messages, options, fmt, think, tools)
             except CallFailed as failure:
-                if not failure.retry or attempt == self.retries:
-                    return {"response": None, "error": str(failure), "attempts": attempt + 1}
+                if not failure.retry or attempt == self.retries:   # (a message may quote what the server sent: a key it echoed)
+                    return {"response": None, "error": self.scrub(str(failure)), "attempts": attempt + 1}
                 time.sleep(backoff(attempt, failure.wait))
                 continue
             answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
             answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
-            answer = {k: self.scrub(v, answer=k == "response") if isinstance(v, str) else v for k, v in answer.items()}
+            # the model's words (its answer, its thinking) as written; the server's, without anything like a credential
+            answer = {k: self.scrub(v, answer=k in ("response", "thinking")) if isinstance(v, str) else v for k, v in answer.items()}
             # metadata cut once scrubbed: cut first, a key it echoes would be cut past the scrub's reach, and kept in part
             answer.update({k: entry_text(answer.get(k)) for k in ("done_reason", "system_fingerprint") if k in answer})
             if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
-                answer["tool_calls"] = json.loads(self.scrub(json_text(answer["tool_calls"]), answer=True))
+                answer["tool_calls"] = self.scrub_value(answer["tool_calls"])
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -4544,7 +4684,7 @@ class OpenAIClient(ChatClient):
                 self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
                 return None
             except CallFailed as failure:
-                said = " ".join(str(failure).split())
+                said = self.scrub(" ".join(str(failure).split()))
                 if failure.status in (400, 422) or failure.status == 500 and b"response_format" in failure.body:
                     return said
                 if not failure.retry or attempt == self.retries:

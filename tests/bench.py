@@ -420,18 +420,23 @@ def compare_page(quick):
 
 
 def key_scrub(quick):
-    """The API key is looked for in every answer and message (KeyEcho): a MiB of plain text, and a MiB of a
-    hostile server's echo of one block of the key over and over (each a place to follow the key from), each
-    within its bound per MiB, so the largest answer eval.py takes (MAX_BODY) costs seconds, not a hang."""
+    """The API key is looked for in every answer and message (KeyEcho), whatever a server sends: a MiB of
+    plain text, of JSON full of escapes, and a MiB of a hostile server's echoes of the key over and over
+    (whole, cut short, URL-encoded), each within its bound per MiB, so the largest answer eval.py takes
+    (MAX_BODY, 64 MiB) costs a minute at the very worst, never a hang."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("evalpy_bench", EVAL)
     evalpy = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(evalpy)
-    key = "sk-proj-SECRETAbCdEf0123456789XyZ/+=abcdefghijklmnop"
+    key = "sk-proj-THISISTHESECRETKEY1234567890" + "aB3x" * 32   # 164 characters, as OpenAI's project keys
     echo = evalpy.KeyEcho(key)
-    start, end = evalpy.key_blocks(key, (echo.least + 1) // 2)[1]
-    for name, text, bound in (("plain text", "lorem ipsum dolor sit amet, " * 37450, 0.5),
-                              ("one block of the key repeated", key[start:end] * (2**20 // (end - start)), 3.0)):
+    mib = 2 ** 20
+    texts = (("plain text", "lorem ipsum dolor sit amet, " * (mib // 28), 0.5),
+             ("JSON full of escapes", '{"a": "x\\"y\\n", "b": "&amp; 50%"} ' * (mib // 35), 0.5),
+             ("whole echoes of the key", (key + " ") * (mib // 165), 1.5),
+             ("echoes of its first 70 characters", (key[:70] + " ") * (mib // 71), 1.5),
+             ("URL-encoded echoes of it", ("".join(f"%{ord(c):02X}" for c in key) + " ") * (mib // 493), 1.5))
+    for name, text, bound in texts[:3] if quick else texts:
         seconds = min(timed(lambda: echo.sub("[removed]", text)) for _ in range(1 if quick else 3))
         row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)
 
