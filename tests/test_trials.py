@@ -340,3 +340,23 @@ def test_a_run_made_before_trial_seeds_is_resumed_with_the_seed_it_was_asked_wit
     assert evalpy.case_options(old, 3)["seed"] == 42
     assert evalpy.case_options(dict(old, trial_seeds=True), 3)["seed"] == 44
     assert evalpy.case_options({"temperature": 0.7, "seed": -1, "trial_seeds": True}, 3)["seed"] == -1
+
+
+def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
+    """Thirty-seventh round on issue 28: the mean of the cases' pass rates was summed in floats, each rate
+    (4/5) already rounded: 34 of 50 trials, exactly 68%, came out 0.6799999999999999 and failed
+    --min-accuracy 0.68 (exit 1, "GATE FAILED: accuracy 67.99999999999999%"); and two runs of the same mean
+    (2/3 and 2/3 against 3/3 and 1/3) differed by 5.6e-17, printed "+<0.0001 points"."""
+    path = passes_run([4, 5, 3, 5, 5, 5, 1, 1, 2, 3], trials=5)
+    code, out, err = cli("report", path, "--min-accuracy", "0.68", "--json")
+    assert json.loads(out)["mean_accuracy"] == 0.68 and code == 0, err
+    assert cli("report", path, "--min-accuracy", "0.6801")[0] == 1   # and a hair above it fails
+    cases = [{"id": "a", "expected": "bug", "response": ["bug", "bug", "acceso"]},
+             {"id": "b", "expected": "bug", "response": ["bug", "bug", "acceso"]}]
+    write_run("runs/before.json", make_run(cases, prompt="prompts/v2.txt"))
+    cases[0]["response"], cases[1]["response"] = ["bug"] * 3, ["bug", "acceso", "acceso"]
+    write_run("runs/after.json", make_run(cases))
+    change = json.loads(cli("compare", "runs/before.json", "runs/after.json", "--json")[1])
+    assert change["difference"]["estimate"] == 0, change["difference"]
+    out = cli("compare", "runs/before.json", "runs/after.json")[1]
+    assert "<0.0001" not in out and "+0.0 points" in out, out
