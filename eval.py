@@ -3098,6 +3098,10 @@ def load_default_checks(path):
     checks, lines = [], item_lines(text)
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj)
+        # a pattern with no {{placeholder}} is the same in every case: refused here, naming this file (left to
+        # each case, it was blamed on every line of the split, which holds no check)
+        if not check_problems and CHECK_TYPES[check["type"]].pattern and not PLACEHOLDER.search(check["value"]):
+            check_problems = [p for p in [regex_problem(check["value"])] if p]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)

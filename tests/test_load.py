@@ -254,6 +254,22 @@ def test_checks_json_is_held_to_the_same_json_rules(tmp_path):
     assert str(e.value) == f"{tmp_path}/checks.json:3: bad JSON: Expecting ',' delimiter (column 22)", str(e.value)
 
 
+def test_a_bad_pattern_in_checks_json_names_checks_json(tmp_path):
+    """Thirty-seventh round on issue 28: a pattern that does not compile in checks.json was refused per case,
+    "dev.jsonl: 5 lines: check 'regex (': bad regular expression ... (lines 1-5)": the split's lines, which
+    hold no check. It is the file's line; one with a {{placeholder}} is still read case by case."""
+    path = write_split(tmp_path, [GOOD])
+    (tmp_path / "checks.json").write_text('[\n {"type": "contains", "value": "a"},\n {"type": "regex", "value": "("}\n]\n', encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(path)
+    assert str(e.value).startswith(f"{tmp_path}/checks.json:3: check 2: bad regular expression: missing )"), str(e.value)
+    path = write_split(tmp_path, [dict(GOOD, vars={"word": "acc"})])
+    (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "{{word}}("}]', encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:   # filled in each case, and named by the case's line
+        evalpy.load_split(path)
+    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:1: check 'regex acc(': bad regular expression"), str(e.value)
+
+
 def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
     """Every answer would pass: "Pass rate: 1/1 = 100%", scored with 0 checks."""
     (project / "free").mkdir()
