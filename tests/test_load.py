@@ -877,7 +877,7 @@ def forged_split(project, cases, checks=None, labels=("bug", "feature")):
     (lambda p: forged_split(p, [("a", FORGED)]), (), 1,
      f"error: mine/cases.jsonl:1: label '{FORGED_SHOWN}' is not in labels.txt (labels: bug, feature\\x1b[31m)"),
     (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "regex", "value": "("}]), (), 1,
-     f"error: mine/cases.jsonl:1: check '{FORGED_SHOWN}': bad regular expression"),
+     "error: mine/checks.json:1: check 1: bad regular expression"),   # (37th round: its file and line, no name)
     (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "contains", "value": "x"}] * 2), (), 1,
      f"error: mine/cases.jsonl:1: two checks are named '{FORGED_SHOWN}'"),
 ])
