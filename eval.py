@@ -9548,8 +9548,8 @@ def rows_headline(s):
             "percent", s["mean_accuracy"], {"value": ["mean_accuracy"], "ci": ["mean_accuracy_ci"]}, ci=s["mean_accuracy_ci"])})
         rows += [{"name": "trial", "trial": t["trial"], "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"]),
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
-        rows.append({"name": "pass_hat", "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"],
-                                                          ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
+        rows.append({"name": "pass_hat", "cases": s["pass_k"][-1]["cases"], "of": s["scored"],
+                     "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"], ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
     if "baseline" in s and (s["scored"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
         base = s["baseline"]
         rows.append({"name": "baseline", "label": base["label"], "tied": base["tied"],
@@ -10234,6 +10234,12 @@ MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off":
                     "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}"}
 
 
+def pass_hat_over(row):
+    """The cases pass^k is over, where errors or undecided answers left some with fewer than k decided trials
+    (the text's table and the page say it by their "cases" column)."""
+    return f", over {row['cases']} of {plural(row['of'], 'case')}" if row["cases"] != row["of"] else ""
+
+
 def markdown_headline(sec):
     name = sec["measure"].capitalize()
     main, bounds = row_of(sec, "main")["figure"], row_of(sec, "bounds")
@@ -10243,7 +10249,8 @@ def markdown_headline(sec):
         out += [f"| {name}{', decided answers' if bounds else ''}: {mean_words(mean)} | {figure_text(mean['figure'])} "
                 f"| {interval(mean['figure']['ci'])} |",
                 f"| Majority vote of each case's trials | {figure_text(main)} | {interval(main['ci'])} |",
-                f"| pass^{sec['repeat']} (every trial right) | {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
+                f"| pass^{sec['repeat']} (every trial right{pass_hat_over(row_of(sec, 'pass_hat'))}) "
+                f"| {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
     else:
         decided = f" on the {plural(main['of'], 'decided case')}" if bounds else ""
         out.append(f"| {name}{decided} | {figure_text(main)} | {interval(main['ci'])} |")

@@ -360,3 +360,15 @@ def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
     assert change["difference"]["estimate"] == 0, change["difference"]
     out = cli("compare", "runs/before.json", "runs/after.json")[1]
     assert "<0.0001" not in out and "+0.0 points" in out, out
+
+
+def test_the_markdown_headline_says_which_cases_pass_hat_k_is_over(project, cli):
+    """Thirty-seventh round on issue 28: with an errored trial, pass^4 is over the cases with 4 decided trials
+    (the text's table and the page say so in their "cases" column); the markdown headline gave "pass^4 (every
+    trial right) | 58%" with no count, a figure over fewer cases than the rows beside it."""
+    path = passes_run(PASSES, errors={(0, 4)})
+    s = json.loads(cli("report", path, "--json")[1])
+    assert s["pass_k"][-1]["cases"] == 11 and s["scored"] == 12
+    md = cli("report", path, "--markdown")[1]
+    assert f"| pass^4 (every trial right, over 11 of 12 cases) | {100 * s['pass_k'][-1]['pass_hat_k']:.0f}% |" in md, md
+    assert "| pass^4 (every trial right) |" in cli("report", passes_run(PASSES), "--markdown")[1]
