@@ -12651,8 +12651,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             warn(f"stored the verdicts in {shell_word(sidecar)}" + ("; compare again to ask only the calls still missing"
                                                          if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
-    else:
+    else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0
+        judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
     return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
             "asked": asked_now, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
 

@@ -117,6 +117,16 @@ def test_stored_verdicts_are_reused_without_a_call(project, cli, fake):
     assert len(load_json(cand + ".pairwise.json")["comparisons"]) == 3
 
 
+def test_the_judge_is_shown_alike_whether_its_verdicts_were_asked_or_reused(project, cli, fake):
+    """Thirty-seventh round on issue 28 (minor): --json named the judge's digests when the verdicts were asked
+    and left them out when every one was reused: one comparison, two JSON answers."""
+    base, cand = two_runs(IDS, candidate_better=IDS, baseline_better=())
+    scripted_judge(fake)
+    first = json.loads(cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")[1])["pairwise"]
+    again = json.loads(cli("compare", base, cand, "--pairwise", CRITERION, "--json")[1])["pairwise"]
+    assert first["judge"].get("digests") and again["judge"] == first["judge"], (first["judge"], again["judge"])
+
+
 def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, cli, fake):
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
