@@ -7090,6 +7090,9 @@ def preflight_server(client, config, judge, inputs, resuming):
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
                             f"began with (digest {short(was)}, now {short(now)}: re-pulled or replaced); its "
                             "answers would mix two models. Run again.")
+        if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
+            warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "
+                 f"{short(was)}): the answers asked now cannot be told to be the same model's")
     elif judge:
         judge_note(config["model"], judge["models"], client.identities)
     warn(f"split {shell_word(config['split_path'])} ({plural(len(inputs.cases), 'case')}, sha {short(inputs.split_sha)}) · prompt "

@@ -131,7 +131,7 @@ class FakeOllama:
 
     def digest(self, model):
         """A model's digest as /api/tags gives it (sha256 hex); self.digests replaces it, as a re-pull does."""
-        return self.digests.get(model) or hashlib.sha256(model.encode()).hexdigest()
+        return self.digests[model] if model in self.digests else hashlib.sha256(model.encode()).hexdigest()
 
     def cut_prompt(self, tokens, num_ctx, num_keep=4):
         if self.truncation == "half":
