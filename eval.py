@@ -659,10 +659,25 @@ def shorts_apart(a, b):
     return a[:size], b[:size]
 
 
+def rounded(x, d, scale=1):
+    """x * scale with d decimals, a half rounded up (away from zero): 5/8 is 63%, as 3/8 is 38% (format() rounds
+    a half to even: 62% beside 38% in one table). Up to 9 decimals from the product as a float reads (199/200 is
+    99.5, where the float 0.995 is a hair under it); past them, from the float's exact value (the product's own
+    rounding error shows there)."""
+    from decimal import ROUND_HALF_UP
+    if not isfinite(x):
+        return f"{x * scale:.{d}f}"
+    if d <= 9:
+        value = Decimal(repr(float(x * scale)))
+    else:
+        value = (Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(x)) * scale
+    return f"{value.quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP):f}"
+
+
 def fmt(x, digits=2):
     """A share as a fixed 0.97 (precision, recall, pass@k): never 1.00 for a miss nor 0.00 for a hit,
     as percent() never prints 100% for one (2999/3000 is 0.9997)."""
-    return "-" if x is None else near_the_ends(x, lambda d: f"{x:.{d}f}", least=digits, whole=1, most=PERCENT_DIGITS + 2)
+    return "-" if x is None else near_the_ends(x, lambda d: rounded(x, d), least=digits, whole=1, most=PERCENT_DIGITS + 2)
 
 
 def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: True):
@@ -689,9 +704,9 @@ def percent(x, line=None):
     if x is None:
         return "-"
     if line is not None:   # past 9 digits, from the float's exact value (Decimal): 100 * v adds an error there
-        return beside(x, line, lambda v, d: f"{100 * v:.{d}f}%" if d <= 9 else f"{Decimal(v).scaleb(2):.{d}f}%",
+        return beside(x, line, lambda v, d: f"{rounded(v, d, 100)}%",
                       fits=lambda shown: (shown < 1 or x >= 1) and (shown > 0 or x <= 0))
-    return near_the_ends(x, lambda d: f"{100 * x:.{d}f}%")
+    return near_the_ends(x, lambda d: f"{rounded(x, d, 100)}%")
 
 
 PERCENT_DIGITS = 4   # the most decimals a percent takes to stay off 100% or 0%: 99.9999%; past them ">99.9999%"

@@ -47,6 +47,8 @@ def test_report_never_calls_a_model(project, cli, fake):
     (2999, 3000, "2999/3000 = 99.97%"), (1, 3000, "1/3000 = 0.03%"),   # from the second attack on issue 28
     (999999, 1000000, "999999/1000000 = 99.9999%"), (10 ** 9 - 1, 10 ** 9, "999999999/1000000000 = >99.9999%"),
     (1, 10 ** 9, "1/1000000000 = <0.0001%"),
+    # (37th round) a half rounded up, always: 5/8 was 62% beside 3/8 at 38% (format() rounds a half to even)
+    (1, 8, "1/8 = 13%"), (3, 8, "3/8 = 38%"), (5, 8, "5/8 = 63%"), (7, 8, "7/8 = 88%"), (37, 40, "37/40 = 93%"),
 ])
 def test_percentages(part, whole, text):
     assert evalpy.count_percent(part, whole) == text
