@@ -3706,11 +3706,11 @@ def body_text(body, headers=None):
     """A server's body as text, in the charset its Content-Type names where Python knows it, else UTF-8."""
     import codecs
     named = re.search(r"charset=[\"']?([\w.:-]+)", (headers or {}).get("Content-Type") or "", re.IGNORECASE)
-    try:
-        charset = codecs.lookup(named.group(1)).name if named else "utf-8"
-    except LookupError:
-        charset = "utf-8"
-    return body.decode(charset, errors="replace")
+    try:   # a codec of bytes to bytes (base64, rot13, zlib) is no charset, and idna takes no "replace"
+        codec = codecs.lookup(named.group(1)) if named else None
+        return body.decode(codec.name if codec and codec._is_text_encoding else "utf-8", errors="replace")
+    except (LookupError, UnicodeError, ValueError):
+        return body.decode("utf-8", errors="replace")
 
 
 def listed_models(listing, key, where, hint, clean=str):
@@ -3851,6 +3851,7 @@ KEY_BREAK_WIDTH = (1, 20)
 # the fewest of the key's characters in a row taken for an echo of it (half of a key under twice that): 20
 # characters of a random key never come by chance, and an echo of a long key's first 70 was kept whole
 KEY_ECHO_LEAST = 20
+KEY_EXACT_SECONDS = 2.0   # of one text, to follow a key holding "&", "%" or "\\" through it (KeyEcho.read_spans)
 KEY_AMBIGUOUS = "&%\\"   # characters written as themselves at the start of another form of themselves ("&amp;", "%25", "\\\\")
 
 
@@ -3904,32 +3905,88 @@ def key_blocks(key, size):
 
 # What a server writes for one character of text, read back to it to find where an echo of the key may be:
 # URL escapes (once or twice), HTML references (numeric or named, escaped once or twice), JSON escapes, and
-# a line break (read as nothing). Only where to look: the key is then followed in the text itself.
-KEY_ESCAPE = re.compile(KEY_BREAK.pattern + r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});"
-                        r"|\\u[0-9A-Fa-f]{4}|\\[\\/\"'bfnrt]")   # a break first: "\n" in a key's echo is one
+# a line break (read as nothing), in either case (an echo upper-cased whole: \U0073, &AMP;LT;). Only where to
+# look: the key is then followed in the text itself. A key holding a backslash is read a second way too, "\\"
+# kept as two (its backslash as itself, then the next character escaped: "\" then "\u0063").
+KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}"
+KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
+                re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE))
 KEY_JSON_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 # a key's letters in either case, and "+" as a space (form-decoded), read alike: by character, so no length changes
 KEY_VIEW = str.maketrans(string.ascii_uppercase + "+", string.ascii_lowercase + " ")
 
 
+@functools.lru_cache(maxsize=None)
+def entities_any_case():
+    """HTML's named characters by name in lower case (an echo upper- or lower-cased whole: &HAT; for "^", which
+    HTML names "Hat"), the ASCII one where two names differ only in case."""
+    import html.entities
+    named = {}
+    for name, value in html.entities.html5.items():
+        if name.endswith(";") and (name.lower() not in named or value.isascii() and not named[name.lower()].isascii()):
+            named[name.lower()] = value
+    return named
+
+
 @functools.lru_cache(maxsize=4096)   # a flood of escapes is a few of them many times over
 def key_escape_read(escape):
-    """The character an escape KEY_ESCAPE found stands for ("" for a line break), or the escape itself where
+    """The character an escape KEY_READINGS found stands for ("" for a line break), or the escape itself where
     it stands for none (an entity HTML has no name for, a number past Unicode)."""
-    import html.entities
-    if KEY_BREAK.fullmatch(escape):
+    if KEY_BREAK.fullmatch(escape) or re.fullmatch(r"[ \t]{0,8}(?:\\r\\n|\\n)[ \t]{0,8}", escape, re.IGNORECASE):
         return ""
-    body = "&" + escape[5:] if escape.startswith("&amp;") and len(escape) > 5 else escape   # escaped twice
+    body = "&" + escape[5:] if escape[:5].lower() == "&amp;" and len(escape) > 5 else escape   # escaped twice
     if body.startswith("%"):
         return chr(int(body[-2:], 16))
     if body.startswith("&#"):
         number = int(body[3:-1], 16) if body[2] in "xX" else int(body[2:-1])
         return chr(number) if number <= sys.maxunicode else escape
     if body.startswith("&"):
-        return html.entities.html5.get(body[1:], escape)
-    if body.startswith("\\u"):
+        return entities_any_case().get(body[1:].lower(), escape)
+    if body[:2].lower() == "\\u":
         return chr(int(body[2:], 16))
-    return KEY_JSON_ESCAPES.get(body[1], body[1])
+    return KEY_JSON_ESCAPES.get(body[1].lower(), body[1])
+
+
+def read_back(text, reading=KEY_READINGS[0]):
+    """(the text with each escape read back to its character, letters in lower case and "+" as a space;
+    where each part of that reading begins, in it and in the text), to find blocks of the key in."""
+    escapes = [(m.start(), m.end(), key_escape_read(m.group())) for m in reading.finditer(text)] if re.search(r"[%&\\\n]", text) else []
+    view_at, text_at, parts, read, at = [0], [0], [], 0, 0
+    for start, end, char in escapes:
+        read += start - at
+        view_at += (read, read + len(char))
+        text_at += (start, end)
+        parts += (text[at:start], char)
+        read, at = read + len(char), end
+    parts.append(text[at:])
+    return "".join(parts).translate(KEY_VIEW), view_at, text_at
+
+
+def reading_maps(view_at, text_at):
+    """From read_back's marks: where the character read at v begins in the text (past a line break read as
+    nothing), where the one read before v ends (short of a line break after it), and where in the reading the
+    character at t of the text is (or the one it is part of)."""
+    def begins(v):
+        k = bisect.bisect_right(view_at, v) - 1
+        return text_at[k] + v - view_at[k]
+    def ends(v):
+        k = bisect.bisect_left(view_at, v)
+        k = k if k < len(view_at) and view_at[k] == v else k - 1
+        return text_at[k] + v - view_at[k]
+    def read_at(t):
+        k = bisect.bisect_right(text_at, t) - 1
+        return min(view_at[k] + t - text_at[k], view_at[k + 1]) if k + 1 < len(view_at) else view_at[k] + t - text_at[k]
+    return begins, ends, read_at
+
+
+def agreeing(alike, most):
+    """The largest n up to most for which alike(n) holds, where it holds for every n up to some point (a common
+    prefix's length), in as many comparisons of slices as most has bits."""
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if alike(middle) else (low, middle - 1)
+    return low
 
 
 class KeyEcho:
@@ -3940,13 +3997,16 @@ class KeyEcho:
 
     Any `least` characters of the key in a row hold one of its blocks whole (blocks of half that, end to
     end). So the blocks are looked for, as plain text, in a reading of the text with every escape read back
-    to its character (where_to_look); a pattern of every form of each character searched the text itself
-    at a second a megabyte, and one that could try each character two ways (a backslash as itself or as its
-    JSON escape) took 2^n tries on a text of backslashes. From each block found, the key is followed in the
-    text on and back: a block's length at a time that way where it fits (a flood of echoes took minutes a
-    character at a time), else a character at a time, every form of it from every place the last one left
-    (so "&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"). The echo is all it reached if that
-    is `least` characters or more."""
+    to its character (read_back); a pattern of every form of each character searched the text itself at a
+    second a megabyte, and one that could try each character two ways (a backslash as itself or as its JSON
+    escape) took 2^n tries on a text of backslashes. The blocks are cut from the key as it is, and from the
+    key as it reads back (a key holding "%41", echoed as it is, reads "a" there). From each block found, the
+    echo is the reading's agreement with the key on and back, for a key that holds no "&", "%" or "\\" (what
+    every character of such a key is written as reads back to it, and to nothing else). For one that does,
+    the key is followed in the text itself, a character at a time, every form of it from every place the last
+    one left ("&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"), where the reading does not
+    hold the whole key (a reading may take a character the wrong way). The echo is all it reached if that is
+    `least` characters or more."""
 
     def __init__(self, key):
         self.least = min(len(key), max(SECRET_LENGTH, min((len(key) + 1) // 2, KEY_ECHO_LEAST)))
@@ -3962,11 +4022,29 @@ class KeyEcho:
                                     (trails, set(hex_class.group(1)) if (hex_class := re.search(r"\[(\w\w)\]$", form)) else {form[-1]})):
                     for case in {case for end in ends for case in (end.lower(), end.upper())}:
                         index.setdefault(case, []).append(one)
-        # each block as written and as read back (a key holding "\\r" or "%41", echoed as it is, reads as a CR or "A")
-        self.blocks = sorted({(start, end, block) for start, end in key_blocks(key, self.size)
-                              for block in (key[start:end].translate(KEY_VIEW), self.where_to_look(key[start:end])[0])})
         self.runs = {}
-        self.key, self.key_read = key, key.translate(KEY_VIEW)
+        self.key, self.plain = key, not any(c in KEY_AMBIGUOUS for c in key)
+        self.readings = KEY_READINGS if "\\" in key else KEY_READINGS[:1]
+        # what a reading of an echo is compared with: the key as it is (each character written in some form), and
+        # the key as the same reading reads it (the key written as it is, read back), each with where its
+        # characters begin and end in the key
+        as_is = key.translate(KEY_VIEW)
+        self.targets, self.blocks = [], []
+        for reading in self.readings:
+            read, view_at, text_at = read_back(key, reading)
+            targets = [(as_is, (lambda j: j, lambda j: j))] + ([(read, reading_maps(view_at, text_at)[:2])] if read != as_is else [])
+            # each block once, at one place in each target: of the places a key that repeats itself has it at, the
+            # one with the most room on both sides (an echo of it is one of the key however it is placed; trying
+            # every place of a block of a key of "x9Y" a thousand times took 45 s a MiB of near echoes)
+            places = {}
+            for t, (target, _) in enumerate(targets, len(self.targets)):
+                for start, end in key_blocks(target, self.size):
+                    room = min(start, len(target) - end)
+                    held = places.setdefault(target[start:end], {})
+                    if t not in held or room > held[t][1]:
+                        held[t] = (start, room)
+            self.targets += targets
+            self.blocks.append([(block, [(t, start) for t, (start, _) in held.items()]) for block, held in places.items()])
 
     def run(self, i):
         """The key's characters from i on, up to `size` of them, as one pattern, and how many: each a character
@@ -4014,62 +4092,60 @@ class KeyEcho:
             count, start = count + 1, min(start, *reach)
         return count, start
 
-    @staticmethod
-    def where_to_look(text):
-        """(the text with each escape read back to its character, letters in lower case and "+" as a space;
-        where each part of that reading begins, in it and in the text), to find blocks of the key in."""
-        escapes = [(m.start(), m.end(), key_escape_read(m.group())) for m in KEY_ESCAPE.finditer(text)] if re.search(r"[%&\\\n]", text) else []
-        view_at, text_at, parts, read, at = [0], [0], [], 0, 0
-        for start, end, char in escapes:
-            read += start - at
-            view_at += (read, read + len(char))
-            text_at += (start, end)
-            parts += (text[at:start], char)
-            read, at = read + len(char), end
-        parts.append(text[at:])
-        return "".join(parts).translate(KEY_VIEW), view_at, text_at
-
     def spans(self, text):
-        view, view_at, text_at = self.where_to_look(text)
-        def begins(v):   # where the character read at v begins in the text (past a line break read as nothing)
-            k = bisect.bisect_right(view_at, v) - 1
-            return text_at[k] + v - view_at[k]
-        def ends(v):   # where the character read before v ends in the text (short of a line break after it)
-            k = bisect.bisect_left(view_at, v)
-            k = k if k < len(view_at) and view_at[k] == v else k - 1
-            return text_at[k] + v - view_at[k]
-        def read_at(t):   # where in the reading the character at t of the text is (or the one it is part of)
-            k = bisect.bisect_right(text_at, t) - 1
-            return min(view_at[k] + t - text_at[k], view_at[k + 1]) if k + 1 < len(view_at) else view_at[k] + t - text_at[k]
+        """(start, end) of each echo of the key in text, in order; echoes two readings found that overlap, as one."""
+        merged = []
+        for start, end in sorted(span for r in range(len(self.readings)) for span in self.read_spans(text, r)):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return iter(merged)
+
+    def read_spans(self, text, r):
+        view, view_at, text_at = read_back(text, self.readings[r])
+        begins, ends, read_at = reading_maps(view_at, text_at)
+        started = time.monotonic()
         # the next place each block is read, nearest first; a block found inside an echo already taken is looked
         # for again past its end (one by one, each of the blocks of a flood of echoes was every echo's work)
-        waiting = [(v, n) for n, (_, _, block) in enumerate(self.blocks) if (v := view.find(block)) >= 0]
+        blocks = self.blocks[r]
+        waiting = [(v, n) for n, (block, _) in enumerate(blocks) if (v := view.find(block)) >= 0]
         heapq.heapify(waiting)
         covered = 0
         while waiting:
             v, n = waiting[0]
-            first, last, block = self.blocks[n]
-            start = begins(v)
-            if start >= covered:
-                # where the reading holds the rest of the key (a whole echo) it is taken, else the key is followed
-                # in the text itself: a reading that agrees only in part may have read a character the wrong way
-                # (a key's "\\" then "\\u002D" read as "\\\\" then "u002D"), and from there the echo goes on
-                if view.startswith(self.key_read[last:], v + len(block)):
-                    on, end = len(self.key_read) - last, ends(v + len(block) + len(self.key_read) - last)
-                else:
-                    on, end = self.onward(text, ends(v + len(block)), last)
-                if first <= v and view.startswith(self.key_read[:first], v - first):
-                    back, start = first, begins(v - first)
-                else:
-                    back, start = self.backward(text, start, first)
-                if back + last - first + on >= self.least:
-                    yield start, end
-                    covered = end
+            block, places = blocks[n]
+            if begins(v) >= covered:
+                # a key that holds no "&", "%" or "\\" is read back exactly; one that does is followed in the text
+                # too, for KEY_EXACT_SECONDS of a text (a flood of near echoes of such a key took minutes a MiB)
+                exact = not self.plain and time.monotonic() - started < KEY_EXACT_SECONDS
+                span = next(filter(None, (self.echo_at(text, view, begins, ends, v, block, t, j, exact) for t, j in places)), None)
+                if span:
+                    yield span
+                    covered = span[1]
             v = view.find(block, max(v + 1, read_at(covered)))
             if v >= 0:
                 heapq.heapreplace(waiting, (v, n))
             else:
                 heapq.heappop(waiting)
+
+    def echo_at(self, text, view, begins, ends, v, block, t, j, exact):
+        """(start, end) in the text of the echo the block read at v is part of, taken as the block at j of
+        target t, if it is `least` of the key's characters or more; else None."""
+        target, (key_begins, key_ends) = self.targets[t]
+        after, length = v + len(block), len(block)
+        on = agreeing(lambda k: view[after:after + k] == target[j + length:j + length + k], len(target) - j - length)
+        back = agreeing(lambda k: view[v - k:v] == target[j - k:j], min(j, v))
+        first, last = key_begins(j), key_ends(j + length)   # the block's characters of the key
+        if not exact or on == len(target) - j - length:   # the reading is the key's echo on
+            on, end = key_ends(j + length + on) - last, ends(after + on)
+        else:
+            on, end = self.onward(text, ends(after), last)
+        if not exact or back == j:
+            back, start = first - key_begins(j - back), begins(v - back)
+        else:
+            back, start = self.backward(text, begins(v), first)
+        return (start, end) if back + last - first + on >= self.least else None
 
     def search(self, text):
         return next(self.spans(text), None)

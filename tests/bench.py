@@ -435,7 +435,8 @@ def key_scrub(quick):
              ("JSON full of escapes", '{"a": "x\\"y\\n", "b": "&amp; 50%"} ' * (mib // 35), 0.5),
              ("whole echoes of the key", (key + " ") * (mib // 165), 1.5),
              ("echoes of its first 70 characters", (key[:70] + " ") * (mib // 71), 1.5),
-             ("URL-encoded echoes of it", ("".join(f"%{ord(c):02X}" for c in key) + " ") * (mib // 493), 1.5))
+             ("URL-encoded echoes of it", ("".join(f"%{ord(c):02X}" for c in key) + " ") * (mib // 493), 1.5),
+             ("near echoes, 19 characters and a line break", (key[:19] + "\n") * (mib // 20), 1.5))
     for name, text, bound in texts[:3] if quick else texts:
         seconds = min(timed(lambda: echo.sub("[removed]", text)) for _ in range(1 if quick else 3))
         row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)

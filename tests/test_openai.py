@@ -857,3 +857,31 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     code, out, err, run_file = run_served(cli, lambda body: (200, {"Content-Type": "text/html"}, b""), "--split", "dev", "--limit", 1,
                                           out="runs/y.json")
     assert json.loads(run_file)["results"][0]["error"] == "the server's answer was not JSON (Content-Type text/html; it was empty)"
+
+
+@pytest.mark.parametrize("key, echo", [
+    # a key holding what reads as an escape, echoed as it is (its blocks were read "abcda...": none found whole)
+    ("abcd%41fghij", "abcd%41fghij"), ("ushc%41yxwmdcmqf%41m", "ushc%41yxwmdcmqf%41m"),
+    ("%2BoDvX%2BkkLeo%2B9YlzVUk%2Bj79LTN", "%2BoDvX%2BkkLeo%2B9YlzVUk%2Bj79LTN"),
+    ("LoHKmnoC9&amp;39gzhHpKJKYx&amp;&amp;iMy", "LoHKmnoC9&amp;39gzhHpKJKYx&amp;&amp;iMy"),
+    ("EhIlKc6U\\u0041bjPc\\u0041X\\u0041IZwn4iOWW", "EhIlKc6U\\u0041bjPc\\u0041X\\u0041IZwn4iOWW"),
+    # an echo upper-cased whole, its escapes too: \U0073, &AMP;LT;, and names HTML has in one case only (&HAT; for "^")
+    ("sk-abcdefghijklmnopqrstuvwxyz0123", "".join(f"\\U{ord(c):04X}" for c in "sk-abcdefghijklmnopqrstuvwxyz0123")),
+    ("ab<cd<ef<gh<ij<kl<mn<op<qr", "AB&AMP;LT;CD&AMP;LT;EF&AMP;LT;GH&AMP;LT;IJ&AMP;LT;KL&AMP;LT;MN&AMP;LT;OP&AMP;LT;QR"),
+    ("ab'cd^ef{gh!ij^kl'mn{op!qr", "AB&APOS;CD&HAT;EF&LCUB;GH&EXCL;IJ&HAT;KL&APOS;MN&LCUB;OP&EXCL;QR"),
+    # a backslash of the key as it is, the character after it \u-escaped
+    ("ab\\cdef\\ghij\\kl", "ab\\\\u0063def\\\\u0067hij\\\\u006bl"),
+], ids=["percent-41", "percent-41-twice", "percent-2B", "amp", "u-escape", "U-escapes", "AMP-LT", "entities-upper", "backslash-then-u"])
+def test_the_api_key_never_leaks_holding_escapes_nor_upper_cased_escaped(key, echo):
+    """Thirty-eighth round on issue 28: a key holding "%41", "&amp;" or "\\u0041" echoed as it is was read as an
+    escape, and left whole; an echo upper-cased with its escapes (\\U0073, &AMP;LT;, &HAT;) was not read at all."""
+    assert evalpy.KeyEcho(key).sub("[X]", f"you sent {echo}.") == "you sent [X].", (key, echo)
+
+
+@pytest.mark.parametrize("charset", ["base64", "rot13", "zlib", "idna"])
+def test_an_error_body_in_a_charset_that_is_no_charset_is_read_as_utf_8(project, cli, charset):
+    """Thirty-eighth round on issue 28: Content-Type text/plain; charset=base64 (a codec Python knows, of bytes
+    to bytes) made the body's decoding raise: a traceback, exit 1, the run lost."""
+    code, out, err, run_file = run_served(cli, lambda body: (500, {"Content-Type": f"text/plain; charset={charset}"}, b"upstream broke"),
+                                          "--split", "dev", "--limit", 1)
+    assert code == 2 and json.loads(run_file)["results"][0]["error"] == "HTTP 500: upstream broke", err
