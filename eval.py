@@ -5173,7 +5173,7 @@ def judged_precision(case, check_name):
     is 0 whatever the judge said, as in the labelled figures: the retriever found nothing relevant."""
     ids = [p["id"] for p in case.get("context") or []]
     if not ids:
-        return 0.0
+        return Fraction(0)
     said = {}
     for t in case["trials"]:
         for v in t["votes"] or []:
@@ -8316,13 +8316,14 @@ def context_precision(ranked, relevant):
     """RAGAS's Context Precision@K: the sum over ranks k of precision@k times v_k (1 when the passage at
     rank k is relevant), over the relevant passages among the K retrieved: the mean of precision@k at
     the ranks that hold a relevant passage. Relevant first scores higher: [relevant, not, relevant]
-    is (1/1 + 2/3) / 2 = 0.833. No relevant passage retrieved (or none at all) is 0, as in RAGAS."""
-    hits, total = 0, 0.0
+    is (1/1 + 2/3) / 2 = 0.833. No relevant passage retrieved (or none at all) is 0, as in RAGAS. Exact (a
+    Fraction), so that means and differences of them are too: +2/3 and -2/3 are no change, not -5.6e-17."""
+    hits, total = 0, Fraction(0)
     for k, passage in enumerate(ranked, 1):
         if passage in relevant:
             hits += 1
-            total += hits / k
-    return total / hits if hits else 0.0
+            total += Fraction(hits, k)
+    return total / hits if hits else Fraction(0)
 
 
 def labelled_precision(ranked, relevant):
@@ -8336,8 +8337,8 @@ def labelled_precision(ranked, relevant):
 
 def context_recall(ranked, relevant):
     """RAGAS's ID-based Context Recall: the relevant passages retrieved over all relevant passages;
-    None when the case names none (nothing to recall)."""
-    return len(set(ranked) & set(relevant)) / len(relevant) if relevant else None
+    None when the case names none (nothing to recall). Exact, as context_precision."""
+    return Fraction(len(set(ranked) & set(relevant)), len(relevant)) if relevant else None
 
 
 def retrieval_figures(cases):
@@ -8359,7 +8360,8 @@ def retrieval_figures(cases):
         values = [r[key] for r in rows if r[key] is not None]
         out[key], out[key + "_ci"] = case_mean(values) if values else (None, [None, None])
         out[key + "_cases"] = len(values)
-    return {**out, "cases": rows}
+    # each case's figures as the floats a report holds (the means above were taken exactly)
+    return {**out, "cases": [{**r, **{k: None if r[k] is None else float(r[k]) for k in ("precision", "recall")}} for r in rows]}
 
 
 def judged_retrieval_figures(cases):
@@ -8374,8 +8376,8 @@ def judged_retrieval_figures(cases):
             rows.append({"id": c["id"], "check": check["name"], "precision": precision})
     if not rows:
         return None
-    mean, ci = case_mean([r["precision"] for r in rows])
-    return {"cases": len(rows), "precision": mean, "precision_ci": ci, "by_case": rows}
+    mean, ci = case_mean([r["precision"] for r in rows])   # exact, then each case's as the float a report holds
+    return {"cases": len(rows), "precision": mean, "precision_ci": ci, "by_case": [{**r, "precision": float(r["precision"])} for r in rows]}
 
 
 # The diagnosis of methodology note 001 ("Evals per a RAG"): low context relevance is the
@@ -8983,14 +8985,14 @@ def paired_change(pairs, alpha, level_alpha=None):
     differences = [Fraction(b, b_of) - Fraction(a, a_of) for a, a_of, b, b_of in pairs]   # exact: 2/3 -> 2/3 is no change
     estimate, low, high, p = mean_difference(differences, level_alpha)
     alike = len(pairs) > 1 and len(set(differences)) == 1
-    if alike and estimate:
+    if alike:   # (none moved at all: no interval either, and p 1; named a t interval, it had none)
         # every case moved by the same amount (read exactly: 0/3 -> 1/3 and 1/3 -> 2/3 differ in
         # floats): under no change each case's sign is a coin, and only the two assignments with
         # every sign alike are as extreme; their mid-p is 1/2^n, what mid-p McNemar gives n cases
         # all fixed with one answer each (two cases: 0.25, not the t-test's 0)
         return {"difference": {"estimate": estimate, "low": None, "high": None, "level": 1 - level_alpha,
                                "method": ALIKE_METHOD},
-                "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs))}, "unit": "case pass rate",
+                "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs)) if estimate else 1.0}, "unit": "case pass rate",
                 "detectable": None}
     floor = ldexp(1.0, -len(pairs))   # three cases moving -100, -100, -67 points gave p = 0.015 where alike gave 0.125
     floored = p is not None and p < floor
@@ -11004,7 +11006,7 @@ def retrieval_change(a_cases, b_by_id):
            "lost": [c["id"] for c in changes if c["lost"]], "changes": changes}
     for n, key in enumerate(("precision", "recall")):
         pairs = [r[n] for r in rows if None not in r[n]]
-        means = [fsum(p[side] for p in pairs) / len(pairs) if pairs else None for side in (0, 1)]
+        means = [float(sum(p[side] for p in pairs) / len(pairs)) if pairs else None for side in (0, 1)]   # exact, as the difference
         estimate, low, high, _ = mean_difference([b - a for a, b in pairs])
         out[key] = means
         out[key + "_difference"] = {"estimate": estimate, "low": low, "high": high, "level": 1 - ALPHA,

@@ -830,6 +830,23 @@ def test_compare_names_the_cases_that_gained_or_lost_a_relevant_passage(project,
     assert "Gained a relevant passage: `q1`; lost one: `q2`." in markdown
 
 
+def test_a_retrieval_change_that_cancels_out_is_no_change(project, cli):
+    """Thirty-eighth round on issue 28: context recall moving +2/3 on one case and -2/3 on the other was summed in
+    floats: "context recall: 50% -> 50%, -<0.0001 points", its estimate -5.6e-17. Exact, it is none."""
+    def passages(*ids):
+        return [{"id": i, "text": f"passage {i}"} for i in ids]
+    def run(name, g1, g2):
+        specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": ["r1", "r2", "r3"], "response": "answer",
+                  "checks": [{"name": "a", "type": "contains", "value": "answer", "blocking": True}]}
+                 for cid, ctx in (("g1", g1), ("g2", g2))]
+        return write_run(project / name, make_run(specs, labels=None, split="rag"))
+    a = run("a.json", passages("x1"), passages("r1", "r2", "r3"))
+    b = run("b.json", passages("r1", "r2"), passages("r1", "x2", "x3"))
+    r = json.loads(cli("compare", a, b, "--json")[1])["retrieval"]
+    assert r["recall"] == [0.5, 0.5] and r["recall_difference"]["estimate"] == 0, r
+    assert "context recall: 50% -> 50%, +0.0 points" in cli("compare", a, b)[1]
+
+
 def test_compare_of_runs_without_passages_says_nothing_of_retrieval(two_runs, cli):
     out = cli("compare", *two_runs, "--json")[1]
     assert "retrieval" not in json.loads(out)

@@ -358,6 +358,12 @@ def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
     write_run("runs/after.json", make_run(cases))
     change = json.loads(cli("compare", "runs/before.json", "runs/after.json", "--json")[1])
     assert change["difference"]["estimate"] == 0, change["difference"]
+    # (38th round) no case moved, its trials in another order: no interval, and named so, not "t interval" and
+    # "paired t-test" of none
+    cases[0]["response"], cases[1]["response"] = ["acceso", "bug", "bug"], ["bug", "acceso", "bug"]
+    write_run("runs/reordered.json", make_run(cases))
+    change = json.loads(cli("compare", "runs/before.json", "runs/reordered.json", "--json")[1])
+    assert change["difference"]["method"] == evalpy.ALIKE_METHOD and change["test"] == {"name": evalpy.ALIKE_TEST, "p": 1.0}, change
     out = cli("compare", "runs/before.json", "runs/after.json")[1]
     assert "<0.0001" not in out and "+0.0 points" in out, out
 
