@@ -589,6 +589,19 @@ def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_wri
     assert code == 2 and why in err and len(err.splitlines()) == 1, err
 
 
+def test_a_verdict_on_a_run_of_trials_says_which_trial(project, judged_split, cli, fake):
+    """Thirty-eighth round on issue 28: in a run of 2 trials, a verdict with no "trial" was set beside trial 1's
+    judge verdict in silence, whichever answer the person read. It is refused, naming the line."""
+    judge_replies(fake, lambda cid, model, seed: verdict(cid not in JUDGE_FAILS))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--repeat", 2)[0] == 0
+    (project / "human.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true, "trial": 2}\n'
+                                         '{"id": "j02", "check": "answers", "pass": true}\n')
+    code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
+    assert code == 2 and err.startswith('error: human.jsonl:2: no "trial", and the run has 2 trials of each case'), err
+    (project / "human.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true, "trial": 2}\n')
+    assert cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")[0] == 0
+
+
 @pytest.mark.parametrize("trial", ["true", "1.0", "0", "-1", '"1"', "null"])
 def test_a_verdicts_trial_is_a_whole_number_from_one(calibration, project, cli, trial):
     """Sixth attack on issue 28, item 4: "trial": true and "trial": 1.0 were matched to trial 1."""
