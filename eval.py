@@ -11857,7 +11857,7 @@ def read_annotations(path):
     A link to nothing is named with its target (read_bytes), never read as no annotations: its target
     may be on a share not mounted, and review's next save would replace the link."""
     if not os.path.lexists(path):
-        return {"annotations": {}, "run_sha": None, "other_versions": {}}
+        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     try:
@@ -11879,7 +11879,9 @@ def read_annotations(path):
         why = f" ({e})" if type(e) is ValueError and e.args else ""   # annotation_entries names the one at fault
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
-    return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions}
+    # what a person added by hand (a key of their own) is the file's too: kept through every save
+    kept = {k: v for k, v in data.items() if k not in ("format", "run", "run_sha", "annotations", "labels", "other_versions")}
+    return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}
 
 
 def annotation_entries(written, text_key):
@@ -11890,7 +11892,9 @@ def annotation_entries(written, text_key):
     for key, entry in written.items():
         if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
             raise ValueError(f"the annotation of {on_one_line(key, 60)} has no {text_key}, or an empty one")
-    return {key: {"text": entry[text_key], "time": entry.get("time")} for key, entry in written.items()}
+    # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time
+    return {key: {**{k: v for k, v in entry.items() if k != text_key}, "text": entry[text_key], "time": entry.get("time")}
+            for key, entry in written.items()}
 
 
 def annotations_by_version(sidecar, run_sha):
@@ -14284,10 +14288,11 @@ class Review:
             # again under its name) are kept under their hash, never adopted as these, never dropped
             annotations, other_versions = self.annotations(sidecar)
             if text:
-                annotations[key] = {"text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+                annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            write_sidecar(sidecar, json_text({"format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
+            kept = read_annotations(sidecar)["kept"] if os.path.exists(sidecar) else {}
+            write_sidecar(sidecar, json_text({**kept, "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
                                                    "run_sha": self.run_sha, "annotations": annotations,
                                                    **({"other_versions": other_versions} if other_versions else {})},
                                                   indent=1) + "\n")

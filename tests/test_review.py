@@ -86,6 +86,23 @@ def test_an_annotation_is_saved_at_once_beside_the_run(server, project, runs):
     assert load_json(runs[1] + ".annotations.json")["annotations"] == {}   # an empty annotation removes it
 
 
+def test_what_a_person_added_to_the_annotations_file_by_hand_is_kept_through_a_save(project, runs):
+    """Thirty-eighth round on issue 28: a save in review wrote the file anew with its own fields alone: a key a
+    person added at the top ("mine") and a field of their own on an annotation ("by") were gone."""
+    review = evalpy.Review(runs[1])
+    review.save({"key": "dev-05#1", "text": "confused login with billing"})
+    path = project / (runs[1] + ".annotations.json")
+    written = load_json(path)
+    written["mine"] = {"reviewer": "alice"}
+    written["annotations"]["dev-05#1"]["by"] = "alice"
+    path.write_text(json.dumps(written))
+    review.save({"key": "dev-09#1", "text": "answered with a sentence"})
+    review.save({"key": "dev-05#1", "text": "confused login with billing, twice"})
+    saved = load_json(path)
+    assert saved["mine"] == {"reviewer": "alice"} and saved["annotations"]["dev-05#1"]["by"] == "alice", saved
+    assert saved["annotations"]["dev-05#1"]["text"] == "confused login with billing, twice"
+
+
 def test_an_older_labels_sidecar_is_read_and_never_written(project, runs, cli):
     """Before annotations had their own word, review wrote RUN.labels.json ({"labels": {key: {"label"}}}):
     report and review read it as the same; review's first save writes RUN.annotations.json with its
