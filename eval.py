@@ -11028,7 +11028,7 @@ def change_reading(d, p, alpha, called, p_said="p", test=None,
     clear = d["low"] is not None and (d["low"] > 0 or d["high"] < 0)
     if d["estimate"] and (clear or p <= alpha):
         return (f"{said}: borderline, not called (the test and the interval disagree: p is "
-                f"{'under' if p <= alpha else 'over'} {alpha:g}, the interval {'clear of' if clear else 'reaches'} zero)")
+                f"{'under' if p < alpha else 'at' if p == alpha else 'over'} {alpha:g}, the interval {'clear of' if clear else 'reaches'} zero)")
     if d["low"] is None:
         return f"{said}: could be chance"
     return f"{said}: could be chance (any change in the interval fits these cases)"

@@ -563,6 +563,9 @@ def test_where_the_test_and_the_interval_disagree_nothing_is_called(project, cli
     assert c["difference"]["high"] > 0 and c["significant"] is False
     code, out, err = cli("compare", a, b, "--fail-if-worse")
     assert code == 0 and "borderline, not called (the test and the interval disagree: p is under 0.05, the interval reaches zero)" in out
+    # (38th round) at an alpha equal to p, p is "at" it, not "under": the call (p <= alpha) is the same
+    out = cli("compare", a, b, "--alpha", repr(c["test"]["p"]))[1]
+    assert f"p is at {c['test']['p']:g}, the interval reaches zero" in out, out
     # 28 cases: 3 fixed, 10 broken: mid-p 0.057, but the interval lies wholly below zero
     ids = ids[:28]
     a = write_run("runs/c.json", make_run([(i, "bug", "no sé" if i in ids[:3] else "bug") for i in ids]))
