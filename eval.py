@@ -10576,7 +10576,9 @@ def run_listing(folder):
                 continue
             config, cases = read_graded(path)
         except EvalError as e:
-            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", one_line(str(e).split(": ", 1)[-1], 40)])
+            # the problem without the file's name the row begins with, its line kept ("6: damaged journal line (...")
+            said = str(e).split(": ", 1)[-1] if not str(e).startswith(shell_word(path) + ":") else str(e)[len(shell_word(path)) + 1:].lstrip()
+            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", one_line(said, 60)])
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -10595,7 +10597,7 @@ def run_listing(folder):
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
-                     str(config.get("date", "-"))[:16], figure])
+                     str(config.get("date") or "-")[:16], figure])   # (a null date: "-", as none)
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
                         **{k: config.get(k) for k in ASKED_CONFIG}, "errors": len(s["errors"]),
@@ -15202,7 +15204,8 @@ def cmd_review(args):
 
 def cmd_runs(args):
     if not os.path.isdir(args.folder):
-        raise EvalError(f"{shell_word(args.folder)}: no such folder")
+        raise EvalError(f"{shell_word(args.folder)}: " + ("a file, not a folder: runs lists the runs in a folder (report reads one run)"
+                                                          if os.path.exists(args.folder) else "no such folder"))
     with remembering_names():   # the folder's second names looked up once, not once per run with errors
         listing = run_listing(args.folder)
     show(view_of(args), *listing)

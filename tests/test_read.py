@@ -330,3 +330,16 @@ def test_the_config_of_a_run_or_journal_giving_a_key_twice_is_not_read_as_its_la
     assert cut != json.dumps(run)
     (tmp_path / "r.json").write_text(cut, encoding="utf-8")
     assert evalpy.read_run_config(str(tmp_path / "r.json")) == run["config"]
+
+
+def test_runs_names_a_file_given_for_a_folder_and_a_null_date_as_none(project, cli):
+    """Thirty-eighth round on issue 28 (minor): `runs A/cand.json` said "no such folder" of a file there is; a
+    run whose date is null showed "None" in the date column; a damaged journal's problem lost its line number."""
+    path = write_run("runs/x.json", make_run_of([("a", "bug", "bug")], date=None))
+    code, out, err = cli("runs", path)
+    assert code == 2 and "runs/x.json: a file, not a folder" in err, err
+    (project / "runs" / "y.json").write_text('{"format": "eval.py-run/1"\n', encoding="utf-8")
+    code, out, err = cli("runs", "runs")
+    row = next(line for line in out.splitlines() if "runs/x.json" in line)
+    assert "None" not in row and " - " in row, out
+    assert "(line 2, " in next(line for line in out.splitlines() if "runs/y.json" in line), out
