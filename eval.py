@@ -11962,15 +11962,15 @@ def trial_verdict(t):
 VERDICT_FIELDS = frozenset({"id", "check", "pass", "trial", "note"})   # a person's verdict; a note says why, never read
 
 
-def read_human_verdicts(path, trials=1):
+def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial",
-    which a run of more than one trial of each case needs: taken for trial 1, a verdict on another trial's answer
-    was set beside trial 1's judge verdict in silence)."""
+    which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
+    check), the lines that name no trial)."""
     data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
     if re.match(rb'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()), data):
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")
-    verdicts, problems = {}, []
+    verdicts, problems, untrialled = {}, [], []
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
@@ -11987,10 +11987,8 @@ def read_human_verdicts(path, trials=1):
             problems.append(f"{shell_word(path)}:{number}: unknown field {on_one_line(repr(unknown[0]), 40)} (a verdict has "
                             f"{', '.join(sorted(VERDICT_FIELDS))})")
             continue
-        if isinstance(obj, dict) and "trial" not in obj and trials > 1:
-            problems.append(f'{shell_word(path)}:{number}: no "trial", and the run has {trials} trials of each case: say which '
-                            f'answer the person read ("trial": 1 to {trials})')
-            continue
+        if isinstance(obj, dict) and "trial" not in obj:
+            untrialled.append(number)
         trial = obj.get("trial", 1) if isinstance(obj, dict) else 1
         if type(trial) is not int or trial < 1:   # true and 1.0 are equal to 1 as keys: matched to trial 1
             problems.append(f'{shell_word(path)}:{number}: "trial" must be a whole number, 1 or more')
@@ -12008,7 +12006,15 @@ def read_human_verdicts(path, trials=1):
         verdicts[key] = obj["pass"]
     if problems or not verdicts:
         raise EvalError(capped(problems) or f"{shell_word(path)}: no verdicts")
-    return verdicts
+    return verdicts, untrialled
+
+
+def trials_named(path, untrialled, trials):
+    """Refuses verdicts that name no trial for a run of more than one trial of each case: taken for trial 1, a
+    verdict on another trial's answer was set beside trial 1's judge verdict in silence."""
+    if untrialled and trials > 1:
+        raise EvalError(capped([f'{shell_word(path)}:{number}: no "trial", and the run has {trials} trials of each case: say '
+                                f'which answer the person read ("trial": 1 to {trials})' for number in untrialled]))
 
 
 def with_checks_now(path, results, subset=None):
@@ -15175,8 +15181,9 @@ def cmd_judge(args):
 
 
 def cmd_calibrate(args):
+    human, untrialled = read_human_verdicts(args.verdicts)
     config, cases = read_graded(args.run)
-    human = read_human_verdicts(args.verdicts, config["repeat"])
+    trials_named(args.verdicts, untrialled, config["repeat"])
     report = calibration(human, judge_verdicts_of(cases), args.verdicts, args.run)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None
     show(view_of(args), {"verdicts": args.verdicts, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
