@@ -661,14 +661,14 @@ def shorts_apart(a, b):
 
 def rounded(x, d, scale=1):
     """x * scale with d decimals, a half rounded up (away from zero): 5/8 is 63%, as 3/8 is 38% (format() rounds
-    a half to even: 62% beside 38% in one table). Up to 9 decimals from the product as a float reads (199/200 is
-    99.5, where the float 0.995 is a hair under it); past them, from the float's exact value (the product's own
-    rounding error shows there)."""
+    a half to even: 62% beside 38% in one table). Up to 9 decimals from the shortest decimal the float reads as
+    (23/40 is 0.575 and 199/200 is 0.995, where the floats are a hair under them, and 100 * 0.575 is
+    57.49999999999999); past them, from the float's exact value."""
     from decimal import ROUND_HALF_UP
     if not isfinite(x):
         return f"{x * scale:.{d}f}"
-    if d <= 9:
-        value = Decimal(repr(float(x * scale)))
+    if d <= 9 and not isinstance(x, Fraction):
+        value = Decimal(repr(float(x))) * scale
     else:
         value = (Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(x)) * scale
     return f"{value.quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP):f}"
@@ -3113,10 +3113,11 @@ def load_default_checks(path):
     checks, lines = [], item_lines(text)
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj)
-        # a pattern with no {{placeholder}} is the same in every case: refused here, naming this file (left to
-        # each case, it was blamed on every line of the split, which holds no check)
-        if not check_problems and CHECK_TYPES[check["type"]].pattern and not PLACEHOLDER.search(check["value"]):
-            check_problems = [p for p in [regex_problem(check["value"])] if p]
+        # a pattern that does not compile is refused here, naming this file (left to each case, it was blamed on
+        # every line of the split, which holds no check); a {{placeholder}} is filled with a literal in each case,
+        # tried here as one ("({{x}}" fails whatever x holds)
+        if not check_problems and CHECK_TYPES[check["type"]].pattern:
+            check_problems = [p for p in [regex_problem(PLACEHOLDER.sub("x", check["value"]))] if p]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)
@@ -5368,6 +5369,10 @@ def prepare_judge(client, api, judge, kind, pin=True):
             raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
                             f"run began with (digest {short(changed[1])}, now {short(changed[2])}: re-pulled or replaced); "
                             "its votes would mix two models. Run again.")
+        for model, was, new in zip(judge["models"], judge["digests"], now):
+            if was and not new:   # (as the judged model's: said, never passed over as checked)
+                warn(f"note: {on_one_line(client.host)} no longer says which digest the judge {on_one_line(model)} is (its votes "
+                     f"began with {short(was)}): the votes asked now cannot be told to be the same model's")
     elif pin and any(now):
         judge["digests"] = now
     # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model
@@ -9541,7 +9546,8 @@ def points(d):
 def signed_points(d, digits=1):
     """A difference in percentage points with its sign: '+17.9', '-3.0'; with the digits that keep a
     difference off 0 and off 100 points short of them (+0.03, +99.95), as near_the_ends."""
-    return "-" if d is None else near_the_ends(d, lambda n: f"{100 * d:+.{n}f}", least=digits).replace("-", "−")
+    signed = lambda text: text if text.startswith("-") else "+" + text   # a half rounded up, as percents are
+    return "-" if d is None else near_the_ends(d, lambda n: signed(rounded(d, n, 100)), least=digits).replace("-", "−")
 
 
 def difference_text(d):
@@ -11882,7 +11888,7 @@ def read_annotations(path):
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         "move it aside to start afresh") from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save
-    kept = {k: v for k, v in data.items() if k not in ("format", "run", "run_sha", "annotations", "labels", "other_versions")}
+    kept = {k: v for k, v in data.items() if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions")}
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}
 
 
@@ -14299,7 +14305,7 @@ class Review:
                 annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
             else:
                 annotations.pop(key, None)
-            kept = read_annotations(sidecar)["kept"] if os.path.exists(sidecar) else {}
+            kept = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))["kept"]
             write_sidecar(sidecar, json_text({**kept, "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
                                                    "run_sha": self.run_sha, "annotations": annotations,
                                                    **({"other_versions": other_versions} if other_versions else {})},

@@ -2346,6 +2346,12 @@ def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, 
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
     assert code == 2 and "the judge llama3.1:8b" in err and "is not the model the run began with" in err, err
     assert "ffffffff" in err and fake.chat_bodies == [] and os.path.exists("runs/answers-dev-v1.json.journal")
+    # (39th round) a server that no longer gives the judge's digest: resumed, and said
+    fake.digests["llama3.1:8b"] = ""
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0 and "no longer says which digest the judge llama3.1:8b is (its votes began with " in err, err
+    os.unlink("runs/answers-dev-v1.json")
+    del fake.digests["llama3.1:8b"]
     old = dict(run["config"], judge={k: v for k, v in run["config"]["judge"].items() if k != "digests"})
     journal(old)   # a run begun before judge digests were recorded
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)

@@ -263,11 +263,14 @@ def test_a_bad_pattern_in_checks_json_names_checks_json(tmp_path):
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(path)
     assert str(e.value).startswith(f"{tmp_path}/checks.json:3: check 2: bad regular expression: missing )"), str(e.value)
+    # (39th round) one with a {{placeholder}} too: filled with a literal in each case, it fails whatever that holds
     path = write_split(tmp_path, [dict(GOOD, vars={"word": "acc"})])
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "{{word}}("}]', encoding="utf-8")
-    with pytest.raises(evalpy.EvalError) as e:   # filled in each case, and named by the case's line
+    with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(path)
-    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:1: check 'regex acc(': bad regular expression"), str(e.value)
+    assert str(e.value).startswith(f"{tmp_path}/checks.json:1: check 1: bad regular expression"), str(e.value)
+    (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "^{{word}}"}]', encoding="utf-8")
+    assert evalpy.load_split(path)
 
 
 def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):

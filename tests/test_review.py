@@ -101,6 +101,22 @@ def test_what_a_person_added_to_the_annotations_file_by_hand_is_kept_through_a_s
     saved = load_json(path)
     assert saved["mine"] == {"reviewer": "alice"} and saved["annotations"]["dev-05#1"]["by"] == "alice", saved
     assert saved["annotations"]["dev-05#1"]["text"] == "confused login with billing, twice"
+    # (39th round) a key of a person's own named "labels" (the older form's word) is theirs in the newer form too
+    saved["labels"] = ["needs-triage"]
+    path.write_text(json.dumps(saved))
+    review.save({"key": "dev-09#1", "text": ""})
+    assert load_json(path)["labels"] == ["needs-triage"]
+
+
+def test_the_first_save_keeps_what_a_person_added_to_an_older_labels_file(project, runs):
+    """Thirty-ninth round on issue 28: the first save from RUN.labels.json wrote the new file with the older one's
+    annotations but without a key a person had added at its top ("reviewer")."""
+    older = project / (runs[1] + ".labels.json")
+    older.write_text(json.dumps({"format": "eval.py-labels/1", "run": "dev-v3.json", "reviewer": "alice", "labels": {
+        "dev-05#1": {"label": "confused login with billing", "time": "2026-01-02T10:00:00+00:00", "by": "alice"}}}))
+    evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "answered with a sentence"})
+    saved = load_json(runs[1] + ".annotations.json")
+    assert saved["reviewer"] == "alice" and saved["annotations"]["dev-05#1"]["by"] == "alice", saved
 
 
 def test_an_older_labels_sidecar_is_read_and_never_written(project, runs, cli):
