@@ -3853,6 +3853,7 @@ KEY_BREAK_WIDTH = (1, 20)
 # characters of a random key never come by chance, and an echo of a long key's first 70 was kept whole
 KEY_ECHO_LEAST = 20
 KEY_EXACT_SECONDS = 2.0   # of one text, to follow a key holding "&", "%" or "\\" through it (KeyEcho.read_spans)
+KEY_BLOCK_PLACES = 3   # places in the key one block is tried at, at most (a key that repeats itself: KeyEcho)
 KEY_AMBIGUOUS = "&%\\"   # characters written as themselves at the start of another form of themselves ("&amp;", "%25", "\\\\")
 
 
@@ -4034,18 +4035,21 @@ class KeyEcho:
         for reading in self.readings:
             read, view_at, text_at = read_back(key, reading)
             targets = [(as_is, (lambda j: j, lambda j: j))] + ([(read, reading_maps(view_at, text_at)[:2])] if read != as_is else [])
-            # each block once, at one place in each target: of the places a key that repeats itself has it at, the
-            # one with the most room on both sides (an echo of it is one of the key however it is placed; trying
+            # each block once, with its places in each target: all of them where a key holds it twice or three times
+            # (an echo holding only its second copy, compared with the key at the first, fell short: kept); where a
+            # key repeats itself more, its first, its last and the one with the most room on both sides (trying
             # every place of a block of a key of "x9Y" a thousand times took 45 s a MiB of near echoes)
             places = {}
             for t, (target, _) in enumerate(targets, len(self.targets)):
                 for start, end in key_blocks(target, self.size):
-                    room = min(start, len(target) - end)
-                    held = places.setdefault(target[start:end], {})
-                    if t not in held or room > held[t][1]:
-                        held[t] = (start, room)
+                    places.setdefault(target[start:end], []).append((t, start))
+            def some(held):
+                if len(held) <= KEY_BLOCK_PLACES:
+                    return held
+                roomiest = max(held, key=lambda place: min(place[1], len(self.targets[place[0]][0]) - place[1]))
+                return list(dict.fromkeys([held[0], held[-1], roomiest]))
             self.targets += targets
-            self.blocks.append([(block, [(t, start) for t, (start, _) in held.items()]) for block, held in places.items()])
+            self.blocks.append([(block, some(held)) for block, held in places.items()])
 
     def run(self, i):
         """The key's characters from i on, up to `size` of them, as one pattern, and how many: each a character
