@@ -3912,7 +3912,9 @@ def key_blocks(key, size):
 # kept as two (its backslash as itself, then the next character escaped: "\" then "\u0063").
 KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}"
 KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
-                re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE))
+                re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE),
+                # and for a key holding "+": a space before a line break kept (a "+" form-decoded, then the log wrapped)
+                re.compile(KEY_BREAK.pattern.removeprefix("[ \\t]{0,8}") + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE))
 KEY_JSON_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 # a key's letters in either case, and "+" as a space (form-decoded), read alike: by character, so no length changes
 KEY_VIEW = str.maketrans(string.ascii_uppercase + "+", string.ascii_lowercase + " ")
@@ -4026,7 +4028,7 @@ class KeyEcho:
                         index.setdefault(case, []).append(one)
         self.runs = {}
         self.key, self.plain = key, not any(c in KEY_AMBIGUOUS for c in key)
-        self.readings = KEY_READINGS if "\\" in key else KEY_READINGS[:1]
+        self.readings = [KEY_READINGS[0]] + [KEY_READINGS[1]] * ("\\" in key) + [KEY_READINGS[2]] * ("+" in key)
         # what a reading of an echo is compared with: the key as it is (each character written in some form), and
         # the key as the same reading reads it (the key written as it is, read back), each with where its
         # characters begin and end in the key

@@ -873,8 +873,10 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     ("ab\\cdef\\ghij\\kl", "ab\\\\u0063def\\\\u0067hij\\\\u006bl"),
     # (39th round) a key that holds one block twice, echoed where only its second copy is whole
     ("a1b2c3d4e5Qw7Rt2Yp9ZF6g7H8j9K0Qw7Rt2Yp9Zm1N2p3Q4r5s6T7u8V9w0", "1b2c3d4e5Qw7Rt2Yp9ZF"),
+    # (39th round) a "+" form-decoded to a space, the log wrapped right after it: the space was read as the break's
+    ("AkxYSPI9H6b3Nh1YY0V+MucOIOKmZo3n9H6EZaVG1T7I4q", "AkxYSPI9H6b3Nh1YY0V \nMucOIOKmZo3n9H6EZaVG1T7I4q"),
 ], ids=["percent-41", "percent-41-twice", "percent-2B", "amp", "u-escape", "U-escapes", "AMP-LT", "entities-upper", "backslash-then-u",
-                            "block-twice"])
+                            "block-twice", "plus-before-a-break"])
 def test_the_api_key_never_leaks_holding_escapes_nor_upper_cased_escaped(key, echo):
     """Thirty-eighth round on issue 28: a key holding "%41", "&amp;" or "\\u0041" echoed as it is was read as an
     escape, and left whole; an echo upper-cased with its escapes (\\U0073, &AMP;LT;, &HAT;) was not read at all."""
