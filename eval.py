@@ -3913,8 +3913,9 @@ def key_blocks(key, size):
 KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}"
 KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
                 re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE),
-                # and for a key holding "+": a space before a line break kept (a "+" form-decoded, then the log wrapped)
-                re.compile(KEY_BREAK.pattern.removeprefix("[ \\t]{0,8}") + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE))
+                # and for a key holding "+": a space beside a line break kept (a "+" form-decoded, then the log wrapped
+                # before or after it)
+                re.compile(r"\r?\n|\\r\\n|\\n" + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE))
 KEY_JSON_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 # a key's letters in either case, and "+" as a space (form-decoded), read alike: by character, so no length changes
 KEY_VIEW = str.maketrans(string.ascii_uppercase + "+", string.ascii_lowercase + " ")

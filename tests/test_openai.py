@@ -875,8 +875,9 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     ("a1b2c3d4e5Qw7Rt2Yp9ZF6g7H8j9K0Qw7Rt2Yp9Zm1N2p3Q4r5s6T7u8V9w0", "1b2c3d4e5Qw7Rt2Yp9ZF"),
     # (39th round) a "+" form-decoded to a space, the log wrapped right after it: the space was read as the break's
     ("AkxYSPI9H6b3Nh1YY0V+MucOIOKmZo3n9H6EZaVG1T7I4q", "AkxYSPI9H6b3Nh1YY0V \nMucOIOKmZo3n9H6EZaVG1T7I4q"),
+    ("Zq3Lm9Xc4Vb7Nt2Rp+Hy5Jd1Fg6Sa0Eu/Wo", "Zq3Lm9Xc4Vb7Nt2Rp\n Hy5Jd1Fg6Sa0Eu/Wo"),   # (40th) or right before it
 ], ids=["percent-41", "percent-41-twice", "percent-2B", "amp", "u-escape", "U-escapes", "AMP-LT", "entities-upper", "backslash-then-u",
-                            "block-twice", "plus-before-a-break"])
+                            "block-twice", "plus-before-a-break", "plus-after-a-break"])
 def test_the_api_key_never_leaks_holding_escapes_nor_upper_cased_escaped(key, echo):
     """Thirty-eighth round on issue 28: a key holding "%41", "&amp;" or "\\u0041" echoed as it is was read as an
     escape, and left whole; an echo upper-cased with its escapes (\\U0073, &AMP;LT;, &HAT;) was not read at all."""
