@@ -4184,7 +4184,12 @@ class ChatClient:
     start_hint = ""
 
     def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None, jobs=1):
-        import requests   # imported here so report and compare start without it
+        try:
+            import requests   # imported here so report and compare start without it
+        except ImportError as e:   # a Python other than the one it was installed for (a CI job's system python3)
+            raise EvalError(f"this command needs the Python package requests, and {sys.executable} cannot import it "
+                            f"({e}): install it with `{shlex.quote(sys.executable)} -m pip install -r requirements.txt` "
+                            "beside eval.py, or run eval.py with the Python that has it") from None
         import http.cookiejar
         self.requests = requests
         self.host = host

@@ -129,6 +129,26 @@ def test_unreachable_server_ends_the_run_before_any_file(project, cli):
     assert not (project / "runs").exists()
 
 
+@pytest.mark.parametrize("argv", [["run", "--split", "dev"], ["compare", "runs/a.json", "runs/b.json", "--pairwise", "Which is kinder?"]])
+def test_a_python_without_requests_is_told_what_to_install_never_a_traceback(project, argv):
+    """Attack 41: a Python without requests (a CI job's system python3) printed ModuleNotFoundError's
+    traceback and exited 1, which CI reads as a failed gate. One line naming the package and this Python, exit 2,
+    nothing written. (requests is made unimportable as Python itself does it: None in sys.modules.)"""
+    if argv[0] == "compare":
+        from conftest import make_run, write_run
+        write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
+        write_run("runs/b.json", make_run([("c1", "bug", "feature")], prompt="prompts/v3.txt"))
+    before = sorted(p.name for p in project.rglob("*"))
+    blocked = ("import runpy, sys; sys.modules['requests'] = None; sys.argv = ['eval.py'] + sys.argv[1:]; "
+               f"runpy.run_path({str(ROOT / 'eval.py')!r}, run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", blocked, *argv], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("error: this command needs the Python package requests, and ")
+    assert f"{sys.executable} cannot import it" in done.stderr and "-m pip install -r requirements.txt" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in project.rglob("*")) == before   # no journal, lock or run begun
+
+
 def test_a_server_gone_from_the_address_a_run_recorded_sends_the_user_to_host(project, cli, fake, monkeypatch):
     """Twenty-seventh attack on issue 28: resume, judge and compare --pairwise take the address the run
     recorded, and $OLLAMA_HOST not at all; told that server was gone, they said to point $OLLAMA_HOST at it,
