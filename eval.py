@@ -3875,6 +3875,8 @@ def key_char_forms(c):
     # one name in any case: the pattern ignores case, so &amp; and &AMP; were two ways to match it
     html += [(f"{name};", len(name) + 1, len(name) + 1) for name in dict.fromkeys(n.lower() for n in html_entity_names(c))]
     forms += [(f"&amp;{form}", lo + 5, hi + 5) for form, lo, hi in html] + [(f"&{form}", lo + 1, hi + 1) for form, lo, hi in html]
+    # a byte in a string's or a byte string's repr (Python's, C's, JavaScript's): \x73
+    forms += [("".join(r"\\x" + hex_case(f"{b:02x}") for b in utf8), 4 * len(utf8), 4 * len(utf8))]
     # a \u escape is the first form's already (twice, it matched two ways)
     forms += [(re.escape(e), len(e), len(e)) for e in {json.dumps(c)[1:-1]} | ({"\\/"} if c == "/" else set())
               if e != c and not e.startswith("\\u")]
@@ -3905,12 +3907,29 @@ def key_blocks(key, size):
     return blocks
 
 
+def key_encodings(key):
+    """The key encoded whole, as a server may echo it (a header logged as bytes, a credential made of it: Basic is
+    base64 of "user:key"), each with where a character of it begins and ends in the key (in bytes, the key's
+    characters for an ASCII key): base64 of the key from each of its first three characters (so every alignment
+    of it in a longer text), in the standard and the URL-safe alphabet, its last group left off (padding or what
+    follows the key changes it); and hex. In the key's view (lower case: base64's case is lost, and no more than
+    that is found by chance in 20 of the key's characters)."""
+    raw = key.encode("utf-8")
+    encoded = []
+    for a in range(3):
+        whole = raw[a:len(raw) - (len(raw) - a) % 3]
+        for text in dict.fromkeys((standard := base64.b64encode(whole).decode(), standard.translate(str.maketrans("+/", "-_")))):
+            encoded.append((text.translate(KEY_VIEW), (lambda j, a=a: a + 6 * j // 8, lambda j, a=a: a + (6 * j + 7) // 8)))
+    encoded.append((raw.hex(), (lambda j: j // 2, lambda j: (j + 1) // 2)))
+    return encoded
+
+
 # What a server writes for one character of text, read back to it to find where an echo of the key may be:
 # URL escapes (once or twice), HTML references (numeric or named, escaped once or twice), JSON escapes, and
 # a line break (read as nothing), in either case (an echo upper-cased whole: \U0073, &AMP;LT;). Only where to
 # look: the key is then followed in the text itself. A key holding a backslash is read a second way too, "\\"
 # kept as two (its backslash as itself, then the next character escaped: "\" then "\u0063").
-KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}"
+KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}"
 KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
                 re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE),
                 # and for a key holding "+": a space beside a line break kept (a "+" form-decoded, then the log wrapped
@@ -3947,7 +3966,7 @@ def key_escape_read(escape):
         return chr(number) if number <= sys.maxunicode else escape
     if body.startswith("&"):
         return entities_any_case().get(body[1:].lower(), escape)
-    if body[:2].lower() == "\\u":
+    if body[:2].lower() in ("\\u", "\\x"):
         return chr(int(body[2:], 16))
     return KEY_JSON_ESCAPES.get(body[1].lower(), body[1])
 
@@ -4011,7 +4030,8 @@ class KeyEcho:
     the key is followed in the text itself, a character at a time, every form of it from every place the last
     one left ("&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"), where the reading does not
     hold the whole key (a reading may take a character the wrong way). The echo is all it reached if that is
-    `least` characters or more."""
+    `least` characters or more. The key encoded whole (base64, hex: key_encodings) is one more text to compare
+    the reading with, its blocks looked for alike, and what an echo of it covers counted in the key's characters."""
 
     def __init__(self, key):
         self.least = min(len(key), max(SECRET_LENGTH, min((len(key) + 1) // 2, KEY_ECHO_LEAST)))
@@ -4038,6 +4058,9 @@ class KeyEcho:
         for reading in self.readings:
             read, view_at, text_at = read_back(key, reading)
             targets = [(as_is, (lambda j: j, lambda j: j))] + ([(read, reading_maps(view_at, text_at)[:2])] if read != as_is else [])
+            if not self.blocks:   # the key encoded whole (base64, hex) in the first reading alone: its text holds no escape
+                self.encoded = range(len(targets), len(targets) + len(encoded := key_encodings(key)) if key.isascii() else len(targets))
+                targets += encoded if key.isascii() else []
             # each block once, with its places in each target: all of them where a key holds it twice or three times
             # (an echo holding only its second copy, compared with the key at the first, fell short: kept); where a
             # key repeats itself more, its first, its last and the one with the most room on both sides (trying
@@ -4127,7 +4150,8 @@ class KeyEcho:
                 # a key that holds no "&", "%" or "\\" is read back exactly; one that does is followed in the text
                 # too, for KEY_EXACT_SECONDS of a text (a flood of near echoes of such a key took minutes a MiB)
                 exact = not self.plain and time.monotonic() - started < KEY_EXACT_SECONDS
-                span = next(filter(None, (self.echo_at(text, view, begins, ends, v, block, t, j, exact) for t, j in places)), None)
+                span = next(filter(None, (self.echo_at(text, view, begins, ends, v, block, t, j, exact and t not in self.encoded)
+                                          for t, j in places)), None)
                 if span:
                     yield span
                     covered = span[1]

@@ -10,6 +10,7 @@ against, also run as processes of their own, timed from start to exit.
 """
 
 import argparse
+import base64
 import json
 import os
 import signal
@@ -422,7 +423,7 @@ def compare_page(quick):
 def key_scrub(quick):
     """The API key is looked for in every answer and message (KeyEcho), whatever a server sends: a MiB of
     plain text, of JSON full of escapes, and a MiB of a hostile server's echoes of the key over and over
-    (whole, cut short, URL-encoded), each within its bound per MiB, so the largest answer eval.py takes
+    (whole, cut short, URL-encoded, near echoes encoded whole), each within its bound per MiB, so the largest answer eval.py takes
     (MAX_BODY, 64 MiB) costs a minute at the very worst, never a hang."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("evalpy_bench", EVAL)
@@ -436,7 +437,9 @@ def key_scrub(quick):
              ("whole echoes of the key", (key + " ") * (mib // 165), 1.5),
              ("echoes of its first 70 characters", (key[:70] + " ") * (mib // 71), 1.5),
              ("URL-encoded echoes of it", ("".join(f"%{ord(c):02X}" for c in key) + " ") * (mib // 493), 1.5),
-             ("near echoes, 19 characters and a line break", (key[:19] + "\n") * (mib // 20), 1.5))
+             ("near echoes, 19 characters and a line break", (key[:19] + "\n") * (mib // 20), 1.5),
+             ("near echoes base64-encoded, 19 characters", (base64.b64encode(key[:19].encode()).decode() + " ") * (mib // 29), 1.5),
+             ("near echoes as \\x escapes, 19 characters", ("".join(f"\\x{ord(c):02x}" for c in key[:19]) + " ") * (mib // 77), 1.5))
     for name, text, bound in texts[:3] if quick else texts:
         seconds = min(timed(lambda: echo.sub("[removed]", text)) for _ in range(1 if quick else 3))
         row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)

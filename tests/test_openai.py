@@ -1,5 +1,6 @@
 """--api openai: any OpenAI-compatible server; --option passed through; the API key kept secret."""
 
+import base64
 import json
 import os
 import signal
@@ -821,6 +822,45 @@ def test_the_api_key_never_leaks_through_a_message_about_what_the_server_sent(pr
     assert code == 2 and "[API key removed]" in run_file, err
     for text in (out, err, run_file):
         assert "SECRET" not in text and "THISIS" not in text, text
+
+
+PLUS_KEY = "sk-proj-Ab3dEf9HiJkLmN0pQrStUvWxYz12+/34_aBcDeFgHiJkLmNoPqRsTuV=="   # base64-like: "+", "/", "=" in it
+KEY_ENCODED = {   # the key encoded whole, as a server may echo it
+    "base64": lambda key: base64.b64encode(key.encode()).decode(),
+    "base64-url": lambda key: base64.urlsafe_b64encode(key.encode()).decode(),
+    "basic": lambda key: "Basic " + base64.b64encode(b"user:" + key.encode()).decode(),   # a credential made of it
+    "base64-wrapped": lambda key: base64.encodebytes(b"Authorization: Bearer " + key.encode()).decode(),   # MIME: lines of 76
+    "base64-of-20": lambda key: base64.b64encode(key[7:27].encode()).decode(),   # 20 of its characters, alone
+    "hex": lambda key: key.encode().hex(),
+    "hex-upper": lambda key: key.encode().hex().upper(),
+    "x-escapes": lambda key: "".join(f"\\x{ord(c):02x}" for c in key),
+}
+
+
+@pytest.mark.parametrize("where", ["answer", "error"])
+@pytest.mark.parametrize("encoding", KEY_ENCODED)
+def test_the_api_key_never_leaks_encoded_whole(project, cli, encoding, where):
+    """Attack 41: the key sent back base64-encoded (alone, URL-safe, as a Basic credential), as hex or as \\x
+    escapes was kept whole in the run file, the terminal and the pages."""
+    echo = KEY_ENCODED[encoding](PLUS_KEY)
+    respond = ((lambda body: chosen({"role": "assistant", "content": f"bug, and you sent {echo} to me"})) if where == "answer" else
+               (lambda body: (401, {"Content-Type": "text/plain"}, f"refused: {echo}".encode())))
+    code, out, err, run_file = run_served(cli, respond, "--split", "dev", "--limit", 1, "--api-key", PLUS_KEY)
+    assert "[API key removed]" in run_file, (code, err)
+    whole = echo.replace("\n", "")
+    first = 32 if encoding == "base64-wrapped" else 8   # past "Authorization: Bearer ", which is no secret
+    pieces = {whole[i:i + 12] for i in range(first, len(whole) - 20, 4)}   # any 12 of the middle
+    for text in (out, err, run_file, json.loads(run_file)["results"][0].get("response") or ""):
+        assert not [p for p in pieces if p in text.replace("\n", "")], (encoding, text)
+
+
+def test_what_is_no_encoding_of_the_key_is_kept(project):
+    """The other side of the encoded key: base64 and hex of text that shares the key's start ("sk-proj-", which
+    every project key begins with) or of 19 of its characters stay as they are."""
+    echo = evalpy.KeyEcho(PLUS_KEY)
+    for text in (base64.b64encode(b"sk-proj-" + b"Zz9" * 12).decode(), ("sk-proj-" + "Zz9" * 12).encode().hex(),
+                 base64.b64encode(PLUS_KEY[7:26].encode()).decode(), PLUS_KEY[7:26].encode().hex()):
+        assert echo.sub("[X]", text) == text, text
 
 
 def test_a_tool_call_echoing_the_key_is_scrubbed_and_stays_a_call(project, cli):
