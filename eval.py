@@ -3246,6 +3246,10 @@ def load_split(path, more_problems=None):
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
+    elif labels is None and not problems:   # one case of a free-text set with no checks passed whatever it was sent
+        # (one whose checks all say they do not block is left as written: a retriever rated alone, context_relevant)
+        problems += [f"{shell_word(path)}:{case['line']}: case {case['id']!r} has no checks: it would pass whatever the "
+                     f"answer. Give it checks (in the case or in {CHECKS_FILE})" for case in cases if not case["checks"]]
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
         raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
     return cases, labels, sha

@@ -138,12 +138,27 @@ def test_invalid_utf8_and_empty_file(tmp_path):
 
 
 def test_no_labels_file_makes_a_free_text_set(tmp_path):
-    (tmp_path / "s.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({"id": "c2", "input": "hola",
-                                      "difficulty": "easy", "note": "n",
-                                      "checks": [{"type": "contains", "value": "hola"}]}) + "\n")
+    contains = {"type": "contains", "value": "hola"}
+    (tmp_path / "s.jsonl").write_text(json.dumps({**GOOD, "checks": [contains]}) + "\n" + json.dumps({"id": "c2", "input": "hola",
+                                      "difficulty": "easy", "note": "n", "checks": [contains]}) + "\n")
     cases, labels, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert labels is None
-    assert cases[0]["checks"] == [] and "expected" not in cases[1]   # no implied label check
+    assert [c["type"] for c in cases[0]["checks"]] == ["contains"] and "expected" not in cases[1]   # no implied label check
+
+
+def test_a_free_text_case_with_no_checks_is_refused_with_its_line(project, cli):
+    """Attack 41: in a free-text set, one case with no checks (none of its own, none in checks.json) passed
+    whatever the answer, in silence ("Pass rate: 1/2", its trial "passes"). Refused by its line; a case
+    whose checks all say they do not block is left as written (a retriever rated alone)."""
+    case = {"input": "hola", "difficulty": "easy", "note": "n"}
+    lines = [{"id": "a", **case, "checks": [{"type": "contains", "value": "hola"}]}, {"id": "b", **case},
+             {"id": "c", **case, "checks": [{"type": "contains", "value": "hola", "blocking": False}]}]
+    Path("free").mkdir()
+    Path("free/dev.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and err == ("error: free/dev.jsonl:2: case 'b' has no checks: it would pass whatever the answer. "
+                                 "Give it checks (in the case or in checks.json)\n"), err
+    assert not Path("runs").exists()
 
 
 def test_bad_tags_are_refused_at_load(project, cli):
