@@ -7749,6 +7749,9 @@ def result_problem(r, i, config, labels, seen):
         if problem:
             return f"result {on_one_line(r['id'])}: {problem}"
         c.setdefault("blocking", "weight" not in c)
+    if labels and not any(c["type"] == "label" for c in checks):   # taken out, the answer was scored on what was left
+        return (f"result {on_one_line(r['id'])}: no label check, which every case of a set with labels has "
+                "(the run file was edited)")
     problem = threshold_problem(r.get("pass_threshold"), checks)
     if problem:
         return f"result {on_one_line(r['id'])}: {problem}"

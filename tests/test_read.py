@@ -176,6 +176,22 @@ def test_a_hand_edited_input_is_refused_not_a_traceback(project, cli, edit, says
         assert code == 2 and says in err and "Traceback" not in err, argv
 
 
+def test_a_labelled_result_without_its_label_check_is_refused(project, cli):
+    """Attack 41: a result's checks emptied by hand in a run with labels was read, and report counted its
+    answer a pass (19/28 for 18/28); compare alone refused it. Every case of a set with labels has the label
+    check; a result without it is named (checks left out altogether are an older file's: the label check)."""
+    run = split_run("dev", {})
+    run["results"][1]["checks"] = []
+    write_run("runs/edited.json", run)
+    for argv in (["report", "runs/edited.json"], ["report", "runs/edited.json", "--case", "dev-02"]):
+        code, out, err = cli(*argv)
+        assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result dev-02: no label check, which every "
+                                     "case of a set with labels has (the run file was edited)\n"), (argv, err)
+    del run["results"][1]["checks"]
+    write_run("runs/older.json", run)
+    assert cli("report", "runs/older.json")[0] in (0, 1)
+
+
 @pytest.mark.parametrize("transcript", ["gone", None, []])
 def test_an_agents_answer_without_its_transcript_is_refused(project, cli, transcript):
     """Thirty-fourth round on issue 28: an answer of a case with tools whose transcript was taken out was read:
