@@ -4368,7 +4368,10 @@ class ChatClient:
                              status=status, body=data)
         try:
             answer = self.arguments_as_sent(loose_json(data))
-        except (ValueError, RecursionError):
+        except RecursionError:   # valid JSON, perhaps, but deeper than Python reads: no answer any model writes
+            raise CallFailed("the server's answer was JSON nested too deeply to read (past Python's recursion limit)",
+                             retry=True) from None
+        except ValueError:
             # what it was, so a stream (text/event-stream), a proxy's page or noise can be told apart
             begins = f"it begins {one_line(error_text(data, '', self.scrub, headers), 80)}" if (data or b"").strip() else "it was empty"
             raise CallFailed(f"the server's answer was not JSON (Content-Type {one_line(self.scrub(headers.get('Content-Type') or 'none'), 60)}; "

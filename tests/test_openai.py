@@ -899,6 +899,14 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     assert json.loads(run_file)["results"][0]["error"] == "the server's answer was not JSON (Content-Type text/html; it was empty)"
 
 
+def test_an_answer_nested_too_deeply_is_named_so_not_called_no_json(project, cli):
+    """Attack 41: a valid answer nested 100,000 levels deep was "the server's answer was not JSON"."""
+    deep = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    code, out, err, run_file = run_served(cli, lambda body: (200, {}, deep), "--split", "dev", "--limit", 1)
+    assert json.loads(run_file)["results"][0]["error"] == ("the server's answer was JSON nested too deeply to read "
+                                                           "(past Python's recursion limit)") and code == 2, err
+
+
 @pytest.mark.parametrize("key, echo", [
     # a key holding what reads as an escape, echoed as it is (its blocks were read "abcda...": none found whole)
     ("abcd%41fghij", "abcd%41fghij"), ("ushc%41yxwmdcmqf%41m", "ushc%41yxwmdcmqf%41m"),
