@@ -4440,12 +4440,15 @@ class ChatClient:
 
     def no_count(self, key, value):
         """None for a figure the server sent that cannot be one ("12" tokens, -1000000 tokens, 2.5
-        tokens, a duration below 0): kept out of the figures, and a count or duration said once per
-        field, with what was sent, so that totals and rates short of it are not read as whole."""
+        tokens, a duration below 0), or a text that is none (thinking of 5): kept out of the figures and the
+        run, and said once per field, with what was sent, so that totals and rates short of it are not read
+        as whole, nor an answer as one without thinking."""
         if key in COUNT_FIELDS:
             sent, what, figures = self.count_names.get(key, key), "count (a whole number of 0 or more)", "token figures"
         elif key.endswith("_duration_ns"):   # a server's duration: nanoseconds (Ollama's time.Duration, an int64)
             sent, what, figures = key[:-len("_ns")], "duration (nanoseconds, 0 to 2^53)", "speed figures"
+        elif key in TEXT_FIELDS:   # thinking of 5, a finish reason of a list: no words of the model's, yet said
+            sent, what, figures = key, "text", "run file"
         else:
             return None
         with self.noting:

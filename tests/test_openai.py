@@ -899,6 +899,16 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     assert json.loads(run_file)["results"][0]["error"] == "the server's answer was not JSON (Content-Type text/html; it was empty)"
 
 
+@pytest.mark.parametrize("thinking", [7, ["a"], {"text": "a"}])
+def test_thinking_that_is_no_text_is_said_not_dropped_in_silence(project, cli, thinking):
+    """Attack 41: reasoning_content of 7 (or a list, an object) was dropped without a word, where a token count
+    of the wrong type is said: the run read as one of a model that did not think."""
+    code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": "bug", "reasoning_content": thinking}),
+                                          "--split", "dev", "--limit", 2)
+    assert code == 0 and [r["thinking"] for r in json.loads(run_file)["results"]] == [None, None], err
+    assert err.count("note: ") == 1 and f"sent thinking {json.dumps(thinking)}, which is no text: kept out of the run file (thinking)" in err, err
+
+
 def test_an_answer_nested_too_deeply_is_named_so_not_called_no_json(project, cli):
     """Attack 41: a valid answer nested 100,000 levels deep was "the server's answer was not JSON"."""
     deep = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
