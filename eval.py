@@ -4610,6 +4610,13 @@ class OllamaClient(ChatClient):
                 raise TypeError
         except (KeyError, TypeError):
             raise CallFailed("the server's answer had no message.content", retry=True) from None
+        # done_reason "load" or "unload" answers a request with no messages (server/routes.go ChatHandler), and done
+        # false is one piece of a stream (the answer to "stream": false is the last, done): neither is the model's answer
+        if data.get("done_reason") in ("load", "unload"):
+            raise CallFailed(f"the server answered as to a request with no messages (done_reason {data['done_reason']!r}), "
+                             "not with the model's answer", retry=True)
+        if data.get("done") is False:
+            raise CallFailed('the server\'s answer says it is not done ("done": false): a piece of an answer, not all of it', retry=True)
         # api/types.go Message.ToolCalls: [{"id"?, "function": {"index", "name", "arguments": an object}}]
         calls = {"tool_calls": self.read_tool_calls(data["message"].get("tool_calls"), dict)} if tools else {}
         return {**calls, 

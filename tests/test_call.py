@@ -1769,6 +1769,23 @@ def test_a_server_version_holding_a_line_separator_is_shown_escaped(project, cli
     assert "(ollama 0.1\\u2028forged)" in err, err
 
 
+@pytest.mark.parametrize("fields, says", [
+    ({"done_reason": "load", "message": {"role": "assistant", "content": ""}},
+     "the server answered as to a request with no messages (done_reason 'load'), not with the model's answer"),
+    ({"done_reason": "unload"}, "the server answered as to a request with no messages (done_reason 'unload'), not with the model's answer"),
+    ({"done": False}, 'the server\'s answer says it is not done ("done": false): a piece of an answer, not all of it'),
+])
+def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, cli, fake, fields, says):
+    """Attack 41: done_reason "load" with an empty content (Ollama's answer to a request with no messages:
+    server/routes.go ChatHandler) was stored as the model's answer "" and scored INVALID; "done": false (a
+    piece of a stream) as a whole answer. Each is a failed call, asked again, never the model's answer."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.extra_fields = fields
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--retries", 1)
+    results = load_json("runs/dev-v3.json")["results"]
+    assert code == 2 and [(r["response"], r["error"], r["attempts"]) for r in results] == [(None, says, 2)] * 2, err
+
+
 def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_said_once(project, cli, fake):
     """Issue 28 (ninth attack), item 8: prompt_eval_count -1000000 was dropped silently and
     eval_count 2.5 summed ("tokens 7.5"). Ollama's counts are ints (api/types.go Metrics:

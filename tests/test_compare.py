@@ -966,7 +966,7 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
                                                + ": a run file was edited (report --case shows each)\n"), err
     edited = make_run(cases)
     edited["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=sha)
-    edited["results"][1]["checks"] = [{"name": "any", "type": "regex", "value": "."}]
+    edited["results"][1]["checks"] = [{"name": "label", "type": "label", "blocking": True}, {"name": "any", "type": "regex", "value": "."}]
     c = write_run("runs/c.json", edited)
     code, out, err = cli("compare", a, write_run("runs/a2.json", dict(load_json(a), config=dict(load_json(a)["config"],
                                                                                                   date="2026-01-04"))), c)
@@ -974,9 +974,9 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     # (34th round) checks emptied, or a pass threshold edited, were passed over
     edited = make_run(cases)
     edited["config"].update(date="2026-01-05T09:30:00+01:00", split_sha=sha)
-    edited["results"][2]["checks"] = []
+    edited["results"][2]["checks"] = []   # (attack 41: refused by the run file's reading now, compare's before it)
     code, out, err = cli("compare", a, write_run("runs/d.json", edited))
-    assert code == 2 and "refusing to compare: case c3 has another checks in the baseline" in err, err
+    assert code == 2 and "runs/d.json: not a valid run file: result c3: no label check" in err, err
     weighted = [{"name": "hola", "type": "icontains", "value": "hola", "blocking": False, "weight": 1},
                 {"name": "bug", "type": "icontains", "value": "bug", "blocking": False, "weight": 1}]
     spec = [{"id": "w1", "response": "hola", "checks": weighted, "pass_threshold": 0.5}]

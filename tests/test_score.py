@@ -106,7 +106,7 @@ def test_a_trial_edited_to_ask_another_question_is_refused_not_scored_on_the_fir
     run = make_run([("c01", "bug", ["bug", "acceso", "bug"]), ("c02", "bug", ["bug"] * 3)])
     json.dump(run, open("same.json", "w"))
     assert cli("report", "same.json")[0] == 0
-    for at, field, value in ((1, "expected", "acceso"), (2, "checks", [{"name": "x", "type": "contains", "value": "b"}]),
+    for at, field, value in ((1, "expected", "acceso"), (2, "checks", [{"name": "label", "type": "label", "blocking": True}, {"name": "x", "type": "contains", "value": "b"}]),
                              (4, "tags", ["red-team"])):
         edited = json.loads(json.dumps(run))
         edited["results"][at][field] = value
