@@ -3494,6 +3494,8 @@ def load_prompt(path):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise EvalError(f"{shell_word(path)}: the prompt is not valid UTF-8") from None
+    if text.startswith("\ufeff"):   # an editor's mark of UTF-8, not words for the model: it was sent as the prompt's first
+        raise EvalError(f"{shell_word(path)}:1: the prompt starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
     if not text.strip():
         raise EvalError(f"{shell_word(path)}: the prompt is empty")
     return text, sha256_bytes(data)

@@ -125,6 +125,15 @@ def test_bom_is_reported(tmp_path):
     assert any("s.jsonl:1: starts with a byte-order mark" in p for p in problems(write_split(tmp_path, [], raw)))
 
 
+def test_a_prompt_with_a_bom_is_refused_not_sent(project, cli):
+    """Attack 41: a prompt saved with a byte-order mark was sent to the model with U+FEFF as its first character
+    (prompt_text began with it); a split with one is refused. Refused alike, by its line."""
+    Path("prompts/bom.txt").write_bytes(b"\xef\xbb\xbf" + Path("prompts/v2.txt").read_bytes())
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/bom.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and err == ("error: prompts/bom.txt:1: the prompt starts with a byte-order mark (BOM); save it as UTF-8 "
+                                 "without BOM\n"), err
+
+
 def test_crlf_line_endings_are_accepted(tmp_path):
     raw = (json.dumps(GOOD) + "\r\n" + json.dumps(dict(GOOD, id="c2")) + "\r\n").encode()
     cases, _, sha = evalpy.load_split(write_split(tmp_path, [], raw))
