@@ -10545,8 +10545,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{on_one_line(name)} {verdict_word(ok)}" for name, ok in t["checks"].items())
-        score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1]})}"
-                 + (f" (passes at {fmt_share(case.get('pass_threshold'))})" if case.get("pass_threshold") is not None else "")
+        threshold = case.get("pass_threshold")   # a score short of it never shown as equal to it, rounded ("1 (passes at 1)")
+        score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1], 'threshold': threshold, 'short_of_threshold': threshold is not None and t['weighted'][1] < exact(threshold)})}"
+                 + (f" (passes at {fmt_share(threshold)})" if threshold is not None else "")
                  if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
                   + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]

@@ -705,6 +705,9 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
         {"type": "contains", "value": "zzz", "weight": 1}]}))
     out = cli("report", support_run(free_text))[1]
     assert "  o1  fail     just under 0.67  0.67" in out
+    # attack 41: report --case showed the same score as "weighted score 0.67 (passes at 0.67)" beside a failure
+    case = cli("report", support_run(free_text), "--case", "o1")[1]
+    assert "weighted score just under 0.67 (passes at 0.67)" in case, case
 
 
 # -- the trajectory of an agent (issue 29) ---------------------------------------------------------
