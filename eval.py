@@ -2556,7 +2556,8 @@ def stored_check_problem(check, labels):
         return "a check must be an object with a name"
     _, problems = parse_check(check)
     problems = problems or filled_check_problems(check, labels)
-    return f"check {check['name']!r}: {problems[0]}" if problems else None
+    named = f"check {check['name']!r}: "
+    return None if not problems else problems[0] if problems[0].startswith(named) else named + problems[0]
 
 
 def filled_check_problems(check, labels, case=None):
@@ -2568,6 +2569,9 @@ def filled_check_problems(check, labels, case=None):
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
                         else "a label check needs config.labels")
+    if kind.needs == "labels" and (check.get("blocking") is False or "weight" in check):
+        # a labelled case is scored on its label: one that may fail and still pass counts a wrong label right
+        problems.append("a label check always blocks and has no weight (a labelled case is scored on its label)")
     if kind.needs == "expected" and case is not None and "expected" not in case:
         problems.append("equals_expected needs the case's 'expected'")
     if kind.needs == "tools" and case is not None:

@@ -98,6 +98,8 @@ def test_a_schema_error_shows_json_values_on_one_line_cut_short(value, schema, m
     ({"type": "max_latency_ms", "value": -3}, "positive number of milliseconds"),
     ({"type": "contains", "value": "{{order}}"}, "uses {{order}} but the case has no vars.order"),
     ({"type": "label"}, "a label check needs labels.txt"),
+    ({"type": "label", "blocking": False}, "a label check always blocks and has no weight"),
+    ({"type": "label", "weight": 1}, "a label check always blocks and has no weight"),
     ({"type": "equals_expected"}, "equals_expected needs the case's 'expected'"),
 ])
 def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message):

@@ -192,6 +192,18 @@ def test_a_labelled_result_without_its_label_check_is_refused(project, cli):
     assert cli("report", "runs/older.json")[0] in (0, 1)
 
 
+@pytest.mark.parametrize("edit", [{"blocking": False}, {"weight": 1, "blocking": False}])
+def test_a_label_check_that_may_fail_is_refused(project, cli, edit):
+    """Attack 42: a label check made non-blocking or weighted let a wrong label pass (Accuracy 100%, gate
+    passed). A labelled case is scored on its label: such a check is refused in a run file as in a split."""
+    run = split_run("dev", {})
+    run["results"][1]["checks"][0].update(edit)
+    write_run("runs/edited.json", run)
+    code, out, err = cli("report", "runs/edited.json")
+    assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result dev-02: check 'label': a label check "
+                                 "always blocks and has no weight (a labelled case is scored on its label)\n"), err
+
+
 @pytest.mark.parametrize("transcript", ["gone", None, []])
 def test_an_agents_answer_without_its_transcript_is_refused(project, cli, transcript):
     """Thirty-fourth round on issue 28: an answer of a case with tools whose transcript was taken out was read:
