@@ -3205,12 +3205,12 @@ def jsonl_objects(path, data, problems):
             problems.append(f"{where}: {json_problem(e)}")
 
 
-def load_split(path, more_problems=None):
+def load_split(path, more_problems=None, as_begun=False):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
     (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
     found in one round: a line at fault still claims its id (a second line with it is a duplicate now,
     not once the first is fixed), and more_problems(cases) adds what a caller finds in them (the
-    prompt's vars), the lines at fault included, to the one refusal."""
+    prompt's vars), the lines at fault included, to the one refusal. as_begun: a resume (see load_prompt)."""
     folder = os.path.dirname(path) or "."
     data = read_bytes(path, "split file")
     labels_path = os.path.join(folder, LABELS_FILE)
@@ -3252,8 +3252,13 @@ def load_split(path, more_problems=None):
                         "for a free-text set")
     elif labels is None and not problems:   # one case of a free-text set with no checks passed whatever it was sent
         # (one whose checks all say they do not block is left as written: a retriever rated alone, context_relevant)
-        problems += [f"{shell_word(path)}:{case['line']}: case {case['id']!r} has no checks: it would pass whatever the "
+        unchecked = [f"{shell_word(path)}:{case['line']}: case {case['id']!r} has no checks: it would pass whatever the "
                      f"answer. Give it checks (in the case or in {CHECKS_FILE})" for case in cases if not case["checks"]]
+        if as_begun and unchecked:   # begun before such a case was refused: its answers are kept, the case named
+            warn(f"note: {unchecked[0]} (then rescore: report --checks)" + (f"; {len(unchecked) - 1} more such cases"
+                                                                            if len(unchecked) > 1 else ""))
+        else:
+            problems += unchecked
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
         raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
     return cases, labels, sha
@@ -3491,28 +3496,32 @@ def newest_prompt(folder=PROMPTS_DIR):
     return os.path.join(folder, max(versions)[1])
 
 
-def load_prompt(path):
-    """Returns (text, sha256 of the file's bytes)."""
+def load_prompt(path, as_begun=False):
+    """Returns (text, sha256 of the file's bytes). as_begun: a resume, which asks the rest of its cases
+    what its first were asked, under the rules it began with (its prompt's hash is the file's)."""
     data = read_bytes(path, "prompt file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise EvalError(f"{shell_word(path)}: the prompt is not valid UTF-8") from None
-    if text.startswith("\ufeff"):   # an editor's mark of UTF-8, not words for the model: it was sent as the prompt's first
+    if text.startswith("\ufeff") and as_begun:   # removed, the hash would change and the answers paid for be asked again
+        warn(f"note: {shell_word(path)} starts with a byte-order mark, sent to the model as the run's first answers were; "
+             "save it without BOM for your next run")
+    elif text.startswith("\ufeff"):   # an editor's mark of UTF-8, not words for the model: it was sent as the prompt's first
         raise EvalError(f"{shell_word(path)}:1: the prompt starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
     if not text.strip():
         raise EvalError(f"{shell_word(path)}: the prompt is empty")
     return text, sha256_bytes(data)
 
 
-def load_inputs(config, more_prompts=(), notes=True):
+def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
     """The split and the prompt a run will use, every problem in them found before any call;
     more_prompts: a grid's other prompts, checked against the same cases before its first run.
-    notes=False: the run itself will print its notes."""
-    prompt_text, prompt_sha = load_prompt(config["prompt"])
+    notes=False: the run itself will print its notes. as_begun: a resume (see load_prompt)."""
+    prompt_text, prompt_sha = load_prompt(config["prompt"], as_begun)
     # a split at fault is refused with its prompt's problems too (its cases' vars), in one round
     cases, labels, split_sha = load_split(config["split_path"], lambda cases: prompt_problems(
-        config["prompt"], prompt_text, config["split_path"], cases))
+        config["prompt"], prompt_text, config["split_path"], cases), as_begun)
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
     context_sha = None
@@ -7158,7 +7167,7 @@ def run_held(args, held):
     config, done, turns, run_path, completes, where, begun = open_or_resume(args, held)
     resuming = bool(run_path or completes)
     try:
-        inputs = load_inputs(config)
+        inputs = load_inputs(config, as_begun=resuming)
     except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
         missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
         raise EvalError(f"{e}{read_from_here(missing) if resuming and missing else ''}") from None
@@ -7668,6 +7677,11 @@ def load_run(path):
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
+    unchecked = sorted({r["id"] for r in run["results"] if not r["checks"]})
+    if unchecked:   # a free-text case with no checks: refused in a split now, and a run begun before is still read
+        warn(f"note: {shell_word(path)}: {len(unchecked)} case(s) have no checks and pass whatever the answer "
+             f"({', '.join(map(on_one_line, unchecked[:5]))}{', ...' if len(unchecked) > 5 else ''}); give them checks in the "
+             "split, then report --checks")
     return run
 
 

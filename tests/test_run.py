@@ -1,6 +1,7 @@
 """Run and store: run files, the journal, crash safety, resume, --jobs, the held-out split run once."""
 
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -617,6 +618,57 @@ def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, cha
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and message in err
     assert fake.chat_bodies == []
+
+
+def begun_under_older_rules(journal, field, data):
+    """A journal's header as an eval.py that took `data` (now refused) recorded it: its hash is the file's."""
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    head = json.loads(lines[0])
+    head["config"][field] = hashlib.sha256(data).hexdigest()
+    journal.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), encoding="utf-8")
+
+
+def test_a_run_begun_with_a_prompt_now_refused_for_its_bom_resumes_as_it_began(project, cli, fake):
+    """Attack 42: a run begun before a prompt with a byte-order mark was refused could not be resumed (its
+    prompt refused; the mark taken out, its hash changed): every answer paid for had to be asked again. A
+    resume asks the rest as the first were asked, with a note; a new run is still refused."""
+    interrupted_journal(project, cli, fake, keep=5)
+    prompt = Path("prompts/v3.txt")
+    prompt.write_bytes(b"\xef\xbb\xbf" + prompt.read_bytes())
+    begun_under_older_rules(project / "runs" / "dev-v3.json.journal", "prompt_sha", prompt.read_bytes())
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code in (0, 1) and "note: prompts/v3.txt starts with a byte-order mark, sent to the model as the run's first" in err, err
+    assert len(fake.chat_bodies) == 23 and all(b["messages"][0]["content"].startswith("\ufeff") for b in fake.chat_bodies)
+    assert len(load_json("runs/dev-v3.json")["results"]) == 28
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/new.json")
+    assert code == 2 and "prompts/v3.txt:1: the prompt starts with a byte-order mark" in err
+
+
+def test_a_run_begun_with_a_case_now_refused_for_having_no_checks_resumes_and_is_named(project, cli, fake):
+    """Attack 42: a free-text run begun before a case with no checks was refused could not be resumed. It
+    resumes, the case named; its run file is read with a note (the case passes whatever the answer)."""
+    case = {"input": "hola", "difficulty": "easy", "note": "n"}
+    Path("free").mkdir()
+    split = Path("free/dev.jsonl")
+    checked = [{"id": i, **case, "input": f"hola {i}", "checks": [{"type": "contains", "value": "bug"}]} for i in "abcd"]
+    split.write_text("".join(json.dumps(line) + "\n" for line in checked))
+    assert cli("run", "--split", "free/dev.jsonl", "--host", fake.url, "--out", "runs/free.json")[0] == 0
+    run = load_json("runs/free.json")
+    os.unlink("runs/free.json")
+    journal = Path("runs/free.json.journal")
+    journal.write_text("".join(json.dumps(line) + "\n" for line in [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] +
+                               [{k: r[k] for k in ("id",) + evalpy.CALL_FIELDS} for r in run["results"][:2]]), encoding="utf-8")
+    del checked[3]["checks"]
+    split.write_text("".join(json.dumps(line) + "\n" for line in checked))
+    begun_under_older_rules(journal, "split_sha", split.read_bytes())
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/free.json", "--host", fake.url)
+    assert code in (0, 1) and "note: free/dev.jsonl:4: case 'd' has no checks: it would pass whatever the answer" in err, err
+    assert len(fake.chat_bodies) == 2
+    code, out, err = cli("report", "runs/free.json")
+    assert code == 0 and "note: runs/free.json: 1 case(s) have no checks and pass whatever the answer (d)" in err, err
+    code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", fake.url, "--out", "runs/new.json")
+    assert code == 2 and "free/dev.jsonl:4: case 'd' has no checks" in err
 
 
 def test_a_resume_from_another_folder_says_where_the_runs_files_were_read_from(project, cli, fake, monkeypatch):
