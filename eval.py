@@ -397,7 +397,7 @@ OPTIONS = (
            "each", [], metavar="TAG"),
     # compare
     Option(("--alpha",), ("compare",), f"significance level of the paired test, of its reading and of "
-                                       f"--fail-if-worse (default {ALPHA:g})", "probability", ALPHA),
+                                       f"--fail-if-worse (default {ALPHA:g})", "significance", ALPHA),
     Option(("--fail-on-regression",), ("compare",), "gate: exit 1 if any case regressed (with trials: by its "
                                                     "majority vote)", "flag", False),
     Option(("--fail-if-worse",), ("compare",), "gate: exit 1 only if the candidate is significantly worse (the "
@@ -457,7 +457,7 @@ OPTIONS = (
     Option(("--unpaired",), ("power",), "with --rows: the failures Fisher's exact test needs against a baseline that "
                                         "never failed on as many rows; unpaired, for versions run on different rows "
                                         "or a test pre-registered that way", "flag", False),
-    Option(("--alpha",), ("power",), f"significance level (default {ALPHA:g})", "probability", ALPHA),
+    Option(("--alpha",), ("power",), f"significance level (default {ALPHA:g})", "significance", ALPHA),
     Option(("--json",), ("power",), "print the answer as JSON", "flag", False),
 )
 
@@ -729,6 +729,16 @@ def near_the_ends(x, text_of, least=0, whole=100, most=PERCENT_DIGITS):
     step = Decimal(1).scaleb(-most)
     sign = text[0] if text[0] in "+-\u2212" else ""
     return f"{sign}{'>' if abs(x) > 0.5 else '<'}{whole - step if abs(x) > 0.5 else step}{'%' if text.endswith('%') else ''}"
+
+
+def level_text(level):
+    """A confidence level as a percent, with the digits it needs never to read 100 ('95',
+    '99.9999999' at alpha 1e-9, which .3g printed as a 100% interval)."""
+    for digits in range(3, 18):
+        text = f"{100 * level:.{digits}g}"
+        if float(text) < 100:
+            return text
+    return text
 
 
 def percent_line(line):
@@ -9056,7 +9066,7 @@ def paired_change(pairs, alpha, level_alpha=None):
         fixed = sum(b == b_of and a < a_of for a, a_of, b, b_of in pairs)
         broken = sum(a == a_of and b < b_of for a, a_of, b, b_of in pairs)
         both = sum(a == a_of and b == b_of for a, a_of, b, b_of in pairs)
-        z = NormalDist().inv_cdf(1 - level_alpha / 2)
+        z = -NormalDist().inv_cdf(level_alpha / 2)   # the lower tail: 1 - level_alpha / 2 nears 1.0 in floats
         estimate, low, high = paired_difference(both, fixed, broken, len(pairs) - fixed - broken - both, z)
         return {"difference": {"estimate": estimate, "low": low, "high": high, "level": 1 - level_alpha,
                                "method": BINARY_METHOD},
@@ -9630,7 +9640,7 @@ def difference_text(d):
     """'+17.9 points (95% CI +1.6 to +34.7)': the interval at its level (98.3% for three comparisons)."""
     if d["estimate"] is None:
         return "-"
-    ci = (f" ({100 * d['level']:.3g}% CI {signed_points(d['low'])} to {signed_points(d['high'])})"
+    ci = (f" ({level_text(d['level'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])})"
           if d["low"] is not None else "")
     return f"{signed_points(d['estimate'])} points{ci}"
 
@@ -11249,8 +11259,8 @@ def many_notes(sec):
     if errored:
         notes.append(f"Errored ({ERRORED_WORDS}): by run, {'; '.join(errored)}.")
     tests = sorted({r["test"] for r in sec["rows"] if not r["reference"]})
-    level = 100 * sec["rows"][1]["difference"]["value"]["level"]
-    notes += [f"vs reference: this run minus the first, with its {level:.3g}% interval, wide enough for "
+    level = sec["rows"][1]["difference"]["value"]["level"]
+    notes += [f"vs reference: this run minus the first, with its {level_text(level)}% interval, wide enough for "
               + (f"the {sec['comparisons']['value']} comparisons at once (Bonferroni)." if sec["comparisons"]["value"] > 1
                  else "its one comparison."),
               f"p: {' / '.join(tests)} against the reference; Holm p: adjusted for "
@@ -14026,7 +14036,7 @@ def compare_headline(runs, outcome, figures):
     stats = (stat("Baseline", figure_text(base["figure"]), ci_detail(base["figure"]["ci"]))
              + stat("Candidate", figure_text(cand["figure"]), ci_detail(cand["figure"]["ci"]))
              + stat("Difference", f"{signed_points(d['estimate'])} pts",
-                    f"{100 * d['level']:.3g}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
+                    f"{level_text(d['level'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
                     if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
@@ -14817,6 +14827,20 @@ def probability(text):
     return value
 
 
+# The smallest --alpha: below it 1 - alpha/2 is too near 1 in floats for the interval's quantile
+# (at 1e-16 it is 1.0, and a normal or t quantile of 1 is infinite).
+LEAST_ALPHA = 1e-12
+
+
+def significance(text):
+    """A significance level: a probability no smaller than LEAST_ALPHA."""
+    value = probability(text)
+    if value < LEAST_ALPHA:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a significance level from {LEAST_ALPHA:g} to below 1, like 0.05 "
+                                         f"or 5% (a smaller one is past what the intervals can be computed for)")
+    return value
+
+
 def difference_in_rate(text):
     """A difference in pass rate, either sign, not 0: 0.10, -0.05 or 10%."""
     value = parse_rate(text)
@@ -14885,7 +14909,7 @@ OPTION_KINDS = {
     "votes": {"type": vote_count},
     "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
-    "temperature": {"type": temperature}, "probability": {"type": probability},
+    "temperature": {"type": temperature}, "probability": {"type": probability}, "significance": {"type": significance},
     "accuracy": {"type": accuracy_threshold}, "port": {"type": port_number},
     "difference": {"type": difference_in_rate}, "share": {"type": share_of_cases},
     "flag": {"action": "store_true"}, "each": {"action": "append"},

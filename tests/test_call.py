@@ -89,6 +89,9 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     # newcomer pass N14: "required: baseline, candidate, RUN", though more runs are optional
     (["compare"], "the following arguments are required: baseline, candidate (see"),
     (["compare", "runs/a.json"], "the following arguments are required: candidate (see"),
+    # attack 42: a traceback (the normal quantile of 1 - 1e-16 / 2, which is 1.0 in floats)
+    (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-16"], "argument --alpha: '1e-16': give a significance level from 1e-12"),
+    (["power", "--rows", "100", "--alpha", "1e-13"], "argument --alpha: '1e-13': give a significance level from 1e-12"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

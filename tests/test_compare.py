@@ -587,6 +587,15 @@ def test_the_interval_is_at_the_level_alpha_sets(project, cli):
     assert "(99% CI " in c["reading"] and d["low"] < 0 and c["significant"] is False
 
 
+def test_a_tiny_alpha_gives_its_interval_at_its_level(project, cli):
+    """Attack 42: --alpha 1e-9 printed its interval as a "100% CI": the level is printed with the digits it needs."""
+    runs = (str(EXAMPLE / "dev-v3.json"), str(EXAMPLE / "dev-v3-schema.json"))
+    c = json.loads(cli("compare", *runs, "--json", "--alpha", "1e-9")[1])
+    d = c["difference"]
+    assert [d["estimate"], d["low"], d["high"]] == pytest.approx(newcombe_paired(0, 5, 0, 23, level=1 - 1e-9), rel=1e-6)
+    assert "(99.9999999% CI " in c["reading"], c["reading"]   # (1e-16, past floats: test_call's bad values)
+
+
 def test_trials_that_always_agree_are_read_as_one_verdict_a_case(project, cli):
     """At temperature 0 every trial of a case agrees; the t-test on rates of 0 and 1 called four
     cases broken in every trial 'worse' (p = 0.043) where the same cases with one trial were not
