@@ -3939,16 +3939,19 @@ def key_blocks(key, size):
 def key_encodings(key):
     """The key encoded whole, as a server may echo it (a header logged as bytes, a credential made of it: Basic is
     base64 of "user:key"), each with where a character of it begins and ends in the key (in bytes, the key's
-    characters for an ASCII key): base64 of the key from each of its first three characters (so every alignment
-    of it in a longer text), in the standard and the URL-safe alphabet, its last group left off (padding or what
-    follows the key changes it); and hex. In the key's view (lower case: base64's case is lost, and no more than
+    characters for an ASCII key), counting a byte a character holds some bits of: base64 of the key behind 0, 1
+    and 2 bytes (so in each of the three ways its bits fall on base64's 6-bit characters in a longer text),
+    every character whose bits are all the key's, its first byte and its last included; in the standard and
+    the URL-safe alphabet; and hex. In the key's view (lower case: base64's case is lost, and no more than
     that is found by chance in 20 of the key's characters)."""
     raw = key.encode("utf-8")
     encoded = []
-    for a in range(3):
-        whole = raw[a:len(raw) - (len(raw) - a) % 3]
-        for text in dict.fromkeys((standard := base64.b64encode(whole).decode(), standard.translate(str.maketrans("+/", "-_")))):
-            encoded.append((text.translate(KEY_VIEW), (lambda j, a=a: a + 6 * j // 8, lambda j, a=a: a + (6 * j + 7) // 8)))
+    for behind in range(3):   # bits before the key: 0, 8 or 16; its first whole character is the one at or past them
+        first, last = -(-8 * behind // 6), 8 * (behind + len(raw)) // 6   # characters [first, last) hold the key's bits alone
+        standard = base64.b64encode(bytes(behind) + raw).decode()[first:last]
+        at = lambda j, behind=behind, first=first: 6 * (j + first) - 8 * behind   # the key's bit character j begins at
+        for text in dict.fromkeys((standard, standard.translate(str.maketrans("+/", "-_")))):
+            encoded.append((text.translate(KEY_VIEW), (lambda j, at=at: at(j) // 8, lambda j, at=at: -(-at(j) // 8))))
     encoded.append((raw.hex(), (lambda j: j // 2, lambda j: (j + 1) // 2)))
     return encoded
 

@@ -1,6 +1,7 @@
 """--api openai: any OpenAI-compatible server; --option passed through; the API key kept secret."""
 
 import base64
+import itertools
 import json
 import os
 import signal
@@ -852,6 +853,22 @@ def test_the_api_key_never_leaks_encoded_whole(project, cli, encoding, where):
     pieces = {whole[i:i + 12] for i in range(first, len(whole) - 20, 4)}   # any 12 of the middle
     for text in (out, err, run_file, json.loads(run_file)["results"][0].get("response") or ""):
         assert not [p for p in pieces if p in text.replace("\n", "")], (encoding, text)
+
+
+@pytest.mark.parametrize("key", ["k9Xq2Lm4Pz7W", PLUS_KEY])
+def test_the_keys_first_and_last_characters_are_found_encoded_in_every_alignment(key):
+    """Attack 42: base64 of the key's last 20 characters, or of its first 20 behind one or two other bytes
+    (":" + key, a credential "u:" + key), was kept: the encodings left off the key's last bytes and began at
+    its first, so such an echo reached 18 of the 20 it takes. A 12-character key inside a Basic credential
+    was kept whole the same way. Each echo here is `least` characters of the key, the fewest scrubbed."""
+    echo = evalpy.KeyEcho(key)
+    raw = key.encode()
+    encodings = (base64.b64encode, base64.urlsafe_b64encode, lambda b: b.hex().encode())
+    for window in (raw[:echo.least], raw[-echo.least:]):
+        for before, after, encode in itertools.product((b"", b":", b"u:"), (b"", b"!?"), encodings):
+            text = encode(before + window + after).decode()
+            left = echo.sub("", text)   # at most the characters holding bits of the bytes around the key
+            assert len(left) <= 10, (window, before, after, text, left)
 
 
 def test_what_is_no_encoding_of_the_key_is_kept(project):
