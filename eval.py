@@ -5956,14 +5956,17 @@ def parse_options(pairs):
         if key in ("temperature", "seed"):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
         try:
-            options[key] = strict_json(value)
+            parsed = strict_json(value)
         except ValueError as e:
             if value.lstrip().startswith(("[", "{", '"')):
                 raise EvalError(f"--option {option_shown(pair)}: it begins like JSON but is not "
                                 f"JSON ({json_problem(e)}); "
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
-            options[key] = value
+            parsed = value
+        if key in options and options[key] != parsed:   # (the last was kept, and the first never sent)
+            raise EvalError(f"--option {option_shown(key)} is given twice, with two values; give it once")
+        options[key] = parsed
     return options
 
 
@@ -7635,6 +7638,9 @@ def stopped_writing(run_path):
     return f"interrupted just after writing {shell_word(run_path)}: every answer is in it (report {shell_word(run_path)})"
 
 
+NOTED_UNCHECKED = set()   # the run files load_run has named cases with no checks in
+
+
 def load_run(path):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it."""
@@ -7691,7 +7697,8 @@ def load_run(path):
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
     unchecked = sorted({r["id"] for r in run["results"] if not r["checks"]})
-    if unchecked:   # a free-text case with no checks: refused in a split now, and a run begun before is still read
+    if unchecked and os.path.realpath(path) not in NOTED_UNCHECKED:   # a free-text case with no checks: refused in a split
+        NOTED_UNCHECKED.add(os.path.realpath(path))   # now, and a run begun before is still read (said once, however often read)
         warn(f"note: {shell_word(path)}: {len(unchecked)} case(s) have no checks and pass whatever the answer "
              f"({', '.join(map(on_one_line, unchecked[:5]))}{', ...' if len(unchecked) > 5 else ''}); give them checks in the "
              "split, then report --checks")
@@ -14906,6 +14913,27 @@ class CommandLine(argparse.ArgumentParser):
                 f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
 
 
+# Where GivenOnce keeps the values given so far, in the namespace until main() takes it out
+GIVEN_VALUES = "_given_values"
+
+
+class GivenOnce(argparse.Action):
+    """An option of one value given twice with two values is refused: argparse keeps the last in silence
+    (`--min-accuracy 0.9 ... --min-accuracy 0.5` gated at 0.5, the first never seen). The same value twice
+    says one thing and is taken."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault(GIVEN_VALUES, {})
+        blank = next((v for v in (given.get(self.dest), values) if isinstance(v, str) and not v.strip()), None)
+        if blank is not None:   # an empty value has its own refusal, which names it (refuse_empty_values)
+            given[self.dest] = values = blank
+        elif self.dest in given and given[self.dest] != values:
+            raise argparse.ArgumentError(self, f"given twice, as {shell_word(str(given[self.dest]))} and "
+                                               f"{shell_word(str(values))}: give it once")
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
     "text": {}, "seed": {"type": seed_number}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
@@ -14944,8 +14972,10 @@ def add_options(command_parser, command, newest):
             if option.exclusive not in exclusive:
                 exclusive[option.exclusive] = into.add_mutually_exclusive_group()
             into = exclusive[option.exclusive]
+        kind = OPTION_KINDS[option.kind]
         into.add_argument(*option.flags, default=parsed_default(option), help=option.help.replace("{newest}", newest),
-                          **({"metavar": option.metavar} if option.metavar else {}), **OPTION_KINDS[option.kind])
+                          **({"metavar": option.metavar} if option.metavar else {}),
+                          **({"action": GivenOnce} if "action" not in kind else {}), **kind)
 
 
 # Options whose empty value has its own refusal, which says what to give instead (chosen_run_path,
@@ -15467,6 +15497,7 @@ def main(argv=None):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
+    vars(args).pop(GIVEN_VALUES, None)
     if args.command == "run":   # what `run --resume` refuses is seen before the defaults fill it in
         args.config_given = given_options(args, options_of("run", run_config=True))
         fill_defaults(args, options_of("run"))

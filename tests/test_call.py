@@ -92,6 +92,10 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     # attack 42: a traceback (the normal quantile of 1 - 1e-16 / 2, which is 1.0 in floats)
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-16"], "argument --alpha: '1e-16': give a significance level from 1e-12"),
     (["power", "--rows", "100", "--alpha", "1e-13"], "argument --alpha: '1e-13': give a significance level from 1e-12"),
+    # attack 42: an option of one value given twice kept the last in silence (a gate at 50%, asked for at 90%)
+    (["report", "runs/x.json", "--min-accuracy", "0.9", "--min-accuracy", "50%"],
+     "argument --min-accuracy: given twice, as 0.9 and 0.5: give it once"),
+    (["run", "--split", "dev", "--api", "openai", "--api", "ollama"], "argument --api: given twice, as openai and ollama"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
@@ -969,6 +973,17 @@ def test_an_option_that_begins_like_json_but_is_not_is_refused_before_any_call(p
     assert code == 0, err
     assert {json.dumps(b["options"]["stop"] if api == "ollama" else b["stop"]) for b in fake.chat_bodies} == {
         '["[/INST]"]' if api == "ollama" else '"[/INST]"'}
+
+
+def test_a_model_option_given_twice_with_two_values_is_refused_before_any_call(project, cli, fake):
+    """Attack 42: --option num_ctx=2048 --option num_ctx=8192 sent 8192 alone, in silence. Two values are
+    refused; the same one twice says one thing."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048", "--option", "num_ctx =8192")
+    assert code == 2 and err == "error: --option num_ctx is given twice, with two values; give it once\n", err
+    assert fake.chat_bodies == []
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048", "--option", "num_ctx=2048",
+                         "--limit", 1)
+    assert code in (0, 1) and fake.chat_bodies[0]["options"]["num_ctx"] == 2048, err
 
 
 def test_a_request_refused_for_its_options_is_not_retried(fake):
