@@ -4645,6 +4645,9 @@ class OllamaClient(ChatClient):
                              "not with the model's answer", retry=True)
         if data.get("done") is False:
             raise CallFailed('the server\'s answer says it is not done ("done": false): a piece of an answer, not all of it', retry=True)
+        if "done" in data and type(data["done"]) is not bool:   # Ollama's is a bool (api/types.go ChatResponse.Done)
+            raise CallFailed(f"the server's answer has \"done\": {cut_to(on_one_line(json_text(data['done'])), 40)}, which is "
+                             "neither true nor false: no telling whether it is the whole answer", retry=True)
         # api/types.go Message.ToolCalls: [{"id"?, "function": {"index", "name", "arguments": an object}}]
         calls = {"tool_calls": self.read_tool_calls(data["message"].get("tool_calls"), dict)} if tools else {}
         return {**calls, 

@@ -1792,6 +1792,11 @@ def test_a_server_version_holding_a_line_separator_is_shown_escaped(project, cli
      "the server answered as to a request with no messages (done_reason 'load'), not with the model's answer"),
     ({"done_reason": "unload"}, "the server answered as to a request with no messages (done_reason 'unload'), not with the model's answer"),
     ({"done": False}, 'the server\'s answer says it is not done ("done": false): a piece of an answer, not all of it'),
+    # attack 42: a done that is no bool was taken for a whole answer
+    ({"done": "false"}, 'the server\'s answer has "done": "false", which is neither true nor false: no telling whether it is '
+                        'the whole answer'),
+    ({"done": None}, 'the server\'s answer has "done": null, which is neither true nor false: no telling whether it is '
+                     'the whole answer'),
 ])
 def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, cli, fake, fields, says):
     """Attack 41: done_reason "load" with an empty content (Ollama's answer to a request with no messages:
