@@ -3681,6 +3681,8 @@ def resolve_host(value):
         where = (f"{scheme}://" if sep else "") + "…@" + hostport.rpartition("@")[2] + (f"/{path}" if path else "")
         raise EvalError(f"host {where!r}: a user name or password in the host is not sent (it would be written in "
                         "the run file); give a key to an OpenAI-compatible server with --api-key")
+    if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
+        raise EvalError(f"host {value!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
     m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]+):([^:]*)", hostport)
     if m:
         host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))

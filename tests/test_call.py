@@ -50,6 +50,9 @@ def test_unknown_scheme_is_refused():
     # thirteenth attack on issue 28: joined into the request's URL, or dropped by the server without a word
     ("http://127.0.0.1:9/v1?key=1", "a query (?…) or fragment (#…) is no part of a server's address"),
     ("127.0.0.1:9#x", "a query (?…) or fragment (#…) is no part of a server's address"),
+    # attack 42: a bracket left open became port 80 in silence (Ollama's CLI trims it; a typo all the same)
+    ("http://[::1", "a bracket of an IPv6 address is not closed (or opened)"),
+    ("::1]:11434", "a bracket of an IPv6 address is not closed (or opened)"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
