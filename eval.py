@@ -14893,6 +14893,12 @@ class CommandLine(argparse.ArgumentParser):
         self.given = list(sys.argv[1:] if args is None else args)   # what error() may name
         return super().parse_known_args(args, namespace)
 
+    def parse_args(self, args=None, namespace=None):
+        known, extra = self.parse_known_args(args, namespace)
+        if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
+            self.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}")
+        return known
+
     def error(self, message):
         required = re.fullmatch(r"the following arguments are required: (.*)", message)
         if required:   # argparse lists a positional that may be left out (compare's more RUNs) among them
@@ -14914,12 +14920,30 @@ class CommandLine(argparse.ArgumentParser):
         if word is None:
             return None
         needs = message.removeprefix("the following arguments are required: ")
+        if "=" in word:   # an option with its value, never a DIR: named without it (a key given to the wrong command)
+            return f"{unprinted_values([word])[0]} is not an option of {self.prog}, which needs {needs}"
         return (f"{on_one_line(word)} is not an option of {self.prog}, which needs {needs}: to give "
                 f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
 
 
+def unprinted_values(words):
+    """Words argparse could not place, as an error shows them: an option's value (after it, or after its
+    "=") as "…", since the option may be a key given to a command that takes none, or a typo of --api-key."""
+    shown = []
+    for i, word in enumerate(words):
+        if word.startswith("-") and "=" in word:
+            shown.append(on_one_line(word.split("=", 1)[0]) + "=…")
+        elif i and words[i - 1].startswith("-") and "=" not in words[i - 1] and not word.startswith("-"):
+            shown.append("…")
+        else:
+            shown.append(on_one_line(word))
+    return shown
+
+
 # Where GivenOnce keeps the values given so far, in the namespace until main() takes it out
 GIVEN_VALUES = "_given_values"
+# The options whose values are never printed: a key, and a host that may hold a password (refused unprinted)
+UNPRINTED = ("api_key", "host")
 
 
 class GivenOnce(argparse.Action):
@@ -14933,8 +14957,9 @@ class GivenOnce(argparse.Action):
         if blank is not None:   # an empty value has its own refusal, which names it (refuse_empty_values)
             given[self.dest] = values = blank
         elif self.dest in given and given[self.dest] != values:
-            raise argparse.ArgumentError(self, f"given twice, as {shell_word(str(given[self.dest]))} and "
-                                               f"{shell_word(str(values))}: give it once")
+            raise argparse.ArgumentError(self, "given twice, with two values: give it once" if self.dest in UNPRINTED else
+                                         f"given twice, as {shell_word(str(given[self.dest]))} and {shell_word(str(values))}: "
+                                         "give it once")
         given[self.dest] = values
         setattr(namespace, self.dest, values)
 

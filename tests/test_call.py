@@ -76,6 +76,24 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
         assert "SECRET" not in err + out and "--api-key" in err, err
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["report", "runs/x.json", "--api-key", "sk-SECRETSECRETSECRET"], "unrecognized arguments: --api-key …"),
+    (["run", "--split", "dev", "--api-kye=sk-SECRETSECRETSECRET"], "unrecognized arguments: --api-kye=…"),
+    (["init", "--api-key=sk-SECRETSECRETSECRET"], "--api-key=… is not an option of eval.py init, which needs DIR"),
+    (["run", "--split", "dev", "--api", "openai", "--api-key", "sk-SECRETSECRETSECRET", "--api-key", "sk-SECRETSECRETSECRE2"],
+     "argument --api-key: given twice, with two values: give it once"),
+    (["run", "--split", "dev", "--host", "http://user:SECRETSECRET@127.0.0.1:9", "--host", "127.0.0.1:9"],
+     "argument --host: given twice, with two values: give it once"),
+])
+def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(project, capsys, argv, says):
+    """Attack 43: `report RUN --api-key KEY` (a command that takes none), a typo of --api-key, and a key or host
+    given twice printed the key, or the host's password, in the error."""
+    with pytest.raises(SystemExit) as exit:
+        evalpy.main(argv)
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and says in err and "SECRET" not in err and len(err.splitlines()) == 1, err
+
+
 @pytest.mark.parametrize("argv, why", [
     (["review", "runs/x.json", "--port", "99999"], "argument --port: '99999': give a port from 0 to 65535"),
     (["review", "runs/x.json", "--port", "-1"], "argument --port: '-1': give a port from 0 to 65535"),
