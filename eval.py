@@ -14874,10 +14874,14 @@ def share_of_cases(text):
 
 
 def accuracy_threshold(text):
-    """0 and 1 are allowed here (1 means every case must pass)."""
+    """0 and 1 are allowed here (1 means every case must pass). At most 15 significant digits, what a float
+    keeps of any decimal: 0.85714285714285715 is the float of 24/28, and a run of 24/28, below it, passed."""
     value = parse_rate(text)
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
+    if len(Decimal(text.strip().removesuffix("%")).normalize().as_tuple().digits) > 15:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at most 15 significant digits (the minimum is compared as a "
+                                         "float, which keeps no more)")
     return value
 
 

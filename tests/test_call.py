@@ -117,6 +117,9 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["report", "runs/x.json", "--min-accuracy", "0.9", "--min-accuracy", "50%"],
      "argument --min-accuracy: given twice, as 0.9 and 0.5: give it once"),
     (["run", "--split", "dev", "--api", "openai", "--api", "ollama"], "argument --api: given twice, as openai and ollama"),
+    # attack 43: the float of 24/28 given with 17 digits passed a run of 24/28, which is below it
+    (["report", "runs/x.json", "--min-accuracy", "0.85714285714285715"],
+     "argument --min-accuracy: '0.85714285714285715': give at most 15 significant digits"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

@@ -278,6 +278,15 @@ def test_a_minimum_with_many_digits_is_printed_with_all_of_them(project, cli):
     assert code == 0 and "gate passed: accuracy 90% (95% CI 60–98%) against a minimum of 89.99996%" in err
 
 
+def test_a_minimum_with_fifteen_digits_keeps_to_its_side_of_the_run(project, cli):
+    """Attack 43: 0.85714285714285715, the float of 24/28, passed a run of 24/28 (below it); more than 15
+    significant digits are refused (test_call). With 15, the float keeps the order of the decimals."""
+    from conftest import make_run
+    path = write_run("runs/28.json", make_run([(f"c{i:02d}", "bug", "bug" if i < 24 else "acceso") for i in range(28)]))
+    assert cli("report", path, "--min-accuracy", "0.857142857142857")[0] == 0   # just under 24/28
+    assert cli("report", path, "--min-accuracy", "0.857142857142858")[0] == 1   # just over
+
+
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
     """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
     the low bound passes whatever the judge says, one over the high bound fails whatever it says;
