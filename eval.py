@@ -2472,14 +2472,21 @@ def value_problem(kind, want, obj):
     return None
 
 
-def parse_check(obj) -> tuple[Check | None, list]:
-    """Validate one check as written (before its placeholders are filled). Returns (check, problems)."""
+def parse_check(obj, older=None) -> tuple[Check | None, list]:
+    """Validate one check as written (before its placeholders are filled). Returns (check, problems).
+    older: a list, for a split a run began with under older rules (its resume): a label check written
+    non-blocking or weighted is scored as every label check is, its name added to the list, not refused."""
     if not isinstance(obj, dict) or "type" not in obj:
         return None, ['a check is an object {"type": ..., "value": ...}']
     kind = obj["type"]
     if not isinstance(kind, str) or kind not in CHECK_TYPES:
         return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
+    if label_rule_broken(obj) and older is not None:
+        older.append(obj.get("name", kind))
+        obj = {k: v for k, v in obj.items() if k not in ("weight", "blocking")}
     problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
+    if label_rule_broken(obj):
+        problems.append(f"check {kind!r}: {LABEL_RULE}")
     want, value = CHECK_TYPES[kind].value, obj.get("value")
     problems += filter(None, [value_problem(kind, want, obj)])
     if "arguments" in obj and kind != "tool_called":
@@ -2500,6 +2507,15 @@ def parse_check(obj) -> tuple[Check | None, list]:
     check = {"name": name, "type": kind, "blocking": obj.get("blocking", blocks)}
     check.update({k: obj[k] for k in ("value", "schema", "weight", "arguments") if k in obj})
     return check, problems
+
+
+# A labelled case is scored on its label: a label check that may fail and the case still pass counted a wrong label right
+LABEL_RULE = "a label check always blocks and has no weight (a labelled case is scored on its label)"
+
+
+def label_rule_broken(check):
+    """Whether a check as written or stored is a label check made non-blocking or weighted."""
+    return type(check) is dict and check.get("type") == "label" and ("weight" in check or check.get("blocking") is False)
 
 
 def default_check_name(kind, value, arguments=None):
@@ -2579,9 +2595,6 @@ def filled_check_problems(check, labels, case=None):
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
                         else "a label check needs config.labels")
-    if kind.needs == "labels" and (check.get("blocking") is False or "weight" in check):
-        # a labelled case is scored on its label: one that may fail and still pass counts a wrong label right
-        problems.append("a label check always blocks and has no weight (a labelled case is scored on its label)")
     if kind.needs == "expected" and case is not None and "expected" not in case:
         problems.append("equals_expected needs the case's 'expected'")
     if kind.needs == "tools" and case is not None:
@@ -2766,12 +2779,13 @@ def render(template, values, escape=str):
     return PLACEHOLDER.sub(lambda m: escape(str(values[m.group(1)])) if m.group(1) in values else m.group(0), template)
 
 
-def case_checks(case, defaults, labels):
+def case_checks(case, defaults, labels, older=None):
     """The checks one case is scored with: the implied label check (classification sets), the
-    split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems)."""
+    split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems).
+    older: see parse_check."""
     written, problems = [], []
     for obj in case.get("checks", []):
-        check, check_problems = parse_check(obj)
+        check, check_problems = parse_check(obj, older)
         problems += check_problems
         if check and not check_problems:   # a broken check is named once, never filled in (a number as its name) or used
             written.append(check)
@@ -2872,10 +2886,10 @@ def merged_tools(case, split_tools):
         case["tool_results"] = {**results, **case.get("tool_results", {})}
 
 
-def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {})) -> tuple[Case, list]:
+def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {}), older=None) -> tuple[Case, list]:
     """Check one decoded line; return (case, problems). labels is None for a free-text set;
     default_threshold is checks.json's pass_threshold, which a case's own replaces; split_tools
-    the tools and tool_results of tools.json, which a case's own override tool by tool."""
+    the tools and tool_results of tools.json, which a case's own override tool by tool; older: see parse_check."""
     if not isinstance(obj, dict):
         return None, ["expected a JSON object {...} with id, input, expected, difficulty, note"]
     problems, case = [], {}
@@ -2910,7 +2924,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
         problems = tool_results_problems(case["tool_results"], case.get("tools"))
         if problems:
             return case, problems
-    case["checks"], check_problems = case_checks(case, defaults, labels)
+    case["checks"], check_problems = case_checks(case, defaults, labels, older)
     own = "pass_threshold" in case
     case["pass_threshold"] = case.get("pass_threshold", default_threshold)
     problem = threshold_problem(case["pass_threshold"], case["checks"])
@@ -3104,11 +3118,11 @@ def read_json_file(path, what):
         raise EvalError(f"{shell_word(path)}{line}: {json_problem(e)}") from None
 
 
-def load_default_checks(path):
+def load_default_checks(path, older=None):
     """checks.json beside a split: checks every case of the split is scored with, and the threshold
     of their weighted score, if any. Returns (checks, threshold, the file's bytes). A link whose
     target is gone is read, and named (read_bytes): taken for no file, the split's checks would be
-    left out in silence."""
+    left out in silence. older: see parse_check."""
     if not os.path.lexists(path):
         return [], None, b""
     data, text, written = read_json_file(path, "checks file")
@@ -3126,7 +3140,7 @@ def load_default_checks(path):
                         '{"pass_threshold": ..., "checks": [...]}')
     checks, lines = [], item_lines(text)
     for number, obj in enumerate(written, 1):
-        check, check_problems = parse_check(obj)
+        check, check_problems = parse_check(obj, older)
         # a pattern that does not compile is refused here, naming this file (left to each case, it was blamed on
         # every line of the split, which holds no check); a {{placeholder}} is filled with a literal in each case,
         # tried here as one ("({{x}}" fails whatever x holds)
@@ -3227,7 +3241,8 @@ def load_split(path, more_problems=None, as_begun=False):
     # lexists: a link whose target is gone is a file that should be there, named (parse_labels reads
     # it through read_bytes), never taken for no file: the set would be scored as free text, in silence
     labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
-    defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE))
+    older = [] if as_begun else None   # label checks a resume scores as every label check is
+    defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
@@ -3236,7 +3251,7 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
     for number, where, obj in jsonl_objects(path, data, problems):
-        case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results))
+        case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results), older)
         problems.extend(f"{where}: {p}" for p in case_problems)
         case_id = case.get("id") if case is not None else None
         case_id = case_id if isinstance(case_id, str) and case_id else None   # an empty one is said as such
@@ -3271,6 +3286,9 @@ def load_split(path, more_problems=None, as_begun=False):
             problems += unchecked
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
         raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
+    if older:
+        warn(f"note: {shell_word(path)}: a label check written non-blocking or weighted ({', '.join(map(on_one_line, dict.fromkeys(older)))}) "
+             f"is scored as every label check is, blocking; {LABEL_RULE.split(' (')[0]}: write it so for your next run")
     return cases, labels, sha
 
 
@@ -5969,7 +5987,8 @@ def parse_options(pairs):
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             parsed = value
-        if key in options and options[key] != parsed:   # (the last was kept, and the first never sent)
+        if key in options and json_text(options[key]) != json_text(parsed):   # (the last was kept, the first never sent;
+            # as JSON: 1 and true are one to Python, two values to a server)
             raise EvalError(f"--option {option_shown(key)} is given twice, with two values; give it once")
         options[key] = parsed
     return options
@@ -7646,9 +7665,25 @@ def stopped_writing(run_path):
 NOTED_UNCHECKED = set()   # the run files load_run has named cases with no checks in
 
 
-def load_run(path):
+def older_label_checks(run):
+    """The ids of the results whose label check is written non-blocking or weighted, each made blocking
+    and unweighted in place (LABEL_RULE): read as stored, a wrong label passed."""
+    results = run.get("results") if type(run) is dict else None
+    held = [r for r in results if type(r) is dict and type(r.get("checks")) is list] if type(results) is list else []
+    ids = []
+    for r in held:
+        for c in r["checks"]:
+            if label_rule_broken(c):
+                c.pop("weight", None)
+                c["blocking"] = True
+                ids.append(r.get("id"))
+    return list(dict.fromkeys(i for i in ids if type(i) is str))
+
+
+def load_run(path, stored_checks=True):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
-    anything wrong with it."""
+    anything wrong with it. stored_checks=False: it is scored with a split's checks (report --checks),
+    so nothing is noted of its own."""
     refuse_pairwise_journal(path)
     if path.endswith(JOURNAL_SUFFIX) and not os.path.lexists(path):
         run_path = path[:-len(JOURNAL_SUFFIX)]
@@ -7698,11 +7733,16 @@ def load_run(path):
     except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
         # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.
         raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e})") from None
+    older = older_label_checks(run)
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
+    if older and stored_checks:   # (made by an eval.py before the rule, or edited) a wrong label never passes
+        warn(f"note: {shell_word(path)}: {len(older)} case(s) hold a label check written non-blocking or weighted "
+             f"({', '.join(map(on_one_line, older[:5]))}{', ...' if len(older) > 5 else ''}): scored as every label check "
+             "is, blocking")
     unchecked = sorted({r["id"] for r in run["results"] if not r["checks"]})
-    if unchecked and os.path.realpath(path) not in NOTED_UNCHECKED:   # a free-text case with no checks: refused in a split
+    if unchecked and stored_checks and os.path.realpath(path) not in NOTED_UNCHECKED:   # a free-text case with no checks: refused in a split
         NOTED_UNCHECKED.add(os.path.realpath(path))   # now, and a run begun before is still read (said once, however often read)
         warn(f"note: {shell_word(path)}: {len(unchecked)} case(s) have no checks and pass whatever the answer "
              f"({', '.join(map(on_one_line, unchecked[:5]))}{', ...' if len(unchecked) > 5 else ''}); give them checks in the "
@@ -15192,7 +15232,7 @@ def show_one_case(args, checks):
     gate = "--min-accuracy" if args.min_accuracy is not None else "--must-pass" if args.must_pass else None
     if gate:   # judged over one case, or not at all, a gate would pass what the run may fail
         raise EvalError(f"{gate} is a gate on the whole run; drop --case (or drop {gate} to see one case)")
-    run = load_run(args.run)
+    run = load_run(args.run, checks is None)
     run_annotations(args.run)   # a damaged sidecar is refused here as by every other view of the run
     scored_with_checks_now(args, checks, run)
     show(view_of(args), *case_views(run, args.case, checks, args.checks))
@@ -15203,7 +15243,7 @@ def graded_for_report(args, checks):
     """(the run itself if the page needs it, else None; its config; its graded cases)."""
     if args.html is None and checks is None:
         return (None, *read_graded(args.run))   # its results are let go once graded
-    run = load_run(args.run)   # the page shows inputs and answers; --checks reads each answer's tools
+    run = load_run(args.run, checks is None)   # the page shows inputs and answers; --checks reads each answer's tools
     scored_with_checks_now(args, checks, run)
     return (run if args.html is not None else None), run["config"], grade_run(run, checks)
 

@@ -1005,6 +1005,8 @@ def test_a_model_option_given_twice_with_two_values_is_refused_before_any_call(p
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048", "--option", "num_ctx =8192")
     assert code == 2 and err == "error: --option num_ctx is given twice, with two values; give it once\n", err
     assert fake.chat_bodies == []
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "use_mmap=1", "--option", "use_mmap=true")
+    assert code == 2 and err == "error: --option use_mmap is given twice, with two values; give it once\n", err   # 1 == True
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048", "--option", "num_ctx=2048",
                          "--limit", 1)
     assert code in (0, 1) and fake.chat_bodies[0]["options"]["num_ctx"] == 2048, err

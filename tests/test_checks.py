@@ -111,6 +111,14 @@ def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message
     assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
 
 
+def test_a_label_check_that_may_fail_in_checks_json_is_named_by_checks_json(project, cli):
+    """Attack 43: a non-blocking label check in checks.json was blamed on every line of the split."""
+    Path("golden/checks.json").write_text('[\n {"type": "label", "blocking": false}\n]\n')
+    code, out, err = cli("run", "--split", "dev", "--host", "127.0.0.1:1")
+    assert code == 2 and err == ("error: golden/checks.json:2: check 1: check 'label': a label check always blocks and has no "
+                                 "weight (a labelled case is scored on its label)\n"), err
+
+
 @pytest.mark.parametrize("written", [
     {"type": "regex"}, {"type": "regex", "name": "r"}, {"type": "contains", "value": "x", "name": 5},
     {"type": "contains", "value": "x", "name": ["a"]}, {"type": "not_regex", "value": 5},

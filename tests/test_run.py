@@ -644,6 +644,26 @@ def test_a_run_begun_with_a_prompt_now_refused_for_its_bom_resumes_as_it_began(p
     assert code == 2 and "prompts/v3.txt:1: the prompt starts with a byte-order mark" in err
 
 
+def test_a_run_begun_with_a_label_check_now_refused_resumes_scoring_it_as_blocking(project, cli, fake):
+    """Attack 43: a run begun by an older eval.py on a split with a non-blocking label check could not be
+    resumed (the split refused; mended, its hash changed): every answer paid for had to be asked again. It
+    resumes, the label check scored as blocking, with a note; a new run is refused."""
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "nonsense"})
+    interrupted_journal(project, cli, fake, keep=5)
+    split = Path("golden/dev.jsonl")
+    lines = split.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = json.loads(lines[0])
+    lines[0] = json.dumps(dict(first, checks=[{"type": "label", "blocking": False}]), ensure_ascii=False) + "\n"
+    split.write_text("".join(lines), encoding="utf-8")
+    begun_under_older_rules(project / "runs" / "dev-v3.json.journal", "split_sha", split.read_bytes())
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code in (0, 1) and len(fake.chat_bodies) == 23, err
+    assert "note: golden/dev.jsonl: a label check written non-blocking or weighted (label) is scored as every label check is" in err
+    assert "Accuracy: 27/28" in out, out
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/new.json")
+    assert code == 2 and "golden/dev.jsonl:1: check 'label': a label check always blocks" in err, err
+
+
 def test_a_run_begun_with_a_case_now_refused_for_having_no_checks_resumes_and_is_named(project, cli, fake):
     """Attack 42: a free-text run begun before a case with no checks was refused could not be resumed. It
     resumes, the case named; its run file is read with a note (the case passes whatever the answer)."""
@@ -667,6 +687,10 @@ def test_a_run_begun_with_a_case_now_refused_for_having_no_checks_resumes_and_is
     assert len(fake.chat_bodies) == 2
     code, out, err = cli("report", "runs/free.json")
     assert code == 0 and "note: runs/free.json: 1 case(s) have no checks and pass whatever the answer (d)" in err, err
+    checked[3]["checks"] = [{"type": "contains", "value": "bug"}]   # rescored with checks for every case: nothing to say
+    Path("free/checked.jsonl").write_text("".join(json.dumps(line) + "\n" for line in checked))
+    code, out, err = cli("report", "runs/free.json", "--checks", "free/checked.jsonl")
+    assert code == 0 and "no checks" not in err, err
     code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", fake.url, "--out", "runs/new.json")
     assert code == 2 and "free/dev.jsonl:4: case 'd' has no checks" in err
 
