@@ -3902,6 +3902,7 @@ KEY_BREAK_WIDTH = (1, 20)
 # characters of a random key never come by chance, and an echo of a long key's first 70 was kept whole
 KEY_ECHO_LEAST = 20
 KEY_EXACT_SECONDS = 2.0   # of one text, to follow a key holding "&", "%" or "\\" through it (KeyEcho.read_spans)
+KEY_MISSES_KEPT = 4096   # near echoes remembered by what is around them (KeyEcho.read_spans): a flood's repeats
 KEY_BLOCK_PLACES = 3   # places in the key one block is tried at, at most (a key that repeats itself: KeyEcho)
 KEY_AMBIGUOUS = "&%\\"   # characters written as themselves at the start of another form of themselves ("&amp;", "%25", "\\\\")
 
@@ -3962,7 +3963,7 @@ def key_encodings(key):
     characters for an ASCII key), counting a byte a character holds some bits of: base64 of the key behind 0, 1
     and 2 bytes (so in each of the three ways its bits fall on base64's 6-bit characters in a longer text),
     every character whose bits are all the key's, its first byte and its last included; in the standard and
-    the URL-safe alphabet; and hex. In the key's view (lower case: base64's case is lost, and no more than
+    the URL-safe alphabet; and hex, plain or with a space or a colon between bytes. In the key's view (lower case: base64's case is lost, and no more than
     that is found by chance in 20 of the key's characters)."""
     raw = key.encode("utf-8")
     encoded = []
@@ -3973,6 +3974,8 @@ def key_encodings(key):
         for text in dict.fromkeys((standard, standard.translate(str.maketrans("+/", "-_")))):
             encoded.append((text.translate(KEY_VIEW), (lambda j, at=at: at(j) // 8, lambda j, at=at: -(-at(j) // 8))))
     encoded.append((raw.hex(), (lambda j: j // 2, lambda j: (j + 1) // 2)))
+    for between in " :":   # a dump's bytes (bytes.hex(" "), "73:6b:2d"): a byte is 3 characters, its separator the third
+        encoded.append((raw.hex(between), (lambda j: j // 3, lambda j: (j + 1) // 3)))
     return encoded
 
 
@@ -4195,6 +4198,9 @@ class KeyEcho:
         waiting = [(v, n) for n, (block, _) in enumerate(blocks) if (v := view.find(block)) >= 0]
         heapq.heapify(waiting)
         covered = 0
+        # a block read where it is no echo, by what the reading holds around it as far as any target reaches: read
+        # alike anywhere else (a flood of one near echo, 150,000 copies a MiB, tried each at its every place)
+        reach, missed = max(len(target) for target, _ in self.targets), set()
         while waiting:
             v, n = waiting[0]
             block, places = blocks[n]
@@ -4202,8 +4208,13 @@ class KeyEcho:
                 # a key that holds no "&", "%" or "\\" is read back exactly; one that does is followed in the text
                 # too, for KEY_EXACT_SECONDS of a text (a flood of near echoes of such a key took minutes a MiB)
                 exact = not self.plain and time.monotonic() - started < KEY_EXACT_SECONDS
-                span = next(filter(None, (self.echo_at(text, view, begins, ends, v, block, t, j, exact and t not in self.encoded)
-                                          for t, j in places)), None)
+                around = None if exact else (n, min(v, reach), view[max(0, v - reach):v + len(block) + reach])
+                span = None if around in missed else next(filter(None, (
+                    self.echo_at(text, view, begins, ends, v, block, t, j, exact and t not in self.encoded) for t, j in places)), None)
+                if span is None and around is not None:
+                    if len(missed) > KEY_MISSES_KEPT:
+                        missed.clear()
+                    missed.add(around)
                 if span:
                     yield span
                     covered = span[1]
