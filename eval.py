@@ -2563,6 +2563,21 @@ def exact(number):
     return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
 
 
+class ExactShare(float):
+    """A share as the float every view shows, holding the exact fraction it rounds: a gate reads that one
+    (18/23 and a minimum of 0.782608695652174 are one float, and the run, below its minimum, passed)."""
+
+    def __new__(cls, exactly):
+        share = super().__new__(cls, float(exactly))
+        share.exactly = Fraction(exactly)
+        return share
+
+
+def exactly(share):
+    """The exact fraction a share stands for: an ExactShare's own, or a float's as written in decimal."""
+    return share.exactly if isinstance(share, ExactShare) else exact(share)
+
+
 def weighted_score(checks, passed):
     """(lowest, highest) share of the weighed checks' weight that passes: an undecided check (a judge
     with no verdict) may go either way, so the two differ until it is decided. None without weights."""
@@ -8611,7 +8626,7 @@ def headline_mean(rates, repeat, correct, scored):
     accuracy, and Wilson's interval is the one a proportion needs (a t interval on 0s and 1s is
     the Wald interval, wrong at the edges); rates are then not kept."""
     if repeat == 1:
-        return rate(correct, scored), list(wilson(correct, scored))
+        return (ExactShare(Fraction(correct, scored)) if scored else None), list(wilson(correct, scored))
     return case_mean(rates)
 
 
@@ -8622,8 +8637,9 @@ def case_mean(rates):
     width at 100%); when every case has the same rate otherwise, no interval."""
     if all(r in (0, 1) for r in rates):
         passed = sum(r == 1 for r in rates)
-        return rate(passed, len(rates)), list(wilson(passed, len(rates)))
+        return (ExactShare(Fraction(passed, len(rates))) if rates else None), list(wilson(passed, len(rates)))
     mean, low, high, _ = mean_difference(rates)
+    mean = ExactShare(sum(map(Fraction, rates), Fraction(0)) / len(rates))   # (the float of it is mean_difference's)
     return mean, [None, None] if low is None else [max(0.0, low), min(1.0, high)]
 
 
@@ -8635,7 +8651,7 @@ def undecided_bounds(sums, repeat, correct, open_cases, open_answers):
     sums: (the cases' low rates summed, their high rates summed, how many cases)."""
     low_sum, high_sum, of = sums
     counts = repeat == 1
-    return {"low": float(low_sum / of) if of else None, "high": float(high_sum / of) if of else None,
+    return {"low": ExactShare(Fraction(low_sum) / of) if of else None, "high": ExactShare(Fraction(high_sum) / of) if of else None,
             "low_count": correct if counts else None, "high_count": correct + open_cases if counts else None,
             "of": of, "undecided_cases": open_cases, "undecided_answers": open_answers}
 
@@ -10940,7 +10956,7 @@ def accuracy_gate(s, minimum):
     if b is None:
         verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
-        return s["mean_accuracy"] >= minimum, verdict
+        return exactly(s["mean_accuracy"]) >= exactly(minimum), verdict
     low, high = percent(b["low"], minimum), percent(b["high"], minimum)
     if b["low_count"] is None:
         which = f"{plural(b['undecided_answers'], 'undecided answer')} in {plural(b['undecided_cases'], 'case')}"
@@ -10948,7 +10964,7 @@ def accuracy_gate(s, minimum):
         low, high = f"{b['low_count']}/{b['of']} = {low}", f"{b['high_count']}/{b['of']} = {high}"
         which = plural(b["undecided_cases"], "undecided case")
     verdict = f"accuracy between {low} and {high} ({which}) {against}"
-    return (False if b["high"] < minimum else True if b["low"] >= minimum else None), verdict
+    return (False if exactly(b["high"]) < exactly(minimum) else True if exactly(b["low"]) >= exactly(minimum) else None), verdict
 
 
 def refuse_same_run(a_path, b_path, instead="compare it with another run"):
@@ -14878,10 +14894,12 @@ def port_number(text):
 def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
     23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
+    if re.search(r"[eE][+-]?0*[1-9]\d{3}", text):   # 1e-99999999%: Fraction would write out 10^99999999 first
+        return None
     try:
         # + 0.0: a -0 given is 0 ("against a minimum of -0%")
         return (float(Fraction(text[:-1]) / 100) if text.endswith("%") else float(text)) + 0.0
-    except ValueError:
+    except (ValueError, ZeroDivisionError):
         return None
 
 
@@ -14925,15 +14943,16 @@ def share_of_cases(text):
 
 
 def accuracy_threshold(text):
-    """0 and 1 are allowed here (1 means every case must pass). At most 15 significant digits, what a float
-    keeps of any decimal: 0.85714285714285715 is the float of 24/28, and a run of 24/28, below it, passed."""
+    """0 and 1 are allowed here (1 means every case must pass). Kept exactly as written (ExactShare):
+    0.85714285714285715 is the float of 24/28, and a run of 24/28, below it, passed."""
     value = parse_rate(text)
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
-    if len(Decimal(text.strip().removesuffix("%")).normalize().as_tuple().digits) > 15:
-        raise argparse.ArgumentTypeError(f"{text!r}: give at most 15 significant digits (the minimum is compared as a "
-                                         "float, which keeps no more)")
-    return value
+    written = text.strip()
+    try:
+        return ExactShare(Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written))
+    except ValueError:   # what float reads and Fraction does not ("0.8_5"): its float, exactly
+        return ExactShare(Fraction(value))
 
 
 class CommandLine(argparse.ArgumentParser):
@@ -14955,6 +14974,10 @@ class CommandLine(argparse.ArgumentParser):
         return known
 
     def error(self, message):
+        # a value refused (a command name, a choice, a number) as long as a key is not shown: `eval.py --api-key KEY run`
+        # took KEY for the command, and `--api KEY` (for --api-key) for the API
+        message = re.sub(r"(invalid (?:choice|int value|float value): |^argument \S+: )('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")",
+                         lambda m: m.group(1) + unshown_value(m.group(2)), message)
         required = re.fullmatch(r"the following arguments are required: (.*)", message)
         if required:   # argparse lists a positional that may be left out (compare's more RUNs) among them
             optional = {a.metavar or a.dest for a in self._actions if not a.option_strings and a.nargs in ("*", "?")}
@@ -14979,6 +15002,15 @@ class CommandLine(argparse.ArgumentParser):
             return f"{unprinted_values([word])[0]} is not an option of {self.prog}, which needs {needs}"
         return (f"{on_one_line(word)} is not an option of {self.prog}, which needs {needs}: to give "
                 f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
+
+
+def unshown_value(quoted):
+    """A value argparse or a converter refused, as its message quotes it: one as long as a key is, and not a
+    number, by its length alone."""
+    value = quoted[1:-1]
+    if len(value) < SECRET_LENGTH or re.fullmatch(r"[\d.eE+\-%/_ ]*", value):
+        return quoted
+    return f"a value of {len(value)} characters (not shown: it may be a key)"
 
 
 def unprinted_values(words):

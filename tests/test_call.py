@@ -84,6 +84,12 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
      "argument --api-key: given twice, with two values: give it once"),
     (["run", "--split", "dev", "--host", "http://user:SECRETSECRET@127.0.0.1:9", "--host", "127.0.0.1:9"],
      "argument --host: given twice, with two values: give it once"),
+    # attack 44: a key or host before the command was taken for the command, a key after --api for the API
+    (["--api-key", "sk-SECRETSECRETSECRET", "run"], "invalid choice: a value of 21 characters (not shown: it may be a key)"),
+    (["--host", "http://user:SECRETSECRET@127.0.0.1:9", "run"], "invalid choice: a value of 36 characters (not shown"),
+    (["run", "--split", "dev", "--api", "sk-SECRETSECRETSECRET"], "argument --api: invalid choice: a value of 21 characters"),
+    (["run", "--split", "dev", "--retries=sk-SECRETSECRETSECRET"], "argument --retries: invalid int value: a value of 21"),
+    (["run", "--split", "dev", "--seed", "sk-SECRETSECRETSECRET"], "argument --seed: a value of 21 characters (not shown"),
 ])
 def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(project, capsys, argv, says):
     """Attack 43: `report RUN --api-key KEY` (a command that takes none), a typo of --api-key, and a key or host
@@ -117,9 +123,9 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["report", "runs/x.json", "--min-accuracy", "0.9", "--min-accuracy", "50%"],
      "argument --min-accuracy: given twice, as 0.9 and 0.5: give it once"),
     (["run", "--split", "dev", "--api", "openai", "--api", "ollama"], "argument --api: given twice, as openai and ollama"),
-    # attack 43: the float of 24/28 given with 17 digits passed a run of 24/28, which is below it
-    (["report", "runs/x.json", "--min-accuracy", "0.85714285714285715"],
-     "argument --min-accuracy: '0.85714285714285715': give at most 15 significant digits"),
+    # attack 44: a power of ten of 10^8 digits written out before it was read (a hang)
+    (["report", "runs/x.json", "--min-accuracy", "1e-99999999%"], "argument --min-accuracy: '1e-99999999%': give an accuracy"),
+    (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e+99999999%"], "argument --alpha: '1e+99999999%': give a probability"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

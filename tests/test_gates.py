@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, V1_MISSES, V2_MISSES, load_json, split_run, write_run
+from conftest import ROOT, V1_MISSES, V2_MISSES, evalpy, load_json, split_run, write_run
 
 
 def test_min_accuracy_gate(dev_run, cli):
@@ -278,13 +278,23 @@ def test_a_minimum_with_many_digits_is_printed_with_all_of_them(project, cli):
     assert code == 0 and "gate passed: accuracy 90% (95% CI 60–98%) against a minimum of 89.99996%" in err
 
 
-def test_a_minimum_with_fifteen_digits_keeps_to_its_side_of_the_run(project, cli):
-    """Attack 43: 0.85714285714285715, the float of 24/28, passed a run of 24/28 (below it); more than 15
-    significant digits are refused (test_call). With 15, the float keeps the order of the decimals."""
+@pytest.mark.parametrize("k, n, below, at", [
+    (24, 28, "0.85714285714285715", "0.857142857142857142857142857142857142857142857"),   # attack 43: 17 digits
+    (18, 23, "0.782608695652174", "78.26086956521739%"),                                 # attack 44: 15 were not enough
+])
+def test_a_minimum_is_read_exactly_against_the_runs_exact_share(project, cli, k, n, below, at):
+    """A minimum and the run's share that are one float: the minimum just above k/n passed a run of k/n.
+    Both are read exactly (ExactShare): above fails, at or under passes, with trials and undecided bounds too."""
     from conftest import make_run
-    path = write_run("runs/28.json", make_run([(f"c{i:02d}", "bug", "bug" if i < 24 else "acceso") for i in range(28)]))
-    assert cli("report", path, "--min-accuracy", "0.857142857142857")[0] == 0   # just under 24/28
-    assert cli("report", path, "--min-accuracy", "0.857142857142858")[0] == 1   # just over
+    path = write_run("runs/k.json", make_run([(f"c{i:02d}", "bug", "bug" if i < k else "acceso") for i in range(n)]))
+    assert float(below) == k / n   # the case in point
+    assert cli("report", path, "--min-accuracy", below)[0] == 1
+    assert cli("report", path, "--min-accuracy", at)[0] == 0
+    trials = write_run("runs/t.json", make_run([(f"c{i:02d}", "bug", ["bug" if i < k else "acceso"] * 2) for i in range(n)]))
+    assert cli("report", trials, "--min-accuracy", below)[0] == 1
+    assert cli("report", trials, "--min-accuracy", at)[0] == 0
+    from fractions import Fraction   # trials that differ: the mean of the cases' rates, exactly
+    assert evalpy.case_mean([Fraction(1, 3), 1, 0])[0].exactly == Fraction(4, 9)
 
 
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
