@@ -2942,6 +2942,8 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     case["checks"], check_problems = case_checks(case, defaults, labels, older)
     own = "pass_threshold" in case
     case["pass_threshold"] = case.get("pass_threshold", default_threshold)
+    if older and not any("weight" in c for c in case["checks"]):   # its weighted label check was all it weighed
+        case["pass_threshold"] = None
     problem = threshold_problem(case["pass_threshold"], case["checks"])
     if problem:
         check_problems.append(problem + ("" if own else f" (the threshold comes from {CHECKS_FILE})"))
@@ -7698,11 +7700,14 @@ def older_label_checks(run):
     held = [r for r in results if type(r) is dict and type(r.get("checks")) is list] if type(results) is list else []
     ids = []
     for r in held:
-        for c in r["checks"]:
-            if label_rule_broken(c):
-                c.pop("weight", None)
-                c["blocking"] = True
-                ids.append(r.get("id"))
+        broken = [c for c in r["checks"] if label_rule_broken(c)]
+        for c in broken:
+            c.pop("weight", None)
+            c["blocking"] = True
+        if broken:
+            ids.append(r.get("id"))
+            if not any(type(c) is dict and "weight" in c for c in r["checks"]):
+                r.pop("pass_threshold", None)   # its weighted label check was all it weighed
     return list(dict.fromkeys(i for i in ids if type(i) is str))
 
 

@@ -199,6 +199,8 @@ def test_a_label_check_that_may_fail_is_scored_as_blocking_and_named(project, cl
     case is scored on its label: such a check is read as blocking, unweighted, and the cases named."""
     run = split_run("dev", {"dev-02": "nonsense"})
     run["results"][1]["checks"][0].update(edit)
+    if "weight" in edit:   # attack 44: the weighted label check was all its threshold weighed, and the run was refused
+        run["results"][1]["pass_threshold"] = 0.5
     write_run("runs/edited.json", run)
     code, out, err = cli("report", "runs/edited.json", "--min-accuracy", "1")
     assert code == 1 and "Accuracy: 27/28" in out, out

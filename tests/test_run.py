@@ -654,6 +654,9 @@ def test_a_run_begun_with_a_label_check_now_refused_resumes_scoring_it_as_blocki
     lines = split.read_text(encoding="utf-8").splitlines(keepends=True)
     first = json.loads(lines[0])
     lines[0] = json.dumps(dict(first, checks=[{"type": "label", "blocking": False}]), ensure_ascii=False) + "\n"
+    # attack 44: a weighted label check, all that its threshold weighed, was refused for the threshold
+    lines[1] = json.dumps(dict(json.loads(lines[1]), checks=[{"type": "label", "weight": 1}], pass_threshold=0.5),
+                          ensure_ascii=False) + "\n"
     split.write_text("".join(lines), encoding="utf-8")
     begun_under_older_rules(project / "runs" / "dev-v3.json.journal", "split_sha", split.read_bytes())
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
