@@ -7690,7 +7690,7 @@ def stopped_writing(run_path):
     return f"interrupted just after writing {shell_word(run_path)}: every answer is in it (report {shell_word(run_path)})"
 
 
-NOTED_UNCHECKED = set()   # the run files load_run has named cases with no checks in
+NOTED = set()   # (what, run file) load_run has said a note of: cases with no checks, label checks it made blocking
 
 
 def older_label_checks(run):
@@ -7768,16 +7768,15 @@ def load_run(path, stored_checks=True):
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
-    if older and stored_checks:   # (made by an eval.py before the rule, or edited) a wrong label never passes
-        warn(f"note: {shell_word(path)}: {len(older)} case(s) hold a label check written non-blocking or weighted "
-             f"({', '.join(map(on_one_line, older[:5]))}{', ...' if len(older) > 5 else ''}): scored as every label check "
-             "is, blocking")
     unchecked = sorted({r["id"] for r in run["results"] if not r["checks"]})
-    if unchecked and stored_checks and os.path.realpath(path) not in NOTED_UNCHECKED:   # a free-text case with no checks: refused in a split
-        NOTED_UNCHECKED.add(os.path.realpath(path))   # now, and a run begun before is still read (said once, however often read)
-        warn(f"note: {shell_word(path)}: {len(unchecked)} case(s) have no checks and pass whatever the answer "
-             f"({', '.join(map(on_one_line, unchecked[:5]))}{', ...' if len(unchecked) > 5 else ''}); give them checks in the "
-             "split, then report --checks")
+    for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
+                                               "label check is, blocking"),   # by an eval.py before the rule, or edited
+                            ("unchecked", unchecked, "have no checks and pass whatever the answer ({}); give them checks in "
+                                                     "the split, then report --checks")):   # refused in a split now
+        if ids and stored_checks and (what, os.path.realpath(path)) not in NOTED:   # said once, however often it is read
+            NOTED.add((what, os.path.realpath(path)))
+            warn(f"note: {shell_word(path)}: {len(ids)} case(s) "
+                 + says.format(", ".join(map(on_one_line, ids[:5])) + (", ..." if len(ids) > 5 else "")))
     return run
 
 
