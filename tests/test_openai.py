@@ -874,6 +874,17 @@ def test_the_keys_first_and_last_characters_are_found_encoded_in_every_alignment
             assert len(left) <= (10 if encode is not encodings[-1] else 3 * len(before + after) + 1), (text, left)
 
 
+@pytest.mark.parametrize("indent", [9, 16, 24])
+def test_the_key_wrapped_in_an_indented_block_is_found(indent):
+    """Attack 44: a key wrapped in lines of 16 characters indented 9 spaces or more (a YAML block, a nested
+    dump) was kept whole: a break was read across 8 spaces or tabs either side, no more."""
+    echo = evalpy.KeyEcho(PLUS_KEY)
+    for text in (PLUS_KEY, base64.b64encode(PLUS_KEY.encode()).decode()):
+        wrapped = "token: |\n" + " " * indent + ("\n" + " " * indent).join(text[i:i + 16] for i in range(0, len(text), 16))
+        left = echo.sub("[X]", wrapped)   # (base64's last characters hold bits of its padding: "0=")
+        assert left.startswith("token: |\n" + " " * indent + "[X]") and len(left.split("[X]")[1]) <= 2, left
+
+
 def test_what_is_no_encoding_of_the_key_is_kept(project):
     """The other side of the encoded key: base64 and hex of text that shares the key's start ("sk-proj-", which
     every project key begins with) or of 19 of its characters stay as they are."""
