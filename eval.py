@@ -4029,7 +4029,7 @@ def entities_any_case():
 def key_escape_read(escape):
     """The character an escape KEY_READINGS found stands for ("" for a line break), or the escape itself where
     it stands for none (an entity HTML has no name for, a number past Unicode)."""
-    if KEY_BREAK.fullmatch(escape) or re.fullmatch(r"[ \t]{0,8}(?:\\r\\n|\\n)[ \t]{0,8}", escape, re.IGNORECASE):
+    if KEY_BREAK.fullmatch(escape) or re.fullmatch(KEY_BREAK.pattern, escape, re.IGNORECASE):   # "\N" upper-cased too
         return ""
     body = "&" + escape[5:] if escape[:5].lower() == "&amp;" and len(escape) > 5 else escape   # escaped twice
     if body.startswith("%"):
@@ -14899,7 +14899,7 @@ def port_number(text):
 def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
     23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
-    if re.search(r"[eE][+-]?0*[1-9]\d{3}", text):   # 1e-99999999%: Fraction would write out 10^99999999 first
+    if re.search(r"[eE][+-]?0*[1-9]\d{3}", text.replace("_", "")):   # 1e-99_999_999%: Fraction writes out 10^99999999 first
         return None
     try:
         # + 0.0: a -0 given is 0 ("against a minimum of -0%")
@@ -14955,9 +14955,12 @@ def accuracy_threshold(text):
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
     written = text.strip()
     try:
-        return ExactShare(Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written))
+        share = ExactShare(Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written))
     except ValueError:   # what float reads and Fraction does not ("0.8_5"): its float, exactly
-        return ExactShare(Fraction(value))
+        share = ExactShare(Fraction(value))
+    if not 0 <= share.exactly <= 1:   # 1.0000000000000001 is 1.0 as a float: a gate no run could pass
+        raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
+    return share
 
 
 class CommandLine(argparse.ArgumentParser):
@@ -15025,8 +15028,8 @@ def unprinted_values(words):
     for i, word in enumerate(words):
         if word.startswith("-") and "=" in word:
             shown.append(on_one_line(word.split("=", 1)[0]) + "=…")
-        elif i and words[i - 1].startswith("-") and "=" not in words[i - 1] and not word.startswith("-"):
-            shown.append("…")
+        elif i and words[i - 1].startswith("-") and "=" not in words[i - 1] and not (word.startswith("-") and len(word) < SECRET_LENGTH):
+            shown.append("…")   # (a key may begin with "-": base64url)
         else:
             shown.append(on_one_line(word))
     return shown

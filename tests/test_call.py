@@ -90,6 +90,8 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     (["run", "--split", "dev", "--api", "sk-SECRETSECRETSECRET"], "argument --api: invalid choice: a value of 21 characters"),
     (["run", "--split", "dev", "--retries=sk-SECRETSECRETSECRET"], "argument --retries: invalid int value: a value of 21"),
     (["run", "--split", "dev", "--seed", "sk-SECRETSECRETSECRET"], "argument --seed: a value of 21 characters (not shown"),
+    # attack 45: a key beginning with "-" (base64url) was taken for an option, and printed
+    (["report", "runs/x.json", "--api-key", "-SECRETabcdef0123456789"], "unrecognized arguments: --api-key …"),
 ])
 def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(project, capsys, argv, says):
     """Attack 43: `report RUN --api-key KEY` (a command that takes none), a typo of --api-key, and a key or host
@@ -126,6 +128,10 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     # attack 44: a power of ten of 10^8 digits written out before it was read (a hang)
     (["report", "runs/x.json", "--min-accuracy", "1e-99999999%"], "argument --min-accuracy: '1e-99999999%': give an accuracy"),
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e+99999999%"], "argument --alpha: '1e+99999999%': give a probability"),
+    # attack 45: the exponent written with underscores hung as before; above 1 in its last digit, no run passed
+    (["power", "--rows", "100", "--alpha", "1e-99_999_999%"], "argument --alpha: '1e-99_999_999%': give a probability"),
+    (["report", "runs/x.json", "--min-accuracy", "1.0000000000000001"],
+     "argument --min-accuracy: '1.0000000000000001': give an accuracy from 0 to 1"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

@@ -883,6 +883,9 @@ def test_the_key_wrapped_in_an_indented_block_is_found(indent):
         wrapped = "token: |\n" + " " * indent + ("\n" + " " * indent).join(text[i:i + 16] for i in range(0, len(text), 16))
         left = echo.sub("[X]", wrapped)   # (base64's last characters hold bits of its padding: "0=")
         assert left.startswith("token: |\n" + " " * indent + "[X]") and len(left.split("[X]")[1]) <= 2, left
+    # attack 45: JSON-escaped and upper-cased ("\N"), the break was read across 8 spaces alone
+    escaped = ("token: |\\n" + "\\n".join(" " * indent + PLUS_KEY[i:i + 10] for i in range(0, len(PLUS_KEY), 10))).upper()
+    assert echo.sub("[X]", escaped).rstrip() == "TOKEN: |\\N" + " " * indent + "[X]", escaped
 
 
 def test_what_is_no_encoding_of_the_key_is_kept(project):
