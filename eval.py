@@ -3914,8 +3914,9 @@ def watched_adapter(requests, deadlines):
 # matches any form of itself.
 KEY_REF_ZEROS = 8   # leading zeros read in a numeric reference (&#00038;): no encoder pads more, and a bound keeps each form's width known
 KEY_BREAK_SPACES = 24   # spaces or tabs either side of a break: a block indented in YAML or a nested dump
-KEY_BREAK = re.compile(rf"[ \t]{{0,{KEY_BREAK_SPACES}}}(?:\r?\n|\\r\\n|\\n)[ \t]{{0,{KEY_BREAK_SPACES}}}")   # a log wrapped inside the key, as it is or JSON-escaped
-KEY_BREAK_WIDTH = (1, 2 * KEY_BREAK_SPACES + 4)
+KEY_INDENT = r"(?:[ \t]|\\t)"   # a space or a tab, as it is or JSON-escaped (json.dumps of a tab-indented block)
+KEY_BREAK = re.compile(rf"{KEY_INDENT}{{0,{KEY_BREAK_SPACES}}}(?:\r?\n|\\r\\n|\\n){KEY_INDENT}{{0,{KEY_BREAK_SPACES}}}")   # a log wrapped inside the key, as it is or JSON-escaped
+KEY_BREAK_WIDTH = (1, 4 * KEY_BREAK_SPACES + 4)
 # the fewest of the key's characters in a row taken for an echo of it (half of a key under twice that): 20
 # characters of a random key never come by chance, and an echo of a long key's first 70 was kept whole
 KEY_ECHO_LEAST = 20
@@ -4185,7 +4186,7 @@ class KeyEcho:
         ends_here = lambda pattern, lo, hi, at: {s for s in range(max(0, at - hi), at - lo + 1) if pattern.fullmatch(text, s, at)}
         # a break ends in a space, a tab or a line's end: looked for only there (an echo of a block many times over
         # tried every width of it at each)
-        breaks_here = lambda at: ends_here(KEY_BREAK, *KEY_BREAK_WIDTH, at) if text[max(0, at - KEY_BREAK_SPACES - 1):at].rstrip(" \t")[-1:] in ("\n", "n") else set()
+        breaks_here = lambda at: ends_here(KEY_BREAK, *KEY_BREAK_WIDTH, at) if re.sub(KEY_INDENT + r"*\Z", "", text[max(0, at - 2 * KEY_BREAK_SPACES - 1):at])[-1:] in ("\n", "n") else set()
         reach, count, start = {place}, 0, place
         for i in reversed(range(last)):
             reach |= {s for at in reach for s in breaks_here(at)}   # and a block after

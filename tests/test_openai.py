@@ -886,6 +886,9 @@ def test_the_key_wrapped_in_an_indented_block_is_found(indent):
     # attack 45: JSON-escaped and upper-cased ("\N"), the break was read across 8 spaces alone
     escaped = ("token: |\\n" + "\\n".join(" " * indent + PLUS_KEY[i:i + 10] for i in range(0, len(PLUS_KEY), 10))).upper()
     assert echo.sub("[X]", escaped).rstrip() == "TOKEN: |\\N" + " " * indent + "[X]", escaped
+    # attack 45: json.dumps of a block indented with tabs, "\n\t\t", was read as a break and two tabs
+    tabbed = json.dumps({"auth": "key: |\n" + "\n".join("\t" * (indent // 8) + PLUS_KEY[i:i + 10] for i in range(0, len(PLUS_KEY), 10))})
+    assert "[X]" in echo.sub("[X]", tabbed) and PLUS_KEY[10:20] not in echo.sub("[X]", tabbed), tabbed
 
 
 def test_what_is_no_encoding_of_the_key_is_kept(project):
