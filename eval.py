@@ -4030,7 +4030,7 @@ def entities_any_case():
 def key_escape_read(escape):
     """The character an escape KEY_READINGS found stands for ("" for a line break), or the escape itself where
     it stands for none (an entity HTML has no name for, a number past Unicode)."""
-    if KEY_BREAK.fullmatch(escape) or re.fullmatch(KEY_BREAK.pattern, escape, re.IGNORECASE):   # "\N" upper-cased too
+    if re.fullmatch(KEY_BREAK.pattern, escape, re.IGNORECASE):   # "\N" upper-cased too
         return ""
     body = "&" + escape[5:] if escape[:5].lower() == "&amp;" and len(escape) > 5 else escape   # escaped twice
     if body.startswith("%"):
