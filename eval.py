@@ -680,6 +680,26 @@ def fmt(x, digits=2):
     return "-" if x is None else near_the_ends(x, lambda d: rounded(x, d), least=digits, whole=1, most=PERCENT_DIGITS + 2)
 
 
+def exact(number):
+    """A weight or threshold as written in decimal, exactly: 0.1 + 0.2 + 0.4 reaches 0.7."""
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
+class ExactShare(float):
+    """A share as the float every view shows, holding the exact fraction it rounds: a gate reads that one
+    (18/23 and a minimum of 0.782608695652174 are one float, and the run, below its minimum, passed)."""
+
+    def __new__(cls, exactly):
+        share = super().__new__(cls, float(exactly))
+        share.exactly = Fraction(exactly)
+        return share
+
+
+def exactly(share):
+    """The exact fraction a share stands for: an ExactShare's own, or a float's as written in decimal."""
+    return share.exactly if isinstance(share, ExactShare) else exact(share)
+
+
 def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: True):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
@@ -689,7 +709,9 @@ def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: Tr
     chance of 0.9999999989999994 against 0.999999999), more are taken, up to what a float holds:
     two floats apart always print apart at 17 significant digits. fits: a further rule the text
     read back must keep (a chance below 1 never reads 100%)."""
-    at = Fraction(str(line))
+    at = line.exactly if isinstance(line, ExactShare) else Fraction(str(line))
+    if isinstance(x, ExactShare):   # a share a gate reads exactly is shown so (18/23 beside a minimum of one float with it)
+        x, line = x.exactly, at
     for d in [*digits, *range(max(digits) + 1, max(digits) + 22)]:
         text = text_of(x, d)
         shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
@@ -741,11 +763,27 @@ def level_text(level):
     return text
 
 
+def decimal_digits(fraction):
+    """A fraction written in decimal (or a float's), every digit: its denominator is 2^a 5^b, so it ends.
+    Any other (a third) is given as its float."""
+    odd = fraction.denominator >> (twos := (fraction.denominator & -fraction.denominator).bit_length() - 1)
+    fives = 0
+    while odd % 5 == 0:
+        odd, fives = odd // 5, fives + 1
+    if odd != 1:
+        return repr(float(fraction))
+    places = max(twos, fives)
+    return f"{fraction.numerator * 10 ** places // fraction.denominator}e-{places}"
+
+
 def percent_line(line):
     """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
     was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
     that keep it apart from it (percent(x, line))."""
-    exact = Decimal(str(line)).scaleb(2).normalize()   # exact: 0.9999999999999999 is not 100%
+    if isinstance(line, ExactShare):   # as written, past a float's digits: 0.85714285714285715, not 0.8571428571428571
+        exact = Decimal(decimal_digits(line.exactly)).scaleb(2).normalize()
+    else:
+        exact = Decimal(str(line)).scaleb(2).normalize()   # exact: 0.9999999999999999 is not 100%
     text = f"{exact:f}"
     return f"{text if len(text) <= 24 else f'{exact:e}'}%"   # --prob 1e-320: 1e-318%, not 320 digits
 
@@ -2556,26 +2594,6 @@ def threshold_problem(value, checks):
     if not any("weight" in c for c in checks):
         return 'pass_threshold needs at least one check with a "weight"'
     return None
-
-
-def exact(number):
-    """A weight or threshold as written in decimal, exactly: 0.1 + 0.2 + 0.4 reaches 0.7."""
-    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
-
-
-class ExactShare(float):
-    """A share as the float every view shows, holding the exact fraction it rounds: a gate reads that one
-    (18/23 and a minimum of 0.782608695652174 are one float, and the run, below its minimum, passed)."""
-
-    def __new__(cls, exactly):
-        share = super().__new__(cls, float(exactly))
-        share.exactly = Fraction(exactly)
-        return share
-
-
-def exactly(share):
-    """The exact fraction a share stands for: an ExactShare's own, or a float's as written in decimal."""
-    return share.exactly if isinstance(share, ExactShare) else exact(share)
 
 
 def weighted_score(checks, passed):

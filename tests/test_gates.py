@@ -2,6 +2,7 @@
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -288,12 +289,16 @@ def test_a_minimum_is_read_exactly_against_the_runs_exact_share(project, cli, k,
     from conftest import make_run
     path = write_run("runs/k.json", make_run([(f"c{i:02d}", "bug", "bug" if i < k else "acceso") for i in range(n)]))
     assert float(below) == k / n   # the case in point
-    assert cli("report", path, "--min-accuracy", below)[0] == 1
+    code, _, err = cli("report", path, "--min-accuracy", below)
+    assert code == 1
+    # the message shows why: the share with the digits that put it under the minimum (both printed alike, before)
+    shown, minimum = re.search(r"GATE FAILED: accuracy ([0-9.]+)% .*against a minimum of ([0-9.]+)%", err).groups()
+    assert Fraction(shown) < Fraction(minimum) == Fraction(below) * 100, err
     assert cli("report", path, "--min-accuracy", at)[0] == 0
     trials = write_run("runs/t.json", make_run([(f"c{i:02d}", "bug", ["bug" if i < k else "acceso"] * 2) for i in range(n)]))
     assert cli("report", trials, "--min-accuracy", below)[0] == 1
     assert cli("report", trials, "--min-accuracy", at)[0] == 0
-    from fractions import Fraction   # trials that differ: the mean of the cases' rates, exactly
+    # trials that differ: the mean of the cases' rates, exactly
     assert evalpy.case_mean([Fraction(1, 3), 1, 0])[0].exactly == Fraction(4, 9)
 
 
