@@ -6972,7 +6972,7 @@ def answers_to_complete(run_path):
     """A finished run's config, its answers without an error, and the turns its agents that failed
     had finished (they go on from there): what `run --resume` keeps when it completes a run whose
     calls failed. A run without errors has nothing to complete."""
-    run = load_run(run_path)
+    run = load_run(run_path, stored_checks=False)   # its answers are scored with the split's checks, which say their notes
     problem = resumed_problem(dict(run["config"]))   # what a completion asks with (its split, its host, its judge)
     if problem:
         raise EvalError(f"{shell_word(run_path)}: not a run eval.py can complete: {problem}")
@@ -7405,7 +7405,7 @@ def journal_written(run_path):
     paid for would go with it. A journal that cannot be read raises its EvalError: it is at fault."""
     config, done = read_journal(run_path + JOURNAL_SUFFIX)
     try:
-        run = load_run(run_path)
+        run = load_run(run_path, stored_checks=False)   # its answers alone are read here
     except EvalError:
         return False
     stored = {(r["id"], r["trial"]): r for r in run["results"]}

@@ -628,6 +628,27 @@ def begun_under_older_rules(journal, field, data):
     journal.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), encoding="utf-8")
 
 
+def test_a_finished_run_completed_with_a_case_now_refused_for_no_checks_names_it_once(project, cli, fake):
+    """Completing a finished free-text run of an older eval.py (case d stored with no checks, its call failed):
+    the case was noted twice, by the run file and by the split, which alone scores the answers."""
+    Path("free").mkdir()
+    split = Path("free/dev.jsonl")
+    checked = [{"id": i, "input": f"hola {i}", "difficulty": "easy", "note": "n",
+                "checks": [{"type": "contains", "value": "bug"}]} for i in "abcd"]
+    split.write_text("".join(json.dumps(line) + "\n" for line in checked))
+    fake.faults_for["hola d"] = ["500"]
+    assert cli("run", "--split", "free/dev.jsonl", "--host", fake.url, "--out", "runs/free.json", "--retries", "0")[0] == 2
+    del checked[3]["checks"]
+    split.write_text("".join(json.dumps(line) + "\n" for line in checked))
+    run = load_json("runs/free.json")   # as the older eval.py wrote it: d with no checks, under the split it read
+    run["config"]["split_sha"] = hashlib.sha256(split.read_bytes()).hexdigest()
+    next(r for r in run["results"] if r["id"] == "d")["checks"] = []
+    Path("runs/free.json").write_text(json.dumps(run), encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/free.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/free-completed.json" in err, err
+    assert err.count("no checks") == 1 and "note: free/dev.jsonl:4: case 'd' has no checks" in err, err
+
+
 def test_a_run_begun_with_a_prompt_now_refused_for_its_bom_resumes_as_it_began(project, cli, fake):
     """Attack 42: a run begun before a prompt with a byte-order mark was refused could not be resumed (its
     prompt refused; the mark taken out, its hash changed): every answer paid for had to be asked again. A
@@ -687,6 +708,7 @@ def test_a_run_begun_with_a_case_now_refused_for_having_no_checks_resumes_and_is
     fake.chat_bodies.clear()
     code, out, err = cli("run", "--resume", "runs/free.json", "--host", fake.url)
     assert code in (0, 1) and "note: free/dev.jsonl:4: case 'd' has no checks: it would pass whatever the answer" in err, err
+    assert err.count("no checks") == 1, err   # said once: the run file's note of it repeated the split's
     assert len(fake.chat_bodies) == 2
     code, out, err = cli("report", "runs/free.json")
     assert code == 0 and "note: runs/free.json: 1 case(s) have no checks and pass whatever the answer (d)" in err, err
