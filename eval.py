@@ -4022,11 +4022,14 @@ def key_encodings(key):
 # look: the key is then followed in the text itself. A key holding a backslash is read a second way too, "\\"
 # kept as two (its backslash as itself, then the next character escaped: "\" then "\u0063").
 KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}"
-KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
+# A \x or \u escape inside a JSON string ("\\x73"): a judge's reason, a call's arguments, read from that JSON, is
+# the key's \x form. Read before "\\" is read as a backslash; not in the reading that keeps "\\" as two.
+KEY_ESCAPED_TWICE = r"|\\\\u[0-9A-Fa-f]{4}|\\\\x[0-9A-Fa-f]{2}"
+KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + KEY_ESCAPED_TWICE + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
                 re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE),
                 # and for a key holding "+": a space beside a line break kept (a "+" form-decoded, then the log wrapped
                 # before or after it)
-                re.compile(r"\r?\n|\\r\\n|\\n" + KEY_ESCAPES + r"|\\[\\/\"'bfnrt]", re.IGNORECASE))
+                re.compile(r"\r?\n|\\r\\n|\\n" + KEY_ESCAPES + KEY_ESCAPED_TWICE + r"|\\[\\/\"'bfnrt]", re.IGNORECASE))
 KEY_JSON_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 # a key's letters in either case, and "+" as a space (form-decoded), read alike: by character, so no length changes
 KEY_VIEW = str.maketrans(string.ascii_uppercase + "+", string.ascii_lowercase + " ")
@@ -4058,8 +4061,8 @@ def key_escape_read(escape):
         return chr(number) if number <= sys.maxunicode else escape
     if body.startswith("&"):
         return entities_any_case().get(body[1:].lower(), escape)
-    if body[:2].lower() in ("\\u", "\\x"):
-        return chr(int(body[2:], 16))
+    if body[:2].lower() in ("\\u", "\\x") or body[:3].lower() in ("\\\\u", "\\\\x"):
+        return chr(int(body.lstrip("\\")[1:], 16))
     return KEY_JSON_ESCAPES.get(body[1].lower(), body[1])
 
 

@@ -986,3 +986,24 @@ def test_an_error_body_in_a_charset_that_is_no_charset_is_read_as_utf_8(project,
     code, out, err, run_file = run_served(cli, lambda body: (500, {"Content-Type": f"text/plain; charset={charset}"}, b"upstream broke"),
                                           "--split", "dev", "--limit", 1)
     assert code == 2 and json.loads(run_file)["results"][0]["error"] == "HTTP 500: upstream broke", err
+
+
+@pytest.mark.parametrize("split", ["support", "rag", "agent"])
+@pytest.mark.parametrize("escape", [lambda b: f"\\x{b:02x}", lambda b: f"\\u{b:04X}"], ids=["x", "u"])
+def test_a_key_escaped_inside_a_judges_json_string_never_reaches_its_reason_or_claims(project, cli, escape, split):
+    """Forty-sixth round on issue 28: a judge that wrote the key \\x- or \\u-escaped inside its JSON (so "\\\\x73"
+    in the raw text) had it scrubbed nowhere: the reason read from that JSON is the key's \\x form, stored in the
+    run file and printed by report --case; a RAG judge's claims, and a tool call's arguments, the same."""
+    form = "".join(escape(b) for b in LONG_KEY.encode())
+    def respond(body):
+        if body.get("tools"):   # the agent's call, its argument the key escaped inside the arguments' JSON text
+            return chosen({"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                "name": "lookup_order", "arguments": json.dumps({"order_id": form})}}]}, "tool_calls")
+        return chosen({"role": "assistant", "content": json.dumps(
+            {"reason": form, "pass": True, "claims": [{"claim": form, "supported": False, "passage": None}]})})
+    code, printed, err, run_file = run_served(cli, respond, "--split", f"golden/{split}/dev.jsonl", "--limit", 1,
+                                              "--api-key", LONG_KEY)
+    assert code in (0, 1), err
+    shown = cli("report", "runs/x.json", "--case", json.loads(run_file)["results"][0]["id"])[1]
+    for text in (run_file, printed, err, shown):
+        assert form[:40] not in text and json.dumps(form)[1:41] not in text, text
