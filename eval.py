@@ -12523,14 +12523,15 @@ COMPARISON_KEY = ("baseline_sha", "candidate_sha", "judge")
 
 def answer_pairs(a_run, b_run):
     """The cases both runs answered, trial 1 of each, in the baseline's order, and the ids of those
-    one run (or neither) answered: an error or reasoning that never ended is no answer to compare."""
+    one run (or neither) answered: an error or reasoning that never ended is no answer to compare, nor is
+    a case one run never asked (it ran part of the split: --limit, --cases)."""
     def answers(run):
         return {r["id"]: (r, answer_of(r["response"]) if r.get("response") is not None else None)
                 for r in run["results"] if r["trial"] == 1}
     a, b = answers(a_run), answers(b_run)
     pairs, unanswered = [], {"only_baseline": [], "only_candidate": [], "neither": []}
-    for cid, (case, a_answer) in a.items():
-        b_answer = b[cid][1]
+    for cid, (case, a_answer) in [*a.items(), *((cid, (case, None)) for cid, (case, _) in b.items() if cid not in a)]:
+        b_answer = b.get(cid, (None, None))[1]
         if a_answer is not None and b_answer is not None:
             pairs.append({"id": cid, "trial": 1, "case": case, "baseline": a_answer, "candidate": b_answer})
         else:

@@ -224,6 +224,25 @@ def test_cases_one_run_did_not_answer_are_named(project, cli, fake):
     assert (figures["only_candidate"], figures["only_baseline"], figures["neither"]) == (["c01"], ["c02"], ["c03"])
 
 
+def test_cases_one_run_never_ran_are_named_as_unanswered(project, cli, fake):
+    """Forty-sixth round on issue 28: a baseline holding a case the candidate never ran (a run with --limit, or
+    --cases) made compare --pairwise end in a traceback (KeyError), the verdicts it had paid for unsaid."""
+    base, cand = two_runs(IDS[:5], candidate_better=IDS[:5], baseline_better=())
+    for path, gone in ((cand, "c01"), (base, "c02")):
+        run = load_json(path)
+        run["results"] = [r for r in run["results"] if r["id"] != gone]
+        run["config"].update(cases=4, subset={"cases": [i for i in IDS[:5] if i != gone]})   # run --cases
+        write_run(path, run)
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0, err
+    assert "Answered by only the baseline (not compared): c01" in out and "Answered by only the candidate (not compared): c02" in out
+    assert "Candidate wins (3): c03, c04, c05" in out
+    figures = json.loads(cli("compare", base, cand, "--pairwise", CRITERION, "--json")[1])["pairwise"]
+    assert (figures["only_baseline"], figures["only_candidate"]) == (["c01"], ["c02"])
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--html", "p.html")[0] == 0 and "c02" in Path("p.html").read_text()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--judge-model", "x"], "--judge-model only applies with --pairwise"),
     (["--host", "127.0.0.1:9"], "--host only applies with --pairwise"),
