@@ -4309,6 +4309,7 @@ class ChatClient:
     api = None
     count_names = {}   # each count by the name the server sent it under, for the note on one that is no count
     start_hint = ""
+    key_source = "--api-key"   # where the key came from (make_client says), for a server that refuses it
 
     def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None, jobs=1):
         try:
@@ -4826,8 +4827,9 @@ class OpenAIClient(ChatClient):
         """Is the server there, and does it serve the model? Returns what it says it is."""
         status, listing, headers = self.get_json("/models")
         if status in (401, 403):
-            raise EvalError(f"{self.host}/models answered HTTP {status}: the server wants an API key "
-                            "(--api-key or $OPENAI_API_KEY)")
+            raise EvalError(f"{self.host}/models answered HTTP {status}: " + (
+                f"the server refused the API key in {self.key_source}: check it, and that it is one for this server"
+                if self.api_key else "the server wants an API key (--api-key or $OPENAI_API_KEY)"))
         hint = "is --host the base URL of an OpenAI-compatible server?"
         if status != 200:
             raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
@@ -4946,6 +4948,11 @@ class OpenAIClient(ChatClient):
 CLIENTS = dict(zip(APIS, (OllamaClient, OpenAIClient)))
 
 
+def key_source(args):
+    """Where the API key came from, as a message names it."""
+    return "--api-key" if getattr(args, "api_key", None) else "$OPENAI_API_KEY"
+
+
 def api_key_of(args):
     """The API key as a server reads it: whitespace around it (a paste, a file's last line break)
     trimmed, since a server trims a header's value (RFC 9110, 5.5) and may echo it so; the key
@@ -4953,9 +4960,7 @@ def api_key_of(args):
     control character or a character beyond ASCII inside (a zero-width space copied from a web
     page) cannot go in a header as it is: refused by where it came from and where in the key it
     stands, the key itself never printed (else requests fails, and the server seemed unreachable)."""
-    given, key = "--api-key", getattr(args, "api_key", None)
-    if not key:
-        given, key = "$OPENAI_API_KEY", os.environ.get("OPENAI_API_KEY")
+    given, key = key_source(args), getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
     bad = re.search(r"[^\x20-\x7e]", key)
     if bad:
@@ -4972,6 +4977,7 @@ def make_client(config, args, recorded=None):
     key = api_key_of(args) if config["api"] == "openai" else None
     client = CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
                                     api_key=key, jobs=getattr(args, "jobs", 1))
+    client.key_source = key_source(args)
     if recorded is not None and getattr(args, "host", None) is None:
         client.start_hint = (f"Start it, or give --host where it listens now: this is the address {shell_word(recorded)} "
                              "recorded (a new run alone reads the address from the environment).")

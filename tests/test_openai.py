@@ -89,6 +89,13 @@ def test_the_api_key_is_sent_and_never_written(project, cli, fake, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
     assert code == 2 and "wants an API key (--api-key or $OPENAI_API_KEY)" in err
+    # a key refused is named as refused, by where it came from (46th round: it was said to be missing)
+    code, _, refused = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET[::-1])
+    assert code == 2 and "HTTP 401: the server refused the API key in --api-key: check it" in refused, refused
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET[::-1])
+    code, _, refused = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
+    assert code == 2 and "HTTP 401: the server refused the API key in $OPENAI_API_KEY: check it" in refused, refused
+    monkeypatch.delenv("OPENAI_API_KEY")
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET)
     assert code == 0, err
     assert set(fake.auth_headers) == {f"Bearer {SECRET}"}
