@@ -7895,23 +7895,25 @@ def result_problem(r, i, config, labels, seen):
     if problems:   # named by its position while its id is in doubt
         return f"result {on_one_line(r['id']) if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
     trial = r.setdefault("trial", 1)
+    # which of a case's trials, where it has more than one (a trial that is no whole number says so itself)
+    named = f"result {on_one_line(r['id'])}" + (f", trial {trial}" if type(trial) is int and config.get("repeat") != 1 else "")
     problem = recorded_answer_problem(r, config)
     if problem:
-        return f"result {on_one_line(r['id'])}: {problem}"
+        return f"{named}: {problem}"
     for answered in (r, *(r.get("judges") or [])):
         whole_counts(answered)
     checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
     for c in checks:
         problem = stored_check_problem(c, labels)
         if problem:
-            return f"result {on_one_line(r['id'])}: {problem}"
+            return f"{named}: {problem}"
         c.setdefault("blocking", "weight" not in c)
     if labels and not any(c["type"] == "label" for c in checks):   # taken out, the answer was scored on what was left
-        return (f"result {on_one_line(r['id'])}: no label check, which every case of a set with labels has "
+        return (f"{named}: no label check, which every case of a set with labels has "
                 "(the run file was edited)")
     problem = threshold_problem(r.get("pass_threshold"), checks)
     if problem:
-        return f"result {on_one_line(r['id'])}: {problem}"
+        return f"{named}: {problem}"
     key = (r["id"], trial)
     if key in seen:
         return f"result {on_one_line(r['id'])}, trial {trial} appears twice"

@@ -101,7 +101,7 @@ def test_a_result_problem_deep_in_the_file_is_named(tmp_path):
     run = make_run(30)
     run["results"][45]["trial"] = 9
     (tmp_path / "r.json").write_text("".join(evalpy.run_text(run)), encoding="utf-8")
-    with pytest.raises(evalpy.EvalError, match="result c022: trial must be a whole number from 1 to config.repeat"):
+    with pytest.raises(evalpy.EvalError, match="result c022, trial 9: trial must be a whole number from 1 to config.repeat"):
         read(tmp_path / "r.json")
 
 

@@ -185,6 +185,17 @@ def test_every_field_of_a_hand_edited_run_is_checked_before_use(hand_run, cli, w
         assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_fault_in_one_trial_of_a_run_with_trials_names_the_trial(project, cli):
+    """Forty-sixth round on issue 28: with --repeat, a bad response in a case's third trial was named by the case
+    alone ("result c1: response must be text or null"), leaving five trials to search."""
+    from conftest import make_run, write_run
+    run = make_run([("c0", "bug", ["bug"] * 5), ("c1", "bug", ["bug"] * 5)])
+    next(r for r in run["results"] if (r["id"], r["trial"]) == ("c1", 3))["response"] = 42
+    write_run("runs/t.json", run)
+    code, out, err = cli("report", "runs/t.json")
+    assert code == 2 and "not a valid run file: result c1, trial 3: response must be text or null" in err, err
+
+
 def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_run, cli):
     """From the attack on issue 25: a temperature or a token count of 10**400 written as an integer
     crashed report with OverflowError, and with it the whole `runs` listing of the folder."""
