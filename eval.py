@@ -4022,9 +4022,11 @@ def key_encodings(key):
 # look: the key is then followed in the text itself. A key holding a backslash is read a second way too, "\\"
 # kept as two (its backslash as itself, then the next character escaped: "\" then "\u0063").
 KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{0,8}[0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}"
-# A \x or \u escape inside a JSON string ("\\x73"): a judge's reason, a call's arguments, read from that JSON, is
-# the key's \x form. Read before "\\" is read as a backslash; not in the reading that keeps "\\" as two.
-KEY_ESCAPED_TWICE = r"|\\\\u[0-9A-Fa-f]{4}|\\\\x[0-9A-Fa-f]{2}"
+# A \x or \u escape inside a JSON string ("\\x73"), or JSON inside that ("\\\\x73", each layer doubles the
+# backslashes): a judge's reason, a call's arguments, read from that JSON, is the key's \x form. Read from the
+# start of a run of backslashes alone (inside one, it would be tried again at each of them: a flood of
+# backslashes read in quadratic time) before "\\" is read as a backslash; not in the reading that keeps "\\" as two.
+KEY_ESCAPED_TWICE = r"|(?<!\\)\\{2,}+(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})"
 KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + KEY_ESCAPED_TWICE + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
                 re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE),
                 # and for a key holding "+": a space beside a line break kept (a "+" form-decoded, then the log wrapped
@@ -4061,7 +4063,7 @@ def key_escape_read(escape):
         return chr(number) if number <= sys.maxunicode else escape
     if body.startswith("&"):
         return entities_any_case().get(body[1:].lower(), escape)
-    if body[:2].lower() in ("\\u", "\\x") or body[:3].lower() in ("\\\\u", "\\\\x"):
+    if body[0] == "\\" and body.lstrip("\\")[:1].lower() in ("u", "x"):   # \x73, or inside JSON: \\x73, \\\\x73...
         return chr(int(body.lstrip("\\")[1:], 16))
     return KEY_JSON_ESCAPES.get(body[1].lower(), body[1])
 

@@ -997,11 +997,15 @@ def test_an_error_body_in_a_charset_that_is_no_charset_is_read_as_utf_8(project,
 
 @pytest.mark.parametrize("split", ["support", "rag", "agent"])
 @pytest.mark.parametrize("escape", [lambda b: f"\\x{b:02x}", lambda b: f"\\u{b:04X}"], ids=["x", "u"])
-def test_a_key_escaped_inside_a_judges_json_string_never_reaches_its_reason_or_claims(project, cli, escape, split):
+@pytest.mark.parametrize("layers", [0, 2])
+def test_a_key_escaped_inside_a_judges_json_string_never_reaches_its_reason_or_claims(project, cli, escape, split, layers):
     """Forty-sixth round on issue 28: a judge that wrote the key \\x- or \\u-escaped inside its JSON (so "\\\\x73"
     in the raw text) had it scrubbed nowhere: the reason read from that JSON is the key's \\x form, stored in the
-    run file and printed by report --case; a RAG judge's claims, and a tool call's arguments, the same."""
+    run file and printed by report --case; a RAG judge's claims, and a tool call's arguments, the same. (47th)
+    And with more layers of JSON around it ("\\\\\\\\x73"): read once more, it is the \\x form again."""
     form = "".join(escape(b) for b in LONG_KEY.encode())
+    for _ in range(layers):
+        form = json.dumps(form)[1:-1]
     def respond(body):
         if body.get("tools"):   # the agent's call, its argument the key escaped inside the arguments' JSON text
             return chosen({"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
