@@ -664,14 +664,16 @@ def rounded(x, d, scale=1):
     a half to even: 62% beside 38% in one table). Up to 9 decimals from the shortest decimal the float reads as
     (23/40 is 0.575 and 199/200 is 0.995, where the floats are a hair under them, and 100 * 0.575 is
     57.49999999999999); past them, from the float's exact value."""
-    from decimal import ROUND_HALF_UP
+    from decimal import ROUND_HALF_UP, localcontext
     if not isfinite(x):
         return f"{x * scale:.{d}f}"
-    if d <= 9 and not isinstance(x, Fraction):
-        value = Decimal(repr(float(x))) * scale
-    else:
-        value = (Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(x)) * scale
-    return f"{value.quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP):f}"
+    with localcontext() as digits:   # as many as asked: 28, Decimal's own, failed a minimum of 30 digits (a traceback)
+        digits.prec = d + 20 + len(str(int(abs(x) * scale)))
+        if d <= 9 and not isinstance(x, Fraction):
+            value = Decimal(repr(float(x))) * scale
+        else:
+            value = (Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(x)) * scale
+        return f"{value.quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP):f}"
 
 
 def fmt(x, digits=2):
@@ -700,6 +702,19 @@ def exactly(share):
     return share.exactly if isinstance(share, ExactShare) else exact(share)
 
 
+def decimal_digits(fraction):
+    """A fraction written in decimal (or a float's), every digit: its denominator is 2^a 5^b, so it ends.
+    Any other (a third) is given as its float."""
+    odd = fraction.denominator >> (twos := (fraction.denominator & -fraction.denominator).bit_length() - 1)
+    fives = 0
+    while odd % 5 == 0:
+        odd, fives = odd // 5, fives + 1
+    if odd != 1:
+        return repr(float(fraction))
+    places = max(twos, fives)
+    return f"{fraction.numerator * 10 ** places // fraction.denominator}e-{places}"
+
+
 def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: True):
     """x as text_of(x, d) with the fewest digits d that keep it on its own side of a line it is read
     against: 89.8% against a minimum of 90% never prints as 90%, p = 0.0502 against alpha 0.05
@@ -712,7 +727,8 @@ def beside(x, line, text_of, digits=(0, 1, 2, 3, 4, 6, 9), fits=lambda shown: Tr
     at = line.exactly if isinstance(line, ExactShare) else Fraction(str(line))
     if isinstance(x, ExactShare):   # a share a gate reads exactly is shown so (18/23 beside a minimum of one float with it)
         x, line = x.exactly, at
-    for d in [*digits, *range(max(digits) + 1, max(digits) + 22)]:
+    places = at.denominator.bit_length()   # at least its decimals (2^a 5^b): a line of 40 digits takes more than 31 to differ
+    for d in [*digits, *range(max(digits) + 1, max(digits) + 22 + places)]:
         text = text_of(x, d)
         shown = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
         if (shown == at if x == line else shown != at and (shown < at) == (x < line)) and fits(shown):
@@ -763,29 +779,18 @@ def level_text(level):
     return text
 
 
-def decimal_digits(fraction):
-    """A fraction written in decimal (or a float's), every digit: its denominator is 2^a 5^b, so it ends.
-    Any other (a third) is given as its float."""
-    odd = fraction.denominator >> (twos := (fraction.denominator & -fraction.denominator).bit_length() - 1)
-    fives = 0
-    while odd % 5 == 0:
-        odd, fives = odd // 5, fives + 1
-    if odd != 1:
-        return repr(float(fraction))
-    places = max(twos, fives)
-    return f"{fraction.numerator * 10 ** places // fraction.denominator}e-{places}"
-
-
 def percent_line(line):
     """A line figures are read against (a minimum, a chance to reach) as a percent, every digit it
     was given (17.86%, 90.00004%: never rounded onto a figure); each figure then takes the digits
     that keep it apart from it (percent(x, line))."""
-    if isinstance(line, ExactShare):   # as written, past a float's digits: 0.85714285714285715, not 0.8571428571428571
-        exact = Decimal(decimal_digits(line.exactly)).scaleb(2).normalize()
-    else:
-        exact = Decimal(str(line)).scaleb(2).normalize()   # exact: 0.9999999999999999 is not 100%
-    text = f"{exact:f}"
-    return f"{text if len(text) <= 24 else f'{exact:e}'}%"   # --prob 1e-320: 1e-318%, not 320 digits
+    from decimal import localcontext
+    # as written, past a float's digits (0.85714285714285715, not 0.8571428571428571); else the float's exact value
+    written = Decimal(decimal_digits(line.exactly) if isinstance(line, ExactShare) else str(line))
+    with localcontext() as digits:   # every digit: Decimal's own 28 rounded 0.8000000000000000000000000000001 to 80%
+        digits.prec = len(written.as_tuple().digits) + 2
+        exact = written.scaleb(2).normalize()
+    text, shown = f"{exact:f}", len(exact.as_tuple().digits)
+    return f"{text if len(text) - shown <= 24 else f'{exact:e}'}%"   # --prob 1e-320: 1e-318%, not 320 zeros
 
 
 def count_percent(part, whole):
@@ -14980,6 +14985,9 @@ def share_of_cases(text):
     return value
 
 
+MOST_MINIMUM_DIGITS = 4000   # a minimum read exactly (Fraction): Python converts no more than 4,300 digits at once
+
+
 def accuracy_threshold(text):
     """0 and 1 are allowed here (1 means every case must pass). Kept exactly as written (ExactShare):
     0.85714285714285715 is the float of 24/28, and a run of 24/28, below it, passed."""
@@ -14990,6 +14998,9 @@ def accuracy_threshold(text):
     try:
         share = ExactShare(Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written))
     except ValueError:   # what float reads and Fraction does not ("0.8_5"): its float, exactly
+        if len(written) > MOST_MINIMUM_DIGITS:   # past Python's 4,300 digits the float was read, not what was written
+            raise argparse.ArgumentTypeError(f"{text[:40]!r}... ({len(text):,} characters): give an accuracy with at "
+                                             f"most {MOST_MINIMUM_DIGITS:,} digits, like 0.85") from None
         share = ExactShare(Fraction(value))
     if not 0 <= share.exactly <= 1:   # 1.0000000000000001 is 1.0 as a float: a gate no run could pass
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")

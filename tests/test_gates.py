@@ -302,6 +302,31 @@ def test_a_minimum_is_read_exactly_against_the_runs_exact_share(project, cli, k,
     assert evalpy.case_mean([Fraction(1, 3), 1, 0])[0].exactly == Fraction(4, 9)
 
 
+@pytest.mark.parametrize("minimum, code, shown", [
+    ("0.6666666666666666666666666667", 1, "66.66666666666666666666666667%"),    # 28 digits: a traceback (exit 1) before
+    ("0.8000000000000000000000000000001", 1, "80.00000000000000000000000000001%"),   # printed as 80%, failing 80%
+    ("0.66666666666666666666666666666666666", 0, "66.666666666666666666666666666666666%"),   # was 6.67e+1%
+    ("0.666666666666666666666666666666666666666666666666666666666666666667", 1,
+     "66.6666666666666666666666666666666666666666666666666666666666666667%"),   # differs from 2/3 past 31 decimals
+    ("0.0000000000000000000000000000000000001", 0, "1e-35%"),   # zeros past 24: shown short
+])
+def test_a_minimum_of_many_digits_is_printed_as_written_and_the_share_on_its_side(project, cli, minimum, code, shown):
+    """Forty-seventh round on issue 28: Decimal's 28 digits rounded a long minimum, or failed on it."""
+    from conftest import make_run
+    path = write_run("runs/3.json", make_run([(f"c{i}", "bug", "bug" if i < 2 else "acceso") for i in range(3)]))
+    got, _, err = cli("report", path, "--min-accuracy", minimum)
+    assert got == code and f"against a minimum of {shown}" in err, err
+    share = re.search(r"accuracy ([0-9.]+)%", err).group(1)
+    assert (Fraction(share) / 100 < Fraction(minimum)) == (Fraction(2, 3) < Fraction(minimum)), err
+
+
+def test_a_minimum_past_the_digits_python_converts_is_refused(project, cli, capsys):
+    """Forty-seventh round on issue 28: past Python's 4,300 digits the minimum's float was read, not what was written."""
+    with pytest.raises(SystemExit) as e:
+        cli("report", "runs/x.json", "--min-accuracy", "0." + "6" * 5000)
+    assert e.value.code == 2 and "(5,002 characters): give an accuracy with at most 4,000 digits" in capsys.readouterr().err
+
+
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
     """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
     the low bound passes whatever the judge says, one over the high bound fails whatever it says;
