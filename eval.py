@@ -11875,8 +11875,10 @@ def markdown_ids(ids, empty="-"):
 
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
     """Each run's own figures per label (per check in a free-text set) and per difficulty, with
-    the change in points: what a compare page shows beside the comparison."""
-    sa, sb = score(a_cfg, a_cases), score(b_cfg, b_cases)
+    the change in points: what a compare page shows beside the comparison. On the cases both runs
+    hold, as every figure of the comparison is (a run of part of the split against a whole one)."""
+    a_cases, b_by_id, _ = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
+    sa, sb = score(a_cfg, a_cases), score(b_cfg, list(b_by_id.values()))
     if "per_label" in sa and "per_label" in sb:
         first = {"key": "per_label", "rows": [
             {"name": label, "figures": [*pair_figures("fixed2", m["precision"], sb["per_label"][label]["precision"]),

@@ -372,6 +372,24 @@ def test_compare_html_shows_what_changed_and_each_changed_case_side_by_side(proj
     assert len(re.findall(r'<tr id="case-\d+" class="(?:fixed|broken)"', text)) == 4
 
 
+def test_a_compare_page_of_part_of_the_split_shows_each_runs_own_figures_on_the_cases_both_hold(project, cli):
+    """Forty-seventh round on issue 28: against a run of 10 chosen cases, the page's per-label and per-difficulty
+    tables counted the baseline's 28 (easy 17/19 -> 8/9), and their change in points subtracted across the two sets."""
+    from conftest import load_json
+    v2, v3 = write_two_runs()
+    run = load_json(v3)
+    chosen = [f"dev-{i:02d}" for i in range(1, 11)]
+    run["results"] = [r for r in run["results"] if r["id"] in chosen]
+    run["config"].update(cases=10, subset={"cases": chosen})
+    write_run(v3, run)
+    assert cli("compare", v2, v3, "--html", "c.html")[0] == 0
+    text = Path("c.html").read_text(encoding="utf-8")
+    table = text[text.index("Per difficulty (each run"):]
+    table = table[:table.index("</table>")]
+    counts = [tuple(map(int, pair)) for pair in re.findall(r">(\d+)/(\d+) = ", table)]
+    assert sum(of for _, of in counts[0::2]) == sum(of for _, of in counts[1::2]) == 10, counts
+
+
 def test_hostile_text_from_a_run_is_inert_in_both_pages(project, cli):
     evil_id = '</textarea><script>window.pwned=3</script>'
     evil_label = 'javascript:alert(1)'
