@@ -7886,10 +7886,24 @@ def results_problem(results, config):
         problem = result_problem(r, i, config, config["labels"], seen) or other_question(r, first.setdefault(r["id"], r))
         if problem:
             return problem
+    trials = {}
+    for r in results:   # in the file's order: the first case at fault is named
+        trials.setdefault(r["id"], set()).add(r["trial"])
+    for cid, held in trials.items():   # a trial moved to another case: the count stays, two cases' rates move
+        if len(held) != config["repeat"]:
+            missing = min(set(range(1, config["repeat"] + 1)) - held)
+            return (f"result {on_one_line(cid)} holds {len(held)} of its {config['repeat']} trials (no trial {missing}): "
+                    "results were taken out, moved to another case or added")
     cases = config.get("cases")
-    if type(cases) is int and len(seen) != cases * config["repeat"]:
-        return (f"config.cases says {cases} cases of {config['repeat']} trial(s), but the results hold "
-                f"{len(seen)} answers: results were taken out or added")
+    if type(cases) is int and len(trials) != cases:
+        return (f"config.cases says {cases} cases, but the results hold {len(trials)}: results were taken out or added")
+    subset = config.get("subset") or {}
+    if "limit" in subset and subset["limit"] < len(trials):   # (one past the split's size asked it all)
+        return f"config.subset says the first {subset['limit']} cases, but the results hold {len(trials)}"
+    if "cases" in subset and set(subset["cases"]) != set(trials):
+        other = sorted(set(subset["cases"]) ^ set(trials))
+        return (f"config.subset.cases names other cases than the results hold "
+                f"({', '.join(map(on_one_line, other[:5]))}{', ...' if len(other) > 5 else ''})")
     return None
 
 
@@ -9828,7 +9842,7 @@ def subset_text(config):
     subset = config.get("subset")
     if not subset:
         return ""
-    n = config["cases"]
+    n = config.get("cases") or subset.get("limit") or len(subset["cases"])   # (a run without config.cases: as asked)
     return (f", only {'the first case' if n == 1 else f'the first {n} cases'}: --limit" if "limit" in subset
             else f", only {plural(n, 'chosen case')}: --cases")
 
@@ -14307,12 +14321,12 @@ def is_page(path):
 def files_of_run(path, config):
     """A run, the files eval.py keeps beside it, and the files it was made from (its prompt, its
     split and the labels and checks beside it): what a page must never replace."""
-    split_folder = os.path.dirname(config["split_path"])
+    split = config.get("split_path")   # (an older run names its split alone: nothing beside it to keep)
     return [path, *(name + suffix for name in dict.fromkeys((path, own_name(path)))   # a link's and its run's
                     for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX, PAIRWISE_JOURNAL_SUFFIX,
                                    JOURNAL_SUFFIX, ".lock")),
-            config["prompt"], config["split_path"], os.path.join(split_folder, LABELS_FILE),
-            os.path.join(split_folder, CHECKS_FILE)]
+            config["prompt"], *([split, os.path.join(os.path.dirname(split), LABELS_FILE),
+                                 os.path.join(os.path.dirname(split), CHECKS_FILE)] if split else [])]
 
 
 def refuse_page_name(path):

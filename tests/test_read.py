@@ -3,6 +3,8 @@ checked; a damaged file fails in one line, where json.load places the damage."""
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -144,6 +146,39 @@ def test_an_empty_case_id_is_refused(tmp_path):
         read(tmp_path / "r.json")
 
 
+@pytest.mark.parametrize("edit, message", [
+    # a trial moved to another case kept the count of answers: 6 cases reported in a run of 5, a gate passed
+    (lambda run: run["results"][2].update(id="c000"), "result c000, trial 1 appears twice"),
+    (lambda run: run["results"][3].update(id="c009"), "result c001 holds 1 of its 2 trials (no trial 2): results were taken out, moved"),
+    (lambda run: run["results"].pop(3), "result c001 holds 1 of its 2 trials (no trial 2)"),
+    # a subset that says other than the results: "only the first 2 cases" over 5, "0 chosen cases" over 5
+    (lambda run: run["config"].update(subset={"limit": 2}), "config.subset says the first 2 cases, but the results hold 5"),
+    (lambda run: run["config"].update(subset={"cases": []}), "config.subset.cases names other cases than the results hold (c000, c001,"),
+    (lambda run: run["config"].update(subset={"cases": ["c000", "c001", "c002", "c003", "x"]}),
+     "config.subset.cases names other cases than the results hold (c004, x)"),
+], ids=["trial-on-another", "trial-moved", "trial-taken-out", "limit-under", "cases-empty", "cases-other"])
+def test_every_case_holds_every_trial_and_the_subset_names_the_cases_held(tmp_path, edit, message):
+    """Forty-seventh round on issue 28: only the number of answers was checked."""
+    run = make_run(5)
+    edit(run)
+    (tmp_path / "r.json").write_text(json.dumps(run), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match=re.escape(message)):
+        read(tmp_path / "r.json")
+
+
+def test_a_run_of_chosen_cases_without_its_count_of_cases_is_reported(project, cli):
+    """Forty-seventh round on issue 28: config.cases is optional (older runs), and a run of chosen cases without it
+    made report end in a KeyError traceback."""
+    run = make_run(3)
+    run["config"]["subset"] = {"cases": ["c000", "c001", "c002"]}
+    assert "cases" not in run["config"]   # (as an older eval.py wrote it)
+    Path("r.json").write_text(json.dumps(run), encoding="utf-8")
+    for view in ([], ["--markdown"], ["--html", "r.html"]):
+        code, out, err = cli("report", "r.json", *view)
+        assert code == 0 and "Traceback" not in err, err
+    assert "only 3 chosen cases: --cases" in cli("report", "r.json")[1]
+
+
 @pytest.mark.parametrize("edit", ["results taken out", "a second results key"])
 def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
     """A second "results" key holding only the right answers made a failing run pass its gate."""
@@ -155,7 +190,7 @@ def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
     else:
         text = json.dumps(run)[:-1] + ', "results": ' + json.dumps(run["results"][:4]) + "}"
     (tmp_path / "r.json").write_text(text, encoding="utf-8")
-    with pytest.raises(evalpy.EvalError, match="config.cases says 6 cases of 2 trial" if edit == "results taken out"
+    with pytest.raises(evalpy.EvalError, match="config.cases says 6 cases, but the results hold 5" if edit == "results taken out"
                        else r"damaged \(key 'results' is given twice\)"):   # refused as read, never its last value
         read(tmp_path / "r.json")
 
