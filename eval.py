@@ -11995,7 +11995,11 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     for c, name, run in zip(compared, names[1:], runs[1:]):
         one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run))
         code = max(code, one_code)
-        verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
+        # cases these two share that another run lacks are not gated here: said, as the two compared alone gate them
+        left = len({x["id"] for x in base_cases} & {x["id"] for x in run[2]} - shared)
+        aside = (f" (on the {plural(len(shared), 'case')} every run holds; {left} more that these two hold are "
+                 f"gated by comparing them alone)") if left else ""
+        verdicts += [f"{head}: {names[0]} -> {name}: {rest}{aside}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
     return code, verdicts
 
 

@@ -367,6 +367,22 @@ def test_gates_over_many_runs_take_the_first_as_the_baseline_of_each(project, cl
     assert json.loads(cli("compare", *runs, "--fail-on-regression", "--json")[1])["gates"]["exit"] == 1
 
 
+def test_a_many_run_gate_says_the_cases_it_left_out_that_two_runs_share(project, cli):
+    """Forty-seventh round on issue 28: with a third run of 10 chosen cases, dev-v1 -> dev-v2 passed with "0
+    regression(s)" (its three regressions lie outside those 10) while the two compared alone failed, nothing
+    saying that cases were left out."""
+    runs = four_runs()
+    chosen = [f"dev-{i:02d}" for i in range(1, 9)]
+    part = load_json(runs[2])
+    part["results"] = [r for r in part["results"] if r["id"] in chosen]
+    part["config"].update(cases=8, subset={"cases": chosen})
+    write_run("runs/part.json", part)
+    code, out, err = cli("compare", runs[0], runs[1], "runs/part.json", "--fail-on-regression")
+    assert code == 0 and ("gate passed: dev-v1 -> dev-v2: 0 regression(s) (on the 8 cases every run holds; 20 more that "
+                          "these two hold are gated by comparing them alone)") in err, err
+    assert cli("compare", runs[0], runs[1], "--fail-on-regression")[0] == 1
+
+
 def test_a_run_that_mostly_failed_is_never_ranked_on_the_few_it_answered(project, cli):
     """From the attack on issue 18: a run whose calls failed on 27 of 28 cases ranked best on its
     one answer, and its pairings hid a real difference between the other two runs."""
