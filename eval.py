@@ -11306,7 +11306,8 @@ def compare_many(runs, alpha=ALPHA):
     by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
     shared = shared_cases(runs)
     if not shared:
-        raise EvalError("refusing to compare: the runs share no case (each asked other --cases)")
+        parts = [f"{shell_word(path)} ({plural(len(cases), 'case')}{subset_text(cfg)})" for path, cfg, cases in runs]
+        raise EvalError(f"refusing to compare: no case is held by every run ({'; '.join(parts)})")
     # every figure on the cases each run decided: a run whose calls failed must not rank on the few
     # it answered, nor hide a difference between the others
     decided = [i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)]

@@ -383,6 +383,22 @@ def test_a_many_run_gate_says_the_cases_it_left_out_that_two_runs_share(project,
     assert cli("compare", runs[0], runs[1], "--fail-on-regression")[0] == 1
 
 
+def test_many_runs_with_no_case_in_common_are_refused_naming_what_each_holds(project, cli):
+    """Forty-seventh round on issue 28: the refusal said "each asked other --cases" of runs that used --limit,
+    and named none of them."""
+    runs = four_runs()
+    for path, ids, subset in (("runs/first.json", ["dev-01", "dev-02"], {"limit": 2}),
+                              ("runs/last.json", ["dev-27", "dev-28"], {"cases": ["dev-27", "dev-28"]})):
+        part = load_json(runs[1] if path == "runs/first.json" else runs[2])
+        part["results"] = [r for r in part["results"] if r["id"] in ids]
+        part["config"].update(cases=2, subset=subset)
+        write_run(path, part)
+    code, out, err = cli("compare", runs[0], "runs/first.json", "runs/last.json")
+    assert code == 2 and err.strip() == (
+        "error: refusing to compare: no case is held by every run (runs/dev-v1.json (28 cases); runs/first.json "
+        "(2 cases, only the first 2 cases: --limit); runs/last.json (2 cases, only 2 chosen cases: --cases))"), err
+
+
 def test_a_run_that_mostly_failed_is_never_ranked_on_the_few_it_answered(project, cli):
     """From the attack on issue 18: a run whose calls failed on 27 of 28 cases ranked best on its
     one answer, and its pairings hid a real difference between the other two runs."""
