@@ -194,6 +194,10 @@ PAIRWISE_JOURNAL_SUFFIX = PAIRWISE_SUFFIX + JOURNAL_SUFFIX
 MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
 SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
+# bytes of an error body read for its words (a few hundred are kept): the API key's removal reads them whole, and
+# 64 MiB of backslashes took it 47 s and 8 GB of memory. Any echo of a key of 8,000 characters that begins in the
+# words kept ends inside it (the longest form of a character: &amp;#x0000000073; with a break of 100 beside it)
+ERROR_WINDOW = 1 << 20
 # characters of a judge's answer (its reasoning apart) searched for a verdict: a reason and a verdict
 # are a few hundred, and a window of 128K tokens writes about 500K. Past it the vote is unreadable and
 # says so; the search is linear, so this bounds its time too (about half a second at worst)
@@ -3779,14 +3783,15 @@ def error_text(body, reason="", clean=str, headers=None):
     """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}.
     clean (the API key's removal) sees the words whole, before they are cut short; a body that is
     no JSON read in the charset its Content-Type names (a key in UTF-16 read as UTF-8 was a key with
-    a NUL between its letters: no echo of it, and left in the run file)."""
+    a NUL between its letters: no echo of it, and left in the run file). Its first ERROR_WINDOW bytes alone."""
+    body = (body or b"")[:ERROR_WINDOW]
     try:
         obj = json.loads(body)
         message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
         if message:
-            return inert(clean(str(message))[:300])
+            return inert(clean(str(message)[:ERROR_WINDOW])[:300])
     except (ValueError, RecursionError):
         pass
     return inert(clean((body_text(body, headers) or reason or "").strip())[:200])
