@@ -7918,11 +7918,13 @@ def result_problem(r, i, config, labels, seen):
     if type(r) is not dict:
         return f"result {i} is not an object"
     problems = case_problems(r, labels, stored=True)
-    if problems:   # named by its position while its id is in doubt
-        return f"result {on_one_line(r['id']) if type(r.get('id')) is str and r['id'] else i}: {problems[0]}"
-    trial = r.setdefault("trial", 1)
     # which of a case's trials, where it has more than one (a trial that is no whole number says so itself)
-    named = f"result {on_one_line(r['id'])}" + (f", trial {trial}" if type(trial) is int and config.get("repeat") != 1 else "")
+    which = f", trial {r.get('trial', 1)}" if type(r.get("trial", 1)) is int and config.get("repeat") != 1 else ""
+    if problems:   # named by its position while its id is in doubt
+        return (f"result {on_one_line(r['id']) + which if type(r.get('id')) is str and r['id'] else i}: "
+                f"{problems[0]}")
+    trial = r.setdefault("trial", 1)
+    named = f"result {on_one_line(r['id'])}{which}"
     problem = recorded_answer_problem(r, config)
     if problem:
         return f"{named}: {problem}"

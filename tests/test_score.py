@@ -194,6 +194,11 @@ def test_a_fault_in_one_trial_of_a_run_with_trials_names_the_trial(project, cli)
     write_run("runs/t.json", run)
     code, out, err = cli("report", "runs/t.json")
     assert code == 2 and "not a valid run file: result c1, trial 3: response must be text or null" in err, err
+    run = make_run([("c0", "bug", ["bug"] * 5), ("c1", "bug", ["bug"] * 5)])   # a field of the case, in one trial (47th)
+    next(r for r in run["results"] if (r["id"], r["trial"]) == ("c1", 4))["difficulty"] = 7
+    write_run("runs/t.json", run)
+    code, out, err = cli("report", "runs/t.json")
+    assert code == 2 and "not a valid run file: result c1, trial 4: field 'difficulty'" in err, err
 
 
 def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_run, cli):
