@@ -4037,7 +4037,12 @@ KEY_ESCAPES = r"|%(?:25)?[0-9A-Fa-f]{2}|&(?:amp;)?(?:#(?:0{0,8}[0-9]{1,7}|[xX]0{
 # start of a run of backslashes alone (inside one, it would be tried again at each of them: a flood of
 # backslashes read in quadratic time) before "\\" is read as a backslash; not in the reading that keeps "\\" as two.
 KEY_ESCAPED_TWICE = r"|(?<!\\)\\{2,}+(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})"
-KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_ESCAPES + KEY_ESCAPED_TWICE + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
+# A line break there too ("\\n", "\\\\n": a key wrapped in a log, quoted in a judge's JSON), its indentation's tabs
+# alike, up to four layers (eight backslashes), from the start of a run of backslashes as above. Read as nothing.
+KEY_DEEP_INDENT = r"(?:[ \t]|\\{1,8}t)"
+KEY_DEEP_BREAK = (rf"|{KEY_DEEP_INDENT}{{0,{KEY_BREAK_SPACES}}}(?<!\\)\\{{2,8}}+(?:r\\{{2,8}}+)?n"
+                  rf"{KEY_DEEP_INDENT}{{0,{KEY_BREAK_SPACES}}}")
+KEY_READINGS = (re.compile(KEY_BREAK.pattern + KEY_DEEP_BREAK + KEY_ESCAPES + KEY_ESCAPED_TWICE + r"|\\[\\/\"'bfnrt]", re.IGNORECASE),   # a break first: "\n" in an echo is one
                 re.compile(KEY_BREAK.pattern + KEY_ESCAPES + r"|\\[/\"'bfnrt]", re.IGNORECASE),
                 # and for a key holding "+": a space beside a line break kept (a "+" form-decoded, then the log wrapped
                 # before or after it)
@@ -4063,7 +4068,7 @@ def entities_any_case():
 def key_escape_read(escape):
     """The character an escape KEY_READINGS found stands for ("" for a line break), or the escape itself where
     it stands for none (an entity HTML has no name for, a number past Unicode)."""
-    if re.fullmatch(KEY_BREAK.pattern, escape, re.IGNORECASE):   # "\N" upper-cased too
+    if re.fullmatch(KEY_BREAK.pattern + KEY_DEEP_BREAK, escape, re.IGNORECASE):   # "\N" upper-cased too
         return ""
     body = "&" + escape[5:] if escape[:5].lower() == "&amp;" and len(escape) > 5 else escape   # escaped twice
     if body.startswith("%"):
@@ -4081,16 +4086,22 @@ def key_escape_read(escape):
 def read_back(text, reading=KEY_READINGS[0]):
     """(the text with each escape read back to its character, letters in lower case and "+" as a space;
     where each part of that reading begins, in it and in the text), to find blocks of the key in."""
-    escapes = [(m.start(), m.end(), key_escape_read(m.group())) for m in reading.finditer(text)] if re.search(r"[%&\\\n]", text) else []
-    view_at, text_at, parts, read, at = [0], [0], [], 0, 0
-    for start, end, char in escapes:
-        read += start - at
-        view_at += (read, read + len(char))
-        text_at += (start, end)
-        parts += (text[at:start], char)
-        read, at = read + len(char), end
-    parts.append(text[at:])
-    return "".join(parts).translate(KEY_VIEW), view_at, text_at
+    from array import array
+    view_at, text_at = array("q", [0]), array("q", [0])   # (8 bytes a mark: lists of ints took 8 GB for 64 MiB of "\\")
+    if not re.search(r"[%&\\\n]", text):
+        return text.translate(KEY_VIEW), view_at, text_at
+    shift, view_mark, text_mark = 0, view_at.append, text_at.append   # shift: how much longer the reading is, so far
+    def read(m):
+        nonlocal shift
+        start, end = m.span()
+        char = key_escape_read(m.group())
+        view_mark(start + shift)
+        text_mark(start)
+        shift += len(char) - end + start
+        view_mark(end + shift)
+        text_mark(end)
+        return char
+    return reading.sub(read, text).translate(KEY_VIEW), view_at, text_at
 
 
 def reading_maps(view_at, text_at):

@@ -881,6 +881,18 @@ def test_the_keys_first_and_last_characters_are_found_encoded_in_every_alignment
             assert len(left) <= (10 if encode is not encodings[-1] else 3 * len(before + after) + 1), (text, left)
 
 
+@pytest.mark.parametrize("layers", [2, 3, 4])
+@pytest.mark.parametrize("brk", ["\n", "\r\n", "  \n  ", "\t\n\t\t"], ids=["lf", "crlf", "spaces", "tabs"])
+def test_the_key_wrapped_then_quoted_in_json_more_than_once_is_found(brk, layers):
+    """Forty-eighth round on issue 28: a key wrapped every 19 characters, quoted in a judge's JSON, quoted again
+    (two layers or more: "\\\\n"), was kept whole: a break was read as it is or JSON-escaped once, no deeper."""
+    key = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zA7bC0dE3fG6hI9jK2lM5nO8pQ1r"
+    text = brk.join(key[i:i + 19] for i in range(0, len(key), 19))
+    for _ in range(layers):
+        text = json.dumps(text)[1:-1]
+    assert evalpy.KeyEcho(key).sub("[X]", f"it said {text}.") == "it said [X].", text
+
+
 @pytest.mark.parametrize("indent", [9, 16, 24])
 def test_the_key_wrapped_in_an_indented_block_is_found(indent):
     """Attack 44: a key wrapped in lines of 16 characters indented 9 spaces or more (a YAML block, a nested
