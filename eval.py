@@ -11950,7 +11950,7 @@ def gate_outcome(outcomes, again=""):
     return code, [words[ok].format(verdict) for ok, verdict in outcomes]
 
 
-def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
+def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", "")):
     """(exit code, messages) of compare's gates. runs: (path, config, graded cases) of the two, so
     that a run left without verdicts is named with the judge command that asks its own judge again."""
     w = c.get("pairwise")
@@ -11987,10 +11987,10 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=()):
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
         if c["majority_vote"]:   # with trials a case regresses when its majority vote does; its rate may fall short of that
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
-        outcomes.append((not c["regressions"], verdict))
+        outcomes.append((not c["regressions"], verdict + aside[0]))
     if fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
-        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
+        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']}){aside[1]}"))
     if fail_if_worse and w:
         worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
         outcomes.append((not worse, f"judged significantly worse side by side? {'yes' if worse else 'no'} "
@@ -12011,14 +12011,19 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     # "significantly worse" over several comparisons at once: the table's reading, at the Holm-adjusted p
     for c, row in zip(compared, m["runs"][1:]):
         c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
-    for c, name, run in zip(compared, names[1:], runs[1:]):
-        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run))
+    by_id = [{x["id"]: x for x in cases} for _, _, cases in runs]
+    decided = {i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)}   # what the table's tests read
+    for c, name, run, ids in zip(compared, names[1:], runs[1:], by_id[1:]):
+        # cases these two hold (the regressions) or decided (the test) that another run lacks, or left undecided, are
+        # not gated here: said, as the two compared alone gate them
+        held = set(by_id[0]) & set(ids)
+        both = {i for i in held if by_id[0][i]["correct"] is not None and ids[i]["correct"] is not None}
+        aside = [(f" (on the {plural(len(on), 'case')} every run {every}; {len(pair - on)} more that these two {two} are "
+                  "gated by comparing them alone)") if pair - on else ""
+                 for on, pair, every, two in ((shared, held, "holds", "hold"), (decided, both, "decided", "decided"))]
+        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run), aside)
         code = max(code, one_code)
-        # cases these two share that another run lacks are not gated here: said, as the two compared alone gate them
-        left = len({x["id"] for x in base_cases} & {x["id"] for x in run[2]} - shared)
-        aside = (f" (on the {plural(len(shared), 'case')} every run holds; {left} more that these two hold are "
-                 f"gated by comparing them alone)") if left else ""
-        verdicts += [f"{head}: {names[0]} -> {name}: {rest}{aside}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
+        verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
     return code, verdicts
 
 

@@ -381,6 +381,12 @@ def test_a_many_run_gate_says_the_cases_it_left_out_that_two_runs_share(project,
     assert code == 0 and ("gate passed: dev-v1 -> dev-v2: 0 regression(s) (on the 8 cases every run holds; 20 more that "
                           "these two hold are gated by comparing them alone)") in err, err
     assert cli("compare", runs[0], runs[1], "--fail-on-regression")[0] == 1
+    # (48th) the test reads the cases every run decided: a third run's errors left out cases these two decided
+    errored = write_run("runs/errored.json", split_run("dev", {f"dev-{i:02d}": None for i in range(1, 15)},
+                                                       prompt="prompts/v2.txt", temperature=0.5))
+    code, out, err = cli("compare", runs[0], runs[1], errored, "--fail-if-worse")
+    assert ("dev-v1 -> dev-v2: significantly worse? no (" in err and "(on the 14 cases every run decided; 14 more that "
+            "these two decided are gated by comparing them alone)" in err), err
 
 
 def test_many_runs_with_no_case_in_common_are_refused_naming_what_each_holds(project, cli):
