@@ -15029,7 +15029,7 @@ def share_of_cases(text):
     return value
 
 
-MOST_MINIMUM_DIGITS = 4000   # a minimum read exactly (Fraction): Python converts no more than 4,300 digits at once
+MOST_MINIMUM_DIGITS = 4000   # characters of a minimum, read exactly (Fraction): Python converts no more than 4,300 digits at once
 
 
 def accuracy_threshold(text):
@@ -15039,12 +15039,12 @@ def accuracy_threshold(text):
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
     written = text.strip()
+    if len(written) > MOST_MINIMUM_DIGITS:   # past Python's 4,300 digits the float was read, not what was written
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}... ({len(text):,} characters): give an accuracy with at "
+                                         f"most {MOST_MINIMUM_DIGITS:,} digits, like 0.85")
     try:
         share = ExactShare(Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written))
     except ValueError:   # what float reads and Fraction does not ("0.8_5"): its float, exactly
-        if len(written) > MOST_MINIMUM_DIGITS:   # past Python's 4,300 digits the float was read, not what was written
-            raise argparse.ArgumentTypeError(f"{text[:40]!r}... ({len(text):,} characters): give an accuracy with at "
-                                             f"most {MOST_MINIMUM_DIGITS:,} digits, like 0.85") from None
         share = ExactShare(Fraction(value))
     if not 0 <= share.exactly <= 1:   # 1.0000000000000001 is 1.0 as a float: a gate no run could pass
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")

@@ -325,6 +325,9 @@ def test_a_minimum_past_the_digits_python_converts_is_refused(project, cli, caps
     with pytest.raises(SystemExit) as e:
         cli("report", "runs/x.json", "--min-accuracy", "0." + "6" * 5000)
     assert e.value.code == 2 and "(5,002 characters): give an accuracy with at most 4,000 digits" in capsys.readouterr().err
+    with pytest.raises(SystemExit):   # (48th) the limit said is the limit kept: 4,102 characters were read
+        cli("report", "runs/x.json", "--min-accuracy", "0." + "6" * 4100)
+    assert "(4,102 characters): give an accuracy with at most 4,000 digits" in capsys.readouterr().err
 
 
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
