@@ -10999,6 +10999,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
                    f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}) (infrastructure, not the "
                    f"model: a verdict may rest on the votes that came); {again}"]
+    if min_accuracy is not None and not cases:   # (an older eval.py wrote a run of `--cases ,`: none)
+        return 2, ["gates not judged: the run holds no case; run the split again"]
     if min_accuracy is not None and not s["scored"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read

@@ -330,6 +330,17 @@ def test_a_minimum_past_the_digits_python_converts_is_refused(project, cli, caps
     assert "(4,102 characters): give an accuracy with at most 4,000 digits" in capsys.readouterr().err
 
 
+def test_a_gate_over_a_run_of_no_case_says_so(project, cli):
+    """Forty-eighth round on issue 28: a run of no case (an older eval.py wrote one for `--cases ,`) was told to
+    judge again, though it has no judge."""
+    from conftest import make_run
+    run = make_run([("c0", "bug", "bug")])
+    run["results"], run["config"]["cases"], run["config"]["subset"] = [], 0, {"cases": []}
+    path = write_run("runs/none.json", run)
+    code, out, err = cli("report", path, "--min-accuracy", "0.5")
+    assert code == 2 and "gates not judged: the run holds no case; run the split again" in err, err
+
+
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
     """c0 to c2 pass, c3 fails, c4 and c5 are undecided: between 3/6 and 5/6. A minimum at or under
     the low bound passes whatever the judge says, one over the high bound fails whatever it says;
