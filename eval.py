@@ -11097,7 +11097,8 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
     explained = ((not a_ids - set(b_by_id) or b_cfg.get("subset")) and (not set(b_by_id) - a_ids or a_cfg.get("subset")))
     kept = [c for c in a_cases if c["id"] in b_by_id]
     if not explained or not kept:
-        part = "; they share none" if explained else ""
+        part = (f"; they share none (the baseline: {plural(len(a_ids), 'case')}{subset_text(a_cfg)}; the candidate: "
+                f"{plural(len(b_by_id), 'case')}{subset_text(b_cfg)})") if explained else ""
         raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
                         f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
     return kept, {c["id"]: b_by_id[c["id"]] for c in kept}, {"cases": len(kept), "held": [len(a_ids), len(b_by_id)]}
@@ -11332,8 +11333,10 @@ def compare_many(runs, alpha=ALPHA):
     # it answered, nor hide a difference between the others
     decided = [i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)]
     if not decided:
+        without = [f"{shell_word(path)} {sum(ids[i]['correct'] is None for i in shared)}"
+                   for (path, _, _), ids in zip(runs, by_id) if any(ids[i]["correct"] is None for i in shared)]
         raise EvalError("refusing to compare: no case has a verdict in every run (errors, or a judge that gave "
-                        "none); finish or rerun them first")
+                        f"none; cases without one, by run: {', '.join(without)}); finish or rerun them first")
     names = run_names([path for path, _, _ in runs])
     distinct = distinct_settings(configs)
     rates = [case_rates(ids, decided) for ids in by_id]

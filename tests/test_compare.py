@@ -174,6 +174,9 @@ def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_with
     assert code == 0 and "compared on the 1 case both runs hold" in out and "the other 2 cases are left out" in out
     code, out, err = cli("compare", "runs/a.json", "runs/c.json")
     assert code == 2 and "the runs hold different cases" in err and "they share none" in err
+    # (48th) each run's part of the split said
+    assert ("they share none (the baseline: 2 cases, only 2 chosen cases: --cases; the candidate: 1 case, only 1 chosen "
+            "case: --cases)") in err, err
 
 
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
@@ -420,6 +423,7 @@ def test_a_run_that_mostly_failed_is_never_ranked_on_the_few_it_answered(project
     none = write_run("runs/none.json", split_run("dev", {i: None for i in ids}, temperature=0.6))
     code, out, err = cli("compare", a, b, none)
     assert code == 2 and "no case has a verdict in every run" in err
+    assert "cases without one, by run: runs/none.json 28); finish or rerun them first" in err, err   # (48th) named
     m = json.loads(cli("compare", a, b, one, "--json")[1])
     assert [r["not_scored"] for r in m["runs"]] == [0, 0, 27] and m["cases"] == 1 and m["shared_cases"] == 28
 
