@@ -14983,9 +14983,16 @@ def port_number(text):
     return int(text)
 
 
+def ascii_digits(text):
+    """Digits of another script as ASCII ones: float() and Fraction() read "1e-٩٩٩٩٩٩٩٩٩", and the check of an
+    exponent's size read ASCII digits alone (10^999999999 was written out: a hang)."""
+    return re.sub(r"\d", lambda m: str(unicodedata.decimal(m.group())), text)
+
+
 def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
     23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
+    text = ascii_digits(text)
     if re.search(r"[eE][+-]?0*[1-9]\d{3}", text.replace("_", "")):   # 1e-99_999_999%: Fraction writes out 10^99999999 first
         return None
     try:
@@ -15043,7 +15050,7 @@ def accuracy_threshold(text):
     value = parse_rate(text)
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
-    written = text.strip()
+    written = ascii_digits(text.strip())
     if len(written) > MOST_MINIMUM_DIGITS:   # past Python's 4,300 digits the float was read, not what was written
         raise argparse.ArgumentTypeError(f"{text[:40]!r}... ({len(text):,} characters): give an accuracy with at "
                                          f"most {MOST_MINIMUM_DIGITS:,} digits, like 0.85")

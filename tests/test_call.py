@@ -132,6 +132,11 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["power", "--rows", "100", "--alpha", "1e-99_999_999%"], "argument --alpha: '1e-99_999_999%': give a probability"),
     (["report", "runs/x.json", "--min-accuracy", "1.0000000000000001"],
      "argument --min-accuracy: '1.0000000000000001': give an accuracy from 0 to 1"),
+    # attack 49: the exponent in digits of another script (Arabic-Indic, full-width) hung as before
+    (["report", "runs/x.json", "--min-accuracy", "1e-\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669"],
+     "argument --min-accuracy: '1e-\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669': give an accuracy"),
+    (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%"],
+     "argument --alpha: '1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%': give a probability"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
