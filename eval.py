@@ -11000,7 +11000,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
                    f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}) (infrastructure, not the "
                    f"model: a verdict may rest on the votes that came); {again}"]
     if min_accuracy is not None and not cases:   # (an older eval.py wrote a run of `--cases ,`: none)
-        return 2, ["gates not judged: the run holds no case; run the split again"]
+        return 2, [f"gates not judged: {shell_word(run_path)} holds no case; run the split again"]
     if min_accuracy is not None and not s["scored"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read
@@ -11091,6 +11091,10 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
     that a quick run compares with a full one. Cases only a full run of the split lacks are an
     edited run: refused, as is a pair with no case in common."""
     a_ids, b_by_id = {c["id"] for c in a_cases}, {c["id"]: c for c in b_cases}
+    empty = [name for name, ids in (("the baseline", a_ids), ("the candidate", b_by_id)) if not ids]
+    if empty:   # (an older eval.py wrote a run of `--cases ,`: no case at all; two such were "compared", 0/0)
+        raise EvalError(f"refusing to compare: {' and '.join(empty)} {'hold' if len(empty) > 1 else 'holds'} no case; "
+                        "run the split again")
     only = one_sided(a_ids, set(b_by_id))
     if not only:
         return a_cases, b_by_id, None

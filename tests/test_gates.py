@@ -338,7 +338,10 @@ def test_a_gate_over_a_run_of_no_case_says_so(project, cli):
     run["results"], run["config"]["cases"], run["config"]["subset"] = [], 0, {"cases": []}
     path = write_run("runs/none.json", run)
     code, out, err = cli("report", path, "--min-accuracy", "0.5")
-    assert code == 2 and "gates not judged: the run holds no case; run the split again" in err, err
+    assert code == 2 and "gates not judged: runs/none.json holds no case; run the split again" in err, err
+    run["config"]["temperature"] = 0.5   # another run of no case: two such were compared, 0/0, the gate sent to a judge
+    code, out, err = cli("compare", path, write_run("runs/none2.json", run), "--fail-on-regression")
+    assert code == 2 and "refusing to compare: the baseline and the candidate hold no case; run the split again" in err, err
 
 
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):
