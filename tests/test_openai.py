@@ -893,6 +893,14 @@ def test_the_key_wrapped_then_quoted_in_json_more_than_once_is_found(brk, layers
     assert evalpy.KeyEcho(key).sub("[X]", f"it said {text}.") == "it said [X].", text
 
 
+def test_an_odd_run_of_backslashes_before_n_is_a_backslash_then_a_break():
+    """Forty-ninth round on issue 28: three backslashes and "n" (one JSON layer of a backslash, then of a break) were
+    read as a deeper break, the key's own backslash lost with them, and a key holding one was kept."""
+    key = "k\\ey0123456789abcdefghij\\klmnopqrstuvwxyz01\\2345"
+    assert evalpy.read_back("ghij\\\\\\nklmn")[0] == "ghij\\klmn"
+    assert evalpy.KeyEcho(key).sub("[K]", "ghij\\\\\\nklmn\\\\x6fpqrstuvwxy") == "[K]"
+
+
 @pytest.mark.parametrize("indent", [9, 16, 24])
 def test_the_key_wrapped_in_an_indented_block_is_found(indent):
     """Attack 44: a key wrapped in lines of 16 characters indented 9 spaces or more (a YAML block, a nested
