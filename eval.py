@@ -1713,7 +1713,6 @@ class GradedPassages(TypedDict, total=False):
 class GradedCase(Threshold, GradedPassages):
     """A case with all its trials graded: the unit of every figure. Only pass_threshold may be absent."""
     id: str
-    input: str | None       # what it asks (None for a conversation): compare finds two cases swapped by id by it
     expected: str | None
     difficulty: str
     tags: list
@@ -8146,9 +8145,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         if case is None:
             # only what scoring needs: at 100,000 cases every key costs megabytes
             rule = r if rules_by_id is None else rules_by_id.get(r["id"], {})
-            case = cases[r["id"]] = {"id": r["id"], "input": r.get("input"), "expected": r.get("expected"),
-                                     "difficulty": r.get("difficulty"), "tags": r.get("tags") or [],
-                                     "checks": rule.get("checks") or [], "trials": []}
+            case = cases[r["id"]] = {"id": r["id"], "expected": r.get("expected"), "difficulty": r.get("difficulty"),
+                                     "tags": r.get("tags") or [], "checks": rule.get("checks") or [], "trials": []}
             if rule.get("pass_threshold") is not None:   # only then: one key more per case costs 8% at 100,000
                 case["pass_threshold"] = rule["pass_threshold"]
             case.update({k: r[k] for k in ("context", "relevant") if k in r})   # RAG: retrieval is scored from them
@@ -11128,12 +11126,8 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
         if other is None:
             continue
         # checks emptied or a threshold edited count too, where one eval.py wrote both (it writes them alike)
-        # and what it asks, where one eval.py wrote both: two cases' answers swapped by id, their labels alike, moved
-        # a fix and a regression onto the wrong cases (49th attack)
-        differs = [field for field in ("expected", "checks", "pass_threshold", "input")
-                   if case.get(field) != other.get(field)
-                   and (alike if field in ("checks", "pass_threshold") else case.get(field) and other.get(field)
-                        and (field == "expected" or a_cfg.get("eval_version") == b_cfg.get("eval_version")))]
+        differs = [field for field in ("expected", "checks", "pass_threshold") if case.get(field) != other.get(field)
+                   and (alike if field != "expected" else case.get(field) and other.get(field))]
         if differs:
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {differs[0]} in {names[0]} "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "

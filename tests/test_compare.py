@@ -1028,13 +1028,6 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     edited["results"][2]["checks"] = []   # (attack 41: refused by the run file's reading now, compare's before it)
     code, out, err = cli("compare", a, write_run("runs/d.json", edited))
     assert code == 2 and "runs/d.json: not a valid run file: result c3: no label check" in err, err
-    # (49th round) two cases of one label swapped by id: a fix and a regression named on the wrong cases
-    swapped = load_json(a)
-    swapped["config"]["date"] = "2026-01-06T09:30:00+01:00"
-    first, second = swapped["results"][0], swapped["results"][1]   # c1 and c2 both expect "bug"
-    first["id"], second["id"] = second["id"], first["id"]
-    code, out, err = cli("compare", a, write_run("runs/e.json", swapped))
-    assert code == 2 and "case c1 has another input in the baseline than in the candidate" in err, err
     weighted = [{"name": "hola", "type": "icontains", "value": "hola", "blocking": False, "weight": 1},
                 {"name": "bug", "type": "icontains", "value": "bug", "blocking": False, "weight": 1}]
     spec = [{"id": "w1", "response": "hola", "checks": weighted, "pass_threshold": 0.5}]
