@@ -4042,7 +4042,7 @@ KEY_ESCAPED_TWICE = r"|(?<!\\)\\{2,}+(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})"
 # backslash before an escape: "\\\n" is a backslash, then a break; and tried inside a run, a flood of escaped
 # tabs was read in minutes). Read as nothing.
 KEY_DEEP_ESCAPE = r"(?<!\\)(?:\\{16}|\\{8}|\\{4}|\\{2})(?!\\)"
-KEY_DEEP_INDENT = rf"(?:[ \t]|(?<!\\)\\t|{KEY_DEEP_ESCAPE}t)"
+KEY_DEEP_INDENT = rf"(?:[ \t]|{KEY_DEEP_ESCAPE}t)"   # (its tabs as deep as its break: one layer of them is KEY_BREAK's)
 KEY_DEEP_BREAK = (rf"|{KEY_DEEP_INDENT}{{0,{KEY_BREAK_SPACES}}}{KEY_DEEP_ESCAPE}(?:r{KEY_DEEP_ESCAPE})?n"
                   rf"{KEY_DEEP_INDENT}{{0,{KEY_BREAK_SPACES}}}")
 # Every escape or break begins with one of these: looked at there alone (each alternative tried at each letter
