@@ -1001,6 +1001,18 @@ def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
                                         "splits (tickets.jsonl vs golden/support/dev.jsonl)"), err
 
 
+def test_runs_of_one_split_whose_inputs_were_stored_otherwise_are_compared(project, cli):
+    """Attack 50: an eval.py before {{vars}} were filled in stored a case's input as written, today's stores it
+    filled in, and both say version 0.1.0: a check of the input refused two honest runs as edited."""
+    older = make_run([{"id": "c1", "expected": "bug", "input": "Cliente {{name}}: no entro", "vars": {"name": "Ana"}},
+                      ("c2", "bug", "bug")])
+    newer = make_run([{"id": "c1", "expected": "bug", "input": "Cliente Ana: no entro", "vars": {"name": "Ana"},
+                       "response": "acceso"}, ("c2", "bug", "bug")])
+    newer["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=older["config"]["split_sha"])
+    code, out, err = cli("compare", write_run("runs/older.json", older), write_run("runs/newer.json", newer))
+    assert code == 0 and "Regressions (1): c1" in out, err
+
+
 def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     """Thirty-third round on issue 28: dev-01's expected label edited in one run file (same split hash) moved the
     change from +21.4 to +17.9 points, and a case's checks emptied took it out of the regressions, with nothing
