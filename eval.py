@@ -11320,6 +11320,11 @@ def shared_cases(runs):
     return [c["id"] for c in runs[0][2] if all(c["id"] in ids for ids in held)]
 
 
+def decided_by_all(shared, by_id):
+    """The shared cases every run has a verdict on (by_id: each run's graded cases by id), in shared's order."""
+    return [i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)]
+
+
 def compare_many(runs, alpha=ALPHA):
     """Three or more runs of one split (path, config, graded cases), on the cases all of them hold
     and decided: each run's figure with its interval, in the order given, and each later run against
@@ -11341,7 +11346,7 @@ def compare_many(runs, alpha=ALPHA):
         raise EvalError(f"refusing to compare: no case is held by every run ({'; '.join(parts)})")
     # every figure on the cases each run decided: a run whose calls failed must not rank on the few
     # it answered, nor hide a difference between the others
-    decided = [i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)]
+    decided = decided_by_all(shared, by_id)
     if not decided:
         without = [f"{shell_word(path)} {sum(ids[i]['correct'] is None for i in shared)}"
                    for (path, _, _), ids in zip(runs, by_id) if any(ids[i]["correct"] is None for i in shared)]
@@ -12027,7 +12032,7 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     for c, row in zip(compared, m["runs"][1:]):
         c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
     by_id = [{x["id"]: x for x in cases} for _, _, cases in runs]
-    decided = {i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)}   # what the table's tests read
+    decided = set(decided_by_all(shared, by_id))   # what the table's tests read (compare_many)
     for c, name, run, ids in zip(compared, names[1:], runs[1:], by_id[1:]):
         # cases these two hold (the regressions) or decided (the test) that another run lacks, or left undecided, are
         # not gated here: said, as the two compared alone gate them
