@@ -7940,6 +7940,9 @@ def result_problem(r, i, config, labels, seen):
     if problems:   # named by its position while its id is in doubt
         return (f"result {on_one_line(r['id']) + which if type(r.get('id')) is str and r['id'] else i}: "
                 f"{problems[0]}")
+    if "trial" not in r and config.get("repeat") != 1:   # (every eval.py wrote it where a run repeats)
+        return (f"result {on_one_line(r['id'])} has no trial: config.repeat is {on_one_line(json_text(config.get('repeat')), 20)}, "
+                "and each result names its trial")
     trial = r.setdefault("trial", 1)
     named = f"result {on_one_line(r['id'])}{which}"
     problem = recorded_answer_problem(r, config)
@@ -15004,11 +15007,21 @@ def ascii_digits(text):
     return re.sub(r"\d", lambda m: str(unicodedata.decimal(m.group())), text)
 
 
+HUGE_EXPONENT = re.compile(r"[eE][+-]?0*[1-9]\d{3}")   # an exponent of 1000 or more: refused before it is read
+
+
+def rate_refused(text, wanted):
+    """The one line refusing a rate: what to give, and why a number of a huge exponent, in range, was not read."""
+    huge = HUGE_EXPONENT.search(ascii_digits(text).replace("_", ""))
+    return (f"{text!r}: give {wanted}" + (" (an exponent of 1000 or more is not read: write the number with a smaller one)"
+                                           if huge else ""))
+
+
 def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
     23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
     text = ascii_digits(text)
-    if re.search(r"[eE][+-]?0*[1-9]\d{3}", text.replace("_", "")):   # 1e-99_999_999%: Fraction writes out 10^99999999 first
+    if HUGE_EXPONENT.search(text.replace("_", "")):   # 1e-99_999_999%: Fraction writes out 10^99999999 first
         return None
     try:
         # + 0.0: a -0 given is 0 ("against a minimum of -0%")
@@ -15021,7 +15034,7 @@ def probability(text):
     """A probability strictly between 0 and 1."""
     value = parse_rate(text)
     if value is None or not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a probability between 0 and 1, exclusive, like 0.05 or 5%")
+        raise argparse.ArgumentTypeError(rate_refused(text, "a probability between 0 and 1, exclusive, like 0.05 or 5%"))
     return value
 
 
@@ -15043,8 +15056,7 @@ def difference_in_rate(text):
     """A difference in pass rate, either sign, not 0: 0.10, -0.05 or 10%."""
     value = parse_rate(text)
     if value is None or not 0 < abs(value) <= 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a difference in pass rate from -1 to 1, not 0, like 0.10 "
-                                         f"or 10%")
+        raise argparse.ArgumentTypeError(rate_refused(text, "a difference in pass rate from -1 to 1, not 0, like 0.10 or 10%"))
     return value
 
 
@@ -15052,7 +15064,7 @@ def share_of_cases(text):
     """A share of the cases above 0, at most all of them: 0.14 or 14%."""
     value = parse_rate(text)
     if value is None or not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a share of the cases above 0 and at most 1, like 0.14 or 14%")
+        raise argparse.ArgumentTypeError(rate_refused(text, "a share of the cases above 0 and at most 1, like 0.14 or 14%"))
     return value
 
 
@@ -15064,7 +15076,7 @@ def accuracy_threshold(text):
     0.85714285714285715 is the float of 24/28, and a run of 24/28, below it, passed."""
     value = parse_rate(text)
     if value is None or not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give an accuracy from 0 to 1, like 0.85, or a percentage like 85%")
+        raise argparse.ArgumentTypeError(rate_refused(text, "an accuracy from 0 to 1, like 0.85, or a percentage like 85%"))
     written = ascii_digits(text.strip())
     if len(written) > MOST_MINIMUM_DIGITS:   # past Python's 4,300 digits the float was read, not what was written
         raise argparse.ArgumentTypeError(f"{text[:40]!r}... ({len(text):,} characters): give an accuracy with at "
@@ -15500,8 +15512,15 @@ def graded_pair(args):
     themselves only when --pairwise or --html needs their answers, not only their grades."""
     if args.pairwise or args.html:
         a_run, b_run = load_run(args.baseline), load_run(args.candidate)
-        return (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
-    return (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
+        pair = (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
+    else:
+        pair = (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
+    empty = [f"{shell_word(path)} ({name})" for path, name, (_, _, cases)
+             in zip((args.baseline, args.candidate), ("the baseline", "the candidate"), pair) if not cases]
+    if empty:   # (cases_both_hold says so too, without the files it has not)
+        raise EvalError(f"refusing to compare: {' and '.join(empty)} {'hold' if len(empty) > 1 else 'holds'} no case; "
+                        "run the split again")
+    return pair
 
 
 def compare_many_runs(args, paths):

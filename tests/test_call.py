@@ -137,6 +137,9 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
      "argument --min-accuracy: '1e-\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669': give an accuracy"),
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%"],
      "argument --alpha: '1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%': give a probability"),
+    # attack 50: a number in range, refused for its exponent, was told only to be in range
+    (["report", "runs/x.json", "--min-accuracy", "1e-1000"], "argument --min-accuracy: '1e-1000': give an accuracy from 0 "
+     "to 1, like 0.85, or a percentage like 85% (an exponent of 1000 or more is not read: write the number with a smaller one)"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

@@ -341,7 +341,14 @@ def test_a_gate_over_a_run_of_no_case_says_so(project, cli):
     assert code == 2 and "gates not judged: runs/none.json holds no case; run the split again" in err, err
     run["config"]["temperature"] = 0.5   # another run of no case: two such were compared, 0/0, the gate sent to a judge
     code, out, err = cli("compare", path, write_run("runs/none2.json", run), "--fail-on-regression")
-    assert code == 2 and "refusing to compare: the baseline and the candidate hold no case; run the split again" in err, err
+    assert code == 2 and ("refusing to compare: runs/none.json (the baseline) and runs/none2.json (the candidate) "
+                          "hold no case; run the split again") in err, err
+    full = write_run("runs/full.json", make_run([("c0", "bug", "bug")]))   # (fifty-first) one of them: the file is named
+    for pair, says in (((full, path), "runs/none.json (the candidate) holds no case"),
+                       ((path, full), "runs/none.json (the baseline) holds no case")):
+        for view in ([], ["--html", "c.html"]):
+            code, out, err = cli("compare", *pair, *view)
+            assert code == 2 and f"refusing to compare: {says}; run the split again" in err and "Traceback" not in err, err
 
 
 def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli):

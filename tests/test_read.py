@@ -151,12 +151,14 @@ def test_an_empty_case_id_is_refused(tmp_path):
     (lambda run: run["results"][2].update(id="c000"), "result c000, trial 1 appears twice"),
     (lambda run: run["results"][3].update(id="c009"), "result c001 holds 1 of its 2 trials (no trial 2): results were taken out, moved"),
     (lambda run: run["results"].pop(3), "result c001 holds 1 of its 2 trials (no trial 2)"),
+    # a trial's number taken out read as trial 1 given twice (every eval.py wrote it where a run repeats)
+    (lambda run: run["results"][3].pop("trial"), "result c001 has no trial: config.repeat is 2, and each result names its trial"),
     # a subset that says other than the results: "only the first 2 cases" over 5, "0 chosen cases" over 5
     (lambda run: run["config"].update(subset={"limit": 2}), "config.subset says the first 2 cases, but the results hold 5"),
     (lambda run: run["config"].update(subset={"cases": []}), "config.subset.cases names other cases than the results hold (c000, c001,"),
     (lambda run: run["config"].update(subset={"cases": ["c000", "c001", "c002", "c003", "x"]}),
      "config.subset.cases names other cases than the results hold (c004, x)"),
-], ids=["trial-on-another", "trial-moved", "trial-taken-out", "limit-under", "cases-empty", "cases-other"])
+], ids=["trial-on-another", "trial-moved", "trial-taken-out", "trial-number-taken-out", "limit-under", "cases-empty", "cases-other"])
 def test_every_case_holds_every_trial_and_the_subset_names_the_cases_held(tmp_path, edit, message):
     """Forty-seventh round on issue 28: only the number of answers was checked."""
     run = make_run(5)
