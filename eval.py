@@ -1815,7 +1815,7 @@ class CompareResult(CompareAdds):
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
     trajectory: list        # agents: trajectory_changes(), {id, changes, calls} of each case whose calls changed
-    subset: dict | None     # a run's config.subset: only part of the split was compared
+    subset: list | None     # [baseline's, candidate's] config.subset (None: the whole split): only part of the split was compared
     shared: dict | None     # {cases, held: [baseline's, candidate's]}: the runs held different cases, and
                             # only those both hold were compared (cases_both_hold()); None when they held the same
     measure: str            # "accuracy" or "pass rate"
@@ -1953,6 +1953,13 @@ def subset_words(subset):
         first = "the first case" if subset["limit"] == 1 else f"the first {subset['limit']} cases"
         return f"{first}, --limit {subset['limit']}"
     return f"{plural(len(subset['cases']), 'chosen case')}, --cases"
+
+
+def subsets_words(subsets):
+    """Two runs' config.subset, [baseline's, candidate's], as a person reads them: one part named once
+    when one run or both ran it, else each run's own (a run of --cases is not one of --limit)."""
+    words = [subset_words(s) for s in subsets if s]   # (one run of the whole split: the counts held say which is which)
+    return words[0] if len(words) == 1 or words[0] == words[1] else f"the baseline {words[0]}; the candidate {words[1]}"
 
 
 def shown(key, value):
@@ -11137,13 +11144,14 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                             "was edited (report --case shows each)")
 
 
-def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate")):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
-    test, which ignores the pairing, for a user who set it before the run (seed 002 did)."""
+    test, which ignores the pairing, for a user who set it before the run (seed 002 did). names: the
+    runs as a refusal names them."""
     same_split(a_cfg, b_cfg)
     a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
-    refuse_edited_cases(a_cfg, a_cases, b_cfg, b_cases)
+    refuse_edited_cases(a_cfg, a_cases, b_cfg, b_cases, names)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
     # a failed call on any trial of either side (not a judge that gave none): with trials, the votes left
@@ -11177,7 +11185,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
     p = change["test"]["p"]
     estimate = change["difference"]["estimate"]
     if fisher and change["unit"] != "case":
-        raise EvalError("--fisher tests the pass counts of one answer per case; these runs have trials, whose unit "
+        repeated = [f"{name} has {cfg['repeat']} trials a case" for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg["repeat"] > 1]
+        raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
@@ -11198,7 +11207,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False):
               "alpha": alpha, "significant": called(change, alpha),
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
-              "subset": a_cfg.get("subset") or b_cfg.get("subset"),
+              # each run's config.subset, where either ran part of the split
+              "subset": [a_cfg.get("subset"), b_cfg.get("subset")] if a_cfg.get("subset") or b_cfg.get("subset") else None,
               "shared": shared,
               "measure": measure(a_cfg["labels"], check_table(a_cases) + check_table(b_cases.values())),
               "trials": [a_cfg["repeat"], b_cfg["repeat"]],
@@ -11740,7 +11750,7 @@ def format_compare(c, baseline_path, candidate_path):
     if runs["shared"]:
         out.append(shared_text(runs))
     elif runs["subset"]:
-        out.append(f"Cases: only part of the split ({subset_words(runs['subset'])}), not a full comparison")
+        out.append(f"Cases: only part of the split ({subsets_words(runs['subset'])}), not a full comparison")
     out += [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
     if runs["changed"]:
         out.append("Changed:")
@@ -11786,7 +11796,7 @@ def format_compare(c, baseline_path, candidate_path):
 def shared_text(runs):
     """Two runs that held different cases, compared on those both hold: which, and why."""
     n, (a, b) = runs["shared"]["cases"], runs["shared"]["held"]
-    why = f": only part of the split, {subset_words(runs['subset'])}" if runs["subset"] else ""
+    why = f": only part of the split, {subsets_words(runs['subset'])}" if runs["subset"] else ""
     return (f"Cases: compared on the {plural(n, 'case')} both runs hold (the baseline holds {a}, the candidate "
             f"{b}{why}); the other {plural_are(a + b - 2 * n, 'case')} left out")
 
@@ -11879,7 +11889,7 @@ def markdown_compare(c, baseline_path, candidate_path):
         out.append(f"Compared on the {plural(runs['shared']['cases'], 'case')} both runs hold "
                    f"({runs['shared']['held'][0]} and {runs['shared']['held'][1]}); the others are left out.")
     elif runs["subset"]:
-        out.append(f"> **Cases: only part of the split ({md_text(subset_words(runs['subset']))}), not a full comparison**")
+        out.append(f"> **Cases: only part of the split ({md_text(subsets_words(runs['subset']))}), not a full comparison**")
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
@@ -14197,8 +14207,8 @@ def compare_page(paths, runs, graded, c):
 
 def compare_warnings(runs):
     notes = [f"{side.capitalize()}: {warning}" for side, warning in runs["warnings"]]
-    notes += [f"Only part of the split was run ({subset_words(runs['subset'])}): not a full comparison"] if runs["subset"] else []
-    notes += [shared_text(runs)] if runs["shared"] else []
+    notes += [shared_text(runs)] if runs["shared"] else \
+        [f"Only part of the split was run ({subsets_words(runs['subset'])}): not a full comparison"] if runs["subset"] else []
     return section("Warnings", bullet_list(notes, "warn")) if notes else ""
 
 
@@ -15463,7 +15473,8 @@ def cmd_compare(args):
     refuse_judge_options_alone(args)
     (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
     refuse_copies(paths, (a_config, b_config))
-    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher)
+    c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher,
+                     names=(f"{shell_word(args.baseline)} (the baseline)", f"{shell_word(args.candidate)} (the candidate)"))
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse,

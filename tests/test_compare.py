@@ -177,6 +177,18 @@ def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_with
     # (48th) each run's part of the split said
     assert ("they share none (the baseline: 2 cases, only 2 chosen cases: --cases; the candidate: 1 case, only 1 chosen "
             "case: --cases)") in err, err
+    # (51st) a run of the first 3 cases against one of 2 chosen ones: each run's part said, never the baseline's for both
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "3", "--out", "runs/first.json")[0] == 0
+    code, out, err = cli("compare", "runs/first.json", "runs/a.json")
+    assert code == 0 and ("Cases: compared on the 2 cases both runs hold (the baseline holds 3, the candidate 2: only part "
+                          "of the split, the baseline the first 3 cases, --limit 3; the candidate 2 chosen cases, --cases); "
+                          "the other 1 case is left out") in out, out
+    s = json.loads(cli("compare", "runs/first.json", "runs/a.json", "--json")[1])
+    assert s["subset"] == [{"limit": 3}, {"cases": ["dev-01", "dev-02"]}]
+    assert cli("compare", "runs/first.json", "runs/a.json", "--html", "c.html")[0] == 0
+    page = (project / "c.html").read_text(encoding="utf-8")
+    assert "the baseline the first 3 cases, --limit 3; the candidate 2 chosen cases, --cases" in page
+    assert "Only part of the split was run" not in page   # (said once, in the sentence of the cases both hold)
 
 
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
@@ -582,7 +594,12 @@ def test_what_one_case_or_none_cannot_tell_is_said_not_invented(project, cli):
     assert [(r["p"], r["holm_p"]) for r in m["runs"][1:]] == [(None, None), (None, None)]
     assert "t3 − t1: −50.0 points: too few cases to tell" in cli("compare", a, b, third)[1]
     code, out, err = cli("compare", a, b, "--fisher")
-    assert code == 2 and "--fisher tests the pass counts of one answer per case; these runs have trials" in err
+    # (51st) which run has trials is said, by its file
+    assert code == 2 and ("--fisher tests the pass counts of one answer per case; runs/t1.json (the baseline) has 2 trials "
+                          "a case and runs/t2.json (the candidate) has 2 trials a case, whose unit") in err, err
+    one = write_run("runs/one.json", make_run([("c1", "bug", "bug")], prompt="prompts/v1.txt"))
+    code, out, err = cli("compare", one, a, "--fisher")
+    assert code == 2 and "one answer per case; runs/t1.json (the candidate) has 2 trials a case, whose unit" in err, err
     e1 = write_run("runs/e1.json", make_run([("c1", "bug", None), ("c2", "bug", None)]))
     e2 = write_run("runs/e2.json", make_run([("c1", "bug", None), ("c2", "bug", None)], prompt="prompts/v2.txt"))
     out = cli("compare", e1, e2)[1]
@@ -1024,8 +1041,8 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     edited["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=sha)   # its hash as the run recorded it
     b = write_run("runs/b.json", edited)
     code, out, err = cli("compare", a, b)
-    assert code == 2 and out == "" and err == ("error: refusing to compare: case c1 has another expected in the baseline "
-                                               "than in the candidate, though both ran split sha " + sha[:8]
+    assert code == 2 and out == "" and err == ("error: refusing to compare: case c1 has another expected in runs/a.json (the "
+                                               "baseline) than in runs/b.json (the candidate), though both ran split sha " + sha[:8]
                                                + ": a run file was edited (report --case shows each)\n"), err
     edited = make_run(cases)
     edited["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=sha)
@@ -1047,7 +1064,7 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     edited = make_run([dict(spec[0], pass_threshold=0.25)], labels=None)
     edited["config"].update(date="2026-01-05T09:30:00+01:00", split_sha=load_json(e)["config"]["split_sha"])
     code, out, err = cli("compare", e, write_run("runs/f.json", edited))
-    assert code == 2 and "refusing to compare: case w1 has another pass_threshold in the baseline" in err, err
+    assert code == 2 and "refusing to compare: case w1 has another pass_threshold in runs/e.json (the baseline) than in runs/f.json" in err, err
 
 
 def test_compare_of_one_case_says_is_not_are(project, cli):
