@@ -3479,16 +3479,29 @@ def write_golden_set(folder):
     taken = [path for path in files if os.path.lexists(path)]
     if taken:
         raise EvalError(f"{shell_word(taken[0])} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
-    for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-    written = []
+    made, written = [], []   # the folders init makes (one of the user's own is kept), parents first, then its files
     try:
+        for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file
+            missing = []
+            folder_path = os.path.dirname(path)
+            while folder_path and not os.path.lexists(folder_path):
+                missing.insert(0, folder_path)
+                folder_path = os.path.dirname(folder_path)
+            for folder_path in missing:
+                os.mkdir(folder_path)
+                made.append(folder_path)
         for path, text in files.items():
-            write_file(path, text)
+            try:
+                write_file(path, text)
+            except OSError as e:   # a full disk's error names no file
+                raise EvalError(f"cannot write {shell_word(path)} ({e.strerror}); init left nothing behind") from None
             written.append(path)
-    except BaseException:   # a full disk, say: no half-made set is left (these files are init's own, just made)
+    except BaseException:   # no half-made set is left (these files and folders are init's own, just made)
         for path in written:
             remove_quietly(path)
+        for folder_path in reversed(made):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder_path)
         raise
     return files
 
@@ -10935,6 +10948,38 @@ def judged_again_text(config):
     return f"judged again by {', '.join(models) or '?'}" + (f", {votes} votes each" if votes > 1 else "")
 
 
+def judged_answers(results):
+    """The answers `judge` asks about: those the model gave, with a judge check."""
+    return [r for r in results if r.get("response") is not None and answer_of(r["response"]) is not None
+            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
+
+
+def answers_sha(todo):
+    """What a judging was begun on: its votes are the answers' and checks' it hashes, and no other's."""
+    return sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass"))
+
+
+def judged_run_changed(judged_from, header):
+    """Why the run a judging was begun on cannot finish it now (its answers or checks are others, or it
+    cannot be read), or None: the judge command given again would begin anew, paying every vote again.
+    None too for a judging with --checks, whose answers are the run's with that file's checks."""
+    if header["config"].get("checks_from"):
+        return None
+    try:
+        run = load_run(judged_from)
+    except EvalError as e:   # (a path as the judge was given it: from another folder, it may name nothing)
+        why = "no such file" if not os.path.lexists(judged_from) else on_one_line(str(e), 200)
+        return (f"{shell_word(judged_from)} cannot be read from here ({why}): give the judge command in the folder it was "
+                "begun in, with the run as it was")
+    own = ("judge", "host", "judged_from", "checks_from")   # what judging adds to the run's configuration
+    if any(run["config"].get(k) != header["config"].get(k) for k in set(run["config"]) | set(header["config"]) if k not in own):
+        return None   # another run by that name (read from another folder, say): nothing known of the judging's own
+    if answers_sha(judged_answers(run["results"])) == header.get("answers_sha"):
+        return None
+    return (f"{shell_word(judged_from)} holds other answers or checks than it was begun on: judging it again begins anew "
+            "(put the run back as it was to finish this one)")
+
+
 def judging_listing(path):
     """`runs`: a judging, from its lines: unfinished (the run it judges, by whom, how many votes it
     holds; the judge command that began it finishes it), left beside its run, being written now, or
@@ -10950,15 +10995,16 @@ def judging_listing(path):
     holder = live_holder(run_path)
     written = os.path.lexists(run_path)
     judges = ", ".join(on_one_line(m, 40) for m in models)
+    unfit = None if holder or written else judged_run_changed(judged_from, header)
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
-              f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; the judge command "
-              "that began it, given again, finishes it")
+              f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (unfit or
+              "the judge command that began it, given again, finishes it"))
     model = config.get("model")
     row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
            figure]
-    return row, {"file": path, "unfinished_judging": not written and not holder,
-                 **({"problem": figure} if written and not holder else {}), **({"live": int(holder)} if holder else {}),
+    return row, {"file": path, "unfinished_judging": not written and not holder and not unfit,
+                 **({"problem": figure} if written and not holder or unfit else {}), **({"live": int(holder)} if holder else {}),
                  "judged_from": judged_from, "judges": models, "votes": votes}
 
 
@@ -12339,8 +12385,7 @@ def judge_run(args, run, target):
         run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
-    todo = [r for r in run["results"] if r.get("response") is not None and answer_of(r["response"]) is not None
-            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
+    todo = judged_answers(run["results"])
     if not todo:   # the command to paste asks the judge asked for now
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
@@ -12351,8 +12396,7 @@ def judge_run(args, run, target):
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
-    header = {"format": JUDGING_FORMAT, "answers_sha": sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass")),
-              "config": config}
+    header = {"format": JUDGING_FORMAT, "answers_sha": answers_sha(todo), "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
     # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
     in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}

@@ -1582,6 +1582,31 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
     assert code == 0 and "(judged again by qwen2.5:7b, 3 votes each)" in out, out
 
 
+def test_runs_says_when_an_unfinished_judging_can_no_longer_be_finished(project, judged_split, cli, fake):
+    """Fifty-first round on issue 28: the run judged changed (an answer edited) or gone, `runs` still said the judge
+    command given again finishes the judging; given, it began anew and paid for every vote again."""
+    interrupted_judging(cli, fake, judged_split)
+    run = Path("runs/answers-dev-v1.json")
+    held = run.read_bytes()
+    listed = cli("runs", ".")[1]
+    assert "unfinished judging of runs/answers-dev-v1.json by qwen2.5:7b: " in listed and "given again, finishes it" in listed
+    edited = json.loads(held)
+    edited["results"][0]["response"] = "otra respuesta"
+    run.write_text(json.dumps(edited), encoding="utf-8")
+    code, out, err = cli("runs", ".")
+    assert code == 0 and "given again, finishes it" not in out, out
+    assert ("runs/answers-dev-v1.json holds other answers or checks than it was begun on: judging it again begins anew "
+            "(put the run back as it was to finish this one)") in out, out
+    listed = json.loads(cli("runs", ".", "--json")[1])[-1]
+    assert listed["unfinished_judging"] is False and "holds other answers or checks" in listed["problem"], listed
+    run.unlink()
+    code, out, err = cli("runs", ".")
+    assert code == 0 and ("runs/answers-dev-v1.json cannot be read from here (no such file): give the judge command in the "
+                          "folder it was begun in, with the run as it was") in out, out
+    run.write_bytes(held)   # put back: the same command finishes it, paying only for the votes it lacks
+    assert "given again, finishes it" in cli("runs", ".")[1]
+
+
 def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, "--judge-votes", "3")
     held = Path("j.json.judging").read_bytes()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FORGED, FORGED_SHOWN, LABELS, eval_cli, evalpy, make_run, printed_lines, split_run, write_run
+from conftest import FORGED, FORGED_SHOWN, LABELS, ROOT, eval_cli, evalpy, make_run, printed_lines, split_run, write_run
 
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
 
@@ -573,10 +573,32 @@ def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypa
         return real(path, pieces, replace)
     monkeypatch.setattr(evalpy, "write_file", full_disk)
     code, out, err = cli("init", "mine")
-    assert code == 2 and err == "error: mine/prompts/v1.txt: No space left on device\n"
-    assert [p for p in Path("mine").rglob("*") if p.is_file()] == []
+    assert code == 2 and err == "error: cannot write mine/prompts/v1.txt (No space left on device); init left nothing behind\n"
+    assert not Path("mine").exists()   # (fifty-first round) nor the folders it made
+    monkeypatch.setattr(evalpy, "write_file", real)
+    Path("mine").mkdir()   # a folder of the user's own is kept, whatever init made in it is not
+    monkeypatch.setattr(evalpy, "write_file", full_disk)
+    assert cli("init", "mine")[0] == 2 and Path("mine").is_dir() and list(Path("mine").iterdir()) == []
     monkeypatch.setattr(evalpy, "write_file", real)
     assert cli("init", "mine")[0] == 0
+
+
+def test_init_on_a_disk_already_full_names_the_file_and_leaves_no_folder(project):
+    """Fifty-first round on issue 28: a write refused (a full disk, a file size limit) raises an error naming no file;
+    init said only "error: File too large" and left mine/ and mine/prompts/ behind."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def limit_writes():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "init", "mine"], cwd=project, capture_output=True,
+                          text=True, timeout=60, preexec_fn=limit_writes)
+    assert done.returncode == 2 and done.stderr == ("error: cannot write mine/GUIDE.md (File too large); init left nothing "
+                                                    "behind\n"), done.stderr
+    assert not (project / "mine").exists()
 
 
 def test_init_prints_a_command_that_runs_as_printed_in_a_folder_with_a_space(project, cli):
