@@ -1814,7 +1814,7 @@ class CompareResult(CompareAdds):
     significant: bool       # test p <= alpha, with a difference
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
-    trajectory: list        # agents: trajectory_changes(), {id, changes, calls} of each case whose calls changed
+    trajectory: list        # agents: trajectory_changes(), {id, changes, calls, trials: whose calls} of each case whose calls or verdict changed
     subset: list | None     # [baseline's, candidate's] config.subset (None: the whole split): only part of the split was compared
     shared: dict | None     # {cases, held: [baseline's, candidate's]}: the runs held different cases, and
                             # only those both hold were compared (cases_both_hold()); None when they held the same
@@ -11283,13 +11283,16 @@ def said_and_done(trial):
 
 def trajectory_changes(a_cases, b_cases):
     """Agents, case by case: which tools a case started or stopped calling, calls that came in another
-    order, more or fewer calls, a trajectory that started or stopped passing (each case's first trial
-    with an answer, beside the fixes and breaks of the final verdict). [] without agents."""
+    order, more or fewer calls (each case's first trial with an answer: its trials' calls are many), a
+    trajectory that started or stopped passing (by the majority of its trials, as the report's
+    figure and the fixes and breaks of the final verdict). [] without agents."""
     rows = []
     for a in a_cases:
-        traces = [next((t["agent"] for t in c["trials"] if "agent" in t), None) for c in (a, b_cases[a["id"]])]
-        if None in traces:
+        pair = (a, b_cases[a["id"]])
+        firsts = [next((t for t in c["trials"] if "agent" in t), None) for c in pair]
+        if None in firsts:
             continue
+        traces = [t["agent"] for t in firsts]
         (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
         changes += [f"started calling {name}" for name in sorted(set(y) - set(x))]
         changes += [f"stopped calling {name}" for name in sorted(set(x) - set(y))]
@@ -11297,12 +11300,22 @@ def trajectory_changes(a_cases, b_cases):
             changes.append("called its tools in another order")
         if len(x) != len(y):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
-        verdicts = [trace["trajectory"] for trace in traces]
+        verdicts = [majority([t["agent"]["trajectory"] for t in c["trials"] if "agent" in t and t["agent"]["trajectory"] is not None],
+                             tie=False) for c in pair]
         if None not in verdicts and verdicts[0] != verdicts[1]:
             changes.append("trajectory " + ("fixed" if verdicts[1] else "broken"))
         if changes:
-            rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(names) or "none" for names in (x, y)]})
+            rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(names) or "none" for names in (x, y)],
+                         "trials": [t["trial"] for t in firsts]})
     return rows
+
+
+def trajectory_heading(cases, trials):
+    """The heading of compare's trajectory changes: how many agents, and, where a run has trials, which
+    trial's calls are shown and what decides the verdict."""
+    return (f"Trajectory changes, case by case ({plural(len(cases), 'agent')}"
+            + ("; the calls of each case's first trial, the verdict by the majority of its trials" if max(trials) > 1 else "")
+            + ")")
 
 
 def retrieval_change(a_cases, b_by_id):
@@ -11669,7 +11682,7 @@ def compare_rows(c, baseline_path, candidate_path):
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
             {"key": "speed", "rows": speed_pair_rows(c["speed"])},
-            {"key": "trajectory", "cases": c["trajectory"]},
+            {"key": "trajectory", "cases": c["trajectory"], "heading": trajectory_heading(c["trajectory"], c["trials"])},
             *filter(None, [rows_retrieval_change(c.get("retrieval")), rows_diagnosis_change(c.get("diagnosis"))])]
 
 
@@ -11852,7 +11865,7 @@ def trajectory_lines(sec):
     made up and the ids what a split holds: each on its line, a break in one shown escaped."""
     if not sec["cases"]:
         return []
-    return ["", f"Trajectory changes, case by case ({plural(len(sec['cases']), 'agent')}):"] + [
+    return ["", f"{sec['heading']}:"] + [
         f"  {on_one_line(r['id'])}: {on_one_line('; '.join(r['changes']))}  "
         f"({on_one_line(r['calls'][0])} -> {on_one_line(r['calls'][1])})" for r in sec["cases"]]
 
@@ -11862,7 +11875,7 @@ def trajectory_markdown(sec):
     escaped: a tool name a model made up is data there, never an image, a tag or a heading."""
     if not sec["cases"]:
         return []
-    return ["", f"**Trajectory changes**, case by case ({plural(len(sec['cases']), 'agent')}):", ""] + [
+    return ["", f"**Trajectory changes**{sec['heading'].removeprefix('Trajectory changes')}:", ""] + [
         f"- {md_code(r['id'])}: {md_text(on_one_line('; '.join(r['changes'])))} "
         f"({md_code(r['calls'][0])} → {md_code(r['calls'][1])})" for r in sec["cases"]]
 
@@ -14234,7 +14247,7 @@ def compare_page(paths, runs, graded, c):
         parts.append(section("Speed", paragraph(line[:1].upper() + line[1:])))
     trajectory = section_of(rows, "trajectory")["cases"]
     if trajectory:
-        parts.append(section(f"Trajectory changes, case by case ({plural(len(trajectory), 'agent')})", html_table(
+        parts.append(section(section_of(rows, "trajectory")["heading"], html_table(
             ["case", "what changed", "baseline calls", "candidate calls"],
             [[r["id"], "; ".join(r["changes"]), *r["calls"]] for r in trajectory]), ident="trajectory"))
     if c.get("pairwise"):

@@ -804,6 +804,38 @@ def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
     assert "started calling cancel_order; more calls: 1 -&gt; 2" in (project / "c.html").read_text(encoding="utf-8")
 
 
+def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_trials(project, cli):
+    """Fifty-second round on issue 28: with trials, the trajectory changes read each case's first trial alone, as
+    Fixed and Regressions do not: a case whose trajectory passed by majority on both sides was listed as "trajectory
+    fixed", and one that went from failing to passing by majority was not listed."""
+    from conftest import agent_spec
+    look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("cancel_order", {"order_id": "A-1"}, True)
+
+    def trial_run(calls_by_case, **config):   # {case: [calls of trial 1, 2, 3]}: a run of three trials
+        runs = [make_run([agent_spec(cid, calls[t]) for cid, calls in calls_by_case.items()], labels=None,
+                         split="agent-dev", max_turns=3, **config) for t in range(3)]
+        run = runs[0]
+        run["config"]["repeat"] = 3
+        run["results"] = [dict(r["results"][i], trial=t + 1) for i in range(len(calls_by_case)) for t, r in enumerate(runs)]
+        return run
+    a = write_run("runs/a.json", trial_run({"t1": [[look, cancel], [look], [look]], "t2": [[look], [cancel], [cancel]]}))
+    b = write_run("runs/b.json", trial_run({"t1": [[look]] * 3, "t2": [[look], [look], [cancel]]}, prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", a, b)
+    assert code == 0 and "Fixed (1): t2" in out, out
+    section = out.split("Trajectory changes, case by case (2 agents; the calls of each case's first trial, the verdict by "
+                        "the majority of its trials):\n", 1)[1].splitlines()
+    assert section[:2] == [
+        "  t1: stopped calling cancel_order; fewer calls: 2 -> 1  (lookup_order > cancel_order -> lookup_order)",
+        "  t2: trajectory fixed  (lookup_order -> lookup_order)"], out
+    rows = json.loads(cli("compare", a, b, "--json")[1])["trajectory"]
+    assert [(r["id"], r["changes"], r["trials"]) for r in rows] == [
+        ("t1", ["stopped calling cancel_order", "fewer calls: 2 -> 1"], [1, 1]), ("t2", ["trajectory fixed"], [1, 1])]
+    assert "the calls of each case's first trial, the verdict by the majority of its trials" in cli("compare", a, b, "--markdown")[1]
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    assert "the calls of each case&#x27;s first trial, the verdict by the majority of its trials" in \
+        (project / "c.html").read_text(encoding="utf-8")
+
+
 def test_compare_markdown_quotes_the_trajectory_changes(project, cli, fake):
     """Issue 28 (fourth attack), item 3: the Trajectory changes section of compare --markdown was
     printed raw while every other section escaped: a tool name a server sent rendered as a remote
