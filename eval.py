@@ -14585,6 +14585,9 @@ class Review:
         self.run_sha = sha256_bytes(read_bytes(path, "run file"))
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
+        # the largest save a page of this run sends: its text, and a key of up to 6 bytes a character as JSON (an
+        # escape); an id of 4 KB is the run's, and its annotation is saved as any other's
+        self.most_body = 4096 + 6 * max(map(len, self.keys), default=0)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
         writable_beside(self.sidecar, "no annotation could be saved there")
         self.annotations()   # a damaged sidecar is refused before the page is served
@@ -14672,8 +14675,7 @@ def review_handler(review, nonce):
         def allowed(self):
             """Only this page may talk to this server: the Host must be ours (no DNS rebinding) and
             an Origin, when sent, too (no other site's page posting annotations)."""
-            port = self.server.server_address[1]
-            ours = {f"127.0.0.1:{port}", f"localhost:{port}"}
+            ours = review_hosts(self.server.server_address[1])
             origin = self.headers.get("Origin")
             if self.headers.get("Host") not in ours or (origin is not None and origin not in {f"http://{h}" for h in ours}):
                 self.send(403, "text/plain; charset=utf-8", b"forbidden: foreign origin or host\n")
@@ -14740,11 +14742,22 @@ def review_handler(review, nonce):
                 return
             said = self.headers.get("Content-Length", "0")
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
-            if not 0 < length <= 4096:
+            if not 0 < length <= review.most_body:
                 raise ValueError("the body must be a small JSON object, with its length in digits")
-            self.send_json(200, review.save(strict_json(self.rfile.read(length).decode("utf-8"))))
+            body = exact_json(self.rfile.read(length).decode("utf-8"))
+            # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it)
+            problem = unreadable_value({k: v for k, v in body.items() if k != "key"} if isinstance(body, dict) else body)
+            if problem:
+                raise ValueError(problem)
+            self.send_json(200, review.save(body))
 
     return Handler
+
+
+def review_hosts(port):
+    """The Host (and Origin, after http://) the review page's own requests carry: on port 80 a browser sends
+    the address without the port."""
+    return {f"127.0.0.1:{port}", f"localhost:{port}"} | ({"127.0.0.1", "localhost"} if port == 80 else set())
 
 
 def serve_review(review, port):
@@ -14830,7 +14843,9 @@ const $ = (id) => document.getElementById(id);
 const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
 function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(text); if (cls) e.className = cls; return e; }
-function option(select, value) { select.appendChild(el("option", value)).value = value; }
+// a filter's value is "=" and what it picks: "" is "any", and an older run's empty difficulty or tag is a value of its own
+function option(select, value) { select.appendChild(el("option", value === "" ? "(empty)" : value)).value = "=" + value; }
+function picked(id) { const v = $(id).value; return v ? v.slice(1) : null; }
 function matches(it) {
   const s = $("status").value;
   if (s === "failures" && it.verdict !== "fail") return false;
@@ -14838,9 +14853,9 @@ function matches(it) {
   if (s === "errors" && it.verdict !== "error") return false;
   if (s === "regressions" && it.change !== "regressed") return false;
   if (s === "fixed" && it.change !== "fixed") return false;
-  if ($("difficulty").value && it.difficulty !== $("difficulty").value) return false;
-  if ($("label").value && it.expected !== $("label").value) return false;
-  if ($("tag").value && !it.tags.includes($("tag").value)) return false;
+  if (picked("difficulty") !== null && it.difficulty !== picked("difficulty")) return false;
+  if (picked("label") !== null && it.expected !== picked("label")) return false;
+  if (picked("tag") !== null && !it.tags.includes(picked("tag"))) return false;
   return true;
 }
 function refilter() { shown = data.items.filter(matches); at = 0; drawList(); draw(); }
@@ -14952,12 +14967,19 @@ function counts(list) {
   const t = $("counts"); t.replaceChildren();
   if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No annotations yet.", "muted")); }
   for (const [text, n] of list) { const tr = el("tr"); tr.appendChild(el("td", text)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
-  const used = $("used"); used.replaceChildren(); for (const [text] of list) option(used, text);
+  const used = $("used"); used.replaceChildren(); for (const [text] of list) used.appendChild(el("option", text)).value = text;
+}
+// what a request that got no JSON answer says: the server stopped (Ctrl-C), or something else answered
+function unanswered(response) {
+  return response ? "the review server answered " + response.status + " without a reason" : "the review server is not answering (is eval.py review still running?)";
 }
 async function store(it, text, status) {
   status.textContent = "saving…";
-  const response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, text: text})});
-  const answer = await response.json();
+  let response = null, answer;
+  try {
+    response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, text: text})});
+    answer = await response.json();
+  } catch (e) { status.textContent = "not saved: " + unanswered(response); return; }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
   it.annotation = answer.annotation; status.textContent = answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
   counts(answer.counts);
@@ -14971,8 +14993,11 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "j") move(1); else if (e.key === "k") move(-1);
   else if (e.key === "/") { e.preventDefault(); const i = $("annotationinput"); if (i) i.focus(); }
 });
+function cannotShow(why) { $("notice").hidden = false; $("notice").textContent = "Cannot show the run: " + why; }
 async function start() {
-  const response = await fetch("/data"); data = await response.json();
+  let response = null;
+  try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
+  if (!response.ok) return cannotShow(data.error);
   $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");

@@ -230,6 +230,44 @@ def test_foreign_origins_and_hosts_are_refused(server):
     assert requests.get(url + "/data", headers={"Origin": f"http://localhost:{port}"}).status_code == 200
 
 
+@pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
+def test_any_case_the_page_shows_can_be_annotated(project, case_id):
+    """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run
+    file may: its JSON escapes it), was shown on the page, and its annotation refused ("the body must be a small JSON
+    object", "half of a character"): the limit counted the key, and the key was held to what a text must be."""
+    path = write_run("runs/r.json", make_run([(case_id.replace("\udfff", "\u2603"), "bug", "bug"), ("c2", "bug", "acceso")]))
+    text = Path(path).read_text(encoding="utf-8")   # (as a file holds a lone surrogate: escaped)
+    Path(path).write_text(text.replace("\u2603", "\\udfff").replace("\\u2603", "\\udfff"), encoding="utf-8")
+    review = evalpy.Review(path)
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+        key = requests.get(url + "/data").json()["items"][0]["key"]
+        assert key == case_id + "#1"
+        body = json.dumps({"key": key, "text": "y" * evalpy.MAX_ANNOTATION}).encode()   # as the page's JSON.stringify sends it
+        answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 200, answer.text
+        assert evalpy.Review(path).annotations()[0][key]["text"] == "y" * evalpy.MAX_ANNOTATION
+        # a text holding half of a character is still refused, and so is a body past what any key of the run needs
+        body = json.dumps({"key": key, "text": "z\udfff"}).encode()
+        answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400 and "half of a character" in answer.json()["error"], answer.text
+        body = json.dumps({"key": key, "text": "y" * 50000}).encode()
+        answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400 and "small JSON object" in answer.json()["error"], answer.text
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_on_port_80_the_host_a_browser_sends_without_its_port_is_ours():
+    """Fifty-second round on issue 28: `review --port 80` refused its own page, whose Host (and Origin) a browser sends
+    without the default port; any other port must still be named."""
+    assert evalpy.review_hosts(80) == {"127.0.0.1:80", "localhost:80", "127.0.0.1", "localhost"}
+    assert evalpy.review_hosts(8765) == {"127.0.0.1:8765", "localhost:8765"}
+
+
 def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
     url, _ = server
     with open(project / runs[1], "a") as f:

@@ -243,3 +243,60 @@ def test_the_page_shows_the_other_agent_runs_transcript(project, chromium):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_save_the_server_cannot_take_says_so_and_never_waits_forever(project, chromium):
+    """Fifty-second round on issue 28: with the review server stopped (or answering other than JSON), Save said
+    "saving…" for good and the annotation was lost without a word."""
+    from playwright.sync_api import expect
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    httpd, url = browser.serve(evalpy, run)
+    tab = chromium.new_page()
+    try:
+        tab.goto(url)
+        tab.wait_for_selector("#case h2")
+        httpd.shutdown()
+        httpd.server_close()
+        tab.fill("#annotationinput", "lost without a word")
+        tab.click("#save")
+        expect(tab.locator("#savestatus")).to_have_text(
+            "not saved: the review server is not answering (is eval.py review still running?)", timeout=5000)
+    finally:
+        tab.context.close()
+
+
+def test_a_run_the_server_cannot_show_says_why_on_the_page(project, chromium):
+    """Fifty-second round on issue 28: /data answering an error (a damaged annotations file) left a blank page."""
+    from pathlib import Path
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    with review_tab(chromium, run) as tab:
+        Path(run + ".annotations.json").write_text('{"format": "eval.py-annotations/1", "annotations": [', encoding="utf-8")
+        tab.reload()
+        tab.wait_for_selector("#notice:not([hidden])")
+        assert tab.text_content("#notice").startswith(f"Cannot show the run: {run}.annotations.json: damaged"), \
+            tab.text_content("#notice")
+
+
+def test_an_empty_difficulty_or_tag_of_an_older_run_is_a_filter_of_its_own(project, chromium):
+    """Fifty-second round on issue 28: a run file may hold an empty difficulty or tag (older runs wrote them); its
+    option had the value of "any", and picking it showed every case."""
+    import json
+    from pathlib import Path
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    held = json.loads(Path(run).read_text(encoding="utf-8"))
+    for r in held["results"][:5]:
+        r["difficulty"] = ""
+    for r in held["results"][5:8]:
+        r["tags"] = [""]
+    Path(run).write_text(json.dumps(held), encoding="utf-8")
+    with review_tab(chromium, run) as tab:
+        tab.select_option("#status", "all")
+        assert tab.text_content("#pos") == "1 / 28"
+        tab.select_option("#difficulty", label="(empty)")
+        assert tab.text_content("#pos") == "1 / 5"
+        tab.select_option("#difficulty", "")
+        tab.select_option("#tag", label="(empty)")
+        assert tab.text_content("#pos") == "1 / 3"
+        tab.select_option("#tag", "")
+        tab.select_option("#difficulty", label="trap")
+        assert tab.text_content("#pos") != "1 / 28"
