@@ -14837,6 +14837,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 "use strict";
 let data = null, shown = [], at = 0;
 const read = new Set();
+const drafts = new Map();   // key: what was typed and not saved yet (moving to another case keeps it, a save ends it)
 const $ = (id) => document.getElementById(id);
 // Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
 // or answer from a run must not reorder what is around it.
@@ -14954,9 +14955,15 @@ function draw() {
   box.appendChild(el("h3", "What went wrong"));
   const form = el("div"); form.id = "annotationform";
   const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used"); input.maxLength = 200;
-  input.placeholder = "e.g. answered with a sentence instead of the label"; input.value = it.annotation ? it.annotation.text : "";
+  input.placeholder = "e.g. answered with a sentence instead of the label";
+  input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
-  const status = el("span", it.annotation ? "saved " + it.annotation.time : "", "muted"); status.id = "savestatus";
+  const status = el("span", drafts.has(it.key) ? "not saved yet (Enter saves)" : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
+  input.addEventListener("input", () => {
+    const saved = it.annotation ? it.annotation.text : "";
+    if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
+    else { drafts.set(it.key, input.value); status.textContent = "not saved yet (Enter saves)"; }
+  });
   save.onclick = () => store(it, input.value, status);
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
   form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
@@ -14981,6 +14988,7 @@ async function store(it, text, status) {
     answer = await response.json();
   } catch (e) { status.textContent = "not saved: " + unanswered(response); return; }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
+  if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation; status.textContent = answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
   counts(answer.counts);
   const i = shown.indexOf(it);
@@ -15013,6 +15021,8 @@ async function start() {
   $("prev").onclick = () => move(-1); $("next").onclick = () => move(1);
   counts(data.counts); refilter();
 }
+// leaving the page with text typed and never saved: the browser asks first
+window.addEventListener("beforeunload", (e) => { if (drafts.size) { e.preventDefault(); e.returnValue = ""; } });
 start();
 </script></body></html>
 """

@@ -300,3 +300,24 @@ def test_an_empty_difficulty_or_tag_of_an_older_run_is_a_filter_of_its_own(proje
         tab.select_option("#tag", "")
         tab.select_option("#difficulty", label="trap")
         assert tab.text_content("#pos") != "1 / 28"
+
+
+def test_text_typed_and_not_saved_is_kept_when_moving_to_another_case(page):
+    """Fifty-second round on issue 28: moving to another case dropped what was typed there and not saved, without a
+    word. It is kept as a draft, said to be unsaved, and saved by Enter when back."""
+    from playwright.sync_api import expect
+    first = page.text_content("#case h2")
+    page.fill("#annotationinput", "typed, then moved away")
+    expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
+    page.click("#next")
+    assert page.text_content("#case h2") != first and page.input_value("#annotationinput") == ""
+    page.click("#prev")
+    assert page.text_content("#case h2") == first and page.input_value("#annotationinput") == "typed, then moved away"
+    expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
+    page.focus("#annotationinput")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    page.click("#next")
+    page.click("#prev")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert page.evaluate("drafts.size") == 0
