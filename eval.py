@@ -290,7 +290,7 @@ OPTIONS = (
     Option(("--html",), VIEWING, "also write the result as one self-contained HTML page (charts drawn inline, nothing "
                                  "fetched: open it offline, attach it, send it); an existing FILE is kept unless --force",
            metavar="FILE", group="page"),
-    Option(("--force",), VIEWING, "with --html: replace FILE if it exists and is an HTML page", "flag", False, group="page"),
+    Option(("--force",), VIEWING, "with --html: replace FILE if it is a page eval.py wrote (never a page of your own)", "flag", False, group="page"),
     # how model calls are made
     Option(("--jobs",), CALLING, "model calls in flight at once (default 1)", "count",
            1,   # one call at a time: what any server takes; more is faster only where the server runs calls in parallel
@@ -2721,6 +2721,10 @@ def resolve_split(value, flag="--split"):
     two sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
+        there = os.path.join(GOLDEN_DIR, value)
+        if not os.path.lexists(value) and not os.path.isabs(value) and os.path.isfile(there):   # `--split dev.jsonl`
+            raise EvalError(f"{shell_word(value)}: no such split file; did you mean {shell_word(there)}"
+                            + (f" ({flag} {shell_word(value[:-len('.jsonl')])})?" if flag == "--split" else "?"))
         inside = os.path.relpath(value, GOLDEN_DIR)
         name = inside if not inside.startswith("..") else os.path.basename(value)
         if inside.startswith("..") and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
@@ -2755,7 +2759,8 @@ def unreadable(path, what, error):
     if isinstance(error, FileNotFoundError):
         return EvalError(f"{shell_word(path)}: no such {what}")
     if isinstance(error, IsADirectoryError):
-        return EvalError(f"{shell_word(path)}: is a folder, not a {what}")
+        return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
+                         + (f"; {program()} runs {shell_word(path)} lists the runs in it" if what == "run file" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror})")
@@ -3765,9 +3770,9 @@ def resolve_host(value):
                         "the run file); give a key to an OpenAI-compatible server with --api-key")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
         raise EvalError(f"host {value!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
-    m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]+):([^:]*)", hostport)
-    if m:
-        host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)
+    if m:   # (a port alone, ":1234", is this machine's: Ollama's CLI leaves the host empty, and Go dials it here)
+        host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3) or "127.0.0.1", m.group(4))
     else:
         host, port = hostport.strip("[]") or "127.0.0.1", default_port
     if not port:
@@ -9718,8 +9723,10 @@ def failures_answer(rate, rows, failures, prob):
 def fisher_answer(rows, alpha):
     """`power --rows N --unpaired`: failures Fisher's test needs against a never-failing baseline."""
     needed = failures_for_fisher(rows, alpha)
-    if needed is None:
-        raise EvalError(f"at {plural(rows, 'row')} no number of failures reaches alpha {given(alpha)}")
+    if needed is None:   # the fewest rows that can: every one failing is the most a test of them can show
+        least = next(n for n in itertools.count(rows + 1) if failures_for_fisher(n, alpha) is not None)
+        raise EvalError(f"at {plural(rows, 'row')} no number of failures reaches alpha {given(alpha)}: Fisher's exact "
+                        f"test needs {plural(least, 'row')} or more")
     p = fisher_exact(rows - needed, needed, rows, 0)
     p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
     lines = [f"{plural(needed, 'failure')}: the fewest that Fisher's exact test (two-sided) tells apart from a "
@@ -15207,7 +15214,13 @@ class CommandLine(argparse.ArgumentParser):
     def parse_args(self, args=None, namespace=None):
         known, extra = self.parse_known_args(args, namespace)
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
-            self.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}")
+            # said by the command's own parser (its help, its options' spelling: `run --splt`)
+            command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                            and getattr(known, "command", None) in a.choices), self)
+            option = next((w.split("=", 1)[0] for w in extra if w.startswith("--")), None)
+            near = option and difflib.get_close_matches(option, list(command._option_string_actions), n=1)
+            command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}"
+                          + (f"; did you mean {near[0]}?" if near else ""))
         return known
 
     def error(self, message):

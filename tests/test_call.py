@@ -29,9 +29,25 @@ from conftest import ROOT, answer_key, evalpy, load_json
     ('  "localhost"  ', "http://localhost:11434"),
     ("::1", "http://[::1]:11434"),
     ("[::1]:5000", "http://[::1]:5000"),
+    # (53rd) a port alone: Ollama's envconfig.Host reads ":1234" as "http://:1234" (its config_test.go, "only port"),
+    # which Go dials on this machine
+    (":1234", "http://127.0.0.1:1234"),
+    ("http://:8080/v1", "http://127.0.0.1:8080/v1"),
 ])
 def test_host_is_read_as_the_ollama_cli_reads_it(value, url):
     assert evalpy.resolve_host(value) == url
+
+
+def test_a_file_named_otherwise_than_it_is_read_says_what_to_give(project, cli):
+    """Fifty-third round on issue 28: `--split dev.jsonl` said only "no such split file", though golden/dev.jsonl is it;
+    `report runs` only that it is a folder."""
+    code, out, err = cli("run", "--split", "dev.jsonl")
+    assert code == 2 and err == "error: dev.jsonl: no such split file; did you mean golden/dev.jsonl (--split dev)?\n", err
+    code, out, err = cli("report", "runs/x.json", "--checks", "support/dev.jsonl")
+    assert code == 2 and "support/dev.jsonl: no such split file; did you mean golden/support/dev.jsonl?" in err, err
+    os.makedirs("runs", exist_ok=True)
+    code, out, err = cli("report", "runs")   # a folder of runs: the command that lists them
+    assert code == 2 and err.startswith("error: runs: is a folder, not a run file; python eval.py runs runs lists the runs"), err
 
 
 def test_unknown_scheme_is_refused():

@@ -932,6 +932,19 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     assert e.value.code == 2 and f"unrecognized arguments: {unknown}" in err
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["run", "--splt", "dev"], "error: unrecognized arguments: --splt …; did you mean --split? (see eval.py run --help)"),
+    (["report", "runs/x.json", "--min-acuracy=0.9"],
+     "error: unrecognized arguments: --min-acuracy=…; did you mean --min-accuracy? (see eval.py report --help)"),
+    (["compare", "a.json", "b.json", "--zzz"], "error: unrecognized arguments: --zzz (see eval.py compare --help)"),
+])
+def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
+    """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
+    with pytest.raises(SystemExit) as e:
+        cli(*argv)
+    assert e.value.code == 2 and capsys.readouterr().err == says + "\n"
+
+
 def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
     rng = random.Random(16)
     delays = {}

@@ -227,12 +227,20 @@ def test_power_command(cli, argv, lines):
     (["--rate", "0.1", "--rows", "30", "--unpaired"], "--unpaired goes with --rows alone"),
     (["--rows", "4"], "even all 4 changing verdict the same way give p = 0.062 (mid-p McNemar, the test compare uses); "
                       "it needs 5 cases or more"),
+    # (53rd) unpaired, the least rows said too: scipy's fisher_exact of 3 failing against 3 passing is 0.1, of 4 is 0.029
+    (["--rows", "2", "--unpaired"], "at 2 rows no number of failures reaches alpha 0.05: Fisher's exact test needs 4 rows or more"),
     (["--rate", "0.1", "--failures", "1001"], "at most 1,000"),
     (["--difference", "1e-200", "--discordant", "0.5"], "would need more than 1,000,000,000,000,000 cases"),
 ])
 def test_power_command_errors(cli, argv, says):
     code, out, err = cli("power", *argv)
     assert (code, out) == (2, "") and says in err and "Traceback" not in err
+
+
+def test_the_least_rows_fishers_test_needs_is_scipys():
+    for alpha in (0.05, 0.01, 1e-6):
+        least = next(n for n in range(1, 100) if scipy_stats.fisher_exact([[0, n], [n, 0]]).pvalue <= alpha)
+        assert evalpy.failures_for_fisher(least, alpha) is not None and evalpy.failures_for_fisher(least - 1, alpha) is None
 
 
 @pytest.mark.parametrize("argv, says", [
