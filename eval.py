@@ -94,7 +94,7 @@ import threading
 import time
 import unicodedata
 import urllib.parse
-from collections import Counter
+from collections import Counter, deque
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -920,8 +920,12 @@ def exact_json(text):
     would advise sys.set_int_max_str_digits()."""
     try:
         return json.loads(text, **EXACT_JSON)
-    except RecursionError:
-        raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
+    except RecursionError:   # (not MAX_NESTING: a server's answer is read as deep as Python reads it)
+        raise TooDeep("nested too deeply to read (past Python's recursion limit, about 1,000 levels)") from None
+
+
+class TooDeep(ValueError):
+    """JSON nested past what json.loads can read; a file people write is held to MAX_NESTING (strict_json)."""
 
 
 class ArgumentsText(str):
@@ -1004,7 +1008,10 @@ def as_sent(value):
 def strict_json(text):
     """json.loads for files people write: exact_json, and nesting deeper than MAX_NESTING or a lone
     surrogate refused (ValueError) as well, instead of silently kept."""
-    value = exact_json(text)
+    try:
+        value = exact_json(text)
+    except TooDeep:
+        raise ValueError(f"nested deeper than {MAX_NESTING} levels") from None
     problem = unreadable_value(value)
     if problem:
         raise ValueError(problem)
@@ -4928,6 +4935,10 @@ class OpenAIClient(ChatClient):
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
+            if content is None and not tools and isinstance(message.get("tool_calls"), list) and message["tool_calls"]:
+                # calls where no tool was offered: the model's answer, empty (Ollama's content is "" then), never a
+                # server fault to ask again
+                content = ""
             if content is None and isinstance(thinking, str) and thinking and not calls.get("tool_calls"):
                 # all reasoning and no answer: what they send when max_tokens falls inside the reasoning
                 # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
@@ -10690,6 +10701,7 @@ def transcript_turns(result, checks, passed):
     text and calls, each call with its arguments, its result (and whether a rule matched it) and the
     checks that failed on it. [] for an answer that is not an agent's."""
     turns, number = [], 0
+    waiting = deque()   # the calls without a result yet, oldest first: a tool's message answers the oldest
     for m in result.get("transcript") or ():
         if m["role"] == "assistant":
             calls = []
@@ -10698,10 +10710,11 @@ def transcript_turns(result, checks, passed):
                 calls.append({"call": call_text(call), "result": None, "matched": None,
                               "failed": failed_on(call, number, checks, passed, result.get("tools"))})
             turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls})
-        else:
-            waiting = next((c for t in turns for c in t["calls"] if c["result"] is None), None)
-            if waiting:
-                waiting.update(result=m["content"], matched=m["matched"])
+            waiting.extend(calls)
+        elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
+            waiting[0].update(result=m["content"], matched=m["matched"])
+            if waiting[0]["result"] is not None:   # a result of none leaves its call waiting, as it was
+                waiting.popleft()
     return turns
 
 
@@ -11301,8 +11314,8 @@ def trajectory_changes(a_cases, b_cases):
             continue
         traces = [t["agent"] for t in firsts]
         (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
-        changes += [f"started calling {name}" for name in sorted(set(y) - set(x))]
-        changes += [f"stopped calling {name}" for name in sorted(set(x) - set(y))]
+        changes += [f"started calling {name or chr(34) * 2}" for name in sorted(set(y) - set(x))]
+        changes += [f"stopped calling {name or chr(34) * 2}" for name in sorted(set(x) - set(y))]
         if set(x) == set(y) and list(dict.fromkeys(x)) != list(dict.fromkeys(y)):
             changes.append("called its tools in another order")
         if len(x) != len(y):
@@ -11312,7 +11325,8 @@ def trajectory_changes(a_cases, b_cases):
         if None not in verdicts and verdicts[0] != verdicts[1]:
             changes.append("trajectory " + ("fixed" if verdicts[1] else "broken"))
         if changes:
-            rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(names) or "none" for names in (x, y)],
+            # a tool a model named "" is shown as such, never read as no call
+            rows.append({"id": a["id"], "changes": changes, "calls": [" > ".join(n or '""' for n in names) or "none" for names in (x, y)],
                          "trials": [t["trial"] for t in firsts]})
     return rows
 
@@ -11321,7 +11335,8 @@ def trajectory_heading(cases, trials):
     """The heading of compare's trajectory changes: how many agents, and, where a run has trials, which
     trial's calls are shown and what decides the verdict."""
     return (f"Trajectory changes, case by case ({plural(len(cases), 'agent')}"
-            + ("; the calls of each case's first trial, the verdict by the majority of its trials" if max(trials) > 1 else "")
+            + ("; the calls of each case's first trial with an answer, the verdict by the majority of its trials"
+               if max(trials) > 1 else "")
             + ")")
 
 
@@ -14751,7 +14766,10 @@ def review_handler(review, nonce):
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
             if not 0 < length <= review.most_body:
                 raise ValueError("the body must be a small JSON object, with its length in digits")
-            body = exact_json(self.rfile.read(length).decode("utf-8"))
+            try:
+                body = exact_json(self.rfile.read(length).decode("utf-8"))
+            except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
+                raise ValueError(f"the body is not one JSON object ({line_problem(e)})") from None
             # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it)
             problem = unreadable_value({k: v for k, v in body.items() if k != "key"} if isinstance(body, dict) else body)
             if problem:

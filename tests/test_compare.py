@@ -822,18 +822,27 @@ def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_
     b = write_run("runs/b.json", trial_run({"t1": [[look]] * 3, "t2": [[look], [look], [cancel]]}, prompt="prompts/v2.txt"))
     code, out, err = cli("compare", a, b)
     assert code == 0 and "Fixed (1): t2" in out, out
-    section = out.split("Trajectory changes, case by case (2 agents; the calls of each case's first trial, the verdict by "
-                        "the majority of its trials):\n", 1)[1].splitlines()
+    section = out.split("Trajectory changes, case by case (2 agents; the calls of each case's first trial with an answer, "
+                        "the verdict by the majority of its trials):\n", 1)[1].splitlines()
     assert section[:2] == [
         "  t1: stopped calling cancel_order; fewer calls: 2 -> 1  (lookup_order > cancel_order -> lookup_order)",
         "  t2: trajectory fixed  (lookup_order -> lookup_order)"], out
     rows = json.loads(cli("compare", a, b, "--json")[1])["trajectory"]
     assert [(r["id"], r["changes"], r["trials"]) for r in rows] == [
         ("t1", ["stopped calling cancel_order", "fewer calls: 2 -> 1"], [1, 1]), ("t2", ["trajectory fixed"], [1, 1])]
-    assert "the calls of each case's first trial, the verdict by the majority of its trials" in cli("compare", a, b, "--markdown")[1]
+    assert "the calls of each case's first trial with an answer, the verdict by the majority of its trials" in cli("compare", a, b, "--markdown")[1]
     assert cli("compare", a, b, "--html", "c.html")[0] == 0
-    assert "the calls of each case&#x27;s first trial, the verdict by the majority of its trials" in \
+    assert "the calls of each case&#x27;s first trial with an answer, the verdict by the majority of its trials" in \
         (project / "c.html").read_text(encoding="utf-8")
+
+
+def test_a_tool_named_nothing_is_a_call_all_the_same(project, cli):
+    """Fifty-third round on issue 28: a model's one call to a tool named "" was shown as no call at all ("none")."""
+    from conftest import agent_run, agent_spec
+    baseline, candidate = agent_run(), agent_run()
+    candidate["results"][0] = make_run([agent_spec("a1", [("", {"order_id": "A-1"}, False)])], labels=None)["results"][0]
+    out = cli("compare", write_run("runs/a.json", baseline), write_run("runs/b.json", candidate))[1]
+    assert '  a1: started calling ""; stopped calling lookup_order; trajectory broken  (lookup_order -> "")' in out, out
 
 
 def test_compare_markdown_quotes_the_trajectory_changes(project, cli, fake):

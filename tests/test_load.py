@@ -1079,3 +1079,16 @@ def test_the_line_of_each_tool_in_a_long_tools_json_is_found_in_one_pass():
     lines = evalpy.item_lines(text, "tools")
     assert lines == list(range(2, n + 2))
     assert CountedText.scanned <= 2 * len(text), (CountedText.scanned, len(text))
+
+
+def test_json_too_deep_to_read_says_which_limit_it_passed():
+    """Fifty-third round on issue 28: JSON past Python's recursion limit (a tool call's arguments 10,000 levels deep)
+    was said to be "nested deeper than 64 levels", though a server's answer 900 deep is read; a file people write is
+    held to 64 levels, and says so."""
+    deep = "[" * 5000 + "]" * 5000
+    with pytest.raises(ValueError, match=r"^nested too deeply to read \(past Python's recursion limit, about 1,000 levels\)$"):
+        evalpy.exact_json(deep)
+    assert evalpy.exact_json("[" * 100 + "]" * 100)   # (read: a server's answer is not held to 64)
+    for text in (deep, "[" * 100 + "]" * 100):
+        with pytest.raises(ValueError, match=r"^nested deeper than 64 levels$"):
+            evalpy.strict_json(text)

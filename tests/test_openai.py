@@ -951,6 +951,18 @@ def test_a_models_thinking_is_stored_as_written(project, cli):
     assert [r["thinking"] for r in json.loads(run_file)["results"]] == [thinking], err
 
 
+def test_tool_calls_where_no_tool_was_offered_are_an_empty_answer_as_over_ollama(project, cli):
+    """Fifty-third round on issue 28: a model that answered a case without tools with tool calls and content null was
+    "no choices[0].message.content", asked 4 times and stored as the server's fault; over Ollama the same answer is
+    an empty answer (its content ""), scored as such. Here too: the model's, once."""
+    calls = [{"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]
+    code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": None, "tool_calls": calls},
+                                                                   "tool_calls"), "--split", "dev", "--limit", 1)
+    result = json.loads(run_file)["results"][0]
+    assert code == 0 and (result["response"], result["error"], result["attempts"]) == ("", None, 1), (err, result)
+    assert "Invalid answers: 1" in cli("report", "runs/x.json")[1]
+
+
 def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, cli):
     """Thirty-seventh round on issue 28: a stream (text/event-stream) or a proxy's page was "the server's
     answer was not JSON", nothing more: no telling a streaming server from noise."""

@@ -555,6 +555,24 @@ def test_report_case_and_the_page_show_an_agents_transcript_turn_by_turn(project
     assert 'id="agent"' in page
 
 
+def test_each_tool_result_answers_the_oldest_call_still_waiting():
+    """Fifty-third round on issue 28: each result looked for its call from the first call of the transcript (50,000
+    calls read in 40 s; tests/bench.py --only transcript). Read with a queue, each answers the oldest call still
+    waiting, across turns, and a result of none (null content) leaves its call waiting."""
+    def call(name):
+        return {"id": None, "name": name, "arguments": {}}
+
+    def tool(content, matched=True):
+        return {"role": "tool", "name": "x", "call_id": None, "matched": matched, "content": content}
+    transcript = [{"role": "assistant", "content": "", "tool_calls": [call("a"), call("b")]}, tool("ra"),
+                  {"role": "assistant", "content": "", "tool_calls": [call("c")]}, tool(None), tool("rb", False), tool("rc"),
+                  tool("stray"), {"role": "assistant", "content": "fin"}]
+    turns = evalpy.transcript_turns({"transcript": transcript, "tools": []}, [], {})
+    assert [[(c["call"], c["result"], c["matched"]) for c in t["calls"]] for t in turns] == [
+        [("a({})", "ra", True), ("b({})", "rb", False)], [("c({})", "rc", True)], []]
+    assert [t["content"] for t in turns] == ["", "", "fin"]
+
+
 # --- RAG: the retrieval stage, measured offline from passages and relevance labels (issue 30)
 
 def passages(*ids):

@@ -193,7 +193,8 @@ def test_concurrent_saves_lose_nothing(server, runs):
 
 
 @pytest.mark.parametrize("body, message", [
-    (b"not json", "Expecting value"),
+    (b"not json", "the body is not one JSON object (bad JSON: Expecting value"),   # (53rd) said of the body
+    (b"\xff{}", "the body is not one JSON object (not UTF-8)"),
     (json.dumps({"key": "dev-99#1", "text": "x"}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1"}).encode(), "for a case of this run"),
     (json.dumps({"key": "dev-01#1", "text": 3}).encode(), "for a case of this run"),

@@ -525,7 +525,7 @@ def test_a_journal_line_that_is_not_utf8_is_refused_never_stored_with_replacemen
 
 @pytest.mark.parametrize("where, edit, says", [
     (3, lambda line: line[:-1] + b', "n": ' + b"9" * 5000 + b"}", "999999999999…9999 (5000 digits) is too large a number"),
-    (3, lambda line: line[:-1] + b', "n": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested deeper than 64 levels"),
+    (3, lambda line: line[:-1] + b', "n": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply to read (past Python's recursion limit, about 1,000 levels)"),
     (3, lambda line: line[:-1] + b', "n": NaN}', "NaN is not a number (JSON has no NaN)"),
     (3, lambda line: line[:20], "bad JSON: unterminated string starting at column 18"),
     (1, lambda line: b'{"format": "x", ' + line[1:], "key 'format' is given twice"),

@@ -70,7 +70,7 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
      '"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": 0, "seed": 1, "response_format": ["x"]}}',
      "config.response_format must be null or one of json_schema, json_object"),
     ('{"format": "eval.py-run/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}",
-     "damaged (nested deeper than 64 levels)"),
+     "damaged (nested too deeply to read (past Python's recursion limit"),
     *((f'{{"format": "eval.py-run/1", "results": [], "config": {{"model": "m", "prompt": "p", "prompt_sha": "s", '
        f'"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": {t}, "seed": 1}}}}',
        "config.temperature must be a number of 0 or more") for t in ("1" + "0" * 400, "-1")),
