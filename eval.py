@@ -192,6 +192,9 @@ PAIRWISE_JOURNAL_SUFFIX = PAIRWISE_SUFFIX + JOURNAL_SUFFIX
 
 
 MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
+# levels a server's answer may hold (a tool call's arguments): Python reads and writes JSON to about 1,000,
+# less the calls already under way, so an answer read at 950 could not be journaled
+MAX_ANSWER_NESTING = 500
 SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 # bytes of an error body read for its words (a few hundred are kept): the API key's removal reads them whole, and
@@ -1016,6 +1019,19 @@ def strict_json(text):
     if problem:
         raise ValueError(problem)
     return value
+
+
+def nesting_past(value, most):
+    """Whether a decoded JSON value holds more than `most` levels of lists and objects (counted by a stack:
+    recursion would fail on the values it is there to find)."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (dict, list)):
+            if depth > most:
+                return True
+            todo.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
 def unreadable_value(value):
@@ -2730,8 +2746,11 @@ def resolve_split(value, flag="--split"):
     if value.endswith(".jsonl"):
         there = os.path.join(GOLDEN_DIR, value)
         if not os.path.lexists(value) and not os.path.isabs(value) and os.path.isfile(there):   # `--split dev.jsonl`
+            # (a name with a folder in it is no --split name: the path alone)
+            short = value[:-len(".jsonl")]
             raise EvalError(f"{shell_word(value)}: no such split file; did you mean {shell_word(there)}"
-                            + (f" ({flag} {shell_word(value[:-len('.jsonl')])})?" if flag == "--split" else "?"))
+                            + (f" ({flag} {shell_word(short)})?" if flag == "--split" and re.fullmatch(r"[A-Za-z0-9_.-]+", short)
+                               else "?"))
         inside = os.path.relpath(value, GOLDEN_DIR)
         name = inside if not inside.startswith("..") else os.path.basename(value)
         if inside.startswith("..") and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
@@ -4418,13 +4437,22 @@ class ChatClient:
         """A value of an answer (a tool call) with every text in it scrubbed as an answer is, names and values,
         each as the type it was. (Its JSON text scrubbed, an echo ending in a backslash took the backslash of an
         escaped quote, and the text was no JSON: a traceback, and the paid answer lost.)"""
-        if isinstance(value, str):
-            return type(value)(self.scrub(value, answer=True)) if type(value) is ArgumentsText else self.scrub(value, answer=True)
-        if isinstance(value, dict):
-            return {self.scrub(k, answer=True): self.scrub_value(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.scrub_value(v) for v in value]
-        return value
+        root = [None]
+        todo = [(value, root, 0)]   # (a value, where its scrubbed copy goes): by a stack, as deep as JSON is read
+        while todo:   # (by recursion, arguments 600 levels deep ended the run in a RecursionError)
+            item, into, at = todo.pop()
+            if isinstance(item, str):
+                into[at] = type(item)(self.scrub(item, answer=True)) if type(item) is ArgumentsText else self.scrub(item, answer=True)
+            elif isinstance(item, dict):
+                names = [self.scrub(k, answer=True) for k in item]
+                into[at] = copy = dict.fromkeys(names)   # (in order: of two names scrubbed alike, the later value stands)
+                todo.extend(reversed(list(zip(item.values(), itertools.repeat(copy), names))))
+            elif isinstance(item, list):
+                into[at] = copy = [None] * len(item)
+                todo.extend((v, copy, i) for i, v in reversed(list(enumerate(item))))
+            else:
+                into[at] = item
+        return root[0]
 
     def get_json(self, path, body=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
@@ -4529,9 +4557,11 @@ class ChatClient:
                              status=status, body=data)
         try:
             answer = self.arguments_as_sent(loose_json(data))
+            if nesting_past(answer, MAX_ANSWER_NESTING):
+                raise RecursionError
         except RecursionError:   # valid JSON, perhaps, but deeper than Python reads: no answer any model writes
-            raise CallFailed("the server's answer was JSON nested too deeply to read (past Python's recursion limit)",
-                             retry=True) from None
+            raise CallFailed(f"the server's answer was JSON nested too deeply to read (deeper than {MAX_ANSWER_NESTING} "
+                             "levels)", retry=True) from None
         except ValueError:
             # what it was, so a stream (text/event-stream), a proxy's page or noise can be told apart
             begins = f"it begins {one_line(error_text(data, '', self.scrub, headers), 80)}" if (data or b"").strip() else "it was empty"
@@ -4935,7 +4965,8 @@ class OpenAIClient(ChatClient):
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
-            if content is None and not tools and isinstance(message.get("tool_calls"), list) and message["tool_calls"]:
+            if content is None and not tools and isinstance(message.get("tool_calls"), list) and message["tool_calls"] \
+                    and all(isinstance(c, dict) and isinstance(c.get("function"), dict) for c in message["tool_calls"]):
                 # calls where no tool was offered: the model's answer, empty (Ollama's content is "" then), never a
                 # server fault to ask again
                 content = ""
@@ -8426,14 +8457,16 @@ def weighted_figures(cases):
     rows, vetoed = [], []
     for c in weighed:
         decided = [t for t in c["trials"] if t["weighted"] is not None]
+        weighted_names = {x["name"] for x in c["checks"] if "weight" in x}
         low = fsum(float(t["weighted"][0]) for t in decided) / len(decided) if decided else None
         high = fsum(float(t["weighted"][1]) for t in decided) / len(decided) if decided else None
         rows.append({"id": c["id"], "correct": c["correct"], "score": low, "score_high": high,
                      "threshold": c.get("pass_threshold"),
                      "short_of_threshold": c.get("pass_threshold") is not None and any(
                          t["weighted"][1] < exact(c.get("pass_threshold")) for t in decided),
+                     # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
-                                       if ok is False and "weight" in next(x for x in c["checks"] if x["name"] == name)})})
+                                       if ok is False and name in weighted_names})})
         if c.get("pass_threshold") is not None and any(
                 t["correct"] is False and t["weighted"][0] >= exact(c.get("pass_threshold")) for t in decided):
             vetoed.append(c["id"])
@@ -10979,6 +11012,15 @@ def answers_sha(todo):
     return sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass"))
 
 
+@functools.lru_cache(maxsize=4)
+def judged_run_read(path, stamp):
+    """(config, answers_sha) of the run a judging judges, read once for all its judgings that `runs` lists (200
+    judgings of one run read it 200 times); stamp: its inode, size and modification time, so a run changed since is
+    read again."""
+    run = load_run(path)
+    return run["config"], answers_sha(judged_answers(run["results"]))
+
+
 def judged_run_changed(judged_from, header):
     """Why the run a judging was begun on cannot finish it now (its answers or checks are others, or it
     cannot be read), or None: the judge command given again would begin anew, paying every vote again.
@@ -10986,15 +11028,16 @@ def judged_run_changed(judged_from, header):
     if header["config"].get("checks_from"):
         return None
     try:
-        run = load_run(judged_from)
+        held = os.stat(judged_from) if os.path.exists(judged_from) else None
+        config, sha = judged_run_read(judged_from, held and (held.st_ino, held.st_size, held.st_mtime_ns))
     except EvalError as e:   # (a path as the judge was given it: from another folder, it may name nothing)
         why = "no such file" if not os.path.lexists(judged_from) else on_one_line(str(e), 200)
         return (f"{shell_word(judged_from)} cannot be read from here ({why}): give the judge command in the folder it was "
                 "begun in, with the run as it was")
     own = ("judge", "host", "judged_from", "checks_from")   # what judging adds to the run's configuration
-    if any(run["config"].get(k) != header["config"].get(k) for k in set(run["config"]) | set(header["config"]) if k not in own):
+    if any(config.get(k) != header["config"].get(k) for k in set(config) | set(header["config"]) if k not in own):
         return None   # another run by that name (read from another folder, say): nothing known of the judging's own
-    if answers_sha(judged_answers(run["results"])) == header.get("answers_sha"):
+    if sha == header.get("answers_sha"):
         return None
     return (f"{shell_word(judged_from)} holds other answers or checks than it was begun on: judging it again begins anew "
             "(put the run back as it was to finish this one)")
@@ -15139,7 +15182,8 @@ HUGE_EXPONENT = re.compile(r"[eE][+-]?0*[1-9]\d{3}")   # an exponent of 1000 or 
 
 def rate_refused(text, wanted):
     """The one line refusing a rate: what to give, and why a number of a huge exponent, in range, was not read."""
-    huge = HUGE_EXPONENT.search(ascii_digits(text).replace("_", ""))
+    # (a number written out, below 1: 1e-1000 is in range, 1e1000 or a word holding e1000 would be refused anyway)
+    huge = re.fullmatch(r"\s*\+?(?:\d+\.?\d*|\.\d+)[eE]-0*[1-9]\d{3,}%?\s*", ascii_digits(text).replace("_", ""))
     return (f"{text!r}: give {wanted}" + (" (an exponent of 1000 or more is not read: write the number with a smaller one)"
                                            if huge else ""))
 
@@ -15237,8 +15281,10 @@ class CommandLine(argparse.ArgumentParser):
                             and getattr(known, "command", None) in a.choices), self)
             option = next((w.split("=", 1)[0] for w in extra if w.startswith("--")), None)
             near = option and difflib.get_close_matches(option, list(command._option_string_actions), n=1)
-            command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}"
-                          + (f"; did you mean {near[0]}?" if near else ""))
+            # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
+            hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
+                    else f"; did you mean {near[0]}?" if near else "")
+            command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
         return known
 
     def error(self, message):

@@ -45,6 +45,8 @@ def test_a_file_named_otherwise_than_it_is_read_says_what_to_give(project, cli):
     assert code == 2 and err == "error: dev.jsonl: no such split file; did you mean golden/dev.jsonl (--split dev)?\n", err
     code, out, err = cli("report", "runs/x.json", "--checks", "support/dev.jsonl")
     assert code == 2 and "support/dev.jsonl: no such split file; did you mean golden/support/dev.jsonl?" in err, err
+    code, out, err = cli("run", "--split", "support/dev.jsonl")   # (54th) no --split name offered that --split refuses
+    assert code == 2 and err == "error: support/dev.jsonl: no such split file; did you mean golden/support/dev.jsonl?\n", err
     os.makedirs("runs", exist_ok=True)
     code, out, err = cli("report", "runs")   # a folder of runs: the command that lists them
     assert code == 2 and err.startswith("error: runs: is a folder, not a run file; python eval.py runs runs lists the runs"), err
@@ -156,6 +158,11 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     # attack 50: a number in range, refused for its exponent, was told only to be in range
     (["report", "runs/x.json", "--min-accuracy", "1e-1000"], "argument --min-accuracy: '1e-1000': give an accuracy from 0 "
      "to 1, like 0.85, or a percentage like 85% (an exponent of 1000 or more is not read: write the number with a smaller one)"),
+    # attack 54: said of a word holding e1000, and of a number out of range whatever its exponent
+    (["report", "runs/x.json", "--min-accuracy", "release1234"], "argument --min-accuracy: 'release1234': give an accuracy "
+     "from 0 to 1, like 0.85, or a percentage like 85% (see"),
+    (["report", "runs/x.json", "--min-accuracy", "1e1000"], "argument --min-accuracy: '1e1000': give an accuracy "
+     "from 0 to 1, like 0.85, or a percentage like 85% (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

@@ -961,6 +961,11 @@ def test_tool_calls_where_no_tool_was_offered_are_an_empty_answer_as_over_ollama
     result = json.loads(run_file)["results"][0]
     assert code == 0 and (result["response"], result["error"], result["attempts"]) == ("", None, 1), (err, result)
     assert "Invalid answers: 1" in cli("report", "runs/x.json")[1]
+    for junk in ([None], [{}], [{"function": "lookup"}]):   # (54th) entries that are no calls stay the server's fault
+        code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": None, "tool_calls": junk},
+                                                                       "tool_calls"), "--split", "dev", "--limit", 1, out="runs/j.json")
+        assert code == 2 and json.loads(run_file)["results"][0]["error"] == "the server's answer had no choices[0].message.content"
+        os.remove("runs/j.json")
 
 
 def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, cli):
@@ -990,7 +995,7 @@ def test_an_answer_nested_too_deeply_is_named_so_not_called_no_json(project, cli
     deep = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     code, out, err, run_file = run_served(cli, lambda body: (200, {}, deep), "--split", "dev", "--limit", 1)
     assert json.loads(run_file)["results"][0]["error"] == ("the server's answer was JSON nested too deeply to read "
-                                                           "(past Python's recursion limit)") and code == 2, err
+                                                           "(deeper than 500 levels)") and code == 2, err
 
 
 @pytest.mark.parametrize("key, echo", [

@@ -937,6 +937,9 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     (["report", "runs/x.json", "--min-acuracy=0.9"],
      "error: unrecognized arguments: --min-acuracy=…; did you mean --min-accuracy? (see eval.py report --help)"),
     (["compare", "a.json", "b.json", "--zzz"], "error: unrecognized arguments: --zzz (see eval.py compare --help)"),
+    # (54th) an option of the command given before it was "corrected" to itself
+    (["--json", "runs", "."], "error: unrecognized arguments: --json; give --json after the command (eval.py runs --json ...) "
+     "(see eval.py runs --help)"),
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
@@ -1877,6 +1880,37 @@ def agent_split(project, *cases):
     (project / "prompts" / "shop").mkdir(exist_ok=True)
     (project / "prompts" / "shop" / "v1.txt").write_text("Eres el asistente de una tienda.", encoding="utf-8")
     return "golden/shop/dev.jsonl"
+
+
+@pytest.mark.parametrize("depth", [450, 600, 950])
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_tool_arguments_nested_deep_are_read_or_refused_never_a_traceback(project, cli, fake, api, depth):
+    """Fifty-fourth round on issue 28: arguments nested 600 levels deep (Python reads JSON to about 1,000) ended the run
+    in a RecursionError traceback as the key was scrubbed from them, and one read at 950 could not be journaled. An
+    answer is read to MAX_ANSWER_NESTING (500) levels, a deeper one is said to be so; over OpenAI, whose arguments are
+    a JSON string, they are the model's, kept as sent (its valid-arguments check says what they are)."""
+    split = agent_split(project)
+    deep = "x"
+    for _ in range(depth):
+        deep = [deep]
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1", "extra": deep})], "Está enviado."]
+    code, out, err = cli("run", "--split", split, "--host", fake.url, "--api", api, "--retries", "0", "--out", "runs/deep.json")
+    assert "Traceback" not in err, err
+    result = load_json("runs/deep.json")["results"][0]
+    if api == "ollama" and depth > evalpy.MAX_ANSWER_NESTING:
+        assert code == 2 and result["error"] == ("turn 1: the server's answer was JSON nested too deeply to read (deeper "
+                                                 "than 500 levels)"), result["error"]
+    else:
+        assert code == 0 and result["error"] is None, err
+        held = result["transcript"][0]["tool_calls"][0]["arguments"]
+        held = json.loads(held)["extra"] if isinstance(held, str) else held["extra"]
+        levels = 0
+        while isinstance(held, list):
+            held, levels = held[0], levels + 1
+        assert (levels, held) == (depth, "x")
+    for view in ([], ["--case", "a1"], ["--html", "p.html"], ["--json"]):
+        code, out, err = cli("report", "runs/deep.json", *view)
+        assert code == 0 and "Traceback" not in err, (view, err)
 
 
 def bodies_for(fake, text):
