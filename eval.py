@@ -4446,10 +4446,21 @@ class ChatClient:
             elif isinstance(item, dict):
                 names = [self.scrub(k, answer=True) for k in item]
                 into[at] = copy = dict.fromkeys(names)   # (in order: of two names scrubbed alike, the later value stands)
-                todo.extend(reversed(list(zip(item.values(), itertools.repeat(copy), names))))
+                if len(copy) < len(names):
+                    todo.extend(reversed(list(zip(item.values(), itertools.repeat(copy), names))))
+                    continue
+                for name, v in zip(names, item.values()):   # a plain value at once: a wide answer is many of them
+                    if isinstance(v, (dict, list)) or isinstance(v, str):
+                        todo.append((v, copy, name))
+                    else:
+                        copy[name] = v
             elif isinstance(item, list):
                 into[at] = copy = [None] * len(item)
-                todo.extend((v, copy, i) for i, v in reversed(list(enumerate(item))))
+                for i, v in enumerate(item):
+                    if isinstance(v, (dict, list, str)):
+                        todo.append((v, copy, i))
+                    else:
+                        copy[i] = v
             else:
                 into[at] = item
         return root[0]
