@@ -15311,7 +15311,20 @@ class CommandLine(argparse.ArgumentParser):
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         near = wrong and difflib.get_close_matches(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)), n=1)
         hint = f"; did you mean {near[0]}?" if near else ""
+        misplaced = self.option_before_command() if "invalid choice" in message else None
+        if misplaced:   # `eval.py --model m run`: the value was taken for the command
+            hint = f"; {misplaced}"
         self.exit(2, f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n")
+
+    def option_before_command(self):
+        """Where an option of a command given before the command goes (`eval.py --model m run`), or None."""
+        commands = next((a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {})
+        command = next((w for w in self.given if w in commands), None)
+        option = next((w.split("=", 1)[0] for w in self.given if w.startswith("--")), None)
+        if command is None or option is None or self.given.index(command) < self.given.index(
+                next(w for w in self.given if w.startswith("--"))) or option not in commands[command]._option_string_actions:
+            return None
+        return f"give {option} after the command ({self.prog} {command} {option} ...)"
 
     def unknown_dash_word(self, message):
         """`init -x`: argparse takes -x for an option it does not know and says only that DIR is

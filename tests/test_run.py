@@ -940,6 +940,10 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     # (54th) an option of the command given before it was "corrected" to itself
     (["--json", "runs", "."], "error: unrecognized arguments: --json; give --json after the command (eval.py runs --json ...) "
      "(see eval.py runs --help)"),
+    # (55th) one that takes a value: the value was taken for the command
+    (["--model", "m", "run", "--split", "dev"], "error: argument {run,report,compare,runs,init,judge,calibrate,review,power}: "
+     "invalid choice: 'm' (choose from 'run', 'report', 'compare', 'runs', 'init', 'judge', 'calibrate', 'review', 'power'); "
+     "give --model after the command (eval.py run --model ...) (see eval.py --help)"),
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
