@@ -11221,13 +11221,13 @@ def side_figures(rates):
     return {"correct": None, "scored": n, "accuracy": mean, "ci": ci}
 
 
-def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases):
+def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the candidate")):
     """(baseline's cases, candidate's by id, {cases, held} or None): the cases both runs hold, as a
     compare of many runs takes them, when one asked only part of the split (--limit, --cases), so
     that a quick run compares with a full one. Cases only a full run of the split lacks are an
     edited run: refused, as is a pair with no case in common."""
     a_ids, b_by_id = {c["id"] for c in a_cases}, {c["id"]: c for c in b_cases}
-    empty = [name for name, ids in (("the baseline", a_ids), ("the candidate", b_by_id)) if not ids]
+    empty = [name for name, ids in zip(names, (a_ids, b_by_id)) if not ids]
     if empty:   # (an older eval.py wrote a run of `--cases ,`: no case at all; two such were "compared", 0/0)
         raise EvalError(f"refusing to compare: {' and '.join(empty)} {'hold' if len(empty) > 1 else 'holds'} no case; "
                         "run the split again")
@@ -11270,7 +11270,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     test, which ignores the pairing, for a user who set it before the run (seed 002 did). names: the
     runs as a refusal names them."""
     same_split(a_cfg, b_cfg)
-    a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
+    a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names)
     refuse_edited_cases(a_cfg, a_cases, b_cfg, b_cases, names)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
@@ -15716,15 +15716,8 @@ def graded_pair(args):
     themselves only when --pairwise or --html needs their answers, not only their grades."""
     if args.pairwise or args.html:
         a_run, b_run = load_run(args.baseline), load_run(args.candidate)
-        pair = (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
-    else:
-        pair = (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
-    empty = [f"{shell_word(path)} ({name})" for path, name, (_, _, cases)
-             in zip((args.baseline, args.candidate), ("the baseline", "the candidate"), pair) if not cases]
-    if empty:   # (cases_both_hold says so too, without the files it has not)
-        raise EvalError(f"refusing to compare: {' and '.join(empty)} {'hold' if len(empty) > 1 else 'holds'} no case; "
-                        "run the split again")
-    return pair
+        return (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
+    return (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
 
 
 def compare_many_runs(args, paths):
