@@ -3796,9 +3796,13 @@ def resolve_host(value):
                         "the run file); give a key to an OpenAI-compatible server with --api-key")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
         raise EvalError(f"host {value!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
-    m = re.fullmatch(r"\[([^\]]+)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)
-    if m:   # (a port alone, ":1234", is this machine's: Ollama's CLI leaves the host empty, and Go dials it here)
-        host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3) or "127.0.0.1", m.group(4))
+    m = re.fullmatch(r"\[([^\]]*)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)
+    if m:   # (a port alone, ":1234" or "[]:1234", is this machine's: Go's net.SplitHostPort leaves the host empty,
+        # and Go dials an empty host here)
+        host, port = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+        host = host or "127.0.0.1"
+    elif hostport == "[]":   # Ollama's CLI would ask http://[]:11434, no address at all
+        raise EvalError(f"host {value!r}: the brackets hold no IPv6 address: write [::1], or a port alone (:11434)")
     else:
         host, port = hostport.strip("[]") or "127.0.0.1", default_port
     if not port:
@@ -15191,12 +15195,16 @@ def ascii_digits(text):
 HUGE_EXPONENT = re.compile(r"[eE][+-]?0*[1-9]\d{3}")   # an exponent of 1000 or more: refused before it is read
 
 
+def tiny_past_reading(text):
+    """Whether text is a number below 1 whose exponent is past what parse_rate reads (1e-1000)."""
+    # (1e1000, or a word holding e1000, would be refused anyway)
+    return bool(re.fullmatch(r"\s*\+?(?:\d+\.?\d*|\.\d+)[eE]-0*[1-9]\d{3,}%?\s*", ascii_digits(text).replace("_", "")))
+
+
 def rate_refused(text, wanted):
     """The one line refusing a rate: what to give, and why a number of a huge exponent, in range, was not read."""
-    # (a number written out, below 1: 1e-1000 is in range, 1e1000 or a word holding e1000 would be refused anyway)
-    huge = re.fullmatch(r"\s*\+?(?:\d+\.?\d*|\.\d+)[eE]-0*[1-9]\d{3,}%?\s*", ascii_digits(text).replace("_", ""))
     return (f"{text!r}: give {wanted}" + (" (an exponent of 1000 or more is not read: write the number with a smaller one)"
-                                           if huge else ""))
+                                           if tiny_past_reading(text) else ""))
 
 
 def parse_rate(text):
@@ -15227,11 +15235,11 @@ LEAST_ALPHA = 1e-12
 
 def significance(text):
     """A significance level: a probability no smaller than LEAST_ALPHA."""
-    value = probability(text)
-    if value < LEAST_ALPHA:
+    value = parse_rate(text)
+    if (value is not None and 0 < value < LEAST_ALPHA) or (value is None and tiny_past_reading(text)):
         raise argparse.ArgumentTypeError(f"{text!r}: give a significance level from {LEAST_ALPHA:g} to below 1, like 0.05 "
                                          f"or 5% (a smaller one is past what the intervals can be computed for)")
-    return value
+    return probability(text)
 
 
 def difference_in_rate(text):

@@ -33,6 +33,8 @@ from conftest import ROOT, answer_key, evalpy, load_json
     # which Go dials on this machine
     (":1234", "http://127.0.0.1:1234"),
     ("http://:8080/v1", "http://127.0.0.1:8080/v1"),
+    # (56th) empty brackets and a port: Go's net.SplitHostPort("[]:1") gives host "" and port "1", as ":1" does
+    ("[]:1", "http://127.0.0.1:1"),
 ])
 def test_host_is_read_as_the_ollama_cli_reads_it(value, url):
     assert evalpy.resolve_host(value) == url
@@ -71,6 +73,10 @@ def test_unknown_scheme_is_refused():
     # attack 42: a bracket left open became port 80 in silence (Ollama's CLI trims it; a typo all the same)
     ("http://[::1", "a bracket of an IPv6 address is not closed (or opened)"),
     ("::1]:11434", "a bracket of an IPv6 address is not closed (or opened)"),
+    # (56th) brackets holding nothing, and no port: Ollama's CLI made http://[]:11434 of it, no address at all;
+    # read here as 127.0.0.1 in silence until now
+    ("[]", "'[]': the brackets hold no IPv6 address"),
+    ("http://[]/v1", "'http://[]/v1': the brackets hold no IPv6 address"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
@@ -147,14 +153,14 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["report", "runs/x.json", "--min-accuracy", "1e-99999999%"], "argument --min-accuracy: '1e-99999999%': give an accuracy"),
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e+99999999%"], "argument --alpha: '1e+99999999%': give a probability"),
     # attack 45: the exponent written with underscores hung as before; above 1 in its last digit, no run passed
-    (["power", "--rows", "100", "--alpha", "1e-99_999_999%"], "argument --alpha: '1e-99_999_999%': give a probability"),
+    (["power", "--rows", "100", "--alpha", "1e-99_999_999%"], "argument --alpha: '1e-99_999_999%': give a significance level"),
     (["report", "runs/x.json", "--min-accuracy", "1.0000000000000001"],
      "argument --min-accuracy: '1.0000000000000001': give an accuracy from 0 to 1"),
     # attack 49: the exponent in digits of another script (Arabic-Indic, full-width) hung as before
     (["report", "runs/x.json", "--min-accuracy", "1e-\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669"],
      "argument --min-accuracy: '1e-\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669': give an accuracy"),
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%"],
-     "argument --alpha: '1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%': give a probability"),
+     "argument --alpha: '1e-\uff19\uff19\uff19\uff19\uff19\uff19\uff19%': give a significance level"),
     # attack 50: a number in range, refused for its exponent, was told only to be in range
     (["report", "runs/x.json", "--min-accuracy", "1e-1000"], "argument --min-accuracy: '1e-1000': give an accuracy from 0 "
      "to 1, like 0.85, or a percentage like 85% (an exponent of 1000 or more is not read: write the number with a smaller one)"),
@@ -163,6 +169,9 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
      "from 0 to 1, like 0.85, or a percentage like 85% (see"),
     (["report", "runs/x.json", "--min-accuracy", "1e1000"], "argument --min-accuracy: '1e1000': give an accuracy "
      "from 0 to 1, like 0.85, or a percentage like 85% (see"),
+    # attack 56: an --alpha past reading was told to be written with a smaller exponent, which is as far below 1e-12
+    (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-1000"], "argument --alpha: '1e-1000': give a significance "
+     "level from 1e-12 to below 1, like 0.05 or 5% (a smaller one is past what the intervals can be computed for) (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
