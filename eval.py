@@ -1021,32 +1021,27 @@ def strict_json(text):
     return value
 
 
-def nesting_past(value, most):
-    """Whether a decoded JSON value holds more than `most` levels of lists and objects (counted by a stack:
-    recursion would fail on the values it is there to find)."""
-    todo = [(value, 1)]
-    while todo:
-        item, depth = todo.pop()
-        if isinstance(item, (dict, list)):
-            if depth > most:
-                return True
-            todo.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
-    return False
-
-
-def unreadable_value(value):
-    """Why a decoded JSON value cannot be used (too deep, a lone surrogate), or None."""
+def unreadable_value(value, most=None, surrogates=True):
+    """Why a decoded JSON value cannot be used, or None: more than `most` levels of lists and objects
+    (MAX_NESTING by default), or a lone surrogate in a key or string when `surrogates` is asked.
+    Walked by a stack: recursion would fail on the values it is there to find."""
+    most = MAX_NESTING if most is None else most
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, (dict, list)):
-            if depth > MAX_NESTING:
-                return f"nested deeper than {MAX_NESTING} levels"
-            for inner in (list(item) + list(item.values())) if isinstance(item, dict) else item:
-                stack.append((inner, depth + 1))
-        elif isinstance(item, str) and LONE_SURROGATE.search(item):
+            if depth > most:
+                return f"nested deeper than {most} levels"
+            inner = item if isinstance(item, list) else (list(item) + list(item.values()) if surrogates else item.values())
+            stack.extend((each, depth + 1) for each in inner)
+        elif surrogates and isinstance(item, str) and LONE_SURROGATE.search(item):
             return f"holds \\u{ord(LONE_SURROGATE.search(item).group()):04x}, half of a character (a lone surrogate)"
     return None
+
+
+def nesting_past(value, most):
+    """Whether a decoded JSON value holds more than `most` levels of lists and objects."""
+    return unreadable_value(value, most, surrogates=False) is not None
 
 
 def is_number(value):
