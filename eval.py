@@ -2825,10 +2825,15 @@ def parse_labels(path):
     except UnicodeDecodeError as e:
         raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
     labels, seen = [], {}
-    for number, line in enumerate(text.splitlines(), 1):
-        label = unicodedata.normalize("NFC", LABEL_COMMENT.split(line, 1)[0].strip())
+    # a line ends at a line feed alone: str.splitlines also breaks at NEL, U+2028, a form feed..., which made a
+    # comment's tail a label, or one label two
+    for number, line in enumerate(text.split("\n"), 1):
+        label = unicodedata.normalize("NFC", LABEL_COMMENT.split(line.removesuffix("\r"), 1)[0].strip())
         if not label:
             continue
+        if CONTROL_CHARS.search(label) or re.search("[\r\x85\u2028\u2029]", label):
+            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
+                            "write one label a line, in plain text")
         key = label_key(label)
         if not key:   # an empty answer would be this label
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "

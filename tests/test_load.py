@@ -924,7 +924,10 @@ def forged_split(project, cases, checks=None, labels=("bug", "feature")):
     (lambda p: forged_split(p, [("a", "bug"), (FORGED, "bug")]), ("--context", "ctx.jsonl"), 1,
      f"error: ctx.jsonl: no line for case {FORGED_SHOWN} "),
     (lambda p: forged_split(p, [("a", FORGED)]), (), 1,
-     f"error: mine/cases.jsonl:1: label '{FORGED_SHOWN}' is not in labels.txt (labels: bug, feature\\x1b[31m)"),
+     f"error: mine/cases.jsonl:1: label '{FORGED_SHOWN}' is not in labels.txt (labels: bug, feature)"),
+    # (56th round) a label holds no line break (labels.txt is read by lines) nor ESC: refused, shown escaped
+    (lambda p: forged_split(p, [("a", "bug")], labels=("bug", "feature\x1b[31m")), (), 1,
+     "error: mine/labels.txt:2: label 'feature\\x1b[31m' holds a line break or control character"),
     (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "regex", "value": "("}]), (), 1,
      "error: mine/checks.json:1: check 1: bad regular expression"),   # (37th round: its file and line, no name)
     (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "contains", "value": "x"}] * 2), (), 1,
@@ -932,8 +935,6 @@ def forged_split(project, cases, checks=None, labels=("bug", "feature")):
 ])
 def test_a_value_from_a_file_never_prints_a_line_of_its_own(project, fake, make, extra, lines, says):
     split = make(project)
-    if os.path.exists("mine/labels.txt"):   # a label holds no line break (labels.txt is read by lines), but ESC
-        Path("mine/labels.txt").write_text("bug\nfeature\x1b[31m\n", encoding="utf-8")
     Path("ctx.jsonl").write_text(json.dumps({"id": "a", "context": []}) + "\n", encoding="utf-8")
     code, out, err = eval_cli(project, "run", "--split", split, "--host", fake.url, "--prompt", "prompts/v1.txt", *extra)
     shown = printed_lines(err)
@@ -1006,6 +1007,22 @@ def test_a_label_holding_a_hash_is_a_label_and_a_comment_after_a_space_is_a_comm
     were read as C and F, and a case expecting C# was refused as expecting no label."""
     (tmp_path / "labels.txt").write_text("# languages\nC#\nF#  # functional\nJava\t# the JVM\n", encoding="utf-8")
     assert evalpy.parse_labels(str(tmp_path / "labels.txt")) == ["C#", "F#", "Java"]
+
+
+def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
+    """Fifty-sixth attack on issue 28: lines were split by str.splitlines, so a NEL (U+0085, what a cp1252 ellipsis
+    becomes, misread) or U+2028 in a comment made the rest of the comment a label, and a form feed in a label split it
+    in two (the cases' 'feature' then "not in labels.txt (labels: bug, feat, ure, question)"), every line number after
+    it shifted."""
+    path = tmp_path / "labels.txt"
+    path.write_text("bug\r\nfeature   # new\u2026 not\u0085 sure\nquestion  # a\u2028crash\n", encoding="utf-8")
+    assert evalpy.parse_labels(str(path)) == ["bug", "feature", "question"]
+    for inside in ("\x0c", "\x0b", "\u2028", "\r", "\x85"):
+        path.write_text(f"bug\nbug2\nfeat{inside}ure\nquestion\n", encoding="utf-8")
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.parse_labels(str(path))
+        assert str(e.value).startswith(f"{path}:3: label 'feat\\"), str(e.value)
+        assert "a line break or control character" in str(e.value), str(e.value)
 
 
 def test_a_huge_label_is_cut_in_the_warning_that_names_it(tmp_path):
