@@ -2548,8 +2548,12 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     """Validate one check as written (before its placeholders are filled). Returns (check, problems).
     older: a list, for a split a run began with under older rules (its resume): a label check written
     non-blocking or weighted is scored as every label check is, its name added to the list, not refused."""
-    if not isinstance(obj, dict) or "type" not in obj:
+    if not isinstance(obj, dict):
         return None, ['a check is an object {"type": ..., "value": ...}']
+    if "type" not in obj:   # a misspelt "type" named: the rest of the check is not read without it
+        near = difflib.get_close_matches("type", [k for k in obj if k not in CHECK_KEYS], n=1, cutoff=0.5)
+        return None, ['a check needs a "type" ' + (f'(did you mean "type" for {one_line(near[0], 40)!r}?)' if near else
+                                                    f"(one of {', '.join(CHECK_TYPES)})")]
     kind = obj["type"]
     if not isinstance(kind, str) or kind not in CHECK_TYPES:
         return None, [f"check type {kind!r} is unknown (types: {', '.join(CHECK_TYPES)})"]
@@ -3220,9 +3224,16 @@ def load_default_checks(path, older=None):
     if not isinstance(written, list):
         raise EvalError(f"{shell_word(path)}: must be a JSON list of checks, or an object "
                         '{"pass_threshold": ..., "checks": [...]}')
-    checks, lines = [], item_lines(text)
+    checks, lines, named = [], item_lines(text), {}
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj, older)
+        # two of one name are this file's fault, said once here (each case said it, of the split's lines); a name
+        # filled from a case's vars may be each case's own
+        if check and not check_problems and not PLACEHOLDER.search(check["name"]):
+            if check["name"] in named:
+                check_problems = [f"named {check['name']!r} as check {named[check['name']]} is; "
+                                  "give each check its own name"]
+            named.setdefault(check["name"], number)
         # a pattern that does not compile is refused here, naming this file (left to each case, it was blamed on
         # every line of the split, which holds no check); a {{placeholder}} is filled with a literal in each case,
         # tried here as one ("({{x}}" fails whatever x holds)

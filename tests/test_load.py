@@ -297,6 +297,30 @@ def test_a_bad_pattern_in_checks_json_names_checks_json(tmp_path):
     assert evalpy.load_split(path)
 
 
+def test_a_fault_of_checks_json_is_said_of_checks_json_naming_the_key_at_fault(tmp_path):
+    """Fifty-sixth attack on issue 28: two checks of checks.json named alike were blamed on the split
+    ("s.jsonl: 3 lines: two checks are named 'a'; give one a "name" (lines 1-3)"), though both had a name; a check
+    whose "type" was misspelt ("typ") was told only what a check looks like, the key at fault unnamed."""
+    path = write_split(tmp_path, [GOOD, dict(GOOD, id="c2")])
+    (tmp_path / "checks.json").write_text('[\n {"name": "a", "type": "contains", "value": "x"},\n'
+                                          ' {"name": "a", "type": "not_contains", "value": "y"}\n]\n', encoding="utf-8")
+    assert problems(path) == [f"{tmp_path}/checks.json:3: check 2: named 'a' as check 1 is; give each check its own name"]
+    (tmp_path / "checks.json").write_text('[{"type": "contains", "value": "x"}, {"type": "contains", "value": "x"}]',
+                                          encoding="utf-8")   # two unnamed checks of one value: the same name
+    assert problems(path) == [f"{tmp_path}/checks.json:1: check 2: named 'contains x' as check 1 is; give each check "
+                              "its own name"]
+    (tmp_path / "checks.json").write_text('[{"name": "{{w}}", "type": "contains", "value": "x"}]', encoding="utf-8")
+    write_split(tmp_path, [dict(GOOD, vars={"w": "a"}), dict(GOOD, id="c2", vars={"w": "b"})])
+    assert evalpy.load_split(path)   # a name filled from each case's vars is each case's own
+    (tmp_path / "checks.json").write_text('[{"name": "a", "typ": "contains", "value": "x"}]', encoding="utf-8")
+    assert problems(path) == [f'{tmp_path}/checks.json:1: check 1: a check needs a "type" (did you mean "type" for '
+                              "'typ'?)"]
+    (tmp_path / "checks.json").write_text('[{"value": "x"}]', encoding="utf-8")
+    assert problems(path)[0].startswith(f'{tmp_path}/checks.json:1: check 1: a check needs a "type" (one of '), problems(path)
+    (tmp_path / "checks.json").write_text('[5]', encoding="utf-8")
+    assert problems(path) == [f'{tmp_path}/checks.json:1: check 1: a check is an object {{"type": ..., "value": ...}}']
+
+
 def test_a_split_with_no_labels_and_no_checks_is_refused(project, cli, fake):
     """Every answer would pass: "Pass rate: 1/1 = 100%", scored with 0 checks."""
     (project / "free").mkdir()
@@ -931,7 +955,7 @@ def forged_split(project, cases, checks=None, labels=("bug", "feature")):
     (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "regex", "value": "("}]), (), 1,
      "error: mine/checks.json:1: check 1: bad regular expression"),   # (37th round: its file and line, no name)
     (lambda p: forged_split(p, [("a", "bug")], [{"name": FORGED, "type": "contains", "value": "x"}] * 2), (), 1,
-     f"error: mine/cases.jsonl:1: two checks are named '{FORGED_SHOWN}'"),
+     f"error: mine/checks.json:1: check 2: named '{FORGED_SHOWN}' as check 1 is"),   # (56th: its own file)
 ])
 def test_a_value_from_a_file_never_prints_a_line_of_its_own(project, fake, make, extra, lines, says):
     split = make(project)
