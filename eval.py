@@ -2854,7 +2854,16 @@ def parse_labels(path):
     return labels
 
 
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+# A name in any script, with - inside ({{order-id}}, {{año}}): a name of ASCII letters alone left those sent as written.
+PLACEHOLDER = re.compile(r"\{\{\s*([^\W\d][\w-]*)\s*\}\}")
+# {{name} or {name}}: a placeholder mistyped, which would be sent as written (JSON's {"a": {"b": 1}} is none)
+UNCLOSED_PLACEHOLDER = re.compile(r"\{\{\s*[^\W\d][\w-]*\s*\}(?!\})|(?<!\{)\{\s*[^\W\d][\w-]*\s*\}\}")
+
+
+def unclosed_placeholders(text, where):
+    """The mistyped placeholders of a text, as problems of `where` (an input, a check, a prompt)."""
+    return [f"{where} writes {found!r}, a placeholder not closed as {{{{name}}}} is"
+            for found in dict.fromkeys(UNCLOSED_PLACEHOLDER.findall(text))]
 
 
 def render(template, values, escape=str):
@@ -2870,6 +2879,8 @@ def case_checks(case, defaults, labels, older=None):
     written, problems = [], []
     for obj in case.get("checks", []):
         check, check_problems = parse_check(obj, older)
+        if check and isinstance(check.get("value"), str):
+            check_problems += unclosed_placeholders(check["value"], f"check {check['name']!r}")
         problems += check_problems
         if check and not check_problems:   # a broken check is named once, never filled in (a number as its name) or used
             written.append(check)
@@ -3183,8 +3194,8 @@ def filled_turns(turns, values):
 
 def unfilled(text, values, where):
     """The placeholders of a case's text (an input, a turn) its vars give no value for, as problems."""
-    return [f"{where} uses {{{{{name}}}}} but the case has no vars.{name}"
-            for name in dict.fromkeys(PLACEHOLDER.findall(text)) if name not in values]
+    return unclosed_placeholders(text, where) + [f"{where} uses {{{{{name}}}}} but the case has no vars.{name}"
+                                                 for name in dict.fromkeys(PLACEHOLDER.findall(text)) if name not in values]
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
@@ -3237,6 +3248,8 @@ def load_default_checks(path, older=None):
         # a pattern that does not compile is refused here, naming this file (left to each case, it was blamed on
         # every line of the split, which holds no check); a {{placeholder}} is filled with a literal in each case,
         # tried here as one ("({{x}}" fails whatever x holds)
+        if not check_problems and isinstance(check.get("value"), str):
+            check_problems = unclosed_placeholders(check["value"], "its value")
         if not check_problems and CHECK_TYPES[check["type"]].pattern:
             check_problems = [p for p in [regex_problem(PLACEHOLDER.sub("x", check["value"]))] if p]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
@@ -3551,7 +3564,7 @@ def write_golden_set(folder):
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(set(PLACEHOLDER.findall(prompt_text)))
-    return [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
+    return unclosed_placeholders(prompt_text, shell_word(prompt_path)) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
             + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
             for case in cases for name in names if name not in prompt_values(case)]
 

@@ -107,6 +107,35 @@ def test_every_problem_of_a_split_and_its_prompt_is_reported_in_one_round(projec
     assert len(said) == 4, err
 
 
+def test_a_placeholder_may_be_named_in_any_language_and_one_mistyped_is_refused(tmp_path):
+    """Fifty-sixth attack on issue 28: only ASCII names were placeholders, so {{order-id}}, {{customer-name}} and
+    {{año}} (a Spanish set's natural names) were sent as written, and checked for as written, though the case's
+    vars held "order-id" and "año"; {{customer} was sent as written too. The run exited 0 without a word."""
+    case = dict(GOOD, input="Mi pedido {{order-id}} de {{ año }}", vars={"order-id": "A-1", "año": 2024},
+                checks=[{"type": "contains", "value": "{{order-id}}"}])
+    path = write_split(tmp_path, [case])
+    cases, _, _ = evalpy.load_split(path)
+    assert cases[0]["input"] == "Mi pedido A-1 de 2024"
+    assert [c["value"] for c in cases[0]["checks"] if c["type"] == "contains"] == ["A-1"]
+    assert evalpy.prompt_problems("p.txt", "Atiende a {{customer-name}}.", path, cases) == [
+        f"{path}:1: p.txt uses {{{{customer-name}}}} but this case has no vars.customer-name"]
+    for text, said in [("Hola {{customer}, ¿qué tal?", "'{{customer}'"), ("Hola {customer}} y {{x}}", "'{customer}}'")]:
+        path = write_split(tmp_path, [dict(GOOD, input=text, vars={"customer": "Ana", "x": "y"})])
+        assert problems(path) == [f"{path}:1: input writes {said}, a placeholder not closed as {{{{name}}}} is"], text
+    assert evalpy.prompt_problems("p.txt", "Atiende a {{customer}.", path, []) == [
+        "p.txt writes '{{customer}', a placeholder not closed as {{name}} is"]
+    path = write_split(tmp_path, [dict(GOOD, checks=[{"name": "n", "type": "contains", "value": "{{x}"}])])
+    assert problems(path) == [f"{path}:1: check 'n' writes '{{{{x}}', a placeholder not closed as {{{{name}}}} is"]
+    (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "^{x}}"}]', encoding="utf-8")
+    path = write_split(tmp_path, [GOOD])
+    assert problems(path) == [f"{tmp_path}/checks.json:1: check 1: its value writes '{{x}}}}', a placeholder not closed "
+                              "as {{name}} is"]
+    (tmp_path / "checks.json").unlink()
+    # JSON in a text is no placeholder, nor are a template language's own tags
+    path = write_split(tmp_path, [dict(GOOD, input='{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}}')])
+    assert evalpy.load_split(path)[0][0]["input"] == '{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}}'
+
+
 def test_one_round_names_no_fault_twice(project, cli, fake):
     """From the attack on N12: two empty ids are each "field 'id' is empty", not also a duplicate;
     a line whose vars are not an object is told so, not also that it lacks the prompt's var."""
