@@ -6938,10 +6938,13 @@ def earlier_held_out_runs(folders, split_sha, config):
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
-        if earlier and earlier.get("split_sha") == split_sha:
+        # the same file is the same name (golden/test.jsonl: test; mine/test.jsonl: mine-test) or the same bytes: a
+        # split saved with other line ends, or a checks.json put beside it, is another version of it, never another split
+        if earlier and (earlier.get("split_sha") == split_sha or earlier.get("split") == config["split"]):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
+            differs += ["split_sha"] if earlier.get("split_sha") != split_sha else []
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                               "differs": differs})
@@ -6951,12 +6954,13 @@ def earlier_held_out_runs(folders, split_sha, config):
 # A recorded setting as a person names it, and whether the name is plural: "with different labels",
 # "with a different prompt", never "another labels" or "another prompt_sha".
 SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
-                 "max_turns": "max turns"}
+                 "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
 
 def setting_in_words(key):
-    return ("different " if key in PLURAL_SETTINGS else "a different ") + SETTING_WORDS.get(key, key)
+    return ("different " if key in PLURAL_SETTINGS else "another " if key == "split_sha" else "a different ") \
+        + SETTING_WORDS.get(key, key)
 
 
 def guard_held_out(config, inputs, folders, forced):

@@ -1285,6 +1285,37 @@ def test_other_labels_are_another_configuration(held_out_run, project, cli, fake
     assert code == 2 and "already ran this split with different labels (" in err and fake.chat_bodies == []
 
 
+@pytest.mark.parametrize("edit", ["crlf", "last line feed", "a case", "checks.json"])
+def test_an_edited_test_split_is_another_configuration(held_out_run, project, cli, fake, edit):
+    """Fifty-sixth attack on issue 28: the guard looked only for runs of the split's exact bytes, so the split saved
+    with CRLF line ends, or without its last line feed, or a checks.json put beside it, hid every earlier run: another
+    prompt ran on test unmarked, though the README names the checks beside the split as part of what stops it."""
+    path = project / "golden" / "test.jsonl"
+    data = path.read_bytes()
+    if edit == "crlf":
+        path.write_bytes(data.replace(b"\n", b"\r\n"))
+    elif edit == "last line feed":
+        path.write_bytes(data[:-1])
+    elif edit == "a case":
+        path.write_bytes(data.replace(b'"note": "', b'"note": "(edited) ', 1))
+    else:
+        (project / "golden" / "checks.json").write_text('[{"type": "not_contains", "value": "lo siento"}]\n')
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and ("refusing to run the held-out test split again: runs/test-v2.json already ran this split "
+                          "with a different prompt and another version of the split (its cases, checks or tools)") in err, err
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)   # the same prompt
+    assert code == 2 and "already ran this split with another version of the split (" in err, err
+    assert fake.chat_bodies == []
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url, "--rerun-test")
+    assert code == 0 and load_json("runs/test-v3.json")["config"]["rerun_test"]["forced"] is True, err
+    # another test split (another folder's) is no version of this one
+    (project / "golden" / "other").mkdir()
+    shutil.copy(project / "golden" / "labels.txt", project / "golden" / "other" / "labels.txt")
+    (project / "golden" / "other" / "test.jsonl").write_bytes(data.replace(b'"note": "', b'"note": "(other) ', 1))
+    code, out, err = cli("run", "--split", "golden/other/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 0, err
+
+
 def test_another_judge_setup_is_another_configuration(project, cli, fake):
     """The judge decides what passes: more votes, another judge model, --judge-schema are another configuration."""
     folder = project / "golden" / "answers"
