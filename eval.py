@@ -2981,6 +2981,12 @@ def merged_tools(case, split_tools):
         case["tool_results"] = {**results, **case.get("tool_results", {})}
 
 
+# What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
+# a soft hyphen, zero-width spaces and joiners, a word joiner, invisible operators, a BOM. An id holding one is
+# another case that looks like the first.
+UNSEEN_IN_ID = re.compile("[\u00ad\u200b-\u200d\u2060-\u2064\ufeff]")
+
+
 def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {}), older=None) -> tuple[Case, list]:
     """Check one decoded line; return (case, problems). labels is None for a free-text set;
     default_threshold is checks.json's pass_threshold, which a case's own replaces; split_tools
@@ -3056,6 +3062,11 @@ def case_problems(case, labels, stored=False):
             problems.append(f"field {name!r} must be a string, not {type(case[name]).__name__}")
         elif not case[name].strip() and (not stored or not case[name] and name == "id"):
             problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
+        elif name == "id" and not stored and case[name] != case[name].strip():   # --cases trims it: never chosen
+            problems.append(f"field 'id' {case[name]!r} begins or ends with a space")
+        elif name == "id" and not stored and UNSEEN_IN_ID.search(case[name]):   # shown as another id is
+            problems.append(f"field 'id' {case[name]!r} holds an invisible character "
+                            f"(U+{ord(UNSEEN_IN_ID.search(case[name]).group()):04X}), shown as nothing")
     tags = case.setdefault("tags", [])
     if not isinstance(tags, list) or tags and not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
@@ -3361,11 +3372,15 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.extend(f"{where}: {p}" for p in case_problems)
         case_id = case.get("id") if case is not None else None
         case_id = case_id if isinstance(case_id, str) and case_id else None   # an empty one is said as such
-        if case_id in first_line_of:
-            problems.append(f"{where}: duplicate id {case_id!r} (first on line {first_line_of[case_id]})")
+        # one id in two Unicode forms (a precomposed ó, or o and its accent) is shown alike: a duplicate
+        same = unicodedata.normalize("NFC", case_id) if case_id is not None else None
+        if same in first_line_of:
+            number_first, id_first = first_line_of[same]
+            problems.append(f"{where}: duplicate id {case_id!r} (first on line {number_first}"
+                            + (")" if id_first == case_id else ", written in another Unicode form)"))
             continue
         if case_id is not None:
-            first_line_of[case_id] = number
+            first_line_of[same] = (number, case_id)
         if case_problems:
             if case is not None and type(obj.get("vars", {})) is dict:   # its vars can still be read against the prompt
                 at_fault.append({"line": number, "vars": obj.get("vars", {}),

@@ -136,6 +136,22 @@ def test_a_placeholder_may_be_named_in_any_language_and_one_mistyped_is_refused(
     assert evalpy.load_split(path)[0][0]["input"] == '{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}}'
 
 
+def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path):
+    """Fifty-sixth attack on issue 28: "c1" and "c1 " were two cases; `run --cases 'c1 '` ran c1 (the space trimmed,
+    as every --cases id is), the other could never be chosen, and `report` listed both as c1. An id written in
+    another Unicode form (NFD) or holding a zero-width space was another case shown as the same."""
+    nfc, nfd = "petici\u00f3n-1", "petici\u006f\u0301n-1"
+    for ids, said in [(["c1", "c1 "], "2: field 'id' 'c1 ' begins or ends with a space"),
+                      ([" c1"], "1: field 'id' ' c1' begins or ends with a space"),
+                      (["c\u200b1"], "1: field 'id' 'c\\u200b1' holds an invisible character (U+200B), shown as nothing"),
+                      (["c1\n"], "1: field 'id' 'c1\\n' begins or ends with a space"),
+                      ([nfc, nfd], f"2: duplicate id {nfd!r} (first on line 1, written in another Unicode form)")]:   # (a line break or ESC inside is shown escaped)
+        path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
+        assert problems(path) == [f"{path}:{said}"], (ids, problems(path))
+    path = write_split(tmp_path, [dict(GOOD, id="C1"), dict(GOOD, id="c1"), dict(GOOD, id="caf\u00e9 1")])
+    assert [c["id"] for c in evalpy.load_split(path)[0]] == ["C1", "c1", "caf\u00e9 1"]   # told apart when shown
+
+
 def test_one_round_names_no_fault_twice(project, cli, fake):
     """From the attack on N12: two empty ids are each "field 'id' is empty", not also a duplicate;
     a line whose vars are not an object is told so, not also that it lacks the prompt's var."""
