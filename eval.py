@@ -12124,9 +12124,12 @@ def markdown_ids(ids, empty="-"):
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
     """Each run's own figures per label (per check in a free-text set) and per difficulty, with
     the change in points: what a compare page shows beside the comparison. On the cases both runs
-    hold, as every figure of the comparison is (a run of part of the split against a whole one)."""
+    hold and decided, as the headline's are: a case one run got no answer for (or no verdict on) left in the
+    other's slice made its change a change of cases as much as of answers."""
     a_cases, b_by_id, _ = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
-    sa, sb = score(a_cfg, a_cases), score(b_cfg, list(b_by_id.values()))
+    a_by_id = {c["id"]: c for c in a_cases}
+    decided = decided_by_all([c["id"] for c in a_cases], [a_by_id, b_by_id])
+    sa, sb = score(a_cfg, [a_by_id[i] for i in decided]), score(b_cfg, [b_by_id[i] for i in decided])
     if "per_label" in sa and "per_label" in sb:
         first = {"key": "per_label", "rows": [
             {"name": label, "figures": [*pair_figures("fixed2", m["precision"], sb["per_label"][label]["precision"]),
@@ -12139,7 +12142,8 @@ def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
                                                       b_checks[x["name"]]["total"])}
             for x in sa["checks"] if x["name"] in b_checks]}
     b_groups = sb["by_difficulty"]
-    return [first, {"key": "per_difficulty", "rows": [
+    first["decided"] = len(decided)
+    return [first, {"key": "per_difficulty", "decided": len(decided), "rows": [
         {"name": d, "figures": share_pair(g["correct"], g["total"], *((b_groups[d]["correct"], b_groups[d]["total"])
                                                                       if d in b_groups else (None, None)))}
         for d, g in sa["by_difficulty"].items()]}]
@@ -14269,10 +14273,10 @@ DETAIL_HEADERS = {"per_label": ("Per label", ["label", "precision: baseline", "c
 
 
 def detail_sections(rows):
-    """Each run's own figures beside the change, as compare_detail_rows worked them out."""
+    """Each run's figures on the cases both decided, beside the change, as compare_detail_rows worked them out."""
     def cell(f):
         return (figure_text(f), f["value"]) if f["kind"] == "points" else figure_text(f)
-    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (each run's own figures)", html_table(
+    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (on the {plural(sec['decided'], 'case')} both runs decided)", html_table(
         DETAIL_HEADERS[sec["key"]][1], [[r["name"], *(cell(f) for f in r["figures"])] for r in sec["rows"]],
         numeric_from=1)) for sec in rows]
 

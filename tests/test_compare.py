@@ -1188,3 +1188,28 @@ def test_compare_markdown_cuts_each_list_of_ids_as_report_cuts_its_failures(proj
         shown = [f"`{first}{i:02d}`" for i in range(evalpy.MARKDOWN_FAILURES)]
         assert line.endswith(":** " + ", ".join(shown) + cut), line
     assert f"e{n - 1}" in cli("compare", a, b)[1] and f"x{n - 1}" in cli("compare", a, b)[1]   # the text view has them all
+
+
+def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(project, cli):
+    """Fifty-sixth attack on issue 28: the page's per-difficulty and per-label figures kept, for the baseline, the
+    cases the candidate got no answer for: easy 16/19 against 12/17, "-14 pts", where the headline compared the 26
+    cases both decided (14/17 against 12/17 on the easy ones, -12 pts); cases outside a --limit were left out."""
+    specs = [(f"e{i}", "bug", "bug") for i in range(4)] + [(f"h{i}", "acceso", "acceso") for i in range(2)]
+    a = make_run([dict(zip(("id", "expected", "response"), s)) for s in specs])
+    b = make_run([dict(zip(("id", "expected", "response"), s), response=None if s[0] in ("e0", "e1") else
+                       "acceso" if s[0] == "e2" else s[2], error="HTTP 500") for s in specs])
+    for r in (a, b):
+        for x in r["results"]:
+            x["difficulty"] = "hard" if x["id"].startswith("h") else "easy"
+            x.pop("error", None) if x["response"] is not None else None
+    write_run("runs/a.json", a)
+    write_run("runs/b.json", b)
+    (a_cfg, a_cases), (b_cfg, b_cases) = evalpy.read_graded("runs/a.json"), evalpy.read_graded("runs/b.json")
+    rows = {sec["key"]: {r["name"]: r["figures"] for r in sec["rows"]}
+            for sec in evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)}
+    easy = rows["per_difficulty"]["easy"]
+    assert [(f["count"], f["of"]) for f in easy[:2]] == [(2, 2), (1, 2)] and easy[2]["value"] == pytest.approx(-50)
+    assert rows["per_label"]["bug"][3]["value"] == 1.0   # bug recall of the baseline: 2 of the 2 both decided
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json", "--html", "runs/c.html", "--force")
+    page = open("runs/c.html", encoding="utf-8").read()
+    assert "Per difficulty (on the 4 cases both runs decided)" in page and "own figures" not in page, err

@@ -368,7 +368,7 @@ def test_compare_html_shows_what_changed_and_each_changed_case_side_by_side(proj
     assert re.findall(r">(dev-\d+)</a>", fixed) == ["dev-09", "dev-11", "dev-24"]
     assert "<del>facturación</del>" in text and "<ins>bug</ins>" in text   # dev-09: the word that changed
     assert "<td>facturación</td><td>-</td>" not in text
-    assert "Per label (each run" in text and "Per difficulty (each run" in text
+    assert "Per label (on the 28 cases both runs decided)" in text and "Per difficulty (on the 28 cases" in text
     assert len(re.findall(r'<tr id="case-\d+" class="(?:fixed|broken)"', text)) == 4
 
 
@@ -384,7 +384,7 @@ def test_a_compare_page_of_part_of_the_split_shows_each_runs_own_figures_on_the_
     write_run(v3, run)
     assert cli("compare", v2, v3, "--html", "c.html")[0] == 0
     text = Path("c.html").read_text(encoding="utf-8")
-    table = text[text.index("Per difficulty (each run"):]
+    table = text[text.index("Per difficulty (on the 10 cases both runs decided)"):]
     table = table[:table.index("</table>")]
     counts = [tuple(map(int, pair)) for pair in re.findall(r">(\d+)/(\d+) = ", table)]
     assert sum(of for _, of in counts[0::2]) == sum(of for _, of in counts[1::2]) == 10, counts
