@@ -1137,6 +1137,15 @@ def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
 
 
+def as_hashed(data):
+    """A JSON or JSONL file's bytes as its sha256 is taken: without a BOM, its line ends LF, and one at its end.
+    None of these can change a value (JSON holds no raw line break in a string), and a split saved on Windows
+    (CRLF), or by an editor that leaves off the last line feed, was another version of it: its runs never
+    compared. A file already so (LF, one line feed at its end) is hashed as its bytes, as before."""
+    data = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").rstrip(b"\n")
+    return data + b"\n" if data else b""
+
+
 class NotRegularFile(OSError):
     """A path to read that is a pipe, a device or a socket, not a file."""
 
@@ -3361,8 +3370,8 @@ def load_split(path, more_problems=None, as_begun=False):
     older = [] if as_begun else None   # label checks a resume scores as every label check is
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
-    sha = sha256_bytes(data + (b"\0" + checks_data if checks_data else b"")
-                       + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools_data if tools_data else b""))
+    sha = sha256_bytes(as_hashed(data) + (b"\0" + as_hashed(checks_data) if checks_data else b"")
+                       + (b"\0" + TOOLS_FILE.encode() + b"\0" + as_hashed(tools_data) if tools_data else b""))
     problems, cases, first_line_of, at_fault = [], [], {}, []
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")

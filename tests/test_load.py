@@ -152,6 +152,27 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
     assert [c["id"] for c in evalpy.load_split(path)[0]] == ["C1", "c1", "caf\u00e9 1"]   # told apart when shown
 
 
+def test_a_split_saved_with_other_line_ends_is_the_same_version_of_it(project, cli):
+    """Fifty-sixth attack on issue 28: the sha was of the file's bytes, so the split saved with CRLF (a Windows
+    checkout), without its last line feed, or its checks.json with a BOM, was "another version": compare refused
+    two runs of the same cases, saying the split was edited between them. An edit of a value is still one."""
+    path, checks = Path("golden/dev.jsonl"), Path("golden/support/checks.json")
+    data, checks_data = path.read_bytes(), checks.read_bytes()
+    sha, support_sha = evalpy.load_split(str(path))[2], evalpy.load_split("golden/support/dev.jsonl")[2]
+    assert sha == evalpy.sha256_bytes(data)   # a file saved LF, one line feed at its end: its bytes' sha, as before
+    write_run("runs/a.json", split_run("dev"))
+    for saved in (data.replace(b"\n", b"\r\n"), data[:-1]):
+        path.write_bytes(saved)
+        assert evalpy.load_split(str(path))[2] == sha
+    write_run("runs/b.json", split_run("dev", {"dev-01": "zzz"}, date="2026-01-03T09:30:00+01:00"))
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code == 0 and "Regressions" in out, err
+    checks.write_bytes(b"\xef\xbb\xbf" + checks_data.replace(b"\n", b"\r\n"))
+    assert evalpy.load_split("golden/support/dev.jsonl")[2] == support_sha
+    path.write_bytes(data.replace(b'"note": "', b'"note": "(edited) ', 1))
+    assert evalpy.load_split(str(path))[2] != sha
+
+
 def test_one_round_names_no_fault_twice(project, cli, fake):
     """From the attack on N12: two empty ids are each "field 'id' is empty", not also a duplicate;
     a line whose vars are not an object is told so, not also that it lacks the prompt's var."""
@@ -183,7 +204,8 @@ def test_crlf_line_endings_are_accepted(tmp_path):
     raw = (json.dumps(GOOD) + "\r\n" + json.dumps(dict(GOOD, id="c2")) + "\r\n").encode()
     cases, _, sha = evalpy.load_split(write_split(tmp_path, [], raw))
     assert [c["id"] for c in cases] == ["c1", "c2"]
-    assert sha == hashlib.sha256(raw).hexdigest()   # the hash is of the bytes as they are
+    # the hash is of the bytes with LF line ends (56th round: a CRLF copy of one split was "another version")
+    assert sha == hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
 
 
 def test_invalid_utf8_and_empty_file(tmp_path):
