@@ -3658,8 +3658,10 @@ def newest_prompt(folder=PROMPTS_DIR):
     """The prompt with the highest version number: prompts/v3.txt beats v2.txt and v10.txt beats v9."""
     try:
         names = os.listdir(folder)
-    except OSError:
+    except FileNotFoundError:
         raise EvalError(f"no {shell_word(folder)}/ folder here; pass --prompt PATH") from None
+    except OSError as e:   # there, but not to be listed: said as what it is
+        raise EvalError(f"{shell_word(folder)}/: cannot be read ({e.strerror or type(e).__name__}); pass --prompt PATH") from None
     versions = [(int(m.group(1)), name) for name in names
                 if (m := re.fullmatch(r"v(\d+)\.txt", name))]
     if not versions:

@@ -312,6 +312,10 @@ def test_newest_prompt_is_the_highest_version_number(tmp_path):
     assert evalpy.newest_prompt(str(tmp_path)).endswith("v10.txt")
     with pytest.raises(evalpy.EvalError, match="pass --prompt"):
         evalpy.newest_prompt(str(tmp_path / "missing"))
+    # (56th round) a prompts folder that is there but cannot be listed was "no prompts/ folder here"
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.newest_prompt(str(tmp_path / "v2.txt"))
+    assert str(e.value) == f"{tmp_path}/v2.txt/: cannot be read (Not a directory); pass --prompt PATH"
 
 
 def test_prompt_loading(tmp_path):
