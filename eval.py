@@ -2837,6 +2837,9 @@ def parse_labels(path):
         text = read_bytes(path, "label file").decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
+    if "\r" in text.replace("\r\n", ""):   # old Mac line ends: one line, which a "# header" made a comment whole
+        raise EvalError(f"{shell_word(path)}:{text[:text.replace(chr(13) + chr(10), '  ').index(chr(13))].count(chr(10)) + 1}: "
+                        "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends")
     labels, seen = [], {}
     # a line ends at a line feed alone: str.splitlines also breaks at NEL, U+2028, a form feed..., which made a
     # comment's tail a label, or one label two
@@ -2991,9 +2994,9 @@ def merged_tools(case, split_tools):
 
 
 # What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
-# a soft hyphen, zero-width spaces and joiners, a word joiner, invisible operators, a BOM. An id holding one is
-# another case that looks like the first.
-UNSEEN_IN_ID = re.compile("[\u00ad\u200b-\u200d\u2060-\u2064\ufeff]")
+# a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
+# that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
+UNSEEN_IN_ID = re.compile("[\u00ad\u200b\u2060-\u2064\ufeff]")
 
 
 def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {}), older=None) -> tuple[Case, list]:
@@ -3851,7 +3854,7 @@ def resolve_host(value):
         # and Go dials an empty host here)
         host, port = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
         host = host or "127.0.0.1"
-    elif hostport == "[]":   # Ollama's CLI would ask http://[]:11434, no address at all
+    elif hostport.startswith("[") and not re.fullmatch(r"\[[^\[\]]+\]", hostport):   # "[]", "[[]]", "[::1]x"
         raise EvalError(f"host {value!r}: the brackets hold no IPv6 address: write [::1], or a port alone (:11434)")
     else:
         host, port = hostport.strip("[]") or "127.0.0.1", default_port

@@ -77,6 +77,8 @@ def test_unknown_scheme_is_refused():
     # read here as 127.0.0.1 in silence until now
     ("[]", "'[]': the brackets hold no IPv6 address"),
     ("http://[]/v1", "'http://[]/v1': the brackets hold no IPv6 address"),
+    ("[[]]", "'[[]]': the brackets hold no IPv6 address"),   # (57th) it was 127.0.0.1 in silence
+    ("[[::1]]", "'[[::1]]': the brackets hold no IPv6 address"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""

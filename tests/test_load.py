@@ -148,8 +148,10 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
                       ([nfc, nfd], f"2: duplicate id {nfd!r} (first on line 1, written in another Unicode form)")]:   # (a line break or ESC inside is shown escaped)
         path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
         assert problems(path) == [f"{path}:{said}"], (ids, problems(path))
-    path = write_split(tmp_path, [dict(GOOD, id="C1"), dict(GOOD, id="c1"), dict(GOOD, id="caf\u00e9 1")])
-    assert [c["id"] for c in evalpy.load_split(path)[0]] == ["C1", "c1", "caf\u00e9 1"]   # told apart when shown
+    # (57th) joiners are parts of words and emoji: a family emoji, a Persian word
+    ids = ["C1", "c1", "caf\u00e9 1", "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
+    path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
+    assert [c["id"] for c in evalpy.load_split(path)[0]] == ids   # told apart when shown
 
 
 def test_a_split_saved_with_other_line_ends_is_the_same_version_of_it(project, cli):
@@ -1112,7 +1114,14 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     path = tmp_path / "labels.txt"
     path.write_text("bug\r\nfeature   # new\u2026 not\u0085 sure\nquestion  # a\u2028crash\n", encoding="utf-8")
     assert evalpy.parse_labels(str(path)) == ["bug", "feature", "question"]
-    for inside in ("\x0c", "\x0b", "\u2028", "\r", "\x85"):
+    path.write_text("# our labels\rbug\rfeature\r", encoding="utf-8")   # (57th) old Mac line ends: "needs two labels"
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.parse_labels(str(path))
+    assert str(e.value) == f"{path}:1: a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends"
+    path.write_text("bug\r\nfeature\r\nx\ry\n", encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match=r"labels.txt:3: a line ends in a carriage return alone"):
+        evalpy.parse_labels(str(path))
+    for inside in ("\x0c", "\x0b", "\u2028", "\x85"):
         path.write_text(f"bug\nbug2\nfeat{inside}ure\nquestion\n", encoding="utf-8")
         with pytest.raises(evalpy.EvalError) as e:
             evalpy.parse_labels(str(path))
