@@ -2866,22 +2866,39 @@ def parse_labels(path):
     return labels
 
 
-# A name in any script, with - inside ({{order-id}}, {{año}}): a name of ASCII letters alone left those sent as written.
-PLACEHOLDER = re.compile(r"\{\{\s*([^\W\d][\w-]*)\s*\}\}")
-# {{name} or {name}}: a placeholder mistyped, which would be sent as written (JSON's {"a": {"b": 1}} is none)
-UNCLOSED_PLACEHOLDER = re.compile(r"\{\{\s*[^\W\d][\w-]*\s*\}(?!\})|(?<!\{)\{\s*[^\W\d][\w-]*\s*\}\}")
+# A placeholder's name: a letter of any script or _, then letters, digits, _, - and any other character past ASCII
+# but a space ({{order-id}}, {{año}}, {{नाम}}, whose vowel signs are no letters to \w); a name of ASCII letters
+# alone left those sent as written. Names are matched in NFC, as labels are: {{año}} typed either way is one name.
+VAR_NAME = r"[^\W\d](?:[\w-]|[^\x00-\x7f\s])*"
+PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}\}}")
+# {{name} or {name}}: a placeholder of a var mistyped, sent as written. Said only of a name the case has a var of:
+# LaTeX (\frac{a}{b}}), C ({{a},{b}}) and JSON ({"a": {b}}) hold these shapes by right.
+UNCLOSED_PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}(?!\}})|(?<!\{{)\{{\s*({VAR_NAME})\s*\}}\}}")
 
 
-def unclosed_placeholders(text, where):
-    """The mistyped placeholders of a text, as problems of `where` (an input, a check, a prompt)."""
+def by_name(values):
+    """vars (or any values of placeholders) keyed by their names in NFC."""
+    return {unicodedata.normalize("NFC", k): v for k, v in values.items()}
+
+
+def placeholder_names(text):
+    """The names of a text's placeholders, in NFC, each once, in order."""
+    return list(dict.fromkeys(unicodedata.normalize("NFC", name) for name in PLACEHOLDER.findall(text)))
+
+
+def unclosed_placeholders(text, where, names):
+    """The mistyped placeholders of the vars `names` (in NFC) in a text, as problems of `where`."""
     return [f"{where} writes {found!r}, a placeholder not closed as {{{{name}}}} is"
-            for found in dict.fromkeys(UNCLOSED_PLACEHOLDER.findall(text))]
+            for found in dict.fromkeys(m.group() for m in UNCLOSED_PLACEHOLDER.finditer(text)
+                                       if unicodedata.normalize("NFC", m.group(1) or m.group(2)) in names)]
 
 
 def render(template, values, escape=str):
     """Fill {{name}} placeholders; escape= re.escape keeps a value literal inside a regex. One with
     no value stays as written (a run is refused before that; a page only shows the prompt)."""
-    return PLACEHOLDER.sub(lambda m: escape(str(values[m.group(1)])) if m.group(1) in values else m.group(0), template)
+    named = by_name(values)
+    return PLACEHOLDER.sub(lambda m: escape(str(named[key])) if (key := unicodedata.normalize("NFC", m.group(1))) in named
+                           else m.group(0), template)
 
 
 def case_checks(case, defaults, labels, older=None):
@@ -2891,8 +2908,8 @@ def case_checks(case, defaults, labels, older=None):
     written, problems = [], []
     for obj in case.get("checks", []):
         check, check_problems = parse_check(obj, older)
-        if check and isinstance(check.get("value"), str):
-            check_problems += unclosed_placeholders(check["value"], f"check {check['name']!r}")
+        if check and isinstance(check.get("value"), str) and older is None:   # (a run begun before: as it began)
+            check_problems += unclosed_placeholders(check["value"], f"check {check['name']!r}", by_name(case.get("vars", {})))
         problems += check_problems
         if check and not check_problems:   # a broken check is named once, never filled in (a number as its name) or used
             written.append(check)
@@ -2901,8 +2918,8 @@ def case_checks(case, defaults, labels, older=None):
         merged.insert(0, dict(LABEL_CHECK))
     checks, names = [], set()
     for check in merged:
-        missing = [v for v in PLACEHOLDER.findall(check.get("value", "") if isinstance(check.get("value"), str) else "")
-                   if v not in case.get("vars", {})]
+        missing = [v for v in placeholder_names(check.get("value", "") if isinstance(check.get("value"), str) else "")
+                   if v not in by_name(case.get("vars", {}))]
         if missing:
             problems.append(f"check {check['name']!r} uses {{{{{missing[0]}}}}} but the case has no vars.{missing[0]}")
             continue
@@ -3019,16 +3036,16 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str):
         case["expected"] = unicodedata.normalize("NFC", expected)   # as labels.txt is read
-    problems += case_problems(case, labels)
+    problems += case_problems(case, labels, begun=older is not None)
     if problems:
         return case, problems
     if "messages" in case:
-        case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}))
+        case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}), typos=older is None)
         problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
         if problems:
             return case, problems
     if isinstance(case.get("input"), str):   # filled as a turn is: the input is the one user turn
-        problems = unfilled(case["input"], case.get("vars", {}), "input")
+        problems = unfilled(case["input"], case.get("vars", {}), "input", typos=older is None)
         if problems:
             return case, problems
         case["input"] = render(case["input"], case.get("vars", {}))
@@ -3050,14 +3067,15 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     return case, check_problems
 
 
-def case_problems(case, labels, stored=False):
+def case_problems(case, labels, stored=False, begun=False):
     """What is wrong with a case's fields, in the order they are declared (Case), or []: one
     validator for a split's line and for a run file's result, which stores its case as it was.
     stored: a run file's, which runs of older versions made: it may have no note (and its note is
     not read), an empty difficulty, input or expected, and empty or repeated tags; and it may give
     neither input nor messages. Its checks are validated as stored (stored_check_problem), a
-    split's as written (case_checks), so this only says whether they are a list."""
-    problems = []
+    split's as written (case_checks), so this only says whether they are a list. begun: a split a run
+    began with (its resume), whose ids are held to the rules of the eval.py that began it."""
+    problems, new_rules = [], not stored and not begun
     required = ("id", "difficulty") if stored else ("id", "difficulty", "note")   # tuples: this runs once a result
     if labels is not None:
         required += ("expected",)
@@ -3074,9 +3092,9 @@ def case_problems(case, labels, stored=False):
             problems.append(f"field {name!r} must be a string, not {type(case[name]).__name__}")
         elif not case[name].strip() and (not stored or not case[name] and name == "id"):
             problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
-        elif name == "id" and not stored and case[name] != case[name].strip():   # --cases trims it: never chosen
+        elif name == "id" and new_rules and case[name] != case[name].strip():   # --cases trims it: never chosen
             problems.append(f"field 'id' {case[name]!r} begins or ends with a space")
-        elif name == "id" and not stored and UNSEEN_IN_ID.search(case[name]):   # shown as another id is
+        elif name == "id" and new_rules and UNSEEN_IN_ID.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(UNSEEN_IN_ID.search(case[name]).group()):04X}), shown as nothing")
     tags = case.setdefault("tags", [])
@@ -3208,17 +3226,19 @@ def prompt_values(case):
     return values
 
 
-def filled_turns(turns, values):
+def filled_turns(turns, values, typos=True):
     """A case's turns with their {{vars}} filled; a placeholder the case has no value for is a problem."""
     problems = [problem for number, turn in enumerate(turns, 1)
-                for problem in unfilled(turn["content"], values, f"messages turn {number}")]
+                for problem in unfilled(turn["content"], values, f"messages turn {number}", typos)]
     return [{"role": t["role"], "content": render(t["content"], values)} for t in turns], problems
 
 
-def unfilled(text, values, where):
-    """The placeholders of a case's text (an input, a turn) its vars give no value for, as problems."""
-    return unclosed_placeholders(text, where) + [f"{where} uses {{{{{name}}}}} but the case has no vars.{name}"
-                                                 for name in dict.fromkeys(PLACEHOLDER.findall(text)) if name not in values]
+def unfilled(text, values, where, typos=True):
+    """The placeholders of a case's text (an input, a turn) its vars give no value for, and (typos) those of its
+    vars mistyped, as problems."""
+    named = by_name(values)
+    return (unclosed_placeholders(text, where, named) if typos else []) + [
+        f"{where} uses {{{{{name}}}}} but the case has no vars.{name}" for name in placeholder_names(text) if name not in named]
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
@@ -3271,8 +3291,6 @@ def load_default_checks(path, older=None):
         # a pattern that does not compile is refused here, naming this file (left to each case, it was blamed on
         # every line of the split, which holds no check); a {{placeholder}} is filled with a literal in each case,
         # tried here as one ("({{x}}" fails whatever x holds)
-        if not check_problems and isinstance(check.get("value"), str):
-            check_problems = unclosed_placeholders(check["value"], "its value")
         if not check_problems and CHECK_TYPES[check["type"]].pattern:
             check_problems = [p for p in [regex_problem(PLACEHOLDER.sub("x", check["value"]))] if p]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
@@ -3385,7 +3403,7 @@ def load_split(path, more_problems=None, as_begun=False):
         case_id = case.get("id") if case is not None else None
         case_id = case_id if isinstance(case_id, str) and case_id else None   # an empty one is said as such
         # one id in two Unicode forms (a precomposed ó, or o and its accent) is shown alike: a duplicate
-        same = unicodedata.normalize("NFC", case_id) if case_id is not None else None
+        same = unicodedata.normalize("NFC", case_id) if case_id is not None and older is None else case_id
         if same in first_line_of:
             number_first, id_first = first_line_of[same]
             problems.append(f"{where}: duplicate id {case_id!r} (first on line {number_first}"
@@ -3400,6 +3418,10 @@ def load_split(path, more_problems=None, as_begun=False):
             continue
         case["line"] = number
         cases.append(case)
+    if older is None:   # a check of checks.json with a var mistyped: its file's fault, of the names the cases' vars have
+        known = {name for case in cases for name in by_name(case.get("vars", {}))}
+        problems += [f"{shell_word(os.path.join(folder, CHECKS_FILE))}: check {number}: {p}" for number, check in enumerate(defaults, 1)
+                     if isinstance(check.get("value"), str) for p in unclosed_placeholders(check["value"], "its value", known)]
     if problems and more_problems:
         problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
@@ -3590,10 +3612,11 @@ def write_golden_set(folder):
 
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
-    names = sorted(set(PLACEHOLDER.findall(prompt_text)))
-    return unclosed_placeholders(prompt_text, shell_word(prompt_path)) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
+    names = sorted(placeholder_names(prompt_text))
+    known = {name for case in cases for name in by_name(prompt_values(case))}
+    return unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
             + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
-            for case in cases for name in names if name not in prompt_values(case)]
+            for case in cases for name in names if name not in by_name(prompt_values(case))]
 
 
 def prompt_folder(split_path):
@@ -3714,7 +3737,7 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
         raise EvalError(capped(summarised(config["split_path"], problems), MOST_PROBLEMS))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
-    if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in PLACEHOLDER.findall(prompt_text):
+    if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in placeholder_names(prompt_text):
         warn(f"note: the cases carry passages but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
              "sees them (its judges do)")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),

@@ -110,30 +110,41 @@ def test_every_problem_of_a_split_and_its_prompt_is_reported_in_one_round(projec
 def test_a_placeholder_may_be_named_in_any_language_and_one_mistyped_is_refused(tmp_path):
     """Fifty-sixth attack on issue 28: only ASCII names were placeholders, so {{order-id}}, {{customer-name}} and
     {{año}} (a Spanish set's natural names) were sent as written, and checked for as written, though the case's
-    vars held "order-id" and "año"; {{customer} was sent as written too. The run exited 0 without a word."""
-    case = dict(GOOD, input="Mi pedido {{order-id}} de {{ año }}", vars={"order-id": "A-1", "año": 2024},
+    vars held "order-id" and "año"; {{customer} was sent as written too. The run exited 0 without a word.
+    (57th) Names in Devanagari or Thai, whose vowel signs are no letters to \\w, and año typed in NFD were still sent
+    as written; and LaTeX, C or JSON text ({b}}, {{a},{b}}) was refused as a placeholder not closed: only a var's
+    own name mistyped is."""
+    nfd = "an\u0303o"
+    case = dict(GOOD, input="Mi pedido {{order-id}} de {{ año }}, {{नाम}}, {{ชื่อ}}, {{" + nfd + "}}",
+                vars={"order-id": "A-1", "año": 2024, "नाम": "Priya", "ชื่อ": "Somchai"},
                 checks=[{"type": "contains", "value": "{{order-id}}"}])
     path = write_split(tmp_path, [case])
     cases, _, _ = evalpy.load_split(path)
-    assert cases[0]["input"] == "Mi pedido A-1 de 2024"
+    assert cases[0]["input"] == "Mi pedido A-1 de 2024, Priya, Somchai, 2024"
     assert [c["value"] for c in cases[0]["checks"] if c["type"] == "contains"] == ["A-1"]
     assert evalpy.prompt_problems("p.txt", "Atiende a {{customer-name}}.", path, cases) == [
         f"{path}:1: p.txt uses {{{{customer-name}}}} but this case has no vars.customer-name"]
+    assert evalpy.prompt_problems("p.txt", "Atiende a {{" + nfd + "}} ({{नाम}}).", path, cases) == []
     for text, said in [("Hola {{customer}, ¿qué tal?", "'{{customer}'"), ("Hola {customer}} y {{x}}", "'{customer}}'")]:
         path = write_split(tmp_path, [dict(GOOD, input=text, vars={"customer": "Ana", "x": "y"})])
         assert problems(path) == [f"{path}:1: input writes {said}, a placeholder not closed as {{{{name}}}} is"], text
-    assert evalpy.prompt_problems("p.txt", "Atiende a {{customer}.", path, []) == [
+    path = write_split(tmp_path, [dict(GOOD, vars={"customer": "Ana"})])
+    cases = evalpy.load_split(path)[0]
+    assert evalpy.prompt_problems("p.txt", "Atiende a {{customer}.", path, cases) == [
         "p.txt writes '{{customer}', a placeholder not closed as {{name}} is"]
-    path = write_split(tmp_path, [dict(GOOD, checks=[{"name": "n", "type": "contains", "value": "{{x}"}])])
+    path = write_split(tmp_path, [dict(GOOD, checks=[{"name": "n", "type": "contains", "value": "{{x}"}], vars={"x": "a"})])
     assert problems(path) == [f"{path}:1: check 'n' writes '{{{{x}}', a placeholder not closed as {{{{name}}}} is"]
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "^{x}}"}]', encoding="utf-8")
-    path = write_split(tmp_path, [GOOD])
-    assert problems(path) == [f"{tmp_path}/checks.json:1: check 1: its value writes '{{x}}}}', a placeholder not closed "
+    path = write_split(tmp_path, [dict(GOOD, vars={"x": "a"})])
+    assert problems(path) == [f"{tmp_path}/checks.json: check 1: its value writes '{{x}}}}', a placeholder not closed "
                               "as {{name}} is"]
     (tmp_path / "checks.json").unlink()
-    # JSON in a text is no placeholder, nor are a template language's own tags
-    path = write_split(tmp_path, [dict(GOOD, input='{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}}')])
-    assert evalpy.load_split(path)[0][0]["input"] == '{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}}'
+    # JSON, LaTeX and C in a text are no placeholders, nor are a template language's own tags, unless a var is named
+    text = ('{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}} $\\sqrt{\\frac{a}{b}}$ \\textbf{\\emph{total}} '
+            'int m[2][1] = {{a},{b}}; {"label": {label}}')
+    path = write_split(tmp_path, [dict(GOOD, input=text, vars={"x": "y"})])
+    assert evalpy.load_split(path)[0][0]["input"] == text
+    assert evalpy.prompt_problems("p.txt", text, path, evalpy.load_split(path)[0]) == []
 
 
 def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path):
@@ -148,6 +159,9 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
                       ([nfc, nfd], f"2: duplicate id {nfd!r} (first on line 1, written in another Unicode form)")]:   # (a line break or ESC inside is shown escaped)
         path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
         assert problems(path) == [f"{path}:{said}"], (ids, problems(path))
+    # (57th) a run begun with such ids (by an older eval.py) resumes as it began
+    path = write_split(tmp_path, [dict(GOOD, id="c1 "), dict(GOOD, id="c\u200b2")])
+    assert [c["id"] for c in evalpy.load_split(path, as_begun=True)[0]] == ["c1 ", "c\u200b2"]
     # (57th) joiners are parts of words and emoji: a family emoji, a Persian word
     ids = ["C1", "c1", "caf\u00e9 1", "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
     path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
