@@ -3376,6 +3376,26 @@ def jsonl_objects(path, data, problems):
             problems.append(f"{where}: {json_problem(e)}")
 
 
+def split_sha_of(data, checks_data, tools_data, form=None):
+    """A split's sha256, of its bytes and its checks.json's and tools.json's (b"" where there is none), each
+    as_hashed; form=bytes: as eval.py took it before (the bytes as they are)."""
+    form = form or as_hashed
+    return sha256_bytes(form(data) + (b"\0" + form(checks_data) if checks_data else b"")
+                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + form(tools_data) if tools_data else b""))
+
+
+def split_shas(path):
+    """Every sha the split at `path` goes by as it is now: its own, and the one an eval.py before as_hashed took
+    (a run of it saved with CRLF, made then, is of this version); none if it cannot be read."""
+    folder = os.path.dirname(path) or "."
+    try:
+        data, checks_data, tools_data = (read_bytes(each, "split file") if each == path or os.path.lexists(each) else b""
+                                         for each in (path, os.path.join(folder, CHECKS_FILE), os.path.join(folder, TOOLS_FILE)))
+    except (EvalError, OSError):
+        return set()
+    return {split_sha_of(data, checks_data, tools_data), split_sha_of(data, checks_data, tools_data, bytes)}
+
+
 def load_split(path, more_problems=None, as_begun=False):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
     (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
@@ -3391,8 +3411,7 @@ def load_split(path, more_problems=None, as_begun=False):
     older = [] if as_begun else None   # label checks a resume scores as every label check is
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
-    sha = sha256_bytes(as_hashed(data) + (b"\0" + as_hashed(checks_data) if checks_data else b"")
-                       + (b"\0" + TOOLS_FILE.encode() + b"\0" + as_hashed(tools_data) if tools_data else b""))
+    sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
@@ -6973,7 +6992,7 @@ def earlier_held_out_runs(folders, split_sha, config):
     """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG): in
     the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
     (runs moved to runs/archive/ were seen all the same), but for the runs this project ships."""
-    found, paths = [], {}
+    found, paths, shas = [], {}, split_shas(config["split_path"]) | {split_sha}
     for folder in folders:
         if os.path.basename(os.path.normpath(folder)) == RUNS_DIR:
             walked = set()   # links to folders are followed (an archive kept on another disk), each folder once
@@ -6992,11 +7011,11 @@ def earlier_held_out_runs(folders, split_sha, config):
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
         # the same file is the same name (golden/test.jsonl: test; mine/test.jsonl: mine-test) or the same bytes: a
         # split saved with other line ends, or a checks.json put beside it, is another version of it, never another split
-        if earlier and (earlier.get("split_sha") == split_sha or earlier.get("split") == config["split"]):
+        if earlier and (earlier.get("split_sha") in shas or earlier.get("split") == config["split"]):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
-            differs += ["split_sha"] if earlier.get("split_sha") != split_sha else []
+            differs += ["split_sha"] if earlier.get("split_sha") not in shas else []
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                               "differs": differs})
@@ -7368,7 +7387,8 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                                   ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
                                   ("context file", config.get("context_path"), config.get("context_sha"),
                                    inputs.context_sha)):
-        if then != now:   # a split's hash covers the checks.json and tools.json beside it too (made, edited or removed)
+        if then != now and not (what == "split" and then in split_shas(path)):   # (a run of an older eval.py: its sha)
+            # a split's hash covers the checks.json and tools.json beside it too (made, edited or removed)
             raise EvalError(f"refusing to resume: the {what} {shell_word(path)}"
                             + (f" (or a {CHECKS_FILE} or {TOOLS_FILE} beside it, made, edited or removed since)"
                                if what == "split" else "")
@@ -11050,7 +11070,8 @@ def unfinished_listing(path):
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
         cases, _, split_sha = load_split(config["split_path"])
-        asked = subset_of(cases, config.get("subset"), config["split_path"]) if split_sha == config["split_sha"] else None
+        asked = (subset_of(cases, config.get("subset"), config["split_path"])
+                 if config["split_sha"] in split_shas(config["split_path"]) | {split_sha} else None)
     except EvalError:
         asked = None
     expected = None if asked is None else len(asked) * config["repeat"]
@@ -11281,6 +11302,8 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
     if a_cfg["split_sha"] == b_cfg["split_sha"]:
         return
     where = [cfg.get("split_path") or cfg["split"] for cfg in (a_cfg, b_cfg)]   # older runs: the name alone
+    if os.path.normpath(where[0]) == os.path.normpath(where[1]) and {a_cfg["split_sha"], b_cfg["split_sha"]} <= split_shas(where[0]):
+        return   # one run of an older eval.py, which took the sha of the bytes as they are: the same file, unedited
     if os.path.normpath(where[0]) != os.path.normpath(where[1]):
         raise EvalError(f"{refusal.split(':')[0]}: different splits ({shell_word(where[0])} vs "
                         f"{shell_word(where[1])}); compare runs of one split")

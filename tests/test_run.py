@@ -3020,3 +3020,42 @@ def test_a_lock_released_as_it_is_opened_is_taken_again_never_refused(project, m
         assert released and Path(project / "x.json.lock").read_text() == str(os.getpid())
     finally:
         lock.release()
+
+
+def test_runs_an_older_eval_py_made_of_a_split_saved_with_crlf_compare_resume_and_hold_out_as_before(project, cli, fake):
+    """Fifty-seventh attack on issue 28: the split's sha became that of its bytes with LF line ends (as_hashed), so a
+    run an older eval.py made of a split saved with CRLF (its sha of the bytes as they are) was "another version":
+    compare refused it against a new run ("the split was edited"), its journal could not be resumed, and the held-out
+    guard refused the same configuration again. Both shas are the file's own while it is unedited."""
+    for name in ("dev", "test"):
+        path = project / "golden" / f"{name}.jsonl"
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    older = evalpy.sha256_bytes((project / "golden" / "dev.jsonl").read_bytes())
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    run = load_json("runs/dev-v3.json")
+    assert run["config"]["split_sha"] != older
+    os.unlink("runs/dev-v3.json")
+    run["config"]["split_sha"] = older   # as the older eval.py wrote it
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:5]]
+    Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 23, err
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/new.json")[0] == 0
+    code, out, err = cli("compare", "runs/dev-v3.json", "runs/new.json")
+    assert code == 0, err
+    (project / "golden" / "dev.jsonl").write_bytes((project / "golden" / "dev.jsonl").read_bytes().replace(
+        b'"note": "', b'"note": "(edited) ', 1))   # once edited, neither is its sha
+    code, out, err = cli("compare", "runs/dev-v3.json", "runs/new.json")
+    assert code == 2 and "The split was edited between the runs" in err, err
+    fake.answers = answer_key("golden/test.jsonl")
+    assert cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    run = load_json("runs/test-v2.json")
+    run["config"]["split_sha"] = evalpy.sha256_bytes((project / "golden" / "test.jsonl").read_bytes())
+    Path("runs/test-v2.json").write_text(json.dumps(run), encoding="utf-8")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 0, err
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "already ran this split with a different prompt (" in err, err
