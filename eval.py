@@ -4669,6 +4669,9 @@ class ChatClient:
             answer = self.arguments_as_sent(loose_json(data))
             if nesting_past(answer, MAX_ANSWER_NESTING):
                 raise RecursionError
+        except UnicodeDecodeError as e:   # its start, shown, looks like JSON: the byte at fault said
+            raise CallFailed(f"the server's answer was not UTF-8 (byte {e.start + 1} of {len(data)} is 0x{data[e.start]:02x}), "
+                             "as JSON is", retry=True) from None
         except RecursionError:   # valid JSON, perhaps, but deeper than Python reads: no answer any model writes
             raise CallFailed(f"the server's answer was JSON nested too deeply to read (deeper than {MAX_ANSWER_NESTING} "
                              "levels)", retry=True) from None
@@ -5923,6 +5926,11 @@ def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
                         f"window full: a larger limit stops {'it' if stopped == 1 else 'them'} alike)" if stopped else ""))
 
 
+def failed_judge_calls(results):
+    """The votes of a run's judges whose call failed: verdicts left open, to ask again (`judge`)."""
+    return [v for r in results for v in r.get("judges") or [] if v.get("error")]
+
+
 def judge_call_warnings(results, config, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
@@ -5930,7 +5938,7 @@ def judge_call_warnings(results, config, path):
     may need --judge-schema (unless it had it)."""
     judge = config.get("judge") or {}
     votes = [v for r in results for v in r.get("judges") or []]
-    failed = [v for v in votes if v.get("error")]
+    failed = failed_judge_calls(results)
     lines = []
     if failed:
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
@@ -12307,7 +12315,8 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
 
 
 def report_run(run, run_path, baseline, errors, compare_path):
-    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer."""
+    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer, or a
+    judge call failed (its verdict is left open, as `judge` leaves it, exit 2 too)."""
     config = run["config"]
     cases = grade_run(run)
     say(format_report(config, score(config, cases), run_path))
@@ -12326,7 +12335,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
                 if window else "")
              + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
         return 2
-    return 0
+    return 2 if failed_judge_calls(run["results"]) else 0
 
 
 def run_grid(grid):
@@ -12334,7 +12343,7 @@ def run_grid(grid):
     them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
     interrupted (the rest are not started) or a call got no answer."""
     configs = check_grid(grid)
-    runs, with_errors = [], []
+    runs, with_errors, judged_open = [], [], []
     for at, args in enumerate(grid):
         try:
             with terminated_as_interrupted():
@@ -12350,11 +12359,15 @@ def run_grid(grid):
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
         with_errors += [(run_path, errors)] if errors else []
+        judged_open += [(run_path, run)] if failed_judge_calls(run["results"]) else []
     print(format_many(compare_many(runs)))
     for run_path, errors in with_errors:
         warn(f"{shell_word(run_path)}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
              f"scored. Complete it with: {resume_command(run_path)}")
-    return 2 if with_errors else 0
+    for run_path, run in judged_open:
+        for line in judge_call_warnings(run["results"], run["config"], run_path):
+            warn(f"{shell_word(run_path)}: {line}")
+    return 2 if with_errors or judged_open else 0
 
 
 def grid_stopped(configs, at, runs):

@@ -118,6 +118,7 @@ def test_failed_judge_calls_are_said_at_the_end_of_run_and_judge(judged_split, c
     fake.faults_for = {judge_text(2): ["custom"], judge_text(5): ["custom"]}
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0")
     assert "2 of 10 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
+    assert code == 2, err   # (57th round) as judge's: it exited 0, its verdicts left open
     assert "left open, never guessed; python eval.py judge runs/answers-dev-v1.json asks the judge again" in err
     assert "--judge-schema" not in err
     fake.faults_for = {judge_text(n): ["custom"] * 3 for n in (3, 4, 7)}
@@ -125,6 +126,17 @@ def test_failed_judge_calls_are_said_at_the_end_of_run_and_judge(judged_split, c
                          "--judge-votes", "3", "--judge-temperature", "0.7")
     assert code == 2
     assert "9 of 30 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
+
+
+def test_a_grid_whose_judge_calls_failed_says_so_and_exits_2(project, judged_split, cli, fake):
+    """Fifty-seventh round on issue 28: a grid (two prompts) said nothing of its failed judge calls and exited 0."""
+    (project / "prompts" / "answers" / "v2.txt").write_text("Responde bien.\n")
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults_for = {judge_text(2): ["500"] * 8}
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0",
+                         "--prompt", "prompts/answers/v1.txt", "--prompt", "prompts/answers/v2.txt")
+    assert code == 2, err
+    assert err.count("of 10 judge calls failed") == 2 and "runs/answers-dev-v2-qwen2.5-7b.json: 1 of 10 judge calls failed" in err, err
 
 
 def test_every_verdict_unreadable_suggests_the_judge_schema(judged_split, cli, fake):
@@ -1824,7 +1836,7 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     fake.faults[4] = fake.faults[17] = "500"   # in order: each case's answer, then its two votes: j02 vote 1, j06 vote 2
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "2", "--retries", "0",
                          "--jobs", "1")
-    assert code == 0 and "2 of 20 judge calls failed" in err, err
+    assert code == 2 and "2 of 20 judge calls failed" in err, err   # (exit 0 before the 57th round)
     assert "python eval.py judge runs/answers-dev-v1.json --judge-votes 2 asks the judge again" in err
     # run --resume, the other way a user tries: it completes failed answers only, and says where the votes are asked
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
@@ -2037,7 +2049,7 @@ def test_the_stop_of_a_judge_counts_the_votes_its_judging_holds(project, judged_
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     fake.faults = [None, "500", None] * 10   # each case: its answer, vote 1 (failed), vote 2
     assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-votes", "2", "--retries", "0",
-               "--jobs", "1")[0] == 0
+               "--jobs", "1")[0] == 2   # its judge calls failed: verdicts left open
     before = len(judge_calls(fake))
     fake.latency = 0.2
     proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2", "--out", "j.json")

@@ -978,6 +978,12 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     code, out, err, run_file = run_served(cli, lambda body: (200, {"Content-Type": "text/html"}, b""), "--split", "dev", "--limit", 1,
                                           out="runs/y.json")
     assert json.loads(run_file)["results"][0]["error"] == "the server's answer was not JSON (Content-Type text/html; it was empty)"
+    # (57th) JSON whose text is not UTF-8: "not JSON ... it begins {"model": ..." showed nothing at fault
+    body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "bXg"}, "finish_reason": "stop"}]}).encode()
+    code, out, err, run_file = run_served(cli, lambda b: (200, {"Content-Type": "application/json"}, body.replace(b"bXg", b"b\xffg")),
+                                          "--split", "dev", "--limit", 1, out="runs/z.json")
+    assert json.loads(run_file)["results"][0]["error"] == (f"the server's answer was not UTF-8 (byte {body.index(b'X') + 1} of "
+                                                           f"{len(body)} is 0xff), as JSON is"), err
 
 
 @pytest.mark.parametrize("thinking", [7, ["a"], {"text": "a"}])
