@@ -12446,7 +12446,10 @@ def annotation_entries(written, text_key):
         raise ValueError
     for key, entry in written.items():
         if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
-            raise ValueError(f"the annotation of {on_one_line(key, 60)} has no {text_key}, or an empty one")
+            held = entry.get(text_key) if isinstance(entry, dict) else None
+            raise ValueError(f"the annotation of {on_one_line(key, 60)} " + (
+                f"has no {text_key}, or an empty one" if held in (None, "") else
+                f"has {json_kind(held)} as its {text_key}, not text"))
     # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time
     return {key: {**{k: v for k, v in entry.items() if k != text_key}, "text": entry[text_key], "time": entry.get("time")}
             for key, entry in written.items()}

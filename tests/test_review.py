@@ -510,8 +510,11 @@ def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli)
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
         "dev-01#1": {"text": "fine", "time": "t"}, "dev-09#1": {"text": 5, "time": "t"}}}))
     code, out, err = cli("report", runs[1])
-    assert code == 2 and err.endswith(": damaged (the annotation of dev-09#1 has no text, or an empty one), not an "
+    assert code == 2 and err.endswith(": damaged (the annotation of dev-09#1 has a number as its text, not text), not an "
                                       "annotations file written by eval.py review; move it aside to start afresh\n"), err
+    sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": {"time": "t"}}}))
+    code, out, err = cli("report", runs[1])   # (57th round: a number was said to be no text at all)
+    assert code == 2 and "(the annotation of dev-09#1 has no text, or an empty one)" in err, err
 
 
 def test_a_save_on_a_full_disk_is_said_as_such_and_leaves_no_lock(runs, project):
