@@ -7017,9 +7017,10 @@ def earlier_held_out_runs(folders, split_sha, config):
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
-        # the same file is the same name (golden/test.jsonl: test; mine/test.jsonl: mine-test) or the same bytes: a
-        # split saved with other line ends, or a checks.json put beside it, is another version of it, never another split
-        if earlier and (earlier.get("split_sha") in shas or earlier.get("split") == config["split"]):
+        # the same file is the same bytes, or the same name and path (golden/support/test.jsonl and support/test.jsonl
+        # are both support-test): one edited, or with a checks.json put beside it, is another version of it
+        if earlier and (earlier.get("split_sha") in shas or (earlier.get("split") == config["split"] and isinstance(
+                earlier.get("split_path"), str) and os.path.normpath(earlier["split_path"]) == os.path.normpath(config["split_path"]))):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]

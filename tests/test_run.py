@@ -1315,7 +1315,17 @@ def test_an_edited_test_split_is_another_configuration(held_out_run, project, cl
             load_json("runs/test-v2.json")["config"]["split_sha"], err
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url, "--rerun-test")
     assert code == 0 and load_json("runs/test-v3.json")["config"]["rerun_test"]["forced"] is True, err
-    # another test split (another folder's) is no version of this one
+    # another test split (another folder's) is no version of this one, nor is one of the same name by another path
+    # (57th round: golden/support/test.jsonl and support/test.jsonl are both support-test)
+    earlier = load_json("runs/test-v2.json")
+    earlier["config"].update(split="support-test", split_path="golden/support/test.jsonl", split_sha="0" * 64)
+    Path("runs/st.json").write_text(json.dumps(earlier), encoding="utf-8")
+    (project / "support").mkdir()
+    shutil.copy(project / "golden" / "labels.txt", project / "support" / "labels.txt")
+    (project / "support" / "test.jsonl").write_bytes(data.replace(b'"note": "', b'"note": "(its own) ', 1))
+    code, out, err = cli("run", "--split", "support/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
+                         "--out", "runs/support.json")
+    assert code == 0 and load_json("runs/support.json")["config"]["split"] == "support-test", err
     (project / "golden" / "other").mkdir()
     shutil.copy(project / "golden" / "labels.txt", project / "golden" / "other" / "labels.txt")
     (project / "golden" / "other" / "test.jsonl").write_bytes(data.replace(b'"note": "', b'"note": "(other) ', 1))
