@@ -2726,12 +2726,25 @@ def case_verdict(checks, passed, threshold, weighted):
 # 5. Load: the split, its labels and default checks, the prompt, and their hashes. Every
 #    problem in them is found before any model call.
 
+def accents_drop(code):
+    """Whether a combining mark over the letter of code point `code` is an accent, ignored when labels are matched:
+    over Latin, Greek, Cyrillic, Armenian, Hebrew and Arabic letters (é, ё, the vowel points, a hamza). Over an
+    Indic, Thai or Japanese kana letter it is part of the letter: मेल is not मल, バグ is not ハグ."""
+    return code < 0x0800 or 0x08A0 <= code < 0x0900 or 0x1E00 <= code < 0x2000 or 0xFB00 <= code < 0xFE00
+
+
 def fold(text):
     """Lowercase without accents: how answers and labels are matched."""
     if text.isascii():
         return text.lower()
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+    kept, base = [], 0
+    for c in unicodedata.normalize("NFD", text.lower()):
+        if unicodedata.category(c) != "Mn":
+            base = ord(c)
+        elif accents_drop(base):
+            continue
+        kept.append(c)
+    return "".join(kept)
 
 
 STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug

@@ -61,6 +61,22 @@ def test_decomposed_accents_match_composed_labels():
     assert evalpy.normalize("facturaci\u00f3n", ["facturacio\u0301n", "bug"]) == "facturacio\u0301n"
 
 
+def test_a_mark_that_is_part_of_a_letter_is_kept_an_accent_is_not():
+    """Fifty-eighth attack on issue 28: every combining mark was dropped, so in Japanese ハグ (hug) was the label
+    バグ (bug), in Hindi मल was मेल and बरा was बुरा: another word scored as right; labels.txt with ビル and ピル was
+    refused as one label twice. An accent over a Latin, Greek, Cyrillic, Hebrew or Arabic letter is still ignored."""
+    assert evalpy.normalize("ハグ", ["バグ", "請求"]) == evalpy.INVALID
+    assert evalpy.normalize("バグ", ["バグ", "請求"]) == "バグ"
+    assert evalpy.normalize("\u30cf\u3099\u30af\u3099", ["バグ", "請求"]) == "バグ"   # バグ written as ハ, ク and their marks
+    assert evalpy.normalize("मल", ["मेल", "मैल"]) == evalpy.INVALID and evalpy.normalize("मैल", ["मेल", "मैल"]) == "मैल"
+    assert evalpy.normalize("बरा", ["बुरा", "अच्छा"]) == evalpy.INVALID
+    assert evalpy.normalize("ขาว", ["ข่าว", "อื่น"]) == evalpy.INVALID   # Thai: a tone mark makes "news" of "white"
+    assert evalpy.label_key("ビル") != evalpy.label_key("ピル")
+    for answer, label in [("Ελληνικά", "ελληνικα"), ("ПОЙДЁМ", "пойдем"), ("ايجابي", "إيجابي"), ("שָׁלוֹם", "שלום"),
+                          ("Ệ", "e"), ("Crème brûlée", "creme brulee")]:
+        assert evalpy.normalize(answer, [label, "x"]) == label, answer
+
+
 # --- labels that begin or end with a character an answer loses at its ends
 
 ODD_LABELS = [".NET", "N/A.", '"quoted"', "C*", "bug"]
