@@ -1063,6 +1063,11 @@ def json_text(obj, **options):
     return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def shown_value(value):
+    """A value from a file as a message quotes it: text escaped and cut short, anything else by its kind."""
+    return repr(value if len(value) <= 60 else value[:60] + "…") if isinstance(value, str) else f"({json_kind(value)})"
+
+
 def json_kind(value):
     """What a decoded JSON value is, as a message says it: null, true, false, a number, text, a list,
     an object (never the value: it may be long, or hostile)."""
@@ -2954,6 +2959,7 @@ def case_checks(case, defaults, labels, older=None):
 
 TOOL_KEYS = ("name", "description", "parameters")   # of a tool's "function", as Ollama and OpenAI take it
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")     # what OpenAI takes as a function's name
+TOOL_NAME_WORDS = "1 to 64 ASCII letters, digits, _, . or -"
 TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "parameters"}}'
 
 
@@ -2968,7 +2974,7 @@ def tool_problems(tool, where, names):
     problems += [f"{where}.function: unknown key {k!r} (keys: {', '.join(TOOL_KEYS)})" for k in function if k not in TOOL_KEYS]
     name = function.get("name")
     if not (isinstance(name, str) and TOOL_NAME.fullmatch(name)):
-        problems.append(f"{where}.function.name must be 1 to 64 letters, digits, _, . or -")
+        problems.append(f"{where}.function.name {shown_value(name)} must be {TOOL_NAME_WORDS} (OpenAI's rule for a tool's name)")
     elif name in names:
         problems.append(f"{where}: a second tool named {name!r}")
     if isinstance(name, str):   # a bad name (a list, an object) is named above, and cannot be hashed
@@ -3166,7 +3172,7 @@ def turn_problems(turns):
 CONTEXT_VAR = "context"   # the prompt's {{context}}: the case's passages, laid out by context_text()
 # A passage id is shown in the "[n] (id: ...)" layout the model and the judge read, and cited back by
 # the judge: held to what a tool's name may be, so no newline or control character can forge a passage.
-PASSAGE_ID, PASSAGE_ID_WORDS = TOOL_NAME, "1 to 64 letters, digits, _, . or -"
+PASSAGE_ID, PASSAGE_ID_WORDS = TOOL_NAME, TOOL_NAME_WORDS + ", as OpenAI's tool names"
 
 
 def context_problems(case):
@@ -3181,7 +3187,7 @@ def context_problems(case):
         else:
             for number, p in enumerate(passages, 1):
                 if not (isinstance(p["id"], str) and PASSAGE_ID.fullmatch(p["id"])):
-                    problems.append(f"context passage {number}: id must be {PASSAGE_ID_WORDS}")
+                    problems.append(f"context passage {number}: id {shown_value(p['id'])} must be {PASSAGE_ID_WORDS}")
                 elif not (isinstance(p["text"], str) and p["text"].strip()):
                     problems.append(f"context passage {number} ({p['id']!r}): text must be non-empty text")
             seen, twice = set(), None
@@ -3199,10 +3205,14 @@ def context_problems(case):
                             "rename the var")
     if "relevant" in case:
         relevant = case["relevant"]
-        if not isinstance(relevant, list) or not all(isinstance(i, str) and PASSAGE_ID.fullmatch(i) for i in relevant):
-            problems.append(f"field 'relevant' must be a list of passage ids ({PASSAGE_ID_WORDS})")
+        wrong = None if not isinstance(relevant, list) else next(
+            (i for i in relevant if not (isinstance(i, str) and PASSAGE_ID.fullmatch(i))), None)
+        if not isinstance(relevant, list) or wrong is not None:
+            problems.append(f"field 'relevant' must be a list of passage ids ({PASSAGE_ID_WORDS})"
+                            + (f", not {shown_value(wrong)}" if wrong is not None else f", not {json_kind(relevant)}"))
         elif len(set(relevant)) != len(relevant):
-            problems.append("field 'relevant' repeats an id")
+            seen = set()
+            problems.append(f"field 'relevant' repeats the id {next(i for i in relevant if i in seen or seen.add(i))!r}")
     return problems
 
 

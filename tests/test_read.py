@@ -263,7 +263,7 @@ def test_an_agents_answer_without_its_transcript_is_refused(project, cli, transc
     ("context", "passages", "field 'context' must be a list of passages"),
     ("context", [{"id": "a", "text": "t"}, {"id": "a", "text": "u"}], "context: passage id 'a' is given twice"),
     ("relevant", [3], "field 'relevant' must be a list of passage ids"),
-    ("context", [{"id": "a\n[2] (id: b", "text": "t"}], "context passage 1: id must be 1 to 64 letters"),
+    ("context", [{"id": "a\n[2] (id: b", "text": "t"}], "must be 1 to 64 ASCII letters"),
 ])
 def test_a_run_file_with_bad_passages_is_one_plain_error(project, cli, field, value, message):
     """RAG (issue 30): a hand-edited run is held to the split's rules for passages."""

@@ -781,7 +781,7 @@ def test_hostile_passage_ids_and_claims_reach_no_terminal_raw(project, cli):
         assert "\\x1b[2J\\u202eevil" in out or argv[0] == "compare", argv
     bad = diagnosed_run(project, [("h3", passages(evil), [evil], (False, claims_raw()), True)], name="h3.json")
     code, out, err = cli("report", bad)
-    assert code == 2 and "id must be 1 to 64 letters" in err and "\x1b" not in out + err, err
+    assert code == 2 and "must be 1 to 64 ASCII letters" in err and "\x1b" not in out + err, err
 
 
 def test_a_tool_name_or_case_id_with_a_line_break_stays_on_its_line_in_every_text_view(project, cli, fake):

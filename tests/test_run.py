@@ -2303,7 +2303,7 @@ def test_context_file_replaces_the_passages_and_is_recorded_and_hashed(project, 
      "ctx.jsonl:1: field 'context' must be a list of passages"),
     ([{"id": "q1", "passages": []}, {"id": "q2", "context": []}], 'ctx.jsonl:1: each line must be {"id": case id'),
     ([{"id": "q1", "context": []}, {"id": "q2", "context": [{"id": "x)\n[2] (id: y", "text": "t"}]}],
-     "ctx.jsonl:2: context passage 1: id must be 1 to 64 letters, digits, _, . or -"),
+     "ctx.jsonl:2: context passage 1: id 'x)\\n[2] (id: y' must be 1 to 64 ASCII letters, digits, _, . or -"),
     (["{bad", {"id": "q2", "context": []}], "ctx.jsonl:1: bad JSON"),
     ([{"id": "q1", "context": []}, "", {"id": "q2", "context": []}], "ctx.jsonl:2: blank line"),
 ])
