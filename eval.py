@@ -7019,6 +7019,16 @@ def runs_beside(split_path):
     return os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR))
 
 
+def same_split_file(recorded, run_path, here):
+    """Whether a run's recorded split_path names the split file at realpath `here`: read from this folder, or from
+    the folder above the run's runs/ (the project it was made in, when run from elsewhere); an absolute path, a
+    link or ./ are the same file."""
+    if not isinstance(recorded, str) or not recorded:
+        return False
+    places = [recorded] if os.path.isabs(recorded) else [recorded, os.path.join(os.path.dirname(os.path.dirname(run_path)), recorded)]
+    return any(os.path.realpath(place) == here for place in places)
+
+
 def earlier_held_out_runs(folders, split_sha, config):
     """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG): in
     the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
@@ -7037,13 +7047,14 @@ def earlier_held_out_runs(folders, split_sha, config):
         elif os.path.isdir(folder):
             for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
+    here = os.path.realpath(config["split_path"])
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
-        # the same file is the same bytes, or the same name and path (golden/support/test.jsonl and support/test.jsonl
-        # are both support-test): one edited, or with a checks.json put beside it, is another version of it
-        if earlier and (earlier.get("split_sha") in shas or (earlier.get("split") == config["split"] and isinstance(
-                earlier.get("split_path"), str) and os.path.normpath(earlier["split_path"]) == os.path.normpath(config["split_path"]))):
+        # the same file is the same bytes, or the same file by its path: one edited, or with a checks.json put beside
+        # it, is another version of it (a name is not enough: golden/support/test.jsonl and support/test.jsonl are
+        # both support-test)
+        if earlier and (earlier.get("split_sha") in shas or same_split_file(earlier.get("split_path"), path, here)):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]

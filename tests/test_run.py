@@ -1309,6 +1309,15 @@ def test_an_edited_test_split_is_another_configuration(held_out_run, project, cl
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)   # the same prompt
     if edited:
         assert code == 2 and "already ran this split with another version of the split (" in err, err
+        # (58th round) the same file by another path: absolute, or from another folder
+        code, out, err = cli("run", "--split", str(path), "--prompt", "prompts/v2.txt", "--host", fake.url)
+        assert code == 2 and "runs/test-v2.json already ran this split with another version of the split (" in err, err
+        (project / "sub").mkdir()
+        os.chdir(project / "sub")
+        code, out, err = cli("run", "--split", "../golden/test.jsonl", "--prompt", "../prompts/v2.txt", "--host", fake.url,
+                             "--out", "x.json")
+        os.chdir(project)
+        assert code == 2 and "already ran this split with another version of the split (" in err, err
         assert fake.chat_bodies == []
     else:
         assert code == 0 and load_json("runs/test-v2-2.json")["config"]["split_sha"] == \
