@@ -2899,6 +2899,12 @@ def by_name(values):
     return {unicodedata.normalize("NFC", k): v for k, v in values.items()}
 
 
+def var_shown(name):
+    """A placeholder's name as a message shows it: a character a terminal shows as nothing (a soft hyphen, a
+    zero-width space) escaped, or "no vars.customer" would name a var the case has."""
+    return name if name.isprintable() else repr(name)[1:-1]
+
+
 def placeholder_names(text):
     """The names of a text's placeholders, in NFC, each once, in order."""
     return list(dict.fromkeys(unicodedata.normalize("NFC", name) for name in PLACEHOLDER.findall(text)))
@@ -2939,7 +2945,7 @@ def case_checks(case, defaults, labels, older=None):
         missing = [v for v in placeholder_names(check.get("value", "") if isinstance(check.get("value"), str) else "")
                    if v not in by_name(case.get("vars", {}))]
         if missing:
-            problems.append(f"check {check['name']!r} uses {{{{{missing[0]}}}}} but the case has no vars.{missing[0]}")
+            problems.append(f"check {check['name']!r} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}")
             continue
         check = dict(check)
         if isinstance(check.get("value"), str):
@@ -3128,6 +3134,10 @@ def case_problems(case, labels, stored=False, begun=False):
                 for k, v in variables.items()):
             problems.append("field 'vars' must be an object of names to strings or numbers")
             case["vars"] = {}
+        elif len(by_name(variables)) < len(variables):   # a placeholder names both: which one it is filled with is chance
+            seen = set()
+            twice = next(k for k in variables if (n := unicodedata.normalize("NFC", k)) in seen or seen.add(n))
+            problems.append(f"field 'vars' gives the name {twice!r} twice, written in two Unicode forms")
     if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
@@ -3261,7 +3271,8 @@ def unfilled(text, values, where, typos=True):
     vars mistyped, as problems."""
     named = by_name(values)
     return (unclosed_placeholders(text, where, named) if typos else []) + [
-        f"{where} uses {{{{{name}}}}} but the case has no vars.{name}" for name in placeholder_names(text) if name not in named]
+        f"{where} uses {{{{{var_shown(name)}}}}} but the case has no vars.{var_shown(name)}" for name in placeholder_names(text)
+        if name not in named]
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}
@@ -3526,7 +3537,7 @@ def many_lines(count, what):
     """One problem of many lines, said of all of them."""
     if what.startswith("missing field "):
         return f"{count} lines lack {what[len('missing field '):]}"
-    var = re.fullmatch(r"(.*) uses \{\{(\w+)\}\} but this case has no vars\.\w+", what, re.S)
+    var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{}]+", what, re.S)
     if var:
         return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}"
     return f"{count} lines: {what}"
@@ -3656,8 +3667,8 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(placeholder_names(prompt_text))
     known = {name for case in cases for name in by_name(prompt_values(case))}
-    return unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{name}}}}} but this case has "
-            + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{name}")
+    return unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
+            + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}")
             for case in cases for name in names if name not in by_name(prompt_values(case))]
 
 

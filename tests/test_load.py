@@ -139,6 +139,12 @@ def test_a_placeholder_may_be_named_in_any_language_and_one_mistyped_is_refused(
     assert problems(path) == [f"{tmp_path}/checks.json: check 1: its value writes '{{x}}}}', a placeholder not closed "
                               "as {{name}} is"]
     (tmp_path / "checks.json").unlink()
+    # (58th) a name holding a character shown as nothing is named escaped
+    path = write_split(tmp_path, [dict(GOOD, input="hola {{customer\u200b}}", vars={"customer": "Ana"})])
+    assert problems(path) == [f"{path}:1: input uses {{{{customer\\u200b}}}} but the case has no vars.customer\\u200b"]
+    # (58th) two vars of one name in two Unicode forms: the input was filled with the last, in silence
+    path = write_split(tmp_path, [dict(GOOD, input="year {{año}}", vars={"año": "2024", nfd: "1999"})])
+    assert problems(path) == [f"{path}:1: field 'vars' gives the name {nfd!r} twice, written in two Unicode forms"]
     # JSON, LaTeX and C in a text are no placeholders, nor are a template language's own tags, unless a var is named
     text = ('{"a": {"b": 1}} {{#if x}} {{ }} {x} {{1}} $\\sqrt{\\frac{a}{b}}$ \\textbf{\\emph{total}} '
             'int m[2][1] = {{a},{b}}; {"label": {label}}')
