@@ -11361,9 +11361,11 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
     if os.path.normpath(where[0]) != os.path.normpath(where[1]):
         raise EvalError(f"{refusal.split(':')[0]}: different splits ({shell_word(where[0])} vs "
                         f"{shell_word(where[1])}); compare runs of one split")
+    unread = "" if split_shas(where[0]) else (f" (or, if one was made by an eval.py older than its LF hashing, of a split "
+                                               f"saved with CRLF, {shell_word(where[0])} is needed to tell: it cannot be read)")
     raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
                     f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
-                    "the runs: run the older configuration again on the split as it is now, then compare those")
+                    f"the runs{unread}: run the older configuration again on the split as it is now, then compare those")
 
 
 def case_rates(cases, ids):
@@ -12494,6 +12496,7 @@ def annotation_entries(written, text_key):
         if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
             held = entry.get(text_key) if isinstance(entry, dict) else None
             raise ValueError(f"the annotation of {on_one_line(key, 60)} " + (
+                f"is {json_kind(entry)}, not an object {{\"{text_key}\": ..., \"time\": ...}}" if not isinstance(entry, dict) else
                 f"has no {text_key}, or an empty one" if held in (None, "") else
                 f"has {json_kind(held)} as its {text_key}, not text"))
     # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time

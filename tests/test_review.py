@@ -515,6 +515,9 @@ def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli)
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": {"time": "t"}}}))
     code, out, err = cli("report", runs[1])   # (57th round: a number was said to be no text at all)
     assert code == 2 and "(the annotation of dev-09#1 has no text, or an empty one)" in err, err
+    sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": "just text"}}))
+    code, out, err = cli("report", runs[1])   # (58th round: an entry that is text was said to have none)
+    assert code == 2 and '(the annotation of dev-09#1 is text, not an object {"text": ..., "time": ...})' in err, err
 
 
 def test_a_save_on_a_full_disk_is_said_as_such_and_leaves_no_lock(runs, project):

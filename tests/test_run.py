@@ -3065,6 +3065,10 @@ def test_runs_an_older_eval_py_made_of_a_split_saved_with_crlf_compare_resume_an
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/new.json")[0] == 0
     code, out, err = cli("compare", "runs/dev-v3.json", "runs/new.json")
     assert code == 0, err
+    os.rename("golden/dev.jsonl", "golden/away.jsonl")   # (58th) without the file, the refusal says it was needed
+    code, out, err = cli("compare", "runs/dev-v3.json", "runs/new.json")
+    assert code == 2 and "golden/dev.jsonl is needed to tell: it cannot be read)" in err, err
+    os.rename("golden/away.jsonl", "golden/dev.jsonl")
     (project / "golden" / "dev.jsonl").write_bytes((project / "golden" / "dev.jsonl").read_bytes().replace(
         b'"note": "', b'"note": "(edited) ', 1))   # once edited, neither is its sha
     code, out, err = cli("compare", "runs/dev-v3.json", "runs/new.json")
