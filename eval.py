@@ -1696,6 +1696,7 @@ class RunConfig(TypedDict, total=False):
     server: str
     server_version: str | None
     eval_version: str
+    placeholders: str              # PLACEHOLDER_RULE: a run begun without it read only ASCII names as placeholders
     judged_from: str               # set by `judge`: the run whose answers were judged again
     completed_from: str            # set by `run --resume` of a finished run: the run whose errors it asked again
     model_digest: str | None       # Ollama's /api/tags entry for the model: changes when it is re-pulled
@@ -2894,6 +2895,12 @@ PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}\}}")
 UNCLOSED_PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}(?!\}})|(?<!\{{)\{{\s*({VAR_NAME})\s*\}}\}}")
 
 
+# What a run records of the placeholder names it read: a resume of a run begun without it (when a name was ASCII
+# alone: {{नाम}} was sent as written) is refused where the split or prompt holds a name past ASCII, never mixed.
+PLACEHOLDER_RULE = "any script"
+ASCII_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def by_name(values):
     """vars (or any values of placeholders) keyed by their names in NFC."""
     return {unicodedata.normalize("NFC", k): v for k, v in values.items()}
@@ -3766,11 +3773,35 @@ def load_prompt(path, as_begun=False):
     return text, sha256_bytes(data)
 
 
+def refuse_names_read_otherwise(config, prompt_text):
+    """A run begun by an eval.py that read only ASCII names as placeholders: resumed here, a {{नाम}} it sent as
+    written would be filled in the cases left, one run asking two things. Refused if its split or prompt holds one."""
+    def as_read(path):   # JSON's escapes read back ("\\u0928" is न), each line of a split alone; a broken one as it is
+        text = read_bytes(path, "split file").decode("utf-8", "replace")
+        for line in text.splitlines() if path.endswith(".jsonl") else [text]:
+            try:
+                yield json_text(json.loads(line))
+            except (ValueError, RecursionError):
+                yield line
+    folder = os.path.dirname(config["split_path"]) or "."
+    texts = [(config["prompt"], prompt_text)] + [
+        (path, "\n".join(as_read(path))) for path in
+        (config["split_path"], os.path.join(folder, CHECKS_FILE)) if path == config["split_path"] or os.path.lexists(path)]
+    for path, text in texts:
+        found = next((name for name in PLACEHOLDER.findall(text) if not ASCII_VAR_NAME.fullmatch(name)), None)
+        if found is not None:
+            raise EvalError(f"refusing to resume: {shell_word(path)} holds {{{{{var_shown(found)}}}}}, which the eval.py that began "
+                            "this run sent as written (it read only ASCII names as placeholders) and this one fills in: "
+                            "finished here, the run would ask its cases two ways. Run it afresh (without --resume)")
+
+
 def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
     """The split and the prompt a run will use, every problem in them found before any call;
     more_prompts: a grid's other prompts, checked against the same cases before its first run.
     notes=False: the run itself will print its notes. as_begun: a resume (see load_prompt)."""
     prompt_text, prompt_sha = load_prompt(config["prompt"], as_begun)
+    if as_begun and config.get("placeholders") != PLACEHOLDER_RULE:
+        refuse_names_read_otherwise(config, prompt_text)
     # a split at fault is refused with its prompt's problems too (its cases' vars), in one round
     cases, labels, split_sha = load_split(config["split_path"], lambda cases: prompt_problems(
         config["prompt"], prompt_text, config["split_path"], cases), as_begun)
@@ -7669,7 +7700,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     config.update(prompt_text=inputs.prompt_text, prompt_sha=inputs.prompt_sha, split_sha=inputs.split_sha,
                   labels=inputs.labels, cases=len(inputs.cases),
                   date=datetime.now().astimezone().isoformat(timespec="seconds"),
-                  server=config["api"], server_version=server_version, eval_version=__version__, **identity)
+                  server=config["api"], server_version=server_version, eval_version=__version__,
+                  placeholders=PLACEHOLDER_RULE, **identity)
 
 
 def journal_written(run_path):

@@ -3082,3 +3082,34 @@ def test_runs_an_older_eval_py_made_of_a_split_saved_with_crlf_compare_resume_an
     assert code == 0, err
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 2 and "already ran this split with a different prompt (" in err, err
+
+
+def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking_two_ways(project, cli, fake):
+    """Fifty-eighth attack on issue 28: a run begun by an eval.py that read only ASCII names as placeholders sent
+    {{नाम}} as written; resumed by this one, the cases left were asked with it filled, and the run file recorded every
+    input filled: one run of two inputs. Such a resume is refused; a run that records its rule resumes."""
+    folder = project / "golden" / "hi"
+    folder.mkdir()
+    shutil.copy(project / "golden" / "labels.txt", folder / "labels.txt")
+    (folder / "dev.jsonl").write_text("".join(json.dumps(
+        {"id": f"h{i}", "input": "Hola {{नाम}} n\u00famero " + str(i), "vars": {"नाम": "Ravi"}, "expected": "bug",
+         "difficulty": "easy", "note": "n"}, ensure_ascii=i % 2 == 0) + "\n" for i in range(4)), encoding="utf-8")
+    assert cli("run", "--split", "golden/hi/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
+               "--out", "runs/h.json")[0] == 0
+    run = load_json("runs/h.json")
+    assert run["config"]["placeholders"] == "any script" and run["results"][0]["input"] == "Hola Ravi n\u00famero 0"
+    os.unlink("runs/h.json")
+    for rule, resumes in ((None, False), ("any script", True)):
+        config = {k: v for k, v in run["config"].items() if k != "placeholders"} | ({"placeholders": rule} if rule else {})
+        lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": config})]
+        lines += [json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:2]]
+        Path("runs/h.json.journal").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
+        if resumes:
+            assert code == 0, err
+        else:
+            assert code == 2 and err == ("error: refusing to resume: golden/hi/dev.jsonl holds {{नाम}}, which the eval.py that "
+                                         "began this run sent as written (it read only ASCII names as placeholders) and this "
+                                         "one fills in: finished here, the run would ask its cases two ways. Run it afresh "
+                                         "(without --resume)\n"), err
+            os.unlink("runs/h.json.journal")
