@@ -703,6 +703,13 @@ def splits_under(golden):
     return sorted({path for folder in folders for path in glob.glob(f"{folder}/**/*.jsonl", recursive=True)})
 
 
+def filled_text(text, case):
+    """A case's text as eval.py sends it, its {{vars}} filled in (the README's placeholders): the fake finds a case
+    by that text too (a case of one's own with vars in its input got the default answer)."""
+    v = case.get("vars") if isinstance(case.get("vars"), dict) else {}
+    return re.sub(r"\{\{\s*([^{}\s]+)\s*\}\}", lambda m: str(v.get(m.group(1), m.group(0))), text)
+
+
 def shipped_answers(golden):
     """input text -> a plausible answer for every case of the splits under `golden`: the expected
     label, except about one case in six, which gets the next label (so reports have something to
@@ -718,12 +725,14 @@ def shipped_answers(golden):
                 continue
             miss = hashlib.sha256(str(case.get("id")).encode()).digest()[0] % 6 == 0
             expected = case.get("expected")
+            v = case.get("vars") if isinstance(case.get("vars"), dict) else {}
+            filled = filled_text(text, case)
             if labels and expected in labels:
-                answers[text] = labels[(labels.index(expected) + miss) % len(labels)]
+                answer = labels[(labels.index(expected) + miss) % len(labels)]
             else:
-                v = case.get("vars", {})
-                answers[text] = (f"Hola {v.get('customer', '')}, he revisado el pedido {v.get('order_id', '')} "
-                                 "y te escribo en cuanto tenga novedades.")
+                answer = (f"Hola {v.get('customer', '')}, he revisado el pedido {v.get('order_id', '')} "
+                          "y te escribo en cuanto tenga novedades.")
+            answers[text] = answers[filled] = answer
     return answers
 
 
@@ -778,7 +787,8 @@ def prompted_answers(golden):
                 for line in open(path, encoding="utf-8"):
                     try:
                         case = json.loads(line)
-                        cases[case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")] = case, labels
+                        text = case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")
+                        cases[text] = cases[filled_text(text, case)] = case, labels
                     except (ValueError, AttributeError, KeyError, TypeError):
                         continue
             read.update(seen=seen, cases=cases)

@@ -156,6 +156,24 @@ def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
     assert added["invalid"] == 0, added
 
 
+def test_the_by_hand_fake_answers_a_case_of_ones_own_by_its_text_as_sent(project, cli):
+    """Fifty-eighth attack on issue 28: the fake found a case by its input as written, so a free-text case of one's
+    own whose input holds {{vars}} (as the README writes them) was sent filled in and got the default answer, "bug"."""
+    Path("mine").mkdir()
+    Path("mine/dev.jsonl").write_text(json.dumps({"id": "m1", "input": "Pedido {{order_id}}: ¿cuándo llega?", "vars": {
+        "customer": "Ana", "order_id": "A-1"}, "checks": [{"type": "contains", "value": "{{order_id}}"}],
+        "difficulty": "easy", "note": "n"}) + "\n", encoding="utf-8")
+    answers = shipped_answers(["mine"])
+    assert answers["Pedido A-1: ¿cuándo llega?"].startswith("Hola Ana, he revisado el pedido A-1"), answers
+    fake = shipped_fake(["mine"], latency=0)
+    fake.start()
+    try:
+        code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "prompts/support/v1.txt", "--host", fake.url)
+    finally:
+        fake.stop()
+    assert code == 0 and json.loads(Path("runs/mine-dev-v1.json").read_text())["results"][0]["response"].startswith("Hola Ana"), err
+
+
 def test_the_by_hand_fake_answers_by_prompt_and_model(project, cli):
     """Issue 31, item 11: the fake answered every prompt and model alike, so the README's no-model
     path showed v2 -> v3 as "Fixed (0) ... Identical raw answers: 28 of 28" and support v2, which
