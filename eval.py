@@ -1063,6 +1063,17 @@ def json_text(obj, **options):
     return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def keys_off(obj, keys):
+    """'; it has "text", not "content"': the first key of an object as written that is not one of `keys`, beside
+    the first of `keys` it lacks (a misspelt or misremembered key), or ""; a key escaped and cut short."""
+    if not isinstance(obj, dict):
+        return f"; it is {json_kind(obj)}"
+    extra = next((k for k in obj if k not in keys), None)
+    lacks = next((k for k in keys if k not in obj), None)
+    return ((f"; it has {one_line(json_text(extra), 40)}" if extra is not None else "")
+            + (f", not {json_text(lacks)}" if extra is not None and lacks else f"; it has no {json_text(lacks)}" if lacks else ""))
+
+
 def shown_value(value):
     """A value from a file as a message quotes it: text escaped and cut short, anything else by its kind."""
     return repr(value if len(value) <= 60 else value[:60] + "…") if isinstance(value, str) else f"({json_kind(value)})"
@@ -3021,8 +3032,9 @@ def tool_results_problems(results, tools, where="tool_results"):
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
-                problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}} (a list is '
-                                'a list of rules; a result that is itself a list goes in a rule with "arguments": {})')
+                problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}}'
+                                + keys_off(rule, ("arguments", "result")) + ' (a list is a list of rules; a result that is '
+                                'itself a list goes in a rule with "arguments": {})')
     return problems
 
 
@@ -3170,7 +3182,8 @@ def turn_problems(turns):
     problems = []
     for number, turn in enumerate(turns, 1):
         if not isinstance(turn, dict) or set(turn) != {"role", "content"}:
-            problems.append(f"messages turn {number}: must be an object with exactly \"role\" and \"content\"")
+            problems.append(f"messages turn {number}: must be an object with exactly \"role\" and \"content\""
+                            + keys_off(turn, ("role", "content")))
         elif turn["role"] == "system":
             problems.append(f"messages turn {number}: a system turn belongs in the prompt file, not in a case")
         elif turn["role"] not in TURN_ROLES:
@@ -3243,7 +3256,7 @@ def passages_shape_problem(passages):
             return f"passage {number} is {json_kind(p)}, not an object"
         missing = next((k for k in ("id", "text") if k not in p), None)
         if missing:
-            return f'passage {number} has no "{missing}"'
+            return f'passage {number} has no "{missing}"' + keys_off(p, ("id", "text"))
         extra = next((k for k in p if k not in ("id", "text")), None)
         if extra is not None:
             return f'passage {number} has {one_line(json_text(extra), 40)}, which a passage does not have (only "id" and "text")'

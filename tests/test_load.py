@@ -1237,3 +1237,14 @@ def test_json_too_deep_to_read_says_which_limit_it_passed():
     for text in (deep, "[" * 100 + "]" * 100):
         with pytest.raises(ValueError, match=r"^nested deeper than 64 levels$"):
             evalpy.strict_json(text)
+
+
+def test_a_key_misremembered_in_a_turn_a_passage_or_a_rule_is_named(tmp_path):
+    """Fifty-eighth attack on issue 28: a turn with "text" for "content", a passage with "content" for "text", a tool
+    rule with "args" for "arguments" were told what the shape is, the key at fault unnamed."""
+    assert evalpy.turn_problems([{"role": "user", "text": "hola"}]) == [
+        'messages turn 1: must be an object with exactly "role" and "content"; it has "text", not "content"']
+    assert evalpy.passages_shape_problem([{"id": "a", "content": "x"}]) == 'passage 1 has no "text"; it has "content", not "text"'
+    assert evalpy.tool_results_problems({"lookup": [{"args": {}, "result": 1}]}, [{"function": {"name": "lookup"}}]) == [
+        'tool_results.lookup[1]: a rule is {"arguments": {...}, "result": ...}; it has "args", not "arguments" (a list is a '
+        'list of rules; a result that is itself a list goes in a rule with "arguments": {})']
