@@ -2743,22 +2743,30 @@ def case_verdict(checks, passed, threshold, weighted):
 # 5. Load: the split, its labels and default checks, the prompt, and their hashes. Every
 #    problem in them is found before any model call.
 
+# Marks that only choose a glyph (emoji or text style, a CJK or Mongolian variant): one character to a reader, over
+# any letter. Overlays (a stroke through, U+0334-U+0338) are no accents: y̶e̶s̶ struck out is not yes.
+VARIATION_SELECTOR = re.compile("[\ufe00-\ufe0f\u180b-\u180d\u180f\U000e0100-\U000e01ef]")
+OVERLAY_MARKS = range(0x0334, 0x0339)
+
+
 def accents_drop(code):
     """Whether a combining mark over the letter of code point `code` is an accent, ignored when labels are matched:
-    over Latin, Greek, Cyrillic, Armenian, Hebrew and Arabic letters (é, ё, the vowel points, a hamza). Over an
-    Indic, Thai or Japanese kana letter it is part of the letter: मेल is not मल, バグ is not ハグ."""
-    return code < 0x0800 or 0x08A0 <= code < 0x0900 or 0x1E00 <= code < 0x2000 or 0xFB00 <= code < 0xFE00
+    over Latin, Greek, Cyrillic, Armenian, Hebrew and Arabic letters (é, ё, the vowel points, a hamza), with their
+    extensions and presentation forms. Over an Indic, Thai, Thaana, Syriac, NKo or kana letter it is part of the
+    letter: मेल is not मल, ބަތް is not ބިތް, バグ is not ハグ. A mark with no letter before it is kept."""
+    return code is not None and (code < 0x0700 or 0x0750 <= code < 0x0780 or 0x08A0 <= code < 0x0900
+                                 or 0x1E00 <= code < 0x2000 or 0xFB1D <= code < 0xFE00 or 0xFE70 <= code < 0xFF00)
 
 
 def fold(text):
     """Lowercase without accents: how answers and labels are matched."""
     if text.isascii():
         return text.lower()
-    kept, base = [], 0
-    for c in unicodedata.normalize("NFD", text.lower()):
+    kept, base = [], None
+    for c in unicodedata.normalize("NFD", VARIATION_SELECTOR.sub("", text.lower())):
         if unicodedata.category(c) != "Mn":
             base = ord(c)
-        elif accents_drop(base):
+        elif accents_drop(base) and ord(c) not in OVERLAY_MARKS:
             continue
         kept.append(c)
     return "".join(kept)

@@ -73,8 +73,15 @@ def test_a_mark_that_is_part_of_a_letter_is_kept_an_accent_is_not():
     assert evalpy.normalize("ขาว", ["ข่าว", "อื่น"]) == evalpy.INVALID   # Thai: a tone mark makes "news" of "white"
     assert evalpy.label_key("ビル") != evalpy.label_key("ピル")
     for answer, label in [("Ελληνικά", "ελληνικα"), ("ПОЙДЁМ", "пойдем"), ("ايجابي", "إيجابي"), ("שָׁלוֹם", "שלום"),
-                          ("Ệ", "e"), ("Crème brûlée", "creme brulee")]:
+                          ("Ệ", "e"), ("Crème brûlée", "creme brulee"),
+                          # (59th) a variation selector chooses a glyph over any letter: ❤️ is ❤, 葛󠄀 is 葛
+                          ("\u2764", "\u2764\ufe0f"), ("\u26a0\ufe0f", "\u26a0"), ("\u845b", "\u845b\U000e0100"),
+                          ("\u00a9", "\u00a9\ufe0f")]:
         assert evalpy.normalize(answer, [label, "x"]) == label, answer
+    # (59th) Thaana, NKo and Syriac marks are vowels and tones; a stroke through is no accent; a mark alone is kept
+    for answer, label in [("\u0784\u07a8\u078c\u07b0", "\u0784\u07a6\u078c\u07b0"), ("\u07d3\u07eb", "\u07d3\u07ec"),
+                          ("\u0710\u0733\u0712", "\u0710\u0730\u0712"), ("y\u0336e\u0336s\u0336", "yes"), ("\u0301x", "x")]:
+        assert evalpy.normalize(answer, [label, "otro"]) == evalpy.INVALID, answer
 
 
 # --- labels that begin or end with a character an answer loses at its ends
