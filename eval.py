@@ -2868,6 +2868,12 @@ def decode_message(error):
 LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a line's start or after a space
 
 
+# What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
+# a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
+# that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
+UNSEEN_IN_ID = re.compile("[\u00ad\u200b\u2060-\u2064\ufeff]")
+
+
 def parse_labels(path):
     """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
@@ -2888,6 +2894,9 @@ def parse_labels(path):
         if CONTROL_CHARS.search(label) or re.search("[\r\x85\u2028\u2029]", label):
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
                             "write one label a line, in plain text")
+        if UNSEEN_IN_ID.search(label):   # bu\u200bg beside bug: two labels no one could tell apart, nor type
+            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds an invisible character "
+                            f"(U+{ord(UNSEEN_IN_ID.search(label).group()):04X}), shown as nothing")
         key = label_key(label)
         if not key:   # an empty answer would be this label
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
@@ -3060,12 +3069,6 @@ def merged_tools(case, split_tools):
         case["tools"] = merged
     if results or "tool_results" in case:
         case["tool_results"] = {**results, **case.get("tool_results", {})}
-
-
-# What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
-# a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
-# that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
-UNSEEN_IN_ID = re.compile("[\u00ad\u200b\u2060-\u2064\ufeff]")
 
 
 def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {}), older=None) -> tuple[Case, list]:

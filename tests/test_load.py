@@ -1145,6 +1145,10 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     path.write_text("bug\r\nfeature\r\nx\ry\n", encoding="utf-8")
     with pytest.raises(evalpy.EvalError, match=r"labels.txt:3: a line ends in a carriage return alone"):
         evalpy.parse_labels(str(path))
+    path.write_text("bug\nbu\u200bg\n", encoding="utf-8")   # (59th) two labels that look one
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.parse_labels(str(path))
+    assert str(e.value) == f"{path}:2: label 'bu\\u200bg' holds an invisible character (U+200B), shown as nothing"
     for inside in ("\x0c", "\x0b", "\u2028", "\x85"):
         path.write_text(f"bug\nbug2\nfeat{inside}ure\nquestion\n", encoding="utf-8")
         with pytest.raises(evalpy.EvalError) as e:
