@@ -2870,8 +2870,8 @@ LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a l
 
 # What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
 # a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
-# that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
-UNSEEN_IN_ID = re.compile("[\u00ad\u200b\u2060-\u2064\ufeff]")
+# (or a label) that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
+INVISIBLE_CHARS = re.compile("[\u00ad\u200b\u2060-\u2064\ufeff]")
 
 
 def parse_labels(path):
@@ -2894,9 +2894,9 @@ def parse_labels(path):
         if CONTROL_CHARS.search(label) or re.search("[\r\x85\u2028\u2029]", label):
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
                             "write one label a line, in plain text")
-        if UNSEEN_IN_ID.search(label):   # bu\u200bg beside bug: two labels no one could tell apart, nor type
+        if INVISIBLE_CHARS.search(label):   # bu\u200bg beside bug: two labels no one could tell apart, nor type
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds an invisible character "
-                            f"(U+{ord(UNSEEN_IN_ID.search(label).group()):04X}), shown as nothing")
+                            f"(U+{ord(INVISIBLE_CHARS.search(label).group()):04X}), shown as nothing")
         key = label_key(label)
         if not key:   # an empty answer would be this label
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
@@ -3149,9 +3149,9 @@ def case_problems(case, labels, stored=False, begun=False):
             problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
         elif name == "id" and new_rules and case[name] != case[name].strip():   # --cases trims it: never chosen
             problems.append(f"field 'id' {case[name]!r} begins or ends with a space")
-        elif name == "id" and new_rules and UNSEEN_IN_ID.search(case[name]):   # shown as another id is
+        elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
-                            f"(U+{ord(UNSEEN_IN_ID.search(case[name]).group()):04X}), shown as nothing")
+                            f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
     tags = case.setdefault("tags", [])
     if not isinstance(tags, list) or tags and not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
