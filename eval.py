@@ -3800,13 +3800,18 @@ def load_prompt(path, as_begun=False):
 def refuse_names_read_otherwise(config, prompt_text):
     """A run begun by an eval.py that read only ASCII names as placeholders: resumed here, a {{नाम}} it sent as
     written would be filled in the cases left, one run asking two things. Refused if its split or prompt holds one."""
-    def as_read(path):   # JSON's escapes read back ("\\u0928" is न), each line of a split alone; a broken one as it is
+    def sent(value):   # what a placeholder is filled in: an input, a turn's content, a check's value; no note or id
+        if isinstance(value, dict):
+            return "\n".join([v for k, v in value.items() if k in ("input", "content", "value") and isinstance(v, str)]
+                             + [sent(v) for k, v in value.items() if k in ("messages", "checks")])
+        return "\n".join(map(sent, value)) if isinstance(value, list) else ""
+
+    def as_read(path):   # each line of a split alone, JSON's escapes read back; a broken line is the load's to name
         text = read_bytes(path, "split file").decode("utf-8", "replace")
         for line in text.splitlines() if path.endswith(".jsonl") else [text]:
-            try:
-                yield json_text(json.loads(line))
-            except (ValueError, RecursionError):
-                yield line
+            with contextlib.suppress(ValueError, RecursionError):
+                value = json.loads(line)
+                yield sent({"checks": value} if isinstance(value, list) else value)
     folder = os.path.dirname(config["split_path"]) or "."
     texts = [(config["prompt"], prompt_text)] + [
         (path, "\n".join(as_read(path))) for path in
@@ -7085,14 +7090,31 @@ def runs_beside(split_path):
     return os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR))
 
 
+def run_project(run_path):
+    """The folder a run file's project is: the one above the runs/ it is in (runs/archive/old/x.json too), or None."""
+    folder = os.path.dirname(os.path.abspath(run_path))
+    while os.path.basename(folder) and os.path.basename(folder) != RUNS_DIR:
+        folder = os.path.dirname(folder)
+    return os.path.dirname(folder) if os.path.basename(folder) == RUNS_DIR else None
+
+
 def same_split_file(recorded, run_path, here):
-    """Whether a run's recorded split_path names the split file at realpath `here`: read from this folder, or from
-    the folder above the run's runs/ (the project it was made in, when run from elsewhere); an absolute path, a
-    link or ./ are the same file."""
+    """Whether a run's recorded split_path names the split file at realpath `here`. Recorded relative to the folder
+    the run was made in, which is not recorded: for a run in a project's runs/, any file of that project whose path
+    ends in the recorded one (less its ../), so a run made from a subfolder is known, and another project's file never
+    taken for it; else the path read from this folder. An absolute path, a link or ./ are the same file."""
     if not isinstance(recorded, str) or not recorded:
         return False
-    places = [recorded] if os.path.isabs(recorded) else [recorded, os.path.join(os.path.dirname(os.path.dirname(run_path)), recorded)]
-    return any(os.path.realpath(place) == here for place in places)
+    try:
+        if os.path.isabs(recorded):
+            return os.path.realpath(recorded) == here
+        project = run_project(run_path)
+        if project is None:
+            return os.path.realpath(recorded) == here
+        root, tail = os.path.realpath(project), re.sub(r"^(\.\.(/|$))+", "", os.path.normpath(recorded))
+        return bool(tail) and here.startswith(root + os.sep) and here.endswith(os.sep + tail)
+    except (ValueError, OSError):   # a path holding a NUL or half a character (a damaged run file): no file
+        return False
 
 
 def earlier_held_out_runs(folders, split_sha, config):

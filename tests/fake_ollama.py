@@ -714,7 +714,7 @@ def shipped_answers(golden):
     """input text -> a plausible answer for every case of the splits under `golden`: the expected
     label, except about one case in six, which gets the next label (so reports have something to
     show); for a free-text case, a reply that greets the customer and cites the order."""
-    answers = {}
+    answers, by_filled = {}, {}
     for path in splits_under(golden):
         labels = shipped_labels(path)
         for line in open(path, encoding="utf-8"):
@@ -732,8 +732,10 @@ def shipped_answers(golden):
             else:
                 answer = (f"Hola {v.get('customer', '')}, he revisado el pedido {v.get('order_id', '')} "
                           "y te escribo en cuanto tenga novedades.")
-            answers[text] = answers[filled] = answer
-    return answers
+            answers[text] = answer
+            by_filled.setdefault(filled, answer)
+    # a case's own text first: another case's text filled in to the same words never answers for it
+    return {**by_filled, **answers}
 
 
 # A prompt this long spells out the guide's definitions and rules (prompts/v3.txt does; v1 and v2,
@@ -781,17 +783,18 @@ def prompted_answers(golden):
         seen = [(path, os.path.getmtime(path), os.path.getmtime(labels_txt) if os.path.exists(labels_txt) else None)
                 for path in paths for labels_txt in [path.rsplit("/", 1)[0] + "/labels.txt"]]
         if seen != read["seen"]:
-            cases = {}
+            cases, by_filled = {}, {}
             for path in paths:
                 labels = shipped_labels(path)
                 for line in open(path, encoding="utf-8"):
                     try:
                         case = json.loads(line)
                         text = case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")
-                        cases[text] = cases[filled_text(text, case)] = case, labels
+                        cases[text] = case, labels
+                        by_filled.setdefault(filled_text(text, case), (case, labels))
                     except (ValueError, AttributeError, KeyError, TypeError):
                         continue
-            read.update(seen=seen, cases=cases)
+            read.update(seen=seen, cases={**by_filled, **cases})   # a case's own text first, as in shipped_answers
         return read["cases"]
 
     def answer(body, text):

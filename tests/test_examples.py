@@ -165,6 +165,15 @@ def test_the_by_hand_fake_answers_a_case_of_ones_own_by_its_text_as_sent(project
         "difficulty": "easy", "note": "n"}) + "\n", encoding="utf-8")
     answers = shipped_answers(["mine"])
     assert answers["Pedido A-1: ¿cuándo llega?"].startswith("Hola Ana, he revisado el pedido A-1"), answers
+    Path("mine2").mkdir()   # (59th) a case whose own text another case's fills in to is answered as itself
+    Path("mine2/labels.txt").write_text("bug\nacceso\n", encoding="utf-8")
+    Path("mine2/dev.jsonl").write_text("".join(json.dumps(c) + "\n" for c in [
+        {"id": "b-1", "input": "Hola mundo", "expected": "acceso"},
+        {"id": "a-1", "input": "Hola {{x}}", "vars": {"x": "mundo"}, "expected": "bug"}]), encoding="utf-8")
+    both = shipped_answers(["mine2"])["Hola mundo"]
+    Path("mine2/dev.jsonl").write_text(Path("mine2/dev.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n",
+                                       encoding="utf-8")
+    assert both == shipped_answers(["mine2"])["Hola mundo"]   # b-1's answer, with a-1 beside it or not
     fake = shipped_fake(["mine"], latency=0)
     fake.start()
     try:

@@ -3094,6 +3094,19 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
     (folder / "dev.jsonl").write_text("".join(json.dumps(
         {"id": f"h{i}", "input": "Hola {{नाम}} n\u00famero " + str(i), "vars": {"नाम": "Ravi"}, "expected": "bug",
          "difficulty": "easy", "note": "n"}, ensure_ascii=i % 2 == 0) + "\n" for i in range(4)), encoding="utf-8")
+    mine = project / "golden" / "mine"   # (59th) such a name in a note, never sent, is no reason to refuse
+    mine.mkdir()
+    shutil.copy(project / "golden" / "labels.txt", mine / "labels.txt")
+    (mine / "dev.jsonl").write_text("".join(json.dumps({"id": f"m{i}", "input": f"Hola {i}", "expected": "bug", "difficulty":
+                                                        "easy", "note": "escribe {{नाम}} tal cual"}) + "\n" for i in range(4)))
+    assert cli("run", "--split", "golden/mine/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url, "--out", "runs/m.json")[0] == 0
+    run = load_json("runs/m.json")
+    os.unlink("runs/m.json")
+    config = {k: v for k, v in run["config"].items() if k != "placeholders"}
+    Path("runs/m.json.journal").write_text("\n".join([json.dumps({"format": evalpy.RUN_FORMAT, "config": config})] + [
+        json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:2]]) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/m.json", "--host", fake.url)
+    assert code == 0, err
     assert cli("run", "--split", "golden/hi/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                "--out", "runs/h.json")[0] == 0
     run = load_json("runs/h.json")
@@ -3113,3 +3126,33 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
                                          "one fills in: finished here, the run would ask its cases two ways. Run it afresh "
                                          "(without --resume)\n"), err
             os.unlink("runs/h.json.journal")
+
+
+def test_the_held_out_guard_knows_the_file_a_run_was_made_of_from_a_subfolder_and_skips_a_damaged_one(project, cli, fake):
+    """Fifty-ninth attack on issue 28: a run made from a subfolder records ../golden/test.jsonl, which the guard read
+    from the project above runs/ (another file): the edited test split ran again with another prompt. A run file
+    whose split_path held a NUL was a traceback in every run of test; another project's test.jsonl is no version."""
+    fake.answers = answer_key("golden/test.jsonl")
+    (project / "sub").mkdir()
+    os.chdir(project / "sub")
+    assert cli("run", "--split", "../golden/test.jsonl", "--prompt", "../prompts/v2.txt", "--host", fake.url,
+               "--out", "../runs/t.json")[0] == 0
+    os.chdir(project)
+    assert load_json("runs/t.json")["config"]["split_path"] == "../golden/test.jsonl"
+    damaged = load_json("runs/t.json")
+    damaged["config"].update(split_path="golden/\x00test.jsonl", split_sha="0" * 64)
+    Path("runs/damaged.json").write_text(json.dumps(damaged), encoding="utf-8")
+    path = project / "golden" / "test.jsonl"
+    path.write_bytes(path.read_bytes().replace(b'"note": "', b'"note": "(edited) ', 1))
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/t.json already ran this split with a different prompt and another version" in err, err
+    assert "Traceback" not in err
+    other = project.parent / "elsewhere"   # another project's test.jsonl, run into this project's runs/: no version
+    (other / "golden").mkdir(parents=True)
+    shutil.copy(project / "golden" / "labels.txt", other / "golden" / "labels.txt")
+    (other / "golden" / "test.jsonl").write_bytes(path.read_bytes().replace(b'"note": "', b'"note": "(other) ', 1))
+    os.chdir(other)
+    code, out, err = cli("run", "--split", "golden/test.jsonl", "--prompt", str(project / "prompts" / "v3.txt"),
+                         "--host", fake.url, "--out", str(project / "runs" / "o.json"))
+    os.chdir(project)
+    assert code == 0, err
