@@ -2744,9 +2744,10 @@ def case_verdict(checks, passed, threshold, weighted):
 #    problem in them is found before any model call.
 
 # Marks that only choose a glyph (emoji or text style, a CJK or Mongolian variant): one character to a reader, over
-# any letter. Overlays (a stroke through, U+0334-U+0338) are no accents: y̶e̶s̶ struck out is not yes.
+# any letter. Overlays (a stroke through, U+0334-U+0338) and the marks for symbols (U+20D0-U+20FF: a slash through,
+# a circle round) are no accents: y̶e̶s̶ struck out is not yes.
 VARIATION_SELECTOR = re.compile("[\ufe00-\ufe0f\u180b-\u180d\u180f\U000e0100-\U000e01ef]")
-OVERLAY_MARKS = range(0x0334, 0x0339)
+OVERLAY_MARKS = set(range(0x0334, 0x0339)) | set(range(0x20D0, 0x2100))
 
 
 def accents_drop(code):
@@ -2871,7 +2872,8 @@ LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a l
 # What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
 # a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
 # (or a label) that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
-INVISIBLE_CHARS = re.compile("[\u00ad\u200b\u2060-\u2064\ufeff]")
+INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u180e\u200b\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0"
+                             "\U0001d173-\U0001d17a]")   # (and Hangul fillers, drawn blank; music's format marks)
 
 
 def parse_labels(path):
@@ -7090,34 +7092,35 @@ def runs_beside(split_path):
     return os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR))
 
 
-def run_project(run_path):
-    """The folder a run file's project is: the one above the runs/ it is in (runs/archive/old/x.json too), or None."""
-    folder = os.path.dirname(os.path.abspath(run_path))
-    while os.path.basename(folder) and os.path.basename(folder) != RUNS_DIR:
-        folder = os.path.dirname(folder)
-    return os.path.dirname(folder) if os.path.basename(folder) == RUNS_DIR else None
-
-
-def same_split_file(recorded, run_path, here):
-    """Whether a run's recorded split_path names the split file at realpath `here`. Recorded relative to the folder
-    the run was made in, which is not recorded: for a run in a project's runs/, any file of that project whose path
-    ends in the recorded one (less its ../), so a run made from a subfolder is known, and another project's file never
-    taken for it; else the path read from this folder. An absolute path, a link or ./ are the same file."""
-    if not isinstance(recorded, str) or not recorded:
-        return False
+def held_case_ids(path, journal):
+    """The case ids a run file (or a journal) holds answers of; none where it cannot be read."""
     try:
-        if os.path.isabs(recorded):
-            return os.path.realpath(recorded) == here
-        project = run_project(run_path)
-        if project is None:
-            return os.path.realpath(recorded) == here
-        root, tail = os.path.realpath(project), re.sub(r"^(\.\.(/|$))+", "", os.path.normpath(recorded))
-        return bool(tail) and here.startswith(root + os.sep) and here.endswith(os.sep + tail)
-    except (ValueError, OSError):   # a path holding a NUL or half a character (a damaged run file): no file
-        return False
+        with open_regular(path, "r", encoding="utf-8") as f:
+            if journal:   # its header, then one answer a line
+                return {line.get("id") for line in map(loose_line, itertools.islice(f, 1, None))
+                        if isinstance(line, dict) and isinstance(line.get("id"), str)}
+            run = json.loads(f.read())
+        return {r.get("id") for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)}
+    except (OSError, ValueError, RecursionError, AttributeError, TypeError):
+        return set()
 
 
-def earlier_held_out_runs(folders, split_sha, config):
+def loose_line(line):
+    """A journal line as JSON, or None."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def same_split_cases(held, ids):
+    """Whether a run of a split file of this name held the cases of this one (half the smaller set, or more): an
+    earlier version of it, by whatever path it was run (another folder, a link, a copy). Two sets of their own share
+    few ids; a test.jsonl beside it in another folder has other cases."""
+    return bool(held and ids) and len(held & ids) * 2 >= min(len(held), len(ids))
+
+
+def earlier_held_out_runs(folders, split_sha, config, ids):
     """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG): in
     the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
     (runs moved to runs/archive/ were seen all the same), but for the runs this project ships."""
@@ -7135,14 +7138,16 @@ def earlier_held_out_runs(folders, split_sha, config):
         elif os.path.isdir(folder):
             for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
-    here = os.path.realpath(config["split_path"])
+    base = os.path.basename(config["split_path"])
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
-        # the same file is the same bytes, or the same file by its path: one edited, or with a checks.json put beside
-        # it, is another version of it (a name is not enough: golden/support/test.jsonl and support/test.jsonl are
-        # both support-test)
-        if earlier and (earlier.get("split_sha") in shas or same_split_file(earlier.get("split_path"), path, here)):
+        # the same split is the same bytes, or a split file of the same name holding its cases: one edited, or with a
+        # checks.json put beside it, is another version of it. Its recorded path cannot tell (relative to a folder
+        # not recorded; a link), nor its name (golden/support/test.jsonl and support/test.jsonl are both support-test)
+        if earlier and (earlier.get("split_sha") in shas or (
+                isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) == base
+                and same_split_cases(held_case_ids(path, name.endswith(JOURNAL_SUFFIX)), ids))):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
@@ -7168,7 +7173,7 @@ def setting_in_words(key):
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
-    earlier = earlier_held_out_runs(folders, inputs.split_sha, config)
+    earlier = earlier_held_out_runs(folders, inputs.split_sha, config, {c["id"] for c in inputs.cases})
     if not earlier:
         return None
     first = earlier[0]

@@ -1149,6 +1149,10 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.parse_labels(str(path))
     assert str(e.value) == f"{path}:2: label 'bu\\u200bg' holds an invisible character (U+200B), shown as nothing"
+    for blank in ("\u3164", "\u180e", "\u206a", "\U0001d173"):   # (60th) Hangul filler, format characters
+        path.write_text(f"bug\nbu{blank}g\n", encoding="utf-8")
+        with pytest.raises(evalpy.EvalError, match="holds an invisible character"):
+            evalpy.parse_labels(str(path))
     for inside in ("\x0c", "\x0b", "\u2028", "\x85"):
         path.write_text(f"bug\nbug2\nfeat{inside}ure\nquestion\n", encoding="utf-8")
         with pytest.raises(evalpy.EvalError) as e:

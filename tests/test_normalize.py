@@ -80,7 +80,8 @@ def test_a_mark_that_is_part_of_a_letter_is_kept_an_accent_is_not():
         assert evalpy.normalize(answer, [label, "x"]) == label, answer
     # (59th) Thaana, NKo and Syriac marks are vowels and tones; a stroke through is no accent; a mark alone is kept
     for answer, label in [("\u0784\u07a8\u078c\u07b0", "\u0784\u07a6\u078c\u07b0"), ("\u07d3\u07eb", "\u07d3\u07ec"),
-                          ("\u0710\u0733\u0712", "\u0710\u0730\u0712"), ("y\u0336e\u0336s\u0336", "yes"), ("\u0301x", "x")]:
+                          ("\u0710\u0733\u0712", "\u0710\u0730\u0712"), ("y\u0336e\u0336s\u0336", "yes"), ("\u0301x", "x"),
+                          ("y\u20e5es", "yes"), ("y\u20ebes", "yes")]:   # (60th) other strokes through
         assert evalpy.normalize(answer, [label, "otro"]) == evalpy.INVALID, answer
 
 

@@ -1331,13 +1331,13 @@ def test_an_edited_test_split_is_another_configuration(held_out_run, project, cl
     Path("runs/st.json").write_text(json.dumps(earlier), encoding="utf-8")
     (project / "support").mkdir()
     shutil.copy(project / "golden" / "labels.txt", project / "support" / "labels.txt")
-    (project / "support" / "test.jsonl").write_bytes(data.replace(b'"note": "', b'"note": "(its own) ', 1))
+    (project / "support" / "test.jsonl").write_bytes(data.replace(b'"id": "test-', b'"id": "own-'))   # its own cases
     code, out, err = cli("run", "--split", "support/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                          "--out", "runs/support.json")
     assert code == 0 and load_json("runs/support.json")["config"]["split"] == "support-test", err
     (project / "golden" / "other").mkdir()
     shutil.copy(project / "golden" / "labels.txt", project / "golden" / "other" / "labels.txt")
-    (project / "golden" / "other" / "test.jsonl").write_bytes(data.replace(b'"note": "', b'"note": "(other) ', 1))
+    (project / "golden" / "other" / "test.jsonl").write_bytes(data.replace(b'"id": "test-', b'"id": "other-'))
     code, out, err = cli("run", "--split", "golden/other/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 0, err
 
@@ -3150,9 +3150,29 @@ def test_the_held_out_guard_knows_the_file_a_run_was_made_of_from_a_subfolder_an
     other = project.parent / "elsewhere"   # another project's test.jsonl, run into this project's runs/: no version
     (other / "golden").mkdir(parents=True)
     shutil.copy(project / "golden" / "labels.txt", other / "golden" / "labels.txt")
-    (other / "golden" / "test.jsonl").write_bytes(path.read_bytes().replace(b'"note": "', b'"note": "(other) ', 1))
+    (other / "golden" / "test.jsonl").write_bytes(path.read_bytes().replace(b'"id": "test-', b'"id": "other-'))
     os.chdir(other)
     code, out, err = cli("run", "--split", "golden/test.jsonl", "--prompt", str(project / "prompts" / "v3.txt"),
                          "--host", fake.url, "--out", str(project / "runs" / "o.json"))
     os.chdir(project)
     assert code == 0, err
+
+
+def test_the_held_out_guard_knows_a_split_by_its_cases_through_a_link_and_not_another_test_file(project, cli, fake):
+    """Sixtieth attack on issue 28: read by its recorded path, a test split run from inside golden/ ("test.jsonl")
+    was taken for every test.jsonl of the project (golden/support/test.jsonl refused on its first run), and a split
+    linked from outside the project was never found again once edited. A split file of the same name is another
+    version of this one when it held its cases."""
+    fake.answers = answer_key("golden/test.jsonl")
+    data = project.parent / "data"
+    data.mkdir()
+    os.rename("golden/test.jsonl", data / "test.jsonl")
+    os.symlink(data / "test.jsonl", "golden/test.jsonl")
+    os.chdir(project / "golden")
+    assert cli("run", "--split", "test.jsonl", "--prompt", "../prompts/v2.txt", "--host", fake.url, "--out", "../runs/t.json")[0] == 0
+    os.chdir(project)
+    code, out, err = cli("run", "--split", "golden/support/test.jsonl", "--host", fake.url, "--out", "runs/s.json")
+    assert "refusing" not in err and os.path.exists("runs/s.json"), err
+    (data / "test.jsonl").write_bytes((data / "test.jsonl").read_bytes().replace(b'"note": "', b'"note": "(edited) ', 1))
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/t.json already ran this split with a different prompt and another version" in err, err
