@@ -2977,10 +2977,10 @@ def case_checks(case, defaults, labels, older=None):
     merged = list(defaults) + written
     if labels is not None and not any(c["type"] == "label" for c in merged):
         merged.insert(0, dict(LABEL_CHECK))
-    checks, names = [], set()
+    checks, names, case_names = [], set(), by_name(case.get("vars", {}))
     for check in merged:
         missing = [v for v in placeholder_names(check.get("value", "") if isinstance(check.get("value"), str) else "")
-                   if v not in by_name(case.get("vars", {}))]
+                   if v not in case_names]
         if missing:
             problems.append(f"check {check['name']!r} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}")
             continue
@@ -3699,10 +3699,11 @@ def write_golden_set(folder):
 def prompt_problems(prompt_path, prompt_text, split_path, cases):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(placeholder_names(prompt_text))
-    known = {name for case in cases for name in by_name(prompt_values(case))}
+    has = [(case, set(by_name(prompt_values(case)))) for case in cases]   # each case's names once, not once a name
+    known = set().union(*(named for _, named in has))
     return unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
             + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}")
-            for case in cases for name in names if name not in by_name(prompt_values(case))]
+            for case, named in has for name in names if name not in named]
 
 
 def prompt_folder(split_path):
@@ -7097,7 +7098,7 @@ def held_case_ids(path, journal):
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             if journal:   # its header, then one answer a line
-                return {line.get("id") for line in map(loose_line, itertools.islice(f, 1, None))
+                return {line.get("id") for line in map(json_or_none, itertools.islice(f, 1, None))
                         if isinstance(line, dict) and isinstance(line.get("id"), str)}
             run = json.loads(f.read())
         return {r.get("id") for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)}
@@ -7105,8 +7106,8 @@ def held_case_ids(path, journal):
         return set()
 
 
-def loose_line(line):
-    """A journal line as JSON, or None."""
+def json_or_none(line):
+    """A line as JSON, or None where it is none (a journal's last line cut short)."""
     try:
         return json.loads(line)
     except (ValueError, RecursionError):
@@ -11207,8 +11208,8 @@ def unfinished_listing(path):
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
         cases, _, split_sha = load_split(config["split_path"])
-        asked = (subset_of(cases, config.get("subset"), config["split_path"])
-                 if config["split_sha"] in split_shas(config["split_path"]) | {split_sha} else None)
+        asked = (subset_of(cases, config.get("subset"), config["split_path"])   # the file read again only if it differs
+                 if split_sha == config["split_sha"] or config["split_sha"] in split_shas(config["split_path"]) else None)
     except EvalError:
         asked = None
     expected = None if asked is None else len(asked) * config["repeat"]
