@@ -2747,6 +2747,10 @@ def case_verdict(checks, passed, threshold, weighted):
 # any letter. Overlays (a stroke through, U+0334-U+0338) and the marks for symbols (U+20D0-U+20FF: a slash through,
 # a circle round) are no accents: y̶e̶s̶ struck out is not yes.
 VARIATION_SELECTOR = re.compile("[\ufe00-\ufe0f\u180b-\u180d\u180f\U000e0100-\U000e01ef]")
+# Shown as nothing, and part of no letter: the grapheme joiner, and tag characters (a flag's subdivision, after its
+# black flag; anywhere else nothing). Ignored where text is matched (labels) or told apart (ids), never refused: an
+# emoji flag of Scotland is written with them.
+UNSEEN_MARKS = re.compile("[\u034f\U000e0000-\U000e007f]")
 OVERLAY_MARKS = set(range(0x0334, 0x0339)) | set(range(0x20D0, 0x2100))
 
 
@@ -2764,13 +2768,18 @@ def fold(text):
     if text.isascii():
         return text.lower()
     kept, base = [], None
-    for c in unicodedata.normalize("NFD", VARIATION_SELECTOR.sub("", text.lower())):
+    for c in unicodedata.normalize("NFD", UNSEEN_MARKS.sub("", VARIATION_SELECTOR.sub("", text.lower()))):
         if unicodedata.category(c) != "Mn":
             base = ord(c)
         elif accents_drop(base) and ord(c) not in OVERLAY_MARKS:
             continue
         kept.append(c)
     return "".join(kept)
+
+
+def id_as_shown(text):
+    """An id as a reader sees it: two ids alike so are one case's."""
+    return unicodedata.normalize("NFC", UNSEEN_MARKS.sub("", VARIATION_SELECTOR.sub("", text)))
 
 
 STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug
@@ -2872,8 +2881,9 @@ LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a l
 # What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
 # a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
 # (or a label) that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
-INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u180e\u200b\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0"
-                             "\U0001d173-\U0001d17a]")   # (and Hangul fillers, drawn blank; music's format marks)
+INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff"
+                             "\uffa0\U0001d173-\U0001d17a]")   # (and Hangul fillers, Khmer's unwritten vowels and the braille
+                                                               # blank, drawn blank; music's format marks)
 
 
 def parse_labels(path):
@@ -3488,12 +3498,14 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.extend(f"{where}: {p}" for p in case_problems)
         case_id = case.get("id") if case is not None else None
         case_id = case_id if isinstance(case_id, str) and case_id else None   # an empty one is said as such
-        # one id in two Unicode forms (a precomposed ó, or o and its accent) is shown alike: a duplicate
-        same = unicodedata.normalize("NFC", case_id) if case_id is not None and older is None else case_id
+        # one id in two Unicode forms (a precomposed ó, or o and its accent), or with a mark shown as nothing (a
+        # variation selector, a tag character), is shown alike: a duplicate
+        same = id_as_shown(case_id) if case_id is not None and older is None else case_id
         if same in first_line_of:
             number_first, id_first = first_line_of[same]
-            problems.append(f"{where}: duplicate id {case_id!r} (first on line {number_first}"
-                            + (")" if id_first == case_id else ", written in another Unicode form)"))
+            problems.append(f"{where}: duplicate id {case_id!r} (first on line {number_first}" + (
+                ")" if id_first == case_id else ", written in another Unicode form)" if unicodedata.normalize("NFC", id_first)
+                == unicodedata.normalize("NFC", case_id) else f", {id_first!r}, with a character shown as nothing)"))
             continue
         if case_id is not None:
             first_line_of[same] = (number, case_id)
@@ -3811,7 +3823,7 @@ def refuse_names_read_otherwise(config, prompt_text):
 
     def as_read(path):   # each line of a split alone, JSON's escapes read back; a broken line is the load's to name
         text = read_bytes(path, "split file").decode("utf-8", "replace")
-        for line in text.splitlines() if path.endswith(".jsonl") else [text]:
+        for line in text.split("\n") if path.endswith(".jsonl") else [text]:   # (splitlines broke a line at U+2028)
             with contextlib.suppress(ValueError, RecursionError):
                 value = json.loads(line)
                 yield sent({"checks": value} if isinstance(value, list) else value)
@@ -3823,7 +3835,7 @@ def refuse_names_read_otherwise(config, prompt_text):
         found = next((name for name in PLACEHOLDER.findall(text) if not ASCII_VAR_NAME.fullmatch(name)), None)
         if found is not None:
             raise EvalError(f"refusing to resume: {shell_word(path)} holds {{{{{var_shown(found)}}}}}, which the eval.py that began "
-                            "this run sent as written (it read only ASCII names as placeholders) and this one fills in: "
+                            "this run sent as written (it read as placeholders only names of ASCII letters, digits and _) and this one fills in: "
                             "finished here, the run would ask its cases two ways. Run it afresh (without --resume)")
 
 
@@ -7082,28 +7094,44 @@ def as_tuned(key, value):
 SHIPPED_RUNS = "example"
 
 
+def is_held_out(split_path):
+    """Whether a split is the held-out one: its file named test.jsonl, or a link to such a file (golden/final.jsonl
+    -> test.jsonl ran another prompt on test unmarked). A copy under another name is another split to eval.py."""
+    return any(os.path.basename(p) in HELD_OUT_SPLITS for p in (split_path, os.path.realpath(split_path)))
+
+
 def runs_beside(split_path):
-    """The runs folder of the project a split is in (the folder holding golden/, then runs/), or None:
-    a run made from another folder (--split ../golden/test.jsonl) is looked for where runs are kept."""
-    folder = os.path.dirname(os.path.abspath(split_path))
-    while os.path.basename(folder) != "golden":
-        if os.path.dirname(folder) == folder:
-            return None
-        folder = os.path.dirname(folder)
-    return os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR))
+    """The runs folders of the project a split is in (the folder holding golden/, then runs/): a run made from
+    another folder (--split ../golden/test.jsonl) is looked for where runs are kept. By the path as given and by
+    the file's own (a golden/ linked into another folder: its runs are the project's it is in)."""
+    found = []
+    for folder in dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(split_path), os.path.realpath(split_path))):
+        while os.path.basename(folder) != "golden" and os.path.dirname(folder) != folder:
+            folder = os.path.dirname(folder)
+        if os.path.basename(folder) == "golden":
+            found.append(os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR)))
+    return found
 
 
-def held_case_ids(path, journal):
-    """The case ids a run file (or a journal) holds answers of; none where it cannot be read."""
+def case_question(case):
+    """What a case asks the model, as a run file stores it (its input or turns, and its vars): the same
+    question under another id is the same case to the held-out guard."""
+    return json.dumps([case.get(k) for k in ("input", "messages", "vars")], sort_keys=True, ensure_ascii=False)
+
+
+def held_cases(path, journal):
+    """(ids, questions) of the cases a run file holds answers of; a journal holds their ids alone (questions None).
+    Both empty where it cannot be read."""
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             if journal:   # its header, then one answer a line
                 return {line.get("id") for line in map(json_or_none, itertools.islice(f, 1, None))
-                        if isinstance(line, dict) and isinstance(line.get("id"), str)}
+                        if isinstance(line, dict) and isinstance(line.get("id"), str)}, None
             run = json.loads(f.read())
-        return {r.get("id") for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)}
+        results = [r for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)]
+        return {r["id"] for r in results}, {case_question(r) for r in results}
     except (OSError, ValueError, RecursionError, AttributeError, TypeError):
-        return set()
+        return set(), set()
 
 
 def json_or_none(line):
@@ -7114,16 +7142,20 @@ def json_or_none(line):
         return None
 
 
-def same_split_cases(held, ids):
+def same_split_cases(held, cases):
     """Whether a run of a split file of this name held the cases of this one (half the smaller set, or more): an
-    earlier version of it, by whatever path it was run (another folder, a link, a copy). Two sets of their own share
-    few ids; a test.jsonl beside it in another folder has other cases."""
-    return bool(held and ids) and len(held & ids) * 2 >= min(len(held), len(ids))
+    earlier version of it, by whatever path it was run (another folder, a link, a copy). The cases are told by what
+    they ask (ids renamed, it is the same test), or, for a journal, which stores no question, by their ids. Two sets
+    of their own ask other things, whatever their ids (test-01 is every test split's first id)."""
+    ids, questions = held
+    mine = {case_question(c) for c in cases} if questions is not None else {c["id"] for c in cases}
+    theirs = questions if questions is not None else ids
+    return bool(theirs and mine) and len(theirs & mine) * 2 >= min(len(theirs), len(mine))
 
 
-def earlier_held_out_runs(folders, split_sha, config, ids):
-    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG): in
-    the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
+def earlier_held_out_runs(folders, split_sha, config, cases):
+    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG, and the model's
+    digest once the server has said it: a model replaced under its name is another model): in the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
     (runs moved to runs/archive/ were seen all the same), but for the runs this project ships."""
     found, paths, shas = [], {}, split_shas(config["split_path"]) | {split_sha}
     for folder in folders:
@@ -7139,20 +7171,23 @@ def earlier_held_out_runs(folders, split_sha, config, ids):
         elif os.path.isdir(folder):
             for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
-    base = os.path.basename(config["split_path"])
+    names = HELD_OUT_SPLITS + tuple(os.path.basename(p) for p in (config["split_path"], os.path.realpath(config["split_path"])))
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
         # the same split is the same bytes, or a split file of the same name holding its cases: one edited, or with a
         # checks.json put beside it, is another version of it. Its recorded path cannot tell (relative to a folder
         # not recorded; a link), nor its name (golden/support/test.jsonl and support/test.jsonl are both support-test)
-        if earlier and (earlier.get("split_sha") in shas or (
-                isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) == base
-                and same_split_cases(held_case_ids(path, name.endswith(JOURNAL_SUFFIX)), ids))):
+        same_bytes = type(earlier.get("split_sha") if earlier else None) is str and earlier["split_sha"] in shas
+        if earlier and (same_bytes or (
+                isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names
+                and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), cases))):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
-            differs += ["split_sha"] if earlier.get("split_sha") not in shas else []
+            was, now = earlier.get("model_digest"), config.get("model_digest")
+            differs += ["model_digest"] if type(was) is str and type(now) is str and was != now and "model" not in differs else []
+            differs += [] if same_bytes else ["split_sha"]
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
                               "differs": differs})
@@ -7161,7 +7196,7 @@ def earlier_held_out_runs(folders, split_sha, config, ids):
 
 # A recorded setting as a person names it, and whether the name is plural: "with different labels",
 # "with a different prompt", never "another labels" or "another prompt_sha".
-SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
+SETTING_WORDS = {"model_digest": "model under the same name (another digest: re-pulled or replaced)", "prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
                  "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
@@ -7171,10 +7206,21 @@ def setting_in_words(key):
         + SETTING_WORDS.get(key, key)
 
 
+def held_out_guard(config, inputs, judge, out, exact, forced):
+    """The guard of a run of the held-out split, by the model's digest: asked before the server is (None), and
+    again once it has said which model the name is. Its run is named .json, where later runs of it look."""
+    if exact and not out.endswith(".json"):   # (runs/first.txt, then another prompt on test: nothing found it)
+        raise EvalError(f"--out {shell_word(out)}: a run of the held-out split is named NAME.json, where a later run of "
+                        "it looks for it (the held-out guard, as runs and report do); give a name ending in .json")
+    folders = [RUNS_DIR, os.path.dirname(out) or ".", *runs_beside(config["split_path"])]
+    asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
+    return lambda digest: guard_held_out(dict(asked, model_digest=digest), inputs, folders, forced)
+
+
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
-    earlier = earlier_held_out_runs(folders, inputs.split_sha, config, {c["id"] for c in inputs.cases})
+    earlier = earlier_held_out_runs(folders, inputs.split_sha, config, inputs.cases)
     if not earlier:
         return None
     first = earlier[0]
@@ -7567,7 +7613,7 @@ def refuse_grid(args, runs):
     if args.compare:
         raise EvalError(f"--compare compares one run with {shell_word(args.compare)}; a grid compares its {runs} runs with its "
                         "first (drop --compare, then compare any of them with it)")
-    if args.split and os.path.basename(resolve_split(args.split)[0]) in HELD_OUT_SPLITS and not args.rerun_test:
+    if args.split and is_held_out(resolve_split(args.split)[0]) and not args.rerun_test:
         raise EvalError(f"a grid runs the held-out split {shell_word(args.split)} with {runs} configurations, which makes it one "
                         "more dev set; run the grid on dev, then test once, with the configuration you chose")
 
@@ -7616,7 +7662,7 @@ def run_held(args, held):
     except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
         missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
         raise EvalError(f"{e}{read_from_here(missing) if resuming and missing else ''}") from None
-    rerun = None
+    rerun = guarded = None
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
                                                     config["prompt"])
     if mismatch:
@@ -7631,13 +7677,14 @@ def run_held(args, held):
                                                                    config["model"] if by_model else None))
         if not exact and not by_model:
             wanted = named_for_its_model(wanted, config["model"])
-        if os.path.basename(config["split_path"]) in HELD_OUT_SPLITS:
-            asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
-            rerun = guard_held_out(asked, inputs, [RUNS_DIR, os.path.dirname(wanted) or ".",
-                                                   *filter(None, [runs_beside(config["split_path"])])], args.rerun_test)
+        if is_held_out(config["split_path"]):
+            guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
+            rerun = guarded(None)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
     client = make_client(config, args, run_path or completes)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
+    if guarded and rerun is None and identity.get("model_digest"):
+        rerun = guarded(identity["model_digest"])
     load = client.load(config["model"], case_options(config))
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":

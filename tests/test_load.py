@@ -172,6 +172,16 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
     ids = ["C1", "c1", "caf\u00e9 1", "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
     path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
     assert [c["id"] for c in evalpy.load_split(path)[0]] == ids   # told apart when shown
+    # (61st) marks shown as nothing: a variation selector, a tag character, the grapheme joiner, Mongolian's free
+    # variation selector; Khmer's unwritten vowel and the braille blank are drawn blank
+    for mark in ("\ufe0f", "\U000e0100", "\U000e0061", "\u034f", "\u180b"):
+        path = write_split(tmp_path, [dict(GOOD, id="a"), dict(GOOD, id="a" + mark)])
+        assert problems(path) == [f"{path}:2: duplicate id {'a' + mark!r} (first on line 1, 'a', with a character shown as nothing)"]
+    for blank in ("\u17b4", "\u2800"):
+        path = write_split(tmp_path, [dict(GOOD, id="a" + blank)])
+        assert problems(path) == [f"{path}:1: field 'id' {'a' + blank!r} holds an invisible character (U+{ord(blank):04X}), shown as nothing"]
+    flag = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"   # Scotland's flag is an id
+    assert [c["id"] for c in evalpy.load_split(write_split(tmp_path, [dict(GOOD, id=flag)]))[0]] == [flag]
 
 
 def test_a_split_saved_with_other_line_ends_is_the_same_version_of_it(project, cli):
@@ -1149,9 +1159,13 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.parse_labels(str(path))
     assert str(e.value) == f"{path}:2: label 'bu\\u200bg' holds an invisible character (U+200B), shown as nothing"
-    for blank in ("\u3164", "\u180e", "\u206a", "\U0001d173"):   # (60th) Hangul filler, format characters
+    for blank in ("\u3164", "\u180e", "\u206a", "\U0001d173", "\u17b4", "\u2800"):   # (60th, 61st) drawn blank
         path.write_text(f"bug\nbu{blank}g\n", encoding="utf-8")
         with pytest.raises(evalpy.EvalError, match="holds an invisible character"):
+            evalpy.parse_labels(str(path))
+    for unseen in ("\U000e0041", "\u034f", "\ufe0f"):   # (61st) a tag character, the grapheme joiner: one label
+        path.write_text(f"bug\nbug{unseen}\n", encoding="utf-8")
+        with pytest.raises(evalpy.EvalError, match="labels.txt:2: "):
             evalpy.parse_labels(str(path))
     for inside in ("\x0c", "\x0b", "\u2028", "\x85"):
         path.write_text(f"bug\nbug2\nfeat{inside}ure\nquestion\n", encoding="utf-8")

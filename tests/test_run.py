@@ -1331,13 +1331,15 @@ def test_an_edited_test_split_is_another_configuration(held_out_run, project, cl
     Path("runs/st.json").write_text(json.dumps(earlier), encoding="utf-8")
     (project / "support").mkdir()
     shutil.copy(project / "golden" / "labels.txt", project / "support" / "labels.txt")
-    (project / "support" / "test.jsonl").write_bytes(data.replace(b'"id": "test-', b'"id": "own-'))   # its own cases
+    (project / "support" / "test.jsonl").write_bytes(   # its own cases: other questions (61st round: not other ids)
+        data.replace(b'"id": "test-', b'"id": "own-').replace(b'"input": "', b'"input": "(own) '))
     code, out, err = cli("run", "--split", "support/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                          "--out", "runs/support.json")
     assert code == 0 and load_json("runs/support.json")["config"]["split"] == "support-test", err
     (project / "golden" / "other").mkdir()
     shutil.copy(project / "golden" / "labels.txt", project / "golden" / "other" / "labels.txt")
-    (project / "golden" / "other" / "test.jsonl").write_bytes(data.replace(b'"id": "test-', b'"id": "other-'))
+    (project / "golden" / "other" / "test.jsonl").write_bytes(
+        data.replace(b'"id": "test-', b'"id": "other-').replace(b'"input": "', b'"input": "(other) '))
     code, out, err = cli("run", "--split", "golden/other/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 0, err
 
@@ -3122,10 +3124,20 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
             assert code == 0, err
         else:
             assert code == 2 and err == ("error: refusing to resume: golden/hi/dev.jsonl holds {{नाम}}, which the eval.py that "
-                                         "began this run sent as written (it read only ASCII names as placeholders) and this "
-                                         "one fills in: finished here, the run would ask its cases two ways. Run it afresh "
-                                         "(without --resume)\n"), err
+                                         "began this run sent as written (it read as placeholders only names of ASCII letters, "
+                                         "digits and _) and this one fills in: finished here, the run would ask its cases two "
+                                         "ways. Run it afresh (without --resume)\n"), err
             os.unlink("runs/h.json.journal")
+    # (61st) a line holding a line separator (U+2028) as it is, which JSON allows, was read as two broken lines: passed over
+    (folder / "dev.jsonl").write_text("".join(json.dumps(
+        {"id": f"h{i}", "input": "Hola\u2028{{नाम}} " + str(i), "vars": {"नाम": "Ravi"}, "expected": "bug",
+         "difficulty": "easy", "note": "n"}, ensure_ascii=False) + "\n" for i in range(4)), encoding="utf-8")
+    os.unlink("runs/h.json")
+    config = {k: v for k, v in run["config"].items() if k != "placeholders"}
+    config["split_sha"] = evalpy.load_split(str(folder / "dev.jsonl"))[2]
+    Path("runs/h.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
+    assert code == 2 and "refusing to resume: golden/hi/dev.jsonl holds {{नाम}}" in err, err
 
 
 def test_the_held_out_guard_knows_the_file_a_run_was_made_of_from_a_subfolder_and_skips_a_damaged_one(project, cli, fake):
@@ -3150,7 +3162,8 @@ def test_the_held_out_guard_knows_the_file_a_run_was_made_of_from_a_subfolder_an
     other = project.parent / "elsewhere"   # another project's test.jsonl, run into this project's runs/: no version
     (other / "golden").mkdir(parents=True)
     shutil.copy(project / "golden" / "labels.txt", other / "golden" / "labels.txt")
-    (other / "golden" / "test.jsonl").write_bytes(path.read_bytes().replace(b'"id": "test-', b'"id": "other-'))
+    (other / "golden" / "test.jsonl").write_bytes(
+        path.read_bytes().replace(b'"id": "test-', b'"id": "other-').replace(b'"input": "', b'"input": "(other) '))
     os.chdir(other)
     code, out, err = cli("run", "--split", "golden/test.jsonl", "--prompt", str(project / "prompts" / "v3.txt"),
                          "--host", fake.url, "--out", str(project / "runs" / "o.json"))
@@ -3176,3 +3189,60 @@ def test_the_held_out_guard_knows_a_split_by_its_cases_through_a_link_and_not_an
     (data / "test.jsonl").write_bytes((data / "test.jsonl").read_bytes().replace(b'"note": "', b'"note": "(edited) ', 1))
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 2 and "runs/t.json already ran this split with a different prompt and another version" in err, err
+
+
+def test_the_held_out_guard_knows_a_test_set_by_what_it_asks_by_any_name_and_model(held_out_run, project, cli, fake):
+    """Sixty-first attack on issue 28. Told by ids alone, a set of one's own whose ids were test-01, test-02...
+    (as init writes dev-01...) was refused on its first run after the shipped test split had run; and the test split
+    ran again with another prompt unmarked with its ids renamed, through a link of another name, through golden/
+    linked into another folder, after a first run named runs/first.txt, and with the model replaced under its
+    name. A damaged run file in runs/ was a traceback in every run of test."""
+    own = project / "golden" / "mine"
+    own.mkdir()
+    (own / "labels.txt").write_text("bug\nfeature\nquestion\n", encoding="utf-8")
+    (own / "test.jsonl").write_text("".join(json.dumps({"id": f"test-0{i}", "input": text, "expected": label,
+                                                        "difficulty": "easy", "note": "n"}) + "\n"
+                                            for i, (text, label) in enumerate([("The app crashes when I export", "bug"),
+                                                                               ("Please add dark mode", "feature"),
+                                                                               ("How do I invite a teammate?", "question")], 1)))
+    code, out, err = cli("run", "--split", "golden/mine/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
+                         "--out", "runs/mine.json")
+    assert code == 0 and "refusing" not in err, err
+    fake.chat_bodies.clear()
+    split = project / "golden" / "test.jsonl"
+    shipped = split.read_bytes()
+    # the model replaced under its name (a fine-tune created again as qwen2.5:7b) is another model
+    fake.digests["qwen2.5:7b"] = "de" * 32
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 2 and ("runs/test-v2.json already ran this split with a different model under the same name "
+                          "(another digest: re-pulled or replaced)") in err, err
+    assert fake.chat_bodies == []
+    del fake.digests["qwen2.5:7b"]
+    # a run of it named other than NAME.json would be found by no later run
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--out", "runs/first.txt")
+    assert code == 2 and "a run of the held-out split is named NAME.json" in err and not os.path.exists("runs/first.txt"), err
+    # the same split through a link of another name
+    os.symlink("test.jsonl", "golden/final.jsonl")
+    code, out, err = cli("run", "--split", "golden/final.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/test-v2.json already ran this split with a different prompt (" in err, err
+    # golden/ linked into another folder: its runs are the project's it is in
+    (project.parent / "linked").mkdir()
+    os.symlink(project / "golden", project.parent / "linked" / "golden")
+    os.chdir(project.parent / "linked")
+    code, out, err = cli("run", "--split", "golden/test.jsonl", "--prompt", str(project / "prompts" / "v3.txt"), "--host", fake.url)
+    os.chdir(project)
+    assert code == 2 and "runs/test-v2.json already ran this split with a different prompt (" in err, err
+    # its ids renamed, its questions the same: the same test
+    split.write_bytes(shipped.replace(b'"id": "test-', b'"id": "T-'))
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/test-v2.json already ran this split with a different prompt and another version" in err, err
+    split.write_bytes(shipped)
+    # a damaged run file is passed over, never a traceback
+    for damage in ([], {"a": 1}, ["x"]):
+        run = load_json(held_out_run)
+        run["config"]["split_sha"] = damage
+        Path("runs/damaged.json").write_text(json.dumps(run), encoding="utf-8")
+        Path("runs/damaged.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": {"split_sha": damage}}) + "\n")
+        code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+        assert code == 2 and "Traceback" not in err and "already ran this split with a different prompt" in err, err
+    assert fake.chat_bodies == [] and not os.path.exists("runs/test-v3.json")
