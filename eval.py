@@ -2372,8 +2372,11 @@ def schema_errors(value, schema, where="$"):
     kinds = [kinds] if isinstance(kinds, str) else kinds
     python = {"string": (str,), "number": (int, float), "integer": (int,), "boolean": (bool,),
               "object": (dict,), "array": (list,), "null": (type(None),)}
-    if kinds and not any(isinstance(value, python[k]) and not (k in ("number", "integer") and isinstance(value, bool))
-                         for k in kinds):
+    # an integer is a number with no fraction, 1.0 as well as 1 (JSON Schema since draft 6): a rule matching 1
+    # took the call's 1.0 while this said it was no integer
+    whole = type(value) is float and value.is_integer()
+    if kinds and not any((isinstance(value, python[k]) or k == "integer" and whole)
+                         and not (k in ("number", "integer") and isinstance(value, bool)) for k in kinds):
         return [f"{where} is not {' or '.join(kinds)}"]
     if "enum" in schema and not any(same_json(value, option) for option in schema["enum"]):
         # as JSON writes the values (true, null, "x\\ny"; not Python's True, None), cut short
@@ -10553,6 +10556,12 @@ def turns_line(sec):
             f"{figure_text(sec['out_of_turns'])}" + (f" ({figure_text(sec['out_ids'])})" if sec["out_ids"]["value"] else ""))
 
 
+def name_cell(name):
+    """A name a model made up (a tool's), as a table's cell: on one line, cut short (5,000 characters widened every
+    row), and quoted where it would look like another or like none ("cancel ", "")."""
+    return on_one_line(name if name and name == name.strip() else json.dumps(name, ensure_ascii=False), 50)
+
+
 def agent_section(sec):
     """Agents, at the method's two levels, then how they got there: turns, tools, first failures."""
     out = [f"Agent ({plural(sec['cases']['value'], 'case')} with tools; the final result and the trajectory "
@@ -10562,7 +10571,7 @@ def agent_section(sec):
     out.append("  " + turns_line(sec))
     if sec["tools"]:
         out += [""] + table([["tool", "calls", "cases", "invalid arguments", "no matching result"]]
-                            + [[inert(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]],
+                            + [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]],
                             align_right_from=99)   # a name the model made up may hold escape sequences
     out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
     rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
@@ -14383,14 +14392,14 @@ def trial_part(sec, anchors, name):
 
 def agent_part(sec, anchors, name):
     """Agents: the two levels with their intervals, turns, each tool, the first failure of each failing case."""
-    rows = [[f["id"]] + [f["trial"]] * (sec["repeat"] > 1) + [f["turn"] or "-", f["call"] or "-", f["check"] or "-",
+    rows = [[f["id"]] + [f["trial"]] * (sec["repeat"] > 1) + [f["turn"] or "-", cut_to(f["call"] or "-", 80), f["check"] or "-",
                                                               f["what"]] for f in sec["first_failures"]]
     return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
                                              for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),
                     bullet_list([f"{r['name']}: {figure_text(r['figure'])} (95% CI {interval(r['figure']['ci'])})"
                                  for r in sec["rows"]] + [turns_line(sec)]),
                     html_table(["tool", "calls", "cases", "invalid arguments", "no matching result"],
-                               [[t["name"], *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
+                               [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
                     if sec["tools"] else "",
                     paragraph("First failure of each failing case (the first wrong step; what follows is often its cascade):"),
                     html_table(["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"], rows)

@@ -68,6 +68,10 @@ def test_checks_that_look_at_more_than_the_text():
     # JSON's equality, as is_subset's: true is not 1, false is not 0, at any depth; 1.0 is 1
     (1, {"enum": [True]}, 1), (True, {"enum": [1]}, 1), (0, {"enum": [False]}, 1), ([1], {"enum": [[True]]}, 1),
     ({"a": [0]}, {"enum": [{"a": [False]}]}, 1), (True, {"enum": [True]}, 0), (1.0, {"enum": [1]}, 0),
+    # (61st attack on issue 28) an integer is a number with no fraction, as JSON Schema has it since draft 6: a rule
+    # matching {"n": 1} took the call's 1.0 while tool_args_valid said it was no integer
+    (1.0, {"type": "integer"}, 0), (-0.0, {"type": "integer"}, 0), (1e300, {"type": "integer"}, 0),
+    (1.5, {"type": ["integer", "string"]}, 1), (False, {"type": ["integer"]}, 1),
 ])
 def test_schema_subset(value, schema, errors):
     assert len(evalpy.schema_errors(value, schema)) == errors

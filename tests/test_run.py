@@ -2009,6 +2009,21 @@ def test_an_agent_case_runs_the_tool_loop_and_stores_its_transcript(project, cli
     assert cli("report", "runs/a.json", "--json")[0] == 0
 
 
+def test_a_tool_name_a_model_made_up_is_one_short_cell_told_apart_from_its_look_alike(project, cli, fake):
+    """Sixty-first attack on issue 28: a tool name of 5,000 characters was printed whole in the report's tool table,
+    every row padded past 5,000 characters; "cancel_order " (a space after it) was a row that read as cancel_order,
+    and "" a blank one."""
+    fake.agents[ASK] = [[("l" * 5000, {}), ("cancel_order ", {"order_id": "A-1"}), ("", {})], "Está enviado."]
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    out = cli("report", "runs/a.json")[1]
+    assert max(map(len, out.splitlines())) < 200, max(map(len, out.splitlines()))
+    assert re.search(r'^ *"cancel_order " +1 ', out, re.M) and re.search(r'^ *"" +1 ', out, re.M), out
+    page = Path("p.html")
+    assert cli("report", "runs/a.json", "--html", str(page))[0] == 0
+    tools = page.read_text(encoding="utf-8").split("no matching result")[1].split("</table>")[0]   # the tool table
+    assert "l" * 100 not in tools and "l" * 49 + "…" in tools and "&quot;cancel_order &quot;" in tools, tools
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_a_model_that_calls_tools_forever_stops_at_max_turns_and_fails(project, cli, fake, api):
     fake.agents[ASK] = [[("lookup_order", {"order_id": "A-9"})]]   # the same call, over and over
