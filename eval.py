@@ -1694,6 +1694,7 @@ class RunConfig(TypedDict, total=False):
     host: str
     subset: dict | None            # {"limit": N} or {"cases": [ids]}: only part of the split was asked
     rerun_test: dict | None        # {"forced": true, "earlier": [paths]}: a held-out split run again
+    held_out: bool                 # a run of the held-out split (a test.jsonl, or a link to one): true, else absent
     judge: dict | None             # models, votes, temperature, seed, prompt_sha of the judge
     response_format: str | None    # the form --format schema was sent in over --api openai
     prompt_text: str
@@ -2750,10 +2751,15 @@ def case_verdict(checks, passed, threshold, weighted):
 # any letter. Overlays (a stroke through, U+0334-U+0338) and the marks for symbols (U+20D0-U+20FF: a slash through,
 # a circle round) are no accents: y̶e̶s̶ struck out is not yes.
 VARIATION_SELECTOR = re.compile("[\ufe00-\ufe0f\u180b-\u180d\u180f\U000e0100-\U000e01ef]")
-# Shown as nothing, and part of no letter: the grapheme joiner, and tag characters (a flag's subdivision, after its
-# black flag; anywhere else nothing). Ignored where text is matched (labels) or told apart (ids), never refused: an
-# emoji flag of Scotland is written with them.
-UNSEEN_MARKS = re.compile("[\u034f\U000e0000-\U000e007f]")
+# Shown as nothing, and part of no letter: the grapheme joiner, and tag characters but in a flag (a black flag, then
+# tags ending in a cancel tag: Scotland's and England's flags differ in them alone). Ignored where text is matched
+# (labels) or told apart (ids), never refused.
+UNSEEN_MARKS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f|[\u034f\U000e0000-\U000e007f]")
+
+
+def without_unseen(text):
+    """text without the marks UNSEEN_MARKS finds shown as nothing, its flags whole."""
+    return UNSEEN_MARKS.sub(lambda m: m.group() if len(m.group()) > 1 else "", text)
 OVERLAY_MARKS = set(range(0x0334, 0x0339)) | set(range(0x20D0, 0x2100))
 
 
@@ -2771,7 +2777,7 @@ def fold(text):
     if text.isascii():
         return text.lower()
     kept, base = [], None
-    for c in unicodedata.normalize("NFD", UNSEEN_MARKS.sub("", VARIATION_SELECTOR.sub("", text.lower()))):
+    for c in unicodedata.normalize("NFD", without_unseen(VARIATION_SELECTOR.sub("", text.lower()))):
         if unicodedata.category(c) != "Mn":
             base = ord(c)
         elif accents_drop(base) and ord(c) not in OVERLAY_MARKS:
@@ -2782,7 +2788,7 @@ def fold(text):
 
 def id_as_shown(text):
     """An id as a reader sees it: two ids alike so are one case's."""
-    return unicodedata.normalize("NFC", UNSEEN_MARKS.sub("", VARIATION_SELECTOR.sub("", text)))
+    return unicodedata.normalize("NFC", without_unseen(VARIATION_SELECTOR.sub("", text)))
 
 
 STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug
@@ -2913,6 +2919,9 @@ def parse_labels(path):
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(label).group()):04X}), shown as nothing")
         key = label_key(label)
+        if not id_as_shown(label):
+            raise EvalError(f"{shell_word(path)}:{number}: label {ascii(label)} is shown as nothing (a grapheme joiner, tag "
+                            "characters); write the label")
         if not key:   # an empty answer would be this label
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} is nothing but the characters {STRIP_SHOWN} trimmed "
                             "from an answer's ends; no answer could name it")
@@ -3167,6 +3176,8 @@ def case_problems(case, labels, stored=False, begun=False):
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
+        elif name == "id" and new_rules and not id_as_shown(case[name]):   # a blank row in every table
+            problems.append(f"field 'id' {ascii(case[name])} is shown as nothing (a grapheme joiner, tag characters)")
     tags = case.setdefault("tags", [])
     if not isinstance(tags, list) or tags and not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
@@ -7117,9 +7128,14 @@ def runs_beside(split_path):
 
 
 def case_question(case):
-    """What a case asks the model, as a run file stores it (its input or turns, and its vars): the same
-    question under another id is the same case to the held-out guard."""
-    return json.dumps([case.get(k) for k in ("input", "messages", "vars")], sort_keys=True, ensure_ascii=False)
+    """What a case asks the model, as the held-out guard tells cases apart: its turns' words, an input being its one
+    user turn, in NFC, any run of whitespace one space, in any case; its vars only where it has no words of its own.
+    Under another id, with vars added for a new prompt, turned into messages or with a space fixed, it is the same
+    question (each of those ran another prompt on test unmarked)."""
+    turns = case.get("messages") if isinstance(case.get("messages"), list) else [{"role": "user", "content": case.get("input")}]
+    said = [[t.get("role"), " ".join(unicodedata.normalize("NFC", t["content"]).casefold().split())]
+            for t in turns if isinstance(t, dict) and isinstance(t.get("content"), str)]
+    return json.dumps(said or case.get("vars"), sort_keys=True, ensure_ascii=False)
 
 
 def held_cases(path, journal):
@@ -7183,13 +7199,19 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
         # not recorded; a link), nor its name (golden/support/test.jsonl and support/test.jsonl are both support-test)
         same_bytes = type(earlier.get("split_sha") if earlier else None) is str and earlier["split_sha"] in shas
         if earlier and (same_bytes or (
-                isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names
+                (earlier.get("held_out") is True   # (a run through a link named otherwise records that name)
+                 or isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names)
                 and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), cases))):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
+            if "model" in differs and config["api"] == "ollama" and str(earlier.get("model")).casefold() == config["model"].casefold():
+                differs.remove("model")   # Ollama reads a name in any case: LLAMA3.2:3B is llama3.2:3b, its digest says the rest
             was, now = earlier.get("model_digest"), config.get("model_digest")
             differs += ["model_digest"] if type(was) is str and type(now) is str and was != now and "model" not in differs else []
+            was, now = (earlier.get("judge") or {}).get("digests") if type(earlier.get("judge")) is dict else None, (config.get("judge") or {}).get("digests")
+            differs += ["judge_digest"] if type(was) is list and type(now) is list and "judge" not in differs and any(
+                type(x) is str and type(y) is str and x != y for x, y in zip(was, now)) else []
             differs += [] if same_bytes else ["split_sha"]
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
@@ -7199,7 +7221,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
 
 # A recorded setting as a person names it, and whether the name is plural: "with different labels",
 # "with a different prompt", never "another labels" or "another prompt_sha".
-SETTING_WORDS = {"model_digest": "model under the same name (another digest: re-pulled or replaced)", "prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
+SETTING_WORDS = {"model_digest": "model under the same name (another digest: re-pulled or replaced)",
+                 "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)", "prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
                  "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
@@ -7211,10 +7234,15 @@ def setting_in_words(key):
 
 def held_out_guard(config, inputs, judge, out, exact, forced):
     """The guard of a run of the held-out split, by the model's digest: asked before the server is (None), and
-    again once it has said which model the name is. Its run is named .json, where later runs of it look."""
+    again once it has said which model the name is (and the judge's, which it pins). Its run is named .json, where
+    later runs of it look, and never kept with the runs this project ships, which they pass over."""
     if exact and not out.endswith(".json"):   # (runs/first.txt, then another prompt on test: nothing found it)
         raise EvalError(f"--out {shell_word(out)}: a run of the held-out split is named NAME.json, where a later run of "
                         "it looks for it (the held-out guard, as runs and report do); give a name ending in .json")
+    parts = os.path.dirname(os.path.abspath(out)).split(os.sep)
+    if RUNS_DIR in parts and SHIPPED_RUNS in parts[parts.index(RUNS_DIR) + 1:]:   # (runs/example/, runs/old/example/)
+        raise EvalError(f"--out {shell_word(out)}: a folder named {SHIPPED_RUNS}/ holds the runs shipped with eval.py, which a "
+                        "later run of the held-out split passes over; write this run elsewhere (runs/)")
     folders = [RUNS_DIR, os.path.dirname(out) or ".", *runs_beside(config["split_path"])]
     asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
     return lambda digest: guard_held_out(dict(asked, model_digest=digest), inputs, folders, forced)
@@ -7686,8 +7714,8 @@ def run_held(args, held):
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
     client = make_client(config, args, run_path or completes)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
-    if guarded and rerun is None and identity.get("model_digest"):
-        rerun = guarded(identity["model_digest"])
+    if guarded and rerun is None:   # the digests the server gave now (the judge's pinned by preflight_server)
+        rerun = guarded(identity.get("model_digest"))
     load = client.load(config["model"], case_options(config))
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
@@ -7788,6 +7816,8 @@ def start_config(config, inputs, rerun, judge, form, server_version, identity):
     file has always held it."""
     if rerun:
         config["rerun_test"] = rerun
+    if is_held_out(config["split_path"]):   # found as such by a later run, whatever the name it was run by (a link)
+        config["held_out"] = True
     if inputs.whole:   # --limit 100 of 28 cases asked them all: a run of the whole split, compared as one
         config.pop("subset", None)
     config["judge"] = judge
@@ -10559,7 +10589,9 @@ def turns_line(sec):
 def name_cell(name):
     """A name a model made up (a tool's), as a table's cell: on one line, cut short (5,000 characters widened every
     row), and quoted where it would look like another or like none ("cancel ", "")."""
-    return on_one_line(name if name and name == name.strip() else json.dumps(name, ensure_ascii=False), 50)
+    plain = name and name == name.strip() and not name.startswith('"') and not INVISIBLE_CHARS.search(name) and without_unseen(name) == name
+    quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
+    return on_one_line(name if plain else quoted, 50)
 
 
 def agent_section(sec):

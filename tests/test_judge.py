@@ -2295,6 +2295,15 @@ def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_sp
     assert load_json("runs/answers-test-v1.json")["config"]["judge"]["digests"]
     code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
     assert code == 0, err
+    # (62nd attack on issue 28) but a judge model replaced under its name is another judge: the same configuration
+    # ran again unmarked, its verdicts another model's
+    for run in ("runs/answers-test-v1.json", "runs/answers-test-v1-2.json"):   # the judge's digest then was another
+        earlier = load_json(run)
+        earlier["config"]["judge"]["digests"] = ["ab" * 32]
+        Path(run).write_text(json.dumps(earlier), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
+    assert code == 2 and ("already ran this split with a different judge model under the same name (another digest: "
+                          "re-pulled or replaced)") in err, err
 
 
 def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_paid_for(project, judged_split, cli, fake):

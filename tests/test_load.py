@@ -180,8 +180,15 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
     for blank in ("\u17b4", "\u2800"):
         path = write_split(tmp_path, [dict(GOOD, id="a" + blank)])
         assert problems(path) == [f"{path}:1: field 'id' {'a' + blank!r} holds an invisible character (U+{ord(blank):04X}), shown as nothing"]
-    flag = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"   # Scotland's flag is an id
-    assert [c["id"] for c in evalpy.load_split(write_split(tmp_path, [dict(GOOD, id=flag)]))[0]] == [flag]
+    # (62nd) but the tags of a flag are what is shown: Scotland's and England's flags are two ids, two labels
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    path = write_split(tmp_path, [dict(GOOD, id="case-" + scotland), dict(GOOD, id="case-" + england)])
+    assert [c["id"] for c in evalpy.load_split(path)[0]] == ["case-" + scotland, "case-" + england]
+    assert evalpy.fold(scotland) != evalpy.fold(england) and evalpy.fold("a\U000e0041") == "a"
+    for unseen in ("\u034f", "\U000e0041\U000e0042"):   # an id of nothing shown: a blank row in every table
+        path = write_split(tmp_path, [dict(GOOD, id=unseen)])
+        assert problems(path) == [f"{path}:1: field 'id' {ascii(unseen)} is shown as nothing (a grapheme joiner, tag characters)"]
 
 
 def test_a_split_saved_with_other_line_ends_is_the_same_version_of_it(project, cli):
@@ -1167,6 +1174,12 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
         path.write_text(f"bug\nbug{unseen}\n", encoding="utf-8")
         with pytest.raises(evalpy.EvalError, match="labels.txt:2: "):
             evalpy.parse_labels(str(path))
+    path.write_text("bug\n\u034f\n", encoding="utf-8")   # (62nd) a label of nothing shown is said so, not "trimmed"
+    with pytest.raises(evalpy.EvalError, match=r"labels.txt:2: label '\\u034f' is shown as nothing"):
+        evalpy.parse_labels(str(path))
+    scotland, england = ("\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in tag) + "\U000e007f" for tag in ("gbsct", "gbeng"))
+    path.write_text(f"{scotland}\n{england}\n", encoding="utf-8")
+    assert evalpy.parse_labels(str(path)) == [scotland, england]
     for inside in ("\x0c", "\x0b", "\u2028", "\x85"):
         path.write_text(f"bug\nbug2\nfeat{inside}ure\nquestion\n", encoding="utf-8")
         with pytest.raises(evalpy.EvalError) as e:

@@ -2013,11 +2013,13 @@ def test_a_tool_name_a_model_made_up_is_one_short_cell_told_apart_from_its_look_
     """Sixty-first attack on issue 28: a tool name of 5,000 characters was printed whole in the report's tool table,
     every row padded past 5,000 characters; "cancel_order " (a space after it) was a row that read as cancel_order,
     and "" a blank one."""
-    fake.agents[ASK] = [[("l" * 5000, {}), ("cancel_order ", {"order_id": "A-1"}), ("", {})], "Está enviado."]
+    fake.agents[ASK] = [[("l" * 5000, {}), ("cancel_order ", {"order_id": "A-1"}), ("", {}), ("cancel_order\u200b", {})],
+                        "Está enviado."]
     assert cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")[0] == 0
     out = cli("report", "runs/a.json")[1]
     assert max(map(len, out.splitlines())) < 200, max(map(len, out.splitlines()))
     assert re.search(r'^ *"cancel_order " +1 ', out, re.M) and re.search(r'^ *"" +1 ', out, re.M), out
+    assert re.search(r'^ *"cancel_order\\u200b" +1 ', out, re.M), out   # (62nd) a zero-width space shown
     page = Path("p.html")
     assert cli("report", "runs/a.json", "--html", str(page))[0] == 0
     tools = page.read_text(encoding="utf-8").split("no matching result")[1].split("</table>")[0]   # the tool table
@@ -3168,6 +3170,7 @@ def test_the_held_out_guard_knows_the_file_a_run_was_made_of_from_a_subfolder_an
     assert load_json("runs/t.json")["config"]["split_path"] == "../golden/test.jsonl"
     damaged = load_json("runs/t.json")
     damaged["config"].update(split_path="golden/\x00test.jsonl", split_sha="0" * 64)
+    del damaged["config"]["held_out"]   # (as a run of before 61st round's config.held_out)
     Path("runs/damaged.json").write_text(json.dumps(damaged), encoding="utf-8")
     path = project / "golden" / "test.jsonl"
     path.write_bytes(path.read_bytes().replace(b'"note": "', b'"note": "(edited) ', 1))
@@ -3247,11 +3250,34 @@ def test_the_held_out_guard_knows_a_test_set_by_what_it_asks_by_any_name_and_mod
     code, out, err = cli("run", "--split", "golden/test.jsonl", "--prompt", str(project / "prompts" / "v3.txt"), "--host", fake.url)
     os.chdir(project)
     assert code == 2 and "runs/test-v2.json already ran this split with a different prompt (" in err, err
-    # its ids renamed, its questions the same: the same test
-    split.write_bytes(shipped.replace(b'"id": "test-', b'"id": "T-'))
-    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
-    assert code == 2 and "runs/test-v2.json already ran this split with a different prompt and another version" in err, err
+    # its ids renamed, its questions the same: the same test; (62nd) nor vars added for a new prompt, its inputs made
+    # messages, or a space fixed in each (told by the whole question, each ran another prompt on test unmarked)
+    cases = [json.loads(line) for line in shipped.decode("utf-8").splitlines()]
+    for edit in (lambda c: dict(c, id="T-" + c["id"]), lambda c: dict(c, vars={"product": "Acme"}),
+                 lambda c: dict({k: v for k, v in c.items() if k != "input"}, messages=[{"role": "user", "content": c["input"]}]),
+                 lambda c: dict(c, input=" " + c["input"].upper() + "  ")):
+        split.write_text("".join(json.dumps(edit(c), ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
+        code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+        assert code == 2 and "runs/test-v2.json already ran this split with a different prompt and another version" in err, err
     split.write_bytes(shipped)
+    # (62nd) run through a link named otherwise, then the split edited: still the test split's run
+    os.rename(held_out_run, "runs/kept.json")
+    assert cli("run", "--split", "golden/final.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url, "--out", "runs/f.json")[0] == 0
+    os.rename("runs/kept.json", "elsewhere.json")
+    split.write_bytes(shipped.replace(b'"note": "', b'"note": "(edited) ', 1))
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/f.json already ran this split with a different prompt and another version" in err, err
+    split.write_bytes(shipped)
+    # (62nd) the model's name in other letters is the same model to Ollama: the same configuration, not another
+    code, out, err = cli("run", "--split", "golden/final.jsonl", "--prompt", "prompts/v2.txt", "--model", "QWEN2.5:7B",
+                         "--host", fake.url, "--limit", "2", "--out", "runs/upper.json")
+    assert code == 0 and "rerun_test" not in load_json("runs/upper.json")["config"], err
+    os.rename("elsewhere.json", held_out_run)
+    split.write_bytes(shipped)
+    # (62nd) nor is a run of test kept with the runs the project ships, which later runs pass over
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--out", "runs/example/t.json")
+    assert code == 2 and "a folder named example/ holds the runs shipped with eval.py" in err, err
+    fake.chat_bodies.clear()
     # a damaged run file is passed over, never a traceback
     for damage in ([], {"a": 1}, ["x"]):
         run = load_json(held_out_run)
