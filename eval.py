@@ -11485,6 +11485,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
             outcomes.append((None, verdict + f" (no verdict yet: {', '.join(unsure)})"))
         else:
             outcomes.append((True, verdict))
+    if config and config.get("subset"):   # the line a CI log keeps: a gate over part of the split says so (a case not asked)
+        outcomes = [(ok, f"{verdict} (only part of the split: {subset_words(config['subset'])})") for ok, verdict in outcomes]
     return gate_outcome(outcomes, again)
 
 
@@ -12457,9 +12459,10 @@ def gate_outcome(outcomes, again=""):
     return code, [words[ok].format(verdict) for ok, verdict in outcomes]
 
 
-def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", "")):
+def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", None)):
     """(exit code, messages) of compare's gates. runs: (path, config, graded cases) of the two, so
-    that a run left without verdicts is named with the judge command that asks its own judge again."""
+    that a run left without verdicts is named with the judge command that asks its own judge again.
+    aside: what the regressions were counted on, where it needs saying; why --fail-if-worse is not judged here."""
     w = c.get("pairwise")
     if w and w["failed_calls"]:
         some = "no pair has a verdict" if len(w["no_verdict"]) == w["pairs"] else "some pairs have no verdict"
@@ -12495,14 +12498,18 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         if c["majority_vote"]:   # with trials a case regresses when its majority vote does; its rate may fall short of that
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
         outcomes.append((not c["regressions"], verdict + aside[0]))
-    if fail_if_worse:
+    if fail_if_worse and aside[1]:
+        outcomes.append((None, f"significantly worse? not judged in this table ({aside[1]})"))
+    elif fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
-        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']}){aside[1]}"))
+        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
     if fail_if_worse and w:
         worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
         outcomes.append((not worse, f"judged significantly worse side by side? {'yes' if worse else 'no'} "
                                      f"({w['reading']})"))
-    return gate_outcome(outcomes)
+    if c["subset"]:   # the line a CI log keeps: gates over part of the split say so
+        outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})") for ok, verdict in outcomes]
+    return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else "")
 
 
 def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
@@ -12513,21 +12520,21 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     shared = set(shared_cases(runs))
     names = run_names([path for path, _, _ in runs])
     (_, base_cfg, base_cases), code, verdicts = runs[0], 0, []
-    compared = [compare_runs(base_cfg, [x for x in base_cases if x["id"] in shared], cfg,
-                             [x for x in cases if x["id"] in shared], alpha=m["alpha"]) for _, cfg, cases in runs[1:]]
-    # "significantly worse" over several comparisons at once: the table's reading, at the Holm-adjusted p
-    for c, row in zip(compared, m["runs"][1:]):
-        c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
     by_id = [{x["id"]: x for x in cases} for _, _, cases in runs]
     decided = set(decided_by_all(shared, by_id))   # what the table's tests read (compare_many)
-    for c, name, run, ids in zip(compared, names[1:], runs[1:], by_id[1:]):
-        # cases these two hold (the regressions) or decided (the test) that another run lacks, or left undecided, are
-        # not gated here: said, as the two compared alone gate them
+    for (_, cfg, cases), row, name, run, ids in zip(runs[1:], m["runs"][1:], names[1:], runs[1:], by_id[1:]):
+        # each against the first on the cases these two hold, as the two compared alone: a case that broke is a
+        # regression whatever another run holds (a run of part of the split beside them hid 6 of them, exit 0)
         held = set(by_id[0]) & set(ids)
+        c = compare_runs(base_cfg, [x for x in base_cases if x["id"] in held], cfg, [x for x in cases if x["id"] in held],
+                         alpha=m["alpha"])
+        # "significantly worse" over several comparisons at once: the table's reading, at the Holm-adjusted p, of
+        # the cases every run decided; where these two decided more, it is not theirs to pass on
+        c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
         both = {i for i in held if by_id[0][i]["correct"] is not None and ids[i]["correct"] is not None}
-        aside = [(f" (on the {plural(len(on), 'case')} every run {every}; {len(pair - on)} more that these two {two} are "
-                  "gated by comparing them alone)") if pair - on else ""
-                 for on, pair, every, two in ((shared, held, "holds", "hold"), (decided, both, "decided", "decided"))]
+        aside = (f" (on the {plural(len(held), 'case')} these two hold)" if held != shared else "",
+                 f"the table reads the {plural(len(decided), 'case')} every run decided, and these two decided "
+                 f"{len(both - decided)} more" if both - decided else None)
         one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run), aside)
         code = max(code, one_code)
         verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
@@ -15583,7 +15590,15 @@ def significance(text):
     if (value is not None and 0 < value < LEAST_ALPHA) or (value is None and tiny_past_reading(text)):
         raise argparse.ArgumentTypeError(f"{text!r}: give a significance level from {LEAST_ALPHA:g} to below 1, like 0.05 "
                                          f"or 5% (a smaller one is past what the intervals can be computed for)")
-    return probability(text)
+    alpha = probability(text)
+    # a level written past a float's digits is another level once read (0.03124999999999999999 is 0.03125, and p = 1/32
+    # was read as within it): said, not rounded in silence
+    written = ascii_digits(text)
+    with contextlib.suppress(ValueError, ZeroDivisionError):
+        if (Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written)) != Fraction(repr(alpha)):
+            raise argparse.ArgumentTypeError(f"{text!r} has more digits than a level is read with (it would be {alpha!r}); "
+                                             "write it in 17 significant digits or fewer")
+    return alpha
 
 
 def difference_in_rate(text):

@@ -174,6 +174,10 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     # attack 56: an --alpha past reading was told to be written with a smaller exponent, which is as far below 1e-12
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e-1000"], "argument --alpha: '1e-1000': give a significance "
      "level from 1e-12 to below 1, like 0.05 or 5% (a smaller one is past what the intervals can be computed for) (see"),
+    # attack 62: a level written past a float's digits was read as the float above it (p = 1/32 within 0.0312499...)
+    (["compare", "runs/a.json", "runs/b.json", "--alpha", "0.03124999999999999999"], "argument --alpha: "
+     "'0.03124999999999999999' has more digits than a level is read with (it would be 0.03125); write it in 17 "
+     "significant digits or fewer (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

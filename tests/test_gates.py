@@ -409,3 +409,21 @@ def test_a_report_whose_reader_left_still_exits_with_its_gate(dev_run):
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 1 and "GATE FAILED: accuracy 89%" in err and "Traceback" not in err
+
+
+def test_a_gate_over_part_of_the_split_says_so_on_its_line(dev_run, worse_run, cli):
+    """Sixty-second attack on issue 28: `report --must-pass` over a run of chosen cases said "gate passed: must-pass
+    'rt': 1 of 1 case pass every trial" while the split's other case of that tag, never asked, fails; the gate's line
+    is what a CI log keeps, and it did not say the run was partial (nor did compare's)."""
+    part = load_json(worse_run)
+    chosen = ["dev-01", "dev-02", "dev-03"]
+    part["results"] = [r for r in part["results"] if r["id"] in chosen]
+    part["config"].update(cases=3, subset={"cases": chosen})
+    write_run("runs/part.json", part)
+    code, out, err = cli("report", "runs/part.json", "--min-accuracy", "0.1")
+    assert code == 0 and re.search(r"gate passed: accuracy .* against a minimum of 10% \(only part of the split: "
+                                   r"3 chosen cases, --cases\)", err), err
+    code, out, err = cli("compare", dev_run, "runs/part.json", "--fail-on-regression", "--fail-if-worse")
+    assert code == 1 and err.count("(only part of the split: 3 chosen cases, --cases)") == 2, err
+    code, out, err = cli("report", dev_run, "--min-accuracy", "0.1")   # a whole run's line says nothing of it
+    assert code == 0 and "part of the split" not in err, err
