@@ -12504,12 +12504,17 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         worse = c["significant"] and c["difference"]["estimate"] < 0
         outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
     if fail_if_worse and w:
-        worse = w["significant"] and len(w["baseline_wins"]) > len(w["candidate_wins"])
-        outcomes.append((not worse, f"judged significantly worse side by side? {'yes' if worse else 'no'} "
-                                     f"({w['reading']})"))
+        # pairs the judge gave no verdict on are read as report reads undecided answers: either way they could go
+        wins, losses, open_pairs = len(w["candidate_wins"]), len(w["baseline_wins"]), len(w["no_verdict"])
+        ends = {bool(x + y and sign_test(x, y) <= w["alpha"] and y > x) for x, y in ((wins + open_pairs, losses), (wins, losses + open_pairs))}
+        worse = w["significant"] and losses > wins
+        outcomes.append((None if len(ends) > 1 else not worse,
+                         f"judged significantly worse side by side? {'yes' if worse else 'no'} ({w['reading']})"
+                         + (f"; {plural(open_pairs, 'pair')} without a verdict could decide it" if len(ends) > 1 else "")))
     if c["subset"]:   # the line a CI log keeps: gates over part of the split say so
         outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})") for ok, verdict in outcomes]
-    return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else "")
+    return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else
+                        "the Pairwise section says why each of those pairs has no verdict" if None in (ok for ok, _ in outcomes) else "")
 
 
 def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):

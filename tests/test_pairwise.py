@@ -152,6 +152,23 @@ def test_the_gate_fails_when_the_judge_prefers_the_baseline(project, cli, fake):
     assert "| 0 | 12 | 0 | 0 (0%) | 0 |" in md and "the baseline is preferred beyond chance" in md
 
 
+def test_pairs_without_a_verdict_that_could_turn_the_gate_leave_it_undecided(project, cli, fake):
+    """Sixty-second attack on issue 28: 6 baseline wins, 3 ties and 3 unreadable verdicts failed --fail-if-worse (p =
+    0.031, exit 1), though the three going to the candidate made it 6-3, p = 0.51: read as report reads undecided
+    answers, pairs without a verdict that could turn the gate leave it not judged (exit 2); ones that could not,
+    do not."""
+    base, cand = two_runs(IDS, candidate_better=(), baseline_better=IDS[:6])
+    scripted_judge(fake, unreadable=tuple(IDS[9:]), ties=tuple(IDS[6:9]))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
+    assert code == 2 and ("gates not judged: judged significantly worse side by side? yes (0 candidate wins, 6 baseline "
+                          "wins") in err and "; 3 pairs without a verdict could decide it; the Pairwise section says why" in err, err
+    base, cand = two_runs(IDS, candidate_better=(), baseline_better=IDS[:11])   # 11 to 0, one open: worse either way
+    os.unlink(cand + ".pairwise.json")
+    scripted_judge(fake, unreadable=(IDS[11],))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
+    assert code == 1 and "GATE FAILED: judged significantly worse side by side? yes (0 candidate wins, 11 baseline" in err, err
+
+
 def test_a_panel_with_votes_takes_each_judges_majority_then_the_panels(project, cli, fake):
     fake.models += ["llama3.1:8b", "gemma3:4b"]
     base, cand = two_runs(IDS[:6], candidate_better=IDS[:6], baseline_better=())
