@@ -12464,11 +12464,13 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     that a run left without verdicts is named with the judge command that asks its own judge again.
     aside: what the regressions were counted on, where it needs saying; why --fail-if-worse is not judged here."""
     w = c.get("pairwise")
-    if w and w["failed_calls"]:
+    judge_failed = None
+    if w and w["failed_calls"]:   # the judge's gate alone is left open: every other gate asked still gets its verdict
         some = "no pair has a verdict" if len(w["no_verdict"]) == w["pairs"] else "some pairs have no verdict"
-        return 2, [f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
-                   f"so {some}; this says nothing of either run. Compare again to ask only those "
-                   "(the others are stored)"]
+        judge_failed = (f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
+                        f"so {some}; this says nothing of either run")
+        if not (fail_on_regression or fail_if_worse):
+            return 2, [judge_failed + ". Compare again to ask only those (the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["failed"]:
@@ -12503,7 +12505,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     elif fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
         outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
-    if fail_if_worse and w:
+    if judge_failed:
+        outcomes.append((None, ("judged significantly worse side by side? " if fail_if_worse else "") + judge_failed))
+    elif fail_if_worse and w:
         # pairs the judge gave no verdict on are read as report reads undecided answers: either way they could go
         wins, losses, open_pairs = len(w["candidate_wins"]), len(w["baseline_wins"]), len(w["no_verdict"])
         ends = {bool(x + y and sign_test(x, y) <= w["alpha"] and y > x) for x, y in ((wins + open_pairs, losses), (wins, losses + open_pairs))}
@@ -12514,6 +12518,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     if c["subset"]:   # the line a CI log keeps: gates over part of the split say so
         outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})") for ok, verdict in outcomes]
     return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else
+                        "compare again to ask only those (the others are stored)" if judge_failed else
                         "the Pairwise section says why each of those pairs has no verdict" if None in (ok for ok, _ in outcomes) else "")
 
 

@@ -131,8 +131,12 @@ def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, 
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
     fake.faults = ["500"] * 4        # the first call, and its three retries
-    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse",
+                         "--fail-on-regression")
     assert code == 2 and "1 pairwise judge call failed (first: HTTP 500" in err and "says nothing of either run" in err
+    # (62nd attack) every other gate asked still gets its verdict: the failed judge call hid them
+    assert "gate passed: 0 regression(s)" in err and "gate passed: significantly worse? no" in err, err
+    assert "gates not judged: judged significantly worse side by side? 1 pairwise judge call failed" in err, err
     assert "No verdict (1, not counted): c01 (the judge call failed)" in out
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--fail-if-worse")
