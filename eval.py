@@ -7173,9 +7173,10 @@ def same_split_cases(held, cases):
 
 
 def earlier_held_out_runs(folders, split_sha, config, cases):
-    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG, and the model's
-    digest once the server has said it: a model replaced under its name is another model): in the folders given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it
-    (runs moved to runs/archive/ were seen all the same), but for the runs this project ships."""
+    """Earlier runs of the same held-out split made with another configuration (TUNED_CONFIG, and the model's and
+    judge's digests once the server has said them: a model replaced under its name is another model): in the folders
+    given, and in a runs folder (runs/, ../runs, /project/runs) in every folder under it (runs moved to runs/archive/
+    were seen all the same), but for the runs this project ships."""
     found, paths, shas = [], {}, split_shas(config["split_path"]) | {split_sha}
     for folder in folders:
         if os.path.basename(os.path.normpath(folder)) == RUNS_DIR:
@@ -7205,11 +7206,13 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
-            if "model" in differs and config["api"] == "ollama" and str(earlier.get("model")).casefold() == config["model"].casefold():
+            if ("model" in differs and config["api"] == "ollama"
+                    and str(earlier.get("model")).casefold() == config["model"].casefold()):
                 differs.remove("model")   # Ollama reads a name in any case: LLAMA3.2:3B is llama3.2:3b, its digest says the rest
             was, now = earlier.get("model_digest"), config.get("model_digest")
             differs += ["model_digest"] if type(was) is str and type(now) is str and was != now and "model" not in differs else []
-            was, now = (earlier.get("judge") or {}).get("digests") if type(earlier.get("judge")) is dict else None, (config.get("judge") or {}).get("digests")
+            was = earlier["judge"].get("digests") if type(earlier.get("judge")) is dict else None
+            now = (config.get("judge") or {}).get("digests")
             differs += ["judge_digest"] if type(was) is list and type(now) is list and "judge" not in differs and any(
                 type(x) is str and type(y) is str and x != y for x, y in zip(was, now)) else []
             differs += [] if same_bytes else ["split_sha"]
@@ -7221,9 +7224,10 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
 
 # A recorded setting as a person names it, and whether the name is plural: "with different labels",
 # "with a different prompt", never "another labels" or "another prompt_sha".
-SETTING_WORDS = {"model_digest": "model under the same name (another digest: re-pulled or replaced)",
-                 "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)", "prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
-                 "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)"}
+SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
+                 "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
+                 "model_digest": "model under the same name (another digest: re-pulled or replaced)",
+                 "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
 
@@ -10589,7 +10593,8 @@ def turns_line(sec):
 def name_cell(name):
     """A name a model made up (a tool's), as a table's cell: on one line, cut short (5,000 characters widened every
     row), and quoted where it would look like another or like none ("cancel ", "")."""
-    plain = name and name == name.strip() and not name.startswith('"') and not INVISIBLE_CHARS.search(name) and without_unseen(name) == name
+    plain = (name and name == name.strip() and not name.startswith('"') and not INVISIBLE_CHARS.search(name)
+             and without_unseen(name) == name)
     quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
     return on_one_line(name if plain else quoted, 50)
 
