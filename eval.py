@@ -221,6 +221,9 @@ UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called 
 
 REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
 MAX_ANNOTATION = 200       # characters of one annotation: a name for a failure, not an essay
+# seconds a review's save waits for the sidecar's lock: another save takes milliseconds; past this its holder is stopped
+# (a second review suspended with Ctrl-Z) and the page, waiting on the answer, is told so
+REVIEW_SAVE_WAIT = 10
 ANNOTATION_SHOWN = 80      # characters of one shown in report's table (--json keeps it whole)
 
 CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
@@ -1226,17 +1229,17 @@ def write_file(path, pieces, replace=False):
 
 
 @contextlib.contextmanager
-def sidecar_lock(path):
+def sidecar_lock(path, wait=None):
     """The lock on a sidecar while it is read, changed and written (PATH.lock, which its journal's
     lines are written under too); for a sidecar that is a link, the lock beside its target as well:
     two sidecars linked to one shared file each took only their own, and the last write dropped
-    what the other had stored."""
-    with FileLock(path + ".lock"):
+    what the other had stored. wait: FileLock's."""
+    with FileLock(path + ".lock", wait=wait):
         own = own_name(path) if os.path.isfile(path) else path
         if own == path:
             yield
         else:
-            with FileLock(own + ".lock"):
+            with FileLock(own + ".lock", wait=wait):
                 yield
 
 
@@ -1354,14 +1357,19 @@ class FileLock:
     Windows), released by release() or at the end of a with block, and by the kernel when its
     process dies: a lock file a killed process left is taken again at once. refuse: None to wait
     for a turn (two review servers, two compares saving one sidecar); else a function of the
-    holder's pid giving the error to refuse with at once (two resumes of one run never both ask)."""
+    holder's pid giving the error to refuse with at once (two resumes of one run never both ask). wait: at most
+    so many seconds for a turn, then refused (a review's save, which a page waits on)."""
 
-    def __init__(self, path, refuse=None):
+    def __init__(self, path, refuse=None, wait=None):
         self.path, self.file, self.others = path, None, []
         try:
             import fcntl
         except ImportError:
             return
+        if wait is not None and refuse is None:
+            refuse = lambda holder: (f"{shell_word(path)} has been held for over {wait:g} s by another eval.py (process "
+                                     f"{holder or 'unknown'}), stopped or still saving; nothing was saved: save again")
+        deadline = time.monotonic() + (wait or 0)
         while self.file is None:
             handle = open_lock_file(path)
             try:
@@ -1369,6 +1377,9 @@ class FileLock:
             except OSError:
                 holder = lock_holder(handle)
                 handle.close()
+                if wait is not None and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
                 raise EvalError(refuse(holder)) from None
             if same_file(handle, path):
                 self.file = handle
@@ -7127,15 +7138,29 @@ def runs_beside(split_path):
     return found
 
 
-def case_question(case):
-    """What a case asks the model, as the held-out guard tells cases apart: its turns' words, an input being its one
-    user turn, in NFC, any run of whitespace one space, in any case; its vars only where it has no words of its own.
-    Under another id, with vars added for a new prompt, turned into messages or with a space fixed, it is the same
-    question (each of those ran another prompt on test unmarked)."""
-    turns = case.get("messages") if isinstance(case.get("messages"), list) else [{"role": "user", "content": case.get("input")}]
-    said = [[t.get("role"), " ".join(unicodedata.normalize("NFC", t["content"]).casefold().split())]
-            for t in turns if isinstance(t, dict) and isinstance(t.get("content"), str)]
-    return json.dumps(said or case.get("vars"), sort_keys=True, ensure_ascii=False)
+def as_read(text):
+    """Text as a reader tells it from other text: in NFKC (full-width letters are letters), in any case, any run of
+    whitespace one space, without what is shown as nothing (a zero-width space, a variation selector)."""
+    text = without_unseen(INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", text)))
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def split_questions(cases):
+    """What each case of a set asks the model, as the held-out guard tells cases apart: the words of its turns (an
+    input being its one user turn) as read (as_read); where those do not tell the set's cases apart (one input for
+    all, the ticket in a var, or vars alone), with its longest var's. Under another id, with a var added or renamed,
+    turned into messages or with a space fixed, a case asks the same (each ran another prompt on test unmarked)."""
+    def words(case):
+        turns = case.get("messages") if isinstance(case.get("messages"), list) else [{"role": "user", "content": case.get("input")}]
+        return [[t.get("role"), as_read(t["content"])] for t in turns if isinstance(t, dict) and isinstance(t.get("content"), str)]
+    def longest_var(case):
+        values = case.get("vars") if isinstance(case.get("vars"), dict) else {}
+        return max((as_read(str(v)) for v in values.values()), key=len, default="")
+    once = list({c.get("id"): c for c in cases}.values())   # a run file holds a case once a trial
+    said = [json.dumps(words(c), ensure_ascii=False) for c in once]
+    if len(set(said)) == len(said):
+        return set(said)
+    return {json.dumps([words(c), longest_var(c)], ensure_ascii=False) for c in once}
 
 
 def held_cases(path, journal):
@@ -7148,7 +7173,7 @@ def held_cases(path, journal):
                         if isinstance(line, dict) and isinstance(line.get("id"), str)}, None
             run = json.loads(f.read())
         results = [r for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)]
-        return {r["id"] for r in results}, {case_question(r) for r in results}
+        return {r["id"] for r in results}, split_questions(results)
     except (OSError, ValueError, RecursionError, AttributeError, TypeError):
         return set(), set()
 
@@ -7162,14 +7187,14 @@ def json_or_none(line):
 
 
 def same_split_cases(held, cases):
-    """Whether a run of a split file of this name held the cases of this one (half the smaller set, or more): an
-    earlier version of it, by whatever path it was run (another folder, a link, a copy). The cases are told by what
-    they ask (ids renamed, it is the same test), or, for a journal, which stores no question, by their ids. Two sets
-    of their own ask other things, whatever their ids (test-01 is every test split's first id)."""
+    """Whether a run of a held-out split held the cases of this one (more than half the smaller set): an earlier
+    version of it, by whatever path it was run (another folder, a link, a copy). The cases are told by what they ask
+    (ids renamed, it is the same test), or, for a journal, which stores no question, by their ids. Two sets of their
+    own ask other things, whatever their ids (test-01 is every test split's first id), and share a "hi" or two at most."""
     ids, questions = held
-    mine = {case_question(c) for c in cases} if questions is not None else {c["id"] for c in cases}
+    mine = split_questions(cases) if questions is not None else {c["id"] for c in cases}
     theirs = questions if questions is not None else ids
-    return bool(theirs and mine) and len(theirs & mine) * 2 >= min(len(theirs), len(mine))
+    return bool(theirs and mine) and len(theirs & mine) * 2 > min(len(theirs), len(mine))
 
 
 def earlier_held_out_runs(folders, split_sha, config, cases):
@@ -7206,9 +7231,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
-            if ("model" in differs and config["api"] == "ollama"
-                    and str(earlier.get("model")).casefold() == config["model"].casefold()):
-                differs.remove("model")   # Ollama reads a name in any case: LLAMA3.2:3B is llama3.2:3b, its digest says the rest
+            if config["api"] == "ollama":   # Ollama reads a name in any case: LLAMA3.2:3B is llama3.2:3b, the digests say the rest
+                differs = [k for k in differs if not ollama_alike(k, earlier.get(k), config.get(k))]
             was, now = earlier.get("model_digest"), config.get("model_digest")
             differs += ["model_digest"] if type(was) is str and type(now) is str and was != now and "model" not in differs else []
             was = earlier["judge"].get("digests") if type(earlier.get("judge")) is dict else None
@@ -7236,6 +7260,18 @@ def setting_in_words(key):
         + SETTING_WORDS.get(key, key)
 
 
+def ollama_alike(key, was, now):
+    """Whether two recorded models (or judges) are one to Ollama, which reads a name in any case, and one without a tag
+    as its :latest (same_model): what else tells them apart is their digests."""
+    if key == "model" and type(was) is str and type(now) is str:
+        return same_model(was) == same_model(now)
+    if key == "judge" and type(was) is dict and type(now) is dict and type(was.get("models")) is list \
+            and type(now.get("models")) is list and all(type(m) is str for m in was["models"] + now["models"]):
+        return same_setting(key, as_tuned(key, dict(was, models=list(map(same_model, was["models"])))),
+                            as_tuned(key, dict(now, models=list(map(same_model, now["models"])))))
+    return False
+
+
 def held_out_guard(config, inputs, judge, out, exact, forced):
     """The guard of a run of the held-out split, by the model's digest: asked before the server is (None), and
     again once it has said which model the name is (and the judge's, which it pins). Its run is named .json, where
@@ -7243,11 +7279,14 @@ def held_out_guard(config, inputs, judge, out, exact, forced):
     if exact and not out.endswith(".json"):   # (runs/first.txt, then another prompt on test: nothing found it)
         raise EvalError(f"--out {shell_word(out)}: a run of the held-out split is named NAME.json, where a later run of "
                         "it looks for it (the held-out guard, as runs and report do); give a name ending in .json")
-    parts = os.path.dirname(os.path.abspath(out)).split(os.sep)
-    if RUNS_DIR in parts and SHIPPED_RUNS in parts[parts.index(RUNS_DIR) + 1:]:   # (runs/example/, runs/old/example/)
-        raise EvalError(f"--out {shell_word(out)}: a folder named {SHIPPED_RUNS}/ holds the runs shipped with eval.py, which a "
-                        "later run of the held-out split passes over; write this run elsewhere (runs/)")
     folders = [RUNS_DIR, os.path.dirname(out) or ".", *runs_beside(config["split_path"])]
+    # a folder named example/ in a runs folder, by any path (a link), is passed over as the shipped runs: never written
+    where = os.path.realpath(os.path.dirname(out) or ".")
+    for runs in (os.path.realpath(f) for f in folders if os.path.basename(os.path.normpath(f)) == RUNS_DIR):
+        inside = os.path.relpath(where, runs).split(os.sep)
+        if inside[0] != os.pardir and SHIPPED_RUNS in inside:
+            raise EvalError(f"--out {shell_word(out)}: a folder named {SHIPPED_RUNS}/ in runs/ holds the runs shipped with "
+                            "eval.py, which a later run of the held-out split passes over; write this run elsewhere (runs/)")
     asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
     return lambda digest: guard_held_out(dict(asked, model_digest=digest), inputs, folders, forced)
 
@@ -12529,7 +12568,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
 
 def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     """The gates of a compare of many runs: the first run listed is the baseline, and each other run
-    is gated against it on the cases all share, as compare of two would; exit 2 over 1 over 0."""
+    is gated against it as compare of two would; exit 1 if a gate failed, else 2 if one was not judged, else 0."""
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     shared = set(shared_cases(runs))
@@ -12551,7 +12590,7 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
                  f"the table reads the {plural(len(decided), 'case')} every run decided, and these two decided "
                  f"{len(both - decided)} more" if both - decided else None)
         one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run), aside)
-        code = max(code, one_code)
+        code = 1 if 1 in (code, one_code) else max(code, one_code)   # as gate_outcome: a gate failed is the outcome
         verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
     return code, verdicts
 
@@ -15059,6 +15098,18 @@ class Review:
         others = version_summary(self.annotations()[1] if other_versions is None else other_versions)
         return versions_note(annotations_file(self.path, self.own), others) if others else None
 
+    def of_this_run(self, annotations):
+        """The annotations of this run's answers, as report counts them (an older sidecar, or one edited by hand, may
+        name others: counted on the page and not in report, two tables of one file disagreed)."""
+        return {k: v for k, v in annotations.items() if k in self.keys}
+
+    def notes(self):
+        """What review says as it starts: annotations of other versions of the run, and of answers it lacks."""
+        annotations, other_versions = self.annotations()
+        strays = [k for k in annotations if k not in self.keys]
+        return [note for note in (self.versions_note(other_versions),
+                                  strays and stray_warning(annotations_file(self.path, self.own), strays)) if note]
+
     def data(self):
         annotations, other_versions = self.annotations()
         try:
@@ -15070,7 +15121,7 @@ class Review:
                 "other_versions": self.versions_note(other_versions),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
-                "counts": annotation_counts(annotations)}
+                "counts": annotation_counts(self.of_this_run(annotations))}
 
     def save(self, body):
         """Write one annotation (an empty one removes it) to the sidecar: read, change, write, under
@@ -15080,6 +15131,7 @@ class Review:
                 or not isinstance(body.get("text"), str)):
             raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>"} for a case of this run')
         text = " ".join(body["text"].split())
+        text = text if " ".join(INVISIBLE_CHARS.sub("", text).split()) else ""   # a zero-width space alone is none
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:
@@ -15092,7 +15144,7 @@ class Review:
     def write(self, key, text):
         """save(), once the request is read: the sidecar read, changed and written under its lock."""
         sidecar = self.sidecar
-        with self.lock, sidecar_lock(sidecar):
+        with self.lock, sidecar_lock(sidecar, wait=REVIEW_SAVE_WAIT):
             # this version's annotations only: those of another version of the run file (one made
             # again under its name) are kept under their hash, never adopted as these, never dropped
             annotations, other_versions = self.annotations(sidecar)
@@ -15105,7 +15157,7 @@ class Review:
                                                    "run_sha": self.run_sha, "annotations": annotations,
                                                    **({"other_versions": other_versions} if other_versions else {})},
                                                   indent=1) + "\n")
-        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(annotations)}
+        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations))}
 
 
 def review_handler(review, nonce):
@@ -15611,8 +15663,8 @@ def significance(text):
     written = ascii_digits(text)
     with contextlib.suppress(ValueError, ZeroDivisionError):
         if (Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written)) != Fraction(repr(alpha)):
-            raise argparse.ArgumentTypeError(f"{text!r} has more digits than a level is read with (it would be {alpha!r}); "
-                                             "write it in 17 significant digits or fewer")
+            raise argparse.ArgumentTypeError(f"{text!r} has more digits than a level is read with (it would be read as "
+                                             f"{alpha!r}); write {alpha!r}, or the level with fewer digits")
     return alpha
 
 
@@ -16180,8 +16232,7 @@ def cmd_review(args):
         refuse_same_run(args.run, args.against, "give --against another run")
     through_link(args.run, "its annotations are kept beside it")
     review = Review(args.run, args.against)
-    note = review.versions_note()
-    if note:
+    for note in review.notes():
         warn(f"note: {note}")
     serve_until_stopped(serve_review(review, args.port), args.run, review.sidecar)
     return 0

@@ -176,8 +176,8 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
      "level from 1e-12 to below 1, like 0.05 or 5% (a smaller one is past what the intervals can be computed for) (see"),
     # attack 62: a level written past a float's digits was read as the float above it (p = 1/32 within 0.0312499...)
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "0.03124999999999999999"], "argument --alpha: "
-     "'0.03124999999999999999' has more digits than a level is read with (it would be 0.03125); write it in 17 "
-     "significant digits or fewer (see"),
+     "'0.03124999999999999999' has more digits than a level is read with (it would be read as 0.03125); write 0.03125, "
+     "or the level with fewer digits (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was

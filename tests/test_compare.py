@@ -379,7 +379,10 @@ def test_gates_over_many_runs_take_the_first_as_the_baseline_of_each(project, cl
     errored = split_run("dev", {"dev-01": None}, prompt="prompts/v2.txt", temperature=0.5)
     write_run("runs/errored.json", errored)
     code, out, err = cli("compare", *runs, "runs/errored.json", "--fail-on-regression")
-    assert code == 2 and "gates not judged" in err
+    # (63rd attack) a gate failed is the outcome, as over two runs: one pair not judged made it 2, which CI may retry
+    assert code == 1 and "gates not judged: dev-v1 -> errored:" in err and "GATE FAILED: dev-v1 -> dev-v2" in err, err
+    code, out, err = cli("compare", runs[0], runs[2], "runs/errored.json", "--fail-on-regression")
+    assert code == 2 and "gates not judged: dev-v1 -> errored:" in err and "gate passed: dev-v1 -> dev-v3" in err, err
     assert json.loads(cli("compare", *runs, "--fail-on-regression", "--json")[1])["gates"]["exit"] == 1
 
 

@@ -2295,6 +2295,10 @@ def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_sp
     assert load_json("runs/answers-test-v1.json")["config"]["judge"]["digests"]
     code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
     assert code == 0, err
+    # (63rd attack) a judge named in other letters is the same judge to Ollama, as the model is
+    code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url, "--judge-model", "QWEN2.5:7B",
+                         "--limit", "2")
+    assert code == 0 and "refusing" not in err, err
     # (62nd attack on issue 28) but a judge model replaced under its name is another judge: the same configuration
     # ran again unmarked, its verdicts another model's
     for run in ("runs/answers-test-v1.json", "runs/answers-test-v1-2.json"):   # the judge's digest then was another

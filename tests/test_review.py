@@ -767,3 +767,35 @@ def test_a_failed_write_through_an_annotations_link_names_its_target(project, ru
         evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "new"})
     assert str(e.value) == (f"cannot write {runs[1]}.annotations.json (No space left on device, writing through the link "
                             "to shared/notes.json): the annotation was not saved; those saved before are kept")
+
+
+def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_waited_on(server, project, runs, monkeypatch):
+    """Sixty-third attack on issue 28: the page counted every entry of the annotations file, report only those of this
+    run's answers (200,000 entries of an older run: the page's table all of them, report's none); a save behind a lock
+    another process held (a second review stopped with Ctrl-Z) never answered; an annotation of a zero-width space
+    alone was saved, a blank row in every table."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+    run_sha = evalpy.sha256_bytes((project / runs[1]).read_bytes())
+    Path(sidecar).write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": run_sha, "annotations": {
+        "dev-01#1": {"text": "A", "time": "2026-01-01T00:00:00"}, "old-9#1": {"text": "B", "time": "2026-01-01T00:00:00"},
+        "dev-01#2": {"text": "A", "time": "2026-01-01T00:00:00"}}}), encoding="utf-8")
+    data = requests.get(url + "/data").json()
+    assert data.get("counts") == [["A", 1]], data
+    assert requests.post(url + "/annotations", json={"key": "dev-02#1", "text": "B"}).json()["counts"] == [["A", 1], ["B", 1]]
+    assert [n for n in review.notes() if "name answers this run does not have" in n], review.notes()
+    assert load_json(sidecar)["annotations"]["old-9#1"]["text"] == "B"   # kept, never dropped
+    answer = requests.post(url + "/annotations", json={"key": "dev-03#1", "text": "\u200b"})
+    assert answer.status_code == 200 and "dev-03#1" not in load_json(sidecar)["annotations"]
+    monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 0.3)
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
+                               "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)", sidecar + ".lock"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        answer = requests.post(url + "/annotations", json={"key": "dev-04#1", "text": "C"}, timeout=10)
+        assert answer.status_code == 500 and "has been held for over 0.3 s by another eval.py" in answer.json()["error"], answer.text
+    finally:
+        holder.kill()
+        holder.wait()
+    assert requests.post(url + "/annotations", json={"key": "dev-04#1", "text": "C"}, timeout=10).status_code == 200

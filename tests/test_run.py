@@ -3276,7 +3276,7 @@ def test_the_held_out_guard_knows_a_test_set_by_what_it_asks_by_any_name_and_mod
     split.write_bytes(shipped)
     # (62nd) nor is a run of test kept with the runs the project ships, which later runs pass over
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--out", "runs/example/t.json")
-    assert code == 2 and "a folder named example/ holds the runs shipped with eval.py" in err, err
+    assert code == 2 and "a folder named example/ in runs/ holds the runs shipped with eval.py" in err, err
     fake.chat_bodies.clear()
     # a damaged run file is passed over, never a traceback
     for damage in ([], {"a": 1}, ["x"]):
@@ -3287,3 +3287,56 @@ def test_the_held_out_guard_knows_a_test_set_by_what_it_asks_by_any_name_and_mod
         code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
         assert code == 2 and "Traceback" not in err and "already ran this split with a different prompt" in err, err
     assert fake.chat_bodies == [] and not os.path.exists("runs/test-v3.json")
+
+
+def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, fake):
+    """Sixty-third attack on issue 28: cases whose ticket is a var (no input) ran again under a new prompt once a var
+    was added; a zero-width space, a soft hyphen, a variation selector or full-width letters in each made it another
+    set; and two sets of their own were one where every case's input is the same sentence, or where they share two
+    short inputs of four ("hi", "?")."""
+    folder = project / "golden" / "q"
+    folder.mkdir()
+    shutil.copy(project / "golden" / "labels.txt", folder / "labels.txt")
+    tickets = ["El botón de pagar no funciona", "Me cobraron dos veces", "No puedo entrar a mi cuenta", "Quiero modo oscuro"]
+
+    def write(cases):
+        (folder / "test.jsonl").write_text("".join(json.dumps(dict(c, id=f"t{i}", expected="bug", difficulty="easy", note="n"),
+                                                              ensure_ascii=False) + "\n" for i, c in enumerate(cases)),
+                                           encoding="utf-8")
+    for name, text in (("p1", "Clasifica: {{body}}. Responde facturación, bug, acceso o petición."),
+                       ("p2", "Idioma {{lang}}. Clasifica: {{body}}. Responde facturación, bug, acceso o petición."),
+                       ("p3", "Clasifica el ticket. Responde facturación, bug, acceso o petición.")):
+        (project / "prompts" / f"{name}.txt").write_text(text, encoding="utf-8")
+    write([{"vars": {"body": t}} for t in tickets])
+    assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/q1.json")[0] == 0
+    for body in (lambda t: t, lambda t: t + "\u200b", lambda t: t.replace("o", "o\u00ad"), lambda t: t + "\ufe0f",
+                 lambda t: "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalpha() else c for c in t)):
+        write([{"vars": {"lang": "es", "body": body(t)}} for t in tickets])
+        code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p2.txt", "--host", fake.url)
+        assert code == 2 and "runs/q1.json already ran this split with a different prompt" in err, (body("a"), err)
+    os.unlink("runs/q1.json")
+    write([{"input": "Clasifica el ticket.", "vars": {"body": t}} for t in tickets])   # one input for all, the ticket a var
+    assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/q2.json")[0] == 0
+    write([{"input": "Clasifica el ticket.", "vars": {"body": t + " otra vez, otro día"}} for t in tickets])   # new tickets
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/q3.json")
+    assert code == 0 and "refusing" not in err, err
+    for path in ("runs/q2.json", "runs/q3.json"):
+        os.unlink(path)
+    write([{"input": t} for t in ["hi", "?", *tickets[:2]]])
+    assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url, "--out", "runs/q4.json")[0] == 0
+    write([{"input": t} for t in ["Hi", "?", *tickets[2:]]])   # two short inputs of four in common: another set
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url, "--out", "runs/q5.json")
+    assert code == 0 and "refusing" not in err, err
+    # a link to runs/example/ is runs/example/; a project kept under some other runs/example/ is not
+    (project / "runs" / "example").mkdir(parents=True, exist_ok=True)
+    os.symlink("runs/example", "ex")
+    write([{"input": t} for t in tickets])
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url, "--out", "ex/a.json")
+    assert code == 2 and "a folder named example/ in runs/ holds the runs shipped" in err, err
+    nested = project.parent / "runs" / "example" / "proj"
+    shutil.copytree(project / "golden", nested / "golden")
+    shutil.copytree(project / "prompts", nested / "prompts")
+    os.chdir(nested)
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url)
+    os.chdir(project)
+    assert code == 0 and (nested / "runs" / "q-test-p3.json").exists(), err
