@@ -15466,7 +15466,8 @@ function draw() {
     else { drafts.set(it.key, input.value); status.textContent = "not saved yet (Enter saves)"; }
   });
   save.onclick = () => store(it, input.value, status);
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); store(it, input.value, status); } });
+  // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); store(it, input.value, status); } });
   form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
   counter();
 }

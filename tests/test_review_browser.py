@@ -62,6 +62,10 @@ def test_the_review_page_end_to_end(page):
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "annotationinput"
     page.keyboard.type("picked the billing label for a broken page")
+    # (63rd attack) the Enter that ends an input method's composition (Japanese, Chinese) is no save
+    page.dispatch_event("#annotationinput", "keydown", {"key": "Enter", "isComposing": True, "bubbles": True})
+    page.wait_for_timeout(200)
+    assert page.text_content("#savestatus") == "not saved yet (Enter saves)" and page.text_content("#counts") == "No annotations yet."
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     expect(page.locator("#counts")).to_have_text("picked the billing label for a broken page1")
