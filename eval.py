@@ -1367,8 +1367,9 @@ class FileLock:
         except ImportError:
             return
         if wait is not None and refuse is None:
-            refuse = lambda holder: (f"{shell_word(path)} has been held for over {wait:g} s by another eval.py (process "
-                                     f"{holder or 'unknown'}), stopped or still saving; nothing was saved: save again")
+            refuse = lambda holder: (f"{shell_word(path)} is held by another eval.py (process "
+                                     f"{holder if holder not in (None, '?') else 'unknown'}), stopped or still saving, past "
+                                     "the wait for a turn; nothing was saved: save again")
         deadline = time.monotonic() + (wait or 0)
         while self.file is None:
             handle = open_lock_file(path)
@@ -7138,34 +7139,36 @@ def runs_beside(split_path):
     return found
 
 
+def without_marks(text):
+    """text without what a reader cannot see: format characters (zero-width spaces and joiners, direction marks, a
+    soft hyphen, tag characters), variation selectors, the grapheme joiner, fillers drawn blank, the object mark."""
+    text = INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", text.replace("\u034f", "").replace("\ufffc", "")))
+    return text if text.isascii() else "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
 def as_read(text):
     """Text as a reader tells it from other text: in NFKC (full-width letters are letters), in any case, any run of
-    whitespace one space, without what is shown as nothing (a zero-width space, a variation selector)."""
-    text = without_unseen(INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", text)))
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    whitespace one space, without what is shown as nothing (without_marks)."""
+    return " ".join(unicodedata.normalize("NFKC", without_marks(text)).casefold().split())
 
 
-def split_questions(cases):
-    """What each case of a set asks the model, as the held-out guard tells cases apart: the words of its turns (an
-    input being its one user turn) as read (as_read); where those do not tell the set's cases apart (one input for
-    all, the ticket in a var, or vars alone), with its longest var's. Under another id, with a var added or renamed,
-    turned into messages or with a space fixed, a case asks the same (each ran another prompt on test unmarked)."""
+def case_asks(cases):
+    """(words, values) of each case of a set, once a case (a run file holds one a trial), for the held-out guard:
+    the words of its turns (an input being its one user turn) as read (as_read), and its vars' values as read but
+    for those every case shares (a policy, a language: the same words to each), which are no question."""
+    once = list({c.get("id"): c for c in cases}.values())
     def words(case):
         turns = case.get("messages") if isinstance(case.get("messages"), list) else [{"role": "user", "content": case.get("input")}]
-        return [[t.get("role"), as_read(t["content"])] for t in turns if isinstance(t, dict) and isinstance(t.get("content"), str)]
-    def longest_var(case):
-        values = case.get("vars") if isinstance(case.get("vars"), dict) else {}
-        return max((as_read(str(v)) for v in values.values()), key=len, default="")
-    once = list({c.get("id"): c for c in cases}.values())   # a run file holds a case once a trial
-    said = [json.dumps(words(c), ensure_ascii=False) for c in once]
-    if len(set(said)) == len(said):
-        return set(said)
-    return {json.dumps([words(c), longest_var(c)], ensure_ascii=False) for c in once}
+        return json.dumps([[t.get("role"), as_read(t["content"])] for t in turns
+                           if isinstance(t, dict) and isinstance(t.get("content"), str)], ensure_ascii=False)
+    values = [{as_read(str(v)) for v in (c["vars"].values() if isinstance(c.get("vars"), dict) else ())} for c in once]
+    shared = set.intersection(*values) if len(values) > 1 else set()
+    return [(words(c), v - shared) for c, v in zip(once, values)]
 
 
 def held_cases(path, journal):
-    """(ids, questions) of the cases a run file holds answers of; a journal holds their ids alone (questions None).
-    Both empty where it cannot be read."""
+    """(ids, what each case asks: case_asks) of the cases a run file holds answers of; a journal holds their ids alone
+    (None for what they ask). Both empty where it cannot be read."""
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             if journal:   # its header, then one answer a line
@@ -7173,7 +7176,7 @@ def held_cases(path, journal):
                         if isinstance(line, dict) and isinstance(line.get("id"), str)}, None
             run = json.loads(f.read())
         results = [r for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)]
-        return {r["id"] for r in results}, split_questions(results)
+        return {r["id"] for r in results}, case_asks(results)
     except (OSError, ValueError, RecursionError, AttributeError, TypeError):
         return set(), set()
 
@@ -7188,13 +7191,24 @@ def json_or_none(line):
 
 def same_split_cases(held, cases):
     """Whether a run of a held-out split held the cases of this one (more than half the smaller set): an earlier
-    version of it, by whatever path it was run (another folder, a link, a copy). The cases are told by what they ask
-    (ids renamed, it is the same test), or, for a journal, which stores no question, by their ids. Two sets of their
-    own ask other things, whatever their ids (test-01 is every test split's first id), and share a "hi" or two at most."""
-    ids, questions = held
-    mine = split_questions(cases) if questions is not None else {c["id"] for c in cases}
-    theirs = questions if questions is not None else ids
-    return bool(theirs and mine) and len(theirs & mine) * 2 > min(len(theirs), len(mine))
+    version of it, by whatever path it was run (another folder, a link, a copy). A case is told by what it asks: its
+    words, and where those do not tell either set's cases apart (one input for all, or none), the words with any of
+    its own vars' values (the ticket, kept whatever var is added beside it). A journal, which stores no question, is
+    told by its ids. Two sets of their own ask other things, whatever their ids (test-01 is every test split's first
+    id), and share a "hi" or two at most. (Both sets are told alike: one case added twice hid the earlier run.)"""
+    ids, theirs = held
+    if theirs is None:
+        mine = {c["id"] for c in cases}
+        return bool(ids and mine) and len(ids & mine) * 2 > min(len(ids), len(mine))
+    mine = case_asks(cases)
+    if not theirs or not mine:
+        return False
+    by_words = all(len({w for w, _ in side}) == len(side) for side in (theirs, mine))
+    def keys(case):
+        words, values = case
+        return {words} if by_words else {json.dumps([words, v], ensure_ascii=False) for v in values} or {words}
+    known = set().union(*map(keys, theirs))
+    return sum(bool(keys(case) & known) for case in mine) * 2 > min(len(theirs), len(mine))
 
 
 def earlier_held_out_runs(folders, split_sha, config, cases):
@@ -12781,9 +12795,14 @@ def versions_note(file, summary):
 
 
 def annotation_counts(annotations):
-    """The annotations, most frequent first: the methodology's count that says what to fix first."""
-    counts = Counter(entry["text"] for entry in annotations.values())
-    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    """The annotations, most frequent first: the methodology's count that says what to fix first. Two texts alike but
+    for what is shown as nothing ("real one" and "real one" with a zero-width space) are one, under its commoner form
+    (they were two rows that read the same)."""
+    forms = {}
+    for entry in annotations.values():
+        forms.setdefault(without_marks(entry["text"]), Counter())[entry["text"]] += 1
+    counts = [(alike.most_common(1)[0][0], sum(alike.values())) for alike in forms.values()]
+    return sorted(counts, key=lambda item: (-item[1], item[0]))
 
 
 def trial_verdict(t):
@@ -15131,7 +15150,7 @@ class Review:
                 or not isinstance(body.get("text"), str)):
             raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>"} for a case of this run')
         text = " ".join(body["text"].split())
-        text = text if " ".join(INVISIBLE_CHARS.sub("", text).split()) else ""   # a zero-width space alone is none
+        text = text if as_read(text) else ""   # a zero-width space or a direction mark alone is none
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:
@@ -15143,20 +15162,32 @@ class Review:
 
     def write(self, key, text):
         """save(), once the request is read: the sidecar read, changed and written under its lock."""
-        sidecar = self.sidecar
-        with self.lock, sidecar_lock(sidecar, wait=REVIEW_SAVE_WAIT):
-            # this version's annotations only: those of another version of the run file (one made
-            # again under its name) are kept under their hash, never adopted as these, never dropped
-            annotations, other_versions = self.annotations(sidecar)
-            if text:
-                annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
-            else:
-                annotations.pop(key, None)
-            kept = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))["kept"]
-            write_sidecar(sidecar, json_text({**kept, "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
-                                                   "run_sha": self.run_sha, "annotations": annotations,
-                                                   **({"other_versions": other_versions} if other_versions else {})},
-                                                  indent=1) + "\n")
+        sidecar, deadline = self.sidecar, time.monotonic() + REVIEW_SAVE_WAIT
+        # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
+        # a held lock were answered 10 s apart, the third after 30)
+        if not self.lock.acquire(timeout=REVIEW_SAVE_WAIT):
+            raise EvalError(f"another save of this review has waited on {shell_word(sidecar)}'s lock past the wait for a turn; "
+                            "nothing was saved: save again")
+        try:
+            with sidecar_lock(sidecar, wait=max(0.0, deadline - time.monotonic())):
+                return self.write_locked(sidecar, key, text)
+        finally:
+            self.lock.release()
+
+    def write_locked(self, sidecar, key, text):
+        """write(), under the locks."""
+        # this version's annotations only: those of another version of the run file (one made
+        # again under its name) are kept under their hash, never adopted as these, never dropped
+        annotations, other_versions = self.annotations(sidecar)
+        if text:
+            annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+        else:
+            annotations.pop(key, None)
+        kept = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))["kept"]
+        write_sidecar(sidecar, json_text({**kept, "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
+                                           "run_sha": self.run_sha, "annotations": annotations,
+                                           **({"other_versions": other_versions} if other_versions else {})},
+                                          indent=1) + "\n")
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations))}
 
 

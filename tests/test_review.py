@@ -785,16 +785,29 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
     assert requests.post(url + "/annotations", json={"key": "dev-02#1", "text": "B"}).json()["counts"] == [["A", 1], ["B", 1]]
     assert [n for n in review.notes() if "name answers this run does not have" in n], review.notes()
     assert load_json(sidecar)["annotations"]["old-9#1"]["text"] == "B"   # kept, never dropped
-    answer = requests.post(url + "/annotations", json={"key": "dev-03#1", "text": "\u200b"})
-    assert answer.status_code == 200 and "dev-03#1" not in load_json(sidecar)["annotations"]
-    monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 0.3)
+    for unseen in ("\u200b", "\u200e", "\ufe0f", "\u034f"):   # (64th) a direction mark, a selector, a joiner alone too
+        answer = requests.post(url + "/annotations", json={"key": "dev-03#1", "text": unseen})
+        assert answer.status_code == 200 and "dev-03#1" not in load_json(sidecar)["annotations"], unseen
+    requests.post(url + "/annotations", json={"key": "dev-03#1", "text": "B\u200b"})   # (64th) one category, not two
+    assert requests.get(url + "/data").json()["counts"] == [["B", 2], ["A", 1]]
+    monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 1.0)
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
                                "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)", sidecar + ".lock"],
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
         answer = requests.post(url + "/annotations", json={"key": "dev-04#1", "text": "C"}, timeout=10)
-        assert answer.status_code == 500 and "has been held for over 0.3 s by another eval.py" in answer.json()["error"], answer.text
+        assert answer.status_code == 500 and "is held by another eval.py (process " in answer.json()["error"], answer.text
+        # (64th) saves queued behind it share the one wait, never one each (the third answered after 30 s)
+        started = time.monotonic()
+        answers = []
+        threads = [threading.Thread(target=lambda: answers.append(requests.post(
+            url + "/annotations", json={"key": "dev-04#1", "text": "C"}, timeout=10))) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [a.status_code for a in answers] == [500] * 3 and time.monotonic() - started < 2.0, answers
     finally:
         holder.kill()
         holder.wait()

@@ -3305,16 +3305,37 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
                                            encoding="utf-8")
     for name, text in (("p1", "Clasifica: {{body}}. Responde facturación, bug, acceso o petición."),
                        ("p2", "Idioma {{lang}}. Clasifica: {{body}}. Responde facturación, bug, acceso o petición."),
-                       ("p3", "Clasifica el ticket. Responde facturación, bug, acceso o petición.")):
+                       ("p3", "Clasifica el ticket. Responde facturación, bug, acceso o petición."),
+                       ("p4", "Di de qué trata el ticket: facturación, bug, acceso o petición.")):
         (project / "prompts" / f"{name}.txt").write_text(text, encoding="utf-8")
     write([{"vars": {"body": t}} for t in tickets])
     assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/q1.json")[0] == 0
     for body in (lambda t: t, lambda t: t + "\u200b", lambda t: t.replace("o", "o\u00ad"), lambda t: t + "\ufe0f",
-                 lambda t: "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalpha() else c for c in t)):
+                 lambda t: "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalpha() else c for c in t),
+                 lambda t: t + "\u200e", lambda t: t.replace(" ", " \u200d")):   # (64th) a direction mark, a joiner
         write([{"vars": {"lang": "es", "body": body(t)}} for t in tickets])
         code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p2.txt", "--host", fake.url)
         assert code == 2 and "runs/q1.json already ran this split with a different prompt" in err, (body("a"), err)
-    os.unlink("runs/q1.json")
+    # (64th) a long var every case shares (a policy) is no question: neither hides the tickets nor makes new ones old
+    policy = "A long shared support policy text that explains billing, bugs and access in detail for the model."
+    write([{"vars": {"policy": policy, "lang": "es", "body": t}} for t in tickets])
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p2.txt", "--host", fake.url)
+    assert code == 2 and "runs/q1.json already ran this split" in err, err
+    os.rename("runs/q1.json", "q1.json")
+    write([{"vars": {"policy": policy, "body": t}} for t in tickets])
+    assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/qp.json")[0] == 0
+    write([{"vars": {"policy": policy, "body": t + " (nuevo)"}} for t in tickets])
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/qn.json")
+    assert code == 0 and "refusing" not in err, err
+    for path in ("q1.json", "runs/qp.json", "runs/qn.json"):
+        os.unlink(path)
+    # (64th) one case added twice made the set told by other keys than the earlier run's: it was hidden
+    write([{"input": t} for t in tickets])
+    assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url, "--out", "runs/qd.json")[0] == 0
+    write([{"input": t} for t in tickets + tickets[:1]])
+    code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p4.txt", "--host", fake.url)
+    assert code == 2 and "runs/qd.json already ran this split with a different prompt" in err, err
+    os.unlink("runs/qd.json")
     write([{"input": "Clasifica el ticket.", "vars": {"body": t}} for t in tickets])   # one input for all, the ticket a var
     assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p1.txt", "--host", fake.url, "--out", "runs/q2.json")[0] == 0
     write([{"input": "Clasifica el ticket.", "vars": {"body": t + " otra vez, otro día"}} for t in tickets])   # new tickets
