@@ -1815,6 +1815,8 @@ class Score(ReportAdds):
     cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length"): num_predict
     window_full: list       # {id, trial, prompt_tokens, completion_tokens, num_predict (the run's, or None)}:
                             # those the window stopped, not num_predict (filled_by_answer)
+    stopped_early: list     # {id, trial, completion_tokens, limit}: "length" under the run's limit, short of the window
+    limit_option: str       # the option that sets the answer's limit here (num_predict, max_tokens, max_completion_tokens)
     num_ctx: int | None     # the window prompts were fitted to (context_window()); None when none is known
     num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
@@ -2297,12 +2299,22 @@ def split_thinking(response):
     where it is quoted text (a judge's {"reason": "it leaks a </think> tag", ...}). A block that
     follows at once is reasoning as well (a model may think in several)."""
     reasoning, answer = first_thinking(response)
+    if reasoning is None or answer is None or not answer.startswith(THINK_OPEN):
+        return reasoning, answer
     # One that never closes is thinking cut off, as the first's is: read as the answer, a draft verdict in it
-    # was a judge's verdict (an answer that speaks of the tag at its start is counted as unfinished thinking)
-    while reasoning is not None and answer is not None and answer.startswith(THINK_OPEN):
-        more, answer = first_thinking(answer)
-        reasoning = f"{reasoning}\n\n{more}"
-    return reasoning, answer
+    # was a judge's verdict (an answer that speaks of the tag at its start is counted as unfinished thinking).
+    # Read by place, never by slicing what is left (300,000 empty blocks took a run 34 s, and every report 16).
+    parts, at = [reasoning], 0
+    while answer.startswith(THINK_OPEN, at):
+        end = answer.find(THINK_CLOSE, at + len(THINK_OPEN))
+        if end < 0:
+            return "\n\n".join(parts + [answer[at + len(THINK_OPEN):].strip()]), None
+        parts.append(answer[at + len(THINK_OPEN):end].strip())
+        at = LEADING_SPACE.match(answer, end + len(THINK_CLOSE)).end()
+    return "\n\n".join(parts), answer[at:]
+
+
+LEADING_SPACE = re.compile(r"\s*")   # what str.lstrip takes from a text's start
 
 
 def first_thinking(response):
@@ -8898,6 +8910,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     rates, low_sum, high_sum, counted_cases, open_cases = [], 0, 0, 0, 0
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
     window_full, limit = [], answer_limit(config)   # answers that stopped at the window, not at num_predict
+    stopped_early = []   # answers stopped for "length" short of the run's limit and of the window: neither stopped them
     window = context_window(config)
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
@@ -8910,8 +8923,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 tokens = filled_by_answer(t, limit, window, config["api"])
+                answer = t["timing"][TIMING_FIELDS.index("completion_tokens")]
                 if tokens:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
+                elif limit and is_amount(answer) and answer < limit:   # (5 tokens of 100 was "cut off by num_predict")
+                    stopped_early.append({"id": c["id"], "trial": t["trial"], "completion_tokens": answer, "limit": limit})
                 else:
                     cut_off.append({"id": c["id"], "trial": t["trial"]})
             if t["predicted"] is not None:
@@ -8996,6 +9012,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "unfinished_thinking": unfinished,
         "cut_off": cut_off,
         "window_full": window_full,
+        "stopped_early": stopped_early,
+        "limit_option": limit_option(config),
         "num_ctx": window,
         "num_ctx_sent": sent_num_ctx(config),
         "input_may_be_cut": filled,
@@ -9223,6 +9241,7 @@ def speed_figures(config, cases):
             # answers that sent no count: Ollama leaves out a count of zero (api/types.go Metrics, omitempty),
             # which older versions gave a fully cached prompt; the totals are then partial
             "without_prompt_count": len(rows) - len(prompt) if prompt else 0,
+            "api": config.get("api", "ollama"),   # whose reason a count left out has
             "without_completion_count": len(rows) - len(completion) if completion else 0,   # none is no count (?)
             "thinking_tokens": sum(thinking) if thinking else None,
             # a format on a thinking model: Ollama lets it think unconstrained, then asks again with the
@@ -9282,11 +9301,20 @@ def drops_turns_unasked(version):
 
 
 def answer_limit(config):
-    """The answer's token limit the run set (--option num_predict, or max_tokens over /v1); None
-    when none was: Ollama then bounds an answer at ten windows, llama.cpp's servers at the window."""
-    options = config.get("options") or {}
-    limit = options.get("num_predict", options.get("max_tokens") if config.get("api") == "openai" else None)
+    """The answer's token limit the run set (--option num_predict, or over /v1 max_tokens or OpenAI's newer name for
+    it, max_completion_tokens); None when none was: Ollama then bounds an answer at ten windows, llama.cpp's servers
+    at the window."""
+    limit = (config.get("options") or {}).get(limit_option(config))
     return limit if type(limit) is int and limit > 0 else None
+
+
+def limit_option(config):
+    """The option that sets the answer's token limit in this run, as the user would raise it: num_predict, or over /v1
+    the one of max_tokens and max_completion_tokens given (a cap of the latter was blamed on the window)."""
+    options = config.get("options") or {}
+    if config.get("api") == "openai" and "num_predict" not in options:
+        return next((k for k in ("max_completion_tokens", "max_tokens") if k in options), "max_tokens")
+    return "num_predict"
 
 
 def filled_by_answer(t, limit, window, api):
@@ -10381,12 +10409,16 @@ def count_of(s, key):
 def rows_problems(s):
     """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
-            for name in ("unfinished_thinking", "cut_off", "window_full", "input_may_be_cut", "turns_may_be_dropped")
+            for name in ("unfinished_thinking", "cut_off", "window_full", "stopped_early", "input_may_be_cut",
+                         "turns_may_be_dropped")
             if s.get(name)]
     for row in rows:
         if row["name"] == "window_full":   # the first one's counts say what filled the window
             row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1)
+        if row["name"] == "stopped_early":
+            row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
+            "limit_option": s.get("limit_option", "num_predict"),
             "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # every request made: answered, failed, or answered without a verdict
@@ -10499,6 +10531,7 @@ def rows_speed(sp, repeat):
             "rates": [f("tokens_per_s", "generation_tokens_per_s")],
             "has_rates": sp["generation_tokens_per_s"] is not None,
             "without_prompt_count": f("count", "without_prompt_count") if sp["without_prompt_count"] else None,
+            "api": sp.get("api", "ollama"),
             "without_completion_count": (f("count", "without_completion_count")
                                          if sp.get("without_completion_count") else None),
             "two_pass": f("count", "two_pass") if sp.get("two_pass") else None,
@@ -10864,8 +10897,11 @@ def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
                                     "so there is no answer (scored as failed)"),
-            "cut_off": ("Cut off by the token limit", "raise num_predict (--option num_predict=N); a better prompt will "
-                        "not fix these"),
+            "cut_off": ("Cut off by the token limit", f"raise {sec.get('limit_option', 'num_predict')} (--option "
+                        f"{sec.get('limit_option', 'num_predict')}=N); a better prompt will not fix these"),
+            "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, under "
+                              "the run's limit ({limit}) and short of the window: neither stopped it (the server's own "
+                              "limit, or a fault); look at these by hand"),
             "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
                             "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
@@ -10877,8 +10913,15 @@ def stopped_short_lines(sec):
                                      "prompt and the last turn, without an error, and the model never saw them; "
                                      + window_cure(sec))}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
-            + (said[r["name"]][1].format(**window_words(r["example"])) if "example" in r else said[r["name"]][1])
+            + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))
+               if "example" in r else said[r["name"]][1])
             for r in sec["rows"]]
+
+
+def early_words(e):
+    """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
+    first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
+    return {"example": f"an answer of {e['completion_tokens']} tokens{first}", "limit": e["limit"]}
 
 
 def window_words(e):
@@ -10886,9 +10929,10 @@ def window_words(e):
     window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
     first = f"; the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))}" if e["more"] else ""
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
+    ten = past and e["completion_tokens"] >= 10 * e["num_ctx"] - 1   # Ollama's bound on an open answer (boundedNumPredict)
     return {"example": f"prompt + answer {'ran past' if past else 'reached'} the server's window ({e['prompt_tokens']} + "
                        f"{e['completion_tokens']} tokens{window}{first})"
-                       + (" and Ollama stopped it at ten windows" if past else ""),
+                       + (" and Ollama stopped it at ten windows" if ten else ""),
             # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
             "wider": "" if past else ", or give it a larger window (--option num_ctx=N; over /v1, the server's context size)",
             "limit": (f"Its num_predict ({e['num_predict']}) was not reached, so raising it will not help"
@@ -10909,7 +10953,8 @@ def speed_section(sec):
         out.append(f"  tokens      {figure_text(sec['tokens'])} ({prompt} prompt + {completion} completion{thinking})")
         if sec["without_prompt_count"]:
             out.append(f"              partial: {plural(sec['without_prompt_count']['value'], 'answer')} sent no prompt "
-                       "count (Ollama leaves out a count of zero, which some versions give a fully cached prompt)")
+                       "count" + (" (Ollama leaves out a count of zero, which some versions give a fully cached prompt)"
+                                  if sec["api"] == "ollama" else ""))
         if sec["without_completion_count"]:
             out.append(f"              partial: {plural(sec['without_completion_count']['value'], 'answer')} sent no "
                        "completion count")
@@ -11052,7 +11097,7 @@ def markdown_retrieval(sec):
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
-                    "window_full": "Stopped at the context window",
+                    "window_full": "Stopped at the context window", "stopped_early": "Stopped for length short of every limit",
                     "input_may_be_cut": "Input may have been cut to fit {window}",
                     "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}"}
 

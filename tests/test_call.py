@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json
+from conftest import ROOT, answer_key, evalpy, load_json, make_run, write_run
 
 
 @pytest.mark.parametrize("value, url", [
@@ -856,6 +856,33 @@ def test_an_ollama_answer_that_never_stops_runs_past_the_window(project, cli, fa
     assert r["done_reason"] == "length" and r["completion_tokens"] == 2000
     line = next(l for l in out.splitlines() if l.startswith("Stopped at the context window: 1 (dev-02): "))
     assert f"({r['prompt_tokens']} + 2000 tokens, window 200)" in line
+
+
+@pytest.mark.parametrize("api, options", [("ollama", {"num_predict": 100, "num_ctx": 4096}),
+                                          ("openai", {"max_completion_tokens": 100})])
+def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, options):
+    """Sixty-fourth attack on issue 28: an answer stopped for "length" at 5 tokens of a num_predict of 100 was "cut
+    off by the token limit: raise num_predict"; a cap set as max_completion_tokens (OpenAI's newer name) was taken for
+    none, the answer blamed on the window; and any answer past Ollama's window was "stopped at ten windows" (4090 +
+    50 of a 4096 window)."""
+    run = make_run([("a", "bug", "bu"), ("b", "bug", "bug"), ("c", "bug", "bug")], api=api, options=options)
+    for r, prompt, answer in zip(run["results"], (10, 10, 4090), (5, 100, 50)):
+        r.update(done_reason="length", prompt_tokens=prompt, completion_tokens=answer)
+    write_run("runs/r.json", run)
+    out = cli("report", "runs/r.json")[1]
+    limit = "num_predict" if api == "ollama" else "max_completion_tokens"
+    assert f"Cut off by the token limit: 1 (b): raise {limit} (--option {limit}=N)" in out, out
+    if api == "ollama":
+        assert 'Stopped for length short of every limit: 1 (a): the server said "length" for an answer of 5 tokens, ' \
+               "under the run's limit (100)" in out, out
+        window = next(l for l in out.splitlines() if l.startswith("Stopped at the context window: 1 (c): "))
+        assert "(4090 + 50 tokens, window 4096)" in window and "ten windows" not in window, window
+        ten = make_run([("d", "bug", "bug")], options={"num_ctx": 4096})
+        ten["results"][0].update(done_reason="length", prompt_tokens=10, completion_tokens=40960)
+        write_run("runs/ten.json", ten)
+        assert "(10 + 40960 tokens, window 4096) and Ollama stopped it at ten windows" in cli("report", "runs/ten.json")[1]
+    s = json.loads(cli("report", "runs/r.json", "--json")[1])
+    assert s["limit_option"] == limit
 
 
 def test_a_prompt_that_filled_the_window_is_flagged(project, cli, fake):

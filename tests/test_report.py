@@ -399,6 +399,10 @@ def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
     out = cli("report", "runs/cached.json")[1]
     assert "tokens/s · prompt" not in out and "prompt rate" in out
     assert "partial: 2 answers sent no prompt count (Ollama leaves out a count of zero" in out
+    # (64th attack) Ollama's reason is said of Ollama's answers alone
+    write_run("runs/cached-v1.json", dict(run, config=dict(run["config"], api="openai")))
+    out = cli("report", "runs/cached-v1.json")[1]
+    assert "partial: 2 answers sent no prompt count\n" in out and "Ollama" not in out, out
 
 
 def test_what_a_run_file_or_its_annotations_hold_is_printed_inert(project, cli):
