@@ -7201,18 +7201,18 @@ def json_or_none(line):
         return None
 
 
-def same_split_cases(held, cases):
+def same_split_cases(held, ids, asks):
     """Whether a run of a held-out split held the cases of this one (more than half the smaller set): an earlier
     version of it, by whatever path it was run (another folder, a link, a copy). A case is told by what it asks: its
     words, and where those do not tell either set's cases apart (one input for all, or none), the words with any of
     its own vars' values (the ticket, kept whatever var is added beside it). A journal, which stores no question, is
     told by its ids. Two sets of their own ask other things, whatever their ids (test-01 is every test split's first
-    id), and share a "hi" or two at most. (Both sets are told alike: one case added twice hid the earlier run.)"""
-    ids, theirs = held
+    id), and share a "hi" or two at most. (Both sets are told alike: one case added twice hid the earlier run.)
+    ids, asks: this set's ids and case_asks, found once for every earlier run."""
+    held_ids, theirs = held
     if theirs is None:
-        mine = {c["id"] for c in cases}
-        return bool(ids and mine) and len(ids & mine) * 2 > min(len(ids), len(mine))
-    mine = case_asks(cases)
+        return bool(held_ids and ids) and len(held_ids & ids) * 2 > min(len(held_ids), len(ids))
+    mine = asks
     if not theirs or not mine:
         return False
     by_words = all(len({w for w, _ in side}) == len(side) for side in (theirs, mine))
@@ -7243,6 +7243,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
     names = HELD_OUT_SPLITS + tuple(os.path.basename(p) for p in (config["split_path"], os.path.realpath(config["split_path"])))
+    ids, asks = {c["id"] for c in cases}, case_asks(cases)
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
@@ -7253,7 +7254,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
         if earlier and (same_bytes or (
                 (earlier.get("held_out") is True   # (a run through a link named otherwise records that name)
                  or isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names)
-                and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), cases))):
+                and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), ids, asks))):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
