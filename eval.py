@@ -7151,11 +7151,19 @@ def runs_beside(split_path):
     return found
 
 
-def without_marks(text):
-    """text without what a reader cannot see: format characters (zero-width spaces and joiners, direction marks, a
-    soft hyphen, tag characters), variation selectors, the grapheme joiner, fillers drawn blank, the object mark."""
-    text = INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", text.replace("\u034f", "").replace("\ufffc", "")))
-    return text if text.isascii() else "".join(c for c in text if unicodedata.category(c) != "Cf")
+# Shown as nothing beside INVISIBLE_CHARS and what VARIATION_SELECTOR and UNSEEN_MARKS find: direction marks, the
+# interlinear annotation marks and the object mark. The joiners (U+200C, U+200D) apart: nothing between two Latin
+# letters, yet they shape a Persian word or join an emoji family.
+MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc]")
+JOINERS = re.compile("[\u200c\u200d]")
+
+
+def without_marks(text, joiners=True):
+    """text without what a reader cannot see (INVISIBLE_CHARS, variation selectors, the grapheme joiner, tag
+    characters but a flag's, direction marks), and without the joiners unless joiners=False (where text is shown
+    apart: two annotations, one with a joiner in an emoji family, are two)."""
+    text = without_unseen(INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", MARKS_SHOWN_AS_NOTHING.sub("", text))))
+    return JOINERS.sub("", text) if joiners else text
 
 
 def as_read(text):
@@ -7164,22 +7172,25 @@ def as_read(text):
     return " ".join(unicodedata.normalize("NFKC", without_marks(text)).casefold().split())
 
 
-def case_asks(cases):
-    """(words, values) of each case of a set, once a case (a run file holds one a trial), for the held-out guard:
-    the words of its turns (an input being its one user turn) as read (as_read), and its vars' values as read but
-    for those every case shares (a policy, a language: the same words to each), which are no question."""
+def case_texts(cases):
+    """The texts of each case of a set that no other case of it has, as read (as_read), once a case (a run file holds
+    one a trial): its input, its turns' contents, its vars' values, its passages. What the held-out guard tells a case
+    by: the ticket, wherever it is (in the input or a var), whatever sentence every case shares or var is added."""
     once = list({c.get("id"): c for c in cases}.values())
-    def words(case):
-        turns = case.get("messages") if isinstance(case.get("messages"), list) else [{"role": "user", "content": case.get("input")}]
-        return json.dumps([[t.get("role"), as_read(t["content"])] for t in turns
-                           if isinstance(t, dict) and isinstance(t.get("content"), str)], ensure_ascii=False)
-    values = [{as_read(str(v)) for v in (c["vars"].values() if isinstance(c.get("vars"), dict) else ())} for c in once]
-    shared = set.intersection(*values) if len(values) > 1 else set()
-    return [(words(c), v - shared) for c, v in zip(once, values)]
+    def texts(case):
+        turns = case.get("messages") if isinstance(case.get("messages"), list) else []
+        found = [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]
+        found += list(case["vars"].values()) if isinstance(case.get("vars"), dict) else []
+        found += ["\n".join(p.get("text", "") for p in case["context"] if isinstance(p, dict) and isinstance(p.get("text"), str))
+                  ] if isinstance(case.get("context"), list) else []
+        return {as_read(str(t)) for t in found if isinstance(t, (str, int, float)) and not isinstance(t, bool)} - {""}
+    each = [texts(c) for c in once]
+    seen = Counter(t for found in each for t in found)
+    return [{t for t in found if seen[t] == 1} for found in each]
 
 
 def held_cases(path, journal):
-    """(ids, what each case asks: case_asks) of the cases a run file holds answers of; a journal holds their ids alone
+    """(ids, the texts each case asks by: case_texts) of the cases a run file holds answers of; a journal holds their ids alone
     (None for what they ask). Both empty where it cannot be read."""
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
@@ -7188,7 +7199,7 @@ def held_cases(path, journal):
                         if isinstance(line, dict) and isinstance(line.get("id"), str)}, None
             run = json.loads(f.read())
         results = [r for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)]
-        return {r["id"] for r in results}, case_asks(results)
+        return {r["id"] for r in results}, case_texts(results)
     except (OSError, ValueError, RecursionError, AttributeError, TypeError):
         return set(), set()
 
@@ -7201,26 +7212,21 @@ def json_or_none(line):
         return None
 
 
-def same_split_cases(held, ids, asks):
+def same_split_cases(held, ids, texts):
     """Whether a run of a held-out split held the cases of this one (more than half the smaller set): an earlier
-    version of it, by whatever path it was run (another folder, a link, a copy). A case is told by what it asks: its
-    words, and where those do not tell either set's cases apart (one input for all, or none), the words with any of
-    its own vars' values (the ticket, kept whatever var is added beside it). A journal, which stores no question, is
-    told by its ids. Two sets of their own ask other things, whatever their ids (test-01 is every test split's first
-    id), and share a "hi" or two at most. (Both sets are told alike: one case added twice hid the earlier run.)
-    ids, asks: this set's ids and case_asks, found once for every earlier run."""
+    version of it, by whatever path it was run (another folder, a link, a copy). A case is told by the texts no other
+    case of its set has (case_texts): two cases, one of each set, are one where they share such a text (ids renamed,
+    the ticket moved into a var, a sentence every case shares reworded). A journal, which stores no question, is told
+    by its ids. Two sets of their own ask other things, whatever their ids (test-01 is every test split's first id).
+    ids, texts: this set's, found once for every earlier run."""
     held_ids, theirs = held
     if theirs is None:
         return bool(held_ids and ids) and len(held_ids & ids) * 2 > min(len(held_ids), len(ids))
-    mine = asks
-    if not theirs or not mine:
+    if not theirs or not texts:
         return False
-    by_words = all(len({w for w, _ in side}) == len(side) for side in (theirs, mine))
-    def keys(case):
-        words, values = case
-        return {words} if by_words else {json.dumps([words, v], ensure_ascii=False) for v in values} or {words}
-    known = set().union(*map(keys, theirs))
-    return sum(bool(keys(case) & known) for case in mine) * 2 > min(len(theirs), len(mine))
+    mine = set().union(*texts)
+    shared = sum(bool(found & mine) for found in theirs)   # (a text is one case's in each set: each pairs two cases)
+    return shared * 2 > min(len(theirs), len(texts))
 
 
 def earlier_held_out_runs(folders, split_sha, config, cases):
@@ -7243,7 +7249,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
     names = HELD_OUT_SPLITS + tuple(os.path.basename(p) for p in (config["split_path"], os.path.realpath(config["split_path"])))
-    ids, asks = {c["id"] for c in cases}, case_asks(cases)
+    ids, texts = {c["id"] for c in cases}, case_texts(cases)
     for path, name in paths.values():
         earlier = (read_run_config(path) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
@@ -7254,7 +7260,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
         if earlier and (same_bytes or (
                 (earlier.get("held_out") is True   # (a run through a link named otherwise records that name)
                  or isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names)
-                and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), ids, asks))):
+                and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), ids, texts))):
             # a key an older run did not record is not known to differ
             differs = [k for k in TUNED_CONFIG if k in earlier
                        and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
@@ -8927,8 +8933,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 answer = t["timing"][TIMING_FIELDS.index("completion_tokens")]
                 if tokens:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
-                elif limit and is_amount(answer) and answer < limit:   # (5 tokens of 100 was "cut off by num_predict")
-                    stopped_early.append({"id": c["id"], "trial": t["trial"], "completion_tokens": answer, "limit": limit})
+                elif is_amount(answer) and not (limit and answer >= limit):   # (5 tokens of 100, or of no limit set, was
+                    stopped_early.append({"id": c["id"], "trial": t["trial"],    # "cut off by num_predict")
+                                          "completion_tokens": answer, "limit": limit})
                 else:
                     cut_off.append({"id": c["id"], "trial": t["trial"]})
             if t["predicted"] is not None:
@@ -9311,10 +9318,12 @@ def answer_limit(config):
 
 def limit_option(config):
     """The option that sets the answer's token limit in this run, as the user would raise it: num_predict, or over /v1
-    the one of max_tokens and max_completion_tokens given (a cap of the latter was blamed on the window)."""
+    the smaller of max_tokens and max_completion_tokens given (a cap of the latter was blamed on the window; of both,
+    the first reached stops the answer)."""
     options = config.get("options") or {}
     if config.get("api") == "openai" and "num_predict" not in options:
-        return next((k for k in ("max_completion_tokens", "max_tokens") if k in options), "max_tokens")
+        given = [k for k in ("max_tokens", "max_completion_tokens") if type(options.get(k)) is int and options[k] > 0]
+        return min(given, key=options.get, default="max_tokens")
     return "num_predict"
 
 
@@ -10415,7 +10424,8 @@ def rows_problems(s):
             if s.get(name)]
     for row in rows:
         if row["name"] == "window_full":   # the first one's counts say what filled the window
-            row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1)
+            row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1,
+                                  option=s.get("limit_option", "num_predict"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
@@ -10900,9 +10910,9 @@ def stopped_short_lines(sec):
                                     "so there is no answer (scored as failed)"),
             "cut_off": ("Cut off by the token limit", f"raise {sec.get('limit_option', 'num_predict')} (--option "
                         f"{sec.get('limit_option', 'num_predict')}=N); a better prompt will not fix these"),
-            "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, under "
-                              "the run's limit ({limit}) and short of the window: neither stopped it (the server's own "
-                              "limit, or a fault); look at these by hand"),
+            "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit} "
+                              "and short of the window: neither stopped it (the server's own limit, or a fault); look at "
+                              "these by hand"),
             "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
                             "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
@@ -10922,7 +10932,8 @@ def stopped_short_lines(sec):
 def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
     first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
-    return {"example": f"an answer of {e['completion_tokens']} tokens{first}", "limit": e["limit"]}
+    return {"example": f"an answer of {plural(e['completion_tokens'], 'token')}{first}",
+            "limit": f"under the run's limit ({e['limit']})" if e["limit"] else "with no limit set"}
 
 
 def window_words(e):
@@ -10936,8 +10947,8 @@ def window_words(e):
                        + (" and Ollama stopped it at ten windows" if ten else ""),
             # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
             "wider": "" if past else ", or give it a larger window (--option num_ctx=N; over /v1, the server's context size)",
-            "limit": (f"Its num_predict ({e['num_predict']}) was not reached, so raising it will not help"
-                      if e.get("num_predict") else "No num_predict was set, and one will not help")}
+            "limit": (f"Its {e.get('option', 'num_predict')} ({e['num_predict']}) was not reached, so raising it will not help"
+                      if e.get("num_predict") else f"No {e.get('option', 'num_predict')} was set, and one will not help")}
 
 
 def speed_section(sec):
@@ -12846,7 +12857,7 @@ def annotation_counts(annotations):
     (they were two rows that read the same)."""
     forms = {}
     for entry in annotations.values():
-        forms.setdefault(without_marks(entry["text"]), Counter())[entry["text"]] += 1
+        forms.setdefault(without_marks(entry["text"], joiners=False), Counter())[entry["text"]] += 1
     counts = [(alike.most_common(1)[0][0], sum(alike.values())) for alike in forms.values()]
     return sorted(counts, key=lambda item: (-item[1], item[0]))
 

@@ -618,6 +618,10 @@ class FakeOllama:
                         # an open-ended answer (num_predict -1, Ollama's default, api/types.go DefaultOptions)
                         # is bounded at ten windows (llm/llama_server.go boundedNumPredict), past the window
                         limit = 10 * fake.window(model, options)
+                    if thinks == "unclosed" and isinstance(limit, int) and limit > 0:
+                        # cut inside its thinking: a stop for length is a limit reached, its whole budget spent
+                        # (a short answer said "length" under every limit, which no Ollama does)
+                        completion_tokens = max(completion_tokens, limit)
                     thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0
                     if isinstance(limit, int) and 0 < limit <= thought:
                         # the reasoning spends the budget first: Ollama bounds the whole generation by

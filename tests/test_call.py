@@ -701,7 +701,7 @@ def test_reasoning_before_a_lone_closing_tag_is_never_scored(project, cli, fake)
 def test_reasoning_that_never_closed_is_no_answer_and_is_counted_apart(project, cli, fake):
     fake.thinking["qwen2.5:7b"] = "unclosed"
     fake.answers = answer_key("golden/dev.jsonl")
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_predict=64")
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("Accuracy: 0/28 = 0%") and "Invalid answers: 28" in lines
@@ -836,7 +836,8 @@ def test_an_answer_that_filled_the_window_is_told_from_one_num_predict_cut(proje
     assert not any(l.startswith("Cut off by the token limit") for l in lines), out
     line = next(l for l in lines if l.startswith("Stopped at the context window: 1 (dev-02): "))
     assert f"prompt + answer reached the server's window ({r['prompt_tokens']} + {r['completion_tokens']} tokens" in line
-    assert "No num_predict was set" in line and "--format schema" in line and "raise num_predict" not in line
+    # (65th attack) over /v1 the limit is named as the user sets it there
+    assert "No max_tokens was set" in line and "--format schema" in line and "raise num_predict" not in line
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert s["cut_off"] == [] and [w["id"] for w in s["window_full"]] == ["dev-02"]
     assert "| Stopped at the context window | 1 | |" in cli("report", "runs/dev-v3.json", "--markdown")[1]
@@ -881,6 +882,22 @@ def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, op
         ten["results"][0].update(done_reason="length", prompt_tokens=10, completion_tokens=40960)
         write_run("runs/ten.json", ten)
         assert "(10 + 40960 tokens, window 4096) and Ollama stopped it at ten windows" in cli("report", "runs/ten.json")[1]
+        # (65th) with no limit set, a short answer said "length" is short of every limit, not "cut off by num_predict"
+        short = make_run([("e", "bug", "bu")], options={"num_ctx": 4096})
+        short["results"][0].update(done_reason="length", prompt_tokens=5, completion_tokens=1)
+        write_run("runs/short.json", short)
+        out = cli("report", "runs/short.json")[1]
+        assert 'Stopped for length short of every limit: 1 (e): the server said "length" for an answer of 1 token, with no ' \
+               "limit set" in out and "Cut off by the token limit" not in out, out
+    else:   # (65th) of two caps the smaller stops the answer, and the window's row names the option given
+        both = make_run([("f", "bug", "bug")], api="openai", options={"max_tokens": 10, "max_completion_tokens": 100})
+        both["results"][0].update(done_reason="length", prompt_tokens=5, completion_tokens=10)
+        write_run("runs/both.json", both)
+        assert "Cut off by the token limit: 1 (f): raise max_tokens (--option max_tokens=N)" in cli("report", "runs/both.json")[1]
+        run["results"][0].update(completion_tokens=3)
+        write_run("runs/r.json", dict(run, config=dict(run["config"], options={"max_completion_tokens": 100})))
+        out = cli("report", "runs/r.json")[1]
+        assert "Its max_completion_tokens (100) was not reached" in out and "num_predict" not in out, out
     s = json.loads(cli("report", "runs/r.json", "--json")[1])
     assert s["limit_option"] == limit
 

@@ -790,6 +790,11 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
         assert answer.status_code == 200 and "dev-03#1" not in load_json(sidecar)["annotations"], unseen
     requests.post(url + "/annotations", json={"key": "dev-03#1", "text": "B\u200b"})   # (64th) one category, not two
     assert requests.get(url + "/data").json()["counts"] == [["B", 2], ["A", 1]]
+    # (65th) but what is seen apart stays apart: two flags, an emoji family and its members, a Persian word's joiner
+    scotland, england = ("\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in tag) + "\U000e007f" for tag in ("gbsct", "gbeng"))
+    for a, b in ((scotland, england), ("\U0001f468\u200d\U0001f469", "\U0001f468\U0001f469"),
+                 ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645")):
+        assert len(evalpy.annotation_counts({"a#1": {"text": "wrong " + a}, "b#1": {"text": "wrong " + b}})) == 2, (a, b)
     monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 1.0)
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
                                "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)", sidecar + ".lock"],

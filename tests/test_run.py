@@ -3348,6 +3348,39 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     write([{"input": t} for t in ["Hi", "?", *tickets[2:]]])   # two short inputs of four in common: another set
     code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url, "--out", "runs/q5.json")
     assert code == 0 and "refusing" not in err, err
+    # (65th) told by the texts no other case of its set has: a var added beside a copied case, a sentence every case
+    # shares reworded, the ticket moved from the input into a var (each ran test again unmarked); a var two cases
+    # share (lang) or one short question asked thrice makes no other set this one
+    for path in os.listdir("runs"):
+        if path.endswith(".json"):
+            os.unlink(os.path.join("runs", path))
+    (project / "prompts" / "p5.txt").write_text("Clasifica el ticket {{ref}}. Responde facturación, bug, acceso o petición.",
+                                                encoding="utf-8")
+    (project / "prompts" / "p6.txt").write_text("Idioma {{lang}}: {{body}}. Responde facturación, bug, acceso o petición.",
+                                                encoding="utf-8")
+    for before, prompt_before, after, prompt_after, refused in (
+            ([{"input": t} for t in tickets], "p3",
+             [{"input": t, "vars": {"ref": f"A{i}"}} for i, t in enumerate(tickets + tickets[3:])], "p5", True),
+            ([{"input": "Clasifica el ticket.", "vars": {"body": t}} for t in tickets], "p1",
+             [{"input": "Clasifica este ticket, por favor.", "vars": {"body": t}} for t in tickets], "p2x", True),
+            ([{"input": t} for t in tickets], "p3", [{"input": "Clasifica el ticket.", "vars": {"body": t}} for t in tickets], "p1", True),
+            ([{"input": "Clasifica el ticket.", "vars": {"body": t, "lang": "es" if i % 2 else "en"}} for i, t in enumerate(tickets)], "p6",
+             [{"input": "Clasifica el ticket.", "vars": {"body": t + " (otro)", "lang": "es" if i else "en"}} for i, t in enumerate(tickets)],
+             "p6", False),
+            ([{"input": t} for t in tickets[:3] + ["Hola"]], "p3", [{"input": t} for t in ["Hola"] * 3 + ["Otra cosa distinta"]], "p3", False)):
+        write(before)
+        assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
+                   "--out", "runs/before.json")[0] == 0
+        write(after)
+        extra = ["--temperature", "0.5"] if prompt_after == "p2x" else []
+        code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt",
+                             f"prompts/{'p1' if prompt_after == 'p2x' else prompt_after}.txt", "--host", fake.url, *extra,
+                             "--out", "runs/after.json")
+        assert (code == 2 and "runs/before.json already ran this split" in err) if refused else (code == 0 and "refusing" not in err), \
+            (after[0], err)
+        for path in ("runs/before.json", "runs/after.json"):
+            if os.path.exists(path):
+                os.unlink(path)
     # a link to runs/example/ is runs/example/; a project kept under some other runs/example/ is not
     (project / "runs" / "example").mkdir(parents=True, exist_ok=True)
     os.symlink("runs/example", "ex")
