@@ -7156,6 +7156,8 @@ def runs_beside(split_path):
 # letters, yet they shape a Persian word or join an emoji family.
 MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc]")
 JOINERS = re.compile("[\u200c\u200d]")
+# a joiner beside ASCII, a space or a text's end joins nothing: shown as nothing there too
+LOOSE_JOINERS = re.compile("(?:^|(?<=[\x00-\x7f]))[\u200c\u200d]+|[\u200c\u200d]+(?=[\x00-\x7f]|$)")
 
 
 def without_marks(text, joiners=True):
@@ -7163,7 +7165,7 @@ def without_marks(text, joiners=True):
     characters but a flag's, direction marks), and without the joiners unless joiners=False (where text is shown
     apart: two annotations, one with a joiner in an emoji family, are two)."""
     text = without_unseen(INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", MARKS_SHOWN_AS_NOTHING.sub("", text))))
-    return JOINERS.sub("", text) if joiners else text
+    return JOINERS.sub("", text) if joiners else LOOSE_JOINERS.sub("", text)
 
 
 def as_read(text):
@@ -7173,18 +7175,18 @@ def as_read(text):
 
 
 def case_texts(cases):
-    """The texts of each case of a set that no other case of it has, as read (as_read), once a case (a run file holds
-    one a trial): its input, its turns' contents, its vars' values, its passages. What the held-out guard tells a case
-    by: the ticket, wherever it is (in the input or a var), whatever sentence every case shares or var is added."""
-    once = list({c.get("id"): c for c in cases}.values())
+    """The texts of each case of a set that no other case of it has, as read (as_read): its input, its turns'
+    contents, its vars' values, of two words or more (a name, a number, a language or "hi" tells no case apart, and
+    two sets of their own share them). Cases alike in every text (one copied, or each asked a trial in a run file)
+    are one. Passages are no question: new questions over the same articles are another set. What the held-out
+    guard tells a case by: the ticket, wherever it is (in the input or a var), whatever var is added beside it."""
     def texts(case):
         turns = case.get("messages") if isinstance(case.get("messages"), list) else []
         found = [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]
         found += list(case["vars"].values()) if isinstance(case.get("vars"), dict) else []
-        found += ["\n".join(p.get("text", "") for p in case["context"] if isinstance(p, dict) and isinstance(p.get("text"), str))
-                  ] if isinstance(case.get("context"), list) else []
-        return {as_read(str(t)) for t in found if isinstance(t, (str, int, float)) and not isinstance(t, bool)} - {""}
-    each = [texts(c) for c in once]
+        read = (as_read(t) for t in found if isinstance(t, str))
+        return frozenset(t for t in read if len(t.split()) >= 2)
+    each = list(dict.fromkeys(texts(c) for c in cases))   # (each case twice hid a whole set: a text two shared was none)
     seen = Counter(t for found in each for t in found)
     return [{t for t in found if seen[t] == 1} for found in each]
 
@@ -9321,8 +9323,8 @@ def limit_option(config):
     the smaller of max_tokens and max_completion_tokens given (a cap of the latter was blamed on the window; of both,
     the first reached stops the answer)."""
     options = config.get("options") or {}
-    if config.get("api") == "openai" and "num_predict" not in options:
-        given = [k for k in ("max_tokens", "max_completion_tokens") if type(options.get(k)) is int and options[k] > 0]
+    if config.get("api") == "openai":   # (num_predict is sent there as max_tokens: of all given, the smallest stops it)
+        given = [k for k in ("num_predict", "max_tokens", "max_completion_tokens") if type(options.get(k)) is int and options[k] > 0]
         return min(given, key=options.get, default="max_tokens")
     return "num_predict"
 

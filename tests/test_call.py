@@ -894,6 +894,9 @@ def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, op
         both["results"][0].update(done_reason="length", prompt_tokens=5, completion_tokens=10)
         write_run("runs/both.json", both)
         assert "Cut off by the token limit: 1 (f): raise max_tokens (--option max_tokens=N)" in cli("report", "runs/both.json")[1]
+        # (66th) num_predict, sent over /v1 as max_tokens, beside a smaller max_completion_tokens: the smaller stops it
+        write_run("runs/both.json", dict(both, config=dict(both["config"], options={"num_predict": 200, "max_completion_tokens": 10})))
+        assert "Cut off by the token limit: 1 (f): raise max_completion_tokens" in cli("report", "runs/both.json")[1]
         run["results"][0].update(completion_tokens=3)
         write_run("runs/r.json", dict(run, config=dict(run["config"], options={"max_completion_tokens": 100})))
         out = cli("report", "runs/r.json")[1]

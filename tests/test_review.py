@@ -795,6 +795,9 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
     for a, b in ((scotland, england), ("\U0001f468\u200d\U0001f469", "\U0001f468\U0001f469"),
                  ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645")):
         assert len(evalpy.annotation_counts({"a#1": {"text": "wrong " + a}, "b#1": {"text": "wrong " + b}})) == 2, (a, b)
+    # (66th) a joiner beside a Latin letter, a space or the end joins nothing: one row
+    alike = {f"k{i}#1": {"text": t} for i, t in enumerate(("wrong label", "wrong \u200dlabel", "wrong label\u200c", "wrong label\u200b"))}
+    assert evalpy.annotation_counts(alike) == [("wrong label", 4)]
     monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 1.0)
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
                                "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)", sidecar + ".lock"],

@@ -3367,7 +3367,16 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
             ([{"input": "Clasifica el ticket.", "vars": {"body": t, "lang": "es" if i % 2 else "en"}} for i, t in enumerate(tickets)], "p6",
              [{"input": "Clasifica el ticket.", "vars": {"body": t + " (otro)", "lang": "es" if i else "en"}} for i, t in enumerate(tickets)],
              "p6", False),
-            ([{"input": t} for t in tickets[:3] + ["Hola"]], "p3", [{"input": t} for t in ["Hola"] * 3 + ["Otra cosa distinta"]], "p3", False)):
+            ([{"input": t} for t in tickets[:3] + ["Hola"]], "p3", [{"input": t} for t in ["Hola"] * 3 + ["Otra cosa distinta"]], "p3", False),
+            # (66th) each case asked twice hid the set; names and numbers two sets share, or the same articles under new
+            # questions, made another set this one
+            ([{"input": t} for t in tickets], "p3", [{"input": t} for t in tickets * 2], "p4", True),
+            ([{"input": t + " {{name}} {{n}}", "vars": {"name": n, "n": i}} for i, (t, n) in enumerate(zip(tickets, "ABCD"))], "p3",
+             [{"input": t + " otra vez {{name}} {{n}}", "vars": {"name": n, "n": i}} for i, (t, n) in enumerate(zip(tickets, "ABCD"))],
+             "p3", False),
+            ([{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base de conocimiento"}]} for i, t in enumerate(tickets)],
+             "p3", [{"input": t + " (nuevo)", "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base de conocimiento"}]}
+                    for i, t in enumerate(tickets)], "p3", False)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0
