@@ -9320,8 +9320,8 @@ def answer_limit(config):
 
 def limit_option(config):
     """The option that sets the answer's token limit in this run, as the user would raise it: num_predict, or over /v1
-    the smaller of max_tokens and max_completion_tokens given (a cap of the latter was blamed on the window; of both,
-    the first reached stops the answer)."""
+    the smallest of num_predict (sent there as max_tokens), max_tokens and max_completion_tokens given (a cap of the
+    last was blamed on the window; of several, the first reached stops the answer)."""
     options = config.get("options") or {}
     if config.get("api") == "openai":   # (num_predict is sent there as max_tokens: of all given, the smallest stops it)
         given = [k for k in ("num_predict", "max_tokens", "max_completion_tokens") if type(options.get(k)) is int and options[k] > 0]

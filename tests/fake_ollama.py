@@ -619,8 +619,9 @@ class FakeOllama:
                         # is bounded at ten windows (llm/llama_server.go boundedNumPredict), past the window
                         limit = 10 * fake.window(model, options)
                     if thinks == "unclosed" and isinstance(limit, int) and limit > 0:
-                        # cut inside its thinking: a stop for length is a limit reached, its whole budget spent
-                        # (a short answer said "length" under every limit, which no Ollama does)
+                        # cut inside its thinking: Ollama says "length" only once numPredicted reaches numPredict
+                        # (runner/ollamarunner/runner.go: removeSequence(seqIdx, llm.DoneReasonLength)), its whole
+                        # budget spent (a short answer said "length" under every limit, which no Ollama does)
                         completion_tokens = max(completion_tokens, limit)
                     thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0
                     if isinstance(limit, int) and 0 < limit <= thought:
