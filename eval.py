@@ -1169,7 +1169,7 @@ class NotRegularFile(OSError):
     """A path to read that is a pipe, a device or a socket, not a file."""
 
 
-def open_regular(path, mode="rb", encoding=None):
+def open_regular(path, mode="rb", encoding=None, errors=None):
     """PATH opened to read, if it is a regular file (a folder: IsADirectoryError; a pipe, a device:
     NotRegularFile). A FIFO with no writer blocks an ordinary open for ever, /dev/zero never ends a
     read: O_NONBLOCK lets the open return whatever PATH is, and fstat then looks at what was opened,
@@ -1183,7 +1183,7 @@ def open_regular(path, mode="rb", encoding=None):
             raise NotRegularFile(errno.EINVAL, "not a regular file (a pipe or a device)", path)
         with contextlib.suppress(OSError, AttributeError):
             os.set_blocking(fd, True)   # reads of a regular file never wait anyway; this keeps them plain
-        return os.fdopen(fd, mode, encoding=encoding)
+        return os.fdopen(fd, mode, encoding=encoding, errors=errors)
     except BaseException:
         os.close(fd)
         raise
@@ -5117,6 +5117,7 @@ class OllamaClient(ChatClient):
 
 
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
+ANSWER_CAPS = ("num_predict", "max_tokens", "max_completion_tokens")   # the options that cap an answer's tokens
 
 
 def response_format(fmt, schema_form):
@@ -6339,6 +6340,10 @@ def request_keys_refused(options):
     for ours, theirs in OPENAI_RENAMED.items():   # both would be sent as one key, the last given winning
         if ours in options and theirs in options:
             raise EvalError(f"--option {ours} is sent as {theirs}: give one of --option {ours} and --option {theirs}")
+    caps = [k for k in ANSWER_CAPS if k in options]
+    if len(caps) > 1:   # which one a server obeys is its own (vLLM, SGLang: max_completion_tokens; Ollama's /v1: max_tokens)
+        raise EvalError(f"--option {caps[0]} and --option {caps[1]} both cap the answer, and servers differ in which "
+                        f"they obey: give one")
     return options
 
 
@@ -7194,8 +7199,8 @@ def case_texts(cases):
 def held_cases(path, journal):
     """(ids, the texts each case asks by: case_texts) of the cases a run file holds answers of; a journal holds their ids alone
     (None for what they ask). Both empty where it cannot be read."""
-    try:
-        with open_regular(path, "r", encoding="utf-8") as f:
+    try:   # (a kill mid-write cuts a journal's last answer inside a letter: the lines before it still count)
+        with open_regular(path, "r", encoding="utf-8", errors="replace") as f:
             if journal:   # its header, then one answer a line
                 return {line.get("id") for line in map(json_or_none, itertools.islice(f, 1, None))
                         if isinstance(line, dict) and isinstance(line.get("id"), str)}, None
@@ -7253,7 +7258,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
     names = HELD_OUT_SPLITS + tuple(os.path.basename(p) for p in (config["split_path"], os.path.realpath(config["split_path"])))
     ids, texts = {c["id"] for c in cases}, case_texts(cases)
     for path, name in paths.values():
-        earlier = (read_run_config(path) if name.endswith(".json") else
+        earlier = (read_run_config(path, leniently=True) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
         # the same split is the same bytes, or a split file of the same name holding its cases: one edited, or with a
         # checks.json put beside it, is another version of it. Its recorded path cannot tell (relative to a folder
@@ -8320,20 +8325,22 @@ def damaged(path, where=""):
     return EvalError(f"{shell_word(path)}: not a readable run file, damaged or cut short{where}")
 
 
-def read_run_config(path):
+def read_run_config(path, leniently=False):
     """Only the config block of a run file; None if there is none. A run cut short or damaged
-    after its config still has one: eval.py writes it first."""
+    after its config still has one: eval.py writes it first. leniently: as the held-out guard reads
+    it, a key given twice or a NaN read all the same (such a run of test let it run again unmarked)."""
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             text = f.read()
-        run = exact_json(text)   # a key given twice is read as neither of its values, as load_run reads it
+        # a key given twice is read as neither of its values, as load_run reads it
+        run = json.loads(text) if leniently else exact_json(text)
         config = run.get("config") if isinstance(run, dict) else None
     except (OSError, UnicodeDecodeError):
         return None
-    except ValueError:
+    except (ValueError, RecursionError):
         at = text.find('"config": ')
         try:
-            config = json.JSONDecoder(**EXACT_JSON).raw_decode(text, at + 10)[0] if at >= 0 else None
+            config = json.JSONDecoder(**({} if leniently else EXACT_JSON)).raw_decode(text, at + 10)[0] if at >= 0 else None
         except (ValueError, RecursionError):
             return None
     return config if isinstance(config, dict) else None
@@ -9324,7 +9331,7 @@ def limit_option(config):
     last was blamed on the window; of several, the first reached stops the answer)."""
     options = config.get("options") or {}
     if config.get("api") == "openai":   # (num_predict is sent there as max_tokens: of all given, the smallest stops it)
-        given = [k for k in ("num_predict", "max_tokens", "max_completion_tokens") if type(options.get(k)) is int and options[k] > 0]
+        given = [k for k in ANSWER_CAPS if type(options.get(k)) is int and options[k] > 0]
         return min(given, key=options.get, default="max_tokens")
     return "num_predict"
 
@@ -9474,12 +9481,10 @@ def spearman_interval(rho, n, z=Z95):
     correlation's z varies more than Pearson's, and their form grows with rho to follow it. In
     simulations of what the audit reads (a pass/fail verdict leaning on length through a logistic
     curve, true rho 0 to 0.78, 27 to 100 answers) it held the true rho 95-99% of the time, the
-    plain form 94-98%: it erred wide, not narrow. (None, None) without rho or with n <= 3; a rho
-    of ±1 leaves z no width, and its interval is that point."""
-    if rho is None or n <= 3:
+    plain form 94-98%: it erred wide, not narrow. (None, None) without rho, with n <= 3, or with a
+    rho of ±1, whose z is infinite: an interval of no width would claim a certainty there is not."""
+    if rho is None or n <= 3 or abs(rho) >= 1:
         return None, None
-    if abs(rho) >= 1:
-        return rho, rho
     centre, half = atanh(rho), z * sqrt((1 + rho * rho / 2) / (n - 3))
     return tanh(centre - half), tanh(centre + half)
 
@@ -9800,7 +9805,7 @@ def pass_at_k(n, c, k):
 
 
 def pass_hat_k(n, c, k):
-    """pass^k: P(all k trials drawn from n pass). The one that matters in production."""
+    """pass^k (Yao et al. 2024, tau-bench): P(all k trials drawn from n pass). The one that matters in production."""
     return comb(c, k) / comb(n, k)
 
 
@@ -10527,7 +10532,12 @@ def rows_trials(s):
                                          figure("fixed2", p["pass_at_k"], ["pass_k", i, "pass_at_k"]),
                                          figure("fixed2", p["pass_hat_k"], ["pass_k", i, "pass_hat_k"]),
                                          figure("count", p["cases"], ["pass_k", i, "cases"])]} for i, p in enumerate(s["pass_k"])]
-    return {"key": "trials", "repeat": s["repeat"], "rows": rows, "flaky": [flaky_line(f) for f in s["flaky"]],
+    counts = [p["cases"] for p in s["pass_k"]]
+    # a case counts toward k only with k trials decided: the rows' cases differ, and pass@k can fall as k grows
+    fewer = (f"Rows count cases with at least k trials decided ({counts[0]} to {counts[-1]}): a trial that errored or "
+             "was not scored leaves its case out of the larger k, so the rows are not one set of cases"
+             if counts[0] != counts[-1] else None)
+    return {"key": "trials", "repeat": s["repeat"], "rows": rows, "fewer": fewer, "flaky": [flaky_line(f) for f in s["flaky"]],
             "trials": [{"name": f"trial {t['trial']}", "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"])}
                        for i, t in enumerate(s["trials"])]}
 
@@ -10800,7 +10810,8 @@ def trial_section(sec):
     out += table([[t["name"], figure_text(t["figure"]), f"95% CI {interval(t['figure']['ci'])}"] for t in sec["trials"]],
                  align_right_from=99)
     rows = [["k", "pass@k", "pass^k", "cases"]] + [[figure_text(f) for f in r["figures"]] for r in sec["rows"]]
-    out += [""] + table(rows) + ["", f"Flaky cases ({len(sec['flaky'])}, trials disagree):"]
+    out += [""] + table(rows) + ([sec["fewer"]] if sec["fewer"] else [])
+    out += ["", f"Flaky cases ({len(sec['flaky'])}, trials disagree):"]
     out += [f"  {line}" for line in sec["flaky"]]
     return out + ([] if sec["flaky"] else ["  -"])
 
@@ -10944,11 +10955,15 @@ def window_words(e):
     first = f"; the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))}" if e["more"] else ""
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
     ten = past and e["completion_tokens"] >= 10 * e["num_ctx"] - 1   # Ollama's bound on an open answer (boundedNumPredict)
-    return {"example": f"prompt + answer {'ran past' if past else 'reached'} the server's window ({e['prompt_tokens']} + "
-                       f"{e['completion_tokens']} tokens{window}{first})"
+    # over /v1 no window is reported: a stop short of every limit the run set is most likely it, never known to be
+    said = (f"prompt + answer {'ran past' if past else 'reached'} the server's window" if e.get("num_ctx") else
+            "prompt + answer stopped short of every limit the run set, most likely at the server's window (/v1 does not "
+            "report it)")
+    return {"example": f"{said} ({e['prompt_tokens']} + {e['completion_tokens']} tokens{window}{first})"
                        + (" and Ollama stopped it at ten windows" if ten else ""),
             # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
-            "wider": "" if past else ", or give it a larger window (--option num_ctx=N; over /v1, the server's context size)",
+            "wider": "" if past else (", or give it a larger window (--option num_ctx=N)" if e.get("num_ctx") else
+                                      ", or start the server with a larger context size"),
             "limit": (f"Its {e.get('option', 'num_predict')} ({e['num_predict']}) was not reached, so raising it will not help"
                       if e.get("num_predict") else f"No {e.get('option', 'num_predict')} was set, and one will not help")}
 
@@ -11718,6 +11733,14 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                             "was edited (report --case shows each)")
 
 
+def still_decided(case):
+    """Whether a case's majority stands however its trials whose calls failed would have gone: 2 of 4 trials came,
+    a pass and a fail (a split is no pass), and the 2 left could have made it 3 to 1 either way."""
+    left = sum(t["correct"] is None and bool(t["error"] or judge_call_failed(t)) for t in case["trials"])
+    passed, decided = case["passed_trials"], case["decided_trials"]
+    return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
+
+
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate")):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
@@ -11738,7 +11761,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         b = b_cases[a["id"]]
         if any(t["error"] or judge_call_failed(t) for c in (a, b) for t in c["trials"]):
             failed.append(a["id"])
-        if a["correct"] is None or b["correct"] is None:
+        if a["correct"] is None or b["correct"] is None or not (still_decided(a) and still_decided(b)):
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
         else:
             compared.append(a["id"])
@@ -13929,6 +13952,8 @@ def length_reading(n, quarters, judge, people, labelled):
     the interval: a bias is named only when it leaves out 0, 'little sign' only when it lies within
     ±LENGTH_SLIGHT, and anything between is too few answers to tell."""
     (rho, low, high), (human_rho, human_low, human_high) = judge, people
+    # a rho of ±1 has no interval (spearman_interval): every pass on one side of every fail is read as its sign
+    low, high = (rho, rho) if low is None and rho is not None and abs(rho) >= 1 else (low, high)
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
     short_q, long_q = filled_quarters(quarters)[0], filled_quarters(quarters)[-1]
@@ -14016,9 +14041,9 @@ def format_audit(audit, config, run_path):
     out = [f"Judge audit: the judged model is {on_one_line(audit['model'])} (family {on_one_line(audit['family'])})"]
     for name, a in audit["checks"].items():
         v = a["verbosity"]
-        out += ["", f"Check {inert(name)!r} ({v['answers']} answers with a verdict of {a['answers']} judged):"]
+        out += ["", f"Check {inert(name)!r} ({plural(v['answers'], 'answer')} with a verdict of {a['answers']} judged):"]
         if a["answers"] > v["answers"]:
-            out.append(f"  No verdict on {a['answers'] - v['answers']} answers (an unreadable answer from the judge, one cut at "
+            out.append(f"  No verdict on {plural(a['answers'] - v['answers'], 'answer')} (an unreadable answer from the judge, one cut at "
                        "its token limit, a failed call, or votes that tied): the figures below leave them out")
         out.append(f"  Length: {v['reading']}")
         if v["answers"] >= AUDIT_FEW and len(filled_quarters(v["quarters"])) > 1:
@@ -14558,6 +14583,7 @@ def trial_part(sec, anchors, name):
     return [section(f"Trials ({sec['repeat']} per case)", html_table(
         ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
         [[figure_text(f) for f in r["figures"]] for r in sec["rows"]], numeric_from=1),
+        paragraph(sec["fewer"]) if sec["fewer"] else "",
         paragraph(f"Flaky cases, whose trials disagree ({len(sec['flaky'])}):"), bullet_list(sec["flaky"]) or paragraph("none"))]
 
 

@@ -835,7 +835,8 @@ def test_an_answer_that_filled_the_window_is_told_from_one_num_predict_cut(proje
     lines = out.splitlines()
     assert not any(l.startswith("Cut off by the token limit") for l in lines), out
     line = next(l for l in lines if l.startswith("Stopped at the context window: 1 (dev-02): "))
-    assert f"prompt + answer reached the server's window ({r['prompt_tokens']} + {r['completion_tokens']} tokens" in line
+    assert ("prompt + answer stopped short of every limit the run set, most likely at the server's window (/v1 does not "
+            f"report it) ({r['prompt_tokens']} + {r['completion_tokens']} tokens") in line, line
     # (65th attack) over /v1 the limit is named as the user sets it there
     assert "No max_tokens was set" in line and "--format schema" in line and "raise num_predict" not in line
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
@@ -897,10 +898,21 @@ def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, op
         # (66th) num_predict, sent over /v1 as max_tokens, beside a smaller max_completion_tokens: the smaller stops it
         write_run("runs/both.json", dict(both, config=dict(both["config"], options={"num_predict": 200, "max_completion_tokens": 10})))
         assert "Cut off by the token limit: 1 (f): raise max_completion_tokens" in cli("report", "runs/both.json")[1]
+        # (67th) which of two caps a server obeys is its own (vLLM: max_completion_tokens; Ollama's /v1: max_tokens),
+        # so a run is never made with two
+        for caps in (["max_tokens=10", "max_completion_tokens=100"], ["num_predict=200", "max_completion_tokens=10"]):
+            code, _, err = cli("run", "--split", "dev", "--api", "openai", "--host", "127.0.0.1:9",
+                               *[x for c in caps for x in ("--option", c)])
+            assert code == 2 and "both cap the answer, and servers differ in which they obey: give one" in err, err
         run["results"][0].update(completion_tokens=3)
         write_run("runs/r.json", dict(run, config=dict(run["config"], options={"max_completion_tokens": 100})))
         out = cli("report", "runs/r.json")[1]
         assert "Its max_completion_tokens (100) was not reached" in out and "num_predict" not in out, out
+        # (67th) over /v1 no window is reported: a stop at 10 + 3 tokens is not said to have reached it, nor is a
+        # num_ctx the request never sends offered as its cure
+        window = next((l for l in out.splitlines() if l.startswith("Stopped at the context window: ")), out)
+        assert "stopped short of every limit the run set, most likely at the server's window (/v1 does not report it) " \
+               "(10 + 3 tokens; the first, a)" in window and "num_ctx" not in window and "a larger context size" in window, window
     s = json.loads(cli("report", "runs/r.json", "--json")[1])
     assert s["limit_option"] == limit
 

@@ -1179,10 +1179,10 @@ def test_compare_markdown_cuts_each_list_of_ids_as_report_cuts_its_failures(proj
     """Twenty-first attack on issue 28 (minor): compare --markdown listed every id of Fixed,
     Regressions, Not compared and Errored (20,000 regressions: a 200 kB pull-request comment, past its
     65,536 characters), where report --markdown names MARKDOWN_FAILURES failures and how many more."""
-    n, right, wrong = evalpy.MARKDOWN_FAILURES + 5, ["bug", "bug"], ["acceso", "acceso"]   # two trials: errored ones
+    n, right, wrong = evalpy.MARKDOWN_FAILURES + 5, ["bug"] * 3, ["acceso"] * 3   # three trials: errored ones
     a = write_run("runs/a.json", make_run([(f"r{i:02d}", "bug", right) for i in range(n)]
-                                          + [(f"e{i:02d}", "bug", [None, None]) for i in range(n)]
-                                          + [(f"x{i:02d}", "bug", ["bug", None]) for i in range(n)]
+                                          + [(f"e{i:02d}", "bug", [None] * 3) for i in range(n)]
+                                          + [(f"x{i:02d}", "bug", ["bug", "bug", None]) for i in range(n)]
                                           + [(f"f{i:02d}", "bug", wrong) for i in range(n)]))
     b = write_run("runs/b.json", make_run([(f"r{i:02d}", "bug", wrong) for i in range(n)]
                                           + [(f"e{i:02d}", "bug", right) for i in range(n)]

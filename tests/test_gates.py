@@ -41,25 +41,28 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     naming the error (and 0, "gate passed", the other way round). A trial without an answer is a request
     that failed, not the model's doing: no gate is judged over it, in a compare of two or of many."""
     from conftest import make_run
-    whole = [("c01", "bug", ["bug", "bug", "acceso"]), ("c02", "bug", ["bug"] * 3)]
-    cut = [("c01", "bug", ["bug", None, "acceso"]), ("c02", "bug", ["bug"] * 3)]
+    whole = [("c01", "bug", ["bug", "bug", "acceso"]), ("c02", "bug", ["bug"] * 3), ("c03", "bug", ["bug"] * 3)]
+    cut = [("c01", "bug", ["bug", None, "acceso"]), ("c02", "bug", ["bug"] * 3), ("c03", "bug", ["bug", None, "bug"])]
     a = write_run("runs/whole.json", make_run(whole))
     b = write_run("runs/cut.json", make_run(cut, prompt="prompts/v2.txt"))
     c = write_run("runs/other.json", make_run(whole, prompt="prompts/v1.txt"))
     for argv in ([a, b], [b, a], [a, c, b]):
         for gate in ("--fail-on-regression", "--fail-if-worse"):
             code, out, err = cli("compare", *argv, gate)
-            assert code == 2 and "a request got no answer in a run on 1 case (c01) (infrastructure" in err, (argv, err)
+            assert code == 2 and "a request got no answer in a run on 2 cases (c01, c03) (infrastructure" in err, (argv, err)
     code, out, err = cli("report", b, "--min-accuracy", "0.5")
-    assert code == 2 and "gates not judged: 1 request(s) got no answer" in err
-    # (eighteenth attack) every view of the compare names the case whose figures rest on the trials that came
-    assert re.search(r"^Errored \(1\): c01  \(a request, an answer or a judge's vote, failed", cli("compare", a, b)[1], re.M)
+    assert code == 2 and "gates not judged: 2 request(s) got no answer" in err
+    # (eighteenth attack) every view of the compare names the case whose figures rest on the trials that came; (67th)
+    # one whose missing trial could have turned it (a pass and a fail of three) is not compared, never a regression
+    assert re.search(r"^Errored \(1\): c03  \(a request, an answer or a judge's vote, failed", cli("compare", a, b)[1], re.M)
     assert "**Errored (a request, an answer or a judge's vote, failed" in cli("compare", a, b, "--markdown")[1]
-    assert json.loads(cli("compare", a, b, "--json")[1])["errored"] == ["c01"]
+    compared = json.loads(cli("compare", a, b, "--json")[1])
+    assert compared["errored"] == ["c03"] and compared["not_compared"] == ["c01"] and compared["regressions"] == [], compared
     assert cli("compare", a, b, "--html", "c.html")[0] == 0 and "Errored (1, a request" in Path("c.html").read_text()
     many = cli("compare", a, c, b)[1]   # (nineteenth attack) a compare of many runs said nothing of it
-    assert "Errored (a request, an answer or a judge's vote, failed" in many and "by run, cut c01." in many, many
-    assert json.loads(cli("compare", a, c, b, "--json")[1])["runs"][2]["errored"] == ["c01"]
+    # (a table of many reads each case's pass rate over the trials that came, no majority: both rest on what came)
+    assert "Errored (a request, an answer or a judge's vote, failed" in many and "by run, cut c01, c03." in many, many
+    assert json.loads(cli("compare", a, c, b, "--json")[1])["runs"][2]["errored"] == ["c01", "c03"]
 
 
 def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gates(project, cli):

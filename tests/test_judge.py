@@ -999,7 +999,18 @@ def test_the_spearman_interval_is_pearsons_on_ranks_with_bonett_and_wrights_erro
     widen = np.sqrt(1 + fit.statistic ** 2 / 2)
     expected = [np.tanh(centre + (np.arctanh(end) - centre) * widen) for end in (plain.low, plain.high)]
     assert evalpy.spearman_interval(evalpy.spearman(lengths, [int(v) for v in verdicts]), 27) == pytest.approx(expected, rel=1e-9)
-    assert evalpy.spearman_interval(0.5, 3) == (None, None) and evalpy.spearman_interval(1.0, 10) == (1.0, 1.0)
+    assert evalpy.spearman_interval(0.5, 3) == (None, None) and evalpy.spearman_interval(1.0, 10) == (None, None)
+
+
+def test_a_rank_correlation_of_one_has_no_interval_of_no_width(project, cli):
+    """Sixty-seventh attack on issue 28: answers of 25 characters all failed and of 26 all passed, and the audit gave
+    "Spearman +1.00, 95% CI +1.00 to +1.00": Fisher's z is infinite there, and no interval is not a certain one."""
+    run = audited_run(lambda i, judge, vote: i > 10, length=lambda i: 25 if i <= 10 else 26)
+    assert spearmanr([25] * 10 + [26] * 10, [0] * 10 + [1] * 10)[0] == pytest.approx(1)
+    out = cli("judge", run, "--audit")[1]
+    assert "(Spearman +1.00): longer answers pass more often; a length bias" in out and "95% CI +1.00" not in out, out
+    verbosity = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
+    assert verbosity["spearman"] == pytest.approx(1) and verbosity["spearman_ci"] is None
 
 
 def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(project, cli):

@@ -3289,6 +3289,28 @@ def test_the_held_out_guard_knows_a_test_set_by_what_it_asks_by_any_name_and_mod
     assert fake.chat_bodies == [] and not os.path.exists("runs/test-v3.json")
 
 
+def test_a_damaged_journal_or_run_of_test_is_read_as_far_as_it_goes(held_out_run, project, cli, fake):
+    """Sixty-seventh attack on issue 28: a journal of test killed inside a letter of its last answer (é cut after its
+    first byte) was read as holding no case, and a run file with a key given twice in its config as having no config:
+    both let the edited test split run again with another prompt unmarked."""
+    run = load_json(held_out_run)
+    os.unlink(held_out_run)
+    header = json.dumps({"format": run["format"], "config": dict(run["config"], split_sha="0" * 64)})
+    lines = [json.dumps(r) for r in run["results"]]
+    Path("runs/old.json.journal").write_bytes((header + "\n" + "\n".join(lines) + "\n").encode() + '{"id": "x", "response": "qu'.encode()
+                                              + "é".encode()[:1])
+    split = project / "golden" / "test.jsonl"
+    split.write_bytes(split.read_bytes().replace(b'"note": "', b'"note": "(edited) ', 1))
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/old.json.journal already ran this split with a different prompt" in err, err
+    os.unlink("runs/old.json.journal")
+    text = json.dumps(dict(run, config=dict(run["config"], split_sha="0" * 64)))
+    Path("runs/twice.json").write_text(text.replace('"config": {', '"config": {"seed": 1, ', 1), encoding="utf-8")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "runs/twice.json already ran this split with a different prompt" in err, err
+    assert fake.chat_bodies == []
+
+
 def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, fake):
     """Sixty-third attack on issue 28: cases whose ticket is a var (no input) ran again under a new prompt once a var
     was added; a zero-width space, a soft hyphen, a variation selector or full-width letters in each made it another

@@ -70,6 +70,21 @@ def test_trial_figures_by_hand(trial_run, cli):
                                                             ("c4", "INVALID | facturación | bug")]
 
 
+def test_pass_at_k_rows_over_other_cases_say_so(project, cli):
+    """Sixty-seventh attack on issue 28: a trial that errored leaves its case out of the larger k, and pass@2 = 0.75
+    over 8 cases above pass@3 = 0.67 over 6 read as pass@k falling as k grows, on what seemed one set of cases."""
+    cases = [("c1", "bug", ["bug", "bug", "bug"]), ("c2", "bug", ["bug", "acceso", None]), ("c3", "bug", ["acceso", "bug", "bug"])]
+    write_run("runs/e.json", make_run(cases, prompt="prompts/v2.txt"))
+    s = json.loads(cli("report", "runs/e.json", "--json")[1])
+    assert [(p["k"], p["cases"]) for p in s["pass_k"]] == [(1, 3), (2, 3), (3, 2)]
+    note = "Rows count cases with at least k trials decided (3 to 2): a trial that errored or was not scored leaves " \
+           "its case out of the larger k, so the rows are not one set of cases"
+    assert note in cli("report", "runs/e.json")[1]
+    assert cli("report", "runs/e.json", "--html", "e.html")[0] == 0 and note in open("e.html", encoding="utf-8").read()
+    write_run("runs/s.json", make_run(script_cases(SCRIPT), prompt="prompts/v2.txt"))
+    assert "Rows count cases" not in cli("report", "runs/s.json")[1]
+
+
 def test_trial_report_text(trial_run, cli):
     out = cli("report", trial_run)[1]
     lines = out.splitlines()
