@@ -2688,6 +2688,13 @@ def threshold_problem(value, checks):
     return None
 
 
+def can_fail(case):
+    """Whether some answer fails the case: a check of it blocks, or its weighted score must reach a threshold. Checks
+    that neither block nor count toward one (only "blocking": false, or weights with no pass_threshold) are reported,
+    and the case passes whatever the answer: a free-text set of them had a pass rate of 100% and passed its gate."""
+    return any(c.get("blocking", "weight" not in c) for c in case["checks"]) or case.get("pass_threshold") is not None
+
+
 def weighted_score(checks, passed):
     """(lowest, highest) share of the weighed checks' weight that passes: an undecided check (a judge
     with no verdict) may go either way, so the two differ until it is decided. None without weights."""
@@ -2711,12 +2718,18 @@ def stored_check_problem(check, labels):
     return None if not problems else problems[0] if problems[0].startswith(named) else named + problems[0]
 
 
+ANY_ANSWERS = ("", "x", "0", "\n", "Hola, ¿qué tal?", "日本語")   # a pattern found in all of these is in any answer
+
+
 def filled_check_problems(check, labels, case=None):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
     that does not compile, a label check without labels, a comparison without a case's
     expected answer. `case`: the split's case, when the check comes from a split, not a run."""
     kind = CHECK_TYPES[check["type"]]
     problems = [regex_problem(check["value"])] if kind.pattern else []
+    if kind.pattern and case is not None and not problems[0] and all(re.search(check["value"], p) for p in ANY_ANSWERS):
+        problems.append("its pattern is found in every answer, even an empty one (|, ^, a*), so the check can never "
+                        + ("fail" if check["type"] == "regex" else "pass"))
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
                         else "a label check needs config.labels")
@@ -3008,6 +3021,28 @@ def render(template, values, escape=str):
                            else m.group(0), template)
 
 
+# a placeholder after an odd run of backslashes: the last one would make an escape of the value's first character
+# (\{{x}} with x = "d" searched for a digit)
+ESCAPED_PLACEHOLDER = re.compile(rf"(?<!\\)(?:\\\\)*\\(?={PLACEHOLDER.pattern})")
+
+
+def pattern_placeholder_problems(check, names):
+    """What is wrong with a pattern check's placeholders for a case's vars (names: by_name): one after a backslash,
+    which the backslash would join, or one whose var is empty, which leaves a pattern that finds anything (\b{{id}}\b
+    with an empty id is \b\b: any answer with a word passed)."""
+    problems = []
+    if ESCAPED_PLACEHOLDER.search(check["value"]):
+        problems.append(f"check {check['name']!r}: a placeholder follows a backslash, which would escape the first "
+                        "character of its value (\\{{x}} with x = d searches for any digit); drop the backslash, or "
+                        "double it for a backslash itself")
+    empty = [v for v in placeholder_names(check["value"]) if isinstance(names[v], str) and not names[v].strip()]
+    if empty:
+        problems.append(f"check {check['name']!r} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is "
+                        "empty here: the pattern would look for nothing in its place; give it a value, or drop the check "
+                        "from this case")
+    return problems
+
+
 def case_checks(case, defaults, labels, older=None):
     """The checks one case is scored with: the implied label check (classification sets), the
     split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems).
@@ -3030,6 +3065,8 @@ def case_checks(case, defaults, labels, older=None):
         if missing:
             problems.append(f"check {check['name']!r} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}")
             continue
+        if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
+            problems += pattern_placeholder_problems(check, case_names)
         check = dict(check)
         if isinstance(check.get("value"), str):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
@@ -3567,9 +3604,12 @@ def load_split(path, more_problems=None, as_begun=False):
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
     elif labels is None and not problems:   # one case of a free-text set with no checks passed whatever it was sent
-        # (one whose checks all say they do not block is left as written: a retriever rated alone, context_relevant)
-        unchecked = [f"{shell_word(path)}:{case['line']}: case {case['id']!r} has no checks: it would pass whatever the "
-                     f"answer. Give it checks (in the case or in {CHECKS_FILE})" for case in cases if not case["checks"]]
+        unchecked = [f"{shell_word(path)}:{case['line']}: case {case['id']!r} " + (
+                     "has no checks: it would pass whatever the answer. Give it checks (in the case or in "
+                     f"{CHECKS_FILE})" if not case["checks"] else
+                     "has no check that blocks and no pass_threshold: it would pass whatever the answer (a check with "
+                     "\"blocking\": false, or a weight, only counts toward a threshold). Make one blocking, or give a "
+                     "pass_threshold") for case in cases if not can_fail(case)]
         if as_begun and unchecked:   # begun before such a case was refused: its answers are kept, the case named
             warn(f"note: {unchecked[0]} (then rescore: report --checks)" + (f"; {len(unchecked) - 1} more such cases"
                                                                             if len(unchecked) > 1 else ""))
@@ -8309,11 +8349,12 @@ def load_run(path, stored_checks=True):
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
-    unchecked = sorted({r["id"] for r in run["results"] if not r["checks"]})
+    unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
     for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
                                                "label check is, blocking"),   # by an eval.py before the rule, or edited
-                            ("unchecked", unchecked, "have no checks and pass whatever the answer ({}); give them checks in "
-                                                     "the split, then report --checks")):   # refused in a split now
+                            ("unchecked", unchecked, "have no check that blocks (nor a pass_threshold) and pass whatever "
+                                                     "the answer ({}); give them checks in the split, then report "
+                                                     "--checks")):   # refused in a split now
         if ids and stored_checks and (what, os.path.realpath(path)) not in NOTED:   # said once, however often it is read
             NOTED.add((what, os.path.realpath(path)))
             warn(f"note: {shell_word(path)}: {len(ids)} case(s) "
@@ -8837,6 +8878,10 @@ def check_table(cases):
                                          "passed": 0, "total": 0, "open": 0}
                     if "weight" in check:
                         row["weight"] = check["weight"]
+                weight = by_name[name].get("weight")
+                if weight is not None and weight != row.get("weight"):   # one name, weighed otherwise in another case
+                    low, high = row.get("weight_range", (row["weight"],) * 2) if "weight" in row else (weight, weight)
+                    row["weight_range"] = [min(low, weight), max(high, weight)]
                 if ok is None:
                     row["open"] += 1
                 else:
@@ -10777,6 +10822,8 @@ def doubtful_line(r, repeat):
 
 def role(check):
     """What a check does to the verdict, as the check table says it."""
+    if "weight_range" in check:   # (the first case's weight alone was shown)
+        return f"weight {check['weight_range'][0]:g} to {check['weight_range'][1]:g} (by case)"
     return f"weight {check['weight']:g}" if "weight" in check else "blocking" if check["blocking"] else "not blocking"
 
 

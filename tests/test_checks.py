@@ -616,6 +616,47 @@ def test_every_view_of_a_rescored_report_says_whose_checks_scored_it(weighted_se
     assert cli("report", run, "--html", "own.html")[0] == 0 and "defines now" not in Path("own.html").read_text(encoding="utf-8")
 
 
+def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(free_text, project, cli):
+    """Sixty-seventh attack on issue 28: \\b{{order}}\\b with an empty order was \\b\\b, and any answer with a word passed;
+    ^\\{{x}}$ with x = d searched for a digit ("7" passed), (a)\\{{x}} with x = 1 for a backreference. Each is refused
+    by its line; a backslash doubled before a placeholder, and \\{ before one, are literal and run."""
+    lines = Path("golden/orders/dev.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(dict(first, vars=dict(first["vars"], order=" ")))]
+                                                          + lines[1:]) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and ("golden/orders/dev.jsonl:1: check 'order number' uses {{order}}, and vars.order is empty here: "
+                          "the pattern would look for nothing in its place") in err, err
+    for value, refused in (("^\\{{order}}$", True), ("(a)\\{{order}}", True), ("\\\\\\{{order}}", True),
+                           ("\\\\{{order}}", False), ("\\{{{order}}\\}", False)):
+        own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
+        Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
+        code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+        said = "check 'n': a placeholder follows a backslash, which would escape the first character of its value" in err
+        assert code == 2 and said == refused, (value, err)
+    # (67th) a pattern found in every answer: a regex that cannot fail, a not_regex that cannot pass
+    for kind, value, never in (("regex", "|", "fail"), ("regex", "(?i)a*", "fail"), ("not_regex", "^", "pass")):
+        own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
+        Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
+        code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+        assert code == 2 and f"check 'n': its pattern is found in every answer, even an empty one (|, ^, a*), so the " \
+                             f"check can never {never}" in err, (value, err)
+
+
+def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
+    """Sixty-seventh attack on issue 28: one check weighed 0.3 in one case and 2 in another was shown as weight 0.3,
+    the first case's, in the text table and --json."""
+    def case(cid, weight):
+        return {"id": cid, "response": "zz", "pass_threshold": 0.5, "checks": [
+            {"name": "zz", "type": "contains", "value": "zz", "blocking": False, "weight": weight},
+            {"name": "hi", "type": "contains", "value": "hi", "blocking": False, "weight": 1}]}
+    run = write_run("runs/w.json", make_run([case("a", 0.3), case("b", 2), case("c", 0.3)], labels=None))
+    s = json.loads(cli("report", run, "--json")[1])
+    assert next(c for c in s["checks"] if c["name"] == "zz")["weight_range"] == [0.3, 2]
+    assert "hi" in s["checks"][1]["name"] and "weight_range" not in s["checks"][1]
+    assert "weight 0.3 to 2 (by case)" in cli("report", run)[1]
+
+
 def test_weights_without_a_threshold_are_shown_not_applied(free_text, project, cli):
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps([
         {"type": "contains", "value": "sale hoy"}, {"name": "apology", "type": "contains", "value": "disculpe", "weight": 1}]))

@@ -1338,7 +1338,12 @@ def test_a_faithful_threshold_is_a_share(rag_split, cli, fake, value, message):
 
 
 def test_context_relevant_rates_each_passage_and_reports_judged_precision_apart(rag_split, cli, fake):
+    # (67th attack) a case whose every check is non-blocking passes whatever the answer, and is refused: one of the
+    # answer blocks beside the retriever's rating
     Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "context_relevant"}]))
+    code, out, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 2 and "case 'r1' has no check that blocks and no pass_threshold: it would pass whatever the answer" in err, err
+    Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "context_relevant"}, {"type": "regex", "value": r"\w"}]))
     lines = [json.loads(l) for l in Path(rag_split).read_text().splitlines()]
     Path(rag_split).write_text("".join(json.dumps({k: v for k, v in c.items() if k != "relevant"}) + "\n" for c in lines))
     ratings = {"r1": [("ship", True), ("returns", False)],   # judged: [not, relevant]: precision 1/2
@@ -1354,7 +1359,7 @@ def test_context_relevant_rates_each_passage_and_reports_judged_precision_apart(
                if b["messages"][0]["content"] == evalpy.CONTEXT_RELEVANT_PROMPT]
     assert "Passages:\n[1] (id: returns)" in prompts[0] and "answer" not in prompts[0]   # the passages, not the answer
     assert {c["name"]: c["blocking"] for c in load_json("runs/ragtest-dev-v1.json")["results"][0]["checks"]} == \
-        {"context_relevant": False}   # it rates the retriever: reported, not the answer's verdict
+        {"context_relevant": False, "regex \\w": True}   # it rates the retriever: reported, not the answer's verdict
     judged = s["retrieval_judged"]
     assert judged["cases"] == 2 and judged["precision"] == pytest.approx(0.25)
     assert {c["id"]: c["precision"] for c in judged["by_case"]} == {"r1": 0.5, "r2": 0.0}

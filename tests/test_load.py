@@ -263,16 +263,23 @@ def test_no_labels_file_makes_a_free_text_set(tmp_path):
 
 def test_a_free_text_case_with_no_checks_is_refused_with_its_line(project, cli):
     """Attack 41: in a free-text set, one case with no checks (none of its own, none in checks.json) passed
-    whatever the answer, in silence ("Pass rate: 1/2", its trial "passes"). Refused by its line; a case
-    whose checks all say they do not block is left as written (a retriever rated alone)."""
+    whatever the answer, in silence ("Pass rate: 1/2", its trial "passes"). Refused by its line. (67th) So is one
+    whose checks neither block nor count toward a threshold (non-blocking, or weighted with none): its set's pass
+    rate was 100% with every check failing, and it passed its gate."""
     case = {"input": "hola", "difficulty": "easy", "note": "n"}
     lines = [{"id": "a", **case, "checks": [{"type": "contains", "value": "hola"}]}, {"id": "b", **case},
-             {"id": "c", **case, "checks": [{"type": "contains", "value": "hola", "blocking": False}]}]
+             {"id": "c", **case, "checks": [{"type": "contains", "value": "hola", "blocking": False}]},
+             {"id": "d", **case, "checks": [{"type": "contains", "value": "hola", "weight": 1}], "pass_threshold": 0.5},
+             {"id": "e", **case, "checks": [{"type": "contains", "value": "hola", "blocking": False},
+                                            {"type": "regex", "value": "h"}]}]
     Path("free").mkdir()
     Path("free/dev.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", "127.0.0.1:1")
     assert code == 2 and err == ("error: free/dev.jsonl:2: case 'b' has no checks: it would pass whatever the answer. "
-                                 "Give it checks (in the case or in checks.json)\n"), err
+                                 "Give it checks (in the case or in checks.json)\n"
+                                 "free/dev.jsonl:3: case 'c' has no check that blocks and no pass_threshold: it would pass "
+                                 'whatever the answer (a check with "blocking": false, or a weight, only counts toward a '
+                                 "threshold). Make one blocking, or give a pass_threshold\n"), err
     assert not Path("runs").exists()
 
 

@@ -44,6 +44,8 @@ TABLE = [
     ("**", I),
     # whitespace inside the stripped characters is not stripped again (the seed's order)
     ("** bug **", I),
+    ('"bug "', I),                        # (67th attack: the README now says so)
+    ("* bug", I),
     ("bug .", I),
     ("- bug", I),
     ("[bug]", I),

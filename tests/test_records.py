@@ -58,7 +58,7 @@ def make_runs(url, journal_lines):
     # RAG without relevance labels: a judge rates the passages (context_relevant)
     Path("unlabelled").mkdir()
     Path("unlabelled/dev.jsonl").write_text("".join(json.dumps({k: v for k, v in c.items() if k != "relevant"} | {
-        "checks": [{"type": "context_relevant"}]}) + "\n" for c in passages[:3]), encoding="utf-8")
+        "checks": [{"type": "context_relevant"}, {"type": "regex", "value": "\\w"}]}) + "\n" for c in passages[:3]), encoding="utf-8")
     assert run_cli("run", "--split", "unlabelled/dev.jsonl", "--prompt", "prompts/rag/v1.txt", "--host", url,
                    "--out", "runs/rag-judged.json") == 0
     assert journal_lines, "no journal line was written"

@@ -711,7 +711,7 @@ def test_a_run_begun_with_a_case_now_refused_for_having_no_checks_resumes_and_is
     assert err.count("no checks") == 1, err   # said once: the run file's note of it repeated the split's
     assert len(fake.chat_bodies) == 2
     code, out, err = cli("report", "runs/free.json")
-    assert code == 0 and "note: runs/free.json: 1 case(s) have no checks and pass whatever the answer (d)" in err, err
+    assert code == 0 and "note: runs/free.json: 1 case(s) have no check that blocks (nor a pass_threshold) and pass whatever the answer (d)" in err, err
     checked[3]["checks"] = [{"type": "contains", "value": "bug"}]   # rescored with checks for every case: nothing to say
     Path("free/checked.jsonl").write_text("".join(json.dumps(line) + "\n" for line in checked))
     code, out, err = cli("report", "runs/free.json", "--checks", "free/checked.jsonl")
