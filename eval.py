@@ -7219,21 +7219,34 @@ def as_read(text):
     return " ".join(unicodedata.normalize("NFKC", without_marks(text)).casefold().split())
 
 
+def as_words(text):
+    """A text's words as a reader tells them (as_read), without accents or punctuation: a final "?" dropped, "Dónde"
+    typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", as_read(text)) if not unicodedata.combining(c))
+    return " ".join(re.findall(r"[^\W_]+", bare))
+
+
 def case_texts(cases):
-    """The texts of each case of a set that no other case of it has, as read (as_read): its input, its turns'
-    contents, its vars' values, of two words or more (a name, a number, a language or "hi" tells no case apart, and
-    two sets of their own share them). Cases alike in every text (one copied, or each asked a trial in a run file)
-    are one. Passages are no question: new questions over the same articles are another set. What the held-out
-    guard tells a case by: the ticket, wherever it is (in the input or a var), whatever var is added beside it."""
+    """What tells each case of a set apart, as the held-out guard reads it: (texts, passages). texts: its input, its
+    turns' contents and its vars' values in words (as_words), of two words or more (a name, a number, a language or
+    "hi" tells no case apart, and two sets of their own share them), that no other case of its set has. passages:
+    the ids and words of its passages (a RAG case's), which tell the same question over other articles apart, never
+    make new questions over the same ones the same case. Cases alike in all of it (one copied, or each asked a trial
+    in a run file) are one."""
     def texts(case):
         turns = case.get("messages") if isinstance(case.get("messages"), list) else []
         found = [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]
         found += list(case["vars"].values()) if isinstance(case.get("vars"), dict) else []
-        read = (as_read(t) for t in found if isinstance(t, str))
-        return frozenset(t for t in read if len(t.split()) >= 2)
-    each = list(dict.fromkeys(texts(c) for c in cases))   # (each case twice hid a whole set: a text two shared was none)
-    seen = Counter(t for found in each for t in found)
-    return [{t for t in found if seen[t] == 1} for found in each]
+        read = (as_words(t) for t in found if isinstance(t, str))
+        return frozenset(t for t in read if t.count(" ") >= 1)
+
+    def passages(case):
+        found = [p for p in case.get("context") or () if isinstance(p, dict)] if isinstance(case.get("context"), list) else []
+        return frozenset([("id", p["id"]) for p in found if isinstance(p.get("id"), str)]
+                         + [("text", as_words(p["text"])) for p in found if isinstance(p.get("text"), str)])
+    each = list(dict.fromkeys((texts(c), passages(c)) for c in cases))   # (each case twice hid a whole set)
+    seen = Counter(t for found, _ in each for t in found)
+    return [({t for t in found if seen[t] == 1}, about) for found, about in each]
 
 
 def held_cases(path, journal):
@@ -7262,8 +7275,9 @@ def json_or_none(line):
 def same_split_cases(held, ids, texts):
     """Whether a run of a held-out split held the cases of this one (more than half the smaller set): an earlier
     version of it, by whatever path it was run (another folder, a link, a copy). A case is told by the texts no other
-    case of its set has (case_texts): two cases, one of each set, are one where they share such a text (ids renamed,
-    the ticket moved into a var, a sentence every case shares reworded). A journal, which stores no question, is told
+    case of its set has (case_texts): two cases, one of each set, are one where the texts they share hold more than
+    half the words of the smaller (ids renamed, the ticket moved into a var, a var added, a sentence every case shares
+    reworded, a final full stop dropped), and over passages in common where both have some. A journal, which stores no question, is told
     by its ids. Two sets of their own ask other things, whatever their ids (test-01 is every test split's first id).
     ids, texts: this set's, found once for every earlier run."""
     held_ids, theirs = held
@@ -7271,8 +7285,18 @@ def same_split_cases(held, ids, texts):
         return bool(held_ids and ids) and len(held_ids & ids) * 2 > min(len(held_ids), len(ids))
     if not theirs or not texts:
         return False
-    mine = set().union(*texts)
-    shared = sum(bool(found & mine) for found in theirs)   # (a text is one case's in each set: each pairs two cases)
+    where = {}   # each text of this set: the case that has it (a text is one case's in each set)
+    for i, (found, _) in enumerate(texts):
+        where.update(dict.fromkeys(found, i))
+    shared = 0
+    for found, about in theirs:
+        words = Counter()
+        for t in found & where.keys():
+            words[where[t]] += t.count(" ") + 1
+        # the same case: more than half the words of the smaller of the two shared (not one stock turn, "Sí, adelante",
+        # of a conversation of its own), over passages in common where both have some
+        shared += any(2 * n > min(sum(t.count(" ") + 1 for t in found), sum(t.count(" ") + 1 for t in texts[i][0]))
+                      and (not about or not texts[i][1] or about & texts[i][1]) for i, n in words.items())
     return shared * 2 > min(len(theirs), len(texts))
 
 

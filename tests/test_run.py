@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -3398,7 +3399,28 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              "p3", False),
             ([{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base de conocimiento"}]} for i, t in enumerate(tickets)],
              "p3", [{"input": t + " (nuevo)", "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base de conocimiento"}]}
-                    for i, t in enumerate(tickets)], "p3", False)):
+                    for i, t in enumerate(tickets)], "p3", False),
+            # (67th) a final full stop dropped, accents stripped, a number's hyphen a space or a non-breaking hyphen:
+            # the same words, the same case (each ran test again unmarked)
+            ([{"input": t + " A-51104."} for t in tickets], "p3", [{"input": t + " A 51104"} for t in tickets], "p4", True),
+            ([{"input": t + " A-51104."} for t in tickets], "p3",
+             [{"input": unicodedata.normalize("NFKD", t).encode("ascii", "ignore").decode() + " A\u201151104"} for t in tickets],
+             "p4", True),
+            # (67th) a conversation of its own sharing a stock turn ("Sí, adelante.") with one of test is another case,
+            # as the same questions over other articles are; over the same articles (a passage's text edited) the same
+            ([{"messages": [{"role": "user", "content": t}, {"role": "assistant", "content": "¿Seguro?"},
+                            {"role": "user", "content": ok}]} for t, ok in zip(tickets[:2], ("Sí, adelante.", "Vale, gracias."))]
+             + [{"input": t} for t in tickets[2:]], "p3",
+             [{"messages": [{"role": "user", "content": t}, {"role": "assistant", "content": "¿Seguro?"},
+                            {"role": "user", "content": ok}]} for t, ok in zip(("Quiero anular la compra B-7781, me equivoqué de talla",
+                                                                                 "Cambiad la dirección de entrega del pedido B-7782"),
+                                                                                ("Sí, adelante.", "Vale, gracias."))]
+             + [{"input": t} for t in (tickets[2], "Otra consulta distinta de las demás")], "p4", False),
+            ([{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base"}]} for i, t in enumerate(tickets)], "p3",
+             [{"input": t, "context": [{"id": f"doc{i}", "text": f"Otra tienda, texto {i}"}]} for i, t in enumerate(tickets)], "p4", False),
+            ([{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base"}]} for i, t in enumerate(tickets)], "p3",
+             [{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base, revisado"}]} for i, t in enumerate(tickets)],
+             "p4", True)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0
