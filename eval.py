@@ -5969,6 +5969,15 @@ def judge_verdicts(votes):
     return verdicts
 
 
+def votes_settled(trial):
+    """Whether an answer left undecided has every vote of its open checks read (a tie, or a panel split): the same
+    judge asked again, with the same seeds, answers alike, so only a person or another judge can decide it."""
+    open_checks = [name for name, ok in trial["checks"].items() if ok is None]
+    return bool(open_checks) and all(
+        (j := trial["judged"].get(name)) and j["votes"] and not (j["failed"] or j["unreadable"] or j["cut"])
+        for name in open_checks)
+
+
 def judge_call_failed(trial):
     """An answer with a judge call that failed (the server, not the judge): like an answer that never
     came, that vote says nothing of the model, and had it come it could have changed the verdict (one
@@ -9030,7 +9039,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             elif t["error"] is not None:
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
-                undecided.append({"id": c["id"], "trial": t["trial"]})
+                undecided.append({"id": c["id"], "trial": t["trial"], "settled": votes_settled(t)})
                 opened += 1
         if labelled:
             answered[c["expected"]] = answered.get(c["expected"], 0) + 1
@@ -10508,6 +10517,8 @@ def rows_problems(s):
             "limit_option": s.get("limit_option", "num_predict"),
             "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
+            # of them, those every vote of which was read (a tie, a split panel): no asking again decides them
+            "settled": figure("count", sum(o["settled"] for o in s["open"])),
             # every request made: answered, failed, or answered without a verdict
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
@@ -11087,9 +11098,15 @@ def format_report(config, s, run_path="RUN"):
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
         again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
-        out.append(f"Undecided: {plural(problems['open']['value'], 'answer')} whose judge check has no verdict "
-                   f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
-                   "see the doubtful verdicts below)")
+        settled, undecided = problems["settled"]["value"], problems["open"]["value"]
+        if settled < undecided:
+            out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose judge check has no verdict "
+                       f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
+                       "see the doubtful verdicts below)")
+        if settled:   # (the same panel asked again split again: "judge again" was a loop)
+            out.append(f"Undecided: {plural(settled, 'answer')} whose judges' votes tie or split, every vote read: the "
+                       "same judge asked again answers alike, so a person decides them (calibrate), or another judge "
+                       "(--judge-model, an odd number of them); not scored")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -11654,6 +11671,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     command, why = judge_again(run_path, config, checks_path,
                                *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
     again = f"judge again ({command})" + (f": {why}" if why else "")
+    if s["open"] and all(o["settled"] for o in s["open"]):   # asked again alike, they split alike
+        again = ("their judges' votes tie or split, every vote read: a person decides them (calibrate), or another "
+                 "judge (--judge-model)")
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
     for tag in must_pass:
@@ -14509,8 +14529,9 @@ def report_page(path, run, cases, s, annotations):
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
-    warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored)"] \
-        if problems["open"]["value"] else []
+    warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
+                 + (f"; {problems['settled']['value']} of them tie or split with every vote read: a person or another "
+                    "judge decides them" if problems["settled"]["value"] else "") + ")"] if problems["open"]["value"] else []
     warnings += [stray_warning(annotations_file(path), strays)] if strays else []
     annotated_sec = section_of(rows, "annotations")
     warnings += [annotated_sec["other_versions"]] if annotated_sec and annotated_sec["other_versions"] else []

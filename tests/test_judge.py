@@ -1002,6 +1002,22 @@ def test_the_spearman_interval_is_pearsons_on_ranks_with_bonett_and_wrights_erro
     assert evalpy.spearman_interval(0.5, 3) == (None, None) and evalpy.spearman_interval(1.0, 10) == (None, None)
 
 
+def test_a_split_panel_is_left_to_a_person_not_asked_again_in_a_loop(project, cli):
+    """Sixty-seventh attack on issue 28: a panel of two that split on every answer, each vote read, was "none given,
+    or not yet asked: judge RUN --judge-model A --judge-model B asks", and that command asked all 16 votes again (the
+    same seeds: the same split) into RUN-judged.json, which said the same, without end."""
+    run = audited_run(lambda i, judge, vote: (judge == AUDIT_JUDGES[0]) == (i % 2 == 0), judges=AUDIT_JUDGES[:2], count=4)
+    out = cli("report", run)[1]
+    assert "Undecided: 4 answers whose judges' votes tie or split, every vote read: the same judge asked again answers " \
+           "alike, so a person decides them (calibrate), or another judge" in out and "not yet asked" not in out, out
+    assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [True] * 4
+    code, out, err = cli("report", run, "--min-accuracy", "0.5")
+    assert code == 2 and "a person decides them (calibrate), or another judge (--judge-model)" in err \
+        and "judge again" not in err, err
+    assert cli("report", run, "--html", "p.html")[0] == 0
+    assert "4 of them tie or split with every vote read" in open("p.html", encoding="utf-8").read()
+
+
 def test_a_rank_correlation_of_one_has_no_interval_of_no_width(project, cli):
     """Sixty-seventh attack on issue 28: answers of 25 characters all failed and of 26 all passed, and the audit gave
     "Spearman +1.00, 95% CI +1.00 to +1.00": Fisher's z is infinite there, and no interval is not a certain one."""
@@ -1314,7 +1330,7 @@ def test_an_unreadable_claims_list_leaves_the_answer_undecided(rag_split, cli, f
     assert code == 0, err
     out = cli("report", "runs/ragtest-dev-v1.json", "--json")[1]
     s = json.loads(out)
-    assert s["open"] == [{"id": "r2", "trial": 1}]
+    assert s["open"] == [{"id": "r2", "trial": 1, "settled": False}]
     assert any(d["id"] == "r2" and d["check"] == "faithful" for d in s["judge"]["doubtful"])
 
 
