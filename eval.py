@@ -526,6 +526,15 @@ def on_one_line(text, width=None):
     return cut_to(re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
 
 
+def every_character(text, width=None):
+    """text on one line with every character a reader could not tell from another escaped: a line break, a tab, a
+    non-breaking space, a soft hyphen, a zero-width space (\\n, \\t, \\xa0, \\xad, \\u200b); with width, cut there."""
+    def shown(c):
+        return c if c.isprintable() else "\\n" if c == "\n" else "\\t" if c == "\t" else (
+            f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+    return cut_to("".join(map(shown, str(text))), width)
+
+
 # An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
 # that is in neither the name nor its escaped form
 ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
@@ -2539,15 +2548,20 @@ class CheckType:
         self.blocks = blocks   # blocking unless the check says otherwise (context_relevant rates the retriever)
 
 
+def nfc(text):
+    return unicodedata.normalize("NFC", text)
+
+
 def judged(c, r, t):
     """A judge check's verdict: its votes' (judge_verdicts), None while undecided."""
     return t["judged"].get(c["name"], {}).get("pass")
 
 
 CHECK_TYPES = {
-    "contains": CheckType(str, lambda c, r, t: c["value"] in r["response"]),
-    "not_contains": CheckType(str, lambda c, r, t: c["value"] not in r["response"]),
-    "icontains": CheckType(str, lambda c, r, t: c["value"].casefold() in r["response"].casefold()),
+    # in NFC, both sides: an é sent as e and a combining accent is the é a split holds, however they look alike
+    "contains": CheckType(str, lambda c, r, t: nfc(c["value"]) in nfc(r["response"])),
+    "not_contains": CheckType(str, lambda c, r, t: nfc(c["value"]) not in nfc(r["response"])),
+    "icontains": CheckType(str, lambda c, r, t: nfc(c["value"]).casefold() in nfc(r["response"]).casefold()),
     "regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is not None, pattern=True),
     "not_regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is None, pattern=True),
     "equals_expected": CheckType(None, lambda c, r, t: r["response"].strip() == r.get("expected"), needs="expected"),
@@ -2684,8 +2698,11 @@ def threshold_problem(value, checks):
     if not is_share(value):
         return f"pass_threshold must be a number above 0 and at most 1 (a share of the weight), not {one_line(json_text(value), 40)}"
     if not any("weight" in c for c in checks):
-        return 'pass_threshold needs at least one check with a "weight"'
+        return THRESHOLD_UNWEIGHED
     return None
+
+
+THRESHOLD_UNWEIGHED = 'pass_threshold needs at least one check with a "weight"'
 
 
 def can_fail(case):
@@ -3200,7 +3217,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     if older and not any("weight" in c for c in case["checks"]):   # its weighted label check was all it weighed
         case["pass_threshold"] = None
     problem = threshold_problem(case["pass_threshold"], case["checks"])
-    if problem:
+    if problem and not (check_problems and problem == THRESHOLD_UNWEIGHED):   # (its weighed check was refused above)
         check_problems.append(problem + ("" if own else f" (the threshold comes from {CHECKS_FILE})"))
     if case["pass_threshold"] is None:
         del case["pass_threshold"]
@@ -10518,7 +10535,7 @@ def rows_problems(s):
             "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # of them, those every vote of which was read (a tie, a split panel): no asking again decides them
-            "settled": figure("count", sum(o["settled"] for o in s["open"])),
+            "settled": sum(o["settled"] for o in s["open"]),
             # every request made: answered, failed, or answered without a verdict
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
@@ -10916,8 +10933,14 @@ def failure_section(sec):
         return out + ["  -"]
     shown = sec["rows"][:FAILURES_SHOWN]
     if sec["labels"]:
+        # an INVALID answer shown as written ("bug\nreport" read as the label "bug report"), and a label right but
+        # another check failed said so ("expected bug, got bug" said nothing)
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], f["got"], one_line(f["response"])] for f in shown]
+        rows += [[f["id"], f["difficulty"], f["expected"],
+                  f["got"] + (f" ({', '.join(n for n in f['failed_checks'] if n != 'label')} failed)"
+                              if f["got"] is not None and any(n != "label" for n in f["failed_checks"]) else ""),
+                  every_character(f["response"], 70) if INVALID in (f["got"] or "") else one_line(f["response"])]
+                 for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
         rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
@@ -11098,7 +11121,7 @@ def format_report(config, s, run_path="RUN"):
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
         again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
-        settled, undecided = problems["settled"]["value"], problems["open"]["value"]
+        settled, undecided = problems["settled"], problems["open"]["value"]
         if settled < undecided:
             out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose judge check has no verdict "
                        f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
@@ -14530,8 +14553,8 @@ def report_page(path, run, cases, s, annotations):
     warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
-                 + (f"; {problems['settled']['value']} of them tie or split with every vote read: a person or another "
-                    "judge decides them" if problems["settled"]["value"] else "") + ")"] if problems["open"]["value"] else []
+                 + (f"; {problems['settled']} of them tie or split with every vote read: a person or another "
+                    "judge decides them" if problems["settled"] else "") + ")"] if problems["open"]["value"] else []
     warnings += [stray_warning(annotations_file(path), strays)] if strays else []
     annotated_sec = section_of(rows, "annotations")
     warnings += [annotated_sec["other_versions"]] if annotated_sec and annotated_sec["other_versions"] else []

@@ -31,6 +31,9 @@ def graded(predicted=None):
     (check("contains", "A-123"), "Su pedido A-123 sale hoy", "Su pedido sale hoy"),
     (check("not_contains", "lo siento"), "Hecho.", "Pues lo siento mucho"),
     (check("icontains", "PEDIDO"), "su pedido", "su compra"),
+    # (67th attack) an é sent as e and a combining accent failed contains "é": both are read in NFC
+    (check("contains", "está"), "Su pedido esta\u0301 en camino", "Su pedido esta en camino"),
+    (check("not_contains", "está"), "Su pedido esta en camino", "Su pedido esta\u0301 en camino"),
     (check("regex", r"\bA-\d{3}\b"), "pedido A-123.", "pedido A-1234"),
     (check("not_regex", r"(?i)reembolso.{0,20}lunes"), "Le avisaremos.", "El reembolso llegará el lunes"),
     (check("json"), '{"a": 1}', "a: 1"),
@@ -655,6 +658,17 @@ def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
     assert next(c for c in s["checks"] if c["name"] == "zz")["weight_range"] == [0.3, 2]
     assert "hi" in s["checks"][1]["name"] and "weight_range" not in s["checks"][1]
     assert "weight 0.3 to 2 (by case)" in cli("report", run)[1]
+
+
+def test_a_weighed_check_refused_is_not_also_said_missing(project, cli):
+    """Sixty-seventh attack on issue 28: a weighed check refused for a var the case lacks was followed by "pass_threshold
+    needs at least one check with a weight", which it has."""
+    Path("w").mkdir()
+    Path("w/checks.json").write_text(json.dumps({"pass_threshold": 0.5, "checks": [
+        {"type": "contains", "value": "{{a}}", "weight": 1}]}))
+    Path("w/dev.jsonl").write_text(json.dumps({"id": "x", "input": "hola", "difficulty": "easy", "note": "n"}) + "\n")
+    code, out, err = cli("run", "--split", "w/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "uses {{a}} but the case has no vars.a" in err and "needs at least one check" not in err, err
 
 
 def test_weights_without_a_threshold_are_shown_not_applied(free_text, project, cli):

@@ -130,6 +130,19 @@ def test_a_run_with_no_answer_says_so_instead_of_a_baseline_of_nothing(project, 
     assert "(;" not in out
 
 
+def test_a_failure_shows_an_invalid_answer_as_written_and_names_a_check_beside_a_right_label(project, cli):
+    """Sixty-seventh attack on issue 28: "bug\\nreport" and "bug\\xa0report" were listed as "got INVALID, answer
+    bug report", a label of their set; and a right label whose other check failed read "expected bug, got bug"."""
+    label_and_text = [{"name": "label", "type": "label", "blocking": True},
+                      {"name": "exact", "type": "equals_expected", "blocking": True}]
+    run = write_run("runs/f.json", make_run([("a", "bug", "bug\nacceso"), ("b", "bug", "bug\u00a0y\u00adx"),
+                                             {"id": "c", "expected": "bug", "response": "**Bug**", "checks": label_and_text}]))
+    lines = cli("report", run)[1].splitlines()
+    row = {line.split()[0]: line for line in lines[lines.index("Failures (3):") + 2:]}
+    assert row["a"].split()[-2:] == ["INVALID", "bug\\nacceso"] and row["b"].split()[-2:] == ["INVALID", "bug\\xa0y\\xadx"], row
+    assert "bug (exact failed)" in row["c"] and row["c"].endswith("**Bug**"), row
+
+
 def test_counts_of_one_are_singular(project, cli):
     out = cli("report", write_run("runs/one.json", make_run([("c1", "bug", "acceso")])))[1]
     assert "Scored with 1 check (label; checks sha" in out
