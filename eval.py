@@ -1756,7 +1756,7 @@ class GradedTrial(TypedDict):
     correct: bool | None    # case_verdict(): None if a check that could tip it is undecided, or on error
     error: str | None
     votes: list | None      # of Vote
-    done_reason: str | None  # "length": cut off by the token limit (score's cut_off)
+    done_reason: str | None  # "length": stopped by a token limit or the window (score's cut_off, window_full...)
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent,
     turns: NotRequired[int]       # and in how many turns, system prompt aside
@@ -8268,7 +8268,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             ask_all(work, args.jobs, ask, on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        why = (f"stopped: the server stopped answering ({SERVER_GONE_AFTER} calls in a row: {on_one_line(stop)})"
+        why = (f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
+               f"row: {on_one_line(stop)})"
                if isinstance(stop, ServerGone) else "interrupted")
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
              f"Resume with: {resume_command(run_path)}")
@@ -9033,11 +9034,14 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
-                tokens = filled_by_answer(t, limit, window, config["api"])
                 answer = t["timing"][TIMING_FIELDS.index("completion_tokens")]
+                # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
+                # max_completion_tokens), and "raise max_completion_tokens" cured nothing
+                ignored = bool(limit) and is_amount(answer) and answer > limit
+                tokens = filled_by_answer(t, None if ignored else limit, window, config["api"])
                 if tokens:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
-                elif is_amount(answer) and not (limit and answer >= limit):   # (5 tokens of 100, or of no limit set, was
+                elif is_amount(answer) and (ignored or not (limit and answer >= limit)):   # (5 tokens of 100, or of no limit set, was
                     stopped_early.append({"id": c["id"], "trial": t["trial"],    # "cut off by num_predict")
                                           "completion_tokens": answer, "limit": limit})
                 else:
@@ -11051,7 +11055,9 @@ def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
     first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
     return {"example": f"an answer of {plural(e['completion_tokens'], 'token')}{first}",
-            "limit": f"under the run's limit ({e['limit']})" if e["limit"] else "with no limit set"}
+            "limit": (f"past the run's limit ({e['limit']}), which the server ignored" if e["limit"] and
+                      e["completion_tokens"] > e["limit"] else f"under the run's limit ({e['limit']})" if e["limit"]
+                      else "with no limit set")}
 
 
 def window_words(e):
@@ -11069,7 +11075,10 @@ def window_words(e):
             # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
             "wider": "" if past else (", or give it a larger window (--option num_ctx=N)" if e.get("num_ctx") else
                                       ", or start the server with a larger context size"),
-            "limit": (f"Its {e.get('option', 'num_predict')} ({e['num_predict']}) was not reached, so raising it will not help"
+            "limit": (f"The server ignored its {e.get('option', 'num_predict')} ({e['num_predict']}): the answer ran to "
+                      f"{e['completion_tokens']} tokens (give the limit in the option this server reads)"
+                      if e.get("num_predict") and e["completion_tokens"] > e["num_predict"] else
+                      f"Its {e.get('option', 'num_predict')} ({e['num_predict']}) was not reached, so raising it will not help"
                       if e.get("num_predict") else f"No {e.get('option', 'num_predict')} was set, and one will not help")}
 
 
@@ -11400,7 +11409,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                  + (f" (passes at {fmt_share(threshold)})" if threshold is not None else "")
                  if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
-                  + score + (" · stopped by the token limit" if t["done_reason"] == "length" else "")]
+                  + score + (" · stopped for length (a token limit or the window: the report says which)"
+                             if t["done_reason"] == "length" else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         if t.get("transcript"):   # an agent: every turn, the answer last
@@ -15242,7 +15252,7 @@ def review_items(run, against=None):
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),
                 "stopped": [why for why, yes in (
                     ("thinking never finished", t["unfinished"]),
-                    ("cut off by the token limit", t["done_reason"] == "length"),
+                    ("stopped for length (a token limit or the window)", t["done_reason"] == "length"),
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped)) if yes],

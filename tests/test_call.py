@@ -917,6 +917,26 @@ def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, op
     assert s["limit_option"] == limit
 
 
+def test_a_limit_the_server_ignored_is_not_the_cut(project, cli):
+    """Sixty-eighth attack on issue 28, against llama-cpp-python, which reads no max_completion_tokens: an answer of
+    1446 tokens (602 + 1446 = its window of 2048) under max_completion_tokens=5 was "Cut off by the token limit: raise
+    max_completion_tokens", a cure that cures nothing."""
+    run = make_run([("a", "bug", "una frase larga"), ("b", "bug", "bug")], api="openai", options={"max_completion_tokens": 5})
+    run["results"][0].update(done_reason="length", prompt_tokens=602, completion_tokens=1446)
+    write_run("runs/i.json", run)
+    out = cli("report", "runs/i.json")[1]
+    assert "Cut off by the token limit" not in out, out
+    window = next((l for l in out.splitlines() if l.startswith("Stopped at the context window: 1 (a): ")), out)
+    assert "(602 + 1446 tokens)" in window and "The server ignored its max_completion_tokens (5): the answer ran to " \
+           "1446 tokens" in window, window
+    ollama = make_run([("a", "bug", "una frase larga")], options={"num_predict": 5, "num_ctx": 4096})
+    ollama["results"][0].update(done_reason="length", prompt_tokens=20, completion_tokens=300)
+    write_run("runs/o.json", ollama)
+    out = cli("report", "runs/o.json")[1]
+    assert "Stopped for length short of every limit: 1 (a): the server said \"length\" for an answer of 300 tokens, past " \
+           "the run's limit (5), which the server ignored" in out and "Cut off" not in out, out
+
+
 def test_a_prompt_that_filled_the_window_is_flagged(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=40")

@@ -64,11 +64,11 @@ def test_the_thinking_is_shown_apart_and_answers_that_stopped_short_say_why(proj
     items = {i["id"]: i for i in evalpy.review_items(run)}
     assert items["a"]["thinking"] == "es un fallo" and items["a"]["verdict"] == "pass" and items["a"]["stopped"] == []
     assert items["b"]["thinking"] == "sigo" and items["b"]["predicted"] == "INVALID"
-    assert items["b"]["stopped"] == ["thinking never finished", "cut off by the token limit"]
+    assert items["b"]["stopped"] == ["thinking never finished", "stopped for length (a token limit or the window)"]
     assert items["c"]["thinking"] == "apart: es un fallo" and items["d"]["thinking"] is None
     text = evalpy.case_views(run, "c")[2]()
     assert "  thinking (sent apart; not scored):\n    apart: es un fallo\n  bug" in text
-    assert "stopped by the token limit" in evalpy.case_views(run, "b")[2]()
+    assert "stopped for length (a token limit or the window: the report says which)" in evalpy.case_views(run, "b")[2]()
 
 
 def test_an_annotation_is_saved_at_once_beside_the_run(server, project, runs):
