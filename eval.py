@@ -2735,7 +2735,11 @@ def stored_check_problem(check, labels):
     return None if not problems else problems[0] if problems[0].startswith(named) else named + problems[0]
 
 
-ANY_ANSWERS = ("", "x", "0", "\n", "Hola, ¿qué tal?", "日本語")   # a pattern found in all of these is in any answer
+def matches_any_answer(pattern):
+    """Whether a pattern is found in every answer: it matches the empty answer, and nothing in it looks past where it
+    starts (a lookaround, $, \\Z, \\b, \\B), so that empty match at the start is in any answer (|, ^, a*). Any such
+    sign leaves it alone: ^[\\s\\S]{0,300}$ caps a length, ^(?!.*secret) forbids a word."""
+    return re.search(pattern, "") is not None and not re.search(r"\(\?<?[=!]|\$|\\[ZbB]", pattern)
 
 
 def filled_check_problems(check, labels, case=None):
@@ -2744,7 +2748,7 @@ def filled_check_problems(check, labels, case=None):
     expected answer. `case`: the split's case, when the check comes from a split, not a run."""
     kind = CHECK_TYPES[check["type"]]
     problems = [regex_problem(check["value"])] if kind.pattern else []
-    if kind.pattern and case is not None and not problems[0] and all(re.search(check["value"], p) for p in ANY_ANSWERS):
+    if kind.pattern and case is not None and not problems[0] and matches_any_answer(check["value"]):
         problems.append("its pattern is found in every answer, even an empty one (|, ^, a*), so the check can never "
                         + ("fail" if check["type"] == "regex" else "pass"))
     if kind.needs == "labels" and labels is None:
@@ -3043,8 +3047,9 @@ def render(template, values, escape=str):
 ESCAPED_PLACEHOLDER = re.compile(rf"(?<!\\)(?:\\\\)*\\(?={PLACEHOLDER.pattern})")
 
 
-def pattern_placeholder_problems(check, names):
-    """What is wrong with a pattern check's placeholders for a case's vars (names: by_name): one after a backslash,
+def pattern_placeholder_problems(check, names, shared=False):
+    """What is wrong with a pattern check's placeholders for a case's vars (names: by_name; shared: the check is
+    checks.json's, which a case cannot drop): one after a backslash,
     which the backslash would join, or one whose var is empty, which leaves a pattern that finds anything (\b{{id}}\b
     with an empty id is \b\b: any answer with a word passed)."""
     problems = []
@@ -3055,8 +3060,9 @@ def pattern_placeholder_problems(check, names):
     empty = [v for v in placeholder_names(check["value"]) if isinstance(names[v], str) and not names[v].strip()]
     if empty:
         problems.append(f"check {check['name']!r} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is "
-                        "empty here: the pattern would look for nothing in its place; give it a value, or drop the check "
-                        "from this case")
+                        "empty here: the pattern would look for nothing in its place; give it a value"
+                        + (f" (the check is {CHECKS_FILE}'s: every case gets it)" if shared else
+                           ", or drop the check from this case"))
     return problems
 
 
@@ -3083,7 +3089,7 @@ def case_checks(case, defaults, labels, older=None):
             problems.append(f"check {check['name']!r} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}")
             continue
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
-            problems += pattern_placeholder_problems(check, case_names)
+            problems += pattern_placeholder_problems(check, case_names, shared=check in defaults)
         check = dict(check)
         if isinstance(check.get("value"), str):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
@@ -5986,12 +5992,16 @@ def judge_verdicts(votes):
     return verdicts
 
 
-def votes_settled(trial):
+def votes_settled(trial, judge):
     """Whether an answer left undecided has every vote of its open checks read (a tie, or a panel split): the same
-    judge asked again, with the same seeds, answers alike, so only a person or another judge can decide it."""
+    judge asked again, with the same seeds, answers alike, so only a person or another judge can decide it. judge: the
+    run's config.judge; a member of its panel that never voted, or a vote not yet asked, can still decide it."""
+    if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
+        return False
     open_checks = [name for name, ok in trial["checks"].items() if ok is None]
     return bool(open_checks) and all(
-        (j := trial["judged"].get(name)) and j["votes"] and not (j["failed"] or j["unreadable"] or j["cut"])
+        (j := trial["judged"].get(name)) and not (j["failed"] or j["unreadable"] or j["cut"])
+        and set(j["models"]) >= set(judge["models"]) and j["votes"] >= judge["votes"] * len(judge["models"])
         for name in open_checks)
 
 
@@ -7249,7 +7259,13 @@ def as_words(text):
     """A text's words as a reader tells them (as_read), without accents or punctuation: a final "?" dropped, "Dónde"
     typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", as_read(text)) if not unicodedata.combining(c))
-    return " ".join(re.findall(r"[^\W_]+", bare))
+    return " ".join(re.findall(r"[^\W_]+", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+
+
+# Scripts written without spaces between words (kana, CJK ideographs, Hangul syllables, Thai, Lao, Khmer, Myanmar):
+# each character is a word to as_words, or a Japanese test split's every question was one word, told by nothing
+UNSPACED_SCRIPTS = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+                              "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
 
 
 def case_texts(cases):
@@ -8929,10 +8945,6 @@ def check_table(cases):
                                          "passed": 0, "total": 0, "open": 0}
                     if "weight" in check:
                         row["weight"] = check["weight"]
-                weight = by_name[name].get("weight")
-                if weight is not None and weight != row.get("weight"):   # one name, weighed otherwise in another case
-                    low, high = row.get("weight_range", (row["weight"],) * 2) if "weight" in row else (weight, weight)
-                    row["weight_range"] = [min(low, weight), max(high, weight)]
                 if ok is None:
                     row["open"] += 1
                 else:
@@ -8946,6 +8958,16 @@ def check_table(cases):
                 table[check["name"]] = {"name": check["name"], "type": check["type"], "blocking": check["blocking"],
                                         "passed": 0, "total": 0, "open": 0,
                                         **({"weight": check["weight"]} if "weight" in check else {})}
+    # one name weighed otherwise, or blocking, in another case: the first case's role alone was shown
+    roles = {}
+    for case in cases:
+        for check in case["checks"]:
+            roles.setdefault(check["name"], set()).add(check.get("weight", "blocking" if check["blocking"] else "not blocking"))
+    for name, found in roles.items():
+        if len(found) > 1:
+            weights = [w for w in found if not isinstance(w, str)]
+            table[name]["roles"] = {"weights": [min(weights), max(weights)] if weights else None,
+                                    "blocking": "blocking" in found, "not_blocking": "not blocking" in found}
     return list(table.values())
 
 
@@ -9060,7 +9082,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             elif t["error"] is not None:
                 errors.append({"id": c["id"], "trial": t["trial"], "error": t["error"]})
             else:
-                undecided.append({"id": c["id"], "trial": t["trial"], "settled": votes_settled(t)})
+                undecided.append({"id": c["id"], "trial": t["trial"], "settled": votes_settled(t, config.get("judge"))})
                 opened += 1
         if labelled:
             answered[c["expected"]] = answered.get(c["expected"], 0) + 1
@@ -10878,8 +10900,12 @@ def doubtful_line(r, repeat):
 
 def role(check):
     """What a check does to the verdict, as the check table says it."""
-    if "weight_range" in check:   # (the first case's weight alone was shown)
-        return f"weight {check['weight_range'][0]:g} to {check['weight_range'][1]:g} (by case)"
+    if "roles" in check:   # (the first case's alone was shown)
+        r = check["roles"]
+        weights = r["weights"] and (f"weight {r['weights'][0]:g}" if r["weights"][0] == r["weights"][1]
+                                    else f"weight {r['weights'][0]:g} to {r['weights'][1]:g}")
+        said = [weights, r["blocking"] and "blocking", r["not_blocking"] and "not blocking"]
+        return " or ".join(x for x in said if x) + " (by case)"
     return f"weight {check['weight']:g}" if "weight" in check else "blocking" if check["blocking"] else "not blocking"
 
 
@@ -11079,7 +11105,12 @@ def window_words(e):
                       f"{e['completion_tokens']} tokens (give the limit in the option this server reads)"
                       if e.get("num_predict") and e["completion_tokens"] > e["num_predict"] else
                       f"Its {e.get('option', 'num_predict')} ({e['num_predict']}) was not reached, so raising it will not help"
-                      if e.get("num_predict") else f"No {e.get('option', 'num_predict')} was set, and one will not help")}
+                      if e.get("num_predict") else
+                      f"No {e.get('option', 'num_predict')} was set, and one will not help" if e.get("num_ctx") else
+                      # over /v1 a server may cap an answer of its own (llama.cpp's --n-predict): a limit given wins
+                      f"No {e.get('option', 'num_predict')} was set: the server's own cap on an answer, or its window, "
+                      f"stopped it (give --option {e.get('option', 'num_predict')}=N above "
+                      f"{e['completion_tokens']} to tell which)")}
 
 
 def speed_section(sec):
@@ -11704,9 +11735,11 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     command, why = judge_again(run_path, config, checks_path,
                                *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
     again = f"judge again ({command})" + (f": {why}" if why else "")
-    if s["open"] and all(o["settled"] for o in s["open"]):   # asked again alike, they split alike
-        again = ("their judges' votes tie or split, every vote read: a person decides them (calibrate), or another "
-                 "judge (--judge-model)")
+    settled = sum(o["settled"] for o in s["open"])   # asked again alike, they split alike
+    if settled:
+        left = ("their judges' votes tie or split, every vote read: a person decides them (calibrate), or another "
+                "judge (--judge-model)")
+        again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
     for tag in must_pass:
@@ -11857,10 +11890,15 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                             "was edited (report --case shows each)")
 
 
+# why a case is left out of a compare, as every view says it
+NOT_COMPARED_WORDS = ("no verdict in a run, or one its trials without a verdict could turn: an error, or a judge that "
+                      "gave none")
+
+
 def still_decided(case):
-    """Whether a case's majority stands however its trials whose calls failed would have gone: 2 of 4 trials came,
-    a pass and a fail (a split is no pass), and the 2 left could have made it 3 to 1 either way."""
-    left = sum(t["correct"] is None and bool(t["error"] or judge_call_failed(t)) for t in case["trials"])
+    """Whether a case's majority stands however its trials without a verdict (a failed call, a judge's tie) would
+    have gone: 2 of 4 trials came, a pass and a fail (a split is no pass), and the 2 left could make it 3 to 1."""
+    left = sum(t["correct"] is None for t in case["trials"])   # a failed call, or a judge that left it open
     passed, decided = case["passed_trials"], case["decided_trials"]
     return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
 
@@ -12503,7 +12541,7 @@ def format_compare(c, baseline_path, candidate_path):
         out.append(f"Pass rate rose on {figure_text(row_of(outcome, 'rose')['count'])}, fell on "
                    f"{figure_text(row_of(outcome, 'fell')['count'])} cases")
     if row_of(outcome, "not_compared")["figure"]["value"]:
-        out.append(outcome_line(outcome, "not_compared") + "  (no verdict in a run: an error, or a judge that gave none)")
+        out.append(outcome_line(outcome, "not_compared") + f"  ({NOT_COMPARED_WORDS})")
     if row_of(outcome, "errored")["figure"]["value"]:
         out.append(outcome_line(outcome, "errored") + f"  ({ERRORED_WORDS})")
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
@@ -12643,7 +12681,7 @@ def markdown_compare(c, baseline_path, candidate_path):
         r = row_of(outcome, name)
         out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + markdown_ids(r["figure"]["value"], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
-        out += ["", "**Not compared (no verdict in a run: an error, or a judge that gave none):** "
+        out += ["", f"**Not compared ({NOT_COMPARED_WORDS}):** "
                 + markdown_ids(row_of(outcome, "not_compared")["figure"]["value"])]
     if row_of(outcome, "errored")["figure"]["value"]:
         out += ["", f"**Errored ({ERRORED_WORDS}):** " + markdown_ids(row_of(outcome, "errored")["figure"]["value"])]
@@ -14039,7 +14077,7 @@ def length_bias(rows, human, check):
     ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(labelled))
     return {"answers": n, "quarters": quarters, "even": cuts == [q * n // 4 for q in range(5)], "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
             "human_spearman": human_rho, "human_spearman_ci": None if human_ci[0] is None else list(human_ci),
-            "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), bool(labelled))}
+            "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), len(labelled))}
 
 
 def quarter_cuts(lengths):
@@ -14072,12 +14110,15 @@ def rho_text(rho, low, high):
 
 
 def length_reading(n, quarters, judge, people, labelled):
-    """judge, people: (rho, low, high) of the judge's verdicts and of people's. The reading follows
+    """judge, people: (rho, low, high) of the judge's verdicts and of people's (labelled: how many). The reading follows
     the interval: a bias is named only when it leaves out 0, 'little sign' only when it lies within
     ±LENGTH_SLIGHT, and anything between is too few answers to tell."""
     (rho, low, high), (human_rho, human_low, human_high) = judge, people
-    # a rho of ±1 has no interval (spearman_interval): every pass on one side of every fail is read as its sign
+    # a rho of ±1 has no interval (spearman_interval): every pass on one side of every fail is read as its sign, the
+    # judge's and people's alike (over more than three answers, below which neither has one)
     low, high = (rho, rho) if low is None and rho is not None and abs(rho) >= 1 else (low, high)
+    human_low, human_high = ((human_rho, human_rho) if human_low is None and human_rho is not None and abs(human_rho) >= 1
+                             and labelled > 3 else (human_low, human_high))
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
     short_q, long_q = filled_quarters(quarters)[0], filled_quarters(quarters)[-1]
@@ -14998,8 +15039,8 @@ def compare_headline(runs, outcome, figures):
                 f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}."]
     left_out = row_of(outcome, "not_compared")
     if left_out["figure"]["value"]:
-        readings.append(f"Not compared ({figure_text(left_out['count'])}, no verdict in a run: an error, or a judge that "
-                        f"gave none): {figure_text(left_out['figure'])}")
+        readings.append(f"Not compared ({figure_text(left_out['count'])}, {NOT_COMPARED_WORDS}): "
+                        f"{figure_text(left_out['figure'])}")
     errored = row_of(outcome, "errored")
     if errored["figure"]["value"]:
         readings.append(f"Errored ({figure_text(errored['count'])}, {ERRORED_WORDS}): {figure_text(errored['figure'])}")

@@ -644,6 +644,12 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
         assert code == 2 and f"check 'n': its pattern is found in every answer, even an empty one (|, ^, a*), so the " \
                              f"check can never {never}" in err, (value, err)
+    # (69th) a length capped, a word forbidden by a lookahead: each matches every short answer, and can fail
+    for value in ("^[\\s\\S]{0,300}$", "^(?![\\s\\S]*(?i:contraseña es))", "^.{0,200}$"):
+        own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
+        Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
+        code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+        assert "found in every answer" not in err and "cannot reach the model server" in err, (value, err)
 
 
 def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
@@ -655,9 +661,15 @@ def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
             {"name": "hi", "type": "contains", "value": "hi", "blocking": False, "weight": 1}]}
     run = write_run("runs/w.json", make_run([case("a", 0.3), case("b", 2), case("c", 0.3)], labels=None))
     s = json.loads(cli("report", run, "--json")[1])
-    assert next(c for c in s["checks"] if c["name"] == "zz")["weight_range"] == [0.3, 2]
-    assert "hi" in s["checks"][1]["name"] and "weight_range" not in s["checks"][1]
+    assert next(c for c in s["checks"] if c["name"] == "zz")["roles"] == {"weights": [0.3, 2], "blocking": False,
+                                                                         "not_blocking": False}
+    assert "hi" in s["checks"][1]["name"] and "roles" not in s["checks"][1]
     assert "weight 0.3 to 2 (by case)" in cli("report", run)[1]
+    # (69th) blocking in one case, weighed in others: both said
+    cases = [case("a", 0.3), case("b", 2)]
+    cases[0]["checks"][0] = {k: v for k, v in cases[0]["checks"][0].items() if k != "weight"} | {"blocking": True}
+    run = write_run("runs/w2.json", make_run(cases, labels=None))
+    assert "weight 2 or blocking (by case)" in cli("report", run)[1]
 
 
 def test_a_weighed_check_refused_is_not_also_said_missing(project, cli):

@@ -196,7 +196,7 @@ def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
     errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no answer
     out = cli("compare", two_runs[0], errored)[1]
     assert "Fixed (2): dev-11, dev-24" in out
-    assert "Not compared (1): dev-09  (no verdict in a run: an error, or a judge that gave none)" in out
+    assert "Not compared (1): dev-09  (no verdict in a run, or one its trials without a verdict could turn: an error, or a judge that gave none)" in out
 
 
 def test_invalid_answers_are_counted_apart_in_every_view(two_runs, cli):

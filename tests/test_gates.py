@@ -65,6 +65,28 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     assert json.loads(cli("compare", a, c, b, "--json")[1])["runs"][2]["errored"] == ["c01", "c03"]
 
 
+def test_a_majority_a_judges_open_trial_could_turn_is_not_compared(project, cli):
+    """Sixty-ninth attack on issue 28: a pass, a fail and a trial whose judge gave no verdict read as a 1-1 split, a
+    fail: a regression and GATE FAILED, exit 1, though judging the third could make it a 2-1 pass."""
+    from conftest import make_run
+    check = [{"name": "ok", "type": "judge", "value": "ok", "blocking": True}]
+
+    judge = {"models": ["j"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}
+
+    def run(path, verdicts, **extra):
+        made = make_run([{"id": "c01", "response": ["a", "b", "c"], "checks": check}], labels=None, judge=judge, **extra)
+        for r, v in zip(made["results"], verdicts):
+            r["judges"] = [] if v is None else [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v,
+                                                 "reason": "r", "raw": "{}", "error": None}]
+        return write_run(path, made)
+    a, b = run("runs/a.json", [True, True, True]), run("runs/b.json", [True, False, None], prompt="prompts/v2.txt")
+    code, out, err = cli("compare", a, b, "--json")
+    compared = json.loads(out or err)
+    assert compared["regressions"] == [] and compared["not_compared"] == ["c01"], compared
+    code, out, err = cli("compare", a, b, "--fail-on-regression")
+    assert code != 1 and "GATE FAILED" not in err, err
+
+
 def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gates(project, cli):
     """Issue 28, twentieth attack (minor, left then): a case with no answer in a run was listed under "Not
     compared" and under "Errored", whose words say its figures rest on what came: it is in no figure."""
@@ -139,7 +161,7 @@ def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(projec
                                              labels=None, prompt="prompts/v2.txt"))
     code, out, err = cli("compare", base, cand, "--fail-on-regression")
     assert code == 1 and "GATE FAILED: 1 regression(s): c3" in err and "infrastructure" not in err
-    assert "Not compared (1): c0  (no verdict in a run: an error, or a judge that gave none)" in out
+    assert "Not compared (1): c0  (no verdict in a run, or one its trials without a verdict could turn: an error, or a judge that gave none)" in out
     none = write_run("runs/c.json", make_run([dict(c, judges=vote(None)) for c in cases], labels=None, prompt="prompts/v1.txt"))
     code, out, err = cli("compare", base, none, "--fail-on-regression")
     assert code == 2 and "no case has a verdict in both runs" in err

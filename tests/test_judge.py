@@ -1016,6 +1016,13 @@ def test_a_split_panel_is_left_to_a_person_not_asked_again_in_a_loop(project, cl
         and "judge again" not in err, err
     assert cli("report", run, "--html", "p.html")[0] == 0
     assert "4 of them tie or split with every vote read" in open("p.html", encoding="utf-8").read()
+    # (69th) a member of the panel that never voted on an answer can still decide it
+    run = audited_run(lambda i, judge, vote: vote == 1, votes=2, judges=AUDIT_JUDGES[:2], count=4)   # each ties
+    assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [True] * 4
+    made = load_json(run)
+    made["results"][0]["judges"] = [v for v in made["results"][0]["judges"] if v["model"] == AUDIT_JUDGES[0]]
+    Path(run).write_text(json.dumps(made), encoding="utf-8")
+    assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [False] + [True] * 3
 
 
 def test_a_rank_correlation_of_one_has_no_interval_of_no_width(project, cli):
@@ -1027,6 +1034,11 @@ def test_a_rank_correlation_of_one_has_no_interval_of_no_width(project, cli):
     assert "(Spearman +1.00): longer answers pass more often; a length bias" in out and "95% CI +1.00" not in out, out
     verbosity = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
     assert verbosity["spearman"] == pytest.approx(1) and verbosity["spearman_ci"] is None
+    # (69th) people at -1 are read as the judge at +1 is: apart, never "too few answers to tell"
+    with open("human.jsonl", "w") as f:
+        f.writelines(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": i <= 10}) + "\n" for i in range(1, 21))
+    out = cli("calibrate", "human.jsonl", run, "--audit")[1]
+    assert "people's verdicts give -1.00: the judge rewards length more than people do" in out, out
 
 
 def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(project, cli):

@@ -3321,6 +3321,7 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     folder.mkdir()
     shutil.copy(project / "golden" / "labels.txt", folder / "labels.txt")
     tickets = ["El botón de pagar no funciona", "Me cobraron dos veces", "No puedo entrar a mi cuenta", "Quiero modo oscuro"]
+    japanese = ["アプリを開くとすぐに落ちます", "請求書の金額が二重になっています", "パスワードを忘れてログインできません", "保存ボタンを押しても何も起きません"]
 
     def write(cases):
         (folder / "test.jsonl").write_text("".join(json.dumps(dict(c, id=f"t{i}", expected="bug", difficulty="easy", note="n"),
@@ -3420,7 +3421,10 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              [{"input": t, "context": [{"id": f"doc{i}", "text": f"Otra tienda, texto {i}"}]} for i, t in enumerate(tickets)], "p4", False),
             ([{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base"}]} for i, t in enumerate(tickets)], "p3",
              [{"input": t, "context": [{"id": f"k{i}", "text": f"Artículo {i} de la base, revisado"}]} for i, t in enumerate(tickets)],
-             "p4", True)):
+             "p4", True),
+            # (69th) a question in a script written without spaces was one word, and told no case apart
+            ([{"input": t} for t in japanese], "p3", [{"input": t, "vars": {"ref": f"A{i}"}} for i, t in enumerate(japanese)], "p4", True),
+            ([{"input": t} for t in japanese], "p3", [{"input": t + "。別の件です"} for t in japanese], "p4", False)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0

@@ -307,10 +307,13 @@ def test_a_compare_with_trials_says_how_many_answers_no_judge_decided(project, c
     run["config"]["prompt"] = "prompts/v2.txt"
     b = write_run("runs/k.json", run)
     c = json.loads(cli("compare", a, b, "--json")[1])
-    assert c["undecided_answers"] == 4   # 3 in the baseline, 1 in the candidate
+    # (69th attack) the second case, a fail and two trials open, could turn either way: not compared; of the compared,
+    # 1 open in the baseline, 1 in the candidate
+    assert c["undecided_answers"] == 2 and len(c["not_compared"]) == 1, c
     out = cli("compare", a, b)[1]
-    assert "Pass rate (mean of each case's pass rate, 4 answers without a verdict left out of their cases' rates):" in out
-    assert "4 answers without a verdict left out" in cli("compare", a, b, "--markdown")[1]
+    assert "Pass rate (mean of each case's pass rate, on the 3 cases both runs decided, 2 answers without a verdict left " \
+           "out of their cases' rates):" in out
+    assert "2 answers without a verdict left out" in cli("compare", a, b, "--markdown")[1]
 
 
 def test_trials_are_samples_not_copies_each_asked_with_its_own_seed(project, cli):
