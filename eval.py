@@ -2949,8 +2949,9 @@ LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a l
 # a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
 # (or a label) that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
 INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff"
-                             "\uffa0\U0001d173-\U0001d17a]")   # (and Hangul fillers, Khmer's unwritten vowels and the braille
-                                                               # blank, drawn blank; music's format marks)
+                             "\uffa0\U0001d173-\U0001d17a\U0001bca0-\U0001bca3\U00013430-\U0001343f]")
+# (and Hangul fillers, Khmer's unwritten vowels and the braille blank, drawn blank; the format marks of music,
+# shorthand and hieroglyphs)
 
 
 def parse_labels(path):
@@ -7237,8 +7238,11 @@ def runs_beside(split_path):
 # letters, yet they shape a Persian word or join an emoji family.
 MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc]")
 JOINERS = re.compile("[\u200c\u200d]")
-# a joiner beside ASCII, a space or a text's end joins nothing: shown as nothing there too
-LOOSE_JOINERS = re.compile("(?:^|(?<=[\x00-\x7f]))[\u200c\u200d]+|[\u200c\u200d]+(?=[\x00-\x7f]|$)")
+# A joiner changes what is shown only between two letters of a script that joins or forms conjuncts (Arabic, Syriac,
+# N'Ko, the Indic scripts, Myanmar, Khmer, Mongolian) or two emoji (a family, a rainbow flag), and a run of them
+# there as one. Anywhere else (Latin, Cyrillic, CJK, beside a space or an end) it joins nothing, shown as nothing.
+JOINING = "\u0600-\u08ff\u0900-\u0dff\u1000-\u109f\u1780-\u18af\ufb50-\ufdff\ufe70-\ufefe\u2600-\u27bf\U0001f000-\U0001faff"
+LOOSE_JOINERS = re.compile(f"(?<=[{JOINING}])([\u200c\u200d])[\u200c\u200d]*(?=[{JOINING}])|[\u200c\u200d]+")
 
 
 def without_marks(text, joiners=True):
@@ -7246,7 +7250,7 @@ def without_marks(text, joiners=True):
     characters but a flag's, direction marks), and without the joiners unless joiners=False (where text is shown
     apart: two annotations, one with a joiner in an emoji family, are two)."""
     text = without_unseen(INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", MARKS_SHOWN_AS_NOTHING.sub("", text))))
-    return JOINERS.sub("", text) if joiners else LOOSE_JOINERS.sub("", text)
+    return JOINERS.sub("", text) if joiners else LOOSE_JOINERS.sub(lambda m: m.group(1) or "", text)
 
 
 def as_read(text):

@@ -798,6 +798,14 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
     # (66th) a joiner beside a Latin letter, a space or the end joins nothing: one row
     alike = {f"k{i}#1": {"text": t} for i, t in enumerate(("wrong label", "wrong \u200dlabel", "wrong label\u200c", "wrong label\u200b"))}
     assert evalpy.annotation_counts(alike) == [("wrong label", 4)]
+    # (67th) nor between two Latin, Cyrillic or CJK letters, nor doubled where one joins; a shorthand or hieroglyph
+    # format mark alone is no annotation
+    for a, b in (("Größe falsch", "Grö\u200dße falsch"), ("неверная", "невер\u200dная"), ("错误标签", "错\u200d误标签"),
+                 ("\u0645\u06cc\u200c\u062e", "\u0645\u06cc\u200c\u200c\u062e")):
+        assert len(evalpy.annotation_counts({"a#1": {"text": a}, "b#1": {"text": b}})) == 1, (a, b)
+    for unseen in ("\U0001bca0", "\U00013430"):
+        answer = requests.post(url + "/annotations", json={"key": "dev-03#1", "text": unseen})
+        assert answer.status_code == 200 and "dev-03#1" not in load_json(sidecar)["annotations"], unseen
     monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 1.0)
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
                                "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)", sidecar + ".lock"],
