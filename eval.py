@@ -2101,6 +2101,13 @@ def tagged(model):
     return model if ":" in model else model + ":latest"
 
 
+def model_family_name(name):
+    """A model's name without its registry, namespace or tag, in any case: qwen2.5 of registry.ollama.ai/library/
+    QWEN2.5:7b. Two answers of one family are not told apart by the name an answer gives (a cloud model's drops
+    its :cloud); another family's is another model."""
+    return name.casefold().rsplit("/", 1)[-1].split(":", 1)[0]
+
+
 def same_model(name):
     """What names one model on the server: Ollama matches a name ignoring case, and reads one without
     a tag as its :latest."""
@@ -5132,6 +5139,12 @@ class OllamaClient(ChatClient):
                              "not with the model's answer", retry=True)
         if data.get("done") is False:
             raise CallFailed('the server\'s answer says it is not done ("done": false): a piece of an answer, not all of it', retry=True)
+        # Ollama answers with the name it was asked (server/routes.go ChatHandler: Model: req.Model; a cloud model's
+        # without its :cloud): another model's name is a proxy or router that fell back, whose answers are not this model's
+        answered = data.get("model")
+        if isinstance(answered, str) and answered and model_family_name(answered) != model_family_name(model):
+            raise CallFailed(f"the server answered as model {cut_to(on_one_line(answered), 60)}, not "
+                             f"{cut_to(on_one_line(model), 60)} (a proxy or router that fell back to another?)", retry=True)
         if "done" in data and type(data["done"]) is not bool:   # Ollama's is a bool (api/types.go ChatResponse.Done)
             raise CallFailed(f"the server's answer has \"done\": {cut_to(on_one_line(json_text(data['done'])), 40)}, which is "
                              "neither true nor false: no telling whether it is the whole answer", retry=True)

@@ -667,7 +667,7 @@ class FakeOllama:
                         # a version that counts only the tokens it evaluated sends 0 for a fully cached
                         # prompt, and a zero count is left out (api/types.go Metrics: omitempty)
                         counts = {}
-                    self.send_json(200, {
+                    self.send_json(200, {   # the model as it was asked (server/routes.go ChatHandler: Model: req.Model)
                         "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                         "message": message, "done_reason": done_reason, "done": True,
                         "total_duration": 812345678 - 1234567 + self.load_ns, "load_duration": self.load_ns,

@@ -1960,6 +1960,9 @@ def test_a_server_version_holding_a_line_separator_is_shown_escaped(project, cli
                         'the whole answer'),
     ({"done": None}, 'the server\'s answer has "done": null, which is neither true nor false: no telling whether it is '
                      'the whole answer'),
+    # (69th attack) another model's name: a proxy that fell back, whose answers were scored as qwen2.5:7b's
+    ({"model": "llama3.2:1b"}, "the server answered as model llama3.2:1b, not qwen2.5:7b (a proxy or router that fell "
+                               "back to another?)"),
 ])
 def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, cli, fake, fields, says):
     """Attack 41: done_reason "load" with an empty content (Ollama's answer to a request with no messages:
@@ -1970,6 +1973,13 @@ def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, c
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--retries", 1)
     results = load_json("runs/dev-v3.json")["results"]
     assert code == 2 and [(r["response"], r["error"], r["attempts"]) for r in results] == [(None, says, 2)] * 2, err
+
+
+def test_an_answer_named_as_its_model_in_other_letters_or_with_its_registry_is_its_models(project, cli, fake):
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.extra_fields = {"model": "registry.ollama.ai/library/QWEN2.5:latest"}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2)
+    assert code == 0 and all(r["error"] is None for r in load_json("runs/dev-v3.json")["results"]), err
 
 
 def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_said_once(project, cli, fake):
