@@ -5287,8 +5287,12 @@ class OpenAIClient(ChatClient):
         data = self.post("/chat/completions", body, model)
         calls = {}
         try:
-            # the choice of index 0 (OpenAI numbers each choice; a server may list them in another order)
+            # the choice of index 0 (OpenAI numbers each choice; a server may list them in another order); with no
+            # index, the first. One numbered otherwise alone is an answer to some other request, never this one's
             choice = next((c for c in data["choices"] if isinstance(c, dict) and c.get("index") == 0), data["choices"][0])
+            if isinstance(choice, dict) and "index" in choice and choice["index"] != 0:
+                raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
+                                 f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
             content = message["content"]
             thinking = message.get("reasoning_content") or message.get("reasoning")
@@ -12914,15 +12918,24 @@ def run_grid(grid):
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
-        with_errors += [(run_path, errors)] if errors else []
+        first = next((r["error"] for r in run["results"] if r.get("error")), None)
+        with_errors += [(run_path, errors, first)] if errors else []
         judged_open += [(run_path, run)] if failed_judge_calls(run["results"]) else []
-    print(format_many(compare_many(runs)))
-    for run_path, errors in with_errors:
-        warn(f"{shell_word(run_path)}: {errors} request(s) got no answer from the server; they are recorded as errors, not "
-             f"scored. Complete it with: {resume_command(run_path)}")
+    # said before the compare, which a run of errors alone stops ("no case has a verdict in every run"): why, and how
+    # to finish each, were never said
+    for run_path, errors, first in with_errors:
+        warn(f"{shell_word(run_path)}: {errors} request(s) got no answer from the server (the first: "
+             f"{cut_to(on_one_line(first), 200)}); they are recorded as errors, not scored. Complete it with: "
+             f"{resume_command(run_path)}")
     for run_path, run in judged_open:
         for line in judge_call_warnings(run["results"], run["config"], run_path):
             warn(f"{shell_word(run_path)}: {line}")
+    try:
+        print(format_many(compare_many(runs)))
+    except EvalError as e:
+        if not (with_errors or judged_open):
+            raise
+        warn(f"error: {e}")
     return 2 if with_errors or judged_open else 0
 
 

@@ -1851,9 +1851,20 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
     code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url,
                          "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and "2 runs of dev" in out
-    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no answer from the server; they are recorded as errors, "
-            "not scored. Complete it with: python eval.py run --resume runs/dev-v2-qwen2.5-7b.json") in err
+    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no answer from the server (the first: HTTP 500") in err
+    assert ("they are recorded as errors, not scored. Complete it with: python eval.py run --resume "
+            "runs/dev-v2-qwen2.5-7b.json") in err
     assert "dev-v3-qwen2.5-7b.json: " not in err
+    # (69th attack) a run of errors alone stopped the compare ("no case has a verdict in every run"), and why, and how
+    # to finish it, were never said
+    os.unlink("runs/dev-v2-qwen2.5-7b.json")
+    os.unlink("runs/dev-v3-qwen2.5-7b.json")
+    fake.faults = [None] * 3 + ["500"] * 12
+    code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url, "--retries", "3",
+                         "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    assert code == 2 and "no case has a verdict in every run" in err, err
+    assert "runs/dev-v3-qwen2.5-7b.json: 3 request(s) got no answer from the server (the first: HTTP 500" in err, err
+    assert "Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json" in err
 
 
 @pytest.mark.parametrize("flag, value, says", [("--model", "nosuch:1b", "model 'nosuch:1b' is not pulled"),
