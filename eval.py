@@ -2742,11 +2742,16 @@ def stored_check_problem(check, labels):
     return None if not problems else problems[0] if problems[0].startswith(named) else named + problems[0]
 
 
+# Answers of every kind: empty, short, every printable ASCII character, other scripts and symbols, lines, a long one
+ANY_ANSWERS = ("", "x", "0", "\n", "".join(map(chr, range(32, 127))), "Hola, ¿qué tal? ñ é ü ß ø 日本語 한국어 😀 € § ¶ «»",
+               ("Una respuesta larga, con varias líneas.\n" * 60).strip())
+
+
 def matches_any_answer(pattern):
-    """Whether a pattern is found in every answer: it matches the empty answer, and nothing in it looks past where it
-    starts (a lookaround, $, \\Z, \\b, \\B), so that empty match at the start is in any answer (|, ^, a*). Any such
-    sign leaves it alone: ^[\\s\\S]{0,300}$ caps a length, ^(?!.*secret) forbids a word."""
-    return re.search(pattern, "") is not None and not re.search(r"\(\?<?[=!]|\$|\\[ZbB]", pattern)
+    """Whether a pattern is found in each of ANY_ANSWERS, the empty one too (|, ^, a*, \\bfoo\\b|, .*\\Z), and so in
+    any answer. One that forbids something (a negative lookaround: ^(?!.*secret)) is left alone, as no list of
+    answers holds every word; a length cap, ^[\\s\\S]{0,300}$, is not found in the long one."""
+    return not re.search(r"\(\?<?!", pattern) and all(re.search(pattern, answer) for answer in ANY_ANSWERS)
 
 
 def filled_check_problems(check, labels, case=None):
@@ -3231,7 +3236,8 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     if older and not any("weight" in c for c in case["checks"]):   # its weighted label check was all it weighed
         case["pass_threshold"] = None
     problem = threshold_problem(case["pass_threshold"], case["checks"])
-    if problem and not (check_problems and problem == THRESHOLD_UNWEIGHED):   # (its weighed check was refused above)
+    weighed = any(isinstance(c, dict) and "weight" in c for c in [*case.get("checks", []), *defaults])
+    if problem and not (check_problems and weighed and problem == THRESHOLD_UNWEIGHED):   # (its weighed check was refused above)
         check_problems.append(problem + ("" if own else f" (the threshold comes from {CHECKS_FILE})"))
     if case["pass_threshold"] is None:
         del case["pass_threshold"]
@@ -9049,7 +9055,9 @@ def fmt_share(x):
 
 def measure(labels, checks):
     """What a report calls its headline: accuracy when the label alone decides, else pass rate."""
-    only_label = all(row["type"] == "label" or not (row["blocking"] or "weight" in row) for row in checks)
+    # every case's role of a check (roles: one name blocking in one case only read the first case's)
+    only_label = all(row["type"] == "label" or not (row["blocking"] or "weight" in row or row.get("roles") and (
+        row["roles"]["blocking"] or row["roles"]["weights"])) for row in checks)
     return "accuracy" if labels is not None and only_label else "pass rate"
 
 
@@ -11756,6 +11764,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     command, why = judge_again(run_path, config, checks_path,
                                *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
     again = f"judge again ({command})" + (f": {why}" if why else "")
+    failed_again = again   # a failed judge call is asked again, whatever else is open
     settled = sum(o["settled"] for o in s["open"])   # asked again alike, they split alike
     if settled:
         left = ("their judges' votes tie or split, every vote read: a person decides them (calibrate), or another "
@@ -11775,7 +11784,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
                    f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}) (infrastructure, not the "
-                   f"model: a verdict may rest on the votes that came); {again}"]
+                   f"model: a verdict may rest on the votes that came); {failed_again}"]
     if min_accuracy is not None and not cases:   # (an older eval.py wrote a run of `--cases ,`: none)
         return 2, [f"gates not judged: {shell_word(run_path)} holds no case; run the split again"]
     if min_accuracy is not None and not s["scored"]:
@@ -12129,8 +12138,9 @@ def shared_cases(runs):
 
 
 def decided_by_all(shared, by_id):
-    """The shared cases every run has a verdict on (by_id: each run's graded cases by id), in shared's order."""
-    return [i for i in shared if all(ids[i]["correct"] is not None for ids in by_id)]
+    """The shared cases every run has a verdict on that its trials without one could not turn (still_decided), as a
+    compare of two reads them (by_id: each run's graded cases by id), in shared's order."""
+    return [i for i in shared if all(ids[i]["correct"] is not None and still_decided(ids[i]) for ids in by_id)]
 
 
 def compare_many(runs, alpha=ALPHA):
@@ -14145,10 +14155,10 @@ def length_reading(n, quarters, judge, people, labelled):
     ±LENGTH_SLIGHT, and anything between is too few answers to tell."""
     (rho, low, high), (human_rho, human_low, human_high) = judge, people
     # a rho of ±1 has no interval (spearman_interval): every pass on one side of every fail is read as its sign, the
-    # judge's and people's alike (over more than three answers, below which neither has one)
+    # judge's and people's alike (over AUDIT_FEW answers or more: on fewer it tells nothing)
     low, high = (rho, rho) if low is None and rho is not None and abs(rho) >= 1 else (low, high)
     human_low, human_high = ((human_rho, human_rho) if human_low is None and human_rho is not None and abs(human_rho) >= 1
-                             and labelled > 3 else (human_low, human_high))
+                             and labelled >= AUDIT_FEW else (human_low, human_high))   # (4 labels at -1 read as certain)
     if n < AUDIT_FEW:
         return f"too few judged answers ({n}) to read a length effect"
     short_q, long_q = filled_quarters(quarters)[0], filled_quarters(quarters)[-1]

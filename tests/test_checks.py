@@ -638,7 +638,8 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
         said = "check 'n': a placeholder follows a backslash, which would escape the first character of its value" in err
         assert code == 2 and said == refused, (value, err)
     # (67th) a pattern found in every answer: a regex that cannot fail, a not_regex that cannot pass
-    for kind, value, never in (("regex", "|", "fail"), ("regex", "(?i)a*", "fail"), ("not_regex", "^", "pass")):
+    for kind, value, never in (("regex", "|", "fail"), ("regex", "(?i)a*", "fail"), ("not_regex", "^", "pass"),
+                               ("regex", "\\bfoo\\b|", "fail"), ("not_regex", "x*|$", "pass"), ("regex", "(?s).*\\Z", "fail")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
@@ -670,6 +671,14 @@ def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
     cases[0]["checks"][0] = {k: v for k, v in cases[0]["checks"][0].items() if k != "weight"} | {"blocking": True}
     run = write_run("runs/w2.json", make_run(cases, labels=None))
     assert "weight 2 or blocking (by case)" in cli("report", run)[1]
+    # (70th) a labelled set whose extra check blocks in every case but the first is scored on more than its label:
+    # "Pass rate", whichever case comes first (it read "Accuracy" from the first case's role alone)
+    label = {"name": "label", "type": "label", "blocking": True}
+    for first_blocks in (False, True):
+        made = [{"id": f"c{i}", "expected": "bug", "response": "bug", "checks": [
+            label, {"name": "short", "type": "contains", "value": "u", "blocking": first_blocks or i > 0}]} for i in range(3)]
+        run = write_run(f"runs/l{first_blocks}.json", make_run(made))
+        assert cli("report", run)[1].startswith("Pass rate: 3/3"), first_blocks
 
 
 def test_a_weighed_check_refused_is_not_also_said_missing(project, cli):
@@ -681,6 +690,12 @@ def test_a_weighed_check_refused_is_not_also_said_missing(project, cli):
     Path("w/dev.jsonl").write_text(json.dumps({"id": "x", "input": "hola", "difficulty": "easy", "note": "n"}) + "\n")
     code, out, err = cli("run", "--split", "w/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "uses {{a}} but the case has no vars.a" in err and "needs at least one check" not in err, err
+    # (70th) but a threshold beside no weighed check at all is said with another check's fault, never after its fix
+    Path("w/checks.json").write_text(json.dumps({"pass_threshold": 0.5, "checks": [{"type": "contains", "value": "x"}]}))
+    Path("w/dev.jsonl").write_text(json.dumps({"id": "x", "input": "hola", "difficulty": "easy", "note": "n",
+                                               "checks": [{"type": "regex", "value": "("}]}) + "\n")
+    code, out, err = cli("run", "--split", "w/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "needs at least one check with a \"weight\"" in err and "regular expression" in err, err
 
 
 def test_weights_without_a_threshold_are_shown_not_applied(free_text, project, cli):
