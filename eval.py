@@ -10995,9 +10995,7 @@ def failure_section(sec):
         # an INVALID answer shown as written ("bug\nreport" read as the label "bug report"), and a label right but
         # another check failed said so ("expected bug, got bug" said nothing)
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"],
-                  f["got"] + (f" ({', '.join(n for n in f['failed_checks'] if n != 'label')} failed)"
-                              if f["got"] is not None and any(n != "label" for n in f["failed_checks"]) else ""),
+        rows += [[f["id"], f["difficulty"], f["expected"], got_words(f),
                   every_character(f["response"], 70) if INVALID in (f["got"] or "") else one_line(f["response"])]
                  for f in shown]
     else:
@@ -11110,7 +11108,7 @@ def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
     first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
     return {"example": f"an answer of {plural(e['completion_tokens'], 'token')}{first}",
-            "limit": (f"past the run's limit ({e['limit']}), which the server ignored" if e["limit"] and
+            "limit": (f"past the run's limit ({e['limit']}), which the server ignored," if e["limit"] and
                       e["completion_tokens"] > e["limit"] else f"under the run's limit ({e['limit']})" if e["limit"]
                       else "with no limit set")}
 
@@ -11122,7 +11120,10 @@ def window_words(e):
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
     ten = past and e["completion_tokens"] >= 10 * e["num_ctx"] - 1   # Ollama's bound on an open answer (boundedNumPredict)
     # over /v1 no window is reported: a stop short of every limit the run set is most likely it, never known to be
+    ignored = e.get("num_predict") and e["completion_tokens"] > e["num_predict"]
     said = (f"prompt + answer {'ran past' if past else 'reached'} the server's window" if e.get("num_ctx") else
+            "prompt + answer ran past the limit the run set, which the server ignored, most likely to the server's "
+            "window (/v1 does not report it)" if ignored else
             "prompt + answer stopped short of every limit the run set, most likely at the server's window (/v1 does not "
             "report it)")
     return {"example": f"{said} ({e['prompt_tokens']} + {e['completion_tokens']} tokens{window}{first})"
@@ -11351,10 +11352,17 @@ def markdown_speed(sec):
     return out
 
 
+def got_words(f):
+    """A labelled failure's answer as its views say it: its label, and any other check it failed beside a right one
+    ("expected bug, got bug" said nothing)."""
+    others = [n for n in f["failed_checks"] if n != "label"]
+    return f["got"] if f["got"] is None or not others else f"{f['got']} ({', '.join(map(name_cell, others))} failed)"
+
+
 def markdown_failures(sec):
     """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
     failures = ", ".join(f"{md_code(f['id'])} ({md_text(f['difficulty'])}: "
-                         + (f"expected {md_text(f['expected'])}, got {md_text(f['got'])})" if sec["labels"]
+                         + (f"expected {md_text(f['expected'])}, got {md_text(got_words(f))})" if sec["labels"]
                             else f"failed {md_text(', '.join(f['failed_checks']))})")
                          for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
     if len(sec["rows"]) > MARKDOWN_FAILURES:
@@ -13271,22 +13279,31 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         return judge_answer(client, judge, r, answer_of(r["response"]), kept.get((r["id"], r["trial"])),
                             lambda vote: journaled(r, vote))
 
+    unreachable = 0
+
     def on_votes(result, trial, result_votes):
-        nonlocal failed
+        nonlocal failed, unreachable
         votes[result["id"], trial] = result_votes
         failed += any(v["error"] for v in result_votes)
         progress.update(len(votes), failed)
+        # as run stops: every answer left would wait out its votes' retries against nothing
+        gone = result_votes and all((v["error"] or "").startswith("connection failed") for v in result_votes)
+        unreachable = unreachable + 1 if gone else 0
+        if unreachable >= SERVER_GONE_AFTER:
+            raise ServerGone(result_votes[-1]["error"])
 
     try:
         with terminated_as_interrupted():
             ask_all(work, args.jobs, awaited(progress.waiting, lambda r: f"the judge on {r['id']}", ask), on_votes,
                     progress.tick)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
+        why = (f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
+               f"answers in a row: {on_one_line(stop)})" if isinstance(stop, ServerGone) else "interrupted")
         with writing:   # once a worker has written its vote's line, and before a later one: the count is the file's
             with contextlib.suppress(OSError):
                 journal.close()
-            warn(f"interrupted: {held_words(held, path + JUDGING_SUFFIX)}\n"
+            warn(f"{why}: {held_words(held, path + JUDGING_SUFFIX)}\n"
                  f"The same judge command (with {option_word('--out', path)}) asks only the rest")
         return None
     progress.update(len(votes), failed, final=True)
@@ -14561,6 +14578,9 @@ def trial_answers(case, results):
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
                                                                r.get("out_of_turns")))
+        shown = every_character(body) if t["predicted"] == INVALID and isinstance(body, str) else body
+        if shown != body:   # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it)
+            head += (" · " if head else "") + f"every character: {cut_to(shown, 300)}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
 
@@ -14588,7 +14608,8 @@ def failure_rows(s, failing, results, annotated, anchors):
         wrong = [t for t in c["trials"] if t["correct"] is False]
         if "baseline" in s:
             why = " | ".join(t["predicted"] or "-" for t in c["trials"] if t["correct"] is not None)
-            middle = [c["expected"], why]
+            others = sorted({n for t in wrong for n, ok in t["checks"].items() if ok is False and n != "label"})
+            middle = [c["expected"], why + (f" ({', '.join(map(name_cell, others))} failed)" if others else "")]
         else:
             by_name = {check["name"]: check for check in c["checks"]}
             reasons = sorted({f"{name}: {check_reason(by_name[name], t, results[c['id'], t['trial']])}"

@@ -4,6 +4,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -1590,6 +1591,27 @@ def interrupted_judging(cli, fake, split, *options, after=14):
     fake.latency = 0
 
 
+def test_a_judge_whose_server_goes_away_stops_and_keeps_its_votes(project, judged_split, cli, fake):
+    """Seventieth attack on issue 28: the judge's server gone mid-judging, `judge` went on waiting out every vote's
+    retries (10 s a vote, 13 minutes left), where run stops after five calls in a row that cannot connect."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    asked = []
+
+    def die_after_three(body):
+        asked.append(body)
+        if len(asked) == 3:
+            threading.Thread(target=fake.stop).start()
+        return verdict(True)
+    fake.route = die_after_three
+    started = time.monotonic()
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1")
+    assert code == 2 and time.monotonic() - started < 30, err
+    assert f"stopped: the judge's server at {fake.url} stopped answering ({evalpy.SERVER_GONE_AFTER} answers in a row: " \
+           "connection failed" in err, err
+    assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
+
+
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
 def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_asks_only_the_rest(
         project, judged_split, cli, fake, stop):
@@ -1923,6 +1945,7 @@ def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own
     assert cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0", "--jobs", "1")[0] == 2
     shutil.copytree("golden/answers", "golden/answers2")
     Path("golden/answers2/checks.json").write_text(json.dumps([{"name": "kind", "type": "judge", "value": "Es amable."}]))
+    fake.route = lambda body: verdict(True)   # (the criterion is "kind"'s: judge_replies' route asserts another's)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--checks", "golden/answers2/dev.jsonl")
     assert os.path.exists("runs/answers-dev-v1-judged.json"), err
     asked = len(fake.chat_bodies)

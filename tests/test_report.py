@@ -141,6 +141,11 @@ def test_a_failure_shows_an_invalid_answer_as_written_and_names_a_check_beside_a
     row = {line.split()[0]: line for line in lines[lines.index("Failures (3):") + 2:]}
     assert row["a"].split()[-2:] == ["INVALID", "bug\\nacceso"] and row["b"].split()[-2:] == ["INVALID", "bug\\xa0y\\xadx"], row
     assert "bug (exact failed)" in row["c"] and row["c"].endswith("**Bug**"), row
+    # (70th) the other views say as much
+    assert "expected bug, got bug (exact failed))" in cli("report", run, "--markdown")[1]
+    assert cli("report", run, "--html", "f.html")[0] == 0
+    page = open("f.html", encoding="utf-8").read()
+    assert "bug (exact failed)" in page and "every character: bug\\xa0y\\xadx" in page, page[-3000:]
 
 
 def test_counts_of_one_are_singular(project, cli):
