@@ -86,6 +86,12 @@ import json
 import queue
 import random
 import re
+try:   # Python's own parse of a pattern (matches_any_answer); sre_parse before 3.11
+    import re._constants as regex_constants
+    import re._parser as regex_parser
+except ImportError:   # pragma: no cover
+    import sre_constants as regex_constants
+    import sre_parse as regex_parser
 import secrets
 import shlex
 import socket
@@ -2101,11 +2107,17 @@ def tagged(model):
     return model if ":" in model else model + ":latest"
 
 
-def model_family_name(name):
-    """A model's name without its registry, namespace or tag, in any case: qwen2.5 of registry.ollama.ai/library/
-    QWEN2.5:7b. Two answers of one family are not told apart by the name an answer gives (a cloud model's drops
-    its :cloud); another family's is another model."""
-    return name.casefold().rsplit("/", 1)[-1].split(":", 1)[0]
+def ollama_same_name(answered, asked):
+    """Whether an Ollama answer's model names the model asked: Ollama echoes the name it was sent (server/routes.go
+    ChatHandler), in any case, a name without a tag its :latest, and a cloud or local one without its :cloud, -cloud or
+    :local (internal/modelref parseSourceSuffix). qwen2.5:0.5b is not qwen2.5:72b, nor myorg/qwen2.5:7b qwen2.5:7b."""
+    def read(name):
+        at = name.rfind(":")
+        suffix = name[at + 1:].strip().casefold() if at >= 0 else ""
+        base = (name[:at] if suffix in ("cloud", "local") else
+                name[:-len("-cloud")] if "/" not in suffix and suffix.endswith("-cloud") else name)
+        return {same_model(name), same_model(base)}
+    return bool(read(answered) & read(asked))
 
 
 def same_model(name):
@@ -2742,16 +2754,47 @@ def stored_check_problem(check, labels):
     return None if not problems else problems[0] if problems[0].startswith(named) else named + problems[0]
 
 
-# Answers of every kind: empty, short, every printable ASCII character, other scripts and symbols, lines, a long one
-ANY_ANSWERS = ("", "x", "0", "\n", "".join(map(chr, range(32, 127))), "Hola, ¿qué tal? ñ é ü ß ø 日本語 한국어 😀 € § ¶ «»",
-               ("Una respuesta larga, con varias líneas.\n" * 60).strip())
+REPEATS = tuple(getattr(regex_constants, name) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+                if hasattr(regex_constants, name))
 
 
 def matches_any_answer(pattern):
-    """Whether a pattern is found in each of ANY_ANSWERS, the empty one too (|, ^, a*, \\bfoo\\b|, .*\\Z), and so in
-    any answer. One that forbids something (a negative lookaround: ^(?!.*secret)) is left alone, as no list of
-    answers holds every word; a length cap, ^[\\s\\S]{0,300}$, is not found in the long one."""
-    return not re.search(r"\(\?<?!", pattern) and all(re.search(pattern, answer) for answer in ANY_ANSWERS)
+    """Whether a pattern is found in every answer, read from its parse (Python's own, re._parser): one of its
+    alternatives can match nothing, and is anchored at most at one end of the text, so it matches there whatever the
+    answer: |, ^, a*, [$]?, \\bfoo\\b| (its empty branch), .*\\Z. A length cap (^[\\s\\S]{0,300}$, anchored at both ends)
+    or a lookaround (^(?!.*secret)) can fail, and is left alone; so is any pattern this cannot read."""
+    try:
+        tree = regex_parser.parse(pattern)
+    except Exception:   # (a pattern that compiles is parsed; this only keeps an odd one from stopping the load)
+        return False
+    return any(matches_nothing_at_an_end(alternative) for alternative in alternatives_of(list(tree)))
+
+
+def alternatives_of(items):
+    """A parsed pattern's top alternatives: a branch's, through groups that hold only it; else itself, as one."""
+    if len(items) == 1 and items[0][0] == regex_constants.BRANCH:
+        return [list(a) for a in items[0][1][1]]
+    if len(items) == 1 and items[0][0] == regex_constants.SUBPATTERN:
+        return alternatives_of(list(items[0][1][-1]))
+    return [items]
+
+
+def matches_nothing_at_an_end(items):
+    """Whether a parsed alternative matches the empty text at the start or the end of any text: each of its items
+    repeats 0 times or more (or is a group that can be nothing so), and its anchors are all at one end."""
+    ends = set()
+    for op, value in items:
+        if op in REPEATS and value[0] == 0:
+            continue
+        if op == regex_constants.SUBPATTERN and any(matches_nothing_at_an_end(a) for a in alternatives_of(list(value[-1]))):
+            continue
+        if op == regex_constants.AT and value in (regex_constants.AT_BEGINNING, regex_constants.AT_BEGINNING_STRING):
+            ends.add("start")
+        elif op == regex_constants.AT and value in (regex_constants.AT_END, regex_constants.AT_END_STRING):
+            ends.add("end")
+        else:
+            return False
+    return len(ends) < 2
 
 
 def filled_check_problems(check, labels, case=None):
@@ -5148,7 +5191,7 @@ class OllamaClient(ChatClient):
         # Ollama answers with the name it was asked (server/routes.go ChatHandler: Model: req.Model; a cloud model's
         # without its :cloud): another model's name is a proxy or router that fell back, whose answers are not this model's
         answered = data.get("model")
-        if isinstance(answered, str) and answered and model_family_name(answered) != model_family_name(model):
+        if isinstance(answered, str) and answered and not ollama_same_name(answered, model):
             raise CallFailed(f"the server answered as model {cut_to(on_one_line(answered), 60)}, not "
                              f"{cut_to(on_one_line(model), 60)} (a proxy or router that fell back to another?)", retry=True)
         if "done" in data and type(data["done"]) is not bool:   # Ollama's is a bool (api/types.go ChatResponse.Done)
@@ -5295,8 +5338,10 @@ class OpenAIClient(ChatClient):
         try:
             # the choice of index 0 (OpenAI numbers each choice; a server may list them in another order); with no
             # index, the first. One numbered otherwise alone is an answer to some other request, never this one's
-            choice = next((c for c in data["choices"] if isinstance(c, dict) and c.get("index") == 0), data["choices"][0])
-            if isinstance(choice, dict) and "index" in choice and choice["index"] != 0:
+            choice = next((c for c in data["choices"] if isinstance(c, dict) and type(c.get("index")) is int
+                           and c["index"] == 0), data["choices"][0])
+            if isinstance(choice, dict) and choice.get("index") is not None and not (type(choice["index"]) is int
+                                                                                 and choice["index"] == 0):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
@@ -7261,11 +7306,11 @@ def runs_beside(split_path):
 # letters, yet they shape a Persian word or join an emoji family.
 MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc]")
 JOINERS = re.compile("[\u200c\u200d]")
-# A joiner changes what is shown only between two letters of a script that joins or forms conjuncts (Arabic, Syriac,
-# N'Ko, the Indic scripts, Myanmar, Khmer, Mongolian) or two emoji (a family, a rainbow flag), and a run of them
-# there as one. Anywhere else (Latin, Cyrillic, CJK, beside a space or an end) it joins nothing, shown as nothing.
-JOINING = "\u0600-\u08ff\u0900-\u0dff\u1000-\u109f\u1780-\u18af\ufb50-\ufdff\ufe70-\ufefe\u2600-\u27bf\U0001f000-\U0001faff"
-LOOSE_JOINERS = re.compile(f"(?<=[{JOINING}])([\u200c\u200d])[\u200c\u200d]*(?=[{JOINING}])|[\u200c\u200d]+")
+# A joiner beside a letter of a script that never joins (Latin, Greek, Cyrillic, CJK, kana, Hangul), a space or a text's
+# end joins nothing: shown as nothing there. Anywhere else it may (Arabic, the Indic scripts, Adlam, an emoji
+# sequence: a black cat is a cat, a joiner and a black square), and a run of them there is kept as one.
+NON_JOINING = "\\x00-\\u024f\\u0370-\\u052f\\u1e00-\\u1fff\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef\\s"
+LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d])[\\u200c\\u200d]*")
 
 
 def without_marks(text, joiners=True):
@@ -10854,7 +10899,7 @@ def turns_line(sec):
 def name_cell(name):
     """A name a model made up (a tool's), as a table's cell: on one line, cut short (5,000 characters widened every
     row), and quoted where it would look like another or like none ("cancel ", "")."""
-    plain = (name and name == name.strip() and not name.startswith('"') and not INVISIBLE_CHARS.search(name)
+    plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
              and without_unseen(name) == name)
     quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
     return on_one_line(name if plain else quoted, 50)
@@ -12341,7 +12386,11 @@ def pairwise_figures(asked, alpha):
     decided = len(asked["pairs"]) - len(no_verdict)
     return {"criterion": asked["judge"]["criterion"], "judge": asked["judge"], "pairs": len(asked["pairs"]),
             "candidate_wins": outcomes["candidate"], "baseline_wins": outcomes["baseline"], "ties": outcomes["tie"],
-            "flips": outcomes["flip"], "flip_rate": rate(len(outcomes["flip"]), decided),
+            # each judge's verdicts, a pair each: a panel's member that always picked one position was hidden in ties
+            # (its flip and another's win make a tie), 0% where it flipped on every pair
+            "flips": outcomes["flip"], "flip_verdicts": sum(flips_by_model.values()),
+            "judge_verdicts": sum(decided_by_model.values()),
+            "flip_rate": rate(sum(flips_by_model.values()), sum(decided_by_model.values())),
             "flip_rate_by_model": {m: rate(flips_by_model[m], n) for m, n in decided_by_model.items()},
             "no_verdict": no_verdict, "doubtful": doubtful, **asked["unanswered"], "sign_test_p": p, "alpha": alpha,
             "significant": wins + losses > 0 and p <= alpha, "reading": pairwise_reading(wins, losses, p, alpha),
@@ -12365,8 +12414,10 @@ def pairwise_lines(w):
            f"  Baseline wins ({len(w['baseline_wins'])}): {ids(w['baseline_wins'])}",
            f"  Ties ({len(w['ties'])}): {ids(w['ties'])}",
            f"  Position flips ({len(w['flips'])}, counted as ties): {ids(w['flips'])}",
-           f"  Flip rate: {count_percent(len(w['flips']), w['pairs'] - len(w['no_verdict']))} of pairs with a verdict"
-           "  (the judge's position bias on these answers)"]
+           (f"  Flip rate: {count_percent(w['flip_verdicts'], w['judge_verdicts'])} of pairs with a verdict"
+            if len(j["models"]) == 1 else
+            f"  Flip rate: {count_percent(w['flip_verdicts'], w['judge_verdicts'])} of the panel's verdicts (each judge's on "
+            "each pair)") + "  (the judge's position bias on these answers)"]
     if len(w["flip_rate_by_model"]) > 1:
         out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
@@ -13287,7 +13338,9 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         failed += any(v["error"] for v in result_votes)
         progress.update(len(votes), failed)
         # as run stops: every answer left would wait out its votes' retries against nothing
-        gone = result_votes and all((v["error"] or "").startswith("connection failed") for v in result_votes)
+        before = list((kept.get((result["id"], trial)) or {}).values())   # (kept: paid before, not asked now)
+        asked = [v for v in result_votes if v not in before]
+        gone = asked and all((v["error"] or "").startswith("connection failed") for v in asked)
         unreachable = unreachable + 1 if gone else 0
         if unreachable >= SERVER_GONE_AFTER:
             raise ServerGone(result_votes[-1]["error"])
@@ -14250,8 +14303,9 @@ def stored_flip_rates(path, run_sha):
         by_pair = {}
         for v in comparison["verdicts"]:
             by_pair.setdefault((v["id"], v["trial"]), []).append(v)
-        outcomes = [pairwise_outcome(votes, comparison["judge"])[0] for votes in by_pair.values()]
-        decided = [o for o in outcomes if o is not None]
+        # each judge's verdict on each pair, as compare counts them (pairwise_figures): a panel's flips are its members'
+        decided = [o for votes in by_pair.values() for o in pairwise_outcome(votes, comparison["judge"])[2].values()
+                   if o is not None]
         found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
                       "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
                       "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
@@ -14311,7 +14365,9 @@ def format_audit(audit, config, run_path):
         out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
         for p in position["comparisons"]:
             out.append(f"  against {inert(p['baseline'] or '?')}, judge {inert(', '.join(p['models'] or []))}: "
-                       f"{count_percent(p['flips'], p['decided'])} of pairs flipped with the order"
+                       f"{count_percent(p['flips'], p['decided'])} of "
+                       + ("pairs" if len(p["models"] or []) < 2 else "the panel's verdicts (each judge's on each pair)")
+                       + " flipped with the order"
                        f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
     else:
         out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}){stale}; "
@@ -14608,7 +14664,7 @@ def failure_rows(s, failing, results, annotated, anchors):
         wrong = [t for t in c["trials"] if t["correct"] is False]
         if "baseline" in s:
             why = " | ".join(t["predicted"] or "-" for t in c["trials"] if t["correct"] is not None)
-            others = sorted({n for t in wrong for n, ok in t["checks"].items() if ok is False and n != "label"})
+            others = list(dict.fromkeys(n for t in wrong for n, ok in t["checks"].items() if ok is False and n != "label"))
             middle = [c["expected"], why + (f" ({', '.join(map(name_cell, others))} failed)" if others else "")]
         else:
             by_name = {check["name"]: check for check in c["checks"]}

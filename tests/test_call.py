@@ -1976,11 +1976,19 @@ def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, c
     assert code == 2 and [(r["response"], r["error"], r["attempts"]) for r in results] == [(None, says, 2)] * 2, err
 
 
-def test_an_answer_named_as_its_model_in_other_letters_or_with_its_registry_is_its_models(project, cli, fake):
+def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another_size_is_not(project, cli, fake):
+    """Ollama echoes the name asked (server/routes.go ChatHandler), in any case: QWEN2.5:7B is qwen2.5:7b's answer.
+    (71st attack) qwen2.5:0.5b, of the same family, is another model: its answers were scored as qwen2.5:7b's."""
     fake.answers = answer_key("golden/dev.jsonl")
-    fake.extra_fields = {"model": "registry.ollama.ai/library/QWEN2.5:latest"}
+    fake.extra_fields = {"model": "QWEN2.5:7B"}
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2)
     assert code == 0 and all(r["error"] is None for r in load_json("runs/dev-v3.json")["results"]), err
+    fake.extra_fields = {"model": "qwen2.5:0.5b"}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 0, "--out", "runs/s.json")
+    assert code == 2 and load_json("runs/s.json")["results"][0]["error"].startswith(
+        "the server answered as model qwen2.5:0.5b, not qwen2.5:7b"), err
+    assert evalpy.ollama_same_name("gpt-oss:20b", "gpt-oss:20b-cloud") and evalpy.ollama_same_name("gpt-oss:20b", "gpt-oss:20b:cloud")
+    assert not evalpy.ollama_same_name("myorg/qwen2.5:7b", "qwen2.5:7b")
 
 
 def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_said_once(project, cli, fake):

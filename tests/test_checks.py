@@ -639,14 +639,17 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
         assert code == 2 and said == refused, (value, err)
     # (67th) a pattern found in every answer: a regex that cannot fail, a not_regex that cannot pass
     for kind, value, never in (("regex", "|", "fail"), ("regex", "(?i)a*", "fail"), ("not_regex", "^", "pass"),
-                               ("regex", "\\bfoo\\b|", "fail"), ("not_regex", "x*|$", "pass"), ("regex", "(?s).*\\Z", "fail")):
+                               ("regex", "\\bfoo\\b|", "fail"), ("not_regex", "x*|$", "pass"), ("regex", "(?s).*\\Z", "fail"),
+                               ("regex", "[$]?", "fail"), ("regex", "(?:x|)", "fail")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
         assert code == 2 and f"check 'n': its pattern is found in every answer, even an empty one (|, ^, a*), so the " \
                              f"check can never {never}" in err, (value, err)
     # (69th) a length capped, a word forbidden by a lookahead: each matches every short answer, and can fail
-    for value in ("^[\\s\\S]{0,300}$", "^(?![\\s\\S]*(?i:contraseña es))", "^.{0,200}$"):
+    for value in ("^[\\s\\S]{0,300}$", "^(?![\\s\\S]*(?i:contraseña es))", "^.{0,200}$",
+                  # (71st) a longer cap, no tab, at most 100 lines: each matches answers of every kind, and can fail
+                  "^[\\s\\S]{0,4000}$", "^[^\\t]*$", "^(?:[^\\n]*\\n){0,99}[^\\n]*$"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")

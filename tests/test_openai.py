@@ -757,6 +757,15 @@ def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli)
     result = load_json("runs/dev-v3.json")["results"][0]
     assert code == 2 and result["response"] is None and \
         result["error"] == "the server's answer has no choice of index 0 (one of index 1): no answer to this request", result
+    # (71st) an index of null is none: the first choice, as with no index
+    os.unlink("runs/dev-v3.json")
+    server = serve_raw(lambda body: (200, {}, json.dumps({"choices": [dict(other, index=None)]}).encode()))
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 1, "--retries", 0,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 0 and load_json("runs/dev-v3.json")["results"][0]["response"] == "acceso", err
 
 
 def test_a_servers_huge_metadata_is_cut_as_its_model_entries_are(project, cli):

@@ -192,6 +192,14 @@ def test_a_panel_with_votes_takes_each_judges_majority_then_the_panels(project, 
     assert code == 0, err
     assert "Candidate wins (6)" in out                          # two of three judges agree in both orders
     assert "Flip rate by judge: qwen2.5:7b 0% · llama3.1:8b 0% · gemma3:4b 100%" in out
+    # (71st attack) the panel's flip rate counts each judge's verdicts: a member that always picked one position was
+    # 0% where its flip and another's win made ties
+    assert "Flip rate: 6/18 = 33% of the panel's verdicts (each judge's on each pair)" in out, out
+    assert json.loads(cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "qwen2.5:7b",
+                          "--judge-model", "llama3.1:8b", "--judge-model", "gemma3:4b", "--judge-votes", "3",
+                          "--judge-temperature", "0.7", "--json")[1])["pairwise"]["flip_rate"] == pytest.approx(6 / 18)
+    assert "6/18 = 33% of the panel's verdicts (each judge's on each pair) flipped with the order" in \
+        cli("judge", cand, "--audit")[1]
     seeds = sorted({(b["model"], b["options"]["seed"]) for b in fake.chat_bodies
                     if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT})
     assert len(seeds) == 9 and len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 6 * 3 * 3 * 2
