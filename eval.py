@@ -12218,9 +12218,9 @@ def compare_many(runs, alpha=ALPHA):
     # every figure on the cases each run decided: a run whose calls failed must not rank on the few
     # it answered, nor hide a difference between the others
     decided = decided_by_all(shared, by_id)
-    if not decided:
-        without = [f"{shell_word(path)} {sum(ids[i]['correct'] is None for i in shared)}"
-                   for (path, _, _), ids in zip(runs, by_id) if any(ids[i]["correct"] is None for i in shared)]
+    if not decided:   # (a case whose open trials could turn it is without one too: decided_by_all)
+        open_in = [[i for i in shared if ids[i]["correct"] is None or not still_decided(ids[i])] for ids in by_id]
+        without = [f"{shell_word(path)} {len(left)}" for (path, _, _), left in zip(runs, open_in) if left]
         raise EvalError("refusing to compare: no case has a verdict in every run (errors, or a judge that gave "
                         f"none; cases without one, by run: {', '.join(without)}); finish or rerun them first")
     names = run_names([path for path, _, _ in runs])

@@ -86,6 +86,10 @@ def test_a_majority_a_judges_open_trial_could_turn_is_not_compared(project, cli)
     assert compared["regressions"] == [] and compared["not_compared"] == ["c01"], compared
     code, out, err = cli("compare", a, b, "--fail-on-regression")
     assert code != 1 and "GATE FAILED" not in err, err
+    # (71st) three runs where that case is all: the refusal names the run it is open in, never an empty list
+    c = run("runs/c.json", [True, True, True], prompt="prompts/v1.txt")
+    code, out, err = cli("compare", a, c, b)
+    assert code == 2 and "cases without one, by run: runs/b.json 1)" in err, err
 
 
 def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gates(project, cli):

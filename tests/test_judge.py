@@ -1612,6 +1612,27 @@ def test_a_judge_whose_server_goes_away_stops_and_keeps_its_votes(project, judge
     assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
 
 
+def test_a_judging_that_holds_votes_stops_too_when_its_server_goes_away(project, judged_split, cli, fake):
+    """Seventy-first attack on issue 28: an answer's votes kept from before (two of three) counted as answered, so a
+    judging asked again after its server went away never stopped, whatever its calls failed."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.faults = [None, None, "500"] * 10   # the third vote of each answer fails
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--retries", "0",
+                         "--jobs", "1", "--out", "runs/j.json")
+    assert code == 2 and os.path.exists("runs/j.json"), err
+    asked = []
+
+    def die_at_once(body):
+        asked.append(body)
+        threading.Thread(target=fake.stop).start()
+        return verdict(True)
+    fake.faults, fake.route = [], die_at_once
+    code, out, err = cli("judge", "runs/j.json", "--host", fake.url, "--judge-votes", "3", "--retries", "0", "--jobs", "1")
+    assert "its 20 votes stand" in err, err
+    assert code == 2 and "stopped: the judge's server at " in err and "stopped answering" in err, err
+
+
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
 def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_asks_only_the_rest(
         project, judged_split, cli, fake, stop):
