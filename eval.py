@@ -3106,8 +3106,8 @@ ESCAPED_PLACEHOLDER = re.compile(rf"(?<!\\)(?:\\\\)*\\(?={PLACEHOLDER.pattern})"
 def pattern_placeholder_problems(check, names, shared=False):
     """What is wrong with a pattern check's placeholders for a case's vars (names: by_name; shared: the check is
     checks.json's, which a case cannot drop): one after a backslash,
-    which the backslash would join, or one whose var is empty, which leaves a pattern that finds anything (\b{{id}}\b
-    with an empty id is \b\b: any answer with a word passed)."""
+    which the backslash would join, or one whose var is empty, which leaves a pattern that finds anything (\\b{{id}}\\b
+    with an empty id is \\b\\b: any answer with a word passed)."""
     problems = []
     if ESCAPED_PLACEHOLDER.search(check["value"]):
         problems.append(f"check {check['name']!r}: a placeholder follows a backslash, which would escape the first "
