@@ -57,6 +57,20 @@ def two_runs(ids, candidate_better, baseline_better, **config):
 IDS = [f"c{i:02d}" for i in range(1, 13)]
 
 
+def test_a_pair_whose_first_trial_failed_says_it_of_trial_1(project, cli, fake):
+    """Seventy-first attack on issue 28: with --repeat 3, a candidate whose trial 1 failed on two cases (trials 2 and 3
+    answered) was listed as "Answered by only the baseline": the pairs are of trial 1, which is what it lacked."""
+    def run(path, failed):
+        made = make_run([{"id": cid, "input": f"¿Y mi pedido {cid}?", "response": [
+            None if cid in failed else f"[{cid}] Hola, su pedido está en camino.", f"[{cid}] Hola.", f"[{cid}] Hola."]}
+            for cid in IDS[:4]], labels=None, split="support-dev")
+        return write_run(path, made)
+    base, cand = run("runs/base.json", ()), run("runs/cand.json", ("c01", "c02"))
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert "Answered by only the baseline in trial 1 (not compared): c01, c02" in out, out + err
+
+
 def test_a_preference_counts_only_when_it_survives_the_swap(project, cli, fake):
     base, cand = two_runs(IDS, candidate_better=IDS[:8], baseline_better=IDS[8:9])
     scripted_judge(fake, biased=("c01", "c02"), unreadable=("c03",), ties=("c04",))
