@@ -12429,7 +12429,7 @@ def pairwise_lines(w):
                    + ", ".join(f"{on_one_line(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"]))
     for key, label in UNANSWERED_BY.items():
         if w[key]:
-            out.append(f"  Answered by {label}{' in trial 1' if w['trial_one'] else ''} (not compared): {ids(w[key])}")
+            out.append(f"  Answered by {label}{' in trial 1' if w.get('trial_one') else ''} (not compared): {ids(w[key])}")
     if w["input_may_be_cut"]:
         out.append(f"  Judge prompts that filled its window (num_ctx={w['num_ctx']}), so the answers it read may have "
                    f"been cut ({len(w['input_may_be_cut'])}): {ids(w['input_may_be_cut'])}")
@@ -12452,7 +12452,7 @@ def pairwise_markdown(w):
         f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
         + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"][:MARKDOWN_FAILURES])
         + (f", and {len(w['doubtful']) - MARKDOWN_FAILURES} more" if len(w["doubtful"]) > MARKDOWN_FAILURES else "")
-    ] * bool(w["doubtful"]) + [f"Answered by {label}{' in trial 1' if w['trial_one'] else ''} (not compared): "
+    ] * bool(w["doubtful"]) + [f"Answered by {label}{' in trial 1' if w.get('trial_one') else ''} (not compared): "
                                + markdown_ids(w[key])
                                for key, label in UNANSWERED_BY.items() if w[key]]
 
