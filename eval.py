@@ -2110,13 +2110,18 @@ def tagged(model):
 def ollama_same_name(answered, asked):
     """Whether an Ollama answer's model names the model asked: Ollama echoes the name it was sent (server/routes.go
     ChatHandler), in any case, a name without a tag its :latest, and a cloud or local one without its :cloud, -cloud or
-    :local (internal/modelref parseSourceSuffix). qwen2.5:0.5b is not qwen2.5:72b, nor myorg/qwen2.5:7b qwen2.5:7b."""
+    :local (internal/modelref parseSourceSuffix), its default registry and namespace aside. qwen2.5:0.5b is not
+    qwen2.5:72b, nor myorg/qwen2.5:7b qwen2.5:7b."""
+    def named(name):   # Ollama's registry and namespace are its default (registry.ollama.ai/library/qwen2.5:7b)
+        name = name.strip().casefold().removeprefix("registry.ollama.ai/").removeprefix("library/")
+        return name if ":" in name.rsplit("/", 1)[-1] else name + ":latest"   # (a registry's port is no tag)
+
     def read(name):
         at = name.rfind(":")
         suffix = name[at + 1:].strip().casefold() if at >= 0 else ""
         base = (name[:at] if suffix in ("cloud", "local") else
                 name[:-len("-cloud")] if "/" not in suffix and suffix.endswith("-cloud") else name)
-        return {same_model(name), same_model(base)}
+        return {named(name), named(base)}
     return bool(read(answered) & read(asked))
 
 
@@ -2781,20 +2786,30 @@ def alternatives_of(items):
 
 def matches_nothing_at_an_end(items):
     """Whether a parsed alternative matches the empty text at the start or the end of any text: each of its items
-    repeats 0 times or more (or is a group that can be nothing so), and its anchors are all at one end."""
+    repeats 0 times or more, or is a group that can be nothing so, and its anchors (a group's too: (^|\\n)[^\\t]*$
+    is anchored at both ends) are all at one end."""
+    ends = empty_ends(items)
+    return ends is not None and len(ends) < 2
+
+
+def empty_ends(items):
+    """The ends of the text ("start", "end") a parsed alternative must be at to match nothing; None if it cannot."""
     ends = set()
     for op, value in items:
         if op in REPEATS and value[0] == 0:
             continue
-        if op == regex_constants.SUBPATTERN and any(matches_nothing_at_an_end(a) for a in alternatives_of(list(value[-1]))):
-            continue
-        if op == regex_constants.AT and value in (regex_constants.AT_BEGINNING, regex_constants.AT_BEGINNING_STRING):
+        if op == regex_constants.SUBPATTERN:   # its alternative with the fewest anchors, where one can be nothing
+            found = [e for e in map(empty_ends, alternatives_of(list(value[-1]))) if e is not None]
+            if not found:
+                return None
+            ends |= min(found, key=len)
+        elif op == regex_constants.AT and value in (regex_constants.AT_BEGINNING, regex_constants.AT_BEGINNING_STRING):
             ends.add("start")
         elif op == regex_constants.AT and value in (regex_constants.AT_END, regex_constants.AT_END_STRING):
             ends.add("end")
         else:
-            return False
-    return len(ends) < 2
+            return None
+    return ends
 
 
 def filled_check_problems(check, labels, case=None):
@@ -7308,9 +7323,10 @@ MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u20
 JOINERS = re.compile("[\u200c\u200d]")
 # A joiner beside a letter of a script that never joins (Latin, Greek, Cyrillic, CJK, kana, Hangul), a space or a text's
 # end joins nothing: shown as nothing there. Anywhere else it may (Arabic, the Indic scripts, Adlam, an emoji
-# sequence: a black cat is a cat, a joiner and a black square), and a run of them there is kept as one.
-NON_JOINING = "\\x00-\\u024f\\u0370-\\u052f\\u1e00-\\u1fff\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef\\s"
-LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d])[\\u200c\\u200d]*")
+# sequence: a black cat is a cat, a joiner and a black square), kept there as written (two make another form).
+NON_JOINING = ("\\x00-\\u024f\\u0370-\\u05ff\\u1e00-\\u1fff\\u2010-\\u2027\\u2030-\\u205e\\u3000-\\u9fff\\uac00-\\ud7af"
+               "\\uff00-\\uffef\\s")
+LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d]+)")
 
 
 def without_marks(text, joiners=True):

@@ -1989,6 +1989,9 @@ def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another
         "the server answered as model qwen2.5:0.5b, not qwen2.5:7b"), err
     assert evalpy.ollama_same_name("gpt-oss:20b", "gpt-oss:20b-cloud") and evalpy.ollama_same_name("gpt-oss:20b", "gpt-oss:20b:cloud")
     assert not evalpy.ollama_same_name("myorg/qwen2.5:7b", "qwen2.5:7b")
+    # (72nd) Ollama's default registry and namespace name the same model; a registry's port is no tag
+    assert evalpy.ollama_same_name("registry.ollama.ai/library/qwen2.5:7b", "qwen2.5:7b")
+    assert evalpy.ollama_same_name("localhost:5000/m:latest", "localhost:5000/m")
 
 
 def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_said_once(project, cli, fake):

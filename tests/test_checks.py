@@ -649,7 +649,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
     # (69th) a length capped, a word forbidden by a lookahead: each matches every short answer, and can fail
     for value in ("^[\\s\\S]{0,300}$", "^(?![\\s\\S]*(?i:contraseña es))", "^.{0,200}$",
                   # (71st) a longer cap, no tab, at most 100 lines: each matches answers of every kind, and can fail
-                  "^[\\s\\S]{0,4000}$", "^[^\\t]*$", "^(?:[^\\n]*\\n){0,99}[^\\n]*$"):
+                  "^[\\s\\S]{0,4000}$", "^[^\\t]*$", "^(?:[^\\n]*\\n){0,99}[^\\n]*$",
+                  # (72nd) an anchor inside a group is an anchor
+                  "^[^\\t\\n]*(\\n|$)", "(^|\\n)[^\\t\\n]*$", "(?i:^)[^\\t]*$"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")

@@ -801,11 +801,14 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
     # (67th) nor between two Latin, Cyrillic or CJK letters, nor doubled where one joins; a shorthand or hieroglyph
     # format mark alone is no annotation
     for a, b in (("Größe falsch", "Grö\u200dße falsch"), ("неверная", "невер\u200dная"), ("错误标签", "错\u200d误标签"),
-                 ("\u0645\u06cc\u200c\u062e", "\u0645\u06cc\u200c\u200c\u062e")):
+                 ("של", "ש\u200dל")):
         assert len(evalpy.annotation_counts({"a#1": {"text": a}, "b#1": {"text": b}})) == 1, (a, b)
     # (71st) but a joiner in an emoji sequence or a joining script stays, whatever its neighbours' block: a black cat
     # is not a cat and a black square, nor Adlam joined Adlam apart
-    for a, b in (("\U0001f408\u200d\u2b1b", "\U0001f408\u2b1b"), ("\U0001e900\u200d\U0001e901", "\U0001e900\U0001e901")):
+    # (72nd) nor is a run of them one: ZWNJ+ZWJ in Arabic shows another form, two ZWJ break a family in three
+    for a, b in (("\U0001f408\u200d\u2b1b", "\U0001f408\u2b1b"), ("\U0001e900\u200d\U0001e901", "\U0001e900\U0001e901"),
+                 ("\u0628\u200c\u200d\u0627", "\u0628\u200c\u0627"),
+                 ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\u200d\u200d\U0001f469\u200d\U0001f467")):
         assert len(evalpy.annotation_counts({"a#1": {"text": a}, "b#1": {"text": b}})) == 2, (a, b)
     for unseen in ("\U0001bca0", "\U00013430"):
         answer = requests.post(url + "/annotations", json={"key": "dev-03#1", "text": unseen})
