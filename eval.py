@@ -1868,6 +1868,7 @@ class CompareResult(CompareAdds):
                             # the gates refuse to judge them
     errored: list           # those of them compared all the same (decided in both by the trials that came)
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
+    length_stops: list      # [baseline's, candidate's] answers the server stopped for length (a limit, the window)
     answers: list           # [baseline's, candidate's] answers that came
     speed: list             # [baseline's, candidate's] speed_figures()
     baseline: dict          # side_figures() on the cases both decided: {correct, scored, accuracy, ci}
@@ -12049,10 +12050,14 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
+    # answers cut short: a baseline cut at 5 tokens beats no prompt, and its loss is the cut's, not the prompt's
+    length_stops = [sum(t["done_reason"] == "length" and t["error"] is None for c in cases for t in c["trials"])
+                    for cases in (a_cases, b_cases.values())]
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
     result = {"changed": changed, **buckets, "failed": failed,
               "errored": [i for i in failed if i not in buckets["not_compared"]], "invalid_answers": invalid if a_cfg["labels"] is not None else None,
+              "length_stops": length_stops,
               "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
               "baseline": side_figures(a_rates), "candidate": side_figures(b_rates),
               "difference": change["difference"], "test": change["test"], "unit": change["unit"],
@@ -12573,12 +12578,10 @@ def trials_note(trials, unit):
 
 
 def invalid_rows(c):
-    """Invalid answers of each run, out of its answers; none when no run has any."""
-    if not any(c["invalid_answers"] or []):
-        return []
-    return [{"name": "invalid", "majority_vote": c["majority_vote"], "figures": [
-        [figure("count", c["invalid_answers"][i], ["invalid_answers", i]), figure("count", c["answers"][i], ["answers", i])]
-        for i in (0, 1)]}]
+    """Invalid answers of each run, and answers stopped for length, out of its answers; none when no run has any."""
+    return [{"name": name, "majority_vote": c["majority_vote"], "figures": [
+        [figure("count", c[key][i], [key, i]), figure("count", c["answers"][i], ["answers", i])] for i in (0, 1)]}
+        for name, key in (("invalid", "invalid_answers"), ("length", "length_stops")) if any(c.get(key) or [])]
 
 
 def speed_pair_rows(pair):
@@ -12655,6 +12658,8 @@ def format_compare(c, baseline_path, candidate_path):
     unit = measure_unit(figures, outcome)
     out += [f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
             *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
+            *([f"Stopped for length: {invalid_text(row_of(figures, 'length'))} (a token limit or the window: report "
+               "each run says which)"] if row_of(figures, "length") else []),
             f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}):",
             f"  {diff['reading']}",
             *([detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []),
@@ -12779,6 +12784,8 @@ def markdown_compare(c, baseline_path, candidate_path):
             f"| {figures['measure'].capitalize()}{unit} | {side_text(base['figure'])} | {side_text(cand['figure'])} |"]
     if row_of(figures, "invalid"):
         out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
+    if row_of(figures, "length"):
+        out.append("| Stopped for length | " + " | ".join(invalid_side(row_of(figures, "length"), i) for i in (0, 1)) + " |")
     out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
             for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
@@ -15187,7 +15194,8 @@ def compare_headline(runs, outcome, figures):
                     f"{level_text(d['level'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
                     if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
-             + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else ""))
+             + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else "")
+             + (stat("Stopped for length", invalid_text(row_of(figures, "length"), " → ")) if row_of(figures, "length") else ""))
     unit = measure_unit(figures, outcome)
     return section(name + unit, Markup(f'<div class="stats">{stats}</div>'),
                    interval_chart(bars, f"{name} of both runs with 95% intervals"), bullet_list(readings), ident="headline")

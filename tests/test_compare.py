@@ -1221,3 +1221,18 @@ def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(p
     code, out, err = cli("compare", "runs/a.json", "runs/b.json", "--html", "runs/c.html", "--force")
     page = open("runs/c.html", encoding="utf-8").read()
     assert "Per difficulty (on the 4 cases both runs decided)" in page and "own figures" not in page, err
+
+
+def test_a_compare_counts_the_answers_cut_short_in_each_run(project, cli):
+    """Sixty-eighth attack on issue 28, against a real llama-cpp-python server: a baseline of answers cut at 5 tokens
+    (max_tokens=5) lost to a run without the cap "beyond chance", and compare said nothing of the cut beside the
+    invalid answers: its loss was the cap's, not the prompt's."""
+    cut = make_run([{"id": f"c{i}", "expected": "bug", "response": "La", "done_reason": "length"} for i in range(4)])
+    whole = make_run([(f"c{i}", "bug", "bug") for i in range(4)], prompt="prompts/v2.txt")
+    a, b = write_run("runs/cut.json", cut), write_run("runs/whole.json", whole)
+    assert "Stopped for length: 4 -> 0 (a token limit or the window: report each run says which)" in cli("compare", a, b)[1]
+    assert json.loads(cli("compare", a, b, "--json")[1])["length_stops"] == [4, 0]
+    assert "| Stopped for length | 4 | 0 |" in cli("compare", a, b, "--markdown")[1]
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0 and "Stopped for length" in open("c.html", encoding="utf-8").read()
+    other = write_run("runs/other.json", make_run([(f"c{i}", "bug", "bug") for i in range(4)], prompt="prompts/v1.txt"))
+    assert "Stopped for length" not in cli("compare", b, other)[1]   # none in either: nothing said

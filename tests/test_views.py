@@ -55,7 +55,7 @@ def left_out(view, place, row, sec):
         return not sec["errors"]["value"]
     if place.startswith("speed.rates"):   # the server's speeds, when it reported them
         return sec["rates"][0]["value"] is None if view == "markdown" else not sec["has_rates"]
-    if place.startswith("figures.invalid.figures") and place.endswith("[1]"):   # of how many answers: with trials
+    if place.startswith(("figures.invalid.figures", "figures.length.figures")) and place.endswith("[1]"):   # of how many answers: with trials
         return not row["majority_vote"]
     if place == "many.left_out" or place.startswith("many.row.not_scored"):   # said only when a case is left out
         return not (sec["left_out"] if place == "many.left_out" else row["not_scored"])["value"]
@@ -81,7 +81,7 @@ def figures(value, place, row=None):
 
 
 # rows that are each their own place (a headline's, a compare's); other rows are "row"
-ROW_NAMES = {"bounds", "main", "mean", "trial", "pass_hat", "baseline", "invalid", "fixed", "regressions", "not_compared",
+ROW_NAMES = {"bounds", "main", "mean", "trial", "pass_hat", "baseline", "invalid", "length", "fixed", "regressions", "not_compared",
              "errored", "stayed_right", "stayed_wrong", "candidate", "difference", "detectable", "fisher", "identical", "latency",
              "generation", "rose", "fell"}
 
