@@ -2760,6 +2760,7 @@ def stored_check_problem(check, labels):
     return None if not problems else problems[0] if problems[0].startswith(named) else named + problems[0]
 
 
+ATOMIC_GROUP = getattr(regex_constants, "ATOMIC_GROUP", object())   # (?>...), Python 3.11 on
 REPEATS = tuple(getattr(regex_constants, name) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
                 if hasattr(regex_constants, name))
 
@@ -2768,7 +2769,8 @@ def matches_any_answer(pattern):
     """Whether a pattern is found in every answer, read from its parse (Python's own, re._parser): one of its
     alternatives can match nothing, and is anchored at most at one end of the text, so it matches there whatever the
     answer: |, ^, a*, [$]?, \\bfoo\\b| (its empty branch), .*\\Z. A length cap (^[\\s\\S]{0,300}$, anchored at both ends)
-    or a lookaround (^(?!.*secret)) can fail, and is left alone; so is any pattern this cannot read."""
+    or a lookaround that needs something (^(?!.*secret), (?=a)) can fail, and is left alone; so is any pattern this
+    cannot read."""
     try:
         tree = regex_parser.parse(pattern)
     except Exception:   # (a pattern that compiles is parsed; this only keeps an odd one from stopping the load)
@@ -2799,8 +2801,11 @@ def empty_ends(items):
     for op, value in items:
         if op in REPEATS and value[0] == 0:
             continue
-        if op == regex_constants.SUBPATTERN:   # its alternative with the fewest anchors, where one can be nothing
-            found = [e for e in map(empty_ends, alternatives_of(list(value[-1]))) if e is not None]
+        if op in (regex_constants.SUBPATTERN, ATOMIC_GROUP, regex_constants.ASSERT):
+            # its alternative with the fewest anchors, where one can be nothing: a group, an atomic one (?>a*), or a
+            # lookahead or lookbehind that itself can be nothing, (?=) or (?=a*), which holds wherever it is asked
+            found = [e for e in map(empty_ends, alternatives_of(list(value[-1] if op != ATOMIC_GROUP else value)))
+                     if e is not None]
             if not found:
                 return None
             ends |= min(found, key=len)

@@ -640,7 +640,10 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
     # (67th) a pattern found in every answer: a regex that cannot fail, a not_regex that cannot pass
     for kind, value, never in (("regex", "|", "fail"), ("regex", "(?i)a*", "fail"), ("not_regex", "^", "pass"),
                                ("regex", "\\bfoo\\b|", "fail"), ("not_regex", "x*|$", "pass"), ("regex", "(?s).*\\Z", "fail"),
-                               ("regex", "[$]?", "fail"), ("regex", "(?:x|)", "fail")):
+                               ("regex", "[$]?", "fail"), ("regex", "(?:x|)", "fail"),
+                               # (73rd) an empty lookahead holds everywhere; an atomic group can be nothing too
+                               ("regex", "(?=)", "fail"), ("not_regex", "(?=a*)", "pass"), ("regex", "(?>a*)", "fail"),
+                               ("regex", "(?<=^)", "fail")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
@@ -651,7 +654,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   # (71st) a longer cap, no tab, at most 100 lines: each matches answers of every kind, and can fail
                   "^[\\s\\S]{0,4000}$", "^[^\\t]*$", "^(?:[^\\n]*\\n){0,99}[^\\n]*$",
                   # (72nd) an anchor inside a group is an anchor
-                  "^[^\\t\\n]*(\\n|$)", "(^|\\n)[^\\t\\n]*$", "(?i:^)[^\\t]*$"):
+                  "^[^\\t\\n]*(\\n|$)", "(^|\\n)[^\\t\\n]*$", "(?i:^)[^\\t]*$",
+                  # (73rd) a lookahead that needs something, or anchors the other end, can fail
+                  "(?=a)", "^(?=$)", "(?<=x)", "(?>a)"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
