@@ -9045,7 +9045,7 @@ def check_table(cases):
                     row["passed"] += ok
                     row["total"] += 1
     # a check no answer reached (every call failed) is still one the run is scored with: 0 of 0,
-    # never left out, so a report of a run that got no answer names the split's checks
+    # never left out, so a report of a run that got no usable answer names the split's checks
     for case in cases:
         for check in case["checks"]:
             if check["name"] not in table:
@@ -11252,7 +11252,7 @@ def format_report(config, s, run_path="RUN"):
         out.append(problems["rerun"])
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
-                   "got no answer (infrastructure, not scored)")
+                   "got no usable answer (infrastructure, not scored)")
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
@@ -11851,7 +11851,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no answer (infrastructure, not the model); "
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer (infrastructure, not the model); "
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
                       else f"finish the run ({answers_again(run_path, config or {})}) or run again")]
@@ -12835,7 +12835,7 @@ def markdown_ids(ids, empty="-"):
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
     """Each run's own figures per label (per check in a free-text set) and per difficulty, with
     the change in points: what a compare page shows beside the comparison. On the cases both runs
-    hold and decided, as the headline's are: a case one run got no answer for (or no verdict on) left in the
+    hold and decided, as the headline's are: a case one run got no usable answer for (or no verdict on) left in the
     other's slice made its change a change of cases as much as of answers."""
     a_cases, b_by_id, _ = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
     a_by_id = {c["id"]: c for c in a_cases}
@@ -12904,7 +12904,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                                                         for t in case["trials"])]
         again += [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
-        return 2, [f"gates not judged: a request got no answer in a run on {plural(len(c['failed']), 'case')} "
+        return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    "(infrastructure, not the model); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
@@ -12973,7 +12973,7 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
 
 
 def report_run(run, run_path, baseline, errors, compare_path):
-    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no answer, or a
+    """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no usable answer, or a
     judge call failed (its verdict is left open, as `judge` leaves it, exit 2 too)."""
     config = run["config"]
     cases = grade_run(run)
@@ -12987,7 +12987,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
         # conversation past the window fails again alike, and --resume keeps the run's options
         window = sum(WINDOW_TOO_SMALL in (r.get("error") or "") for r in run["results"])
-        warn(f"{errors} request(s) got no answer from the server; they are recorded as errors, not scored.\n"
+        warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
              + (f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger "
                 "--option num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
                 if window else "")
@@ -12999,7 +12999,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
 def run_grid(grid):
     """run with several --model or --prompt: each combination's run in turn, then one compare of
     them all, the first the reference (each run's report is `report RUN`). Exit 2 if a run was
-    interrupted (the rest are not started) or a call got no answer."""
+    interrupted (the rest are not started) or a call got no usable answer."""
     configs = check_grid(grid)
     runs, with_errors, judged_open = [], [], []
     for at, args in enumerate(grid):
@@ -13022,7 +13022,7 @@ def run_grid(grid):
     # said before the compare, which a run of errors alone stops ("no case has a verdict in every run"): why, and how
     # to finish each, were never said
     for run_path, errors, first in with_errors:
-        warn(f"{shell_word(run_path)}: {errors} request(s) got no answer from the server (the first: "
+        warn(f"{shell_word(run_path)}: {errors} request(s) got no usable answer from the server (the first: "
              f"{cut_to(on_one_line(first), 200)}); they are recorded as errors, not scored. Complete it with: "
              f"{resume_command(run_path)}")
     for run_path, run in judged_open:
@@ -14747,7 +14747,7 @@ def report_page(path, run, cases, s, annotations):
     name = head["measure"].capitalize()
     warnings = [problems["rerun"]] if problems["rerun"] else []
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
-    warnings += [f"{figure_text(problems['errors'])} requests got no answer (infrastructure, not scored): "
+    warnings += [f"{figure_text(problems['errors'])} requests got no usable answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
                  + (f"; {problems['settled']} of them tie or split with every vote read: a person or another "

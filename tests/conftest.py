@@ -142,7 +142,7 @@ def make_run(cases, labels=LABELS, **config):
     A case is (id, expected, response) or a dict of result fields; missing fields get eval.py's
     values or a plain default (input "ticket <id>", difficulty "easy", the label check when there
     are labels). "response" is the model's answer, or a list of them, one per trial (the run's
-    repeat is the longest list, or repeat=K); None is a request that got no answer ("error" says why).
+    repeat is the longest list, or repeat=K); None is a request that got no usable answer ("error" says why).
     Keyword arguments replace config keys; the prompt's text is the shipped file's when there is one."""
     specs = [c if isinstance(c, dict) else dict(zip(("id", "expected", "response"), c)) for c in cases]
     repeat = config.setdefault(

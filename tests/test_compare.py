@@ -193,7 +193,7 @@ def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_with
 
 
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
-    errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no answer
+    errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no usable answer
     out = cli("compare", two_runs[0], errored)[1]
     assert "Fixed (2): dev-11, dev-24" in out
     assert "Not compared (1): dev-09  (no verdict in a run, or one its trials without a verdict could turn: an error, or a judge that gave none)" in out
@@ -1200,7 +1200,7 @@ def test_compare_markdown_cuts_each_list_of_ids_as_report_cuts_its_failures(proj
 
 def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(project, cli):
     """Fifty-sixth attack on issue 28: the page's per-difficulty and per-label figures kept, for the baseline, the
-    cases the candidate got no answer for: easy 16/19 against 12/17, "-14 pts", where the headline compared the 26
+    cases the candidate got no usable answer for: easy 16/19 against 12/17, "-14 pts", where the headline compared the 26
     cases both decided (14/17 against 12/17 on the easy ones, -12 pts); cases outside a --limit were left out."""
     specs = [(f"e{i}", "bug", "bug") for i in range(4)] + [(f"h{i}", "acceso", "acceso") for i in range(2)]
     a = make_run([dict(zip(("id", "expected", "response"), s)) for s in specs])

@@ -26,9 +26,9 @@ def test_min_accuracy_gate(dev_run, cli):
 
 
 def test_a_run_with_errors_cannot_pass_or_fail_a_gate(project, cli):
-    errored = write_run("runs/dev-v3.json", split_run("dev", {"dev-01": None}))   # dev-01 got no answer
+    errored = write_run("runs/dev-v3.json", split_run("dev", {"dev-01": None}))   # dev-01 got no usable answer
     code, out, err = cli("report", errored, "--min-accuracy", "0.5")
-    assert code == 2 and "gates not judged: 1 request(s) got no answer" in err
+    assert code == 2 and "gates not judged: 1 request(s) got no usable answer" in err
     assert cli("report", errored)[0] == 0       # without a gate, a report is just a report
     clean = write_run("runs/dev-v3-2.json", split_run("dev"))
     code, out, err = cli("compare", errored, clean, "--fail-on-regression")
@@ -49,9 +49,9 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     for argv in ([a, b], [b, a], [a, c, b]):
         for gate in ("--fail-on-regression", "--fail-if-worse"):
             code, out, err = cli("compare", *argv, gate)
-            assert code == 2 and "a request got no answer in a run on 2 cases (c01, c03) (infrastructure" in err, (argv, err)
+            assert code == 2 and "a request got no usable answer in a run on 2 cases (c01, c03) (infrastructure" in err, (argv, err)
     code, out, err = cli("report", b, "--min-accuracy", "0.5")
-    assert code == 2 and "gates not judged: 2 request(s) got no answer" in err
+    assert code == 2 and "gates not judged: 2 request(s) got no usable answer" in err
     # (eighteenth attack) every view of the compare names the case whose figures rest on the trials that came; (67th)
     # one whose missing trial could have turned it (a pass and a fail of three) is not compared, never a regression
     assert re.search(r"^Errored \(1\): c03  \(a request, an answer or a judge's vote, failed", cli("compare", a, b)[1], re.M)
@@ -95,7 +95,7 @@ def test_a_majority_a_judges_open_trial_could_turn_is_not_compared(project, cli)
 def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gates(project, cli):
     """Issue 28, twentieth attack (minor, left then): a case with no answer in a run was listed under "Not
     compared" and under "Errored", whose words say its figures rest on what came: it is in no figure."""
-    errored = write_run("runs/dev-v3.json", split_run("dev", {"dev-01": None}))   # dev-01 got no answer
+    errored = write_run("runs/dev-v3.json", split_run("dev", {"dev-01": None}))   # dev-01 got no usable answer
     clean = write_run("runs/dev-v3-2.json", split_run("dev"))
     out = cli("compare", clean, errored)[1]
     assert re.search(r"^Not compared \(1\): dev-01 ", out, re.M) and "Errored" not in out, out
@@ -103,7 +103,7 @@ def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gat
     shown = json.loads(cli("compare", clean, errored, "--json")[1])
     assert (shown["not_compared"], shown["errored"], shown["failed"]) == (["dev-01"], [], ["dev-01"])
     code, out, err = cli("compare", clean, errored, "--fail-on-regression")
-    assert code == 2 and "a request got no answer in a run on 1 case (dev-01) (infrastructure" in err, err
+    assert code == 2 and "a request got no usable answer in a run on 1 case (dev-01) (infrastructure" in err, err
     # (twenty-first attack, item 5) naming the run at fault and what asks its calls again ("finish or rerun it")
     assert "(infrastructure, not the model); ask its answers again: python eval.py run --resume runs/dev-v3.json" in err, err
 
@@ -153,7 +153,7 @@ def test_fail_on_regression_and_fail_if_worse(dev_run, worse_run, cli):
 
 def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(project, cli):
     """From the newcomer pass on issue 16: open cases (the judge gave no verdict) were reported as
-    'got no answer (infrastructure)'. Gates are judged on the cases both runs decided."""
+    'got no usable answer (infrastructure)'. Gates are judged on the cases both runs decided."""
     from conftest import make_run, write_run
     check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
 

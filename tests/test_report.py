@@ -363,7 +363,7 @@ def test_the_example_with_undecided_cases_leads_with_its_bounds(project, cli, tm
 
 
 def test_errors_stay_apart_from_the_undecided(project, cli):
-    """c0 passes, c1 fails, c2 and c3 are undecided, c4 got no answer: the bounds are over the four
+    """c0 passes, c1 fails, c2 and c3 are undecided, c4 got no usable answer: the bounds are over the four
     cases decided or undecided (1/4 to 3/4); the error is no case of them, and said apart."""
     check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
 
@@ -379,7 +379,7 @@ def test_errors_stay_apart_from_the_undecided(project, cli):
     lines = cli("report", path)[1].splitlines()
     assert lines[0] == "Pass rate: between 1/4 and 3/4 (2 undecided: 25% if every one fails, 75% if every one passes)"
     assert lines[1] == "Pass rate on the 2 decided cases: 1/2 = 50%  (95% CI 9–91%)"
-    assert lines[2].startswith("Errors: 1 of 5 requests got no answer")
+    assert lines[2].startswith("Errors: 1 of 5 requests got no usable answer")
 
 
 def test_without_undecided_cases_there_are_no_bounds(dev_run, cli):

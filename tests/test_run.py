@@ -1418,7 +1418,7 @@ def test_a_finished_run_with_errors_prints_the_resume_command(project, cli, fake
     fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
     assert code == 2
-    assert "2 request(s) got no answer from the server" in err
+    assert "2 request(s) got no usable answer from the server" in err
     assert err.rstrip().endswith("Ask them again with: python eval.py run --resume runs/dev-v3.json"), err
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and "--resume" not in err.split("wrote")[-1]
@@ -1851,7 +1851,7 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
     code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url,
                          "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and "2 runs of dev" in out
-    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no answer from the server (the first: HTTP 500") in err
+    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no usable answer from the server (the first: HTTP 500") in err
     assert ("they are recorded as errors, not scored. Complete it with: python eval.py run --resume "
             "runs/dev-v2-qwen2.5-7b.json") in err
     assert "dev-v3-qwen2.5-7b.json: " not in err
@@ -1863,7 +1863,7 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
     code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url, "--retries", "3",
                          "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and "no case has a verdict in every run" in err, err
-    assert "runs/dev-v3-qwen2.5-7b.json: 3 request(s) got no answer from the server (the first: HTTP 500" in err, err
+    assert "runs/dev-v3-qwen2.5-7b.json: 3 request(s) got no usable answer from the server (the first: HTTP 500" in err, err
     assert "Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json" in err
 
 
@@ -2614,7 +2614,7 @@ def test_a_run_started_with_stderr_closed_finishes(project, fake):
 # --- ninth attack on issue 28: the run side of finishing, completing and writing a run
 
 def run_with_errors(project, cli, fake, out="runs/dev-v3.json", failing=3):
-    """A finished run whose first `failing` cases got no answer (a 500, no retry)."""
+    """A finished run whose first `failing` cases got no usable answer (a 500, no retry)."""
     key = answer_key("golden/dev.jsonl")
     fake.answers = key
     fake.faults_for = {text: ["500"] for text in sorted(key)[:failing]}

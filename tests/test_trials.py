@@ -181,7 +181,7 @@ PASSES = [2, 2, 3, 4, 0, 0, 4, 4, 1, 1, 4, 2]
 
 def passes_run(passes, trials=4, errors=()):
     """Case k{i} passes its first passes[i] trials of `trials` and fails the rest; (case, trial)
-    in errors got no answer."""
+    in errors got no usable answer."""
     cases = [{"id": f"k{i}", "expected": "bug",
               "response": [None if (i, t) in errors else "bug" if t <= p else "acceso" for t in range(1, trials + 1)]}
              for i, p in enumerate(passes)]
