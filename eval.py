@@ -854,12 +854,20 @@ def plural_are(n, noun):
 
 def table(rows, align_right_from=1):
     rows = [[on_one_line(c) for c in row] for row in rows]   # a cell is one line: a break in it would forge a row
-    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    widths = [max(shown_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
-        cells = [c.rjust(w) if i >= align_right_from else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [" " * (w - shown_width(c)) + c if i >= align_right_from else c + " " * (w - shown_width(c))
+                 for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
+
+
+def shown_width(text):
+    """The columns a terminal gives a text: two for a wide character (CJK, a full-width letter), none for a mark
+    that combines with the one before: a case named in Chinese pushed the columns after it out of line."""
+    return sum(0 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
+               else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def print_json(obj):

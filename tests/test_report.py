@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -1066,3 +1067,17 @@ def test_a_shell_word_pasted_into_bash_names_the_same_file(name):
 def test_a_digest_with_its_algorithm_is_shortened_after_it():
     """Issue 28, seventeenth attack (minor): a digest sent as sha256:... was shown 'sha256:a', every one alike."""
     assert evalpy.short("sha256:643816e6f55a12d3") == "643816e6" and evalpy.short("643816e6f55a") == "643816e6"
+
+
+def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(project, cli):
+    """A tag in Chinese (two columns a character on a terminal) pushed its row's figures two columns right of the
+    others', and an accent written as a combining mark pulled them one left: columns are padded by what is shown."""
+    run = make_run([{"id": "订单-01", "expected": "bug", "response": "bug", "tags": ["退款"]},
+                    {"id": "c2", "expected": "bug", "response": "feature", "tags": ["cafe\u0301"]},
+                    {"id": "c3", "expected": "bug", "response": "bug", "tags": ["bug"]}])
+    out = cli("report", write_run("runs/wide.json", run))[1].splitlines()
+    rows = out[out.index("By tag:") + 1:out.index("By tag:") + 4]
+    # counted here as a terminal does: wcwidth's rules, two for East Asian wide, none for a combining mark
+    def columns(text):
+        return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) == "W" else 1 for ch in text)
+    assert [columns(row[:row.index("/")]) for row in rows] == [9, 9, 9], rows
