@@ -2259,8 +2259,17 @@ def config_problem(config, text_keys):
            or config.get("api") == "openai" and k in REQUEST_KEYS]
     if own:
         return f"config.options.{on_one_line(own[0])} is set by the run itself, never as an option"
-    if config.get("cases") is not None and type(config["cases"]) is not int:
+    if "cases" in config and not (type(config["cases"]) is int and config["cases"] >= 0):   # (null hid results taken out)
         return "config.cases must be a whole number"
+    for key in ("prompt_sha", "split_sha", "context_sha"):   # compared run to run: another text is another split
+        if key in config and not SHA256_HEX.fullmatch(config[key]):
+            return f"config.{key} must be a sha256 (64 hex digits), as a run records it"
+    for key, absent in (("host", False), ("split_path", False), ("placeholders", False), ("server", True),
+                        ("eval_version", True)):   # what resume, the held-out guard and the views read as text
+        if key in config and not (type(config[key]) is str or absent and config[key] is None):
+            return f"config.{key} must be text" + (" or null" if absent else "")
+    if LONE_SURROGATE.search(config.get("split_path", "")):
+        return "config.split_path is not a path (it holds half a character)"
     subset = config.get("subset")
     if subset is not None and not (type(subset) is dict and (
             list(subset) == ["limit"] and type(subset["limit"]) is int and subset["limit"] >= 1
@@ -2283,7 +2292,7 @@ def config_problem(config, text_keys):
     if config.get("context_length") is not None and not (type(config["context_length"]) is int
                                                           and 0 < config["context_length"] < 2 ** 63):
         return "config.context_length must be a positive whole number or null"
-    if config.get("date") is not None and run_instant(config["date"]) is None:   # runs sorts by it: "9999-99-99" headed the list
+    if "date" in config and run_instant(config["date"]) is None:   # runs sorts by it: "9999-99-99" headed the list
         return "config.date must be a date and time as a run records it (2026-01-02T09:30:00+01:00), or absent"
     if config.get("trial_seeds", True) is not True:   # present only as true: a false one would be another's file
         return "config.trial_seeds must be true or absent"
@@ -2295,6 +2304,9 @@ def config_problem(config, text_keys):
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
         config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None
+
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
 
 def run_instant(date):
     """The moment a run's config.date names (ISO 8601, as start_config writes it), as a timestamp that

@@ -11,8 +11,8 @@ import pytest
 from conftest import agent_run, evalpy, split_run, write_run
 from conftest import make_run as make_run_of
 
-CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "p" * 64, "split": "dev",
-          "split_sha": "s" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0, "seed": 42,
+CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "e" * 64, "split": "dev",
+          "split_sha": "5" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0, "seed": 42,
           "repeat": 2, "prompt_text": "Clasifica «el ticket».\n"}
 
 

@@ -66,8 +66,9 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
     ('{"format": "eval.py-run/1", "results": [], "config": {"model": "m", "prompt": "p", "prompt_sha": "s", '
      '"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": "hot", "seed": 1}}',
      "config.temperature must be a number"),
-    ('{"format": "eval.py-run/1", "results": [], "config": {"model": "m", "prompt": "p", "prompt_sha": "s", '
-     '"split": "d", "split_sha": "s", "labels": ["a", "b"], "temperature": 0, "seed": 1, "response_format": ["x"]}}',
+    ('{"format": "eval.py-run/1", "results": [], "config": {"model": "m", "prompt": "p", "prompt_sha": "' + "0" * 64 +
+     '", "split": "d", "split_sha": "' + "1" * 64 + '", "labels": ["a", "b"], "temperature": 0, "seed": 1, '
+     '"response_format": ["x"]}}',
      "config.response_format must be null or one of json_schema, json_object"),
     ('{"format": "eval.py-run/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}",
      "damaged (nested too deeply to read (past Python's recursion limit"),
@@ -234,6 +235,17 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("options", {"num_ctx": float("nan")}, "damaged (NaN is not a number (JSON has no NaN))"),
     ("cases", float("nan"), "damaged (NaN is not a number (JSON has no NaN))"),
     ("cases", 2.5, "config.cases must be a whole number"),
+    # (73rd attack) fields the README says are checked, taken as they came: a null count hid results taken out, a
+    # list as host reached the client, any text passed for a sha (compare read "another split")
+    ("cases", None, "config.cases must be a whole number"),
+    ("split_sha", "zz", "config.split_sha must be a sha256 (64 hex digits)"),
+    ("prompt_sha", "A" * 64, "config.prompt_sha must be a sha256 (64 hex digits)"),
+    ("host", ["x"], "config.host must be text"),
+    ("split_path", 5, "config.split_path must be text"),
+    ("placeholders", [1], "config.placeholders must be text"),
+    ("server", {"a": 1}, "config.server must be text or null"),
+    ("eval_version", {}, "config.eval_version must be text or null"),
+    ("date", None, "config.date must be a date and time as a run records it"),
     ("vote", float("nan"), "damaged (NaN is not a number (JSON has no NaN))"),
     ("vote", "1", "judges: vote 1: vote must be a number or null"),
     # the ninth attack on issue 28, item 15: one digest a judge model, text or null
