@@ -534,16 +534,17 @@ def on_one_line(text, width=None):
 
 def every_character(text, width=None):
     """text on one line with every character a reader could not tell from another escaped: a line break, a tab, a
-    non-breaking space, a soft hyphen, a zero-width space (\\n, \\t, \\xa0, \\xad, \\u200b); with width, cut there."""
+    non-breaking space, a soft hyphen, a zero-width space (\\n, \\t, \\xa0, \\xad, \\u200b), and a backslash doubled
+    (an answer's own \\n, two characters, is \\\\n: not a line break); with width, cut there."""
     def shown(c):
-        return c if c.isprintable() else "\\n" if c == "\n" else "\\t" if c == "\t" else (
+        return c if c.isprintable() and c != "\\" else "\\\\" if c == "\\" else "\\n" if c == "\n" else "\\t" if c == "\t" else (
             f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
     return cut_to("".join(map(shown, str(text))), width)
 
 
 # An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
 # that is in neither the name nor its escaped form
-ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt\\])")
 
 
 def cut_to(flat, width):
@@ -2786,56 +2787,69 @@ REPEATS = tuple(getattr(regex_constants, name) for name in ("MAX_REPEAT", "MIN_R
 
 
 def matches_any_answer(pattern):
-    """Whether a pattern is found in every answer, read from its parse (Python's own, re._parser): one of its
-    alternatives can match nothing, and is anchored at most at one end of the text, so it matches there whatever the
-    answer: |, ^, a*, [$]?, \\bfoo\\b| (its empty branch), .*\\Z. A length cap (^[\\s\\S]{0,300}$, anchored at both ends)
-    or a lookaround that needs something (^(?!.*secret), (?=a)) can fail, and is left alone; so is any pattern this
-    cannot read."""
+    """Whether a pattern is found in every answer, read from its parse (Python's own, re._parser): it can match nothing
+    anchored at most at one end of the text, so it matches there whatever the answer: |, ^, a*, [$]?, \\bfoo\\b| (its
+    empty branch), (?:refund|)$, .*\\Z, (?=), (?!x) (which holds at the end of any text). A length cap
+    (^[\\s\\S]{0,300}$, anchored at both ends) or a lookaround that needs something (^(?!.*secret), (?=a)) can fail, and
+    is left alone; so is any pattern this cannot read."""
     try:
         tree = regex_parser.parse(pattern)
     except Exception:   # (a pattern that compiles is parsed; this only keeps an odd one from stopping the load)
         return False
-    return any(matches_nothing_at_an_end(alternative) for alternative in alternatives_of(list(tree)))
+    return any(len(ends) < 2 for ends in empty_ends(list(tree)))
 
 
-def alternatives_of(items):
-    """A parsed pattern's top alternatives: a branch's, through groups that hold only it; else itself, as one."""
-    if len(items) == 1 and items[0][0] == regex_constants.BRANCH:
-        return [list(a) for a in items[0][1][1]]
-    if len(items) == 1 and items[0][0] == regex_constants.SUBPATTERN:
-        return alternatives_of(list(items[0][1][-1]))
-    return [items]
+def empty_ends(items, last=True):
+    """The ways a parsed sequence can match nothing, each as the ends of the text ("start", "end") it must be at to:
+    a set of at most four sets, empty if it cannot match nothing. Its items' ways combine: ^ then (a|$) can be
+    nothing at the start, or at both ends. last: nothing follows the sequence in the pattern."""
+    ways = {frozenset()}
+    for at, (op, value) in enumerate(items):
+        found = item_ends(op, value, last and at == len(items) - 1)
+        if not found:
+            return set()
+        ways = {a | b for a in ways for b in found}
+    return ways
 
 
-def matches_nothing_at_an_end(items):
-    """Whether a parsed alternative matches the empty text at the start or the end of any text: each of its items
-    repeats 0 times or more, or is a group that can be nothing so, and its anchors (a group's too: (^|\\n)[^\\t]*$
-    is anchored at both ends) are all at one end."""
-    ends = empty_ends(items)
-    return ends is not None and len(ends) < 2
+def item_ends(op, value, last):
+    """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround; nothing else can be
+    nothing. What never gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x
+    of "x" and fails."""
+    AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
+                                      regex_constants.BRANCH)
+    owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
+    if owned and not last:
+        return set()
+    if op in REPEATS:   # none of it, or its own ways once: (a*)+
+        return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last)
+    if op == BRANCH:
+        return set().union(*(empty_ends(list(a), last) for a in value[1]))
+    if op == regex_constants.SUBPATTERN:
+        return empty_ends(list(value[-1]), last)
+    if op == ATOMIC_GROUP:   # (?>a*)
+        return empty_ends(list(value), last)
+    if op == ASSERT:   # holds where its content can be nothing (a lookaround never gives back either: its own end)
+        return empty_ends(list(value[1]))
+    if op == ASSERT_NOT and not empty_ends(list(value[1])) and only_characters(value[1]):
+        # what needs a character is not there at the end of a text ((?!x)), nor before its start ((?<!x))
+        return {frozenset(["end" if value[0] == 1 else "start"])}
+    if op == AT and value in (regex_constants.AT_BEGINNING, regex_constants.AT_BEGINNING_STRING):
+        return {frozenset(["start"])}
+    if op == AT and value in (regex_constants.AT_END, regex_constants.AT_END_STRING):
+        return {frozenset(["end"])}
+    return set()
 
 
-def empty_ends(items):
-    """The ends of the text ("start", "end") a parsed alternative must be at to match nothing; None if it cannot."""
-    ends = set()
-    for op, value in items:
-        if op in REPEATS and value[0] == 0:
-            continue
-        if op in (regex_constants.SUBPATTERN, ATOMIC_GROUP, regex_constants.ASSERT):
-            # its alternative with the fewest anchors, where one can be nothing: a group, an atomic one (?>a*), or a
-            # lookahead or lookbehind that itself can be nothing, (?=) or (?=a*), which holds wherever it is asked
-            found = [e for e in map(empty_ends, alternatives_of(list(value[-1] if op != ATOMIC_GROUP else value)))
-                     if e is not None]
-            if not found:
-                return None
-            ends |= min(found, key=len)
-        elif op == regex_constants.AT and value in (regex_constants.AT_BEGINNING, regex_constants.AT_BEGINNING_STRING):
-            ends.add("start")
-        elif op == regex_constants.AT and value in (regex_constants.AT_END, regex_constants.AT_END_STRING):
-            ends.add("end")
-        else:
-            return None
-    return ends
+def only_characters(parsed):
+    """Whether a parsed pattern holds nothing that matches a place rather than characters (\\b, ^, a lookaround, a
+    backreference), nor what never gives back (a*+, (?>...)), which empty_ends reads as never nothing: inside a
+    negative lookaround, that reading would make it hold where it does not."""
+    if isinstance(parsed, (list, tuple, regex_parser.SubPattern)):
+        return all(only_characters(p) for p in parsed)
+    return parsed not in (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT, regex_constants.GROUPREF,
+                          regex_constants.GROUPREF_EXISTS, ATOMIC_GROUP, *set(REPEATS) - {regex_constants.MAX_REPEAT,
+                                                                                          regex_constants.MIN_REPEAT})
 
 
 def filled_check_problems(check, labels, case=None):
@@ -3154,7 +3168,7 @@ def pattern_placeholder_problems(check, names, shared=False):
         problems.append(f"check {check['name']!r}: a placeholder follows a backslash, which would escape the first "
                         "character of its value (\\{{x}} with x = d searches for any digit); drop the backslash, or "
                         "double it for a backslash itself")
-    empty = [v for v in placeholder_names(check["value"]) if isinstance(names[v], str) and not names[v].strip()]
+    empty = [v for v in placeholder_names(check["value"]) if names[v] == ""]   # (a tab or a space is a separator)
     if empty:
         problems.append(f"check {check['name']!r} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is "
                         "empty here: the pattern would look for nothing in its place; give it a value"
@@ -7371,9 +7385,35 @@ def as_read(text):
 
 def as_words(text):
     """A text's words as a reader tells them (as_read), without accents or punctuation: a final "?" dropped, "Dónde"
-    typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words."""
+    typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words. An operator is
+    a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, -5 and 5 are other questions."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", as_read(text)) if not unicodedata.combining(c))
-    return " ".join(re.findall(r"[^\W_]+", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+    tokens = list(re.finditer(r"[^\W_]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+    words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) else operator_word(tokens, i) for i, m in enumerate(tokens))
+    return " ".join(w for w in words if w)
+
+
+LETTERS_OR_DIGITS = re.compile(r"[^\W_]+")
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"   # a minus, typed as any of them
+
+
+def operator_word(tokens, i):
+    """The operator a mark of as_words' tokens is, or None for punctuation: a mathematical symbol (+ < = ±, the !
+    of !=), a minus (a dash before a number, after a space, a bracket or an operator: -5, 12 - 7, (-5), x=-5; not
+    A-51104 or A\\-51104), or * / ^ % against a number or between two (2*10, 50%, 2 * 10; not **bold** 12)."""
+    mark, before, after = tokens[i].group(), tokens[i - 1] if i else None, tokens[i + 1] if i + 1 < len(tokens) else None
+    def number(m):
+        return m is not None and m.group()[0].isdigit()
+    if mark in DASHES:
+        loose = before is None or before.end() < tokens[i].start() or before.group() in "([{" \
+            or unicodedata.category(before.group()[-1]) == "Sm"
+        return "-" if number(after) and loose else None
+    beside = (number(before) and before.end() == tokens[i].start() or number(after) and after.start() == tokens[i].end()
+              or number(before) and number(after))   # 2*10, 50%, 2 * 10; not ** 12, a list's bullet
+    if unicodedata.category(mark) == "Sm" or mark in "*/^%" and beside \
+            or mark == "!" and after is not None and after.group() == "=" and after.start() == tokens[i].end():
+        return mark
+    return None
 
 
 # Scripts written without spaces between words (kana, CJK ideographs, Hangul syllables, Thai, Lao, Khmer, Myanmar):

@@ -625,11 +625,16 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
     by its line; a backslash doubled before a placeholder, and \\{ before one, are literal and run."""
     lines = Path("golden/orders/dev.jsonl").read_text(encoding="utf-8").splitlines()
     first = json.loads(lines[0])
-    Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(dict(first, vars=dict(first["vars"], order=" ")))]
+    Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(dict(first, vars=dict(first["vars"], order="")))]
                                                           + lines[1:]) + "\n", encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and ("golden/orders/dev.jsonl:1: check 'order number' uses {{order}}, and vars.order is empty here: "
                           "the pattern would look for nothing in its place") in err, err
+    # (73rd) a tab or a space is a value (a separator: id{{sep}}name): it was refused as empty
+    Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(dict(first, vars=dict(first["vars"], order="\t")))]
+                                                          + lines[1:]) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "is empty here" not in err and "cannot reach the model server" in err, err
     for value, refused in (("^\\{{order}}$", True), ("(a)\\{{order}}", True), ("\\\\\\{{order}}", True),
                            ("\\\\{{order}}", False), ("\\{{{order}}\\}", False)):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
@@ -643,7 +648,11 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                                ("regex", "[$]?", "fail"), ("regex", "(?:x|)", "fail"),
                                # (73rd) an empty lookahead holds everywhere; an atomic group can be nothing too
                                ("regex", "(?=)", "fail"), ("not_regex", "(?=a*)", "pass"), ("regex", "(?>a*)", "fail"),
-                               ("regex", "(?<=^)", "fail")):
+                               ("regex", "(?<=^)", "fail"),
+                               # (73rd) an empty branch of a group without a name, a forbidding lookahead unanchored (it
+                               # holds at the end of any text), a repeat of what can be nothing
+                               ("regex", "(?:refund|)$", "fail"), ("regex", "(?!.*secret)", "fail"), ("regex", "(a*)+", "fail"),
+                               ("not_regex", "x*(?:yes|)", "pass")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
@@ -656,7 +665,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   # (72nd) an anchor inside a group is an anchor
                   "^[^\\t\\n]*(\\n|$)", "(^|\\n)[^\\t\\n]*$", "(?i:^)[^\\t]*$",
                   # (73rd) a lookahead that needs something, or anchors the other end, can fail
-                  "(?=a)", "^(?=$)", "(?<=x)", "(?>a)"):
+                  "(?=a)", "^(?=$)", "(?<=x)", "(?>a)",
+                  # what never gives back what it took can fail before an anchor: a*+ takes the a of "a"
+                  "a*+\\A", "(?>a*)^", "(?!(?>a|))"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")

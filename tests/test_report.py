@@ -137,10 +137,12 @@ def test_a_failure_shows_an_invalid_answer_as_written_and_names_a_check_beside_a
     label_and_text = [{"name": "label", "type": "label", "blocking": True},
                       {"name": "exact", "type": "equals_expected", "blocking": True}]
     run = write_run("runs/f.json", make_run([("a", "bug", "bug\nacceso"), ("b", "bug", "bug\u00a0y\u00adx"),
-                                             {"id": "c", "expected": "bug", "response": "**Bug**", "checks": label_and_text}]))
+                                             {"id": "c", "expected": "bug", "response": "**Bug**", "checks": label_and_text},
+                                             ("d", "bug", "bug\\nacceso")]))   # (73rd) a backslash and an n, as written
     lines = cli("report", run)[1].splitlines()
-    row = {line.split()[0]: line for line in lines[lines.index("Failures (3):") + 2:]}
+    row = {line.split()[0]: line for line in lines[lines.index("Failures (4):") + 2:]}
     assert row["a"].split()[-2:] == ["INVALID", "bug\\nacceso"] and row["b"].split()[-2:] == ["INVALID", "bug\\xa0y\\xadx"], row
+    assert row["d"].split()[-2:] == ["INVALID", "bug\\\\nacceso"], row
     assert "bug (exact failed)" in row["c"] and row["c"].endswith("**Bug**"), row
     # (70th) the other views say as much
     assert "expected bug, got bug (exact failed))" in cli("report", run, "--markdown")[1]

@@ -3435,7 +3435,15 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              "p4", True),
             # (69th) a question in a script written without spaces was one word, and told no case apart
             ([{"input": t} for t in japanese], "p3", [{"input": t, "vars": {"ref": f"A{i}"}} for i, t in enumerate(japanese)], "p4", True),
-            ([{"input": t} for t in japanese], "p3", [{"input": t + "。別の件です"} for t in japanese], "p4", False)):
+            ([{"input": t} for t in japanese], "p3", [{"input": t + "。別の件です"} for t in japanese], "p4", False),
+            # (73rd) an operator is a word: a set of subtractions after one of additions, or of -N after N, is its own
+            # (it was refused as the same test edited); a minus written otherwise, or bold, is the same question
+            ([{"input": f"¿Cuánto es {a} + {b}?"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p3",
+             [{"input": f"¿Cuánto es {a} - {b}?"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p4", False),
+            ([{"input": f"Redondea {n},5 hacia arriba"} for n in (3, 8, 12, 40)], "p3",
+             [{"input": f"Redondea -{n},5 hacia arriba"} for n in (3, 8, 12, 40)], "p4", False),
+            ([{"input": f"¿Cuánto es {a} - {b}?"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p3",
+             [{"input": f"**¿Cuánto es** {a} \u2212 {b}"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p4", True)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0
