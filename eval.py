@@ -11698,7 +11698,7 @@ def run_listing(folder):
         except EvalError as e:
             # the problem without the file's name the row begins with, its line kept ("6: damaged journal line (...")
             said = str(e).split(": ", 1)[-1] if not str(e).startswith(shell_word(path) + ":") else str(e)[len(shell_word(path)) + 1:].lstrip()
-            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", one_line(said, 60)])
+            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", on_one_line(said)])   # whole: the last column
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -11717,7 +11717,7 @@ def run_listing(folder):
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
-                     str(config.get("date") or "-")[:16], figure])   # (a null date: "-", as none)
+                     shown_date(config.get("date")), figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
                         **{k: config.get(k) for k in ASKED_CONFIG}, "errors": len(s["errors"]),
@@ -11734,6 +11734,13 @@ def run_listing(folder):
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
     return listing, None, lambda: text
+
+
+def shown_date(date):
+    """A run's date as `runs` shows it: in this machine's time zone, so that runs made in two zones, listed newest
+    first, read so (08:00-08:00 above 18:00+05:00 looked oldest first); "-" for none."""
+    instant = run_instant(date)
+    return "-" if instant is None else datetime.fromtimestamp(instant).strftime("%Y-%m-%d %H:%M")
 
 
 def unfinished_listing(path):
@@ -11757,7 +11764,7 @@ def unfinished_listing(path):
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}")
     row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
-           asked_text(config), f"{config['temperature']:g}", config["repeat"], str(config.get("date", "-"))[:16], figure]
+           asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
              **({"problem": figure} if written and not holder else {}), "split": config["split"], "split_sha": config["split_sha"],
              "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],

@@ -1,5 +1,6 @@
 """Report: the score of a run file rendered as text, markdown or JSON, never calling a model."""
 
+import datetime
 import json
 import os
 import subprocess
@@ -228,6 +229,19 @@ def test_runs_orders_dates_by_the_instant_they_name_not_their_text(project, cli)
     write_run("runs/east.json", make_run([("c1", "bug", "bug")], date="2026-01-01T10:00:00+05:00"))
     write_run("runs/west.json", make_run([("c1", "bug", "bug")], date="2026-01-01T09:00:00+01:00"))
     assert [r["file"] for r in json.loads(cli("runs", "--json")[1])] == ["runs/west.json", "runs/east.json"]
+    # (73rd attack) each shown in this machine's zone: "2026-01-01 09:00" above "2026-01-01 10:00" read oldest first
+    lines = cli("runs")[1].splitlines()
+    shown = [re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", line).group() for line in lines[1:]]
+    assert shown == [datetime.datetime.fromisoformat(d).astimezone().strftime("%Y-%m-%d %H:%M")
+                     for d in ("2026-01-01T09:00:00+01:00", "2026-01-01T10:00:00+05:00")] and shown[0] > shown[1], lines
+
+
+def test_runs_shows_a_files_problem_whole(project, cli):
+    """73rd attack: the reason a file is no run was cut at 60 characters ("... python eval.py runs runs/d.…"), its
+    remedy lost; it is the last column, shown whole."""
+    (project / "runs" / "d.json").mkdir(parents=True)
+    line = cli("runs")[1].splitlines()[1]
+    assert line.endswith("is a folder, not a run file; python eval.py runs runs/d.json lists the runs in it"), line
 
 
 def test_runs_tells_apart_runs_that_differ_only_in_how_the_model_was_asked(project, cli):
