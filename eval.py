@@ -3043,7 +3043,8 @@ def json_error_at(error, where):
     the others get it in brackets."""
     if error.msg.endswith(" at"):
         return f"{error.msg[0].lower()}{error.msg[1:]} {where}"
-    return f"{decode_message(error)} ({where})"
+    trailing = error.doc[:error.pos].rstrip().endswith(",") and error.doc[error.pos:error.pos + 1] in ("}", "]")
+    return f"{decode_message(error)} ({where})" + ("; a comma after the last item, which JSON does not allow" if trailing else "")
 
 
 def decode_message(error):
@@ -3364,11 +3365,13 @@ def case_problems(case, labels, stored=False, begun=False):
         if name not in case:
             problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
         elif not isinstance(case[name], str):
-            problems.append(f"field {name!r} must be a string, not {type(case[name]).__name__}")
+            problems.append(f"field {name!r} must be a string, not {json_kind(case[name])}")   # as the file says it: null
         elif not case[name].strip() and (not stored or not case[name] and name == "id"):
             problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
         elif name == "id" and new_rules and case[name] != case[name].strip():   # --cases trims it: never chosen
-            problems.append(f"field 'id' {case[name]!r} begins or ends with a space")
+            edge = next(c for c in case[name][:1] + case[name][-1:] if c.isspace())
+            problems.append(f"field 'id' {case[name]!r} begins or ends with "
+                            + ("a line break" if edge in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029" else "a tab" if edge == "\t" else "a space"))
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
@@ -3646,6 +3649,11 @@ def item_lines(text, key="checks"):
 def jsonl_objects(path, data, problems):
     """(line number, "path:line", object) for each line of a JSONL file's bytes that is one JSON
     value; what is wrong with the others goes to `problems`, each with its line."""
+    spread = spread_value(data)
+    if spread:   # pretty-printed: a line each of its lines, "Expecting property name..." fourteen times
+        problems.append(f"{shell_word(path)}:1: {spread} spread over lines {spread_lines(data)}: a .jsonl file holds one "
+                        "JSON object per line (JSON Lines); write each case on a line of its own")
+        return
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()   # the newline that ends the last line
@@ -3661,6 +3669,28 @@ def jsonl_objects(path, data, problems):
             problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
         except ValueError as e:
             problems.append(f"{where}: {json_problem(e)}")
+
+
+def spread_value(data):
+    """"an object" or "a list" when a JSONL file begins with a JSON object or list written over several lines (an editor
+    pretty-printed it, or a list of the cases was saved), else None."""
+    try:
+        text = data.decode("utf-8")
+        start = len(text) - len(text.lstrip())
+        value, end = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return None
+    if "\n" not in text[start:end] or type(value) not in (dict, list):
+        return None
+    return "an object" if type(value) is dict else "a list"
+
+
+def spread_lines(data):
+    """The lines the first value of a JSONL file spans ("1-9"), for spread_value's message."""
+    text = data.decode("utf-8")
+    start = len(text) - len(text.lstrip())
+    end = json.JSONDecoder().raw_decode(text, start)[1]
+    return f"{text.count(chr(10), 0, start) + 1}-{text.count(chr(10), 0, end) + 1}"
 
 
 def split_sha_of(data, checks_data, tools_data, form=None):
@@ -3893,7 +3923,10 @@ def write_golden_set(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
     taken = [path for path in files if os.path.lexists(path)]
     if taken:
-        raise EvalError(f"{shell_word(taken[0])} exists; init never replaces a file, so it wrote nothing (pick a new folder)")
+        link = os.path.islink(taken[0]) and not os.path.exists(taken[0])
+        raise EvalError(f"{shell_word(taken[0])} exists" + (f" (a link to {shell_word(os.readlink(taken[0]))}, which does not)"
+                                                             if link else "")
+                        + "; init never replaces a file, so it wrote nothing (pick a new folder)")
     made, written = [], []   # the folders init makes (one of the user's own is kept), parents first, then its files
     try:
         for path in files:   # the folders first: one that cannot be made (a file by that name) stops it before any file

@@ -161,7 +161,7 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
     for ids, said in [(["c1", "c1 "], "2: field 'id' 'c1 ' begins or ends with a space"),
                       ([" c1"], "1: field 'id' ' c1' begins or ends with a space"),
                       (["c\u200b1"], "1: field 'id' 'c\\u200b1' holds an invisible character (U+200B), shown as nothing"),
-                      (["c1\n"], "1: field 'id' 'c1\\n' begins or ends with a space"),
+                      (["c1\n"], "1: field 'id' 'c1\\n' begins or ends with a line break"),
                       ([nfc, nfd], f"2: duplicate id {nfd!r} (first on line 1, written in another Unicode form)")]:   # (a line break or ESC inside is shown escaped)
         path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
         assert problems(path) == [f"{path}:{said}"], (ids, problems(path))
@@ -533,7 +533,7 @@ def test_one_case_validator_where_split_and_run_file_differ(fields, split_says):
 
 def test_one_case_validator_says_the_same_at_both_boundaries():
     case = {"id": "a", "input": 3, "expected": "Bug", "difficulty": "easy", "note": "n", "vars": [], "checks": 5}
-    says = ["field 'input' must be a string, not int", "field 'vars' must be an object of names to strings or numbers",
+    says = ["field 'input' must be a string, not a number", "field 'vars' must be an object of names to strings or numbers",
             "field 'checks' must be a list of checks"]
     assert evalpy.case_problems(dict(case), ["bug", "acceso"]) == says + ["label 'Bug' is not in labels.txt (did you mean 'bug'?)"]
     assert evalpy.case_problems(dict(case), ["bug", "acceso"], stored=True) == says + [
@@ -637,7 +637,7 @@ def test_two_lines_with_the_same_mistake_are_still_named_one_by_one(tmp_path):
     found = problems(write_split(tmp_path, [{k: v for k, v in GOOD.items() if k != "note"},
                                             dict(GOOD, id="c2"), dict(GOOD, id="c3", note=None)]))
     assert found == [f"{tmp_path}/s.jsonl:1: missing field 'note'", f"{tmp_path}/s.jsonl:3: field 'note' must be a "
-                                                                     "string, not NoneType"]
+                                                                     "string, not null"]
 
 
 def test_a_missing_var_on_many_lines_is_said_once(project, cli, fake):
@@ -701,6 +701,11 @@ def test_init_never_overwrites_anything(project, cli):
     Path("afile").write_text("x")
     code, out, err = cli("init", "afile")
     assert code == 2 and "afile" in err and "Traceback" not in err
+    # (73rd) a link to nothing is said to be one, as run says it
+    Path("linked").mkdir()
+    os.symlink("gone.jsonl", "linked/dev.jsonl")
+    code, out, err = cli("init", "linked")
+    assert code == 2 and "linked/dev.jsonl exists (a link to gone.jsonl, which does not)" in err, err
 
 
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
@@ -1290,3 +1295,18 @@ def test_a_key_misremembered_in_a_turn_a_passage_or_a_rule_is_named(tmp_path):
     assert evalpy.tool_results_problems({"lookup": [{"args": {}, "result": 1}]}, [{"function": {"name": "lookup"}}]) == [
         'tool_results.lookup[1]: a rule is {"arguments": {...}, "result": ...}; it has "args", not "arguments" (a list is a '
         'list of rules; a result that is itself a list goes in a rule with "arguments": {})']
+
+
+def test_a_newcomers_slips_in_a_split_are_named_as_such(tmp_path):
+    """73rd attack on issue 28: a split an editor pretty-printed gave fourteen lines of "Expecting property name", none
+    saying a split holds a case per line; a trailing comma said only what JSON expected; null read "not NoneType"."""
+    pretty = "".join(json.dumps(dict(GOOD, id=f"c{i}"), indent=2) + "\n" for i in range(2))
+    assert problems(write_split(tmp_path, [], raw=pretty.encode())) == [
+        f"{tmp_path}/s.jsonl:1: an object spread over lines 1-7: a .jsonl file holds one JSON object per line (JSON "
+        "Lines); write each case on a line of its own"]
+    listed = json.dumps([GOOD], indent=1) + "\n"
+    assert "a list spread over lines 1-9" in problems(write_split(tmp_path, [], raw=listed.encode()))[0]
+    comma = json.dumps(GOOD)[:-1] + ",}\n"
+    found = problems(write_split(tmp_path, [comma, dict(GOOD, id="c2", difficulty=None)]))
+    assert found[0].endswith("; a comma after the last item, which JSON does not allow"), found
+    assert found[1].endswith("s.jsonl:2: field 'difficulty' must be a string, not null"), found

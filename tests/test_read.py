@@ -198,8 +198,8 @@ def test_results_must_be_every_case_and_trial_the_config_counts(tmp_path, edit):
 
 
 @pytest.mark.parametrize("edit, says", [
-    (lambda r: r.update(input=5), "field 'input' must be a string, not int"),
-    (lambda r: r.update(input=["a"]), "field 'input' must be a string, not list"),
+    (lambda r: r.update(input=5), "field 'input' must be a string, not a number"),
+    (lambda r: r.update(input=["a"]), "field 'input' must be a string, not a list"),
     (lambda r: r.update(messages=[{"role": "user", "content": "hola"}]), "give either input or messages, not both"),
 ])
 def test_a_hand_edited_input_is_refused_not_a_traceback(project, cli, edit, says):

@@ -143,7 +143,7 @@ def edit(run, where, value):
     ("result.checks", [{"name": "r", "type": ["regex"]}], "check type ['regex'] is unknown"),
     ("result.checks", [{"name": "j", "type": "json", "schema": 5}], "check 'j': check 'json': schema"),
     ("result.checks", [{"name": "l", "type": "max_latency_ms", "value": "x"}], "positive number of milliseconds"),
-    ("result.expected", ["bug"], "field 'expected' must be a string, not list"),
+    ("result.expected", ["bug"], "field 'expected' must be a string, not a list"),
     ("result.response", 42, "response must be text or null"),
     ("result.latency_ms", "fast", "latency_ms must be a number or null"),
     # the ninth attack on issue 28, item 8: the message names the vote's field at fault; a count is a
