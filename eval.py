@@ -149,6 +149,8 @@ DEFAULT_RETRIES = 3               # retries after the first attempt; enough to r
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
 MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
 MAX_VOTES = 1000                  # votes per judge model: past a thousand, agreement is measured, not improved
+MAX_SEED = 2 ** 31 - 1            # llama.cpp's seed is 32 bits; Ollama reads a number as a float64 (api/types.go
+                                  # FromMap), where 2^60 and 2^60 + 1 are one seed: the trials would be copies
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
@@ -4828,6 +4830,13 @@ class KeyEcho:
         return "".join(out) + text[at:]
 
 
+def sent_options(options):
+    """The options as a request carries them: a seed below 0 is no seed, and is left out. Ollama's MLX runner reads
+    any seed below 0 as none (x/mlxrunner/sample/sample.go), but it passes a seed on to llama.cpp's server as it came
+    (llm/llama_server.go), which draws afresh only for -1 (0xFFFFFFFF as 32 bits): -3 seeded every trial alike, and
+    --repeat K made K copies. Over /v1 each server reads a negative seed its own way."""
+    return {k: v for k, v in options.items() if not (k == "seed" and type(v) is int and v < 0)}
+
 
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
@@ -5121,6 +5130,7 @@ class ChatClient:
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
         tools, the answer may hold tool_calls ([{"id", "name", "arguments"}], as the server sent them)."""
+        options = sent_options(options)
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
@@ -5200,7 +5210,8 @@ class OllamaClient(ChatClient):
         the run's options: Ollama loads again a model asked with other runner options (num_ctx)."""
         started = time.monotonic()
         try:
-            data = self.post("/api/chat", {"model": model, "messages": [], "stream": False, "options": options}, model)
+            data = self.post("/api/chat", {"model": model, "messages": [], "stream": False,
+                                           "options": sent_options(options)}, model)
         except CallFailed as failure:
             if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
                 raise EvalError(f"{on_one_line(model)} is listed on {self.host} but cannot be loaded ({on_one_line(failure)}); every case "
@@ -7148,9 +7159,10 @@ class Progress:
 
 
 def nth_seed(seed, n):
-    """The seed of the n-th sample (a trial, a judge's vote): seed + n - 1, so samples are not copies.
-    A seed below 0 is no seed: every sample is drawn afresh, none of them seeded."""
-    return seed + n - 1 if seed >= 0 else seed
+    """The seed of the n-th sample (a trial, a judge's vote): seed + n - 1, so samples are not copies; past
+    MAX_SEED it goes on from 0 (2147483647 + 1 reached the server as another number). A seed below 0 is no seed:
+    every sample is drawn afresh, none of them seeded."""
+    return (seed + n - 1) % (MAX_SEED + 1) if seed >= 0 else seed
 
 
 def case_options(config, trial=1):
@@ -16072,9 +16084,6 @@ def positive_int(text):
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, 1 or more")
     return value
 
-
-MAX_SEED = 2 ** 31 - 1   # llama.cpp's seed is 32 bits; Ollama reads a number as a float64 (api/types.go
-                         # FromMap), where 2^60 and 2^60 + 1 are one seed: the trials would be copies
 
 
 def seed_number(text):

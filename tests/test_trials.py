@@ -344,8 +344,11 @@ def test_trials_are_samples_not_copies_each_asked_with_its_own_seed(project, cli
     assert sorted({b["options"]["seed"] for b in bodies}) == [42, 43, 44, 45, 46]
     assert 2 <= len(flaky) <= 14, flaky                      # some cases waver, most answer alike every time
     assert trials("--temperature", "0.7")[0] == answers      # the same seeds: the same answers, a rerun alike
-    fresh = trials("--temperature", "0.7", "--seed", "-1")
-    assert {b["options"]["seed"] for b in fresh[2]} == {-1} and 2 <= len(fresh[3]) <= 14
+    # (73rd attack) no seed is sent: -3 went out as -3 to every trial, which llama.cpp (behind Ollama) takes as a seed
+    for seed in ("-1", "-3"):
+        fresh = trials("--temperature", "0.7", "--seed", seed)
+        assert [b["options"].get("seed", "none") for b in fresh[2]] == ["none"] * 140 and 2 <= len(fresh[3]) <= 14
+        assert fresh[1]["config"]["seed"] == int(seed)
     assert trials("--temperature", "0")[3] == []             # temperature 0: the likeliest answer every time
     # one answer per case records nothing new: its config is what it always was
     assert "trial_seeds" not in trials("--temperature", "0.7", "--repeat", "1")[1]["config"]
@@ -358,6 +361,9 @@ def test_a_run_made_before_trial_seeds_is_resumed_with_the_seed_it_was_asked_wit
     assert evalpy.case_options(old, 3)["seed"] == 42
     assert evalpy.case_options(dict(old, trial_seeds=True), 3)["seed"] == 44
     assert evalpy.case_options({"temperature": 0.7, "seed": -1, "trial_seeds": True}, 3)["seed"] == -1
+    # (73rd attack) past 2^31 - 1, the largest seed the README allows, the seeds go on from 0 (2147483648 was sent)
+    assert [evalpy.case_options({"temperature": 0.7, "seed": 2 ** 31 - 2, "trial_seeds": True}, t)["seed"]
+            for t in (1, 2, 3, 4)] == [2 ** 31 - 2, 2 ** 31 - 1, 0, 1]
 
 
 def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
