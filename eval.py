@@ -3374,6 +3374,8 @@ def case_problems(case, labels, stored=False, begun=False):
             edge = next(c for c in case[name][:1] + case[name][-1:] if c.isspace())
             problems.append(f"field 'id' {case[name]!r} begins or ends with "
                             + ("a line break" if edge in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029" else "a tab" if edge == "\t" else "a space"))
+        elif name == "id" and new_rules and "," in case[name]:   # --cases a,b asks for a and b: never chosen
+            problems.append(f"field 'id' {case[name]!r} holds a comma, which --cases reads as between two ids")
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
@@ -4129,7 +4131,8 @@ def subset_of(cases, subset, split_path):
         ids = set(subset["cases"])
         unknown = sorted(ids - {c["id"] for c in cases})
         if unknown:
-            raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}")
+            raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}"
+                            + (f" (nor {len(unknown) - 5} more)" if len(unknown) > 5 else ""))
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
 
@@ -5597,8 +5600,11 @@ def case_context(case):
     is the assistant's next turn), or the vars; and an agent's tool calls with their results, in order."""
     if case.get("messages"):
         said = "Conversation so far:\n" + "\n\n".join(f"[{t['role']}]\n{t['content']}" for t in case["messages"])
-    else:
-        said = "User's message:\n" + (case.get("input") or json.dumps(case.get("vars", {}), ensure_ascii=False))
+    elif case.get("input"):
+        said = "User's message:\n" + case["input"]
+    else:   # (never "User's message": the model was sent none)
+        said = ("No user message: the model was asked by its instructions alone, with these values filled in:\n"
+                + json.dumps(case.get("vars", {}), ensure_ascii=False))
     steps = transcript_lines(case.get("transcript"), final=False)
     return said + ("\n\nWhat the assistant did before answering (its tool calls and what each returned):\n"
                    + "\n".join(steps) if steps else "")
@@ -11545,8 +11551,10 @@ def markdown_failures(sec):
 def asked_lines(case):
     """report --case: what was asked (asked()), as text; each trial's answer follows."""
     what = asked(case)
+    if not what["messages"] and not what["input"]:   # its vars (below) fill the prompt; "Input:" and nothing read as lost
+        return ["Input: none (the model was asked by its prompt alone, with the vars below)"]
     if not what["messages"]:
-        return ["Input:", *(f"  {line}" for line in inert(what["input"] or "").splitlines())]
+        return ["Input:", *(f"  {line}" for line in inert(what["input"]).splitlines())]
     lines = ["Conversation (the answer is the next turn):"]
     for turn in what["messages"]:
         lines += [f"  [{turn['role']}]"] + [f"    {line}" for line in inert(turn["content"]).splitlines()]

@@ -44,7 +44,7 @@ def judge_replies(fake, decide):
         text = body["messages"][1]["content"]
         assert text.startswith(f"Criterion: {CRITERION}")
         cid = text.rsplit("respuesta ", 1)[1].strip()
-        return decide(cid, body["model"], body["options"]["seed"] if "options" in body else body.get("seed"))   # /v1
+        return decide(cid, body["model"], body["options"].get("seed") if "options" in body else body.get("seed"))   # /v1
     fake.route = route
 
 
@@ -1550,12 +1550,12 @@ def test_a_closed_pipe_never_stops_a_judge(judged_split, cli, fake):
 
 
 def test_a_seed_below_zero_seeds_no_judge_vote(judged_split, cli, fake):
-    # --seed -1 is no seed (case_options): no vote may be seeded either, not -1, 0, 1
+    # --seed -1 is no seed (case_options): no vote may be seeded either, not -1, 0, 1; (73rd) nor sent a seed at all
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     assert cli("run", "--split", judged_split, "--host", fake.url, "--seed", "-1", "--judge-votes", 3,
                "--judge-temperature", "0.7", "--limit", "2")[0] == 0
-    seeds = {b["options"]["seed"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT}
-    assert seeds == {-1}
+    seeds = [b["options"].get("seed", "none") for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert seeds == ["none"] * 6
 
 
 # --- an interrupted judging: the votes paid for are kept, and the same command asks only the rest

@@ -162,6 +162,8 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
                       ([" c1"], "1: field 'id' ' c1' begins or ends with a space"),
                       (["c\u200b1"], "1: field 'id' 'c\\u200b1' holds an invisible character (U+200B), shown as nothing"),
                       (["c1\n"], "1: field 'id' 'c1\\n' begins or ends with a line break"),
+                      # (73rd) --cases a,b asks for a and b: an id with a comma could never be chosen
+                      (["a,b"], "1: field 'id' 'a,b' holds a comma, which --cases reads as between two ids"),
                       ([nfc, nfd], f"2: duplicate id {nfd!r} (first on line 1, written in another Unicode form)")]:   # (a line break or ESC inside is shown escaped)
         path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
         assert problems(path) == [f"{path}:{said}"], (ids, problems(path))

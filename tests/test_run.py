@@ -1621,6 +1621,28 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     assert "(`a74c6ae4`, only the first 5 cases: --limit) · " in cli("report", "runs/five.json", "--markdown")[1]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-99")
     assert code == 2 and "--cases: golden/dev.jsonl has no case dev-99" in err
+    # (73rd attack) past five unknown ids, how many more: fixing the five named met a second refusal
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "u1,u2,u3,u4,u5,u6,u7,dev-01")
+    assert code == 2 and err == "error: --cases: golden/dev.jsonl has no case u1, u2, u3, u4, u5 (nor 2 more)\n", err
+
+
+def test_a_case_asked_by_its_prompt_alone_is_said_to_have_no_user_message(project, cli, fake):
+    """73rd attack: a case with vars and no input sent the model its filled prompt alone, but its judge was told
+    'User's message: {"t": ...}', a message never sent, and report --case printed "Input:" over nothing."""
+    Path("alone").mkdir()
+    Path("alone/dev.jsonl").write_text(json.dumps({"id": "o1", "vars": {"t": "TICKET-TEXT"}, "difficulty": "easy", "note": "n",
+                                                   "checks": [{"name": "polite", "type": "judge", "value": "is polite"}]}) + "\n")
+    Path("prompts/alone").mkdir()
+    Path("prompts/alone/v1.txt").write_text("Classify ticket: {{t}}\n")
+    assert cli("run", "--split", "alone/dev.jsonl", "--prompt", "prompts/alone/v1.txt", "--host", fake.url,
+               "--out", "runs/alone.json")[0] == 0
+    asked = [b["messages"] for b in fake.chat_bodies if b["messages"]]
+    assert asked[0] == [{"role": "system", "content": "Classify ticket: TICKET-TEXT\n"}]
+    judged = asked[1][1]["content"]
+    assert "User's message" not in judged and ("No user message: the model was asked by its instructions alone, with "
+                                               'these values filled in:\n{"t": "TICKET-TEXT"}') in judged, judged
+    shown = cli("report", "runs/alone.json", "--case", "o1")[1]
+    assert "Input: none (the model was asked by its prompt alone, with the vars below)\nVars: {" in shown, shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
