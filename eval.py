@@ -1921,6 +1921,9 @@ class ManyRow(TypedDict, total=False):
     ci: list                # Wilson 95% interval; with trials a t interval over cases
     not_scored: int         # shared cases without a verdict in this run
     errored: list           # compared cases with a failed request (an answer's or a judge's) in this run
+    answers: int            # its answers, of every case it holds (as compare of two counts them)
+    invalid_answers: int | None  # of them, those that matched no label; None without labels
+    length_stops: int       # of them, those the server stopped for length (a limit, the window)
     reference: bool         # the first run only
     paired: int             # the others: cases compared with the reference
     difference: dict        # this run - the reference: {estimate, low, high, method}
@@ -12375,7 +12378,13 @@ def compare_many(runs, alpha=ALPHA):
     rows = [{"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, **side_figures(r),
              "not_scored": sum(ids[i]["correct"] is None for i in shared),
              # decided all the same, on the trials and votes that came: said, as compare of two says it
-             "errored": [i for i in decided if any(t["error"] or judge_call_failed(t) for t in ids[i]["trials"])]}
+             "errored": [i for i in decided if any(t["error"] or judge_call_failed(t) for t in ids[i]["trials"])],
+             # its answers, those that matched no label and those stopped for length, as compare of two counts them:
+             # a run cut at 3 tokens ranked last, and why was said nowhere
+             "answers": sum(t["response"] is not None for c in ids.values() for t in c["trials"]),
+             "invalid_answers": sum(t["predicted"] == INVALID for c in ids.values() for t in c["trials"])
+             if configs[0]["labels"] is not None else None,
+             "length_stops": sum(t["done_reason"] == "length" and t["error"] is None for c in ids.values() for t in c["trials"])}
             for (path, cfg, _), ids, name, r in zip(runs, by_id, names, rates)]
     for row, r in zip(rows[1:], rates[1:]):
         pairs = [(*x, *y) for x, y in zip(rates[0], r)]
@@ -12409,7 +12418,10 @@ def compare_many_rows(m):
         row = {"name": r["name"], "reference": bool(r.get("reference")), "settings": r["settings"],
                "reading": r["reading"], "figure": side_figure(r, at),
                "not_scored": figure("count", r["not_scored"], [*at, "not_scored"]),
-               "errored": figure("ids", r["errored"], [*at, "errored"])}
+               "errored": figure("ids", r["errored"], [*at, "errored"]),
+               "answers": figure("count", r["answers"], [*at, "answers"]),
+               "invalid_answers": figure("count", r["invalid_answers"], [*at, "invalid_answers"]),
+               "length_stops": figure("count", r["length_stops"], [*at, "length_stops"])}
         if not r.get("reference"):
             row.update(difference=figure("points_ci", r["difference"], [*at, "difference"]),
                        p=figure("p", r["p"], [*at, "p"], alpha=m["alpha"]),
@@ -12452,6 +12464,11 @@ def many_notes(sec):
     errored = [f"{r['name']} {figure_text(r['errored'])}" for r in sec["rows"] if r["errored"]["value"]]
     if errored:
         notes.append(f"Errored ({ERRORED_WORDS}): by run, {'; '.join(errored)}.")
+    for key, what in (("invalid_answers", "Invalid answers (no label; counted as wrong)"),
+                      ("length_stops", "Stopped for length (a token limit or the window: report each run says which)")):
+        if any(r[key]["value"] for r in sec["rows"]):
+            notes.append(f"{what}, by run: " + ", ".join(f"{r['name']} {figure_text(r[key])} of {figure_text(r['answers'])}"
+                                                        for r in sec["rows"]) + ".")
     tests = sorted({r["test"] for r in sec["rows"] if not r["reference"]})
     level = sec["rows"][1]["difference"]["value"]["level"]
     notes += [f"vs reference: this run minus the first, with its {level_text(level)}% interval, wide enough for "

@@ -301,6 +301,27 @@ def test_many_runs_are_each_tested_against_the_first_with_holm_adjusted_p_values
     assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (98.3% CI −3.5 to +40.1) | 0.031 | 0.094 |" in md
 
 
+def test_many_runs_say_each_runs_invalid_answers_and_length_stops(project, cli):
+    """73rd attack: a run cut at 3 tokens ranked last in a compare of three, and why (its answers stopped for length,
+    none a label) was said in no view, as a compare of two says it."""
+    from conftest import V1_MISSES
+    cut = split_run("dev", {cid: "fact" for cid in ("dev-01", "dev-02", "dev-03")}, prompt="prompts/v2.txt")
+    for r in cut["results"]:
+        r["done_reason"] = "length" if r["id"] in ("dev-01", "dev-02", "dev-03") else "stop"
+    paths = [write_run("runs/dev-v1.json", split_run("dev", V1_MISSES, prompt="prompts/v1.txt")),
+             write_run("runs/dev-v2.json", cut), write_run("runs/dev-v3.json", split_run("dev", {}))]
+    invalid = sum(answer not in ("facturación", "bug", "acceso", "petición") for answer in V1_MISSES.values())
+    out = cli("compare", *paths)[1]
+    assert (f"Invalid answers (no label; counted as wrong), by run: dev-v1 {invalid} of 28, dev-v2 3 of 28, dev-v3 0 of 28."
+            in out), out
+    assert ("Stopped for length (a token limit or the window: report each run says which), by run: dev-v1 0 of 28, "
+            "dev-v2 3 of 28, dev-v3 0 of 28.") in out, out
+    md = cli("compare", *paths, "--markdown")[1]
+    assert "Stopped for length (a token limit or the window: report each run says which), by run: dev-v1 0 of 28" in md
+    m = json.loads(cli("compare", *paths, "--json")[1])
+    assert [(r["answers"], r["invalid_answers"], r["length_stops"]) for r in m["runs"]] == [(28, invalid, 0), (28, 3, 3), (28, 0, 0)]
+
+
 def test_the_readme_gives_the_many_run_intervals_the_level_the_table_prints():
     """From the tester's pass after issue 26: the README's "Three or more runs" said `vs reference`
     has 'a 95% interval', above its own example whose intervals are 98.3% (Bonferroni, three comparisons)."""
