@@ -537,16 +537,21 @@ def on_one_line(text, width=None):
 def every_character(text, width=None):
     """text on one line with every character a reader could not tell from another escaped: a line break, a tab, a
     non-breaking space, a soft hyphen, a zero-width space (\\n, \\t, \\xa0, \\xad, \\u200b), and a backslash doubled
-    (an answer's own \\n, two characters, is \\\\n: not a line break); with width, cut there."""
+    (an answer's own \\n, two characters, is \\\\n: not a line break); with width, cut there between two characters'
+    escapes (read back from any point, \\\\\\xa0 is ambiguous: cut_to's search would split it)."""
     def shown(c):
         return c if c.isprintable() and c != "\\" else "\\\\" if c == "\\" else "\\n" if c == "\n" else "\\t" if c == "\t" else (
             f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
-    return cut_to("".join(map(shown, str(text))), width)
+    pieces = [shown(c) for c in str(text)]
+    if width is None or sum(map(len, pieces)) <= width:
+        return "".join(pieces)
+    kept = list(itertools.takewhile(lambda end: end <= width - 1, itertools.accumulate(map(len, pieces))))
+    return "".join(pieces[:len(kept)]) + "…"
 
 
 # An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
 # that is in neither the name nor its escaped form
-ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt\\])")
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
 
 
 def cut_to(flat, width):
@@ -867,10 +872,20 @@ def table(rows, align_right_from=1):
 
 
 def shown_width(text):
-    """The columns a terminal gives a text: two for a wide character (CJK, a full-width letter), none for a mark
-    that combines with the one before: a case named in Chinese pushed the columns after it out of line."""
-    return sum(0 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
-               else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    """The columns a terminal gives a text, as wcwidth counts them: two for a wide character (CJK, a full-width
+    letter, an emoji), none for what joins the one before (a combining mark, a Hangul vowel or final consonant of a
+    decomposed syllable, a skin tone, what follows a zero-width joiner), and two for a character a variation
+    selector 16 shows as an emoji (❤️): a case named in Chinese pushed the columns after it out of line."""
+    width, last, joined = 0, 0, False
+    for ch in text:
+        if ch == "\ufe0f" and last == 1:
+            width, last = width + 1, 2
+            continue
+        joins = joined or unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch != "\xad" \
+            or "\u1160" <= ch <= "\u11ff" or "\U0001f3fb" <= ch <= "\U0001f3ff"
+        last = 0 if joins else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        width, joined = width + last, ch == "\u200d"
+    return width
 
 
 def print_json(obj):
@@ -2826,8 +2841,8 @@ def item_ends(op, value, last):
     owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
     if owned and not last:
         return set()
-    if op in REPEATS:   # none of it, or its own ways once: (a*)+
-        return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last)
+    if op in REPEATS:   # none of it, or its own ways once: (a*)+; past once, each copy is followed by the next
+        return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last and value[0] == 1)
     if op == BRANCH:
         return set().union(*(empty_ends(list(a), last) for a in value[1]))
     if op == regex_constants.SUBPATTERN:
@@ -3653,34 +3668,47 @@ def item_lines(text, key="checks"):
         return []
 
 
-def jsonl_objects(path, data, problems):
+def jsonl_objects(path, data, problems, each="case"):
     """(line number, "path:line", object) for each line of a JSONL file's bytes that is one JSON
-    value; what is wrong with the others goes to `problems`, each with its line."""
-    spread = spread_value(data)
-    if spread:   # pretty-printed: a line each of its lines, "Expecting property name..." fourteen times
-        problems.append(f"{shell_word(path)}:1: {spread} spread over lines {spread_lines(data)}: a .jsonl file holds one "
-                        "JSON object per line (JSON Lines); write each case on a line of its own")
-        return
+    value; what is wrong with the others goes to `problems`, each with its line. A value written over several lines
+    (an editor pretty-printed it, a list of the cases was saved) is one problem, not one a line of it. each: what a
+    line holds, for that message."""
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()   # the newline that ends the last line
+    skip_to, spreads = 0, []   # (its place among the problems, its message) of each value spread over lines
     for number, raw in enumerate(lines, 1):
+        if number <= skip_to:
+            continue
         where = f"{shell_word(path)}:{number}"
         raw = raw.removesuffix(b"\r")   # CRLF files are fine
         if not raw.strip():
-            problems.append(f"{where}: blank line (one case per line, no empty lines)")
+            problems.append(f"{where}: blank line (one {each} per line, no empty lines)")
             continue
         try:
             yield number, where, strict_json(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
             problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
         except ValueError as e:
-            problems.append(f"{where}: {json_problem(e)}")
+            spread = spread_over(b"\n".join(lines[number - 1:]))
+            if spread:   # "Expecting property name..." fourteen times said nothing of the cause
+                kind, more = spread
+                skip_to = number + more
+                if not spreads:
+                    spreads.append(len(problems))
+                    problems.append(f"{where}: {kind} spread over lines {number}-{skip_to}: a .jsonl file holds one JSON "
+                                    f"object per line (JSON Lines); write each {each} on a line of its own")
+                else:   # the others said with the first, not one a value
+                    spreads.append(number)
+                    problems[spreads[0]] = re.sub(r"( \(and \d+ more below\))?$", f" (and {len(spreads) - 1} more below)",
+                                                  problems[spreads[0]], count=1)
+            else:
+                problems.append(f"{where}: {json_problem(e)}")
 
 
-def spread_value(data):
-    """"an object" or "a list" when a JSONL file begins with a JSON object or list written over several lines (an editor
-    pretty-printed it, or a list of the cases was saved), else None."""
+def spread_over(data):
+    """("an object" or "a list", the lines past the first it takes) when a JSON object or list written over several
+    lines begins the bytes given; else None."""
     try:
         text = data.decode("utf-8")
         start = len(text) - len(text.lstrip())
@@ -3689,15 +3717,7 @@ def spread_value(data):
         return None
     if "\n" not in text[start:end] or type(value) not in (dict, list):
         return None
-    return "an object" if type(value) is dict else "a list"
-
-
-def spread_lines(data):
-    """The lines the first value of a JSONL file spans ("1-9"), for spread_value's message."""
-    text = data.decode("utf-8")
-    start = len(text) - len(text.lstrip())
-    end = json.JSONDecoder().raw_decode(text, start)[1]
-    return f"{text.count(chr(10), 0, start) + 1}-{text.count(chr(10), 0, end) + 1}"
+    return "an object" if type(value) is dict else "a list", text.count("\n", 0, end)
 
 
 def split_sha_of(data, checks_data, tools_data, form=None):
@@ -4147,7 +4167,7 @@ def with_context_file(path, cases, split_ids):
     a line for a case the split does not have is refused (a retriever run on another split)."""
     data = read_bytes(path, "context file")
     passages, seen, problems = {}, {}, []
-    for number, where, obj in jsonl_objects(path, data.removeprefix(b"\xef\xbb\xbf"), problems):
+    for number, where, obj in jsonl_objects(path, data.removeprefix(b"\xef\xbb\xbf"), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
             problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
             continue
@@ -7439,35 +7459,46 @@ def as_read(text):
 
 def as_words(text):
     """A text's words as a reader tells them (as_read), without accents or punctuation: a final "?" dropped, "Dónde"
-    typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words. An operator is
-    a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, -5 and 5 are other questions."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", as_read(text)) if not unicodedata.combining(c))
-    tokens = list(re.finditer(r"[^\W_]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+    typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words. An operator
+    between operands is a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, 3 ≠ 4 and 3 = 4, -5 and 5 are other
+    questions; **12**, a bullet's "- 12", +34 and 50 % are not."""
+    decomposed = re.sub("([<=>\u2264\u2265])\u0338", r"!\1", unicodedata.normalize("NFKD", as_read(text)))   # ≠ is != (not =)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    tokens = list(re.finditer(rf"[^\W_]+|[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
     words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) else operator_word(tokens, i) for i, m in enumerate(tokens))
     return " ".join(w for w in words if w)
 
 
 LETTERS_OR_DIGITS = re.compile(r"[^\W_]+")
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"   # a minus, typed as any of them
+OPERATOR_MARKS = DASHES + "+<>=!*/^%\u00b1\u00d7\u00f7\u2264\u2265"   # a run of them is one operator: ==, !=, <=
 
 
 def operator_word(tokens, i):
-    """The operator a mark of as_words' tokens is, or None for punctuation: a mathematical symbol (+ < = ±, the !
-    of !=), a minus (a dash before a number, after a space, a bracket or an operator: -5, 12 - 7, (-5), x=-5; not
-    A-51104 or A\\-51104), or * / ^ % against a number or between two (2*10, 50%, 2 * 10; not **bold** 12)."""
-    mark, before, after = tokens[i].group(), tokens[i - 1] if i else None, tokens[i + 1] if i + 1 < len(tokens) else None
-    def number(m):
-        return m is not None and m.group()[0].isdigit()
-    if mark in DASHES:
-        loose = before is None or before.end() < tokens[i].start() or before.group() in "([{" \
-            or unicodedata.category(before.group()[-1]) == "Sm"
-        return "-" if number(after) and loose else None
-    beside = (number(before) and before.end() == tokens[i].start() or number(after) and after.start() == tokens[i].end()
-              or number(before) and number(after))   # 2*10, 50%, 2 * 10; not ** 12, a list's bullet
-    if unicodedata.category(mark) == "Sm" or mark in "*/^%" and beside \
-            or mark == "!" and after is not None and after.group() == "=" and after.start() == tokens[i].end():
-        return mark
-    return None
+    """The operator a run of as_words' marks is, or None for punctuation. Between two operands (words or numbers, a
+    number's sign too, spaced or not): a comparison or a plus (x == 5, a != b, x+5, x = -5); between two numbers: a
+    minus, a product, a quotient, a power (10-20 and 10 - 20 alike, 2*10, 1/2, 2^10; not A-51104 or well-known,
+    **bold**, and/or). A minus against the number after it that nothing runs into is its sign (-5, (-5), x=-5; not a
+    bullet's "- 12"; +34 is 34), and a % after a number is one (50 % is 50%)."""
+    mark = tokens[i].group()
+    if any(c not in OPERATOR_MARKS for c in mark):
+        return None
+    run, before, after = "".join("-" if c in DASHES else c for c in mark), tokens[i - 1] if i else None, \
+        tokens[i + 1] if i + 1 < len(tokens) else None
+    def operand(at):
+        return 0 <= at < len(tokens) and LETTERS_OR_DIGITS.fullmatch(tokens[at].group()) is not None
+    def number(at):
+        return operand(at) and tokens[at].group()[0].isdigit()
+    def signed(at):   # a minus against a number: -5
+        return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
+            and tokens[at].end() == tokens[at + 1].start()
+    loose = before is None or before.end() < tokens[i].start() or before.group() in ("(", "[", "{")   # not A\\-51104
+    sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
+    op = run[:-1] if sign else run
+    numbers = number(i - 1) and (number(i + 1) or signed(i + 1))
+    kept = op and (numbers or operand(i - 1) and (operand(i + 1) or signed(i + 1)) and not set(op) & set("-*/^%")
+                   or op == "%" and number(i - 1))
+    return " ".join(([op] if kept else []) + (["-"] if sign else [])) or None
 
 
 # Scripts written without spaces between words (kana, CJK ideographs, Hangul syllables, Thai, Lao, Khmer, Myanmar):
@@ -14800,9 +14831,9 @@ def trial_answers(case, results):
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
                                                                r.get("out_of_turns")))
-        shown = every_character(body) if t["predicted"] == INVALID and isinstance(body, str) else body
-        if shown != body:   # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it)
-            head += (" · " if head else "") + f"every character: {cut_to(shown, 300)}"
+        # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it); a backslash it shows
+        if t["predicted"] == INVALID and isinstance(body, str) and not body.isprintable():
+            head += (" · " if head else "") + f"every character: {every_character(body, 300)}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
 

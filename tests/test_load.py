@@ -1305,6 +1305,11 @@ def test_a_newcomers_slips_in_a_split_are_named_as_such(tmp_path):
     pretty = "".join(json.dumps(dict(GOOD, id=f"c{i}"), indent=2) + "\n" for i in range(2))
     assert problems(write_split(tmp_path, [], raw=pretty.encode())) == [
         f"{tmp_path}/s.jsonl:1: an object spread over lines 1-7: a .jsonl file holds one JSON object per line (JSON "
+        "Lines); write each case on a line of its own (and 1 more below)"]
+    # (74th) one spread after a case on its line of its own is named too
+    mixed = json.dumps(GOOD) + "\n" + json.dumps(dict(GOOD, id="c2"), indent=2) + "\n"
+    assert problems(write_split(tmp_path, [], raw=mixed.encode())) == [
+        f"{tmp_path}/s.jsonl:2: an object spread over lines 2-8: a .jsonl file holds one JSON object per line (JSON "
         "Lines); write each case on a line of its own"]
     listed = json.dumps([GOOD], indent=1) + "\n"
     assert "a list spread over lines 1-9" in problems(write_split(tmp_path, [], raw=listed.encode()))[0]

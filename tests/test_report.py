@@ -144,12 +144,15 @@ def test_a_failure_shows_an_invalid_answer_as_written_and_names_a_check_beside_a
     row = {line.split()[0]: line for line in lines[lines.index("Failures (4):") + 2:]}
     assert row["a"].split()[-2:] == ["INVALID", "bug\\nacceso"] and row["b"].split()[-2:] == ["INVALID", "bug\\xa0y\\xadx"], row
     assert row["d"].split()[-2:] == ["INVALID", "bug\\\\nacceso"], row
+    # (74th) cut between two characters' escapes, never inside one: four backslashes then \xa0 left a lone "\x"
+    assert evalpy.every_character("a" * 59 + "\\" * 4 + "\xa0bug", 70) == "a" * 59 + "\\" * 8 + "…"
     assert "bug (exact failed)" in row["c"] and row["c"].endswith("**Bug**"), row
     # (70th) the other views say as much
     assert "expected bug, got bug (exact failed))" in cli("report", run, "--markdown")[1]
     assert cli("report", run, "--html", "f.html")[0] == 0
     page = open("f.html", encoding="utf-8").read()
     assert "bug (exact failed)" in page and "every character: bug\\xa0y\\xadx" in page, page[-3000:]
+    assert page.count("every character:") == 2, page   # (74th) not for d: a backslash is shown as it is
 
 
 def test_counts_of_one_are_singular(project, cli):
@@ -1097,3 +1100,9 @@ def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(pr
     def columns(text):
         return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) == "W" else 1 for ch in text)
     assert [columns(row[:row.index("/")]) for row in rows] == [9, 9, 9], rows
+    # (74th) against wcwidth, the terminals' own count: a decomposed Hangul syllable, a skin tone, a family joined by
+    # zero-width joiners, a heart shown as an emoji, a flag, a soft hyphen, full-width letters
+    import wcwidth
+    for text in ("\u1100\u1161\u11a8", "👍🏽", "👨\u200d👩\u200d👧", "❤\ufe0f", "#\ufe0f\u20e3", "🇪🇸", "a\xadb", "ｆｕｌｌ",
+                 "x\u0301\u0302", "订单", "\u200b"):
+        assert evalpy.shown_width(text) == wcwidth.wcswidth(text), text

@@ -3465,7 +3465,14 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
             ([{"input": f"Redondea {n},5 hacia arriba"} for n in (3, 8, 12, 40)], "p3",
              [{"input": f"Redondea -{n},5 hacia arriba"} for n in (3, 8, 12, 40)], "p4", False),
             ([{"input": f"¿Cuánto es {a} - {b}?"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p3",
-             [{"input": f"**¿Cuánto es** {a} \u2212 {b}"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p4", True)):
+             [{"input": f"**¿Cuánto es** {a} \u2212 {b}"} for a, b in ((12, 7), (25, 13), (40, 8), (9, 6))], "p4", True),
+            # (74th) a copy with its numbers in bold, a range spaced otherwise, a bullet, a phone's + or a spaced % is
+            # the same test (each ran again unmarked once operators were words); ≠ is not =
+            ([{"input": f"- El pedido {n} llegó roto, de 10-20 piezas, +34 600 {n}, un 50 % menos"} for n in (102, 203, 304, 405)],
+             "p3", [{"input": f"* El pedido **{n}** llegó roto, de 10 - 20 piezas, 34 600 {n}, un 50% menos"} for n in (102, 203, 304, 405)],
+             "p4", True),
+            ([{"input": f"¿Es cierto que {n} = {n + 1} en la factura?"} for n in (3, 5, 8, 13)], "p3",
+             [{"input": f"¿Es cierto que {n} \u2260 {n + 1} en la factura?"} for n in (3, 5, 8, 13)], "p4", False)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0
