@@ -5729,10 +5729,27 @@ def last_verdict(raw, read):
     if cut or last is None:
         return None, None
     verdict = read(last)
-    if verdict is None:
+    if verdict is None or copies_example(last):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
+
+
+# The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a
+# small judge makes of them ("<another claim"): a verdict holding one copied the example, and judged nothing
+EXAMPLE_VALUE = re.compile(r"<(?:your reasoning|the claim|another claim|passage id|one line)>?")
+
+
+def copies_example(verdict):
+    """Whether a judge's verdict object holds a value copied from its prompt's example: {"reason": "<your
+    reasoning>", "pass": true} was read as a confident pass (a 135M judge wrote it, and the report counted it)."""
+    stack = [verdict]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str) and EXAMPLE_VALUE.fullmatch(value.strip()):
+            return True
+        stack += value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return False
 
 
 def verdict_unread(raw):

@@ -689,6 +689,11 @@ def test_parse_verdict(raw, expected):
     (':-{ vaya. {"reason": "ok", "pass": true}', (True, "ok")),
     ('{veredicto: {"reason": "ok", "pass": true}}', (True, "ok")),
     ('[{"reason": "ok", "pass": true}]', (True, "ok")),
+    # (74th attack, a real 135M judge) the prompt's example copied is no verdict: it was counted a confident pass
+    ('{ "reason": "<your reasoning>", "pass": true }', (None, None)),
+    ('Here: {"reason": " <your reasoning> ", "pass": false}', (None, None)),
+    ('{"reason": "the <b> tag is missing", "pass": false}', (False, "the <b> tag is missing")),
+    ('{"reason": "<the customer asked twice>", "pass": true}', (True, "<the customer asked twice>")),
 ])
 def test_the_verdict_is_the_outermost_objects_never_a_nested_ones(raw, expected):
     assert evalpy.parse_verdict(raw) == expected
@@ -1345,6 +1350,19 @@ def test_an_unreadable_claims_list_leaves_the_answer_undecided(rag_split, cli, f
     s = json.loads(out)
     assert s["open"] == [{"id": "r2", "trial": 1, "settled": False}]
     assert any(d["id"] == "r2" and d["check"] == "faithful" for d in s["judge"]["doubtful"])
+
+
+def test_a_claims_list_copied_from_the_judges_example_leaves_the_answer_undecided(rag_split, cli, fake):
+    """74th attack (a real 135M judge): {"claims": [{"claim": "<the claim>", ...}, {"claim": "<another claim", ...}]},
+    the prompt's example, failed the answer and listed "unsupported: <the claim>" in its diagnosis."""
+    copied = ('{"claims": [{"claim": "<the claim>", "supported": false, "passage": "<passage id>"}, '
+              '{"claim": "<another claim", "supported": true, "passage": null}], "reason": "<one line>"}')
+    rag_judge(fake, lambda cid: copied if cid == "r2" else FAITHFUL[cid])
+    code, out, err = cli("run", "--split", rag_split, "--host", fake.url)
+    assert code == 0, err
+    s = json.loads(cli("report", "runs/ragtest-dev-v1.json", "--json")[1])
+    assert s["open"] == [{"id": "r2", "trial": 1, "settled": False}]
+    assert "<the claim>" not in cli("report", "runs/ragtest-dev-v1.json")[1]
 
 
 def test_a_faithful_check_on_a_case_without_passages_is_refused_before_any_call(rag_split, cli, fake):
