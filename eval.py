@@ -155,6 +155,7 @@ RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (wi
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
+WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
@@ -5048,6 +5049,13 @@ class ChatClient:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub, headers)}"
             if status == 400 and self.api == "ollama" and re.search(rb"exceeds the (available )?context", data or b""):
                 why += f": {WINDOW_TOO_SMALL}; raise it (--option num_ctx=N)"
+            # llama-cpp-python and vLLM: "This model's maximum context length is 2048 tokens. However, you requested
+            # 2084 tokens"; llama.cpp's server: "the request exceeds the available context size"; OpenAI:
+            # "context_length_exceeded". Asked again alike, it fails alike: no --resume finishes it
+            elif status == 400 and self.api == "openai" and re.search(
+                    rb"maximum context length|exceeds the available context|context_length_exceeded", data or b""):
+                why += (f": {WINDOW_TOO_SMALL_V1}; a larger window is the server's own setting (llama.cpp's --ctx-size, "
+                        "vLLM's --max-model-len), for a new run")
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
@@ -13172,10 +13180,14 @@ def report_run(run, run_path, baseline, errors, compare_path):
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
         # conversation past the window fails again alike, and --resume keeps the run's options
         window = sum(WINDOW_TOO_SMALL in (r.get("error") or "") for r in run["results"])
+        server_window = sum(WINDOW_TOO_SMALL_V1 in (r.get("error") or "") for r in run["results"])
+        remedy = ("num_ctx, and would not fit again: run again with a larger --option num_ctx=N (a new run: --resume "
+                  "keeps this run's options)" if window else
+                  "the server's context window, and would not fit again: run again once the server holds a larger one "
+                  "(llama.cpp's --ctx-size, vLLM's --max-model-len)")
+        window += server_window
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
-             + (f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger "
-                "--option num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
-                if window else "")
+             + (f"{window} of them did not fit {remedy}" + (". " if window < errors else "") if window else "")
              + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
         return 2
     return 2 if failed_judge_calls(run["results"]) else 0

@@ -610,6 +610,16 @@ class FakeOllama:
                             turns = fake.fitted_turns(turns, window)
                     prompt_tokens, completion_tokens = fake.prompt_count(turns), 1 + len(content) // 4
                     limit = body.get("max_tokens") if openai else options.get("num_predict")
+                    if openai and fake.openai_context and prompt_tokens > fake.openai_context:
+                        # llama_cpp/llama.py _create_completion raises "Requested tokens (N) exceed context window
+                        # of M", which llama_cpp/server/errors.py (context_length_exceeded) sends as this 400
+                        self.send_json(400, {"error": {
+                            "message": f"This model's maximum context length is {fake.openai_context} tokens. However, "
+                                       f"you requested {prompt_tokens + (body.get('max_tokens') or 0)} tokens "
+                                       f"({prompt_tokens} in the messages, {body.get('max_tokens')} in the completion). "
+                                       "Please reduce the length of the messages or completion.",
+                            "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}})
+                        return
                     if openai and fake.openai_context:   # llama_cpp/llama.py _create_completion
                         room = fake.openai_context - prompt_tokens
                         limit = room if not isinstance(limit, int) or limit <= 0 or limit > room else limit

@@ -1387,6 +1387,23 @@ def test_a_conversation_that_does_not_fit_is_refused_not_shortened(project, cli,
     assert "dropped: HTTP 400: the input length exceeds the context length" in cli("report", "runs/conv.json")[1]
 
 
+def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(project, cli, fake):
+    """74th attack (a real llama-cpp-python server): an agent's conversation past its 2048-token window got a 400
+    ("This model's maximum context length is 2048 tokens..."), and the run said to ask it again with --resume, which
+    fails alike: it is said not to fit the server's window, and how to give it a larger one."""
+    argv = conversation_split()
+    fake.openai_context = 150
+    code, out, err = cli(*[a for a in argv if a not in ("--option", "num_ctx=200")], "--api", "openai", "--host", fake.url)
+    results = {r["id"]: r for r in load_json("runs/conv.json")["results"]}
+    assert code == 2 and results["dropped"]["error"].startswith("HTTP 400: This model's maximum context length is 150 "
+                                                                 "tokens."), results["dropped"]
+    assert results["dropped"]["error"].endswith(": the conversation does not fit the server's context window; a larger "
+                                                "window is the server's own setting (llama.cpp's --ctx-size, vLLM's "
+                                                "--max-model-len), for a new run")
+    assert "did not fit the server's context window, and would not fit again: run again once the server holds a " \
+           "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len)" in err, err
+
+
 def test_a_conversation_an_older_ollama_shortened_is_flagged(project, cli, fake):
     """Before v0.12.6 Ollama ignores "truncate" and drops the turns unasked: then only an estimate
     can tell, from the conversation's characters at the run's tokens per character, and the report
