@@ -10895,7 +10895,15 @@ def rows_agent(s):
                       figure("count", a["turns"]["max"], ["agent", "turns", "max"])],
             "out_of_turns": figure("count", len(a["out_of_turns"]), ["agent", "out_of_turns", "#"]),
             "out_ids": figure("ids", sorted({o["id"] for o in a["out_of_turns"]}), None),
-            "first_failures": a["first_failures"], "repeat": s["repeat"]}
+            "first_failures": a["first_failures"], "repeat": s["repeat"],
+            # no answer called a tool: what a server that drops the tools it is sent looks like, said, never read
+            # as a model that would not call one (llama-cpp-python without a function-calling chat format)
+            "no_calls": NO_TOOL_CALLS if not a["tools"] and a["turns"]["max"] else None}
+
+
+NO_TOOL_CALLS = ("No answer called a tool. A server that drops the tools it is sent looks the same (llama-cpp-python "
+                 "without a function-calling --chat_format, such as chatml-function-calling): make sure it takes them "
+                 "before reading this as the model's.")
 
 
 def rows_slice(key, s):
@@ -11104,6 +11112,7 @@ def agent_section(sec):
     out += table([[r["name"], figure_text(r["figure"]), f"(95% CI {interval(r['figure']['ci'])})"] for r in sec["rows"]],
                  align_right_from=99)
     out.append("  " + turns_line(sec))
+    out += ["  " + sec["no_calls"]] if sec["no_calls"] else []
     if sec["tools"]:
         out += [""] + table([["tool", "calls", "cases", "invalid arguments", "no matching result"]]
                             + [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]],
@@ -11489,6 +11498,7 @@ def markdown_report(config, s, path):
     if agent:
         out += [f"| Agents: {r['name']} | {figure_text(r['figure'])} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
         out.append(f"| Agents: ran out of turns | {figure_text(agent['out_of_turns'])} | |")
+        out += [f"| Agents: {md_text(agent['no_calls'])} | | |"] if agent["no_calls"] else []
     if problems["failed"]:
         out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(window=window_name(problems))} | {figure_text(r['figure'])} | |"
@@ -11688,7 +11698,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
-         "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason")},
+         "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason",
+                                              "raw")},
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
                      "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "server") if cut_vote(v) else None}
                     for v in t["votes"] or []],
@@ -11728,6 +11739,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None):
                   + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
                   + {"cap": " (cut at the judge's token limit)", None: "",
                      "server": " (stopped by the server short of the judge's token limit: its window was full)"}[j["cut"]]
+                  # what it said instead, for the person asked to decide (the run file holds it whole)
+                  + (f"; it answered: {on_one_line(j['raw'], 300)}" if j["pass"] is None and not j["error"] and j["raw"]
+                     else "")
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
@@ -12993,10 +13007,11 @@ def markdown_compare(c, baseline_path, candidate_path):
         r = row_of(outcome, name)
         out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + markdown_ids(r["figure"]["value"], "none")]
     if row_of(outcome, "not_compared")["figure"]["value"]:
-        out += ["", f"**Not compared ({NOT_COMPARED_WORDS}):** "
+        out += ["", f"**Not compared ({figure_text(row_of(outcome, 'not_compared')['count'])}; {NOT_COMPARED_WORDS}):** "
                 + markdown_ids(row_of(outcome, "not_compared")["figure"]["value"])]
     if row_of(outcome, "errored")["figure"]["value"]:
-        out += ["", f"**Errored ({ERRORED_WORDS}):** " + markdown_ids(row_of(outcome, "errored")["figure"]["value"])]
+        out += ["", f"**Errored ({figure_text(row_of(outcome, 'errored')['count'])}; {ERRORED_WORDS}):** "
+                + markdown_ids(row_of(outcome, "errored")["figure"]["value"])]
     notes = [detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []
     notes += [fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []
     out += ["", " ".join(f"{n}." for n in notes + [f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"])]
@@ -15103,7 +15118,7 @@ def agent_part(sec, anchors, name):
     return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
                                              for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),
                     bullet_list([f"{r['name']}: {figure_text(r['figure'])} (95% CI {interval(r['figure']['ci'])})"
-                                 for r in sec["rows"]] + [turns_line(sec)]),
+                                 for r in sec["rows"]] + [turns_line(sec)] + [sec["no_calls"]] * bool(sec["no_calls"])),
                     html_table(["tool", "calls", "cases", "invalid arguments", "no matching result"],
                                [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
                     if sec["tools"] else "",

@@ -812,7 +812,8 @@ def test_report_case_says_a_judges_verdict_in_words(project, cli):
     write_run("runs/j.json", make_run([{"id": "c1", "response": "r", "checks": check, "judges": votes}], labels=None))
     out = cli("report", "runs/j.json", "--case", "c1")[1]
     assert "judge m on 'helps': pass (fine)" in out and "judge m on 'helps': fail (vague)" in out
-    assert "judge m on 'helps': no verdict\n" in out and "()" not in out and "True" not in out and "None" not in out
+    assert "judge m on 'helps': no verdict; it answered: x\n" in out and "()" not in out and "True" not in out \
+        and "None" not in out   # (74th) what it answered, for the person asked to decide
 
 
 def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):

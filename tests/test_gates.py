@@ -55,7 +55,7 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
     # (eighteenth attack) every view of the compare names the case whose figures rest on the trials that came; (67th)
     # one whose missing trial could have turned it (a pass and a fail of three) is not compared, never a regression
     assert re.search(r"^Errored \(1\): c03  \(a request, an answer or a judge's vote, failed", cli("compare", a, b)[1], re.M)
-    assert "**Errored (a request, an answer or a judge's vote, failed" in cli("compare", a, b, "--markdown")[1]
+    assert "**Errored (1; a request, an answer or a judge's vote, failed" in cli("compare", a, b, "--markdown")[1]
     compared = json.loads(cli("compare", a, b, "--json")[1])
     assert compared["errored"] == ["c03"] and compared["not_compared"] == ["c01"] and compared["regressions"] == [], compared
     assert cli("compare", a, b, "--html", "c.html")[0] == 0 and "Errored (1, a request" in Path("c.html").read_text()

@@ -576,6 +576,19 @@ def test_report_gives_the_final_result_and_the_trajectory_apart_with_first_failu
     assert "| Agents: ran out of turns | 1 | |" in markdown
 
 
+def test_agents_none_of_which_called_a_tool_are_said_to_be_that(project, cli):
+    """74th attack (a real llama-cpp-python server, no function-calling chat format): the tools were dropped before
+    the model saw them, and the report read 'the call never happened' as the model's failing, unsaid."""
+    from conftest import agent_spec, make_run
+    path = write_run("runs/nocalls.json", make_run([agent_spec(f"a{i}", [], final="No sé.") for i in (1, 2)], labels=None,
+                                                   split="agent-dev", max_turns=3))
+    said = "No answer called a tool. A server that drops the tools it is sent looks the same"
+    assert said in cli("report", path)[1]
+    assert said in cli("report", path, "--markdown")[1]
+    assert cli("report", path, "--html", "nocalls.html")[0] in (0, 1) and said in (project / "nocalls.html").read_text()
+    assert said not in cli("report", write_run("runs/agent.json", __import__("conftest").agent_run()))[1]
+
+
 def test_a_report_without_agents_has_no_agent_section(hand_run, cli):
     out = cli("report", hand_run)[1]
     assert "Agent (" not in out and "agent" not in json.loads(cli("report", hand_run, "--json")[1])
