@@ -6016,15 +6016,26 @@ def reread_votes(votes, checks, case):
     output against the check as it is now (its threshold may have changed: report --checks) and the
     case's passages: the verdict is worked out by eval.py, not said by the judge."""
     rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
-    if not rag and not any(cut_vote(v) and v.get("pass") is not None for v in votes):
+    if not rag and not any((cut_vote(v) or copied_vote(v)) and v.get("pass") is not None for v in votes):
         return votes
     out = []
     for v in votes:
         check = rag.get(v["check"])
         said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
-        out.append({**v, "pass": None, "reason": None} if cut_vote(v) and v.get("pass") is not None else
+        out.append({**v, "pass": None, "reason": None} if (cut_vote(v) or copied_vote(v)) and v.get("pass") is not None else
                    v if said is None or cut_vote(v) else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
     return out
+
+
+def copied_vote(vote):
+    """Whether a stored vote's verdict is its prompt's example copied (copies_example), as an eval.py before that rule
+    stored it with a verdict: read as none, as a vote made now is."""
+    raw = vote.get("raw")
+    if not isinstance(raw, str) or not EXAMPLE_VALUE.search(raw) or vote.get("error"):
+        return False
+    said = answer_of(raw)
+    last = final_object(said)[0] if said is not None and not verdict_unread(said) else None
+    return isinstance(last, dict) and copies_example(last)
 
 
 def rag_messages(check, case, answer):
@@ -6507,8 +6518,10 @@ def pairwise_outcome(votes, judge=None):
         sides = []
         for order in ORDERS:
             order_votes = orders.get(order, [])
-            # a verdict read from a cut answer (stored by an eval.py that read drafts) is none
-            readable = [preferred_run(order, v["winner"]) for v in order_votes if v.get("winner") and not cut_vote(v)]
+            # a verdict read from a cut answer (stored by an eval.py that read drafts), or the prompt's example
+            # copied (stored before that rule), is none
+            readable = [preferred_run(order, v["winner"]) for v in order_votes
+                        if v.get("winner") and not cut_vote(v) and not copied_vote(v)]
             if not readable:
                 why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
                               else "the judge's answer was too large to read a verdict from"
@@ -12587,7 +12600,8 @@ def pairwise_certainty(votes):
     by_side = {}
     for v in votes:
         by_side.setdefault((v["model"], v["order"]), []).append(v)
-    shares = [agreeing_share([v["winner"] for v in side if v.get("winner")], len(side)) for side in by_side.values()]
+    shares = [agreeing_share([v["winner"] for v in side if v.get("winner") and not copied_vote(v)], len(side))
+              for side in by_side.values()]
     return min((x for x in shares if x is not None), default=None)
 
 

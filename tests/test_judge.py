@@ -699,6 +699,21 @@ def test_the_verdict_is_the_outermost_objects_never_a_nested_ones(raw, expected)
     assert evalpy.parse_verdict(raw) == expected
 
 
+def test_a_stored_vote_that_copied_the_prompts_example_is_read_as_no_verdict(project, cli):
+    """74th attack: a run made before the rule holds {"reason": "<your reasoning>", "pass": true} as a pass; read
+    again, it is no verdict, as a vote made now is (the judged answer undecided, never passed on it)."""
+    from conftest import make_run, write_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    copied = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": True, "reason": "<your reasoning>",
+              "raw": '{"reason": "<your reasoning>", "pass": true}', "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+    real = dict(copied, raw='Borrador {"reason": "<your reasoning>", "pass": true}. {"reason": "saluda", "pass": true}',
+                reason="saluda")
+    run = write_run("runs/old.json", make_run([{"id": "c1", "response": "r", "checks": check, "judges": [copied]},
+                                               {"id": "c2", "response": "r", "checks": check, "judges": [real]}], labels=None))
+    s = json.loads(cli("report", run, "--json")[1])
+    assert [o["id"] for o in s["open"]] == ["c1"] and s["correct"] == 1, s["open"]
+
+
 def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cli, fake):
     judge_replies(fake, lambda cid, model, seed: json.dumps(
         {"reason": "no contesta", "pass": False, "rubric": {"pass": True}}) if cid == "j03" else verdict(True))

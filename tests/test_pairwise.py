@@ -1284,3 +1284,16 @@ def test_a_larger_limit_goes_on_from_every_smaller_limits_comparison(project, cl
         [True, True], err
     assert "the comparisons stored with a token limit of 256, 1024: 6 verdicts that ended within it stand" in err, err
     assert json.loads(out)["pairwise"]["no_verdict"] == []
+
+
+def test_a_stored_pairwise_verdict_that_copied_the_prompts_example_is_none():
+    """74th attack: a verdict {"reason": "<your reasoning>", "winner": "A"} stored before the rule counted as a win;
+    read again it is none, as one asked now is, and the pair has no outcome; a real verdict after such a draft stands."""
+    def vote(order, raw, winner):
+        return {"model": "m", "vote": 1, "order": order, "winner": winner, "raw": raw, "error": None}
+    copied = '{"reason": "<your reasoning>", "winner": "A"}'
+    real = 'draft {"reason": "<your reasoning>", "winner": "B"} then {"reason": "A cites the order", "winner": "A"}'
+    both = [vote("candidate first", copied, "A"), vote("baseline first", copied, "B")]
+    assert evalpy.pairwise_outcome(both)[0] is None
+    flipped = 'draft {"reason": "<your reasoning>", "winner": "A"} then {"reason": "B cites the order", "winner": "B"}'
+    assert evalpy.pairwise_outcome([vote("candidate first", real, "A"), vote("baseline first", flipped, "B")])[0] == "candidate"
