@@ -6226,14 +6226,19 @@ def judge_verdicts(votes):
 
 
 def votes_settled(trial, judge):
-    """Whether an answer left undecided has every vote of its open checks read (a tie, or a panel split): the same
-    judge asked again, with the same seeds, answers alike, so only a person or another judge can decide it. judge: the
-    run's config.judge; a member of its panel that never voted, or a vote not yet asked, can still decide it."""
+    """Whether an answer left undecided has every vote of its open checks read (a tie, a panel split, or a vote with no
+    verdict in it, seeded or at temperature 0): the same judge asked again, with the same seeds, answers alike, so only
+    a person or another judge can decide it. judge: the run's config.judge; a member of its panel that never voted, a
+    vote not yet asked, a failed call or one cut at its token limit can still decide it."""
     if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
         return False
     open_checks = [name for name, ok in trial["checks"].items() if ok is None]
-    return bool(open_checks) and all(
-        (j := trial["judged"].get(name)) and not (j["failed"] or j["unreadable"] or j["cut"])
+    # a vote that came back without a verdict, asked at temperature 0 or with a seed, comes back alike: read as
+    # far as it goes (judge again re-asked the same prose, or the same copied example, on every pass)
+    alike = [v for v in trial["votes"] or [] if v.get("pass") is None and not v.get("error") and not cut_vote(v)]
+    again = [v for v in alike if not (judge.get("temperature") == 0 or type(v.get("seed")) is int and v["seed"] >= 0)]
+    return bool(open_checks) and not again and all(
+        (j := trial["judged"].get(name)) and not (j["failed"] or j["cut"])
         and set(j["models"]) >= set(judge["models"]) and j["votes"] >= judge["votes"] * len(judge["models"])
         for name in open_checks)
 
@@ -11456,9 +11461,13 @@ def format_report(config, s, run_path="RUN"):
                        f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
                        "see the doubtful verdicts below)")
         if settled:   # (the same panel asked again split again: "judge again" was a loop)
-            out.append(f"Undecided: {plural(settled, 'answer')} whose judges' votes tie or split, every vote read: the "
-                       "same judge asked again answers alike, so a person decides them (calibrate), or another judge "
-                       "(--judge-model, an odd number of them); not scored")
+            count = (figure_text(problems["open"]) if settled == undecided
+                     else f"{settled} of the {figure_text(problems['open'])}")
+            out.append(f"Undecided: {count} answer{'' if settled == 1 == undecided else 's'} whose judges' votes tie, "
+                       "split or hold no verdict, each "
+                       "asked as it would be again: the same judge answers alike, so a person decides them (calibrate), "
+                       "or a judge asked otherwise (another --judge-model, an odd number of them; --judge-schema for "
+                       "votes without a verdict); not scored")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -12048,8 +12057,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     failed_again = again   # a failed judge call is asked again, whatever else is open
     settled = sum(o["settled"] for o in s["open"])   # asked again alike, they split alike
     if settled:
-        left = ("their judges' votes tie or split, every vote read: a person decides them (calibrate), or another "
-                "judge (--judge-model)")
+        left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: a person decides "
+                "them (calibrate), or a judge asked otherwise (--judge-model, --judge-schema)")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
@@ -13529,8 +13538,8 @@ def judge_run(args, run, target):
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
         kept = with_the_runs_own_votes(kept, todo, unchanged, raised, (
-            "the calls that failed, gave no verdict or were cut at the token limit" if raised else
-            "the calls that failed or gave no verdict (not cut at its token limit)") + (
+            "the calls that failed, were cut at the token limit or gave no verdict unseeded" if raised else
+            "the calls that failed or gave no verdict unseeded (not cut at its token limit)") + (
             ", or are of a judge check new or asked otherwise" if args.checks else ""), was)
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
@@ -13633,6 +13642,11 @@ def judge_questions(checks):
             if c["type"] in JUDGE_CHECKS}
 
 
+def answers_alike(vote, judge):
+    """Whether a vote asked again, as it was, comes back alike: asked with a seed, or at temperature 0."""
+    return type(judge) is dict and judge.get("temperature") == 0 or type(vote.get("seed")) is int and vote["seed"] >= 0
+
+
 def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
     """The judge asked as the run's own was (the same models, votes, seed...) of a run some of whose
     judge calls failed or gave no verdict (`judge RUN`, as the run's end and report say), or with
@@ -13644,12 +13658,14 @@ def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
     merged = {}
     for r in todo:
         key = (r["id"], r["trial"])
-        # a vote stands with its verdict, or cut at its token limit (asked alike, it is cut alike); one the
-        # judge gave none in is asked again, as a failed call is (else `judge again` asked nothing)
+        # a vote stands with its verdict, or cut at its token limit (asked alike, it is cut alike), or with none
+        # where asked alike it answers alike (seeded, or at temperature 0: the same prose every pass); one the judge
+        # gave none in unseeded is asked again, as a failed call is
         own = {(v["check"], v["model"], v["vote"]): v for v in r.get("judges") or []
                if not v.get("error") and v["check"] in unchanged[key]
-               and ((v.get("pass") is not None or cut_vote(v)) if not raised else   # stopped short of the cap:
-                    v.get("pass") is not None and not cut_vote(v) or cut_vote(v) and not cut_at_cap(v, was))}   # alike
+               and ((v.get("pass") is not None or cut_vote(v) or answers_alike(v, was)) if not raised else
+                    v.get("pass") is not None and not cut_vote(v) or cut_vote(v) and not cut_at_cap(v, was)   # alike
+                    or v.get("pass") is None and not cut_vote(v) and answers_alike(v, was))}
         merged[key] = {**own, **{k: v for k, v in kept.get(key, {}).items() if not v.get("error") or k not in own}}
     reused = sum(len(own) for own in merged.values()) - sum(len(v) for v in kept.values())
     # of them, the votes the server stopped short of the run's limit (kept only with a larger one)
@@ -14976,8 +14992,8 @@ def report_page(path, run, cases, s, annotations):
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
-                 + (f"; {problems['settled']} of them tie or split with every vote read: a person or another "
-                    "judge decides them" if problems["settled"] else "") + ")"] if problems["open"]["value"] else []
+                 + (f"; {problems['settled']} of them tie, split or hold no verdict, each asked as it would be again: "
+                    "a person or another judge decides them" if problems["settled"] else "") + ")"] if problems["open"]["value"] else []
     warnings += [stray_warning(annotations_file(path), strays)] if strays else []
     annotated_sec = section_of(rows, "annotations")
     warnings += [annotated_sec["other_versions"]] if annotated_sec and annotated_sec["other_versions"] else []
