@@ -872,6 +872,11 @@ def table(rows, align_right_from=1):
     return lines
 
 
+# Format characters a terminal shows all the same, a column each: the soft hyphen, and the marks that sit before a
+# number (the Arabic number sign, U+0600...)
+SHOWN_FORMAT_CHARS = set("\xad\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd")
+
+
 def shown_width(text):
     """The columns a terminal gives a text, as wcwidth counts them: two for a wide character (CJK, a full-width
     letter, an emoji), none for what joins the one before (a combining mark, a Hangul vowel or final consonant of a
@@ -882,8 +887,9 @@ def shown_width(text):
         if ch == "\ufe0f" and last == 1:
             width, last = width + 1, 2
             continue
-        joins = joined or unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch != "\xad" \
-            or "\u1160" <= ch <= "\u11ff" or "\U0001f3fb" <= ch <= "\U0001f3ff"
+        joins = joined or unicodedata.combining(ch) \
+            or unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch not in SHOWN_FORMAT_CHARS \
+            or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff" or "\U0001f3fb" <= ch <= "\U0001f3ff" and last == 2
         last = 0 if joins else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
         width, joined = width + last, ch == "\u200d"
     return width
@@ -3691,7 +3697,10 @@ def jsonl_objects(path, data, problems, each="case"):
         except UnicodeDecodeError as e:
             problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
         except ValueError as e:
-            spread = spread_over(b"\n".join(lines[number - 1:]))
+            # a value left open at its line's end (not a line of its own with a fault inside), looked for over the next
+            # lines only: 30,000 lines with a trailing comma each took 36 s, the whole rest of the file read for each
+            spread = spread_over(b"\n".join(lines[number - 1:number + SPREAD_LINES])) \
+                if isinstance(e, json.JSONDecodeError) and e.pos >= len(e.doc.rstrip()) else None
             if spread:   # "Expecting property name..." fourteen times said nothing of the cause
                 kind, more = spread
                 skip_to = number + more
@@ -3705,6 +3714,9 @@ def jsonl_objects(path, data, problems, each="case"):
                                                   problems[spreads[0]], count=1)
             else:
                 problems.append(f"{where}: {json_problem(e)}")
+
+
+SPREAD_LINES = 400   # the most lines a pretty-printed case is looked for over
 
 
 def spread_over(data):
@@ -5055,7 +5067,7 @@ class ChatClient:
             elif status == 400 and self.api == "openai" and re.search(
                     rb"maximum context length|exceeds the available context|context_length_exceeded", data or b""):
                 why += (f": {WINDOW_TOO_SMALL_V1}; a larger window is the server's own setting (llama.cpp's --ctx-size, "
-                        "vLLM's --max-model-len), for a new run")
+                        "vLLM's --max-model-len), or ask for fewer tokens (max_tokens)")
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
@@ -5745,7 +5757,8 @@ def last_verdict(raw, read):
 
 # The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a
 # small judge makes of them ("<another claim"): a verdict holding one copied the example, and judged nothing
-EXAMPLE_VALUE = re.compile(r"<(?:your reasoning|the claim|another claim|passage id|one line)>?")
+EXAMPLE_VALUE = re.compile(r"<(?:your reasoning|the claim|another claim|passage id|one line)(?: here)?>?[.!]?",
+                           re.IGNORECASE)
 
 
 def copies_example(verdict):
@@ -7507,24 +7520,25 @@ def as_words(text):
     questions; **12**, a bullet's "- 12", +34 and 50 % are not."""
     decomposed = re.sub("([<=>\u2264\u2265])\u0338", r"!\1", unicodedata.normalize("NFKD", as_read(text)))   # ≠ is != (not =)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    tokens = list(re.finditer(rf"[^\W_]+|[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+    tokens = list(re.finditer(rf"[^\W_]+|!?[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
     words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) else operator_word(tokens, i) for i, m in enumerate(tokens))
     return " ".join(w for w in words if w)
 
 
 LETTERS_OR_DIGITS = re.compile(r"[^\W_]+")
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"   # a minus, typed as any of them
-OPERATOR_MARKS = DASHES + "+<>=!*/^%\u00b1\u00d7\u00f7\u2264\u2265"   # a run of them is one operator: ==, !=, <=
+OPERATOR_MARKS = DASHES + "+<>=*/^%\u00b1\u00d7\u00f7\u2264\u2265"   # a run of them is one operator: ==, <=, and != ("Hi!" is not)
 
 
 def operator_word(tokens, i):
     """The operator a run of as_words' marks is, or None for punctuation. Between two operands (words or numbers, a
-    number's sign too, spaced or not): a comparison or a plus (x == 5, a != b, x+5, x = -5); between two numbers: a
-    minus, a product, a quotient, a power (10-20 and 10 - 20 alike, 2*10, 1/2, 2^10; not A-51104 or well-known,
-    **bold**, and/or). A minus against the number after it that nothing runs into is its sign (-5, (-5), x=-5; not a
-    bullet's "- 12"; +34 is 34), and a % after a number is one (50 % is 50%)."""
+    number's sign too, spaced or not): a comparison or a plus (x == 5, a != b, x+5, x = -5); a product, a quotient or a
+    power beside a number (2*10, x/3, n^2; not **bold**, and/or); a % after a number (50 % is 50%). A dash is a
+    minus only as a number's sign (-5, (-5), x=-5; not a bullet's "- 12", +34 is 34): between two operands it is
+    punctuation as often as subtraction (10-20, 555-123-4567, A-51104, well-known), and 12 - 7 is told from 12 + 7,
+    12 / 7 or 12 * 7 by their own marks."""
     mark = tokens[i].group()
-    if any(c not in OPERATOR_MARKS for c in mark):
+    if not mark.lstrip("!") or any(c not in OPERATOR_MARKS for c in mark.lstrip("!")):
         return None
     run, before, after = "".join("-" if c in DASHES else c for c in mark), tokens[i - 1] if i else None, \
         tokens[i + 1] if i + 1 < len(tokens) else None
@@ -7537,9 +7551,12 @@ def operator_word(tokens, i):
             and tokens[at].end() == tokens[at + 1].start()
     loose = before is None or before.end() < tokens[i].start() or before.group() in ("(", "[", "{")   # not A\\-51104
     sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
-    op = run[:-1] if sign else run
-    numbers = number(i - 1) and (number(i + 1) or signed(i + 1))
-    kept = op and (numbers or operand(i - 1) and (operand(i + 1) or signed(i + 1)) and not set(op) & set("-*/^%")
+    op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
+    both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
+    # spaced alike on both sides (2*10, 2 * 10), as an operator is written; "es** 12" closes a bold word
+    even = (before.end() == tokens[i].start()) == (after.start() == tokens[i].end()) if both else False
+    kept = op and (both and not set(op) & set("*/^%")
+                   or both and even and (number(i - 1) or number(i + 1) or signed(i + 1)) and not set(op) & set("%")
                    or op == "%" and number(i - 1))
     return " ".join(([op] if kept else []) + (["-"] if sign else [])) or None
 
@@ -13218,14 +13235,15 @@ def report_run(run, run_path, baseline, errors, compare_path):
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
         # conversation past the window fails again alike, and --resume keeps the run's options
         window = sum(WINDOW_TOO_SMALL in (r.get("error") or "") for r in run["results"])
+        # over /v1 the window is the server's own: restarted with a larger one, --resume asks them alike and they fit
         server_window = sum(WINDOW_TOO_SMALL_V1 in (r.get("error") or "") for r in run["results"])
-        remedy = ("num_ctx, and would not fit again: run again with a larger --option num_ctx=N (a new run: --resume "
-                  "keeps this run's options)" if window else
-                  "the server's context window, and would not fit again: run again once the server holds a larger one "
-                  "(llama.cpp's --ctx-size, vLLM's --max-model-len)")
-        window += server_window
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
-             + (f"{window} of them did not fit {remedy}" + (". " if window < errors else "") if window else "")
+             + (f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger --option "
+                "num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
+                if window else "")
+             + (f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
+                "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len), or run again with a smaller --option "
+                "max_tokens=N. " if server_window else "")
              + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
         return 2
     return 2 if failed_judge_calls(run["results"]) else 0
@@ -15676,7 +15694,8 @@ def review_items(run, against=None):
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
-                            "reason": v.get("reason") or v.get("unread")} for v in r.get("judges") or []],   # why none was read
+                            # as graded (a cut or copied vote read as none, as report reads it); why none was read
+                            "reason": v.get("reason") or v.get("unread")} for v in t["votes"] or []],
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),

@@ -1399,9 +1399,11 @@ def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(proj
                                                                  "tokens."), results["dropped"]
     assert results["dropped"]["error"].endswith(": the conversation does not fit the server's context window; a larger "
                                                 "window is the server's own setting (llama.cpp's --ctx-size, vLLM's "
-                                                "--max-model-len), for a new run")
-    assert "did not fit the server's context window, and would not fit again: run again once the server holds a " \
-           "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len)" in err, err
+                                                "--max-model-len), or ask for fewer tokens (max_tokens)")
+    # (75th) restarted with a larger window, the server fits them: --resume asks them alike
+    assert "2 of them did not fit the server's context window: ask them again below once it holds a larger one " \
+           "(llama.cpp's --ctx-size, vLLM's --max-model-len), or run again with a smaller --option max_tokens=N. " \
+           "Ask them again with: python eval.py run --resume runs/conv.json" in err, err
 
 
 def test_a_conversation_an_older_ollama_shortened_is_flagged(project, cli, fake):

@@ -715,6 +715,12 @@ def test_a_stored_vote_that_copied_the_prompts_example_is_read_as_no_verdict(pro
                                                {"id": "c2", "response": "r", "checks": check, "judges": [real]}], labels=None))
     s = json.loads(cli("report", run, "--json")[1])
     assert [o["id"] for o in s["open"]] == ["c1"] and s["correct"] == 1, s["open"]
+    # (75th) the review page reads it as report does (it showed a pass with reason "<your reasoning>")
+    items = {i["id"]: i for i in evalpy.review_items(evalpy.load_run(run))}
+    assert [j["pass"] for j in items["c1"]["judges"]] == [None] and [j["pass"] for j in items["c2"]["judges"]] == [True]
+    # in other letters, with "here" or a full stop, it is the example still
+    for copied in ("<Your reasoning>", "<your reasoning here>", "<your reasoning>.", "<YOUR REASONING>!"):
+        assert evalpy.parse_verdict(json.dumps({"reason": copied, "pass": True})) == (None, None), copied
 
 
 def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cli, fake):

@@ -1117,5 +1117,5 @@ def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(pr
     # zero-width joiners, a heart shown as an emoji, a flag, a soft hyphen, full-width letters
     import wcwidth
     for text in ("\u1100\u1161\u11a8", "👍🏽", "👨\u200d👩\u200d👧", "❤\ufe0f", "#\ufe0f\u20e3", "🇪🇸", "a\xadb", "ｆｕｌｌ",
-                 "x\u0301\u0302", "订单", "\u200b"):
+                 "x\u0301\u0302", "订单", "\u200b", "\ud7b0\ud7c6", "\U0001f3fb", "\u0600"):   # (75th) the last three
         assert evalpy.shown_width(text) == wcwidth.wcswidth(text), text

@@ -3472,7 +3472,13 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              "p3", [{"input": f"* El pedido **{n}** llegó roto, de 10 - 20 piezas, 34 600 {n}, un 50% menos"} for n in (102, 203, 304, 405)],
              "p4", True),
             ([{"input": f"¿Es cierto que {n} = {n + 1} en la factura?"} for n in (3, 5, 8, 13)], "p3",
-             [{"input": f"¿Es cierto que {n} \u2260 {n + 1} en la factura?"} for n in (3, 5, 8, 13)], "p4", False)):
+             [{"input": f"¿Es cierto que {n} \u2260 {n + 1} en la factura?"} for n in (3, 5, 8, 13)], "p4", False),
+            # (75th) x - 3 and x / 3 are other questions (an operator beside a letter was dropped); a phone written
+            # with dashes or spaces, and "Hola!" against "Hola,", are the same (the ! of != read every ! as one)
+            ([{"input": f"Resuelve x - {n} = 7"} for n in (1, 2, 3, 4)], "p3",
+             [{"input": f"Resuelve x / {n} = 7"} for n in (1, 2, 3, 4)], "p4", False),
+            ([{"input": f"¡Hola! Llamad al 555-123-{n:04d}, es urgente"} for n in (1, 2, 3, 4)], "p3",
+             [{"input": f"Hola, llamad al 555 123 {n:04d}; es urgente"} for n in (1, 2, 3, 4)], "p4", True)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0
