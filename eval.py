@@ -3684,6 +3684,7 @@ def jsonl_objects(path, data, problems, each="case"):
     if lines and lines[-1] == b"":
         lines.pop()   # the newline that ends the last line
     skip_to, spreads = 0, []   # (its place among the problems, its message) of each value spread over lines
+    text = starts = None   # the file as text, and where each line starts in it: decoded once, where a line is left open
     for number, raw in enumerate(lines, 1):
         if number <= skip_to:
             continue
@@ -3697,10 +3698,12 @@ def jsonl_objects(path, data, problems, each="case"):
         except UnicodeDecodeError as e:
             problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
         except ValueError as e:
-            # a value left open at its line's end (not a line of its own with a fault inside), looked for over the next
-            # lines only: 30,000 lines with a trailing comma each took 36 s, the whole rest of the file read for each
-            spread = spread_over(b"\n".join(lines[number - 1:number + SPREAD_LINES])) \
-                if isinstance(e, json.JSONDecodeError) and e.pos >= len(e.doc.rstrip()) else None
+            # a value left open at its line's end (not a line of its own with a fault inside), read on from where it
+            # begins in the file (30,000 lines with a trailing comma each took 36 s when the rest was copied for each)
+            if text is None:
+                text, starts = file_lines(data)
+            spread = spread_over(text, starts[number - 1]) \
+                if text and isinstance(e, json.JSONDecodeError) and e.pos >= len(e.doc.rstrip()) else None
             if spread:   # "Expecting property name..." fourteen times said nothing of the cause
                 kind, more = spread
                 skip_to = number + more
@@ -3716,21 +3719,26 @@ def jsonl_objects(path, data, problems, each="case"):
                 problems.append(f"{where}: {json_problem(e)}")
 
 
-SPREAD_LINES = 400   # the most lines a pretty-printed case is looked for over
-
-
-def spread_over(data):
-    """("an object" or "a list", the lines past the first it takes) when a JSON object or list written over several
-    lines begins the bytes given; else None."""
+def file_lines(data):
+    """(the bytes as text, the offset of each line's start), or ("", []) where they are not UTF-8."""
     try:
         text = data.decode("utf-8")
-        start = len(text) - len(text.lstrip())
+    except UnicodeDecodeError:
+        return "", []
+    return text, [0] + [m.end() for m in re.finditer("\n", text)]
+
+
+def spread_over(text, at):
+    """("an object" or "a list", the lines past the first it takes) when a JSON object or list written over several
+    lines begins at `at` in the text; else None. Decoded in place: nothing past the value is read."""
+    start = at + len(text[at:at + 200]) - len(text[at:at + 200].lstrip())
+    try:
         value, end = json.JSONDecoder().raw_decode(text, start)
     except (ValueError, RecursionError):
         return None
     if "\n" not in text[start:end] or type(value) not in (dict, list):
         return None
-    return "an object" if type(value) is dict else "a list", text.count("\n", 0, end)
+    return "an object" if type(value) is dict else "a list", text.count("\n", start, end)
 
 
 def split_sha_of(data, checks_data, tools_data, form=None):
@@ -5066,8 +5074,12 @@ class ChatClient:
             # "context_length_exceeded". Asked again alike, it fails alike: no --resume finishes it
             elif status == 400 and self.api == "openai" and re.search(
                     rb"maximum context length|exceeds the available context|context_length_exceeded", data or b""):
+                # fewer tokens asked helps only where the messages alone fit (vLLM counts max_tokens in; llama-cpp-python
+                # refuses only messages past its window, and lowers max_tokens itself)
+                sizes = re.search(rb"maximum context length is (\d+) tokens.{0,80}?\((\d+) in the messages", data or b"")
                 why += (f": {WINDOW_TOO_SMALL_V1}; a larger window is the server's own setting (llama.cpp's --ctx-size, "
-                        "vLLM's --max-model-len), or ask for fewer tokens (max_tokens)")
+                        "vLLM's --max-model-len)" + (", or ask for fewer tokens (max_tokens)"
+                                                     if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
@@ -6254,6 +6266,13 @@ def votes_settled(trial, judge):
         (j := trial["judged"].get(name)) and not (j["failed"] or j["cut"])
         and set(j["models"]) >= set(judge["models"]) and j["votes"] >= judge["votes"] * len(judge["models"])
         for name in open_checks)
+
+
+def otherwise_words(config):
+    """How to ask a judge otherwise than a run's (for answers its votes leave open, asked alike): another model, and
+    --judge-schema where the run's judge was not asked with it (suggested to a run judged with it, it was no advice)."""
+    schema = type(config.get("judge")) is dict and config["judge"].get("schema")
+    return "another --judge-model" + ("" if schema else "; --judge-schema for votes without a verdict")
 
 
 def judge_call_failed(trial):
@@ -7519,6 +7538,7 @@ def as_words(text):
     between operands is a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, 3 ≠ 4 and 3 = 4, -5 and 5 are other
     questions; **12**, a bullet's "- 12", +34 and 50 % are not."""
     decomposed = re.sub("([<=>\u2264\u2265])\u0338", r"!\1", unicodedata.normalize("NFKD", as_read(text)))   # ≠ is != (not =)
+    decomposed = decomposed.replace("\u2264", "<=").replace("\u2265", ">=")   # ≤ is <=
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     tokens = list(re.finditer(rf"[^\W_]+|!?[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
     words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) else operator_word(tokens, i) for i, m in enumerate(tokens))
@@ -7549,14 +7569,18 @@ def operator_word(tokens, i):
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
-    loose = before is None or before.end() < tokens[i].start() or before.group() in ("(", "[", "{")   # not A\\-51104
+    # a sign follows no number (7 -2 is 7 - 2, spaced otherwise; "redondea -3,5" is a sign), nor runs into a mark
+    # (A\\-51104)
+    loose = before is None or before.group() in ("(", "[", "{") or before.end() < tokens[i].start() and not number(i - 1)
     sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     # spaced alike on both sides (2*10, 2 * 10), as an operator is written; "es** 12" closes a bold word
     even = (before.end() == tokens[i].start()) == (after.start() == tokens[i].end()) if both else False
     kept = op and (both and not set(op) & set("*/^%")
-                   or both and even and (number(i - 1) or number(i + 1) or signed(i + 1)) and not set(op) & set("%")
+                   or both and even and (number(i - 1) or number(i + 1) or signed(i + 1)
+                                         or len(tokens[i - 1].group()) == len(tokens[i + 1].group()) == 1)   # x*y
+                   and not set(op) & set("%")
                    or op == "%" and number(i - 1))
     return " ".join(([op] if kept else []) + (["-"] if sign else [])) or None
 
@@ -11481,10 +11505,8 @@ def format_report(config, s, run_path="RUN"):
             count = (figure_text(problems["open"]) if settled == undecided
                      else f"{settled} of the {figure_text(problems['open'])}")
             out.append(f"Undecided: {count} answer{'' if settled == 1 == undecided else 's'} whose judges' votes tie, "
-                       "split or hold no verdict, each "
-                       "asked as it would be again: the same judge answers alike, so a person decides them (calibrate), "
-                       "or a judge asked otherwise (another --judge-model, an odd number of them; --judge-schema for "
-                       "votes without a verdict); not scored")
+                       "split or hold no verdict, each asked as it would be again: the same judge answers alike, so a "
+                       f"person decides them (calibrate), or a judge asked otherwise ({otherwise_words(config)}); not scored")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -12075,7 +12097,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     settled = sum(o["settled"] for o in s["open"])   # asked again alike, they split alike
     if settled:
         left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: a person decides "
-                "them (calibrate), or a judge asked otherwise (--judge-model, --judge-schema)")
+                f"them (calibrate), or a judge asked otherwise ({otherwise_words(config or {})})")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
@@ -13157,12 +13179,19 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                    "(infrastructure, not the model); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
         # each run's judge as report names it: a larger cap for votes it cut, another model for those its server stopped
+        # an answer its judge left open asked as it would be again (votes_settled) is a person's or another judge's
+        def settled(config, cases):
+            return all(votes_settled(t, config.get("judge")) for case in cases if case["correct"] is None
+                       for t in case["trials"] if t["correct"] is None)
         again = ["".join((command, f" ({why})" if why else "")) for command, why in
                  (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
                                                                                       for v in t["votes"] or []]))
-                  for path, config, cases in runs if any(x["correct"] is None for x in cases))]
+                  for path, config, cases in runs if any(x["correct"] is None for x in cases) and not settled(config, cases))]
+        left = [f"{shell_word(path)}: a person decides them (calibrate), or a judge asked otherwise ({otherwise_words(config)})"
+                for path, config, cases in runs if any(x["correct"] is None for x in cases) and settled(config, cases)]
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
-                   f"judge them again: {'; '.join(again) or f'{program()} judge RUN'}"]
+                   + "; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
+                               + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))]
     outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
@@ -13242,8 +13271,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
                 "num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
                 if window else "")
              + (f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
-                "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len), or run again with a smaller --option "
-                "max_tokens=N. " if server_window else "")
+                "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len). " if server_window else "")
              + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
         return 2
     return 2 if failed_judge_calls(run["results"]) else 0
@@ -14366,7 +14394,8 @@ def calibration_warnings(a, unjudged_failures=0):
         warnings.append(f"the person's {plural(unjudged_failures, 'failure')} "
                         f"{'all fell on answers' if unjudged_failures > 1 else 'fell on an answer'} the judge left "
                         "without a verdict (a tie, an unreadable answer, one cut at its token limit or a failed call): its "
-                        "failure detection cannot be measured; judge them again, or give verdicts on answers it decided")
+                        "failure detection cannot be measured; give verdicts on answers it decided, or judge them again "
+                        "with a judge asked otherwise (asked alike, a tie or an unreadable answer comes back alike)")
     elif detection is None:
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif ci[1] < LOW_CERTAINTY:
@@ -14574,9 +14603,10 @@ def vote_consistency(rows):
     certainty threshold (already listed as doubtful), and those where the panel's judges disagree."""
     def named(r):
         return trial_name(r[1], r[2], r[2] != 1)
-    certain = [r for r in rows if r[3]["certainty"] is not None]
+    # no vote with a verdict is a certainty of 0 (each vote without one counts against): support-dev-26, three votes
+    # unread, was left out of those under the threshold
     return {"answers": len(rows), "split": [named(r) for r in rows if r[3]["split"]],
-            "low_certainty": [named(r) for r in certain if r[3]["certainty"] < LOW_CERTAINTY],
+            "low_certainty": [named(r) for r in rows if (r[3]["certainty"] or 0) < LOW_CERTAINTY],
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
 

@@ -570,7 +570,9 @@ def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, 
     assert not any("no failure in the person's verdicts" in w for w in a["warnings"]), a["warnings"]
     assert a["warnings"][0] == ("the person's 2 failures all fell on answers the judge left without a verdict (a "
                                 "tie, an unreadable answer, one cut at its token limit or a failed call): its "
-                                "failure detection cannot be measured; judge them again, or give verdicts on answers it decided")
+                                "failure detection cannot be measured; give verdicts on answers it decided, or judge them "
+                                "again with a judge asked otherwise (asked alike, a tie or an unreadable answer comes back "
+                                "alike)")
 
 
 def test_calibrate_input_errors(calibration, project, cli):
@@ -1043,8 +1045,8 @@ def test_a_split_panel_is_left_to_a_person_not_asked_again_in_a_loop(project, cl
            and "not yet asked" not in out, out
     assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [True] * 4
     code, out, err = cli("report", run, "--min-accuracy", "0.5")
-    assert code == 2 and "a person decides them (calibrate), or a judge asked otherwise (--judge-model, --judge-schema)" \
-        in err and "judge again" not in err, err
+    assert code == 2 and "a person decides them (calibrate), or a judge asked otherwise (another --judge-model; " \
+        "--judge-schema for votes without a verdict)" in err and "judge again" not in err, err
     assert cli("report", run, "--html", "p.html")[0] == 0
     assert "4 of them tie, split or hold no verdict, each asked as it would be again" in open("p.html", encoding="utf-8").read()
     # (69th) a member of the panel that never voted on an answer can still decide it
@@ -2671,3 +2673,14 @@ def test_a_larger_cap_keeps_the_votes_the_server_stopped_short_of_the_smaller():
            "verdicts": [verdict("baseline first", completion_tokens=171), verdict("candidate first", completion_tokens=300)]}
     raised = evalpy.raised_comparison([was], {"baseline_sha": "a", "candidate_sha": "b", "judge": dict(judge, num_predict=600)})
     assert raised["verdicts"] == was["verdicts"][:1]
+
+
+def test_an_answer_none_of_whose_votes_has_a_verdict_is_under_the_certainty_threshold(project, cli):
+    """75th attack (the worked example's support-dev-26: three votes, none readable): the audit's count of answers
+    under certainty 0.8 left it out, though each vote without a verdict counts against it (certainty 0)."""
+    run = audited_run(lambda i, judge, vote: None if i == 1 else True, votes=3, count=4)
+    out = cli("judge", run, "--audit")[1]
+    assert "0/4 = 0% of answers split their votes; 1 under certainty 0.8 (already listed as doubtful): a01" in out, out
+    # (75th) a run judged with --judge-schema is not told to try it: only another judge model
+    assert evalpy.otherwise_words({"judge": {"models": ["m"], "schema": True}}) == "another --judge-model"
+    assert "--judge-schema" in evalpy.otherwise_words({"judge": {"models": ["m"]}})

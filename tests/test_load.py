@@ -1306,6 +1306,11 @@ def test_a_newcomers_slips_in_a_split_are_named_as_such(tmp_path):
     assert problems(write_split(tmp_path, [], raw=pretty.encode())) == [
         f"{tmp_path}/s.jsonl:1: an object spread over lines 1-7: a .jsonl file holds one JSON object per line (JSON "
         "Lines); write each case on a line of its own (and 1 more below)"]
+    # (75th) however many lines it spans (a cap of 400 lines named each of a long one's lines apart)
+    long = json.dumps(dict(GOOD, tags=[f"t{i}" for i in range(500)]), indent=2) + "\n"
+    assert problems(write_split(tmp_path, [], raw=long.encode())) == [
+        f"{tmp_path}/s.jsonl:1: an object spread over lines 1-509: a .jsonl file holds one JSON object per line (JSON "
+        "Lines); write each case on a line of its own"]
     # (74th) one spread after a case on its line of its own is named too
     mixed = json.dumps(GOOD) + "\n" + json.dumps(dict(GOOD, id="c2"), indent=2) + "\n"
     assert problems(write_split(tmp_path, [], raw=mixed.encode())) == [
