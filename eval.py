@@ -5769,8 +5769,8 @@ def last_verdict(raw, read):
 
 # The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a
 # small judge makes of them ("<another claim"): a verdict holding one copied the example, and judged nothing
-EXAMPLE_VALUE = re.compile(r"<(?:your reasoning|the claim|another claim|passage id|one line)(?: here)?>?[.!]?",
-                           re.IGNORECASE)
+EXAMPLE_VALUE = re.compile(r"<\s*(?:your\s+reasoning|the\s+claim|another\s+claim|passage\s+id|one\s+line)"
+                           r"(?:\s+(?:goes\s+)?here)?\s*[.!…]*\s*>?[.!…]*", re.IGNORECASE)
 
 
 def copies_example(verdict):
@@ -5779,7 +5779,7 @@ def copies_example(verdict):
     stack = [verdict]
     while stack:
         value = stack.pop()
-        if isinstance(value, str) and EXAMPLE_VALUE.fullmatch(value.strip()):
+        if isinstance(value, str) and EXAMPLE_VALUE.fullmatch(unicodedata.normalize("NFKC", value).strip()):   # ＜your...
             return True
         stack += value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
     return False

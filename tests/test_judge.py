@@ -721,7 +721,10 @@ def test_a_stored_vote_that_copied_the_prompts_example_is_read_as_no_verdict(pro
     items = {i["id"]: i for i in evalpy.review_items(evalpy.load_run(run))}
     assert [j["pass"] for j in items["c1"]["judges"]] == [None] and [j["pass"] for j in items["c2"]["judges"]] == [True]
     # in other letters, with "here" or a full stop, it is the example still
-    for copied in ("<Your reasoning>", "<your reasoning here>", "<your reasoning>.", "<YOUR REASONING>!"):
+    for copied in ("<Your reasoning>", "<your reasoning here>", "<your reasoning>.", "<YOUR REASONING>!",
+                   # (76th) and spaced, trailed or written otherwise
+                   "<your  reasoning>", "<your reasoning goes here>", "<your reasoning...>", "<your reasoning…>",
+                   "\uff1cyour reasoning\uff1e", "<your reasoning here.>"):
         assert evalpy.parse_verdict(json.dumps({"reason": copied, "pass": True})) == (None, None), copied
 
 
