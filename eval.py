@@ -3720,18 +3720,15 @@ def jsonl_objects(path, data, problems, each="case"):
 
 
 def file_lines(data):
-    """(the bytes as text, the offset of each line's start), or ("", []) where they are not UTF-8."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "", []
+    """(the bytes as text, the offset of each line's start)."""
+    text = data.decode("utf-8", "surrogateescape")   # a byte not UTF-8 on another line (said there) hides no spread
     return text, [0] + [m.end() for m in re.finditer("\n", text)]
 
 
 def spread_over(text, at):
     """("an object" or "a list", the lines past the first it takes) when a JSON object or list written over several
     lines begins at `at` in the text; else None. Decoded in place: nothing past the value is read."""
-    start = at + len(text[at:at + 200]) - len(text[at:at + 200].lstrip())
+    start = re.compile(r"\s*").match(text, at).end()
     try:
         value, end = json.JSONDecoder().raw_decode(text, start)
     except (ValueError, RecursionError):
@@ -7569,9 +7566,8 @@ def operator_word(tokens, i):
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
-    # a sign follows no number (7 -2 is 7 - 2, spaced otherwise; "redondea -3,5" is a sign), nor runs into a mark
-    # (A\\-51104)
-    loose = before is None or before.group() in ("(", "[", "{") or before.end() < tokens[i].start() and not number(i - 1)
+    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5), and runs into no mark (A\\-51104)
+    loose = before is None or before.group() in ("(", "[", "{") or before.end() < tokens[i].start()
     sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
@@ -13190,8 +13186,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         left = [f"{shell_word(path)}: a person decides them (calibrate), or a judge asked otherwise ({otherwise_words(config)})"
                 for path, config, cases in runs if any(x["correct"] is None for x in cases) and settled(config, cases)]
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
-                   + "; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
-                               + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))]
+                   + ("; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
+                                + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))
+                      or f"judge them again: {program()} judge RUN")]
     outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
@@ -14606,7 +14603,7 @@ def vote_consistency(rows):
     # no vote with a verdict is a certainty of 0 (each vote without one counts against): support-dev-26, three votes
     # unread, was left out of those under the threshold
     return {"answers": len(rows), "split": [named(r) for r in rows if r[3]["split"]],
-            "low_certainty": [named(r) for r in rows if (r[3]["certainty"] or 0) < LOW_CERTAINTY],
+            "low_certainty": [named(r) for r in rows if r[3]["pass"] is None or (r[3]["certainty"] or 0) < LOW_CERTAINTY],
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
 

@@ -2684,6 +2684,12 @@ def test_an_answer_none_of_whose_votes_has_a_verdict_is_under_the_certainty_thre
     run = audited_run(lambda i, judge, vote: None if i == 1 else True, votes=3, count=4)
     out = cli("judge", run, "--audit")[1]
     assert "0/4 = 0% of answers split their votes; 1 under certainty 0.8 (already listed as doubtful): a01" in out, out
+    # (77th) nor is one a panel leaves open because one member's votes hold no verdict (the others' certainty is 1)
+    from conftest import make_run
+    panel = audited_run(lambda i, judge, vote: None if i == 1 and judge == AUDIT_JUDGES[1] else True, votes=3,
+                        judges=AUDIT_JUDGES[:2], count=4)
+    out = cli("judge", panel, "--audit")[1]
+    assert "1 under certainty 0.8 (already listed as doubtful): a01" in out, out
     # (75th) a run judged with --judge-schema is not told to try it: only another judge model
     assert evalpy.otherwise_words({"judge": {"models": ["m"], "schema": True}}) == "another --judge-model"
     assert "--judge-schema" in evalpy.otherwise_words({"judge": {"models": ["m"]}})

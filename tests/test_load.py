@@ -1311,6 +1311,10 @@ def test_a_newcomers_slips_in_a_split_are_named_as_such(tmp_path):
     assert problems(write_split(tmp_path, [], raw=long.encode())) == [
         f"{tmp_path}/s.jsonl:1: an object spread over lines 1-509: a .jsonl file holds one JSON object per line (JSON "
         "Lines); write each case on a line of its own"]
+    # (77th) a byte not UTF-8 on another line, or much space before it, hides no spread value
+    latin = b'{"id": "b", "input": "caf\xe9", "expected": "bug", "difficulty": "e", "note": "n"}\n' + long.encode()
+    assert any(":2: an object spread over lines 2-510" in p for p in problems(write_split(tmp_path, [], raw=latin)))
+    assert "an object spread over lines 1-509" in problems(write_split(tmp_path, [], raw=b" " * 300 + long.encode()))[0]
     # (74th) one spread after a case on its line of its own is named too
     mixed = json.dumps(GOOD) + "\n" + json.dumps(dict(GOOD, id="c2"), indent=2) + "\n"
     assert problems(write_split(tmp_path, [], raw=mixed.encode())) == [

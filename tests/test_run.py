@@ -3479,9 +3479,12 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              [{"input": f"Resuelve x / {n} = 7"} for n in (1, 2, 3, 4)], "p4", False),
             ([{"input": f"¡Hola! Llamad al 555-123-{n:04d}, es urgente"} for n in (1, 2, 3, 4)], "p3",
              [{"input": f"Hola, llamad al 555 123 {n:04d}; es urgente"} for n in (1, 2, 3, 4)], "p4", True),
-            # (76th) 7 -2 is 7 - 2 spaced otherwise; x*y and x-y are other questions; ≤ is <=
-            ([{"input": f"¿Cuánto es {n} -2, y es x ≤ y?"} for n in (7, 9, 11, 13)], "p3",
-             [{"input": f"¿Cuánto es {n} - 2, y es x <= y?"} for n in (7, 9, 11, 13)], "p4", True),
+            # (76th) ≤ is <=; x*y and x-y are other questions; (77th) -4 after a number is still its sign: sorting
+            # 3 -4 5 is another question than sorting 3 4 5
+            ([{"input": f"¿Es x ≤ y en el paso {n}?"} for n in (7, 9, 11, 13)], "p3",
+             [{"input": f"¿Es x <= y en el paso {n}?"} for n in (7, 9, 11, 13)], "p4", True),
+            ([{"input": f"Ordena {n} -4 5"} for n in (3, 6, 9, 12)], "p3",
+             [{"input": f"Ordena {n} 4 5"} for n in (3, 6, 9, 12)], "p4", False),
             ([{"input": f"Simplifica x*y en el paso {n}"} for n in (1, 2, 3, 4)], "p3",
              [{"input": f"Simplifica x-y en el paso {n}"} for n in (1, 2, 3, 4)], "p4", False)):
         write(before)
