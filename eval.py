@@ -8128,6 +8128,16 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                         f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
 
 
+def prompt_identity(path):
+    """What tells two prompts of a grid apart: their text (a copy under another name ran the same prompt twice, paid for,
+    and the table called them two), or the path where it cannot be read (load_inputs names why)."""
+    try:
+        with open(path, "rb") as f:
+            return ("text", hashlib.sha256(f.read()).hexdigest())
+    except (OSError, TypeError, ValueError):
+        return ("path", os.path.normpath(path) if isinstance(path, str) else path)
+
+
 def grid_of(args):
     """`run` as one Namespace per run it makes. One --model and one --prompt (or none): [args] with
     those values, as ever. More: a grid, every model with every prompt, models outer, so that the
@@ -8136,7 +8146,7 @@ def grid_of(args):
     prompts = args.prompt if isinstance(args.prompt, list) else [args.prompt]
     if args.resume or len(models) * len(prompts) == 1:   # --resume refuses --model and --prompt itself
         return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
-    for flag, values, same in (("--model", models, same_model), ("--prompt", prompts, os.path.normpath)):
+    for flag, values, same in (("--model", models, same_model), ("--prompt", prompts, prompt_identity)):
         refuse_given_twice(flag, values, same, "each value of a grid makes its own runs")
     refuse_grid(args, len(models) * len(prompts))
     return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})
@@ -14392,7 +14402,7 @@ def calibration_warnings(a, unjudged_failures=0):
                         f"{'all fell on answers' if unjudged_failures > 1 else 'fell on an answer'} the judge left "
                         "without a verdict (a tie, an unreadable answer, one cut at its token limit or a failed call): its "
                         "failure detection cannot be measured; give verdicts on answers it decided, or judge them again "
-                        "with a judge asked otherwise (asked alike, a tie or an unreadable answer comes back alike)")
+                        "(report names how: the same judge where it would answer otherwise, else a judge asked otherwise)")
     elif detection is None:
         warnings.append("no failure in the person's verdicts: the judge's failure detection cannot be measured")
     elif ci[1] < LOW_CERTAINTY:

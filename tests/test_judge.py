@@ -571,8 +571,8 @@ def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, 
     assert a["warnings"][0] == ("the person's 2 failures all fell on answers the judge left without a verdict (a "
                                 "tie, an unreadable answer, one cut at its token limit or a failed call): its "
                                 "failure detection cannot be measured; give verdicts on answers it decided, or judge them "
-                                "again with a judge asked otherwise (asked alike, a tie or an unreadable answer comes back "
-                                "alike)")
+                                "again (report names how: the same judge where it would answer otherwise, else a judge "
+                                "asked otherwise)")
 
 
 def test_calibrate_input_errors(calibration, project, cli):

@@ -3513,3 +3513,13 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url)
     os.chdir(project)
     assert code == 0 and (nested / "runs" / "q-test-p3.json").exists(), err
+
+
+def test_a_grid_refuses_one_prompt_given_twice_under_two_names(project, cli, two_models):
+    """78th attack: prompts/v2.txt and a copy of it under another name ran the same prompt twice, paid for, and the
+    table called them two prompts; only the same path was refused."""
+    shutil.copy("prompts/v2.txt", "v2copy.txt")
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--prompt", "prompts/v2.txt", "--prompt",
+                         "v2copy.txt")
+    assert code == 2 and "--prompt v2copy.txt is given twice (as prompts/v2.txt)" in err and len(err.splitlines()) == 1, err
+    assert two_models.chat_bodies == [] and not (project / "runs").exists()
