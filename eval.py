@@ -8132,9 +8132,8 @@ def prompt_identity(path):
     """What tells two prompts of a grid apart: their text (a copy under another name ran the same prompt twice, paid for,
     and the table called them two), or the path where it cannot be read (load_inputs names why)."""
     try:
-        with open(path, "rb") as f:
-            return ("text", hashlib.sha256(f.read()).hexdigest())
-    except (OSError, TypeError, ValueError):
+        return ("text", sha256_bytes(read_bytes(path, "prompt file")))   # a regular file only: a pipe would block
+    except (EvalError, TypeError, ValueError):
         return ("path", os.path.normpath(path) if isinstance(path, str) else path)
 
 

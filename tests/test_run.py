@@ -3523,3 +3523,10 @@ def test_a_grid_refuses_one_prompt_given_twice_under_two_names(project, cli, two
                          "v2copy.txt")
     assert code == 2 and "--prompt v2copy.txt is given twice (as prompts/v2.txt)" in err and len(err.splitlines()) == 1, err
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
+    # a pipe named as a prompt is never opened to compare (the read would block for ever): refused as no prompt file
+    import subprocess
+    import sys
+    os.mkfifo("pipe.txt")
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", two_models.url,
+                           "--prompt", "pipe.txt", "--prompt", "prompts/v2.txt"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "pipe.txt: not a regular file (a pipe or a device), so not a prompt file" in done.stderr
