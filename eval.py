@@ -7781,7 +7781,7 @@ def open_or_resume(args, held):
     (or completions) at once never both ask a case, one having read before the other asked."""
     if not args.resume:
         if not args.split:
-            raise EvalError("run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH")
+            raise EvalError(RUN_NEEDS_SPLIT)
         return build_config(args), {}, {}, None, None, {}, {}
     if args.config_given:   # the run-config options of OPTIONS (§1) given, in its order
         raise EvalError(f"--resume takes its split, prompt, model and options from the run it resumes; "
@@ -8128,11 +8128,14 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                         f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
 
 
+RUN_NEEDS_SPLIT = "run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH"
+
+
 def prompt_identity(path):
     """What tells two prompts of a grid apart: their text (a copy under another name ran the same prompt twice, paid for,
     and the table called them two), or the path where it cannot be read (load_inputs names why)."""
-    try:
-        return ("text", sha256_bytes(read_bytes(path, "prompt file")))   # a regular file only: a pipe would block
+    try:   # a prompt that can be used (load_prompt: a regular file, UTF-8, not empty); any other is named by the load
+        return ("text", load_prompt(path)[1])
     except (EvalError, TypeError, ValueError):
         return ("path", os.path.normpath(path) if isinstance(path, str) else path)
 
@@ -8145,6 +8148,8 @@ def grid_of(args):
     prompts = args.prompt if isinstance(args.prompt, list) else [args.prompt]
     if args.resume or len(models) * len(prompts) == 1:   # --resume refuses --model and --prompt itself
         return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
+    if not args.split:   # (a grid's first run would find it missing only after its prompts were read)
+        raise EvalError(RUN_NEEDS_SPLIT)
     for flag, values, same in (("--model", models, same_model), ("--prompt", prompts, prompt_identity)):
         refuse_given_twice(flag, values, same, "each value of a grid makes its own runs")
     refuse_grid(args, len(models) * len(prompts))

@@ -3530,3 +3530,10 @@ def test_a_grid_refuses_one_prompt_given_twice_under_two_names(project, cli, two
     done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", two_models.url,
                            "--prompt", "pipe.txt", "--prompt", "prompts/v2.txt"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "pipe.txt: not a regular file (a pipe or a device), so not a prompt file" in done.stderr
+    # (79th) two empty prompts are said to be empty, not "given twice"; a grid with no --split says what it needs
+    Path("e1.txt").write_text("")
+    Path("e2.txt").write_text("")
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--prompt", "e1.txt", "--prompt", "e2.txt")
+    assert code == 2 and "e1.txt: the prompt is empty" in err and "given twice" not in err, err
+    code, out, err = cli("run", "--host", two_models.url, "--prompt", "prompts/v1.txt", "--prompt", "prompts/v2.txt")
+    assert code == 2 and err == "error: run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH\n", err
