@@ -6247,6 +6247,11 @@ def judge_verdicts(votes):
     return verdicts
 
 
+def answers_alike(vote, judge):
+    """Whether a vote asked again, as it was, comes back alike: asked with a seed, or at temperature 0."""
+    return type(judge) is dict and judge.get("temperature") == 0 or type(vote.get("seed")) is int and vote["seed"] >= 0
+
+
 def votes_settled(trial, judge):
     """Whether an answer left undecided has every vote of its open checks read (a tie, a panel split, or a vote with no
     verdict in it, seeded or at temperature 0): the same judge asked again, with the same seeds, answers alike, so only
@@ -6257,8 +6262,8 @@ def votes_settled(trial, judge):
     open_checks = [name for name, ok in trial["checks"].items() if ok is None]
     # a vote that came back without a verdict, asked at temperature 0 or with a seed, comes back alike: read as
     # far as it goes (judge again re-asked the same prose, or the same copied example, on every pass)
-    alike = [v for v in trial["votes"] or [] if v.get("pass") is None and not v.get("error") and not cut_vote(v)]
-    again = [v for v in alike if not (judge.get("temperature") == 0 or type(v.get("seed")) is int and v["seed"] >= 0)]
+    unread = [v for v in trial["votes"] or [] if v.get("pass") is None and not v.get("error") and not cut_vote(v)]
+    again = [v for v in unread if not answers_alike(v, judge)]
     return bool(open_checks) and not again and all(
         (j := trial["judged"].get(name)) and not (j["failed"] or j["cut"])
         and set(j["models"]) >= set(judge["models"]) and j["votes"] >= judge["votes"] * len(judge["models"])
@@ -13697,11 +13702,6 @@ def judge_questions(checks):
     check's value is a threshold, its verdict read again from the vote: report --checks)."""
     return {c["name"]: (c["type"], c.get("value") if c["type"] == "judge" else None) for c in checks
             if c["type"] in JUDGE_CHECKS}
-
-
-def answers_alike(vote, judge):
-    """Whether a vote asked again, as it was, comes back alike: asked with a seed, or at temperature 0."""
-    return type(judge) is dict and judge.get("temperature") == 0 or type(vote.get("seed")) is int and vote["seed"] >= 0
 
 
 def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
