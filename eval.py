@@ -7538,48 +7538,63 @@ def as_words(text):
     """A text's words as a reader tells them (as_read), without accents or punctuation: a final "?" dropped, "Dónde"
     typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words. An operator
     between operands is a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, 3 ≠ 4 and 3 = 4, -5 and 5 are other
-    questions; **12**, a bullet's "- 12", +34 and 50 % are not."""
-    decomposed = re.sub("([<=>\u2264\u2265])\u0338", r"!\1", unicodedata.normalize("NFKD", as_read(text)))   # ≠ is != (not =)
-    decomposed = decomposed.replace("\u2264", "<=").replace("\u2265", ">=")   # ≤ is <=
+    questions; **12**, a bullet's "- 12", +34 and 50 % are not. A power written raised is one (10² is 10^2, not 102), and
+    a currency sign, a prime and a language's ++ or # are words ($100 is not €100, 5′ not 5″, C++ not C)."""
+    powers = SUPERSCRIPTS.sub(lambda m: "^" + unicodedata.normalize("NFKC", m.group()), text)
+    decomposed = re.sub(f"([{re.escape(OPERATOR_MARKS)}])\u0338", r"!\1", unicodedata.normalize("NFKD", as_read(powers)))   # ≠ is != (not =), ∉ !∈
+    decomposed = decomposed.translate(COMPARISONS_SPELLED)   # ≤ is <=
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    tokens = list(re.finditer(rf"[^\W_]+|!?[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
-    words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) else operator_word(tokens, i) for i, m in enumerate(tokens))
+    tokens = list(re.finditer(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+    # a run of * spaced on one side only, found twice or more, is markdown's emphasis ("**es** 12"); 2 *3 is 2 * 3
+    emphasis = {m for m, n in Counter(t.group() for at, t in enumerate(tokens) if set(t.group()) == {"*"}
+                                       and one_side_spaced(tokens, at)).items() if n > 1}
+    words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) or re.fullmatch(WORD_MARKED, m.group())
+             or unicodedata.category(m.group()[0]) == "Sc" else operator_word(tokens, i, emphasis) for i, m in enumerate(tokens))
     return " ".join(w for w in words if w)
 
 
 LETTERS_OR_DIGITS = re.compile(r"[^\W_]+")
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"   # a minus, typed as any of them
-OPERATOR_MARKS = DASHES + "+<>=*/^%\u00b1\u00d7\u00f7\u2264\u2265"   # a run of them is one operator: ==, <=, and != ("Hi!" is not)
+OPERATOR_MARKS = DASHES + "+<>=*/^%&|\u00b1\u00d7\u00f7\u2208\u220b\u2227\u2228\u2248\u2261\u2282\u2283\u2286\u2287"   # ∈ ∋ ∧ ∨ ≈ ≡ ⊂ ⊃ ⊆ ⊇
+# (a run of them is one operator: ==, <=, &&, and != ("Hi!" is not))
+COMPARISONS_SPELLED = str.maketrans({"\u2264": "<=", "\u2265": ">=", "\u2266": "<=", "\u2267": ">=", "\u2a7d": "<=", "\u2a7e": ">="})
+SUPERSCRIPTS = re.compile("[\u00b2\u00b3\u00b9\u2070-\u207f]+")   # ²³¹⁰ⁱ⁴...⁹⁺⁻⁼⁽⁾ⁿ: NFKC runs them into the number before
+WORD_MARKED = r"[^\W_]+(?:\+\+|#)(?![^\W_])|\u2032+"   # C++, C#, F#; a prime (5′, and ″ is NFKC's ′′)
 
 
-def operator_word(tokens, i):
+def one_side_spaced(tokens, at):
+    """Whether a token is spaced from what comes before it or from what follows it, not both."""
+    return (at == 0 or tokens[at - 1].end() < tokens[at].start()) != (at + 1 == len(tokens) or tokens[at + 1].start() > tokens[at].end())
+
+
+def operator_word(tokens, i, emphasis=()):
     """The operator a run of as_words' marks is, or None for punctuation. Between two operands (words or numbers, a
     number's sign too, spaced or not): a comparison or a plus (x == 5, a != b, x+5, x = -5); a product, a quotient or a
     power beside a number (2*10, x/3, n^2; not **bold**, and/or); a % after a number (50 % is 50%). A dash is a
     minus only as a number's sign (-5, (-5), x=-5; not a bullet's "- 12", +34 is 34): between two operands it is
     punctuation as often as subtraction (10-20, 555-123-4567, A-51104, well-known), and 12 - 7 is told from 12 + 7,
-    12 / 7 or 12 * 7 by their own marks."""
+    12 / 7 or 12 * 7 by their own marks. emphasis: the runs of * that are markdown's where spaced on one side only."""
     mark = tokens[i].group()
     if not mark.lstrip("!") or any(c not in OPERATOR_MARKS for c in mark.lstrip("!")):
         return None
     run, before, after = "".join("-" if c in DASHES else c for c in mark), tokens[i - 1] if i else None, \
         tokens[i + 1] if i + 1 < len(tokens) else None
-    def operand(at):
-        return 0 <= at < len(tokens) and LETTERS_OR_DIGITS.fullmatch(tokens[at].group()) is not None
+    def operand(at):   # a word, a number, or a bracket's side that faces the mark (3 ∈ {1, 2}, (a+b) * 2)
+        return 0 <= at < len(tokens) and (LETTERS_OR_DIGITS.fullmatch(tokens[at].group()) is not None
+                                          or tokens[at].group() in ({i + 1: "([{", i - 1: ")]}"}.get(at) or ()))
     def number(at):
         return operand(at) and tokens[at].group()[0].isdigit()
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
-    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5), and runs into no mark (A\\-51104)
-    loose = before is None or before.group() in ("(", "[", "{") or before.end() < tokens[i].start()
+    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
+    # is:-3, "-3"), but no operand's end nor an escape (A-51104, (555)-123, A\\-51104)
+    loose = before is None or before.end() < tokens[i].start() or not (operand(i - 1) or before.group() in ")]}\\")
     sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
-    # spaced alike on both sides (2*10, 2 * 10), as an operator is written; "es** 12" closes a bold word
-    even = (before.end() == tokens[i].start()) == (after.start() == tokens[i].end()) if both else False
     kept = op and (both and not set(op) & set("*/^%")
-                   or both and even and (number(i - 1) or number(i + 1) or signed(i + 1)
+                   or both and not (mark in emphasis and one_side_spaced(tokens, i)) and (number(i - 1) or number(i + 1) or signed(i + 1)
                                          or len(tokens[i - 1].group()) == len(tokens[i + 1].group()) == 1)   # x*y
                    and not set(op) & set("%")
                    or op == "%" and number(i - 1))

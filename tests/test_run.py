@@ -3486,7 +3486,10 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
             ([{"input": f"Ordena {n} -4 5"} for n in (3, 6, 9, 12)], "p3",
              [{"input": f"Ordena {n} 4 5"} for n in (3, 6, 9, 12)], "p4", False),
             ([{"input": f"Simplifica x*y en el paso {n}"} for n in (1, 2, 3, 4)], "p3",
-             [{"input": f"Simplifica x-y en el paso {n}"} for n in (1, 2, 3, 4)], "p4", False)):
+             [{"input": f"Simplifica x-y en el paso {n}"} for n in (1, 2, 3, 4)], "p4", False),
+            # (80th) a minus after a comma is its number's sign: the same questions over [3,4,5,9] are a test of their own
+            ([{"input": f"¿Cuál es el {w} de la lista [3,-4,5,-9]?"} for w in ("mayor", "menor", "total", "producto")], "p3",
+             [{"input": f"¿Cuál es el {w} de la lista [3,4,5,9]?"} for w in ("mayor", "menor", "total", "producto")], "p4", False)):
         write(before)
         assert cli("run", "--split", "golden/q/test.jsonl", "--prompt", f"prompts/{prompt_before}.txt", "--host", fake.url,
                    "--out", "runs/before.json")[0] == 0
@@ -3513,6 +3516,30 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     code, out, err = cli("run", "--split", "golden/q/test.jsonl", "--prompt", "prompts/p3.txt", "--host", fake.url)
     os.chdir(project)
     assert code == 0 and (nested / "runs" / "q-test-p3.json").exists(), err
+
+
+@pytest.mark.parametrize("first, second, alike", [
+    # a minus after a mark is its number's sign, however the list is spaced
+    ("sort [3,-4,5] ascending", "sort [3,4,5] ascending", False), ("Compute max(1,-3)", "Compute max(1,3)", False),
+    ("the value is:-3 now", "the value is:3 now", False), ('the value is "-3" now', 'the value is "3" now', False),
+    ("sort [3, -4, 5] ascending", "sort [3,-4,5] ascending", True),
+    ("Llamad al (555)-123-4567", "Llamad al (555) 123-4567", True), ("A\\-51104", "A-51104", True),
+    # a power written raised is a power, not digits run together
+    ("What is 10²?", "What is 102?", False), ("x² + 1", "x2 + 1", False), ("What is 10²?", "What is 10 ^ 2?", True),
+    ("2⁻²", "2^-2", True),
+    # a product or quotient spaced on one side is one; markdown's emphasis is none
+    ("What is 7 *3", "What is 7 /3", False), ("What is 2 *3?", "What is 2 * 3?", True), ("What is 2* 3?", "What is 2 * 3?", True),
+    ("La respuesta **es** 12", "La respuesta es 12", True), ("*urgent* 5 items", "urgent 5 items", True),
+    # symbols that are words or operators
+    ("Write hello world in C++", "Write hello world in C", False), ("Explain pointers in C#", "Explain pointers in C", False),
+    ("Convert $100 to yen", "Convert €100 to yen", False), ("Evaluate true && false", "Evaluate true || false", False),
+    ("Is 3 ∈ {1,2,3}", "Is 3 ∉ {1,2,3}", False), ("a ≡ b", "a ≢ b", False), ("3 ⩾ 4", "3 ⩽ 4", False),
+    ("3 ⩾ 4", "3 >= 4", True), ("3 ≧ 4", "3 ≥ 4", True), ("5′ tall", "5″ tall", False)])
+def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
+    """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
+    102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
+    as the old one edited, and [3, -4, 5] was told from [3,-4,5]."""
+    assert (evalpy.as_words(first) == evalpy.as_words(second)) == alike, (evalpy.as_words(first), evalpy.as_words(second))
 
 
 def test_a_grid_refuses_one_prompt_given_twice_under_two_names(project, cli, two_models):
