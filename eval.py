@@ -522,17 +522,49 @@ def inert(text):
     return CONTROL_CHARS.sub(lambda m: char_escape(m.group()), text)
 
 
+# Format characters a terminal shows all the same, a column each: the soft hyphen, and the marks that sit before a
+# number (the Arabic number sign, U+0600...)
+SHOWN_FORMAT_CHARS = set("\xad\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd")
+
+
+def shown_width(text):
+    """The columns a terminal gives a text, as wcwidth counts them: two for a wide character (CJK, a full-width
+    letter, an emoji), none for what joins the one before (a combining mark, a Hangul vowel or final consonant of a
+    decomposed syllable, a skin tone, what follows a zero-width joiner), and two for a character a variation
+    selector 16 shows as an emoji (❤️): a case named in Chinese pushed the columns after it out of line."""
+    width = 0
+    for width in columns_after(text):   # (the last)
+        pass
+    return width
+
+
+def columns_after(text):
+    """The columns text takes up to and with each of its characters, one by one (shown_width's rule)."""
+    width, last, joined = 0, 0, False
+    for ch in text:
+        if ch == "\ufe0f" and last == 1:
+            width, last = width + 1, 2
+            yield width
+            continue
+        joins = joined or unicodedata.combining(ch) \
+            or unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch not in SHOWN_FORMAT_CHARS \
+            or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff" or "\U0001f3fb" <= ch <= "\U0001f3ff" and last == 2
+        last = 0 if joins else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        width, joined = width + last, ch == "\u200d"
+        yield width
+
+
 # Line breaks (and the Unicode line and paragraph separators) in text shown where one line is
 # expected: a list entry, a table cell, a "Run:" line. Kept raw, a server's error body or a run
 # file's model name starts a line of its own there, a fake headline or a fake row.
-LINE_BREAKS = {"\n": "\\n", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+LINE_BREAKS = {"\n": "\\n", "\u2028": "\\u2028", "\u2029": "\\u2029", "\t": "\\t"}   # (a tab moves the columns after it)
 
 
 def on_one_line(text, width=None):
     """text inert and on one line, its line breaks shown escaped: nothing dropped, nothing obeyed;
     with width, cut there (one_line cuts too, but makes one space of every run of whitespace: a
     name's line break would be hidden)."""
-    return cut_to(re.sub("[\n\u2028\u2029]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
+    return cut_to(re.sub("[\n\u2028\u2029\t]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
 
 
 def every_character(text, width=None):
@@ -544,10 +576,17 @@ def every_character(text, width=None):
         return c if c.isprintable() and c != "\\" else "\\\\" if c == "\\" else "\\n" if c == "\n" else "\\t" if c == "\t" else (
             f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
     pieces = [shown(c) for c in str(text)]
-    if width is None or sum(map(len, pieces)) <= width:
-        return "".join(pieces)
-    kept = list(itertools.takewhile(lambda end: end <= width - 1, itertools.accumulate(map(len, pieces))))
-    return "".join(pieces[:len(kept)]) + "…"
+    whole = "".join(pieces)
+    if width is None or len(whole) <= width and whole.isascii():
+        return whole
+    columns, at, kept = columns_after(whole), 0, 0   # kept: the characters of the pieces within width - 1 columns
+    for piece in pieces:
+        used = [next(columns) for _ in piece][-1]
+        if used > width:
+            return whole[:kept] + "…"
+        at += len(piece)
+        kept = at if used <= width - 1 else kept
+    return whole
 
 
 # An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
@@ -556,11 +595,19 @@ ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
 
 
 def cut_to(flat, width):
-    """Text already made inert, cut to width with an ellipsis; an escape in it is kept whole or left
-    out whole (escapes are at most ten characters: one that spans the cut starts at most nine before)."""
-    if width is None or len(flat) <= width:
+    """Text already made inert, cut to the columns a terminal gives width characters (shown_width: 70 Chinese
+    characters took 140) with an ellipsis; an escape in it is kept whole or left out whole (escapes are at most ten
+    characters: one that spans the cut starts at most nine before)."""
+    if width is None or len(flat) <= width and flat.isascii():
         return flat
-    end = width - 1
+    end = None
+    for at, columns in enumerate(columns_after(flat)):
+        if end is None and columns > width - 1:
+            end = at   # the first character past width - 1 columns; what joins the one before stays with it
+        if columns > width:
+            break
+    else:
+        return flat
     spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 9), end + 10) if m.start() < end < m.end()), None)
     return flat[:spanning.start() if spanning else end] + "…"
 
@@ -870,29 +917,6 @@ def table(rows, align_right_from=1):
                  for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
-
-
-# Format characters a terminal shows all the same, a column each: the soft hyphen, and the marks that sit before a
-# number (the Arabic number sign, U+0600...)
-SHOWN_FORMAT_CHARS = set("\xad\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd")
-
-
-def shown_width(text):
-    """The columns a terminal gives a text, as wcwidth counts them: two for a wide character (CJK, a full-width
-    letter, an emoji), none for what joins the one before (a combining mark, a Hangul vowel or final consonant of a
-    decomposed syllable, a skin tone, what follows a zero-width joiner), and two for a character a variation
-    selector 16 shows as an emoji (❤️): a case named in Chinese pushed the columns after it out of line."""
-    width, last, joined = 0, 0, False
-    for ch in text:
-        if ch == "\ufe0f" and last == 1:
-            width, last = width + 1, 2
-            continue
-        joins = joined or unicodedata.combining(ch) \
-            or unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch not in SHOWN_FORMAT_CHARS \
-            or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff" or "\U0001f3fb" <= ch <= "\U0001f3ff" and last == 2
-        last = 0 if joins else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        width, joined = width + last, ch == "\u200d"
-    return width
 
 
 def print_json(obj):
@@ -7539,15 +7563,17 @@ def as_words(text):
     typed "Donde", A-51104 written A 51104, A\\-51104 or with a non-breaking hyphen are the same words. An operator
     between operands is a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, 3 ≠ 4 and 3 = 4, -5 and 5 are other
     questions; **12**, a bullet's "- 12", +34 and 50 % are not. A power written raised is one (10² is 10^2, not 102), and
-    a currency sign, a prime and a language's ++ or # are words ($100 is not €100, 5′ not 5″, C++ not C)."""
+    a currency sign, a prime and a language's ++, # or ♭ are words ($100 is not €100, 5′ not 5″, C++ not C); a symbol
+    of mathematics is a word beside any operand (√16, ¬p, p → q, ∑ i)."""
     powers = SUPERSCRIPTS.sub(lambda m: "^" + unicodedata.normalize("NFKC", m.group()), text)
-    decomposed = re.sub(f"([{re.escape(OPERATOR_MARKS)}])\u0338", r"!\1", unicodedata.normalize("NFKD", as_read(powers)))   # ≠ is != (not =), ∉ !∈
-    decomposed = decomposed.translate(COMPARISONS_SPELLED)   # ≤ is <=
+    decomposed = STRUCK_MARK.sub(r"!\1", unicodedata.normalize("NFKD", as_read(powers)))   # ≠ is != (not =), ∉ !∈
+    decomposed = re.sub(r"(?<=\d) ?\u00b7 ?(?=\d)", "*", decomposed).translate(MARKS_SPELLED)   # ≤ is <=, 12 · 7 and 12×7 12*7
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    tokens = list(re.finditer(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(OPERATOR_MARKS)}]+|\S", UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
-    # a run of * spaced on one side only, found twice or more, is markdown's emphasis ("**es** 12"); 2 *3 is 2 * 3
-    emphasis = {m for m, n in Counter(t.group() for at, t in enumerate(tokens) if set(t.group()) == {"*"}
-                                       and one_side_spaced(tokens, at)).items() if n > 1}
+    tokens = list(WORDS_AND_MARKS.finditer(UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
+    # a run of * that both opens (spaced before it only) and closes (after it only) is markdown's emphasis ("**es**
+    # 12"): no product; 2 *3 and 4 *5 are 2 * 3 and 4 * 5
+    sides = Counter((t.group(), spaced_sides(tokens, at)) for at, t in enumerate(tokens) if set(t.group()) == {"*"})
+    emphasis = {m for m, _ in sides if sides[m, (True, False)] and sides[m, (False, True)]}
     words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) or re.fullmatch(WORD_MARKED, m.group())
              or unicodedata.category(m.group()[0]) == "Sc" else operator_word(tokens, i, emphasis) for i, m in enumerate(tokens))
     return " ".join(w for w in words if w)
@@ -7555,16 +7581,22 @@ def as_words(text):
 
 LETTERS_OR_DIGITS = re.compile(r"[^\W_]+")
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"   # a minus, typed as any of them
-OPERATOR_MARKS = DASHES + "+<>=*/^%&|\u00b1\u00d7\u00f7\u2208\u220b\u2227\u2228\u2248\u2261\u2282\u2283\u2286\u2287"   # ∈ ∋ ∧ ∨ ≈ ≡ ⊂ ⊃ ⊆ ⊇
-# (a run of them is one operator: ==, <=, &&, and != ("Hi!" is not))
-COMPARISONS_SPELLED = str.maketrans({"\u2264": "<=", "\u2265": ">=", "\u2266": "<=", "\u2267": ">=", "\u2a7d": "<=", "\u2a7e": ">="})
+# Unicode's symbols of mathematics (√ ¬ ∑ ∈ ≡ → ⊂ ...) past ASCII, but the minus, a tilde and what MARKS_SPELLED spells
+MATH_SYMBOLS = frozenset(c for c in map(chr, itertools.chain(range(0xa0, 0x100), range(0x2000, 0x2c00)))
+                         if unicodedata.category(c) == "Sm" and c not in DASHES + "\u2044\u2215\u00d7\u00f7\u22c5\u2217\u2219\u266f")
+OPERATOR_MARKS = frozenset(DASHES + "+<>=*/^%&|") | MATH_SYMBOLS   # a run of them is one operator: ==, <=, &&, != ("Hi!" is not)
+STRUCK_MARK = re.compile(f"([{re.escape(''.join(sorted(OPERATOR_MARKS)))}])\u0338")
+MARKS_SPELLED = str.maketrans({"\u2264": "<=", "\u2265": ">=", "\u2266": "<=", "\u2267": ">=", "\u2a7d": "<=", "\u2a7e": ">=",
+                               "\u00d7": "*", "\u22c5": "*", "\u2217": "*", "\u2219": "*", "\u00f7": "/", "\u2215": "/",
+                               "\u2044": "/", "\u266f": "#"})   # (½ is NFKC's 1⁄2; C♯ is C#)
 SUPERSCRIPTS = re.compile("[\u00b2\u00b3\u00b9\u2070-\u207f]+")   # ²³¹⁰ⁱ⁴...⁹⁺⁻⁼⁽⁾ⁿ: NFKC runs them into the number before
-WORD_MARKED = r"[^\W_]+(?:\+\+|#)(?![^\W_])|\u2032+"   # C++, C#, F#; a prime (5′, and ″ is NFKC's ′′)
+WORD_MARKED = r"[^\W_]+(?:\+\+|#|\u266d)(?![^\W_])|\u2032+"   # C++, C#, B♭; a prime (5′, and ″ is NFKC's ′′)
+WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(OPERATOR_MARKS)))}]+|\S")
 
 
-def one_side_spaced(tokens, at):
-    """Whether a token is spaced from what comes before it or from what follows it, not both."""
-    return (at == 0 or tokens[at - 1].end() < tokens[at].start()) != (at + 1 == len(tokens) or tokens[at + 1].start() > tokens[at].end())
+def spaced_sides(tokens, at):
+    """(whether a token is spaced from what comes before it, whether from what follows it)"""
+    return at == 0 or tokens[at - 1].end() < tokens[at].start(), at + 1 == len(tokens) or tokens[at + 1].start() > tokens[at].end()
 
 
 def operator_word(tokens, i, emphasis=()):
@@ -7594,10 +7626,11 @@ def operator_word(tokens, i, emphasis=()):
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     kept = op and (both and not set(op) & set("*/^%")
-                   or both and not (mark in emphasis and one_side_spaced(tokens, i)) and (number(i - 1) or number(i + 1) or signed(i + 1)
+                   or both and not (mark in emphasis and len(set(spaced_sides(tokens, i))) == 2) and (number(i - 1) or number(i + 1) or signed(i + 1)
                                          or len(tokens[i - 1].group()) == len(tokens[i + 1].group()) == 1)   # x*y
                    and not set(op) & set("%")
-                   or op == "%" and number(i - 1))
+                   or op == "%" and number(i - 1)
+                   or not MATH_SYMBOLS.isdisjoint(op) and (operand(i - 1) or operand(i + 1) or signed(i + 1)))
     return " ".join(([op] if kept else []) + (["-"] if sign else [])) or None
 
 

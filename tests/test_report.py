@@ -1101,6 +1101,24 @@ def test_a_digest_with_its_algorithm_is_shortened_after_it():
     assert evalpy.short("sha256:643816e6f55a12d3") == "643816e6" and evalpy.short("643816e6f55a") == "643816e6"
 
 
+def test_a_cut_answer_and_an_id_with_a_tab_keep_to_their_columns(project, cli):
+    """81st attack on issue 28: an answer in Chinese was cut at 70 characters, 140 columns (a failing case's line ran
+    to 187 where one in Latin letters took 117), and a case id holding a tab was printed raw, its row out of line."""
+    import wcwidth
+    for text in ("中" * 3000, "x" * 68 + "中中", "e\u0301" * 100, "订单" * 40 + "x"):
+        cut = evalpy.on_one_line(text, 70)
+        assert cut.endswith("…") and wcwidth.wcswidth(cut) <= 70 and text.startswith(cut[:-1]), cut
+        assert wcwidth.wcswidth(cut) >= 68 or text.startswith("x" * 68), cut   # cut at the width, not short of it
+    assert evalpy.on_one_line("中" * 35, 70) == "中" * 35   # 70 columns: whole
+    run = make_run([{"id": "tab\t-6", "expected": "bug", "response": "中" * 3000},
+                    {"id": "c2", "expected": "bug", "response": "x" * 5000},
+                    {"id": "c3", "expected": "bug", "response": "bug"}])
+    code, out, err = cli("report", write_run("runs/cut.json", run))
+    assert "\t" not in out and "tab\\t-6" in out, out
+    rows = [line for line in out.splitlines() if "中中" in line or "xxxx" in line]
+    assert len(rows) >= 2 and max(map(wcwidth.wcswidth, rows)) - min(map(wcwidth.wcswidth, rows)) <= 1, rows
+
+
 def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(project, cli):
     """A tag in Chinese (two columns a character on a terminal) pushed its row's figures two columns right of the
     others', and an accent written as a combining mark pulled them one left: columns are padded by what is shown."""

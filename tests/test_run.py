@@ -3534,11 +3534,20 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     ("Write hello world in C++", "Write hello world in C", False), ("Explain pointers in C#", "Explain pointers in C", False),
     ("Convert $100 to yen", "Convert €100 to yen", False), ("Evaluate true && false", "Evaluate true || false", False),
     ("Is 3 ∈ {1,2,3}", "Is 3 ∉ {1,2,3}", False), ("a ≡ b", "a ≢ b", False), ("3 ⩾ 4", "3 ⩽ 4", False),
-    ("3 ⩾ 4", "3 >= 4", True), ("3 ≧ 4", "3 ≥ 4", True), ("5′ tall", "5″ tall", False)])
+    ("3 ⩾ 4", "3 >= 4", True), ("3 ≧ 4", "3 ≥ 4", True), ("5′ tall", "5″ tall", False),
+    # (81st) a struck comparison is its negation; mathematics' symbols beside one operand; two products spaced alike
+    ("Is x ≥ 3", "Is x ≱ 3", False), ("Is x ≤ 3", "Is x ≰ 3", False), ("What is 12 ⋅ 7?", "What is 12 - 7?", False),
+    ("What is 12 · 7?", "What is 12 - 7?", False), ("What is 12 · 7?", "What is 12*7?", True), ("2×3", "2 * 3", True),
+    ("What is √16?", "What is 16?", False), ("Is ¬p ∧ q", "Is p ∧ q", False), ("Does p → q", "Does p ← q", False),
+    ("What is ∑ i", "What is ∏ i", False), ("Is 3 ⊀ 4", "Is 3 ≺ 4", False), ("Is A ⊊ B", "Is A B", False),
+    ("Play a C♯ scale", "Play a C scale", False), ("Play a C♯ scale", "Play a C# scale", True),
+    ("Compute 2 *3 and 4 *5", "Compute 2, 3 and 4, 5", False), ("Compute 2 *3 and 4 *5", "Compute 2 * 3 and 4 * 5", True),
+    ("Add ½ cup", "Add 1/2 cup", True), ("La col·lecció 12", "La col.lecció 12", True)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
-    as the old one edited, and [3, -4, 5] was told from [3,-4,5]."""
+    as the old one edited, and [3, -4, 5] was told from [3,-4,5]. 81st: ≱ read as ≥, √16 as 16, ¬p as p, → as ←, 12 ⋅ 7
+    as 12 - 7, C♯ as C, and 2 *3 and 4 *5 as 2, 3 and 4, 5."""
     assert (evalpy.as_words(first) == evalpy.as_words(second)) == alike, (evalpy.as_words(first), evalpy.as_words(second))
 
 
