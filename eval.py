@@ -540,17 +540,21 @@ def shown_width(text):
 
 def columns_after(text):
     """The columns text takes up to and with each of its characters, one by one (shown_width's rule)."""
-    width, last, joined = 0, 0, False
+    width, last, joined, before, flag = 0, 0, False, "\x00", False
     for ch in text:
-        if ch == "\ufe0f" and last == 1:
+        # a variation selector 16 widens what can be an emoji (a symbol, a keycap's digit, ℹ), not a letter (a️ is a)
+        if ch == "\ufe0f" and last == 1 and (before in "#*0123456789\u2139" or unicodedata.category(before)[0] in "SP"):
             width, last = width + 1, 2
             yield width
             continue
-        joins = joined or unicodedata.combining(ch) \
+        regional = "\U0001f1e6" <= ch <= "\U0001f1ff"   # two make a flag, two columns; one alone takes two as well
+        joins = joined or unicodedata.combining(ch) or regional and flag \
             or unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch not in SHOWN_FORMAT_CHARS \
-            or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff" or "\U0001f3fb" <= ch <= "\U0001f3ff" and last == 2
-        last = 0 if joins else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        width, joined = width + last, ch == "\u200d"
+            or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff" \
+            or "\U0001f3fb" <= ch <= "\U0001f3ff" and unicodedata.category(before) == "So"   # a skin tone on an emoji (👍🏽, ☝🏽)
+        flag = regional and not flag
+        last = 0 if joins else 2 if regional or unicodedata.east_asian_width(ch) in "WF" else 1
+        width, joined, before = width + last, ch == "\u200d", ch if not joins else before
         yield width
 
 
@@ -7564,34 +7568,56 @@ def as_words(text):
     between operands is a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, 3 ≠ 4 and 3 = 4, -5 and 5 are other
     questions; **12**, a bullet's "- 12", +34 and 50 % are not. A power written raised is one (10² is 10^2, not 102), and
     a currency sign, a prime and a language's ++, # or ♭ are words ($100 is not €100, 5′ not 5″, C++ not C); a symbol
-    of mathematics is a word beside any operand (√16, ¬p, p → q, ∑ i)."""
+    of mathematics is a word beside any operand (√16, ¬p, ∑ i), an arrow by its direction (p → q is p ⇒ q, not p ← q)."""
     powers = SUPERSCRIPTS.sub(lambda m: "^" + unicodedata.normalize("NFKC", m.group()), text)
     decomposed = STRUCK_MARK.sub(r"!\1", unicodedata.normalize("NFKD", as_read(powers)))   # ≠ is != (not =), ∉ !∈
-    decomposed = re.sub(r"(?<=\d) ?\u00b7 ?(?=\d)", "*", decomposed).translate(MARKS_SPELLED)   # ≤ is <=, 12 · 7 and 12×7 12*7
+    decomposed = MIDDLE_DOT_PRODUCT.sub("*", decomposed).translate(MARKS_SPELLED)   # ≤ is <=, 12 · 7 and 12×7 12*7
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     tokens = list(WORDS_AND_MARKS.finditer(UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
     # a run of * that both opens (spaced before it only) and closes (after it only) is markdown's emphasis ("**es**
     # 12"): no product; 2 *3 and 4 *5 are 2 * 3 and 4 * 5
     sides = Counter((t.group(), spaced_sides(tokens, at)) for at, t in enumerate(tokens) if set(t.group()) == {"*"})
     emphasis = {m for m, _ in sides if sides[m, (True, False)] and sides[m, (False, True)]}
-    words = (m.group() if LETTERS_OR_DIGITS.fullmatch(m.group()) or re.fullmatch(WORD_MARKED, m.group())
-             or unicodedata.category(m.group()[0]) == "Sc" else operator_word(tokens, i, emphasis) for i, m in enumerate(tokens))
+    words = (m.group() if is_word(m.group()) else operator_word(tokens, i, emphasis) for i, m in enumerate(tokens))
     return " ".join(w for w in words if w)
 
 
 LETTERS_OR_DIGITS = re.compile(r"[^\W_]+")
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"   # a minus, typed as any of them
 # Unicode's symbols of mathematics (√ ¬ ∑ ∈ ≡ → ⊂ ...) past ASCII, but the minus, a tilde and what MARKS_SPELLED spells
+
+
+def arrow_direction(arrow):
+    """The plain arrow an arrow reads as, by the way it points (⇒ and ➜ are →, ⇐ is ←, ⇄ is ↔), or itself (↗)."""
+    name = unicodedata.name(arrow, "")
+    right, left, up, down = ("RIGHT" in name, "LEFT" in name, "UP" in name, "DOWN" in name)
+    return ("\u2194" if right and left else "\u2195" if up and down else "\u2192" if right else "\u2190" if left
+            else "\u2191" if up else "\u2193" if down else arrow)
+
+
+ARROWS = {c: arrow_direction(c) for c in map(chr, itertools.chain(range(0x2190, 0x2200), range(0x2794, 0x27c0), range(0x27f0, 0x2800),
+                                                                  range(0x2900, 0x2980), range(0x2b00, 0x2c00)))
+          if "ARROW" in unicodedata.name(c, "")}
 MATH_SYMBOLS = frozenset(c for c in map(chr, itertools.chain(range(0xa0, 0x100), range(0x2000, 0x2c00)))
-                         if unicodedata.category(c) == "Sm" and c not in DASHES + "\u2044\u2215\u00d7\u00f7\u22c5\u2217\u2219\u266f")
+                         if unicodedata.category(c) == "Sm" and c not in DASHES + "\u2044\u2215\u00d7\u00f7\u22c5\u2217\u2219\u266f\u2236"
+                         ) | frozenset(ARROWS) | frozenset(ARROWS.values())
 OPERATOR_MARKS = frozenset(DASHES + "+<>=*/^%&|") | MATH_SYMBOLS   # a run of them is one operator: ==, <=, &&, != ("Hi!" is not)
 STRUCK_MARK = re.compile(f"([{re.escape(''.join(sorted(OPERATOR_MARKS)))}])\u0338")
 MARKS_SPELLED = str.maketrans({"\u2264": "<=", "\u2265": ">=", "\u2266": "<=", "\u2267": ">=", "\u2a7d": "<=", "\u2a7e": ">=",
                                "\u00d7": "*", "\u22c5": "*", "\u2217": "*", "\u2219": "*", "\u00f7": "/", "\u2215": "/",
-                               "\u2044": "/", "\u266f": "#"})   # (½ is NFKC's 1⁄2; C♯ is C#)
-SUPERSCRIPTS = re.compile("[\u00b2\u00b3\u00b9\u2070-\u207f]+")   # ²³¹⁰ⁱ⁴...⁹⁺⁻⁼⁽⁾ⁿ: NFKC runs them into the number before
+                               "\u2044": "/", "\u266f": "#", "\u2236": ":", **ARROWS})   # (½ is NFKC's 1⁄2; C♯ is C#; ∶ a ratio)
+# a raised digit, sign or bracket (²³¹⁰⁴...⁹⁺⁻⁼⁽⁾: NFKC runs them into the number before); not a raised letter (2ⁿᵈ)
+SUPERSCRIPTS = re.compile("[\u00b2\u00b3\u00b9\u2070\u2074-\u207e]+")
+# a middle dot between numbers or single letters is a product (12 · 7, a·b); inside a word, Catalan's (col·lecció)
+MIDDLE_DOT_PRODUCT = re.compile(r"(?<=\d) ?\u00b7 ?(?=\d)|(?<![^\W_][^\W_])(?<=[^\W\d_]) ?\u00b7 ?(?=[^\W\d_](?![^\W_]))")
 WORD_MARKED = r"[^\W_]+(?:\+\+|#|\u266d)(?![^\W_])|\u2032+"   # C++, C#, B♭; a prime (5′, and ″ is NFKC's ′′)
 WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(OPERATOR_MARKS)))}]+|\S")
+SIGN_AFTER = set(",;:([{\"'\u00ab\u201c\u2018\u201e\u00bf\u00a1")   # a minus against a number after one is its sign: [3,-4], "-3"
+
+
+def is_word(token):
+    """Whether one of as_words' tokens is a word: letters or digits, C++ and its like, a prime, a currency sign."""
+    return bool(LETTERS_OR_DIGITS.fullmatch(token) or re.fullmatch(WORD_MARKED, token) or unicodedata.category(token[0]) == "Sc")
 
 
 def spaced_sides(tokens, at):
@@ -7611,17 +7637,18 @@ def operator_word(tokens, i, emphasis=()):
         return None
     run, before, after = "".join("-" if c in DASHES else c for c in mark), tokens[i - 1] if i else None, \
         tokens[i + 1] if i + 1 < len(tokens) else None
-    def operand(at):   # a word, a number, or a bracket's side that faces the mark (3 ∈ {1, 2}, (a+b) * 2)
-        return 0 <= at < len(tokens) and (LETTERS_OR_DIGITS.fullmatch(tokens[at].group()) is not None
-                                          or tokens[at].group() in ({i + 1: "([{", i - 1: ")]}"}.get(at) or ()))
+    def operand(at):   # a word (is_word), a bracket's side that faces the mark (3 ∈ {1, 2}, (a+b) * 2), a degree sign
+        return 0 <= at < len(tokens) and (is_word(tokens[at].group())
+                                          or tokens[at].group() in ({i + 1: "([{", i - 1: ")]}\u00b0"}.get(at) or ()))
     def number(at):
         return operand(at) and tokens[at].group()[0].isdigit()
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
-    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
-    # is:-3, "-3"), but no operand's end nor an escape (A-51104, (555)-123, A\\-51104)
-    loose = before is None or before.end() < tokens[i].start() or not (operand(i - 1) or before.group() in ")]}\\")
+    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a comma, a colon, a quote or an
+    # opening bracket ([3,-4], max(1,-3), is:-3, "-3"): not an operand's end, a unit's or an escape (A-51104, 5€-10€,
+    # (555)-123, A\\-51104)
+    loose = before is None or before.end() < tokens[i].start() or before.group() in SIGN_AFTER
     sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))

@@ -1110,6 +1110,8 @@ def test_a_cut_answer_and_an_id_with_a_tab_keep_to_their_columns(project, cli):
         assert cut.endswith("…") and wcwidth.wcswidth(cut) <= 70 and text.startswith(cut[:-1]), cut
         assert wcwidth.wcswidth(cut) >= 68 or text.startswith("x" * 68), cut   # cut at the width, not short of it
     assert evalpy.on_one_line("中" * 35, 70) == "中" * 35   # 70 columns: whole
+    # (82nd) a flag is never cut in two (one half of it took two columns, past the width)
+    assert evalpy.on_one_line("🇪🇸" * 6, 4) == "🇪🇸…" and evalpy.every_character("🇪🇸" * 6, 5) == "🇪🇸🇪🇸…"
     run = make_run([{"id": "tab\t-6", "expected": "bug", "response": "中" * 3000},
                     {"id": "c2", "expected": "bug", "response": "x" * 5000},
                     {"id": "c3", "expected": "bug", "response": "bug"}])
@@ -1135,5 +1137,7 @@ def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(pr
     # zero-width joiners, a heart shown as an emoji, a flag, a soft hyphen, full-width letters
     import wcwidth
     for text in ("\u1100\u1161\u11a8", "👍🏽", "👨\u200d👩\u200d👧", "❤\ufe0f", "#\ufe0f\u20e3", "🇪🇸", "a\xadb", "ｆｕｌｌ",
-                 "x\u0301\u0302", "订单", "\u200b", "\ud7b0\ud7c6", "\U0001f3fb", "\u0600"):   # (75th) the last three
+                 "x\u0301\u0302", "订单", "\u200b", "\ud7b0\ud7c6", "\U0001f3fb", "\u0600",   # (75th) the last three
+                 # (82nd) a flag cut in two, a variation selector after a letter, a skin tone after no emoji
+                 "🇪", "🇪🇸🇪", "a\ufe0f" * 3, "ℹ\ufe0f", "中🏽", "🏽🏽", "☝🏽", "a🏽"):
         assert evalpy.shown_width(text) == wcwidth.wcswidth(text), text

@@ -3542,12 +3542,18 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     ("What is ∑ i", "What is ∏ i", False), ("Is 3 ⊀ 4", "Is 3 ≺ 4", False), ("Is A ⊊ B", "Is A B", False),
     ("Play a C♯ scale", "Play a C scale", False), ("Play a C♯ scale", "Play a C# scale", True),
     ("Compute 2 *3 and 4 *5", "Compute 2, 3 and 4, 5", False), ("Compute 2 *3 and 4 *5", "Compute 2 * 3 and 4 * 5", True),
-    ("Add ½ cup", "Add 1/2 cup", True), ("La col·lecció 12", "La col.lecció 12", True)])
+    ("Add ½ cup", "Add 1/2 cup", True), ("La col·lecció 12", "La col.lecció 12", True),
+    # (82nd) a range between units is no sign, spaced or not; an operator beside a currency sign, C++ or a prime; an
+    # arrow by its direction; a raised letter is no power; a ratio sign is a colon; a·b is a⋅b
+    ("precio 5€-10€", "precio 5 € - 10 €", True), ("¿Es 5€ > 10€?", "¿Es 5€ < 10€?", False), ("$5 + $10", "$5 - $10", False),
+    ("¿Es C++ > C#?", "¿Es C++ < C#?", False), ("¿Es 5′ > 3′?", "¿Es 5′ < 3′?", False), ("¿Es 5° > 3°?", "¿Es 5° < 3°?", False),
+    ("p ⇐ q", "p ⇍ q", False), ("Ajustes → Privacidad", "Ajustes ➜ Privacidad", True), ("p ⇒ q", "p → q", True),
+    ("el 2ⁿᵈ piso", "el 2nd piso", True), ("a las 10:30", "a las 10∶30", True), ("a⋅b", "a·b", True)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
     as the old one edited, and [3, -4, 5] was told from [3,-4,5]. 81st: ≱ read as ≥, √16 as 16, ¬p as p, → as ←, 12 ⋅ 7
-    as 12 - 7, C♯ as C, and 2 *3 and 4 *5 as 2, 3 and 4, 5."""
+    as 12 - 7, C♯ as C, and 2 *3 and 4 *5 as 2, 3 and 4, 5. 82nd: 5€-10€ as 5 € -10 €, 5€ > 10€ as 5€ < 10€, ⇐ as ⇍."""
     assert (evalpy.as_words(first) == evalpy.as_words(second)) == alike, (evalpy.as_words(first), evalpy.as_words(second))
 
 
