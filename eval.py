@@ -4716,6 +4716,16 @@ def agreeing(alike, most):
     return low
 
 
+# What a key may be spread with, between any two of its characters, and still read as the key: a space or a line
+# break (s k - p r o j), a soft hyphen, a character shown as nothing (a zero-width space, a direction mark); up to 8
+KEY_SPREAD_GAP = "[\\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]"
+
+
+def key_char_spread(c):
+    """A pattern of one of a key's characters as a reader reads it: itself or its full-width form (ｓ for s)."""
+    return "[" + re.escape(c) + (re.escape(chr(ord(c) + 0xFEE0)) if "!" <= c <= "~" else "") + "]"
+
+
 class KeyEcho:
     """Every form of an API key a server may echo, in any mix, in any case (a server may log it upper-
     or lower-cased: most of the secret all the same), any `least` characters of it in a row (a server
@@ -4734,7 +4744,9 @@ class KeyEcho:
     one left ("&amp;" in a key is "&" then "amp;", or "&" written as "&amp;"), where the reading does not
     hold the whole key (a reading may take a character the wrong way). The echo is all it reached if that is
     `least` characters or more. The key encoded whole (base64, hex: key_encodings) is one more text to compare
-    the reading with, its blocks looked for alike, and what an echo of it covers counted in the key's characters."""
+    the reading with, its blocks looked for alike, and what an echo of it covers counted in the key's characters.
+    The key spread out (spaced, a character shown as nothing between its characters, full-width letters: spread)
+    is looked for apart, in the text as it is."""
 
     def __init__(self, key):
         self.least = min(len(key), max(SECRET_LENGTH, min((len(key) + 1) // 2, KEY_ECHO_LEAST)))
@@ -4752,6 +4764,9 @@ class KeyEcho:
                         index.setdefault(case, []).append(one)
         self.runs = {}
         self.key, self.plain = key, not any(c in KEY_AMBIGUOUS for c in key)
+        self.spread_chars = [re.compile(key_char_spread(c), re.IGNORECASE) for c in key]
+        self.spread_blocks = [(start, end, re.compile(f"{KEY_SPREAD_GAP}{{0,8}}".join(map(key_char_spread, key[start:end])), re.IGNORECASE))
+                              for start, end in key_blocks(key, self.size)]
         self.readings = [KEY_READINGS[0]] + [KEY_READINGS[1]] * ("\\" in key) + [KEY_READINGS[2]] * ("+" in key)
         # what a reading of an echo is compared with: the key as it is (each character written in some form), and
         # the key as the same reading reads it (the key written as it is, read back), each with where its
@@ -4891,11 +4906,41 @@ class KeyEcho:
         return (start, end) if back + last - first + on >= self.least else None
 
     def search(self, text):
-        return next(self.spans(text), None)
+        return next(itertools.chain(self.spans(text), self.spread(text)), None)
+
+    def spread(self, text):
+        """(start, end) of each echo of `least` characters or more of the key spread out (KEY_SPREAD_GAP between
+        them, full-width letters): each of its blocks, then the key's characters on and back from it."""
+        gap = re.compile(KEY_SPREAD_GAP)
+        for first, last, pattern in self.spread_blocks:
+            for m in pattern.finditer(text):
+                end, j = m.end(), last
+                while j < len(self.key):
+                    at = end
+                    while at < len(text) and at - end < 8 and gap.match(text, at):
+                        at += 1
+                    if not self.spread_chars[j].match(text, at):
+                        break
+                    end, j = at + 1, j + 1
+                start, i = m.start(), first
+                while i > 0:
+                    at = start
+                    while at > 0 and start - at < 8 and gap.match(text, at - 1):
+                        at -= 1
+                    if not (at > 0 and self.spread_chars[i - 1].match(text, at - 1)):
+                        break
+                    start, i = at - 1, i - 1
+                if j - i >= self.least:
+                    yield start, end
 
     def sub(self, replacement, text):
+        text = self.sub_spans(replacement, text, self.spans(text))
+        return self.sub_spans(replacement, text, sorted(self.spread(text)))
+
+    @staticmethod
+    def sub_spans(replacement, text, spans):
         out, at = [], 0
-        for start, end in self.spans(text):
+        for start, end in spans:
             if end > at:
                 out += [text[at:max(start, at)], replacement]
                 at = end
@@ -6330,12 +6375,14 @@ def judge_summary(config, cases):
                                    if j.get("cut") and j["cut"] == j["unreadable"] and capped else
                                    "no verdict (the server stopped the judge's answer short of its token limit: its "
                                    "window was full)" if j.get("cut") and j["cut"] == j["unreadable"] else
-                                   "no verdict (tie or unreadable answer from the judge)")
+                                   "no verdict (an answer of the judge's held none, or the votes tied)" if j["unreadable"] else
+                                   "no verdict (the judges did not agree)" if j["disagree"] else
+                                   "no verdict (the judge's votes tied)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     silent = j["unreadable"] + j["failed"]
                     reasons.append(f"low certainty ({j['certainty']:.2f}"
                                    + (f"; {silent} of {j['votes']} votes gave no verdict" if silent else "") + ")")
-                if j["disagree"]:
+                if j["disagree"] and not reasons[-1:] == ["no verdict (the judges did not agree)"]:
                     reasons.append("judges disagree")
                 if reasons:
                     doubtful.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
@@ -11825,14 +11872,14 @@ def turn_lines(turns, out_of_turns=False):
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
 
 
-def case_views(run, case_id, rules_by_id=None, checks_path=None):
+def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
     checks that scored it as the whole report does (their source and hash)."""
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
         near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
-        raise EvalError(f"no case {case_id!r} in this run" + (f"; did you mean {on_one_line(near[0])}?" if near else ""))
+        raise EvalError(f"no case {case_id!r} in {path}" + (f"; did you mean {on_one_line(near[0])}?" if near else ""))
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
     first = results[0]
@@ -12830,10 +12877,12 @@ def pairwise_lines(w):
 def pairwise_markdown(w):
     return ["", f"**Pairwise** ({md_text(', '.join(w['judge']['models']))}, both orders; "
                 f"criterion: {md_text(one_line(w['criterion'], 60))}):", "",
-            "| candidate wins | baseline wins | ties | position flips | no verdict |", "|---|---|---|---|---|",
-            f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | "
-            f"{len(w['flips'])} ({percent(w['flip_rate'])}) | {len(w['no_verdict'])} |", "",
-            f"Sign test: {w['reading']}."] + [
+            "| candidate wins | baseline wins | ties | position flips (ties) | flip rate | no verdict |", "|---|---|---|---|---|---|",
+            # the flip rate over each judge's verdicts: a panel's pair is a flip only where the panel flipped
+            f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | {len(w['flips'])} | "
+            f"{count_percent(w['flip_verdicts'], w['judge_verdicts'])} | {len(w['no_verdict'])} |", ""] + [
+        "Flip rate by judge: " + " · ".join(f"{md_text(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items())
+    ] * (len(w["flip_rate_by_model"]) > 1) + [f"Sign test: {w['reading']}."] + [
         f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
         + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"][:MARKDOWN_FAILURES])
         + (f", and {len(w['doubtful']) - MARKDOWN_FAILURES} more" if len(w["doubtful"]) > MARKDOWN_FAILURES else "")
@@ -14711,7 +14760,8 @@ def stored_flip_rates(path, run_sha):
         # each judge's verdict on each pair, as compare counts them (pairwise_figures): a panel's flips are its members'
         decided = [o for votes in by_pair.values() for o in pairwise_outcome(votes, comparison["judge"])[2].values()
                    if o is not None]
-        found.append({"baseline": comparison.get("baseline"), "criterion": comparison["judge"].get("criterion"),
+        found.append({"baseline": comparison.get("baseline"), "baseline_sha": comparison.get("baseline_sha"),
+                      "criterion": comparison["judge"].get("criterion"),
                       "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
                       "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
     return {"file": path, "comparisons": found, "stale": stale}
@@ -14768,8 +14818,10 @@ def format_audit(audit, config, run_path):
              if position["stale"] else "")
     if position["comparisons"]:
         out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
-        for p in position["comparisons"]:
-            out.append(f"  against {inert(p['baseline'] or '?')}, judge {inert(', '.join(p['models'] or []))}: "
+        paths = Counter(p["baseline"] for p in position["comparisons"])
+        for p in position["comparisons"]:   # two versions of one baseline (run again under its name) told by their sha
+            version = f" (sha {short(p['baseline_sha'] or '?')})" if paths[p["baseline"]] > 1 else ""
+            out.append(f"  against {inert(p['baseline'] or '?')}{version}, judge {inert(', '.join(p['models'] or []))}: "
                        f"{count_percent(p['flips'], p['decided'])} of "
                        + ("pairs" if len(p["models"] or []) < 2 else "the panel's verdicts (each judge's on each pair)")
                        + " flipped with the order"
@@ -15086,10 +15138,11 @@ def failure_rows(s, failing, results, annotated, anchors):
 
 def annotation_table(annotations, anchors):
     """The annotations typed in review, most frequent first, each with links to its cases."""
-    by_text = {}
+    by_text = {}   # under the form annotation_counts counts them by: all the cases of its count
     for key, entry in annotations.items():
-        by_text.setdefault(entry["text"], []).append(answer_key_parts(key)[0])
-    rows = [[text, (n, n), Markup(", ".join(case_link(i, anchors) for i in dict.fromkeys(sorted(by_text[text]))))]
+        by_text.setdefault(without_marks(entry["text"], joiners=False), []).append(answer_key_parts(key)[0])
+    rows = [[text, (n, n), Markup(", ".join(case_link(i, anchors)
+                                            for i in dict.fromkeys(sorted(by_text[without_marks(text, joiners=False)]))))]
             for text, n in annotation_counts(annotations)]
     return html_table(["annotation", "answers", "cases"], rows)
 
@@ -16854,7 +16907,7 @@ def show_one_case(args, checks):
     run = load_run(args.run, checks is None)
     run_annotations(args.run)   # a damaged sidecar is refused here as by every other view of the run
     scored_with_checks_now(args, checks, run)
-    show(view_of(args), *case_views(run, args.case, checks, args.checks))
+    show(view_of(args), *case_views(run, args.case, checks, args.checks, shell_word(args.run)))
     return 0
 
 

@@ -801,7 +801,7 @@ def test_report_case_holds_to_the_whole_reports_rules_and_names_its_checks(weigh
     code, out, err = cli("report", run, "--case", "o1", "--checks", str(fewer))
     assert code == 2 and "its cases are not the run's (o3, o4 on one side only)" in err and out == ""
     code, out, err = cli("report", run, "--case", "o9", "--checks", weighted_set)
-    assert code == 2 and "no case 'o9' in this run" in err
+    assert code == 2 and f"no case 'o9' in {run}" in err, err
 
 
 def test_report_case_says_a_judges_verdict_in_words(project, cli):

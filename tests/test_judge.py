@@ -103,7 +103,7 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
     # (75th attack) asked at temperature 0 with a seed, it answers alike again: left to a person or a judge asked
     # otherwise, never to `judge` again (which re-asked the same prose on every pass)
     assert "Undecided: 1 answer whose judges' votes tie, split or hold no verdict, each asked as it would be again" in out
-    assert "  j03 · answers: no verdict (tie or unreadable answer from the judge)" in out
+    assert "  j03 · answers: no verdict (an answer of the judge's held none, or the votes tied)" in out
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None
 
 
@@ -334,7 +334,8 @@ def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake)
     assert "note:" not in err   # the panel already has another family
     s = json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])
     assert s["judge"]["calls"] == 20 and s["scored"] == 9
-    assert s["judge"]["doubtful"][0]["id"] == "j04" and "judges disagree" in s["judge"]["doubtful"][0]["why"]
+    # (82nd attack) said as a split, not as "tie or unreadable answer from the judge" then "judges disagree"
+    assert s["judge"]["doubtful"][0]["id"] == "j04" and s["judge"]["doubtful"][0]["why"] == "no verdict (the judges did not agree)"
     assert s["judge"]["doubtful"][0]["models"] == {"qwen2.5:7b": True, "llama3.1:8b": False}
 
 
@@ -1209,7 +1210,7 @@ def test_a_failed_judge_call_is_named_as_such_in_the_review_list(project, cli):
         labels=None))
     out = cli("report", run)[1]
     assert "  f1 · answers: no verdict (the judge call failed)" in out
-    assert "  u1 · answers: no verdict (tie or unreadable answer from the judge)" in out
+    assert "  u1 · answers: no verdict (an answer of the judge's held none, or the votes tied)" in out
 
 
 def test_the_judge_asks_with_the_runs_load_time_options(judged_split, cli, fake):

@@ -709,6 +709,20 @@ def test_the_api_key_never_leaks_cut_at_its_start_wrapped_or_in_rarer_forms(proj
                                       key[:15] + "\\n" + key[15:], html.escape(html.escape(key)), key.replace("+", " ")})
 
 
+def test_the_api_key_never_leaks_spread_out_or_in_full_width_letters(project, cli):
+    """82nd attack on issue 28: a server that echoed the key spaced out (s k - p r o j ...), with a zero-width space
+    or a soft hyphen between its characters (shown as the key on a page), or in full-width letters (NFKC's key) had
+    it stored whole in the run, the report and every view."""
+    key = "sk-proj-SECRETAbCdEf0123456789XyZ"
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in key)
+    every_echo_is_scrubbed(cli, key, {" ".join(key), "\u200b".join(key), "\u00ad".join(key), full_width, full_width.lower(),
+                                      "  ".join(key[:22]), "\n".join(key[8:])})
+    os.unlink("runs/dev-v3.json")
+    spaced_prose = "s k - p r o j is how the docs spell the prefix; a b c d e f g h i j k l m n o p"
+    posts, results, out, err = answers_served(cli, {"role": "assistant", "content": spaced_prose}, "--api-key", key)
+    assert results[0]["response"] == spaced_prose   # a few of its characters spaced are not it
+
+
 def test_a_near_echo_of_a_key_full_of_symbols_is_scrubbed_at_once():
     """Thirty-first round on issue 28: "/", "+" and "=" were each matched two ways (as themselves and as their
     JSON escape), so an answer holding the first 60 characters of a base64 key tried 2^30 ways at each start:

@@ -57,6 +57,20 @@ def two_runs(ids, candidate_better, baseline_better, **config):
 IDS = [f"c{i:02d}" for i in range(1, 13)]
 
 
+def test_the_audit_tells_two_versions_of_one_baseline_apart(project, cli, fake):
+    """82nd attack on issue 28: comparisons against two versions of runs/base.json (run again under its name) were two
+    identical lines in the audit's Position section; each names its baseline's sha."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake, biased=(IDS[0],))
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    first = evalpy.file_sha(base)
+    two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=IDS[:1])   # base.json again, other answers; cand alike
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    lines = [line for line in cli("judge", cand, "--audit")[1].splitlines() if line.startswith("  against runs/base.json")]
+    assert len(lines) == 2 and lines[0] != lines[1], lines
+    assert f"(sha {first[:8]})" in lines[0] and f"(sha {evalpy.file_sha(base)[:8]})" in lines[1], lines
+
+
 def test_a_pair_whose_first_trial_failed_says_it_of_trial_1(project, cli, fake):
     """Seventy-first attack on issue 28: with --repeat 3, a candidate whose trial 1 failed on two cases (trials 2 and 3
     answered) was listed as "Answered by only the baseline": the pairs are of trial 1, which is what it lacked."""
@@ -167,7 +181,7 @@ def test_the_gate_fails_when_the_judge_prefers_the_baseline(project, cli, fake):
     assert code == 1
     assert "GATE FAILED: judged significantly worse side by side? yes (0 candidate wins, 12 baseline wins" in err
     md = cli("compare", base, cand, "--pairwise", CRITERION, "--markdown")[1]
-    assert "| 0 | 12 | 0 | 0 (0%) | 0 |" in md and "the baseline is preferred beyond chance" in md
+    assert "| 0 | 12 | 0 | 0 | 0/12 = 0% | 0 |" in md and "the baseline is preferred beyond chance" in md
 
 
 def test_pairs_without_a_verdict_that_could_turn_the_gate_leave_it_undecided(project, cli, fake):
@@ -214,6 +228,11 @@ def test_a_panel_with_votes_takes_each_judges_majority_then_the_panels(project, 
                           "--judge-temperature", "0.7", "--json")[1])["pairwise"]["flip_rate"] == pytest.approx(6 / 18)
     assert "6/18 = 33% of the panel's verdicts (each judge's on each pair) flipped with the order" in \
         cli("judge", cand, "--audit")[1]
+    # (82nd) markdown put the panel's flips (0) beside the judges' rate (33%) in one cell: "0 (33%)"
+    md = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "qwen2.5:7b",
+             "--judge-model", "llama3.1:8b", "--judge-model", "gemma3:4b", "--judge-votes", "3", "--judge-temperature", "0.7",
+             "--markdown")[1]
+    assert "| 6 | 0 | 0 | 0 | 6/18 = 33% | 0 |" in md and "Flip rate by judge: qwen2.5:7b 0% · llama3.1:8b 0% · gemma3:4b 100%" in md, md
     seeds = sorted({(b["model"], b["options"]["seed"]) for b in fake.chat_bodies
                     if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT})
     assert len(seeds) == 9 and len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 6 * 3 * 3 * 2
@@ -634,7 +653,8 @@ def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
     "answered by one run" lists named every id, past a pull request comment's 65,536 characters."""
     ids = [f"case-{n:05d}" for n in range(3000)]
     w = {"judge": {"models": ["j"]}, "criterion": "c", "candidate_wins": [], "baseline_wins": [], "ties": [],
-         "flips": [], "flip_rate": None, "no_verdict": [], "reading": "r",
+         "flips": [], "flip_rate": None, "flip_verdicts": 0, "judge_verdicts": 0, "flip_rate_by_model": {}, "no_verdict": [],
+         "reading": "r",
          "doubtful": [{"id": i, "certainty": 0.5} for i in ids], **{key: ids for key in evalpy.UNANSWERED_BY}}
     text = "\n".join(evalpy.pairwise_markdown(w))
     assert len(text) < 6000 and text.count("and 2980 more") == 1 + len(evalpy.UNANSWERED_BY), text

@@ -190,7 +190,7 @@ def test_report_case_shows_one_case_in_full(project, cli):
     s = json.loads(cli("report", path, "--case", "c1", "--json")[1])
     assert [t["response"] for t in s["trials"]] == ["bug", long] and s["correct"] is False
     code, out, err = cli("report", path, "--case", "c3")
-    assert code == 2 and "no case 'c3' in this run" in err
+    assert code == 2 and "error: no case 'c3' in runs/t.json" in err
 
 
 def test_runs_lists_every_run_file_newest_first(project, cli):

@@ -276,6 +276,14 @@ def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
     assert requests.get(url + "/data").json()["changed"] is True
 
 
+def test_the_pages_annotation_row_links_every_case_it_counts():
+    """82nd attack on issue 28: "wrong tone" on A and C and "wrong\u200b tone" on B are one row of 3 answers (as
+    report counts them), but the page's row linked A and C alone: its cases were looked up by the commoner spelling."""
+    annotations = {"A#1": {"text": "wrong tone"}, "B#1": {"text": "wrong\u200b tone"}, "C#1": {"text": "wrong tone"}}
+    page = str(evalpy.annotation_table(annotations, {"A": "case-1", "B": "case-2", "C": "case-3"}))
+    assert all(f'href="#case-{n}"' in page for n in (1, 2, 3)) and page.count("wrong") == 1, page
+
+
 def test_report_counts_the_annotations(server, runs, cli):
     url, _ = server
     for key, text in (("dev-05#1", "confused login with billing"), ("dev-09#1", "confused login with billing"),
