@@ -4717,13 +4717,66 @@ def agreeing(alike, most):
 
 
 # What a key may be spread with, between any two of its characters, and still read as the key: a space or a line
-# break (s k - p r o j), a soft hyphen, a character shown as nothing (a zero-width space, a direction mark); up to 8
-KEY_SPREAD_GAP = "[\\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]"
+# break (s k - p r o j), a soft hyphen, a character shown as nothing (a zero-width space, a direction mark, a variation
+# selector, a tag character, a Hangul or braille blank); each written as it is or escaped (\u200b, %20, &#8203;)
+KEY_GAP_CHARS = frozenset(itertools.chain(
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u2800\u3164\ufeff\uffa0", map(chr, range(0x180b, 0x1810)),
+    map(chr, range(0x200b, 0x2010)), map(chr, range(0x202a, 0x202f)), map(chr, range(0x2060, 0x2070)),
+    map(chr, range(0xfe00, 0xfe10)), map(chr, range(0xfff9, 0xfffc)), map(chr, range(0x1bca0, 0x1bca4)),
+    map(chr, range(0x1d173, 0x1d17b)), map(chr, range(0xe0000, 0xe0080)), map(chr, range(0xe0100, 0xe01f0))))
+# what the spread reading reads apart from plain ASCII: a run of characters past ASCII, a space, an escape
+KEY_SPREAD_UNITS = re.compile(r"[^\x00-\x7f]+|\s+|\\u[0-9a-fA-F]{4}|\\[nrt]|&#[xX]?[0-9a-fA-F]{1,7};|&[a-zA-Z]{2,8};|%[0-9a-fA-F]{2}(?:%[89a-bA-B][0-9a-fA-F])*")
 
 
-def key_char_spread(c):
-    """A pattern of one of a key's characters as a reader reads it: itself or its full-width form (ｓ for s)."""
-    return "[" + re.escape(c) + (re.escape(chr(ord(c) + 0xFEE0)) if "!" <= c <= "~" else "") + "]"
+KEY_SPREAD_WINDOW = 1 << 20   # the characters KeyEcho.spread reads at a time
+
+
+def key_spread_maps(text):
+    """(key_spread_reading's reading of text, where the character read at v begins in the text, where the one read
+    before v ends). Plain ASCII read without its spaces by one regular expression, its places counted only where an
+    echo is found (a MiB of "a a a" read a space at a time took a second)."""
+    if not text.isascii() or re.search(r"[%&\\]", text):
+        view, view_at, text_at = key_spread_reading(text)
+        return (view, *reading_maps(view_at, text_at)[:2])
+    kept = []
+    def places():
+        if not kept:
+            kept.extend(m.start() for m in re.finditer(r"\S", text))
+        return kept
+    return re.sub(r"\s+", "", text).lower(), lambda v: places()[v], lambda v: places()[v - 1] + 1
+
+
+def key_spread_read(unit):
+    """One of KEY_SPREAD_UNITS as the spread reading reads it: a gap is nothing, an escape its character, a letter
+    in any of Unicode's compatibility forms (full-width ｓ, 𝐬, ⓢ) its plain one, in lower case."""
+    if unit[0].isspace():
+        return ""
+    if unit[0] in "\\&%" and len(unit) > 1:
+        read = (chr(int(unit[2:], 16)) if unit[1] == "u" else KEY_JSON_ESCAPES.get(unit[1], "") if unit[0] == "\\"
+                else html.unescape(unit) if unit[0] == "&" else urllib.parse.unquote(unit))
+        return "".join(c for c in unicodedata.normalize("NFKC", read).lower() if c not in KEY_GAP_CHARS and not c.isspace())
+    return "".join(c for c in unicodedata.normalize("NFKC", "".join(c for c in unit if c not in KEY_GAP_CHARS)).lower()
+                   if not c.isspace() and c not in KEY_GAP_CHARS)
+
+
+def key_spread_reading(text):
+    """(the text read as key_spread_read reads each unit, the rest in lower case; read_back's marks of where)"""
+    from array import array
+    view_at, text_at, out, last, length = array("q", [0]), array("q", [0]), [], 0, 0
+    for m in KEY_SPREAD_UNITS.finditer(text):
+        start, end = m.span()
+        out.append(text[last:start].lower())
+        length += start - last
+        read = key_spread_read(m.group())
+        if read != m.group():   # (a run past ASCII its own reading, as CJK is, needs no mark)
+            view_at.append(length)
+            text_at.append(start)
+            view_at.append(length + len(read))
+            text_at.append(end)
+        out.append(read)
+        length, last = length + len(read), end
+    out.append(text[last:].lower())
+    return "".join(out), view_at, text_at
 
 
 class KeyEcho:
@@ -4764,9 +4817,8 @@ class KeyEcho:
                         index.setdefault(case, []).append(one)
         self.runs = {}
         self.key, self.plain = key, not any(c in KEY_AMBIGUOUS for c in key)
-        self.spread_chars = [re.compile(key_char_spread(c), re.IGNORECASE) for c in key]
-        self.spread_blocks = [(start, end, re.compile(f"{KEY_SPREAD_GAP}{{0,8}}".join(map(key_char_spread, key[start:end])), re.IGNORECASE))
-                              for start, end in key_blocks(key, self.size)]
+        self.spread_key = key.lower()
+        self.spread_blocks = key_blocks(self.spread_key, self.size)
         self.readings = [KEY_READINGS[0]] + [KEY_READINGS[1]] * ("\\" in key) + [KEY_READINGS[2]] * ("+" in key)
         # what a reading of an echo is compared with: the key as it is (each character written in some form), and
         # the key as the same reading reads it (the key written as it is, read back), each with where its
@@ -4909,29 +4961,28 @@ class KeyEcho:
         return next(itertools.chain(self.spans(text), self.spread(text)), None)
 
     def spread(self, text):
-        """(start, end) of each echo of `least` characters or more of the key spread out (KEY_SPREAD_GAP between
-        them, full-width letters): each of its blocks, then the key's characters on and back from it."""
-        gap = re.compile(KEY_SPREAD_GAP)
-        for first, last, pattern in self.spread_blocks:
-            for m in pattern.finditer(text):
-                end, j = m.end(), last
-                while j < len(self.key):
-                    at = end
-                    while at < len(text) and at - end < 8 and gap.match(text, at):
-                        at += 1
-                    if not self.spread_chars[j].match(text, at):
-                        break
-                    end, j = at + 1, j + 1
-                start, i = m.start(), first
-                while i > 0:
-                    at = start
-                    while at > 0 and start - at < 8 and gap.match(text, at - 1):
-                        at -= 1
-                    if not (at > 0 and self.spread_chars[i - 1].match(text, at - 1)):
-                        break
-                    start, i = at - 1, i - 1
-                if j - i >= self.least:
-                    yield start, end
+        """(start, end) of each echo of `least` characters or more of the key spread out, in the text as
+        key_spread_reading reads it: each of the key's blocks found there, then the key's characters on and back from
+        it; past an echo, on from its end (a key of one letter repeated, in a text of it spaced, took 9 s a MB)."""
+        if text.isascii() and not re.search(r"[\s%&\\]", text):
+            return
+        # a MiB at a time, each overlapping the last by room for an echo with gaps: its reading's marks cost 32
+        # bytes a gap, 2 GB for an answer of 64 MiB of "a a a"
+        overlap, found = min(KEY_SPREAD_WINDOW // 2, 64 * len(self.key) + 4096), []
+        for offset in range(0, max(1, len(text) - overlap), KEY_SPREAD_WINDOW - overlap):
+            view, begins, ends = key_spread_maps(text[offset:offset + KEY_SPREAD_WINDOW])
+            key = self.spread_key
+            for first, last in self.spread_blocks:
+                block, at = key[first:last], 0
+                while (v := view.find(block, at)) >= 0:
+                    on = agreeing(lambda k: view[v + last - first:v + last - first + k] == key[last:last + k], len(key) - last)
+                    back = agreeing(lambda k: view[v - k:v] == key[first - k:first], min(first, v))
+                    if back + last - first + on >= self.least:
+                        found.append((offset + begins(v - back), offset + ends(v + last - first + on)))
+                        at = v + last - first + on
+                    else:
+                        at = v + 1
+        yield from sorted(found)
 
     def sub(self, replacement, text):
         text = self.sub_spans(replacement, text, self.spans(text))
@@ -4941,8 +4992,10 @@ class KeyEcho:
     def sub_spans(replacement, text, spans):
         out, at = [], 0
         for start, end in spans:
-            if end > at:
-                out += [text[at:max(start, at)], replacement]
+            if start < at:   # one echo found from two places: the one replacement, reaching as far as either
+                at = max(at, end)
+            elif end > start:
+                out += [text[at:start], replacement]
                 at = end
         return "".join(out) + text[at:]
 
@@ -6382,7 +6435,7 @@ def judge_summary(config, cases):
                     silent = j["unreadable"] + j["failed"]
                     reasons.append(f"low certainty ({j['certainty']:.2f}"
                                    + (f"; {silent} of {j['votes']} votes gave no verdict" if silent else "") + ")")
-                if j["disagree"] and not reasons[-1:] == ["no verdict (the judges did not agree)"]:
+                if j["disagree"] and "no verdict (the judges did not agree)" not in reasons:
                     reasons.append("judges disagree")
                 if reasons:
                     doubtful.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
@@ -7659,7 +7712,7 @@ SUPERSCRIPTS = re.compile("[\u00b2\u00b3\u00b9\u2070\u2074-\u207e]+")
 MIDDLE_DOT_PRODUCT = re.compile(r"(?<=\d) ?\u00b7 ?(?=\d)|(?<![^\W_][^\W_])(?<=[^\W\d_]) ?\u00b7 ?(?=[^\W\d_](?![^\W_]))")
 WORD_MARKED = r"[^\W_]+(?:\+\+|#|\u266d)(?![^\W_])|\u2032+"   # C++, C#, B♭; a prime (5′, and ″ is NFKC's ′′)
 WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(OPERATOR_MARKS)))}]+|\S")
-SIGN_AFTER = set(",;:([{\"'\u00ab\u201c\u2018\u201e\u00bf\u00a1")   # a minus against a number after one is its sign: [3,-4], "-3"
+NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
 
 
 def is_word(token):
@@ -7692,10 +7745,10 @@ def operator_word(tokens, i, emphasis=()):
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
-    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a comma, a colon, a quote or an
-    # opening bracket ([3,-4], max(1,-3), is:-3, "-3"): not an operand's end, a unit's or an escape (A-51104, 5€-10€,
-    # (555)-123, A\\-51104)
-    loose = before is None or before.end() < tokens[i].start() or before.group() in SIGN_AFTER
+    # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
+    # is:-3, "-3", ¿Cuánto?-3): not a word's end (is_word: a currency sign, a prime too), a unit's, a closing bracket
+    # or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
+    loose = before is None or before.end() < tokens[i].start() or not (is_word(before.group()) or before.group() in NO_SIGN_AFTER)
     sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
@@ -12882,7 +12935,7 @@ def pairwise_markdown(w):
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | {len(w['flips'])} | "
             f"{count_percent(w['flip_verdicts'], w['judge_verdicts'])} | {len(w['no_verdict'])} |", ""] + [
         "Flip rate by judge: " + " · ".join(f"{md_text(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items())
-    ] * (len(w["flip_rate_by_model"]) > 1) + [f"Sign test: {w['reading']}."] + [
+    ] * (len(w["flip_rate_by_model"]) > 1) + [""] * (len(w["flip_rate_by_model"]) > 1) + [f"Sign test: {w['reading']}."] + [
         f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
         + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"][:MARKDOWN_FAILURES])
         + (f", and {len(w['doubtful']) - MARKDOWN_FAILURES} more" if len(w["doubtful"]) > MARKDOWN_FAILURES else "")

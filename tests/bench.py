@@ -446,6 +446,11 @@ def key_scrub(quick):
     fragment = base64.b64encode(b"\0\0" + short.encode()).decode()[3:9]
     texts += (("6 characters of a 19-character key base64-encoded, over and over", (fragment + "!") * (mib // 7), 1.5,
                evalpy.KeyEcho(short)),)
+    # (attack 83) the key spread out is read apart: a key of one letter repeated, in a MiB of that letter spaced, took
+    # 9 s; spaced near echoes; a MiB of zero-width spaces or of %20
+    texts += (("one letter spaced, for a key of it repeated", ("a " * (mib // 2)), 2, evalpy.KeyEcho("sk-" + "a" * 60)),
+              ("near echoes spaced, 19 characters", (" ".join(key[:19]) + "\n") * (mib // 38), 2),
+              ("zero-width spaces", "\u200b" * (mib // 3), 2), ("escaped spaces (%20)", "%20" * (mib // 3), 2))
     for name, text, bound, *other in texts[:3] if quick else texts:
         seconds = min(timed(lambda: (other or [echo])[0].sub("[removed]", text)) for _ in range(1 if quick else 3))
         row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)

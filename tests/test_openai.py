@@ -716,7 +716,11 @@ def test_the_api_key_never_leaks_spread_out_or_in_full_width_letters(project, cl
     key = "sk-proj-SECRETAbCdEf0123456789XyZ"
     full_width = "".join(chr(ord(c) + 0xFEE0) for c in key)
     every_echo_is_scrubbed(cli, key, {" ".join(key), "\u200b".join(key), "\u00ad".join(key), full_width, full_width.lower(),
-                                      "  ".join(key[:22]), "\n".join(key[8:])})
+                                      "  ".join(key[:22]), "\n".join(key[8:]),
+                                      # (83rd) other characters shown as nothing, a gap escaped, nine spaces, bold letters
+                                      *("\U000e0020".join(key), "\u3164".join(key), "\U000e0100".join(key), "\u2800".join(key)),
+                                      *("\\u200b".join(key), "%20".join(key), "&#8203;".join(key), "&nbsp;".join(key)),
+                                      (" " * 9).join(key), "".join(chr(0x1D41A + ord(c) - 97) if c.islower() else c for c in key)})
     os.unlink("runs/dev-v3.json")
     spaced_prose = "s k - p r o j is how the docs spell the prefix; a b c d e f g h i j k l m n o p"
     posts, results, out, err = answers_served(cli, {"role": "assistant", "content": spaced_prose}, "--api-key", key)
