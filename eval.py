@@ -2907,6 +2907,9 @@ def only_characters(parsed):
                                                                                           regex_constants.MIN_REPEAT})
 
 
+ALWAYS_FOUND = "its pattern is found in every answer, even an empty one"
+
+
 def filled_check_problems(check, labels, case=None):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
     that does not compile, a label check without labels, a comparison without a case's
@@ -2914,7 +2917,7 @@ def filled_check_problems(check, labels, case=None):
     kind = CHECK_TYPES[check["type"]]
     problems = [regex_problem(check["value"])] if kind.pattern else []
     if kind.pattern and case is not None and not problems[0] and matches_any_answer(check["value"]):
-        problems.append("its pattern is found in every answer, even an empty one (|, ^, a*), so the check can never "
+        problems.append(ALWAYS_FOUND + " (|, ^, a*), so the check can never "
                         + ("fail" if check["type"] == "regex" else "pass"))
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
@@ -3257,6 +3260,8 @@ def case_checks(case, defaults, labels, older=None):
             continue
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
             problems += pattern_placeholder_problems(check, case_names, shared=check in defaults)
+        # checks.json's pattern with no placeholder is the same for every case: its fault is named once, at its file
+        fixed = any(check is d for d in defaults) and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
         check = dict(check)
         if isinstance(check.get("value"), str):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
@@ -3265,7 +3270,7 @@ def case_checks(case, defaults, labels, older=None):
         # the check as filled is what the run file stores, and reading it back holds it to the
         # same rules: a value or name a var leaves empty is refused here, before any call
         filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
-        problems += [f"check {check['name']!r}: {p}" for p in filled]
+        problems += [f"check {check['name']!r}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
         if check["name"] in names:
             problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
         names.add(check["name"])
@@ -3833,6 +3838,10 @@ def load_split(path, more_problems=None, as_begun=False):
         known = {name for case in cases for name in by_name(case.get("vars", {}))}
         problems += [f"{shell_word(os.path.join(folder, CHECKS_FILE))}: check {number}: {p}" for number, check in enumerate(defaults, 1)
                      if isinstance(check.get("value"), str) for p in unclosed_placeholders(check["value"], "its value", known)]
+        problems += [f"{shell_word(os.path.join(folder, CHECKS_FILE))}: check {number} ({check['name']!r}): {p}"
+                     for number, check in enumerate(defaults, 1) if CHECK_TYPES[check["type"]].pattern and isinstance(check.get("value"), str)
+                     and not placeholder_names(check["value"]) and not regex_problem(check["value"])
+                     for p in filled_check_problems(check, labels, {}) if p.startswith(ALWAYS_FOUND)]
     if problems and more_problems:
         problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
@@ -7623,16 +7632,17 @@ def is_held_out(split_path):
 
 
 def runs_beside(split_path):
-    """The runs folders of the project a split is in (the folder holding golden/, then runs/): a run made from
-    another folder (--split ../golden/test.jsonl) is looked for where runs are kept. By the path as given and by
+    """The runs folders of the project a split is in (the folder holding golden/, or the set's own folder made by
+    init mine, then runs/): a run made from another folder (--split ../golden/test.jsonl) is looked for where runs are kept. By the path as given and by
     the file's own (a golden/ linked into another folder: its runs are the project's it is in)."""
     found = []
     for folder in dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(split_path), os.path.realpath(split_path))):
+        own = folder   # a set of one's own (init mine): the project is the folder holding it, runs/ beside it
         while os.path.basename(folder) != "golden" and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
-        if os.path.basename(folder) == "golden":
-            found.append(os.path.relpath(os.path.join(os.path.dirname(folder), RUNS_DIR)))
-    return found
+        project = os.path.dirname(folder if os.path.basename(folder) == "golden" else own)
+        found.append(os.path.relpath(os.path.join(project, RUNS_DIR)))
+    return list(dict.fromkeys(found))
 
 
 # Shown as nothing beside INVISIBLE_CHARS and what VARIATION_SELECTOR and UNSEEN_MARKS find: direction marks, the
@@ -7776,8 +7786,9 @@ def case_texts(cases):
     in a run file) are one."""
     def texts(case):
         turns = case.get("messages") if isinstance(case.get("messages"), list) else []
-        found = [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]
-        found += list(case["vars"].values()) if isinstance(case.get("vars"), dict) else []
+        values = [v for v in case["vars"].values() if isinstance(v, str)] if isinstance(case.get("vars"), dict) else []
+        found = [without_values(t, values) for t in [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]]
+        found += values
         read = (as_words(t) for t in found if isinstance(t, str))
         return frozenset(t for t in read if t.count(" ") >= 1)
 
@@ -7788,6 +7799,16 @@ def case_texts(cases):
     each = list(dict.fromkeys((texts(c), passages(c)) for c in cases))   # (each case twice hid a whole set)
     seen = Counter(t for found, _ in each for t in found)
     return [({t for t in found if seen[t] == 1}, about) for found, about in each]
+
+
+def without_values(text, values):
+    """A case's input or turn as its template was, its vars' values taken out (a split is loaded, and a run stores its
+    cases, with them filled in): "Hello, I am {{name}}" asked of Ana and of Beatriz is one question."""
+    if not isinstance(text, str):
+        return text
+    for value in sorted((v for v in values if v.strip()), key=len, reverse=True):   # as words: "es" is no part of "este"
+        text = re.sub(rf"(?<![^\W_]){re.escape(value)}(?![^\W_])", " ", text)
+    return text
 
 
 def held_cases(path, journal):

@@ -674,6 +674,15 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
         assert "found in every answer" not in err and "cannot reach the model server" in err, (value, err)
 
 
+def test_a_shared_pattern_found_in_every_answer_is_named_at_checks_json(free_text, project, cli):
+    """83rd attack on issue 28: a regex "a*" in checks.json was blamed on every line of dev.jsonl ("10 lines: check
+    'anything': ... (lines 1-10)"), none of which holds it; it is named once, at checks.json."""
+    Path("golden/orders/checks.json").write_text(json.dumps([{"name": "anything", "type": "regex", "value": "a*"}]), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: golden/orders/checks.json: check 1 ('anything'): its pattern is found in "
+                                        "every answer, even an empty one") and "dev.jsonl" not in err, err
+
+
 def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
     """Sixty-seventh attack on issue 28: one check weighed 0.3 in one case and 2 in another was shown as weight 0.3,
     the first case's, in the text table and --json."""

@@ -232,7 +232,7 @@ def test_a_panel_with_votes_takes_each_judges_majority_then_the_panels(project, 
     md = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "qwen2.5:7b",
              "--judge-model", "llama3.1:8b", "--judge-model", "gemma3:4b", "--judge-votes", "3", "--judge-temperature", "0.7",
              "--markdown")[1]
-    assert "| 6 | 0 | 0 | 0 | 6/18 = 33% | 0 |" in md and "Flip rate by judge: qwen2.5:7b 0% · llama3.1:8b 0% · gemma3:4b 100%" in md, md
+    assert "| 6 | 0 | 0 | 0 | 6/18 = 33% | 0 |" in md and "Flip rate by judge: qwen2.5:7b 0% · llama3.1:8b 0% · gemma3:4b 100%\n\nSign" in md, md
     seeds = sorted({(b["model"], b["options"]["seed"]) for b in fake.chat_bodies
                     if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT})
     assert len(seeds) == 9 and len([b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.PAIRWISE_PROMPT]) == 6 * 3 * 3 * 2

@@ -1216,6 +1216,21 @@ def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_ou
     assert fake.chat_bodies == []
 
 
+def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cli, fake):
+    """83rd attack on issue 28: a set made by init (mine/test.jsonl), run once from the project and again with another
+    prompt from another folder (absolute paths), ran unmarked: only a runs/ beside a golden/ was looked in."""
+    (project / "mine").mkdir()
+    shutil.copy(project / "golden" / "labels.txt", project / "mine" / "labels.txt")
+    shutil.copy(project / "golden" / "test.jsonl", project / "mine" / "test.jsonl")
+    assert cli("run", "--split", "mine/test.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    (project.parent / "elsewhere").mkdir()
+    os.chdir(project.parent / "elsewhere")
+    code, out, err = cli("run", "--split", str(project / "mine" / "test.jsonl"), "--prompt", str(project / "prompts" / "v3.txt"),
+                         "--host", fake.url)
+    os.chdir(project)
+    assert code == 2 and "refusing to run the held-out mine-test split again" in err and "runs/mine-test-v2.json already ran" in err, err
+
+
 def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
     """Thirty-first round on issue 28: after `mkdir runs/archive && mv runs/test-v2.json runs/archive/` (the
     quickstart moves runs to runs/fake/ alike) the held-out split ran again with another prompt, unmarked."""
@@ -3487,6 +3502,9 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              [{"input": f"Ordena {n} 4 5"} for n in (3, 6, 9, 12)], "p4", False),
             ([{"input": f"Simplifica x*y en el paso {n}"} for n in (1, 2, 3, 4)], "p3",
              [{"input": f"Simplifica x-y en el paso {n}"} for n in (1, 2, 3, 4)], "p4", False),
+            # (83rd) a name filled into the input from a var is no other question (the run stores the input filled in)
+            ([{"input": f"Hola, soy {{{{name}}}}. {t}", "vars": {"name": "Ana"}} for t in tickets], "p3",
+             [{"input": f"Hola, soy {{{{name}}}}. {t}", "vars": {"name": "Beatriz"}} for t in tickets], "p4", True),
             # (80th) a minus after a comma is its number's sign: the same questions over [3,4,5,9] are a test of their own
             ([{"input": f"¿Cuál es el {w} de la lista [3,-4,5,-9]?"} for w in ("mayor", "menor", "total", "producto")], "p3",
              [{"input": f"¿Cuál es el {w} de la lista [3,4,5,9]?"} for w in ("mayor", "menor", "total", "producto")], "p4", False)):
@@ -3548,7 +3566,10 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     ("precio 5€-10€", "precio 5 € - 10 €", True), ("¿Es 5€ > 10€?", "¿Es 5€ < 10€?", False), ("$5 + $10", "$5 - $10", False),
     ("¿Es C++ > C#?", "¿Es C++ < C#?", False), ("¿Es 5′ > 3′?", "¿Es 5′ < 3′?", False), ("¿Es 5° > 3°?", "¿Es 5° < 3°?", False),
     ("p ⇐ q", "p ⇍ q", False), ("Ajustes → Privacidad", "Ajustes ➜ Privacidad", True), ("p ⇒ q", "p → q", True),
-    ("el 2ⁿᵈ piso", "el 2nd piso", True), ("a las 10:30", "a las 10∶30", True), ("a⋅b", "a·b", True)])
+    ("el 2ⁿᵈ piso", "el 2nd piso", True), ("a las 10:30", "a las 10∶30", True), ("a⋅b", "a·b", True),
+    # (83rd) a minus after a full stop, a question mark or a closing quote is a sign (round 82 read none there)
+    ("¿Cuánto?-3 es el saldo", "¿Cuánto? 3 es el saldo", False), ("Paso 1.-3 grados", "Paso 1. 3 grados", False),
+    ("dijo «hola»-3", "dijo «hola» 3", False), ("5°-10°", "5° - 10°", True)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
