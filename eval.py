@@ -12398,7 +12398,9 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                                                f"saved with CRLF, {shell_word(where[0])} is needed to tell: it cannot be read)")
     raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
                     f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
-                    f"the runs{unread}: run the older configuration again on the split as it is now, then compare those")
+                    f"the runs{unread}: " + ("a held-out split edited is a test set of its own, whose runs compare among "
+                    "themselves (running the older configuration on it again is a rerun of test: --rerun-test marks it)"
+                    if is_held_out(where[0]) else "run the older configuration again on the split as it is now, then compare those"))
 
 
 def case_rates(cases, ids):

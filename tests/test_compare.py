@@ -102,6 +102,11 @@ def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
     assert code == 2 and out == ""
     assert f"different versions of the split (dev {old_sha[:8]} vs dev {new_sha[:8]})" in err
     assert "run the older configuration again on the split as it is now" in err   # the next step, not a dead end
+    # (83rd attack) of the held-out split, that next step is refused by the guard: its edit is a test set of its own
+    test_run = write_run("runs/test-v2.json", split_run("test"))
+    add_a_case("golden/test.jsonl")
+    code, out, err = cli("compare", test_run, write_run("runs/test-v3.json", split_run("test")))
+    assert code == 2 and "a held-out split edited is a test set of its own" in err and "run the older" not in err, err
 
 
 def test_run_compare_refuses_before_calling_the_model(two_runs, cli, fake):
