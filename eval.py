@@ -4733,8 +4733,20 @@ KEY_GAP_CHARS = frozenset(itertools.chain(
     map(chr, range(0x200b, 0x2010)), map(chr, range(0x202a, 0x202f)), map(chr, range(0x2060, 0x2070)),
     map(chr, range(0xfe00, 0xfe10)), map(chr, range(0xfff9, 0xfffc)), map(chr, range(0x1bca0, 0x1bca4)),
     map(chr, range(0x1d173, 0x1d17b)), map(chr, range(0xe0000, 0xe0080)), map(chr, range(0xe0100, 0xe01f0))))
-# what the spread reading reads apart from plain ASCII: a run of characters past ASCII, a space, an escape
-KEY_SPREAD_UNITS = re.compile(r"[^\x00-\x7f]+|\s+|\\u[0-9a-fA-F]{4}|\\[nrt]|&#[xX]?[0-9a-fA-F]{1,7};|&[a-zA-Z]{2,8};|%[0-9a-fA-F]{2}(?:%[89a-bA-B][0-9a-fA-F])*")
+# what the spread reading reads apart from plain ASCII: a run of characters past ASCII, a space or a control (NUL, a
+# terminal's colour), an escape, once or twice over (\u200b, \\u200b, %20, %2520, &#8203;, &amp;#8203;, &ZeroWidthSpace;)
+KEY_SPREAD_UNITS = re.compile(r"[^\x00-\x7f]+|\x1b\[[0-9;?]*[ -/]*[@-~]|[\s\x00-\x08\x0e-\x1f\x7f]+|\\\\?u[0-9a-fA-F]{4}"
+                              r"|\\x[0-9a-fA-F]{2}|\\[nrt/\"']|&(?:amp;)?(?:#[xX]?[0-9a-fA-F]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,31});"
+                              r"|%(?:25)?[0-9a-fA-F]{2}(?:%(?:25)?[89a-bA-B][0-9a-fA-F])*")
+
+
+@functools.lru_cache(maxsize=4096)
+def key_spread_char(c):
+    """A character past ASCII as the spread reading reads it: a gap (KEY_GAP_CHARS, a space, a combining mark) is
+    nothing, a letter in any of Unicode's compatibility forms (full-width ｓ, 𝐬, ⓢ) its plain one, in lower case."""
+    if c in KEY_GAP_CHARS or c.isspace() or unicodedata.combining(c):
+        return ""
+    return "".join(r for r in unicodedata.normalize("NFKC", c).lower() if r not in KEY_GAP_CHARS and not r.isspace())
 
 
 KEY_SPREAD_WINDOW = 1 << 20   # the characters KeyEcho.spread reads at a time
@@ -4744,7 +4756,7 @@ def key_spread_maps(text):
     """(key_spread_reading's reading of text, where the character read at v begins in the text, where the one read
     before v ends). Plain ASCII read without its spaces by one regular expression, its places counted only where an
     echo is found (a MiB of "a a a" read a space at a time took a second)."""
-    if not text.isascii() or re.search(r"[%&\\]", text):
+    if not text.isascii() or re.search(r"[%&\\\x00-\x08\x0e-\x1f\x7f]", text):
         view, view_at, text_at = key_spread_reading(text)
         return (view, *reading_maps(view_at, text_at)[:2])
     kept = []
@@ -4756,16 +4768,16 @@ def key_spread_maps(text):
 
 
 def key_spread_read(unit):
-    """One of KEY_SPREAD_UNITS as the spread reading reads it: a gap is nothing, an escape its character, a letter
-    in any of Unicode's compatibility forms (full-width ｓ, 𝐬, ⓢ) its plain one, in lower case."""
-    if unit[0].isspace():
+    """One of KEY_SPREAD_UNITS, but a run past ASCII (key_spread_char's, one by one), as the spread reading reads it:
+    a gap is nothing, an escape its character."""
+    if unit[0].isspace() or unit[0] < " " or unit[0] == "\x7f":
         return ""
-    if unit[0] in "\\&%" and len(unit) > 1:
-        read = (chr(int(unit[2:], 16)) if unit[1] == "u" else KEY_JSON_ESCAPES.get(unit[1], "") if unit[0] == "\\"
-                else html.unescape(unit) if unit[0] == "&" else urllib.parse.unquote(unit))
-        return "".join(c for c in unicodedata.normalize("NFKC", read).lower() if c not in KEY_GAP_CHARS and not c.isspace())
-    return "".join(c for c in unicodedata.normalize("NFKC", "".join(c for c in unit if c not in KEY_GAP_CHARS)).lower()
-                   if not c.isspace() and c not in KEY_GAP_CHARS)
+    if unit[0] == "\\":
+        read = chr(int(unit[2:], 16)) if unit[1] == "x" else chr(int(unit[-4:], 16)) if unit[-5:-4] == "u" \
+            else KEY_JSON_ESCAPES.get(unit[1], unit[1])
+    else:
+        read = html.unescape(html.unescape(unit)) if unit[0] == "&" else urllib.parse.unquote(urllib.parse.unquote(unit))
+    return "".join(key_spread_char(c) if not c.isascii() else "" if c.isspace() else c.lower() for c in read)
 
 
 def key_spread_reading(text):
@@ -4776,16 +4788,38 @@ def key_spread_reading(text):
         start, end = m.span()
         out.append(text[last:start].lower())
         length += start - last
-        read = key_spread_read(m.group())
-        if read != m.group():   # (a run past ASCII its own reading, as CJK is, needs no mark)
-            view_at.append(length)
-            text_at.append(start)
-            view_at.append(length + len(read))
-            text_at.append(end)
-        out.append(read)
-        length, last = length + len(read), end
+        unit = m.group()
+        # a run past ASCII a character at a time, each marked where its reading is not itself (a zero-width space
+        # inside the run, ㍻ read 平成): one mark for the run put an echo's span in the wrong place
+        pieces = [(start + i, c, key_spread_char(c)) for i, c in enumerate(unit)] if not unit[0].isascii() \
+            else [(start, unit, key_spread_read(unit))]
+        if len(pieces) > 1 and "".join(read for _, _, read in pieces) == unit:   # (CJK, as it is: no mark)
+            pieces = [(start, unit, unit)]
+        for at, written, read in pieces:
+            if read != written:
+                view_at.append(length)
+                text_at.append(at)
+                view_at.append(length + len(read))
+                text_at.append(at + len(written))
+            out.append(read)
+            length += len(read)
+        last = end
     out.append(text[last:].lower())
     return "".join(out), view_at, text_at
+
+
+def spread_echoes(view, key, first, last, least):
+    """(start, end) in the reading of each echo of `least` characters or more of the key holding its block
+    key[first:last]: the block found, then the key's characters on and back from it; on from an echo's end."""
+    block, at = key[first:last], 0
+    while (v := view.find(block, at)) >= 0:
+        on = agreeing(lambda k: view[v + last - first:v + last - first + k] == key[last:last + k], len(key) - last)
+        back = agreeing(lambda k: view[v - k:v] == key[first - k:first], min(first, v))
+        if back + last - first + on >= least:
+            yield v - back, v + last - first + on
+            at = v + last - first + on
+        else:
+            at = v + 1
 
 
 class KeyEcho:
@@ -4826,8 +4860,8 @@ class KeyEcho:
                         index.setdefault(case, []).append(one)
         self.runs = {}
         self.key, self.plain = key, not any(c in KEY_AMBIGUOUS for c in key)
-        self.spread_key = key.lower()
-        self.spread_blocks = key_blocks(self.spread_key, self.size)
+        # the key as it is and as the spread reading reads it (a key holding %41 or &amp; reads otherwise spread)
+        self.spread_keys = [(k, key_blocks(k, self.size)) for k in dict.fromkeys((key.lower(), key_spread_reading(key)[0])) if k]
         self.readings = [KEY_READINGS[0]] + [KEY_READINGS[1]] * ("\\" in key) + [KEY_READINGS[2]] * ("+" in key)
         # what a reading of an echo is compared with: the key as it is (each character written in some form), and
         # the key as the same reading reads it (the key written as it is, read back), each with where its
@@ -4980,17 +5014,9 @@ class KeyEcho:
         overlap, found = min(KEY_SPREAD_WINDOW // 2, 64 * len(self.key) + 4096), []
         for offset in range(0, max(1, len(text) - overlap), KEY_SPREAD_WINDOW - overlap):
             view, begins, ends = key_spread_maps(text[offset:offset + KEY_SPREAD_WINDOW])
-            key = self.spread_key
-            for first, last in self.spread_blocks:
-                block, at = key[first:last], 0
-                while (v := view.find(block, at)) >= 0:
-                    on = agreeing(lambda k: view[v + last - first:v + last - first + k] == key[last:last + k], len(key) - last)
-                    back = agreeing(lambda k: view[v - k:v] == key[first - k:first], min(first, v))
-                    if back + last - first + on >= self.least:
-                        found.append((offset + begins(v - back), offset + ends(v + last - first + on)))
-                        at = v + last - first + on
-                    else:
-                        at = v + 1
+            for key, blocks in self.spread_keys:
+                for first, last in blocks:
+                    found += [(offset + begins(v), offset + ends(end)) for v, end in spread_echoes(view, key, first, last, self.least)]
         yield from sorted(found)
 
     def sub(self, replacement, text):
@@ -7637,12 +7663,13 @@ def runs_beside(split_path):
     the file's own (a golden/ linked into another folder: its runs are the project's it is in)."""
     found = []
     for folder in dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(split_path), os.path.realpath(split_path))):
-        own = folder   # a set of one's own (init mine): the project is the folder holding it, runs/ beside it
+        above = []   # a set of one's own (init mine, mine/support/): a runs/ in any folder above it
         while os.path.basename(folder) != "golden" and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
-        project = os.path.dirname(folder if os.path.basename(folder) == "golden" else own)
-        found.append(os.path.relpath(os.path.join(project, RUNS_DIR)))
-    return list(dict.fromkeys(found))
+            above.append(os.path.join(folder, RUNS_DIR))
+        found += ([os.path.join(os.path.dirname(folder), RUNS_DIR)] if os.path.basename(folder) == "golden"
+                  else [runs for runs in above if os.path.isdir(runs)])
+    return list(dict.fromkeys(os.path.relpath(runs) for runs in found))
 
 
 # Shown as nothing beside INVISIBLE_CHARS and what VARIATION_SELECTOR and UNSEEN_MARKS find: direction marks, the
@@ -7786,9 +7813,8 @@ def case_texts(cases):
     in a run file) are one."""
     def texts(case):
         turns = case.get("messages") if isinstance(case.get("messages"), list) else []
-        values = [v for v in case["vars"].values() if isinstance(v, str)] if isinstance(case.get("vars"), dict) else []
-        found = [without_values(t, values) for t in [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]]
-        found += values
+        found = [case.get("input")] + [t.get("content") for t in turns if isinstance(t, dict)]
+        found += list(case["vars"].values()) if isinstance(case.get("vars"), dict) else []
         read = (as_words(t) for t in found if isinstance(t, str))
         return frozenset(t for t in read if t.count(" ") >= 1)
 
@@ -7799,16 +7825,6 @@ def case_texts(cases):
     each = list(dict.fromkeys((texts(c), passages(c)) for c in cases))   # (each case twice hid a whole set)
     seen = Counter(t for found, _ in each for t in found)
     return [({t for t in found if seen[t] == 1}, about) for found, about in each]
-
-
-def without_values(text, values):
-    """A case's input or turn as its template was, its vars' values taken out (a split is loaded, and a run stores its
-    cases, with them filled in): "Hello, I am {{name}}" asked of Ana and of Beatriz is one question."""
-    if not isinstance(text, str):
-        return text
-    for value in sorted((v for v in values if v.strip()), key=len, reverse=True):   # as words: "es" is no part of "este"
-        text = re.sub(rf"(?<![^\W_]){re.escape(value)}(?![^\W_])", " ", text)
-    return text
 
 
 def held_cases(path, journal):
@@ -12398,9 +12414,9 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                                                f"saved with CRLF, {shell_word(where[0])} is needed to tell: it cannot be read)")
     raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
                     f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
-                    f"the runs{unread}: " + ("a held-out split edited is a test set of its own, whose runs compare among "
-                    "themselves (running the older configuration on it again is a rerun of test: --rerun-test marks it)"
-                    if is_held_out(where[0]) else "run the older configuration again on the split as it is now, then compare those"))
+                    f"the runs{unread}: " + ("of the held-out split, every run of it now is a rerun of test, refused unless "
+                    "--rerun-test marks it forced: compare runs of one version" if a_cfg.get("held_out") or b_cfg.get("held_out")
+                    or is_held_out(where[0]) else "run the older configuration again on the split as it is now, then compare those"))
 
 
 def case_rates(cases, ids):

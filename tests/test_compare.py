@@ -106,7 +106,7 @@ def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
     test_run = write_run("runs/test-v2.json", split_run("test"))
     add_a_case("golden/test.jsonl")
     code, out, err = cli("compare", test_run, write_run("runs/test-v3.json", split_run("test")))
-    assert code == 2 and "a held-out split edited is a test set of its own" in err and "run the older" not in err, err
+    assert code == 2 and "every run of it now is a rerun of test, refused unless --rerun-test" in err and "run the older" not in err, err
 
 
 def test_run_compare_refuses_before_calling_the_model(two_runs, cli, fake):

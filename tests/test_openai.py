@@ -727,6 +727,27 @@ def test_the_api_key_never_leaks_spread_out_or_in_full_width_letters(project, cl
     assert results[0]["response"] == spaced_prose   # a few of its characters spaced are not it
 
 
+def test_a_spread_key_is_removed_exactly_among_other_characters_and_escapes():
+    """84th attack on issue 28: in a run of characters past ASCII the spread key's span was put in the wrong place (a
+    zero-width space inside the run, ㍻ read as 平成): 20 characters of the key were left and the answer's own words
+    cut; gaps written as &ZeroWidthSpace;, escaped twice (&amp;#8203;, %2520), a NUL, a terminal colour or a
+    combining mark were not read as gaps; each character escaped twice and spaced, and a key holding %41, leaked."""
+    key = "sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr"
+    echo = evalpy.KeyEcho(key)
+    full = "".join(chr(ord(c) + 0xFEE0) for c in key)
+    for before, spread, after in (("鍵は", "\u200b".join(full), "です。"), ("日\u200b本\u200b語\u200b", "\u200b".join(full), "。"),
+                                  ("㍻㍻㍻", full, "。本当の答えは42です。"), ("ﬁﬁﬁﬁﬁ", full, "。honest")):
+        assert echo.sub("[X]", before + spread + after) == before + "[X]" + after, (before, after)
+    for gap in ("&ZeroWidthSpace;", "&ThinSpace;", "&emsp13;", "&amp;#8203;", "%2520", "\\\\u200b", "\x00", "\x1b[0m", "\u0332"):
+        assert echo.sub("[X]", "x " + gap.join(key) + " y") == "x [X] y", gap
+    for each in (lambda c: f"%25{ord(c):02X}", lambda c: f"&amp;#{ord(c)};", lambda c: f"\\x{ord(c):02x}"):
+        assert echo.sub("[X]", "x " + " ".join(map(each, key)) + " y") == "x [X] y"
+    odd = "abcdefghijklmnop%41qrstuvwxyz0123456"
+    assert evalpy.KeyEcho(odd).sub("[X]", "x " + " ".join(odd.replace("%41", "\0")).replace("\0", "%41") + " y") == "x [X] y"
+    for honest in ("日本語の答えです。", "㍻の年", "The café naïve résumé", "a &amp; b %20 c \\u0041", "\x1b[31mred\x1b[0m"):
+        assert echo.sub("[X]", honest) == honest
+
+
 def test_a_near_echo_of_a_key_full_of_symbols_is_scrubbed_at_once():
     """Thirty-first round on issue 28: "/", "+" and "=" were each matched two ways (as themselves and as their
     JSON escape), so an answer holding the first 60 characters of a base64 key tried 2^30 ways at each start:

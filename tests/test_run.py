@@ -1219,16 +1219,19 @@ def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_ou
 def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cli, fake):
     """83rd attack on issue 28: a set made by init (mine/test.jsonl), run once from the project and again with another
     prompt from another folder (absolute paths), ran unmarked: only a runs/ beside a golden/ was looked in."""
-    (project / "mine").mkdir()
-    shutil.copy(project / "golden" / "labels.txt", project / "mine" / "labels.txt")
-    shutil.copy(project / "golden" / "test.jsonl", project / "mine" / "test.jsonl")
-    assert cli("run", "--split", "mine/test.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
-    (project.parent / "elsewhere").mkdir()
-    os.chdir(project.parent / "elsewhere")
-    code, out, err = cli("run", "--split", str(project / "mine" / "test.jsonl"), "--prompt", str(project / "prompts" / "v3.txt"),
-                         "--host", fake.url)
-    os.chdir(project)
-    assert code == 2 and "refusing to run the held-out mine-test split again" in err and "runs/mine-test-v2.json already ran" in err, err
+    (project / "mine" / "support").mkdir(parents=True)   # (84th) a set in a folder of its own under mine/ too
+    for folder in ("mine", "mine/support"):
+        shutil.copy(project / "golden" / "labels.txt", project / folder / "labels.txt")
+        shutil.copy(project / "golden" / "test.jsonl", project / folder / "test.jsonl")
+        assert cli("run", "--split", f"{folder}/test.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url, "--out",
+                   f"runs/{folder.replace('/', '-')}.json")[0] == 0
+        (project.parent / "elsewhere").mkdir(exist_ok=True)
+        os.chdir(project.parent / "elsewhere")
+        code, out, err = cli("run", "--split", str(project / folder / "test.jsonl"), "--prompt", str(project / "prompts" / "v3.txt"),
+                             "--host", fake.url)
+        os.chdir(project)
+        assert code == 2 and "refusing to run the held-out" in err and f"runs/{folder.replace('/', '-')}.json already ran" in err, err
+        os.unlink(f"runs/{folder.replace('/', '-')}.json")
 
 
 def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
@@ -3502,9 +3505,15 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
              [{"input": f"Ordena {n} 4 5"} for n in (3, 6, 9, 12)], "p4", False),
             ([{"input": f"Simplifica x*y en el paso {n}"} for n in (1, 2, 3, 4)], "p3",
              [{"input": f"Simplifica x-y en el paso {n}"} for n in (1, 2, 3, 4)], "p4", False),
-            # (83rd) a name filled into the input from a var is no other question (the run stores the input filled in)
-            ([{"input": f"Hola, soy {{{{name}}}}. {t}", "vars": {"name": "Ana"}} for t in tickets], "p3",
-             [{"input": f"Hola, soy {{{{name}}}}. {t}", "vars": {"name": "Beatriz"}} for t in tickets], "p4", True),
+            # (84th) a var added whose value the input already holds is the same test; new questions over the same
+            # document in a var are a test of their own
+            ([{"input": f"Hola, el pedido A-5021{i} no llegó. {t}"} for i, t in enumerate(tickets)], "p3",
+             [{"input": f"Hola, el pedido A-5021{i} no llegó. {t}", "vars": {"order_id": f"A-5021{i}"}} for i, t in enumerate(tickets)],
+             "p4", True),
+            ([{"input": f"Documento: {d}\nPregunta: ¿{q}?", "vars": {"doc": d}}
+              for d, q in zip(tickets, ("quién", "cuándo", "dónde", "por qué"))], "p3",
+             [{"input": f"Documento: {d}\nPregunta: ¿{q}?", "vars": {"doc": d}}
+              for d, q in zip(tickets, ("cuánto cuesta", "qué plazo hay", "a quién llamo", "qué hago ahora"))], "p4", False),
             # (80th) a minus after a comma is its number's sign: the same questions over [3,4,5,9] are a test of their own
             ([{"input": f"¿Cuál es el {w} de la lista [3,-4,5,-9]?"} for w in ("mayor", "menor", "total", "producto")], "p3",
              [{"input": f"¿Cuál es el {w} de la lista [3,4,5,9]?"} for w in ("mayor", "menor", "total", "producto")], "p4", False)):
