@@ -4777,7 +4777,7 @@ def key_spread_read(unit):
             else KEY_JSON_ESCAPES.get(unit[1], unit[1])
     else:
         read = html.unescape(html.unescape(unit)) if unit[0] == "&" else urllib.parse.unquote(urllib.parse.unquote(unit))
-    return "".join(key_spread_char(c) if not c.isascii() else "" if c.isspace() else c.lower() for c in read)
+    return "".join(key_spread_char(c) if not c.isascii() else "" if c.isspace() or c < " " or c == "\x7f" else c.lower() for c in read)
 
 
 def key_spread_reading(text):
@@ -5007,7 +5007,7 @@ class KeyEcho:
         """(start, end) of each echo of `least` characters or more of the key spread out, in the text as
         key_spread_reading reads it: each of the key's blocks found there, then the key's characters on and back from
         it; past an echo, on from its end (a key of one letter repeated, in a text of it spaced, took 9 s a MB)."""
-        if text.isascii() and not re.search(r"[\s%&\\]", text):
+        if text.isascii() and not re.search(r"[\s%&\\\x00-\x08\x0e-\x1f\x7f]", text):   # (a NUL or a colour between its characters)
             return
         # a MiB at a time, each overlapping the last by room for an echo with gaps: its reading's marks cost 32
         # bytes a gap, 2 GB for an answer of 64 MiB of "a a a"
@@ -7663,12 +7663,13 @@ def runs_beside(split_path):
     the file's own (a golden/ linked into another folder: its runs are the project's it is in)."""
     found = []
     for folder in dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(split_path), os.path.realpath(split_path))):
-        above = []   # a set of one's own (init mine, mine/support/): a runs/ in any folder above it
+        above = []   # a set of one's own (init mine, mine/support/): the runs/ in the nearest folder above it that has one
         while os.path.basename(folder) != "golden" and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
             above.append(os.path.join(folder, RUNS_DIR))
+        # (the nearest: a folder far above, such as another tool's runs/, is no project's of this set)
         found += ([os.path.join(os.path.dirname(folder), RUNS_DIR)] if os.path.basename(folder) == "golden"
-                  else [runs for runs in above if os.path.isdir(runs)])
+                  else [runs for runs in above if os.path.isdir(runs)][:1])
     return list(dict.fromkeys(os.path.relpath(runs) for runs in found))
 
 

@@ -742,6 +742,9 @@ def test_a_spread_key_is_removed_exactly_among_other_characters_and_escapes():
         assert echo.sub("[X]", "x " + gap.join(key) + " y") == "x [X] y", gap
     for each in (lambda c: f"%25{ord(c):02X}", lambda c: f"&amp;#{ord(c)};", lambda c: f"\\x{ord(c):02x}"):
         assert echo.sub("[X]", "x " + " ".join(map(each, key)) + " y") == "x [X] y"
+    # (85th) in a text of nothing else a NUL or a colour between its characters, and a NUL escaped
+    for gap in ("\x00", "\x1b[1m", "\x7f", "%00", "\\u0000"):   # (&#0; is HTML's U+FFFD, a shown character: no gap)
+        assert echo.sub("[X]", gap.join(key)) == "[X]", gap
     odd = "abcdefghijklmnop%41qrstuvwxyz0123456"
     assert evalpy.KeyEcho(odd).sub("[X]", "x " + " ".join(odd.replace("%41", "\0")).replace("\0", "%41") + " y") == "x [X] y"
     for honest in ("日本語の答えです。", "㍻の年", "The café naïve résumé", "a &amp; b %20 c \\u0041", "\x1b[31mred\x1b[0m"):

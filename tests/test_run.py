@@ -1232,6 +1232,9 @@ def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cl
         os.chdir(project)
         assert code == 2 and "refusing to run the held-out" in err and f"runs/{folder.replace('/', '-')}.json already ran" in err, err
         os.unlink(f"runs/{folder.replace('/', '-')}.json")
+    # (85th) only the nearest runs/ above: another tool's runs/ further up (TensorBoard's) is no project's of this set
+    (project.parent / "runs").mkdir(exist_ok=True)
+    assert evalpy.runs_beside("mine/support/test.jsonl") == ["runs"]
 
 
 def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
