@@ -12040,12 +12040,13 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
 
 # What a run's config says about how the model was asked besides its prompt, model and temperature:
 # `runs` shows what of it is not the default, so that two runs differing only there look different
-ASKED_CONFIG = ("api", "seed", "format", "think", "options", "subset")
+ASKED_CONFIG = ("api", "seed", "format", "think", "options", "subset", "rerun_test")
 
 
 def asked_text(config):
     """'ollama think=off', 'openai format=schema', 'ollama seed=7 top_p=0.5 --limit 5': the API, then
-    each setting away from its default (the num_ctx eval.py pins is one; another num_ctx is shown)."""
+    each setting away from its default (the num_ctx eval.py pins is one; another num_ctx is shown), and
+    --rerun-test on a forced re-run of the held-out split."""
     parts = [shown("api", config.get("api", "ollama"))]
     if config.get("seed") != DEFAULT_SEED:
         parts.append(f"seed={shown('seed', config.get('seed'))}")
@@ -12059,6 +12060,8 @@ def asked_text(config):
     subset = config.get("subset")
     if subset:
         parts.append(f"--limit {subset['limit']}" if "limit" in subset else f"--cases {len(subset['cases'])}")
+    if isinstance(config.get("rerun_test"), dict):   # a forced re-run of test reads as one wherever it is listed
+        parts.append("--rerun-test")
     return " ".join(parts)
 
 
