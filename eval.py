@@ -1875,7 +1875,9 @@ class Score(ReportAdds):
     cases: int
     repeat: int
     measure: str            # "accuracy" when only the label decides, else "pass rate"
-    scored: int             # cases with a verdict
+    scored: int             # cases with a verdict (with trials: a majority its trials without one could not turn)
+    decided_cases: int      # cases with a decided trial: those the mean per case is over
+    majority_open: list     # ids of cases whose trials without a verdict could turn their majority: in no majority figure
     correct: int
     accuracy: float | None  # correct / scored, by each case's majority verdict
     accuracy_ci: list       # Wilson 95% interval of accuracy
@@ -9585,11 +9587,21 @@ def measure(labels, checks):
     return "accuracy" if labels is not None and only_label else "pass rate"
 
 
+def still_decided(case):
+    """Whether a case's majority stands however its trials without a verdict (a failed call, a judge's tie) would
+    have gone: 2 of 4 trials came, a pass and a fail (a split is no pass), and the 2 left could make it 3 to 1. One
+    that does not is in no majority figure: the report's majority vote leaves it out, and a compare too."""
+    left = sum(t["correct"] is None for t in case["trials"])   # a failed call, or a judge that left it open
+    passed, decided = case["passed_trials"], case["decided_trials"]
+    return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
+
+
 def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     """Every figure of a report, from graded cases, in one pass over them where it can be."""
     labels, repeat = config["labels"], config["repeat"]
     per_trial = {t: [0, 0, 0] for t in range(1, repeat + 1)}   # decided, correct, invalid answers
     scored, errors, undecided, flaky, failures = [], [], [], [], []
+    majority_open = []   # cases whose trials without a verdict could turn their majority (still_decided)
     # each case's share of passing trials over its decided ones, and over its decided and undecided
     # ones with every undecided answer failing (low), then passing (high): the headline and its bounds
     # (kept as exact sums, a bound on its line must not fall a last bit short of it; and the rates only
@@ -9648,8 +9660,15 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             open_cases += bool(opened)
         if not c["decided_trials"]:
             continue
+        if c["decided_trials"] > 1 and is_flaky(c):
+            flaky.append({"id": c["id"], "expected": c["expected"],
+                          "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
+                                       "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
+            if not still_decided(c):   # a right, a failed and a wrong trial: the failed one alone decides it
+                majority_open.append(c["id"])
+                continue
         scored.append(c)
         ok = c["correct"]
         group = by_difficulty.get(c["difficulty"])
@@ -9663,10 +9682,6 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             group[1] += 1
         if not ok:
             failures.append(c)
-        if c["decided_trials"] > 1 and is_flaky(c):
-            flaky.append({"id": c["id"], "expected": c["expected"],
-                          "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
-                                       "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
     # each trial alone is a sample of independent cases, so it gets a Wilson interval; the pooled
     # trials are not (trials of one case agree more than two cases do): the mean's interval comes
     # from the spread of the cases' rates (headline_mean)
@@ -9688,6 +9703,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "repeat": repeat,
         "measure": measure(labels, checks),
         "scored": len(scored),
+        "decided_cases": len(rates) if repeat > 1 else len(scored),
+        "majority_open": majority_open,
         "correct": correct,
         "accuracy": rate(correct, len(scored)),
         "accuracy_ci": list(wilson(correct, len(scored))),
@@ -11075,13 +11092,15 @@ def rows_headline(s):
     pass^k, the baseline to beat."""
     main = share(s["correct"], s["scored"], [], ("correct", "scored", "accuracy", "accuracy_ci"), s["accuracy_ci"])
     rows = [{"name": "bounds", "figure": figure("bounds", s["bounds"], ["bounds"])}] if s["bounds"] else []
-    rows.append({"name": "main", "figure": main})
+    # with trials, the cases its trials without a verdict could turn, left out of it (still_decided)
+    rows.append({"name": "main", "figure": main, **({"open": figure("ids", s["majority_open"], ["majority_open"])}
+                                                    if s["majority_open"] else {})})
     if s["repeat"] > 1:
-        rows.append({"name": "mean", "cases": s["scored"], "figure": figure(
+        rows.append({"name": "mean", "cases": s["decided_cases"], "figure": figure(
             "percent", s["mean_accuracy"], {"value": ["mean_accuracy"], "ci": ["mean_accuracy_ci"]}, ci=s["mean_accuracy_ci"])})
         rows += [{"name": "trial", "trial": t["trial"], "figure": share(t["correct"], t["scored"], ["trials", i], ci=t["ci"]),
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
-        rows.append({"name": "pass_hat", "cases": s["pass_k"][-1]["cases"], "of": s["scored"],
+        rows.append({"name": "pass_hat", "cases": s["pass_k"][-1]["cases"], "of": s["decided_cases"],
                      "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"], ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
     if "baseline" in s and (s["scored"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
         base = s["baseline"]
@@ -11335,7 +11354,8 @@ def headline(sec, problems):
         mean = row_of(sec, "mean")
         lines += [f"{name}{' on the decided answers' if bounds else ''}: {figure_text(mean['figure'])}  "
                   f"(95% CI {interval(mean['figure']['ci'])}), {mean_words(mean)}",
-                  f"Majority vote of each case's trials: {figure_text(main)}  (95% CI {interval(main['ci'])})",
+                  f"Majority vote of each case's trials: {figure_text(main)}  (95% CI {interval(main['ci'])})"
+                  + majority_open_text(row_of(sec, "main")),
                   "Each trial alone: " + " · ".join(f"trial {t['trial']}: {figure_text(t['figure'])}" for t in trials)]
     base = row_of(sec, "baseline")
     if base:
@@ -11343,6 +11363,14 @@ def headline(sec, problems):
         lines += [f"Majority baseline (always {quoted(base['label'])}{tied_text(base, quoted)}): {figure_text(base['figure'])}"
                   f"  (95% CI {interval(base['figure']['ci'])})", invalid_line(invalid, trials)]
     return [line.replace("  (95% CI )", "") for line in lines]
+
+
+def majority_open_text(main, ids=ids_text):
+    """', leaving out 2 cases whose trials without a verdict could turn it: dev-04, dev-09' (or nothing): every view's."""
+    if "open" not in main:
+        return ""
+    return (f", leaving out {plural(len(main['open']['value']), 'case')} whose trials without a verdict could turn it: "
+            f"{ids(main['open']['value'])}")
 
 
 def mean_words(mean):
@@ -11854,6 +11882,12 @@ def pass_hat_over(row):
     return f", over {row['cases']} of {plural(row['of'], 'case')}" if row["cases"] != row["of"] else ""
 
 
+def md_cell_ids(ids):
+    """The first MARKDOWN_FAILURES ids as code in a table's cell, then how many more."""
+    more = len(ids) - MARKDOWN_FAILURES
+    return ids_text([md_code(i, cell=True) for i in ids[:MARKDOWN_FAILURES]]) + (f", and {more} more" if more > 0 else "")
+
+
 def markdown_headline(sec):
     name = sec["measure"].capitalize()
     main, bounds = row_of(sec, "main")["figure"], row_of(sec, "bounds")
@@ -11862,7 +11896,8 @@ def markdown_headline(sec):
         mean = row_of(sec, "mean")
         out += [f"| {name}{', decided answers' if bounds else ''}: {mean_words(mean)} | {figure_text(mean['figure'])} "
                 f"| {interval(mean['figure']['ci'])} |",
-                f"| Majority vote of each case's trials | {figure_text(main)} | {interval(main['ci'])} |",
+                f"| Majority vote of each case's trials{majority_open_text(row_of(sec, 'main'), md_cell_ids)} "
+                f"| {figure_text(main)} | {interval(main['ci'])} |",
                 f"| pass^{sec['repeat']} (every trial right{pass_hat_over(row_of(sec, 'pass_hat'))}) "
                 f"| {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
     else:
@@ -12123,7 +12158,7 @@ def run_listing(folder):
         # undecided cases (a judge gave no verdict) make the figure a range, said first as the report does;
         # with trials, the report's headline too: the mean of each case's pass rate, not the majority vote
         figure = (f"{s['measure']} {bounds_text(s['bounds'])} ({s['bounds']['undecided_cases']} undecided)" if s["bounds"]
-                  else "no answers" if not s["scored"]
+                  else "no answers" if not s["decided_cases"]
                   else f"{s['measure']} {percent(s['mean_accuracy'])} (mean per case)" if s["repeat"] > 1
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
@@ -12347,7 +12382,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
                    f"model: a verdict may rest on the votes that came); {failed_again}"]
     if min_accuracy is not None and not cases:   # (an older eval.py wrote a run of `--cases ,`: none)
         return 2, [f"gates not judged: {shell_word(run_path)} holds no case; run the split again"]
-    if min_accuracy is not None and not s["scored"]:
+    if min_accuracy is not None and not s["decided_cases"]:
         return 2, [f"gates not judged: no case has a verdict (the judge gave none); {again}"]
     outcomes = []   # (passed: True, False or None for undecided, verdict), in the order the gates are read
     if min_accuracy is not None:
@@ -12485,14 +12520,6 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
 # why a case is left out of a compare, as every view says it
 NOT_COMPARED_WORDS = ("no verdict in a run, or one its trials without a verdict could turn: an error, or a judge that "
                       "gave none")
-
-
-def still_decided(case):
-    """Whether a case's majority stands however its trials without a verdict (a failed call, a judge's tie) would
-    have gone: 2 of 4 trials came, a pass and a fail (a split is no pass), and the 2 left could make it 3 to 1."""
-    left = sum(t["correct"] is None for t in case["trials"])   # a failed call, or a judge that left it open
-    passed, decided = case["passed_trials"], case["decided_trials"]
-    return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
 
 
 def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate")):
@@ -15327,7 +15354,9 @@ def headline_stats(head, problems):
                           "; ".join(filter(None, (ci_detail(mean["figure"]["ci"]), mean_words(mean))))))
     decided = f" on the {plural(main['of'], 'decided case')}" if bounds and head["repeat"] == 1 else ""
     stats.append(stat(name + (", majority vote of each case's trials" if head["repeat"] > 1 else decided),
-                      figure_text(main) if main["of"] else "no answers", f"95% CI {interval(main['ci'])}" if main["of"] else ""))
+                      figure_text(main) if main["of"] else "no answers",
+                      (f"95% CI {interval(main['ci'])}" if main["of"] else "")
+                      + majority_open_text(row_of(head, "main")).removeprefix(", " if not main["of"] else "")))
     base = row_of(head, "baseline")
     if base:
         invalid = row_of(head, "invalid")

@@ -85,6 +85,32 @@ def test_pass_at_k_rows_over_other_cases_say_so(project, cli):
     assert "Rows count cases" not in cli("report", "runs/s.json")[1]
 
 
+def test_a_majority_its_failed_trials_could_turn_is_no_verdict_in_the_report(project, cli):
+    """Round 87 on issue 28: a right, a failed and a wrong trial made an even split of the two that came, so a fail;
+    the report counted the case wrong in the majority vote and listed it under Failures, though the failed request
+    alone decided it (compare, rightly, left it out: Not compared). Left out of every majority figure, and named."""
+    cases = [("a1", "bug", ["bug", None, "acceso"]), ("a2", "bug", ["bug", None, "acceso"]),
+             ("a3", "bug", ["bug", "bug", None]), ("a4", "bug", ["acceso", "acceso", None])]
+    path = write_run("runs/e.json", make_run(cases, prompt="prompts/v2.txt"))
+    s = json.loads(cli("report", path, "--json")[1])
+    assert (s["correct"], s["scored"], s["decided_cases"]) == (1, 2, 4) and s["majority_open"] == ["a1", "a2"]
+    assert [f["id"] for f in s["failures"]] == ["a4"] and s["by_difficulty"]["easy"]["total"] == 2
+    assert s["mean_accuracy"] == pytest.approx((0.5 + 0.5 + 1 + 0) / 4)   # the mean reads every trial that came
+    lines = cli("report", path)[1].splitlines()
+    assert lines[0].endswith("the mean over 4 cases of each case's pass rate over its trials")
+    assert lines[1].startswith("Majority vote of each case's trials: 1/2 = 50%  (95% CI ") and lines[1].endswith(
+        "), leaving out 2 cases whose trials without a verdict could turn it: a1, a2")
+    assert "Failures (1):" in lines
+    assert "leaving out 2 cases whose trials without a verdict could turn it: `a1`, `a2`" in cli(
+        "report", path, "--markdown")[1]
+    assert cli("report", path, "--html", "e.html")[0] == 0
+    assert "leaving out 2 cases whose trials without a verdict could turn it: a1, a2" in open("e.html", encoding="utf-8").read()
+    # decided either way however the failed trial would have gone: counted, as before
+    write_run("runs/d.json", make_run(cases[2:], prompt="prompts/v2.txt"))
+    s = json.loads(cli("report", "runs/d.json", "--json")[1])
+    assert (s["correct"], s["scored"], s["majority_open"]) == (1, 2, []) and "leaving out" not in cli("report", "runs/d.json")[1]
+
+
 def test_trial_report_text(trial_run, cli):
     out = cli("report", trial_run)[1]
     lines = out.splitlines()
@@ -398,7 +424,8 @@ def test_the_markdown_headline_says_which_cases_pass_hat_k_is_over(project, cli)
     trial right) | 58%" with no count, a figure over fewer cases than the rows beside it."""
     path = passes_run(PASSES, errors={(0, 4)})
     s = json.loads(cli("report", path, "--json")[1])
-    assert s["pass_k"][-1]["cases"] == 11 and s["scored"] == 12
+    # (k0: 2 right, 1 wrong and 1 failed: no majority vote, round 87; the mean and pass^k read it)
+    assert s["pass_k"][-1]["cases"] == 11 and s["decided_cases"] == 12 and s["majority_open"] == ["k0"]
     md = cli("report", path, "--markdown")[1]
     assert f"| pass^4 (every trial right, over 11 of 12 cases) | {100 * s['pass_k'][-1]['pass_hat_k']:.0f}% |" in md, md
     assert "| pass^4 (every trial right) |" in cli("report", passes_run(PASSES), "--markdown")[1]
