@@ -7708,15 +7708,16 @@ def as_words(text):
     between operands is a word (operator_word): 12 + 7 and 12 - 7, 5 > 3 and 5 < 3, 3 ≠ 4 and 3 = 4, -5 and 5 are other
     questions; **12**, a bullet's "- 12", +34 and 50 % are not. A power written raised is one (10² is 10^2, not 102), and
     a currency sign, a prime and a language's ++, # or ♭ are words ($100 is not €100, 5′ not 5″, C++ not C); a symbol
-    of mathematics is a word beside any operand (√16, ¬p, ∑ i), an arrow by its direction (p → q is p ⇒ q, not p ← q)."""
+    of mathematics is a word beside any operand (√16, ¬p, ∑ i) and an operand (3 + √16 is 3+√16), an arrow by its
+    direction (p → q is p ⇒ q, not p ← q); an operand closed by a %, a factorial's ! or quotes is one ('ab' + 'cd')."""
     powers = SUPERSCRIPTS.sub(lambda m: "^" + unicodedata.normalize("NFKC", m.group()), text)
     decomposed = STRUCK_MARK.sub(r"!\1", unicodedata.normalize("NFKD", as_read(powers)))   # ≠ is != (not =), ∉ !∈
     decomposed = MIDDLE_DOT_PRODUCT.sub("*", decomposed).translate(MARKS_SPELLED)   # ≤ is <=, 12 · 7 and 12×7 12*7
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     tokens = list(WORDS_AND_MARKS.finditer(UNSPACED_SCRIPTS.sub(r" \g<0> ", bare)))
-    # a run of * that both opens (spaced before it only) and closes (after it only) is markdown's emphasis ("**es**
-    # 12"): no product; 2 *3 and 4 *5 are 2 * 3 and 4 * 5
-    sides = Counter((t.group(), spaced_sides(tokens, at)) for at, t in enumerate(tokens) if set(t.group()) == {"*"})
+    # a run of * that both opens a span somewhere and closes one elsewhere is markdown's emphasis ("**es** 12",
+    # 3/**2**): no product; 2 *3 and 4 *5 are 2 * 3 and 4 * 5
+    sides = Counter((t.group(), opens_closes(tokens, at)) for at, t in enumerate(tokens) if set(t.group()) == {"*"})
     emphasis = {m for m, _ in sides if sides[m, (True, False)] and sides[m, (False, True)]}
     words = (m.group() if is_word(m.group()) else operator_word(tokens, i, emphasis) for i, m in enumerate(tokens))
     return " ".join(w for w in words if w)
@@ -7751,7 +7752,19 @@ SUPERSCRIPTS = re.compile("[\u00b2\u00b3\u00b9\u2070\u2074-\u207e]+")
 # a middle dot between numbers or single letters is a product (12 · 7, a·b); inside a word, Catalan's (col·lecció)
 MIDDLE_DOT_PRODUCT = re.compile(r"(?<=\d) ?\u00b7 ?(?=\d)|(?<![^\W_][^\W_])(?<=[^\W\d_]) ?\u00b7 ?(?=[^\W\d_](?![^\W_]))")
 WORD_MARKED = r"[^\W_]+(?:\+\+|#|\u266d)(?![^\W_])|\u2032+"   # C++, C#, B♭; a prime (5′, and ″ is NFKC's ′′)
-WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(OPERATOR_MARKS)))}]+|\S")
+# a symbol of mathematics is a token of its own (3+√16 is 3 + √16), and so is a % (5%+10% is 5% + 10%); ASCII's
+# operators run together (==, <=, &&), a ! before a comparison or a symbol is its negation (!=, and ≢ is !≡)
+# operators run together (==, <=, &&), a ! before a comparison or a symbol is its negation (!=, and ≢ is !≡); but a
+# run of * or | against a word beside another operator is that word's emphasis or bars (3+**2**, 3/|x|, **2**/3)
+ASCII_OPERATORS = re.escape("".join(sorted(set(DASHES + "+<>=*/^&|"))))
+WRAPPING_RUNS = "|".join(rf"(?<=[^\W_]){w}+(?=[{ASCII_OPERATORS.replace(w, '')}])"
+                         rf"|(?:![=<>])?[{ASCII_OPERATORS}]*?[{ASCII_OPERATORS.replace(w, '')}](?={w}+[^\W_])"
+                         for w in (re.escape("*"), re.escape("|")))
+WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(MATH_SYMBOLS)))}]|%|{WRAPPING_RUNS}"
+                             rf"|![=<>][{ASCII_OPERATORS}]*|[{ASCII_OPERATORS}]+|\S")
+# what closes an operand after it (4!, 50%, 'ab', `a`, **2**, |x|) or opens one before it, attached to it: an
+# operator beside one is beside its operand ('ab' + 'cd' is not 'ab' * 'cd')
+CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*"), set("'\"`\u2018\u201c\u00ab|*")
 NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
 
 
@@ -7763,6 +7776,15 @@ def is_word(token):
 def spaced_sides(tokens, at):
     """(whether a token is spaced from what comes before it, whether from what follows it)"""
     return at == 0 or tokens[at - 1].end() < tokens[at].start(), at + 1 == len(tokens) or tokens[at + 1].start() > tokens[at].end()
+
+
+def opens_closes(tokens, at):
+    """(whether a run of * opens a span, against what follows it and not against a word before it: **¿Qué**, 3/**2**;
+    whether it closes one, the other way round)"""
+    spaced_before, spaced_after = spaced_sides(tokens, at)
+    word_before = not spaced_before and is_word(tokens[at - 1].group())
+    word_after = not spaced_after and is_word(tokens[at + 1].group())
+    return not spaced_after and not word_before, not spaced_before and not word_after
 
 
 def operator_word(tokens, i, emphasis=()):
@@ -7777,11 +7799,26 @@ def operator_word(tokens, i, emphasis=()):
         return None
     run, before, after = "".join("-" if c in DASHES else c for c in mark), tokens[i - 1] if i else None, \
         tokens[i + 1] if i + 1 < len(tokens) else None
-    def operand(at):   # a word (is_word), a bracket's side that faces the mark (3 ∈ {1, 2}, (a+b) * 2), a degree sign
-        return 0 <= at < len(tokens) and (is_word(tokens[at].group())
-                                          or tokens[at].group() in ({i + 1: "([{", i - 1: ")]}\u00b0"}.get(at) or ()))
+    def core(at):   # the operand beside the mark at `at` (i - 1 or i + 1), through the marks that close or open it
+        step, wrapping = (at - i), CLOSING_MARKS if at < i else OPENING_MARKS
+        while 0 <= at < len(tokens):
+            text = tokens[at].group()
+            # a word (is_word), a symbol of mathematics (√, ∞), a bracket's side that faces the mark (3 ∈ {1, 2},
+            # (a+b) * 2), a degree sign
+            if is_word(text) or text.lstrip("!") and set(text.lstrip("!")) <= MATH_SYMBOLS \
+                    or abs(at - i) == 1 and text in (")]}\u00b0" if at < i else "([{"):
+                return tokens[at]
+            inner = at + step
+            if not (set(text) <= wrapping and 0 <= inner < len(tokens)
+                    and (tokens[inner].end() == tokens[at].start() if step < 0 else tokens[at].end() == tokens[inner].start())):
+                return None
+            at = inner
+        return None
+    def operand(at):
+        return core(at) is not None
     def number(at):
-        return operand(at) and tokens[at].group()[0].isdigit()
+        found = core(at)
+        return found is not None and found.group()[0].isdigit()
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
@@ -7793,8 +7830,8 @@ def operator_word(tokens, i, emphasis=()):
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     kept = op and (both and not set(op) & set("*/^%")
-                   or both and not (mark in emphasis and len(set(spaced_sides(tokens, i))) == 2) and (number(i - 1) or number(i + 1) or signed(i + 1)
-                                         or len(tokens[i - 1].group()) == len(tokens[i + 1].group()) == 1)   # x*y
+                   or both and not (mark in emphasis and len(set(opens_closes(tokens, i))) == 2) and (number(i - 1) or number(i + 1) or signed(i + 1)
+                                         or len(core(i - 1).group()) == len(core(i + 1).group()) == 1)   # x*y
                    and not set(op) & set("%")
                    or op == "%" and number(i - 1)
                    or not MATH_SYMBOLS.isdisjoint(op) and (operand(i - 1) or operand(i + 1) or signed(i + 1)))
@@ -11102,7 +11139,7 @@ def rows_headline(s):
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
         rows.append({"name": "pass_hat", "cases": s["pass_k"][-1]["cases"], "of": s["decided_cases"],
                      "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"], ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
-    if "baseline" in s and (s["scored"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
+    if "baseline" in s and (s["decided_cases"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
         base = s["baseline"]
         rows.append({"name": "baseline", "label": base["label"], "tied": base["tied"],
                      "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
@@ -11341,7 +11378,8 @@ def headline(sec, problems):
     decided cases (with trials: the mean per case, the majority vote, each trial), baseline, invalid answers."""
     name = sec["measure"].capitalize()
     main, invalid, bounds = row_of(sec, "main")["figure"], row_of(sec, "invalid"), row_of(sec, "bounds")
-    if not main["of"] and not bounds:   # every call failed: no figure, not a baseline of nothing
+    answered = row_of(sec, "mean")["cases"] if sec["repeat"] > 1 else main["of"]   # (with trials, cases the vote leaves out)
+    if not answered and not bounds:   # every call failed: no figure, not a baseline of nothing
         return [f"{name}: no answers to score ({plural(problems['errors']['value'], 'error')}, "
                 f"{figure_text(problems['open'])} undecided)"]
     # undecided answers: what they could make of the headline comes first, the decided alone after

@@ -109,6 +109,13 @@ def test_a_majority_its_failed_trials_could_turn_is_no_verdict_in_the_report(pro
     write_run("runs/d.json", make_run(cases[2:], prompt="prompts/v2.txt"))
     s = json.loads(cli("report", "runs/d.json", "--json")[1])
     assert (s["correct"], s["scored"], s["majority_open"]) == (1, 2, []) and "leaving out" not in cli("report", "runs/d.json")[1]
+    # (round 88) every case left out: the text still gives the mean, the baseline and the cases left out, as the others do
+    write_run("runs/all.json", make_run(cases[:2], prompt="prompts/v2.txt"))
+    lines = cli("report", "runs/all.json")[1].splitlines()
+    assert lines[0] == "Accuracy: 50%, the mean over 2 cases of each case's pass rate over its trials" and lines[1] == (
+        "Majority vote of each case's trials: 0/0 = -, leaving out 2 cases whose trials without a verdict could turn it: a1, a2")
+    assert lines[3].startswith("Majority baseline (always 'bug'): 2/2 = 100%")
+    assert "Majority baseline" in cli("report", "runs/all.json", "--markdown")[1]
 
 
 def test_trial_report_text(trial_run, cli):
