@@ -4737,8 +4737,11 @@ KEY_GAP_CHARS = frozenset(itertools.chain(
     map(chr, range(0x1d173, 0x1d17b)), map(chr, range(0xe0000, 0xe0080)), map(chr, range(0xe0100, 0xe01f0))))
 # what the spread reading reads apart from plain ASCII: a run of characters past ASCII, a space or a control (NUL, a
 # terminal's colour), an escape, once or twice over (\u200b, \\u200b, %20, %2520, &#8203;, &amp;#8203;, &ZeroWidthSpace;)
-KEY_SPREAD_UNITS = re.compile(r"[^\x00-\x7f]+|\x1b\[[0-9;?]*[ -/]*[@-~]|[\s\x00-\x08\x0e-\x1f\x7f]+|\\\\?u[0-9a-fA-F]{4}"
-                              r"|\\x[0-9a-fA-F]{2}|\\[nrt/\"']|&(?:amp;)?(?:#[xX]?[0-9a-fA-F]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,31});"
+# (a character past the first 65,536 escaped as JSON escapes it, a pair of halves: \udb40\udc20; a colour escaped)
+KEY_SPREAD_UNITS = re.compile(r"[^\x00-\x7f]+|\x1b\[[0-9;?]*[ -/]*[@-~]|[\s\x00-\x08\x0e-\x1f\x7f]+"
+                              r"|(?:\\\\?u001[bB]|\\\\?x1[bB]|\\\\?033|\\\\?e)\[[0-9;?]*[ -/]*[@-~]"
+                              r"|\\\\?u[dD][89abAB][0-9a-fA-F]{2}\\\\?u[dD][c-fC-F][0-9a-fA-F]{2}|\\\\?u[0-9a-fA-F]{4}"
+                              r"|\\\\?x[0-9a-fA-F]{2}|\\\\?[nrt/\"']|&(?:amp;)?(?:#[xX]?[0-9a-fA-F]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,31});"
                               r"|%(?:25)?[0-9a-fA-F]{2}(?:%(?:25)?[89a-bA-B][0-9a-fA-F])*")
 
 
@@ -4775,10 +4778,16 @@ def key_spread_read(unit):
     if unit[0].isspace() or unit[0] < " " or unit[0] == "\x7f":
         return ""
     if unit[0] == "\\":
-        read = chr(int(unit[2:], 16)) if unit[1] == "x" else chr(int(unit[-4:], 16)) if unit[-5:-4] == "u" \
-            else KEY_JSON_ESCAPES.get(unit[1], unit[1])
+        body = unit.lstrip("\\")   # escaped once or twice
+        if "[" in body:   # a terminal's colour, escaped
+            return ""
+        halves = [int(h, 16) for h in re.findall(r"u([0-9a-fA-F]{4})", body)]
+        read = chr(int(body[1:], 16)) if body[0] == "x" else KEY_JSON_ESCAPES.get(body, body) if len(body) == 1 \
+            else chr(halves[0]) if len(halves) == 1 else chr(0x10000 + (halves[0] - 0xd800 << 10) + halves[1] - 0xdc00)
+    elif unit[0] == "&":   # (a NUL escaped, &#0;, is HTML's U+FFFD: a NUL all the same)
+        read = "" if re.fullmatch(r"&(?:amp;)?#(?:[xX]0*|0+);", unit) else html.unescape(html.unescape(unit))
     else:
-        read = html.unescape(html.unescape(unit)) if unit[0] == "&" else urllib.parse.unquote(urllib.parse.unquote(unit))
+        read = urllib.parse.unquote(urllib.parse.unquote(unit))
     return "".join(key_spread_char(c) if not c.isascii() else "" if c.isspace() or c < " " or c == "\x7f" else c.lower() for c in read)
 
 
@@ -5768,7 +5777,9 @@ def api_key_of(args):
     stands, the key itself never printed (else requests fails, and the server seemed unreachable)."""
     given, key = key_source(args), getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
-    bad = re.search(r"[^\x20-\x7e]", key)
+    if re.match(r"(?i)bearer\s", key):   # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key)
+        raise EvalError(f"the API key in {given} begins with \"Bearer \": give the key alone (eval.py sends it as a Bearer token)")
+    bad = re.search(r"[^\x20-\x7e]", key)   # (a space a header carries, and a server's own token may hold)
     if bad:
         what = {"\n": "a line break", "\r": "a line break (\\r)", "\t": "a tab"}.get(bad.group(), f"U+{ord(bad.group()):04X}")
         raise EvalError(f"the API key in {given} holds {what} at character {bad.start() + 1}, which an HTTP header "
@@ -12491,8 +12502,9 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                                                f"saved with CRLF, {shell_word(where[0])} is needed to tell: it cannot be read)")
     raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
                     f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
-                    f"the runs{unread}: " + ("of the held-out split, every run of it now is a rerun of test, refused unless "
-                    "--rerun-test marks it forced: compare runs of one version" if a_cfg.get("held_out") or b_cfg.get("held_out")
+                    f"the runs{unread}: " + ("of the held-out split: compare runs of one version (the held-out guard "
+                    "refuses the older configuration on this one, unless --rerun-test marks it forced, when they share most "
+                    "of their cases)" if a_cfg.get("held_out") or b_cfg.get("held_out")
                     or is_held_out(where[0]) else "run the older configuration again on the split as it is now, then compare those"))
 
 

@@ -106,7 +106,8 @@ def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
     test_run = write_run("runs/test-v2.json", split_run("test"))
     add_a_case("golden/test.jsonl")
     code, out, err = cli("compare", test_run, write_run("runs/test-v3.json", split_run("test")))
-    assert code == 2 and "every run of it now is a rerun of test, refused unless --rerun-test" in err and "run the older" not in err, err
+    assert code == 2 and "compare runs of one version (the held-out guard refuses the older configuration on this one, unless " \
+        "--rerun-test marks it forced, when they share most of their cases)" in err and "run the older" not in err, err
 
 
 def test_run_compare_refuses_before_calling_the_model(two_runs, cli, fake):

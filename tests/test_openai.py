@@ -568,7 +568,7 @@ def test_an_api_key_pasted_with_whitespace_around_it_is_sent_and_removed_trimmed
 
 @pytest.mark.parametrize("given", ["--api-key", "$OPENAI_API_KEY"])
 @pytest.mark.parametrize("inside, says", [("\n", "a line break at character 9"), ("\u200b", "U+200B at character 9"),
-                                          ("й", "U+0439 at character 9")])
+                                          ("й", "U+0439 at character 9"), ("\t", "a tab at character 9")])
 def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_from(project, cli, fake, monkeypatch,
                                                                                   given, inside, says):
     """A line break was "cannot reach the model server (InvalidHeader)"; a zero-width space pasted
@@ -581,6 +581,14 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
                          *(["--api-key", broken] if given == "--api-key" else []))
     assert code == 2 and len(err.splitlines()) == 1 and f"the API key in {given} holds {says}" in err, err
     assert SECRET[:8] not in err and fake.chat_bodies == [] and not os.path.exists("runs")
+    if inside == "\t":   # (round 87) the key pasted with its header's word
+        key = "Bearer " + SECRET
+        if given == "$OPENAI_API_KEY":
+            monkeypatch.setenv("OPENAI_API_KEY", key)
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url,
+                             *(["--api-key", key] if given == "--api-key" else []))
+        assert code == 2 and f'the API key in {given} begins with "Bearer ": give the key alone' in err, err
+        assert SECRET[:8] not in err and fake.chat_bodies == []
 
 
 def test_a_served_name_with_a_trailing_space_is_shown_with_it(project, cli, fake):
@@ -743,11 +751,18 @@ def test_a_spread_key_is_removed_exactly_among_other_characters_and_escapes():
     for each in (lambda c: f"%25{ord(c):02X}", lambda c: f"&amp;#{ord(c)};", lambda c: f"\\x{ord(c):02x}"):
         assert echo.sub("[X]", "x " + " ".join(map(each, key)) + " y") == "x [X] y"
     # (85th) in a text of nothing else a NUL or a colour between its characters, and a NUL escaped
-    for gap in ("\x00", "\x1b[1m", "\x7f", "%00", "\\u0000"):   # (&#0; is HTML's U+FFFD, a shown character: no gap)
+    for gap in ("\x00", "\x1b[1m", "\x7f", "%00", "\\u0000"):
         assert echo.sub("[X]", gap.join(key)) == "[X]", gap
+    # (87th) a gap past the first 65,536 characters as JSON escapes it (two halves), once or twice; \x escaped twice; a
+    # NUL as HTML writes it (&#0;, which HTML reads as U+FFFD); a terminal's colour escaped
+    for gap, dump in (("\U000e0020", json.dumps), ("\U000e0100", lambda t: json.dumps(json.dumps(t))), ("\U0001d173", json.dumps)):
+        assert echo.sub("[X]", dump("x " + gap.join(key) + " y")) == dump("x [X] y"), gap
+    for gap in ("\\\\x20", "\\\\x0a", "\\\\xad", "\\\\x00", "&#0;", "&#x0;", "\\u001b[31m", "\\x1b[0m", "\\033[1m", "\\\\n"):
+        assert echo.sub("[X]", "x " + gap.join(key) + " y") == "x [X] y", gap
     odd = "abcdefghijklmnop%41qrstuvwxyz0123456"
     assert evalpy.KeyEcho(odd).sub("[X]", "x " + " ".join(odd.replace("%41", "\0")).replace("\0", "%41") + " y") == "x [X] y"
-    for honest in ("日本語の答えです。", "㍻の年", "The café naïve résumé", "a &amp; b %20 c \\u0041", "\x1b[31mred\x1b[0m"):
+    for honest in ("日本語の答えです。", "㍻の年", "The café naïve résumé", "a &amp; b %20 c \\u0041", "\x1b[31mred\x1b[0m",
+                   "\\ud83d\\ude00 \\\\x41 &#0; \\u001b[31mred"):
         assert echo.sub("[X]", honest) == honest
 
 
