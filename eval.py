@@ -5066,6 +5066,7 @@ class ChatClient:
     drips bytes costs that request a timeout and nothing more."""
 
     api = None
+    error_beside_answer = False   # whether an "error" beside an answer in a 200 fails it (OllamaClient)
     count_names = {}   # each count by the name the server sent it under, for the note on one that is no count
     start_hint = ""
     key_source = "--api-key"   # where the key came from (make_client says), for a server that refuses it
@@ -5275,7 +5276,8 @@ class ChatClient:
         problem = inexact_problem(answer, numbers=False)
         if problem:
             raise CallFailed(f"the server's answer was not JSON as JSON is: {self.scrub(problem)}", retry=True)
-        if isinstance(answer, dict) and "error" in answer and not {"message", "choices"} & set(answer):
+        if isinstance(answer, dict) and "error" in answer and (not {"message", "choices"} & set(answer)
+                                                               or self.error_beside_answer and answer["error"]):
             # an error sent with status 200: keep the server's own words
             raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub, headers)}", retry=True)
         return answer
@@ -5384,6 +5386,9 @@ class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
     api = "ollama"
+    # an "error" beside an answer in a 200 fails it, as Ollama's own client reads one (api/client.go, stream(): any
+    # errorResponse.Error not "" is returned as the error)
+    error_beside_answer = True
     start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
     count_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count"}   # api/types.go Metrics
 

@@ -555,6 +555,10 @@ class FakeOllama:
                     self.wfile.flush()
                 elif fault == "error_200":      # an error in a 200, as some servers send when a runner dies
                     self.send_json(200, {"error": "llama runner process no longer running: -1"})
+                elif fault == "error_beside_answer":   # an answer and an error in one 200 (api/client.go reads the error)
+                    message = {"role": "assistant", "content": "bug"}
+                    self.send_json(200, {"model": model, "done": True, "message": message,
+                                         "error": "llama runner process no longer running: -1"})
                 elif fault == "echo_headers":   # a debugging proxy: the request's headers in its error
                     body = ("upstream failed; request was:\n" + str(self.headers)).encode()
                     self.send_raw(500, body, "text/plain")

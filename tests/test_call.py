@@ -543,6 +543,16 @@ def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fak
     assert error == "HTTP 200 with an error: llama runner process no longer running: -1"
 
 
+def test_an_answer_beside_an_error_in_a_200_is_the_error_as_ollamas_own_client_reads_it(project, cli, fake):
+    """Round 87 on issue 28: {"message": ..., "error": "..."} with status 200 was stored as an answer. Ollama's client
+    (api/client.go, stream(): `if errorResponse.Error != "" { return errors.New(errorResponse.Error) }`) fails it."""
+    fake.faults = ["error_beside_answer"] * 2
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--limit", "2")
+    assert code == 2
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert result["response"] is None and result["error"] == "HTTP 200 with an error: llama runner process no longer running: -1"
+
+
 def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, fake):
     """An answer or an error holding ESC sequences must not recolour or move the user's terminal."""
     fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "\x1b[2J\x1b[31mbug", "dev-03": "gub\u202e"})
