@@ -494,6 +494,15 @@ class EvalError(Exception):
     """A foreseeable problem: shown to the user as plain lines, exit 2."""
 
 
+class AnnotationChanged(Exception):
+    """A review page's save of an annotation another page changed since this one showed it (HTTP 409), with what is
+    stored now: a tab left open must not undo, or empty, another tab's annotation unseen."""
+
+    def __init__(self, message, annotation, counts):
+        super().__init__(message)
+        self.annotation, self.counts = annotation, counts
+
+
 def warn(message):
     print(inert(message), file=sys.stderr, flush=True)
 
@@ -8260,7 +8269,19 @@ def kept_beside(path, suffix, kept=None, say=True):
     if chosen != path and say:
         warn(f"note: {shell_word(path)} is another name of {shell_word(chosen)} (a hard link): what is kept beside "
              f"that name is used ({shell_word(chosen + suffix)})")
+    if say:
+        say_kept_apart(chosen + suffix, [name + suffix for name in held if name != chosen])
     return chosen + suffix
+
+
+def say_kept_apart(used, others):
+    """A note when names of one run file (hard links) each keep a file of their own beside them (two reviews by two
+    names before eval.py took one lock for both, or a file copied there): only `used` is read, never the others."""
+    others = [other for other in others if other != used and os.path.lexists(other)]
+    if others:
+        warn(f"note: {plural(len(others) + 1, 'name')} of one run file (hard links) each keep a file of their own: "
+             f"{', '.join(map(shell_word, [used] + others))}; only {shell_word(used)} is read and written (merge the "
+             "others into it by hand, or move them aside)")
 
 
 # names_of's map of each folder by file, while `runs` lists one (remembering_names): built once, or a
@@ -13665,6 +13686,7 @@ def annotations_file(run_path, own=None):
     one an earlier eval.py wrote beside the link. own: the run file's name, if known already."""
     own = own or own_name(run_path)
     path = kept_beside(own, ANNOTATIONS_SUFFIX, say=False)   # (review says so)
+    say_kept_apart(path, [name + ANNOTATIONS_SUFFIX for name in names_of(own)])
     older = [name + suffix for suffix in (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
              for name in dict.fromkeys((own, run_path))][1:]
     # exists, not lexists: a dangling link in the new name must not hide the older file's annotations
@@ -13682,7 +13704,8 @@ def read_annotations(path):
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     try:
-        data = exact_json(read_bytes(path, "sidecar file").decode("utf-8"))   # a key twice: refused, never its last
+        # a key twice: refused, never its last; an editor's byte-order mark before it read past
+        data = exact_json(read_bytes(path, "sidecar file").decode("utf-8").removeprefix("\ufeff"))
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError
@@ -13761,8 +13784,8 @@ def versions_note(file, summary):
     each = "; ".join((f"{v['count']} on " if len(summary) > 1 else "") + f"sha {short(on_one_line(v['run_sha']))}, {when(v)}"
                      for v in summary)
     return (f"{plural(total, 'annotation')} in {file} {'was' if total == 1 else 'were'} written in review on "
-            f"{'another version' if len(summary) == 1 else 'other versions'} of this run file ({each}), left out "
-            "here; the file keeps them")
+            f"{'another version of this run file' if len(summary) == 1 else 'other versions of this run file'} (or on "
+            f"another run whose annotations it shares) ({each}), left out here; the file keeps them")
 
 
 def annotation_counts(annotations):
@@ -16155,38 +16178,53 @@ class Review:
         a lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
         # the key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)
         if (not isinstance(body, dict) or not isinstance(body.get("key"), str) or body["key"] not in self.keys
-                or not isinstance(body.get("text"), str)):
-            raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>"} for a case of this run')
+                or not isinstance(body.get("text"), str) or not isinstance(body.get("was", ""), str)):
+            raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text shown '
+                             'before>"} for a case of this run')
         text = " ".join(body["text"].split())
         text = text if as_read(text) else ""   # a zero-width space or a direction mark alone is none
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:
-            return self.write(body["key"], text)
+            return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
             raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}): the "
                             "annotation was not saved; those saved before are kept") from None
 
-    def write(self, key, text):
-        """save(), once the request is read: the sidecar read, changed and written under its lock."""
-        sidecar, deadline = self.sidecar, time.monotonic() + REVIEW_SAVE_WAIT
+    def write(self, key, text, was=None):
+        """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the
+        page showed ("" for none), None from a page that does not say."""
+        deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)
         if not self.lock.acquire(timeout=REVIEW_SAVE_WAIT):
-            raise EvalError(f"another save of this review has waited on {shell_word(sidecar)}'s lock past the wait for a turn; "
-                            "nothing was saved: save again")
+            raise EvalError(f"another save of this review has waited on {shell_word(self.sidecar)}'s lock past the wait for a "
+                            "turn; nothing was saved: save again")
         try:
-            with sidecar_lock(sidecar, wait=max(0.0, deadline - time.monotonic())):
-                return self.write_locked(sidecar, key, text)
+            # the run file's names (hard links) take one lock while the file to write is chosen: two reviews by two names,
+            # each seeing none yet, made a file each, and each name kept its own for good
+            first = min(names_of(self.own)) + ANNOTATIONS_SUFFIX
+            with contextlib.ExitStack() as held:
+                held.enter_context(FileLock(first + ".lock", wait=max(0.0, deadline - time.monotonic())))
+                sidecar = self.sidecar   # then sidecar_lock's: its own, and its link's target's
+                for name in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
+                    if name != first:
+                        held.enter_context(FileLock(name + ".lock", wait=max(0.0, deadline - time.monotonic())))
+                return self.write_locked(sidecar, key, text, was)
         finally:
             self.lock.release()
 
-    def write_locked(self, sidecar, key, text):
+    def write_locked(self, sidecar, key, text, was):
         """write(), under the locks."""
         # this version's annotations only: those of another version of the run file (one made
         # again under its name) are kept under their hash, never adopted as these, never dropped
         annotations, other_versions = self.annotations(sidecar)
+        stored = annotations.get(key, {}).get("text", "")
+        if was is not None and stored != was and stored != text:   # another page saved since this one showed it
+            raise AnnotationChanged(f"another page saved {on_one_line(stored, 80)!r} for this answer since this page showed "
+                                    f"{on_one_line(was, 80)!r}; nothing was saved: save again to replace it",
+                                    annotations.get(key), annotation_counts(self.of_this_run(annotations)))
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
         else:
@@ -16245,6 +16283,8 @@ def review_handler(review, nonce):
                     self.send_json(408, {"error": "the request's body did not all arrive (less than its Content-Length)"})
                 except (ValueError, UnicodeDecodeError) as e:
                     self.send_json(400, {"error": str(e)})
+                except AnnotationChanged as e:
+                    self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts})
                 except EvalError as e:
                     self.send_json(500, {"error": str(e)})
                 except Exception as e:   # a bug: said, not swallowed
@@ -16525,9 +16565,12 @@ async function store(it, text, status) {
   status.textContent = "saving…";
   let response = null, answer;
   try {
-    response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: it.key, text: text})});
+    response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
+                                            body: JSON.stringify({key: it.key, text: text, was: it.annotation ? it.annotation.text : ""})});
     answer = await response.json();
   } catch (e) { status.textContent = "not saved: " + unanswered(response); return; }
+  // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
+  if (response.status === 409) { it.annotation = answer.annotation; drafts.set(it.key, text); counts(answer.counts); }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation; status.textContent = answer.annotation ? "saved " + answer.annotation.time : "annotation removed";

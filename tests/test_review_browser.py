@@ -202,7 +202,7 @@ def test_annotations_of_another_version_of_the_run_are_named_in_the_notice(proje
     with review_tab(chromium, run) as tab:
         assert tab.text_content("#notice") == (
             f"1 annotation in {run}.annotations.json was written in review on another version of this run file "
-            "(sha 01234567, 2026-01-02 10:00), left out here; the file keeps them.")
+            "(or on another run whose annotations it shares) (sha 01234567, 2026-01-02 10:00), left out here; the file keeps them.")
         assert "of an older run" not in tab.text_content("body")
 
 
@@ -325,3 +325,22 @@ def test_text_typed_and_not_saved_is_kept_when_moving_to_another_case(page):
     page.click("#prev")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert page.evaluate("drafts.size") == 0
+
+
+def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_only_when_asked_again(page):
+    """Round 88 on issue 28: Enter on a field that looked empty, in a tab loaded before another tab saved, removed that
+    tab's annotation unseen. The page is told what is stored; its text stays typed, and Enter again replaces it."""
+    import json
+    import urllib.request
+    from playwright.sync_api import expect
+    key = page.text_content("#case h2") + "#1"
+    other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"key": key, "text": "saved in another tab", "was": ""}).encode())
+    assert urllib.request.urlopen(other).status == 200
+    page.fill("#annotationinput", "typed here")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'saved in another tab'"))
+    assert page.input_value("#annotationinput") == "typed here"
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
