@@ -5791,8 +5791,10 @@ def api_key_of(args):
     stands, the key itself never printed (else requests fails, and the server seemed unreachable)."""
     given, key = key_source(args), getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
-    if re.match(r"(?i)bearer\s", key):   # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key)
-        raise EvalError(f"the API key in {given} begins with \"Bearer \": give the key alone (eval.py sends it as a Bearer token)")
+    header = re.match(r"(?i)(?:authorization\s*:\s*)?bearer\s|authorization\s*:", key)
+    if header:   # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key)
+        raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, the header's words: give the key "
+                        "alone (eval.py sends it as a Bearer token)")
     bad = re.search(r"[^\x20-\x7e]", key)   # (a space a header carries, and a server's own token may hold)
     if bad:
         what = {"\n": "a line break", "\r": "a line break (\\r)", "\t": "a tab"}.get(bad.group(), f"U+{ord(bad.group()):04X}")
@@ -7783,16 +7785,18 @@ WORD_MARKED = r"[^\W_]+(?:\+\+|#|\u266d)(?![^\W_])|\u2032+"   # C++, C#, B♭; a
 # run of * or | against a word beside another operator is that word's emphasis or bars (3+**2**, 3/|x|, **2**/3)
 ASCII_OPERATORS = re.escape("".join(sorted(set(DASHES + "+<>=*/^&|"))))
 WRAPPING_RUNS = "|".join(rf"(?<=[^\W_]){w}+(?=[{ASCII_OPERATORS.replace(w, '')}])"
-                         rf"|(?:![=<>])?[{ASCII_OPERATORS}]*?[{ASCII_OPERATORS.replace(w, '')}](?={w}+[^\W_])"
+                         rf"|(?:![=<>][{ASCII_OPERATORS}]*?|[{ASCII_OPERATORS}]*?[{ASCII_OPERATORS.replace(w, '')}])(?={w}+[^\W_])"
                          for w in (re.escape("*"), re.escape("|")))
-WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(MATH_SYMBOLS)))}]|%|{WRAPPING_RUNS}"
+WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sorted(MATH_SYMBOLS)))}]|%+|{WRAPPING_RUNS}"
                              rf"|![=<>][{ASCII_OPERATORS}]*|[{ASCII_OPERATORS}]+|\S")
 # what closes an operand after it (4!, 50%, 'ab', `a`, **2**, |x|) or opens one before it, attached to it: an
 # operator beside one is beside its operand ('ab' + 'cd' is not 'ab' * 'cd')
-CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*"), set("'\"`\u2018\u201c\u00ab|*")
+CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*_~"), set("'\"`\u2018\u201c\u00ab|*_~")
+MOST_WRAPPING = 3   # marks core() reads through to an operand (**'x'**, ~~x~~): a text of 3,000 % took 17 s unbounded
 NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
 
 
+@functools.lru_cache(maxsize=1 << 16)   # (a text of a million marks asks of the same few tokens again and again)
 def is_word(token):
     """Whether one of as_words' tokens is a word: letters or digits, C++ and its like, a prime, a currency sign."""
     return bool(LETTERS_OR_DIGITS.fullmatch(token) or re.fullmatch(WORD_MARKED, token) or unicodedata.category(token[0]) == "Sc")
@@ -7822,11 +7826,18 @@ def operator_word(tokens, i, emphasis=()):
     mark = tokens[i].group()
     if not mark.lstrip("!") or any(c not in OPERATOR_MARKS for c in mark.lstrip("!")):
         return None
+    if set(mark) == {"|"} and len(set(opens_closes(tokens, i))) == 2:   # a bar that opens or closes |x|: no operator
+        return None
     run, before, after = "".join("-" if c in DASHES else c for c in mark), tokens[i - 1] if i else None, \
         tokens[i + 1] if i + 1 < len(tokens) else None
+    seen = {}
     def core(at):   # the operand beside the mark at `at` (i - 1 or i + 1), through the marks that close or open it
-        step, wrapping = (at - i), CLOSING_MARKS if at < i else OPENING_MARKS
-        while 0 <= at < len(tokens):
+        if at not in seen:
+            seen[at] = walk(at)
+        return seen[at]
+    def walk(at):
+        step, wrapping = (1, OPENING_MARKS) if at > i else (-1, CLOSING_MARKS)
+        while 0 <= at < len(tokens) and abs(at - i) <= MOST_WRAPPING + 2:
             text = tokens[at].group()
             # a word (is_word), a symbol of mathematics (√, ∞), a bracket's side that faces the mark (3 ∈ {1, 2},
             # (a+b) * 2), a degree sign
@@ -7844,14 +7855,17 @@ def operator_word(tokens, i, emphasis=()):
     def number(at):
         found = core(at)
         return found is not None and found.group()[0].isdigit()
+    def signable(at):   # what a minus against it makes negative: a number, a symbol of mathematics (−∞)
+        found = core(at)
+        return found is not None and (found.group()[0].isdigit() or set(found.group().lstrip("!")) <= MATH_SYMBOLS)
     def signed(at):   # a minus against a number: -5
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
     # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
-    # is:-3, "-3", ¿Cuánto?-3): not a word's end (is_word: a currency sign, a prime too), a unit's, a closing bracket
-    # or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
-    loose = before is None or before.end() < tokens[i].start() or not (is_word(before.group()) or before.group() in NO_SIGN_AFTER)
-    sign = run.endswith("-") and number(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
+    # is:-3, "-3", ¿Cuánto?-3): not an operand's end (a word, a currency sign, a prime, ∞, or one closed by a mark: 5!-3,
+    # **5**-3, 'a'-3), a unit's, a closing bracket or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
+    loose = before is None or before.end() < tokens[i].start() or not (operand(i - 1) or before.group() in NO_SIGN_AFTER)
+    sign = run.endswith("-") and signable(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     kept = op and (both and not set(op) & set("*/^%")
@@ -7859,7 +7873,7 @@ def operator_word(tokens, i, emphasis=()):
                                          or len(core(i - 1).group()) == len(core(i + 1).group()) == 1)   # x*y
                    and not set(op) & set("%")
                    or op == "%" and number(i - 1)
-                   or not MATH_SYMBOLS.isdisjoint(op) and (operand(i - 1) or operand(i + 1) or signed(i + 1)))
+                   or not MATH_SYMBOLS.isdisjoint(op))   # a symbol of mathematics is never punctuation (0 < ∞?)
     return " ".join(([op] if kept else []) + (["-"] if sign else [])) or None
 
 

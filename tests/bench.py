@@ -466,6 +466,23 @@ def key_scrub(quick):
         row("peak memory of the key scrub of 16 MiB of backslashes", f"{peak} MB", "<= 1000 MB", peak / 1000, peak <= 1000)
 
 
+def guard_reading(quick):
+    """The held-out guard reads each case's input as words (as_words) before a run of test: a MiB of prose, of
+    arithmetic, and of marks one after another (attack 88: a text of 3,000 % took 17 s, each % reading back through
+    all before it), each within its bound per MiB: linear, never a hang."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("evalpy_bench", EVAL)
+    evalpy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evalpy)
+    mib = 2 ** 20
+    texts = (("prose", "¿Por qué no puedo entrar en mi cuenta? " * (mib // 40), 2),
+             ("arithmetic", "What is 3 + √16 - 50% of 'ab' * **2**? " * (mib // 40), 4),
+             ("% and | one after another", "%|" * (mib // 2), 10), ("symbols of mathematics", "√" * mib, 10))
+    for name, text, bound in texts[:2] if quick else texts:
+        seconds = timed(lambda: evalpy.as_words(text))
+        row(f"held-out guard's reading of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)
+
+
 def transcript(quick):
     """An agent's transcript read turn by turn (report --case, report --html, review): a model that called tools
     without end is bounded by --max-turns, not by its calls a turn; 50,000 calls took 40 s when each result looked
@@ -507,7 +524,7 @@ def timed(work):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="a reduced version, under a minute")
-    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "transcript", "throughput", "saturation", "scale"), action="append",
+    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "guard_reading", "transcript", "throughput", "saturation", "scale"), action="append",
                    help="run this target group alone (repeatable)")
     p.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
     p.add_argument("--bare", nargs=4, help=argparse.SUPPRESS)
@@ -517,7 +534,7 @@ def main():
     if args.bare:
         return bare(args.bare[0], args.bare[1], args.bare[2], int(args.bare[3]))
     started = time.monotonic()
-    for step in (startup, power_questions, compare_page, key_scrub, transcript, throughput, saturation, scale):
+    for step in (startup, power_questions, compare_page, key_scrub, guard_reading, transcript, throughput, saturation, scale):
         if not args.only or step.__name__ in args.only:
             step(args.quick)
     widths = [max(len(str(r[i])) for r in ROWS + [("target", "measured", "bound", "ratio", "")]) for i in range(5)]
