@@ -5791,10 +5791,12 @@ def api_key_of(args):
     stands, the key itself never printed (else requests fails, and the server seemed unreachable)."""
     given, key = key_source(args), getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
-    header = re.match(r"(?i)(?:authorization\s*:\s*)?bearer\s|authorization\s*:", key)
-    if header:   # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key)
-        raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, the header's words: give the key "
-                        "alone (eval.py sends it as a Bearer token)")
+    # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key, and so is a quote pasted with it)
+    header = re.match(r"""(?i)(?:-H\s*)?["']?(?:(?:proxy-)?authorization\b\s*:?\s*)?bearer\b\s*:?\s*"""
+                      r"""|(?:-H\s*)?["']?(?:proxy-)?authorization\b\s*:?\s*|["'`]""", key)
+    if header:
+        raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
+                        "words, or a quote, pasted with it): give the key alone (eval.py sends it as a Bearer token)")
     bad = re.search(r"[^\x20-\x7e]", key)   # (a space a header carries, and a server's own token may hold)
     if bad:
         what = {"\n": "a line break", "\r": "a line break (\\r)", "\t": "a tab"}.get(bad.group(), f"U+{ord(bad.group()):04X}")
@@ -7845,11 +7847,14 @@ def operator_word(tokens, i, emphasis=()):
                     or abs(at - i) == 1 and text in (")]}\u00b0" if at < i else "([{"):
                 return tokens[at]
             inner = at + step
-            if not (set(text) <= wrapping and 0 <= inner < len(tokens)
+            if not (set(text) <= wrapping and not is_operator(at) and 0 <= inner < len(tokens)
                     and (tokens[inner].end() == tokens[at].start() if step < 0 else tokens[at].end() == tokens[inner].start())):
                 return None
             at = inner
         return None
+    def is_operator(at):   # a run of * or | that is no emphasis and no bar of |x|: 2*-3, a|b (not **2**-3, |x|-3)
+        text = tokens[at].group()
+        return set(text) <= {"*"} and text not in emphasis or set(text) <= {"|"} and len(set(opens_closes(tokens, at))) == 1
     def operand(at):
         return core(at) is not None
     def number(at):
@@ -7858,13 +7863,14 @@ def operator_word(tokens, i, emphasis=()):
     def signable(at):   # what a minus against it makes negative: a number, a symbol of mathematics (−∞)
         found = core(at)
         return found is not None and (found.group()[0].isdigit() or set(found.group().lstrip("!")) <= MATH_SYMBOLS)
-    def signed(at):   # a minus against a number: -5
-        return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and number(at + 1) \
+    def signed(at):   # a minus against a number or a symbol: -5, −∞
+        return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and signable(at + 1) \
             and tokens[at].end() == tokens[at + 1].start()
     # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
     # is:-3, "-3", ¿Cuánto?-3): not an operand's end (a word, a currency sign, a prime, ∞, or one closed by a mark: 5!-3,
     # **5**-3, 'a'-3), a unit's, a closing bracket or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
-    loose = before is None or before.end() < tokens[i].start() or not (operand(i - 1) or before.group() in NO_SIGN_AFTER)
+    loose = before is None or before.end() < tokens[i].start() or not (
+        operand(i - 1) and (is_word(before.group()) or not is_operator(i - 1)) or before.group() in NO_SIGN_AFTER)
     sign = run.endswith("-") and signable(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
@@ -7872,7 +7878,7 @@ def operator_word(tokens, i, emphasis=()):
                    or both and not (mark in emphasis and len(set(opens_closes(tokens, i))) == 2) and (number(i - 1) or number(i + 1) or signed(i + 1)
                                          or len(core(i - 1).group()) == len(core(i + 1).group()) == 1)   # x*y
                    and not set(op) & set("%")
-                   or op == "%" and number(i - 1)
+                   or op == "%" and (number(i - 1) or both)   # 50 %, and n % 2 (not n - 2)
                    or not MATH_SYMBOLS.isdisjoint(op))   # a symbol of mathematics is never punctuation (0 < ∞?)
     return " ".join(([op] if kept else []) + (["-"] if sign else [])) or None
 
@@ -8288,11 +8294,16 @@ def kept_beside(path, suffix, kept=None, say=True):
     return chosen + suffix
 
 
+SAID_KEPT_APART = set()
+
+
 def say_kept_apart(used, others):
     """A note when names of one run file (hard links) each keep a file of their own beside them (two reviews by two
     names before eval.py took one lock for both, or a file copied there): only `used` is read, never the others."""
-    others = [other for other in others if other != used and os.path.lexists(other)]
-    if others:
+    used_file = os.path.realpath(used)
+    others = [other for other in others if os.path.lexists(other) and os.path.realpath(other) != used_file]
+    if others and (used, *others) not in SAID_KEPT_APART:   # (report reads the file twice: said once)
+        SAID_KEPT_APART.add((used, *others))
         warn(f"note: {plural(len(others) + 1, 'name')} of one run file (hard links) each keep a file of their own: "
              f"{', '.join(map(shell_word, [used] + others))}; only {shell_word(used)} is read and written (merge the "
              "others into it by hand, or move them aside)")
@@ -16195,12 +16206,14 @@ class Review:
                 or not isinstance(body.get("text"), str) or not isinstance(body.get("was", ""), str)):
             raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text shown '
                              'before>"} for a case of this run')
-        text = " ".join(body["text"].split())
-        text = text if as_read(text) else ""   # a zero-width space or a direction mark alone is none
+        def stored_as(said):   # what an annotation's text is stored as: a zero-width space or a direction mark alone is none
+            said = " ".join(said.split())
+            return said if as_read(said) else ""
+        text = stored_as(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:
-            return self.write(body["key"], text, body.get("was"))
+            return self.write(body["key"], text, stored_as(body["was"]) if "was" in body else None)
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
             raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}): the "
@@ -16216,15 +16229,20 @@ class Review:
             raise EvalError(f"another save of this review has waited on {shell_word(self.sidecar)}'s lock past the wait for a "
                             "turn; nothing was saved: save again")
         try:
-            # the run file's names (hard links) take one lock while the file to write is chosen: two reviews by two names,
-            # each seeing none yet, made a file each, and each name kept its own for good
-            first = min(names_of(self.own)) + ANNOTATIONS_SUFFIX
+            # the file to write is chosen under the locks of every file it could be (each name's, each one's link target,
+            # as sidecar_lock takes them), taken in one order: two reviews by two names (hard links), each seeing none
+            # yet, made a file each, and each name kept its own for good; two runs whose names' files link across took
+            # each other's locks the other way round
+            could = [name + ANNOTATIONS_SUFFIX for name in names_of(self.own)]
+            could += [own_name(side) for side in could if os.path.isfile(side)]
             with contextlib.ExitStack() as held:
-                held.enter_context(FileLock(first + ".lock", wait=max(0.0, deadline - time.monotonic())))
-                sidecar = self.sidecar   # then sidecar_lock's: its own, and its link's target's
-                for name in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
-                    if name != first:
-                        held.enter_context(FileLock(name + ".lock", wait=max(0.0, deadline - time.monotonic())))
+                order = sorted({os.path.abspath(side): side for side in could}.items())
+                for _, side in order:
+                    held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
+                sidecar = self.sidecar
+                for side in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
+                    if os.path.abspath(side) not in dict(order):   # (a link made since: after the rest)
+                        held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
                 return self.write_locked(sidecar, key, text, was)
         finally:
             self.lock.release()
@@ -16236,8 +16254,9 @@ class Review:
         annotations, other_versions = self.annotations(sidecar)
         stored = annotations.get(key, {}).get("text", "")
         if was is not None and stored != was and stored != text:   # another page saved since this one showed it
-            raise AnnotationChanged(f"another page saved {on_one_line(stored, 80)!r} for this answer since this page showed "
-                                    f"{on_one_line(was, 80)!r}; nothing was saved: save again to replace it",
+            done = f"saved {on_one_line(stored, 80)!r} for this answer" if stored else "removed this answer's annotation"
+            raise AnnotationChanged(f"another page {done} since this page showed {on_one_line(was, 80)!r}; nothing was "
+                                    "saved: save again to replace it",
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)))
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
@@ -16577,12 +16596,16 @@ function unanswered(response) {
 }
 async function store(it, text, status) {
   status.textContent = "saving…";
+  // what this page last showed or sent: a second save sent before the first is answered follows it, not the older text
+  const was = it.pending !== undefined ? it.pending : (it.annotation ? it.annotation.text : "");
+  it.pending = text;
   let response = null, answer;
   try {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
-                                            body: JSON.stringify({key: it.key, text: text, was: it.annotation ? it.annotation.text : ""})});
+                                            body: JSON.stringify({key: it.key, text: text, was: was})});
     answer = await response.json();
   } catch (e) { status.textContent = "not saved: " + unanswered(response); return; }
+  finally { if (it.pending === text) delete it.pending; }
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) { it.annotation = answer.annotation; drafts.set(it.key, text); counts(answer.counts); }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }

@@ -3604,7 +3604,10 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     ("Is x!=**ab** here", "Is x != **ab** here", True), ("Is x!=**ab** here", "Is x **ab** here", False),
     ("Is 3*|x| here", "Is 3 * |x| here", True), ("Is ∞*∞ here", "Is ∞ * ∞ here", True),
     ("Is 0 < ∞?", "Is 0 < ∅?", False), ("f(x) → ∞ as x → 0", "f(x) → −∞ as x → 0", False),
-    ("Does P(A|B) hold", "Does P(A,B) hold", False)])
+    ("Does P(A|B) hold", "Does P(A,B) hold", False),
+    # (89th) a minus after an operator * or ×, and before a spaced −∞, is a sign; % between operands is modulo
+    ("What is 2*-3", "What is 2*3", False), ("x**-2", "x**2", False), ("2×−3", "2×3", False),
+    ("Is x ≥ −∞", "Is x ≤ −∞", False), ("Is x ≥ −∞", "Is x≥−∞", True), ("Is n % 2 zero", "Is n - 2 zero", False)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
