@@ -12605,6 +12605,8 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
     version of eval.py may have written the same checks otherwise (its defaults filled in); a field an
     older run did not store is not known to differ."""
     alike = not (a_cfg.get("checks_from") or b_cfg.get("checks_from")) and a_cfg.get("eval_version") == b_cfg.get("eval_version")
+    judged = [f"{name} was judged with the checks of {shell_word(str(cfg['checks_from']))}"
+              for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg.get("checks_from")]
     for case in a_cases:
         other = b_by_id.get(case["id"])
         if other is None:
@@ -12612,10 +12614,26 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
         # checks emptied or a threshold edited count too, where one eval.py wrote both (it writes them alike)
         differs = [field for field in ("expected", "checks", "pass_threshold") if case.get(field) != other.get(field)
                    and (alike if field != "expected" else case.get(field) and other.get(field))]
+        # checks as they score, whoever wrote them (an older eval.py, judge --checks): other checks are another measure
+        differs += ["checks"] if not differs and scored_checks(case) != scored_checks(other) else []
+        if differs and differs[0] == "checks" and judged:
+            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was scored with other checks in {names[0]} "
+                            f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
+                            "with the same checks (judge RUN --checks SPLIT)")
         if differs:
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {differs[0]} in {names[0]} "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
                             "was edited (report --case shows each)")
+
+
+def scored_checks(case):
+    """A case's checks as they score (parse_check's, defaults filled in; as written where they do not parse), and its
+    pass threshold: what two runs must share to be compared whatever wrote them."""
+    read = []
+    for check in case.get("checks") or ():
+        parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
+        read.append(json_text(parsed if parsed is not None and not problems else check, sort_keys=True))
+    return read, case.get("pass_threshold")
 
 
 # why a case is left out of a compare, as every view says it

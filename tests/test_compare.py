@@ -1263,3 +1263,31 @@ def test_a_compare_counts_the_answers_cut_short_in_each_run(project, cli):
     assert cli("compare", a, b, "--html", "c.html")[0] == 0 and "Stopped for length" in open("c.html", encoding="utf-8").read()
     other = write_run("runs/other.json", make_run([(f"c{i}", "bug", "bug") for i in range(4)], prompt="prompts/v1.txt"))
     assert "Stopped for length" not in cli("compare", b, other)[1]   # none in either: nothing said
+
+
+def test_a_run_judged_with_other_checks_or_edited_under_another_version_is_never_compared_as_one_measure(project, cli):
+    """Round 89 on issue 28: a candidate re-judged with laxer checks (judge --checks) compared as a rerun with nothing
+    changed, a regression hidden and the gate passed; and a run file's checks edited passed too once its eval_version
+    was changed (checks were compared only between runs of one eval.py, without checks_from). Checks are compared as
+    they score, whatever wrote them."""
+    base = split_run("dev")
+    write_run("runs/base.json", base)
+    lax = json.loads(json.dumps(base))
+    extra = dict(evalpy.parse_check({"type": "not_contains", "value": "zzz", "name": "no zzz"})[0])
+    for r in lax["results"]:
+        r["checks"] = r["checks"] + [extra]
+    lax["config"]["checks_from"] = "lenient/dev.jsonl"
+    write_run("runs/lax.json", lax)
+    code, out, err = cli("compare", "runs/base.json", "runs/lax.json", "--fail-on-regression")
+    assert code == 2 and ("was scored with other checks in runs/base.json (the baseline) than in runs/lax.json (the "
+                          "candidate) (runs/lax.json (the candidate) was judged with the checks of lenient/dev.jsonl)") in err, err
+    del lax["config"]["checks_from"]
+    lax["config"]["eval_version"] = "0.0.1"
+    write_run("runs/lax.json", lax)
+    code, out, err = cli("compare", "runs/base.json", "runs/lax.json", "--fail-on-regression")
+    assert code == 2 and "has another checks in runs/base.json (the baseline) than in runs/lax.json" in err, err
+    # the same checks written by another eval.py (another version's run of one split) compare as before
+    same = json.loads(json.dumps(base))
+    same["config"]["eval_version"] = "0.0.1"
+    write_run("runs/same.json", same)
+    assert cli("compare", "runs/base.json", "runs/same.json", "--fail-on-regression")[0] == 0

@@ -2032,7 +2032,8 @@ def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own
     code, out, err = cli("report", "runs/answers-dev-v1-judged.json", "--min-accuracy", "0.5")
     assert code == 2 and f"finish the run ({remedy}) or run again" in err, err
     code, out, err = cli("compare", "runs/answers-dev-v1.json", "runs/answers-dev-v1-judged.json", "--fail-on-regression")
-    assert code == 2 and f"ask its answers again: {remedy}" in err, err
+    # (round 89) compared with a run scored by other checks, it is refused for that first: two measures
+    assert code == 2 and "was scored with other checks in" in err and "run --resume" not in err, err
     listed = cli("runs", "runs")[1]
     assert "(1 error: complete the run judged)" in listed and listed.count("run --resume") == 1, listed
     # (twenty-third attack) a completion of it begun by an eval.py from before this refusal is refused too
