@@ -5792,8 +5792,9 @@ def api_key_of(args):
     given, key = key_source(args), getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
     # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key, and so is a quote pasted with it)
-    header = re.match(r"""(?i)(?:-H\s*)?["']?(?:(?:proxy-)?authorization\b\s*:?\s*)?bearer\b\s*:?\s*"""
-                      r"""|(?:-H\s*)?["']?(?:proxy-)?authorization\b\s*:?\s*|["'`]""", key)
+    header = re.match(r"""(?i)(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization["']?\s*[:=]?\s*["']?\s*)?"""
+                      r"""(?:bearer|token|basic)(?=[\s:])\s*:?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
+                      r"""|(?:x-)?api-key|(?:export\s+)?openai_api_key)(?=["']?[\s:=])["']?\s*[:=]?\s*|["'`{]""", key)
     if header:
         raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
                         "words, or a quote, pasted with it): give the key alone (eval.py sends it as a Bearer token)")
@@ -8553,6 +8554,8 @@ def run_held(args, held):
             guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
             rerun = guarded(None)
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
+    if baseline:
+        refuse_other_checks(args.compare, baseline, inputs.cases)
     client = make_client(config, args, run_path or completes)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     if guarded and rerun is None:   # the digests the server gave now (the judge's pinned by preflight_server)
@@ -8587,6 +8590,19 @@ def run_held(args, held):
     return run, run_path, baseline, errors
 
 
+def scored_checks(case):
+    """A case's checks as they score (parse_check's, defaults filled in; as written where they do not parse), and its
+    pass threshold: what two runs must share to be compared whatever wrote them."""
+    read = []
+    for check in case.get("checks") or ():
+        parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
+        # every number as a float (a weight of 2 is 2.0), in any order of keys or of checks: as they score
+        read.append(json_text(json.loads(json_text(parsed if parsed is not None and not problems else check),
+                                         parse_int=float), sort_keys=True))
+    threshold = case.get("pass_threshold")
+    return sorted(read), float(threshold) if type(threshold) in (int, float) else threshold
+
+
 def read_baseline(path, config, split_sha):
     """run --compare: the graded run to compare with, refused before any call if it answered
     another version of the split."""
@@ -8594,6 +8610,20 @@ def read_baseline(path, config, split_sha):
     same_split(baseline[0], dict(config, split_sha=split_sha),
                f"refusing to compare with {shell_word(path)}: it was run on another version of the split")
     return baseline
+
+
+def refuse_other_checks(path, baseline, cases):
+    """run --compare: refused before any call when the baseline's cases score with other checks than the split's
+    (a baseline judged with judge --checks OTHER): the compare after the run refuses them, every answer paid for."""
+    config, graded = baseline
+    split = {c["id"]: c for c in cases}
+    for case in graded:
+        if case["id"] in split and scored_checks(case) != scored_checks(split[case["id"]]):
+            judged = (f" (it was judged with the checks of {shell_word(str(config['checks_from']))})"
+                      if config.get("checks_from") else "")
+            raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(case['id'])} scores with "
+                            f"other checks than the split's{judged}; compare with a run scored by the split's checks, or "
+                            f"judge this run with those checks afterwards (judge RUN --checks SPLIT) and compare then")
 
 
 def preflight_server(client, config, judge, inputs, resuming):
@@ -12604,18 +12634,18 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
     nothing said. Checks judged from another split (checks_from) differ on purpose, and another
     version of eval.py may have written the same checks otherwise (its defaults filled in); a field an
     older run did not store is not known to differ."""
-    alike = not (a_cfg.get("checks_from") or b_cfg.get("checks_from")) and a_cfg.get("eval_version") == b_cfg.get("eval_version")
     judged = [f"{name} was judged with the checks of {shell_word(str(cfg['checks_from']))}"
               for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg.get("checks_from")]
     for case in a_cases:
         other = b_by_id.get(case["id"])
         if other is None:
             continue
-        # checks emptied or a threshold edited count too, where one eval.py wrote both (it writes them alike)
-        differs = [field for field in ("expected", "checks", "pass_threshold") if case.get(field) != other.get(field)
-                   and (alike if field != "expected" else case.get(field) and other.get(field))]
-        # checks as they score, whoever wrote them (an older eval.py, judge --checks): other checks are another measure
-        differs += ["checks"] if not differs and scored_checks(case) != scored_checks(other) else []
+        differs = ["expected"] if case.get("expected") != other.get("expected") and case.get("expected") \
+            and other.get("expected") else []
+        # checks (emptied, or a threshold edited, too) as they score, whoever wrote them (an older eval.py, judge
+        # --checks): other checks are another measure; written otherwise (2.0 for 2, another order) the same
+        if not differs and scored_checks(case) != scored_checks(other):
+            differs = ["checks" if scored_checks(case)[0] != scored_checks(other)[0] else "pass_threshold"]
         if differs and differs[0] == "checks" and judged:
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was scored with other checks in {names[0]} "
                             f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
@@ -12625,15 +12655,6 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
                             "was edited (report --case shows each)")
 
-
-def scored_checks(case):
-    """A case's checks as they score (parse_check's, defaults filled in; as written where they do not parse), and its
-    pass threshold: what two runs must share to be compared whatever wrote them."""
-    read = []
-    for check in case.get("checks") or ():
-        parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
-        read.append(json_text(parsed if parsed is not None and not problems else check, sort_keys=True))
-    return read, case.get("pass_threshold")
 
 
 # why a case is left out of a compare, as every view says it

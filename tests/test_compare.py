@@ -1291,3 +1291,30 @@ def test_a_run_judged_with_other_checks_or_edited_under_another_version_is_never
     same["config"]["eval_version"] = "0.0.1"
     write_run("runs/same.json", same)
     assert cli("compare", "runs/base.json", "runs/same.json", "--fail-on-regression")[0] == 0
+
+
+def test_checks_that_score_alike_compare_and_a_baseline_with_other_checks_is_refused_before_any_call(project, cli, fake):
+    """Round 90 on issue 28: checks written otherwise but scoring alike (a weight of 2.0, another order) were refused
+    as other checks; and run --compare with a baseline judged with other checks asked every case, then refused."""
+    base = split_run("dev")
+    write_run("runs/base.json", base)
+    same = json.loads(json.dumps(base))
+    extra = [dict(evalpy.parse_check({"type": "not_contains", "value": v, "name": n, "weight": w})[0])
+             for v, n, w in (("zzz", "no zzz", 2), ("yyy", "no yyy", 1))]
+    for r in base["results"]:
+        r["checks"] = r["checks"] + extra
+    for r in same["results"]:
+        r["checks"] = [dict(c, weight=float(c["weight"])) if "weight" in c else c for c in reversed(r["checks"] + extra)]
+    write_run("runs/base.json", base)
+    write_run("runs/same.json", same)
+    code, out, err = cli("compare", "runs/base.json", "runs/same.json")
+    assert code == 0, err
+    lax = split_run("dev")
+    for r in lax["results"]:
+        r["checks"] = r["checks"] + extra[:1]
+    lax["config"]["checks_from"] = "lenient/dev.jsonl"
+    write_run("runs/lax.json", lax)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--compare", "runs/lax.json")
+    assert code == 2 and "refusing to compare with runs/lax.json: its case dev-01 scores with other checks than the " \
+        "split's (it was judged with the checks of lenient/dev.jsonl)" in err, err
+    assert fake.chat_bodies == []

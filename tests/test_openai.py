@@ -3,6 +3,7 @@
 import base64
 import itertools
 import json
+import types
 import os
 import signal
 import subprocess
@@ -582,7 +583,9 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
     assert code == 2 and len(err.splitlines()) == 1 and f"the API key in {given} holds {says}" in err, err
     assert SECRET[:8] not in err and fake.chat_bodies == [] and not os.path.exists("runs")
     for words in (["Bearer ", "Bearer: ", '"'], ["Authorization: Bearer ", "authorization:", "Authorization Bearer ",
-                                                 "-H Authorization: Bearer ", "Proxy-Authorization: Bearer "])[inside != "\t"]:
+                                                 "-H Authorization: Bearer ", "Proxy-Authorization: Bearer ",
+                                                 "--header Authorization: Bearer ", "x-api-key: ", "OPENAI_API_KEY=",
+                                                 "Token "])[inside != "\t"]:
         # (rounds 87, 88) the key pasted with its header's words
         key = words + SECRET
         if given == "$OPENAI_API_KEY":
@@ -591,6 +594,8 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
                              *(["--api-key", key] if given == "--api-key" else []))
         assert code == 2 and f"the API key in {given} begins with {words.strip()!r}, which no key does" in err, err
         assert SECRET[:8] not in err and fake.chat_bodies == []
+    for fine in ("bearer-" + SECRET, "api-keyless-" + SECRET):   # (round 90) a key that begins with such a word is a key
+        assert evalpy.api_key_of(types.SimpleNamespace(api_key=fine)) == fine
 
 
 def test_a_served_name_with_a_trailing_space_is_shown_with_it(project, cli, fake):
