@@ -16294,8 +16294,9 @@ class Review:
         stored = annotations.get(key, {}).get("text", "")
         if was is not None and stored != was and stored != text:   # another page saved since this one showed it
             done = f"saved {on_one_line(stored, 80)!r} for this answer" if stored else "removed this answer's annotation"
-            raise AnnotationChanged(f"another page {done} since this page showed {on_one_line(was, 80)!r}; nothing was "
-                                    "saved: save again to replace it",
+            showed = f"showed {on_one_line(was, 80)!r}" if was else "showed none"
+            raise AnnotationChanged(f"another page {done} since this page {showed}; nothing was saved: save again to "
+                                    + ("replace it" if stored else "save yours"),
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)))
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import socket
+import sys
 import threading
 import time
 import unicodedata
@@ -955,6 +956,15 @@ def by_hand(argv=None):
     p.add_argument("--latency", type=float, default=0.02, help="seconds per answer (default 0.02)")
     args = p.parse_args(argv)
     fake = shipped_fake(["golden", *args.golden], args.latency)
+    told = []
+
+    def unscripted(text):   # a set of one's own asked of a fake started without it: said once, never silent
+        if not told:
+            told.append(True)
+            print("fake: asked an input it has no answer for (a set of your own? start the fake with --golden DIR); "
+                  "it answers 'bug' to every such input", file=sys.stderr, flush=True)
+        return "bug"
+    fake.default_answer = unscripted
     try:
         fake.start(args.port)
     except OSError as e:

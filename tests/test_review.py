@@ -945,8 +945,12 @@ def test_a_page_told_of_a_removal_or_saving_twice_in_a_row_is_told_the_truth(ser
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}).status_code == 200
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "", "was": "x"}).status_code == 200
     stale = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "y", "was": "x"})
-    assert stale.status_code == 409 and stale.json()["error"].startswith(
-        "another page removed this answer's annotation since this page showed 'x'"), stale.text
+    assert stale.status_code == 409 and stale.json()["error"] == (
+        "another page removed this answer's annotation since this page showed 'x'; nothing was saved: save again to save "
+        "yours"), stale.text
+    assert requests.post(url + "/annotations", json={"key": "dev-09#1", "text": "z", "was": ""}).status_code == 200
+    stale = requests.post(url + "/annotations", json={"key": "dev-09#1", "text": "w", "was": ""})
+    assert "since this page showed none; nothing was saved: save again to replace it" in stale.json()["error"], stale.text
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "a  b", "was": ""}).status_code == 200
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "a b c", "was": "a  b"}).status_code == 200
     assert "const was = it.pending !== undefined ? it.pending" in requests.get(url + "/").text
