@@ -12012,10 +12012,12 @@ def pass_hat_over(row):
     return f", over {row['cases']} of {plural(row['of'], 'case')}" if row["cases"] != row["of"] else ""
 
 
-def md_cell_ids(ids):
-    """The first MARKDOWN_FAILURES ids as code in a table's cell, then how many more."""
+def markdown_ids(ids, empty="-", cell=False, command="compare"):
+    """The first MARKDOWN_FAILURES ids as code (in a table's cell: cell), then how many more, as report --markdown cuts
+    its failures: 20,000 ids made a 200 kB comment, past a pull request's 65,536 characters."""
     more = len(ids) - MARKDOWN_FAILURES
-    return ids_text([md_code(i, cell=True) for i in ids[:MARKDOWN_FAILURES]]) + (f", and {more} more" if more > 0 else "")
+    return (ids_text([md_code(i, cell=cell) for i in ids[:MARKDOWN_FAILURES]], empty)
+            + (f", and {more} more ({command} --json or the text view lists them all)" if more > 0 else ""))
 
 
 def markdown_headline(sec):
@@ -12026,7 +12028,7 @@ def markdown_headline(sec):
         mean = row_of(sec, "mean")
         out += [f"| {name}{', decided answers' if bounds else ''}: {mean_words(mean)} | {figure_text(mean['figure'])} "
                 f"| {interval(mean['figure']['ci'])} |",
-                f"| Majority vote of each case's trials{majority_open_text(row_of(sec, 'main'), md_cell_ids)} "
+                f"| Majority vote of each case's trials{majority_open_text(row_of(sec, 'main'), lambda ids: markdown_ids(ids, cell=True, command='report'))} "
                 f"| {figure_text(main)} | {interval(main['ci'])} |",
                 f"| pass^{sec['repeat']} (every trial right{pass_hat_over(row_of(sec, 'pass_hat'))}) "
                 f"| {figure_text(row_of(sec, 'pass_hat')['figure'])} | |"]
@@ -12631,8 +12633,8 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the 
 def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "the candidate")):
     """Two runs of one split (one hash) hold each case as the split wrote it: a case whose expected
     answer, checks or pass threshold differ between them was edited in a run file, and would move the figures with
-    nothing said. Checks judged from another split (checks_from) differ on purpose, and another
-    version of eval.py may have written the same checks otherwise (its defaults filled in); a field an
+    nothing said. Checks are read as they score (scored_checks), whoever wrote them: another eval.py (its defaults
+    filled in), or judge --checks (other checks on purpose, but another measure all the same); an expected answer an
     older run did not store is not known to differ."""
     judged = [f"{name} was judged with the checks of {shell_word(str(cfg['checks_from']))}"
               for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg.get("checks_from")]
@@ -12644,8 +12646,9 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
             and other.get("expected") else []
         # checks (emptied, or a threshold edited, too) as they score, whoever wrote them (an older eval.py, judge
         # --checks): other checks are another measure; written otherwise (2.0 for 2, another order) the same
-        if not differs and scored_checks(case) != scored_checks(other):
-            differs = ["checks" if scored_checks(case)[0] != scored_checks(other)[0] else "pass_threshold"]
+        mine, theirs = scored_checks(case), scored_checks(other)
+        if not differs and mine != theirs:
+            differs = ["checks" if mine[0] != theirs[0] else "pass_threshold"]
         if differs and differs[0] == "checks" and judged:
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was scored with other checks in {names[0]} "
                             f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
@@ -12654,7 +12657,6 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {differs[0]} in {names[0]} "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
                             "was edited (report --case shows each)")
-
 
 
 # why a case is left out of a compare, as every view says it
@@ -13494,14 +13496,6 @@ def markdown_compare(c, baseline_path, candidate_path):
         out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(
             f"{r['name']} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}" for r in diagnosis["rows"]) + "."]
     return "\n".join(out)
-
-
-def markdown_ids(ids, empty="-"):
-    """The first MARKDOWN_FAILURES ids as code, then how many more, as report --markdown cuts its
-    failures: 20,000 ids made a 200 kB comment, past a pull request's 65,536 characters."""
-    more = len(ids) - MARKDOWN_FAILURES
-    return (ids_text([md_code(i) for i in ids[:MARKDOWN_FAILURES]], empty)
-            + (f", and {more} more (compare --json or the text view lists them all)" if more > 0 else ""))
 
 
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
@@ -16275,12 +16269,12 @@ class Review:
             could = [name + ANNOTATIONS_SUFFIX for name in names_of(self.own)]
             could += [own_name(side) for side in could if os.path.isfile(side)]
             with contextlib.ExitStack() as held:
-                order = sorted({os.path.abspath(side): side for side in could}.items())
-                for _, side in order:
+                order = dict(sorted({os.path.abspath(side): side for side in could}.items()))
+                for side in order.values():
                     held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
                 sidecar = self.sidecar
                 for side in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
-                    if os.path.abspath(side) not in dict(order):   # (a link made since: after the rest)
+                    if os.path.abspath(side) not in order:   # (a link made since: after the rest)
                         held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
                 return self.write_locked(sidecar, key, text, was)
         finally:
