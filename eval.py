@@ -4389,6 +4389,8 @@ def error_text(body, reason="", clean=str, headers=None):
         message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
+        if message and isinstance(message, str) and not INVISIBLE_CHARS.sub("", message).strip():   # shown as nothing: quoted
+            return json.dumps(message[:100])
         if message:
             return inert(clean(str(message)[:ERROR_WINDOW])[:300])
     except (ValueError, RecursionError):
@@ -5285,10 +5287,14 @@ class ChatClient:
         problem = inexact_problem(answer, numbers=False)
         if problem:
             raise CallFailed(f"the server's answer was not JSON as JSON is: {self.scrub(problem)}", retry=True)
+        # beside an answer, Ollama's client reads "error" into a string: any other value but null fails that,
+        # and the whole line is its error (api/client.go stream())
         if isinstance(answer, dict) and "error" in answer and (not {"message", "choices"} & set(answer)
-                                                               or self.error_beside_answer and answer["error"]):
-            # an error sent with status 200: keep the server's own words
-            raise CallFailed(f"HTTP 200 with an error: {error_text(data, reason, self.scrub, headers)}", retry=True)
+                                                               or self.error_beside_answer and answer["error"] not in (None, "")):
+            # an error sent with status 200: keep the server's own words (one that is no text, as sent)
+            said = (error_text(data, reason, self.scrub, headers) if isinstance(answer["error"], str)
+                    or not {"message", "choices"} & set(answer) else f'"error": {one_line(self.scrub(json_text(answer["error"])), 200)}')
+            raise CallFailed(f"HTTP 200 with an error: {said}", retry=True)
         return answer
 
     def load(self, model, options):
@@ -8590,15 +8596,21 @@ def run_held(args, held):
     return run, run_path, baseline, errors
 
 
+def whole_as_int(text):
+    number = float(text)
+    return int(number) if number.is_integer() else number
+
+
 def scored_checks(case):
     """A case's checks as they score (parse_check's, defaults filled in; as written where they do not parse), and its
     pass threshold: what two runs must share to be compared whatever wrote them."""
     read = []
     for check in case.get("checks") or ():
         parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
-        # every number as a float (a weight of 2 is 2.0), in any order of keys or of checks: as they score
+        # a whole number as an int (a weight of 2.0 is 2, as Python compares them; two ints past 2**53 stay
+        # apart, as they score), in any order of keys or of checks
         read.append(json_text(json.loads(json_text(parsed if parsed is not None and not problems else check),
-                                         parse_int=float), sort_keys=True))
+                                         parse_float=whole_as_int), sort_keys=True))
     threshold = case.get("pass_threshold")
     return sorted(read), float(threshold) if type(threshold) in (int, float) else threshold
 

@@ -553,6 +553,23 @@ def test_an_answer_beside_an_error_in_a_200_is_the_error_as_ollamas_own_client_r
     assert result["response"] is None and result["error"] == "HTTP 200 with an error: llama runner process no longer running: -1"
 
 
+def test_an_error_that_is_no_string_beside_an_answer_is_the_error_and_a_blank_one_is_shown(project, cli, fake):
+    """Round 91 on issue 28: {"message": ..., "error": {}} (or false, 0, []) was stored as the answer. Ollama's client
+    unmarshals "error" into a string (api/client.go stream(): `Error string `json:"error,omitempty"``); anything but a
+    string or null fails that and the whole line is the error (`return errors.New(string(bts))`). An error of
+    a space or a zero-width space was shown as nothing after the colon."""
+    for error, stored in (({}, '"error": {}'), (False, '"error": false'), (0, '"error": 0'), ([], '"error": []'),
+                          (" ", 'with an error: " "'), ("\u200b", 'with an error: "\\u200b"'), ("", None), (None, None)):
+        fake.extra_fields = {"error": error}
+        out_path = f"runs/error-{json.dumps(error).encode().hex()}.json"
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1", "--out", out_path)
+        result = load_json(out_path)["results"][0]
+        if stored is None:
+            assert code in (0, 1) and result["error"] is None and result["response"] == "bug", (error, result)
+        else:
+            assert code == 2 and result["response"] is None and stored in result["error"], (error, result)
+
+
 def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, fake):
     """An answer or an error holding ESC sequences must not recolour or move the user's terminal."""
     fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "\x1b[2J\x1b[31mbug", "dev-03": "gub\u202e"})

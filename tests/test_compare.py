@@ -1318,3 +1318,17 @@ def test_checks_that_score_alike_compare_and_a_baseline_with_other_checks_is_ref
     assert code == 2 and "refusing to compare with runs/lax.json: its case dev-01 scores with other checks than the " \
         "split's (it was judged with the checks of lenient/dev.jsonl)" in err, err
     assert fake.chat_bodies == []
+
+
+def test_checks_that_differ_in_an_integer_past_a_float_are_other_checks():
+    """Round 91 on issue 28: checks were compared with every number read as a float, so two integers past 2**53
+    (an id in a schema's enum, a tool argument) read as one and compare took runs scored apart for one measure.
+    Whole numbers compare exactly; 2 and 2.0 still score alike."""
+    def enum(n):
+        return {"checks": [{"name": "id", "type": "json",
+                            "schema": {"type": "object", "properties": {"id": {"enum": [n]}}, "required": ["id"]}}]}
+    assert evalpy.scored_checks(enum(9007199254740993)) != evalpy.scored_checks(enum(9007199254740992))
+    assert evalpy.scored_checks(enum(2)) == evalpy.scored_checks(enum(2.0))
+    weighted = [{"name": "x", "type": "contains", "value": "x", "weight": w} for w in (2, 2.0)]
+    assert evalpy.scored_checks({"checks": weighted[:1]}) == evalpy.scored_checks({"checks": weighted[1:]})
+    assert evalpy.scored_checks({"checks": [], "pass_threshold": 1}) == evalpy.scored_checks({"checks": [], "pass_threshold": 1.0})
