@@ -148,6 +148,8 @@ DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
 MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
+MAX_JOBS = 1000                   # calls in flight: no server runs more at once (vLLM batches 256 by default), and
+                                  # each is a thread and a pooled connection (10**9 filled the memory before a call)
 MAX_VOTES = 1000                  # votes per judge model: past a thousand, agreement is measured, not improved
 MAX_SEED = 2 ** 31 - 1            # llama.cpp's seed is 32 bits; Ollama reads a number as a float64 (api/types.go
                                   # FromMap), where 2^60 and 2^60 + 1 are one seed: the trials would be copies
@@ -307,7 +309,7 @@ OPTIONS = (
            metavar="FILE", group="page"),
     Option(("--force",), VIEWING, "with --html: replace FILE if it is a page eval.py wrote (never a page of your own)", "flag", False, group="page"),
     # how model calls are made
-    Option(("--jobs",), CALLING, "model calls in flight at once (default 1)", "count",
+    Option(("--jobs",), CALLING, f"model calls in flight at once (default 1, at most {MAX_JOBS})", "jobs",
            1,   # one call at a time: what any server takes; more is faster only where the server runs calls in parallel
            metavar="N", group="model calls", judge_call=True),
     Option(("--timeout",), CALLING, f"the longest one call may take, first byte sent to last byte read "
@@ -16734,6 +16736,13 @@ def repeat_count(text):
     return count
 
 
+def jobs_count(text):
+    count = positive_int(text)
+    if count > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_JOBS} calls in flight")
+    return count
+
+
 def vote_count(text):
     count = positive_int(text)
     if count > MAX_VOTES:
@@ -16989,7 +16998,7 @@ class GivenOnce(argparse.Action):
 # How each kind of value in OPTIONS (§1) is read: the converters above, and the choices §3 declares.
 OPTION_KINDS = {
     "text": {}, "seed": {"type": seed_number}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
-    "votes": {"type": vote_count},
+    "jobs": {"type": jobs_count}, "votes": {"type": vote_count},
     "tokens": {"type": token_count},
     "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
     "temperature": {"type": temperature}, "probability": {"type": probability}, "significance": {"type": significance},

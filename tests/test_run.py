@@ -181,6 +181,17 @@ def test_jobs_is_the_number_of_requests_in_flight(project, cli, fake, jobs):
     assert len(fake.chat_bodies) == 28
 
 
+def test_a_number_of_jobs_past_any_server_is_refused_before_a_pool_fills_the_memory(project, cli, fake, capsys):
+    """Round 91 on issue 28: --jobs 10000000 took 12 s of CPU and 10**9 hung, server or none: the connection pool is
+    filled up front with a slot per job. Past MAX_JOBS it is refused by value; MAX_JOBS itself runs."""
+    with pytest.raises(SystemExit) as exit:
+        cli("run", "--split", "dev", "--host", fake.url, "--jobs", "10000000")
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and "argument --jobs: '10000000': at most 1000 calls in flight" in err, err
+    assert fake.chat_bodies == []
+    assert cli("run", "--split", "dev", "--host", fake.url, "--jobs", "1000", "--limit", "2")[0] == 0
+
+
 def test_once_the_main_thread_stops_no_worker_takes_more_work():
     """Issue 28, seventeenth attack: after Ctrl-C, compare --pairwise's workers went on taking pairs and
     asking the judge while the compare stored its verdicts (14 calls sent after the signal, their verdicts
