@@ -4750,19 +4750,26 @@ KEY_GAP_CHARS = frozenset(itertools.chain(
     map(chr, range(0x1d173, 0x1d17b)), map(chr, range(0xe0000, 0xe0080)), map(chr, range(0xe0100, 0xe01f0))))
 # what the spread reading reads apart from plain ASCII: a run of characters past ASCII, a space or a control (NUL, a
 # terminal's colour), an escape, once or twice over (\u200b, \\u200b, %20, %2520, &#8203;, &amp;#8203;, &ZeroWidthSpace;)
-# (a character past the first 65,536 escaped as JSON escapes it, a pair of halves: \udb40\udc20; a colour escaped)
-KEY_SPREAD_UNITS = re.compile(r"[^\x00-\x7f]+|\x1b\[[0-9;?]*[ -/]*[@-~]|[\s\x00-\x08\x0e-\x1f\x7f]+"
+# (a character past the first 65,536 escaped as JSON escapes it, a pair of halves: \udb40\udc20; a colour escaped);
+# what a terminal shows as nothing: a character struck out by a backspace, an escape sequence (a colour, tput's
+# ESC ( B, a link's OSC 8), the 8-bit ones; HTML's references without their ";", as browsers read them. (Not ESC and
+# a letter, ESC c: a lone ESC between a key's characters would hide every other one from the reading.)
+KEY_SPREAD_UNITS = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x9b[0-9;?]*[ -/]*[@-~]"
+                              r"|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x9d[^\x07\x1b\x9c]{0,4096}(?:\x07|\x9c|\x1b\\)|\x1b[ -/]+[0-~]"
+                              r"|[^\x00-\x7f]+|[\s\x00-\x08\x0e-\x1f\x7f]+"
                               r"|(?:\\\\?u001[bB]|\\\\?x1[bB]|\\\\?033|\\\\?e)\[[0-9;?]*[ -/]*[@-~]"
                               r"|\\\\?u[dD][89abAB][0-9a-fA-F]{2}\\\\?u[dD][c-fC-F][0-9a-fA-F]{2}|\\\\?u[0-9a-fA-F]{4}"
-                              r"|\\\\?x[0-9a-fA-F]{2}|\\\\?[nrt/\"']|&(?:amp;)?(?:#[xX]?[0-9a-fA-F]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,31});"
+                              r"|\\\\?x[0-9a-fA-F]{2}|\\\\?[nrt/\"']|&(?:amp;)?(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});?"
                               r"|%(?:25)?[0-9a-fA-F]{2}(?:%(?:25)?[89a-bA-B][0-9a-fA-F])*")
+# (a character struck out tried first where a text holds a backspace: at every place of every text, it cost a tenth)
+KEY_STRUCK_UNITS = re.compile(r"[^\x08]\x08|" + KEY_SPREAD_UNITS.pattern)
 
 
 @functools.lru_cache(maxsize=4096)
 def key_spread_char(c):
     """A character past ASCII as the spread reading reads it: a gap (KEY_GAP_CHARS, a space, a combining mark) is
     nothing, a letter in any of Unicode's compatibility forms (full-width ｓ, 𝐬, ⓢ) its plain one, in lower case."""
-    if c in KEY_GAP_CHARS or c.isspace() or unicodedata.combining(c):
+    if c in KEY_GAP_CHARS or c.isspace() or unicodedata.combining(c) or unicodedata.category(c) == "Cc":   # (C1 controls)
         return ""
     return "".join(r for r in unicodedata.normalize("NFKC", c).lower() if r not in KEY_GAP_CHARS and not r.isspace())
 
@@ -4788,7 +4795,7 @@ def key_spread_maps(text):
 def key_spread_read(unit):
     """One of KEY_SPREAD_UNITS, but a run past ASCII (key_spread_char's, one by one), as the spread reading reads it:
     a gap is nothing, an escape its character."""
-    if unit[0].isspace() or unit[0] < " " or unit[0] == "\x7f":
+    if unit[0].isspace() or unit[0] < " " or unit[0] in "\x7f\x9b\x9d" or unit[-1] == "\x08":   # (struck out)
         return ""
     if unit[0] == "\\":
         body = unit.lstrip("\\")   # escaped once or twice
@@ -4798,7 +4805,7 @@ def key_spread_read(unit):
         read = chr(int(body[1:], 16)) if body[0] == "x" else KEY_JSON_ESCAPES.get(body, body) if len(body) == 1 \
             else chr(halves[0]) if len(halves) == 1 else chr(0x10000 + (halves[0] - 0xd800 << 10) + halves[1] - 0xdc00)
     elif unit[0] == "&":   # (a NUL escaped, &#0;, is HTML's U+FFFD: a NUL all the same)
-        read = "" if re.fullmatch(r"&(?:amp;)?#(?:[xX]0*|0+);", unit) else html.unescape(html.unescape(unit))
+        read = "" if re.fullmatch(r"&(?:amp;)?#(?:[xX]0*|0+);?", unit) else html.unescape(html.unescape(unit))
     else:
         read = urllib.parse.unquote(urllib.parse.unquote(unit))
     return "".join(key_spread_char(c) if not c.isascii() else "" if c.isspace() or c < " " or c == "\x7f" else c.lower() for c in read)
@@ -4808,7 +4815,7 @@ def key_spread_reading(text):
     """(the text read as key_spread_read reads each unit, the rest in lower case; read_back's marks of where)"""
     from array import array
     view_at, text_at, out, last, length = array("q", [0]), array("q", [0]), [], 0, 0
-    for m in KEY_SPREAD_UNITS.finditer(text):
+    for m in (KEY_STRUCK_UNITS if "\x08" in text else KEY_SPREAD_UNITS).finditer(text):
         start, end = m.span()
         out.append(text[last:start].lower())
         length += start - last
@@ -4816,7 +4823,7 @@ def key_spread_reading(text):
         # a run past ASCII a character at a time, each marked where its reading is not itself (a zero-width space
         # inside the run, ㍻ read 平成): one mark for the run put an echo's span in the wrong place
         pieces = [(start + i, c, key_spread_char(c)) for i, c in enumerate(unit)] if not unit[0].isascii() \
-            else [(start, unit, key_spread_read(unit))]
+            and unit[0] not in "\x9b\x9d" else [(start, unit, key_spread_read(unit))]
         if len(pieces) > 1 and "".join(read for _, _, read in pieces) == unit:   # (CJK, as it is: no mark)
             pieces = [(start, unit, unit)]
         for at, written, read in pieces:

@@ -451,6 +451,10 @@ def key_scrub(quick):
     texts += (("one letter spaced, for a key of it repeated", ("a " * (mib // 2)), 2, evalpy.KeyEcho("sk-" + "a" * 60)),
               ("near echoes spaced, 19 characters", (" ".join(key[:19]) + "\n") * (mib // 38), 2),
               ("zero-width spaces", "\u200b" * (mib // 3), 2), ("escaped spaces (%20)", "%20" * (mib // 3), 2))
+    # (round 91) what a terminal shows as nothing: characters struck out, tput's resets, OSC sequences never ended; HTML's
+    # references without their ";"
+    texts += (("characters struck out by a backspace", "a\b" * (mib // 2), 2), ("tput resets", "x\x1b(B\x1b[m" * (mib // 8), 2),
+              ("OSC sequences never ended", ("\x1b]" + "a" * 4000) * (mib // 4002), 2), ("&nbsp without its ;", "&nbsp" * (mib // 5), 2))
     for name, text, bound, *other in texts[:3] if quick else texts:
         seconds = min(timed(lambda: (other or [echo])[0].sub("[removed]", text)) for _ in range(1 if quick else 3))
         row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)

@@ -5,6 +5,7 @@ import itertools
 import json
 import types
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -770,6 +771,26 @@ def test_a_spread_key_is_removed_exactly_among_other_characters_and_escapes():
     assert evalpy.KeyEcho(odd).sub("[X]", "x " + " ".join(odd.replace("%41", "\0")).replace("\0", "%41") + " y") == "x [X] y"
     for honest in ("日本語の答えです。", "㍻の年", "The café naïve résumé", "a &amp; b %20 c \\u0041", "\x1b[31mred\x1b[0m",
                    "\\ud83d\\ude00 \\\\x41 &#0; \\u001b[31mred"):
+        assert echo.sub("[X]", honest) == honest
+
+
+def test_a_key_spread_by_what_a_terminal_or_a_browser_shows_as_nothing_is_removed():
+    """Round 91 on issue 28: a key spread by what tput writes (ESC ( B), a link's OSC 8,
+    the 8-bit CSI, a lone ESC, a character struck out by a backspace (man's overstrike), or by HTML's character references
+    written without their ";" (which html.unescape and every browser read) was stored whole: a terminal or a page
+    shows the key."""
+    key = "sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr"
+    echo = evalpy.KeyEcho(key)
+    for gap in ("\x1b(B\x1b[m", "\x1b]8;;https://example.com/a\x1b\\", "\x1b]0;title\x07", "\x1b", "\x9b31m", "\x1b#8",
+                "\u009b0m", "&nbsp", "&amp;nbsp"):   # (&#8203 before a digit is another character: a browser shows that)
+        assert echo.sub("[X]", "x " + gap.join(key) + " y") == "x [X] y", gap
+    for struck in (lambda c: c + "X\b", lambda c: "_\b" + c, lambda c: c + "\b" + c):   # struck out, underlined, bold
+        shown = re.sub("[^\b]\b", "", echo.sub("[X]", "x " + "".join(map(struck, key)) + " y"))   # as a terminal shows it
+        assert shown == "x [X] y"
+    for each in (lambda c: f"&#{ord(c)}", lambda c: f"&#x{ord(c):x}", lambda c: f"&amp;#{ord(c)}"):
+        assert echo.sub("[X]", "x " + "".join(map(each, key)) + " y") == "x [X] y"
+    for honest in ("AT&T and &copy 2026 &#38", "\x1b(B\x1b[mplain\x1b]8;;https://x.y/\x1b\\link\x1b]8;;\x1b\\",
+                   "bold: k\bke\bey\by", "\x9b1mred"):
         assert echo.sub("[X]", honest) == honest
 
 
