@@ -5808,8 +5808,8 @@ def api_key_of(args):
     key = (key or "").strip()
     # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key, and so is a quote pasted with it)
     header = re.match(r"""(?i)(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization["']?\s*[:=]?\s*["']?\s*)?"""
-                      r"""(?:bearer|token|basic)(?=[\s:])\s*:?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
-                      r"""|(?:x-)?api-key|(?:export\s+)?openai_api_key)(?=["']?[\s:=])["']?\s*[:=]?\s*|["'`{]""", key)
+                      r"""(?:bearer|token|basic)(?=[\s:=])\s*[:=]?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
+                      r"""|(?:x-)?api[-_]?key|key|(?:export\s+)?openai_api_key)(?=["']?[\s:=])["']?\s*[:=]?\s*|["'`{]""", key)
     if header:
         raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
                         "words, or a quote, pasted with it): give the key alone (eval.py sends it as a Bearer token)")

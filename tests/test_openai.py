@@ -586,7 +586,7 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
     for words in (["Bearer ", "Bearer: ", '"'], ["Authorization: Bearer ", "authorization:", "Authorization Bearer ",
                                                  "-H Authorization: Bearer ", "Proxy-Authorization: Bearer ",
                                                  "--header Authorization: Bearer ", "x-api-key: ", "OPENAI_API_KEY=",
-                                                 "Token "])[inside != "\t"]:
+                                                 "Token ", "Bearer=", "key=", "apikey ", "api_key: "])[inside != "\t"]:
         # (rounds 87, 88) the key pasted with its header's words
         key = words + SECRET
         if given == "$OPENAI_API_KEY":
@@ -595,7 +595,8 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
                              *(["--api-key", key] if given == "--api-key" else []))
         assert code == 2 and f"the API key in {given} begins with {words.strip()!r}, which no key does" in err, err
         assert SECRET[:8] not in err and fake.chat_bodies == []
-    for fine in ("bearer-" + SECRET, "api-keyless-" + SECRET):   # (round 90) a key that begins with such a word is a key
+    # (round 90) a key that begins with such a word is a key; (round 91) Bearer=, key=, apikey pasted before it were sent
+    for fine in ("bearer-" + SECRET, "api-keyless-" + SECRET, "key-" + SECRET, "keyring" + SECRET, "tokens" + SECRET):
         assert evalpy.api_key_of(types.SimpleNamespace(api_key=fine)) == fine
 
 
