@@ -16308,10 +16308,12 @@ class Review:
         annotations, other_versions = self.annotations(sidecar)
         stored = annotations.get(key, {}).get("text", "")
         if was is not None and stored != was and stored != text:   # another page saved since this one showed it
-            done = f"saved {on_one_line(stored, 80)!r} for this answer" if stored else "removed this answer's annotation"
             showed = f"showed {on_one_line(was, 80)!r}" if was else "showed none"
-            raise AnnotationChanged(f"another page {done} since this page {showed}; nothing was saved: save again to "
-                                    + ("replace it" if stored else "save yours"),
+            # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
+            done = (f"another page saved {on_one_line(stored, 80)!r} for this answer since this page {showed}" if stored
+                    else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
+                         "or its annotations file was changed)")
+            raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)))
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
@@ -16414,9 +16416,10 @@ def review_handler(review, nonce):
             except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
                 raise ValueError(f"the body is not one JSON object ({line_problem(e)})") from None
             # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it)
-            problem = unreadable_value({k: v for k, v in body.items() if k != "key"} if isinstance(body, dict) else body)
-            if problem:
-                raise ValueError(problem)
+            for name, value in body.items() if isinstance(body, dict) else [(None, body)]:
+                problem = unreadable_value(value) if name != "key" else None
+                if problem:   # (named: the text or what the page showed)
+                    raise ValueError(f"{json.dumps(name)} {problem}" if name is not None else problem)
             self.send_json(200, review.save(body))
 
     return Handler

@@ -495,7 +495,10 @@ def test_a_lone_surrogate_in_an_answer_reaches_the_review_page_as_an_escape(proj
         assert data.json()["items"][0]["response"] == "bug \ud800 fin"
         bad = requests.post(url + "/annotations", data=b'{"key": "odd#1", "text": "half \\ud800"}', timeout=5,
                             headers={"Content-Type": "application/json"})
-        assert bad.status_code == 400 and "half of a character" in bad.json()["error"]
+        assert bad.status_code == 400 and '"text" holds \\ud800, half of a character' in bad.json()["error"], bad.text
+        bad = requests.post(url + "/annotations", data=b'{"key": "odd#1", "text": "x", "was": "\\udc00"}', timeout=5,
+                            headers={"Content-Type": "application/json"})   # (round 91) which field holds it
+        assert bad.status_code == 400 and '"was" holds \\udc00, half of a character' in bad.json()["error"], bad.text
         assert requests.post(url + "/annotations", json={"key": "odd#1", "text": "medio carácter"}, timeout=5).status_code == 200
     finally:
         httpd.shutdown()
@@ -946,8 +949,11 @@ def test_a_page_told_of_a_removal_or_saving_twice_in_a_row_is_told_the_truth(ser
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "", "was": "x"}).status_code == 200
     stale = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "y", "was": "x"})
     assert stale.status_code == 409 and stale.json()["error"] == (
-        "another page removed this answer's annotation since this page showed 'x'; nothing was saved: save again to save "
-        "yours"), stale.text
+        "no annotation is stored for this answer, though this page showed 'x' (another page removed it, or its "
+        "annotations file was changed); nothing was saved: save again to save yours"), stale.text
+    # (round 91) one never saved was said to be removed
+    never = requests.post(url + "/annotations", json={"key": "dev-07#1", "text": "y", "was": "xxx"})
+    assert never.status_code == 409 and "removed this answer's annotation" not in never.json()["error"], never.text
     assert requests.post(url + "/annotations", json={"key": "dev-09#1", "text": "z", "was": ""}).status_code == 200
     stale = requests.post(url + "/annotations", json={"key": "dev-09#1", "text": "w", "was": ""})
     assert "since this page showed none; nothing was saved: save again to replace it" in stale.json()["error"], stale.text
