@@ -17071,6 +17071,22 @@ def refuse_empty_values(args):
             raise EvalError(f"{args.command}: {settings.get('metavar', name)} {shell_word(blank)} names nothing")
 
 
+# Options whose value is a name or a text, never a file's name (which may hold bytes of another encoding, named by
+# the stage that opens it): a byte that is not UTF-8 there was sent to a judge, or stored, as half a character
+TEXT_NOT_PATH = ("--model", "--judge-model", "--host", "--cases", "--option", "--case", "--must-pass", "--pairwise")
+
+
+def refuse_undecodable_values(args):
+    """A value of TEXT_NOT_PATH holding a byte that is not UTF-8 (os.fsdecode's surrogateescape) is refused by flag."""
+    for option in options_of(args.command):
+        if option.flags[0] in TEXT_NOT_PATH:
+            given = getattr(args, option.dest)
+            for value in given if isinstance(given, list) else [given]:
+                if isinstance(value, str) and re.search("[\udc80-\udcff]", value):
+                    raise EvalError(f"{option.flags[0]} {shell_word(value)}: not valid UTF-8 (a byte of another "
+                                    "encoding): give it in UTF-8")
+
+
 def first_blank(given):
     """The first empty or blank text among an argument's values (one, or a list), else None."""
     return next((v for v in (given if isinstance(given, list) else [given]) if isinstance(v, str) and not v.strip()), None)
@@ -17575,7 +17591,7 @@ def main(argv=None):
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
     with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")), readers_may_leave():
-        return handled(lambda a: refuse_empty_values(a) or handler(a), args)
+        return handled(lambda a: refuse_empty_values(a) or refuse_undecodable_values(a) or handler(a), args)
 
 
 if __name__ == "__main__":

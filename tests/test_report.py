@@ -996,6 +996,20 @@ def test_an_empty_option_value_is_refused_naming_its_flag(project, cli, fake, ar
     assert out == "" and fake.chat_bodies == []
 
 
+@pytest.mark.parametrize("argv, flag", [
+    (["compare", "RUN", "RUN2", "--pairwise", "\udcff which?"], "--pairwise"), (["report", "RUN", "--case", "dev\udcff"], "--case"),
+    (["run", "--split", "dev", "--model", "m\udce9"], "--model"), (["judge", "RUN", "--judge-model", "\udcff"], "--judge-model"),
+])
+def test_a_value_that_is_not_utf8_is_refused_naming_its_flag_and_byte(project, cli, fake, argv, flag):
+    """Round 91 on issue 28: `compare --pairwise $'\\xff'` sent the criterion to the judge and stored it as half a
+    character in the verdicts file, which no strict JSON reader takes; --model, --case named the value as '\\udcff'."""
+    run = write_run("runs/s-v2.json", make_run(hand_cases(), prompt="prompts/v2.txt", host=fake.url))
+    other = write_run("runs/s-v3.json", make_run(hand_cases(), prompt="prompts/v3.txt", host=fake.url))
+    code, out, err = cli(*[{"RUN": run, "RUN2": other}.get(a, a) for a in argv], *(["--host", fake.url] if argv[0] != "report" else []))
+    assert code == 2 and err.startswith(f"error: {flag} $'") and "\\x" in err and "not valid UTF-8" in err, err
+    assert "udc" not in err and fake.chat_bodies == [] and not [p for p in os.listdir("runs") if "pairwise" in p]
+
+
 @pytest.mark.parametrize("argv, says", [(["report", ""], "report: run '' names nothing"),
                                         (["compare", "RUN", " "], "compare: candidate ' ' names nothing"),
                                         (["runs", ""], "runs: folder '' names nothing"),
