@@ -7053,9 +7053,12 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
                       judging_in_the_way(out) if taken == out + JUDGING_SUFFIX and os.path.isfile(taken) else None)
         if in_the_way:   # a run's answers, paid for: never "remove it"
             raise EvalError(f"--out {shell_word(out)}: {in_the_way}, or give another --out")
-        if os.path.lexists(taken):
-            raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists, and eval.py never overwrites a run; remove it or "
-                            "give another --out (without --out, the next free name is used)")
+        if os.path.lexists(taken):   # (a file of one's own at a sidecar's name: said to be what the name is for)
+            what = ("" if taken == out else f" (the name of {RESERVED_SUFFIXES[taken[len(out):]]} beside that run, which "
+                    "eval.py cannot read there)")
+            raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists{what}, and eval.py never overwrites "
+                            f"{'a run' if taken == out else 'a file'}; "
+                            "remove it or give another --out (without --out, the next free name is used)")
     return out, True
 
 

@@ -85,7 +85,9 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
     (project / "runs" / "pr.json.journal").write_text("left by a killed run\n")
     (project / "runs" / "pr.json").unlink()
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/pr.json")
-    assert code == 2 and "runs/pr.json.journal exists" in err
+    # (round 91) said to be what its name is for, which eval.py cannot read: "never overwrites a run" read as a run
+    assert code == 2 and ("runs/pr.json.journal exists (the name of an unfinished run's answers beside that run, which "
+                          "eval.py cannot read there), and eval.py never overwrites a file") in err, err
 
 
 @pytest.mark.parametrize("out, says", [
