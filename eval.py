@@ -7804,7 +7804,8 @@ WORD_MARKED = r"[^\W_]+(?:\+\+|#|\u266d)(?![^\W_])|\u2032+"   # C++, C#, B♭; a
 # operators run together (==, <=, &&), a ! before a comparison or a symbol is its negation (!=, and ≢ is !≡)
 # operators run together (==, <=, &&), a ! before a comparison or a symbol is its negation (!=, and ≢ is !≡); but a
 # run of * or | against a word beside another operator is that word's emphasis or bars (3+**2**, 3/|x|, **2**/3)
-ASCII_OPERATORS = re.escape("".join(sorted(set(DASHES + "+<>=*/^&|"))))
+ASCII_MARKS = DASHES + "+<>=*/^&|"
+ASCII_OPERATORS = re.escape("".join(sorted(set(ASCII_MARKS))))
 WRAPPING_RUNS = "|".join(rf"(?<=[^\W_]){w}+(?=[{ASCII_OPERATORS.replace(w, '')}])"
                          rf"|(?:![=<>][{ASCII_OPERATORS}]*?|[{ASCII_OPERATORS}]*?[{ASCII_OPERATORS.replace(w, '')}])(?={w}+[^\W_])"
                          for w in (re.escape("*"), re.escape("|")))
@@ -7815,6 +7816,7 @@ WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sort
 CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*_~"), set("'\"`\u2018\u201c\u00ab|*_~")
 MOST_WRAPPING = 3   # marks core() reads through to an operand (**'x'**, ~~x~~): a text of 3,000 % took 17 s unbounded
 NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
+PREFIX_SYMBOLS = set("\u221a\u221b\u221c\u00ac\u2211\u220f\u222b\u222e\u2202\u2207")   # √ ∛ ∜ ¬ ∑ ∏ ∫ ∮ ∂ ∇: what follows is theirs
 
 
 @functools.lru_cache(maxsize=1 << 16)   # (a text of a million marks asks of the same few tokens again and again)
@@ -7841,7 +7843,8 @@ def operator_word(tokens, i, emphasis=()):
     """The operator a run of as_words' marks is, or None for punctuation. Between two operands (words or numbers, a
     number's sign too, spaced or not): a comparison or a plus (x == 5, a != b, x+5, x = -5); a product, a quotient or a
     power beside a number (2*10, x/3, n^2; not **bold**, and/or); a % after a number (50 % is 50%). A dash is a
-    minus only as a number's sign (-5, (-5), x=-5; not a bullet's "- 12", +34 is 34): between two operands it is
+    minus only as a sign: a number's (-5, (-5), x=-5; not a bullet's "- 12", +34 is 34), or a variable's after an
+    operator or a root (y = -x, a*-b, √-1; not a-b): between two operands it is
     punctuation as often as subtraction (10-20, 555-123-4567, A-51104, well-known), and 12 - 7 is told from 12 + 7,
     12 / 7 or 12 * 7 by their own marks. emphasis: the runs of * that are markdown's where spaced on one side only."""
     mark = tokens[i].group()
@@ -7882,15 +7885,23 @@ def operator_word(tokens, i, emphasis=()):
     def signable(at):   # what a minus against it makes negative: a number, a symbol of mathematics (−∞)
         found = core(at)
         return found is not None and (found.group()[0].isdigit() or set(found.group().lstrip("!")) <= MATH_SYMBOLS)
-    def signed(at):   # a minus against a number or a symbol: -5, −∞
-        return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and signable(at + 1) \
+    def variable(at):   # one letter (x, π): a minus after an operator makes it negative (y = -x, a*-b, e^-x)
+        found = core(at)
+        return found is not None and len(found.group()) == 1 and found.group().isalpha()
+    def signed(at):   # a minus against a number or a symbol (-5, −∞), or after this operator against a variable (= -x)
+        return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and (signable(at + 1) or variable(at + 1)) \
             and tokens[at].end() == tokens[at + 1].start()
     # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
     # is:-3, "-3", ¿Cuánto?-3): not an operand's end (a word, a currency sign, a prime, ∞, or one closed by a mark: 5!-3,
     # **5**-3, 'a'-3), a unit's, a closing bracket or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
     loose = before is None or before.end() < tokens[i].start() or not (
         operand(i - 1) and (is_word(before.group()) or not is_operator(i - 1)) or before.group() in NO_SIGN_AFTER)
-    sign = run.endswith("-") and signable(i + 1) and after.start() == tokens[i].end() and (len(run) > 1 or loose)
+    # after an operator (y = -x) or a symbol that takes what follows (√-1, ∑ -i), a minus is a sign against a variable too
+    def after_operator():
+        return len(run) > 1 or before is not None and (before.group() in PREFIX_SYMBOLS or is_operator(i - 1)
+                                                       or set(before.group()) <= set(ASCII_MARKS) - set("*|"))
+    sign = run.endswith("-") and after is not None and after.start() == tokens[i].end() and (
+        signable(i + 1) and (len(run) > 1 or loose or before.group() in PREFIX_SYMBOLS) or variable(i + 1) and after_operator())
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     kept = op and (both and not set(op) & set("*/^%")
