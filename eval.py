@@ -7813,7 +7813,7 @@ WORDS_AND_MARKS = re.compile(rf"{WORD_MARKED}|[^\W_]+|!?[{re.escape(''.join(sort
                              rf"|![=<>][{ASCII_OPERATORS}]*|[{ASCII_OPERATORS}]+|\S")
 # what closes an operand after it (4!, 50%, 'ab', `a`, **2**, |x|) or opens one before it, attached to it: an
 # operator beside one is beside its operand ('ab' + 'cd' is not 'ab' * 'cd')
-CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*_~"), set("'\"`\u2018\u201c\u00ab|*_~")
+CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*_~"), set("!'\"`\u2018\u201c\u00ab|*_~")   # (and !p's not)
 MOST_WRAPPING = 3   # marks core() reads through to an operand (**'x'**, ~~x~~): a text of 3,000 % took 17 s unbounded
 NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
 PREFIX_SYMBOLS = set("\u221a\u221b\u221c\u00ac\u2211\u220f\u222b\u222e\u2202\u2207")   # √ ∛ ∜ ¬ ∑ ∏ ∫ ∮ ∂ ∇: what follows is theirs
@@ -7848,6 +7848,10 @@ def operator_word(tokens, i, emphasis=()):
     punctuation as often as subtraction (10-20, 555-123-4567, A-51104, well-known), and 12 - 7 is told from 12 + 7,
     12 / 7 or 12 * 7 by their own marks. emphasis: the runs of * that are markdown's where spaced on one side only."""
     mark = tokens[i].group()
+    if mark == "!" and i + 1 < len(tokens) and tokens[i + 1].start() == tokens[i].end() and is_word(tokens[i + 1].group()) \
+            and (i == 0 or tokens[i - 1].end() < tokens[i].start() or tokens[i - 1].group() in ("(", "[", "{")
+                 or set(tokens[i - 1].group()) <= set(ASCII_MARKS)):
+        return "\u00ac"   # a logical not against what follows (!p, (!p), a&&!b is ¬p), not a sentence's end (Hi!)
     if not mark.lstrip("!") or any(c not in OPERATOR_MARKS for c in mark.lstrip("!")):
         return None
     if set(mark) == {"|"} and len(set(opens_closes(tokens, i))) == 2:   # a bar that opens or closes |x|: no operator

@@ -3627,7 +3627,10 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     ("What is a/-b here", "What is a/b here", False), ("Simplify e^-x times 2", "Simplify e^x times 2", False),
     ("Is √-1 a real number", "Is √1 a real number", False), ("Sum ∑ -i over all", "Sum ∑ i over all", False),
     ("Solve y = -x for x", "Solve y=-x for x", True), ("a well-known fact here", "a well known fact here", True),
-    ("what ends in a root √-", "what ends in a root √", True)])
+    ("what ends in a root √-", "what ends in a root √", True),
+    # (91st) a ! against what follows is a not (!p was p), an exclamation is still punctuation
+    ("Evaluate !p && q now", "Evaluate p && q now", False), ("Evaluate !p && q now", "Evaluate ¬p && q now", True),
+    ("Is a&&!b true here", "Is a&&b true here", False), ("Hi!there you two", "Hi there you two", True)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
