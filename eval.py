@@ -11311,7 +11311,21 @@ def rows_problems(s):
 def rows_run(config, s):
     return {"key": "run", "config": describe_config(config), "checks": [c["name"] for c in s["checks"]],
             "checks_sha": short(s["checks_sha"]), "checks_from": s.get("checks_from", "the run file"),
-            "rule": rule_text(s["weighted"]) if s["weighted"] else None}
+            "rule": rule_text(s["weighted"]) if s["weighted"] else None,
+            "judged": {"from": str(config["judged_from"]), "checks_from": config.get("checks_from") and str(config["checks_from"]),
+                       "by": [str(m) for m in (config.get("judge") or {}).get("models") or []]}
+            if config.get("judged_from") and type(config.get("judge") or {}) is dict else None}
+
+
+def judged_text(run, code=str, text=str):
+    """A run `judge` wrote: every view says whose answers it holds and whose checks judged them (the run's own, or
+    judge --checks SPLIT's: "from the run file" alone passed a laxer judging off as the run's). None for another run."""
+    judged = run["judged"]
+    if not judged:
+        return None
+    return (f"The answers of {code(judged['from'])} judged again by {text(', '.join(map(on_one_line, judged['by'])) or '?')}"
+            + (f", with the checks of {code(judged['checks_from'])}, not those the run was made with" if judged["checks_from"]
+               else ", with the run's own checks"))
 
 
 def rescored_text(run, code=str):
@@ -11937,6 +11951,7 @@ def format_report(config, s, run_path="RUN"):
             f"Scored with {plural(len(run['checks']), 'check')} ("
             + "".join(f"{on_one_line(name)}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
             + f"checks sha {run['checks_sha']}) from {on_one_line(run['checks_from'])}"]
+    out += [judged_text(run, shell_word)] if run["judged"] else []
     if run["rule"]:
         out.append(run["rule"])
     nothing = not s["answers"] and not s["open"]   # undecided answers still have their judges' doubtful verdicts
@@ -11975,6 +11990,8 @@ def markdown_report(config, s, path):
         out += [f"> **{md_text(problems['rerun'])}**", ""]
     if rescored_text(run):
         out += [f"> **{rescored_text(run, md_code)}**", ""]
+    if run["judged"]:
+        out += [f"> {judged_text(run, md_code, md_text)}", ""]
     if run["rule"]:
         out += [run["rule"], ""]
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
@@ -15474,6 +15491,7 @@ def report_page(path, run, cases, s, annotations):
     name = head["measure"].capitalize()
     warnings = [problems["rerun"]] if problems["rerun"] else []
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
+    warnings += [judged_text(run_sec)] if run_sec["judged"] and run_sec["judged"]["checks_from"] else []
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"

@@ -1,6 +1,7 @@
 """The LLM judge: votes, panels, unreadable verdicts kept open, cost, re-judging, calibration."""
 
 import hashlib
+import html
 import json
 import os
 import re
@@ -1553,6 +1554,15 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     assert [c["name"] for c in new["results"][0]["checks"]] == ["says hello", "answers"]
     s = json.loads(cli("report", "runs/answers-dev-v1-judged.json", "--json")[1])
     assert s["scored"] == 10 and s["correct"] == 9 and s["failures"][0]["id"] == "j03"
+    # (round 91) every view of the judged run says whose answers and whose checks: "from the run file" alone passed
+    # the split's checks off as those the run was made with
+    says = (f"The answers of runs/answers-dev-v1.json judged again by qwen2.5:7b, with the checks of {judged_split}, "
+            "not those the run was made with")
+    assert says in cli("report", "runs/answers-dev-v1-judged.json")[1]
+    assert says.replace("runs/answers-dev-v1.json", "`runs/answers-dev-v1.json`").replace(judged_split, f"`{judged_split}`") \
+        in cli("report", "runs/answers-dev-v1-judged.json", "--markdown")[1]
+    assert cli("report", "runs/answers-dev-v1-judged.json", "--html", "judged.html")[0] == 0
+    assert says in html.unescape(re.sub("<[^>]+>", "", (project / "judged.html").read_text()))
     # the split's cases must be the run's, as report --checks requires
     with open(folder / "dev.jsonl", "a") as f:
         f.write(json.dumps({"id": "j11", "input": "pregunta 11", "difficulty": "easy", "note": "n"}) + "\n")
