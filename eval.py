@@ -4751,18 +4751,20 @@ KEY_GAP_CHARS = frozenset(itertools.chain(
 # what the spread reading reads apart from plain ASCII: a run of characters past ASCII, a space or a control (NUL, a
 # terminal's colour), an escape, once or twice over (\u200b, \\u200b, %20, %2520, &#8203;, &amp;#8203;, &ZeroWidthSpace;)
 # (a character past the first 65,536 escaped as JSON escapes it, a pair of halves: \udb40\udc20; a colour escaped);
-# what a terminal shows as nothing: a character struck out by a backspace, an escape sequence (a colour, tput's
-# ESC ( B, a link's OSC 8), the 8-bit ones; HTML's references without their ";", as browsers read them. (Not ESC and
-# a letter, ESC c: a lone ESC between a key's characters would hide every other one from the reading.)
-KEY_SPREAD_UNITS = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x9b[0-9;?]*[ -/]*[@-~]"
-                              r"|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x9d[^\x07\x1b\x9c]{0,4096}(?:\x07|\x9c|\x1b\\)|\x1b[ -/]+[0-~]"
+# what a terminal shows as nothing: up to three characters struck out by as many backspaces, an escape sequence (a
+# colour, tput's ESC ( B; a string: a link's OSC 8, a DCS, an APC, each to its end or 4,096 characters, never past
+# the start of another, or each would read on through all the rest), the 8-bit ones; HTML's references without
+# their ";", as browsers read them. (Not ESC and a letter, ESC c: a lone ESC between a key's characters would
+# hide every other one from the reading.)
+KEY_SPREAD_UNITS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]"
+                              r"|(?:\x1b[\]P_^X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x90\x98\x9c-\x9f]{0,4096}(?:\x07|\x9c|\x1b\\)|\x1b[ -/]+[0-~]"
                               r"|[^\x00-\x7f]+|[\s\x00-\x08\x0e-\x1f\x7f]+"
                               r"|(?:\\\\?u001[bB]|\\\\?x1[bB]|\\\\?033|\\\\?e)\[[0-9;?]*[ -/]*[@-~]"
                               r"|\\\\?u[dD][89abAB][0-9a-fA-F]{2}\\\\?u[dD][c-fC-F][0-9a-fA-F]{2}|\\\\?u[0-9a-fA-F]{4}"
-                              r"|\\\\?x[0-9a-fA-F]{2}|\\\\?[nrt/\"']|&(?:amp;)?(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});?"
+                              r"|\\\\?x[0-9a-fA-F]{2}|\\\\?[nrt/\"']|&(?:amp;)?(?:#0*[0-9]{1,7}|#[xX]0*[0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});?"
                               r"|%(?:25)?[0-9a-fA-F]{2}(?:%(?:25)?[89a-bA-B][0-9a-fA-F])*")
 # (a character struck out tried first where a text holds a backspace: at every place of every text, it cost a tenth)
-KEY_STRUCK_UNITS = re.compile(r"[^\x08]\x08|" + KEY_SPREAD_UNITS.pattern)
+KEY_STRUCK_UNITS = re.compile(r"[^\x08]{3}\x08{3}|[^\x08]{2}\x08{2}|[^\x08]\x08|" + KEY_SPREAD_UNITS.pattern)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -4795,7 +4797,7 @@ def key_spread_maps(text):
 def key_spread_read(unit):
     """One of KEY_SPREAD_UNITS, but a run past ASCII (key_spread_char's, one by one), as the spread reading reads it:
     a gap is nothing, an escape its character."""
-    if unit[0].isspace() or unit[0] < " " or unit[0] in "\x7f\x9b\x9d" or unit[-1] == "\x08":   # (struck out)
+    if unit[0].isspace() or unit[0] < " " or "\x7f" <= unit[0] <= "\x9f" or unit[-1] == "\x08":   # (struck out)
         return ""
     if unit[0] == "\\":
         body = unit.lstrip("\\")   # escaped once or twice
@@ -4823,7 +4825,7 @@ def key_spread_reading(text):
         # a run past ASCII a character at a time, each marked where its reading is not itself (a zero-width space
         # inside the run, ㍻ read 平成): one mark for the run put an echo's span in the wrong place
         pieces = [(start + i, c, key_spread_char(c)) for i, c in enumerate(unit)] if not unit[0].isascii() \
-            and unit[0] not in "\x9b\x9d" else [(start, unit, key_spread_read(unit))]
+            and not "\x80" <= unit[0] <= "\x9f" else [(start, unit, key_spread_read(unit))]
         if len(pieces) > 1 and "".join(read for _, _, read in pieces) == unit:   # (CJK, as it is: no mark)
             pieces = [(start, unit, unit)]
         for at, written, read in pieces:

@@ -454,7 +454,9 @@ def key_scrub(quick):
     # (round 91) what a terminal shows as nothing: characters struck out, tput's resets, OSC sequences never ended; HTML's
     # references without their ";"
     texts += (("characters struck out by a backspace", "a\b" * (mib // 2), 2), ("tput resets", "x\x1b(B\x1b[m" * (mib // 8), 2),
-              ("OSC sequences never ended", ("\x1b]" + "a" * 4000) * (mib // 4002), 2), ("&nbsp without its ;", "&nbsp" * (mib // 5), 2))
+              ("OSC sequences never ended", ("\x1b]" + "a" * 4000) * (mib // 4002), 2), ("&nbsp without its ;", "&nbsp" * (mib // 5), 2),
+              # (round 92) an 8-bit OSC read on over the next one's start took 17 s a MiB
+              ("8-bit OSC starts", "\x9da" * (mib // 2), 2))
     for name, text, bound, *other in texts[:3] if quick else texts:
         seconds = min(timed(lambda: (other or [echo])[0].sub("[removed]", text)) for _ in range(1 if quick else 3))
         row(f"key scrub of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)

@@ -783,10 +783,17 @@ def test_a_key_spread_by_what_a_terminal_or_a_browser_shows_as_nothing_is_remove
     key = "sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr"
     echo = evalpy.KeyEcho(key)
     for gap in ("\x1b(B\x1b[m", "\x1b]8;;https://example.com/a\x1b\\", "\x1b]0;title\x07", "\x1b", "\x9b31m", "\x1b#8",
-                "\u009b0m", "&nbsp", "&amp;nbsp"):   # (&#8203 before a digit is another character: a browser shows that)
+                "\u009b0m", "&nbsp", "&amp;nbsp",   # (&#8203 before a digit is another character: a browser shows that)
+                # (round 92) a colour with colons or private marks, a DCS, an APC (kitty's graphics), a PM, an SOS, the
+                # 8-bit DCS, an OSC ended by the 8-bit ST; a reference with its zeros
+                "\x1b[38:5:1m", "\x1b[>4;1m", "\x1b[<u", "\x1bPq\x1b\\", "\x1b_Ga=d\x1b\\", "\x1b^x\x1b\\", "\x1bXx\x1b\\",
+                "\x90q\x9c", "\x1b]0;t\x9c", "&#00000008203;"):
         assert echo.sub("[X]", "x " + gap.join(key) + " y") == "x [X] y", gap
-    for struck in (lambda c: c + "X\b", lambda c: "_\b" + c, lambda c: c + "\b" + c):   # struck out, underlined, bold
-        shown = re.sub("[^\b]\b", "", echo.sub("[X]", "x " + "".join(map(struck, key)) + " y"))   # as a terminal shows it
+    for struck in (lambda c: c + "X\b", lambda c: "_\b" + c, lambda c: c + "\b" + c, lambda c: c + "XY\b\b",
+                   lambda c: c + "XYZ\b\b\b"):   # struck out (one character or more), underlined, bold
+        shown = echo.sub("[X]", "x " + "".join(map(struck, key)) + " y")
+        while re.search("[^\b]\b", shown):   # as a terminal shows it
+            shown = re.sub("[^\b]\b", "", shown, count=1)
         assert shown == "x [X] y"
     for each in (lambda c: f"&#{ord(c)}", lambda c: f"&#x{ord(c):x}", lambda c: f"&amp;#{ord(c)}"):
         assert echo.sub("[X]", "x " + "".join(map(each, key)) + " y") == "x [X] y"
