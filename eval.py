@@ -5809,9 +5809,11 @@ def api_key_of(args):
     given, key = key_source(args), getattr(args, "api_key", None) or os.environ.get("OPENAI_API_KEY")
     key = (key or "").strip()
     # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key, and so is a quote pasted with it)
+    # (a header's words, a variable's assignment in a shell of any kind, an option: eval.py's own or curl's)
     header = re.match(r"""(?i)(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization["']?\s*[:=]?\s*["']?\s*)?"""
-                      r"""(?:bearer|token|basic)(?=[\s:=])\s*[:=]?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
-                      r"""|(?:x-)?api[-_]?key|key|(?:export\s+)?openai_api_key)(?=["']?[\s:=])["']?\s*[:=]?\s*|["'`{]""", key)
+                      r"""(?:bearer|token|basic)(?=[\s:=]|%20)\s*(?:%20)?[:=]?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
+                      r"""|(?:x-)?api[-_ ]?key|key|access[-_ ]?token|auth|(?:export\s+|set\s+|\$env:)?openai[-_](?:api[-_])?key)"""
+                      r"""(?=["']?[\s:=])["']?\s*[:=]?\s*["']?|--api-key(?:=|\s+)|-k\s+|["'`{]""", key)
     if header:
         raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
                         "words, or a quote, pasted with it): give the key alone (eval.py sends it as a Bearer token)")

@@ -586,17 +586,22 @@ def test_an_api_key_with_a_line_break_inside_is_one_line_naming_where_it_came_fr
     for words in (["Bearer ", "Bearer: ", '"'], ["Authorization: Bearer ", "authorization:", "Authorization Bearer ",
                                                  "-H Authorization: Bearer ", "Proxy-Authorization: Bearer ",
                                                  "--header Authorization: Bearer ", "x-api-key: ", "OPENAI_API_KEY=",
-                                                 "Token ", "Bearer=", "key=", "apikey ", "api_key: "])[inside != "\t"]:
+                                                 "Token ", "Bearer=", "key=", "apikey ", "api_key: ",
+                                                 # (round 92) a space inside, a shell's assignment, an option, Bearer escaped
+                                                 "api key: ", "API Key ", "set OPENAI_API_KEY=", "$env:OPENAI_API_KEY='",
+                                                 "access_token=", "auth: ", "OPENAI_KEY=", "openai-api-key=", "--api-key ",
+                                                 "--api-key=", "-k ", "Bearer%20"])[inside != "\t"]:
         # (rounds 87, 88) the key pasted with its header's words
         key = words + SECRET
         if given == "$OPENAI_API_KEY":
             monkeypatch.setenv("OPENAI_API_KEY", key)
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url,
-                             *(["--api-key", key] if given == "--api-key" else []))
+                             *([f"--api-key={key}"] if given == "--api-key" else []))   # (one word: "-k ..." is no flag)
         assert code == 2 and f"the API key in {given} begins with {words.strip()!r}, which no key does" in err, err
         assert SECRET[:8] not in err and fake.chat_bodies == []
     # (round 90) a key that begins with such a word is a key; (round 91) Bearer=, key=, apikey pasted before it were sent
-    for fine in ("bearer-" + SECRET, "api-keyless-" + SECRET, "key-" + SECRET, "keyring" + SECRET, "tokens" + SECRET):
+    for fine in ("bearer-" + SECRET, "api-keyless-" + SECRET, "key-" + SECRET, "keyring" + SECRET, "tokens" + SECRET,
+                 "authority" + SECRET, "api_key_abc" + SECRET, "Token_abc" + SECRET, "sk-abc=" + SECRET):
         assert evalpy.api_key_of(types.SimpleNamespace(api_key=fine)) == fine
 
 
