@@ -13882,6 +13882,17 @@ def run_annotations(run_path):
     return annotations_by_version(sidecar, sha256_bytes(read_bytes(run_path, "run file")))
 
 
+def refuse_unreadable_annotations(out):
+    """run/judge --out RUN: a file at RUN's annotations name that report cannot read (one's own, damaged, a link to
+    nowhere) would stop every report of the run made: refused before any call, as report would name it."""
+    if out is None or out.endswith(("/", os.sep)) or os.path.isdir(out):   # (a folder: the run takes a free name)
+        return
+    try:
+        read_annotations(annotations_file(out, out))
+    except EvalError as e:
+        raise EvalError(f"--out {shell_word(out)}: {e} (every report of the run would stop at it)") from None
+
+
 def version_summary(other_versions):
     """Each other version's annotations as a report counts them: its hash, how many, the first and
     last time one was written (ISO text as stored), the earliest version first."""
@@ -17240,6 +17251,7 @@ def parser():
 
 
 def cmd_run(args):
+    refuse_unreadable_annotations(args.out)
     grid = grid_of(args)
     if len(grid) > 1:
         return run_grid(grid)
@@ -17437,6 +17449,7 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
+    refuse_unreadable_annotations(args.out)
     args.run, run, target = judge_target(args.run, args.out)
     done = judge_run(args, run, target)
     if done is None:

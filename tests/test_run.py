@@ -90,6 +90,20 @@ def test_an_explicit_out_is_the_run_a_later_report_reads(project, cli, fake):
                           "eval.py cannot read there), and eval.py never overwrites a file") in err, err
 
 
+def test_a_file_report_cannot_read_at_the_runs_annotations_name_is_refused_before_any_call(project, cli, fake):
+    """Round 92 on issue 28: with a file of one's own (or a link to nowhere) at RUN.annotations.json, `run --out RUN`
+    paid for every answer and wrote the run, whose every report then stopped at that file."""
+    (project / "runs").mkdir(exist_ok=True)
+    (project / "runs" / "q.json.annotations.json").write_text("my notes\n")
+    os.symlink("/nonexistent/notes.json", project / "runs" / "r.json.annotations.json")
+    for out, side in (("runs/q.json", "runs/q.json.annotations.json"), ("runs/r.json", "runs/r.json.annotations.json")):
+        code, out_text, err = cli("run", "--split", "dev", "--host", fake.url, "--out", out)
+        assert code == 2 and err.startswith(f"error: --out {out}: {side}") and "every report of the run would stop at it" in err, err
+        assert fake.chat_bodies == [] and not os.path.exists(out)
+    assert (project / "runs" / "q.json.annotations.json").read_text() == "my notes\n"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/", "--limit", "1")[0] == 0   # a folder: a free name
+
+
 @pytest.mark.parametrize("out, says", [
     ("runs/link.json", "--out runs/link.json: runs/link.json exists, and eval.py never overwrites a run"),
     ("afile/x.json", "--out afile/x.json: afile is not a folder"),
