@@ -6083,10 +6083,24 @@ def decoded_object(text):
     object is refused, never read as its last. Decoded alone: a decode error counts the lines before
     it, which from the whole text is not linear."""
     try:
-        value, stop = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs).raw_decode(text)
+        value, stop = VERDICT_DECODER.raw_decode(text)
     except (ValueError, RecursionError):
         return None
     return value if stop == len(text) and isinstance(value, dict) else None
+
+
+def no_json_number(text):
+    """NaN and Infinity, which Python's decoder takes and JSON has not: the object holding one is no JSON."""
+    raise ValueError(f"{text} is no JSON number")
+
+
+def finite_number(text):
+    number = float(text)
+    return number if isfinite(number) else no_json_number(text)   # 1e999: past any float
+
+
+VERDICT_DECODER = json.JSONDecoder(strict=False, object_pairs_hook=unique_pairs, parse_constant=no_json_number,
+                                   parse_float=finite_number)
 
 
 def parse_verdict(raw):

@@ -326,7 +326,8 @@ def test_a_judge_check_the_split_dropped_has_its_votes_and_failed_calls_left_out
     code, out, err = cli("report", "run.json", "--checks", "dropped/dev.jsonl", "--min-accuracy", "0.1")
     # the gate is judged on the checks scored (the split's weights without the judge check's reach no pass)
     assert code == 1 and "GATE FAILED: accuracy 0%" in err and "judge call failed" not in err, err
-    assert "answers the question" not in out and "Doubtful" not in out and "judge" not in out.lower(), out
+    assert "answers the question" not in out and "Doubtful" not in out, out
+    assert "judge" not in out.lower().replace("judged again by", ""), out   # (the run's provenance apart: round 91)
 
 
 def test_the_markdown_report_says_the_judges_failed_calls_and_doubtful_verdicts(project, cli):

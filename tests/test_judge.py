@@ -676,6 +676,9 @@ def test_calibrate_against_a_run_without_judge_checks_says_so(project, cli, fake
     ('{"reason": "a", "pass": false} {"reason": "x", "pass": true, "detail": {"k": 1, "k": 2}}', (None, None)),
     ("Aprobado, sin duda.", (None, None)),                       # prose only
     ("", (None, None)),
+    # (round 92) NaN, Infinity or a number past a float is no JSON: the object is refused, as the README says
+    ('{"reason": "x", "pass": true, "score": NaN}', (None, None)), ('{"reason": "x", "pass": true, "n": 1e999}', (None, None)),
+    ('{"reason": "x", "pass": true, "n": -Infinity}', (None, None)), ('{"reason": "x", "pass": true, "n": 1e308}', (True, "x")),
 ])
 def test_parse_verdict(raw, expected):
     assert evalpy.parse_verdict(raw) == expected
