@@ -922,6 +922,13 @@ def shipped_fake(golden="golden", latency=0.02):
     return fake
 
 
+def unfenced(text):
+    """What eval.py set between fences of backticks for a judge (eval.py fenced()), as the model wrote it."""
+    text = text.strip("\n")
+    fence = re.match("`{3,}\n", text)
+    return text[fence.end():-len(fence.group())] if fence and text.endswith("\n" + fence.group()[:-1]) else text
+
+
 def rag_judge(text):
     """A RAG judge's reply, in the shapes eval.py's prompts ask for (eval.py FAITHFUL_PROMPT,
     CONTEXT_RELEVANT_PROMPT): the answer's one claim supported by the first passage shown (no
@@ -929,7 +936,7 @@ def rag_judge(text):
     request (a model's answer)."""
     ids = re.findall(r"^\[\d+\] \(id: (.*)\)$", text, re.M)
     if "\n\nAnswer to check:\n" in text:
-        answer = text.split("\n\nAnswer to check:\n", 1)[1].strip()
+        answer = unfenced(text.split("\n\nAnswer to check:\n", 1)[1]).strip()
         return json.dumps({"claims": [{"claim": answer, "supported": True, "passage": ids[0]}] if ids else [],
                            "reason": "The answer's claim is in the first passage."})
     if "\n\nPassages:\n" in text:
@@ -940,7 +947,7 @@ def rag_judge(text):
 
 def side_by_side(text):
     """A pairwise judge's verdict: the longer answer wins, in either order (a tie when as long)."""
-    a, b = text.split("\nAnswer A:\n", 1)[1].split("\n\nAnswer B:\n", 1)
+    a, b = map(unfenced, text.split("\nAnswer A:\n", 1)[1].split("\n\nAnswer B:\n", 1))
     winner = "A" if len(a) > len(b) else "B" if len(b) > len(a) else "tie"
     return json.dumps({"reason": "Compara las dos respuestas.", "winner": winner})
 

@@ -10,6 +10,7 @@ import pytest
 from scipy.stats import binomtest
 
 from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, write_run
+from fake_ollama import unfenced
 
 CRITERION = "Which answer helps the customer more?"
 
@@ -19,7 +20,7 @@ def answers_in(body):
     text = body["messages"][-1]["content"]
     a = text.split("\nAnswer A:\n", 1)[1].split("\n\nAnswer B:\n", 1)[0]
     b = text.split("\n\nAnswer B:\n", 1)[1]
-    return a, b
+    return unfenced(a), unfenced(b)
 
 
 def verdict(winner, reason="razono"):

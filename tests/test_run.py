@@ -1730,7 +1730,7 @@ def test_a_conversation_case_is_sent_turn_by_turn_after_the_system_prompt(projec
     judged = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
     asked = next(b["messages"][1]["content"] for b in judged if "B-12 llega" in b["messages"][1]["content"])
     assert ("Conversation so far:\n[user]\nHola, soy Ana; mi pedido es el B-12.\n\n[assistant]\nGracias, Ana. "
-            "¿En qué puedo ayudarle?\n\n[user]\n¿Y cuándo llega?\n\nAnswer to grade:\nEl pedido B-12 llega el martes.") in asked
+            "¿En qué puedo ayudarle?\n\n[user]\n¿Y cuándo llega?\n\nAnswer to grade:\n```\nEl pedido B-12 llega el martes.\n```") in asked
     one_turn = next(b["messages"][1]["content"] for b in judged if "No sé" in b["messages"][1]["content"])
     assert "User's message:\n¿Dónde está el B-13?" in one_turn
     shown = cli("report", "runs/conv.json", "--case", "c1")[1]
