@@ -7875,10 +7875,11 @@ def operator_word(tokens, i, emphasis=()):
     punctuation as often as subtraction (10-20, 555-123-4567, A-51104, well-known), and 12 - 7 is told from 12 + 7,
     12 / 7 or 12 * 7 by their own marks. emphasis: the runs of * that are markdown's where spaced on one side only."""
     mark = tokens[i].group()
-    if mark == "!" and i + 1 < len(tokens) and tokens[i + 1].start() == tokens[i].end() and is_word(tokens[i + 1].group()) \
+    if mark == "!" and i + 1 < len(tokens) and tokens[i + 1].start() == tokens[i].end() \
+            and (is_word(tokens[i + 1].group()) or tokens[i + 1].group() in ("(", "[", "{")) \
             and (i == 0 or tokens[i - 1].end() < tokens[i].start() or tokens[i - 1].group() in ("(", "[", "{")
-                 or set(tokens[i - 1].group()) <= set(ASCII_MARKS)):
-        return "\u00ac"   # a logical not against what follows (!p, (!p), a&&!b is ¬p), not a sentence's end (Hi!)
+                 or set(tokens[i - 1].group()) <= OPERATOR_MARKS):
+        return "\u00ac"   # a logical not against what follows (!p, (!p), a&&!b, p→!q, !(p) is ¬p), not a sentence's end (Hi!)
     if not mark.lstrip("!") or any(c not in OPERATOR_MARKS for c in mark.lstrip("!")):
         return None
     if set(mark) == {"|"} and len(set(opens_closes(tokens, i))) == 2:   # a bar that opens or closes |x|: no operator
@@ -16786,10 +16787,8 @@ start();
 # 15. The command line: each command calls the stages above by name.
 
 def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
+    # ASCII digits alone: int() also reads ٣ and 1_000, which no other count, nor a shell user, writes so
+    value = int(text) if re.fullmatch(r"\s*\+?[0-9]+\s*", text) else 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, 1 or more")
     return value

@@ -3644,7 +3644,8 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     ("what ends in a root √-", "what ends in a root √", True),
     # (91st) a ! against what follows is a not (!p was p), an exclamation is still punctuation
     ("Evaluate !p && q now", "Evaluate p && q now", False), ("Evaluate !p && q now", "Evaluate ¬p && q now", True),
-    ("Is a&&!b true here", "Is a&&b true here", False), ("Hi!there you two", "Hi there you two", True)])
+    ("Is a&&!b true here", "Is a&&b true here", False), ("Hi!there you two", "Hi there you two", True),
+    ("Prove p→!q by cases", "Prove p→q by cases", False), ("Prove !(p) by cases", "Prove (p) by cases", False)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
