@@ -14049,6 +14049,12 @@ def judge_run(args, run, target):
         run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
+    before = (run["config"].get("judge") or {}).get("models") if type(run["config"].get("judge")) is dict else None
+    if not args.judge_model and isinstance(before, list) and before and before != config["judge"]["models"]:
+        # (the run's own judge is not the default: one judging again after a cut expected it, and got another)
+        warn(f"note: judging with {on_one_line(', '.join(config['judge']['models']))} (without --judge-model, the run's model); "
+             f"{shell_word(args.run)} was judged by {on_one_line(', '.join(map(str, before)))}: "
+             + " ".join(option_word("--judge-model", str(m)) for m in before) + " asks that judge again")
     todo = judged_answers(run["results"])
     if not todo:   # the command to paste asks the judge asked for now
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"

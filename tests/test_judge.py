@@ -392,6 +392,12 @@ def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_sp
     assert [r["response"] for r in new["results"]] == [r["response"] for r in json.loads(original)["results"]]
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-model", "llama3.1:8b", "--host", fake.url)
     assert "wrote runs/answers-dev-v1-judged-2.json" in err
+    # (round 92) judged again without --judge-model: the default (the run's model) is not the judge it was judged by
+    code, out, err = cli("judge", "runs/answers-dev-v1-judged.json", "--host", fake.url)
+    assert code == 0 and ("note: judging with qwen2.5:7b (without --judge-model, the run's model); "
+                          "runs/answers-dev-v1-judged.json was judged by llama3.1:8b: --judge-model llama3.1:8b asks that "
+                          "judge again") in err, err
+    assert "was judged by" not in cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[2]   # its judge is the default
 
 
 def test_judge_out_that_exists_is_refused_before_any_call(project, judged_split, cli, fake):
