@@ -16500,7 +16500,7 @@ def review_handler(review, nonce):
             for name, value in body.items() if isinstance(body, dict) else [(None, body)]:
                 problem = unreadable_value(value) if name != "key" else None
                 if problem:   # (named: the text or what the page showed)
-                    raise ValueError(f"{json.dumps(name)} {problem}" if name is not None else problem)
+                    raise ValueError(f"{json.dumps(name)} {problem}" if name is not None else f"the body {problem}")
             self.send_json(200, review.save(body))
 
     return Handler

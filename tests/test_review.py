@@ -499,6 +499,8 @@ def test_a_lone_surrogate_in_an_answer_reaches_the_review_page_as_an_escape(proj
         bad = requests.post(url + "/annotations", data=b'{"key": "odd#1", "text": "x", "was": "\\udc00"}', timeout=5,
                             headers={"Content-Type": "application/json"})   # (round 91) which field holds it
         assert bad.status_code == 400 and '"was" holds \\udc00, half of a character' in bad.json()["error"], bad.text
+        bad = requests.post(url + "/annotations", data=b'["\\ud800"]', timeout=5, headers={"Content-Type": "application/json"})
+        assert bad.status_code == 400 and bad.json()["error"].startswith("the body holds \\ud800"), bad.text
         assert requests.post(url + "/annotations", json={"key": "odd#1", "text": "medio carácter"}, timeout=5).status_code == 200
     finally:
         httpd.shutdown()
