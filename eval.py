@@ -16998,6 +16998,8 @@ class CommandLine(argparse.ArgumentParser):
         # took KEY for the command, and `--api KEY` (for --api-key) for the API
         message = re.sub(r"(invalid (?:choice|int value|float value): |^argument \S+: )('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")",
                          lambda m: m.group(1) + unshown_value(m.group(2)), message)
+        # a byte of a value that is not UTF-8, as repr() shows it (\udcff): shown as the byte, \xff
+        message = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", message)
         required = re.fullmatch(r"the following arguments are required: (.*)", message)
         if required:   # argparse lists a positional that may be left out (compare's more RUNs) among them
             optional = {a.metavar or a.dest for a in self._actions if not a.option_strings and a.nargs in ("*", "?")}

@@ -138,6 +138,7 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     # (round 92) int() reads an Arabic-Indic three and 1_000: no count is written so
     (["run", "--jobs", "\u0663"], "argument --jobs: '\u0663': give a whole number, 1 or more"),
     (["run", "--split", "dev", "--limit", "1_000"], "argument --limit: '1_000': give a whole number, 1 or more"),
+    (["run", "--split", "dev", "--think", "hi\udcff"], "argument --think: invalid choice: 'hi\\xff'"),   # (a byte not UTF-8)
     # sixth attack on issue 28: 2^60 and 2^60+1 are one float64 in Ollama (trials copies); a
     # full-width digit was read as a digit
     (["run", "--split", "dev", "--seed", "1152921504606846976"], "argument --seed: '1152921504606846976': give a seed"),
