@@ -194,6 +194,9 @@ ANNOTATIONS_SUFFIX = ".annotations.json"
 ANNOTATIONS_FORMAT = "eval.py-annotations/1"
 OLD_ANNOTATIONS_SUFFIX = ".labels.json"
 OLD_ANNOTATIONS_FORMAT = "eval.py-labels/1"
+# a default name also passes one whose annotations outlived its run: a new run of that name would be shown
+# them as another version's, or stopped at them where report cannot read them (an explicit --out is checked)
+ANNOTATION_HOLDERS = (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
 
 
 PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
@@ -5907,7 +5910,8 @@ def transcript_lines(transcript, final=True, quote=None):
         elif m.get("tool_calls") or final:
             said = (m.get("content") or "").strip()
             lines += [f"[assistant]\n{quote(said)}" if quote else f"[assistant] {said}"] * bool(said) \
-                + [f"[assistant calls] {call_text(c)}" for c in m.get("tool_calls") or ()]
+                + [f"[assistant calls]\n{quote(call_text(c))}" if quote else f"[assistant calls] {call_text(c)}"
+                   for c in m.get("tool_calls") or ()]   # (a call's name and arguments are the model's words too)
     return lines
 
 
@@ -7140,8 +7144,8 @@ def name_taken(path, held_by=NAME_HOLDERS):
 
 
 def free_run_path(path):
-    """The first of path, path-2, path-3 ... that no run file, journal or judging holds."""
-    return next(p for p in numbered_names(path) if not name_taken(p))
+    """The first of path, path-2, path-3 ... that no run file, journal, judging or annotations hold."""
+    return next(p for p in numbered_names(path) if not name_taken(p, NAME_HOLDERS + ANNOTATION_HOLDERS))
 
 
 def run_text(run):
@@ -7920,9 +7924,9 @@ def operator_word(tokens, i, emphasis=()):
     def variable(at):   # one letter (x, π): a minus after an operator makes it negative (y = -x, a*-b, e^-x)
         found = core(at)
         return found is not None and len(found.group()) == 1 and found.group().isalpha()
-    def signed(at):   # a minus against a number or a symbol (-5, −∞), or after this operator against a variable (= -x)
+    def signed(at):   # a minus after this operator against a number, a symbol or a variable (= -5, = −∞, = -x, = - 5)
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and (signable(at + 1) or variable(at + 1)) \
-            and tokens[at].end() == tokens[at + 1].start()
+            and (tokens[at].end() == tokens[at + 1].start() or set(run) <= set(ASCII_MARKS) - set("*|") or is_operator(i))
     # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
     # is:-3, "-3", ¿Cuánto?-3): not an operand's end (a word, a currency sign, a prime, ∞, or one closed by a mark: 5!-3,
     # **5**-3, 'a'-3), a unit's, a closing bracket or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
@@ -7932,8 +7936,10 @@ def operator_word(tokens, i, emphasis=()):
     def after_operator():
         return len(run) > 1 or before is not None and (before.group() in PREFIX_SYMBOLS or is_operator(i - 1)
                                                        or set(before.group()) <= set(ASCII_MARKS) - set("*|"))
-    sign = run.endswith("-") and after is not None and after.start() == tokens[i].end() and (
+    # (spaced from what it signs only after an operator of its own: x = - 3 is x = -3, and x - 3 no sign)
+    sign = run.endswith("-") and after is not None and (after.start() == tokens[i].end() and (
         signable(i + 1) and (len(run) > 1 or loose or before.group() in PREFIX_SYMBOLS) or variable(i + 1) and after_operator())
+        or (signable(i + 1) or variable(i + 1)) and after_operator())
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     kept = op and (both and not set(op) & set("*/^%")
@@ -8636,7 +8642,7 @@ def run_held(args, held):
         run_path, journal, lock = open_journal(wanted, config, exact)
         held.append(lock)
         if run_path != wanted:
-            holder = next(wanted + suffix for suffix in NAME_HOLDERS if os.path.lexists(wanted + suffix))
+            holder = next(wanted + suffix for suffix in NAME_HOLDERS + ANNOTATION_HOLDERS if os.path.lexists(wanted + suffix))
             warn(f"{shell_word(holder)} exists; writing {shell_word(run_path)} instead")
     errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
     if errors is None:
@@ -14248,7 +14254,7 @@ def begin_judging(target, header, todo, judge):
             state, said = "live", f"is being written now by eval.py (pid {holder})"
         if os.path.lexists(path) and state == "same":   # done, or a file in its way: never asked again into a -2
             raise EvalError(left_judging(path))
-        if name_taken(path, ("", JOURNAL_SUFFIX)) and not exact:
+        if name_taken(path, ("", JOURNAL_SUFFIX) + ANNOTATION_HOLDERS) and not exact:
             continue
         if state is None:
             path, journal, lock = open_journal(path, None, exact, header, JUDGING_SUFFIX, judging_lock)
@@ -15536,7 +15542,7 @@ def report_page(path, run, cases, s, annotations):
     name = head["measure"].capitalize()
     warnings = [problems["rerun"]] if problems["rerun"] else []
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
-    warnings += [judged_text(run_sec)] if run_sec["judged"] and run_sec["judged"]["checks_from"] else []
+    warnings += [judged_text(run_sec)] if run_sec["judged"] else []
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer (infrastructure, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
