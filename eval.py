@@ -10303,10 +10303,11 @@ def label_figures(outcomes, labels, counts, scored):
     matrix. outcomes: {(expected, predicted): answered trials}, every trial counted; counts:
     {expected: all cases}; scored: {expected: cases with an answer}, for the baseline, which
     like accuracy counts cases."""
-    # of labels as common in the split, the one with the most answered cases (then the first in labels.txt):
-    # the baseline's figure is over answered cases, and a tie is said, not hidden behind one label
-    majority_label = max(labels, key=lambda label: (counts.get(label, 0), scored.get(label, 0)))
-    tied = [label for label in labels if label != majority_label and counts.get(label, 0) == counts.get(majority_label, 0)]
+    # the label of the most answered cases (then of the most cases in the split, then the first in labels.txt): the
+    # baseline's figure is over answered cases, as accuracy is, so its label is chosen, and a tie said, over them (a
+    # tie over the split, with some cases unanswered, was said beside a figure the other label would not reach)
+    majority_label = max(labels, key=lambda label: (scored.get(label, 0), counts.get(label, 0)))
+    tied = [label for label in labels if label != majority_label and scored.get(label, 0) == scored.get(majority_label, 0)]
     columns = labels + [INVALID]
     confusion = {e: {p: 0 for p in columns} for e in labels}
     for (e, p), n in outcomes.items():
