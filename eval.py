@@ -13610,8 +13610,10 @@ def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
                                                       b_checks[x["name"]]["total"])}
             for x in sa["checks"] if x["name"] in b_checks]}
     b_groups = sb["by_difficulty"]
-    first["decided"] = len(decided)
-    return [first, {"key": "per_difficulty", "decided": len(decided), "rows": [
+    # with trials a slice counts each case by its majority vote, where the headline is the mean pass rate: said
+    majority = sa["repeat"] > 1 or sb["repeat"] > 1
+    first.update(decided=len(decided), majority=majority)
+    return [first, {"key": "per_difficulty", "decided": len(decided), "majority": majority, "rows": [
         {"name": d, "figures": share_pair(g["correct"], g["total"], *((b_groups[d]["correct"], b_groups[d]["total"])
                                                                       if d in b_groups else (None, None)))}
         for d, g in sa["by_difficulty"].items()]}]
@@ -15849,7 +15851,8 @@ def detail_sections(rows):
     """Each run's figures on the cases both decided, beside the change, as compare_detail_rows worked them out."""
     def cell(f):
         return (figure_text(f), f["value"]) if f["kind"] == "points" else figure_text(f)
-    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (on the {plural(sec['decided'], 'case')} both runs decided)", html_table(
+    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (on the {plural(sec['decided'], 'case')} both runs decided"
+                    + (", each case by its majority of trials" if sec["majority"] and sec["key"] != "per_label" else "") + ")", html_table(
         DETAIL_HEADERS[sec["key"]][1], [[r["name"], *(cell(f) for f in r["figures"])] for r in sec["rows"]],
         numeric_from=1)) for sec in rows]
 

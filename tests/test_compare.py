@@ -1248,6 +1248,13 @@ def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(p
     code, out, err = cli("compare", "runs/a.json", "runs/b.json", "--html", "runs/c.html", "--force")
     page = open("runs/c.html", encoding="utf-8").read()
     assert "Per difficulty (on the 4 cases both runs decided)" in page and "own figures" not in page, err
+    # (round 93) with trials a slice counts each case by its majority vote, where the headline is a mean: said
+    a["config"]["repeat"] = 2
+    a["results"] = [dict(x, trial=t) for x in a["results"] for t in (1, 2)]
+    write_run("runs/a2.json", a)
+    code, out, err = cli("compare", "runs/a2.json", "runs/b.json", "--html", "runs/c2.html")
+    page = open("runs/c2.html", encoding="utf-8").read()
+    assert "Per difficulty (on the 4 cases both runs decided, each case by its majority of trials)" in page, err
 
 
 def test_a_compare_counts_the_answers_cut_short_in_each_run(project, cli):
