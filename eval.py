@@ -521,8 +521,10 @@ def say(text):
 
 
 # Characters a terminal acts on (ESC starts colour and cursor sequences): shown escaped, never
-# passed on, when text from a server or a model is printed or kept as an error.
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")   # and bidi overrides, lone surrogates
+# passed on, when text from a server or a model is printed or kept as an error; and those it shows as nothing
+# between two others (a zero-width space, a word joiner, a BOM: "bu\u200bg" printed as "bug" was no label)
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                           "\ufeff\ud800-\udfff]")   # and bidi overrides, lone surrogates
 
 
 def char_escape(char):
@@ -3156,12 +3158,12 @@ def parse_labels(path):
         label = unicodedata.normalize("NFC", LABEL_COMMENT.split(line.removesuffix("\r"), 1)[0].strip())
         if not label:
             continue
-        if CONTROL_CHARS.search(label) or re.search("[\r\x85\u2028\u2029]", label):
-            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
-                            "write one label a line, in plain text")
         if INVISIBLE_CHARS.search(label):   # bu\u200bg beside bug: two labels no one could tell apart, nor type
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(label).group()):04X}), shown as nothing")
+        if CONTROL_CHARS.search(label) or re.search("[\r\x85\u2028\u2029]", label):
+            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
+                            "write one label a line, in plain text")
         key = label_key(label)
         if not id_as_shown(label):
             raise EvalError(f"{shell_word(path)}:{number}: label {ascii(label)} is shown as nothing (a grapheme joiner, tag "

@@ -1767,7 +1767,7 @@ def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, 
 
 @pytest.mark.parametrize("listed, shown", [
     ("m:latest\n", '"m:latest\\n"'), ("m ", '"m "'), (" m", '" m"'), ("m\t", '"m\\t"'), ("m\u00a0", '"m\\xa0"'),
-    ("m\u200b", '"m\\u200b"'), ("my  model", '"my  model"')])
+    ("m\u200b", 'm\\u200b'), ("my  model", '"my  model"')])   # (round 93: a zero-width space is shown escaped anyway)
 def test_a_listed_name_that_differs_only_by_whitespace_is_shown_with_it(project, cli, fake, listed, shown):
     """From the attack on issue 28: /api/tags listing "m:latest\\n" (or "m ") gave "model 'm' is not
     pulled ... pick one it has: m:latest.", the very name asked for: the whitespace that makes

@@ -464,6 +464,11 @@ def test_what_a_run_file_or_its_annotations_hold_is_printed_inert(project, cli):
     code, out, err = cli("report", path, "--json")   # JSON escapes: the same text read back, inert on a screen
     assert "\x1b" not in out and "\x9b" not in out and "\u202e" not in out
     assert json.loads(out)["annotations"]["counts"] == [["\x1b[31mconfused\u202e\x9b", 1]]
+    # (round 93) what a terminal shows as nothing between two letters: "bu\u200bg" printed as "bug" was no label
+    path = write_run("runs/z.json", make_run([{"id": "b\u200b\ufeffz", "expected": "bug", "response": "bu\u200bg"},
+                                               ("c2", "bug", "bug")]))
+    out = cli("report", path)[1]
+    assert "\u200b" not in out and "\ufeff" not in out and "bu\\u200bg" in out and "b\\u200b\\ufeffz" in out, out
 
 
 def test_an_answer_never_closes_the_fence_of_report_case_markdown(project, cli):
