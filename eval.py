@@ -5907,7 +5907,8 @@ def transcript_lines(transcript, final=True, quote=None):
     lines = []
     for number, m in enumerate(transcript or (), 1):
         if m["role"] == "tool":
-            lines.append(f"  -> {m['name']} returned: {m['content']}" + ("" if m.get("matched", True) else
+            name = on_one_line(m["name"]) if quote else m["name"]   # (the model's name for its call: one line)
+            lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else
                                                                         "  (no result matched these arguments)"))
         elif m.get("tool_calls") or final:
             said = (m.get("content") or "").strip()
@@ -7850,6 +7851,9 @@ CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*_~"), set("!'\"`\u
 MOST_WRAPPING = 3   # marks core() reads through to an operand (**'x'**, ~~x~~): a text of 3,000 % took 17 s unbounded
 NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
 PREFIX_SYMBOLS = set("\u221a\u221b\u221c\u00ac\u2211\u220f\u222b\u222e\u2202\u2207")   # √ ∛ ∜ ¬ ∑ ∏ ∫ ∮ ∂ ∇: what follows is theirs
+# the operators a minus after is a sign (x = - 3, x != - 3, x → - 3, x ∈ - A): ASCII's but a product's, a bar's and
+# a %'s (10% - 3), a relation's and an arrow's; not a symbol that is an operand (∞ - 3)
+SIGN_AFTER = set(ASCII_MARKS + "\u2248\u2261\u2208\u220b\u2282\u2283\u2286\u2287\u223c\u2245\u221d") - set("*|") | set(ARROWS.values())
 
 
 @functools.lru_cache(maxsize=1 << 16)   # (a text of a million marks asks of the same few tokens again and again)
@@ -7928,7 +7932,7 @@ def operator_word(tokens, i, emphasis=()):
         return found is not None and len(found.group()) == 1 and found.group().isalpha()
     def signed(at):   # a minus after this operator against a number, a symbol or a variable (= -5, = −∞, = -x, = - 5)
         return 0 <= at < len(tokens) and set(tokens[at].group()) <= set(DASHES) and (signable(at + 1) or variable(at + 1)) \
-            and (tokens[at].end() == tokens[at + 1].start() or set(run) <= set(ASCII_MARKS) - set("*|") or is_operator(i))
+            and (tokens[at].end() == tokens[at + 1].start() or set(run.lstrip("!")) <= SIGN_AFTER or is_operator(i))
     # a sign is spaced from what comes before (sort 3 -4 5, redondea -3,5) or follows a mark ([3,-4], max(1,-3),
     # is:-3, "-3", ¿Cuánto?-3): not an operand's end (a word, a currency sign, a prime, ∞, or one closed by a mark: 5!-3,
     # **5**-3, 'a'-3), a unit's, a closing bracket or an escape (A-51104, 5€-10€, 5°-10°, (555)-123, A\\-51104)
@@ -7937,7 +7941,7 @@ def operator_word(tokens, i, emphasis=()):
     # after an operator (y = -x) or a symbol that takes what follows (√-1, ∑ -i), a minus is a sign against a variable too
     def after_operator():
         return len(run) > 1 or before is not None and (before.group() in PREFIX_SYMBOLS or is_operator(i - 1)
-                                                       or set(before.group()) <= set(ASCII_MARKS) - set("*|"))
+                                                       or before.group().lstrip("!") and set(before.group().lstrip("!")) <= SIGN_AFTER)
     # (spaced from what it signs only after an operator of its own: x = - 3 is x = -3, and x - 3 no sign)
     sign = run.endswith("-") and after is not None and (after.start() == tokens[i].end() and (
         signable(i + 1) and (len(run) > 1 or loose or before.group() in PREFIX_SYMBOLS) or variable(i + 1) and after_operator())
@@ -13917,7 +13921,7 @@ def run_annotations(run_path):
     return annotations_by_version(sidecar, sha256_bytes(read_bytes(run_path, "run file")))
 
 
-def refuse_unreadable_annotations(out):
+def refuse_unreadable_annotations(out, flag):
     """run/judge --out RUN: a file at RUN's annotations name that report cannot read (one's own, damaged, a link to
     nowhere) would stop every report of the run made: refused before any call, as report would name it."""
     if out is None or out.endswith(("/", os.sep)) or os.path.isdir(out):   # (a folder: the run takes a free name)
@@ -13925,7 +13929,7 @@ def refuse_unreadable_annotations(out):
     try:
         read_annotations(annotations_file(out, out))
     except EvalError as e:
-        raise EvalError(f"--out {shell_word(out)}: {e} (every report of the run would stop at it)") from None
+        raise EvalError(f"{flag} {shell_word(out)}: {e} (every report of the run would stop at it)") from None
 
 
 def version_summary(other_versions):
@@ -17293,7 +17297,8 @@ def parser():
 
 
 def cmd_run(args):
-    refuse_unreadable_annotations(args.out)
+    refuse_unreadable_annotations(args.out, "--out")
+    refuse_unreadable_annotations(args.resume, "--resume")
     grid = grid_of(args)
     if len(grid) > 1:
         return run_grid(grid)
@@ -17491,7 +17496,7 @@ def cmd_judge(args):
     if args.json:
         raise EvalError("--json applies to --audit only; judge writes a run file and prints its report")
     call_defaults(args)
-    refuse_unreadable_annotations(args.out)
+    refuse_unreadable_annotations(args.out, "--out")
     args.run, run, target = judge_target(args.run, args.out)
     done = judge_run(args, run, target)
     if done is None:

@@ -102,6 +102,11 @@ def test_a_file_report_cannot_read_at_the_runs_annotations_name_is_refused_befor
         assert fake.chat_bodies == [] and not os.path.exists(out)
     assert (project / "runs" / "q.json.annotations.json").read_text() == "my notes\n"
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/", "--limit", "1")[0] == 0   # a folder: a free name
+    # (round 94) --resume RUN too: it asked the rest, then every report stopped at the file
+    (project / "runs" / "q.json.journal").write_text("")
+    code, out_text, err = cli("run", "--resume", "runs/q.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: --resume runs/q.json: runs/q.json.annotations.json") and fake.chat_bodies[1:] == [], err
+    (project / "runs" / "q.json.journal").unlink()
     # (round 93) a default name passes one whose annotations outlived its run (it took it, then every report stopped)
     (project / "runs" / "dev-v3.json").unlink()
     (project / "runs" / "dev-v3.json.annotations.json").write_text("garbage\n")
@@ -3654,7 +3659,10 @@ def test_a_test_case_is_told_by_what_it_asks_as_a_reader_tells_it(project, cli, 
     # (93rd) a minus spaced from what it signs after an operator is its sign still (x = - 3 was x 3, as x - 3)
     ("Solve x = - 3 now", "Solve x - 3 now", False), ("Solve x = - 3 now", "Solve x = -3 now", True),
     ("Is 2 * - x even", "Is 2 x even", False), ("Simplify e^- x now", "Simplify e^-x now", True),
-    ("Is 10 - 20 negative", "Is 10-20 negative", True)])
+    ("Is 10 - 20 negative", "Is 10-20 negative", True),
+    # (94th) after a relation or an arrow too; not after an operand symbol
+    ("Solve x ≠ - 3 now", "Solve x - 3 now", False), ("Solve x ≠ - 3 now", "Solve x ≠ -3 now", True),
+    ("Map x → - 3 now", "Map x → 3 now", False), ("Is ∞ - 3 big", "Is ∞-3 big", True)])
 def test_the_held_out_guard_reads_a_sign_after_a_mark_a_raised_power_and_symbols(first, second, alike):
     """80th attack on issue 28: [3,-4,5] read as [3,4,5] (a sign after a comma, colon or quote was dropped), 10² as
     102, 7 *3 as 7 /3, C++ as C, $ as €, && as ||, ∉ as ∈ and ⩾ as ⩽: a new test set of such questions was refused
