@@ -323,7 +323,7 @@ OPTIONS = (
     Option(("--api-key",), CALLING, "Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
                                     "never written anywhere", group="model calls", judge_call=True),
     # how answers are judged, and the sampling seed
-    Option(("--seed",), CALLING, f"sampling seed; trial t of --repeat uses seed+t-1 and a judge's vote i seed+i-1, so "
+    Option(("--seed",), CALLING, f"sampling seed; trial t of run --repeat uses seed+t-1 and a judge's vote i seed+i-1, so "
                                  f"that they are samples, not copies; below 0: none (default {DEFAULT_SEED})", "seed",
            DEFAULT_SEED, group="judge checks and sampling", run_config=True, judge_call=True),
     Option(("--judge-model",), CALLING, "the judge model (default: the run's model; compare --pairwise: the "
