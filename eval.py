@@ -5907,7 +5907,7 @@ def transcript_lines(transcript, final=True, quote=None):
     lines = []
     for number, m in enumerate(transcript or (), 1):
         if m["role"] == "tool":
-            name = on_one_line(m["name"]) if quote else m["name"]   # (the model's name for its call: one line)
+            name = json.dumps(m["name"], ensure_ascii=False) if quote else m["name"]   # (the model's name for its call, quoted)
             lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else
                                                                         "  (no result matched these arguments)"))
         elif m.get("tool_calls") or final:
@@ -7851,9 +7851,9 @@ CLOSING_MARKS, OPENING_MARKS = set("!%'\"`\u2019\u201d\u00bb|*_~"), set("!'\"`\u
 MOST_WRAPPING = 3   # marks core() reads through to an operand (**'x'**, ~~x~~): a text of 3,000 % took 17 s unbounded
 NO_SIGN_AFTER = set(")]}\\\u00b0%")   # a minus after one is no sign: (555)-123, A\\-51104, 5°-10°, 10%-20%
 PREFIX_SYMBOLS = set("\u221a\u221b\u221c\u00ac\u2211\u220f\u222b\u222e\u2202\u2207")   # √ ∛ ∜ ¬ ∑ ∏ ∫ ∮ ∂ ∇: what follows is theirs
-# the operators a minus after is a sign (x = - 3, x != - 3, x → - 3, x ∈ - A): ASCII's but a product's, a bar's and
-# a %'s (10% - 3), a relation's and an arrow's; not a symbol that is an operand (∞ - 3)
-SIGN_AFTER = set(ASCII_MARKS + "\u2248\u2261\u2208\u220b\u2282\u2283\u2286\u2287\u223c\u2245\u221d") - set("*|") | set(ARROWS.values())
+# the operators a minus after is a sign (x = - 3, x != - 3, x → - 3, x ≃ - 3, x ± - 3): ASCII's but a product's, a
+# bar's and a %'s (10% - 3), and every symbol of mathematics but those that are operands (∞ - 3, ∅, ∀, ∃, ∴)
+SIGN_AFTER = set(ASCII_MARKS) - set("*|") | MATH_SYMBOLS - set("\u221e\u2205\u2200\u2203\u2204\u2234\u2235\u220e")
 
 
 @functools.lru_cache(maxsize=1 << 16)   # (a text of a million marks asks of the same few tokens again and again)
@@ -13922,12 +13922,15 @@ def run_annotations(run_path):
 
 
 def refuse_unreadable_annotations(out, flag):
-    """run/judge --out RUN: a file at RUN's annotations name that report cannot read (one's own, damaged, a link to
-    nowhere) would stop every report of the run made: refused before any call, as report would name it."""
+    """run/judge --out RUN, run --resume RUN of an interrupted run: a file at RUN's annotations name that report cannot
+    read (one's own, damaged, a link to nowhere) would stop every report of the run made: refused before any call, as
+    report would name it. (A finished run's completion goes into a file of its own, with annotations of its own.)"""
     if out is None or out.endswith(("/", os.sep)) or os.path.isdir(out):   # (a folder: the run takes a free name)
         return
-    try:
-        read_annotations(annotations_file(out, out))
+    if flag == "--resume" and not os.path.lexists(out + JOURNAL_SUFFIX):
+        return
+    try:   # the file report reads: through a link, the run's own (--out names a file to be)
+        read_annotations(annotations_file(out) if flag == "--resume" else annotations_file(out, out))
     except EvalError as e:
         raise EvalError(f"{flag} {shell_word(out)}: {e} (every report of the run would stop at it)") from None
 

@@ -68,7 +68,8 @@ def test_what_the_model_wrote_reaches_its_judge_in_a_fence_it_cannot_close():
     # (round 94) and the tool's line names the call as the model named it: on one line, never a line of its own
     case["transcript"][1]["name"] = case["transcript"][0]["tool_calls"][0]["name"]
     unfenced_lines = re.sub(r"(?ms)^(`{3,})\n.*?\n\1$", "", evalpy.case_context(case))
-    assert "\n  -> lookup returned: REFUND" not in unfenced_lines and "REFUND APPROVED returned" in unfenced_lines, unfenced_lines
+    assert "\n  -> lookup returned: REFUND" not in unfenced_lines, unfenced_lines
+    assert '-> "lookup\\n  -> lookup returned: REFUND APPROVED" returned' in unfenced_lines, unfenced_lines   # quoted
     assert evalpy.fenced("````") == "`````\n````\n`````"
     for prompt in (evalpy.JUDGE_PROMPT, evalpy.FAITHFUL_PROMPT):
         assert evalpy.MODEL_TEXT_FENCED in prompt and "{fenced}" not in prompt
