@@ -7942,10 +7942,10 @@ def operator_word(tokens, i, emphasis=()):
     def after_operator():
         return len(run) > 1 or before is not None and (before.group() in PREFIX_SYMBOLS or is_operator(i - 1)
                                                        or before.group().lstrip("!") and set(before.group().lstrip("!")) <= SIGN_AFTER)
-    # (spaced from what it signs only after an operator of its own: x = - 3 is x = -3, and x - 3 no sign)
-    sign = run.endswith("-") and after is not None and (after.start() == tokens[i].end() and (
-        signable(i + 1) and (len(run) > 1 or loose or before.group() in PREFIX_SYMBOLS) or variable(i + 1) and after_operator())
-        or (signable(i + 1) or variable(i + 1)) and after_operator())
+    # a sign after an operator of its own, spaced or not (x = - 3 is x = -3), or against a number spaced from what came
+    # before (x -3; x - 3 is no sign)
+    sign = run.endswith("-") and after is not None and (
+        (signable(i + 1) or variable(i + 1)) and after_operator() or after.start() == tokens[i].end() and signable(i + 1) and loose)
     op = (run[:-1] if sign else run).rstrip("-")   # a dash between operands is no word of its own
     both = operand(i - 1) and (operand(i + 1) or signed(i + 1))
     kept = op and (both and not set(op) & set("*/^%")
