@@ -14712,6 +14712,16 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             held.close()
 
 
+def pairwise_command(a_path, b_path, judge, api):
+    """The compare that goes on with a pairwise comparison: its runs, criterion and judge as asked (another judge, or
+    the defaults of another day, would be another comparison, asked whole)."""
+    options = [option_word("--pairwise", judge["criterion"]), *(option_word("--judge-model", m) for m in judge["models"]),
+               f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']:g}", f"--seed {judge['seed']}",
+               *([f"--judge-max-tokens {judge['num_predict']}"] if judge.get("num_predict") else []),
+               *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else [])]
+    return f"{program()} compare {shell_word(a_path)} {shell_word(b_path)} " + " ".join(options)
+
+
 def pairwise_held(args, a_path, a_run, b_path, b_run):
     """pairwise_compare with the candidate run held."""
     judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
@@ -14802,8 +14812,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
             saved = store_comparisons(sidecar, [dict(asking, verdicts=mine)])
-            warn(f"stored the verdicts in {shell_word(sidecar)}" + ("; compare again to ask only the calls still missing"
-                                                         if interrupted else ""))
+            warn(f"stored the verdicts in {shell_word(sidecar)}" + (f"; compare again to ask only the calls still missing: "
+                                                                       f"{pairwise_command(a_path, b_path, judge, args.api)}"
+                                                                       if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0

@@ -2,8 +2,10 @@
 preference that survives the swap counts. Verdicts are stored beside the candidate run and reused."""
 
 import json
+import shlex
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -433,12 +435,16 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err
-    assert "compare again to ask only the calls still missing" in err
+    # (round 95) with the command, its judge as asked: the same command with another judge would ask all again
+    printed = re.search("compare again to ask only the calls still missing: python (.*)", err).group(1)
+    assert shlex.split(printed)[1:] == ["compare", base, cand, "--pairwise", CRITERION, "--judge-model", "qwen2.5:7b",
+                                        "--judge-votes", "1", "--judge-temperature", "0", "--seed", "42",
+                                        "--judge-max-tokens", "1024"], printed
     stored = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     assert 4 <= len(stored) < 24          # every call answered, those of a pair half asked too (thirteenth attack)
     asked = len(fake.chat_bodies)
     fake.latency = 0
-    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    code, out, err = cli(*shlex.split(printed)[1:], "--host", fake.url)   # the command printed, word for word
     assert code == 0 and "Candidate wins (12)" in out
     assert len(fake.chat_bodies) - asked == 24 - len(stored)        # only what was missing
 
