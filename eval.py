@@ -5907,7 +5907,7 @@ def transcript_lines(transcript, final=True, quote=None):
     lines = []
     for number, m in enumerate(transcript or (), 1):
         if m["role"] == "tool":
-            name = json.dumps(m["name"], ensure_ascii=False) if quote else m["name"]   # (the model's name for its call, quoted)
+            name = on_one_line(json.dumps(m["name"], ensure_ascii=False)) if quote else m["name"]   # (the model's call name, quoted)
             lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else
                                                                         "  (no result matched these arguments)"))
         elif m.get("tool_calls") or final:
@@ -13927,8 +13927,13 @@ def refuse_unreadable_annotations(out, flag):
     report would name it. (A finished run's completion goes into a file of its own, with annotations of its own.)"""
     if out is None or out.endswith(("/", os.sep)) or os.path.isdir(out):   # (a folder: the run takes a free name)
         return
-    if flag == "--resume" and not os.path.lexists(out + JOURNAL_SUFFIX):
-        return
+    if flag == "--resume":   # the run a resume writes: named by its journal too, or through a link to that journal
+        out = out.removesuffix(JOURNAL_SUFFIX)
+        journal = out + JOURNAL_SUFFIX
+        if not os.path.lexists(journal):
+            return
+        if os.path.islink(journal) and os.path.realpath(journal).endswith(JOURNAL_SUFFIX):
+            out = os.path.realpath(journal).removesuffix(JOURNAL_SUFFIX)
     try:   # the file report reads: through a link, the run's own (--out names a file to be)
         read_annotations(annotations_file(out) if flag == "--resume" else annotations_file(out, out))
     except EvalError as e:
@@ -14712,14 +14717,16 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             held.close()
 
 
-def pairwise_command(a_path, b_path, judge, api):
+def pairwise_command(a_path, b_path, judge, api, host):
     """The compare that goes on with a pairwise comparison: its runs, criterion and judge as asked (another judge, or
-    the defaults of another day, would be another comparison, asked whole)."""
+    the defaults of another day, would be another comparison, asked whole; a temperature rounded, another judge too),
+    at the address given. Runs after --, a path that begins with a dash being no option."""
     options = [option_word("--pairwise", judge["criterion"]), *(option_word("--judge-model", m) for m in judge["models"]),
-               f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']:g}", f"--seed {judge['seed']}",
+               f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']!r}", f"--seed {judge['seed']}",
                *([f"--judge-max-tokens {judge['num_predict']}"] if judge.get("num_predict") else []),
-               *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else [])]
-    return f"{program()} compare {shell_word(a_path)} {shell_word(b_path)} " + " ".join(options)
+               *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
+               *([option_word("--host", host)] if host else [])]
+    return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
 
 
 def pairwise_held(args, a_path, a_run, b_path, b_run):
@@ -14813,7 +14820,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
             saved = store_comparisons(sidecar, [dict(asking, verdicts=mine)])
             warn(f"stored the verdicts in {shell_word(sidecar)}" + (f"; compare again to ask only the calls still missing: "
-                                                                       f"{pairwise_command(a_path, b_path, judge, args.api)}"
+                                                                       f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}"
                                                                        if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked

@@ -437,14 +437,19 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err
     # (round 95) with the command, its judge as asked: the same command with another judge would ask all again
     printed = re.search("compare again to ask only the calls still missing: python (.*)", err).group(1)
-    assert shlex.split(printed)[1:] == ["compare", base, cand, "--pairwise", CRITERION, "--judge-model", "qwen2.5:7b",
-                                        "--judge-votes", "1", "--judge-temperature", "0", "--seed", "42",
-                                        "--judge-max-tokens", "1024"], printed
+    assert shlex.split(printed)[1:] == ["compare", "--pairwise", CRITERION, "--judge-model", "qwen2.5:7b",
+                                        "--judge-votes", "1", "--judge-temperature", "0.0", "--seed", "42",
+                                        "--judge-max-tokens", "1024", "--host", fake.url, "--", base, cand], printed
+    # (round 96) a temperature as stored (0.123457 was another judge: every call asked again), a path after --
+    judge = {"criterion": "c", "models": ["m"], "votes": 2, "temperature": 0.1234567, "seed": 7}
+    assert shlex.split(evalpy.pairwise_command("-a.json", "b c.json", judge, None, None))[2:] == [
+        "compare", "--pairwise", "c", "--judge-model", "m", "--judge-votes", "2", "--judge-temperature", "0.1234567",
+        "--seed", "7", "--", "-a.json", "b c.json"]
     stored = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     assert 4 <= len(stored) < 24          # every call answered, those of a pair half asked too (thirteenth attack)
     asked = len(fake.chat_bodies)
     fake.latency = 0
-    code, out, err = cli(*shlex.split(printed)[1:], "--host", fake.url)   # the command printed, word for word
+    code, out, err = cli(*shlex.split(printed)[1:])   # the command printed, word for word
     assert code == 0 and "Candidate wins (12)" in out
     assert len(fake.chat_bodies) - asked == 24 - len(stored)        # only what was missing
 

@@ -106,6 +106,13 @@ def test_a_file_report_cannot_read_at_the_runs_annotations_name_is_refused_befor
     (project / "runs" / "q.json.journal").write_text("")
     code, out_text, err = cli("run", "--resume", "runs/q.json", "--host", fake.url)
     assert code == 2 and err.startswith("error: --resume runs/q.json: runs/q.json.annotations.json") and fake.chat_bodies[1:] == [], err
+    # (round 96) named by its journal, or through a link to that journal, it is the same run
+    code, out_text, err = cli("run", "--resume", "runs/q.json.journal", "--host", fake.url)
+    assert code == 2 and "runs/q.json.annotations.json" in err and fake.chat_bodies[1:] == [], err
+    os.symlink("q.json.journal", project / "runs" / "ln.json.journal")
+    code, out_text, err = cli("run", "--resume", "runs/ln.json", "--host", fake.url)
+    assert code == 2 and "runs/q.json.annotations.json" in err and fake.chat_bodies[1:] == [], err
+    (project / "runs" / "ln.json.journal").unlink()
     (project / "runs" / "q.json.journal").unlink()
     # (round 95) a finished run's completion goes into a file of its own: the run's annotations are no matter there
     assert not evalpy.refuse_unreadable_annotations("runs/q.json", "--resume")
