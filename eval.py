@@ -5305,11 +5305,13 @@ class ChatClient:
             raise CallFailed(f"the server's answer was not JSON as JSON is: {self.scrub(problem)}", retry=True)
         # beside an answer, Ollama's client reads "error" into a string: any other value but null fails that,
         # and the whole line is its error (api/client.go stream())
-        if isinstance(answer, dict) and "error" in answer and (not {"message", "choices"} & set(answer)
+        # (an answer: a message, or choices; "choices": null beside an error is none)
+        answered = isinstance(answer, dict) and (answer.get("message") is not None or bool(answer.get("choices")))
+        if isinstance(answer, dict) and "error" in answer and (not answered
                                                                or self.error_beside_answer and answer["error"] not in (None, "")):
             # an error sent with status 200: keep the server's own words (one that is no text, as sent)
-            said = (error_text(data, reason, self.scrub, headers) if isinstance(answer["error"], str)
-                    or not {"message", "choices"} & set(answer) else f'"error": {one_line(self.scrub(json_text(answer["error"])), 200)}')
+            said = (error_text(data, reason, self.scrub, headers) if isinstance(answer["error"], str) or not answered
+                    else f'"error": {one_line(self.scrub(json_text(answer["error"])), 200)}')
             raise CallFailed(f"HTTP 200 with an error: {said}", retry=True)
         return answer
 
@@ -5730,6 +5732,8 @@ class OpenAIClient(ChatClient):
                 # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
                 # that never finished, never as a server fault to retry
                 content = ""
+            if content is None and choice.get("finish_reason") == "length" and not calls.get("tool_calls"):
+                content = ""   # cut before a word of the answer (and of any reasoning): the model's, empty, never a retry
             if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):

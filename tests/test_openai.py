@@ -385,6 +385,56 @@ def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(p
     assert any(line.startswith("Thinking never finished: 28 (dev-01,") for line in lines), out
 
 
+def test_an_answer_cut_before_any_content_is_an_empty_answer_stopped_for_length(project, cli):
+    """Round 97 on issue 28: content null with finish_reason "length" and no reasoning (a token limit reached before a
+    word of the answer) was retried and stored as "no choices[0].message.content", an infrastructure error: it is the
+    model's answer, empty, stopped for length."""
+    server, posts = serve_message({"role": "assistant", "content": None}, "length")
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--option", "num_predict=8",
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--limit", "2")
+    finally:
+        server.shutdown()
+    assert code == 0 and len(posts) == 2, err
+    assert {(r["response"], r["done_reason"], r["error"]) for r in load_json("runs/dev-v3.json")["results"]} == {
+        ("", "length", None)}
+
+
+def test_an_error_beside_choices_that_are_null_is_the_servers_error(project, cli):
+    """Round 97 on issue 28: {"error": "down ...", "choices": null} said "no choices[0].message.content": the server's
+    own words were there, and an object as error was shown; a text was not."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Down(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.reply({"object": "list", "data": [{"id": "m", "object": "model"}]})
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.reply({"error": "down for maintenance", "choices": None})
+
+        def reply(self, obj):
+            body = json.dumps(obj).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Down)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--retries", "0", "--limit", "1",
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 2 and load_json("runs/dev-v3.json")["results"][0]["error"] == "HTTP 200 with an error: down for maintenance"
+
+
 def serve_message(message, finish_reason="stop", before=()):
     """An OpenAI-compatible server on 127.0.0.1 that answers every chat with this message (after the
     choices `before`, listed first); returns (server, the bodies it was sent)."""
