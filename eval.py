@@ -4432,10 +4432,19 @@ def listed_models(listing, key, where, hint, clean=str):
 
 
 def retry_after(headers):
+    """The seconds a server asks to be left alone: Retry-After's number, or its HTTP date counted from now (RFC 9110
+    10.2.3 allows either; a date was read as none, and the backoff retried at once); None for neither."""
+    said = headers.get("Retry-After", "")
     try:
-        return max(0.0, float(headers.get("Retry-After", "")))
+        return max(0.0, float(said))
     except ValueError:
+        pass
+    import email.utils   # (here: only a server asking to wait by a date pays for the email package)
+    try:
+        when = email.utils.parsedate_to_datetime(said)
+    except (TypeError, ValueError, IndexError):
         return None
+    return max(0.0, when.timestamp() - time.time()) if when.tzinfo else None
 
 
 # What of an Authorization header a server may echo back in an error ("Authorization: Bearer

@@ -202,6 +202,12 @@ def test_backoff_grows_with_jitter_and_honours_retry_after():
     assert evalpy.backoff(0, asked=2.5) == 2.5
     assert evalpy.backoff(0, asked=999) == evalpy.RETRY_CAP_SECONDS
     assert evalpy.backoff(50) <= evalpy.RETRY_CAP_SECONDS
+    # (round 97) Retry-After as an HTTP date (RFC 9110 10.2.3), counted from now; a past one is no wait
+    import email.utils
+    later = email.utils.formatdate(time.time() + 20, usegmt=True)
+    assert 15 <= evalpy.retry_after({"Retry-After": later}) <= 21
+    assert evalpy.retry_after({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
+    assert evalpy.retry_after({"Retry-After": "2.5"}) == 2.5 and evalpy.retry_after({"Retry-After": "soon"}) is None
 
 
 def closed_port():
