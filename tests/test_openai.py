@@ -403,30 +403,7 @@ def test_an_answer_cut_before_any_content_is_an_empty_answer_stopped_for_length(
 def test_an_error_beside_choices_that_are_null_is_the_servers_error(project, cli):
     """Round 97 on issue 28: {"error": "down ...", "choices": null} said "no choices[0].message.content": the server's
     own words were there, and an object as error was shown; a text was not."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class Down(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            self.reply({"object": "list", "data": [{"id": "m", "object": "model"}]})
-
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.reply({"error": "down for maintenance", "choices": None})
-
-        def reply(self, obj):
-            body = json.dumps(obj).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Down)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server, posts = serve_message(None, body={"error": "down for maintenance", "choices": None})
     try:
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--retries", "0", "--limit", "1",
                              "--host", f"http://127.0.0.1:{server.server_address[1]}")
@@ -435,9 +412,9 @@ def test_an_error_beside_choices_that_are_null_is_the_servers_error(project, cli
     assert code == 2 and load_json("runs/dev-v3.json")["results"][0]["error"] == "HTTP 200 with an error: down for maintenance"
 
 
-def serve_message(message, finish_reason="stop", before=()):
+def serve_message(message, finish_reason="stop", before=(), body=None):
     """An OpenAI-compatible server on 127.0.0.1 that answers every chat with this message (after the
-    choices `before`, listed first); returns (server, the bodies it was sent)."""
+    choices `before`, listed first), or with `body` whole; returns (server, the bodies it was sent)."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     posts = []
@@ -459,7 +436,8 @@ def serve_message(message, finish_reason="stop", before=()):
 
         def do_POST(self):
             posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.reply({"choices": [*before, {"index": 0, "finish_reason": finish_reason, "message": message}],
+            self.reply(body if body is not None else
+                       {"choices": [*before, {"index": 0, "finish_reason": finish_reason, "message": message}],
                         "usage": {"prompt_tokens": 40, "completion_tokens": 8}})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Parts)
