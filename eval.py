@@ -9972,7 +9972,10 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
 
 # RAG, the retrieval stage: measured without a model, from the passages each case holds (what the
 # retriever returned, in rank order) and the ids a person judged relevant. The definitions are
-# RAGAS's (docs.ragas.io, "Context Precision", "Context Recall", the ID-based forms).
+# RAGAS's (docs.ragas.io, "Context Precision", "Context Recall"): precision is its rank-weighted
+# Context Precision (the formula of its LLM and string-similarity forms, _calculate_average_precision)
+# with each passage's relevance read from the labels, not its IDBasedContextPrecision (the share of
+# retrieved ids that are relevant, blind to rank); recall is its IDBasedContextRecall.
 def context_precision(ranked, relevant):
     """RAGAS's Context Precision@K: the sum over ranks k of precision@k times v_k (1 when the passage at
     rank k is relevant), over the relevant passages among the K retrieved: the mean of precision@k at
@@ -9990,7 +9993,7 @@ def context_precision(ranked, relevant):
 def labelled_precision(ranked, relevant):
     """A labelled case's context precision; None when a person labelled nothing relevant (relevant []):
     no retriever could rank a relevant passage first, so a 0 would blame it for the set. RAGAS's
-    ID-based precision has no value there either (explodinggradients/ragas,
+    precision over ids has no value there either (explodinggradients/ragas,
     src/ragas/metrics/collections/_context_precision.py, IDBasedContextPrecision.ascore: "reference_context_ids
     cannot be empty"); context_recall is None there for the same reason."""
     return context_precision(ranked, set(relevant)) if relevant else None
@@ -10408,8 +10411,9 @@ def cohen_kappa(table, z=Z95):
     (statsmodels' cohens_kappa computes the same) and the interval kappa ± z·se, cut to kappa's
     range [-1, 1]. A normal approximation: on few answers it covers the truth less often than it
     says (KAPPA_FEW). (kappa, se, low, high): all None when kappa is undefined (no answer, or both
-    raters always in the same one category); no interval when no answer is disagreed on, or when a
-    rater used one category only: the formula's spread is zero there however few the answers."""
+    raters always in the same one category); no interval when no answer is disagreed on, when every
+    one is (evenly), or when a rater used one category only: the formula's spread is zero there
+    however few the answers."""
     n = sum(map(sum, table))
     if n == 0:
         return None, None, None, None
@@ -10429,7 +10433,11 @@ def cohen_kappa(table, z=Z95):
     disagreed = (1 - kappa) ** 2 * fsum(p[i][j] * (cols[i] + rows[j]) ** 2
                                          for i in range(k) for j in range(k) if i != j)
     variance = (agreed + disagreed - (kappa - chance * (1 - kappa)) ** 2) / ((1 - chance) ** 2 * n)
-    se = sqrt(max(0.0, variance))
+    if variance < 1e-12:
+        # every answer disagreed on, evenly (kappa -1 on two verdicts): the spread is zero again, and an
+        # interval of no width on a handful of answers would be as false as at kappa 1
+        return kappa, None, None, None
+    se = sqrt(variance)
     return kappa, se, max(-1.0, kappa - z * se), min(1.0, kappa + z * se)
 
 
@@ -11804,7 +11812,7 @@ def failure_section(sec):
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
 
 
-RETRIEVAL_WORDS = {"precision": ("context precision", "rank-aware: relevant passages ranked first score higher (RAGAS)"),
+RETRIEVAL_WORDS = {"precision": ("context precision", "rank-aware: relevant passages ranked first score higher (RAGAS's Context Precision)"),
                    "recall": ("context recall", "relevant passages retrieved, of all a person labelled relevant")}
 
 
@@ -14981,7 +14989,9 @@ def kappa_text(a):
             t["human_pass"]["judge_fail"] + t["human_pass"]["judge_pass"]) or not (
             t["human_fail"]["judge_fail"] + t["human_pass"]["judge_fail"]) or not (
             t["human_fail"]["judge_pass"] + t["human_pass"]["judge_pass"])
+        none_agreed = not (t["human_fail"]["judge_fail"] + t["human_pass"]["judge_pass"])
         why = ("the person or the judge gave one verdict only, so kappa has nothing to measure" if one_sided else
+               "every answer is disagreed on, and the large-sample formula needs some agreement" if none_agreed else
                "no answer is disagreed on, and the large-sample formula needs some disagreement")
         return f"{a['kappa']:.2f} (no interval: {why})"
     low, high = a["kappa_ci"]

@@ -584,6 +584,16 @@ def test_kappa_is_called_rough_on_few_answers_and_has_no_interval_without_a_disa
     assert a["kappa"] == 0 and a["kappa_se"] is None and a["kappa_ci"] is None
     assert ("  Cohen's kappa:     0.00 (no interval: the person or the judge gave one verdict only, so kappa has "
             "nothing to measure)") in cli("calibrate", *calibrated_table(0, 0, 3, 30))[1]
+    # round 98: every answer disagreed on, evenly, gave kappa -1 with '95% CI -1.00 to -1.00' on six
+    # answers (statsmodels' se is 0 there too): no interval, as at kappa 1; uneven, statsmodels' interval
+    a = json.loads(cli("calibrate", *calibrated_table(0, 3, 3, 0), "--json")[1])["checks"]["answers"]
+    assert a["kappa"] == -1 and cohens_kappa([[0, 3], [3, 0]]).std_kappa == 0
+    assert a["kappa_se"] is None and a["kappa_ci"] is None
+    assert ("  Cohen's kappa:     -1.00 (no interval: every answer is disagreed on, and the large-sample formula "
+            "needs some agreement)") in cli("calibrate", *calibrated_table(0, 3, 3, 0))[1]
+    assert evalpy.cohen_kappa([[0, 2, 0], [0, 0, 2], [2, 0, 0]])[1:] == (None, None, None)
+    k = cohens_kappa([[0, 3], [1, 0]])
+    assert evalpy.cohen_kappa([[0, 3], [1, 0]]) == pytest.approx((k.kappa, k.std_kappa, -1, k.kappa_upp), rel=1e-9)
 
 
 def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli):

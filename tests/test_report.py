@@ -1,6 +1,7 @@
 """Report: the score of a run file rendered as text, markdown or JSON, never calling a model."""
 
 import datetime
+import itertools
 import json
 import os
 import subprocess
@@ -662,6 +663,30 @@ def test_context_precision_and_recall_follow_ragas_definitions():
     assert evalpy.context_precision(["x", "a", "b"], {"a", "b"}) == pytest.approx((1 / 2 + 2 / 3) / 2)
     assert evalpy.context_precision([], {"a"}) == 0.0 and evalpy.context_recall([], ["a"]) == 0.0
     assert evalpy.context_recall(["a"], []) is None
+
+
+def ragas_average_precision(verdicts):
+    """RAGAS's own arithmetic (explodinggradients/ragas, src/ragas/metrics/_context_precision.py,
+    _calculate_average_precision), transcribed as the independent reference: precision@k times v_k
+    summed, over the relevant count plus 1e-10."""
+    numerator = sum(sum(verdicts[:i + 1]) / (i + 1) * verdicts[i] for i in range(len(verdicts)))
+    return numerator / (sum(verdicts) + 1e-10)
+
+
+def test_context_precision_is_ragas_rank_weighted_form_and_says_so():
+    """The figure is RAGAS's rank-weighted Context Precision with relevance from the labels, on every
+    order of up to six passages; the README and the report name it so, not as RAGAS's
+    IDBasedContextPrecision (the share of retrieved ids that are relevant: [a, x, b] is 2/3 there, 5/6 here)."""
+    for n in range(1, 7):
+        for verdicts in itertools.product((0, 1), repeat=n):
+            ranked = [f"p{i}" for i in range(n)]
+            relevant = {p for p, v in zip(ranked, verdicts) if v} | {"unretrieved"}
+            assert float(evalpy.context_precision(ranked, relevant)) == pytest.approx(
+                ragas_average_precision(list(verdicts)), abs=1e-9), verdicts
+    readme = (ROOT / "README.md").read_text()
+    assert "two ID-based" not in readme and "not\n  RAGAS's `IDBasedContextPrecision`" in readme
+    assert "RAGAS's `IDBasedContextRecall`" in readme
+    assert "(RAGAS's Context Precision)" in evalpy.RETRIEVAL_WORDS["precision"][1]
 
 
 def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
