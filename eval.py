@@ -4440,11 +4440,11 @@ def retry_after(headers):
     except ValueError:
         pass
     import email.utils   # (here: only a server asking to wait by a date pays for the email package)
-    try:
+    try:   # (a zone of many digits overflows inside the email package: no date either)
         when = email.utils.parsedate_to_datetime(said)
-    except (TypeError, ValueError, IndexError):
+        return max(0.0, when.timestamp() - time.time()) if when.tzinfo else None
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    return max(0.0, when.timestamp() - time.time()) if when.tzinfo else None
 
 
 # What of an Authorization header a server may echo back in an error ("Authorization: Bearer

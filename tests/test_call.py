@@ -208,6 +208,10 @@ def test_backoff_grows_with_jitter_and_honours_retry_after():
     assert 15 <= evalpy.retry_after({"Retry-After": later}) <= 21
     assert evalpy.retry_after({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
     assert evalpy.retry_after({"Retry-After": "2.5"}) == 2.5 and evalpy.retry_after({"Retry-After": "soon"}) is None
+    # round 98: a zone of 13 digits made the email package overflow (a traceback, exit 1); no date
+    for zone in ("+9999999999999", "-99999999999999999999"):
+        assert evalpy.retry_after({"Retry-After": f"Mon, 01 Jan 2030 00:00:00 {zone}"}) is None
+    assert evalpy.retry_after({"Retry-After": "Fri, 31 Dec 9999 23:59:59 -2359"}) > 0
 
 
 def closed_port():
