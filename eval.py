@@ -4855,11 +4855,31 @@ def key_spread_reading(text):
     return "".join(out), view_at, text_at
 
 
-def spread_echoes(view, key, first, last, least):
+def merged_spans(spans):
+    """(start, end) spans in order, those that overlap as one."""
+    out = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
+def spread_echoes(view, key, first, last, least, taken=((), ())):
     """(start, end) in the reading of each echo of `least` characters or more of the key holding its block
-    key[first:last]: the block found, then the key's characters on and back from it; on from an echo's end."""
+    key[first:last]: the block found, then the key's characters on and back from it; on from an echo's end, and
+    from the end of an echo another block found (taken: their starts and ends, in order, none inside another)
+    that holds this find (each block of a MiB of whole echoes found every echo again: 1.8 s). What another
+    alignment of a key that repeats itself would add past such an echo holds no whole block: fewer than `least`
+    of its characters, as the same block's finds inside its own echo always were."""
     block, at = key[first:last], 0
+    starts, ends = taken
     while (v := view.find(block, at)) >= 0:
+        i = bisect.bisect_right(starts, v) - 1
+        if i >= 0 and v + last - first <= ends[i]:
+            at = ends[i]
+            continue
         on = agreeing(lambda k: view[v + last - first:v + last - first + k] == key[last:last + k], len(key) - last)
         back = agreeing(lambda k: view[v - k:v] == key[first - k:first], min(first, v))
         if back + last - first + on >= least:
@@ -4985,13 +5005,7 @@ class KeyEcho:
 
     def spans(self, text):
         """(start, end) of each echo of the key in text, in order; echoes two readings found that overlap, as one."""
-        merged = []
-        for start, end in sorted(span for r in range(len(self.readings)) for span in self.read_spans(text, r)):
-            if merged and start <= merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-            else:
-                merged.append((start, end))
-        return iter(merged)
+        return iter(merged_spans(span for r in range(len(self.readings)) for span in self.read_spans(text, r)))
 
     def read_spans(self, text, r):
         view, view_at, text_at = read_back(text, self.readings[r])
@@ -5062,13 +5076,18 @@ class KeyEcho:
         for offset in range(0, max(1, len(text) - overlap), KEY_SPREAD_WINDOW - overlap):
             view, begins, ends = key_spread_maps(text[offset:offset + KEY_SPREAD_WINDOW])
             for key, blocks in self.spread_keys:
+                taken = []   # the echoes found in this reading, merged: (start, end)
                 for first, last in blocks:
-                    found += [(offset + begins(v), offset + ends(end)) for v, end in spread_echoes(view, key, first, last, self.least)]
+                    held = ([a for a, _ in taken], [b for _, b in taken])
+                    echoes = list(spread_echoes(view, key, first, last, self.least, held))
+                    found += [(offset + begins(v), offset + ends(end)) for v, end in echoes]
+                    taken = merged_spans(taken + echoes) if echoes else taken
         yield from sorted(found)
 
     def sub(self, replacement, text):
-        text = self.sub_spans(replacement, text, self.spans(text))
-        return self.sub_spans(replacement, text, sorted(self.spread(text)))
+        # both readings of the text as it came, their echoes merged: the spread one read after the other's were
+        # replaced saw a key broken once by a gap as its one half, too short to be an echo, and kept it
+        return self.sub_spans(replacement, text, sorted(itertools.chain(self.spans(text), self.spread(text))))
 
     @staticmethod
     def sub_spans(replacement, text, spans):
