@@ -9038,6 +9038,17 @@ class ServerGone(Exception):
     """Calls failed to connect SERVER_GONE_AFTER times in a row: the run stops, resumable."""
 
 
+class ServerRefuses(ServerGone):
+    """SERVER_GONE_AFTER answers in a row refused alike (the same status and words), each after its retries."""
+
+
+def refused_alike(error, retries):
+    """The words of an answer's error that another SERVER_GONE_AFTER - 1 alike stop a run: a refusal retried
+    (a 5xx or 429, with retries to wait out: a llama-cpp-python server answers an option it cannot parse with
+    the same 500 every time, and 28 cases took 140 s to store 28 errors); None for any other answer."""
+    return error if retries and error and re.match(r"HTTP (?:5\d\d|429)\b", error) else None
+
+
 def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None, begun=None):
     """Ask every case and trial without an answer in `done`, journaling each answer as it comes (and
     each turn of an agent's, going on from those in `turns`; each vote on an answer, going on from
@@ -9047,6 +9058,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
     errors = unreachable = 0
+    refusals = []   # the answers in a row refused alike (refused_alike), their words
     writing = threading.Lock()   # agents' turns are journaled by the workers, answers by this thread
 
     def journaled(entry):
@@ -9071,13 +9083,21 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         unreachable = unreachable + 1 if (answer["error"] or "").startswith("connection failed") else 0
         if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
+        refused = refused_alike(answer["error"], client.retries)
+        refusals[:] = refusals + [refused] if refused and refusals[-1:] in ([], [refused]) else [refused] if refused else []
+        if len(refusals) >= SERVER_GONE_AFTER:
+            raise ServerRefuses(refused)
 
     try:
         with terminated_as_interrupted():
             ask_all(work, args.jobs, ask, on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        why = (f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
+        why = (f"stopped: the server at {on_one_line(config['host'])} refused {SERVER_GONE_AFTER} calls in a row alike, "
+               f"each after its retries ({on_one_line(stop)}); fix what it refuses (an --option it cannot read?), or, "
+               "if those cases fail so by themselves, resume with --retries 0 to store each one's error and go on"
+               if isinstance(stop, ServerRefuses) else
+               f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
                f"row: {on_one_line(stop)})"
                if isinstance(stop, ServerGone) else "interrupted")
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
@@ -14203,7 +14223,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         return judge_answer(client, judge, r, answer_of(r["response"]), kept.get((r["id"], r["trial"])),
                             lambda vote: journaled(r, vote))
 
-    unreachable = 0
+    unreachable, refusals = 0, []   # as run's: answers in a row whose calls the server refused alike
 
     def on_votes(result, trial, result_votes):
         nonlocal failed, unreachable
@@ -14217,6 +14237,11 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         unreachable = unreachable + 1 if gone else 0
         if unreachable >= SERVER_GONE_AFTER:
             raise ServerGone(result_votes[-1]["error"])
+        alike = {refused_alike(v["error"], client.retries) for v in asked}
+        refused = next(iter(alike)) if len(alike) == 1 else None
+        refusals[:] = refusals + [refused] if refused and refusals[-1:] in ([], [refused]) else [refused] if refused else []
+        if len(refusals) >= SERVER_GONE_AFTER:
+            raise ServerRefuses(refused)
 
     try:
         with terminated_as_interrupted():
@@ -14224,7 +14249,11 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
                     progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
-        why = (f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
+        why = (f"stopped: the judge's server at {on_one_line(client.host)} refused the calls of {SERVER_GONE_AFTER} answers "
+               f"in a row alike, each after its retries ({on_one_line(stop)}); fix what it refuses, or, if those answers "
+               "fail so by themselves, judge again with --retries 0 to store each one's error and go on"
+               if isinstance(stop, ServerRefuses) else
+               f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
                f"answers in a row: {on_one_line(stop)})" if isinstance(stop, ServerGone) else "interrupted")
         with writing:   # once a worker has written its vote's line, and before a later one: the count is the file's
             with contextlib.suppress(OSError):

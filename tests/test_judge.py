@@ -1722,6 +1722,21 @@ def test_a_judge_whose_server_goes_away_stops_and_keeps_its_votes(project, judge
     assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
 
 
+def test_a_judge_whose_server_refuses_every_call_alike_stops_and_keeps_its_votes(project, judged_split, cli, fake):
+    """Round 98: a judge's server that refuses every call with the same 500 (an option it cannot read) had every
+    answer wait out its votes' retries; SERVER_GONE_AFTER answers in a row refused alike stop it, as run does."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.custom_error = "option top_p: not a number"
+    fake.faults = ["custom"] * 400
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "1")
+    assert code == 2, err
+    assert (f"stopped: the judge's server at {fake.url} refused the calls of {evalpy.SERVER_GONE_AFTER} answers in a row "
+            "alike, each after its retries (HTTP 500: option top_p: not a number)") in err, err
+    assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
+    assert 400 - len(fake.faults) <= 2 * evalpy.SERVER_GONE_AFTER + 1
+
+
 def test_a_judging_that_holds_votes_stops_too_when_its_server_goes_away(project, judged_split, cli, fake):
     """Seventy-first attack on issue 28: an answer's votes kept from before (two of three) counted as answered, so a
     judging asked again after its server went away never stopped, whatever its calls failed."""

@@ -1564,6 +1564,31 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 28
 
 
+def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project, cli, fake):
+    """Round 98, against a real llama-cpp-python server: an option it cannot parse (--option top_p=abc) is an HTTP
+    500, the same words every time; each case waited out its retries (140 s for 28 cases) to store 28 errors.
+    SERVER_GONE_AFTER answers in a row refused alike, after their retries, stop the run, resumable; with
+    --retries 0 no call waits, and the run goes on, each case's error stored (a case the server refuses by itself
+    would otherwise stop every resume)."""
+    fake.custom_error = "1 validation error: {'type': 'float_parsing', 'loc': ('body', 'top_p')}"
+    fake.faults = ["custom"] * 400
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "2")
+    assert code == 2, err
+    assert (f"stopped: the server at {fake.url} refused {evalpy.SERVER_GONE_AFTER} calls in a row alike, each after "
+            "its retries (HTTP 500: 1 validation error: ") in err, err
+    assert "--retries 0" in err and "Resume with: python eval.py run --resume runs/dev-v3.json" in err
+    journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
+    assert len(journal) == evalpy.SERVER_GONE_AFTER and all(e["attempts"] == 3 for e in journal)
+    fake.faults = []
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 28
+    fake.faults = ["custom"] * 400   # no retries: nothing is waited out, every case asked once
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/once.json")
+    assert code == 2 and "refused" not in err, err
+    assert all(r["error"].startswith("HTTP 500: 1 validation error") for r in load_json("runs/once.json")["results"])
+
+
 def run_with_progress_every(seconds, *argv):
     """eval.py run as a process (stderr a pipe, as in a CI log), with its progress timer made short."""
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import eval; eval.PROGRESS_EVERY = {seconds}; "
