@@ -1462,18 +1462,30 @@ class FileLock:
             refuse = lambda holder: (f"{shell_word(path)} is held by another eval.py (process "
                                      f"{holder if holder not in (None, '?') else 'unknown'}), stopped or still saving, past "
                                      "the wait for a turn; nothing was saved: save again")
-        deadline = time.monotonic() + (wait or 0)
+        deadline, told = time.monotonic() + (wait or 0), False
         while self.file is None:
             handle = open_lock_file(path)
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if refuse else 0))
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 holder = lock_holder(handle)
-                handle.close()
-                if wait is not None and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                    continue
-                raise EvalError(refuse(holder)) from None
+                if refuse is None:   # a turn waited for as long as it takes: said once, and whose it is (a compare
+                    if not told:     # stopped by Ctrl-Z held it, and this one showed only its judge "waiting")
+                        warn(f"waiting for {shell_word(path)}: another eval.py (process "
+                             f"{holder if holder not in (None, '?') else 'unknown'}) holds it; this one goes on when "
+                             "it lets go (one stopped with Ctrl-Z holds it until `fg` or its end)")
+                        told = True
+                    try:
+                        fcntl.flock(handle, fcntl.LOCK_EX)
+                    except BaseException:
+                        handle.close()
+                        raise
+                else:
+                    handle.close()
+                    if wait is not None and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                        continue
+                    raise EvalError(refuse(holder)) from None
             if same_file(handle, path):
                 self.file = handle
             else:   # its holder removed it as we waited: the lock is the file now at PATH

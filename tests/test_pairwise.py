@@ -642,6 +642,38 @@ def test_a_second_compare_of_a_candidate_being_asked_about_is_refused_and_pays_n
     assert len(verdicts) == 8 and all(v["error"] is None and v["winner"] for v in verdicts)
 
 
+def test_a_compare_that_waits_for_the_verdicts_lock_says_whose_it_is_and_goes_on(project, fake):
+    """Round 99: a compare whose verdicts file's lock another process held (a compare stopped by Ctrl-Z) waited
+    for ever, its only line "waiting 10s for the pairwise judge", though the judge had answered. It names the
+    lock and its holder once, and goes on, every verdict kept, when the holder lets go."""
+    import fcntl
+    import subprocess
+    import sys
+    import time
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    holder = open(cand + ".pairwise.json.lock", "a+")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    holder.write("4242")
+    holder.flush()
+    proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
+                             CRITERION, "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while not fake.chat_bodies and time.monotonic() < deadline:   # its first verdict is in: it waits to journal it
+            time.sleep(0.02)
+        time.sleep(0.5)
+        assert proc.poll() is None and len(fake.chat_bodies) == 1
+    finally:
+        holder.close()   # the holder lets go
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert err.count(f"waiting for {cand}.pairwise.json.lock: another eval.py (process 4242) holds it; this one goes on "
+                     "when it lets go (one stopped with Ctrl-Z holds it until `fg` or its end)") == 1, err
+    assert "Candidate wins (2)" in out and len(fake.chat_bodies) == 4
+    assert len(load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]) == 4
+
+
 def test_verdicts_another_compare_stored_meanwhile_are_merged_and_stand_in_for_failed_calls(capsys):
     """Issue 28, item 6, where the candidate cannot be held (no flock: Windows) or was replaced by a new
     file of its name meanwhile: the sidecar saved under its lock holds what another compare stored, and
