@@ -133,6 +133,7 @@ DEFAULT_NUM_CTX = 4096
 # Ollama's model options and the JSON each takes (api/types.go, Options and Runner, read by FromMap):
 # a value of another type fails every request with a 500 ('option "stop" must be of type array');
 # a name not listed is ignored with only a line in the server's log. Both are caught before any call.
+UNRETRIED_500 = "must be of "   # (that 500's words: never retried, it fails every time)
 OLLAMA_OPTIONS = {**dict.fromkeys(("num_keep", "seed", "num_predict", "top_k", "repeat_last_n", "num_ctx", "num_batch",
                                    "num_gpu", "main_gpu", "num_thread", "draft_num_predict"), "integer"),
                   **dict.fromkeys(("top_p", "min_p", "typical_p", "temperature", "repeat_penalty", "presence_penalty",
@@ -1573,9 +1574,9 @@ def lock_holder(handle):
     emptying the file and writing its pid, so it is read a few times."""
     for _ in range(50):
         handle.seek(0)
-        holder = handle.read().strip()
-        if holder:
-            return holder
+        holder = handle.read(32).strip()
+        if holder:   # a pid, or "?": what a file holds besides is no holder to name (5 MB of it was printed whole)
+            return holder if re.fullmatch(r"[0-9]{1,20}", holder) else "?"
         time.sleep(0.01)
     return "?"
 
@@ -5321,7 +5322,7 @@ class ChatClient:
                 why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
             # array', 'must be of an array of strings') fails every time
-            transient = (status == 429 or status >= 500) and b"must be of " not in (data or b"")
+            transient = (status == 429 or status >= 500) and UNRETRIED_500.encode() not in (data or b"")
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
@@ -5521,7 +5522,7 @@ class OllamaClient(ChatClient):
             if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
                 raise EvalError(f"{on_one_line(model)} is listed on {self.host} but cannot be loaded ({on_one_line(failure)}); every case "
                                 f"would fail the same way. Pull it again: `ollama pull {shell_word(model)}`") from None
-            if failure.status == 500 and b"must be of " in (failure.body or b""):
+            if failure.status == 500 and UNRETRIED_500.encode() in (failure.body or b""):
                 # an option Ollama refuses (api/types.go FromMap), as a run started before they were
                 # checked may hold: every case would be refused the same way
                 raise EvalError(f"{self.host} refuses the run's options ({on_one_line(failure)}); every case would fail the "
@@ -9051,14 +9052,40 @@ class ServerGone(Exception):
 
 
 class ServerRefuses(ServerGone):
-    """SERVER_GONE_AFTER answers in a row refused alike (the same status and words), each after its retries."""
+    """SERVER_GONE_AFTER answers in a row refused alike (refusal_words), each after its retries. Its text: the
+    last one's error as the server wrote it."""
 
 
-def refused_alike(error, retries):
-    """The words of an answer's error that another SERVER_GONE_AFTER - 1 alike stop a run: a refusal retried
-    (a 5xx or 429, with retries to wait out: a llama-cpp-python server answers an option it cannot parse with
-    the same 500 every time, and 28 cases took 140 s to store 28 errors); None for any other answer."""
-    return error if retries and error and re.match(r"HTTP (?:5\d\d|429)\b", error) else None
+def refusal_words(error, retried):
+    """What of an answer's error another SERVER_GONE_AFTER - 1 must share to stop a run or a judging: a 5xx or a 429
+    retried to the end (a llama-cpp-python server answers an option it cannot parse with the same 500 every time,
+    and 28 cases took 140 s to store 28 errors), its status and words, any word holding a digit read as one (a
+    request id, a count, a time: OpenAI's 500 names the request's id), after an agent's "turn N: ". None for any
+    other answer: one not retried (--retries 0, Ollama's 500 for an option of the wrong type: UNRETRIED_500) costs
+    one call, and stops nothing."""
+    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429))\b(.*)", error or "", re.DOTALL)
+    if not retried or not said or UNRETRIED_500 in error:
+        return None
+    return said.group(1) + re.sub(r"\w*\d\w*", "#", said.group(2))
+
+
+def refusals_in_a_row(row, words, error):
+    """The refusals in a row (a list of (words, error)) once one more answer came (its refusal_words or None, and
+    its error): ServerRefuses at SERVER_GONE_AFTER alike."""
+    row[:] = (row if words and row[-1:] and row[-1][0] == words else []) + ([(words, error)] if words else [])
+    if len(row) >= SERVER_GONE_AFTER:
+        raise ServerRefuses(error)
+
+
+def refused_why(who, what, stop, again):
+    """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit is waited out; any other
+    refusal fixed, or, where some answers are refused by themselves, stored one call each."""
+    if re.match(r"(?:turn \d+: )?HTTP 429\b", str(stop)):
+        return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row for its rate limit, each after its retries "
+                f"({on_one_line(stop)}); wait, then {again}, with fewer --jobs")
+    return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row alike, each after its retries ({on_one_line(stop)}); "
+            f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
+            "--retries 0 to store each one's error and go on")
 
 
 def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None, begun=None):
@@ -9070,7 +9097,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
     errors = unreachable = 0
-    refusals = []   # the answers in a row refused alike (refused_alike), their words
+    refusals = []   # the answers in a row refused alike (refusals_in_a_row)
     writing = threading.Lock()   # agents' turns are journaled by the workers, answers by this thread
 
     def journaled(entry):
@@ -9095,19 +9122,14 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         unreachable = unreachable + 1 if (answer["error"] or "").startswith("connection failed") else 0
         if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
-        refused = refused_alike(answer["error"], client.retries)
-        refusals[:] = refusals + [refused] if refused and refusals[-1:] in ([], [refused]) else [refused] if refused else []
-        if len(refusals) >= SERVER_GONE_AFTER:
-            raise ServerRefuses(refused)
+        refusals_in_a_row(refusals, refusal_words(answer["error"], answer.get("attempts", 1) > 1), answer["error"])
 
     try:
         with terminated_as_interrupted():
             ask_all(work, args.jobs, ask, on_answer, progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        why = (f"stopped: the server at {on_one_line(config['host'])} refused {SERVER_GONE_AFTER} calls in a row alike, "
-               f"each after its retries ({on_one_line(stop)}); fix what it refuses (an --option it cannot read?), or, "
-               "if those cases fail so by themselves, resume with --retries 0 to store each one's error and go on"
+        why = (refused_why(f"the server at {on_one_line(config['host'])}", "calls", stop, "resume")
                if isinstance(stop, ServerRefuses) else
                f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
                f"row: {on_one_line(stop)})"
@@ -10484,7 +10506,7 @@ def cohen_kappa(table, z=Z95):
     disagreed = (1 - kappa) ** 2 * fsum(p[i][j] * (cols[i] + rows[j]) ** 2
                                          for i in range(k) for j in range(k) if i != j)
     variance = (agreed + disagreed - (kappa - chance * (1 - kappa)) ** 2) / ((1 - chance) ** 2 * n)
-    if variance < 1e-12:
+    if variance * n < 1e-9:   # (relative to n: a table of two million answers has a true variance near 1e-12)
         # every answer disagreed on, evenly (kappa -1 on two verdicts): the spread is zero again, and an
         # interval of no width on a handful of answers would be as false as at kappa 1
         return kappa, None, None, None
@@ -14249,11 +14271,8 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         unreachable = unreachable + 1 if gone else 0
         if unreachable >= SERVER_GONE_AFTER:
             raise ServerGone(result_votes[-1]["error"])
-        alike = {refused_alike(v["error"], client.retries) for v in asked}
-        refused = next(iter(alike)) if len(alike) == 1 else None
-        refusals[:] = refusals + [refused] if refused and refusals[-1:] in ([], [refused]) else [refused] if refused else []
-        if len(refusals) >= SERVER_GONE_AFTER:
-            raise ServerRefuses(refused)
+        alike = {refusal_words(v["error"], client.retries > 0) for v in asked}   # (a vote holds no attempts)
+        refusals_in_a_row(refusals, next(iter(alike)) if len(alike) == 1 else None, asked[-1]["error"] if asked else None)
 
     try:
         with terminated_as_interrupted():
@@ -14261,9 +14280,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
                     progress.tick)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
-        why = (f"stopped: the judge's server at {on_one_line(client.host)} refused the calls of {SERVER_GONE_AFTER} answers "
-               f"in a row alike, each after its retries ({on_one_line(stop)}); fix what it refuses, or, if those answers "
-               "fail so by themselves, judge again with --retries 0 to store each one's error and go on"
+        why = (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again")
                if isinstance(stop, ServerRefuses) else
                f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
                f"answers in a row: {on_one_line(stop)})" if isinstance(stop, ServerGone) else "interrupted")

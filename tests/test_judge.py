@@ -592,6 +592,8 @@ def test_kappa_is_called_rough_on_few_answers_and_has_no_interval_without_a_disa
     assert ("  Cohen's kappa:     -1.00 (no interval: every answer is disagreed on, and the large-sample formula "
             "needs some agreement)") in cli("calibrate", *calibrated_table(0, 3, 3, 0))[1]
     assert evalpy.cohen_kappa([[0, 2, 0], [0, 0, 2], [2, 0, 0]])[1:] == (None, None, None)
+    k = cohens_kappa([[10 ** 6, 1], [0, 10 ** 6]])   # a tiny variance on many answers is a variance (round 100)
+    assert evalpy.cohen_kappa([[10 ** 6, 1], [0, 10 ** 6]])[1] == pytest.approx(k.std_kappa, rel=1e-6)
     k = cohens_kappa([[0, 3], [1, 0]])
     assert evalpy.cohen_kappa([[0, 3], [1, 0]]) == pytest.approx((k.kappa, k.std_kappa, -1, k.kappa_upp), rel=1e-9)
 
@@ -1731,8 +1733,9 @@ def test_a_judge_whose_server_refuses_every_call_alike_stops_and_keeps_its_votes
     fake.faults = ["custom"] * 400
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "1")
     assert code == 2, err
-    assert (f"stopped: the judge's server at {fake.url} refused the calls of {evalpy.SERVER_GONE_AFTER} answers in a row "
-            "alike, each after its retries (HTTP 500: option top_p: not a number)") in err, err
+    assert (f"stopped: the judge's server at {fake.url} refused {evalpy.SERVER_GONE_AFTER} answers' calls in a row "
+            "alike, each after its retries (HTTP 500: option top_p: not a number); fix what it refuses (an --option it "
+            "cannot read?), or, if those fail so by themselves, judge again with --retries 0") in err, err
     assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
     assert 400 - len(fake.faults) <= 2 * evalpy.SERVER_GONE_AFTER + 1
 

@@ -674,6 +674,16 @@ def test_a_compare_that_waits_for_the_verdicts_lock_says_whose_it_is_and_goes_on
     assert len(load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]) == 4
 
 
+def test_a_lock_file_holding_no_pid_names_no_holder(tmp_path):
+    """Round 100: the holder named in a lock's messages was the file's whole text (5 MB printed on one line; a line
+    break split the message): a pid, or unknown."""
+    for held, named in (("4242", "4242"), ("9" * 5_000_000, "?"), ("12\n34\r\x07", "?"), ("\x1b[2J", "?")):
+        path = tmp_path / "x.lock"
+        path.write_text(held)
+        with open(path) as handle:
+            assert evalpy.lock_holder(handle) == named
+
+
 def test_verdicts_another_compare_stored_meanwhile_are_merged_and_stand_in_for_failed_calls(capsys):
     """Issue 28, item 6, where the candidate cannot be held (no flock: Windows) or was replaced by a new
     file of its name meanwhile: the sidecar saved under its lock holds what another compare stored, and

@@ -1589,6 +1589,30 @@ def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project,
     assert all(r["error"].startswith("HTTP 500: 1 validation error") for r in load_json("runs/once.json")["results"])
 
 
+def test_refusals_alike_are_told_by_status_and_words_past_ids_and_turns():
+    """Round 100: an agent's errors ("turn 1: HTTP 500: ...") never stopped a run, nor 500s that named each request's
+    id (OpenAI's do), nor counted one not retried (Ollama's 500 for an option's type) as retried to the end."""
+    words = evalpy.refusal_words
+    assert words("turn 1: HTTP 500: bad tool schema", True) == words("turn 3: HTTP 500: bad tool schema", True) is not None
+    assert words("HTTP 500: The server had an error. (request ID req_0000001a)", True) \
+        == words("HTTP 500: The server had an error. (request ID req_0000002b)", True) is not None
+    assert words("HTTP 500: busy", True) != words("HTTP 503: busy", True) != words("HTTP 500: down", True)
+    assert words('HTTP 500: option "top_k" must be of type integer', True) is None   # never retried: one call each
+    assert words("HTTP 500: busy", False) is None and words("connection failed (ConnectionError)", True) is None
+    assert words("HTTP 404: model not found", True) is None and words(None, True) is None
+
+
+def test_a_rate_limit_to_the_end_stops_the_run_with_advice_to_wait(project, cli, fake):
+    """Round 100: 429s to the end of their retries were told to resume with --retries 0, which stores 28 errors at
+    once and waits out nothing; a rate limit is waited for, with fewer --jobs."""
+    fake.faults, fake.retry_after = ["429"] * 400, 0
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
+    assert code == 2
+    assert (f"stopped: the server at {fake.url} refused {evalpy.SERVER_GONE_AFTER} calls in a row for its rate limit, "
+            "each after its retries (HTTP 429: Rate limit reached); wait, then resume, with fewer --jobs") in err, err
+    assert "--retries 0" not in err
+
+
 def run_with_progress_every(seconds, *argv):
     """eval.py run as a process (stderr a pipe, as in a CI log), with its progress timer made short."""
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import eval; eval.PROGRESS_EVERY = {seconds}; "
