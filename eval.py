@@ -1574,7 +1574,10 @@ def lock_holder(handle):
     emptying the file and writing its pid, so it is read a few times."""
     for _ in range(50):
         handle.seek(0)
-        holder = handle.read(32).strip()
+        try:
+            holder = handle.read(32).strip()
+        except UnicodeDecodeError:   # bytes no pid is written in (a traceback, exit 1)
+            return "?"
         if holder:   # a pid, or "?": what a file holds besides is no holder to name (5 MB of it was printed whole)
             return holder if re.fullmatch(r"[0-9]{1,20}", holder) else "?"
         time.sleep(0.01)

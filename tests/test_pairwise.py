@@ -682,6 +682,9 @@ def test_a_lock_file_holding_no_pid_names_no_holder(tmp_path):
         path.write_text(held)
         with open(path) as handle:
             assert evalpy.lock_holder(handle) == named
+    path.write_bytes(b"\xff\xfe")   # (round 101: not UTF-8 was a UnicodeDecodeError, exit 1)
+    with open(path) as handle:
+        assert evalpy.lock_holder(handle) == "?"
 
 
 def test_verdicts_another_compare_stored_meanwhile_are_merged_and_stand_in_for_failed_calls(capsys):
