@@ -7525,6 +7525,12 @@ class Progress:
         """Called while no answer arrives: the line again, with how long the oldest request has been out."""
         self.update(*self.counts)
 
+    def stopping(self, out):
+        """ask_all's on_stop: the calls in flight as a breaker stops the command are waited for, and said so."""
+        self.update(*self.counts, final=True)
+        warn(f"stopping: waiting for the {plural(out, 'call')} in flight, to keep what {'it brings' if out == 1 else 'they bring'} "
+             f"(Ctrl-C stops at once, without {'it' if out == 1 else 'them'})")
+
     def due(self, now, done, errors):
         if self.tty:
             return now - self.last >= 0.1
@@ -7694,21 +7700,26 @@ def awaited(waiting, what, ask):
     return asking
 
 
-def ask_all(work, jobs, ask, on_answer, on_wait=None):
+def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     """Call ask(case, trial) for each (case, trial) in `work` with `jobs` in flight; call
     on_answer(case, trial, result) in the main thread as answers arrive, and on_wait() about twice
     a second while none does (the progress line's timer). Workers are daemons: Ctrl-C never waits
     for them, and once it (or any error) stops the main thread, none takes more work: a call made then
-    would be paid for and never kept."""
+    would be paid for and never kept. An exception of a type in `stops` from on_answer (a breaker) waits
+    for the calls already out, paid for: on_stop(how many) first, then each to on_answer (whatever of
+    `stops` it raises again), then the exception goes on (with --jobs 4, four answers were lost so)."""
     pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
     closed = False
+    handed = 0   # items taken by workers: those not yet answered are in flight
 
     def worker():
+        nonlocal handed
         while True:
             with take:
                 item = None if closed else next(pending, None)
+                handed += item is not None
             if item is None:
                 return
             case, trial = item
@@ -7718,20 +7729,36 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None):
                 answers.put((case, trial, e))
                 return
 
+    def next_answer():
+        while True:
+            try:
+                return answers.get(timeout=min(0.5, PROGRESS_EVERY))
+            except queue.Empty:
+                if on_wait:
+                    on_wait()
+
     for _ in range(min(jobs, len(work))):
         threading.Thread(target=worker, daemon=True).start()
+    received = 0
     try:
         for _ in range(len(work)):
-            while True:
-                try:
-                    case, trial, result = answers.get(timeout=min(0.5, PROGRESS_EVERY))
-                    break
-                except queue.Empty:
-                    if on_wait:
-                        on_wait()
+            case, trial, result = next_answer()
+            received += 1
             if isinstance(result, BaseException):
                 raise result
-            on_answer(case, trial, result)
+            try:
+                on_answer(case, trial, result)
+            except stops:
+                with take:
+                    closed, out = True, handed - received
+                if out:
+                    on_stop(out)
+                for _ in range(out):
+                    case, trial, result = next_answer()
+                    if not isinstance(result, BaseException):   # (a worker's bug: the stop is what is said)
+                        with contextlib.suppress(*stops):
+                            on_answer(case, trial, result)
+                raise
     finally:
         with take:
             closed = True
@@ -9081,10 +9108,13 @@ def refusals_in_a_row(row, words, error):
 
 
 def refused_why(who, what, stop, again):
-    """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit is waited out; any other
-    refusal fixed, or, where some answers are refused by themselves, stored one call each."""
-    if re.match(r"(?:turn \d+: )?HTTP 429\b", str(stop)):
-        return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row for its rate limit, each after its retries "
+    """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit or a busy server (a 503: Ollama's
+    queue full, under many --jobs) is waited out, with fewer calls at once; any other refusal fixed, or, where some
+    answers are refused by themselves, stored one call each."""
+    busy = re.match(r"(?:turn \d+: )?HTTP (429|503)\b", str(stop))
+    if busy:
+        return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row "
+                f"{'for its rate limit' if busy.group(1) == '429' else 'as busy'}, each after its retries "
                 f"({on_one_line(stop)}); wait, then {again}, with fewer --jobs")
     return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row alike, each after its retries ({on_one_line(stop)}); "
             f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
@@ -9129,7 +9159,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
 
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, ask, on_answer, progress.tick)
+            ask_all(work, args.jobs, ask, on_answer, progress.tick, (ServerGone,), progress.stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
         why = (refused_why(f"the server at {on_one_line(config['host'])}", "calls", stop, "resume")
@@ -14280,7 +14310,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
     try:
         with terminated_as_interrupted():
             ask_all(work, args.jobs, awaited(progress.waiting, lambda r: f"the judge on {r['id']}", ask), on_votes,
-                    progress.tick)
+                    progress.tick, (ServerGone,), progress.stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
         why = (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again")

@@ -448,9 +448,13 @@ def test_retries_are_bounded(project, cli, fake):
     assert code == 2
     # each case asked twice; five in a row refused alike stop the run (round 98), their errors journaled
     asked = lambda: sum(1 for body in fake.chat_bodies if body.get("messages"))   # (not the model's load)
-    assert evalpy.SERVER_GONE_AFTER * 2 <= asked() <= evalpy.SERVER_GONE_AFTER * 2 + 2   # (the next case's first call may be out)
     journal = (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]
-    assert len(journal) == evalpy.SERVER_GONE_AFTER and "server busy" in json.loads(journal[0])["error"]
+    # (the next case's call was out as it stopped: waited for and journaled, round 101)
+    assert asked() == 2 * len(journal) and len(journal) - evalpy.SERVER_GONE_AFTER in (0, 1)
+    assert "server busy" in json.loads(journal[0])["error"]
+    # round 101: a busy server (Ollama's queue full under many --jobs) is waited for, as a rate limit is
+    assert (f"refused {evalpy.SERVER_GONE_AFTER} calls in a row as busy, each after its retries (HTTP 503: server busy"
+            in err and "wait, then resume, with fewer --jobs" in err and "--retries 0" not in err), err
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/all.json")
     results = load_json("runs/all.json")["results"]
     assert code == 2 and len(results) == 28 and all("server busy" in r["error"] and r["attempts"] == 1 for r in results)

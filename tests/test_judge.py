@@ -1737,7 +1737,14 @@ def test_a_judge_whose_server_refuses_every_call_alike_stops_and_keeps_its_votes
             "alike, each after its retries (HTTP 500: option top_p: not a number); fix what it refuses (an --option it "
             "cannot read?), or, if those fail so by themselves, judge again with --retries 0") in err, err
     assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
-    assert 400 - len(fake.faults) <= 2 * evalpy.SERVER_GONE_AFTER + 1
+    votes = (project / "runs" / "answers-dev-v1-judged.json.judging").read_text().splitlines()[1:]
+    assert 400 - len(fake.faults) == 2 * len(votes) <= 2 * (evalpy.SERVER_GONE_AFTER + 1)   # (the next one was out)
+    # round 101: with calls in flight as it stops, each is waited for and its vote journaled, none paid for and lost
+    fake.faults = ["custom"] * 400
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "3",
+                         "--out", "runs/three.json")
+    votes = (project / "runs" / "three.json.judging").read_text().splitlines()[1:]
+    assert code == 2 and "stopping: waiting for the " in err and 400 - len(fake.faults) == 2 * len(votes), err
 
 
 def test_a_judging_that_holds_votes_stops_too_when_its_server_goes_away(project, judged_split, cli, fake):
