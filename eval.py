@@ -1753,6 +1753,9 @@ class Call(TypedDict, total=False):
 CALL_FIELDS = tuple(Call.__annotations__)   # a result holds them in this order, after trial
 
 
+VERDICT_FIELDS = frozenset({"id", "check", "pass", "trial", "note"})   # a person's verdict (calibrate); a note says why, never read
+
+
 class Result(Case, Call, total=False):
     """One answer in a run file: the case as it was (CASE_FIELDS), which trial, and what the server
     did (CALL_FIELDS). One journal line holds the same with id and trial only of the case."""
@@ -9221,6 +9224,20 @@ def stopped_writing(run_path):
 NOTED = set()   # (what, run file) load_run has said a note of: cases with no checks, label checks it made blocking
 
 
+def jsonl_given_as_run(path, text):
+    """What a file of JSON lines given for a run is, by its first line: a person's verdicts (calibrate h.jsonl h.jsonl
+    called them a split), else a split."""
+    try:
+        first = json.loads(next((line for line in text.splitlines() if line.strip()), "null"))
+    except (ValueError, RecursionError):
+        first = None
+    if isinstance(first, dict) and {"check", "pass"} <= set(first) <= VERDICT_FIELDS:
+        return (f"{shell_word(path)} holds a person's verdicts, not a run: calibrate takes the verdicts first, then the run "
+                "(calibrate VERDICTS RUN)")
+    return (f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run --split {shell_word(path)}`, "
+            "then report the run file it writes")
+
+
 def older_label_checks(run):
     """The ids of the results whose label check is written non-blocking or weighted, each made blocking
     and unweighted in place (LABEL_RULE): read as stored, a wrong label passed."""
@@ -9278,13 +9295,13 @@ def load_run(path, stored_checks=True):
                         f"Finish it with: {resume_command(path)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
-            run = exact_json(f.read())   # read once, as json.load would: a 100,000-case run is large
+            text = f.read()   # read once, as json.load would: a 100,000-case run is large
+        run = exact_json(text)
     except OSError as e:
         raise unreadable(path, "run file", e) from None
     except json.JSONDecodeError as e:
         if path.endswith(".jsonl"):
-            raise EvalError(f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run --split "
-                            f"{shell_word(path)}`, then report the run file it writes") from None
+            raise EvalError(jsonl_given_as_run(path, text)) from None
         where = f"line {e.lineno}, column {e.colno}"
         raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
     except UnicodeDecodeError:
@@ -14113,18 +14130,15 @@ def trial_verdict(t):
 # 12. Judge after the run: the judge command, the pairwise comparison of two runs, calibration
 #     against people's verdicts, and the audit of a judge's biases.
 
-VERDICT_FIELDS = frozenset({"id", "check", "pass", "trial", "note"})   # a person's verdict; a note says why, never read
-
-
 def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial",
     which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
-    check), the lines that name no trial)."""
+    check), the lines that name no trial, {(id, trial, check): its line})."""
     data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
     if re.match(rb'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()), data):
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")
-    verdicts, problems, untrialled = {}, [], []
+    verdicts, problems, untrialled, lines = {}, [], [], {}
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
@@ -14158,9 +14172,10 @@ def read_human_verdicts(path):
         if key in verdicts:
             problems.append(f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}")
         verdicts[key] = obj["pass"]
+        lines.setdefault(key, number)
     if problems or not verdicts:
         raise EvalError(capped(problems) or f"{shell_word(path)}: no verdicts")
-    return verdicts, untrialled
+    return verdicts, untrialled, lines
 
 
 def trials_named(path, untrialled, trials):
@@ -15009,8 +15024,10 @@ def write_judged(judged, run_path, out):
     return out
 
 
-def calibration(human, verdicts, human_path, run_path):
-    """Per judge check: how the judge's verdicts agree with a person's on the same answers."""
+def calibration(human, cases, human_path, run_path, lines):
+    """Per judge check: how the judge's verdicts agree with a person's on the same answers (of the graded
+    `cases`); `lines`: each of the person's verdicts' line, to name one that matches no answer."""
+    verdicts = judge_verdicts_of(cases)
     judged = sorted({k[2] for k in verdicts})
     if not judged:
         raise EvalError(f"{shell_word(run_path)} holds no judge verdict: it has no judge check, or its judge was never "
@@ -15019,19 +15036,35 @@ def calibration(human, verdicts, human_path, run_path):
     if stray:
         raise EvalError(f"{shell_word(human_path)}: check {stray[0]!r} is not a judge check of {shell_word(run_path)}; its judge "
                         f"checks are: {', '.join(map(on_one_line, judged))}")
-    unknown = [k for k in human if k not in verdicts]
-    if unknown:
-        raise EvalError(f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} {'matches' if len(unknown) == 1 else 'match'} "
-                        f"no judge verdict in {shell_word(run_path)} (first: id {on_one_line(unknown[0][0])}, "
-                        f"trial {on_one_line(str(unknown[0][1]))}, check {on_one_line(repr(unknown[0][2]))})")
+    unknown = sorted((lines[k], k) for k in human if k not in verdicts)
+    if unknown:   # each by its line, and why: a person who read an answer whose call failed was told only "no match"
+        said = [f"{shell_word(human_path)}:{number}: id {on_one_line(key[0])}, trial {key[1]}, check "
+                f"{on_one_line(repr(key[2]))}: {unmatched_why(key, cases)}" for number, key in unknown]
+        raise EvalError(capped([f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} "
+                                f"{'matches' if len(unknown) == 1 else 'match'} no judge verdict in {shell_word(run_path)}:"]
+                               + said, 21))
     report = {}
     for check in sorted({k[2] for k in human}):
         keys = [k for k in human if k[2] == check]
         pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
-        report[check] = dict(judge_agreement(pairs), undecided=len(keys) - len(pairs))
+        open_ = [{"id": k[0], "trial": k[1]} for k in sorted(keys, key=lambda k: lines[k]) if verdicts[k] is None]
+        report[check] = dict(judge_agreement(pairs), undecided=len(open_), undecided_answers=open_)
         unjudged_failures = sum(1 for k in keys if verdicts[k] is None and human[k] is False)
         report[check]["warnings"] = calibration_warnings(report[check], unjudged_failures)
     return report
+
+
+def unmatched_why(key, cases):
+    """Why a person's verdict on (id, trial, check) has no judge verdict of the run to stand beside."""
+    case = next((c for c in cases if c["id"] == key[0]), None)
+    trial = next((t for t in case["trials"] if t["trial"] == key[1]), None) if case else None
+    if case is None:
+        return "the run has no such case"
+    if trial is None:
+        return f"the run has {plural(len(case['trials']), 'trial')} of that case"
+    if trial["error"] is not None:
+        return f"its call failed ({on_one_line(trial['error'], 80)}): there is no answer the judge read"
+    return "that case has no judge check of that name"
 
 
 def judge_votes_of(config):
@@ -15109,7 +15142,7 @@ def kappa_text(a):
     return f"{a['kappa']:.2f} (95% CI {low:.2f} to {high:.2f}, a large-sample approximation{rough})"
 
 
-def format_calibration(report):
+def format_calibration(report, repeat):
     out = []
     for check, a in report.items():
         t = a["table"]
@@ -15117,8 +15150,10 @@ def format_calibration(report):
         detection = rate_with_interval(t["human_fail"]["judge_fail"], sum(t["human_fail"].values()),
                                        a["failure_detection_ci"], LOW_CERTAINTY)
         retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
+        open_ = [on_one_line(o["id"], 40) + (f" (trial {o['trial']})" if repeat > 1 else "") for o in a["undecided_answers"]]
         out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person"
-                + (f" ({a['undecided']} more where the judge gave no verdict)" if a["undecided"] else ""),
+                + (f" ({a['undecided']} more where the judge gave no verdict: {', '.join(open_[:10])}"
+                   f"{f', and {len(open_) - 10} more' if len(open_) > 10 else ''})" if a["undecided"] else ""),
                 f"  Failure detection: {detection}: real failures the judge fails",
                 f"  Pass retention:    {retention}: real passes the judge leaves alone",
                 f"  Raw agreement:     {percent(a['agreement'])}",
@@ -17663,13 +17698,13 @@ def cmd_judge(args):
 
 
 def cmd_calibrate(args):
-    human, untrialled = read_human_verdicts(args.verdicts)
+    human, untrialled, lines = read_human_verdicts(args.verdicts)
     config, cases = read_graded(args.run)
     trials_named(args.verdicts, untrialled, config["repeat"])
-    report = calibration(human, judge_verdicts_of(cases), args.verdicts, args.run)
+    report = calibration(human, cases, args.verdicts, args.run, lines)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None
     show(view_of(args), {"verdicts": args.verdicts, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
-         None, lambda: format_calibration(report) + (f"\n\n{format_audit(audit, config, args.run)}" if audit else ""))
+         None, lambda: format_calibration(report, config["repeat"]) + (f"\n\n{format_audit(audit, config, args.run)}" if audit else ""))
     return 0
 
 

@@ -637,7 +637,39 @@ def test_calibrate_input_errors(calibration, project, cli):
     assert "its judge checks are: answers" in err
     (project / "stray.jsonl").write_text('{"id": "j99", "check": "answers", "pass": true}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
-    assert code == 2 and "1 verdict matches no judge verdict" in err and "id j99" in err
+    assert code == 2 and "1 verdict matches no judge verdict" in err
+    assert "stray.jsonl:1: id j99, trial 1, check 'answers': the run has no such case" in err, err
+
+
+def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, judged_split, cli, fake):
+    """Round 101: verdicts that matched no judge verdict were counted and only the first named, with no line; one on an
+    answer whose call had failed was told only "matches no judge verdict"; answers the judge left undecided were
+    counted, never named; and `calibrate h.jsonl h.jsonl` called the verdicts file a split."""
+    judge_replies(fake, lambda cid, model, seed: "Creo que sí." if cid == "j04" else verdict(True))
+    fake.faults_for["pregunta 3"] = ["500"]
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0")[0] == 2
+    run = "runs/answers-dev-v1.json"
+    (project / "h.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true}\n'
+                                     '{"id": "j03", "check": "answers", "pass": false}\n'
+                                     '{"id": "j02", "check": "answers", "pass": true, "trial": 2}\n'
+                                     '{"id": "j77", "check": "answers", "pass": true}\n')
+    code, out, err = cli("calibrate", "h.jsonl", run)
+    assert code == 2 and err.splitlines() == [
+        f"error: h.jsonl: 3 verdicts match no judge verdict in {run}:",
+        "h.jsonl:2: id j03, trial 1, check 'answers': its call failed (HTTP 500: llama runner process has terminated: exit status 2): "
+        "there is no answer "
+        "the judge read",
+        "h.jsonl:3: id j02, trial 2, check 'answers': the run has 1 trial of that case",
+        "h.jsonl:4: id j77, trial 1, check 'answers': the run has no such case"], err
+    (project / "h.jsonl").write_text("".join(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": i != 5}) + "\n"
+                                             for i in (1, 2, 4, 5, 6)))
+    code, out, err = cli("calibrate", "h.jsonl", run)
+    assert code == 0 and "Check 'answers': 4 answers judged by a person (1 more where the judge gave no verdict: j04)" in out
+    assert json.loads(cli("calibrate", "h.jsonl", run, "--json")[1])["checks"]["answers"]["undecided_answers"] == [
+        {"id": "j04", "trial": 1}]
+    code, out, err = cli("calibrate", "h.jsonl", "h.jsonl")
+    assert code == 2 and err == ("error: h.jsonl holds a person's verdicts, not a run: calibrate takes the verdicts first, "
+                                 "then the run (calibrate VERDICTS RUN)\n"), err
 
 
 @pytest.mark.parametrize("line, why", [
@@ -689,7 +721,8 @@ def test_calibrate_counts_in_words_and_shows_a_stray_verdict_on_one_line(calibra
     assert code == 0 and "Check 'answers': 1 answer judged by a person" in out, err
     (project / "stray.jsonl").write_text('{"id": "j99\\nerror: forged", "check": "answers", "pass": true, "trial": 2}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
-    assert code == 2 and len(err.splitlines()) == 1 and "1 verdict matches no judge verdict" in err, err
+    assert code == 2 and len(err.splitlines()) == 2 and "1 verdict matches no judge verdict" in err, err   # (and its line)
+    assert "stray.jsonl:1: id j99\\nerror: forged, trial 2" in err, err
 
 
 def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, cli):
@@ -1544,7 +1577,7 @@ def test_judge_out_that_is_a_temp_file_stdout_or_nothing_is_refused(project, jud
 
 
 @pytest.mark.parametrize("lines, says", [
-    ([{"id": FORGED, "check": "answers", "pass": True}], f"matches no judge verdict in runs/answers-dev-v1.json (first: id {FORGED_SHOWN}, "),
+    ([{"id": FORGED, "check": "answers", "pass": True}], f"human.jsonl:1: id {FORGED_SHOWN}, trial 1"),
     ([{"id": "j01", "check": FORGED, "pass": True}] * 2, f"human.jsonl:2: a second verdict for j01 / {FORGED_SHOWN}"),
 ])
 def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_own(calibration, project, lines, says):
@@ -1552,7 +1585,7 @@ def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_o
     from the person's verdicts with its line breaks raw, a forged line of their own."""
     (project / "human.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     code, out, err = eval_cli(project, "calibrate", *calibration)
-    assert code == 2 and says in err and len(printed_lines(err)) == 1, err
+    assert code == 2 and says in err and len(printed_lines(err)) == 1 + ("trial 1" in says), err   # (unmatched: named below)
 
 
 def test_an_answer_whose_judge_check_was_taken_away_keeps_no_old_votes(project, judged_split, cli, fake):
