@@ -9085,8 +9085,13 @@ class ServerGone(Exception):
 
 
 class ServerRefuses(ServerGone):
-    """SERVER_GONE_AFTER answers in a row refused alike (refusal_words), each after its retries. Its text: the
-    last one's error as the server wrote it."""
+    """SERVER_GONE_AFTER answers in a row refused alike (refusal_words), each after its retries, or twice as many
+    refused in any words. Its text: the last one's error as the server wrote it; `row`: each one's (refusal_words,
+    error)."""
+
+    def __init__(self, error, row):
+        super().__init__(error)
+        self.row = list(row)
 
 
 def refusal_words(error, retried):
@@ -9104,22 +9109,27 @@ def refusal_words(error, retried):
 
 def refusals_in_a_row(row, words, error):
     """The refusals in a row (a list of (words, error)) once one more answer came (its refusal_words or None, and
-    its error): ServerRefuses at SERVER_GONE_AFTER alike."""
-    row[:] = (row if words and row[-1:] and row[-1][0] == words else []) + ([(words, error)] if words else [])
-    if len(row) >= SERVER_GONE_AFTER:
-        raise ServerRefuses(error)
+    its error): ServerRefuses at SERVER_GONE_AFTER alike, or at twice as many in any words (a server that answered
+    two wordings in turn never stopped, and each case waited out its retries)."""
+    row[:] = row + [(words, error)] if words else []
+    alike = len(list(itertools.takewhile(lambda refusal: refusal[0] == words, reversed(row))))
+    if alike >= SERVER_GONE_AFTER or len(row) >= 2 * SERVER_GONE_AFTER:
+        raise ServerRefuses(error, row[-alike:] if alike >= SERVER_GONE_AFTER else row)
 
 
 def refused_why(who, what, stop, again):
     """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit or a busy server (a 503: Ollama's
     queue full, under many --jobs) is waited out, with fewer calls at once; any other refusal fixed, or, where some
     answers are refused by themselves, stored one call each."""
-    busy = re.match(r"(?:turn \d+: )?HTTP (429|503)\b", str(stop))
-    if busy:
-        return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row "
-                f"{'for its rate limit' if busy.group(1) == '429' else 'as busy'}, each after its retries "
-                f"({on_one_line(stop)}); wait, then {again}, with fewer --jobs")
-    return (f"stopped: {who} refused {SERVER_GONE_AFTER} {what} in a row alike, each after its retries ({on_one_line(stop)}); "
+    statuses = {re.match(r"(?:turn \d+: )?HTTP (\d+)", error).group(1) for _, error in stop.row}
+    ways = len({words for words, _ in stop.row})
+    how = "alike" if ways == 1 else f"in {ways} ways"
+    last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
+    if statuses <= {"429", "503"}:
+        why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
+        return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "
+                f"({last}); wait, then {again}, with fewer --jobs")
+    return (f"stopped: {who} refused {len(stop.row)} {what} in a row {how}, each after its retries ({last}); "
             f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
             "--retries 0 to store each one's error and go on")
 
@@ -14320,7 +14330,8 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         if unreachable >= SERVER_GONE_AFTER:
             raise ServerGone(result_votes[-1]["error"])
         alike = {refusal_words(v["error"], client.retries > 0) for v in asked}   # (a vote holds no attempts)
-        refusals_in_a_row(refusals, next(iter(alike)) if len(alike) == 1 else None, asked[-1]["error"] if asked else None)
+        refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
+                          asked[-1]["error"] if asked else None)
 
     try:
         with terminated_as_interrupted():

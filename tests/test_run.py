@@ -1618,6 +1618,22 @@ def test_refusals_alike_are_told_by_status_and_words_past_ids_and_turns():
     assert words("HTTP 404: model not found", True) is None and words(None, True) is None
 
 
+def test_refusals_in_two_wordings_in_turn_stop_the_run_at_twice_as_many(project, cli, fake):
+    """Round 101: a server that refused in two wordings in turn (a 500, then a 502) never tripped the breaker, which
+    wanted five alike: each of the 28 cases waited out its retries. Ten in a row refused, in any words, stop it."""
+    fake.custom_error = "upstream model crashed"
+    fake.faults = ["500", "500", "custom", "custom"] * 100   # each case's two attempts: one wording, then the other
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
+    assert code == 2
+    assert (f"stopped: the server at {fake.url} refused {2 * evalpy.SERVER_GONE_AFTER} calls in a row in 2 ways, each "
+            "after its retries (the last: HTTP 500: ") in err and "--retries 0" in err, err
+    journal = (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]
+    assert len(journal) - 2 * evalpy.SERVER_GONE_AFTER in (0, 1), len(journal)   # (and one in flight, waited for)
+    row = [("HTTP 429", "HTTP 429: slow down"), ("HTTP 503 busy", "HTTP 503: busy")] * evalpy.SERVER_GONE_AFTER
+    said = evalpy.refused_why("it", "calls", evalpy.ServerRefuses("HTTP 503: busy", row), "resume")
+    assert "in a row as busy or for its rate limit" in said and "with fewer --jobs" in said, said
+
+
 def test_a_rate_limit_to_the_end_stops_the_run_with_advice_to_wait(project, cli, fake):
     """Round 100: 429s to the end of their retries were told to resume with --retries 0, which stores 28 errors at
     once and waits out nothing; a rate limit is waited for, with fewer --jobs."""
