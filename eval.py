@@ -9483,6 +9483,9 @@ def recorded_answer_problem(r, config):
     trial = r.get("trial", 1)
     if type(trial) is not int or not 1 <= trial <= config["repeat"]:
         return "trial must be a whole number from 1 to config.repeat"
+    if r.get("response") is None and r.get("error") is None:   # every call eval.py keeps has one: read as a failed call,
+        # it was asked again and named infrastructure, where the file was edited
+        return "neither a response nor an error (every answer eval.py stores has one or the other): it was edited"
     votes = r.get("judges")
     return ((votes_problem(votes) or judges_votes_problem(votes, config, r.get("checks"))) if votes else None) \
         or answer_problem(r) or agent_answer_problem(r)
@@ -10763,9 +10766,10 @@ RATES_TEST = "paired t-test on per-case pass rates"
 # infinite, its p 0 on two cases); the sign-flip test, mid-p as compare's McNemar, still reads it
 ALIKE_METHOD = "mean of per-case differences, no interval (every case moved alike)"
 ALIKE_TEST = "mid-p sign-flip test on per-case pass rates"
-# On a few cases the t-test's normal tails claim more than the cases can show: no assignment of n
-# signs is rarer than all alike, whose mid-p is 1/2^n, so its p is never taken below that
-FLOORED_TEST = "paired t-test on per-case pass rates, at its floor 1/2^n"
+# On a few cases the t-test's normal tails claim more than the cases can show: no assignment of the
+# signs of the m cases that moved is rarer than all alike, whose mid-p is 1/2^m (a case that did not
+# move has no sign to flip), so its p is never taken below that
+FLOORED_TEST = "paired t-test on per-case pass rates, at its floor 1/2^m (m: the cases that moved)"
 
 
 def unanimous(pairs):
@@ -10780,7 +10784,7 @@ def paired_change(pairs, alpha, level_alpha=None):
     one verdict (one answer, or trials that all agree): Newcombe's interval and the mid-p McNemar
     test on the cases that changed. Trials that differ: each case's pass rate over its own trials
     is one observation (trials of a case are not independent; cases are), and the per-case
-    differences get a t interval and test, its p never below 1/2^n (when every case moved alike,
+    differences get a t interval and test, its p never below 1/2^m, m the cases that moved (when every case moved alike,
     which leaves no spread, the mid-p sign-flip test and no interval). A majority vote is never the
     unit: a majority of five is more often right than one answer, which would read as a change the
     model never made."""
@@ -10808,7 +10812,9 @@ def paired_change(pairs, alpha, level_alpha=None):
                                "method": ALIKE_METHOD},
                 "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs)) if estimate else 1.0}, "unit": "case pass rate",
                 "detectable": None}
-    floor = ldexp(1.0, -len(pairs))   # three cases moving -100, -100, -67 points gave p = 0.015 where alike gave 0.125
+    # three cases moving -100, -100, -67 points gave p = 0.015 where alike gave 0.125; four moving -33 and one not at
+    # all gave 0.031, called, where the sign-flip test's least is 1/2^4 (unmoved, the fifth case had counted)
+    floor = ldexp(1.0, -sum(1 for d in differences if d))
     floored = p is not None and p < floor
     return {"difference": {"estimate": estimate, "low": low, "high": high, "level": 1 - level_alpha,
                            "method": RATES_METHOD},

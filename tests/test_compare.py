@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import numpy as np
 import scipy.stats
 
 from conftest import MARKUP, ROOT, V3_MISSES, answer_key, evalpy, load_json, make_run, markdown_acted_on, split_run, write_run
@@ -765,12 +766,28 @@ def test_no_t_test_on_few_cases_claims_more_than_its_cases_can_show(project, cli
                                            ("c2", "bug", ["bug"] + ["no sé"] * 2)], prompt="prompts/v2.txt"))
     assert scipy.stats.ttest_1samp([-1, -1, -2 / 3], 0).pvalue < 0.02
     c = json.loads(cli("compare", a, b, "--json")[1])
-    assert c["test"] == {"name": "paired t-test on per-case pass rates, at its floor 1/2^n", "p": mid_p(0, 3)}
+    assert c["test"] == {"name": "paired t-test on per-case pass rates, at its floor 1/2^m (m: the cases that moved)", "p": mid_p(0, 3)}
     assert not c["significant"] and cli("compare", a, b, "--fail-if-worse")[0] == 0
     many = json.loads(cli("compare", a, b, write_run("runs/c.json", make_run([(f"c{i}", "bug", ["bug"] * 3)
                                                                                for i in range(3)], prompt="prompts/v1.txt")),
                           "--json")[1])
-    assert many["runs"][1]["p"] == 0.125 and many["runs"][1]["test"].endswith("at its floor 1/2^n")
+    assert many["runs"][1]["p"] == 0.125 and many["runs"][1]["test"].endswith("at its floor 1/2^m (m: the cases that moved)")
+
+
+def test_a_case_that_did_not_move_lowers_no_floor(project, cli):
+    """Round 102: four cases 2/3 -> 3/3 and a fifth 3/3 in both: the t-test's 0.031 was floored at 1/2^5 and called
+    ("worse beyond chance", --fail-if-worse exit 1), though the unmoved case has no sign to flip and the exact
+    sign-flip test on the differences (scipy's permutation_test) cannot go below 0.125, mid-p 1/2^4."""
+    moved = [1 / 3] * 4 + [0]
+    exact = scipy.stats.permutation_test((np.array(moved),), np.mean, permutation_type="samples",
+                                         n_resamples=np.inf).pvalue
+    assert exact == pytest.approx(0.125) and scipy.stats.ttest_1samp(moved, 0).pvalue < 0.05
+    a = write_run("runs/a.json", make_run([(f"c{i}", "bug", ["bug", "bug", "acceso"]) for i in range(4)]
+                                          + [("c4", "bug", ["bug"] * 3)]))
+    b = write_run("runs/b.json", make_run([(f"c{i}", "bug", ["bug"] * 3) for i in range(5)], prompt="prompts/v2.txt"))
+    c = json.loads(cli("compare", a, b, "--json")[1])
+    assert c["test"]["p"] == pytest.approx(exact - 0.125 / 2) == mid_p(0, 4) and not c["significant"], c["test"]
+    assert cli("compare", b, a, "--fail-if-worse")[0] == 0
 
 
 def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):

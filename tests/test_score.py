@@ -154,6 +154,8 @@ def edit(run, where, value):
     ("result.checks", [{"name": "l", "type": "max_latency_ms", "value": "x"}], "positive number of milliseconds"),
     ("result.expected", ["bug"], "field 'expected' must be a string, not a list"),
     ("result.response", 42, "response must be text or null"),
+    # (round 102) neither an answer nor an error: read as a failed call, asked again and called infrastructure
+    ("result.response", None, "neither a response nor an error (every answer eval.py stores has one or the other)"),
     ("result.latency_ms", "fast", "latency_ms must be a number or null"),
     # the ninth attack on issue 28, item 8: the message names the vote's field at fault; a count is a
     # whole number of 0 or more (-50000 prompt tokens was summed into the cost)
