@@ -4393,6 +4393,10 @@ def resolve_host(value):
     return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
 
 
+class StopAsking(Exception):
+    """Raised in a worker whose command stopped (a client's `stopping`, pairwise's store): no more calls."""
+
+
 class CallFailed(Exception):
     """One request failed. `retry` says whether another attempt may succeed."""
 
@@ -5163,6 +5167,9 @@ class ChatClient:
         self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
         self.counts_refused, self.noting = frozenset(), threading.Lock()   # token and duration fields said to be none (no_count)
+        # set when a breaker stops the command (ask_all's on_stop): a call out ends with its attempt, never retried against
+        # a server known to be gone or refusing, and no call more is begun (an agent's next turn, an answer's next vote)
+        self.stopping = threading.Event()
         self.session = requests.Session()
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
@@ -5437,17 +5444,20 @@ class ChatClient:
         return None
 
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
-        """Ask once, retrying transient faults. Never raises: a failure comes back as `error`. With
+        """Ask once, retrying transient faults. Never raises (but StopAsking once `stopping`): a failure comes back as
+        `error`. With
         tools, the answer may hold tool_calls ([{"id", "name", "arguments"}], as the server sent them)."""
         options = sent_options(options)
+        if self.stopping.is_set():
+            raise StopAsking
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
                 answer = self.chat_once(model, messages, options, fmt, think, tools)
             except CallFailed as failure:
-                if not failure.retry or attempt == self.retries:   # (a message may quote what the server sent: a key it echoed)
+                # (a message may quote what the server sent: a key it echoed)
+                if not failure.retry or attempt == self.retries or self.stopping.wait(backoff(attempt, failure.wait)):
                     return {"response": None, "error": self.scrub(str(failure)), "attempts": attempt + 1}
-                time.sleep(backoff(attempt, failure.wait))
                 continue
             answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
             answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
@@ -7528,11 +7538,12 @@ class Progress:
         """Called while no answer arrives: the line again, with how long the oldest request has been out."""
         self.update(*self.counts)
 
-    def stopping(self, out):
-        """ask_all's on_stop: the calls in flight as a breaker stops the command are waited for, and said so."""
+    def stopping(self, why, taken):
+        """ask_all's on_stop, once its client stops (ChatClient.stopping): the work taken as a breaker stopped the command
+        (`taken`: '3 cases') is waited for, its calls out ending with their attempt, and said so with `why`."""
         self.update(*self.counts, final=True)
-        warn(f"stopping: waiting for the {plural(out, 'call')} in flight, to keep what {'it brings' if out == 1 else 'they bring'} "
-             f"(Ctrl-C stops at once, without {'it' if out == 1 else 'them'})")
+        warn(f"stopping ({why}): waiting for the calls out for the {taken} already taken, to keep what they bring; "
+             "none is retried (Ctrl-C stops at once, without them)")
 
     def due(self, now, done, errors):
         if self.tty:
@@ -7709,8 +7720,9 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     a second while none does (the progress line's timer). Workers are daemons: Ctrl-C never waits
     for them, and once it (or any error) stops the main thread, none takes more work: a call made then
     would be paid for and never kept. An exception of a type in `stops` from on_answer (a breaker) waits
-    for the calls already out, paid for: on_stop(how many) first, then each to on_answer (whatever of
-    `stops` it raises again), then the exception goes on (with --jobs 4, four answers were lost so)."""
+    for the work already taken, paid for: on_stop(the exception, how many) first (which stops its calls from
+    going further: StopAsking), then each answer to on_answer (whatever of `stops` it raises again), then the
+    exception goes on (with --jobs 4, four answers were lost so); a worker's own error (a full disk) goes first."""
     pending = iter(work)
     take = threading.Lock()
     answers = queue.Queue()
@@ -7755,12 +7767,15 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
                 with take:
                     closed, out = True, handed - received
                 if out:
-                    on_stop(out)
+                    on_stop(sys.exc_info()[1], out)
                 for _ in range(out):
                     case, trial, result = next_answer()
-                    if not isinstance(result, BaseException):   # (a worker's bug: the stop is what is said)
-                        with contextlib.suppress(*stops):
-                            on_answer(case, trial, result)
+                    if isinstance(result, StopAsking):   # (what it had journaled is kept)
+                        continue
+                    if isinstance(result, BaseException):
+                        raise result
+                    with contextlib.suppress(*stops):
+                        on_answer(case, trial, result)
                 raise
     finally:
         with take:
@@ -9076,10 +9091,6 @@ def resume_journal(run_path, config, server_version, cases, kept, begun=0):
     return journal
 
 
-class StopAsking(Exception):
-    """Raised in a worker whose command stopped: no more calls."""
-
-
 class ServerGone(Exception):
     """Calls failed to connect SERVER_GONE_AFTER times in a row: the run stops, resumable."""
 
@@ -9117,10 +9128,24 @@ def refusals_in_a_row(row, words, error):
         raise ServerRefuses(error, row[-alike:] if alike >= SERVER_GONE_AFTER else row)
 
 
-def refused_why(who, what, stop, again):
+def breaker_of(stop):
+    """The breaker (ServerGone) that stopped a command, or None: a Ctrl-C as it waited for the calls out is its too."""
+    while stop is not None and not isinstance(stop, ServerGone):
+        stop = stop.__context__
+    return stop
+
+
+def stop_words(stop, what):
+    """A breaker's stop in a few words, for the line said as it waits for the calls out."""
+    if isinstance(stop, ServerRefuses):
+        return f"the server refused {len(stop.row)} {what} in a row"
+    return f"the server stopped answering: {SERVER_GONE_AFTER} {what} in a row could not connect"
+
+
+def refused_why(who, what, stop, again, jobs):
     """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit or a busy server (a 503: Ollama's
-    queue full, under many --jobs) is waited out, with fewer calls at once; any other refusal fixed, or, where some
-    answers are refused by themselves, stored one call each."""
+    queue full, under many --jobs) is waited out, with fewer calls at once (where `jobs` was more than one); any
+    other refusal fixed, or, where some answers are refused by themselves, stored one call each."""
     statuses = {re.match(r"(?:turn \d+: )?HTTP (\d+)", error).group(1) for _, error in stop.row}
     ways = len({words for words, _ in stop.row})
     how = "alike" if ways == 1 else f"in {ways} ways"
@@ -9128,7 +9153,7 @@ def refused_why(who, what, stop, again):
     if statuses <= {"429", "503"}:
         why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "
-                f"({last}); wait, then {again}, with fewer --jobs")
+                f"({last}); wait, then {again}{', with fewer --jobs' if jobs > 1 else ''}")
     return (f"stopped: {who} refused {len(stop.row)} {what} in a row {how}, each after its retries ({last}); "
             f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
             "--retries 0 to store each one's error and go on")
@@ -9170,16 +9195,23 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             raise ServerGone(answer["error"])
         refusals_in_a_row(refusals, refusal_words(answer["error"], answer.get("attempts", 1) > 1), answer["error"])
 
+    def stopped(stop):   # why a breaker stopped the run
+        return (refused_why(f"the server at {on_one_line(config['host'])}", "calls", stop, "resume", args.jobs)
+                if isinstance(stop, ServerRefuses) else
+                f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
+                f"row: {on_one_line(stop)})")
+
+    def stopping(stop, out):
+        client.stopping.set()
+        progress.stopping(stop_words(stop, "calls"), plural(out, "case"))
+
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, ask, on_answer, progress.tick, (ServerGone,), progress.stopping)
+            ask_all(work, args.jobs, ask, on_answer, progress.tick, (ServerGone,), stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        why = (refused_why(f"the server at {on_one_line(config['host'])}", "calls", stop, "resume")
-               if isinstance(stop, ServerRefuses) else
-               f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
-               f"row: {on_one_line(stop)})"
-               if isinstance(stop, ServerGone) else "interrupted")
+        breaker = breaker_of(stop)
+        why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
              f"Resume with: {resume_command(run_path)}")
         return None
@@ -14339,13 +14371,19 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
                           asked[-1]["error"] if asked else None)
 
+    def stopping(stop, out):
+        client.stopping.set()
+        progress.stopping(stop_words(stop, "answers' calls").replace("the server", "the judge's server"),
+                          plural(out, "answer"))
+
     try:
         with terminated_as_interrupted():
             ask_all(work, args.jobs, awaited(progress.waiting, lambda r: f"the judge on {r['id']}", ask), on_votes,
-                    progress.tick, (ServerGone,), progress.stopping)
+                    progress.tick, (ServerGone,), stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
-        why = (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again")
+        stop = breaker_of(stop) or stop
+        why = (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again", args.jobs)
                if isinstance(stop, ServerRefuses) else
                f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
                f"answers in a row: {on_one_line(stop)})" if isinstance(stop, ServerGone) else "interrupted")

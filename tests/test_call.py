@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -450,14 +451,36 @@ def test_retries_are_bounded(project, cli, fake):
     asked = lambda: sum(1 for body in fake.chat_bodies if body.get("messages"))   # (not the model's load)
     journal = (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]
     # (the next case's call was out as it stopped: waited for and journaled, round 101)
-    assert asked() == 2 * len(journal) and len(journal) - evalpy.SERVER_GONE_AFTER in (0, 1)
+    assert asked() == sum(json.loads(e)["attempts"] for e in journal) and len(journal) - evalpy.SERVER_GONE_AFTER in (0, 1)
     assert "server busy" in json.loads(journal[0])["error"]
     # round 101: a busy server (Ollama's queue full under many --jobs) is waited for, as a rate limit is
     assert (f"refused {evalpy.SERVER_GONE_AFTER} calls in a row as busy, each after its retries (HTTP 503: server busy"
-            in err and "wait, then resume, with fewer --jobs" in err and "--retries 0" not in err), err
+            in err and "wait, then resume: " in err and "--retries 0" not in err), err   # (--jobs 1: no fewer)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/all.json")
     results = load_json("runs/all.json")["results"]
     assert code == 2 and len(results) == 28 and all("server busy" in r["error"] and r["attempts"] == 1 for r in results)
+
+
+def test_a_client_a_breaker_stopped_retries_nothing_and_begins_nothing(fake):
+    """Round 102: as a breaker stopped a run, it waited for the calls out to the end of their retries (a dead server's:
+    1 + 2 + 4 s each, to keep a connection failure), and an agent's next turn or an answer's next vote was still
+    asked. Once stopping, a call ends with its attempt and no call is begun."""
+    fake.faults, fake.retry_after = ["503"] * 10, 20   # (a retry would wait 20 s)
+    client = evalpy.CLIENTS["ollama"](fake.url, retries=3)
+    ask = lambda: client.chat("qwen2.5:7b", [{"role": "user", "content": "hola"}], {})
+    answers = []
+    asking = threading.Thread(target=lambda: answers.append(ask()), daemon=True)
+    asking.start()
+    while not fake.chat_bodies:
+        time.sleep(0.01)
+    stopped = time.monotonic()
+    client.stopping.set()
+    asking.join(5)
+    assert not asking.is_alive() and time.monotonic() - stopped < 2
+    assert answers[0]["attempts"] == 1 and answers[0]["error"].startswith("HTTP 503")
+    with pytest.raises(evalpy.StopAsking):
+        ask()
+    assert len(fake.chat_bodies) == 1
 
 
 def test_progress_redraws_in_place_on_a_terminal(project, fake):

@@ -2,6 +2,7 @@
 
 import hashlib
 import html
+import errno
 import json
 import os
 import re
@@ -1771,13 +1772,43 @@ def test_a_judge_whose_server_refuses_every_call_alike_stops_and_keeps_its_votes
             "cannot read?), or, if those fail so by themselves, judge again with --retries 0") in err, err
     assert "The same judge command (with --out runs/answers-dev-v1-judged.json) asks only the rest" in err, err
     votes = (project / "runs" / "answers-dev-v1-judged.json.judging").read_text().splitlines()[1:]
-    assert 400 - len(fake.faults) == 2 * len(votes) <= 2 * (evalpy.SERVER_GONE_AFTER + 1)   # (the next one was out)
-    # round 101: with calls in flight as it stops, each is waited for and its vote journaled, none paid for and lost
-    fake.faults = ["custom"] * 400
+    assert len(votes) - evalpy.SERVER_GONE_AFTER in (0, 1)   # (and the next one, out as it stopped: waited for)
+    # round 101: with calls out as it stops, each is waited for (never retried) and its vote journaled, none lost
+    fake.faults, asked = ["custom"] * 400, len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "3",
                          "--out", "runs/three.json")
-    votes = (project / "runs" / "three.json.judging").read_text().splitlines()[1:]
-    assert code == 2 and "stopping: waiting for the " in err and 400 - len(fake.faults) == 2 * len(votes), err
+    votes = [json.loads(line) for line in (project / "runs" / "three.json.judging").read_text().splitlines()[1:]]
+    judged = {body["messages"][1]["content"] for body in fake.chat_bodies[asked:] if body.get("messages")}
+    assert code == 2 and "stopping (the judge's server refused 5 answers' calls in a row): waiting for" in err, err
+    assert len(judged) == len(votes) == len({v["id"] for v in votes}) > evalpy.SERVER_GONE_AFTER, (len(judged), votes)
+
+
+def test_a_stop_that_waits_for_calls_out_says_a_full_disk_and_a_ctrl_c_keeps_its_reason(project, judged_split, cli, fake,
+                                                                                        monkeypatch):
+    """Round 102: as the breaker stopped a judging, a vote that could not be journaled (a full disk) in the wait for the
+    calls out was dropped unsaid; and a Ctrl-C in that wait said only "interrupted", the server's refusal (the reason
+    to fix something before the resume) lost."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.custom_error, fake.latency = "option top_p: not a number", 0.05
+    fake.faults = ["custom"] * 400
+    stopping, journaled = [], evalpy.append_journal
+    waited = evalpy.Progress.stopping
+    monkeypatch.setattr(evalpy.Progress, "stopping", lambda self, *said: stopping.append(said) or waited(self, *said))
+    monkeypatch.setattr(evalpy, "append_journal", lambda journal, entry: journaled(journal, entry) if not stopping else
+                        (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "4")
+    assert code == 2 and stopping and "cannot write to runs/answers-dev-v1-judged.json.judging (No space left on device)" in err, err
+    monkeypatch.setattr(evalpy, "append_journal", journaled)
+
+    def interrupted(self, *said):
+        waited(self, *said)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(evalpy.Progress, "stopping", interrupted)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "4",
+                         "--out", "runs/again.json")
+    assert code == 2 and (f"stopped: the judge's server at {fake.url} refused 5 answers' calls in a row alike, each after "
+                          "its retries (HTTP 500: option top_p: not a number)") in err, err
 
 
 def test_a_judging_that_holds_votes_stops_too_when_its_server_goes_away(project, judged_split, cli, fake):

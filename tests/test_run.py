@@ -1579,7 +1579,7 @@ def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project,
     assert "--retries 0" in err and "Resume with: python eval.py run --resume runs/dev-v3.json" in err
     journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
     # (and the next case's, in flight as it stopped: waited for, round 101)
-    assert len(journal) - evalpy.SERVER_GONE_AFTER in (0, 1) and all(e["attempts"] == 3 for e in journal)
+    assert len(journal) - evalpy.SERVER_GONE_AFTER in (0, 1) and all(e["attempts"] == 3 for e in journal[:5])
     fake.faults = []
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
@@ -1601,7 +1601,8 @@ def test_a_stopped_run_keeps_the_answers_of_the_calls_in_flight(project, cli, fa
     asked = sum(1 for body in fake.chat_bodies if body.get("messages"))   # (not the model's load)
     journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
     assert asked == sum(e["attempts"] for e in journal) and len(journal) > evalpy.SERVER_GONE_AFTER, (asked, len(journal))
-    assert re.search(r"stopping: waiting for the \d calls? in flight", err), err
+    assert re.search(r"stopping \(the server refused 5 calls in a row\): waiting for the calls out for the \d cases? already "
+                     r"taken, to keep what they bring; none is retried", err), err
     assert "0 of 28 answers kept" in err   # (errors, each asked again)
 
 
@@ -1630,15 +1631,17 @@ def test_refusals_in_two_wordings_in_turn_stop_the_run_at_twice_as_many(project,
     journal = (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]
     assert len(journal) - 2 * evalpy.SERVER_GONE_AFTER in (0, 1), len(journal)   # (and one in flight, waited for)
     row = [("HTTP 429", "HTTP 429: slow down"), ("HTTP 503 busy", "HTTP 503: busy")] * evalpy.SERVER_GONE_AFTER
-    said = evalpy.refused_why("it", "calls", evalpy.ServerRefuses("HTTP 503: busy", row), "resume")
+    said = evalpy.refused_why("it", "calls", evalpy.ServerRefuses("HTTP 503: busy", row), "resume", 2)
     assert "in a row as busy or for its rate limit" in said and "with fewer --jobs" in said, said
+    said = evalpy.refused_why("it", "calls", evalpy.ServerRefuses("HTTP 503: busy", row), "resume", 1)
+    assert said.endswith("wait, then resume"), said   # (round 102: one call at a time has no fewer)
 
 
 def test_a_rate_limit_to_the_end_stops_the_run_with_advice_to_wait(project, cli, fake):
     """Round 100: 429s to the end of their retries were told to resume with --retries 0, which stores 28 errors at
     once and waits out nothing; a rate limit is waited for, with fewer --jobs."""
     fake.faults, fake.retry_after = ["429"] * 400, 0
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--jobs", "2")
     assert code == 2
     assert (f"stopped: the server at {fake.url} refused {evalpy.SERVER_GONE_AFTER} calls in a row for its rate limit, "
             "each after its retries (HTTP 429: Rate limit reached); wait, then resume, with fewer --jobs") in err, err
