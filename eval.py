@@ -1748,6 +1748,9 @@ class Call(TypedDict, total=False):
     per_turn: list | None          # agents: each request's figures (latency_ms, tokens, done_reason, attempts);
                                    # the fields above sum them, done_reason is the last one's
     out_of_turns: bool | None      # agents: still calling tools at --max-turns; the case fails
+    unoffered_calls: list | None   # tool calls a model made where no tool was offered, as stored ({"id", "name",
+                                   # "arguments"}) or, not calls, as sent: its answer is its text ("" then); kept to be
+                                   # read (report --case), never answered nor scored
 
 
 CALL_FIELDS = tuple(Call.__annotations__)   # a result holds them in this order, after trial
@@ -5397,6 +5400,16 @@ class ChatClient:
                 for c in calls]
 
     @staticmethod
+    def unoffered_calls(calls, arguments_type):
+        """{"unoffered_calls": ...} of the tool_calls a server sent where no tool was offered (a model trained to call
+        one): as eval.py stores calls, or as sent where they are not calls; {} for none. Dropped, an answer of calls
+        alone was stored as "" with nothing to say why."""
+        if not isinstance(calls, list) or not calls:
+            return {}
+        return {"unoffered_calls": calls if ChatClient.tool_calls_problem(calls, arguments_type)
+                else ChatClient.read_tool_calls(calls, arguments_type)}
+
+    @staticmethod
     def tool_calls_problem(calls, arguments_type):
         """Which call of a server's tool_calls is not one eval.py can answer, and why, or None: each an
         object with a function {name: text, arguments: arguments_type} and an id that is text or absent
@@ -5465,8 +5478,9 @@ class ChatClient:
             answer = {k: self.scrub(v, answer=k in ("response", "thinking")) if isinstance(v, str) else v for k, v in answer.items()}
             # metadata cut once scrubbed: cut first, a key it echoes would be cut past the scrub's reach, and kept in part
             answer.update({k: entry_text(answer.get(k)) for k in ("done_reason", "system_fingerprint") if k in answer})
-            if answer.get("tool_calls"):   # what a model wrote into a call, as into an answer: no key in it
-                answer["tool_calls"] = self.scrub_value(answer["tool_calls"])
+            for calls in ("tool_calls", "unoffered_calls"):   # what a model wrote into a call, as into an answer: no key in it
+                if answer.get(calls):
+                    answer[calls] = self.scrub_value(answer[calls])
             answer.update(error=None, attempts=attempt + 1,
                           latency_ms=round((time.monotonic() - started) * 1000, 1))
             return answer
@@ -5619,7 +5633,8 @@ class OllamaClient(ChatClient):
             raise CallFailed(f"the server's answer has \"done\": {cut_to(on_one_line(json_text(data['done'])), 40)}, which is "
                              "neither true nor false: no telling whether it is the whole answer", retry=True)
         # api/types.go Message.ToolCalls: [{"id"?, "function": {"index", "name", "arguments": an object}}]
-        calls = {"tool_calls": self.read_tool_calls(data["message"].get("tool_calls"), dict)} if tools else {}
+        calls = ({"tool_calls": self.read_tool_calls(data["message"].get("tool_calls"), dict)} if tools
+                 else self.unoffered_calls(data["message"].get("tool_calls"), dict))
         return {**calls, 
             "response": content,
             "prompt_tokens": data.get("prompt_eval_count"),
@@ -5770,6 +5785,8 @@ class OpenAIClient(ChatClient):
             thinking = message.get("reasoning_content") or message.get("reasoning")
             if tools:   # OpenAI: [{"id", "type": "function", "function": {"name", "arguments": a JSON string}}]
                 calls["tool_calls"] = self.read_tool_calls(message.get("tool_calls"), str)
+            else:
+                calls.update(self.unoffered_calls(message.get("tool_calls"), str))
             if isinstance(content, list):   # parts: Mistral's reasoning models send their thinking among them
                 content, thought = content_parts(content, self.scrub)
                 if thought:
@@ -9515,6 +9532,9 @@ def recorded_answer_problem(r, config):
     trial = r.get("trial", 1)
     if type(trial) is not int or not 1 <= trial <= config["repeat"]:
         return "trial must be a whole number from 1 to config.repeat"
+    unoffered = r.get("unoffered_calls")
+    if unoffered is not None and (type(unoffered) is not list or not unoffered):
+        return "unoffered_calls must be a list of the calls made, or null"
     if r.get("response") is None and r.get("error") is None:   # every call eval.py keeps has one: read as a failed call,
         # it was asked again and named infrastructure, where the file was edited
         return "neither a response nor an error (every answer eval.py stores has one or the other): it was edited"
@@ -12439,6 +12459,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         detail["tools"] = [t["function"]["name"] for t in first["tools"]]
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
+         "unoffered_calls": by_trial[t["trial"]].get("unoffered_calls"),
          **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
@@ -12480,6 +12501,10 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
             lines += turn_lines(t["transcript"], t["out_of_turns"])
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
+        if t["unoffered_calls"]:
+            lines += ["  tool calls made where no tool was offered (not answered; not scored):"] + [
+                f"    {on_one_line(call_text(c) if type(c) is dict and type(c.get('name')) is str else json_text(c), 300)}"
+                for c in t["unoffered_calls"]]
         lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')}"
                   + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
                   + {"cap": " (cut at the judge's token limit)", None: "",

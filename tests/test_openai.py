@@ -1120,6 +1120,10 @@ def test_tool_calls_where_no_tool_was_offered_are_an_empty_answer_as_over_ollama
     result = json.loads(run_file)["results"][0]
     assert code == 0 and (result["response"], result["error"], result["attempts"]) == ("", None, 1), (err, result)
     assert "Invalid answers: 1" in cli("report", "runs/x.json")[1]
+    # (round 102) and its calls are kept, never dropped: report --case shows why the answer is empty
+    assert result["unoffered_calls"] == [{"id": "c1", "name": "lookup", "arguments": "{}"}], result
+    assert ("  tool calls made where no tool was offered (not answered; not scored):\n    lookup({})"
+            in cli("report", "runs/x.json", "--case", result["id"])[1])
     for junk in ([None], [{}], [{"function": "lookup"}]):   # (54th) entries that are no calls stay the server's fault
         code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": None, "tool_calls": junk},
                                                                        "tool_calls"), "--split", "dev", "--limit", 1, out="runs/j.json")

@@ -1606,6 +1606,26 @@ def test_a_stopped_run_keeps_the_answers_of_the_calls_in_flight(project, cli, fa
     assert "0 of 28 answers kept" in err   # (errors, each asked again)
 
 
+def test_tool_calls_where_no_tool_was_offered_are_kept_beside_the_empty_answer(project, cli, fake):
+    """Round 102: a model that answered a case without tools with tool calls (content "", as Ollama sends it) had its
+    calls dropped: the run held an empty answer and nothing to say why. They are kept as unoffered_calls, shown by
+    report --case, scored as nothing (the answer is its text)."""
+    case = json.loads(Path("golden/dev.jsonl").read_text().splitlines()[0])
+    fake.agents[case["input"]] = [[("lookup_order", {"order_id": "A-1"})]]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1")
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert (result["response"], result["error"]) == ("", None), (err, result)
+    assert result["unoffered_calls"] == [{"id": None, "name": "lookup_order", "arguments": {"order_id": "A-1"}}], result
+    shown = cli("report", "runs/dev-v3.json", "--case", case["id"])[1]
+    assert 'tool calls made where no tool was offered (not answered; not scored):\n    lookup_order({"order_id": "A-1"})' \
+        in shown, shown
+    run = load_json("runs/dev-v3.json")
+    run["results"][0]["unoffered_calls"] = {"lookup_order": 1}
+    Path("edited.json").write_text(json.dumps(run))
+    code, out, err = cli("report", "edited.json")
+    assert code == 2 and "unoffered_calls must be a list of the calls made, or null" in err, err
+
+
 def test_refusals_alike_are_told_by_status_and_words_past_ids_and_turns():
     """Round 100: an agent's errors ("turn 1: HTTP 500: ...") never stopped a run, nor 500s that named each request's
     id (OpenAI's do), nor counted one not retried (Ollama's 500 for an option's type) as retried to the end."""
