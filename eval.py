@@ -9284,10 +9284,10 @@ NOTED = set()   # (what, run file) load_run has said a note of: cases with no ch
 
 
 def jsonl_given_as_run(path, text):
-    """What a file of JSON lines given for a run is, by its first line: a person's verdicts (calibrate h.jsonl h.jsonl
-    called them a split), else a split."""
+    """What a file of JSON lines given for a run is, by its first line (past a byte-order mark, as calibrate reads it):
+    a person's verdicts (calibrate h.jsonl h.jsonl called them a split), else a split."""
     try:
-        first = json.loads(next((line for line in text.splitlines() if line.strip()), "null"))
+        first = json.loads(next((line for line in text.removeprefix("\ufeff").splitlines() if line.strip()), "null"))
     except (ValueError, RecursionError):
         first = None
     if isinstance(first, dict) and {"check", "pass"} <= set(first) <= VERDICT_FIELDS:
@@ -9368,6 +9368,8 @@ def load_run(path, stored_checks=True):
     except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
         # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.
         raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e})") from None
+    if path.endswith(".jsonl") and not (isinstance(run, dict) and "format" in run):   # one line of a split or of verdicts
+        raise EvalError(jsonl_given_as_run(path, text))
     older = older_label_checks(run)
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
@@ -13316,12 +13318,15 @@ def many_notes(sec):
         if any(r[key]["value"] for r in sec["rows"]):
             notes.append(f"{what}, by run: " + ", ".join(f"{r['name']} {figure_text(r[key])} of {figure_text(r['answers'])}"
                                                         for r in sec["rows"]) + ".")
-    tests = sorted({r["test"] for r in sec["rows"] if not r["reference"]})
+    tested = [r for r in sec["rows"] if not r["reference"]]
+    # one test for every run, or each run's (the floored t-test is one row's: a list of names in no order named none)
+    tests = (tested[0]["test"] if len({r["test"] for r in tested}) == 1 else
+             "by run, " + "; ".join(f"{r['name']}: {r['test']}" for r in tested) + ",")
     level = sec["rows"][1]["difference"]["value"]["level"]
     notes += [f"vs reference: this run minus the first, with its {level_text(level)}% interval, wide enough for "
               + (f"the {sec['comparisons']['value']} comparisons at once (Bonferroni)." if sec["comparisons"]["value"] > 1
                  else "its one comparison."),
-              f"p: {' / '.join(tests)} against the reference; Holm p: adjusted for "
+              f"p: {tests} against the reference; Holm p: adjusted for "
               f"{plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha {sec['alpha']:g}).",
               "The reference is the run listed first, not the best: testing against a winner picked from the same "
               "data finds differences that are not there."]

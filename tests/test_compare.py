@@ -788,6 +788,13 @@ def test_a_case_that_did_not_move_lowers_no_floor(project, cli):
     c = json.loads(cli("compare", a, b, "--json")[1])
     assert c["test"]["p"] == pytest.approx(exact - 0.125 / 2) == mid_p(0, 4) and not c["significant"], c["test"]
     assert cli("compare", b, a, "--fail-if-worse")[0] == 0
+    # (round 102) in a compare of three, the runs' tests differ: each named by its run, not listed in another order
+    c = write_run("runs/c.json", make_run([("c0", "bug", ["bug"] * 3), ("c1", "bug", ["bug", "acceso", "acceso"])]
+                                          + [(f"c{i}", "bug", ["bug", "bug", "acceso"]) for i in (2, 3)]
+                                          + [("c4", "bug", ["bug"] * 3)], prompt="prompts/v1.txt"))
+    out = cli("compare", a, b, c)[1]
+    assert ("p: by run, b: paired t-test on per-case pass rates, at its floor 1/2^m (m: the cases that moved); "
+            "c: paired t-test on per-case pass rates, against the reference") in out, out
 
 
 def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):

@@ -668,9 +668,12 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     assert code == 0 and "Check 'answers': 4 answers judged by a person (1 more where the judge gave no verdict: j04)" in out
     assert json.loads(cli("calibrate", "h.jsonl", run, "--json")[1])["checks"]["answers"]["undecided_answers"] == [
         {"id": "j04", "trial": 1}]
-    code, out, err = cli("calibrate", "h.jsonl", "h.jsonl")
-    assert code == 2 and err == ("error: h.jsonl holds a person's verdicts, not a run: calibrate takes the verdicts first, "
-                                 "then the run (calibrate VERDICTS RUN)\n"), err
+    for verdicts in ((project / "h.jsonl").read_text(), '\ufeff{"id": "j01", "check": "answers", "pass": true}\n',
+                     '{"id": "j01", "check": "answers", "pass": true}\n'):   # (round 102: with a BOM, or of one line)
+        (project / "h.jsonl").write_text(verdicts, encoding="utf-8")
+        code, out, err = cli("calibrate", "h.jsonl", "h.jsonl")
+        assert code == 2 and err == ("error: h.jsonl holds a person's verdicts, not a run: calibrate takes the verdicts "
+                                     "first, then the run (calibrate VERDICTS RUN)\n"), err
 
 
 @pytest.mark.parametrize("line, why", [

@@ -164,6 +164,8 @@ def test_counts_of_one_are_singular(project, cli):
 @pytest.mark.parametrize("given, says", [
     ("golden/dev.jsonl", "golden/dev.jsonl looks like a split, not a run: run it with `python eval.py run --split"),
     ("runs/x.json.journal", "is the journal of an unfinished run: finish it with `python eval.py run --resume runs/x.json`"),
+    # (round 102) a split of one case parsed whole as JSON: "no format", where a longer one was called a split
+    ("one.jsonl", "one.jsonl looks like a split, not a run: run it with `python eval.py run --split one.jsonl`"),
     ("runs/x.json.annotations.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.labels.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.pairwise.json", "this holds compare --pairwise's verdicts, not a run: give the runs it compared"),
@@ -176,6 +178,7 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
     (project / "runs" / "x.json.labels.json").write_text(json.dumps(   # the older name and form
         {"format": evalpy.OLD_ANNOTATIONS_FORMAT, "run": "x.json", "labels": {}}))
     (project / "runs" / "x.json.pairwise.json").write_text(json.dumps({"format": evalpy.PAIRWISE_FORMAT, "comparisons": []}))
+    (project / "one.jsonl").write_text(Path("golden/dev.jsonl").read_text().splitlines()[0] + "\n")
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
 
