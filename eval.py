@@ -9218,8 +9218,11 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                 f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
                 f"row: {on_one_line(stop)})")
 
+    stopped_by = []   # the breaker whose stop waits for the calls out
+
     def stopping(stop, out):
         client.stopping.set()
+        stopped_by.append(stop)
         progress.stopping(stop_words(stop, "calls"), plural(out, "case"))
 
     try:
@@ -9227,11 +9230,16 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             ask_all(work, args.jobs, ask, on_answer, progress.tick, (ServerGone,), stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(done), errors, final=True)
-        breaker = breaker_of(stop)
+        breaker = breaker_of(stop) or next(iter(stopped_by), None)
         why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
              f"Resume with: {resume_command(run_path)}")
         return None
+    except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone
+        # would meet the same refusal)
+        if not stopped_by:
+            raise
+        raise EvalError(f"{e}\n{stopped(stopped_by[0])}") from None
     finally:
         try:
             journal.close()
@@ -14401,8 +14409,17 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
         refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
                           asked[-1]["error"] if asked else None)
 
+    def stopped(stop):   # why a breaker stopped the judging
+        return (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again", args.jobs)
+                if isinstance(stop, ServerRefuses) else
+                f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
+                f"answers in a row: {on_one_line(stop)})")
+
+    stopped_by = []   # the breaker whose stop waits for the calls out
+
     def stopping(stop, out):
         client.stopping.set()
+        stopped_by.append(stop)
         progress.stopping(stop_words(stop, "answers' calls").replace("the server", "the judge's server"),
                           plural(out, "answer"))
 
@@ -14412,17 +14429,18 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
                     progress.tick, (ServerGone,), stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
-        stop = breaker_of(stop) or stop
-        why = (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again", args.jobs)
-               if isinstance(stop, ServerRefuses) else
-               f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
-               f"answers in a row: {on_one_line(stop)})" if isinstance(stop, ServerGone) else "interrupted")
+        breaker = breaker_of(stop) or next(iter(stopped_by), None)
+        why = stopped(breaker) if breaker else "interrupted"
         with writing:   # once a worker has written its vote's line, and before a later one: the count is the file's
             with contextlib.suppress(OSError):
                 journal.close()
             warn(f"{why}: {held_words(held, path + JUDGING_SUFFIX)}\n"
                  f"The same judge command (with {option_word('--out', path)}) asks only the rest")
         return None
+    except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping
+        if not stopped_by:
+            raise
+        raise EvalError(f"{e}\n{stopped(stopped_by[0])}") from None
     progress.update(len(votes), failed, final=True)
     return votes, failed
 

@@ -1802,6 +1802,7 @@ def test_a_stop_that_waits_for_calls_out_says_a_full_disk_and_a_ctrl_c_keeps_its
                         (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--retries", "1", "--jobs", "4")
     assert code == 2 and stopping and "cannot write to runs/answers-dev-v1-judged.json.judging (No space left on device)" in err, err
+    assert err.rstrip().endswith("judge again with --retries 0 to store each one's error and go on"), err   # (and why)
     monkeypatch.setattr(evalpy, "append_journal", journaled)
 
     def interrupted(self, *said):

@@ -1606,6 +1606,19 @@ def test_a_stopped_run_keeps_the_answers_of_the_calls_in_flight(project, cli, fa
     assert "0 of 28 answers kept" in err   # (errors, each asked again)
 
 
+def test_a_full_disk_as_a_stopped_run_waits_for_its_calls_says_why_it_was_stopping(project, cli, fake, monkeypatch):
+    """Round 102: a full disk as the breaker's stop waited for the calls out said only "cannot write ... resume", and
+    the resume met the same refusal: the server's refusal, and what to do of it, is said too."""
+    fake.custom_error, fake.latency, fake.faults = "option top_p: not a number", 0.05, ["custom"] * 400
+    stopping, journaled, waited = [], evalpy.append_journal, evalpy.Progress.stopping
+    monkeypatch.setattr(evalpy.Progress, "stopping", lambda self, *said: stopping.append(said) or waited(self, *said))
+    monkeypatch.setattr(evalpy, "append_journal", lambda journal, entry: journaled(journal, entry) if not stopping else
+                        (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--jobs", "4")
+    assert code == 2 and "error: cannot write to runs/dev-v3.json.journal (No space left on device)" in err, err
+    assert err.rstrip().endswith("resume with --retries 0 to store each one's error and go on"), err
+
+
 def test_tool_calls_where_no_tool_was_offered_are_kept_beside_the_empty_answer(project, cli, fake):
     """Round 102: a model that answered a case without tools with tool calls (content "", as Ollama sends it) had its
     calls dropped: the run held an empty answer and nothing to say why. They are kept as unoffered_calls, shown by
