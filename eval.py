@@ -164,6 +164,7 @@ SMALL_SLICE = 10                  # a slice with fewer cases than this is flagge
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
 NAMES_SHOWN = 20                  # models (or capabilities) a server lists, named in a message: enough to pick from
+NAME_SHOWN_CHARS = 300            # each whole, to be typed: llama-cpp-python serves a model by its file's path (120 characters)
 LOW_CERTAINTY = 0.8               # judge votes agreeing less than this go to a person (the methodology's threshold)
 # Tokens a judge's answer may take (num_predict with Ollama, max_tokens over --api openai): a reason and
 # a verdict take a few hundred; a small judge that never stops would otherwise run until the window
@@ -732,10 +733,10 @@ def name_shown(name, width=60):
 
 
 def names_text(names, clean=str, empty="none"):
-    """Names a server listed, for a message: the first NAMES_SHOWN, each one line (inert, cut short,
+    """Names a server listed, for a message: the first NAMES_SHOWN, each one line (inert, cut past NAME_SHOWN_CHARS,
     cleaned of the API key first), then how many more. 100,000 of them, or one holding a line
     break, must not make the message a megabyte or forge a line of its own."""
-    some = [name_shown(clean(str(name)), 60) for name in names[:NAMES_SHOWN]]
+    some = [name_shown(clean(str(name)), NAME_SHOWN_CHARS) for name in names[:NAMES_SHOWN]]
     more = len(names) - len(some)
     return ", ".join(some) + (f", and {more} more" if more > 0 else "") or empty
 
@@ -7343,6 +7344,10 @@ def resumed_problem(config):
 JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # how every run journal begins
 
 
+# What to do of a journal line that is no kill's: the resume asks again what a line held, so one removed costs a call
+JOURNAL_MEND = "; mend it as it was, or remove that line (what it held is asked again), then resume"
+
+
 def read_journal(path, turns=None, where=None, begun=None):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
@@ -7383,19 +7388,19 @@ def read_journal(path, turns=None, where=None, begun=None):
             if number == len(lines):   # only a last line with no newline can be torn by a kill
                 continue
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
-                            "it was not cut short by a kill, so it was edited") from None
+                            f"it was not cut short by a kill, so it was edited{JOURNAL_MEND}") from None
         problem = journal_entry_problem(entry, config)
         if not problem and "turn" in entry:   # (an entry with a problem may have no id to key it by)
             key = (entry["id"], entry.get("trial", 1))
             problem = turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
         if problem:
-            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}")
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}{JOURNAL_MEND}")
         whole_counts_of(entry)
         key = (entry["id"], entry.get("trial", 1))
         if key in answered_at and "vote" not in entry:   # a result, an answer or a turn after the answer: edited in
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {on_one_line(key[0], 60)}"
                             f"{f' (trial {key[1]})' if config['repeat'] > 1 else ''} has its answer on line "
-                            f"{answered_at[key]} already, and an answer kept is never asked again: it was edited")
+                            f"{answered_at[key]} already, and an answer kept is never asked again: it was edited{JOURNAL_MEND}")
         if where is not None:
             where.setdefault(key, number)
         if "turn" in entry:
@@ -7408,7 +7413,7 @@ def read_journal(path, turns=None, where=None, begun=None):
                 voting[key] = judging = {"answer": entry["answer"], "votes": {}}
             elif "answer" not in judging:   # journaled after its answer, always
                 raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: a vote on an answer the journal "
-                                "does not hold before it")
+                                f"does not hold before it{JOURNAL_MEND}")
             else:   # a vote asked again after its call failed replaces it
                 vote = entry["vote"]
                 judging["votes"][vote["check"], vote["model"], vote["vote"]] = vote
@@ -9396,7 +9401,8 @@ def load_run(path, stored_checks=True):
 
 
 def damaged(path, where=""):
-    return EvalError(f"{shell_word(path)}: not a readable run file, damaged or cut short{where}")
+    return EvalError(f"{shell_word(path)}: not a readable run file, damaged or cut short{where}; eval.py writes a run "
+                     "whole, at once: restore it from a copy, or run it again")
 
 
 def read_run_config(path, leniently=False):

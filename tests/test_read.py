@@ -16,6 +16,9 @@ CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "e" * 64, "spl
           "repeat": 2, "prompt_text": "Clasifica «el ticket».\n"}
 
 
+# (round 102) what a damaged run file's message tells to do
+RESTORE = "; eval.py writes a run whole, at once: restore it from a copy, or run it again"
+
 def make_run(cases=30):
     rng = random.Random(7)
     results = []
@@ -318,10 +321,10 @@ def test_a_run_cut_inside_a_string_says_where_the_string_starts_in_words(tmp_pat
     column = at - text.rfind("\n", 0, at) - 1
     code, out, err = cli("report", tmp_path / "r.json")
     assert code == 2 and err == (f"error: {tmp_path}/r.json: not a readable run file, damaged or cut short "
-                                 f"(unterminated string starting at line {line}, column {column})\n"), err
+                                 f"(unterminated string starting at line {line}, column {column}){RESTORE}\n"), err
     (tmp_path / "r.json").write_text(text.replace('"results"', '"results" 3', 1), encoding="utf-8")
     code, out, err = cli("report", tmp_path / "r.json")
-    assert code == 2 and ", column 12: Expecting ':' delimiter)\n" in err, err     # a message that needs no place
+    assert code == 2 and ", column 12: Expecting ':' delimiter)" + RESTORE + "\n" in err, err     # a message that needs no place
 
 
 def judged_twice_run():
@@ -378,7 +381,7 @@ def test_a_run_file_saved_with_a_bom_says_so_in_words(tmp_path):
     with pytest.raises(evalpy.EvalError) as caught:
         read(tmp_path / "r.json")
     assert str(caught.value) == (f"{tmp_path}/r.json: not a readable run file, damaged or cut short "
-                                 "(line 1, column 1: a byte-order mark (BOM) before the JSON)"), caught.value
+                                 "(line 1, column 1: a byte-order mark (BOM) before the JSON)" + RESTORE), caught.value
 
 
 def test_the_config_of_a_run_or_journal_giving_a_key_twice_is_not_read_as_its_last_value(tmp_path):

@@ -542,6 +542,14 @@ def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project
     Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
+    # (round 102) and what to do: a removed line's answer is asked again
+    assert err.endswith("so it was edited; mend it as it was, or remove that line (what it held is asked again), "
+                        "then resume\n"), err
+    lines.pop(2)
+    Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n")
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "4 answers kept, 24 to ask" in err, err
 
 
 def test_a_journal_line_that_is_not_utf8_is_refused_never_stored_with_replacement_characters(project, cli, fake):
