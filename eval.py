@@ -5405,8 +5405,10 @@ class ChatClient:
         """{"unoffered_calls": ...} of the tool_calls a server sent where no tool was offered (a model trained to call
         one): as eval.py stores calls, or as sent where they are not calls; {} for none. Dropped, an answer of calls
         alone was stored as "" with nothing to say why."""
-        if not isinstance(calls, list) or not calls:
+        if calls is None or calls == [] or calls == {} or calls == "":
             return {}
+        if not isinstance(calls, list):   # one call (or junk) where a list belongs: kept all the same, as sent, in a list
+            return {"unoffered_calls": [calls]}
         return {"unoffered_calls": calls if ChatClient.tool_calls_problem(calls, arguments_type)
                 else ChatClient.read_tool_calls(calls, arguments_type)}
 
@@ -5798,7 +5800,8 @@ class OpenAIClient(ChatClient):
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
             if content is None and not tools and isinstance(message.get("tool_calls"), list) and message["tool_calls"] \
-                    and all(isinstance(c, dict) and isinstance(c.get("function"), dict) for c in message["tool_calls"]):
+                    and not (self.tool_calls_problem(message["tool_calls"], str)
+                             and self.tool_calls_problem(message["tool_calls"], dict)):   # (junk is the server's fault)
                 # calls where no tool was offered: the model's answer, empty (Ollama's content is "" then), never a
                 # server fault to ask again
                 content = ""
@@ -7344,8 +7347,10 @@ def resumed_problem(config):
 JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # how every run journal begins
 
 
-# What to do of a journal line that is no kill's: the resume asks again what a line held, so one removed costs a call
-JOURNAL_MEND = "; mend it as it was, or remove that line (what it held is asked again), then resume"
+# What to do of a journal line that is no kill's: the resume asks again what a case's lines held, so removed they cost
+# calls. With the lines after it of the same case and trial: an agent's later turn, or a vote, needs what came before it
+JOURNAL_MEND = ("; mend it as it was, or remove it and the lines after it of the same case and trial (what they held is "
+                "asked again), then resume")
 
 
 def read_journal(path, turns=None, where=None, begun=None):
@@ -12518,9 +12523,11 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         if t["unoffered_calls"]:
+            calls = t["unoffered_calls"]
             lines += ["  tool calls made where no tool was offered (not answered; not scored):"] + [
                 f"    {on_one_line(call_text(c) if type(c) is dict and type(c.get('name')) is str else json_text(c), 300)}"
-                for c in t["unoffered_calls"]]
+                for c in calls[:NAMES_SHOWN]] + ([f"    ... and {len(calls) - NAMES_SHOWN} more (the run file holds them all)"]
+                                                 if len(calls) > NAMES_SHOWN else [])
         lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')}"
                   + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
                   + {"cap": " (cut at the judge's token limit)", None: "",
@@ -14020,12 +14027,12 @@ def run_grid(grid):
             with terminated_as_interrupted():
                 finished = run_split(args)
         except EvalError as e:
-            raise EvalError(f"{e}\n{grid_stopped(configs, at, runs)}") from None
+            raise EvalError("\n".join([str(e), grid_stopped(configs, at, runs), *errors_said(with_errors)])) from None
         except KeyboardInterrupt:   # before the run's first case (its load): handled() says "interrupted"
-            warn(grid_stopped(configs, at, runs))
+            warn("\n".join([grid_stopped(configs, at, runs), *errors_said(with_errors)]))
             raise
         if finished is None:
-            warn(grid_stopped(configs, at, runs))
+            warn("\n".join([grid_stopped(configs, at, runs), *errors_said(with_errors)]))
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
@@ -14034,10 +14041,8 @@ def run_grid(grid):
         judged_open += [(run_path, run)] if failed_judge_calls(run["results"]) else []
     # said before the compare, which a run of errors alone stops ("no case has a verdict in every run"): why, and how
     # to finish each, were never said
-    for run_path, errors, first in with_errors:
-        warn(f"{shell_word(run_path)}: {errors} request(s) got no usable answer from the server (the first: "
-             f"{cut_to(on_one_line(first), 200)}); they are recorded as errors, not scored. Complete it with: "
-             f"{resume_command(run_path)}")
+    for line in errors_said(with_errors):
+        warn(line)
     for run_path, run in judged_open:
         for line in judge_call_warnings(run["results"], run["config"], run_path):
             warn(f"{shell_word(run_path)}: {line}")
@@ -14048,6 +14053,14 @@ def run_grid(grid):
             raise
         warn(f"error: {e}")
     return 2 if with_errors or judged_open else 0
+
+
+def errors_said(with_errors):
+    """A line for each run of a grid made with errors (run path, how many, the first): why, and how to complete it. A
+    grid that stopped said its made runs' names alone, one of 28 errors among them."""
+    return [f"{shell_word(run_path)}: {errors} request(s) got no usable answer from the server (the first: "
+            f"{cut_to(on_one_line(first), 200)}); they are recorded as errors, not scored. Complete it with: "
+            f"{resume_command(run_path)}" for run_path, errors, first in with_errors]
 
 
 def grid_stopped(configs, at, runs):

@@ -543,8 +543,8 @@ def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
     # (round 102) and what to do: a removed line's answer is asked again
-    assert err.endswith("so it was edited; mend it as it was, or remove that line (what it held is asked again), "
-                        "then resume\n"), err
+    assert err.endswith("so it was edited; mend it as it was, or remove it and the lines after it of the same case and "
+                        "trial (what they held is asked again), then resume\n"), err
     lines.pop(2)
     Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n")
     fake.answers = answer_key("golden/dev.jsonl")
@@ -1640,6 +1640,15 @@ def test_tool_calls_where_no_tool_was_offered_are_kept_beside_the_empty_answer(p
     shown = cli("report", "runs/dev-v3.json", "--case", case["id"])[1]
     assert 'tool calls made where no tool was offered (not answered; not scored):\n    lookup_order({"order_id": "A-1"})' \
         in shown, shown
+    # one call where a list belongs is kept too; many are shown up to a cap (20,000 printed 20,000 lines)
+    fake.agents[case["input"]] = [{"role": "assistant", "content": "", "tool_calls": {"function": {"name": "f"}}}]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "runs/one.json")[0] == 0
+    assert load_json("runs/one.json")["results"][0]["unoffered_calls"] == [{"function": {"name": "f"}}]
+    calls = [{"function": {"name": f"f{i}", "arguments": {}}} for i in range(25)]
+    fake.agents[case["input"]] = [{"role": "assistant", "content": "", "tool_calls": calls}]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "runs/many.json")[0] == 0
+    shown = cli("report", "runs/many.json", "--case", case["id"])[1]
+    assert "    f19({})\n    ... and 5 more (the run file holds them all)" in shown and "f20(" not in shown, shown
     run = load_json("runs/dev-v3.json")
     run["results"][0]["unoffered_calls"] = {"lookup_order": 1}
     Path("edited.json").write_text(json.dumps(run))
@@ -2134,6 +2143,25 @@ def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, tw
     assert ("the grid stopped at run 3 of 4 (llama3.2:3b with prompts/v2.txt); made: runs/dev-v2-qwen2.5-7b.json, "
             "runs/dev-v3-qwen2.5-7b.json; not made: llama3.2:3b with prompts/v3.txt") in err, err
     assert len(fake.chat_bodies) == 4
+    # (round 102) a made run with errors is named with the command that completes it, as a grid that ends says
+    for name in os.listdir("runs"):
+        os.unlink(os.path.join("runs", name))
+    fake.models, answered = ["qwen2.5:7b", "llama3.2:3b"], []
+
+    def answer_twice_then_remove(text):   # each run's first case answered (its second fails), then llama3.2:3b removed
+        answered.append(text)
+        if len(answered) == 2:
+            fake.models = ["qwen2.5:7b"]
+        return key[text]
+    fake.default_answer = answer_twice_then_remove
+    fake.faults_for[list(key)[1]] = ["500"] * 4
+    code, out, err = cli("run", "--split", "dev", "--limit", 2, "--host", fake.url, "--retries", 0,
+                         "--model", "qwen2.5:7b", "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt",
+                         "--prompt", "prompts/v3.txt")
+    assert code == 2 and "the grid stopped at run 3 of 4" in err, err
+    assert err.rstrip().endswith("runs/dev-v3-qwen2.5-7b.json: 1 request(s) got no usable answer from the server (the "
+                                 "first: HTTP 500: llama runner process has terminated: exit status 2); they are recorded as "
+                                 "errors, not scored. Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json"), err
 
 
 def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_models):
@@ -2348,6 +2376,18 @@ def test_an_agent_journal_as_a_kill_leaves_it_resumes_from_its_last_turn(project
     assert len(bodies_for(fake, ASK)) == 1
     r = load_json("runs/a.json")["results"][0]
     assert len(r["per_turn"]) == 3 and r["response"] == "Su pedido A-1 está enviado."
+
+
+def test_the_advice_for_a_damaged_agent_turn_resumes_when_followed(project, cli, fake):
+    """Round 102: a damaged turn 1 was told "remove that line"; removed, turn 2 was refused for having no turn 1. The
+    advice names the lines after it of the same case too, and followed, the resume asks the case's turns again."""
+    lines = interrupted_agent_journal(project, cli, fake)
+    write_journal(project, [lines[0], tampered(lines[1], transcript=[]), lines[2]])
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 2 and "or remove it and the lines after it of the same case and trial" in err, err
+    write_journal(project, [lines[0]])
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0 and len(bodies_for(fake, ASK)) == 3, err
 
 
 def tampered(turn, **changes):
