@@ -16523,6 +16523,13 @@ def write_page(path, text, force, inputs):
 #     count the annotations, fix the most frequent first. Annotations live in a sidecar file beside
 #     the run (the run itself is never touched). The page itself is REVIEW_PAGE.
 
+def unoffered_words(calls):
+    """A review's note of the tool calls an answer made where no tool was offered (its answer "" then, and why)."""
+    names = [on_one_line(c["name"], 60) if type(c) is dict and type(c.get("name")) is str else "?" for c in calls or ()]
+    return (f"called {', '.join(names[:5])}{f' and {len(names) - 5} more' if len(names) > 5 else ''} where no tool was "
+            "offered (not answered; not scored: report --case shows them)")
+
+
 def review_items(run, against=None):
     """One item per case and trial, everything the page shows, as plain data."""
     config = run["config"]
@@ -16563,7 +16570,8 @@ def review_items(run, against=None):
                     ("stopped for length (a token limit or the window)", t["done_reason"] == "length"),
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
-                     (case["id"], t["trial"]) in dropped)) if yes],
+                     (case["id"], t["trial"]) in dropped),
+                    (unoffered_words(r.get("unoffered_calls")), bool(r.get("unoffered_calls")))) if yes],
                 "other": o,
                 "change": changes.get(case["id"]),
                 **({"transcript": transcript_turns(r, case["checks"], t["checks"]),

@@ -1640,6 +1640,9 @@ def test_tool_calls_where_no_tool_was_offered_are_kept_beside_the_empty_answer(p
     shown = cli("report", "runs/dev-v3.json", "--case", case["id"])[1]
     assert 'tool calls made where no tool was offered (not answered; not scored):\n    lookup_order({"order_id": "A-1"})' \
         in shown, shown
+    item = evalpy.review_items(load_json("runs/dev-v3.json"))[0]   # (the review page too, beside the empty answer)
+    assert "called lookup_order where no tool was offered (not answered; not scored: report --case shows them)" \
+        in item["stopped"], item
     # one call where a list belongs is kept too; many are shown up to a cap (20,000 printed 20,000 lines)
     fake.agents[case["input"]] = [{"role": "assistant", "content": "", "tool_calls": {"function": {"name": "f"}}}]
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "runs/one.json")[0] == 0
