@@ -10299,20 +10299,23 @@ def the_checks(names):
 
 
 def diagnose(cases):
-    """RAG: each failing case with passages by the stage to fix (stage_of its first failing
-    answer), with why; None when no case has passages."""
+    """RAG: each failing case with passages by the stage to fix (stage_of its failing answer failed earliest), with
+    why; None when no case has passages."""
     rag = [c for c in cases if "context" in c]
     if not rag:
         return None
     out = {stage: [] for stage in STAGES}
     why = {}
+    # of a case's failing answers, the one failed earliest: one unfaithful trial makes it generation's, though the
+    # first failing trial was faithful (read alone, it was called the task's); one of unknown faithfulness, unclear
+    earliest = ("retrieval", "generation", "unclear", "task").index
     for c in rag:
         if c["correct"] is not False:
             continue
-        trial = next(t for t in c["trials"] if t["correct"] is False)
-        stage, why[c["id"]] = stage_of(c, trial)
+        stage, why[c["id"]] = min((stage_of(c, t) for t in c["trials"] if t["correct"] is False), key=lambda s: earliest(s[0]))
         out[stage].append(c["id"])
-    return {"cases": len(rag), "failing": len(why), **out, "why": why}
+    # a case with no verdict (a judge's open, or calls failed) is in no stage: counted, or 9 of 12 went unsaid
+    return {"cases": len(rag), "failing": len(why), "undiagnosed": sum(c["correct"] is None for c in rag), **out, "why": why}
 
 
 def headline_mean(rates, repeat, correct, scored):
@@ -11787,6 +11790,7 @@ def rows_diagnosis(s):
         return None
     return {"key": "diagnosis", "cases": figure("count", d["cases"], ["diagnosis", "cases"]),
             "failing": figure("count", d["failing"], ["diagnosis", "failing"]),
+            "undiagnosed": figure("count", d["undiagnosed"], ["diagnosis", "undiagnosed"]),
             "rows": [{"name": stage, "count": figure("count", len(d[stage]), ["diagnosis", stage, "#"]),
                       "which": figure("ids", d[stage], ["diagnosis", stage]), "fix": STAGE_FIX[stage]} for stage in STAGES],
             "why": [[i, d["why"][i]] for stage in STAGES for i in d[stage]]}
@@ -12056,8 +12060,10 @@ def retrieval_judged_section(sec):
 
 
 def diagnosis_head(sec):
-    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'case')} with passages, "
-            "by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
+    undiagnosed = (f" ({figure_text(sec['undiagnosed'])} without a verdict, a judge's left open or its calls failed, "
+                   "not diagnosed)" if sec["undiagnosed"]["value"] else "")
+    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'case')} with passages"
+            f"{undiagnosed}, by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
 
 
 def diagnosis_section(sec):

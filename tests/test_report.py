@@ -820,6 +820,19 @@ def test_the_diagnosis_quotes_the_checks_a_faithful_answer_failed(project, cli):
                         "t2": "faithful to the passages, yet it failed the checks 'says 30 days', 'cites it'"}
 
 
+def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(project, cli):
+    """Round 102: with trials, the diagnosis read the first failing answer alone: trial 1 faithful and failing its
+    check, trial 2 unfaithful, was called the task's ("faithful to the passages"), where generation failed first."""
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "says", "type": "contains", "value": "30", "blocking": True}]
+    run = make_run([{"id": "k1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": ["no", "no"],
+                     "checks": checks, "judges": None}], labels=None, split="rag")
+    run["results"][0]["judges"] = [vote("faithful", True, claims_raw(("x", True, "a")))]
+    run["results"][1]["judges"] = [vote("faithful", False, claims_raw(("y", False, None)))]
+    d = json.loads(cli("report", write_run(project / "tr.json", run), "--json")[1])["diagnosis"]
+    assert d["generation"] == ["k1"] and d["task"] == [] and d["why"]["k1"] == "unsupported: y", d
+
+
 def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
     """From the attack on issue 30: context [] and relevant [] (nothing relevant exists) was blamed on
     the retriever ('no passage retrieved'); its precision was 0 and pulled the mean down."""
