@@ -5407,8 +5407,7 @@ class ChatClient:
         alone was stored as "" with nothing to say why."""
         if calls is None or calls == [] or calls == {} or calls == "":
             return {}
-        if not isinstance(calls, list):   # one call (or junk) where a list belongs: kept all the same, as sent, in a list
-            return {"unoffered_calls": [calls]}
+        calls = calls if isinstance(calls, list) else [calls]   # one call (or junk) where a list belongs: kept all the same
         return {"unoffered_calls": calls if ChatClient.tool_calls_problem(calls, arguments_type)
                 else ChatClient.read_tool_calls(calls, arguments_type)}
 
@@ -5799,9 +5798,10 @@ class OpenAIClient(ChatClient):
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
-            if content is None and not tools and isinstance(message.get("tool_calls"), list) and message["tool_calls"] \
-                    and not (self.tool_calls_problem(message["tool_calls"], str)
-                             and self.tool_calls_problem(message["tool_calls"], dict)):   # (junk is the server's fault)
+            sent = message.get("tool_calls")
+            sent = [sent] if isinstance(sent, dict) else sent   # (one call where a list belongs)
+            if content is None and not tools and isinstance(sent, list) and sent \
+                    and not (self.tool_calls_problem(sent, str) and self.tool_calls_problem(sent, dict)):   # (junk: the server's fault)
                 # calls where no tool was offered: the model's answer, empty (Ollama's content is "" then), never a
                 # server fault to ask again
                 content = ""
@@ -7348,9 +7348,10 @@ JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # 
 
 
 # What to do of a journal line that is no kill's: the resume asks again what a case's lines held, so removed they cost
-# calls. With the lines after it of the same case and trial: an agent's later turn, or a vote, needs what came before it
-JOURNAL_MEND = ("; mend it as it was, or remove it and the lines after it of the same case and trial (what they held is "
-                "asked again), then resume")
+# calls. Every line of its case and trial: an agent's later turn, or a vote, needs what came before it, and the line at
+# fault may be an earlier one (a turn edited to end the conversation is told by the turn after it)
+JOURNAL_MEND = ("; mend it as it was, or remove every line of that case and trial (what they held is asked again), "
+                "then resume")
 
 
 def read_journal(path, turns=None, where=None, begun=None):
@@ -8610,8 +8611,7 @@ def stray_journal_line(config, ids, where, journal):
     number, case_id = lines[0]
     subset = f", {subset_words(config['subset'])}" if config.get("subset") else ""
     return EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not one of "
-                     f"this run's cases (the split {shell_word(config['split_path'])}{subset}); it was edited: mend or "
-                     "remove that line")
+                     f"this run's cases (the split {shell_word(config['split_path'])}{subset}); it was edited{JOURNAL_MEND}")
 
 
 def refuse_changed(config, inputs, done, where=None, journal=None):

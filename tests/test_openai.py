@@ -1129,6 +1129,11 @@ def test_tool_calls_where_no_tool_was_offered_are_an_empty_answer_as_over_ollama
     assert result["unoffered_calls"] == [{"id": "c1", "name": "lookup", "arguments": "{}"}], result
     assert ("  tool calls made where no tool was offered (not answered; not scored):\n    lookup({})"
             in cli("report", "runs/x.json", "--case", result["id"])[1])
+    # (round 102) one call sent where a list belongs, content null: an empty answer too, the call kept
+    code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": None, "tool_calls": calls[0]},
+                                                                   "tool_calls"), "--split", "dev", "--limit", 1, out="runs/lone.json")
+    result = json.loads(run_file)["results"][0]
+    assert code == 0 and result["unoffered_calls"] == [{"id": "c1", "name": "lookup", "arguments": "{}"}], (err, result)
     # (54th) entries that are no calls stay the server's fault; (round 102) a function object that is none too
     for junk in ([None], [{}], [{"function": "lookup"}], [{"function": {}}], [{"function": {"name": 5}}]):
         code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": None, "tool_calls": junk},

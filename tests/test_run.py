@@ -543,8 +543,8 @@ def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
     # (round 102) and what to do: a removed line's answer is asked again
-    assert err.endswith("so it was edited; mend it as it was, or remove it and the lines after it of the same case and "
-                        "trial (what they held is asked again), then resume\n"), err
+    assert err.endswith("so it was edited; mend it as it was, or remove every line of that case and trial (what they "
+                        "held is asked again), then resume\n"), err
     lines.pop(2)
     Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n")
     fake.answers = answer_key("golden/dev.jsonl")
@@ -900,7 +900,7 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and ("runs/dev-v3.json.journal:7: damaged journal line: dev-99 is not one of this run's cases "
-                          "(the split golden/dev.jsonl); it was edited: mend or remove that line") in err, err   # (attack 4, 9a)
+                          "(the split golden/dev.jsonl); it was edited; mend it as it was, or remove every line of that case") in err, err   # (attack 4, 9a)
     assert fake.chat_bodies == []
     # (31st round) `runs` counted that line as an answer and printed the resume that refuses it
     code, out, err = cli("runs", "runs")
@@ -923,8 +923,7 @@ def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_s
     entry = json.loads(out)[0]
     assert "problem" in entry and "resume" not in entry, entry
     assert entry["problem"] == ("runs/dev-v3.json.journal:3: damaged journal line: dev-04 is not one of this run's cases "
-                                "(the split golden/dev.jsonl, 3 chosen cases, --cases); it was edited: mend or remove "
-                                "that line"), entry
+                                "(the split golden/dev.jsonl, 3 chosen cases, --cases); it was edited" + evalpy.JOURNAL_MEND), entry
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err == f"error: {entry['problem']}\n", err
 
@@ -1646,7 +1645,7 @@ def test_tool_calls_where_no_tool_was_offered_are_kept_beside_the_empty_answer(p
     # one call where a list belongs is kept too; many are shown up to a cap (20,000 printed 20,000 lines)
     fake.agents[case["input"]] = [{"role": "assistant", "content": "", "tool_calls": {"function": {"name": "f"}}}]
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "runs/one.json")[0] == 0
-    assert load_json("runs/one.json")["results"][0]["unoffered_calls"] == [{"function": {"name": "f"}}]
+    assert load_json("runs/one.json")["results"][0]["unoffered_calls"] == [{"id": None, "name": "f", "arguments": {}}]
     calls = [{"function": {"name": f"f{i}", "arguments": {}}} for i in range(25)]
     fake.agents[case["input"]] = [{"role": "assistant", "content": "", "tool_calls": calls}]
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "runs/many.json")[0] == 0
@@ -2387,7 +2386,7 @@ def test_the_advice_for_a_damaged_agent_turn_resumes_when_followed(project, cli,
     lines = interrupted_agent_journal(project, cli, fake)
     write_journal(project, [lines[0], tampered(lines[1], transcript=[]), lines[2]])
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
-    assert code == 2 and "or remove it and the lines after it of the same case and trial" in err, err
+    assert code == 2 and "or remove every line of that case and trial" in err, err
     write_journal(project, [lines[0]])
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
     assert code == 0 and len(bodies_for(fake, ASK)) == 3, err
