@@ -13151,7 +13151,13 @@ def retrieval_change(a_cases, b_by_id):
         b = b_by_id[a["id"]]
         if not all("context" in c and "relevant" in c for c in (a, b)):
             continue
+        if a["relevant"] != b["relevant"]:   # one split's labels: read with the candidate's, the baseline's figure moved
+            raise EvalError(f"refusing to compare: the runs label the relevant passages of {on_one_line(a['id'])} otherwise "
+                            f"({on_one_line(json_text(a['relevant']), 80)} vs {on_one_line(json_text(b['relevant']), 80)}), "
+                            "though they ran the same version of the split: one of them was edited")
         relevant = b["relevant"]
+        if not relevant:   # a person found nothing to retrieve: no figure (counted, 2 cases were said where 1 had one)
+            continue
         found = [{p["id"] for p in c["context"]} & set(relevant) for c in (a, b)]
         rows.append([[f(ranked, relevant) for ranked in
                       ([p["id"] for p in a["context"]], [p["id"] for p in b["context"]])]

@@ -1018,6 +1018,25 @@ def test_a_retrieval_change_that_cancels_out_is_no_change(project, cli):
     assert "context recall: 50% -> 50%, +0.0 points" in cli("compare", a, b)[1]
 
 
+
+def test_a_retrieval_change_counts_the_cases_it_measures_and_reads_one_set_of_labels(project, cli):
+    """Round 102: a case labelled with nothing relevant (relevant []) has no figure, yet compare said "2 cases" of a
+    mean over one; and relevance labels that differ between the runs (an edited file) were read from the candidate
+    for both, the baseline's 72% shown as 78%."""
+    def passages(*ids):
+        return [{"id": i, "text": f"passage {i}"} for i in ids]
+    def run(name, first, relevant=("a",)):
+        specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": rel, "response": "answer",
+                  "checks": [{"name": "a", "type": "contains", "value": "answer", "blocking": True}]}
+                 for cid, ctx, rel in (("r1", first, list(relevant)), ("r4", passages("a"), []))]
+        return write_run(project / name, make_run(specs, labels=None, split="rag"))
+    a, b = run("a.json", passages("x", "a")), run("b.json", passages("a", "x"))
+    out = cli("compare", a, b)[1]
+    assert "Retrieval (1 case with passages and relevance labels on both sides)" in out, out
+    code, out, err = cli("compare", a, run("c.json", passages("a", "x"), relevant=("x",)))
+    assert code == 2 and "the runs label the relevant passages of r1 otherwise" in err, err
+
+
 def test_compare_of_runs_without_passages_says_nothing_of_retrieval(two_runs, cli):
     out = cli("compare", *two_runs, "--json")[1]
     assert "retrieval" not in json.loads(out)

@@ -831,6 +831,11 @@ def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(proj
     run["results"][1]["judges"] = [vote("faithful", False, claims_raw(("y", False, None)))]
     d = json.loads(cli("report", write_run(project / "tr.json", run), "--json")[1])["diagnosis"]
     assert d["generation"] == ["k1"] and d["task"] == [] and d["why"]["k1"] == "unsupported: y", d
+    # and the cases left out for want of a verdict are counted (9 of the example's 12 went unsaid)
+    d = json.loads(cli("report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"), "--json")[1])["diagnosis"]
+    assert (d["failing"], d["undiagnosed"], d["cases"]) == (3, 9, 12), d
+    assert "(9 without a verdict, a judge's left open or its calls failed, not diagnosed)" in cli(
+        "report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"))[1]
 
 
 def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
