@@ -9162,11 +9162,24 @@ def breaker_of(stop):
     return stop
 
 
-def stop_words(stop, what):
+def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
     if isinstance(stop, ServerRefuses):
-        return f"the server refused {len(stop.row)} {what} in a row"
-    return f"the server stopped answering: {SERVER_GONE_AFTER} {what} in a row could not connect"
+        return f"{who} refused {len(stop.row)} {what} in a row"
+    return f"{who} stopped answering: {SERVER_GONE_AFTER} {what} in a row could not connect"
+
+
+def stop_waiter(client, progress, who, what, unit):
+    """(ask_all's on_stop for run or judge, the breakers it was told of): the client stops its calls going further
+    (ChatClient.stopping) and the wait is said; the breaker is kept for what is said at the end (a Ctrl-C or a full
+    disk in the wait)."""
+    told = []
+
+    def on_stop(stop, out):
+        client.stopping.set()
+        told.append(stop)
+        progress.stopping(stop_words(stop, who, what), plural(out, unit))
+    return on_stop, told
 
 
 def refused_why(who, what, stop, again, jobs):
@@ -9228,12 +9241,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                 f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
                 f"row: {on_one_line(stop)})")
 
-    stopped_by = []   # the breaker whose stop waits for the calls out
-
-    def stopping(stop, out):
-        client.stopping.set()
-        stopped_by.append(stop)
-        progress.stopping(stop_words(stop, "calls"), plural(out, "case"))
+    stopping, stopped_by = stop_waiter(client, progress, "the server", "calls", "case")
 
     try:
         with terminated_as_interrupted():
@@ -14446,13 +14454,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
                 f"stopped: the judge's server at {on_one_line(client.host)} stopped answering ({SERVER_GONE_AFTER} "
                 f"answers in a row: {on_one_line(stop)})")
 
-    stopped_by = []   # the breaker whose stop waits for the calls out
-
-    def stopping(stop, out):
-        client.stopping.set()
-        stopped_by.append(stop)
-        progress.stopping(stop_words(stop, "answers' calls").replace("the server", "the judge's server"),
-                          plural(out, "answer"))
+    stopping, stopped_by = stop_waiter(client, progress, "the judge's server", "answers' calls", "answer")
 
     try:
         with terminated_as_interrupted():
