@@ -10283,6 +10283,8 @@ def stage_of(case, trial):
     for c in case["checks"]:
         if c["type"] == "context_relevant" and "relevant" not in case and trial["checks"].get(c["name"]) is False:
             return "retrieval", f"{c['name']}: the judge found no passage relevant enough"
+    if trial["unfinished"]:   # failed unread: no judge said it was unfaithful ("faithful failed" was said)
+        return "unclear", "it never answered (still thinking when it stopped): no check read an answer"
     faithful = [c for c in case["checks"] if c["type"] == "faithful"]
     for c in faithful:
         if trial["checks"].get(c["name"]) is False:
@@ -10316,14 +10318,20 @@ def diagnose(cases):
     why = {}
     # of a case's failing answers, the one failed earliest: one unfaithful trial makes it generation's, though the
     # first failing trial was faithful (read alone, it was called the task's); one of unknown faithfulness, unclear
+    # (it may have been unfaithful). An answer that never came (still thinking at its limit) tells no stage: read only
+    # where every failing one is such
     earliest = ("retrieval", "generation", "unclear", "task").index
     for c in rag:
         if c["correct"] is not False:
             continue
-        stage, why[c["id"]] = min((stage_of(c, t) for t in c["trials"] if t["correct"] is False), key=lambda s: earliest(s[0]))
+        failing = [t for t in c["trials"] if t["correct"] is False]
+        failing = [t for t in failing if not t["unfinished"]] or failing
+        stage, why[c["id"]] = min((stage_of(c, t) for t in failing), key=lambda s: earliest(s[0]))
         out[stage].append(c["id"])
     # a case with no verdict (a judge's open, or calls failed) is in no stage: counted, or 9 of 12 went unsaid
-    return {"cases": len(rag), "failing": len(why), "undiagnosed": sum(c["correct"] is None for c in rag), **out, "why": why}
+    undiagnosed = [c["id"] for c in rag if c["correct"] is None]
+    return {"cases": len(rag), "failing": len(why), "undiagnosed": len(undiagnosed), "undiagnosed_cases": undiagnosed,
+            **out, "why": why}
 
 
 def headline_mean(rates, repeat, correct, scored):
@@ -12068,7 +12076,7 @@ def retrieval_judged_section(sec):
 
 
 def diagnosis_head(sec):
-    undiagnosed = (f" ({figure_text(sec['undiagnosed'])} without a verdict, a judge's left open or its calls failed, "
+    undiagnosed = (f" ({figure_text(sec['undiagnosed'])} without a verdict, a judge's left open or a call failed, "
                    "not diagnosed)" if sec["undiagnosed"]["value"] else "")
     return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'case')} with passages"
             f"{undiagnosed}, by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
@@ -13557,7 +13565,12 @@ def rows_diagnosis_change(d):
         return None
     return {"key": "diagnosis_change", "rows": [
         {"name": stage, "figures": [figure("count", len(d[i][stage]), ["diagnosis", i, stage, "#"]) for i in (0, 1)],
-         "which": [figure("ids", d[i][stage], ["diagnosis", i, stage]) for i in (0, 1)]} for stage in STAGES]}
+         "which": [figure("ids", d[i][stage], ["diagnosis", i, stage]) for i in (0, 1)]} for stage in STAGES] + [
+        # a case whose verdict was lost left its stage: said, or it read as a fix
+        {"name": "no verdict, not diagnosed", "figures": [figure("count", d[i]["undiagnosed"], ["diagnosis", i, "undiagnosed"])
+                                                         for i in (0, 1)],
+         "which": [figure("ids", d[i]["undiagnosed_cases"], ["diagnosis", i, "undiagnosed_cases"]) for i in (0, 1)]}
+        for _ in [1] if d[0]["undiagnosed"] or d[1]["undiagnosed"]]}
 
 
 def diagnosis_change_lines(sec):

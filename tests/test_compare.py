@@ -1056,6 +1056,11 @@ def test_compare_shows_how_each_stage_count_of_the_diagnosis_moved(project, cli)
            "  generation: 1 -> 1  (d3 -> d3)" in text
     assert "**Diagnosis**, failing cases by the stage to fix: retrieval 2 → 1 · generation 1 → 1 · task 1 → 1 · " \
            "unclear 1 → 1." in cli("compare", a, b, "--markdown")[1]
+    # (round 102) a case whose verdict was lost left its stage: said in every view, never read as a fix
+    lost = DIAGNOSED[:5] + [("d6", passages("a"), ["a"], (None, "no JSON here"), None)]
+    c = diagnosed_run(project, lost, name="c.json")
+    assert "  unclear: 1 -> 0  (d6 -> -)\n  no verdict, not diagnosed: 0 -> 1  (- -> d6)" in cli("compare", a, c)[1]
+    assert "unclear 1 → 0 · no verdict, not diagnosed 0 → 1." in cli("compare", a, c, "--markdown")[1]
 
 
 def test_compare_names_a_judge_or_label_change_as_the_held_out_guard_does(project, cli):

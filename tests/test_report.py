@@ -831,10 +831,17 @@ def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(proj
     run["results"][1]["judges"] = [vote("faithful", False, claims_raw(("y", False, None)))]
     d = json.loads(cli("report", write_run(project / "tr.json", run), "--json")[1])["diagnosis"]
     assert d["generation"] == ["k1"] and d["task"] == [] and d["why"]["k1"] == "unsupported: y", d
+    # an answer that never came (still thinking at its limit) tells no stage: a faithful one failing the task decides
+    run["results"].append(dict(run["results"][0], trial=3, response="", thinking="long thoughts", done_reason="length",
+                               judges=None))
+    run["results"][1]["judges"] = [vote("faithful", True, claims_raw(("x", True, "a")))]
+    run["config"]["repeat"] = 3
+    d = json.loads(cli("report", write_run(project / "tr3.json", run), "--json")[1])["diagnosis"]
+    assert d["task"] == ["k1"] and d["why"]["k1"] == "faithful to the passages, yet it failed the check 'says'", d
     # and the cases left out for want of a verdict are counted (9 of the example's 12 went unsaid)
     d = json.loads(cli("report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"), "--json")[1])["diagnosis"]
     assert (d["failing"], d["undiagnosed"], d["cases"]) == (3, 9, 12), d
-    assert "(9 without a verdict, a judge's left open or its calls failed, not diagnosed)" in cli(
+    assert "(9 without a verdict, a judge's left open or a call failed, not diagnosed)" in cli(
         "report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"))[1]
 
 
