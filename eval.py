@@ -7400,7 +7400,8 @@ def read_journal(path, turns=None, where=None, begun=None):
             key = (entry["id"], entry.get("trial", 1))
             problem = turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
         if problem:
-            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}{JOURNAL_MEND}")
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}"
+                            f"{JOURNAL_MEND if type(entry) is dict and type(entry.get('id')) is str else '; remove it, then resume'}")
         whole_counts_of(entry)
         key = (entry["id"], entry.get("trial", 1))
         if key in answered_at and "vote" not in entry:   # a result, an answer or a turn after the answer: edited in
@@ -13167,7 +13168,7 @@ def retrieval_change(a_cases, b_by_id):
         b = b_by_id[a["id"]]
         if not all("context" in c and "relevant" in c for c in (a, b)):
             continue
-        if a["relevant"] != b["relevant"]:   # one split's labels: read with the candidate's, the baseline's figure moved
+        if sorted(a["relevant"]) != sorted(b["relevant"]):   # one split's labels (in any order: the figures take none): read with the candidate's, the baseline's figure moved
             raise EvalError(f"refusing to compare: the runs label the relevant passages of {on_one_line(a['id'])} otherwise "
                             f"({on_one_line(json_text(a['relevant']), 80)} vs {on_one_line(json_text(b['relevant']), 80)}), "
                             "though they ran the same version of the split: one of them was edited")
