@@ -8612,7 +8612,8 @@ def stray_journal_line(config, ids, where, journal):
     number, case_id = lines[0]
     subset = f", {subset_words(config['subset'])}" if config.get("subset") else ""
     return EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not one of "
-                     f"this run's cases (the split {shell_word(config['split_path'])}{subset}); it was edited{JOURNAL_MEND}")
+                     f"this run's cases (the split {shell_word(config['split_path'])}{subset}); it was edited; remove it and any "
+                     "other line of that case, then resume")
 
 
 def refuse_changed(config, inputs, done, where=None, journal=None):
@@ -10281,11 +10282,11 @@ def stage_of(case, trial):
     missing = [i for i in case.get("relevant") or [] if i not in {p["id"] for p in case["context"]}]
     if missing:
         return "retrieval", "relevant passage not retrieved: " + ", ".join(missing)
+    if trial["unfinished"]:   # failed unread, every check False unasked: no judge said the passages or the answer were bad
+        return "unclear", "it never answered (still thinking when it stopped): no check read an answer"
     for c in case["checks"]:
         if c["type"] == "context_relevant" and "relevant" not in case and trial["checks"].get(c["name"]) is False:
             return "retrieval", f"{c['name']}: the judge found no passage relevant enough"
-    if trial["unfinished"]:   # failed unread: no judge said it was unfaithful ("faithful failed" was said)
-        return "unclear", "it never answered (still thinking when it stopped): no check read an answer"
     faithful = [c for c in case["checks"] if c["type"] == "faithful"]
     for c in faithful:
         if trial["checks"].get(c["name"]) is False:

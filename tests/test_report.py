@@ -838,6 +838,13 @@ def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(proj
     run["config"]["repeat"] = 3
     d = json.loads(cli("report", write_run(project / "tr3.json", run), "--json")[1])["diagnosis"]
     assert d["task"] == ["k1"] and d["why"]["k1"] == "faithful to the passages, yet it failed the check 'says'", d
+    # (and before a context_relevant check, which an unfinished answer fails unasked: no retrieval failure)
+    ctx = [{"name": "ctx", "type": "context_relevant", "blocking": True}]
+    run = make_run([{"id": "u1", "input": "q", "context": passages("a"), "response": "", "checks": checks + ctx,
+                     "judges": [vote("ctx", True, "{}")]}], labels=None, split="rag")
+    run["results"][0].update(thinking="hmm", done_reason="length")
+    d = json.loads(cli("report", write_run(project / "u.json", run), "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["u1"] and d["why"]["u1"].startswith("it never answered"), d
     # and the cases left out for want of a verdict are counted (9 of the example's 12 went unsaid)
     d = json.loads(cli("report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"), "--json")[1])["diagnosis"]
     assert (d["failing"], d["undiagnosed"], d["cases"]) == (3, 9, 12), d

@@ -900,7 +900,7 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and ("runs/dev-v3.json.journal:7: damaged journal line: dev-99 is not one of this run's cases "
-                          "(the split golden/dev.jsonl); it was edited; mend it as it was, or remove every line of that case") in err, err   # (attack 4, 9a)
+                          "(the split golden/dev.jsonl); it was edited; remove it and any other line of that case, then resume") in err, err   # (attack 4, 9a)
     assert fake.chat_bodies == []
     # (31st round) `runs` counted that line as an answer and printed the resume that refuses it
     code, out, err = cli("runs", "runs")
@@ -923,7 +923,8 @@ def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_s
     entry = json.loads(out)[0]
     assert "problem" in entry and "resume" not in entry, entry
     assert entry["problem"] == ("runs/dev-v3.json.journal:3: damaged journal line: dev-04 is not one of this run's cases "
-                                "(the split golden/dev.jsonl, 3 chosen cases, --cases); it was edited" + evalpy.JOURNAL_MEND), entry
+                                "(the split golden/dev.jsonl, 3 chosen cases, --cases); it was edited; remove it and any other "
+                                "line of that case, then resume"), entry
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err == f"error: {entry['problem']}\n", err
 
