@@ -11809,6 +11809,7 @@ def rows_diagnosis(s):
     return {"key": "diagnosis", "cases": figure("count", d["cases"], ["diagnosis", "cases"]),
             "failing": figure("count", d["failing"], ["diagnosis", "failing"]),
             "undiagnosed": figure("count", d["undiagnosed"], ["diagnosis", "undiagnosed"]),
+            "undiagnosed_cases": figure("ids", d["undiagnosed_cases"], ["diagnosis", "undiagnosed_cases"]),
             "rows": [{"name": stage, "count": figure("count", len(d[stage]), ["diagnosis", stage, "#"]),
                       "which": figure("ids", d[stage], ["diagnosis", stage]), "fix": STAGE_FIX[stage]} for stage in STAGES],
             "why": [[i, d["why"][i]] for stage in STAGES for i in d[stage]]}
@@ -12091,7 +12092,13 @@ def diagnosis_section(sec):
         [r["name"], figure_text(r["count"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
     why = dict(sec["why"])   # then each failing case under its stage, with why (none when all pass)
     failing = [[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 110)}"] for r in sec["rows"] for i in r["which"]["value"]]
-    return out + (table(failing, align_right_from=99) if failing else [])
+    return out + (table(failing, align_right_from=99) if failing else []) + undiagnosed_lines(sec)
+
+
+def undiagnosed_lines(sec):
+    """The cases the diagnosis leaves out for want of a verdict, by name: a count alone sent the reader to --json."""
+    ids = sec["undiagnosed_cases"]
+    return [f"  not diagnosed, without a verdict: {inert(figure_text(ids))}"] if ids["value"] else []
 
 
 def annotation_section(sec):
@@ -12341,7 +12348,8 @@ def markdown_diagnosis(sec):
         return []
     return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
         f"| {r['name']} | {figure_text(r['count'])} | {ids_text([md_code(i, cell=True) for i in r['which']['value']])} | {r['fix']} |"
-        for r in sec["rows"]]
+        for r in sec["rows"]] + ([f"\nNot diagnosed, without a verdict: {ids_text([md_code(i) for i in sec['undiagnosed_cases']['value']])}"]
+                                 if sec["undiagnosed_cases"]["value"] else [])
 
 
 def markdown_retrieval(sec):
@@ -13565,19 +13573,23 @@ def rows_diagnosis_change(d):
     """RAG: how the count of failing cases each stage has to fix moved, and which cases on each side."""
     if not d:
         return None
-    return {"key": "diagnosis_change", "rows": [
+    lost = d[0]["undiagnosed"] or d[1]["undiagnosed"]
+    return {"key": "diagnosis_change",
+            # a row of cases without a verdict is no stage's to fix: the heading names it apart
+            "heading": "failing cases by the stage to fix" + (", and the cases without a verdict" if lost else ""),
+            "rows": [
         {"name": stage, "figures": [figure("count", len(d[i][stage]), ["diagnosis", i, stage, "#"]) for i in (0, 1)],
          "which": [figure("ids", d[i][stage], ["diagnosis", i, stage]) for i in (0, 1)]} for stage in STAGES] + [
         # a case whose verdict was lost left its stage: said, or it read as a fix
         {"name": "no verdict, not diagnosed", "figures": [figure("count", d[i]["undiagnosed"], ["diagnosis", i, "undiagnosed"])
                                                          for i in (0, 1)],
          "which": [figure("ids", d[i]["undiagnosed_cases"], ["diagnosis", i, "undiagnosed_cases"]) for i in (0, 1)]}
-        for _ in [1] if d[0]["undiagnosed"] or d[1]["undiagnosed"]]}
+        for _ in [1] if lost]}
 
 
 def diagnosis_change_lines(sec):
     """RAG, compare: each stage's count of failing cases, baseline -> candidate, and which."""
-    return ["Diagnosis, failing cases by the stage to fix (baseline -> candidate):"] + [
+    return [f"Diagnosis, {sec['heading']} (baseline -> candidate):"] + [
         f"  {r['name']}: {figure_text(r['figures'][0])} -> {figure_text(r['figures'][1])}"
         f"  ({inert(figure_text(r['which'][0]))} -> {inert(figure_text(r['which'][1]))})" for r in sec["rows"]]
 
@@ -13868,7 +13880,7 @@ def markdown_compare(c, baseline_path, candidate_path):
                   f"lost one: {markdown_ids(retrieval['lost']['value'], 'none')}."]
     diagnosis = section_of(rows, "diagnosis_change")
     if diagnosis:
-        out += ["", "**Diagnosis**, failing cases by the stage to fix: " + " · ".join(
+        out += ["", f"**Diagnosis**, {diagnosis['heading']}: " + " · ".join(
             f"{r['name']} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}" for r in diagnosis["rows"]) + "."]
     return "\n".join(out)
 
@@ -16097,7 +16109,10 @@ def diagnosis_part(sec, anchors, name):
         ["stage", "cases", "which", "what to change"],
         [[r["name"], (figure_text(r["count"]), r["count"]["value"]),
           Markup(", ".join(case_link(i, anchors) for i in r["which"]["value"]) or "-"), r["fix"]] for r in sec["rows"]],
-        keyed=True), bullet_list([f"{i}: {why}" for i, why in sec["why"]]), ident="diagnosis")]
+        keyed=True), bullet_list([f"{i}: {why}" for i, why in sec["why"]]),
+        *([paragraph(Markup("Not diagnosed, without a verdict: " + ", ".join(
+            case_link(i, anchors) for i in sec["undiagnosed_cases"]["value"])))] if sec["undiagnosed_cases"]["value"] else []),
+        ident="diagnosis")]
 
 
 PAGE_SECTIONS = [("labels", label_part), ("checks", check_part), ("agent", agent_part), ("weighted", weighted_part),

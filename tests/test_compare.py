@@ -1,5 +1,6 @@
 """Compare: two runs of the same split, case by case; refused across split versions."""
 
+import html
 import json
 import os
 import re
@@ -1035,6 +1036,10 @@ def test_a_retrieval_change_counts_the_cases_it_measures_and_reads_one_set_of_la
     assert "Retrieval (1 case with passages and relevance labels on both sides)" in out, out
     code, out, err = cli("compare", a, run("c.json", passages("a", "x"), relevant=("x",)))
     assert code == 2 and "the runs label the relevant passages of r1 otherwise" in err, err
+    # (round 103) the same labels in another order are one set of labels, not an edit
+    both, turned = run("d.json", passages("a", "x"), relevant=("a", "x")), run("e.json", passages("a", "x"), relevant=("x", "a"))
+    code, out, err = cli("compare", both, turned)
+    assert code == 0 and "Retrieval (1 case with passages" in out, err
 
 
 def test_compare_of_runs_without_passages_says_nothing_of_retrieval(two_runs, cli):
@@ -1061,6 +1066,12 @@ def test_compare_shows_how_each_stage_count_of_the_diagnosis_moved(project, cli)
     c = diagnosed_run(project, lost, name="c.json")
     assert "  unclear: 1 -> 0  (d6 -> -)\n  no verdict, not diagnosed: 0 -> 1  (- -> d6)" in cli("compare", a, c)[1]
     assert "unclear 1 → 0 · no verdict, not diagnosed 0 → 1." in cli("compare", a, c, "--markdown")[1]
+    # (round 103) and the heading names that row: no stage is to fix for a case without a verdict
+    heading = "failing cases by the stage to fix, and the cases without a verdict"
+    assert f"Diagnosis, {heading} (baseline -> candidate):" in cli("compare", a, c)[1]
+    assert f"**Diagnosis**, {heading}: retrieval" in cli("compare", a, c, "--markdown")[1]
+    cli("compare", a, c, "--html", str(project / "c.html"))
+    assert f"Diagnosis, {heading} (baseline" in html.unescape((project / "c.html").read_text())
 
 
 def test_compare_names_a_judge_or_label_change_as_the_held_out_guard_does(project, cli):

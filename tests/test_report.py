@@ -850,6 +850,14 @@ def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(proj
     assert (d["failing"], d["undiagnosed"], d["cases"]) == (3, 9, 12), d
     assert "(9 without a verdict, a judge's left open or a call failed, not diagnosed)" in cli(
         "report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"))[1]
+    # (round 103) and named in every view, not in --json alone
+    example = str(ROOT / "runs" / "example" / "rag-dev-v1.json")
+    named = "rag-dev-01, rag-dev-02, rag-dev-03, rag-dev-05, rag-dev-07, rag-dev-08, rag-dev-09, rag-dev-10, rag-dev-12"
+    assert f"  not diagnosed, without a verdict: {named}\n" in cli("report", example)[1]
+    assert "Not diagnosed, without a verdict: `rag-dev-01`, `rag-dev-02`" in cli("report", example, "--markdown")[1]
+    cli("report", example, "--html", str(project / "d.html"))
+    page = (project / "d.html").read_text()
+    assert "Not diagnosed, without a verdict: rag-dev-01, rag-dev-02, rag-dev-03, rag-dev-05" in page
 
 
 def test_a_case_labelled_with_nothing_relevant_is_not_blamed_on_retrieval(project, cli):
