@@ -157,6 +157,7 @@ MAX_SEED = 2 ** 31 - 1            # llama.cpp's seed is 32 bits; Ollama reads a 
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
+REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model for repeating itself (it sends none)
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
@@ -1933,6 +1934,7 @@ class Score(ReportAdds):
     window_full: list       # {id, trial, prompt_tokens, completion_tokens, num_predict (the run's, or None)}:
                             # those the window stopped, not num_predict (filled_by_answer)
     stopped_early: list     # {id, trial, completion_tokens, limit}: "length" under the run's limit, short of the window
+    repeating: list         # {id, trial}: answers Ollama stopped for repeating one token (done_reason REPEAT_STOP)
     limit_option: str       # the option that sets the answer's limit here (num_predict, max_tokens, max_completion_tokens)
     num_ctx: int | None     # the window prompts were fitted to (context_window()); None when none is known
     num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
@@ -5322,13 +5324,17 @@ class ChatClient:
             raise CallFailed(self.redirect_text(status, headers), retry=False)
         if status != 200:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub, headers)}"
-            if status == 400 and self.api == "ollama" and re.search(rb"exceeds the (available )?context", data or b""):
+            # Ollama's words for it: "the input length exceeds the context length" (the runner), and where context shift
+            # is off "the prompt is longer than the context length currently available" (llm/llama_server.go)
+            if status == 400 and self.api == "ollama" and re.search(
+                    rb"exceeds the (available )?context|longer than the context length", data or b""):
                 why += f": {WINDOW_TOO_SMALL}; raise it (--option num_ctx=N)"
             # llama-cpp-python and vLLM: "This model's maximum context length is 2048 tokens. However, you requested
             # 2084 tokens"; llama.cpp's server: "the request exceeds the available context size"; OpenAI:
             # "context_length_exceeded". Asked again alike, it fails alike: no --resume finishes it
             elif status == 400 and self.api == "openai" and re.search(
-                    rb"maximum context length|exceeds the available context|context_length_exceeded", data or b""):
+                    rb"maximum context length|exceeds the available context|context_length_exceeded|"
+                    rb"longer than the context length", data or b""):
                 # fewer tokens asked helps only where the messages alone fit (vLLM counts max_tokens in; llama-cpp-python
                 # refuses only messages past its window, and lowers max_tokens itself)
                 sizes = re.search(rb"maximum context length is (\d+) tokens.{0,80}?\((\d+) in the messages", data or b"")
@@ -5619,11 +5625,15 @@ class OllamaClient(ChatClient):
         except (KeyError, TypeError):
             raise CallFailed("the server's answer had no message.content", retry=True) from None
         # done_reason "load" or "unload" answers a request with no messages (server/routes.go ChatHandler), and done
-        # false is one piece of a stream (the answer to "stream": false is the last, done): neither is the model's answer
+        # false beside a reason is one piece of a stream: neither is the model's answer
         if data.get("done_reason") in ("load", "unload"):
             raise CallFailed(f"the server answered as to a request with no messages (done_reason {data['done_reason']!r}), "
                              "not with the model's answer", retry=True)
-        if data.get("done") is False:
+        # but Ollama stops a model repeating one token over 30 times without a last, done piece, and answers with
+        # what it said so far: done false and no done_reason (llm/llama_server.go Completion, tokenRepeat; server/
+        # routes.go writeChatResponse). That loop is the model's answer: asked again at T=0 it loops again
+        repeating = data.get("done") is False and not data.get("done_reason")
+        if data.get("done") is False and not repeating:
             raise CallFailed('the server\'s answer says it is not done ("done": false): a piece of an answer, not all of it', retry=True)
         # Ollama answers with the name it was asked (server/routes.go ChatHandler: Model: req.Model; a cloud model's
         # without its :cloud): another model's name is a proxy or router that fell back, whose answers are not this model's
@@ -5645,7 +5655,7 @@ class OllamaClient(ChatClient):
             "load_duration_ns": data.get("load_duration"),
             "prompt_eval_duration_ns": data.get("prompt_eval_duration"),
             "eval_duration_ns": data.get("eval_duration"),
-            "done_reason": data.get("done_reason"),
+            "done_reason": REPEAT_STOP if repeating else data.get("done_reason"),
             "thinking": data["message"].get("thinking"),
         }
 
@@ -10050,6 +10060,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     unfinished, cut_off = [], []   # answers still thinking when they stopped; answers stopped by the token limit
     window_full, limit = [], answer_limit(config)   # answers that stopped at the window, not at num_predict
     stopped_early = []   # answers stopped for "length" short of the run's limit and of the window: neither stopped them
+    repeating = []   # answers Ollama stopped for repeating one token: the model looped
     window = context_window(config)
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
@@ -10060,6 +10071,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         for t in c["trials"]:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
+            if t["done_reason"] == REPEAT_STOP and t["error"] is None:
+                repeating.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
                 answer = t["timing"][TIMING_FIELDS.index("completion_tokens")]
                 # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
@@ -10161,6 +10174,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "cut_off": cut_off,
         "window_full": window_full,
         "stopped_early": stopped_early,
+        "repeating": repeating,
         "limit_option": limit_option(config),
         "num_ctx": window,
         "num_ctx_sent": sent_num_ctx(config),
@@ -11582,7 +11596,7 @@ def count_of(s, key):
 def rows_problems(s):
     """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
-            for name in ("unfinished_thinking", "cut_off", "window_full", "stopped_early", "input_may_be_cut",
+            for name in ("unfinished_thinking", "cut_off", "window_full", "stopped_early", "repeating", "input_may_be_cut",
                          "turns_may_be_dropped")
             if s.get(name)]
     for row in rows:
@@ -12137,6 +12151,8 @@ def stopped_short_lines(sec):
             "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit} "
                               "and short of the window: neither stopped it (the server's own limit, or a fault); look at "
                               "these by hand"),
+            "repeating": ("Stopped for repeating itself", "Ollama stopped the model when it gave one token over 30 times "
+                          "in a row: it looped (scored as it stands); a prompt, a temperature or repeat_penalty may help"),
             "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
                             "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
@@ -12364,6 +12380,7 @@ def markdown_retrieval(sec):
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
                     "window_full": "Stopped at the context window", "stopped_early": "Stopped for length short of every limit",
+                    "repeating": "Stopped for repeating itself",
                     "input_may_be_cut": "Input may have been cut to fit {window}",
                     "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}"}
 
@@ -12547,7 +12564,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                  if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
                   + score + (" · stopped for length (a token limit or the window: the report says which)"
-                             if t["done_reason"] == "length" else "")]
+                             if t["done_reason"] == "length" else
+                             " · stopped by Ollama for repeating itself" if t["done_reason"] == REPEAT_STOP else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         if t.get("transcript"):   # an agent: every turn, the answer last

@@ -514,6 +514,26 @@ class FakeOllama:
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
+                elif fault == "repeat":
+                    # a model that repeats one token over 30 times is stopped without a last, done piece
+                    # (llm/llama_server.go Completion: 'if tokenRepeat > 30 { ... return ctx.Err() }', nil), and
+                    # "stream": false answers with the pieces joined onto the last one, status 200 (server/routes.go
+                    # writeChatResponse: resp = t; ... c.JSON(http.StatusOK, resp)): done false, no done_reason
+                    # (api/types.go: omitempty) and no counts. Over /v1 the same is finish_reason null
+                    # (openai/openai.go ToChatCompletion: a reason only 'if len(reason) > 0')
+                    said = "ja " * 40
+                    if openai:
+                        self.send_json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": model, "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": None}]})
+                    else:
+                        self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
+                                             "message": {"role": "assistant", "content": said}, "done": False})
+                elif fault == "no_context_shift":
+                    # a prompt past the window where context shift is off (deepseek2's default, or "shift":
+                    # false): llm/llama_server.go, the 400 with the words of its ErrorMessage
+                    self.send_error_json(400, "the prompt is longer than the context length currently available to the "
+                                              "model; shorten the prompt, adjust the context length in settings, or use a "
+                                              "model with a longer context length", openai)
                 elif fault == "drop":
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)

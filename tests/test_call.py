@@ -1461,6 +1461,24 @@ def test_a_conversation_that_does_not_fit_is_refused_not_shortened(project, cli,
     assert "dropped: HTTP 400: the input length exceeds the context length" in cli("report", "runs/conv.json")[1]
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_ollamas_other_words_for_a_prompt_past_the_window_are_read_as_such(project, cli, fake, api):
+    """Round 103 (audit of the fake against Ollama's source): where context shift is off (deepseek2's default, or
+    "shift": false) Ollama refuses a long prompt in other words, "the prompt is longer than the context length
+    currently available to the model; ..." (llm/llama_server.go). Not read as the window, the run told to --resume,
+    which fails alike."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    first = json.loads(Path("golden/dev.jsonl").read_text().splitlines()[0])["input"]
+    fake.faults_for = {first: ["no_context_shift"] * 3}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2,
+                         *(["--api", "openai"] if api == "openai" else []), "--out", "runs/w.json")
+    result = load_json("runs/w.json")["results"][0]
+    said = evalpy.WINDOW_TOO_SMALL if api == "ollama" else evalpy.WINDOW_TOO_SMALL_V1
+    assert code == 2 and said in result["error"] and result["attempts"] == 1, (result, err)
+    assert ("1 of them did not fit num_ctx, and would not fit again" if api == "ollama"
+            else "1 of them did not fit the server's context window") in err, err
+
+
 def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(project, cli, fake):
     """74th attack (a real llama-cpp-python server): an agent's conversation past its 2048-token window got a 400
     ("This model's maximum context length is 2048 tokens..."), and the run said to ask it again with --resume, which
@@ -2068,6 +2086,30 @@ def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, c
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--retries", 1)
     results = load_json("runs/dev-v3.json")["results"]
     assert code == 2 and [(r["response"], r["error"], r["attempts"]) for r in results] == [(None, says, 2)] * 2, err
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_once(project, cli, fake, api):
+    """Round 103 (audit of the fake against Ollama's source): Ollama stops a model that repeats one token over 30 times
+    and answers "stream": false with what it said so far, done false and no done_reason (llm/llama_server.go, server/
+    routes.go writeChatResponse). eval.py read it as a piece of a stream: asked again (the same loop at temperature 0),
+    then stored as an error and left out of the figures, where /v1 (finish_reason null) scored it. The model's own
+    failure is its answer: stored once, said apart, scored."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    first = json.loads(Path("golden/dev.jsonl").read_text().splitlines()[0])["input"]
+    fake.faults_for = {first: ["repeat"] * 3}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--retries", 2,
+                         *(["--api", "openai"] if api == "openai" else []), "--out", "runs/r.json")
+    results = load_json("runs/r.json")["results"]
+    assert code == 0 and results[0]["error"] is None and results[0]["response"] == "ja " * 40, err
+    assert results[0]["attempts"] == 1 and fake.faults_for[first] == ["repeat"] * 2, results[0]
+    assert results[0]["done_reason"] == ("repeat" if api == "ollama" else None)
+    report = cli("report", "runs/r.json")[1]
+    assert "\nInvalid answers: 1\n" in report, report
+    if api == "ollama":
+        assert "Stopped for repeating itself: 1 (dev-01): Ollama stopped the model" in report, report
+        assert "stopped by Ollama for repeating itself" in cli("report", "runs/r.json", "--case", "dev-01")[1]
 
 
 def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another_size_is_not(project, cli, fake):
