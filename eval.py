@@ -5774,6 +5774,18 @@ class OpenAIClient(ChatClient):
             if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
+    def ollama_version(self):
+        """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None."""
+        host, self.host = self.host, self.host.removesuffix("/v1")
+        try:
+            status, answer, _ = self.get_json("/api/version")
+        except EvalError:
+            return None
+        finally:
+            self.host = host
+        version = answer.get("version") if status == 200 and isinstance(answer, dict) else None
+        return self.scrub(version) if isinstance(version, str) else None
+
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
@@ -8837,10 +8849,29 @@ def refuse_other_checks(path, baseline, cases):
                             f"judge this run with those checks afterwards (judge RUN --checks SPLIT) and compare then")
 
 
+# What Ollama's /v1 reads of a request beside the messages (openai/openai.go ChatCompletionRequest, FromChatRequest), as
+# --option names: any other field is dropped without a word, and a run would record an option no answer had
+OLLAMA_V1_OPTIONS = ("num_predict", "max_tokens", "stop", "top_p", "frequency_penalty", "presence_penalty",
+                     "reasoning_effort", "reasoning")
+
+
+def refuse_unread_options(options, ollama, host, resuming):
+    """Over /v1, an --option Ollama's /v1 would drop (ollama: its version, or None: another server) is refused."""
+    unread = [k for k in options if k not in OLLAMA_V1_OPTIONS] if ollama else []
+    if unread:
+        raise EvalError(f"--option {', '.join(option_shown(k) for k in unread)}: Ollama's /v1 at {on_one_line(host)} (ollama "
+                        f"{on_one_line(ollama, 40)}) would ignore it without a word (it reads {', '.join(OLLAMA_V1_OPTIONS)}), "
+                        + ("and this run records it as used: its answers so far were asked without it. Run again, without "
+                           "--api openai to send it" if resuming else
+                           "and the run would record it as used; Ollama's own API takes it: leave out --api openai"))
+
+
 def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
+    if config["api"] == "openai":
+        refuse_unread_options(config["options"], client.ollama_version(), config["host"], resuming)
     refuse_model(client, config, inputs.cases)
     think, family = config.get("think", THINK_DEFAULT), client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think == "max":

@@ -61,6 +61,7 @@ def test_model_list_and_missing_host(project, cli, fake, monkeypatch):
 def test_options_are_passed_through_and_recorded(project, cli, fake, api, where):
     # a name Ollama lacks is refused unless --unchecked-options (test_call: options checked before any call)
     unchecked = ["--unchecked-options"] if api == "ollama" else []
+    fake.native_api = api == "ollama"   # over /v1, a server that is not Ollama (test_ollamas_v1_...: Ollama's /v1)
     code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", "num_predict=64",
                          "--option", "top_p=0.9", "--option", 'stop=["\\n"]', "--option", "mirostat_mode=off", *unchecked)
     assert code == 0, err
@@ -72,8 +73,23 @@ def test_options_are_passed_through_and_recorded(project, cli, fake, api, where)
                                                                    "stop": ["\n"], "mirostat_mode": "off"}
 
 
+def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli, fake):
+    """Round 103 (audit of the fake against Ollama's source): Ollama's /v1 reads max_tokens, seed, stop, temperature, top_p
+    and the two penalties of a request (openai/openai.go ChatCompletionRequest, FromChatRequest) and drops any other field
+    without a word: --api openai --option num_ctx=8192 ran at Ollama's default window while the run recorded 8192."""
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_ctx=8192",
+                         "--option", "top_p=0.9", "--option", "mirostat=1")
+    assert code == 2 and not fake.chat_bodies and not Path("runs/dev-v3.json").exists(), err
+    assert ("--option num_ctx, mirostat: Ollama's /v1 at " in err and "would ignore it without a word" in err
+            and "leave out --api openai" in err), err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
+                         "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1)
+    assert code == 0 and fake.chat_bodies[0]["max_tokens"] == 64, err
+
+
 def test_compare_shows_changed_options_and_api(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--option", "num_ctx=2048")[0] == 0
+    fake.native_api = False   # a /v1 server that reads num_ctx (not Ollama's: test_ollamas_v1_refuses_...)
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_ctx=4096")[0] == 0
     out = cli("compare", "runs/dev-v3.json", "runs/dev-v3-2.json")[1]
     assert '  options: {"num_ctx": 2048} -> {"num_ctx": 4096}' in out and "  api: ollama -> openai" in out
