@@ -9284,7 +9284,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                 f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
                 f"row: {on_one_line(stop)})")
 
-    stopping, stopped_by = stop_waiter(client, progress, "the server", "calls", "case")
+    # (with trials the work is answers: four out may be three trials of one case and one of the next)
+    stopping, stopped_by = stop_waiter(client, progress, "the server", "calls", "case" if config["repeat"] == 1 else "answer")
 
     try:
         with terminated_as_interrupted():

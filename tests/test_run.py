@@ -1615,6 +1615,10 @@ def test_a_stopped_run_keeps_the_answers_of_the_calls_in_flight(project, cli, fa
     assert re.search(r"stopping \(the server refused 5 calls in a row\): waiting for the calls out for the \d cases? already "
                      r"taken, to keep what they bring; none is retried", err), err
     assert "0 of 28 answers kept" in err   # (errors, each asked again)
+    # (round 103) with trials the work taken is answers, not cases: four out may be three trials of one case
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--jobs", "4", "--repeat", "3",
+                         "--out", "runs/r3.json")
+    assert code == 2 and re.search(r"waiting for the calls out for the \d answers? already taken", err), err
 
 
 def test_a_full_disk_as_a_stopped_run_waits_for_its_calls_says_why_it_was_stopping(project, cli, fake, monkeypatch):
