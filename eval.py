@@ -5676,7 +5676,7 @@ class OllamaClient(ChatClient):
         """An agent's transcript as Ollama takes it back (docs/api.md, "Chat request (With history, with
         tools)"): the assistant's calls with their arguments as objects, each result as a tool message
         naming its tool (api/types.go Message.ToolName; and ToolCallID where the call had an id)."""
-        messages = []
+        messages, ids = [], set()   # (the ids the server gave the calls: one eval.py made up for a call without is not sent)
         for m in transcript:
             if m["role"] == "assistant":
                 turn = {"role": "assistant", "content": m.get("content") or ""}
@@ -5684,9 +5684,11 @@ class OllamaClient(ChatClient):
                     turn["tool_calls"] = [{**({"id": c["id"]} if c.get("id") else {}),
                                            "function": {"name": c["name"], "arguments": call_arguments(c) or {}}}
                                           for c in m["tool_calls"]]
+                ids = {c["id"] for c in m.get("tool_calls") or () if c.get("id")}
                 messages.append(turn)
-            else:
-                messages.append({"role": "tool", "content": m["content"], "tool_name": m["name"]})
+            else:   # the call's id too: Ollama's renderers match a result to its call by it (model/renderers/gemma4.go)
+                messages.append({"role": "tool", "content": m["content"], "tool_name": m["name"],
+                                 **({"tool_call_id": m["call_id"]} if m.get("call_id") in ids else {})})
         return messages
 
 

@@ -274,7 +274,10 @@ class FakeOllama:
                       "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
                      for i, (name, args) in enumerate(step)]
             return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
-        calls = [{"function": {"index": i, "name": name, "arguments": args}} for i, (name, args) in enumerate(step)]
+        # each call with an id of its own (server/routes.go ChatHandler: 'toolCalls[i].ID = toolCallId()', "call_" and
+        # eight letters or digits), which a tool result names back (api/types.go Message.ToolCallID)
+        calls = [{"id": f"call_{turn:04d}{i:04d}", "function": {"index": i, "name": name, "arguments": args}}
+                 for i, (name, args) in enumerate(step)]
         return {"role": "assistant", "content": "", "tool_calls": calls}, "stop"
 
     def answer_for(self, text, body=None):
