@@ -406,6 +406,11 @@ class FakeOllama:
                     # Ollama's chat resolves each part of the name against the models it has ignoring case
                     # (server/routes.go ChatHandler -> getExistingName, strings.EqualFold per part)
                     model = next((m for m in fake.models if m.casefold() == str(model).casefold()), model)
+                if model not in fake.models:
+                    # server/routes.go ChatHandler: getModel finds no manifest (os.IsNotExist), in the name as asked
+                    # (over /v1 in its error shape: middleware/openai.go)
+                    self.send_error_json(404, f"model '{body.get('model')}' not found", openai)
+                    return
                 if model not in fake.models or model in fake.gone:
                     # server/routes.go handleScheduleError: a model whose files are missing (os.ErrNotExist)
                     self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
@@ -416,8 +421,9 @@ class FakeOllama:
                     self.send_error_json(400, f'"{body.get("model")}" does not support thinking', openai)
                     return
                 if not openai and body.get("tools") and "tools" not in fake.capabilities(model):
-                    # server/routes.go scheduleRunner: "<name> does not support tools" (images.go CheckCapabilities)
-                    self.send_error_json(400, f"{model} does not support tools", openai)
+                    # server/routes.go scheduleRunner: "<name> does not support tools" (images.go CheckCapabilities),
+                    # the name whole: Model.Name is the parsed name with its host and namespace (server/images.go GetModel)
+                    self.send_error_json(400, f"registry.ollama.ai/library/{model} does not support tools", openai)
                     return
                 wrong = None if openai else wrong_option_type(body.get("options") or {})
                 if wrong:   # api/types.go FromMap's error, sent by routes.go handleScheduleError as a 500
