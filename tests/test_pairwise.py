@@ -809,7 +809,7 @@ def test_a_pairwise_judge_of_agents_reads_neither_runs_transcript():
     from conftest import agent_spec
     case = agent_spec("a1", [("cancel_order", {"order_id": "A-1"}, True)])
     text = evalpy.pairwise_messages("¿Cuál ayuda más?", case, "uno", "dos")[1]["content"]
-    assert "cancel_order" not in text and "Answer A:\nuno" in text
+    assert "cancel_order" not in text and "Answer A:\n```\nuno\n```" in text
     assert "cancel_order" in evalpy.judge_messages("c", case, "uno")[1]["content"]   # a judge of one answer reads its own
 
 
