@@ -1973,6 +1973,7 @@ class CompareResult(CompareAdds):
     errored: list           # those of them compared all the same (decided in both by the trials that came)
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     length_stops: list      # [baseline's, candidate's] answers the server stopped for length (a limit, the window)
+    repeat_stops: list      # [baseline's, candidate's] answers Ollama stopped for repeating one token (REPEAT_STOP)
     answers: list           # [baseline's, candidate's] answers that came
     speed: list             # [baseline's, candidate's] speed_figures()
     baseline: dict          # side_figures() on the cases both decided: {correct, scored, accuracy, ci}
@@ -2017,6 +2018,7 @@ class ManyRow(TypedDict, total=False):
     answers: int            # its answers, of every case it holds (as compare of two counts them)
     invalid_answers: int | None  # of them, those that matched no label; None without labels
     length_stops: int       # of them, those the server stopped for length (a limit, the window)
+    repeat_stops: int       # and those Ollama stopped for repeating one token (REPEAT_STOP)
     reference: bool         # the first run only
     paired: int             # the others: cases compared with the reference
     difference: dict        # this run - the reference: {estimate, low, high, method}
@@ -5338,9 +5340,12 @@ class ChatClient:
                 # fewer tokens asked helps only where the messages alone fit (vLLM counts max_tokens in; llama-cpp-python
                 # refuses only messages past its window, and lowers max_tokens itself)
                 sizes = re.search(rb"maximum context length is (\d+) tokens.{0,80}?\((\d+) in the messages", data or b"")
-                why += (f": {WINDOW_TOO_SMALL_V1}; a larger window is the server's own setting (llama.cpp's --ctx-size, "
-                        "vLLM's --max-model-len)" + (", or ask for fewer tokens (max_tokens)"
-                                                     if sizes and int(sizes[2]) < int(sizes[1]) else ""))
+                ollama = re.search(rb"longer than the context length", data or b"")   # Ollama's words (llm/llama_server.go)
+                why += (f": {WINDOW_TOO_SMALL_V1}; " + (
+                    "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH), or per run without --api openai "
+                    "(--option num_ctx=N)" if ollama else
+                    "a larger window is the server's own setting (llama.cpp's --ctx-size, vLLM's --max-model-len)")
+                        + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
             # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
@@ -5777,14 +5782,18 @@ class OpenAIClient(ChatClient):
         return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
 
     def ollama_version(self):
-        """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None."""
+        """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None.
+        Asked without the API key: Ollama wants none there, and the user named only the /v1 under it."""
         host, self.host = self.host, self.host.removesuffix("/v1")
+        key = self.session.headers.pop("Authorization", None)
         try:
             status, answer, _ = self.get_json("/api/version")
         except EvalError:
             return None
         finally:
             self.host = host
+            if key is not None:
+                self.session.headers["Authorization"] = key
         version = answer.get("version") if status == 200 and isinstance(answer, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
 
@@ -8857,14 +8866,16 @@ OLLAMA_V1_OPTIONS = ("num_predict", "max_tokens", "stop", "top_p", "frequency_pe
                      "reasoning_effort", "reasoning")
 
 
-def refuse_unread_options(options, ollama, host, resuming):
-    """Over /v1, an --option Ollama's /v1 would drop (ollama: its version, or None: another server) is refused."""
-    unread = [k for k in options if k not in OLLAMA_V1_OPTIONS] if ollama else []
-    if unread:
+def refuse_unread_options(options, client, host, resuming):
+    """Over /v1, an --option Ollama's /v1 would drop is refused, where Ollama serves it (asked only then: a server
+    that sits on /api/version costs no run without such an option its wait)."""
+    unread = [k for k in options if k not in OLLAMA_V1_OPTIONS]
+    ollama = client.ollama_version() if unread else None
+    if ollama:
         raise EvalError(f"--option {', '.join(option_shown(k) for k in unread)}: Ollama's /v1 at {on_one_line(host)} (ollama "
                         f"{on_one_line(ollama, 40)}) would ignore it without a word (it reads {', '.join(OLLAMA_V1_OPTIONS)}), "
-                        + ("and this run records it as used: its answers so far were asked without it. Run again, without "
-                           "--api openai to send it" if resuming else
+                        + ("and this run records it as used: the answers it asks now would be asked without it. Run again, "
+                           "without --api openai to send it" if resuming else
                            "and the run would record it as used; Ollama's own API takes it: leave out --api openai"))
 
 
@@ -8873,7 +8884,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
     if config["api"] == "openai":
-        refuse_unread_options(config["options"], client.ollama_version(), config["host"], resuming)
+        refuse_unread_options(config["options"], client, config["host"], resuming)
     refuse_model(client, config, inputs.cases)
     think, family = config.get("think", THINK_DEFAULT), client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think == "max":
@@ -13133,13 +13144,13 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     # answers cut short: a baseline cut at 5 tokens beats no prompt, and its loss is the cut's, not the prompt's
-    length_stops = [sum(t["done_reason"] == "length" and t["error"] is None for c in cases for t in c["trials"])
-                    for cases in (a_cases, b_cases.values())]
+    length_stops, repeat_stops = ([sum(t["done_reason"] == why and t["error"] is None for c in cases for t in c["trials"])
+                                   for cases in (a_cases, b_cases.values())] for why in ("length", REPEAT_STOP))
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
     result = {"changed": changed, **buckets, "failed": failed,
               "errored": [i for i in failed if i not in buckets["not_compared"]], "invalid_answers": invalid if a_cfg["labels"] is not None else None,
-              "length_stops": length_stops,
+              "length_stops": length_stops, "repeat_stops": repeat_stops,
               "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
               "baseline": side_figures(a_rates), "candidate": side_figures(b_rates),
               "difference": change["difference"], "test": change["test"], "unit": change["unit"],
@@ -13344,7 +13355,8 @@ def compare_many(runs, alpha=ALPHA):
              "answers": sum(t["response"] is not None for c in ids.values() for t in c["trials"]),
              "invalid_answers": sum(t["predicted"] == INVALID for c in ids.values() for t in c["trials"])
              if configs[0]["labels"] is not None else None,
-             "length_stops": sum(t["done_reason"] == "length" and t["error"] is None for c in ids.values() for t in c["trials"])}
+             "length_stops": sum(t["done_reason"] == "length" and t["error"] is None for c in ids.values() for t in c["trials"]),
+             "repeat_stops": sum(t["done_reason"] == REPEAT_STOP and t["error"] is None for c in ids.values() for t in c["trials"])}
             for (path, cfg, _), ids, name, r in zip(runs, by_id, names, rates)]
     for row, r in zip(rows[1:], rates[1:]):
         pairs = [(*x, *y) for x, y in zip(rates[0], r)]
@@ -13381,7 +13393,8 @@ def compare_many_rows(m):
                "errored": figure("ids", r["errored"], [*at, "errored"]),
                "answers": figure("count", r["answers"], [*at, "answers"]),
                "invalid_answers": figure("count", r["invalid_answers"], [*at, "invalid_answers"]),
-               "length_stops": figure("count", r["length_stops"], [*at, "length_stops"])}
+               "length_stops": figure("count", r["length_stops"], [*at, "length_stops"]),
+               "repeat_stops": figure("count", r["repeat_stops"], [*at, "repeat_stops"])}
         if not r.get("reference"):
             row.update(difference=figure("points_ci", r["difference"], [*at, "difference"]),
                        p=figure("p", r["p"], [*at, "p"], alpha=m["alpha"]),
@@ -13408,6 +13421,11 @@ def many_rows(sec):
     return rows
 
 
+# Answers a server stopped short, as compare counts them apart (row name: what it says, and why they matter)
+STOPS = {"length": ("Stopped for length", "a token limit or the window: report each run says which"),
+         "repeat": ("Stopped for repeating itself", "Ollama cut a model that gave one token over 30 times: it looped")}
+
+
 def many_notes(sec):
     """What the table rests on: the shared cases, the reference, the pairing, the adjustment."""
     each = " (each case's pass rate over its trials)" if sec["majority_vote"] else ""
@@ -13425,7 +13443,7 @@ def many_notes(sec):
     if errored:
         notes.append(f"Errored ({ERRORED_WORDS}): by run, {'; '.join(errored)}.")
     for key, what in (("invalid_answers", "Invalid answers (no label; counted as wrong)"),
-                      ("length_stops", "Stopped for length (a token limit or the window: report each run says which)")):
+                      *((f"{name}_stops", f"{words} ({why})") for name, (words, why) in STOPS.items())):
         if any(r[key]["value"] for r in sec["rows"]):
             notes.append(f"{what}, by run: " + ", ".join(f"{r['name']} {figure_text(r[key])} of {figure_text(r['answers'])}"
                                                         for r in sec["rows"]) + ".")
@@ -13695,10 +13713,10 @@ def trials_note(trials, unit):
 
 
 def invalid_rows(c):
-    """Invalid answers of each run, and answers stopped for length, out of its answers; none when no run has any."""
+    """Invalid answers of each run, and answers stopped short (STOPS), out of its answers; none when no run has any."""
     return [{"name": name, "majority_vote": c["majority_vote"], "figures": [
         [figure("count", c[key][i], [key, i]), figure("count", c["answers"][i], ["answers", i])] for i in (0, 1)]}
-        for name, key in (("invalid", "invalid_answers"), ("length", "length_stops")) if any(c.get(key) or [])]
+        for name, key in (("invalid", "invalid_answers"), *((n, f"{n}_stops") for n in STOPS)) if any(c.get(key) or [])]
 
 
 def speed_pair_rows(pair):
@@ -13775,8 +13793,8 @@ def format_compare(c, baseline_path, candidate_path):
     unit = measure_unit(figures, outcome)
     out += [f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
             *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
-            *([f"Stopped for length: {invalid_text(row_of(figures, 'length'))} (a token limit or the window: report "
-               "each run says which)"] if row_of(figures, "length") else []),
+            *[f"{words}: {invalid_text(row_of(figures, name))} ({why})" for name, (words, why) in STOPS.items()
+              if row_of(figures, name)],
             f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}):",
             f"  {diff['reading']}",
             *([detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []),
@@ -13901,8 +13919,8 @@ def markdown_compare(c, baseline_path, candidate_path):
             f"| {figures['measure'].capitalize()}{unit} | {side_text(base['figure'])} | {side_text(cand['figure'])} |"]
     if row_of(figures, "invalid"):
         out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
-    if row_of(figures, "length"):
-        out.append("| Stopped for length | " + " | ".join(invalid_side(row_of(figures, "length"), i) for i in (0, 1)) + " |")
+    out += [f"| {words} | " + " | ".join(invalid_side(row_of(figures, name), i) for i in (0, 1)) + " |"
+            for name, (words, _) in STOPS.items() if row_of(figures, name)]
     out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
             for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
@@ -14109,7 +14127,8 @@ def report_run(run, run_path, baseline, errors, compare_path):
                 "num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
                 if window else "")
              + (f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
-                "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len). " if server_window else "")
+                "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH). "
+                if server_window else "")
              + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
         return 2
     return 2 if failed_judge_calls(run["results"]) else 0
@@ -16415,7 +16434,8 @@ def compare_headline(runs, outcome, figures):
                     if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else "")
-             + (stat("Stopped for length", invalid_text(row_of(figures, "length"), " → ")) if row_of(figures, "length") else ""))
+             + "".join(stat(words, invalid_text(row_of(figures, name), " → ")) for name, (words, _) in STOPS.items()
+                       if row_of(figures, name)))
     unit = measure_unit(figures, outcome)
     return section(name + unit, Markup(f'<div class="stats">{stats}</div>'),
                    interval_chart(bars, f"{name} of both runs with 95% intervals"), bullet_list(readings), ident="headline")

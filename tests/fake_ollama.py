@@ -65,6 +65,7 @@ class FakeOllama:
         self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
         self.auth_headers = []        # the Authorization header of every chat request
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
+        self.version_auth = []        # the Authorization header of every /api/version request
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
@@ -361,6 +362,7 @@ class FakeOllama:
                          "size_vram": 0, **({"context_length": w} if fake.ps_context else {})}
                         for m, w in sorted(fake.windows.items())]})
                 elif self.path == "/api/version" and fake.native_api:
+                    fake.version_auth.append(self.headers.get("Authorization"))
                     self.send_json(200, {"version": fake.version})
                 elif self.path == "/":
                     self.send_raw(200, b"Ollama is running", "text/plain; charset=utf-8")

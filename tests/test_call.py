@@ -1477,6 +1477,8 @@ def test_ollamas_other_words_for_a_prompt_past_the_window_are_read_as_such(proje
     assert code == 2 and said in result["error"] and result["attempts"] == 1, (result, err)
     assert ("1 of them did not fit num_ctx, and would not fit again" if api == "ollama"
             else "1 of them did not fit the server's context window") in err, err
+    if api == "openai":   # Ollama's own words: Ollama's settings, not llama.cpp's and vLLM's
+        assert "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH)" in result["error"], result["error"]
 
 
 def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(project, cli, fake):
@@ -1495,7 +1497,7 @@ def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(proj
                                                 "--max-model-len)")
     # (75th) restarted with a larger window, the server fits them: --resume asks them alike
     assert "2 of them did not fit the server's context window: ask them again below once it holds a larger one " \
-           "(llama.cpp's --ctx-size, vLLM's --max-model-len). " \
+           "(llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH). " \
            "Ask them again with: python eval.py run --resume runs/conv.json" in err, err
 
 

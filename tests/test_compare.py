@@ -330,6 +330,25 @@ def test_many_runs_say_each_runs_invalid_answers_and_length_stops(project, cli):
     assert [(r["answers"], r["invalid_answers"], r["length_stops"]) for r in m["runs"]] == [(28, invalid, 0), (28, 3, 3), (28, 0, 0)]
 
 
+def test_compare_counts_the_answers_ollama_stopped_for_repeating_themselves(project, cli):
+    """Round 103: a baseline whose model looped on 4 of its answers (Ollama stops it: done_reason "repeat") read in
+    compare only as "Invalid answers: 4 -> 0", nothing naming the loops, as answers stopped for length are named."""
+    looped = split_run("dev", {cid: "ja ja ja" for cid in ("dev-01", "dev-02")}, prompt="prompts/v2.txt")
+    for r in looped["results"]:
+        r["done_reason"] = evalpy.REPEAT_STOP if r["id"] in ("dev-01", "dev-02") else "stop"
+    a, b = write_run("runs/dev-v2.json", looped), write_run("runs/dev-v3.json", split_run("dev", {}))
+    out = cli("compare", a, b)[1]
+    assert ("Stopped for repeating itself: 2 -> 0 (Ollama cut a model that gave one token over 30 times: "
+            "it looped)") in out, out
+    assert "| Stopped for repeating itself | 2 | 0 |" in cli("compare", a, b, "--markdown")[1]
+    assert json.loads(cli("compare", a, b, "--json")[1])["repeat_stops"] == [2, 0]
+    cli("compare", a, b, "--html", "c.html")
+    assert "Stopped for repeating itself" in Path("c.html").read_text()
+    code, out, err = cli("compare", a, b, write_run("runs/dev-v1.json", split_run("dev", {}, prompt="prompts/v1.txt")))
+    assert "Stopped for repeating itself (Ollama cut a model that gave one token over 30 times: it looped), by run: " \
+           "dev-v2 2 of 28, dev-v3 0 of 28, dev-v1 0 of 28." in out, out
+
+
 def test_the_readme_gives_the_many_run_intervals_the_level_the_table_prints():
     """From the tester's pass after issue 26: the README's "Three or more runs" said `vs reference`
     has 'a 95% interval', above its own example whose intervals are 98.3% (Bonferroni, three comparisons)."""

@@ -85,6 +85,12 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
                          "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1)
     assert code == 0 and fake.chat_bodies[0]["max_tokens"] == 64, err
+    # asked only where an option needs it, and without the API key (the user named the /v1 under it, not /api/version)
+    assert fake.version_auth == [None], fake.version_auth
+    fake.api_key = "sk-" + "k" * 40
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key,
+                         "--option", "num_ctx=8192")
+    assert code == 2 and "Ollama's /v1" in err and fake.version_auth == [None, None], (err, fake.version_auth)
 
 
 def test_compare_shows_changed_options_and_api(project, cli, fake):
