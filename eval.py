@@ -4416,6 +4416,15 @@ class CallFailed(Exception):
         self.body = body       # what it answered, whole
 
 
+def refused_as_sent(error):
+    """Whether a failed call's error is a 500 refusing the request itself, which fails alike every time: Ollama's for an
+    option of the wrong type (api/types.go FromMap: 'must be of type array'), llama-cpp-python's for a body it cannot
+    validate (llama_cpp/server/errors.py: any exception but a few is a 500 of its words, pydantic's '1 validation
+    error: ...')."""
+    return bool(re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|.*" + re.escape(UNRETRIED_500) + ")",
+                         error or "", re.DOTALL))
+
+
 def error_text(body, reason="", clean=str, headers=None):
     """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}.
     clean (the API key's removal) sees the words whole, before they are cut short; a body that is
@@ -5348,9 +5357,7 @@ class ChatClient:
                         + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
-            # a 500 that names an option of the wrong type (api/types.go FromMap: 'must be of type
-            # array', 'must be of an array of strings') fails every time
-            transient = (status == 429 or status >= 500) and UNRETRIED_500.encode() not in (data or b"")
+            transient = (status == 429 or status >= 500) and not refused_as_sent(why)
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
@@ -14122,14 +14129,19 @@ def report_run(run, run_path, baseline, errors, compare_path):
         window = sum(WINDOW_TOO_SMALL in (r.get("error") or "") for r in run["results"])
         # over /v1 the window is the server's own: restarted with a larger one, --resume asks them alike and they fit
         server_window = sum(WINDOW_TOO_SMALL_V1 in (r.get("error") or "") for r in run["results"])
+        # a request the server refuses as sent is refused alike by --resume: what was sent is to fix
+        as_sent = sum(refused_as_sent(r.get("error")) for r in run["results"])
+        said = [f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger --option "
+                "num_ctx=N (a new run: --resume keeps this run's options)"] if window else []
+        said += [f"{as_sent} of them the server refused as sent (an HTTP 500 naming what it cannot read: an --option, "
+                 "say), and would refuse alike: fix it and run again (a new run: --resume keeps this run's options)"
+                 ] if as_sent else []
+        said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
+                 "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []
+        said += [f"Ask {'the others' if window or as_sent else 'them'} again with: {resume_command(run_path)}"
+                 ] if window + as_sent < errors else []
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
-             + (f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger --option "
-                "num_ctx=N (a new run: --resume keeps this run's options)" + (". " if window < errors else "")
-                if window else "")
-             + (f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
-                "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH). "
-                if server_window else "")
-             + (f"Ask {'the others' if window else 'them'} again with: {resume_command(run_path)}" if window < errors else ""))
+             + ". ".join(said))
         return 2
     return 2 if failed_judge_calls(run["results"]) else 0
 

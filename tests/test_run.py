@@ -1581,12 +1581,14 @@ def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project,
     SERVER_GONE_AFTER answers in a row refused alike, after their retries, stop the run, resumable; with
     --retries 0 no call waits, and the run goes on, each case's error stored (a case the server refuses by itself
     would otherwise stop every resume)."""
-    fake.custom_error = "1 validation error: {'type': 'float_parsing', 'loc': ('body', 'top_p')}"
+    # (round 103: llama.cpp's server answers a chat template's exception with the same 500 every time, tools/server/
+    # server.cpp ex_wrapper; llama-cpp-python's validation 500 is not retried at all, below)
+    fake.custom_error = "Jinja Exception: Conversation roles must alternate user/assistant/user/assistant/..."
     fake.faults = ["custom"] * 400
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "2")
     assert code == 2, err
     assert (f"stopped: the server at {fake.url} refused {evalpy.SERVER_GONE_AFTER} calls in a row alike, each after "
-            "its retries (HTTP 500: 1 validation error: ") in err, err
+            "its retries (HTTP 500: Jinja Exception: ") in err, err
     assert "--retries 0" in err and "Resume with: python eval.py run --resume runs/dev-v3.json" in err
     journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
     # (and the next case's, in flight as it stopped: waited for, round 101)
@@ -1598,7 +1600,21 @@ def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project,
     fake.faults = ["custom"] * 400   # no retries: nothing is waited out, every case asked once
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/once.json")
     assert code == 2 and "refused" not in err, err
-    assert all(r["error"].startswith("HTTP 500: 1 validation error") for r in load_json("runs/once.json")["results"])
+    assert all(r["error"].startswith("HTTP 500: Jinja Exception") for r in load_json("runs/once.json")["results"])
+
+
+def test_a_request_the_server_cannot_validate_is_not_asked_again_nor_told_to_resume(project, cli, fake):
+    """Round 103 (audit against a real llama-cpp-python server): a request body it cannot validate (--option
+    top_k='"abc"') is a 500 of pydantic's words (llama_cpp/server/errors.py: any other exception is a 500), the same
+    every time: each case was asked four times, stored as the server's failure, and the run said to ask them again
+    with --resume, which fails alike. Asked once each, and said to be fixed."""
+    fake.custom_error = "1 validation error: {'type': 'int_parsing', 'loc': ('body', 'top_k'), 'msg': 'Input should be a valid integer'}"
+    fake.faults = ["custom"] * 400
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--retries", 2)
+    results = load_json("runs/dev-v3.json")["results"]
+    assert code == 2 and [r["attempts"] for r in results] == [1, 1, 1] and len(fake.chat_bodies) == 3, err
+    assert ("3 of them the server refused as sent (an HTTP 500 naming what it cannot read: an --option, say), and would "
+            "refuse alike: fix it and run again") in err and "--resume runs" not in err, err
 
 
 def test_a_stopped_run_keeps_the_answers_of_the_calls_in_flight(project, cli, fake):
