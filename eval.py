@@ -16696,6 +16696,7 @@ def review_items(run, against=None):
                 "stopped": [why for why, yes in (
                     ("thinking never finished", t["unfinished"]),
                     ("stopped for length (a token limit or the window)", t["done_reason"] == "length"),
+                    ("stopped by Ollama for repeating itself (it looped)", t["done_reason"] == REPEAT_STOP),
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped),

@@ -2112,6 +2112,8 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
     if api == "ollama":
         assert "Stopped for repeating itself: 1 (dev-01): Ollama stopped the model" in report, report
         assert "stopped by Ollama for repeating itself" in cli("report", "runs/r.json", "--case", "dev-01")[1]
+        item = evalpy.review_items(load_json("runs/r.json"))[0]   # (and the review page, beside the answer)
+        assert "stopped by Ollama for repeating itself (it looped)" in item["stopped"], item
 
 
 def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another_size_is_not(project, cli, fake):
