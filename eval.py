@@ -17826,14 +17826,17 @@ def same_judge_checks(path, checks, run, run_path):
 
 
 def scored_with_checks_now(args, checks, run):
-    """report --checks: the split's cases must be the run's (hold them, for a partial run), its
+    """report --checks: the split must hold the run's cases (a case added since was never asked: rescoring the
+    run's answers needs none, and a split that grew would keep every older run from today's checks), its
     trajectory checks written for the tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, run["results"], partial=bool(run["config"].get("subset")))
+        same_cases(args.checks, checks, run["results"], partial=True)
         same_questions(args.checks, checks, run["results"])
         same_tools(args.checks, checks, run["results"])
         same_judge_checks(args.checks, checks, run, args.run)
-        warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run")
+        added = sorted(set(checks) - {r["id"] for r in run["results"]})
+        warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run"
+             + (f"; its {plural(len(added), 'case')} the run never asked ({names_text(added)}) left out" if added else ""))
 
 
 def cmd_compare(args):

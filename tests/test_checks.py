@@ -984,6 +984,20 @@ def test_report_checks_refuses_trajectory_checks_written_for_tools_the_run_never
     assert code == 2 and "was offered other definitions of them (lookup_order, cancel_order)" in err, err
 
 
+def test_report_checks_rescores_a_run_with_a_split_that_gained_a_case(weighted_set, project, cli, fake):
+    """Round 103 (a newcomer's own set): after adding a case to the split, report --checks refused every older run
+    ("its cases are not the run's (dev-09 on one side only)"), though the README asks the split to hold the run's
+    cases: it does, and the case added was never asked. Rescored, and the case left out is named."""
+    fake.default_answer = lambda text: "Hola, su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    assert cli("run", "--split", weighted_set, "--host", fake.url, "--out", "runs/whole.json")[0] == 0
+    with open(weighted_set, "a") as f:
+        f.write(json.dumps({"id": "o9", "input": "¿Dónde está mi pedido X-9?", "vars": {"order": "X-9", "name": "Eva"},
+                            "difficulty": "easy", "note": "added"}) + "\n")
+    code, out, err = cli("report", "runs/whole.json", "--json", "--checks", weighted_set)
+    assert code == 0 and json.loads(out)["cases"] == 4, err
+    assert "its 1 case the run never asked (o9) left out" in err, err
+
+
 @pytest.mark.parametrize("quick", [["--limit", "2"], ["--cases", "o3,o1"]])
 def test_report_checks_scores_a_partial_run_on_the_cases_it_asked(weighted_set, project, cli, fake, quick):
     """From the fourth attack on issue 28, item 9b: every partial run (--limit, --cases) was refused
