@@ -5795,6 +5795,9 @@ class OpenAIClient(ChatClient):
         key = self.session.headers.pop("Authorization", None)
         try:
             status, answer, _ = self.get_json("/api/version")
+            if status in (401, 403) and key is not None:   # a proxy before it that wants the key on every path
+                self.session.headers["Authorization"] = key
+                status, answer, _ = self.get_json("/api/version")
         except EvalError:
             return None
         finally:
@@ -6802,9 +6805,12 @@ def judge_call_warnings(results, config, path):
     failed = failed_judge_calls(results)
     lines = []
     if failed:
+        # a request the server refuses as sent is refused alike when asked again: what was sent is to fix first
+        fix = "fix what was sent (the server refuses it as it is, and would again), then " if all(
+            refused_as_sent(v["error"]) for v in failed) else ""
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
-                     f"{judge_command(path, config)} asks the judge again")
+                     f"{fix}{judge_command(path, config)} asks the judge again")
     answered = [v for v in votes if not v.get("error")]
     capped, stopped, _ = cut_counts(judge, answered)
     if capped:
@@ -12735,9 +12741,12 @@ def run_listing(folder):
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
         completed = finished_completion(path, config) if s["errors"] else None
+        # (errors that would come again alike, a request refused as sent or past the window, are fixed, not resumed)
+        lasting = all(refused_as_sent(e["error"]) or WINDOW_TOO_SMALL in e["error"] for e in s["errors"])
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
                                                                     else "complete the run judged)" if "checks_from" in config
+                                                                    else "fix what was sent, and run again)" if lasting
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
@@ -14023,7 +14032,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         judge_failed = (f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
                         f"so {some}; this says nothing of either run")
         if not (fail_on_regression or fail_if_worse):
-            return 2, [judge_failed + ". Compare again to ask only those (the others are stored)"]
+            fix = ("Fix what was sent (the server refuses it as it is, and would again), then compare"
+                   if refused_as_sent(w["first_error"]) else "Compare")
+            return 2, [judge_failed + f". {fix} again to ask only those (the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c["failed"]:

@@ -66,6 +66,7 @@ class FakeOllama:
         self.auth_headers = []        # the Authorization header of every chat request
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.version_auth = []        # the Authorization header of every /api/version request
+        self.key_everywhere = False   # with api_key: /api/version wants it too (an auth proxy before Ollama)
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
@@ -363,6 +364,9 @@ class FakeOllama:
                         for m, w in sorted(fake.windows.items())]})
                 elif self.path == "/api/version" and fake.native_api:
                     fake.version_auth.append(self.headers.get("Authorization"))
+                    if fake.key_everywhere and fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
+                        self.send_raw(401, b"401 Authorization Required", "text/html")   # a proxy's, before Ollama
+                        return
                     self.send_json(200, {"version": fake.version})
                 elif self.path == "/":
                     self.send_raw(200, b"Ollama is running", "text/plain; charset=utf-8")

@@ -1674,6 +1674,25 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     assert code == 0 and "Undecided: 3 answers" in out, out
 
 
+def test_judge_calls_the_server_refuses_as_sent_are_told_to_be_fixed_before_asked_again():
+    """Round 103: a judge call refused as sent (llama-cpp-python's 500 "1 validation error") is asked once, as the
+    model's calls are, but the end said only that `judge RUN` asks the judge again: it fails alike. So does a pairwise
+    judge's, told to "compare again"."""
+    refused = "HTTP 500: 1 validation error: {'type': 'int_parsing', 'loc': ('body', 'max_tokens')}"
+    results = [{"judges": [{"check": "c", "error": refused}, {"check": "c", "error": None, "pass": True, "raw": "{}"}]}]
+    config = {"judge": {"models": ["m"], "votes": 1, "temperature": 0, "seed": 1, "prompt_sha": "a" * 64},
+              "api": "openai", "host": "http://127.0.0.1:9"}
+    said = evalpy.judge_call_warnings(results, config, "runs/x.json")[0]
+    assert "left open, never guessed; fix what was sent (the server refuses it as it is, and would again), then " \
+           "python eval.py judge runs/x.json" in said, said
+    results[0]["judges"][0]["error"] = "HTTP 500: llama runner process has terminated"   # (a passing fault: asked again)
+    assert "fix what was sent" not in evalpy.judge_call_warnings(results, config, "runs/x.json")[0]
+    pairwise = {"pairwise": {"failed_calls": 2, "no_verdict": ["a"], "pairs": 3, "first_error": refused}}
+    code, said = evalpy.compare_gates(pairwise)
+    assert code == 2 and said[0].endswith(". Fix what was sent (the server refuses it as it is, and would again), then "
+                                          "compare again to ask only those (the others are stored)"), said
+
+
 def test_a_persons_verdicts_with_a_bom_crlf_and_blank_lines_are_still_read(tmp_path):
     """Attack on the strict reading above: what was accepted before (a byte-order mark, CRLF line
     endings, blank lines, a U+2028 inside an id) is still read."""

@@ -91,6 +91,11 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key,
                          "--option", "num_ctx=8192")
     assert code == 2 and "Ollama's /v1" in err and fake.version_auth == [None, None], (err, fake.version_auth)
+    # behind a proxy that wants the key on every path, refused all the same (asked again with it: the same server)
+    fake.key_everywhere = True
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key,
+                         "--option", "num_ctx=8192")
+    assert code == 2 and "Ollama's /v1" in err and fake.version_auth[2:] == [None, f"Bearer {fake.api_key}"], err
 
 
 def test_compare_shows_changed_options_and_api(project, cli, fake):

@@ -282,6 +282,12 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     line = cli("runs")[1].splitlines()[1]
     assert line.endswith("accuracy 3/3 = 100% (24 errors: run --resume)"), line
     assert json.loads(cli("runs", "--json")[1])[0]["errors"] == 24
+    # (round 103) errors a resume would meet alike (a request refused as sent) are told to be fixed, not resumed
+    refused = "HTTP 500: 1 validation error: {'type': 'int_parsing', 'loc': ('body', 'top_k')}"
+    write_run("runs/err.json", make_run([{"id": c, "input": f"q {c}", "expected": "bug", "response": r, "error": refused}
+                                         for c, _, r in cases]))
+    line = cli("runs")[1].splitlines()[1]
+    assert line.endswith("accuracy 3/3 = 100% (24 errors: fix what was sent, and run again)"), line
 
 
 def test_runs_lists_a_run_with_trials_by_its_headline_not_its_majority_vote(project, cli):
