@@ -157,6 +157,9 @@ MAX_SEED = 2 ** 31 - 1            # llama.cpp's seed is 32 bits; Ollama reads a 
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
+# Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
+# judge by them), so a person reads it, and the figure stays a range
+PERSON_READS = "a person reads them (review), and may measure the judge by verdicts of their own (calibrate)"
 REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model for repeating itself (it sends none)
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
@@ -12323,8 +12326,8 @@ def format_report(config, s, run_path="RUN"):
             count = (figure_text(problems["open"]) if settled == undecided
                      else f"{settled} of the {figure_text(problems['open'])}")
             out.append(f"Undecided: {count} answer{'' if settled == 1 == undecided else 's'} whose judges' votes tie, "
-                       "split or hold no verdict, each asked as it would be again: the same judge answers alike, so a "
-                       f"person decides them (calibrate), or a judge asked otherwise ({otherwise_words(config)}); not scored")
+                       "split or hold no verdict, each asked as it would be again: the same judge answers alike, so "
+                       f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)}); not scored")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -12942,8 +12945,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     failed_again = again   # a failed judge call is asked again, whatever else is open
     settled = sum(o["settled"] for o in s["open"])   # asked again alike, they split alike
     if settled:
-        left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: a person decides "
-                f"them (calibrate), or a judge asked otherwise ({otherwise_words(config or {})})")
+        left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: "
+                f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config or {})})")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
     known = sorted({t for c in cases for t in c["tags"]})
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
@@ -14060,7 +14063,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                  (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
                                                                                       for v in t["votes"] or []]))
                   for path, config, cases in runs if any(x["correct"] is None for x in cases) and not settled(config, cases))]
-        left = [f"{shell_word(path)}: a person decides them (calibrate), or a judge asked otherwise ({otherwise_words(config)})"
+        left = [f"{shell_word(path)}: {PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)})"
                 for path, config, cases in runs if any(x["correct"] is None for x in cases) and settled(config, cases)]
         return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
                    + ("; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
@@ -16640,9 +16643,9 @@ def write_page(path, text, force, inputs):
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced
         raise EvalError(f"--html {shell_word(path)} is {what_is_there(path) or 'not a regular file'}, never replaced; "
                         "give another file name")
-    if os.path.lexists(path) and not force:
+    if os.path.lexists(path) and not force and is_page(path):
         raise EvalError(f"{shell_word(path)} exists; add --force to replace it, or give another file name")
-    if os.path.lexists(path) and not is_page(path):
+    if os.path.lexists(path) and not is_page(path):   # (said so at once: --force, suggested, would only meet this)
         # the files a run was made from are named relative to where it ran, so from another folder
         # they cannot all be recognised: --force replaces a page eval.py wrote, and nothing else
         raise EvalError(f"--html {shell_word(path)} exists and is not a page eval.py wrote; --force replaces only such a "
@@ -17442,6 +17445,12 @@ def accuracy_threshold(text):
     return share
 
 
+# Options a command does not take because it reads them from the run: what to say in place of a near spelling
+# (`judge --api openai` was asked if it meant --api-key)
+TAKEN_FROM_THE_RUN = {("judge", "--api"): "judge asks over the run's own API (its config's api); --host says where that "
+                                          "server is now"}
+
+
 class CommandLine(argparse.ArgumentParser):
     """argparse, saying what is wrong in one line and where the help is, instead of the usage first;
     never taking a prefix for an option (`--api` must not quietly become `--api-key`)."""
@@ -17464,6 +17473,7 @@ class CommandLine(argparse.ArgumentParser):
             near = option and difflib.get_close_matches(option, list(command._option_string_actions), n=1)
             # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
             hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
+                    else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
                     else f"; did you mean {near[0]}?" if near else "")
             command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
         return known

@@ -177,7 +177,7 @@ def test_a_case_a_judge_left_open_is_not_called_an_infrastructure_failure(projec
                                               judge={"models": ["m"], "votes": 1, "temperature": 0.0, "seed": 42}))
     code, out, err = cli("compare", base, alike, "--fail-on-regression")
     assert code == 2 and "judge them again" not in err and ("asked again, their votes would come back alike: runs/e.json: "
-                                                            "a person decides them (calibrate), or a judge asked otherwise "
+                                                            f"{evalpy.PERSON_READS}, or a judge asked otherwise "
                                                             "(another --judge-model; --judge-schema") in err, err
     # (twenty-ninth attack) votes its server stopped (no cap of the run's own): the same judge, named, stopped again
     stopped = write_run("runs/d.json", make_run([dict(c, judges=[dict(vote(None)[0], done_reason="length")]) for c in cases],

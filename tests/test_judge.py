@@ -1140,11 +1140,11 @@ def test_a_split_panel_is_left_to_a_person_not_asked_again_in_a_loop(project, cl
     run = audited_run(lambda i, judge, vote: (judge == AUDIT_JUDGES[0]) == (i % 2 == 0), judges=AUDIT_JUDGES[:2], count=4)
     out = cli("report", run)[1]
     assert "Undecided: 4 answers whose judges' votes tie, split or hold no verdict, each asked as it would be again: the " \
-           "same judge answers alike, so a person decides them (calibrate), or a judge asked otherwise" in out \
+           f"same judge answers alike, so {evalpy.PERSON_READS}, or a judge asked otherwise" in out \
            and "not yet asked" not in out, out
     assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [True] * 4
     code, out, err = cli("report", run, "--min-accuracy", "0.5")
-    assert code == 2 and "a person decides them (calibrate), or a judge asked otherwise (another --judge-model; " \
+    assert code == 2 and f"{evalpy.PERSON_READS}, or a judge asked otherwise (another --judge-model; " \
         "--judge-schema for votes without a verdict)" in err and "judge again" not in err, err
     assert cli("report", run, "--html", "p.html")[0] == 0
     assert "4 of them tie, split or hold no verdict, each asked as it would be again" in open("p.html", encoding="utf-8").read()

@@ -992,6 +992,9 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     (["report", "runs/x.json", "--min-acuracy=0.9"],
      "error: unrecognized arguments: --min-acuracy=…; did you mean --min-accuracy? (see eval.py report --help)"),
     (["compare", "a.json", "b.json", "--zzz"], "error: unrecognized arguments: --zzz (see eval.py compare --help)"),
+    # (round 103) an option judge takes from the run: said so, not "did you mean --api-key?"
+    (["judge", "runs/x.json", "--api", "openai"], "error: unrecognized arguments: --api …; judge asks over the run's own "
+     "API (its config's api); --host says where that server is now (see eval.py judge --help)"),
     # (54th) an option of the command given before it was "corrected" to itself
     (["--json", "runs", "."], "error: unrecognized arguments: --json; give --json after the command (eval.py runs --json ...) "
      "(see eval.py runs --help)"),
