@@ -4322,6 +4322,13 @@ def same_cases(path, checks, cases, partial=False):
         raise EvalError(f"--checks {shell_word(path)}: its cases are not the run's ({only} on one side only)")
 
 
+def added_cases(checks, results):
+    """'; its 2 cases the run never asked (dev-29, dev-30) left out', of a split that gained cases since the run (or
+    of a partial run's split), or ''."""
+    added = [i for i in checks if i not in {r["id"] for r in results}]   # in the split's order
+    return f"; its {plural(len(added), 'case')} the run never asked ({names_text(added)}) left out" if added else ""
+
+
 def same_tools(path, checks, results):
     """report --checks: a split's trajectory checks were validated against the tools the split defines
     now; scored on answers whose model was offered other tools (renamed, redefined, or none) they would
@@ -4426,6 +4433,12 @@ def refused_as_sent(error):
     error: ...')."""
     return bool(re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|.*" + re.escape(UNRETRIED_500) + ")",
                          error or "", re.DOTALL))
+
+
+def fails_alike(errors):
+    """Whether every one of a run's errors would come back alike if asked again: requests the server refused as sent,
+    or conversations past num_ctx (which --resume keeps): what was sent is to change, in a new run."""
+    return bool(errors) and all(refused_as_sent(e) or WINDOW_TOO_SMALL in e for e in errors)
 
 
 def error_text(body, reason="", clean=str, headers=None):
@@ -12744,8 +12757,7 @@ def run_listing(folder):
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
         completed = finished_completion(path, config) if s["errors"] else None
-        # (errors that would come again alike, a request refused as sent or past the window, are fixed, not resumed)
-        lasting = all(refused_as_sent(e["error"]) or WINDOW_TOO_SMALL in e["error"] for e in s["errors"])
+        lasting = fails_alike([e["error"] for e in s["errors"]])   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
                                                                     else "complete the run judged)" if "checks_from" in config
@@ -12954,6 +12966,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
+        if fails_alike([e["error"] for e in s["errors"]]):   # asked again, they would fail alike: not infrastructure's
+            return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer, which asked again would fail "
+                       "alike (the server refused them as sent, or they did not fit num_ctx): fix what was sent and run again"]
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer (infrastructure, not the model); "
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
@@ -14044,15 +14059,21 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         # each run at fault on a compared case with what asks its calls again: an answer by run --resume (or its
         # completion, made already), a judge call by judge (run --resume refuses a run whose answers all came)
         failed = set(c["failed"])
+        errors = [(path, config, [t["error"] for case in cases if case["id"] in failed for t in case["trials"] if t["error"]])
+                  for path, config, cases in runs]
         again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
-                 if (done := finished_completion(path, config)) else f"ask its answers again: {answers_again(path, config)}"
-                 for path, config, cases in runs if any(t["error"] for case in cases if case["id"] in failed
-                                                        for t in case["trials"])]
-        again += [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
+                 if (done := finished_completion(path, config)) else
+                 f"{shell_word(path)}'s would fail alike asked again (refused as sent, or past num_ctx): fix what was sent "
+                 "and run it again" if fails_alike(said) else f"ask its answers again: {answers_again(path, config)}"
+                 for path, config, said in errors if said]
+        judges = [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
+        alike = [fails_alike(said) for _, _, said in errors if said]
+        whose = "what was sent, not the model" if alike and all(alike) and not judges else "infrastructure, not the model"
+        again += judges
         return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
-                   "(infrastructure, not the model); " + ("; ".join(again) or "finish or rerun it first")]
+                   f"({whose}); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
         # each run's judge as report names it: a larger cap for votes it cut, another model for those its server stopped
         # an answer its judge left open asked as it would be again (votes_settled) is a person's or another judge's
@@ -14435,15 +14456,15 @@ def trials_named(path, untrialled, trials):
                                 f'which answer the person read ("trial": 1 to {trials})' for number in untrialled]))
 
 
-def with_checks_now(path, results, subset=None):
+def with_checks_now(path, results):
     """judge --checks: the run's answers carrying the checks the split defines now in place of the
     stored ones, as report --checks scores them, so a judge check added after the run can be asked.
     The judged run stores them with each answer: its report needs no --checks again."""
     checks = checks_from_split(path)
-    same_cases(path, checks, results, subset)
+    same_cases(path, checks, results, partial=True)   # (a split that gained cases since holds the run's: added_cases)
     same_questions(path, checks, results)
     same_tools(path, checks, results)
-    warn(f"judged with the checks {path} defines now, not those stored in the run")
+    warn(f"judged with the checks {path} defines now, not those stored in the run{added_cases(checks, results)}")
     now = []
     for r in results:
         rule = checks[r["id"]]
@@ -14460,7 +14481,7 @@ def judge_run(args, run, target):
     written, how many answers had a judge call fail), or None if interrupted."""
     asked_before = {(r["id"], r["trial"]): judge_questions(r["checks"]) for r in run["results"]}
     if args.checks:
-        run["results"] = with_checks_now(args.checks, run["results"], run["config"].get("subset"))
+        run["results"] = with_checks_now(args.checks, run["results"])
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     before = (run["config"].get("judge") or {}).get("models") if type(run["config"].get("judge")) is dict else None
@@ -17855,9 +17876,8 @@ def scored_with_checks_now(args, checks, run):
         same_questions(args.checks, checks, run["results"])
         same_tools(args.checks, checks, run["results"])
         same_judge_checks(args.checks, checks, run, args.run)
-        added = sorted(set(checks) - {r["id"] for r in run["results"]})
         warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run"
-             + (f"; its {plural(len(added), 'case')} the run never asked ({names_text(added)}) left out" if added else ""))
+             f"{added_cases(checks, run['results'])}")
 
 
 def cmd_compare(args):

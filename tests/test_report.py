@@ -288,6 +288,16 @@ def test_runs_counts_errors_beside_the_score(project, cli):
                                          for c, _, r in cases]))
     line = cli("runs")[1].splitlines()[1]
     assert line.endswith("accuracy 3/3 = 100% (24 errors: fix what was sent, and run again)"), line
+    # and the gates of report and compare, which called them the infrastructure's and said to --resume
+    code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
+    assert code == 2 and ("gates not judged: 24 request(s) got no usable answer, which asked again would fail alike (the "
+                          "server refused them as sent, or they did not fit num_ctx): fix what was sent and run again") in err
+    assert "--resume" not in err and "infrastructure" not in err, err
+    write_run("runs/ok.json", make_run([{"id": c, "input": f"q {c}", "expected": "bug", "response": "bug"}
+                                        for c, _, _ in cases], prompt="prompts/v1.txt"))
+    code, out, err = cli("compare", "runs/ok.json", "runs/err.json", "--fail-on-regression")
+    assert code == 2 and "(what was sent, not the model); runs/err.json's would fail alike asked again (refused as sent, " \
+                         "or past num_ctx): fix what was sent and run it again" in err and "--resume" not in err, err
 
 
 def test_runs_lists_a_run_with_trials_by_its_headline_not_its_majority_vote(project, cli):
