@@ -4427,12 +4427,17 @@ class CallFailed(Exception):
 
 
 def refused_as_sent(error):
-    """Whether a failed call's error is a 500 refusing the request itself, which fails alike every time: Ollama's for an
-    option of the wrong type (api/types.go FromMap: 'must be of type array'), llama-cpp-python's for a body it cannot
-    validate (llama_cpp/server/errors.py: any exception but a few is a 500 of its words, pydantic's '1 validation
-    error: ...')."""
-    return bool(re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|.*" + re.escape(UNRETRIED_500) + ")",
-                         error or "", re.DOTALL))
+    """Whether a failed call's error refuses the request itself, which fails alike every time it is sent: a 400 or a 422
+    (Ollama's 'invalid think value', '"m" does not support chat'; but a /v1 server's window, which a restart with a
+    larger one widens), or a 500 that says so: Ollama's for an option of the wrong type (api/types.go FromMap: 'must
+    be of type array'), llama-cpp-python's for a body it cannot validate (llama_cpp/server/errors.py: any exception
+    but a few is a 500 of its words, pydantic's '1 validation error: ...')."""
+    said = error or ""
+    if WINDOW_TOO_SMALL_V1 in said:   # a server's window: restarted with a larger one, the same request fits
+        return False
+    return bool(re.match(r"(?:turn \d+: )?HTTP (?:400|422)\b", said)
+                or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|.*" + re.escape(UNRETRIED_500) + ")",
+                            said, re.DOTALL))
 
 
 def fails_alike(errors):
@@ -5561,13 +5566,16 @@ class OllamaClient(ChatClient):
                             f"Run `ollama pull {shell_word(model)}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
         entry = entries.get(model) or entries.get(wanted)
         self.identities[model] = self.identity(entry)
-        capabilities = entry.get("capabilities")   # api/types.go ListModelResponse, in current versions
-        if not isinstance(capabilities, list):   # else /api/show's (ShowResponse), where the server has them
-            try:
-                status, shown, _ = self.get_json("/api/show", {"model": wanted if wanted in names else model})
-            except EvalError:
-                status, shown = None, None
-            capabilities = shown.get("capabilities") if status == 200 and isinstance(shown, dict) else None
+        # /api/show's capabilities are chat's own (server/routes.go ShowHandler and ChatHandler: m.Capabilities());
+        # /api/tags' may be fewer (server/model_list_cache.go reads no chat template in the model file, where a model
+        # that prefers it thinks or calls tools: server/images.go PreferChatTemplate). Those where show has none
+        try:
+            status, shown, _ = self.get_json("/api/show", {"model": wanted if wanted in names else model})
+        except EvalError:
+            status, shown = None, None
+        capabilities = shown.get("capabilities") if status == 200 and isinstance(shown, dict) else None
+        if not isinstance(capabilities, list):
+            capabilities = entry.get("capabilities")   # api/types.go ListModelResponse, in current versions
         if isinstance(capabilities, list):
             # scrubbed as they come, as every text a server sends: a server that echoes the key among them
             # had it printed by the refusal that names what the model can do
@@ -8908,10 +8916,24 @@ def refuse_unread_options(options, client, host, resuming):
                            "and the run would record it as used; Ollama's own API takes it: leave out --api openai"))
 
 
+THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (api/types.go; commit c2ebb4d57)
+
+
+def refuse_think_max(config, version):
+    """--think max on an Ollama older than THINK_MAX_SINCE: its 400 ('invalid think value: "max"') on every case."""
+    number = re.match(r"(\d+)\.(\d+)\.(\d+)", version or "")
+    if config["api"] == "ollama" and config.get("think") == "max" and number \
+            and tuple(map(int, number.groups())) < THINK_MAX_SINCE:
+        raise EvalError(f"--think max: Ollama {on_one_line(version, 40)} at {on_one_line(config['host'])} takes high at most "
+                        f"(max came in v{'.'.join(map(str, THINK_MAX_SINCE))}) and would refuse every case; pass --think "
+                        "high, or update Ollama")
+
+
 def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
     server_version = client.preflight(config["model"])
+    refuse_think_max(config, server_version)
     if config["api"] == "openai":
         refuse_unread_options(config["options"], client, config["host"], resuming)
     refuse_model(client, config, inputs.cases)
@@ -8947,6 +8969,11 @@ def refuse_model(client, config, cases):
     """What the model (preflighted on `client`) cannot do that the run asks of it on every case:
     refused before any call (a grid: before its first run)."""
     think, capabilities = config.get("think", THINK_DEFAULT), client.capabilities.get(config["model"])
+    if capabilities is not None and "completion" not in capabilities:
+        # an embedding model: Ollama refuses a chat with it, the load too (server/routes.go ChatHandler:
+        # errCapabilityCompletion, '%q does not support chat')
+        raise EvalError(f"{on_one_line(config['model'])} cannot chat on {on_one_line(config['host'])} (it can: "
+                        f"{names_text(capabilities, empty='nothing listed')}); Ollama would refuse every case. Pick a chat model")
     if think not in (THINK_DEFAULT, False) and capabilities is not None and "thinking" not in capabilities:
         # Ollama refuses think on such a model with a 400 on every case (server/routes.go, ChatHandler)
         raise EvalError(f"--think {THINK_FLAGS[think]}: {on_one_line(config['model'])} does not think on {on_one_line(config['host'])} (it can: "
@@ -14165,11 +14192,11 @@ def report_run(run, run_path, baseline, errors, compare_path):
         # over /v1 the window is the server's own: restarted with a larger one, --resume asks them alike and they fit
         server_window = sum(WINDOW_TOO_SMALL_V1 in (r.get("error") or "") for r in run["results"])
         # a request the server refuses as sent is refused alike by --resume: what was sent is to fix
-        as_sent = sum(refused_as_sent(r.get("error")) for r in run["results"])
+        as_sent = sum(refused_as_sent(r.get("error")) and WINDOW_TOO_SMALL not in r["error"] for r in run["results"])
         said = [f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger --option "
                 "num_ctx=N (a new run: --resume keeps this run's options)"] if window else []
-        said += [f"{as_sent} of them the server refused as sent (an HTTP 500 naming what it cannot read: an --option, "
-                 "say), and would refuse alike: fix it and run again (a new run: --resume keeps this run's options)"
+        said += [f"{as_sent} of them the server refused as sent (an HTTP 400, or a 500 naming what it cannot read: an "
+                 "--option, say), and would refuse alike: fix it and run again (a new run: --resume keeps this run's options)"
                  ] if as_sent else []
         said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
                  "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []

@@ -362,7 +362,7 @@ def test_each_request_has_a_connection_of_its_own(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
     assert len(fake.chat_connections) == 28 + 1   # one request on each: nothing read after it is taken (+ the load)
-    assert len(fake.connections) == 28 + 1 + 3    # and one for each check before and after the load (tags, version, ps)
+    assert len(fake.connections) == 28 + 1 + 4    # and one for each check before and after the load (tags, show, version, ps)
 
 
 def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
@@ -733,6 +733,7 @@ def test_a_timeout_too_long_for_a_socket_is_one_line(project, capsys):
 
 @pytest.mark.parametrize("flag, sent", [("on", True), ("off", False), ("high", "high"), ("max", "max"), (None, "absent")])
 def test_think_is_sent_as_asked_and_recorded(project, cli, fake, flag, sent):
+    fake.version = "0.22.0"   # (max came in v0.21.3: test_think_max_on_an_older_ollama...)
     fake.models.append("qwen3:8b")
     fake.thinking["qwen3:8b"] = "apart"
     fake.answers = answer_key("golden/dev.jsonl")
@@ -1311,6 +1312,7 @@ def test_think_on_or_off_on_gpt_oss_stops_before_any_case(project, cli, fake, fl
     and noted as high (server/routes.go: harmony's max becomes high)."""
     fake.models.append("gpt-oss:20b")
     fake.thinking["gpt-oss:20b"] = "apart"
+    fake.version = "0.22.0"   # (one that takes max)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "gpt-oss:20b", "--think", flag)
     assert code == 2 and "thinks in levels only" in err, err
     assert "pass --think low, medium or high" in err and fake.chat_bodies == [] and "Traceback" not in err
@@ -1336,6 +1338,7 @@ def test_thinking_cut_under_format_had_no_second_pass(project, cli, fake):
 def test_a_run_with_think_max_reads_back(project, cli, fake):
     """--think max (api/types.go ThinkValue.IsValid) ran, but its run file was refused by every
     command after: config.think did not allow "max"."""
+    fake.version = "0.22.0"
     fake.models.append("qwen3:8b")
     fake.thinking["qwen3:8b"] = "apart"
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "max",
@@ -1749,8 +1752,56 @@ def test_an_authorization_value_a_server_lists_among_capabilities_is_never_print
     server cannot know one to echo; a bearer token it holds is removed all the same.)"""
     token = "Bearer sk-SECRETSECRET1234567"
     fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "capabilities": ["completion", token]}]}
+    fake.show_capabilities = False   # (an older server: the listing's are read)
     code, out, err = cli("run", "--split", split, "--host", fake.url, *given, "--out", "runs/k.json")
     assert code == 2 and "(it can: completion, Bearer [removed])" in err and "SECRET" not in out + err, err
+
+
+def test_what_a_model_can_do_is_read_from_api_show_as_chat_reads_it(project, cli, fake):
+    """Round 103 (audit against Ollama's source): /api/tags may list fewer capabilities than chat has (server/
+    model_list_cache.go reads no chat template in the model file; a model that prefers it thinks or calls tools:
+    server/images.go PreferChatTemplate), and eval.py refused --think and agent sets that Ollama runs. /api/show's
+    are chat's own (ShowHandler and ChatHandler both m.Capabilities()). And an embedding model, which cannot chat
+    (ChatHandler: '"m" does not support chat', the load too), is refused before any case, not sent 28 of them."""
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.listings["/api/tags"] = {"models": [{"name": m, "model": m, "digest": "d" * 64, "capabilities": ["completion"]}
+                                             for m in fake.models]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "on", "--limit", 1)
+    assert code == 0, err
+    code, out, err = cli("run", "--split", "golden/agent/dev.jsonl", "--host", fake.url, "--model", "qwen3:8b", "--limit", 1)
+    assert code == 0, err
+    fake.models.append("nomic-embed-text:latest")
+    fake.listings["/api/tags"] = {"models": [{"name": "nomic-embed-text:latest", "capabilities": ["embedding"]}]}
+    fake.show_capabilities = False
+    before = len(fake.chat_bodies) + len(fake.loads)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "nomic-embed-text")
+    assert code == 2 and "nomic-embed-text cannot chat on" in err and "(it can: embedding)" in err, err
+    assert len(fake.chat_bodies) + len(fake.loads) == before
+
+
+def test_which_errors_refuse_the_request_as_it_was_sent():
+    """Round 103: a 400 or 422 refuses the request itself (Ollama's 'invalid think value', '"m" does not support chat'),
+    as does a 500 that says so; asked again, each fails alike, and the run said to --resume. A /v1 server's window is
+    widened by a restart, a 404 by a pull, a 500 of a crash passes."""
+    said = evalpy.refused_as_sent
+    assert said('HTTP 400: invalid think value: "max" (must be "high", "medium", "low", true, or false)')
+    assert said("turn 2: HTTP 422: Unprocessable Entity") and said("HTTP 500: 2 validation errors: {...}")
+    assert said('HTTP 500: option "stop" must be of type array')
+    assert not said(f"HTTP 400: This model's maximum context length is 2048 tokens: {evalpy.WINDOW_TOO_SMALL_V1}; ...")
+    assert not said("HTTP 404: model 'x' not found (run `ollama pull x`)") and not said("HTTP 500: llama runner crashed")
+    assert not said("HTTP 500: the runner said: 2 validation errors") and not said(None)
+
+
+def test_think_max_on_an_older_ollama_is_refused_before_any_case(project, cli, fake):
+    """Round 103 (audit against Ollama's source): "max" is a think value since v0.21.3 (commit c2ebb4d57); an older
+    Ollama refuses it with a 400 on every case ('invalid think value'), and the run said to --resume."""
+    fake.models.append("qwen3:8b")
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.version = "0.12.6"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "max")
+    assert code == 2 and "--think max: Ollama 0.12.6" in err and "takes high at most (max came in v0.21.3)" in err, err
+    assert fake.chat_bodies == []
 
 
 def test_a_resumed_run_names_a_new_server_version_inert(project, cli, fake):
