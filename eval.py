@@ -4326,7 +4326,7 @@ def added_cases(checks, results):
     """'; its 2 cases the run never asked (dev-29, dev-30) left out', of a split that gained cases since the run (or
     of a partial run's split), or ''."""
     added = [i for i in checks if i not in {r["id"] for r in results}]   # in the split's order
-    return f"; its {plural(len(added), 'case')} the run never asked ({names_text(added)}) left out" if added else ""
+    return f"; its {plural(len(added), 'case')} the run did not ask ({names_text(added)}) left out" if added else ""
 
 
 def same_tools(path, checks, results):
@@ -4440,10 +4440,22 @@ def refused_as_sent(error):
                             said, re.DOTALL))
 
 
-def fails_alike(errors):
-    """Whether every one of a run's errors would come back alike if asked again: requests the server refused as sent,
-    or conversations past num_ctx (which --resume keeps): what was sent is to change, in a new run."""
-    return bool(errors) and all(refused_as_sent(e) or WINDOW_TOO_SMALL in e for e in errors)
+def failing_alike(errors):
+    """How many of a run's errors would come back alike if asked again: requests the server refused as sent, or
+    conversations past num_ctx (which --resume keeps): what was sent is to change, in a new run."""
+    return sum(refused_as_sent(e) or WINDOW_TOO_SMALL in e for e in errors)
+
+
+ALIKE_WORDS = "would fail alike asked again (refused as sent, or past num_ctx): fix what was sent and run again"
+
+
+def errors_cure(errors, again):
+    """What to do of a run's errors (their texts): fix what was sent where they would fail alike, `again` (the command
+    that asks them again) for the others; both, counted, when they mix."""
+    alike = failing_alike(errors)
+    if not alike:
+        return again
+    return f"they {ALIKE_WORDS}" if alike == len(errors) else f"{alike} of them {ALIKE_WORDS}; the others: {again}"
 
 
 def error_text(body, reason="", clean=str, headers=None):
@@ -8920,10 +8932,11 @@ THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (
 
 
 def refuse_think_max(config, version):
-    """--think max on an Ollama older than THINK_MAX_SINCE: its 400 ('invalid think value: "max"') on every case."""
-    number = re.match(r"(\d+)\.(\d+)\.(\d+)", version or "")
-    if config["api"] == "ollama" and config.get("think") == "max" and number \
-            and tuple(map(int, number.groups())) < THINK_MAX_SINCE:
+    """--think max on an Ollama older than THINK_MAX_SINCE: its 400 ('invalid think value: "max"') on every case. A
+    build from source says 0.0.0 (version/version.go), whatever its age: not refused."""
+    number = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
+    release = number and tuple(map(int, number.groups()))
+    if config["api"] == "ollama" and config.get("think") == "max" and release and (0, 0, 0) < release < THINK_MAX_SINCE:
         raise EvalError(f"--think max: Ollama {on_one_line(version, 40)} at {on_one_line(config['host'])} takes high at most "
                         f"(max came in v{'.'.join(map(str, THINK_MAX_SINCE))}) and would refuse every case; pass --think "
                         "high, or update Ollama")
@@ -11715,7 +11728,9 @@ def rows_problems(s):
             # every request made: answered, failed, or answered without a verdict
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
-                       for e in s["errors"]], "rows": rows}
+                       for e in s["errors"]], "rows": rows,
+            # of the errors, those a resume would meet alike: the request's, not the infrastructure's
+            "alike": failing_alike([e["error"] for e in s["errors"]])}
 
 
 def rows_run(config, s):
@@ -12343,6 +12358,13 @@ def speed_section(sec):
     return out
 
 
+def errors_whose(problems):
+    """Whose a run's errors are: the infrastructure's, or the request's where a resume would meet them alike."""
+    alike, errors = problems["alike"], problems["errors"]["value"]
+    return ("infrastructure" if not alike else "refused as sent, or past num_ctx: what was sent is to fix" if alike == errors
+            else f"{alike} refused as sent or past num_ctx, the others the infrastructure's")
+
+
 def format_report(config, s, run_path="RUN"):
     rows = report_rows(config, s)
     problems = section_of(rows, "problems")
@@ -12351,7 +12373,7 @@ def format_report(config, s, run_path="RUN"):
         out.append(problems["rerun"])
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
-                   "got no usable answer (infrastructure, not scored)")
+                   f"got no usable answer ({errors_whose(problems)}, not scored)")
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
@@ -12784,11 +12806,13 @@ def run_listing(folder):
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
         completed = finished_completion(path, config) if s["errors"] else None
-        lasting = fails_alike([e["error"] for e in s["errors"]])   # fixed, not resumed
+        alike = failing_alike([e["error"] for e in s["errors"]])   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
                                                                     else "complete the run judged)" if "checks_from" in config
-                                                                    else "fix what was sent, and run again)" if lasting
+                                                                    else "fix what was sent, and run again)"
+                                                                    if alike == len(s["errors"]) else
+                                                                    f"{alike} to fix, the rest run --resume)" if alike
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
@@ -12993,13 +13017,12 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
-        if fails_alike([e["error"] for e in s["errors"]]):   # asked again, they would fail alike: not infrastructure's
-            return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer, which asked again would fail "
-                       "alike (the server refused them as sent, or they did not fit num_ctx): fix what was sent and run again"]
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer (infrastructure, not the model); "
+        said = [e["error"] for e in s["errors"]]
+        whose = "what was sent, not the model" if failing_alike(said) == len(said) else "infrastructure, not the model"
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer ({whose}); "
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
-                      else f"finish the run ({answers_again(run_path, config or {})}) or run again")]
+                      else errors_cure(said, f"finish the run ({answers_again(run_path, config or {})}) or run again"))]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if judge_call_failed(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
@@ -14090,12 +14113,12 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                   for path, config, cases in runs]
         again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
                  if (done := finished_completion(path, config)) else
-                 f"{shell_word(path)}'s would fail alike asked again (refused as sent, or past num_ctx): fix what was sent "
-                 "and run it again" if fails_alike(said) else f"ask its answers again: {answers_again(path, config)}"
+                 f"{shell_word(path)}'s answers: {errors_cure(said, f'ask them again: {answers_again(path, config)}')}"
+                 if failing_alike(said) else f"ask its answers again: {answers_again(path, config)}"
                  for path, config, said in errors if said]
         judges = [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
-        alike = [fails_alike(said) for _, _, said in errors if said]
+        alike = [failing_alike(said) == len(said) for _, _, said in errors if said]
         whose = "what was sent, not the model" if alike and all(alike) and not judges else "infrastructure, not the model"
         again += judges
         return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
@@ -16049,7 +16072,7 @@ def report_page(path, run, cases, s, annotations):
     warnings = [problems["rerun"]] if problems["rerun"] else []
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [judged_text(run_sec)] if run_sec["judged"] else []
-    warnings += [f"{figure_text(problems['errors'])} requests got no usable answer (infrastructure, not scored): "
+    warnings += [f"{figure_text(problems['errors'])} requests got no usable answer ({errors_whose(problems)}, not scored): "
                  + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
                  + (f"; {problems['settled']} of them tie, split or hold no verdict, each asked as it would be again: "

@@ -1802,6 +1802,9 @@ def test_think_max_on_an_older_ollama_is_refused_before_any_case(project, cli, f
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "max")
     assert code == 2 and "--think max: Ollama 0.12.6" in err and "takes high at most (max came in v0.21.3)" in err, err
     assert fake.chat_bodies == []
+    fake.version = "0.0.0"   # a build from source (version/version.go), of any age: not refused
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "max", "--limit", 1)
+    assert code == 0, err
 
 
 def test_a_resumed_run_names_a_new_server_version_inert(project, cli, fake):

@@ -995,7 +995,7 @@ def test_report_checks_rescores_a_run_with_a_split_that_gained_a_case(weighted_s
                             "difficulty": "easy", "note": "added"}) + "\n")
     code, out, err = cli("report", "runs/whole.json", "--json", "--checks", weighted_set)
     assert code == 0 and json.loads(out)["cases"] == 4, err
-    assert "its 1 case the run never asked (o9) left out" in err, err
+    assert "its 1 case the run did not ask (o9) left out" in err, err
 
 
 @pytest.mark.parametrize("quick", [["--limit", "2"], ["--cases", "o3,o1"]])

@@ -1663,7 +1663,7 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
         f.write(json.dumps({"id": "j11", "input": "pregunta 11", "difficulty": "easy", "note": "n"}) + "\n")
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url,
                          "--out", "runs/grown-judged.json")
-    assert code == 0 and "its 1 case the run never asked (j11) left out" in err, err
+    assert code == 0 and "its 1 case the run did not ask (j11) left out" in err, err
     assert [r["id"] for r in load_json("runs/grown-judged.json")["results"]] == [
         r["id"] for r in load_json("runs/answers-dev-v1.json")["results"]]
     lines = (folder / "dev.jsonl").read_text().splitlines()

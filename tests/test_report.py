@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import scipy.stats
 
-from conftest import MARKUP, ROOT, answer_key, evalpy, hand_cases, make_run, markdown_acted_on, write_run
+from conftest import MARKUP, ROOT, answer_key, evalpy, hand_cases, load_json, make_run, markdown_acted_on, write_run
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -290,14 +290,30 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     assert line.endswith("accuracy 3/3 = 100% (24 errors: fix what was sent, and run again)"), line
     # and the gates of report and compare, which called them the infrastructure's and said to --resume
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
-    assert code == 2 and ("gates not judged: 24 request(s) got no usable answer, which asked again would fail alike (the "
-                          "server refused them as sent, or they did not fit num_ctx): fix what was sent and run again") in err
-    assert "--resume" not in err and "infrastructure" not in err, err
+    assert code == 2 and ("gates not judged: 24 request(s) got no usable answer (what was sent, not the model); they would "
+                          "fail alike asked again (refused as sent, or past num_ctx): fix what was sent and run again") in err
+    assert "--resume" not in err and "infrastructure" not in err + out, err
+    assert "Errors: 24 of 27 requests got no usable answer (refused as sent, or past num_ctx: what was sent is to fix, " \
+           "not scored)" in out, out
     write_run("runs/ok.json", make_run([{"id": c, "input": f"q {c}", "expected": "bug", "response": "bug"}
                                         for c, _, _ in cases], prompt="prompts/v1.txt"))
     code, out, err = cli("compare", "runs/ok.json", "runs/err.json", "--fail-on-regression")
-    assert code == 2 and "(what was sent, not the model); runs/err.json's would fail alike asked again (refused as sent, " \
-                         "or past num_ctx): fix what was sent and run it again" in err and "--resume" not in err, err
+    assert code == 2 and "(what was sent, not the model); runs/err.json's answers: they would fail alike asked again " \
+                         "(refused as sent, or past num_ctx): fix what was sent and run again" in err and "--resume" not in err, err
+    # (a mix: those that would fail alike told apart from those a resume asks again, in every place that advises)
+    mixed = load_json("runs/err.json")
+    for r in mixed["results"][3:5]:
+        r["error"] = "HTTP 503: busy"
+    write_run("runs/err.json", mixed)
+    assert cli("runs")[1].splitlines()[1].endswith("(24 errors: 22 to fix, the rest run --resume)")
+    code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
+    assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past num_ctx, the others the " \
+           "infrastructure's, not scored)" in out, out
+    assert ("(infrastructure, not the model); 22 of them would fail alike asked again (refused as sent, or past num_ctx): "
+            "fix what was sent and run again; the others: finish the run (python eval.py run --resume runs/err.json)") in err, err
+    err = cli("compare", "runs/ok.json", "runs/err.json", "--fail-on-regression")[2]
+    assert "runs/err.json's answers: 22 of them would fail alike asked again" in err and \
+           "; the others: ask them again: python eval.py run --resume runs/err.json" in err, err
 
 
 def test_runs_lists_a_run_with_trials_by_its_headline_not_its_majority_vote(project, cli):
