@@ -4449,13 +4449,19 @@ def failing_alike(errors):
 ALIKE_WORDS = "would fail alike asked again (refused as sent, or past num_ctx): fix what was sent and run again"
 
 
-def errors_cure(errors, again):
-    """What to do of a run's errors (their texts): fix what was sent where they would fail alike, `again` (the command
-    that asks them again) for the others; both, counted, when they mix."""
+def errors_cure(errors, resume):
+    """What to do of a run's errors (their texts), some of which would fail alike: fix what was sent; where others mix
+    with them, `resume` (the command) asks those again, but can never finish the run."""
     alike = failing_alike(errors)
-    if not alike:
-        return again
-    return f"they {ALIKE_WORDS}" if alike == len(errors) else f"{alike} of them {ALIKE_WORDS}; the others: {again}"
+    return (f"they {ALIKE_WORDS}" if alike == len(errors) else
+            f"{alike} of them {ALIKE_WORDS}; {resume} would ask the other {len(errors) - alike} again, but never finish it")
+
+
+def errors_whose_words(errors):
+    """Whose a run's errors are, as a gate says it: the infrastructure's, what was sent, or both."""
+    alike = failing_alike(errors)
+    return ("infrastructure, not the model" if not alike else "what was sent, not the model" if alike == len(errors)
+            else "what was sent and the infrastructure, not the model")
 
 
 def error_text(body, reason="", clean=str, headers=None):
@@ -12812,7 +12818,7 @@ def run_listing(folder):
                                                                     else "complete the run judged)" if "checks_from" in config
                                                                     else "fix what was sent, and run again)"
                                                                     if alike == len(s["errors"]) else
-                                                                    f"{alike} to fix, the rest run --resume)" if alike
+                                                                    f"{alike} to fix and run again, a resume asks the rest)" if alike
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
                      asked_text(config), f"{config['temperature']:g}", config["repeat"],
@@ -13018,11 +13024,11 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
         said = [e["error"] for e in s["errors"]]
-        whose = "what was sent, not the model" if failing_alike(said) == len(said) else "infrastructure, not the model"
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer ({whose}); "
+        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer ({errors_whose_words(said)}); "
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
-                      else errors_cure(said, f"finish the run ({answers_again(run_path, config or {})}) or run again"))]
+                      else errors_cure(said, answers_again(run_path, config or {})) if failing_alike(said)
+                      else f"finish the run ({answers_again(run_path, config or {})}) or run again")]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if judge_call_failed(t)})
     if judge_failed:
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
@@ -14113,13 +14119,13 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                   for path, config, cases in runs]
         again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
                  if (done := finished_completion(path, config)) else
-                 f"{shell_word(path)}'s answers: {errors_cure(said, f'ask them again: {answers_again(path, config)}')}"
+                 f"{shell_word(path)}'s answers: {errors_cure(said, answers_again(path, config))}"
                  if failing_alike(said) else f"ask its answers again: {answers_again(path, config)}"
                  for path, config, said in errors if said]
         judges = [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
-        alike = [failing_alike(said) == len(said) for _, _, said in errors if said]
-        whose = "what was sent, not the model" if alike and all(alike) and not judges else "infrastructure, not the model"
+        said = [e for _, _, some in errors for e in some]
+        whose = errors_whose_words(said) if not judges else "infrastructure, not the model"
         again += judges
         return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
@@ -14251,8 +14257,7 @@ def run_grid(grid):
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
-        first = next((r["error"] for r in run["results"] if r.get("error")), None)
-        with_errors += [(run_path, errors, first)] if errors else []
+        with_errors += [(run_path, [r["error"] for r in run["results"] if r.get("error")])] if errors else []
         judged_open += [(run_path, run)] if failed_judge_calls(run["results"]) else []
     # said before the compare, which a run of errors alone stops ("no case has a verdict in every run"): why, and how
     # to finish each, were never said
@@ -14270,12 +14275,17 @@ def run_grid(grid):
     return 2 if with_errors or judged_open else 0
 
 
+def sentence(text):
+    return text[:1].upper() + text[1:]
+
+
 def errors_said(with_errors):
     """A line for each run of a grid made with errors (run path, how many, the first): why, and how to complete it. A
     grid that stopped said its made runs' names alone, one of 28 errors among them."""
-    return [f"{shell_word(run_path)}: {errors} request(s) got no usable answer from the server (the first: "
-            f"{cut_to(on_one_line(first), 200)}); they are recorded as errors, not scored. Complete it with: "
-            f"{resume_command(run_path)}" for run_path, errors, first in with_errors]
+    return [f"{shell_word(run_path)}: {len(errors)} request(s) got no usable answer from the server (the first: "
+            f"{cut_to(on_one_line(errors[0]), 200)}); they are recorded as errors, not scored. "
+            + (sentence(errors_cure(errors, resume_command(run_path))) if failing_alike(errors)
+               else f"Complete it with: {resume_command(run_path)}") for run_path, errors in with_errors]
 
 
 def grid_stopped(configs, at, runs):

@@ -2156,6 +2156,20 @@ def test_a_grid_finds_a_model_that_cannot_do_what_is_asked_before_its_first_run(
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
 
 
+def test_a_grids_runs_with_errors_are_each_told_what_would_finish_them():
+    """Round 103: a grid's end said "Complete it with: run --resume" of a run whose errors the server refuses as sent,
+    which a resume meets alike; each run is now told as a run alone is (the end of run, report's gate, runs)."""
+    said = evalpy.errors_said([("runs/a.json", ['HTTP 500: option "stop" must be of type array']),
+                               ("runs/b.json", ["HTTP 503: busy"]),
+                               ("runs/c.json", ["HTTP 400: invalid think value", "HTTP 503: busy"])])
+    assert said[0].endswith("not scored. They would fail alike asked again (refused as sent, or past num_ctx): fix what "
+                            "was sent and run again"), said
+    assert said[1].endswith("not scored. Complete it with: python eval.py run --resume runs/b.json"), said
+    assert said[2].endswith("not scored. 1 of them would fail alike asked again (refused as sent, or past num_ctx): fix "
+                            "what was sent and run again; python eval.py run --resume runs/c.json would ask the other 1 "
+                            "again, but never finish it"), said
+
+
 def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, two_models):
     """Item 8: a grid stopped by an error at its third run (the model gone from the server) said
     only the error, never that the third and fourth runs were not made."""
