@@ -4454,7 +4454,8 @@ def errors_cure(errors, resume):
     with them, `resume` (the command) asks those again, but can never finish the run."""
     alike = failing_alike(errors)
     return (f"they {ALIKE_WORDS}" if alike == len(errors) else
-            f"{alike} of them {ALIKE_WORDS}; {resume} would ask the other {len(errors) - alike} again, but never finish it")
+            f"{alike} of them {ALIKE_WORDS}; the other {len(errors) - alike} a resume asks again ({resume}), but it never "
+            "finishes the run")
 
 
 def errors_whose_words(errors):
@@ -12368,7 +12369,7 @@ def errors_whose(problems):
     """Whose a run's errors are: the infrastructure's, or the request's where a resume would meet them alike."""
     alike, errors = problems["alike"], problems["errors"]["value"]
     return ("infrastructure" if not alike else "refused as sent, or past num_ctx: what was sent is to fix" if alike == errors
-            else f"{alike} refused as sent or past num_ctx, the others the infrastructure's")
+            else f"{alike} refused as sent or past num_ctx, {errors - alike} the infrastructure's")
 
 
 def format_report(config, s, run_path="RUN"):
@@ -14125,7 +14126,8 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         judges = [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
                   if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
         said = [e for _, _, some in errors for e in some]
-        whose = errors_whose_words(said) if not judges else "infrastructure, not the model"
+        whose = (errors_whose_words(said) if not judges else   # (a failed judge call is the infrastructure's)
+                 "what was sent and the infrastructure, not the model" if failing_alike(said) else "infrastructure, not the model")
         again += judges
         return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
@@ -14229,7 +14231,8 @@ def report_run(run, run_path, baseline, errors, compare_path):
                  ] if as_sent else []
         said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
                  "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []
-        said += [f"Ask {'the others' if window or as_sent else 'them'} again with: {resume_command(run_path)}"
+        others = errors - window - as_sent
+        said += [f"Ask {f'the other {others}' if window or as_sent else 'them'} again with: {resume_command(run_path)}"
                  ] if window + as_sent < errors else []
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
              + ". ".join(said))

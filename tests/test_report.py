@@ -307,14 +307,15 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     write_run("runs/err.json", mixed)
     assert cli("runs")[1].splitlines()[1].endswith("(24 errors: 22 to fix and run again, a resume asks the rest)")
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
-    assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past num_ctx, the others the " \
+    assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past num_ctx, 2 the " \
            "infrastructure's, not scored)" in out, out
     assert ("(what was sent and the infrastructure, not the model); 22 of them would fail alike asked again (refused as "
-            "sent, or past num_ctx): fix what was sent and run again; python eval.py run --resume runs/err.json would ask "
-            "the other 2 again, but never finish it") in err, err
+            "sent, or past num_ctx): fix what was sent and run again; the other 2 a resume asks again (python eval.py run "
+            "--resume runs/err.json), but it never finishes the run") in err, err
     err = cli("compare", "runs/ok.json", "runs/err.json", "--fail-on-regression")[2]
     assert "runs/err.json's answers: 22 of them would fail alike asked again" in err and \
-           "; python eval.py run --resume runs/err.json would ask the other 2 again, but never finish it" in err, err
+           "; the other 2 a resume asks again (python eval.py run --resume runs/err.json), but it never finishes the run" \
+           in err, err
 
 
 def test_runs_lists_a_run_with_trials_by_its_headline_not_its_majority_vote(project, cli):

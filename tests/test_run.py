@@ -2166,8 +2166,8 @@ def test_a_grids_runs_with_errors_are_each_told_what_would_finish_them():
                             "was sent and run again"), said
     assert said[1].endswith("not scored. Complete it with: python eval.py run --resume runs/b.json"), said
     assert said[2].endswith("not scored. 1 of them would fail alike asked again (refused as sent, or past num_ctx): fix "
-                            "what was sent and run again; python eval.py run --resume runs/c.json would ask the other 1 "
-                            "again, but never finish it"), said
+                            "what was sent and run again; the other 1 a resume asks again (python eval.py run --resume "
+                            "runs/c.json), but it never finishes the run"), said
 
 
 def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, two_models):
