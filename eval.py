@@ -4314,10 +4314,10 @@ def same_questions(path, checks, results):
                             "in the run; --checks brings a split's checks, never its questions or answers: run the split again")
 
 
-def same_cases(path, checks, cases, partial=False):
-    """The split's cases are the run's; a partial run's (--limit, --cases) are among the split's."""
-    ids = {c["id"] for c in cases}
-    only = one_sided(ids - set(checks), set()) if partial else one_sided(set(checks), ids)
+def same_cases(path, checks, cases):
+    """The run's cases are among the split's: a partial run's (--limit, --cases), or a whole run of a split that gained
+    cases since (named by added_cases)."""
+    only = one_sided({c["id"] for c in cases} - set(checks), set())
     if only:
         raise EvalError(f"--checks {shell_word(path)}: its cases are not the run's ({only} on one side only)")
 
@@ -14524,7 +14524,7 @@ def with_checks_now(path, results):
     stored ones, as report --checks scores them, so a judge check added after the run can be asked.
     The judged run stores them with each answer: its report needs no --checks again."""
     checks = checks_from_split(path)
-    same_cases(path, checks, results, partial=True)   # (a split that gained cases since holds the run's: added_cases)
+    same_cases(path, checks, results)
     same_questions(path, checks, results)
     same_tools(path, checks, results)
     warn(f"judged with the checks {path} defines now, not those stored in the run{added_cases(checks, results)}")
@@ -17935,7 +17935,7 @@ def scored_with_checks_now(args, checks, run):
     run's answers needs none, and a split that grew would keep every older run from today's checks), its
     trajectory checks written for the tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, run["results"], partial=True)
+        same_cases(args.checks, checks, run["results"])
         same_questions(args.checks, checks, run["results"])
         same_tools(args.checks, checks, run["results"])
         same_judge_checks(args.checks, checks, run, args.run)
