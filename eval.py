@@ -6838,6 +6838,20 @@ def failed_judge_calls(results):
     return [v for r in results for v in r.get("judges") or [] if v.get("error")]
 
 
+def judge_errors(trials):
+    """The errors of graded trials' judge calls that failed, as the gates read them (whose they are, what cures them)."""
+    return [v["error"] for t in trials for v in t["votes"] or [] if v.get("error")]
+
+
+# a judge call the server refused as sent is refused alike asked again: said before the command that asks it
+JUDGE_REFUSED_AS_SENT = "the server refuses it as it is, and would again"
+
+
+def judge_calls_fix(errors):
+    """What comes before `judge RUN` for failed judge calls: where every one was refused as sent, fixing what was sent."""
+    return f"fix what was sent ({JUDGE_REFUSED_AS_SENT}), then " if errors and all(map(refused_as_sent, errors)) else ""
+
+
 def judge_call_warnings(results, config, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
@@ -6848,9 +6862,7 @@ def judge_call_warnings(results, config, path):
     failed = failed_judge_calls(results)
     lines = []
     if failed:
-        # a request the server refuses as sent is refused alike when asked again: what was sent is to fix first
-        fix = "fix what was sent (the server refuses it as it is, and would again), then " if all(
-            refused_as_sent(v["error"]) for v in failed) else ""
+        fix = judge_calls_fix([v["error"] for v in failed])
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
                      f"{fix}{judge_command(path, config)} asks the judge again")
@@ -13032,9 +13044,10 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
                       else f"finish the run ({answers_again(run_path, config or {})}) or run again")]
     judge_failed = sorted({c["id"] for c in cases for t in c["trials"] if judge_call_failed(t)})
     if judge_failed:
+        said = judge_errors(t for c in cases for t in c["trials"])
         return 2, [f"gates not judged: a judge call failed on {plural(len(judge_failed), 'case')} "
-                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}) (infrastructure, not the "
-                   f"model: a verdict may rest on the votes that came); {failed_again}"]
+                   f"({', '.join(judge_failed[:10])}{', ...' if len(judge_failed) > 10 else ''}) ({errors_whose_words(said)}: "
+                   f"a verdict may rest on the votes that came); {judge_calls_fix(said)}{failed_again}"]
     if min_accuracy is not None and not cases:   # (an older eval.py wrote a run of `--cases ,`: none)
         return 2, [f"gates not judged: {shell_word(run_path)} holds no case; run the split again"]
     if min_accuracy is not None and not s["decided_cases"]:
@@ -14123,11 +14136,12 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                  f"{shell_word(path)}'s answers: {errors_cure(said, answers_again(path, config))}"
                  if failing_alike(said) else f"ask its answers again: {answers_again(path, config)}"
                  for path, config, said in errors if said]
-        judges = [f"ask its failed judge calls again: {judge_command(path, config)}" for path, config, cases in runs
-                  if any(judge_call_failed(t) for case in cases if case["id"] in failed for t in case["trials"])]
-        said = [e for _, _, some in errors for e in some]
-        whose = (errors_whose_words(said) if not judges else   # (a failed judge call is the infrastructure's)
-                 "what was sent and the infrastructure, not the model" if failing_alike(said) else "infrastructure, not the model")
+        judged = [(path, config, judge_errors(t for case in cases if case["id"] in failed for t in case["trials"]))
+                  for path, config, cases in runs]
+        fixed = f" once what was sent is fixed ({JUDGE_REFUSED_AS_SENT})"
+        judges = [f"ask its failed judge calls again{fixed if judge_calls_fix(said) else ''}: {judge_command(path, config)}"
+                  for path, config, said in judged if said]
+        whose = errors_whose_words([e for _, _, some in errors + judged for e in some])
         again += judges
         return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "

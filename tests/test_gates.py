@@ -257,6 +257,38 @@ def test_a_judge_call_that_failed_beside_a_readable_vote_stops_the_gates(project
             and "; ask its failed judge calls again: python eval.py judge runs/worse.json" in err), err
 
 
+
+def test_the_gates_say_to_fix_a_judge_call_the_server_refuses_as_sent(project, cli):
+    """Round 103's leftover: a judge call refused as sent (llama-cpp-python's 500 "1 validation error") fails alike
+    asked again, and the judge's own end says to fix what was sent; report's and compare's gates still called it the
+    infrastructure's and sent the user to `judge RUN` alone."""
+    from conftest import make_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    refused = "HTTP 500: 1 validation error: {'type': 'int_parsing', 'loc': ('body', 'max_tokens')}"
+
+    def run(error, first=True, **config):
+        ok = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": first, "reason": None, "raw": "x",
+              "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+        votes = [ok, dict(ok, **{"vote": 2, "seed": 43, "pass": None, "raw": None, "error": error})]
+        return make_run([{"id": f"c{i}", "response": "r", "checks": check, "judges": votes} for i in range(2)],
+                        labels=None, **config)
+    sent = write_run("runs/sent.json", run(refused))
+    code, out, err = cli("report", sent, "--min-accuracy", "1.0")
+    assert code == 2 and "a judge call failed on 2 cases (c0, c1) (what was sent, not the model" in err, err
+    assert "fix what was sent (the server refuses it as it is, and would again), then judge again (" in err, err
+    worse = write_run("runs/worse.json", run(refused, False, prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", sent, worse, "--fail-on-regression")
+    assert code == 2 and "(what was sent, not the model); ask its failed judge calls again once what was sent is " \
+        "fixed (the server refuses it as it is, and would again): python eval.py judge runs/sent.json" in err, err
+    # a passing fault beside it is the infrastructure's too, and its own advice is kept
+    mixed = write_run("runs/mixed.json", run("HTTP 503: busy", False, prompt="prompts/v2.txt"))
+    code, out, err = cli("compare", sent, mixed, "--fail-on-regression")
+    assert code == 2 and "(what was sent and the infrastructure, not the model)" in err, err
+    assert "; ask its failed judge calls again: python eval.py judge runs/mixed.json" in err, err
+    code, out, err = cli("report", mixed, "--min-accuracy", "1.0")
+    assert code == 2 and "(infrastructure, not the model: a verdict may rest on the votes that came); judge again (" \
+        in err, err
+
 def test_a_point_just_below_the_minimum_never_prints_as_the_minimum(project, cli, fake):
     """Issue 26, item 6: 44 of 49 is 89.8%; against --min-accuracy 0.9 it fails and says 89.8%, with
     its Wilson interval beside it (checked against scipy), never 'accuracy 90% against a minimum of 90%'."""
