@@ -8940,11 +8940,16 @@ def refuse_unread_options(options, client, host, resuming):
     unread = [k for k in options if k not in OLLAMA_V1_OPTIONS]
     ollama = client.ollama_version() if unread else None
     if ollama:
+        # where each goes: Ollama's own API reads its options; a name it has neither is nowhere read (but a newer one's)
+        native, neither = ([option_shown(k) for k in unread if (k in OLLAMA_OPTIONS) is side] for side in (True, False))
+        where = ([f"Ollama's own API takes {', '.join(native)}: leave out --api openai"
+                  + (" to send it" if resuming else "")] if native else []) + (
+            [f"Ollama's own API has no {', '.join(neither)} either (its options: {', '.join(sorted(OLLAMA_OPTIONS))}): leave "
+             "it out, or, a newer Ollama's option, send it without --api openai and with --unchecked-options"] if neither else [])
         raise EvalError(f"--option {', '.join(option_shown(k) for k in unread)}: Ollama's /v1 at {on_one_line(host)} (ollama "
                         f"{on_one_line(ollama, 40)}) would ignore it without a word (it reads {', '.join(OLLAMA_V1_OPTIONS)}), "
-                        + ("and this run records it as used: the answers it asks now would be asked without it. Run again, "
-                           "without --api openai to send it" if resuming else
-                           "and the run would record it as used; Ollama's own API takes it: leave out --api openai"))
+                        + ("and this run records it as used: the answers it asks now would be asked without it. Run again; "
+                           if resuming else "and the run would record it as used; ") + "; ".join(where))
 
 
 THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (api/types.go; commit c2ebb4d57)

@@ -80,8 +80,12 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_ctx=8192",
                          "--option", "top_p=0.9", "--option", "mirostat=1")
     assert code == 2 and not fake.chat_bodies and not Path("runs/dev-v3.json").exists(), err
-    assert ("--option num_ctx, mirostat: Ollama's /v1 at " in err and "would ignore it without a word" in err
-            and "leave out --api openai" in err), err
+    assert ("--option num_ctx, mirostat: Ollama's /v1 at " in err and "would ignore it without a word" in err), err
+    # (round 104) each told where it goes: num_ctx to Ollama's own API; mirostat nowhere (the advice to leave out
+    # --api openai sent it to a refusal: "Ollama has no such option")
+    assert "Ollama's own API takes num_ctx: leave out --api openai" in err, err
+    assert ("Ollama's own API has no mirostat either (its options: " in err and "leave it out, or, a newer Ollama's "
+            "option, send it without --api openai and with --unchecked-options" in err), err
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
                          "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1)
     assert code == 0 and fake.chat_bodies[0]["max_tokens"] == 64, err
@@ -96,6 +100,8 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key,
                          "--option", "num_ctx=8192")
     assert code == 2 and "Ollama's /v1" in err and fake.version_auth[2:] == [None, f"Bearer {fake.api_key}"], err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key, "--option", "max_completion_tokens=9")
+    assert code == 2 and "Ollama's own API takes" not in err and "has no max_completion_tokens either" in err, err
 
 
 def test_compare_shows_changed_options_and_api(project, cli, fake):
