@@ -14250,9 +14250,9 @@ def report_run(run, run_path, baseline, errors, compare_path):
                  ] if as_sent else []
         said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
                  "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []
-        others = errors - window - as_sent
-        said += [f"Ask {f'the other {others}' if window or as_sent else 'them'} again with: {resume_command(run_path)}"
-                 ] if window + as_sent < errors else []
+        others, alike = errors - window - as_sent, window + as_sent
+        said += [(f"A resume asks the other {others} again, but never finishes the run (the {alike} above would fail alike)"
+                  if alike else "Ask them again with") + f": {resume_command(run_path)}"] if others else []
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
              + ". ".join(said))
         return 2

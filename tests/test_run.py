@@ -1619,6 +1619,15 @@ def test_a_request_the_server_cannot_validate_is_not_asked_again_nor_told_to_res
     assert ("3 of them the server refused as sent (an HTTP 400, or a 500 naming what it cannot read: an --option, say), "
             "and would "
             "refuse alike: fix it and run again") in err and "--resume runs" not in err, err
+    # (round 104) beside a passing fault, the resume the end gives asks that one again, but it never finishes the run (as
+    # report's gate, runs and a grid say)
+    fake.faults = []
+    fake.faults_for = {text: (["503"] * 9 if i == 1 else ["custom"] * 9) for i, text in enumerate(answer_key("golden/dev.jsonl"))}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--retries", 0,
+                         "--out", "runs/mixed.json")
+    assert code == 2 and "2 of them the server refused as sent" in err, err
+    assert err.rstrip().endswith(". A resume asks the other 1 again, but never finishes the run (the 2 above would fail "
+                                 "alike): python eval.py run --resume runs/mixed.json"), err
 
 
 def test_a_stopped_run_keeps_the_answers_of_the_calls_in_flight(project, cli, fake):
