@@ -14136,7 +14136,14 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         failed = set(c["failed"])
         errors = [(path, config, [t["error"] for case in cases if case["id"] in failed for t in case["trials"] if t["error"]])
                   for path, config, cases in runs]
-        again = [f"{shell_word(path)} was completed in {shell_word(done)}: compare that run"
+        def compared(done):   # a run compared with its own completion: that one is here already
+            try:
+                return any(os.path.samefile(done, other) for other, _, _ in runs)
+            except OSError:   # (one gone since it was read: said as any other completion)
+                return False
+        again = [f"{shell_word(path)} was completed in {shell_word(done)}, "
+                 + ("the other run here: compare that completion with another run, not with the run it completes"
+                    if compared(done) else "compare that run")
                  if (done := finished_completion(path, config)) else
                  f"{shell_word(path)}'s answers: {errors_cure(said, answers_again(path, config))}"
                  if failing_alike(said) else f"ask its answers again: {answers_again(path, config)}"

@@ -3247,6 +3247,12 @@ def test_a_completion_that_kept_errors_is_named_with_the_command_that_completes_
     assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed.json, which has 1 "
                                  "error: python eval.py run --resume runs/dev-v3-completed.json\n"), err
     assert len(fake.chat_bodies) == 3
+    # (round 104) compared with its own completion, the run was told to "compare that run": the one beside it
+    code, out, err = cli("compare", "runs/dev-v3.json", "runs/dev-v3-completed.json", "--fail-on-regression")
+    assert code == 2 and "compare that run" not in err, err
+    assert ("runs/dev-v3.json was completed in runs/dev-v3-completed.json, the other run here: compare that completion "
+            "with another run, not with the run it completes; ask its answers again: python eval.py run --resume "
+            "runs/dev-v3-completed.json") in err, err
     # (31st round) completed in turn, the first run still sent the user to the completion with errors, whose resume
     # then refused naming the last; runs and report's gate named the middle one too
     fake.faults_for = {}
