@@ -1931,6 +1931,7 @@ class Score(ReportAdds):
     invalid: int            # answers that were no label
     answers: int            # decided answers over all trials
     errors: list            # {id, trial, error}: no answer from the server, not scored
+    errors_alike: int       # of them, those a resume meets alike (refused as sent, past num_ctx): what was sent is to fix
     open: list              # {id, trial}: a blocking check undecided
     unfinished_thinking: list  # {id, trial}: answers still thinking when they stopped (failed)
     cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length"): num_predict
@@ -10307,6 +10308,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "invalid": sum(t["invalid"] for t in trials),
         "answers": sum(t["scored"] for t in trials),
         "errors": errors,
+        # of them, those a resume would meet alike (refused as sent, past num_ctx): what was sent is to fix
+        "errors_alike": failing_alike([e["error"] for e in errors]),
         "open": undecided,
         "unfinished_thinking": unfinished,
         "cut_off": cut_off,
@@ -11754,7 +11757,7 @@ def rows_problems(s):
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
                        for e in s["errors"]], "rows": rows,
             # of the errors, those a resume would meet alike: the request's, not the infrastructure's
-            "alike": failing_alike([e["error"] for e in s["errors"]])}
+            "alike": s["errors_alike"]}
 
 
 def rows_run(config, s):
@@ -12471,7 +12474,7 @@ def markdown_report(config, s, path):
         out.append(f"| Agents: ran out of turns | {figure_text(agent['out_of_turns'])} | |")
         out += [f"| Agents: {md_text(agent['no_calls'])} | | |"] if agent["no_calls"] else []
     if problems["failed"]:
-        out.append(f"| Errors (not scored) | {figure_text(problems['errors'])} | |")
+        out.append(f"| Errors (not scored: {errors_whose(problems)}) | {figure_text(problems['errors'])} | |")
     out += [f"| {MARKDOWN_STOPPED[r['name']].format(window=window_name(problems))} | {figure_text(r['figure'])} | |"
             for r in problems["rows"]]
     out += markdown_speed(section_of(rows, "speed"))
@@ -12830,7 +12833,7 @@ def run_listing(folder):
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
         completed = finished_completion(path, config) if s["errors"] else None
-        alike = failing_alike([e["error"] for e in s["errors"]])   # fixed, not resumed
+        alike = s["errors_alike"]   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
                                                                     else "complete the run judged)" if "checks_from" in config

@@ -309,6 +309,11 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
     assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past num_ctx, 2 the " \
            "infrastructure's, not scored)" in out, out
+    # (round 104) said in markdown and counted in --json as well, not in text and HTML alone
+    md = cli("report", "runs/err.json", "--markdown")[1]
+    assert "| Errors (not scored: 22 refused as sent or past num_ctx, 2 the infrastructure's) | 24 |" in md, md
+    figures = json.loads(cli("report", "runs/err.json", "--json")[1])
+    assert len(figures["errors"]) == 24 and figures["errors_alike"] == 22, figures["errors_alike"]
     assert ("(what was sent and the infrastructure, not the model); 22 of them would fail alike asked again (refused as "
             "sent, or past num_ctx): fix what was sent and run again; the other 2 a resume asks again (python eval.py run "
             "--resume runs/err.json), but it never finishes the run") in err, err
