@@ -4318,9 +4318,10 @@ def same_questions(path, checks, results):
 def same_cases(path, checks, cases):
     """The run's cases are among the split's: a partial run's (--limit, --cases), or a whole run of a split that gained
     cases since (named by added_cases)."""
-    only = one_sided({c["id"] for c in cases} - set(checks), set())
-    if only:
-        raise EvalError(f"--checks {shell_word(path)}: its cases are not the run's ({only} on one side only)")
+    lacking = {c["id"] for c in cases} - set(checks)
+    if lacking:   # (all its cases the run asked: the split's other ones are named by added_cases)
+        raise EvalError(f"--checks {shell_word(path)}: it lacks {len(lacking)} of the run's cases ({one_sided(lacking, set())}); "
+                        "give the split the run was made of, or one that holds its cases")
 
 
 def added_cases(checks, results):

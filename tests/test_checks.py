@@ -262,7 +262,7 @@ def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
     assert len(fake.chat_bodies) == asked
     assert cli("report", run)[1] == before    # the run itself is untouched
     code, out, err = cli("report", run, "--checks", "golden/dev.jsonl")
-    assert code == 2 and "its cases are not the run's" in err
+    assert code == 2 and "it lacks 4 of the run's cases (o1, o2, o3, o4)" in err
 
 
 @pytest.mark.parametrize("edit, field", [("expected", "expected"), ("input", "input")])
@@ -790,7 +790,7 @@ def test_report_case_scores_with_the_checks_it_is_given(weighted_set, project, c
     assert code == 0 and "Case o1 (easy) fails" in out and "tiny fail" in out
     assert "scored with the checks golden/orders/dev.jsonl defines now" in err
     code, out, err = cli("report", "runs/orders-dev-v2.json", "--case", "o1", "--checks", "golden/dev.jsonl")
-    assert code == 2 and "--checks golden/dev.jsonl: its cases are not the run's" in err
+    assert code == 2 and "--checks golden/dev.jsonl: it lacks 4 of the run's cases" in err
 
 
 def test_report_case_holds_to_the_whole_reports_rules_and_names_its_checks(weighted_set, project, cli, fake):
@@ -809,7 +809,7 @@ def test_report_case_holds_to_the_whole_reports_rules_and_names_its_checks(weigh
     fewer = project / "golden" / "orders" / "fewer.jsonl"
     fewer.write_text("".join(line + "\n" for line in (project / "golden" / "orders" / "dev.jsonl").read_text().splitlines()[:2]))
     code, out, err = cli("report", run, "--case", "o1", "--checks", str(fewer))
-    assert code == 2 and "its cases are not the run's (o3, o4 on one side only)" in err and out == ""
+    assert code == 2 and "it lacks 2 of the run's cases (o3, o4)" in err and out == ""
     code, out, err = cli("report", run, "--case", "o9", "--checks", weighted_set)
     assert code == 2 and f"no case 'o9' in {run}" in err, err
 
@@ -1016,7 +1016,7 @@ def test_report_checks_scores_a_partial_run_on_the_cases_it_asked(weighted_set, 
     lines = (project / "golden" / "orders" / "dev.jsonl").read_text().splitlines()
     fewer.write_text("".join(line + "\n" for line in lines if '"o1"' not in line))
     code, out, err = cli("report", "runs/part.json", "--checks", str(fewer))
-    assert code == 2 and "its cases are not the run's (o1 on one side only)" in err, err
+    assert code == 2 and "it lacks 1 of the run's cases (o1)" in err, err
 
 
 def test_report_checks_that_is_not_a_split_is_named_as_checks(hand_run, cli):
