@@ -161,6 +161,9 @@ SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the s
 # judge by them), so a person reads it, and the figure stays a range
 PERSON_READS = "a person reads them (review), and may measure the judge by verdicts of their own (calibrate)"
 REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model for repeating itself (it sends none)
+# Every answer of Ollama's /v1 says it is Ollama's (openai/openai.go toChatCompletion: SystemFingerprint), and gives a
+# finish_reason but where the model was stopped for repeating itself (a reason "only if len(reason) > 0")
+OLLAMA_V1_FINGERPRINT = "fp_ollama"
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
@@ -5906,8 +5909,11 @@ class OpenAIClient(ChatClient):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
+        reason = choice.get("finish_reason")
+        if reason is None and data.get("system_fingerprint") == OLLAMA_V1_FINGERPRINT:
+            reason = REPEAT_STOP   # Ollama's one answer without a reason: the model stopped for repeating itself
         return {**calls, "response": content, "prompt_tokens": usage.get("prompt_tokens"),
-                "completion_tokens": usage.get("completion_tokens"), "done_reason": choice.get("finish_reason"),
+                "completion_tokens": usage.get("completion_tokens"), "done_reason": reason,
                 "thinking": thinking,
                 "thinking_tokens": details.get("reasoning_tokens"), "system_fingerprint": data.get("system_fingerprint")}
 

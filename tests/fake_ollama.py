@@ -148,6 +148,11 @@ class FakeOllama:
             return min(tokens, num_ctx - 1)
         return min(tokens, num_ctx)
 
+    def fingerprint(self):
+        """What a /v1 answer says of its backend: Ollama's every answer "fp_ollama" (openai/openai.go toChatCompletion:
+        SystemFingerprint), llama.cpp's server its build ("b7020-cpu")."""
+        return "fp_ollama" if self.native_api else "b7020-cpu"
+
     def window(self, model, options):
         """The window a request's runner holds: its num_ctx (or the default), lowered to the model's
         training context (server/sched.go effectiveContext)."""
@@ -540,7 +545,8 @@ class FakeOllama:
                     said = "ja " * 40
                     if openai:
                         self.send_json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": model, "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": None}]})
+                            {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": None}],
+                            "system_fingerprint": fake.fingerprint()})
                     else:
                         self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
                                              "message": {"role": "assistant", "content": said}, "done": False})
@@ -701,7 +707,7 @@ class FakeOllama:
                         self.send_json(200, {
                             "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": model,
                             "choices": [{"index": 0, "message": message, "finish_reason": done_reason}],
-                            "system_fingerprint": "b7020-cpu",
+                            "system_fingerprint": fake.fingerprint(),
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                       "total_tokens": prompt_tokens + completion_tokens,
                                       **({"completion_tokens_details": {"reasoning_tokens": len(fake.reasoning) // 4}}

@@ -791,6 +791,7 @@ def test_reasoning_that_never_closed_is_no_answer_and_is_counted_apart(project, 
 def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     fake.thinking["qwen2.5:7b"] = "apart"
     fake.answers = answer_key("golden/dev.jsonl")
+    fake.native_api = False   # llama.cpp's server, say (Ollama's says "fp_ollama")
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     r = load_json("runs/dev-v3.json")["results"][0]
@@ -2160,14 +2161,19 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
     results = load_json("runs/r.json")["results"]
     assert code == 0 and results[0]["error"] is None and results[0]["response"] == "ja " * 40, err
     assert results[0]["attempts"] == 1 and fake.faults_for[first] == ["repeat"] * 2, results[0]
-    assert results[0]["done_reason"] == ("repeat" if api == "ollama" else None)
+    # (round 104) over /v1 too: Ollama's answers there name it (openai/openai.go toChatCompletion: SystemFingerprint
+    # "fp_ollama"), and its finish_reason null is that stop's alone (a reason "only if len(reason) > 0")
+    assert results[0]["done_reason"] == "repeat", results[0]
     report = cli("report", "runs/r.json")[1]
     assert "\nInvalid answers: 1\n" in report, report
-    if api == "ollama":
-        assert "Stopped for repeating itself: 1 (dev-01): Ollama stopped the model" in report, report
-        assert "stopped by Ollama for repeating itself" in cli("report", "runs/r.json", "--case", "dev-01")[1]
-        item = evalpy.review_items(load_json("runs/r.json"))[0]   # (and the review page, beside the answer)
-        assert "stopped by Ollama for repeating itself (it looped)" in item["stopped"], item
+    assert "Stopped for repeating itself: 1 (dev-01): Ollama stopped the model" in report, report
+    assert "stopped by Ollama for repeating itself" in cli("report", "runs/r.json", "--case", "dev-01")[1]
+    item = evalpy.review_items(load_json("runs/r.json"))[0]   # (and the review page, beside the answer)
+    assert "stopped by Ollama for repeating itself (it looped)" in item["stopped"], item
+    if api == "openai":   # another server's null is not read as Ollama's stop
+        fake.native_api, fake.faults_for = False, {first: ["repeat"]}
+        assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--api", "openai", "--out", "runs/o.json")[0] == 0
+        assert load_json("runs/o.json")["results"][0]["done_reason"] is None
 
 
 def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another_size_is_not(project, cli, fake):
