@@ -11114,7 +11114,10 @@ def fisher_exact(a, b, c, d):
 
 
 def pass_at_k(n, c, k):
-    """Unbiased pass@k (Chen et al. 2021): P(at least one of k trials drawn from n passes)."""
+    """Unbiased pass@k (Chen et al. 2021): P(at least one of k trials drawn from n passes). Defined for k <= n alone
+    (the report reads it of cases with k decided trials): more asked of it is an error, never a 1 or a 0."""
+    if not 0 < k <= n:
+        raise ValueError(f"pass@{k} of {n} trials")
     if n - c < k:
         return 1.0
     return 1.0 - comb(n - c, k) / comb(n, k)
@@ -11122,6 +11125,8 @@ def pass_at_k(n, c, k):
 
 def pass_hat_k(n, c, k):
     """pass^k (Yao et al. 2024, tau-bench): P(all k trials drawn from n pass). The one that matters in production."""
+    if not 0 < k <= n:
+        raise ValueError(f"pass^{k} of {n} trials")
     return comb(c, k) / comb(n, k)
 
 
@@ -11428,7 +11433,7 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         lines += [f"Exact power at {plural(cases, 'case')} of the mid-p McNemar test compare uses: {percent(power, prob)}",
                   f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
                   f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
-                  f"Power: the chance that a comparison of that many cases calls the difference, if it is real."]
+                  f"Power: the chance that a comparison of that many cases calls a difference significant, either way round (the test is two-sided), if this one is real."]
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
                    "power": power, "connor_cases": connor, "exact": fewest is not None,
                    "method": "exact power, searched from Connor 1987", "test": "mid-p McNemar"}

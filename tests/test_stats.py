@@ -150,6 +150,13 @@ def test_the_seed_pass_k_example():
     assert evalpy.pass_at_k(10, 9, 10) == 1.0
     assert evalpy.pass_hat_k(10, 9, 10) == 0.0   # unbiased: 9 passes cannot make 10
     assert evalpy.pass_hat_k(10, 9, 1) == pytest.approx(0.9)
+    # (round 104) more trials drawn than were made is no figure: pass@5 of 3 failing trials read 1.0 (and pass^5 a
+    # ZeroDivisionError); the report asks neither, and neither answers it
+    for k in (0, 5):
+        with pytest.raises(ValueError):
+            evalpy.pass_at_k(3, 0, k)
+        with pytest.raises(ValueError):
+            evalpy.pass_hat_k(3, 3, k)
 
 
 @pytest.mark.parametrize("argv, lines", [
