@@ -5551,6 +5551,23 @@ class ChatClient:
             return answer
 
 
+def call_ids_sent(calls, number):
+    """The id each call of one assistant turn (the transcript's message `number`) goes back to the server under: the
+    id it gave, but where two calls share one (a model that writes its ids) the later ones get one made from their
+    place, so that each result answers its own call; None where it gave none (each API's wire says what then). The run
+    keeps the ids as the server gave them."""
+    ids, taken = [], {c.get("id") for c in calls}
+    for i, call in enumerate(calls):
+        sent = call.get("id") or None
+        if sent is not None and sent in ids:
+            sent = f"{sent}_{number}_{i}"
+            while sent in taken:
+                sent += "_"
+            taken.add(sent)
+        ids.append(sent)
+    return ids
+
+
 class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
@@ -5736,19 +5753,20 @@ class OllamaClient(ChatClient):
         """An agent's transcript as Ollama takes it back (docs/api.md, "Chat request (With history, with
         tools)"): the assistant's calls with their arguments as objects, each result as a tool message
         naming its tool (api/types.go Message.ToolName; and ToolCallID where the call had an id)."""
-        messages, ids = [], set()   # (the ids the server gave the calls: one eval.py made up for a call without is not sent)
-        for m in transcript:
+        messages, ids = [], []   # (the ids the server gave the calls: one eval.py made up for a call without is not sent)
+        for number, m in enumerate(transcript):
             if m["role"] == "assistant":
                 turn = {"role": "assistant", "content": m.get("content") or ""}
+                ids = call_ids_sent(m.get("tool_calls") or (), number)
                 if m.get("tool_calls"):
-                    turn["tool_calls"] = [{**({"id": c["id"]} if c.get("id") else {}),
+                    turn["tool_calls"] = [{**({"id": sent} if sent else {}),
                                            "function": {"name": c["name"], "arguments": call_arguments(c) or {}}}
-                                          for c in m["tool_calls"]]
-                ids = {c["id"] for c in m.get("tool_calls") or () if c.get("id")}
+                                          for c, sent in zip(m["tool_calls"], ids)]
                 messages.append(turn)
             else:   # the call's id too: Ollama's renderers match a result to its call by it (model/renderers/gemma4.go)
+                sent = ids.pop(0) if ids else None   # (a turn's results follow its calls, one each, in order)
                 messages.append({"role": "tool", "content": m["content"], "tool_name": m["name"],
-                                 **({"tool_call_id": m["call_id"]} if m.get("call_id") in ids else {})})
+                                 **({"tool_call_id": sent} if sent else {})})
         return messages
 
 
@@ -5922,21 +5940,22 @@ class OpenAIClient(ChatClient):
         """An agent's transcript as OpenAI takes it back: the assistant's calls with their ids and
         arguments as the JSON string it sent, each result as a tool message answering its call's id. A
         server that gave a call no id gets one made from its place, the same on every turn."""
-        messages = []
+        messages, ids = [], []
         for number, m in enumerate(transcript):
             if m["role"] == "assistant":
                 # a null content (beside tool calls) goes back as "": OpenAI takes either, and llama-cpp-python's
                 # server refuses null (llama_types.ChatCompletionRequestAssistantMessage: content a str) and
                 # its chatml-function-calling template reads message.content, so it cannot be left out
                 turn = {"role": "assistant", "content": m.get("content") or ""}
+                ids = [sent or f"call_{number}_{i}" for i, sent in enumerate(call_ids_sent(m.get("tool_calls") or (), number))]
                 if m.get("tool_calls"):
-                    turn["tool_calls"] = [{"id": c.get("id") or f"call_{number}_{i}", "type": "function",
+                    turn["tool_calls"] = [{"id": sent, "type": "function",
                                            "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(
                                                c["arguments"], str) else json_text(c["arguments"])}}
-                                          for i, c in enumerate(m["tool_calls"])]
+                                          for c, sent in zip(m["tool_calls"], ids)]
                 messages.append(turn)
-            else:
-                messages.append({"role": "tool", "tool_call_id": m["call_id"], "content": m["content"]})
+            else:   # (a turn's results follow its calls, one each, in order)
+                messages.append({"role": "tool", "tool_call_id": ids.pop(0) if ids else m["call_id"], "content": m["content"]})
         return messages
 
     def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):

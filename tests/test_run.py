@@ -2324,6 +2324,34 @@ def test_an_agent_case_runs_the_tool_loop_and_stores_its_transcript(project, cli
     assert cli("report", "runs/a.json", "--json")[0] == 0
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, cli, fake, api):
+    """Round 104 (left open since round 98): a server that gave two calls of one turn the same id (a model that writes
+    its ids, as Mistral's templates let it) had both results sent back answering that one id, so the server could not
+    tell which result was whose. The second is sent under an id of its own, in the call and in its result; the run
+    keeps the ids as the server gave them."""
+    def call(order, i):
+        arguments = {"order_id": order}
+        return {"id": "c1", **({"type": "function"} if api == "openai" else {}),
+                "function": {**({} if api == "openai" else {"index": i}), "name": "lookup_order",
+                             "arguments": json.dumps(arguments) if api == "openai" else arguments}}
+    fake.agents[ASK] = [{"role": "assistant", "content": None if api == "openai" else "",
+                         "tool_calls": [call("A-1", 0), call("A-2", 1)]}, "Los dos están enviados."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/d.json")
+    assert code == 0, err
+    r = load_json("runs/d.json")["results"][0]
+    assert [c["id"] for c in r["transcript"][0]["tool_calls"]] == ["c1", "c1"], r["transcript"][0]
+    assert [m["call_id"] for m in r["transcript"] if m["role"] == "tool"] == ["c1", "c1"]
+    second = bodies_for(fake, ASK)[1]["messages"]
+    sent = [c["id"] for c in second[-3]["tool_calls"]]
+    answered = [m["tool_call_id"] for m in second[-2:]]
+    assert sent[0] == "c1" and len(set(sent)) == 2 and answered == sent, (sent, answered)
+    assert [m["content"] for m in second[-2:]] == [m["content"] for m in r["transcript"] if m["role"] == "tool"]
+    assert json.loads(second[-2]["content"]) == {"status": "enviado"}   # A-1's, answering the first call
+    # an id made for a repeat never takes one the server gave another call; calls without ids are left to each wire
+    assert evalpy.call_ids_sent([{"id": "c1"}, {"id": "c1"}, {"id": "c1_4_1"}, {}, {"id": ""}], 4) == [
+        "c1", "c1_4_1_", "c1_4_1", None, None]
+
 def test_a_tool_name_a_model_made_up_is_one_short_cell_told_apart_from_its_look_alike(project, cli, fake):
     """Sixty-first attack on issue 28: a tool name of 5,000 characters was printed whole in the report's tool table,
     every row padded past 5,000 characters; "cancel_order " (a space after it) was a row that read as cancel_order,
