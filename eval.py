@@ -14523,6 +14523,20 @@ def trial_verdict(t):
 # 12. Judge after the run: the judge command, the pairwise comparison of two runs, calibration
 #     against people's verdicts, and the audit of a judge's biases.
 
+VERDICT_SHAPE = '{"id": "...", "check": "...", "pass": true or false}'
+
+
+def verdict_field_problem(obj):
+    """What is wrong with a verdict's id, check or pass (the field, and what it holds instead), or None."""
+    for field, kind, words in (("id", str, "a text"), ("check", str, "a text"), ("pass", bool, "true or false")):
+        if field not in obj:
+            return f'"{field}" is missing ({words})'
+        if not isinstance(obj[field], kind):
+            held = shown_value(obj[field]) if isinstance(obj[field], str) else json_kind(obj[field])
+            return f'"{field}" is {held}, not {words}'
+    return None
+
+
 def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial",
     which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
@@ -14548,20 +14562,21 @@ def read_human_verdicts(path):
             problems.append(f"{shell_word(path)}:{number}: unknown field {on_one_line(repr(unknown[0]), 40)} (a verdict has "
                             f"{', '.join(sorted(VERDICT_FIELDS))})")
             continue
-        if isinstance(obj, dict) and "trial" not in obj:
+        if not isinstance(obj, dict):
+            problems.append(f'{shell_word(path)}:{number}: a verdict is a JSON object ({VERDICT_SHAPE}), not '
+                            f'{json_kind(obj)}')
+            continue
+        if "trial" not in obj:
             untrialled.append(number)
-        trial = obj.get("trial", 1) if isinstance(obj, dict) else 1
+        trial = obj.get("trial", 1)
         if type(trial) is not int or trial < 1:   # true and 1.0 are equal to 1 as keys: matched to trial 1
             problems.append(f'{shell_word(path)}:{number}: "trial" must be a whole number, 1 or more')
             continue
-        try:
-            key = (obj["id"], trial, obj["check"])
-            if not isinstance(obj["pass"], bool) or not isinstance(key[0], str) or not isinstance(key[2], str):
-                raise TypeError
-            hash(key)   # a trial that is a list or an object cannot be looked up
-        except (ValueError, KeyError, TypeError, RecursionError):
-            problems.append(f'{shell_word(path)}:{number}: expected {{"id": "...", "check": "...", "pass": true or false}}')
+        wrong = verdict_field_problem(obj)
+        if wrong:
+            problems.append(f"{shell_word(path)}:{number}: {wrong}")
             continue
+        key = (obj["id"], trial, obj["check"])
         if key in verdicts:
             problems.append(f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}")
         verdicts[key] = obj["pass"]
@@ -15442,7 +15457,7 @@ def calibration(human, cases, human_path, run_path, lines):
                         f"checks are: {', '.join(map(on_one_line, judged))}")
     unknown = sorted((lines[k], k) for k in human if k not in verdicts)
     if unknown:   # each by its line, and why: a person who read an answer whose call failed was told only "no match"
-        said = [f"{shell_word(human_path)}:{number}: id {on_one_line(key[0])}, trial {key[1]}, check "
+        said = [f"{shell_word(human_path)}:{number}: id {on_one_line(repr(key[0]))}, trial {key[1]}, check "
                 f"{on_one_line(repr(key[2]))}: {unmatched_why(key, cases)}" for number, key in unknown]
         raise EvalError(capped([f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} "
                                 f"{'matches' if len(unknown) == 1 else 'match'} no judge verdict in {shell_word(run_path)}:"]

@@ -635,7 +635,7 @@ def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, 
 def test_calibrate_input_errors(calibration, project, cli):
     (project / "bad.jsonl").write_text('{"id": "j01", "check": "answers", "pass": "yes"}\n')
     code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
-    assert code == 2 and "bad.jsonl:1: expected" in err
+    assert code == 2 and "bad.jsonl:1: \"pass\" is 'yes', not true or false" in err
     (project / "other.jsonl").write_text('{"id": "j01", "check": "tone", "pass": true}\n')
     code, out, err = cli("calibrate", "other.jsonl", calibration[1])
     assert code == 2 and "check 'tone' is not a judge check of runs/answers-dev-v1.json" in err
@@ -643,7 +643,11 @@ def test_calibrate_input_errors(calibration, project, cli):
     (project / "stray.jsonl").write_text('{"id": "j99", "check": "answers", "pass": true}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
     assert code == 2 and "1 verdict matches no judge verdict" in err
-    assert "stray.jsonl:1: id j99, trial 1, check 'answers': the run has no such case" in err, err
+    assert "stray.jsonl:1: id 'j99', trial 1, check 'answers': the run has no such case" in err, err
+    # (round 104) quoted as the check is: a space after it shows
+    (project / "stray.jsonl").write_text('{"id": "j01 ", "check": "answers", "pass": true}\n')
+    err = cli("calibrate", "stray.jsonl", calibration[1])[2]
+    assert "stray.jsonl:1: id 'j01 ', trial 1, check 'answers': the run has no such case" in err, err
 
 
 def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, judged_split, cli, fake):
@@ -661,11 +665,11 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     code, out, err = cli("calibrate", "h.jsonl", run)
     assert code == 2 and err.splitlines() == [
         f"error: h.jsonl: 3 verdicts match no judge verdict in {run}:",
-        "h.jsonl:2: id j03, trial 1, check 'answers': its call failed (HTTP 500: llama runner process has terminated: exit status 2): "
+        "h.jsonl:2: id 'j03', trial 1, check 'answers': its call failed (HTTP 500: llama runner process has terminated: exit status 2): "
         "there is no answer "
         "the judge read",
-        "h.jsonl:3: id j02, trial 2, check 'answers': the run has 1 trial of that case",
-        "h.jsonl:4: id j77, trial 1, check 'answers': the run has no such case"], err
+        "h.jsonl:3: id 'j02', trial 2, check 'answers': the run has 1 trial of that case",
+        "h.jsonl:4: id 'j77', trial 1, check 'answers': the run has no such case"], err
     (project / "h.jsonl").write_text("".join(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": i != 5}) + "\n"
                                              for i in (1, 2, 4, 5, 6)))
     code, out, err = cli("calibrate", "h.jsonl", run)
@@ -689,6 +693,13 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     (b'{"id": "j01", "check": "answers", "pass": true, "trail": 2}',
      "bad.jsonl:2: unknown field 'trail' (a verdict has check, id, note, pass, trial)"),
     (b'{"id": "j01", "check": "answers", "pass": true, "passs": false}', "bad.jsonl:2: unknown field 'passs'"),
+    # (round 104) which field is wrong, and what it holds: one line said only what a verdict looks like
+    (b'{"id": "j01", "check": "answers", "pass": "yes"}', 'bad.jsonl:2: "pass" is \'yes\', not true or false'),
+    (b'{"id": "j01", "check": "answers", "pass": null}', 'bad.jsonl:2: "pass" is null, not true or false'),
+    (b'{"id": "j01", "check": "answers"}', 'bad.jsonl:2: "pass" is missing (true or false)'),
+    (b'{"id": 1, "check": "answers", "pass": true}', 'bad.jsonl:2: "id" is a number, not a text'),
+    (b'{"id": "j01", "pass": true}', 'bad.jsonl:2: "check" is missing (a text)'),
+    (b'[1, 2]', 'bad.jsonl:2: a verdict is a JSON object ({"id": "...", "check": "...", "pass": true or false}), not a list'),
 ])
 def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_write(calibration, project, cli, line, why):
     """From the fifth attack on issue 28, item 5: the verdicts file went through plain json.loads and
@@ -730,7 +741,7 @@ def test_calibrate_counts_in_words_and_shows_a_stray_verdict_on_one_line(calibra
     (project / "stray.jsonl").write_text('{"id": "j99\\nerror: forged", "check": "answers", "pass": true, "trial": 2}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
     assert code == 2 and len(err.splitlines()) == 2 and "1 verdict matches no judge verdict" in err, err   # (and its line)
-    assert "stray.jsonl:1: id j99\\nerror: forged, trial 2" in err, err
+    assert "stray.jsonl:1: id 'j99\\nerror: forged', trial 2" in err, err
 
 
 def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, cli):
@@ -1585,7 +1596,7 @@ def test_judge_out_that_is_a_temp_file_stdout_or_nothing_is_refused(project, jud
 
 
 @pytest.mark.parametrize("lines, says", [
-    ([{"id": FORGED, "check": "answers", "pass": True}], f"human.jsonl:1: id {FORGED_SHOWN}, trial 1"),
+    ([{"id": FORGED, "check": "answers", "pass": True}], f"human.jsonl:1: id '{FORGED_SHOWN}', trial 1"),
     ([{"id": "j01", "check": FORGED, "pass": True}] * 2, f"human.jsonl:2: a second verdict for j01 / {FORGED_SHOWN}"),
 ])
 def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_own(calibration, project, lines, says):
