@@ -16970,14 +16970,27 @@ class Review:
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
                 "counts": annotation_counts(self.of_this_run(annotations))}
 
+    def save_problem(self, body):
+        """What is wrong with a save's body (the field at fault, and what it holds), or None. The key's type first: a list
+        or an object cannot be looked up in a set (a TypeError, a 500)."""
+        if not isinstance(body, dict):
+            return f"the body is {json_kind(body)}, not an object"
+        for field in ("key", "text", "was"):
+            if field not in body and field != "was":
+                return f'"{field}" is missing (a text)'
+            if field in body and not isinstance(body[field], str):
+                return f'"{field}" is {json_kind(body[field])}, not a text'
+        if body["key"] not in self.keys:
+            return f'"key" {shown_value(body["key"])} names no answer of this run ("<case id>#<trial>")'
+        return None
+
     def save(self, body):
         """Write one annotation (an empty one removes it) to the sidecar: read, change, write, under
         a lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
-        # the key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)
-        if (not isinstance(body, dict) or not isinstance(body.get("key"), str) or body["key"] not in self.keys
-                or not isinstance(body.get("text"), str) or not isinstance(body.get("was", ""), str)):
-            raise ValueError('send {"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text shown '
-                             'before>"} for a case of this run')
+        wrong = self.save_problem(body)
+        if wrong:
+            raise ValueError(f'{wrong}: send {{"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text '
+                             'shown before>"} for a case of this run')
         def stored_as(said):   # what an annotation's text is stored as: a zero-width space or a direction mark alone is none
             said = " ".join(said.split())
             return said if as_read(said) else ""

@@ -195,15 +195,18 @@ def test_concurrent_saves_lose_nothing(server, runs):
 @pytest.mark.parametrize("body, message", [
     (b"not json", "the body is not one JSON object (bad JSON: Expecting value"),   # (53rd) said of the body
     (b"\xff{}", "the body is not one JSON object (not UTF-8)"),
-    (json.dumps({"key": "dev-99#1", "text": "x"}).encode(), "for a case of this run"),
-    (json.dumps({"key": "dev-01#1"}).encode(), "for a case of this run"),
-    (json.dumps({"key": "dev-01#1", "text": 3}).encode(), "for a case of this run"),
-    (json.dumps({"key": "dev-01#1", "label": "x"}).encode(), "for a case of this run"),   # the field is text
-    (json.dumps(["dev-01#1", "x"]).encode(), "for a case of this run"),
+    (json.dumps({"key": "dev-99#1", "text": "x"}).encode(), "\"key\" 'dev-99#1' names no answer of this run"),
+    (json.dumps({"key": "dev-01#1"}).encode(), '"text" is missing (a text)'),
+    (json.dumps({"key": "dev-01#1", "text": 3}).encode(), '"text" is a number, not a text'),
+    (json.dumps({"key": "dev-01#1", "label": "x"}).encode(), '"text" is missing'),   # the field is text
+    (json.dumps(["dev-01#1", "x"]).encode(), "the body is a list, not an object: send {"),
     # issue 28, item 19: a key that cannot be looked up (a list, an object) was a 500
-    (json.dumps({"key": ["dev-01#1"], "text": "x"}).encode(), "for a case of this run"),
-    (json.dumps({"key": {"dev-01#1": 1}, "text": "x"}).encode(), "for a case of this run"),
-    (json.dumps({"key": 1, "text": "x"}).encode(), "for a case of this run"),
+    (json.dumps({"key": ["dev-01#1"], "text": "x"}).encode(), '"key" is a list, not a text'),
+    (json.dumps({"key": {"dev-01#1": 1}, "text": "x"}).encode(), '"key" is an object, not a text'),
+    (json.dumps({"key": 1, "text": "x"}).encode(), '"key" is a number, not a text'),
+    # (round 104) each refusal names the field at fault and what it holds; the shape is said after it
+    (json.dumps({"key": "dev-01#2", "text": "x"}).encode(), "names no answer of this run (\"<case id>#<trial>\")"),
+    (json.dumps({"key": "dev-01#1", "text": "x", "was": 0}).encode(), '"was" is a number, not a text'),
     (json.dumps({"key": "dev-01#1", "text": "x" * 201}).encode(), "at most 200 characters"),
     (b"", "small JSON object"),
     (b"{" + b" " * 5000 + b"}", "small JSON object"),
