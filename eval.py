@@ -10393,9 +10393,9 @@ def context_precision(ranked, relevant):
 def labelled_precision(ranked, relevant):
     """A labelled case's context precision; None when a person labelled nothing relevant (relevant []):
     no retriever could rank a relevant passage first, so a 0 would blame it for the set. RAGAS's
-    precision over ids has no value there either (explodinggradients/ragas,
-    src/ragas/metrics/collections/_context_precision.py, IDBasedContextPrecision.ascore: "reference_context_ids
-    cannot be empty"); context_recall is None there for the same reason."""
+    precision over ids has no value there either (explodinggradients/ragas, IDBasedContextPrecision.ascore raises
+    "reference_context_ids cannot be empty"; the file that holds it has moved between versions); context_recall is
+    None there for the same reason."""
     return context_precision(ranked, set(relevant)) if relevant else None
 
 
