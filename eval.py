@@ -5551,16 +5551,18 @@ class ChatClient:
             return answer
 
 
-def call_ids_sent(calls, number):
+def call_ids_sent(calls, number, made=False):
     """The id each call of one assistant turn (the transcript's message `number`) goes back to the server under: the
     id it gave, but where two calls share one (a model that writes its ids) the later ones get one made from their
-    place, so that each result answers its own call; None where it gave none (each API's wire says what then). The run
-    keeps the ids as the server gave them."""
+    place, so that each result answers its own call. A call it gave none: one made from its place with `made` (OpenAI
+    wants one), else None (Ollama's takes none). A made id never takes one the server gave another call of the turn.
+    The run keeps the ids as the server gave them."""
     ids, taken = [], {c.get("id") for c in calls}
     for i, call in enumerate(calls):
         sent = call.get("id") or None
-        if sent is not None and sent in ids:
-            sent = f"{sent}_{number}_{i}"
+        repeated = sent is not None and sent in ids
+        if repeated or sent is None and made:
+            sent = f"{sent}_{number}_{i}" if repeated else f"call_{number}_{i}"
             while sent in taken:
                 sent += "_"
             taken.add(sent)
@@ -5947,7 +5949,7 @@ class OpenAIClient(ChatClient):
                 # server refuses null (llama_types.ChatCompletionRequestAssistantMessage: content a str) and
                 # its chatml-function-calling template reads message.content, so it cannot be left out
                 turn = {"role": "assistant", "content": m.get("content") or ""}
-                ids = [sent or f"call_{number}_{i}" for i, sent in enumerate(call_ids_sent(m.get("tool_calls") or (), number))]
+                ids = call_ids_sent(m.get("tool_calls") or (), number, made=True)
                 if m.get("tool_calls"):
                     turn["tool_calls"] = [{"id": sent, "type": "function",
                                            "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(
@@ -8969,14 +8971,19 @@ def refuse_unread_options(options, client, host, resuming):
     if ollama:
         # where each goes: Ollama's own API reads its options; a name it has neither is nowhere read (but a newer one's)
         native, neither = ([option_shown(k) for k in unread if (k in OLLAMA_OPTIONS) is side] for side in (True, False))
+        def it(names):
+            return "it" if len(names) == 1 else "them"
         where = ([f"Ollama's own API takes {', '.join(native)}: leave out --api openai"
-                  + (" to send it" if resuming else "")] if native else []) + (
+                  + (f" to send {it(native)}" if resuming else "")] if native else []) + (
             [f"Ollama's own API has no {', '.join(neither)} either (its options: {', '.join(sorted(OLLAMA_OPTIONS))}): leave "
-             "it out, or, a newer Ollama's option, send it without --api openai and with --unchecked-options"] if neither else [])
+             f"{it(neither)} out, or, a newer Ollama's option, send {it(neither)} without --api openai and with "
+             "--unchecked-options"] if neither else [])
         raise EvalError(f"--option {', '.join(option_shown(k) for k in unread)}: Ollama's /v1 at {on_one_line(host)} (ollama "
-                        f"{on_one_line(ollama, 40)}) would ignore it without a word (it reads {', '.join(OLLAMA_V1_OPTIONS)}), "
-                        + ("and this run records it as used: the answers it asks now would be asked without it. Run again; "
-                           if resuming else "and the run would record it as used; ") + "; ".join(where))
+                        f"{on_one_line(ollama, 40)}) would ignore {it(unread)} without a word (it reads "
+                        f"{', '.join(OLLAMA_V1_OPTIONS)}), "
+                        + (f"and this run records {it(unread)} as used: the answers it asks now would be asked without "
+                           f"{it(unread)}. Run again; " if resuming else f"and the run would record {it(unread)} as used; ")
+                        + "; ".join(where))
 
 
 THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (api/types.go; commit c2ebb4d57)

@@ -80,7 +80,8 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_ctx=8192",
                          "--option", "top_p=0.9", "--option", "mirostat=1")
     assert code == 2 and not fake.chat_bodies and not Path("runs/dev-v3.json").exists(), err
-    assert ("--option num_ctx, mirostat: Ollama's /v1 at " in err and "would ignore it without a word" in err), err
+    assert ("--option num_ctx, mirostat: Ollama's /v1 at " in err and "would ignore them without a word" in err
+            and "would record them as used" in err), err
     # (round 104) each told where it goes: num_ctx to Ollama's own API; mirostat nowhere (the advice to leave out
     # --api openai sent it to a refusal: "Ollama has no such option")
     assert "Ollama's own API takes num_ctx: leave out --api openai" in err, err
@@ -102,6 +103,15 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     assert code == 2 and "Ollama's /v1" in err and fake.version_auth[2:] == [None, f"Bearer {fake.api_key}"], err
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key, "--option", "max_completion_tokens=9")
     assert code == 2 and "Ollama's own API takes" not in err and "has no max_completion_tokens either" in err, err
+    # a run that recorded such an option (an older eval.py's), resumed: told to run again, each said where it goes
+
+    class Ollama:
+        def ollama_version(self):
+            return "0.12.6"
+    with pytest.raises(evalpy.EvalError) as refused:
+        evalpy.refuse_unread_options({"num_ctx": 8192}, Ollama(), "http://h/v1", resuming=True)
+    assert str(refused.value).endswith("and this run records it as used: the answers it asks now would be asked without "
+                                       "it. Run again; Ollama's own API takes num_ctx: leave out --api openai to send it")
 
 
 def test_compare_shows_changed_options_and_api(project, cli, fake):

@@ -2351,6 +2351,15 @@ def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, 
     # an id made for a repeat never takes one the server gave another call; calls without ids are left to each wire
     assert evalpy.call_ids_sent([{"id": "c1"}, {"id": "c1"}, {"id": "c1_4_1"}, {}, {"id": ""}], 4) == [
         "c1", "c1_4_1_", "c1_4_1", None, None]
+    # (round 104, the review after) an id made for a call the server gave none never takes one it gave another call
+    transcript = [{"role": "assistant", "content": "", "tool_calls": [{"id": None, "name": "a", "arguments": "{}"},
+                                                                      {"id": "call_0_0", "name": "b", "arguments": "{}"}]},
+                  {"role": "tool", "name": "a", "call_id": "call_0_0", "content": "A", "matched": True},
+                  {"role": "tool", "name": "b", "call_id": "call_0_0", "content": "B", "matched": True}]
+    sent = evalpy.OpenAIClient.wire(transcript)
+    assert [c["id"] for c in sent[0]["tool_calls"]] == ["call_0_0_", "call_0_0"], sent
+    assert [(m["tool_call_id"], m["content"]) for m in sent[1:]] == [("call_0_0_", "A"), ("call_0_0", "B")]
+    assert [c.get("id") for c in evalpy.OllamaClient.wire(transcript)[0]["tool_calls"]] == [None, "call_0_0"]
 
 def test_a_tool_name_a_model_made_up_is_one_short_cell_told_apart_from_its_look_alike(project, cli, fake):
     """Sixty-first attack on issue 28: a tool name of 5,000 characters was printed whole in the report's tool table,
