@@ -1479,7 +1479,9 @@ class FileLock:
             except OSError:
                 holder = lock_holder(handle)
                 if refuse is None:   # a turn waited for as long as it takes: said once, and whose it is (a compare
-                    if not told:     # stopped by Ctrl-Z held it, and this one showed only its judge "waiting")
+                    # stopped by Ctrl-Z held it, and this one showed only its judge "waiting"); another thread's of this
+                    # process (--jobs: each saves in turn) is no other eval.py, and waited for in silence
+                    if not told and holder != str(os.getpid()):
                         warn(f"waiting for {shell_word(path)}: another eval.py (process "
                              f"{holder if holder not in (None, '?') else 'unknown'}) holds it; this one goes on when "
                              "it lets go (one stopped with Ctrl-Z holds it until `fg` or its end)")

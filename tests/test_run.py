@@ -197,6 +197,19 @@ def test_a_lock_is_taken_again_after_its_holder_died_or_removed_it(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+def test_a_lock_another_thread_of_this_process_holds_is_waited_for_without_naming_another_eval_py(tmp_path, capsys):
+    """Round 104 (a newcomer's attack): `compare --pairwise --jobs 2` said eleven times that "another eval.py (process N)"
+    held its journal's lock, N its own pid: its other thread was saving. A turn within one process is waited for in
+    silence; another process's is still said."""
+    import threading
+    path = str(tmp_path / "p.json.lock")
+    first = evalpy.FileLock(path)
+    threading.Timer(0.2, first.release).start()
+    with evalpy.FileLock(path):   # waits for the other thread's turn
+        assert open(path).read() == str(os.getpid())
+    assert capsys.readouterr().err == ""
+
+
 def test_jobs_4_gives_the_same_run_as_jobs_1(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl", {"dev-03": "Categoría: acceso", "dev-09": "facturación"})
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json")[0] == 0   # one at a time: no delay needed
