@@ -702,14 +702,16 @@ class FakeOllama:
                         prompt_tokens = fake.cut_prompt(prompt_tokens, fake.window(model, options),
                                                         keep if isinstance(keep, int) else 4)
                     if openai:
-                        if "thinking" in message:   # llama.cpp's and vLLM's name for it
-                            message["reasoning_content"] = message.pop("thinking")
+                        if "thinking" in message:   # llama.cpp's and vLLM's name for it; Ollama's /v1 says "reasoning"
+                            # (openai/openai.go Message.Reasoning, toChatCompletion: Reasoning: r.Message.Thinking)
+                            message["reasoning" if fake.native_api else "reasoning_content"] = message.pop("thinking")
                         self.send_json(200, {
                             "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": model,
                             "choices": [{"index": 0, "message": message, "finish_reason": done_reason}],
                             "system_fingerprint": fake.fingerprint(),
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                       "total_tokens": prompt_tokens + completion_tokens,
+                                      # (Ollama's Usage has no details: openai/openai.go Usage)
                                       **({"completion_tokens_details": {"reasoning_tokens": len(fake.reasoning) // 4}}
                                          if "reasoning_content" in message else {})}})
                         return
