@@ -2022,7 +2022,7 @@ class ManyRow(TypedDict, total=False):
     scored: int             # the cases every run decided
     accuracy: float | None
     ci: list                # Wilson 95% interval; with trials a t interval over cases
-    not_scored: int         # shared cases without a verdict in this run
+    not_scored: int         # shared cases without a verdict in this run, or whose open trials could turn it (still_decided)
     errored: list           # compared cases with a failed request (an answer's or a judge's) in this run
     answers: int            # its answers, of every case it holds (as compare of two counts them)
     invalid_answers: int | None  # of them, those that matched no label; None without labels
@@ -2047,6 +2047,7 @@ class ManyCompareResult(TypedDict):
     reference: str          # the first run's path: every other run is tested against it
     cases: int              # the cases every run decided: every figure is on these
     shared_cases: int       # the cases every run holds
+    left_out: list          # of them, the ids some run has no verdict on (or one its open trials could turn)
     all_cases: list         # the cases each run holds, in the order given
     partial: bool           # some run asked only part of the split
     comparisons: int        # tests against the reference (Holm's count)
@@ -13499,7 +13500,8 @@ def compare_many(runs, alpha=ALPHA):
     distinct = distinct_settings(configs)
     rates = [case_rates(ids, decided) for ids in by_id]
     rows = [{"run": path, "name": name, "settings": {k: cfg.get(k) for k in distinct}, **side_figures(r),
-             "not_scored": sum(ids[i]["correct"] is None for i in shared),
+             # (a case whose trials without a verdict could turn its majority is left out as one without: still_decided)
+             "not_scored": sum(ids[i]["correct"] is None or not still_decided(ids[i]) for i in shared),
              # decided all the same, on the trials and votes that came: said, as compare of two says it
              "errored": [i for i in decided if any(t["error"] or judge_call_failed(t) for t in ids[i]["trials"])],
              # its answers, those that matched no label and those stopped for length, as compare of two counts them:
@@ -13526,6 +13528,7 @@ def compare_many(runs, alpha=ALPHA):
     rows[0].update(reference=True, reading=None)
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
             "reference": rows[0]["run"], "cases": len(decided), "shared_cases": len(shared),
+            "left_out": [i for i in shared if i not in set(decided)],
             "all_cases": [len(ids) for ids in by_id],
             "partial": any(len(ids) != len(shared) for ids in by_id) or any(cfg.get("subset") for cfg in configs),
             "comparisons": len(rows) - 1, "alpha": alpha, "distinct": distinct,
@@ -13557,7 +13560,7 @@ def compare_many_rows(m):
              "cases": figure("count", m["cases"], ["cases"]), "shared_cases": figure("count", m["shared_cases"], ["shared_cases"]),
              "all_cases": [figure("count", n, ["all_cases", i]) for i, n in enumerate(m["all_cases"])],
              "comparisons": figure("count", m["comparisons"], ["comparisons"]),
-             "left_out": figure("count", m["shared_cases"] - m["cases"]), "rows": rows}]
+             "left_out": figure("ids", m["left_out"], ["left_out"]), "rows": rows}]
 
 
 def many_rows(sec):
@@ -13588,8 +13591,10 @@ def many_notes(sec):
                      f"{', '.join(figure_text(n) for n in sec['all_cases'])}): some ran only part of the split (--limit, --cases).")
     left_out = [f"{r['name']} {figure_text(r['not_scored'])}" for r in sec["rows"] if r["not_scored"]["value"]]
     if left_out:
-        notes.append(f"Left out: {plural(sec['left_out']['value'], 'case')} without a verdict in some run "
-                     f"(an error, or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
+        ids = sec["left_out"]["value"]
+        notes.append(f"Left out: {plural(len(ids), 'case')} ({ids_text(ids[:10])}{', ...' if len(ids) > 10 else ''}) "
+                     "without a verdict in some run, or whose majority its trials without one could still turn (an error, "
+                     f"or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
                      f"{figure_text(sec['cases'])} all decided.")
     errored = [f"{r['name']} {figure_text(r['errored'])}" for r in sec["rows"] if r["errored"]["value"]]
     if errored:
