@@ -5898,7 +5898,10 @@ class OpenAIClient(ChatClient):
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
             content = message["content"]
-            thinking = message.get("reasoning_content") or message.get("reasoning")
+            # both names from one server: each kept, never one dropped in silence (once where they say the same)
+            sent = [message.get(k) for k in ("reasoning_content", "reasoning") if message.get(k)]
+            thinking = ("\n\n".join(dict.fromkeys(sent)) if len(sent) == 2 and all(isinstance(t, str) for t in sent)
+                        else sent[0] if sent else None)
             if tools:   # OpenAI: [{"id", "type": "function", "function": {"name", "arguments": a JSON string}}]
                 calls["tool_calls"] = self.read_tool_calls(message.get("tool_calls"), str)
             else:

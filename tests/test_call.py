@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json, make_run, write_run
+from conftest import ROOT, answer_key, evalpy, load_json, make_run, read_cases, write_run
 
 
 @pytest.mark.parametrize("value, url", [
@@ -798,6 +798,20 @@ def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     assert r["thinking"] == fake.reasoning and r["thinking_tokens"] == len(fake.reasoning) // 4
     assert r["system_fingerprint"] == "b7020-cpu"   # what an OpenAI-compatible server says of its backend
     assert f"{28 * (len(fake.reasoning) // 4)} of them thinking" in out
+    # (round 104) Ollama's /v1 names it "reasoning" (openai/openai.go Message.Reasoning), and sends no count of it
+    fake.native_api = True
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out", "runs/o.json")
+    r = load_json("runs/o.json")["results"][0]
+    assert code == 0 and r["thinking"] == fake.reasoning and r["thinking_tokens"] is None, r
+    # a server that sends both names keeps both, never one dropped in silence (each once where they are the same)
+    first, fake.thinking = read_cases("golden/dev.jsonl")[0], {}
+    fake.agents[first["input"]] = [{"role": "assistant", "content": first["expected"], "reasoning_content": "RC",
+                                    "reasoning": "R"}]
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out", "runs/b.json")[0] == 0
+    assert load_json("runs/b.json")["results"][0]["thinking"] == "RC\n\nR"
+    fake.agents[first["input"]][0]["reasoning"] = "RC"
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out", "runs/s.json")[0] == 0
+    assert load_json("runs/s.json")["results"][0]["thinking"] == "RC"
 
 
 def test_think_with_the_openai_api_is_refused_before_asking(project, cli, fake):
