@@ -1732,6 +1732,7 @@ VoteAlways = TypedDict("VoteAlways", {
 class Vote(VoteAlways, total=False):
     """One judge model's answer about one check of one answer."""
     done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
+    thinking: str             # the judge's reasoning, where its server sent it apart
 
 
 class Call(TypedDict, total=False):
@@ -2077,6 +2078,7 @@ class PairwiseVoteAlways(TypedDict):
 class PairwiseVote(PairwiseVoteAlways, total=False):
     """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
     done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
+    thinking: str             # the judge's reasoning, where its server sent it apart
 
 
 class PairwiseComparison(TypedDict):
@@ -6544,7 +6546,9 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
         warn(f"warning: {on_one_line(who['model'])} on {on_one_line(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
             "error": said["error"], **({"unread": unread} if unread else {}), "prompt_tokens": said.get("prompt_tokens"),
-            "completion_tokens": said.get("completion_tokens"), "done_reason": said.get("done_reason")}
+            "completion_tokens": said.get("completion_tokens"), "done_reason": said.get("done_reason"),
+            # its reasoning sent apart, kept as an answer's is (a person reading a doubtful vote reads why)
+            **({"thinking": said["thinking"]} if said.get("thinking") else {})}
 
 
 def cut_vote(vote):
@@ -9244,9 +9248,10 @@ def judging_written(path):
 
 def judged_vote_problem(vote):
     """What a journaled vote lacks or has that a Vote (ask_judge's) never has, or None: it goes into the
-    judged run as it is. Every field but "unread" is there (done_reason too: judgings are newer than it)."""
+    judged run as it is. Every field but "unread" and "thinking" (each where there is one) is there (done_reason too:
+    judgings are newer than it)."""
     fields = set(Vote.__annotations__)
-    missing, extra = sorted(fields - {"unread"} - set(vote)), sorted(set(vote) - fields)
+    missing, extra = sorted(fields - {"unread", "thinking"} - set(vote)), sorted(set(vote) - fields)
     if missing or extra:
         return (f"the vote has no {on_one_line(missing[0], 40)!r}" if missing
                 else f"the vote has an unexpected field {on_one_line(extra[0], 40)!r}")

@@ -126,6 +126,12 @@ def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[0] == 0
     out = cli("report", "runs/answers-dev-v1-judged.json")[1]
     assert "Undecided: 10 answers whose judge check has no verdict" in out   # never the {"pass": true} it was thinking
+    # (round 104) a judge's reasoning sent apart is kept with its vote, as an answer's is: it was dropped
+    fake.thinking["qwen2.5:7b"] = "apart"
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/apart.json")[0] == 0
+    votes = [v for r in load_json("runs/apart.json")["results"] for v in r["judges"]]
+    assert votes and all(v["thinking"] == fake.reasoning for v in votes), votes[0]
+    assert cli("report", "runs/apart.json")[0] == 0
 
 
 def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake):
