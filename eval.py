@@ -4526,7 +4526,9 @@ def retry_after(headers):
     10.2.3 allows either; a date was read as none, and the backoff retried at once); None for neither."""
     said = headers.get("Retry-After", "")
     try:
-        return max(0.0, float(said))
+        seconds = float(said)
+        # a wait no server may ask (RFC 9110: a number of seconds, 0 or more) is none: the backoff, not a retry at once
+        return seconds if seconds >= 0 else None
     except ValueError:
         pass
     import email.utils   # (here: only a server asking to wait by a date pays for the email package)
@@ -8000,7 +8002,8 @@ SHIPPED_RUNS = "example"
 def is_held_out(split_path):
     """Whether a split is the held-out one: its file named test.jsonl, or a link to such a file (golden/final.jsonl
     -> test.jsonl ran another prompt on test unmarked). A copy under another name is another split to eval.py."""
-    return any(os.path.basename(p) in HELD_OUT_SPLITS for p in (split_path, os.path.realpath(split_path)))
+    # in any letters: a file system that ignores case opens golden/test.jsonl for golden/TEST.jsonl
+    return any(os.path.basename(p).casefold() in HELD_OUT_SPLITS for p in (split_path, os.path.realpath(split_path)))
 
 
 def runs_beside(split_path):

@@ -213,6 +213,10 @@ def test_backoff_grows_with_jitter_and_honours_retry_after():
     for zone in ("+9999999999999", "-99999999999999999999"):
         assert evalpy.retry_after({"Retry-After": f"Mon, 01 Jan 2030 00:00:00 {zone}"}) is None
     assert evalpy.retry_after({"Retry-After": "Fri, 31 Dec 9999 23:59:59 -2359"}) > 0
+    # (round 104) a wait no server may ask (negative, NaN) is none asked: the backoff, never a retry at once
+    for said in ("-5", "nan", "-inf"):
+        assert evalpy.retry_after({"Retry-After": said}) is None, said
+    assert evalpy.retry_after({"Retry-After": "0"}) == 0.0
 
 
 def closed_port():

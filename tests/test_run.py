@@ -1273,6 +1273,12 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     assert fake.chat_bodies == [] and not (project / "runs" / "test-v3.json").exists()
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--temperature", "0.5")
     assert code == 2 and "with a different temperature (" in err
+    # (round 104) in other letters it is the same file where the file system ignores case (macOS, Windows), and it is
+    # held out wherever it is: golden/TEST.jsonl ran another prompt unmarked
+    shutil.copy(project / "golden" / "test.jsonl", project / "golden" / "TEST.jsonl")
+    code, out, err = cli("run", "--split", "golden/TEST.jsonl", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out TEST split again: runs/test-v2.json already ran" in err, err
+    assert fake.chat_bodies == []
 
 
 def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_out_run, project, cli, fake):
