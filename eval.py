@@ -4421,6 +4421,10 @@ def resolve_host(value):
     return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
 
 
+class AnswerTooLarge(ValueError):
+    """A server's answer past MAX_BODY: it was reached, and sent more than any model's answer."""
+
+
 class StopAsking(Exception):
     """Raised in a worker whose command stopped (a client's `stopping`, pairwise's store): no more calls."""
 
@@ -5306,6 +5310,9 @@ class ChatClient:
             raise EvalError(f"the model server at {self.host} gave no answer to {path} within {PREFLIGHT_TIMEOUT:g} s "
                             f"({type(e).__name__}): something there took the request and sent nothing back: a server "
                             "stuck (restart it), or not a model server at all") from None
+        except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
+            raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is --host pointing at "
+                            "the model server?") from None
         except (OSError, ValueError, self.requests.exceptions.RequestException) as e:
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
@@ -5366,7 +5373,7 @@ class ChatClient:
                     chunks.append(chunk)
                     size += len(chunk)
                     if size > MAX_BODY:
-                        raise ValueError(f"the server's answer is over {MAX_BODY >> 20} MiB")
+                        raise AnswerTooLarge(f"the server's answer is over {MAX_BODY >> 20} MiB")
                 return r.status_code, r.reason, r.headers, b"".join(chunks)
             finally:
                 if sock is not None:

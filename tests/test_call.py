@@ -1724,6 +1724,16 @@ def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, 
     assert fake.chat_bodies == [] and not os.path.exists("runs")
 
 
+def test_a_model_list_too_large_is_said_to_be_so_not_a_server_out_of_reach(project, cli, fake, monkeypatch):
+    """Round 104 (a hostile server): /api/tags answering past MAX_BODY was "cannot reach the model server (ValueError)"
+    and the advice to start `ollama serve`: it was reached, and sent too much."""
+    monkeypatch.setattr(evalpy, "MAX_BODY", 4096)   # (the cap, 64 MiB, made small: the same path)
+    fake.listings["/api/tags"] = {"models": [{"name": f"m{i}:7b", "model": f"m{i}:7b"} for i in range(200)]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "cannot reach" not in err and "ollama serve" not in err, err
+    assert err.startswith(f"error: {fake.url}/api/tags: the server's answer is over ") and err.endswith(
+        ", far past what a model server sends there; is --host pointing at the model server?\n"), err
+
 def test_a_listed_model_whose_name_is_no_text_is_not_taken_for_one(project, cli, fake):
     """A name that is a number or a list names no model the run could ask for."""
     fake.listings["/api/tags"] = {"models": [{"name": 5}, {"name": ["qwen2.5:7b"], "model": {"x": 1}}]}
