@@ -3180,6 +3180,9 @@ INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-
 # shorthand and hieroglyphs)
 
 
+CR_ALONE = "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends"
+
+
 def parse_labels(path):
     """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
@@ -3189,7 +3192,7 @@ def parse_labels(path):
         raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
     if "\r" in text.replace("\r\n", ""):   # old Mac line ends: one line, which a "# header" made a comment whole
         raise EvalError(f"{shell_word(path)}:{text[:text.replace(chr(13) + chr(10), '  ').index(chr(13))].count(chr(10)) + 1}: "
-                        "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends")
+                        f"{CR_ALONE}")
     labels, seen = [], {}
     # a line ends at a line feed alone: str.splitlines also breaks at NEL, U+2028, a form feed..., which made a
     # comment's tail a label, or one label two
@@ -3805,8 +3808,8 @@ def jsonl_objects(path, data, problems, each="case"):
                     spreads.append(number)
                     problems[spreads[0]] = re.sub(r"( \(and \d+ more below\))?$", f" (and {len(spreads) - 1} more below)",
                                                   problems[spreads[0]], count=1)
-            else:
-                problems.append(f"{where}: {json_problem(e)}")
+            else:   # (a carriage return has no place in JSON but between values: a line end, an old Mac's)
+                problems.append(f"{where}: " + (CR_ALONE if b"\r" in raw else json_problem(e)))
 
 
 def file_lines(data):

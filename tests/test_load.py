@@ -1176,6 +1176,11 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     path.write_text("bug\r\nfeature\r\nx\ry\n", encoding="utf-8")
     with pytest.raises(evalpy.EvalError, match=r"labels.txt:3: a line ends in a carriage return alone"):
         evalpy.parse_labels(str(path))
+    # (round 104) a split saved so too: "bad JSON: Extra data (column 93)" said nothing of why
+    other = dict(GOOD, id="c2")
+    split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\r" + json.dumps(other) + "\r").encode())
+    assert problems(split) == [f"{split}:1: a line ends in a carriage return alone (CR, old Mac line ends); save it with "
+                               "LF or CRLF line ends"]
     path.write_text("bug\nbu\u200bg\n", encoding="utf-8")   # (59th) two labels that look one
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.parse_labels(str(path))
