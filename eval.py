@@ -3868,6 +3868,8 @@ def load_split(path, more_problems=None, as_begun=False):
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):   # (each line read as UTF-8 was a fault of its own)
+        raise EvalError(f"{shell_word(path)}: is UTF-16 (its byte-order mark says so); save it as UTF-8")
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
