@@ -3808,8 +3808,21 @@ def jsonl_objects(path, data, problems, each="case"):
                     spreads.append(number)
                     problems[spreads[0]] = re.sub(r"( \(and \d+ more below\))?$", f" (and {len(spreads) - 1} more below)",
                                                   problems[spreads[0]], count=1)
-            else:   # (a carriage return has no place in JSON but between values: a line end, an old Mac's)
-                problems.append(f"{where}: " + (CR_ALONE if b"\r" in raw else json_problem(e)))
+            else:   # lines ended by a carriage return alone (an old Mac's): each piece a value of its own
+                problems.append(f"{where}: " + (CR_ALONE if cr_ended(raw) else json_problem(e)))
+
+
+def cr_ended(raw):
+    """Whether a line that is no JSON is lines ended by a carriage return alone: its first piece up to one is a value
+    (a carriage return between a value's tokens is only a space)."""
+    first = raw.split(b"\r", 1)[0]
+    if first == raw:
+        return False
+    try:
+        json.loads(first)
+        return True
+    except (ValueError, RecursionError):
+        return False
 
 
 def file_lines(data):
@@ -3868,8 +3881,10 @@ def load_split(path, more_problems=None, as_begun=False):
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):   # (each line read as UTF-8 was a fault of its own)
-        raise EvalError(f"{shell_word(path)}: is UTF-16 (its byte-order mark says so); save it as UTF-8")
+    wide = ("UTF-32" if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"))
+            else "UTF-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else None)
+    if wide:   # (each line read as UTF-8 was a fault of its own)
+        raise EvalError(f"{shell_word(path)}: is {wide} (its byte-order mark says so); save it as UTF-8")
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
@@ -5916,8 +5931,8 @@ class OpenAIClient(ChatClient):
             content = message["content"]
             # both names from one server: each kept, never one dropped in silence (once where they say the same)
             sent = [message.get(k) for k in ("reasoning_content", "reasoning") if message.get(k)]
-            thinking = ("\n\n".join(dict.fromkeys(sent)) if len(sent) == 2 and all(isinstance(t, str) for t in sent)
-                        else sent[0] if sent else None)
+            texts = [t for t in sent if isinstance(t, str)]   # (one that is no text is said where it is alone: no_count)
+            thinking = "\n\n".join(dict.fromkeys(texts)) if texts else sent[0] if sent else None
             if tools:   # OpenAI: [{"id", "type": "function", "function": {"name", "arguments": a JSON string}}]
                 calls["tool_calls"] = self.read_tool_calls(message.get("tool_calls"), str)
             else:
@@ -12749,7 +12764,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
          "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason",
-                                              "raw")},
+                                              "raw", "thinking")},
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
                      "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "server") if cut_vote(v) else None}
                     for v in t["votes"] or []],
@@ -12799,6 +12814,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                   # what it said instead, for the person asked to decide (the run file holds it whole)
                   + (f"; it answered: {on_one_line(j['raw'], 300)}" if j["pass"] is None and not j["error"] and j["raw"]
                      else "")
+                  + (f"; it thought: {on_one_line(j['thinking'], 300)}" if j["pass"] is None and j["thinking"] else "")
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
@@ -13514,6 +13530,7 @@ def compare_many(runs, alpha=ALPHA):
     # every figure on the cases each run decided: a run whose calls failed must not rank on the few
     # it answered, nor hide a difference between the others
     decided = decided_by_all(shared, by_id)
+    set_of_decided = set(decided)
     if not decided:   # (a case whose open trials could turn it is without one too: decided_by_all)
         open_in = [[i for i in shared if ids[i]["correct"] is None or not still_decided(ids[i])] for ids in by_id]
         without = [f"{shell_word(path)} {len(left)}" for (path, _, _), left in zip(runs, open_in) if left]
@@ -13551,7 +13568,7 @@ def compare_many(runs, alpha=ALPHA):
     rows[0].update(reference=True, reading=None)
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
             "reference": rows[0]["run"], "cases": len(decided), "shared_cases": len(shared),
-            "left_out": [i for i in shared if i not in set(decided)],
+            "left_out": [i for i in shared if i not in set_of_decided],
             "all_cases": [len(ids) for ids in by_id],
             "partial": any(len(ids) != len(shared) for ids in by_id) or any(cfg.get("subset") for cfg in configs),
             "comparisons": len(rows) - 1, "alpha": alpha, "distinct": distinct,

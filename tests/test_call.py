@@ -816,6 +816,10 @@ def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     fake.agents[first["input"]][0]["reasoning"] = "RC"
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out", "runs/s.json")[0] == 0
     assert load_json("runs/s.json")["results"][0]["thinking"] == "RC"
+    # one of them no text: the text kept (the other was said to be kept out, and the text with it, in silence)
+    fake.agents[first["input"]][0]["reasoning_content"] = ["x"]
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out", "runs/t.json")[0] == 0
+    assert load_json("runs/t.json")["results"][0]["thinking"] == "RC"
 
 
 def test_think_with_the_openai_api_is_refused_before_asking(project, cli, fake):

@@ -132,6 +132,13 @@ def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning
     votes = [v for r in load_json("runs/apart.json")["results"] for v in r["judges"]]
     assert votes and all(v["thinking"] == fake.reasoning for v in votes), votes[0]
     assert cli("report", "runs/apart.json")[0] == 0
+    # shown where a person reads a vote without a verdict: report --case (and its JSON)
+    judge_replies(fake, lambda cid, model, seed: "Creo que sí." if cid == "j01" else verdict(True))
+    assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/open.json")[0] == 0
+    out = cli("report", "runs/open.json", "--case", "j01")[1]
+    assert f"no verdict; it answered: Creo que sí.; it thought: {fake.reasoning}" in out, out
+    detail = json.loads(cli("report", "runs/open.json", "--case", "j01", "--json")[1])
+    assert detail["trials"][0]["judges"][0]["thinking"] == fake.reasoning
 
 
 def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake):

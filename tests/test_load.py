@@ -1184,6 +1184,12 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     # and one saved as UTF-16 (Windows' "Unicode"): one line, not a fault on every line read as UTF-8
     split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\n" + json.dumps(other) + "\n").encode("utf-16"))
     assert problems(split) == [f"{split}: is UTF-16 (its byte-order mark says so); save it as UTF-8"]
+    split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\n").encode("utf-32"))
+    assert problems(split) == [f"{split}: is UTF-32 (its byte-order mark says so); save it as UTF-8"]
+    # a carriage return between a value's tokens is a space: the fault is the line's own (a comma left over)
+    split = write_split(tmp_path, None, raw=b'{"id": "c1",\r"input": "x", "difficulty": "easy", "note": "n",}\n')
+    assert problems(split) == [f"{split}:1: bad JSON: Expecting property name enclosed in double quotes (column 62); a "
+                               "comma after the last item, which JSON does not allow"], problems(split)
     path.write_text("bug\nbu\u200bg\n", encoding="utf-8")   # (59th) two labels that look one
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.parse_labels(str(path))
