@@ -17691,6 +17691,9 @@ class CommandLine(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         known, extra = self.parse_known_args(args, namespace)
+        if extra and getattr(known, "command", None) == "compare" and not any(w.startswith("-") for w in extra):
+            # more RUNs after an option (compare A B --alpha 0.1 C): argparse reads a positional list in one stretch
+            known.more, extra = [*known.more, *extra], []
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
             # said by the command's own parser (its help, its options' spelling: `run --splt`)
             command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
