@@ -6646,6 +6646,16 @@ def has_judge_check(cases):
     return any(c["type"] in JUDGE_CHECKS for case in cases for c in case["checks"])
 
 
+def note_unused_judge_options(args, split_path):
+    """A run of a split without a judge check asks no judge: the judge's options given to it are said to go unused
+    (they were dropped without a word, the run recording no judge)."""
+    given = [o.flags[0] for o in OPTIONS if o.recorded_as == ("judge",) and args.command in o.commands
+             and getattr(args, o.dest, None) not in (o.default, None, [])]
+    if given:
+        warn(f"note: {', '.join(given)}: {shell_word(split_path)} has no judge check, so no judge is asked; "
+             f"{'it goes' if len(given) == 1 else 'they go'} unused (judge RUN --checks SPLIT judges a run afterwards)")
+
+
 def judge_config(args, kind, judged, api, configs, criterion=None):
     """How a judge is asked, recorded beside its votes: the models (default: the judged model, the
     candidate's in a pairwise comparison), votes, temperature, seed, the prompt's hash; a pairwise
@@ -8907,6 +8917,8 @@ def run_held(args, held):
         warn(mismatch)
     judge = config.get("judge") if resuming else (
         judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
+    if not resuming and judge is None:
+        note_unused_judge_options(args, config["split_path"])
     if resuming:
         refuse_changed(config, inputs, done, where, run_path and run_path + JOURNAL_SUFFIX)
     else:

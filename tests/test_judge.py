@@ -111,6 +111,18 @@ def test_judge_calls_are_recorded_and_reported_apart(judged_split, cli, fake):
     assert "Doubtful verdicts, for a person to check (0):" in lines
 
 
+def test_judge_options_given_to_a_run_of_a_split_without_a_judge_check_are_said_to_go_unused(project, cli, fake):
+    """Round 104 (an audit of the command line): `run --split dev --judge-model m --judge-votes 3` ran with no word, its
+    config's judge null; compare refuses such options without --pairwise."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--judge-model", "llama3.1:8b",
+                         "--judge-votes", "3")
+    assert code == 0 and ("note: --judge-model, --judge-votes: golden/dev.jsonl has no judge check, so no judge is asked; "
+                          "they go unused") in err, err
+    assert load_json("runs/dev-v3.json")["config"]["judge"] is None
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/plain.json")
+    assert code == 0 and "judge" not in err, err   # (the defaults are no option given)
+
+
 def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning(judged_split, cli, fake):
     """The judged answer reaches the judge without the reasoning before it; a judge's own reasoning
     never counts as its verdict, and a judge still reasoning when it stopped gave no verdict."""
