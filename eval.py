@@ -17711,10 +17711,17 @@ class CommandLine(argparse.ArgumentParser):
             command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
                             and getattr(known, "command", None) in a.choices), self)
             option = next((w.split("=", 1)[0] for w in extra if w.startswith("--")), None)
-            near = option and difflib.get_close_matches(option, list(command._option_string_actions), n=1)
+            # a shortening first (--temp is --temperature, not --help), then a near spelling
+            near = option and ([o for o in command._option_string_actions if o.startswith(option)][:1]
+                               or difflib.get_close_matches(option, list(command._option_string_actions), n=1))
+            # another command's option (report --pairwise): whose it is, not a near spelling of this one's
+            elsewhere = [name for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                         for name, p in a.choices.items() if option in p._option_string_actions] if option else []
             # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
             hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
                     else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
+                    else f"; {option} is an option of {', '.join(elsewhere)}, not of {known.command}"
+                    if elsewhere and getattr(known, "command", None) and known.command not in elsewhere
                     else f"; did you mean {near[0]}?" if near else "")
             command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
         return known

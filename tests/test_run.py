@@ -1015,6 +1015,15 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     (["--model", "m", "run", "--split", "dev"], "error: argument {run,report,compare,runs,init,judge,calibrate,review,power}: "
      "invalid choice: 'm' (choose from 'run', 'report', 'compare', 'runs', 'init', 'judge', 'calibrate', 'review', 'power'); "
      "give --model after the command (eval.py run --model ...) (see eval.py --help)"),
+    # (round 104) a shortening is its option, not the nearest spelling (--temp was "did you mean --help?"); another
+    # command's option is named as that command's (report --pairwise was "did you mean --case?")
+    (["run", "--split", "dev", "--temp", "0.5"],
+     "error: unrecognized arguments: --temp …; did you mean --temperature? (see eval.py run --help)"),
+    (["report", "runs/x.json", "--pairwise", "x"],
+     "error: unrecognized arguments: --pairwise …; --pairwise is an option of compare, not of report (see eval.py report "
+     "--help)"),
+    (["compare", "a.json", "b.json", "--min-accuracy", "0.5"], "error: unrecognized arguments: --min-accuracy …; "
+     "--min-accuracy is an option of report, not of compare (see eval.py compare --help)"),
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
