@@ -4394,6 +4394,8 @@ def resolve_host(value):
     means 80 or 443; quotes, spaces and trailing slashes are ignored. A host that is neither a
     name nor an address, or a port that is not one, is refused: never another port in silence."""
     value = (value or "").strip().strip("\"'").strip()
+    # as every message shows it: a user name and password before the host never printed, whatever else is wrong
+    shown = re.sub(r"^((?:[^:/?#@]*://)?)[^/?#]*@", r"\1…@", value)
     scheme, sep, rest = value.partition("://")
     default_port = "11434"
     if not sep:
@@ -4403,40 +4405,40 @@ def resolve_host(value):
     elif scheme == "https":
         default_port = "443"
     elif scheme not in ("http", "https"):
-        raise EvalError(f"host {value!r}: only http:// and https:// are supported")
+        raise EvalError(f"host {shown!r}: only http:// and https:// are supported")
     hostport, _, path = rest.partition("/")
     if "?" in rest or "#" in rest:   # joined to /api/chat, it would ask another URL, or the server would drop it
-        raise EvalError(f"host {value!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
+        raise EvalError(f"host {shown!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
                         "scheme, host, port and path only")
     if "@" in hostport:   # user:password@host: refused as what it is, the password never printed
         where = (f"{scheme}://" if sep else "") + "…@" + hostport.rpartition("@")[2] + (f"/{path}" if path else "")
         raise EvalError(f"host {where!r}: a user name or password in the host is not sent (it would be written in "
                         "the run file); give a key to an OpenAI-compatible server with --api-key")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
-        raise EvalError(f"host {value!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
+        raise EvalError(f"host {shown!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
     m = re.fullmatch(r"\[([^\]]*)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)
     if m:   # (a port alone, ":1234" or "[]:1234", is this machine's: Go's net.SplitHostPort leaves the host empty,
         # and Go dials an empty host here)
         host, port = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
         host = host or "127.0.0.1"
     elif hostport.startswith("[") and not re.fullmatch(r"\[[^\[\]]+\]", hostport):   # "[]", "[[]]", "[::1]x"
-        raise EvalError(f"host {value!r}: the brackets hold no IPv6 address: write [::1], or a port alone (:11434)")
+        raise EvalError(f"host {shown!r}: the brackets hold no IPv6 address: write [::1], or a port alone (:11434)")
     else:
         host, port = hostport.strip("[]") or "127.0.0.1", default_port
     if not port:
         port = default_port
     if not port.isdigit() or not 0 < int(port) <= 65535:
-        raise EvalError(f"host {value!r}: {port!r} is not a port (a whole number from 1 to 65535)")
+        raise EvalError(f"host {shown!r}: {port!r} is not a port (a whole number from 1 to 65535)")
     if ":" in host:
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise EvalError(f"host {value!r}: {host!r} is not an IPv6 address") from None
+            raise EvalError(f"host {shown!r}: {host!r} is not an IPv6 address") from None
         host = f"[{host}]"
     elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", host):
-        raise EvalError(f"host {value!r}: {host!r} is not a host name or an IP address")
+        raise EvalError(f"host {shown!r}: {host!r} is not a host name or an IP address")
     if CONTROL_CHARS.search(path) or re.search(r"\s", path):   # no URL holds one; kept, every message naming
-        raise EvalError(f"host {value!r}: a URL's path holds no space, line break or control character")   # the server would break its line
+        raise EvalError(f"host {shown!r}: a URL's path holds no space, line break or control character")   # the server would break its line
     path = path.rstrip("/")
     return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
 

@@ -101,6 +101,10 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
         code, out, err = cli("run", "--split", "dev", *argv)
         assert code == 2 and len(err.splitlines()) == 1 and "a user name or password in the host is not sent" in err, err
         assert "SECRET" not in err + out and "--api-key" in err, err
+    # (round 104) a host wrong in another way too (a fragment, a scheme) printed it whole: every message masks it
+    for wrong in (value.replace("127.0.0.1:9", "127.0.0.1:9/v1#x", 1), "ftp://" + value.split("://")[-1], value + "?"):
+        code, out, err = cli("run", "--split", "dev", "--host", wrong)
+        assert code == 2 and "SECRET" not in err + out and "…@" in err, (wrong, err)
 
 
 @pytest.mark.parametrize("argv, says", [
