@@ -3815,9 +3815,9 @@ def jsonl_objects(path, data, problems, each="case"):
 def cr_ended(raw):
     """Whether a line that is no JSON is lines ended by a carriage return alone: its first piece up to one is a value
     (a carriage return between a value's tokens is only a space)."""
-    first = raw.split(b"\r", 1)[0]
-    if first == raw:
+    if b"\r" not in raw:
         return False
+    first = next((piece for piece in raw.split(b"\r") if piece.strip()), b"")
     try:
         json.loads(first)
         return True
@@ -6654,7 +6654,7 @@ def note_unused_judge_options(args, split_path):
     given = [o.flags[0] for o in OPTIONS if o.recorded_as == ("judge",) and args.command in o.commands
              and getattr(args, o.dest, None) not in (o.default, None, [])]
     if given:
-        warn(f"note: {', '.join(given)}: {shell_word(split_path)} has no judge check, so no judge is asked; "
+        warn(f"note: {', '.join(given)}: no case asked of {shell_word(split_path)} has a judge check, so no judge is asked; "
              f"{'it goes' if len(given) == 1 else 'they go'} unused (judge RUN --checks SPLIT judges a run afterwards)")
 
 
@@ -12828,7 +12828,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                   # what it said instead, for the person asked to decide (the run file holds it whole)
                   + (f"; it answered: {on_one_line(j['raw'], 300)}" if j["pass"] is None and not j["error"] and j["raw"]
                      else "")
-                  + (f"; it thought: {on_one_line(j['thinking'], 300)}" if j["pass"] is None and j["thinking"] else "")
+                  + (f"; it thought: {on_one_line(j['thinking'], 300)}" if j["pass"] is None and (j["thinking"] or "").strip()
+                     else "")
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
@@ -17705,24 +17706,32 @@ class CommandLine(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         known, extra = self.parse_known_args(args, namespace)
-        if extra and getattr(known, "command", None) == "compare" and not any(w.startswith("-") for w in extra):
-            # more RUNs after an option (compare A B --alpha 0.1 C): argparse reads a positional list in one stretch
-            known.more, extra = [*known.more, *extra], []
+        if extra and getattr(known, "command", None) == "compare" and known.pairwise is None:
+            # more RUNs after an option (compare A B --alpha 0.1 C, or after a --): argparse reads a positional list in
+            # one stretch. Not with --pairwise, which takes two: a stray word there is a criterion left unquoted
+            before, dashes, after = extra[:extra.index("--")] if "--" in extra else extra, "--" in extra, \
+                extra[extra.index("--") + 1:] if "--" in extra else []
+            if not any(w.startswith("-") for w in before):
+                known.more, extra = [*known.more, *before, *after], []
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
             # said by the command's own parser (its help, its options' spelling: `run --splt`)
             command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
                             and getattr(known, "command", None) in a.choices), self)
             option = next((w.split("=", 1)[0] for w in extra if w.startswith("--")), None)
-            # a shortening first (--temp is --temperature, not --help), then a near spelling
-            near = option and ([o for o in command._option_string_actions if o.startswith(option)][:1]
-                               or difflib.get_close_matches(option, list(command._option_string_actions), n=1))
-            # another command's option (report --pairwise): whose it is, not a near spelling of this one's
+            # a shortening of one option first (--temp is --temperature, not --help), then a near spelling
+            shortened = [o for o in command._option_string_actions if option and len(option) > 2 and o.startswith(option)]
+            near = option and (shortened if len(shortened) == 1 else [" or ".join(shortened[:4])] if shortened else
+                               difflib.get_close_matches(option, list(command._option_string_actions), n=1))
+            # another command's option (report --pairwise): whose it is, beside a near spelling of this one's
             elsewhere = [name for a in self._actions if isinstance(a, argparse._SubParsersAction)
                          for name, p in a.choices.items() if option in p._option_string_actions] if option else []
             # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
             hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
                     else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
+                    else f"; give {option} before the command ({self.prog} {option})" if option in self._option_string_actions
                     else f"; {option} is an option of {', '.join(elsewhere)}, not of {known.command}"
+                    + (f" (did you mean {close[0]}?)" if (close := difflib.get_close_matches(
+                        option, list(command._option_string_actions), n=1, cutoff=0.8)) else "")
                     if elsewhere and getattr(known, "command", None) and known.command not in elsewhere
                     else f"; did you mean {near[0]}?" if near else "")
             command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")

@@ -495,6 +495,7 @@ def test_a_case_whose_open_trials_could_turn_it_is_left_out_of_many_runs_said_an
     assert "Left out: 1 case (c0)" in cli("compare", a, b, c, "--markdown")[1]
     # (round 104, the command line) a run given after an option is one more run, not an unknown argument
     assert cli("compare", a, b, "--alpha", "0.1", c)[1] == cli("compare", "--alpha", "0.1", a, b, c)[1]
+    assert cli("compare", a, b, "--alpha", "0.1", "--", c)[1] == cli("compare", "--alpha", "0.1", a, b, c)[1]
 
 def test_a_run_that_mostly_failed_is_never_ranked_on_the_few_it_answered(project, cli):
     """From the attack on issue 18: a run whose calls failed on 27 of 28 cases ranked best on its

@@ -116,8 +116,8 @@ def test_judge_options_given_to_a_run_of_a_split_without_a_judge_check_are_said_
     config's judge null; compare refuses such options without --pairwise."""
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--judge-model", "llama3.1:8b",
                          "--judge-votes", "3")
-    assert code == 0 and ("note: --judge-model, --judge-votes: golden/dev.jsonl has no judge check, so no judge is asked; "
-                          "they go unused") in err, err
+    assert code == 0 and ("note: --judge-model, --judge-votes: no case asked of golden/dev.jsonl has a judge check, so no "
+                          "judge is asked; they go unused") in err, err
     assert load_json("runs/dev-v3.json")["config"]["judge"] is None
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/plain.json")
     assert code == 0 and "judge" not in err, err   # (the defaults are no option given)

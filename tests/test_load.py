@@ -1181,6 +1181,9 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\r" + json.dumps(other) + "\r").encode())
     assert problems(split) == [f"{split}:1: a line ends in a carriage return alone (CR, old Mac line ends); save it with "
                                "LF or CRLF line ends"]
+    split = write_split(tmp_path, None, raw=("\r" + json.dumps(GOOD) + "\r" + json.dumps(other)).encode())   # (one first)
+    assert problems(split) == [f"{split}:1: a line ends in a carriage return alone (CR, old Mac line ends); save it with "
+                               "LF or CRLF line ends"]
     # and one saved as UTF-16 (Windows' "Unicode"): one line, not a fault on every line read as UTF-8
     split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\n" + json.dumps(other) + "\n").encode("utf-16"))
     assert problems(split) == [f"{split}: is UTF-16 (its byte-order mark says so); save it as UTF-8"]

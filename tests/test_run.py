@@ -1024,6 +1024,16 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
      "--help)"),
     (["compare", "a.json", "b.json", "--min-accuracy", "0.5"], "error: unrecognized arguments: --min-accuracy …; "
      "--min-accuracy is an option of report, not of compare (see eval.py compare --help)"),
+    # (its review) a near spelling of this command's own said beside; an option of eval.py's own; a shortening of
+    # several; a criterion left unquoted after --pairwise is no third run
+    (["report", "runs/x.json", "--cases", "d"], "error: unrecognized arguments: --cases …; --cases is an option of run, "
+     "not of report (did you mean --case?) (see eval.py report --help)"),
+    (["report", "runs/x.json", "--version"], "error: unrecognized arguments: --version; give --version before the "
+     "command (eval.py --version) (see eval.py report --help)"),
+    (["run", "--split", "dev", "--t", "0.1"], "error: unrecognized arguments: --t …; did you mean --timeout or "
+     "--temperature or --think? (see eval.py run --help)"),
+    (["compare", "a.json", "b.json", "--pairwise", "be", "polite"],
+     "error: unrecognized arguments: polite (see eval.py compare --help)"),
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
