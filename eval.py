@@ -17709,8 +17709,8 @@ class CommandLine(argparse.ArgumentParser):
         if extra and getattr(known, "command", None) == "compare" and known.pairwise is None:
             # more RUNs after an option (compare A B --alpha 0.1 C, or after a --): argparse reads a positional list in
             # one stretch. Not with --pairwise, which takes two: a stray word there is a criterion left unquoted
-            before, dashes, after = extra[:extra.index("--")] if "--" in extra else extra, "--" in extra, \
-                extra[extra.index("--") + 1:] if "--" in extra else []
+            cut = extra.index("--") if "--" in extra else len(extra)
+            before, after = extra[:cut], extra[cut + 1:]
             if not any(w.startswith("-") for w in before):
                 known.more, extra = [*known.more, *before, *after], []
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
