@@ -4394,8 +4394,14 @@ def resolve_host(value):
     means 80 or 443; quotes, spaces and trailing slashes are ignored. A host that is neither a
     name nor an address, or a port that is not one, is refused: never another port in silence."""
     value = (value or "").strip().strip("\"'").strip()
-    # as every message shows it: a user name and password before the host never printed, whatever else is wrong
-    shown = re.sub(r"^((?:[^:/?#@]*://)?)[^/?#]*@", r"\1…@", value)
+    # as every message shows it: what comes before an @ (a user name and password, whatever it holds: a / or a ? of a
+    # password ended the part masked) and a query or fragment (it may hold a key) never printed, whatever is wrong
+    shown = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", value.rpartition("@")[2])
+    shown = (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group() * ("@" in value) \
+        + "…@" * ("@" in value) + shown
+    if "@" in value:   # user:password@host (or http:/u:pw@h, read as a host "http"): refused as what it is, never printed
+        raise EvalError(f"host {shown!r}: a user name or password in the host is not sent (it would be written in "
+                        "the run file); give a key to an OpenAI-compatible server with --api-key")
     scheme, sep, rest = value.partition("://")
     default_port = "11434"
     if not sep:
@@ -4410,10 +4416,6 @@ def resolve_host(value):
     if "?" in rest or "#" in rest:   # joined to /api/chat, it would ask another URL, or the server would drop it
         raise EvalError(f"host {shown!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
                         "scheme, host, port and path only")
-    if "@" in hostport:   # user:password@host: refused as what it is, the password never printed
-        where = (f"{scheme}://" if sep else "") + "…@" + hostport.rpartition("@")[2] + (f"/{path}" if path else "")
-        raise EvalError(f"host {where!r}: a user name or password in the host is not sent (it would be written in "
-                        "the run file); give a key to an OpenAI-compatible server with --api-key")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
         raise EvalError(f"host {shown!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
     m = re.fullmatch(r"\[([^\]]*)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)
@@ -17710,7 +17712,7 @@ class CommandLine(argparse.ArgumentParser):
             # more RUNs after an option (compare A B --alpha 0.1 C, or after a --): argparse reads a positional list in
             # one stretch. Not with --pairwise, which takes two: a stray word there is a criterion left unquoted
             cut = extra.index("--") if "--" in extra else len(extra)
-            before, after = extra[:cut], extra[cut + 1:]
+            before, after = extra[:cut], [w for w in extra[cut + 1:] if w != "--"]
             if not any(w.startswith("-") for w in before):
                 known.more, extra = [*known.more, *before, *after], []
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
@@ -17719,9 +17721,11 @@ class CommandLine(argparse.ArgumentParser):
                             and getattr(known, "command", None) in a.choices), self)
             option = next((w.split("=", 1)[0] for w in extra if w.startswith("--")), None)
             # a shortening of one option first (--temp is --temperature, not --help), then a near spelling
-            shortened = [o for o in command._option_string_actions if option and len(option) > 2 and o.startswith(option)]
-            near = option and (shortened if len(shortened) == 1 else [" or ".join(shortened[:4])] if shortened else
-                               difflib.get_close_matches(option, list(command._option_string_actions), n=1))
+            shortened = [option] if option in command._option_string_actions else [
+                o for o in command._option_string_actions if option and len(option) > 2 and o.startswith(option)]
+            near = option and (shortened if len(shortened) == 1 else
+                               [" or ".join(shortened[:4]) + (" (or another)" if len(shortened) > 4 else "")] if shortened
+                               else difflib.get_close_matches(option, list(command._option_string_actions), n=1))
             # another command's option (report --pairwise): whose it is, beside a near spelling of this one's
             elsewhere = [name for a in self._actions if isinstance(a, argparse._SubParsersAction)
                          for name, p in a.choices.items() if option in p._option_string_actions] if option else []

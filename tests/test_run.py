@@ -1034,6 +1034,10 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
      "--temperature or --think? (see eval.py run --help)"),
     (["compare", "a.json", "b.json", "--pairwise", "be", "polite"],
      "error: unrecognized arguments: polite (see eval.py compare --help)"),
+    (["--api=openai", "run", "--split", "dev"], "error: unrecognized arguments: --api=…; give --api after the command "
+     "(eval.py run --api ...) (see eval.py run --help)"),
+    (["run", "--split", "dev", "--judge", "x"], "error: unrecognized arguments: --judge …; did you mean --judge-model or "
+     "--judge-votes or --judge-temperature or --judge-max-tokens (or another)? (see eval.py run --help)"),
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
