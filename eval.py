@@ -6655,7 +6655,7 @@ def note_unused_judge_options(args, split_path):
     (they were dropped without a word, the run recording no judge)."""
     given = [o.flags[0] for o in OPTIONS if o.recorded_as == ("judge",) and args.command in o.commands
              and getattr(args, o.dest, None) not in (o.default, None, [])]
-    if given:
+    if given and not getattr(args, "said_for_the_grid", False):
         warn(f"note: {', '.join(given)}: no case asked of {shell_word(split_path)} has a judge check, so no judge is asked; "
              f"{'it goes' if len(given) == 1 else 'they go'} unused (judge RUN --checks SPLIT judges a run afterwards)")
 
@@ -14377,6 +14377,8 @@ def run_grid(grid):
     interrupted (the rest are not started) or a call got no usable answer."""
     configs = check_grid(grid)
     runs, with_errors, judged_open = [], [], []
+    for args in grid[1:]:   # notes of the options all its runs share: said by the first run alone
+        args.said_for_the_grid = True
     for at, args in enumerate(grid):
         try:
             with terminated_as_interrupted():

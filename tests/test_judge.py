@@ -121,6 +121,10 @@ def test_judge_options_given_to_a_run_of_a_split_without_a_judge_check_are_said_
     assert load_json("runs/dev-v3.json")["config"]["judge"] is None
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/plain.json")
     assert code == 0 and "judge" not in err, err   # (the defaults are no option given)
+    # a grid says it once, not once a run (its review)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--prompt", "prompts/v1.txt",
+                         "--prompt", "prompts/v2.txt", "--judge-votes", "3")
+    assert code == 0 and err.count("note: --judge-votes: no case asked of") == 1, err
 
 
 def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning(judged_split, cli, fake):
