@@ -4747,19 +4747,25 @@ def key_encodings(key):
     characters for an ASCII key), counting a byte a character holds some bits of: base64 of the key behind 0, 1
     and 2 bytes (so in each of the three ways its bits fall on base64's 6-bit characters in a longer text),
     every character whose bits are all the key's, its first byte and its last included; in the standard and
-    the URL-safe alphabet; and hex, plain or with a space or a colon between bytes. In the key's view (lower case: base64's case is lost, and no more than
-    that is found by chance in 20 of the key's characters)."""
-    raw = key.encode("utf-8")
+    the URL-safe alphabet; and hex, plain or with a space or a colon between bytes. Of its UTF-16 bytes too, in either
+    order (base64 and plain hex), where a character of the key is two bytes. In the key's view (lower case: base64's
+    case is lost, and no more than that is found by chance in 20 of the key's characters)."""
     encoded = []
-    for behind in range(3):   # bits before the key: 0, 8 or 16; its first whole character is the one at or past them
-        first, last = -(-8 * behind // 6), 8 * (behind + len(raw)) // 6   # characters [first, last) hold the key's bits alone
-        standard = base64.b64encode(bytes(behind) + raw).decode()[first:last]
-        at = lambda j, behind=behind, first=first: 6 * (j + first) - 8 * behind   # the key's bit character j begins at
-        for text in dict.fromkeys((standard, standard.translate(str.maketrans("+/", "-_")))):
-            encoded.append((text.translate(KEY_VIEW), (lambda j, at=at: at(j) // 8, lambda j, at=at: -(-at(j) // 8))))
-    encoded.append((raw.hex(), (lambda j: j // 2, lambda j: (j + 1) // 2)))
-    for between in " :":   # a dump's bytes (bytes.hex(" "), "73:6b:2d"): a byte is 3 characters, its separator the third
-        encoded.append((raw.hex(between), (lambda j: j // 3, lambda j: (j + 1) // 3)))
+    # its UTF-8 bytes, and its UTF-16 ones in either order (a Windows log, a .NET dump): `wide` bytes a character of it
+    for raw, wide in ((key.encode("utf-8"), 1), (key.encode("utf-16-le"), 2), (key.encode("utf-16-be"), 2)):
+        bits = 8 * wide   # of a character of the key
+        for behind in range(3):   # bits before the key: 0, 8 or 16; its first whole character is the one at or past them
+            first, last = -(-8 * behind // 6), 8 * (behind + len(raw)) // 6   # characters [first, last) hold its bits alone
+            standard = base64.b64encode(bytes(behind) + raw).decode()[first:last]
+            at = lambda j, behind=behind, first=first: 6 * (j + first) - 8 * behind   # the key's bit character j begins at
+            for text in dict.fromkeys((standard, standard.translate(str.maketrans("+/", "-_")))):
+                encoded.append((text.translate(KEY_VIEW), (lambda j, at=at, bits=bits: at(j) // bits,
+                                                           lambda j, at=at, bits=bits: -(-at(j) // bits))))
+        digits = 2 * wide   # hex digits a character of the key
+        encoded.append((raw.hex(), (lambda j, d=digits: j // d, lambda j, d=digits: -(-j // d))))
+        if wide == 1:   # a dump's bytes (bytes.hex(" "), "73:6b:2d"): a byte is 3 characters, its separator the third
+            for between in " :":
+                encoded.append((raw.hex(between), (lambda j: j // 3, lambda j: (j + 1) // 3)))
     return encoded
 
 

@@ -1051,6 +1051,12 @@ KEY_ENCODED = {   # the key encoded whole, as a server may echo it
     "hex-dump": lambda key: key.encode().hex(" "),   # attack 43: a byte a pair, a space or a colon between
     "hex-colons": lambda key: key.encode().hex(":").upper(),
     "x-escapes": lambda key: "".join(f"\\x{ord(c):02x}" for c in key),
+    # (round 104) the key as UTF-16 bytes (a Windows log, a .NET dump), either byte order, in hex or base64
+    "utf16-hex": lambda key: key.encode("utf-16-le").hex(),
+    "utf16be-hex": lambda key: key.encode("utf-16-be").hex().upper(),
+    "utf16-base64": lambda key: base64.b64encode(key.encode("utf-16-le")).decode(),
+    "utf16-base64-bom": lambda key: base64.b64encode(key.encode("utf-16")).decode(),
+    "utf16be-base64-url": lambda key: base64.urlsafe_b64encode(b"Bearer " + key.encode("utf-16-be")).decode(),
 }
 
 
