@@ -12760,6 +12760,14 @@ def turn_lines(turns, out_of_turns=False):
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
 
 
+def vote_said(vote):
+    """What a vote without a verdict said instead, as report --case shows it: its answer and its thinking, each cut
+    short; None where it said nothing."""
+    said = [f"{what}: {on_one_line(vote[key], 300)}" for key, what in (("raw", "it answered"), ("thinking", "it thought"))
+            if vote.get("pass") is None and isinstance(vote.get(key), str) and vote[key].strip()]
+    return "; ".join(said) or None
+
+
 def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
@@ -12834,10 +12842,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                   + {"cap": " (cut at the judge's token limit)", None: "",
                      "server": " (stopped by the server short of the judge's token limit: its window was full)"}[j["cut"]]
                   # what it said instead, for the person asked to decide (the run file holds it whole)
-                  + (f"; it answered: {on_one_line(j['raw'], 300)}" if j["pass"] is None and not j["error"] and j["raw"]
-                     else "")
-                  + (f"; it thought: {on_one_line(j['thinking'], 300)}" if j["pass"] is None and (j["thinking"] or "").strip()
-                     else "")
+                  + (f"; {said}" if not j["error"] and (said := vote_said(j)) else "")
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
@@ -16940,8 +16945,10 @@ def review_items(run, against=None):
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
-                            # as graded (a cut or copied vote read as none, as report reads it); why none was read
-                            "reason": v.get("reason") or v.get("unread")} for v in t["votes"] or []],
+                            # as graded (a cut or copied vote read as none, as report reads it); why none was read: its
+                            # call's error, or what it answered and thought instead (as report --case says it)
+                            "reason": v.get("reason") or v.get("unread") or v.get("error") or vote_said(v)}
+                           for v in t["votes"] or []],
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),

@@ -155,6 +155,16 @@ def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning
     assert f"no verdict; it answered: Creo que sí.; it thought: {fake.reasoning}" in out, out
     detail = json.loads(cli("report", "runs/open.json", "--case", "j01", "--json")[1])
     assert detail["trials"][0]["judges"][0]["thinking"] == fake.reasoning
+    # and on the review page, which said "no verdict" alike of a failed call and of an answer without one (round 104)
+    item = {i["id"]: i for i in evalpy.review_items(evalpy.load_run("runs/open.json"))}["j01"]
+    assert item["judges"][0]["reason"] == f"it answered: Creo que sí.; it thought: {fake.reasoning}", item["judges"]
+    from conftest import make_run, write_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    failed = {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": None, "reason": None, "raw": None,
+              "error": "HTTP 503: busy", "prompt_tokens": None, "completion_tokens": None}
+    run = write_run("runs/failed.json", make_run([{"id": "c1", "response": "r", "checks": check, "judges": [failed]}],
+                                                 labels=None))
+    assert evalpy.review_items(evalpy.load_run(run))[0]["judges"][0]["reason"] == "HTTP 503: busy"
 
 
 def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake):
