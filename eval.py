@@ -6950,10 +6950,13 @@ def judge_call_warnings(results, config, path):
     failed = failed_judge_calls(results)
     lines = []
     if failed:
-        fix = judge_calls_fix([v["error"] for v in failed])
+        errors = [v["error"] for v in failed]
+        alike = sum(map(refused_as_sent, errors))
+        again = (f"{judge_calls_fix(errors)}{judge_command(path, config)} asks the judge again" if alike in (0, len(errors))
+                 else f"{alike} of them the server refused as sent, and would again: fix what was sent; "
+                      f"{judge_command(path, config)} asks the other {len(errors) - alike} again")
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
-                     f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; "
-                     f"{fix}{judge_command(path, config)} asks the judge again")
+                     f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; {again}")
     answered = [v for v in votes if not v.get("error")]
     capped, stopped, _ = cut_counts(judge, answered)
     if capped:

@@ -1745,6 +1745,11 @@ def test_judge_calls_the_server_refuses_as_sent_are_told_to_be_fixed_before_aske
            "python eval.py judge runs/x.json" in said, said
     results[0]["judges"][0]["error"] = "HTTP 500: llama runner process has terminated"   # (a passing fault: asked again)
     assert "fix what was sent" not in evalpy.judge_call_warnings(results, config, "runs/x.json")[0]
+    # (round 104) the two mixed: each part told apart, as the end of a run tells its errors
+    results[0]["judges"].append({"check": "c", "error": refused})
+    said = evalpy.judge_call_warnings(results, config, "runs/x.json")[0]
+    assert said.endswith("never guessed; 1 of them the server refused as sent, and would again: fix what was sent; "
+                         "python eval.py judge runs/x.json --judge-model m --seed 1 asks the other 1 again"), said
     pairwise = {"pairwise": {"failed_calls": 2, "no_verdict": ["a"], "pairs": 3, "first_error": refused}}
     code, said = evalpy.compare_gates(pairwise)
     assert code == 2 and said[0].endswith(". Fix what was sent (the server refuses it as it is, and would again), then "
