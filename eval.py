@@ -6954,7 +6954,8 @@ def judge_call_warnings(results, config, path):
         alike = sum(map(refused_as_sent, errors))
         again = (f"{judge_calls_fix(errors)}{judge_command(path, config)} asks the judge again" if alike in (0, len(errors))
                  else f"{alike} of them the server refused as sent, and would again: fix what was sent; "
-                      f"{judge_command(path, config)} asks the other {len(errors) - alike} again")
+                      f"{judge_command(path, config)} asks them all again, the other {len(errors) - alike} among them, "
+                      "but never finishes the judging until it is")
         lines.append(f"{len(failed)} of {plural(len(votes), 'judge call')} failed; the first: "
                      f"{one_line(failed[0]['error'], 200)}. Their verdicts are left open, never guessed; {again}")
     answered = [v for v in votes if not v.get("error")]
@@ -12767,7 +12768,7 @@ def vote_said(vote):
     """What a vote without a verdict said instead, as report --case shows it: its answer and its thinking, each cut
     short; None where it said nothing."""
     said = [f"{what}: {on_one_line(vote[key], 300)}" for key, what in (("raw", "it answered"), ("thinking", "it thought"))
-            if vote.get("pass") is None and isinstance(vote.get(key), str) and vote[key].strip()]
+            if vote.get("pass") is None and isinstance(vote.get(key), str) and as_read(vote[key])]
     return "; ".join(said) or None
 
 
@@ -16950,7 +16951,8 @@ def review_items(run, against=None):
                 "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
                             # as graded (a cut or copied vote read as none, as report reads it); why none was read: its
                             # call's error, or what it answered and thought instead (as report --case says it)
-                            "reason": v.get("reason") or v.get("unread") or v.get("error") or vote_said(v)}
+                            "reason": "; ".join(filter(None, (v.get("reason") or v.get("error") or v.get("unread"),
+                                                              None if v.get("error") else vote_said(v)))) or None}
                            for v in t["votes"] or []],
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),

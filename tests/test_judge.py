@@ -165,6 +165,13 @@ def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning
     run = write_run("runs/failed.json", make_run([{"id": "c1", "response": "r", "checks": check, "judges": [failed]}],
                                                  labels=None))
     assert evalpy.review_items(evalpy.load_run(run))[0]["judges"][0]["reason"] == "HTTP 503: busy"
+    # a reason beside no verdict (a copied example), said with what it answered, as report --case says it (its review)
+    copied = dict(failed, error=None, reason="it says so", raw="x")
+    run = write_run("runs/copied.json", make_run([{"id": "c1", "response": "r", "checks": check, "judges": [copied]}],
+                                                 labels=None))
+    reason = evalpy.review_items(evalpy.load_run(run))[0]["judges"][0]["reason"]
+    assert reason == "it says so; it answered: x", reason
+    assert evalpy.vote_said({"pass": None, "raw": "\u00a0\u200b"}) is None   # shown as nothing: nothing said
 
 
 def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake):
@@ -1749,7 +1756,8 @@ def test_judge_calls_the_server_refuses_as_sent_are_told_to_be_fixed_before_aske
     results[0]["judges"].append({"check": "c", "error": refused})
     said = evalpy.judge_call_warnings(results, config, "runs/x.json")[0]
     assert said.endswith("never guessed; 1 of them the server refused as sent, and would again: fix what was sent; "
-                         "python eval.py judge runs/x.json --judge-model m --seed 1 asks the other 1 again"), said
+                         "python eval.py judge runs/x.json --judge-model m --seed 1 asks them all again, the other 1 "
+                         "among them, but never finishes the judging until it is"), said
     pairwise = {"pairwise": {"failed_calls": 2, "no_verdict": ["a"], "pairs": 3, "first_error": refused}}
     code, said = evalpy.compare_gates(pairwise)
     assert code == 2 and said[0].endswith(". Fix what was sent (the server refuses it as it is, and would again), then "
