@@ -147,6 +147,7 @@ ENTRY_TEXT = 200   # characters kept of a server's metadata (a /v1/models entry,
                    # reason, a system fingerprint): identity, not a dump (1 MB each made a 56 MB run of 28 answers)
 DEFAULT_TIMEOUT = 300.0           # seconds per request: a 7B model's first load on CPU takes minutes
 DEFAULT_RETRIES = 3               # retries after the first attempt; enough to ride out a restart
+MAX_RETRIES = 10                  # past this, a server that keeps failing is down: the breaker's business, not a retry's
 REGEX_SECONDS = 5.0               # one check's pattern on one answer: real ones take microseconds
 MAX_REPEAT = 1000                 # trials per case: pass@k is tabulated for each k; more is no evaluation
 MAX_JOBS = 1000                   # calls in flight: no server runs more at once (vLLM batches 256 by default), and
@@ -327,7 +328,8 @@ OPTIONS = (
     Option(("--timeout",), CALLING, f"the longest one call may take, first byte sent to last byte read "
                                     f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)", "seconds",
            DEFAULT_TIMEOUT, metavar="S", group="model calls", judge_call=True),
-    Option(("--retries",), CALLING, f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES})",
+    Option(("--retries",), CALLING, f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES}, "
+                                    f"at most {MAX_RETRIES})",
            "retries", DEFAULT_RETRIES, metavar="N", group="model calls", judge_call=True),
     Option(("--api-key",), CALLING, "Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
                                     "never written anywhere", group="model calls", judge_call=True),
@@ -17573,6 +17575,15 @@ def jobs_count(text):
     return count
 
 
+def retry_count(text):
+    """--retries: a whole number from 0 to MAX_RETRIES (argparse's choices said "invalid choice: -1 (choose from 0, 1,
+    ..., 10)", and "invalid int value" for 1e12: the bound said nowhere)."""
+    value = int(text) if re.fullmatch(r"\s*\+?[0-9]{1,6}\s*", text) else -1
+    if not 0 <= value <= MAX_RETRIES:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of retries from 0 to {MAX_RETRIES}")
+    return value
+
+
 def vote_count(text):
     count = positive_int(text)
     if count > MAX_VOTES:
@@ -17859,7 +17870,7 @@ OPTION_KINDS = {
     "text": {}, "seed": {"type": seed_number}, "count": {"type": positive_int}, "trials": {"type": repeat_count},
     "jobs": {"type": jobs_count}, "votes": {"type": vote_count},
     "tokens": {"type": token_count},
-    "seconds": {"type": positive_float}, "retries": {"type": int, "choices": range(0, 11)},
+    "seconds": {"type": positive_float}, "retries": {"type": retry_count},
     "temperature": {"type": temperature}, "probability": {"type": probability}, "significance": {"type": significance},
     "accuracy": {"type": accuracy_threshold}, "port": {"type": port_number},
     "difference": {"type": difference_in_rate}, "share": {"type": share_of_cases},
