@@ -4750,7 +4750,7 @@ def key_encodings(key):
     and 2 bytes (so in each of the three ways its bits fall on base64's 6-bit characters in a longer text),
     every character whose bits are all the key's, its first byte and its last included; in the standard and
     the URL-safe alphabet; and hex, plain or with a space or a colon between bytes. Of its UTF-16 bytes too, in either
-    order (base64 and plain hex), where a character of the key is two bytes. In the key's view (lower case: base64's
+    order, alike, where a character of the key is two bytes. In the key's view (lower case: base64's
     case is lost, and no more than that is found by chance in 20 of the key's characters)."""
     encoded = []
     # its UTF-8 bytes, and its UTF-16 ones in either order (a Windows log, a .NET dump): `wide` bytes a character of it
@@ -4765,9 +4765,9 @@ def key_encodings(key):
                                                            lambda j, at=at, bits=bits: -(-at(j) // bits))))
         digits = 2 * wide   # hex digits a character of the key
         encoded.append((raw.hex(), (lambda j, d=digits: j // d, lambda j, d=digits: -(-j // d))))
-        if wide == 1:   # a dump's bytes (bytes.hex(" "), "73:6b:2d"): a byte is 3 characters, its separator the third
-            for between in " :":
-                encoded.append((raw.hex(between), (lambda j: j // 3, lambda j: (j + 1) // 3)))
+        # a dump's bytes (bytes.hex(" "), "73:6b:2d"): a byte is 3 characters, its separator the third
+        for between in " :":
+            encoded.append((raw.hex(between), (lambda j, d=3 * wide: j // d, lambda j, d=3 * wide: (j + 1) // d)))
     return encoded
 
 

@@ -1057,6 +1057,9 @@ KEY_ENCODED = {   # the key encoded whole, as a server may echo it
     "utf16-base64": lambda key: base64.b64encode(key.encode("utf-16-le")).decode(),
     "utf16-base64-bom": lambda key: base64.b64encode(key.encode("utf-16")).decode(),
     "utf16be-base64-url": lambda key: base64.urlsafe_b64encode(b"Bearer " + key.encode("utf-16-be")).decode(),
+    # (round 105) its UTF-16 bytes dumped, a space or a colon between bytes, as its UTF-8 ones were found
+    "utf16-hex-dump": lambda key: key.encode("utf-16-le").hex(" "),
+    "utf16be-hex-colons": lambda key: key.encode("utf-16-be").hex(":").upper(),
 }
 
 
