@@ -17757,14 +17757,14 @@ class CommandLine(argparse.ArgumentParser):
             near = option and (shortened if len(shortened) == 1 else
                                [" or ".join(shortened[:4]) + (" (or another)" if len(shortened) > 4 else "")] if shortened
                                else difflib.get_close_matches(option, list(command._option_string_actions), n=1))
-            # another command's option (report --pairwise): whose it is, beside a near spelling of this one's
-            elsewhere = [name for a in self._actions if isinstance(a, argparse._SubParsersAction)
-                         for name, p in a.choices.items() if option in p._option_string_actions] if option else []
+            # another command's option (report --pairwise), or a shortening of one (report --temp): whose it is, beside
+            # a near spelling of this one's
+            spelled, elsewhere = option_elsewhere(option, getattr(command, "commands", {}), not shortened)
             # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
             hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
                     else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
                     else f"; give {option} before the command ({self.prog} {option})" if option in self._option_string_actions
-                    else f"; {option} is an option of {', '.join(elsewhere)}, not of {known.command}"
+                    else f"; {option}{'' if spelled == option else f' ({spelled})'} is an option of {', '.join(elsewhere)}, not of {known.command}"
                     + (f" (did you mean {close[0]}?)" if (close := difflib.get_close_matches(
                         option, list(command._option_string_actions), n=1, cutoff=0.8)) else "")
                     if elsewhere and getattr(known, "command", None) and known.command not in elsewhere
@@ -17812,10 +17812,26 @@ class CommandLine(argparse.ArgumentParser):
         if word is None:
             return None
         needs = message.removeprefix("the following arguments are required: ")
+        spelled, elsewhere = option_elsewhere(word.split("=", 1)[0], getattr(self, "commands", {}))
+        if elsewhere and self.prog.split()[-1] not in elsewhere:   # `report --pairwise`, no run given: compare's option
+            shown = unprinted_values([word])[0] + ("" if spelled == word.split("=", 1)[0] else f" ({spelled})")
+            return f"{shown} is an option of {', '.join(elsewhere)}, not of {self.prog.split()[-1]}, which needs {needs}"
         if "=" in word:   # an option with its value, never a DIR: named without it (a key given to the wrong command)
             return f"{unprinted_values([word])[0]} is not an option of {self.prog}, which needs {needs}"
         return (f"{on_one_line(word)} is not an option of {self.prog}, which needs {needs}: to give "
                 f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
+
+
+def option_elsewhere(option, commands, shortened=True):
+    """The commands (of `commands`, every command's parser by name) that take `option`, and the option as they spell
+    it: itself, or with shortened, the one option of theirs it begins (report --temp: run's --temperature)."""
+    if not option or not option.startswith("--"):
+        return option, []
+    takers = [name for name, p in commands.items() if option in p._option_string_actions]
+    longer = sorted({o for p in commands.values() for o in p._option_string_actions if o.startswith(option)})
+    if takers or not shortened or len(option) <= 2 or len(longer) != 1:
+        return option, takers
+    return longer[0], [name for name, p in commands.items() if longer[0] in p._option_string_actions]
 
 
 def unshown_value(quoted):
@@ -18056,6 +18072,7 @@ def parser():
         for flag, settings in positionals:
             command_parser.add_argument(flag, **settings)
         add_options(command_parser, name, newest)   # every option from OPTIONS (§1)
+        command_parser.commands = sub.choices   # (whose an option it does not take is: option_elsewhere)
     return p
 
 

@@ -1038,6 +1038,17 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
      "(eval.py run --api ...) (see eval.py run --help)"),
     (["run", "--split", "dev", "--judge", "x"], "error: unrecognized arguments: --judge …; did you mean --judge-model or "
      "--judge-votes or --judge-temperature or --judge-max-tokens (or another)? (see eval.py run --help)"),
+    # (round 105) a shortening of another command's option is named as that command's (report --temp was "did you mean
+    # --html?", --pair nothing), and so is another command's option given without the run (report --pairwise was
+    # told to put -- before it, as a run's name)
+    (["report", "runs/x.json", "--temp", "1"], "error: unrecognized arguments: --temp …; --temp (--temperature) is an "
+     "option of run, not of report (see eval.py report --help)"),
+    (["report", "runs/x.json", "--pair"], "error: unrecognized arguments: --pair; --pair (--pairwise) is an option of "
+     "compare, not of report (see eval.py report --help)"),
+    (["report", "--pairwise"], "error: --pairwise is an option of compare, not of report, which needs run (see eval.py "
+     "report --help)"),
+    (["report", "--pair=x"], "error: --pair=… (--pairwise) is an option of compare, not of report, which needs run (see "
+     "eval.py report --help)"),
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
