@@ -5237,6 +5237,23 @@ def sent_options(options):
     return {k: v for k, v in options.items() if not (k == "seed" and type(v) is int and v < 0)}
 
 
+def request_failed(e):
+    """What a request that raised `e` (requests' or the socket's) stored as its error: the connection failed, or
+    the answer came broken. "connection failed (ChunkedEncodingError)" said of a body that was never chunked; the
+    breaker reads "connection failed" as the server gone, so a hang-up mid-answer keeps those words."""
+    inner = e.args[0] if e.args and isinstance(e.args[0], BaseException) else None   # urllib3's, which requests wraps
+    cause = next((a for a in getattr(inner, "args", ())[1:] if isinstance(a, BaseException)), inner)
+    if type(e).__name__ == "ContentDecodingError":
+        named = re.search(r"content-encoding: ([\w-]+)", str(e))
+        return (f"the server's answer did not decode as its Content-Encoding header says"
+                + (f" ({named.group(1)})" if named else ""))
+    if type(e).__name__ != "ChunkedEncodingError" or cause is None:
+        return f"connection failed ({type(e).__name__})"
+    why = {"IncompleteRead": ": the server hung up before the end of its answer",
+           "InvalidChunkLength": ": a chunk of the answer had no length that could be read"}.get(type(cause).__name__, "")
+    return f"connection failed mid-answer{why} ({type(cause).__name__})"
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -5421,7 +5438,7 @@ class ChatClient:
         except ValueError as e:
             raise CallFailed(str(e), retry=True) from None
         except (errors.RequestException, OSError) as e:
-            raise CallFailed(f"connection failed ({type(e).__name__})", retry=True) from None
+            raise CallFailed(request_failed(e), retry=True) from None
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers), retry=False)
         if status != 200:

@@ -588,6 +588,13 @@ class FakeOllama:
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"message\"")
                     self.wfile.flush()
                     self.close_connection = True
+                elif fault == "bad_chunk":   # a chunked body whose chunk length is no hex number
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+                    self.wfile.flush()
+                    self.close_connection = True
+                elif fault == "bad_gzip":    # a body said to be gzip that is not
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 7\r\n\r\nnotgzip")
+                    self.wfile.flush()
                 elif fault == "custom":
                     self.send_error_json(500, fake.custom_error, openai)
                 elif fault == "401":

@@ -696,10 +696,16 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
 
 
 @pytest.mark.parametrize("fault, error", [
-    ("huge_length", "connection failed (ChunkedEncodingError)"),   # it hung up 100 GB short
+    # (round 105) each was "connection failed (ChunkedEncodingError)", or (ContentDecodingError): a body never chunked,
+    # a connection that worked
+    ("huge_length", "connection failed mid-answer: the server hung up before the end of its answer (IncompleteRead)"),
+    ("cut_body", "connection failed mid-answer: the server hung up before the end of its answer (IncompleteRead)"),
+    ("bad_chunk", "connection failed mid-answer: a chunk of the answer had no length that could be read "
+                  "(InvalidChunkLength)"),
+    ("bad_gzip", "the server's answer did not decode as its Content-Encoding header says (gzip)"),
     ("flood", "the server's answer is over 64 MiB"),
 ])
-def test_a_body_too_big_to_hold_is_an_error_not_a_crash(project, cli, fake, fault, error):
+def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, fault, error):
     fake.faults = [fault]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
     assert code == 2 and "Traceback" not in err
@@ -719,7 +725,7 @@ def test_a_body_cut_short_through_a_proxy_is_an_error_not_a_traceback(project, c
     fake.faults = ["cut_body"] * 2
     code, out, err = cli("run", "--split", "dev", "--host", host, "--retries", "1")
     assert code == 2 and "Traceback" not in err
-    assert load_json("runs/dev-v3.json")["results"][0]["error"].startswith("connection failed (")
+    assert load_json("runs/dev-v3.json")["results"][0]["error"].startswith("connection failed mid-answer: the server hung up")
 
 
 def test_timed_out_requests_through_a_proxy_leave_no_thread_behind(project, cli, fake, monkeypatch):
