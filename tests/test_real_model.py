@@ -14,11 +14,11 @@ from conftest import ROOT, copy_shipped
 
 needs_model = pytest.mark.skipif(real_model.missing() is not None, reason=str(real_model.missing()))
 
-# Answers are cut at 8 tokens, and the dev split runs on six of its cases, so the suite stays fast (every label
-# fits; the six hold every label, an easy case of each, the trap dev-09 and the ambiguous dev-12); the committed
-# runs have no such limits.
+# Answers are cut at 8 tokens, and the dev split runs on four of its cases, so the suite stays fast (every label
+# fits; the four hold every label, an easy case of each: the pipeline is asserted, not the model's skill on traps);
+# the committed runs have no such limits.
 LIMIT = ["--option", "num_predict=8"]
-SOME = ["dev-01", "dev-02", "dev-03", "dev-04", "dev-09", "dev-12"]
+SOME = ["dev-01", "dev-02", "dev-03", "dev-04"]
 CASES = len(SOME)
 SEED = ["--seed", "7"]
 
@@ -104,15 +104,15 @@ def test_the_same_seed_twice_and_the_measured_disagreement(server, project, dev_
     print(f"same seed twice on a real model: {same} of {CASES} answers identical")
 
 
-SCHEMA_CASES = ["dev-01", "dev-02", "dev-03", "dev-04", "dev-12", "dev-26"]
+SCHEMA_CASES = ["dev-01", "dev-03", "dev-04", "dev-26"]
 
 
 @needs_model
 def test_format_schema_on_llama_cpp_python(server, project):
     """llama-cpp-python refuses OpenAI's json_schema form; eval.py finds the form it takes, and the
     grammar it then applies makes every answer a JSON object whose label is one of the labels.
-    On six dev cases, not 28 (grammar-bound answers are the slowest): every label expected, easy
-    and ambiguous ones, and a red-team trap whose ticket dictates a label."""
+    On four dev cases, not 28 (grammar-bound answers are the slowest): every label expected, and a
+    red-team trap whose ticket dictates a label."""
     dev = (project / "golden" / "dev.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     some = [line for line in dev if json.loads(line)["id"] in SCHEMA_CASES]
     (project / "golden" / "dev-some.jsonl").write_text("".join(some), encoding="utf-8")
