@@ -3866,6 +3866,24 @@ def split_shas(path):
     return {split_sha_of(data, checks_data, tools_data), split_sha_of(data, checks_data, tools_data, bytes)}
 
 
+def wide_encoding(data):
+    """(its name, what says so) of a split saved as UTF-16 or UTF-32, or None: by its byte-order mark, or without
+    one by its zero bytes (no UTF-8 JSON line holds one) where the first line reads as JSON text in that encoding."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32", "its byte-order mark says so"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16", "its byte-order mark says so"
+    head = data[:4096]
+    if b"\x00" not in head:
+        return None
+    for name, codec, width in (("UTF-32", "utf-32-le", 4), ("UTF-32", "utf-32-be", 4), ("UTF-16", "utf-16-le", 2),
+                               ("UTF-16", "utf-16-be", 2)):
+        text = head[:len(head) - len(head) % width].decode(codec, "replace")
+        if text.lstrip().startswith("{") and "\x00" not in text:
+            return name, "its zero bytes say so"
+    return None
+
+
 def load_split(path, more_problems=None, as_begun=False):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
     (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
@@ -3883,10 +3901,9 @@ def load_split(path, more_problems=None, as_begun=False):
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
-    wide = ("UTF-32" if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"))
-            else "UTF-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else None)
+    wide = wide_encoding(data)
     if wide:   # (each line read as UTF-8 was a fault of its own)
-        raise EvalError(f"{shell_word(path)}: is {wide} (its byte-order mark says so); save it as UTF-8")
+        raise EvalError(f"{shell_word(path)}: is {wide[0]} ({wide[1]}); save it as UTF-8")
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]

@@ -1189,6 +1189,13 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     assert problems(split) == [f"{split}: is UTF-16 (its byte-order mark says so); save it as UTF-8"]
     split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\n").encode("utf-32"))
     assert problems(split) == [f"{split}: is UTF-32 (its byte-order mark says so); save it as UTF-8"]
+    # (round 105) without a byte-order mark (Python's utf-16-le, PowerShell's Unicode written by some tools): a JSON fault
+    # on every line; told by its zero bytes, which no UTF-8 JSON line holds (a raw one in a line is a fault of its own)
+    for codec, name in (("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32-le", "UTF-32"), ("utf-32-be", "UTF-32")):
+        split = write_split(tmp_path, None, raw=(json.dumps(GOOD) + "\n" + json.dumps(other) + "\n").encode(codec))
+        assert problems(split) == [f"{split}: is {name} (its zero bytes say so); save it as UTF-8"], codec
+    split = write_split(tmp_path, None, raw=json.dumps(GOOD).encode()[:-1] + b', "x": "\x00"}\n')
+    assert problems(split) == [f"{split}:1: bad JSON: invalid control character at column {len(json.dumps(GOOD)) + 8}"]
     # a carriage return between a value's tokens is a space: the fault is the line's own (a comma left over)
     split = write_split(tmp_path, None, raw=b'{"id": "c1",\r"input": "x", "difficulty": "easy", "note": "n",}\n')
     assert problems(split) == [f"{split}:1: bad JSON: Expecting property name enclosed in double quotes (column 62); a "
