@@ -17795,6 +17795,13 @@ class CommandLine(argparse.ArgumentParser):
             # a near spelling of this one's
             spelled, elsewhere = option_elsewhere(option, getattr(command, "commands", {}), not shortened)
             # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
+            stray = [w for w in extra if not w.startswith("-")]
+            if getattr(known, "command", None) == "compare" and known.pairwise is not None and stray == extra:
+                # `compare A B --pairwise be polite`: the criterion's second word, or a third run, which it does not take
+                hint = ("; --pairwise compares two runs, no more" if all(os.path.isfile(w) for w in stray) else
+                        f"; a criterion of several words is one argument: quote it (--pairwise "
+                        f"{shell_word(' '.join([known.pairwise, *stray]))})")
+                command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
             hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
                     else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
                     else f"; give {option} before the command ({self.prog} {option})" if option in self._option_string_actions

@@ -1032,8 +1032,12 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
      "command (eval.py --version) (see eval.py report --help)"),
     (["run", "--split", "dev", "--t", "0.1"], "error: unrecognized arguments: --t …; did you mean --timeout or "
      "--temperature or --think? (see eval.py run --help)"),
+    # (round 105) said how to give it: quoted
     (["compare", "a.json", "b.json", "--pairwise", "be", "polite"],
-     "error: unrecognized arguments: polite (see eval.py compare --help)"),
+     "error: unrecognized arguments: polite; a criterion of several words is one argument: quote it (--pairwise "
+     "'be polite') (see eval.py compare --help)"),
+    (["compare", "a.json", "b.json", "--pairwise", "polite", "golden/dev.jsonl"],
+     "error: unrecognized arguments: golden/dev.jsonl; --pairwise compares two runs, no more (see eval.py compare --help)"),
     (["--api=openai", "run", "--split", "dev"], "error: unrecognized arguments: --api=…; give --api after the command "
      "(eval.py run --api ...) (see eval.py run --help)"),
     (["run", "--split", "dev", "--judge", "x"], "error: unrecognized arguments: --judge …; did you mean --judge-model or "
