@@ -17569,10 +17569,22 @@ start();
 # ---------------------------------------------------------------------------
 # 15. The command line: each command calls the stages above by name.
 
+NUMBER_SHOWN = 40   # characters of a number refused that a message quotes
+
+
+def whole_number(text):
+    """text as a whole number, or None: ASCII digits alone, a + and spaces around them allowed (int() also reads ٣ and
+    1_000, which no shell user writes for a count, and "²" for a digit it then fails on). One past every bound where
+    it has more digits than int() reads (past 4,300: "invalid repeat_count value")."""
+    digits = re.fullmatch(r"\s*\+?([0-9]+)\s*", text)
+    if digits is None:
+        return None
+    return int(digits.group(1)) if len(digits.group(1).lstrip("0")) <= 100 else 10 ** 100
+
+
 def positive_int(text):
-    # ASCII digits alone: int() also reads ٣ and 1_000, which no other count, nor a shell user, writes so
-    value = int(text) if re.fullmatch(r"\s*\+?[0-9]+\s*", text) else 0
-    if value < 1:
+    value = whole_number(text)
+    if value is None or value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, 1 or more")
     return value
 
@@ -17581,10 +17593,12 @@ def positive_int(text):
 def seed_number(text):
     """A sampling seed in ASCII digits, 0 to MAX_SEED, or below 0 (no seed) down to -MAX_SEED: int()
     reads full-width digits and any size, which a server then reads as another number."""
-    if not re.fullmatch(r"-?[0-9]{1,10}", text) or abs(int(text)) > MAX_SEED:
+    signed = re.fullmatch(r"\s*(?:(-)|\+)?([0-9]+)\s*", text)   # written as every other whole number is, or below 0
+    value = whole_number(signed.group(2)) if signed else None
+    if value is None or value > MAX_SEED:
         raise argparse.ArgumentTypeError(f"{on_one_line(repr(text))}: give a seed from 0 to {MAX_SEED}, "
                                           "or below 0 for none")
-    return int(text)
+    return -value if signed.group(1) else value
 
 
 def token_count(text):
@@ -17598,7 +17612,7 @@ def token_count(text):
 def repeat_count(text):
     count = positive_int(text)
     if count > MAX_REPEAT:
-        raise argparse.ArgumentTypeError(f"at most {MAX_REPEAT} trials per case")
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_REPEAT} trials per case")
     return count
 
 
@@ -17612,8 +17626,8 @@ def jobs_count(text):
 def retry_count(text):
     """--retries: a whole number from 0 to MAX_RETRIES (argparse's choices said "invalid choice: -1 (choose from 0, 1,
     ..., 10)", and "invalid int value" for 1e12: the bound said nowhere)."""
-    value = int(text) if re.fullmatch(r"\s*\+?[0-9]{1,6}\s*", text) else -1
-    if not 0 <= value <= MAX_RETRIES:
+    value = whole_number(text)
+    if value is None or not 0 <= value <= MAX_RETRIES:
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of retries from 0 to {MAX_RETRIES}")
     return value
 
@@ -17621,7 +17635,7 @@ def retry_count(text):
 def vote_count(text):
     count = positive_int(text)
     if count > MAX_VOTES:
-        raise argparse.ArgumentTypeError(f"at most {MAX_VOTES} votes per judge model")
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_VOTES} votes per judge model")
     return count
 
 
@@ -17646,9 +17660,10 @@ def temperature(text):
 
 
 def port_number(text):
-    if not text.isdigit() or int(text) > 65535:
+    value = whole_number(text)   # (isdigit() took "٣" for port 3, and "²" for a digit int() then refused)
+    if value is None or value > 65535:
         raise argparse.ArgumentTypeError(f"{text!r}: give a port from 0 to 65535 (0 picks a free one)")
-    return int(text)
+    return value
 
 
 def ascii_digits(text):
@@ -17879,6 +17894,8 @@ def unshown_value(quoted):
     """A value argparse or a converter refused, as its message quotes it: one as long as a key is, and not a
     number, by its length alone."""
     value = quoted[1:-1]
+    if len(value) > NUMBER_SHOWN and re.fullmatch(r"[\d.eE+\-%/_ ]*", value):   # 5,000 digits filled the screen
+        return f"{quoted[:NUMBER_SHOWN - 9]}…{quoted[-1]} ({len(value):,} characters)"
     if len(value) < SECRET_LENGTH or re.fullmatch(r"[\d.eE+\-%/_ ]*", value):
         return quoted
     return f"a value of {len(value)} characters (not shown: it may be a key)"

@@ -115,7 +115,7 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
 @pytest.mark.parametrize("argv, says", [
     (["report", "runs/x.json", "--api-key", "sk-SECRETSECRETSECRET"], "unrecognized arguments: --api-key …"),
     (["run", "--split", "dev", "--api-kye=sk-SECRETSECRETSECRET"], "unrecognized arguments: --api-kye=…"),
-    (["init", "--api-key=sk-SECRETSECRETSECRET"], "--api-key=… is not an option of eval.py init, which needs DIR"),
+    (["init", "--api-key=sk-SECRETSECRETSECRET"], "--api-key=… is an option of run, compare, judge, not of init, which needs DIR"),
     (["run", "--split", "dev", "--api", "openai", "--api-key", "sk-SECRETSECRETSECRET", "--api-key", "sk-SECRETSECRETSECRE2"],
      "argument --api-key: given twice, with two values: give it once"),
     (["run", "--split", "dev", "--host", "http://user:SECRETSECRET@127.0.0.1:9", "--host", "127.0.0.1:9"],

@@ -1061,6 +1061,30 @@ def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, ca
     assert e.value.code == 2 and capsys.readouterr().err == says + "\n"
 
 
+@pytest.mark.parametrize("argv", [["run", "--split", "dev", "--repeat"], ["run", "--split", "dev", "--jobs"],
+                                  ["run", "--split", "dev", "--retries"], ["run", "--split", "dev", "--seed"],
+                                  ["review", "runs/x.json", "--port"], ["run", "--split", "dev", "--judge-max-tokens"],
+                                  ["run", "--split", "dev", "--timeout"], ["power", "--alpha"]])
+def test_a_whole_number_is_read_alike_by_every_option_and_a_long_one_is_said_short(project, capsys, argv):
+    """Round 105: " 2" and "+2" were taken by --repeat and refused by --seed and --port; --port took "٣" for 3 and
+    said "invalid port_number value" of "²"; 5,000 digits were "invalid repeat_count value" (int() reads no more
+    than 4,300), each refusal printing them all."""
+    def refusal(value):
+        with pytest.raises(SystemExit) as e:
+            evalpy.CommandLine.parse_args(evalpy.parser(), [*argv, value])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and len(err.splitlines()) == 1 and "_value" not in err, err
+        return err
+    whole = argv[-1] not in ("--timeout", "--alpha")
+    if whole:
+        for written in (" 2", "+2", "2 ", "02"):
+            assert vars(evalpy.CommandLine.parse_args(evalpy.parser(), [*argv, written]))[argv[-1][2:].replace("-", "_")] == 2
+        for written in ("1_0", "٣", "²", "2.0", "0x2", ""):
+            assert f"'{written}': give " in refusal(written), written
+    err = refusal("1" * 5000)
+    assert len(err) < 200 and "(5,000 characters)" in err and ("at most" in err or "from 0 to" in err or "give" in err), err
+
+
 def test_jobs_16_against_a_server_answering_out_of_order(project, cli, fake):
     rng = random.Random(16)
     delays = {}
