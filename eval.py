@@ -7980,17 +7980,20 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     would be paid for and never kept. An exception of a type in `stops` from on_answer (a breaker) waits
     for the work already taken, paid for: on_stop(the exception, how many) first (which stops its calls from
     going further: StopAsking), then each answer to on_answer (whatever of `stops` it raises again), then the
-    exception goes on (with --jobs 4, four answers were lost so); a worker's own error (a full disk) goes first."""
+    exception goes on (with --jobs 4, four answers were lost so); a worker's own error (a full disk) goes first.
+    No more than `jobs` items are ever taken and not yet received: fast failures ran ahead of the main thread
+    journaling them, and a stop with --jobs 1 waited for three calls made past the breaker."""
     pending = iter(work)
-    take = threading.Lock()
+    take = threading.Condition()
     answers = queue.Queue()
     closed = False
-    handed = 0   # items taken by workers: those not yet answered are in flight
+    handed = received = 0   # items taken by workers, and their answers the main thread has: the rest are out
 
     def worker():
         nonlocal handed
         while True:
             with take:
+                take.wait_for(lambda: closed or handed - received < jobs)
                 item = None if closed else next(pending, None)
                 handed += item is not None
             if item is None:
@@ -8012,11 +8015,12 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
 
     for _ in range(min(jobs, len(work))):
         threading.Thread(target=worker, daemon=True).start()
-    received = 0
     try:
         for _ in range(len(work)):
             case, trial, result = next_answer()
-            received += 1
+            with take:
+                received += 1
+                take.notify()
             if isinstance(result, BaseException):
                 raise result
             try:
@@ -8024,6 +8028,7 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
             except stops:
                 with take:
                     closed, out = True, handed - received
+                    take.notify_all()
                 if out:
                     on_stop(sys.exc_info()[1], out)
                 for _ in range(out):
@@ -8038,6 +8043,7 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     finally:
         with take:
             closed = True
+            take.notify_all()
 
 
 def assemble_run(config, cases, answers):

@@ -260,6 +260,36 @@ def test_once_the_main_thread_stops_no_worker_takes_more_work():
     assert len(asked) <= 4, asked   # the two in flight, and at most one more each as the stop came
 
 
+def test_a_breaker_waits_for_no_more_calls_than_jobs():
+    """Round 105: with --jobs 1, a dead server's fast failures ran ahead of the main thread journaling them, and the
+    breaker at the fifth waited for "the calls out for the 3 cases already taken": eight calls, where the README
+    says a stop waits for the calls still out, up to --jobs. A worker takes new work only while fewer than `jobs`
+    items are taken and not yet received."""
+    asked, lock = [], threading.Lock()
+
+    class Gone(Exception):
+        pass
+
+    def ask(case, trial):
+        with lock:
+            asked.append(case)
+        return case   # at once, as a refused connection is
+
+    def on_answer(case, trial, result):
+        time.sleep(0.03)   # the journal's write and fsync
+        if case >= 4:
+            raise Gone
+
+    for jobs in (1, 3):
+        asked.clear()
+        said = []
+        with pytest.raises(Gone):
+            evalpy.ask_all([(n, 1) for n in range(20)], jobs, ask, on_answer, stops=(Gone,),
+                           on_stop=lambda stop, out: said.append(out))
+        time.sleep(0.1)
+        assert len(asked) <= 5 + jobs and said and said[0] <= jobs, (jobs, asked, said)
+
+
 def start_eval(project, *argv):
     return subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
