@@ -4218,6 +4218,27 @@ def newest_prompt(folder=PROMPTS_DIR):
     return os.path.join(folder, max(versions)[1])
 
 
+def another_file_as_prompt(path, text):
+    """Why a file given as a prompt is one of eval.py's own files or a split, by its JSON, or None: a run file given as
+    --prompt was sent whole to the model as its instructions, and the run scored without a word."""
+    def read(line):
+        try:
+            return json.loads(line)
+        except (ValueError, RecursionError):
+            return None
+    first = read(next((line for line in text.split("\n") if line.strip()), ""))
+    whole = read(text) if first is None else first
+    if isinstance(whole, dict) and isinstance(whole.get("format"), str) and whole["format"].startswith("eval.py-"):
+        what = ("the journal of an unfinished run" if whole["format"] == RUN_FORMAT and read(text) is None else
+                "an eval.py run file" if whole["format"] == RUN_FORMAT else f"an eval.py file ({on_one_line(whole['format'])})")
+        return (f"{shell_word(path)}: is {what}, not a prompt: a prompt is plain text, what the model is told"
+                + (f" (see it with `{program()} report {shell_word(path)}`)" if what == "an eval.py run file" else ""))
+    if isinstance(first, dict) and "id" in first and ("input" in first or "messages" in first):
+        return (f"{shell_word(path)}: looks like a split (a case on each line), not a prompt: give it as --split, and a "
+                "prompt's text file as --prompt")
+    return None
+
+
 def load_prompt(path, as_begun=False):
     """Returns (text, sha256 of the file's bytes). as_begun: a resume, which asks the rest of its cases
     what its first were asked, under the rules it began with (its prompt's hash is the file's)."""
@@ -4233,6 +4254,9 @@ def load_prompt(path, as_begun=False):
         raise EvalError(f"{shell_word(path)}:1: the prompt starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
     if not text.strip():
         raise EvalError(f"{shell_word(path)}: the prompt is empty")
+    problem = None if as_begun else another_file_as_prompt(path, text)
+    if problem:
+        raise EvalError(problem)
     return text, sha256_bytes(data)
 
 
@@ -9680,6 +9704,10 @@ def load_run(path, stored_checks=True):
     except json.JSONDecodeError as e:
         if path.endswith(".jsonl"):
             raise EvalError(jsonl_given_as_run(path, text)) from None
+        if text.strip() and not text.lstrip("\ufeff \t\r\n").startswith("{"):   # no kill leaves that: a prompt, a note
+            raise EvalError(f"{shell_word(path)}: not a run file: a run file is the JSON object run writes (it begins "
+                            f"with {{), in runs/" + (f"; a prompt is given to run: {program()} run --prompt "
+                                                        f"{shell_word(path)}" if path.endswith(".txt") else "")) from None
         where = f"line {e.lineno}, column {e.colno}"
         raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
     except UnicodeDecodeError:
@@ -17578,18 +17606,19 @@ start();
 NUMBER_SHOWN = 40   # characters of a number refused that a message quotes
 
 
-def whole_number(text):
+def count_written(text):
     """text as a whole number, or None: ASCII digits alone, a + and spaces around them allowed (int() also reads ٣ and
     1_000, which no shell user writes for a count, and "²" for a digit it then fails on). One past every bound where
     it has more digits than int() reads (past 4,300: "invalid repeat_count value")."""
     digits = re.fullmatch(r"\s*\+?([0-9]+)\s*", text)
     if digits is None:
         return None
-    return int(digits.group(1)) if len(digits.group(1).lstrip("0")) <= 100 else 10 ** 100
+    significant = digits.group(1).lstrip("0") or "0"   # (5,000 zeros before a 3 are 3, and past what int() reads)
+    return int(significant) if len(significant) <= 100 else 10 ** 100
 
 
 def positive_int(text):
-    value = whole_number(text)
+    value = count_written(text)
     if value is None or value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, 1 or more")
     return value
@@ -17600,7 +17629,7 @@ def seed_number(text):
     """A sampling seed in ASCII digits, 0 to MAX_SEED, or below 0 (no seed) down to -MAX_SEED: int()
     reads full-width digits and any size, which a server then reads as another number."""
     signed = re.fullmatch(r"\s*(?:(-)|\+)?([0-9]+)\s*", text)   # written as every other whole number is, or below 0
-    value = whole_number(signed.group(2)) if signed else None
+    value = count_written(signed.group(2)) if signed else None
     if value is None or value > MAX_SEED:
         raise argparse.ArgumentTypeError(f"{on_one_line(repr(text))}: give a seed from 0 to {MAX_SEED}, "
                                           "or below 0 for none")
@@ -17632,7 +17661,7 @@ def jobs_count(text):
 def retry_count(text):
     """--retries: a whole number from 0 to MAX_RETRIES (argparse's choices said "invalid choice: -1 (choose from 0, 1,
     ..., 10)", and "invalid int value" for 1e12: the bound said nowhere)."""
-    value = whole_number(text)
+    value = count_written(text)
     if value is None or not 0 <= value <= MAX_RETRIES:
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of retries from 0 to {MAX_RETRIES}")
     return value
@@ -17666,7 +17695,7 @@ def temperature(text):
 
 
 def port_number(text):
-    value = whole_number(text)   # (isdigit() took "٣" for port 3, and "²" for a digit int() then refused)
+    value = count_written(text)   # (isdigit() took "٣" for port 3, and "²" for a digit int() then refused)
     if value is None or value > 65535:
         raise argparse.ArgumentTypeError(f"{text!r}: give a port from 0 to 65535 (0 picks a free one)")
     return value
@@ -17819,7 +17848,8 @@ class CommandLine(argparse.ArgumentParser):
             stray = [w for w in extra if not w.startswith("-")]
             if getattr(known, "command", None) == "compare" and known.pairwise is not None and stray == extra:
                 # `compare A B --pairwise be polite`: the criterion's second word, or a third run, which it does not take
-                hint = ("; --pairwise compares two runs, no more" if all(os.path.isfile(w) for w in stray) else
+                hint = ("; --pairwise compares two runs, no more" if all(os.path.isfile(w) and w.endswith(".json")
+                                                                         for w in stray) else
                         f"; a criterion of several words is one argument: quote it (--pairwise "
                         f"{shell_word(' '.join([known.pairwise, *stray]))})")
                 command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
@@ -18300,7 +18330,10 @@ def graded_pair(args):
 def compare_many_runs(args, paths):
     if args.pairwise is not None or args.html or args.fisher:
         flag = "--pairwise" if args.pairwise is not None else "--html" if args.html else "--fisher"
-        raise EvalError(f"{flag} compares two runs; give a baseline and a candidate, not {len(paths)} runs")
+        stray = [p for p in paths if not os.path.exists(p) and not p.endswith(".json")] if flag == "--pairwise" else []
+        raise EvalError(f"{flag} compares two runs; give a baseline and a candidate, not {len(paths)} runs" + (
+            f" ({', '.join(map(shell_word, stray))}: no such file; a criterion of several words is one argument: quote it, "
+            f"--pairwise {shell_word(' '.join([args.pairwise, *stray]))})" if stray else ""))
     refuse_call_options(args, "only applies with --pairwise, which compares two runs")
     runs = [(path, *read_graded(path)) for path in paths]
     refuse_copies(paths, [config for _, config, _ in runs])

@@ -1350,3 +1350,22 @@ def test_a_newcomers_slips_in_a_split_are_named_as_such(tmp_path):
     found = problems(write_split(tmp_path, [comma, dict(GOOD, id="c2", difficulty=None)]))
     assert found[0].endswith("; a comma after the last item, which JSON does not allow"), found
     assert found[1].endswith("s.jsonl:2: field 'difficulty' must be a string, not null"), found
+
+
+def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_call(project, cli, fake):
+    """Round 105: `run --prompt runs/dev-v2.json` sent the run file's JSON to the model as its instructions, for
+    every case, and scored it (86%) without a word. A prompt that is one of eval.py's own files, or a split, is
+    refused in one line saying what it is; a prompt that is JSON of another kind is a prompt."""
+    Path("runs").mkdir()
+    write_run("runs/r.json", make_run([("c1", "bug", "bug")]))
+    Path("runs/j.json.journal").write_text('{"format": "eval.py-run/1", "config": {}}\n{"id": "c1", "trial": 1}\n')
+    for prompt, says in (("runs/r.json", "runs/r.json: is an eval.py run file, not a prompt: a prompt is plain text, what "
+                                         "the model is told (see it with `python eval.py report runs/r.json`)"),
+                         ("runs/j.json.journal", "runs/j.json.journal: is the journal of an unfinished run, not a prompt"),
+                         ("golden/dev.jsonl", "golden/dev.jsonl: looks like a split (a case on each line), not a prompt: "
+                                              "give it as --split, and a prompt's text file as --prompt")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", prompt)
+        assert code == 2 and err.startswith(f"error: {says}") and len(err.splitlines()) == 1, err
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["j.json.journal", "r.json"]
+    Path("prompts/json.txt").write_text('{"task": "label the ticket: bug, facturación, acceso or petición"}\n')
+    assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/json.txt", "--limit", 1)[0] == 0

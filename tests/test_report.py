@@ -169,6 +169,9 @@ def test_counts_of_one_are_singular(project, cli):
     ("runs/x.json.annotations.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.labels.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.pairwise.json", "this holds compare --pairwise's verdicts, not a run: give the runs it compared"),
+    # (round 105) a prompt was a run "damaged or cut short: restore it from a copy, or run it again"
+    ("prompts/v2.txt", "prompts/v2.txt: not a run file: a run file is the JSON object run writes (it begins with {), in "
+                       "runs/; a prompt is given to run: python eval.py run --prompt prompts/v2.txt"),
 ])
 def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says):
     (project / "runs").mkdir(exist_ok=True)

@@ -1066,8 +1066,8 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     (["compare", "a.json", "b.json", "--pairwise", "be", "polite"],
      "error: unrecognized arguments: polite; a criterion of several words is one argument: quote it (--pairwise "
      "'be polite') (see eval.py compare --help)"),
-    (["compare", "a.json", "b.json", "--pairwise", "polite", "golden/dev.jsonl"],
-     "error: unrecognized arguments: golden/dev.jsonl; --pairwise compares two runs, no more (see eval.py compare --help)"),
+    (["compare", "a.json", "b.json", "--pairwise", "polite", "golden/rag/checks.json"],
+     "error: unrecognized arguments: golden/rag/checks.json; --pairwise compares two runs, no more (see eval.py compare --help)"),
     (["--api=openai", "run", "--split", "dev"], "error: unrecognized arguments: --api=…; give --api after the command "
      "(eval.py run --api ...) (see eval.py run --help)"),
     (["run", "--split", "dev", "--judge", "x"], "error: unrecognized arguments: --judge …; did you mean --judge-model or "
@@ -1091,6 +1091,15 @@ def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, ca
     assert e.value.code == 2 and capsys.readouterr().err == says + "\n"
 
 
+def test_a_criterion_left_unquoted_before_the_runs_is_told_to_be_quoted(project, cli):
+    """Round 105's review: `compare --pairwise be polite A B` said "not 3 runs" of two runs and a word."""
+    for argv in (["--pairwise", "be", "polite", "a.json", "b.json"], ["a.json", "--pairwise", "be", "polite", "b.json"]):
+        code, out, err = cli("compare", *argv)
+        assert code == 2 and err == ("error: --pairwise compares two runs; give a baseline and a candidate, not 3 runs "
+                                     "(polite: no such file; a criterion of several words is one argument: quote it, "
+                                     "--pairwise 'be polite')\n"), err
+
+
 @pytest.mark.parametrize("argv", [["run", "--split", "dev", "--repeat"], ["run", "--split", "dev", "--jobs"],
                                   ["run", "--split", "dev", "--retries"], ["run", "--split", "dev", "--seed"],
                                   ["review", "runs/x.json", "--port"], ["run", "--split", "dev", "--judge-max-tokens"],
@@ -1107,7 +1116,7 @@ def test_a_whole_number_is_read_alike_by_every_option_and_a_long_one_is_said_sho
         return err
     whole = argv[-1] not in ("--timeout", "--alpha")
     if whole:
-        for written in (" 2", "+2", "2 ", "02"):
+        for written in (" 2", "+2", "2 ", "02", "0" * 5000 + "2"):   # (its review) zeros past what int() reads
             assert vars(evalpy.CommandLine.parse_args(evalpy.parser(), [*argv, written]))[argv[-1][2:].replace("-", "_")] == 2
         for written in ("1_0", "٣", "²", "2.0", "0x2", ""):
             assert f"'{written}': give " in refusal(written), written
