@@ -2361,7 +2361,7 @@ def test_judge_into_a_folder_that_cannot_be_written_names_out_before_any_call(pr
     # (twenty-seventh attack) a file that is no run, in such a folder, is named as no run, not for its folder
     Path("runs/notes.json").write_text("a note, not a run\n")
     code, out, err = cli("judge", "runs/notes.json", "--host", fake.url)
-    assert code == 2 and err.startswith("error: runs/notes.json: not a readable run file") and "folder" not in err, err
+    assert code == 2 and err.startswith("error: runs/notes.json: not a run file") and "folder" not in err, err
     assert len(fake.chat_bodies) == asked + 10
 
 

@@ -3236,7 +3236,7 @@ def test_resume_of_a_file_that_is_no_run_never_touches_its_lock_namesake(project
     Path(name).write_text("source 'https://rubygems.org'\n")
     Path(name + ".lock").write_text("GEM\n  specs:\n")
     code, out, err = cli("run", "--resume", name)
-    assert code == 2 and err.startswith(f"error: {name}: not a readable run file"), err
+    assert code == 2 and err.startswith(f"error: {name}: not a run file"), err
     assert Path(name + ".lock").read_text() == "GEM\n  specs:\n"
     os.unlink(name)   # a journal alone, none of eval.py's: the same
     for journal in ("not a journal\n", '{"config": {}}\n'):

@@ -69,7 +69,7 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
 
 @pytest.mark.parametrize("text, message", [
     ('{"format": "eval.py-run/1", "config": {', "damaged or cut short (line 1, column"),
-    ("not json at all", "damaged or cut short"),
+    ("not json at all", "not a run file: a run file is the JSON object run writes"),   # (round 105) not "damaged"
     ("[1, 2]", 'no "format": "eval.py-run/1"'),
     ('{"format": "eval.py-run/1", "config": {}, "results": []}', "config has no 'model'"),
     ('{"format": "eval.py-run/1", "results": [], "config": {"model": "m", "prompt": "p", "prompt_sha": "s", '
