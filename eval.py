@@ -2910,7 +2910,27 @@ def matches_any_answer(pattern):
         tree = regex_parser.parse(pattern)
     except Exception:   # (a pattern that compiles is parsed; this only keeps an odd one from stopping the load)
         return False
+    if refers_back(tree):   # nothing in its parse says what a group matched: tried on answers of every kind instead
+        try:
+            return all(guarded_search(pattern, text) for text in UNLIKE_ANSWERS)
+        except PatternTimeout:
+            return False
     return any(len(ends) < 2 for ends in empty_ends(list(tree)))
+
+
+# Answers as unlike as can be, for a pattern whose parse cannot be read alone: one found in all of them is found in
+# every answer ((a?)\1 and ()\1 are nothing wherever a? is; (x)?(?(1)x|) is its empty branch wherever x is not)
+UNLIKE_ANSWERS = ("", "x", "\n", " \t", "0", "Hello, world.", "Ñandú é 東京 🙂", "\x00", "a" * 300,
+                  "line one\nline two\r\n\n  {\"label\": \"bug\"}\n" * 20)
+
+
+def refers_back(node):
+    """Whether a parse holds a backreference (\\1) or a branch on whether a group matched ((?(1)a|b)), by identity:
+    the parser's opcodes are ints, and a literal's code may equal one."""
+    if isinstance(node, regex_parser.SubPattern):
+        node = node.data
+    return isinstance(node, (list, tuple)) and any(
+        item is regex_constants.GROUPREF or item is regex_constants.GROUPREF_EXISTS or refers_back(item) for item in node)
 
 
 def empty_ends(items, last=True):

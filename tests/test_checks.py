@@ -653,7 +653,10 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                                # (73rd) an empty branch of a group without a name, a forbidding lookahead unanchored (it
                                # holds at the end of any text), a repeat of what can be nothing
                                ("regex", "(?:refund|)$", "fail"), ("regex", "(?!.*secret)", "fail"), ("regex", "(a*)+", "fail"),
-                               ("not_regex", "x*(?:yes|)", "pass")):
+                               ("not_regex", "x*(?:yes|)", "pass"),
+                               # (round 105) nothing a group matched, referred back to; a conditional's empty branch
+                               ("regex", "(a?)\\1", "fail"), ("not_regex", "()\\1", "pass"),
+                               ("not_regex", "(x)?(?(1)x|)", "pass")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
@@ -668,7 +671,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   # (73rd) a lookahead that needs something, or anchors the other end, can fail
                   "(?=a)", "^(?=$)", "(?<=x)", "(?>a)",
                   # what never gives back what it took can fail before an anchor: a*+ takes the a of "a"
-                  "a*+\\A", "(?>a*)^", "(?!(?>a|))", "(?:^a?+){2}", "(?:^(?>a*)){2}"):
+                  "a*+\\A", "(?>a*)^", "(?!(?>a|))", "(?:^a?+){2}", "(?:^(?>a*)){2}",
+                  # (round 105) a backreference or conditional that needs something
+                  "(a)?\\1", "(x?)(?(1)x|)", "(\\w+) \\1", "^(a?)\\1$"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
