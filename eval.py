@@ -2724,7 +2724,8 @@ CHECK_TYPES = {
     "icontains": CheckType(str, lambda c, r, t: nfc(c["value"]).casefold() in nfc(r["response"]).casefold()),
     "regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is not None, pattern=True),
     "not_regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is None, pattern=True),
-    "equals_expected": CheckType(None, lambda c, r, t: r["response"].strip() == r.get("expected"), needs="expected"),
+    "equals_expected": CheckType(None, lambda c, r, t: isinstance(r.get("expected"), str)
+                                 and nfc(r["response"].strip()) == nfc(r["expected"]), needs="expected"),
     "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
     "json": CheckType(None, lambda c, r, t: passes_json(r["response"], c.get("schema"))),
     "max_latency_ms": CheckType(float, lambda c, r, t: r.get("latency_ms") is not None and r["latency_ms"] <= c["value"]),
