@@ -16340,7 +16340,8 @@ def report_page(path, run, cases, s, annotations):
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [judged_text(run_sec)] if run_sec["judged"] else []
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer ({errors_whose(problems)}, not scored): "
-                 + ", ".join(f"{e['id']} ({e['error']})" for e in problems["failed"][:20])] if problems["failed"] else []
+                 + ", ".join(f"{e['name']} ({e['error']})" for e in problems["failed"][:20])   # (the trial, as the text says)
+                 + (f", and {len(problems['failed']) - 20} more" if len(problems["failed"]) > 20 else "")] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
                  + (f"; {problems['settled']} of them tie, split or hold no verdict, each asked as it would be again: "
                     "a person or another judge decides them" if problems["settled"] else "") + ")"] if problems["open"]["value"] else []

@@ -694,3 +694,16 @@ def test_a_page_is_never_named_as_a_file_eval_py_keeps_beside_a_run(project, cli
                          "--html", v3 + ".pairwise.json.lock")
     assert code == 2 and "a name ending in .lock is for eval.py's files beside a run (a lock)" in err, err
     assert fake.chat_bodies == [] and not os.path.lexists(v3 + ".pairwise.json.lock")
+
+
+def test_the_report_page_names_each_failed_trial_as_the_text_does(project, cli):
+    """Round 105: the page listed a case failed in two trials as "a9 (HTTP 500: boom), a9 (HTTP 500: boom)", the
+    trials unnamed (the text says "a9 trial 2", "a9 trial 3"), and past 20 errors cut its list without a word."""
+    run = write_run("runs/t.json", make_run([("a1", "bug", ["bug", "bug", "bug"]), ("a9", "bug", ["bug", None, None])]
+                                            + [(f"e{i}", "bug", [None, "bug", "bug"]) for i in range(20)]))
+    code, out, err = cli("report", run, "--html", "t.html")
+    page = Path("t.html").read_text(encoding="utf-8")
+    assert "a9 trial 2 (HTTP 500: boom), a9 trial 3 (HTTP 500: boom)" in page, page
+    assert "e17 trial 1 (HTTP 500: boom), and 2 more" in page
+    text = cli("report", run)[1]
+    assert "  a9 trial 2: HTTP 500: boom" in text and "  e19 trial 1: HTTP 500: boom" in text
