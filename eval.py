@@ -14072,8 +14072,8 @@ def row_of(sec, name):
 
 
 # What compare says of a case with a failed request: its figures rest on what came, and no gate reads them
-ERRORED_WORDS = ("a request, an answer or a judge's vote, failed in some trial of a run: these cases' figures rest "
-                 "on what came, and the gates refuse to judge them")
+ERRORED_WORDS = ("of the cases compared, a request, an answer or a judge's vote failed in some trial of a run: these "
+                 "cases' figures rest on what came, and the gates refuse to judge them")   # (those not compared: their own)
 
 
 def outcome_line(sec, name):
