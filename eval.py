@@ -4254,7 +4254,8 @@ def another_file_as_prompt(path, text):
                 "an eval.py run file" if whole["format"] == RUN_FORMAT else f"an eval.py file ({on_one_line(whole['format'])})")
         return (f"{shell_word(path)}: is {what}, not a prompt: a prompt is plain text, what the model is told"
                 + (f" (see it with `{program()} report {shell_word(path)}`)" if what == "an eval.py run file" else ""))
-    if isinstance(first, dict) and "id" in first and ("input" in first or "messages" in first):
+    lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
+    if all(isinstance(line, dict) and "id" in line and ("input" in line or "messages" in line) for line in lines):
         return (f"{shell_word(path)}: looks like a split (a case on each line), not a prompt: give it as --split, and a "
                 "prompt's text file as --prompt")
     return None
