@@ -2911,45 +2911,38 @@ def matches_any_answer(pattern):
         tree = regex_parser.parse(pattern)
     except Exception:   # (a pattern that compiles is parsed; this only keeps an odd one from stopping the load)
         return False
-    if refers_back(tree):   # nothing in its parse says what a group matched: tried on answers of every kind instead
-        try:
-            return all(guarded_search(pattern, text) for text in UNLIKE_ANSWERS)
-        except PatternTimeout:
-            return False
-    return any(len(ends) < 2 for ends in empty_ends(list(tree)))
+    return any(len(ends) < 2 for ends in empty_ends(list(tree), groups=groups_always_in(list(tree))))
 
 
-# Answers as unlike as can be, for a pattern whose parse cannot be read alone: one found in all of them is found in
-# every answer ((a?)\1 and ()\1 are nothing wherever a? is; (x)?(?(1)x|) is its empty branch wherever x is not)
-UNLIKE_ANSWERS = ("", "x", "\n", " \t", "0", "Hello, world.", "Ñandú é 東京 🙂", "\x00", "a" * 300,
-                  "line one\nline two\r\n\n  {\"label\": \"bug\"}\n" * 20)
+def groups_always_in(items):
+    """The content of each group of a parsed sequence that every match goes through, by number: the sequence's own
+    groups and theirs, none inside a repeat, a branch or a lookaround (which a match may pass by: a backreference
+    to a group that took no part fails in Python's re, so (?:x(a?))?\\1 is not found in "b")."""
+    found = {}
+    for op, value in items:
+        if op == regex_constants.SUBPATTERN:
+            if value[0] is not None:
+                found[value[0]] = list(value[-1])
+            found.update(groups_always_in(list(value[-1])))
+    return found
 
 
-def refers_back(node):
-    """Whether a parse holds a backreference (\\1) or a branch on whether a group matched ((?(1)a|b)), by identity:
-    the parser's opcodes are ints, and a literal's code may equal one."""
-    if isinstance(node, regex_parser.SubPattern):
-        node = node.data
-    return isinstance(node, (list, tuple)) and any(
-        item is regex_constants.GROUPREF or item is regex_constants.GROUPREF_EXISTS or refers_back(item) for item in node)
-
-
-def empty_ends(items, last=True):
+def empty_ends(items, last=True, groups=None):
     """The ways a parsed sequence can match nothing, each as the ends of the text ("start", "end") it must be at to:
     a set of at most four sets, empty if it cannot match nothing. Its items' ways combine: ^ then (a|$) can be
     nothing at the start, or at both ends. last: nothing follows the sequence in the pattern."""
     ways = {frozenset()}
     for at, (op, value) in enumerate(items):
-        found = item_ends(op, value, last and at == len(items) - 1)
+        found = item_ends(op, value, last and at == len(items) - 1, groups or {})
         if not found:
             return set()
         ways = {a | b for a in ways for b in found}
     return ways
 
 
-def item_ends(op, value, last):
-    """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround; nothing else can be
-    nothing. What never gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x
+def item_ends(op, value, last, groups):
+    """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround, a backreference to one of
+    `groups` (groups_always_in), a conditional whose both branches can be; nothing else can be nothing. What never gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x
     of "x" and fails."""
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
@@ -2957,16 +2950,21 @@ def item_ends(op, value, last):
     if owned and not last:
         return set()
     if op in REPEATS:   # none of it, or its own ways once: (a*)+; past once, each copy is followed by the next
-        return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last and value[0] == 1)
+        return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last and value[0] == 1, groups)
     if op == BRANCH:
-        return set().union(*(empty_ends(list(a), last) for a in value[1]))
+        return set().union(*(empty_ends(list(a), last, groups) for a in value[1]))
     if op == regex_constants.SUBPATTERN:
-        return empty_ends(list(value[-1]), last)
+        return empty_ends(list(value[-1]), last, groups)
     if op == ATOMIC_GROUP:   # (?>a*)
-        return empty_ends(list(value), last)
+        return empty_ends(list(value), last, groups)
+    if op == regex_constants.GROUPREF:   # (a?)\\1: nothing where its group took nothing, if every match went through it
+        return empty_ends(groups[value], last, groups) if value in groups else set()
+    if op == regex_constants.GROUPREF_EXISTS:   # (?(1)a|b): nothing where either branch would be, whichever is taken
+        yes, no = (empty_ends(list(branch or []), last, groups) for branch in value[1:])
+        return {a | b for a in yes for b in no}
     if op == ASSERT:   # holds where its content can be nothing (a lookaround never gives back either: its own end)
-        return empty_ends(list(value[1]))
-    if op == ASSERT_NOT and not empty_ends(list(value[1])) and only_characters(value[1]):
+        return empty_ends(list(value[1]), groups=groups)
+    if op == ASSERT_NOT and not empty_ends(list(value[1]), groups=groups) and only_characters(value[1]):
         # what needs a character is not there at the end of a text ((?!x)), nor before its start ((?<!x))
         return {frozenset(["end" if value[0] == 1 else "start"])}
     if op == AT and value in (regex_constants.AT_BEGINNING, regex_constants.AT_BEGINNING_STRING):
@@ -4239,6 +4237,9 @@ def newest_prompt(folder=PROMPTS_DIR):
     return os.path.join(folder, max(versions)[1])
 
 
+EVAL_FORMATS = (RUN_FORMAT, JUDGING_FORMAT, ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT, PAIRWISE_FORMAT)   # its files' "format"
+
+
 def another_file_as_prompt(path, text):
     """Why a file given as a prompt is one of eval.py's own files or a split, by its JSON, or None: a run file given as
     --prompt was sent whole to the model as its instructions, and the run scored without a word."""
@@ -4249,7 +4250,7 @@ def another_file_as_prompt(path, text):
             return None
     first = read(next((line for line in text.split("\n") if line.strip()), ""))
     whole = read(text) if first is None else first
-    if isinstance(whole, dict) and isinstance(whole.get("format"), str) and whole["format"].startswith("eval.py-"):
+    if isinstance(whole, dict) and whole.get("format") in EVAL_FORMATS:
         what = ("the journal of an unfinished run" if whole["format"] == RUN_FORMAT and read(text) is None else
                 "an eval.py run file" if whole["format"] == RUN_FORMAT else f"an eval.py file ({on_one_line(whole['format'])})")
         return (f"{shell_word(path)}: is {what}, not a prompt: a prompt is plain text, what the model is told"
@@ -17871,8 +17872,7 @@ class CommandLine(argparse.ArgumentParser):
             stray = [w for w in extra if not w.startswith("-")]
             if getattr(known, "command", None) == "compare" and known.pairwise is not None and stray == extra:
                 # `compare A B --pairwise be polite`: the criterion's second word, or a third run, which it does not take
-                hint = ("; --pairwise compares two runs, no more" if all(os.path.isfile(w) and w.endswith(".json")
-                                                                         for w in stray) else
+                hint = ("; --pairwise compares two runs, no more" if all(w.endswith(".json") for w in stray) else
                         f"; a criterion of several words is one argument: quote it (--pairwise "
                         f"{shell_word(' '.join([known.pairwise, *stray]))})")
                 command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")

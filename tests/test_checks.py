@@ -661,9 +661,11 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                                # holds at the end of any text), a repeat of what can be nothing
                                ("regex", "(?:refund|)$", "fail"), ("regex", "(?!.*secret)", "fail"), ("regex", "(a*)+", "fail"),
                                ("not_regex", "x*(?:yes|)", "pass"),
-                               # (round 105) nothing a group matched, referred back to; a conditional's empty branch
+                               # (round 105) nothing a group every match goes through matched, referred back to; a
+                               # conditional whose both branches can be nothing; a backreference past a repeat that
+                               # can be nothing (it was tried for 5 s an answer, then kept)
                                ("regex", "(a?)\\1", "fail"), ("not_regex", "()\\1", "pass"),
-                               ("not_regex", "(x)?(?(1)x|)", "pass")):
+                               ("not_regex", "(a?)(?(1)|)", "pass"), ("not_regex", "(?:(a+)+\\1b)?", "pass")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
@@ -680,7 +682,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   # what never gives back what it took can fail before an anchor: a*+ takes the a of "a"
                   "a*+\\A", "(?>a*)^", "(?!(?>a|))", "(?:^a?+){2}", "(?:^(?>a*)){2}",
                   # (round 105) a backreference or conditional that needs something
-                  "(a)?\\1", "(x?)(?(1)x|)", "(\\w+) \\1", "^(a?)\\1$"):
+                  "(a)?\\1", "(x?)(?(1)x|)", "(\\w+) \\1", "^(a?)\\1$",
+                  # (its review) no stuttered word, no run of six digits; a group a match may pass by, referred back to
+                  "(?s)^(?!.*\\b(\\w+)\\s+\\1\\b)", "(?s)^(?:(?!(\\d)\\1{5}).)*$", "(?:x(a?))?\\1"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")

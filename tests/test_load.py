@@ -1369,6 +1369,11 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["j.json.journal", "r.json"]
     Path("prompts/json.txt").write_text('{"task": "label the ticket: bug, facturación, acceso or petición"}\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/json.txt", "--limit", 1)[0] == 0
+    # (its review) a prompt of JSON whose "format" begins as eval.py's do is a prompt
+    Path("prompts/json.txt").write_text('{"task": "label the ticket: bug, facturación, acceso or petición", '
+                                        '"format": "eval.py-like output"}\n')
+    assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/json.txt", "--limit", 1, "--out",
+               "runs/j2.json")[0] == 0
     # a few-shot prompt beginning with an example written as a case is a prompt: a split is nothing but cases
     Path("prompts/shots.txt").write_text('{"id": "x", "input": "no entro"}\nLabel it: bug, facturación, acceso or petición.\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/shots.txt", "--limit", 1)[0] == 0

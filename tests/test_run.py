@@ -1066,6 +1066,9 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
     (["compare", "a.json", "b.json", "--pairwise", "be", "polite"],
      "error: unrecognized arguments: polite; a criterion of several words is one argument: quote it (--pairwise "
      "'be polite') (see eval.py compare --help)"),
+    # (its review) a criterion quoted, then a run that is not there: no criterion to quote
+    (["compare", "a.json", "b.json", "--pairwise", "be polite", "c.json"],
+     "error: unrecognized arguments: c.json; --pairwise compares two runs, no more (see eval.py compare --help)"),
     (["compare", "a.json", "b.json", "--pairwise", "polite", "golden/rag/checks.json"],
      "error: unrecognized arguments: golden/rag/checks.json; --pairwise compares two runs, no more (see eval.py compare --help)"),
     (["--api=openai", "run", "--split", "dev"], "error: unrecognized arguments: --api=…; give --api after the command "
