@@ -277,12 +277,16 @@ class FakeOllama:
         if isinstance(step, dict):   # the message as given, in the API's own shape
             return dict(step), "tool_calls" if openai and step.get("tool_calls") else "stop"
         if openai:
-            calls = [{"id": f"call_{turn}_{i}", "type": "function",
+            # Ollama's /v1 sends the message's content as it is, "" beside calls, and each call's index (openai/openai.go
+            # ToToolCalls: Index = tc.Function.Index; ToChatCompletion: Content: r.Message.Content); OpenAI and llama.cpp
+            # send null
+            calls = [{"id": f"call_{turn}_{i}", **({"index": i} if self.native_api else {}), "type": "function",
                       "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
                      for i, (name, args) in enumerate(step)]
-            return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
-        # each call with an id of its own (server/routes.go ChatHandler: 'toolCalls[i].ID = toolCallId()', "call_" and
-        # eight letters or digits), which a tool result names back (api/types.go Message.ToolCallID)
+            return {"role": "assistant", "content": "" if self.native_api else None, "tool_calls": calls}, "tool_calls"
+        # each call with an id of its own, which a tool result names back (api/types.go Message.ToolCallID): in the
+        # default native chat mode, the one llama-server gave it (llm/llama_server.go); in rendered mode, toolCallId()'s
+        # "call_" and eight letters or digits (server/routes.go ChatHandler)
         calls = [{"id": f"call_{turn:04d}{i:04d}", "function": {"index": i, "name": name, "arguments": args}}
                  for i, (name, args) in enumerate(step)]
         return {"role": "assistant", "content": "", "tool_calls": calls}, "stop"
@@ -407,15 +411,19 @@ class FakeOllama:
                 except ValueError:
                     self.send_error_json(400, "invalid character looking for beginning of value", openai)
                     return
+                if openai and fake.native_api and body.get("messages") == []:   # before the chat handler is reached
+                    self.send_error_json(400, "[] is too short - 'messages'", openai)   # (middleware/openai.go ChatMiddleware)
+                    return
                 loading = not openai and body.get("messages") == []   # Ollama: load the model, answer nothing
                 with fake.lock:
                     (fake.loads if loading else fake.chat_bodies).append(body)
                 model = body.get("model")
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag
-                if not openai:
+                if not openai or fake.native_api:
                     # Ollama's chat resolves each part of the name against the models it has ignoring case
-                    # (server/routes.go ChatHandler -> getExistingName, strings.EqualFold per part)
+                    # (server/routes.go ChatHandler -> getExistingName, strings.EqualFold per part); its /v1 is the
+                    # same handler behind middleware.ChatMiddleware
                     model = next((m for m in fake.models if m.casefold() == str(model).casefold()), model)
                 if model not in fake.models:
                     # server/routes.go ChatHandler: getModel finds no manifest (os.IsNotExist), in the name as asked
@@ -423,8 +431,9 @@ class FakeOllama:
                     self.send_error_json(404, f"model '{body.get('model')}' not found", openai)
                     return
                 if model not in fake.models or model in fake.gone:
-                    # server/routes.go handleScheduleError: a model whose files are missing (os.ErrNotExist)
-                    self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
+                    # server/routes.go handleScheduleError(c, req.Model, err): a model whose files are missing
+                    # (os.ErrNotExist), in the name as sent
+                    self.send_error_json(404, f'model "{body.get("model")}" not found, try pulling it first', openai)
                     return
                 think = body.get("think")
                 if not openai and not loading and think not in (None, False) and "thinking" not in fake.capabilities(model):
@@ -448,7 +457,7 @@ class FakeOllama:
                     with fake.lock:
                         fake.windows[model] = fake.window(model, body.get("options") or {})
                 if loading:   # no metrics, as Ollama's (server/routes.go ChatHandler: no messages -> done_reason "load")
-                    self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
+                    self.send_json(200, {"model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
                                          "message": {"role": "assistant", "content": ""},
                                          "done_reason": "load", "done": True})
                     return
@@ -502,7 +511,10 @@ class FakeOllama:
                 self.close_connection = True
 
             def send_error_json(self, status, message, openai):
-                if openai:   # OpenAI's shape
+                if openai and fake.native_api:   # Ollama's /v1: openai/openai.go NewError, its type by the status
+                    kind = {400: "invalid_request_error", 404: "not_found_error"}.get(status, "api_error")
+                    self.send_json(status, {"error": {"message": message, "type": kind, "param": None, "code": None}})
+                elif openai:   # OpenAI's shape
                     self.send_json(status, {"error": {"message": message, "type": "api_error", "code": None}})
                 else:        # Ollama's shape
                     self.send_json(status, {"error": message})
@@ -532,7 +544,7 @@ class FakeOllama:
                     self.wfile.write(head + body)
                     self.wfile.flush()
                 elif fault == "404":
-                    self.send_error_json(404, f'model "{model}" not found, try pulling it first', openai)
+                    self.send_error_json(404, f'model "{body.get("model")}" not found, try pulling it first', openai)
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
                 elif fault == "repeat":
@@ -544,11 +556,11 @@ class FakeOllama:
                     # (openai/openai.go ToChatCompletion: a reason only 'if len(reason) > 0')
                     said = "ja " * 40
                     if openai:
-                        self.send_json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": model, "choices": [
+                        self.send_json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"), "choices": [
                             {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": None}],
                             "system_fingerprint": fake.fingerprint()})
                     else:
-                        self.send_json(200, {"model": model, "created_at": "2026-11-30T10:00:00.000000Z",
+                        self.send_json(200, {"model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
                                              "message": {"role": "assistant", "content": said}, "done": False})
                 elif fault == "no_context_shift":
                     # a prompt past the window where context shift is off (deepseek2's default, or "shift":
@@ -568,7 +580,7 @@ class FakeOllama:
                     message = {"role": "assistant", "content": "bug"}
                     why = str(self.headers.get("Authorization"))
                     self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": why}]}
-                                   if openai else {"model": model, "done": True, "message": message, "done_reason": why})
+                                   if openai else {"model": body.get("model"), "done": True, "message": message, "done_reason": why})
                 elif fault == "key_at_the_cut":       # the header where an error is cut short
                     self.send_raw(500, ("x" * 190 + " " + str(self.headers.get("Authorization"))).encode(), "text/plain")
                 elif fault == "huge_length":          # a body it says is 100 GB long
@@ -607,7 +619,7 @@ class FakeOllama:
                     self.send_json(200, {"error": "llama runner process no longer running: -1"})
                 elif fault == "error_beside_answer":   # an answer and an error in one 200 (api/client.go reads the error)
                     message = {"role": "assistant", "content": "bug"}
-                    self.send_json(200, {"model": model, "done": True, "message": message,
+                    self.send_json(200, {"model": body.get("model"), "done": True, "message": message,
                                          "error": "llama runner process no longer running: -1"})
                 elif fault == "echo_headers":   # a debugging proxy: the request's headers in its error
                     body = ("upstream failed; request was:\n" + str(self.headers)).encode()
@@ -619,9 +631,9 @@ class FakeOllama:
                 elif fault == "key_in_answer":  # a model or proxy that repeats what it was sent
                     message = {"role": "assistant", "content": f"you sent {self.headers.get('Authorization')}"}
                     self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
-                                   if openai else {"model": model, "done": True, "message": message})
+                                   if openai else {"model": body.get("model"), "done": True, "message": message})
                 elif fault == "no_length":      # a whole answer with no length, the connection left open
-                    body = json.dumps({"model": model, "done": True, "message": {"role": "assistant", "content": "bug"}})
+                    body = json.dumps({"model": body.get("model"), "done": True, "message": {"role": "assistant", "content": "bug"}})
                     self.wfile.write(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{body}".encode())
                     self.wfile.flush()
                     time.sleep(fake.hang_seconds)
@@ -697,12 +709,17 @@ class FakeOllama:
                     elif isinstance(limit, int) and 0 < limit - thought < completion_tokens:   # about 4 characters a token
                         message["content"] = content = content[:4 * (limit - thought)]
                         completion_tokens, done_reason = limit - thought, "length"
-                    if thought and not openai and body.get("format") and done_reason != "length":
+                    # Ollama's /v1 is its chat behind a translation: a json_object or json_schema response_format is
+                    # its format (openai/openai.go FromChatRequest), its usage the same counts (ToUsage: EvalCount)
+                    ollama = not openai or fake.native_api
+                    formatted = body.get("format") if not openai else (body.get("response_format") or {}).get("type") in (
+                        "json_object", "json_schema")
+                    if thought and ollama and formatted and done_reason != "length":
                         # a format on a thinking model (server/routes.go ChatHandler, "structured outputs via
                         # double request", since v0.12.4): it thinks without the format, then is asked again
                         # with its thinking as an assistant turn; the metrics are the second request's
                         prompt_tokens += thought
-                    elif thought and not openai:
+                    elif thought and ollama:
                         completion_tokens += thought   # one generation: its count holds the thinking
                     if isinstance(options.get("num_ctx"), int):   # a prompt past the window is cut, silently
                         keep = options.get("num_keep")
@@ -713,7 +730,7 @@ class FakeOllama:
                             # (openai/openai.go Message.Reasoning, toChatCompletion: Reasoning: r.Message.Thinking)
                             message["reasoning" if fake.native_api else "reasoning_content"] = message.pop("thinking")
                         self.send_json(200, {
-                            "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": model,
+                            "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": body.get("model"),
                             "choices": [{"index": 0, "message": message, "finish_reason": done_reason}],
                             "system_fingerprint": fake.fingerprint(),
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
@@ -733,8 +750,9 @@ class FakeOllama:
                         # a version that counts only the tokens it evaluated sends 0 for a fully cached
                         # prompt, and a zero count is left out (api/types.go Metrics: omitempty)
                         counts = {}
-                    self.send_json(200, {   # the model as it was asked (server/routes.go ChatHandler: Model: req.Model)
-                        "model": model, "created_at": "2026-11-30T10:00:00.000000Z",
+                    self.send_json(200, {   # the model as it was sent (server/routes.go ChatHandler: Model: req.Model; over
+                        # /v1 too: openai/openai.go ToChatCompletion, Model: r.Model)
+                        "model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
                         "message": message, "done_reason": done_reason, "done": True,
                         "total_duration": 812345678 - 1234567 + self.load_ns, "load_duration": self.load_ns,
                         **counts, "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
