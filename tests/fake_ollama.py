@@ -440,7 +440,8 @@ class FakeOllama:
                     # server/routes.go ChatHandler: think asked of a model without the thinking capability
                     self.send_error_json(400, f'"{body.get("model")}" does not support thinking', openai)
                     return
-                if not openai and body.get("tools") and "tools" not in fake.capabilities(model):
+                if (not openai or fake.native_api) and body.get("tools") and "tools" not in fake.capabilities(model):
+                    # (over its /v1 too: the same handler, the error in NewError's shape)
                     # server/routes.go scheduleRunner: "<name> does not support tools" (images.go CheckCapabilities),
                     # the name whole: Model.Name is the parsed name with its host and namespace (server/images.go GetModel)
                     self.send_error_json(400, f"registry.ollama.ai/library/{model} does not support tools", openai)

@@ -2759,6 +2759,17 @@ def test_an_agent_split_on_a_model_that_cannot_call_tools_stops_before_any_case(
     assert not bodies_for(fake, ASK) and not (project / "runs" / "a.json").exists()
 
 
+def test_an_agent_split_over_ollamas_v1_on_a_model_that_cannot_call_tools_is_refused_as_sent(project, cli, fake):
+    """Round 105's audit of the fake: Ollama's /v1 is its chat behind a translation, so it refuses tools alike (400,
+    in NewError's shape: openai/openai.go); the fake answered. The refusal is stored with the server's words and
+    said to be what was sent."""
+    fake.without_tools = {"qwen2.5:7b"}
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", "openai", "--out", "runs/a.json")
+    assert code == 2 and "the server refused as sent" in err, err
+    (r,) = load_json("runs/a.json")["results"]
+    assert r["error"] == "turn 1: HTTP 400: registry.ollama.ai/library/qwen2.5:7b does not support tools" and r["response"] is None
+
+
 # --- RAG: the passages reach the model, and --context FILE replaces them (issue 30)
 
 def rag_split(folder):
