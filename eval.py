@@ -2980,9 +2980,10 @@ def only_characters(parsed):
     negative lookaround, that reading would make it hold where it does not."""
     if isinstance(parsed, (list, tuple, regex_parser.SubPattern)):
         return all(only_characters(p) for p in parsed)
-    return parsed not in (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT, regex_constants.GROUPREF,
-                          regex_constants.GROUPREF_EXISTS, ATOMIC_GROUP, *set(REPEATS) - {regex_constants.MAX_REPEAT,
-                                                                                          regex_constants.MIN_REPEAT})
+    # by identity: the parser's opcodes are ints, and a literal's code may equal one ((?!\x06) was read as holding ^)
+    return not any(parsed is op for op in (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
+                                           regex_constants.GROUPREF, regex_constants.GROUPREF_EXISTS, ATOMIC_GROUP,
+                                           *set(REPEATS) - {regex_constants.MAX_REPEAT, regex_constants.MIN_REPEAT}))
 
 
 ALWAYS_FOUND = "its pattern is found in every answer, even an empty one"
