@@ -10106,7 +10106,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
                 trial["correct"] = False
         if r.get("transcript") is not None and trial["error"] is None:
-            trial["agent"] = agent_trace(r, case["checks"], trial)
+            trial["agent"] = agent_trace(r, case["checks"], trial, case.get("pass_threshold"))
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -10126,13 +10126,15 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
     return list(cases.values())
 
 
-def level_verdict(checks, passed):
-    """The verdict of some blocking checks: False if one fails, None if one is undecided, else True."""
-    verdicts = [passed.get(c["name"]) for c in checks if c["blocking"]]
-    return False if False in verdicts else None if None in verdicts else True
+def level_verdict(checks, passed, threshold=None):
+    """The verdict of one level's checks (an agent's final answer, or its trajectory), as case_verdict reads a case's:
+    its blocking checks, and with a pass_threshold, its weighted checks' share of their own weight (the blocking ones
+    alone were read: a case under its threshold passed its final result)."""
+    weighted = weighted_score(checks, passed)
+    return case_verdict(checks, passed, threshold if weighted is not None else None, weighted)
 
 
-def agent_trace(r, checks, trial):
+def agent_trace(r, checks, trial, threshold=None):
     """What the report reads of an agent's answer, at the two levels the method names: the final
     result (its checks on the answer, and reaching one within --max-turns) and the trajectory (its
     trajectory checks; None without any); each call, with its turn, whether its arguments fit its
@@ -10151,8 +10153,8 @@ def agent_trace(r, checks, trial):
     final = [c for c in checks if c["type"] not in TRAJECTORY]
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
-             "final": False if out else level_verdict(final, trial["checks"]),
-             "trajectory": level_verdict(trajectory, trial["checks"]) if trajectory else None, "first_failure": None,
+             "final": False if out else level_verdict(final, trial["checks"], threshold),
+             "trajectory": level_verdict(trajectory, trial["checks"], threshold) if trajectory else None, "first_failure": None,
              "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
         trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])

@@ -627,6 +627,23 @@ def test_report_gives_the_final_result_and_the_trajectory_apart_with_first_failu
     assert "| Agents: ran out of turns | 1 | |" in markdown
 
 
+def test_an_agents_final_result_reads_its_weighted_checks_against_the_threshold(project, cli):
+    """Round 105: the final result counted an agent case that failed its pass_threshold as passing (its blocking
+    checks alone were read), beside a weighted score of 0.33 and the case under Failures. A level is read as a case
+    is: its blocking checks, and its weighted checks' share of their weight against the threshold."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    weighed = [dict(AGENT_CHECKS[0]), {"name": "names the order", "type": "contains", "value": "A-1", "weight": 2,
+                                        "blocking": False},
+               {"name": "says where", "type": "contains", "value": "enviado", "weight": 1, "blocking": False}]
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    cases = [dict(agent_spec("w1", [look], final="Su pedido A-1 está enviado.", checks=weighed), pass_threshold=0.8),
+             dict(agent_spec("w2", [look], final="Su pedido está enviado.", checks=weighed), pass_threshold=0.8)]
+    path = write_run("runs/weighed.json", make_run(cases, labels=None, split="agent-dev", max_turns=3))
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert doc["agent"]["final"]["correct"] == 1 and doc["agent"]["trajectory"]["correct"] == 2, doc["agent"]
+    assert "final result 1/2 = 50%" in " ".join(cli("report", path)[1].split())
+
+
 def test_agents_none_of_which_called_a_tool_are_said_to_be_that(project, cli):
     """74th attack (a real llama-cpp-python server, no function-calling chat format): the tools were dropped before
     the model saw them, and the report read 'the call never happened' as the model's failing, unsaid."""
