@@ -1041,3 +1041,15 @@ def test_report_checks_that_is_not_a_split_is_named_as_checks(hand_run, cli):
     """Item 9b: a --checks path not ending in .jsonl was refused as `--split '…'`, a flag report has not."""
     code, out, err = cli("report", hand_run, "--checks", "golden/dev.txt")
     assert code == 2 and "--checks 'golden/dev.txt'" in err and "--split" not in err, err
+
+
+def test_a_pattern_read_for_always_found_never_raises_nor_reads_its_groups_again():
+    """Round 105's review: 400 nested alternations ((?:b|(?:b|...)), which Python compiles) raised RecursionError from
+    the load; and each backreference worked its group out again, so (a?)(\\1\\1)(\\2\\2)... of 21 groups took 17 s."""
+    import time
+    chained = "(a?)" + "".join(f"(\\{i}\\{i})" for i in range(1, 20))
+    started = time.monotonic()
+    assert evalpy.matches_any_answer(chained) is True   # every group can be nothing: so is the whole
+    assert time.monotonic() - started < 1   # (once each: milliseconds; again each time, 2.5 s here, tripling a group)
+    deep = "(?:b|" * 400 + ")" * 400
+    assert evalpy.filled_check_problems({"name": "c", "type": "regex", "value": deep}, None, case={"id": "1"}) == []
