@@ -436,7 +436,20 @@ class FakeOllama:
                     self.send_error_json(404, f'model "{body.get("model")}" not found, try pulling it first', openai)
                     return
                 think = body.get("think")
-                if not openai and not loading and think not in (None, False) and "thinking" not in fake.capabilities(model):
+                if openai and fake.native_api:   # its /v1 asks for thinking in OpenAI's words (openai/openai.go
+                    # FromChatRequest: reasoning.effort, else reasoning_effort, by thinkFromReasoningEffort)
+                    effort = (body["reasoning"].get("effort") or "" if isinstance(body.get("reasoning"), dict)
+                              else body.get("reasoning_effort") or "")
+                    efforts = {"": None, "none": False, "minimal": "low", "low": "low", "medium": "medium",
+                               "high": "high", "max": "max", "xhigh": "max", "ultra": "max"}
+                    if not isinstance(effort, str) or effort not in efforts:   # (middleware/openai.go: a 400, NewError)
+                        self.send_error_json(400, f'invalid reasoning value: "{effort}" (must be "minimal", "low", '
+                                                  '"medium", "high", "xhigh", "ultra", "max", or "none")', openai)
+                        return
+                    think = efforts[effort]
+                self.think = think
+                if (not openai or fake.native_api) and not loading and think not in (None, False) \
+                        and "thinking" not in fake.capabilities(model):
                     # server/routes.go ChatHandler: think asked of a model without the thinking capability
                     self.send_error_json(400, f'"{body.get("model")}" does not support thinking', openai)
                     return
@@ -655,7 +668,7 @@ class FakeOllama:
                         message, done_reason = scripted
                         content = message["content"] or ""
                     thinks = fake.thinking.get(model) or fake.thinking.get(model.removesuffix(":latest"))
-                    if thinks == "apart" and body.get("think") is not False:
+                    if thinks == "apart" and self.think is not False:
                         message["thinking"] = fake.reasoning
                     elif thinks == "inline":
                         message["content"] = f"<think>\n{fake.reasoning}\n</think>\n\n{content}"

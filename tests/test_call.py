@@ -810,6 +810,25 @@ def test_reasoning_that_never_closed_is_no_answer_and_is_counted_apart(project, 
     assert "| Thinking never finished | 28 | |" in md and "| Cut off by the token limit | 28 | |" in md
 
 
+def test_reasoning_asked_over_ollamas_v1_is_its_think(project, cli, fake):
+    """Round 105's audit of the fake: Ollama's /v1 reads reasoning_effort as its think (openai/openai.go
+    thinkFromReasoningEffort), refusing an effort it has no word for and a model that cannot think, as its chat does;
+    "none" is no thinking. The fake answered them all, reasoning or not."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1,
+                         "--option", "reasoning_effort=low", "--out", "runs/refused.json")
+    assert code == 2 and load_json("runs/refused.json")["results"][0]["error"] == 'HTTP 400: "qwen2.5:7b" does not support thinking'
+    fake.thinking["qwen2.5:7b"] = "apart"
+    for effort, thought in (("low", fake.reasoning), ("none", None)):
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1,
+                             "--option", f"reasoning_effort={effort}", "--out", f"runs/{effort}.json")
+        assert code == 0 and load_json(f"runs/{effort}.json")["results"][0]["thinking"] == thought, (effort, err)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1,
+                         "--option", "reasoning_effort=huge", "--out", "runs/huge.json")
+    assert code == 2 and load_json("runs/huge.json")["results"][0]["error"].startswith(
+        'HTTP 400: invalid reasoning value: "huge" (must be "minimal"'), err
+
+
 def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     fake.thinking["qwen2.5:7b"] = "apart"
     fake.answers = answer_key("golden/dev.jsonl")
