@@ -2502,6 +2502,12 @@ def answer_of(response):
     return split_thinking(response)[1]
 
 
+def scored_text(response):
+    """What of a response was scored, as a table shows it: its answer past any reasoning inline ("" for none: still
+    thinking when it stopped). The failures table showed the reasoning, its answer cut off past 70 characters."""
+    return answer_of(response) or ""
+
+
 def unquoted_close(text):
     """Where the first </think> of a text is that no JSON object holds (one that closes, braces and
     strings read as the decoder reads them: in a string of one too), or -1. One that never closes is
@@ -10459,7 +10465,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         if c["decided_trials"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
-                                       "response": t["response"]} for t in c["trials"] if t["correct"] is not None]})
+                                       "response": t["response"], "answer": scored_text(t["response"])}
+                                      for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
             if not still_decided(c):   # a right, a failed and a wrong trial: the failed one alone decides it
@@ -10900,7 +10907,7 @@ def failure(case):
     got = case["predicted"] if len(trials) == 1 else (
         " | ".join(t["predicted"] for t in trials if t["correct"] is not None) if case["predicted"] is not None else None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
-            "got": got, "response": wrong["response"],
+            "got": got, "response": wrong["response"], "answer": scored_text(wrong["response"]),
             "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
 
 
@@ -12390,7 +12397,7 @@ def flaky_line(f):
 def trial_answer(a):
     """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
     shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
-    return shown if a["response"].strip() == shown else f'{shown} "{one_line(a["response"], 30)}"'
+    return shown if a["answer"].strip() == shown else f'{shown} "{one_line(a["answer"], 30)}"'
 
 
 def failure_section(sec):
@@ -12403,11 +12410,11 @@ def failure_section(sec):
         # another check failed said so ("expected bug, got bug" said nothing)
         rows = [["id", "difficulty", "expected", "got", "answer"]]
         rows += [[f["id"], f["difficulty"], f["expected"], got_words(f),
-                  every_character(f["response"], 70) if INVALID in (f["got"] or "") else one_line(f["response"])]
+                  every_character(f["answer"], 70) if INVALID in (f["got"] or "") else one_line(f["answer"])]
                  for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["response"], 60)] for f in shown]
+        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["answer"], 60)] for f in shown]
     more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
@@ -12935,8 +12942,13 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                              " · stopped by Ollama for repeating itself" if t["done_reason"] == REPEAT_STOP else "")]
         if t["thinking"]:
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
+        inline, said = split_thinking(t["response"]) if t["response"] is not None else (None, None)
         if t.get("transcript"):   # an agent: every turn, the answer last
             lines += turn_lines(t["transcript"], t["out_of_turns"])
+        elif inline is not None:   # reasoning in the answer's text (<think>...</think>): told apart, as the score reads it
+            lines += ["  thinking (inline, before </think>; not scored):"] + [f"    {line}" for line in inert(inline).splitlines()]
+            lines += ["  answer:" if said is not None else "  answer: none (still thinking when it stopped)"]
+            lines += [f"    {line}" for line in inert(said or "").splitlines()]
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         if t["unoffered_calls"]:
@@ -16262,6 +16274,8 @@ def trial_answers(case, results):
         head = f"trial {t['trial']}: {trial_verdict(t)}" if len(case["trials"]) > 1 else ""
         if r.get("thinking"):
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
+        if t["response"] is not None and split_thinking(t["response"])[0] is not None:
+            head += (" · " if head else "") + "reasoning inline, before </think>: not scored, the answer is what follows it"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),

@@ -780,6 +780,26 @@ def test_inline_reasoning_is_stored_raw_and_scored_without_it(project, cli, fake
     assert r["response"] == f"<think>\n{fake.reasoning}\n</think>\n\nbug" and r["thinking"] is None
 
 
+def test_inline_reasoning_is_shown_apart_from_the_answer_that_was_scored(project, cli, fake):
+    """Round 105: the failures table showed a failing answer's reasoning, cut at 70 characters, never the answer
+    scored; report --case printed it as the answer, unmarked (reasoning sent apart is marked "not scored")."""
+    fake.thinking["qwen2.5:7b"] = "inline"
+    fake.reasoning = "Okay, the user says the export hangs. That could be a bug, or billing. Let me weigh it."
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "facturación"})
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--repeat", 2)
+    failures = out.split("Failures (", 1)[1]
+    row = next(line for line in failures.splitlines() if line.startswith("  dev-01"))
+    assert row.split()[-1] == "facturación" and "Okay" not in row, row
+    case = cli("report", "runs/dev-v3.json", "--case", "dev-01")[1]
+    assert "  thinking (inline, before </think>; not scored):\n    Okay, the user says" in case
+    assert "  answer:\n    facturación" in case, case
+    doc = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
+    (failure,) = [f for f in doc["failures"] if f["id"] == "dev-01"]
+    assert failure["answer"] == "facturación" and failure["response"].startswith("<think>")
+    assert cli("report", "runs/dev-v3.json", "--html", "p.html")[0] in (0, 1)
+    assert "reasoning inline, before &lt;/think&gt;: not scored" in Path("p.html").read_text(encoding="utf-8")
+
+
 def test_reasoning_before_a_lone_closing_tag_is_never_scored(project, cli, fake):
     """Templates that open <think> in the prompt (DeepSeek-R1's) send `reasoning</think>answer`:
     the reasoning greets the customer, the answer does not, and the check must fail."""
