@@ -10140,12 +10140,20 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
     return list(cases.values())
 
 
-def level_verdict(checks, passed, threshold=None):
-    """The verdict of one level's checks (an agent's final answer, or its trajectory), as case_verdict reads a case's:
-    its blocking checks, and with a pass_threshold, its weighted checks' share of their own weight (the blocking ones
-    alone were read: a case under its threshold passed its final result)."""
-    weighted = weighted_score(checks, passed)
-    return case_verdict(checks, passed, threshold if weighted is not None else None, weighted)
+def level_verdict(checks, passed, threshold=None, whole=None):
+    """The verdict of one level's checks (an agent's final answer, or its trajectory): its blocking checks; and where
+    the case's weighted score (`whole`) falls short of its pass_threshold, a level whose own weighted checks fall
+    short of it too fails with the case (a case under its threshold passed its final result). Only then: a case
+    that reaches its threshold fails no level by weight (a level's share alone vetoed a passing case)."""
+    verdicts = [passed.get(c["name"]) for c in checks if c["blocking"]]
+    verdict = False if False in verdicts else None if None in verdicts else True
+    share = weighted_score(checks, passed)
+    if verdict is False or threshold is None or share is None or whole is None or whole[0] >= exact(threshold):
+        return verdict
+    t = exact(threshold)
+    if share[0] >= t:   # this level's checks reach it: not the one short
+        return verdict
+    return False if share[1] < t and whole[1] < t else None   # short, surely, of a case surely short; else open
 
 
 def agent_trace(r, checks, trial, threshold=None):
@@ -10167,8 +10175,9 @@ def agent_trace(r, checks, trial, threshold=None):
     final = [c for c in checks if c["type"] not in TRAJECTORY]
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
-             "final": False if out else level_verdict(final, trial["checks"], threshold),
-             "trajectory": level_verdict(trajectory, trial["checks"], threshold) if trajectory else None, "first_failure": None,
+             "final": False if out else level_verdict(final, trial["checks"], threshold, trial["weighted"]),
+             "trajectory": level_verdict(trajectory, trial["checks"], threshold, trial["weighted"]) if trajectory else None,
+             "first_failure": None,
              "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
         trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])

@@ -642,6 +642,18 @@ def test_an_agents_final_result_reads_its_weighted_checks_against_the_threshold(
     doc = json.loads(cli("report", path, "--json")[1])
     assert doc["agent"]["final"]["correct"] == 1 and doc["agent"]["trajectory"]["correct"] == 2, doc["agent"]
     assert "final result 1/2 = 50%" in " ".join(cli("report", path)[1].split())
+    # (its review) weights on both levels: a level's own share short of the threshold fails it only where the case's is
+    # short too; p1 passes (4 of 5) though its final answer's share is 0, and p2 fails (2 of 5) on its trajectory alone
+    split = [{"name": "looks it up", "type": "tool_called", "value": "lookup_order", "weight": 1, "blocking": False},
+             {"name": "never cancels", "type": "tool_not_called", "value": "cancel_order", "weight": 3, "blocking": False},
+             {"name": "says where", "type": "contains", "value": "enviado", "weight": 1, "blocking": False}]
+    cancel = ("cancel_order", {"order_id": "A-1"}, True)
+    cases = [dict(agent_spec("p1", [look], final="No sé.", checks=split), pass_threshold=0.5),
+             dict(agent_spec("p2", [look, cancel], final="Su pedido está enviado.", checks=split), pass_threshold=0.5)]
+    path = write_run("runs/levels.json", make_run(cases, labels=None, split="agent-dev", max_turns=3))
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert doc["correct"] == 1 and doc["agent"]["final"]["correct"] == 2 and doc["agent"]["trajectory"]["correct"] == 1
+    assert [f["id"] for f in doc["agent"]["first_failures"]] == ["p2"]
 
 
 def test_agents_none_of_which_called_a_tool_are_said_to_be_that(project, cli):
