@@ -2617,6 +2617,11 @@ class PatternTimeout(Exception):
     """A check's pattern ran past REGEX_SECONDS on one answer."""
 
 
+class PatternFault(Exception):
+    """Python's re failed inside a search of a check's pattern (3.11's SystemError "The span of capturing group is
+    wrong" for a possessive repeat of a group: x(?:(a).$|)++ on "xab"), which compiled."""
+
+
 def stop_pattern(signum, frame):
     raise PatternTimeout
 
@@ -2628,11 +2633,11 @@ def guarded_search(pattern, text):
     engine checks for signals as it backtracks, so the search stops there. A timer signal reaches
     only the main thread, where scoring runs; elsewhere (and without setitimer) the search is plain."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        return re.search(pattern, text)
+        return searched(pattern, text)
     previous = signal.signal(signal.SIGALRM, stop_pattern)
     signal.setitimer(signal.ITIMER_REAL, REGEX_SECONDS)
     try:
-        return re.search(pattern, text)
+        return searched(pattern, text)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -3031,6 +3036,13 @@ def filled_check_problems(check, labels, case=None):
 LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every labelled case has one
 
 
+def searched(pattern, text):
+    try:
+        return re.search(pattern, text)
+    except (SystemError, RuntimeError, RecursionError) as e:
+        raise PatternFault(f"{type(e).__name__}: {e}") from None
+
+
 def run_checks(checks, r, trial, threshold=None):
     """({check name: passed}, verdict, weighted score) of one answer: case_verdict() of its checks'
     results, and weighted_score() of them (None when no check has a weight)."""
@@ -3041,6 +3053,10 @@ def run_checks(checks, r, trial, threshold=None):
         except PatternTimeout:
             raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {on_one_line(r.get('id'))} "
                             "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
+        except PatternFault as e:
+            raise EvalError(f"check {c['name']!r}: Python's re failed searching the answer to {on_one_line(r.get('id'))} "
+                            f"({e}); rewrite the pattern (a possessive repeat of a group, ++ or *+, is one it fails "
+                            "on), then report --checks") from None
     weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
     return passed, case_verdict(checks, passed, threshold, weighted), weighted
 
