@@ -1,8 +1,8 @@
 """Checks: every check type validated at load and evaluated from stored answers; free text, vars, JSON."""
 
 import json
-import sys
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -1060,7 +1060,6 @@ def test_a_pattern_pythons_re_fails_on_stops_the_report_in_one_line(project, cli
     """Round 105's review: Python 3.11's re raises SystemError ("The span of capturing group is wrong") searching some
     possessive repeats of a group; x(?:(a).$|)++ on "xab" ended report in a traceback. It is one line naming the
     check and the case, as a pattern that backtracks past its time is."""
-    from conftest import make_run, write_run
     check = {"name": "odd", "type": "regex", "value": "x(?:(a).$|)++", "blocking": True}
     path = write_run("runs/odd.json", make_run([{"id": "c1", "response": "xab", "checks": [check]}], labels=None))
     code, out, err = cli("report", path)
