@@ -12648,10 +12648,11 @@ def format_report(config, s, run_path="RUN"):
         again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
         settled, undecided = problems["settled"], problems["open"]["value"]
-        if settled < undecided:
+        if settled < undecided:   # (the doubtful verdicts list those a judge answered: a check never asked is not there)
+            listed = any(d["pass"] is None for d in (s.get("judge") or {}).get("doubtful", []))
             out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose judge check has no verdict "
-                       f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored; "
-                       "see the doubtful verdicts below)")
+                       f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored"
+                       + ("; see the doubtful verdicts below)" if listed else ")"))
         if settled:   # (the same panel asked again split again: "judge again" was a loop)
             count = (figure_text(problems["open"]) if settled == undecided
                      else f"{settled} of the {figure_text(problems['open'])}")

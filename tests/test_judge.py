@@ -17,7 +17,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import FORGED, FORGED_SHOWN, WRITE_FILE, eval_cli, evalpy, load_json, printed_lines, stopped_write
+from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, eval_cli, evalpy, load_json, make_run, printed_lines, stopped_write,
+                      write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -2943,3 +2944,14 @@ def test_an_answer_none_of_whose_votes_has_a_verdict_is_under_the_certainty_thre
     # (75th) a run judged with --judge-schema is not told to try it: only another judge model
     assert evalpy.otherwise_words({"judge": {"models": ["m"], "schema": True}}) == "another --judge-model"
     assert "--judge-schema" in evalpy.otherwise_words({"judge": {"models": ["m"]}})
+
+
+def test_an_answer_never_judged_is_not_sent_to_the_doubtful_verdicts(project, cli):
+    """Round 105: a judge check no judge was ever asked (added since, report --checks; or a run made without its
+    judge) said "see the doubtful verdicts below" of a list that names only what a judge answered: "(0): -"."""
+    check = {"name": "polite", "type": "judge", "value": "The answer is polite.", "blocking": True}
+    path = write_run("runs/unjudged.json", make_run([{"id": "c1", "response": "hola", "checks": [check]}], labels=None))
+    out = cli("report", path)[1]
+    line = next(l for l in out.splitlines() if l.startswith("Undecided:"))
+    assert "see the doubtful verdicts below" not in line and line.endswith("; not scored)"), line
+    assert "Doubtful verdicts, for a person to check (0):" in out
