@@ -1914,6 +1914,7 @@ class ReportAdds(TypedDict, total=False):
     per_label: dict         # labels only: precision, recall, f1, support
     confusion: dict         # labels only: {expected: {predicted: cases}}
     checks_from: str        # set by report: the run file, or --checks SPLIT
+    checks_left_out: list   # set by report: the ids of --checks SPLIT's cases the run never asked (added since)
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
     agent: dict             # cases with tools: agent_figures(), the final result and the trajectory apart
     retrieval: dict         # RAG only: context precision and recall, per case and over cases (retrieval_figures)
@@ -4449,11 +4450,21 @@ def same_cases(path, checks, cases):
                         "give the split the run was made of, or one that holds its cases")
 
 
+def not_asked(checks, results):
+    """The ids of a split's cases (by id: checks_from_split) its run never asked, in the split's order: cases added
+    since, or a partial run's others."""
+    asked = {r["id"] for r in results}
+    return [i for i in checks if i not in asked]
+
+
 def added_cases(checks, results):
     """'; its 2 cases the run never asked (dev-29, dev-30) left out', of a split that gained cases since the run (or
     of a partial run's split), or ''."""
-    added = [i for i in checks if i not in {r["id"] for r in results}]   # in the split's order
-    return f"; its {plural(len(added), 'case')} the run did not ask ({names_text(added)}) left out" if added else ""
+    return left_out_text(not_asked(checks, results))
+
+
+def left_out_text(ids):
+    return f"; its {plural(len(ids), 'case')} the run did not ask ({names_text(ids)}) left out" if ids else ""
 
 
 def same_tools(path, checks, results):
@@ -12004,6 +12015,7 @@ def rows_problems(s):
 def rows_run(config, s):
     return {"key": "run", "config": describe_config(config), "checks": [c["name"] for c in s["checks"]],
             "checks_sha": short(s["checks_sha"]), "checks_from": s.get("checks_from", "the run file"),
+            "checks_left_out": s.get("checks_left_out") or [],
             "rule": rule_text(s["weighted"]) if s["weighted"] else None,
             "judged": {"from": str(config["judged_from"]), "checks_from": config.get("checks_from") and str(config["checks_from"]),
                        "by": [str(m) for m in (config.get("judge") or {}).get("models") or []]}
@@ -12028,7 +12040,7 @@ def rescored_text(run, code=str):
     if run["checks_from"] == "the run file":
         return None
     return (f"Scored with the checks {code(run['checks_from'])} defines now ({plural(len(run['checks']), 'check')}; "
-            f"checks sha {run['checks_sha']}), not those stored in the run")
+            f"checks sha {run['checks_sha']}), not those stored in the run{left_out_text(run['checks_left_out'])}")
 
 
 def rows_labels(s):
@@ -12663,7 +12675,7 @@ def format_report(config, s, run_path="RUN"):
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
             + "".join(f"{on_one_line(name)}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
-            + f"checks sha {run['checks_sha']}) from {on_one_line(run['checks_from'])}"]
+            + f"checks sha {run['checks_sha']}) from {on_one_line(run['checks_from'])}{left_out_text(run['checks_left_out'])}"]
     out += [judged_text(run, shell_word)] if run["judged"] else []
     if run["rule"]:
         out.append(run["rule"])
@@ -13248,11 +13260,11 @@ def judging_listing(path):
                  "judged_from": judged_from, "judges": models, "votes": votes}
 
 
-def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None):
-    """The score a report shows: the figures, where the checks came from, and the annotations
-    written in review on this version of the run file, if any (read from beside the run unless
-    given); those written on another version are counted apart."""
-    s = dict(score(config, cases), checks_from=checks_path or "the run file")
+def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None, not_asked_ids=()):
+    """The score a report shows: the figures, where the checks came from (and the cases of --checks's split the run
+    never asked, left out), and the annotations written in review on this version of the run file, if any (read from
+    beside the run unless given); those written on another version are counted apart."""
+    s = dict(score(config, cases), checks_from=checks_path or "the run file", checks_left_out=list(not_asked_ids))
     if annotations is None:
         annotations, other_versions = run_annotations(run_path)
     if annotations or other_versions:
@@ -18273,7 +18285,8 @@ def cmd_report(args):
         return show_one_case(args, checks)
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
-    s = report_score(args.run, config, cases, args.checks, annotations, other_versions)
+    s = report_score(args.run, config, cases, args.checks, annotations, other_versions,
+                     not_asked(checks, cases) if checks else ())
     completed = finished_completion(args.run, config) if s["errors"] else None
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config, completed)
     if args.html is not None:

@@ -1015,6 +1015,15 @@ def test_report_checks_rescores_a_run_with_a_split_that_gained_a_case(weighted_s
     code, out, err = cli("report", "runs/whole.json", "--json", "--checks", weighted_set)
     assert code == 0 and json.loads(out)["cases"] == 4, err
     assert "its 1 case the run did not ask (o9) left out" in err, err
+    # (round 105) named in every view, not on stderr alone (a CI reading --json or posting the markdown never saw it)
+    assert json.loads(out)["checks_left_out"] == ["o9"]
+    said = "not those stored in the run; its 1 case the run did not ask (o9) left out"
+    assert said in cli("report", "runs/whole.json", "--markdown", "--checks", weighted_set)[1]
+    assert "from " + weighted_set + "; its 1 case the run did not ask (o9) left out" in cli(
+        "report", "runs/whole.json", "--checks", weighted_set)[1]
+    assert cli("report", "runs/whole.json", "--checks", weighted_set, "--html", "w.html")[0] == 0
+    assert said in Path("w.html").read_text(encoding="utf-8")
+    assert json.loads(cli("report", "runs/whole.json", "--json")[1])["checks_left_out"] == []
 
 
 @pytest.mark.parametrize("quick", [["--limit", "2"], ["--cases", "o3,o1"]])
