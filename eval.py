@@ -3667,7 +3667,8 @@ def passages_shape_problem(passages):
             return f"passage {number} is {json_kind(p)}, not an object"
         missing = next((k for k in ("id", "text") if k not in p), None)
         if missing:
-            return f'passage {number} has no "{missing}"' + keys_off(p, ("id", "text"))
+            # (a key of another name said beside it; without one, keys_off would say again that it has no "id")
+            return f'passage {number} has no "{missing}"' + (keys_off(p, ("id", "text")) if set(p) - {"id", "text"} else "")
         extra = next((k for k in p if k not in ("id", "text")), None)
         if extra is not None:
             return f'passage {number} has {one_line(json_text(extra), 40)}, which a passage does not have (only "id" and "text")'
@@ -12661,7 +12662,8 @@ def format_report(config, s, run_path="RUN"):
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
         settled, undecided = problems["settled"], problems["open"]["value"]
         if settled < undecided:   # (the doubtful verdicts list those a judge answered: a check never asked is not there)
-            listed = any(d["pass"] is None for d in (s.get("judge") or {}).get("doubtful", []))
+            unsettled = {(u["id"], u["trial"]) for u in s["open"] if not u["settled"]}   # those this line counts
+            listed = any((d["id"], d["trial"]) in unsettled for d in (s.get("judge") or {}).get("doubtful", []))
             out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose judge check has no verdict "
                        f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored"
                        + ("; see the doubtful verdicts below)" if listed else ")"))
@@ -16319,8 +16321,9 @@ def trial_answers(case, results):
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
                                                                r.get("out_of_turns")))
         # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it); a backslash it shows
-        if t["predicted"] == INVALID and isinstance(body, str) and not body.isprintable():
-            head += (" · " if head else "") + f"every character: {every_character(body, 300)}"
+        said = scored_text(body) if isinstance(body, str) and not t["error"] else body   # what the label was read from
+        if t["predicted"] == INVALID and isinstance(said, str) and not said.isprintable():
+            head += (" · " if head else "") + f"every character: {every_character(said, 300)}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
 

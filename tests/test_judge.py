@@ -2955,3 +2955,12 @@ def test_an_answer_never_judged_is_not_sent_to_the_doubtful_verdicts(project, cl
     line = next(l for l in out.splitlines() if l.startswith("Undecided:"))
     assert "see the doubtful verdicts below" not in line and line.endswith("; not scored)"), line
     assert "Doubtful verdicts, for a person to check (0):" in out
+    # (its review) nor where the list holds only answers the judge did answer, without a verdict (another line's)
+    judge = {"models": ["judge"], "votes": 1, "temperature": 0, "seed": 42, "num_predict": 1024}
+    vote = {"check": "polite", "model": "judge", "vote": 1, "pass": None, "reason": None, "raw": "no JSON here",
+            "error": None, "prompt_tokens": 10, "completion_tokens": 3, "done_reason": "stop"}
+    path = write_run("runs/mix.json", make_run([{"id": "c1", "response": "hola", "checks": [check], "judges": [vote]},
+                                                {"id": "c2", "response": "hola", "checks": [check]}], labels=None, judge=judge))
+    out = cli("report", path)[1]
+    lines = [l for l in out.splitlines() if l.startswith("Undecided:")]
+    assert len(lines) == 2 and lines[0].endswith("; not scored)") and "Doubtful verdicts, for a person to check (1):" in out, out

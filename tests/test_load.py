@@ -1318,6 +1318,9 @@ def test_a_key_misremembered_in_a_turn_a_passage_or_a_rule_is_named(tmp_path):
     assert evalpy.turn_problems([{"role": "user", "text": "hola"}]) == [
         'messages turn 1: must be an object with exactly "role" and "content"; it has "text", not "content"']
     assert evalpy.passages_shape_problem([{"id": "a", "content": "x"}]) == 'passage 1 has no "text"; it has "content", not "text"'
+    # (round 105) without a key of another name, said once: 'passage 1 has no "id"; it has no "id"'
+    assert evalpy.passages_shape_problem([{"text": "t"}]) == 'passage 1 has no "id"'
+    assert evalpy.passages_shape_problem([{"id": "a"}]) == 'passage 1 has no "text"'
     assert evalpy.tool_results_problems({"lookup": [{"args": {}, "result": 1}]}, [{"function": {"name": "lookup"}}]) == [
         'tool_results.lookup[1]: a rule is {"arguments": {...}, "result": ...}; it has "args", not "arguments" (a list is a '
         'list of rules; a result that is itself a list goes in a rule with "arguments": {})']

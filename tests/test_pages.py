@@ -707,3 +707,13 @@ def test_the_report_page_names_each_failed_trial_as_the_text_does(project, cli):
     assert "e17 trial 1 (HTTP 500: boom), and 2 more" in page
     text = cli("report", run)[1]
     assert "  a9 trial 2: HTTP 500: boom" in text and "  e19 trial 1: HTTP 500: boom" in text
+
+
+def test_the_pages_every_character_note_reads_the_answer_scored_not_the_reasoning(project, cli):
+    """Round 105's review: a failing answer's "every character" note escaped the raw response from its <think>, cut at
+    300 characters, never reaching the non-breaking space that made the answer no label."""
+    think = "<think>\n" + "Hmm, let me think about this ticket carefully. " * 10 + "\n</think>\n\n"
+    path = write_run("runs/inl.json", make_run([("dev-01", "bug", think + "Categoría:\u00a0bug")]))
+    assert cli("report", path, "--html", "p.html")[0] in (0, 1)
+    page = Path("p.html").read_text(encoding="utf-8")
+    assert "every character: Categoría:\\xa0bug" in page and "every character: \\n&lt;think&gt;" not in page
