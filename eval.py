@@ -80,6 +80,7 @@ import gc
 import hashlib
 import heapq
 import html
+import http.client
 import ipaddress
 import itertools
 import json
@@ -5354,6 +5355,14 @@ def request_failed(e):
         named = re.search(r"content-encoding: ([\w-]+)", str(e))
         return (f"the server's answer did not decode as its Content-Encoding header says"
                 + (f" ({named.group(1)})" if named else ""))
+    if type(e).__name__ != "ChunkedEncodingError" and isinstance(cause, http.client.HTTPException) \
+            and not isinstance(cause, (ConnectionError, http.client.IncompleteRead)):
+        # something answered, in what is not HTTP (an SSH banner, a body alone) or past what http.client reads: no
+        # connection failed, and the breaker must not take it for a server gone (RemoteDisconnected is one: closed)
+        why = ("a header line past 64 KiB" if isinstance(cause, http.client.LineTooLong) else
+               "no HTTP status line (another protocol, or a body alone)" if isinstance(cause, http.client.BadStatusLine)
+               else "more than 100 headers" if "more than 100 headers" in str(cause) else type(cause).__name__)
+        return f"the server's answer could not be read as HTTP: {why}"
     if type(e).__name__ != "ChunkedEncodingError" or cause is None:
         return f"connection failed ({type(e).__name__})"
     why = {"IncompleteRead": ": the server hung up before the end of its answer",
@@ -5470,6 +5479,9 @@ class ChatClient:
             raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is --host pointing at "
                             "the model server?") from None
         except (OSError, ValueError, self.requests.exceptions.RequestException) as e:
+            said = request_failed(e)
+            if not said.startswith("connection failed"):   # reached: what answered is no model server, or broken
+                raise EvalError(f"{self.host}{path}: {said}; is --host pointing at the model server?") from None
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if 300 <= status < 400:

@@ -618,6 +618,14 @@ class FakeOllama:
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
                     self.wfile.flush()
                     self.close_connection = True
+                elif fault == "many_headers":   # a 200 past the 100 headers http.client reads
+                    head = b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-Trace-%d: v\r\n" % i for i in range(150))
+                    self.wfile.write(head + b"Content-Length: 2\r\n\r\n{}")
+                    self.wfile.flush()
+                elif fault == "not_http":   # another service on the port, answering in its own protocol
+                    self.wfile.write(b"SSH-2.0-OpenSSH_8.9\r\n")
+                    self.wfile.flush()
+                    self.close_connection = True
                 elif fault == "bad_gzip":    # a body said to be gzip that is not
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 7\r\n\r\nnotgzip")
                     self.wfile.flush()

@@ -703,6 +703,10 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
     ("bad_chunk", "connection failed mid-answer: a chunk of the answer had no length that could be read "
                   "(InvalidChunkLength)"),
     ("bad_gzip", "the server's answer did not decode as its Content-Encoding header says (gzip)"),
+    # (round 105) something answered, in what http.client cannot read: "connection failed (ConnectionError)", which the
+    # breaker reads as the server gone
+    ("many_headers", "the server's answer could not be read as HTTP: more than 100 headers"),
+    ("not_http", "the server's answer could not be read as HTTP: no HTTP status line (another protocol, or a body alone)"),
     ("flood", "the server's answer is over 64 MiB"),
 ])
 def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, fault, error):
@@ -710,6 +714,30 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
     assert code == 2 and "Traceback" not in err
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
+
+
+def test_a_service_answering_in_another_protocol_is_not_a_server_to_start(project, cli):
+    """Round 105: an SSH server on the port (or a 200 past 100 headers) was "cannot reach the model server ...
+    Start it with `ollama serve`": something answered, and it is no model server."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def banner():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conn.sendall(b"SSH-2.0-OpenSSH_8.9\r\n")
+                conn.close()
+    threading.Thread(target=banner, daemon=True).start()
+    port = listener.getsockname()[1]
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{port}")
+    finally:
+        listener.close()
+    assert code == 2 and err == (f"error: http://127.0.0.1:{port}/api/tags: the server's answer could not "
+                                 "be read as HTTP: no HTTP status line (another protocol, or a body alone); is --host "
+                                 "pointing at the model server?\n"), err
 
 
 def through_the_fake_as_a_proxy(monkeypatch, fake):
