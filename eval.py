@@ -5805,7 +5805,10 @@ class OllamaClient(ChatClient):
             # scrubbed as they come, as every text a server sends: a server that echoes the key among them
             # had it printed by the refusal that names what the model can do
             self.capabilities[model] = [self.scrub(str(c)) for c in capabilities]
-        status, version, _ = self.get_json("/api/version")
+        try:   # a version unread is unknown, as one of no string is: no run refused for it (its models answered)
+            status, version, _ = self.get_json("/api/version")
+        except EvalError:
+            status, version = None, None
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
         return self.scrub(version) if isinstance(version, str) else None
 

@@ -66,6 +66,7 @@ class FakeOllama:
         self.auth_headers = []        # the Authorization header of every chat request
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.version_auth = []        # the Authorization header of every /api/version request
+        self.version_page = None      # bytes /api/version answers instead of its JSON (a proxy's page)
         self.key_everywhere = False   # with api_key: /api/version wants it too (an auth proxy before Ollama)
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
@@ -375,6 +376,9 @@ class FakeOllama:
                     fake.version_auth.append(self.headers.get("Authorization"))
                     if fake.key_everywhere and fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
                         self.send_raw(401, b"401 Authorization Required", "text/html")   # a proxy's, before Ollama
+                        return
+                    if fake.version_page is not None:   # something else on that path (a proxy's page)
+                        self.send_raw(200, fake.version_page, "text/html")
                         return
                     self.send_json(200, {"version": fake.version})
                 elif self.path == "/":

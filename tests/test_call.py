@@ -716,6 +716,16 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
 
 
+def test_a_version_page_that_is_not_json_is_an_unknown_version_not_a_refusal(project, cli, fake):
+    """Round 105: /api/version answering a page of HTML, beside a server whose models answer, refused the whole run
+    ("is --host pointing at an ollama server?"), where a version of no string, or a non-200, is unknown."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.version_page = b"<html>hello</html>"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2)
+    assert code == 0, err
+    assert load_json("runs/dev-v3.json")["config"]["server_version"] is None
+
+
 def test_a_service_answering_in_another_protocol_is_not_a_server_to_start(project, cli):
     """Round 105: an SSH server on the port (or a 200 past 100 headers) was "cannot reach the model server ...
     Start it with `ollama serve`": something answered, and it is no model server."""
