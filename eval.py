@@ -6111,6 +6111,11 @@ class OpenAIClient(ChatClient):
                 content = ""
             if content is None and choice.get("finish_reason") == "length" and not calls.get("tool_calls"):
                 content = ""   # cut before a word of the answer (and of any reasoning): the model's, empty, never a retry
+            if content is None and choice.get("finish_reason") == "content_filter" and not calls.get("tool_calls"):
+                # the server's filter took the answer (Azure's, vLLM's guardrails): said so, and not asked again
+                # (it filters alike); "no content" was asked again as a fault of the server's
+                raise CallFailed("the server's content filter withheld the answer (finish_reason content_filter)",
+                                 retry=False)
             if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):

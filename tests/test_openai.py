@@ -1287,3 +1287,22 @@ def test_a_key_escaped_inside_a_judges_json_string_never_reaches_its_reason_or_c
     shown = cli("report", "runs/x.json", "--case", json.loads(run_file)["results"][0]["id"])[1]
     for text in (run_file, printed, err, shown):
         assert form[:40] not in text and json.dumps(form)[1:41] not in text, text
+
+
+def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(project, cli):
+    """Round 105: content null with finish_reason "content_filter" (Azure's filter, a guardrail before vLLM) was
+    "had no choices[0].message.content", asked again as the server's fault, and the filter never named."""
+    asked = []
+
+    def respond(body):
+        asked.append(body)
+        return chosen({"role": "assistant", "content": None}, "content_filter")
+    server = serve_raw(respond)
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "2", "--split", "dev", "--limit", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    (r,) = load_json("runs/x.json")["results"]
+    assert code == 2 and r["error"] == "the server's content filter withheld the answer (finish_reason content_filter)"
+    assert r["attempts"] == 1 and len(asked) == 1
