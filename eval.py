@@ -169,6 +169,7 @@ OLLAMA_V1_FINGERPRINT = "fp_ollama"
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
+MODEL_PAGES = 20                  # pages of /v1/models read past the first (has_more): 20 pages hold thousands
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
@@ -6028,6 +6029,17 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
                   if type(m.get("id")) is str]
+        for _ in range(MODEL_PAGES):   # a list in pages (has_more, as OpenAI's lists page): the rest read, the model
+            # may be among them ("not served; it serves: other" of a first page)
+            last = listing.get("last_id") if isinstance(listing, dict) and listing.get("has_more") is True else None
+            if not isinstance(last, str) or not last or model in [m["id"] for m in served]:
+                break
+            status, listing, _ = self.get_json(f"/models?after={urllib.parse.quote(last, safe='')}")
+            page = listed_models(listing, "data", f"{self.host}/models", hint, self.scrub) if status == 200 else []
+            page = [m for m in page if type(m.get("id")) is str and m["id"] not in {s["id"] for s in served}]
+            if not page:
+                break
+            served += page
         ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:

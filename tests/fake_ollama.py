@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import unicodedata
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 BUSY = "server busy, please try again.  maximum pending requests exceeded"
@@ -67,6 +68,7 @@ class FakeOllama:
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.version_auth = []        # the Authorization header of every /api/version request
         self.version_page = None      # bytes /api/version answers instead of its JSON (a proxy's page)
+        self.models_page = None       # /v1/models in pages of this many (has_more, last_id, ?after=)
         self.key_everywhere = False   # with api_key: /api/version wants it too (an auth proxy before Ollama)
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
@@ -358,12 +360,19 @@ class FakeOllama:
                          # what the model can do, as current Ollama lists it (api/types.go ListModelResponse)
                          **({"capabilities": fake.capabilities(m)} if fake.tags_capabilities else {})}
                         for m in fake.models]})
-                elif self.path == "/v1/models":
+                elif self.path.split("?")[0] == "/v1/models":
                     if fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
                         self.send_json(401, {"error": {"message": "Incorrect API key provided", "type": "auth"}})
                         return
-                    self.send_json(200, {"object": "list", "data": [
-                        {"id": m, "object": "model", "created": 1764496800, "owned_by": "library"} for m in fake.models]})
+                    listed = [{"id": m, "object": "model", "created": 1764496800, "owned_by": "library"} for m in fake.models]
+                    if fake.models_page:   # in pages, as OpenAI's lists page: has_more, last_id, ?after=ID for the next
+                        after = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("after", [None])[0]
+                        start = next((i + 1 for i, m in enumerate(listed) if m["id"] == after), 0)
+                        page = listed[start:start + fake.models_page]
+                        self.send_json(200, {"object": "list", "data": page, "has_more": start + len(page) < len(listed),
+                                             "last_id": page[-1]["id"] if page else None})
+                        return
+                    self.send_json(200, {"object": "list", "data": listed})
                 elif self.path == "/api/ps":
                     # server/routes.go PsHandler: the loaded models, each with its runner's context_length
                     # (api/types.go ProcessModelResponse; the field since v0.9.7)

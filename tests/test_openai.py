@@ -1306,3 +1306,19 @@ def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(proj
     (r,) = load_json("runs/x.json")["results"]
     assert code == 2 and r["error"] == "the server's content filter withheld the answer (finish_reason content_filter)"
     assert r["attempts"] == 1 and len(asked) == 1
+
+
+def test_a_model_list_in_pages_is_read_to_its_model(project, cli):
+    """Round 105: a /v1/models in pages (has_more, last_id) was read as whole: "model 'qwen2.5:7b' is not served ...
+    it serves: other" of a server that said more follow."""
+    from fake_ollama import FakeOllama
+    fake = FakeOllama(models=("a:1", "b:1", "c:1", "qwen2.5:7b", "z:1"))
+    fake.models_page, fake.native_api = 2, False
+    fake.start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1)
+        assert code == 0, err
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "nope:1", "--limit", 1)
+        assert code == 2 and "it serves: a:1, b:1, c:1, qwen2.5:7b, z:1" in err, err
+    finally:
+        fake.stop()
