@@ -5465,15 +5465,19 @@ class ChatClient:
                 into[at] = item
         return root[0]
 
+    def preflight_seconds(self):
+        """A check before a run waits PREFLIGHT_TIMEOUT, or --timeout where that is shorter (it waited 10 s past --timeout 8)."""
+        return min(PREFLIGHT_TIMEOUT, self.timeout) if isinstance(self.timeout, (int, float)) else PREFLIGHT_TIMEOUT
+
     def get_json(self, path, body=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
         asks with one: /api/show), for the checks before a run."""
         try:
             status, reason, headers, data = self.request("GET" if body is None else "POST", path,
                                                          None if body is None else json.dumps(body).encode(),
-                                                         PREFLIGHT_TIMEOUT)
+                                                         self.preflight_seconds())
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
-            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {PREFLIGHT_TIMEOUT:g} s "
+            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {self.preflight_seconds():g} s "
                             f"({type(e).__name__}): something there took the request and sent nothing back: a server "
                             "stuck (restart it), or not a model server at all") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start

@@ -693,6 +693,11 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
     assert code == 2 and err == (f"error: the model server at {fake.url} gave no answer to /api/tags within 0.5 s "
                                  "(TimeoutError): something there took the request and sent nothing back: a server stuck "
                                  "(restart it), or not a model server at all\n"), err
+    # (round 105) a --timeout shorter than the checks' own bound is theirs too (it waited 10 s past --timeout 8)
+    monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 10.0)
+    started = time.monotonic()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--timeout", "0.5")
+    assert time.monotonic() - started < 5 and code == 2 and "gave no answer to /api/tags within 0.5 s" in err, err
 
 
 @pytest.mark.parametrize("fault, error", [
