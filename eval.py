@@ -6095,7 +6095,7 @@ class OpenAIClient(ChatClient):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
-            content = message["content"]
+            content = message.get("content")   # (left out beside calls, or by a filter: as null)
             # both names from one server: each kept, never one dropped in silence (once where they say the same)
             sent = [message.get(k) for k in ("reasoning_content", "reasoning") if message.get(k)]
             texts = [t for t in sent if isinstance(t, str)]   # (one that is no text is said where it is alone: no_count)
@@ -6113,6 +6113,12 @@ class OpenAIClient(ChatClient):
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
+            if content is None and choice.get("finish_reason") == "content_filter" and not message.get("tool_calls"):
+                # the server's filter took the answer (Azure's, a guardrail before vLLM): said so, and not asked again
+                # (it filters alike); "no content" was asked again as the server's fault, and reasoning beside it made
+                # the filtered answer the model's, empty
+                raise CallFailed("the server's content filter withheld the answer (finish_reason content_filter)",
+                                 retry=False)
             sent = message.get("tool_calls")
             sent = [sent] if isinstance(sent, dict) else sent   # (one call where a list belongs)
             if content is None and not tools and isinstance(sent, list) and sent \
@@ -6127,11 +6133,6 @@ class OpenAIClient(ChatClient):
                 content = ""
             if content is None and choice.get("finish_reason") == "length" and not calls.get("tool_calls"):
                 content = ""   # cut before a word of the answer (and of any reasoning): the model's, empty, never a retry
-            if content is None and choice.get("finish_reason") == "content_filter" and not calls.get("tool_calls"):
-                # the server's filter took the answer (Azure's, vLLM's guardrails): said so, and not asked again
-                # (it filters alike); "no content" was asked again as a fault of the server's
-                raise CallFailed("the server's content filter withheld the answer (finish_reason content_filter)",
-                                 retry=False)
             if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):

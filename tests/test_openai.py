@@ -1293,19 +1293,19 @@ def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(proj
     """Round 105: content null with finish_reason "content_filter" (Azure's filter, a guardrail before vLLM) was
     "had no choices[0].message.content", asked again as the server's fault, and the filter never named."""
     asked = []
-
-    def respond(body):
-        asked.append(body)
-        return chosen({"role": "assistant", "content": None}, "content_filter")
-    server = serve_raw(respond)
-    try:
-        code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "2", "--split", "dev", "--limit", 1,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
-    finally:
-        server.shutdown()
-    (r,) = load_json("runs/x.json")["results"]
-    assert code == 2 and r["error"] == "the server's content filter withheld the answer (finish_reason content_filter)"
-    assert r["attempts"] == 1 and len(asked) == 1
+    # (its review) reasoning beside it made the filtered answer the model's, empty; no content key was asked again
+    for n, message in enumerate(({"role": "assistant", "content": None}, {"role": "assistant"},
+                                 {"role": "assistant", "content": None, "reasoning_content": "let me think"})):
+        asked.clear()
+        server = serve_raw(lambda body: (asked.append(body), chosen(message, "content_filter"))[1])
+        try:
+            code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "2", "--split", "dev", "--limit", 1,
+                                 "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", f"runs/x{n}.json")
+        finally:
+            server.shutdown()
+        (r,) = load_json(f"runs/x{n}.json")["results"]
+        assert code == 2 and r["error"] == "the server's content filter withheld the answer (finish_reason content_filter)", r
+        assert r["attempts"] == 1 and len(asked) == 1 and r["response"] is None
 
 
 def test_a_model_list_in_pages_is_read_to_its_model(project, cli):
