@@ -6021,6 +6021,30 @@ class OpenAIClient(ChatClient):
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
 
+    def more_pages(self, model, listing, served, hint):
+        """A model list in pages (has_more and last_id, as OpenAI's lists page) read on with ?after= to the model, within
+        MODEL_PAGES pages and the preflight's time in all: (every entry read, why the list is left unread, or None)."""
+        deadline = time.monotonic() + self.preflight_seconds()
+        for pages in range(MODEL_PAGES + 1):
+            last = listing.get("last_id") if isinstance(listing, dict) and listing.get("has_more") is True else None
+            if not isinstance(last, str) or not last or model in [m["id"] for m in served]:
+                return served, None
+            if pages == MODEL_PAGES or time.monotonic() > deadline:
+                return served, (f"{MODEL_PAGES} pages read past the first" if pages == MODEL_PAGES else
+                                f"past {self.preflight_seconds():g} s, the rest unread")
+            try:
+                status, listing, _ = self.get_json(f"/models?after={urllib.parse.quote(last, safe='')}")
+                page = listed_models(listing, "data", f"{self.host}/models", hint, self.scrub) if status == 200 else None
+            except EvalError as e:   # (its words scrubbed: a last_id may hold the key, and the path holds it)
+                return served, f"its next page: {self.scrub(str(e))}"
+            if page is None:
+                return served, f"its next page answered HTTP {status}"
+            page = [m for m in page if type(m.get("id")) is str and m["id"] not in {s["id"] for s in served}]
+            if not page:   # a page of nothing new: the list goes round
+                return served, None
+            served += page
+        return served, None
+
     def preflight(self, model):
         """Is the server there, and does it serve the model? Returns what it says it is."""
         status, listing, headers = self.get_json("/models")
@@ -6033,20 +6057,13 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
                   if type(m.get("id")) is str]
-        for _ in range(MODEL_PAGES):   # a list in pages (has_more, as OpenAI's lists page): the rest read, the model
-            # may be among them ("not served; it serves: other" of a first page)
-            last = listing.get("last_id") if isinstance(listing, dict) and listing.get("has_more") is True else None
-            if not isinstance(last, str) or not last or model in [m["id"] for m in served]:
-                break
-            status, listing, _ = self.get_json(f"/models?after={urllib.parse.quote(last, safe='')}")
-            page = listed_models(listing, "data", f"{self.host}/models", hint, self.scrub) if status == 200 else []
-            page = [m for m in page if type(m.get("id")) is str and m["id"] not in {s["id"] for s in served}]
-            if not page:
-                break
-            served += page
+        served, unread = self.more_pages(model, listing, served, hint)
         ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:
+            if unread:   # never "not served" of a list the server said goes on
+                raise EvalError(f"model {model!r} is not among the {len(ids)} models {self.host}/models listed, and the "
+                                f"list goes on ({unread}); it lists: {names_text(ids, self.scrub)}")
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}")
         entry = next(m for m in served if m["id"] in (model, tagged(model)))
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its

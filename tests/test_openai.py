@@ -968,9 +968,10 @@ def test_a_servers_huge_metadata_is_cut_as_its_model_entries_are(project, cli):
     assert "SECRET" not in results[0]["done_reason"] and len(results[0]["done_reason"]) <= evalpy.ENTRY_TEXT, results[0]
 
 
-def serve_raw(respond):
-    """An OpenAI-compatible server on 127.0.0.1 that lists model "m" and answers every chat with
-    respond(request body) -> (status, headers, body bytes); returns the server."""
+def serve_raw(respond, listing=None):
+    """An OpenAI-compatible server on 127.0.0.1 that lists model "m" (or answers /v1/models with listing(path) ->
+    (status, headers, body bytes)) and answers every chat with respond(request body) -> (status, headers, body
+    bytes); returns the server."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -987,6 +988,8 @@ def serve_raw(respond):
             self.wfile.write(body)
 
         def do_GET(self):
+            if listing is not None:
+                return self.send(*listing(self.path))
             self.send(200, {}, json.dumps({"object": "list", "data": [{"id": "m", "object": "model"}]}).encode())
 
         def do_POST(self):
@@ -1322,3 +1325,25 @@ def test_a_model_list_in_pages_is_read_to_its_model(project, cli):
         assert code == 2 and "it serves: a:1, b:1, c:1, qwen2.5:7b, z:1" in err, err
     finally:
         fake.stop()
+
+
+@pytest.mark.parametrize("next_page, says", [
+    ((500, {}, b""), "its next page answered HTTP 500"),
+    ((200, {"Content-Type": "text/html"}, b"<html>x</html>"), "its next page: http://127.0.0.1:PORT/v1/models?after=[API key "
+                                                             "removed] answered with something that is not JSON"),
+])
+def test_a_model_list_that_goes_on_unread_is_never_said_not_to_serve_the_model(project, cli, next_page, says):
+    """Round 105's review: a next page that failed, or the page cap reached, ended the list in silence: "not served" of
+    a server that said more follow; and a last_id holding the key was printed in the path of the page's error."""
+    first = {"object": "list", "data": [{"id": "a:1"}], "has_more": True, "last_id": SECRET}
+    server = serve_raw(lambda body: chosen({"role": "assistant", "content": "bug"}),
+                       lambda path: next_page if "after=" in path else (200, {}, json.dumps(first).encode()))
+    port = server.server_address[1]
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m:1", "--api-key", SECRET, "--split", "dev",
+                             "--host", f"http://127.0.0.1:{port}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert code == 2 and SECRET not in err and "not served" not in err, err
+    assert err.startswith(f"error: model 'm:1' is not among the 1 models http://127.0.0.1:{port}/v1/models listed, and the "
+                          f"list goes on ({says.replace('PORT', str(port))}"), err
