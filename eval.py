@@ -5469,15 +5469,15 @@ class ChatClient:
         """A check before a run waits PREFLIGHT_TIMEOUT, or --timeout where that is shorter (it waited 10 s past --timeout 8)."""
         return min(PREFLIGHT_TIMEOUT, self.timeout) if isinstance(self.timeout, (int, float)) else PREFLIGHT_TIMEOUT
 
-    def get_json(self, path, body=None):
+    def get_json(self, path, body=None, seconds=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
         asks with one: /api/show), for the checks before a run."""
         try:
             status, reason, headers, data = self.request("GET" if body is None else "POST", path,
                                                          None if body is None else json.dumps(body).encode(),
-                                                         self.preflight_seconds())
+                                                         seconds or self.preflight_seconds())
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
-            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {self.preflight_seconds():g} s "
+            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(seconds or self.preflight_seconds(), 2):g} s "
                             f"({type(e).__name__}): something there took the request and sent nothing back: a server "
                             "stuck (restart it), or not a model server at all") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
@@ -6021,32 +6021,35 @@ class OpenAIClient(ChatClient):
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
 
-    def more_pages(self, model, listing, served, hint):
+    def more_pages(self, model, listing, served, hint, started):
         """A model list in pages (has_more and last_id, as OpenAI's lists page) read on with ?after= to the model, within
-        MODEL_PAGES pages and the preflight's time in all: (every entry read, why the list is left unread, or None)."""
-        deadline = time.monotonic() + self.preflight_seconds()
+        MODEL_PAGES pages and the preflight's time in all, from `started` (its first page's asking), each page cut at
+        what is left: (every entry read, why the list is left unread, or None)."""
+        deadline = started + self.preflight_seconds()
         for pages in range(MODEL_PAGES + 1):
             last = listing.get("last_id") if isinstance(listing, dict) and listing.get("has_more") is True else None
             if not isinstance(last, str) or not last or model in [m["id"] for m in served]:
                 return served, None
-            if pages == MODEL_PAGES or time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if pages == MODEL_PAGES or left <= 0:
                 return served, (f"{MODEL_PAGES} pages read past the first" if pages == MODEL_PAGES else
                                 f"past {self.preflight_seconds():g} s, the rest unread")
             try:
-                status, listing, _ = self.get_json(f"/models?after={urllib.parse.quote(last, safe='')}")
+                status, listing, _ = self.get_json(f"/models?after={urllib.parse.quote(last, safe='')}", seconds=left)
                 page = listed_models(listing, "data", f"{self.host}/models", hint, self.scrub) if status == 200 else None
             except EvalError as e:   # (its words scrubbed: a last_id may hold the key, and the path holds it)
                 return served, f"its next page: {self.scrub(str(e))}"
             if page is None:
                 return served, f"its next page answered HTTP {status}"
             page = [m for m in page if type(m.get("id")) is str and m["id"] not in {s["id"] for s in served}]
-            if not page:   # a page of nothing new: the list goes round
-                return served, None
+            if not page:   # a page of nothing new, though the one before said more follow: the rest unread
+                return served, "its next page held none it had not listed"
             served += page
         return served, None
 
     def preflight(self, model):
         """Is the server there, and does it serve the model? Returns what it says it is."""
+        started = time.monotonic()
         status, listing, headers = self.get_json("/models")
         if status in (401, 403):
             raise EvalError(f"{self.host}/models answered HTTP {status}: " + (
@@ -6057,7 +6060,7 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
                   if type(m.get("id")) is str]
-        served, unread = self.more_pages(model, listing, served, hint)
+        served, unread = self.more_pages(model, listing, served, hint, started)
         ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and tagged(model) not in ids:
@@ -6130,12 +6133,14 @@ class OpenAIClient(ChatClient):
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
-            if content is None and choice.get("finish_reason") == "content_filter" and not message.get("tool_calls"):
+            if content is None and choice.get("finish_reason") == "content_filter" and not (tools and message.get("tool_calls")):
                 # the server's filter took the answer (Azure's, a guardrail before vLLM): said so, and not asked again
                 # (it filters alike); "no content" was asked again as the server's fault, and reasoning beside it made
                 # the filtered answer the model's, empty
                 raise CallFailed("the server's content filter withheld the answer (finish_reason content_filter)",
                                  retry=False)
+            if "content" not in message and not message.get("tool_calls"):
+                raise TypeError   # no content key, and no call it was left out beside: the server's fault, asked again
             sent = message.get("tool_calls")
             sent = [sent] if isinstance(sent, dict) else sent   # (one call where a list belongs)
             if content is None and not tools and isinstance(sent, list) and sent \

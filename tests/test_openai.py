@@ -1298,7 +1298,10 @@ def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(proj
     asked = []
     # (its review) reasoning beside it made the filtered answer the model's, empty; no content key was asked again
     for n, message in enumerate(({"role": "assistant", "content": None}, {"role": "assistant"},
-                                 {"role": "assistant", "content": None, "reasoning_content": "let me think"})):
+                                 {"role": "assistant", "content": None, "reasoning_content": "let me think"},
+                                 # (its review) calls where no tool was offered do not make it the model's empty answer
+                                 {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                                                                       "function": {"name": "f", "arguments": "{}"}}]})):
         asked.clear()
         server = serve_raw(lambda body: (asked.append(body), chosen(message, "content_filter"))[1])
         try:
@@ -1331,6 +1334,9 @@ def test_a_model_list_in_pages_is_read_to_its_model(project, cli):
     ((500, {}, b""), "its next page answered HTTP 500"),
     ((200, {"Content-Type": "text/html"}, b"<html>x</html>"), "its next page: http://127.0.0.1:PORT/v1/models?after=[API key "
                                                              "removed] answered with something that is not JSON"),
+    # (its review) a page of nothing new, though the one before said more follow (or the first page again)
+    ((200, {}, json.dumps({"object": "list", "data": [], "has_more": True, "last_id": "zz"}).encode()),
+     "its next page held none it had not listed"),
 ])
 def test_a_model_list_that_goes_on_unread_is_never_said_not_to_serve_the_model(project, cli, next_page, says):
     """Round 105's review: a next page that failed, or the page cap reached, ended the list in silence: "not served" of
@@ -1347,3 +1353,17 @@ def test_a_model_list_that_goes_on_unread_is_never_said_not_to_serve_the_model(p
     assert code == 2 and SECRET not in err and "not served" not in err, err
     assert err.startswith(f"error: model 'm:1' is not among the 1 models http://127.0.0.1:{port}/v1/models listed, and the "
                           f"list goes on ({says.replace('PORT', str(port))}"), err
+
+
+def test_a_message_without_content_is_the_servers_fault_beside_reasoning_too(project, cli):
+    """Round 105's review: reading content as message.get("content") made a message with reasoning and no content key,
+    finish_reason "stop", the model's empty answer; it is the server's fault, asked again, as it was."""
+    asked = []
+    server = serve_raw(lambda body: (asked.append(body), chosen({"role": "assistant", "reasoning_content": "hm"}))[1])
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "1", "--split", "dev", "--limit", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    (r,) = load_json("runs/x.json")["results"]
+    assert code == 2 and r["error"] == "the server's answer had no choices[0].message.content" and len(asked) == 2, r
