@@ -14845,9 +14845,18 @@ def read_human_verdicts(path):
     which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
     check), the lines that name no trial, {(id, trial, check): its line})."""
     data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
-    if re.match(rb'\s*\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()), data):
+    own = re.match(rb'\s*\{\s*"format"\s*:\s*"([^"]{1,40})"', data)
+    own = own.group(1).decode("utf-8", "replace") if own else None
+    if own == RUN_FORMAT:
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")
+    if own in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):   # (a JSON fault on every line of it was said)
+        raise EvalError(f"{shell_word(path)} is review's annotations (notes on answers), not a person's verdicts: "
+                        "calibrate takes a file you write, a verdict a line: "
+                        '{"id": ..., "check": ..., "pass": true or false}')
+    if own in EVAL_FORMATS:
+        raise EvalError(f"{shell_word(path)} is an eval.py file ({own}), not a person's verdicts: calibrate takes a "
+                        'file you write, a verdict a line: {"id": ..., "check": ..., "pass": true or false}')
     verdicts, problems, untrialled, lines = {}, [], [], {}
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():

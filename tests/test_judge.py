@@ -797,6 +797,13 @@ def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, c
     code, out, err = cli("calibrate", run, labels)
     assert code == 2 and len(err.splitlines()) == 1
     assert "is a run file, not a person's verdicts: calibrate takes the verdicts first, then the run" in err
+    # (round 105) review's annotations, taken for the verdicts to calibrate against: a JSON fault on each of 27 lines
+    notes = run + ".annotations.json"
+    Path(notes).write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "run": run, "annotations": {}}, indent=1))
+    code, out, err = cli("calibrate", notes, run)
+    assert code == 2 and err == (f"error: {notes} is review's annotations (notes on answers), not a person's verdicts: "
+                                 'calibrate takes a file you write, a verdict a line: {"id": ..., "check": ..., "pass": '
+                                 "true or false}\n"), err
 
 
 def test_a_long_list_of_bad_verdict_lines_is_cut_at_twenty(calibration, project, cli):
