@@ -2964,8 +2964,8 @@ def empty_ends(items, last=True, groups=None):
 
 def item_ends(op, value, last, groups):
     """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround, a backreference to one of
-    `groups` (GroupsAlwaysIn), a conditional whose both branches can be; nothing else can be nothing. What never gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x
-    of "x" and fails."""
+    `groups` (GroupsAlwaysIn), a conditional whose both branches can be; nothing else can be nothing. What never
+    gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x of "x" and fails."""
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
     owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
@@ -3040,6 +3040,7 @@ LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every lab
 
 
 def searched(pattern, text):
+    """re.search, a fault of Python's re inside it raised as PatternFault."""
     try:
         return re.search(pattern, text)
     except (SystemError, RuntimeError, RecursionError) as e:
@@ -5472,12 +5473,12 @@ class ChatClient:
     def get_json(self, path, body=None, seconds=None):
         """(status, JSON body or None, response headers) of a quick GET (a POST of body, where the API
         asks with one: /api/show), for the checks before a run."""
+        limit = seconds or self.preflight_seconds()   # (seconds: what is left of a list's pages' time)
         try:
             status, reason, headers, data = self.request("GET" if body is None else "POST", path,
-                                                         None if body is None else json.dumps(body).encode(),
-                                                         seconds or self.preflight_seconds())
+                                                         None if body is None else json.dumps(body).encode(), limit)
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
-            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(seconds or self.preflight_seconds(), 2):g} s "
+            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(limit, 2):g} s "
                             f"({type(e).__name__}): something there took the request and sent nothing back: a server "
                             "stuck (restart it), or not a model server at all") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
