@@ -6039,6 +6039,8 @@ class OpenAIClient(ChatClient):
                 status, listing, _ = self.get_json(f"/models?after={urllib.parse.quote(last, safe='')}", seconds=left)
                 page = listed_models(listing, "data", f"{self.host}/models", hint, self.scrub) if status == 200 else None
             except EvalError as e:   # (its words scrubbed: a last_id may hold the key, and the path holds it)
+                if time.monotonic() >= deadline:   # cut at what was left of the time, not a server stuck
+                    return served, f"past {self.preflight_seconds():g} s, the rest unread"
                 return served, f"its next page: {self.scrub(str(e))}"
             if page is None:
                 return served, f"its next page answered HTTP {status}"
@@ -6134,14 +6136,15 @@ class OpenAIClient(ChatClient):
                 # a model that refuses under structured outputs sends its words as `refusal`, content null
                 # (the API's ChatCompletionResponseMessage; "" or spaces from some servers): its answer, as a refusal part is
                 content = message["refusal"]
-            if content is None and choice.get("finish_reason") == "content_filter" and not (tools and message.get("tool_calls")):
+            withheld = content is None or isinstance(content, str) and not content.strip()
+            if withheld and choice.get("finish_reason") == "content_filter" and not (tools and message.get("tool_calls")):
                 # the server's filter took the answer (Azure's, a guardrail before vLLM): said so, and not asked again
-                # (it filters alike); "no content" was asked again as the server's fault, and reasoning beside it made
-                # the filtered answer the model's, empty
+                # (it filters alike); "no content" was asked again as the server's fault, and reasoning beside it (or
+                # "") made the filtered answer the model's, empty
                 raise CallFailed("the server's content filter withheld the answer (finish_reason content_filter)",
                                  retry=False)
-            if "content" not in message and not message.get("tool_calls"):
-                raise TypeError   # no content key, and no call it was left out beside: the server's fault, asked again
+            if "content" not in message:
+                raise TypeError   # no content key but a filter's: the server's fault, asked again, as it always was
             sent = message.get("tool_calls")
             sent = [sent] if isinstance(sent, dict) else sent   # (one call where a list belongs)
             if content is None and not tools and isinstance(sent, list) and sent \
@@ -14846,8 +14849,11 @@ def read_human_verdicts(path):
     which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
     check), the lines that name no trial, {(id, trial, check): its line})."""
     data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
-    own = re.match(rb'\s*\{\s*"format"\s*:\s*"([^"]{1,40})"', data)
-    own = own.group(1).decode("utf-8", "replace") if own else None
+    try:   # one of eval.py's files, read whole (a key a person added, or jq -S, puts "format" past the first)
+        whole = json.loads(data) if data.lstrip()[:1] == b"{" else None
+    except (ValueError, RecursionError):
+        whole = None
+    own = whole.get("format") if isinstance(whole, dict) and isinstance(whole.get("format"), str) else None
     if own == RUN_FORMAT:
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
                         "then the run (calibrate VERDICTS RUN)")

@@ -804,6 +804,11 @@ def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, c
     assert code == 2 and err == (f"error: {notes} is review's annotations (notes on answers), not a person's verdicts: "
                                  'calibrate takes a file you write, a verdict a line: {"id": ..., "check": ..., "pass": '
                                  "true or false}\n"), err
+    # (its review) with a key of a person's before its "format" (review keeps them), or its keys sorted (jq -S)
+    Path(notes).write_text(json.dumps({"mine": "x", "format": evalpy.ANNOTATIONS_FORMAT, "run": run, "annotations": {}}, indent=1))
+    assert "is review's annotations (notes on answers)" in cli("calibrate", notes, run)[2]
+    Path("sorted.json").write_text(json.dumps(json.loads(Path(run).read_text()), sort_keys=True, indent=1))
+    assert "is a run file, not a person's verdicts" in cli("calibrate", "sorted.json", labels)[2]
 
 
 def test_a_long_list_of_bad_verdict_lines_is_cut_at_twenty(calibration, project, cli):

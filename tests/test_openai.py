@@ -1301,7 +1301,10 @@ def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(proj
                                  {"role": "assistant", "content": None, "reasoning_content": "let me think"},
                                  # (its review) calls where no tool was offered do not make it the model's empty answer
                                  {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
-                                                                       "function": {"name": "f", "arguments": "{}"}}]})):
+                                                                       "function": {"name": "f", "arguments": "{}"}}]},
+                                 # nor "" does, beside reasoning or alone
+                                 {"role": "assistant", "content": ""},
+                                 {"role": "assistant", "content": "", "reasoning_content": "hm"})):
         asked.clear()
         server = serve_raw(lambda body: (asked.append(body), chosen(message, "content_filter"))[1])
         try:
@@ -1359,11 +1362,16 @@ def test_a_message_without_content_is_the_servers_fault_beside_reasoning_too(pro
     """Round 105's review: reading content as message.get("content") made a message with reasoning and no content key,
     finish_reason "stop", the model's empty answer; it is the server's fault, asked again, as it was."""
     asked = []
-    server = serve_raw(lambda body: (asked.append(body), chosen({"role": "assistant", "reasoning_content": "hm"}))[1])
-    try:
-        code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "1", "--split", "dev", "--limit", 1,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
-    finally:
-        server.shutdown()
-    (r,) = load_json("runs/x.json")["results"]
-    assert code == 2 and r["error"] == "the server's answer had no choices[0].message.content" and len(asked) == 2, r
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    # (its review) nor beside calls, a list of them or one alone, as it never was
+    for n, message in enumerate(({"role": "assistant", "reasoning_content": "hm"}, {"role": "assistant", "tool_calls": call},
+                                 {"role": "assistant", "tool_calls": [call]})):
+        asked.clear()
+        server = serve_raw(lambda body: (asked.append(body), chosen(message))[1])
+        try:
+            code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "1", "--split", "dev", "--limit", 1,
+                                 "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", f"runs/x{n}.json")
+        finally:
+            server.shutdown()
+        (r,) = load_json(f"runs/x{n}.json")["results"]
+        assert code == 2 and r["error"] == "the server's answer had no choices[0].message.content" and len(asked) == 2, r
