@@ -2629,6 +2629,14 @@ def stop_pattern(signum, frame):
     raise PatternTimeout
 
 
+def searched(pattern, text):
+    """re.search, a fault of Python's re inside it raised as PatternFault."""
+    try:
+        return re.search(pattern, text)
+    except SystemError as e:
+        raise PatternFault(f"{type(e).__name__}: {e}") from None
+
+
 def guarded_search(pattern, text):
     """re.search, stopped after REGEX_SECONDS: the defence against a pattern that backtracks for
     hours on an answer that almost matches ((a+)+$, (\\w+\\s?)*$, (a|aa)+$, or \\s+$ on a long
@@ -2924,8 +2932,8 @@ def matches_any_answer(pattern):
     try:
         tree = regex_parser.parse(pattern)
         return any(len(ends) < 2 for ends in empty_ends(list(tree), groups=GroupsAlwaysIn(list(tree))))
-    except Exception:   # (a pattern that compiles is parsed; this keeps an odd one, or one nested past the stack,
-        return False    # from stopping the load: (?:b|(?:b|...)) 400 deep is read in recursion)
+    except (RecursionError, re.error, OverflowError):   # (one nested past the stack, (?:b|(?:b|...)) 400 deep, is
+        return False    # read in recursion: left alone, never stopping the load)
 
 
 class GroupsAlwaysIn(dict):
@@ -3037,14 +3045,6 @@ def filled_check_problems(check, labels, case=None):
 
 
 LABEL_CHECK = {"name": "label", "type": "label", "blocking": True}   # every labelled case has one
-
-
-def searched(pattern, text):
-    """re.search, a fault of Python's re inside it raised as PatternFault."""
-    try:
-        return re.search(pattern, text)
-    except (SystemError, RuntimeError, RecursionError) as e:
-        raise PatternFault(f"{type(e).__name__}: {e}") from None
 
 
 def run_checks(checks, r, trial, threshold=None):
@@ -6029,7 +6029,7 @@ class OpenAIClient(ChatClient):
         deadline = started + self.preflight_seconds()
         for pages in range(MODEL_PAGES + 1):
             last = listing.get("last_id") if isinstance(listing, dict) and listing.get("has_more") is True else None
-            if not isinstance(last, str) or not last or model in [m["id"] for m in served]:
+            if not isinstance(last, str) or not last or {model, tagged(model)} & {m["id"] for m in served}:
                 return served, None
             left = deadline - time.monotonic()
             if pages == MODEL_PAGES or left <= 0:
@@ -6118,7 +6118,7 @@ class OpenAIClient(ChatClient):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
-            content = message.get("content")   # (left out beside calls, or by a filter: as null)
+            content = message.get("content")   # (left out by a filter: as null; left out otherwise, the server's fault)
             # both names from one server: each kept, never one dropped in silence (once where they say the same)
             sent = [message.get(k) for k in ("reasoning_content", "reasoning") if message.get(k)]
             texts = [t for t in sent if isinstance(t, str)]   # (one that is no text is said where it is alone: no_count)
@@ -14849,10 +14849,14 @@ def read_human_verdicts(path):
     which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
     check), the lines that name no trial, {(id, trial, check): its line})."""
     data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
-    try:   # one of eval.py's files, read whole (a key a person added, or jq -S, puts "format" past the first)
+    try:   # one of eval.py's files, read whole (a key a person added, or jq -S, puts "format" past the first), or by
+        # its first line (a run's journal)
         whole = json.loads(data) if data.lstrip()[:1] == b"{" else None
     except (ValueError, RecursionError):
-        whole = None
+        try:
+            whole = json.loads(data.lstrip().split(b"\n", 1)[0])
+        except (ValueError, RecursionError):
+            whole = None
     own = whole.get("format") if isinstance(whole, dict) and isinstance(whole.get("format"), str) else None
     if own == RUN_FORMAT:
         raise EvalError(f"{shell_word(path)} is a run file, not a person's verdicts: calibrate takes the verdicts first, "
@@ -16396,7 +16400,7 @@ def trial_answers(case, results):
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
                                                                r.get("out_of_turns")))
         # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it); a backslash it shows
-        said = scored_text(body) if isinstance(body, str) and not t["error"] else body   # what the label was read from
+        said = (scored_text(t["response"]) if not t["error"] and t["response"] is not None else body) or ""   # what was scored
         if t["predicted"] == INVALID and isinstance(said, str) and not said.isprintable():
             head += (" · " if head else "") + f"every character: {every_character(said, 300)}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
@@ -17773,8 +17777,9 @@ NUMBER_SHOWN = 40   # characters of a number refused that a message quotes
 
 def count_written(text):
     """text as a whole number, or None: ASCII digits alone, a + and spaces around them allowed (int() also reads ٣ and
-    1_000, which no shell user writes for a count, and "²" for a digit it then fails on). One past every bound where
-    it has more digits than int() reads (past 4,300: "invalid repeat_count value")."""
+    1_000, which no shell user writes for a count, and "²" for a digit it then fails on). 10**100, past every bound,
+    where it has more than 100 digits past its leading zeros (int() reads no more than 4,300: "invalid repeat_count
+    value")."""
     digits = re.fullmatch(r"\s*\+?([0-9]+)\s*", text)
     if digits is None:
         return None
@@ -18078,14 +18083,14 @@ class CommandLine(argparse.ArgumentParser):
                 f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
 
 
-def option_elsewhere(option, commands, shortened=True):
+def option_elsewhere(option, commands, widen_prefix=True):
     """The commands (of `commands`, every command's parser by name) that take `option`, and the option as they spell
-    it: itself, or with shortened, the one option of theirs it begins (report --temp: run's --temperature)."""
+    it: itself, or with widen_prefix, the one option of theirs it begins (report --temp: run's --temperature)."""
     if not option or not option.startswith("--"):
         return option, []
     takers = [name for name, p in commands.items() if option in p._option_string_actions]
     longer = sorted({o for p in commands.values() for o in p._option_string_actions if o.startswith(option)})
-    if takers or not shortened or len(option) <= 2 or len(longer) != 1:
+    if takers or not widen_prefix or len(option) <= 2 or len(longer) != 1:
         return option, takers
     return longer[0], [name for name, p in commands.items() if longer[0] in p._option_string_actions]
 

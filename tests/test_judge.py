@@ -809,6 +809,9 @@ def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, c
     assert "is review's annotations (notes on answers)" in cli("calibrate", notes, run)[2]
     Path("sorted.json").write_text(json.dumps(json.loads(Path(run).read_text()), sort_keys=True, indent=1))
     assert "is a run file, not a person's verdicts" in cli("calibrate", "sorted.json", labels)[2]
+    # (a review of that) a run's journal, read by its first line, as it was before
+    Path("j.json.journal").write_text('{"format": "eval.py-run/1", "config": {}}\n{"id": "j01", "trial": 1}\n')
+    assert "is a run file, not a person's verdicts" in cli("calibrate", "j.json.journal", labels)[2]
 
 
 def test_a_long_list_of_bad_verdict_lines_is_cut_at_twenty(calibration, project, cli):
