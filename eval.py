@@ -2506,9 +2506,12 @@ def answer_of(response):
 
 
 def scored_text(response):
-    """What of a response was scored, as a table shows it: its answer past any reasoning inline ("" for none: still
-    thinking when it stopped). The failures table showed the reasoning, its answer cut off past 70 characters."""
-    return answer_of(response) or ""
+    """What of a response was scored: its answer past any reasoning inline; None where there is none (still thinking
+    when it stopped), never "" (an answer, empty). A table shows it, not the reasoning before it."""
+    return answer_of(response)
+
+
+NO_ANSWER_YET = "(no answer: still thinking when it stopped)"   # a table's answer where scored_text is None
 
 
 def unquoted_close(text):
@@ -12498,7 +12501,11 @@ def flaky_line(f):
 def trial_answer(a):
     """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
     shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
-    return shown if a["answer"].strip() == shown else f'{shown} "{one_line(a["answer"], 30)}"'
+    if a["answer"] is None:
+        return f"{shown} {NO_ANSWER_YET}"
+    # an answer no label was read from, every character seen, as the failures table shows it (a soft hyphen, a break)
+    said = every_character(a["answer"], 30) if shown == INVALID else one_line(a["answer"], 30)
+    return shown if a["answer"].strip() == shown else f'{shown} "{said}"'
 
 
 def failure_section(sec):
@@ -12511,11 +12518,13 @@ def failure_section(sec):
         # another check failed said so ("expected bug, got bug" said nothing)
         rows = [["id", "difficulty", "expected", "got", "answer"]]
         rows += [[f["id"], f["difficulty"], f["expected"], got_words(f),
+                  NO_ANSWER_YET if f["answer"] is None else
                   every_character(f["answer"], 70) if INVALID in (f["got"] or "") else one_line(f["answer"])]
                  for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]), one_line(f["answer"], 60)] for f in shown]
+        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]),
+                  NO_ANSWER_YET if f["answer"] is None else one_line(f["answer"], 60)] for f in shown]
     more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
@@ -16393,8 +16402,10 @@ def trial_answers(case, results):
         head = f"trial {t['trial']}: {trial_verdict(t)}" if len(case["trials"]) > 1 else ""
         if r.get("thinking"):
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
-        if t["response"] is not None and split_thinking(t["response"])[0] is not None:
-            head += (" · " if head else "") + "reasoning inline, before </think>: not scored, the answer is what follows it"
+        inline, answered = split_thinking(t["response"]) if t["response"] is not None else (None, None)
+        if inline is not None:
+            head += (" · " if head else "") + ("reasoning inline, before </think>: not scored, the answer is what follows it"
+                                               if answered is not None else f"reasoning inline never closed {NO_ANSWER_YET}")
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),

@@ -1299,3 +1299,23 @@ def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(pr
                  # (82nd) a flag cut in two, a variation selector after a letter, a skin tone after no emoji
                  "🇪", "🇪🇸🇪", "a\ufe0f" * 3, "ℹ\ufe0f", "中🏽", "🏽🏽", "☝🏽", "a🏽"):
         assert evalpy.shown_width(text) == wcwidth.wcswidth(text), text
+
+
+def test_an_answer_still_thinking_is_told_from_an_empty_one_and_an_invalid_one_is_seen_whole(project, cli):
+    """Round 105's attack on the views of the answer scored: an answer still thinking when it stopped and an empty one
+    were both "" (JSON, the table, the flaky lines); a flaky line printed a soft hyphen raw ("bu­g", read as bug) and
+    a line break as a space, where the failures table shows every character; the page said "the answer is what follows"
+    of a <think> never closed."""
+    path = write_run("runs/t.json", make_run([("shy", "bug", ["<think>x</think>bu\u00adg", "bug"]),
+                                              ("open", "bug", ["<think>hmm", "bug"]), ("empty", "bug", "<think>x</think>"),
+                                              ("cut", "bug", "<think>hmm")]))
+    out = cli("report", path)[1]
+    assert 'shy (expected bug): INVALID "bu\\xadg" | bug' in out, out
+    assert "open (expected bug): INVALID (no answer: still thinking when it stopped) | bug" in out
+    rows = {line.split()[0]: line for line in out.split("Failures (", 1)[1].splitlines() if line.startswith("  ")}
+    assert rows["cut"].endswith("(no answer: still thinking when it stopped)") and "still thinking" not in rows["empty"]
+    doc = json.loads(cli("report", path, "--json")[1])
+    answers = {f["id"]: f["answer"] for f in doc["failures"]}
+    assert answers["cut"] is None and answers["empty"] == ""
+    assert cli("report", path, "--html", "p.html")[0] in (0, 1)
+    assert "reasoning inline never closed (no answer: still thinking when it stopped)" in Path("p.html").read_text(encoding="utf-8")
