@@ -172,6 +172,7 @@ PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes
 MODEL_PAGES = 20                  # pages of /v1/models read past the first (has_more): 20 pages hold thousands
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
+NUMBER_SHOWN = 40                 # characters of a number refused on the command line that its message quotes
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
 NAMES_SHOWN = 20                  # models (or capabilities) a server lists, named in a message: enough to pick from
 NAME_SHOWN_CHARS = 300            # each whole, to be typed: llama-cpp-python serves a model by its file's path (120 characters)
@@ -213,6 +214,8 @@ ANNOTATION_HOLDERS = (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
 
 PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
 PAIRWISE_FORMAT = "eval.py-pairwise/1"
+# every "format" eval.py writes: a file of them given where a prompt or a person's verdicts belong is named as what it is
+EVAL_FORMATS = (RUN_FORMAT, JUDGING_FORMAT, ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT, PAIRWISE_FORMAT)
 # each verdict as it comes, until compare stores it in the sidecar: RUN.pairwise.json.journal
 PAIRWISE_JOURNAL_SUFFIX = PAIRWISE_SUFFIX + JOURNAL_SUFFIX
 
@@ -4274,9 +4277,6 @@ def newest_prompt(folder=PROMPTS_DIR):
     if not versions:
         raise EvalError(f"no {shell_word(folder)}/v<N>.txt prompt found; pass --prompt PATH")
     return os.path.join(folder, max(versions)[1])
-
-
-EVAL_FORMATS = (RUN_FORMAT, JUDGING_FORMAT, ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT, PAIRWISE_FORMAT)   # its files' "format"
 
 
 def another_file_as_prompt(path, text):
@@ -12071,6 +12071,10 @@ def rows_problems(s):
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # of them, those every vote of which was read (a tie, a split panel): no asking again decides them
             "settled": sum(o["settled"] for o in s["open"]),
+            # whether the doubtful verdicts list one of the others (a judge answered it, without a verdict): a check
+            # never asked is not there, and no line points there for it
+            "unsettled_listed": bool({(o["id"], o["trial"]) for o in s["open"] if not o["settled"]}
+                                     & {(d["id"], d["trial"]) for d in (s.get("judge") or {}).get("doubtful", [])}),
             # every request made: answered, failed, or answered without a verdict
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
@@ -12733,12 +12737,10 @@ def format_report(config, s, run_path="RUN"):
         again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
         settled, undecided = problems["settled"], problems["open"]["value"]
-        if settled < undecided:   # (the doubtful verdicts list those a judge answered: a check never asked is not there)
-            unsettled = {(u["id"], u["trial"]) for u in s["open"] if not u["settled"]}   # those this line counts
-            listed = any((d["id"], d["trial"]) in unsettled for d in (s.get("judge") or {}).get("doubtful", []))
+        if settled < undecided:
             out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose judge check has no verdict "
                        f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored"
-                       + ("; see the doubtful verdicts below)" if listed else ")"))
+                       + ("; see the doubtful verdicts below)" if problems["unsettled_listed"] else ")"))
         if settled:   # (the same panel asked again split again: "judge again" was a loop)
             count = (figure_text(problems["open"]) if settled == undecided
                      else f"{settled} of the {figure_text(problems['open'])}")
@@ -13334,11 +13336,12 @@ def judging_listing(path):
                  "judged_from": judged_from, "judges": models, "votes": votes}
 
 
-def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None, not_asked_ids=()):
+def report_score(run_path, config, cases, checks_path=None, annotations=None, other_versions=None, checks=None):
     """The score a report shows: the figures, where the checks came from (and the cases of --checks's split the run
     never asked, left out), and the annotations written in review on this version of the run file, if any (read from
     beside the run unless given); those written on another version are counted apart."""
-    s = dict(score(config, cases), checks_from=checks_path or "the run file", checks_left_out=list(not_asked_ids))
+    s = dict(score(config, cases), checks_from=checks_path or "the run file",
+             checks_left_out=not_asked(checks, cases) if checks else [])
     if annotations is None:
         annotations, other_versions = run_annotations(run_path)
     if annotations or other_versions:
@@ -17783,9 +17786,6 @@ start();
 # ---------------------------------------------------------------------------
 # 15. The command line: each command calls the stages above by name.
 
-NUMBER_SHOWN = 40   # characters of a number refused that a message quotes
-
-
 def count_written(text):
     """text as a whole number, or None: ASCII digits alone, a + and spaces around them allowed (int() also reads ٣ and
     1_000, which no shell user writes for a count, and "²" for a digit it then fails on). 10**100, past every bound,
@@ -18379,8 +18379,7 @@ def cmd_report(args):
         return show_one_case(args, checks)
     run, config, cases = graded_for_report(args, checks)
     annotations, other_versions = run_annotations(args.run)
-    s = report_score(args.run, config, cases, args.checks, annotations, other_versions,
-                     not_asked(checks, cases) if checks else ())
+    s = report_score(args.run, config, cases, args.checks, annotations, other_versions, checks)
     completed = finished_completion(args.run, config) if s["errors"] else None
     code, verdicts = report_gates(cases, s, args.min_accuracy, args.must_pass, args.checks, args.run, config, completed)
     if args.html is not None:
