@@ -1292,10 +1292,23 @@ def test_a_key_escaped_inside_a_judges_json_string_never_reaches_its_reason_or_c
         assert form[:40] not in text and json.dumps(form)[1:41] not in text, text
 
 
+def run_answered(cli, message, finish_reason, out):
+    """A run of one case, --retries 2, against a server answering every chat with `message`: (exit code, its result,
+    the chats asked)."""
+    asked = []
+    server = serve_raw(lambda body: (asked.append(body), chosen(message, finish_reason))[1])
+    try:
+        code, _, _ = cli("run", "--api", "openai", "--model", "m", "--retries", "2", "--split", "dev", "--limit", 1,
+                         "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", out)
+    finally:
+        server.shutdown()
+    (r,) = load_json(out)["results"]
+    return code, r, len(asked)
+
+
 def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(project, cli):
     """Round 105: content null with finish_reason "content_filter" (Azure's filter, a guardrail before vLLM) was
     "had no choices[0].message.content", asked again as the server's fault, and the filter never named."""
-    asked = []
     # (its review) reasoning beside it made the filtered answer the model's, empty; no content key was asked again
     for n, message in enumerate(({"role": "assistant", "content": None}, {"role": "assistant"},
                                  {"role": "assistant", "content": None, "reasoning_content": "let me think"},
@@ -1305,16 +1318,9 @@ def test_an_answer_a_content_filter_withheld_is_said_so_and_not_asked_again(proj
                                  # nor "" does, beside reasoning or alone
                                  {"role": "assistant", "content": ""},
                                  {"role": "assistant", "content": "", "reasoning_content": "hm"})):
-        asked.clear()
-        server = serve_raw(lambda body: (asked.append(body), chosen(message, "content_filter"))[1])
-        try:
-            code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "2", "--split", "dev", "--limit", 1,
-                                 "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", f"runs/x{n}.json")
-        finally:
-            server.shutdown()
-        (r,) = load_json(f"runs/x{n}.json")["results"]
+        code, r, asked = run_answered(cli, message, "content_filter", f"runs/x{n}.json")
         assert code == 2 and r["error"] == "the server's content filter withheld the answer (finish_reason content_filter)", r
-        assert r["attempts"] == 1 and len(asked) == 1 and r["response"] is None
+        assert r["attempts"] == 1 and asked == 1 and r["response"] is None
 
 
 def test_a_model_list_in_pages_is_read_to_its_model(project, cli):
@@ -1361,17 +1367,9 @@ def test_a_model_list_that_goes_on_unread_is_never_said_not_to_serve_the_model(p
 def test_a_message_without_content_is_the_servers_fault_beside_reasoning_too(project, cli):
     """Round 105's review: reading content as message.get("content") made a message with reasoning and no content key,
     finish_reason "stop", the model's empty answer; it is the server's fault, asked again, as it was."""
-    asked = []
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     # (its review) nor beside calls, a list of them or one alone, as it never was
     for n, message in enumerate(({"role": "assistant", "reasoning_content": "hm"}, {"role": "assistant", "tool_calls": call},
                                  {"role": "assistant", "tool_calls": [call]})):
-        asked.clear()
-        server = serve_raw(lambda body: (asked.append(body), chosen(message))[1])
-        try:
-            code, out, err = cli("run", "--api", "openai", "--model", "m", "--retries", "1", "--split", "dev", "--limit", 1,
-                                 "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", f"runs/x{n}.json")
-        finally:
-            server.shutdown()
-        (r,) = load_json(f"runs/x{n}.json")["results"]
-        assert code == 2 and r["error"] == "the server's answer had no choices[0].message.content" and len(asked) == 2, r
+        code, r, asked = run_answered(cli, message, "stop", f"runs/x{n}.json")
+        assert code == 2 and r["error"] == "the server's answer had no choices[0].message.content" and asked == 3, r
