@@ -13130,8 +13130,9 @@ def run_listing(folder):
     what it ran and its headline. A file that is not a readable run is listed as such, never
     skipped in silence."""
     rows, listing = [], []
+    # a journal or a judging of any name: run --out takes a name without .json, and its unfinished run was unlisted
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith((".json", ".json" + JOURNAL_SUFFIX, ".json" + JUDGING_SUFFIX))
+                   if f.endswith((".json", JOURNAL_SUFFIX, JUDGING_SUFFIX))
                    and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
     journals = set()   # listed already, by their files: a link to one is no second unfinished run
     for path in paths:

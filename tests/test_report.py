@@ -1319,3 +1319,22 @@ def test_an_answer_still_thinking_is_told_from_an_empty_one_and_an_invalid_one_i
     assert answers["cut"] is None and answers["empty"] == ""
     assert cli("report", path, "--html", "p.html")[0] in (0, 1)
     assert "reasoning inline never closed (no answer: still thinking when it stopped)" in Path("p.html").read_text(encoding="utf-8")
+
+
+def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake):
+    """Round 105: `run --out runs/other` (no .json) stopped left runs/other.journal, which `runs` never listed ("no
+    run files"), so its resume command was said nowhere. A journal or a judging of any name is listed."""
+    import subprocess
+    import sys
+    import time
+    fake.latency = 0.3
+    proc = subprocess.Popen([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url, "--jobs", "1",
+                             "--out", "runs/other"], cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (project / "runs" / "other.journal").exists():
+        time.sleep(0.1)
+    time.sleep(1)
+    proc.kill()
+    proc.wait()
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and "runs/other.journal" in out and "run --resume runs/other" in out, out
