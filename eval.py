@@ -9843,6 +9843,11 @@ def load_run(path, stored_checks=True):
         where = f"line {e.lineno}, column {e.colno}"
         raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
     except UnicodeDecodeError:
+        with contextlib.suppress(OSError), open_regular(path) as f:   # whole, in another encoding: not "damaged"
+            wide = wide_encoding(f.read(4096))
+            if wide:
+                raise EvalError(f"{shell_word(path)}: a run file in {wide[0]} ({wide[1]}), not the UTF-8 eval.py writes: "
+                                "save it as UTF-8") from None
         raise damaged(path) from None
     except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
         # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.

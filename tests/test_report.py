@@ -1338,3 +1338,13 @@ def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake)
     proc.wait()
     code, out, err = cli("runs", "runs")
     assert code == 0 and "runs/other.journal" in out and "run --resume runs/other" in out, out
+
+
+def test_a_run_file_saved_in_utf16_is_said_so_not_damaged(project, cli):
+    """Round 105: a whole run file saved as UTF-16 (an editor's "Unicode") was "damaged or cut short ... restore it
+    from a copy, or run it again"."""
+    Path("runs").mkdir()
+    Path("runs/u16.json").write_bytes(json.dumps(make_run([("c1", "bug", "bug")])).encode("utf-16"))
+    code, out, err = cli("report", "runs/u16.json")
+    assert code == 2 and err == ("error: runs/u16.json: a run file in UTF-16 (its byte-order mark says so), not the UTF-8 "
+                                 "eval.py writes: save it as UTF-8\n"), err
