@@ -18036,8 +18036,7 @@ class CommandLine(argparse.ArgumentParser):
             if getattr(known, "command", None) == "compare" and known.pairwise is not None and stray == extra:
                 # `compare A B --pairwise be polite`: the criterion's second word, or a third run, which it does not take
                 hint = ("; --pairwise compares two runs, no more" if all(w.endswith(".json") for w in stray) else
-                        f"; a criterion of several words is one argument: quote it (--pairwise "
-                        f"{shell_word(' '.join([known.pairwise, *stray]))})")
+                        "; " + quote_the_criterion(known.pairwise, stray))
                 command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
             hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
                     else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
@@ -18110,6 +18109,13 @@ def option_elsewhere(option, commands, widen_prefix=True):
     if takers or not widen_prefix or len(option) <= 2 or len(longer) != 1:
         return option, takers
     return longer[0], [name for name, p in commands.items() if longer[0] in p._option_string_actions]
+
+
+def quote_the_criterion(criterion, stray):
+    """What to type where --pairwise's criterion came as several words: the shell split it, and the words after
+    its first were read as more runs or arguments."""
+    return (f"a criterion of several words is one argument: quote it "
+            f"(--pairwise {shell_word(' '.join([criterion, *stray]))})")
 
 
 def unshown_value(quoted):
@@ -18518,8 +18524,8 @@ def compare_many_runs(args, paths):
         flag = "--pairwise" if args.pairwise is not None else "--html" if args.html else "--fisher"
         stray = [p for p in paths if not os.path.exists(p) and not p.endswith(".json")] if flag == "--pairwise" else []
         raise EvalError(f"{flag} compares two runs; give a baseline and a candidate, not {len(paths)} runs" + (
-            f" ({', '.join(map(shell_word, stray))}: no such file; a criterion of several words is one argument: quote it, "
-            f"--pairwise {shell_word(' '.join([args.pairwise, *stray]))})" if stray else ""))
+            f" ({', '.join(map(shell_word, stray))}: no such file; {quote_the_criterion(args.pairwise, stray)})"
+            if stray else ""))
     refuse_call_options(args, "only applies with --pairwise, which compares two runs")
     runs = [(path, *read_graded(path)) for path in paths]
     refuse_copies(paths, [config for _, config, _ in runs])

@@ -1099,8 +1099,8 @@ def test_a_criterion_left_unquoted_before_the_runs_is_told_to_be_quoted(project,
     for argv in (["--pairwise", "be", "polite", "a.json", "b.json"], ["a.json", "--pairwise", "be", "polite", "b.json"]):
         code, out, err = cli("compare", *argv)
         assert code == 2 and err == ("error: --pairwise compares two runs; give a baseline and a candidate, not 3 runs "
-                                     "(polite: no such file; a criterion of several words is one argument: quote it, "
-                                     "--pairwise 'be polite')\n"), err
+                                     "(polite: no such file; a criterion of several words is one argument: quote it "
+                                     "(--pairwise 'be polite'))\n"), err
 
 
 @pytest.mark.parametrize("argv", [["run", "--split", "dev", "--repeat"], ["run", "--split", "dev", "--jobs"],
