@@ -13130,15 +13130,30 @@ def passage_lines(case):
     return lines + ([f"  relevant, not retrieved: {inert(', '.join(missing))}"] if missing else [])
 
 
+def begins_as_run(path):
+    """Whether a file not named .json is a run file all the same (run --out takes any name): a regular file, never a
+    FIFO that would block the read, whose first bytes are a run's own."""
+    try:
+        if not os.path.isfile(path) or path.endswith(".json") or TEMP_NAME.fullmatch(path):   # a write under way
+            return False
+        with open(path, "rb") as f:
+            head = f.read(200)
+    except OSError:
+        return False
+    return re.match(rb'\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()) + rb'"', head) is not None
+
+
 def run_listing(folder):
     """`runs`: each run file in a folder, one line each, newest first (by the date it records):
     what it ran and its headline. A file that is not a readable run is listed as such, never
     skipped in silence."""
     rows, listing = [], []
     # a journal or a judging of any name: run --out takes a name without .json, and its unfinished run was unlisted
+    # and a finished run of any name, known by how it begins
     paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith((".json", JOURNAL_SUFFIX, JUDGING_SUFFIX))
-                   and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX)))
+                   if f.endswith((".json", JOURNAL_SUFFIX, JUDGING_SUFFIX)) and not f.endswith(
+                       (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX))
+                   or begins_as_run(os.path.join(folder, f)))
     journals = set()   # listed already, by their files: a link to one is no second unfinished run
     for path in paths:
         try:

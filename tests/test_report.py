@@ -1348,3 +1348,13 @@ def test_a_run_file_saved_in_utf16_is_said_so_not_damaged(project, cli):
     code, out, err = cli("report", "runs/u16.json")
     assert code == 2 and err == ("error: runs/u16.json: a run file in UTF-16 (its byte-order mark says so), not the UTF-8 "
                                  "eval.py writes: save it as UTF-8\n"), err
+
+
+def test_runs_lists_a_finished_run_whose_name_has_no_json(project, cli, fake):
+    """Round 106: `run --out runs/other` (no .json) finished was never listed by `runs`, though report reads it. A
+    file of any name that begins as a run does is listed; another file without .json is not."""
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/other")[0] in (0, 1)
+    (project / "runs" / "notes.txt").write_text("not a run\n", encoding="utf-8")
+    (project / "runs" / "other.tmp-4194303").write_bytes((project / "runs" / "other").read_bytes())   # a write under way
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and "runs/other " in out and "notes.txt" not in out and ".tmp-" not in out, out
