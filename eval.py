@@ -2948,14 +2948,44 @@ class GroupsAlwaysIn(dict):
     to a group that took no part fails in Python's re, so (?:x(a?))?\\1 is not found in "b"); and the ways each can
     be nothing, each worked out once (each \\N worked its group out again: 21 groups of (\\1\\1) took 17 s)."""
 
-    def __init__(self, items):
+    def __init__(self, items, whole=True):
         super().__init__()
         self.known = {}
         for op, value in items:
             if op == regex_constants.SUBPATTERN:
                 if value[0] is not None:
                     self[value[0]] = list(value[-1])
-                self.update(GroupsAlwaysIn(list(value[-1])))
+                self.update(GroupsAlwaysIn(list(value[-1]), whole=False))
+        if whole:   # what a conditional (?(1)a|b) reads: which groups are closed before it, which take something
+            self.closed_before, self.taking, inside = {}, set(), [False]
+            closed = set()
+
+            def walk(parsed):
+                for op, value in parsed:
+                    if op == regex_constants.GROUPREF_EXISTS:
+                        self.closed_before[id(value)] = frozenset(closed)
+                    looking = op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT)
+                    was, inside[0] = inside[0], inside[0] or looking
+                    for part in (value if isinstance(value, (tuple, list)) else [value]):
+                        for sub in (part if isinstance(part, list) else [part]):
+                            if isinstance(sub, regex_parser.SubPattern):
+                                walk(sub)
+                    inside[0] = was
+                    if op == regex_constants.SUBPATTERN and value[0] is not None:
+                        closed.add(value[0])
+                        # a group that cannot be nothing, outside any lookaround: a match of nothing never took it
+                        if not inside[0] and not empty_ends(list(value[-1]), True, self):
+                            self.taking.add(value[0])
+            walk(items)
+            self.known = {}   # ways worked out while the walk knew only some groups: worked out again, knowing all
+
+    def branch_taken(self, number, condition):
+        """Which branch of a conditional on group `number` a match of nothing takes: "yes" where the group is one
+        every match goes through, closed before it; "no" where the group cannot be nothing (so took no part in a match
+        of nothing); None where either may be taken."""
+        if number in self and number in getattr(self, "closed_before", {}).get(id(condition), ()):
+            return "yes"
+        return "no" if number in getattr(self, "taking", ()) else None
 
     def ways(self, number, last):
         if (number, last) not in self.known:
@@ -2969,7 +2999,7 @@ def empty_ends(items, last=True, groups=None):
     nothing at the start, or at both ends. last: nothing follows the sequence in the pattern."""
     ways = {frozenset()}
     for at, (op, value) in enumerate(items):
-        found = item_ends(op, value, last and at == len(items) - 1, groups or {})
+        found = item_ends(op, value, last and at == len(items) - 1, {} if groups is None else groups)
         if not found:
             return set()
         ways = {a | b for a in ways for b in found}
@@ -2978,7 +3008,8 @@ def empty_ends(items, last=True, groups=None):
 
 def item_ends(op, value, last, groups):
     """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround, a backreference to one of
-    `groups` (GroupsAlwaysIn), a conditional whose both branches can be; nothing else can be nothing. What never
+    `groups` (GroupsAlwaysIn), a conditional whose branch taken can be (GroupsAlwaysIn.branch_taken; both, where
+    either may be taken); nothing else can be nothing. What never
     gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x of "x" and fails."""
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
@@ -2995,9 +3026,10 @@ def item_ends(op, value, last, groups):
         return empty_ends(list(value), last, groups)
     if op == regex_constants.GROUPREF:   # (a?)\\1: nothing where its group took nothing, if every match went through it
         return groups.ways(value, last) if value in groups else set()
-    if op == regex_constants.GROUPREF_EXISTS:   # (?(1)a|b): nothing where either branch would be, whichever is taken
+    if op == regex_constants.GROUPREF_EXISTS:   # (?(1)a|b): nothing where the branch taken would be, or both if either
         yes, no = (empty_ends(list(branch or []), last, groups) for branch in value[1:])
-        return {a | b for a in yes for b in no}
+        taken = groups.branch_taken(value[0], value) if isinstance(groups, GroupsAlwaysIn) else None
+        return yes if taken == "yes" else no if taken == "no" else {a | b for a in yes for b in no}
     if op == ASSERT:   # holds where its content can be nothing (a lookaround never gives back either: its own end)
         return empty_ends(list(value[1]), groups=groups)
     if op == ASSERT_NOT and not empty_ends(list(value[1]), groups=groups) and only_characters(value[1]):

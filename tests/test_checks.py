@@ -668,7 +668,11 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                                ("regex", "(a?)\\1", "fail"), ("not_regex", "()\\1", "pass"),
                                ("not_regex", "(a?)(?(1)|)", "pass"), ("not_regex", "(?:(a+)+\\1b)?", "pass"),
                                # a character whose code is an opcode's (6, AT's) was read as an anchor
-                               ("regex", "(?!\x06)", "fail")):
+                               ("regex", "(?!\x06)", "fail"),
+                               # (round 106) a conditional on a group a match of nothing passed by (it takes something)
+                               # takes its no branch; on one every match went through before it, its yes branch
+                               ("not_regex", "(x)?(?(1)x|)", "pass"), ("regex", "(a)?(?(1)b|)", "fail"),
+                               ("regex", "(a?)(?(1)|x)", "fail")):
         own = dict(first, checks=[{"name": "n", "type": kind, "value": value}])
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
@@ -686,6 +690,8 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   "a*+\\A", "(?>a*)^", "(?!(?>a|))", "(?:^a?+){2}", "(?:^(?>a*)){2}",
                   # (round 105) a backreference or conditional that needs something
                   "(a)?\\1", "(x?)(?(1)x|)", "(\\w+) \\1", "^(a?)\\1$",
+                  # (round 106) a conditional whose branch taken needs something: in brackets or to the line's end
+                  "^(<)?\\w+(?(1)>|$)", "(?:(a)|b)(?(1)|x)",
                   # (its review) no stuttered word, no run of six digits; a group a match may pass by, referred back to
                   "(?s)^(?!.*\\b(\\w+)\\s+\\1\\b)", "(?s)^(?:(?!(\\d)\\1{5}).)*$", "(?:x(a?))?\\1"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
