@@ -6063,9 +6063,15 @@ class OpenAIClient(ChatClient):
         what is left: (every entry read, why the list is left unread, or None)."""
         deadline = started + self.preflight_seconds()
         for pages in range(MODEL_PAGES + 1):
-            last = listing.get("last_id") if isinstance(listing, dict) and listing.get("has_more") is True else None
-            if not isinstance(last, str) or not last or {model, tagged(model)} & {m["id"] for m in served}:
+            more = isinstance(listing, dict) and listing.get("has_more") is True
+            if not more or {model, tagged(model)} & {m["id"] for m in served}:
                 return served, None
+            # from its last_id, or else its last entry's id, as openai-python's cursor pages read on (pagination.py)
+            data = listing.get("data")
+            last = listing.get("last_id") if isinstance(listing.get("last_id"), str) and listing["last_id"] else (
+                data[-1].get("id") if isinstance(data, list) and data and isinstance(data[-1], dict) else None)
+            if not isinstance(last, str) or not last:
+                return served, "it said more follow, and named no entry to read on from"
             left = deadline - time.monotonic()
             if pages == MODEL_PAGES or left <= 0:
                 return served, (f"{MODEL_PAGES} pages read past the first" if pages == MODEL_PAGES else

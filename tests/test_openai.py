@@ -1373,3 +1373,33 @@ def test_a_message_without_content_is_the_servers_fault_beside_reasoning_too(pro
                                  {"role": "assistant", "tool_calls": [call]})):
         code, r, asked = run_answered(cli, message, "stop", f"runs/x{n}.json")
         assert code == 2 and r["error"] == "the server's answer had no choices[0].message.content" and asked == 3, r
+
+
+def test_a_model_list_in_pages_without_a_last_id_reads_on_from_its_last_entry(project, cli):
+    """Round 106: has_more with no last_id (or one not text) ended the list: "not served" of a server that said more
+    follow. It reads on from the page's last entry, as openai-python's cursor pages do; with no entry to read on from,
+    the list is said to go on."""
+    asked = []
+
+    def listing(path):
+        asked.append(path)
+        if "after=a%3A1" in path:
+            return 200, {}, json.dumps({"object": "list", "data": [{"id": "m:1"}], "has_more": False}).encode()
+        return 200, {}, json.dumps({"object": "list", "data": [{"id": "a:1"}], "has_more": True, "last_id": 7}).encode()
+    server = serve_raw(lambda body: chosen({"role": "assistant", "content": "bug"}), listing)
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m:1", "--split", "dev", "--limit", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert code in (0, 1) and any("after=a%3A1" in p for p in asked), (err, asked)
+    first = {"object": "list", "data": [{"name": "a:1"}], "has_more": True}
+    server = serve_raw(lambda body: chosen({"role": "assistant", "content": "bug"}),
+                       lambda path: (200, {}, json.dumps(first).encode()))
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m:1", "--split", "dev", "--limit", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/y.json")
+    finally:
+        server.shutdown()
+    assert code == 2 and "not served" not in err and "the list goes on (it said more follow, and named no entry to read " \
+                                                     "on from)" in err, err
