@@ -6184,6 +6184,12 @@ class OpenAIClient(ChatClient):
                 # "") made the filtered answer the model's, empty
                 raise CallFailed("the server's content filter withheld the answer (finish_reason content_filter)",
                                  retry=False)
+            if isinstance(content, str) and choice.get("finish_reason") == "content_filter" \
+                    and not (tools and message.get("tool_calls")):
+                # a filter that stopped it part way: no answer of the model's to score (its checks read a fragment,
+                # and a judge's verdict in it was a draft), the part kept in the error's words
+                raise CallFailed(f"the server's content filter stopped the answer after {len(content):,} characters "
+                                 f"(finish_reason content_filter): {json_preview(content, 200, self.scrub)}", retry=False)
             if "content" not in message:
                 raise TypeError   # no content key but a filter's: the server's fault, asked again, as it always was
             sent = message.get("tool_calls")

@@ -1403,3 +1403,14 @@ def test_a_model_list_in_pages_without_a_last_id_reads_on_from_its_last_entry(pr
         server.shutdown()
     assert code == 2 and "not served" not in err and "the list goes on (it said more follow, and named no entry to read " \
                                                      "on from)" in err, err
+
+
+def test_an_answer_a_content_filter_stopped_part_way_is_no_answer_of_the_models(project, cli):
+    """Round 106: content "Hola, su pedido A-50211 est" with finish_reason content_filter was scored as the model's
+    whole answer, and a judge's draft verdict before such a cut counted. It is an error keeping the part that came,
+    never asked again."""
+    code, r, asked = run_answered(cli, {"role": "assistant", "content": "Hola, su pedido A-50211 est"}, "content_filter",
+                                  "runs/x.json")
+    assert code == 2 and asked == 1 and r["response"] is None, r
+    assert r["error"] == ("the server's content filter stopped the answer after 27 characters (finish_reason "
+                          "content_filter): \"Hola, su pedido A-50211 est\""), r
