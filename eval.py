@@ -17448,9 +17448,9 @@ class Review:
         annotations, other_versions = self.annotations(sidecar)
         stored = annotations.get(key, {}).get("text", "")
         if was is not None and stored != was and stored != text:   # another page saved since this one showed it
-            showed = f"showed {on_one_line(was, 80)!r}" if was else "showed none"
+            showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
-            done = (f"another page saved {on_one_line(stored, 80)!r} for this answer since this page {showed}" if stored
+            done = (f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
                          "or its annotations file was changed)")
             raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
@@ -17521,6 +17521,12 @@ def review_handler(review, nonce):
                     self.send_json(500, {"error": f"eval.py review failed: {type(e).__name__}: {e}"})
             except (ConnectionError, TimeoutError):
                 self.close_connection = True   # the page went away, or never sent all it promised
+
+        def handle_one_request(self):
+            try:
+                super().handle_one_request()
+            except (ConnectionError, TimeoutError):   # gone before its request was read (a reset mid-line): nothing
+                self.close_connection = True          # to answer, nothing lost; socketserver printed a traceback
 
         def do_GET(self):
             self.answer(self.get)

@@ -965,3 +965,29 @@ def test_a_page_told_of_a_removal_or_saving_twice_in_a_row_is_told_the_truth(ser
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "a  b", "was": ""}).status_code == 200
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "a b c", "was": "a  b"}).status_code == 200
     assert "const was = it.pending !== undefined ? it.pending" in requests.get(url + "/").text
+
+
+def test_a_client_gone_before_its_request_was_read_leaves_no_traceback(server, capsys):
+    """Round 106: a connection reset part way through the request line or the headers (a scanner, a killed client)
+    printed socketserver's traceback in review's terminal; it leaves nothing, and the server answers on."""
+    url, review = server
+    host, port = url[len("http://"):].split(":")
+    for sent in (b"GE", f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()):
+        with socket.create_connection((host, int(port))) as s:
+            s.sendall(sent)
+            time.sleep(0.2)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")   # reset on close
+    time.sleep(0.5)
+    assert requests.get(url + "/data", timeout=5).status_code == 200
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_clash_of_saves_quotes_the_text_as_shown_everywhere(server):
+    """Round 106: the 409's words quoted the other page's text with Python's repr over the tool's escaping: a backslash
+    doubled (regex \\\\d+), an escape as \\\\x1b, and the quotes changing with the text."""
+    url, review = server
+    assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "regex \\d+ isn't \x1b[31m", "was": ""}
+                         ).status_code == 200
+    stale = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "mine", "was": "other's"})
+    assert stale.status_code == 409 and stale.json()["error"].startswith(
+        "another page saved 'regex \\d+ isn't \\x1b[31m' for this answer since this page showed 'other's'; "), stale.text
