@@ -1380,3 +1380,18 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     # a few-shot prompt beginning with an example written as a case is a prompt: a split is nothing but cases
     Path("prompts/shots.txt").write_text('{"id": "x", "input": "no entro"}\nLabel it: bug, facturación, acceso or petición.\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/shots.txt", "--limit", 1)[0] == 0
+
+
+def test_what_report_compare_or_runs_printed_as_json_given_as_the_prompt_is_refused(project, cli, fake):
+    """Round 106: `report r.json --json > rep.json` given as --prompt was sent to the model whole (a run's figures and
+    answers as its instructions), exit 0: the mistake round 105 refused of the run file itself."""
+    Path("runs").mkdir()
+    write_run("runs/r.json", make_run([("c1", "bug", "bug")]))
+    write_run("runs/s.json", make_run([("c1", "bug", "acceso")]))
+    for n, argv in enumerate((["report", "runs/r.json"], ["compare", "runs/r.json", "runs/s.json"], ["runs", "runs"])):
+        code, out, err = cli(*argv, "--json")
+        Path(f"p{n}.json").write_text(out, encoding="utf-8")
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", f"p{n}.json")
+        assert code == 2 and err == (f"error: p{n}.json: is what `python eval.py {argv[0]} --json` prints, not a prompt: "
+                                     "a prompt is plain text, what the model is told\n"), err
+    assert fake.chat_bodies == []
