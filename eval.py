@@ -4620,6 +4620,13 @@ class CallFailed(Exception):
         self.body = body       # what it answered, whole
 
 
+def status_hint(status, hint):
+    """What to do about a status a check before a run met: one that says the server is busy or failing (429, 5xx) is
+    that first (a 429 was told its --host might be no model server), else the check's own hint."""
+    return f"the server is busy or failing: try again in a moment, or see its log; else, {hint}" if (
+        status == 429 or status >= 500) else hint
+
+
 def refused_as_sent(error):
     """Whether a failed call's error refuses the request itself, which fails alike every time it is sent: a 400 or a 422
     (Ollama's 'invalid think value', '"m" does not support chat'; but a /v1 server's window, which a restart with a
@@ -5448,7 +5455,7 @@ class ChatClient:
         self.api_key = api_key
         self.key_echo = KeyEcho(api_key) if api_key and len(api_key) >= SECRET_LENGTH else None
         self.identities = {}   # model -> what the server said of it at preflight (IDENTITY_FIELDS, model_entry)
-        self.names = {}        # model as asked -> as the server lists it, where they differ in case only (Ollama)
+        self.names = {}        # model as asked -> as the server lists it, where they differ in case or tag only (Ollama)
         self.capabilities = {}  # model -> what /api/tags says it can do (current Ollama), when it says
         self.counts_refused, self.noting = frozenset(), threading.Lock()   # token and duration fields said to be none (no_count)
         # set when a breaker stops the command (ask_all's on_stop): a call out ends with its attempt, never retried against
@@ -5522,6 +5529,10 @@ class ChatClient:
             status, reason, headers, data = self.request("GET" if body is None else "POST", path,
                                                          None if body is None else json.dumps(body).encode(), limit)
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
+            if isinstance(e, TimeoutError) and e.args:   # or began to answer, and never finished
+                raise EvalError(f"the model server at {self.host} began its answer to {path} ({e.args[0]}) and did not "
+                                f"finish it within {round(limit, 2):g} s: a server stuck (restart it), or not a model "
+                                "server at all") from None
             raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(limit, 2):g} s "
                             f"({type(e).__name__}): something there took the request and sent nothing back: a server "
                             "stuck (restart it), or not a model server at all") from None
@@ -5561,7 +5572,7 @@ class ChatClient:
         ValueError for a body over MAX_BODY."""
         watched = self.deadlines.start(seconds)
         try:
-            answer = self.exchange(method, path, data, seconds)
+            answer = self.exchange(method, path, data, seconds, watched)
         except self.requests.exceptions.ConnectTimeout:   # no connection ever made: nothing there answered
             raise
         except Exception:
@@ -5569,17 +5580,21 @@ class ChatClient:
             # a read timeout in the middle of a body as a ConnectionError, and on a busy machine the
             # read timeout can fire before the keeper has marked the request expired.
             if watched["expired"] or time.monotonic() >= watched["deadline"]:
-                raise TimeoutError from None
+                raise TimeoutError(*watched.get("began", ())) from None
             raise
         finally:
             self.deadlines.finish(watched)
         if watched["expired"]:   # a body without a length ends where the deadline cut it: not an answer
-            raise TimeoutError
+            raise TimeoutError(*watched.get("began", ()))
         return answer
 
-    def exchange(self, method, path, data, seconds):
+    def exchange(self, method, path, data, seconds, watched=None):
         with self.session.request(method, self.host + path, data=data, timeout=seconds,
                                   allow_redirects=False, stream=True) as r:
+            if watched is not None and not watched["expired"] and time.monotonic() < watched["deadline"]:
+                # its status line and headers came in time (not cut by the deadline): a timeout from here is a body
+                # never finished
+                watched["began"] = (f"HTTP {r.status_code}",)
             # The socket is taken from its connection before the body is read: the pool gets back
             # a connection without one, which it replaces, and the socket closes here after the answer.
             connection, sock = r.raw.connection, None
@@ -5817,7 +5832,7 @@ class OllamaClient(ChatClient):
         status, tags, _ = self.get_json("/api/tags")
         hint = "is --host pointing at an Ollama server? (--api openai for other servers)"
         if status != 200:
-            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {hint}")
+            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
         names, entries = set(), {}
         for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
             for k in ("name", "model"):
@@ -6110,7 +6125,7 @@ class OpenAIClient(ChatClient):
                 if self.api_key else "the server wants an API key (--api-key or $OPENAI_API_KEY)"))
         hint = "is --host the base URL of an OpenAI-compatible server?"
         if status != 200:
-            raise EvalError(f"{self.host}/models answered HTTP {status}; {hint}")
+            raise EvalError(f"{self.host}/models answered HTTP {status}; {status_hint(status, hint)}")
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
                   if type(m.get("id")) is str]
         served, unread = self.more_pages(model, listing, served, hint, started)
@@ -9331,7 +9346,10 @@ def preflight_server(client, config, judge, inputs, resuming):
              "(server/routes.go)")
     if config["model"] in client.names:   # the run records the name as the server lists it
         asked, config["model"] = config["model"], client.names[config["model"]]
-        warn(f"note: {on_one_line(asked)} is {on_one_line(config['model'])} on {on_one_line(config['host'])} (Ollama matches names ignoring case)")
+        listed = config["model"]
+        why = [*(["Ollama matches names ignoring case"] if tagged(asked) != tagged(listed) else []),
+               *(["a name without a tag is its :latest"] if (":" in asked) != (":" in listed) else [])]
+        warn(f"note: {on_one_line(asked)} is {on_one_line(listed)} on {on_one_line(config['host'])} ({'; '.join(why)})")
         client.identities[config["model"]] = client.identities.get(asked, {})
     if judge:   # a run begun before judge digests were recorded is finished as it was begun
         prepare_judge(client, config["api"], judge, BINARY, pin=not resuming)

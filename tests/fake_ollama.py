@@ -73,7 +73,7 @@ class FakeOllama:
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
-        self.drip_gets = False        # GET answers drip for hang_seconds
+        self.drip_gets = False        # GET answers drip for hang_seconds: True, their headers; "drip_body", the body
         self.custom_error = ""        # the message of a "custom" fault (HTTP 500)
         self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
         self.retry_after = 1          # seconds, sent with a 429
@@ -346,7 +346,7 @@ class FakeOllama:
 
             def do_GET(self):
                 if fake.drip_gets:   # the checks before a run, answered a few bytes at a time
-                    self.drip("drip_headers", "-")
+                    self.drip(fake.drip_gets if isinstance(fake.drip_gets, str) else "drip_headers", "-")
                     return
                 if self.path in fake.listings:
                     self.send_json(200, fake.listings[self.path])

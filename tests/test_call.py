@@ -698,6 +698,29 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
     started = time.monotonic()
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--timeout", "0.5")
     assert time.monotonic() - started < 5 and code == 2 and "gave no answer to /api/tags within 0.5 s" in err, err
+    # (round 106) a server that sent its status and headers, then dripped its body, "sent nothing back"
+    monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 0.5)
+    fake.drip_gets = "drip_body"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and err == (f"error: the model server at {fake.url} began its answer to /api/tags (HTTP 200) and did "
+                                 "not finish it within 0.5 s: a server stuck (restart it), or not a model server at all\n"), err
+
+
+@pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])
+def test_a_check_before_a_run_told_the_server_is_busy_says_to_try_again(project, cli, api, status):
+    """Round 106: /api/tags answering 429 (a proxy's rate limit) or 503 was told "is --host pointing at an Ollama
+    server?", never that the server is busy; a 404 there is still a question of where --host points."""
+    server = raw_server({})
+    server.RequestHandlerClass.answer = lambda self: (self.send_response(status), self.send_header("Content-Length", "0"),
+                                                      self.end_headers())
+    server.RequestHandlerClass.do_GET = server.RequestHandlerClass.answer
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--host",
+                             f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    busy = "the server is busy or failing: try again in a moment, or see its log; else, "
+    assert code == 2 and f"answered HTTP {status}; " in err and (busy in err) == (status != 404), err
 
 
 @pytest.mark.parametrize("fault, error", [
@@ -2402,3 +2425,21 @@ def test_a_huge_identity_value_from_api_tags_is_cut_as_a_v1_entrys_is(project, c
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "r.json")
     assert code == 0, err
     assert load_json("r.json")["config"]["model_digest"] == "a" * evalpy.ENTRY_TEXT and os.path.getsize("r.json") < 100_000
+
+
+def test_a_name_told_from_the_listed_one_by_its_tag_alone_is_not_said_to_differ_in_case(project, cli):
+    """Round 106: a server listing "qwen2.5" (a proxy that drops the tag) asked for qwen2.5:latest noted "(Ollama
+    matches names ignoring case)" of names that differ only in the tag; each reason is said where it holds."""
+    from fake_ollama import FakeOllama
+    for listed, asked, why in (("qwen2.5", "qwen2.5:latest", "a name without a tag is its :latest"),
+                               ("qwen2.5:latest", "Qwen2.5", "Ollama matches names ignoring case; a name without a tag "
+                                                             "is its :latest"),
+                               ("qwen2.5:7b", "Qwen2.5:7B", "Ollama matches names ignoring case")):
+        fake = FakeOllama(models=(listed,))
+        fake.start()
+        try:
+            code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", asked, "--limit", 1,
+                                 "--retries", 0, "--out", f"runs/{listed}.json")
+        finally:
+            fake.stop()
+        assert f"note: {asked} is {listed} on {fake.url} ({why})\n" in err, err
