@@ -3369,6 +3369,8 @@ def render(template, values, escape=str):
 # a placeholder after an odd run of backslashes: the last one would make an escape of the value's first character
 # (\{{x}} with x = "d" searched for a digit)
 ESCAPED_PLACEHOLDER = re.compile(rf"(?<!\\)(?:\\\\)*\\(?={PLACEHOLDER.pattern})")
+PLACEHOLDER_ESCAPED = ("a placeholder follows a backslash, which would escape the first character of its value (\\{{x}} "
+                       "with x = d searches for any digit); drop the backslash, or double it for a backslash itself")
 
 
 def pattern_placeholder_problems(check, names, shared=False):
@@ -3378,9 +3380,7 @@ def pattern_placeholder_problems(check, names, shared=False):
     with an empty id is \\b\\b: any answer with a word passed)."""
     problems = []
     if ESCAPED_PLACEHOLDER.search(check["value"]):
-        problems.append(f"check {check['name']!r}: a placeholder follows a backslash, which would escape the first "
-                        "character of its value (\\{{x}} with x = d searches for any digit); drop the backslash, or "
-                        "double it for a backslash itself")
+        problems.append(f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}")
     empty = [v for v in placeholder_names(check["value"]) if names[v] == ""]   # (a tab or a space is a separator)
     if empty:
         problems.append(f"check {check['name']!r} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is "
@@ -3799,7 +3799,12 @@ def load_default_checks(path, older=None):
         # every line of the split, which holds no check); a {{placeholder}} is filled with a literal in each case,
         # tried here as one ("({{x}}" fails whatever x holds)
         if not check_problems and CHECK_TYPES[check["type"]].pattern:
-            check_problems = [p for p in [regex_problem(PLACEHOLDER.sub("x", check["value"]))] if p]
+            # (\{{x}} filled with x was "incomplete escape \x", of an x never written; [{{x}}-a] a bad range that
+            # x = Ana fills as a good one: a fill's fault is the pattern's only where every fill fails)
+            check_problems = [f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}" if ESCAPED_PLACEHOLDER.search(check["value"])
+                              else None]
+            tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"])) for fill in ("x", "\\x00", "\\U0010ffff")]
+            check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) else [])
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)

@@ -1084,3 +1084,22 @@ def test_a_pattern_pythons_re_fails_on_stops_the_report_in_one_line(project, cli
         assert len(err.splitlines()) == 1 and "Traceback" not in err
     else:
         assert code in (0, 1) and "Traceback" not in err
+
+
+def test_a_shared_pattern_with_a_placeholder_is_judged_by_what_it_can_be_filled_with(free_text, project, cli):
+    """Round 106: checks.json's \\\\{{who}} was "bad regular expression: incomplete escape \\\\x" (its placeholder tried as
+    x, never written), not the backslash's own words a case's check gets; [{{who}}-a] was "bad character range x-a",
+    though who = Ana fills it as a good one."""
+    Path("golden/orders/checks.json").write_text(json.dumps([{"name": "who", "type": "regex", "value": "\\{{who}}"}]),
+                                                 encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "placeholder follows a backslash" in err and "\\x" not in err, err
+    for value in ("[{{order}}-a]", "[a-{{order}}]"):
+        Path("golden/orders/checks.json").write_text(json.dumps([{"name": "who", "type": "regex", "value": value}]),
+                                                     encoding="utf-8")
+        code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+        assert "checks.json" not in err, err
+    Path("golden/orders/checks.json").write_text(json.dumps([{"name": "who", "type": "regex", "value": "({{order}}"}]),
+                                                 encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: golden/orders/checks.json:1: check 1: bad regular expression"), err
