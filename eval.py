@@ -3280,10 +3280,11 @@ CR_ALONE = "a line ends in a carriage return alone (CR, old Mac line ends); save
 def parse_labels(path):
     """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
+    data = read_bytes(path, "label file")
     try:
-        text = read_bytes(path, "label file").decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8") from None
+        raise EvalError(not_utf8(path, data, e)) from None
     if "\r" in text.replace("\r\n", ""):   # old Mac line ends: one line, which a "# header" made a comment whole
         raise EvalError(f"{shell_word(path)}:{text[:text.replace(chr(13) + chr(10), '  ').index(chr(13))].count(chr(10)) + 1}: "
                         f"{CR_ALONE}")
@@ -3755,11 +3756,13 @@ def read_json_file(path, what):
     """(bytes, text, value) of a JSON file beside a split; one line naming it if it is not UTF-8 or
     not one JSON value (a BOM is allowed)."""
     data = read_bytes(path, what)
+    if wide_encoding(data, "{["):   # (UTF-16 "[]" is valid UTF-8: a JSON fault of its zero bytes)
+        raise EvalError(not_utf8(path, data, None, "{["))
     try:
         text = data.decode("utf-8-sig")
         return data, text, strict_json(text)
     except UnicodeDecodeError as e:
-        raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1})") from None
+        raise EvalError(not_utf8(path, data, e, "{[")) from None
     except ValueError as e:   # a file of many lines: its line too (column alone named no place in it)
         line = f":{e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
         raise EvalError(f"{shell_word(path)}{line}: {json_problem(e)}") from None
@@ -3828,7 +3831,9 @@ def load_split_tools(path):
                 for key in written if key not in TOOLS_KEYS]
     tools, results = written.get("tools", []), written.get("tool_results", {})
     if "tools" in written and not (isinstance(tools, list) and tools):
-        problems.append(f"{shell_word(path)}:{line_of(text, json_text('tools'))}: tools must be a list of tool definitions {TOOL_SHAPE}")
+        problems.append(f"{shell_word(path)}:{line_of(text, json_text('tools'))}: " + (
+            "tools is an empty list: give the tools every case has, or remove the file" if tools == [] else
+            f"tools must be a list of tool definitions {TOOL_SHAPE}"))
         tools = []
     lines, names = item_lines(text, "tools"), set()
     for i, tool in enumerate(tools, 1):
@@ -3964,22 +3969,31 @@ def split_shas(path):
     return {split_sha_of(data, checks_data, tools_data), split_sha_of(data, checks_data, tools_data, bytes)}
 
 
-def wide_encoding(data):
-    """(its name, what says so) of a split saved as UTF-16 or UTF-32, or None: by its byte-order mark, or without
-    one by its zero bytes (no UTF-8 JSON line holds one) where the first line reads as JSON text in that encoding."""
+def wide_encoding(data, begins="{"):
+    """(its name, what says so) of a file saved as UTF-16 or UTF-32, or None: by its byte-order mark, or without
+    one by its zero bytes (no UTF-8 JSON line holds one) where its text in that encoding begins as JSON does (with a
+    character of `begins`; None: a text file of any kind, told by its mark alone, as Notepad and PowerShell write)."""
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         return "UTF-32", "its byte-order mark says so"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16", "its byte-order mark says so"
     head = data[:4096]
-    if b"\x00" not in head:
+    if b"\x00" not in head or not begins:
         return None
     for name, codec, width in (("UTF-32", "utf-32-le", 4), ("UTF-32", "utf-32-be", 4), ("UTF-16", "utf-16-le", 2),
                                ("UTF-16", "utf-16-be", 2)):
         text = head[:len(head) - len(head) % width].decode(codec, "replace")
-        if text.lstrip().startswith("{") and "\x00" not in text:
+        if text.lstrip().startswith(tuple(begins)) and "\x00" not in text:
             return name, "its zero bytes say so"
     return None
+
+
+def not_utf8(path, data, error, begins=None, what=""):
+    """The one line for a file of the user's that is not UTF-8: its encoding named where it is UTF-16 or UTF-32
+    (wide_encoding), else the first byte at fault; and either way what to do."""
+    wide, said = wide_encoding(data, begins), f"{what} is " if what else ""
+    return f"{shell_word(path)}: " + (f"{said or 'is '}{wide[0]} ({wide[1]}); save it as UTF-8" if wide else
+                                      f"{said}not valid UTF-8 (byte {error.start + 1}); save it as UTF-8")
 
 
 def load_split(path, more_problems=None, as_begun=False):
@@ -4353,8 +4367,8 @@ def load_prompt(path, as_begun=False):
     data = read_bytes(path, "prompt file")
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise EvalError(f"{shell_word(path)}: the prompt is not valid UTF-8") from None
+    except UnicodeDecodeError as e:
+        raise EvalError(not_utf8(path, data, e, what="the prompt")) from None
     if text.startswith("\ufeff") and as_begun:   # removed, the hash would change and the answers paid for be asked again
         warn(f"note: {shell_word(path)} starts with a byte-order mark, sent to the model as the run's first answers were; "
              "save it without BOM for your next run")

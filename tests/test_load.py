@@ -1395,3 +1395,29 @@ def test_what_report_compare_or_runs_printed_as_json_given_as_the_prompt_is_refu
         assert code == 2 and err == (f"error: p{n}.json: is what `python eval.py {argv[0]} --json` prints, not a prompt: "
                                      "a prompt is plain text, what the model is told\n"), err
     assert fake.chat_bodies == []
+
+
+def test_a_file_beside_a_split_or_a_prompt_in_utf16_is_said_so_and_an_empty_tools_list_is_named(tmp_path):
+    """Round 106: checks.json or tools.json saved as UTF-16 was "not valid UTF-8 (byte 1)", with nothing to do; a prompt
+    "the prompt is not valid UTF-8"; a split's own line named UTF-16. And tools.json's "tools": [] was "tools must be a
+    list of tool definitions", of a list."""
+    for name, content, begins in (("checks.json", "[]", "{["), ("tools.json", '{"tools": []}', "{[")):
+        for codec, how in (("utf-16", "its byte-order mark says so"), ("utf-16-le", "its zero bytes say so")):
+            path = tmp_path / name
+            path.write_bytes(content.encode(codec))
+            with pytest.raises(evalpy.EvalError) as e:
+                evalpy.read_json_file(str(path), name)
+            assert str(e.value) == f"{path}: is UTF-16 ({how}); save it as UTF-8", e.value
+    prompt = tmp_path / "p.txt"
+    prompt.write_bytes("Label the ticket.\n".encode("utf-16"))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_prompt(str(prompt))
+    assert str(e.value) == f"{prompt}: the prompt is UTF-16 (its byte-order mark says so); save it as UTF-8"
+    prompt.write_bytes("Etiqueta el tique.\n".encode("latin-1") + b"\xe9")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_prompt(str(prompt))
+    assert str(e.value) == f"{prompt}: the prompt is not valid UTF-8 (byte 20); save it as UTF-8", e.value
+    (tmp_path / "tools.json").write_text('{"tools": []}', encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split_tools(str(tmp_path / "tools.json"))
+    assert str(e.value) == f"{tmp_path}/tools.json:1: tools is an empty list: give the tools every case has, or remove the file"
