@@ -1456,8 +1456,10 @@ def open_lock_file(path):
 def remedy(error):
     """What to do about a write that failed, as its error says: a full disk is not a folder the user
     may not write to ("free some space" for that sent people to delete files for nothing). A file
-    past its size limit (EFBIG) is as full (the tests stand it in for a full disk; ulimit -f is rarer)."""
-    return "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "Fix that"
+    past its size limit (EFBIG) is the limit's (ulimit -f), or a file system's largest file (the tests stand it in for
+    a full disk)."""
+    return ("Raise the file-size limit (ulimit -f) or free some space" if error.errno == errno.EFBIG else
+            "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that")
 
 
 class FileLock:
@@ -7641,6 +7643,10 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
                       judging_in_the_way(out) if taken == out + JUDGING_SUFFIX and os.path.isfile(taken) else None)
         if in_the_way:   # a run's answers, paid for: never "remove it"
             raise EvalError(f"--out {shell_word(out)}: {in_the_way}, or give another --out")
+        if taken == out and os.path.exists(out) and not os.path.isfile(out) and not os.path.isdir(out):
+            # /dev/null, a FIFO, a socket: no run could be there to keep, and "remove it" of /dev/null does harm
+            raise EvalError(f"--out {shell_word(out)}: not a regular file (a device, a FIFO or a socket), where a run "
+                            "file is written whole and read back; give a file's path")
         if os.path.lexists(taken):   # (a file of one's own at a sidecar's name: said to be what the name is for)
             what = ("" if taken == out else f" (the name of {RESERVED_SUFFIXES[taken[len(out):]]} beside that run, which "
                     "eval.py cannot read there)")

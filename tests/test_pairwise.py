@@ -736,7 +736,7 @@ def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fak
                            "--host", fake.url], capture_output=True, text=True, preexec_fn=full_disk, timeout=60)
     assert done.returncode == 2 and done.stderr.endswith(
         f"error: cannot write {cand}{fails} (File too large): the judge verdicts asked now are not stored (those "
-        "stored before are kept); free some space and compare again\n"), done.stderr
+        "stored before are kept); raise the file-size limit (ulimit -f) or free some space and compare again\n"), done.stderr
     assert sorted(os.listdir("runs")) == ["base.json", "cand.json"]
 
 

@@ -975,7 +975,7 @@ def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_s
 def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cli, fake):
     done = run_with_file_size_limit(project, fake, 100, "run", "--split", "dev", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert ("error: cannot write runs/dev-v3.json.journal (File too large); nothing was asked yet. Free some space "
+    assert ("error: cannot write runs/dev-v3.json.journal (File too large); nothing was asked yet. Raise the file-size limit (ulimit -f) or free some space "
             "and run again") in done.stderr
     assert list((project / "runs").iterdir()) == [] and fake.chat_bodies == []
     (project / "runs" / "dev-v3.json.journal").write_text('{"format": "eval.py-run/1", "con')   # killed there
@@ -1254,7 +1254,7 @@ def test_a_full_disk_while_journaling_says_which_file_and_how_to_resume(project,
     kept = len(evalpy.read_journal("runs/dev-v3.json.journal")[1])
     assert 0 < kept < 28
     assert (f"error: cannot write to runs/dev-v3.json.journal (File too large); the {kept} answers before this one "
-            f"are safe in it.\nFree some space, then: {STARTED} run --resume runs/dev-v3.json") in done.stderr
+            f"are safe in it.\nRaise the file-size limit (ulimit -f) or free some space, then: {STARTED} run --resume runs/dev-v3.json") in done.stderr
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and f"resuming runs/dev-v3.json: {kept} answers kept, {28 - kept} to ask" in err
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json"]
@@ -1279,7 +1279,7 @@ def test_a_disk_full_at_the_start_names_the_file_and_leaves_nothing(project, cli
     fake.answers = answer_key("golden/dev.jsonl")
     done = run_with_file_size_limit(project, fake, limit, "run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert f"error: cannot write {fails} (File too large); nothing was asked yet. Free some space and run again" \
+    assert f"error: cannot write {fails} (File too large); nothing was asked yet. Raise the file-size limit (ulimit -f) or free some space and run again" \
         in done.stderr, done.stderr
     assert fake.chat_bodies == [] and os.listdir("runs") == []
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
@@ -1307,7 +1307,7 @@ def test_a_disk_full_as_a_resume_starts_names_the_lock_and_keeps_the_journal(pro
     done = run_with_file_size_limit(project, fake, 0, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr and fake.chat_bodies == []
     assert done.stderr.endswith("error: cannot write runs/dev-v3.json.lock (File too large); the answers in "
-                                f"runs/dev-v3.json.journal are safe.\nFree some space, then: {STARTED} run --resume "
+                                f"runs/dev-v3.json.journal are safe.\nRaise the file-size limit (ulimit -f) or free some space, then: {STARTED} run --resume "
                                 "runs/dev-v3.json\n"), done.stderr
     assert os.listdir("runs") == ["dev-v3.json.journal"] and (project / "runs" / "dev-v3.json.journal").read_bytes() == before
 
@@ -1671,7 +1671,7 @@ def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, 
     done = run_with_file_size_limit(project, fake, header + 100, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert ("error: cannot write runs/dev-v3-completed.json.journal (File too large); nothing was asked yet and "
-            "runs/dev-v3.json is unchanged. Free some space and run again") in done.stderr, done.stderr
+            "runs/dev-v3.json is unchanged. Raise the file-size limit (ulimit -f) or free some space and run again") in done.stderr, done.stderr
     assert os.listdir("runs") == ["dev-v3.json"] and (project / "runs" / "dev-v3.json").read_bytes() == original
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and "wrote runs/dev-v3-completed.json" in err
@@ -4103,3 +4103,15 @@ def test_a_grid_refuses_one_prompt_given_twice_under_two_names(project, cli, two
     assert code == 2 and "e1.txt: the prompt is empty" in err and "given twice" not in err, err
     code, out, err = cli("run", "--host", two_models.url, "--prompt", "prompts/v1.txt", "--prompt", "prompts/v2.txt")
     assert code == 2 and err == "error: run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH\n", err
+
+
+def test_an_out_that_is_a_device_or_a_fifo_is_said_to_be_no_file(project, cli, fake):
+    """Round 106: `run --out /dev/null` (or a FIFO) said "/dev/null exists, and eval.py never overwrites a run; remove
+    it": no run was there, and removing /dev/null does harm."""
+    os.makedirs("runs", exist_ok=True)
+    os.mkfifo("runs/pipe")
+    for out in ("/dev/null", "runs/pipe"):
+        code, out_, err = cli("run", "--split", "dev", "--host", fake.url, "--out", out)
+        assert code == 2 and err == (f"error: --out {out}: not a regular file (a device, a FIFO or a socket), where a run "
+                                     "file is written whole and read back; give a file's path\n"), err
+    assert fake.chat_bodies == [] and os.path.exists("/dev/null")
