@@ -12467,10 +12467,17 @@ def label_section(sec):
     return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
 
 
+def out_of_turns_text(sec):
+    """How many ran out of turns: with trials, answers of how many cases (20 under "12 cases with tools" read as cases)."""
+    if sec["repeat"] > 1 and sec["out_of_turns"]["value"]:
+        return f"{figure_text(sec['out_of_turns'])} answers of {plural(len(sec['out_ids']['value']), 'case')}"
+    return figure_text(sec["out_of_turns"])
+
+
 def turns_line(sec):
     median, most = sec["turns"]
     return (f"turns used: median {figure_text(median)}, max {figure_text(most)} · ran out of turns: "
-            f"{figure_text(sec['out_of_turns'])}" + (f" ({figure_text(sec['out_ids'])})" if sec["out_ids"]["value"] else ""))
+            f"{out_of_turns_text(sec)}" + (f" ({figure_text(sec['out_ids'])})" if sec["out_ids"]["value"] else ""))
 
 
 def name_cell(name):
@@ -12902,7 +12909,7 @@ def markdown_report(config, s, path):
     agent = section_of(rows, "agent")
     if agent:
         out += [f"| Agents: {r['name']} | {figure_text(r['figure'])} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
-        out.append(f"| Agents: ran out of turns | {figure_text(agent['out_of_turns'])} | |")
+        out.append(f"| Agents: ran out of turns | {out_of_turns_text(agent)} | |")
         out += [f"| Agents: {md_text(agent['no_calls'])} | | |"] if agent["no_calls"] else []
     if problems["failed"]:
         out.append(f"| Errors (not scored: {errors_whose(problems)}) | {figure_text(problems['errors'])} | |")

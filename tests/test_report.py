@@ -1358,3 +1358,23 @@ def test_runs_lists_a_finished_run_whose_name_has_no_json(project, cli, fake):
     (project / "runs" / "other.tmp-4194303").write_bytes((project / "runs" / "other").read_bytes())   # a write under way
     code, out, err = cli("runs", "runs")
     assert code == 0 and "runs/other " in out and "notes.txt" not in out and ".tmp-" not in out, out
+
+
+def test_agents_out_of_turns_with_trials_counts_answers_of_how_many_cases(project, cli):
+    """Round 106: with --repeat 2, "ran out of turns: 20" stood under "12 cases with tools": answers, counted as if
+    cases. With trials it says answers of how many cases, in the text and the markdown."""
+    import copy
+    from conftest import agent_run
+    run = agent_run()
+    again = copy.deepcopy(run["results"])
+    for r in again:
+        r["trial"] = 2
+    run["results"] += again
+    run["config"]["repeat"], run["config"]["temperature"] = 2, 0.7
+    path = write_run("runs/agent2.json", run)
+    code, out, err = cli("report", path)
+    assert code in (0, 1) and "ran out of turns: 2 answers of 1 case (a4)" in " ".join(out.split()), out
+    md = cli("report", path, "--markdown")[1]
+    assert "| Agents: ran out of turns | 2 answers of 1 case | |" in md, md
+    assert [(o["id"], o["trial"]) for o in json.loads(cli("report", path, "--json")[1])["agent"]["out_of_turns"]] == \
+        [("a4", 1), ("a4", 2)]
