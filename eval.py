@@ -4345,7 +4345,7 @@ def another_file_as_prompt(path, text):
     if isinstance(whole, dict) and whole.get("format") in EVAL_FORMATS:
         what = ("the journal of an unfinished run" if whole["format"] == RUN_FORMAT and read(text) is None else
                 "an eval.py run file" if whole["format"] == RUN_FORMAT else f"an eval.py file ({on_one_line(whole['format'])})")
-        return (f"{shell_word(path)}: is {what}, not a prompt: a prompt is plain text, what the model is told"
+        return (f"{shell_word(path)} is {what}, not a prompt: a prompt is plain text, what the model is told"
                 + (f" (see it with `{program()} report {shell_word(path)}`)" if what == "an eval.py run file" else ""))
     # what report, compare or runs printed with --json, saved to a file: a run's figures and answers, as instructions
     shown = ("report" if isinstance(whole, dict) and isinstance(whole.get("config"), dict) and "split_sha" in whole["config"]
@@ -4354,11 +4354,11 @@ def another_file_as_prompt(path, text):
                                                        or {"split_sha", "comparisons", "reference"} <= whole.keys()) else
              "runs" if isinstance(whole, list) and whole and all(isinstance(r, dict) and "file" in r for r in whole) else None)
     if shown:
-        return (f"{shell_word(path)}: is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
+        return (f"{shell_word(path)} is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
                 "what the model is told")
     lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
     if all(isinstance(line, dict) and "id" in line and ("input" in line or "messages" in line) for line in lines):
-        return (f"{shell_word(path)}: looks like a split (a case on each line), not a prompt: give it as --split, and a "
+        return (f"{shell_word(path)} looks like a split (a case on each line), not a prompt: give it as --split, and a "
                 "prompt's text file as --prompt")
     return None
 

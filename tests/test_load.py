@@ -1362,10 +1362,10 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     Path("runs").mkdir()
     write_run("runs/r.json", make_run([("c1", "bug", "bug")]))
     Path("runs/j.json.journal").write_text('{"format": "eval.py-run/1", "config": {}}\n{"id": "c1", "trial": 1}\n')
-    for prompt, says in (("runs/r.json", "runs/r.json: is an eval.py run file, not a prompt: a prompt is plain text, what "
+    for prompt, says in (("runs/r.json", "runs/r.json is an eval.py run file, not a prompt: a prompt is plain text, what "
                                          "the model is told (see it with `python eval.py report runs/r.json`)"),
-                         ("runs/j.json.journal", "runs/j.json.journal: is the journal of an unfinished run, not a prompt"),
-                         ("golden/dev.jsonl", "golden/dev.jsonl: looks like a split (a case on each line), not a prompt: "
+                         ("runs/j.json.journal", "runs/j.json.journal is the journal of an unfinished run, not a prompt"),
+                         ("golden/dev.jsonl", "golden/dev.jsonl looks like a split (a case on each line), not a prompt: "
                                               "give it as --split, and a prompt's text file as --prompt")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", prompt)
         assert code == 2 and err.startswith(f"error: {says}") and len(err.splitlines()) == 1, err
@@ -1392,7 +1392,7 @@ def test_what_report_compare_or_runs_printed_as_json_given_as_the_prompt_is_refu
         code, out, err = cli(*argv, "--json")
         Path(f"p{n}.json").write_text(out, encoding="utf-8")
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", f"p{n}.json")
-        assert code == 2 and err == (f"error: p{n}.json: is what `python eval.py {argv[0]} --json` prints, not a prompt: "
+        assert code == 2 and err == (f"error: p{n}.json is what `python eval.py {argv[0]} --json` prints, not a prompt: "
                                      "a prompt is plain text, what the model is told\n"), err
     assert fake.chat_bodies == []
 
