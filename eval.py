@@ -13243,7 +13243,8 @@ def begins_as_run(path):
             head = f.read(200)
     except OSError:
         return False
-    return re.match(rb'\{\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()) + rb'"', head) is not None
+    # (a run file is written indented, its brace alone on the first line; a journal's first line is its whole header)
+    return re.match(rb'\{\r?\n\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()) + rb'"', head) is not None
 
 
 def run_listing(folder):
