@@ -2975,8 +2975,10 @@ class GroupsAlwaysIn(dict):
                     inside[0] = was
                     if op == regex_constants.SUBPATTERN and value[0] is not None:
                         closed.add(value[0])
-                        # a group that cannot be nothing, outside any lookaround: a match of nothing never took it
-                        if not inside[0] and not empty_ends(list(value[-1]), True, self):
+                        # a group that cannot be nothing, outside any lookaround: a match of nothing never took it.
+                        # By its least width, which errs toward nothing (a conditional inside the group it tests,
+                        # ((?(1)A)), is nothing on the way in), where empty_ends errs toward something
+                        if not inside[0] and value[-1].getwidth()[0] > 0:
                             self.taking.add(value[0])
             walk(items)
             self.known = {}   # ways worked out while the walk knew only some groups: worked out again, knowing all

@@ -692,6 +692,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   "(a)?\\1", "(x?)(?(1)x|)", "(\\w+) \\1", "^(a?)\\1$",
                   # (round 106) a conditional whose branch taken needs something: in brackets or to the line's end
                   "^(<)?\\w+(?(1)>|$)", "(?:(a)|b)(?(1)|x)",
+                  # (its review) a conditional inside the group it tests is nothing on the way in: that group may
+                  # be nothing, so the conditional after it may take either branch
+                  "(?:((?(1)A))|B)(?(1)a)", "((((x)|(?(1).))))((\\A))",
                   # (its review) no stuttered word, no run of six digits; a group a match may pass by, referred back to
                   "(?s)^(?!.*\\b(\\w+)\\s+\\1\\b)", "(?s)^(?:(?!(\\d)\\1{5}).)*$", "(?:x(a?))?\\1"):
         own = dict(first, checks=[{"name": "n", "type": "regex", "value": value}])
