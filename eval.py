@@ -3286,6 +3286,8 @@ def parse_labels(path):
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
     data = read_bytes(path, "label file")
     try:
+        if wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: labels of zero bytes)
+            raise UnicodeDecodeError("utf-8", data, 0, 1, "zero bytes")
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise EvalError(not_utf8(path, data, e)) from None
@@ -3975,19 +3977,21 @@ def split_shas(path):
 
 def wide_encoding(data, begins="{"):
     """(its name, what says so) of a file saved as UTF-16 or UTF-32, or None: by its byte-order mark, or without
-    one by its zero bytes (no UTF-8 JSON line holds one) where its text in that encoding begins as JSON does (with a
-    character of `begins`; None: a text file of any kind, told by its mark alone, as Notepad and PowerShell write)."""
+    one by its zero bytes (no UTF-8 text holds one) where its text in that encoding begins as JSON does (with a
+    character of `begins`; None: a text file, whose every character in it must be one to print, or a line's end)."""
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         return "UTF-32", "its byte-order mark says so"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16", "its byte-order mark says so"
     head = data[:4096]
-    if b"\x00" not in head or not begins:
+    if b"\x00" not in head:
         return None
     for name, codec, width in (("UTF-32", "utf-32-le", 4), ("UTF-32", "utf-32-be", 4), ("UTF-16", "utf-16-le", 2),
                                ("UTF-16", "utf-16-be", 2)):
         text = head[:len(head) - len(head) % width].decode(codec, "replace")
-        if text.lstrip().startswith(tuple(begins)) and "\x00" not in text:
+        if "\x00" in text or "\ufffd" in text:
+            continue
+        if text.lstrip().startswith(tuple(begins)) if begins else all(c.isprintable() or c in "\n\r\t" for c in text):
             return name, "its zero bytes say so"
     return None
 
@@ -4354,7 +4358,8 @@ def another_file_as_prompt(path, text):
              and "measure" in whole else
              "compare" if isinstance(whole, dict) and ({"baseline_run", "candidate_run"} <= whole.keys()
                                                        or {"split_sha", "comparisons", "reference"} <= whole.keys()) else
-             "runs" if isinstance(whole, list) and whole and all(isinstance(r, dict) and "file" in r for r in whole) else None)
+             "runs" if isinstance(whole, list) and whole and all(isinstance(r, dict) and ({"file", "problem"} <= r.keys() or {
+                 "file", "split_sha", "measure", "date"} <= r.keys()) for r in whole) else None)
     if shown:
         return (f"{shell_word(path)} is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
                 "what the model is told")
@@ -4370,6 +4375,8 @@ def load_prompt(path, as_begun=False):
     what its first were asked, under the rules it began with (its prompt's hash is the file's)."""
     data = read_bytes(path, "prompt file")
     try:
+        if not as_begun and wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: its zero bytes went to the model)
+            raise UnicodeDecodeError("utf-8", data, 0, 1, "zero bytes")
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise EvalError(not_utf8(path, data, e, what="the prompt")) from None

@@ -1421,3 +1421,23 @@ def test_a_file_beside_a_split_or_a_prompt_in_utf16_is_said_so_and_an_empty_tool
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split_tools(str(tmp_path / "tools.json"))
     assert str(e.value) == f"{tmp_path}/tools.json:1: tools is an empty list: give the tools every case has, or remove the file"
+
+
+def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_list_is_a_prompt(tmp_path, project, cli, fake):
+    """Round 106's review: ASCII saved as UTF-16 without a byte-order mark is valid UTF-8, so a prompt went to the model
+    with a zero byte after every letter, and labels were 'control characters'; and a few-shot prompt beginning with a
+    list of objects each with a "file" key was refused as what `runs --json` prints."""
+    for codec, name in (("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32-le", "UTF-32")):
+        prompt = tmp_path / "p.txt"
+        prompt.write_bytes("Classify the ticket. Answer with one label.\n".encode(codec))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_prompt(str(prompt))
+        assert str(e.value) == f"{prompt}: the prompt is {name} (its zero bytes say so); save it as UTF-8", codec
+        labels = tmp_path / "labels.txt"
+        labels.write_bytes("bug\nfacturación\n".encode(codec))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.parse_labels(str(labels))
+        assert str(e.value) == f"{labels}: is {name} (its zero bytes say so); save it as UTF-8", codec
+    Path("prompts/shots.txt").write_text('[{"file": "crash.log", "label": "bug"}, {"file": "invoice.pdf", "label": '
+                                         '"facturación"}]\nAbove: attachments and their labels. Label the ticket.\n')
+    assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/shots.txt", "--limit", 1)[0] == 0
