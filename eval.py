@@ -2510,10 +2510,11 @@ def answer_of(response):
     return split_thinking(response)[1]
 
 
-def scored_text(response):
-    """What of a response was scored: its answer past any reasoning inline; None where there is none (still thinking
-    when it stopped), never "" (an answer, empty). A table shows it, not the reasoning before it."""
-    return answer_of(response)
+def scored_text(trial):
+    """What of a graded trial's response was scored: its answer past any reasoning inline; None where there is none
+    (still thinking when it stopped, inline or with its thinking sent apart), never "" (an answer, empty). A table
+    shows it, not the reasoning before it."""
+    return None if trial["unfinished"] else answer_of(trial["response"])
 
 
 NO_ANSWER_YET = "(no answer: still thinking when it stopped)"   # a table's answer where scored_text is None
@@ -10678,7 +10679,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         if c["decided_trials"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
-                                       "response": t["response"], "answer": scored_text(t["response"])}
+                                       "response": t["response"], "answer": scored_text(t)}
                                       for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
@@ -11120,7 +11121,7 @@ def failure(case):
     got = case["predicted"] if len(trials) == 1 else (
         " | ".join(t["predicted"] for t in trials if t["correct"] is not None) if case["predicted"] is not None else None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
-            "got": got, "response": wrong["response"], "answer": scored_text(wrong["response"]),
+            "got": got, "response": wrong["response"], "answer": scored_text(wrong),
             "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
 
 
@@ -13134,6 +13135,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         detail["tools"] = [t["function"]["name"] for t in first["tools"]]
     detail.update(checks=case["checks"], pass_threshold=case.get("pass_threshold"), correct=case["correct"], trials=[
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
+         # what was scored (None: no answer, still thinking when it stopped)
+         "answer": None if t["error"] else scored_text(t), "unfinished": t["unfinished"],
          "unoffered_calls": by_trial[t["trial"]].get("unoffered_calls"),
          **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
@@ -13180,6 +13183,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
             lines += ["  thinking (inline, before </think>; not scored):"] + [f"    {line}" for line in inert(inline).splitlines()]
             lines += ["  answer:" if said is not None else "  answer: none (still thinking when it stopped)"]
             lines += [f"    {line}" for line in inert(said or "").splitlines()]
+        elif t.get("unfinished"):   # its thinking sent apart, cut before a word of the answer: no answer, not ""
+            lines += ["  answer: none (still thinking when it stopped: the token limit fell inside its thinking)"]
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         if t["unoffered_calls"]:
@@ -16543,12 +16548,14 @@ def trial_answers(case, results):
         if inline is not None:
             head += (" · " if head else "") + ("reasoning inline, before </think>: not scored, the answer is what follows it"
                                                if answered is not None else f"reasoning inline never closed {NO_ANSWER_YET}")
+        elif t["unfinished"]:   # its thinking sent apart, cut by the token limit before a word of the answer
+            head += (" · " if head else "") + f"thinking cut by the token limit {NO_ANSWER_YET}"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
                                                                r.get("out_of_turns")))
         # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it); a backslash it shows
-        said = (scored_text(t["response"]) if not t["error"] and t["response"] is not None else body) or ""   # what was scored
+        said = (scored_text(t) if not t["error"] and t["response"] is not None else body) or ""   # what was scored
         if t["predicted"] == INVALID and isinstance(said, str) and not said.isprintable():
             head += (" · " if head else "") + f"every character: {every_character(said, 300)}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))

@@ -741,6 +741,7 @@ class FakeOllama:
                         # (server/routes.go ChatHandler, thinking.Parser): cut inside it, no answer at all
                         message["thinking"], message["content"] = message["thinking"][:4 * limit], ""
                         content, completion_tokens, done_reason = "", limit, "length"
+                        thought = 0   # its count, the limit, is all thinking already: never counted twice
                     elif isinstance(limit, int) and 0 < limit - thought < completion_tokens:   # about 4 characters a token
                         message["content"] = content = content[:4 * (limit - thought)]
                         completion_tokens, done_reason = limit - thought, "length"

@@ -1421,6 +1421,18 @@ def test_thinking_cut_by_the_token_limit_is_counted_as_unfinished(project, cli, 
     s = json.loads(cli("report", "runs/cut.json", "--json")[1])
     assert [u["id"] for u in s["unfinished_thinking"]] == ["dev-01", "dev-02", "dev-03"]
     assert "Thinking never finished: 3" in cli("report", "runs/cut.json")[1]
+    # (round 106) every view says no answer came, not an empty one; and the fake counts its tokens as Ollama does:
+    # the limit, never the thinking again on top ("an answer of 21 tokens past the run's limit (5)")
+    assert all(r["completion_tokens"] == 5 for r in run["results"]) and "Stopped for length" not in out
+    assert [f["answer"] for f in s["failures"]] == [None, None, None]
+    assert "(no answer: still thinking when it stopped)" in cli("report", "runs/cut.json")[1]
+    shown = json.loads(cli("report", "runs/cut.json", "--case", "dev-01", "--json")[1])["trials"][0]
+    assert shown["answer"] is None and shown["unfinished"] is True
+    assert "answer: none (still thinking when it stopped: the token limit fell inside its thinking)" in \
+        cli("report", "runs/cut.json", "--case", "dev-01")[1]
+    assert cli("report", "runs/cut.json", "--html", "cut.html")[0] in (0, 1)
+    assert "thinking cut by the token limit (no answer: still thinking when it stopped)" in \
+        Path("cut.html").read_text(encoding="utf-8")
     # a budget the reasoning leaves room in: an answer, cut or not, is an answer
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen3:8b", "--think", "on",
                          "--option", "num_predict=64", "--limit", 3, "--out", "runs/room.json")
