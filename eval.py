@@ -5980,10 +5980,11 @@ class OllamaClient(ChatClient):
         data = self.post("/api/chat", body, model)
         try:
             content = data["message"]["content"]
-            if not isinstance(content, str):
-                raise TypeError
         except (KeyError, TypeError):
             raise CallFailed("the server's answer had no message.content", retry=True) from None
+        if not isinstance(content, str):   # there, and no text: said as it is ("had none" of a 5 was untrue)
+            raise CallFailed(f"the server's answer's message.content is {json_kind(content)}, not text: "
+                             f"{json_preview(content, 60, self.scrub)}", retry=True)
         # done_reason "load" or "unload" answers a request with no messages (server/routes.go ChatHandler), and done
         # false beside a reason is one piece of a stream: neither is the model's answer
         if data.get("done_reason") in ("load", "unload"):
@@ -6261,6 +6262,9 @@ class OpenAIClient(ChatClient):
                 content = ""
             if content is None and choice.get("finish_reason") == "length" and not calls.get("tool_calls"):
                 content = ""   # cut before a word of the answer (and of any reasoning): the model's, empty, never a retry
+            if content is not None and not isinstance(content, str):   # there, and no text: said as it is
+                raise CallFailed(f"the server's answer's choices[0].message.content is {json_kind(content)}, not text: "
+                                 f"{json_preview(content, 60, self.scrub)}", retry=True)
             if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):

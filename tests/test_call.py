@@ -2455,3 +2455,21 @@ def test_a_name_told_from_the_listed_one_by_its_tag_alone_is_not_said_to_differ_
         finally:
             fake.stop()
         assert f"note: {asked} is {listed} on {fake.url} ({why})\n" in err, err
+
+
+@pytest.mark.parametrize("api, message, error", [
+    ("ollama", {"role": "assistant", "content": 5}, "the server's answer's message.content is a number, not text: 5"),
+    ("ollama", {"role": "assistant", "content": ["acceso"]},
+     "the server's answer's message.content is a list, not text: [\"acceso\"]"),
+    ("openai", {"role": "assistant", "content": {"text": "bug"}},
+     "the server's answer's choices[0].message.content is an object, not text: {\"text\": \"bug\"}"),
+    ("ollama", {"role": "assistant"}, "the server's answer had no message.content"),
+])
+def test_an_answer_whose_content_is_no_text_says_what_it_is(api, message, error, monkeypatch):
+    """Round 106: content 5 or ["acceso"] was "the server's answer had no message.content", of an answer that had one."""
+    body = json.dumps({"model": "m", "done": True, "done_reason": "stop", "message": message} if api == "ollama"
+                      else {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}).encode()
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
+    answer = hostile_answer(body, lambda url: evalpy.CLIENTS[api](url, retries=1).chat(
+        "m", [{"role": "user", "content": "hola"}], {}))
+    assert answer["response"] is None and answer["attempts"] == 2 and answer["error"] == error, answer
