@@ -10567,6 +10567,9 @@ def weighted_figures(cases):
         low = fsum(float(t["weighted"][0]) for t in decided) / len(decided) if decided else None
         high = fsum(float(t["weighted"][1]) for t in decided) / len(decided) if decided else None
         rows.append({"id": c["id"], "correct": c["correct"], "score": low, "score_high": high,
+                     # undecided by failed calls alone: an error, not a judge check open
+                     "errored": c["correct"] is None and all(t["error"] is not None for t in c["trials"]
+                                                             if t["correct"] is None),
                      "threshold": c.get("pass_threshold"),
                      "short_of_threshold": c.get("pass_threshold") is not None and any(
                          t["weighted"][1] < exact(c.get("pass_threshold")) for t in decided),
@@ -12296,7 +12299,8 @@ def rows_slice(key, s):
 def rows_weighted(w):
     if not w:
         return None
-    rows = [{"name": r["id"], "verdict": verdict_word(r["correct"]), "score": r["score"], "score_text": score_text(r),
+    rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
+             "score_text": score_text(r),
              "threshold": fmt_share(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
     return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"]}
 

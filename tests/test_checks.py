@@ -1106,3 +1106,17 @@ def test_a_shared_pattern_with_a_placeholder_is_judged_by_what_it_can_be_filled_
                                                  encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and err.startswith("error: golden/orders/checks.json:1: check 1: bad regular expression"), err
+
+
+def test_a_weighted_case_left_undecided_by_a_failed_call_reads_error_not_open(weighted_set, project, cli, fake):
+    """Round 106: a case whose call failed stood as "open" in the weighted score table, the word for a judge check
+    still undecided; it is an error, as JSON's correct null and the Errors line say."""
+    fake.default_answer = lambda text: "Hola, su pedido " + text.split("pedido ")[1].rstrip("?") + " sale hoy."
+    o2 = next(json.loads(line)["input"] for line in Path(weighted_set).read_text(encoding="utf-8").splitlines()
+              if json.loads(line)["id"] == "o2")
+    fake.faults_for[o2] = ["500"] * 5
+    code, out, err = cli("run", "--split", weighted_set, "--host", fake.url, "--retries", 0)
+    assert code == 2, err
+    lines = [line.rstrip() for line in out.splitlines()]
+    start = lines.index("Weighted score per case (the share of the weighed checks' weight that passed):")
+    assert "  o2  error    -      0.7" in lines[start + 1:start + 6], lines[start:start + 6]
