@@ -12570,9 +12570,12 @@ def tokens_text(prompt, completion, uncounted):
     return f"{'?' if prompt is None else prompt} prompt + {'?' if completion is None else completion} completion tokens{partial}"
 
 
-def doubtful_line(r, repeat):
-    """An answer a person should look at, and why: 'dev-07 trial 2 · helps: low certainty (0.67)'."""
-    return f"{trial_name(r['id'], r['trial'], repeat > 1)} · {r['check']}: {r['why']}"
+def doubtful_line(r, repeat, width=None):
+    """An answer a person should look at, and why: 'dev-07 trial 2 · helps: low certainty (0.67)'. width: its answer's
+    and its check's names each cut there, its reason at thrice that (cut whole, a long id took the check and the why)."""
+    def cut(text, most):
+        return on_one_line(text, most) if width else text
+    return f"{cut(trial_name(r['id'], r['trial'], repeat > 1), width)} · {cut(r['check'], width)}: {cut(r['why'], 3 * (width or 0))}"
 
 
 def role(check):
@@ -12922,7 +12925,8 @@ def markdown_report(config, s, path):
     if run["rule"]:
         out += [run["rule"], ""]
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
-    out += [f"| Check {md_code(r['name'], cell=True)}{r['shown']} | {figure_text(r['figure'])} | |"
+    out += [f"| Check {md_code(r['name'], cell=True)}{r['shown']} | {figure_text(r['figure'])}"
+            + (f", {figure_text(r['open'])} open" if r["open"]["value"] else "") + " | |"   # (a judge's: a 100% of 9 of 17)
             for r in checks["rows"] if r["type"] != "label"]
     agent = section_of(rows, "agent")
     if agent:
@@ -12948,7 +12952,7 @@ def markdown_judge(j, repeat):
     call or a doubtful verdict left unsaid, a reader would take the pass rate at its word)."""
     if not j:
         return []
-    doubtful = "; ".join(md_text(on_one_line(doubtful_line(r, repeat), 120)) for r in j["doubtful"][:MARKDOWN_FAILURES])
+    doubtful = "; ".join(md_text(doubtful_line(r, repeat, 60)) for r in j["doubtful"][:MARKDOWN_FAILURES])
     more = f", and {len(j['doubtful']) - MARKDOWN_FAILURES} more" if len(j["doubtful"]) > MARKDOWN_FAILURES else ""
     return ["", f"**Judge checks** ({md_text(j['models'])}; a judge can be wrong): {md_text(judge_cost(j))}. "
                 f"**Doubtful verdicts, for a person to check ({len(j['doubtful'])}):** {doubtful or 'none'}{more}"]

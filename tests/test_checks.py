@@ -1120,3 +1120,24 @@ def test_a_weighted_case_left_undecided_by_a_failed_call_reads_error_not_open(we
     lines = [line.rstrip() for line in out.splitlines()]
     start = lines.index("Weighted score per case (the share of the weighed checks' weight that passed):")
     assert "  o2  error    -      0.7" in lines[start + 1:start + 6], lines[start:start + 6]
+
+
+def test_the_markdown_keeps_each_doubtful_verdicts_check_and_reason_and_a_judge_checks_open_count(project, cli):
+    """Round 106: the markdown cut each doubtful verdict whole at 120 characters, so a long id took its check and its
+    reason ("LLLL…"); and a judge check's row said "9/9 = 100%" without the 8 answers it left open."""
+    import shutil
+    shutil.copy(ROOT / "runs" / "example" / "support-dev-v1-judged.json", "run.json")
+    run = load_json("run.json")
+    long_id = "L" * 400
+    for r in run["results"]:
+        if r["id"] == run["results"][0]["id"]:
+            r["id"] = long_id
+    for r in run["results"][:2]:
+        r["judges"][0].update({"pass": None, "reason": None, "raw": None, "error": "HTTP 500: boom",
+                               "prompt_tokens": None, "completion_tokens": None})
+    Path("run.json").write_text(json.dumps(run), encoding="utf-8")
+    text, markdown = cli("report", "run.json")[1], cli("report", "run.json", "--markdown")[1]
+    entry = markdown.split("**Doubtful verdicts, for a person to check (")[1].split(":** ", 1)[1]
+    assert entry.startswith("L" * 50) and "… · answers the question: low certainty" in entry.split("\n")[0], entry
+    opened = re.search(r"answers the question\s+judge\s+\S+ \S+\s+(\d+/\d+ = \d+%)\s+(\d+) open", text)
+    assert opened and f"{opened.group(1)}, {opened.group(2)} open |" in markdown, (text, markdown)
