@@ -14245,7 +14245,9 @@ def compare_rows(c, baseline_path, candidate_path):
                   if "fisher_p" in c else []),
                 {"name": "identical", "figure": figure("count", c["identical_answers"], ["identical_answers"]),
                  "of": figure("count", c["paired_answers"], ["paired_answers"]), "trials_paired": c["trials_paired"]}]},
-            {"key": "speed", "rows": speed_pair_rows(c["speed"])},
+            # (over the cases both hold: beside runs of part of the split, not either run's own report's figure)
+            {"key": "speed", "rows": speed_pair_rows(c["speed"]),
+             "scope": f" (the {plural(c['shared']['cases'], 'case')} both runs hold)" if c["shared"] else ""},
             {"key": "trajectory", "cases": c["trajectory"], "heading": trajectory_heading(c["trajectory"], c["trials"])},
             *filter(None, [rows_retrieval_change(c.get("retrieval")), rows_diagnosis_change(c.get("diagnosis"))])]
 
@@ -14413,7 +14415,7 @@ def format_compare(c, baseline_path, candidate_path):
             f"Identical raw answers: {identical_text(row_of(figures, 'identical'))}"]
     speeds = section_of(rows, "speed")["rows"]
     if speeds:
-        out.append("Speed: " + " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} -> "
+        out.append(f"Speed{section_of(rows, 'speed')['scope']}: " + " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} -> "
                                           f"{figure_text(r['figures'][1])}" for r in speeds))
     out += trajectory_lines(section_of(rows, "trajectory"))
     if c.get("pairwise"):
@@ -14532,8 +14534,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
     out += [f"| {words} | " + " | ".join(invalid_side(row_of(figures, name), i) for i in (0, 1)) + " |"
             for name, (words, _) in STOPS.items() if row_of(figures, name)]
-    out += [f"| {SPEED_WORDS[r['name']][1]} | {figure_text(r['figures'][0])} | {figure_text(r['figures'][1])} |"
-            for r in section_of(rows, "speed")["rows"]]
+    out += [f"| {SPEED_WORDS[r['name']][1]}{section_of(rows, 'speed')['scope']} | {figure_text(r['figures'][0])} | "
+            f"{figure_text(r['figures'][1])} |" for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
     out += [md_text(runs["trials"])] if runs["trials"] else []
     vote = " by majority vote" if figures["majority_vote"] else ""
@@ -17058,7 +17060,7 @@ def compare_page(paths, runs, graded, c):
     if speeds:
         line = " · ".join(f"{SPEED_WORDS[r['name']][0]} {figure_text(r['figures'][0])} → {figure_text(r['figures'][1])}"
                           for r in speeds)
-        parts.append(section("Speed", paragraph(line[:1].upper() + line[1:])))
+        parts.append(section("Speed" + section_of(rows, "speed")["scope"], paragraph(line[:1].upper() + line[1:])))
     trajectory = section_of(rows, "trajectory")["cases"]
     if trajectory:
         parts.append(section(section_of(rows, "trajectory")["heading"], html_table(

@@ -167,6 +167,10 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
     assert "Cases: compared on the 5 cases both runs hold" in (project / "c.html").read_text(encoding="utf-8")
     md = cli("compare", "runs/full.json", "runs/five.json", "--markdown")[1]
     assert "Compared on the 5 cases both runs hold (28 and 5)" in md
+    # (round 106) the speed too is over the shared cases, not either run's own report's figure: said so in every view
+    assert "Speed (the 5 cases both runs hold): median latency " in out, out
+    assert "| Latency, median (the 5 cases both runs hold) | " in md
+    assert "Speed (the 5 cases both runs hold)" in (project / "c.html").read_text(encoding="utf-8")
     edited = load_json("runs/five.json")
     edited["results"][0]["id"] = "dev-99"   # a case the split does not have: an edited run, still refused
     write_run("runs/edited.json", edited)
