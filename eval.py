@@ -2510,6 +2510,24 @@ def answer_of(response):
     return split_thinking(response)[1]
 
 
+def thinking_cut(r):
+    """Of an empty answer: reasoning sent apart (Ollama's message.thinking) that the token limit
+    stopped before any answer. Ollama bounds the whole generation by num_predict
+    (llm/llama_server.go, NPredict) and splits the thinking off it afterwards, so a small limit is
+    spent on the reasoning first."""
+    return r.get("done_reason") == "length" and bool(r.get("thinking"))
+
+
+def given_answer(r):
+    """What a result's model answered, as it is scored, judged and compared: its text past any reasoning inline;
+    None where no answer came (an error, reasoning inline never closed, or thinking sent apart that the token limit
+    cut before a word of the answer: a judge was asked of that "" and its pass shown beside "no answer")."""
+    if r.get("response") is None:
+        return None
+    said = answer_of(r["response"])
+    return None if said is None or ((not said or said.isspace()) and thinking_cut(r)) else said
+
+
 def scored_text(trial):
     """What of a graded trial's response was scored: its answer past any reasoning inline; None where there is none
     (still thinking when it stopped, inline or with its thinking sent apart), never "" (an answer, empty). A table
@@ -8135,7 +8153,7 @@ def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=N
             else:
                 answer = client.chat(config["model"], messages_for(prompt_text, case), options,
                                      output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
-    said = answer_of(answer["response"]) if answer["response"] is not None else None
+    said = given_answer(answer)
     if said is not None and config.get("judge"):
         if not begun and has_judge_check([case]):
             on_turn({"answer": answer})
@@ -10260,14 +10278,6 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
-def thinking_cut(r):
-    """Of an empty answer: reasoning sent apart (Ollama's message.thinking) that the token limit
-    stopped before any answer. Ollama bounds the whole generation by num_predict
-    (llm/llama_server.go, NPredict) and splits the thinking off it afterwards, so a small limit is
-    spent on the reasoning first."""
-    return r.get("done_reason") == "length" and bool(r.get("thinking"))
-
-
 def sent_size(result, system_chars):
     """(characters sent, turns) of a case's request, for the window flags. The system prompt is
     counted as written (its {{vars}} are short)."""
@@ -10314,7 +10324,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             trial["sent_chars"], trial["turns"] = sent_size(r, system_chars)
         if error is not None or response is None:
             trial["error"] = error or "no answer"
-        elif (said := answer_of(response)) is None or ((not said or said.isspace()) and thinking_cut(r)):
+        elif (said := given_answer(r)) is None:
             # still thinking when it stopped: no answer, so INVALID and every check failed
             trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False,
                          checks={c["name"]: False for c in case["checks"]})
@@ -13419,8 +13429,7 @@ def judged_again_text(config):
 
 def judged_answers(results):
     """The answers `judge` asks about: those the model gave, with a judge check."""
-    return [r for r in results if r.get("response") is not None and answer_of(r["response"]) is not None
-            and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
+    return [r for r in results if given_answer(r) is not None and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
 
 
 def answers_sha(todo):
@@ -15182,7 +15191,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
     def complete(r):   # every vote of the answer kept, none failed
         held = kept.get((r["id"], r["trial"]), {})
         return len(held) == wanted * judge_checks(r) and not any(v.get("error") for v in held.values())
-    votes = {(r["id"], r["trial"]): judge_answer(client, judge, r, answer_of(r["response"]), kept[r["id"], r["trial"]])
+    votes = {(r["id"], r["trial"]): judge_answer(client, judge, r, given_answer(r), kept[r["id"], r["trial"]])
              for r in todo if complete(r)}   # (asks nothing)
     work = [(r, r["trial"]) for r in todo if not complete(r)]
     progress, failed, writing = Progress(len(todo), len(votes)), 0, threading.Lock()
@@ -15198,7 +15207,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
                             "judge again with the same options to ask only the rest") from None
 
     def ask(r):
-        return judge_answer(client, judge, r, answer_of(r["response"]), kept.get((r["id"], r["trial"])),
+        return judge_answer(client, judge, r, given_answer(r), kept.get((r["id"], r["trial"])),
                             lambda vote: journaled(r, vote))
 
     unreachable, refusals = 0, []   # as run's: answers in a row whose calls the server refused alike
@@ -15421,8 +15430,7 @@ def answer_pairs(a_run, b_run):
     one run (or neither) answered: an error or reasoning that never ended is no answer to compare, nor is
     a case one run never asked (it ran part of the split: --limit, --cases)."""
     def answers(run):
-        return {r["id"]: (r, answer_of(r["response"]) if r.get("response") is not None else None)
-                for r in run["results"] if r["trial"] == 1}
+        return {r["id"]: (r, given_answer(r)) for r in run["results"] if r["trial"] == 1}
     a, b = answers(a_run), answers(b_run)
     pairs, unanswered = [], {"only_baseline": [], "only_candidate": [], "neither": []}
     for cid, (case, a_answer) in [*a.items(), *((cid, (case, None)) for cid, (case, _) in b.items() if cid not in a)]:

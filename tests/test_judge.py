@@ -2979,3 +2979,28 @@ def test_an_answer_never_judged_is_not_sent_to_the_doubtful_verdicts(project, cl
     out = cli("report", path)[1]
     lines = [l for l in out.splitlines() if l.startswith("Undecided:")]
     assert len(lines) == 2 and lines[0].endswith("; not scored)") and "Doubtful verdicts, for a person to check (1):" in out, out
+
+
+def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(project, cli):
+    """Round 106's review: thinking sent apart, cut by the token limit before a word of the answer, left "": report said
+    no answer came, but the run asked the judge of that "" (and report --case showed its pass), and compare --pairwise
+    judged it against the other run's answer, counting wins and a sign test."""
+    from fake_ollama import shipped_fake
+    fake = shipped_fake(latency=0)
+    fake.thinking["qwen3:8b"] = "apart"
+    fake.start()
+    try:
+        code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--limit", "2", "--host", fake.url, "--model",
+                             "qwen3:8b", "--think", "on", "--option", "num_predict=5", "--out", "runs/cut.json")
+        judged = [b for b in fake.chat_bodies if str(b["messages"][-1].get("content")).startswith("Criterion:")]
+        assert code in (0, 1) and judged == [], (err, len(judged))
+        assert all(r.get("judges") is None for r in load_json("runs/cut.json")["results"])
+        assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", "2", "--host", fake.url, "--out",
+                   "runs/other.json")[0] in (0, 1)
+        asked = len(fake.chat_bodies)
+        code, out, err = cli("compare", "runs/cut.json", "runs/other.json", "--pairwise", "Which helps more?",
+                             "--host", fake.url)
+        assert len(fake.chat_bodies) == asked and "Candidate wins (0): -" in out, out
+        assert "Answered by only the candidate (not compared): support-dev-01, support-dev-02" in out, out
+    finally:
+        fake.stop()
