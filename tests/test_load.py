@@ -1438,6 +1438,12 @@ def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_li
         with pytest.raises(evalpy.EvalError) as e:
             evalpy.parse_labels(str(labels))
         assert str(e.value) == f"{labels}: is {name} (its zero bytes say so); save it as UTF-8", codec
+    # (its review) a zero-width space among the letters is still UTF-16; a NUL in a UTF-8 prompt is no encoding
+    prompt.write_bytes("You sort support tickets.\u200b Answer with one word.\n".encode("utf-16-le"))
+    with pytest.raises(evalpy.EvalError, match="the prompt is UTF-16 "):
+        evalpy.load_prompt(str(prompt))
+    prompt.write_bytes(b"ab\x00c")
+    assert evalpy.load_prompt(str(prompt))[0] == "ab\x00c"
     Path("prompts/shots.txt").write_text('[{"file": "crash.log", "label": "bug"}, {"file": "invoice.pdf", "label": '
                                          '"facturación"}]\nAbove: attachments and their labels. Label the ticket.\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/shots.txt", "--limit", 1)[0] == 0
