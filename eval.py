@@ -12502,7 +12502,8 @@ def label_section(sec):
 def out_of_turns_text(sec):
     """How many ran out of turns: with trials, answers of how many cases (20 under "12 cases with tools" read as cases)."""
     if sec["repeat"] > 1 and sec["out_of_turns"]["value"]:
-        return f"{figure_text(sec['out_of_turns'])} answers of {plural(len(sec['out_ids']['value']), 'case')}"
+        answers = "answer" if sec["out_of_turns"]["value"] == 1 else "answers"
+        return f"{figure_text(sec['out_of_turns'])} {answers} of {plural(len(sec['out_ids']['value']), 'case')}"
     return figure_text(sec["out_of_turns"])
 
 
@@ -12589,7 +12590,8 @@ def doubtful_line(r, repeat, width=None):
     and its check's names each cut there, its reason at thrice that (cut whole, a long id took the check and the why)."""
     def cut(text, most):
         return on_one_line(text, most) if width else text
-    return f"{cut(trial_name(r['id'], r['trial'], repeat > 1), width)} · {cut(r['check'], width)}: {cut(r['why'], 3 * (width or 0))}"
+    # (the id cut alone: cut with its "trial 2", two trials of a long id read alike)
+    return f"{trial_name(cut(r['id'], width), r['trial'], repeat > 1)} · {cut(r['check'], width)}: {cut(r['why'], 3 * (width or 0))}"
 
 
 def role(check):

@@ -1139,5 +1139,8 @@ def test_the_markdown_keeps_each_doubtful_verdicts_check_and_reason_and_a_judge_
     text, markdown = cli("report", "run.json")[1], cli("report", "run.json", "--markdown")[1]
     entry = markdown.split("**Doubtful verdicts, for a person to check (")[1].split(":** ", 1)[1]
     assert entry.startswith("L" * 50) and "… · answers the question: low certainty" in entry.split("\n")[0], entry
+    # (its review) a long id cut alone keeps its trial apart
+    row = {"id": long_id, "trial": 2, "check": "helps", "why": "low certainty (0.67)"}
+    assert evalpy.doubtful_line(row, 3, 60) == "L" * 59 + "… trial 2 · helps: low certainty (0.67)"
     opened = re.search(r"answers the question\s+judge\s+\S+ \S+\s+(\d+/\d+ = \d+%)\s+(\d+) open", text)
     assert opened and f"{opened.group(1)}, {opened.group(2)} open |" in markdown, (text, markdown)

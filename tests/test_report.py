@@ -1378,3 +1378,10 @@ def test_agents_out_of_turns_with_trials_counts_answers_of_how_many_cases(projec
     assert "| Agents: ran out of turns | 2 answers of 1 case | |" in md, md
     assert [(o["id"], o["trial"]) for o in json.loads(cli("report", path, "--json")[1])["agent"]["out_of_turns"]] == \
         [("a4", 1), ("a4", 2)]
+    # (its review) one answer of one case, not "1 answers"
+    for r in run["results"]:
+        if r["id"] == "a4" and r["trial"] == 2:
+            r["out_of_turns"] = False
+    path = write_run("runs/agent3.json", run)
+    code, out, err = cli("report", path)
+    assert "ran out of turns: 1 answer of 1 case (a4)" in " ".join(out.split()), err
