@@ -18236,7 +18236,8 @@ class CommandLine(argparse.ArgumentParser):
         misplaced = self.option_before_command() if "invalid choice" in message else None
         if misplaced:   # `eval.py --model m run`: the value was taken for the command
             hint = f"; {misplaced}"
-        self.exit(2, f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n")
+        self.exit(2, without_keys(f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n",
+                                  keys_given(getattr(self, "given", None) or sys.argv[1:])))
 
     def option_before_command(self):
         """Where an option of a command given before the command goes (`eval.py --model m run`), or None."""
@@ -18885,8 +18886,25 @@ def readers_may_leave():
         sys.stdout, sys.stderr = streams
 
 
-def handled(handler, args):
-    """The command's exit code; every foreseeable failure as one plain line, exit 2."""
+def keys_given(argv):
+    """The API keys a command line (--api-key KEY, --api-key=KEY, or a shortening of it) and $OPENAI_API_KEY give: a
+    message quoting a word of the command line (a stray argument, a prompt's name) never shows one, whatever the
+    word was meant as (`--api-key K K` printed K as an unrecognized argument)."""
+    keys, argv = [os.environ.get("OPENAI_API_KEY") or ""], [str(w) for w in argv]
+    for i, word in enumerate(argv):
+        if len(word) > len("--api-k") and "--api-key".startswith(word.split("=", 1)[0]):
+            keys.append(word.split("=", 1)[1] if "=" in word else argv[i + 1] if i + 1 < len(argv) else "")
+    return [KeyEcho(k) for k in dict.fromkeys(k.strip() for k in keys) if len(k) >= SECRET_LENGTH]
+
+
+def without_keys(text, echoes):
+    for echo in echoes:
+        text = echo.sub("[API key removed]", text)
+    return text
+
+
+def handled(handler, args, keys=()):
+    """The command's exit code; every foreseeable failure as one plain line, exit 2 (keys: keys_given's, kept out)."""
     try:
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return handler(args)
@@ -18895,7 +18913,7 @@ def handled(handler, args):
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
-        last_word(f"error: {inert(str(e))}")   # it may quote what a server or a file sent
+        last_word(f"error: {inert(without_keys(str(e), keys))}")   # it may quote what a server or a file sent
         return 2
     except KeyboardInterrupt:
         last_word("interrupted")
@@ -18931,7 +18949,8 @@ def main(argv=None):
     handler = {"run": cmd_run, "report": cmd_report, "compare": cmd_compare, "runs": cmd_runs, "judge": cmd_judge,
                "calibrate": cmd_calibrate, "review": cmd_review, "power": cmd_power, "init": cmd_init}[args.command]
     with cyclic_collector(off=args.command in ("report", "compare", "runs", "calibrate")), readers_may_leave():
-        return handled(lambda a: refuse_empty_values(a) or refuse_undecodable_values(a) or handler(a), args)
+        return handled(lambda a: refuse_empty_values(a) or refuse_undecodable_values(a) or handler(a), args,
+                       keys_given(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

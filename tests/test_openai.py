@@ -1414,3 +1414,19 @@ def test_an_answer_a_content_filter_stopped_part_way_is_no_answer_of_the_models(
     assert code == 2 and asked == 1 and r["response"] is None, r
     assert r["error"] == ("the server's content filter stopped the answer after 27 characters (finish_reason "
                           "content_filter): \"Hola, su pedido A-50211 est\""), r
+
+
+def test_a_key_also_given_as_another_word_of_the_command_line_is_never_printed(project, cli, fake, monkeypatch, capsys):
+    """Round 106: `--api-key K K` printed "unrecognized arguments: K", and `--prompt K --api-key K` "K: no such prompt
+    file": the key, from the command line or $OPENAI_API_KEY, in an error quoting another word."""
+    for argv, env in ((["--api-key", SECRET, SECRET], None), ([f"--api-key={SECRET}", "--prompt", SECRET], None),
+                      (["--prompt", SECRET], SECRET), ([SECRET], SECRET)):
+        if env:
+            monkeypatch.setenv("OPENAI_API_KEY", env)
+        else:
+            monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        try:
+            code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, *argv)
+        except SystemExit as e:   # the command line's own error
+            code, (out, err) = e.code, capsys.readouterr()
+        assert code == 2 and SECRET not in err and SECRET[:20] not in err and "[API key removed]" in err, (argv, err)
