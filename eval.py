@@ -3247,8 +3247,10 @@ def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
         return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
-    if isinstance(error, FileNotFoundError):
-        return EvalError(f"{shell_word(path)}: no such {what}")
+    if isinstance(error, FileNotFoundError):   # an option's name after a -- (compare -- a b --fail-on-regression)
+        return EvalError(f"{shell_word(path)}: no such {what}" + (
+            "; a word after -- is read as a file's name, never as an option: give an option before the --"
+            if str(path).startswith("--") else ""))
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
                          + (f"; {program()} runs {shell_word(path)} lists the runs in it" if what == "run file" else ""))
@@ -18207,7 +18209,10 @@ class CommandLine(argparse.ArgumentParser):
                 hint = ("; --pairwise compares two runs, no more" if all(w.endswith(".json") for w in stray) else
                         "; " + quote_the_criterion(known.pairwise, stray))
                 command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
-            hint = (f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
+            after_dashes = "--" in self.given and option in self.given[self.given.index("--") + 1:]
+            hint = (f"; a word after -- is never read as an option: give {option} before the -- ({self.prog} "
+                    f"{known.command} {option} -- ...)" if after_dashes and option
+                    else f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option
                     else f"; {TAKEN_FROM_THE_RUN[known.command, option]}" if (getattr(known, "command", None), option) in TAKEN_FROM_THE_RUN
                     else f"; give {option} before the command ({self.prog} {option})" if option in self._option_string_actions
                     else f"; {option}{'' if spelled == option else f' ({spelled})'} is an option of {', '.join(elsewhere)}, not of {known.command}"
@@ -18265,6 +18270,10 @@ class CommandLine(argparse.ArgumentParser):
             return f"{shown} is an option of {', '.join(elsewhere)}, not of {self.prog.split()[-1]}, which needs {needs}"
         if "=" in word:   # an option with its value, never a DIR: named without it (a key given to the wrong command)
             return f"{unprinted_values([word])[0]} is not an option of {self.prog}, which needs {needs}"
+        if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):   # `eval.py -x`: no value to give as
+            near = difflib.get_close_matches(word, [o for o in self._option_string_actions if o.startswith("--")], n=1)
+            return (f"{on_one_line(word)} is not an option of {self.prog}" + (f" (did you mean {near[0]}?)" if near else "")
+                    + f", which needs a command ({needs.strip('{}').replace(',', ', ')})")
         return (f"{on_one_line(word)} is not an option of {self.prog}, which needs {needs}: to give "
                 f"{on_one_line(word)} as it, put -- before it ({self.prog} -- {shell_word(word)})")
 

@@ -4115,3 +4115,25 @@ def test_an_out_that_is_a_device_or_a_fifo_is_said_to_be_no_file(project, cli, f
         assert code == 2 and err == (f"error: --out {out}: not a regular file (a device, a FIFO or a socket), where a run "
                                      "file is written whole and read back; give a file's path\n"), err
     assert fake.chat_bodies == [] and os.path.exists("/dev/null")
+
+
+def test_an_unknown_word_before_the_command_or_an_option_after_dashes_is_told_truly(project, cli, fake, capsys):
+    """Round 106: `eval.py -x` was told to put -- before -x (`eval.py -- -x`: "invalid choice: '--'"); `report -- r.json
+    --json` to give --json after the command, where it was; `compare -- a b --fail-on-regression`, "no such run file"."""
+    def attempt(*argv):
+        try:
+            return cli(*argv)
+        except SystemExit as e:
+            return (e.code, *capsys.readouterr())
+    code, out, err = attempt("--versio")
+    assert code == 2 and err.startswith("error: --versio is not an option of eval.py (did you mean --version?), which "
+                                        "needs a command (run, report, "), err
+    from conftest import make_run, write_run
+    write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
+    write_run("runs/b.json", make_run([("c1", "bug", "acceso")]))
+    code, out, err = attempt("report", "--", "runs/a.json", "--json")
+    assert code == 2 and "a word after -- is never read as an option: give --json before the -- (eval.py report " \
+                         "--json -- ...)" in err, err
+    code, out, err = attempt("compare", "--", "runs/a.json", "runs/b.json", "--fail-on-regression")
+    assert code == 2 and err == ("error: --fail-on-regression: no such run file; a word after -- is read as a file's name, "
+                                 "never as an option: give an option before the --\n"), err
