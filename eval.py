@@ -377,8 +377,9 @@ OPTIONS = (
                                    "(see --prompt)", "each", default=DEFAULT_MODEL, run_config=True),
     Option(("--temperature",), ("run",), f"sampling temperature (default {DEFAULT_TEMPERATURE:g})", "temperature",
            DEFAULT_TEMPERATURE, run_config=True),
-    Option(("--host",), ("run",), f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}); read as ollama reads it: "
-                                   "no scheme means http, no port means 11434"),
+    Option(("--host",), ("run",), f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}; with --api openai, "
+                                   "$OPENAI_BASE_URL, and no default); read as ollama reads it: no scheme means http, "
+                                   "no port means 11434"),
     Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
                                  "the default name (default runs/<split>-<prompt>.json, or the next free name: -2, "
                                  "-3...)", run_config=True, recorded_as=()),
@@ -4640,7 +4641,7 @@ def resolve_host(value):
         host, port = hostport.strip("[]") or "127.0.0.1", default_port
     if not port:
         port = default_port
-    if not port.isdigit() or not 0 < int(port) <= 65535:
+    if not (port.isascii() and port.isdigit()) or not 0 < int(port) <= 65535:   # (١٨٧٣٠ is digits to isdigit)
         raise EvalError(f"host {shown!r}: {port!r} is not a port (a whole number from 1 to 65535)")
     if ":" in host:
         try:
@@ -4648,7 +4649,8 @@ def resolve_host(value):
         except ValueError:
             raise EvalError(f"host {shown!r}: {host!r} is not an IPv6 address") from None
         host = f"[{host}]"
-    elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", host):
+    elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", host) or len(host) > 253 \
+            or any(len(label) > 63 for label in host.split(".")):   # (a 300-letter name was "cannot reach")
         raise EvalError(f"host {shown!r}: {host!r} is not a host name or an IP address")
     if CONTROL_CHARS.search(path) or re.search(r"\s", path):   # no URL holds one; kept, every message naming
         raise EvalError(f"host {shown!r}: a URL's path holds no space, line break or control character")   # the server would break its line
@@ -5592,12 +5594,12 @@ class ChatClient:
                             f"({type(e).__name__}): something there took the request and sent nothing back: a server "
                             "stuck (restart it), or not a model server at all") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
-            raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is --host pointing at "
+            raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is {self.host_words} pointing at "
                             "the model server?") from None
         except (OSError, ValueError, self.requests.exceptions.RequestException) as e:
             said = request_failed(e)
             if not said.startswith("connection failed"):   # reached: what answered is no model server, or broken
-                raise EvalError(f"{self.host}{path}: {said}; is --host pointing at the model server?") from None
+                raise EvalError(f"{self.host}{path}: {said}; is {self.host_words} pointing at the model server?") from None
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if 300 <= status < 400:
@@ -5608,7 +5610,7 @@ class ChatClient:
             answer = loose_json(data)
         except (ValueError, RecursionError):
             raise EvalError(f"{self.host}{path} answered with something that is not JSON; "
-                            f"is --host pointing at an {self.api} server?") from None
+                            f"is {self.host_words} pointing at an {self.api} server?") from None
         # a key given twice is neither value (another version, other models), as in every answer; a
         # NaN figure is only unknown (a Python server sends one), and kept plain values drop it
         problem = inexact_problem(answer, numbers=False)
@@ -5880,12 +5882,13 @@ class OllamaClient(ChatClient):
     # errorResponse.Error not "" is returned as the error)
     error_beside_answer = True
     start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
+    host_words = "--host (or $OLLAMA_HOST)"   # where the address came from: a flag, or the environment
     count_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count"}   # api/types.go Metrics
 
     def preflight(self, model):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
         status, tags, _ = self.get_json("/api/tags")
-        hint = "is --host pointing at an Ollama server? (--api openai for other servers)"
+        hint = f"is {self.host_words} pointing at an Ollama server? (--api openai for other servers)"
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
         names, entries = set(), {}
@@ -6130,6 +6133,7 @@ class OpenAIClient(ChatClient):
 
     api = "openai"
     start_hint = "Start the server, or point --host at its base URL (e.g. http://127.0.0.1:8000)."
+    host_words = "--host (or $OPENAI_BASE_URL)"
     count_names = {"prompt_tokens": "usage.prompt_tokens", "completion_tokens": "usage.completion_tokens",
                    "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens"}
     schema_form = "json_schema"   # until choose_schema_form finds what the server takes
@@ -6179,7 +6183,7 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"{self.host}/models answered HTTP {status}: " + (
                 f"the server refused the API key in {self.key_source}: check it, and that it is one for this server"
                 if self.api_key else "the server wants an API key (--api-key or $OPENAI_API_KEY)"))
-        hint = "is --host the base URL of an OpenAI-compatible server?"
+        hint = f"is {self.host_words} the base URL of an OpenAI-compatible server?"
         if status != 200:
             raise EvalError(f"{self.host}/models answered HTTP {status}; {status_hint(status, hint)}")
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
@@ -7568,10 +7572,12 @@ def server_url(api, host):
     """--host, else $OLLAMA_HOST for Ollama (read as the ollama CLI reads it), else $OPENAI_BASE_URL."""
     if host is not None:
         return resolve_host(host)
-    if api == "ollama":
-        return resolve_host(os.environ.get("OLLAMA_HOST", ""))
-    if os.environ.get("OPENAI_BASE_URL"):
-        return resolve_host(os.environ["OPENAI_BASE_URL"])
+    name = "OLLAMA_HOST" if api == "ollama" else "OPENAI_BASE_URL"
+    if api == "ollama" or os.environ.get(name):
+        try:
+            return resolve_host(os.environ.get(name, ""))
+        except EvalError as e:   # said as from where it came: no --host was typed
+            raise EvalError(f"${name} (no --host given): {e}") from None
     raise EvalError("--api openai needs --host (the server's base URL, e.g. http://127.0.0.1:8000) "
                     "or $OPENAI_BASE_URL")
 

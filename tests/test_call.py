@@ -708,7 +708,7 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
 
 @pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])
 def test_a_check_before_a_run_told_the_server_is_busy_says_to_try_again(project, cli, api, status):
-    """Round 106: /api/tags answering 429 (a proxy's rate limit) or 503 was told "is --host pointing at an Ollama
+    """Round 106: /api/tags answering 429 (a proxy's rate limit) or 503 was told "is --host (or $OLLAMA_HOST) pointing at an Ollama
     server?", never that the server is busy; a 404 there is still a question of where --host points."""
     server = raw_server({})
     server.RequestHandlerClass.answer = lambda self: (self.send_response(status), self.send_header("Content-Length", "0"),
@@ -746,7 +746,7 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
 
 def test_a_version_page_that_is_not_json_is_an_unknown_version_not_a_refusal(project, cli, fake):
     """Round 105: /api/version answering a page of HTML, beside a server whose models answer, refused the whole run
-    ("is --host pointing at an ollama server?"), where a version of no string, or a non-200, is unknown."""
+    ("is --host (or $OLLAMA_HOST) pointing at an ollama server?"), where a version of no string, or a non-200, is unknown."""
     fake.answers = answer_key("golden/dev.jsonl")
     fake.version_page = b"<html>hello</html>"
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2)
@@ -1858,7 +1858,7 @@ def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, 
     fake.listings["/api/tags"] = listing
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert err == (f"error: {fake.url}/api/tags sent {said}; is --host pointing at an Ollama server? "
+    assert err == (f"error: {fake.url}/api/tags sent {said}; is --host (or $OLLAMA_HOST) pointing at an Ollama server? "
                    "(--api openai for other servers)\n")
     assert fake.chat_bodies == [] and not os.path.exists("runs")
 
@@ -1871,7 +1871,7 @@ def test_a_model_list_too_large_is_said_to_be_so_not_a_server_out_of_reach(proje
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and "cannot reach" not in err and "ollama serve" not in err, err
     assert err.startswith(f"error: {fake.url}/api/tags: the server's answer is over ") and err.endswith(
-        ", far past what a model server sends there; is --host pointing at the model server?\n"), err
+        ", far past what a model server sends there; is --host (or $OLLAMA_HOST) pointing at the model server?\n"), err
 
 def test_a_listed_model_whose_name_is_no_text_is_not_taken_for_one(project, cli, fake):
     """A name that is a number or a list names no model the run could ask for."""
@@ -2473,3 +2473,17 @@ def test_an_answer_whose_content_is_no_text_says_what_it_is(api, message, error,
     answer = hostile_answer(body, lambda url: evalpy.CLIENTS[api](url, retries=1).chat(
         "m", [{"role": "user", "content": "hola"}], {}))
     assert answer["response"] is None and answer["attempts"] == 2 and answer["error"] == error, answer
+
+
+def test_a_host_from_the_environment_is_named_so_and_a_port_or_name_that_is_none_is_refused(project, cli, monkeypatch):
+    """Round 106: a bad $OLLAMA_HOST was "host 'garbage!!': ..." naming no source, though no --host was typed; a port
+    in Arabic digits passed isdigit() and a 300-letter name the pattern, each then "cannot reach ... ollama serve"."""
+    monkeypatch.setenv("OLLAMA_HOST", "garbage!!")
+    code, out, err = cli("run", "--split", "dev")
+    assert code == 2 and err.startswith("error: $OLLAMA_HOST (no --host given): host 'garbage!!': "), err
+    monkeypatch.setenv("OPENAI_BASE_URL", "garbage here")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m")
+    assert code == 2 and err.startswith("error: $OPENAI_BASE_URL (no --host given): host 'garbage here': "), err
+    for host, says in (("127.0.0.1:١٨٧٣٠", "'١٨٧٣٠' is not a port"), ("a" * 70 + ".com:18730", "is not a host name")):
+        code, out, err = cli("run", "--split", "dev", "--host", host)
+        assert code == 2 and says in err and "cannot reach" not in err, err

@@ -592,7 +592,7 @@ def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, 
     fake.listings["/v1/models"] = listing
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)
     assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert err.startswith(f"error: {fake.url}/v1/models sent {said}; is --host the base URL of an OpenAI-compatible "
+    assert err.startswith(f"error: {fake.url}/v1/models sent {said}; is --host (or $OPENAI_BASE_URL) the base URL of an OpenAI-compatible "
                           "server?") or (said in err and "it serves: none" in err), err
     assert fake.chat_bodies == [] and not os.path.exists("runs")
 
