@@ -6371,6 +6371,15 @@ def key_source(args):
     return "--api-key" if getattr(args, "api_key", None) else "$OPENAI_API_KEY"
 
 
+# what a key pasted with a header's words begins with: "Bearer ", "Authorization:", "x-api-key:", a shell's
+# OPENAI_API_KEY=, an option (eval.py's own or curl's), a quote
+KEY_HEADER = re.compile(
+    r"""(?i)(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization["']?\s*[:=]?\s*["']?\s*)?"""
+    r"""(?:bearer|token|basic)(?=[\s:=]|%20)\s*(?:%20)?[:=]?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
+    r"""|(?:x-)?api[-_ ]?key|key|access[-_ ]?token|auth|(?:export\s+|set\s+|\$env:)?openai[-_](?:api[-_])?key)"""
+    r"""(?=["']?[\s:=])["']?\s*[:=]?\s*["']?|--api-key(?:=|\s+)|-k\s+|["'`{]""")
+
+
 def api_key_of(args):
     """The API key as a server reads it: whitespace around it (a paste, a file's last line break)
     trimmed, since a server trims a header's value (RFC 9110, 5.5) and may echo it so; the key
@@ -6382,10 +6391,7 @@ def api_key_of(args):
     key = (key or "").strip()
     # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key, and so is a quote pasted with it)
     # (a header's words, a variable's assignment in a shell of any kind, an option: eval.py's own or curl's)
-    header = re.match(r"""(?i)(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization["']?\s*[:=]?\s*["']?\s*)?"""
-                      r"""(?:bearer|token|basic)(?=[\s:=]|%20)\s*(?:%20)?[:=]?\s*|(?:(?:-H|--header)\s*)?["'{]*\s*(?:(?:proxy-)?authorization"""
-                      r"""|(?:x-)?api[-_ ]?key|key|access[-_ ]?token|auth|(?:export\s+|set\s+|\$env:)?openai[-_](?:api[-_])?key)"""
-                      r"""(?=["']?[\s:=])["']?\s*[:=]?\s*["']?|--api-key(?:=|\s+)|-k\s+|["'`{]""", key)
+    header = KEY_HEADER.match(key)
     if header:
         raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
                         "words, or a quote, pasted with it): give the key alone (eval.py sends it as a Bearer token)")
@@ -6401,6 +6407,9 @@ def make_client(config, args, recorded=None):
     """The client of config's server. recorded: the run whose recorded address config holds (a resume,
     judge, compare --pairwise without --host): told the server is not there, the user is sent to --host,
     never to $OLLAMA_HOST, which only a new run reads."""
+    if config["api"] != "openai" and getattr(args, "api_key", None):   # sent nowhere, said nowhere (a 401 then read
+        raise EvalError("--api-key is sent to an OpenAI-compatible server alone (--api openai), as its Bearer token; "  # as
+                        "Ollama's API takes none: leave it out, or give --api openai")   # the wrong kind of server)
     key = api_key_of(args) if config["api"] == "openai" else None
     client = CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
                                     api_key=key, jobs=getattr(args, "jobs", 1))
@@ -18909,7 +18918,10 @@ def keys_given(argv):
     for i, word in enumerate(argv):
         if len(word) > len("--api-k") and "--api-key".startswith(word.split("=", 1)[0]):
             keys.append(word.split("=", 1)[1] if "=" in word else argv[i + 1] if i + 1 < len(argv) else "")
-    return [KeyEcho(k) for k in dict.fromkeys(k.strip() for k in keys) if len(k) >= SECRET_LENGTH]
+    # each as it would be sent: trimmed, and past any header's words pasted before it (which its refusal names)
+    keys = [k.strip() for k in keys]
+    keys = [k[m.end():] if (m := KEY_HEADER.match(k)) else k for k in keys]
+    return [KeyEcho(k) for k in dict.fromkeys(keys) if len(k) >= SECRET_LENGTH]
 
 
 def without_keys(text, echoes):

@@ -2487,3 +2487,12 @@ def test_a_host_from_the_environment_is_named_so_and_a_port_or_name_that_is_none
     for host, says in (("127.0.0.1:١٨٧٣٠", "'١٨٧٣٠' is not a port"), ("a" * 70 + ".com:18730", "is not a host name")):
         code, out, err = cli("run", "--split", "dev", "--host", host)
         assert code == 2 and says in err and "cannot reach" not in err, err
+
+
+def test_an_api_key_given_to_ollamas_api_is_refused_never_dropped_in_silence(project, cli, fake):
+    """Round 106: `run --api-key K` with Ollama's API (the default) never sent the key, and said nothing: a server that
+    wants one answered 401, told 'is --host pointing at an Ollama server?'."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--api-key", "sk-" + "x" * 30)
+    assert code == 2 and err == ("error: --api-key is sent to an OpenAI-compatible server alone (--api openai), as its "
+                                 "Bearer token; Ollama's API takes none: leave it out, or give --api openai\n"), err
+    assert fake.chat_bodies == []
