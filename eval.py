@@ -10780,6 +10780,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "stopped_early": stopped_early,
         "repeating": repeating,
         "limit_option": limit_option(config),
+        # what the run sent for it where that sets no limit (0, -1: "no max_tokens was set" of max_tokens=0 was untrue)
+        "limit_sent": None if answer_limit(config) else (config.get("options") or {}).get(limit_option(config)),
         "num_ctx": window,
         "num_ctx_sent": sent_num_ctx(config),
         "input_may_be_cut": filled,
@@ -12211,7 +12213,7 @@ def rows_problems(s):
     for row in rows:
         if row["name"] == "window_full":   # the first one's counts say what filled the window
             row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1,
-                                  option=s.get("limit_option", "num_predict"))
+                                  option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
@@ -12804,6 +12806,14 @@ def stopped_short_lines(sec):
             for r in sec["rows"]]
 
 
+def unset_text(e):
+    """That the run set no answer limit: none given, or one given that sets none (max_tokens=0, num_predict=-1)."""
+    option = e.get("option", "num_predict")
+    if e.get("sent") is not None:
+        return f"{option}={on_one_line(json_text(e['sent']), 40)} was sent, which sets no limit"
+    return f"No {option} was set"
+
+
 def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
     first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
@@ -12836,9 +12846,9 @@ def window_words(e):
                       if e.get("num_predict") and e["completion_tokens"] > e["num_predict"] else
                       f"Its {e.get('option', 'num_predict')} ({e['num_predict']}) was not reached, so raising it will not help"
                       if e.get("num_predict") else
-                      f"No {e.get('option', 'num_predict')} was set, and one will not help" if e.get("num_ctx") else
+                      f"{unset_text(e)}, and one will not help" if e.get("num_ctx") else
                       # over /v1 a server may cap an answer of its own (llama.cpp's --n-predict): a limit given wins
-                      f"No {e.get('option', 'num_predict')} was set: the server's own cap on an answer, or its window, "
+                      f"{unset_text(e)}: the server's own cap on an answer, or its window, "
                       f"stopped it (give --option {e.get('option', 'num_predict')}=N above "
                       f"{e['completion_tokens']} to tell which)")}
 

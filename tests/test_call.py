@@ -1063,6 +1063,11 @@ def test_an_answer_that_filled_the_window_is_told_from_one_num_predict_cut(proje
     s = json.loads(cli("report", "runs/dev-v3.json", "--json")[1])
     assert s["cut_off"] == [] and [w["id"] for w in s["window_full"]] == ["dev-02"]
     assert "| Stopped at the context window | 1 | |" in cli("report", "runs/dev-v3.json", "--markdown")[1]
+    # (round 106) max_tokens=0 sent, which llama-cpp-python reads as no limit: "No max_tokens was set" was untrue
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "max_tokens=0",
+                         "--out", "runs/zero.json")
+    line = next(l for l in out.splitlines() if l.startswith("Stopped at the context window: 1 (dev-02): "))
+    assert "max_tokens=0 was sent, which sets no limit: the server's own cap" in line and "No max_tokens" not in line, line
     # a num_predict set and reached is the other cause, whose cure is num_predict
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=50")
     assert any(l.startswith("Cut off by the token limit: 1 (dev-02): raise num_predict") for l in out.splitlines())
