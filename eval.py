@@ -5702,7 +5702,7 @@ class ChatClient:
                 why += (f": {WINDOW_TOO_SMALL_V1}; " + (
                     "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH), or per run without --api openai "
                     "(--option num_ctx=N)" if ollama else
-                    "a larger window is the server's own setting (llama.cpp's --ctx-size, vLLM's --max-model-len)")
+                    "a larger window is the server's own setting (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len)")
                         + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
@@ -14802,7 +14802,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
                  "--option, say), and would refuse alike: fix it and run again (a new run: --resume keeps this run's options)"
                  ] if as_sent else []
         said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "
-                 "larger one (llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []
+                 "larger one (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []
         others, alike = errors - window - as_sent, window + as_sent
         said += [(f"A resume asks the other {others} again, but never finishes the run (the {alike} above would fail alike)"
                   if alike else "Ask them again with") + f": {resume_command(run_path)}"] if others else []

@@ -1659,11 +1659,11 @@ def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(proj
                                                                  "tokens."), results["dropped"]
     # (75th) llama-cpp-python refuses only messages past its window: fewer tokens asked would not help, and is not said
     assert results["dropped"]["error"].endswith(": the conversation does not fit the server's context window; a larger "
-                                                "window is the server's own setting (llama.cpp's --ctx-size, vLLM's "
+                                                "window is the server's own setting (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's "
                                                 "--max-model-len)")
     # (75th) restarted with a larger window, the server fits them: --resume asks them alike
     assert "2 of them did not fit the server's context window: ask them again below once it holds a larger one " \
-           "(llama.cpp's --ctx-size, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH). " \
+           "(llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH). " \
            "Ask them again with: python eval.py run --resume runs/conv.json" in err, err
 
 
