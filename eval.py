@@ -5480,6 +5480,12 @@ def request_failed(e):
     return f"connection failed mid-answer{why} ({type(cause).__name__})"
 
 
+# why a server that took a check's request never answered it: a one-at-a-time server (llama-cpp-python) still
+# generating the long answer a run that timed out or was stopped asked for answers nothing else until it is done
+SERVER_SILENT = ("a server busy with a long answer (one a run that timed out or was stopped left it making: wait, then "
+                 "try again), stuck (restart it), or not a model server at all")
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -5588,11 +5594,10 @@ class ChatClient:
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
             if isinstance(e, TimeoutError) and e.args:   # or began to answer, and never finished
                 raise EvalError(f"the model server at {self.host} began its answer to {path} ({e.args[0]}) and did not "
-                                f"finish it within {round(limit, 2):g} s: a server stuck (restart it), or not a model "
-                                "server at all") from None
+                                f"finish it within {round(limit, 2):g} s: {SERVER_SILENT}") from None
             raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(limit, 2):g} s "
-                            f"({type(e).__name__}): something there took the request and sent nothing back: a server "
-                            "stuck (restart it), or not a model server at all") from None
+                            f"({type(e).__name__}): something there took the request and sent nothing back: "
+                            f"{SERVER_SILENT}") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
             raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is {self.host_words} pointing at "
                             "the model server?") from None
