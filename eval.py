@@ -4704,7 +4704,7 @@ def failing_alike(errors):
     return sum(refused_as_sent(e) or WINDOW_TOO_SMALL in e for e in errors)
 
 
-ALIKE_WORDS = "would fail alike asked again (refused as sent, or past num_ctx): fix what was sent and run again"
+ALIKE_WORDS = "would fail alike asked again (refused as sent, or past the context window): fix what was sent and run again"
 
 
 def errors_cure(errors, resume):
@@ -12895,8 +12895,8 @@ def speed_section(sec):
 def errors_whose(problems):
     """Whose a run's errors are: the infrastructure's, or the request's where a resume would meet them alike."""
     alike, errors = problems["alike"], problems["errors"]["value"]
-    return ("infrastructure" if not alike else "refused as sent, or past num_ctx: what was sent is to fix" if alike == errors
-            else f"{alike} refused as sent or past num_ctx, {errors - alike} the infrastructure's")
+    return ("infrastructure" if not alike else "refused as sent, or past the context window: what was sent is to fix"
+            if alike == errors else f"{alike} refused as sent or past the context window, {errors - alike} the infrastructure's")
 
 
 def format_report(config, s, run_path="RUN"):

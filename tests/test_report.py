@@ -294,15 +294,15 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     # and the gates of report and compare, which called them the infrastructure's and said to --resume
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
     assert code == 2 and ("gates not judged: 24 request(s) got no usable answer (what was sent, not the model); they would "
-                          "fail alike asked again (refused as sent, or past num_ctx): fix what was sent and run again") in err
+                          "fail alike asked again (refused as sent, or past the context window): fix what was sent and run again") in err
     assert "--resume" not in err and "infrastructure" not in err + out, err
-    assert "Errors: 24 of 27 requests got no usable answer (refused as sent, or past num_ctx: what was sent is to fix, " \
+    assert "Errors: 24 of 27 requests got no usable answer (refused as sent, or past the context window: what was sent is to fix, " \
            "not scored)" in out, out
     write_run("runs/ok.json", make_run([{"id": c, "input": f"q {c}", "expected": "bug", "response": "bug"}
                                         for c, _, _ in cases], prompt="prompts/v1.txt"))
     code, out, err = cli("compare", "runs/ok.json", "runs/err.json", "--fail-on-regression")
     assert code == 2 and "(what was sent, not the model); runs/err.json's answers: they would fail alike asked again " \
-                         "(refused as sent, or past num_ctx): fix what was sent and run again" in err and "--resume" not in err, err
+                         "(refused as sent, or past the context window): fix what was sent and run again" in err and "--resume" not in err, err
     # (a mix: those that would fail alike told apart from those a resume asks again, in every place that advises)
     mixed = load_json("runs/err.json")
     for r in mixed["results"][3:5]:
@@ -310,15 +310,15 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     write_run("runs/err.json", mixed)
     assert cli("runs")[1].splitlines()[1].endswith("(24 errors: 22 to fix and run again, a resume asks the rest)")
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
-    assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past num_ctx, 2 the " \
+    assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past the context window, 2 the " \
            "infrastructure's, not scored)" in out, out
     # (round 104) said in markdown and counted in --json as well, not in text and HTML alone
     md = cli("report", "runs/err.json", "--markdown")[1]
-    assert "| Errors (not scored: 22 refused as sent or past num_ctx, 2 the infrastructure's) | 24 |" in md, md
+    assert "| Errors (not scored: 22 refused as sent or past the context window, 2 the infrastructure's) | 24 |" in md, md
     figures = json.loads(cli("report", "runs/err.json", "--json")[1])
     assert len(figures["errors"]) == 24 and figures["errors_alike"] == 22, figures["errors_alike"]
     assert ("(what was sent and the infrastructure, not the model); 22 of them would fail alike asked again (refused as "
-            "sent, or past num_ctx): fix what was sent and run again; the other 2 a resume asks again (python eval.py run "
+            "sent, or past the context window): fix what was sent and run again; the other 2 a resume asks again (python eval.py run "
             "--resume runs/err.json), but it never finishes the run") in err, err
     err = cli("compare", "runs/ok.json", "runs/err.json", "--fail-on-regression")[2]
     assert "runs/err.json's answers: 22 of them would fail alike asked again" in err and \

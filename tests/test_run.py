@@ -2294,10 +2294,10 @@ def test_a_grids_runs_with_errors_are_each_told_what_would_finish_them():
     said = evalpy.errors_said([("runs/a.json", ['HTTP 500: option "stop" must be of type array']),
                                ("runs/b.json", ["HTTP 503: busy"]),
                                ("runs/c.json", ["HTTP 400: invalid think value", "HTTP 503: busy"])])
-    assert said[0].endswith("not scored. They would fail alike asked again (refused as sent, or past num_ctx): fix what "
+    assert said[0].endswith("not scored. They would fail alike asked again (refused as sent, or past the context window): fix what "
                             "was sent and run again"), said
     assert said[1].endswith("not scored. Complete it with: python eval.py run --resume runs/b.json"), said
-    assert said[2].endswith("not scored. 1 of them would fail alike asked again (refused as sent, or past num_ctx): fix "
+    assert said[2].endswith("not scored. 1 of them would fail alike asked again (refused as sent, or past the context window): fix "
                             "what was sent and run again; the other 1 a resume asks again (python eval.py run --resume "
                             "runs/c.json), but it never finishes the run"), said
 
