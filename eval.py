@@ -17357,6 +17357,11 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"{shell_word(path)} exists; add --force to replace it, or give another file name") from None
     except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
         raise EvalError(f"cannot write {shell_word(path)} ({e.strerror})") from None
+    except KeyboardInterrupt:   # (or SIGTERM): a page already in place is said so, never left for "interrupted" alone
+        with contextlib.suppress(OSError, UnicodeDecodeError), open(path, encoding="utf-8", newline="") as f:
+            if f.read() == (text if isinstance(text, str) else "".join(text)):
+                warn(f"wrote {shell_word(path)} (whole: it was in place just before the stop)")
+        raise
     warn(f"wrote {shell_word(path)}")
 
 

@@ -717,3 +717,19 @@ def test_the_pages_every_character_note_reads_the_answer_scored_not_the_reasonin
     assert cli("report", path, "--html", "p.html")[0] in (0, 1)
     page = Path("p.html").read_text(encoding="utf-8")
     assert "every character: Categoría:\\xa0bug" in page and "every character: \\n&lt;think&gt;" not in page
+
+
+def test_a_page_in_place_when_a_stop_comes_is_said_written(project, cli, monkeypatch):
+    """Round 106: report --html stopped (SIGTERM, Ctrl-C) just after the page took its name said "interrupted" alone,
+    exit 2; the page was whole, and the same command again was refused: it exists."""
+    from conftest import make_run, write_run
+    path = write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
+    link_new = evalpy.link_new
+
+    def linked_then_stopped(tmp, name):
+        link_new(tmp, name)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(evalpy, "link_new", linked_then_stopped)
+    code, out, err = cli("report", path, "--html", "p.html")
+    assert code == 2 and err == "wrote p.html (whole: it was in place just before the stop)\ninterrupted\n", err
+    assert "</html>" in Path("p.html").read_text(encoding="utf-8") and not [p for p in os.listdir(".") if ".tmp-" in p]
