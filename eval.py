@@ -4006,18 +4006,19 @@ def wide_encoding(data, begins="{"):
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16", "its byte-order mark says so"
     head = data[:4096]
-    # a text file: where a third of its bytes are zero (UTF-16 of mostly Latin text, the one that is valid UTF-8 too,
-    # has half; a NUL in a UTF-8 file is no encoding), and nearly all it says in that encoding can be printed (a
-    # zero-width space or a form feed in a prompt are not)
-    if b"\x00" not in head or not begins and head.count(0) * 3 < len(head):
+    if b"\x00" not in head:
         return None
     for name, codec, width in (("UTF-32", "utf-32-le", 4), ("UTF-32", "utf-32-be", 4), ("UTF-16", "utf-16-le", 2),
                                ("UTF-16", "utf-16-be", 2)):
         text = head[:len(head) - len(head) % width].decode(codec, "replace")
         if "\x00" in text or "\ufffd" in text:
             continue
+        # a text file: nearly all it says in that encoding can be printed (a zero-width space or a form feed in a
+        # prompt are not), and it reads as lines, or a third of its bytes are zero (UTF-16 of Latin text has half;
+        # a NUL in a UTF-8 file, "ab\0c", is no encoding; UTF-16 of Chinese has few)
         if text.lstrip().startswith(tuple(begins)) if begins else \
-                sum(c.isprintable() or c in "\n\r\t" for c in text) >= 0.9 * len(text):
+                sum(c.isprintable() or c in "\n\r\t" for c in text) >= 0.9 * len(text) \
+                and ("\n" in text or head.count(0) * 3 >= len(head)):
             return name, "its zero bytes say so"
     return None
 

@@ -1444,6 +1444,14 @@ def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_li
         evalpy.load_prompt(str(prompt))
     prompt.write_bytes(b"ab\x00c")
     assert evalpy.load_prompt(str(prompt))[0] == "ab\x00c"
+    # (its review) Chinese in UTF-16 has few zero bytes: named UTF-16 all the same, never sent with its zero bytes
+    for text in ("账单\n退款\n投诉\n", "正常\n紧急\n中性\n"):
+        labels.write_bytes(text.encode("utf-16-le"))
+        with pytest.raises(evalpy.EvalError, match=r"labels.txt: is UTF-16 \(its zero bytes say so\)"):
+            evalpy.parse_labels(str(labels))
+    prompt.write_bytes("中性\n是否正常\n".encode("utf-16-le"))
+    with pytest.raises(evalpy.EvalError, match="the prompt is UTF-16 "):
+        evalpy.load_prompt(str(prompt))
     Path("prompts/shots.txt").write_text('[{"file": "crash.log", "label": "bug"}, {"file": "invoice.pdf", "label": '
                                          '"facturación"}]\nAbove: attachments and their labels. Label the ticket.\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/shots.txt", "--limit", 1)[0] == 0
