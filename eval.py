@@ -3248,10 +3248,8 @@ def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
         return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
-    if isinstance(error, FileNotFoundError):   # an option's name after a -- (compare -- a b --fail-on-regression)
-        return EvalError(f"{shell_word(path)}: no such {what}" + (
-            "; a word after -- is read as a file's name, never as an option: give an option before the --"
-            if str(path).startswith("--") else ""))
+    if isinstance(error, FileNotFoundError):
+        return EvalError(f"{shell_word(path)}: no such {what}")
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
                          + (f"; {program()} runs {shell_word(path)} lists the runs in it" if what == "run file" else ""))
@@ -5595,7 +5593,8 @@ class ChatClient:
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
             if isinstance(e, TimeoutError) and e.args:   # or began to answer, and never finished
                 raise EvalError(f"the model server at {self.host} began its answer to {path} ({e.args[0]}) and did not "
-                                f"finish it within {round(limit, 2):g} s: {SERVER_SILENT}") from None
+                                f"finish it within {round(limit, 2):g} s: a server stuck (restart it), or not a model "
+                                "server at all") from None
             raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(limit, 2):g} s "
                             f"({type(e).__name__}): something there took the request and sent nothing back: "
                             f"{SERVER_SILENT}") from None
@@ -6421,6 +6420,7 @@ def make_client(config, args, recorded=None):
                                     api_key=key, jobs=getattr(args, "jobs", 1))
     client.key_source = key_source(args)
     if recorded is not None and getattr(args, "host", None) is None:
+        client.host_words = f"the address {shell_word(recorded)} recorded (--host gives another)"   # not $OLLAMA_HOST
         client.start_hint = (f"Start it, or give --host where it listens now: this is the address {shell_word(recorded)} "
                              "recorded (a new run alone reads the address from the environment).")
     return client
@@ -10787,7 +10787,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "repeating": repeating,
         "limit_option": limit_option(config),
         # what the run sent for it where that sets no limit (0, -1: "no max_tokens was set" of max_tokens=0 was untrue)
-        "limit_sent": None if answer_limit(config) else (config.get("options") or {}).get(limit_option(config)),
+        "limit_sent": None if answer_limit(config) else next(
+            (f"{k}={json_text(v)}" for k, v in (config.get("options") or {}).items()
+             if k in (ANSWER_CAPS if config.get("api") == "openai" else ("num_predict",))), None),
         "num_ctx": window,
         "num_ctx_sent": sent_num_ctx(config),
         "input_may_be_cut": filled,
@@ -12815,8 +12817,8 @@ def stopped_short_lines(sec):
 def unset_text(e):
     """That the run set no answer limit: none given, or one given that sets none (max_tokens=0, num_predict=-1)."""
     option = e.get("option", "num_predict")
-    if e.get("sent") is not None:
-        return f"{option}={on_one_line(json_text(e['sent']), 40)} was sent, which sets no limit"
+    if e.get("sent") is not None:   # (num_predict=0 over /v1, sent as max_tokens, too)
+        return f"{on_one_line(e['sent'], 60)} was sent, which sets no limit"
     return f"No {option} was set"
 
 
@@ -18224,6 +18226,15 @@ class CommandLine(argparse.ArgumentParser):
             before, after = extra[:cut], [w for w in extra[cut + 1:] if w != "--"]
             if not any(w.startswith("-") for w in before):
                 known.more, extra = [*known.more, *before, *after], []
+        command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                        and getattr(known, "command", None) in a.choices), None)
+        after = self.given[self.given.index("--") + 1:] if "--" in self.given else []
+        misread = next((w for w in after if command and w.split("=", 1)[0] in command._option_string_actions
+                        and not os.path.lexists(w)), None)
+        if misread:   # `compare -- a b --fail-on-regression`: read as a third run's name, "no such run file"
+            command.error(f"{unprinted_values([misread])[0]} comes after --, so it is read as a file's name (there is "
+                          f"none of that name), never as an option: give it before the -- ({self.prog} {known.command} "
+                          f"{unprinted_values([misread])[0]} -- ...)")
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
             # said by the command's own parser (its help, its options' spelling: `run --splt`)
             command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
@@ -18245,7 +18256,8 @@ class CommandLine(argparse.ArgumentParser):
                 hint = ("; --pairwise compares two runs, no more" if all(w.endswith(".json") for w in stray) else
                         "; " + quote_the_criterion(known.pairwise, stray))
                 command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
-            after_dashes = "--" in self.given and option in self.given[self.given.index("--") + 1:]
+            after_dashes = "--" in self.given and option in self.given[self.given.index("--") + 1:] \
+                and option in command._option_string_actions   # (another command's, or a typo: said below as such)
             hint = (f"; a word after -- is never read as an option: give {option} before the -- ({self.prog} "
                     f"{known.command} {option} -- ...)" if after_dashes and option
                     else f"; give {near[0]} after the command ({self.prog} {known.command} {near[0]} ...)" if near and near[0] == option

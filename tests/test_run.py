@@ -874,7 +874,7 @@ def test_resume_takes_the_options_of_how_calls_are_made(project, cli, fake):
     fake.answers = answer_key("golden/dev.jsonl")
     interrupted_journal(project, cli, fake, keep=5)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--jobs", "3",
-                         "--timeout", "30", "--retries", "1", "--api-key", "not-sent-to-ollama")
+                         "--timeout", "30", "--retries", "1")   # (--api-key: an OpenAI-compatible run's alone, round 106)
     assert code == 0, err
     assert len(fake.chat_bodies) == 23 and out.startswith("Accuracy: 28/28 = 100%")
     assert not os.path.exists("runs/dev-v3.json.journal")
@@ -4132,8 +4132,14 @@ def test_an_unknown_word_before_the_command_or_an_option_after_dashes_is_told_tr
     write_run("runs/a.json", make_run([("c1", "bug", "bug")]))
     write_run("runs/b.json", make_run([("c1", "bug", "acceso")]))
     code, out, err = attempt("report", "--", "runs/a.json", "--json")
-    assert code == 2 and "a word after -- is never read as an option: give --json before the -- (eval.py report " \
-                         "--json -- ...)" in err, err
+    assert code == 2 and "--json comes after --, so it is read as a file's name (there is none of that name), never as " \
+                         "an option: give it before the -- (eval.py report --json -- ...)" in err, err
     code, out, err = attempt("compare", "--", "runs/a.json", "runs/b.json", "--fail-on-regression")
-    assert code == 2 and err == ("error: --fail-on-regression: no such run file; a word after -- is read as a file's name, "
-                                 "never as an option: give an option before the --\n"), err
+    assert code == 2 and err.startswith("error: --fail-on-regression comes after --, so it is read as a file's name (there "
+                                        "is none of that name), never as an option: give it before the -- (eval.py "
+                                        "compare --fail-on-regression -- ...)"), err
+    # (its review) another command's option, or a typo, after -- is said as such; a file named --x.txt is no option
+    code, out, err = attempt("report", "--", "runs/a.json", "--jsno")
+    assert code == 2 and "did you mean --json?" in err and "before the --" not in err, err
+    code, out, err = attempt("run", "--split", "dev", "--prompt=--v3.txt")
+    assert code == 2 and err == "error: --v3.txt: no such prompt file\n", err
