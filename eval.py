@@ -13782,9 +13782,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                 buckets["fixed" if b["correct"] else "regressions"].append(a["id"])
             change = b["passed_trials"] * a["decided_trials"] - a["passed_trials"] * b["decided_trials"]
             (rose if change > 0 else fell if change < 0 else []).append(a["id"])
-        b_answers = {t["trial"]: said_and_done(t) for t in b["trials"] if t["response"] is not None}
+        b_answers = {t["trial"]: said_and_done(t) for t in b["trials"] if said_and_done(t) is not None}
         for t in a["trials"]:
-            if t["response"] is not None and t["trial"] in b_answers:
+            if said_and_done(t) is not None and t["trial"] in b_answers:
                 paired += 1
                 identical += said_and_done(t) == b_answers[t["trial"]]
     a_by_id = {c["id"]: c for c in a_cases}
@@ -13843,7 +13843,10 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
 
 
 def said_and_done(trial):
-    """What makes two answers identical: the words, and for an agent the path to them (transcript_path())."""
+    """What makes two answers identical: the words, and for an agent the path to them (transcript_path()); None where
+    no answer came (an error; still thinking when it stopped: its "" is no answer alike another's)."""
+    if trial["response"] is None or trial["unfinished"]:
+        return None
     return trial["response"], trial["agent"]["path"] if "agent" in trial else None
 
 
@@ -15167,6 +15170,12 @@ def judge_run(args, run, target):
              f"{shell_word(args.run)} was judged by {on_one_line(', '.join(map(str, before)))}: "
              + " ".join(option_word("--judge-model", str(m)) for m in before) + " asks that judge again")
     todo = judged_answers(run["results"])
+    checked = [r for r in run["results"] if any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
+    if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
+        cut = sum(r.get("response") is not None and given_answer(r) is None for r in checked)
+        raise EvalError(f"{shell_word(args.run)}: no answer to judge: of the {plural(len(checked), 'result')} with a judge "
+                        f"check, {cut} never answered (still thinking when it stopped: raise num_predict, or the "
+                        f"server's cap on an answer) and {len(checked) - cut} failed; run them again")
     if not todo:   # the command to paste asks the judge asked for now
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "

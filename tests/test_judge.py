@@ -2995,6 +2995,15 @@ def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(pro
         judged = [b for b in fake.chat_bodies if str(b["messages"][-1].get("content")).startswith("Criterion:")]
         assert code in (0, 1) and judged == [], (err, len(judged))
         assert all(r.get("judges") is None for r in load_json("runs/cut.json")["results"])
+        # (its review) judge RUN said "no answer has a judge check; add one to the split"; compare counted two runs'
+        # "" as identical answers
+        code, out, err = cli("judge", "runs/cut.json", "--host", fake.url)
+        assert code == 2 and err.startswith("error: runs/cut.json: no answer to judge: of the 2 results with a judge "
+                                            "check, 2 never answered (still thinking when it stopped"), err
+        assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", "2", "--host", fake.url, "--model", "qwen3:8b",
+                   "--think", "on", "--option", "num_predict=5", "--out", "runs/cut2.json")[0] in (0, 1)
+        out = cli("compare", "runs/cut.json", "runs/cut2.json")[1]
+        assert "Identical raw answers: 0 of 0" in out or "Identical raw answers: -" in out, out
         assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", "2", "--host", fake.url, "--out",
                    "runs/other.json")[0] in (0, 1)
         asked = len(fake.chat_bodies)
