@@ -6307,6 +6307,15 @@ class OpenAIClient(ChatClient):
         reason = choice.get("finish_reason")
         if reason is None and data.get("system_fingerprint") == OLLAMA_V1_FINGERPRINT:
             reason = REPEAT_STOP   # Ollama's one answer without a reason: the model stopped for repeating itself
+        if reason == "repetition":   # vLLM's for the same (vllm/v1/engine/__init__.py FINISH_REASON_STRINGS): it looped
+            reason = REPEAT_STOP
+        if reason in ("abort", "error"):
+            # vLLM's for a request its engine aborted (a shutdown, a pause) or failed part way: no answer of the
+            # model's to score (a fragment was scored INVALID), asked again as the server's fault, what came kept
+            came = content if isinstance(content, str) else ""
+            raise CallFailed(f"the server ended the answer unfinished (finish_reason {reason})"
+                             + (f" after {len(came):,} characters: {json_preview(came, 200, self.scrub)}" if came else ""),
+                             retry=True)
         return {**calls, "response": content, "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"), "done_reason": reason,
                 "thinking": thinking,

@@ -1430,3 +1430,15 @@ def test_a_key_also_given_as_another_word_of_the_command_line_is_never_printed(p
         except SystemExit as e:   # the command line's own error
             code, (out, err) = e.code, capsys.readouterr()
         assert code == 2 and SECRET not in err and SECRET[:20] not in err and "[API key removed]" in err, (argv, err)
+
+
+def test_an_answer_the_server_aborted_is_asked_again_and_a_loop_it_cut_is_named(project, cli):
+    """Round 106: vLLM's finish_reason "abort" (its engine aborted the request: a shutdown, a pause) with a fragment
+    was stored and scored INVALID as the model's answer; "error" the same. Each is the server's, asked again, the part
+    kept in the error. Its "repetition" is the model looping, named as Ollama's is (vllm/v1/engine/__init__.py)."""
+    for reason in ("abort", "error"):
+        code, r, asked = run_answered(cli, {"role": "assistant", "content": "bu"}, reason, f"runs/{reason}.json")
+        assert code == 2 and asked == 3 and r["response"] is None, r
+        assert r["error"] == f"the server ended the answer unfinished (finish_reason {reason}) after 2 characters: \"bu\"", r
+    code, r, asked = run_answered(cli, {"role": "assistant", "content": "bug bug bug"}, "repetition", "runs/loop.json")
+    assert r["response"] == "bug bug bug" and r["done_reason"] == evalpy.REPEAT_STOP and asked == 1, r
