@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -322,7 +323,8 @@ def test_only_a_refusal_moves_the_probe_to_the_next_form(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
                          "--out", "runs/never.json")
     assert code == 2 and not os.path.exists("runs/never.json")
-    assert err.endswith(f"error: cannot learn whether {fake.url}/v1 takes --format schema: HTTP 401: invalid api key\n")
+    assert err.endswith(f"error: cannot learn whether {fake.url}/v1 takes --format schema: HTTP 401: invalid api key "
+                        "(the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)\n")
 
 
 def test_a_refusal_named_late_in_a_long_error_is_still_a_refusal(project, cli, fake):
@@ -1442,3 +1444,40 @@ def test_an_answer_the_server_aborted_is_asked_again_and_a_loop_it_cut_is_named(
         assert r["error"] == f"the server ended the answer unfinished (finish_reason {reason}) after 2 characters: \"bu\"", r
     code, r, asked = run_answered(cli, {"role": "assistant", "content": "bug bug bug"}, "repetition", "runs/loop.json")
     assert r["response"] == "bug bug bug" and r["done_reason"] == evalpy.REPEAT_STOP and asked == 1, r
+
+
+def test_a_chat_that_wants_a_key_says_so_and_stops_the_run(project, cli):
+    """Round 106: a server whose model list is open and whose chat answers 401 (llama.cpp's with --api-key) stored 28
+    "HTTP 401: Invalid API Key", never naming --api-key, and ended with a bare resume command."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    asked = []
+
+    class Guarded(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"object": "list", "data": [{"id": "m"}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            asked.append(1)
+            body = json.dumps({"error": {"code": 401, "message": "Invalid API Key", "type": "authentication_error"}}).encode()
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", "Bearer")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Guarded)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m", "--split", "dev", "--jobs", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert code == 2 and len(asked) == evalpy.SERVER_GONE_AFTER, (len(asked), err)
+    assert "the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai" in err, err
