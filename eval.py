@@ -1957,6 +1957,7 @@ class Score(ReportAdds):
     stopped_early: list     # {id, trial, completion_tokens, limit}: "length" under the run's limit, short of the window
     repeating: list         # {id, trial}: answers Ollama stopped for repeating one token (done_reason REPEAT_STOP)
     limit_option: str       # the option that sets the answer's limit here (num_predict, max_tokens, max_completion_tokens)
+    limit_sent: str | None  # "max_tokens=0": the limit sent where it sets none (0, -1), else None
     num_ctx: int | None     # the window prompts were fitted to (context_window()); None when none is known
     num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
