@@ -4759,7 +4759,13 @@ def listed_models(listing, key, where, hint, clean=str):
     a null list is an empty one (Go encodes a slice it never filled as null); an object without it,
     or any other shape, is one line naming the server and what it sent (cleaned of the API key),
     never a TypeError, a text read as names, nor "not pulled" of a server that lists no models at all."""
-    if not isinstance(listing, dict) or key not in listing:
+    if isinstance(listing, dict) and key not in listing:   # an object, of another API's shape ({"models"} at /v1)
+        other = next((k for k in ("models", "data") if k != key and isinstance(listing.get(k), list)), None)
+        raise EvalError(f"{where} sent {json_preview(listing, clean=clean)}, with no {json_text(key)} list of models"
+                        + (f" (its {json_text(other)} is {'Ollama' if other == 'models' else 'an OpenAI-compatible server'}"
+                           f"'s list: {'leave out --api openai' if other == 'models' else 'give --api openai'})"
+                           if other else "") + f"; {hint}")
+    if not isinstance(listing, dict):
         raise EvalError(f"{where} sent {json_preview(listing, clean=clean)}, not an object holding a list of models; {hint}")
     models = listing.get(key)
     if models is None:

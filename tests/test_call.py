@@ -1861,8 +1861,11 @@ def test_prompt_counts_left_out_for_cached_prompts_make_the_totals_partial(proje
     ([{"name": "qwen2.5:7b"}], '[{"name": "qwen2.5:7b"}], not an object holding a list of models'),
     ("qwen2.5:7b", '"qwen2.5:7b", not an object holding a list of models'),
     # (33rd round) an object without the list was "model 'qwen2.5:7b' is not pulled ... pick one it has: none"
-    ({}, '{}, not an object holding a list of models'),
-    ({"object": "list"}, '{"object": "list"}, not an object holding a list of models'),
+    ({}, '{}, with no "models" list of models'),
+    ({"object": "list"}, '{"object": "list"}, with no "models" list of models'),
+    # (round 106) another API's shape is named so
+    ({"object": "list", "data": []}, '{"object": "list", "data": []}, with no "models" list of models (its "data" is an '
+                                     "OpenAI-compatible server's list: give --api openai)"),
 ])
 def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
     """Issue 28, item 15: /api/tags answering {"models": 5} or {"models": true} was a TypeError

@@ -587,6 +587,9 @@ def test_the_api_key_never_leaks_through_the_names_of_a_models_entry(project, cl
     ({"data": {"id": "qwen2.5:7b"}}, '"data": {"id": "qwen2.5:7b"}, not a list of models'),
     ([{"id": "qwen2.5:7b"}], '[{"id": "qwen2.5:7b"}], not an object holding a list of models'),
     ({"data": [{"id": 5}, {"id": ["qwen2.5:7b"]}]}, "is not served by"),
+    # (round 106) Ollama's shape at /v1/models was "not an object holding a list of models"
+    ({"models": [{"name": "qwen2.5:7b"}]}, '{"models": [{"name": "qwen2.5:7b"}]}, with no "data" list of models (its '
+                                           "\"models\" is Ollama's list: leave out --api openai)"),
 ])
 def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, cli, fake, listing, said):
     """Issue 28, item 15: {"data": 5} was a TypeError (exit 1); a text or an object was read as
