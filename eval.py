@@ -16607,10 +16607,16 @@ def check_reason(check, trial, result):
     if kind == "json":
         return "not JSON" + (" matching its schema" if check.get("schema") else "")
     if kind == "equals_expected":
-        return f"is not exactly {result.get('expected')!r}"
+        return f"is not exactly {as_written(result.get('expected'))}"
     if kind in TRAJECTORY:
         return trajectory_reason(check, tool_calls_of(result), result.get("tools"))
-    return f"{kind} {check['value']!r}"
+    return f"{kind} {as_written(check['value'])}"
+
+
+def as_written(value):
+    """A check's value as the split holds it, in quotes: a pattern as it was searched (Python's repr doubled its every
+    backslash: \\bA\\-10007\\b), a list as JSON."""
+    return f"'{value}'" if isinstance(value, str) else json_text(value)
 
 
 def trajectory_reason(check, calls, tools):

@@ -733,3 +733,12 @@ def test_a_page_in_place_when_a_stop_comes_is_said_written(project, cli, monkeyp
     code, out, err = cli("report", path, "--html", "p.html")
     assert code == 2 and err == "wrote p.html (whole: it was in place just before the stop)\ninterrupted\n", err
     assert "</html>" in Path("p.html").read_text(encoding="utf-8") and not [p for p in os.listdir(".") if ".tmp-" in p]
+
+
+def test_a_failed_patterns_reason_on_the_page_shows_it_as_searched():
+    """Round 106: the page's reason for a failed regex was Python's repr, every backslash doubled ('\\\\bA\\\\-1\\\\b'),
+    not the pattern searched."""
+    check = {"name": "order number", "type": "regex", "value": "\\bA\\-10007\\b"}
+    assert evalpy.check_reason(check, {"votes": None}, {}) == "regex '\\bA\\-10007\\b'"
+    assert evalpy.check_reason({"name": "exact", "type": "equals_expected"}, {"votes": None},
+                               {"expected": "C:\\tmp"}) == "is not exactly 'C:\\tmp'"
