@@ -3605,7 +3605,11 @@ def case_problems(case, labels, stored=False, begun=False):
     optional_text = tuple(f for f in ("input", "expected") if f not in required and f in case)
     for name in required + optional_text:
         if name not in case:
-            problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
+            problems.append(f"missing field {name!r}" + (
+                " (or give vars)" if name == "input" else
+                # a free-text set left with init's labels.txt: the file, not the cases, is what to change
+                f" ({LABELS_FILE} beside the split makes every case a label to expect; a free-text set has none: "
+                "remove it)" if name == "expected" and not stored else ""))
         elif not isinstance(case[name], str):
             problems.append(f"field {name!r} must be a string, not {json_kind(case[name])}")   # as the file says it: null
         elif not case[name].strip() and (not stored or not case[name] and name == "id"):

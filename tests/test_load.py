@@ -1455,3 +1455,14 @@ def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_li
     Path("prompts/shots.txt").write_text('[{"file": "crash.log", "label": "bug"}, {"file": "invoice.pdf", "label": '
                                          '"facturación"}]\nAbove: attachments and their labels. Label the ticket.\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/shots.txt", "--limit", 1)[0] == 0
+
+
+def test_a_free_text_set_left_with_inits_labels_says_to_remove_it(tmp_path, project, cli):
+    """Round 106 (a newcomer): cases with no 'expected' beside init's labels.txt were "7 lines lack 'expected'", never
+    saying that labels.txt made the set a labelled one, nor what to do for a free-text set."""
+    assert cli("init", "mine")[0] == 0
+    Path("mine/dev.jsonl").write_text("".join(json.dumps({"id": f"c{i}", "input": "hola", "difficulty": "easy",
+                                                          "note": "n"}) + "\n" for i in range(3)), encoding="utf-8")
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: mine/dev.jsonl: 3 lines lack 'expected' (labels.txt beside the split makes every "
+                                 "case a label to expect; a free-text set has none: remove it) (lines 1-3)\n"), err
