@@ -2840,26 +2840,28 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     if label_rule_broken(obj) and older is not None:
         older.append(obj.get("name", kind))
         obj = {k: v for k, v in obj.items() if k not in ("weight", "blocking")}
-    problems = [f"check {kind!r}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
+    # named by its name where it has one (two checks of one type, "check 'icontains'", were told apart by nothing)
+    who = f"check {obj['name']!r}" if isinstance(obj.get("name"), str) and obj["name"].strip() else f"check {kind!r}"
+    problems = [f"{who}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
     if label_rule_broken(obj):
-        problems.append(f"check {kind!r}: {LABEL_RULE}")
+        problems.append(f"{who}: {LABEL_RULE}")
     want, value = CHECK_TYPES[kind].value, obj.get("value")
     problems += filter(None, [value_problem(kind, want, obj)])
     if "arguments" in obj and kind != "tool_called":
-        problems.append(f"check {kind!r}: only a tool_called check takes arguments")
+        problems.append(f"{who}: only a tool_called check takes arguments")
     elif "arguments" in obj and not isinstance(obj["arguments"], dict):
-        problems.append(f"check {kind!r}: arguments must be an object, a subset of some call's arguments")
+        problems.append(f"{who}: arguments must be an object, a subset of some call's arguments")
     if "schema" in obj:
-        problems += [f"check {kind!r}: {p}" for p in
+        problems += [f"{who}: {p}" for p in
                      (schema_problems(obj["schema"]) if kind == "json" else ["only a json check takes a schema"])]
     weighed = "weight" in obj
     blocks = not weighed and CHECK_TYPES[kind].blocks
     if not isinstance(obj.get("blocking", blocks), bool):
-        problems.append(f"check {kind!r}: blocking must be true or false")
-    problems += [f"check {kind!r}: {p}" for p in weight_problems(obj)]
+        problems.append(f"{who}: blocking must be true or false")
+    problems += [f"{who}: {p}" for p in weight_problems(obj)]
     name = obj.get("name", kind if want == "share" else default_check_name(kind, value, obj.get("arguments")))
     if not (isinstance(name, str) and name.strip()):
-        problems.append(f"check {kind!r}: name must be a non-empty string")
+        problems.append(f"{who}: name must be a non-empty string")
     check = {"name": name, "type": kind, "blocking": obj.get("blocking", blocks)}
     check.update({k: obj[k] for k in ("value", "schema", "weight", "arguments") if k in obj})
     return check, problems

@@ -541,7 +541,7 @@ def test_a_checks_file_sets_the_threshold_and_its_mistakes_name_their_line(tmp_p
     assert [(c["name"], c["blocking"], c.get("weight")) for c in cases[0]["checks"]] == [
         ("contains A-1", False, 2), ("greets", False, 1), ("policy", True, None)]
     for bad, where, message in [
-            (good.replace('"weight": 1}', '"weight": 0}'), 5, "check 2: check 'icontains': weight must be a positive number"),
+            (good.replace('"weight": 1}', '"weight": 0}'), 5, "check 2: check 'greets': weight must be a positive number"),
             (good.replace('"reembolso"}', '"reembolso", "weight": 1, "blocking": true}'), 6, "check 3: "),
             (good.replace("0.5", "2"), 2, "pass_threshold must be a number above 0 and at most 1"),
             (good.replace('"pass_threshold"', '"threshold"'), 2, "unknown key 'threshold'")]:
