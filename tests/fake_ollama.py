@@ -59,6 +59,7 @@ class FakeOllama:
         self.models = list(models)
         self.version = version
         self.answers = {}             # input text -> answer text
+        self.by_vars = []             # (its vars' values, answer) of each case with vars and no input
         self.default_answer = "bug"   # for inputs not in answers; may be a callable(input)
         self.prompted = None          # callable(request body, input) -> answer or None, tried before answers:
                                       # an answer that depends on the system prompt and the model (shipped_fake's)
@@ -300,6 +301,11 @@ class FakeOllama:
             return prompted
         if text in self.answers:
             return self.answers[text]
+        if body is not None and all(isinstance(m, dict) and m.get("role") == "system" for m in body.get("messages") or [1]):
+            # a case with vars and no input asks with the filled prompt alone: the case whose every var is in it
+            found = next((answer for values, answer in self.by_vars if all(v in text for v in values)), None)
+            if found is not None:
+                return found
         return self.default_answer(text) if callable(self.default_answer) else self.default_answer
 
     # -- lifecycle -------------------------------------------------------
@@ -839,7 +845,7 @@ def shipped_answers(golden):
     """input text -> a plausible answer for every case of the splits under `golden`: the expected
     label, except about one case in six, which gets the next label (so reports have something to
     show); for a free-text case, a reply that greets the customer and cites the order."""
-    answers, by_filled = {}, {}
+    answers, by_filled, by_vars = {}, {}, []
     for path in splits_under(golden):
         labels = shipped_labels(path)
         for line in open(path, encoding="utf-8"):
@@ -859,8 +865,10 @@ def shipped_answers(golden):
                           "y te escribo en cuanto tenga novedades.")
             answers[text] = answer
             by_filled.setdefault(filled, answer)
+            if not text and v:   # asked with the filled prompt alone (no input): found by its vars' values
+                by_vars.append(([str(x) for x in v.values() if str(x)], answer))
     # a case's own text first: another case's text filled in to the same words never answers for it
-    return {**by_filled, **answers}
+    return {**by_filled, **answers}, by_vars
 
 
 # A prompt this long spells out the guide's definitions and rules (prompts/v3.txt does; v1 and v2,
@@ -1018,7 +1026,7 @@ def shipped_fake(golden="golden", latency=0.02):
     fake.route = lambda body: (side_by_side(body["messages"][-1]["content"]) if "\nAnswer A:\n" in body["messages"][-1]["content"]
                                else judge if "Criterion:" in body["messages"][-1]["content"]
                                else rag_judge(body["messages"][-1]["content"]))
-    fake.answers, fake.latency = shipped_answers(golden), latency
+    (fake.answers, fake.by_vars), fake.latency = shipped_answers(golden), latency
     fake.prompted = prompted_answers(golden)   # answers that change with the prompt and the model
     fake.agents = shipped_agents(golden)
     fake.thinking["qwen3:8b"] = "apart"   # a thinking model, as Ollama serves one

@@ -99,7 +99,7 @@ def test_the_fake_answers_every_labelled_case_with_a_label():
     """labels.txt's comment line is not a label: the fake's planted misses must be other labels."""
     labels = [l.strip() for l in (ROOT / "golden" / "labels.txt").read_text(encoding="utf-8").splitlines()
               if l.strip() and not l.startswith("#")]
-    answers = shipped_answers(str(ROOT / "golden"))
+    answers = shipped_answers(str(ROOT / "golden"))[0]
     for split in ("dev", "test"):
         for line in (ROOT / "golden" / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
             assert answers[json.loads(line)["input"]] in labels
@@ -163,17 +163,17 @@ def test_the_by_hand_fake_answers_a_case_of_ones_own_by_its_text_as_sent(project
     Path("mine/dev.jsonl").write_text(json.dumps({"id": "m1", "input": "Pedido {{order_id}}: ¿cuándo llega?", "vars": {
         "customer": "Ana", "order_id": "A-1"}, "checks": [{"type": "contains", "value": "{{order_id}}"}],
         "difficulty": "easy", "note": "n"}) + "\n", encoding="utf-8")
-    answers = shipped_answers(["mine"])
+    answers = shipped_answers(["mine"])[0]
     assert answers["Pedido A-1: ¿cuándo llega?"].startswith("Hola Ana, he revisado el pedido A-1"), answers
     Path("mine2").mkdir()   # (59th) a case whose own text another case's fills in to is answered as itself
     Path("mine2/labels.txt").write_text("bug\nacceso\n", encoding="utf-8")
     Path("mine2/dev.jsonl").write_text("".join(json.dumps(c) + "\n" for c in [
         {"id": "b-1", "input": "Hola mundo", "expected": "acceso"},
         {"id": "a-1", "input": "Hola {{x}}", "vars": {"x": "mundo"}, "expected": "bug"}]), encoding="utf-8")
-    both = shipped_answers(["mine2"])["Hola mundo"]
+    both = shipped_answers(["mine2"])[0]["Hola mundo"]
     Path("mine2/dev.jsonl").write_text(Path("mine2/dev.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n",
                                        encoding="utf-8")
-    assert both == shipped_answers(["mine2"])["Hola mundo"]   # b-1's answer, with a-1 beside it or not
+    assert both == shipped_answers(["mine2"])[0]["Hola mundo"]   # b-1's answer, with a-1 beside it or not
     fake = shipped_fake(["mine"], latency=0)
     fake.start()
     try:
@@ -363,3 +363,22 @@ def test_the_readme_layout_sample_is_what_eval_py_prints(project, cli):
     blocks = ["".join(line + "\n" for line in block) for block in fenced_blocks()]
     report = next(b for b in blocks if b.startswith("Accuracy: "))
     assert cli("report", "runs/dev-v2.json")[1] == report
+
+
+def test_the_fake_answers_a_case_of_ones_own_with_vars_and_no_input(project, cli):
+    """Round 106 (a newcomer): a case with vars and no input, which the README allows, is asked with the filled prompt
+    alone; the fake, started with --golden for it, answered "bug" and told to start it with --golden."""
+    Path("mine").mkdir()
+    Path("mine/dev.jsonl").write_text(json.dumps({"id": "m1", "vars": {"customer": "Ana", "order_id": "A-7"},
+                                                  "checks": [{"type": "contains", "value": "{{order_id}}"}],
+                                                  "difficulty": "easy", "note": "n"}) + "\n", encoding="utf-8")
+    Path("mine/p.txt").write_text("Atiende a {{customer}}, que pregunta por su pedido {{order_id}}.\n", encoding="utf-8")
+    fake = shipped_fake(["mine"], latency=0)
+    fake.start()
+    try:
+        code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "mine/p.txt", "--host", fake.url,
+                             "--out", "runs/own.json")
+    finally:
+        fake.stop()
+    run = json.loads(Path("runs/own.json").read_text(encoding="utf-8"))
+    assert code == 0 and run["results"][0]["response"].startswith("Hola Ana, he revisado el pedido A-7"), err
