@@ -13659,7 +13659,7 @@ def accuracy_gate(s, minimum):
     # the minimum as it was given (17.86%, never rounded to 18%); each figure gets the digits to differ from it
     against = f"against a minimum of {percent_line(minimum)}"
     if b is None:
-        verdict = (f"accuracy {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
+        verdict = (f"{s['measure']} {percent(s['mean_accuracy'], minimum)} (95% CI {interval(s['mean_accuracy_ci'])}) "
                    f"{against}").replace(" (95% CI )", "")
         return exactly(s["mean_accuracy"]) >= exactly(minimum), verdict
     low, high = percent(b["low"], minimum), percent(b["high"], minimum)
@@ -13668,7 +13668,7 @@ def accuracy_gate(s, minimum):
     else:
         low, high = f"{b['low_count']}/{b['of']} = {low}", f"{b['high_count']}/{b['of']} = {high}"
         which = plural(b["undecided_cases"], "undecided case")
-    verdict = f"accuracy between {low} and {high} ({which}) {against}"
+    verdict = f"{s['measure']} between {low} and {high} ({which}) {against}"   # (a free-text set's "pass rate")
     return (False if exactly(b["high"]) < exactly(minimum) else True if exactly(b["low"]) >= exactly(minimum) else None), verdict
 
 

@@ -333,7 +333,7 @@ def test_a_judge_check_the_split_dropped_has_its_votes_and_failed_calls_left_out
     Path("dropped/checks.json").write_text(json.dumps(stored), encoding="utf-8")
     code, out, err = cli("report", "run.json", "--checks", "dropped/dev.jsonl", "--min-accuracy", "0.1")
     # the gate is judged on the checks scored (the split's weights without the judge check's reach no pass)
-    assert code == 1 and "GATE FAILED: accuracy 0%" in err and "judge call failed" not in err, err
+    assert code == 1 and "GATE FAILED: pass rate 0%" in err and "judge call failed" not in err, err
     assert "answers the question" not in out and "Doubtful" not in out, out
     assert "judge" not in out.lower().replace("judged again by", ""), out   # (the run's provenance apart: round 91)
 

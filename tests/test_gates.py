@@ -216,7 +216,7 @@ def test_report_gates_follow_compares_rules_for_cases_without_a_verdict(project,
     assert code == 2 and "must-pass 'red-team': 1 of 2 cases pass every trial (no verdict yet: c1)" in err
     assert "failing" not in err
     code, out, err = cli("report", unsure, "--min-accuracy", "0.5")   # even with c1 failing, 1/2 reaches 50%
-    assert code == 0 and "gate passed: accuracy between 1/2 = 50% and 2/2 = 100% (1 undecided case)" in err
+    assert code == 0 and "gate passed: pass rate between 1/2 = 50% and 2/2 = 100% (1 undecided case)" in err
 
     broken = write_run("runs/broken.json", judged_cases([False, None], tags=["red-team"]))
     code, out, err = cli("report", broken, "--must-pass", "red-team")   # a proven failure needs no more verdicts
@@ -431,7 +431,7 @@ def test_with_undecided_cases_the_gate_reads_the_bound_that_matters(project, cli
     for minimum, code, says in ((0.5, 0, "gate passed"), (0.6, 2, "gates not judged"), (0.85, 1, "GATE FAILED")):
         got, _, err = cli("report", path, "--min-accuracy", minimum)
         assert got == code, (minimum, err)
-        assert f"{says}: accuracy between 3/6 = 50% and 5/6 = 83% (2 undecided cases) against a minimum of" in err
+        assert f"{says}: pass rate between 3/6 = 50% and 5/6 = 83% (2 undecided cases) against a minimum of" in err
     assert "judge again (python eval.py judge runs/b.json)" in cli("report", path, "--min-accuracy", 0.6)[2]
     code, out, err = cli("report", path, "--min-accuracy", 0.83)   # 5/6 is 83.3%: never 83% against 83%
     assert code == 2 and "5/6 = 83.3% (2 undecided cases) against a minimum of 83%" in err

@@ -304,7 +304,7 @@ def test_undecided_trials_bound_the_mean_per_case(project, cli):
     assert lines[1].startswith("Pass rate on the decided answers: 58%  (95% CI ")
     for minimum, code, says in ((0.5, 0, "gate passed"), (0.6, 2, "gates not judged"), (0.76, 1, "GATE FAILED")):
         got, _, err = cli("report", path, "--min-accuracy", minimum)
-        assert got == code and f"{says}: accuracy between 50% and 75% (3 undecided answers in 2 cases)" in err
+        assert got == code and f"{says}: pass rate between 50% and 75% (3 undecided answers in 2 cases)" in err
 
 
 def test_trials_that_always_agree_get_the_interval_of_a_proportion_never_one_of_no_width(project, cli):
