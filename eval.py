@@ -16094,8 +16094,13 @@ def calibration_warnings(a, unjudged_failures=0):
                         "label more failing answers")
     fail_share = a["human_fail_share"]
     if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
-        warnings.append(f"unbalanced verdicts ({percent(fail_share)} failures): raw agreement misleads; "
-                        "read failure detection and kappa instead")
+        # (sent to two figures it had just said cannot be measured: with no failure, or no pass, neither is)
+        readable = [name for name, there in (("failure detection", detection is not None), ("kappa", a["kappa"] is not None))
+                    if there]
+        warnings.append(f"unbalanced verdicts ({percent(fail_share)} failures): raw agreement misleads; " + (
+            f"read {' and '.join(readable)} instead" if readable else
+            f"label some {'failing' if fail_share < 0.5 else 'passing'} answers, so that failure detection and kappa "
+            "can be measured"))
     return warnings
 
 

@@ -658,6 +658,12 @@ def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli)
     assert a["failure_detection"] is None and a["agreement"] == pytest.approx(5 / 6)
     assert any("no failure in the person's verdicts" in w for w in a["warnings"])
     assert any("unbalanced verdicts (0% failures): raw agreement misleads" in w for w in a["warnings"])
+    # (round 106) never sent to read two figures it has just said cannot be measured
+    assert not any("read failure detection" in w for w in a["warnings"]), a["warnings"]
+    assert any(w.endswith("raw agreement misleads; read kappa instead") for w in a["warnings"]), a["warnings"]
+    # where the judge passed every answer too, neither figure is there: it says to label failing answers
+    b = evalpy.calibration_warnings({**a, "kappa": None})
+    assert b[-1].endswith("label some failing answers, so that failure detection and kappa can be measured"), b
 
 
 def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, judged_split, cli, fake):
