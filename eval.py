@@ -12741,9 +12741,10 @@ def retrieval_section(sec):
     out = [f"Retrieval (offline, from the passages and the ids labelled relevant; "
            f"{plural(sec['labelled']['value'], 'case')}):"]
     named = sec["recall_cases"]["value"]   # the cases both means are over: a relevant passage exists
+    # each mean's own count, precision's too (under "16 cases" it was over 15, unsaid: a case labelling none is in neither)
     out += table([[RETRIEVAL_WORDS[k][0], side_text(sec[k]),
-                   RETRIEVAL_WORDS[k][1] + (f" ({plural(named, 'case')} {'names' if named == 1 else 'name'} one)"
-                                            if k == "recall" else "")]
+                   RETRIEVAL_WORDS[k][1] + f" (over the {plural(named, 'case')} that "
+                                           f"{'names' if named == 1 else 'name'} a relevant passage)"]
                   for k in ("precision", "recall")], align_right_from=99)
     out += table([["id", "passages", "precision", "recall", "relevant, not retrieved"]]
                  + [[inert(r["name"]), figure_text(r["passages"]), figure_text(r["precision"]), figure_text(r["recall"]),

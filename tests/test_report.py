@@ -781,7 +781,9 @@ def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
         assert ci == pytest.approx([max(0, low), min(1, high)])
     code, text, _ = cli("report", path)
     assert "Retrieval (offline, from the passages and the ids labelled relevant; 4 cases):" in text
-    assert "  context precision  42% (95% CI " in text and "(3 cases name one)" in text
+    assert "  context precision  42% (95% CI " in text and "(over the 3 cases that name a relevant passage)" in text
+    # (round 106) precision's count too, beside the header's 4: r4 labels none
+    assert re.search(r"context precision .*\(over the 3 cases that name a relevant passage\)", text), text
     assert "  r1  3         0.833      0.667   c" in text
     assert "  r4  1         -          -       -" in text
 
@@ -789,7 +791,7 @@ def test_report_gives_retrieval_per_case_and_over_cases_offline(project, cli):
 def test_one_labelled_case_is_worded_for_one_and_shows_no_empty_interval(project, cli):
     """From the attack on issue 30: '(1 cases name one)' and '(95% CI -)' for a single case."""
     text = cli("report", rag_run(project, RAG_CASES[:1]))[1]
-    assert "(1 case names one)" in text and "cases name one" not in text
+    assert "(over the 1 case that names a relevant passage)" in text and "1 cases" not in text
     # every count of cases on that surface is worded for one (the retrieval line, the markdown row)
     assert "1 cases" not in text and "1 cases" not in cli("report", rag_run(project, RAG_CASES[:1]), "--markdown")[1]
     assert "CI -" not in text and "  context precision  83%  rank-aware" in text
