@@ -12754,7 +12754,9 @@ def retrieval_section(sec):
 
 def retrieval_judged_lines(sec):
     """RAG without labels: the judged precision, as text and the page say it."""
-    return [f"Retrieval, judged (no relevance labels: context_relevant's ratings; {plural(sec['cases']['value'], 'case')}):",
+    # (beside labels too, where a split gives both: "no relevance labels" was untrue there)
+    return [f"Retrieval, judged (context_relevant's ratings, a judge's, not a person's labels; "
+            f"{plural(sec['cases']['value'], 'case')}):",
             f"  judged context precision  {side_text(sec['precision'])}: "
             "a judge's ratings, not a person's labels; calibrate it before trusting it"]
 
@@ -12767,7 +12769,8 @@ def retrieval_judged_section(sec):
 def diagnosis_head(sec):
     undiagnosed = (f" ({figure_text(sec['undiagnosed'])} without a verdict, a judge's left open or a call failed, "
                    "not diagnosed)" if sec["undiagnosed"]["value"] else "")
-    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'case')} with passages"
+    # (a case given "context": [] is one too: "6 cases with passages" counted one with none)
+    return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'RAG case')}"
             f"{undiagnosed}, by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
 
 

@@ -1617,7 +1617,7 @@ def test_context_relevant_rates_each_passage_and_reports_judged_precision_apart(
     assert {c["id"]: c["precision"] for c in judged["by_case"]} == {"r1": 0.5, "r2": 0.0}
     assert "retrieval" not in s   # no labels: the labelled figures are not made up from a judge
     text = cli("report", "runs/ragtest-dev-v1.json")[1]
-    assert "Retrieval, judged (no relevance labels: context_relevant's ratings; 2 cases):" in text
+    assert "Retrieval, judged (context_relevant's ratings, a judge's, not a person's labels; 2 cases):" in text
 
 
 def test_faithful_is_calibrated_and_audited_as_any_judge_check(rag_split, cli, fake):

@@ -844,7 +844,7 @@ def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cl
                         "d3": "unsupported: Shipping is free", "d4": "faithful, but not an answer to the question",
                         "d6": "faithfulness has no verdict"}
     text = cli("report", path)[1]
-    tail = text[text.index("Diagnosis: 5 failing of 6 cases with passages"):]
+    tail = text[text.index("Diagnosis: 5 failing of 6 RAG cases"):]
     assert text.rstrip().endswith(tail.rstrip())   # the report's last section
     assert "  retrieval   2      the retriever: its embedding, query or chunking" in tail
     assert "  generation  1      how the model uses the passages" in tail
@@ -1046,7 +1046,7 @@ def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
     path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")
     code, out, err = cli("report", path)
     assert code == 0, err
-    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 case with passages, by the stage to fix (methodology "
+    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 RAG case, by the stage to fix (methodology "
                                  "note 001: retrieval, then generation, then the task):\n  stage       cases  what to change"
                                  "\n  retrieval   0      the retriever: its embedding, query or chunking (a relevant "
                                  "passage missing, or none retrieved)\n  generation  0      how the model uses the "
