@@ -4506,10 +4506,13 @@ def with_context_file(path, cases, split_ids):
     sha256 of FILE's bytes. Every case asked needs its line, so a run never mixes two retrievers;
     a line for a case the split does not have is refused (a retriever run on another split)."""
     data = read_bytes(path, "context file")
-    passages, seen, problems = {}, {}, []
+    passages, seen, problems, refused, cases_given = {}, {}, [], set(), 0
     for number, where, obj in jsonl_objects(path, data.removeprefix(b"\xef\xbb\xbf"), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
             problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
+            if type(obj) is dict and isinstance(obj.get("id"), str):
+                refused.add(obj["id"])   # its line there, refused: never "no line for" it as well
+                cases_given += any(k in obj for k in ("input", "messages", "vars", "expected", "checks"))
             continue
         case_id, found = obj["id"], context_problems({"context": obj["context"]})
         if case_id in seen:
@@ -4519,7 +4522,11 @@ def with_context_file(path, cases, split_ids):
         problems += [f"{where}: {p}" for p in found]
         seen.setdefault(case_id, number)
         passages.setdefault(case_id, obj["context"])
-    missing = [c["id"] for c in cases if c["id"] not in seen]
+    if cases_given and cases_given == len(problems) and not seen:   # every line a case: the split itself
+        raise EvalError(f"{shell_word(path)} looks like a split (a case on each line), not a retriever's context file, "
+                        'whose every line is {"id": case id, "context": [passages]}')
+    problems = summarised(path, problems)   # one fault of many lines, said once
+    missing = [c["id"] for c in cases if c["id"] not in seen and c["id"] not in refused]
     if missing:
         problems.append(f"{shell_word(path)}: no line for case {', '.join(map(on_one_line, missing[:5]))}" + (" …" if len(missing) > 5 else "")
                         + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")

@@ -4143,3 +4143,17 @@ def test_an_unknown_word_before_the_command_or_an_option_after_dashes_is_told_tr
     assert code == 2 and "did you mean --json?" in err and "before the --" not in err, err
     code, out, err = attempt("run", "--split", "dev", "--prompt=--v3.txt")
     assert code == 2 and err == "error: --v3.txt: no such prompt file\n", err
+
+
+def test_a_split_given_as_the_context_file_is_said_to_be_one(project, cli, fake):
+    """Round 106 (a newcomer): `--context dev.jsonl` refused every line alike, one line each, then said "no line for
+    case q1", whose line was there, refused."""
+    split, prompt = rag_split(project / "rag")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", split)
+    assert code == 2 and err == (f"error: {split} looks like a split (a case on each line), not a retriever's context "
+                                 'file, whose every line is {"id": case id, "context": [passages]}\n'), err
+    (project / "ctx.jsonl").write_text(json.dumps({"id": "q1", "passages": []}) + "\n" + json.dumps({"id": "q2", "context": []})
+                                       + "\n", encoding="utf-8")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "ctx.jsonl")
+    assert code == 2 and "no line for case" not in err, err
+    assert fake.chat_bodies == []
