@@ -5731,9 +5731,11 @@ class ChatClient:
                         + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
-            if status in (401, 403):   # its model list may be open to all (llama.cpp's server), its chat not
+            if status == 401:   # its model list may be open to all (llama.cpp's server), its chat not
                 why += (f" (the server refused the API key in {self.key_source}: check it)" if self.api_key else
                         " (the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)")
+            elif status == 403:   # a key without the right to it, or a filter in front refusing this input alone
+                why += " (the server refused this request: a key without the right to it, or a filter on its input)"
             transient = (status == 429 or status >= 500) and not refused_as_sent(why)
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
@@ -9774,9 +9776,8 @@ def refusal_words(error, retried):
     request id, a count, a time: OpenAI's 500 names the request's id), after an agent's "turn N: ". None for any
     other answer: one not retried (--retries 0, Ollama's 500 for an option of the wrong type: UNRETRIED_500) costs
     one call, and stops nothing."""
-    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|403))\b(.*)", error or "", re.DOTALL)
-    # (a key refused, 401 or 403, is refused alike every time, never retried: 28 calls stored 28 "Invalid API Key")
-    if not said or UNRETRIED_500 in error or not retried and said.group(1) not in ("HTTP 401", "HTTP 403"):
+    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429))\b(.*)", error or "", re.DOTALL)
+    if not retried or not said or UNRETRIED_500 in error:
         return None
     return said.group(1) + re.sub(r"\w*\d\w*", "#", said.group(2))
 
