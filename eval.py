@@ -4019,13 +4019,17 @@ def wide_encoding(data, begins="{"):
         if "\x00" in text or "\ufffd" in text:
             continue
         # a text file: nearly all it says in that encoding can be printed (a zero-width space or a form feed in a
-        # prompt are not), and it reads as lines, or a third of its bytes are zero (UTF-16 of Latin text has half;
-        # a NUL in a UTF-8 file, "ab\0c", is no encoding; UTF-16 of Chinese has few)
+        # prompt are not), and it reads better so than as UTF-8 (UTF-16 of Russian is UTF-8 of control characters;
+        # a stray NUL in Greek UTF-8 leaves its UTF-8 reading printable)
         if text.lstrip().startswith(tuple(begins)) if begins else \
-                sum(c.isprintable() or c in "\n\r\t" for c in text) >= 0.9 * len(text) \
-                and ("\n" in text or head.count(0) * 3 >= len(head)):
+                printable_share(text) >= 0.9 and printable_share(head.decode("utf-8", "replace")) < 0.9:
             return name, "its zero bytes say so"
     return None
+
+
+def printable_share(text):
+    """The share of a text's characters that print, or end a line (a tab too): 1 for an empty one."""
+    return sum(c.isprintable() and c != "\ufffd" or c in "\n\r\t" for c in text) / len(text) if text else 1
 
 
 def not_utf8(path, data, error, begins=None, what=""):

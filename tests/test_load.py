@@ -1442,8 +1442,14 @@ def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_li
     prompt.write_bytes("You sort support tickets.\u200b Answer with one word.\n".encode("utf-16-le"))
     with pytest.raises(evalpy.EvalError, match="the prompt is UTF-16 "):
         evalpy.load_prompt(str(prompt))
-    prompt.write_bytes(b"ab\x00c")
-    assert evalpy.load_prompt(str(prompt))[0] == "ab\x00c"
+    for text in ("Clasifica el ticket.\x00\nResponde con una etiqueta.\n",   # (its review) a stray NUL in UTF-8, of
+                 "Είσαι βοηθός υποστήριξης. \x00\nΤαξινόμησε το μήνυμα.\n"):   # any script, is no UTF-16
+        prompt.write_bytes(text.encode("utf-8"))
+        assert evalpy.load_prompt(str(prompt))[0] == text
+    # (its review) one line of Russian in UTF-16 is valid UTF-8 of control characters: UTF-16 all the same
+    prompt.write_bytes("Ты помощник службы поддержки. Отвечай только меткой.".encode("utf-16-le"))
+    with pytest.raises(evalpy.EvalError, match="the prompt is UTF-16 "):
+        evalpy.load_prompt(str(prompt))
     # (its review) Chinese in UTF-16 has few zero bytes: named UTF-16 all the same, never sent with its zero bytes
     for text in ("账单\n退款\n投诉\n", "正常\n紧急\n中性\n"):
         labels.write_bytes(text.encode("utf-16-le"))
