@@ -18291,12 +18291,18 @@ class CommandLine(argparse.ArgumentParser):
         command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)
                         and getattr(known, "command", None) in a.choices), None)
         after = self.given[self.given.index("--") + 1:] if "--" in self.given else []
-        misread = next((w for w in after if command and w.split("=", 1)[0] in command._option_string_actions
-                        and not os.path.lexists(w)), None)
-        if misread:   # `compare -- a b --fail-on-regression`: read as a third run's name, "no such run file"
-            command.error(f"{unprinted_values([misread])[0]} comes after --, so it is read as a file's name (there is "
-                          f"none of that name), never as an option: give it before the -- ({self.prog} {known.command} "
-                          f"{unprinted_values([misread])[0]} -- ...)")
+        # a word like an option after --, of no file: `compare -- a b --fail-on-regression` (or another command's
+        # option, or a typo) was read as a third run's name, "no such run file"
+        misread = next((w for w in after if command and w.startswith("--") and len(w) > 2 and not os.path.lexists(w)), None)
+        if misread:
+            option = misread.split("=", 1)[0]
+            shown = unprinted_values([misread])[0]
+            command.error(f"{shown} comes after --, so it is read as a file's name (there is none of that name), never "
+                          "as an option: " + (f"give it before the -- ({self.prog} {known.command} {shown} -- ...)"
+                                              if option in command._option_string_actions
+                                              else "an option goes before the --" + "".join(
+                                                  f" (did you mean {near}?)" for near in difflib.get_close_matches(
+                                                      option, list(command._option_string_actions), n=1))))
         if extra:   # named without the values given to them: `report --api-key sk-...` printed the key
             # said by the command's own parser (its help, its options' spelling: `run --splt`)
             command = next((a.choices[known.command] for a in self._actions if isinstance(a, argparse._SubParsersAction)

@@ -4140,7 +4140,9 @@ def test_an_unknown_word_before_the_command_or_an_option_after_dashes_is_told_tr
                                         "compare --fail-on-regression -- ...)"), err
     # (its review) another command's option, or a typo, after -- is said as such; a file named --x.txt is no option
     code, out, err = attempt("report", "--", "runs/a.json", "--jsno")
-    assert code == 2 and "did you mean --json?" in err and "before the --" not in err, err
+    assert code == 2 and "an option goes before the -- (did you mean --json?)" in err, err
+    code, out, err = attempt("compare", "--", "runs/a.json", "runs/b.json", "--min-accuracy")   # (another command's)
+    assert code == 2 and err.startswith("error: --min-accuracy comes after --, so it is read as a file's name"), err
     code, out, err = attempt("run", "--split", "dev", "--prompt=--v3.txt")
     assert code == 2 and err == "error: --v3.txt: no such prompt file\n", err
 
