@@ -3607,11 +3607,7 @@ def case_problems(case, labels, stored=False, begun=False):
     optional_text = tuple(f for f in ("input", "expected") if f not in required and f in case)
     for name in required + optional_text:
         if name not in case:
-            problems.append(f"missing field {name!r}" + (
-                " (or give vars)" if name == "input" else
-                # a free-text set left with init's labels.txt: the file, not the cases, is what to change
-                f" ({LABELS_FILE} beside the split makes every case a label to expect; a free-text set has none: "
-                "remove it)" if name == "expected" and not stored else ""))
+            problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
         elif not isinstance(case[name], str):
             problems.append(f"field {name!r} must be a string, not {json_kind(case[name])}")   # as the file says it: null
         elif not case[name].strip() and (not stored or not case[name] and name == "id"):
@@ -4114,6 +4110,10 @@ def load_split(path, more_problems=None, as_begun=False):
                                                                             if len(unchecked) > 1 else ""))
         else:
             problems += unchecked
+    lacking = sum(p.endswith(": missing field 'expected'") for p in problems)
+    if labels is not None and lacking and lacking == len(cases) + len(at_fault):   # no case holds one: a free-text set
+        problems.append(f"{shell_word(path)}: no case gives 'expected', and {LABELS_FILE} beside the split makes every "  # left
+                        "case a label to expect: for a free-text set, remove it")   # with init's labels.txt
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
         raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
     if older:
