@@ -12838,8 +12838,10 @@ def stopped_short_lines(sec):
             "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit} "
                               "and short of the window: neither stopped it (the server's own limit, or a fault); look at "
                               "these by hand"),
-            "repeating": ("Stopped for repeating itself", "Ollama stopped the model when it gave one token over 30 times "
-                          "in a row: it looped (scored as it stands); a prompt, a temperature or repeat_penalty may help"),
+            "repeating": ("Stopped for repeating itself", "the server stopped the model for looping (Ollama when it gave "
+                          "one token over 30 times in a row; vLLM by its repetition check): scored as it stands; a "
+                          "prompt, a temperature or a repetition penalty (Ollama's repeat_penalty, vLLM's "
+                          "repetition_penalty) may help"),
             "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
                             "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
@@ -14127,7 +14129,8 @@ def many_rows(sec):
 
 # Answers a server stopped short, as compare counts them apart (row name: what it says, and why they matter)
 STOPS = {"length": ("Stopped for length", "a token limit or the window: report each run says which"),
-         "repeat": ("Stopped for repeating itself", "Ollama cut a model that gave one token over 30 times: it looped")}
+         "repeat": ("Stopped for repeating itself", "the server cut a model that looped (Ollama: one token over 30 "
+                    "times; vLLM: its repetition check)")}
 
 
 def many_notes(sec):

@@ -342,14 +342,15 @@ def test_compare_counts_the_answers_ollama_stopped_for_repeating_themselves(proj
         r["done_reason"] = evalpy.REPEAT_STOP if r["id"] in ("dev-01", "dev-02") else "stop"
     a, b = write_run("runs/dev-v2.json", looped), write_run("runs/dev-v3.json", split_run("dev", {}))
     out = cli("compare", a, b)[1]
-    assert ("Stopped for repeating itself: 2 -> 0 (Ollama cut a model that gave one token over 30 times: "
-            "it looped)") in out, out
+    assert ("Stopped for repeating itself: 2 -> 0 (the server cut a model that looped (Ollama: one token over 30 "
+            "times; vLLM: its repetition check))") in out, out
     assert "| Stopped for repeating itself | 2 | 0 |" in cli("compare", a, b, "--markdown")[1]
     assert json.loads(cli("compare", a, b, "--json")[1])["repeat_stops"] == [2, 0]
     cli("compare", a, b, "--html", "c.html")
     assert "Stopped for repeating itself" in Path("c.html").read_text()
     code, out, err = cli("compare", a, b, write_run("runs/dev-v1.json", split_run("dev", {}, prompt="prompts/v1.txt")))
-    assert "Stopped for repeating itself (Ollama cut a model that gave one token over 30 times: it looped), by run: " \
+    assert "Stopped for repeating itself (the server cut a model that looped (Ollama: one token over 30 times; vLLM: " \
+           "its repetition check)), by run: " \
            "dev-v2 2 of 28, dev-v3 0 of 28, dev-v1 0 of 28." in out, out
 
 
