@@ -2846,7 +2846,8 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     if label_rule_broken(obj):
         problems.append(f"{who}: {LABEL_RULE}")
     want, value = CHECK_TYPES[kind].value, obj.get("value")
-    problems += filter(None, [value_problem(kind, want, obj)])
+    # (a named check's, "check 'signs': check 'icontains' needs a non-empty string value": its name, and the type's rule)
+    problems += [p if who == f"check {kind!r}" else f"{who}: {p}" for p in filter(None, [value_problem(kind, want, obj)])]
     if "arguments" in obj and kind != "tool_called":
         problems.append(f"{who}: only a tool_called check takes arguments")
     elif "arguments" in obj and not isinstance(obj["arguments"], dict):

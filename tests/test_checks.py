@@ -1144,3 +1144,12 @@ def test_the_markdown_keeps_each_doubtful_verdicts_check_and_reason_and_a_judge_
     assert evalpy.doubtful_line(row, 3, 60) == "L" * 59 + "… trial 2 · helps: low certainty (0.67)"
     opened = re.search(r"answers the question\s+judge\s+\S+ \S+\s+(\d+/\d+ = \d+%)\s+(\d+) open", text)
     assert opened and f"{opened.group(1)}, {opened.group(2)} open |" in markdown, (text, markdown)
+
+
+def test_a_named_checks_bad_value_names_the_check(free_text, project, cli):
+    """Round 106's review: a value the check's type refuses was named by the type alone ("check 'icontains' needs a
+    non-empty string value") of a check named "signs", two checks of one type told apart by nothing."""
+    Path("golden/orders/checks.json").write_text(json.dumps([{"name": "signs", "type": "icontains", "value": ""}]),
+                                                 encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "check 'signs': check 'icontains' needs a non-empty string value" in err, err
