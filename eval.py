@@ -14318,11 +14318,20 @@ def config_label(key):
     return "model digest" if key == "model_digest" else key
 
 
+NOTHING_CHANGED = "nothing in the configuration (a rerun: differences are run-to-run variation)"
+# (a run and its copy judged again, `judge --out`, read as "a rerun" of answers no model gave twice)
+NOTHING_CHANGED_SAME = ("nothing in the configuration, and every answer the same: one run's answers judged or scored "
+                        "again, so differences are the judging's, not the model's")
+
+
 def compare_rows(c, baseline_path, candidate_path):
     """compare of two runs as rows: every figure its views show, worked out here once."""
     d, test = c["difference"], c["test"]
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
+             # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored again
+             "unchanged": (NOTHING_CHANGED_SAME if c["paired_answers"] and c["identical_answers"] == c["paired_answers"]
+                           else NOTHING_CHANGED),
              # (no case decided in both runs: no unit to speak of)
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
@@ -14487,7 +14496,7 @@ def format_compare(c, baseline_path, candidate_path):
         out.append("Changed:")
         out += [f"  {r['setting']}: {r['old']} -> {r['new']}{r['note']}" for r in runs["changed"]]
     else:
-        out.append("Changed: nothing in the configuration (a rerun: differences are run-to-run variation)")
+        out.append(f"Changed: {runs['unchanged']}")
     if runs["trials"]:
         out.append(runs["trials"])
     vote = " (by majority vote of each case's trials)" if figures["majority_vote"] else ""
@@ -14625,6 +14634,8 @@ def markdown_compare(c, baseline_path, candidate_path):
         out.append(f"> **Cases: only part of the split ({md_text(subsets_words(runs['subset']))}), not a full comparison**")
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
+    else:
+        out.append(f"Changed: {runs['unchanged']}")
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     unit = measure_unit(figures, outcome)
     out += ["", "| | baseline | candidate |", "|---|---|---|",
@@ -17150,7 +17161,7 @@ def compare_page(paths, runs, graded, c):
                                          ["split", f"{a_cfg['split']} · sha256 {a_cfg['split_sha']}",
                                           f"{b_cfg['split']} · sha256 {b_cfg['split_sha']}"]], sortable=False, keyed=True)),
              section("What changed", html_table(["setting", "baseline", "candidate"], changed, sortable=False) if changed
-                     else paragraph("Nothing in the configuration: a rerun, so differences are run-to-run variation.")),
+                     else paragraph(runs["unchanged"][:1].upper() + runs["unchanged"][1:] + ".")),
              compare_warnings(runs), compare_headline(runs, outcome, figures),
              section("Fixed and broken" + (" (by majority vote of each case's trials)" if figures["majority_vote"] else ""),
                      Markup('<div class="cols">' + id_column("Fixed", fixed, anchors)

@@ -1445,3 +1445,18 @@ def test_checks_that_differ_in_an_integer_past_a_float_are_other_checks():
     weighted = [{"name": "x", "type": "contains", "value": "x", "weight": w} for w in (2, 2.0)]
     assert evalpy.scored_checks({"checks": weighted[:1]}) == evalpy.scored_checks({"checks": weighted[1:]})
     assert evalpy.scored_checks({"checks": [], "pass_threshold": 1}) == evalpy.scored_checks({"checks": [], "pass_threshold": 1.0})
+
+
+def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
+    """Round 106: a run and its copy judged again (judge --out) compared as "nothing in the configuration (a rerun:
+    differences are run-to-run variation)": no model answered twice, every answer the same. It is said so; a rerun
+    whose answers differ is still a rerun."""
+    same = write_run("runs/dev-v3-again.json", split_run("dev", V3_MISSES, date="2026-01-03T10:00:00+01:00"))
+    out = cli("compare", two_runs[1], same)[1]
+    assert "Changed: nothing in the configuration, and every answer the same: one run's answers judged or scored " \
+           "again, so differences are the judging's, not the model's" in out, out
+    assert "every answer the same" in cli("compare", two_runs[1], same, "--markdown")[1]
+    other = write_run("runs/dev-v3-other.json", split_run("dev", {**V3_MISSES, "dev-01": "acceso"},
+                                                          date="2026-01-04T10:00:00+01:00"))
+    out = cli("compare", two_runs[1], other)[1]
+    assert "Changed: nothing in the configuration (a rerun: differences are run-to-run variation)" in out, out
