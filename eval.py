@@ -4561,6 +4561,12 @@ def same_questions(path, checks, results):
         if field:
             raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])} has another {field} there than "
                             "in the run; --checks brings a split's checks, never its questions or answers: run the split again")
+        if any(isinstance(c, dict) and c.get("type") == "label" for c in r.get("checks") or ()) \
+                and not any(c["type"] == "label" for c in checks[r["id"]]["checks"]):
+            # a labelled run's cases are scored on their labels: a split without labels.txt dropped that, silently
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])} is scored on its label in the run, "
+                            f"and there it has no label check (no {LABELS_FILE} beside the split): put the run's "
+                            f"{LABELS_FILE} beside it")
 
 
 def same_cases(path, checks, cases):

@@ -1153,3 +1153,16 @@ def test_a_named_checks_bad_value_names_the_check(free_text, project, cli):
                                                  encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "check 'signs': check 'icontains' needs a non-empty string value" in err, err
+
+
+def test_a_labelled_run_rescored_with_a_split_without_labels_is_refused(project, cli, fake):
+    """Round 106: report --checks with a copy of the split and no labels.txt dropped every case's label check: a wrong
+    label passed, beside the label baseline and confusion matrix, and a gate read the new figure."""
+    import shutil
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/l.json")[0] in (0, 1)
+    Path("g2").mkdir()
+    shutil.copy("golden/dev.jsonl", "g2/dev.jsonl")
+    Path("g2/checks.json").write_text(json.dumps([{"name": "has c", "type": "contains", "value": "c"}]), encoding="utf-8")
+    code, out, err = cli("report", "runs/l.json", "--checks", "g2/dev.jsonl")
+    assert code == 2 and out == "" and "is scored on its label in the run, and there it has no label check (no " \
+                                       "labels.txt beside the split)" in err, err
