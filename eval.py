@@ -16092,6 +16092,11 @@ def unmatched_why(key, cases):
         return f"the run has {plural(len(case['trials']), 'trial')} of that case"
     if trial["error"] is not None:
         return f"its call failed ({on_one_line(trial['error'], 80)}): there is no answer the judge read"
+    if trial.get("unfinished"):
+        return "it has no answer (still thinking when it stopped): there is none the judge read"
+    if any(c["name"] == key[2] and c["type"] in JUDGE_CHECKS for c in case["checks"]):
+        # the check is there, and the judge was never asked of this answer (report: "not yet asked: judge asks")
+        return "its judge check was never asked of this answer: judge the run first"
     return "that case has no judge check of that name"
 
 

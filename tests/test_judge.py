@@ -727,6 +727,13 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
                                              for i in (1, 2, 4, 5, 6)))
     code, out, err = cli("calibrate", "h.jsonl", run)
     assert code == 0 and "Check 'answers': 4 answers judged by a person (1 more where the judge gave no verdict: j04)" in out
+    # (round 106) an answer whose judge was never asked is said so, never "that case has no judge check of that name"
+    edited = load_json(run)
+    edited["results"][0]["judges"] = None
+    Path("never.json").write_text(json.dumps(edited), encoding="utf-8")
+    code, out, err = cli("calibrate", "h.jsonl", "never.json")
+    assert code == 2 and "h.jsonl:1: id 'j01', trial 1, check 'answers': its judge check was never asked of this answer: " \
+                         "judge the run first" in err, err
     assert json.loads(cli("calibrate", "h.jsonl", run, "--json")[1])["checks"]["answers"]["undecided_answers"] == [
         {"id": "j04", "trial": 1}]
     for verdicts in ((project / "h.jsonl").read_text(), '\ufeff{"id": "j01", "check": "answers", "pass": true}\n',
