@@ -10040,15 +10040,20 @@ def load_run(path, stored_checks=True):
             raise EvalError(f"{shell_word(path)}: not a run file: a run file is the JSON object run writes (it begins "
                             f"with {{), in runs/" + (f"; a prompt is given to run: {program()} run --prompt "
                                                         f"{shell_word(path)}" if path.endswith(".txt") else "")) from None
+        if text.startswith("\ufeff"):   # saved again by an editor: whole, with a mark eval.py never writes
+            raise EvalError(f"{shell_word(path)}: a run file that begins with a byte-order mark (BOM), which eval.py never "
+                            "writes: save it as UTF-8 without one") from None
         where = f"line {e.lineno}, column {e.colno}"
         raise damaged(path, f" ({json_error_at(e, where) if e.msg.endswith(' at') else f'{where}: {decode_message(e)}'})") from None
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as e:
         with contextlib.suppress(OSError), open_regular(path) as f:   # whole, in another encoding: not "damaged"
             wide = wide_encoding(f.read(4096))
             if wide:
                 raise EvalError(f"{shell_word(path)}: a run file in {wide[0]} ({wide[1]}), not the UTF-8 eval.py writes: "
                                 "save it as UTF-8") from None
-        raise damaged(path) from None
+        # eval.py writes whole and at once: a byte no UTF-8 holds was saved by an editor (Latin-1, Windows-1252)
+        raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}), which eval.py always writes: saved "
+                        "again in another encoding (Latin-1?); save it as UTF-8, or restore it from a copy") from None
     except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
         # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.
         raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e})") from None

@@ -1350,6 +1350,15 @@ def test_a_run_file_saved_in_utf16_is_said_so_not_damaged(project, cli):
     code, out, err = cli("report", "runs/u16.json")
     assert code == 2 and err == ("error: runs/u16.json: a run file in UTF-16 (its byte-order mark says so), not the UTF-8 "
                                  "eval.py writes: save it as UTF-8\n"), err
+    # (round 106) saved again as Latin-1, or with a byte-order mark: said so, never "damaged or cut short"
+    text = json.dumps(make_run([("c1", "bug", "facturación")]), ensure_ascii=False)
+    Path("runs/latin.json").write_bytes(text.encode("latin-1"))
+    code, out, err = cli("report", "runs/latin.json")
+    assert code == 2 and err.startswith("error: runs/latin.json: not valid UTF-8 (byte ") and "Latin-1" in err, err
+    Path("runs/bom.json").write_bytes(text.encode("utf-8-sig"))
+    code, out, err = cli("report", "runs/bom.json")
+    assert code == 2 and err == ("error: runs/bom.json: a run file that begins with a byte-order mark (BOM), which eval.py "
+                                 "never writes: save it as UTF-8 without one\n"), err
 
 
 def test_runs_lists_a_finished_run_whose_name_has_no_json(project, cli, fake):
