@@ -150,7 +150,7 @@ def edit(run, where, value):
     ("result.checks", [{"name": "r", "type": "regex"}], "check 'r': check 'regex' needs a non-empty string value"),
     ("result.checks", [{"name": "r", "type": "regex", "value": 5}], "needs a non-empty string value"),
     ("result.checks", [{"name": "r", "type": ["regex"]}], "check type ['regex'] is unknown"),
-    ("result.checks", [{"name": "j", "type": "json", "schema": 5}], "check 'j': check 'json': schema"),
+    ("result.checks", [{"name": "j", "type": "json", "schema": 5}], "check 'j': schema must be an object"),
     ("result.checks", [{"name": "l", "type": "max_latency_ms", "value": "x"}], "positive number of milliseconds"),
     ("result.expected", ["bug"], "field 'expected' must be a string, not a list"),
     ("result.response", 42, "response must be text or null"),
