@@ -2024,6 +2024,7 @@ class CompareResult(CompareAdds):
     trials: list            # [baseline's, candidate's] trials per case (config repeat)
     trials_paired: int | None  # the fewer trials, when the runs' repeats differ
     rerun_test: dict        # {"baseline"|"candidate": config.rerun_test} of a forced held-out re-run
+    judged_again: dict      # {"baseline"|"candidate": who judged it again, with whose checks} of a run `judge` made
 
 
 class ManyRow(TypedDict, total=False):
@@ -13883,6 +13884,10 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                              if cfg.get("rerun_test")},
+              # a run judged again says so, and with whose checks: its figures are those checks' (never said before)
+              "judged_again": {side: f"{judged_again_text(cfg)}" + (f", with the checks of {cfg['checks_from']}"
+                                                                    if cfg.get("checks_from") else "")
+                               for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
               "trajectory": trajectory_changes(a_cases, b_cases)}
     retrieval = retrieval_change(a_cases, b_cases)
     if retrieval:
@@ -14339,7 +14344,8 @@ def compare_rows(c, baseline_path, candidate_path):
     """compare of two runs as rows: every figure its views show, worked out here once."""
     d, test = c["difference"], c["test"]
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
-             "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()],
+             "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()]
+                         + [[side, said] for side, said in c.get("judged_again", {}).items()],
              # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored again
              "unchanged": (NOTHING_CHANGED_SAME if c["paired_answers"] and c["identical_answers"] == c["paired_answers"]
                            else NOTHING_CHANGED),

@@ -1460,3 +1460,20 @@ def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
                                                           date="2026-01-04T10:00:00+01:00"))
     out = cli("compare", two_runs[1], other)[1]
     assert "Changed: nothing in the configuration (a rerun: differences are run-to-run variation)" in out, out
+
+
+def test_a_run_judged_again_says_so_and_with_whose_checks(project, cli):
+    """Round 106: compare of runs `judge` made (judge --checks s2/dev.jsonl) scored both with s2's checks and said so
+    in no view: it read as a comparison under the split's own checks."""
+    import shutil
+    shutil.copy(ROOT / "runs" / "example" / "support-dev-v1.json", "a.json")
+    shutil.copy(ROOT / "runs" / "example" / "support-dev-v1-judged.json", "b.json")
+    judged = load_json("b.json")
+    judged["config"]["checks_from"] = "s2/dev.jsonl"
+    Path("b.json").write_text(json.dumps(judged), encoding="utf-8")
+    out = cli("compare", "a.json", "b.json")[1]
+    assert "Candidate: judged again by SmolLM2-135M-Instruct-Q4_1, 3 votes each, with the checks of s2/dev.jsonl" in out, out
+    assert "judged again by SmolLM2-135M-Instruct-Q4\\_1, 3 votes each, with the checks of s2/dev.jsonl" in \
+        cli("compare", "a.json", "b.json", "--markdown")[1]
+    assert json.loads(cli("compare", "a.json", "b.json", "--json")[1])["judged_again"] == {
+        "candidate": "judged again by SmolLM2-135M-Instruct-Q4_1, 3 votes each, with the checks of s2/dev.jsonl"}
