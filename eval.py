@@ -3925,7 +3925,7 @@ def jsonl_objects(path, data, problems, each="case"):
         try:
             yield number, where, strict_json(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
-            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1})")
+            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8")
         except ValueError as e:
             # a value left open at its line's end (not a line of its own with a fault inside), read on from where it
             # begins in the file (30,000 lines with a trailing comma each took 36 s when the rest was copied for each)
@@ -4142,18 +4142,21 @@ def summarised(path, problems):
     """`path:N: what` problems with the same `what` on SAID_ONCE_FROM lines or more become one
     `path: 28 lines lack 'difficulty' (lines 1-28)`, where the first of them stood; others stay."""
     prefix, lines_of = f"{shell_word(path)}:", {}
+
+    def fault(what):   # what a line's problem says, its byte aside (a split in Windows' ANSI: each line's differs)
+        return re.sub(r"^not valid UTF-8 \(byte \d+\)", "not valid UTF-8", what)
     for problem in problems:
         m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
         if m:
-            lines_of.setdefault(m[2], []).append(int(m[1]))
+            lines_of.setdefault(fault(m[2]), []).append(int(m[1]))
     out = []
     for problem in problems:
         m = re.fullmatch(r"(\d+): (.*)", problem[len(prefix):], re.S) if problem.startswith(prefix) else None
-        numbers = lines_of.get(m[2], []) if m else []
+        numbers = lines_of.get(fault(m[2]), []) if m else []
         if len(numbers) < SAID_ONCE_FROM:
             out.append(problem)
         elif int(m[1]) == numbers[0]:
-            out.append(f"{shell_word(path)}: {many_lines(len(numbers), m[2])} (lines {number_ranges(numbers)})")
+            out.append(f"{shell_word(path)}: {many_lines(len(numbers), fault(m[2]))} (lines {number_ranges(numbers)})")
     return out
 
 
@@ -4161,6 +4164,8 @@ def many_lines(count, what):
     """One problem of many lines, said of all of them."""
     if what.startswith("missing field "):
         return f"{count} lines lack {what[len('missing field '):]}"
+    if what.startswith("not valid UTF-8"):   # (saved in Windows' ANSI or Latin-1: each line's own byte aside)
+        return f"{count} lines are not valid UTF-8 (saved in another encoding: Windows' ANSI, Latin-1?); save it as UTF-8"
     var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{}]+", what, re.S)
     if var:
         return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}"
@@ -14338,6 +14343,9 @@ NOTHING_CHANGED = "nothing in the configuration (a rerun: differences are run-to
 # (a run and its copy judged again, `judge --out`, read as "a rerun" of answers no model gave twice)
 NOTHING_CHANGED_SAME = ("nothing in the configuration, and every answer the same: one run's answers judged or scored "
                         "again, so differences are the judging's, not the model's")
+# (a rerun at T=0 answers alike: its review found the line above said of two runs the model answered twice)
+NOTHING_CHANGED_ALIKE = ("nothing in the configuration, and every answer the same (a rerun that answered alike): "
+                         "differences are the judging's or the run-to-run variation's, not a change's")
 
 
 def compare_rows(c, baseline_path, candidate_path):
@@ -14347,8 +14355,8 @@ def compare_rows(c, baseline_path, candidate_path):
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()]
                          + [[side, said] for side, said in c.get("judged_again", {}).items()],
              # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored again
-             "unchanged": (NOTHING_CHANGED_SAME if c["paired_answers"] and c["identical_answers"] == c["paired_answers"]
-                           else NOTHING_CHANGED),
+             "unchanged": (NOTHING_CHANGED if not (c["paired_answers"] and c["identical_answers"] == c["paired_answers"])
+                           else NOTHING_CHANGED_SAME if c.get("judged_again") else NOTHING_CHANGED_ALIKE),
              # (no case decided in both runs: no unit to speak of)
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [

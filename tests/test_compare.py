@@ -1453,9 +1453,15 @@ def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
     whose answers differ is still a rerun."""
     same = write_run("runs/dev-v3-again.json", split_run("dev", V3_MISSES, date="2026-01-03T10:00:00+01:00"))
     out = cli("compare", two_runs[1], same)[1]
-    assert "Changed: nothing in the configuration, and every answer the same: one run's answers judged or scored " \
-           "again, so differences are the judging's, not the model's" in out, out
+    # (its review) a rerun at T=0 answers alike: never said to be a run judged again, unless it is one
+    assert "Changed: nothing in the configuration, and every answer the same (a rerun that answered alike): " \
+           "differences are the judging's or the run-to-run variation's, not a change's" in out, out
     assert "every answer the same" in cli("compare", two_runs[1], same, "--markdown")[1]
+    judged = load_json(same)
+    judged["config"]["judged_from"] = two_runs[1]   # (its judge the same: nothing else changed)
+    Path(same).write_text(json.dumps(judged), encoding="utf-8")
+    out = cli("compare", two_runs[1], same)[1]
+    assert "every answer the same: one run's answers judged or scored again, so differences are the judging's" in out, out
     other = write_run("runs/dev-v3-other.json", split_run("dev", {**V3_MISSES, "dev-01": "acceso"},
                                                           date="2026-01-04T10:00:00+01:00"))
     out = cli("compare", two_runs[1], other)[1]

@@ -1480,3 +1480,14 @@ def test_a_free_text_set_left_with_inits_labels_says_to_remove_it(tmp_path, proj
     Path("golden/dev.jsonl").write_text("\n".join(lines[:4] + [json.dumps(one)] + lines[5:]) + "\n", encoding="utf-8")
     code, out, err = cli("run", "--split", "dev", "--host", "127.0.0.1:9")
     assert code == 2 and err == "error: golden/dev.jsonl:5: missing field 'expected'\n", err
+
+
+def test_a_split_saved_in_windows_ansi_is_one_line_saying_to_save_it_as_utf8(tmp_path, project, cli):
+    """Round 106 (a newcomer): a split saved by Excel or Notepad as Windows-1252 was 26 lines of "not valid UTF-8 (byte
+    N)", each byte another, so never said once, and none said what to do."""
+    text = Path("golden/dev.jsonl").read_text(encoding="utf-8")
+    Path("golden/ansi.jsonl").write_bytes(text.replace("\n", "\r\n").encode("cp1252"))
+    code, out, err = cli("run", "--split", "golden/ansi.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith(
+        "error: golden/ansi.jsonl: 26 lines are not valid UTF-8 (saved in another encoding: Windows' ANSI, Latin-1?); "
+        "save it as UTF-8 (lines 1-"), err
