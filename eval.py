@@ -9793,8 +9793,9 @@ def refusal_words(error, retried):
     request id, a count, a time: OpenAI's 500 names the request's id), after an agent's "turn N: ". None for any
     other answer: one not retried (--retries 0, Ollama's 500 for an option of the wrong type: UNRETRIED_500) costs
     one call, and stops nothing."""
-    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429))\b(.*)", error or "", re.DOTALL)
-    if not retried or not said or UNRETRIED_500 in error:
+    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401))\b(.*)", error or "", re.DOTALL)
+    # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone)
+    if not said or UNRETRIED_500 in error or not retried and said.group(1) != "HTTP 401":
         return None
     return said.group(1) + re.sub(r"\w*\d\w*", "#", said.group(2))
 
@@ -9844,6 +9845,9 @@ def refused_why(who, what, stop, again, jobs):
     ways = len({words for words, _ in stop.row})
     how = "alike" if ways == 1 else f"in {ways} ways"
     last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
+    if statuses == {"401"}:   # the key, not an answer: never "each after its retries", nor --retries 0 to go on
+        return (f"stopped: {who} refused {len(stop.row)} {what} in a row for their API key ({last}); give the key it "
+                f"takes (--api-key or $OPENAI_API_KEY), then {again}")
     if statuses <= {"429", "503"}:
         why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "

@@ -1452,7 +1452,7 @@ def test_an_answer_the_server_aborted_is_asked_again_and_a_loop_it_cut_is_named(
 def test_a_chat_that_wants_a_key_says_so(project, cli):
     """Round 106: a server whose model list is open and whose chat answers 401 (llama.cpp's with --api-key) stored 28
     "HTTP 401: Invalid API Key", never naming --api-key. (Its review: a 403 of a filter on some inputs alone is no
-    key refused, and no breaker stops a run on it: the resume it advised stopped again, for good.)"""
+    key refused: no breaker stops a run on it, whose resume stopped again for good; a 401 refuses every call alike.)"""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     asked = []
 
@@ -1483,6 +1483,7 @@ def test_a_chat_that_wants_a_key_says_so(project, cli):
                              "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
     finally:
         server.shutdown()
-    assert code == 2 and len(asked) == 28, (len(asked), err)
-    assert load_json("runs/x.json")["results"][0]["error"].endswith(
-        "(the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)"), err
+    # (its review) a 401 refuses the key, every call alike: the run stops (a call may be out as it does), saying so
+    assert code == 2 and len(asked) <= evalpy.SERVER_GONE_AFTER + 1, (len(asked), err)
+    assert "refused 5 calls in a row for their API key" in err and "give the key it takes" in err, err
+    assert "(the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)" in err, err
