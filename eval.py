@@ -10061,6 +10061,8 @@ def load_run(path, stored_checks=True):
             if wide:
                 raise EvalError(f"{shell_word(path)}: a run file in {wide[0]} ({wide[1]}), not the UTF-8 eval.py writes: "
                                 "save it as UTF-8") from None
+        if e.reason == "unexpected end of data":   # cut inside a character: cut short, whatever cut it
+            raise damaged(path) from None
         # eval.py writes whole and at once: a byte no UTF-8 holds was saved by an editor (Latin-1, Windows-1252)
         raise EvalError(f"{shell_word(path)}: not valid UTF-8 (byte {e.start + 1}), which eval.py always writes: saved "
                         "again in another encoding (Latin-1?); save it as UTF-8, or restore it from a copy") from None

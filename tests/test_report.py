@@ -1355,6 +1355,10 @@ def test_a_run_file_saved_in_utf16_is_said_so_not_damaged(project, cli):
     Path("runs/latin.json").write_bytes(text.encode("latin-1"))
     code, out, err = cli("report", "runs/latin.json")
     assert code == 2 and err.startswith("error: runs/latin.json: not valid UTF-8 (byte ") and "Latin-1" in err, err
+    data = text.encode("utf-8")   # (its review) cut inside a character: cut short, not another encoding
+    Path("runs/cut.json").write_bytes(data[:data.index("ó".encode()) + 1])
+    code, out, err = cli("report", "runs/cut.json")
+    assert code == 2 and "damaged or cut short" in err and "Latin-1" not in err, err
     Path("runs/bom.json").write_bytes(text.encode("utf-8-sig"))
     code, out, err = cli("report", "runs/bom.json")
     assert code == 2 and err == ("error: runs/bom.json: a run file that begins with a byte-order mark (BOM), which eval.py "
