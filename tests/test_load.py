@@ -1470,9 +1470,9 @@ def test_a_free_text_set_left_with_inits_labels_says_to_remove_it(tmp_path, proj
     Path("mine/dev.jsonl").write_text("".join(json.dumps({"id": f"c{i}", "input": "hola", "difficulty": "easy",
                                                           "note": "n"}) + "\n" for i in range(3)), encoding="utf-8")
     code, out, err = cli("run", "--split", "mine/dev.jsonl", "--host", "127.0.0.1:9")
-    assert code == 2 and err == ("error: mine/dev.jsonl: 3 lines lack 'expected' (lines 1-3)\nmine/dev.jsonl: no case gives "
-                                 "'expected', and labels.txt beside the split makes every case a label to expect: for a "
-                                 "free-text set, remove it\n"), err
+    assert code == 2 and err == ("error: mine/dev.jsonl: 3 lines lack 'expected' (lines 1-3)\nmine/dev.jsonl: most cases give "
+                                 "no 'expected', and labels.txt beside the split makes every case a label to expect: for "
+                                 "a free-text set, remove it\n"), err
     # (its review) a labelled set missing one case's 'expected' is never told to remove labels.txt
     lines = Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines()
     one = json.loads(lines[4])

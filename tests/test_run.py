@@ -4141,6 +4141,8 @@ def test_an_unknown_word_before_the_command_or_an_option_after_dashes_is_told_tr
     # (its review) another command's option, or a typo, after -- is said as such; a file named --x.txt is no option
     code, out, err = attempt("report", "--", "runs/a.json", "--jsno")
     assert code == 2 and "an option goes before the -- (did you mean --json?)" in err, err
+    code, out, err = attempt("report", "--", "--copy2.json")   # (its review) a file's name is offered no option
+    assert code == 2 and "did you mean" not in err and "comes after --" in err, err
     code, out, err = attempt("compare", "--", "runs/a.json", "runs/b.json", "--min-accuracy")   # (another command's)
     assert code == 2 and err.startswith("error: --min-accuracy comes after --, so it is read as a file's name"), err
     code, out, err = attempt("run", "--split", "dev", "--prompt=--v3.txt")
@@ -4158,4 +4160,9 @@ def test_a_split_given_as_the_context_file_is_said_to_be_one(project, cli, fake)
                                        + "\n", encoding="utf-8")
     code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "ctx.jsonl")
     assert code == 2 and "no line for case" not in err, err
+    # (its review) a retriever's file echoing each query's input is no split
+    (project / "ctx.jsonl").write_text("".join(json.dumps({"id": i, "context": [], "input": "q"}) + "\n" for i in ("q1", "q2")),
+                                       encoding="utf-8")
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "ctx.jsonl")
+    assert code == 2 and "looks like a split" not in err, err
     assert fake.chat_bodies == []
