@@ -1453,31 +1453,9 @@ def test_a_chat_that_wants_a_key_says_so(project, cli):
     """Round 106: a server whose model list is open and whose chat answers 401 (llama.cpp's with --api-key) stored 28
     "HTTP 401: Invalid API Key", never naming --api-key. (Its review: a 403 of a filter on some inputs alone is no
     key refused: no breaker stops a run on it, whose resume stopped again for good; a 401 refuses every call alike.)"""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     asked = []
-
-    class Guarded(BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = json.dumps({"object": "list", "data": [{"id": "m"}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            asked.append(1)
-            body = json.dumps({"error": {"code": 401, "message": "Invalid API Key", "type": "authentication_error"}}).encode()
-            self.send_response(401)
-            self.send_header("WWW-Authenticate", "Bearer")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Guarded)
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    refusal = json.dumps({"error": {"code": 401, "message": "Invalid API Key", "type": "authentication_error"}}).encode()
+    server = serve_raw(lambda body: (asked.append(body), (401, {"WWW-Authenticate": "Bearer"}, refusal))[1])
     try:
         code, out, err = cli("run", "--api", "openai", "--model", "m", "--split", "dev", "--jobs", 1,
                              "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
