@@ -5749,7 +5749,9 @@ class ChatClient:
                         + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             if status == 404 and self.api == "ollama":
                 why += f" (run `ollama pull {shell_word(model)}`)"
-            if status == 401:   # its model list may be open to all (llama.cpp's server), its chat not
+            if status == 401 and self.api != "openai":   # eval.py sends Ollama's API no key: what wants one is before it
+                why += " (something before Ollama wants a key, and eval.py sends Ollama's API none: reach Ollama without it)"
+            elif status == 401:   # its model list may be open to all (llama.cpp's server), its chat not
                 why += (f" (the server refused the API key in {self.key_source}: check it)" if self.api_key else
                         " (the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)")
             elif status == 403:   # a key without the right to it, or a filter in front refusing this input alone
@@ -9847,8 +9849,9 @@ def refused_why(who, what, stop, again, jobs):
     how = "alike" if ways == 1 else f"in {ways} ways"
     last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
     if statuses == {"401"}:   # the key, not an answer: never "each after its retries", nor --retries 0 to go on
-        return (f"stopped: {who} refused {len(stop.row)} {what} in a row for their API key ({last}); give the key it "
-                f"takes (--api-key or $OPENAI_API_KEY), then {again}")
+        cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
+                in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
+        return f"stopped: {who} refused {len(stop.row)} {what} in a row for their API key ({last}); {cure}, then {again}"
     if statuses <= {"429", "503"}:
         why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "
@@ -13897,7 +13900,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                              if cfg.get("rerun_test")},
               # a run judged again says so, and with whose checks: its figures are those checks' (never said before)
-              "judged_again": {side: f"{judged_again_text(cfg)}" + (f", with the checks of {cfg['checks_from']}"
+              "judged_again": {side: f"{judged_again_text(cfg)}" + (f", with the checks of {shell_word(str(cfg['checks_from']))}"
                                                                     if cfg.get("checks_from") else "")
                                for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
               "trajectory": trajectory_changes(a_cases, b_cases)}
@@ -14362,7 +14365,9 @@ def compare_rows(c, baseline_path, candidate_path):
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()]
                          + [[side, said] for side, said in c.get("judged_again", {}).items()],
              # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored again
-             "unchanged": (NOTHING_CHANGED if not (c["paired_answers"] and c["identical_answers"] == c["paired_answers"])
+             # (every answer: none failed, on either side; an error is no answer alike another's)
+             "unchanged": (NOTHING_CHANGED if not (c["paired_answers"] and c["identical_answers"] == c["paired_answers"]
+                                                   and not c["failed"])
                            else NOTHING_CHANGED_SAME if c.get("judged_again") else NOTHING_CHANGED_ALIKE),
              # (no case decided in both runs: no unit to speak of)
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},

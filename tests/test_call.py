@@ -2521,3 +2521,12 @@ def test_a_client_of_a_recorded_address_never_names_ollama_host(project):
     client = evalpy.make_client({"api": "ollama", "host": "http://127.0.0.1:9"}, args, recorded="runs/x.json")
     assert "OLLAMA_HOST" not in client.host_words and "runs/x.json" in client.host_words
     assert "OLLAMA_HOST" in evalpy.make_client({"api": "ollama", "host": "http://127.0.0.1:9"}, args).host_words
+
+
+def test_a_401_before_ollama_is_never_told_to_give_a_key_eval_py_would_refuse(project, cli, fake):
+    """Round 106's review: five 401s over Ollama's API (a proxy that wants a key) stopped the run saying "give the key
+    it takes (--api-key or $OPENAI_API_KEY), then resume", and a resume with --api-key is refused: a loop."""
+    fake.faults = ["401"] * 10
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", 1, "--retries", 0)
+    assert code == 2 and "refused 5 calls in a row for their API key" in err, err
+    assert "reach Ollama without what wants a key (eval.py sends Ollama's API none)" in err and "--api-key" not in err, err

@@ -1466,6 +1466,18 @@ def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
                                                           date="2026-01-04T10:00:00+01:00"))
     out = cli("compare", two_runs[1], other)[1]
     assert "Changed: nothing in the configuration (a rerun: differences are run-to-run variation)" in out, out
+    # (its review) a rerun half of whose calls failed is no rerun whose every answer was the same
+    failed = load_json(other)
+    for r in failed["results"][:14]:
+        r.update(response=None, error="HTTP 500: boom")
+    Path(other).write_text(json.dumps(failed), encoding="utf-8")
+    failed_same = load_json(same)
+    failed_same["config"].pop("judged_from")
+    failed_same["results"] = [dict(r, response=None, error="HTTP 500: boom") if n < 14 else r
+                              for n, r in enumerate(failed_same["results"])]
+    Path(same).write_text(json.dumps(failed_same), encoding="utf-8")
+    out = cli("compare", two_runs[1], same)[1]
+    assert "every answer the same" not in out and "Changed: nothing in the configuration (a rerun" in out, out
 
 
 def test_a_run_judged_again_says_so_and_with_whose_checks(project, cli):
@@ -1483,3 +1495,7 @@ def test_a_run_judged_again_says_so_and_with_whose_checks(project, cli):
         cli("compare", "a.json", "b.json", "--markdown")[1]
     assert json.loads(cli("compare", "a.json", "b.json", "--json")[1])["judged_again"] == {
         "candidate": "judged again by SmolLM2-135M-Instruct-Q4_1, 3 votes each, with the checks of s2/dev.jsonl"}
+    judged["config"]["checks_from"] = "s2/x\n## head"   # (its review) a file's words on a line of their own
+    Path("b.json").write_text(json.dumps(judged), encoding="utf-8")
+    out = cli("compare", "a.json", "b.json")[1]
+    assert "\n## head" not in out and "with the checks of $'s2/x\\x0a## head'" in out, out
