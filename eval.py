@@ -3904,6 +3904,15 @@ def item_lines(text, key="checks"):
         return []
 
 
+def utf8_line(raw):
+    """Whether a line's bytes are UTF-8."""
+    try:
+        raw.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
 def jsonl_objects(path, data, problems, each="case"):
     """(line number, "path:line", object) for each line of a JSONL file's bytes that is one JSON
     value; what is wrong with the others goes to `problems`, each with its line. A value written over several lines
@@ -3912,7 +3921,7 @@ def jsonl_objects(path, data, problems, each="case"):
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()   # the newline that ends the last line
-    skip_to, spreads = 0, []   # (its place among the problems, its message) of each value spread over lines
+    skip_to, spreads, mixed = 0, [], None   # (its place among the problems, its message) of each value spread over lines
     text = starts = None   # the file as text, and where each line starts in it: decoded once, where a line is left open
     for number, raw in enumerate(lines, 1):
         if number <= skip_to:
@@ -3925,7 +3934,11 @@ def jsonl_objects(path, data, problems, each="case"):
         try:
             yield number, where, strict_json(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
-            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1}); save it as UTF-8")
+            if mixed is None:   # other lines' letters beyond ASCII in UTF-8: the file saved whole as UTF-8 garbles them
+                mixed = any(max(line, default=0) >= 0x80 and utf8_line(line) for line in lines)
+            problems.append(f"{where}: not valid UTF-8 (byte {e.start + 1}); " + (
+                "this line was saved in another encoding, the others' letters in UTF-8: type its letters again"
+                if mixed else "save it as UTF-8"))
         except ValueError as e:
             # a value left open at its line's end (not a line of its own with a fault inside), read on from where it
             # begins in the file (30,000 lines with a trailing comma each took 36 s when the rest was copied for each)
@@ -4164,8 +4177,11 @@ def many_lines(count, what):
     """One problem of many lines, said of all of them."""
     if what.startswith("missing field "):
         return f"{count} lines lack {what[len('missing field '):]}"
-    if what.startswith("not valid UTF-8"):   # (saved in Windows' ANSI or Latin-1: each line's own byte aside)
+    if what.startswith("not valid UTF-8") and what.endswith("save it as UTF-8"):   # (Windows' ANSI: each line's byte aside)
         return f"{count} lines are not valid UTF-8 (saved in another encoding: Windows' ANSI, Latin-1?); save it as UTF-8"
+    if what.startswith("not valid UTF-8"):   # some lines so, others' letters in UTF-8
+        return (f"{count} lines are not valid UTF-8: saved in another encoding, the others' letters in UTF-8: type their "
+                "letters again")
     var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{}]+", what, re.S)
     if var:
         return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}"

@@ -1491,3 +1491,9 @@ def test_a_split_saved_in_windows_ansi_is_one_line_saying_to_save_it_as_utf8(tmp
     assert code == 2 and len(err.splitlines()) == 1 and err.startswith(
         "error: golden/ansi.jsonl: 26 lines are not valid UTF-8 (saved in another encoding: Windows' ANSI, Latin-1?); "
         "save it as UTF-8 (lines 1-"), err
+    # (its review) two lines pasted in ANSI among UTF-8 ones: saving the file whole as UTF-8 would garble the others
+    lines = text.split("\n")
+    Path("golden/mixed.jsonl").write_bytes(b"\n".join(l.encode("cp1252" if n < 2 else "utf-8") for n, l in enumerate(lines)))
+    code, out, err = cli("run", "--split", "golden/mixed.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "golden/mixed.jsonl:1: not valid UTF-8 (byte 38); this line was saved in another encoding, the " \
+                         "others' letters in UTF-8: type its letters again" in err and "save it as UTF-8" not in err, err
