@@ -3310,9 +3310,9 @@ def parse_labels(path):
     """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
     data = read_bytes(path, "label file")
+    if wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: labels of zero bytes)
+        raise EvalError(not_utf8(path, data, None))
     try:
-        if wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: labels of zero bytes)
-            raise UnicodeDecodeError("utf-8", data, 0, 1, "zero bytes")
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise EvalError(not_utf8(path, data, e)) from None
@@ -4433,9 +4433,9 @@ def load_prompt(path, as_begun=False):
     """Returns (text, sha256 of the file's bytes). as_begun: a resume, which asks the rest of its cases
     what its first were asked, under the rules it began with (its prompt's hash is the file's)."""
     data = read_bytes(path, "prompt file")
+    if not as_begun and wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: its zero bytes went to the model)
+        raise EvalError(not_utf8(path, data, None, what="the prompt"))
     try:
-        if not as_begun and wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: its zero bytes went to the model)
-            raise UnicodeDecodeError("utf-8", data, 0, 1, "zero bytes")
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise EvalError(not_utf8(path, data, e, what="the prompt")) from None
