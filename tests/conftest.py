@@ -1,6 +1,7 @@
 """Shared fixtures: a fake Ollama on 127.0.0.1, a throw-away project folder, the CLI in-process,
 and run files built directly (make_run) for the stages that only read them back."""
 
+import functools
 import hashlib
 import json
 import os
@@ -50,21 +51,28 @@ def chromium(module_chromium):
         context.close()
 
 
+@functools.lru_cache(maxsize=None)
+def tracked(part):
+    """The files git tracks under ROOT/part, asked once a session (most tests copy the shipped set,
+    and a git process each time cost the suite seconds); None outside a git checkout."""
+    try:
+        listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--", part], capture_output=True,
+                                check=True, timeout=30).stdout.decode("utf-8").split("\0")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return tuple(filter(None, listed)) or None
+
+
 def copy_shipped(part, folder):
     """Copy ROOT/part (a folder or a file) into folder as the repository ships it: the files git
     tracks, with a contributor's edits, never the files one added (prompts/v4.txt, as the README
     invites, would become the default prompt of every test's run). Outside a git checkout (an
     unpacked archive), the whole of it."""
-    import subprocess
-    try:
-        listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--", part], capture_output=True,
-                                check=True, timeout=30).stdout.decode("utf-8").split("\0")
-    except (OSError, subprocess.SubprocessError):
-        listed = None
-    if not listed or listed == [""]:
+    listed = tracked(part)
+    if not listed:
         (shutil.copytree if (ROOT / part).is_dir() else shutil.copy)(ROOT / part, folder / part)
         return
-    for name in filter(None, listed):
+    for name in listed:
         if (ROOT / name).is_file():   # a tracked file the contributor deleted is not shipped either
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, folder / name)
