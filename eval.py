@@ -13850,6 +13850,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     refuse_edited_cases(a_cfg, a_cases, b_cfg, b_cases, names)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}
     identical = paired = 0
+    alike = True   # every trial of every case gave both runs the same answer, or the same no answer
     # a failed call on any trial of either side (not a judge that gave none): with trials, the votes left
     # can still decide, but a majority moved by a failed request is no verdict on the model. failed: every
     # such case, which the gates refuse to judge; errored: those of them compared all the same, whose
@@ -13875,6 +13876,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
             if said_and_done(t) is not None and t["trial"] in b_answers:
                 paired += 1
                 identical += said_and_done(t) == b_answers[t["trial"]]
+        alike = alike and given_alike(a) == given_alike(b)
     a_by_id = {c["id"]: c for c in a_cases}
     a_rates, b_rates = case_rates(a_by_id, compared), case_rates(b_cases, compared)
     change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
@@ -13904,6 +13906,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "undecided_answers": sum(t["correct"] is None and t["error"] is None and t["response"] is not None
                                        for i in compared for side in (a_by_id, b_cases) for t in side[i]["trials"]),
               "identical_answers": identical, "paired_answers": paired,
+              "answers_alike": bool(paired) and alike,
+              "model_failed": any(t["error"] for cases in (a_cases, b_cases.values()) for c in cases for t in c["trials"]),
               "alpha": alpha, "significant": called(change, alpha),
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
@@ -13940,6 +13944,12 @@ def said_and_done(trial):
     if trial["response"] is None or trial["unfinished"]:
         return None
     return trial["response"], trial["agent"]["path"] if "agent" in trial else None
+
+
+def given_alike(case):
+    """What two runs must share, trial by trial, to have answered a case alike: the answer, or where none
+    came the same error (a copy judged again keeps its run's) or the same cut-off thinking."""
+    return {t["trial"]: said_and_done(t) or (t["error"], t["unfinished"], t["response"]) for t in case["trials"]}
 
 
 def trajectory_changes(a_cases, b_cases):
@@ -14380,11 +14390,10 @@ def compare_rows(c, baseline_path, candidate_path):
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()]
                          + [[side, said] for side, said in c.get("judged_again", {}).items()],
-             # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored again
-             # (every answer: none failed, on either side; an error is no answer alike another's)
-             "unchanged": (NOTHING_CHANGED if not (c["paired_answers"] and c["identical_answers"] == c["paired_answers"]
-                                                   and not c["failed"])
-                           else NOTHING_CHANGED_SAME if c.get("judged_again") else NOTHING_CHANGED_ALIKE),
+             # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored
+             # again, whose copy keeps its run's errors; a rerun whose calls failed answered nothing alike there
+             "unchanged": (NOTHING_CHANGED_SAME if c["answers_alike"] and c.get("judged_again")
+                           else NOTHING_CHANGED_ALIKE if c["answers_alike"] and not c["model_failed"] else NOTHING_CHANGED),
              # (no case decided in both runs: no unit to speak of)
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [

@@ -1480,6 +1480,29 @@ def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
     assert "every answer the same" not in out and "Changed: nothing in the configuration (a rerun" in out, out
 
 
+def test_a_copy_judged_again_keeps_its_runs_errors_and_a_cut_answer_is_no_answer_alike(two_runs, cli):
+    """Round 107: a run with a failed call and its copy judged again (judge --out, which keeps the error) was called
+    "a rerun"; and a rerun one of whose answers the token limit cut in its thinking, the other answered, was said to
+    have "every answer the same" beside the regression that cut made."""
+    base = load_json(two_runs[1])
+    base["results"][3].update(response=None, error="timed out after 120 s", done_reason=None)
+    Path(two_runs[1]).write_text(json.dumps(base), encoding="utf-8")
+    judged = dict(base, config=dict(base["config"], judged_from=two_runs[1], date="2026-01-03T10:00:00+01:00"))
+    write_run("runs/judged.json", judged)
+    out = cli("compare", two_runs[1], "runs/judged.json")[1]
+    assert "every answer the same: one run's answers judged or scored again" in out, out
+    rerun = dict(base, config=dict(base["config"], date="2026-01-03T10:00:00+01:00"))
+    rerun["results"] = [dict(r) for r in base["results"]]
+    rerun["results"][3].update(response="bug", error=None, done_reason="stop")   # the rerun's call came back
+    rerun["results"][0].update(response="", thinking="Let me think", done_reason="length")
+    write_run("runs/cut.json", rerun)
+    base["results"][3].update(response="bug", error=None, done_reason="stop")
+    Path(two_runs[1]).write_text(json.dumps(base), encoding="utf-8")
+    for flags in ((), ("--markdown",)):
+        out = cli("compare", two_runs[1], "runs/cut.json", *flags)[1]
+        assert "every answer the same" not in out and "nothing in the configuration (a rerun" in out, out
+
+
 def test_a_run_judged_again_says_so_and_with_whose_checks(project, cli):
     """Round 106: compare of runs `judge` made (judge --checks s2/dev.jsonl) scored both with s2's checks and said so
     in no view: it read as a comparison under the split's own checks."""
