@@ -3310,8 +3310,7 @@ def parse_labels(path):
     """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
     data = read_bytes(path, "label file")
-    if wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: labels of zero bytes)
-        raise EvalError(not_utf8(path, data, None))
+    refuse_wide(path, data, None)   # (UTF-16 of ASCII is UTF-8 too: labels of zero bytes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -3787,8 +3786,7 @@ def read_json_file(path, what):
     """(bytes, text, value) of a JSON file beside a split; one line naming it if it is not UTF-8 or
     not one JSON value (a BOM is allowed)."""
     data = read_bytes(path, what)
-    if wide_encoding(data, "{["):   # (UTF-16 "[]" is valid UTF-8: a JSON fault of its zero bytes)
-        raise EvalError(not_utf8(path, data, None, "{["))
+    refuse_wide(path, data, "{[")   # (UTF-16 "[]" is valid UTF-8: a JSON fault of its zero bytes)
     try:
         text = data.decode("utf-8-sig")
         return data, text, strict_json(text)
@@ -4043,6 +4041,13 @@ def printable_share(text):
     return sum(c.isprintable() and c != "\ufffd" or c in "\n\r\t" for c in text) / len(text) if text else 1
 
 
+def refuse_wide(path, data, begins="{", what=""):
+    """A file of the user's saved as UTF-16 or UTF-32 is refused whole, in one line naming its encoding: read
+    as UTF-8, each line (or, where its text is ASCII, each zero byte) would be a fault of its own, or worse none."""
+    if wide_encoding(data, begins):
+        raise EvalError(not_utf8(path, data, None, begins, what))
+
+
 def not_utf8(path, data, error, begins=None, what=""):
     """The one line for a file of the user's that is not UTF-8: its encoding named where it is UTF-16 or UTF-32
     (wide_encoding), else the first byte at fault; and either way what to do."""
@@ -4068,9 +4073,7 @@ def load_split(path, more_problems=None, as_begun=False):
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
     sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
-    wide = wide_encoding(data)
-    if wide:   # (each line read as UTF-8 was a fault of its own)
-        raise EvalError(f"{shell_word(path)}: is {wide[0]} ({wide[1]}); save it as UTF-8")
+    refuse_wide(path, data)
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
@@ -4433,8 +4436,8 @@ def load_prompt(path, as_begun=False):
     """Returns (text, sha256 of the file's bytes). as_begun: a resume, which asks the rest of its cases
     what its first were asked, under the rules it began with (its prompt's hash is the file's)."""
     data = read_bytes(path, "prompt file")
-    if not as_begun and wide_encoding(data, None):   # (UTF-16 of ASCII is UTF-8 too: its zero bytes went to the model)
-        raise EvalError(not_utf8(path, data, None, what="the prompt"))
+    if not as_begun:   # (UTF-16 of ASCII is UTF-8 too: its zero bytes went to the model)
+        refuse_wide(path, data, None, what="the prompt")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -4533,6 +4536,7 @@ def with_context_file(path, cases, split_ids):
     sha256 of FILE's bytes. Every case asked needs its line, so a run never mixes two retrievers;
     a line for a case the split does not have is refused (a retriever run on another split)."""
     data = read_bytes(path, "context file")
+    refuse_wide(path, data)
     passages, seen, problems, refused, cases_given = {}, {}, [], set(), 0
     for number, where, obj in jsonl_objects(path, data.removeprefix(b"\xef\xbb\xbf"), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
@@ -15185,7 +15189,9 @@ def read_human_verdicts(path):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial",
     which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
     check), the lines that name no trial, {(id, trial, check): its line})."""
-    data = read_bytes(path, "verdicts file").removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
+    data = read_bytes(path, "verdicts file")
+    refuse_wide(path, data)
+    data = data.removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
     try:   # one of eval.py's files, read whole (a key a person added, or jq -S, puts "format" past the first), or by
         # its first line (a run's journal)
         whole = json.loads(data) if data.lstrip()[:1] == b"{" else None

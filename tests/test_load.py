@@ -1423,6 +1423,25 @@ def test_a_file_beside_a_split_or_a_prompt_in_utf16_is_said_so_and_an_empty_tool
     assert str(e.value) == f"{tmp_path}/tools.json:1: tools is an empty list: give the tools every case has, or remove the file"
 
 
+def test_a_context_file_or_verdicts_in_utf16_are_said_so_in_one_line(tmp_path):
+    """Round 107's review: a --context file in UTF-16 was a bad-JSON line for each of its lines and "no line for case"
+    for every case, which it had; calibrate's verdicts file in UTF-16 the same, UTF-16 never named."""
+    cases = [{"id": "r1"}, {"id": "r2"}]
+    context = "".join(json.dumps({"id": c["id"], "context": ["a passage"]}) + "\n" for c in cases)
+    verdicts = "".join(json.dumps({"id": c["id"], "check": "faithful", "pass": True}) + "\n" for c in cases)
+    for codec, how in (("utf-16", "its byte-order mark says so"), ("utf-16-le", "its zero bytes say so")):
+        path = tmp_path / "ctx.jsonl"
+        path.write_bytes(context.encode(codec))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.with_context_file(str(path), cases, {"r1", "r2"})
+        assert str(e.value) == f"{path}: is UTF-16 ({how}); save it as UTF-8", e.value
+        path = tmp_path / "verdicts.jsonl"
+        path.write_bytes(verdicts.encode(codec))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.read_human_verdicts(str(path))
+        assert str(e.value) == f"{path}: is UTF-16 ({how}); save it as UTF-8", e.value
+
+
 def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_list_is_a_prompt(tmp_path, project, cli, fake):
     """Round 106's review: ASCII saved as UTF-16 without a byte-order mark is valid UTF-8, so a prompt went to the model
     with a zero byte after every letter, and labels were 'control characters'; and a few-shot prompt beginning with a
