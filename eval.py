@@ -14552,7 +14552,7 @@ def outcome_line(sec, name):
 def format_compare(c, baseline_path, candidate_path):
     rows = compare_rows(c, baseline_path, candidate_path)
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
-    out = [f"Baseline:  {inert(runs['paths'][0])}", f"Candidate: {inert(runs['paths'][1])}"]
+    out = [f"Baseline:  {shell_word(runs['paths'][0])}", f"Candidate: {shell_word(runs['paths'][1])}"]
     if runs["shared"]:
         out.append(shared_text(runs))
     elif runs["subset"]:

@@ -530,7 +530,12 @@ def test_names_from_files_and_runs_reach_the_terminal_inert(project, cli):
     evil = "runs/e\x1b[2J\u202evil.json"
     os.rename(v3, evil)
     out = cli("compare", v2, evil)[1]
-    assert "\x1b" not in out and "\u202e" not in out and "Candidate: runs/e\\x1b[2J\\u202evil.json" in out
+    assert "\x1b" not in out and "\u202e" not in out and "Candidate: $'runs/e\\x1b[2J\\u202evil.json'" in out
+    # (round 107) a line break in a run's name, shown as bash writes it, never ending the line
+    os.rename(evil, "runs/new\nline.json")
+    out = cli("compare", v2, "runs/new\nline.json")[1]
+    assert "Candidate: $'runs/new\\x0aline.json'\n" in out, out
+    os.rename("runs/new\nline.json", evil)
     third = write_run("runs/dev-v1.json", split_run("dev", {}, prompt="prompts/v1.txt"))
     out = cli("compare", v2, evil, third)[1]
     assert "\x1b" not in out and "\u202e" not in out and "e\\x1b[2J\\u202evil" in out
