@@ -1363,12 +1363,33 @@ def writable_beside(path, otherwise):
         if os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise EvalError(f"cannot write {shell_word(written)}: its folder {shell_word(folder)} cannot be written; "
                             f"{otherwise}")
+        room_for_name(written, TEMP_ROOM, f"{otherwise}; give the run a shorter name (mv)")
         if os.path.isdir(folder) and os.path.isfile(written) and hasattr(os, "geteuid"):
             folder_info, file_owner = os.stat(folder), os.stat(written).st_uid
             sticky = folder_info.st_mode & 0o1000   # stat.S_ISVTX (`stat` here is the page's figure helper)
             if sticky and os.geteuid() not in (0, folder_info.st_uid, file_owner):
                 raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {file_owner}) in a "
                                 f"folder where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}")
+
+
+# write_file's temp name adds to a file's: ".tmp-", a pid (up to 7 digits), "-" and a thread id (up to 20)
+TEMP_ROOM = len(".tmp-") + 7 + 1 + 20
+# a run's own name leaves room for every file kept beside it: the longest, its annotations written through a temp file
+BESIDE_RUN_ROOM = len(ANNOTATIONS_SUFFIX) + TEMP_ROOM
+
+
+def room_for_name(path, room, otherwise):
+    """Refused before anything is asked (EvalError) when a file's name leaves less than `room` bytes for what eval.py
+    writes beside it under a longer name (its temp file, its sidecars) before the folder's longest name (most file
+    systems: 255 bytes): a run asked in full, then never written, by its temp file's name."""
+    name = len(os.fsencode(os.path.basename(path)))
+    try:
+        limit = os.pathconf(os.path.dirname(path) or ".", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):   # a folder not made yet; Windows
+        limit = 255
+    if name + room > limit:
+        raise EvalError(f"{shell_word(path)}: its name is {name} bytes long, and the files eval.py keeps beside it add up "
+                        f"to {room} more, past the {limit} bytes a name can hold here: {otherwise}")
 
 
 def write_sidecar(path, text):
@@ -7905,6 +7926,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
                         f"({e.strerror}); no case was asked yet: give --out in a folder that can be written") from None
     while True:
         run_path = run_path if exact else free_run_path(run_path)
+        room_for_name(run_path, BESIDE_RUN_ROOM, f"no case was asked yet; give --out a shorter name, and {what} again")
         try:
             fd = os.open(run_path + suffix, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:

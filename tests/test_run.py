@@ -4166,3 +4166,22 @@ def test_a_split_given_as_the_context_file_is_said_to_be_one(project, cli, fake)
     code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "ctx.jsonl")
     assert code == 2 and "looks like a split" not in err, err
     assert fake.chat_bodies == []
+
+
+def test_a_name_too_long_for_what_is_kept_beside_it_is_refused_before_any_case_is_asked(project, cli, fake):
+    """Round 107: --out of 230 bytes passed the check (its journal fits 255), every case was asked, then the run file
+    was never written: its temp file's name (NAME.tmp-PID-THREAD) is longer, and --resume failed the same way. A run
+    named so that its annotations could never be saved made review start, each save failing."""
+    long = "d" * 225 + ".json"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", long)
+    assert code == 2 and fake.chat_bodies == [] and not os.path.exists(long + ".journal"), err
+    assert err.endswith(f"\nerror: {long}: its name is 230 bytes long, and the files eval.py keeps beside it add up to "
+                   f"{evalpy.BESIDE_RUN_ROOM} more, past the 255 bytes a name can hold here: no case was asked yet; "
+                   "give --out a shorter name, and run again\n"), err
+    fits = "d" * (255 - evalpy.BESIDE_RUN_ROOM - 5) + ".json"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", fits, "--limit", 2)[0] == 0
+    assert evalpy.Review(fits).save({"key": "dev-01#1", "text": "kept"}) is not None
+    os.rename(fits, "c" * 215 + ".json")   # (as an earlier eval.py let it be named)
+    with pytest.raises(evalpy.EvalError, match=r"annotations\.json: its name is 237 bytes long, .* no annotation could "
+                                               r"be saved there; give the run a shorter name \(mv\)"):
+        evalpy.Review("c" * 215 + ".json")
