@@ -5558,6 +5558,18 @@ def request_failed(e):
     return f"connection failed mid-answer{why} ({type(cause).__name__})"
 
 
+def environ_proxies(requests, host):
+    """The proxies $HTTP_PROXY and the like name for host, but none for "localhost" or a loopback address, as the
+    ollama command's own Go client takes them (golang.org/x/net http/httpproxy, proxy.go: useProxy): behind a company
+    proxy, a local server was reached through it, its failures blamed on the server, a key sent to it."""
+    name = urllib.parse.urlsplit(host).hostname or ""
+    try:
+        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:   # a DNS name
+        loopback = False
+    return {} if loopback else requests.utils.get_environ_proxies(host)
+
+
 # why a server that took a check's request never answered it: a one-at-a-time server (llama-cpp-python) still
 # generating the long answer a run that timed out or was stopped asked for answers nothing else until it is done
 SERVER_SILENT = ("a server busy with a long answer (one a run that timed out or was stopped left it making: wait, then "
@@ -5606,7 +5618,7 @@ class ChatClient:
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
         self.session.trust_env = False
-        self.session.proxies = requests.utils.get_environ_proxies(host)
+        self.session.proxies = environ_proxies(requests, host)
         self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))   # no state between answers
         self.deadlines = Deadlines()
         pool = watched_adapter(requests, self.deadlines)(pool_connections=1, pool_maxsize=max(1, jobs), max_retries=0)

@@ -354,6 +354,20 @@ def test_calls_go_through_the_proxy_the_environment_names(project, cli, fake, mo
     assert code == 2 and "a redirect to 'http://127.0.0.1:9/api/chat'" in load_json("runs/r.json")["results"][0]["error"]
 
 
+def test_a_local_server_is_reached_directly_whatever_the_proxy_variables_say(project, cli, fake, monkeypatch):
+    """Round 107: with HTTP_PROXY set (a company's) and no NO_PROXY, a healthy server on 127.0.0.1 was reached
+    through the proxy: a dead proxy read as "cannot reach the model server", its 502 as the server's, and a key went
+    to it. Loopback and "localhost" are never proxied, as Ollama's own Go client does (x/net httpproxy useProxy)."""
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")   # nothing listens there
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    port = fake.url.rsplit(":", 1)[1]
+    for host in (fake.url, f"localhost:{port}"):
+        code, out, err = cli("run", "--split", "dev", "--host", host, "--limit", 2, "--out", f"runs/{len(fake.chat_bodies)}.json")
+        assert code == 0, err
+    assert fake.proxied == [] and len(fake.chat_bodies) == 4
+
+
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
     monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")   # nothing listens there
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
