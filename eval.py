@@ -14747,11 +14747,15 @@ def markdown_compare(c, baseline_path, candidate_path):
     out += [f"| {SPEED_WORDS[r['name']][1]}{section_of(rows, 'speed')['scope']} | {figure_text(r['figures'][0])} | "
             f"{figure_text(r['figures'][1])} |" for r in section_of(rows, "speed")["rows"]]
     out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
-    out += [md_text(runs["trials"])] if runs["trials"] else []
+    out += ["", md_text(runs["trials"])] if runs["trials"] else []   # (a paragraph of its own, not the difference's)
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
         r = row_of(outcome, name)
         out += ["", f"**{name.capitalize()}{vote} ({figure_text(r['count'])}):** " + markdown_ids(r["figure"]["value"], "none")]
+    out += ["", f"Stayed right: {figure_text(row_of(outcome, 'stayed_right')['figure'])} · "
+                f"stayed wrong: {figure_text(row_of(outcome, 'stayed_wrong')['figure'])}"
+                + (f" · pass rate rose on {figure_text(row_of(outcome, 'rose')['count'])}, fell on "
+                   f"{figure_text(row_of(outcome, 'fell')['count'])} cases" if figures["majority_vote"] else "") + "."]
     if row_of(outcome, "not_compared")["figure"]["value"]:
         out += ["", f"**Not compared ({figure_text(row_of(outcome, 'not_compared')['count'])}; {NOT_COMPARED_WORDS}):** "
                 + markdown_ids(row_of(outcome, "not_compared")["figure"]["value"])]

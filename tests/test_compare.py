@@ -614,6 +614,10 @@ def test_trials_are_compared_case_by_case_not_by_majority_vote(project, cli):
     assert "The unit is the case: each case's pass rate over its 5 trials. Fixed and Regressions are each case's majority vote, to read; the test uses the rates." in out
     assert "Fixed (0): - (by majority vote of each case's trials)" in out
     assert "Pass rate rose on 18, fell on 10 cases" in out
+    # (round 107) the markdown a pull request reads says it too, and the unit's paragraph is its own
+    md = cli("compare", base, cand, "--markdown")[1]
+    assert "\n\nStayed right: 0 · stayed wrong: 18 · pass rate rose on 18, fell on 10 cases.\n" in md, md
+    assert "\n\nThe unit is the case: each case's pass rate" in md, md
     code, out, err = cli("compare", cand, base, "--fail-if-worse")
     assert code == 1 and "GATE FAILED: significantly worse? yes (−18.6 points (95% CI −29.9 to −7.2)" in err
 

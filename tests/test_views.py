@@ -25,7 +25,6 @@ LEFT_OUT = {
                  "problems.open", "problems.requests", "labels.row.figures", "checks.row.open",
                  "checks.judge", "by_difficulty", "by_tag", "trials", "speed.latency[1]", "speed.calls",
                  "speed.tokens", "speed.token_parts", "speed.thinking", "speed.load", "annotations",
-                 "outcome.stayed_right", "outcome.stayed_wrong",
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
                  "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval.labelled", "retrieval_change.changes",
                  "diagnosis_change.row.which", "diagnosis_change.generation.which", "speed.without_prompt_count",
