@@ -966,14 +966,16 @@ def show(view, as_json, markdown, text, verdicts=()):
     """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
     last two built only when asked for. Gate verdicts close a markdown view and go to stderr, each on
     its line: the case ids and tags they name may hold a line break, shown escaped."""
-    if view == "json":
-        print_json(as_json)
-    elif view == "markdown":
-        say(markdown() + "".join(f"\n\n**{md_text(on_one_line(v))}**" for v in verdicts))
-    else:
-        say(text())
-    for verdict in verdicts:
-        warn(on_one_line(verdict))
+    try:
+        if view == "json":
+            print_json(as_json)
+        elif view == "markdown":
+            say(markdown() + "".join(f"\n\n**{md_text(on_one_line(v))}**" for v in verdicts))
+        else:
+            say(text())
+    finally:   # a standard output that cannot be written (a full disk) leaves the verdicts said all the same
+        for verdict in verdicts:
+            warn(on_one_line(verdict))
 
 
 def view_of(args):

@@ -434,6 +434,13 @@ def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr == ("error: cannot write to standard output (No space left on device); "
                                                     "free some space where it goes\n"), done.stderr
+    # (round 107) a gate's verdict is said on stderr all the same: CI's log shows the regression, not the disk alone
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", hand_run, "--markdown", "--min-accuracy",
+                               "0.9"], cwd=project, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("GATE FAILED: accuracy 57% (95% CI 25–84%) against a minimum of 90%\n"), done.stderr
+    assert done.stderr.endswith("\nerror: cannot write to standard output (No space left on device); "
+                                "free some space where it goes\n"), done.stderr
 
 
 def test_a_run_under_nohup_goes_on_through_sighup(project, fake):
