@@ -1788,7 +1788,8 @@ class Call(TypedDict, total=False):
     system_fingerprint: str | None  # --api openai: the backend configuration that answered, when the server says
     transcript: list | None        # agents: every message after the case's own turns, in order: the assistant's
                                    # ({"role", "content", "tool_calls": [{"id", "name", "arguments" as sent}]}) and
-                                   # the tools' ({"role": "tool", "name", "call_id", "content", "matched"})
+                                   # the tools' ({"role": "tool", "name", "call_id": its call's id as given, null
+                                   # where none was, "content", "matched"})
     per_turn: list | None          # agents: each request's figures (latency_ms, tokens, done_reason, attempts);
                                    # the fields above sum them, done_reason is the last one's
     out_of_turns: bool | None      # agents: still calling tools at --max-turns; the case fails
@@ -8122,7 +8123,7 @@ def turn_problem(transcript):
             return f"call {number} ({name}) has no tool message after it"
         if results[number - 1]["name"] != call["name"] or call.get("id") and results[number - 1]["call_id"] != call["id"]:
             return (f"call {number} ({name}) is answered by a tool message for "
-                    f"{on_one_line(results[number - 1]['name'], 60)} (call_id {on_one_line(results[number - 1]['call_id'], 60)})")
+                    f"{on_one_line(results[number - 1]['name'], 60)} (call_id {on_one_line(results[number - 1]['call_id'] or 'none', 60)})")
     if len(results) > len(calls):
         return "a turn's transcript is the assistant's message, then one tool message per call it made (it has more)"
     return None
@@ -8368,9 +8369,10 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
                     "transcript": transcript, "per_turn": per_turn, "out_of_turns": False}
         last, figures = agent_turn(answer, len(transcript))
         made = [last]
-        for i, call in enumerate(last.get("tool_calls") or ()):
+        for call in last.get("tool_calls") or ():
             content, matched = tool_result(call, case)
-            made.append({"role": "tool", "name": call["name"], "call_id": call.get("id") or f"call_{len(transcript)}_{i}",
+            # (its call's id as the server gave it: one eval.py made for a call given none, or "", was no server's)
+            made.append({"role": "tool", "name": call["name"], "call_id": call.get("id"),
                          "content": content, "matched": matched})
         on_turn({"turn": len(per_turn) + 1, "transcript": made, "figures": figures})
         transcript += made
@@ -10345,8 +10347,8 @@ def transcript_problem(transcript):
         if type(m) is not dict or m.get("role") not in ("assistant", "tool"):
             return f"transcript message {number} must be an assistant or a tool message"
         if m["role"] == "tool" and not (type(m.get("name")) is str and type(m.get("content")) is str
-                                        and type(m.get("matched")) is bool and type(m.get("call_id")) is str):
-            return f"transcript message {number}: a tool message has a name, a call_id, a content and matched"
+                                        and type(m.get("matched")) is bool and type(m.get("call_id")) in (str, type(None))):
+            return f"transcript message {number}: a tool message has a name, a call_id (a string, or null), a content and matched"
         calls = m.get("tool_calls", [])
         if type(calls) is not list:   # before its calls are read: true or a number cannot be
             return f"transcript message {number}: tool_calls must be a list"

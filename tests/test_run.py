@@ -2491,6 +2491,28 @@ def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, 
     assert [(m["tool_call_id"], m["content"]) for m in sent[1:]] == [("call_0_0_", "A"), ("call_0_0", "B")]
     assert [c.get("id") for c in evalpy.OllamaClient.wire(transcript)[0]["tool_calls"]] == [None, "call_0_0"]
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_call_given_no_id_keeps_none_in_its_result(project, cli, fake, api):
+    """Round 107: a tool call the server gave no id (or "") had its result stored as answering "call_0_0", an id no
+    server gave, and over Ollama's API none was sent either. The result keeps the id as given; over OpenAI's, what went
+    back is the id made from its place, in the call and in its result alike."""
+    def call(given, i):
+        return {**given, **({"type": "function"} if api == "openai" else {}),
+                "function": {**({} if api == "openai" else {"index": i}), "name": "lookup_order",
+                             "arguments": json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"}}}
+    fake.agents[ASK] = [{"role": "assistant", "content": None if api == "openai" else "",
+                         "tool_calls": [call({}, 0), call({"id": ""}, 1)]}, "Enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/n.json")
+    assert code == 0, err
+    r = load_json("runs/n.json")["results"][0]
+    assert [c.get("id") for c in r["transcript"][0]["tool_calls"]] == [None, ""], r["transcript"][0]
+    assert [m["call_id"] for m in r["transcript"] if m["role"] == "tool"] == [None, ""]
+    back = bodies_for(fake, ASK)[1]["messages"]
+    ids = [c.get("id") for c in back[-3]["tool_calls"]]
+    assert [m.get("tool_call_id") for m in back[-2:]] == ids == (["call_0_0", "call_0_1"] if api == "openai" else [None, None])
+    assert cli("report", "runs/n.json")[0] == 0
+
+
 def test_a_tool_name_a_model_made_up_is_one_short_cell_told_apart_from_its_look_alike(project, cli, fake):
     """Sixty-first attack on issue 28: a tool name of 5,000 characters was printed whole in the report's tool table,
     every row padded past 5,000 characters; "cancel_order " (a space after it) was a row that read as cancel_order,
