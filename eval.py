@@ -13427,15 +13427,15 @@ def asked_text(config):
 
 
 def passage_lines(case):
-    """RAG: a case's passages in rank order, each marked relevant or not when a person labelled them,
+    """RAG: a case's passages in rank order, each whole, marked relevant or not when a person labelled them,
     and the relevant ones the retriever missed."""
     if not isinstance(case.get("context"), list):
         return []
     relevant = case.get("relevant")
     mark = (lambda i: " [relevant]" if i in relevant else " [not relevant]") if relevant is not None else (lambda i: "")
     lines = [f"Passages ({len(case['context'])}, in rank order):"] if case["context"] else ["Passages: none retrieved"]
-    lines += [f"  [{n}] {inert(p['id'])}{mark(p['id'])}: {one_line(inert(p['text']), 100)}"
-              for n, p in enumerate(case["context"], 1)]
+    for n, p in enumerate(case["context"], 1):   # whole: a faithfulness verdict is checked against every word of it
+        lines += [f"  [{n}] {on_one_line(p['id'])}{mark(p['id'])}:"] + [f"    {line}" for line in inert(p["text"]).splitlines()]
     missing = [i for i in relevant or [] if i not in {p["id"] for p in case["context"]}]
     return lines + ([f"  relevant, not retrieved: {inert(', '.join(missing))}"] if missing else [])
 

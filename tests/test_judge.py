@@ -1537,7 +1537,16 @@ def test_faithful_judges_each_claim_against_the_passages_and_stores_the_unsuppor
     code, out, _ = cli("report", "runs/ragtest-dev-v1.json", "--case", "r2")
     assert "unsupported claim (faithful): Shipping is free (marked supported by passage 'ship', which this case " \
            "does not have)" in out
-    assert "Passages (1, in rank order):\n  [1] abroad [relevant]: We ship to every EU country." in out
+    assert "Passages (1, in rank order):\n  [1] abroad [relevant]:\n    We ship to every EU country.\n" in out
+    # (round 107) a passage is shown whole, as the judge read it: it was cut at 100 characters
+    rag = load_json("runs/ragtest-dev-v1.json")
+    long = "We ship to every EU country. " * 8 + "Customs fees are the buyer's.\nExcept in Norway."
+    for r in rag["results"]:
+        r["context"] = [dict(p, text=long) for p in r["context"]] if r.get("context") else r.get("context")
+    Path("runs/long.json").write_text(json.dumps(rag), encoding="utf-8")
+    for flags in ((), ("--markdown",)):
+        out = cli("report", "runs/long.json", "--case", "r2", *flags)[1]
+        assert "    " + long.replace("\n", "\n    ") + "\n" in out, out
     code, out, _ = cli("report", "runs/ragtest-dev-v1.json", "--case", "r3", "--json")
     assert json.loads(out)["trials"][0]["unsupported"] == [
         {"claim": "They can be refunded in cash", "passage": None, "why": "not supported by the passages", "check": "faithful"}]
