@@ -13798,12 +13798,13 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
         return   # one run of an older eval.py, which took the sha of the bytes as they are: the same file, unedited
     if os.path.normpath(where[0]) != os.path.normpath(where[1]):
         raise EvalError(f"{refusal.split(':')[0]}: different splits ({shell_word(where[0])} vs "
-                        f"{shell_word(where[1])}); compare runs of one split")
+                        f"{shell_word(where[1])}: their cases, or the checks.json or tools.json beside them, differ); "
+                        "compare runs of one split")
     unread = "" if split_shas(where[0]) else (f" (or, if one was made by an eval.py older than its LF hashing, of a split "
                                                f"saved with CRLF, {shell_word(where[0])} is needed to tell: it cannot be read)")
     raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
                     f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
-                    f"the runs{unread}: " + ("of the held-out split: compare runs of one version (the held-out guard "
+                    f"the runs (its cases, or the checks.json or tools.json beside it){unread}: " + ("of the held-out split: compare runs of one version (the held-out guard "
                     "refuses the older configuration on this one, unless --rerun-test marks it forced, when they share most "
                     "of their cases)" if a_cfg.get("held_out") or b_cfg.get("held_out")
                     or is_held_out(where[0]) else "run the older configuration again on the split as it is now, then compare those"))

@@ -236,7 +236,7 @@ def test_a_run_compared_with_itself_is_refused(project, cli, dev_run):
 def test_runs_of_different_splits_are_called_that(project, cli, dev_run):
     test_run = write_run("runs/test-v2.json", split_run("test", prompt="prompts/v2.txt"))
     code, out, err = cli("compare", dev_run, test_run)
-    assert code == 2 and "different splits (golden/dev.jsonl vs golden/test.jsonl)" in err and "versions" not in err
+    assert code == 2 and "different splits (golden/dev.jsonl vs golden/test.jsonl:" in err and "versions" not in err
 
 
 def test_changed_values_print_as_json_and_trials_pair_like_for_like(project, cli):
@@ -1168,7 +1168,7 @@ def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(
         assert load_json(f"runs/{folder}-dev-v3.json")["config"]["split"] == f"{folder}-dev"
     assert "mine-dev" in cli("runs")[1]
     code, out, err = cli("compare", "runs/mine-dev-v3.json", "runs/ft-dev-v3.json")
-    assert code == 2 and "different splits (mine/dev.jsonl vs ft/dev.jsonl)" in err and "versions" not in err
+    assert code == 2 and "different splits (mine/dev.jsonl vs ft/dev.jsonl: their cases, or the checks.json or tools.json beside them, differ)" in err and "versions" not in err
     older = load_json("runs/mine-dev-v3.json")   # made before the folder named the split: one file still
     older["config"]["split"] = "dev"
     assert cli("compare", write_run("older/dev-v3.json", older), "runs/mine-dev-v3.json")[0] == 0
