@@ -19180,8 +19180,22 @@ def handled(handler, args, keys=()):
         return 2
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{shell_word(os.fsdecode(e.filename))}: " if e.filename else ""
-        last_word(inert(f"error: {where}{e.strerror or e}"))
+        if not e.filename and e.errno == errno.ENOENT and not folder_here():   # (it named no file: "No such file")
+            last_word("error: the folder eval.py was started in no longer exists (removed meanwhile); cd to one that "
+                      "does, and run it again")
+        else:
+            last_word(inert(f"error: {where}{e.strerror or e}"))
         return 2
+
+
+def folder_here():
+    """Whether the working folder still exists: a path made absolute (relpath, realpath) in one that was removed fails
+    with an OSError that names no file."""
+    try:
+        os.getcwd()
+    except OSError:
+        return False
+    return True
 
 
 LONGEST_ERROR = 2000   # characters of an error line: one quoting a 5 MB id from a file printed all of it

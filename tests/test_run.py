@@ -443,6 +443,18 @@ def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
                                 "free some space where it goes\n"), done.stderr
 
 
+def test_a_working_folder_removed_is_said_so_never_a_bare_no_such_file(tmp_path):
+    """Round 107: started in a folder removed meanwhile, `init mine` (and a run given only absolute paths) said
+    "error: No such file or directory", naming nothing and saying nothing to do."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    done = subprocess.run([sys.executable, "-c", "import os, sys, runpy; os.rmdir(os.getcwd()); "
+                           f"sys.argv = [{str(ROOT / 'eval.py')!r}, 'init', 'mine']; runpy.run_path(sys.argv[0], run_name='__main__')"],
+                          cwd=gone, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == ("error: the folder eval.py was started in no longer exists (removed "
+                                                    "meanwhile); cd to one that does, and run it again\n"), done.stderr
+
+
 def test_a_run_under_nohup_goes_on_through_sighup(project, fake):
     """Fourteenth attack on issue 28, item 6: eval.py put its own SIGHUP handler over the SIG_IGN that
     `nohup` sets, so a closed terminal stopped the overnight run nohup was meant to keep going. A signal
