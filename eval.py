@@ -12208,7 +12208,8 @@ def points(d):
     when that does too (d is in points already: a share of 1 reads 100)."""
     if d is None:
         return "-"
-    return f"{near_the_ends(d / 100, lambda n: f'{d:+.{n}f}', least=0 if not isfinite(d) or round(d) or d == 0 else 1)} pts"
+    signed = lambda text: text if text.startswith("-") else "+" + text   # a half away from zero, as the rates beside it
+    return f"{near_the_ends(d / 100, lambda n: signed(rounded(d, n)), least=0 if not isfinite(d) or round(d) or d == 0 else 1)} pts"
 
 
 def signed_points(d, digits=1):

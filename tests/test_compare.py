@@ -1206,7 +1206,7 @@ def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
     other = write_run("runs/other.json", other)
     code, out, err = cli("compare", a, b, other)
     assert code == 2 and err.startswith("error: runs/other.json against runs/a.json: refusing to compare: different "
-                                        "splits (tickets.jsonl vs golden/support/dev.jsonl)"), err
+                                        "splits (tickets.jsonl vs golden/support/dev.jsonl:"), err
 
 
 def test_runs_of_one_split_whose_inputs_were_stored_otherwise_are_compared(project, cli):
