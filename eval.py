@@ -13527,6 +13527,9 @@ def run_listing(folder):
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"],
                         **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {}),
                         **({"completed_in": completed} if completed else {})})
+    for path, said in leftovers(folder):   # named, never left to pile up unseen (a run's whole copy, in a temp file)
+        rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", said])
+        listing.append({"file": path, "problem": said})
     # by the instant each date names (read_graded refused one that names none); undated runs last
     order = sorted(range(len(listing)), key=lambda i: (listing[i].get("date") is not None,
                                                        listing[i].get("date") and run_instant(listing[i]["date"])),
@@ -13535,6 +13538,23 @@ def run_listing(folder):
     listing = [listing[i] for i in order]
     text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
     return listing, None, lambda: text
+
+
+def leftovers(folder):
+    """(path, what to do) of each file a killed eval.py left in a folder, which nothing else names: a temp file of a
+    write (the next write of its name alone removes it, and a finished run's name is never written again; killed just
+    after the write, it is a second name of the file) and a lock, whose process is gone. A journal or a judging left
+    so is listed as its unfinished run."""
+    found = []
+    for name in sorted(os.listdir(folder)):
+        path, temp = os.path.join(folder, name), TEMP_NAME.fullmatch(name)
+        if temp and not process_alive(int(temp.group(3))):
+            found.append((path, f"a temp file eval.py (process {temp.group(3)}, gone) left while writing "
+                                f"{shell_word(os.path.join(folder, temp.group(1)))}: remove it"))
+        elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None:
+            found.append((path, "a lock no eval.py on this machine holds (a stopped one left it): the next eval.py "
+                                "takes it; remove it if none runs on another machine"))
+    return found
 
 
 def shown_date(date):

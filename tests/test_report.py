@@ -1342,6 +1342,25 @@ def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake)
     assert code == 0 and "runs/other.journal" in out and "run --resume runs/other" in out, out
 
 
+def test_runs_names_the_temp_file_and_lock_a_kill_during_the_final_write_left(project, cli, hand_run):
+    """Round 107: killed between the run file's link and its temp file's unlink, eval.py left RUN.tmp-PID-THREAD (a
+    second name of the whole run) and RUN.lock, which `runs` never named; only a write of that name again, which a
+    finished run never has, removed the temp file."""
+    import subprocess
+    import sys
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          timeout=30).stdout.strip()
+    temp = f"{hand_run}.tmp-{gone}-140000000000000"
+    os.link(hand_run, temp)
+    Path(hand_run + ".lock").write_text(gone)
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and f"a temp file eval.py (process {gone}, gone) left while writing {hand_run}: remove it" in out, out
+    assert "runs/s-v2.json.lock" in out and "a lock no eval.py on this machine holds" in out, out
+    assert out.count("accuracy 4/7") == 1, out   # the temp file, a second name of the run, is no second run
+    listed = {e["file"]: e for e in json.loads(cli("runs", "runs", "--json")[1])}
+    assert "remove it" in listed[temp]["problem"] and "takes it" in listed[hand_run + ".lock"]["problem"]
+
+
 def test_a_run_file_saved_in_utf16_is_said_so_not_damaged(project, cli):
     """Round 105: a whole run file saved as UTF-16 (an editor's "Unicode") was "damaged or cut short ... restore it
     from a copy, or run it again"."""
