@@ -12274,13 +12274,18 @@ def section_of(rows, key):
 
 
 def describe_config(config):
-    trials = f" · {config['repeat']} trials" if config["repeat"] > 1 else ""
-    fmt = f" · format {config['format']}" if config.get("format") else ""
-    think = config.get("think", THINK_DEFAULT)
-    think = "" if think == THINK_DEFAULT else f" · think {THINK_FLAGS[think]}"
     return (f"{on_one_line(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · "
-            f"{shell_word(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · T={config['temperature']:g} "
-            f"· seed {config['seed']}{trials}{fmt}{think}")
+            f"{shell_word(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · "
+            + sampling_text(config))
+
+
+def sampling_text(config):
+    """How a run's answers were drawn, for its report's first line in every view: 'T=0.7 · seed 42 · 3 trials'."""
+    think = config.get("think", THINK_DEFAULT)
+    return " · ".join([f"T={config['temperature']:g}", f"seed {config['seed']}"]
+                      + ([f"{config['repeat']} trials"] if config["repeat"] > 1 else [])
+                      + ([f"format {config['format']}"] if config.get("format") else [])
+                      + ([f"think {THINK_FLAGS[think]}"] if think != THINK_DEFAULT else []))
 
 
 def subset_text(config):
@@ -13097,7 +13102,7 @@ def markdown_report(config, s, path):
     run = section_of(rows, "run")
     out = [f"### eval.py report: {md_code(path)}", "",
            f"{md_text(config['split'])} (`{short(config['split_sha'])}`{md_text(subset_text(config))}) · {md_code(config['prompt'])} "
-           f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])}", ""]
+           f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])} · {md_text(sampling_text(config))}", ""]
     if problems["rerun"]:
         out += [f"> **{md_text(problems['rerun'])}**", ""]
     if rescored_text(run):

@@ -91,6 +91,14 @@ def test_one_failure_in_3000_cases_is_never_100_percent_in_any_view(project, cli
         assert "100.0%" not in out and "100–100%" not in out and "2999/3000 = 100%" not in out, out
 
 
+def test_the_markdown_report_says_how_the_answers_were_drawn(tagged_run, cli):
+    """Round 107: the markdown's first line gave split, prompt and model, never the temperature, seed and trials
+    the text's run line gives: a pull request read a 3-trial run at T=0.7 as one answer a case."""
+    config = load_json(tagged_run)["config"]
+    md = cli("report", tagged_run, "--markdown")[1]
+    assert f" · T={config['temperature']:g} · seed {config['seed']} · 3 trials\n" in md, md
+
+
 def test_accuracy_per_tag(tagged_run, cli):
     out = cli("report", tagged_run)[1]
     assert "By tag:" in out
@@ -1389,7 +1397,7 @@ def test_runs_lists_a_finished_run_whose_name_has_no_json(project, cli, fake):
     file of any name that begins as a run does is listed; another file without .json is not."""
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/other")[0] in (0, 1)
     (project / "runs" / "notes.txt").write_text("not a run\n", encoding="utf-8")
-    (project / "runs" / "other.tmp-4194303").write_bytes((project / "runs" / "other").read_bytes())   # a write under way
+    (project / "runs" / f"other.tmp-{os.getpid()}").write_bytes((project / "runs" / "other").read_bytes())   # a write under way
     code, out, err = cli("runs", "runs")
     assert code == 0 and "runs/other " in out and "notes.txt" not in out and ".tmp-" not in out, out
 
