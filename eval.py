@@ -5961,6 +5961,16 @@ class ChatClient:
             return answer
 
 
+def not_the_assistants(message):
+    """CallFailed for a message a server sent back under another role than the assistant's (one that echoed the case's
+    own "user" turn): the customer's text, scored as the model's answer, passed checks on what the customer wrote.
+    No role at all is let be (a server that leaves it out still answers as the assistant)."""
+    role = message.get("role") if isinstance(message, dict) else None
+    if role is not None and role != "assistant":
+        raise CallFailed(f"the server's answer is a message of role {cut_to(on_one_line(json_text(role)), 40)}, not the "
+                         "assistant's: not the model's answer (a server echoing the request?)", retry=True)
+
+
 def call_ids_sent(calls, number, made=False):
     """The id each call of one assistant turn (the transcript's message `number`) goes back to the server under: the
     id it gave, but where two calls share one (a model that writes its ids) the later ones get one made from their
@@ -6118,6 +6128,8 @@ class OllamaClient(ChatClient):
         if not isinstance(content, str):   # there, and no text: said as it is ("had none" of a 5 was untrue)
             raise CallFailed(f"the server's answer's message.content is {json_kind(content)}, not text: "
                              f"{json_preview(content, 60, self.scrub)}", retry=True)
+        # Ollama's answer is always the assistant's (server/routes.go ChatHandler: api.Message{Role: "assistant"})
+        not_the_assistants(data["message"])
         # done_reason "load" or "unload" answers a request with no messages (server/routes.go ChatHandler), and done
         # false beside a reason is one piece of a stream: neither is the model's answer
         if data.get("done_reason") in ("load", "unload"):
@@ -6349,6 +6361,7 @@ class OpenAIClient(ChatClient):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
+            not_the_assistants(message)   # (OpenAI's ChatCompletionMessage: role "assistant", and no other)
             content = message.get("content")   # (left out by a filter: as null; left out otherwise, the server's fault)
             # both names from one server: each kept, never one dropped in silence (once where they say the same)
             sent = [message.get(k) for k in ("reasoning_content", "reasoning") if message.get(k)]

@@ -673,6 +673,11 @@ class FakeOllama:
                     message = {"role": "assistant", "content": f"you sent {self.headers.get('Authorization')}"}
                     self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
                                    if openai else {"model": body.get("model"), "done": True, "message": message})
+                elif fault == "echo_user":      # a broken server or proxy that sends back the request's user turn
+                    said = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
+                    message = {"role": "user", "content": said}
+                    self.send_json(200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+                                   if openai else {"model": body.get("model"), "done": True, "message": message})
                 elif fault == "no_length":      # a whole answer with no length, the connection left open
                     body = json.dumps({"model": body.get("model"), "done": True, "message": {"role": "assistant", "content": "bug"}})
                     self.wfile.write(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{body}".encode())

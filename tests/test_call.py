@@ -2372,6 +2372,22 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
         assert load_json("runs/o.json")["results"][0]["done_reason"] is None
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_message_sent_back_as_the_users_is_no_answer(project, cli, fake, api):
+    """Round 107: a server that sent the request's own user turn back ({"role": "user", "content": the case's input})
+    had the customer's text scored as the model's answer: checks on what the customer wrote passed. Ollama and OpenAI
+    answer as the assistant only (server/routes.go ChatHandler: api.Message{Role: "assistant"})."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    first = json.loads(Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines()[0])["input"]
+    fake.faults_for = {first: ["echo_user"] * 2}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--api", api, "--limit", 2, "--retries", 1,
+                         "--out", "runs/echo.json")
+    (r1, r2) = load_json("runs/echo.json")["results"]
+    assert code == 2 and r1["response"] is None and r2["error"] is None, err
+    assert r1["error"] == ('the server\'s answer is a message of role "user", not the assistant\'s: not the model\'s answer '
+                           "(a server echoing the request?)"), r1["error"]
+
+
 def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another_size_is_not(project, cli, fake):
     """Ollama echoes the name asked (server/routes.go ChatHandler), in any case: QWEN2.5:7B is qwen2.5:7b's answer.
     (71st attack) qwen2.5:0.5b, of the same family, is another model: its answers were scored as qwen2.5:7b's."""
