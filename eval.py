@@ -6049,7 +6049,7 @@ class OllamaClient(ChatClient):
         except EvalError:
             status, version = None, None
         version = version.get("version") if status == 200 and isinstance(version, dict) else None
-        return self.scrub(version) if isinstance(version, str) else None
+        return self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None   # (cut as a digest is)
 
     def load(self, model, options):
         """Ollama loads a model on a chat with no messages, and answers nothing. The load is timed
@@ -6321,7 +6321,7 @@ class OpenAIClient(ChatClient):
         self.identities[model] = {"model_entry": {
             self.scrub(str(k))[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
             if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
-        return self.scrub(headers["Server"]) if isinstance(headers.get("Server"), str) else None
+        return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
     def ollama_version(self):
         """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None.
@@ -6340,7 +6340,7 @@ class OpenAIClient(ChatClient):
             if key is not None:
                 self.session.headers["Authorization"] = key
         version = answer.get("version") if status == 200 and isinstance(answer, dict) else None
-        return self.scrub(version) if isinstance(version, str) else None
+        return self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}

@@ -2372,6 +2372,15 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
         assert load_json("runs/o.json")["results"][0]["done_reason"] is None
 
 
+def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, fake):
+    """Round 107: /api/version's "version" was stored whole (4 MB in the run file) and compare printed it on one 4 MB
+    line; a digest is cut to ENTRY_TEXT characters for that very reason."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.version = "1." + "9" * 100_000
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)[0] == 0
+    assert load_json("runs/dev-v3.json")["config"]["server_version"] == fake.version[:evalpy.ENTRY_TEXT]
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_a_message_sent_back_as_the_users_is_no_answer(project, cli, fake, api):
     """Round 107: a server that sent the request's own user turn back ({"role": "user", "content": the case's input})
