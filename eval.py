@@ -6007,12 +6007,13 @@ class OllamaClient(ChatClient):
         hint = f"is {self.host_words} pointing at an Ollama server? (--api openai for other servers)"
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
-        names, entries = set(), {}
+        names, entries, listed = set(), {}, []
         for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
             for k in ("name", "model"):
                 if entry.get(k) and type(entry[k]) is str:   # a number or a list names no model to ask for
                     names.add(entry[k])
                     entries.setdefault(entry[k], entry)
+                    listed.append((tagged(entry[k]), entry.get("digest")))
         wanted = tagged(model)
         alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
         if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
@@ -6029,6 +6030,13 @@ class OllamaClient(ChatClient):
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
                             f"Run `ollama pull {shell_word(model)}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
         entry = entries.get(model) or entries.get(wanted)
+        # one name listed twice with two digests (a proxy joining two servers; m and m:latest): either may answer, and
+        # the run would record one of them; compare then called the other's run a model replaced under its name
+        digests = sorted({d for name, d in listed if name == tagged(wanted) and isinstance(d, str) and d})
+        if len(digests) > 1:
+            raise EvalError(f"model {model!r}: {self.host} lists it {len(digests)} times with different digests "
+                            f"({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models answer to that name "
+                            "(a proxy joining servers?); ask one server, or a name only one model has")
         self.identities[model] = self.identity(entry)
         # /api/show's capabilities are chat's own (server/routes.go ShowHandler and ChatHandler: m.Capabilities());
         # /api/tags' may be fewer (server/model_list_cache.go reads no chat template in the model file, where a model

@@ -2372,6 +2372,19 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
         assert load_json("runs/o.json")["results"][0]["done_reason"] is None
 
 
+def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
+    """Round 107: /api/tags listing mistral and mistral:latest (or one name twice, behind a proxy joining two servers)
+    with two digests: the run recorded whichever came first, and compare of a run asked `mistral` against one asked
+    `mistral:latest` said "the model was re-pulled or replaced under the same name"."""
+    fake.models += ["mistral", "mistral:latest"]   # (the fake's digests: one per name as listed)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral:latest")
+    assert code == 2 and fake.chat_bodies == [], err
+    assert "model 'mistral:latest': " in err and " lists it 2 times with different digests (" in err, err
+    fake.models.remove("mistral")   # one listing: asked as it is
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral", "--limit", 1)[0] == 0
+
+
 def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, fake):
     """Round 107: /api/version's "version" was stored whole (4 MB in the run file) and compare printed it on one 4 MB
     line; a digest is cut to ENTRY_TEXT characters for that very reason."""
