@@ -2034,6 +2034,8 @@ class CompareResult(CompareAdds):
     fell: list              # ids whose pass rate went down
     identical_answers: int  # of paired_answers, those word for word the same
     paired_answers: int     # answers to the same case and trial in both runs
+    answers_alike: bool     # every trial of every case gave both the same answer, or the same no answer (given_alike)
+    model_failed: bool      # a call to the model failed in either run
     fisher_p: NotRequired[float | None]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
     #                                      (None with no case decided in both runs, as test.p)
     alpha: float
@@ -5567,9 +5569,11 @@ def environ_proxies(requests, host):
     proxy, a local server was reached through it, its failures blamed on the server, a key sent to it."""
     name = urllib.parse.urlsplit(host).hostname or ""
     try:
-        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+        address = ipaddress.ip_address(name)
+        # (Go's IsLoopback reads an IPv4 address written as IPv6, ::ffff:127.0.0.1, as the IPv4 one)
+        loopback = (getattr(address, "ipv4_mapped", None) or address).is_loopback
     except ValueError:   # a DNS name
-        loopback = False
+        loopback = name == "localhost"
     return {} if loopback else requests.utils.get_environ_proxies(host)
 
 
@@ -7962,7 +7966,8 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
                         f"({e.strerror}); no case was asked yet: give --out in a folder that can be written") from None
     while True:
         run_path = run_path if exact else free_run_path(run_path)
-        room_for_name(run_path, BESIDE_RUN_ROOM, f"no case was asked yet; give --out a shorter name, and {what} again")
+        room_for_name(run_path, BESIDE_RUN_ROOM, f"no case was asked yet; give --out a shorter name (resuming: rename the "
+                                                 f"run, mv, and resume it by its new name), and {what} again")
         try:
             fd = os.open(run_path + suffix, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
@@ -10499,7 +10504,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         elif (said := given_answer(r)) is None:
             # still thinking when it stopped: no answer, so INVALID and every check failed
             trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False,
-                         checks={c["name"]: False for c in case["checks"]})
+                         checks={c["name"]: False for c in case["checks"]},
+                         thinking=r.get("thinking"))   # (what it said: two runs cut so said alike only if the same)
         else:
             if predict:
                 trial["predicted"] = predict(said)
@@ -13841,9 +13847,12 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
     if a_cfg["split_sha"] == b_cfg["split_sha"]:
         return
     where = [cfg.get("split_path") or cfg["split"] for cfg in (a_cfg, b_cfg)]   # older runs: the name alone
-    if os.path.normpath(where[0]) == os.path.normpath(where[1]) and {a_cfg["split_sha"], b_cfg["split_sha"]} <= split_shas(where[0]):
+    one_file = os.path.normpath(where[0]) == os.path.normpath(where[1])
+    with contextlib.suppress(OSError, ValueError):   # one file by two paths (absolute and relative, from two folders)
+        one_file = one_file or os.path.samefile(where[0], where[1])
+    if one_file and {a_cfg["split_sha"], b_cfg["split_sha"]} <= split_shas(where[0]):
         return   # one run of an older eval.py, which took the sha of the bytes as they are: the same file, unedited
-    if os.path.normpath(where[0]) != os.path.normpath(where[1]):
+    if not one_file:
         raise EvalError(f"{refusal.split(':')[0]}: different splits ({shell_word(where[0])} vs "
                         f"{shell_word(where[1])}: their cases, or the checks.json or tools.json beside them, differ); "
                         "compare runs of one split")
@@ -14039,7 +14048,8 @@ def said_and_done(trial):
 def given_alike(case):
     """What two runs must share, trial by trial, to have answered a case alike: the answer, or where none
     came the same error (a copy judged again keeps its run's) or the same cut-off thinking."""
-    return {t["trial"]: said_and_done(t) or (t["error"], t["unfinished"], t["response"]) for t in case["trials"]}
+    return {t["trial"]: said_and_done(t) or (t["error"], t["unfinished"], t["response"], t.get("thinking"))
+            for t in case["trials"]}
 
 
 def trajectory_changes(a_cases, b_cases):
@@ -19220,7 +19230,9 @@ def handled(handler, args, keys=()):
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
-        last_word(f"error: {inert(without_keys(str(e), keys))}")   # it may quote what a server or a file sent
+        last_word(f"error: {inert(without_keys(str(e), keys))}"   # it may quote what a server or a file sent
+                  + ("" if folder_here() else "\n(the folder eval.py was started in no longer exists, removed meanwhile: "
+                                              "what was named from it cannot be found; cd to one that does)"))
         return 2
     except KeyboardInterrupt:
         last_word("interrupted")

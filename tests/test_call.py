@@ -366,6 +366,11 @@ def test_a_local_server_is_reached_directly_whatever_the_proxy_variables_say(pro
         code, out, err = cli("run", "--split", "dev", "--host", host, "--limit", 2, "--out", f"runs/{len(fake.chat_bodies)}.json")
         assert code == 0, err
     assert fake.proxied == [] and len(fake.chat_bodies) == 4
+    # (its review) an IPv4 loopback written as IPv6 is loopback too, as Go's IsLoopback reads it
+    import requests
+    assert evalpy.environ_proxies(requests, "http://[::ffff:127.0.0.1]:11434") == {}
+    assert evalpy.environ_proxies(requests, "http://[::1]:11434") == evalpy.environ_proxies(requests, "http://127.0.0.2:1") == {}
+    assert evalpy.environ_proxies(requests, "http://models.internal:11434") == {"http": "http://127.0.0.1:9"}
 
 
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):

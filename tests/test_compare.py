@@ -1489,6 +1489,18 @@ def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
     assert "every answer the same" not in out and "Changed: nothing in the configuration (a rerun" in out, out
 
 
+def test_one_split_by_an_absolute_and_a_relative_path_edited_between_is_one_split_edited(project, cli, fake):
+    """Round 107's review: runs of one split edited between them, one run given its absolute path and one its relative
+    path, were "different splits" (the paths differed as written), never "the split was edited between the runs"."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "golden/dev.jsonl", "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    Path("golden/dev.jsonl").write_text("".join(Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)[:-1]),
+                                        encoding="utf-8")
+    assert cli("run", "--split", str(project / "golden" / "dev.jsonl"), "--host", fake.url, "--out", "runs/b.json")[0] == 0
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code == 2 and "The split was edited between the runs" in err and "different splits" not in err, err
+
+
 def test_a_copy_judged_again_keeps_its_runs_errors_and_a_cut_answer_is_no_answer_alike(two_runs, cli):
     """Round 107: a run with a failed call and its copy judged again (judge --out, which keeps the error) was called
     "a rerun"; and a rerun one of whose answers the token limit cut in its thinking, the other answered, was said to
@@ -1510,6 +1522,14 @@ def test_a_copy_judged_again_keeps_its_runs_errors_and_a_cut_answer_is_no_answer
     for flags in ((), ("--markdown",)):
         out = cli("compare", two_runs[1], "runs/cut.json", *flags)[1]
         assert "every answer the same" not in out and "nothing in the configuration (a rerun" in out, out
+    # (its review) both cut in their thinking, which each said otherwise: no answer alike either
+    base["results"][0].update(response="", thinking="A first thought", done_reason="length")
+    Path(two_runs[1]).write_text(json.dumps(base), encoding="utf-8")
+    out = cli("compare", two_runs[1], "runs/cut.json")[1]
+    assert "every answer the same" not in out, out
+    base["results"][0]["thinking"] = "Let me think"
+    Path(two_runs[1]).write_text(json.dumps(base), encoding="utf-8")
+    assert "every answer the same (a rerun that answered alike)" in cli("compare", two_runs[1], "runs/cut.json")[1]
 
 
 def test_a_run_judged_again_says_so_and_with_whose_checks(project, cli):

@@ -453,6 +453,12 @@ def test_a_working_folder_removed_is_said_so_never_a_bare_no_such_file(tmp_path)
                           cwd=gone, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr == ("error: the folder eval.py was started in no longer exists (removed "
                                                     "meanwhile); cd to one that does, and run it again\n"), done.stderr
+    # (its review) an error of its own about what was named from there says why too
+    done = subprocess.run([sys.executable, "-c", "import os, sys, runpy; os.rmdir(os.getcwd()); "
+                           f"sys.argv = [{str(ROOT / 'eval.py')!r}, 'runs']; runpy.run_path(sys.argv[0], run_name='__main__')"],
+                          cwd=gone.parent, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("error: runs: no such folder\n(the folder eval.py was started in "
+                                                           "no longer exists"), done.stderr
 
 
 def test_a_run_under_nohup_goes_on_through_sighup(project, fake):
@@ -4218,7 +4224,7 @@ def test_a_name_too_long_for_what_is_kept_beside_it_is_refused_before_any_case_i
     assert code == 2 and fake.chat_bodies == [] and not os.path.exists(long + ".journal"), err
     assert err.endswith(f"\nerror: {long}: its name is 230 bytes long, and the files eval.py keeps beside it add up to "
                    f"{evalpy.BESIDE_RUN_ROOM} more, past the 255 bytes a name can hold here: no case was asked yet; "
-                   "give --out a shorter name, and run again\n"), err
+                   "give --out a shorter name (resuming: rename the run, mv, and resume it by its new name), and run again\n"), err
     fits = "d" * (255 - evalpy.BESIDE_RUN_ROOM - 5) + ".json"
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", fits, "--limit", 2)[0] == 0
     assert evalpy.Review(fits).save({"key": "dev-01#1", "text": "kept"}) is not None
