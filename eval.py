@@ -9459,6 +9459,7 @@ def run_held(args, held):
     errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
     if errors is None:
         return None   # interrupted: the answers are in the journal
+    same_models_at_the_end(client, config, run_path)
     run = assemble_run(config, inputs.cases, done)
     del done, inputs   # the run holds what is needed now; a 100k-case run is big
     try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
@@ -9591,6 +9592,32 @@ def preflight_server(client, config, judge, inputs, resuming):
          f"{shell_word(config['prompt'])} (sha {short(inputs.prompt_sha)}) · {on_one_line(config['model'])} at {on_one_line(config['host'])} "
          f"({' '.join(filter(None, (config['api'], server_version and on_one_line(server_version, 60))))})")
     return server_version, identity
+
+
+def same_models_at_the_end(client, config, run_path):
+    """After the last answer, the server asked again which digest the model (and each judge) is: one re-pulled or
+    replaced while the run went on (a model gone, "not found", then back as another) answered part of it, and a run
+    file recording the first digest alone would pass the other's answers off as its. Such a run is not written: its
+    answers stay in its journal, and a resume refuses them as it refuses any mix of two models. A server that no longer
+    answers the question leaves it unasked, said so."""
+    judge = config.get("judge") or {}
+    pinned = [(config["model"], config.get("model_digest"), "the model")] + [
+        (model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
+    for model, was, who in pinned:
+        if not was:
+            continue   # (a server that names no digest: nothing to tell apart)
+        try:
+            client.preflight(model)
+        except EvalError as e:
+            warn(f"note: could not ask {on_one_line(config['host'])} again which digest {who} {on_one_line(model)} is "
+                 f"now ({one_line(str(e), 120)}); the run records the one it began with, {short(was)}")
+            continue
+        now = client.identities.get(model, {}).get("model_digest")
+        if now and now != was:
+            raise EvalError(f"{who} {on_one_line(model)} on {on_one_line(config['host'])} changed while the run went on "
+                            f"(digest {short(was)} when it began, {short(now)} now: re-pulled or replaced), so its answers "
+                            f"may come from two models; the run is not written as one model's. They are kept in "
+                            f"{shell_word(run_path + JOURNAL_SUFFIX)}; run again (another --out) once the model stays one")
 
 
 def refuse_model(client, config, cases):
@@ -13583,7 +13610,9 @@ def leftovers(folder):
         if temp and not process_alive(int(temp.group(3))):
             found.append((path, f"a temp file eval.py (process {temp.group(3)}, gone) left while writing "
                                 f"{shell_word(os.path.join(folder, temp.group(1)))}: remove it"))
-        elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None:
+        elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None \
+                and not any(os.path.lexists(path[:-5] + suffix) for suffix in (JOURNAL_SUFFIX, JUDGING_SUFFIX)):
+            # (one beside an unfinished run or judging is that one's: listed by it, taken by its resume)
             found.append((path, "a lock no eval.py on this machine holds (a stopped one left it): the next eval.py "
                                 "takes it; remove it if none runs on another machine"))
     return found

@@ -397,7 +397,9 @@ def test_each_request_has_a_connection_of_its_own(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "4")
     assert code == 0, err
     assert len(fake.chat_connections) == 28 + 1   # one request on each: nothing read after it is taken (+ the load)
-    assert len(fake.connections) == 28 + 1 + 4    # and one for each check before and after the load (tags, show, version, ps)
+    # and one for each check before and after the load (tags, show, version, ps), and after the last answer (tags, show,
+    # version: is the model the one the run began with?)
+    assert len(fake.connections) == 28 + 1 + 4 + 3
 
 
 def test_an_answer_nobody_asked_for_is_never_credited_to_a_case(project, cli, fake):
@@ -2375,6 +2377,29 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
         fake.native_api, fake.faults_for = False, {first: ["repeat"]}
         assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--api", "openai", "--out", "runs/o.json")[0] == 0
         assert load_json("runs/o.json")["results"][0]["done_reason"] is None
+
+
+def test_a_model_replaced_while_the_run_goes_on_is_no_run_of_one_model(project, cli, fake):
+    """Round 107: a model gone mid-run ("not found") then back under another digest answered the rest of the run, and
+    the run file recorded the first digest alone; compare with a run of the first model then read "nothing in the
+    configuration". After the last answer the server is asked again: a changed digest leaves the run unwritten, its
+    answers in the journal, which a resume refuses as a mix of two models."""
+    import threading
+    fake.answers, fake.latency = answer_key("golden/dev.jsonl"), 0.01
+    def replace():
+        deadline = time.monotonic() + 30
+        while len(fake.chat_bodies) < 6 and time.monotonic() < deadline:
+            time.sleep(0.002)
+        fake.digests["qwen2.5:7b"] = "e7" * 32
+    threading.Thread(target=replace, daemon=True).start()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and not os.path.exists("runs/dev-v3.json") and os.path.exists("runs/dev-v3.json.journal"), err
+    assert "the model qwen2.5:7b on " in err and " changed while the run went on (digest " in err and \
+        "e7e7e7e7 now: re-pulled or replaced)" in err and "kept in runs/dev-v3.json.journal" in err, err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "would mix two models" in err, err
+    # the same model throughout: written as ever
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json")[0] == 0
 
 
 def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
