@@ -12104,7 +12104,7 @@ def detectable_answer(rows, alpha):
                         f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
                         f"McNemar, the test compare uses); it needs {plural(needed, 'case')} or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
-    lines = [f"{changed} of {rows} cases ({as_points(changed / rows)} points): the fewest changes of verdict, all one "
+    lines = [f"{changed} of {rows} cases ({points_of(changed / rows)}): the fewest changes of verdict, all one "
              f"way, that compare's test (mid-p McNemar) tells from chance at alpha {given(alpha)}",
              f"({changed} one way and none the other give p = {p_value(p, alpha)}"
              + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]

@@ -207,6 +207,7 @@ def test_the_seed_pass_k_example():
                         "  if 20% of the cases change verdict (6): a difference must be at least 21.4 points",
                         "  if 40% of the cases change verdict (11): a difference must be at least 25 points to be told "
                         "from chance (9 one way, 2 the other, p = 0.039)"]),
+    (["--rows", "1000", "--alpha", "0.001"], ["10 of 1000 cases (1 point): the fewest"]),   # (round 107) "1 points"
     # from the fifth attack on issue 28 (item 7): "at least 1 failures", "1 cases"
     (["--rate", "0.5", "--rows", "1", "--failures", "1"], ["50.0%: the chance of seeing at least 1 failure in 1 row when"]),
     (["--rate", "0.9", "--failures", "1"], ["1 row: the fewest that give at least 1 failure with probability",
