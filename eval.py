@@ -12263,7 +12263,8 @@ def points(d):
     if d is None:
         return "-"
     signed = lambda text: text if text.startswith("-") else "+" + text   # a half away from zero, as the rates beside it
-    return f"{near_the_ends(d / 100, lambda n: signed(rounded(d, n)), least=0 if not isfinite(d) or round(d) or d == 0 else 1)} pts"
+    shown = near_the_ends(d / 100, lambda n: signed(rounded(d, n)), least=0 if not isfinite(d) or round(d) or d == 0 else 1)
+    return f"{shown.replace('-', '−')} pts"   # (the minus sign, as every signed figure beside it)
 
 
 def signed_points(d, digits=1):

@@ -469,7 +469,7 @@ def test_points_near_the_ends_keep_the_digits_that_tell_them_from_the_end():
     assert evalpy.points(0.03) == "+0.03 pts" and evalpy.points(4.2) == "+4 pts" and evalpy.points(0.4) == "+0.4 pts"
     assert evalpy.points(99.996) == "+99.996 pts"
     # (round 107) a half away from zero, as the rates beside it: 11/16 = 69% -> 9/16 = 56% was "-12 pts"
-    assert evalpy.points(100 * (9 / 16 - 11 / 16)) == "-13 pts" and evalpy.points(2.5) == "+3 pts"
+    assert evalpy.points(100 * (9 / 16 - 11 / 16)) == "−13 pts" and evalpy.points(2.5) == "+3 pts"
     assert evalpy.percent(11 / 16) == "69%" and evalpy.percent(9 / 16) == "56%"
     assert evalpy.points(float("nan")) == "+nan pts" and evalpy.signed_points(float("nan")) == "+nan"   # shown, never raised
     assert evalpy.as_points(0.9999) == "99.99" and evalpy.as_points(0.1786) == "17.9"
