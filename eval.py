@@ -15374,7 +15374,8 @@ def read_human_verdicts(path):
             continue
         key = (obj["id"], trial, obj["check"])
         if key in verdicts:
-            problems.append(f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}")
+            problems.append(f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}"
+                            f"{f', trial {trial}' if trial > 1 else ''} (the first on line {lines[key]}); keep one of them")
         verdicts[key] = obj["pass"]
         lines.setdefault(key, number)
     if problems or not verdicts:
@@ -16252,14 +16253,16 @@ def calibration(human, cases, human_path, run_path, lines):
     if not judged:
         raise EvalError(f"{shell_word(run_path)} holds no judge verdict: it has no judge check, or its judge was never "
                         "asked (add a judge check and use `judge`, or run again)")
-    stray = sorted({k[2] for k in human} - set(judged))
-    if stray:
-        raise EvalError(f"{shell_word(human_path)}: check {stray[0]!r} is not a judge check of {shell_word(run_path)}; its judge "
-                        f"checks are: {', '.join(map(on_one_line, judged))}")
+    # a check the run's judge never had (misspelt, in other letters, a check no judge reads), each on its line with the
+    # rest: named one at a time, a person with three of them fixed the file three times before the others were said
+    stray = {k[2] for k in human} - set(judged)
+    checks = f"its judge checks are: {', '.join(map(on_one_line, judged))}"
     unknown = sorted((lines[k], k) for k in human if k not in verdicts)
     if unknown:   # each by its line, and why: a person who read an answer whose call failed was told only "no match"
         said = [f"{shell_word(human_path)}:{number}: id {on_one_line(repr(key[0]))}, trial {key[1]}, check "
-                f"{on_one_line(repr(key[2]))}: {unmatched_why(key, cases)}" for number, key in unknown]
+                f"{on_one_line(repr(key[2]))}: " + (f"check {on_one_line(repr(key[2]))} is not a judge check of "
+                                                   f"{shell_word(run_path)} ({checks})" if key[2] in stray
+                                                   else unmatched_why(key, cases)) for number, key in unknown]
         raise EvalError(capped([f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} "
                                 f"{'matches' if len(unknown) == 1 else 'match'} no judge verdict in {shell_word(run_path)}:"]
                                + said, 21))
@@ -16381,8 +16384,9 @@ def format_calibration(report, repeat):
                                        a["failure_detection_ci"], LOW_CERTAINTY)
         retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
         open_ = [on_one_line(o["id"], 40) + (f" (trial {o['trial']})" if repeat > 1 else "") for o in a["undecided_answers"]]
-        out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person"
-                + (f" ({a['undecided']} more where the judge gave no verdict: {', '.join(open_[:10])}"
+        # (the pairs: answers both judged; a person's verdicts beside no judge verdict are said apart, never "0 judged")
+        out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person and by the judge"
+                + (f" ({a['undecided']} more the person judged where the judge gave no verdict: {', '.join(open_[:10])}"
                    f"{f', and {len(open_) - 10} more' if len(open_) > 10 else ''})" if a["undecided"] else ""),
                 f"  Failure detection: {detection}: real failures the judge fails",
                 f"  Pass retention:    {retention}: real passes the judge leaves alone",

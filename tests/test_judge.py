@@ -693,6 +693,15 @@ def test_calibrate_input_errors(calibration, project, cli):
     code, out, err = cli("calibrate", "other.jsonl", calibration[1])
     assert code == 2 and "check 'tone' is not a judge check of runs/answers-dev-v1.json" in err
     assert "its judge checks are: answers" in err
+    # (round 107) every such line said at once, each by its line, with the other verdicts that match nothing
+    (project / "other.jsonl").write_text('{"id": "j01", "check": "tone", "pass": true}\n'
+                                         '{"id": "j02", "check": "Answers", "pass": true}\n'
+                                         '{"id": "j99", "check": "answers", "pass": true}\n')
+    code, out, err = cli("calibrate", "other.jsonl", calibration[1])
+    assert code == 2 and "3 verdicts match no judge verdict" in err, err
+    assert "other.jsonl:1: id 'j01', trial 1, check 'tone': check 'tone' is not a judge check of " in err, err
+    assert "other.jsonl:2: id 'j02', trial 1, check 'Answers': check 'Answers' is not a judge check of " in err, err
+    assert "other.jsonl:3: id 'j99', trial 1, check 'answers': the run has no such case" in err, err
     (project / "stray.jsonl").write_text('{"id": "j99", "check": "answers", "pass": true}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
     assert code == 2 and "1 verdict matches no judge verdict" in err
@@ -726,7 +735,7 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     (project / "h.jsonl").write_text("".join(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": i != 5}) + "\n"
                                              for i in (1, 2, 4, 5, 6)))
     code, out, err = cli("calibrate", "h.jsonl", run)
-    assert code == 0 and "Check 'answers': 4 answers judged by a person (1 more where the judge gave no verdict: j04)" in out
+    assert code == 0 and "Check 'answers': 4 answers judged by a person and by the judge (1 more the person judged where the judge gave no verdict: j04)" in out
     # (round 106) an answer whose judge was never asked is said so, never "that case has no judge check of that name"
     edited = load_json(run)
     edited["results"][0]["judges"] = None
@@ -797,7 +806,7 @@ def test_calibrate_counts_in_words_and_shows_a_stray_verdict_on_one_line(calibra
     verdict's check printed as given could forge a line."""
     (project / "one.jsonl").write_text('{"id": "j01", "check": "answers", "pass": false}\n')
     code, out, err = cli("calibrate", "one.jsonl", calibration[1])
-    assert code == 0 and "Check 'answers': 1 answer judged by a person" in out, err
+    assert code == 0 and "Check 'answers': 1 answer judged by a person and by the judge" in out, err
     (project / "stray.jsonl").write_text('{"id": "j99\\nerror: forged", "check": "answers", "pass": true, "trial": 2}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
     assert code == 2 and len(err.splitlines()) == 2 and "1 verdict matches no judge verdict" in err, err   # (and its line)
@@ -1681,7 +1690,7 @@ def test_judge_out_that_is_a_temp_file_stdout_or_nothing_is_refused(project, jud
 
 @pytest.mark.parametrize("lines, says", [
     ([{"id": FORGED, "check": "answers", "pass": True}], f"human.jsonl:1: id '{FORGED_SHOWN}', trial 1"),
-    ([{"id": "j01", "check": FORGED, "pass": True}] * 2, f"human.jsonl:2: a second verdict for j01 / {FORGED_SHOWN}"),
+    ([{"id": "j01", "check": FORGED, "pass": True}] * 2, f"human.jsonl:2: a second verdict for j01 / {FORGED_SHOWN} (the first on line 1); keep one of them"),
 ])
 def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_own(calibration, project, lines, says):
     """From the attack on issue 28 (its leftovers): calibrate's errors printed a case id or a check name
