@@ -18239,11 +18239,15 @@ async function store(it, text, status) {
   } catch (e) { status.textContent = "not saved: " + unanswered(response); return; }
   finally { if (it.pending === text) delete it.pending; }
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { it.annotation = answer.annotation; drafts.set(it.key, text); counts(answer.counts); }
+  if (response.status === 409) { it.annotation = answer.annotation; drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation; status.textContent = answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
   counts(answer.counts);
+  redrawEntry(it);
+}
+// the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)
+function redrawEntry(it) {
   const i = shown.indexOf(it);
   if (i >= 0) { $("list").children[i].replaceWith(listEntry(it, i)); markList(); }
 }

@@ -341,6 +341,8 @@ def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_onl
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'saved in another tab'"))
     assert page.input_value("#annotationinput") == "typed here"
+    # (round 107) the list shows what is on file now, as the counts beside it do: it still showed no annotation
+    expect(page.locator("#list .typed")).to_have_text("saved in another tab")   # (the run's one annotation)
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
