@@ -6624,8 +6624,7 @@ def transcript_lines(transcript, final=True, quote=None):
     for number, m in enumerate(transcript or (), 1):
         if m["role"] == "tool":
             name = on_one_line(json.dumps(m["name"], ensure_ascii=False)) if quote else m["name"]   # (the model's call name, quoted)
-            lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else
-                                                                        "  (no result matched these arguments)"))
+            lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else f"  {no_result_why(m)}"))
         elif m.get("tool_calls") or final:
             said = (m.get("content") or "").strip()
             lines += [f"[assistant]\n{quote(said)}" if quote else f"[assistant] {said}"] * bool(said) \
@@ -8337,11 +8336,23 @@ SUMMED = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total
 TURN_FIGURES = SUMMED + ("done_reason",)   # what each turn keeps of its request (per_turn)
 
 
+def no_tool_text(name):
+    """What a call to a tool the case does not have gets back; by it, every view tells such a call from one whose
+    arguments no rule matched (the stored tool message holds no more)."""
+    return json_text({"error": f"there is no tool named {name}"})
+
+
+def no_result_why(message):
+    """Why a tool message's call got no result a rule gave, as the transcript views say it beside what it returned."""
+    return "(the case has no such tool)" if message["content"] == no_tool_text(message["name"]) else \
+        "(no result matched these arguments)"
+
+
 def tool_result(call, case):
     """(the text a call gets back, whether the case's tool_results had one for it). A rule matches
     when its arguments are within the call's; a call nothing matches gets NO_RESULT."""
     if tool_named(case.get("tools"), call["name"]) is None:
-        return json_text({"error": f"there is no tool named {call['name']}"}), False
+        return no_tool_text(call["name"]), False
     given = (case.get("tool_results") or {}).get(call["name"], NO_RESULT)
     if given is NO_RESULT:
         return json_text(NO_RESULT), False
@@ -10591,7 +10602,8 @@ def agent_trace(r, checks, trial, threshold=None):
             turn += 1
             for call in m.get("tool_calls") or ():
                 calls.append({"turn": turn, "name": call["name"], "text": call_text(call),
-                              "problem": call_problem(call, r.get("tools")), "matched": None})
+                              "problem": call_problem(call, r.get("tools")), "matched": None,
+                              "no_tool": tool_named(r.get("tools"), call["name"]) is None})
                 pending.append(calls[-1])
         elif pending:
             pending.pop(0)["matched"] = m["matched"]
@@ -10627,6 +10639,10 @@ def first_failure(calls, checks, passed, out, turns):
     {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
     failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
     for number, call in enumerate(calls, 1):
+        if call.get("no_tool"):   # a tool the case does not have: no argument of it was at fault
+            return {"turn": call["turn"], "call": call["text"], "check": next(
+                        (name for name, c in failed.items() if c["type"] == "tool_args_valid"), None),
+                    "what": f"called a tool the case does not have ({one_line(json_text(call['name']), 60)})"}
         for c in failed.values():
             what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
                     or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"
@@ -13337,12 +13353,13 @@ def transcript_turns(result, checks, passed):
             calls = []
             for call in m.get("tool_calls") or ():
                 number += 1
-                calls.append({"call": call_text(call), "result": None, "matched": None,
+                calls.append({"call": call_text(call), "result": None, "matched": None, "why_no_result": None,
                               "failed": failed_on(call, number, checks, passed, result.get("tools"))})
             turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls})
             waiting.extend(calls)
         elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
-            waiting[0].update(result=m["content"], matched=m["matched"])
+            waiting[0].update(result=m["content"], matched=m["matched"],
+                              why_no_result=None if m["matched"] is not False else no_result_why(m))
             if waiting[0]["result"] is not None:   # a result of none leaves its call waiting, as it was
                 waiting.popleft()
     return turns
@@ -13357,7 +13374,7 @@ def turn_lines(turns, out_of_turns=False):
         for c in t["calls"]:
             lines.append(f"    calls {on_one_line(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
             lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
-                         + ("" if c["matched"] is not False else "   (no result matched these arguments)"))
+                         + ("" if c["matched"] is not False else f"   {c['why_no_result']}"))
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
 
 
@@ -18135,7 +18152,7 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
     for (const c of t.calls) {
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
       call.appendChild(el("pre", "calls " + c.call));
-      call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  (no result matched these arguments)" : "")));
+      call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  " + c.why_no_result : "")));
       if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
       b.appendChild(call);
     }

@@ -567,9 +567,10 @@ def test_review_shows_an_agents_transcript_with_the_check_failed_on_each_call(pr
     turns = items["a2"]["transcript"]
     assert [t["turn"] for t in turns] == [1, 2, 3] and turns[2]["content"] == "Su pedido está enviado."
     assert turns[1]["calls"] == [{"call": 'cancel_order({"order_id": "A-1"})', "result": '{"status": "enviado"}',
-                                  "matched": True, "failed": ["never cancels"]}]
+                                  "matched": True, "why_no_result": None, "failed": ["never cancels"]}]
     assert turns[0]["calls"][0]["failed"] == []
     assert items["a3"]["transcript"][0]["calls"][0]["matched"] is False
+    assert items["a3"]["transcript"][0]["calls"][0]["why_no_result"] == "(no result matched these arguments)"
     assert items["a4"]["out_of_turns"] is True and "transcript" not in evalpy.review_items(
         evalpy.load_run(write_run("runs/plain.json", __import__("conftest").make_run([("c1", "bug", "bug")]))))[0]
     assert 'it.transcript' in evalpy.REVIEW_PAGE and 'transcriptSteps("transcript"' in evalpy.REVIEW_PAGE

@@ -2509,6 +2509,24 @@ def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, 
     assert [(m["tool_call_id"], m["content"]) for m in sent[1:]] == [("call_0_0_", "A"), ("call_0_0", "B")]
     assert [c.get("id") for c in evalpy.OllamaClient.wire(transcript)[0]["tool_calls"]] == [None, "call_0_0"]
 
+def test_a_call_to_a_tool_the_case_does_not_have_is_said_so_never_an_argument_at_fault(project, cli, fake):
+    """Round 107 (a newcomer): a call to a tool the case does not have got back "there is no tool named X", and every
+    view then said "(no result matched these arguments)" and its first failure "no tool result matched these arguments
+    (a wrong or missing argument)": no argument was at fault, the tool was."""
+    fake.agents[ASK] = [[("refund_all", {"order_id": "A-1"})], "Hecho."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/x.json")
+    assert code in (0, 1), err
+    case = load_json("runs/x.json")["results"][0]["id"]
+    out = cli("report", "runs/x.json", "--case", case)[1]
+    assert "(the case has no such tool)" in out and "no result matched" not in out, out
+    report = json.loads(cli("report", "runs/x.json", "--json")[1])
+    failures = json.dumps(report)
+    assert 'called a tool the case does not have (\\"refund_all\\")' in failures, failures
+    assert "a wrong or missing argument" not in failures
+    page = evalpy.transcript_lines(load_json("runs/x.json")["results"][0]["transcript"])
+    assert "  -> refund_all returned: {\"error\": \"there is no tool named refund_all\"}  (the case has no such tool)" in page
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_a_call_given_no_id_keeps_none_in_its_result(project, cli, fake, api):
     """Round 107: a tool call the server gave no id (or "") had its result stored as answering "call_0_0", an id no
