@@ -3472,7 +3472,8 @@ def case_checks(case, defaults, labels, older=None):
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
             problems += pattern_placeholder_problems(check, case_names, shared=check in defaults)
         # checks.json's pattern with no placeholder is the same for every case: its fault is named once, at its file
-        fixed = any(check is d for d in defaults) and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
+        shared = any(check is d for d in defaults)
+        fixed = shared and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
         check = dict(check)
         if isinstance(check.get("value"), str):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
@@ -3481,7 +3482,9 @@ def case_checks(case, defaults, labels, older=None):
         # the check as filled is what the run file stores, and reading it back holds it to the
         # same rules: a value or name a var leaves empty is refused here, before any call
         filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
-        problems += [f"check {check['name']!r}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
+        # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
+        whose = f" (from {CHECKS_FILE}, which gives it to every case)" if shared else ""
+        problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
         if check["name"] in names:
             problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
         names.add(check["name"])

@@ -1101,7 +1101,9 @@ def test_a_shared_pattern_with_a_placeholder_is_judged_by_what_it_can_be_filled_
         Path("golden/orders/checks.json").write_text(json.dumps([{"name": "who", "type": "regex", "value": value}]),
                                                      encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
-        assert "checks.json" not in err, err
+        # refused by the cases it is filled for, never as the file's own fault (round 107: said to come from there)
+        assert "checks.json:" not in err and ("(from checks.json, which gives it to every case)" in err
+                                              or "cannot reach the model server" in err), err
     Path("golden/orders/checks.json").write_text(json.dumps([{"name": "who", "type": "regex", "value": "({{order}}"}]),
                                                  encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")

@@ -2509,6 +2509,16 @@ def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, 
     assert [(m["tool_call_id"], m["content"]) for m in sent[1:]] == [("call_0_0_", "A"), ("call_0_0", "B")]
     assert [c.get("id") for c in evalpy.OllamaClient.wire(transcript)[0]["tool_calls"]] == [None, "call_0_0"]
 
+def test_a_check_of_checks_json_at_fault_in_a_case_is_said_to_come_from_there(project, cli):
+    """Round 107 (a newcomer): checks.json's tool_not_called of a tool no case has was refused as "dev.jsonl: 1 line:
+    check 'tool_not_called delete_all': the case has no tool named ...", and the case's line holds no such check."""
+    split = agent_split(project)
+    (project / "golden" / "shop" / "checks.json").write_text('[{"type": "tool_not_called", "value": "delete_all"}]')
+    code, out, err = cli("run", "--split", split, "--host", "127.0.0.1:9")
+    assert code == 2 and "check 'tool_not_called delete_all' (from checks.json, which gives it to every case): the case " \
+        "has no tool named 'delete_all'" in err, err
+
+
 def test_a_call_to_a_tool_the_case_does_not_have_is_said_so_never_an_argument_at_fault(project, cli, fake):
     """Round 107 (a newcomer): a call to a tool the case does not have got back "there is no tool named X", and every
     view then said "(no result matched these arguments)" and its first failure "no tool result matched these arguments
