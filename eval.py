@@ -3134,6 +3134,9 @@ def filled_check_problems(check, labels, case=None):
             names = check["value"] if isinstance(check.get("value"), list) else [check.get("value")] * (kind.value == "tool")
             problems += [f"the case has no tool named {n!r} (tools: {', '.join(t['function']['name'] for t in case['tools'])})"
                          for n in names if tool_named(case["tools"], n) is None]
+            if check["type"] == "tool_called" and "arguments" in check and tool_named(case["tools"], check.get("value")):
+                problems += [f"its arguments match no call the tool takes, so it can never pass: {p}"
+                             for p in unreachable_arguments(check["arguments"], tool_named(case["tools"], check["value"]))]
     return [p for p in problems if p]
 
 
@@ -3531,6 +3534,21 @@ def tools_problems(tools):
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
 
 
+def unreachable_arguments(arguments, tool):
+    """What makes arguments a rule or a tool_called check asks of a call (part of its arguments: the rest are the
+    call's) such that no call fitting the tool's parameters holds them: a value its schema refuses ("people": "2"
+    for an integer). Such a rule answered no valid call, and such a check passed
+    none, without a word."""
+    parameters = tool.get("parameters")   # (tool: its "function", as tool_named gives it)
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    if not isinstance(properties, dict) or not isinstance(arguments, dict):
+        return []
+    # (a parameter it does not declare is let be: the schema lets a call give one, as the valid-arguments check does)
+    partial = {k: v for k, v in parameters.items() if k != "required"}   # (the arguments left out are the call's)
+    return [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
+            if not e.endswith(" is missing")]
+
+
 def tool_results_problems(results, tools, where="tool_results"):
     """What is wrong with a case's simulated environment: a result per tool (text, or JSON sent as
     its text), or a list of rules {"arguments": {...}, "result": ...} tried in order."""
@@ -3546,6 +3564,9 @@ def tool_results_problems(results, tools, where="tool_results"):
                 problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}}'
                                 + keys_off(rule, ("arguments", "result")) + ' (a list is a list of rules; a result that is '
                                 'itself a list goes in a rule with "arguments": {})')
+            elif name in known:
+                problems += [f"{where}.{on_one_line(name)}[{j}]: its arguments match no call the tool takes: {p}"
+                             for p in unreachable_arguments(rule["arguments"], tool_named(tools, name))]
     return problems
 
 

@@ -2509,6 +2509,23 @@ def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, 
     assert [(m["tool_call_id"], m["content"]) for m in sent[1:]] == [("call_0_0_", "A"), ("call_0_0", "B")]
     assert [c.get("id") for c in evalpy.OllamaClient.wire(transcript)[0]["tool_calls"]] == [None, "call_0_0"]
 
+def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_check(project, cli):
+    """Round 107 (a newcomer): a rule's {"order_id": 1} for a string parameter, and a tool_called check asking for it,
+    were taken without a word: the model's valid call got "no result", and the check could never pass."""
+    case = dict(AGENT_CASE, tool_results={"lookup_order": [{"arguments": {"order_id": 1}, "result": "x"}]},
+                checks=[{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": 1}}])
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")
+    assert code == 2 and "tool_results.lookup_order[1]: its arguments match no call the tool takes: arguments.order_id " \
+        "is not string, as the tool's parameters say" in err, err
+    case = dict(AGENT_CASE, checks=[{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": 1}}])
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")
+    assert code == 2 and "check 'tool_called lookup_order {\"order_id\": 1}': its arguments match no call the tool takes, so it can " \
+        "never pass: arguments.order_id is not string" in err, err
+    # part of a call's arguments (the rest are the call's), or one the tool does not declare: taken as ever
+    case = dict(AGENT_CASE, tool_results={"lookup_order": [{"arguments": {"extra": True}, "result": "x"}]})
+    assert "cannot reach the model server" in cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")[2]
+
+
 def test_a_check_of_checks_json_at_fault_in_a_case_is_said_to_come_from_there(project, cli):
     """Round 107 (a newcomer): checks.json's tool_not_called of a tool no case has was refused as "dev.jsonl: 1 line:
     check 'tool_not_called delete_all': the case has no tool named ...", and the case's line holds no such check."""
