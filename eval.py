@@ -1865,6 +1865,8 @@ class RunConfig(TypedDict, total=False):
     host: str
     subset: dict | None            # {"limit": N} or {"cases": [ids]}: only part of the split was asked
     rerun_test: dict | None        # {"forced": true, "earlier": [paths]}: a held-out split run again
+    replaced: list                 # a model or judge whose digest changed while the run went on (models_replaced):
+                                   # [{"who": "the model" or "the judge", "model", "was", "now"}]
     held_out: bool                 # a run of the held-out split (a test.jsonl, or a link to one): true, else absent
     judge: dict | None             # models, votes, temperature, seed, prompt_sha of the judge
     response_format: str | None    # the form --format schema was sent in over --api openai
@@ -1996,6 +1998,7 @@ class Score(ReportAdds):
     flaky: list             # cases whose trials disagree
     failures: list          # failure() of each failing case
     rerun_test: dict | None
+    replaced: list | None   # config.replaced: a model or judge replaced while the run went on
     speed: dict             # speed_figures(): latency, tokens per second, calls that loaded the model
 
 
@@ -2050,6 +2053,7 @@ class CompareResult(CompareAdds):
     trials: list            # [baseline's, candidate's] trials per case (config repeat)
     trials_paired: int | None  # the fewer trials, when the runs' repeats differ
     rerun_test: dict        # {"baseline"|"candidate": config.rerun_test} of a forced held-out re-run
+    replaced: dict          # {"baseline"|"candidate": config.replaced} of a run whose model or judge was replaced
     judged_again: dict      # {"baseline"|"candidate": who judged it again, with whose checks} of a run `judge` made
 
 
@@ -2370,6 +2374,11 @@ def config_problem(config, text_keys):
     if rerun is not None and not (type(rerun) is dict and rerun.get("forced") is True and type(rerun.get("earlier")) is list
                                   and all(type(path) is str for path in rerun["earlier"])):
         return 'config.rerun_test must be {"forced": true, "earlier": [paths]} or null'
+    replaced = config.get("replaced")
+    if replaced is not None and not (type(replaced) is list and all(
+            type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(type(v) is str for v in r.values())
+            for r in replaced)):
+        return 'config.replaced must be a list of {"who", "model", "was", "now"}'
     judge = config.get("judge")
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
@@ -9494,7 +9503,9 @@ def run_held(args, held):
     errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
     if errors is None:
         return None   # interrupted: the answers are in the journal
-    same_models_at_the_end(client, config, run_path)
+    replaced = models_replaced(client, config)
+    if replaced:
+        config["replaced"] = replaced
     run = assemble_run(config, inputs.cases, done)
     del done, inputs   # the run holds what is needed now; a 100k-case run is big
     try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
@@ -9629,30 +9640,42 @@ def preflight_server(client, config, judge, inputs, resuming):
     return server_version, identity
 
 
-def same_models_at_the_end(client, config, run_path):
+def models_replaced(client, config, judge_only=False):
     """After the last answer, the server asked again which digest the model (and each judge) is: one re-pulled or
     replaced while the run went on (a model gone, "not found", then back as another) answered part of it, and a run
-    file recording the first digest alone would pass the other's answers off as its. Such a run is not written: its
-    answers stay in its journal, and a resume refuses them as it refuses any mix of two models. A server that no longer
-    answers the question leaves it unasked, said so."""
+    recording the first digest alone passed the other's answers off as its. Returns config.replaced's entries, which
+    every view of the run then warns of (replaced_warning); a server that no longer answers the question leaves it
+    unasked, said so; one whose answer is no digest (a name listed twice) is a replaced model too."""
     judge = config.get("judge") or {}
-    pinned = [(config["model"], config.get("model_digest"), "the model")] + [
-        (model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
+    pinned = [] if judge_only else [(config["model"], config.get("model_digest"), "the model")]
+    pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
+    replaced = []
     for model, was, who in pinned:
         if not was:
             continue   # (a server that names no digest: nothing to tell apart)
         try:
             client.preflight(model)
+            now = client.identities.get(model, {}).get("model_digest")
         except EvalError as e:
-            warn(f"note: could not ask {on_one_line(config['host'])} again which digest {who} {on_one_line(model)} is "
-                 f"now ({one_line(str(e), 120)}); the run records the one it began with, {short(was)}")
-            continue
-        now = client.identities.get(model, {}).get("model_digest")
+            if "times with different digests" not in str(e):
+                warn(f"note: could not ask {on_one_line(config['host'])} again which digest {who} {on_one_line(model)} "
+                     f"is now ({str(e).splitlines()[0]}); the run records the one it began with, {short(was)}")
+                continue
+            now = "more than one"   # (its answer: two models answer to that name now)
         if now and now != was:
-            raise EvalError(f"{who} {on_one_line(model)} on {on_one_line(config['host'])} changed while the run went on "
-                            f"(digest {short(was)} when it began, {short(now)} now: re-pulled or replaced), so its answers "
-                            f"may come from two models; the run is not written as one model's. They are kept in "
-                            f"{shell_word(run_path + JOURNAL_SUFFIX)}; run again (another --out) once the model stays one")
+            replaced.append({"who": who, "model": model, "was": was, "now": now})
+    for r in replaced:
+        warn(replaced_warning([r]))
+    return replaced
+
+
+def replaced_warning(replaced):
+    """What a run whose model or judge was replaced while it went on (config.replaced) says in every view."""
+    said = "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while the run went on (digest {short(r['was'])} "
+                     f"when it began, {short(r['now'])} after its last answer: re-pulled?)" for r in replaced)
+    whose = ("its answers" if any(r["who"] == "the model" for r in replaced) else "its judge's verdicts")
+    return (f"WARNING: {said}: {whose} may come from two models; "
+            + ("run again once the model stays one." if whose == "its answers" else "judge the run again once the judge stays one."))
 
 
 def refuse_model(client, config, cases):
@@ -11022,6 +11045,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "flaky": flaky,
         "failures": [failure(c) for c in failures],
         "rerun_test": config.get("rerun_test"),
+        "replaced": config.get("replaced"),
         "speed": speed_figures(config, cases),
     }
     if labels is not None:
@@ -12449,7 +12473,8 @@ def rows_problems(s):
                                   option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
-    return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]), "num_ctx": s["num_ctx"],
+    return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]),
+            "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
             "limit_option": s.get("limit_option", "num_predict"),
             "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
@@ -13139,6 +13164,8 @@ def format_report(config, s, run_path="RUN"):
     out = headline(section_of(rows, "headline"), problems)
     if problems["rerun"]:
         out.append(problems["rerun"])
+    if problems["replaced"]:
+        out.append(problems["replaced"])
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    f"got no usable answer ({errors_whose(problems)}, not scored)")
@@ -13198,8 +13225,7 @@ def markdown_report(config, s, path):
     out = [f"### eval.py report: {md_code(path)}", "",
            f"{md_text(config['split'])} (`{short(config['split_sha'])}`{md_text(subset_text(config))}) · {md_code(config['prompt'])} "
            f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])} · {md_text(sampling_text(config))}", ""]
-    if problems["rerun"]:
-        out += [f"> **{md_text(problems['rerun'])}**", ""]
+    out += [f"> **{md_text(problems[key])}**\n" for key in ("rerun", "replaced") if problems[key]]
     if rescored_text(run):
         out += [f"> **{rescored_text(run, md_code)}**", ""]
     if run["judged"]:
@@ -13608,6 +13634,9 @@ def run_listing(folder):
                   else f"{s['measure']} {count_percent(s['correct'], s['scored'])}")
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
+        if config.get("replaced"):   # its figures may be two models': said wherever it is listed
+            figure += " (" + " and ".join(dict.fromkeys(r["who"].removeprefix("the ") for r in config["replaced"])) \
+                + " replaced while it ran)"
         completed = finished_completion(path, config) if s["errors"] else None
         alike = s["errors_alike"]   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
@@ -13841,6 +13870,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     for tag in must_pass:
         if tag not in known:
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
+    if s.get("replaced"):   # figures that may be two models': no gate passes or fails them
+        return 2, [f"gates not judged: {replaced_warning(s['replaced']).removeprefix('WARNING: ')}"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
         said = [e["error"] for e in s["errors"]]
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer ({errors_whose_words(said)}); "
@@ -14089,6 +14120,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "trials_paired": min(a_cfg["repeat"], b_cfg["repeat"]) if a_cfg["repeat"] != b_cfg["repeat"] else None,
               "rerun_test": {side: cfg["rerun_test"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                              if cfg.get("rerun_test")},
+              "replaced": {side: cfg["replaced"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
+                           if cfg.get("replaced")},
               # a run judged again says so, and with whose checks: its figures are those checks' (never said before)
               "judged_again": {side: f"{judged_again_text(cfg)}" + (f", with the checks of {shell_word(str(cfg['checks_from']))}"
                                                                     if cfg.get("checks_from") else "")
@@ -14125,7 +14158,8 @@ def given_alike(case):
 
 def trajectory_changes(a_cases, b_cases):
     """Agents, case by case: which tools a case started or stopped calling, calls that came in another
-    order, more or fewer calls (each case's first trial with an answer: its trials' calls are many), a
+    order, more or fewer calls, the same calls with other arguments (each case's first trial with an answer: its
+    trials' calls are many), a
     trajectory that started or stopped passing (by the majority of its trials, as the report's
     figure and the fixes and breaks of the final verdict). [] without agents."""
     rows = []
@@ -14142,6 +14176,8 @@ def trajectory_changes(a_cases, b_cases):
             changes.append("called its tools in another order")
         if len(x) != len(y):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
+        elif x == y and [c["text"] for c in traces[0]["calls"]] != [c["text"] for c in traces[1]["calls"]]:
+            changes.append("the same calls with other arguments")   # (a call's arguments are as much its path as its tool)
         verdicts = [majority([t["agent"]["trajectory"] for t in c["trials"] if "agent" in t and t["agent"]["trajectory"] is not None],
                              tie=False) for c in pair]
         if None not in verdicts and verdicts[0] != verdicts[1]:
@@ -14560,6 +14596,7 @@ def compare_rows(c, baseline_path, candidate_path):
     d, test = c["difference"], c["test"]
     return [{"key": "runs", "paths": [baseline_path, candidate_path], "subset": c["subset"], "shared": c["shared"],
              "warnings": [[side, rerun_warning(r)] for side, r in c["rerun_test"].items()]
+                         + [[side, replaced_warning(r)] for side, r in c["replaced"].items()]
                          + [[side, said] for side, said in c.get("judged_again", {}).items()],
              # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored
              # again, whose copy keeps its run's errors; a rerun whose calls failed answered nothing alike there
@@ -14981,6 +15018,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
             return 2, [judge_failed + f". {fix} again to ask only those (the others are stored)"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
+    if c.get("replaced"):   # a run whose figures may be two models': no gate passes or fails it
+        return 2, [f"gates not judged: {side} run: {replaced_warning(r).removeprefix('WARNING: ')}"
+                   for side, r in c["replaced"].items()]
     if c["failed"]:
         # each run at fault on a compared case with what asks its calls again: an answer by run --resume (or its
         # completion, made already), a judge call by judge (run --resume refuses a run whose answers all came)
@@ -15114,7 +15154,8 @@ def report_run(run, run_path, baseline, errors, compare_path):
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
              + ". ".join(said))
         return 2
-    return 2 if failed_judge_calls(run["results"]) else 0
+    # a model or judge replaced while the run went on: its figures may be two models' (every view says so)
+    return 2 if failed_judge_calls(run["results"]) or config.get("replaced") else 0
 
 
 def run_grid(grid):
@@ -15509,6 +15550,9 @@ def judge_run(args, run, target):
         if asked is None:
             return None
         votes, failed = asked
+        replaced = models_replaced(client, config, judge_only=True)   # (the run's model, if it was, stays said)
+        if replaced:
+            config["replaced"] = [r for r in config.get("replaced") or () if r["who"] == "the model"] + replaced
         # an answer judged now has these votes; any other has none (--checks may have taken its judge check away)
         results = [dict(r, judges=votes.get((r["id"], r["trial"]))) for r in run["results"]]
         judged = {"format": RUN_FORMAT, "config": config, "results": results}
@@ -17026,7 +17070,7 @@ def report_page(path, run, cases, s, annotations):
     anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in annotated}
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
     name = head["measure"].capitalize()
-    warnings = [problems["rerun"]] if problems["rerun"] else []
+    warnings = [w for w in (problems["rerun"], problems["replaced"]) if w]
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [judged_text(run_sec)] if run_sec["judged"] else []
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer ({errors_whose(problems)}, not scored): "
@@ -19139,7 +19183,7 @@ def cmd_judge(args):
     say(format_report(judged["config"], score(judged["config"], grade_run(judged)), written))
     for line in judge_call_warnings(judged["results"], judged["config"], written):
         warn(line)
-    return 2 if failed else 0
+    return 2 if failed or judged["config"].get("replaced") else 0
 
 
 def cmd_calibrate(args):

@@ -128,6 +128,8 @@ class FakeOllama:
         # (api/types.go Message: content and tool_calls side by side; a hostile or odd server's shapes).
         self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
+        # (n, model, digest): after the n-th chat, /api/tags lists the model under that digest (pulled again mid-run)
+        self.replace_after = None
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
         self.chat_connections = set()  # those that carried a chat request
         self.open_sockets = set()     # connections open now, for hang_up_idle()
@@ -436,6 +438,8 @@ class FakeOllama:
                 loading = not openai and body.get("messages") == []   # Ollama: load the model, answer nothing
                 with fake.lock:
                     (fake.loads if loading else fake.chat_bodies).append(body)
+                    if fake.replace_after and len(fake.chat_bodies) >= fake.replace_after[0]:
+                        fake.digests[fake.replace_after[1]] = fake.replace_after[2]
                 model = body.get("model")
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag

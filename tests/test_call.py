@@ -2379,27 +2379,37 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
         assert load_json("runs/o.json")["results"][0]["done_reason"] is None
 
 
-def test_a_model_replaced_while_the_run_goes_on_is_no_run_of_one_model(project, cli, fake):
+def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, cli, fake):
     """Round 107: a model gone mid-run ("not found") then back under another digest answered the rest of the run, and
     the run file recorded the first digest alone; compare with a run of the first model then read "nothing in the
-    configuration". After the last answer the server is asked again: a changed digest leaves the run unwritten, its
-    answers in the journal, which a resume refuses as a mix of two models."""
-    import threading
-    fake.answers, fake.latency = answer_key("golden/dev.jsonl"), 0.01
-    def replace():
-        deadline = time.monotonic() + 30
-        while len(fake.chat_bodies) < 6 and time.monotonic() < deadline:
-            time.sleep(0.002)
-        fake.digests["qwen2.5:7b"] = "e7" * 32
-    threading.Thread(target=replace, daemon=True).start()
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
-    assert code == 2 and not os.path.exists("runs/dev-v3.json") and os.path.exists("runs/dev-v3.json.journal"), err
-    assert "the model qwen2.5:7b on " in err and " changed while the run went on (digest " in err and \
-        "e7e7e7e7 now: re-pulled or replaced)" in err and "kept in runs/dev-v3.json.journal" in err, err
-    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 2 and "would mix two models" in err, err
-    # the same model throughout: written as ever
-    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json")[0] == 0
+    configuration". After the last answer the server is asked again: a changed digest is recorded (config.replaced),
+    every view warns of it, and the run exits 2. (Its review: refused and left in its journal, the run was a dead end
+    every message called unfinished.)"""
+    fake.answers = answer_key("golden/dev.jsonl")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json", "--limit", 4)[0] == 0
+    fake.replace_after = (8, "qwen2.5:7b", "e7" * 32)   # pulled again after the 4th answer of the next run
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 12, "--out", "runs/two.json")
+    warning = "WARNING: the model qwen2.5:7b was replaced while the run went on (digest "
+    assert code == 2 and not os.path.exists("runs/two.json.journal"), err
+    replaced = load_json("runs/two.json")["config"]["replaced"]
+    assert replaced == [{"who": "the model", "model": "qwen2.5:7b", "was": evalpy.hashlib.sha256(b"qwen2.5:7b").hexdigest(),
+                         "now": "e7" * 32}], replaced
+    assert warning in err and "e7e7e7e7 after its last answer: re-pulled?): its answers may come from two models" in err, err
+    for flags in ((), ("--markdown",)):
+        assert "may come from two models" in cli("report", "runs/two.json", *flags)[1]
+    assert json.loads(cli("report", "runs/two.json", "--json")[1])["replaced"] == replaced
+    assert cli("report", "runs/two.json", "--html", "page.html")[0] == 0
+    assert "may come from two models" in Path("page.html").read_text(encoding="utf-8")
+    code, out, err = cli("report", "runs/two.json", "--min-accuracy", "0.5")   # no gate passes or fails it
+    assert code == 2 and "gates not judged: the model qwen2.5:7b was replaced while the run went on" in err, err
+    assert "may come from two models" in cli("compare", "runs/one.json", "runs/two.json")[1]
+    code, out, err = cli("compare", "runs/one.json", "runs/two.json", "--fail-on-regression")
+    assert code == 2 and "gates not judged: candidate run: the model qwen2.5:7b was replaced" in err, err
+    assert "(model replaced while it ran)" in cli("runs", "runs")[1]
+    fake.replace_after = None
+    fake.digests.clear()   # the same model throughout: no warning
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/three.json", "--limit", 2)
+    assert code == 0 and "replaced" not in load_json("runs/three.json")["config"], err
 
 
 def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):

@@ -2731,6 +2731,18 @@ def test_a_judging_is_not_gone_on_with_by_a_judge_model_pulled_again(project, ju
                for line in out.splitlines()), out
 
 
+def test_a_judge_replaced_while_judge_asks_it_is_said_of_the_judged_run(project, judged_split, cli, fake):
+    """Round 107's review: `judge RUN` whose judge was re-pulled after 8 of its calls recorded the first digest alone
+    for every verdict. As a run does, it asks the server again after its last call, records the change and says so."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.replace_after = (len(fake.chat_bodies) + 8, "qwen2.5:7b", "ab" * 32)   # after 8 of the judge's calls
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and "WARNING: the judge qwen2.5:7b was replaced while the run went on" in err, err
+    assert "its judge's verdicts may come from two models; judge the run again once the judge stays one" in out, out
+    assert [r["who"] for r in load_json("j.json")["config"]["replaced"]] == ["the judge"]
+
+
 def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_split, cli, fake):
     """Item 15's digests are the server's, not a choice: the held-out split run again with the same
     judge is the same configuration (a digest is not known before the server is asked)."""

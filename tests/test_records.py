@@ -29,6 +29,9 @@ def run_cli(*argv):
     return evalpy.main([str(a) for a in argv])
 
 
+FAKE_OF = {}   # the fake at each url, for a run that needs it to misbehave
+
+
 def make_runs(url, journal_lines):
     """The run files of every kind `run` writes, in runs/ of the working folder; returns their paths."""
     assert run_cli("run", "--split", "golden/support/dev.jsonl", "--host", url, "--repeat", 2, "--limit", 6,
@@ -39,6 +42,10 @@ def make_runs(url, journal_lines):
                    "--out", "runs/dev-errors.json") == 2    # one call failed (the fault set by the caller)
     assert run_cli("run", "--resume", "runs/dev-errors.json", "--host", url) == 0
     assert run_cli("run", "--split", "test", "--host", url, "--out", "runs/test-v3.json") == 0
+    FAKE_OF[url].replace_after = (len(FAKE_OF[url].chat_bodies) + 2, "qwen2.5:7b", "e7" * 32)   # a model pulled again mid-run
+    assert run_cli("run", "--split", "dev", "--host", url, "--limit", 3, "--out", "runs/replaced.json") == 2
+    FAKE_OF[url].replace_after = None
+    FAKE_OF[url].digests.clear()
     assert run_cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--rerun-test", "--host", url,
                    "--out", "runs/test-v2.json") == 0
     assert run_cli("run", "--split", "dev", "--api", "openai", "--format", "schema", "--cases", "dev-01,dev-02",
@@ -82,6 +89,7 @@ def produced(tmp_path_factory):
     fake.agents[AGENT_CASE["input"]] = [[("lookup_order", {"order_id": "A-1"})]]   # never answers: out of turns
     fake.faults_for[json.loads((ROOT / "golden" / "dev.jsonl").read_text().splitlines()[0])["input"]] = ["500"]
     fake.start()
+    FAKE_OF[fake.url] = fake
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(folder)
         mp.delenv("OLLAMA_HOST", raising=False)
