@@ -3497,8 +3497,10 @@ def case_checks(case, defaults, labels, older=None):
         # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
         whose = f" (from {CHECKS_FILE}, which gives it to every case)" if shared else ""
         problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
-        if check["name"] in names:
-            problems.append(f"two checks are named {check['name']!r}; give one a \"name\"")
+        if check["name"] in names:   # (one of checks.json's, which every case has: the case's is the one to rename)
+            problems.append(f"two checks are named {check['name']!r}" + (
+                f", this case's and one of {CHECKS_FILE}'s; give the case's another \"name\"" if not shared and any(
+                    d.get("name") == check["name"] for d in defaults) else "; give one another \"name\""))
         names.add(check["name"])
         checks.append(check)
     return checks, problems
@@ -13950,8 +13952,10 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
         return
     where = [cfg.get("split_path") or cfg["split"] for cfg in (a_cfg, b_cfg)]   # older runs: the name alone
     one_file = os.path.normpath(where[0]) == os.path.normpath(where[1])
-    with contextlib.suppress(OSError, ValueError):   # one file by two paths (absolute and relative, from two folders)
-        one_file = one_file or os.path.samefile(where[0], where[1])
+    with contextlib.suppress(OSError, ValueError):   # one file by two paths (absolute and relative, from two folders),
+        # in one folder: its checks.json and tools.json are part of the split, and a link from another folder has its own
+        one_file = one_file or os.path.samefile(where[0], where[1]) and os.path.samefile(
+            os.path.dirname(where[0]) or ".", os.path.dirname(where[1]) or ".")
     if one_file and {a_cfg["split_sha"], b_cfg["split_sha"]} <= split_shas(where[0]):
         return   # one run of an older eval.py, which took the sha of the bytes as they are: the same file, unedited
     if not one_file:

@@ -1499,6 +1499,15 @@ def test_one_split_by_an_absolute_and_a_relative_path_edited_between_is_one_spli
     assert cli("run", "--split", str(project / "golden" / "dev.jsonl"), "--host", fake.url, "--out", "runs/b.json")[0] == 0
     code, out, err = cli("compare", "runs/a.json", "runs/b.json")
     assert code == 2 and "The split was edited between the runs" in err and "different splits" not in err, err
+    # (its review) the same file linked from another folder, beside checks of its own, is another split: never "edited"
+    Path("q").mkdir()
+    os.symlink(project / "golden" / "dev.jsonl", "q/dev.jsonl")
+    Path("q/labels.txt").write_text(Path("golden/labels.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    Path("q/checks.json").write_text('[{"name": "short", "type": "max_latency_ms", "value": 60000}]', encoding="utf-8")
+    code, out, err = cli("run", "--split", "q/dev.jsonl", "--host", fake.url, "--out", "runs/q.json")
+    assert code in (0, 1), err
+    code, out, err = cli("compare", "runs/b.json", "runs/q.json")
+    assert code == 2 and "different splits" in err and "edited" not in err, err
 
 
 def test_a_copy_judged_again_keeps_its_runs_errors_and_a_cut_answer_is_no_answer_alike(two_runs, cli):

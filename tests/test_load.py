@@ -431,6 +431,11 @@ def test_a_fault_of_checks_json_is_said_of_checks_json_naming_the_key_at_fault(t
     (tmp_path / "checks.json").write_text('[{"name": "{{w}}", "type": "contains", "value": "x"}]', encoding="utf-8")
     write_split(tmp_path, [dict(GOOD, vars={"w": "a"}), dict(GOOD, id="c2", vars={"w": "b"})])
     assert evalpy.load_split(path)   # a name filled from each case's vars is each case's own
+    # (round 107) a case's check named as one of checks.json's: the case's is the one to rename, and both had names
+    (tmp_path / "checks.json").write_text('[{"name": "a", "type": "contains", "value": "x"}]', encoding="utf-8")
+    write_split(tmp_path, [dict(GOOD, checks=[{"name": "a", "type": "contains", "value": "y"}])])
+    assert problems(path) == [f"{tmp_path}/s.jsonl:1: two checks are named 'a', this case's and one of checks.json's; give "
+                              "the case's another \"name\""], problems(path)
     (tmp_path / "checks.json").write_text('[{"name": "a", "typ": "contains", "value": "x"}]', encoding="utf-8")
     assert problems(path) == [f'{tmp_path}/checks.json:1: check 1: a check needs a "type" (did you mean "type" for '
                               "'typ'?)"]
