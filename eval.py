@@ -3621,15 +3621,22 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     if problems:
         return case, problems
     if "messages" in case:
+        written = case["messages"]
         case["messages"], problems = filled_turns(case["messages"], case.get("vars", {}), typos=older is None)
-        problems = problems or turn_problems(case["messages"])   # as filled: as a run file will hold them
+        problems = problems or [p + (" (it is empty once its vars fill it: give them a text)" if p.endswith(
+            "must be non-empty text") and placeholder_names(written[int(p.split()[2].rstrip(':')) - 1]["content"]) else "")
+                                for p in turn_problems(case["messages"])]   # as filled: as a run file will hold them
         if problems:
             return case, problems
     if isinstance(case.get("input"), str):   # filled as a turn is: the input is the one user turn
         problems = unfilled(case["input"], case.get("vars", {}), "input", typos=older is None)
         if problems:
             return case, problems
-        case["input"] = render(case["input"], case.get("vars", {}))
+        written, case["input"] = case["input"], render(case["input"], case.get("vars", {}))
+        if written.strip() and not case["input"].strip() and older is None:   # (its vars fill it with nothing)
+            return case, [f"field 'input' is empty once its vars fill it ({one_line(written, 60)}): give "
+                          f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
+                          "'input' out to ask the model by the prompt alone"]
     merged_tools(case, split_tools)
     if "tool_results" in case:
         problems = tool_results_problems(case["tool_results"], case.get("tools"))

@@ -416,6 +416,21 @@ def test_a_bad_pattern_in_checks_json_names_checks_json(tmp_path):
     assert evalpy.load_split(path)
 
 
+def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
+    """Round 107: "input": "{{c}}" with vars.c "" was sent as no user turn at all (and "  " as two spaces), where a
+    written blank input is refused; a turn so filled was "content must be non-empty text", its {{t}} never named."""
+    def said(**fields):
+        return evalpy.parse_case(dict({"id": "e", "expected": "bug", "difficulty": "easy", "note": "n"}, **fields),
+                                 ["bug"], [])[1]
+    for blank in ("", "  "):
+        assert said(input="{{c}}", vars={"c": blank}) == [
+            "field 'input' is empty once its vars fill it ({{c}}): give vars.c a text, or leave 'input' out to ask the "
+            "model by the prompt alone"]
+    assert said(messages=[{"role": "user", "content": "{{t}}"}], vars={"t": " "}) == [
+        "messages turn 1: content must be non-empty text (it is empty once its vars fill it: give them a text)"]
+    assert said(input="hola {{t}}", vars={"t": ""}) == []   # something left: sent as it is
+
+
 def test_a_fault_of_checks_json_is_said_of_checks_json_naming_the_key_at_fault(tmp_path):
     """Fifty-sixth attack on issue 28: two checks of checks.json named alike were blamed on the split
     ("s.jsonl: 3 lines: two checks are named 'a'; give one a "name" (lines 1-3)"), though both had a name; a check
