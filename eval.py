@@ -3291,8 +3291,10 @@ def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
         return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
-    if isinstance(error, FileNotFoundError):
-        return EvalError(f"{shell_word(path)}: no such {what}")
+    if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
+        return EvalError(f"{shell_word(path)}: no such {what}" + (
+            f" (`{program()} runs {shell_word(os.path.dirname(path) or '.')}` lists the runs there; `run --split ... --out "
+            f"{shell_word(path)}` makes this one)" if what == "run file" else ""))
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
                          + (f"; {program()} runs {shell_word(path)} lists the runs in it" if what == "run file" else ""))

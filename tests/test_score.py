@@ -87,7 +87,7 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
     # JSON has no NaN: refused as the file is read, as a journal line's is (thirteenth attack on issue 28, item 2)
     *((f'{{"format": "eval.py-run/1", "results": [], "config": {{"temperature": {t}}}}}',
        f"damaged ({t} is not a number (JSON has no {t}))") for t in ("NaN", "Infinity")),
-    (None, "no such run file"),
+    (None, "no such run file (`python eval.py runs .` lists the runs there; `run --split ... --out bad.json` makes this one)"),
 ])
 def test_bad_run_files_are_one_plain_error(project, cli, text, message):
     if text is not None:
