@@ -2975,6 +2975,20 @@ def weighted_score(checks, passed):
     return sure / total, (sure + maybe) / total
 
 
+def stored_check_key(check):
+    """A stored check as a key for what was found of it: each field with its value's type (1, 1.0 and true are
+    equal keys of a dict, and checks apart); a check holding a list or an object (a schema, tool names) as its
+    JSON text; None for what is no check."""
+    if type(check) is not dict:
+        return None
+    key = tuple((k, type(v), v) for k, v in check.items())
+    try:
+        hash(key)
+    except TypeError:   # (a list or an object among its values)
+        return json_text(check)
+    return key
+
+
 def stored_check_problem(check, labels):
     """What is wrong with a check as a run file holds it (placeholders filled in), or None: the
     same rules as in a split, so a hand-edited run cannot hang or crash a report."""
@@ -10340,9 +10354,9 @@ def results_problem(results, config):
     """What is wrong with the first bad result, or None; fills in the defaults of fields left out.
     Every case the config counts must have every trial: a run with results taken out must not pass a
     gate (a second "results" key holding only the right answers is refused as it is read: load_run)."""
-    seen, first = set(), {}
+    seen, first, checked = set(), {}, {}
     for i, r in enumerate(results, 1):
-        problem = result_problem(r, i, config, config["labels"], seen) or other_question(r, first.setdefault(r["id"], r))
+        problem = result_problem(r, i, config, config["labels"], seen, checked) or other_question(r, first.setdefault(r["id"], r))
         if problem:
             return problem
     trials = {}
@@ -10366,9 +10380,12 @@ def results_problem(results, config):
     return None
 
 
-def result_problem(r, i, config, labels, seen):
+def result_problem(r, i, config, labels, seen, checked=None):
     """What is wrong with the i-th result, or None; fills in the defaults of fields left out. A
-    result stores its case as it was (case_problems, as stored), then its answer."""
+    result stores its case as it was (case_problems, as stored), then its answer. checked: {a stored check's JSON text:
+    its problem}, of the results read before (every answer stores its case's checks: 50 checks of 10,000 cases were
+    checked 500,000 times, most of a report's time)."""
+    checked = {} if checked is None else checked
     if type(r) is not dict:
         return f"result {i} is not an object"
     problems = case_problems(r, labels, stored=True)
@@ -10389,7 +10406,10 @@ def result_problem(r, i, config, labels, seen):
         whole_counts(answered)
     checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
     for c in checks:
-        problem = stored_check_problem(c, labels)
+        key = stored_check_key(c)
+        problem = checked[key] if key in checked else stored_check_problem(c, labels)
+        if key is not None:
+            checked[key] = problem
         if problem:
             return f"{named}: {problem}"
         c.setdefault("blocking", "weight" not in c)

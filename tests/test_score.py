@@ -97,6 +97,20 @@ def test_bad_run_files_are_one_plain_error(project, cli, text, message):
     assert err.startswith("error: bad.json: ") and len(err.strip().splitlines()) == 1
 
 
+def test_a_check_stored_alike_in_every_answer_is_read_once_and_a_look_alike_on_its_own(project, cli):
+    """Round 107: every answer stores its case's checks, each checked again (50 checks of 10,000 cases: most of a
+    report's time); what was found of one is kept for the same check further on, by its values and their types:
+    a value of true where every other answer holds 1 is refused, never taken for 1."""
+    from conftest import agent_run, write_run
+    run = agent_run()
+    for r in run["results"]:
+        r["checks"].append({"name": "few", "type": "max_tool_calls", "value": 1, "blocking": True})
+    assert cli("report", write_run("runs/a.json", run))[0] in (0, 1)
+    run["results"][-1]["checks"][-1]["value"] = True
+    code, out, err = cli("report", write_run("runs/b.json", run))
+    assert code == 2 and "check 'few'" in err, err
+
+
 def test_edited_results_are_caught(hand_run, cli):
     run = load_json(hand_run)
     run["results"][1]["id"] = "a1"
