@@ -3756,7 +3756,8 @@ def turn_problems(turns):
         elif turn["role"] not in TURN_ROLES:
             problems.append(f"messages turn {number}: role {one_line(json_text(turn['role']), 30)} is neither "
                             "\"user\" nor \"assistant\"")
-        elif not isinstance(turn["content"], str) or not turn["content"].strip():
+        elif not isinstance(turn["content"], str) or not any(   # (a zero-width space alone, a format character, shows nothing)
+                not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in turn["content"]):
             problems.append(f"messages turn {number}: content must be non-empty text")
     if not problems and turns[-1]["role"] != "user":
         problems.append(f"messages: the last turn is the {turns[-1]['role']}'s; it must be the user's "

@@ -429,6 +429,8 @@ def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
     assert said(messages=[{"role": "user", "content": "{{t}}"}], vars={"t": " "}) == [
         "messages turn 1: content must be non-empty text (it is empty once its vars fill it: give them a text)"]
     assert said(input="hola {{t}}", vars={"t": ""}) == []   # something left: sent as it is
+    # a turn of a zero-width space alone shows nothing, and says nothing: empty as a blank one is
+    assert said(messages=[{"role": "user", "content": "\u200b"}]) == ["messages turn 1: content must be non-empty text"]
 
 
 def test_a_fault_of_checks_json_is_said_of_checks_json_naming_the_key_at_fault(tmp_path):
