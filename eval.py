@@ -3135,6 +3135,21 @@ def only_characters(parsed):
 ALWAYS_FOUND = "its pattern is found in every answer, even an empty one"
 
 
+def unreachable_arguments(arguments, tool):
+    """What makes arguments a rule or a tool_called check asks of a call (part of its arguments: the rest are the
+    call's) such that no call fitting the tool's parameters holds them: a value its schema refuses ("people": "2"
+    for an integer). Such a rule answered no valid call, and such a check passed
+    none, without a word."""
+    parameters = tool.get("parameters")   # (tool: its "function", as tool_named gives it)
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    if not isinstance(properties, dict) or not isinstance(arguments, dict):
+        return []
+    # (a parameter it does not declare is let be: the schema lets a call give one, as the valid-arguments check does)
+    partial = {k: v for k, v in parameters.items() if k != "required"}   # (the arguments left out are the call's)
+    return [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
+            if not e.endswith(" is missing")]
+
+
 def filled_check_problems(check, labels, case=None):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
     that does not compile, a label check without labels, a comparison without a case's
@@ -3559,21 +3574,6 @@ def tools_problems(tools):
         return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
     names = set()
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
-
-
-def unreachable_arguments(arguments, tool):
-    """What makes arguments a rule or a tool_called check asks of a call (part of its arguments: the rest are the
-    call's) such that no call fitting the tool's parameters holds them: a value its schema refuses ("people": "2"
-    for an integer). Such a rule answered no valid call, and such a check passed
-    none, without a word."""
-    parameters = tool.get("parameters")   # (tool: its "function", as tool_named gives it)
-    properties = parameters.get("properties") if isinstance(parameters, dict) else None
-    if not isinstance(properties, dict) or not isinstance(arguments, dict):
-        return []
-    # (a parameter it does not declare is let be: the schema lets a call give one, as the valid-arguments check does)
-    partial = {k: v for k, v in parameters.items() if k != "required"}   # (the arguments left out are the call's)
-    return [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
-            if not e.endswith(" is missing")]
 
 
 def tool_results_problems(results, tools, where="tool_results"):
@@ -6669,6 +6669,18 @@ def case_context(case):
                    + "\n".join(steps) if steps else "")
 
 
+def no_tool_text(name):
+    """What a call to a tool the case does not have gets back; by it, every view tells such a call from one whose
+    arguments no rule matched (the stored tool message holds no more)."""
+    return json_text({"error": f"there is no tool named {name}"})
+
+
+def no_result_why(message):
+    """Why a tool message's call got no result a rule gave, as the transcript views say it beside what it returned."""
+    return "(the case has no such tool)" if message["content"] == no_tool_text(message["name"]) else \
+        "(no result matched these arguments)"
+
+
 def call_text(call):
     """A tool call as a person (or a judge) reads it: lookup_order({"order_id": "A-1"})."""
     arguments = call.get("arguments")
@@ -8393,18 +8405,6 @@ def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=N
 SUMMED = ("attempts", "latency_ms", "prompt_tokens", "completion_tokens", "total_duration_ns", "load_duration_ns",
           "prompt_eval_duration_ns", "eval_duration_ns", "thinking_tokens")   # over an agent's turns
 TURN_FIGURES = SUMMED + ("done_reason",)   # what each turn keeps of its request (per_turn)
-
-
-def no_tool_text(name):
-    """What a call to a tool the case does not have gets back; by it, every view tells such a call from one whose
-    arguments no rule matched (the stored tool message holds no more)."""
-    return json_text({"error": f"there is no tool named {name}"})
-
-
-def no_result_why(message):
-    """Why a tool message's call got no result a rule gave, as the transcript views say it beside what it returned."""
-    return "(the case has no such tool)" if message["content"] == no_tool_text(message["name"]) else \
-        "(no result matched these arguments)"
 
 
 def tool_result(call, case):

@@ -498,6 +498,7 @@ def test_a_sidecar_that_is_not_a_file_is_refused_before_reading(project, cli, fa
 def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):
     hostile = "evil\x1b[31mred"
     fake.models += [hostile, hostile + ":latest"]
+    fake.digests[hostile] = fake.digest(hostile + ":latest")   # one model by both names (two digests: two models)
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
     for view in ((), ("--markdown",)):
