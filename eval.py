@@ -2088,6 +2088,7 @@ class ManyCompareResult(TypedDict):
     split: str
     split_sha: str
     runs: list              # of ManyRow, in the order given: the reference first
+    replaced: list          # [path, config.replaced] of each run whose model or judge was replaced while it went on
     reference: str          # the first run's path: every other run is tested against it
     cases: int              # the cases every run decided: every figure is on these
     shared_cases: int       # the cases every run holds
@@ -2377,8 +2378,8 @@ def config_problem(config, text_keys):
     replaced = config.get("replaced")
     if replaced is not None and not (type(replaced) is list and all(
             type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(type(v) is str for v in r.values())
-            for r in replaced)):
-        return 'config.replaced must be a list of {"who", "model", "was", "now"}'
+            and r["who"] in ("the model", "the judge") for r in replaced)):
+        return 'config.replaced must be a list of {"who": "the model" or "the judge", "model", "was", "now"}'
     judge = config.get("judge")
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
@@ -3146,8 +3147,9 @@ def unreachable_arguments(arguments, tool):
         return []
     # (a parameter it does not declare is let be: the schema lets a call give one, as the valid-arguments check does)
     partial = {k: v for k, v in parameters.items() if k != "required"}   # (the arguments left out are the call's)
+    # (a list is matched item by item, whole: what an item lacks, no call's item can add)
     return [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
-            if not e.endswith(" is missing")]
+            if not e.endswith(" is missing") or "[" in e]
 
 
 def filled_check_problems(check, labels, case=None):
@@ -9696,12 +9698,14 @@ def models_replaced(client, config, judge_only=False):
 
 
 def replaced_warning(replaced):
-    """What a run whose model or judge was replaced while it went on (config.replaced) says in every view."""
-    said = "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while the run went on (digest {short(r['was'])} "
-                     f"when it began, {short(r['now'])} after its last answer: re-pulled?)" for r in replaced)
-    whose = ("its answers" if any(r["who"] == "the model" for r in replaced) else "its judge's verdicts")
-    return (f"WARNING: {said}: {whose} may come from two models; "
-            + ("run again once the model stays one." if whose == "its answers" else "judge the run again once the judge stays one."))
+    """What a run whose model or judge was replaced while it was asked (config.replaced) says in every view."""
+    said = "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest {short(r['was'])} "
+                     f"at the start, {short(r['now'])} after the last call: re-pulled?)" for r in replaced)
+    who = {r["who"] for r in replaced}
+    whose = " and ".join(w for w, by in (("its answers", "the model"), ("its judge's verdicts", "the judge")) if by in who)
+    cure = " and ".join(c for c, by in (("run again once the model stays one", "the model"),
+                                        ("judge the run again once the judge stays one", "the judge")) if by in who)
+    return f"WARNING: {said}: {whose} may come from two models; {cure}."
 
 
 def refuse_model(client, config, cases):
@@ -13673,6 +13677,7 @@ def run_listing(folder):
         alike = s["errors_alike"]   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
+                                                                    else "run again)" if config.get("replaced")
                                                                     else "complete the run judged)" if "checks_from" in config
                                                                     else "fix what was sent, and run again)"
                                                                     if alike == len(s["errors"]) else
@@ -14377,6 +14382,7 @@ def compare_many(runs, alpha=ALPHA):
             verdict=(f"{row['name']} is better than {rows[0]['name']}", f"{row['name']} is worse than {rows[0]['name']}")))
     rows[0].update(reference=True, reading=None)
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
+            "replaced": [[path, cfg["replaced"]] for path, cfg, _ in runs if cfg.get("replaced")],
             "reference": rows[0]["run"], "cases": len(decided), "shared_cases": len(shared),
             "left_out": [i for i in shared if i not in set_of_decided],
             "all_cases": [len(ids) for ids in by_id],
@@ -14410,7 +14416,8 @@ def compare_many_rows(m):
              "cases": figure("count", m["cases"], ["cases"]), "shared_cases": figure("count", m["shared_cases"], ["shared_cases"]),
              "all_cases": [figure("count", n, ["all_cases", i]) for i, n in enumerate(m["all_cases"])],
              "comparisons": figure("count", m["comparisons"], ["comparisons"]),
-             "left_out": figure("ids", m["left_out"], ["left_out"]), "rows": rows}]
+             "left_out": figure("ids", m["left_out"], ["left_out"]), "rows": rows,
+             "warnings": [f"{shell_word(path)}: {replaced_warning(r)}" for path, r in m["replaced"]]}]
 
 
 def many_rows(sec):
@@ -14436,7 +14443,8 @@ def many_notes(sec):
     """What the table rests on: the shared cases, the reference, the pairing, the adjustment."""
     each = " (each case's pass rate over its trials)" if sec["majority_vote"] else ""
     notes = [f"{len(sec['rows'])} runs of {on_one_line(sec['split'])} ({sec['split_sha']}), compared on "
-             f"{plural(sec['cases']['value'], 'case')}{each}, each against the first listed (the reference)."]
+             f"{plural(sec['cases']['value'], 'case')}{each}, each against the first listed (the reference)."] \
+        + sec["warnings"]
     if sec["partial"]:
         notes.append(f"Only the cases every run holds are compared ({figure_text(sec['shared_cases'])}; the runs hold "
                      f"{', '.join(figure_text(n) for n in sec['all_cases'])}): some ran only part of the split (--limit, --cases).")
@@ -14625,6 +14633,11 @@ NOTHING_CHANGED_ALIKE = ("nothing in the configuration, and every answer the sam
                          "differences are the judging's or the run-to-run variation's, not a change's")
 
 
+# (a run whose model or judge was replaced while it was asked: no setting changed, and the model may have)
+NOTHING_CHANGED_REPLACED = ("nothing in the configuration as recorded, but a model or judge was replaced while a run was "
+                            "asked (the warning above): its figures may be two models'")
+
+
 def compare_rows(c, baseline_path, candidate_path):
     """compare of two runs as rows: every figure its views show, worked out here once."""
     d, test = c["difference"], c["test"]
@@ -14634,7 +14647,8 @@ def compare_rows(c, baseline_path, candidate_path):
                          + [[side, said] for side, said in c.get("judged_again", {}).items()],
              # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored
              # again, whose copy keeps its run's errors; a rerun whose calls failed answered nothing alike there
-             "unchanged": (NOTHING_CHANGED_SAME if c["answers_alike"] and c.get("judged_again")
+             "unchanged": (NOTHING_CHANGED_REPLACED if c["replaced"]
+                           else NOTHING_CHANGED_SAME if c["answers_alike"] and c.get("judged_again")
                            else NOTHING_CHANGED_ALIKE if c["answers_alike"] and not c["model_failed"] else NOTHING_CHANGED),
              # (no case decided in both runs: no unit to speak of)
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},
@@ -15167,6 +15181,10 @@ def report_run(run, run_path, baseline, errors, compare_path):
         say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
     for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
+    if errors and config.get("replaced"):   # a resume would mix two models, and refuses to
+        warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
+             "resume would ask them of another model than the rest (it refuses to): run again once the model stays one")
+        return 2
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
         # conversation past the window fails again alike, and --resume keeps the run's options
@@ -15223,13 +15241,14 @@ def run_grid(grid):
     for run_path, run in judged_open:
         for line in judge_call_warnings(run["results"], run["config"], run_path):
             warn(f"{shell_word(run_path)}: {line}")
+    replaced = any(config.get("replaced") for _, config, _ in runs)   # (its figures may be two models': said above)
     try:
         print(format_many(compare_many(runs)))
     except EvalError as e:
-        if not (with_errors or judged_open):
+        if not (with_errors or judged_open or replaced):
             raise
         warn(f"error: {e}")
-    return 2 if with_errors or judged_open else 0
+    return 2 if with_errors or judged_open or replaced else 0
 
 
 def sentence(text):
@@ -17922,6 +17941,7 @@ class Review:
         config = self.run["config"]
         return {"run": self.path, "against": self.against_path, "changed": changed,
                 "other_versions": self.versions_note(other_versions),
+                "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
                 "counts": annotation_counts(self.of_this_run(annotations))}
@@ -18386,6 +18406,7 @@ async function start() {
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
   if (data.other_versions) notes.push(data.other_versions + ".");
+  if (data.replaced) notes.push(data.replaced);
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }
   const values = (f) => [...new Set(data.items.flatMap(f))].sort();
   for (const v of values((it) => [it.difficulty])) option($("difficulty"), v);
@@ -19220,11 +19241,18 @@ def cmd_judge(args):
     return 2 if failed or judged["config"].get("replaced") else 0
 
 
+def said_replaced(run_path, config):
+    """calibrate and the audit read a run's judge: one replaced while it was asked is said first, on stderr."""
+    if config.get("replaced"):
+        warn(f"{shell_word(run_path)}: {replaced_warning(config['replaced'])}")
+
+
 def cmd_calibrate(args):
     human, untrialled, lines = read_human_verdicts(args.verdicts)
     config, cases = read_graded(args.run)
     trials_named(args.verdicts, untrialled, config["repeat"])
     report = calibration(human, cases, args.verdicts, args.run, lines)
+    said_replaced(args.run, config)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None
     show(view_of(args), {"verdicts": args.verdicts, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},
          None, lambda: format_calibration(report, config["repeat"]) + (f"\n\n{format_audit(audit, config, args.run)}" if audit else ""))
@@ -19232,6 +19260,7 @@ def cmd_calibrate(args):
 
 
 def show_audit(args, config, cases):
+    said_replaced(args.run, config)
     audit = judge_audit(config, cases, args.run)
     show(view_of(args), {"run": args.run, "audit": audit}, None, lambda: format_audit(audit, config, args.run))
     return 0

@@ -2386,26 +2386,39 @@ def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, c
     every view warns of it, and the run exits 2. (Its review: refused and left in its journal, the run was a dead end
     every message called unfinished.)"""
     fake.answers = answer_key("golden/dev.jsonl")
-    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json", "--limit", 4)[0] == 0
-    fake.replace_after = (8, "qwen2.5:7b", "e7" * 32)   # pulled again after the 4th answer of the next run
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/one.json", "--limit", 12)[0] == 0
+    fake.replace_after = (len(fake.chat_bodies) + 4, "qwen2.5:7b", "e7" * 32)   # pulled again after 4 of the next run
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 12, "--out", "runs/two.json")
-    warning = "WARNING: the model qwen2.5:7b was replaced while the run went on (digest "
+    warning = "WARNING: the model qwen2.5:7b was replaced while it was asked (digest "
     assert code == 2 and not os.path.exists("runs/two.json.journal"), err
     replaced = load_json("runs/two.json")["config"]["replaced"]
     assert replaced == [{"who": "the model", "model": "qwen2.5:7b", "was": evalpy.hashlib.sha256(b"qwen2.5:7b").hexdigest(),
                          "now": "e7" * 32}], replaced
-    assert warning in err and "e7e7e7e7 after its last answer: re-pulled?): its answers may come from two models" in err, err
+    assert warning in err and "e7e7e7e7 after the last call: re-pulled?): its answers may come from two models" in err, err
     for flags in ((), ("--markdown",)):
         assert "may come from two models" in cli("report", "runs/two.json", *flags)[1]
     assert json.loads(cli("report", "runs/two.json", "--json")[1])["replaced"] == replaced
     assert cli("report", "runs/two.json", "--html", "page.html")[0] == 0
     assert "may come from two models" in Path("page.html").read_text(encoding="utf-8")
     code, out, err = cli("report", "runs/two.json", "--min-accuracy", "0.5")   # no gate passes or fails it
-    assert code == 2 and "gates not judged: the model qwen2.5:7b was replaced while the run went on" in err, err
-    assert "may come from two models" in cli("compare", "runs/one.json", "runs/two.json")[1]
+    assert code == 2 and "gates not judged: the model qwen2.5:7b was replaced while it was asked" in err, err
+    out = cli("compare", "runs/one.json", "runs/two.json")[1]
+    assert "may come from two models" in out and "Changed: nothing in the configuration as recorded, but a model" in out, out
+    # (its review) three runs compared, and a grid whose run had its model replaced: said, and exit 2
+    assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/v2.txt", "--limit", 12, "--out",
+               "runs/v2.json")[0] == 0
+    out = cli("compare", "runs/one.json", "runs/two.json", "runs/v2.json")[1]
+    assert "runs/two.json: WARNING: the model qwen2.5:7b was replaced" in out, out
+    assert "may come from two models" in cli("compare", "runs/one.json", "runs/two.json", "runs/v2.json", "--markdown")[1]
+    fake.models.append("llama3.2:3b")
+    fake.replace_after = (len(fake.chat_bodies) + 4, "llama3.2:3b", "f6" * 32)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen2.5:7b", "--model", "llama3.2:3b",
+                         "--limit", 3, "--out", "grid/")
+    assert code == 2 and "WARNING: the model llama3.2:3b was replaced" in out + err, err
     code, out, err = cli("compare", "runs/one.json", "runs/two.json", "--fail-on-regression")
     assert code == 2 and "gates not judged: candidate run: the model qwen2.5:7b was replaced" in err, err
     assert "(model replaced while it ran)" in cli("runs", "runs")[1]
+    assert "may come from two models" in evalpy.Review("runs/two.json").data()["replaced"]   # (its review) the page too
     fake.replace_after = None
     fake.digests.clear()   # the same model throughout: no warning
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/three.json", "--limit", 2)

@@ -2738,7 +2738,7 @@ def test_a_judge_replaced_while_judge_asks_it_is_said_of_the_judged_run(project,
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
     fake.replace_after = (len(fake.chat_bodies) + 8, "qwen2.5:7b", "ab" * 32)   # after 8 of the judge's calls
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
-    assert code == 2 and "WARNING: the judge qwen2.5:7b was replaced while the run went on" in err, err
+    assert code == 2 and "WARNING: the judge qwen2.5:7b was replaced while it was asked" in err, err
     assert "its judge's verdicts may come from two models; judge the run again once the judge stays one" in out, out
     assert [r["who"] for r in load_json("j.json")["config"]["replaced"]] == ["the judge"]
 

@@ -2521,6 +2521,12 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
     code, out, err = cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")
     assert code == 2 and "check 'tool_called lookup_order {\"order_id\": 1}': its arguments match no call the tool takes, so it can " \
         "never pass: arguments.order_id is not string" in err, err
+    # (its review) a list is matched item by item, whole: an item lacking what the tool requires matches no call's
+    rooms = {"name": "book", "parameters": {"type": "object", "properties": {"rooms": {"type": "array", "items": {
+        "type": "object", "required": ["kind", "beds"], "properties": {"kind": {"type": "string"}, "beds": {"type": "integer"}}}}}}}
+    assert evalpy.unreachable_arguments({"rooms": [{"kind": "double"}]}, rooms) == [
+        "arguments.rooms[0].beds is missing, as the tool's parameters say"]
+    assert evalpy.unreachable_arguments({"rooms": [{"kind": "double", "beds": 2}]}, rooms) == []
     # part of a call's arguments (the rest are the call's), or one the tool does not declare: taken as ever
     case = dict(AGENT_CASE, tool_results={"lookup_order": [{"arguments": {"extra": True}, "result": "x"}]})
     assert "cannot reach the model server" in cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")[2]
