@@ -9668,12 +9668,13 @@ def preflight_server(client, config, judge, inputs, resuming):
     return server_version, identity
 
 
-def models_replaced(client, config, judge_only=False):
+def models_replaced(client, config, judge_only=False, said=True):
     """After the last answer, the server asked again which digest the model (and each judge) is: one re-pulled or
     replaced while the run went on (a model gone, "not found", then back as another) answered part of it, and a run
     recording the first digest alone passed the other's answers off as its. Returns config.replaced's entries, which
     every view of the run then warns of (replaced_warning); a server that no longer answers the question leaves it
-    unasked, said so; one whose answer is no digest (a name listed twice) is a replaced model too."""
+    unasked, said so; one whose answer is no digest (a name listed twice) is a replaced model too. said: each warned of
+    on stderr as found (compare --pairwise says it of its sidecar)."""
     judge = config.get("judge") or {}
     pinned = [] if judge_only else [(config["model"], config.get("model_digest"), "the model")]
     pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
@@ -9692,7 +9693,7 @@ def models_replaced(client, config, judge_only=False):
             now = "more than one"   # (its answer: two models answer to that name now)
         if now and now != was:
             replaced.append({"who": who, "model": model, "was": was, "now": now})
-    for r in replaced:
+    for r in replaced if said else ():
         warn(replaced_warning([r]))
     return replaced
 
@@ -16328,6 +16329,13 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                                                        f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}"
                                                                        if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
+        # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
+        replaced = models_replaced(client, {"host": config["host"], "judge": judge}, judge_only=True, said=False)
+        if replaced:
+            said = "; ".join(f"the judge {on_one_line(r['model'])} was replaced while it was asked (digest {short(r['was'])} "
+                             f"at the start, {short(r['now'])} after the last call: re-pulled?)" for r in replaced)
+            raise EvalError(f"{said}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
+                            "aside, and compare again once the judge stays one")
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0
         judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}

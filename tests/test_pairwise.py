@@ -495,6 +495,17 @@ def test_a_sidecar_that_is_not_a_file_is_refused_before_reading(project, cli, fa
     assert os.path.islink(cand + ".pairwise.json")
 
 
+def test_a_judge_replaced_while_compare_asks_it_is_said_of_the_stored_verdicts(project, cli, fake):
+    """Round 107's review: a pairwise judge re-pulled after 2 of its calls had every verdict stored under its first
+    digest, and the next compare reused them in silence. As a run does, it asks the server again after the last call."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.replace_after = (2, "qwen2.5:7b", "d4" * 32)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "error: the judge qwen2.5:7b was replaced while it was asked (digest " in err, err
+    assert f"the verdicts stored in {cand}.pairwise.json may come from two models; move it aside" in err, err
+
+
 def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):
     hostile = "evil\x1b[31mred"
     fake.models += [hostile, hostile + ":latest"]
