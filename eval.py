@@ -2137,6 +2137,7 @@ class PairwiseComparison(TypedDict):
     date: str
     eval_version: str
     verdicts: list          # of PairwiseVote
+    replaced: NotRequired[list]  # the judge replaced while it was asked (as config.replaced): never reused
 
 
 class PairwiseFile(TypedDict):
@@ -3323,8 +3324,10 @@ def unreadable(path, what, error):
     if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
         return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
+        folder = os.path.dirname(path) or "."
         return EvalError(f"{shell_word(path)}: no such {what}" + (
-            f" (`{program()} runs {shell_word(os.path.dirname(path) or '.')}` lists the runs there; `run --split ... --out "
+            f" (there is no folder {shell_word(folder)})" if what == "run file" and not os.path.isdir(folder) else
+            f" (`{program()} runs {shell_word(folder)}` lists the runs there; `run --split ... --out "
             f"{shell_word(path)}` makes this one)" if what == "run file" else ""))
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
@@ -3651,7 +3654,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
         if problems:
             return case, problems
         written, case["input"] = case["input"], render(case["input"], case.get("vars", {}))
-        if written.strip() and not case["input"].strip() and older is None:   # (its vars fill it with nothing)
+        if not shows_nothing(written) and shows_nothing(case["input"]) and older is None:   # (its vars fill it with nothing)
             return case, [f"field 'input' is empty once its vars fill it ({one_line(written, 60)}): give "
                           f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
                           "'input' out to ask the model by the prompt alone"]
@@ -3697,7 +3700,8 @@ def case_problems(case, labels, stored=False, begun=False):
             problems.append(f"missing field {name!r}" + (" (or give vars)" if name == "input" else ""))
         elif not isinstance(case[name], str):
             problems.append(f"field {name!r} must be a string, not {json_kind(case[name])}")   # as the file says it: null
-        elif not case[name].strip() and (not stored or not case[name] and name == "id"):
+        elif not case[name].strip() and (not stored or not case[name] and name == "id") \
+                or name == "input" and not stored and shows_nothing(case[name]):   # (a zero-width space alone: a turn's rule)
             problems.append(f"field {name!r} is empty")   # a stored id may be blank, not empty: older runs
         elif name == "id" and new_rules and case[name] != case[name].strip():   # --cases trims it: never chosen
             edge = next(c for c in case[name][:1] + case[name][-1:] if c.isspace())
@@ -3743,6 +3747,12 @@ def case_problems(case, labels, stored=False, begun=False):
     return problems
 
 
+def shows_nothing(text):
+    """Whether a text the model is sent as a turn shows nothing: spaces, format characters (a zero-width space, a
+    BOM) and fillers the eye cannot see (UNSEEN_MARKS') alone."""
+    return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in without_unseen(text))
+
+
 def turn_problems(turns):
     """What is wrong with a case's messages as written: a conversation so far, user and assistant
     turns with text, the user's last (the model's answer is the next turn)."""
@@ -3758,8 +3768,7 @@ def turn_problems(turns):
         elif turn["role"] not in TURN_ROLES:
             problems.append(f"messages turn {number}: role {one_line(json_text(turn['role']), 30)} is neither "
                             "\"user\" nor \"assistant\"")
-        elif not isinstance(turn["content"], str) or not any(   # (a zero-width space alone, a format character, shows nothing)
-                not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in turn["content"]):
+        elif not isinstance(turn["content"], str) or shows_nothing(turn["content"]):
             problems.append(f"messages turn {number}: content must be non-empty text")
     if not problems and turns[-1]["role"] != "user":
         problems.append(f"messages: the last turn is the {turns[-1]['role']}'s; it must be the user's "
@@ -9632,6 +9641,8 @@ def refuse_think_max(config, version):
 def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
+    if resuming and config.get("replaced"):   # its answers may be two models' already: a third batch mixes no better
+        raise EvalError(f"refusing to resume: {replaced_warning(config['replaced']).removeprefix('WARNING: ')}")
     server_version = client.preflight(config["model"])
     refuse_think_max(config, server_version)
     if config["api"] == "openai":
@@ -14636,7 +14647,7 @@ NOTHING_CHANGED_ALIKE = ("nothing in the configuration, and every answer the sam
 
 # (a run whose model or judge was replaced while it was asked: no setting changed, and the model may have)
 NOTHING_CHANGED_REPLACED = ("nothing in the configuration as recorded, but a model or judge was replaced while a run was "
-                            "asked (the warning above): its figures may be two models'")
+                            "asked (see its warning): its figures may be two models'")
 
 
 def compare_rows(c, baseline_path, candidate_path):
@@ -15184,7 +15195,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         warn(line)
     if errors and config.get("replaced"):   # a resume would mix two models, and refuses to
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
-             "resume would ask them of another model than the rest (it refuses to): run again once the model stays one")
+             "resume would mix its answers further (it refuses to): run again once the model stays one")
         return 2
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
@@ -15892,6 +15903,16 @@ def file_sha(path):
     return sha256_bytes(read_bytes(path, "run file"))
 
 
+def refuse_replaced(comparison, sidecar):
+    """A stored comparison whose judge was replaced while it was asked (its "replaced", as a run's config.replaced):
+    its verdicts may be two models', and are never reused as one judge's."""
+    if comparison and comparison.get("replaced"):
+        said = "; ".join(f"the judge {on_one_line(r['model'])} was replaced while it was asked (digest {short(r['was'])} "
+                         f"at the start, {short(r['now'])} after the last call: re-pulled?)" for r in comparison["replaced"])
+        raise EvalError(f"{said}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
+                        "aside, and compare again once the judge stays one")
+
+
 def read_pairwise(path):
     """The comparisons stored in a pairwise sidecar ([] if there is none); a damaged one is an error,
     never overwritten: it holds verdicts someone paid for."""
@@ -15926,6 +15947,10 @@ def pairwise_problem(stored):
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
                 or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
             return "a comparison whose judge has no criterion or models"
+        replaced = c.get("replaced", [])   # refuse_replaced's, as config.replaced
+        if type(replaced) is not list or not all(type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(
+                type(v) is str for v in r.values()) for r in replaced):
+            return 'a comparison whose replaced is not a list of {"who", "model", "was", "now"}'
         digests = judge.get("digests", [None] * len(judge["models"]))   # prepare_judge's: one per model, or null
         if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
             return "a comparison whose judge digests are not one text or null per judge model"
@@ -16040,7 +16065,7 @@ def store_comparisons(path, brought=()):
 # comparison it belongs to, whole (its runs' hashes, its judge): compares at once append their lines
 # in turns, under the sidecar's lock, and any compare stores every line into its own comparison
 # (store_comparisons), never into another's.
-PAIRWISE_JOURNAL_FIELDS = frozenset(PairwiseComparison.__annotations__) - {"verdicts"}
+PAIRWISE_JOURNAL_FIELDS = frozenset(PairwiseComparison.__annotations__) - {"verdicts", "replaced"}   # (a journal line is a verdict as it came)
 
 
 def journal_verdict(sidecar, comparison, verdict):
@@ -16258,6 +16283,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
     stored = stored_comparison(comparisons, key)
+    refuse_replaced(stored, sidecar)
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
     kept, todo, votes = pairwise_plan(stored, pairs, wanted)
     if todo:
@@ -16331,11 +16357,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
         replaced = models_replaced(client, {"host": config["host"], "judge": judge}, judge_only=True, said=False)
-        if replaced:
-            said = "; ".join(f"the judge {on_one_line(r['model'])} was replaced while it was asked (digest {short(r['was'])} "
-                             f"at the start, {short(r['now'])} after the last call: re-pulled?)" for r in replaced)
-            raise EvalError(f"{said}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
-                            "aside, and compare again once the judge stays one")
+        if replaced:   # kept with its verdicts: every later compare that would reuse them refuses (refuse_replaced)
+            with sidecar_lock(sidecar):
+                comparisons = read_pairwise(sidecar)
+                stored_comparison(comparisons, key)["replaced"] = replaced
+                write_sidecar(sidecar, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
+            refuse_replaced({"replaced": replaced}, sidecar)
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0
         judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
@@ -16698,6 +16725,9 @@ def stored_flip_rates(path, run_sha):
         if comparison["candidate_sha"] != run_sha:
             stale += 1
             continue
+        if comparison.get("replaced"):   # (read all the same: said, as compare refuses to reuse them)
+            warn(f"note: {shell_word(path)}: the judge of a comparison stored there was replaced while it was asked: "
+                 "its flip rate may be two models'")
         by_pair = {}
         for v in comparison["verdicts"]:
             by_pair.setdefault((v["id"], v["trial"]), []).append(v)

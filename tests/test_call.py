@@ -2419,6 +2419,12 @@ def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, c
     assert code == 2 and "gates not judged: candidate run: the model qwen2.5:7b was replaced" in err, err
     assert "(model replaced while it ran)" in cli("runs", "runs")[1]
     assert "may come from two models" in evalpy.Review("runs/two.json").data()["replaced"]   # (its review) the page too
+    # (its review) a resume of its errors, the model back on its first digest or not, is refused: it said it would be
+    broken = load_json("runs/two.json")
+    broken["results"][0].update(response=None, error="HTTP 500: boom")
+    write_run("runs/broken.json", broken)
+    code, out, err = cli("run", "--resume", "runs/broken.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: refusing to resume: the model qwen2.5:7b was replaced"), err
     fake.replace_after = None
     fake.digests.clear()   # the same model throughout: no warning
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/three.json", "--limit", 2)

@@ -431,6 +431,9 @@ def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
     assert said(input="hola {{t}}", vars={"t": ""}) == []   # something left: sent as it is
     # a turn of a zero-width space alone shows nothing, and says nothing: empty as a blank one is
     assert said(messages=[{"role": "user", "content": "\u200b"}]) == ["messages turn 1: content must be non-empty text"]
+    # (its review) the input is the one user turn: the same rule, written or filled
+    assert said(input="\u200b") == ["field 'input' is empty"]
+    assert said(input="{{x}}", vars={"x": "\u200b"})[0].startswith("field 'input' is empty once its vars fill it")
 
 
 def test_a_fault_of_checks_json_is_said_of_checks_json_naming_the_key_at_fault(tmp_path):

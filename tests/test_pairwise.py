@@ -504,6 +504,12 @@ def test_a_judge_replaced_while_compare_asks_it_is_said_of_the_stored_verdicts(p
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and "error: the judge qwen2.5:7b was replaced while it was asked (digest " in err, err
     assert f"the verdicts stored in {cand}.pairwise.json may come from two models; move it aside" in err, err
+    # (its review) kept with them, and said by every compare that would reuse them, before a call is asked
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "may come from two models; move it aside" in err and len(fake.chat_bodies) == asked, err
+    assert load_json(cand + ".pairwise.json")["comparisons"][0]["replaced"][0]["now"] == "d4" * 32
+    assert "was replaced while it was asked: its flip rate may be two models'" in cli("judge", cand, "--audit")[2]
 
 
 def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):

@@ -67,6 +67,12 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
     assert (base["label"], base["tied"], base["correct"], base["total"]) == ("a", ["b"], 2, 5)
 
 
+def test_a_run_file_in_a_folder_that_does_not_exist_says_so(project, cli):
+    """Round 107's review: `report nope/x.json` said `runs nope` lists the runs there, which failed: no such folder."""
+    code, out, err = cli("report", "nope/x.json")
+    assert code == 2 and err == "error: nope/x.json: no such run file (there is no folder nope)\n", err
+
+
 @pytest.mark.parametrize("text, message", [
     ('{"format": "eval.py-run/1", "config": {', "damaged or cut short (line 1, column"),
     ("not json at all", "not a run file: a run file is the JSON object run writes"),   # (round 105) not "damaged"
