@@ -2378,9 +2378,16 @@ def config_problem(config, text_keys):
         return 'config.rerun_test must be {"forced": true, "earlier": [paths]} or null'
     replaced = config.get("replaced")
     if replaced is not None and not (type(replaced) is list and all(
-            type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(type(v) is str for v in r.values())
-            and r["who"] in ("the model", "the judge") for r in replaced)):
-        return 'config.replaced must be a list of {"who": "the model" or "the judge", "model", "was", "now"}'
+            type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(type(v) is str and v for v in r.values())
+            and r["who"] in ("the model", "the judge") and r["was"] != r["now"] for r in replaced)):
+        return ('config.replaced must be a list of {"who": "the model" or "the judge", "model", "was", "now"}, each a '
+                'text, "now" another digest than "was"')
+    if replaced:   # (of this run's model or judges, each once: eval.py writes no other)
+        judges = (config.get("judge") or {}).get("models") or [] if type(config.get("judge")) is dict else []
+        whose = [(r["who"], r["model"]) for r in replaced]
+        if len(set(whose)) < len(whose) or any(model != config.get("model") if who == "the model" else model not in judges
+                                               for who, model in whose):
+            return "config.replaced names a model this run did not ask, or one twice"
     judge = config.get("judge")
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
@@ -9711,8 +9718,9 @@ def models_replaced(client, config, judge_only=False, said=True):
 
 def replaced_warning(replaced):
     """What a run whose model or judge was replaced while it was asked (config.replaced) says in every view."""
-    said = "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest {short(r['was'])} "
-                     f"at the start, {short(r['now'])} after the last call: re-pulled?)" for r in replaced)
+    said = "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
+                     "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
+                     for r in replaced)
     who = {r["who"] for r in replaced}
     whose = " and ".join(w for w, by in (("its answers", "the model"), ("its judge's verdicts", "the judge")) if by in who)
     cure = " and ".join(c for c, by in (("run again once the model stays one", "the model"),
@@ -10422,6 +10430,7 @@ def result_problem(r, i, config, labels, seen, checked=None):
     for answered in (r, *(r.get("judges") or [])):
         whole_counts(answered)
     checks = r.setdefault("checks", [dict(LABEL_CHECK)] if labels else [])
+    names = set()
     for c in checks:
         key = stored_check_key(c)
         problem = checked[key] if key in checked else stored_check_problem(c, labels)
@@ -10429,6 +10438,9 @@ def result_problem(r, i, config, labels, seen, checked=None):
             checked[key] = problem
         if problem:
             return f"{named}: {problem}"
+        if c["name"] in names:   # (read by name, the last would count and the other never: a verdict turned by an edit)
+            return f"{named}: two checks are named {c['name']!r} (a name is unique within a case)"
+        names.add(c["name"])
         c.setdefault("blocking", "weight" not in c)
     if labels and not any(c["type"] == "label" for c in checks):   # taken out, the answer was scored on what was left
         return (f"{named}: no label check, which every case of a set with labels has "
@@ -13527,6 +13539,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
              f"Note: {on_one_line(detail['note'])}",
              f"Scored with checks sha {short(detail['checks_sha'])} from {on_one_line(detail['checks_from'])}",
              *asked_lines(detail)]
+    if run["config"].get("replaced"):   # (as every view of the run says it)
+        lines.insert(0, replaced_warning(run["config"]["replaced"]))
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
     if detail.get("tools"):
@@ -15907,8 +15921,9 @@ def refuse_replaced(comparison, sidecar):
     """A stored comparison whose judge was replaced while it was asked (its "replaced", as a run's config.replaced):
     its verdicts may be two models', and are never reused as one judge's."""
     if comparison and comparison.get("replaced"):
-        said = "; ".join(f"the judge {on_one_line(r['model'])} was replaced while it was asked (digest {short(r['was'])} "
-                         f"at the start, {short(r['now'])} after the last call: re-pulled?)" for r in comparison["replaced"])
+        said = "; ".join(f"the judge {on_one_line(r['model'])} was replaced while it was asked (digest "
+                         "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
+                         for r in comparison["replaced"])
         raise EvalError(f"{said}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
                         "aside, and compare again once the judge stays one")
 

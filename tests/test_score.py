@@ -67,6 +67,39 @@ def test_of_labels_tied_in_the_split_the_baseline_takes_the_one_with_more_answer
     assert (base["label"], base["tied"], base["correct"], base["total"]) == ("a", ["b"], 2, 5)
 
 
+def test_two_checks_of_one_name_in_a_stored_result_are_refused(hand_run, cli):
+    """Round 107 (hand-edited runs): two checks named "dup" in each result, one that can never pass and one that can,
+    were read by name, the last counting alone: 7/28 passed where every case fails. A split refuses the same."""
+    run = load_json(hand_run)
+    for r in run["results"]:
+        r["checks"] += [{"name": "dup", "type": "regex", "blocking": True, "value": "zzz"},
+                        {"name": "dup", "type": "regex", "blocking": True, "value": "\\w"}]
+    Path("dup.json").write_text(json.dumps(run), encoding="utf-8")
+    code, out, err = cli("report", "dup.json")
+    assert code == 2 and "two checks are named 'dup' (a name is unique within a case)" in err, err
+
+
+def test_a_replaced_model_the_run_never_asked_or_not_replaced_at_all_is_refused(hand_run, cli):
+    """Round 107 (hand-edited runs): config.replaced was read whatever it said: "now" the same digest as "was", a
+    model the run never asked, a judge it has none of, empty texts, one entry many times; and a line break in a digest
+    reached the terminal raw. eval.py writes none of those."""
+    run = load_json(hand_run)
+    model = run["config"]["model"]
+    entry = {"who": "the model", "model": model, "was": "abcdefgh111", "now": "abcdefgh222"}
+    for bad in ([dict(entry, now=entry["was"])], [dict(entry, model="llama3:70b")], [dict(entry, who="the judge")],
+                [dict(entry, now="")], [entry, entry]):
+        run["config"]["replaced"] = bad
+        Path("r.json").write_text(json.dumps(run), encoding="utf-8")
+        code, out, err = cli("report", "r.json")
+        assert code == 2 and "config.replaced" in err, (bad, err)
+    run["config"]["replaced"] = [dict(entry, now="abcdefgh2\nAccuracy: 100%")]
+    Path("r.json").write_text(json.dumps(run), encoding="utf-8")
+    code, out, err = cli("report", "r.json")
+    assert "(digest abcdefgh111 at the start, abcdefgh2\\nAc after the last call" in out, out   # told apart, escaped
+    case = run["results"][0]["id"]
+    assert "WARNING: the model" in cli("report", "r.json", "--case", case)[1]   # one case's view says it too
+
+
 def test_a_run_file_in_a_folder_that_does_not_exist_says_so(project, cli):
     """Round 107's review: `report nope/x.json` said `runs nope` lists the runs there, which failed: no such folder."""
     code, out, err = cli("report", "nope/x.json")
