@@ -3417,7 +3417,7 @@ def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_
     twice; so did two completions of a finished run by two names. The file itself is locked as well."""
     kept = killed_run(project, fake, 5)
     os.link("runs/dev-v3.json.journal", "runs/h.json.journal")
-    fake.latency, before = 0.1, len(fake.chat_bodies)
+    fake.latency, before = 0.05, len(fake.chat_bodies)
     live = start_eval(project, "run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     wait_for_answers(project / "runs" / "dev-v3.json.journal", kept + 1)
     asked = len(fake.chat_bodies)
@@ -3431,7 +3431,7 @@ def test_a_journal_or_run_resumed_by_a_second_hard_linked_name_is_refused_while_
     fake.latency = 0
     run_with_errors(project, cli, fake, out="runs/e.json")
     os.link("runs/e.json", "runs/f.json")
-    fake.latency = 0.5
+    fake.latency = 0.3
     live = start_eval(project, "run", "--resume", "runs/e.json", "--host", fake.url)
     wait_for_answers(project / "runs" / "e-completed.json.journal", 0)
     code, out, err = cli("run", "--resume", "runs/f.json", "--host", fake.url)
