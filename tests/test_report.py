@@ -576,13 +576,17 @@ def test_a_lone_surrogate_in_an_answer_is_printed_escaped_in_every_view(project)
     base = write_run("runs/a.json", make_run([("odd", "bug", "bug"), ("ok", "bug", "bug")]))
     cand = "runs/b.json"   # ASCII: the surrogate stays an escape, as eval.py writes it
     Path(cand).write_text(json.dumps(make_run([("odd", "bug", "bug \ud800 fin"), ("ok", "bug", "bug")])))
-    for argv in (["report", cand], ["report", cand, "--markdown"], ["report", cand, "--json"],
-                 ["report", cand, "--case", "odd"], ["report", cand, "--case", "odd", "--json"],
-                 ["compare", base, cand], ["compare", base, cand, "--markdown"], ["compare", base, cand, "--json"],
-                 ["runs", "runs"]):
-        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], capture_output=True)
-        out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")   # strict: no half character passes
-        assert done.returncode == 0 and "Traceback" not in err, (argv, err)
+    views = (["report", cand], ["report", cand, "--markdown"], ["report", cand, "--json"],
+             ["report", cand, "--case", "odd"], ["report", cand, "--case", "odd", "--json"],
+             ["compare", base, cand], ["compare", base, cand, "--markdown"], ["compare", base, cand, "--json"],
+             ["runs", "runs"])
+    # all at once (each a python start-up of its own, most of this test's time), then read in turn
+    running = [subprocess.Popen([sys.executable, str(ROOT / "eval.py"), *argv], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE) for argv in views]
+    for argv, proc in zip(views, running):
+        stdout, stderr = proc.communicate(timeout=120)
+        out, err = stdout.decode("utf-8"), stderr.decode("utf-8")   # strict: no half character passes
+        assert proc.returncode == 0 and "Traceback" not in err, (argv, err)
         if "--json" in argv:
             doc = json.loads(out)
             if argv[0] == "compare":   # compare's figures hold no answer
