@@ -2221,8 +2221,9 @@ def shown(key, value):
             if k != "digests" or type(v) is not list else
             f"digests={','.join(short(d) if isinstance(d, str) else 'unknown' for d in v)}"
             for k, v in value.items() if k != "models"]))
-    if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed
-        return on_one_line(short(value) if key.endswith("_sha") else value)
+    if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed; a server's
+        # version as eval.py keeps it (ENTRY_TEXT), however long a hand-edited one is
+        return on_one_line(short(value) if key.endswith("_sha") else value, ENTRY_TEXT if key == "server_version" else None)
     return inert(json_text(value))
 
 

@@ -2451,6 +2451,7 @@ def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, 
     fake.version = "1." + "9" * 100_000
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)[0] == 0
     assert load_json("runs/dev-v3.json")["config"]["server_version"] == fake.version[:evalpy.ENTRY_TEXT]
+    assert len(evalpy.shown("server_version", "1." + "9" * 100_000)) <= evalpy.ENTRY_TEXT   # a hand-edited one: cut as shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
