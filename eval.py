@@ -3334,7 +3334,8 @@ def unreadable(path, what, error):
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
         return EvalError(f"{shell_word(path)}: no such {what}" + (
-            f" (there is no folder {shell_word(folder)})" if what == "run file" and not os.path.isdir(folder) else
+            f" (there is no folder {shell_word(folder)}: check the path, or `run --split ... --out {shell_word(path)}` "
+            "to make it)" if what == "run file" and not os.path.isdir(folder) else
             f" (`{program()} runs {shell_word(folder)}` lists the runs there; `run --split ... --out "
             f"{shell_word(path)}` makes this one)" if what == "run file" else ""))
     if isinstance(error, IsADirectoryError):
@@ -3758,7 +3759,8 @@ def case_problems(case, labels, stored=False, begun=False):
 def shows_nothing(text):
     """Whether a text the model is sent as a turn shows nothing: spaces, format characters (a zero-width space, a
     BOM) and fillers the eye cannot see (UNSEEN_MARKS') alone."""
-    return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in without_unseen(text))
+    seen = INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", without_unseen(text)))   # (what eval.py draws blank too)
+    return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in seen)
 
 
 def turn_problems(turns):
@@ -9649,7 +9651,8 @@ def refuse_think_max(config, version):
 def preflight_server(client, config, judge, inputs, resuming):
     """The server is there and has the model and every judge; the run's first line says what runs
     where. Returns the server's version and what it says of the model (IDENTITY_FIELDS)."""
-    if resuming and config.get("replaced"):   # its answers may be two models' already: a third batch mixes no better
+    if resuming and any(r["who"] == "the model" for r in config.get("replaced") or ()):
+        # its answers may be two models' already: more of them mix no better (a judge replaced is judged again)
         raise EvalError(f"refusing to resume: {replaced_warning(config['replaced']).removeprefix('WARNING: ')}")
     server_version = client.preflight(config["model"])
     refuse_think_max(config, server_version)
@@ -15208,7 +15211,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
     for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
-    if errors and config.get("replaced"):   # a resume would mix two models, and refuses to
+    if errors and any(r["who"] == "the model" for r in config.get("replaced") or ()):   # a resume refuses to mix more
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
              "resume would mix its answers further (it refuses to): run again once the model stays one")
         return 2
@@ -15631,8 +15634,13 @@ def judge_run(args, run, target):
             return None
         votes, failed = asked
         replaced = models_replaced(client, config, judge_only=True)   # (the run's model, if it was, stays said)
-        if replaced:
-            config["replaced"] = [r for r in config.get("replaced") or () if r["who"] == "the model"] + replaced
+        # a judge replaced in the run stays said only of the votes this judging kept of it (the same judge, pinned
+        # alike); another judge, or the same pulled again, asked every vote anew: what the run said of it is gone
+        kept_judges = [r for r in config.get("replaced") or () if r["who"] == "the judge"
+                       and same_judge(run["config"].get("judge"), config["judge"])]
+        config["replaced"] = [r for r in config.get("replaced") or () if r["who"] == "the model"] + kept_judges + replaced
+        if not config["replaced"]:
+            del config["replaced"]
         # an answer judged now has these votes; any other has none (--checks may have taken its judge check away)
         results = [dict(r, judges=votes.get((r["id"], r["trial"]))) for r in run["results"]]
         judged = {"format": RUN_FORMAT, "config": config, "results": results}
@@ -15963,10 +15971,12 @@ def pairwise_problem(stored):
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
                 or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
             return "a comparison whose judge has no criterion or models"
-        replaced = c.get("replaced", [])   # refuse_replaced's, as config.replaced
+        replaced = c.get("replaced", [])   # refuse_replaced's, as config.replaced: of its judges, as eval.py writes it
         if type(replaced) is not list or not all(type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(
-                type(v) is str for v in r.values()) for r in replaced):
-            return 'a comparison whose replaced is not a list of {"who", "model", "was", "now"}'
+                type(v) is str and v for v in r.values()) and r["who"] == "the judge" and r["model"] in judge["models"]
+                and r["was"] != r["now"] for r in replaced):
+            return ('a comparison whose replaced is not a list of {"who": "the judge", "model": one of its judges, "was", '
+                    '"now": another digest}')
         digests = judge.get("digests", [None] * len(judge["models"]))   # prepare_judge's: one per model, or null
         if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
             return "a comparison whose judge digests are not one text or null per judge model"

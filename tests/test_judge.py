@@ -2743,6 +2743,33 @@ def test_a_judge_replaced_while_judge_asks_it_is_said_of_the_judged_run(project,
     assert [r["who"] for r in load_json("j.json")["config"]["replaced"]] == ["the judge"]
 
 
+def test_a_run_whose_judge_was_replaced_judged_again_says_so_no_more(project, judged_split, cli, fake):
+    """Round 107's review: a run whose judge was replaced mid-run, judged again as its warning says (the same judge,
+    now steady, or another), kept the warning for good, and by another judge wrote a file eval.py then refused
+    ("config.replaced names a model this run did not ask"). Every vote asked anew, what the run said of its judge
+    goes; and a run whose judge alone was replaced is resumed as ever (its model never changed)."""
+    fake.models += ["llama3.1:8b", "qwen3:8b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.replace_after = (4, "qwen2.5:7b", "ab" * 32)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b",
+                         "--out", "runs/m.json")
+    fake.replace_after = None
+    assert os.path.exists("runs/m.json"), err
+    run = load_json("runs/m.json")
+    assert code == 2 and [r["who"] for r in run["config"]["replaced"]] == ["the model"], err
+    fake.digests.clear()
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.replace_after = (len(fake.chat_bodies) + 3, "llama3.1:8b", "cd" * 32)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b",
+                         "--out", "runs/j.json")
+    fake.replace_after = None
+    assert code == 2 and [r["who"] for r in load_json("runs/j.json")["config"]["replaced"]] == ["the judge"], err
+    for judge in ("llama3.1:8b", "qwen3:8b"):   # the same judge, steady now; another
+        code, out, err = cli("judge", "runs/j.json", "--host", fake.url, "--judge-model", judge, "--out", f"{judge}.json")
+        assert code == 0 and "replaced" not in load_json(f"{judge}.json")["config"], err
+        assert cli("report", f"{judge}.json")[0] in (0, 1)
+
+
 def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_split, cli, fake):
     """Item 15's digests are the server's, not a choice: the held-out split run again with the same
     judge is the same configuration (a digest is not known before the server is asked)."""

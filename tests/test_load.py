@@ -433,6 +433,7 @@ def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
     assert said(messages=[{"role": "user", "content": "\u200b"}]) == ["messages turn 1: content must be non-empty text"]
     # (its review) the input is the one user turn: the same rule, written or filled
     assert said(input="\u200b") == ["field 'input' is empty"]
+    assert said(input="\u3164 \u2800") == ["field 'input' is empty"]   # (fillers eval.py itself draws blank)
     assert said(input="{{x}}", vars={"x": "\u200b"})[0].startswith("field 'input' is empty once its vars fill it")
 
 

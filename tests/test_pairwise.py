@@ -510,6 +510,11 @@ def test_a_judge_replaced_while_compare_asks_it_is_said_of_the_stored_verdicts(p
     assert code == 2 and "may come from two models; move it aside" in err and len(fake.chat_bodies) == asked, err
     assert load_json(cand + ".pairwise.json")["comparisons"][0]["replaced"][0]["now"] == "d4" * 32
     assert "was replaced while it was asked: its flip rate may be two models'" in cli("judge", cand, "--audit")[2]
+    stored = load_json(cand + ".pairwise.json")   # (its review) hand-edited as eval.py never writes it: damaged
+    stored["comparisons"][0]["replaced"] = [{"who": "nobody", "model": "qwen2.5:7b", "was": "x", "now": "x"}]
+    Path(cand + ".pairwise.json").write_text(json.dumps(stored), encoding="utf-8")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "damaged pairwise file (a comparison whose replaced is not a list of" in err, err
 
 
 def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):

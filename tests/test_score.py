@@ -103,7 +103,8 @@ def test_a_replaced_model_the_run_never_asked_or_not_replaced_at_all_is_refused(
 def test_a_run_file_in_a_folder_that_does_not_exist_says_so(project, cli):
     """Round 107's review: `report nope/x.json` said `runs nope` lists the runs there, which failed: no such folder."""
     code, out, err = cli("report", "nope/x.json")
-    assert code == 2 and err == "error: nope/x.json: no such run file (there is no folder nope)\n", err
+    assert code == 2 and err == ("error: nope/x.json: no such run file (there is no folder nope: check the path, or "
+                                 "`run --split ... --out nope/x.json` to make it)\n"), err
 
 
 @pytest.mark.parametrize("text, message", [
