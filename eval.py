@@ -18564,8 +18564,8 @@ def vote_count(text):
 
 def number_within(text, accepted, why):
     """A float argument that `accepted` takes (nan never is); otherwise argparse's error, `why`."""
-    try:
-        value = float(text)
+    try:   # (not Python's 1_000: "0_5", a slip for 0.5, was read as 5)
+        value = float(text) if "_" not in text else None
     except ValueError:
         value = None
     if value is None or not accepted(value):
@@ -18614,7 +18614,7 @@ def parse_rate(text):
     """'0.85' or '85%' as 0.85; None if it is neither. A percentage is divided exactly: in floats
     23.6 / 100 is 0.23600000000000002, a line 23.58% would keep its side of by printing as 23.6%."""
     text = ascii_digits(text)
-    if HUGE_EXPONENT.search(text.replace("_", "")):   # 1e-99_999_999%: Fraction writes out 10^99999999 first
+    if "_" in text or HUGE_EXPONENT.search(text):   # ("0_1", a slip for 0.1, was read as 1: no Python grouping)
         return None
     try:
         # + 0.0: a -0 given is 0 ("against a minimum of -0%")

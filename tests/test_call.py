@@ -146,6 +146,10 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["review", "runs/x.json", "--port", "-1"], "argument --port: '-1': give a port from 0 to 65535"),
     (["run", "--split", "dev", "--temperature", "-1"], "argument --temperature: '-1': give a temperature of 0 or more"),
     (["run", "--split", "dev", "--temperature", "nan"], "argument --temperature: 'nan'"),
+    # (round 107) Python's digit grouping is no number a person means: "0_5", a slip for 0.5, ran at 5
+    (["run", "--split", "dev", "--temperature", "0_5"], "argument --temperature: '0_5': give a temperature"),
+    (["run", "--split", "dev", "--timeout", "1_0"], "argument --timeout: '1_0': give a number of seconds"),
+    (["power", "--difference", "0_1", "--discordant", "1"], "argument --difference: '0_1': give a difference"),
     (["judge", "r.json", "--judge-temperature", "-0.5"], "argument --judge-temperature: '-0.5'"),
     (["run", "--jobs", "0"], "argument --jobs: '0': give a whole number, 1 or more"),
     # (round 92) int() reads an Arabic-Indic three and 1_000: no count is written so
