@@ -18917,7 +18917,7 @@ def parsed_default(option):
     """None for an option whose being given matters: `run --resume` refuses any of the run's
     configuration, and compare and judge refuse a judge's options when they ask none; even a
     default typed out is seen. fill_defaults() puts the table's default in afterwards."""
-    return None if option.run_config or option.judge_call else option.default
+    return None if option.run_config or option.judge_call or option.flags[0] in POWER_SETTINGS else option.default
 
 
 def add_options(command_parser, command, newest):
@@ -19362,7 +19362,27 @@ def cmd_init(args):
     return 0
 
 
+# power's settings each question reads (its other ones were dropped without a word: --prob of a question of --rows)
+POWER_SETTINGS = ("--failures", "--prob", "--alpha")
+
+
+def power_settings_used(args):
+    """power: refused, a setting given that the question asked does not read; then every setting's default."""
+    used = (("--prob", "--alpha") if args.difference is not None or args.discordant is not None
+            else ("--failures",) + (() if args.rows is not None else ("--prob",)) if args.rate is not None
+            else ("--alpha",))
+    options = [o for o in options_of("power") if o.flags[0] in POWER_SETTINGS]
+    stray = [flag for flag in given_options(args, options) if flag not in used]
+    if stray:
+        question = ("how many cases a paired comparison needs" if "--alpha" in used and "--prob" in used else
+                    "the chance of seeing the failures on --rows" if args.rate is not None and args.rows is not None else
+                    "how many rows show the failures" if args.rate is not None else "what compare can tell on --rows")
+        raise EvalError(f"{stray[0]} does not change {question}, which reads {' and '.join(used)} alone; leave it out")
+    fill_defaults(args, options)
+
+
 def cmd_power(args):
+    power_settings_used(args)
     lines, figures = power_answer(args.rate, args.rows, args.failures, args.prob, args.alpha, args.difference,
                                   args.discordant, args.unpaired)
     show(view_of(args), figures, None, lambda: "\n".join(lines))

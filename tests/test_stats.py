@@ -794,6 +794,18 @@ def test_power_reaches_the_aim_at_tens_of_thousands_of_cases(cli):
     assert evalpy.mcnemar_power(n - 1, 0.01, 1, 0.05) < 0.8 <= evalpy.mcnemar_power(n, 0.01, 1, 0.05)
 
 
+def test_power_refuses_a_setting_the_question_does_not_read(cli):
+    """Round 107 (the command line against the README): --prob of a question of --rows, --alpha of the chance of seeing
+    failures, --failures of a paired comparison were dropped without a word, the answer printed as if unasked."""
+    for argv, said in ((["--rate", "0.16", "--rows", "38", "--alpha", "0.01"], "--alpha does not change the chance"),
+                       (["--rows", "28", "--prob", "0.9"], "--prob does not change what compare can tell on --rows"),
+                       (["--difference", "0.1", "--discordant", "0.14", "--failures", "3"], "--failures does not change")):
+        code, out, err = cli("power", *argv)
+        assert code == 2 and said in err and "leave it out" in err, (argv, err)
+    assert cli("power", "--difference", "0.1", "--discordant", "0.14", "--prob", "0.9", "--alpha", "0.01")[0] == 0
+    assert cli("power", "--rate", "0.16", "--failures", "3", "--prob", "0.9")[0] == 0
+
+
 def test_power_says_so_when_no_size_it_enumerates_reaches_the_aim(cli):
     """Connor's size just under the enumeration's bound, its exact power short of 80% and no size up
     to the bound reaching it: the answer is Connor's, said to be short, never a size it did not check."""
