@@ -18917,7 +18917,8 @@ def parsed_default(option):
     """None for an option whose being given matters: `run --resume` refuses any of the run's
     configuration, and compare and judge refuse a judge's options when they ask none; even a
     default typed out is seen. fill_defaults() puts the table's default in afterwards."""
-    return None if option.run_config or option.judge_call or option.flags[0] in POWER_SETTINGS else option.default
+    return None if option.run_config or option.judge_call or option.commands == ("power",) and option.flags[0] in \
+        POWER_SETTINGS else option.default
 
 
 def add_options(command_parser, command, newest):
