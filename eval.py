@@ -7230,6 +7230,18 @@ def note_unused_judge_options(args, split_path):
              f"{'it goes' if len(given) == 1 else 'they go'} unused (judge RUN --checks SPLIT judges a run afterwards)")
 
 
+def note_unused_run_options(args, split_path, cases):
+    """--max-turns of a split whose cases have no tools, --rerun-test of a split that is not held out: said to go
+    unused, as a judge's options are (they were dropped without a word)."""
+    if getattr(args, "said_for_the_grid", False):
+        return
+    if "--max-turns" in getattr(args, "config_given", ()) and not any(case.get("tools") for case in cases):
+        warn(f"note: --max-turns: no case asked of {shell_word(split_path)} has tools, so no case takes turns; it goes unused")
+    if args.rerun_test and not is_held_out(split_path):
+        warn(f"note: --rerun-test: {shell_word(split_path)} is no held-out split (a test split), run as often as wanted; "
+             "it goes unused")
+
+
 def judge_config(args, kind, judged, api, configs, criterion=None):
     """How a judge is asked, recorded beside its votes: the models (default: the judged model, the
     candidate's in a pairwise comparison), votes, temperature, seed, the prompt's hash; a pairwise
@@ -9512,6 +9524,8 @@ def run_held(args, held):
         judge_config(args, BINARY, config["model"], config["api"], [config]) if has_judge_check(inputs.cases) else None)
     if not resuming and judge is None:
         note_unused_judge_options(args, config["split_path"])
+    if not resuming:
+        note_unused_run_options(args, config["split_path"], inputs.cases)
     if resuming:
         refuse_changed(config, inputs, done, where, run_path and run_path + JOURNAL_SUFFIX)
     else:

@@ -443,6 +443,17 @@ def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
                                 "free some space where it goes\n"), done.stderr
 
 
+def test_run_options_that_change_nothing_of_the_split_are_said_to_go_unused(project, cli, fake):
+    """Round 107 (the command line against the README): --max-turns of a split without tools and --rerun-test of a
+    split that is not held out were dropped without a word, as a judge's options no longer are."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--max-turns", 3, "--rerun-test")
+    assert code == 0 and "note: --max-turns: no case asked of golden/dev.jsonl has tools" in err, err
+    assert "note: --rerun-test: golden/dev.jsonl is no held-out split" in err, err
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/plain.json")
+    assert code == 0 and "note:" not in err, err
+
+
 def test_a_working_folder_removed_is_said_so_never_a_bare_no_such_file(tmp_path):
     """Round 107: started in a folder removed meanwhile, `init mine` (and a run given only absolute paths) said
     "error: No such file or directory", naming nothing and saying nothing to do."""
