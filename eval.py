@@ -19039,8 +19039,9 @@ COMMANDS = {
              [("folder", {"nargs": "?", "default": RUNS_DIR, "help": f"the folder (default {RUNS_DIR})"})]),
     "init": ("start a golden set of your own: a guide, labels, two example cases and a prompt",
              "Write into DIR a labelling guide (GUIDE.md) to fill in, labels.txt, dev.jsonl with two example "
-             "cases (with difficulty and note) and prompts/v1.txt, ready for run --split DIR/dev.jsonl "
-             "--prompt DIR/prompts/v1.txt (init prints the command). "
+             "cases (with difficulty and note), and a prompt: DIR/prompts/v1.txt, or for a DIR under golden/ "
+             "prompts/NAME/v1.txt, where run looks for its prompts; ready for run --split DIR/dev.jsonl --prompt "
+             "with that file (init prints the command). "
              "Nothing that exists is ever replaced: if any of these files is there, nothing is written.",
              [("folder", {"metavar": "DIR", "help": "the folder of the new set (made if missing)"})]),
     "judge": ("judge a run's answers again into a new run file (the original is kept)",
