@@ -18179,10 +18179,18 @@ def review_handler(review, nonce):
         def do_POST(self):
             self.answer(self.post)
 
+        def path_as_sent(self):
+            """The path of the request line as sent: http.server makes //data /data (3.11), which the README's
+            "any other path is 404" refuses."""
+            parts = self.requestline.split()
+            return parts[1] if len(parts) >= 2 else self.path
+
         def get(self):
             if not self.allowed():
                 return
-            if self.path == "/":
+            if self.path_as_sent() != self.path:
+                self.send(404, "text/plain; charset=utf-8", b"not found\n")
+            elif self.path == "/":
                 policy = (f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
                           "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'")
                 self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).encode(),
@@ -18195,7 +18203,7 @@ def review_handler(review, nonce):
         def post(self):
             if not self.allowed():
                 return
-            if self.path != "/annotations":
+            if self.path != "/annotations" or self.path_as_sent() != self.path:
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
             said = self.headers.get("Content-Length", "0")
