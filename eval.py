@@ -18434,6 +18434,13 @@ function draw() {
     if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
     else { drafts.set(it.key, input.value); status.textContent = "not saved yet (Enter saves)"; }
   });
+  // a paste past the box's 200 characters is cut by the browser without a word: said, so none of it is lost unseen
+  input.addEventListener("paste", (e) => {
+    const pasted = e.clipboardData ? e.clipboardData.getData("text") : "";
+    const room = input.maxLength - input.value.length + (input.selectionEnd - input.selectionStart);
+    if (pasted.length > room) setTimeout(() => { status.textContent = "cut to " + input.maxLength + " characters, as an annotation is at most: " +
+      "the rest of what was pasted is not in the box"; }, 0);
+  });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
   input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); store(it, input.value, status); } });

@@ -327,6 +327,18 @@ def test_text_typed_and_not_saved_is_kept_when_moving_to_another_case(page):
     assert page.evaluate("drafts.size") == 0
 
 
+def test_a_paste_past_the_boxs_length_is_said_to_be_cut(page):
+    """Round 107: 10,000 characters pasted into the annotation box were cut to its 200 by the browser, without a word,
+    and the 200 saved as if they were all."""
+    from playwright.sync_api import expect
+    page.focus("#annotationinput")
+    page.evaluate("""() => { const box = document.getElementById("annotationinput"); const data = new DataTransfer();
+        data.setData("text/plain", "x".repeat(10000));
+        const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
+        if (box.dispatchEvent(pasted)) { box.value = "x".repeat(200); box.dispatchEvent(new Event("input")); } }""")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^cut to 200 characters"))
+
+
 def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_only_when_asked_again(page):
     """Round 88 on issue 28: Enter on a field that looked empty, in a tab loaded before another tab saved, removed that
     tab's annotation unseen. The page is told what is stored; its text stays typed, and Enter again replaces it."""
