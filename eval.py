@@ -302,6 +302,8 @@ class Option(NamedTuple):
     recorded_as: tuple = None  # with run_config: the config keys that hold what it changes of what the model is asked
                                # or how (None: its own name); () for one that changes which cases, how many times,
                                # or where the file goes, but nothing of a question
+    seen_given: bool = False   # None until its command fills its default, so that one given is seen (power refuses a
+                               # setting its question does not read)
 
     @property
     def dest(self):
@@ -489,16 +491,16 @@ OPTIONS = (
            "share", metavar="P"),
     Option(("--rate",), ("power",), "the failure rate you want to be able to catch, e.g. 0.16", "probability"),
     Option(("--failures",), ("power",), "with --rate: failures you want to see (default 6)", "count",
-           6),   # a handful: enough failures of one kind to see a pattern in them, not a fluke
+           6, seen_given=True),   # a handful: enough failures of one kind to see a pattern in them, not a fluke
     Option(("--prob",), ("power",), "the chance to aim for: of seeing the failures (--rate), or the test's power "
                                     "(--difference) (default 0.8)", "probability",
-           0.8),   # the conventional power of a test, 80%
+           0.8, seen_given=True),   # the conventional power of a test, 80%
     Option(("--rows",), ("power",), "cases both runs answer: alone, what compare's paired test can tell on that "
                                     "many; with --rate, the chance of seeing the failures", "count", metavar="N"),
     Option(("--unpaired",), ("power",), "with --rows: the failures Fisher's exact test needs against a baseline that "
                                         "never failed on as many rows; unpaired, for versions run on different rows "
                                         "or a test pre-registered that way", "flag", False),
-    Option(("--alpha",), ("power",), f"significance level (default {ALPHA:g})", "significance", ALPHA),
+    Option(("--alpha",), ("power",), f"significance level (default {ALPHA:g})", "significance", ALPHA, seen_given=True),
     Option(("--json",), ("power",), "print the answer as JSON", "flag", False),
 )
 
@@ -7230,18 +7232,6 @@ def note_unused_judge_options(args, split_path):
              f"{'it goes' if len(given) == 1 else 'they go'} unused (judge RUN --checks SPLIT judges a run afterwards)")
 
 
-def note_unused_run_options(args, split_path, cases):
-    """--max-turns of a split whose cases have no tools, --rerun-test of a split that is not held out: said to go
-    unused, as a judge's options are (they were dropped without a word)."""
-    if getattr(args, "said_for_the_grid", False):
-        return
-    if "--max-turns" in getattr(args, "config_given", ()) and not any(case.get("tools") for case in cases):
-        warn(f"note: --max-turns: no case asked of {shell_word(split_path)} has tools, so no case takes turns; it goes unused")
-    if args.rerun_test and not is_held_out(split_path):
-        warn(f"note: --rerun-test: {shell_word(split_path)} is no held-out split (a test split), run as often as wanted; "
-             "it goes unused")
-
-
 def judge_config(args, kind, judged, api, configs, criterion=None):
     """How a judge is asked, recorded beside its votes: the models (default: the judged model, the
     candidate's in a pairwise comparison), votes, temperature, seed, the prompt's hash; a pairwise
@@ -9483,6 +9473,18 @@ def check_grid(grid):
         client.preflight(config["model"])
         refuse_model(client, config, inputs.cases)
     return configs
+
+
+def note_unused_run_options(args, split_path, cases):
+    """--max-turns of a split whose cases have no tools, --rerun-test of a split that is not held out: said to go
+    unused, as a judge's options are (they were dropped without a word)."""
+    if getattr(args, "said_for_the_grid", False):
+        return
+    if "--max-turns" in getattr(args, "config_given", ()) and not any(case.get("tools") for case in cases):
+        warn(f"note: --max-turns: no case asked of {shell_word(split_path)} has tools, so no case takes turns; it goes unused")
+    if args.rerun_test and not is_held_out(split_path):
+        warn(f"note: --rerun-test: {shell_word(split_path)} is no held-out split (a test split), run as often as wanted; "
+             "it goes unused")
 
 
 def run_split(args):
@@ -18946,8 +18948,7 @@ def parsed_default(option):
     """None for an option whose being given matters: `run --resume` refuses any of the run's
     configuration, and compare and judge refuse a judge's options when they ask none; even a
     default typed out is seen. fill_defaults() puts the table's default in afterwards."""
-    return None if option.run_config or option.judge_call or option.commands == ("power",) and option.flags[0] in \
-        POWER_SETTINGS else option.default
+    return None if option.run_config or option.judge_call or option.seen_given else option.default
 
 
 def add_options(command_parser, command, newest):
@@ -19393,16 +19394,13 @@ def cmd_init(args):
     return 0
 
 
-# power's settings each question reads (its other ones were dropped without a word: --prob of a question of --rows)
-POWER_SETTINGS = ("--failures", "--prob", "--alpha")
-
-
 def power_settings_used(args):
     """power: refused, a setting given that the question asked does not read; then every setting's default."""
     used = (("--prob", "--alpha") if args.difference is not None or args.discordant is not None
             else ("--failures",) + (() if args.rows is not None else ("--prob",)) if args.rate is not None
             else ("--alpha",))
-    options = [o for o in options_of("power") if o.flags[0] in POWER_SETTINGS]
+    # (each question's own: the others were dropped without a word, --prob of a question of --rows)
+    options = [o for o in options_of("power") if o.seen_given]
     stray = [flag for flag in given_options(args, options) if flag not in used]
     if stray:
         question = ("how many cases a paired comparison needs" if "--alpha" in used and "--prob" in used else

@@ -30,7 +30,7 @@ def test_every_option_of_the_table_is_parsed_with_its_default():
     for command, positionals in POSITIONALS.items():
         args = evalpy.parser().parse_args([command, *positionals])
         for option in evalpy.options_of(command):
-            deferred = option.run_config or option.judge_call
+            deferred = option.run_config or option.judge_call or option.seen_given
             assert getattr(args, option.dest) == (None if deferred else option.default), option.flags[0]
 
 
