@@ -12326,8 +12326,9 @@ def fisher_answer(rows, alpha):
     return lines, {"rows": rows, "alpha": alpha, "failures": needed, "p": p, "test": "Fisher exact, unpaired"}
 
 
-def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpaired):
-    """`power`: the sizing questions, each answered exactly. Returns (lines, figures)."""
+def power_question(rate, rows, difference, discordant, unpaired):
+    """Which of `power`'s questions its options ask ("paired", "chance", "rows needed", "detectable"), or EvalError
+    for options that ask none, or two at once."""
     if (difference is None) != (discordant is None):
         raise EvalError("--difference and --discordant go together: the difference in pass rate to tell from "
                         "chance, and the share of the cases expected to change verdict; see power --help")
@@ -12335,16 +12336,33 @@ def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpa
         if rate is not None or rows is not None or unpaired:
             raise EvalError("--difference and --discordant ask how many cases a paired comparison needs: "
                             "give them without --rate, --rows or --unpaired")
-        return paired_cases_answer(difference, discordant, alpha, prob)
+        return "paired"
     if unpaired and (rows is None or rate is not None):
         raise EvalError("--unpaired goes with --rows alone: the failures Fisher's test needs on that many fresh rows")
     if rate is not None:
-        return failures_answer(rate, rows, failures, prob)
+        return "chance" if rows is not None else "rows needed"
     if rows is not None:
-        return fisher_answer(rows, alpha) if unpaired else detectable_answer(rows, alpha)
+        return "detectable"
     raise EvalError("power needs --difference with --discordant (cases a paired comparison needs), --rows (what "
                     "compare can tell on that many cases), or --rate (rows needed to see failures; with --rows, "
                     "the chance of seeing them); see power --help")
+
+
+# what each of power's questions reads of its settings (POWER's rows marked seen_given): another is refused
+POWER_READS = {"paired": ("--prob", "--alpha"), "chance": ("--failures",), "rows needed": ("--failures", "--prob"),
+               "detectable": ("--alpha",)}
+POWER_QUESTIONS = {"paired": "how many cases a paired comparison needs", "chance": "the chance of seeing the failures "
+                   "on --rows", "rows needed": "how many rows show the failures", "detectable": "what compare can tell on --rows"}
+
+
+def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpaired):
+    """`power`: the sizing questions, each answered exactly. Returns (lines, figures)."""
+    question = power_question(rate, rows, difference, discordant, unpaired)
+    if question == "paired":
+        return paired_cases_answer(difference, discordant, alpha, prob)
+    if question in ("chance", "rows needed"):
+        return failures_answer(rate, rows, failures, prob)
+    return fisher_answer(rows, alpha) if unpaired else detectable_answer(rows, alpha)
 
 
 
@@ -15231,6 +15249,11 @@ def report_run(run, run_path, baseline, errors, compare_path):
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
              "resume would mix its answers further (it refuses to): run again once the model stays one")
         return 2
+    if errors and config.get("replaced"):   # the judge alone: a resume asks it too, and refuses one pulled again since
+        warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
+             f"resume refuses a judge pulled again since the run began: once it is back on its first digest, "
+             f"{resume_command(run_path)}; else run again")
+        return 2
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
         # conversation past the window fails again alike, and --resume keeps the run's options
@@ -15634,7 +15657,8 @@ def judge_run(args, run, target):
     missing_before = any(v.get("error") or raised and cut_at_cap(v, was) or v.get("pass") is None and not cut_vote(v)
                          for r in todo for v in r.get("judges") or [])
     # a larger limit is asked for the votes it cut: with none, every vote stands (one the server stopped stops alike)
-    if (missing_before or args.checks or raised) and (raised or same_judge(run["config"].get("judge"), config["judge"])):
+    reused = bool((missing_before or args.checks or raised) and (raised or same_judge(run["config"].get("judge"), config["judge"])))
+    if reused:
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
         # --checks's gate names this command), on the judge checks asked as before (a check dropped, added or
         # asked otherwise has no vote that stands)
@@ -15650,10 +15674,9 @@ def judge_run(args, run, target):
             return None
         votes, failed = asked
         replaced = models_replaced(client, config, judge_only=True)   # (the run's model, if it was, stays said)
-        # a judge replaced in the run stays said only of the votes this judging kept of it (the same judge, pinned
-        # alike); another judge, or the same pulled again, asked every vote anew: what the run said of it is gone
-        kept_judges = [r for r in config.get("replaced") or () if r["who"] == "the judge"
-                       and same_judge(run["config"].get("judge"), config["judge"])]
+        # a judge replaced in the run stays said only where this judging kept the run's own votes (reused: those it
+        # asks again are the failed and cut ones); asked every vote anew, what the run said of its judge is gone
+        kept_judges = [r for r in config.get("replaced") or () if r["who"] == "the judge" and reused]
         config["replaced"] = [r for r in config.get("replaced") or () if r["who"] == "the model"] + kept_judges + replaced
         if not config["replaced"]:
             del config["replaced"]
@@ -19395,18 +19418,15 @@ def cmd_init(args):
 
 
 def power_settings_used(args):
-    """power: refused, a setting given that the question asked does not read; then every setting's default."""
-    used = (("--prob", "--alpha") if args.difference is not None or args.discordant is not None
-            else ("--failures",) + (() if args.rows is not None else ("--prob",)) if args.rate is not None
-            else ("--alpha",))
-    # (each question's own: the others were dropped without a word, --prob of a question of --rows)
+    """power: refused, options that ask no question or two (power_question), then a setting given that the question
+    does not read (each question's own: the others were dropped without a word, --prob of a question of --rows);
+    then every setting's default."""
+    question = power_question(args.rate, args.rows, args.difference, args.discordant, args.unpaired)
     options = [o for o in options_of("power") if o.seen_given]
-    stray = [flag for flag in given_options(args, options) if flag not in used]
+    stray = [flag for flag in given_options(args, options) if flag not in POWER_READS[question]]
     if stray:
-        question = ("how many cases a paired comparison needs" if "--alpha" in used and "--prob" in used else
-                    "the chance of seeing the failures on --rows" if args.rate is not None and args.rows is not None else
-                    "how many rows show the failures" if args.rate is not None else "what compare can tell on --rows")
-        raise EvalError(f"{stray[0]} does not change {question}, which reads {' and '.join(used)} alone; leave it out")
+        raise EvalError(f"{stray[0]} does not change {POWER_QUESTIONS[question]}, which reads "
+                        f"{' and '.join(POWER_READS[question])} alone; leave it out")
     fill_defaults(args, options)
 
 

@@ -2768,6 +2768,14 @@ def test_a_run_whose_judge_was_replaced_judged_again_says_so_no_more(project, ju
         code, out, err = cli("judge", "runs/j.json", "--host", fake.url, "--judge-model", judge, "--out", f"{judge}.json")
         assert code == 0 and "replaced" not in load_json(f"{judge}.json")["config"], err
         assert cli("report", f"{judge}.json")[0] in (0, 1)
+    # (its review) back on its first digest: every vote asked anew clears it; the run's votes kept (a larger limit,
+    # which keeps those that ended within it) keep it
+    fake.digests.clear()
+    code, out, err = cli("judge", "runs/j.json", "--host", fake.url, "--judge-model", "llama3.1:8b", "--out", "back.json")
+    assert code == 0 and "replaced" not in load_json("back.json")["config"], err
+    code, out, err = cli("judge", "runs/j.json", "--host", fake.url, "--judge-model", "llama3.1:8b", "--judge-max-tokens",
+                         "4000", "--out", "raised.json")
+    assert code == 2 and [r["who"] for r in load_json("raised.json")["config"]["replaced"]] == ["the judge"], err
 
 
 def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_split, cli, fake):
