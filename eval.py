@@ -9567,8 +9567,8 @@ def run_held(args, held):
     if errors is None:
         return None   # interrupted: the answers are in the journal
     replaced = models_replaced(client, config)
-    if replaced:
-        config["replaced"] = replaced
+    if replaced:   # (a resumed run's own, of its first part, kept)
+        config["replaced"] = merged_replaced(config.get("replaced") or [], replaced)
     run = assemble_run(config, inputs.cases, done)
     del done, inputs   # the run holds what is needed now; a 100k-case run is big
     try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
@@ -9734,6 +9734,16 @@ def models_replaced(client, config, judge_only=False, said=True):
     for r in replaced if said else ():
         warn(replaced_warning([r]))
     return replaced
+
+
+def merged_replaced(old, new):
+    """config.replaced of a run resumed or judged again: one entry per model or judge, from its first digest to its
+    last (a judge replaced in the run and again in its judging), never two (a file eval.py itself would refuse)."""
+    entries = {(r["who"], r["model"]): dict(r) for r in old}
+    for r in new:
+        was = entries.get((r["who"], r["model"]))
+        entries[r["who"], r["model"]] = r if was is None else dict(was, now=r["now"]) if was["was"] != r["now"] else was
+    return list(entries.values())
 
 
 def replaced_warning(replaced):
@@ -12342,7 +12352,7 @@ def power_question(rate, rows, difference, discordant, unpaired):
     if rate is not None:
         return "chance" if rows is not None else "rows needed"
     if rows is not None:
-        return "detectable"
+        return "unpaired" if unpaired else "detectable"
     raise EvalError("power needs --difference with --discordant (cases a paired comparison needs), --rows (what "
                     "compare can tell on that many cases), or --rate (rows needed to see failures; with --rows, "
                     "the chance of seeing them); see power --help")
@@ -12350,9 +12360,10 @@ def power_question(rate, rows, difference, discordant, unpaired):
 
 # what each of power's questions reads of its settings (POWER's rows marked seen_given): another is refused
 POWER_READS = {"paired": ("--prob", "--alpha"), "chance": ("--failures",), "rows needed": ("--failures", "--prob"),
-               "detectable": ("--alpha",)}
+               "detectable": ("--alpha",), "unpaired": ("--alpha",)}
 POWER_QUESTIONS = {"paired": "how many cases a paired comparison needs", "chance": "the chance of seeing the failures "
-                   "on --rows", "rows needed": "how many rows show the failures", "detectable": "what compare can tell on --rows"}
+                   "on --rows", "rows needed": "how many rows show the failures", "detectable": "what compare can tell on --rows",
+                   "unpaired": "the failures Fisher's test needs on --rows fresh rows"}
 
 
 def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpaired):
@@ -12362,7 +12373,7 @@ def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpa
         return paired_cases_answer(difference, discordant, alpha, prob)
     if question in ("chance", "rows needed"):
         return failures_answer(rate, rows, failures, prob)
-    return fisher_answer(rows, alpha) if unpaired else detectable_answer(rows, alpha)
+    return fisher_answer(rows, alpha) if question == "unpaired" else detectable_answer(rows, alpha)
 
 
 
@@ -13741,7 +13752,8 @@ def run_listing(folder):
         alike = s["errors_alike"]   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
             figure += f" ({plural(len(s['errors']), 'error')}: " + (f"completed in {shell_word(completed)})" if completed
-                                                                    else "run again)" if config.get("replaced")
+                                                                    else "run again)" if any(
+                                                                        r["who"] == "the model" for r in config.get("replaced") or ())
                                                                     else "complete the run judged)" if "checks_from" in config
                                                                     else "fix what was sent, and run again)"
                                                                     if alike == len(s["errors"]) else
@@ -15249,11 +15261,8 @@ def report_run(run, run_path, baseline, errors, compare_path):
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
              "resume would mix its answers further (it refuses to): run again once the model stays one")
         return 2
-    if errors and config.get("replaced"):   # the judge alone: a resume asks it too, and refuses one pulled again since
-        warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
-             f"resume refuses a judge pulled again since the run began: once it is back on its first digest, "
-             f"{resume_command(run_path)}; else run again")
-        return 2
+    # the judge alone replaced: a resume asks it too, and refuses one pulled again since the run began
+    back = " (once the judge is back on its first digest: a resume refuses one pulled again since)" if config.get("replaced") else ""
     if errors:
         # the next step, as an interrupted run gives it: --resume asks only those again, into a new file; a
         # conversation past the window fails again alike, and --resume keeps the run's options
@@ -15271,7 +15280,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
                  "larger one (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len, Ollama's OLLAMA_CONTEXT_LENGTH)"] if server_window else []
         others, alike = errors - window - as_sent, window + as_sent
         said += [(f"A resume asks the other {others} again, but never finishes the run (the {alike} above would fail alike)"
-                  if alike else "Ask them again with") + f": {resume_command(run_path)}"] if others else []
+                  if alike else "Ask them again with") + f"{back}: {resume_command(run_path)}"] if others else []
         warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
              + ". ".join(said))
         return 2
@@ -15674,10 +15683,12 @@ def judge_run(args, run, target):
             return None
         votes, failed = asked
         replaced = models_replaced(client, config, judge_only=True)   # (the run's model, if it was, stays said)
-        # a judge replaced in the run stays said only where this judging kept the run's own votes (reused: those it
-        # asks again are the failed and cut ones); asked every vote anew, what the run said of its judge is gone
-        kept_judges = [r for r in config.get("replaced") or () if r["who"] == "the judge" and reused]
-        config["replaced"] = [r for r in config.get("replaced") or () if r["who"] == "the model"] + kept_judges + replaced
+        # a judge replaced in the run stays said only of a model some of whose run votes this judging kept (reused:
+        # it asks again the failed and cut ones); one whose every vote was asked anew is no longer what the run said
+        run_votes = {(r["id"], r["trial"]): r.get("judges") or [] for r in run["results"]}
+        kept_models = {v.get("model") for key, held in votes.items() for v in held or () if reused and v in run_votes.get(key, ())}
+        kept = [r for r in config.get("replaced") or () if r["who"] == "the model" or r["model"] in kept_models]
+        config["replaced"] = merged_replaced(kept, replaced)
         if not config["replaced"]:
             del config["replaced"]
         # an answer judged now has these votes; any other has none (--checks may have taken its judge check away)

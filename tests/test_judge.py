@@ -2778,6 +2778,33 @@ def test_a_run_whose_judge_was_replaced_judged_again_says_so_no_more(project, ju
     assert code == 2 and [r["who"] for r in load_json("raised.json")["config"]["replaced"]] == ["the judge"], err
 
 
+def test_a_judge_whose_every_run_vote_failed_judged_again_is_replaced_no_more(project, judged_split, cli, fake):
+    """Round 107's review: every judge call of the run failed (its judge replaced meanwhile), then judged again by the
+    same judge back on its first digest: every vote asked anew, yet the run's mark was kept (the run's votes could
+    have been kept: none were)."""
+    fake.models += ["llama3.1:8b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.gone = {"llama3.1:8b"}
+    fake.replace_after = (3, "llama3.1:8b", "cd" * 32)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b",
+                         "--retries", 0, "--out", "runs/j.json")
+    assert code == 2 and [r["who"] for r in load_json("runs/j.json")["config"]["replaced"]] == ["the judge"], err
+    fake.gone, fake.replace_after = set(), None
+    fake.digests.clear()
+    code, out, err = cli("judge", "runs/j.json", "--host", fake.url, "--judge-model", "llama3.1:8b", "--out", "back.json")
+    assert "replaced" not in load_json("back.json")["config"], err
+
+
+def test_a_judge_replaced_in_the_run_and_again_in_its_judging_is_one_entry_from_first_to_last():
+    """Round 107's review: a judge replaced in the run and again as the run was judged again had two entries, a file
+    eval.py then refused ("names one twice"); and a resume replaced the run's entries with its own."""
+    run = [{"who": "the judge", "model": "j", "was": "87", "now": "cd"}, {"who": "the model", "model": "m", "was": "a", "now": "b"}]
+    assert evalpy.merged_replaced(run, [{"who": "the judge", "model": "j", "was": "87", "now": "ef"}]) == [
+        {"who": "the judge", "model": "j", "was": "87", "now": "ef"}, {"who": "the model", "model": "m", "was": "a", "now": "b"}]
+    assert evalpy.merged_replaced(run[:1], [{"who": "the judge", "model": "j", "was": "cd", "now": "87"}]) == run[:1]   # back
+    assert evalpy.merged_replaced([], run) == run and evalpy.merged_replaced(run, []) == run
+
+
 def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_split, cli, fake):
     """Item 15's digests are the server's, not a choice: the held-out split run again with the same
     judge is the same configuration (a digest is not known before the server is asked)."""

@@ -806,6 +806,7 @@ def test_power_refuses_a_setting_the_question_does_not_read(cli):
     # (its review) a setting of no question asked: the question is what is missing; two questions: that first
     assert "power needs --difference with --discordant" in cli("power", "--prob", "0.9")[2]
     assert "--unpaired goes with --rows alone" in cli("power", "--rate", "0.1", "--rows", "40", "--unpaired", "--alpha", "0.01")[2]
+    assert "--prob does not change the failures Fisher's test needs" in cli("power", "--rows", "40", "--unpaired", "--prob", "0.9")[2]
     assert cli("power", "--rate", "0.16", "--failures", "3", "--prob", "0.9")[0] == 0
 
 
