@@ -9566,7 +9566,12 @@ def run_held(args, held):
     errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
     if errors is None:
         return None   # interrupted: the answers are in the journal
-    replaced = models_replaced(client, config)
+    try:
+        replaced = models_replaced(client, config)
+    except KeyboardInterrupt:   # (or SIGTERM) as it asked which digest its model is: every answer came, said so
+        warn(f"interrupted after the last answer: every answer is kept in {shell_word(run_path + JOURNAL_SUFFIX)}; "
+             f"resume with: {resume_command(run_path)}")
+        return None
     if replaced:   # (a resumed run's own, of its first part, kept)
         config["replaced"] = merged_replaced(config.get("replaced") or [], replaced)
     run = assemble_run(config, inputs.cases, done)
@@ -9694,7 +9699,8 @@ def preflight_server(client, config, judge, inputs, resuming):
         if was and now and was != now:
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
                             f"began with (digest {short(was)}, now {short(now)}: re-pulled or replaced); its "
-                            "answers would mix two models. Run again.")
+                            "answers would mix two models. Run again with another --out (or move the journal aside: "
+                            "its answers stay in it)")
         if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
             warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "
                  f"{short(was)}): the answers asked now cannot be told to be the same model's")
@@ -15682,7 +15688,12 @@ def judge_run(args, run, target):
         if asked is None:
             return None
         votes, failed = asked
-        replaced = models_replaced(client, config, judge_only=True)   # (the run's model, if it was, stays said)
+        try:
+            replaced = models_replaced(client, config, judge_only=True)   # (the run's model, if it was, stays said)
+        except KeyboardInterrupt:   # (or SIGTERM) every vote came: said, with the command that writes the run
+            warn(f"interrupted after the last vote: every vote is kept in {shell_word(path + JUDGING_SUFFIX)}, and the "
+                 "same judge command writes the judged run, asking nothing")
+            return None
         # a judge replaced in the run stays said only of a model some of whose run votes this judging kept (reused:
         # it asks again the failed and cut ones); one whose every vote was asked anew is no longer what the run said
         run_votes = {(r["id"], r["trial"]): r.get("judges") or [] for r in run["results"]}

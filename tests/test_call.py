@@ -2435,6 +2435,25 @@ def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, c
     assert code == 0 and "replaced" not in load_json("runs/three.json")["config"], err
 
 
+def test_a_stop_as_the_run_asks_again_which_model_answered_says_where_every_answer_is(project, cli, fake, monkeypatch):
+    """Round 107 (kill and resume): a SIGTERM while the run asked the server again, after its last answer, which digest
+    its model is printed "interrupted" alone, neither the journal holding every answer nor the command that writes the
+    run; the resume then writes it."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    asks_again = evalpy.models_replaced
+    monkeypatch.setattr(evalpy, "models_replaced", stopped)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 3)
+    assert code == 2 and "interrupted after the last answer: every answer is kept in runs/dev-v3.json.journal; resume " \
+        "with: python eval.py run --resume runs/dev-v3.json" in err, err
+    monkeypatch.setattr(evalpy, "models_replaced", asks_again)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err
+    assert len(load_json("runs/dev-v3.json")["results"]) == 3
+
+
 def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
     """Round 107: /api/tags listing mistral and mistral:latest (or one name twice, behind a proxy joining two servers)
     with two digests: the run recorded whichever came first, and compare of a run asked `mistral` against one asked
