@@ -9752,11 +9752,17 @@ def merged_replaced(old, new):
     return list(entries.values())
 
 
-def replaced_warning(replaced):
-    """What a run whose model or judge was replaced while it was asked (config.replaced) says in every view."""
-    said = "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
+def replaced_words(replaced):
+    """Each model or judge replaced while it was asked (config.replaced, or a pairwise comparison's), in words: its
+    digests told apart, as compare tells them."""
+    return "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
                      "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
                      for r in replaced)
+
+
+def replaced_warning(replaced):
+    """What a run whose model or judge was replaced while it was asked (config.replaced) says in every view."""
+    said = replaced_words(replaced)
     who = {r["who"] for r in replaced}
     whose = " and ".join(w for w, by in (("its answers", "the model"), ("its judge's verdicts", "the judge")) if by in who)
     cure = " and ".join(c for c, by in (("run again once the model stays one", "the model"),
@@ -15991,10 +15997,7 @@ def refuse_replaced(comparison, sidecar):
     """A stored comparison whose judge was replaced while it was asked (its "replaced", as a run's config.replaced):
     its verdicts may be two models', and are never reused as one judge's."""
     if comparison and comparison.get("replaced"):
-        said = "; ".join(f"the judge {on_one_line(r['model'])} was replaced while it was asked (digest "
-                         "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
-                         for r in comparison["replaced"])
-        raise EvalError(f"{said}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
+        raise EvalError(f"{replaced_words(comparison['replaced'])}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
                         "aside, and compare again once the judge stays one")
 
 
