@@ -2140,6 +2140,8 @@ class PairwiseComparison(TypedDict):
     eval_version: str
     verdicts: list          # of PairwiseVote
     replaced: NotRequired[list]  # the judge replaced while it was asked (as config.replaced): never reused
+    unconfirmed: NotRequired[bool]  # true till the compare asking it has asked the server again which digest its
+    #                                 judge is: one stopped first leaves it to the next compare (settle_comparison)
 
 
 class PairwiseFile(TypedDict):
@@ -9712,13 +9714,14 @@ def preflight_server(client, config, judge, inputs, resuming):
     return server_version, identity
 
 
-def models_replaced(client, config, judge_only=False, said=True):
+def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     """After the last answer, the server asked again which digest the model (and each judge) is: one re-pulled or
     replaced while the run went on (a model gone, "not found", then back as another) answered part of it, and a run
     recording the first digest alone passed the other's answers off as its. Returns config.replaced's entries, which
     every view of the run then warns of (replaced_warning); a server that no longer answers the question leaves it
     unasked, said so; one whose answer is no digest (a name listed twice) is a replaced model too. said: each warned of
-    on stderr as found (compare --pairwise says it of its sidecar)."""
+    on stderr as found (compare --pairwise says it of its sidecar). unasked: a list that takes each model the server
+    could not be asked of (with why), unsaid, in place of the note a run prints."""
     judge = config.get("judge") or {}
     pinned = [] if judge_only else [(config["model"], config.get("model_digest"), "the model")]
     pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
@@ -9730,6 +9733,9 @@ def models_replaced(client, config, judge_only=False, said=True):
             client.preflight(model)
             now = client.identities.get(model, {}).get("model_digest")
         except EvalError as e:
+            if "times with different digests" not in str(e) and unasked is not None:
+                unasked.append((model, str(e).splitlines()[0]))
+                continue
             if "times with different digests" not in str(e):
                 warn(f"note: could not ask {on_one_line(config['host'])} again which digest {who} {on_one_line(model)} "
                      f"is now ({str(e).splitlines()[0]}); the run records the one it began with, {short(was)}")
@@ -16041,6 +16047,8 @@ def pairwise_problem(stored):
                 and r["was"] != r["now"] for r in replaced):
             return ('a comparison whose replaced is not a list of {"who": "the judge", "model": one of its judges, "was", '
                     '"now": another digest}')
+        if c.get("unconfirmed", True) is not True:   # (true, or no such key once confirmed)
+            return "a comparison whose unconfirmed is not true"
         digests = judge.get("digests", [None] * len(judge["models"]))   # prepare_judge's: one per model, or null
         if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
             return "a comparison whose judge digests are not one text or null per judge model"
@@ -16134,7 +16142,8 @@ def store_comparisons(path, brought=()):
     try:
         with sidecar_lock(path):
             comparisons = read_pairwise(path)
-            held = journaled_comparisons(journal) if os.path.lexists(journal) else []
+            # a stopped compare's: its judge's digest never asked again, as the next compare does (settle_comparison)
+            held = [dict(c, unconfirmed=True) for c in journaled_comparisons(journal)] if os.path.lexists(journal) else []
             for comparison in held + list(brought):
                 comparisons, stored = merged_comparison(comparisons, comparison)
             if held or brought:
@@ -16155,7 +16164,8 @@ def store_comparisons(path, brought=()):
 # comparison it belongs to, whole (its runs' hashes, its judge): compares at once append their lines
 # in turns, under the sidecar's lock, and any compare stores every line into its own comparison
 # (store_comparisons), never into another's.
-PAIRWISE_JOURNAL_FIELDS = frozenset(PairwiseComparison.__annotations__) - {"verdicts", "replaced"}   # (a journal line is a verdict as it came)
+# (a journal line is a verdict as it came: never checked, it is stored unconfirmed)
+PAIRWISE_JOURNAL_FIELDS = frozenset(PairwiseComparison.__annotations__) - {"verdicts", "replaced", "unconfirmed"}
 
 
 def journal_verdict(sidecar, comparison, verdict):
@@ -16376,8 +16386,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     refuse_replaced(stored, sidecar)
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
     kept, todo, votes = pairwise_plan(stored, pairs, wanted)
-    if todo:
+    unconfirmed = bool(stored and stored.get("unconfirmed"))   # asked by a compare that stopped before its last check
+    if todo or unconfirmed:
         writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
+        if unconfirmed and not todo:
+            warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} stopped before it asked the "
+                 "server again which digest the judge is: asking it now")
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args, b_path)
@@ -16393,6 +16407,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         kept, todo, votes = pairwise_plan(with_raised(stored, raised), pairs, wanted)
         used = [v for v in raised["verdicts"] if kept.get((v["id"], v["trial"]), {}).get((v["model"], v["vote"], v["order"]))
                 is v] if raised else []
+        if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
+            was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
+            settle_comparison(sidecar, key, [], checked=all(not d or now for d, now in zip(was, judge.get("digests") or [None] * len(was))))
+            return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
+                    "asked": 0, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
         if used:
             limits = ", ".join(map(str, raised["limits"]))
             stopped = sum(1 for v in used if cut_vote(v))
@@ -16440,24 +16459,47 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             stopped = True
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
-            saved = store_comparisons(sidecar, [dict(asking, verdicts=mine)])
+            saved = store_comparisons(sidecar, [dict(asking, verdicts=mine, unconfirmed=True)])
             warn(f"stored the verdicts in {shell_word(sidecar)}" + (f"; compare again to ask only the calls still missing: "
                                                                        f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}"
                                                                        if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
-        replaced = models_replaced(client, {"host": config["host"], "judge": judge}, judge_only=True, said=False)
+        unasked = []
+        replaced = models_replaced(client, {"host": config["host"], "judge": judge}, judge_only=True, said=False,
+                                   unasked=unasked)
+        for model, why in unasked:
+            warn(f"note: could not ask {on_one_line(config['host'])} again which digest the judge {on_one_line(model)} is "
+                 f"now ({why}); the verdicts stored in {shell_word(sidecar)} stay unconfirmed: the next compare asks it")
+        settle_comparison(sidecar, key, replaced, checked=not unasked)
         if replaced:   # kept with its verdicts: every later compare that would reuse them refuses (refuse_replaced)
-            with sidecar_lock(sidecar):
-                comparisons = read_pairwise(sidecar)
-                stored_comparison(comparisons, key)["replaced"] = replaced
-                write_sidecar(sidecar, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
             refuse_replaced({"replaced": replaced}, sidecar)
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0
         judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
     return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
             "asked": asked_now, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+
+
+def settle_comparison(sidecar, key, replaced, checked):
+    """The stored comparison of key, once its compare has asked the server again which digest its judge is: with
+    `replaced` (models_replaced's entries; every later compare refuses its verdicts), and confirmed if `checked` (the
+    server answered for every judge model). One stopped first stays unconfirmed, and the next compare asks."""
+    try:
+        with sidecar_lock(sidecar):
+            comparisons = read_pairwise(sidecar)
+            comparison = stored_comparison(comparisons, key)
+            if comparison is None or (not replaced and (not checked or not comparison.get("unconfirmed"))):
+                return
+            if replaced:
+                comparison["replaced"] = replaced
+            if checked or replaced:   # (a replaced judge is known: no later check can clear it)
+                comparison.pop("unconfirmed", None)
+            write_sidecar(sidecar, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
+    except OSError as e:
+        raise EvalError(f"cannot write {shell_word(e.filename or sidecar)} ({e.strerror}): the verdicts are stored, "
+                        "unconfirmed, and the next compare asks the server again which digest the judge is"
+                        + (f" ({replaced_words(replaced)})" if replaced else "") + f"; {remedy(e).lower()}") from None
 
 
 def judge_target(run_path, out):

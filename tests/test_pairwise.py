@@ -517,6 +517,45 @@ def test_a_judge_replaced_while_compare_asks_it_is_said_of_the_stored_verdicts(p
     assert code == 2 and "damaged pairwise file (a comparison whose replaced is not a list of" in err, err
 
 
+def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(project, cli, fake):
+    """Round 107's note, left open: a compare stopped before it asked the server again which digest its judge is (or
+    that could not ask it) stored its verdicts as checked, and the next compare, with nothing left to ask, reused them
+    without a word though the judge was re-pulled as they were asked. They are stored unconfirmed till that check."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    judged = fake.route
+
+    def replaced_at_the_last_call(body):   # re-pulled as the last verdict is asked; then /api/tags answers no list
+        if len(fake.chat_bodies) == 4:
+            fake.digests["qwen2.5:7b"] = "d4" * 32
+            fake.listings["/api/tags"] = {"models": 5}
+        return judged(body)
+    fake.route = replaced_at_the_last_call
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert f"the verdicts stored in {cand}.pairwise.json stay unconfirmed: the next compare asks it" in err, err
+    assert load_json(cand + ".pairwise.json")["comparisons"][0]["unconfirmed"] is True
+    fake.listings.clear()
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "note: the judge qwen2.5:7b was pulled again" in err and len(fake.chat_bodies) == 8, err
+    assert [c.get("unconfirmed") for c in load_json(cand + ".pairwise.json")["comparisons"]] == [True, None]
+    # the judge steady: the next compare asks its digest alone, and the verdicts stand, confirmed
+    fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if len(fake.chat_bodies) == 12
+                               else None) or judged(body)
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
+    assert "stay unconfirmed" in err and len(fake.chat_bodies) == 12, err
+    fake.listings.clear()
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
+    assert code == 0 and "stopped before it asked the server again which digest the judge is: asking it now" in err, err
+    assert len(fake.chat_bodies) == 12 and "unconfirmed" not in load_json(cand + ".pairwise.json")["comparisons"][-1]
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
+    assert code == 0 and "asking it now" not in err and len(fake.chat_bodies) == 12, err
+    stored = load_json(cand + ".pairwise.json")   # eval.py writes true or nothing
+    stored["comparisons"][0]["unconfirmed"] = False
+    Path(cand + ".pairwise.json").write_text(json.dumps(stored), encoding="utf-8")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "damaged pairwise file (a comparison whose unconfirmed is not true)" in err, err
+
+
 def test_a_judge_named_with_escape_codes_is_printed_inert(project, cli, fake):
     hostile = "evil\x1b[31mred"
     fake.models += [hostile, hostile + ":latest"]
@@ -977,6 +1016,7 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
         verdicts = load_json(sidecar)["comparisons"][0]["verdicts"]
         kept = len(verdicts)
         assert kept >= max(6, received - 1) and all(v["winner"] for v in verdicts), (kept, received)
+        assert load_json(sidecar)["comparisons"][0]["unconfirmed"] is True   # (its judge's digest never asked again)
         for none in ("runs/none.json.pairwise.json", "runs/none.json.pairwise.json.journal"):   # (sixteenth attack)
             code, out, err = cli("run", "--resume", none)
             assert code == 2 and err == f"error: {none}: no such file (a name of compare --pairwise's, not a run's)\n", err
@@ -988,6 +1028,7 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
     assert code == 0 and "Candidate wins (4)" in out, err
     assert len(fake.chat_bodies) - received == 16 - kept           # only what was missing
     assert not journal.exists() and len(load_json(sidecar)["comparisons"][0]["verdicts"]) == 16
+    assert "unconfirmed" not in load_json(sidecar)["comparisons"][0]   # asked, and checked at the end
 
 
 def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake):
