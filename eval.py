@@ -5679,7 +5679,10 @@ class ChatClient:
     drips bytes costs that request a timeout and nothing more."""
 
     api = None
-    error_beside_answer = False   # whether an "error" beside an answer in a 200 fails it (OllamaClient)
+    # an "error" beside an answer in a 200 fails it: as Ollama's own client reads one (api/client.go, stream(): any
+    # errorResponse.Error not "" is returned as the error), and as OpenRouter sends an error met while the model wrote
+    # ("emitted in the response body" with status 200: openrouter.ai/docs/api/errors)
+    error_beside_answer = True
     count_names = {}   # each count by the name the server sent it under, for the note on one that is no count
     start_hint = ""
     key_source = "--api-key"   # where the key came from (make_client says), for a server that refuses it
@@ -6082,9 +6085,6 @@ class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
     api = "ollama"
-    # an "error" beside an answer in a 200 fails it, as Ollama's own client reads one (api/client.go, stream(): any
-    # errorResponse.Error not "" is returned as the error)
-    error_beside_answer = True
     start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
     host_words = "--host (or $OLLAMA_HOST)"   # where the address came from: a flag, or the environment
     count_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count"}   # api/types.go Metrics
@@ -6456,6 +6456,16 @@ class OpenAIClient(ChatClient):
                                                                                  and choice["index"] == 0):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
+            if isinstance(choice, dict) and choice.get("error") not in (None, ""):
+                # OpenRouter's choice that met an error while the model wrote (NonStreamingChoice error?: ErrorResponse,
+                # finish_reason "error" or null): the provider's, asked again, its words and what came kept
+                came = (choice.get("message") or {}).get("content") if isinstance(choice.get("message"), dict) else None
+                error = choice["error"]
+                words = error["message"] if isinstance(error, dict) and isinstance(error.get("message"), str) else \
+                    error if isinstance(error, str) else json_text(error)
+                raise CallFailed(f"HTTP 200 with an error in its choice: {one_line(self.scrub(words), 200)}"
+                                 + (f" (after {len(came):,} characters: {json_preview(came, 200, self.scrub)})"
+                                    if isinstance(came, str) and came else ""), retry=True)
             message = choice["message"]   # llama.cpp and vLLM send reasoning apart as reasoning_content
             not_the_assistants(message)   # (OpenAI's ChatCompletionMessage: role "assistant", and no other)
             content = message.get("content")   # (left out by a filter: as null; left out otherwise, the server's fault)

@@ -1449,6 +1449,29 @@ def test_an_answer_the_server_aborted_is_asked_again_and_a_loop_it_cut_is_named(
     assert r["response"] == "bug bug bug" and r["done_reason"] == evalpy.REPEAT_STOP and asked == 1, r
 
 
+def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project, cli):
+    """Round 108: OpenRouter sends an error met while the model wrote in a 200's body, on the choice (NonStreamingChoice
+    error?: ErrorResponse, openrouter.ai/docs/api/errors: "emitted in the response body"): with content "" it was
+    stored as the model's empty answer, INVALID, exit 0, and never asked again; beside choices, ignored; and with
+    finish_reason "error" the provider's words were dropped."""
+    said = {"code": 502, "message": "Provider returned error: upstream disconnected"}
+    for reason, choice_error, top in ((None, said, None), ("error", said, None), ("stop", None, said)):
+        body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "bu" if reason else ""},
+                             "finish_reason": reason, **({"error": choice_error} if choice_error else {})}],
+                **({"error": top} if top else {})}
+        asked = []
+        server = serve_raw(lambda b: (asked.append(b), (200, {}, json.dumps(body).encode()))[1])
+        try:
+            code, _, err = cli("run", "--api", "openai", "--model", "m", "--retries", "2", "--split", "dev", "--limit", 1,
+                               "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/e.json")
+        finally:
+            server.shutdown()
+        (r,) = load_json("runs/e.json")["results"]
+        os.unlink("runs/e.json")
+        assert code == 2 and len(asked) == 3 and r["response"] is None, (reason, r)
+        assert "Provider returned error: upstream disconnected" in r["error"], r["error"]
+
+
 def test_a_chat_that_wants_a_key_says_so(project, cli):
     """Round 106: a server whose model list is open and whose chat answers 401 (llama.cpp's with --api-key) stored 28
     "HTTP 401: Invalid API Key", never naming --api-key. (Its review: a 403 of a filter on some inputs alone is no
