@@ -9750,12 +9750,15 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                 warn(f"note: could not ask {on_one_line(config['host'])} again which digest {who} {on_one_line(model)} "
                      f"is now ({str(e).splitlines()[0]}); the run records the one it began with, {short(was)}")
                 continue
-            now = "more than one"   # (its answer: two models answer to that name now)
+            now = LISTED_TWICE   # (its answer: two models answer to that name now)
         if now and now != was:
             replaced.append({"who": who, "model": model, "was": was, "now": now})
     for r in replaced if said else ():
         warn(replaced_warning([r]))
     return replaced
+
+
+LISTED_TWICE = "more than one"   # config.replaced's "now" of a model the server lists twice, with two digests, at the end
 
 
 def merged_replaced(old, new):
@@ -9771,7 +9774,10 @@ def merged_replaced(old, new):
 def replaced_words(replaced):
     """Each model or judge replaced while it was asked (config.replaced, or a pairwise comparison's), in words: its
     digests told apart, as compare tells them."""
-    return "; ".join(f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
+    return "; ".join(f"{r['who']} {on_one_line(r['model'])} was listed twice, with different digests, after the last call "
+                     f"(digest {on_one_line(short(r['was']))} at the start): two models answer to that name now"
+                     if r["now"] == LISTED_TWICE else
+                     f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
                      "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
                      for r in replaced)
 

@@ -2465,6 +2465,11 @@ def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
     fake.models.remove("mistral")   # one listing: asked as it is
     fake.answers = answer_key("golden/dev.jsonl")
     assert cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral", "--limit", 1)[0] == 0
+    # (round 108) listed twice only after the last answer: said so, never "digest more tha" as if it were a hash
+    fake.route = lambda body: fake.models.append("mistral") if "mistral" not in fake.models else None
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral", "--limit", 1, "--out", "runs/m.json")
+    assert code == 2 and "more tha" not in err and "more tha" not in cli("report", "runs/m.json")[1], err
+    assert "the model mistral was listed twice, with different digests, after the last call (digest " in err, err
 
 
 def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, fake):
