@@ -4429,9 +4429,16 @@ def prompt_problems(prompt_path, prompt_text, split_path, cases):
     names = sorted(placeholder_names(prompt_text))
     has = [(case, set(by_name(prompt_values(case)))) for case in cases]   # each case's names once, not once a name
     known = set().union(*(named for _, named in has))
-    return unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
-            + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}")
-            for case, named in has for name in names if name not in named]
+    problems = unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
+                + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}")
+                for case, named in has for name in names if name not in named]
+    if problems or shows_nothing(prompt_text):
+        return problems
+    # a case asked by the prompt alone that its vars fill with nothing: one empty system turn was sent, and scored
+    return [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} is empty once this case's vars fill it, and "
+            f"the case has no input: the model would be sent nothing (give {', '.join('vars.' + var_shown(n) for n in names)}"
+            " a text, or the case an input)" for case in cases if not case.get("messages") and not case.get("input")
+            and shows_nothing(render(prompt_text, prompt_values(case)))]
 
 
 def prompt_folder(split_path):
@@ -4557,7 +4564,7 @@ def load_prompt(path, as_begun=False):
              "save it without BOM for your next run")
     elif text.startswith("\ufeff"):   # an editor's mark of UTF-8, not words for the model: it was sent as the prompt's first
         raise EvalError(f"{shell_word(path)}:1: the prompt starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
-    if not text.strip():
+    if not text.strip() or not as_begun and shows_nothing(text):   # (a zero-width space alone says nothing either)
         raise EvalError(f"{shell_word(path)}: the prompt is empty")
     problem = None if as_begun else another_file_as_prompt(path, text)
     if problem:

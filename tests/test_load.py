@@ -437,6 +437,21 @@ def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
     assert said(input="{{x}}", vars={"x": "\u200b"})[0].startswith("field 'input' is empty once its vars fill it")
 
 
+def test_a_prompt_that_shows_nothing_to_a_case_without_input_is_refused(tmp_path):
+    """Round 108: a prompt of {{x}} alone, with vars.x "" (or a zero-width space) and no input, sent one empty system
+    turn and scored the answer; a prompt file of a zero-width space alone was taken where an empty one is refused."""
+    cases = [{"id": "a", "line": 1, "vars": {"x": ""}}, {"id": "b", "line": 2, "vars": {"x": "\u200b"}},
+             {"id": "c", "line": 3, "vars": {"x": ""}, "input": "hola"}, {"id": "d", "line": 4, "vars": {"x": "hola"}}]
+    assert evalpy.prompt_problems("p.txt", "{{x}}", "s.jsonl", cases) == [
+        f"s.jsonl:{n}: p.txt is empty once this case's vars fill it, and the case has no input: the model would be sent "
+        "nothing (give vars.x a text, or the case an input)" for n in (1, 2)]
+    assert evalpy.prompt_problems("p.txt", "Hola {{x}}", "s.jsonl", cases) == []   # something left: sent as it is
+    (tmp_path / "p.txt").write_text("\u200b\n", encoding="utf-8")
+    with pytest.raises(evalpy.EvalError, match="p.txt: the prompt is empty"):
+        evalpy.load_prompt(str(tmp_path / "p.txt"))
+    assert evalpy.load_prompt(str(tmp_path / "p.txt"), as_begun=True)[0] == "\u200b\n"   # (a resume: as it began)
+
+
 def test_a_fault_of_checks_json_is_said_of_checks_json_naming_the_key_at_fault(tmp_path):
     """Fifty-sixth attack on issue 28: two checks of checks.json named alike were blamed on the split
     ("s.jsonl: 3 lines: two checks are named 'a'; give one a "name" (lines 1-3)"), though both had a name; a check
