@@ -16827,14 +16827,20 @@ def length_reading(n, quarters, judge, people, labelled):
         # A gap is claimed only where the two intervals do not overlap. Cautious (the correlations
         # share answers, so their difference varies less than the two intervals suggest) and simple
         # to check by eye; a gap the intervals cannot carry is said to be too few answers
+        # Alike is claimed only as each interval shows it (two point estimates 0.09 apart, each ±0.38, said "as people
+        # do" where a gap of 0.7 fitted the data): both leave out 0 on one side, or both lie within ±LENGTH_SLIGHT
         gap = rho - human_rho
-        apart = human_low is not None and (low > human_high or high < human_low)
+        apart = human_low is not None and (low > human_high or high < human_low) and abs(gap) > LENGTH_SLIGHT
+        side = "longer" if low > 0 and human_low is not None and human_low > 0 else \
+            "shorter" if high < 0 and human_high is not None and human_high < 0 else None
+        slight = human_low is not None and all(-LENGTH_SLIGHT <= end <= LENGTH_SLIGHT for end in (low, high, human_low, human_high))
         return said + (f"; people's verdicts give {rho_text(*people)}: "
-                       + ("the judge follows length as people do" if abs(gap) <= LENGTH_SLIGHT else
-                          "too few answers to tell whether the judge follows length more or less than people do"
-                          if not apart else
-                          "the judge rewards length more than people do" if gap > 0 else
-                          "the judge rewards length less than people do"))
+                       + ("the judge rewards length more than people do" if apart and gap > 0 else
+                          "the judge rewards length less than people do" if apart else
+                          f"people too pass {side} answers more often, so the judge's preference is theirs (too few answers "
+                          "to tell whether it is stronger or weaker)" if side else
+                          "little sign that length sways the judge or people" if slight else
+                          "too few answers to tell whether the judge follows length more or less than people do"))
     if low > 0:
         return said + (": longer answers pass more often; a length bias unless they really are better "
                        "(a person's verdicts tell: calibrate --audit)")

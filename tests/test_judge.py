@@ -1270,7 +1270,8 @@ def test_a_rank_correlation_of_one_has_no_interval_of_no_width(project, cli):
 
 def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(project, cli):
     run = audited_run(lambda i, judge, vote: i > 10)
-    for people, reading in ((lambda i: i > 10, "the judge follows length as people do"),
+    for people, reading in ((lambda i: i > 10, "people too pass longer answers more often, so the judge's preference is "
+                                               "theirs (too few answers to tell whether it is stronger or weaker)"),
                             (lambda i: i in BALANCED, "the judge rewards length more than people do")):
         with open("human.jsonl", "w") as f:
             for i in range(1, 21):
@@ -1294,6 +1295,20 @@ def test_a_gap_with_people_the_intervals_cannot_support_is_not_claimed(project, 
     assert ("; people's verdicts give +0.44, 95% CI -0.42 to +0.88: too few answers to tell whether the judge "
             "follows length more or less than people do") in out
     assert "rewards length" not in out
+
+
+def test_two_close_correlations_with_wide_intervals_are_not_called_alike(project, cli):
+    """Round 108: the judge -0.05 (95% CI -0.42 to +0.34), people +0.04 (-0.34 to +0.41) read "the judge follows
+    length as people do", a point gap of 0.09 where the intervals fit one of 0.7: too few answers to tell."""
+    run = audited_run(lambda i, judge, vote: i in BALANCED)
+    with open("human.jsonl", "w") as f:
+        f.writelines(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": i in BALANCED}) + "\n"
+                     for i in range(1, 21))
+    out = cli("calibrate", "human.jsonl", run, "--audit")[1]
+    judge = spearmanr(range(20), [i in BALANCED for i in range(1, 21)])[0]
+    assert abs(judge) < evalpy.LENGTH_SLIGHT and bonett_wright(judge, 20)[1] - bonett_wright(judge, 20)[0] > 0.6
+    assert "too few answers to tell whether the judge follows length more or less than people do" in out, out
+    assert "as people do" not in out
 
 
 def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_panel(project, cli):
