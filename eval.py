@@ -11897,7 +11897,7 @@ def paired_change(pairs, alpha, level_alpha=None):
                 "detectable": detectable_difference(len(pairs), fixed + broken, alpha) if pairs else None}
     differences = [Fraction(b, b_of) - Fraction(a, a_of) for a, a_of, b, b_of in pairs]   # exact: 2/3 -> 2/3 is no change
     estimate, low, high, p = mean_difference(differences, level_alpha)
-    alike = len(pairs) > 1 and len(set(differences)) == 1
+    alike = len(set(differences)) == 1   # (one case too: its one sign is the coin, 1/2 as McNemar's of one changed case)
     if alike:   # (none moved at all: no interval either, and p 1; named a t interval, it had none)
         # every case moved by the same amount (read exactly: 0/3 -> 1/3 and 1/3 -> 2/3 differ in
         # floats): under no change each case's sign is a coin, and only the two assignments with

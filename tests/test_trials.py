@@ -425,6 +425,16 @@ def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
     assert "<0.0001" not in out and "+0.0 points" in out, out
 
 
+def test_one_case_whose_trials_moved_gets_the_sign_flip_test_the_readme_names():
+    """Round 108: one case, 1/1 -> 1/3, gave no p ("too few cases to tell (a t interval needs two cases that differ)")
+    and named its method a t interval, where README says every case moved alike (one case is) gets the sign-flip
+    test, mid-p 1/2^n: 0.5, what mid-p McNemar gives one case that changed with one answer each."""
+    change = evalpy.paired_change([(1, 1, 1, 3)], evalpy.ALPHA)
+    assert change["difference"]["method"] == evalpy.ALIKE_METHOD and change["test"] == {"name": evalpy.ALIKE_TEST, "p": 0.5}
+    assert evalpy.paired_change([(1, 1, 0, 1)], evalpy.ALPHA)["test"]["p"] == 0.5   # (as one answer each: McNemar's)
+    assert evalpy.paired_change([(1, 3, 1, 3)], evalpy.ALPHA)["test"]["p"] == 1.0   # unmoved
+
+
 def test_the_markdown_headline_says_which_cases_pass_hat_k_is_over(project, cli):
     """Thirty-seventh round on issue 28: with an errored trial, pass^4 is over the cases with 4 decided trials
     (the text's table and the page say so in their "cases" column); the markdown headline gave "pass^4 (every
