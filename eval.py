@@ -16062,8 +16062,13 @@ def pairwise_problem(stored):
             return "a comparison without its runs' hashes, its judge or its verdicts"
         judge = c["judge"]
         if (type(judge) is not dict or type(judge.get("criterion")) is not str or type(judge.get("models")) is not list
-                or not all(type(m) is str for m in judge["models"]) or type(c.get("baseline", "")) is not str):
+                or not all(type(m) is str for m in judge["models"])):
             return "a comparison whose judge has no criterion or models"
+        if type(c.get("baseline", "")) is not str:
+            return "a comparison whose baseline is not a path"
+        wrong = next((k for k in ("baseline_sha", "candidate_sha") if type(c[k]) is not str), None)
+        if wrong:   # (taken for another comparison's, and the audit read it as a hash)
+            return f"a comparison whose {wrong} is not text"
         replaced = c.get("replaced", [])   # refuse_replaced's, as config.replaced: of its judges, as eval.py writes it
         if type(replaced) is not list or not all(type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(
                 type(v) is str and v for v in r.values()) and r["who"] == "the judge" and r["model"] in judge["models"]
@@ -16082,7 +16087,7 @@ def pairwise_problem(stored):
         calls = set()
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
-                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int):
+                    or type(v.get("trial")) is not int or type(v.get("vote")) is not int or "winner" not in v):
                 return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
             if v.get("order") not in ORDERS or v.get("winner") not in (*WINNERS.values(), None):
                 field = "order" if v.get("order") not in ORDERS else "winner"

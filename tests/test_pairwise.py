@@ -586,9 +586,16 @@ def test_the_audit_leaves_out_comparisons_of_another_version_of_the_run(project,
     assert "(those stored there are of another version of the run file)" in err
 
 
-@pytest.mark.parametrize("comparison", [
-    {"judge": 3}, {"judge": {"criterion": "c", "models": [1, 2]}}, {"baseline": 7}, {"baseline": ["a"]}])
-def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, comparison):
+@pytest.mark.parametrize("comparison, said", [
+    ({"judge": 3}, "whose judge has no criterion or models"),
+    ({"judge": {"criterion": "c", "models": [1, 2]}}, "whose judge has no criterion or models"),
+    ({"baseline": 7}, "whose baseline is not a path"), ({"baseline": ["a"]}, "whose baseline is not a path"),
+    # (round 108) a hash that is no text was taken as another comparison's, and the audit's short() crashed on it
+    ({"baseline_sha": 5}, "whose baseline_sha is not text"), ({"candidate_sha": None}, "whose candidate_sha is not text"),
+    # (round 108) a winner taken out was read as an unreadable verdict (null), not as the damage it is
+    ({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first"}]},
+     "a verdict without its case, model, vote, order and winner")])
+def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, comparison, said):
     """From the attack on issue 16: types the audit reads were not checked."""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     stored = {"baseline": "x", "baseline_sha": "1", "candidate_sha": evalpy.sha256_bytes(Path(cand).read_bytes()),
@@ -596,8 +603,9 @@ def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, com
                   {"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A"}]}
     Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1",
                                                          "comparisons": [dict(stored, **comparison)]}))
-    code, out, err = cli("judge", cand, "--audit")
-    assert code == 2 and "damaged pairwise file" in err and "Traceback" not in err
+    for argv in (("judge", cand, "--audit"), ("compare", base, cand, "--pairwise", "c", "--judge-model", "m")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "damaged pairwise file" in err and said in err and "Traceback" not in err, err
 
 
 @pytest.mark.parametrize("argv", [["--jobs", "1"], ["--judge-votes", "1"], ["--timeout", "300"], ["--retries", "3"],
