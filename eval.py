@@ -2397,6 +2397,10 @@ def config_problem(config, text_keys):
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
         return "config.judge must be null or an object whose models is a list of model names"
+    if "judged_from" in config and not (type(config["judged_from"]) is str and config["judged_from"]):
+        return "config.judged_from must be the path of the run judged"   # ("The answers of 5 judged again by ...")
+    if "judged_from" in config and judge is None:   # ("judged again by ?")
+        return "config.judge must name the judge of a run judged again (config.judged_from)"
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
@@ -10495,7 +10499,7 @@ def result_problem(r, i, config, labels, seen, checked=None):
                 "and each result names its trial")
     trial = r.setdefault("trial", 1)
     named = f"result {on_one_line(r['id'])}{which}"
-    problem = recorded_answer_problem(r, config)
+    problem = recorded_answer_problem(r, config) or missing_vote(r.get("judges"), config)
     if problem:
         return f"{named}: {problem}"
     for answered in (r, *(r.get("judges") or [])):
@@ -10546,8 +10550,8 @@ def recorded_answer_problem(r, config):
     if r.get("response") is None and r.get("error") is None:   # every call eval.py keeps has one: read as a failed call,
         # it was asked again and named infrastructure, where the file was edited
         return "neither a response nor an error (every answer eval.py stores has one or the other): it was edited"
-    votes = r.get("judges")
-    return ((votes_problem(votes) or judges_votes_problem(votes, config, r.get("checks"))) if votes else None) \
+    votes = r.get("judges")   # ({} was taken for no votes at all)
+    return ((votes_problem(votes) or judges_votes_problem(votes, config, r.get("checks"))) if votes is not None else None) \
         or answer_problem(r) or agent_answer_problem(r)
 
 
@@ -10569,6 +10573,24 @@ def judges_votes_problem(votes, config, checks):
         seen.add((v["check"], v["model"], number))
         if judged is not None and v["check"] not in judged:
             return f"judges: a vote on {on_one_line(v['check'], 40)}, which is no judge check of this answer"
+    return None
+
+
+def missing_vote(votes, config):
+    """A run file's answer's vote that config.judge asks and the answer lacks, in words, or None: judge_answer asks every
+    judge model's every vote on each judge check it judges (a failed call kept as one), so one taken out of the file
+    left a verdict decided by the votes left, its certainty and cost changed without a word. (A journal holds an
+    answer's votes one line each, as they came: held to this only once written whole.)"""
+    judge = config.get("judge")
+    if not votes or type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
+        return None
+    have = {(v["check"], v["model"], v["vote"]) for v in votes}
+    for check in dict.fromkeys(v["check"] for v in votes):
+        missing = next(((m, n) for m in judge["models"] for n in range(1, judge["votes"] + 1)
+                        if (check, m, n) not in have), None)
+        if missing:
+            return (f"judges: vote {missing[1]} of {on_one_line(missing[0], 40)} on {on_one_line(check, 40)} is missing "
+                    f"(config.judge asks {judge['votes']} of each of its models)")
     return None
 
 

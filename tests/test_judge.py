@@ -451,6 +451,13 @@ def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_sp
     new = load_json("runs/answers-dev-v1-judged.json")
     assert new["config"]["judge"]["models"] == ["llama3.1:8b"] and new["config"]["judged_from"] == "runs/answers-dev-v1.json"
     assert out.startswith("Pass rate: 9/10 = 90%")
+    # (round 108) hand-edited: "The answers of 5 judged again by ...", "judged again by ?", "3 votes each" of 1 held
+    for edit, said in (({"judged_from": 5}, "config.judged_from must be the path of the run judged"),
+                       ({"judge": None}, "config.judge must name the judge of a run judged again"),
+                       ({"judge": dict(new["config"]["judge"], votes=3)}, "judges: vote 2 of llama3.1:8b on ")):
+        Path("edited.json").write_text(json.dumps(dict(new, config=dict(new["config"], **edit))), encoding="utf-8")
+        code, _, err = cli("report", "edited.json")
+        assert code == 2 and said in err, err
     assert [r["response"] for r in new["results"]] == [r["response"] for r in json.loads(original)["results"]]
     # (round 93) the page says it too, with the run's own checks as with another split's
     assert cli("report", "runs/answers-dev-v1-judged.json", "--html", "j.html")[0] == 0
@@ -1249,7 +1256,13 @@ def test_a_split_panel_is_left_to_a_person_not_asked_again_in_a_loop(project, cl
     made = load_json(run)
     made["results"][0]["judges"] = [v for v in made["results"][0]["judges"] if v["model"] == AUDIT_JUDGES[0]]
     Path(run).write_text(json.dumps(made), encoding="utf-8")
-    assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [False] + [True] * 3
+    # (round 108) a member's votes taken out of the file: refused, as a missing trial is (eval.py asks every vote)
+    code, out, err = cli("report", run, "--json")
+    assert code == 2 and f"judges: vote 1 of {AUDIT_JUDGES[1]} on answers is missing (config.judge asks 2 of each" in err, err
+    made["results"][0]["judges"] = {}   # (round 108) an object for the list: read as no votes at all
+    Path(run).write_text(json.dumps(made), encoding="utf-8")
+    code, out, err = cli("report", run)
+    assert code == 2 and "judges must be a list of votes" in err, err
 
 
 def test_a_rank_correlation_of_one_has_no_interval_of_no_width(project, cli):
