@@ -5690,13 +5690,15 @@ class ChatClient:
     drips bytes costs that request a timeout and nothing more."""
 
     api = None
-    # an "error" beside an answer in a 200 fails it: as Ollama's own client reads one (api/client.go, stream(): any
-    # errorResponse.Error not "" is returned as the error), and as OpenRouter sends an error met while the model wrote
-    # ("emitted in the response body" with status 200: openrouter.ai/docs/api/errors)
-    error_beside_answer = True
     count_names = {}   # each count by the name the server sent it under, for the note on one that is no count
     start_hint = ""
     key_source = "--api-key"   # where the key came from (make_client says), for a server that refuses it
+
+    @staticmethod
+    def says_an_error(error):
+        """Whether an "error" beside an answer in a 200 fails it: as Ollama's own client reads one (api/client.go,
+        stream(): any errorResponse.Error not "" is returned as the error). OpenAIClient's reads fewer."""
+        return error not in (None, "")
 
     def __init__(self, host, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, api_key=None, jobs=1):
         try:
@@ -5940,8 +5942,7 @@ class ChatClient:
         # and the whole line is its error (api/client.go stream())
         # (an answer: a message, or choices; "choices": null beside an error is none)
         answered = isinstance(answer, dict) and (answer.get("message") is not None or bool(answer.get("choices")))
-        if isinstance(answer, dict) and "error" in answer and (not answered
-                                                               or self.error_beside_answer and answer["error"] not in (None, "")):
+        if isinstance(answer, dict) and "error" in answer and (not answered or self.says_an_error(answer["error"])):
             # an error sent with status 200: keep the server's own words (one that is no text, as sent)
             said = (error_text(data, reason, self.scrub, headers) if isinstance(answer["error"], str) or not answered
                     else f'"error": {one_line(self.scrub(json_text(answer["error"])), 200)}')
@@ -6363,6 +6364,19 @@ class OpenAIClient(ChatClient):
                    "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens"}
     schema_form = "json_schema"   # until choose_schema_form finds what the server takes
 
+    @staticmethod
+    def says_an_error(error):
+        """Whether an "error" a 200 carries, beside its choices or in one, says one: words, true, or an object with a
+        message, a type or a code other than 200 (OpenAI's error object); OpenRouter sends a provider's failure so
+        ("emitted in the response body" with status 200: openrouter.ai/docs/api/errors). {}, false, "" or
+        {"message": ""} say none, as OpenAI's own client reads them: a whole answer beside them was thrown away."""
+        if isinstance(error, str):
+            return bool(error.strip())
+        if isinstance(error, dict):
+            return any(isinstance(error.get(k), str) and error[k].strip() for k in ("message", "type")) \
+                or error.get("code") not in (None, "", 0, 200, "200")
+        return error is True
+
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
 
@@ -6467,7 +6481,7 @@ class OpenAIClient(ChatClient):
                                                                                  and choice["index"] == 0):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "
                                  f"{cut_to(on_one_line(json_text(choice['index'])), 20)}): no answer to this request", retry=True)
-            if isinstance(choice, dict) and choice.get("error") not in (None, ""):
+            if isinstance(choice, dict) and self.says_an_error(choice.get("error")):
                 # OpenRouter's choice that met an error while the model wrote (NonStreamingChoice error?: ErrorResponse,
                 # finish_reason "error" or null): the provider's, asked again, its words and what came kept
                 came = (choice.get("message") or {}).get("content") if isinstance(choice.get("message"), dict) else None

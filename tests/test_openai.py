@@ -1470,6 +1470,21 @@ def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project
         os.unlink("runs/e.json")
         assert code == 2 and len(asked) == 3 and r["response"] is None, (reason, r)
         assert "Provider returned error: upstream disconnected" in r["error"], r["error"]
+    # (its review) an "error" that says none, beside the answer or in its choice, leaves the whole answer the model's
+    for none in ({}, False, "", {"message": ""}, {"code": 200}):
+        for where in ("choice", "top"):
+            choice = {"index": 0, "message": {"role": "assistant", "content": "bug"}, "finish_reason": "stop"}
+            body = {"choices": [dict(choice, error=none) if where == "choice" else choice],
+                    **({"error": none} if where == "top" else {})}
+            server = serve_raw(lambda b: (200, {}, json.dumps(body).encode()))
+            try:
+                code, _, err = cli("run", "--api", "openai", "--model", "m", "--split", "dev", "--limit", 1,
+                                   "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/e.json")
+            finally:
+                server.shutdown()
+            (r,) = load_json("runs/e.json")["results"]
+            os.unlink("runs/e.json")
+            assert code == 0 and r["response"] == "bug" and r["error"] is None, (none, where, r)
 
 
 def test_a_chat_that_wants_a_key_says_so(project, cli):
