@@ -16454,8 +16454,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     if todo or unconfirmed:
         writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         if unconfirmed and not todo:
-            warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} stopped before it asked the "
-                 "server again which digest the judge is: asking it now")
+            warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed which digest "
+                 "the judge was after its last call (it stopped first, or the server did not say): asking the server now")
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args, b_path)
@@ -16928,8 +16928,11 @@ def stored_flip_rates(path, run_sha):
             stale += 1
             continue
         if comparison.get("replaced"):   # (read all the same: said, as compare refuses to reuse them)
-            warn(f"note: {shell_word(path)}: the judge of a comparison stored there was replaced while it was asked: "
-                 "its flip rate may be two models'")
+            warn(f"note: {shell_word(path)}: {replaced_words(comparison['replaced'])}, in a comparison stored there: its flip "
+                 "rate may be two models'")
+        elif comparison.get("unconfirmed"):   # (the next compare asks; read all the same, said)
+            warn(f"note: {shell_word(path)}: the compare that asked a comparison stored there never confirmed which digest "
+                 "its judge was after its last call: its flip rate may be two models' (the next compare of those runs asks)")
         by_pair = {}
         for v in comparison["verdicts"]:
             by_pair.setdefault((v["id"], v["trial"]), []).append(v)

@@ -509,7 +509,8 @@ def test_a_judge_replaced_while_compare_asks_it_is_said_of_the_stored_verdicts(p
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and "may come from two models; move it aside" in err and len(fake.chat_bodies) == asked, err
     assert load_json(cand + ".pairwise.json")["comparisons"][0]["replaced"][0]["now"] == "d4" * 32
-    assert "was replaced while it was asked: its flip rate may be two models'" in cli("judge", cand, "--audit")[2]
+    assert "was replaced while it was asked (digest " in cli("judge", cand, "--audit")[2]
+    assert ", in a comparison stored there: its flip rate may be two models'" in cli("judge", cand, "--audit")[2]
     stored = load_json(cand + ".pairwise.json")   # (its review) hand-edited as eval.py never writes it: damaged
     stored["comparisons"][0]["replaced"] = [{"who": "nobody", "model": "qwen2.5:7b", "was": "x", "now": "x"}]
     Path(cand + ".pairwise.json").write_text(json.dumps(stored), encoding="utf-8")
@@ -534,6 +535,8 @@ def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(pro
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert f"the verdicts stored in {cand}.pairwise.json stay unconfirmed: the next compare asks it" in err, err
     assert load_json(cand + ".pairwise.json")["comparisons"][0]["unconfirmed"] is True
+    assert "never confirmed which digest its judge was after its last call: its flip rate may be two models'" in \
+        cli("judge", cand, "--audit")[2]   # (its review: read as any other)
     fake.listings.clear()
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and "note: the judge qwen2.5:7b was pulled again" in err and len(fake.chat_bodies) == 8, err
@@ -545,7 +548,8 @@ def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(pro
     assert "stay unconfirmed" in err and len(fake.chat_bodies) == 12, err
     fake.listings.clear()
     code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
-    assert code == 0 and "stopped before it asked the server again which digest the judge is: asking it now" in err, err
+    assert code == 0 and ("never confirmed which digest the judge was after its last call (it stopped first, or the "
+                          "server did not say): asking the server now") in err, err
     assert len(fake.chat_bodies) == 12 and "unconfirmed" not in load_json(cand + ".pairwise.json")["comparisons"][-1]
     code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
     assert code == 0 and "asking it now" not in err and len(fake.chat_bodies) == 12, err
