@@ -13823,8 +13823,9 @@ def run_listing(folder):
         if config.get("judged_from"):   # else a re-judged run reads as the run it came from
             figure += f" ({judged_again_text(config)})"
         if config.get("replaced"):   # its figures may be two models': said wherever it is listed
-            figure += " (" + " and ".join(dict.fromkeys(r["who"].removeprefix("the ") for r in config["replaced"])) \
-                + " replaced while it ran)"
+            figure += " (" + "; ".join(dict.fromkeys(r["who"].removeprefix("the ") + (
+                " listed twice at its end" if r["now"] == LISTED_TWICE else " replaced while it ran")
+                for r in config["replaced"])) + ")"
         completed = finished_completion(path, config) if s["errors"] else None
         alike = s["errors_alike"]   # fixed, not resumed
         if s["errors"]:   # a figure over the answers that came is not the run's: say what is missing, and the cure
@@ -14788,7 +14789,7 @@ NOTHING_CHANGED_ALIKE = ("nothing in the configuration, and every answer the sam
 
 # (a run whose model or judge was replaced while it was asked: no setting changed, and the model may have)
 NOTHING_CHANGED_REPLACED = ("nothing in the configuration as recorded, but a model or judge was replaced while a run was "
-                            "asked (see its warning): its figures may be two models'")
+                            "asked, or listed twice at its end (see its warning): its figures may be two models'")
 
 
 def compare_rows(c, baseline_path, candidate_path):

@@ -2470,6 +2470,7 @@ def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral", "--limit", 1, "--out", "runs/m.json")
     assert code == 2 and "more tha" not in err and "more tha" not in cli("report", "runs/m.json")[1], err
     assert "the model mistral was listed twice, with different digests, after the last call (digest " in err, err
+    assert "(model listed twice at its end)" in cli("runs", "runs")[1]   # (its review: not "replaced")
 
 
 def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, fake):
