@@ -16872,13 +16872,14 @@ def length_reading(n, quarters, judge, people, labelled):
         # Alike is claimed only as each interval shows it (two point estimates 0.09 apart, each ±0.38, said "as people
         # do" where a gap of 0.7 fitted the data): both leave out 0 on one side, or both lie within ±LENGTH_SLIGHT
         gap = rho - human_rho
-        apart = human_low is not None and (low > human_high or high < human_low) and abs(gap) > LENGTH_SLIGHT
+        apart = human_low is not None and (low > human_high or high < human_low)
+        slightly = "slightly " if abs(gap) <= LENGTH_SLIGHT else ""   # (apart and that close: narrow intervals, many answers)
         side = "longer" if low > 0 and human_low is not None and human_low > 0 else \
             "shorter" if high < 0 and human_high is not None and human_high < 0 else None
         slight = human_low is not None and all(-LENGTH_SLIGHT <= end <= LENGTH_SLIGHT for end in (low, high, human_low, human_high))
         return said + (f"; people's verdicts give {rho_text(*people)}: "
-                       + ("the judge rewards length more than people do" if apart and gap > 0 else
-                          "the judge rewards length less than people do" if apart else
+                       + (f"the judge rewards length {slightly}more than people do" if apart and gap > 0 else
+                          f"the judge rewards length {slightly}less than people do" if apart else
                           f"people too pass {side} answers more often, so the judge's preference is theirs (too few answers "
                           "to tell whether it is stronger or weaker)" if side else
                           "little sign that length sways the judge or people" if slight else

@@ -1322,6 +1322,12 @@ def test_two_close_correlations_with_wide_intervals_are_not_called_alike(project
     assert abs(judge) < evalpy.LENGTH_SLIGHT and bonett_wright(judge, 20)[1] - bonett_wright(judge, 20)[0] > 0.6
     assert "too few answers to tell whether the judge follows length more or less than people do" in out, out
     assert "as people do" not in out
+    # (its review) intervals apart by less than 0.2: told, as slight; both within ±0.2: little sign for either
+    quarters = [{"passed": p, "total": 5, "chars": (10 * p + 1, 10 * p + 10)} for p in range(1, 5)]
+    assert evalpy.length_reading(400, quarters, (0.38, 0.31, 0.45), (0.19, 0.05, 0.30), 400).endswith(
+        ": the judge rewards length slightly more than people do")
+    assert evalpy.length_reading(400, quarters, (0.05, -0.1, 0.15), (0.0, -0.12, 0.12), 400).endswith(
+        ": little sign that length sways the judge or people")
 
 
 def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_panel(project, cli):
