@@ -2399,8 +2399,6 @@ def config_problem(config, text_keys):
         return "config.judge must be null or an object whose models is a list of model names"
     if "judged_from" in config and not (type(config["judged_from"]) is str and config["judged_from"]):
         return "config.judged_from must be the path of the run judged"   # ("The answers of 5 judged again by ...")
-    if "judged_from" in config and judge is None:   # ("judged again by ?")
-        return "config.judge must name the judge of a run judged again (config.judged_from)"
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
         if judge is not None and judge.get(key) is not None and not is_number(judge[key]):
             return f"config.judge.{key} must be a number"
@@ -15098,12 +15096,13 @@ def markdown_compare(c, baseline_path, candidate_path):
     rows = compare_rows(c, baseline_path, candidate_path)
     runs, outcome, figures = (section_of(rows, k) for k in ("runs", "outcome", "figures"))
     out = [f"### eval.py compare: {md_code(runs['paths'][0])} → {md_code(runs['paths'][1])}", ""]
-    out += [f"> **{side.capitalize()}: {md_text(warning)}**" for side, warning in runs["warnings"]]
+    # each quote a paragraph of its own: a line right under one is drawn inside it (markdown's lazy continuation)
+    out += [line for side, warning in runs["warnings"] for line in (f"> **{side.capitalize()}: {md_text(warning)}**", "")]
     if runs["shared"]:
-        out.append(f"Compared on the {plural(runs['shared']['cases'], 'case')} both runs hold "
-                   f"({runs['shared']['held'][0]} and {runs['shared']['held'][1]}); the others are left out.")
+        out += [f"Compared on the {plural(runs['shared']['cases'], 'case')} both runs hold "
+                f"({runs['shared']['held'][0]} and {runs['shared']['held'][1]}); the others are left out.", ""]
     elif runs["subset"]:
-        out.append(f"> **Cases: only part of the split ({md_text(subsets_words(runs['subset']))}), not a full comparison**")
+        out += [f"> **Cases: only part of the split ({md_text(subsets_words(runs['subset']))}), not a full comparison**", ""]
     if runs["changed"]:
         out.append("Changed: " + "; ".join(f"{r['setting']} {md_code(r['old'])} → {md_code(r['new'])}" for r in runs["changed"]))
     else:
