@@ -2861,6 +2861,9 @@ def value_problem(kind, want, obj):
         return f"check {kind!r} takes no value" if "value" in obj else None
     if want is str and not (isinstance(value, str) and value):
         return f"check {kind!r} needs a non-empty string value"
+    if want is str and kind in JUDGE_CHECKS and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in value):
+        # (a criterion of spaces, or a zero-width space alone: the judge was asked about nothing, and passed it)
+        return f"check {kind!r} needs a criterion as value: its value shows nothing"
     if want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
         return f"check {kind!r} needs a positive number of milliseconds as value"
     if want == "tool" and not (isinstance(value, str) and value.strip()):

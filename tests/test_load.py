@@ -590,6 +590,11 @@ def test_one_case_validator_says_the_same_at_both_boundaries():
      "messages turn 1: content must be non-empty text"),
     ({"input": "hola", "vars": {"x": " "}, "checks": [{"type": "contains", "value": "a", "name": "{{x}}"}]},
      "name must be a non-empty string"),
+    # (round 108) a judge's criterion of spaces or a zero-width space: the judge asked about nothing, and passing it
+    ({"input": "hola", "checks": [{"type": "judge", "value": "\n\t"}]},
+     "check 'judge' needs a criterion as value: its value shows nothing"),
+    ({"input": "hola", "vars": {"x": "\u200b"}, "checks": [{"type": "judge", "value": "{{x}}"}]},
+     "check 'judge' needs a criterion as value: its value shows nothing"),
 ])
 def test_what_a_var_leaves_empty_is_refused_before_any_call(project, cli, fake, case, says):
     """From the attack on issue 25: a check value, check name or turn that its vars fill with
