@@ -11571,13 +11571,21 @@ def num_keep(config):
     return keep if type(keep) is int else 4
 
 
+def trials_joined(shown):
+    """Each decided trial's (number, text), joined: 'bug | acceso'; where a trial failed or is undecided (left out),
+    each named by its number, 'trial 3: acceso | trial 4: bug', never read as trials 1 and 2."""
+    whole = [n for n, _ in shown] == list(range(1, len(shown) + 1))
+    return " | ".join(text if whole else f"trial {n}: {text}" for n, text in shown)
+
+
 def failure(case):
     """A failing case: what it got is every decided trial's label, so that a case whose most
     frequent label is right but whose trials mostly failed never reads as right."""
     trials = case["trials"]
     wrong = trials[0] if len(trials) == 1 else next(t for t in trials if t["correct"] is False)
     got = case["predicted"] if len(trials) == 1 else (
-        " | ".join(t["predicted"] for t in trials if t["correct"] is not None) if case["predicted"] is not None else None)
+        trials_joined([(t["trial"], t["predicted"]) for t in trials if t["correct"] is not None])
+        if case["predicted"] is not None else None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"], "answer": scored_text(wrong),
             "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
@@ -13108,7 +13116,8 @@ def trial_section(sec):
 def flaky_line(f):
     """A case whose trials disagree: 'dev-07 (expected bug): bug | acceso "Es acceso."'."""
     expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
-    return f"{on_one_line(f['id'])}{expected}: " + " | ".join(trial_answer(a) for a in f["answers"])
+    return f"{on_one_line(f['id'])}{expected}: " + trials_joined([(a["trial"], trial_answer(a)) for a in f["answers"]])
+
 
 
 def trial_answer(a):

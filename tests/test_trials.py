@@ -425,6 +425,19 @@ def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
     assert "<0.0001" not in out and "+0.0 points" in out, out
 
 
+def test_a_trial_that_failed_leaves_the_others_named_by_their_numbers(project, cli):
+    """Round 108: a case whose first trial failed showed 'acceso | bug' among the flaky cases and failures, read as
+    trials 1 and 2 though they were 2 and 3."""
+    write_run("runs/t.json", make_run([{"id": "a", "expected": "bug", "response": [None, "acceso", "acceso"]},
+                                       {"id": "b", "expected": "bug", "response": ["bug", "acceso", None]},
+                                       {"id": "c", "expected": "bug", "response": ["bug", "acceso", "bug"]},
+                                       {"id": "d", "expected": "bug", "response": [None, "acceso", "bug"]}]))
+    out = cli("report", "runs/t.json")[1]
+    assert "b (expected bug): bug | acceso\n" in out and "c (expected bug): bug | acceso | bug" in out, out
+    assert "d (expected bug): trial 2: acceso | trial 3: bug" in out, out   # among the flaky cases
+    assert "trial 2: acceso | trial 3: acceso" in out, out   # a's, among the failures
+
+
 def test_one_case_whose_trials_moved_gets_the_sign_flip_test_the_readme_names():
     """Round 108: one case, 1/1 -> 1/3, gave no p ("too few cases to tell (a t interval needs two cases that differ)")
     and named its method a t interval, where README says every case moved alike (one case is) gets the sign-flip
